@@ -1,0 +1,49 @@
+import { defineConfig, devices } from "@playwright/test";
+
+// Journeys run against the real product: `scripts/start.ts` (wrangler dev, sandbox providers) on its own port and
+// its own local database, in Debian's Chromium (never a downloaded browser).
+const port = Number(process.env.E2E_PORT ?? 8799);
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const E2E_BASE_URL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: "./e2e",
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: {
+    baseURL: E2E_BASE_URL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: chromium,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  webServer: {
+    command: "tsx scripts/start.ts",
+    url: `${E2E_BASE_URL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    env: {
+      PORT: String(port),
+      PERSIST_TO: `.wrangler/e2e-${port}`,
+      SKIP_WEB_BUILD: process.env.SKIP_WEB_BUILD ?? "0",
+      // Journeys should not wait 10 s for each sandbox code.
+      WRANGLER_VARS: "SANDBOX_SMS_DELAY_MS:2500",
+    },
+  },
+});

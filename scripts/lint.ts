@@ -1,0 +1,54 @@
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { root } from "./local-env";
+
+/**
+ * The project's lint: the architectural rules a reviewer would otherwise have to remember (../docs/decisions/001).
+ * Type errors and unused code are tsc's job (strict, noUnused*); this checks what tsc cannot.
+ */
+type Rule = { dirs: string[]; test: RegExp; message: string; only?: RegExp; skip?: RegExp };
+
+const rules: Rule[] = [
+  { dirs: ["worker", "web", "schema", "e2e"], test: /\b(it|test|describe)\.(only|skip)\(|\bx(it|describe)\(/, message: "focused or skipped test" },
+  { dirs: ["web"], test: /from\s+["'](\.\.\/)+worker\//, message: "web/ must not import worker/ (share through schema/)" },
+  { dirs: ["schema"], test: /from\s+["'](?!zod|\.)/, message: "schema/ imports zod and itself only" },
+  { dirs: ["worker/routes"], test: /from\s+["']drizzle-orm|\.\.\/db\/tables/, message: "routes do HTTP only: queries live in services/", skip: /\.test\.ts$/ },
+  { dirs: ["worker/routes"], test: /c\.req\.json\(\)/, message: "validate bodies with validate('json', schema) and c.req.valid()" },
+  { dirs: ["worker", "scripts"], test: /INSERT\s+OR\s+IGNORE\s+INTO\s+`?ledger/i, message: "INSERT OR IGNORE on the ledger bypasses the balance CHECK inside the trigger; use ON CONFLICT DO NOTHING" },
+  { dirs: ["worker"], test: /console\.log\(/, message: "log through lib/log.ts (structured, redacted)", skip: /(\.test\.ts|lib\/log\.ts)$/ },
+  { dirs: ["web"], test: /console\.log\(/, message: "no console.log in the web app", skip: /\.test\.tsx?$/ },
+  { dirs: ["worker", "web", "schema"], test: /debugger;/, message: "debugger statement" },
+];
+
+function files(dir: string): string[] {
+  const abs = path.join(root, dir);
+  let out: string[] = [];
+  for (const name of readdirSync(abs)) {
+    if (name === "node_modules" || name === "dist") continue;
+    const p = path.join(abs, name);
+    if (statSync(p).isDirectory()) out = out.concat(files(path.join(dir, name)));
+    else if (/\.(ts|tsx)$/.test(name)) out.push(path.join(dir, name));
+  }
+  return out;
+}
+
+let problems = 0;
+for (const rule of rules) {
+  for (const dir of rule.dirs) {
+    for (const file of files(dir)) {
+      if (rule.skip?.test(file)) continue;
+      const lines = readFileSync(path.join(root, file), "utf8").split("\n");
+      lines.forEach((line, i) => {
+        if (rule.test.test(line)) {
+          problems += 1;
+          console.error(`${file}:${i + 1}: ${rule.message}\n    ${line.trim()}`);
+        }
+      });
+    }
+  }
+}
+if (problems > 0) {
+  console.error(`\nlint: ${problems} problem(s)`);
+  process.exit(1);
+}
+console.log("lint: no problems");

@@ -1,0 +1,58 @@
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { seedSettingsSql } from "../worker/db/seed-settings";
+
+/** Shared by `npm start`, `npm run dev`, the e2e web server and the operator CLI: the local database and secrets. */
+
+export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+
+// wrangler must never try the network here: no metrics, no banner, no request.cf lookup.
+export const wranglerEnv = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: "false",
+  WRANGLER_HIDE_BANNER: "true",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+};
+
+export function wrangler(args: string[], opts: { quiet?: boolean } = {}): string {
+  const bin = path.join(root, "node_modules", ".bin", "wrangler");
+  const res = spawnSync(bin, args, { cwd: root, env: wranglerEnv, encoding: "utf8" });
+  if (res.status !== 0) {
+    process.stderr.write(res.stdout ?? "");
+    process.stderr.write(res.stderr ?? "");
+    throw new Error(`wrangler ${args.join(" ")} failed (exit ${res.status})`);
+  }
+  if (!opts.quiet) process.stdout.write(res.stdout ?? "");
+  return res.stdout ?? "";
+}
+
+/** Creates .dev.vars from .dev.vars.example with a fresh random JWT secret, once. */
+export function ensureDevVars(): void {
+  const target = path.join(root, ".dev.vars");
+  if (existsSync(target)) return;
+  copyFileSync(path.join(root, ".dev.vars.example"), target);
+  const secret = randomBytes(32).toString("hex");
+  writeFileSync(target, readFileSync(target, "utf8").replace(/^JWT_SECRET=.*$/m, `JWT_SECRET=${secret}`));
+  console.log("Created .dev.vars (sandbox providers, random JWT secret).");
+}
+
+/** Applies migrations and seeds the operator settings a fresh install needs. Both are idempotent. */
+export function prepareLocalDatabase(persistTo?: string): void {
+  const persist = persistTo ? ["--persist-to", persistTo] : [];
+  wrangler(["d1", "migrations", "apply", "DB", "--local", ...persist], { quiet: true });
+  const seedFile = path.join(root, "node_modules", ".cache", "seed-settings.sql");
+  spawnSync("mkdir", ["-p", path.dirname(seedFile)]);
+  writeFileSync(seedFile, seedSettingsSql());
+  wrangler(["d1", "execute", "DB", "--local", ...persist, "--file", seedFile], { quiet: true });
+  console.log("Local database ready (migrations applied, settings seeded).");
+}
+
+export function buildWeb(): void {
+  const res = spawnSync(path.join(root, "node_modules", ".bin", "vite"), ["build", "--config", "web/vite.config.ts", "--logLevel", "warn"], {
+    cwd: root,
+    stdio: "inherit",
+  });
+  if (res.status !== 0) throw new Error("web build failed");
+}

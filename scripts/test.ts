@@ -1,0 +1,39 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
+import path from "node:path";
+import { buildWeb, root } from "./local-env";
+
+// `npm test`: every check a change must pass, in the order that fails fastest.
+const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
+const started = Date.now();
+
+function step(title: string, cmd: string, args: string[], env: Record<string, string> = {}) {
+  const t0 = Date.now();
+  console.log(`\n▶ ${title}`);
+  const res = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  if (res.status !== 0) {
+    console.error(`\n✖ ${title} failed (exit ${res.status})`);
+    process.exit(res.status ?? 1);
+  }
+  console.log(`✔ ${title} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+}
+
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+if (!existsSync(chromium)) {
+  console.error(
+    `Chromium was not found at ${chromium}. The browser journeys need Debian's Chromium:\n` +
+      `  sudo apt-get update && sudo apt-get install -y chromium\n` +
+      `or set CHROMIUM_PATH to a Chromium binary. (Never run 'playwright install': it downloads a browser.)`,
+  );
+  process.exit(1);
+}
+
+step("typecheck", bin("tsc"), ["-b"]);
+step("lint", bin("tsx"), ["scripts/lint.ts"]);
+step("worker tests (workerd + local D1)", bin("vitest"), ["run", "--project", "worker"]);
+step("web unit tests (jsdom)", bin("vitest"), ["run", "--project", "web"]);
+console.log("\n▶ web build");
+buildWeb();
+rmSync(path.join(root, ".wrangler", "e2e-8799"), { recursive: true, force: true });
+step("browser journeys (Playwright, Chromium)", bin("playwright"), ["test"], { SKIP_WEB_BUILD: "1" });
+console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s.`);

@@ -1,0 +1,52 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+// Two projects: the worker runs inside real workerd with a real local D1 (the same migrations wrangler applies),
+// the web units run in jsdom.
+// wrangler.toml points [assets] at the web build; the worker tests do not need it built, only present.
+mkdirSync(path.join(import.meta.dirname, "web/dist"), { recursive: true });
+const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+
+export default defineConfig({
+    test: {
+      projects: [
+        {
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: "./wrangler.toml" },
+              miniflare: {
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  APP_ENV: "test",
+                  PROVIDERS: "sandbox",
+                  JWT_SECRET: "test-jwt-secret-0123456789abcdef",
+                  SQUAD_SECRET_KEY: "sandbox_sk_test",
+                  NOWPAYMENTS_API_KEY: "test-now-key",
+                  NOWPAYMENTS_IPN_SECRET: "test-ipn-secret",
+                  SMSMAN_TOKEN: "test-smsman-token",
+                  SWIFT_API_KEY: "test-swift-key",
+                  SANDBOX_SMS_DELAY_MS: "0",
+                },
+              },
+            }),
+          ],
+          test: {
+            name: "worker",
+            include: ["worker/**/*.test.ts", "schema/**/*.test.ts"],
+            setupFiles: ["./worker/test/setup.ts"],
+          },
+        },
+        {
+          test: {
+            name: "web",
+            environment: "jsdom",
+            include: ["web/**/*.test.{ts,tsx}"],
+            setupFiles: ["./web/test/setup.ts"],
+          },
+          esbuild: { jsx: "automatic" },
+        },
+      ],
+    },
+  });

@@ -1,0 +1,62 @@
+import { clearSession, getToken } from "../lib/session";
+
+/** An API failure with the server's one error body. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly body: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+type RequestOptions = { method?: string; body?: unknown; auth?: boolean; signal?: AbortSignal };
+
+/** The 401 rule (spec section 4): a signed-in call answered 401 clears the session and goes to login. */
+function onUnauthorized() {
+  clearSession();
+  const hash = window.location.hash;
+  if (!hash.startsWith("#/login")) window.location.hash = "#/login";
+}
+
+/**
+ * The one fetch wrapper: JSON in and out, the bearer token and the spec's x-requires-auth marker on signed-in calls,
+ * and the server's error body turned into an ApiError whose message a person can act on.
+ */
+export async function apiFetch<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (opts.body !== undefined) headers["Content-Type"] = "application/json";
+  const token = getToken();
+  if (opts.auth) {
+    headers["x-requires-auth"] = "true";
+    if (token) headers.Authorization = `Bearer ${token}`;
+  }
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method: opts.method ?? (opts.body !== undefined ? "POST" : "GET"),
+      headers,
+      body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+      credentials: "include",
+      signal: opts.signal,
+    });
+  } catch {
+    throw new ApiError(0, "NETWORK", "Network error: check your connection and try again.");
+  }
+  const text = await res.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const body = (data && typeof data === "object" ? data : {}) as Record<string, unknown>;
+    if (res.status === 401 && opts.auth) onUnauthorized();
+    const message = String(body.message ?? body.error ?? `Request failed (${res.status})`);
+    throw new ApiError(res.status, String(body.code ?? "HTTP_ERROR"), message, body);
+  }
+  return data as T;
+}

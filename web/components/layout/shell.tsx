@@ -1,0 +1,5 @@
+import { Outlet } from "@tanstack/react-router";
+
+export default function Shell() {
+  return <Outlet />;
+}

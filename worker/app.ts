@@ -1,0 +1,111 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import { HTTPException } from "hono/http-exception";
+import { requestId } from "hono/request-id";
+import { secureHeaders } from "hono/secure-headers";
+import type { AppEnv } from "./app-env";
+import { ConfigError, loadConfig, type Config, type Env } from "./env";
+import { AppError, errorBody } from "./lib/errors";
+import { log } from "./lib/log";
+import { accountRoutes } from "./routes/accounts";
+import { contentRoutes } from "./routes/content";
+import { healthRoutes } from "./routes/health";
+import { realtimeRoutes } from "./routes/realtime";
+import { rentalRoutes } from "./routes/rentals";
+import { smsRoutes } from "./routes/sms";
+import { walletRoutes } from "./routes/wallet";
+import { webhookRoutes } from "./routes/webhooks";
+import { sandboxRoutes } from "./sandbox/routes";
+
+/** Bodies above this are refused before they are read (JSON requests here are a few hundred bytes). */
+export const MAX_BODY_BYTES = 32 * 1024;
+
+const configs = new WeakMap<object, Config>();
+export function configFor(env: Env): Config {
+  let config = configs.get(env);
+  if (!config) {
+    config = loadConfig(env);
+    configs.set(env, config);
+  }
+  return config;
+}
+
+export function createApp() {
+  const app = new Hono<AppEnv>();
+
+  app.use("*", requestId());
+  app.use("*", async (c, next) => {
+    const started = Date.now();
+    await next();
+    // Path only: query strings can carry tokens (the realtime socket) and never reach the logs.
+    log("info", "request", {
+      rid: c.var.requestId,
+      method: c.req.method,
+      path: new URL(c.req.url).pathname,
+      status: c.res.status,
+      ms: Date.now() - started,
+    });
+  });
+  app.use("*", async (c, next) => {
+    c.set("config", configFor(c.env));
+    await next();
+  });
+  app.use(
+    "/api/*",
+    cors({
+      origin: (origin, c) => {
+        const allowed = (c.env.CORS_ORIGINS ?? "").split(",").map((s: string) => s.trim()).filter(Boolean);
+        const self = new URL(c.req.url).origin;
+        return origin === self || allowed.includes(origin) ? origin : null;
+      },
+      credentials: true,
+      allowHeaders: ["Content-Type", "Authorization", "x-requires-auth"],
+      allowMethods: ["GET", "POST", "PATCH", "OPTIONS"],
+      maxAge: 600,
+    }),
+  );
+  app.use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin", referrerPolicy: "strict-origin-when-cross-origin" }));
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new AppError("PAYLOAD_TOO_LARGE", `Request body is too large (limit ${MAX_BODY_BYTES / 1024} KB).`);
+      },
+    }),
+  );
+
+  app.route("/api", healthRoutes);
+  app.route("/api", accountRoutes);
+  app.route("/api", contentRoutes);
+  app.route("/api", walletRoutes);
+  app.route("/api/webhooks", webhookRoutes);
+  app.route("/api", smsRoutes);
+  app.route("/api", rentalRoutes);
+  app.route("/api", realtimeRoutes);
+  app.route("/sandbox", sandboxRoutes);
+
+  app.notFound((c) => c.json(errorBody("NOT_FOUND", "Not found."), 404));
+
+  app.onError((err, c) => {
+    if (err instanceof AppError) {
+      if (err.status >= 500) log("warn", "upstream or server fault", { rid: c.var.requestId, code: err.code, message: err.message });
+      return c.json(errorBody(err.code, err.message, err.extra), err.status as 400);
+    }
+    if (err instanceof HTTPException) {
+      const status = err.status;
+      const code = status === 413 ? "PAYLOAD_TOO_LARGE" : status === 401 ? "UNAUTHORIZED" : "BAD_JSON";
+      const message = status === 400 ? "The request body is not valid JSON." : err.message || "Bad request.";
+      return c.json(errorBody(code, message), status);
+    }
+    if (err instanceof ConfigError) {
+      log("error", "configuration refused", { rid: c.var.requestId, message: err.message });
+      return c.json(errorBody("INTERNAL", err.message), 500);
+    }
+    log("error", "unhandled error", { rid: c.var.requestId, name: err.name, message: err.message });
+    return c.json(errorBody("INTERNAL", "Something went wrong on our side. Please try again."), 500);
+  });
+
+  return app;
+}

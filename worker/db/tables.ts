@@ -1,0 +1,222 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+// The drizzle schema is drizzle-kit's source for migrations/. Money is integer kobo everywhere.
+// Timestamps are epoch milliseconds (integers) so comparisons and sweeps never parse strings.
+
+const now = sql`(CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))`;
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    username: text("username").notNull(),
+    // Stored lower-cased: emails are unique case-insensitively.
+    email: text("email").notNull(),
+    phone: text("phone").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    referralCode: text("referral_code").notNull(),
+    referredBy: text("referred_by"),
+    // Maintained only by the ledger trigger (migrations/0001_ledger_triggers.sql): balance = sum(ledger.amount).
+    balanceKobo: integer("balance_kobo").notNull().default(0),
+    // Confirmed funding only (ledger kind 'fund'); drives the discount tier and /api/level.
+    totalDepositedKobo: integer("total_deposited_kobo").notNull().default(0),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex("users_email_unique").on(t.email),
+    uniqueIndex("users_referral_code_unique").on(t.referralCode),
+    check("users_balance_non_negative", sql`${t.balanceKobo} >= 0`),
+  ],
+);
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id),
+    createdAt: integer("created_at").notNull().default(now),
+    expiresAt: integer("expires_at").notNull(),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+export const passwordResets = sqliteTable(
+  "password_resets",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id),
+    // SHA-256 of the 32-byte token: the token itself is only ever in the e-mail.
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("password_resets_user_idx").on(t.userId)],
+);
+
+// Fixed-window counters for brute-force limits (per account and per address).
+export const rateLimits = sqliteTable("rate_limits", {
+  key: text("key").primaryKey(),
+  count: integer("count").notNull(),
+  resetAt: integer("reset_at").notNull(),
+});
+
+// Local outbox: every e-mail the EmailSender sends is stored here too, so a developer can follow a reset link.
+export const emailOutbox = sqliteTable("email_outbox", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  to: text("to").notNull(),
+  subject: text("subject").notNull(),
+  body: text("body").notNull(),
+  createdAt: integer("created_at").notNull().default(now),
+});
+
+/**
+ * The append-only ledger. Each row is one money movement with a unique idempotency key
+ * (fund:squad:<ref>, fund:now:<payment_id>, buy:<orderId>, refund:<orderId>, rent:<id>, admin:<id>, referral:<userId>).
+ * A trigger applies amount_kobo to users.balance_kobo in the same statement, so the balance can never drift from the
+ * ledger, and the users CHECK makes a debit that would go below zero abort the whole batch.
+ */
+export const ledger = sqliteTable(
+  "ledger",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id").notNull().references(() => users.id),
+    key: text("key").notNull(),
+    // Signed: credits positive, debits negative.
+    amountKobo: integer("amount_kobo").notNull(),
+    kind: text("kind", { enum: ["fund", "buy", "refund", "rent", "rent_refund", "admin", "referral"] }).notNull(),
+    note: text("note").notNull(),
+    // The order, rental or payment this movement belongs to.
+    ref: text("ref"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex("ledger_key_unique").on(t.key),
+    index("ledger_user_idx").on(t.userId, t.createdAt),
+    check("ledger_amount_non_zero", sql`${t.amountKobo} <> 0`),
+  ],
+);
+
+/** Payment attempts (Squad checkouts and NOWPayments invoices). Credited only through the ledger. */
+export const payments = sqliteTable(
+  "payments",
+  {
+    // Our own unique reference: Squad's transaction_ref, or the order_id we give NOWPayments.
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id),
+    provider: text("provider", { enum: ["squad", "nowpayments"] }).notNull(),
+    status: text("status").notNull().default("pending"),
+    // What the wallet receives when the payment is confirmed.
+    amountKobo: integer("amount_kobo").notNull(),
+    currency: text("currency").notNull(),
+    // NOWPayments: payment_id, the USD price, the naira rate fixed at creation, and what to pay where.
+    providerPaymentId: text("provider_payment_id"),
+    priceUsdCents: integer("price_usd_cents"),
+    rateKoboPerUsd: integer("rate_kobo_per_usd"),
+    payAddress: text("pay_address"),
+    payAmount: text("pay_amount"),
+    payCurrency: text("pay_currency"),
+    network: text("network"),
+    checkoutUrl: text("checkout_url"),
+    expiresAt: integer("expires_at"),
+    creditedAt: integer("credited_at"),
+    createdAt: integer("created_at").notNull().default(now),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [
+    index("payments_user_idx").on(t.userId, t.createdAt),
+    uniqueIndex("payments_provider_payment_unique").on(t.provider, t.providerPaymentId),
+    index("payments_status_idx").on(t.status),
+  ],
+);
+
+/** Receive-SMS orders. id is public (the spec's request_id / reference_code); the upstream id stays internal. */
+export const smsOrders = sqliteTable(
+  "sms_orders",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id),
+    provider: text("provider").notNull(),
+    countryId: text("country_id").notNull(),
+    countryName: text("country_name").notNull(),
+    serviceId: text("service_id").notNull(),
+    serviceName: text("service_name").notNull(),
+    priceKobo: integer("price_kobo").notNull(),
+    upstreamId: text("upstream_id"),
+    number: text("number"),
+    code: text("code"),
+    // pending (debited, upstream not yet asked) -> waiting -> used | timeout | error | cancelled | failed
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    failureReason: text("failure_reason"),
+    createdAt: integer("created_at").notNull().default(now),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [index("sms_orders_user_idx").on(t.userId, t.createdAt), index("sms_orders_status_idx").on(t.status)],
+);
+
+/** Rented numbers. */
+export const rentals = sqliteTable(
+  "rentals",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id),
+    provider: text("provider").notNull(),
+    countryId: text("country_id").notNull(),
+    countryName: text("country_name").notNull(),
+    unit: text("unit", { enum: ["hour", "day", "week", "month"] }).notNull(),
+    period: integer("period").notNull(),
+    priceKobo: integer("price_kobo").notNull(),
+    upstreamId: text("upstream_id"),
+    number: text("number"),
+    // pending -> active -> ended | cancelled | failed
+    status: text("status").notNull().default("pending"),
+    expiresAt: integer("expires_at"),
+    smsCount: integer("sms_count").notNull().default(0),
+    lastCheckedAt: integer("last_checked_at"),
+    createdAt: integer("created_at").notNull().default(now),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [index("rentals_user_idx").on(t.userId, t.createdAt), index("rentals_status_idx").on(t.status)],
+);
+
+export const rentalMessages = sqliteTable(
+  "rental_messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    rentalId: text("rental_id").notNull().references(() => rentals.id),
+    // Identifies one upstream SMS so a message polled twice is stored once.
+    fingerprint: text("fingerprint").notNull(),
+    sender: text("sender").notNull(),
+    text: text("text").notNull(),
+    code: text("code"),
+    receivedAt: integer("received_at").notNull(),
+  },
+  (t) => [uniqueIndex("rental_messages_fingerprint_unique").on(t.rentalId, t.fingerprint)],
+);
+
+/** Operator settings as JSON values: exchange rate, markups, tiers, links, ads, rate settings, referral reward. */
+export const settings = sqliteTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  updatedAt: integer("updated_at").notNull().default(now),
+});
+
+/** Who changed what, when and why (operator CLI and manual ledger entries). */
+export const auditLog = sqliteTable("audit_log", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  actor: text("actor").notNull(),
+  action: text("action").notNull(),
+  detail: text("detail").notNull(),
+  reason: text("reason"),
+  createdAt: integer("created_at").notNull().default(now),
+});
+
+/** State of the built-in protocol simulators used in sandbox mode only (never read by live adapters). */
+export const sandboxState = sqliteTable("sandbox_state", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  updatedAt: integer("updated_at").notNull().default(now),
+});

@@ -1,0 +1,94 @@
+import { z } from "zod";
+
+/** Bindings and variables the worker receives (wrangler.toml [vars], .dev.vars locally, `wrangler secret put` live). */
+export interface Env {
+  DB: D1Database;
+  ASSETS?: Fetcher;
+  SMS_ORDER: DurableObjectNamespace<import("./objects/sms-order-poller").SmsOrderPoller>;
+  RENTAL: DurableObjectNamespace<import("./objects/rental-watcher").RentalWatcher>;
+  INVOICE: DurableObjectNamespace<import("./objects/invoice-watcher").InvoiceWatcher>;
+  NotificationRoom: DurableObjectNamespace<import("./rooms/notification-room").NotificationRoom>;
+
+  APP_ENV?: string;
+  /** "sandbox": real adapters wired to the in-worker protocol simulators (worker/sandbox). "live": the real upstreams. */
+  PROVIDERS?: string;
+  /** Set to "true" to run production on sandbox providers or with missing secrets (a staging demo). */
+  ALLOW_INSECURE_PRODUCTION?: string;
+  /** Public origin used in callback URLs and e-mails; defaults to the request's origin. */
+  PUBLIC_URL?: string;
+  /** Extra allowed CORS origins, comma separated (the app itself is same-origin). */
+  CORS_ORIGINS?: string;
+  JWT_SECRET?: string;
+  SQUAD_SECRET_KEY?: string;
+  SQUAD_BASE_URL?: string;
+  NOWPAYMENTS_API_KEY?: string;
+  NOWPAYMENTS_IPN_SECRET?: string;
+  NOWPAYMENTS_BASE_URL?: string;
+  SMSMAN_TOKEN?: string;
+  SMSMAN_BASE_URL?: string;
+  SWIFT_API_KEY?: string;
+  SWIFT_BASE_URL?: string;
+  RESEND_API_KEY?: string;
+  EMAIL_FROM?: string;
+  SANDBOX_SMS_DELAY_MS?: string;
+}
+
+const REQUIRED_SECRETS = [
+  "JWT_SECRET",
+  "SQUAD_SECRET_KEY",
+  "NOWPAYMENTS_API_KEY",
+  "NOWPAYMENTS_IPN_SECRET",
+  "SMSMAN_TOKEN",
+  "SWIFT_API_KEY",
+  "RESEND_API_KEY",
+] as const;
+
+export type ProviderMode = "sandbox" | "live";
+
+export interface Config {
+  production: boolean;
+  providers: ProviderMode;
+  jwtSecret: Uint8Array;
+  sandboxSmsDelayMs: number;
+}
+
+const modeSchema = z.enum(["sandbox", "live"]);
+
+/**
+ * Reads the configuration once per isolate and refuses to run a production deployment on sandbox providers or with a
+ * missing secret, unless ALLOW_INSECURE_PRODUCTION=true says so explicitly. The message names what is wrong, never a value.
+ */
+export function loadConfig(env: Env): Config {
+  const production = (env.APP_ENV ?? "production") === "production";
+  const parsedMode = modeSchema.safeParse(env.PROVIDERS ?? "live");
+  if (!parsedMode.success) throw new ConfigError(`PROVIDERS must be "sandbox" or "live", not "${env.PROVIDERS}"`);
+  const providers = parsedMode.data;
+  const allowInsecure = env.ALLOW_INSECURE_PRODUCTION === "true";
+  if (production && !allowInsecure) {
+    if (providers === "sandbox") {
+      throw new ConfigError(
+        "Refusing to start: APP_ENV=production with PROVIDERS=sandbox. Use live providers, or set ALLOW_INSECURE_PRODUCTION=true for a demo.",
+      );
+    }
+    const missing = REQUIRED_SECRETS.filter((name) => !env[name]);
+    if (missing.length > 0) {
+      throw new ConfigError(
+        `Refusing to start: missing secret(s) ${missing.join(", ")}. Set them with \`wrangler secret put NAME\`, or set ALLOW_INSECURE_PRODUCTION=true.`,
+      );
+    }
+  }
+  if (!env.JWT_SECRET || env.JWT_SECRET.length < 16) {
+    throw new ConfigError("Refusing to start: JWT_SECRET is missing or shorter than 16 characters.");
+  }
+  const delay = Number(env.SANDBOX_SMS_DELAY_MS ?? "10000");
+  return {
+    production,
+    providers,
+    jwtSecret: new TextEncoder().encode(env.JWT_SECRET),
+    sandboxSmsDelayMs: Number.isFinite(delay) && delay >= 0 ? delay : 10000,
+  };
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}

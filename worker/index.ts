@@ -1,0 +1,24 @@
+import { routePartykitRequest } from "partyserver";
+import { createApp } from "./app";
+import type { Env } from "./env";
+import { runScheduledSweep } from "./services/sweep";
+
+export { SmsOrderPoller } from "./objects/sms-order-poller";
+export { RentalWatcher } from "./objects/rental-watcher";
+export { InvoiceWatcher } from "./objects/invoice-watcher";
+export { NotificationRoom } from "./rooms/notification-room";
+
+const app = createApp();
+
+export default {
+  async fetch(request, env, ctx) {
+    if (new URL(request.url).pathname.startsWith("/parties/")) {
+      const response = await routePartykitRequest(request, env as unknown as Record<string, unknown> & Env);
+      if (response) return response;
+    }
+    return app.fetch(request, env, ctx);
+  },
+  async scheduled(_controller, env, ctx) {
+    ctx.waitUntil(runScheduledSweep(env));
+  },
+} satisfies ExportedHandler<Env>;
