@@ -1,0 +1,27 @@
+import { z } from "zod";
+
+/**
+ * Every realtime message, defined once. The server publishes them (worker/services/notify.ts); the web client parses
+ * them, shows the spec's toast where one is due, and invalidates exactly the queries each one affects.
+ * A lost message costs only latency: every screen can read the truth from the API.
+ */
+export const toastTypeSchema = z.enum(["success", "info", "error", "warning"]);
+
+export const realtimeMessageSchema = z.discriminatedUnion("kind", [
+  /** The spec's generic live notification. */
+  z.object({ kind: z.literal("toast"), type: toastTypeSchema, message: z.string() }),
+  z.object({ kind: z.literal("payment.credited"), paymentId: z.string(), amount: z.number(), balance: z.number() }),
+  z.object({ kind: z.literal("payment.failed"), paymentId: z.string(), status: z.string(), message: z.string() }),
+  z.object({ kind: z.literal("sms.code"), orderId: z.string(), code: z.string(), number: z.string() }),
+  z.object({
+    kind: z.literal("sms.ended"),
+    orderId: z.string(),
+    status: z.enum(["timeout", "error", "cancelled", "failed"]),
+    refunded: z.boolean(),
+    message: z.string(),
+  }),
+  z.object({ kind: z.literal("rental.sms"), rentalId: z.string(), sender: z.string(), text: z.string(), code: z.string().nullable() }),
+  z.object({ kind: z.literal("rental.ended"), rentalId: z.string(), status: z.enum(["ended", "cancelled", "failed"]), refunded: z.boolean() }),
+  z.object({ kind: z.literal("balance.changed"), balance: z.number() }),
+]);
+export type RealtimeMessage = z.infer<typeof realtimeMessageSchema>;
