@@ -1,0 +1,94 @@
+import { useEffect, useId, useRef, type ReactNode } from "react";
+import { X } from "lucide-react";
+import { cn } from "../../lib/cn";
+
+/**
+ * A modal dialog on the native <dialog> element: showModal() makes the rest of the page inert (the focus trap),
+ * Escape and a click on the backdrop ask to close, and the browser returns focus to the opener on close.
+ * Closing is always a request through onOpenChange(false), so a caller can refuse (e.g. while a cancel is in flight).
+ */
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  footer,
+  className,
+  showClose = true,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  description?: ReactNode;
+  children?: ReactNode;
+  footer?: ReactNode;
+  className?: string;
+  showClose?: boolean;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const descriptionId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      if (typeof dialog.showModal === "function") dialog.showModal();
+      else dialog.setAttribute("open", "");
+    } else if (!open && dialog.open) {
+      if (typeof dialog.close === "function") dialog.close();
+      else dialog.removeAttribute("open");
+    }
+  }, [open]);
+
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      aria-describedby={description ? descriptionId : undefined}
+      onCancel={(e) => {
+        // Escape: let the caller decide instead of the browser closing behind React's back.
+        e.preventDefault();
+        onOpenChange(false);
+      }}
+      onClick={(e) => {
+        if (e.target === e.currentTarget) onOpenChange(false);
+      }}
+      className={cn(
+        "m-auto w-[calc(100%-2rem)] max-w-md rounded-2xl border border-slate-200 bg-white p-0 text-slate-900 shadow-2xl",
+        "backdrop:bg-slate-950/60 backdrop:backdrop-blur-sm dark:border-slate-800 dark:bg-slate-900 dark:text-slate-100",
+        className,
+      )}
+    >
+      {open ? (
+        <div className="flex max-h-[85vh] flex-col">
+          <div className="flex items-start justify-between gap-4 p-5 pb-3">
+            <div className="flex flex-col gap-1">
+              <h2 id={titleId} className="text-lg font-semibold leading-tight">
+                {title}
+              </h2>
+              {description ? (
+                <p id={descriptionId} className="text-sm text-slate-500 dark:text-slate-400">
+                  {description}
+                </p>
+              ) : null}
+            </div>
+            {showClose ? (
+              <button
+                type="button"
+                onClick={() => onOpenChange(false)}
+                aria-label="Close"
+                className="-mr-1 -mt-1 rounded-md p-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-slate-100 cursor-pointer"
+              >
+                <X className="h-5 w-5" aria-hidden />
+              </button>
+            ) : null}
+          </div>
+          <div className="overflow-y-auto px-5 pb-5">{children}</div>
+          {footer ? <div className="flex justify-end gap-2 border-t border-slate-200 p-4 dark:border-slate-800">{footer}</div> : null}
+        </div>
+      ) : null}
+    </dialog>
+  );
+}

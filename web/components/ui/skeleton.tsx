@@ -1,0 +1,6 @@
+import type { HTMLAttributes } from "react";
+import { cn } from "../../lib/cn";
+
+export function Skeleton({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
+  return <div aria-hidden className={cn("animate-pulse rounded-md bg-slate-200 dark:bg-slate-800", className)} {...props} />;
+}
