@@ -1,0 +1,102 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { pollEvery } from "../realtime/status";
+import { apiFetch } from "./client";
+
+/** Rent Number (docs/api.md "Rent Number"). The server computes the price; the client sends it back only to compare. */
+
+export type RentUnit = "hour" | "day" | "week" | "month";
+export type RentCountry = { id: string | number; title: string };
+export type RentStockRequest = { countryId: string; duration: RentUnit; period: number };
+export type RentStock = { data: { limits: { country_id: string | number; count: number; cost: number }[]; price: number } };
+export type RentNumberRequest = RentStockRequest & { price?: number };
+
+export type Rental = {
+  id: string;
+  number: string;
+  status: string;
+  expires_at: string;
+  country?: string;
+  provider?: string;
+  amount?: number;
+  can_cancel?: boolean;
+};
+export type RentalMessage = { sender: string; text: string; code: string | null; received_at: string };
+export type RentalDetail = { rental: Rental; messages: RentalMessage[] };
+
+/** How often an open inbox re-reads while the realtime socket is down (the server also checks upstream on each read). */
+export const RENTAL_INBOX_POLL_MS = 10_000;
+
+export const getRentCountries = () =>
+  apiFetch<RentCountry[] | Record<string, RentCountry>>("/api/rent/country-list", { auth: true }).then((data) =>
+    Array.isArray(data) ? data : Object.values(data ?? {}),
+  );
+
+export const getRentStock = (body: RentStockRequest) =>
+  apiFetch<RentStock>("/api/rent/countries", { method: "POST", body, auth: true });
+
+export const rentNumber = (body: RentNumberRequest) =>
+  apiFetch<{ number: string; rental: Rental }>("/api/rent-number", { method: "POST", body, auth: true });
+
+export const getRental = (id: string) => apiFetch<RentalDetail>(`/api/rentals/${encodeURIComponent(id)}`, { auth: true });
+export const endRental = (id: string) =>
+  apiFetch<unknown>(`/api/rentals/${encodeURIComponent(id)}/end`, { method: "POST", body: {}, auth: true });
+export const cancelRental = (id: string) =>
+  apiFetch<unknown>(`/api/rentals/${encodeURIComponent(id)}/cancel`, { method: "POST", body: {}, auth: true });
+
+/** Countries change rarely: the spec's country cache (5 minutes). */
+export const rentCountriesQueryOptions = () =>
+  queryOptions({ queryKey: ["rental-countries"], queryFn: getRentCountries, staleTime: 300_000 });
+
+/** Stock and price for one choice; always fresh (stock moves), never retried into a second charge-free lookup storm. */
+export const rentStockQueryOptions = (req: RentStockRequest | null) =>
+  queryOptions({
+    queryKey: ["rental-stock", req?.countryId, req?.duration, req?.period],
+    queryFn: () => getRentStock(req!),
+    enabled: req !== null,
+    staleTime: 0,
+    gcTime: 60_000,
+    retry: false,
+  });
+
+const ACTIVE_RENTAL = new Set(["active", "pending", "waiting"]);
+
+/** The inbox: the realtime rental.sms / rental.ended pushes invalidate ["rental", id]; this polls while the socket is down. */
+export const rentalQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: ["rental", id],
+    queryFn: () => getRental(id),
+    staleTime: 0,
+    refetchInterval: (query) => {
+      const status = query.state.data?.rental.status;
+      return status && !ACTIVE_RENTAL.has(status) ? false : pollEvery(RENTAL_INBOX_POLL_MS);
+    },
+  });
+
+export const useRentCountries = () => useQuery(rentCountriesQueryOptions());
+export const useRentStock = (req: RentStockRequest | null) => useQuery(rentStockQueryOptions(req));
+export const useRental = (id: string | null) => useQuery({ ...rentalQueryOptions(id ?? ""), enabled: Boolean(id) });
+
+function useInvalidateRentalMoney() {
+  const qc = useQueryClient();
+  return (id?: string) => {
+    void qc.invalidateQueries({ queryKey: ["orders"] });
+    void qc.invalidateQueries({ queryKey: ["balance"] });
+    void qc.invalidateQueries({ queryKey: ["transactions"] });
+    if (id) void qc.invalidateQueries({ queryKey: ["rental", id] });
+  };
+}
+
+export function useRentNumber() {
+  const invalidate = useInvalidateRentalMoney();
+  return useMutation({ mutationFn: rentNumber, onSettled: () => invalidate() });
+}
+
+export function useEndRental() {
+  const invalidate = useInvalidateRentalMoney();
+  return useMutation({ mutationFn: endRental, onSettled: (_d, _e, id) => invalidate(id) });
+}
+
+export function useCancelRental() {
+  const invalidate = useInvalidateRentalMoney();
+  return useMutation({ mutationFn: cancelRental, onSettled: (_d, _e, id) => invalidate(id) });
+}

@@ -1,0 +1,129 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { pollEvery } from "../realtime/status";
+import { apiFetch } from "./client";
+
+/** Receive SMS (docs/api.md "Receive SMS"). The server computes every price; the client only shows `price`. */
+
+export type SmsProvider = "Swift" | "Dynamic";
+
+export const SMS_PROVIDERS: { value: SmsProvider; label: string }[] = [
+  { value: "Swift", label: "Swift SMS" },
+  { value: "Dynamic", label: "Dynamic SMS" },
+];
+
+export type SmsCountry = { id: string | number; title: string };
+
+export type SmsServicePrice = {
+  country_id: string | number;
+  application_id: string | number;
+  application: string;
+  /** The customer's final price in kobo. */
+  cost: number;
+  /** Stock. */
+  count: number;
+  /** The same price in naira: what the screen shows. */
+  price: number;
+};
+
+export type BuyNumberRequest = { provider: SmsProvider; country: string; service: string; price?: number };
+
+export type BuyNumberResponse = {
+  phone: { request_id: string | number; number: string; error_msg?: undefined } | { error_msg: string; request_id?: undefined };
+  table?: { purchased_number: string; sms: string | null };
+  debitRef?: string;
+  price?: number;
+};
+
+export type SmsStatus = "waiting" | "used" | "timeout" | "error" | "cancelled" | "reject" | "failed" | (string & {});
+
+export type SmsStatusResponse = { status: SmsStatus; sms: string | null; sms_code?: string | null };
+
+/** The two failure texts the server writes into `sms` (spec: Cached pending SMS request). */
+export const SMS_TIMEOUT_TEXT = "SMS polling timed out, code not sent.";
+export const SMS_ERROR_TEXT = "Error polling SMS";
+
+/** Spec section 9: SMS polling every 6000 ms. */
+export const SMS_POLL_MS = 6000;
+
+export const getSmsCountries = (provider: SmsProvider) =>
+  apiFetch<SmsCountry[] | Record<string, SmsCountry>>(`/api/sms/countries?provider=${encodeURIComponent(provider)}`).then(
+    (data) => (Array.isArray(data) ? data : Object.values(data ?? {})),
+  );
+
+export const getSmsPrices = (provider: SmsProvider, countryId: string) =>
+  apiFetch<Record<string, SmsServicePrice>>(
+    `/api/sms/price?id=${encodeURIComponent(countryId)}&provider=${encodeURIComponent(provider)}`,
+  ).then((data) => Object.values(data ?? {}));
+
+export const buyNumber = (body: BuyNumberRequest) =>
+  apiFetch<BuyNumberResponse>("/api/sms/get-number", { method: "POST", body, auth: true });
+
+export const getSmsStatus = (requestId: string) =>
+  apiFetch<SmsStatusResponse>(`/api/sms/status/${encodeURIComponent(requestId)}`, { auth: true });
+
+export const cancelSmsRequest = (requestId: string) =>
+  apiFetch<{ status: string; refunded: boolean }>("/api/sms/cancel", { method: "POST", body: { request_id: requestId }, auth: true });
+
+/** Spec section 9: country cache 300000 ms. */
+export const smsCountriesQueryOptions = (provider: SmsProvider) =>
+  queryOptions({
+    queryKey: ["sms-countries", provider],
+    queryFn: () => getSmsCountries(provider),
+    staleTime: 300_000,
+  });
+
+/** Spec section 9: price cache 120000 ms, one retry. */
+export const smsPricesQueryOptions = (provider: SmsProvider, countryId: string) =>
+  queryOptions({
+    queryKey: ["sms-prices", provider, countryId],
+    queryFn: () => getSmsPrices(provider, countryId),
+    staleTime: 120_000,
+    retry: 1,
+    enabled: countryId !== "",
+  });
+
+/** Whether an order's `sms` value is final: a code or one of the two failure texts. */
+export function isSmsSettled(status: SmsStatusResponse | undefined): boolean {
+  if (!status) return false;
+  return status.sms != null || (status.status !== "waiting" && status.status !== "pending");
+}
+
+/**
+ * The order's state. While waiting it polls at the spec's 6 s (long when the realtime socket is up: the sms.code /
+ * sms.ended pushes invalidate this key) and stops once the order is settled.
+ */
+export const smsOrderQueryOptions = (requestId: string) =>
+  queryOptions({
+    queryKey: ["sms-order", requestId],
+    queryFn: () => getSmsStatus(requestId),
+    staleTime: 0,
+    refetchInterval: (query) => (isSmsSettled(query.state.data) ? false : pollEvery(SMS_POLL_MS)),
+  });
+
+export const useSmsCountries = (provider: SmsProvider) => useQuery(smsCountriesQueryOptions(provider));
+export const useSmsPrices = (provider: SmsProvider, countryId: string) => useQuery(smsPricesQueryOptions(provider, countryId));
+export const useSmsOrder = (requestId: string | null) =>
+  useQuery({ ...smsOrderQueryOptions(requestId ?? ""), enabled: Boolean(requestId) });
+
+/** Money moved: the wallet, the history and the orders all change. */
+function invalidateAfterMoney(qc: ReturnType<typeof useQueryClient>) {
+  void qc.invalidateQueries({ queryKey: ["orders"] });
+  void qc.invalidateQueries({ queryKey: ["balance"] });
+  void qc.invalidateQueries({ queryKey: ["transactions"] });
+}
+
+export function useBuyNumber() {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: buyNumber, onSettled: () => invalidateAfterMoney(qc) });
+}
+
+export function useCancelSmsRequest() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: cancelSmsRequest,
+    onSettled: (_data, _err, requestId) => {
+      invalidateAfterMoney(qc);
+      void qc.invalidateQueries({ queryKey: ["sms-order", requestId] });
+    },
+  });
+}
