@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import {
+  applyFilter,
+  directionOf,
+  formatTransactionDate,
+  historyTransactions,
+  statusLabel,
+  statusStyle,
+  type Transaction,
+} from "./transactions";
+
+const tx = (over: Partial<Transaction>): Transaction => ({
+  id: 1,
+  user_id: "u1",
+  status: "successful",
+  amount: 100,
+  note: "SMS purchase",
+  created_at: "2024-03-05T10:00:00.000Z",
+  ...over,
+});
+
+describe("history filtering and order", () => {
+  it("keeps the current user's successful, refunded and failed rows with an amount, newest first", () => {
+    const list = [
+      tx({ id: 1, created_at: "2024-03-01T10:00:00Z" }),
+      tx({ id: 2, status: "pending", created_at: "2024-03-06T10:00:00Z" }),
+      tx({ id: 3, user_id: "someone-else" }),
+      tx({ id: 4, amount: null }),
+      tx({ id: 5, status: "refunded", created_at: "2024-03-04T10:00:00Z" }),
+      tx({ id: 6, status: "failed", created_at: null }),
+      tx({ id: 7, created_at: "2024-03-07T09:00:00Z" }),
+    ];
+    expect(historyTransactions(list, "u1").map((t) => t.id)).toEqual([7, 5, 1, 6]);
+  });
+
+  it("matches a numeric user id against the stored string id", () => {
+    expect(historyTransactions([tx({ user_id: 42 })], "42")).toHaveLength(1);
+  });
+
+  it("shows nothing without a signed-in user", () => {
+    expect(historyTransactions([tx({})], null)).toEqual([]);
+  });
+
+  it("filters by one status or shows all", () => {
+    const list = [tx({ id: 1 }), tx({ id: 2, status: "refunded" }), tx({ id: 3, status: "failed" })];
+    expect(applyFilter(list, "refunded").map((t) => t.id)).toEqual([2]);
+    expect(applyFilter(list, "all")).toHaveLength(3);
+  });
+});
+
+describe("sign and colour rules", () => {
+  it("a successful deposit is a credit whatever the case of the note", () => {
+    expect(directionOf({ status: "successful", note: "Wallet DEPOSIT via Squad" })).toBe("credit");
+  });
+  it("a refunded row is a refund", () => expect(directionOf({ status: "refunded", note: "deposit" })).toBe("refund"));
+  it("a successful purchase and a failed deposit are debits", () => {
+    expect(directionOf({ status: "successful", note: "SMS purchase" })).toBe("debit");
+    expect(directionOf({ status: "failed", note: "deposit" })).toBe("debit");
+  });
+  it("labels known statuses and styles unknown ones as failed", () => {
+    expect(statusLabel("refunded")).toBe("Refunded");
+    expect(statusStyle("mystery")).toBe("failed");
+    expect(statusStyle("pending")).toBe("pending");
+  });
+});
+
+describe("date text", () => {
+  it("reads month, day and HH:MM from the raw text with PM from noon", () => {
+    expect(formatTransactionDate("2024-03-05T14:07:09.000Z")).toBe("Mar 5, 14:07 PM");
+    expect(formatTransactionDate("2024-12-25T12:00:00Z")).toBe("Dec 25, 12:00 PM");
+  });
+  it("uses AM before noon and accepts a space separator", () => {
+    expect(formatTransactionDate("2024-01-09 08:30:00")).toBe("Jan 9, 08:30 AM");
+    expect(formatTransactionDate("2024-01-09T00:05:00Z")).toBe("Jan 9, 00:05 AM");
+  });
+  it("shows a dash for a missing or unreadable date", () => {
+    expect(formatTransactionDate(null)).toBe("—");
+    expect(formatTransactionDate("yesterday")).toBe("—");
+  });
+});
