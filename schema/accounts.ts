@@ -2,7 +2,116 @@ import { z } from "zod";
 
 /**
  * Account contracts, shared by the server's validation and the web forms. Messages are the spec's (section 5).
+ * NOTE: a missing field gets the same message as a short one (the `error` on z.string), so a form and an API client see
+ * the spec's text either way. Upper bounds are ours (the spec is silent): they keep hashing and storage bounded.
  */
+
+/** Fixed answers (spec sections 2 and 8), so the server and the screens say the same thing. */
+export const ACCOUNT_MESSAGES = {
+  welcome: "Welcome onboard",
+  invalidCredentials: "Invalid email or password",
+  profileUpdated: "Profile updated successfully!",
+  passwordUpdated: "Password updated successfully!",
+  forgotSent: "If this email exists, a reset link has been sent.",
+  resetDone: "Password reset successful! You can now log in.",
+  loggedOut: "You have been logged out.",
+  emailTaken: "An account with this email already exists. Log in instead.",
+  unknownReferral: "This referral code does not exist. Check it or leave the field empty.",
+  wrongOldPassword: "Your old password is not correct.",
+} as const;
+
+const SIGNUP_EMAIL_MESSAGE = "Enter a valid email";
+const PASSWORD_MESSAGE = "Password must be at least 6 characters";
+const PASSWORD_MAX = 128;
+
+/** Trimmed and lower-cased before the format check: emails are unique case-insensitively. */
+function emailField(message: string) {
+  return z
+    .string({ error: message })
+    .trim()
+    .toLowerCase()
+    .max(254, message)
+    .pipe(z.email(message));
+}
+
+function passwordField(message: string) {
+  return z.string({ error: message }).min(6, message).max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`);
+}
+
+export const registerSchema = z.object({
+  username: z
+    .string({ error: "Username is required" })
+    .trim()
+    .min(2, "Username is required")
+    .max(50, "Username must be at most 50 characters"),
+  number: z
+    .string({ error: "Valid phone number required" })
+    .trim()
+    .min(10, "Valid phone number required")
+    .max(20, "Valid phone number required"),
+  email: emailField(SIGNUP_EMAIL_MESSAGE),
+  password: passwordField(PASSWORD_MESSAGE),
+  // Optional: the signup form sends "" when empty and the link from GET /api/ref pre-fills it.
+  referralCode: z.string().trim().max(32, ACCOUNT_MESSAGES.unknownReferral).nullish(),
+});
+export type RegisterInput = z.input<typeof registerSchema>;
+
+export const loginSchema = z.object({
+  email: emailField("Please enter a valid email"),
+  password: passwordField(PASSWORD_MESSAGE),
+});
+export type LoginInput = z.input<typeof loginSchema>;
+
+export const profileUpdateSchema = z.object({
+  username: z
+    .string({ error: "Username must be at least 3 characters" })
+    .trim()
+    .min(3, "Username must be at least 3 characters")
+    .max(50, "Username must be at most 50 characters"),
+  userNumber: z
+    .string({ error: "Enter a valid phone number (with or without +)" })
+    .trim()
+    .regex(/^\+?\d{10,15}$/, "Enter a valid phone number (with or without +)"),
+});
+export type ProfileUpdateInput = z.input<typeof profileUpdateSchema>;
+
+export const passwordChangeSchema = z.object({
+  oldPassword: z
+    .string({ error: "Old password must be at least 6 characters" })
+    .min(6, "Old password must be at least 6 characters")
+    .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`),
+  newPassword: z
+    .string({ error: "New password must be at least 6 characters" })
+    .min(6, "New password must be at least 6 characters")
+    .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`),
+});
+export type PasswordChangeInput = z.input<typeof passwordChangeSchema>;
+
+export const forgotPasswordSchema = z.object({
+  email: z
+    .string({ error: "Email is required" })
+    .trim()
+    .toLowerCase()
+    .min(1, "Email is required")
+    .max(254, "Enter a valid email")
+    .pipe(z.email("Enter a valid email")),
+});
+export type ForgotPasswordInput = z.input<typeof forgotPasswordSchema>;
+
+/** The link's id and token come from the reset e-mail (the page reads them from the query). */
+export const RESET_LINK_INVALID_MESSAGE = "This reset link is invalid or has expired. Please request a new one.";
+
+// NOTE: the spec's reset form checks no length on the client; the server still applies the signup rule so a reset can
+// never set a password the other forms would refuse. A web form may use resetPasswordSchema or only show the server's message.
+export const resetPasswordSchema = z.object({
+  id: z.string({ error: RESET_LINK_INVALID_MESSAGE }).trim().min(1, RESET_LINK_INVALID_MESSAGE).max(100, RESET_LINK_INVALID_MESSAGE),
+  token: z.string({ error: RESET_LINK_INVALID_MESSAGE }).trim().min(1, RESET_LINK_INVALID_MESSAGE).max(200, RESET_LINK_INVALID_MESSAGE),
+  newPassword: z
+    .string({ error: "New password must be at least 6 characters" })
+    .min(6, "New password must be at least 6 characters")
+    .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`),
+});
+export type ResetPasswordInput = z.input<typeof resetPasswordSchema>;
 
 export const sessionUserSchema = z.object({
   userId: z.string(),
