@@ -1,0 +1,192 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir, userInfo } from "node:os";
+import path from "node:path";
+import {
+  auditSql,
+  COUNT_USERS_SQL,
+  findUserSql,
+  manualEntrySql,
+  RECONCILE_SQL,
+  setSettingSql,
+  stuckSql,
+  userLedgerSql,
+} from "../worker/db/admin-sql";
+import { ensureDevVars, wrangler } from "./local-env";
+
+/**
+ * The operator CLI: `npm run admin -- <command> [args] [--remote] [--persist-to DIR] [--actor NAME] [--reason TEXT]`.
+ * Works on the local D1 (what `npm start` serves) or, with --remote, on the deployed one. Every change is audited.
+ */
+const USAGE = `Usage: npm run admin -- <command> [options]
+
+Settings (each change is recorded in audit_log with --actor and --reason):
+  settings [key]                               show settings (all, or one)
+  set-rate <naira-per-usd>                     exchange rate used for SMS and rental prices
+  set-markups --low <f> --high <f> --rent <f>  markups as fractions (0.5 = 50%)
+  set-rate-settings --cryptomin <usd> --rate <naira-per-usd> --squadmin <naira>
+  set-referral-reward <percent>                percent of a referred customer's first deposit
+  set <key> '<json>'                           any setting: tiers, links, ads, sms_poll, ...
+Money (always a ledger row, never a bare balance update):
+  ledger <email|userId> [--limit 50]           a user's ledger
+  credit <email|userId> <naira> --reason "..." manual credit
+  debit <email|userId> <naira> --reason "..."  manual debit (refused if it would overdraw)
+Operations:
+  stuck [--minutes 30]                         waiting orders, overdue rentals, pending payments
+  reconcile                                    prove balance = sum(ledger) and balance >= 0 for every user
+  audit [--limit 20]                           recent operator changes
+
+Options: --remote (the deployed D1), --persist-to DIR (another local state dir), --actor NAME (default: $USER)`;
+
+type Flags = Record<string, string | boolean>;
+
+function parseArgs(argv: string[]): { positional: string[]; flags: Flags } {
+  const positional: string[] = [];
+  const flags: Flags = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg.startsWith("--")) {
+      const name = arg.slice(2);
+      const next = argv[i + 1];
+      if (next !== undefined && !next.startsWith("--")) {
+        flags[name] = next;
+        i++;
+      } else flags[name] = true;
+    } else positional.push(arg);
+  }
+  return { positional, flags };
+}
+
+const { positional, flags } = parseArgs(process.argv.slice(2));
+const [command, ...args] = positional;
+const actor = typeof flags.actor === "string" ? flags.actor : (process.env.USER ?? userInfo().username ?? "operator");
+const reason = typeof flags.reason === "string" ? flags.reason : null;
+
+function target(): string[] {
+  if (flags.remote) return ["--remote"];
+  const out = ["--local"];
+  if (typeof flags["persist-to"] === "string") out.push("--persist-to", flags["persist-to"]);
+  return out;
+}
+
+type Result = { results: Record<string, unknown>[]; success: boolean };
+
+function run(sql: string): Result[] {
+  const dir = mkdtempSync(path.join(tmpdir(), "admin-"));
+  const file = path.join(dir, "statements.sql");
+  writeFileSync(file, sql);
+  const out = wrangler(["d1", "execute", "DB", ...target(), "--file", file, "--json", "--yes"], { quiet: true });
+  return JSON.parse(out.slice(out.indexOf("["))) as Result[];
+}
+
+function rows(sql: string): Record<string, unknown>[] {
+  return run(sql).flatMap((r) => r.results ?? []);
+}
+
+function num(value: string | boolean | undefined, name: string): number {
+  const n = Number(value);
+  if (value === undefined || typeof value === "boolean" || !Number.isFinite(n)) fail(`${name} must be a number.`);
+  return n;
+}
+
+function fail(message: string): never {
+  console.error(`admin: ${message}`);
+  process.exit(2);
+}
+
+function findUser(ref: string | undefined) {
+  if (!ref) fail("Give the user's email or id.");
+  const [user] = rows(findUserSql(ref));
+  if (!user) fail(`No user with email or id "${ref}".`);
+  return user as { id: string; email: string; username: string; balance_kobo: number };
+}
+
+function change(sql: string, summary: string) {
+  run(sql);
+  console.log(`${summary} (recorded in audit_log by ${actor}${reason ? `: ${reason}` : ""})`);
+}
+
+function main() {
+  if (!flags.remote) ensureDevVars();
+  switch (command) {
+    case "settings": {
+      const list = rows(args[0] ? `SELECT key, value FROM settings WHERE key = '${args[0].replaceAll("'", "''")}'` : "SELECT key, value FROM settings ORDER BY key");
+      for (const r of list) console.log(`${r.key}: ${r.value}`);
+      return;
+    }
+    case "set-rate":
+      return change(setSettingSql("exchange_rate", { rate: num(args[0], "rate") }, actor, reason), `exchange_rate = ${args[0]}`);
+    case "set-markups":
+      return change(
+        setSettingSql("costs", { low_cost: num(flags.low, "--low"), high_cost: num(flags.high, "--high"), rent_cost: num(flags.rent, "--rent") }, actor, reason),
+        "costs updated",
+      );
+    case "set-rate-settings":
+      return change(
+        setSettingSql("rate_settings", { cryptomin: num(flags.cryptomin, "--cryptomin"), rate: num(flags.rate, "--rate"), squadmin: num(flags.squadmin, "--squadmin") }, actor, reason),
+        "rate_settings updated",
+      );
+    case "set-referral-reward":
+      return change(setSettingSql("referral_reward_percent", { percent: num(args[0], "percent") }, actor, reason), `referral reward = ${args[0]}%`);
+    case "set": {
+      if (!args[0] || args[1] === undefined) fail("Usage: set <key> '<json>'");
+      let value: unknown;
+      try {
+        value = JSON.parse(args[1]);
+      } catch {
+        fail("The value must be JSON (quote it in the shell).");
+      }
+      return change(setSettingSql(args[0], value, actor, reason), `${args[0]} updated`);
+    }
+    case "ledger": {
+      const user = findUser(args[0]);
+      console.log(`${user.email}  balance ₦${(Number(user.balance_kobo) / 100).toFixed(2)}`);
+      console.table(rows(userLedgerSql(user.id, typeof flags.limit === "string" ? Number(flags.limit) : 50)));
+      return;
+    }
+    case "credit":
+    case "debit": {
+      const user = findUser(args[0]);
+      const naira = num(args[1], "amount");
+      if (naira <= 0) fail("The amount must be positive; use credit or debit for the direction.");
+      if (!reason) fail("A reason is required: --reason \"...\"");
+      const kobo = Math.round(naira * 100) * (command === "credit" ? 1 : -1);
+      try {
+        change(manualEntrySql({ userId: user.id, amountKobo: kobo, reason, actor, entryId: randomUUID() }), `${command} ₦${naira.toFixed(2)} for ${user.email}`);
+      } catch (err) {
+        if (String(err).includes("CHECK") || String(err).includes("failed")) fail(`Refused: ${user.email} has ₦${(Number(user.balance_kobo) / 100).toFixed(2)}; a debit may not overdraw the wallet.`);
+        throw err;
+      }
+      return;
+    }
+    case "stuck": {
+      const list = rows(stuckSql(typeof flags.minutes === "string" ? Number(flags.minutes) : 30));
+      if (list.length === 0) console.log("Nothing stuck.");
+      else console.table(list);
+      return;
+    }
+    case "reconcile": {
+      const [counts] = rows(COUNT_USERS_SQL);
+      const bad = rows(RECONCILE_SQL);
+      if (bad.length === 0) {
+        console.log(`Ledger reconciled: ${counts?.users ?? 0} users, ${counts?.ledger_rows ?? 0} ledger rows, every balance = sum of its ledger rows and >= 0.`);
+        return;
+      }
+      console.table(bad);
+      fail(`${bad.length} user(s) do not reconcile.`);
+    }
+    // falls through: fail() never returns
+    case "audit":
+      console.table(rows(auditSql(typeof flags.limit === "string" ? Number(flags.limit) : 20)));
+      return;
+    default:
+      console.log(USAGE);
+      if (command && command !== "help") process.exit(2);
+  }
+}
+
+try {
+  main();
+} catch (err) {
+  fail(err instanceof Error ? err.message : String(err));
+}

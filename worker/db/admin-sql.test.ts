@@ -1,0 +1,58 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { clearSettingsCache } from "../services/settings";
+import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
+import { manualEntrySql, RECONCILE_SQL, setSettingSql, stuckSql } from "./admin-sql";
+
+// The operator CLI runs exactly these statements through `wrangler d1 execute`; here they run against the test D1.
+async function exec(sql: string) {
+  for (const statement of sql.split("\n").filter(Boolean)) await env.DB.prepare(statement).run();
+}
+
+describe("operator statements", () => {
+  it("a changed setting is served by the API and audited", async () => {
+    const user = await createUser();
+    await exec(setSettingSql("rate_settings", { cryptomin: 7, rate: 1620, squadmin: 2000 }, "ops@test", "new minimums"));
+    clearSettingsCache();
+    const res = await api("/api/get-rate", { token: user.token });
+    expect(res.status).toBe(200);
+    expect(res.data[0]).toMatchObject({ cryptomin: 7, rate: 1620, squadmin: 2000 });
+    const audit = await env.DB.prepare("SELECT actor, action, reason FROM audit_log ORDER BY id DESC LIMIT 1").first();
+    expect(audit).toEqual({ actor: "ops@test", action: "setting.set", reason: "new minimums" });
+  });
+
+  it("refuses an invalid setting before anything is written", () => {
+    expect(() => setSettingSql("exchange_rate", { rate: -5 }, "ops", null)).toThrow(/Invalid value for exchange_rate/);
+    expect(() => setSettingSql("no_such_key", {}, "ops", null)).toThrow(/Unknown setting/);
+  });
+
+  it("a manual credit is a ledger row with its reason; a replayed statement applies once; an overdraft is refused", async () => {
+    const user = await createUser();
+    const credit = manualEntrySql({ userId: user.id, amountKobo: 250_000, reason: "goodwill for outage", actor: "ops", entryId: "e1" });
+    await exec(credit);
+    await exec(credit.split("\n")[0]); // the same ledger statement again (e.g. a retried CLI run)
+    expect(await balanceOf(user.id)).toBe(250_000);
+    const row = await env.DB.prepare("SELECT kind, note, amount_kobo FROM ledger WHERE key = 'admin:e1'").first();
+    expect(row).toEqual({ kind: "admin", note: "Manual deposit adjustment: goodwill for outage", amount_kobo: 250_000 });
+
+    const overdraft = manualEntrySql({ userId: user.id, amountKobo: -300_000, reason: "chargeback", actor: "ops", entryId: "e2" });
+    await expect(exec(overdraft)).rejects.toThrow(/CHECK constraint failed/);
+    expect(await balanceOf(user.id)).toBe(250_000);
+    expect(() => manualEntrySql({ userId: user.id, amountKobo: 100, reason: "  ", actor: "ops", entryId: "e3" })).toThrow(/reason is required/);
+
+    const mismatches = await env.DB.prepare(RECONCILE_SQL).all();
+    expect(mismatches.results).toEqual([]);
+    await expectLedgerBalanced();
+  });
+
+  it("lists orders left waiting", async () => {
+    const user = await createUser();
+    await env.DB.prepare(
+      "INSERT INTO sms_orders (id, user_id, provider, country_id, country_name, service_id, service_name, price_kobo, status, created_at) VALUES ('old-order', ?, 'Swift', '5', 'USA', 'wa', 'WhatsApp', 100, 'waiting', ?)",
+    )
+      .bind(user.id, Date.now() - 3600_000)
+      .run();
+    const stuck = await env.DB.prepare(stuckSql(30)).all<{ kind: string; id: string }>();
+    expect(stuck.results.map((r) => `${r.kind}:${r.id}`)).toContain("sms_order:old-order");
+  });
+});

@@ -1,0 +1,92 @@
+import { settingSchemas, type SettingKey } from "../../schema/settings";
+
+/**
+ * The operator CLI's statements (scripts/admin.ts). Pure functions that return SQL text, free of bindings, so the CLI
+ * can run them through `wrangler d1 execute` (local or --remote) and the worker tests can run the very same SQL against
+ * the test D1. Every change is paired with an audit_log row saying who, what and why.
+ */
+
+export function sqlString(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+function audit(actor: string, action: string, detail: unknown, reason: string | null): string {
+  return `INSERT INTO audit_log (actor, action, detail, reason, created_at) VALUES (${sqlString(actor)}, ${sqlString(action)}, ${sqlString(
+    JSON.stringify(detail),
+  )}, ${reason === null ? "NULL" : sqlString(reason)}, ${Date.now()});`;
+}
+
+/** Validates a setting with its schema (throws a readable error) and returns the upsert + audit statements. */
+export function setSettingSql(key: string, value: unknown, actor: string, reason: string | null): string {
+  if (!(key in settingSchemas)) {
+    throw new Error(`Unknown setting "${key}". Known: ${Object.keys(settingSchemas).join(", ")}`);
+  }
+  const parsed = settingSchemas[key as SettingKey].safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`Invalid value for ${key}: ${issue.path.join(".") || "value"}: ${issue.message}`);
+  }
+  const json = JSON.stringify(parsed.data);
+  return [
+    `INSERT INTO settings (key, value, updated_at) VALUES (${sqlString(key)}, ${sqlString(json)}, ${Date.now()}) ` +
+      `ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at;`,
+    audit(actor, "setting.set", { key, value: parsed.data }, reason),
+  ].join("\n");
+}
+
+export interface ManualEntry {
+  userId: string;
+  /** Signed kobo: positive credits, negative debits. */
+  amountKobo: number;
+  reason: string;
+  actor: string;
+  /** Unique id of this adjustment; the ledger key is admin:<id>, so re-running the same statement cannot apply twice. */
+  entryId: string;
+}
+
+/**
+ * A manual credit or debit: always a ledger row (the trigger moves the balance; the CHECK refuses an overdraft),
+ * never a bare balance update. Credit notes say "deposit" so the spec's history shows them as credits.
+ */
+export function manualEntrySql(entry: ManualEntry): string {
+  if (!Number.isSafeInteger(entry.amountKobo) || entry.amountKobo === 0) throw new Error("Amount must be a non-zero amount of naira.");
+  if (!entry.reason.trim()) throw new Error("A reason is required for every manual credit or debit (--reason).");
+  const note =
+    entry.amountKobo > 0 ? `Manual deposit adjustment: ${entry.reason.trim()}` : `Manual debit: ${entry.reason.trim()}`;
+  return [
+    `INSERT INTO ledger (user_id, key, amount_kobo, kind, note, ref, created_at) VALUES (${sqlString(entry.userId)}, ${sqlString(
+      `admin:${entry.entryId}`,
+    )}, ${entry.amountKobo}, 'admin', ${sqlString(note)}, NULL, ${Date.now()}) ON CONFLICT(key) DO NOTHING;`,
+    audit(entry.actor, entry.amountKobo > 0 ? "ledger.credit" : "ledger.debit", { userId: entry.userId, amountKobo: entry.amountKobo, entryId: entry.entryId }, entry.reason.trim()),
+  ].join("\n");
+}
+
+export function findUserSql(emailOrId: string): string {
+  return `SELECT id, username, email, balance_kobo, total_deposited_kobo FROM users WHERE email = lower(${sqlString(emailOrId)}) OR id = ${sqlString(emailOrId)} LIMIT 1;`;
+}
+
+export function userLedgerSql(userId: string, limit: number): string {
+  return `SELECT id, key, amount_kobo, kind, note, datetime(created_at / 1000, 'unixepoch') AS at FROM ledger WHERE user_id = ${sqlString(
+    userId,
+  )} ORDER BY id DESC LIMIT ${Math.max(1, Math.min(1000, Math.floor(limit)))};`;
+}
+
+/** What may need an operator: orders still waiting, rentals past expiry, payments pending, all older than `minutes`. */
+export function stuckSql(minutes: number, now = Date.now()): string {
+  const before = now - Math.max(1, minutes) * 60_000;
+  return [
+    `SELECT 'sms_order' AS kind, id, user_id, status, price_kobo AS amount_kobo, datetime(created_at / 1000, 'unixepoch') AS created FROM sms_orders WHERE status IN ('pending', 'waiting') AND created_at < ${before}`,
+    `SELECT 'rental' AS kind, id, user_id, status, price_kobo AS amount_kobo, datetime(created_at / 1000, 'unixepoch') AS created FROM rentals WHERE (status = 'pending' AND created_at < ${before}) OR (status = 'active' AND expires_at < ${now})`,
+    `SELECT 'payment' AS kind, id, user_id, status, amount_kobo, datetime(created_at / 1000, 'unixepoch') AS created FROM payments WHERE status = 'pending' AND created_at < ${before}`,
+  ].join(" UNION ALL ") + " ORDER BY created;";
+}
+
+export const RECONCILE_SQL = `SELECT u.id AS user_id, u.email, u.balance_kobo, COALESCE(SUM(l.amount_kobo), 0) AS ledger_kobo
+  FROM users u LEFT JOIN ledger l ON l.user_id = u.id GROUP BY u.id
+  HAVING u.balance_kobo <> COALESCE(SUM(l.amount_kobo), 0) OR u.balance_kobo < 0;`;
+
+export const COUNT_USERS_SQL = "SELECT count(*) AS users, (SELECT count(*) FROM ledger) AS ledger_rows FROM users;";
+
+export function auditSql(limit: number): string {
+  return `SELECT id, actor, action, detail, reason, datetime(created_at / 1000, 'unixepoch') AS at FROM audit_log ORDER BY id DESC LIMIT ${Math.max(1, Math.min(500, Math.floor(limit)))};`;
+}
