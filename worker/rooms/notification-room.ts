@@ -1,10 +1,106 @@
-import { Server } from "partyserver";
-import type { RealtimeMessage } from "../../schema/realtime";
-import type { Env } from "../env";
+import { Server, type Connection, type ConnectionContext } from "partyserver";
+import type { ErrorCode } from "../../schema/errors";
+import { realtimeMessageSchema, type RealtimeMessage } from "../../schema/realtime";
+import { errorBody } from "../lib/errors";
+import { verifyToken } from "../lib/jwt";
+import { log } from "../lib/log";
+import { loadSessionUser } from "../middleware/auth";
+import { loadConfig, type Env } from "../env";
 
-/** One room per user: /parties/notification-room/<userId>. (Owned by the realtime work: token check on connect.) */
+/** Set by the room itself after the token check (any client-sent value is overwritten), read when tagging the socket. */
+const SESSION_HEADER = "x-realtime-session";
+const sessionTag = (sessionId: string) => `session:${sessionId}`;
+
+/** Close codes a client can tell apart: the browser gets a fresh token on its next connect attempt. */
+export const CLOSE_SESSION_ENDED = 4001;
+
+const NOT_A_SOCKET = "Only the server can publish to a realtime room; this address accepts realtime connections only.";
+
+function refuse(status: 401 | 403, code: ErrorCode, message: string): Response {
+  return new Response(JSON.stringify(errorBody(code, message)), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+  });
+}
+
+/**
+ * One room per user: /parties/notification-room/<userId>. The room is a relay with no state of its own: a message that
+ * finds no socket is simply dropped, because every screen can read the truth from the API (a lost message costs latency).
+ *
+ * Who may listen: a socket opens only with a short-lived realtime token (audience 'realtime') whose subject is this
+ * room's name and whose session is still live. Who may speak: only server code, through the publish() RPC method
+ * (worker/services/notify.ts). Messages from sockets are dropped unread and plain HTTP to the room is refused, so
+ * nothing a browser sends can reach another browser.
+ */
 export class NotificationRoom extends Server<Env> {
-  async publish(message: RealtimeMessage): Promise<void> {
-    this.broadcast(JSON.stringify(message));
+  // Hibernation: an idle signed-in tab holds a socket without keeping the object in memory.
+  static override options = { hibernate: true };
+
+  override async fetch(request: Request): Promise<Response> {
+    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
+      return refuse(403, "FORBIDDEN", NOT_A_SOCKET);
+    }
+    let roomUserId: string;
+    let sessionId: string;
+    try {
+      roomUserId = this.name;
+      const token = new URL(request.url).searchParams.get("token");
+      if (!token) return refuse(401, "UNAUTHORIZED", "A realtime token is required.");
+      const claims = await verifyToken(loadConfig(this.env).jwtSecret, "realtime", token);
+      if (!claims) return refuse(401, "UNAUTHORIZED", "The realtime token is invalid or has expired.");
+      if (claims.userId !== roomUserId) return refuse(403, "FORBIDDEN", "This realtime room belongs to another account.");
+      // A token outlives a logout by up to 5 minutes; the session check makes logout end realtime access at once.
+      const user = await loadSessionUser(this.env.DB, claims.userId, claims.sessionId);
+      if (!user) return refuse(401, "UNAUTHORIZED", "Your session has expired. Please log in again.");
+      sessionId = claims.sessionId;
+    } catch (err) {
+      log("error", "realtime connect check failed", { error: err instanceof Error ? err.message : String(err) });
+      return refuse(401, "UNAUTHORIZED", "The realtime connection could not be verified.");
+    }
+    const checked = new Request(request);
+    checked.headers.set(SESSION_HEADER, sessionId);
+    return super.fetch(checked);
+  }
+
+  override getConnectionTags(_connection: Connection, ctx: ConnectionContext): string[] {
+    const sessionId = ctx.request.headers.get(SESSION_HEADER);
+    return sessionId ? [sessionTag(sessionId)] : [];
+  }
+
+  /** Sockets only listen. Whatever a client sends is dropped: never relayed, never stored. */
+  override onMessage(): void {}
+
+  /** Unreachable through fetch() above; kept so partyserver's default (a 404 with a console warning) never answers. */
+  override onRequest(): Response {
+    return refuse(403, "FORBIDDEN", NOT_A_SOCKET);
+  }
+
+  /** Server-only (RPC): sends one message to every open tab of this user. Validated again so a bad shape never ships. */
+  async publish(message: RealtimeMessage): Promise<number> {
+    const text = JSON.stringify(realtimeMessageSchema.parse(message));
+    let delivered = 0;
+    for (const connection of this.getConnections()) {
+      try {
+        connection.send(text);
+        delivered += 1;
+      } catch {
+        // A socket closing right now: its tab reconnects and reads the truth from the API.
+      }
+    }
+    return delivered;
+  }
+
+  /** Server-only (RPC): closes the sockets opened under one session, for logout or a password change. */
+  async closeSession(sessionId: string): Promise<number> {
+    let closed = 0;
+    for (const connection of this.getConnections(sessionTag(sessionId))) {
+      try {
+        connection.close(CLOSE_SESSION_ENDED, "Session ended");
+        closed += 1;
+      } catch {
+        // Already closing.
+      }
+    }
+    return closed;
   }
 }

@@ -1,0 +1,245 @@
+import { env, exports } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { SignJWT } from "jose";
+import { afterEach, describe, expect, it } from "vitest";
+import type { RealtimeMessage } from "../../schema/realtime";
+import { sessions } from "../db/tables";
+import { TOKEN_ISSUER, signToken } from "../lib/jwt";
+import { endRealtimeSession, notify } from "../services/notify";
+import { api, createUser, db, type TestUser } from "../test/helpers";
+import { CLOSE_SESSION_ENDED } from "./notification-room";
+
+const secret = () => new TextEncoder().encode(env.JWT_SECRET!);
+const roomPath = (userId: string) => `/parties/notification-room/${userId}`;
+
+function workerFetch(path: string, init: RequestInit = {}) {
+  return (exports as unknown as { default: Fetcher }).default.fetch(new Request(`http://127.0.0.1:8787${path}`, init));
+}
+
+/** A browser tab's socket, opened through the worker exactly as a browser opens it, with its messages queued in order. */
+interface TestSocket {
+  ws: WebSocket;
+  /** The next message this socket receives (in arrival order). */
+  next(): Promise<RealtimeMessage>;
+  closed: Promise<{ code: number; reason: string }>;
+}
+const openSockets: WebSocket[] = [];
+
+async function connect(path: string): Promise<{ status: number; body: any; socket?: TestSocket }> {
+  const res = await workerFetch(path, { headers: { Upgrade: "websocket" } });
+  if (!res.webSocket) {
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  }
+  const ws = res.webSocket;
+  ws.accept();
+  openSockets.push(ws);
+  const queue: RealtimeMessage[] = [];
+  const waiting: ((m: RealtimeMessage) => void)[] = [];
+  ws.addEventListener("message", (event) => {
+    const message = JSON.parse(String(event.data)) as RealtimeMessage;
+    const waiter = waiting.shift();
+    if (waiter) waiter(message);
+    else queue.push(message);
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.addEventListener("close", (event) => resolve({ code: event.code, reason: event.reason })),
+  );
+  const next = () => {
+    const queued = queue.shift();
+    return queued ? Promise.resolve(queued) : new Promise<RealtimeMessage>((resolve) => waiting.push(resolve));
+  };
+  return { status: res.status, body: null, socket: { ws, next, closed } };
+}
+
+async function realtimeTokenFor(user: TestUser): Promise<string> {
+  return signToken(secret(), "realtime", { userId: user.id, sessionId: user.sessionId });
+}
+
+async function joinOwnRoom(user: TestUser): Promise<TestSocket> {
+  const { status, socket } = await connect(`${roomPath(user.id)}?token=${await realtimeTokenFor(user)}`);
+  expect(status).toBe(101);
+  return socket!;
+}
+
+afterEach(() => {
+  for (const ws of openSockets.splice(0)) {
+    try {
+      ws.close(1000, "test done");
+    } catch {
+      // already closed by the server
+    }
+  }
+});
+
+const paymentCredited = (paymentId: string): RealtimeMessage => ({ kind: "payment.credited", paymentId, amount: 5000, balance: 5000 });
+const sentinel = (text: string): RealtimeMessage => ({ kind: "toast", type: "info", message: text });
+
+describe("GET /api/realtime-token", () => {
+  it("answers a token for the caller's own room that opens it", async () => {
+    const user = await createUser();
+    const res = await api("/api/realtime-token", { token: user.token });
+    expect(res.status).toBe(200);
+    expect(res.data.url).toBe(roomPath(user.id));
+    expect(res.headers.get("cache-control")).toContain("no-store");
+    const { status, socket } = await connect(`${res.data.url}?token=${res.data.token}`);
+    expect(status).toBe(101);
+    await notify(env, user.id, sentinel("hello"));
+    expect(await socket!.next()).toEqual(sentinel("hello"));
+  });
+
+  it("needs a signed-in caller", async () => {
+    const res = await api("/api/realtime-token");
+    expect(res.status).toBe(401);
+    expect(res.data).toMatchObject({ code: "UNAUTHORIZED" });
+  });
+});
+
+describe("joining a room", () => {
+  it("refuses a connection without a token", async () => {
+    const user = await createUser();
+    const res = await connect(roomPath(user.id));
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ code: "UNAUTHORIZED", message: "A realtime token is required." });
+  });
+
+  it("refuses another user's room, even with a valid token of one's own", async () => {
+    const owner = await createUser();
+    const intruder = await createUser();
+    const res = await connect(`${roomPath(owner.id)}?token=${await realtimeTokenFor(intruder)}`);
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ code: "FORBIDDEN" });
+  });
+
+  it("refuses a forged token (signed with another secret)", async () => {
+    const user = await createUser();
+    const forged = await signToken(new TextEncoder().encode("not-the-server-secret-0123456789"), "realtime", {
+      userId: user.id,
+      sessionId: user.sessionId,
+    });
+    const res = await connect(`${roomPath(user.id)}?token=${forged}`);
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ code: "UNAUTHORIZED", message: "The realtime token is invalid or has expired." });
+  });
+
+  it("refuses an unsigned token (alg none)", async () => {
+    const user = await createUser();
+    const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+    const now = Math.floor(Date.now() / 1000);
+    const unsigned = `${b64({ alg: "none", typ: "JWT" })}.${b64({ sub: user.id, sid: user.sessionId, iss: TOKEN_ISSUER, aud: "realtime", iat: now, exp: now + 300 })}.`;
+    const res = await connect(`${roomPath(user.id)}?token=${unsigned}`);
+    expect(res.status).toBe(401);
+  });
+
+  it("refuses an expired token", async () => {
+    const user = await createUser();
+    const now = Math.floor(Date.now() / 1000);
+    const expired = await new SignJWT({ sid: user.sessionId })
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setSubject(user.id)
+      .setIssuer(TOKEN_ISSUER)
+      .setAudience("realtime")
+      .setIssuedAt(now - 600)
+      .setExpirationTime(now - 300)
+      .sign(secret());
+    const res = await connect(`${roomPath(user.id)}?token=${expired}`);
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ code: "UNAUTHORIZED", message: "The realtime token is invalid or has expired." });
+  });
+
+  it("refuses the long-lived API token: only a realtime-audience token opens a room", async () => {
+    const user = await createUser();
+    const res = await connect(`${roomPath(user.id)}?token=${user.token}`);
+    expect(res.status).toBe(401);
+  });
+
+  it("refuses a token whose session was revoked (logout)", async () => {
+    const user = await createUser();
+    const token = await realtimeTokenFor(user);
+    await db().update(sessions).set({ revokedAt: Date.now() }).where(eq(sessions.id, user.sessionId));
+    const res = await connect(`${roomPath(user.id)}?token=${token}`);
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ message: "Your session has expired. Please log in again." });
+  });
+});
+
+describe("publishing", () => {
+  it("a message for user A reaches both of A's tabs and never user B", async () => {
+    const a = await createUser();
+    const b = await createUser();
+    const aTab1 = await joinOwnRoom(a);
+    const aTab2 = await joinOwnRoom(a);
+    const bTab = await joinOwnRoom(b);
+
+    await notify(env, a.id, paymentCredited("pay-for-a"));
+    await notify(env, b.id, sentinel("only for b"));
+
+    expect(await aTab1.next()).toEqual(paymentCredited("pay-for-a"));
+    expect(await aTab2.next()).toEqual(paymentCredited("pay-for-a"));
+    // B's first message is its own: A's payment never arrived before (or instead of) it.
+    expect(await bTab.next()).toEqual(sentinel("only for b"));
+    await notify(env, a.id, sentinel("second for a"));
+    expect(await aTab1.next()).toEqual(sentinel("second for a"));
+    expect(await aTab2.next()).toEqual(sentinel("second for a"));
+  });
+
+  it("a message a client sends is never relayed, to itself or to the user's other tabs", async () => {
+    const user = await createUser();
+    const sender = await joinOwnRoom(user);
+    const otherTab = await joinOwnRoom(user);
+
+    sender.ws.send(JSON.stringify(paymentCredited("forged-by-client")));
+    await notify(env, user.id, sentinel("from the server"));
+
+    expect(await otherTab.next()).toEqual(sentinel("from the server"));
+    expect(await sender.next()).toEqual(sentinel("from the server"));
+  });
+
+  it("a POST to the room's URL is refused and reaches no socket, even with a valid token", async () => {
+    const user = await createUser();
+    const tab = await joinOwnRoom(user);
+    const token = await realtimeTokenFor(user);
+    const res = await workerFetch(`${roomPath(user.id)}?token=${token}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(paymentCredited("forged-by-post")),
+    });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ code: "FORBIDDEN" });
+
+    await notify(env, user.id, sentinel("from the server"));
+    expect(await tab.next()).toEqual(sentinel("from the server"));
+  });
+
+  it("notify drops a message that does not match the union instead of shipping it", async () => {
+    const user = await createUser();
+    const tab = await joinOwnRoom(user);
+    await notify(env, user.id, { kind: "payment.credited", paymentId: 42 } as unknown as RealtimeMessage);
+    await notify(env, user.id, sentinel("valid"));
+    expect(await tab.next()).toEqual(sentinel("valid"));
+  });
+
+  it("a message for a user with no open tab is dropped without error (screens read the truth from the API)", async () => {
+    const user = await createUser();
+    await expect(notify(env, user.id, sentinel("nobody listening"))).resolves.toBeUndefined();
+    const tab = await joinOwnRoom(user);
+    await notify(env, user.id, sentinel("after joining"));
+    expect(await tab.next()).toEqual(sentinel("after joining"));
+  });
+});
+
+describe("ending a session", () => {
+  it("endRealtimeSession closes that session's sockets and leaves the user's other sessions open", async () => {
+    const user = await createUser();
+    const otherSessionId = crypto.randomUUID();
+    await db().insert(sessions).values({ id: otherSessionId, userId: user.id, expiresAt: Date.now() + 3600_000 });
+    const loggingOut = await joinOwnRoom(user);
+    const otherDevice = await joinOwnRoom({ ...user, sessionId: otherSessionId });
+
+    await endRealtimeSession(env, user.id, user.sessionId);
+    expect((await loggingOut.closed).code).toBe(CLOSE_SESSION_ENDED);
+
+    await notify(env, user.id, sentinel("still here"));
+    expect(await otherDevice.next()).toEqual(sentinel("still here"));
+  });
+});
