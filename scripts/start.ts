@@ -16,14 +16,30 @@ if (persistTo) args.push("--persist-to", persistTo);
 if (process.env.WRANGLER_VARS) for (const kv of process.env.WRANGLER_VARS.split(",")) args.push("--var", kv);
 
 const child = spawn(path.join(root, "node_modules", ".bin", "wrangler"), args, { cwd: root, env: wranglerEnv, stdio: ["ignore", "pipe", "inherit"] });
-let announced = false;
-child.stdout.on("data", (chunk: Buffer) => {
-  process.stdout.write(chunk);
-  if (!announced && chunk.toString().includes("Ready on")) {
-    announced = true;
-    console.log(`\n  VirtualNum is running at http://127.0.0.1:${port}  (sandbox providers; Ctrl+C to stop)\n`);
+child.stdout.on("data", (chunk: Buffer) => process.stdout.write(chunk));
+
+// Announce the URL once the worker answers (wrangler's own banner is silenced with --log-level warn).
+void (async () => {
+  for (let i = 0; i < 240; i++) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
+      if (res.ok) {
+        console.log(`\n  VirtualNum is running at http://127.0.0.1:${port}  (sandbox providers; Ctrl+C to stop)\n`);
+        return;
+      }
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
   }
-});
+})();
+
+// wrangler dev does not fire cron triggers by itself; the sweep is the backstop that settles whatever an alarm gave up
+// on, so the local product runs it on the same 5-minute schedule as production.
+const sweep = setInterval(() => {
+  fetch(`http://127.0.0.1:${port}/cdn-cgi/handler/scheduled?cron=*/5+*+*+*+*`).catch(() => undefined);
+}, 5 * 60_000);
+sweep.unref();
 const stop = () => child.kill("SIGTERM");
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
