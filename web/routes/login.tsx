@@ -1,3 +1,80 @@
+import { useState, type FormEvent } from "react";
+import { toast } from "sonner";
+import { loginSchema, type LoginInput } from "../../schema/accounts";
+import { useLogin } from "../api/accounts";
+import { AppLink, useGo } from "../components/layout/app-link";
+import { AuthLayout, textLinkClasses } from "../components/auth/auth-layout";
+import { Alert } from "../components/ui/alert";
+import { Button } from "../components/ui/button";
+import { Field } from "../components/ui/field";
+import { Input, PasswordInput } from "../components/ui/input";
+import { validateForm, type FieldErrors } from "../lib/form";
+import { useTimedMessage } from "../lib/use-timed-message";
+
+/** Spec section 4: the login error banner clears after 8 s. */
+const ERROR_BANNER_MS = 8000;
+
 export default function LoginPage() {
-  return <main className="p-6"><h1 className="text-2xl font-semibold">Login</h1></main>;
+  const go = useGo();
+  const loginUser = useLogin();
+  const [values, setValues] = useState<LoginInput>({ email: "", password: "" });
+  const [errors, setErrors] = useState<FieldErrors<LoginInput>>({});
+  const [banner, showBanner] = useTimedMessage(ERROR_BANNER_MS);
+
+  const set = (key: keyof LoginInput) => (e: React.ChangeEvent<HTMLInputElement>) => {
+    setValues((v) => ({ ...v, [key]: e.target.value }));
+    setErrors((errs) => ({ ...errs, [key]: undefined }));
+  };
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const result = validateForm(loginSchema, values);
+    if (!result.ok) {
+      setErrors(result.errors);
+      return;
+    }
+    loginUser.mutate(result.data, {
+      onSuccess: () => go("/dashboard/1"),
+      onError: (err) => {
+        // The spec's client reads the `error` field on login; the server sends the same text in both.
+        const text = String(("body" in err && (err.body as Record<string, unknown>)?.error) || err.message);
+        toast.error(text);
+        showBanner(text);
+      },
+    });
+  };
+
+  const busy = loginUser.isPending;
+  return (
+    <AuthLayout
+      title="Welcome back"
+      subtitle="Log in to your wallet and numbers."
+      footer={
+        <>
+          New here?{" "}
+          <AppLink to="/signup/1" className={textLinkClasses}>
+            Create an account
+          </AppLink>
+        </>
+      }
+    >
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-busy={busy}>
+        {banner ? <Alert variant="error">{banner}</Alert> : null}
+        <Field label="Email" error={errors.email}>
+          {(p) => <Input {...p} name="email" type="email" autoComplete="email" inputMode="email" value={values.email} onChange={set("email")} />}
+        </Field>
+        <Field label="Password" error={errors.password}>
+          {(p) => <PasswordInput {...p} name="password" autoComplete="current-password" value={values.password} onChange={set("password")} />}
+        </Field>
+        <div className="-mt-1 flex justify-end">
+          <AppLink to="/forgot-password/1" className={`text-sm ${textLinkClasses}`}>
+            Forgot password?
+          </AppLink>
+        </div>
+        <Button type="submit" size="lg" disabled={busy} className="w-full">
+          {busy ? "Logging in..." : "Login"}
+        </Button>
+      </form>
+    </AuthLayout>
+  );
 }
