@@ -1,0 +1,123 @@
+import { z } from "zod";
+
+/**
+ * Receive-SMS contracts shared by the server's validation and the web screen. Texts are the spec's (sections 6 and 8).
+ */
+
+export const SMS_PROVIDERS = ["Swift", "Dynamic"] as const;
+export const smsProviderSchema = z.enum(SMS_PROVIDERS, { message: "Unknown provider: choose Swift or Dynamic." });
+export type SmsProviderName = z.infer<typeof smsProviderSchema>;
+/** The spec's defaults: provider Swift, country id 5. */
+export const DEFAULT_SMS_PROVIDER: SmsProviderName = "Swift";
+export const DEFAULT_SMS_COUNTRY = "5";
+
+/** Order states. pending: debited, upstream not asked yet; waiting: a number is out and polled. The rest are final. */
+export const SMS_ORDER_STATUSES = ["pending", "waiting", "used", "timeout", "error", "cancelled", "failed"] as const;
+export type SmsOrderStatus = (typeof SMS_ORDER_STATUSES)[number];
+/** Final states whose money goes back to the wallet. `used` is the only final state that keeps it. */
+export const REFUNDED_SMS_STATUSES = ["timeout", "error", "cancelled", "failed"] as const;
+
+/** The `sms` field of a status answer when no code will come (the spec's cached-request texts). */
+export const SMS_TIMEOUT_TEXT = "SMS polling timed out, code not sent.";
+export const SMS_ERROR_TEXT = "Error polling SMS";
+/** What the screen shows when an order ends without a code (sms.ended messages carry these). */
+export const SMS_TIMEOUT_MESSAGE = "⏰ Timeout: No code received";
+export const SMS_ERROR_MESSAGE = "❌ Error polling SMS";
+export const SMS_CANCELLED_MESSAGE = "cancelled purchase successfully";
+export const MISSING_SERVICE_OR_COUNTRY = "Missing service or country";
+
+// Ids arrive as strings or numbers from the spec's client; they are opaque upstream ids, kept as short strings.
+const idSchema = z.union([z.string(), z.number()]).transform((v) => String(v).trim());
+
+export const smsCountriesQuerySchema = z.object({ provider: smsProviderSchema.default(DEFAULT_SMS_PROVIDER) });
+
+export const smsPriceQuerySchema = z.object({
+  id: idSchema.pipe(z.string().min(1, "Choose a country.").max(16, "Choose a country.")).default(DEFAULT_SMS_COUNTRY),
+  provider: smsProviderSchema.default(DEFAULT_SMS_PROVIDER),
+});
+
+/**
+ * POST /api/sms/get-number. NOTE: user_id, email, actual and cost are not listed, so zod drops them: the user comes from
+ * the token and the server prices the order. `price` (naira, as displayed) is only compared with the server's price.
+ */
+export const smsGetNumberSchema = z.object({
+  provider: smsProviderSchema.default(DEFAULT_SMS_PROVIDER),
+  country: idSchema.pipe(z.string().max(16)).optional(),
+  service: idSchema.pipe(z.string().max(32)).optional(),
+  price: z.coerce.number().nonnegative().optional(),
+});
+export type SmsGetNumberInput = z.infer<typeof smsGetNumberSchema>;
+
+export const smsOrderRefSchema = z.object({
+  request_id: idSchema.pipe(z.string().min(1, "request_id is required").max(64, "request_id is not valid")),
+});
+
+/** One entry of GET /api/sms/price, keyed by application_id. cost is the customer's final price in kobo. */
+export interface SmsServiceEntry {
+  country_id: string;
+  application_id: string;
+  application: string;
+  /** Final price in kobo (the spec's client divides it by 100). */
+  cost: number;
+  /** Stock. */
+  count: number;
+  /** The same price in naira. */
+  price: number;
+}
+
+export interface SmsCountryEntry {
+  id: string;
+  title: string;
+}
+
+export interface SmsGetNumberResponse {
+  phone: { request_id: string; number: string };
+  table: { purchased_number: string; sms: string | null };
+  debitRef: string;
+  /** Naira charged. */
+  price: number;
+}
+
+export interface SmsStatusResponse {
+  request_id: string;
+  status: SmsOrderStatus;
+  number: string | null;
+  /** null while waiting, the code, or one of the failure texts. */
+  sms: string | null;
+  sms_code: string | null;
+  refunded: boolean;
+}
+
+export interface SmsCancelResponse {
+  status: "cancelled";
+  refunded: boolean;
+  message: string;
+}
+
+export interface SmsRefundStateResponse {
+  request_id: string;
+  status: SmsOrderStatus;
+  refunded: boolean;
+  /** Naira returned to the wallet (0 when none). */
+  amount: number;
+}
+
+/** A row of GET /api/orders (rentals add kind "rental" rows with their extra fields). */
+export interface OrderRow {
+  kind: "sms" | "rental";
+  reference_code: string;
+  purchased_number: string;
+  sms: string | null;
+  country: string;
+  service: string;
+  provider: string;
+  /** Naira. */
+  amount: number;
+  status: string;
+  /** The wallet balance in naira (the spec reads the first row's). */
+  balance: number;
+  created_at: string;
+  expires_at?: string | null;
+  sms_count?: number;
+  can_cancel?: boolean;
+}
