@@ -1,5 +1,11 @@
 import { Outlet } from "@tanstack/react-router";
+import { RealtimeBridge } from "../../realtime/realtime-bridge";
 
 export default function Shell() {
-  return <Outlet />;
+  return (
+    <>
+      <RealtimeBridge />
+      <Outlet />
+    </>
+  );
 }

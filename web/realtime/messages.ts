@@ -1,0 +1,112 @@
+import type { QueryClient, QueryKey } from "@tanstack/react-query";
+import { toast } from "sonner";
+import { realtimeMessageSchema, type RealtimeMessage } from "../../schema/realtime";
+
+/** The spec's texts for an SMS order that ended without a code (section 8). */
+export const SMS_TIMEOUT_TOAST = "⏰ Timeout: No code received";
+export const SMS_ERROR_TOAST = "❌ Error polling SMS";
+/** The spec's card-payment confirmation toast (section 8). */
+export const PAYMENT_CONFIRMED_TOAST = "Payment confirmed successfully!";
+
+export type ToastType = "success" | "info" | "error" | "warning";
+/**
+ * `id` lets sonner merge this toast with the same one shown by the screen that started the action (the dashboard's
+ * payment-return check uses `payment:<ref>`), so a tab never shows the same news twice.
+ */
+export interface RealtimeToast {
+  type: ToastType;
+  message: string;
+  id?: string;
+}
+
+/** Money moved: the wallet figure and the history (every balance change is a ledger row, so a transaction). */
+const MONEY_KEYS: QueryKey[] = [["balance"], ["transactions"]];
+
+/** Exactly the queries a message makes stale (keys from docs/api.md). Anything else on screen is unaffected. */
+export function queryKeysFor(message: RealtimeMessage): QueryKey[] {
+  switch (message.kind) {
+    case "toast":
+      return [];
+    case "payment.credited":
+      // The deposit also moves the total deposited (the tier badge) and settles a pending payment or invoice.
+      return [...MONEY_KEYS, ["orders"], ["level"], ["payments", "pending"], ["invoice", message.paymentId]];
+    case "payment.failed":
+      return [["transactions"], ["payments", "pending"], ["invoice", message.paymentId]];
+    case "sms.code":
+      return [["sms-order", message.orderId], ["orders"]];
+    case "sms.ended":
+      return [["sms-order", message.orderId], ["orders"], ...(message.refunded ? MONEY_KEYS : [])];
+    case "rental.sms":
+      return [["rental", message.rentalId], ["orders"]];
+    case "rental.ended":
+      return [["rental", message.rentalId], ["orders"], ...(message.refunded ? MONEY_KEYS : [])];
+    case "balance.changed":
+      return MONEY_KEYS;
+  }
+}
+
+/**
+ * The toast a message calls for, where the spec has one. A code or a rental SMS shows in its own dialog or inbox (the
+ * invalidated query brings it), and a cancellation is already acknowledged by the tab that cancelled, so those are silent.
+ */
+export function toastFor(message: RealtimeMessage): RealtimeToast | null {
+  switch (message.kind) {
+    case "toast":
+      return { type: message.type, message: message.message };
+    case "payment.credited":
+      return { type: "success", message: PAYMENT_CONFIRMED_TOAST, id: `payment:${message.paymentId}` };
+    case "payment.failed":
+      return { type: "error", message: message.message, id: `payment:${message.paymentId}` };
+    case "sms.ended":
+      if (message.status === "timeout") return { type: "error", message: SMS_TIMEOUT_TOAST, id: `sms-ended:${message.orderId}` };
+      if (message.status === "error") return { type: "error", message: SMS_ERROR_TOAST, id: `sms-ended:${message.orderId}` };
+      if (message.status === "failed") return { type: "error", message: message.message, id: `sms-ended:${message.orderId}` };
+      return null;
+    case "sms.code":
+    case "rental.sms":
+    case "rental.ended":
+    case "balance.changed":
+      return null;
+  }
+}
+
+/** Every live query, refreshed after the socket was down for a while: messages sent meanwhile were lost. */
+export const RESYNC_KEYS: QueryKey[] = [
+  ["balance"],
+  ["transactions"],
+  ["orders"],
+  ["level"],
+  ["payments", "pending"],
+  ["invoice"],
+  ["sms-order"],
+  ["rental"],
+];
+
+export function invalidateKeys(queryClient: QueryClient, keys: QueryKey[]): void {
+  for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
+}
+
+export function showToast(t: RealtimeToast): void {
+  toast[t.type](t.message, t.id ? { id: t.id } : undefined);
+}
+
+/**
+ * One raw socket frame in, its effects out. A frame that is not a known message (a newer server, garbage) is ignored:
+ * the screens still poll the API, so nothing is lost but latency.
+ */
+export function handleRealtimeFrame(queryClient: QueryClient, data: unknown): RealtimeMessage | null {
+  if (typeof data !== "string") return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  const result = realtimeMessageSchema.safeParse(parsed);
+  if (!result.success) return null;
+  const message = result.data;
+  invalidateKeys(queryClient, queryKeysFor(message));
+  const t = toastFor(message);
+  if (t) showToast(t);
+  return message;
+}
