@@ -1,3 +1,99 @@
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { useRouter, useRouterState } from "@tanstack/react-router";
+import { CircleHelp } from "lucide-react";
+import { useOrders } from "../api/orders";
+import { useBalance, useTransactions } from "../api/wallet";
+import { AdsCarousel } from "../components/dashboard/ads-carousel";
+import { FullScreenLoader } from "../components/dashboard/full-screen-loader";
+import { GuidedTour } from "../components/dashboard/guided-tour";
+import { ChannelTile, ReferralTile } from "../components/dashboard/link-tiles";
+import { RecentActivities } from "../components/dashboard/recent-activities";
+import { SpendingChart } from "../components/dashboard/spending-chart";
+import { BalanceCard, CountCard } from "../components/dashboard/summary-cards";
+import { FIRST_VISIT_KEY, shouldAutoOpenTour, TOUR_AUTO_OPEN_DELAY_MS } from "../components/dashboard/tour-steps";
+import { historyTransactions } from "../components/dashboard/transactions";
+import { useCardPaymentReturn } from "../components/payment/use-card-payment-return";
+import { Button } from "../components/ui/button";
+import { useSessionUser } from "../lib/use-session";
+
+/** The spec's fallback when the orders list is empty: the purchased count last stored (a number or { length }). */
+function storedPurchaseCount(): number {
+  try {
+    const raw: unknown = JSON.parse(localStorage.getItem("arr-length") ?? "0");
+    const n = typeof raw === "number" ? raw : Number((raw as { length?: unknown })?.length ?? 0);
+    return Number.isFinite(n) ? n : 0;
+  } catch {
+    return 0;
+  }
+}
+
 export default function DashboardPage() {
-  return <main className="p-6"><h1 className="text-2xl font-semibold">Dashboard</h1></main>;
+  const user = useSessionUser();
+  // Read the raw text: the router's JSON search parsing would turn an all-digit reference into a number.
+  const reference = useRouterState({ select: (s) => new URLSearchParams(s.location.searchStr).get("reference") ?? undefined });
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const router = useRouter();
+  const balance = useBalance();
+  const transactions = useTransactions();
+  const orders = useOrders();
+  const [tourOpen, setTourOpen] = useState(false);
+
+  const clearReference = useCallback(() => {
+    router.history.replace(pathname);
+  }, [router, pathname]);
+  const verifying = useCardPaymentReturn(reference, clearReference);
+
+  const history = useMemo(() => historyTransactions(transactions.data, user?.userId), [transactions.data, user?.userId]);
+  const smsCount = orders.data?.filter((o) => o.kind === "sms").length ?? 0;
+  const rentalCount = orders.data?.filter((o) => o.kind === "rental").length ?? 0;
+  const purchaseCount = smsCount > 0 || (orders.data?.length ?? 0) > 0 ? smsCount : storedPurchaseCount();
+
+  const firstLoad = balance.isPending || transactions.isPending;
+
+  // First visit only: both flags absent. The visit is recorded at once so a reload before the second is not "first".
+  useEffect(() => {
+    if (firstLoad || verifying || !shouldAutoOpenTour()) return;
+    localStorage.setItem(FIRST_VISIT_KEY, "true");
+    const timer = setTimeout(() => setTourOpen(true), TOUR_AUTO_OPEN_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+      // Unmounted (or re-run by StrictMode) before it opened: this visit has not shown the tour yet.
+      localStorage.removeItem(FIRST_VISIT_KEY);
+    };
+  }, [firstLoad, verifying]);
+
+  return (
+    <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 p-4 sm:p-6">
+      {verifying ? <FullScreenLoader text="Verifying payment..." /> : firstLoad ? <FullScreenLoader text="Loading your dashboard..." /> : null}
+
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold tracking-tight">
+          Welcome{user?.username ? `, ${user.username}` : ""}
+        </h1>
+        <Button variant="outline" onClick={() => setTourOpen(true)}>
+          <CircleHelp className="h-4 w-4" aria-hidden /> Take Tour
+        </Button>
+      </div>
+
+      <AdsCarousel />
+
+      <div className="grid gap-4 min-[600px]:grid-cols-3">
+        <BalanceCard balance={balance.data} loading={balance.isPending} />
+        <CountCard title="Purchase Number" count={purchaseCount} loading={orders.isPending} tour="purchase" to="/sms/1" actionLabel="Receive SMS" kind="sms" />
+        <CountCard title="Rented Numbers" count={rentalCount} loading={orders.isPending} tour="rent" to="/number/1" actionLabel="Rent Number" kind="rental" />
+      </div>
+
+      <div className="grid gap-4 min-[600px]:grid-cols-2">
+        <ReferralTile />
+        <ChannelTile />
+      </div>
+
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)] lg:items-start">
+        <SpendingChart rows={history} />
+        <RecentActivities rows={history} loading={transactions.isPending} />
+      </div>
+
+      <GuidedTour open={tourOpen} onClose={() => setTourOpen(false)} />
+    </div>
+  );
 }

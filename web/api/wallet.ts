@@ -1,0 +1,69 @@
+import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { Transaction } from "../components/dashboard/transactions";
+import { getUser } from "../lib/session";
+import { pollEvery } from "../realtime/status";
+import { apiFetch } from "./client";
+
+export type { Transaction };
+
+/** GET /api/user-balance: the wallet balance in naira; a missing field reads as 0 (spec: Balance). */
+export const getBalance = () =>
+  apiFetch<{ balance?: number }>("/api/user-balance", { auth: true }).then((res) => {
+    const n = Number(res?.balance ?? 0);
+    return Number.isFinite(n) ? n : 0;
+  });
+
+/** Spec section 9: balance fresh 10 s, refetched every 30 s and on window focus, up to 3 retries. */
+export const balanceQueryOptions = () =>
+  queryOptions({
+    queryKey: ["balance"],
+    queryFn: getBalance,
+    staleTime: 10_000,
+    refetchInterval: () => pollEvery(30_000),
+    refetchOnWindowFocus: true,
+    retry: 3,
+  });
+
+/** Balance and transactions are fetched only while a user is signed in (spec section 6). */
+export const useBalance = () => useQuery({ ...balanceQueryOptions(), enabled: Boolean(getUser()?.userId) });
+
+/** GET /api/get-transaction: the caller's history, newest first (docs/api.md). */
+export const getTransactions = () =>
+  apiFetch<Transaction[]>("/api/get-transaction", { auth: true }).then((res) => (Array.isArray(res) ? res : []));
+
+/** Spec section 9: transactions refetched every 5 s, always stale, not on window focus. */
+export const TRANSACTIONS_POLL_MS = 5000;
+
+export const transactionsQueryOptions = () =>
+  queryOptions({
+    queryKey: ["transactions"],
+    queryFn: getTransactions,
+    staleTime: 0,
+    refetchOnWindowFocus: false,
+    refetchInterval: () => pollEvery(TRANSACTIONS_POLL_MS),
+  });
+
+/** The spec refreshes the balance after each transactions fetch, so a new row and the figure never disagree. */
+export function useTransactions() {
+  const queryClient = useQueryClient();
+  return useQuery({
+    ...transactionsQueryOptions(),
+    enabled: Boolean(getUser()?.userId),
+    queryFn: async () => {
+      const rows = await getTransactions();
+      void queryClient.invalidateQueries({ queryKey: ["balance"] });
+      return rows;
+    },
+  });
+}
+
+/** After money moved (a confirmed payment, a credited invoice): every view of it refetches. */
+export function refreshWallet(queryClient: ReturnType<typeof useQueryClient>) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: ["balance"] }),
+    queryClient.invalidateQueries({ queryKey: ["transactions"] }),
+    queryClient.invalidateQueries({ queryKey: ["orders"] }),
+    queryClient.invalidateQueries({ queryKey: ["level"] }),
+    queryClient.invalidateQueries({ queryKey: ["payments", "pending"] }),
+  ]);
+}

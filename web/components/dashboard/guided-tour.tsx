@@ -1,0 +1,164 @@
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
+import { X } from "lucide-react";
+import { toast } from "sonner";
+import { Button } from "../ui/button";
+import { TOUR_COMPLETED_KEY, TOUR_STEPS } from "./tour-steps";
+
+const CARD_WIDTH = 320;
+const CARD_HEIGHT = 200;
+const MARGIN = 16;
+
+type Box = { top: number; left: number; width: number; height: number };
+
+/** Places the 320x200 card under the target (or above it when there is no room), 16 px from the viewport edges. */
+function placeCard(target: Box | null): { top: number; left: number } {
+  const vw = window.innerWidth;
+  const vh = window.innerHeight;
+  const width = Math.min(CARD_WIDTH, vw - 2 * MARGIN);
+  if (!target) return { top: Math.max(MARGIN, (vh - CARD_HEIGHT) / 2), left: Math.max(MARGIN, (vw - width) / 2) };
+  const below = target.top + target.height + MARGIN;
+  const above = target.top - CARD_HEIGHT - MARGIN;
+  const top = below + CARD_HEIGHT <= vh - MARGIN ? below : above >= MARGIN ? above : Math.max(MARGIN, vh - CARD_HEIGHT - MARGIN);
+  const left = Math.min(Math.max(MARGIN, target.left), vw - width - MARGIN);
+  return { top, left };
+}
+
+function measure(target: string): Box | null {
+  const el = document.querySelector<HTMLElement>(`[data-tour="${target}"]`);
+  if (!el) return null;
+  const r = el.getBoundingClientRect();
+  return { top: r.top, left: r.left, width: r.width, height: r.height };
+}
+
+/**
+ * The dashboard's five-step tour. A non-modal dialog: focus moves into the card on every step (the step title is
+ * announced), Escape or the close control dismisses it, Finish records dashboardTourCompleted.
+ */
+export function GuidedTour({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [step, setStep] = useState(0);
+  const [box, setBox] = useState<Box | null>(null);
+  const cardRef = useRef<HTMLDivElement>(null);
+  const openerRef = useRef<Element | null>(null);
+  const titleId = useId();
+  const bodyId = useId();
+  const current = TOUR_STEPS[step];
+  const last = step === TOUR_STEPS.length - 1;
+
+  useEffect(() => {
+    if (open) {
+      openerRef.current = document.activeElement;
+      setStep(0);
+    }
+  }, [open]);
+
+  const close = useCallback(
+    (completed: boolean) => {
+      if (completed) {
+        localStorage.setItem(TOUR_COMPLETED_KEY, "true");
+        toast.success("Tour completed! You can restart it anytime from the help button.");
+      } else {
+        toast.info("You can restart the tour anytime from the help button.");
+      }
+      onClose();
+      // Give focus back to where the customer was (the Take Tour button when they started it).
+      if (openerRef.current instanceof HTMLElement) openerRef.current.focus();
+    },
+    [onClose],
+  );
+
+  // Bring the step's widget into view, then follow it while the page scrolls or resizes.
+  useLayoutEffect(() => {
+    if (!open) return;
+    document.querySelector(`[data-tour="${current.target}"]`)?.scrollIntoView({ block: "center", behavior: "auto" });
+    const update = () => setBox(measure(current.target));
+    update();
+    window.addEventListener("resize", update);
+    window.addEventListener("scroll", update, true);
+    // Focus the card when it opens (and when the pressed control went away, e.g. Next became Finish); otherwise
+    // keep focus on Previous/Next so keyboard users can step on, the live region reads the new step.
+    if (!cardRef.current?.contains(document.activeElement)) cardRef.current?.focus();
+    return () => {
+      window.removeEventListener("resize", update);
+      window.removeEventListener("scroll", update, true);
+    };
+  }, [open, current.target]);
+
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") close(false);
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [open, close]);
+
+  if (!open) return null;
+  const position = placeCard(box);
+
+  return (
+    <>
+      <div className="pointer-events-none fixed inset-0 z-40 bg-slate-950/40" aria-hidden />
+      {box ? (
+        <div
+          aria-hidden
+          className="pointer-events-none fixed z-40 rounded-xl ring-4 ring-blue-500 ring-offset-2 ring-offset-transparent transition-all"
+          style={{ top: box.top - 4, left: box.left - 4, width: box.width + 8, height: box.height + 8 }}
+        />
+      ) : null}
+      <div
+        ref={cardRef}
+        role="dialog"
+        aria-modal="false"
+        aria-labelledby={titleId}
+        aria-describedby={bodyId}
+        tabIndex={-1}
+        data-testid="tour-card"
+        className="fixed z-50 flex flex-col justify-between rounded-xl border border-slate-200 bg-white p-4 text-slate-900 shadow-2xl outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+        style={{ top: position.top, left: position.left, width: `min(${CARD_WIDTH}px, calc(100vw - ${2 * MARGIN}px))`, minHeight: CARD_HEIGHT }}
+      >
+        <div className="flex items-start justify-between gap-3">
+          <div aria-live="polite">
+            <p className="text-xs font-medium text-blue-600 dark:text-blue-400">
+              Step {step + 1} of {TOUR_STEPS.length}
+            </p>
+            <h2 id={titleId} className="mt-1 text-base font-semibold">
+              {current.title}
+            </h2>
+          </div>
+          <button
+            type="button"
+            onClick={() => close(false)}
+            aria-label="Close tour"
+            className="-mr-1 -mt-1 rounded-md p-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-slate-400 dark:hover:bg-slate-800 cursor-pointer"
+          >
+            <X className="h-4 w-4" aria-hidden />
+          </button>
+        </div>
+        <p id={bodyId} className="text-sm text-slate-600 dark:text-slate-300">
+          {current.body}
+        </p>
+        <div className="flex items-center justify-between gap-2">
+          <div className="flex gap-1" aria-hidden>
+            {TOUR_STEPS.map((s, i) => (
+              <span key={s.target} className={`h-1.5 w-1.5 rounded-full ${i === step ? "bg-blue-600 dark:bg-blue-400" : "bg-slate-300 dark:bg-slate-600"}`} />
+            ))}
+          </div>
+          <div className="flex gap-2">
+            <Button variant="outline" size="sm" onClick={() => setStep((s) => Math.max(0, s - 1))} disabled={step === 0}>
+              Previous
+            </Button>
+            {last ? (
+              <Button size="sm" onClick={() => close(true)}>
+                Finish
+              </Button>
+            ) : (
+              <Button size="sm" onClick={() => setStep((s) => Math.min(TOUR_STEPS.length - 1, s + 1))}>
+                Next
+              </Button>
+            )}
+          </div>
+        </div>
+      </div>
+    </>
+  );
+}
