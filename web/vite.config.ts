@@ -13,6 +13,8 @@ export default defineConfig({
     outDir: path.join(root, "dist"),
     emptyOutDir: true,
     sourcemap: false,
+    // bench/web-weight.ts follows the manifest to add up what each screen needs; .assetsignore keeps it unserved.
+    manifest: true,
     target: "es2022",
   },
   // `npm run dev`: Vite serves the web app with hot reload and forwards the API and the rooms to `wrangler dev`.
