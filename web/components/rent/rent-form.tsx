@@ -1,0 +1,209 @@
+import { useEffect, useMemo, useRef, useState } from "react";
+import { toast } from "sonner";
+import { formatNaira } from "../../../schema/money";
+import { ApiError } from "../../api/client";
+import { useRentCountries, useRentNumber, useRentStock, type Rental, type RentStockRequest } from "../../api/rentals";
+import { useBalance } from "../../api/wallet";
+import { cn } from "../../lib/cn";
+import { Button } from "../ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "../ui/card";
+import { Field } from "../ui/field";
+import { Input } from "../ui/input";
+import { Select } from "../ui/select";
+import { Spinner } from "../ui/spinner";
+import { isRentUnit, periodOptions, RENT_UNITS } from "./periods";
+
+/** Spec section 9: stock lookup delay 1 s; no-stock message about 4 s with the fields cleared after 3 s; panel 8 s. */
+export const LOOKUP_DELAY_MS = 1000;
+export const NO_STOCK_VISIBLE_MS = 4000;
+export const NO_STOCK_CLEAR_MS = 3000;
+export const PRICE_PANEL_AFTER_SUBMIT_MS = 8000;
+export const NO_STOCK_MESSAGE = "No stock available for the selected duration";
+
+/**
+ * The spec's rental form: Country, Duration unit, then the period (only after a unit), read-only Stock and Price
+ * from the server's delayed lookup, the Cost / Wallet summary, and Get Number.
+ */
+export function RentForm({ onRented }: { onRented: (rental: Rental) => void }) {
+  const countries = useRentCountries();
+  const balance = useBalance();
+  const rent = useRentNumber();
+  const [countryId, setCountryId] = useState("");
+  const [unit, setUnit] = useState("");
+  const [period, setPeriod] = useState("");
+  const [lookup, setLookup] = useState<RentStockRequest | null>(null);
+  const [noStock, setNoStock] = useState(false);
+  // The summary outlives the form's reset after a submit: it hides 8 s later.
+  const [summaryCost, setSummaryCost] = useState<number | null>(null);
+  const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
+  const panelTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const stock = useRentStock(lookup);
+
+  const later = (fn: () => void, ms: number) => {
+    timers.current.push(setTimeout(fn, ms));
+  };
+  useEffect(
+    () => () => {
+      timers.current.forEach(clearTimeout);
+      clearTimeout(panelTimer.current);
+    },
+    [],
+  );
+
+  /** A new choice by the customer: the old cost no longer applies (and a pending 8 s hide must not hit the new one). */
+  const choose = (setter: (v: string) => void) => (value: string) => {
+    clearTimeout(panelTimer.current);
+    setSummaryCost(null);
+    setter(value);
+  };
+
+  // Any change to the choice: forget the old figures and look again after 1 s of quiet.
+  useEffect(() => {
+    setLookup(null);
+    if (!countryId || !isRentUnit(unit) || !period) return;
+    const timer = setTimeout(() => setLookup({ countryId, duration: unit, period: Number(period) }), LOOKUP_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [countryId, unit, period]);
+
+  const limit = stock.data?.data.limits.find((l) => String(l.country_id) === lookup?.countryId) ?? stock.data?.data.limits[0];
+  const stockCount = stock.data ? (limit?.count ?? 0) : null;
+  const price = stock.data && stockCount && stockCount > 0 ? stock.data.data.price : null;
+  const noStockAnswer =
+    (stock.data && stockCount === 0) ||
+    (stock.error instanceof ApiError && (stock.error.code === "NO_NUMBERS" || stock.error.message === NO_STOCK_MESSAGE));
+
+  const clearChoice = () => {
+    setCountryId("");
+    setUnit("");
+    setPeriod("");
+  };
+
+  const showNoStock = () => {
+    setNoStock(true);
+    later(clearChoice, NO_STOCK_CLEAR_MS);
+    later(() => setNoStock(false), NO_STOCK_VISIBLE_MS);
+  };
+
+  // React to each answer once: a price opens the summary; no stock shows the red box.
+  const answered = useRef<unknown>(null);
+  useEffect(() => {
+    const answer = stock.data ?? stock.error;
+    if (!answer || answered.current === answer) return;
+    answered.current = answer;
+    if (price !== null) setSummaryCost(price);
+    else if (noStockAnswer) showNoStock();
+    else if (stock.error) toast.error(stock.error.message);
+  }, [stock.data, stock.error, price, noStockAnswer]);
+
+  const wallet = balance.data;
+  const tooExpensive = summaryCost !== null && wallet !== undefined && summaryCost > wallet;
+
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    if (!countryId || !isRentUnit(unit) || !period || price === null) {
+      toast.error("Choose a country, a duration and a period, and wait for the price.");
+      return;
+    }
+    if (wallet !== undefined && price > wallet) {
+      toast.error("Insufficient balance");
+      return;
+    }
+    rent.mutate(
+      { countryId, duration: unit, period: Number(period), price },
+      {
+        onSuccess: (res) => {
+          toast.success(`Number ${res.number} rented successfully`);
+          clearChoice();
+          clearTimeout(panelTimer.current);
+          panelTimer.current = setTimeout(() => setSummaryCost(null), PRICE_PANEL_AFTER_SUBMIT_MS);
+          onRented({ ...res.rental, number: res.rental?.number ?? res.number });
+        },
+        onError: (err) => {
+          if (err instanceof ApiError && err.code === "INSUFFICIENT_BALANCE") toast.error("Insufficient balance");
+          else if (err instanceof ApiError && (err.code === "NO_NUMBERS" || err.message === NO_STOCK_MESSAGE)) showNoStock();
+          else {
+            toast.error(err.message);
+            if (err instanceof ApiError && err.code === "PRICE_CHANGED") void stock.refetch();
+          }
+        },
+      },
+    );
+  };
+
+  const countryOptions = useMemo(() => (countries.data ?? []).map((c) => ({ value: String(c.id), label: c.title })), [countries.data]);
+  const looking = Boolean(countryId && unit && period) && (lookup === null || stock.isFetching);
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Rent a number</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
+          <Field label="Country" error={countries.isError ? countries.error.message : undefined}>
+            {(p) => (
+              <Select
+                {...p}
+                searchable
+                searchPlaceholder="Search countries..."
+                options={countryOptions}
+                value={countryId}
+                onValueChange={choose(setCountryId)}
+                loading={countries.isPending}
+                loadingText="Loading countries..."
+                placeholder="Select a country"
+              />
+            )}
+          </Field>
+          <Field label="Duration">
+            {(p) => (
+              <Select
+                {...p}
+                options={RENT_UNITS}
+                value={unit}
+                onValueChange={choose((v) => {
+                  setUnit(v);
+                  setPeriod("");
+                })}
+                placeholder="Select a unit"
+              />
+            )}
+          </Field>
+          {isRentUnit(unit) ? (
+            <Field label="Period">
+              {(p) => <Select {...p} options={periodOptions(unit)} value={period} onValueChange={choose(setPeriod)} placeholder={`How many ${unit}s?`} />}
+            </Field>
+          ) : null}
+          <div className="grid grid-cols-2 gap-3">
+            <Field label="Stock">
+              {(p) => <Input {...p} readOnly value={looking ? "Checking..." : stockCount !== null ? String(stockCount) : ""} placeholder="—" />}
+            </Field>
+            <Field label="Price">
+              {(p) => <Input {...p} readOnly value={looking ? "Checking..." : price !== null ? `₦${formatNaira(price)}` : ""} placeholder="—" />}
+            </Field>
+          </div>
+          {noStock ? (
+            <div role="alert" className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-700 dark:border-red-900 dark:bg-red-950/60 dark:text-red-300">
+              {NO_STOCK_MESSAGE}
+            </div>
+          ) : null}
+          {summaryCost !== null ? (
+            <dl className="grid grid-cols-2 gap-2 rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm dark:border-slate-700 dark:bg-slate-800/60" data-testid="rent-summary">
+              <dt className="text-slate-500 dark:text-slate-400">Cost</dt>
+              <dd className="text-right font-semibold tabular-nums">₦{formatNaira(summaryCost)}</dd>
+              <dt className="text-slate-500 dark:text-slate-400">Wallet</dt>
+              <dd className={cn("text-right font-semibold tabular-nums", tooExpensive && "text-red-600 dark:text-red-400")}>
+                {wallet === undefined ? "…" : `₦${formatNaira(wallet)}`}
+              </dd>
+            </dl>
+          ) : null}
+          <Button type="submit" size="lg" disabled={rent.isPending} aria-disabled={tooExpensive || undefined} className={cn(tooExpensive && "opacity-50")}>
+            {rent.isPending ? <Spinner className="h-4 w-4" /> : null}
+            Get Number
+          </Button>
+          {tooExpensive ? <p className="text-xs text-red-600 dark:text-red-400">The cost is more than your wallet holds. Fund your wallet first.</p> : null}
+        </form>
+      </CardContent>
+    </Card>
+  );
+}

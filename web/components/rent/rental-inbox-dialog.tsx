@@ -1,0 +1,156 @@
+import { Copy, MessageSquare } from "lucide-react";
+import { useEffect, useState } from "react";
+import { toast } from "sonner";
+import { useCancelRental, useEndRental, useRental } from "../../api/rentals";
+import { copyText } from "../../lib/clipboard";
+import { orderStatusVariant } from "../orders/status-style";
+import { Badge } from "../ui/badge";
+import { Button } from "../ui/button";
+import { Dialog } from "../ui/dialog";
+import { Skeleton } from "../ui/skeleton";
+import { Spinner } from "../ui/spinner";
+import { formatTimeLeft } from "./time-left";
+
+const ACTIVE = new Set(["active", "pending"]);
+
+function useNow(intervalMs: number, running: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs, running]);
+  return now;
+}
+
+function formatReceived(at: string): string {
+  const d = new Date(at);
+  if (Number.isNaN(d.getTime())) return at;
+  return d.toLocaleString("en-NG", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+}
+
+/**
+ * A rental's inbox: every SMS with sender, text and time (a click copies the code, or the text when there is none),
+ * the time left, End rental, and Cancel for a refund while the server says the upstream allows it.
+ */
+export function RentalInboxDialog({
+  rentalId,
+  fallbackNumber,
+  fallbackCanCancel,
+  onClose,
+}: {
+  rentalId: string | null;
+  fallbackNumber?: string;
+  fallbackCanCancel?: boolean;
+  onClose: () => void;
+}) {
+  const rental = useRental(rentalId);
+  const end = useEndRental();
+  const cancel = useCancelRental();
+  const detail = rental.data?.rental;
+  const status = detail?.status ?? "active";
+  const active = ACTIVE.has(status);
+  const now = useNow(1000, Boolean(rentalId) && active);
+  const number = detail?.number ?? fallbackNumber ?? "";
+  const messages = rental.data?.messages ?? [];
+  const canCancel = active && (detail?.can_cancel ?? fallbackCanCancel ?? false);
+  const busy = end.isPending || cancel.isPending;
+
+  const onEnd = () => {
+    if (!rentalId) return;
+    end.mutate(rentalId, {
+      onSuccess: () => toast.success("Rental ended"),
+      onError: (err) => toast.error(err.message),
+    });
+  };
+  const onCancel = () => {
+    if (!rentalId) return;
+    cancel.mutate(rentalId, {
+      onSuccess: () => toast.success("Rental cancelled and refunded"),
+      onError: (err) => toast.error(err.message),
+    });
+  };
+
+  return (
+    <Dialog
+      open={rentalId !== null}
+      onOpenChange={(next) => !next && !busy && onClose()}
+      title={number ? `Inbox for ${number}` : "Rental inbox"}
+      className="max-w-lg"
+      footer={
+        <>
+          {canCancel ? (
+            <Button variant="outline" onClick={onCancel} disabled={busy}>
+              {cancel.isPending ? <Spinner className="h-4 w-4" /> : null}
+              Cancel for a refund
+            </Button>
+          ) : null}
+          {active ? (
+            <Button variant="destructive" onClick={onEnd} disabled={busy}>
+              {end.isPending ? <Spinner className="h-4 w-4" /> : null}
+              End rental
+            </Button>
+          ) : (
+            <Button onClick={onClose}>Close</Button>
+          )}
+        </>
+      }
+    >
+      <div className="flex flex-col gap-4" data-testid="rental-inbox">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          {number ? (
+            <button
+              type="button"
+              onClick={() => void copyText(number, "Number copied to clipboard!")}
+              className="inline-flex items-center gap-2 rounded-md font-mono text-base font-semibold hover:text-blue-700 focus-visible:outline-2 focus-visible:outline-blue-600 dark:hover:text-blue-400 cursor-pointer"
+              aria-label={`Number ${number}. Click to copy`}
+            >
+              {number}
+              <Copy className="h-4 w-4 text-slate-500" aria-hidden />
+            </button>
+          ) : null}
+          <div className="flex items-center gap-2 text-sm">
+            <Badge variant={orderStatusVariant(status)}>{status}</Badge>
+            {active ? (
+              <span className="tabular-nums text-slate-600 dark:text-slate-300" data-testid="rental-time-left">
+                Time left: {formatTimeLeft(detail?.expires_at, now)}
+              </span>
+            ) : null}
+          </div>
+        </div>
+        {rental.isPending ? (
+          <div className="flex flex-col gap-2">
+            <Skeleton className="h-14" />
+            <Skeleton className="h-14" />
+          </div>
+        ) : rental.isError ? (
+          <p role="alert" className="text-sm text-red-600 dark:text-red-400">{rental.error.message}</p>
+        ) : messages.length === 0 ? (
+          <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed border-slate-300 py-8 text-center text-sm text-slate-500 dark:border-slate-700 dark:text-slate-400">
+            <MessageSquare className="h-6 w-6" aria-hidden />
+            {active ? "No SMS yet. Messages appear here as they arrive." : "No SMS was received."}
+          </div>
+        ) : (
+          <ul className="flex max-h-80 flex-col gap-2 overflow-y-auto" aria-live="polite" data-testid="rental-messages">
+            {messages.map((m, i) => (
+              <li key={`${m.received_at}-${i}`}>
+                <button
+                  type="button"
+                  onClick={() => void copyText(m.code ?? m.text, m.code ? "Code copied to clipboard!" : "Message copied to clipboard!")}
+                  className="w-full rounded-lg border border-slate-200 bg-slate-50 p-3 text-left hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-700 dark:bg-slate-800/60 dark:hover:bg-slate-800 cursor-pointer"
+                >
+                  <span className="flex items-center justify-between gap-2 text-xs text-slate-500 dark:text-slate-400">
+                    <span className="font-semibold text-slate-700 dark:text-slate-200">{m.sender}</span>
+                    <time dateTime={m.received_at}>{formatReceived(m.received_at)}</time>
+                  </span>
+                  <span className="mt-1 block text-sm break-words">{m.text}</span>
+                  {m.code ? <span className="mt-1 inline-block font-mono text-base font-bold tracking-widest text-emerald-700 dark:text-emerald-400">{m.code}</span> : null}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </Dialog>
+  );
+}

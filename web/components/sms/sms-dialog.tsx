@@ -1,0 +1,110 @@
+import { Copy } from "lucide-react";
+import { copyText } from "../../lib/clipboard";
+import { Button } from "../ui/button";
+import { Dialog } from "../ui/dialog";
+import { Spinner } from "../ui/spinner";
+import { ERROR_MESSAGE, TIMEOUT_MESSAGE, type SmsPhase } from "./sms-phase";
+
+function CopyField({ label, value, message, large }: { label: string; value: string; message: string; large?: boolean }) {
+  return (
+    <div className="flex flex-col gap-1">
+      <span className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">{label}</span>
+      <button
+        type="button"
+        onClick={() => void copyText(value, message)}
+        aria-label={`${label}: ${value}. Click to copy`}
+        className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 text-left font-mono hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-700 dark:bg-slate-800 dark:hover:bg-slate-700 cursor-pointer"
+      >
+        <span className={large ? "text-2xl font-bold tracking-widest" : "text-base"}>{value}</span>
+        <Copy className="h-4 w-4 shrink-0 text-slate-500" aria-hidden />
+      </button>
+    </div>
+  );
+}
+
+/**
+ * The spec's 'Waiting for SMS' dialog, which becomes 'SMS Received'. Number and code copy on click. Cancel Request only
+ * while no code has come; Done once received; a destructive Close on failure. Closing is refused while `cancelling`.
+ */
+export function SmsDialog({
+  open,
+  onOpenChange,
+  phase,
+  number,
+  code,
+  cancelling,
+  onCancelRequest,
+  onDismiss,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  phase: SmsPhase;
+  number: string;
+  code: string | null;
+  cancelling: boolean;
+  onCancelRequest: () => void;
+  /** Done / Close: the request is finished with. */
+  onDismiss: () => void;
+}) {
+  const failed = phase === "timeout" || phase === "error";
+  const title = phase === "received" ? "SMS Received" : failed ? "No SMS received" : "Waiting for SMS";
+  const footer =
+    phase === "waiting" ? (
+      <Button variant="outline" onClick={onCancelRequest} disabled={cancelling}>
+        {cancelling ? <Spinner className="h-4 w-4" /> : null}
+        Cancel Request
+      </Button>
+    ) : phase === "received" ? (
+      <Button onClick={onDismiss}>Done</Button>
+    ) : (
+      <Button variant="destructive" onClick={onDismiss}>
+        Close
+      </Button>
+    );
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        // The spec: the dialog cannot be closed while the cancel flag is set.
+        if (!next && cancelling) return;
+        if (!next && phase !== "waiting") onDismiss();
+        else onOpenChange(next);
+      }}
+      title={title}
+      footer={footer}
+      showClose={!cancelling}
+    >
+      <div className="flex flex-col gap-4" data-testid="sms-dialog">
+        <CopyField label="Phone number" value={number} message="Phone number copied to clipboard!" />
+        {phase === "received" && code ? (
+          <CopyField label="Verification code" value={code} message="SMS code copied to clipboard!" large />
+        ) : phase === "waiting" ? (
+          <div className="flex items-center gap-3 rounded-lg border border-dashed border-slate-300 px-3 py-4 text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300" role="status">
+            <Spinner className="h-5 w-5 text-blue-600" />
+            Waiting for SMS...
+          </div>
+        ) : failed ? (
+          <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/60 dark:text-red-200">
+            <p className="font-semibold">{phase === "timeout" ? TIMEOUT_MESSAGE : ERROR_MESSAGE}</p>
+            <p className="mt-1">The number was released and its price returned to your wallet.</p>
+          </div>
+        ) : null}
+      </div>
+    </Dialog>
+  );
+}
+
+/** The spec's 'Error Occurred' dialog for a purchase that failed for a reason the customer cannot act on. */
+export function ErrorDialog({ detail, onClose }: { detail: string | null; onClose: () => void }) {
+  return (
+    <Dialog
+      open={detail !== null}
+      onOpenChange={(next) => !next && onClose()}
+      title="Error Occurred"
+      footer={<Button variant="destructive" onClick={onClose}>Close</Button>}
+    >
+      <p className="text-sm">Something went wrong with your request.</p>
+      {detail ? <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{detail}</p> : null}
+    </Dialog>
+  );
+}

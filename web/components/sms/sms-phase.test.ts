@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { SMS_ERROR_TEXT, SMS_TIMEOUT_TEXT } from "../../api/sms";
+import { smsCode, smsPhase } from "./sms-phase";
+
+describe("smsPhase", () => {
+  it("waits while the server has no code", () => {
+    expect(smsPhase({ status: "waiting", sms: null })).toBe("waiting");
+    expect(smsPhase(undefined, null)).toBe("waiting");
+  });
+
+  it("shows the code once it came, from the server or the cache", () => {
+    expect(smsPhase({ status: "used", sms: "123456" })).toBe("received");
+    expect(smsCode({ status: "used", sms: "123456", sms_code: "123456" })).toBe("123456");
+    expect(smsPhase(undefined, "654321")).toBe("received");
+    expect(smsCode(undefined, "654321")).toBe("654321");
+  });
+
+  it("reads the two failure texts and statuses", () => {
+    expect(smsPhase({ status: "timeout", sms: SMS_TIMEOUT_TEXT })).toBe("timeout");
+    expect(smsPhase({ status: "error", sms: SMS_ERROR_TEXT })).toBe("error");
+    expect(smsPhase(undefined, SMS_TIMEOUT_TEXT)).toBe("timeout");
+    expect(smsPhase({ status: "timeout", sms: null })).toBe("timeout");
+    expect(smsCode({ status: "timeout", sms: SMS_TIMEOUT_TEXT })).toBeNull();
+  });
+
+  it("reports a cancel, but a code that came during the cancel wins", () => {
+    expect(smsPhase({ status: "cancelled", sms: null })).toBe("cancelled");
+    expect(smsPhase({ status: "used", sms: "777777" })).toBe("received");
+  });
+
+  it("lets the server's answer override a stale cached value", () => {
+    expect(smsPhase({ status: "waiting", sms: null }, "111111")).toBe("waiting");
+  });
+});

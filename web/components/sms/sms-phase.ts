@@ -1,0 +1,29 @@
+import { SMS_ERROR_TEXT, SMS_TIMEOUT_TEXT, type SmsStatusResponse } from "../../api/sms";
+
+/** Where a bought number stands, as the screen shows it. */
+export type SmsPhase = "waiting" | "received" | "timeout" | "error" | "cancelled";
+
+/** The spec's on-screen texts for the two failures. */
+export const TIMEOUT_MESSAGE = "⏰ Timeout: No code received";
+export const ERROR_MESSAGE = "❌ Error polling SMS";
+
+/**
+ * The phase from the server's answer (or, before it arrives, the cached `sms`). A code wins over everything: if a code
+ * came during a cancel, the customer sees the code (the server kept the money for it).
+ */
+export function smsPhase(status: SmsStatusResponse | undefined, cachedSms: string | null = null): SmsPhase {
+  const sms = status ? status.sms : cachedSms;
+  const state = (status?.status ?? "").toLowerCase();
+  if (sms && sms !== SMS_TIMEOUT_TEXT && sms !== SMS_ERROR_TEXT) return "received";
+  if (state === "used" && status?.sms_code) return "received";
+  if (sms === SMS_TIMEOUT_TEXT || state === "timeout") return "timeout";
+  if (sms === SMS_ERROR_TEXT || state === "error" || state === "failed") return "error";
+  if (state === "cancelled" || state === "reject") return "cancelled";
+  return "waiting";
+}
+
+/** The code to show once received (the server sends it as `sms`, and as `sms_code`). */
+export function smsCode(status: SmsStatusResponse | undefined, cachedSms: string | null = null): string | null {
+  if (smsPhase(status, cachedSms) !== "received") return null;
+  return status?.sms ?? status?.sms_code ?? cachedSms;
+}

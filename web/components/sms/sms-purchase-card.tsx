@@ -1,0 +1,230 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useMemo, useState } from "react";
+import { toast } from "sonner";
+import { formatNaira } from "../../../schema/money";
+import { ApiError } from "../../api/client";
+import {
+  SMS_PROVIDERS,
+  smsCountriesQueryOptions,
+  useBuyNumber,
+  useSmsCountries,
+  useSmsPrices,
+  type SmsCountry,
+  type SmsProvider,
+} from "../../api/sms";
+import { useBalance } from "../../api/wallet";
+import { Button } from "../ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "../ui/card";
+import { Field } from "../ui/field";
+import { Input } from "../ui/input";
+import { Select } from "../ui/select";
+import { Spinner } from "../ui/spinner";
+import type { PendingSmsRequest } from "./pending-request";
+import { countryAfterProviderChange, DEFAULT_COUNTRY_ID, DEFAULT_PROVIDER } from "./provider-country";
+import { ERROR_MESSAGE, TIMEOUT_MESSAGE } from "./sms-phase";
+import type { ShownRequest } from "./use-active-sms-request";
+
+/** Provider faults and refusals the customer can act on: a toast, as the spec's error_msg. */
+const TOAST_CODES = new Set([
+  "INSUFFICIENT_BALANCE",
+  "VALIDATION_FAILED",
+  "PRICE_CHANGED",
+  "NO_NUMBERS",
+  "UPSTREAM_UNAVAILABLE",
+  "UPSTREAM_TIMEOUT",
+  "RATE_LIMITED",
+  "INVALID_STATE",
+]);
+
+function NumberBox({ shown }: { shown: ShownRequest | null }) {
+  if (!shown || shown.phase === "cancelled") {
+    return (
+      <p className="rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-500 dark:border-slate-700 dark:text-slate-400">
+        Your number and its code will appear here.
+      </p>
+    );
+  }
+  return (
+    <div className="grid grid-cols-2 gap-3 rounded-lg border border-slate-200 bg-slate-50 p-4 dark:border-slate-700 dark:bg-slate-800/60" data-testid="sms-number-box">
+      <div className="min-w-0">
+        <p className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">Number</p>
+        <p className="truncate font-mono text-base font-semibold" data-testid="sms-number">{shown.number}</p>
+      </div>
+      <div className="min-w-0" aria-live="polite">
+        <p className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">Code</p>
+        {shown.phase === "received" ? (
+          <p className="font-mono text-xl font-bold tracking-widest text-emerald-700 dark:text-emerald-400" data-testid="sms-code">{shown.code}</p>
+        ) : shown.phase === "timeout" ? (
+          <p className="text-sm font-medium text-red-700 dark:text-red-400" data-testid="sms-code">{TIMEOUT_MESSAGE}</p>
+        ) : shown.phase === "error" ? (
+          <p className="text-sm font-medium text-red-700 dark:text-red-400" data-testid="sms-code">{ERROR_MESSAGE}</p>
+        ) : (
+          <Spinner className="mt-1 h-5 w-5 text-blue-600" label="Waiting for the code" />
+        )}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The left card of Receive SMS, in the spec's order: provider, country, service, stock and Get Number (once both are
+ * chosen), then the number and its code. Every price shown is the server's `price` for this customer.
+ */
+export function SmsPurchaseCard({
+  shown,
+  busyWithRequest,
+  onPurchased,
+  onUnexpectedError,
+}: {
+  shown: ShownRequest | null;
+  /** A number is still waiting for its code: one at a time keeps the customer from paying twice by accident. */
+  busyWithRequest: boolean;
+  onPurchased: (request: PendingSmsRequest) => void;
+  onUnexpectedError: (detail: string) => void;
+}) {
+  const qc = useQueryClient();
+  const [provider, setProvider] = useState<SmsProvider>(DEFAULT_PROVIDER);
+  const [countryId, setCountryId] = useState(DEFAULT_COUNTRY_ID);
+  const [serviceId, setServiceId] = useState("");
+  const countries = useSmsCountries(provider);
+  const prices = useSmsPrices(provider, countryId);
+  const balance = useBalance();
+  const buy = useBuyNumber();
+
+  // Dynamic resets to its first country, which is only known once its list has loaded.
+  useEffect(() => {
+    if (countryId === "" && countries.data?.length) setCountryId(countryAfterProviderChange(provider, countries.data));
+  }, [countryId, countries.data, provider]);
+
+  const countryOptions = useMemo(
+    () => (countries.data ?? []).map((c: SmsCountry) => ({ value: String(c.id), label: c.title })),
+    [countries.data],
+  );
+  const serviceOptions = useMemo(
+    () =>
+      (prices.data ?? []).map((s) => ({
+        value: String(s.application_id),
+        label: `${s.application} — ₦${formatNaira(s.price)}`,
+        description: `${s.count} in stock`,
+        disabled: s.count <= 0,
+      })),
+    [prices.data],
+  );
+  const service = prices.data?.find((s) => String(s.application_id) === serviceId);
+
+  const changeProvider = (value: string) => {
+    const next = value as SmsProvider;
+    setProvider(next);
+    setCountryId(countryAfterProviderChange(next, qc.getQueryData(smsCountriesQueryOptions(next).queryKey)));
+    setServiceId("");
+  };
+
+  const getNumber = () => {
+    if (!serviceId || !countryId || !service) {
+      toast.error("Missing service or country");
+      return;
+    }
+    if (balance.data !== undefined && service.price > balance.data) {
+      toast.error("Insufficient balance");
+      return;
+    }
+    buy.mutate(
+      { provider, country: countryId, service: serviceId, price: service.price },
+      {
+        onSuccess: (res) => {
+          if (res.phone.error_msg !== undefined || res.phone.request_id === undefined) {
+            toast.error(res.phone.error_msg ?? "The provider could not give a number. You were not charged.");
+            return;
+          }
+          toast.success("number purchased successfully");
+          toast.success("purchased number successfully");
+          const number = res.table?.purchased_number ?? res.phone.number;
+          onPurchased({
+            request_id: String(res.phone.request_id),
+            debitRef: res.debitRef,
+            number,
+            purchased_number: number,
+            cost: res.price ?? service.price,
+            sms: null,
+            createdAt: Date.now(),
+          });
+        },
+        onError: (err) => {
+          if (err instanceof ApiError && err.code === "PRICE_CHANGED") void qc.invalidateQueries({ queryKey: ["sms-prices", provider, countryId] });
+          if (err instanceof ApiError && err.code === "INSUFFICIENT_BALANCE") toast.error("Insufficient balance");
+          else if (err instanceof ApiError && (TOAST_CODES.has(err.code) || (err.status >= 400 && err.status < 500))) toast.error(err.message);
+          else onUnexpectedError(err.message);
+        },
+      },
+    );
+  };
+
+  const chosen = Boolean(countryId && serviceId && service);
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Buy a number</CardTitle>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        <Field label="Provider">
+          {(p) => (
+            <Select
+              {...p}
+              options={SMS_PROVIDERS.map((o) => ({ value: o.value, label: o.label }))}
+              value={provider}
+              onValueChange={changeProvider}
+            />
+          )}
+        </Field>
+        <Field label="Country" error={countries.isError ? countries.error.message : undefined}>
+          {(p) => (
+            <Select
+              {...p}
+              searchable
+              searchPlaceholder="Search countries..."
+              options={countryOptions}
+              value={countryId}
+              onValueChange={(v) => {
+                setCountryId(v);
+                setServiceId("");
+              }}
+              loading={countries.isPending}
+              loadingText="Loading countries..."
+              placeholder="Select a country"
+            />
+          )}
+        </Field>
+        <Field label="Service" error={prices.isError ? prices.error.message : undefined}>
+          {(p) => (
+            <Select
+              {...p}
+              searchable
+              searchPlaceholder="Search services..."
+              options={serviceOptions}
+              value={serviceId}
+              onValueChange={setServiceId}
+              loading={Boolean(countryId) && prices.isPending}
+              loadingText="Loading services..."
+              placeholder={countryId ? "Select a service" : "Select a country first"}
+              disabled={!countryId}
+            />
+          )}
+        </Field>
+        {chosen && service ? (
+          <>
+            <Field label="Stock">{(p) => <Input {...p} readOnly value={String(service.count)} />}</Field>
+            <Button onClick={getNumber} disabled={buy.isPending || busyWithRequest} size="lg">
+              {buy.isPending ? <Spinner className="h-4 w-4" /> : null}
+              Get Number
+            </Button>
+            {busyWithRequest ? (
+              <p className="text-xs text-slate-500 dark:text-slate-400">Finish or cancel the number you are waiting on to buy another.</p>
+            ) : null}
+          </>
+        ) : null}
+        <NumberBox shown={shown} />
+      </CardContent>
+    </Card>
+  );
+}

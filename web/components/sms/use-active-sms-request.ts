@@ -1,0 +1,111 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { toast } from "sonner";
+import { ApiError } from "../../api/client";
+import { useCancelSmsRequest, useSmsOrder } from "../../api/sms";
+import {
+  clearPendingRequest,
+  savePendingRequest,
+  updatePendingSms,
+  usePendingRequest,
+  type PendingSmsRequest,
+} from "./pending-request";
+import { smsCode, smsPhase, type SmsPhase } from "./sms-phase";
+
+/** Spec section 9: the cancel flag resets after 2 seconds. */
+export const CANCEL_FLAG_MS = 2000;
+
+export type ShownRequest = { requestId: string; number: string; phase: SmsPhase; code: string | null };
+
+/**
+ * The number this browser is waiting on: restored from localStorage (a reload, a second tab), its state read from the
+ * server (polled at the spec's 6 s while the socket is down, pushed otherwise), and the dialog's open / cancel rules.
+ */
+export function useActiveSmsRequest() {
+  const qc = useQueryClient();
+  const pending = usePendingRequest();
+  const order = useSmsOrder(pending?.request_id ?? null);
+  const cancelMutation = useCancelSmsRequest();
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
+  const cancelTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // What the number-and-code box keeps showing after the dialog is dismissed.
+  const [lastShown, setLastShown] = useState<ShownRequest | null>(null);
+
+  const phase = pending ? smsPhase(order.data, pending.sms) : null;
+  const code = pending ? smsCode(order.data, pending.sms) : null;
+
+  // A new or restored request (this tab, a reload, or another tab) opens the dialog.
+  const requestId = pending?.request_id ?? null;
+  useEffect(() => {
+    if (requestId) setDialogOpen(true);
+  }, [requestId]);
+
+  // The server settled the order: remember it, refresh money views, and open the popup as the spec does.
+  const previousPhase = useRef<SmsPhase | null>(null);
+  useEffect(() => {
+    if (!pending || !phase) return;
+    const serverSms = order.data?.sms ?? null;
+    if (order.data) updatePendingSms(pending.request_id, serverSms);
+    if (phase !== previousPhase.current && phase !== "waiting") {
+      void qc.invalidateQueries({ queryKey: ["orders"] });
+      void qc.invalidateQueries({ queryKey: ["balance"] });
+      void qc.invalidateQueries({ queryKey: ["transactions"] });
+      if (phase === "cancelled") {
+        // Cancelled elsewhere (another tab): nothing left to show.
+        clearPendingRequest(pending.request_id);
+        setDialogOpen(false);
+      } else {
+        setDialogOpen(true);
+      }
+    }
+    previousPhase.current = phase;
+  }, [pending, phase, order.data, qc]);
+
+  // Not this user's order any more (or gone): the server is the truth.
+  useEffect(() => {
+    if (pending && order.error instanceof ApiError && order.error.status === 404) clearPendingRequest(pending.request_id);
+  }, [pending, order.error]);
+
+  useEffect(() => () => clearTimeout(cancelTimer.current), []);
+
+  const start = (request: PendingSmsRequest) => {
+    previousPhase.current = null;
+    savePendingRequest(request);
+    setLastShown(null);
+    setDialogOpen(true);
+  };
+
+  const cancel = () => {
+    if (!pending || phase !== "waiting" || cancelling) return;
+    const id = pending.request_id;
+    setCancelling(true);
+    clearTimeout(cancelTimer.current);
+    cancelTimer.current = setTimeout(() => setCancelling(false), CANCEL_FLAG_MS);
+    cancelMutation.mutate(id, {
+      onSuccess: () => {
+        toast.success("cancelled purchase successfully");
+        clearPendingRequest(id);
+        setLastShown(null);
+        setDialogOpen(false);
+      },
+      onError: (err) => {
+        // A 409 means the code came first: the refreshed status shows it.
+        toast.error(`Cancel failed: ${err.message}`);
+        void qc.invalidateQueries({ queryKey: ["sms-order", id] });
+      },
+    });
+  };
+
+  const dismiss = () => {
+    if (cancelling) return;
+    if (pending && phase) setLastShown({ requestId: pending.request_id, number: pending.purchased_number, phase, code });
+    if (pending) clearPendingRequest(pending.request_id);
+    setDialogOpen(false);
+  };
+
+  const shown: ShownRequest | null =
+    pending && phase ? { requestId: pending.request_id, number: pending.purchased_number, phase, code } : lastShown;
+
+  return { pending, shown, dialogOpen, setDialogOpen, cancelling, cancel, dismiss, start };
+}
