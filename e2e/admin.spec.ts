@@ -1,0 +1,42 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+
+// The operator CLI against the database the running product uses (the journeys' own local D1).
+const port = Number(process.env.E2E_PORT ?? 8799);
+const persistTo = path.join(".wrangler", `e2e-${port}`);
+
+function admin(...args: string[]): string {
+  return execFileSync(path.join("node_modules", ".bin", "tsx"), ["scripts/admin.ts", ...args, "--persist-to", persistTo, "--actor", "e2e-operator"], {
+    encoding: "utf8",
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+  });
+}
+
+test("the operator CLI changes a setting the API then serves, and a manual credit reaches the ledger and the history", async ({ request }) => {
+  const email = `operator-${Date.now()}@example.com`;
+  const reg = await request.post("/api/register/", {
+    data: { username: "Adaeze", number: "08031234567", email, password: "secret123" },
+  });
+  expect(reg.status()).toBe(201);
+  const { token } = await reg.json();
+  const auth = { authorization: `Bearer ${token}` };
+
+  expect(admin("set-rate-settings", "--cryptomin", "6", "--rate", "1575", "--squadmin", "1500", "--reason", "new minimums")).toContain("rate_settings updated");
+  // Settings are cached per isolate for up to 10 s.
+  await expect
+    .poll(async () => (await (await request.get("/api/get-rate", { headers: auth })).json())[0]?.squadmin, { timeout: 20_000 })
+    .toBe(1500);
+
+  expect(admin("credit", email, "2500", "--reason", "goodwill for a delayed code")).toContain("credit ₦2500.00");
+  const balance = await (await request.get("/api/user-balance", { headers: auth })).json();
+  expect(balance.balance).toBe(2500);
+  const history = await (await request.get("/api/get-transaction", { headers: auth })).json();
+  const rows = Array.isArray(history) ? history : history.data;
+  expect(rows[0]).toMatchObject({ status: "successful", amount: 2500, note: "Manual deposit adjustment: goodwill for a delayed code" });
+
+  const ledger = admin("ledger", email);
+  expect(ledger).toContain("Manual deposit adjustment: goodwill for a delayed code");
+  expect(admin("reconcile")).toContain("Ledger reconciled");
+  expect(admin("audit", "--limit", "5")).toContain("e2e-operator");
+});
