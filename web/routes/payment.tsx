@@ -1,3 +1,52 @@
+import { useMemo, useState } from "react";
+import { useRateSettings, RATE_DEFAULTS } from "../api/payments";
+import { useTransactions } from "../api/wallet";
+import { RecentActivities } from "../components/dashboard/recent-activities";
+import { historyTransactions } from "../components/dashboard/transactions";
+import { CryptoDeposit } from "../components/payment/crypto-deposit";
+import { NgnFundingForm } from "../components/payment/ngn-funding-form";
+import { PendingPaymentsCard } from "../components/payment/pending-payments-card";
+import { Card } from "../components/ui/card";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs";
+import { useSessionUser } from "../lib/use-session";
+
+/** Fund Wallet: card/bank through Squad or crypto through NOWPayments, the pending card payments, the history. */
 export default function PaymentPage() {
-  return <main className="p-6"><h1 className="text-2xl font-semibold">Payment</h1></main>;
+  const [tab, setTab] = useState("ngn");
+  const rate = useRateSettings();
+  const settings = rate.data ?? RATE_DEFAULTS;
+  const user = useSessionUser();
+  const transactions = useTransactions();
+  const history = useMemo(() => historyTransactions(transactions.data, user?.userId), [transactions.data, user?.userId]);
+
+  return (
+    <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 p-4 sm:p-6">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight">Fund Wallet</h1>
+        <p className="text-sm text-slate-500 dark:text-slate-400">Top up in naira by card or bank transfer, or in crypto.</p>
+      </div>
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start">
+        <Card className="p-5">
+          <Tabs value={tab} onValueChange={setTab} className="flex flex-col gap-5">
+            <TabsList label="Payment method" className="w-full sm:w-auto">
+              <TabsTrigger value="ngn" className="flex-1 sm:flex-none">
+                Pay in NGN
+              </TabsTrigger>
+              <TabsTrigger value="crypto" className="flex-1 sm:flex-none">
+                Pay in Crypto
+              </TabsTrigger>
+            </TabsList>
+            <TabsContent value="ngn">
+              <NgnFundingForm minimum={settings.squadmin} />
+            </TabsContent>
+            <TabsContent value="crypto">
+              <CryptoDeposit settings={settings} />
+            </TabsContent>
+          </Tabs>
+        </Card>
+        <PendingPaymentsCard />
+      </div>
+      <RecentActivities rows={history} loading={transactions.isPending} />
+    </div>
+  );
 }

@@ -1,0 +1,294 @@
+import { useEffect, useMemo, useState, type FormEvent } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { AlertTriangle, Bitcoin, Check, CheckCircle2, Copy, Timer } from "lucide-react";
+import { toast } from "sonner";
+import { formatNaira } from "../../../schema/money";
+import { useCreateInvoice, useInvoiceStatus, useMerchantCurrencies, type Invoice, type RateSettings } from "../../api/payments";
+import { refreshWallet } from "../../api/wallet";
+import { Alert } from "../ui/alert";
+import { Badge } from "../ui/badge";
+import { Button } from "../ui/button";
+import { Card } from "../ui/card";
+import { Field } from "../ui/field";
+import { Input } from "../ui/input";
+import { Select } from "../ui/select";
+import { Spinner } from "../ui/spinner";
+import { formatCountdown, INVOICE_LIFETIME_MS, isBelowCryptoMinimum, orderPayCurrencies } from "./payment-rules";
+
+/** Spec timings: the minimum alert 3 s, the copy feedback 1 s, the 'Balance Updated' overlay 5 s. */
+const MIN_ALERT_MS = 3000;
+const COPIED_MS = 1000;
+const BALANCE_UPDATED_MS = 5000;
+
+// NOWPayments moves money through these before 'finished'; the spec names 'sending', the others mean the same to a
+// customer: the coins arrived and are being confirmed.
+const PROCESSING_STATUSES = ["confirming", "confirmed", "sending"];
+const DEAD_STATUSES = ["failed", "expired", "refunded"];
+
+/** The active invoice survives a reload of the tab (session storage), so a customer never loses the address. */
+const ACTIVE_INVOICE_KEY = "active-invoice";
+type ActiveInvoice = { invoice: Invoice; expiresAt: number; usd: number };
+
+function readActiveInvoice(): ActiveInvoice | null {
+  try {
+    const stored = JSON.parse(sessionStorage.getItem(ACTIVE_INVOICE_KEY) ?? "null") as ActiveInvoice | null;
+    return stored && stored.expiresAt > Date.now() ? stored : null;
+  } catch {
+    return null;
+  }
+}
+
+function CopyValue({ label, value, display }: { label: string; value: string; display?: string }) {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), COPIED_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied(true);
+    } catch {
+      toast.error("Could not copy: select the text and copy it by hand.");
+    }
+  };
+  return (
+    <div className="flex flex-col gap-1">
+      <span className="text-xs font-medium text-slate-500 dark:text-slate-400">{label}</span>
+      <div className="flex items-center gap-2 rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 dark:border-slate-700 dark:bg-slate-800/60">
+        <span className="min-w-0 flex-1 break-all font-mono text-sm" data-testid={`invoice-${label.toLowerCase().replace(/\s+/g, "-")}`}>
+          {display ?? value}
+        </span>
+        <Button variant="ghost" size="sm" onClick={() => void copy()} aria-label={`Copy ${label.toLowerCase()}`}>
+          {copied ? <Check className="h-4 w-4 text-emerald-600" aria-hidden /> : <Copy className="h-4 w-4" aria-hidden />}
+          <span aria-live="polite">{copied ? "Copied" : "Copy"}</span>
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function Overlay({ kind }: { kind: "processing" | "updated" }) {
+  return (
+    <div role="status" aria-live="assertive" className="fixed inset-0 z-50 flex items-center justify-center bg-slate-950/60 p-4 backdrop-blur-sm">
+      <div className="flex w-full max-w-sm flex-col items-center gap-4 rounded-2xl bg-white p-8 text-center shadow-2xl dark:bg-slate-900">
+        {kind === "processing" ? (
+          <>
+            <Spinner className="h-12 w-12 text-blue-600 dark:text-blue-400" />
+            <p className="text-lg font-semibold">Transaction being processed...</p>
+          </>
+        ) : (
+          <>
+            <CheckCircle2 className="h-14 w-14 text-emerald-500" aria-hidden />
+            <p className="text-lg font-semibold">Balance Updated</p>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function InvoiceCard({ active, onCancel, onExpired }: { active: ActiveInvoice; onCancel: () => void; onExpired: () => void }) {
+  const [now, setNow] = useState(Date.now());
+  const status = useInvoiceStatus(active.invoice.payment_id);
+  const remaining = active.expiresAt - now;
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  useEffect(() => {
+    if (remaining <= 0) onExpired();
+  }, [remaining, onExpired]);
+  const { invoice } = active;
+  const currency = invoice.pay_currency.toUpperCase();
+  const paymentStatus = status.data?.payment_status ?? "waiting";
+  return (
+    <Card className="flex flex-col gap-4 p-5" aria-labelledby="invoice-title">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="invoice-title" className="text-lg font-semibold">
+          Invoice Created
+        </h2>
+        <span className="flex items-center gap-1.5 rounded-full bg-blue-50 px-3 py-1 font-mono text-sm font-semibold tabular-nums text-blue-700 dark:bg-blue-950 dark:text-blue-300">
+          <Timer className="h-4 w-4" aria-hidden />
+          <span role="timer" aria-label="Time left to pay" data-testid="invoice-countdown">
+            {formatCountdown(remaining)}
+          </span>
+        </span>
+      </div>
+      <p className="text-sm text-slate-600 dark:text-slate-300">
+        ${active.usd} deposit · status <Badge variant="secondary">{paymentStatus.replace(/_/g, " ")}</Badge>
+      </p>
+      <CopyValue label="Amount" value={String(invoice.pay_amount)} display={`${invoice.pay_amount} ${currency}`} />
+      {invoice.network ? (
+        <div className="flex flex-col gap-1">
+          <span className="text-xs font-medium text-slate-500 dark:text-slate-400">Network</span>
+          <span className="text-sm font-semibold uppercase">{invoice.network}</span>
+        </div>
+      ) : null}
+      <CopyValue label="Address" value={invoice.pay_address} />
+      {paymentStatus === "partially_paid" ? (
+        <Alert variant="warning">Only part of the amount has arrived. Partial payments are not credited automatically: contact support.</Alert>
+      ) : null}
+      <Alert variant="warning" className="flex items-start gap-2">
+        <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
+        <span>Send exactly the required amount to the address above. Payment will be confirmed automatically.</span>
+      </Alert>
+      <Button variant="destructive" onClick={onCancel}>
+        Cancel Invoice
+      </Button>
+    </Card>
+  );
+}
+
+/**
+ * Pay in Crypto: a USD amount and a coin make a NOWPayments invoice; its status is polled every 8 s until the server
+ * says it is credited ('Balance Updated' for 5 s), it dies, or the 1,000,000 ms countdown runs out.
+ */
+export function CryptoDeposit({ settings }: { settings: RateSettings }) {
+  const queryClient = useQueryClient();
+  const currencies = useMerchantCurrencies();
+  const createInvoice = useCreateInvoice();
+  const [amount, setAmount] = useState("");
+  const [currency, setCurrency] = useState<string | null>(null);
+  const [fieldError, setFieldError] = useState<{ amount?: string; currency?: string }>({});
+  const [minAlert, setMinAlert] = useState(false);
+  const [active, setActive] = useState<ActiveInvoice | null>(readActiveInvoice);
+  const [overlay, setOverlay] = useState<"processing" | "updated" | null>(null);
+  const status = useInvoiceStatus(active?.invoice.payment_id ?? null);
+
+  const options = useMemo(
+    () => orderPayCurrencies(currencies.data).map((c) => ({ value: c.code, label: c.name ? `${c.code.toUpperCase()} · ${c.name}` : c.code.toUpperCase() })),
+    [currencies.data],
+  );
+
+  useEffect(() => {
+    if (!minAlert) return;
+    const timer = setTimeout(() => setMinAlert(false), MIN_ALERT_MS);
+    return () => clearTimeout(timer);
+  }, [minAlert]);
+
+  const clearInvoice = () => {
+    sessionStorage.removeItem(ACTIVE_INVOICE_KEY);
+    setActive(null);
+    setOverlay(null);
+    setAmount("");
+    setCurrency(null);
+  };
+
+  // React to each status answer: processing overlay, credited (5 s 'Balance Updated' then reset), or a dead invoice.
+  const paymentStatus = status.data?.payment_status;
+  const credited = status.data?.credited === true;
+  useEffect(() => {
+    if (!active) return;
+    if (credited) {
+      setOverlay("updated");
+      void refreshWallet(queryClient);
+      const timer = setTimeout(clearInvoice, BALANCE_UPDATED_MS);
+      return () => clearTimeout(timer);
+    }
+    if (paymentStatus && PROCESSING_STATUSES.includes(paymentStatus)) setOverlay("processing");
+    else setOverlay(null);
+    if (paymentStatus && DEAD_STATUSES.includes(paymentStatus)) {
+      toast.error(`This invoice is ${paymentStatus}: nothing was credited.`);
+      clearInvoice();
+    }
+    // clearInvoice only touches state setters and storage.
+  }, [active, credited, paymentStatus, queryClient]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (active) return;
+    const errors: { amount?: string; currency?: string } = {};
+    if (!amount.trim()) errors.amount = "Enter an amount";
+    if (!currency) errors.currency = "Choose a payment currency";
+    setFieldError(errors);
+    if (errors.amount || errors.currency) return;
+    if (isBelowCryptoMinimum(amount, settings.cryptomin)) {
+      setMinAlert(true);
+      return;
+    }
+    try {
+      const invoice = await createInvoice.mutateAsync({ priceAmount: Number(amount), payCurrency: currency! });
+      const next = { invoice, expiresAt: Date.now() + INVOICE_LIFETIME_MS, usd: Number(amount) };
+      sessionStorage.setItem(ACTIVE_INVOICE_KEY, JSON.stringify(next));
+      setActive(next);
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : "Could not create the invoice. Please try again.");
+    }
+  };
+
+  const usd = Number(amount);
+  const estimate = Number.isFinite(usd) && usd > 0 ? usd * settings.rate : 0;
+
+  return (
+    <div className="flex flex-col gap-4">
+      {overlay ? <Overlay kind={overlay} /> : null}
+      {active ? (
+        <InvoiceCard
+          active={active}
+          onCancel={clearInvoice}
+          onExpired={() => {
+            toast.info("The invoice expired. Create a new one to pay.");
+            clearInvoice();
+          }}
+        />
+      ) : (
+        <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+          <dl className="grid grid-cols-2 gap-3 rounded-lg bg-slate-50 p-3 text-sm dark:bg-slate-800/60">
+            <div>
+              <dt className="text-slate-500 dark:text-slate-400">Minimum</dt>
+              <dd className="font-semibold">${settings.cryptomin}</dd>
+            </div>
+            <div>
+              <dt className="text-slate-500 dark:text-slate-400">Rate</dt>
+              <dd className="font-semibold">₦{formatNaira(settings.rate)} / $1</dd>
+            </div>
+          </dl>
+          {minAlert ? <Alert variant="error">{`Minimum amount is $${settings.cryptomin}`}</Alert> : null}
+          <Field label="Amount (USD)" error={fieldError.amount} hint={estimate > 0 ? `You get about ₦${formatNaira(estimate)}` : undefined}>
+            {(p) => (
+              <Input
+                {...p}
+                name="usd-amount"
+                type="number"
+                inputMode="decimal"
+                min={settings.cryptomin}
+                step="0.01"
+                placeholder={`${settings.cryptomin}`}
+                value={amount}
+                onChange={(e) => {
+                  setAmount(e.target.value);
+                  setFieldError((f) => ({ ...f, amount: undefined }));
+                }}
+              />
+            )}
+          </Field>
+          <Field label="Payment currency" error={fieldError.currency}>
+            {(p) => (
+              <Select
+                {...p}
+                searchable
+                searchPlaceholder="Search currencies..."
+                options={options}
+                value={currency}
+                loading={currencies.isPending}
+                loadingText="Loading currencies..."
+                emptyText={currencies.isError ? "Could not load currencies" : "No results found."}
+                placeholder="Select a currency"
+                onValueChange={(v) => {
+                  setCurrency(v);
+                  setFieldError((f) => ({ ...f, currency: undefined }));
+                }}
+              />
+            )}
+          </Field>
+          <Button type="submit" size="lg" disabled={createInvoice.isPending}>
+            <Bitcoin className="h-5 w-5" aria-hidden />
+            {createInvoice.isPending ? "Creating invoice..." : "Create Invoice"}
+          </Button>
+        </form>
+      )}
+    </div>
+  );
+}
