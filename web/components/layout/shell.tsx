@@ -1,11 +1,74 @@
-import { Outlet } from "@tanstack/react-router";
+import { Outlet, useRouterState } from "@tanstack/react-router";
+import { Menu } from "lucide-react";
+import { useEffect, useId, useRef, useState } from "react";
 import { RealtimeBridge } from "../../realtime/realtime-bridge";
+import { ChatButton } from "./chat-button";
+import { LogoMark } from "./logo";
+import { SideNav } from "./side-nav";
+import { ThemeSwitch } from "./theme-switch";
+import { TierBadge } from "./tier-badge";
 
+/** The signed-in layout (spec section 2): fixed header, side navigation (a drawer under 500 px), content, chat button. */
 export default function Shell() {
+  const navId = useId();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+
+  // Any navigation (an entry, the browser's back button) closes the drawer.
+  useEffect(() => setDrawerOpen(false), [pathname]);
+
+  // While the drawer is open: Escape closes it and focus returns to the menu button.
+  useEffect(() => {
+    if (!drawerOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") {
+        setDrawerOpen(false);
+        menuButton.current?.focus();
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    document.querySelector<HTMLElement>(`[id="${navId}"] button[aria-label="Close menu"]`)?.focus();
+    return () => document.removeEventListener("keydown", onKey);
+  }, [drawerOpen, navId]);
+
   return (
-    <>
+    <div className="min-h-dvh bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
       <RealtimeBridge />
-      <Outlet />
-    </>
+      <header className="fixed inset-x-0 top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/90 px-4 backdrop-blur min-[500px]:left-[max(20%,13rem)] sm:px-6 dark:border-slate-800 dark:bg-slate-900/90">
+        <button
+          ref={menuButton}
+          type="button"
+          onClick={() => setDrawerOpen(true)}
+          aria-label="Open menu"
+          aria-controls={navId}
+          aria-expanded={drawerOpen}
+          className="-ml-2 rounded-md p-2 text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 min-[500px]:hidden dark:text-slate-200 dark:hover:bg-slate-800 cursor-pointer"
+        >
+          <Menu className="h-6 w-6" aria-hidden />
+        </button>
+        <LogoMark className="h-7 w-7 min-[500px]:hidden" />
+        <div className="ml-auto flex items-center gap-2 sm:gap-4">
+          <TierBadge />
+          <ThemeSwitch />
+        </div>
+      </header>
+
+      {drawerOpen ? (
+        <div aria-hidden className="fixed inset-0 z-40 bg-slate-950/50 backdrop-blur-sm min-[500px]:hidden" onClick={() => setDrawerOpen(false)} />
+      ) : null}
+      <SideNav
+        id={navId}
+        open={drawerOpen}
+        onClose={() => {
+          setDrawerOpen(false);
+        }}
+      />
+
+      <main id="content" className="px-4 pb-24 pt-20 min-[500px]:ml-[max(20%,13rem)] sm:px-6 sm:pt-22">
+        <Outlet />
+      </main>
+      <ChatButton />
+    </div>
   );
 }
