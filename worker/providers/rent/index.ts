@@ -1,0 +1,24 @@
+import type { Config, Env } from "../../env";
+import { rentSimulator } from "../../sandbox/rent-simulator";
+import { SmsManRentProvider } from "./sms-man-rent";
+import type { RentalProvider } from "./types";
+
+/** Shown on rental rows: sms-man is the product's "Dynamic SMS" upstream. */
+export const RENT_PROVIDER_NAME = "Dynamic";
+
+const SANDBOX_BASE_URL = "https://sandbox.sms-man.invalid";
+
+/**
+ * The one place that picks the rent upstream. Sandbox mode uses the same real adapter, with its fetch bound in-process
+ * to the protocol simulator (no network); live mode talks to sms-man.
+ */
+export function rentalProviderFor(env: Env, config: Pick<Config, "providers">): RentalProvider {
+  if (config.providers === "sandbox") {
+    return new SmsManRentProvider({
+      baseUrl: SANDBOX_BASE_URL,
+      token: env.SMSMAN_TOKEN ?? "sandbox-smsman-token",
+      fetch: async (request) => rentSimulator.fetch(request, env),
+    });
+  }
+  return new SmsManRentProvider({ baseUrl: env.SMSMAN_BASE_URL ?? "https://api.sms-man.com", token: env.SMSMAN_TOKEN ?? "" });
+}

@@ -1,0 +1,68 @@
+import type { RentUnit } from "../../../schema/rentals";
+
+/**
+ * A rented-number upstream. The service layer only ever talks to this interface; the sms-man rent-API adapter
+ * implements it for both live and sandbox mode (in sandbox its fetch is bound to worker/sandbox/rent-simulator.ts).
+ */
+export interface RentalProvider {
+  /** Stock and upstream cost for one country, unit and period. An empty list means no stock. */
+  limits(choice: RentChoice): Promise<RentLimit[]>;
+  /** Rents a number. Throws RentProviderError("no_stock") when the upstream has none. */
+  getNumber(choice: RentChoice): Promise<{ upstreamId: string; number: string }>;
+  /** Every SMS the rented number has received so far (an empty list while none). */
+  getAllSms(upstreamId: string): Promise<RentSms[]>;
+  /** cancel: give the number back for a refund (upstream allows it early and before any SMS); close: end it. */
+  setStatus(upstreamId: string, status: "cancel" | "close"): Promise<void>;
+  /** Countries the upstream knows (id and name). */
+  countries(): Promise<{ id: string; title: string }[]>;
+}
+
+export interface RentChoice {
+  countryId: string;
+  unit: RentUnit;
+  period: number;
+}
+
+export interface RentLimit {
+  countryId: string;
+  count: number;
+  /** Upstream cost in US dollars (the adapter pins the currency). */
+  costUsd: number;
+}
+
+export interface RentSms {
+  /** The upstream's own id for the message when it gives one (the best de-duplication key). */
+  upstreamId: string | null;
+  /** Stable across polls: identifies this one message so it is stored once. */
+  fingerprint: string;
+  sender: string;
+  text: string;
+  code: string | null;
+  /** Epoch ms; the time we first saw it when the upstream gives no usable date. */
+  receivedAt: number;
+}
+
+export type RentProviderErrorKind =
+  /** The upstream has no number for this choice. */
+  | "no_stock"
+  /** The upstream refused this action on this rental (e.g. cancel after an SMS or outside its window). */
+  | "refused"
+  /** Our account is misconfigured (wrong token) or out of money upstream: an operator problem, not the customer's. */
+  | "account"
+  /** Network failure or a 5xx. */
+  | "unavailable"
+  | "timeout"
+  /** HTML, garbage, or JSON of an unexpected shape. */
+  | "bad_reply";
+
+export class RentProviderError extends Error {
+  override name = "RentProviderError";
+  constructor(
+    readonly kind: RentProviderErrorKind,
+    message: string,
+    /** The upstream's error_code, when it sent one (for logs only). */
+    readonly upstreamCode?: string,
+  ) {
+    super(message);
+  }
+}
