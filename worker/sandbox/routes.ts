@@ -1,6 +1,10 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { AppError } from "../lib/errors";
+import { nowPaymentsSandboxRoutes } from "./nowpayments";
+import { outboxSandboxRoutes } from "./outbox";
+import { settingsSandboxRoutes } from "./settings";
+import { squadSandboxRoutes } from "./squad";
 
 /** Sandbox-only routes (simulated checkout pages, scripted provider events). They do not exist in live mode. */
 export const sandboxRoutes = new Hono<AppEnv>();
@@ -8,3 +12,7 @@ sandboxRoutes.use("*", async (c, next) => {
   if (c.var.config.providers !== "sandbox") throw new AppError("NOT_FOUND", "Not found.");
   await next();
 });
+sandboxRoutes.route("/squad", squadSandboxRoutes);
+sandboxRoutes.route("/nowpayments", nowPaymentsSandboxRoutes);
+sandboxRoutes.route("/settings", settingsSandboxRoutes);
+sandboxRoutes.route("/", outboxSandboxRoutes);
