@@ -1,4 +1,65 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "../env";
+import { getDb } from "../db/client";
+import { loadConfig, type Env } from "../env";
+import { log } from "../lib/log";
+import { rentalProviderFor } from "../providers/rent";
+import { expireRental, findRental, nextCheckDelayMs, syncRentalMessages, type RentalDeps } from "../services/rentals";
 
-export class RentalWatcher extends DurableObject<Env> {}
+/** Two checks closer than this are one: an inbox opened in several tabs must not hammer the upstream. */
+const ON_DEMAND_MIN_GAP_MS = 4_000;
+
+/**
+ * One per rental (idFromName(rentalId)). While the rental lasts, its alarm checks the upstream for new SMS on a
+ * schedule that is frequent in the first minutes and sparse later (services/rentals.ts nextCheckDelayMs), and at the
+ * expiry time closes the rental. The alarm never throws: an upstream failure is logged and the next check scheduled,
+ * because a thrown alarm is retried only a few times and then dropped. All state that matters is in D1 and re-read
+ * after every network call (the services do that), so a repeated or late alarm is harmless.
+ */
+export class RentalWatcher extends DurableObject<Env> {
+  private deps(): RentalDeps {
+    return { env: this.env, db: getDb(this.env.DB), provider: rentalProviderFor(this.env, loadConfig(this.env)) };
+  }
+
+  /** Called right after the number is rented. Idempotent. */
+  async start(rentalId: string): Promise<void> {
+    await this.ctx.storage.put("rentalId", rentalId);
+    await this.ctx.storage.setAlarm(Date.now() + nextCheckDelayMs(0));
+  }
+
+  /** The rental ended or was cancelled: no more checks. */
+  async stop(): Promise<void> {
+    await this.ctx.storage.deleteAlarm();
+  }
+
+  /** The customer is looking at the inbox: check now unless a check just ran. Returns how many SMS were new. */
+  async checkNow(rentalId: string): Promise<number> {
+    const last = (await this.ctx.storage.get<number>("lastCheckAt")) ?? 0;
+    if (Date.now() - last < ON_DEMAND_MIN_GAP_MS) return 0;
+    await this.ctx.storage.put({ rentalId, lastCheckAt: Date.now() });
+    return syncRentalMessages(this.deps(), rentalId);
+  }
+
+  override async alarm(): Promise<void> {
+    const rentalId = await this.ctx.storage.get<string>("rentalId");
+    if (!rentalId) return;
+    const deps = this.deps();
+    const row = await findRental(deps.db, rentalId);
+    if (!row || row.status !== "active" || row.expiresAt === null) return;
+
+    if (Date.now() >= row.expiresAt) {
+      await expireRental(deps, rentalId);
+      return;
+    }
+    try {
+      await this.ctx.storage.put("lastCheckAt", Date.now());
+      await syncRentalMessages(deps, rentalId);
+    } catch (err) {
+      log("warn", "rental check failed, will retry", { rentalId, error: err instanceof Error ? err.message : String(err) });
+    }
+    // Re-read: the rental may have ended or been cancelled while we were talking to the upstream.
+    const after = await findRental(deps.db, rentalId);
+    if (!after || after.status !== "active" || after.expiresAt === null) return;
+    const now = Date.now();
+    await this.ctx.storage.setAlarm(Math.min(now + nextCheckDelayMs(now - after.createdAt), after.expiresAt));
+  }
+}

@@ -1,4 +1,81 @@
 import { Hono } from "hono";
+import { koboToNaira } from "../../schema/money";
+import { NO_RENT_STOCK_MESSAGE, rentalIdParamSchema, rentNumberRequestSchema, rentQuoteRequestSchema } from "../../schema/rentals";
 import type { AppEnv } from "../app-env";
+import { getDb } from "../db/client";
+import { validate } from "../lib/validate";
+import { requireAuth } from "../middleware/auth";
+import { rentalProviderFor } from "../providers/rent";
+import {
+  cancelRental,
+  checkRentalNow,
+  endRental,
+  ownedRental,
+  quoteRental,
+  rentalMessagesOf,
+  rentalView,
+  rentCountries,
+  rentNumber,
+  type RentalDeps,
+} from "../services/rentals";
 
+/** Rent Number (docs/api.md "Rent Number"). Every route is signed in; the user comes from the token only. */
 export const rentalRoutes = new Hono<AppEnv>();
+
+rentalRoutes.use("/rent/*", requireAuth);
+rentalRoutes.use("/rent-number", requireAuth);
+rentalRoutes.use("/rentals/*", requireAuth);
+
+const depsOf = (c: { env: AppEnv["Bindings"]; var: AppEnv["Variables"] }): RentalDeps => ({
+  env: c.env,
+  db: getDb(c.env.DB),
+  provider: rentalProviderFor(c.env, c.var.config),
+});
+
+rentalRoutes.get("/rent/country-list", async (c) => c.json(await rentCountries(depsOf(c))));
+
+rentalRoutes.post("/rent/countries", validate("json", rentQuoteRequestSchema), async (c) => {
+  const body = c.req.valid("json");
+  const quote = await quoteRental(depsOf(c), c.var.user.totalDepositedKobo, {
+    countryId: body.countryId,
+    unit: body.duration,
+    period: body.period,
+  });
+  // No stock is an answer, not an error: the form shows the spec's red box from `message` (or an empty/zero limit).
+  if (quote.priceKobo === null) {
+    return c.json({ data: { limits: quote.limits, price: null, in_stock: false }, message: NO_RENT_STOCK_MESSAGE });
+  }
+  return c.json({ data: { limits: quote.limits, price: koboToNaira(quote.priceKobo), in_stock: true } });
+});
+
+rentalRoutes.post("/rent-number", validate("json", rentNumberRequestSchema), async (c) => {
+  const body = c.req.valid("json");
+  const row = await rentNumber(depsOf(c), c.var.user, {
+    countryId: body.countryId,
+    unit: body.duration,
+    period: body.period,
+    clientPrice: body.price,
+  });
+  return c.json({ number: row.number, rental: rentalView(row) }, 201);
+});
+
+rentalRoutes.get("/rentals/:id", validate("param", rentalIdParamSchema), async (c) => {
+  const { id } = c.req.valid("param");
+  const deps = depsOf(c);
+  const before = await ownedRental(deps.db, c.var.user.id, id);
+  if (before.status === "active") await checkRentalNow(c.env, id);
+  const row = before.status === "active" ? await ownedRental(deps.db, c.var.user.id, id) : before;
+  return c.json({ rental: rentalView(row), messages: await rentalMessagesOf(deps.db, id) });
+});
+
+rentalRoutes.post("/rentals/:id/end", validate("param", rentalIdParamSchema), async (c) => {
+  const { id } = c.req.valid("param");
+  const row = await endRental(depsOf(c), c.var.user.id, id);
+  return c.json({ rental: rentalView(row) });
+});
+
+rentalRoutes.post("/rentals/:id/cancel", validate("param", rentalIdParamSchema), async (c) => {
+  const { id } = c.req.valid("param");
+  const { rental, refunded } = await cancelRental(depsOf(c), c.var.user.id, id);
+  return c.json({ rental: rentalView(rental), refunded });
+});
