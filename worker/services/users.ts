@@ -1,0 +1,122 @@
+import { eq } from "drizzle-orm";
+import { ACCOUNT_MESSAGES, type SessionUser } from "../../schema/accounts";
+import type { Db } from "../db/client";
+import { users } from "../db/tables";
+import { AppError, isUniqueViolation } from "../lib/errors";
+import { newSessionRow, revokeAllSessionsStatement, sessionInsert } from "./sessions";
+
+export type UserRow = typeof users.$inferSelect;
+
+/** The spec's session user (the shape stored by the web app under userData). */
+export function toSessionUser(user: Pick<UserRow, "id" | "username" | "phone" | "email">): SessionUser {
+  return { userId: user.id, username: user.username, userNumber: user.phone, userEmail: user.email };
+}
+
+/** Emails are stored lower-cased; callers pass what the schema produced (trimmed, lower-cased). */
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1);
+  return row ?? null;
+}
+
+export async function findUserById(db: Db, id: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** Referral codes are shown upper-case and matched case-insensitively (people retype them). */
+export async function findReferrerId(db: Db, code: string): Promise<string | null> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.referralCode, normalizeReferralCode(code))).limit(1);
+  return row?.id ?? null;
+}
+
+export function normalizeReferralCode(code: string): string {
+  return code.trim().toUpperCase();
+}
+
+// No 0/O or 1/I/L: the code is read aloud and retyped.
+const REFERRAL_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+const REFERRAL_LENGTH = 8;
+
+export function generateReferralCode(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(REFERRAL_LENGTH));
+  let code = "";
+  // 256 % 31 leaves a tiny bias; irrelevant for a code that only has to be unique, not secret.
+  for (const b of bytes) code += REFERRAL_ALPHABET[b % REFERRAL_ALPHABET.length];
+  return code;
+}
+
+export interface NewAccount {
+  username: string;
+  email: string;
+  phone: string;
+  passwordHash: string;
+  referralCode?: string | null;
+}
+
+/**
+ * Creates the user and its first session in one batch. The unique index on email decides duplicates (so two parallel
+ * signups cannot both win); a referral-code collision (31^8 codes) just draws another code.
+ */
+export async function registerAccount(db: Db, input: NewAccount): Promise<{ user: UserRow; session: ReturnType<typeof newSessionRow> }> {
+  let referredBy: string | null = null;
+  if (input.referralCode) {
+    referredBy = await findReferrerId(db, input.referralCode);
+    if (!referredBy) throw new AppError("VALIDATION_FAILED", ACCOUNT_MESSAGES.unknownReferral, { field: "referralCode" });
+  }
+  for (let attempt = 0; ; attempt++) {
+    const now = Date.now();
+    const user: UserRow = {
+      id: crypto.randomUUID(),
+      username: input.username,
+      email: input.email.toLowerCase(),
+      phone: input.phone,
+      passwordHash: input.passwordHash,
+      referralCode: generateReferralCode(),
+      referredBy,
+      balanceKobo: 0,
+      totalDepositedKobo: 0,
+      createdAt: now,
+    };
+    const session = newSessionRow(user.id, now);
+    try {
+      await db.batch([db.insert(users).values(user), sessionInsert(db, session)]);
+      return { user, session };
+    } catch (err) {
+      if (isUniqueViolation(err) && errorMentions(err, "users.email")) {
+        throw new AppError("EMAIL_TAKEN", ACCOUNT_MESSAGES.emailTaken, { field: "email" });
+      }
+      if (isUniqueViolation(err) && errorMentions(err, "users.referral_code") && attempt < 4) continue;
+      throw err;
+    }
+  }
+}
+
+export async function updateProfile(db: Db, userId: string, input: { username: string; phone: string }): Promise<UserRow | null> {
+  const [row] = await db.update(users).set({ username: input.username, phone: input.phone }).where(eq(users.id, userId)).returning();
+  return row ?? null;
+}
+
+/** Re-hash after a login with an older work factor (the password is known to be right at that point). */
+export async function replacePasswordHash(db: Db, userId: string, passwordHash: string): Promise<void> {
+  await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
+}
+
+/**
+ * Password change: the new hash, every other session revoked and a fresh session for the tab that asked, in one batch,
+ * so no old token survives a change that succeeded.
+ */
+export async function changePassword(db: Db, userId: string, passwordHash: string): Promise<ReturnType<typeof newSessionRow>> {
+  const session = newSessionRow(userId);
+  await db.batch([
+    db.update(users).set({ passwordHash }).where(eq(users.id, userId)),
+    revokeAllSessionsStatement(db, userId),
+    sessionInsert(db, session),
+  ]);
+  return session;
+}
+
+function errorMentions(err: unknown, text: string): boolean {
+  const message = err instanceof Error ? `${err.message} ${err.cause instanceof Error ? err.cause.message : ""}` : String(err);
+  return message.includes(text);
+}
+
