@@ -10,8 +10,11 @@ export const toastTypeSchema = z.enum(["success", "info", "error", "warning"]);
 export const realtimeMessageSchema = z.discriminatedUnion("kind", [
   /** The spec's generic live notification. */
   z.object({ kind: z.literal("toast"), type: toastTypeSchema, message: z.string() }),
+  // Amounts are naira like every API answer. paymentId is the caller-visible id: the Squad transaction_ref or the
+  // NOWPayments payment_id (the web keys ["invoice", paymentId] and the toast id `payment:<paymentId>` use it).
   z.object({ kind: z.literal("payment.credited"), paymentId: z.string(), amount: z.number(), balance: z.number() }),
   z.object({ kind: z.literal("payment.failed"), paymentId: z.string(), status: z.string(), message: z.string() }),
+  // orderId is the request_id the API answered at purchase: the web key is ["sms-order", orderId].
   z.object({ kind: z.literal("sms.code"), orderId: z.string(), code: z.string(), number: z.string() }),
   z.object({
     kind: z.literal("sms.ended"),
