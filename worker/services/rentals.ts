@@ -433,14 +433,19 @@ export async function cancelRental(deps: RentalDeps, userId: string, id: string)
 
   const key = `rent_refund:${id}`;
   const note = `Refund: ${row.countryName} number rental, ${formatRentDuration(row.unit, row.period)} (cancelled)`;
-  await deps.db.batch([
-    // The guarded refund first (it reads status 'active'), then the status change.
-    deps.db.run(sql`INSERT INTO ledger (user_id, key, amount_kobo, kind, note, ref, created_at)
-      SELECT ${row.userId}, ${key}, ${row.priceKobo}, 'rent_refund', ${note}, ${id}, ${Date.now()}
-       WHERE EXISTS (SELECT 1 FROM rentals WHERE id = ${id} AND status = 'active')
-         AND NOT EXISTS (SELECT 1 FROM rental_messages WHERE rental_id = ${id})
-      ON CONFLICT(key) DO NOTHING`),
-    deps.db.update(rentals).set({ status: "cancelled", updatedAt: Date.now() }).where(and(eq(rentals.id, id), eq(rentals.status, "active"))),
+  const now = Date.now();
+  // Raw D1 statements: the guarded INSERT ... SELECT is not expressible through ledgerInsert. It still appends through
+  // the ledger trigger (balance moves in the same statement) and ON CONFLICT(key) keeps it exactly-once.
+  await deps.env.DB.batch([
+    // The guarded refund first (it must still see status 'active'), then the status change.
+    deps.env.DB.prepare(
+      `INSERT INTO ledger (user_id, key, amount_kobo, kind, note, ref, created_at)
+       SELECT ?1, ?2, ?3, 'rent_refund', ?4, ?5, ?6
+        WHERE EXISTS (SELECT 1 FROM rentals WHERE id = ?5 AND status = 'active')
+          AND NOT EXISTS (SELECT 1 FROM rental_messages WHERE rental_id = ?5)
+       ON CONFLICT(key) DO NOTHING`,
+    ).bind(row.userId, key, row.priceKobo, note, id, now),
+    deps.env.DB.prepare("UPDATE rentals SET status = 'cancelled', updated_at = ?2 WHERE id = ?1 AND status = 'active'").bind(id, now),
   ]);
   const refunded = await hasEntry(deps.db, key);
   await stopWatcher(deps.env, id);

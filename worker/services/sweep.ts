@@ -1,4 +1,12 @@
 import type { Env } from "../env";
+import { getDb } from "../db/client";
+import { loadConfig } from "../env";
+import { log } from "../lib/log";
+import { runPaymentSweep } from "./payments";
+import { rentalProviderFor } from "../providers/rent";
+import { sweepAccountRows } from "./account-sweep";
+import { sweepRentals } from "./rentals";
+import { sweepSmsOrders } from "./sms-orders";
 
 /**
  * The cron backstop (wrangler.toml [triggers]): settles whatever an alarm gave up on, so no money is ever stuck.
@@ -6,4 +14,29 @@ import type { Env } from "../env";
  */
 export async function runScheduledSweep(env: Env): Promise<void> {
   void env;
+  // Rentals whose alarm never came: expire (close upstream) and refund those stuck before their number.
+  try {
+    const result = await sweepRentals({ env, db: getDb(env.DB), provider: rentalProviderFor(env, loadConfig(env)) });
+    if (result.expired + result.refunded > 0) log("info", "rental sweep", result);
+  } catch (err) {
+    log("error", "rental sweep failed", { error: err instanceof Error ? err.message : String(err) });
+  }
+  // SMS orders left waiting past their polling window (an alarm that gave up) or stuck before their number: refund once.
+  try {
+    await sweepSmsOrders(env);
+  } catch (err) {
+    log("error", "sms sweep failed", { error: err instanceof Error ? err.message : String(err) });
+  }
+  // Dead sessions, spent reset links and passed rate-limit windows.
+  try {
+    await sweepAccountRows(getDb(env.DB));
+  } catch (err) {
+    log("error", "account sweep failed", { error: err instanceof Error ? err.message : String(err) });
+  }
+  // Crypto invoices whose watcher gave up and card payments whose webhook never came: ask the provider, credit once.
+  try {
+    await runPaymentSweep(env);
+  } catch (err) {
+    log("error", "payment sweep failed", { error: err instanceof Error ? err.message : String(err) });
+  }
 }
