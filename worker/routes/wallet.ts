@@ -1,4 +1,77 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
+import { koboToNaira } from "../../schema/money";
+import {
+  createInvoiceSchema,
+  initializeTransactionSchema,
+  nowStatusQuerySchema,
+  PAYMENT_MESSAGES,
+  transactionRefSchema,
+} from "../../schema/wallet";
 import type { AppEnv } from "../app-env";
+import { getDb } from "../db/client";
+import { AppError } from "../lib/errors";
+import { validate } from "../lib/validate";
+import { requireAuth } from "../middleware/auth";
+import { paymentProviders } from "../providers/payments/providers";
+import {
+  confirmCardPayment,
+  createInvoice,
+  listPendingCardPayments,
+  nowCurrencies,
+  nowMerchantCurrencies,
+  nowPaymentStatus,
+  startCardPayment,
+  type PaymentDeps,
+} from "../services/payments";
+import { listTransactions } from "../services/transactions";
 
-export const walletRoutes = new Hono<AppEnv>();
+/** The public origin: callback URLs, the IPN URL and the sandbox checkout must be reachable by the browser/provider. */
+export function publicOrigin(c: Context<AppEnv>): string {
+  return (c.env.PUBLIC_URL ?? new URL(c.req.url).origin).replace(/\/+$/, "");
+}
+
+export function paymentDeps(c: Context<AppEnv>): PaymentDeps {
+  return {
+    env: c.env,
+    providers: paymentProviders(c.env, c.var.config, publicOrigin(c)),
+    defer: (work) => c.executionCtx.waitUntil(work),
+  };
+}
+
+/** Wallet: balance, history, card funding through Squad, crypto funding through NOWPayments. All signed-in. */
+export const walletRoutes = new Hono<AppEnv>()
+  .get("/user-balance", requireAuth, (c) => c.json({ balance: koboToNaira(c.var.user.balanceKobo) }))
+
+  .get("/get-transaction", requireAuth, async (c) => c.json(await listTransactions(getDb(c.env.DB), c.var.user.id)))
+
+  .post("/initialize-transaction", requireAuth, validate("json", initializeTransactionSchema), async (c) => {
+    const user = c.var.user;
+    const checkout = await startCardPayment(paymentDeps(c), user, c.req.valid("json").amount, publicOrigin(c));
+    return c.json({ data: { data: checkout } });
+  })
+
+  // The dashboard's return polling and the Verify Payment button: both ask Squad themselves, for the caller's payment.
+  .post("/squad-callback", requireAuth, validate("json", transactionRefSchema), async (c) => confirm(c, c.req.valid("json").transaction_ref))
+  .post("/verify-payment", requireAuth, validate("json", transactionRefSchema), async (c) => confirm(c, c.req.valid("json").transaction_ref))
+
+  .get("/payments/pending", requireAuth, async (c) => c.json({ data: await listPendingCardPayments(getDb(c.env.DB), c.var.user.id) }))
+
+  .get("/now-currencies", requireAuth, async (c) => c.json({ selectedCurrencies: await nowCurrencies(paymentDeps(c)) }))
+  .get("/now-merchant", requireAuth, async (c) => c.json({ currencies: await nowMerchantCurrencies(paymentDeps(c)) }))
+
+  .post("/invoice", requireAuth, validate("json", createInvoiceSchema), async (c) => {
+    const body = c.req.valid("json");
+    return c.json(await createInvoice(paymentDeps(c), c.var.user, body.price_amount, body.pay_currency, publicOrigin(c)));
+  })
+
+  .get("/now-status", requireAuth, validate("query", nowStatusQuerySchema), async (c) => {
+    const status = await nowPaymentStatus(getDb(c.env.DB), c.var.user.id, c.req.valid("query").payment_id);
+    if (!status) throw new AppError("NOT_FOUND", "Payment not found.");
+    return c.json(status);
+  });
+
+async function confirm(c: Context<AppEnv>, ref: string) {
+  const outcome = await confirmCardPayment(paymentDeps(c), ref, c.var.user.id);
+  if (!outcome) throw new AppError("NOT_FOUND", "Payment not found.");
+  return c.json({ data: outcome, message: PAYMENT_MESSAGES[outcome] });
+}

@@ -1,4 +1,71 @@
 import { Hono } from "hono";
+import { z } from "zod";
 import type { AppEnv } from "../app-env";
+import { AppError } from "../lib/errors";
+import { log } from "../lib/log";
+import { nowPaymentStatusSchema } from "../providers/payments/nowpayments";
+import { verifyNowPaymentsSignature, verifySquadSignature } from "../providers/payments/signatures";
+import { applyNowPaymentsIpn, confirmCardPayment } from "../services/payments";
+import { paymentDeps } from "./wallet";
 
-export const webhookRoutes = new Hono<AppEnv>();
+/**
+ * Provider webhooks, verified on the raw body before anything is parsed. A forged, tampered or unsigned request is 401
+ * and changes nothing; an authentic one for a payment we do not know is acknowledged (so the provider stops retrying)
+ * and changes nothing either. Crediting is idempotent (ledger key), so replays are harmless.
+ */
+
+const squadWebhookSchema = z.object({
+  Event: z.string(),
+  TransactionRef: z.string().optional(),
+  Body: z.object({ transaction_ref: z.string().optional() }).passthrough().optional(),
+});
+
+const nowIpnSchema = z.object({
+  payment_id: z.union([z.number(), z.string()]).transform(String),
+  payment_status: z.string(),
+  order_id: z.union([z.string(), z.number()]).nullish(),
+});
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new AppError("BAD_JSON", "The request body is not valid JSON.");
+  }
+}
+
+export const webhookRoutes = new Hono<AppEnv>()
+  .post("/squad", async (c) => {
+    const raw = await c.req.text();
+    if (!(await verifySquadSignature(c.env.SQUAD_SECRET_KEY ?? "", raw, c.req.header("x-squad-encrypted-body")))) {
+      log("warn", "squad webhook refused: bad or missing signature", { rid: c.var.requestId });
+      throw new AppError("INVALID_SIGNATURE", "Invalid signature.");
+    }
+    const parsed = squadWebhookSchema.safeParse(parseJson(raw));
+    if (!parsed.success) throw new AppError("VALIDATION_FAILED", "Unrecognised webhook payload.");
+    const ref = parsed.data.Body?.transaction_ref ?? parsed.data.TransactionRef;
+    if (parsed.data.Event !== "charge_successful" || !ref) return c.json({ received: true, ignored: true });
+    // The body only tells us which payment to look at: the credit depends on Squad's verify call, made here.
+    const outcome = await confirmCardPayment(paymentDeps(c), ref);
+    if (!outcome) log("warn", "squad webhook for an unknown reference", { ref });
+    return c.json({ received: true, status: outcome ?? "unknown" });
+  })
+
+  .post("/nowpayments", async (c) => {
+    const raw = await c.req.text();
+    if (!(await verifyNowPaymentsSignature(c.env.NOWPAYMENTS_IPN_SECRET ?? "", raw, c.req.header("x-nowpayments-sig")))) {
+      log("warn", "nowpayments ipn refused: bad or missing signature", { rid: c.var.requestId });
+      throw new AppError("INVALID_SIGNATURE", "Invalid signature.");
+    }
+    const parsed = nowIpnSchema.safeParse(parseJson(raw));
+    if (!parsed.success) throw new AppError("VALIDATION_FAILED", "Unrecognised IPN payload.");
+    const status = nowPaymentStatusSchema.safeParse(parsed.data.payment_status);
+    if (!status.success) return c.json({ received: true, ignored: true });
+    const outcome = await applyNowPaymentsIpn(paymentDeps(c), {
+      paymentId: parsed.data.payment_id,
+      status: status.data,
+      orderId: parsed.data.order_id == null ? null : String(parsed.data.order_id),
+    });
+    if (outcome === "unknown") log("warn", "nowpayments ipn for an unknown payment", { paymentId: parsed.data.payment_id });
+    return c.json({ received: true, status: outcome });
+  });

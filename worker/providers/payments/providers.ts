@@ -1,0 +1,40 @@
+import type { Config, Env } from "../../env";
+import { NOWPAYMENTS_SIMULATOR_PATH, nowPaymentsSimulator } from "../../sandbox/nowpayments";
+import { SQUAD_SIMULATOR_PATH, squadSimulator } from "../../sandbox/squad";
+import { createNowPaymentsClient, NOWPAYMENTS_LIVE_BASE_URL, type NowPaymentsClient } from "./nowpayments";
+import { createSquadClient, SQUAD_LIVE_BASE_URL, type SquadClient } from "./squad";
+
+export interface PaymentProviders {
+  squad: SquadClient;
+  nowpayments: NowPaymentsClient;
+}
+
+/**
+ * The real adapters, always. Live: the base URLs from wrangler vars (SQUAD_BASE_URL chooses Squad's sandbox or live
+ * host) and the network. Sandbox: the same adapters with fetch bound in-process to the protocol simulators, at a base
+ * URL on our own origin so the simulated checkout_url is one the browser can open.
+ */
+export function paymentProviders(env: Env, config: Pick<Config, "providers">, origin: string): PaymentProviders {
+  if (config.providers === "sandbox") {
+    return {
+      squad: createSquadClient({
+        baseUrl: `${origin}${SQUAD_SIMULATOR_PATH}`,
+        secretKey: env.SQUAD_SECRET_KEY ?? "",
+        fetch: (request) => Promise.resolve(squadSimulator.fetch(request, env)),
+      }),
+      nowpayments: createNowPaymentsClient({
+        baseUrl: `${origin}${NOWPAYMENTS_SIMULATOR_PATH}`,
+        apiKey: env.NOWPAYMENTS_API_KEY ?? "",
+        fetch: (request) => Promise.resolve(nowPaymentsSimulator.fetch(request, env)),
+      }),
+    };
+  }
+  return {
+    squad: createSquadClient({ baseUrl: env.SQUAD_BASE_URL ?? SQUAD_LIVE_BASE_URL, secretKey: env.SQUAD_SECRET_KEY ?? "", fetch: (r) => fetch(r) }),
+    nowpayments: createNowPaymentsClient({
+      baseUrl: env.NOWPAYMENTS_BASE_URL ?? NOWPAYMENTS_LIVE_BASE_URL,
+      apiKey: env.NOWPAYMENTS_API_KEY ?? "",
+      fetch: (r) => fetch(r),
+    }),
+  };
+}

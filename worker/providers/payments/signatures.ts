@@ -1,0 +1,64 @@
+/**
+ * Webhook signatures. Both payment providers sign with HMAC-SHA512 and send the digest as hex in a header:
+ * Squad over the raw body with the secret key, NOWPayments over the key-sorted JSON with the IPN secret.
+ * Comparison is constant time and case-insensitive (Squad's own sample upper-cases the hex).
+ */
+
+const encoder = new TextEncoder();
+
+export async function hmacSha512Hex(key: string, message: string): Promise<string> {
+  const cryptoKey = await crypto.subtle.importKey("raw", encoder.encode(key), { name: "HMAC", hash: "SHA-512" }, false, ["sign"]);
+  const mac = await crypto.subtle.sign("HMAC", cryptoKey, encoder.encode(message));
+  return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Constant-time equality of two hex digests, ignoring case; false for anything that is not the same length. */
+export function hexDigestsEqual(expected: string, received: string): boolean {
+  const a = encoder.encode(expected.toLowerCase());
+  const b = encoder.encode(received.trim().toLowerCase());
+  if (a.length !== b.length) return false;
+  // workerd provides crypto.subtle.timingSafeEqual; the loop is the fallback for other runtimes.
+  const subtle = crypto.subtle as SubtleCrypto & { timingSafeEqual?: (x: ArrayBufferView, y: ArrayBufferView) => boolean };
+  if (typeof subtle.timingSafeEqual === "function") return subtle.timingSafeEqual(a, b);
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i] ^ b[i];
+  return diff === 0;
+}
+
+/** Squad: x-squad-encrypted-body = HMAC-SHA512(raw body, secret key). */
+export function signSquadBody(secretKey: string, rawBody: string): Promise<string> {
+  return hmacSha512Hex(secretKey, rawBody);
+}
+
+export async function verifySquadSignature(secretKey: string, rawBody: string, header: string | undefined | null): Promise<boolean> {
+  if (!header || !secretKey) return false;
+  return hexDigestsEqual(await signSquadBody(secretKey, rawBody), header);
+}
+
+/** Keys sorted at every depth (NOWPayments signs the IPN body this way, nested `fee` object included). */
+export function sortKeysDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeysDeep);
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) out[key] = sortKeysDeep((value as Record<string, unknown>)[key]);
+    return out;
+  }
+  return value;
+}
+
+/** NOWPayments: x-nowpayments-sig = HMAC-SHA512(JSON.stringify(body with keys sorted), IPN secret). */
+export function signNowPaymentsBody(ipnSecret: string, body: unknown): Promise<string> {
+  return hmacSha512Hex(ipnSecret, JSON.stringify(sortKeysDeep(body)));
+}
+
+/** Verifies an IPN from its raw text; a body that is not JSON is simply not authentic. */
+export async function verifyNowPaymentsSignature(ipnSecret: string, rawBody: string, header: string | undefined | null): Promise<boolean> {
+  if (!header || !ipnSecret) return false;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(rawBody);
+  } catch {
+    return false;
+  }
+  return hexDigestsEqual(await signNowPaymentsBody(ipnSecret, parsed), header);
+}
