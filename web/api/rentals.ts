@@ -7,7 +7,11 @@ import { apiFetch } from "./client";
 export type RentUnit = "hour" | "day" | "week" | "month";
 export type RentCountry = { id: string | number; title: string };
 export type RentStockRequest = { countryId: string; duration: RentUnit; period: number };
-export type RentStock = { data: { limits: { country_id: string | number; count: number; cost: number }[]; price: number } };
+/** No stock is an answer, not an error: price null, in_stock false and the spec's message. */
+export type RentStock = {
+  data: { limits: { country_id: string | number; count: number; cost: number }[]; price: number | null; in_stock?: boolean };
+  message?: string;
+};
 export type RentNumberRequest = RentStockRequest & { price?: number };
 
 export type Rental = {

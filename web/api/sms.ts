@@ -53,6 +53,8 @@ export const getSmsCountries = (provider: SmsProvider) =>
 export const getSmsPrices = (provider: SmsProvider, countryId: string) =>
   apiFetch<Record<string, SmsServicePrice>>(
     `/api/sms/price?id=${encodeURIComponent(countryId)}&provider=${encodeURIComponent(provider)}`,
+    // Signed in: the server prices for this customer's discount tier (the same price it will charge).
+    { auth: true },
   ).then((data) => Object.values(data ?? {}));
 
 export const buyNumber = (body: BuyNumberRequest) =>

@@ -67,9 +67,10 @@ export function RentForm({ onRented }: { onRented: (rental: Rental) => void }) {
 
   const limit = stock.data?.data.limits.find((l) => String(l.country_id) === lookup?.countryId) ?? stock.data?.data.limits[0];
   const stockCount = stock.data ? (limit?.count ?? 0) : null;
-  const price = stock.data && stockCount && stockCount > 0 ? stock.data.data.price : null;
+  const inStock = Boolean(stock.data && stock.data.data.in_stock !== false && stockCount && stockCount > 0);
+  const price = inStock ? (stock.data?.data.price ?? null) : null;
   const noStockAnswer =
-    (stock.data && stockCount === 0) ||
+    (stock.data && !inStock) ||
     (stock.error instanceof ApiError && (stock.error.code === "NO_NUMBERS" || stock.error.message === NO_STOCK_MESSAGE));
 
   const clearChoice = () => {

@@ -1,0 +1,122 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+
+// Receive SMS journeys against the real product in sandbox mode (scripts/start.ts with SANDBOX_SMS_DELAY_MS=2500).
+// The order's Durable Object polls on the operator's sms_poll setting; the journeys make it quick (2 s x 10 polls) so
+// a 'Sandbox No-SMS' number times out in about 20 s instead of 90 s, still leaving time to cancel by hand.
+
+type Session = { token: string; user: { userId: string; username: string; userNumber: string; userEmail: string } };
+
+async function signUpAndFund(request: APIRequestContext, naira: number): Promise<Session> {
+  const email = `sms-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+  const reg = await request.post("/api/register/", {
+    data: { username: "Chidinma", number: "08031234567", email, password: "secret123" },
+  });
+  expect(reg.status()).toBe(201);
+  const session = (await reg.json()) as Session;
+  const headers = { authorization: `Bearer ${session.token}` };
+  const init = await request.post("/api/initialize-transaction", { headers, data: { amount: naira, currency: "NGN" } });
+  expect(init.ok()).toBe(true);
+  const ref = (await init.json()).data.data.transaction_ref as string;
+  const done = await request.post(`/sandbox/squad/${encodeURIComponent(ref)}/complete`, { data: { outcome: "success" } });
+  expect(done.ok()).toBe(true);
+  await expect.poll(async () => balanceOf(request, session.token)).toBe(naira);
+  return session;
+}
+
+async function balanceOf(request: APIRequestContext, token: string): Promise<number> {
+  const res = await request.get("/api/user-balance", { headers: { authorization: `Bearer ${token}` } });
+  return Number((await res.json()).balance);
+}
+
+/** Signs the browser in the way the app itself does: the spec's storage keys. */
+async function openSignedIn(page: Page, session: Session, hash: string) {
+  await page.addInitScript((s) => {
+    localStorage.setItem("authToken", s.token);
+    localStorage.setItem("userData", JSON.stringify(s.user));
+    localStorage.setItem("auth", JSON.stringify(s));
+    localStorage.setItem("dashboardTourCompleted", "true");
+  }, session);
+  await page.goto(`/${hash}`);
+}
+
+async function chooseService(page: Page, name: string) {
+  const service = page.getByRole("combobox", { name: "Service" });
+  // The list opens only once the prices have loaded.
+  await expect(service).toHaveText("Select a service");
+  await service.click();
+  await page.getByRole("searchbox", { name: "Search services..." }).fill(name);
+  await page.getByRole("option", { name: new RegExp(`^${name} — ₦`) }).click();
+}
+
+test.beforeAll(async ({ request }) => {
+  const res = await request.post("/sandbox/settings/sms_poll", { data: { interval_ms: 2000, max_attempts: 10 } });
+  expect(res.ok()).toBe(true);
+});
+
+test("buy a WhatsApp number and see the code appear without a reload", async ({ page, request }) => {
+  const session = await signUpAndFund(request, 5000);
+  await openSignedIn(page, session, "#/sms/1");
+  await expect(page.getByRole("heading", { name: "Receive SMS" })).toBeVisible();
+  await expect(page.getByRole("combobox", { name: "Provider" })).toHaveText(/Swift SMS/);
+  await expect(page.getByRole("combobox", { name: "Country" })).toHaveText(/USA/);
+
+  await chooseService(page, "WhatsApp");
+  await expect(page.getByLabel("Stock")).not.toHaveValue("");
+  await page.getByRole("button", { name: "Get Number" }).click();
+
+  await expect(page.getByText("number purchased successfully")).toBeVisible();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByRole("heading", { name: "Waiting for SMS" })).toBeVisible();
+  await expect(dialog.getByText("Waiting for SMS...")).toBeVisible();
+
+  // The code arrives upstream 2.5 s after the purchase; it must reach the screen with no reload.
+  await expect(dialog.getByRole("heading", { name: "SMS Received" })).toBeVisible({ timeout: 30_000 });
+  const code = (await page.getByTestId("sms-code").textContent())?.trim() ?? "";
+  expect(code).toMatch(/^\d{6}$/);
+  await expect(dialog.getByRole("button", { name: new RegExp(`Verification code: ${code}`) })).toBeVisible();
+  await dialog.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+
+  // The order shows in Recent SMS Orders with its code, and the price left the wallet once.
+  const row = page.getByTestId("orders-table").getByRole("row").filter({ hasText: code });
+  await expect(row).toBeVisible({ timeout: 15_000 });
+  await expect(row.getByText("WhatsApp")).toBeVisible();
+  expect(await balanceOf(request, session.token)).toBeLessThan(5000);
+});
+
+test("a 'Sandbox No-SMS' number times out and the price goes back to the wallet", async ({ page, request }) => {
+  const session = await signUpAndFund(request, 5000);
+  await openSignedIn(page, session, "#/sms/1");
+  await chooseService(page, "Sandbox No-SMS");
+  await page.getByRole("button", { name: "Get Number" }).click();
+  await expect(page.getByText("purchased number successfully")).toBeVisible();
+  await expect.poll(async () => balanceOf(request, session.token)).toBeLessThan(5000);
+
+  await expect(page.getByTestId("sms-code")).toHaveText("⏰ Timeout: No code received", { timeout: 45_000 });
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByText("⏰ Timeout: No code received")).toBeVisible();
+  await dialog.getByRole("button", { name: "Close" }).last().click();
+  await expect.poll(async () => balanceOf(request, session.token)).toBe(5000);
+});
+
+test("cancel while waiting and see the refund in Recent Activities", async ({ page, request }) => {
+  const session = await signUpAndFund(request, 5000);
+  await openSignedIn(page, session, "#/sms/1");
+  await chooseService(page, "Sandbox No-SMS");
+  await page.getByRole("button", { name: "Get Number" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByRole("heading", { name: "Waiting for SMS" })).toBeVisible();
+
+  // A reload restores the pending request from localStorage: the server is asked for its state again.
+  await page.reload();
+  await expect(page.getByRole("dialog").getByRole("heading", { name: "Waiting for SMS" })).toBeVisible();
+
+  await page.getByRole("dialog").getByRole("button", { name: "Cancel Request" }).click();
+  await expect(page.getByText("cancelled purchase successfully")).toBeVisible();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect.poll(async () => balanceOf(request, session.token)).toBe(5000);
+
+  await page.goto("/#/dashboard/1");
+  await expect(page.getByRole("heading", { name: "Recent Activities" })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole("list", { name: "Transactions" }).getByText("Refunded", { exact: true }).first()).toBeVisible({ timeout: 15_000 });
+});
