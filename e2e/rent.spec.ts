@@ -1,0 +1,81 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+
+// Rent Number journey against the real product in sandbox mode: the sandbox rent simulator delivers the first SMS
+// SANDBOX_SMS_DELAY_MS (2.5 s in the journeys) after the number is rented.
+
+type Session = { token: string; user: { userId: string; username: string; userNumber: string; userEmail: string } };
+
+async function signUpAndFund(request: APIRequestContext, naira: number): Promise<Session> {
+  const email = `rent-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+  const reg = await request.post("/api/register/", {
+    data: { username: "Babatunde", number: "08031234567", email, password: "secret123" },
+  });
+  expect(reg.status()).toBe(201);
+  const session = (await reg.json()) as Session;
+  const headers = { authorization: `Bearer ${session.token}` };
+  const init = await request.post("/api/initialize-transaction", { headers, data: { amount: naira, currency: "NGN" } });
+  expect(init.ok()).toBe(true);
+  const ref = (await init.json()).data.data.transaction_ref as string;
+  const done = await request.post(`/sandbox/squad/${encodeURIComponent(ref)}/complete`, { data: { outcome: "success" } });
+  expect(done.ok()).toBe(true);
+  await expect.poll(async () => balanceOf(request, session.token)).toBe(naira);
+  return session;
+}
+
+async function balanceOf(request: APIRequestContext, token: string): Promise<number> {
+  const res = await request.get("/api/user-balance", { headers: { authorization: `Bearer ${token}` } });
+  return Number((await res.json()).balance);
+}
+
+async function openSignedIn(page: Page, session: Session, hash: string) {
+  await page.addInitScript((s) => {
+    localStorage.setItem("authToken", s.token);
+    localStorage.setItem("userData", JSON.stringify(s.user));
+    localStorage.setItem("auth", JSON.stringify(s));
+    localStorage.setItem("dashboardTourCompleted", "true");
+  }, session);
+  await page.goto(`/${hash}`);
+}
+
+async function pick(page: Page, field: string, option: string | RegExp, search?: string) {
+  await page.getByRole("combobox", { name: field }).click();
+  if (search) await page.getByRole("searchbox").fill(search);
+  await page.getByRole("option", { name: option, exact: typeof option === "string" }).click();
+}
+
+test("rent a number for 1 hour, see an SMS arrive in its inbox without a reload, end the rental", async ({ page, request }) => {
+  const session = await signUpAndFund(request, 20_000);
+  await openSignedIn(page, session, "#/number/1");
+  await expect(page.getByRole("heading", { name: "Rent Number" })).toBeVisible();
+
+  await pick(page, "Country", "USA", "USA");
+  // The period selector appears only once a unit is chosen.
+  await expect(page.getByRole("combobox", { name: "Period" })).toHaveCount(0);
+  await pick(page, "Duration", "Hour");
+  await pick(page, "Period", "1 hour", undefined);
+
+  // The delayed lookup fills Stock and Price from the server, and the Cost / Wallet summary appears.
+  await expect(page.getByLabel("Price")).toHaveValue(/^₦\d/, { timeout: 15_000 });
+  const summary = page.getByTestId("rent-summary");
+  await expect(summary).toContainText("Cost");
+  await expect(summary).toContainText("₦20,000.00");
+  await page.getByRole("button", { name: "Get Number" }).click();
+
+  // The inbox opens on the new rental; the first SMS is pushed (or polled) in without a reload.
+  const inbox = page.getByTestId("rental-inbox");
+  await expect(inbox).toBeVisible();
+  await expect(inbox.getByTestId("rental-time-left")).toContainText(/Time left: (59|60)m|Time left: 1h/);
+  await expect(inbox.getByTestId("rental-messages").getByRole("listitem").first()).toBeVisible({ timeout: 45_000 });
+  await expect(inbox.getByTestId("rental-messages")).toContainText(/code is \d+/);
+  expect(await balanceOf(request, session.token)).toBeLessThan(20_000);
+
+  await page.getByRole("dialog").getByRole("button", { name: "End rental" }).click();
+  await expect(page.getByText("Rental ended")).toBeVisible();
+  await expect(inbox.getByText("ended", { exact: true })).toBeVisible();
+  await page.getByRole("dialog").getByRole("button", { name: "Close" }).last().click();
+
+  // The rental is in the table with its Action to reopen the inbox.
+  const row = page.getByTestId("orders-table").getByRole("row").filter({ hasText: "ended" });
+  await expect(row).toBeVisible({ timeout: 15_000 });
+  await expect(row.getByRole("button", { name: /Open the inbox/ })).toBeVisible();
+});
