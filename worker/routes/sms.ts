@@ -1,4 +1,79 @@
 import { Hono } from "hono";
+import { smsCountriesQuerySchema, smsGetNumberSchema, smsOrderRefSchema, smsPriceQuerySchema, type SmsServiceEntry } from "../../schema/sms";
+import { koboToNaira } from "../../schema/money";
 import type { AppEnv } from "../app-env";
+import { getDb } from "../db/client";
+import { AppError } from "../lib/errors";
+import { verifyToken } from "../lib/jwt";
+import { validate } from "../lib/validate";
+import { loadSessionUser, requireAuth } from "../middleware/auth";
+import { pricingContext, smsPriceKobo } from "../services/pricing";
+import { rentalOrderRows } from "../services/rentals";
+import { smsCountries, smsOffers } from "../services/sms-catalogue";
+import { buySmsNumber, cancelSmsOrder, smsOrderRows, smsOrderStatus, smsRefundState } from "../services/sms-orders";
 
 export const smsRoutes = new Hono<AppEnv>();
+
+smsRoutes.get("/sms/countries", validate("query", smsCountriesQuerySchema), async (c) => {
+  const { provider } = c.req.valid("query");
+  const countries = await smsCountries(c.env, provider);
+  return c.json(countries.map((country) => ({ id: country.id, title: country.title })));
+});
+
+/**
+ * Prices are the customer's own (discount tier), so a signed-in call is priced for its user; without a token the
+ * list shows the starter tier's prices. A token that is sent must be valid.
+ */
+smsRoutes.get("/sms/price", validate("query", smsPriceQuerySchema), async (c) => {
+  const { id: countryId, provider } = c.req.valid("query");
+  const totalDepositedKobo = await optionalTotalDeposited(c.req.header("authorization"), c.env.DB, c.var.config.jwtSecret);
+  const offers = await smsOffers(c.env, provider, countryId);
+  const ctx = await pricingContext(getDb(c.env.DB), totalDepositedKobo);
+  const entries: Record<string, SmsServiceEntry> = {};
+  for (const offer of offers) {
+    const cost = smsPriceKobo(offer.costUsd, ctx);
+    entries[offer.serviceId] = {
+      country_id: offer.countryId,
+      application_id: offer.serviceId,
+      application: offer.name,
+      cost,
+      count: offer.count,
+      price: koboToNaira(cost),
+    };
+  }
+  return c.json(entries);
+});
+
+smsRoutes.post("/sms/get-number", requireAuth, validate("json", smsGetNumberSchema), async (c) => {
+  return c.json(await buySmsNumber(c.env, c.var.user, c.req.valid("json")));
+});
+
+smsRoutes.get("/sms/status/:request_id", requireAuth, validate("param", smsOrderRefSchema), async (c) => {
+  return c.json(await smsOrderStatus(getDb(c.env.DB), c.var.user.id, c.req.valid("param").request_id));
+});
+
+smsRoutes.post("/sms/cancel", requireAuth, validate("json", smsOrderRefSchema), async (c) => {
+  return c.json(await cancelSmsOrder(c.env, c.var.user.id, c.req.valid("json").request_id));
+});
+
+smsRoutes.post("/refund-user", requireAuth, validate("json", smsOrderRefSchema), async (c) => {
+  return c.json(await smsRefundState(getDb(c.env.DB), c.var.user.id, c.req.valid("json").request_id));
+});
+
+smsRoutes.get("/orders", requireAuth, async (c) => {
+  const db = getDb(c.env.DB);
+  const user = c.var.user;
+  // SMS orders and rentals in one list, newest first (the spec's orders table shows both).
+  const rows = [...(await smsOrderRows(db, user.id, user.balanceKobo)), ...(await rentalOrderRows(db, user.id))];
+  rows.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+  return c.json({ data: rows });
+});
+
+async function optionalTotalDeposited(header: string | undefined, d1: D1Database, secret: Uint8Array): Promise<number> {
+  if (!header) return 0;
+  const match = /^Bearer\s+(.+)$/i.exec(header);
+  const claims = match ? await verifyToken(secret, "api", match[1].trim()) : null;
+  const user = claims ? await loadSessionUser(d1, claims.userId, claims.sessionId) : null;
+  if (!user) throw new AppError("UNAUTHORIZED", "Your session has expired. Please log in again.");
+  return user.totalDepositedKobo;
+}

@@ -1,0 +1,111 @@
+import { env } from "cloudflare:workers";
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import { smsActivateSimulator } from "../../sandbox/sms-activate-simulator";
+import { SmsActivateProvider } from "./sms-activate";
+import { SmsProviderError, type FetchLike } from "./types";
+
+// The 'Swift' adapter against the SMS-Activate-compatible protocol (as DaisySMS speaks it): the sandbox simulator for
+// the happy path, purpose-built fakes for each documented error word, garbage and silence.
+
+const simulator = (key = "test-key") =>
+  new SmsActivateProvider({ baseUrl: "https://daisysms.test/stubs/handler_api.php", key, fetch: (req) => smsActivateSimulator.fetch(req, env) });
+
+function fake(handler: (query: Record<string, string>) => Response | Promise<Response>, timeoutMs = 200) {
+  const app = new Hono();
+  app.get("/stubs/handler_api.php", (c) => handler(c.req.query()));
+  return new SmsActivateProvider({ baseUrl: "https://daisysms.test", key: "k", fetch: (req) => app.fetch(req), timeoutMs });
+}
+const text = (body: string, init?: ResponseInit) => new Response(body, init);
+
+async function fault(promise: Promise<unknown>): Promise<SmsProviderError> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(SmsProviderError);
+  return err as SmsProviderError;
+}
+
+describe("SMS-Activate adapter (Swift)", () => {
+  it("offers USA as country 5 and prices its services in USD with stock", async () => {
+    const provider = simulator();
+    expect(await provider.countries()).toEqual([{ id: "5", title: "USA" }]);
+    const services = await provider.services("5");
+    expect(services.length).toBeGreaterThanOrEqual(30);
+    expect(services.find((s) => s.serviceId === "wa")).toMatchObject({ name: "WhatsApp", costUsd: 0.5, countryId: "5" });
+    expect(await provider.services("12")).toEqual([]);
+  });
+
+  it("buys with max_price and the upstream's USA id, reads X-Price, then the code", async () => {
+    const seen: URL[] = [];
+    const spy: FetchLike = (req) => {
+      seen.push(new URL(req.url));
+      return smsActivateSimulator.fetch(req, env);
+    };
+    const provider = new SmsActivateProvider({ baseUrl: "https://daisysms.test/stubs/handler_api.php", key: "test-key", fetch: spy });
+    const activation = await provider.buy({ countryId: "5", serviceId: "wa", maxCostUsd: 0.5 });
+    expect(activation).toMatchObject({ number: expect.stringMatching(/^1\d{10}$/), costUsd: 0.5 });
+    const buyUrl = seen.find((u) => u.searchParams.get("action") === "getNumber")!;
+    expect(buyUrl.searchParams.get("max_price")).toBe("0.5000");
+    expect(buyUrl.searchParams.get("country")).toBe("187");
+    expect(buyUrl.searchParams.get("api_key")).toBe("test-key");
+    expect(await provider.poll(activation.upstreamId)).toEqual({ state: "code", code: expect.stringMatching(/^\d{6}$/) });
+    await expect(provider.buy({ countryId: "12", serviceId: "wa" })).rejects.toMatchObject({ kind: "bad_service" });
+  });
+
+  it("reads the wait states and STATUS_CANCEL", async () => {
+    for (const reply of ["STATUS_WAIT_CODE", "STATUS_WAIT_RESEND"]) {
+      expect(await fake(() => text(reply)).poll("1")).toEqual({ state: "waiting" });
+    }
+    expect(await fake(() => text("STATUS_WAIT_RETRY:123456")).poll("1")).toEqual({ state: "code", code: "123456" });
+    expect(await fake(() => text("STATUS_CANCEL")).poll("1")).toEqual({ state: "cancelled" });
+  });
+
+  it("releases an unused number; a refused cancel is reported, not thrown", async () => {
+    const provider = simulator();
+    const noSms = await provider.buy({ countryId: "5", serviceId: "sbxnosms" });
+    expect(await provider.cancel(noSms.upstreamId)).toEqual({ outcome: "released" });
+    expect(await fake(() => text("EARLY_CANCEL_DENIED")).cancel("1")).toEqual({ outcome: "refused", reason: "EARLY_CANCEL_DENIED" });
+    // Once the code came the simulator, like the upstream, keeps the number.
+    const delivered = await provider.buy({ countryId: "5", serviceId: "wa" });
+    expect(await provider.cancel(delivered.upstreamId)).toMatchObject({ outcome: "refused" });
+  });
+
+  it("maps NO_NUMBERS, NO_BALANCE, BAD_KEY and MAX_PRICE_EXCEEDED to clear customer messages", async () => {
+    const noNumbers = await fault(fake(() => text("NO_NUMBERS")).buy({ countryId: "5", serviceId: "wa" }));
+    expect(noNumbers.kind).toBe("no_numbers");
+    expect(noNumbers.message).toMatch(/No numbers available/);
+    const noBalance = await fault(fake(() => text("NO_BALANCE")).buy({ countryId: "5", serviceId: "wa" }));
+    expect(noBalance.kind).toBe("no_balance");
+    expect(noBalance.message).toMatch(/temporarily unavailable/);
+    const badKey = await fault(simulator("").services("5"));
+    expect(badKey.kind).toBe("bad_key");
+    const pricey = await fault(simulator().buy({ countryId: "5", serviceId: "wa", maxCostUsd: 0.2 }));
+    expect(pricey.kind).toBe("price_exceeded");
+    expect((await fault(fake(() => text("NO_ACTIVATION")).poll("1"))).kind).toBe("not_found");
+  });
+
+  it("treats HTML and garbage as a bad reply, a 5xx as transient", async () => {
+    const html = await fault(fake(() => text("<!DOCTYPE html><title>Cloudflare</title>")).poll("1"));
+    expect(html.kind).toBe("bad_reply");
+    expect(html.message).not.toContain("html");
+    const garbagePrices = await fault(fake(() => text("{not json")).services("5"));
+    expect(garbagePrices.kind).toBe("bad_reply");
+    const weirdNumber = await fault(fake(() => text("ACCESS_NUMBER:1:not-a-number")).buy({ countryId: "5", serviceId: "wa" }));
+    expect(weirdNumber.kind).toBe("bad_reply");
+    const down = await fault(fake(() => text("Bad gateway", { status: 502 })).poll("1"));
+    expect(down.transient).toBe(true);
+  });
+
+  it("gives up on a silent upstream after its time limit", async () => {
+    const silent = new SmsActivateProvider({
+      baseUrl: "https://daisysms.test",
+      key: "k",
+      timeoutMs: 50,
+      fetch: (req) => new Promise<Response>((_, reject) => req.signal.addEventListener("abort", () => reject(req.signal.reason))),
+    });
+    const err = await fault(silent.buy({ countryId: "5", serviceId: "wa" }));
+    expect(err.kind).toBe("timeout");
+  });
+});

@@ -1,0 +1,113 @@
+import { env } from "cloudflare:workers";
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import { smsManSimulator } from "../../sandbox/sms-man-simulator";
+import { SmsManProvider } from "./sms-man";
+import { SmsProviderError, type FetchLike } from "./types";
+
+// The 'Dynamic' adapter against sms-man's activation API v2: the sandbox simulator for the happy path, and
+// purpose-built fakes for each documented error reply, garbage and silence.
+
+const simulator = () =>
+  new SmsManProvider({ baseUrl: "https://api.sms-man.test", key: "test-token", fetch: (req) => smsManSimulator.fetch(req, env) });
+
+/** A fake sms-man that answers every method with the given handler. */
+function fake(handler: (method: string, query: Record<string, string>) => Response | Promise<Response>, timeoutMs = 200) {
+  const app = new Hono();
+  app.get("/control/:method", (c) => handler(c.req.param("method"), c.req.query()));
+  return new SmsManProvider({ baseUrl: "https://api.sms-man.test", key: "k", fetch: (req) => app.fetch(req), timeoutMs });
+}
+const json = (body: unknown, status = 200) => Response.json(body, { status });
+const error = (error_code: string, error_msg: unknown = "x") => json({ success: false, error_code, error_msg });
+
+async function fault(promise: Promise<unknown>): Promise<SmsProviderError> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(SmsProviderError);
+  return err as SmsProviderError;
+}
+
+describe("sms-man adapter (Dynamic)", () => {
+  it("lists countries and services with USD cost and stock, sending the token and pinning USD", async () => {
+    const seen: URL[] = [];
+    const spy: FetchLike = (req) => {
+      seen.push(new URL(req.url));
+      return smsManSimulator.fetch(req, env);
+    };
+    const provider = new SmsManProvider({ baseUrl: "https://api.sms-man.test", key: "test-token", fetch: spy });
+    const countries = await provider.countries();
+    expect(countries.length).toBeGreaterThanOrEqual(21);
+    expect(countries).toContainEqual({ id: "5", title: "USA" });
+    const services = await provider.services("5");
+    expect(services.length).toBeGreaterThanOrEqual(30);
+    expect(services.find((s) => s.name === "WhatsApp")).toMatchObject({ countryId: "5", serviceId: "1", costUsd: 0.5 });
+    expect(services.every((s) => s.count >= 0)).toBe(true);
+    expect(seen[0].pathname).toBe("/control/countries");
+    expect(seen.every((u) => u.searchParams.get("token") === "test-token")).toBe(true);
+    expect(seen.find((u) => u.pathname.endsWith("get-prices"))?.searchParams.get("currency")).toBe("USD");
+  });
+
+  it("buys, waits, reads the code and closes the number", async () => {
+    const provider = simulator();
+    const activation = await provider.buy({ countryId: "5", serviceId: "1", maxCostUsd: 0.5 });
+    expect(activation.number).toMatch(/^1\d{10}$/);
+    const poll = await provider.poll(activation.upstreamId);
+    expect(poll).toEqual({ state: "code", code: expect.stringMatching(/^\d{6}$/) });
+    await provider.finish(activation.upstreamId);
+  });
+
+  it("reports wait_sms as waiting", async () => {
+    const provider = fake(() => json({ request_id: 1, error_code: "wait_sms", error_msg: "Still waiting..." }));
+    expect(await provider.poll("1")).toEqual({ state: "waiting" });
+  });
+
+  it("releases an unused number and reports a refused release (wrong_status) without throwing", async () => {
+    const provider = simulator();
+    const noSms = await provider.buy({ countryId: "5", serviceId: "90" });
+    expect(await provider.cancel(noSms.upstreamId)).toEqual({ outcome: "released" });
+    const refused = fake(() => error("wrong_status", "SMS already received"));
+    expect(await refused.cancel("1")).toMatchObject({ outcome: "refused" });
+  });
+
+  it("maps no numbers, no balance and a bad key to clear customer messages", async () => {
+    const noNumbers = await fault(fake(() => error("no_numbers")).buy({ countryId: "5", serviceId: "1" }));
+    expect(noNumbers.kind).toBe("no_numbers");
+    expect(noNumbers.message).toMatch(/No numbers available/);
+    const noBalance = await fault(fake(() => error("balance", { text: "Not enough balance" })).buy({ countryId: "5", serviceId: "1" }));
+    expect(noBalance.kind).toBe("no_balance");
+    expect(noBalance.message).not.toMatch(/balance/i); // our account's problem is not the customer's
+    const badKey = await fault(simulatorWithoutKey().countries());
+    expect(badKey.kind).toBe("bad_key");
+    expect(badKey.message).not.toContain("k");
+  });
+
+  it("treats HTML, garbage and a number-less reply as a bad reply, not a crash", async () => {
+    const html = await fault(fake(() => new Response("<html><body>502 Bad Gateway</body></html>", { status: 200 })).countries());
+    expect(html.kind).toBe("bad_reply");
+    const garbage = await fault(fake(() => new Response("ok")).poll("1"));
+    expect(garbage.kind).toBe("bad_reply");
+    const noNumber = await fault(fake(() => json({ request_id: 1 })).buy({ countryId: "5", serviceId: "1" }));
+    expect(noNumber.kind).toBe("bad_reply");
+    const down = await fault(fake(() => new Response("busy", { status: 503 })).poll("1"));
+    expect(down.kind).toBe("unavailable");
+    expect(down.transient).toBe(true);
+  });
+
+  it("gives up on a silent upstream after its time limit", async () => {
+    const silent = new SmsManProvider({
+      baseUrl: "https://api.sms-man.test",
+      key: "k",
+      timeoutMs: 50,
+      fetch: (req) => new Promise<Response>((_, reject) => req.signal.addEventListener("abort", () => reject(req.signal.reason))),
+    });
+    const err = await fault(silent.poll("1"));
+    expect(err.kind).toBe("timeout");
+    expect(err.transient).toBe(true);
+  });
+});
+
+function simulatorWithoutKey() {
+  return new SmsManProvider({ baseUrl: "https://api.sms-man.test", key: "", fetch: (req) => smsManSimulator.fetch(req, env) });
+}

@@ -1,0 +1,472 @@
+import { and, desc, eq, isNotNull, lt } from "drizzle-orm";
+import { koboToNaira, nairaToKobo } from "../../schema/money";
+import {
+  MISSING_SERVICE_OR_COUNTRY,
+  REFUNDED_SMS_STATUSES,
+  SMS_CANCELLED_MESSAGE,
+  SMS_ERROR_MESSAGE,
+  SMS_ERROR_TEXT,
+  SMS_TIMEOUT_MESSAGE,
+  SMS_TIMEOUT_TEXT,
+  type OrderRow,
+  type SmsCancelResponse,
+  type SmsGetNumberInput,
+  type SmsGetNumberResponse,
+  type SmsOrderStatus,
+  type SmsProviderName,
+  type SmsRefundStateResponse,
+  type SmsStatusResponse,
+} from "../../schema/sms";
+import { smsProviderSchema } from "../../schema/sms";
+import type { Db } from "../db/client";
+import { getDb } from "../db/client";
+import { smsOrders } from "../db/tables";
+import type { Env } from "../env";
+import type { ErrorCode } from "../../schema/errors";
+import { AppError } from "../lib/errors";
+import { log } from "../lib/log";
+import type { SignedInUser } from "../middleware/auth";
+import { smsProviderFor } from "../providers/sms";
+import { SmsProviderError, type SmsFaultKind, type SmsProvider } from "../providers/sms/types";
+import { asInsufficientBalance, ledgerInsert } from "./ledger";
+import { notify } from "./notify";
+import { pricingContext, smsPriceKobo } from "./pricing";
+import { getSetting } from "./settings";
+import { clearSmsCatalogueCache, findSmsOffer } from "./sms-catalogue";
+
+/**
+ * The life of a Receive-SMS order, with money moved only through the ledger:
+ *   buy:    [order row 'pending' + debit buy:<id>] in one batch, then the upstream is asked;
+ *           a refusal -> [status 'failed' + refund:<id>] at once.
+ *   poll:   the order's Durable Object calls pollSmsOrderTick every sms_poll.interval_ms.
+ *   end:    every transition out of 'waiting' is a conditional UPDATE (WHERE status = 'waiting'), batched with a refund
+ *           that is only written when the order now holds that refunded status. So an order has exactly one outcome,
+ *           at most one refund, and none when the code came ('used' is final and keeps the money).
+ */
+
+type SmsOrder = typeof smsOrders.$inferSelect;
+type RefundedStatus = (typeof REFUNDED_SMS_STATUSES)[number];
+
+const REFUNDED = new Set<string>(REFUNDED_SMS_STATUSES);
+
+/** The cron sweep gives a 'pending' order this long (the buy request itself) before refunding it. */
+export const PENDING_GRACE_MS = 5 * 60_000;
+/** ...and a 'waiting' order its whole polling window plus this, in case its alarm gave up. */
+export const WAITING_GRACE_MS = 5 * 60_000;
+
+function purchaseNote(order: Pick<SmsOrder, "serviceName" | "countryName">): string {
+  return `${order.serviceName} number (${order.countryName})`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Buying
+
+export async function buySmsNumber(env: Env, user: SignedInUser, input: SmsGetNumberInput): Promise<SmsGetNumberResponse> {
+  const country = input.country ?? "";
+  const service = input.service ?? "";
+  if (!country || !service) throw new AppError("VALIDATION_FAILED", MISSING_SERVICE_OR_COUNTRY);
+  const providerName = input.provider;
+  const db = getDb(env.DB);
+
+  const { offer, countryName } = await findSmsOffer(env, providerName, country, service);
+  const priceKobo = smsPriceKobo(offer.costUsd, await pricingContext(db, user.totalDepositedKobo));
+  if (input.price !== undefined && nairaToKobo(input.price) !== priceKobo) {
+    throw new AppError("PRICE_CHANGED", `The price has changed to ₦${koboToNaira(priceKobo).toFixed(2)}. Please confirm the new price.`, {
+      price: koboToNaira(priceKobo),
+    });
+  }
+
+  const orderId = crypto.randomUUID();
+  const now = Date.now();
+  const order: SmsOrder = {
+    id: orderId,
+    userId: user.id,
+    provider: providerName,
+    countryId: country,
+    countryName,
+    serviceId: service,
+    serviceName: offer.name,
+    priceKobo,
+    upstreamId: null,
+    number: null,
+    code: null,
+    status: "pending",
+    attempts: 0,
+    failureReason: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    // The order row and its debit are one atomic batch: the balance CHECK rolls both back when the wallet is short.
+    await db.batch([
+      db.insert(smsOrders).values(order),
+      ledgerInsert(db, { userId: user.id, key: `buy:${orderId}`, amountKobo: -priceKobo, kind: "buy", note: purchaseNote(order), ref: orderId }),
+    ]);
+  } catch (err) {
+    throw asInsufficientBalance(err);
+  }
+
+  const provider = smsProviderFor(env, providerName);
+  let activation;
+  try {
+    activation = await provider.buy({ countryId: country, serviceId: service, maxCostUsd: offer.costUsd });
+  } catch (err) {
+    const reason = err instanceof SmsProviderError ? err.message : "The provider could not be reached. Please try again shortly.";
+    await settle(db, order, "failed", "pending", err instanceof SmsProviderError ? `${err.kind}: ${err.detail}` : String(err));
+    log("warn", "sms purchase refused upstream", {
+      orderId,
+      provider: providerName,
+      kind: err instanceof SmsProviderError ? err.kind : "exception",
+      detail: err instanceof SmsProviderError ? err.detail : err instanceof Error ? err.message : String(err),
+    });
+    if (!(err instanceof SmsProviderError)) throw err;
+    // A price that moved upstream means our cached list is stale: forget it so the next view shows the new one.
+    if (err.kind === "price_exceeded" || err.kind === "no_numbers") clearSmsCatalogueCache();
+    throw new AppError(buyFaultCode(err.kind), reason, { phone: { error_msg: reason }, refunded: true, debitRef: `buy:${orderId}` });
+  }
+
+  const [waiting] = await db
+    .update(smsOrders)
+    .set({ status: "waiting", upstreamId: activation.upstreamId, number: activation.number, updatedAt: Date.now() })
+    .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "pending")))
+    .returning({ id: smsOrders.id });
+  if (!waiting) throw new AppError("INVALID_STATE", "This order changed while it was being placed. Please check your orders.");
+
+  try {
+    const interval = (await getSetting(db, "sms_poll")).interval_ms;
+    await pollerFor(env, orderId).start(orderId, interval);
+  } catch (err) {
+    // The cron sweep settles an order whose poller never started; the customer is refunded then at the latest.
+    log("error", "sms poller did not start", { orderId, error: err instanceof Error ? err.message : String(err) });
+  }
+
+  return {
+    phone: { request_id: orderId, number: activation.number },
+    table: { purchased_number: activation.number, sms: null },
+    debitRef: `buy:${orderId}`,
+    price: koboToNaira(priceKobo),
+  };
+}
+
+function buyFaultCode(kind: SmsFaultKind): ErrorCode {
+  switch (kind) {
+    case "no_numbers":
+      return "NO_NUMBERS";
+    case "timeout":
+      return "UPSTREAM_TIMEOUT";
+    case "price_exceeded":
+      return "PRICE_CHANGED";
+    case "bad_service":
+      return "UNPROCESSABLE";
+    default:
+      return "UPSTREAM_UNAVAILABLE";
+  }
+}
+
+function pollerFor(env: Env, orderId: string) {
+  return env.SMS_ORDER.get(env.SMS_ORDER.idFromName(orderId));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Transitions
+
+/**
+ * Moves an order from `from` to a refunded final status and refunds it, atomically. Returns whether this call made
+ * the transition (false: something else settled the order first, and nothing was written).
+ */
+async function settle(db: Db, order: SmsOrder, outcome: RefundedStatus, from: "pending" | "waiting", reason: string): Promise<boolean> {
+  const now = Date.now();
+  const refundKey = `refund:${order.id}`;
+  const note = `Refund: ${purchaseNote(order)}`;
+  // Raw statements: drizzle's batch cannot carry an INSERT ... SELECT, and this pair must be one atomic batch.
+  const d1 = db.$client;
+  const [moved] = await d1.batch([
+    d1
+      .prepare("UPDATE sms_orders SET status = ?1, failure_reason = ?2, updated_at = ?3 WHERE id = ?4 AND status = ?5")
+      .bind(outcome, reason.slice(0, 300), now, order.id, from),
+    // Written only if the order now holds this outcome (set just above, or never: a status leaves 'waiting' once).
+    // ON CONFLICT DO NOTHING (not INSERT OR IGNORE) keeps the balance trigger's CHECK in force.
+    d1
+      .prepare(
+        `INSERT INTO ledger (user_id, key, amount_kobo, kind, note, ref, created_at)
+         SELECT user_id, ?1, price_kobo, 'refund', ?2, id, ?3 FROM sms_orders WHERE id = ?4 AND status = ?5
+         ON CONFLICT(key) DO NOTHING`,
+      )
+      .bind(refundKey, note, now, order.id, outcome),
+  ]);
+  return (moved.meta.changes ?? 0) > 0;
+}
+
+/** Stores the code (waiting -> used). The money stays spent. Returns whether this call stored it. */
+async function recordCode(env: Env, db: Db, order: SmsOrder, code: string, provider: SmsProvider): Promise<boolean> {
+  const [moved] = await db
+    .update(smsOrders)
+    .set({ status: "used", code: code.slice(0, 64), updatedAt: Date.now() })
+    .where(and(eq(smsOrders.id, order.id), eq(smsOrders.status, "waiting")))
+    .returning({ id: smsOrders.id });
+  if (!moved) return false;
+  await notify(env, order.userId, { kind: "sms.code", orderId: order.id, code, number: order.number ?? "" });
+  if (order.upstreamId) await provider.finish(order.upstreamId).catch(() => undefined);
+  return true;
+}
+
+async function readOrder(db: Db, orderId: string): Promise<SmsOrder | undefined> {
+  const [row] = await db.select().from(smsOrders).where(eq(smsOrders.id, orderId)).limit(1);
+  return row;
+}
+
+/** The caller's own order; anyone else's is indistinguishable from one that does not exist. */
+async function readOwnOrder(db: Db, userId: string, orderId: string): Promise<SmsOrder> {
+  const [row] = await db
+    .select()
+    .from(smsOrders)
+    .where(and(eq(smsOrders.id, orderId), eq(smsOrders.userId, userId)))
+    .limit(1);
+  if (!row) throw new AppError("NOT_FOUND", "Order not found.");
+  return row;
+}
+
+function providerOf(env: Env, order: SmsOrder): SmsProvider {
+  const parsed = smsProviderSchema.safeParse(order.provider);
+  return smsProviderFor(env, parsed.success ? parsed.data : ("Swift" satisfies SmsProviderName));
+}
+
+/**
+ * Ends a waiting order without a code (timeout or upstream error): releases the number upstream, then refunds.
+ * A code that turns up while releasing wins. The customer is refunded even when the upstream keeps the number:
+ * that loss is ours, never theirs.
+ */
+async function endWithoutCode(env: Env, db: Db, order: SmsOrder, outcome: "timeout" | "error", reason: string): Promise<void> {
+  const provider = providerOf(env, order);
+  if (order.upstreamId) {
+    try {
+      const released = await provider.cancel(order.upstreamId);
+      if (released.outcome === "refused") {
+        const last = await provider.poll(order.upstreamId).catch(() => null);
+        if (last?.state === "code") {
+          await recordCode(env, db, order, last.code, provider);
+          return;
+        }
+        log("warn", "sms number kept upstream after giving up", { orderId: order.id, reason: released.reason });
+      }
+    } catch (err) {
+      log("warn", "sms release failed upstream", { orderId: order.id, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  const current = await readOrder(db, order.id);
+  if (current?.status !== "waiting") return;
+  if (await settle(db, order, outcome, "waiting", reason)) {
+    await notify(env, order.userId, {
+      kind: "sms.ended",
+      orderId: order.id,
+      status: outcome,
+      refunded: true,
+      message: outcome === "timeout" ? SMS_TIMEOUT_MESSAGE : SMS_ERROR_MESSAGE,
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Polling (driven by the order's Durable Object)
+
+export interface PollTickResult {
+  /** Schedule another tick after delayMs. */
+  again: boolean;
+  delayMs: number;
+}
+
+/**
+ * One poll of the upstream. Safe to run twice for the same tick or after a crash: it reads the order first, re-reads
+ * it after the upstream call, and counts an attempt with a compare-and-set, so a repeated run polls once more at most
+ * and never settles an order twice. Errors other than upstream faults propagate so the alarm is retried.
+ */
+export async function pollSmsOrderTick(env: Env, orderId: string): Promise<PollTickResult> {
+  const db = getDb(env.DB);
+  const { interval_ms: delayMs, max_attempts: maxAttempts } = await getSetting(db, "sms_poll");
+  const done = { again: false, delayMs };
+  const before = await readOrder(db, orderId);
+  if (!before || before.status !== "waiting" || !before.upstreamId) return done;
+  if (before.attempts >= maxAttempts) {
+    await endWithoutCode(env, db, before, "timeout", "no code within the polling window");
+    return done;
+  }
+
+  const provider = providerOf(env, before);
+  let result;
+  try {
+    result = await provider.poll(before.upstreamId);
+  } catch (err) {
+    if (!(err instanceof SmsProviderError)) throw err;
+    log("warn", "sms poll failed", { orderId, kind: err.kind, detail: err.detail });
+    if (!err.transient) {
+      await endWithoutCode(env, db, before, "error", `${err.kind}: ${err.detail}`);
+      return done;
+    }
+    result = null; // a blip: counts as an empty poll, the next tick tries again
+  }
+
+  const order = await readOrder(db, orderId);
+  if (!order || order.status !== "waiting") return done;
+  if (result?.state === "code") {
+    await recordCode(env, db, order, result.code, provider);
+    return done;
+  }
+  if (result?.state === "cancelled") {
+    await endWithoutCode(env, db, order, "error", "cancelled upstream");
+    return done;
+  }
+  const [counted] = await db
+    .update(smsOrders)
+    .set({ attempts: order.attempts + 1, updatedAt: Date.now() })
+    .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "waiting"), eq(smsOrders.attempts, order.attempts)))
+    .returning({ attempts: smsOrders.attempts });
+  const attempts = counted?.attempts ?? order.attempts + 1;
+  if (attempts >= maxAttempts) {
+    const latest = await readOrder(db, orderId);
+    if (latest?.status === "waiting") await endWithoutCode(env, db, latest, "timeout", `no code in ${maxAttempts} polls`);
+    return done;
+  }
+  return { again: true, delayMs };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Customer actions and reads
+
+export async function cancelSmsOrder(env: Env, userId: string, orderId: string): Promise<SmsCancelResponse> {
+  const db = getDb(env.DB);
+  const order = await readOwnOrder(db, userId, orderId);
+  if (order.status === "cancelled") return { status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE };
+  if (order.status !== "waiting") throw notCancellable(order);
+
+  const provider = providerOf(env, order);
+  const upstreamId = order.upstreamId!;
+  // A code that already arrived wins over the cancel: look first.
+  const first = await provider.poll(upstreamId).catch(() => null);
+  if (first?.state === "code") {
+    await recordCode(env, db, order, first.code, provider);
+    throw notCancellable((await readOrder(db, orderId)) ?? order);
+  }
+
+  let released: boolean;
+  try {
+    const result = await provider.cancel(upstreamId);
+    released = result.outcome === "released";
+  } catch (err) {
+    if (!(err instanceof SmsProviderError)) throw err;
+    if (err.kind !== "not_found") {
+      throw new AppError(err.transient ? "UPSTREAM_UNAVAILABLE" : "INVALID_STATE", `Cancel failed: ${err.message}`);
+    }
+    released = true; // the upstream no longer holds the number: nothing left to release
+  }
+  if (!released) {
+    const again = await provider.poll(upstreamId).catch(() => null);
+    if (again?.state === "code") {
+      await recordCode(env, db, order, again.code, provider);
+      throw notCancellable((await readOrder(db, orderId)) ?? order);
+    }
+    throw new AppError("INVALID_STATE", "The provider does not allow cancelling this number yet. Please try again in a minute.");
+  }
+
+  if (await settle(db, order, "cancelled", "waiting", "cancelled by the customer")) {
+    await notify(env, userId, { kind: "sms.ended", orderId, status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE });
+    await pollerFor(env, orderId)
+      .stop()
+      .catch(() => undefined);
+    return { status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE };
+  }
+  // Something settled the order while we were releasing it (a code, or the last poll): that outcome stands.
+  const current = (await readOrder(db, orderId)) ?? order;
+  if (current.status === "cancelled") return { status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE };
+  throw notCancellable(current);
+}
+
+function notCancellable(order: SmsOrder): AppError {
+  const base = { status: order.status, refunded: REFUNDED.has(order.status) };
+  if (order.status === "used") {
+    return new AppError("INVALID_STATE", "The code has already arrived, so this order can no longer be cancelled.", { ...base, sms: order.code });
+  }
+  if (order.status === "pending") return new AppError("INVALID_STATE", "This number is still being reserved. Please try again in a moment.", base);
+  return new AppError("INVALID_STATE", `This order has already ended (${order.status}) and its money was refunded.`, base);
+}
+
+export async function smsOrderStatus(db: Db, userId: string, orderId: string): Promise<SmsStatusResponse> {
+  const order = await readOwnOrder(db, userId, orderId);
+  return {
+    request_id: order.id,
+    status: order.status as SmsOrderStatus,
+    number: order.number,
+    sms: smsText(order),
+    sms_code: order.code,
+    refunded: REFUNDED.has(order.status),
+  };
+}
+
+function smsText(order: SmsOrder): string | null {
+  if (order.status === "used") return order.code;
+  if (order.status === "timeout") return SMS_TIMEOUT_TEXT;
+  if (order.status === "error" || order.status === "failed") return SMS_ERROR_TEXT;
+  return null;
+}
+
+/** POST /api/refund-user: the refund state only. Refunds are the server's decision (poller, cancel, sweep). */
+export async function smsRefundState(db: Db, userId: string, orderId: string): Promise<SmsRefundStateResponse> {
+  const order = await readOwnOrder(db, userId, orderId);
+  const refunded = REFUNDED.has(order.status);
+  return { request_id: order.id, status: order.status as SmsOrderStatus, refunded, amount: refunded ? koboToNaira(order.priceKobo) : 0 };
+}
+
+/** The caller's SMS orders that got a number, newest first, in the spec's Order shape. */
+export async function smsOrderRows(db: Db, userId: string, balanceKobo: number): Promise<OrderRow[]> {
+  const rows = await db
+    .select()
+    .from(smsOrders)
+    .where(and(eq(smsOrders.userId, userId), isNotNull(smsOrders.number)))
+    .orderBy(desc(smsOrders.createdAt))
+    .limit(200);
+  return rows.map((o) => ({
+    kind: "sms" as const,
+    reference_code: o.id,
+    purchased_number: o.number ?? "",
+    sms: o.code,
+    country: o.countryName,
+    service: o.serviceName,
+    provider: o.provider,
+    amount: koboToNaira(o.priceKobo),
+    status: o.status,
+    balance: koboToNaira(balanceKobo),
+    created_at: new Date(o.createdAt).toISOString(),
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The cron backstop
+
+/**
+ * Settles orders whose poller gave up or never started: 'waiting' past the polling window (released upstream, then
+ * refunded as a timeout) and 'pending' past the buy's grace (refunded as failed). Returns how many it settled.
+ */
+export async function sweepSmsOrders(env: Env, now = Date.now()): Promise<number> {
+  const db = getDb(env.DB);
+  const poll = await getSetting(db, "sms_poll");
+  const waitingCutoff = now - (poll.interval_ms * (poll.max_attempts + 1) + WAITING_GRACE_MS);
+  const stale = await db
+    .select()
+    .from(smsOrders)
+    .where(and(eq(smsOrders.status, "waiting"), lt(smsOrders.createdAt, waitingCutoff)))
+    .limit(50);
+  const stuck = await db
+    .select()
+    .from(smsOrders)
+    .where(and(eq(smsOrders.status, "pending"), lt(smsOrders.createdAt, now - PENDING_GRACE_MS)))
+    .limit(50);
+  let settled = 0;
+  for (const order of stale) {
+    await endWithoutCode(env, db, order, "timeout", "settled by the sweep");
+    if ((await readOrder(db, order.id))?.status !== "waiting") settled += 1;
+  }
+  for (const order of stuck) {
+    if (await settle(db, order, "failed", "pending", "settled by the sweep: the purchase never completed")) settled += 1;
+  }
+  if (settled > 0) log("info", "sms sweep settled orders", { settled });
+  return settled;
+}
