@@ -1,4 +1,6 @@
 import type { Env } from "../env";
+import { log } from "../lib/log";
+import { sweepSmsOrders } from "./sms-orders";
 import { getDb } from "../db/client";
 import { loadConfig } from "../env";
 import { log } from "../lib/log";
@@ -14,6 +16,12 @@ import { sweepSmsOrders } from "./sms-orders";
  */
 export async function runScheduledSweep(env: Env): Promise<void> {
   void env;
+  // SMS orders left waiting past their polling window (an alarm that gave up) or stuck before their number: refund once.
+  try {
+    await sweepSmsOrders(env);
+  } catch (err) {
+    log("error", "sms sweep failed", { error: err instanceof Error ? err.message : String(err) });
+  }
   // Rentals whose alarm never came: expire (close upstream) and refund those stuck before their number.
   try {
     const result = await sweepRentals({ env, db: getDb(env.DB), provider: rentalProviderFor(env, loadConfig(env)) });
