@@ -11,7 +11,7 @@ export const realtimeMessageSchema = z.discriminatedUnion("kind", [
   /** The spec's generic live notification. */
   z.object({ kind: z.literal("toast"), type: toastTypeSchema, message: z.string() }),
   // Amounts are naira like every API answer. paymentId is the caller-visible id: the Squad transaction_ref or the
-  // NOWPayments payment_id (the web keys ["invoice", paymentId] and the toast id `payment:<paymentId>` use it).
+  // NOWPayments payment_id (the web key ["invoice", paymentId] uses it).
   z.object({ kind: z.literal("payment.credited"), paymentId: z.string(), amount: z.number(), balance: z.number() }),
   z.object({ kind: z.literal("payment.failed"), paymentId: z.string(), status: z.string(), message: z.string() }),
   // orderId is the request_id the API answered at purchase: the web key is ["sms-order", orderId].

@@ -1,7 +1,7 @@
 import { QueryClient, type QueryKey } from "@tanstack/react-query";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { RealtimeMessage } from "../../schema/realtime";
-import { PAYMENT_CONFIRMED_TOAST, SMS_ERROR_TOAST, SMS_TIMEOUT_TOAST, handleRealtimeFrame } from "./messages";
+import { PAYMENT_CONFIRMED_TOAST, PAYMENT_TOAST_ID, SMS_ERROR_TOAST, SMS_TIMEOUT_TOAST, handleRealtimeFrame } from "./messages";
 
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn(), warning: vi.fn() }));
 vi.mock("sonner", () => ({ toast }));
@@ -48,7 +48,7 @@ describe("a realtime message refreshes exactly the queries it affects and shows 
       "payments:pending",
       "invoice:pay-1",
     ]);
-    expect(toastsShown()).toEqual([{ type: "success", message: PAYMENT_CONFIRMED_TOAST, options: { id: "payment:pay-1" } }]);
+    expect(toastsShown()).toEqual([{ type: "success", message: PAYMENT_CONFIRMED_TOAST, options: { id: PAYMENT_TOAST_ID } }]);
   });
 
   it("payment failed: history, pending payments and that invoice, not the balance; an error toast with the server's text", () => {
@@ -57,7 +57,7 @@ describe("a realtime message refreshes exactly the queries it affects and shows 
       "payments:pending",
       "invoice:pay-2",
     ]);
-    expect(toastsShown()).toEqual([{ type: "error", message: "Transaction not successful", options: { id: "payment:pay-2" } }]);
+    expect(toastsShown()).toEqual([{ type: "error", message: "Transaction not successful", options: { id: PAYMENT_TOAST_ID } }]);
   });
 
   it("SMS code: that order and the orders list only, no toast (the dialog shows the code)", () => {

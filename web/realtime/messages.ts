@@ -7,12 +7,14 @@ export const SMS_TIMEOUT_TOAST = "⏰ Timeout: No code received";
 export const SMS_ERROR_TOAST = "❌ Error polling SMS";
 /** The spec's card-payment confirmation toast (section 8). */
 export const PAYMENT_CONFIRMED_TOAST = "Payment confirmed successfully!";
+/**
+ * The toast id the dashboard's payment-return check also uses (web/components/payment/use-card-payment-return.ts):
+ * in the tab back from checkout, the pushed confirmation and the checked one merge into one toast, not two.
+ */
+export const PAYMENT_TOAST_ID = "card-payment-return";
 
 export type ToastType = "success" | "info" | "error" | "warning";
-/**
- * `id` lets sonner merge this toast with the same one shown by the screen that started the action (the dashboard's
- * payment-return check uses `payment:<ref>`), so a tab never shows the same news twice.
- */
+/** `id` lets sonner merge this toast with the same one shown by the screen that started the action. */
 export interface RealtimeToast {
   type: ToastType;
   message: string;
@@ -54,9 +56,9 @@ export function toastFor(message: RealtimeMessage): RealtimeToast | null {
     case "toast":
       return { type: message.type, message: message.message };
     case "payment.credited":
-      return { type: "success", message: PAYMENT_CONFIRMED_TOAST, id: `payment:${message.paymentId}` };
+      return { type: "success", message: PAYMENT_CONFIRMED_TOAST, id: PAYMENT_TOAST_ID };
     case "payment.failed":
-      return { type: "error", message: message.message, id: `payment:${message.paymentId}` };
+      return { type: "error", message: message.message, id: PAYMENT_TOAST_ID };
     case "sms.ended":
       if (message.status === "timeout") return { type: "error", message: SMS_TIMEOUT_TOAST, id: `sms-ended:${message.orderId}` };
       if (message.status === "error") return { type: "error", message: SMS_ERROR_TOAST, id: `sms-ended:${message.orderId}` };

@@ -79,6 +79,7 @@ describe("<RealtimeBridge />", () => {
     act(() => latestSocket().serverOpens());
     expect(isRealtimeConnected()).toBe(true);
     expect(pollEvery(5000)).toBe(LIVE_FALLBACK_MS);
+    expect(document.documentElement.dataset.realtime).toBe("connected");
   });
 
   it("a pushed payment refreshes the balance and leaves unrelated queries alone", async () => {
@@ -117,6 +118,7 @@ describe("<RealtimeBridge />", () => {
     act(() => clearSession());
     expect(socket.closedWith).toBe(1000);
     expect(isRealtimeConnected()).toBe(false);
+    expect(document.documentElement.dataset.realtime).toBe("offline");
     // A closed connection never dials again: give a reconnect timer (at most 5 ms here) every chance to fire.
     await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(FakeSocket.all).toHaveLength(1);

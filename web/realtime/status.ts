@@ -7,6 +7,8 @@ const listeners = new Set<() => void>();
 export function setRealtimeConnected(value: boolean): void {
   if (connected === value) return;
   connected = value;
+  // Observable from outside React (e2e journeys and bench/ wait for the socket before they measure anything).
+  if (typeof document !== "undefined") document.documentElement.dataset.realtime = value ? "connected" : "offline";
   for (const l of listeners) l();
 }
 
