@@ -80,6 +80,17 @@ describe("the rental watcher", () => {
     await expectLedgerBalanced();
   });
 
+  it("keeps its schedule when the upstream fails instead of throwing (a thrown alarm is retried a few times, then lost)", async () => {
+    const { id, upstreamId } = await rentUsaHour({ quiet: true });
+    // The simulated upstream no longer knows the rental: get-all-sms answers an error.
+    await env.DB.prepare("DELETE FROM sandbox_state WHERE key = ?").bind(`rent:${upstreamId}`).run();
+    expect(await runDurableObjectAlarm(watcher(id))).toBe(true);
+    await runInDurableObject(watcher(id), async (_obj, state) => {
+      expect(await state.storage.getAlarm()).not.toBeNull();
+    });
+    expect((await rentalRow(id))?.status).toBe("active");
+  });
+
   it("schedules checks often at first, then less often, never past the expiry", async () => {
     expect(nextCheckDelayMs(0)).toBe(5_000);
     expect(nextCheckDelayMs(119_000)).toBe(5_000);
