@@ -86,7 +86,7 @@ function HeroPhone() {
           Your verification code is <strong className="text-blue-700 dark:text-blue-400">482 913</strong>
         </div>
         <div className="rounded-2xl rounded-tl-sm bg-slate-100 p-3 text-sm text-slate-700 dark:bg-slate-800 dark:text-slate-200">
-          Welcome! Your account is verified. ✅
+          Welcome! Your account is verified.
         </div>
         <div className="mt-2 flex items-center justify-between rounded-xl bg-emerald-50 px-3 py-2 text-xs font-semibold text-emerald-700 dark:bg-emerald-950/60 dark:text-emerald-300">
           <span>SMS Received</span>
@@ -104,8 +104,8 @@ export default function HomepagePage() {
         <div className="mx-auto flex h-16 max-w-6xl items-center gap-4 px-4 sm:px-6">
           <Logo />
           <nav aria-label="Site" className="ml-auto flex items-center gap-2 sm:gap-4">
-            <a href={`mailto:${CONTACT_EMAIL}`} className="inline-flex items-center gap-1.5 rounded-md px-2 py-1 text-sm font-medium text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white">
-              <Mail className="h-4 w-4" aria-hidden />
+            <a href={`mailto:${CONTACT_EMAIL}`} className="inline-flex items-center gap-1.5 whitespace-nowrap rounded-md px-2 py-1 text-sm font-medium text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white">
+              <Mail className="h-4 w-4 max-[399px]:hidden" aria-hidden />
               Contact Us
             </a>
             <AppLink to="/dashboard/1" className={buttonClasses("default", "sm")}>

@@ -34,7 +34,7 @@ export default function LoginPage() {
       return;
     }
     loginUser.mutate(result.data, {
-      onSuccess: () => go("/dashboard/1"),
+      onSuccess: () => void go("/dashboard/1"),
       onError: (err) => {
         // The spec's client reads the `error` field on login; the server sends the same text in both.
         const text = String(("body" in err && (err.body as Record<string, unknown>)?.error) || err.message);

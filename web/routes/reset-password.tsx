@@ -21,7 +21,7 @@ export default function ResetPasswordPage() {
 
   useEffect(() => {
     if (!result?.ok) return;
-    const timer = setTimeout(() => go("/login/1"), REDIRECT_MS);
+    const timer = setTimeout(() => void go("/login/1"), REDIRECT_MS);
     return () => clearTimeout(timer);
   }, [result, go]);
 

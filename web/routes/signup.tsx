@@ -40,7 +40,7 @@ export default function SignupPage() {
       {
         onSuccess: () => {
           toast.success(ACCOUNT_MESSAGES.welcome);
-          go("/dashboard/1");
+          void go("/dashboard/1");
         },
         onError: (err) => {
           toast.error(err.message);

@@ -9,16 +9,10 @@ export function AppLink({ to, ref, ...props }: Omit<AnchorHTMLAttributes<HTMLAnc
   return <a ref={ref} href={`#${to}`} {...props} />;
 }
 
-/** Navigates to an app path: `const go = useGo(); go("/dashboard/1")`. */
-export function useGo(): (path: string, opts?: { replace?: boolean }) => void {
+/** Navigates to an app path: `const go = useGo(); go("/dashboard/1")`; resolves once the new route has loaded. */
+export function useGo(): (path: string, opts?: { replace?: boolean }) => Promise<void> {
   const router = useRouter();
-  return useCallback(
-    (path: string, opts?: { replace?: boolean }) => {
-      if (opts?.replace) router.history.replace(path);
-      else router.history.push(path);
-    },
-    [router],
-  );
+  return useCallback((path: string, opts?: { replace?: boolean }) => router.navigate({ href: path, replace: opts?.replace }), [router]);
 }
 
 /** The current route's parsed search params (validated by the route's validateSearch in web/router.tsx). */

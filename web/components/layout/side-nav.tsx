@@ -18,10 +18,12 @@ export function SideNav({ id, open, onClose }: { id: string; open: boolean; onCl
   const logout = useLogout();
   const go = useGo();
 
-  const onLogout = () =>
-    logout.mutate(undefined, {
-      onSettled: () => go("/homepage/1"),
-    });
+  // Leave the shell first so its polling queries stop, then revoke: a poll answered 401 after the revocation would
+  // otherwise send the visitor to login instead of the homepage the spec names.
+  const onLogout = async () => {
+    await go("/homepage/1");
+    logout.mutate();
+  };
 
   return (
     <aside
@@ -87,7 +89,7 @@ export function SideNav({ id, open, onClose }: { id: string; open: boolean; onCl
         </div>
         <button
           type="button"
-          onClick={onLogout}
+          onClick={() => void onLogout()}
           disabled={logout.isPending}
           aria-label="Log out"
           title="Log out"

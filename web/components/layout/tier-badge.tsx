@@ -1,3 +1,4 @@
+import { Award, Crown, Gem, Medal, type LucideIcon } from "lucide-react";
 import { useState } from "react";
 import { formatNaira } from "../../../schema/money";
 import { tierFor, type DiscountTier } from "../../../schema/settings";
@@ -6,6 +7,22 @@ import { cn } from "../../lib/cn";
 import { Badge } from "../ui/badge";
 import { Dialog } from "../ui/dialog";
 import { Skeleton } from "../ui/skeleton";
+
+// The operator's tier icons are emoji, which many systems (Linux, older Windows) draw as empty boxes. The badge shows a
+// drawn medal coloured by rank instead, so it looks the same everywhere; the emoji stays in the data for other clients.
+const RANK_ICONS: { icon: LucideIcon; color: string }[] = [
+  { icon: Medal, color: "text-amber-700 dark:text-amber-500" },
+  { icon: Medal, color: "text-slate-400 dark:text-slate-300" },
+  { icon: Medal, color: "text-yellow-500 dark:text-yellow-400" },
+  { icon: Award, color: "text-cyan-600 dark:text-cyan-400" },
+  { icon: Gem, color: "text-sky-500 dark:text-sky-400" },
+  { icon: Crown, color: "text-violet-600 dark:text-violet-400" },
+];
+
+function TierIcon({ rank, className }: { rank: number; className?: string }) {
+  const { icon: Icon, color } = RANK_ICONS[Math.min(Math.max(rank, 0), RANK_ICONS.length - 1)];
+  return <Icon className={cn(color, className)} aria-hidden />;
+}
 
 /** What the next tier needs, in naira still to deposit; null at the top tier. */
 export function nextTierNeed(tiers: DiscountTier[], totalDeposited: number): { tier: DiscountTier; remaining: number } | null {
@@ -28,6 +45,7 @@ export function TierBadge() {
   const total = level.data?.total_deposited ?? 0;
   const current = tierFor(tiers.data, total);
   const next = nextTierNeed(tiers.data, total);
+  const rankOf = (tier: DiscountTier) => tiers.data.indexOf(tier);
 
   return (
     <>
@@ -38,7 +56,7 @@ export function TierBadge() {
         aria-label={`Discount tier: ${current.text}. Show all tiers`}
         className="inline-flex h-8 items-center gap-1.5 rounded-full border border-amber-300 bg-amber-50 px-3 text-sm font-semibold text-amber-900 transition-colors hover:bg-amber-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-amber-700 dark:bg-amber-950/50 dark:text-amber-200 dark:hover:bg-amber-900/60 cursor-pointer"
       >
-        <span aria-hidden>{current.icon}</span>
+        <TierIcon rank={rankOf(current)} className="h-4 w-4" />
         <span>{current.text}</span>
       </button>
       <Dialog open={open} onOpenChange={setOpen} title="Discount Tiers" description="Discount applies to all services">
@@ -67,8 +85,8 @@ export function TierBadge() {
                     : "border-slate-200 dark:border-slate-800",
                 )}
               >
-                <span className="text-2xl" aria-hidden>
-                  {tier.icon}
+                <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-slate-100 dark:bg-slate-800">
+                  <TierIcon rank={rankOf(tier)} className="h-5 w-5" />
                 </span>
                 <div className="min-w-0 flex-1">
                   <p className="flex items-center gap-2 font-semibold">
