@@ -6,6 +6,9 @@ import { api } from "../test/helpers";
 
 // Happy paths and validation messages of the account endpoints (docs/api.md, spec sections 2, 3, 5, 7).
 
+// Each signup/login runs PBKDF2 at 100,000 iterations on purpose; on a loaded 2-core machine a test doing a dozen
+// of them needs more than the default 5 s budget.
+const HASHING = { timeout: 30_000 };
 let n = 0;
 function newAccount(overrides: Record<string, unknown> = {}) {
   n += 1;
@@ -23,7 +26,7 @@ async function userRow(id: string) {
   return env.DB.prepare("SELECT * FROM users WHERE id = ?").bind(id).first<Record<string, string | number | null>>();
 }
 
-describe("POST /api/register/", () => {
+describe("POST /api/register/", HASHING, () => {
   it("creates the account and answers the session user with a working token", async () => {
     const account = newAccount({ email: "  New.Person@Example.COM ", username: " Grace " });
     const res = await api("/api/register/", { json: account });
@@ -95,7 +98,7 @@ describe("POST /api/register/", () => {
   });
 });
 
-describe("POST /api/login", () => {
+describe("POST /api/login", HASHING, () => {
   it("answers the session user and a new token", async () => {
     const account = await signup();
     const res = await api("/api/login", { json: { email: account.email.toUpperCase(), password: account.password } });
@@ -134,7 +137,7 @@ describe("POST /api/login", () => {
   });
 });
 
-describe("POST /api/logout/", () => {
+describe("POST /api/logout/", HASHING, () => {
   it("revokes the session: the same token gets 401 on the next request", async () => {
     const account = await signup();
     const res = await api("/api/logout/", { method: "POST", token: account.token });
@@ -154,7 +157,7 @@ describe("POST /api/logout/", () => {
   });
 });
 
-describe("PATCH /api/update/", () => {
+describe("PATCH /api/update/", HASHING, () => {
   it("updates username and phone and answers the spec's text", async () => {
     const account = await signup();
     const res = await api("/api/update/", { method: "PATCH", token: account.token, json: { username: "Lovelace", userNumber: "+2348012345678" } });
@@ -187,7 +190,7 @@ describe("PATCH /api/update/", () => {
   });
 });
 
-describe("PATCH /api/password", () => {
+describe("PATCH /api/password", HASHING, () => {
   it("changes the password, revokes the old token and returns a fresh one for this tab", async () => {
     const account = await signup();
     const other = await api("/api/login", { json: { email: account.email, password: account.password } });
@@ -221,7 +224,7 @@ describe("PATCH /api/password", () => {
   });
 });
 
-describe("POST /api/forgot-password and /api/reset-password", () => {
+describe("POST /api/forgot-password and /api/reset-password", HASHING, () => {
   async function latestResetLink(email: string) {
     const outbox = await api(`/sandbox/outbox.json?to=${encodeURIComponent(email)}`);
     expect(outbox.status).toBe(200);
@@ -280,7 +283,7 @@ describe("POST /api/forgot-password and /api/reset-password", () => {
   });
 });
 
-describe("content for the signed-in user", () => {
+describe("content for the signed-in user", HASHING, () => {
   it("GET /api/level answers the caller's total and tier, ignoring user_id", async () => {
     const account = await signup();
     const other = await signup();

@@ -1,0 +1,216 @@
+import { env } from "cloudflare:workers";
+import { SignJWT } from "jose";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { RESET_LINK_INVALID_MESSAGE } from "../../schema/accounts";
+import { RATE_LIMITS } from "../services/rate-limit";
+import { signToken } from "../lib/jwt";
+import { api } from "../test/helpers";
+
+// Tokens, revocation, reset links and brute-force limits.
+
+const secret = () => new TextEncoder().encode(env.JWT_SECRET!);
+// Each signup/login runs PBKDF2 at 100,000 iterations on purpose; on a loaded 2-core machine a test doing a dozen
+// of them needs more than the default 5 s budget.
+const HASHING = { timeout: 30_000 };
+let n = 0;
+
+async function signup() {
+  n += 1;
+  const account = { username: `Sec${n}`, number: "08012345678", email: `sec${n}-${crypto.randomUUID().slice(0, 6)}@example.com`, password: "secret-1" };
+  const res = await api("/api/register/", { json: account });
+  expect(res.status).toBe(201);
+  return { ...account, token: res.data.token as string, userId: res.data.user.userId as string };
+}
+
+async function sessionIdOf(token: string): Promise<string> {
+  return JSON.parse(atob(token.split(".")[1].replaceAll("-", "+").replaceAll("_", "/"))).sid;
+}
+
+function base64url(value: unknown): string {
+  return btoa(JSON.stringify(value)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+async function requestReset(email: string) {
+  expect((await api("/api/forgot-password", { json: { email } })).status).toBe(200);
+  const outbox = await api(`/sandbox/outbox.json?to=${encodeURIComponent(email)}`);
+  const query = new URLSearchParams(new URL(outbox.data.data[0].link).hash.split("?")[1]);
+  return { id: query.get("id")!, token: query.get("token")! };
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("bearer tokens", HASHING, () => {
+  it("refuses a missing or malformed Authorization header on every signed-in account endpoint", async () => {
+    for (const [method, path] of [["POST", "/api/logout/"], ["PATCH", "/api/update/"], ["PATCH", "/api/password"], ["GET", "/api/level"], ["GET", "/api/ref"]]) {
+      const none = await api(path, { method, json: method === "GET" ? undefined : {} });
+      expect(none.status, `${method} ${path}`).toBe(401);
+      expect(none.data).toMatchObject({ code: "UNAUTHORIZED", message: expect.any(String), error: expect.any(String) });
+      const junk = await api(path, { method, headers: { authorization: "Bearer not.a.jwt" } });
+      expect(junk.status, `${method} ${path}`).toBe(401);
+    }
+  });
+
+  it("refuses forged tokens for a live session: alg none, wrong secret, wrong audience, expired, wrong issuer", async () => {
+    const account = await signup();
+    const sid = await sessionIdOf(account.token);
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { sub: account.userId, sid, iss: "virtual-numbers", aud: "api", iat: now, exp: now + 3600 };
+    const forged = {
+      algNone: `${base64url({ alg: "none", typ: "JWT" })}.${base64url(claims)}.`,
+      wrongSecret: await signToken(new TextEncoder().encode("another-secret-0123456789abcdef"), "api", { userId: account.userId, sessionId: sid }),
+      wrongAudience: await signToken(secret(), "realtime", { userId: account.userId, sessionId: sid }),
+      expired: await new SignJWT({ sid }).setProtectedHeader({ alg: "HS256" }).setSubject(account.userId).setIssuer("virtual-numbers")
+        .setAudience("api").setIssuedAt(now - 7200).setExpirationTime(now - 60).sign(secret()),
+      wrongIssuer: await new SignJWT({ sid }).setProtectedHeader({ alg: "HS256" }).setSubject(account.userId).setIssuer("someone-else")
+        .setAudience("api").setIssuedAt().setExpirationTime("1h").sign(secret()),
+      otherUsersSession: await signToken(secret(), "api", { userId: crypto.randomUUID(), sessionId: sid }),
+    };
+    for (const [name, token] of Object.entries(forged)) {
+      const res = await api("/api/level", { token });
+      expect(res.status, name).toBe(401);
+      expect(res.data.code, name).toBe("UNAUTHORIZED");
+    }
+    expect((await api("/api/level", { token: account.token })).status).toBe(200);
+  });
+
+  it("refuses a token whose session expired", async () => {
+    const account = await signup();
+    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE id = ?").bind(Date.now() - 1, await sessionIdOf(account.token)).run();
+    expect((await api("/api/level", { token: account.token })).status).toBe(401);
+  });
+});
+
+describe("reset links", HASHING, () => {
+  it("work once, and revoke every session of the account", async () => {
+    const account = await signup();
+    const link = await requestReset(account.email);
+    const first = await api("/api/reset-password", { json: { ...link, newPassword: "first-reset" } });
+    expect(first.status).toBe(200);
+    expect((await api("/api/level", { token: account.token })).status).toBe(401);
+    const again = await api("/api/reset-password", { json: { ...link, newPassword: "second-reset" } });
+    expect(again.status).toBe(400);
+    expect(again.data).toMatchObject({ code: "VALIDATION_FAILED", message: RESET_LINK_INVALID_MESSAGE, error: RESET_LINK_INVALID_MESSAGE });
+    expect((await api("/api/login", { json: { email: account.email, password: "first-reset" } })).status).toBe(200);
+  });
+
+  it("expire after one hour", async () => {
+    const account = await signup();
+    const link = await requestReset(account.email);
+    await env.DB.prepare("UPDATE password_resets SET expires_at = ? WHERE id = ?").bind(Date.now() - 1, link.id).run();
+    const res = await api("/api/reset-password", { json: { ...link, newPassword: "too-late-1" } });
+    expect(res.status).toBe(400);
+    expect(res.data.message).toBe(RESET_LINK_INVALID_MESSAGE);
+    expect((await api("/api/login", { json: { email: account.email, password: account.password } })).status).toBe(200);
+  });
+
+  it("refuse a wrong token or an unknown id with the same answer", async () => {
+    const account = await signup();
+    const link = await requestReset(account.email);
+    const wrongToken = await api("/api/reset-password", { json: { id: link.id, token: `${link.token.slice(0, -2)}xx`, newPassword: "guess-123" } });
+    const unknownId = await api("/api/reset-password", { json: { id: crypto.randomUUID(), token: link.token, newPassword: "guess-123" } });
+    expect(wrongToken.status).toBe(400);
+    expect(unknownId.data).toEqual(wrongToken.data);
+    // The right link still works after failed guesses.
+    expect((await api("/api/reset-password", { json: { ...link, newPassword: "right-one-1" } })).status).toBe(200);
+  });
+
+  it("are spent together: using the newest link voids the older ones", async () => {
+    const account = await signup();
+    const older = await requestReset(account.email);
+    const newer = await requestReset(account.email);
+    expect((await api("/api/reset-password", { json: { ...newer, newPassword: "newest-1" } })).status).toBe(200);
+    expect((await api("/api/reset-password", { json: { ...older, newPassword: "older-1" } })).status).toBe(400);
+  });
+
+  it("never reach the logs", async () => {
+    const lines: string[] = [];
+    for (const level of ["log", "warn", "error", "info"] as const) {
+      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(" ")));
+    }
+    const account = await signup();
+    const link = await requestReset(account.email);
+    await api("/api/reset-password", { json: { ...link, newPassword: "logged-not-1" } });
+    vi.restoreAllMocks();
+    expect(lines.some((l) => l.includes("stored in the local outbox"))).toBe(true);
+    expect(lines.filter((l) => l.includes(link.token) || l.includes("logged-not-1") || l.includes(account.password))).toEqual([]);
+  });
+});
+
+describe("brute-force limits", HASHING, () => {
+  it("after 10 failed logins on one account in 15 minutes, its logins answer 429 until the window passes", async () => {
+    const account = await signup();
+    for (let i = 0; i < RATE_LIMITS.loginPerAccount.limit; i++) {
+      const res = await api("/api/login", { json: { email: account.email, password: `wrong-${i}-pass` } });
+      expect(res.status).toBe(401);
+    }
+    // Even the right password is refused while the account is locked.
+    const locked = await api("/api/login", { json: { email: account.email.toUpperCase(), password: account.password } });
+    expect(locked.status).toBe(429);
+    expect(locked.data).toMatchObject({ code: "RATE_LIMITED", message: expect.stringMatching(/^Too many attempts\. Please try again in 1[45] minutes\.$/) });
+    expect(locked.data.error).toBe(locked.data.message);
+    expect(locked.data.retry_after).toBeGreaterThan(14 * 60);
+    expect(locked.data.retry_after).toBeLessThanOrEqual(15 * 60);
+    expect(locked.headers.get("retry-after")).toBe(String(locked.data.retry_after));
+
+    // Another account is not affected.
+    const other = await signup();
+    expect((await api("/api/login", { json: { email: other.email, password: other.password } })).status).toBe(200);
+
+    await env.DB.prepare("UPDATE rate_limits SET reset_at = ? WHERE key = ?").bind(Date.now() - 1, `login:${account.email}`).run();
+    expect((await api("/api/login", { json: { email: account.email, password: account.password } })).status).toBe(200);
+  });
+
+  it("a successful login clears the account's failures", async () => {
+    const account = await signup();
+    for (let i = 0; i < 9; i++) await api("/api/login", { json: { email: account.email, password: "wrong-pass" } });
+    expect((await api("/api/login", { json: { email: account.email, password: account.password } })).status).toBe(200);
+    for (let i = 0; i < 9; i++) expect((await api("/api/login", { json: { email: account.email, password: "wrong-pass" } })).status).toBe(401);
+  });
+
+  it("locks unknown emails the same way, so a 429 reveals nothing", async () => {
+    const email = "no-account-here@example.com";
+    for (let i = 0; i < 10; i++) expect((await api("/api/login", { json: { email, password: "wrong-pass" } })).status).toBe(401);
+    expect((await api("/api/login", { json: { email, password: "wrong-pass" } })).status).toBe(429);
+  });
+
+  it("limits forgot-password per email the same way", async () => {
+    const account = await signup();
+    for (let i = 0; i < RATE_LIMITS.forgotPerAccount.limit; i++) {
+      expect((await api("/api/forgot-password", { json: { email: account.email } })).status).toBe(200);
+    }
+    const limited = await api("/api/forgot-password", { json: { email: account.email } });
+    expect(limited.status).toBe(429);
+    expect(limited.data).toMatchObject({ code: "RATE_LIMITED", retry_after: expect.any(Number) });
+    const outbox = await api(`/sandbox/outbox.json?to=${encodeURIComponent(account.email)}`);
+    expect(outbox.data.data).toHaveLength(RATE_LIMITS.forgotPerAccount.limit);
+  });
+
+  it("limits guesses of the old password on a signed-in account", async () => {
+    const account = await signup();
+    for (let i = 0; i < RATE_LIMITS.passwordChangePerUser.limit; i++) {
+      const res = await api("/api/password", { method: "PATCH", token: account.token, json: { oldPassword: `guess-${i}-x`, newPassword: "whatever-1" } });
+      expect(res.status).toBe(400);
+    }
+    const res = await api("/api/password", { method: "PATCH", token: account.token, json: { oldPassword: account.password, newPassword: "whatever-1" } });
+    expect(res.status).toBe(429);
+  });
+
+  it("keeps a generous per-address limit (cf-connecting-ip) that does not touch other addresses", async () => {
+    const office = { "cf-connecting-ip": "203.0.113.7" };
+    const { limit } = RATE_LIMITS.authPerAddress;
+    expect(limit).toBeGreaterThanOrEqual(100);
+    // Invalid bodies count too: the address limit runs before validation.
+    for (let i = 0; i < 3; i++) expect((await api("/api/login", { json: {}, headers: office })).status).toBe(400);
+    const key = "auth:ip:203.0.113.7";
+    const counted = await env.DB.prepare("SELECT count FROM rate_limits WHERE key = ?").bind(key).first<{ count: number }>();
+    expect(counted?.count).toBe(3);
+    // Fast-forward the counter (hundreds of real requests would only make the test slow) to one below the limit.
+    await env.DB.prepare("UPDATE rate_limits SET count = ? WHERE key = ?").bind(limit - 1, key).run();
+    expect((await api("/api/login", { json: {}, headers: office })).status).toBe(400);
+    const limited = await api("/api/login", { json: {}, headers: office });
+    expect(limited.status).toBe(429);
+    expect(limited.data.code).toBe("RATE_LIMITED");
+    expect((await api("/api/forgot-password", { json: { email: "a@example.com" }, headers: office })).status).toBe(429);
+    expect((await api("/api/login", { json: {}, headers: { "cf-connecting-ip": "198.51.100.9" } })).status).toBe(400);
+  });
+});
