@@ -51,7 +51,7 @@ function TransactionRow({ tx }: { tx: Transaction }) {
         <Icon className="h-4 w-4" aria-label={style.label} />
       </span>
       <div className="flex min-w-0 flex-1 flex-col">
-        <span className="truncate text-sm font-medium">{tx.note || "Transaction"}</span>
+        <span className="line-clamp-2 break-words text-sm font-medium">{tx.note || "Transaction"}</span>
         <span className="text-xs text-slate-500 dark:text-slate-400">{formatTransactionDate(tx.created_at)}</span>
       </div>
       <div className="flex shrink-0 flex-col items-end gap-1">

@@ -38,6 +38,9 @@ export function SpendingChart({ rows }: { rows: Transaction[] }) {
           <dd className="text-lg font-semibold tabular-nums">₦{formatNaira(picture.spent)}</dd>
         </div>
       </dl>
+      {picture.deposited === 0 && picture.spent === 0 ? (
+        <p className="text-sm text-slate-500 dark:text-slate-400">No deposits or spending in the last 30 days yet.</p>
+      ) : null}
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-24 w-full" role="img" aria-label={label} preserveAspectRatio="none">
         <line x1="0" y1={HEIGHT - 0.5} x2={WIDTH} y2={HEIGHT - 0.5} className="stroke-slate-200 dark:stroke-slate-700" strokeWidth="1" />
         {picture.days.map((d, i) => (
@@ -48,6 +51,10 @@ export function SpendingChart({ rows }: { rows: Transaction[] }) {
           </g>
         ))}
       </svg>
+      <div className="-mt-2 flex justify-between text-xs text-slate-500 dark:text-slate-400" aria-hidden>
+        <span>30 days ago</span>
+        <span>Today</span>
+      </div>
     </Card>
   );
 }

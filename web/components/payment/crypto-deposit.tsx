@@ -38,7 +38,7 @@ function readActiveInvoice(): ActiveInvoice | null {
   }
 }
 
-function CopyValue({ label, value, display }: { label: string; value: string; display?: string }) {
+function CopyValue({ label, value, suffix }: { label: string; value: string; suffix?: string }) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;
@@ -57,12 +57,17 @@ function CopyValue({ label, value, display }: { label: string; value: string; di
     <div className="flex flex-col gap-1">
       <span className="text-xs font-medium text-slate-500 dark:text-slate-400">{label}</span>
       <div className="flex items-center gap-2 rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 dark:border-slate-700 dark:bg-slate-800/60">
-        <span className="min-w-0 flex-1 break-all font-mono text-sm" data-testid={`invoice-${label.toLowerCase().replace(/\s+/g, "-")}`}>
-          {display ?? value}
+        <span className="min-w-0 flex-1 font-mono text-sm">
+          <span className="break-all" data-testid={`invoice-${label.toLowerCase()}`}>
+            {value}
+          </span>
+          {suffix ? <span className="whitespace-nowrap"> {suffix}</span> : null}
         </span>
         <Button variant="ghost" size="sm" onClick={() => void copy()} aria-label={`Copy ${label.toLowerCase()}`}>
           {copied ? <Check className="h-4 w-4 text-emerald-600" aria-hidden /> : <Copy className="h-4 w-4" aria-hidden />}
-          <span aria-live="polite">{copied ? "Copied" : "Copy"}</span>
+          <span aria-live="polite" className="max-[400px]:sr-only">
+            {copied ? "Copied" : "Copy"}
+          </span>
         </Button>
       </div>
     </div>
@@ -119,7 +124,7 @@ function InvoiceCard({ active, onCancel, onExpired }: { active: ActiveInvoice; o
       <p className="text-sm text-slate-600 dark:text-slate-300">
         ${active.usd} deposit · status <Badge variant="secondary">{paymentStatus.replace(/_/g, " ")}</Badge>
       </p>
-      <CopyValue label="Amount" value={String(invoice.pay_amount)} display={`${invoice.pay_amount} ${currency}`} />
+      <CopyValue label="Amount" value={String(invoice.pay_amount)} suffix={currency} />
       {invoice.network ? (
         <div className="flex flex-col gap-1">
           <span className="text-xs font-medium text-slate-500 dark:text-slate-400">Network</span>

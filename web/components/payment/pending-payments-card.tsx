@@ -88,9 +88,9 @@ export function PendingPaymentsCard() {
                   <span className="font-semibold tabular-nums">₦{formatNaira(p.amount)}</span>
                   <span className="flex items-center gap-1 text-xs text-slate-500 dark:text-slate-400">
                     <Clock className="h-3 w-3" aria-hidden /> {formatAge(p.timestamp, now)}
-                    <span className="truncate font-mono" title={p.ref}>
-                      · {p.ref}
-                    </span>
+                  </span>
+                  <span className="truncate font-mono text-xs text-slate-500 dark:text-slate-400" title={p.ref}>
+                    {p.ref}
                   </span>
                 </div>
                 <Button size="sm" variant="outline" onClick={() => void verify(p.ref)} disabled={busyRef === p.ref}>

@@ -1,0 +1,71 @@
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { RecentActivities } from "./recent-activities";
+import type { Transaction } from "./transactions";
+
+const rows: Transaction[] = Array.from({ length: 25 }, (_, i) => ({
+  id: i + 1,
+  user_id: "u1",
+  status: i % 5 === 0 ? "refunded" : "successful",
+  amount: i === 0 ? 1234.5 : 100,
+  note: i === 1 ? "Wallet deposit (card)" : "SMS purchase",
+  created_at: `2024-03-${String(25 - i).padStart(2, "0")}T10:00:00Z`,
+}));
+
+function visibleRows() {
+  return within(screen.getByRole("list", { name: "Transactions" })).getAllByRole("listitem");
+}
+
+describe("Recent Activities", () => {
+  afterEach(cleanup);
+  // jsdom has no layout: the select scrolls its active option into view.
+  beforeAll(() => {
+    Element.prototype.scrollIntoView ??= () => {};
+  });
+
+  it("pages by 10 with 'Show More (N left)'", () => {
+    render(<RecentActivities rows={rows} loading={false} />);
+    expect(screen.getByText("25 transactions")).toBeTruthy();
+    expect(visibleRows()).toHaveLength(10);
+    fireEvent.click(screen.getByRole("button", { name: "Show More (15 left)" }));
+    expect(visibleRows()).toHaveLength(20);
+    fireEvent.click(screen.getByRole("button", { name: "Show More (5 left)" }));
+    expect(visibleRows()).toHaveLength(25);
+    expect(screen.queryByRole("button", { name: /Show More/ })).toBeNull();
+  });
+
+  it("signs and colours: deposit +, refund orange -, purchase red -", () => {
+    render(<RecentActivities rows={rows.slice(0, 3)} loading={false} />);
+    const [refund, deposit, purchase] = visibleRows();
+    expect(refund.textContent).toContain("-₦1,234.50");
+    expect(refund.textContent).toContain("Refunded");
+    expect(deposit.textContent).toContain("+₦100.00");
+    expect(purchase.textContent).toContain("-₦100.00");
+    expect(within(refund).getByText("-₦1,234.50").className).toContain("orange");
+    expect(within(deposit).getByText("+₦100.00").className).toContain("emerald");
+    expect(within(purchase).getByText("-₦100.00").className).toContain("red");
+  });
+
+  it("filters with a badge, and changing or clearing the filter resets the page to 10", () => {
+    render(<RecentActivities rows={rows} loading={false} />);
+    fireEvent.click(screen.getByRole("button", { name: "Show More (15 left)" }));
+    fireEvent.click(screen.getByRole("combobox", { name: "Filter transactions by status" }));
+    fireEvent.click(screen.getByRole("option", { name: "Successful" }));
+    // 20 successful rows: back to the first 10, and a badge names the filter beside the title.
+    expect(visibleRows()).toHaveLength(10);
+    expect(screen.getByRole("heading", { name: "Recent Activities" }).parentElement?.textContent).toContain("Successful");
+    expect(screen.getByRole("button", { name: "Show More (10 left)" })).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Show More (10 left)" }));
+    fireEvent.click(screen.getByRole("combobox", { name: "Filter transactions by status" }));
+    fireEvent.click(screen.getByRole("option", { name: "Clear filter" }));
+    expect(visibleRows()).toHaveLength(10);
+    expect(screen.getByRole("heading", { name: "Recent Activities" }).parentElement?.textContent).toBe("Recent Activities");
+    expect(screen.getByRole("button", { name: "Show More (15 left)" })).toBeTruthy();
+  });
+
+  it("shows the empty state", () => {
+    render(<RecentActivities rows={[]} loading={false} />);
+    expect(screen.getByText("No transactions yet")).toBeTruthy();
+    expect(screen.getByText("Your transaction history will appear here")).toBeTruthy();
+  });
+});
