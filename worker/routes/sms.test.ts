@@ -1,0 +1,228 @@
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SETTING_DEFAULTS } from "../../schema/settings";
+import { setSmsProviderFactoryForTests } from "../providers/sms";
+import { ScriptedSmsProvider } from "../providers/sms/scripted-fake";
+import { smsFault } from "../providers/sms/types";
+import { clearSettingsCache, putSetting } from "../services/settings";
+import { clearSmsCatalogueCache } from "../services/sms-catalogue";
+import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
+
+// The Receive-SMS API as the web client calls it, against the sandbox upstreams unless a test scripts a fake.
+
+const pollerOf = (orderId: string) => env.SMS_ORDER.get(env.SMS_ORDER.idFromName(orderId));
+const stopPoller = (orderId: string) => pollerOf(orderId).stop();
+
+async function ledgerRows(userId: string) {
+  const { results } = await env.DB.prepare("SELECT key, amount_kobo, kind, note, ref FROM ledger WHERE user_id = ? AND kind <> 'admin' ORDER BY id")
+    .bind(userId)
+    .all<{ key: string; amount_kobo: number; kind: string; note: string; ref: string }>();
+  return results;
+}
+
+beforeEach(async () => {
+  clearSettingsCache();
+  await putSetting(db(), "sms_poll", { interval_ms: 600_000, max_attempts: 15 });
+  await putSetting(db(), "exchange_rate", SETTING_DEFAULTS.exchange_rate);
+  await putSetting(db(), "costs", SETTING_DEFAULTS.costs);
+  setSmsProviderFactoryForTests(null);
+  clearSmsCatalogueCache();
+});
+afterEach(() => {
+  setSmsProviderFactoryForTests(null);
+  clearSmsCatalogueCache();
+});
+
+describe("GET /api/sms/countries and /api/sms/price", () => {
+  it("lists USA as 5 for Swift, and 20+ countries for Dynamic", async () => {
+    const swift = await api("/api/sms/countries?provider=Swift");
+    expect(swift.status).toBe(200);
+    expect(swift.data).toEqual([{ id: "5", title: "USA" }]);
+    const dynamic = await api("/api/sms/countries?provider=Dynamic");
+    expect(dynamic.data.length).toBeGreaterThanOrEqual(21);
+    expect(dynamic.data).toContainEqual({ id: "5", title: "USA" });
+    expect((await api("/api/sms/countries?provider=Tiger")).status).toBe(400);
+  });
+
+  it("prices every service in kobo and naira with stock, discounted for the caller's tier", async () => {
+    const anonymous = await api("/api/sms/price?id=5&provider=Swift");
+    expect(anonymous.status).toBe(200);
+    expect(Object.keys(anonymous.data).length).toBeGreaterThanOrEqual(30);
+    // $0.50 × 1600 = ₦800 (at most ₦1000, so low_cost 0.5) = ₦1,200
+    expect(anonymous.data.wa).toEqual({ country_id: "5", application_id: "wa", application: "WhatsApp", cost: 120_000, count: expect.any(Number), price: 1200 });
+    expect(anonymous.data.wa.count).toBeGreaterThan(0);
+
+    const silver = await createUser();
+    await env.DB.prepare("UPDATE users SET total_deposited_kobo = ? WHERE id = ?").bind(60_000_00, silver.id).run();
+    const discounted = await api("/api/sms/price?id=5&provider=Swift", { token: silver.token });
+    expect(discounted.data.wa).toMatchObject({ cost: 117_600, price: 1176 }); // Silver: 2% off
+    expect((await api("/api/sms/price?id=5&provider=Swift", { token: "not-a-token" })).status).toBe(401);
+  });
+
+  it("answers an upstream outage with a clear message, not a 500", async () => {
+    const fake = new ScriptedSmsProvider();
+    fake.services = async () => {
+      throw smsFault("bad_reply", "<html>");
+    };
+    setSmsProviderFactoryForTests(() => fake);
+    const res = await api("/api/sms/price?id=5&provider=Swift");
+    expect(res.status).toBe(502);
+    expect(res.data).toMatchObject({ code: "UPSTREAM_UNAVAILABLE", message: expect.stringMatching(/unexpected reply/) });
+  });
+});
+
+describe("POST /api/sms/get-number", () => {
+  it("debits the server's price and answers the spec's shape; client user_id, email, actual are ignored", async () => {
+    const user = await createUser({ balanceKobo: 500_000 });
+    const other = await createUser();
+    const res = await api("/api/sms/get-number", {
+      token: user.token,
+      json: { provider: "Swift", country: "5", service: "wa", price: 1200, actual: 0.01, user_id: other.id, email: other.email },
+    });
+    expect(res.status).toBe(200);
+    const orderId = res.data.phone.request_id;
+    expect(res.data).toEqual({
+      phone: { request_id: orderId, number: expect.stringMatching(/^1\d{10}$/) },
+      table: { purchased_number: res.data.phone.number, sms: null },
+      debitRef: `buy:${orderId}`,
+      price: 1200,
+    });
+    expect(await balanceOf(user.id)).toBe(380_000);
+    expect(await balanceOf(other.id)).toBe(0);
+    expect(await ledgerRows(user.id)).toEqual([
+      { key: `buy:${orderId}`, amount_kobo: -120_000, kind: "buy", note: "WhatsApp number (USA)", ref: orderId },
+    ]);
+    await stopPoller(orderId);
+    await expectLedgerBalanced();
+  });
+
+  it("refuses a tampered client price with 409 and the new price, without a debit", async () => {
+    const user = await createUser({ balanceKobo: 500_000 });
+    const res = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa", price: 1 } });
+    expect(res.status).toBe(409);
+    expect(res.data).toMatchObject({ code: "PRICE_CHANGED", price: 1200 });
+    expect(await balanceOf(user.id)).toBe(500_000);
+    expect(await ledgerRows(user.id)).toEqual([]);
+    expect((await api("/api/orders", { token: user.token })).data.data).toEqual([]);
+  });
+
+  it("says 'Missing service or country' and 'Insufficient balance' as the spec does", async () => {
+    const user = await createUser({ balanceKobo: 50_000 });
+    const missing = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5" } });
+    expect(missing.status).toBe(400);
+    expect(missing.data.message).toBe("Missing service or country");
+    const poor = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa" } });
+    expect(poor.status).toBe(402);
+    expect(poor.data).toMatchObject({ code: "INSUFFICIENT_BALANCE", message: "Insufficient balance" });
+    expect(await balanceOf(user.id)).toBe(50_000);
+    expect((await api("/api/sms/get-number", { json: { provider: "Swift", country: "5", service: "wa" } })).status).toBe(401);
+  });
+
+  it("refunds at once when the upstream refuses, and tells the customer why", async () => {
+    const user = await createUser({ balanceKobo: 500_000 });
+    const fake = new ScriptedSmsProvider();
+    fake.buyResult = smsFault("no_numbers");
+    setSmsProviderFactoryForTests(() => fake);
+    const res = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa" } });
+    expect(res.status).toBe(503);
+    expect(res.data).toMatchObject({
+      code: "NO_NUMBERS",
+      message: expect.stringMatching(/No numbers available/),
+      phone: { error_msg: expect.stringMatching(/No numbers available/) },
+      refunded: true,
+    });
+    expect(await balanceOf(user.id)).toBe(500_000);
+    const rows = await ledgerRows(user.id);
+    expect(rows.map((r) => [r.kind, r.amount_kobo])).toEqual([
+      ["buy", -120_000],
+      ["refund", 120_000],
+    ]);
+    // An order without a number is not listed.
+    expect((await api("/api/orders", { token: user.token })).data.data).toEqual([]);
+    await expectLedgerBalanced();
+  });
+
+  it("never takes money when the upstream times out or answers garbage", async () => {
+    const user = await createUser({ balanceKobo: 500_000 });
+    for (const failure of [smsFault("timeout"), smsFault("bad_reply", "<html>"), smsFault("no_balance")]) {
+      const fake = new ScriptedSmsProvider();
+      fake.buyResult = failure;
+      setSmsProviderFactoryForTests(() => fake);
+      const res = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa" } });
+      expect(res.status).toBeGreaterThanOrEqual(500);
+      expect(res.data.message).not.toMatch(/html|balance/i);
+      expect(await balanceOf(user.id)).toBe(500_000);
+    }
+    await expectLedgerBalanced();
+  });
+});
+
+describe("status, cancel, refund-user and orders", () => {
+  it("another user's order is 404 on status, cancel and refund-user", async () => {
+    const owner = await createUser({ balanceKobo: 500_000 });
+    const stranger = await createUser({ balanceKobo: 500_000 });
+    const bought = await api("/api/sms/get-number", { token: owner.token, json: { provider: "Swift", country: "5", service: "sbxnosms" } });
+    const orderId = bought.data.phone.request_id;
+    expect((await api(`/api/sms/status/${orderId}`, { token: stranger.token })).status).toBe(404);
+    const cancel = await api("/api/sms/cancel", { token: stranger.token, json: { request_id: orderId } });
+    expect(cancel.status).toBe(404);
+    expect(cancel.data.message).toBe("Order not found.");
+    expect((await api("/api/refund-user", { token: stranger.token, json: { request_id: orderId } })).status).toBe(404);
+    expect((await api(`/api/sms/status/${orderId}`, { token: owner.token })).data.status).toBe("waiting");
+    expect(await balanceOf(stranger.id)).toBe(500_000);
+    await stopPoller(orderId);
+  });
+
+  it("cancel releases the number and refunds once; repeating it changes nothing", async () => {
+    const user = await createUser({ balanceKobo: 500_000 });
+    const bought = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "sbxnosms" } });
+    const orderId = bought.data.phone.request_id;
+    const first = await api("/api/sms/cancel", { token: user.token, json: { request_id: orderId, debitref: "x", user_id: "y" } });
+    expect(first.status).toBe(200);
+    expect(first.data).toEqual({ status: "cancelled", refunded: true, message: "cancelled purchase successfully" });
+    const again = await api("/api/sms/cancel", { token: user.token, json: { request_id: orderId } });
+    expect(again.data.status).toBe("cancelled");
+    const state = await api("/api/refund-user", { token: user.token, json: { request_id: orderId, cost: 999999 } });
+    expect(state.data).toEqual({ request_id: orderId, status: "cancelled", refunded: true, amount: 120 }); // $0.05 × 1600 × 1.5
+    expect(await balanceOf(user.id)).toBe(500_000);
+    expect((await ledgerRows(user.id)).filter((r) => r.kind === "refund")).toHaveLength(1);
+    await expectLedgerBalanced();
+  });
+
+  it("cancel after the code came answers 409 with the code and keeps the money", async () => {
+    const user = await createUser({ balanceKobo: 500_000 });
+    const bought = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa" } });
+    const orderId = bought.data.phone.request_id;
+    const cancel = await api("/api/sms/cancel", { token: user.token, json: { request_id: orderId } });
+    expect(cancel.status).toBe(409);
+    expect(cancel.data).toMatchObject({ status: "used", refunded: false, sms: expect.stringMatching(/^\d{6}$/) });
+    expect(await balanceOf(user.id)).toBe(380_000);
+    await stopPoller(orderId);
+    await expectLedgerBalanced();
+  });
+
+  it("lists the caller's orders with a number, newest first, in the spec's Order shape", async () => {
+    const user = await createUser({ balanceKobo: 500_000 });
+    const first = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "sbxnosms" } });
+    const second = await api("/api/sms/get-number", { token: user.token, json: { provider: "Dynamic", country: "12", service: "2" } });
+    expect(second.status).toBe(200);
+    const orders = await api("/api/orders", { token: user.token });
+    expect(orders.status).toBe(200);
+    expect(orders.data.data.map((o: { reference_code: string }) => o.reference_code)).toEqual([second.data.phone.request_id, first.data.phone.request_id]);
+    expect(orders.data.data[0]).toEqual({
+      kind: "sms",
+      reference_code: second.data.phone.request_id,
+      purchased_number: second.data.phone.number,
+      sms: null,
+      country: "Nigeria",
+      service: "Telegram",
+      provider: "Dynamic",
+      amount: second.data.price,
+      status: "waiting",
+      balance: (await balanceOf(user.id)) / 100,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    await stopPoller(first.data.phone.request_id);
+    await stopPoller(second.data.phone.request_id);
+  });
+});
