@@ -7,7 +7,7 @@ import { sessions } from "../db/tables";
 import { TOKEN_ISSUER, signToken } from "../lib/jwt";
 import { endRealtimeSession, notify } from "../services/notify";
 import { api, createUser, db, type TestUser } from "../test/helpers";
-import { CLOSE_SESSION_ENDED } from "./notification-room";
+import { CLOSE_SESSION_ENDED, MAX_SOCKETS_PER_USER } from "./notification-room";
 
 const secret = () => new TextEncoder().encode(env.JWT_SECRET!);
 const roomPath = (userId: string) => `/parties/notification-room/${userId}`;
@@ -160,6 +160,22 @@ describe("joining a room", () => {
     const res = await connect(`${roomPath(user.id)}?token=${token}`);
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ message: "Your session has expired. Please log in again." });
+  });
+
+  it("refuses a socket beyond the per-user cap, and accepts again once a tab closes", async () => {
+    const user = await createUser();
+    const tabs: TestSocket[] = [];
+    for (let i = 0; i < MAX_SOCKETS_PER_USER; i++) tabs.push(await joinOwnRoom(user));
+    const extra = await connect(`${roomPath(user.id)}?token=${await realtimeTokenFor(user)}`);
+    expect(extra.status).toBe(429);
+    expect(extra.body).toMatchObject({ code: "RATE_LIMITED" });
+
+    tabs[0].ws.close(1000, "tab closed");
+    await tabs[0].closed;
+    await expect.poll(async () => {
+      const again = await connect(`${roomPath(user.id)}?token=${await realtimeTokenFor(user)}`);
+      return again.status;
+    }).toBe(101);
   });
 });
 

@@ -11,12 +11,15 @@ import { loadConfig, type Env } from "../env";
 const SESSION_HEADER = "x-realtime-session";
 const sessionTag = (sessionId: string) => `session:${sessionId}`;
 
+/** Tabs one customer may hold open at once; beyond this a socket is refused (a runaway client cannot pile them up). */
+export const MAX_SOCKETS_PER_USER = 20;
+
 /** Close codes a client can tell apart: the browser gets a fresh token on its next connect attempt. */
 export const CLOSE_SESSION_ENDED = 4001;
 
 const NOT_A_SOCKET = "Only the server can publish to a realtime room; this address accepts realtime connections only.";
 
-function refuse(status: 401 | 403, code: ErrorCode, message: string): Response {
+function refuse(status: 401 | 403 | 429, code: ErrorCode, message: string): Response {
   return new Response(JSON.stringify(errorBody(code, message)), {
     status,
     headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
@@ -53,6 +56,9 @@ export class NotificationRoom extends Server<Env> {
       const user = await loadSessionUser(this.env.DB, claims.userId, claims.sessionId);
       if (!user) return refuse(401, "UNAUTHORIZED", "Your session has expired. Please log in again.");
       sessionId = claims.sessionId;
+      if ([...this.getConnections()].length >= MAX_SOCKETS_PER_USER) {
+        return refuse(429, "RATE_LIMITED", "Too many open realtime connections. Close some tabs and try again.");
+      }
     } catch (err) {
       log("error", "realtime connect check failed", { error: err instanceof Error ? err.message : String(err) });
       return refuse(401, "UNAUTHORIZED", "The realtime connection could not be verified.");
