@@ -17,34 +17,34 @@ function AdSlide({ ad, index, total }: { ad: Ad; index: number; total: number })
   const [imageFailed, setImageFailed] = useState(false);
   const bg = AD_BACKGROUNDS.includes(ad.bg) ? ad.bg : AD_BACKGROUNDS[0];
   return (
-    <a
-      href={ad.link}
-      role="group"
-      aria-roledescription="slide"
-      aria-label={`${index + 1} of ${total}: ${ad.content}`}
-      className={cn(
-        "flex h-32 w-full shrink-0 snap-start items-center gap-4 rounded-xl px-4 text-white focus-visible:outline-2 focus-visible:outline-offset-[-4px] focus-visible:outline-white sm:h-36 sm:px-6",
-        bg,
-      )}
-    >
-      <span className="flex h-20 w-20 shrink-0 items-center justify-center overflow-hidden rounded-lg bg-white/15 sm:h-24 sm:w-24">
-        {imageFailed ? (
-          <Megaphone className="h-10 w-10" aria-hidden />
-        ) : (
-          <img src={collapseSlashes(ad.url)} alt="" className="h-full w-full object-contain" loading="lazy" onError={() => setImageFailed(true)} />
+    <div role="group" aria-roledescription="slide" aria-label={`${index + 1} of ${total}`} className="w-full shrink-0 snap-start">
+      <a
+        href={ad.link}
+        className={cn(
+          "flex h-32 w-full items-center gap-4 rounded-xl px-4 text-white focus-visible:outline-2 focus-visible:outline-offset-[-4px] focus-visible:outline-white sm:h-36 sm:px-6",
+          bg,
         )}
-      </span>
-      <span className="flex min-w-0 flex-1 items-center justify-between gap-3">
-        <span className="line-clamp-3 text-base font-semibold leading-snug sm:text-lg">{ad.content}</span>
-        <ArrowRight className="h-6 w-6 shrink-0" aria-hidden />
-      </span>
-    </a>
+      >
+        <span className="flex h-20 w-20 shrink-0 items-center justify-center overflow-hidden rounded-lg bg-white/15 sm:h-24 sm:w-24">
+          {imageFailed ? (
+            <Megaphone className="h-10 w-10" aria-hidden />
+          ) : (
+            <img src={collapseSlashes(ad.url)} alt="" className="h-full w-full object-contain" loading="lazy" onError={() => setImageFailed(true)} />
+          )}
+        </span>
+        <span className="flex min-w-0 flex-1 items-center justify-between gap-3">
+          <span className="line-clamp-3 text-base font-semibold leading-snug sm:text-lg">{ad.content}</span>
+          <ArrowRight className="h-6 w-6 shrink-0" aria-hidden />
+        </span>
+      </a>
+    </div>
   );
 }
 
 /**
  * Snap-scrolling ads that advance every 3 s and wrap to the first. Advancing pauses while the pointer or keyboard
- * focus is inside (so a slide can be read and its link reached) and for people who ask for reduced motion.
+ * focus is inside (so a slide can be read and its link reached); slides jump without animation for people who ask for
+ * reduced motion.
  */
 export function AdsCarousel() {
   const ads = useAds();
