@@ -38,7 +38,10 @@ async function openSignedIn(page: Page, session: Session, hash: string) {
 }
 
 async function pick(page: Page, field: string, option: string | RegExp, search?: string) {
-  await page.getByRole("combobox", { name: field }).click();
+  const select = page.getByRole("combobox", { name: field });
+  // A select opens only once its options have loaded.
+  await expect(select).not.toHaveText(/Loading/);
+  await select.click();
   if (search) await page.getByRole("searchbox").fill(search);
   await page.getByRole("option", { name: option, exact: typeof option === "string" }).click();
 }
@@ -78,4 +81,20 @@ test("rent a number for 1 hour, see an SMS arrive in its inbox without a reload,
   const row = page.getByTestId("orders-table").getByRole("row").filter({ hasText: "ended" });
   await expect(row).toBeVisible({ timeout: 15_000 });
   await expect(row.getByRole("button", { name: /Open the inbox/ })).toBeVisible();
+});
+
+test("a sold-out choice shows the spec's red box, then clears the fields", async ({ page, request }) => {
+  const session = await signUpAndFund(request, 5_000);
+  await openSignedIn(page, session, "#/number/1");
+  await pick(page, "Country", "Sold-out land (sandbox)", "Sold-out");
+  await pick(page, "Duration", "Day");
+  await pick(page, "Period", "1 day");
+
+  const box = page.getByRole("alert").filter({ hasText: "No stock available for the selected duration" });
+  await expect(box).toBeVisible({ timeout: 15_000 });
+  // About 3 s later the selections reset; about 4 s after it appeared the message goes.
+  await expect(page.getByRole("combobox", { name: "Country" })).toHaveText("Select a country", { timeout: 10_000 });
+  await expect(page.getByRole("combobox", { name: "Period" })).toHaveCount(0);
+  await expect(box).toHaveCount(0, { timeout: 10_000 });
+  expect(await balanceOf(request, session.token)).toBe(5_000);
 });

@@ -28,7 +28,7 @@ export default function NumberPage() {
     ) : null;
 
   return (
-    <main className="flex flex-col gap-6 p-4 sm:p-6">
+    <div className="mx-auto flex w-full max-w-7xl flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">Rent Number</h1>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,380px)_minmax(0,1fr)]">
         <RentForm onRented={(rental) => setInbox({ id: rental.id, number: rental.number, canCancel: rental.can_cancel })} />
@@ -57,6 +57,6 @@ export default function NumberPage() {
         fallbackCanCancel={inbox?.canCancel}
         onClose={() => setInbox(null)}
       />
-    </main>
+    </div>
   );
 }

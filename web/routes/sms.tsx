@@ -13,7 +13,7 @@ export default function SmsPage() {
   const smsOrders = (orders.data ?? []).filter((o) => o.kind !== "rental");
 
   return (
-    <main className="flex flex-col gap-6 p-4 sm:p-6">
+    <div className="mx-auto flex w-full max-w-7xl flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">Receive SMS</h1>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,380px)_minmax(0,1fr)]">
         <SmsPurchaseCard
@@ -54,6 +54,6 @@ export default function SmsPage() {
         />
       ) : null}
       <ErrorDialog detail={errorDetail} onClose={() => setErrorDetail(null)} />
-    </main>
+    </div>
   );
 }

@@ -55,7 +55,7 @@ export function OrdersTable({
   const th = "sticky top-0 z-10 bg-slate-50 px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600 dark:bg-slate-800 dark:text-slate-300";
   const td = "px-3 py-2 align-middle whitespace-nowrap";
   return (
-    <div className="h-[400px] overflow-auto rounded-lg border border-slate-200 dark:border-slate-800" data-testid="orders-table">
+    <div className="relative h-[400px] overflow-auto rounded-lg border border-slate-200 dark:border-slate-800" data-testid="orders-table">
       <table className="w-full border-collapse text-sm">
         {caption ? <caption className="sr-only">{caption}</caption> : null}
         <thead>
@@ -74,8 +74,9 @@ export function OrdersTable({
         <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
           {orders.length === 0 ? (
             <tr>
-              <td colSpan={action ? 9 : 8} className="h-32 text-center text-slate-500 dark:text-slate-400">
-                No results found.
+              {/* Centred in the visible box, not across the wide table (which scrolls sideways on a phone). */}
+              <td colSpan={action ? 9 : 8} className="p-0">
+                <div className="absolute inset-x-0 top-24 text-center text-sm text-slate-500 dark:text-slate-400">No results found.</div>
               </td>
             </tr>
           ) : (
@@ -83,7 +84,7 @@ export function OrdersTable({
               <tr key={`${order.kind}:${order.reference_code}`} className="hover:bg-slate-50 dark:hover:bg-slate-800/50" data-order-id={order.reference_code}>
                 <td className={td}>
                   <span className="inline-flex items-center gap-1">
-                    <span className="max-w-[9rem] truncate font-mono text-xs" title={order.reference_code}>
+                    <span className="max-w-[6rem] truncate font-mono text-xs" title={order.reference_code}>
                       {order.reference_code}
                     </span>
                     <CopyButton value={order.reference_code} label="Copy order ID" message="Order ID copied to clipboard!" />
