@@ -1,6 +1,4 @@
 import type { Env } from "../env";
-import { log } from "../lib/log";
-import { sweepSmsOrders } from "./sms-orders";
 import { getDb } from "../db/client";
 import { loadConfig } from "../env";
 import { log } from "../lib/log";
@@ -15,13 +13,6 @@ import { sweepSmsOrders } from "./sms-orders";
  * Each feature registers its own sweep here.
  */
 export async function runScheduledSweep(env: Env): Promise<void> {
-  void env;
-  // SMS orders left waiting past their polling window (an alarm that gave up) or stuck before their number: refund once.
-  try {
-    await sweepSmsOrders(env);
-  } catch (err) {
-    log("error", "sms sweep failed", { error: err instanceof Error ? err.message : String(err) });
-  }
   // Rentals whose alarm never came: expire (close upstream) and refund those stuck before their number.
   try {
     const result = await sweepRentals({ env, db: getDb(env.DB), provider: rentalProviderFor(env, loadConfig(env)) });
