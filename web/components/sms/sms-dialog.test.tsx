@@ -1,0 +1,58 @@
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { SmsDialog } from "./sms-dialog";
+
+function renderDialog(props: Partial<Parameters<typeof SmsDialog>[0]> = {}) {
+  const handlers = { onOpenChange: vi.fn(), onCancelRequest: vi.fn(), onDismiss: vi.fn() };
+  render(<SmsDialog open phase="waiting" number="+15550001111" code={null} cancelling={false} {...handlers} {...props} />);
+  return handlers;
+}
+
+/** Escape on a native <dialog> fires its cancel event. */
+const pressEscape = () => fireEvent(document.querySelector("dialog")!, new Event("cancel", { cancelable: true }));
+
+// Vitest runs without globals here, so Testing Library cannot register its own cleanup.
+afterEach(cleanup);
+
+describe("SmsDialog", () => {
+  it("waits with a spinner and offers Cancel Request", () => {
+    const h = renderDialog();
+    expect(screen.getByRole("heading", { name: "Waiting for SMS" })).toBeTruthy();
+    expect(screen.getByText("Waiting for SMS...")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Cancel Request" }));
+    expect(h.onCancelRequest).toHaveBeenCalledOnce();
+  });
+
+  it("cannot be closed while the cancel flag is set", () => {
+    const h = renderDialog({ cancelling: true });
+    expect(screen.queryByRole("button", { name: "Close" })).toBeNull();
+    pressEscape();
+    expect(h.onOpenChange).not.toHaveBeenCalled();
+    expect(h.onDismiss).not.toHaveBeenCalled();
+  });
+
+  it("can be hidden while waiting without ending the request", () => {
+    const h = renderDialog();
+    pressEscape();
+    expect(h.onOpenChange).toHaveBeenCalledWith(false);
+    expect(h.onDismiss).not.toHaveBeenCalled();
+  });
+
+  it("shows the code with Done once received", () => {
+    const h = renderDialog({ phase: "received", code: "482913" });
+    expect(screen.getByRole("heading", { name: "SMS Received" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: /Verification code: 482913/ })).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Cancel Request" })).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Done" }));
+    expect(h.onDismiss).toHaveBeenCalledOnce();
+  });
+
+  it("shows the timeout text with a destructive Close", () => {
+    const h = renderDialog({ phase: "timeout" });
+    expect(screen.getByText("⏰ Timeout: No code received")).toBeTruthy();
+    const close = screen.getAllByRole("button", { name: "Close" }).at(-1)!;
+    expect(close.className).toContain("bg-red-600");
+    fireEvent.click(close);
+    expect(h.onDismiss).toHaveBeenCalled();
+  });
+});
