@@ -1,0 +1,84 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { act, cleanup, renderHook, waitFor } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { loadPendingRequest, savePendingRequest } from "./pending-request";
+import { CANCEL_FLAG_MS, useActiveSmsRequest } from "./use-active-sms-request";
+
+// The server, as far as this hook sees it: a status answer and a cancel answer per test.
+let statusBody: unknown = { status: "waiting", sms: null };
+let cancelStatus = 200;
+const calls: string[] = [];
+
+function fakeFetch(input: RequestInfo | URL, init?: RequestInit) {
+  const url = String(input);
+  calls.push(`${init?.method ?? "GET"} ${url}`);
+  if (url.includes("/api/sms/status/")) return Promise.resolve(new Response(JSON.stringify(statusBody), { status: 200 }));
+  if (url.includes("/api/sms/cancel")) {
+    const body = cancelStatus === 200 ? { status: "cancelled", refunded: true } : { code: "INVALID_STATE", message: "A code already came.", error: "A code already came." };
+    return Promise.resolve(new Response(JSON.stringify(body), { status: cancelStatus }));
+  }
+  return Promise.resolve(new Response("{}", { status: 200 }));
+}
+
+function wrapper({ children }: { children: ReactNode }) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+}
+
+beforeEach(() => {
+  statusBody = { status: "waiting", sms: null };
+  cancelStatus = 200;
+  calls.length = 0;
+  vi.stubGlobal("fetch", vi.fn(fakeFetch));
+  savePendingRequest({ request_id: "ord_9", number: "+1555", purchased_number: "+1555", cost: 1200, sms: null, createdAt: Date.now() });
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
+
+describe("useActiveSmsRequest", () => {
+  it("restores a pending request after a reload and opens its dialog, asking the server for its state", async () => {
+    const { result } = renderHook(() => useActiveSmsRequest(), { wrapper });
+    expect(result.current.shown).toMatchObject({ requestId: "ord_9", number: "+1555", phase: "waiting" });
+    await waitFor(() => expect(result.current.dialogOpen).toBe(true));
+    await waitFor(() => expect(calls).toContain("GET /api/sms/status/ord_9"));
+  });
+
+  it("shows a code the server has, and keeps it in the cached request", async () => {
+    statusBody = { status: "used", sms: "482913", sms_code: "482913" };
+    const { result } = renderHook(() => useActiveSmsRequest(), { wrapper });
+    await waitFor(() => expect(result.current.shown?.phase).toBe("received"));
+    expect(result.current.shown?.code).toBe("482913");
+    expect(loadPendingRequest()?.sms).toBe("482913");
+  });
+
+  it("cancels: the flag blocks dismissing, the cached request goes, and the flag resets after 2 s", async () => {
+    // Fake clocks that still move on their own, so waitFor keeps working while the 2 s reset is driven by hand.
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ["setTimeout", "clearTimeout"] });
+    const { result } = renderHook(() => useActiveSmsRequest(), { wrapper });
+    await waitFor(() => expect(result.current.dialogOpen).toBe(true));
+    act(() => result.current.cancel());
+    expect(result.current.cancelling).toBe(true);
+    act(() => result.current.dismiss());
+    expect(loadPendingRequest()).not.toBeNull();
+    await waitFor(() => expect(calls).toContain("POST /api/sms/cancel"));
+    await waitFor(() => expect(loadPendingRequest()).toBeNull());
+    expect(result.current.dialogOpen).toBe(false);
+    act(() => vi.advanceTimersByTime(CANCEL_FLAG_MS));
+    expect(result.current.cancelling).toBe(false);
+  });
+
+  it("keeps the request when the cancel is refused (the code came first)", async () => {
+    cancelStatus = 409;
+    const { result } = renderHook(() => useActiveSmsRequest(), { wrapper });
+    await waitFor(() => expect(result.current.dialogOpen).toBe(true));
+    act(() => result.current.cancel());
+    await waitFor(() => expect(calls).toContain("POST /api/sms/cancel"));
+    await waitFor(() => expect(calls.filter((c) => c.includes("/status/")).length).toBeGreaterThan(1));
+    expect(loadPendingRequest()?.request_id).toBe("ord_9");
+  });
+});
