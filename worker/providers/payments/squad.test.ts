@@ -76,3 +76,19 @@ describe("Squad adapter", () => {
     await expect(client.verify("R")).rejects.toMatchObject({ code: "UPSTREAM_UNAVAILABLE", reason: "network" });
   });
 });
+
+describe("Squad adapter against the sandbox simulator", () => {
+  it("speaks the same protocol: initiate then verify Pending; a wrong key is refused like Squad refuses it", async () => {
+    const { env } = await import("cloudflare:workers");
+    const { squadSimulator, SQUAD_SIMULATOR_PATH } = await import("../../sandbox/squad");
+    const bound = (secretKey: string) =>
+      createSquadClient({ baseUrl: `http://127.0.0.1${SQUAD_SIMULATOR_PATH}`, secretKey, fetch: (r) => Promise.resolve(squadSimulator.fetch(r, env)) });
+    const ref = `SIM-${crypto.randomUUID()}`;
+    const good = bound(env.SQUAD_SECRET_KEY!);
+    const checkout = await good.initiate({ amountKobo: 250_000, email: "a@b.co", transactionRef: ref, callbackUrl: "http://127.0.0.1/#/dashboard/1" });
+    expect(checkout.checkoutUrl).toBe(`http://127.0.0.1/sandbox/squad/checkout/${ref}`);
+    expect(await good.verify(ref)).toEqual({ transactionRef: ref, status: "pending", amountKobo: 250_000, currency: "NGN" });
+    expect(await good.verify("NOPE")).toBeNull();
+    await expect(bound("wrong").verify(ref)).rejects.toMatchObject({ code: "UPSTREAM_UNAVAILABLE", httpStatus: 401 });
+  });
+});
