@@ -1,8 +1,21 @@
-import { createHashHistory, createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet, redirect } from "@tanstack/react-router";
-import { z } from "zod";
+import {
+  createHashHistory,
+  createRootRoute,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  Outlet,
+  parseSearchWith,
+  redirect,
+  stringifySearchWith,
+} from "@tanstack/react-router";
 import { isSignedIn } from "./lib/session";
 
-// Hash history as the spec says (#/dashboard/1). Every screen is loaded on demand so the landing page ships only itself.
+// Hash history as the spec says (#/dashboard/1). Every screen is a lazy chunk so the landing page ships only itself.
+// Search params are plain strings (a numeric ?reference= must stay a string); each route reads the ones it knows.
+
+type Search = Record<string, unknown>;
+const optionalString = (value: unknown) => (typeof value === "string" && value.length > 0 ? value : undefined);
 
 const rootRoute = createRootRoute({ component: Outlet });
 
@@ -10,61 +23,100 @@ const indexRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/",
   beforeLoad: () => {
-    // Typed loosely: the route tree is still being declared here.
-    throw redirect({ href: "/homepage/1" });
+    throw redirect({ to: "/homepage/$id", params: { id: "1" } });
   },
 });
 
-const publicPage = (path: string, load: () => Promise<{ default: React.ComponentType }>, validateSearch?: z.ZodType) =>
-  createRoute({
-    getParentRoute: () => rootRoute,
-    path,
-    component: lazyRouteComponent(load),
-    ...(validateSearch ? { validateSearch: (s: Record<string, unknown>) => validateSearch.parse(s) } : {}),
-  });
-
-const homepageRoute = publicPage("/homepage/$id", () => import("./routes/homepage"));
-const signupRoute = publicPage("/signup/$id", () => import("./routes/signup"), z.object({ ref: z.string().optional().catch(undefined) }));
-const loginRoute = publicPage("/login", () => import("./routes/login"));
-const loginIdRoute = publicPage("/login/$id", () => import("./routes/login"));
-const forgotRoute = publicPage("/forgot-password/$id", () => import("./routes/forgot-password"));
-const resetRoute = publicPage(
-  "/reset-password/$id",
-  () => import("./routes/reset-password"),
-  z.object({ token: z.string().optional().catch(undefined), id: z.string().optional().catch(undefined) }),
-);
-const privacyRoute = publicPage("/privacy/$id", () => import("./routes/privacy"));
-const termsRoute = publicPage("/terms/$id", () => import("./routes/terms"));
+const homepageRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/homepage/$id",
+  component: lazyRouteComponent(() => import("./routes/homepage")),
+});
+const signupRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/signup/$id",
+  validateSearch: (s: Search): { ref?: string } => ({ ref: optionalString(s.ref) }),
+  component: lazyRouteComponent(() => import("./routes/signup")),
+});
+const loginRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/login",
+  component: lazyRouteComponent(() => import("./routes/login")),
+});
+const loginIdRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/login/$id",
+  component: lazyRouteComponent(() => import("./routes/login")),
+});
+const forgotRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/forgot-password/$id",
+  component: lazyRouteComponent(() => import("./routes/forgot-password")),
+});
+const resetRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/reset-password/$id",
+  validateSearch: (s: Search): { token?: string; id?: string } => ({ token: optionalString(s.token), id: optionalString(s.id) }),
+  component: lazyRouteComponent(() => import("./routes/reset-password")),
+});
+const privacyRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/privacy/$id",
+  component: lazyRouteComponent(() => import("./routes/privacy")),
+});
+const termsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/terms/$id",
+  validateSearch: (s: Search): { section?: string } => ({ section: optionalString(s.section) }),
+  component: lazyRouteComponent(() => import("./routes/terms")),
+});
 
 /** The signed-in shell: a pathless layout whose guard sends visitors to login. */
 const shellRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: "shell",
   beforeLoad: () => {
-    if (!isSignedIn()) throw redirect({ href: "/login" });
+    if (!isSignedIn()) throw redirect({ to: "/login" });
   },
   component: lazyRouteComponent(() => import("./components/layout/shell")),
 });
 
-const shellPage = (path: string, load: () => Promise<{ default: React.ComponentType }>, validateSearch?: z.ZodType) =>
-  createRoute({
-    getParentRoute: () => shellRoute,
-    path,
-    component: lazyRouteComponent(load),
-    ...(validateSearch ? { validateSearch: (s: Record<string, unknown>) => validateSearch.parse(s) } : {}),
-  });
-
-const dashboardRoute = shellPage(
-  "/dashboard/$id",
-  () => import("./routes/dashboard"),
-  z.object({ reference: z.string().optional().catch(undefined) }),
-);
-const smsRoute = shellPage("/sms/$id", () => import("./routes/sms"));
-const numberRoute = shellPage("/number/$id", () => import("./routes/number"));
-const paymentRoute = shellPage("/payment/$id", () => import("./routes/payment"));
-const esimRoute = shellPage("/esim/$id", () => import("./routes/coming-soon"));
-const eplansRoute = shellPage("/e-plans/$id", () => import("./routes/coming-soon"));
-const settingsRoute = shellPage("/settings/$id", () => import("./routes/settings"));
+const dashboardRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: "/dashboard/$id",
+  validateSearch: (s: Search): { reference?: string } => ({ reference: optionalString(s.reference) }),
+  component: lazyRouteComponent(() => import("./routes/dashboard")),
+});
+const smsRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: "/sms/$id",
+  component: lazyRouteComponent(() => import("./routes/sms")),
+});
+const numberRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: "/number/$id",
+  component: lazyRouteComponent(() => import("./routes/number")),
+});
+const paymentRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: "/payment/$id",
+  component: lazyRouteComponent(() => import("./routes/payment")),
+});
+const esimRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: "/esim/$id",
+  component: lazyRouteComponent(() => import("./routes/coming-soon")),
+});
+const eplansRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: "/e-plans/$id",
+  component: lazyRouteComponent(() => import("./routes/coming-soon")),
+});
+const settingsRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: "/settings/$id",
+  component: lazyRouteComponent(() => import("./routes/settings")),
+});
 
 const routeTree = rootRoute.addChildren([
   indexRoute,
@@ -82,12 +134,16 @@ const routeTree = rootRoute.addChildren([
 export const router = createRouter({
   routeTree,
   history: createHashHistory(),
+  parseSearch: parseSearchWith((value) => value),
+  stringifySearch: stringifySearchWith((value) => (typeof value === "string" ? value : JSON.stringify(value))),
   defaultPreload: "intent",
   scrollRestoration: true,
   defaultNotFoundComponent: () => (
     <div className="p-8 text-center">
       <p className="text-lg font-semibold">Page not found</p>
-      <a className="text-blue-600 underline" href="#/homepage/1">Go to the homepage</a>
+      <a className="text-blue-600 underline" href="#/homepage/1">
+        Go to the homepage
+      </a>
     </div>
   ),
 });
