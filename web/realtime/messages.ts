@@ -1,6 +1,6 @@
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import { toast } from "sonner";
-import { realtimeMessageSchema, type RealtimeMessage } from "../../schema/realtime";
+import type { RealtimeMessage } from "../../schema/realtime";
 
 /** The spec's texts for an SMS order that ended without a code (section 8). */
 export const SMS_TIMEOUT_TOAST = "⏰ Timeout: No code received";
@@ -104,11 +104,37 @@ export function handleRealtimeFrame(queryClient: QueryClient, data: unknown): Re
   } catch {
     return null;
   }
-  const result = realtimeMessageSchema.safeParse(parsed);
-  if (!result.success) return null;
-  const message = result.data;
+  const message = asRealtimeMessage(parsed);
+  if (!message) return null;
   invalidateKeys(queryClient, queryKeysFor(message));
   const t = toastFor(message);
   if (t) showToast(t);
   return message;
+}
+
+// The fields each message kind must carry, by type. The server validates every message against the zod union in
+// schema/realtime.ts before publishing; this light check keeps zod (about 25 kB gzip) out of the signed-in shell's
+// bundle while still dropping anything malformed.
+const REQUIRED: Record<RealtimeMessage["kind"], Record<string, "string" | "number" | "boolean">> = {
+  toast: { type: "string", message: "string" },
+  "payment.credited": { paymentId: "string", amount: "number", balance: "number" },
+  "payment.failed": { paymentId: "string", status: "string", message: "string" },
+  "sms.code": { orderId: "string", code: "string", number: "string" },
+  "sms.ended": { orderId: "string", status: "string", refunded: "boolean", message: "string" },
+  "rental.sms": { rentalId: "string", sender: "string", text: "string" },
+  "rental.ended": { rentalId: "string", status: "string", refunded: "boolean" },
+  "balance.changed": { balance: "number" },
+};
+const TOAST_TYPES = new Set(["success", "info", "error", "warning"]);
+
+export function asRealtimeMessage(value: unknown): RealtimeMessage | null {
+  if (!value || typeof value !== "object") return null;
+  const record = value as Record<string, unknown>;
+  const kind = record.kind;
+  if (typeof kind !== "string" || !Object.hasOwn(REQUIRED, kind)) return null;
+  for (const [field, type] of Object.entries(REQUIRED[kind as RealtimeMessage["kind"]])) {
+    if (typeof record[field] !== type) return null;
+  }
+  if (kind === "toast" && !TOAST_TYPES.has(record.type as string)) return null;
+  return record as RealtimeMessage;
 }
