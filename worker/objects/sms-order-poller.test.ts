@@ -1,6 +1,6 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SMS_ERROR_TEXT, SMS_TIMEOUT_TEXT } from "../../schema/sms";
 import { setSmsProviderFactoryForTests } from "../providers/sms";
 import { ScriptedSmsProvider } from "../providers/sms/scripted-fake";
@@ -15,6 +15,9 @@ import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/he
 const PRICE_KOBO = 120_000; // $0.50 × 1600 × 1.5 with the default settings
 
 let fake: ScriptedSmsProvider;
+
+// Whole order lives take many D1 round trips; on a busy shared machine they outlast the 5 s default.
+vi.setConfig({ testTimeout: 30_000 });
 
 beforeEach(async () => {
   clearSettingsCache();

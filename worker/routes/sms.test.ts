@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SETTING_DEFAULTS } from "../../schema/settings";
 import { setSmsProviderFactoryForTests } from "../providers/sms";
 import { ScriptedSmsProvider } from "../providers/sms/scripted-fake";
@@ -19,6 +19,9 @@ async function ledgerRows(userId: string) {
     .all<{ key: string; amount_kobo: number; kind: string; note: string; ref: string }>();
   return results;
 }
+
+// Whole order lives take many D1 round trips; on a busy shared machine they outlast the 5 s default.
+vi.setConfig({ testTimeout: 30_000 });
 
 beforeEach(async () => {
   clearSettingsCache();

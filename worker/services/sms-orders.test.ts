@@ -1,0 +1,200 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SETTING_DEFAULTS } from "../../schema/settings";
+import { setSmsProviderFactoryForTests } from "../providers/sms";
+import { ScriptedSmsProvider } from "../providers/sms/scripted-fake";
+import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
+import { clearSettingsCache, putSetting } from "./settings";
+import { clearSmsCatalogueCache } from "./sms-catalogue";
+import { cancelSmsOrder, pollSmsOrderTick, sweepSmsOrders } from "./sms-orders";
+
+// Races between the customer's cancel, the code and the last poll; concurrent purchases; the cron backstop.
+
+const MAX = 15;
+let fake: ScriptedSmsProvider;
+
+beforeEach(async () => {
+  clearSettingsCache();
+  await putSetting(db(), "sms_poll", { interval_ms: 600_000, max_attempts: MAX });
+  await putSetting(db(), "exchange_rate", SETTING_DEFAULTS.exchange_rate);
+  await putSetting(db(), "costs", SETTING_DEFAULTS.costs);
+  fake = new ScriptedSmsProvider();
+  setSmsProviderFactoryForTests(() => fake);
+  clearSmsCatalogueCache();
+});
+afterEach(() => {
+  setSmsProviderFactoryForTests(null);
+  clearSmsCatalogueCache();
+});
+
+const pollerOf = (orderId: string) => env.SMS_ORDER.get(env.SMS_ORDER.idFromName(orderId));
+
+async function buy() {
+  const user = await createUser({ balanceKobo: 500_000 });
+  const res = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa" } });
+  expect(res.status).toBe(200);
+  const orderId = res.data.phone.request_id as string;
+  await pollerOf(orderId).stop(); // these tests drive the ticks themselves
+  return { user, orderId };
+}
+
+async function outcome(orderId: string) {
+  const order = await env.DB.prepare("SELECT status, code FROM sms_orders WHERE id = ?").bind(orderId).first<{ status: string; code: string | null }>();
+  const refunds = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger WHERE key = ?").bind(`refund:${orderId}`).first<{ n: number }>();
+  return { status: order!.status, code: order!.code, refunds: refunds!.n };
+}
+
+/** Brings an order to its last poll: MAX - 1 empty polls already counted. */
+async function toLastPoll(orderId: string) {
+  await env.DB.prepare("UPDATE sms_orders SET attempts = ? WHERE id = ?").bind(MAX - 1, orderId).run();
+}
+
+const tick = (orderId: string) => pollSmsOrderTick(env, orderId);
+const cancel = (userId: string, orderId: string) => cancelSmsOrder(env, userId, orderId).then(
+  (r) => r.status,
+  (e: { code?: string }) => e.code ?? "threw",
+);
+
+describe("cancel racing the code and the last poll", () => {
+  it("code first, then cancel: the code stands, no refund, cancel is refused", async () => {
+    const { user, orderId } = await buy();
+    fake.polls = [{ state: "code", code: "111222" }];
+    await tick(orderId);
+    expect(await cancel(user.id, orderId)).toBe("INVALID_STATE");
+    expect(await outcome(orderId)).toEqual({ status: "used", code: "111222", refunds: 0 });
+    expect(await balanceOf(user.id)).toBe(380_000);
+  });
+
+  it("cancel first, then the poll that would have seen a code: cancelled, one refund", async () => {
+    const { user, orderId } = await buy();
+    fake.afterScript = { state: "waiting" };
+    expect(await cancel(user.id, orderId)).toBe("cancelled");
+    fake.afterScript = { state: "code", code: "333444" };
+    expect(await tick(orderId)).toMatchObject({ again: false });
+    expect(await outcome(orderId)).toEqual({ status: "cancelled", code: null, refunds: 1 });
+    expect(await balanceOf(user.id)).toBe(500_000);
+  });
+
+  it("the code arrives during the cancel: the code wins, no refund", async () => {
+    const { user, orderId } = await buy();
+    fake.polls = [{ state: "waiting" }]; // cancel's first look finds nothing
+    fake.duringCancel = async () => {
+      fake.polls = [{ state: "code", code: "555666" }];
+      await tick(orderId);
+    };
+    expect(await cancel(user.id, orderId)).toBe("INVALID_STATE");
+    expect(await outcome(orderId)).toEqual({ status: "used", code: "555666", refunds: 0 });
+    expect(await balanceOf(user.id)).toBe(380_000);
+  });
+
+  it("the last poll first, then cancel: timeout, one refund, cancel is refused", async () => {
+    const { user, orderId } = await buy();
+    await toLastPoll(orderId);
+    await tick(orderId);
+    expect(await cancel(user.id, orderId)).toBe("INVALID_STATE");
+    expect(await outcome(orderId)).toEqual({ status: "timeout", code: null, refunds: 1 });
+    expect(await balanceOf(user.id)).toBe(500_000);
+  });
+
+  it("cancel first, then the last poll: cancelled, one refund", async () => {
+    const { user, orderId } = await buy();
+    await toLastPoll(orderId);
+    expect(await cancel(user.id, orderId)).toBe("cancelled");
+    await tick(orderId);
+    expect(await outcome(orderId)).toEqual({ status: "cancelled", code: null, refunds: 1 });
+    expect(await balanceOf(user.id)).toBe(500_000);
+  });
+
+  it("the last poll lands during the cancel: one outcome, one refund", async () => {
+    const { user, orderId } = await buy();
+    await toLastPoll(orderId);
+    fake.duringCancel = async () => {
+      await tick(orderId);
+    };
+    const result = await cancel(user.id, orderId);
+    const end = await outcome(orderId);
+    expect(end.refunds).toBe(1);
+    expect(["timeout", "cancelled"]).toContain(end.status);
+    expect(result).toBe(end.status === "cancelled" ? "cancelled" : "INVALID_STATE");
+    expect(await balanceOf(user.id)).toBe(500_000);
+  });
+
+  it("cancel, the code and the last poll all at once, many times: refunds 0 or 1, and 0 when the code came", async () => {
+    for (let round = 0; round < 6; round++) {
+      const { user, orderId } = await buy();
+      await toLastPoll(orderId);
+      fake.afterScript = round % 2 === 0 ? { state: "code", code: `9${round}0000` } : { state: "waiting" };
+      await Promise.all([cancel(user.id, orderId), tick(orderId), tick(orderId), cancel(user.id, orderId)]);
+      const end = await outcome(orderId);
+      expect(end.refunds).toBe(end.status === "used" ? 0 : 1);
+      expect(await balanceOf(user.id)).toBe(end.status === "used" ? 380_000 : 500_000);
+    }
+    await expectLedgerBalanced();
+  });
+});
+
+describe("concurrent purchases", () => {
+  it("₦1,000 and 100 purchases of ₦100 at once: exactly 10 succeed and the balance ends at 0", async () => {
+    setSmsProviderFactoryForTests(null); // the sandbox upstream, through the real adapter
+    clearSmsCatalogueCache();
+    // Yahoo in the USA costs $0.10: × ₦1000 with no markup is exactly ₦100.
+    await putSetting(db(), "exchange_rate", { rate: 1000 });
+    await putSetting(db(), "costs", { low_cost: 0, high_cost: 0, rent_cost: 0 });
+    const price = await api("/api/sms/price?id=5&provider=Swift");
+    expect(price.data.mb).toMatchObject({ cost: 10_000, price: 100 });
+
+    const user = await createUser({ balanceKobo: 100_000 });
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "mb", price: 100 } }),
+      ),
+    );
+    const ok = results.filter((r) => r.status === 200);
+    expect(ok).toHaveLength(10);
+    expect(results.filter((r) => r.status === 402).every((r) => r.data.message === "Insufficient balance")).toBe(true);
+    expect(results.filter((r) => r.status !== 200 && r.status !== 402)).toEqual([]);
+    expect(await balanceOf(user.id)).toBe(0);
+    const orders = await env.DB.prepare("SELECT COUNT(*) AS n FROM sms_orders WHERE user_id = ?").bind(user.id).first<{ n: number }>();
+    expect(orders!.n).toBe(10);
+    for (const r of ok) {
+      await runInDurableObject(pollerOf(r.data.phone.request_id), (_instance, state) => state.storage.deleteAlarm());
+    }
+    await expectLedgerBalanced();
+  }, 60_000); // 100 requests through workerd on a shared 2-core machine take seconds
+});
+
+describe("the cron sweep", () => {
+  it("refunds once an order left waiting past its window, and a purchase stuck before its number", async () => {
+    const { user, orderId } = await buy();
+    const longAgo = Date.now() - 24 * 60 * 60_000; // well past 16 ticks of 10 min plus the grace
+    await env.DB.prepare("UPDATE sms_orders SET created_at = ? WHERE id = ?").bind(longAgo, orderId).run();
+    const stuckId = crypto.randomUUID();
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO sms_orders (id, user_id, provider, country_id, country_name, service_id, service_name, price_kobo, status, created_at) VALUES (?, ?, 'Swift', '5', 'USA', 'wa', 'WhatsApp', 120000, 'pending', ?)",
+      ).bind(stuckId, user.id, longAgo),
+      env.DB.prepare("INSERT INTO ledger (user_id, key, amount_kobo, kind, note, ref, created_at) VALUES (?, ?, -120000, 'buy', 'WhatsApp number (USA)', ?, ?)").bind(
+        user.id,
+        `buy:${stuckId}`,
+        stuckId,
+        longAgo,
+      ),
+    ]);
+    expect(await balanceOf(user.id)).toBe(260_000);
+
+    expect(await sweepSmsOrders(env)).toBe(2);
+    expect(await sweepSmsOrders(env)).toBe(0);
+    expect(await outcome(orderId)).toEqual({ status: "timeout", code: null, refunds: 1 });
+    expect(await outcome(stuckId)).toEqual({ status: "failed", code: null, refunds: 1 });
+    expect(fake.calls).toContain("cancel"); // the number was released upstream first
+    expect(await balanceOf(user.id)).toBe(500_000);
+    await expectLedgerBalanced();
+  });
+
+  it("leaves orders inside their window alone", async () => {
+    const { orderId } = await buy();
+    expect(await sweepSmsOrders(env)).toBe(0);
+    expect((await outcome(orderId)).status).toBe("waiting");
+  });
+});
