@@ -16,16 +16,21 @@ export interface PaymentProviders {
  */
 export function paymentProviders(env: Env, config: Pick<Config, "providers">, origin: string): PaymentProviders {
   if (config.providers === "sandbox") {
+    const squadFetch = (request: Request) => Promise.resolve(squadSimulator.fetch(request, env));
+    const nowFetch = (request: Request) => Promise.resolve(nowPaymentsSimulator.fetch(request, env));
+    const intercept = fetchInterceptorForTests;
     return {
       squad: createSquadClient({
         baseUrl: `${origin}${SQUAD_SIMULATOR_PATH}`,
         secretKey: env.SQUAD_SECRET_KEY ?? "",
-        fetch: (request) => Promise.resolve(squadSimulator.fetch(request, env)),
+        fetch: intercept ? (request) => intercept("squad", request, squadFetch) : squadFetch,
+        timeoutMs: intercept ? 200 : undefined,
       }),
       nowpayments: createNowPaymentsClient({
         baseUrl: `${origin}${NOWPAYMENTS_SIMULATOR_PATH}`,
         apiKey: env.NOWPAYMENTS_API_KEY ?? "",
-        fetch: (request) => Promise.resolve(nowPaymentsSimulator.fetch(request, env)),
+        fetch: intercept ? (request) => intercept("nowpayments", request, nowFetch) : nowFetch,
+        timeoutMs: intercept ? 200 : undefined,
       }),
     };
   }
@@ -37,4 +42,20 @@ export function paymentProviders(env: Env, config: Pick<Config, "providers">, or
       fetch: (r) => fetch(r),
     }),
   };
+}
+
+export type PaymentFetchInterceptor = (
+  provider: "squad" | "nowpayments",
+  request: Request,
+  simulator: (request: Request) => Promise<Response>,
+) => Promise<Response>;
+
+let fetchInterceptorForTests: PaymentFetchInterceptor | null = null;
+
+/**
+ * Tests only (sandbox mode): route every payment-provider call through `interceptor`, which may answer itself (a 500,
+ * HTML, a hang) or pass the request on to the simulator; upstream calls then time out after 200 ms. null restores.
+ */
+export function setPaymentFetchForTests(interceptor: PaymentFetchInterceptor | null): void {
+  fetchInterceptorForTests = interceptor;
 }

@@ -1,0 +1,122 @@
+import { env } from "cloudflare:workers";
+
+/**
+ * The money invariants the whole reliability suite checks, as plain SQL over the test D1 so one batch answers them all.
+ * Each returns human-readable violations (empty = holds), so a failing property prints what broke, not just "false".
+ */
+
+const REFUNDED_SMS = ["timeout", "error", "cancelled", "failed"];
+const SPENT_SMS = ["used"];
+const OPEN_SMS = ["pending", "waiting"];
+
+export async function moneyViolations(): Promise<string[]> {
+  const [balances, credits, orders, rentals, totals] = await env.DB.batch([
+    // 1. every balance = the sum of its ledger rows, and never below zero
+    env.DB.prepare(
+      `SELECT u.id, u.balance_kobo AS balance, COALESCE(SUM(l.amount_kobo), 0) AS ledger
+         FROM users u LEFT JOIN ledger l ON l.user_id = u.id GROUP BY u.id
+       HAVING balance <> ledger OR balance < 0`,
+    ),
+    // 2. a deposit is credited at most once (the key is UNIQUE: also proven here by ref) and only once the provider
+    //    confirmed it, for the payment's own amount and to its own owner
+    env.DB.prepare(
+      `SELECT p.id, p.status, p.provider, p.amount_kobo, COUNT(l.id) AS credits, SUM(l.amount_kobo) AS credited,
+              MIN(l.user_id = p.user_id) AS same_owner,
+              (SELECT json_extract(value, '$.status') FROM sandbox_state WHERE key = 'squad:' || p.id) AS squad_status,
+              (SELECT json_extract(value, '$.payment_status') FROM sandbox_state WHERE key = 'nowpayments:' || p.provider_payment_id) AS now_status
+         FROM payments p LEFT JOIN ledger l ON l.ref = p.id AND l.kind = 'fund'
+        GROUP BY p.id
+       HAVING credits > 1
+           OR (credits = 1 AND (credited <> p.amount_kobo OR same_owner = 0 OR p.status <> 'credited'))
+           OR (credits = 0 AND p.status = 'credited')
+           OR (credits = 1 AND p.provider = 'squad' AND squad_status IS NOT 'Success')
+           OR (credits = 1 AND p.provider = 'nowpayments' AND now_status IS NOT 'finished')`,
+    ),
+    // 3. every SMS order has one outcome and at most one refund; refunded outcomes net to zero, the rest cost its price
+    env.DB.prepare(
+      `SELECT o.id, o.status, o.price_kobo,
+              SUM(CASE WHEN l.kind = 'buy' THEN 1 ELSE 0 END) AS debits,
+              SUM(CASE WHEN l.kind = 'refund' THEN 1 ELSE 0 END) AS refunds,
+              COALESCE(SUM(l.amount_kobo), 0) AS net
+         FROM sms_orders o LEFT JOIN ledger l ON l.ref = o.id AND l.kind IN ('buy', 'refund')
+        GROUP BY o.id
+       HAVING debits <> 1 OR refunds > 1
+           OR (o.status IN (${REFUNDED_SMS.map((s) => `'${s}'`).join(",")}) AND (refunds <> 1 OR net <> 0))
+           OR (o.status IN (${[...SPENT_SMS, ...OPEN_SMS].map((s) => `'${s}'`).join(",")}) AND (refunds <> 0 OR net <> -o.price_kobo))
+           OR o.status NOT IN (${[...REFUNDED_SMS, ...SPENT_SMS, ...OPEN_SMS].map((s) => `'${s}'`).join(",")})`,
+    ),
+    // 4. rentals likewise: failed is always refunded, a cancel at most once, active/ended keep the money
+    env.DB.prepare(
+      `SELECT r.id, r.status, r.price_kobo,
+              SUM(CASE WHEN l.kind = 'rent' THEN 1 ELSE 0 END) AS debits,
+              SUM(CASE WHEN l.kind = 'rent_refund' THEN 1 ELSE 0 END) AS refunds,
+              COALESCE(SUM(l.amount_kobo), 0) AS net
+         FROM rentals r LEFT JOIN ledger l ON l.ref = r.id AND l.kind IN ('rent', 'rent_refund')
+        GROUP BY r.id
+       HAVING debits <> 1 OR refunds > 1
+           OR (r.status = 'failed' AND net <> 0)
+           OR (r.status IN ('pending', 'active', 'ended') AND net <> -r.price_kobo)
+           OR (r.status = 'cancelled' AND net NOT IN (0, -r.price_kobo))
+           OR r.status NOT IN ('pending', 'active', 'ended', 'cancelled', 'failed')`,
+    ),
+    // 5. conservation: money in = money spent + balances + open reservations, with "spent" and "open" taken from the
+    //    orders' own prices and statuses (not from the ledger), so a lost or doubled movement shows up here
+    env.DB.prepare(
+      `SELECT
+         (SELECT COALESCE(SUM(amount_kobo), 0) FROM ledger WHERE kind IN ('fund', 'admin', 'referral')) AS money_in,
+         (SELECT COALESCE(SUM(balance_kobo), 0) FROM users) AS balances,
+         (SELECT COALESCE(SUM(price_kobo), 0) FROM sms_orders WHERE status IN (${SPENT_SMS.map((s) => `'${s}'`).join(",")})) +
+         (SELECT COALESCE(SUM(r.price_kobo), 0) FROM rentals r WHERE r.status IN ('active', 'ended')
+             OR (r.status = 'cancelled' AND NOT EXISTS (SELECT 1 FROM ledger WHERE key = 'rent_refund:' || r.id))) AS spent,
+         (SELECT COALESCE(SUM(price_kobo), 0) FROM sms_orders WHERE status IN (${OPEN_SMS.map((s) => `'${s}'`).join(",")})) +
+         (SELECT COALESCE(SUM(price_kobo), 0) FROM rentals WHERE status = 'pending') AS reserved`,
+    ),
+  ]);
+  const out: string[] = [];
+  for (const r of balances.results) out.push(`balance drift or overdraft: ${JSON.stringify(r)}`);
+  for (const r of credits.results) out.push(`payment credited wrongly: ${JSON.stringify(r)}`);
+  for (const r of orders.results) out.push(`sms order money wrong: ${JSON.stringify(r)}`);
+  for (const r of rentals.results) out.push(`rental money wrong: ${JSON.stringify(r)}`);
+  const t = totals.results[0] as { money_in: number; balances: number; spent: number; reserved: number };
+  if (t.money_in !== t.spent + t.balances + t.reserved) out.push(`money not conserved: ${JSON.stringify(t)}`);
+  return out;
+}
+
+/** Row counts of every table a request could write, to prove a refused request wrote nothing. */
+export async function tableCounts(): Promise<Record<string, number>> {
+  const tables = ["users", "sessions", "password_resets", "email_outbox", "ledger", "payments", "sms_orders", "rentals", "rental_messages", "settings", "audit_log", "sandbox_state"];
+  const rows = await env.DB.batch(tables.map((t) => env.DB.prepare(`SELECT '${t}' AS t, COUNT(*) AS n FROM ${t}`)));
+  return Object.fromEntries(rows.map((r) => [(r.results[0] as { t: string }).t, (r.results[0] as { n: number }).n]));
+}
+
+/** A sandbox activation's simulated clock: quiet (no code for a long while) or with its code already arrived. */
+export async function setActivationCodeArrived(upstreamId: string, arrived: boolean): Promise<void> {
+  const key = `sms-activation:${upstreamId}`;
+  const row = await env.DB.prepare("SELECT value FROM sandbox_state WHERE key = ?").bind(key).first<{ value: string }>();
+  if (!row) throw new Error(`no sandbox activation ${upstreamId}`);
+  const value = { ...JSON.parse(row.value), createdAt: arrived ? 0 : Date.now() + 365 * 24 * 3600_000 };
+  await env.DB.prepare("UPDATE sandbox_state SET value = ? WHERE key = ?").bind(JSON.stringify(value), key).run();
+}
+
+export async function upstreamIdOf(table: "sms_orders" | "rentals", id: string): Promise<string> {
+  const row = await env.DB.prepare(`SELECT upstream_id FROM ${table} WHERE id = ?`).bind(id).first<{ upstream_id: string | null }>();
+  if (!row?.upstream_id) throw new Error(`${table} ${id} has no upstream id`);
+  return row.upstream_id;
+}
+
+/** Runs operator SQL (scripts/admin.ts statements) the way `wrangler d1 execute` does: statement by statement. */
+export async function execOperatorSql(sql: string): Promise<void> {
+  for (const statement of sql.split("\n").filter(Boolean)) await env.DB.prepare(statement).run();
+}
+
+/**
+ * fast-check replay options from the shell: VITE_MODEL_SEED, VITE_MODEL_PATH (exact replay of a printed failure) and
+ * VITE_MODEL_RUNS. Only VITE_-prefixed variables reach the workerd test pool (through import.meta.env).
+ */
+export function replayOptions(): { seed?: number; path?: string; runs?: number } {
+  const source = ((import.meta as unknown as { env?: Record<string, string | undefined> }).env ?? {}) as Record<string, string | undefined>;
+  const seed = source.VITE_MODEL_SEED;
+  const path = source.VITE_MODEL_PATH;
+  const runs = source.VITE_MODEL_RUNS;
+  return { ...(seed ? { seed: Number(seed) } : {}), ...(path ? { path } : {}), ...(runs ? { runs: Number(runs) } : {}) };
+}
