@@ -8,6 +8,8 @@ export const E2E_BASE_URL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
   testDir: "./e2e",
+  // One output folder per port, so runs on different ports never wipe each other's traces.
+  outputDir: `test-results/e2e-${port}`,
   timeout: 90_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,

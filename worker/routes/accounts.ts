@@ -19,6 +19,7 @@ import { requireAuth } from "../middleware/auth";
 import { emailSenderFor } from "../providers/email/select";
 import { checkPasswordReset, completePasswordReset, createPasswordReset, resetLink } from "../services/password-reset";
 import { RATE_LIMITS, clearRateLimit, enforceRateLimit } from "../services/rate-limit";
+import { endRealtimeSession } from "../services/notify";
 import { revokeSession, startSession, tokenForSession } from "../services/sessions";
 import {
   changePassword,
@@ -91,6 +92,8 @@ accountRoutes.post("/login", perAddressLimit, validate("json", loginSchema), asy
 
 const logoutHandlers = factory.createHandlers(requireAuth, async (c) => {
   await revokeSession(getDb(c.env.DB), c.var.user.id, c.var.sessionId);
+  // New sockets are refused at once (the room checks the session); this also closes the ones already open.
+  c.executionCtx.waitUntil(endRealtimeSession(c.env, c.var.user.id, c.var.sessionId));
   return c.json({ message: ACCOUNT_MESSAGES.loggedOut });
 });
 accountRoutes.post("/logout", ...logoutHandlers).post("/logout/", ...logoutHandlers);

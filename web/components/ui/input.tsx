@@ -5,9 +5,9 @@ import { cn } from "../../lib/cn";
 export const inputClasses =
   "h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm " +
   "placeholder:text-slate-400 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-600 " +
-  "disabled:cursor-not-allowed disabled:opacity-60 read-only:bg-slate-50 " +
+  "disabled:cursor-not-allowed disabled:opacity-60 [&:is(input,textarea):read-only]:bg-slate-50 " +
   "aria-[invalid=true]:border-red-500 " +
-  "dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:placeholder:text-slate-500 dark:read-only:bg-slate-800/60";
+  "dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:placeholder:text-slate-500 dark:[&:is(input,textarea):read-only]:bg-slate-800/60";
 
 type InputProps = InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement> };
 
