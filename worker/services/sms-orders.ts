@@ -130,7 +130,11 @@ export async function buySmsNumber(env: Env, user: SignedInUser, input: SmsGetNu
     .set({ status: "waiting", upstreamId: activation.upstreamId, number: activation.number, updatedAt: Date.now() })
     .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "pending")))
     .returning({ id: smsOrders.id });
-  if (!waiting) throw new AppError("INVALID_STATE", "This order changed while it was being placed. Please check your orders.");
+  if (!waiting) {
+    // Only the sweep moves a 'pending' order (after minutes): it was refunded already, so the number goes back too.
+    await provider.cancel(activation.upstreamId).catch(() => undefined);
+    throw new AppError("INVALID_STATE", "This order changed while it was being placed. Please check your orders.");
+  }
 
   try {
     const interval = (await getSetting(db, "sms_poll")).interval_ms;
