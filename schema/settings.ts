@@ -62,10 +62,5 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   sms_poll: { interval_ms: 6000, max_attempts: 15 },
 };
 
-/** The tier for a total deposited (naira): the highest whose threshold is at most the total. */
-export function tierFor(tiers: DiscountTier[], totalDepositedNaira: number): DiscountTier {
-  const sorted = [...tiers].sort((a, b) => a.threshold - b.threshold);
-  let current = sorted[0];
-  for (const tier of sorted) if (totalDepositedNaira >= tier.threshold) current = tier;
-  return current;
-}
+/** The tier for a total deposited (naira); lives in tiers.ts so web code can use it without loading zod. */
+export { tierFor } from "./tiers";

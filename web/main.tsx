@@ -1,26 +1,13 @@
-import { PersistQueryClientProvider } from "@tanstack/react-query-persist-client";
 import { RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { Toaster } from "sonner";
-import { persister, queryClient } from "./query-client";
 import { router } from "./router";
-import { useTheme } from "./lib/theme";
 import "./styles.css";
 
-function App() {
-  const { resolved } = useTheme();
-  return (
-    <PersistQueryClientProvider client={queryClient} persistOptions={{ persister, maxAge: 24 * 3600_000, buster: "v1" }}>
-      <RouterProvider router={router} />
-      {/* The spec's toast defaults: 4 s, 3 visible, gap 14 px, width 356 px (sonner's default width). */}
-      <Toaster theme={resolved} duration={4000} visibleToasts={3} gap={14} richColors closeButton position="top-right" />
-    </PersistQueryClientProvider>
-  );
-}
-
+// The entry holds React, the router and the styles only. Query, its persister and the toaster load with the first
+// screen that needs them (web/app-providers.tsx); index.html applies the saved theme before first paint.
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
-    <App />
+    <RouterProvider router={router} />
   </StrictMode>,
 );

@@ -27,34 +27,44 @@ const indexRoute = createRoute({
   },
 });
 
+/**
+ * Every screen that talks to the API sits under this pathless lazy layout, which provides TanStack Query (persisted to
+ * session storage) and the toaster; the landing, privacy and terms pages sit outside it so they load without them.
+ */
+const appRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: "app",
+  component: lazyRouteComponent(() => import("./app-providers")),
+});
+
 const homepageRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/homepage/$id",
   component: lazyRouteComponent(() => import("./routes/homepage")),
 });
 const signupRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => appRoute,
   path: "/signup/$id",
   validateSearch: (s: Search): { ref?: string } => ({ ref: optionalString(s.ref) }),
   component: lazyRouteComponent(() => import("./routes/signup")),
 });
 const loginRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => appRoute,
   path: "/login",
   component: lazyRouteComponent(() => import("./routes/login")),
 });
 const loginIdRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => appRoute,
   path: "/login/$id",
   component: lazyRouteComponent(() => import("./routes/login")),
 });
 const forgotRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => appRoute,
   path: "/forgot-password/$id",
   component: lazyRouteComponent(() => import("./routes/forgot-password")),
 });
 const resetRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => appRoute,
   path: "/reset-password/$id",
   validateSearch: (s: Search): { token?: string; id?: string } => ({ token: optionalString(s.token), id: optionalString(s.id) }),
   component: lazyRouteComponent(() => import("./routes/reset-password")),
@@ -73,7 +83,7 @@ const termsRoute = createRoute({
 
 /** The signed-in shell: a pathless layout whose guard sends visitors to login. */
 const shellRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => appRoute,
   id: "shell",
   beforeLoad: () => {
     if (!isSignedIn()) throw redirect({ to: "/login" });
@@ -121,14 +131,16 @@ const settingsRoute = createRoute({
 const routeTree = rootRoute.addChildren([
   indexRoute,
   homepageRoute,
-  signupRoute,
-  loginRoute,
-  loginIdRoute,
-  forgotRoute,
-  resetRoute,
   privacyRoute,
   termsRoute,
-  shellRoute.addChildren([dashboardRoute, smsRoute, numberRoute, paymentRoute, esimRoute, eplansRoute, settingsRoute]),
+  appRoute.addChildren([
+    signupRoute,
+    loginRoute,
+    loginIdRoute,
+    forgotRoute,
+    resetRoute,
+    shellRoute.addChildren([dashboardRoute, smsRoute, numberRoute, paymentRoute, esimRoute, eplansRoute, settingsRoute]),
+  ]),
 ]);
 
 export const router = createRouter({

@@ -1,7 +1,8 @@
 import { Award, Crown, Gem, Medal, type LucideIcon } from "lucide-react";
 import { useState } from "react";
 import { formatNaira } from "../../../schema/money";
-import { tierFor, type DiscountTier } from "../../../schema/settings";
+import type { DiscountTier } from "../../../schema/settings";
+import { tierFor } from "../../../schema/tiers";
 import { useLevel, useTiers } from "../../api/content";
 import { cn } from "../../lib/cn";
 import { Badge } from "../ui/badge";
