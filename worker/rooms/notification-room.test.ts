@@ -107,8 +107,8 @@ describe("joining a room", () => {
     const owner = await createUser();
     const intruder = await createUser();
     const res = await connect(`${roomPath(owner.id)}?token=${await realtimeTokenFor(intruder)}`);
-    expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ code: "FORBIDDEN" });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: "NOT_FOUND" });
   });
 
   it("refuses a forged token (signed with another secret)", async () => {

@@ -19,7 +19,7 @@ export const CLOSE_SESSION_ENDED = 4001;
 
 const NOT_A_SOCKET = "Only the server can publish to a realtime room; this address accepts realtime connections only.";
 
-function refuse(status: 401 | 403 | 429, code: ErrorCode, message: string): Response {
+function refuse(status: 401 | 403 | 404 | 429, code: ErrorCode, message: string): Response {
   return new Response(JSON.stringify(errorBody(code, message)), {
     status,
     headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
@@ -51,7 +51,8 @@ export class NotificationRoom extends Server<Env> {
       if (!token) return refuse(401, "UNAUTHORIZED", "A realtime token is required.");
       const claims = await verifyToken(loadConfig(this.env).jwtSecret, "realtime", token);
       if (!claims) return refuse(401, "UNAUTHORIZED", "The realtime token is invalid or has expired.");
-      if (claims.userId !== roomUserId) return refuse(403, "FORBIDDEN", "This realtime room belongs to another account.");
+      // Another account's room answers like any resource of another user: 404, never a hint that it is someone's.
+      if (claims.userId !== roomUserId) return refuse(404, "NOT_FOUND", "Not found.");
       // A token outlives a logout by up to 5 minutes; the session check makes logout end realtime access at once.
       const user = await loadSessionUser(this.env.DB, claims.userId, claims.sessionId);
       if (!user) return refuse(401, "UNAUTHORIZED", "Your session has expired. Please log in again.");
