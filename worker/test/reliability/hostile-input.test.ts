@@ -1,0 +1,175 @@
+import { exports } from "cloudflare:workers";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { MAX_BODY_BYTES } from "../../app";
+import { createUser, type TestUser } from "../helpers";
+import { tableCounts } from "./invariants";
+
+/**
+ * Every endpoint fed malformed, oversized, wrongly typed and random JSON (fast-check generated): never a 5xx; every
+ * refusal is a 4xx with the one error body; and a refused request writes nothing (row counts of every table before
+ * and after). The signed-in caller has an empty wallet, so even a body that happens to be valid cannot buy anything.
+ */
+
+interface Endpoint {
+  method: "POST" | "PATCH";
+  path: string;
+  fields: string[];
+  auth: boolean;
+}
+
+const JSON_ENDPOINTS: Endpoint[] = [
+  { method: "POST", path: "/api/register/", fields: ["username", "number", "email", "password", "referralCode"], auth: false },
+  { method: "POST", path: "/api/login", fields: ["email", "password"], auth: false },
+  { method: "POST", path: "/api/forgot-password", fields: ["email"], auth: false },
+  { method: "POST", path: "/api/reset-password", fields: ["id", "token", "newPassword"], auth: false },
+  { method: "PATCH", path: "/api/update/", fields: ["username", "userNumber"], auth: true },
+  { method: "PATCH", path: "/api/password", fields: ["oldPassword", "newPassword"], auth: true },
+  { method: "POST", path: "/api/initialize-transaction", fields: ["amount", "currency", "id", "email"], auth: true },
+  { method: "POST", path: "/api/squad-callback", fields: ["transaction_ref"], auth: true },
+  { method: "POST", path: "/api/verify-payment", fields: ["transaction_ref"], auth: true },
+  { method: "POST", path: "/api/invoice", fields: ["price_amount", "pay_currency", "order_id", "order_description"], auth: true },
+  { method: "POST", path: "/api/sms/get-number", fields: ["provider", "country", "service", "price", "user_id", "actual"], auth: true },
+  { method: "POST", path: "/api/sms/cancel", fields: ["request_id", "debitref", "user_id"], auth: true },
+  { method: "POST", path: "/api/refund-user", fields: ["request_id", "user_id", "cost", "debitRef"], auth: true },
+  { method: "POST", path: "/api/rent/countries", fields: ["countryId", "duration", "period", "price"], auth: true },
+  { method: "POST", path: "/api/rent-number", fields: ["countryId", "duration", "period", "price", "user_id"], auth: true },
+  { method: "POST", path: "/api/rentals/00000000-0000-4000-8000-000000000000/cancel", fields: [], auth: true },
+  { method: "POST", path: "/api/rentals/00000000-0000-4000-8000-000000000000/end", fields: [], auth: true },
+  { method: "POST", path: "/api/webhooks/squad", fields: ["Event", "TransactionRef", "Body"], auth: false },
+  { method: "POST", path: "/api/webhooks/nowpayments", fields: ["payment_id", "payment_status", "order_id"], auth: false },
+  { method: "POST", path: "/api/logout/", fields: [], auth: true },
+];
+
+const GET_PATHS = (id: string) => [
+  `/api/sms/price?id=${id}&provider=${id}`,
+  `/api/sms/countries?provider=${id}`,
+  `/api/sms/status/${id}`,
+  `/api/now-status?payment_id=${id}`,
+  `/api/rentals/${id}`,
+  `/api/level?user_id=${id}`,
+  `/api/get-transaction?user_id=${id}`,
+];
+
+// Values chosen to break naive parsing: huge and fractional money, wrong types, prototype keys, control characters.
+const nastyValue = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.constantFrom(1e308, -1, 0, -0, 0.001, 1000.005, Number.MAX_SAFE_INTEGER, 2 ** 63, "1000", "1e9", "NaN", "Infinity", "", " ", null, true, [], {}),
+  fc.constantFrom("<script>alert(1)</script>", "' OR 1=1 --", "../../etc/passwd", "\u0000\u202e", "x".repeat(5000), "Swift", "Dynamic", "hour", "5"),
+  fc.string({ maxLength: 50 }),
+);
+
+const bodyFor = (fields: string[]) =>
+  fc.oneof(
+    // the right field names with wrong or hostile values
+    fields.length > 0 ? fc.dictionary(fc.constantFrom(...fields), nastyValue, { maxKeys: fields.length }).map((o) => JSON.stringify(o)) : fc.constant("{}"),
+    // any JSON at all
+    fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
+    // not JSON
+    fc.string({ maxLength: 200 }),
+    fc.constantFrom('{"a":', "[", "{'a':1}", "\u0000", '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}}}', "[".repeat(2000), '{"amount":1e999}', "null", '"'),
+  );
+
+const contentTypeArb = fc.constantFrom("application/json", "application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded", null);
+
+async function send(method: string, path: string, body: BodyInit | null, headers: Record<string, string>) {
+  const res = await (exports as unknown as { default: Fetcher }).default.fetch(new Request(`http://127.0.0.1:8787${path}`, { method, body, headers }));
+  const text = await res.text();
+  let data: any = null;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    data = text;
+  }
+  return { status: res.status, data };
+}
+
+function expectRefusalShape(res: { status: number; data: any }, label: string) {
+  expect(res.status, `${label} answered ${res.status}: ${JSON.stringify(res.data).slice(0, 200)}`).toBeLessThan(500);
+  if (res.status >= 400) {
+    expect(res.data, label).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String), error: expect.any(String) }));
+    expect(res.data.message, label).not.toMatch(/at .*\.ts:\d+|TypeError|SQLITE|D1_ERROR|undefined/);
+  }
+}
+
+let user: TestUser;
+beforeAll(async () => {
+  user = await createUser();
+  // Thousands of request log lines add nothing here (log hygiene has its own test) and slow the run.
+  vi.spyOn(console, "log").mockImplementation(() => undefined);
+  vi.spyOn(console, "warn").mockImplementation(() => undefined);
+});
+afterAll(() => vi.restoreAllMocks());
+
+describe("random and hostile JSON on every endpoint", () => {
+  for (const endpoint of JSON_ENDPOINTS) {
+    it(`${endpoint.method} ${endpoint.path}: 4xx with the error body, never a 500, nothing written`, { timeout: 60_000 }, async () => {
+      await fc.assert(
+        fc.asyncProperty(bodyFor(endpoint.fields), contentTypeArb, async (body, contentType) => {
+          const headers: Record<string, string> = {};
+          if (contentType) headers["content-type"] = contentType;
+          if (endpoint.auth) headers.authorization = `Bearer ${user.token}`;
+          const before = await tableCounts();
+          const res = await send(endpoint.method, endpoint.path, body, headers);
+          expectRefusalShape(res, `${endpoint.method} ${endpoint.path} ${body.slice(0, 80)}`);
+          if (res.status >= 400) expect(await tableCounts()).toEqual(before);
+        }),
+        { numRuns: 20 },
+      );
+    });
+  }
+
+  it("random ids and query values on the GET endpoints: 4xx or an empty answer, never a 500", { timeout: 60_000 }, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom("%00", "..%2F..", "%27%20OR%201%3D1", "9".repeat(400), "-1", "null")), async (raw) => {
+        const id = encodeURIComponent(raw).replaceAll("%25", "%");
+        for (const path of GET_PATHS(id)) {
+          let res;
+          try {
+            res = await send("GET", path, null, { authorization: `Bearer ${user.token}` });
+          } catch {
+            continue; // a URL the Request constructor itself refuses never reaches the worker
+          }
+          expectRefusalShape(res, `GET ${path}`);
+        }
+      }),
+      { numRuns: 12 },
+    );
+  });
+});
+
+describe("oversized bodies", () => {
+  const big = JSON.stringify({ email: "a@example.com", password: "x".repeat(MAX_BODY_BYTES + 10) });
+
+  for (const endpoint of JSON_ENDPOINTS) {
+    it(`${endpoint.method} ${endpoint.path}: 413 before the body is read`, async () => {
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (endpoint.auth) headers.authorization = `Bearer ${user.token}`;
+      const before = await tableCounts();
+      const res = await send(endpoint.method, endpoint.path, big, headers);
+      expect(res.status).toBe(413);
+      expect(res.data).toMatchObject({ code: "PAYLOAD_TOO_LARGE", message: expect.stringContaining("too large") });
+      expect(await tableCounts()).toEqual(before);
+    });
+  }
+
+  it("a streamed body without a length is cut off at the limit too", async () => {
+    const chunk = new TextEncoder().encode("x".repeat(8 * 1024));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 20) return controller.close();
+        sent += 1;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await send("POST", "/api/login", stream, { "content-type": "application/json" });
+    expect(res.status).toBe(413);
+    expect(sent).toBeLessThan(20); // refused early: the worker stopped reading well before the end
+  });
+
+  it("a declared length over the limit is refused without reading", async () => {
+    const res = await send("POST", "/api/webhooks/squad", "{}", { "content-type": "application/json", "content-length": String(MAX_BODY_BYTES * 4) });
+    expect([400, 413]).toContain(res.status);
+  });
+});
