@@ -16,6 +16,30 @@ export default defineConfig({
     // bench/web-weight.ts follows the manifest to add up what each screen needs; .assetsignore keeps it unserved.
     manifest: true,
     target: "es2022",
+    // Tailwind v4 itself needs these browsers (its own baseline); telling the CSS minifier so drops fallbacks that no
+    // supported browser reads (1.2 kB gzip of the 10.9 kB stylesheet).
+    cssTarget: ["chrome111", "safari16.4", "firefox128"],
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // Left alone, the bundler cuts TanStack Query into four shared chunks (each gzipped on its own) and React away
+          // from react-dom; one chunk per library family compresses better and costs fewer requests (2.1 kB gzip less
+          // on the dashboard). Neither group is on the landing page's path except the framework it needs anyway.
+          groups: [
+            {
+              name: "framework",
+              test: /node_modules[\\/](react|react-dom|scheduler|use-sync-external-store|@tanstack[\\/](react-router|router-core|history|store|react-store))[\\/]/,
+              priority: 20,
+            },
+            {
+              name: "query",
+              test: /node_modules[\\/]@tanstack[\\/](query-core|react-query|query-persist-client-core|query-sync-storage-persister|react-query-persist-client)[\\/]/,
+              priority: 10,
+            },
+          ],
+        },
+      },
+    },
   },
   // `npm run dev`: Vite serves the web app with hot reload and forwards the API and the rooms to `wrangler dev`.
   server: {

@@ -1,4 +1,4 @@
-import { toast } from "sonner";
+import { toast } from "./toast";
 
 /** Copies text and shows the spec's toast. Falls back to a hidden textarea where the async clipboard is refused. */
 export async function copyText(text: string, successMessage: string): Promise<void> {

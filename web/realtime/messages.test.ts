@@ -4,7 +4,7 @@ import type { RealtimeMessage } from "../../schema/realtime";
 import { PAYMENT_CONFIRMED_TOAST, PAYMENT_TOAST_ID, SMS_ERROR_TOAST, SMS_TIMEOUT_TOAST, handleRealtimeFrame } from "./messages";
 
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn(), warning: vi.fn() }));
-vi.mock("sonner", () => ({ toast }));
+vi.mock("../lib/toast", () => ({ toast }));
 
 /** Every query a signed-in screen may hold, so each test can see which ones a message made stale and which it left. */
 const CACHED: QueryKey[] = [

@@ -1,5 +1,5 @@
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import type { RealtimeMessage } from "../../schema/realtime";
 
 /** The spec's texts for an SMS order that ended without a code (section 8). */

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import { loginSchema, type LoginInput } from "../../schema/accounts";
 import { useLogin } from "../api/accounts";
 import { AppLink, useGo } from "../components/layout/app-link";

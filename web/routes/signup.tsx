@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import { ACCOUNT_MESSAGES, registerSchema, type RegisterInput } from "../../schema/accounts";
 import { useRegister } from "../api/accounts";
 import { AppLink, useGo, useAppSearch } from "../components/layout/app-link";

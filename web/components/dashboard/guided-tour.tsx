@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { X } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import { Button } from "../ui/button";
 import { TOUR_COMPLETED_KEY, TOUR_STEPS } from "./tour-steps";
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { ChevronRight, Gift, MessagesSquare } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import { getRef, useLinks } from "../../api/content";
 import { useQueryClient } from "@tanstack/react-query";
 

@@ -1,12 +1,15 @@
 import { Outlet, useRouterState } from "@tanstack/react-router";
 import { Menu } from "lucide-react";
-import { useEffect, useId, useRef, useState } from "react";
-import { RealtimeBridge } from "../../realtime/realtime-bridge";
+import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
 import { ChatButton } from "./chat-button";
 import { LogoMark } from "./logo";
 import { SideNav } from "./side-nav";
 import { ThemeSwitch } from "./theme-switch";
 import { TierBadge } from "./tier-badge";
+
+// The socket is not needed to show the screen (queries poll until it is up), so partysocket and the message handling
+// (about 4 kB gzip) load after the shell instead of before it.
+const RealtimeBridge = lazy(() => import("../../realtime/realtime-bridge").then((m) => ({ default: m.RealtimeBridge })));
 
 /** The signed-in layout (spec section 2): fixed header, side navigation (a drawer under 500 px), content, chat button. */
 export default function Shell() {
@@ -34,7 +37,9 @@ export default function Shell() {
 
   return (
     <div className="min-h-dvh bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
-      <RealtimeBridge />
+      <Suspense fallback={null}>
+        <RealtimeBridge />
+      </Suspense>
       <header className="fixed inset-x-0 top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/90 px-4 backdrop-blur min-[500px]:left-[max(20%,13rem)] sm:px-6 dark:border-slate-800 dark:bg-slate-900/90">
         <button
           ref={menuButton}

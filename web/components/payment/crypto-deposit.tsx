@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { AlertTriangle, Bitcoin, Check, CheckCircle2, Copy, Timer } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import { formatNaira } from "../../../schema/money";
 import { useCreateInvoice, useInvoiceStatus, useMerchantCurrencies, type Invoice, type RateSettings } from "../../api/payments";
 import { refreshWallet } from "../../api/wallet";

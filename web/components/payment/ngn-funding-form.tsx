@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { CreditCard } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import { formatNaira } from "../../../schema/money";
 import { useInitializeTransaction } from "../../api/payments";
 import { Button } from "../ui/button";

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Clock } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import { formatNaira } from "../../../schema/money";
 import { ApiError } from "../../api/client";
 import { useServerPendingPayments, verifyPayment } from "../../api/payments";

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import { ApiError } from "../../api/client";
 import { confirmCardPayment } from "../../api/payments";
 import { refreshWallet } from "../../api/wallet";

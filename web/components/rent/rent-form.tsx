@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import { formatNaira } from "../../../schema/money";
 import { ApiError } from "../../api/client";
 import { useRentCountries, useRentNumber, useRentStock, type Rental, type RentStockRequest } from "../../api/rentals";

@@ -1,6 +1,6 @@
 import { Copy, MessageSquare } from "lucide-react";
 import { useEffect, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import { useCancelRental, useEndRental, useRental } from "../../api/rentals";
 import { copyText } from "../../lib/clipboard";
 import { orderStatusVariant } from "../orders/status-style";

@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import { ApiError } from "../../api/client";
 import { useCancelSmsRequest, useSmsOrder } from "../../api/sms";
 import {
