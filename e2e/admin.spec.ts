@@ -13,6 +13,13 @@ function admin(...args: string[]): string {
   });
 }
 
+// The journeys share one database: the operator's settings go back to what they were, whatever happens in the test.
+let restore: (() => Promise<void>) | null = null;
+test.afterEach(async () => {
+  await restore?.();
+  restore = null;
+});
+
 test("the operator CLI changes a setting the API then serves, and a manual credit reaches the ledger and the history", async ({ request }) => {
   const email = `operator-${Date.now()}@example.com`;
   const reg = await request.post("/api/register/", {
@@ -21,6 +28,15 @@ test("the operator CLI changes a setting the API then serves, and a manual credi
   expect(reg.status()).toBe(201);
   const { token } = await reg.json();
   const auth = { authorization: `Bearer ${token}` };
+
+  const before = (await (await request.get("/api/get-rate", { headers: auth })).json())[0];
+  restore = async () => {
+    admin("set-rate-settings", "--cryptomin", String(before.cryptomin), "--rate", String(before.rate), "--squadmin", String(before.squadmin), "--reason", "e2e restore");
+    // Settings are cached per isolate for up to 10 s: wait until the API serves the restored values.
+    await expect
+      .poll(async () => (await (await request.get("/api/get-rate", { headers: auth })).json())[0]?.squadmin, { timeout: 20_000 })
+      .toBe(before.squadmin);
+  };
 
   expect(admin("set-rate-settings", "--cryptomin", "6", "--rate", "1575", "--squadmin", "1500", "--reason", "new minimums")).toContain("rate_settings updated");
   // Settings are cached per isolate for up to 10 s.
