@@ -6,11 +6,11 @@ import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { verifyToken } from "../lib/jwt";
 import { validate } from "../lib/validate";
-import { loadSessionUser, requireAuth } from "../middleware/auth";
+import { loadSessionUser, readAsSignedInUser, requireAuth } from "../middleware/auth";
+import { ordersRead } from "../services/order-list";
 import { pricingContext, smsPriceKobo } from "../services/pricing";
-import { rentalOrderRows } from "../services/rentals";
 import { smsCountries, smsOffers } from "../services/sms-catalogue";
-import { buySmsNumber, cancelSmsOrder, smsOrderRows, smsOrderStatus, smsRefundState } from "../services/sms-orders";
+import { buySmsNumber, cancelSmsOrder, smsOrderStatus, smsRefundState } from "../services/sms-orders";
 
 export const smsRoutes = new Hono<AppEnv>();
 
@@ -60,14 +60,9 @@ smsRoutes.post("/refund-user", requireAuth, validate("json", smsOrderRefSchema),
   return c.json(await smsRefundState(getDb(c.env.DB), c.var.user.id, c.req.valid("json").request_id));
 });
 
-smsRoutes.get("/orders", requireAuth, async (c) => {
-  const db = getDb(c.env.DB);
-  const user = c.var.user;
-  // SMS orders and rentals in one list, newest first (the spec's orders table shows both).
-  const rows = [...(await smsOrderRows(db, user.id, user.balanceKobo)), ...(await rentalOrderRows(db, user.id))];
-  rows.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
-  return c.json({ data: rows });
-});
+// SMS orders and rentals in one list, newest first (the spec's orders table shows both); the session check and both
+// queries are one D1 round trip.
+smsRoutes.get("/orders", async (c) => c.json({ data: await readAsSignedInUser(c, ordersRead) }));
 
 async function optionalTotalDeposited(header: string | undefined, d1: D1Database, secret: Uint8Array): Promise<number> {
   if (!header) return 0;

@@ -11,7 +11,7 @@ import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
-import { requireAuth } from "../middleware/auth";
+import { readAsSignedInUser, requireAuth } from "../middleware/auth";
 import { paymentProviders } from "../providers/payments/providers";
 import {
   confirmCardPayment,
@@ -23,7 +23,7 @@ import {
   startCardPayment,
   type PaymentDeps,
 } from "../services/payments";
-import { listTransactions } from "../services/transactions";
+import { transactionsRead } from "../services/transactions";
 
 /** The public origin: callback URLs, the IPN URL and the sandbox checkout must be reachable by the browser/provider. */
 export function publicOrigin(c: Context<AppEnv>): string {
@@ -42,7 +42,8 @@ export function paymentDeps(c: Context<AppEnv>): PaymentDeps {
 export const walletRoutes = new Hono<AppEnv>()
   .get("/user-balance", requireAuth, (c) => c.json({ balance: koboToNaira(c.var.user.balanceKobo) }))
 
-  .get("/get-transaction", requireAuth, async (c) => c.json(await listTransactions(getDb(c.env.DB), c.var.user.id)))
+  // The session check and the history's queries in one D1 round trip (the dashboard polls this).
+  .get("/get-transaction", async (c) => c.json(await readAsSignedInUser(c, transactionsRead)))
 
   .post("/initialize-transaction", requireAuth, validate("json", initializeTransactionSchema), async (c) => {
     const user = c.var.user;

@@ -265,16 +265,24 @@ export async function rentalMessagesOf(db: Db, rentalId: string) {
  * number are left out (the spec's table ignores rows without purchased_number; their refund is in the history).
  */
 export async function rentalOrderRows(db: Db, userId: string) {
+  return toRentalOrderRows(await rentalOrderRowsQuery(db, userId));
+}
+
+/** The orders table's rental rows, not yet sent (the orders route batches it with the session check). */
+export function rentalOrderRowsQuery(db: Db, userId: string) {
   const latestCode = sql<string | null>`(SELECT ${rentalMessages.code} FROM ${rentalMessages}
       WHERE ${rentalMessages.rentalId} = ${rentals.id} AND ${rentalMessages.code} IS NOT NULL
       ORDER BY ${rentalMessages.receivedAt} DESC, ${rentalMessages.id} DESC LIMIT 1)`;
-  const rows = await db
+  return db
     .select({ rental: rentals, code: latestCode, balanceKobo: users.balanceKobo })
     .from(rentals)
     .innerJoin(users, eq(users.id, rentals.userId))
     .where(and(eq(rentals.userId, userId), sql`${rentals.number} IS NOT NULL`))
     .orderBy(desc(rentals.createdAt))
     .limit(200);
+}
+
+export function toRentalOrderRows(rows: Awaited<ReturnType<typeof rentalOrderRowsQuery>>) {
   const now = Date.now();
   return rows.map(({ rental, code, balanceKobo }) => ({
     kind: "rental" as const,

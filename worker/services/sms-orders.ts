@@ -421,12 +421,20 @@ export async function smsRefundState(db: Db, userId: string, orderId: string): P
 
 /** The caller's SMS orders that got a number, newest first, in the spec's Order shape. */
 export async function smsOrderRows(db: Db, userId: string, balanceKobo: number): Promise<OrderRow[]> {
-  const rows = await db
+  return toSmsOrderRows(await smsOrderRowsQuery(db, userId), balanceKobo);
+}
+
+/** The orders table's SMS rows, not yet sent (the orders route batches it with the session check). */
+export function smsOrderRowsQuery(db: Db, userId: string) {
+  return db
     .select()
     .from(smsOrders)
     .where(and(eq(smsOrders.userId, userId), isNotNull(smsOrders.number)))
     .orderBy(desc(smsOrders.createdAt))
     .limit(200);
+}
+
+export function toSmsOrderRows(rows: Awaited<ReturnType<typeof smsOrderRowsQuery>>, balanceKobo: number): OrderRow[] {
   return rows.map((o) => ({
     kind: "sms" as const,
     reference_code: o.id,

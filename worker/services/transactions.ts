@@ -2,6 +2,7 @@ import { and, desc, eq, ne } from "drizzle-orm";
 import { koboToNaira } from "../../schema/money";
 import type { Transaction, TransactionStatus } from "../../schema/wallet";
 import type { Db } from "../db/client";
+import type { UserRead } from "../middleware/auth";
 import { ledger, payments } from "../db/tables";
 import { CARD_DEPOSIT_NOTE, cryptoDepositNote } from "./payments";
 
@@ -23,7 +24,16 @@ const REFUND_OF: Record<string, "buy" | "rent"> = { refund: "buy", rent_refund: 
 const PENDING_PAYMENT_STATUSES = new Set(["pending", "waiting", "confirming", "confirmed", "sending"]);
 
 export async function listTransactions(db: Db, userId: string): Promise<Transaction[]> {
-  const [ledgerRows, attemptRows] = await db.batch([
+  const read = transactionsRead(db, userId);
+  return read.shape(await db.batch(read.queries), { id: userId });
+}
+
+/**
+ * The history as a read for readAsSignedInUser (middleware/auth.ts): the route's session check and these two queries
+ * go to D1 in one batch, one round trip for the dashboard's most frequent call.
+ */
+export function transactionsRead(db: Db, userId: string) {
+  const queries = [
     db
       .select({ id: ledger.id, key: ledger.key, amountKobo: ledger.amountKobo, kind: ledger.kind, note: ledger.note, ref: ledger.ref, createdAt: ledger.createdAt })
       .from(ledger)
@@ -36,8 +46,18 @@ export async function listTransactions(db: Db, userId: string): Promise<Transact
       .where(and(eq(payments.userId, userId), ne(payments.status, "credited")))
       .orderBy(desc(payments.createdAt))
       .limit(HISTORY_LIMIT),
-  ]);
+  ] as const;
+  return {
+    queries: queries as unknown as UserRead<Transaction[]>["queries"],
+    shape: (results: unknown[], user: { id: string }) =>
+      projectHistory(user.id, results[0] as Awaited<(typeof queries)[0]>, results[1] as Awaited<(typeof queries)[1]>),
+  } satisfies UserRead<Transaction[]>;
+}
 
+type LedgerRow = { id: number; key: string; amountKobo: number; kind: string; note: string; ref: string | null; createdAt: number };
+type AttemptRow = { id: string; provider: string; status: string; amountKobo: number; payCurrency: string | null; createdAt: number };
+
+function projectHistory(userId: string, ledgerRows: LedgerRow[], attemptRows: AttemptRow[]): Transaction[] {
   // Purchases and rentals whose money came back: "buy:<ref>" / "rent:<ref>" keyed by the refunded movement.
   const refunded = new Set<string>();
   for (const row of ledgerRows) {
