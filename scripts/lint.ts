@@ -1,10 +1,13 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { ESLint } from "eslint";
 import { root } from "./local-env";
 
 /**
- * The project's lint: the architectural rules a reviewer would otherwise have to remember (../docs/decisions/001).
- * Type errors and unused code are tsc's job (strict, noUnused*); this checks what tsc cannot.
+ * The project's lint, two layers (../docs/decisions/009-linting.md):
+ * 1. the architectural rules below, which a reviewer would otherwise have to remember (../docs/decisions/001);
+ * 2. ESLint with ../eslint.config.js (typescript-eslint recommended, the classic React hook rules), zero warnings.
+ * Type errors are tsc's job (`tsc -b`, run before this in `npm test`).
  */
 type Rule = { dirs: string[]; test: RegExp; message: string; only?: RegExp; skip?: RegExp };
 
@@ -47,8 +50,24 @@ for (const rule of rules) {
     }
   }
 }
-if (problems > 0) {
-  console.error(`\nlint: ${problems} problem(s)`);
+const architecturalProblems = problems;
+
+// ESLint runs even when a rule above failed, so one run shows every finding.
+const eslint = new ESLint({ cwd: root });
+const results = await eslint.lintFiles(["."]);
+const eslintErrors = results.reduce((sum, r) => sum + r.errorCount + r.fatalErrorCount, 0);
+// Warnings fail too (the CLI's --max-warnings 0): a warning nobody has to fix is a warning nobody reads.
+const eslintWarnings = results.reduce((sum, r) => sum + r.warningCount, 0);
+if (eslintErrors + eslintWarnings > 0) {
+  const formatter = await eslint.loadFormatter("stylish");
+  console.error(await formatter.format(results));
+}
+
+if (architecturalProblems + eslintErrors + eslintWarnings > 0) {
+  console.error(
+    `\nlint: ${architecturalProblems} architectural problem(s), ` +
+      `ESLint ${eslintErrors} error(s) and ${eslintWarnings} warning(s)`,
+  );
   process.exit(1);
 }
-console.log("lint: no problems");
+console.log(`lint: no problems (architectural rules and ESLint, ${results.length} files)`);
