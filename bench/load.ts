@@ -42,16 +42,22 @@ const samples: Sample[] = [];
 /** The first answer seen for each failing status, so a report says what went wrong, not only how often. */
 const firstFailure = new Map<number, string>();
 
-async function timed(kind: string, url: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
+/** The few answer fields the run reads; anything else in a body is ignored. */
+interface Answer {
+  data?: { data?: { transaction_ref?: string } } | { status: string }[];
+  phone?: { request_id?: string };
+}
+
+async function timed(kind: string, url: string, init: RequestInit = {}): Promise<{ status: number; body: Answer | string | null }> {
   const t0 = performance.now();
   let status = 0;
-  let body: any = null;
+  let body: Answer | string | null = null;
   try {
     const res = await fetch(url, { ...init, signal: AbortSignal.timeout(60_000) });
     status = res.status;
     const text = await res.text();
     try {
-      body = JSON.parse(text);
+      body = JSON.parse(text) as Answer;
     } catch {
       body = text;
     }
@@ -139,7 +145,8 @@ export async function runLoad(url: string, opts: { persistTo?: string; log?: (li
   // One more checkout per wallet, left open: the burst completes it and replays its webhook.
   const refsOf = async (w: (typeof wallets)[number]) => {
     const init = await timed("fund", `${url}/api/initialize-transaction`, json(w.token, { amount: 1000, currency: "NGN" }));
-    const ref = init.body?.data?.data?.transaction_ref as string | undefined;
+    const data = typeof init.body === "object" ? init.body?.data : undefined;
+    const ref = data && !Array.isArray(data) ? data.data?.transaction_ref : undefined;
     if (ref) w.refs.push(ref);
   };
   await pool(wallets, 10, refsOf);
@@ -150,7 +157,7 @@ export async function runLoad(url: string, opts: { persistTo?: string; log?: (li
   const purchases = Array.from({ length: PURCHASES }, (_, i) => async () => {
     const w = wallets[i % WALLETS];
     const res = await timed("purchase", `${url}/api/sms/get-number`, json(w.token, { provider: i % 3 === 0 ? "Dynamic" : "Swift", country: "5", service: i % 3 === 0 ? "1" : "wa" }));
-    const id = res.body?.phone?.request_id as string | undefined;
+    const id = typeof res.body === "object" ? res.body?.phone?.request_id : undefined;
     if (res.status === 200 && id) {
       orderIds.push({ token: w.token, id });
       // A third of the customers change their mind at once (races the poller's first tick).
@@ -179,7 +186,8 @@ export async function runLoad(url: string, opts: { persistTo?: string; log?: (li
     waiting = 0;
     for (const w of wallets) {
       const orders = await timed("orders", `${url}/api/orders`, json(w.token));
-      waiting += ((orders.body?.data ?? []) as { status: string }[]).filter((o) => o.status === "waiting" || o.status === "pending").length;
+      const list = typeof orders.body === "object" && Array.isArray(orders.body?.data) ? orders.body.data : [];
+      waiting += list.filter((o) => o.status === "waiting" || o.status === "pending").length;
     }
     if (waiting === 0) break;
     await new Promise((r) => setTimeout(r, 2000));
