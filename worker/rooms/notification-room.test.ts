@@ -6,7 +6,7 @@ import type { RealtimeMessage } from "../../schema/realtime";
 import { sessions } from "../db/tables";
 import { TOKEN_ISSUER, signToken } from "../lib/jwt";
 import { endRealtimeSession, notify } from "../services/notify";
-import { api, createUser, db, type TestUser } from "../test/helpers";
+import { api, createUser, db, type ReplyBody, type TestUser } from "../test/helpers";
 import { CLOSE_SESSION_ENDED, MAX_SOCKETS_PER_USER } from "./notification-room";
 
 const secret = () => new TextEncoder().encode(env.JWT_SECRET!);
@@ -25,7 +25,7 @@ interface TestSocket {
 }
 const openSockets: WebSocket[] = [];
 
-async function connect(path: string): Promise<{ status: number; body: any; socket?: TestSocket }> {
+async function connect(path: string): Promise<{ status: number; body: ReplyBody; socket?: TestSocket }> {
   const res = await workerFetch(path, { headers: { Upgrade: "websocket" } });
   if (!res.webSocket) {
     const text = await res.text();

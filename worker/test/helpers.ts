@@ -39,8 +39,22 @@ export async function createUser(opts: { balanceKobo?: number; email?: string; u
   return { id, email, token, sessionId };
 }
 
+/**
+ * A decoded reply body as a test reads it: whatever the endpoint answered (JSON, or the raw text when it is not JSON).
+ * Deliberately untyped: tests reach into its fields and the assertion is the check; `unknown` would only add a cast
+ * to every expect.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the one untyped test-reply type, reasons above
+export type ReplyBody = any;
+
+export interface ApiReply {
+  status: number;
+  data: ReplyBody;
+  headers: Headers;
+}
+
 /** Calls the worker like a browser would. `token` adds the bearer header; `json` sends a JSON body. */
-export async function api(path: string, init: { method?: string; token?: string; json?: unknown; headers?: Record<string, string>; body?: BodyInit } = {}) {
+export async function api(path: string, init: { method?: string; token?: string; json?: unknown; headers?: Record<string, string>; body?: BodyInit } = {}): Promise<ApiReply> {
   const headers: Record<string, string> = { ...(init.headers ?? {}) };
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   let body = init.body;
@@ -50,7 +64,7 @@ export async function api(path: string, init: { method?: string; token?: string;
   }
   const res = await (exports as unknown as { default: Fetcher }).default.fetch(new Request(`http://127.0.0.1:8787${path}`, { method: init.method ?? (body ? "POST" : "GET"), headers, body }));
   const text = await res.text();
-  let data: any = null;
+  let data: ReplyBody = null;
   try {
     data = text ? JSON.parse(text) : null;
   } catch {

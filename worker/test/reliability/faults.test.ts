@@ -23,7 +23,7 @@ import { runPaymentSweep } from "../../services/payments";
 import { clearSettingsCache, putSetting } from "../../services/settings";
 import { clearSmsCatalogueCache } from "../../services/sms-catalogue";
 import { pollSmsOrderTick, sweepSmsOrders } from "../../services/sms-orders";
-import { api, balanceOf, createUser, db } from "../helpers";
+import { api, balanceOf, createUser, db, type ApiReply } from "../helpers";
 import { FAULTS, faultyUpstream, LOSSY_FAULTS, type Fault, type FaultPlan } from "./faulty-fetch";
 import { moneyViolations, setActivationCodeArrived, upstreamIdOf } from "./invariants";
 
@@ -82,7 +82,7 @@ afterEach(async () => {
   expect(await moneyViolations()).toEqual([]);
 });
 
-function expectCleanFailure(res: { status: number; data: any }) {
+function expectCleanFailure(res: Pick<ApiReply, "status" | "data">) {
   expect(res.status).toBeGreaterThanOrEqual(400);
   expect(res.data).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String), error: expect.any(String) }));
   expect(res.data.code).not.toBe("INTERNAL");

@@ -2,7 +2,7 @@ import { exports } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { MAX_BODY_BYTES } from "../../app";
-import { createUser, type TestUser } from "../helpers";
+import { createUser, type ApiReply, type ReplyBody, type TestUser } from "../helpers";
 import { tableCounts } from "./invariants";
 
 /**
@@ -75,7 +75,7 @@ const contentTypeArb = fc.constantFrom("application/json", "application/json; ch
 async function send(method: string, path: string, body: BodyInit | null, headers: Record<string, string>) {
   const res = await (exports as unknown as { default: Fetcher }).default.fetch(new Request(`http://127.0.0.1:8787${path}`, { method, body, headers }));
   const text = await res.text();
-  let data: any = null;
+  let data: ReplyBody = null;
   try {
     data = JSON.parse(text);
   } catch {
@@ -84,7 +84,7 @@ async function send(method: string, path: string, body: BodyInit | null, headers
   return { status: res.status, data };
 }
 
-function expectRefusalShape(res: { status: number; data: any }, label: string) {
+function expectRefusalShape(res: Pick<ApiReply, "status" | "data">, label: string) {
   expect(res.status, `${label} answered ${res.status}: ${JSON.stringify(res.data).slice(0, 200)}`).toBeLessThan(500);
   if (res.status >= 400) {
     expect(res.data, label).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String), error: expect.any(String) }));

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { RATE_LIMITS } from "../../services/rate-limit";
 import { postSquadWebhook, setSquadSimulator, squadWebhookRaw, startCardPayment } from "../../services/payments.fixtures";
 import { clearSettingsCache, putSetting } from "../../services/settings";
-import { api, createUser, db } from "../helpers";
+import { api, createUser, db, type ApiReply } from "../helpers";
 
 /**
  * Brute force on login and reset, security headers and CORS on real responses, and log hygiene: a whole customer
@@ -27,7 +27,7 @@ describe("brute force", HASHING, () => {
   it("a wrong password and an unknown email answer the same, and both lock at the same attempt with 429", async () => {
     const account = await signup();
     const unknown = `nobody-${crypto.randomUUID().slice(0, 8)}@example.com`;
-    const strip = (res: { status: number; data: any; headers: Headers }) => ({ status: res.status, data: res.data, retry: res.headers.get("retry-after") });
+    const strip = (res: ApiReply) => ({ status: res.status, data: res.data, retry: res.headers.get("retry-after") });
     for (let i = 1; i <= RATE_LIMITS.loginPerAccount.limit + 1; i++) {
       const wrong = strip(await api("/api/login", { json: { email: account.email, password: `wrong-${i}-pass` } }));
       const nobody = strip(await api("/api/login", { json: { email: unknown, password: `wrong-${i}-pass` } }));
