@@ -102,4 +102,25 @@ describe("card-payment return polling", () => {
     await tick(RETURN_POLL_MS * 3);
     expect(unknown).toHaveLength(1);
   });
+
+  it("a caller's new callback on re-render neither restarts verification nor is skipped when it finishes", async () => {
+    const pending = { status: 200, body: { data: "pending" } };
+    const calls = scriptServer([pending, { status: 200, body: { data: "success", message: "Payment confirmed" } }]);
+    const client = new QueryClient();
+    const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+    const first = vi.fn();
+    const latest = vi.fn();
+    const hook = renderHook(({ onFinished }) => useCardPaymentReturn("REF-6", onFinished), { wrapper, initialProps: { onFinished: first } });
+    await tick(0);
+    expect(calls).toHaveLength(1);
+
+    hook.rerender({ onFinished: latest });
+    await tick(0);
+    expect(calls).toHaveLength(1);
+
+    await tick(RETURN_POLL_MS);
+    expect(calls).toHaveLength(2);
+    expect(first).not.toHaveBeenCalled();
+    expect(latest).toHaveBeenCalledOnce();
+  });
 });

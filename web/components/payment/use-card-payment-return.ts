@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useEffectEvent, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { toast } from "../../lib/toast";
 import { ApiError } from "../../api/client";
@@ -20,6 +20,8 @@ const TOAST_ID = "card-payment-return";
 export function useCardPaymentReturn(reference: string | undefined, onFinished: () => void): boolean {
   const queryClient = useQueryClient();
   const [verifying, setVerifying] = useState(Boolean(reference));
+  // Read at call time, so a caller's new callback identity does not restart verification: only a new reference does.
+  const finished = useEffectEvent(onFinished);
 
   useEffect(() => {
     if (!reference) {
@@ -35,7 +37,7 @@ export function useCardPaymentReturn(reference: string | undefined, onFinished: 
     const finish = () => {
       if (cancelled) return;
       setVerifying(false);
-      onFinished();
+      finished();
     };
 
     const attempt = async () => {
@@ -80,7 +82,6 @@ export function useCardPaymentReturn(reference: string | undefined, onFinished: 
       cancelled = true;
       clearTimeout(timer);
     };
-    // onFinished is a navigation callback; a new reference is the only thing that should restart verification.
   }, [reference, queryClient]);
 
   return verifying;

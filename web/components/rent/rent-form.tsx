@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useEffectEvent, useMemo, useRef, useState } from "react";
 import { toast } from "../../lib/toast";
 import { formatNaira } from "../../../schema/money";
 import { ApiError } from "../../api/client";
@@ -85,14 +85,16 @@ export function RentForm({ onRented }: { onRented: (rental: Rental) => void }) {
     later(() => setNoStock(false), NO_STOCK_VISIBLE_MS);
   };
 
-  // React to each answer once: a price opens the summary; no stock shows the red box.
+  // React to each answer once: a price opens the summary; no stock shows the red box. showNoStock is also used by the
+  // submit handler; the effect reaches it through an effect event so its fresh identity each render is no dependency.
+  const showNoStockForAnswer = useEffectEvent(showNoStock);
   const answered = useRef<unknown>(null);
   useEffect(() => {
     const answer = stock.data ?? stock.error;
     if (!answer || answered.current === answer) return;
     answered.current = answer;
     if (price !== null) setSummaryCost(price);
-    else if (noStockAnswer) showNoStock();
+    else if (noStockAnswer) showNoStockForAnswer();
     else if (stock.error) toast.error(stock.error.message);
   }, [stock.data, stock.error, price, noStockAnswer]);
 
