@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { buildWeb, root } from "./local-env";
 
@@ -7,12 +7,27 @@ import { buildWeb, root } from "./local-env";
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 const started = Date.now();
 
+// Each step's wall time, kept for `npm run bench` (issue 8: the suite's time is a budget the bench reports, never a test).
+const timings: Record<string, number> = {};
+function recordTimings(passed: boolean) {
+  try {
+    const dir = path.join(root, "node_modules", ".cache");
+    mkdirSync(dir, { recursive: true });
+    const totalS = (Date.now() - started) / 1000;
+    writeFileSync(path.join(dir, "test-timings.json"), JSON.stringify({ finishedAt: new Date().toISOString(), passed, totalS, steps: timings }, null, 2));
+  } catch {
+    // a read-only checkout still runs its tests
+  }
+}
+
 function step(title: string, cmd: string, args: string[], env: Record<string, string> = {}) {
   const t0 = Date.now();
   console.log(`\n▶ ${title}`);
   const res = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  timings[title] = (Date.now() - t0) / 1000;
   if (res.status !== 0) {
     console.error(`\n✖ ${title} failed (exit ${res.status})`);
+    recordTimings(false);
     process.exit(res.status ?? 1);
   }
   console.log(`✔ ${title} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
@@ -33,7 +48,10 @@ step("lint", bin("tsx"), ["scripts/lint.ts"]);
 step("worker tests (workerd + local D1)", bin("vitest"), ["run", "--project", "worker"]);
 step("web unit tests (jsdom)", bin("vitest"), ["run", "--project", "web"]);
 console.log("\n▶ web build");
+const buildStarted = Date.now();
 buildWeb();
+timings["web build"] = (Date.now() - buildStarted) / 1000;
 rmSync(path.join(root, ".wrangler", "e2e-8799"), { recursive: true, force: true });
 step("browser journeys (Playwright, Chromium)", bin("playwright"), ["test"], { SKIP_WEB_BUILD: "1" });
+recordTimings(true);
 console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s.`);

@@ -31,6 +31,8 @@ export interface Env {
   RESEND_API_KEY?: string;
   EMAIL_FROM?: string;
   SANDBOX_SMS_DELAY_MS?: string;
+  /** Benchmarks only: each sandbox SMS code arrives up to this much later than SANDBOX_SMS_DELAY_MS, at random. */
+  SANDBOX_SMS_DELAY_JITTER_MS?: string;
   /** Benchmarks only (never production): answer each request with its D1 round-trip count in x-d1-round-trips. */
   D1_METRICS?: string;
 }

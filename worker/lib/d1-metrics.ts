@@ -28,6 +28,7 @@ export function countingD1(db: D1Database, counter: RoundTripCounter): D1Databas
     });
   return new Proxy(db, {
     get(target, prop, receiver) {
+      if (prop === UNWRAP) return target;
       const value = Reflect.get(target, prop, receiver);
       if (typeof value !== "function") return value;
       if (prop === "prepare") return (sql: string) => wrapStatement(value.call(target, sql));
@@ -49,3 +50,12 @@ export function countingD1(db: D1Database, counter: RoundTripCounter): D1Databas
   });
 }
 
+
+/**
+ * The env a sandbox simulator runs with: the uncounted DB. The simulators stand in for upstreams reached over HTTP in
+ * production, so the D1 they use for their own state is not a round trip the product pays for.
+ */
+export function withoutD1Counting<E extends { DB: D1Database }>(env: E): E {
+  const raw = (env.DB as unknown as { [UNWRAP]?: D1Database })[UNWRAP];
+  return raw ? { ...env, DB: raw } : env;
+}

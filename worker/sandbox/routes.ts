@@ -4,6 +4,7 @@ import { AppError } from "../lib/errors";
 import { nowPaymentsSandboxRoutes } from "./nowpayments";
 import { outboxSandboxRoutes } from "./outbox";
 import { settingsSandboxRoutes } from "./settings";
+import { smsTimingSandboxRoutes } from "./sms-timing";
 import { squadSandboxRoutes } from "./squad";
 
 /** Sandbox-only routes (simulated checkout pages, scripted provider events). They do not exist in live mode. */
@@ -15,4 +16,5 @@ sandboxRoutes.use("*", async (c, next) => {
 sandboxRoutes.route("/squad", squadSandboxRoutes);
 sandboxRoutes.route("/nowpayments", nowPaymentsSandboxRoutes);
 sandboxRoutes.route("/settings", settingsSandboxRoutes);
+sandboxRoutes.route("/sms", smsTimingSandboxRoutes);
 sandboxRoutes.route("/", outboxSandboxRoutes);

@@ -14,6 +14,8 @@ export interface SandboxActivation {
   serviceName: string;
   number: string;
   createdAt: number;
+  /** When the code becomes available upstream; absent on activations stored before it existed (createdAt + delay). */
+  codeAt?: number;
   status: "waiting" | "cancelled" | "finished";
 }
 
@@ -39,6 +41,9 @@ export async function createActivation(env: Env, country: SandboxCountry, servic
     createdAt: Date.now(),
     status: "waiting",
   };
+  // The code-to-screen bench (bench/code-to-screen.ts) spreads arrivals over the poller's 6 s tick with a random jitter.
+  const jitter = Number(env.SANDBOX_SMS_DELAY_JITTER_MS ?? "0");
+  activation.codeAt = activation.createdAt + sandboxDelayMs(env) + (Number.isFinite(jitter) && jitter > 0 ? Math.floor(Math.random() * jitter) : 0);
   await getDb(env.DB).insert(sandboxState).values({ key: key(id), value: JSON.stringify(activation), updatedAt: Date.now() });
   return activation;
 }
@@ -69,7 +74,7 @@ export function pollActivation(env: Env, activation: SandboxActivation): Sandbox
 
 function codeHasArrived(env: Env, activation: SandboxActivation): boolean {
   if (activation.serviceName === SANDBOX_NO_SMS) return false;
-  return Date.now() - activation.createdAt >= sandboxDelayMs(env);
+  return Date.now() >= (activation.codeAt ?? activation.createdAt + sandboxDelayMs(env));
 }
 
 /** Like the real upstreams: an unused number can be released; once a code came it cannot. */

@@ -3,6 +3,7 @@ import { NOWPAYMENTS_SIMULATOR_PATH, nowPaymentsSimulator } from "../../sandbox/
 import { SQUAD_SIMULATOR_PATH, squadSimulator } from "../../sandbox/squad";
 import { createNowPaymentsClient, NOWPAYMENTS_LIVE_BASE_URL, type NowPaymentsClient } from "./nowpayments";
 import { createSquadClient, SQUAD_LIVE_BASE_URL, type SquadClient } from "./squad";
+import { withoutD1Counting } from "../../lib/d1-metrics";
 
 export interface PaymentProviders {
   squad: SquadClient;
@@ -16,8 +17,8 @@ export interface PaymentProviders {
  */
 export function paymentProviders(env: Env, config: Pick<Config, "providers">, origin: string): PaymentProviders {
   if (config.providers === "sandbox") {
-    const squadFetch = (request: Request) => Promise.resolve(squadSimulator.fetch(request, env));
-    const nowFetch = (request: Request) => Promise.resolve(nowPaymentsSimulator.fetch(request, env));
+    const squadFetch = (request: Request) => Promise.resolve(squadSimulator.fetch(request, withoutD1Counting(env)));
+    const nowFetch = (request: Request) => Promise.resolve(nowPaymentsSimulator.fetch(request, withoutD1Counting(env)));
     const intercept = fetchInterceptorForTests;
     return {
       squad: createSquadClient({

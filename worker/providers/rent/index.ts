@@ -2,6 +2,7 @@ import type { Config, Env } from "../../env";
 import { rentSimulator } from "../../sandbox/rent-simulator";
 import { SmsManRentProvider } from "./sms-man-rent";
 import type { RentalProvider } from "./types";
+import { withoutD1Counting } from "../../lib/d1-metrics";
 
 /** Shown on rental rows: sms-man is the product's "Dynamic SMS" upstream. */
 export const RENT_PROVIDER_NAME = "Dynamic";
@@ -17,7 +18,7 @@ export function rentalProviderFor(env: Env, config: Pick<Config, "providers">): 
     return new SmsManRentProvider({
       baseUrl: SANDBOX_BASE_URL,
       token: env.SMSMAN_TOKEN ?? "sandbox-smsman-token",
-      fetch: async (request) => rentSimulator.fetch(request, env),
+      fetch: async (request) => rentSimulator.fetch(request, withoutD1Counting(env)),
     });
   }
   return new SmsManRentProvider({ baseUrl: env.SMSMAN_BASE_URL ?? "https://api.sms-man.com", token: env.SMSMAN_TOKEN ?? "" });

@@ -5,6 +5,7 @@ import { smsManSimulator } from "../../sandbox/sms-man-simulator";
 import { SmsActivateProvider } from "./sms-activate";
 import { SmsManProvider } from "./sms-man";
 import type { SmsProvider } from "./types";
+import { withoutD1Counting } from "../../lib/d1-metrics";
 
 type ProviderFactory = (env: Env, name: SmsProviderName) => SmsProvider;
 
@@ -20,13 +21,13 @@ export function smsProviderFor(env: Env, name: SmsProviderName): SmsProvider {
   if (name === "Dynamic") {
     return new SmsManProvider(
       sandbox
-        ? { baseUrl: "https://sandbox.sms-man.invalid", key: env.SMSMAN_TOKEN || "sandbox", fetch: (req) => smsManSimulator.fetch(req, env) }
+        ? { baseUrl: "https://sandbox.sms-man.invalid", key: env.SMSMAN_TOKEN || "sandbox", fetch: (req) => smsManSimulator.fetch(req, withoutD1Counting(env)) }
         : { baseUrl: env.SMSMAN_BASE_URL || "https://api.sms-man.com", key: env.SMSMAN_TOKEN ?? "" },
     );
   }
   return new SmsActivateProvider(
     sandbox
-      ? { baseUrl: "https://sandbox.daisysms.invalid", key: env.SWIFT_API_KEY || "sandbox", fetch: (req) => smsActivateSimulator.fetch(req, env) }
+      ? { baseUrl: "https://sandbox.daisysms.invalid", key: env.SWIFT_API_KEY || "sandbox", fetch: (req) => smsActivateSimulator.fetch(req, withoutD1Counting(env)) }
       : { baseUrl: env.SWIFT_BASE_URL || "https://daisysms.com/stubs/handler_api.php", key: env.SWIFT_API_KEY ?? "" },
   );
 }
