@@ -14,7 +14,7 @@ export interface SandboxActivation {
   serviceName: string;
   number: string;
   createdAt: number;
-  /** When the code becomes available upstream; absent on activations stored before it existed (createdAt + delay). */
+  /** When the code becomes available upstream, set only with SANDBOX_SMS_DELAY_JITTER_MS (otherwise createdAt + delay). */
   codeAt?: number;
   status: "waiting" | "cancelled" | "finished";
 }
@@ -41,9 +41,10 @@ export async function createActivation(env: Env, country: SandboxCountry, servic
     createdAt: Date.now(),
     status: "waiting",
   };
-  // The code-to-screen bench (bench/code-to-screen.ts) spreads arrivals over the poller's 6 s tick with a random jitter.
+  // The code-to-screen bench (bench/browser.ts) spreads arrivals over the poller's 6 s tick with a random jitter. Only
+  // then is codeAt stored: tests move an activation's createdAt to make its code arrive (or not) and must keep that.
   const jitter = Number(env.SANDBOX_SMS_DELAY_JITTER_MS ?? "0");
-  activation.codeAt = activation.createdAt + sandboxDelayMs(env) + (Number.isFinite(jitter) && jitter > 0 ? Math.floor(Math.random() * jitter) : 0);
+  if (Number.isFinite(jitter) && jitter > 0) activation.codeAt = activation.createdAt + sandboxDelayMs(env) + Math.floor(Math.random() * jitter);
   await getDb(env.DB).insert(sandboxState).values({ key: key(id), value: JSON.stringify(activation), updatedAt: Date.now() });
   return activation;
 }
