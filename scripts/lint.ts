@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { ESLint } from "eslint";
+import { missingOptionalEntries } from "./complete-lockfile";
 import { root } from "./local-env";
 
 /**
@@ -49,6 +50,16 @@ for (const rule of rules) {
       });
     }
   }
+}
+// `npm ci` (CI's install) refuses a lockfile that lacks other platforms' optional binaries; see complete-lockfile.ts.
+const missingLockEntries = missingOptionalEntries(JSON.parse(readFileSync(path.join(root, "package-lock.json"), "utf8")));
+if (missingLockEntries.length > 0) {
+  problems += 1;
+  console.error(
+    `package-lock.json lacks ${missingLockEntries.length} optional platform entr${missingLockEntries.length === 1 ? "y" : "ies"} ` +
+      `(${missingLockEntries.map((m) => m.key.replace("node_modules/", "")).join(", ")}): npm ci would refuse it. ` +
+      "Run: npx tsx scripts/complete-lockfile.ts",
+  );
 }
 const architecturalProblems = problems;
 
