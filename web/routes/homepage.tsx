@@ -1,4 +1,4 @@
-import { ArrowRight, BadgePercent, Globe, Headset, Mail, MessageSquareText, ShieldCheck, Smartphone, Zap } from "lucide-react";
+import { ArrowRight, BadgePercent, Globe, Headset, Mail, MessageSquareText, ShieldCheck, Smartphone, Zap } from "../components/landing/icons";
 import { useState } from "react";
 import { AppLink } from "../components/layout/app-link";
 import { Logo, PRODUCT_NAME } from "../components/layout/logo";
@@ -101,10 +101,10 @@ export default function HomepagePage() {
   return (
     <div className="min-h-dvh bg-white text-slate-900 dark:bg-slate-950 dark:text-slate-100">
       <header className="sticky top-0 z-20 border-b border-slate-200/80 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
-        <div className="mx-auto flex h-16 max-w-6xl items-center gap-4 px-4 sm:px-6">
+        <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 px-3 sm:gap-4 sm:px-6">
           <Logo />
-          <nav aria-label="Site" className="ml-auto flex items-center gap-2 sm:gap-4">
-            <a href={`mailto:${CONTACT_EMAIL}`} className="inline-flex items-center gap-1.5 whitespace-nowrap rounded-md px-2 py-1 text-sm font-medium text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white">
+          <nav aria-label="Site" className="ml-auto flex items-center gap-1 sm:gap-4">
+            <a href={`mailto:${CONTACT_EMAIL}`} className="inline-flex items-center gap-1.5 whitespace-nowrap rounded-md px-1.5 py-1 text-sm sm:px-2 font-medium text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white">
               <Mail className="h-4 w-4 max-[399px]:hidden" aria-hidden />
               Contact Us
             </a>
