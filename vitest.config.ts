@@ -36,6 +36,9 @@ export default defineConfig({
             name: "worker",
             include: ["worker/**/*.test.ts", "schema/**/*.test.ts"],
             setupFiles: ["./worker/test/setup.ts"],
+            // Worker test files spend most of their time waiting on workerd (a separate process): two files at a time
+            // on two cores finish the suite in about 100 s instead of 135 s.
+            maxWorkers: 2,
           },
         },
         {
