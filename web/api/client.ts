@@ -12,7 +12,14 @@ export class ApiError extends Error {
   }
 }
 
-type RequestOptions = { method?: string; body?: unknown; auth?: boolean; signal?: AbortSignal };
+type RequestOptions = {
+  method?: string;
+  body?: unknown;
+  auth?: boolean;
+  signal?: AbortSignal;
+  /** Sign with this token instead of the stored one (logout revokes a session it has already cleared locally). */
+  token?: string;
+};
 
 /** The 401 rule (spec section 4): a signed-in call answered 401 clears the session and goes to login. */
 function onUnauthorized() {
@@ -28,7 +35,7 @@ function onUnauthorized() {
 export async function apiFetch<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
   if (opts.body !== undefined) headers["Content-Type"] = "application/json";
-  const token = getToken();
+  const token = opts.token ?? getToken();
   if (opts.auth) {
     headers["x-requires-auth"] = "true";
     if (token) headers.Authorization = `Bearer ${token}`;
@@ -54,7 +61,9 @@ export async function apiFetch<T>(path: string, opts: RequestOptions = {}): Prom
   }
   if (!res.ok) {
     const body = (data && typeof data === "object" ? data : {}) as Record<string, unknown>;
-    if (res.status === 401 && opts.auth) onUnauthorized();
+    // Only when the token that was refused is still the stored one: a late answer to a request signed before a logout
+    // or a password change (which hands this tab a fresh token) must not sign the customer out again.
+    if (res.status === 401 && opts.auth && token && getToken() === token) onUnauthorized();
     const message = String(body.message ?? body.error ?? `Request failed (${res.status})`);
     throw new ApiError(res.status, String(body.code ?? "HTTP_ERROR"), message, body);
   }
