@@ -1,5 +1,4 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { pollEvery } from "../realtime/status";
 import { apiFetch } from "./client";
 
 /** Rent Number (docs/api.md "Rent Number"). The server computes the price; the client sends it back only to compare. */
@@ -64,7 +63,11 @@ export const rentStockQueryOptions = (req: RentStockRequest | null) =>
 
 const ACTIVE_RENTAL = new Set(["active", "pending", "waiting"]);
 
-/** The inbox: the realtime rental.sms / rental.ended pushes invalidate ["rental", id]; this polls while the socket is down. */
+/**
+ * The inbox: the realtime rental.sms / rental.ended pushes invalidate ["rental", id]. While an inbox is open it also
+ * asks every RENTAL_INBOX_POLL_MS, socket or not: each read makes the rental's watcher check upstream on demand, and a
+ * push that raced a read can never leave an open inbox behind the orders table.
+ */
 export const rentalQueryOptions = (id: string) =>
   queryOptions({
     queryKey: ["rental", id],
@@ -72,7 +75,7 @@ export const rentalQueryOptions = (id: string) =>
     staleTime: 0,
     refetchInterval: (query) => {
       const status = query.state.data?.rental.status;
-      return status && !ACTIVE_RENTAL.has(status) ? false : pollEvery(RENTAL_INBOX_POLL_MS);
+      return status && !ACTIVE_RENTAL.has(status) ? false : RENTAL_INBOX_POLL_MS;
     },
   });
 
