@@ -1,37 +1,11 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { balanceOf, openSignedIn, signUpViaApi } from "./support";
 
 // Funding journeys against the real product in sandbox mode: the Squad checkout page (Pay / Fail) and a NOWPayments
 // invoice completed through the sandbox's signed IPN.
 
-type Session = { token: string; user: { userId: string; username: string; userNumber: string; userEmail: string } };
-
-async function signUp(request: APIRequestContext): Promise<Session> {
-  const email = `fund-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-  const reg = await request.post("/api/register/", {
-    data: { username: "Adaeze", number: "08031234567", email, password: "secret123" },
-  });
-  expect(reg.status()).toBe(201);
-  return (await reg.json()) as Session;
-}
-
-/** Signs the browser in the way the app itself does (the spec's storage keys); the tour is marked done. */
-async function openSignedIn(page: Page, session: Session, hash: string) {
-  await page.addInitScript((s) => {
-    localStorage.setItem("authToken", s.token);
-    localStorage.setItem("userData", JSON.stringify(s.user));
-    localStorage.setItem("auth", JSON.stringify(s));
-    localStorage.setItem("dashboardTourCompleted", "true");
-  }, session);
-  await page.goto(`/${hash}`);
-}
-
-async function balanceOf(request: APIRequestContext, token: string): Promise<number> {
-  const res = await request.get("/api/user-balance", { headers: { authorization: `Bearer ${token}` } });
-  return Number((await res.json()).balance);
-}
-
 test("fund ₦5,000 through the sandbox checkout and see the balance and the history row", async ({ page, request }) => {
-  const session = await signUp(request);
+  const session = await signUpViaApi(request, "fund", "Adaeze");
   await openSignedIn(page, session, "#/payment/1");
 
   const amount = page.getByLabel("Amount (₦)");
@@ -69,7 +43,7 @@ test("fund ₦5,000 through the sandbox checkout and see the balance and the his
 });
 
 test("create a crypto invoice, complete it through the sandbox and see 'Balance Updated'", async ({ page, request }) => {
-  const session = await signUp(request);
+  const session = await signUpViaApi(request, "fund", "Adaeze");
   await openSignedIn(page, session, "#/payment/1");
 
   await page.getByRole("tab", { name: "Pay in Crypto" }).click();

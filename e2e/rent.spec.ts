@@ -1,53 +1,11 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { balanceOf, openSignedIn, pick, signUpAndFund } from "./support";
 
 // Rent Number journey against the real product in sandbox mode: the sandbox rent simulator delivers the first SMS
 // SANDBOX_SMS_DELAY_MS (2.5 s in the journeys) after the number is rented.
 
-type Session = { token: string; user: { userId: string; username: string; userNumber: string; userEmail: string } };
-
-async function signUpAndFund(request: APIRequestContext, naira: number): Promise<Session> {
-  const email = `rent-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-  const reg = await request.post("/api/register/", {
-    data: { username: "Babatunde", number: "08031234567", email, password: "secret123" },
-  });
-  expect(reg.status()).toBe(201);
-  const session = (await reg.json()) as Session;
-  const headers = { authorization: `Bearer ${session.token}` };
-  const init = await request.post("/api/initialize-transaction", { headers, data: { amount: naira, currency: "NGN" } });
-  expect(init.ok()).toBe(true);
-  const ref = (await init.json()).data.data.transaction_ref as string;
-  const done = await request.post(`/sandbox/squad/${encodeURIComponent(ref)}/complete`, { data: { outcome: "success" } });
-  expect(done.ok()).toBe(true);
-  await expect.poll(async () => balanceOf(request, session.token)).toBe(naira);
-  return session;
-}
-
-async function balanceOf(request: APIRequestContext, token: string): Promise<number> {
-  const res = await request.get("/api/user-balance", { headers: { authorization: `Bearer ${token}` } });
-  return Number((await res.json()).balance);
-}
-
-async function openSignedIn(page: Page, session: Session, hash: string) {
-  await page.addInitScript((s) => {
-    localStorage.setItem("authToken", s.token);
-    localStorage.setItem("userData", JSON.stringify(s.user));
-    localStorage.setItem("auth", JSON.stringify(s));
-    localStorage.setItem("dashboardTourCompleted", "true");
-  }, session);
-  await page.goto(`/${hash}`);
-}
-
-async function pick(page: Page, field: string, option: string | RegExp, search?: string) {
-  const select = page.getByRole("combobox", { name: field });
-  // A select opens only once its options have loaded.
-  await expect(select).not.toHaveText(/Loading/);
-  await select.click();
-  if (search) await page.getByRole("searchbox").fill(search);
-  await page.getByRole("option", { name: option, exact: typeof option === "string" }).click();
-}
-
 test("rent a number for 1 hour, see an SMS arrive in its inbox without a reload, end the rental", async ({ page, request }) => {
-  const session = await signUpAndFund(request, 20_000);
+  const session = await signUpAndFund(request, "rent", 20_000, "Babatunde");
   await openSignedIn(page, session, "#/number/1");
   await expect(page.getByRole("heading", { name: "Rent Number" })).toBeVisible();
 
@@ -84,7 +42,7 @@ test("rent a number for 1 hour, see an SMS arrive in its inbox without a reload,
 });
 
 test("a sold-out choice shows the spec's red box, then clears the fields", async ({ page, request }) => {
-  const session = await signUpAndFund(request, 5_000);
+  const session = await signUpAndFund(request, "rent", 5_000, "Babatunde");
   await openSignedIn(page, session, "#/number/1");
   await pick(page, "Country", "Sold-out land (sandbox)", "Sold-out");
   await pick(page, "Duration", "Day");

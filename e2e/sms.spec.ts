@@ -1,43 +1,9 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
+import { balanceOf, openSignedIn, signUpAndFund } from "./support";
 
 // Receive SMS journeys against the real product in sandbox mode (scripts/start.ts with SANDBOX_SMS_DELAY_MS=2500).
 // The order's Durable Object polls on the operator's sms_poll setting; the journeys make it quick (2 s x 10 polls) so
 // a 'Sandbox No-SMS' number times out in about 20 s instead of 90 s, still leaving time to cancel by hand.
-
-type Session = { token: string; user: { userId: string; username: string; userNumber: string; userEmail: string } };
-
-async function signUpAndFund(request: APIRequestContext, naira: number): Promise<Session> {
-  const email = `sms-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-  const reg = await request.post("/api/register/", {
-    data: { username: "Chidinma", number: "08031234567", email, password: "secret123" },
-  });
-  expect(reg.status()).toBe(201);
-  const session = (await reg.json()) as Session;
-  const headers = { authorization: `Bearer ${session.token}` };
-  const init = await request.post("/api/initialize-transaction", { headers, data: { amount: naira, currency: "NGN" } });
-  expect(init.ok()).toBe(true);
-  const ref = (await init.json()).data.data.transaction_ref as string;
-  const done = await request.post(`/sandbox/squad/${encodeURIComponent(ref)}/complete`, { data: { outcome: "success" } });
-  expect(done.ok()).toBe(true);
-  await expect.poll(async () => balanceOf(request, session.token)).toBe(naira);
-  return session;
-}
-
-async function balanceOf(request: APIRequestContext, token: string): Promise<number> {
-  const res = await request.get("/api/user-balance", { headers: { authorization: `Bearer ${token}` } });
-  return Number((await res.json()).balance);
-}
-
-/** Signs the browser in the way the app itself does: the spec's storage keys. */
-async function openSignedIn(page: Page, session: Session, hash: string) {
-  await page.addInitScript((s) => {
-    localStorage.setItem("authToken", s.token);
-    localStorage.setItem("userData", JSON.stringify(s.user));
-    localStorage.setItem("auth", JSON.stringify(s));
-    localStorage.setItem("dashboardTourCompleted", "true");
-  }, session);
-  await page.goto(`/${hash}`);
-}
 
 async function chooseService(page: Page, name: string) {
   const service = page.getByRole("combobox", { name: "Service" });
@@ -54,7 +20,7 @@ test.beforeAll(async ({ request }) => {
 });
 
 test("buy a WhatsApp number and see the code appear without a reload", async ({ page, request }) => {
-  const session = await signUpAndFund(request, 5000);
+  const session = await signUpAndFund(request, "sms", 5000);
   await openSignedIn(page, session, "#/sms/1");
   await expect(page.getByRole("heading", { name: "Receive SMS" })).toBeVisible();
   await expect(page.getByRole("combobox", { name: "Provider" })).toHaveText(/Swift SMS/);
@@ -85,7 +51,7 @@ test("buy a WhatsApp number and see the code appear without a reload", async ({ 
 });
 
 test("a 'Sandbox No-SMS' number times out and the price goes back to the wallet", async ({ page, request }) => {
-  const session = await signUpAndFund(request, 5000);
+  const session = await signUpAndFund(request, "sms", 5000);
   await openSignedIn(page, session, "#/sms/1");
   await chooseService(page, "Sandbox No-SMS");
   await page.getByRole("button", { name: "Get Number" }).click();
@@ -100,7 +66,7 @@ test("a 'Sandbox No-SMS' number times out and the price goes back to the wallet"
 });
 
 test("cancel while waiting and see the refund in Recent Activities", async ({ page, request }) => {
-  const session = await signUpAndFund(request, 5000);
+  const session = await signUpAndFund(request, "sms", 5000);
   await openSignedIn(page, session, "#/sms/1");
   await chooseService(page, "Sandbox No-SMS");
   await page.getByRole("button", { name: "Get Number" }).click();

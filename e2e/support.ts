@@ -1,0 +1,66 @@
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+
+// What the journeys share: a customer signed up and funded through the API (as a browser would, via the sandbox
+// checkout), and a browser signed in the way the app itself signs in (the spec's storage keys).
+
+export type Session = { token: string; user: { userId: string; username: string; userNumber: string; userEmail: string } };
+
+export async function signUpViaApi(request: APIRequestContext, tag: string, username = "Chidinma"): Promise<Session> {
+  const email = `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+  const reg = await request.post("/api/register/", { data: { username, number: "08031234567", email, password: "secret123" } });
+  expect(reg.status()).toBe(201);
+  return (await reg.json()) as Session;
+}
+
+export async function balanceOf(request: APIRequestContext, token: string): Promise<number> {
+  const res = await request.get("/api/user-balance", { headers: { authorization: `Bearer ${token}` } });
+  return Number((await res.json()).balance);
+}
+
+/** Funds the wallet through the sandbox Squad checkout: a signed webhook, Squad's verify call, one ledger credit. */
+export async function fundViaSandbox(request: APIRequestContext, session: Session, naira: number): Promise<void> {
+  const before = await balanceOf(request, session.token);
+  const init = await request.post("/api/initialize-transaction", {
+    headers: { authorization: `Bearer ${session.token}` },
+    data: { amount: naira, currency: "NGN" },
+  });
+  expect(init.ok()).toBe(true);
+  const ref = (await init.json()).data.data.transaction_ref as string;
+  const done = await request.post(`/sandbox/squad/${encodeURIComponent(ref)}/complete`, { data: { outcome: "success" } });
+  expect(done.ok()).toBe(true);
+  await expect.poll(async () => balanceOf(request, session.token)).toBe(before + naira);
+}
+
+export async function signUpAndFund(request: APIRequestContext, tag: string, naira: number, username?: string): Promise<Session> {
+  const session = await signUpViaApi(request, tag, username);
+  await fundViaSandbox(request, session, naira);
+  return session;
+}
+
+/** Signs the browser in (the spec's keys: authToken, userData, auth) with extra storage flags, before any page loads. */
+export async function signInBrowser(page: Page, session: Session, flags: Record<string, string> = {}): Promise<void> {
+  await page.addInitScript(
+    ({ s, flags }) => {
+      localStorage.setItem("authToken", s.token);
+      localStorage.setItem("userData", JSON.stringify(s.user));
+      localStorage.setItem("auth", JSON.stringify(s));
+      for (const [key, value] of Object.entries(flags)) localStorage.setItem(key, value);
+    },
+    { s: session, flags },
+  );
+}
+
+/** Signed in with the tour already completed, then at `hash` (e.g. "#/sms/1"). */
+export async function openSignedIn(page: Page, session: Session, hash: string): Promise<void> {
+  await signInBrowser(page, session, { dashboardTourCompleted: "true" });
+  await page.goto(`/${hash}`);
+}
+
+/** Picks an option in one of the app's searchable selects, once its options have loaded. */
+export async function pick(page: Page, field: string, option: string | RegExp, search?: string): Promise<void> {
+  const select = page.getByRole("combobox", { name: field });
+  await expect(select).not.toHaveText(/Loading/);
+  await select.click();
+  if (search) await page.getByRole("searchbox").fill(search);
+  await page.getByRole("option", { name: option, exact: typeof option === "string" }).click();
+}
