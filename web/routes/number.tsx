@@ -1,18 +1,15 @@
 import { Inbox } from "lucide-react";
 import { useState } from "react";
-import { useOrders, type Order } from "../api/orders";
-import { OrdersTable } from "../components/orders/orders-table";
+import type { Order } from "../api/orders";
+import { OrdersPanel } from "../components/orders/orders-panel";
 import { RentForm } from "../components/rent/rent-form";
 import { RentalInboxDialog } from "../components/rent/rental-inbox-dialog";
 import { Button } from "../components/ui/button";
-import { Card, CardContent, CardHeader, CardTitle } from "../components/ui/card";
 
 type OpenInbox = { id: string; number?: string; canCancel?: boolean };
 
 export default function NumberPage() {
-  const orders = useOrders();
   const [inbox, setInbox] = useState<OpenInbox | null>(null);
-  const rentals = (orders.data ?? []).filter((o) => o.kind === "rental");
 
   const action = (order: Order) =>
     order.kind === "rental" ? (
@@ -32,24 +29,7 @@ export default function NumberPage() {
       <h1 className="text-2xl font-semibold tracking-tight">Rent Number</h1>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,380px)_minmax(0,1fr)]">
         <RentForm onRented={(rental) => setInbox({ id: rental.id, number: rental.number, canCancel: rental.can_cancel })} />
-        <Card className="min-w-0">
-          <CardHeader>
-            <CardTitle>Rented Numbers</CardTitle>
-          </CardHeader>
-          <CardContent>
-            {orders.isPending ? (
-              <p className="py-10 text-center text-sm text-slate-500 dark:text-slate-400" role="status">
-                Loading...
-              </p>
-            ) : orders.isError ? (
-              <p role="alert" className="py-10 text-center text-sm text-red-600 dark:text-red-400">
-                {orders.error.message}
-              </p>
-            ) : (
-              <OrdersTable orders={rentals} action={action} caption="Rented numbers" />
-            )}
-          </CardContent>
-        </Card>
+        <OrdersPanel title="Rented Numbers" caption="Rented numbers" kind="rental" action={action} />
       </div>
       <RentalInboxDialog
         rentalId={inbox?.id ?? null}

@@ -1,0 +1,43 @@
+import type { ReactNode } from "react";
+import { useOrders, type Order } from "../../api/orders";
+import { Card, CardContent, CardHeader, CardTitle } from "../ui/card";
+import { OrdersTable } from "./orders-table";
+
+/**
+ * The orders card both screens show beside their form: 'Loading...' while orders load (the spec's text), the error
+ * if they fail, else the table of the orders of one kind (SMS orders on Receive SMS, rentals on Rent Number).
+ */
+export function OrdersPanel({
+  title,
+  caption,
+  kind,
+  action,
+}: {
+  title: string;
+  caption: string;
+  kind: Order["kind"];
+  action?: (order: Order) => ReactNode;
+}) {
+  const orders = useOrders();
+  const rows = (orders.data ?? []).filter((o) => (kind === "rental" ? o.kind === "rental" : o.kind !== "rental"));
+  return (
+    <Card className="min-w-0">
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+      </CardHeader>
+      <CardContent>
+        {orders.isPending ? (
+          <p className="py-10 text-center text-sm text-slate-500 dark:text-slate-400" role="status">
+            Loading...
+          </p>
+        ) : orders.isError ? (
+          <p role="alert" className="py-10 text-center text-sm text-red-600 dark:text-red-400">
+            {orders.error.message}
+          </p>
+        ) : (
+          <OrdersTable orders={rows} action={action} caption={caption} />
+        )}
+      </CardContent>
+    </Card>
+  );
+}
