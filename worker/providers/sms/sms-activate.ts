@@ -1,5 +1,6 @@
 import { DEFAULT_SMS_COUNTRY, type SmsProviderName } from "../../../schema/sms";
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, excerpt, upstreamGet } from "./http";
+import { isRecord, offersFromPriceMap } from "./offers";
 import {
   smsFault,
   type AdapterOptions,
@@ -65,16 +66,9 @@ export class SmsActivateProvider implements SmsProvider {
     // {"<country>": {"<service>": {cost, count, name?}}}
     const byService = isRecord(body) && isRecord(body[this.upstreamCountryId]) ? body[this.upstreamCountryId] : null;
     if (!isRecord(byService)) throw smsFault("bad_reply", "getPrices without the country");
-    const offers: SmsOffer[] = [];
-    for (const [serviceId, raw] of Object.entries(byService)) {
-      if (!isRecord(raw)) continue;
-      const costUsd = Number(raw.cost);
-      const count = Number(raw.count);
-      if (!Number.isFinite(costUsd) || costUsd <= 0 || !Number.isFinite(count)) continue;
-      const name = typeof raw.name === "string" && raw.name.trim() ? raw.name.trim() : (SERVICE_NAMES[serviceId] ?? serviceId);
-      offers.push({ countryId: USA.id, serviceId, name, costUsd, count: Math.max(0, Math.trunc(count)) });
-    }
-    return offers;
+    return offersFromPriceMap(byService, USA.id, (serviceId, raw) =>
+      typeof raw.name === "string" && raw.name.trim() ? raw.name.trim() : (SERVICE_NAMES[serviceId] ?? serviceId),
+    );
   }
 
   async buy(request: { countryId: string; serviceId: string; maxCostUsd?: number }): Promise<SmsActivation> {
@@ -147,6 +141,3 @@ export class SmsActivateProvider implements SmsProvider {
   }
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}

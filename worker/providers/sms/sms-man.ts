@@ -1,5 +1,6 @@
 import type { SmsProviderName } from "../../../schema/sms";
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, excerpt, upstreamGet } from "./http";
+import { isRecord, offersFromPriceMap } from "./offers";
 import {
   smsFault,
   type AdapterOptions,
@@ -48,15 +49,7 @@ export class SmsManProvider implements SmsProvider {
     // Documented as {country_id: {application_id: {cost, count}}}; some answers drop the country level.
     const nested = isRecord(prices) && isRecord(prices[countryId]) ? prices[countryId] : prices;
     if (!isRecord(nested)) throw smsFault("bad_reply", "get-prices is not an object");
-    const offers: SmsOffer[] = [];
-    for (const [applicationId, raw] of Object.entries(nested)) {
-      if (!isRecord(raw)) continue;
-      const costUsd = Number(raw.cost);
-      const count = Number(raw.count);
-      if (!Number.isFinite(costUsd) || costUsd <= 0 || !Number.isFinite(count)) continue;
-      offers.push({ countryId, serviceId: applicationId, name: names.get(applicationId) ?? applicationId, costUsd, count: Math.max(0, Math.trunc(count)) });
-    }
-    return offers;
+    return offersFromPriceMap(nested, countryId, (applicationId) => names.get(applicationId) ?? applicationId);
   }
 
   async buy(request: { countryId: string; serviceId: string; maxCostUsd?: number }): Promise<SmsActivation> {
@@ -159,9 +152,6 @@ function describeError(body: Record<string, unknown>): string {
   return "";
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** Object keyed by id or a plain array: both come back as a list of records. */
 function entries(body: unknown): Record<string, unknown>[] {
