@@ -1,14 +1,11 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
 import { SMS_ERROR_TEXT, SMS_TIMEOUT_TEXT } from "../../schema/sms";
-import { setSmsProviderFactoryForTests } from "../providers/sms";
 import { ScriptedSmsProvider } from "../providers/sms/scripted-fake";
 import { smsFault } from "../providers/sms/types";
-import { SETTING_DEFAULTS } from "../../schema/settings";
-import { clearSettingsCache, putSetting } from "../services/settings";
-import { clearSmsCatalogueCache } from "../services/sms-catalogue";
-import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
+import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
 
 // The order's whole life driven by its Durable Object's alarm, one tick at a time (runDurableObjectAlarm).
 
@@ -20,21 +17,11 @@ let fake: ScriptedSmsProvider;
 vi.setConfig({ testTimeout: 30_000 });
 
 beforeEach(async () => {
-  clearSettingsCache();
-  await putSetting(db(), "sms_poll", { interval_ms: 600_000, max_attempts: 15 }); // alarms never fire on their own here
-  await putSetting(db(), "exchange_rate", SETTING_DEFAULTS.exchange_rate);
-  await putSetting(db(), "costs", SETTING_DEFAULTS.costs);
   fake = new ScriptedSmsProvider();
-  setSmsProviderFactoryForTests(() => fake);
-  clearSmsCatalogueCache();
+  await resetSmsTestState({ provider: fake });
 });
 
-afterEach(() => {
-  setSmsProviderFactoryForTests(null);
-  clearSmsCatalogueCache();
-});
-
-const pollerOf = (orderId: string) => env.SMS_ORDER.get(env.SMS_ORDER.idFromName(orderId));
+afterEach(restoreSmsProviders);
 
 async function buy(balanceKobo = 500_000) {
   const user = await createUser({ balanceKobo });
@@ -147,7 +134,7 @@ describe("SMS order poller", () => {
 });
 
 describe("SMS order poller with the sandbox upstreams", () => {
-  beforeEach(() => setSmsProviderFactoryForTests(null));
+  beforeEach(restoreSmsProviders); // the sandbox upstreams, through the real adapters
 
   it("delivers a sandbox WhatsApp code on the first poll (SANDBOX_SMS_DELAY_MS=0)", async () => {
     const user = await createUser({ balanceKobo: 500_000 });

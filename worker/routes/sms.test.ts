@@ -1,16 +1,13 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { SETTING_DEFAULTS } from "../../schema/settings";
 import { setSmsProviderFactoryForTests } from "../providers/sms";
 import { ScriptedSmsProvider } from "../providers/sms/scripted-fake";
 import { smsFault } from "../providers/sms/types";
-import { clearSettingsCache, putSetting } from "../services/settings";
-import { clearSmsCatalogueCache } from "../services/sms-catalogue";
-import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
+import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
+import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
 
 // The Receive-SMS API as the web client calls it, against the sandbox upstreams unless a test scripts a fake.
 
-const pollerOf = (orderId: string) => env.SMS_ORDER.get(env.SMS_ORDER.idFromName(orderId));
 const stopPoller = (orderId: string) => pollerOf(orderId).stop();
 
 async function ledgerRows(userId: string) {
@@ -23,18 +20,8 @@ async function ledgerRows(userId: string) {
 // Whole order lives take many D1 round trips; on a busy shared machine they outlast the 5 s default.
 vi.setConfig({ testTimeout: 30_000 });
 
-beforeEach(async () => {
-  clearSettingsCache();
-  await putSetting(db(), "sms_poll", { interval_ms: 600_000, max_attempts: 15 });
-  await putSetting(db(), "exchange_rate", SETTING_DEFAULTS.exchange_rate);
-  await putSetting(db(), "costs", SETTING_DEFAULTS.costs);
-  setSmsProviderFactoryForTests(null);
-  clearSmsCatalogueCache();
-});
-afterEach(() => {
-  setSmsProviderFactoryForTests(null);
-  clearSmsCatalogueCache();
-});
+beforeEach(() => resetSmsTestState());
+afterEach(restoreSmsProviders);
 
 describe("GET /api/sms/countries and /api/sms/price", () => {
   it("lists USA as 5 for Swift, and 20+ countries for Dynamic", async () => {

@@ -1,12 +1,10 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { SETTING_DEFAULTS } from "../../schema/settings";
-import { setSmsProviderFactoryForTests } from "../providers/sms";
+import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
 import { ScriptedSmsProvider } from "../providers/sms/scripted-fake";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
-import { clearSettingsCache, putSetting } from "./settings";
-import { clearSmsCatalogueCache } from "./sms-catalogue";
+import { putSetting } from "./settings";
 import { cancelSmsOrder, pollSmsOrderTick, sweepSmsOrders } from "./sms-orders";
 
 // Races between the customer's cancel, the code and the last poll; concurrent purchases; the cron backstop.
@@ -15,20 +13,10 @@ const MAX = 15;
 let fake: ScriptedSmsProvider;
 
 beforeEach(async () => {
-  clearSettingsCache();
-  await putSetting(db(), "sms_poll", { interval_ms: 600_000, max_attempts: MAX });
-  await putSetting(db(), "exchange_rate", SETTING_DEFAULTS.exchange_rate);
-  await putSetting(db(), "costs", SETTING_DEFAULTS.costs);
   fake = new ScriptedSmsProvider();
-  setSmsProviderFactoryForTests(() => fake);
-  clearSmsCatalogueCache();
+  await resetSmsTestState({ maxAttempts: MAX, provider: fake });
 });
-afterEach(() => {
-  setSmsProviderFactoryForTests(null);
-  clearSmsCatalogueCache();
-});
-
-const pollerOf = (orderId: string) => env.SMS_ORDER.get(env.SMS_ORDER.idFromName(orderId));
+afterEach(restoreSmsProviders);
 
 async function buy() {
   const user = await createUser({ balanceKobo: 500_000 });
@@ -136,8 +124,7 @@ describe("cancel racing the code and the last poll", () => {
 
 describe("concurrent purchases", () => {
   it("₦1,000 and 100 purchases of ₦100 at once: exactly 10 succeed and the balance ends at 0", async () => {
-    setSmsProviderFactoryForTests(null); // the sandbox upstream, through the real adapter
-    clearSmsCatalogueCache();
+    restoreSmsProviders(); // the sandbox upstream, through the real adapter
     // Yahoo in the USA costs $0.10: × ₦1000 with no markup is exactly ₦100.
     await putSetting(db(), "exchange_rate", { rate: 1000 });
     await putSetting(db(), "costs", { low_cost: 0, high_cost: 0, rent_cost: 0 });

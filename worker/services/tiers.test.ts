@@ -1,10 +1,9 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { DEFAULT_TIERS, SETTING_DEFAULTS, tierFor } from "../../schema/settings";
+import { DEFAULT_TIERS, tierFor } from "../../schema/settings";
 import { api, createUser, db, expectLedgerBalanced } from "../test/helpers";
+import { pollerOf, resetSmsTestState } from "../test/sms-fixtures";
 import { postEntry } from "./ledger";
-import { clearSettingsCache, putSetting } from "./settings";
-import { clearSmsCatalogueCache } from "./sms-catalogue";
 
 // Discount tiers follow confirmed deposits (schema/settings.ts; docs/decisions/003: a tier applies from its threshold).
 
@@ -29,13 +28,7 @@ describe("tier boundaries", () => {
 });
 
 describe("the discount in a charged price", () => {
-  beforeEach(async () => {
-    clearSettingsCache();
-    clearSmsCatalogueCache();
-    await putSetting(db(), "sms_poll", { interval_ms: 600_000, max_attempts: 15 });
-    await putSetting(db(), "exchange_rate", SETTING_DEFAULTS.exchange_rate);
-    await putSetting(db(), "costs", SETTING_DEFAULTS.costs);
-  });
+  beforeEach(() => resetSmsTestState());
 
   async function customerWithDeposits(kobo: number) {
     const user = await createUser();
@@ -47,7 +40,7 @@ describe("the discount in a charged price", () => {
     const res = await api("/api/sms/get-number", { token, json: { provider: "Swift", country: "5", service: "wa" } });
     expect(res.status).toBe(200);
     const orderId = res.data.phone.request_id as string;
-    await env.SMS_ORDER.get(env.SMS_ORDER.idFromName(orderId)).stop();
+    await pollerOf(orderId).stop();
     const debit = await env.DB.prepare("SELECT amount_kobo FROM ledger WHERE key = ?").bind(`buy:${orderId}`).first<{ amount_kobo: number }>();
     return { price: res.data.price as number, debitKobo: -(debit?.amount_kobo ?? 0) };
   }

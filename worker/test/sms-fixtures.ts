@@ -1,0 +1,31 @@
+import { env } from "cloudflare:workers";
+import { SETTING_DEFAULTS } from "../../schema/settings";
+import { setSmsProviderFactoryForTests } from "../providers/sms";
+import type { SmsProvider } from "../providers/sms/types";
+import { clearSettingsCache, putSetting } from "../services/settings";
+import { clearSmsCatalogueCache } from "../services/sms-catalogue";
+import { db } from "./helpers";
+
+/** The Durable Object that polls one order (keyed by the order id, which is the spec's request_id). */
+export const pollerOf = (orderId: string) => env.SMS_ORDER.get(env.SMS_ORDER.idFromName(orderId));
+
+/**
+ * How every Receive-SMS test starts: default prices, a poll interval long enough that alarms never fire on their own
+ * (tests drive them with runDurableObjectAlarm), fresh caches, and either the sandbox upstream through the real adapter
+ * (provider null) or a scripted one.
+ */
+export async function resetSmsTestState(opts: { maxAttempts?: number; provider?: SmsProvider | null } = {}): Promise<void> {
+  clearSettingsCache();
+  await putSetting(db(), "sms_poll", { interval_ms: 600_000, max_attempts: opts.maxAttempts ?? 15 });
+  await putSetting(db(), "exchange_rate", SETTING_DEFAULTS.exchange_rate);
+  await putSetting(db(), "costs", SETTING_DEFAULTS.costs);
+  const provider = opts.provider ?? null;
+  setSmsProviderFactoryForTests(provider ? () => provider : null);
+  clearSmsCatalogueCache();
+}
+
+/** Back to the sandbox upstream after a test that scripted one. */
+export function restoreSmsProviders(): void {
+  setSmsProviderFactoryForTests(null);
+  clearSmsCatalogueCache();
+}
