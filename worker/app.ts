@@ -5,7 +5,7 @@ import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "./app-env";
-import { ConfigError, loadConfig, type Config, type Env } from "./env";
+import { ConfigError, configFor } from "./env";
 import { AppError, errorBody } from "./lib/errors";
 import { log } from "./lib/log";
 import { accountRoutes } from "./routes/accounts";
@@ -20,16 +20,6 @@ import { sandboxRoutes } from "./sandbox/routes";
 
 /** Bodies above this are refused before they are read (JSON requests here are a few hundred bytes). */
 export const MAX_BODY_BYTES = 32 * 1024;
-
-const configs = new WeakMap<object, Config>();
-export function configFor(env: Env): Config {
-  let config = configs.get(env);
-  if (!config) {
-    config = loadConfig(env);
-    configs.set(env, config);
-  }
-  return config;
-}
 
 export function createApp() {
   const app = new Hono<AppEnv>();

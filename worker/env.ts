@@ -93,6 +93,18 @@ export function loadConfig(env: Env): Config {
   };
 }
 
+const configs = new WeakMap<object, Config>();
+
+/** loadConfig once per env object (an isolate's bindings), for the app, the Durable Objects, the rooms and the sweep. */
+export function configFor(env: Env): Config {
+  let config = configs.get(env);
+  if (!config) {
+    config = loadConfig(env);
+    configs.set(env, config);
+  }
+  return config;
+}
+
 export class ConfigError extends Error {
   override name = "ConfigError";
 }

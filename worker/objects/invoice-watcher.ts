@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { loadConfig, type Env } from "../env";
+import { configFor, type Env } from "../env";
 import { log } from "../lib/log";
 import { paymentProviders } from "../providers/payments/providers";
 import { settleInvoice } from "../services/payments";
@@ -41,7 +41,7 @@ export class InvoiceWatcher extends DurableObject<Env> {
     if (!invoice) return;
     const deps = {
       env: this.env,
-      providers: paymentProviders(this.env, loadConfig(this.env), invoice.origin),
+      providers: paymentProviders(this.env, configFor(this.env), invoice.origin),
       defer: (work: Promise<unknown>) => this.ctx.waitUntil(work),
     };
     let settled: boolean;

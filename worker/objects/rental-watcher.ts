@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { getDb } from "../db/client";
-import { loadConfig, type Env } from "../env";
+import { configFor, type Env } from "../env";
 import { log } from "../lib/log";
 import { rentalProviderFor } from "../providers/rent";
 import { expireRental, findRental, nextCheckDelayMs, syncRentalMessages, type RentalDeps } from "../services/rentals";
@@ -17,7 +17,7 @@ const ON_DEMAND_MIN_GAP_MS = 4_000;
  */
 export class RentalWatcher extends DurableObject<Env> {
   private deps(): RentalDeps {
-    return { env: this.env, db: getDb(this.env.DB), provider: rentalProviderFor(this.env, loadConfig(this.env)) };
+    return { env: this.env, db: getDb(this.env.DB), provider: rentalProviderFor(this.env, configFor(this.env)) };
   }
 
   /** Called right after the number is rented. Idempotent. */

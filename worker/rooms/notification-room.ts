@@ -5,7 +5,7 @@ import { errorBody } from "../lib/errors";
 import { verifyToken } from "../lib/jwt";
 import { log } from "../lib/log";
 import { loadSessionUser } from "../middleware/auth";
-import { loadConfig, type Env } from "../env";
+import { configFor, type Env } from "../env";
 
 /** Set by the room itself after the token check (any client-sent value is overwritten), read when tagging the socket. */
 const SESSION_HEADER = "x-realtime-session";
@@ -49,7 +49,7 @@ export class NotificationRoom extends Server<Env> {
       roomUserId = this.name;
       const token = new URL(request.url).searchParams.get("token");
       if (!token) return refuse(401, "UNAUTHORIZED", "A realtime token is required.");
-      const claims = await verifyToken(loadConfig(this.env).jwtSecret, "realtime", token);
+      const claims = await verifyToken(configFor(this.env).jwtSecret, "realtime", token);
       if (!claims) return refuse(401, "UNAUTHORIZED", "The realtime token is invalid or has expired.");
       // Another account's room answers like any resource of another user: 404, never a hint that it is someone's.
       if (claims.userId !== roomUserId) return refuse(404, "NOT_FOUND", "Not found.");

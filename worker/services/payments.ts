@@ -3,7 +3,7 @@ import { koboToNaira, nairaToKobo } from "../../schema/money";
 import { INVOICE_LIFETIME_MS, type InvoiceAnswer, type PaymentConfirmation } from "../../schema/wallet";
 import { getDb, type Db } from "../db/client";
 import { payments, users } from "../db/tables";
-import { loadConfig, type Env } from "../env";
+import { configFor, type Env } from "../env";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import type { NowPaymentStatus } from "../providers/payments/nowpayments";
@@ -438,7 +438,7 @@ export async function runPaymentSweep(env: Env): Promise<void> {
   const pending: Promise<unknown>[] = [];
   const deps: PaymentDeps = {
     env,
-    providers: paymentProviders(env, loadConfig(env), (env.PUBLIC_URL ?? "http://localhost").replace(/\/+$/, "")),
+    providers: paymentProviders(env, configFor(env), (env.PUBLIC_URL ?? "http://localhost").replace(/\/+$/, "")),
     defer: (work) => void pending.push(work),
   };
   const result = await sweepPayments(deps);

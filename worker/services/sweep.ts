@@ -1,6 +1,6 @@
 import type { Env } from "../env";
 import { getDb } from "../db/client";
-import { loadConfig } from "../env";
+import { configFor } from "../env";
 import { log } from "../lib/log";
 import { runPaymentSweep } from "./payments";
 import { rentalProviderFor } from "../providers/rent";
@@ -15,7 +15,7 @@ import { sweepSmsOrders } from "./sms-orders";
 export async function runScheduledSweep(env: Env): Promise<void> {
   // Rentals whose alarm never came: expire (close upstream) and refund those stuck before their number.
   try {
-    const result = await sweepRentals({ env, db: getDb(env.DB), provider: rentalProviderFor(env, loadConfig(env)) });
+    const result = await sweepRentals({ env, db: getDb(env.DB), provider: rentalProviderFor(env, configFor(env)) });
     if (result.expired + result.refunded > 0) log("info", "rental sweep", result);
   } catch (err) {
     log("error", "rental sweep failed", { error: err instanceof Error ? err.message : String(err) });
