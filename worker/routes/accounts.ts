@@ -13,6 +13,7 @@ import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
+import { publicOrigin } from "../lib/public-origin";
 import { DECOY_PASSWORD_HASH, hashPassword, needsRehash, verifyPassword } from "../lib/password";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
@@ -150,10 +151,6 @@ accountRoutes.post("/reset-password", perAddressLimit, validate("json", resetPas
   await completePasswordReset(db, id, userId, await hashPassword(newPassword));
   return c.json({ message: ACCOUNT_MESSAGES.resetDone });
 });
-
-function publicOrigin(configured: string | undefined, requestUrl: string): string {
-  return (configured || new URL(requestUrl).origin).replace(/\/+$/, "");
-}
 
 function resetEmail(to: string, username: string, link: string) {
   const text = [

@@ -24,16 +24,15 @@ import {
   type PaymentDeps,
 } from "../services/payments";
 import { transactionsRead } from "../services/transactions";
+import { publicOrigin } from "../lib/public-origin";
 
 /** The public origin: callback URLs, the IPN URL and the sandbox checkout must be reachable by the browser/provider. */
-export function publicOrigin(c: Context<AppEnv>): string {
-  return (c.env.PUBLIC_URL ?? new URL(c.req.url).origin).replace(/\/+$/, "");
-}
+const originOf = (c: Context<AppEnv>) => publicOrigin(c.env.PUBLIC_URL, c.req.url);
 
 export function paymentDeps(c: Context<AppEnv>): PaymentDeps {
   return {
     env: c.env,
-    providers: paymentProviders(c.env, c.var.config, publicOrigin(c)),
+    providers: paymentProviders(c.env, c.var.config, originOf(c)),
     defer: (work) => c.executionCtx.waitUntil(work),
   };
 }
@@ -47,7 +46,7 @@ export const walletRoutes = new Hono<AppEnv>()
 
   .post("/initialize-transaction", requireAuth, validate("json", initializeTransactionSchema), async (c) => {
     const user = c.var.user;
-    const checkout = await startCardPayment(paymentDeps(c), user, c.req.valid("json").amount, publicOrigin(c));
+    const checkout = await startCardPayment(paymentDeps(c), user, c.req.valid("json").amount, originOf(c));
     return c.json({ data: { data: checkout } });
   })
 
@@ -62,7 +61,7 @@ export const walletRoutes = new Hono<AppEnv>()
 
   .post("/invoice", requireAuth, validate("json", createInvoiceSchema), async (c) => {
     const body = c.req.valid("json");
-    return c.json(await createInvoice(paymentDeps(c), c.var.user, body.price_amount, body.pay_currency, publicOrigin(c)));
+    return c.json(await createInvoice(paymentDeps(c), c.var.user, body.price_amount, body.pay_currency, originOf(c)));
   })
 
   .get("/now-status", requireAuth, validate("query", nowStatusQuerySchema), async (c) => {
