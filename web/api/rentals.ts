@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "./client";
+import { invalidateMoney } from "./wallet";
 
 /** Rent Number (docs/api.md "Rent Number"). The server computes the price; the client sends it back only to compare. */
 
@@ -86,9 +87,7 @@ export const useRental = (id: string | null) => useQuery({ ...rentalQueryOptions
 function useInvalidateRentalMoney() {
   const qc = useQueryClient();
   return (id?: string) => {
-    void qc.invalidateQueries({ queryKey: ["orders"] });
-    void qc.invalidateQueries({ queryKey: ["balance"] });
-    void qc.invalidateQueries({ queryKey: ["transactions"] });
+    void invalidateMoney(qc);
     if (id) void qc.invalidateQueries({ queryKey: ["rental", id] });
   };
 }

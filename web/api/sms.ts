@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { pollEvery } from "../realtime/status";
 import { apiFetch } from "./client";
+import { invalidateMoney } from "./wallet";
 
 /** Receive SMS (docs/api.md "Receive SMS"). The server computes every price; the client only shows `price`. */
 
@@ -107,16 +108,9 @@ export const useSmsPrices = (provider: SmsProvider, countryId: string) => useQue
 export const useSmsOrder = (requestId: string | null) =>
   useQuery({ ...smsOrderQueryOptions(requestId ?? ""), enabled: Boolean(requestId) });
 
-/** Money moved: the wallet, the history and the orders all change. */
-function invalidateAfterMoney(qc: ReturnType<typeof useQueryClient>) {
-  void qc.invalidateQueries({ queryKey: ["orders"] });
-  void qc.invalidateQueries({ queryKey: ["balance"] });
-  void qc.invalidateQueries({ queryKey: ["transactions"] });
-}
-
 export function useBuyNumber() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: buyNumber, onSettled: () => invalidateAfterMoney(qc) });
+  return useMutation({ mutationFn: buyNumber, onSettled: () => void invalidateMoney(qc) });
 }
 
 export function useCancelSmsRequest() {
@@ -124,7 +118,7 @@ export function useCancelSmsRequest() {
   return useMutation({
     mutationFn: cancelSmsRequest,
     onSettled: (_data, _err, requestId) => {
-      invalidateAfterMoney(qc);
+      void invalidateMoney(qc);
       void qc.invalidateQueries({ queryKey: ["sms-order", requestId] });
     },
   });

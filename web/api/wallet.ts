@@ -57,12 +57,19 @@ export function useTransactions() {
   });
 }
 
-/** After money moved (a confirmed payment, a credited invoice): every view of it refetches. */
-export function refreshWallet(queryClient: ReturnType<typeof useQueryClient>) {
+/** Money moved (a purchase, a refund, a rental): the wallet figure, the history and the orders refetch. */
+export function invalidateMoney(queryClient: ReturnType<typeof useQueryClient>) {
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: ["balance"] }),
     queryClient.invalidateQueries({ queryKey: ["transactions"] }),
     queryClient.invalidateQueries({ queryKey: ["orders"] }),
+  ]);
+}
+
+/** After a deposit (a confirmed payment, a credited invoice): also the tier (level) and the pending payments. */
+export function refreshWallet(queryClient: ReturnType<typeof useQueryClient>) {
+  return Promise.all([
+    invalidateMoney(queryClient),
     queryClient.invalidateQueries({ queryKey: ["level"] }),
     queryClient.invalidateQueries({ queryKey: ["payments", "pending"] }),
   ]);

@@ -11,6 +11,7 @@ import {
   type PendingSmsRequest,
 } from "./pending-request";
 import { smsCode, smsPhase, type SmsPhase } from "./sms-phase";
+import { invalidateMoney } from "../../api/wallet";
 
 /** Spec section 9: the cancel flag resets after 2 seconds. */
 export const CANCEL_FLAG_MS = 2000;
@@ -48,9 +49,7 @@ export function useActiveSmsRequest() {
     const serverSms = order.data?.sms ?? null;
     if (order.data) updatePendingSms(pending.request_id, serverSms);
     if (phase !== previousPhase.current && phase !== "waiting") {
-      void qc.invalidateQueries({ queryKey: ["orders"] });
-      void qc.invalidateQueries({ queryKey: ["balance"] });
-      void qc.invalidateQueries({ queryKey: ["transactions"] });
+      void invalidateMoney(qc);
       if (phase === "cancelled") {
         // Cancelled elsewhere (another tab): nothing left to show.
         clearPendingRequest(pending.request_id);
