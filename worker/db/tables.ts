@@ -122,6 +122,10 @@ export const payments = sqliteTable(
     checkoutUrl: text("checkout_url"),
     expiresAt: integer("expires_at"),
     creditedAt: integer("credited_at"),
+    // What the wallet actually received (a crypto underpayment is credited at what arrived, not at amount_kobo).
+    creditedKobo: integer("credited_kobo"),
+    // NOWPayments' actually_paid, in pay_currency, as read back from GET /payment/{id} before crediting.
+    actuallyPaid: text("actually_paid"),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },
@@ -131,6 +135,54 @@ export const payments = sqliteTable(
     index("payments_status_idx").on(t.status),
   ],
 );
+
+/**
+ * Crypto arrivals that do not match their invoice (another currency, a repeat deposit with parent_payment_id, an
+ * amount above the tolerance, a 'finished' without an amount) wait here for an operator; they are never credited
+ * automatically. One row per upstream payment and reason, so a replayed IPN adds nothing.
+ */
+export const paymentReviews = sqliteTable(
+  "payment_reviews",
+  {
+    id: text("id").primaryKey(),
+    // Our invoice the arrival belongs to (a repeat deposit: the invoice its parent_payment_id names).
+    paymentId: text("payment_id").notNull().references(() => payments.id),
+    userId: text("user_id").notNull().references(() => users.id),
+    provider: text("provider", { enum: ["nowpayments"] }).notNull(),
+    // The upstream payment that arrived (a repeat deposit has its own payment_id).
+    providerPaymentId: text("provider_payment_id").notNull(),
+    reason: text("reason", { enum: ["other_currency", "repeat_payment", "overpaid", "no_amount", "paid_after_settlement"] }).notNull(),
+    status: text("status", { enum: ["open", "credited", "refused"] }).notNull().default("open"),
+    expectedCurrency: text("expected_currency"),
+    expectedAmount: text("expected_amount"),
+    payCurrency: text("pay_currency"),
+    actuallyPaid: text("actually_paid"),
+    // The naira value we would credit at the invoice's rate when the currency matches; null when we cannot price it.
+    suggestedKobo: integer("suggested_kobo"),
+    detail: text("detail").notNull().default(""),
+    createdAt: integer("created_at").notNull().default(now),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex("payment_reviews_arrival_unique").on(t.provider, t.providerPaymentId, t.reason),
+    index("payment_reviews_status_idx").on(t.status, t.createdAt),
+  ],
+);
+
+/**
+ * The operator's decision on a review, one row per review (the primary key): a second decision is a UNIQUE violation
+ * that rolls back its whole batch, ledger credit included, so a review is resolved exactly once. Also the audit record.
+ */
+export const paymentReviewResolutions = sqliteTable("payment_review_resolutions", {
+  reviewId: text("review_id")
+    .primaryKey()
+    .references(() => paymentReviews.id),
+  outcome: text("outcome", { enum: ["credited", "refused"] }).notNull(),
+  amountKobo: integer("amount_kobo"),
+  operatorId: text("operator_id").notNull(),
+  note: text("note").notNull().default(""),
+  createdAt: integer("created_at").notNull().default(now),
+});
 
 /** Receive-SMS orders. id is public (the spec's request_id / reference_code); the upstream id stays internal. */
 export const smsOrders = sqliteTable(

@@ -24,6 +24,8 @@ const nowIpnSchema = z.object({
   payment_id: z.union([z.number(), z.string()]).transform(String),
   payment_status: z.string(),
   order_id: z.union([z.string(), z.number()]).nullish(),
+  // Repeat deposits name the invoice they were sent to (https://documenter.getpostman.com/view/7907941/2s93JusNJt).
+  parent_payment_id: z.union([z.number(), z.string()]).nullish(),
 });
 
 function parseJson(raw: string): unknown {
@@ -65,6 +67,7 @@ export const webhookRoutes = new Hono<AppEnv>()
       paymentId: parsed.data.payment_id,
       status: status.data,
       orderId: parsed.data.order_id == null ? null : String(parsed.data.order_id),
+      parentPaymentId: parsed.data.parent_payment_id == null || parsed.data.parent_payment_id === "" ? null : String(parsed.data.parent_payment_id),
     });
     if (outcome === "unknown") log("warn", "nowpayments ipn for an unknown payment", { paymentId: parsed.data.payment_id });
     return c.json({ received: true, status: outcome });

@@ -281,7 +281,7 @@ describe("Crypto funding (NOWPayments)", () => {
     const user = await createUser();
     const invoice = await createInvoice(user, 10);
     await env.DB.prepare("UPDATE payments SET expires_at = ? WHERE provider_payment_id = ?").bind(Date.now() - 3600_000, invoice.payment_id).run();
-    await setNowSimulator(invoice.payment_id, { payment_status: "finished" });
+    await setNowSimulator(invoice.payment_id, { payment_status: "finished", actually_paid: invoice.pay_amount });
     plan = (req) => (req.method === "GET" && new URL(req.url).pathname.includes(`/payment/${invoice.payment_id}`) ? "http500" : null);
     await runPaymentSweep(env);
     expect(await balanceOf(user.id)).toBe(0);
@@ -303,7 +303,7 @@ describe("Crypto funding (NOWPayments)", () => {
     const user = await createUser();
     const invoice = await createInvoice(user, 10);
     expect((await postNowIpn({ payment_id: invoice.payment_id, payment_status: "expired" })).status).toBe(200);
-    await setNowSimulator(invoice.payment_id, { payment_status: "finished" });
+    await setNowSimulator(invoice.payment_id, { payment_status: "finished", actually_paid: invoice.pay_amount });
     const body = { payment_id: invoice.payment_id, payment_status: "finished" };
     const answers = await Promise.all([postNowIpn(body), postNowIpn(body), postNowIpn(body)]);
     for (const a of answers) expect(a.status).toBe(200);
