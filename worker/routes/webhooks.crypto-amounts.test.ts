@@ -6,6 +6,7 @@ import { createInvoice, disarmInvoiceWatchers, ledgerCount, paymentRow, postNowI
 import { listPaymentReviews, resolvePaymentReview } from "../services/payment-reviews";
 import { putSetting } from "../services/settings";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
+import { moneyViolations } from "../test/reliability/invariants";
 
 /**
  * Issue 12, hole 3: a crypto payment is credited for what actually arrived, as NOWPayments' own record says when
@@ -17,6 +18,9 @@ afterEach(async () => {
   setPaymentFetchForTests(null);
   await disarmInvoiceWatchers();
   await expectLedgerBalanced();
+  // The reliability suite's money invariants (a credit equals what arrived, never more than the invoice; an operator
+  // credit only with its resolution) hold after every scenario here too.
+  expect(await moneyViolations()).toEqual([]);
 });
 
 const RATE = 1500; // ₦ per USD: a $10 invoice is worth ₦15,000 = 1,500,000 kobo.
