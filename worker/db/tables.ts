@@ -227,7 +227,7 @@ export const sandboxState = sqliteTable("sandbox_state", {
 });
 
 /**
- * Developer API keys (docs/decisions/010-developer-api.md). Only the SHA-256 of the secret is kept; the secret is shown
+ * Developer API keys (docs/decisions/011-developer-api.md). Only the SHA-256 of the secret is kept; the secret is shown
  * once at creation. `actingUserId` is whose wallet and orders the key uses: the owner for live keys, the owner's
  * sandbox account (id `sbx_<ownerId>`) for test keys.
  */

@@ -1,7 +1,7 @@
 import type { Env } from "../env";
 
 /**
- * Sandbox accounts (docs/decisions/010-developer-api.md): each customer who creates a test key gets a second, shadow
+ * Sandbox accounts (docs/decisions/011-developer-api.md): each customer who creates a test key gets a second, shadow
  * account whose id is `sbx_<ownerId>`. Test keys act as that account, so orders, the ledger, the pollers and refunds
  * run unchanged on a separate test wallet; and every upstream call made for it goes to the sandbox simulators, whatever
  * PROVIDERS says. The id prefix is the mark (user ids are otherwise UUIDs), so a poller needs no extra read to know.
