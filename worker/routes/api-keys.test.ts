@@ -83,6 +83,14 @@ describe("developer API keys: lifecycle", () => {
     expect(bad.data.message).toBe("Please give the key a name.");
   });
 
+  it("creating a key needs a verified e-mail: 403 EMAIL_NOT_VERIFIED and nothing created", async () => {
+    const user = await createUser({ emailVerified: false });
+    const refused = await api("/api/keys", { token: user.token, json: { name: "bot", mode: "live" } });
+    expect(refused.status).toBe(403);
+    expect(refused.data.code).toBe("EMAIL_NOT_VERIFIED");
+    expect((await api("/api/keys", { token: user.token })).data.data).toEqual([]);
+  });
+
   it("per-key rate limit: past the limit the one 429 body with Retry-After, other keys unaffected", async () => {
     const user = await createUser();
     const key = await createKey(user);

@@ -6,7 +6,7 @@ import { getDb } from "../db/client";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { createApiKey, listApiKeys, revokeApiKey, sandboxBalanceKobo, topUpSandbox } from "../services/api-keys";
-import { requireVerifiedEmailForApiKeys } from "../services/api-key-guard";
+import { requireVerifiedEmail } from "../services/email-verification";
 
 /**
  * The Settings "API" section: the signed-in customer manages their developer keys (session token only: a key cannot
@@ -20,9 +20,9 @@ apiKeyRoutes.use("/keys/*", requireAuth);
 apiKeyRoutes.get("/keys", async (c) => c.json({ data: await listApiKeys(getDb(c.env.DB), c.var.user.id) }));
 
 apiKeyRoutes.post("/keys", validate("json", createApiKeySchema), async (c) => {
-  const db = getDb(c.env.DB);
-  await requireVerifiedEmailForApiKeys(db, c.var.user.id);
-  return c.json(await createApiKey(db, c.var.user, c.req.valid("json")), 201);
+  // A key spends the wallet without a password or 2FA: only an owner whose address is confirmed may mint one.
+  requireVerifiedEmail(c.var.user);
+  return c.json(await createApiKey(getDb(c.env.DB), c.var.user, c.req.valid("json")), 201);
 });
 
 apiKeyRoutes.post("/keys/:id/revoke", validate("param", apiKeyIdSchema), async (c) => {

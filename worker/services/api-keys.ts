@@ -176,6 +176,8 @@ export async function authenticateApiKey(db: Db, secret: string, now = Date.now(
         referredBy: acting.referredBy,
         balanceKobo: acting.balanceKobo,
         totalDepositedKobo: owner.totalDepositedKobo,
+        emailVerifiedAt: acting.emailVerifiedAt,
+        totpEnabledAt: acting.totpEnabledAt,
       },
     })
     .from(apiKeys)
