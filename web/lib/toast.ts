@@ -1,4 +1,5 @@
-import { useEffect, useSyncExternalStore } from "react";
+import { createElement, useEffect, useSyncExternalStore } from "react";
+import { EmojiText, hasDrawnEmoji } from "../components/ui/emoji-text";
 
 /**
  * sonner's toast API, loaded on demand. sonner is about 9 kB gzip and no screen needs a toast before it is usable, so
@@ -29,7 +30,9 @@ export function requestToaster(): void {
 function show(kind: ToastKind, message: string, options?: ToastOptions): void {
   if (hostMounted) requestToaster();
   const ready = hostMounted ? toasterReady : Promise.resolve();
-  void Promise.all([loadSonner(), ready]).then(([m]) => m.toast[kind](message, options));
+  // '⏰ Timeout: ...' and '❌ Error ...' draw their emoji as icons (a box on systems without an emoji font).
+  const content = hasDrawnEmoji(message) ? createElement(EmojiText, { text: message }) : message;
+  void Promise.all([loadSonner(), ready]).then(([m]) => m.toast[kind](content, options));
 }
 
 export const toast = {

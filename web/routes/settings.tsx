@@ -15,6 +15,7 @@ import { Field } from "../components/ui/field";
 import { Input, PasswordInput } from "../components/ui/input";
 import { validateForm, type FieldErrors } from "../lib/form";
 import { useSessionUser } from "../lib/use-session";
+import { useDocumentTitle } from "../lib/use-document-title";
 
 function ProfileSection() {
   const user = useSessionUser();
@@ -134,6 +135,7 @@ function PasswordSection() {
 }
 
 export default function SettingsPage() {
+  useDocumentTitle("Settings");
   return (
     <div className="mx-auto flex w-full max-w-2xl flex-col gap-6">
       <h1 className="text-2xl font-bold tracking-tight">Account settings</h1>

@@ -1,7 +1,9 @@
 import { Outlet, useRouterState } from "@tanstack/react-router";
 import { Menu } from "lucide-react";
 import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
+import { useMediaQuery } from "../../lib/use-media-query";
 import { ChatButton } from "./chat-button";
+import { SkipLink } from "./skip-link";
 import { LogoMark } from "./logo";
 import { SideNav } from "./side-nav";
 import { ThemeSwitch } from "./theme-switch";
@@ -18,8 +20,9 @@ export default function Shell() {
   const menuButton = useRef<HTMLButtonElement>(null);
   const pathname = useRouterState({ select: (s) => s.location.pathname });
 
-  // Any navigation (an entry, the browser's back button) closes the drawer.
-  useEffect(() => setDrawerOpen(false), [pathname]);
+  // Any navigation (an entry, the browser's back button) closes the drawer; so does widening past the drawer's size.
+  const wide = useMediaQuery("(min-width: 500px)");
+  useEffect(() => setDrawerOpen(false), [pathname, wide]);
 
   // While the drawer is open: Escape closes it and focus returns to the menu button.
   useEffect(() => {
@@ -40,24 +43,39 @@ export default function Shell() {
       <Suspense fallback={null}>
         <RealtimeBridge />
       </Suspense>
-      <header className="fixed inset-x-0 top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/90 px-4 backdrop-blur min-[500px]:left-[max(20%,13rem)] sm:px-6 dark:border-slate-800 dark:bg-slate-900/90">
-        <button
-          ref={menuButton}
-          type="button"
-          onClick={() => setDrawerOpen(true)}
-          aria-label="Open menu"
-          aria-controls={navId}
-          aria-expanded={drawerOpen}
-          className="-ml-2 rounded-md p-2 text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 min-[500px]:hidden dark:text-slate-200 dark:hover:bg-slate-800 cursor-pointer"
+      {/* While the drawer is open the page behind it is inert: out of the tab order and of screen readers' reach. */}
+      <div inert={drawerOpen || undefined}>
+        <SkipLink />
+        <header className="fixed inset-x-0 top-0 z-20 flex h-16 items-center gap-2 border-b border-slate-200 bg-white/90 px-3 backdrop-blur min-[500px]:left-[4.5rem] sm:left-[max(20%,13rem)] sm:gap-3 sm:px-6 dark:border-slate-800 dark:bg-slate-900/90">
+          <button
+            ref={menuButton}
+            type="button"
+            onClick={() => setDrawerOpen(true)}
+            aria-label="Open menu"
+            aria-controls={navId}
+            aria-expanded={drawerOpen}
+            className="-ml-1 rounded-md p-2 text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 min-[500px]:hidden dark:text-slate-200 dark:hover:bg-slate-800 cursor-pointer"
+          >
+            <Menu className="h-6 w-6" aria-hidden />
+          </button>
+          <LogoMark className="h-7 w-7 max-[359px]:hidden min-[500px]:hidden" />
+          <div className="ml-auto flex items-center gap-1.5 sm:gap-4">
+            <TierBadge />
+            <ThemeSwitch />
+            {/* Under 768 px the chat button sits here: floating, it would cover the content of a narrow screen. */}
+            <ChatButton placement="header" />
+          </div>
+        </header>
+
+        <main
+          id="content"
+          tabIndex={-1}
+          className="px-3 pb-24 pt-20 outline-none min-[500px]:ml-[4.5rem] sm:ml-[max(20%,13rem)] sm:px-6 sm:pt-22 md:pr-24"
         >
-          <Menu className="h-6 w-6" aria-hidden />
-        </button>
-        <LogoMark className="h-7 w-7 min-[500px]:hidden" />
-        <div className="ml-auto flex items-center gap-2 sm:gap-4">
-          <TierBadge />
-          <ThemeSwitch />
-        </div>
-      </header>
+          <Outlet />
+        </main>
+        <ChatButton placement="floating" />
+      </div>
 
       {drawerOpen ? (
         <div aria-hidden className="fixed inset-0 z-40 bg-slate-950/50 backdrop-blur-sm min-[500px]:hidden" onClick={() => setDrawerOpen(false)} />
@@ -69,11 +87,6 @@ export default function Shell() {
           setDrawerOpen(false);
         }}
       />
-
-      <main id="content" className="px-4 pb-24 pt-20 min-[500px]:ml-[max(20%,13rem)] sm:px-6 sm:pt-22">
-        <Outlet />
-      </main>
-      <ChatButton />
     </div>
   );
 }
