@@ -1,5 +1,4 @@
-import { createElement, useEffect, useSyncExternalStore } from "react";
-import { EmojiText, hasDrawnEmoji } from "../components/ui/emoji-text";
+import { createElement, useEffect, useSyncExternalStore, type ReactNode } from "react";
 
 /**
  * sonner's toast API, loaded on demand. sonner is about 9 kB gzip and no screen needs a toast before it is usable, so
@@ -30,9 +29,12 @@ export function requestToaster(): void {
 function show(kind: ToastKind, message: string, options?: ToastOptions): void {
   if (hostMounted) requestToaster();
   const ready = hostMounted ? toasterReady : Promise.resolve();
-  // '⏰ Timeout: ...' and '❌ Error ...' draw their emoji as icons (a box on systems without an emoji font).
-  const content = hasDrawnEmoji(message) ? createElement(EmojiText, { text: message }) : message;
-  void Promise.all([loadSonner(), ready]).then(([m]) => m.toast[kind](content, options));
+  // '⏰ Timeout: ...' and '❌ Error ...' draw their emoji as icons (a box on systems without an emoji font); the
+  // drawing loads only with such a toast.
+  const content: Promise<ReactNode> = /^(⏰|❌)/u.test(message)
+    ? import("../components/ui/emoji-text").then(({ EmojiText }) => createElement(EmojiText, { text: message }))
+    : Promise.resolve(message);
+  void Promise.all([loadSonner(), ready, content]).then(([m, , shown]) => m.toast[kind](shown, options));
 }
 
 export const toast = {

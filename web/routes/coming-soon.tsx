@@ -1,5 +1,5 @@
 import { useRouterState } from "@tanstack/react-router";
-import { useDocumentTitle } from "../lib/use-document-title";
+import { useDocumentTitle } from "../components/layout/logo";
 
 /** My eSIM and eSIM Plans: the spec's placeholder text, under a heading naming the page. */
 export default function ComingSoonPage() {

@@ -14,7 +14,7 @@ import { historyTransactions } from "../components/dashboard/transactions";
 import { useCardPaymentReturn } from "../components/payment/use-card-payment-return";
 import { Button } from "../components/ui/button";
 import { useSessionUser } from "../lib/use-session";
-import { useDocumentTitle } from "../lib/use-document-title";
+import { useDocumentTitle } from "../components/layout/logo";
 
 // Most visits never open the tour: its code (about 1.7 kB gzip) loads the first time it opens.
 const GuidedTour = lazy(() => import("../components/dashboard/guided-tour").then((m) => ({ default: m.GuidedTour })));

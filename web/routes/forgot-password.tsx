@@ -8,7 +8,7 @@ import { Button } from "../components/ui/button";
 import { Field } from "../components/ui/field";
 import { Input } from "../components/ui/input";
 import { validateForm } from "../lib/form";
-import { useDocumentTitle } from "../lib/use-document-title";
+import { useDocumentTitle } from "../components/layout/logo";
 
 export default function ForgotPasswordPage() {
   useDocumentTitle("Forgot password");

@@ -6,7 +6,7 @@ import { CountryTileCard, ServiceTileCard } from "../components/landing/tiles";
 import { COUNTRY_TILES, SERVICE_TILES } from "../components/landing/supported-data";
 import { buttonClasses } from "../components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs";
-import { useDocumentTitle } from "../lib/use-document-title";
+import { useDocumentTitle } from "../components/layout/logo";
 
 const CONTACT_EMAIL = "support@virtualnum.ng";
 

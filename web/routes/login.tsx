@@ -10,7 +10,7 @@ import { Field } from "../components/ui/field";
 import { Input, PasswordInput } from "../components/ui/input";
 import { validateForm, type FieldErrors } from "../lib/form";
 import { useTimedMessage } from "../lib/use-timed-message";
-import { useDocumentTitle } from "../lib/use-document-title";
+import { useDocumentTitle } from "../components/layout/logo";
 
 /** Spec section 4: the login error banner clears after 8 s. */
 const ERROR_BANNER_MS = 8000;

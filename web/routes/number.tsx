@@ -5,7 +5,7 @@ import { OrdersPanel } from "../components/orders/orders-panel";
 import { RentForm } from "../components/rent/rent-form";
 import { RentalInboxDialog } from "../components/rent/rental-inbox-dialog";
 import { Button } from "../components/ui/button";
-import { useDocumentTitle } from "../lib/use-document-title";
+import { useDocumentTitle } from "../components/layout/logo";
 
 type OpenInbox = { id: string; number?: string; canCancel?: boolean };
 

@@ -9,7 +9,7 @@ import { PendingPaymentsCard } from "../components/payment/pending-payments-card
 import { Card } from "../components/ui/card";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs";
 import { useSessionUser } from "../lib/use-session";
-import { useDocumentTitle } from "../lib/use-document-title";
+import { useDocumentTitle } from "../components/layout/logo";
 
 /** Fund Wallet: card/bank through Squad or crypto through NOWPayments, the pending card payments, the history. */
 export default function PaymentPage() {

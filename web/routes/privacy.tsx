@@ -1,6 +1,6 @@
 import { PublicPage } from "../components/layout/public-page";
 import { PRODUCT_NAME } from "../components/layout/logo";
-import { useDocumentTitle } from "../lib/use-document-title";
+import { useDocumentTitle } from "../components/layout/logo";
 
 export default function PrivacyPage() {
   useDocumentTitle("Privacy");

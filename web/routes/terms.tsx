@@ -2,7 +2,7 @@ import { useEffect, type ReactNode } from "react";
 import { PublicPage } from "../components/layout/public-page";
 import { PRODUCT_NAME } from "../components/layout/logo";
 import { useAppSearch } from "../components/layout/app-link";
-import { useDocumentTitle } from "../lib/use-document-title";
+import { useDocumentTitle } from "../components/layout/logo";
 
 // The spec's anchors. With hash routing "#contact" would be read as a route, so the contents jump by scrolling
 // to the section's id, and a link can open a section directly with ?section=<id> (e.g. #/terms/1?section=contact).

@@ -7,7 +7,7 @@ import { AuthLayout, textLinkClasses } from "../components/auth/auth-layout";
 import { Alert } from "../components/ui/alert";
 import { Spinner } from "../components/ui/spinner";
 import { isSignedIn } from "../lib/session";
-import { useDocumentTitle } from "../lib/use-document-title";
+import { useDocumentTitle } from "../components/layout/logo";
 
 /**
  * The page the confirmation e-mail links to (#/verify-email?token=..&id=..). It works signed in or not (the link may be

@@ -83,5 +83,5 @@ export function plainMeaning(tx: Pick<Transaction, "status" | "note">): string |
   return null;
 }
 
-/** The spec's date text lives in web/lib/format.ts (the one date format of the app). */
-export { formatDateTime as formatTransactionDate } from "../../lib/format";
+/** The spec's date text lives in web/lib/dates.ts (the one date format of the app). */
+export { formatDateTime as formatTransactionDate } from "../../lib/dates";

@@ -1,7 +1,6 @@
 import { Outlet, useRouterState } from "@tanstack/react-router";
 import { Menu } from "lucide-react";
 import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
-import { useMediaQuery } from "../../lib/use-media-query";
 import { ChatButton } from "./chat-button";
 import { SkipLink } from "./skip-link";
 import { LogoMark } from "./logo";
@@ -20,9 +19,15 @@ export default function Shell() {
   const menuButton = useRef<HTMLButtonElement>(null);
   const pathname = useRouterState({ select: (s) => s.location.pathname });
 
-  // Any navigation (an entry, the browser's back button) closes the drawer; so does widening past the drawer's size.
-  const wide = useMediaQuery("(min-width: 500px)");
-  useEffect(() => setDrawerOpen(false), [pathname, wide]);
+  // Any navigation (an entry, the browser's back button) closes the drawer; so does widening past the drawer's size
+  // (the page behind it would stay inert).
+  useEffect(() => setDrawerOpen(false), [pathname]);
+  useEffect(() => {
+    const wide = window.matchMedia("(min-width: 500px)");
+    const onChange = () => wide.matches && setDrawerOpen(false);
+    wide.addEventListener("change", onChange);
+    return () => wide.removeEventListener("change", onChange);
+  }, []);
 
   // While the drawer is open: Escape closes it and focus returns to the menu button.
   useEffect(() => {
