@@ -10,6 +10,7 @@ import { AppError, errorBody } from "./lib/errors";
 import { log } from "./lib/log";
 import { accountSecurityRoutes } from "./routes/account-security";
 import { accountRoutes } from "./routes/accounts";
+import { adminRoutes, unsubscribeRoutes } from "./routes/admin";
 import { contentRoutes } from "./routes/content";
 import { healthRoutes } from "./routes/health";
 import { realtimeRoutes } from "./routes/realtime";
@@ -76,6 +77,9 @@ export function createApp() {
   app.route("/api", smsRoutes);
   app.route("/api", rentalRoutes);
   app.route("/api", realtimeRoutes);
+  app.route("/api", unsubscribeRoutes);
+  // The operator console's API: its own sub-app; anyone but an operator with two-factor on gets the 404 below.
+  app.route("/api/admin", adminRoutes);
   app.route("/sandbox", sandboxRoutes);
 
   app.notFound((c) => c.json(errorBody("NOT_FOUND", "Not found."), 404));

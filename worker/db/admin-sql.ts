@@ -15,12 +15,6 @@ export function splitStatements(sqlText: string): string[] {
   return sqlText.split("\n").filter((line) => line.trim().length > 0);
 }
 
-/** Runs a builder's statements in one D1 batch (all or nothing), as the console does; the CLI sends the same text. */
-export async function runAdminSql(d1: D1Database, sqlText: string): Promise<D1Result[]> {
-  const statements = splitStatements(sqlText).map((line) => d1.prepare(line));
-  return statements.length === 0 ? [] : d1.batch(statements);
-}
-
 export interface AuditFields {
   actor: string;
   action: string;
@@ -30,15 +24,17 @@ export interface AuditFields {
   subject?: string | null;
   /** An SQL expression read BEFORE the change in the same batch (e.g. a subselect of the old value), or null. */
   previousSql?: string | null;
+  /** An SQL condition: the row is written only when it holds (e.g. a replayed credit whose ledger key exists is not). */
+  onlyIf?: string;
 }
 
 /** The one audit row every operator change writes: who, when, what (+ subject), the previous value and why. */
 export function auditSqlInsert(fields: AuditFields): string {
-  return `INSERT INTO audit_log (actor, action, detail, reason, subject, previous, created_at) VALUES (${sqlString(fields.actor)}, ${sqlString(
+  return `INSERT INTO audit_log (actor, action, detail, reason, subject, previous, created_at) SELECT ${sqlString(fields.actor)}, ${sqlString(
     fields.action,
   )}, ${sqlString(JSON.stringify(fields.detail))}, ${fields.reason === null ? "NULL" : sqlString(fields.reason)}, ${
     fields.subject ? sqlString(fields.subject) : "NULL"
-  }, ${fields.previousSql ?? "NULL"}, ${Date.now()});`;
+  }, ${fields.previousSql ?? "NULL"}, ${Date.now()}${fields.onlyIf ? ` WHERE ${fields.onlyIf}` : ""};`;
 }
 
 function audit(actor: string, action: string, detail: unknown, reason: string | null, subject?: string, previousSql?: string): string {
@@ -91,18 +87,22 @@ export function manualEntrySql(entry: ManualEntry): string {
   if (!entry.reason.trim()) throw new Error("A reason is required for every manual credit or debit (--reason).");
   const note =
     entry.amountKobo > 0 ? `Manual deposit adjustment: ${entry.reason.trim()}` : `Manual debit: ${entry.reason.trim()}`;
+  const key = sqlString(`admin:${entry.entryId}`);
+  // The audit row first, so `previous` is the balance before the entry; it is skipped when the key is already in the
+  // ledger (a retried CLI run, a double click in the console), so one adjustment is one ledger row and one audit row.
   return [
-    `INSERT INTO ledger (user_id, key, amount_kobo, kind, note, ref, created_at) VALUES (${sqlString(entry.userId)}, ${sqlString(
-      `admin:${entry.entryId}`,
-    )}, ${entry.amountKobo}, 'admin', ${sqlString(note)}, NULL, ${Date.now()}) ON CONFLICT(key) DO NOTHING;`,
-    audit(
-      entry.actor,
-      entry.amountKobo > 0 ? "ledger.credit" : "ledger.debit",
-      { userId: entry.userId, amountKobo: entry.amountKobo, entryId: entry.entryId },
-      entry.reason.trim(),
-      entry.userId,
-      `(SELECT CAST(balance_kobo AS TEXT) FROM users WHERE id = ${sqlString(entry.userId)})`,
-    ),
+    auditSqlInsert({
+      actor: entry.actor,
+      action: entry.amountKobo > 0 ? "ledger.credit" : "ledger.debit",
+      detail: { userId: entry.userId, amountKobo: entry.amountKobo, entryId: entry.entryId },
+      reason: entry.reason.trim(),
+      subject: entry.userId,
+      previousSql: `(SELECT CAST(balance_kobo AS TEXT) FROM users WHERE id = ${sqlString(entry.userId)})`,
+      onlyIf: `NOT EXISTS (SELECT 1 FROM ledger WHERE key = ${key})`,
+    }),
+    `INSERT INTO ledger (user_id, key, amount_kobo, kind, note, ref, created_at) VALUES (${sqlString(entry.userId)}, ${key}, ${
+      entry.amountKobo
+    }, 'admin', ${sqlString(note)}, NULL, ${Date.now()}) ON CONFLICT(key) DO NOTHING;`,
   ].join("\n");
 }
 
