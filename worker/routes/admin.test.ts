@@ -135,7 +135,8 @@ describe("customers", () => {
     expect((await api("/api/admin/customers/nobody", { token: operator.token })).status).toBe(404);
   });
 
-  it("block ends the customer's sessions and closes their sockets at once, login answers a clear message, the money stays", async () => {
+  // Three real password hashes (sign-up and two logins, PBKDF2 on purpose): slow on a loaded 2-core machine.
+  it("block ends the customer's sessions and closes their sockets at once, login answers a clear message, the money stays", { timeout: 60_000 }, async () => {
     const operator = await makeOperator();
     const email = `blocked-${crypto.randomUUID().slice(0, 8)}@example.com`;
     const reg = await api("/api/register", { json: { username: "Tunde", number: "08031234567", email, password: "secret123" } });
