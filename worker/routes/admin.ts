@@ -21,8 +21,7 @@ import { requireOperator } from "../middleware/operator";
 import { emailSenderFor } from "../providers/email/select";
 import { sendAccountEmail, verificationEmail } from "../services/account-emails";
 import { createEmailVerification, verificationLink } from "../services/email-verification";
-import { notify } from "../services/notify";
-import { audit, changeSetting, findCustomer, manualEntry, onlineCustomerIds, sendToast, setBlocked, type Operator } from "../services/operator-actions";
+import { audit, changeSetting, findCustomer, manualEntry, notifyOperators, onlineCustomerIds, sendToast, setBlocked, type Operator } from "../services/operator-actions";
 import {
   customerDetail,
   findDeposit,
@@ -30,7 +29,6 @@ import {
   listDeposits,
   listOrders,
   listRentals,
-  operatorIds,
   overview,
   reconcileNow,
   searchCustomers,
@@ -57,11 +55,7 @@ adminRoutes.use("*", requireOperator);
 const operatorOf = (c: Context<AppEnv>): Operator => ({ id: c.var.user.id, email: c.var.user.email });
 
 /** The console refreshes its Overview when this reaches an operator's room (services/notify.ts, schema/realtime.ts). */
-async function tellOperators(c: Context<AppEnv>, topic: string) {
-  const ids = await operatorIds(getDb(c.env.DB));
-  await Promise.all(ids.map((id) => notify(c.env, id, { kind: "admin.changed", topic })));
-}
-const changed = (c: Context<AppEnv>, topic: string) => c.executionCtx.waitUntil(tellOperators(c, topic));
+const changed = (c: Context<AppEnv>, topic: string) => c.executionCtx.waitUntil(notifyOperators(c.env, topic));
 
 function filterOf(c: Context<AppEnv>): ListFilter {
   const q = c.req.query();

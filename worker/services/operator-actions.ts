@@ -7,7 +7,9 @@ import { sessions, users } from "../db/tables";
 import { AppError, isCheckViolation } from "../lib/errors";
 import { koboToNaira } from "../../schema/money";
 import type { RealtimeMessage } from "../../schema/realtime";
+import type { Env } from "../env";
 import { notify } from "./notify";
+import { operatorIds } from "./operator-console";
 import { closeRevokedSockets, revokeSessionsStatement } from "./sessions";
 import { clearSettingsCache } from "./settings";
 
@@ -112,6 +114,15 @@ export async function onlineCustomerIds(db: Db, minutes = 15, now = Date.now()):
     .where(and(isNull(sessions.revokedAt), gt(sessions.expiresAt, now), gt(sql`COALESCE(${sessions.lastSeenAt}, ${sessions.createdAt})`, now - minutes * 60_000)))
     .limit(5000);
   return rows.map((r) => r.userId);
+}
+
+/**
+ * The console's live refresh: every operator's own notification room gets admin.changed, and their open consoles
+ * refetch. Sent after each console change and by the cron sweep (deposits, orders and upstreams move on their own).
+ */
+export async function notifyOperators(env: Env, topic: string): Promise<void> {
+  const ids = await operatorIds(getDb(env.DB));
+  await Promise.all(ids.map((id) => notify(env, id, { kind: "admin.changed", topic })));
 }
 
 /** Sends the spec's toast to each customer; returns how many rooms were asked (delivery is best effort, like notify). */

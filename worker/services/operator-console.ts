@@ -182,16 +182,24 @@ export function customerSummary(row: CustomerRow) {
 /** Search by e-mail, username, phone (contains, case-insensitive) or exact id. */
 export async function searchCustomers(db: Db, q: string, limit = 25) {
   const term = q.trim();
+  // instr, not LIKE: D1 refuses LIKE patterns over 50 bytes (a whole e-mail address is often longer), and a search box's
+  // % and _ are meant literally.
+  const lower = term.toLowerCase();
   const where = term
-    ? or(eq(users.id, term), like(users.email, `%${escapeLike(term.toLowerCase())}%`), like(users.username, `%${escapeLike(term)}%`), like(users.phone, `%${escapeLike(term)}%`))
+    ? or(
+        eq(users.id, term),
+        sql`instr(${users.email}, ${lower}) > 0`,
+        sql`instr(lower(${users.username}), ${lower}) > 0`,
+        sql`instr(${users.phone}, ${term}) > 0`,
+      )
     : undefined;
   const rows = await db.select(customerColumns).from(users).where(where).orderBy(desc(users.createdAt)).limit(limit);
   return rows.map(customerSummary);
 }
 
 function escapeLike(text: string): string {
-  // LIKE without ESCAPE treats % and _ as wildcards: in a search box they are better read as "anything" than refused.
-  return text.replaceAll("%", "").replaceAll("_", "");
+  // Audit actions are short known prefixes ("setting."); a % or _ typed in the filter is dropped, not a wildcard.
+  return text.replaceAll("%", "").replaceAll("_", "").slice(0, 40);
 }
 
 /** Everything about one customer: profile, tier, ledger, orders, rentals, deposits, live sessions, recent audit. */
