@@ -1,6 +1,5 @@
 import { useAccount, useResendVerification } from "../../api/account-security";
 import { toast } from "../../lib/toast";
-import { AppLink } from "./app-link";
 
 /**
  * A slim notice above the signed-in screens until the customer confirms their e-mail address (issue 12). Loaded after
@@ -21,9 +20,6 @@ export function VerifyEmailNotice() {
       >
         {resend.isPending ? "Sending..." : "Send it again"}
       </button>
-      <AppLink to="/settings/1" className="font-medium underline underline-offset-2">
-        Settings
-      </AppLink>
     </div>
   );
 }
