@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Env } from "../env";
-import { cancelActivation, createActivation, finishActivation, pollActivation, readActivation } from "./sms-activations";
+import { cancelActivation, createActivation, finishActivation, pollActivation, readActivation, retryActivation } from "./sms-activations";
 import { SANDBOX_SERVICES, sandboxCostUsd, sandboxCountry, sandboxStock, serviceByCode } from "./sms-catalogue";
 
 /**
@@ -43,6 +43,7 @@ smsActivateSimulator.get("/stubs/handler_api.php", async (c) => {
       if (!activation) return c.text("NO_ACTIVATION");
       const poll = pollActivation(c.env, activation);
       if (poll.kind === "code") return c.text(`STATUS_OK:${poll.code}`);
+      if (poll.kind === "retry") return c.text(`STATUS_WAIT_RETRY:${poll.code}`);
       if (poll.kind === "cancelled") return c.text("STATUS_CANCEL");
       if (poll.kind === "error") return c.text("ERROR_SQL");
       return c.text("STATUS_WAIT_CODE");
@@ -56,7 +57,8 @@ smsActivateSimulator.get("/stubs/handler_api.php", async (c) => {
         return c.text("ACCESS_ACTIVATION");
       }
       if (q("status") === "1") return c.text("ACCESS_READY");
-      if (q("status") === "3") return c.text("ACCESS_RETRY_GET");
+      // "Request another code": STATUS_WAIT_RETRY:<last code> until the next SMS (https://sms-activate.org/en/api2).
+      if (q("status") === "3") return c.text((await retryActivation(c.env, activation)) === "accepted" ? "ACCESS_RETRY_GET" : "BAD_STATUS");
       return c.text("BAD_STATUS");
     }
     default:

@@ -8,6 +8,7 @@ import { SmsProviderError, type SmsCountry, type SmsOffer } from "../providers/s
 /**
  * Provider catalogues, cached per isolate (the spec's client caches prices 2 min and countries 5 min; we match it so
  * a page view does not reach the upstream each time). In-flight look-ups are shared, failures are not cached.
+ * Keyed by provider mode too: a sandbox account (test API key) reads the simulators' catalogue on a live deployment.
  */
 export const PRICE_CACHE_MS = 120_000;
 export const COUNTRY_CACHE_MS = 300_000;
@@ -30,11 +31,11 @@ export function clearSmsCatalogueCache(): void {
 }
 
 export async function smsCountries(env: Env, provider: SmsProviderName): Promise<SmsCountry[]> {
-  return cached(`countries:${provider}`, COUNTRY_CACHE_MS, () => upstreamRead(provider, () => smsProviderFor(env, provider).countries()));
+  return cached(`countries:${env.PROVIDERS ?? "live"}:${provider}`, COUNTRY_CACHE_MS, () => upstreamRead(provider, () => smsProviderFor(env, provider).countries()));
 }
 
 export async function smsOffers(env: Env, provider: SmsProviderName, countryId: string): Promise<SmsOffer[]> {
-  return cached(`offers:${provider}:${countryId}`, PRICE_CACHE_MS, () =>
+  return cached(`offers:${env.PROVIDERS ?? "live"}:${provider}:${countryId}`, PRICE_CACHE_MS, () =>
     upstreamRead(provider, () => smsProviderFor(env, provider).services(countryId)),
   );
 }

@@ -49,4 +49,6 @@ export class ScriptedSmsProvider implements SmsProvider {
   async finish(): Promise<void> {
     this.calls.push("finish");
   }
+  /** Set by tests of "request another code" (absent: the provider does not support it). */
+  requestAnotherCode?: (upstreamId: string) => Promise<void>;
 }
