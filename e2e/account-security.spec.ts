@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
-import { openSignedIn, signUpViaApi } from "./support";
+import { openSignedIn, signInBrowser, signUpViaApi } from "./support";
 
 // Issue 12, "Protection a wallet owes its customers", through the real product: the e-mail confirmation notice and
 // link, two-factor enrolment then a two-step login, and the signed-in devices list with "sign out" per device.
@@ -60,13 +60,21 @@ test("two-factor: enrol with the app's code, save recovery codes, then log in wi
   await expect(page.getByTestId("balance-amount")).toBeVisible();
 });
 
-test("signed-in devices: this device and another are listed; signing the other out ends its session at once", async ({ page, request }) => {
+test("signed-in devices: this device and another are listed; signing the other out ends its session at once", async ({ page, request, browser }) => {
   const session = await signUpViaApi(request, "devices");
   const other = await request.post("/api/login", {
     data: { email: session.user.userEmail, password: PASSWORD },
     headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0" },
   });
   const otherToken = ((await other.json()) as { token: string }).token;
+  // The other device: a second browser on the dashboard with its realtime socket.
+  const otherContext = await browser.newContext();
+  const otherPage = await otherContext.newPage();
+  await signInBrowser(otherPage, { token: otherToken, user: session.user }, { dashboardTourCompleted: "true" });
+  const otherSocket = otherPage.waitForEvent("websocket");
+  await otherPage.goto("/#/dashboard/1");
+  await expect(otherPage.getByTestId("balance-amount")).toBeVisible();
+  const socketClosed = new Promise<void>((resolve) => void otherSocket.then((ws) => ws.on("close", () => resolve())));
 
   await openSignedIn(page, session, "#/settings/1");
   const devices = page.getByTestId("signed-in-device");
@@ -79,6 +87,10 @@ test("signed-in devices: this device and another are listed; signing the other o
   await expect(devices).toHaveCount(1);
   const after = await request.get("/api/user-balance", { headers: { authorization: `Bearer ${otherToken}` } });
   expect(after.status()).toBe(401);
+  // Its socket was closed by the server, and that browser finds itself signed out without doing anything.
+  await socketClosed;
+  await expect(otherPage).toHaveURL(/#\/login/);
+  await otherContext.close();
   // This device stays signed in.
   await page.reload();
   await expect(devices.filter({ hasText: "This device" })).toHaveCount(1);
