@@ -38,7 +38,7 @@ export async function apiFetch<T>(path: string, opts: RequestOptions = {}): Prom
   const token = opts.token ?? getToken();
   // Signed out (a logout just cleared the token while screens were still mounted): a signed-in call would only earn
   // a 401, so it is answered here without a request.
-  if (opts.auth && !token) throw new ApiError(401, "SIGNED_OUT", "You are signed out. Log in to continue.");
+  if (opts.auth && !token) throw new ApiError(401, "SIGNED_OUT", "Signed out.");
   if (opts.auth) {
     headers["x-requires-auth"] = "true";
     if (token) headers.Authorization = `Bearer ${token}`;

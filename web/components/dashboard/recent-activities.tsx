@@ -1,5 +1,5 @@
 import { useMemo, useState } from "react";
-import { ArrowDownLeft, ArrowUpRight, Ban, Inbox, RotateCcw } from "lucide-react";
+import { ArrowDownLeft, ArrowUpRight, Inbox, RotateCcw, X } from "lucide-react";
 import { formatNaira } from "../../../schema/money";
 import { cn } from "../../lib/cn";
 import { Badge, type BadgeVariant } from "../ui/badge";
@@ -47,7 +47,7 @@ function TransactionRow({ tx }: { tx: Transaction }) {
   const style = DIRECTION_STYLE[direction];
   const meaning = plainMeaning(tx);
   const failed = statusStyle(tx.status) === "failed";
-  const Icon = failed ? Ban : direction === "credit" ? ArrowDownLeft : direction === "refund" ? RotateCcw : ArrowUpRight;
+  const Icon = failed ? X : direction === "credit" ? ArrowDownLeft : direction === "refund" ? RotateCcw : ArrowUpRight;
   return (
     <li className="flex items-center gap-3 py-3">
       <span className={cn("flex h-9 w-9 shrink-0 items-center justify-center rounded-full", style.icon)}>

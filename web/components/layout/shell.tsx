@@ -21,15 +21,8 @@ export default function Shell() {
   const menuButton = useRef<HTMLButtonElement>(null);
   const pathname = useRouterState({ select: (s) => s.location.pathname });
 
-  // Any navigation (an entry, the browser's back button) closes the drawer; so does widening past the drawer's size
-  // (the page behind it would stay inert).
+  // Any navigation (an entry, the browser's back button) closes the drawer.
   useEffect(() => setDrawerOpen(false), [pathname]);
-  useEffect(() => {
-    const wide = window.matchMedia("(min-width: 500px)");
-    const onChange = () => wide.matches && setDrawerOpen(false);
-    wide.addEventListener("change", onChange);
-    return () => wide.removeEventListener("change", onChange);
-  }, []);
 
   // While the drawer is open: Escape closes it and focus returns to the menu button.
   useEffect(() => {
@@ -41,8 +34,14 @@ export default function Shell() {
       }
     };
     document.addEventListener("keydown", onKey);
+    // Widening past the drawer's size closes it too (the page behind would stay inert).
+    const onResize = () => window.innerWidth >= 500 && setDrawerOpen(false);
+    window.addEventListener("resize", onResize);
     document.querySelector<HTMLElement>(`[id="${navId}"] button[aria-label="Close menu"]`)?.focus();
-    return () => document.removeEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      window.removeEventListener("resize", onResize);
+    };
   }, [drawerOpen, navId]);
 
   return (

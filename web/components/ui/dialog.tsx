@@ -3,18 +3,17 @@ import { X } from "lucide-react";
 import { cn } from "../../lib/cn";
 
 /**
- * Where focus goes when a dialog (or the tour) closes: back to what had it before, if that can still take it (the
- * SMS dialog's opener, Get Number, is disabled or gone by then), else to `fallback`, else to the page's main region.
- * Without this, focus fell to the page body and a keyboard user started again from the top.
+ * Where focus goes when a dialog (or the tour) closes: back to what had it before if that can still take it (the SMS
+ * dialog's opener, Get Number, is disabled or gone by then), else to `fallback`, else to the page's main region.
+ * Without this, focus fell to the page body and a keyboard user started again from the top. Left alone when something
+ * outside a dialog already has focus.
  */
 export function restoreFocus(opener: Element | null, fallback?: () => HTMLElement | null) {
   const active = document.activeElement;
-  // Something else already took focus on purpose (e.g. a field the closing action focused): leave it.
-  if (active && active !== document.body && active.isConnected && !active.closest("dialog:not([open])")) return;
-  const usable = (el: Element | null | undefined): el is HTMLElement =>
-    el instanceof HTMLElement && el !== document.body && el.isConnected && !el.matches(":disabled") && el.getClientRects().length > 0;
-  const target = [opener, fallback?.(), document.getElementById("content")].find(usable);
-  target?.focus();
+  if (active && active !== document.body && !active.closest("dialog")) return;
+  for (const el of [opener, fallback?.(), document.getElementById("content")]) {
+    if (el instanceof HTMLElement && el !== document.body && el.isConnected && !el.matches(":disabled") && el.getClientRects().length) return el.focus();
+  }
 }
 
 /**
