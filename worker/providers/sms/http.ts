@@ -2,6 +2,9 @@ import { smsFault, type FetchLike } from "./types";
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
 
+/** Sent on every upstream call: some upstreams (and the CDNs in front of them) refuse requests without one. */
+export const SMS_UPSTREAM_USER_AGENT = "virtual-numbers/1.0 (Cloudflare Workers)";
+
 /**
  * One GET to an upstream with a time limit. Network failures, timeouts and 5xx/429 become transient faults; the body
  * comes back as text so each adapter decides what a valid reply is (upstreams answer HTML error pages too).
@@ -13,7 +16,7 @@ export async function upstreamGet(
 ): Promise<{ status: number; text: string; headers: Headers }> {
   let res: Response;
   try {
-    res = await fetcher(new Request(url, { method: "GET", headers: { accept: "application/json, text/plain" }, signal: AbortSignal.timeout(timeoutMs) }));
+    res = await fetcher(new Request(url, { method: "GET", headers: { accept: "application/json, text/plain", "user-agent": SMS_UPSTREAM_USER_AGENT }, signal: AbortSignal.timeout(timeoutMs) }));
   } catch (err) {
     const name = err instanceof Error ? err.name : "";
     if (name === "TimeoutError" || name === "AbortError") throw smsFault("timeout", `no answer within ${timeoutMs} ms`);
