@@ -1,5 +1,5 @@
 import { and, gte, inArray, isNotNull } from "drizzle-orm";
-import { REFUNDED_SMS_STATUSES, type SmsProviderName } from "../../schema/sms";
+import type { SmsProviderName } from "../../schema/sms";
 import type { Db } from "../db/client";
 import { getDb } from "../db/client";
 import { smsOrders, upstreamHealth } from "../db/tables";
@@ -9,6 +9,7 @@ import { log } from "../lib/log";
 import { rentalProviderFor } from "../providers/rent";
 import { smsProviderFor } from "../providers/sms";
 import type { UpstreamMoney } from "../providers/sms/types";
+import { STATS_STATUSES, summariseProviderOrders, type ProviderServiceStats } from "./provider-stats";
 import { getSettings } from "./settings";
 import { toUsd } from "./upstream-money";
 
@@ -115,23 +116,9 @@ function describe(err: unknown): string {
 // ---------------------------------------------------------------------------------------------------------------
 // Per provider and service outcomes (the operator console and the customer's "success rate" build on these)
 
-export interface ProviderServiceStats {
-  provider: string;
-  serviceId: string;
-  serviceName: string;
-  /** Orders that got a number. */
-  purchases: number;
-  /** Orders whose code arrived (status used). */
-  codes: number;
-  /** Orders refunded after a number was given (timeout, error, cancelled). */
-  refunds: number;
-  /** Median seconds from the purchase to the code; null when no code came. */
-  medianSecondsToCode: number | null;
-}
-
 /**
  * Purchases, codes received, refunds and the median time to a code per provider and service, over the orders created
- * since `since` (epoch ms). Derived from sms_orders (a code's time is the row's updated_at when it became 'used').
+ * since `since` (epoch ms). Derived from sms_orders: no second record to keep in step.
  */
 export async function providerStats(db: Db, { since }: { since: number }): Promise<ProviderServiceStats[]> {
   const rows = await db
@@ -144,30 +131,6 @@ export async function providerStats(db: Db, { since }: { since: number }): Promi
       updatedAt: smsOrders.updatedAt,
     })
     .from(smsOrders)
-    .where(and(gte(smsOrders.createdAt, since), isNotNull(smsOrders.number), inArray(smsOrders.status, ["used", "waiting", ...REFUNDED_SMS_STATUSES])));
-  const groups = new Map<string, ProviderServiceStats & { durations: number[] }>();
-  for (const row of rows) {
-    const key = `${row.provider}\u0000${row.serviceId}`;
-    let group = groups.get(key);
-    if (!group) {
-      group = { provider: row.provider, serviceId: row.serviceId, serviceName: row.serviceName, purchases: 0, codes: 0, refunds: 0, medianSecondsToCode: null, durations: [] };
-      groups.set(key, group);
-    }
-    group.purchases += 1;
-    if (row.status === "used") {
-      group.codes += 1;
-      group.durations.push(Math.max(0, row.updatedAt - row.createdAt));
-    } else if ((REFUNDED_SMS_STATUSES as readonly string[]).includes(row.status)) group.refunds += 1;
-  }
-  return [...groups.values()]
-    .map(({ durations, ...stats }) => ({ ...stats, medianSecondsToCode: median(durations) }))
-    .sort((a, b) => a.provider.localeCompare(b.provider) || b.purchases - a.purchases);
-}
-
-function median(ms: number[]): number | null {
-  if (ms.length === 0) return null;
-  const sorted = [...ms].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  const value = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  return Math.round(value / 100) / 10;
+    .where(and(gte(smsOrders.createdAt, since), isNotNull(smsOrders.number), inArray(smsOrders.status, [...STATS_STATUSES])));
+  return summariseProviderOrders(rows);
 }
