@@ -69,6 +69,12 @@ const resetRoute = createRoute({
   validateSearch: (s: Search): { token?: string; id?: string } => ({ token: optionalString(s.token), id: optionalString(s.id) }),
   component: lazyRouteComponent(() => import("./routes/reset-password")),
 });
+const verifyEmailRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/verify-email",
+  validateSearch: (s: Search): { token?: string; id?: string } => ({ token: optionalString(s.token), id: optionalString(s.id) }),
+  component: lazyRouteComponent(() => import("./routes/verify-email")),
+});
 const privacyRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/privacy/$id",
@@ -139,6 +145,7 @@ const routeTree = rootRoute.addChildren([
     loginIdRoute,
     forgotRoute,
     resetRoute,
+    verifyEmailRoute,
     shellRoute.addChildren([dashboardRoute, smsRoute, numberRoute, paymentRoute, esimRoute, eplansRoute, settingsRoute]),
   ]),
 ]);

@@ -8,6 +8,7 @@ import type { AppEnv } from "./app-env";
 import { ConfigError, configFor } from "./env";
 import { AppError, errorBody } from "./lib/errors";
 import { log } from "./lib/log";
+import { accountSecurityRoutes } from "./routes/account-security";
 import { accountRoutes } from "./routes/accounts";
 import { contentRoutes } from "./routes/content";
 import { healthRoutes } from "./routes/health";
@@ -68,6 +69,7 @@ export function createApp() {
 
   app.route("/api", healthRoutes);
   app.route("/api", accountRoutes);
+  app.route("/api", accountSecurityRoutes);
   app.route("/api", contentRoutes);
   app.route("/api", walletRoutes);
   app.route("/api/webhooks", webhookRoutes);

@@ -31,6 +31,8 @@ export interface Env {
   SWIFT_API_KEY?: string;
   SWIFT_BASE_URL?: string;
   RESEND_API_KEY?: string;
+  /** Resend's API host (https://api.resend.com); a staging host or a test bench otherwise. */
+  RESEND_BASE_URL?: string;
   EMAIL_FROM?: string;
   SANDBOX_SMS_DELAY_MS?: string;
   /** Benchmarks only: each sandbox SMS code arrives up to this much later than SANDBOX_SMS_DELAY_MS, at random. */

@@ -37,7 +37,7 @@ const REASONS = [
 function SupportedSection() {
   const [tab, setTab] = useState("services");
   return (
-    <section aria-labelledby="supported-title" className="bg-slate-50 py-16 dark:bg-slate-900/50">
+    <section aria-labelledby="supported-title" className="below-fold bg-slate-50 py-16 dark:bg-slate-900/50">
       <div className="mx-auto max-w-6xl px-4 sm:px-6">
         <div className="flex flex-col items-center gap-4 text-center">
           <h2 id="supported-title" className="text-3xl font-bold tracking-tight">
@@ -45,7 +45,7 @@ function SupportedSection() {
           </h2>
           <p className="max-w-xl text-slate-600 dark:text-slate-400">Verification codes for the apps people use most, on numbers from around the world.</p>
         </div>
-        <Tabs value={tab} onValueChange={setTab} className="mt-8 flex flex-col items-center gap-8">
+        <Tabs id="supported" value={tab} onValueChange={setTab} className="mt-8 flex flex-col items-center gap-8">
           <TabsList label="Show services or countries">
             <TabsTrigger value="services">Services</TabsTrigger>
             <TabsTrigger value="countries">Countries</TabsTrigger>
@@ -143,7 +143,7 @@ export default function HomepagePage() {
           </div>
         </section>
 
-        <section aria-labelledby="features-title" className="py-16">
+        <section aria-labelledby="features-title" className="below-fold py-16">
           <div className="mx-auto max-w-6xl px-4 sm:px-6">
             <h2 id="features-title" className="text-center text-3xl font-bold tracking-tight">
               Everything you need to verify accounts
@@ -169,7 +169,7 @@ export default function HomepagePage() {
 
         <SupportedSection />
 
-        <section aria-labelledby="why-title" className="py-16">
+        <section aria-labelledby="why-title" className="below-fold py-16">
           <div className="mx-auto max-w-6xl px-4 sm:px-6">
             <h2 id="why-title" className="text-center text-3xl font-bold tracking-tight">
               Clients choose us

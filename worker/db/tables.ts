@@ -21,6 +21,13 @@ export const users = sqliteTable(
     balanceKobo: integer("balance_kobo").notNull().default(0),
     // Confirmed funding only (ledger kind 'fund'); drives the discount tier and /api/level.
     totalDepositedKobo: integer("total_deposited_kobo").notNull().default(0),
+    // Set when the customer followed the link e-mailed at sign-up (services/email-verification.ts). Null: unverified.
+    emailVerifiedAt: integer("email_verified_at"),
+    // TOTP two-factor (services/two-factor.ts): the secret AES-GCM encrypted, never returned after enrolment. A secret
+    // with totp_enabled_at null is an enrolment not yet confirmed with a code. totp_last_step refuses a code's replay.
+    totpSecret: text("totp_secret"),
+    totpEnabledAt: integer("totp_enabled_at"),
+    totpLastStep: integer("totp_last_step"),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [
@@ -38,8 +45,53 @@ export const sessions = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
     expiresAt: integer("expires_at").notNull(),
     revokedAt: integer("revoked_at"),
+    // What Settings shows for a signed-in device: the User-Agent (cut to 256 characters) and Cloudflare's approximate
+    // place for the address it signed in from. last_seen_at moves at most every few minutes (middleware/auth.ts).
+    userAgent: text("user_agent"),
+    country: text("country"),
+    city: text("city"),
+    lastSeenAt: integer("last_seen_at"),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/** Single-use links that confirm a customer's e-mail address (the token's SHA-256 only, like password_resets). */
+export const emailVerifications = sqliteTable(
+  "email_verifications",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("email_verifications_user_idx").on(t.userId)],
+);
+
+/** Two-factor recovery codes: ten per enrolment, SHA-256 only, each spent once by a conditional UPDATE. */
+export const recoveryCodes = sqliteTable(
+  "recovery_codes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id").notNull().references(() => users.id),
+    codeHash: text("code_hash").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [uniqueIndex("recovery_codes_user_code_unique").on(t.userId, t.codeHash)],
+);
+
+/** Devices a customer has signed in from (browser, OS and country), so a sign-in from an unknown one is e-mailed. */
+export const knownDevices = sqliteTable(
+  "known_devices",
+  {
+    userId: text("user_id").notNull().references(() => users.id),
+    // SHA-256 of the device description: the table holds no User-Agent of its own.
+    deviceHash: text("device_hash").notNull(),
+    firstSeenAt: integer("first_seen_at").notNull(),
+  },
+  (t) => [uniqueIndex("known_devices_user_device_unique").on(t.userId, t.deviceHash)],
 );
 
 export const passwordResets = sqliteTable(

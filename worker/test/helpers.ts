@@ -18,7 +18,11 @@ export interface TestUser {
 }
 
 /** Creates a user with a live session directly in D1 (tests of other features need not go through signup). */
-export async function createUser(opts: { balanceKobo?: number; email?: string; username?: string } = {}): Promise<TestUser> {
+/**
+ * A user ready for other features' tests: e-mail verified unless `emailVerified: false` (the verification tests), and
+ * a session opened like newSessionRow opens one (last seen now).
+ */
+export async function createUser(opts: { balanceKobo?: number; email?: string; username?: string; emailVerified?: boolean } = {}): Promise<TestUser> {
   counter += 1;
   const id = crypto.randomUUID();
   const email = opts.email ?? `user${counter}-${id.slice(0, 8)}@example.com`;
@@ -29,9 +33,10 @@ export async function createUser(opts: { balanceKobo?: number; email?: string; u
     phone: "08012345678",
     passwordHash: "test-only-not-a-hash",
     referralCode: `T${id.slice(0, 8).toUpperCase()}`,
+    emailVerifiedAt: opts.emailVerified === false ? null : Date.now(),
   });
   const sessionId = crypto.randomUUID();
-  await db().insert(sessions).values({ id: sessionId, userId: id, expiresAt: Date.now() + 3600_000 });
+  await db().insert(sessions).values({ id: sessionId, userId: id, expiresAt: Date.now() + 3600_000, lastSeenAt: Date.now() });
   if (opts.balanceKobo) {
     await postEntry(db(), { userId: id, key: `test:seed:${id}`, amountKobo: opts.balanceKobo, kind: "admin", note: "Test funding" });
   }

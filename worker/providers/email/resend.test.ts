@@ -8,10 +8,10 @@ import { ResendEmailSender } from "./resend";
  * 200 {id}; errors {statusCode, name, message}.
  */
 function fakeResend(mode: "ok" | "refuse" | "html" | "no-id" | "hang" | "network" = "ok") {
-  const received: { auth?: string; body?: Record<string, unknown>; path?: string }[] = [];
+  const received: { auth?: string; body?: Record<string, unknown>; path?: string; userAgent?: string }[] = [];
   const app = new Hono();
   app.post("/emails", async (c) => {
-    received.push({ auth: c.req.header("authorization"), body: await c.req.json(), path: c.req.path });
+    received.push({ auth: c.req.header("authorization"), body: await c.req.json(), path: c.req.path, userAgent: c.req.header("user-agent") });
     if (c.req.header("authorization") !== "Bearer re_test_key") {
       return c.json({ statusCode: 401, name: "missing_api_key", message: "Missing API key in the authorization header." }, 401);
     }
@@ -39,6 +39,7 @@ describe("ResendEmailSender", () => {
       {
         auth: "Bearer re_test_key",
         path: "/emails",
+        userAgent: expect.stringMatching(/^virtual-numbers\/\d/),
         body: { from: "Numbers <no-reply@app.test>", to: ["ada@example.com"], subject: "Reset your password", text: message.text, html: "<p>Open</p>" },
       },
     ]);
@@ -65,7 +66,7 @@ describe("ResendEmailSender", () => {
 
   it("gives up after its timeout and on a network failure", async () => {
     const hanging = new ResendEmailSender({ key: "re_test_key", from: "x@app.test", fetch: fakeResend("hang").fetch, timeoutMs: 50 });
-    await expect(hanging.send(message)).rejects.toThrow(/did not answer within 50 ms/);
+    await expect(hanging.send(message)).rejects.toThrow(/did not answer within the time limit \(no answer within 50 ms\)/);
     const offline = new ResendEmailSender({ key: "re_test_key", from: "x@app.test", fetch: fakeResend("network").fetch });
     await expect(offline.send(message)).rejects.toThrow(/could not be reached/);
   });

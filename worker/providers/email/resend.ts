@@ -1,81 +1,75 @@
+import { z } from "zod";
+import { createUpstreamClient, UpstreamFault, type FetchLike, type UpstreamClient } from "../upstream-http";
 import { EmailDeliveryError, type EmailMessage, type EmailSender } from "./email-sender";
 
+/** Resend's documented base URL (https://resend.com/docs/api-reference/introduction); RESEND_BASE_URL overrides it. */
 export const RESEND_BASE_URL = "https://api.resend.com";
 
 export interface ResendOptions {
-  /** https://api.resend.com live; a fake in tests. */
+  /** RESEND_BASE_URL (https://api.resend.com live; a staging host, a test bench or a fake otherwise). */
   baseUrl?: string;
   /** RESEND_API_KEY (a secret). */
   key: string;
   /** EMAIL_FROM, e.g. "Virtual Numbers <no-reply@example.com>" on a domain verified with Resend. */
   from: string;
-  fetch?: (request: Request) => Promise<Response>;
+  fetch?: FetchLike;
   timeoutMs?: number;
 }
 
+// POST /emails answers 200 {"id": "..."} (https://resend.com/docs/api-reference/emails/send-email).
+const sentSchema = z.object({ id: z.string().min(1) });
+// Errors are {"statusCode", "name", "message"} (https://resend.com/docs/api-reference/errors).
+const errorSchema = z.object({ statusCode: z.number().optional(), name: z.string().optional(), message: z.string() });
+
 /**
- * Resend's documented API: POST /emails with `Authorization: Bearer <key>` and {from, to[], subject, text, html?};
- * 200 {"id": "..."} when accepted; errors are {"statusCode", "name", "message"} with a 4xx/5xx.
+ * Resend's documented API: POST /emails with `Authorization: Bearer <key>`, a User-Agent (the shared upstream client
+ * sends one on every call: without it Resend answers 403, error 1010) and {from, to[], subject, text, html?}.
  */
 export class ResendEmailSender implements EmailSender {
   readonly name = "resend" as const;
   readonly sendInBackground = true;
-  private readonly baseUrl: string;
-  private readonly fetcher: (request: Request) => Promise<Response>;
-  private readonly timeoutMs: number;
+  private readonly http: UpstreamClient;
 
   constructor(private readonly options: ResendOptions) {
-    this.baseUrl = (options.baseUrl ?? RESEND_BASE_URL).replace(/\/+$/, "");
-    this.fetcher = options.fetch ?? ((request) => fetch(request));
-    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.http = createUpstreamClient({
+      provider: "Resend",
+      baseUrl: options.baseUrl || RESEND_BASE_URL,
+      fetch: options.fetch,
+      timeoutMs: options.timeoutMs,
+      headers: { authorization: `Bearer ${options.key}` },
+    });
   }
 
   async send(message: EmailMessage): Promise<void> {
-    const request = new Request(`${this.baseUrl}/emails`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${this.options.key}`, "content-type": "application/json" },
-      body: JSON.stringify({
-        from: this.options.from,
-        to: [message.to],
-        subject: message.subject,
-        text: message.text,
-        ...(message.html ? { html: message.html } : {}),
-      }),
-    });
-    const response = await this.withTimeout(request);
-    const body = await readJson(response);
-    if (!response.ok) {
-      const detail = body && typeof body === "object" && "message" in body && typeof body.message === "string" ? body.message : "no detail";
-      throw new EmailDeliveryError(`Resend refused the e-mail (HTTP ${response.status}: ${detail.slice(0, 200)})`, response.status);
-    }
-    if (!body || typeof body !== "object" || typeof (body as { id?: unknown }).id !== "string") {
-      throw new EmailDeliveryError(`Resend answered HTTP ${response.status} without an e-mail id`, response.status);
-    }
-  }
-
-  // The timeout races the call as well as signalling it: a fetch bound to something that ignores the signal still ends.
-  private async withTimeout(request: Request): Promise<Response> {
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        controller.abort();
-        reject(new EmailDeliveryError(`Resend did not answer within ${this.timeoutMs} ms`));
-      }, this.timeoutMs);
-    });
+    let reply: { status: number; text: string };
     try {
-      return await Promise.race([this.fetcher(new Request(request, { signal: controller.signal })), timeout]);
+      reply = await this.http.request("/emails", {
+        method: "POST",
+        json: {
+          from: this.options.from,
+          to: [message.to],
+          subject: message.subject,
+          text: message.text,
+          ...(message.html ? { html: message.html } : {}),
+        },
+      });
     } catch (err) {
-      if (err instanceof EmailDeliveryError) throw err;
-      throw new EmailDeliveryError(`Resend could not be reached (${err instanceof Error ? err.name : "error"})`);
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
+      if (err instanceof UpstreamFault && err.reason === "timeout") throw new EmailDeliveryError(`Resend did not answer within the time limit (${err.detail})`);
+      throw new EmailDeliveryError(`Resend could not be reached (${err instanceof UpstreamFault ? err.reason : "error"})`);
+    }
+    const body = parseJson(reply.text);
+    if (reply.status < 200 || reply.status >= 300) {
+      const error = errorSchema.safeParse(body);
+      const detail = error.success ? `${error.data.name ? `${error.data.name}: ` : ""}${error.data.message}` : "no detail";
+      throw new EmailDeliveryError(`Resend refused the e-mail (HTTP ${reply.status}: ${detail.slice(0, 200)})`, reply.status);
+    }
+    if (!sentSchema.safeParse(body).success) {
+      throw new EmailDeliveryError(`Resend answered HTTP ${reply.status} without an e-mail id`, reply.status);
     }
   }
 }
 
-async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text();
+function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

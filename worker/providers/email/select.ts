@@ -13,7 +13,7 @@ const DEFAULT_FROM = "no-reply@example.com";
  */
 export function emailSenderFor(env: Env, config: Config, db: Db): EmailSender {
   if (config.providers === "live" && env.RESEND_API_KEY) {
-    return new ResendEmailSender({ key: env.RESEND_API_KEY, from: env.EMAIL_FROM || DEFAULT_FROM });
+    return new ResendEmailSender({ key: env.RESEND_API_KEY, from: env.EMAIL_FROM || DEFAULT_FROM, baseUrl: env.RESEND_BASE_URL });
   }
   if (config.providers === "live") log("warn", "RESEND_API_KEY is not set: e-mail goes to the local outbox only");
   return new OutboxEmailSender(db);

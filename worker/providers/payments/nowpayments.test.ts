@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { UpstreamError } from "./http";
+import { UpstreamFault } from "../upstream-http";
 import { createNowPaymentsClient } from "./nowpayments";
 
 function fakeNow(reply: (method: string, path: string, body: unknown) => Response | Promise<Response>) {
@@ -68,7 +68,7 @@ describe("NOWPayments adapter", () => {
     expect(await client.getPayment("1")).toBeNull();
   });
 
-  it("turns error replies, HTML, garbage, unknown statuses and hangs into UpstreamErrors", async () => {
+  it("turns error replies, HTML, garbage, unknown statuses and hangs into UpstreamFaults", async () => {
     const cases: [string, () => Response | Promise<Response>, string][] = [
       ["error reply", () => json({ status: false, statusCode: 400, code: "INVALID_REQUEST_PARAMS", message: "pay_currency is invalid" }, 400), "UPSTREAM_UNAVAILABLE"],
       ["bad key", () => json({ status: false, statusCode: 403, code: "INVALID_API_KEY", message: "Invalid api key" }, 403), "UPSTREAM_UNAVAILABLE"],
@@ -85,7 +85,7 @@ describe("NOWPayments adapter", () => {
         () => client.merchantCoins(),
       ]) {
         const err = await call().catch((e) => e);
-        expect(err, name).toBeInstanceOf(UpstreamError);
+        expect(err, name).toBeInstanceOf(UpstreamFault);
         expect(err.code, name).toBe(code);
       }
     }

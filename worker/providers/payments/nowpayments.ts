@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { callUpstreamJson, UpstreamError, type UpstreamOptions } from "./http";
+import { createUpstreamClient, replyMessage, type UpstreamClientOptions } from "../upstream-http";
 
 /**
  * NOWPayments crypto invoices: merchant coins, the full currency list, create a payment, read a payment.
@@ -76,17 +76,15 @@ const currencySchema = z.object({
   network: z.string().nullish(),
 });
 
-export function createNowPaymentsClient(opts: UpstreamOptions & { apiKey: string }): NowPaymentsClient {
-  const headers = { "x-api-key": opts.apiKey };
+export function createNowPaymentsClient(opts: Omit<UpstreamClientOptions, "provider" | "headers"> & { apiKey: string }): NowPaymentsClient {
+  const http = createUpstreamClient({ ...opts, provider: "NOWPayments", headers: { "x-api-key": opts.apiKey } });
 
   async function call(path: string, init: { method?: string; body?: unknown } = {}) {
-    const { status, json } = await callUpstreamJson("NOWPayments", opts, path, { ...init, headers });
-    return { status, json };
+    return http.requestJson(path, { method: init.method, json: init.body });
   }
 
   function refused(path: string, status: number, json: unknown): never {
-    const message = json && typeof json === "object" && "message" in json ? String((json as { message: unknown }).message) : "unexpected reply";
-    throw new UpstreamError("NOWPayments", "rejected", status, `${path}: ${message.slice(0, 200)}`);
+    throw http.fault("rejected", status, `${path}: ${replyMessage(json)}`);
   }
 
   function toPayment(raw: z.infer<typeof paymentSchema>): NowPayment {

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { UpstreamError } from "./http";
+import { UpstreamFault } from "../upstream-http";
 import { createSquadClient } from "./squad";
 
 /** A purpose-built fake of Squad's API: records what it was asked and answers what the test scripts. */
@@ -49,7 +49,7 @@ describe("Squad adapter", () => {
     expect(await missing.client.verify("R")).toBeNull();
   });
 
-  it("turns an error reply, HTML, garbage and a hang into UpstreamErrors, never a crash", async () => {
+  it("turns an error reply, HTML, garbage and a hang into UpstreamFaults, never a crash", async () => {
     const cases: [string, () => Response | Promise<Response>, string][] = [
       ["error reply", () => json({ status: 400, success: false, message: "Invalid amount", data: {} }, 400), "UPSTREAM_UNAVAILABLE"],
       ["unauthorised", () => json({ status: 401, success: false, message: "Merchant authentication failed" }, 401), "UPSTREAM_UNAVAILABLE"],
@@ -61,10 +61,10 @@ describe("Squad adapter", () => {
     for (const [name, reply, code] of cases) {
       const { client } = fakeSquad(reply);
       const initiate = await client.initiate({ amountKobo: 100_000, email: "a@b.co", transactionRef: "R", callbackUrl: "https://x.test/" }).catch((e) => e);
-      expect(initiate, name).toBeInstanceOf(UpstreamError);
+      expect(initiate, name).toBeInstanceOf(UpstreamFault);
       expect(initiate.code, name).toBe(code);
       const verify = await client.verify("R").catch((e) => e);
-      expect(verify, name).toBeInstanceOf(UpstreamError);
+      expect(verify, name).toBeInstanceOf(UpstreamFault);
       expect(verify.code, name).toBe(code);
       // The customer-facing message never carries the upstream's words or our key.
       expect(String(verify.message)).not.toContain("sk_fake");

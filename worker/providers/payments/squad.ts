@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { callUpstreamJson, UpstreamError, type UpstreamOptions } from "./http";
+import { createUpstreamClient, replyMessage, type UpstreamClientOptions } from "../upstream-http";
 
 /**
  * Squad (GTCO) card/bank checkout: initiate a hosted checkout and verify a transaction by our own reference.
@@ -48,15 +48,14 @@ const verifyData = z.object({
   currency: z.string().optional(),
 });
 
-export function createSquadClient(opts: UpstreamOptions & { secretKey: string }): SquadClient {
-  const auth = { authorization: `Bearer ${opts.secretKey}` };
+export function createSquadClient(opts: Omit<UpstreamClientOptions, "provider" | "headers"> & { secretKey: string }): SquadClient {
+  const http = createUpstreamClient({ ...opts, provider: "Squad", headers: { authorization: `Bearer ${opts.secretKey}` } });
 
   return {
     async initiate(input) {
-      const { status, json } = await callUpstreamJson("Squad", opts, "/transaction/initiate", {
+      const { status, json } = await http.requestJson("/transaction/initiate", {
         method: "POST",
-        headers: auth,
-        body: {
+        json: {
           amount: input.amountKobo,
           email: input.email,
           currency: "NGN",
@@ -69,23 +68,21 @@ export function createSquadClient(opts: UpstreamOptions & { secretKey: string })
       const body = envelope.safeParse(json);
       const data = body.success ? initiateData.safeParse(body.data.data) : null;
       if (status !== 200 || !body.success || body.data.success === false || !data?.success) {
-        throw new UpstreamError("Squad", "rejected", status, `initiate refused: ${describe(json)}`);
+        throw http.fault("rejected", status, `initiate refused: ${replyMessage(json)}`);
       }
       return { checkoutUrl: data.data.checkout_url, transactionRef: data.data.transaction_ref ?? input.transactionRef };
     },
 
     async verify(transactionRef) {
-      const { status, json } = await callUpstreamJson("Squad", opts, `/transaction/verify/${encodeURIComponent(transactionRef)}`, {
-        headers: auth,
-      });
+      const { status, json } = await http.requestJson(`/transaction/verify/${encodeURIComponent(transactionRef)}`);
       if (status === 404) return null;
       const body = envelope.safeParse(json);
       const data = body.success ? verifyData.safeParse(body.data.data) : null;
       if (status !== 200 || !body.success || body.data.success === false || !data?.success) {
-        throw new UpstreamError("Squad", "rejected", status, `verify refused: ${describe(json)}`);
+        throw http.fault("rejected", status, `verify refused: ${replyMessage(json)}`);
       }
       const amount = Number(data.data.transaction_amount);
-      if (!Number.isSafeInteger(amount)) throw new UpstreamError("Squad", "rejected", status, "verify: amount is not whole kobo");
+      if (!Number.isSafeInteger(amount)) throw http.fault("bad_reply", status, "verify: amount is not whole kobo");
       return {
         transactionRef: data.data.transaction_ref ?? transactionRef,
         status: normaliseStatus(data.data.transaction_status),
@@ -103,10 +100,4 @@ function normaliseStatus(raw: string): SquadTransactionStatus {
   if (s === "abandoned") return "abandoned";
   // Anything unknown is treated as not yet paid: never credit on a status we do not understand.
   return "pending";
-}
-
-/** A short, secret-free description of an upstream reply for logs. */
-function describe(json: unknown): string {
-  if (json && typeof json === "object" && "message" in json) return String((json as { message: unknown }).message).slice(0, 200);
-  return "unexpected reply";
 }
