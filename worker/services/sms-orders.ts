@@ -272,6 +272,7 @@ async function endWithoutCode(
   order: SmsOrder,
   outcome: "timeout" | "error",
   reason: string,
+  now = Date.now(),
 ): Promise<"settled" | "deferred"> {
   const provider = providerOf(env, order);
   if (order.upstreamId) {
@@ -290,7 +291,7 @@ async function endWithoutCode(
         return "settled";
       }
       if (refusal.final && last?.state !== "gone") {
-        if (Date.now() - order.createdAt < UNREADABLE_OUTCOME_LIMIT_MS) {
+        if (now - order.createdAt < UNREADABLE_OUTCOME_LIMIT_MS) {
           log("warn", "sms release refused and the outcome is not readable yet: not settled", { orderId: order.id, reason: refusal.reason });
           return "deferred";
         }
@@ -527,7 +528,7 @@ export async function sweepSmsOrders(env: Env, now = Date.now()): Promise<number
   let settled = 0;
   for (const order of stale) {
     // "deferred" leaves the order waiting: the next sweep asks the upstream again.
-    await endWithoutCode(env, db, order, "timeout", "settled by the sweep");
+    await endWithoutCode(env, db, order, "timeout", "settled by the sweep", now);
     if ((await readOrder(db, order.id))?.status !== "waiting") settled += 1;
   }
   for (const order of stuck) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SMS_UPSTREAM_USER_AGENT } from "../sms/http";
+import { createUpstreamClient, UpstreamFault, type UpstreamClient } from "../upstream-http";
 import { isUpstreamCurrency, type UpstreamCurrency, type UpstreamMoney } from "../sms/types";
 import type { RentChoice, RentLimit, RentalProvider, RentSms } from "./types";
 import { RentProviderError } from "./types";
@@ -31,8 +31,6 @@ export interface SmsManRentOptions {
   accountCurrency?: UpstreamCurrency;
 }
 
-const DEFAULT_TIMEOUT_MS = 10_000;
-
 const idSchema = z.union([z.string().trim().min(1), z.number()]).transform(String);
 const numeric = z.union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/)]).transform(Number);
 const limitsSchema = z.object({
@@ -46,13 +44,12 @@ const countrySchema = z.object({ id: idSchema, title: z.string() }).passthrough(
 const errorSchema = z.object({ error_code: z.string().optional(), success: z.literal(false).optional(), error_msg: z.unknown().optional() }).passthrough();
 
 export class SmsManRentProvider implements RentalProvider {
-  private readonly fetcher: (request: Request) => Promise<Response>;
-  private readonly timeoutMs: number;
+  private readonly http: UpstreamClient;
   private readonly accountCurrency: UpstreamCurrency;
 
   constructor(private readonly opts: SmsManRentOptions) {
-    this.fetcher = opts.fetch ?? ((request) => fetch(request));
-    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    // The one upstream client (deadline, User-Agent): a slow upstream cannot hold a customer's request or an alarm.
+    this.http = createUpstreamClient({ provider: "sms-man", baseUrl: opts.baseUrl, fetch: opts.fetch, timeoutMs: opts.timeoutMs });
     this.accountCurrency = opts.accountCurrency ?? "RUB";
   }
 
@@ -122,35 +119,15 @@ export class SmsManRentProvider implements RentalProvider {
    * Error codes listed in `emptyCodes` are normal "nothing yet" answers and come back as the body itself.
    */
   private async call(path: string, params: Record<string, string>, emptyCodes: string[] = []): Promise<Record<string, unknown> | unknown[]> {
-    const url = new URL(`${this.opts.baseUrl.replace(/\/+$/, "")}/${path}`);
-    url.searchParams.set("token", this.opts.token);
-    for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
-
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        controller.abort();
-        reject(new RentProviderError("timeout", `The rental provider did not answer within ${this.timeoutMs} ms.`));
-      }, this.timeoutMs);
-    });
     let text: string;
     let status: number;
     try {
-      // Racing the timer (not only the signal) also bounds a fetch that ignores its signal.
-      const response = await Promise.race([
-        this.fetcher(
-          new Request(url, { method: "GET", headers: { accept: "application/json", "user-agent": SMS_UPSTREAM_USER_AGENT }, signal: controller.signal }),
-        ),
-        timeout,
-      ]);
-      status = response.status;
-      text = await Promise.race([response.text(), timeout]);
+      ({ text, status } = await this.http.request(path, { query: { token: this.opts.token, ...params } }));
     } catch (err) {
-      if (err instanceof RentProviderError) throw err;
+      if (!(err instanceof UpstreamFault)) throw err;
+      // The client's one fault type, in the rentals' vocabulary.
+      if (err.reason === "timeout") throw new RentProviderError("timeout", `The rental provider did not answer in time (${err.detail}).`);
       throw new RentProviderError("unavailable", "The rental provider could not be reached.");
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
     }
 
     let body: unknown;

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { DEFAULT_SMS_COUNTRY, type SmsProviderName } from "../../../schema/sms";
-import { DEFAULT_UPSTREAM_TIMEOUT_MS, excerpt, upstreamGet } from "./http";
+import { excerpt, type UpstreamClient } from "../upstream-http";
 import {
   smsFault,
+  smsRequest,
+  smsUpstreamClient,
   type AdapterOptions,
-  type FetchLike,
   type SmsActivation,
   type SmsCancelResult,
   type SmsCountry,
@@ -74,19 +75,15 @@ const numberSchema = z.string().regex(/^ACCESS_NUMBER:(\d+):(\+?\d{5,20})$/);
 
 export class SmsActivateProvider implements SmsProvider {
   readonly name: SmsProviderName = "Swift";
-  private readonly url: string;
+  private readonly http: UpstreamClient;
   private readonly key: string;
-  private readonly fetcher: FetchLike;
-  private readonly timeoutMs: number;
   private readonly upstreamCountryId: string;
 
   constructor(options: SmsActivateOptions) {
-    // The base may be the host or the full handler_api.php address.
+    // The base may be the host or the full handler_api.php address (SWIFT_BASE_URL).
     const trimmed = options.baseUrl.replace(/\/+$/, "");
-    this.url = trimmed.endsWith(".php") ? trimmed : `${trimmed}/stubs/handler_api.php`;
+    this.http = smsUpstreamClient("DaisySMS", { ...options, baseUrl: trimmed.endsWith(".php") ? trimmed : `${trimmed}/stubs/handler_api.php` });
     this.key = options.key;
-    this.fetcher = options.fetch ?? ((req) => fetch(req));
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
     this.upstreamCountryId = options.upstreamCountryId ?? "187";
   }
 
@@ -156,11 +153,9 @@ export class SmsActivateProvider implements SmsProvider {
     return { amount: Number(parsed.data.slice("ACCESS_BALANCE:".length)), currency: "USD" };
   }
 
+  /** Replies are plain words (JSON for prices), whatever the HTTP status below 500: the word decides. */
   private async call(params: Record<string, string>): Promise<{ text: string; headers: Headers }> {
-    const url = new URL(this.url);
-    url.searchParams.set("api_key", this.key);
-    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-    const { text, headers } = await upstreamGet(this.fetcher, url, this.timeoutMs);
+    const { text, headers } = await smsRequest(this.http, "", { query: { api_key: this.key, ...params }, accept: "text/plain, application/json" });
     return { text: text.trim(), headers };
   }
 

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import type { SmsProviderName } from "../../../schema/sms";
-import { DEFAULT_UPSTREAM_TIMEOUT_MS, excerpt, upstreamGet } from "./http";
+import { excerpt, type UpstreamClient } from "../upstream-http";
 import {
   isUpstreamCurrency,
   smsFault,
+  smsRequest,
+  smsUpstreamClient,
   type AdapterOptions,
-  type FetchLike,
   type SmsActivation,
   type SmsCancelResult,
   type SmsCountry,
@@ -57,18 +58,15 @@ const errorSchema = z.object({
 
 export class SmsManProvider implements SmsProvider {
   readonly name: SmsProviderName = "Dynamic";
-  private readonly base: string;
+  private readonly http: UpstreamClient;
   private readonly key: string;
-  private readonly fetcher: FetchLike;
-  private readonly timeoutMs: number;
   private readonly accountCurrency: UpstreamCurrency;
 
   constructor(options: SmsManOptions) {
+    // SMSMAN_BASE_URL is the host; the activation API lives under /control.
     const trimmed = options.baseUrl.replace(/\/+$/, "");
-    this.base = trimmed.endsWith("/control") ? `${trimmed}/` : `${trimmed}/control/`;
+    this.http = smsUpstreamClient("sms-man", { ...options, baseUrl: trimmed.endsWith("/control") ? trimmed : `${trimmed}/control` });
     this.key = options.key;
-    this.fetcher = options.fetch ?? ((req) => fetch(req));
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
     this.accountCurrency = options.accountCurrency ?? "RUB";
   }
 
@@ -135,10 +133,7 @@ export class SmsManProvider implements SmsProvider {
   }
 
   private async call(method: string, params: Record<string, string>): Promise<unknown> {
-    const url = new URL(method, this.base);
-    url.searchParams.set("token", this.key);
-    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-    const { status, text } = await upstreamGet(this.fetcher, url, this.timeoutMs);
+    const { status, text } = await smsRequest(this.http, method, { query: { token: this.key, ...params } });
     let body: unknown;
     try {
       body = JSON.parse(text);

@@ -1,4 +1,5 @@
 import type { SmsProviderName } from "../../../schema/sms";
+import { createUpstreamClient, UpstreamFault, type UpstreamClient, type UpstreamReply, type UpstreamRequest } from "../upstream-http";
 
 /** One upstream that sells single-use numbers for receiving a verification SMS. */
 export interface SmsProvider {
@@ -120,7 +121,44 @@ export function smsFault(kind: SmsFaultKind, detail = ""): SmsProviderError {
   return new SmsProviderError(kind, SMS_FAULT_MESSAGES[kind], detail);
 }
 
-export type FetchLike = (request: Request) => Promise<Response> | Response;
+export type { FetchLike } from "../upstream-http";
+import type { FetchLike } from "../upstream-http";
+
+/** The one upstream HTTP client for an SMS adapter (deadline, User-Agent, parsing: worker/providers/upstream-http.ts). */
+export function smsUpstreamClient(provider: string, options: AdapterOptions & { baseUrl: string }): UpstreamClient {
+  return createUpstreamClient({ provider, baseUrl: options.baseUrl, fetch: options.fetch, timeoutMs: options.timeoutMs });
+}
+
+/**
+ * One call through the client, with the client's transport faults read as SMS faults (one mapping): a timeout stays a
+ * timeout, a network failure or a 5xx/429 is "unavailable" (transient), a body of the wrong kind is a bad reply.
+ * The body comes back as text with any status below 500, so each adapter reads its own documented words first.
+ */
+export async function smsRequest(http: UpstreamClient, path: string, init: UpstreamRequest = {}): Promise<UpstreamReply> {
+  let reply: UpstreamReply;
+  try {
+    reply = await http.request(path, init);
+  } catch (err) {
+    throw err instanceof UpstreamFault ? smsFaultFrom(err) : err;
+  }
+  if (reply.status >= 500 || reply.status === 429) throw smsFault("unavailable", `HTTP ${reply.status}`);
+  return reply;
+}
+
+/** The client's one fault type, in the SMS vocabulary the order's life is written in. */
+export function smsFaultFrom(fault: UpstreamFault): SmsProviderError {
+  switch (fault.reason) {
+    case "timeout":
+      return smsFault("timeout", fault.detail);
+    case "network":
+    case "http":
+      return smsFault("unavailable", fault.detail);
+    case "rejected":
+      return smsFault("rejected", fault.detail);
+    default:
+      return smsFault("bad_reply", fault.detail);
+  }
+}
 
 export interface AdapterOptions {
   baseUrl: string;
