@@ -384,6 +384,40 @@ export async function pollSmsOrderTick(env: Env, orderId: string): Promise<PollT
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Codes pushed by the upstream (DaisySMS / SMS-Activate webhooks)
+
+export type PushOutcome = "settled" | "not_yet" | "unknown" | "already_settled";
+
+/**
+ * A webhook said an activation got its SMS. The body is never trusted: it only names which of our waiting orders to
+ * look at, and the upstream's own getStatus decides (neither DaisySMS nor SMS-Activate documents a signature), through
+ * the same guarded transition the poller uses, so a push and a poll racing settle the order once. A forged push for an
+ * activation we do not hold costs nothing (no upstream call); one for an activation we hold costs one getStatus.
+ * The alarm's polling stays the fallback and the only authority on time-outs.
+ */
+export async function acceptPushedCode(env: Env, provider: SmsProviderName, upstreamId: string): Promise<PushOutcome> {
+  const db = getDb(env.DB);
+  const [order] = await db
+    .select()
+    .from(smsOrders)
+    .where(and(eq(smsOrders.provider, provider), eq(smsOrders.upstreamId, upstreamId)))
+    .limit(1);
+  if (!order) return "unknown";
+  if (order.status !== "waiting") return "already_settled";
+  const adapter = providerOf(env, order);
+  let result: SmsPollResult;
+  try {
+    result = await adapter.poll(upstreamId);
+  } catch (err) {
+    if (!(err instanceof SmsProviderError)) throw err;
+    log("warn", "pushed sms code: getStatus failed, the poller will look", { orderId: order.id, kind: err.kind });
+    return "not_yet";
+  }
+  if (result.state !== "code") return "not_yet";
+  return (await recordCode(env, db, order, result.code, adapter)) ? "settled" : "already_settled";
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Customer actions and reads
 
 export async function cancelSmsOrder(env: Env, userId: string, orderId: string): Promise<SmsCancelResponse> {
