@@ -86,6 +86,12 @@ export interface SmsStatusResponse {
   sms: string | null;
   sms_code: string | null;
   refunded: boolean;
+  /** Every code the order received, oldest first (several after "request another code"); sms_code is the latest. */
+  codes: string[];
+  /** Another code was asked for and has not arrived yet. */
+  waiting_for_another_code: boolean;
+  /** The number is still open upstream and nothing is awaited: POST /api/sms/another-code may be called. */
+  can_request_another_code: boolean;
 }
 
 export interface SmsCancelResponse {

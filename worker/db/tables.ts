@@ -198,7 +198,12 @@ export const smsOrders = sqliteTable(
     priceKobo: integer("price_kobo").notNull(),
     upstreamId: text("upstream_id"),
     number: text("number"),
+    // The latest code; every code received is in sms_order_codes.
     code: text("code"),
+    // "Request another code": when the customer asked (null: not waiting for another), and until when the upstream
+    // activation stays open for it (set when the first code arrives; the poller completes it upstream then).
+    anotherCodeRequestedAt: integer("another_code_requested_at"),
+    activationClosesAt: integer("activation_closes_at"),
     // pending (debited, upstream not yet asked) -> waiting -> used | timeout | error | cancelled | failed
     status: text("status").notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
@@ -308,3 +313,105 @@ export const upstreamHealth = sqliteTable("upstream_health", {
   detail: text("detail"),
   checkedAt: integer("checked_at").notNull().default(now),
 });
+
+/**
+ * Developer API keys (docs/decisions/011-developer-api.md). Only the SHA-256 of the secret is kept; the secret is shown
+ * once at creation. `actingUserId` is whose wallet and orders the key uses: the owner for live keys, the owner's
+ * sandbox account (id `sbx_<ownerId>`) for test keys.
+ */
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id),
+    actingUserId: text("acting_user_id").notNull().references(() => users.id),
+    name: text("name").notNull(),
+    mode: text("mode", { enum: ["test", "live"] }).notNull(),
+    // The first characters of the secret (sk_live_AbC123), so the owner can tell keys apart.
+    prefix: text("prefix").notNull(),
+    secretHash: text("secret_hash").notNull(),
+    // Webhooks: where events go, and the HMAC key they are signed with (shown to the owner: it must be usable).
+    webhookUrl: text("webhook_url"),
+    webhookSecret: text("webhook_secret").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+    lastUsedAt: integer("last_used_at"),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [
+    uniqueIndex("api_keys_secret_hash_unique").on(t.secretHash),
+    index("api_keys_user_idx").on(t.userId),
+    index("api_keys_acting_user_idx").on(t.actingUserId),
+    check("api_keys_mode", sql`${t.mode} IN ('test', 'live')`),
+  ],
+);
+
+/**
+ * Idempotency-Key records for POST /api/v1/*: the first request with a key inserts its row (the unique primary key
+ * decides the race), runs, and stores its answer; a repeat with the same body gets that answer, with another body 422.
+ */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    apiKeyId: text("api_key_id").notNull().references(() => apiKeys.id),
+    key: text("key").notNull(),
+    // SHA-256 of method, path and body: what "the same request" means.
+    requestHash: text("request_hash").notNull(),
+    // null while the first request is still running
+    responseStatus: integer("response_status"),
+    responseBody: text("response_body"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [uniqueIndex("idempotency_keys_pk").on(t.apiKeyId, t.key)],
+);
+
+/** The SMS-Activate protocol's numeric activation id for an order bought through /stubs/handler_api.php. */
+export const apiActivations = sqliteTable(
+  "api_activations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    orderId: text("order_id").notNull().references(() => smsOrders.id),
+  },
+  (t) => [uniqueIndex("api_activations_order_unique").on(t.orderId)],
+);
+
+/** Every code an SMS order received (the first, and each one after "request another code"). */
+export const smsOrderCodes = sqliteTable(
+  "sms_order_codes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    orderId: text("order_id").notNull().references(() => smsOrders.id),
+    code: text("code").notNull(),
+    receivedAt: integer("received_at").notNull(),
+  },
+  (t) => [uniqueIndex("sms_order_codes_unique").on(t.orderId, t.code)],
+);
+
+/**
+ * Webhook events, one row per (key, event): the delivery log. A Durable Object per key (WebhookDelivery) posts them,
+ * oldest first and never two of one order out of sequence, retrying with backoff for 24 hours until a 2xx.
+ */
+export const webhookEvents = sqliteTable(
+  "webhook_events",
+  {
+    id: text("id").primaryKey(),
+    apiKeyId: text("api_key_id").notNull().references(() => apiKeys.id),
+    type: text("type").notNull(),
+    // What the event is about (an order or rental id; "wallet" for balance.changed): deliveries per subject stay in order.
+    subject: text("subject").notNull(),
+    // Makes enqueuing the same happening twice a no-op.
+    dedupeKey: text("dedupe_key").notNull(),
+    payload: text("payload").notNull(),
+    // pending -> delivered | failed (24 h without a 2xx)
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastResponseCode: integer("last_response_code"),
+    lastError: text("last_error"),
+    nextAttemptAt: integer("next_attempt_at").notNull(),
+    createdAt: integer("created_at").notNull(),
+    deliveredAt: integer("delivered_at"),
+  },
+  (t) => [
+    uniqueIndex("webhook_events_dedupe_unique").on(t.apiKeyId, t.dedupeKey),
+    index("webhook_events_key_idx").on(t.apiKeyId, t.status, t.createdAt),
+  ],
+);

@@ -10,7 +10,7 @@ import { loadSessionUser, readAsSignedInUser, requireAuth } from "../middleware/
 import { ordersRead } from "../services/order-list";
 import { pricingContext, smsPriceKobo } from "../services/pricing";
 import { smsCountries, smsOffers } from "../services/sms-catalogue";
-import { buySmsNumber, cancelSmsOrder, smsOrderStatus, smsRefundState } from "../services/sms-orders";
+import { buySmsNumber, cancelSmsOrder, requestAnotherCode, smsOrderStatus, smsRefundState } from "../services/sms-orders";
 
 export const smsRoutes = new Hono<AppEnv>();
 
@@ -54,6 +54,11 @@ smsRoutes.get("/sms/status/:request_id", requireAuth, validate("param", smsOrder
 
 smsRoutes.post("/sms/cancel", requireAuth, validate("json", smsOrderRefSchema), async (c) => {
   return c.json(await cancelSmsOrder(c.env, c.var.user.id, c.req.valid("json").request_id));
+});
+
+// "Request another code" on a number whose first code arrived (the web's dialog; the developer API has its own).
+smsRoutes.post("/sms/another-code", requireAuth, validate("json", smsOrderRefSchema), async (c) => {
+  return c.json(await requestAnotherCode(c.env, c.var.user.id, c.req.valid("json").request_id));
 });
 
 smsRoutes.post("/refund-user", requireAuth, validate("json", smsOrderRefSchema), async (c) => {

@@ -8,6 +8,7 @@ import {
   finishActivation,
   pollActivation,
   readActivation,
+  retryActivation,
   sandboxBalance,
 } from "./sms-activations";
 import { SANDBOX_ERROR, SANDBOX_SERVICES, sandboxCostUsd, sandboxCountry, sandboxStock, serviceByCode } from "./sms-catalogue";
@@ -76,6 +77,7 @@ smsActivateSimulator.get("/stubs/handler_api.php", async (c) => {
       if (!activation) return c.text("NO_ACTIVATION");
       const poll = pollActivation(c.env, activation);
       if (poll.kind === "code") return c.text(`STATUS_OK:${poll.code}`);
+      if (poll.kind === "retry") return c.text(`STATUS_WAIT_RETRY:${poll.code}`);
       if (poll.kind === "cancelled") return c.text("STATUS_CANCEL");
       return c.text("STATUS_WAIT_CODE");
     }
@@ -93,7 +95,8 @@ smsActivateSimulator.get("/stubs/handler_api.php", async (c) => {
         await finishActivation(c.env, activation);
         return c.text("ACCESS_ACTIVATION");
       }
-      if (status === "3") return c.text("ACCESS_RETRY_GET");
+      // "Request another code": STATUS_WAIT_RETRY:<last code> until the next SMS (https://sms-activate.org/en/api2).
+      if (status === "3") return c.text((await retryActivation(c.env, activation)) === "accepted" ? "ACCESS_RETRY_GET" : "BAD_STATUS");
       return c.text("ACCESS_READY");
     }
     default:

@@ -20,9 +20,17 @@ export interface SandboxActivation {
   /** Which simulated account sold it, and what it charged there (refunded on cancel, like the upstreams). */
   account?: SandboxAccount;
   charged?: number;
+  /** "Request another code" (setStatus 3): how many were asked for, and when the last was (the next code arrives a delay later). */
+  retries?: number;
+  retryAt?: number;
 }
 
-export type SandboxPoll = { kind: "waiting" } | { kind: "code"; code: string } | { kind: "cancelled" };
+export type SandboxPoll =
+  | { kind: "waiting" }
+  | { kind: "code"; code: string }
+  /** Another code was asked for and has not come yet: the protocol shows the last one meanwhile. */
+  | { kind: "retry"; code: string }
+  | { kind: "cancelled" };
 
 /**
  * Our simulated accounts at the upstreams: DaisySMS holds dollars, sms-man (activation and rent API, one token) holds
@@ -122,17 +130,28 @@ async function save(env: Env, activation: SandboxActivation): Promise<void> {
     .where(eq(sandboxState.key, key(activation.id)));
 }
 
-/** The code a real SMS would carry: six digits derived from the activation, stable across polls. */
-export function sandboxCode(id: string): string {
-  return String(hash(`${id}:code`) % 1_000_000).padStart(6, "0");
+/** The code a real SMS would carry: six digits derived from the activation (and which retry), stable across polls. */
+export function sandboxCode(id: string, retry = 0): string {
+  return String(hash(retry === 0 ? `${id}:code` : `${id}:code:${retry}`) % 1_000_000).padStart(6, "0");
 }
 
 /** 'Sandbox Error' numbers are cancelled by the upstream itself (STATUS_CANCEL), the protocol's own failure. */
 export function pollActivation(env: Env, activation: SandboxActivation): SandboxPoll {
   if (activation.serviceName === SANDBOX_ERROR) return { kind: "cancelled" };
   if (activation.status === "cancelled") return { kind: "cancelled" };
-  if (codeHasArrived(env, activation)) return { kind: "code", code: sandboxCode(activation.id) };
-  return { kind: "waiting" };
+  if (!codeHasArrived(env, activation)) return { kind: "waiting" };
+  const retries = activation.retries ?? 0;
+  if (retries > 0 && Date.now() < (activation.retryAt ?? 0) + sandboxDelayMs(env)) {
+    return { kind: "retry", code: sandboxCode(activation.id, retries - 1) };
+  }
+  return { kind: "code", code: sandboxCode(activation.id, retries) };
+}
+
+/** setStatus 3: only a number that received its code and is still open can be asked for another. */
+export async function retryActivation(env: Env, activation: SandboxActivation): Promise<"accepted" | "refused"> {
+  if (activation.status !== "waiting" || activation.serviceName === SANDBOX_ERROR || !codeHasArrived(env, activation)) return "refused";
+  await save(env, { ...activation, retries: (activation.retries ?? 0) + 1, retryAt: Date.now() });
+  return "accepted";
 }
 
 function codeHasArrived(env: Env, activation: SandboxActivation): boolean {

@@ -9,6 +9,7 @@ import { smsProviderFor } from "../providers/sms";
 import { SmsProviderError, type SmsCountry, type SmsOffer, type UpstreamMoney } from "../providers/sms/types";
 import { smsPriceKobo } from "./pricing";
 import { getSettings } from "./settings";
+import { isSandboxAccountEnv } from "./sandbox-accounts";
 import { assertProviderAvailable } from "./upstream-health";
 import { toUsd } from "./upstream-money";
 
@@ -20,6 +21,10 @@ import { toUsd } from "./upstream-money";
  * operator's rates (a currency without a rate is refused), then the customer's price must be under the service's
  * ceiling and the cost may not jump more than max_jump times from the last accepted one (upstream_prices). A refused
  * offer is not sold, is shown as unavailable (count 0, at its last accepted price when there is one) and is logged.
+ *
+ * Keyed by provider mode too: a sandbox account (test API key) reads the simulators' catalogue on a live deployment;
+ * such an account is not hidden by the live upstreams' health, and its (simulated) prices never touch the live
+ * prices' jump-guard history.
  */
 export const PRICE_CACHE_MS = 120_000;
 export const COUNTRY_CACHE_MS = 300_000;
@@ -49,27 +54,38 @@ export interface PricedOffer extends SmsOffer {
 }
 
 export async function smsCountries(env: Env, provider: SmsProviderName): Promise<SmsCountry[]> {
-  await assertProviderAvailable(getDb(env.DB), provider);
-  return cached(`countries:${provider}`, COUNTRY_CACHE_MS, () => upstreamRead(provider, () => smsProviderFor(env, provider).countries()));
+  if (!isSandboxAccountEnv(env)) await assertProviderAvailable(getDb(env.DB), provider);
+  return cached(`countries:${env.PROVIDERS ?? "live"}:${provider}`, COUNTRY_CACHE_MS, () =>
+    upstreamRead(provider, () => smsProviderFor(env, provider).countries()),
+  );
 }
 
 export async function smsOffers(env: Env, provider: SmsProviderName, countryId: string): Promise<PricedOffer[]> {
   const db = getDb(env.DB);
-  await assertProviderAvailable(db, provider);
-  return cached(`offers:${provider}:${countryId}`, PRICE_CACHE_MS, async () => {
+  const sandboxAccount = isSandboxAccountEnv(env);
+  if (!sandboxAccount) await assertProviderAvailable(db, provider);
+  return cached(`offers:${env.PROVIDERS ?? "live"}:${provider}:${countryId}`, PRICE_CACHE_MS, async () => {
     const offers = await upstreamRead(provider, () => smsProviderFor(env, provider).services(countryId));
-    return guardOffers(db, provider, countryId, offers);
+    return guardOffers(db, provider, countryId, offers, { history: !sandboxAccount });
   });
 }
 
 /** Converts, checks and records one price list (see the module comment). */
-export async function guardOffers(db: Db, provider: SmsProviderName, countryId: string, offers: SmsOffer[]): Promise<PricedOffer[]> {
+export async function guardOffers(
+  db: Db,
+  provider: SmsProviderName,
+  countryId: string,
+  offers: SmsOffer[],
+  { history = true }: { history?: boolean } = {},
+): Promise<PricedOffer[]> {
   const s = await getSettings(db, ["upstream_rates", "sms_price_guard", "exchange_rate", "costs"]);
   const guard = s.sms_price_guard;
-  const lastRows = await db
-    .select({ serviceId: upstreamPrices.serviceId, costUsd: upstreamPrices.costUsd })
-    .from(upstreamPrices)
-    .where(and(eq(upstreamPrices.provider, provider), eq(upstreamPrices.countryId, countryId)));
+  const lastRows = history
+    ? await db
+        .select({ serviceId: upstreamPrices.serviceId, costUsd: upstreamPrices.costUsd })
+        .from(upstreamPrices)
+        .where(and(eq(upstreamPrices.provider, provider), eq(upstreamPrices.countryId, countryId)))
+    : [];
   const last = new Map(lastRows.map((r) => [r.serviceId, r.costUsd]));
   // The ceiling applies to the price before any discount tier: the highest any customer could be charged.
   const starter = { rate: s.exchange_rate.rate, costs: s.costs, tier: { icon: "", text: "", indicator: "", percentage: 0, threshold: 0 } };
@@ -99,7 +115,7 @@ export async function guardOffers(db: Db, provider: SmsProviderName, countryId: 
     out.push({ ...offer, costUsd: costUsd! });
     if (previous === undefined || Math.abs(previous - costUsd!) > 1e-9) accepted.push({ serviceId: offer.serviceId, costUsd: costUsd! });
   }
-  if (accepted.length > 0) {
+  if (history && accepted.length > 0) {
     const now = Date.now();
     // D1 caps bound parameters per statement: write in slices.
     for (let i = 0; i < accepted.length; i += 15) {

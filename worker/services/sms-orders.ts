@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, lt } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, lt } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../schema/money";
 import {
   MISSING_SERVICE_OR_COUNTRY,
@@ -20,7 +20,7 @@ import {
 import { smsProviderSchema } from "../../schema/sms";
 import type { Db } from "../db/client";
 import { getDb } from "../db/client";
-import { smsOrders } from "../db/tables";
+import { smsOrderCodes, smsOrders } from "../db/tables";
 import type { Env } from "../env";
 import type { ErrorCode } from "../../schema/errors";
 import { AppError } from "../lib/errors";
@@ -31,6 +31,7 @@ import { SmsProviderError, type SmsFaultKind, type SmsPollResult, type SmsProvid
 import { asInsufficientBalance, ledgerInsert } from "./ledger";
 import { notify } from "./notify";
 import { pricingContext, smsPriceKobo } from "./pricing";
+import { envForUser } from "./sandbox-accounts";
 import { getSetting } from "./settings";
 import { clearSmsCatalogueCache, findSmsOffer } from "./sms-catalogue";
 
@@ -53,6 +54,12 @@ const REFUNDED = new Set<string>(REFUNDED_SMS_STATUSES);
 export const PENDING_GRACE_MS = 5 * 60_000;
 /** ...and a 'waiting' order its whole polling window plus this, in case its alarm gave up. */
 export const WAITING_GRACE_MS = 5 * 60_000;
+/**
+ * After its first code a number stays open upstream this long, so the customer can "request another code"
+ * (SMS-Activate setStatus 3); then the poller completes it upstream (setStatus 6). SMS-Activate activations live
+ * about 20 minutes in all, so 10 minutes after the code fits inside every upstream's window.
+ */
+export const ANOTHER_CODE_WINDOW_MS = 10 * 60_000;
 
 function purchaseNote(order: Pick<SmsOrder, "serviceName" | "countryName">): string {
   return `${order.serviceName} number (${order.countryName})`;
@@ -61,7 +68,9 @@ function purchaseNote(order: Pick<SmsOrder, "serviceName" | "countryName">): str
 // ---------------------------------------------------------------------------------------------------------------
 // Buying
 
-export async function buySmsNumber(env: Env, user: SignedInUser, input: SmsGetNumberInput): Promise<SmsGetNumberResponse> {
+export async function buySmsNumber(appEnv: Env, user: SignedInUser, input: SmsGetNumberInput): Promise<SmsGetNumberResponse> {
+  // A sandbox account (test API key) buys from the sandbox simulators whatever PROVIDERS says.
+  const env = envForUser(appEnv, user.id);
   const country = input.country ?? "";
   const service = input.service ?? "";
   if (!country || !service) throw new AppError("VALIDATION_FAILED", MISSING_SERVICE_OR_COUNTRY);
@@ -90,6 +99,8 @@ export async function buySmsNumber(env: Env, user: SignedInUser, input: SmsGetNu
     upstreamId: null,
     number: null,
     code: null,
+    anotherCodeRequestedAt: null,
+    activationClosesAt: null,
     status: "pending",
     attempts: 0,
     failureReason: null,
@@ -202,16 +213,57 @@ async function settle(db: Db, order: SmsOrder, outcome: RefundedStatus, from: "p
   return (moved.meta.changes ?? 0) > 0;
 }
 
-/** Stores the code (waiting -> used). The money stays spent. Returns whether this call stored it. */
+/**
+ * Stores the first code (waiting -> used) and keeps it in sms_order_codes, in one batch. The money stays spent.
+ * The number stays open upstream for ANOTHER_CODE_WINDOW_MS ("request another code"); the poller completes it then.
+ * Returns whether this call stored it.
+ */
 async function recordCode(env: Env, db: Db, order: SmsOrder, code: string, provider: SmsProvider): Promise<boolean> {
-  const [moved] = await db
-    .update(smsOrders)
-    .set({ status: "used", code: code.slice(0, 64), updatedAt: Date.now() })
-    .where(and(eq(smsOrders.id, order.id), eq(smsOrders.status, "waiting")))
-    .returning({ id: smsOrders.id });
-  if (!moved) return false;
+  const now = Date.now();
+  // Without "another code" upstream (sms-man) there is nothing to keep the number open for.
+  const window = provider.requestAnotherCode ? ANOTHER_CODE_WINDOW_MS : 0;
+  const stored = code.slice(0, 64);
+  const d1 = db.$client;
+  const [moved] = await d1.batch([
+    d1
+      .prepare("UPDATE sms_orders SET status = 'used', code = ?1, activation_closes_at = ?2, updated_at = ?3 WHERE id = ?4 AND status = 'waiting'")
+      .bind(stored, now + window, now, order.id),
+    d1
+      .prepare(
+        `INSERT INTO sms_order_codes (order_id, code, received_at)
+         SELECT id, ?1, ?2 FROM sms_orders WHERE id = ?3 AND status = 'used' AND code = ?1
+         ON CONFLICT(order_id, code) DO NOTHING`,
+      )
+      .bind(stored, now, order.id),
+  ]);
+  if ((moved.meta.changes ?? 0) === 0) return false;
   await notify(env, order.userId, { kind: "sms.code", orderId: order.id, code, number: order.number ?? "" });
-  if (order.upstreamId) await provider.finish(order.upstreamId).catch(() => undefined);
+  if (window === 0 && order.upstreamId) await provider.finish(order.upstreamId).catch(() => undefined);
+  return true;
+}
+
+/** Stores a further code on a used order that was waiting for another one. Returns whether this call stored it. */
+async function recordAnotherCode(env: Env, db: Db, order: SmsOrder, code: string): Promise<boolean> {
+  const now = Date.now();
+  const stored = code.slice(0, 64);
+  const d1 = db.$client;
+  const [inserted] = await d1.batch([
+    d1
+      .prepare(
+        `INSERT INTO sms_order_codes (order_id, code, received_at)
+         SELECT id, ?1, ?2 FROM sms_orders WHERE id = ?3 AND status = 'used' AND another_code_requested_at IS NOT NULL
+         ON CONFLICT(order_id, code) DO NOTHING`,
+      )
+      .bind(stored, now, order.id),
+    d1
+      .prepare(
+        `UPDATE sms_orders SET code = ?1, another_code_requested_at = NULL, updated_at = ?2
+          WHERE id = ?3 AND another_code_requested_at IS NOT NULL AND changes() > 0`,
+      )
+      .bind(stored, now, order.id),
+  ]);
+  if ((inserted.meta.changes ?? 0) === 0) return false;
+  await notify(env, order.userId, { kind: "sms.code", orderId: order.id, code, number: order.number ?? "" });
   return true;
 }
 
@@ -233,7 +285,7 @@ async function readOwnOrder(db: Db, userId: string, orderId: string): Promise<Sm
 
 function providerOf(env: Env, order: SmsOrder): SmsProvider {
   const parsed = smsProviderSchema.safeParse(order.provider);
-  return smsProviderFor(env, parsed.success ? parsed.data : ("Swift" satisfies SmsProviderName));
+  return smsProviderFor(envForUser(env, order.userId), parsed.success ? parsed.data : ("Swift" satisfies SmsProviderName));
 }
 
 /** How long past its creation an order may stay unsettled because the upstream's answer cannot be read. */
@@ -257,7 +309,7 @@ async function readOutcome(provider: SmsProvider, upstreamId: string): Promise<S
  * Ends a waiting order without a code (timeout or upstream error): releases the number upstream, then refunds.
  * Returns "deferred" when nothing was settled because the upstream's answer must be read again later.
  *
- * The money when the upstream will not release the number (docs/decisions/010-sms-release-refused.md):
+ * The money when the upstream will not release the number (docs/decisions/012-sms-upstreams-money.md):
  *  - a code the upstream holds wins: the customer gets it and the order keeps its money ('used');
  *  - a final refusal (DaisySMS's ACCESS_READY: "the activation already has its code or no longer exists"; sms-man's
  *    wrong_status) is resolved with getStatus: a code -> 'used'; cancelled or unknown upstream -> refunded (no code
@@ -337,6 +389,7 @@ export async function pollSmsOrderTick(env: Env, orderId: string): Promise<PollT
   const { interval_ms: delayMs, max_attempts: maxAttempts } = await getSetting(db, "sms_poll");
   const done = { again: false, delayMs };
   const before = await readOrder(db, orderId);
+  if (before?.status === "used" && before.upstreamId) return usedOrderTick(env, db, before, delayMs, maxAttempts);
   if (!before || before.status !== "waiting" || !before.upstreamId) return done;
   if (before.attempts >= maxAttempts) {
     const ended = await endWithoutCode(env, db, before, "timeout", "no code within the polling window");
@@ -360,7 +413,8 @@ export async function pollSmsOrderTick(env: Env, orderId: string): Promise<PollT
   const order = await readOrder(db, orderId);
   if (!order || order.status !== "waiting") return done;
   if (result?.state === "code") {
-    await recordCode(env, db, order, result.code, provider);
+    // The next tick completes the number upstream once the another-code window has passed.
+    if ((await recordCode(env, db, order, result.code, provider)) && provider.requestAnotherCode) return { again: true, delayMs: ANOTHER_CODE_WINDOW_MS };
     return done;
   }
   if (result?.state === "cancelled") {
@@ -381,6 +435,62 @@ export async function pollSmsOrderTick(env: Env, orderId: string): Promise<PollT
     return done;
   }
   return { again: true, delayMs };
+}
+
+/**
+ * A used order's ticks: while another code is awaited, poll for it (a code already stored, e.g. the last one that
+ * STATUS_WAIT_RETRY repeats, is not new); give up on it after a polling window or when the number closes. With nothing
+ * awaited, complete the number upstream once its window has passed. Never moves money.
+ */
+async function usedOrderTick(env: Env, db: Db, order: SmsOrder, delayMs: number, maxAttempts: number): Promise<PollTickResult> {
+  const provider = providerOf(env, order);
+  const closesAt = order.activationClosesAt ?? 0;
+  if (order.anotherCodeRequestedAt !== null) {
+    const result = await provider.poll(order.upstreamId!).catch((err: unknown) => {
+      if (err instanceof SmsProviderError) return null;
+      throw err;
+    });
+    const latest = await readOrder(db, order.id);
+    if (!latest || latest.anotherCodeRequestedAt === null) return { again: true, delayMs: Math.max(1000, closesAt - Date.now()) };
+    if (result?.state === "code" && !(await orderCodes(db, order.id)).includes(result.code.slice(0, 64))) {
+      await recordAnotherCode(env, db, latest, result.code);
+      return { again: true, delayMs: Math.max(1000, closesAt - Date.now()) };
+    }
+    const now = Date.now();
+    if (now - latest.anotherCodeRequestedAt < delayMs * maxAttempts && now < closesAt) return { again: true, delayMs };
+    await db
+      .update(smsOrders)
+      .set({ anotherCodeRequestedAt: null, updatedAt: now })
+      .where(and(eq(smsOrders.id, order.id), eq(smsOrders.anotherCodeRequestedAt, latest.anotherCodeRequestedAt)));
+    log("info", "another code did not arrive", { orderId: order.id });
+  }
+  const now = Date.now();
+  if (now < closesAt) return { again: true, delayMs: closesAt - now };
+  await provider.finish(order.upstreamId!).catch(() => undefined);
+  return { again: false, delayMs };
+}
+
+/** Every code the order received, oldest first. */
+export async function orderCodes(db: Db, orderId: string): Promise<string[]> {
+  const rows = await db
+    .select({ code: smsOrderCodes.code })
+    .from(smsOrderCodes)
+    .where(eq(smsOrderCodes.orderId, orderId))
+    .orderBy(asc(smsOrderCodes.id));
+  return rows.map((r) => r.code);
+}
+
+/** Codes of several orders at once (lists). */
+export async function codesByOrder(db: Db, orderIds: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (orderIds.length === 0) return out;
+  const rows = await db
+    .select({ orderId: smsOrderCodes.orderId, code: smsOrderCodes.code })
+    .from(smsOrderCodes)
+    .where(inArray(smsOrderCodes.orderId, orderIds.slice(0, 90)))
+    .orderBy(asc(smsOrderCodes.id));
+  for (const r of rows) out.set(r.orderId, [...(out.get(r.orderId) ?? []), r.code]);
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -419,6 +529,75 @@ export async function acceptPushedCode(env: Env, provider: SmsProviderName, upst
 
 // ---------------------------------------------------------------------------------------------------------------
 // Customer actions and reads
+
+export interface AnotherCodeResult {
+  request_id: string;
+  status: "used";
+  waiting_for_another_code: true;
+  codes: string[];
+}
+
+/**
+ * "Request another code" on a number that already received one and is still open upstream: the upstream is asked
+ * (SMS-Activate setStatus 3), the order waits for another code, and its poller looks for it. Free, like upstream.
+ * Asking again while one is awaited answers the same without asking the upstream twice.
+ */
+export async function requestAnotherCode(env: Env, userId: string, orderId: string): Promise<AnotherCodeResult> {
+  const db = getDb(env.DB);
+  const order = await readOwnOrder(db, userId, orderId);
+  const answer = async (): Promise<AnotherCodeResult> => ({
+    request_id: order.id,
+    status: "used",
+    waiting_for_another_code: true,
+    codes: await orderCodes(db, order.id),
+  });
+  if (order.status !== "used") {
+    throw new AppError("INVALID_STATE", order.status === "waiting" || order.status === "pending"
+      ? "The first code has not arrived yet. You can ask for another code once it has."
+      : "This order has ended, so it cannot receive another code.", { status: order.status });
+  }
+  if (order.anotherCodeRequestedAt !== null) return answer();
+  const provider = providerOf(env, order);
+  if (!provider.requestAnotherCode) {
+    throw new AppError("UNPROCESSABLE", "This provider does not support requesting another code. Please buy a new number.");
+  }
+  const now = Date.now();
+  if (!order.upstreamId || order.activationClosesAt === null || now >= order.activationClosesAt) {
+    throw new AppError("INVALID_STATE", "This number is closed: another code can be asked for within 10 minutes of the first.", { status: order.status });
+  }
+  try {
+    await provider.requestAnotherCode(order.upstreamId);
+  } catch (err) {
+    if (!(err instanceof SmsProviderError)) throw err;
+    log("warn", "another code refused upstream", { orderId, kind: err.kind, detail: err.detail });
+    if (err.transient) throw new AppError("UPSTREAM_UNAVAILABLE", err.message);
+    throw new AppError("INVALID_STATE", "The provider would not send another code to this number. Please buy a new number.");
+  }
+  await db
+    .update(smsOrders)
+    .set({ anotherCodeRequestedAt: now, updatedAt: now })
+    .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "used")));
+  try {
+    const interval = (await getSetting(db, "sms_poll")).interval_ms;
+    await pollerFor(env, orderId).start(orderId, interval);
+  } catch (err) {
+    log("error", "sms poller did not wake for another code", { orderId, error: err instanceof Error ? err.message : String(err) });
+  }
+  return answer();
+}
+
+/** Completes a used number upstream now (the protocol's setStatus 6): no other code can come after. */
+export async function completeSmsOrder(env: Env, userId: string, orderId: string): Promise<void> {
+  const db = getDb(env.DB);
+  const order = await readOwnOrder(db, userId, orderId);
+  if (order.status !== "used") throw notCancellable(order);
+  const now = Date.now();
+  await db
+    .update(smsOrders)
+    .set({ activationClosesAt: now, anotherCodeRequestedAt: null, updatedAt: now })
+    .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "used")));
+  if (order.upstreamId) await providerOf(env, order).finish(order.upstreamId).catch(() => undefined);
+}
 
 export async function cancelSmsOrder(env: Env, userId: string, orderId: string): Promise<SmsCancelResponse> {
   const db = getDb(env.DB);
@@ -483,6 +662,7 @@ function notCancellable(order: SmsOrder): AppError {
 
 export async function smsOrderStatus(db: Db, userId: string, orderId: string): Promise<SmsStatusResponse> {
   const order = await readOwnOrder(db, userId, orderId);
+  const codes = await orderCodes(db, order.id);
   return {
     request_id: order.id,
     status: order.status as SmsOrderStatus,
@@ -490,7 +670,20 @@ export async function smsOrderStatus(db: Db, userId: string, orderId: string): P
     sms: smsText(order),
     sms_code: order.code,
     refunded: REFUNDED.has(order.status),
+    // Every code received (an order can hold several after "request another code"); the latest is sms_code.
+    codes: codes.length > 0 || !order.code ? codes : [order.code],
+    waiting_for_another_code: order.anotherCodeRequestedAt !== null,
+    can_request_another_code: canRequestAnotherCode(order),
   };
+}
+
+export function canRequestAnotherCode(order: Pick<SmsOrder, "status" | "anotherCodeRequestedAt" | "activationClosesAt">, now = Date.now()): boolean {
+  return order.status === "used" && order.anotherCodeRequestedAt === null && order.activationClosesAt !== null && now < order.activationClosesAt;
+}
+
+/** The caller's own order row (services that shape it another way: the developer API). */
+export async function ownSmsOrder(db: Db, userId: string, orderId: string): Promise<SmsOrder> {
+  return readOwnOrder(db, userId, orderId);
 }
 
 function smsText(order: SmsOrder): string | null {

@@ -55,4 +55,6 @@ export class ScriptedSmsProvider implements SmsProvider {
     if (this.balanceResult instanceof Error) throw this.balanceResult;
     return this.balanceResult;
   }
+  /** Set by tests of "request another code" (absent: the provider does not support it). */
+  requestAnotherCode?: (upstreamId: string) => Promise<void>;
 }

@@ -141,6 +141,16 @@ export class SmsActivateProvider implements SmsProvider {
     }
   }
 
+  /**
+   * setStatus 3: "request another code"; the upstream answers ACCESS_RETRY_GET and getStatus then says
+   * STATUS_WAIT_RETRY:<last code> until the new SMS, then STATUS_OK:<new code>.
+   * https://sms-activate.org/en/api2 (setStatus, getStatus); https://sms-online.pro/docs/api/en/change_status.html
+   */
+  async requestAnotherCode(upstreamId: string): Promise<void> {
+    const { text } = await this.call({ action: "setStatus", id: upstreamId, status: "3" });
+    if (text !== "ACCESS_RETRY_GET") throw this.textFault("setStatus", text);
+  }
+
   async finish(upstreamId: string): Promise<void> {
     await this.call({ action: "setStatus", id: upstreamId, status: "6" }).catch(() => undefined);
   }

@@ -16,6 +16,11 @@ export interface SmsProvider {
   cancel(upstreamId: string): Promise<SmsCancelResult>;
   /** Tells the upstream the code was used. Best effort: the order is already settled. */
   finish(upstreamId: string): Promise<void>;
+  /**
+   * Asks the upstream for another code on a number that already received one (SMS-Activate setStatus 3). Absent where
+   * the upstream documents no such request (sms-man): the service answers "not supported" then. Throws SmsProviderError.
+   */
+  requestAnotherCode?(upstreamId: string): Promise<void>;
   /** Our own balance at the upstream (read-only: providers:check and the sweep's health floor use it). */
   balance(): Promise<UpstreamMoney>;
 }
