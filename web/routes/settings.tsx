@@ -15,6 +15,9 @@ import { Field } from "../components/ui/field";
 import { Input, PasswordInput } from "../components/ui/input";
 import { validateForm, type FieldErrors } from "../lib/form";
 import { useSessionUser } from "../lib/use-session";
+import { DevicesSection } from "../components/settings/devices-section";
+import { EmailSection } from "../components/settings/email-section";
+import { TwoFactorSection } from "../components/settings/two-factor-section";
 
 function ProfileSection() {
   const user = useSessionUser();
@@ -138,7 +141,10 @@ export default function SettingsPage() {
     <div className="mx-auto flex w-full max-w-2xl flex-col gap-6">
       <h1 className="text-2xl font-bold tracking-tight">Account settings</h1>
       <ProfileSection />
+      <EmailSection />
       <PasswordSection />
+      <TwoFactorSection />
+      <DevicesSection />
     </div>
   );
 }

@@ -10,6 +10,8 @@ import { TierBadge } from "./tier-badge";
 // The socket is not needed to show the screen (queries poll until it is up), so partysocket and the message handling
 // (about 4 kB gzip) load after the shell instead of before it.
 const RealtimeBridge = lazy(() => import("../../realtime/realtime-bridge").then((m) => ({ default: m.RealtimeBridge })));
+// The "confirm your e-mail" notice asks the API once; it loads after the shell for the same reason.
+const VerifyEmailNotice = lazy(() => import("./verify-email-notice").then((m) => ({ default: m.VerifyEmailNotice })));
 
 /** The signed-in layout (spec section 2): fixed header, side navigation (a drawer under 500 px), content, chat button. */
 export default function Shell() {
@@ -71,6 +73,9 @@ export default function Shell() {
       />
 
       <main id="content" className="px-4 pb-24 pt-20 min-[500px]:ml-[max(20%,13rem)] sm:px-6 sm:pt-22">
+        <Suspense fallback={null}>
+          <VerifyEmailNotice />
+        </Suspense>
         <Outlet />
       </main>
       <ChatButton />

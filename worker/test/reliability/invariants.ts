@@ -84,7 +84,7 @@ export async function moneyViolations(): Promise<string[]> {
 
 /** Row counts of every table a request could write, to prove a refused request wrote nothing. */
 export async function tableCounts(): Promise<Record<string, number>> {
-  const tables = ["users", "sessions", "password_resets", "email_outbox", "ledger", "payments", "sms_orders", "rentals", "rental_messages", "settings", "audit_log", "sandbox_state"];
+  const tables = ["users", "sessions", "password_resets", "email_outbox", "ledger", "payments", "sms_orders", "rentals", "rental_messages", "settings", "audit_log", "sandbox_state", "email_verifications", "recovery_codes", "known_devices"];
   const rows = await env.DB.batch(tables.map((t) => env.DB.prepare(`SELECT '${t}' AS t, COUNT(*) AS n FROM ${t}`)));
   return Object.fromEntries(rows.map((r) => [(r.results[0] as { t: string }).t, (r.results[0] as { n: number }).n]));
 }
