@@ -36,6 +36,9 @@ if (wants("weight")) {
   const weights = webWeights(path.join(root, "web", "dist"));
   figure("web weight landing (gzip JS+CSS)", kb(weights.landing), "kB", "<= 115 kB", weights.landing <= 115_000);
   figure("web weight dashboard (gzip JS+CSS)", kb(weights.dashboard), "kB", "<= 150 kB", weights.dashboard <= 150_000);
+  // Issue 15: the operator console's chunks and stylesheet stay off the customer's path (bench/web-weight.ts).
+  figure("operator console bytes on the landing/dashboard path", weights.consoleLeaks.length, "leaks", "0", weights.consoleLeaks.length === 0);
+  for (const leak of weights.consoleLeaks) console.log(`  console leak: ${leak}`);
 }
 
 // The server: D1 round trips counted per request; sandbox codes after 3 s plus up to one 6 s tick of jitter.

@@ -8,6 +8,7 @@ import {
   findUserSql,
   manualEntrySql,
   RECONCILE_SQL,
+  setRoleSql,
   setSettingSql,
   stuckSql,
   userLedgerSql,
@@ -20,7 +21,11 @@ import { ensureDevVars, wrangler } from "./local-env";
  */
 const USAGE = `Usage: npm run admin -- <command> [options]
 
-Settings (each change is recorded in audit_log with --actor and --reason):
+Roles (the console at #/admin opens only for an operator with two-factor sign-in on):
+  grant-operator <email> --reason "..."       make a user an operator
+  revoke-operator <email> --reason "..."      take the operator role back (the console answers 404 at once)
+
+Settings (each change is recorded in audit_log with --actor, --reason (required) and the previous value):
   settings [key]                               show settings (all, or one)
   set-rate <naira-per-usd>                     exchange rate used for SMS and rental prices
   set-markups --low <f> --high <f> --rent <f>  markups as fractions (0.5 = 50%)
@@ -98,7 +103,7 @@ function findUser(ref: string | undefined) {
   if (!ref) fail("Give the user's email or id.");
   const [user] = rows(findUserSql(ref));
   if (!user) fail(`No user with email or id "${ref}".`);
-  return user as { id: string; email: string; username: string; balance_kobo: number };
+  return user as { id: string; email: string; username: string; role: string; balance_kobo: number };
 }
 
 function change(sql: string, summary: string) {
@@ -109,6 +114,13 @@ function change(sql: string, summary: string) {
 function main() {
   if (!flags.remote) ensureDevVars();
   switch (command) {
+    case "grant-operator":
+    case "revoke-operator": {
+      const user = findUser(args[0]);
+      if (!reason) fail('A reason is required: --reason "..."');
+      const role = command === "grant-operator" ? "operator" : "customer";
+      return change(setRoleSql(user.id, role, actor, reason), `${user.email} is now ${role === "operator" ? "an operator" : "a customer"}`);
+    }
     case "settings": {
       const list = rows(args[0] ? `SELECT key, value FROM settings WHERE key = '${args[0].replaceAll("'", "''")}'` : "SELECT key, value FROM settings ORDER BY key");
       for (const r of list) console.log(`${r.key}: ${r.value}`);

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { clearSettingsCache } from "../services/settings";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
-import { manualEntrySql, RECONCILE_SQL, setSettingSql, stuckSql } from "./admin-sql";
+import { manualEntrySql, RECONCILE_SQL, setRoleSql, setSettingSql, stuckSql } from "./admin-sql";
 
 // The operator CLI runs exactly these statements through `wrangler d1 execute`; here they run against the test D1.
 async function exec(sql: string) {
@@ -30,7 +30,7 @@ describe("operator statements", () => {
     const user = await createUser();
     const credit = manualEntrySql({ userId: user.id, amountKobo: 250_000, reason: "goodwill for outage", actor: "ops", entryId: "e1" });
     await exec(credit);
-    await exec(credit.split("\n")[0]); // the same ledger statement again (e.g. a retried CLI run)
+    await exec(credit.split("\n")[1]); // the same ledger statement again (e.g. a retried CLI run)
     expect(await balanceOf(user.id)).toBe(250_000);
     const row = await env.DB.prepare("SELECT kind, note, amount_kobo FROM ledger WHERE key = 'admin:e1'").first();
     expect(row).toEqual({ kind: "admin", note: "Manual deposit adjustment: goodwill for outage", amount_kobo: 250_000 });
@@ -43,6 +43,24 @@ describe("operator statements", () => {
     const mismatches = await env.DB.prepare(RECONCILE_SQL).all();
     expect(mismatches.results).toEqual([]);
     await expectLedgerBalanced();
+  });
+
+  it("grant-operator / revoke-operator: a reason is required; each change is audited with the previous role", async () => {
+    const user = await createUser();
+    expect(() => setRoleSql(user.id, "operator", "ops", "  ")).toThrow(/reason is required/);
+    await exec(setRoleSql(user.id, "operator", "ops@host", "joins the support team"));
+    expect(await env.DB.prepare("SELECT role FROM users WHERE id = ?").bind(user.id).first()).toEqual({ role: "operator" });
+    await exec(setRoleSql(user.id, "customer", "ops@host", "left the team"));
+    expect(await env.DB.prepare("SELECT role FROM users WHERE id = ?").bind(user.id).first()).toEqual({ role: "customer" });
+    const audit = await env.DB.prepare("SELECT actor, action, previous, reason FROM audit_log WHERE subject = ? ORDER BY id").bind(user.id).all();
+    expect(audit.results).toEqual([
+      { actor: "ops@host", action: "operator.grant", previous: "customer", reason: "joins the support team" },
+      { actor: "ops@host", action: "operator.revoke", previous: "operator", reason: "left the team" },
+    ]);
+  });
+
+  it("a setting change without a reason is refused before anything is written", () => {
+    expect(() => setSettingSql("exchange_rate", { rate: 1700 }, "ops", null)).toThrow(/reason is required/);
   });
 
   it("lists orders left waiting", async () => {

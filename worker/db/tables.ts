@@ -28,6 +28,13 @@ export const users = sqliteTable(
     totpSecret: text("totp_secret"),
     totpEnabledAt: integer("totp_enabled_at"),
     totpLastStep: integer("totp_last_step"),
+    // 'operator' opens the console (#/admin, /api/admin) once two-factor is on; granted only by the CLI
+    // (npm run admin -- grant-operator), audited. Everyone else is a 'customer'.
+    role: text("role", { enum: ["customer", "operator"] }).notNull().default("customer"),
+    // Set by an operator's block: sessions end and login is refused while set. The money stays the customer's.
+    blockedAt: integer("blocked_at"),
+    // Set when the customer followed an e-mail's unsubscribe link: no operator group e-mail reaches them again.
+    emailOptOutAt: integer("email_opt_out_at"),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [
@@ -261,15 +268,24 @@ export const settings = sqliteTable("settings", {
   updatedAt: integer("updated_at").notNull().default(now),
 });
 
-/** Who changed what, when and why (operator CLI and manual ledger entries). */
-export const auditLog = sqliteTable("audit_log", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  actor: text("actor").notNull(),
-  action: text("action").notNull(),
-  detail: text("detail").notNull(),
-  reason: text("reason"),
-  createdAt: integer("created_at").notNull().default(now),
-});
+/**
+ * Who changed what, when and why (operator CLI, the console, manual ledger entries). `previous` is the value before the
+ * change (JSON, null when there was none); `subject` names what changed (a setting key, a user id) for the history.
+ */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    detail: text("detail").notNull(),
+    reason: text("reason"),
+    subject: text("subject"),
+    previous: text("previous"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("audit_log_subject_idx").on(t.subject, t.id), index("audit_log_action_idx").on(t.action, t.id)],
+);
 
 /** State of the built-in protocol simulators used in sandbox mode only (never read by live adapters). */
 export const sandboxState = sqliteTable("sandbox_state", {

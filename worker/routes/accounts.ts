@@ -24,7 +24,7 @@ import { checkPasswordReset, completePasswordReset, createPasswordReset, resetLi
 import { RATE_LIMITS, clearRateLimit, consumeRateLimit, enforceRateLimit } from "../services/rate-limit";
 import { passwordChangedEmail, sendAccountEmail, verificationEmail } from "../services/account-emails";
 import { createEmailVerification, verificationLink } from "../services/email-verification";
-import { noteDevice, openSignedInSession } from "../services/sign-in";
+import { noteDevice, openSignedInSession, refuseBlocked } from "../services/sign-in";
 import { closeRevokedSockets, deviceFromRequest, revokeSessions, tokenForSession } from "../services/sessions";
 import { totpKey, verifySecondFactor } from "../services/two-factor";
 import { signToken, verifyToken } from "../lib/jwt";
@@ -97,6 +97,7 @@ accountRoutes.post("/login", perAddressLimit, validate("json", loginSchema), asy
   const matches = await verifyPassword(password, user?.passwordHash ?? DECOY_PASSWORD_HASH);
   if (!user || !matches) throw new AppError("INVALID_CREDENTIALS", ACCOUNT_MESSAGES.invalidCredentials);
   await clearRateLimit(db, accountKey);
+  refuseBlocked(user);
   if (needsRehash(user.passwordHash)) await replacePasswordHash(db, user.id, await hashPassword(password));
   if (user.totpEnabledAt !== null) {
     // Two-factor on: no session yet. A 5-minute challenge names the user for the second step (POST /login/2fa).

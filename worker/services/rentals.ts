@@ -532,3 +532,21 @@ export async function sweepRentals(deps: RentalDeps, now = Date.now()): Promise<
   }
   return { expired, refunded: stuck.length };
 }
+
+/**
+ * The operator's "settle now" for one stuck rental: the sweep's transitions for one row (an overdue active rental is
+ * ended after a last read of its messages; one stuck before its number is refunded). Refused for anything else.
+ */
+export async function settleRentalNow(deps: RentalDeps, id: string, now = Date.now()): Promise<{ from: string; status: string; settled: boolean }> {
+  const row = await findRental(deps.db, id);
+  if (!row) throw new AppError("NOT_FOUND", "Rental not found.");
+  if (row.status === "active" && row.expiresAt !== null && row.expiresAt < now) {
+    await expireRental(deps, id, now);
+  } else if (row.status === "pending" && row.createdAt < now - PENDING_GIVE_UP_MS) {
+    await failAndRefund(deps, id, "settled by an operator: the request did not complete");
+  } else {
+    throw new AppError("INVALID_STATE", row.status === "active" || row.status === "pending" ? "This rental is not stuck." : "This rental is already settled.");
+  }
+  const after = await findRental(deps.db, id);
+  return { from: row.status, status: after?.status ?? row.status, settled: after?.status !== row.status };
+}

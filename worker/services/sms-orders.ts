@@ -675,3 +675,26 @@ export async function sweepSmsOrders(env: Env, now = Date.now()): Promise<number
   if (settled > 0) log("info", "sms sweep settled orders", { settled });
   return settled;
 }
+
+/**
+ * The operator's "settle now" for one stuck order (the console's Orders page): the sweep's own transitions, for one
+ * order. A waiting order is released upstream and refunded as a timeout, and a code that arrived meanwhile still wins
+ * (endWithoutCode reads it and stores it instead); a pending one never reached the upstream and is refunded as failed.
+ * Only once its poller's window has passed, so a live order is never cut short.
+ */
+export async function settleSmsOrderNow(env: Env, orderId: string, now = Date.now()): Promise<{ from: string; status: string; settled: boolean }> {
+  const db = getDb(env.DB);
+  const order = await readOrder(db, orderId);
+  if (!order) throw new AppError("NOT_FOUND", "Order not found.");
+  const poll = await getSetting(db, "sms_poll");
+  const window = poll.interval_ms * poll.max_attempts;
+  if (order.status === "waiting" && order.createdAt < now - window) {
+    await endWithoutCode(env, db, order, "timeout", "settled by an operator");
+  } else if (order.status === "pending" && order.createdAt < now - PENDING_GRACE_MS) {
+    await settle(db, order, "failed", "pending", "settled by an operator: the purchase never completed");
+  } else {
+    throw new AppError("INVALID_STATE", order.status === "waiting" || order.status === "pending" ? "This order is still within its polling window." : "This order is already settled.");
+  }
+  const after = await readOrder(db, orderId);
+  return { from: order.status, status: after?.status ?? order.status, settled: after?.status !== order.status };
+}

@@ -5,6 +5,7 @@ import { log } from "../lib/log";
 import { runPaymentSweep } from "./payments";
 import { rentalProviderFor } from "../providers/rent";
 import { sweepAccountRows } from "./account-sweep";
+import { notifyOperators } from "./operator-actions";
 import { sweepRentals } from "./rentals";
 import { sweepSmsOrders } from "./sms-orders";
 
@@ -37,5 +38,11 @@ export async function runScheduledSweep(env: Env): Promise<void> {
     await runPaymentSweep(env);
   } catch (err) {
     log("error", "payment sweep failed", { error: err instanceof Error ? err.message : String(err) });
+  }
+  // Open operator consoles refresh their overview with what the sweep (and everything since) changed.
+  try {
+    await notifyOperators(env, "sweep");
+  } catch (err) {
+    log("warn", "operator refresh failed", { error: err instanceof Error ? err.message : String(err) });
   }
 }

@@ -11,7 +11,7 @@ export const AD_ADVANCE_MS = 3000;
 
 // The operator stores a background class per ad. Tailwind only emits classes it finds in source, so the ones the
 // operator may pick are listed here; an unknown class falls back to the first.
-const AD_BACKGROUNDS = ["bg-emerald-600", "bg-sky-700", "bg-violet-700", "bg-blue-700", "bg-rose-600", "bg-amber-600", "bg-slate-800", "bg-teal-700", "bg-indigo-700"];
+export const AD_BACKGROUNDS = ["bg-emerald-600", "bg-sky-700", "bg-violet-700", "bg-blue-700", "bg-rose-600", "bg-amber-600", "bg-slate-800", "bg-teal-700", "bg-indigo-700"];
 
 function AdSlide({ ad, index, total }: { ad: Ad; index: number; total: number }) {
   const [imageFailed, setImageFailed] = useState(false);
@@ -44,10 +44,12 @@ function AdSlide({ ad, index, total }: { ad: Ad; index: number; total: number })
 /**
  * Snap-scrolling ads that advance every 3 s and wrap to the first. Advancing pauses while the pointer or keyboard
  * focus is inside (so a slide can be read and its link reached); slides jump without animation for people who ask for
- * reduced motion.
+ * reduced motion. `preview` shows the given ads instead of the served ones (the console's live preview).
  */
-export function AdsCarousel() {
-  const ads = useAds();
+export function AdsCarousel({ preview }: { preview?: Ad[] } = {}) {
+  const served = useAds();
+  // The operator console previews unsaved ads in the very carousel customers see.
+  const ads = preview ? { data: preview, isPending: false, isError: false, refetch: served.refetch } : served;
   const trackRef = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
   // The interval reads the latest index and scroller without restarting on every slide change.
