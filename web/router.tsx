@@ -135,60 +135,19 @@ const settingsRoute = createRoute({
 });
 
 /**
- * The operator console (#/admin/...): its own lazy chunks and stylesheet, under the data layer but outside the
- * customer's shell. Nothing here is imported by a customer screen (bench/web-weight.ts proves it on every build).
- * The server decides who is an operator; the layout shows "Page not found" to anyone else.
+ * The operator console (#/admin/...): ONE splat route whose lazy layout picks the page itself (web/admin/layout.tsx),
+ * so the entry carries a single route and import for the whole console; its pages, chunks and stylesheet load only
+ * there (bench/web-weight.ts proves none is on the customer's path). The server decides who is an operator; the
+ * layout shows "Page not found" to anyone else.
  */
 const adminRoute = createRoute({
   getParentRoute: () => appRoute,
-  path: "/admin",
+  path: "/admin/$",
   beforeLoad: () => {
     if (!isSignedIn()) throw redirect({ to: "/login" });
   },
   component: lazyRouteComponent(() => import("./admin/layout")),
 });
-// Written out one by one: TanStack Router types each path literally (links and params are checked).
-const adminOverviewRoute = createRoute({
-  getParentRoute: () => adminRoute,
-  path: "/",
-  component: lazyRouteComponent(() => import("./admin/pages/overview")),
-});
-const adminCustomersRoute = createRoute({
-  getParentRoute: () => adminRoute,
-  path: "/customers",
-  component: lazyRouteComponent(() => import("./admin/pages/customers")),
-});
-const adminCustomerRoute = createRoute({
-  getParentRoute: () => adminRoute,
-  path: "/customers/$id",
-  component: lazyRouteComponent(() => import("./admin/pages/customer")),
-});
-const adminDepositsRoute = createRoute({
-  getParentRoute: () => adminRoute,
-  path: "/deposits",
-  component: lazyRouteComponent(() => import("./admin/pages/deposits")),
-});
-const adminOrdersRoute = createRoute({
-  getParentRoute: () => adminRoute,
-  path: "/orders",
-  component: lazyRouteComponent(() => import("./admin/pages/orders")),
-});
-const adminPricesRoute = createRoute({
-  getParentRoute: () => adminRoute,
-  path: "/prices",
-  component: lazyRouteComponent(() => import("./admin/pages/prices")),
-});
-const adminMessagesRoute = createRoute({
-  getParentRoute: () => adminRoute,
-  path: "/messages",
-  component: lazyRouteComponent(() => import("./admin/pages/messages")),
-});
-const adminAuditRoute = createRoute({
-  getParentRoute: () => adminRoute,
-  path: "/audit",
-  component: lazyRouteComponent(() => import("./admin/pages/audit")),
-});
-const adminRoutes = [adminOverviewRoute, adminCustomersRoute, adminCustomerRoute, adminDepositsRoute, adminOrdersRoute, adminPricesRoute, adminMessagesRoute, adminAuditRoute] as const;
 
 const routeTree = rootRoute.addChildren([
   indexRoute,
@@ -203,7 +162,7 @@ const routeTree = rootRoute.addChildren([
     resetRoute,
     verifyEmailRoute,
     shellRoute.addChildren([dashboardRoute, smsRoute, numberRoute, paymentRoute, esimRoute, eplansRoute, settingsRoute]),
-    adminRoute.addChildren([...adminRoutes]),
+    adminRoute,
   ]),
 ]);
 

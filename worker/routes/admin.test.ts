@@ -172,6 +172,19 @@ describe("customers", () => {
     await expectLedgerBalanced();
   });
 
+  it("a blocked customer's developer API keys stop with their sessions", async () => {
+    const operator = await makeOperator();
+    const customer = await createUser({ balanceKobo: 10_000 });
+    const key = await api("/api/keys", { token: customer.token, json: { name: "bot", mode: "live" } });
+    expect(key.status).toBe(201);
+    const balance = () => api(`/stubs/handler_api.php?api_key=${key.data.secret}&action=getBalance`);
+    expect((await balance()).data).toMatch(/^ACCESS_BALANCE:/);
+    await api(`/api/admin/customers/${customer.id}/block`, { token: operator.token, json: { reason: "fraud" } });
+    expect((await balance()).data).toBe("BAD_KEY");
+    await api(`/api/admin/customers/${customer.id}/unblock`, { token: operator.token, json: { reason: "cleared" } });
+    expect((await balance()).data).toMatch(/^ACCESS_BALANCE:/);
+  });
+
   it("reset 2FA turns two-factor off for the customer, audited with the previous value", async () => {
     const operator = await makeOperator();
     const other = await makeOperator();
@@ -251,6 +264,17 @@ describe("orders, messages, audit and reconcile", () => {
     expect((await api("/api/admin/orders/live-1/settle", { token: operator.token, json: { reason: "too early" } })).status).toBe(409);
     expect(await balanceOf(customer.id)).toBe(30_000);
     await expectLedgerBalanced();
+  });
+
+  it("a notification to everyone online reaches each online customer's tab", async () => {
+    const operator = await makeOperator();
+    const first = await createUser();
+    const second = await createUser();
+    const tabs = [await joinOwnRoom(first), await joinOwnRoom(second)];
+    const res = await api("/api/admin/notify", { token: operator.token, json: { target: "online", type: "warning", message: "Payments delayed 10 min", reason: "bank outage" } });
+    expect(res.status).toBe(200);
+    expect(res.data.recipients).toBeGreaterThanOrEqual(2);
+    for (const tab of tabs) expect(await tab.next()).toEqual({ kind: "toast", type: "warning", message: "Payments delayed 10 min" });
   });
 
   it("a notification reaches the customer's open tab as the spec's toast", async () => {

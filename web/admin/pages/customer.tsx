@@ -1,4 +1,3 @@
-import { useParams } from "@tanstack/react-router";
 import { useRef } from "react";
 import { Input } from "../../components/ui/input";
 import { naira, useAdminChange, useCustomer, when } from "../api";
@@ -8,8 +7,7 @@ type Reason = { reason: string };
 type Money = Reason & { amount: number; requestId: string };
 
 /** One customer: profile, tier, ledger, orders, rentals, deposits, sessions; block, credit/debit, verification, 2FA. */
-export default function CustomerPage() {
-  const { id } = useParams({ from: "/app/admin/customers/$id" });
+export default function CustomerPage({ id }: { id: string }) {
   const q = useCustomer(id);
   const path = (action: string) => `/customers/${encodeURIComponent(id)}/${action}`;
   const credit = useAdminChange<Money>(path("credit"));

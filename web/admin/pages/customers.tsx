@@ -1,4 +1,3 @@
-import { Link } from "@tanstack/react-router";
 import { useState } from "react";
 import { Input } from "../../components/ui/input";
 import { naira, useCustomerSearch } from "../api";
@@ -32,12 +31,12 @@ export default function CustomersPage() {
           <Table
             head={["Customer", "Balance", "State"]}
             rows={list.data.map((c) => [
-              <Link key="c" to="/admin/customers/$id" params={{ id: c.id }} className="text-blue-700 underline">
+              <a key="c" href={`#/admin/customers/${encodeURIComponent(c.id)}`} className="text-blue-700 underline">
                 {c.email}
                 <span className="block text-xs text-slate-500 no-underline">
                   {c.username} · {c.phone}
                 </span>
-              </Link>,
+              </a>,
               naira(c.balance),
               [c.blocked ? "blocked" : "active", c.role === "operator" ? "operator" : null, c.twoFactor ? "2FA" : null].filter(Boolean).join(" · "),
             ])}

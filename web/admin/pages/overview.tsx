@@ -1,4 +1,3 @@
-import { Link } from "@tanstack/react-router";
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import { naira, useOverview, type Period } from "../api";
@@ -52,9 +51,9 @@ export default function OverviewPage() {
                 <code key="id" className="text-xs">{s.id.slice(0, 12)}</code>,
                 s.status,
                 s.created,
-                <Link key="go" className="text-blue-700 underline" to={s.kind === "payment" ? "/admin/deposits" : "/admin/orders"}>
+                <a key="go" className="text-blue-700 underline" href={s.kind === "payment" ? "#/admin/deposits" : "#/admin/orders"}>
                   Open
-                </Link>,
+                </a>,
               ])}
               empty="Nothing stuck."
             />
