@@ -108,6 +108,9 @@ test("an operator with 2FA reviews the overview, finds a customer, credits, bloc
   await signInBrowser(customerPage, again, { dashboardTourCompleted: "true" });
   await customerPage.goto("/#/dashboard/1");
   await expect(customerPage.getByTestId("ads-track")).toContainText(promo, { timeout: 20_000 });
+  // A customer who types the console's address sees what any missing page shows.
+  await customerPage.goto("/#/admin/customers");
+  await expect(customerPage.getByText("Page not found")).toBeVisible();
   await customerContext.close();
 
   // The audit page lists what the operator did, with reasons.

@@ -11,8 +11,11 @@ import {
   setRoleSql,
   setSettingSql,
   stuckSql,
+  providerOrdersSql,
+  UPSTREAM_HEALTH_SQL,
   userLedgerSql,
 } from "../worker/db/admin-sql";
+import { summariseProviderOrders, type ProviderOrderRow } from "../worker/services/provider-stats";
 import { ensureDevVars, wrangler } from "./local-env";
 
 /**
@@ -39,6 +42,8 @@ Money (always a ledger row, never a bare balance update):
 Operations:
   stuck [--minutes 30]                         waiting orders, overdue rentals, pending payments
   reconcile                                    prove balance = sum(ledger) and balance >= 0 for every user
+  health [--hours 24]                          each upstream's balance against its floor (hidden when low), and per
+                                               provider/service purchases, codes, refunds, median time to code
   audit [--limit 20]                           recent operator changes
 
 Options: --remote (the deployed D1), --persist-to DIR (another local state dir), --actor NAME (default: $USER)`;
@@ -175,6 +180,19 @@ function main() {
       const list = rows(stuckSql(typeof flags.minutes === "string" ? Number(flags.minutes) : 30));
       if (list.length === 0) console.log("Nothing stuck.");
       else console.table(list);
+      return;
+    }
+    case "health": {
+      const health = rows(UPSTREAM_HEALTH_SQL);
+      if (health.length === 0) console.log("No health check yet: the cron sweep records one every 5 minutes.");
+      else console.table(health);
+      const low = health.filter((h) => h.status === "low");
+      for (const h of low) console.log(`HIDDEN: ${h.provider} is below its floor ($${h.balance_usd} < $${h.floor_usd}): top it up.`);
+      const hours = typeof flags.hours === "string" ? num(flags.hours, "--hours") : 24;
+      const stats = summariseProviderOrders(rows(providerOrdersSql(Date.now() - hours * 3_600_000)) as unknown as ProviderOrderRow[]);
+      console.log(`Orders in the last ${hours} h:`);
+      if (stats.length === 0) console.log("none");
+      else console.table(stats);
       return;
     }
     case "reconcile": {

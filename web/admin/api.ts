@@ -24,7 +24,7 @@ export type Overview = {
   refunds: number;
   margin: { provider: string; service: string; orders: number; paid: number; upstreamCost: number | null; margin: number | null }[];
   ordersByOutcome: { status: string; count: number }[];
-  performance: { provider: string; service: string; orders: number; codes: number; successRate: number; medianSecondsToCode: number | null }[];
+  performance: { provider: string; service: string; orders: number; codes: number; refunds: number; successRate: number; medianSecondsToCode: number | null }[];
   activeRentals: number;
   upstreams: { provider: string; status: string; balanceUsd: number | null; floorUsd: number | null; checkedAt: number | null }[];
   attention: { stuck: StuckItem[]; reviews: number };

@@ -2,7 +2,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { clearSettingsCache } from "../services/settings";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
-import { manualEntrySql, RECONCILE_SQL, setRoleSql, setSettingSql, stuckSql } from "./admin-sql";
+import { summariseProviderOrders, type ProviderOrderRow } from "../services/provider-stats";
+import { checkUpstreamHealth } from "../services/upstream-health";
+import { manualEntrySql, providerOrdersSql, RECONCILE_SQL, setRoleSql, setSettingSql, stuckSql, UPSTREAM_HEALTH_SQL } from "./admin-sql";
 
 // The operator CLI runs exactly these statements through `wrangler d1 execute`; here they run against the test D1.
 async function exec(sql: string) {
@@ -72,5 +74,22 @@ describe("operator statements", () => {
       .run();
     const stuck = await env.DB.prepare(stuckSql(30)).all<{ kind: string; id: string }>();
     expect(stuck.results.map((r) => `${r.kind}:${r.id}`)).toContain("sms_order:old-order");
+  });
+
+  it("health: the sweep's last reading per upstream, and the order rows the stats summarise", async () => {
+    await checkUpstreamHealth(env);
+    const { results } = await env.DB.prepare(UPSTREAM_HEALTH_SQL).all<{ provider: string; status: string }>();
+    expect(results.map((r) => [r.provider, r.status])).toEqual([
+      ["Dynamic", "ok"],
+      ["Dynamic-rent", "ok"],
+      ["Swift", "ok"],
+    ]);
+    const user = await createUser({ balanceKobo: 500_000 });
+    const bought = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa" } });
+    expect(bought.status).toBe(200);
+    const rows = (await env.DB.prepare(providerOrdersSql(Date.now() - 60_000)).all<ProviderOrderRow>()).results;
+    expect(summariseProviderOrders(rows)).toEqual([
+      { provider: "Swift", serviceId: "wa", serviceName: "WhatsApp", purchases: 1, codes: 0, refunds: 0, medianSecondsToCode: null },
+    ]);
   });
 });

@@ -161,3 +161,14 @@ export const COUNT_USERS_SQL = "SELECT count(*) AS users, (SELECT count(*) FROM 
 export function auditSql(limit: number): string {
   return `SELECT id, actor, action, subject, detail, previous, reason, datetime(created_at / 1000, 'unixepoch') AS at FROM audit_log ORDER BY id DESC LIMIT ${Math.max(1, Math.min(500, Math.floor(limit)))};`;
 }
+
+/** What the cron sweep last found at each upstream (services/upstream-health.ts). */
+export const UPSTREAM_HEALTH_SQL = `SELECT provider, status, balance, currency, round(balance_usd, 2) AS balance_usd, floor_usd, detail,
+  datetime(checked_at / 1000, 'unixepoch') AS checked FROM upstream_health ORDER BY provider;`;
+
+/** The order rows providerStats summarises (services/provider-stats.ts), since an epoch-ms instant. */
+export function providerOrdersSql(since: number): string {
+  return `SELECT provider, service_id AS serviceId, service_name AS serviceName, status, created_at AS createdAt, updated_at AS updatedAt
+  FROM sms_orders WHERE created_at >= ${Math.floor(since)} AND number IS NOT NULL
+  AND status IN ('used', 'waiting', 'timeout', 'error', 'cancelled', 'failed');`;
+}

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // The drizzle schema is drizzle-kit's source for migrations/. Money is integer kobo everywhere.
 // Timestamps are epoch milliseconds (integers) so comparisons and sweeps never parse strings.
@@ -218,7 +218,12 @@ export const smsOrders = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },
-  (t) => [index("sms_orders_user_idx").on(t.userId, t.createdAt), index("sms_orders_status_idx").on(t.status)],
+  (t) => [
+    index("sms_orders_user_idx").on(t.userId, t.createdAt),
+    index("sms_orders_status_idx").on(t.status),
+    // A pushed code names the upstream's activation id (routes/webhooks.ts).
+    index("sms_orders_upstream_idx").on(t.provider, t.upstreamId),
+  ],
 );
 
 /** Rented numbers. */
@@ -292,6 +297,37 @@ export const sandboxState = sqliteTable("sandbox_state", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
   updatedAt: integer("updated_at").notNull().default(now),
+});
+
+/**
+ * The last accepted upstream cost of each SMS offer, in US dollars: the jump guard compares every new price list with
+ * it (services/sms-catalogue.ts). A refused price is never stored, so one bad list cannot become the new normal.
+ */
+export const upstreamPrices = sqliteTable(
+  "upstream_prices",
+  {
+    provider: text("provider").notNull(),
+    countryId: text("country_id").notNull(),
+    serviceId: text("service_id").notNull(),
+    costUsd: real("cost_usd").notNull(),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.countryId, t.serviceId] })],
+);
+
+/**
+ * Each upstream's health as the cron sweep last read it (services/upstream-health.ts): our balance there, in its own
+ * currency and in dollars, against the operator's floor. status: ok | low (hidden from customers) | unreachable.
+ */
+export const upstreamHealth = sqliteTable("upstream_health", {
+  provider: text("provider").primaryKey(),
+  status: text("status", { enum: ["ok", "low", "unreachable"] }).notNull(),
+  balance: real("balance"),
+  currency: text("currency"),
+  balanceUsd: real("balance_usd"),
+  floorUsd: real("floor_usd").notNull(),
+  detail: text("detail"),
+  checkedAt: integer("checked_at").notNull().default(now),
 });
 
 /**

@@ -21,7 +21,7 @@ import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { emailSenderFor } from "../providers/email/select";
 import { checkPasswordReset, completePasswordReset, createPasswordReset, resetLink } from "../services/password-reset";
-import { RATE_LIMITS, clearRateLimit, enforceRateLimit } from "../services/rate-limit";
+import { RATE_LIMITS, clearRateLimit, consumeRateLimit, enforceRateLimit } from "../services/rate-limit";
 import { passwordChangedEmail, sendAccountEmail, verificationEmail } from "../services/account-emails";
 import { createEmailVerification, verificationLink } from "../services/email-verification";
 import { noteDevice, openSignedInSession, refuseBlocked } from "../services/sign-in";
@@ -122,6 +122,11 @@ accountRoutes.post("/login/2fa", perAddressLimit, validate("json", loginTwoFacto
     throw new AppError("INVALID_CREDENTIALS", TWO_FACTOR_MESSAGES.wrongCode, { field: "code" });
   }
   await clearRateLimit(db, limitKey);
+  // A challenge opens one session: the first success claims its id (one atomic upsert), so a stolen challenge is
+  // worth nothing once the customer got in, even with a later code.
+  if (!(await consumeRateLimit(db, `2fa-challenge:${claims.sessionId}`, RATE_LIMITS.twoFactorChallengeOnce)).allowed) {
+    throw new AppError("UNAUTHORIZED", TWO_FACTOR_MESSAGES.challengeExpired);
+  }
   const token = await openSignedInSession(c, user);
   return c.json({ user: toSessionUser(user), token });
 });

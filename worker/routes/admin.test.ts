@@ -83,6 +83,38 @@ describe("access to /api/admin/*", () => {
   });
 });
 
+describe("overview", () => {
+  it("adds up money held, deposits by channel, spend, refunds, margin per provider and service, outcomes and upstream floors", async () => {
+    const operator = await makeOperator();
+    const customer = await createUser();
+    const service = `svc-${crypto.randomUUID().slice(0, 8)}`;
+    const now = Date.now();
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO ledger (user_id, key, amount_kobo, kind, note, created_at) VALUES (?, ?, 500000, 'fund', 'Wallet deposit (card)', ?)").bind(customer.id, `fund:squad:${service}`, now),
+      env.DB.prepare(
+        "INSERT INTO sms_orders (id, user_id, provider, country_id, country_name, service_id, service_name, price_kobo, number, code, status, created_at, updated_at) VALUES (?, ?, 'Swift', '187', 'USA', ?, ?, 120000, '+15550001', '123456', 'used', ?, ?)",
+      ).bind(`${service}-1`, customer.id, service, service, now - 40_000, now - 10_000),
+      env.DB.prepare("INSERT INTO ledger (user_id, key, amount_kobo, kind, note, ref, created_at) VALUES (?, ?, -120000, 'buy', 'buy', ?, ?)").bind(customer.id, `buy:${service}-1`, `${service}-1`, now),
+      env.DB.prepare("INSERT INTO upstream_prices (provider, country_id, service_id, cost_usd, updated_at) VALUES ('Swift', '187', ?, 0.5, ?)").bind(service, now),
+      env.DB.prepare(
+        "INSERT INTO upstream_health (provider, status, balance, currency, balance_usd, floor_usd, detail, checked_at) VALUES ('Swift', 'low', 1.5, 'USD', 1.5, 2, NULL, ?) ON CONFLICT(provider) DO UPDATE SET status = 'low', balance_usd = 1.5, floor_usd = 2",
+      ).bind(now),
+    ]);
+    await api("/api/admin/settings/exchange_rate", { method: "PATCH", token: operator.token, json: { value: { rate: 1600 }, reason: "overview test" } });
+    const res = await api("/api/admin/overview?period=today", { token: operator.token });
+    expect(res.status).toBe(200);
+    const o = res.data;
+    expect(o.moneyHeld).toBeGreaterThanOrEqual(3800);
+    expect(o.deposits.find((d: { channel: string }) => d.channel === "card").amount).toBeGreaterThanOrEqual(5000);
+    expect(o.spend).toBeGreaterThanOrEqual(1200);
+    // Paid ₦1,200; the upstream's last price US$0.50 at ₦1,600 = ₦800; margin ₦400.
+    expect(o.margin.find((m: { service: string }) => m.service === service)).toEqual({ provider: "Swift", service, orders: 1, paid: 1200, upstreamCost: 800, margin: 400 });
+    expect(o.performance.find((p: { service: string }) => p.service === service)).toMatchObject({ orders: 1, codes: 1, successRate: 100, medianSecondsToCode: 30 });
+    expect(o.upstreams.find((u: { provider: string }) => u.provider === "Swift")).toMatchObject({ status: "low", balanceUsd: 1.5, floorUsd: 2 });
+    expect(o.ordersByOutcome.find((x: { status: string }) => x.status === "used").count).toBeGreaterThanOrEqual(1);
+  });
+});
+
 describe("customers", () => {
   it("a manual credit is one ledger row with its reason and one audit row, even when the same click arrives twice", async () => {
     const operator = await makeOperator();

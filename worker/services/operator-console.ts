@@ -3,9 +3,10 @@ import { koboToNaira } from "../../schema/money";
 import { tierFor } from "../../schema/settings";
 import { RECONCILE_SQL, stuckSql } from "../db/admin-sql";
 import type { Db } from "../db/client";
-import { auditLog, ledger, payments, rentals, sessions, smsOrders, users } from "../db/tables";
+import { auditLog, ledger, payments, rentals, sessions, smsOrders, upstreamHealth, upstreamPrices, users } from "../db/tables";
 import { reconcileLedger } from "./ledger";
 import { getSetting } from "./settings";
+import { providerStats } from "./upstream-health";
 
 /**
  * The operator console's reads (routes/admin.ts). Changes go through the same builders the CLI runs (db/admin-sql.ts)
@@ -34,10 +35,14 @@ export interface Overview {
   manualCredits: number;
   spend: number;
   refunds: number;
-  /** Per provider and service: what customers paid for orders that delivered a code (refunded ones cost them nothing). */
+  /**
+   * Per provider and service: what customers paid for orders that delivered a code (refunded ones cost them nothing),
+   * the upstream cost estimated from the last accepted upstream price (upstream_prices, US$) at today's exchange rate,
+   * and the difference. Null where no upstream price is on record.
+   */
   margin: { provider: string; service: string; orders: number; paid: number; upstreamCost: number | null; margin: number | null }[];
   ordersByOutcome: { status: string; count: number }[];
-  performance: { provider: string; service: string; orders: number; codes: number; successRate: number; medianSecondsToCode: number | null }[];
+  performance: { provider: string; service: string; orders: number; codes: number; refunds: number; successRate: number; medianSecondsToCode: number | null }[];
   activeRentals: number;
   upstreams: { provider: string; status: string; balanceUsd: number | null; floorUsd: number | null; checkedAt: number | null }[];
   attention: { stuck: StuckItem[]; reviews: number };
@@ -54,11 +59,11 @@ export interface StuckItem {
 
 export async function overview(db: Db, period: Period, now = Date.now()): Promise<Overview> {
   const since = periodStart(period, now);
-  const [held, deposits, flows, outcomes, orderRows, active, stuck] = await db.batch([
+  const [held, deposits, flows, outcomes, delivered, active, stuck, upstreams, stats, rate] = await Promise.all([
     db.select({ kobo: sql<number>`COALESCE(SUM(${users.balanceKobo}), 0)`, customers: sql<number>`COUNT(*)` }).from(users),
     db
       .select({
-        channel: sql<string>`CASE WHEN ${ledger.key} LIKE 'fund:squad:%' THEN 'card' WHEN ${ledger.key} LIKE 'fund:now:%' THEN 'crypto' ELSE 'other' END`,
+        channel: sql<string>`CASE WHEN ${ledger.key} LIKE 'fund:squad:%' THEN 'card' WHEN ${ledger.key} LIKE 'fund:now:%' THEN 'crypto' WHEN ${ledger.key} LIKE 'fund:review:%' THEN 'crypto (reviewed)' ELSE 'other' END`,
         count: sql<number>`COUNT(*)`,
         kobo: sql<number>`SUM(${ledger.amountKobo})`,
       })
@@ -75,58 +80,47 @@ export async function overview(db: Db, period: Period, now = Date.now()): Promis
       .from(smsOrders)
       .where(gte(smsOrders.createdAt, since))
       .groupBy(smsOrders.status),
+    // Delivered orders per provider and service, with the upstream's last accepted price for the same offer.
     db
       .select({
         provider: smsOrders.provider,
         service: smsOrders.serviceName,
-        serviceId: smsOrders.serviceId,
-        countryId: smsOrders.countryId,
-        status: smsOrders.status,
-        priceKobo: smsOrders.priceKobo,
-        createdAt: smsOrders.createdAt,
-        updatedAt: smsOrders.updatedAt,
+        orders: sql<number>`COUNT(*)`,
+        paidKobo: sql<number>`SUM(${smsOrders.priceKobo})`,
+        costUsd: sql<number | null>`SUM(${upstreamPrices.costUsd})`,
+        priced: sql<number>`COUNT(${upstreamPrices.costUsd})`,
       })
       .from(smsOrders)
-      .where(gte(smsOrders.createdAt, since)),
+      .leftJoin(
+        upstreamPrices,
+        and(eq(upstreamPrices.provider, smsOrders.provider), eq(upstreamPrices.countryId, smsOrders.countryId), eq(upstreamPrices.serviceId, smsOrders.serviceId)),
+      )
+      .where(and(eq(smsOrders.status, "used"), gte(smsOrders.createdAt, since)))
+      .groupBy(smsOrders.provider, smsOrders.serviceName),
     db.select({ count: sql<number>`COUNT(*)` }).from(rentals).where(eq(rentals.status, "active")),
-    db.run(sql.raw(stuckSql(STUCK_MINUTES, now))),
+    db.all<StuckItem>(sql.raw(stuckSql(STUCK_MINUTES, now))),
+    db.select().from(upstreamHealth),
+    // The same per provider/service figures `npm run admin -- health` prints (services/upstream-health.ts).
+    providerStats(db, { since }),
+    getSetting(db, "exchange_rate"),
   ]);
   const kindSum = (kinds: string[]) => flows.filter((f) => kinds.includes(f.kind)).reduce((n, f) => n + Number(f.kobo), 0);
-
-  // Per provider and service: orders, codes, median seconds from purchase to code, what delivered orders earned.
-  const groups = new Map<string, { provider: string; service: string; orders: number; codes: number; paidKobo: number; seconds: number[] }>();
-  for (const row of orderRows) {
-    const key = `${row.provider}\u0000${row.service}`;
-    const g = groups.get(key) ?? { provider: row.provider, service: row.service, orders: 0, codes: 0, paidKobo: 0, seconds: [] };
-    g.orders += 1;
-    if (row.status === "used") {
-      g.codes += 1;
-      g.paidKobo += row.priceKobo;
-      g.seconds.push(Math.max(0, (row.updatedAt - row.createdAt) / 1000));
-    }
-    groups.set(key, g);
-  }
-  const median = (values: number[]) => {
-    if (values.length === 0) return null;
-    const sorted = [...values].sort((a, b) => a - b);
-    const mid = Math.floor(sorted.length / 2);
-    return Math.round(sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2);
-  };
-  const performance = [...groups.values()].map((g) => ({
+  const performance = stats.map((g) => ({
     provider: g.provider,
-    service: g.service,
-    orders: g.orders,
+    service: g.serviceName,
+    orders: g.purchases,
     codes: g.codes,
-    successRate: g.orders ? Math.round((g.codes / g.orders) * 1000) / 10 : 0,
-    medianSecondsToCode: median(g.seconds),
+    refunds: g.refunds,
+    successRate: g.purchases ? Math.round((g.codes / g.purchases) * 1000) / 10 : 0,
+    medianSecondsToCode: g.medianSecondsToCode,
   }));
-  // What upstreams charged is not recorded per order yet; until it is, the margin column stays empty (null) rather
-  // than guessing (docs/decisions: operator console).
-  const margin = [...groups.values()]
-    .filter((g) => g.codes > 0)
-    .map((g) => ({ provider: g.provider, service: g.service, orders: g.codes, paid: koboToNaira(g.paidKobo), upstreamCost: null, margin: null }));
+  const margin = delivered.map((d) => {
+    const paid = koboToNaira(Number(d.paidKobo));
+    // Only when every delivered order of the group has a price on record; a partial sum would flatter the margin.
+    const upstreamCost = Number(d.priced) === Number(d.orders) && d.costUsd !== null ? Math.round(Number(d.costUsd) * rate.rate * 100) / 100 : null;
+    return { provider: d.provider, service: d.service, orders: Number(d.orders), paid, upstreamCost, margin: upstreamCost === null ? null : Math.round((paid - upstreamCost) * 100) / 100 };
+  });
 
-  const stuckRows = ((stuck as unknown as { results?: StuckItem[] }).results ?? []) as StuckItem[];
   return {
     period,
     since,
@@ -140,8 +134,8 @@ export async function overview(db: Db, period: Period, now = Date.now()): Promis
     ordersByOutcome: outcomes.map((o) => ({ status: o.status, count: Number(o.count) })),
     performance,
     activeRentals: Number(active[0]?.count ?? 0),
-    upstreams: [],
-    attention: { stuck: stuckRows, reviews: 0 },
+    upstreams: upstreams.map((u) => ({ provider: u.provider, status: u.status, balanceUsd: u.balanceUsd, floorUsd: u.floorUsd, checkedAt: u.checkedAt })),
+    attention: { stuck, reviews: 0 },
   };
 }
 

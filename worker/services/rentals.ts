@@ -16,6 +16,8 @@ import { RentProviderError, type RentChoice, type RentalProvider, type RentLimit
 import { asInsufficientBalance, hasEntry, ledgerInsert } from "./ledger";
 import { notify } from "./notify";
 import { pricingContext, rentPriceKobo } from "./pricing";
+import { getSetting } from "./settings";
+import { toUsd } from "./upstream-money";
 
 /**
  * Rent Number: quotes, renting, the inbox, end, cancel and expiry. Money rules:
@@ -54,7 +56,7 @@ export interface RentQuote {
   limits: { country_id: string; count: number; cost: number }[];
   /** What the server will charge, in kobo; null when there is no stock. */
   priceKobo: number | null;
-  limit: RentLimit | null;
+  limit: (RentLimit & { costUsd: number }) | null;
 }
 
 export async function quoteRental(deps: RentalDeps, totalDepositedKobo: number, choice: RentChoice): Promise<RentQuote> {
@@ -64,10 +66,21 @@ export async function quoteRental(deps: RentalDeps, totalDepositedKobo: number, 
   } catch (err) {
     throw customerErrorFor(err, "limits");
   }
-  const limit = limits.find((l) => l.countryId === choice.countryId && l.count > 0) ?? null;
+  // Costs come in the account's currency (roubles in sms-man's own sample): converted with the operator's rates, and a
+  // cost without a rate is refused (shown as no stock, logged), never read as dollars.
+  const rates = await getSetting(deps.db, "upstream_rates");
+  const priced = limits.flatMap((l) => {
+    const costUsd = toUsd({ amount: l.cost, currency: l.currency }, rates);
+    if (costUsd === null) {
+      log("warn", "rental offer refused: no rate for its currency", { countryId: l.countryId, currency: l.currency });
+      return [];
+    }
+    return [{ ...l, costUsd }];
+  });
+  const limit = priced.find((l) => l.countryId === choice.countryId && l.count > 0) ?? null;
   const ctx = await pricingContext(deps.db, totalDepositedKobo);
   return {
-    limits: limits.map((l) => ({ country_id: l.countryId, count: l.count, cost: Math.round(l.costUsd * 10_000) / 100 })),
+    limits: priced.map((l) => ({ country_id: l.countryId, count: l.count, cost: Math.round(l.costUsd * 10_000) / 100 })),
     priceKobo: limit ? rentPriceKobo(limit.costUsd, ctx) : null,
     limit,
   };

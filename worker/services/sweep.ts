@@ -8,6 +8,7 @@ import { sweepAccountRows } from "./account-sweep";
 import { notifyOperators } from "./operator-actions";
 import { sweepRentals } from "./rentals";
 import { sweepSmsOrders } from "./sms-orders";
+import { checkUpstreamHealth } from "./upstream-health";
 
 /**
  * The cron backstop (wrangler.toml [triggers]): settles whatever an alarm gave up on, so no money is ever stuck.
@@ -26,6 +27,12 @@ export async function runScheduledSweep(env: Env): Promise<void> {
     await sweepSmsOrders(env);
   } catch (err) {
     log("error", "sms sweep failed", { error: err instanceof Error ? err.message : String(err) });
+  }
+  // Our balance at each upstream against the operator's floor: below it, that provider's offers are hidden.
+  try {
+    await checkUpstreamHealth(env);
+  } catch (err) {
+    log("error", "upstream health check failed", { error: err instanceof Error ? err.message : String(err) });
   }
   // Dead sessions, spent reset links and passed rate-limit windows.
   try {

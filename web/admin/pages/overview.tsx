@@ -60,8 +60,8 @@ export default function OverviewPage() {
           </Panel>
           <Panel title="Gross margin by provider and service">
             <Table
-              head={["Provider", "Service", "Delivered", "Paid", "Upstream cost", "Margin"]}
-              rows={q.data.margin.map((m) => [m.provider, m.service, m.orders, naira(m.paid), m.upstreamCost === null ? "not recorded" : naira(m.upstreamCost), m.margin === null ? "—" : naira(m.margin)])}
+              head={["Provider", "Service", "Delivered", "Paid", "Upstream cost (est.)", "Margin"]}
+              rows={q.data.margin.map((m) => [m.provider, m.service, m.orders, naira(m.paid), m.upstreamCost === null ? "no price on record" : naira(m.upstreamCost), m.margin === null ? "—" : naira(m.margin)])}
               empty="No delivered orders in this period."
             />
           </Panel>
@@ -77,14 +77,14 @@ export default function OverviewPage() {
           </Panel>
           <Panel title="Success rate and median time to code">
             <Table
-              head={["Provider", "Service", "Orders", "Codes", "Success", "Median to code"]}
-              rows={q.data.performance.map((p) => [p.provider, p.service, p.orders, p.codes, `${p.successRate}%`, p.medianSecondsToCode === null ? "—" : `${p.medianSecondsToCode} s`])}
+              head={["Provider", "Service", "Numbers", "Codes", "Refunds", "Success", "Median to code"]}
+              rows={q.data.performance.map((p) => [p.provider, p.service, p.orders, p.codes, p.refunds, `${p.successRate}%`, p.medianSecondsToCode === null ? "—" : `${p.medianSecondsToCode} s`])}
               empty="No orders in this period."
             />
           </Panel>
           <Panel title="Upstream balances">
             <Table
-              head={["Provider", "Status", "Balance (USD)", "Floor (USD)"]}
+              head={["Provider", "Status", "Balance (US$)", "Floor (US$)"]}
               rows={q.data.upstreams.map((u) => [u.provider, u.status, u.balanceUsd ?? "—", u.floorUsd ?? "—"])}
               empty="No upstream health reading yet (the sweep records one every run)."
             />
