@@ -89,6 +89,15 @@ describe("DaisySMS golden replies (https://daisysms.com/docs/api)", () => {
     ]);
   });
 
+  it("getPrices keyed service -> country (the verification list's shape) gives the same offers", async () => {
+    const flipped = JSON.stringify({ wa: { "187": { cost: "0.50", count: 1342, name: "WhatsApp" } }, tg: { "187": { cost: 0.45, count: "431" } } });
+    expect(await daisy(flipped).services("5")).toEqual([
+      { countryId: "5", serviceId: "wa", name: "WhatsApp", cost: 0.5, currency: "USD", count: 1342 },
+      { countryId: "5", serviceId: "tg", name: "Telegram", cost: 0.45, currency: "USD", count: 431 },
+    ]);
+    expect(await kindOf(daisy(JSON.stringify({ "12": { wa: { cost: "1", count: 1 } } })).services("5"))).toBe("bad_reply");
+  });
+
   it("getStatus: code, waiting, cancelled, unknown", async () => {
     expect(await daisy(daisyOk).poll("1")).toEqual({ state: "code", code: "12345" });
     expect(await daisy(daisyWait).poll("1")).toEqual({ state: "waiting" });

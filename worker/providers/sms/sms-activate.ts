@@ -187,7 +187,19 @@ export function parseSmsActivatePrices(text: string, upstreamCountryId: string, 
     throw smsFault(REPLY_WORDS[word] ?? "bad_reply", `getPrices: ${excerpt(text)}`);
   }
   const parsed = pricesSchema.safeParse(body);
-  const byService = parsed.success ? parsed.data[upstreamCountryId] : undefined;
+  if (!parsed.success) throw smsFault("bad_reply", "getPrices is not a map");
+  // SMS-Activate's getPrices is {country: {service: entry}}; the verification list some hosts answer instead is
+  // {service: {country: entry}}. Both are read; the country is never looked up among service codes.
+  let byService: Record<string, unknown> | undefined = parsed.data[upstreamCountryId];
+  if (!byService) {
+    const flipped: Record<string, unknown> = {};
+    for (const [service, byCountry] of Object.entries(parsed.data)) {
+      if (byCountry[upstreamCountryId] !== undefined && priceEntrySchema.safeParse(byCountry[upstreamCountryId]).success) {
+        flipped[service] = byCountry[upstreamCountryId];
+      }
+    }
+    if (Object.keys(flipped).length > 0) byService = flipped;
+  }
   if (!byService) throw smsFault("bad_reply", "getPrices without the country");
   const offers: SmsOffer[] = [];
   for (const [serviceId, raw] of Object.entries(byService)) {
