@@ -11,6 +11,7 @@ import { log } from "./lib/log";
 import { accountSecurityRoutes } from "./routes/account-security";
 import { accountRoutes } from "./routes/accounts";
 import { apiKeyRoutes } from "./routes/api-keys";
+import { adminRoutes, unsubscribeRoutes } from "./routes/admin";
 import { contentRoutes } from "./routes/content";
 import { handlerApiRoutes } from "./routes/handler-api";
 import { healthRoutes } from "./routes/health";
@@ -79,6 +80,9 @@ export function createApp() {
   app.route("/api", rentalRoutes);
   app.route("/api", realtimeRoutes);
   app.route("/api", apiKeyRoutes);
+  app.route("/api", unsubscribeRoutes);
+  // The operator console's API: its own sub-app; anyone but an operator with two-factor on gets the 404 below.
+  app.route("/api/admin", adminRoutes);
   app.route("/sandbox", sandboxRoutes);
   // The SMS-Activate-compatible developer API (docs/developer-api.md), at the path DaisySMS uses.
   app.route("/stubs/handler_api.php", handlerApiRoutes);

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // The drizzle schema is drizzle-kit's source for migrations/. Money is integer kobo everywhere.
 // Timestamps are epoch milliseconds (integers) so comparisons and sweeps never parse strings.
@@ -28,6 +28,13 @@ export const users = sqliteTable(
     totpSecret: text("totp_secret"),
     totpEnabledAt: integer("totp_enabled_at"),
     totpLastStep: integer("totp_last_step"),
+    // 'operator' opens the console (#/admin, /api/admin) once two-factor is on; granted only by the CLI
+    // (npm run admin -- grant-operator), audited. Everyone else is a 'customer'.
+    role: text("role", { enum: ["customer", "operator"] }).notNull().default("customer"),
+    // Set by an operator's block: sessions end and login is refused while set. The money stays the customer's.
+    blockedAt: integer("blocked_at"),
+    // Set when the customer followed an e-mail's unsubscribe link: no operator group e-mail reaches them again.
+    emailOptOutAt: integer("email_opt_out_at"),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [
@@ -263,7 +270,12 @@ export const smsOrders = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },
-  (t) => [index("sms_orders_user_idx").on(t.userId, t.createdAt), index("sms_orders_status_idx").on(t.status)],
+  (t) => [
+    index("sms_orders_user_idx").on(t.userId, t.createdAt),
+    index("sms_orders_status_idx").on(t.status),
+    // A pushed code names the upstream's activation id (routes/webhooks.ts).
+    index("sms_orders_upstream_idx").on(t.provider, t.upstreamId),
+  ],
 );
 
 /** Rented numbers. */
@@ -313,21 +325,61 @@ export const settings = sqliteTable("settings", {
   updatedAt: integer("updated_at").notNull().default(now),
 });
 
-/** Who changed what, when and why (operator CLI and manual ledger entries). */
-export const auditLog = sqliteTable("audit_log", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  actor: text("actor").notNull(),
-  action: text("action").notNull(),
-  detail: text("detail").notNull(),
-  reason: text("reason"),
-  createdAt: integer("created_at").notNull().default(now),
-});
+/**
+ * Who changed what, when and why (operator CLI, the console, manual ledger entries). `previous` is the value before the
+ * change (JSON, null when there was none); `subject` names what changed (a setting key, a user id) for the history.
+ */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    detail: text("detail").notNull(),
+    reason: text("reason"),
+    subject: text("subject"),
+    previous: text("previous"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("audit_log_subject_idx").on(t.subject, t.id), index("audit_log_action_idx").on(t.action, t.id)],
+);
 
 /** State of the built-in protocol simulators used in sandbox mode only (never read by live adapters). */
 export const sandboxState = sqliteTable("sandbox_state", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
   updatedAt: integer("updated_at").notNull().default(now),
+});
+
+/**
+ * The last accepted upstream cost of each SMS offer, in US dollars: the jump guard compares every new price list with
+ * it (services/sms-catalogue.ts). A refused price is never stored, so one bad list cannot become the new normal.
+ */
+export const upstreamPrices = sqliteTable(
+  "upstream_prices",
+  {
+    provider: text("provider").notNull(),
+    countryId: text("country_id").notNull(),
+    serviceId: text("service_id").notNull(),
+    costUsd: real("cost_usd").notNull(),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.countryId, t.serviceId] })],
+);
+
+/**
+ * Each upstream's health as the cron sweep last read it (services/upstream-health.ts): our balance there, in its own
+ * currency and in dollars, against the operator's floor. status: ok | low (hidden from customers) | unreachable.
+ */
+export const upstreamHealth = sqliteTable("upstream_health", {
+  provider: text("provider").primaryKey(),
+  status: text("status", { enum: ["ok", "low", "unreachable"] }).notNull(),
+  balance: real("balance"),
+  currency: text("currency"),
+  balanceUsd: real("balance_usd"),
+  floorUsd: real("floor_usd").notNull(),
+  detail: text("detail"),
+  checkedAt: integer("checked_at").notNull().default(now),
 });
 
 /**

@@ -9,7 +9,7 @@ import { ledgerInsert } from "./ledger";
 import { notify } from "./notify";
 
 /**
- * Crypto arrivals that do not match their invoice wait for an operator here (docs/decisions/012): never credited
+ * Crypto arrivals that do not match their invoice wait for an operator here (docs/decisions/015): never credited
  * automatically. The console lists them (listPaymentReviews) and resolves each one exactly once
  * (resolvePaymentReview): credit an amount through the ledger, or refuse. The resolution row is the audit record.
  */

@@ -96,7 +96,7 @@ export async function moneyViolations(): Promise<string[]> {
 
 /** Row counts of every table a request could write, to prove a refused request wrote nothing. */
 export async function tableCounts(): Promise<Record<string, number>> {
-  const tables = ["users", "sessions", "password_resets", "email_outbox", "ledger", "payments", "sms_orders", "rentals", "rental_messages", "settings", "audit_log", "sandbox_state", "payment_reviews", "payment_review_resolutions"];
+  const tables = ["users", "sessions", "password_resets", "email_outbox", "ledger", "payments", "sms_orders", "rentals", "rental_messages", "settings", "audit_log", "sandbox_state", "email_verifications", "recovery_codes", "known_devices", "payment_reviews", "payment_review_resolutions"];
   const rows = await env.DB.batch(tables.map((t) => env.DB.prepare(`SELECT '${t}' AS t, COUNT(*) AS n FROM ${t}`)));
   return Object.fromEntries(rows.map((r) => [(r.results[0] as { t: string }).t, (r.results[0] as { n: number }).n]));
 }
