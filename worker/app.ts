@@ -11,6 +11,7 @@ import { log } from "./lib/log";
 import { accountSecurityRoutes } from "./routes/account-security";
 import { accountRoutes } from "./routes/accounts";
 import { apiKeyRoutes } from "./routes/api-keys";
+import { apiV1Routes } from "./routes/api-v1";
 import { contentRoutes } from "./routes/content";
 import { handlerApiRoutes } from "./routes/handler-api";
 import { healthRoutes } from "./routes/health";
@@ -53,7 +54,7 @@ export function createApp() {
         return origin === self || allowed.includes(origin) ? origin : null;
       },
       credentials: true,
-      allowHeaders: ["Content-Type", "Authorization", "x-requires-auth"],
+      allowHeaders: ["Content-Type", "Authorization", "x-requires-auth", "Idempotency-Key", "X-API-Key"],
       allowMethods: ["GET", "POST", "PATCH", "OPTIONS"],
       maxAge: 600,
     }),
@@ -79,6 +80,7 @@ export function createApp() {
   app.route("/api", rentalRoutes);
   app.route("/api", realtimeRoutes);
   app.route("/api", apiKeyRoutes);
+  app.route("/api/v1", apiV1Routes);
   app.route("/sandbox", sandboxRoutes);
   // The SMS-Activate-compatible developer API (docs/developer-api.md), at the path DaisySMS uses.
   app.route("/stubs/handler_api.php", handlerApiRoutes);
