@@ -146,8 +146,10 @@ export async function idleRequestsPerMinute(browser: Browser, url: string, sessi
  * sandbox upstream when it starts holding the code (/sandbox/sms/orders/:id; the server runs with a random per-order
  * jitter so arrivals fall anywhere in the poller's 6 s tick), and waits for that order's row to show a code.
  * The time is screen clock minus upstream clock (same machine).
+ * With `push`, the bench plays DaisySMS's webhook at the moment the code lands (/sandbox/sms/orders/:id/push, which
+ * posts the documented body to /api/webhooks/sms/swift); without it, only the poller's 6 s ticks find the code.
  */
-export async function codeToScreen(browser: Browser, url: string, session: SignedIn, samples = 12) {
+export async function codeToScreen(browser: Browser, url: string, session: SignedIn, samples = 12, { push = false } = {}) {
   const context = await signedInContext(browser, session);
   const page = await context.newPage();
   await page.goto(`${url}/#/sms/1`);
@@ -164,6 +166,11 @@ export async function codeToScreen(browser: Browser, url: string, session: Signe
     if (!timing.ok) throw new Error(`sandbox timing failed: ${timing.status}`);
     const { codeAt } = (await timing.json()) as { codeAt: number };
     watches.push(watchCode(page, orderId).then((shownAt) => shownAt - codeAt));
+    if (push) {
+      setTimeout(() => {
+        void fetch(`${url}/sandbox/sms/orders/${encodeURIComponent(orderId)}/push`, { method: "POST" });
+      }, Math.max(0, codeAt - Date.now()));
+    }
     await new Promise((r) => setTimeout(r, 400));
   }
   const delays = await Promise.all(watches);

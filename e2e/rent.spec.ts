@@ -32,7 +32,8 @@ test("rent a number for 1 hour, see an SMS arrive in its inbox without a reload,
 
   await page.getByRole("dialog").getByRole("button", { name: "End rental" }).click();
   await expect(page.getByText("Rental ended")).toBeVisible();
-  await expect(inbox.getByText("ended", { exact: true })).toBeVisible();
+  // The status reads as a word; the badge style still follows the raw status "ended".
+  await expect(inbox.getByText("Ended", { exact: true })).toBeVisible();
   await page.getByRole("dialog").getByRole("button", { name: "Close" }).last().click();
 
   // The rental is in the table with its Action to reopen the inbox.

@@ -134,6 +134,21 @@ const settingsRoute = createRoute({
   component: lazyRouteComponent(() => import("./routes/settings")),
 });
 
+/**
+ * The operator console (#/admin/...): ONE splat route whose lazy layout picks the page itself (web/admin/layout.tsx),
+ * so the entry carries a single route and import for the whole console; its pages, chunks and stylesheet load only
+ * there (bench/web-weight.ts proves none is on the customer's path). The server decides who is an operator; the
+ * layout shows "Page not found" to anyone else.
+ */
+const adminRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/admin/$",
+  beforeLoad: () => {
+    if (!isSignedIn()) throw redirect({ to: "/login" });
+  },
+  component: lazyRouteComponent(() => import("./admin/layout")),
+});
+
 const routeTree = rootRoute.addChildren([
   indexRoute,
   homepageRoute,
@@ -147,6 +162,7 @@ const routeTree = rootRoute.addChildren([
     resetRoute,
     verifyEmailRoute,
     shellRoute.addChildren([dashboardRoute, smsRoute, numberRoute, paymentRoute, esimRoute, eplansRoute, settingsRoute]),
+    adminRoute,
   ]),
 ]);
 

@@ -73,11 +73,15 @@ function prerenderLanding(): Plugin {
           // bench/web-weight.ts) but nothing links it.
           for (const asset of Object.values(ctx.bundle ?? {})) {
             if (asset.type !== "asset" || !asset.fileName.endsWith(".css")) continue;
+            // A lazy chunk's own stylesheet (the operator console's) is not linked by index.html: Vite loads it with
+            // its chunk, and it must stay off the landing page.
+            if (!out.includes(`/${asset.fileName}"`)) continue;
             const link = new RegExp(`<link rel="stylesheet"[^>]*href="/${asset.fileName.replace(/[.]/g, "[.]")}"[^>]*>`);
             const css = typeof asset.source === "string" ? asset.source : new TextDecoder().decode(asset.source);
             if (!link.test(out) || css.includes("</style")) throw new Error(`prerender-landing: cannot inline ${asset.fileName}`);
             out = out.replace(link, () => `<style>${css}</style>`);
           }
+          if (/<link rel="stylesheet"/.test(out)) throw new Error("prerender-landing: a stylesheet link was left in index.html");
           return out;
         } finally {
           await server.close();

@@ -12,6 +12,7 @@ import { accountSecurityRoutes } from "./routes/account-security";
 import { accountRoutes } from "./routes/accounts";
 import { apiKeyRoutes } from "./routes/api-keys";
 import { apiV1Routes } from "./routes/api-v1";
+import { adminRoutes, unsubscribeRoutes } from "./routes/admin";
 import { contentRoutes } from "./routes/content";
 import { handlerApiRoutes } from "./routes/handler-api";
 import { healthRoutes } from "./routes/health";
@@ -81,6 +82,9 @@ export function createApp() {
   app.route("/api", realtimeRoutes);
   app.route("/api", apiKeyRoutes);
   app.route("/api/v1", apiV1Routes);
+  app.route("/api", unsubscribeRoutes);
+  // The operator console's API: its own sub-app; anyone but an operator with two-factor on gets the 404 below.
+  app.route("/api/admin", adminRoutes);
   app.route("/sandbox", sandboxRoutes);
   // The SMS-Activate-compatible developer API (docs/developer-api.md), at the path DaisySMS uses.
   app.route("/stubs/handler_api.php", handlerApiRoutes);

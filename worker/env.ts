@@ -26,6 +26,8 @@ export interface Env {
   NOWPAYMENTS_BASE_URL?: string;
   SMSMAN_TOKEN?: string;
   SMSMAN_BASE_URL?: string;
+  /** The sms-man account's currency (RUB, USD or EUR; default RUB): how its prices and balance are read. */
+  SMSMAN_CURRENCY?: string;
   SWIFT_API_KEY?: string;
   SWIFT_BASE_URL?: string;
   RESEND_API_KEY?: string;

@@ -10,11 +10,13 @@ import { Field } from "../components/ui/field";
 import { Input, PasswordInput } from "../components/ui/input";
 import { validateForm, type FieldErrors } from "../lib/form";
 import { useTimedMessage } from "../lib/use-timed-message";
+import { useDocumentTitle } from "../components/layout/logo";
 
 /** Spec section 4: the login error banner clears after 8 s. */
 const ERROR_BANNER_MS = 8000;
 
 export default function LoginPage() {
+  useDocumentTitle("Login");
   const go = useGo();
   const loginUser = useLogin();
   const [values, setValues] = useState<LoginInput>({ email: "", password: "" });

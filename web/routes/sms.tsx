@@ -3,8 +3,10 @@ import { OrdersPanel } from "../components/orders/orders-panel";
 import { ErrorDialog, SmsDialog } from "../components/sms/sms-dialog";
 import { SmsPurchaseCard } from "../components/sms/sms-purchase-card";
 import { useActiveSmsRequest } from "../components/sms/use-active-sms-request";
+import { useDocumentTitle } from "../components/layout/logo";
 
 export default function SmsPage() {
+  useDocumentTitle("Receive SMS");
   const active = useActiveSmsRequest();
   const [errorDetail, setErrorDetail] = useState<string | null>(null);
 

@@ -7,12 +7,14 @@ import { AuthLayout, textLinkClasses } from "../components/auth/auth-layout";
 import { Alert } from "../components/ui/alert";
 import { Spinner } from "../components/ui/spinner";
 import { isSignedIn } from "../lib/session";
+import { useDocumentTitle } from "../components/layout/logo";
 
 /**
  * The page the confirmation e-mail links to (#/verify-email?token=..&id=..). It works signed in or not (the link may be
  * opened on another device) and sends the link once: a second send of a single-use link would report it as used.
  */
 export default function VerifyEmailPage() {
+  useDocumentTitle("Verify e-mail");
   const { token, id } = useAppSearch<{ token: string; id: string }>();
   const queryClient = useQueryClient();
   const verify = useMutation({

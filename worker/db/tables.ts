@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // The drizzle schema is drizzle-kit's source for migrations/. Money is integer kobo everywhere.
 // Timestamps are epoch milliseconds (integers) so comparisons and sweeps never parse strings.
@@ -28,6 +28,13 @@ export const users = sqliteTable(
     totpSecret: text("totp_secret"),
     totpEnabledAt: integer("totp_enabled_at"),
     totpLastStep: integer("totp_last_step"),
+    // 'operator' opens the console (#/admin, /api/admin) once two-factor is on; granted only by the CLI
+    // (npm run admin -- grant-operator), audited. Everyone else is a 'customer'.
+    role: text("role", { enum: ["customer", "operator"] }).notNull().default("customer"),
+    // Set by an operator's block: sessions end and login is refused while set. The money stays the customer's.
+    blockedAt: integer("blocked_at"),
+    // Set when the customer followed an e-mail's unsubscribe link: no operator group e-mail reaches them again.
+    emailOptOutAt: integer("email_opt_out_at"),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [
@@ -174,6 +181,10 @@ export const payments = sqliteTable(
     checkoutUrl: text("checkout_url"),
     expiresAt: integer("expires_at"),
     creditedAt: integer("credited_at"),
+    // What the wallet actually received (a crypto underpayment is credited at what arrived, not at amount_kobo).
+    creditedKobo: integer("credited_kobo"),
+    // NOWPayments' actually_paid, in pay_currency, as read back from GET /payment/{id} before crediting.
+    actuallyPaid: text("actually_paid"),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },
@@ -183,6 +194,54 @@ export const payments = sqliteTable(
     index("payments_status_idx").on(t.status),
   ],
 );
+
+/**
+ * Crypto arrivals that do not match their invoice (another currency, a repeat deposit with parent_payment_id, an
+ * amount above the tolerance, a 'finished' without an amount) wait here for an operator; they are never credited
+ * automatically. One row per upstream payment and reason, so a replayed IPN adds nothing.
+ */
+export const paymentReviews = sqliteTable(
+  "payment_reviews",
+  {
+    id: text("id").primaryKey(),
+    // Our invoice the arrival belongs to (a repeat deposit: the invoice its parent_payment_id names).
+    paymentId: text("payment_id").notNull().references(() => payments.id),
+    userId: text("user_id").notNull().references(() => users.id),
+    provider: text("provider", { enum: ["nowpayments"] }).notNull(),
+    // The upstream payment that arrived (a repeat deposit has its own payment_id).
+    providerPaymentId: text("provider_payment_id").notNull(),
+    reason: text("reason", { enum: ["other_currency", "repeat_payment", "overpaid", "no_amount", "paid_after_settlement"] }).notNull(),
+    status: text("status", { enum: ["open", "credited", "refused"] }).notNull().default("open"),
+    expectedCurrency: text("expected_currency"),
+    expectedAmount: text("expected_amount"),
+    payCurrency: text("pay_currency"),
+    actuallyPaid: text("actually_paid"),
+    // The naira value we would credit at the invoice's rate when the currency matches; null when we cannot price it.
+    suggestedKobo: integer("suggested_kobo"),
+    detail: text("detail").notNull().default(""),
+    createdAt: integer("created_at").notNull().default(now),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex("payment_reviews_arrival_unique").on(t.provider, t.providerPaymentId, t.reason),
+    index("payment_reviews_status_idx").on(t.status, t.createdAt),
+  ],
+);
+
+/**
+ * The operator's decision on a review, one row per review (the primary key): a second decision is a UNIQUE violation
+ * that rolls back its whole batch, ledger credit included, so a review is resolved exactly once. Also the audit record.
+ */
+export const paymentReviewResolutions = sqliteTable("payment_review_resolutions", {
+  reviewId: text("review_id")
+    .primaryKey()
+    .references(() => paymentReviews.id),
+  outcome: text("outcome", { enum: ["credited", "refused"] }).notNull(),
+  amountKobo: integer("amount_kobo"),
+  operatorId: text("operator_id").notNull(),
+  note: text("note").notNull().default(""),
+  createdAt: integer("created_at").notNull().default(now),
+});
 
 /** Receive-SMS orders. id is public (the spec's request_id / reference_code); the upstream id stays internal. */
 export const smsOrders = sqliteTable(
@@ -211,7 +270,12 @@ export const smsOrders = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },
-  (t) => [index("sms_orders_user_idx").on(t.userId, t.createdAt), index("sms_orders_status_idx").on(t.status)],
+  (t) => [
+    index("sms_orders_user_idx").on(t.userId, t.createdAt),
+    index("sms_orders_status_idx").on(t.status),
+    // A pushed code names the upstream's activation id (routes/webhooks.ts).
+    index("sms_orders_upstream_idx").on(t.provider, t.upstreamId),
+  ],
 );
 
 /** Rented numbers. */
@@ -261,21 +325,61 @@ export const settings = sqliteTable("settings", {
   updatedAt: integer("updated_at").notNull().default(now),
 });
 
-/** Who changed what, when and why (operator CLI and manual ledger entries). */
-export const auditLog = sqliteTable("audit_log", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  actor: text("actor").notNull(),
-  action: text("action").notNull(),
-  detail: text("detail").notNull(),
-  reason: text("reason"),
-  createdAt: integer("created_at").notNull().default(now),
-});
+/**
+ * Who changed what, when and why (operator CLI, the console, manual ledger entries). `previous` is the value before the
+ * change (JSON, null when there was none); `subject` names what changed (a setting key, a user id) for the history.
+ */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    detail: text("detail").notNull(),
+    reason: text("reason"),
+    subject: text("subject"),
+    previous: text("previous"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("audit_log_subject_idx").on(t.subject, t.id), index("audit_log_action_idx").on(t.action, t.id)],
+);
 
 /** State of the built-in protocol simulators used in sandbox mode only (never read by live adapters). */
 export const sandboxState = sqliteTable("sandbox_state", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
   updatedAt: integer("updated_at").notNull().default(now),
+});
+
+/**
+ * The last accepted upstream cost of each SMS offer, in US dollars: the jump guard compares every new price list with
+ * it (services/sms-catalogue.ts). A refused price is never stored, so one bad list cannot become the new normal.
+ */
+export const upstreamPrices = sqliteTable(
+  "upstream_prices",
+  {
+    provider: text("provider").notNull(),
+    countryId: text("country_id").notNull(),
+    serviceId: text("service_id").notNull(),
+    costUsd: real("cost_usd").notNull(),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.countryId, t.serviceId] })],
+);
+
+/**
+ * Each upstream's health as the cron sweep last read it (services/upstream-health.ts): our balance there, in its own
+ * currency and in dollars, against the operator's floor. status: ok | low (hidden from customers) | unreachable.
+ */
+export const upstreamHealth = sqliteTable("upstream_health", {
+  provider: text("provider").primaryKey(),
+  status: text("status", { enum: ["ok", "low", "unreachable"] }).notNull(),
+  balance: real("balance"),
+  currency: text("currency"),
+  balanceUsd: real("balance_usd"),
+  floorUsd: real("floor_usd").notNull(),
+  detail: text("detail"),
+  checkedAt: integer("checked_at").notNull().default(now),
 });
 
 /**

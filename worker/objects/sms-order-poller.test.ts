@@ -137,7 +137,7 @@ describe("SMS order poller", () => {
 
   it("a code that turns up while the last poll releases the number wins: no refund", async () => {
     const { user, orderId } = await buy();
-    fake.cancelResult = { outcome: "refused", reason: "BAD_STATUS" };
+    fake.cancelResult = { outcome: "refused", reason: "BAD_STATUS", final: false };
     fake.polls = Array.from({ length: 15 }, () => ({ state: "waiting" as const }));
     fake.afterScript = { state: "code", code: "777111" };
     expect(await drainAlarms(orderId)).toBe(15);

@@ -259,7 +259,7 @@ describe("two-factor sign-in (TOTP)", HASHING, () => {
     const plain = await login(account);
     expect(plain.data).toMatchObject({ token: expect.any(String), user: { userEmail: account.email } });
 
-    const { secret: base32 } = await enrol(account);
+    const { secret: base32, recoveryCodes } = await enrol(account);
     const first = await login(account);
     expect(first.status).toBe(200);
     expect(first.data).toEqual({ two_factor_required: true, challenge: expect.any(String), message: TWO_FACTOR_MESSAGES.codeNeeded });
@@ -276,6 +276,10 @@ describe("two-factor sign-in (TOTP)", HASHING, () => {
     const replay = await api("/api/login/2fa", { json: { challenge: first.data.challenge, code: codeAt(base32, 1) } });
     expect(replay.status).toBe(401);
     expect(replay.data).toMatchObject({ code: "INVALID_CREDENTIALS", message: TWO_FACTOR_MESSAGES.wrongCode });
+    // And the spent challenge opens nothing more, even with a later valid code.
+    const reused = await api("/api/login/2fa", { json: { challenge: first.data.challenge, code: recoveryCodes[0] } });
+    expect(reused.status).toBe(401);
+    expect(reused.data).toMatchObject({ code: "UNAUTHORIZED", message: TWO_FACTOR_MESSAGES.challengeExpired });
     expect((await api("/api/login/2fa", { json: { challenge: "forged", code: "123456" } })).status).toBe(401);
   });
 

@@ -21,10 +21,10 @@ import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { emailSenderFor } from "../providers/email/select";
 import { checkPasswordReset, completePasswordReset, createPasswordReset, resetLink } from "../services/password-reset";
-import { RATE_LIMITS, clearRateLimit, enforceRateLimit } from "../services/rate-limit";
+import { RATE_LIMITS, clearRateLimit, consumeRateLimit, enforceRateLimit } from "../services/rate-limit";
 import { passwordChangedEmail, sendAccountEmail, verificationEmail } from "../services/account-emails";
 import { createEmailVerification, verificationLink } from "../services/email-verification";
-import { noteDevice, openSignedInSession } from "../services/sign-in";
+import { noteDevice, openSignedInSession, refuseBlocked } from "../services/sign-in";
 import { closeRevokedSockets, deviceFromRequest, revokeSessions, tokenForSession } from "../services/sessions";
 import { totpKey, verifySecondFactor } from "../services/two-factor";
 import { signToken, verifyToken } from "../lib/jwt";
@@ -97,6 +97,7 @@ accountRoutes.post("/login", perAddressLimit, validate("json", loginSchema), asy
   const matches = await verifyPassword(password, user?.passwordHash ?? DECOY_PASSWORD_HASH);
   if (!user || !matches) throw new AppError("INVALID_CREDENTIALS", ACCOUNT_MESSAGES.invalidCredentials);
   await clearRateLimit(db, accountKey);
+  refuseBlocked(user);
   if (needsRehash(user.passwordHash)) await replacePasswordHash(db, user.id, await hashPassword(password));
   if (user.totpEnabledAt !== null) {
     // Two-factor on: no session yet. A 5-minute challenge names the user for the second step (POST /login/2fa).
@@ -121,6 +122,11 @@ accountRoutes.post("/login/2fa", perAddressLimit, validate("json", loginTwoFacto
     throw new AppError("INVALID_CREDENTIALS", TWO_FACTOR_MESSAGES.wrongCode, { field: "code" });
   }
   await clearRateLimit(db, limitKey);
+  // A challenge opens one session: the first success claims its id (one atomic upsert), so a stolen challenge is
+  // worth nothing once the customer got in, even with a later code.
+  if (!(await consumeRateLimit(db, `2fa-challenge:${claims.sessionId}`, RATE_LIMITS.twoFactorChallengeOnce)).allowed) {
+    throw new AppError("UNAUTHORIZED", TWO_FACTOR_MESSAGES.challengeExpired);
+  }
   const token = await openSignedInSession(c, user);
   return c.json({ user: toSessionUser(user), token });
 });

@@ -126,7 +126,7 @@ describe("handler_api.php: authentication and actions", () => {
   it("setStatus 8 refused upstream (too early): EARLY_CANCEL_DENIED and the money stays held", async () => {
     const { user, key } = await funded();
     const fake = new ScriptedSmsProvider();
-    fake.cancelResult = { outcome: "refused", reason: "EARLY_CANCEL_DENIED" };
+    fake.cancelResult = { outcome: "refused", reason: "EARLY_CANCEL_DENIED", final: false };
     await resetSmsTestState({ provider: fake });
     const id = (await handler({ api_key: key, action: "getNumber", service: "wa" })).text.split(":")[1];
     const held = await balanceOf(user.id);

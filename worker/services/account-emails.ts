@@ -89,3 +89,11 @@ function linkify(escaped: string): string {
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
+
+/**
+ * An operator's message to a group of customers (console, Messages page), in the same envelope as the account e-mails,
+ * ending with the customer's own unsubscribe link (services/operator-mail.ts): a click stops every later group e-mail.
+ */
+export function operatorEmail(to: Recipient, subject: string, body: string, unsubscribeLink: string): EmailMessage {
+  return mail(to, subject, [...body.split("\n"), "", "You receive this because you have an account with us. To stop these e-mails:", unsubscribeLink]);
+}

@@ -183,7 +183,8 @@ export async function authenticateApiKey(db: Db, secret: string, now = Date.now(
     .from(apiKeys)
     .innerJoin(acting, eq(acting.id, apiKeys.actingUserId))
     .innerJoin(owner, eq(owner.id, apiKeys.userId))
-    .where(and(eq(apiKeys.secretHash, await sha256Hex(secret)), isNull(apiKeys.revokedAt)))
+    // A blocked owner's keys stop with their sessions (the operator console's block, services/operator-actions.ts).
+    .where(and(eq(apiKeys.secretHash, await sha256Hex(secret)), isNull(apiKeys.revokedAt), isNull(owner.blockedAt)))
     .limit(1);
   if (!row) return null;
   const limit = await consumeRateLimit(db, `apikey:${row.key.id}`, API_KEY_RATE_LIMIT, now);

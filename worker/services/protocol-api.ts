@@ -292,7 +292,7 @@ async function getActiveActivations(db: Db, user: SignedInUser): Promise<Protoco
 
 function serviceCodeOf(o: SmsOrder): string {
   const provider = o.provider === "Dynamic" ? "Dynamic" : "Swift";
-  return protocolCodeOf(provider, { countryId: o.countryId, serviceId: o.serviceId, name: o.serviceName, costUsd: 0, count: 0 }) ?? o.serviceId;
+  return protocolCodeOf(provider, { serviceId: o.serviceId, name: o.serviceName }) ?? o.serviceId;
 }
 
 function countryCodeOf(o: SmsOrder): string {

@@ -1,7 +1,7 @@
 import type { SmsProviderName } from "../../schema/sms";
 import type { Env } from "../env";
 import type { SmsOffer } from "../providers/sms/types";
-import { smsCountries, smsOffers } from "./sms-catalogue";
+import { smsCountries, smsOffers, type PricedOffer } from "./sms-catalogue";
 
 /**
  * The SMS-Activate protocol's country and service codes, mapped onto our providers (docs/developer-api.md "Codes").
@@ -99,14 +99,14 @@ export async function resolveProtocolCountry(env: Env, code: string): Promise<{ 
 }
 
 /** The protocol code of one of our offers (Swift's service ids are protocol codes already). */
-export function protocolCodeOf(provider: SmsProviderName, offer: SmsOffer): string | undefined {
+export function protocolCodeOf(provider: SmsProviderName, offer: Pick<SmsOffer, "serviceId" | "name">): string | undefined {
   if (provider === "Swift") return offer.serviceId;
   return SERVICE_BY_NAME.get(norm(offer.name));
 }
 
 /** The provider's offers keyed by protocol service code (offers without one are left out). */
-export async function protocolOffers(env: Env, provider: SmsProviderName, countryId: string): Promise<Map<string, SmsOffer>> {
-  const out = new Map<string, SmsOffer>();
+export async function protocolOffers(env: Env, provider: SmsProviderName, countryId: string): Promise<Map<string, PricedOffer>> {
+  const out = new Map<string, PricedOffer>();
   for (const offer of await smsOffers(env, provider, countryId)) {
     const code = protocolCodeOf(provider, offer);
     if (code && !out.has(code)) out.set(code, offer);

@@ -17,6 +17,8 @@ import { asInsufficientBalance, hasEntry, ledgerInsert } from "./ledger";
 import { notify } from "./notify";
 import { pricingContext, rentPriceKobo } from "./pricing";
 import { isSandboxUser } from "./sandbox-accounts";
+import { getSetting } from "./settings";
+import { toUsd } from "./upstream-money";
 
 /**
  * Rent Number: quotes, renting, the inbox, end, cancel and expiry. Money rules:
@@ -60,7 +62,7 @@ export interface RentQuote {
   limits: { country_id: string; count: number; cost: number }[];
   /** What the server will charge, in kobo; null when there is no stock. */
   priceKobo: number | null;
-  limit: RentLimit | null;
+  limit: (RentLimit & { costUsd: number }) | null;
 }
 
 export async function quoteRental(deps: RentalDeps, totalDepositedKobo: number, choice: RentChoice): Promise<RentQuote> {
@@ -70,10 +72,21 @@ export async function quoteRental(deps: RentalDeps, totalDepositedKobo: number, 
   } catch (err) {
     throw customerErrorFor(err, "limits");
   }
-  const limit = limits.find((l) => l.countryId === choice.countryId && l.count > 0) ?? null;
+  // Costs come in the account's currency (roubles in sms-man's own sample): converted with the operator's rates, and a
+  // cost without a rate is refused (shown as no stock, logged), never read as dollars.
+  const rates = await getSetting(deps.db, "upstream_rates");
+  const priced = limits.flatMap((l) => {
+    const costUsd = toUsd({ amount: l.cost, currency: l.currency }, rates);
+    if (costUsd === null) {
+      log("warn", "rental offer refused: no rate for its currency", { countryId: l.countryId, currency: l.currency });
+      return [];
+    }
+    return [{ ...l, costUsd }];
+  });
+  const limit = priced.find((l) => l.countryId === choice.countryId && l.count > 0) ?? null;
   const ctx = await pricingContext(deps.db, totalDepositedKobo);
   return {
-    limits: limits.map((l) => ({ country_id: l.countryId, count: l.count, cost: Math.round(l.costUsd * 10_000) / 100 })),
+    limits: priced.map((l) => ({ country_id: l.countryId, count: l.count, cost: Math.round(l.costUsd * 10_000) / 100 })),
     priceKobo: limit ? rentPriceKobo(limit.costUsd, ctx) : null,
     limit,
   };
@@ -537,4 +550,22 @@ export async function sweepRentals(deps: RentalDeps, now = Date.now()): Promise<
     await failAndRefund(deps, id, "the request did not complete");
   }
   return { expired, refunded: stuck.length };
+}
+
+/**
+ * The operator's "settle now" for one stuck rental: the sweep's transitions for one row (an overdue active rental is
+ * ended after a last read of its messages; one stuck before its number is refunded). Refused for anything else.
+ */
+export async function settleRentalNow(deps: RentalDeps, id: string, now = Date.now()): Promise<{ from: string; status: string; settled: boolean }> {
+  const row = await findRental(deps.db, id);
+  if (!row) throw new AppError("NOT_FOUND", "Rental not found.");
+  if (row.status === "active" && row.expiresAt !== null && row.expiresAt < now) {
+    await expireRental(deps, id, now);
+  } else if (row.status === "pending" && row.createdAt < now - PENDING_GIVE_UP_MS) {
+    await failAndRefund(deps, id, "settled by an operator: the request did not complete");
+  } else {
+    throw new AppError("INVALID_STATE", row.status === "active" || row.status === "pending" ? "This rental is not stuck." : "This rental is already settled.");
+  }
+  const after = await findRental(deps.db, id);
+  return { from: row.status, status: after?.status ?? row.status, settled: after?.status !== row.status };
 }

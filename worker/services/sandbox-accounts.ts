@@ -17,6 +17,12 @@ export function isSandboxUser(userId: string): boolean {
 }
 
 const sandboxEnvs = new WeakMap<Env, Env>();
+const derivedEnvs = new WeakSet<Env>();
+
+/** Whether these bindings are a sandbox account's on a live deployment (its calls reach the simulators). */
+export function isSandboxAccountEnv(env: Env): boolean {
+  return derivedEnvs.has(env);
+}
 
 /** The bindings a user's upstream calls run with: a sandbox account always reaches the in-worker simulators. */
 export function envForUser(env: Env, userId: string): Env {
@@ -25,6 +31,7 @@ export function envForUser(env: Env, userId: string): Env {
   if (!derived) {
     derived = { ...env, PROVIDERS: "sandbox" };
     sandboxEnvs.set(env, derived);
+    derivedEnvs.add(derived);
   }
   return derived;
 }

@@ -27,7 +27,7 @@ import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import type { SignedInUser } from "../middleware/auth";
 import { smsProviderFor } from "../providers/sms";
-import { SmsProviderError, type SmsFaultKind, type SmsProvider } from "../providers/sms/types";
+import { SmsProviderError, type SmsFaultKind, type SmsPollResult, type SmsProvider } from "../providers/sms/types";
 import { asInsufficientBalance, ledgerInsert } from "./ledger";
 import { notify } from "./notify";
 import { pricingContext, smsPriceKobo } from "./pricing";
@@ -120,7 +120,8 @@ export async function buySmsNumber(appEnv: Env, user: SignedInUser, input: SmsGe
   const provider = smsProviderFor(env, providerName);
   let activation;
   try {
-    activation = await provider.buy({ countryId: country, serviceId: service, maxCostUsd: offer.costUsd });
+    // The ceiling is the upstream's own figure in its own currency: the price we quoted, never a converted guess.
+    activation = await provider.buy({ countryId: country, serviceId: service, maxCost: { amount: offer.cost, currency: offer.currency } });
   } catch (err) {
     const reason = err instanceof SmsProviderError ? err.message : "The provider could not be reached. Please try again shortly.";
     await settle(db, order, "failed", "pending", err instanceof SmsProviderError ? `${err.kind}: ${err.detail}` : String(err));
@@ -287,30 +288,76 @@ function providerOf(env: Env, order: SmsOrder): SmsProvider {
   return smsProviderFor(envForUser(env, order.userId), parsed.success ? parsed.data : ("Swift" satisfies SmsProviderName));
 }
 
+/** How long past its creation an order may stay unsettled because the upstream's answer cannot be read. */
+export const UNREADABLE_OUTCOME_LIMIT_MS = 60 * 60_000;
+
+/**
+ * What the upstream did with a number it would not release, read with one getStatus: the code (it wins), "gone"
+ * (STATUS_CANCEL, NO_ACTIVATION: nothing will ever be delivered), "waiting", or null when it cannot be read now.
+ */
+async function readOutcome(provider: SmsProvider, upstreamId: string): Promise<SmsPollResult | { state: "gone" } | null> {
+  try {
+    const result = await provider.poll(upstreamId);
+    return result.state === "cancelled" ? { state: "gone" } : result;
+  } catch (err) {
+    if (err instanceof SmsProviderError && err.kind === "not_found") return { state: "gone" };
+    return null;
+  }
+}
+
 /**
  * Ends a waiting order without a code (timeout or upstream error): releases the number upstream, then refunds.
- * A code that turns up while releasing wins. The customer is refunded even when the upstream keeps the number:
- * that loss is ours, never theirs.
+ * Returns "deferred" when nothing was settled because the upstream's answer must be read again later.
+ *
+ * The money when the upstream will not release the number (docs/decisions/014-sms-upstreams-money.md):
+ *  - a code the upstream holds wins: the customer gets it and the order keeps its money ('used');
+ *  - a final refusal (DaisySMS's ACCESS_READY: "the activation already has its code or no longer exists"; sms-man's
+ *    wrong_status) is resolved with getStatus: a code -> 'used'; cancelled or unknown upstream -> refunded (no code
+ *    can ever reach the customer); unreadable or still "waiting" -> deferred: refunding now could repay the customer
+ *    for a code we were charged for and that the next read delivers. The next tick and the cron sweep look again;
+ *    past UNREADABLE_OUTCOME_LIMIT_MS the customer, who never saw a code, is refunded and our loss is logged;
+ *  - a refusal that only means "not yet" (EARLY_CANCEL_DENIED) is refunded at once: that loss is ours, never theirs.
  */
-async function endWithoutCode(env: Env, db: Db, order: SmsOrder, outcome: "timeout" | "error", reason: string): Promise<void> {
+async function endWithoutCode(
+  env: Env,
+  db: Db,
+  order: SmsOrder,
+  outcome: "timeout" | "error",
+  reason: string,
+  now = Date.now(),
+): Promise<"settled" | "deferred"> {
   const provider = providerOf(env, order);
   if (order.upstreamId) {
+    let refusal: { reason: string; final: boolean } | null = null;
     try {
       const released = await provider.cancel(order.upstreamId);
-      if (released.outcome === "refused") {
-        const last = await provider.poll(order.upstreamId).catch(() => null);
-        if (last?.state === "code") {
-          await recordCode(env, db, order, last.code, provider);
-          return;
-        }
-        log("warn", "sms number kept upstream after giving up", { orderId: order.id, reason: released.reason });
-      }
+      if (released.outcome === "refused") refusal = { reason: released.reason, final: released.final };
     } catch (err) {
-      log("warn", "sms release failed upstream", { orderId: order.id, error: err instanceof Error ? err.message : String(err) });
+      if (err instanceof SmsProviderError && err.kind === "not_found") refusal = { reason: "not_found", final: true };
+      else log("warn", "sms release failed upstream", { orderId: order.id, error: err instanceof Error ? err.message : String(err) });
+    }
+    if (refusal) {
+      const last = await readOutcome(provider, order.upstreamId);
+      if (last?.state === "code") {
+        await recordCode(env, db, order, last.code, provider);
+        return "settled";
+      }
+      if (refusal.final && last?.state !== "gone") {
+        if (now - order.createdAt < UNREADABLE_OUTCOME_LIMIT_MS) {
+          log("warn", "sms release refused and the outcome is not readable yet: not settled", { orderId: order.id, reason: refusal.reason });
+          return "deferred";
+        }
+        log("error", "sms outcome never readable upstream: refunding the customer, the upstream may have charged us", {
+          orderId: order.id,
+          reason: refusal.reason,
+        });
+      } else if (!refusal.final) {
+        log("warn", "sms number kept upstream after giving up", { orderId: order.id, reason: refusal.reason });
+      }
     }
   }
   const current = await readOrder(db, order.id);
-  if (current?.status !== "waiting") return;
+  if (current?.status !== "waiting") return "settled";
   if (await settle(db, order, outcome, "waiting", reason)) {
     await notify(env, order.userId, {
       kind: "sms.ended",
@@ -320,6 +367,7 @@ async function endWithoutCode(env: Env, db: Db, order: SmsOrder, outcome: "timeo
       message: outcome === "timeout" ? SMS_TIMEOUT_MESSAGE : SMS_ERROR_MESSAGE,
     });
   }
+  return "settled";
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -344,8 +392,8 @@ export async function pollSmsOrderTick(env: Env, orderId: string): Promise<PollT
   if (before?.status === "used" && before.upstreamId) return usedOrderTick(env, db, before, delayMs, maxAttempts);
   if (!before || before.status !== "waiting" || !before.upstreamId) return done;
   if (before.attempts >= maxAttempts) {
-    await endWithoutCode(env, db, before, "timeout", "no code within the polling window");
-    return done;
+    const ended = await endWithoutCode(env, db, before, "timeout", "no code within the polling window");
+    return ended === "deferred" ? { again: true, delayMs } : done;
   }
 
   const provider = providerOf(env, before);
@@ -356,8 +404,8 @@ export async function pollSmsOrderTick(env: Env, orderId: string): Promise<PollT
     if (!(err instanceof SmsProviderError)) throw err;
     log("warn", "sms poll failed", { orderId, kind: err.kind, detail: err.detail });
     if (!err.transient) {
-      await endWithoutCode(env, db, before, "error", `${err.kind}: ${err.detail}`);
-      return done;
+      const ended = await endWithoutCode(env, db, before, "error", `${err.kind}: ${err.detail}`);
+      return ended === "deferred" ? { again: true, delayMs } : done;
     }
     result = null; // a blip: counts as an empty poll, the next tick tries again
   }
@@ -370,8 +418,8 @@ export async function pollSmsOrderTick(env: Env, orderId: string): Promise<PollT
     return done;
   }
   if (result?.state === "cancelled") {
-    await endWithoutCode(env, db, order, "error", "cancelled upstream");
-    return done;
+    const ended = await endWithoutCode(env, db, order, "error", "cancelled upstream");
+    return ended === "deferred" ? { again: true, delayMs } : done;
   }
   const [counted] = await db
     .update(smsOrders)
@@ -381,7 +429,9 @@ export async function pollSmsOrderTick(env: Env, orderId: string): Promise<PollT
   const attempts = counted?.attempts ?? order.attempts + 1;
   if (attempts >= maxAttempts) {
     const latest = await readOrder(db, orderId);
-    if (latest?.status === "waiting") await endWithoutCode(env, db, latest, "timeout", `no code in ${maxAttempts} polls`);
+    if (latest?.status === "waiting" && (await endWithoutCode(env, db, latest, "timeout", `no code in ${maxAttempts} polls`)) === "deferred") {
+      return { again: true, delayMs };
+    }
     return done;
   }
   return { again: true, delayMs };
@@ -441,6 +491,40 @@ export async function codesByOrder(db: Db, orderIds: string[]): Promise<Map<stri
     .orderBy(asc(smsOrderCodes.id));
   for (const r of rows) out.set(r.orderId, [...(out.get(r.orderId) ?? []), r.code]);
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Codes pushed by the upstream (DaisySMS / SMS-Activate webhooks)
+
+export type PushOutcome = "settled" | "not_yet" | "unknown" | "already_settled";
+
+/**
+ * A webhook said an activation got its SMS. The body is never trusted: it only names which of our waiting orders to
+ * look at, and the upstream's own getStatus decides (neither DaisySMS nor SMS-Activate documents a signature), through
+ * the same guarded transition the poller uses, so a push and a poll racing settle the order once. A forged push for an
+ * activation we do not hold costs nothing (no upstream call); one for an activation we hold costs one getStatus.
+ * The alarm's polling stays the fallback and the only authority on time-outs.
+ */
+export async function acceptPushedCode(env: Env, provider: SmsProviderName, upstreamId: string): Promise<PushOutcome> {
+  const db = getDb(env.DB);
+  const [order] = await db
+    .select()
+    .from(smsOrders)
+    .where(and(eq(smsOrders.provider, provider), eq(smsOrders.upstreamId, upstreamId)))
+    .limit(1);
+  if (!order) return "unknown";
+  if (order.status !== "waiting") return "already_settled";
+  const adapter = providerOf(env, order);
+  let result: SmsPollResult;
+  try {
+    result = await adapter.poll(upstreamId);
+  } catch (err) {
+    if (!(err instanceof SmsProviderError)) throw err;
+    log("warn", "pushed sms code: getStatus failed, the poller will look", { orderId: order.id, kind: err.kind });
+    return "not_yet";
+  }
+  if (result.state !== "code") return "not_yet";
+  return (await recordCode(env, db, order, result.code, adapter)) ? "settled" : "already_settled";
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -542,12 +626,16 @@ export async function cancelSmsOrder(env: Env, userId: string, orderId: string):
     released = true; // the upstream no longer holds the number: nothing left to release
   }
   if (!released) {
-    const again = await provider.poll(upstreamId).catch(() => null);
+    // Refused (ACCESS_READY, EARLY_CANCEL_DENIED, wrong_status): what the upstream did decides (see endWithoutCode).
+    const again = await readOutcome(provider, upstreamId);
     if (again?.state === "code") {
       await recordCode(env, db, order, again.code, provider);
       throw notCancellable((await readOrder(db, orderId)) ?? order);
     }
-    throw new AppError("INVALID_STATE", "The provider does not allow cancelling this number yet. Please try again in a minute.");
+    // Cancelled or unknown upstream: no code can come, so the customer's cancel stands and is refunded.
+    if (again?.state !== "gone") {
+      throw new AppError("INVALID_STATE", "The provider does not allow cancelling this number yet. Please try again in a minute.");
+    }
   }
 
   if (await settle(db, order, "cancelled", "waiting", "cancelled by the customer")) {
@@ -666,7 +754,8 @@ export async function sweepSmsOrders(env: Env, now = Date.now()): Promise<number
     .limit(50);
   let settled = 0;
   for (const order of stale) {
-    await endWithoutCode(env, db, order, "timeout", "settled by the sweep");
+    // "deferred" leaves the order waiting: the next sweep asks the upstream again.
+    await endWithoutCode(env, db, order, "timeout", "settled by the sweep", now);
     if ((await readOrder(db, order.id))?.status !== "waiting") settled += 1;
   }
   for (const order of stuck) {
@@ -674,4 +763,27 @@ export async function sweepSmsOrders(env: Env, now = Date.now()): Promise<number
   }
   if (settled > 0) log("info", "sms sweep settled orders", { settled });
   return settled;
+}
+
+/**
+ * The operator's "settle now" for one stuck order (the console's Orders page): the sweep's own transitions, for one
+ * order. A waiting order is released upstream and refunded as a timeout, and a code that arrived meanwhile still wins
+ * (endWithoutCode reads it and stores it instead); a pending one never reached the upstream and is refunded as failed.
+ * Only once its poller's window has passed, so a live order is never cut short.
+ */
+export async function settleSmsOrderNow(env: Env, orderId: string, now = Date.now()): Promise<{ from: string; status: string; settled: boolean }> {
+  const db = getDb(env.DB);
+  const order = await readOrder(db, orderId);
+  if (!order) throw new AppError("NOT_FOUND", "Order not found.");
+  const poll = await getSetting(db, "sms_poll");
+  const window = poll.interval_ms * poll.max_attempts;
+  if (order.status === "waiting" && order.createdAt < now - window) {
+    await endWithoutCode(env, db, order, "timeout", "settled by an operator");
+  } else if (order.status === "pending" && order.createdAt < now - PENDING_GRACE_MS) {
+    await settle(db, order, "failed", "pending", "settled by an operator: the purchase never completed");
+  } else {
+    throw new AppError("INVALID_STATE", order.status === "waiting" || order.status === "pending" ? "This order is still within its polling window." : "This order is already settled.");
+  }
+  const after = await readOrder(db, orderId);
+  return { from: order.status, status: after?.status ?? order.status, settled: after?.status !== order.status };
 }

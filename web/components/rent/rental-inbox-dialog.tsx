@@ -3,7 +3,8 @@ import { useEffect, useState } from "react";
 import { toast } from "../../lib/toast";
 import { useCancelRental, useEndRental, useRental } from "../../api/rentals";
 import { copyText } from "../../lib/clipboard";
-import { orderStatusVariant } from "../orders/status-style";
+import { formatDateTime, formatPhone } from "../../lib/format";
+import { orderStatusLabel, orderStatusVariant } from "../orders/status-style";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Dialog } from "../ui/dialog";
@@ -23,11 +24,6 @@ function useNow(intervalMs: number, running: boolean): number {
   return now;
 }
 
-function formatReceived(at: string): string {
-  const d = new Date(at);
-  if (Number.isNaN(d.getTime())) return at;
-  return d.toLocaleString("en-NG", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
-}
 
 /**
  * A rental's inbox: every SMS with sender, text and time (a click copies the code, or the text when there is none),
@@ -75,7 +71,7 @@ export function RentalInboxDialog({
     <Dialog
       open={rentalId !== null}
       onOpenChange={(next) => !next && !busy && onClose()}
-      title={number ? `Inbox for ${number}` : "Rental inbox"}
+      title={number ? `Inbox for ${formatPhone(number)}` : "Rental inbox"}
       className="max-w-lg"
       footer={
         <>
@@ -103,14 +99,14 @@ export function RentalInboxDialog({
               type="button"
               onClick={() => void copyText(number, "Number copied to clipboard!")}
               className="inline-flex items-center gap-2 rounded-md font-mono text-base font-semibold hover:text-blue-700 focus-visible:outline-2 focus-visible:outline-blue-600 dark:hover:text-blue-400 cursor-pointer"
-              aria-label={`Number ${number}. Click to copy`}
+              aria-label={`Number ${formatPhone(number)}. Click to copy`}
             >
-              {number}
-              <Copy className="h-4 w-4 text-slate-500" aria-hidden />
+              {formatPhone(number)}
+              <Copy className="h-4 w-4 text-slate-600" aria-hidden />
             </button>
           ) : null}
           <div className="flex items-center gap-2 text-sm">
-            <Badge variant={orderStatusVariant(status)}>{status}</Badge>
+            <Badge variant={orderStatusVariant(status)}>{orderStatusLabel(status, "rental")}</Badge>
             {active ? (
               <span className="tabular-nums text-slate-600 dark:text-slate-300" data-testid="rental-time-left">
                 Time left: {formatTimeLeft(detail?.expires_at, now)}
@@ -126,7 +122,7 @@ export function RentalInboxDialog({
         ) : rental.isError ? (
           <p role="alert" className="text-sm text-red-600 dark:text-red-400">{rental.error.message}</p>
         ) : messages.length === 0 ? (
-          <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed border-slate-300 py-8 text-center text-sm text-slate-500 dark:border-slate-700 dark:text-slate-400">
+          <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed border-slate-300 py-8 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
             <MessageSquare className="h-6 w-6" aria-hidden />
             {active ? "No SMS yet. Messages appear here as they arrive." : "No SMS was received."}
           </div>
@@ -139,9 +135,9 @@ export function RentalInboxDialog({
                   onClick={() => void copyText(m.code ?? m.text, m.code ? "Code copied to clipboard!" : "Message copied to clipboard!")}
                   className="w-full rounded-lg border border-slate-200 bg-slate-50 p-3 text-left hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-700 dark:bg-slate-800/60 dark:hover:bg-slate-800 cursor-pointer"
                 >
-                  <span className="flex items-center justify-between gap-2 text-xs text-slate-500 dark:text-slate-400">
+                  <span className="flex items-center justify-between gap-2 text-xs text-slate-600 dark:text-slate-400">
                     <span className="font-semibold text-slate-700 dark:text-slate-200">{m.sender}</span>
-                    <time dateTime={m.received_at}>{formatReceived(m.received_at)}</time>
+                    <time dateTime={m.received_at}>{formatDateTime(m.received_at)}</time>
                   </span>
                   <span className="mt-1 block text-sm break-words">{m.text}</span>
                   {m.code ? <span className="mt-1 inline-block font-mono text-base font-bold tracking-widest text-emerald-700 dark:text-emerald-400">{m.code}</span> : null}

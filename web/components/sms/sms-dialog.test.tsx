@@ -49,7 +49,10 @@ describe("SmsDialog", () => {
 
   it("shows the timeout text with a destructive Close", () => {
     const h = renderDialog({ phase: "timeout" });
-    expect(screen.getByText("⏰ Timeout: No code received")).toBeTruthy();
+    // The spec's text, its ⏰ drawn as an icon (a box where no emoji font exists).
+    const alert = screen.getByRole("alert");
+    expect(alert.textContent).toContain("⏰ Timeout: No code received");
+    expect(alert.querySelector('svg[data-emoji="⏰"]')).toBeTruthy();
     const close = screen.getAllByRole("button", { name: "Close" }).at(-1)!;
     expect(close.className).toContain("bg-red-600");
     fireEvent.click(close);

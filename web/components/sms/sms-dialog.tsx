@@ -3,12 +3,13 @@ import { copyText } from "../../lib/clipboard";
 import { Button } from "../ui/button";
 import { Dialog } from "../ui/dialog";
 import { Spinner } from "../ui/spinner";
+import { EmojiText } from "../ui/emoji-text";
 import { ERROR_MESSAGE, TIMEOUT_MESSAGE, type SmsPhase } from "./sms-phase";
 
 function CopyField({ label, value, message, large }: { label: string; value: string; message: string; large?: boolean }) {
   return (
     <div className="flex flex-col gap-1">
-      <span className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">{label}</span>
+      <span className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">{label}</span>
       <button
         type="button"
         onClick={() => void copyText(value, message)}
@@ -16,7 +17,7 @@ function CopyField({ label, value, message, large }: { label: string; value: str
         className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 text-left font-mono hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-700 dark:bg-slate-800 dark:hover:bg-slate-700 cursor-pointer"
       >
         <span className={large ? "text-2xl font-bold tracking-widest" : "text-base"}>{value}</span>
-        <Copy className="h-4 w-4 shrink-0 text-slate-500" aria-hidden />
+        <Copy className="h-4 w-4 shrink-0 text-slate-600" aria-hidden />
       </button>
     </div>
   );
@@ -85,7 +86,7 @@ export function SmsDialog({
           </div>
         ) : failed ? (
           <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/60 dark:text-red-200">
-            <p className="font-semibold">{phase === "timeout" ? TIMEOUT_MESSAGE : ERROR_MESSAGE}</p>
+            <p className="font-semibold"><EmojiText text={phase === "timeout" ? TIMEOUT_MESSAGE : ERROR_MESSAGE} /></p>
             <p className="mt-1">The number was released and its price returned to your wallet.</p>
           </div>
         ) : null}

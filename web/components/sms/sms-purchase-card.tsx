@@ -21,6 +21,7 @@ import { Select } from "../ui/select";
 import { Spinner } from "../ui/spinner";
 import type { PendingSmsRequest } from "./pending-request";
 import { countryAfterProviderChange, DEFAULT_COUNTRY_ID, DEFAULT_PROVIDER } from "./provider-country";
+import { EmojiText } from "../ui/emoji-text";
 import { ERROR_MESSAGE, TIMEOUT_MESSAGE } from "./sms-phase";
 import type { ShownRequest } from "./use-active-sms-request";
 
@@ -39,7 +40,7 @@ const TOAST_CODES = new Set([
 function NumberBox({ shown }: { shown: ShownRequest | null }) {
   if (!shown || shown.phase === "cancelled") {
     return (
-      <p className="rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-500 dark:border-slate-700 dark:text-slate-400">
+      <p className="rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
         Your number and its code will appear here.
       </p>
     );
@@ -47,17 +48,17 @@ function NumberBox({ shown }: { shown: ShownRequest | null }) {
   return (
     <div className="grid grid-cols-2 gap-3 rounded-lg border border-slate-200 bg-slate-50 p-4 dark:border-slate-700 dark:bg-slate-800/60" data-testid="sms-number-box">
       <div className="min-w-0">
-        <p className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">Number</p>
+        <p className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">Number</p>
         <p className="truncate font-mono text-base font-semibold" data-testid="sms-number">{shown.number}</p>
       </div>
       <div className="min-w-0" aria-live="polite">
-        <p className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">Code</p>
+        <p className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">Code</p>
         {shown.phase === "received" ? (
           <p className="font-mono text-xl font-bold tracking-widest text-emerald-700 dark:text-emerald-400" data-testid="sms-code">{shown.code}</p>
         ) : shown.phase === "timeout" ? (
-          <p className="text-sm font-medium text-red-700 dark:text-red-400" data-testid="sms-code">{TIMEOUT_MESSAGE}</p>
+          <p className="text-sm font-medium text-red-700 dark:text-red-400" data-testid="sms-code"><EmojiText text={TIMEOUT_MESSAGE} /></p>
         ) : shown.phase === "error" ? (
-          <p className="text-sm font-medium text-red-700 dark:text-red-400" data-testid="sms-code">{ERROR_MESSAGE}</p>
+          <p className="text-sm font-medium text-red-700 dark:text-red-400" data-testid="sms-code"><EmojiText text={ERROR_MESSAGE} /></p>
         ) : (
           <Spinner className="mt-1 h-5 w-5 text-blue-600" label="Waiting for the code" />
         )}
@@ -65,6 +66,12 @@ function NumberBox({ shown }: { shown: ShownRequest | null }) {
     </div>
   );
 }
+
+/**
+ * What the two provider names mean to a customer (Swift SMS is the SMS-Activate-compatible US upstream, DaisySMS;
+ * Dynamic SMS is sms-man, with numbers in many countries): countries, speed and how the price is set.
+ */
+const PROVIDER_HINT = "Swift SMS: US numbers, usually the quickest codes. Dynamic SMS: numbers in many countries, priced by country and service.";
 
 /**
  * The left card of Receive SMS, in the spec's order: provider, country, service, stock and Get Number (once both are
@@ -167,7 +174,7 @@ export function SmsPurchaseCard({
         <CardTitle>Buy a number</CardTitle>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
-        <Field label="Provider">
+        <Field label="Provider" hint={PROVIDER_HINT}>
           {(p) => (
             <Select
               {...p}
@@ -219,7 +226,7 @@ export function SmsPurchaseCard({
               Get Number
             </Button>
             {busyWithRequest ? (
-              <p className="text-xs text-slate-500 dark:text-slate-400">Finish or cancel the number you are waiting on to buy another.</p>
+              <p className="text-xs text-slate-600 dark:text-slate-400">Finish or cancel the number you are waiting on to buy another.</p>
             ) : null}
           </>
         ) : null}

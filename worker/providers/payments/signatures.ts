@@ -35,23 +35,41 @@ export async function verifySquadSignature(secretKey: string, rawBody: string, h
   return hexDigestsEqual(await signSquadBody(secretKey, rawBody), header);
 }
 
-/** Keys sorted at every depth (NOWPayments signs the IPN body this way, nested `fee` object included). */
-export function sortKeysDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeysDeep);
+/** Deeper than any real IPN (the documented body nests one level: `fee`); a deeper body is not authentic. */
+export const MAX_SIGNED_JSON_DEPTH = 32;
+
+export class SignedJsonTooDeepError extends Error {
+  override name = "SignedJsonTooDeepError";
+}
+
+/**
+ * Keys sorted at every depth (NOWPayments signs the IPN body this way, nested `fee` object included). Arrays stay
+ * arrays, or, with `arraysAsObjects`, become objects keyed "0", "1", ... (see verifyNowPaymentsSignature for why).
+ * The recursion is bounded: a hostile, deeply nested body throws SignedJsonTooDeepError instead of overflowing the stack.
+ */
+export function sortKeysDeep(value: unknown, opts: { arraysAsObjects?: boolean } = {}, depth = 0): unknown {
+  if (depth > MAX_SIGNED_JSON_DEPTH) throw new SignedJsonTooDeepError(`JSON nested deeper than ${MAX_SIGNED_JSON_DEPTH} levels`);
+  if (Array.isArray(value) && !opts.arraysAsObjects) return value.map((v) => sortKeysDeep(v, opts, depth + 1));
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) out[key] = sortKeysDeep((value as Record<string, unknown>)[key]);
+    for (const key of Object.keys(value).sort()) out[key] = sortKeysDeep((value as Record<string, unknown>)[key], opts, depth + 1);
     return out;
   }
   return value;
 }
 
 /** NOWPayments: x-nowpayments-sig = HMAC-SHA512(JSON.stringify(body with keys sorted), IPN secret). */
-export function signNowPaymentsBody(ipnSecret: string, body: unknown): Promise<string> {
-  return hmacSha512Hex(ipnSecret, JSON.stringify(sortKeysDeep(body)));
+export function signNowPaymentsBody(ipnSecret: string, body: unknown, opts: { arraysAsObjects?: boolean } = {}): Promise<string> {
+  return hmacSha512Hex(ipnSecret, JSON.stringify(sortKeysDeep(body, opts)));
 }
 
-/** Verifies an IPN from its raw text; a body that is not JSON is simply not authentic. */
+/**
+ * Verifies an IPN from its raw text; a body that is not JSON (or nested absurdly deep) is simply not authentic.
+ * NOWPayments' own examples disagree on arrays (https://documenter.getpostman.com/view/7907941/2s93JusNJt, "Instant
+ * Payments Notifications"): the PHP example (tksort + json_encode) keeps a JSON array an array, the Node example
+ * (sortObject: Object.keys(...).sort().reduce into {}) turns it into an object keyed by index. Objects sort the same
+ * in both, so the two forms differ only for bodies with arrays; both are accepted, each compared in constant time.
+ */
 export async function verifyNowPaymentsSignature(ipnSecret: string, rawBody: string, header: string | undefined | null): Promise<boolean> {
   if (!header || !ipnSecret) return false;
   let parsed: unknown;
@@ -60,5 +78,18 @@ export async function verifyNowPaymentsSignature(ipnSecret: string, rawBody: str
   } catch {
     return false;
   }
-  return hexDigestsEqual(await signNowPaymentsBody(ipnSecret, parsed), header);
+  let arrayForm: string;
+  let objectForm: string;
+  try {
+    arrayForm = JSON.stringify(sortKeysDeep(parsed));
+    objectForm = JSON.stringify(sortKeysDeep(parsed, { arraysAsObjects: true }));
+  } catch (err) {
+    if (err instanceof SignedJsonTooDeepError || err instanceof RangeError) return false;
+    throw err;
+  }
+  // Both digests are always computed and compared, so the time taken does not say which form (if any) matched.
+  const [asArrays, asObjects] = await Promise.all([hmacSha512Hex(ipnSecret, arrayForm), hmacSha512Hex(ipnSecret, objectForm)]);
+  const matchesArrays = hexDigestsEqual(asArrays, header);
+  const matchesObjects = hexDigestsEqual(asObjects, header);
+  return matchesArrays || matchesObjects;
 }
