@@ -26,7 +26,7 @@ async function verifiedUserWithTestKey(request: import("@playwright/test").APIRe
   let link: string | undefined;
   await expect(async () => {
     const outbox = await (await request.get(`/sandbox/outbox.json?to=${encodeURIComponent(session.user.userEmail)}`)).json();
-    link = (outbox.data as { link: string | null }[]).map((e) => e.link).find((l) => l?.includes("verify-email"));
+    link = (outbox.data as { link: string | null }[]).map((e) => e.link).find((l) => l?.includes("verify-email")) ?? undefined;
     expect(link).toBeTruthy();
   }).toPass();
   const params = new URLSearchParams(link!.split("?")[1]);
