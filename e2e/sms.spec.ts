@@ -86,3 +86,20 @@ test("cancel while waiting and see the refund in Recent Activities", async ({ pa
   await expect(page.getByRole("heading", { name: "Recent Activities" })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole("list", { name: "Transactions" }).getByText("Refunded", { exact: true }).first()).toBeVisible({ timeout: 15_000 });
 });
+
+test("a max price below the price asks first; buying at the new price charges it once", async ({ page, request }) => {
+  const session = await signUpAndFund(request, "smsmax", 5000);
+  await openSignedIn(page, session, "#/sms/1");
+  await chooseService(page, "WhatsApp");
+  await page.getByTestId("sms-max-price").fill("1");
+  await page.getByRole("button", { name: "Get Number" }).click();
+
+  const choice = page.getByRole("dialog").filter({ hasText: "The price has changed" });
+  await expect(choice.getByTestId("sms-price-choice")).toContainText("above your maximum of ₦1.00");
+  expect(await balanceOf(request, session.token)).toBe(5000);
+  await choice.getByTestId("sms-buy-at-new-price").click();
+  await expect(page.getByText("purchased number successfully")).toBeVisible();
+  const charged = 5000 - (await balanceOf(request, session.token));
+  expect(charged).toBeGreaterThan(1);
+  await expect(page.getByRole("dialog").getByRole("heading", { name: /Waiting for SMS|SMS Received/ })).toBeVisible();
+});

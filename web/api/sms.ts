@@ -26,7 +26,15 @@ export type SmsServicePrice = {
   price: number;
 };
 
-export type BuyNumberRequest = { provider: SmsProvider; country: string; service: string; price?: number };
+export type BuyNumberRequest = {
+  provider: SmsProvider;
+  country: string;
+  service: string;
+  /** The price shown (naira): the server refuses a higher one with 409. */
+  price?: number;
+  /** The customer's ceiling (naira): never charged above it. */
+  max_price?: number;
+};
 
 export type BuyNumberResponse = {
   phone: { request_id: string | number; number: string; error_msg?: undefined } | { error_msg: string; request_id?: undefined };
