@@ -118,6 +118,11 @@ export interface SmsStatusResponse {
   waiting_for_another_code: boolean;
   /** The number is still open upstream and nothing is awaited: POST /api/sms/another-code may be called. */
   can_request_another_code: boolean;
+  /**
+   * What another code costs, in naira, said before the click: 0 (free; SMS-Activate's setStatus 3 and DaisySMS charge
+   * nothing for it), or null where the provider has no "another code" at all (sms-man).
+   */
+  another_code_price: number | null;
 }
 
 export interface SmsCancelResponse {

@@ -54,7 +54,7 @@ smsRoutes.post("/sms/get-numbers", requireAuth, validate("json", smsGetNumbersSc
 });
 
 smsRoutes.get("/sms/status/:request_id", requireAuth, validate("param", smsOrderRefSchema), async (c) => {
-  return c.json(await smsOrderStatus(getDb(c.env.DB), c.var.user.id, c.req.valid("param").request_id));
+  return c.json(await smsOrderStatus(c.env, c.var.user.id, c.req.valid("param").request_id));
 });
 
 smsRoutes.post("/sms/cancel", requireAuth, validate("json", smsOrderRefSchema), async (c) => {

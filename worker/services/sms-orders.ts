@@ -690,8 +690,10 @@ function notCancellable(order: SmsOrder): AppError {
   return new AppError("INVALID_STATE", `This order has already ended (${order.status}) and its money was refunded.`, base);
 }
 
-export async function smsOrderStatus(db: Db, userId: string, orderId: string): Promise<SmsStatusResponse> {
+export async function smsOrderStatus(env: Env, userId: string, orderId: string): Promise<SmsStatusResponse> {
+  const db = getDb(env.DB);
   const order = await readOwnOrder(db, userId, orderId);
+  const supportsAnotherCode = Boolean(providerOf(env, order).requestAnotherCode);
   const codes = await orderCodes(db, order.id);
   return {
     request_id: order.id,
@@ -704,6 +706,8 @@ export async function smsOrderStatus(db: Db, userId: string, orderId: string): P
     codes: codes.length > 0 || !order.code ? codes : [order.code],
     waiting_for_another_code: order.anotherCodeRequestedAt !== null,
     can_request_another_code: canRequestAnotherCode(order),
+    // Free where it exists: only a number that stayed open after its code (the provider supports it) can have one.
+    another_code_price: supportsAnotherCode ? 0 : null,
   };
 }
 

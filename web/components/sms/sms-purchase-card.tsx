@@ -7,6 +7,7 @@ import {
   SMS_PROVIDERS,
   smsCountriesQueryOptions,
   useBuyNumber,
+  useBuyNumbers,
   useSmsCountries,
   useSmsPrices,
   type SmsCountry,
@@ -96,6 +97,8 @@ export function SmsPurchaseCard({
   const [countryId, setCountryId] = useState(DEFAULT_COUNTRY_ID);
   const [serviceId, setServiceId] = useState("");
   const [maxPriceText, setMaxPriceText] = useState("");
+  const [quantity, setQuantity] = useState(1);
+  const buyMany = useBuyNumbers();
   const [priceChoice, setPriceChoice] = useState<PriceChoice | null>(null);
   const countries = useSmsCountries(provider);
   const prices = useSmsPrices(provider, countryId);
@@ -134,6 +137,41 @@ export function SmsPurchaseCard({
 
   /** Buys at `price` (naira, as agreed on screen) never above `ceiling`: the server checks both and charges nothing above. */
   const purchase = (price: number, ceiling: number | undefined) => {
+    const body = { provider, country: countryId, service: serviceId, price, ...(ceiling !== undefined ? { max_price: ceiling } : {}) };
+    const onError = (err: Error) => {
+      if (err instanceof ApiError && err.code === "PRICE_CHANGED") void qc.invalidateQueries({ queryKey: ["sms-prices", provider, countryId] });
+      // A price above what the customer agreed to is a choice (buy at the new price / cancel), not a dead end.
+      const choice = priceChoiceFrom(err);
+      if (choice) setPriceChoice(choice);
+      else if (err instanceof ApiError && err.code === "INSUFFICIENT_BALANCE") toast.error("Insufficient balance");
+      else if (err instanceof ApiError && (TOAST_CODES.has(err.code) || (err.status >= 400 && err.status < 500))) toast.error(err.message);
+      else onUnexpectedError(err.message);
+    };
+    if (quantity > 1) {
+      buyMany.mutate(
+        { ...body, quantity },
+        {
+          onSuccess: (res) => {
+            const [first, ...rest] = res.orders;
+            if (!first) return;
+            toast.success(`${res.orders.length} numbers purchased successfully`);
+            if (res.error) toast.error(`Bought ${res.orders.length} of ${res.requested}: ${res.error.message}`);
+            onPurchased({
+              request_id: first.phone.request_id,
+              debitRef: first.debitRef,
+              number: first.phone.number,
+              purchased_number: first.phone.number,
+              cost: first.price,
+              sms: null,
+              createdAt: Date.now(),
+              others: rest.map((o) => ({ request_id: o.phone.request_id, number: o.phone.number })),
+            });
+          },
+          onError,
+        },
+      );
+      return;
+    }
     buy.mutate(
       { provider, country: countryId, service: serviceId, price, ...(ceiling !== undefined ? { max_price: ceiling } : {}) },
       {
@@ -155,15 +193,7 @@ export function SmsPurchaseCard({
             createdAt: Date.now(),
           });
         },
-        onError: (err) => {
-          if (err instanceof ApiError && err.code === "PRICE_CHANGED") void qc.invalidateQueries({ queryKey: ["sms-prices", provider, countryId] });
-          // A price above what the customer agreed to is a choice (buy at the new price / cancel), not a dead end.
-          const choice = priceChoiceFrom(err);
-          if (choice) setPriceChoice(choice);
-          else if (err instanceof ApiError && err.code === "INSUFFICIENT_BALANCE") toast.error("Insufficient balance");
-          else if (err instanceof ApiError && (TOAST_CODES.has(err.code) || (err.status >= 400 && err.status < 500))) toast.error(err.message);
-          else onUnexpectedError(err.message);
-        },
+        onError,
       },
     );
   };
@@ -177,7 +207,7 @@ export function SmsPurchaseCard({
       toast.error("Max price must be an amount in naira above ₦0.");
       return;
     }
-    if (balance.data !== undefined && service.price > balance.data) {
+    if (balance.data !== undefined && service.price * quantity > balance.data) {
       toast.error("Insufficient balance");
       return;
     }
@@ -239,6 +269,16 @@ export function SmsPurchaseCard({
         {chosen && service ? (
           <>
             <Field label="Stock">{(p) => <Input {...p} readOnly value={String(service.count)} />}</Field>
+            <Field label="How many numbers" hint="Up to 5 numbers for this service, each its own order and refund.">
+              {(p) => (
+                <Select
+                  {...p}
+                  options={[1, 2, 3, 4, 5].map((n) => ({ value: String(n), label: n === 1 ? "1 number" : `${n} numbers — ₦${formatNaira(service.price * n)}` }))}
+                  value={String(quantity)}
+                  onValueChange={(v) => setQuantity(Number(v))}
+                />
+              )}
+            </Field>
             <Field
               label="Max price (optional)"
               hint="Never pay more than this: if the price rises above it, you are asked first and nothing is charged."
@@ -255,9 +295,9 @@ export function SmsPurchaseCard({
                 />
               )}
             </Field>
-            <Button onClick={getNumber} disabled={buy.isPending || busyWithRequest} size="lg">
-              {buy.isPending ? <Spinner className="h-4 w-4" /> : null}
-              Get Number
+            <Button onClick={getNumber} disabled={buy.isPending || buyMany.isPending || busyWithRequest} size="lg">
+              {buy.isPending || buyMany.isPending ? <Spinner className="h-4 w-4" /> : null}
+              {quantity > 1 ? `Get ${quantity} Numbers` : "Get Number"}
             </Button>
             {busyWithRequest ? (
               <p className="text-xs text-slate-600 dark:text-slate-400">Finish or cancel the number you are waiting on to buy another.</p>
