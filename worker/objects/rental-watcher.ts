@@ -66,9 +66,9 @@ export class RentalWatcher extends DurableObject<Env> {
     } catch (err) {
       log("warn", "rental reminder failed", { rentalId, error: err instanceof Error ? err.message : String(err) });
     }
-    if (after.status !== "active" || after.expiresAt === null) return;
-    const now = Date.now();
-    await this.ctx.storage.setAlarm(nextAlarmAt(after, now));
+    const expiresAt = after.expiresAt;
+    if (after.status !== "active" || expiresAt === null) return;
+    await this.ctx.storage.setAlarm(nextAlarmAt({ ...after, expiresAt }, Date.now()));
   }
 }
 
