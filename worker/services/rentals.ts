@@ -248,6 +248,22 @@ export function canCancel(row: RentalRow, now = Date.now()): boolean {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
+/**
+ * What ending the rental now gives back, in kobo: nothing. sms-man's set-status `close` terminates the rent and returns
+ * nothing upstream (https://sms-man.com/api/rent: "close - terminate the rent"), so the hours left are not refunded.
+ * Kept as the one function the inbox's confirmation and the end route both read, so the screen never promises money
+ * the server would not pay.
+ */
+export function refundIfEndedKobo(row: RentalRow): number {
+  void row;
+  return 0;
+}
+
+/** What cancelling now gives back, in kobo: the full price while the upstream's cancel rule allows it, else null. */
+export function refundIfCancelledKobo(row: RentalRow, now = Date.now()): number | null {
+  return canCancel(row, now) ? row.priceKobo : null;
+}
+
 /** A rental as the API answers it. */
 export function rentalView(row: RentalRow, now = Date.now()) {
   return {
@@ -266,6 +282,12 @@ export function rentalView(row: RentalRow, now = Date.now()) {
     sms_count: row.smsCount,
     can_cancel: canCancel(row, now),
     cancel_until: row.status === "active" && row.smsCount === 0 ? iso(row.createdAt + RENT_CANCEL_WINDOW_MS) : null,
+    // What each way out gives back right now (naira), decided here so the End confirmation can say it (issue 17).
+    refund_if_ended: row.status === "active" ? koboToNaira(refundIfEndedKobo(row)) : null,
+    refund_if_cancelled: (() => {
+      const kobo = refundIfCancelledKobo(row, now);
+      return kobo === null ? null : koboToNaira(kobo);
+    })(),
   };
 }
 
