@@ -11,6 +11,7 @@ import { log } from "./lib/log";
 import { accountSecurityRoutes } from "./routes/account-security";
 import { accountRoutes } from "./routes/accounts";
 import { apiKeyRoutes } from "./routes/api-keys";
+import { apiV1Routes } from "./routes/api-v1";
 import { adminRoutes, unsubscribeRoutes } from "./routes/admin";
 import { contentRoutes } from "./routes/content";
 import { handlerApiRoutes } from "./routes/handler-api";
@@ -54,7 +55,7 @@ export function createApp() {
         return origin === self || allowed.includes(origin) ? origin : null;
       },
       credentials: true,
-      allowHeaders: ["Content-Type", "Authorization", "x-requires-auth"],
+      allowHeaders: ["Content-Type", "Authorization", "x-requires-auth", "Idempotency-Key", "X-API-Key"],
       allowMethods: ["GET", "POST", "PATCH", "OPTIONS"],
       maxAge: 600,
     }),
@@ -80,6 +81,7 @@ export function createApp() {
   app.route("/api", rentalRoutes);
   app.route("/api", realtimeRoutes);
   app.route("/api", apiKeyRoutes);
+  app.route("/api/v1", apiV1Routes);
   app.route("/api", unsubscribeRoutes);
   // The operator console's API: its own sub-app; anyone but an operator with two-factor on gets the 404 below.
   app.route("/api/admin", adminRoutes);

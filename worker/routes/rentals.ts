@@ -13,6 +13,7 @@ import {
   endRental,
   ownedRental,
   quoteRental,
+  refundIfEndedKobo,
   rentalMessagesOf,
   rentalView,
   rentCountries,
@@ -74,7 +75,8 @@ rentalRoutes.get("/rentals/:id", validate("param", rentalIdParamSchema), async (
 rentalRoutes.post("/rentals/:id/end", validate("param", rentalIdParamSchema), async (c) => {
   const { id } = c.req.valid("param");
   const row = await endRental(rentalDeps(c), c.var.user.id, id);
-  return c.json({ rental: rentalView(row) });
+  // Ending refunds nothing (refundIfEndedKobo): said in the answer so a client never has to assume it.
+  return c.json({ rental: rentalView(row), refunded: false, refund: koboToNaira(refundIfEndedKobo(row)) });
 });
 
 rentalRoutes.post("/rentals/:id/cancel", validate("param", rentalIdParamSchema), async (c) => {

@@ -53,7 +53,8 @@ describe("POST /api/sms/another-code", () => {
     const { user, orderId } = await buyWithCode();
     const paid = await balanceOf(user.id);
     const before = await api(`/api/sms/status/${orderId}`, { token: user.token });
-    expect(before.data).toMatchObject({ status: "used", waiting_for_another_code: false, can_request_another_code: true });
+    // The price rule is told before the click: free.
+    expect(before.data).toMatchObject({ status: "used", waiting_for_another_code: false, can_request_another_code: true, another_code_price: 0 });
     expect(before.data.codes).toEqual([before.data.sms_code]);
 
     const asked = await api("/api/sms/another-code", { token: user.token, json: { request_id: orderId } });
@@ -91,6 +92,11 @@ describe("POST /api/sms/another-code", () => {
     const unsupported = await api("/api/sms/another-code", { token: dynamic.user.token, json: { request_id: dynamic.orderId } });
     expect(unsupported.status).toBe(422);
     expect(unsupported.data.message).toContain("does not support");
+    // ...and the status said so beforehand: no price, no offer.
+    expect((await api(`/api/sms/status/${dynamic.orderId}`, { token: dynamic.user.token })).data).toMatchObject({
+      can_request_another_code: false,
+      another_code_price: null,
+    });
   });
 
   it("gives up waiting (no refund: the first code was delivered) when no code comes within the polling window", async () => {

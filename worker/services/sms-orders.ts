@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, isNotNull, lt } from "drizzle-orm";
-import { koboToNaira } from "../../schema/money";
+import { koboToNaira, nairaToKobo } from "../../schema/money";
 import {
   MISSING_SERVICE_OR_COUNTRY,
   REFUNDED_SMS_STATUSES,
@@ -12,6 +12,8 @@ import {
   type SmsCancelResponse,
   type SmsGetNumberInput,
   type SmsGetNumberResponse,
+  type SmsGetNumbersInput,
+  type SmsGetNumbersResponse,
   type SmsOrderStatus,
   type SmsProviderName,
   type SmsRefundStateResponse,
@@ -79,6 +81,14 @@ export async function buySmsNumber(appEnv: Env, user: SignedInUser, input: SmsGe
 
   const { offer, countryName } = await findSmsOffer(env, providerName, country, service);
   const priceKobo = smsPriceKobo(offer.costUsd, await pricingContext(db, user.totalDepositedKobo));
+  // The customer's own ceiling comes first: above it nothing is charged, whatever was shown.
+  if (input.max_price !== undefined && priceKobo > nairaToKobo(input.max_price)) {
+    throw new AppError(
+      "PRICE_CHANGED",
+      `The price is now ₦${koboToNaira(priceKobo).toFixed(2)}, above your maximum of ₦${input.max_price.toFixed(2)}. Nothing was charged.`,
+      { price: koboToNaira(priceKobo), max_price: input.max_price },
+    );
+  }
   assertNotAboveShown(priceKobo, input.price);
 
   const orderId = crypto.randomUUID();
@@ -160,6 +170,26 @@ export async function buySmsNumber(appEnv: Env, user: SignedInUser, input: SmsGe
     price: koboToNaira(priceKobo),
     ...chargedBelowShown(priceKobo, input.price),
   };
+}
+
+/**
+ * Several numbers for one service at once: each is bought through buySmsNumber, one after another, so each is its own
+ * order with its own debit and its own refund, and the customer's price and ceiling hold for every one. Buying stops
+ * at the first refusal (no stock, balance, price above the ceiling): what was bought stays bought and is returned with
+ * the reason; a refusal of the very first number is the ordinary error.
+ */
+export async function buySmsNumbers(appEnv: Env, user: SignedInUser, input: SmsGetNumbersInput): Promise<SmsGetNumbersResponse> {
+  const { quantity, ...one } = input;
+  const orders: SmsGetNumberResponse[] = [];
+  for (let i = 0; i < quantity; i += 1) {
+    try {
+      orders.push(await buySmsNumber(appEnv, user, one));
+    } catch (err) {
+      if (orders.length === 0 || !(err instanceof AppError)) throw err;
+      return { orders, requested: quantity, error: { code: err.code, message: err.message } };
+    }
+  }
+  return { orders, requested: quantity, error: null };
 }
 
 function buyFaultCode(kind: SmsFaultKind): ErrorCode {
@@ -658,8 +688,10 @@ function notCancellable(order: SmsOrder): AppError {
   return new AppError("INVALID_STATE", `This order has already ended (${order.status}) and its money was refunded.`, base);
 }
 
-export async function smsOrderStatus(db: Db, userId: string, orderId: string): Promise<SmsStatusResponse> {
+export async function smsOrderStatus(env: Env, userId: string, orderId: string): Promise<SmsStatusResponse> {
+  const db = getDb(env.DB);
   const order = await readOwnOrder(db, userId, orderId);
+  const supportsAnotherCode = Boolean(providerOf(env, order).requestAnotherCode);
   const codes = await orderCodes(db, order.id);
   return {
     request_id: order.id,
@@ -672,6 +704,8 @@ export async function smsOrderStatus(db: Db, userId: string, orderId: string): P
     codes: codes.length > 0 || !order.code ? codes : [order.code],
     waiting_for_another_code: order.anotherCodeRequestedAt !== null,
     can_request_another_code: canRequestAnotherCode(order),
+    // Free where it exists: only a number that stayed open after its code (the provider supports it) can have one.
+    another_code_price: supportsAnotherCode ? 0 : null,
   };
 }
 

@@ -1,5 +1,5 @@
 import { Copy, MessageSquare } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { toast } from "../../lib/toast";
 import { useCancelRental, useEndRental, useRental } from "../../api/rentals";
 import { copyText } from "../../lib/clipboard";
@@ -10,6 +10,7 @@ import { Button } from "../ui/button";
 import { Dialog } from "../ui/dialog";
 import { Skeleton } from "../ui/skeleton";
 import { Spinner } from "../ui/spinner";
+import { endConfirmationText } from "./end-confirmation";
 import { formatTimeLeft } from "./time-left";
 
 const ACTIVE = new Set(["active", "pending"]);
@@ -51,11 +52,22 @@ export function RentalInboxDialog({
   const messages = rental.data?.messages ?? [];
   const canCancel = active && (detail?.can_cancel ?? fallbackCanCancel ?? false);
   const busy = end.isPending || cancel.isPending;
+  // End rental asks first (one click used to end a paid rental with hours left) and says what comes back.
+  const [confirmingEnd, setConfirmingEnd] = useState(false);
+  const confirmRef = useRef<HTMLDivElement>(null);
+  useEffect(() => setConfirmingEnd(false), [rentalId]);
+  useEffect(() => {
+    if (confirmingEnd) confirmRef.current?.focus();
+  }, [confirmingEnd]);
+  const confirmation = confirmingEnd && active ? endConfirmationText(detail, now) : null;
 
   const onEnd = () => {
     if (!rentalId) return;
     end.mutate(rentalId, {
-      onSuccess: () => toast.success("Rental ended"),
+      onSuccess: () => {
+        setConfirmingEnd(false);
+        toast.success("Rental ended");
+      },
       onError: (err) => toast.error(err.message),
     });
   };
@@ -81,9 +93,18 @@ export function RentalInboxDialog({
               Cancel for a refund
             </Button>
           ) : null}
-          {active ? (
-            <Button variant="destructive" onClick={onEnd} disabled={busy}>
-              {end.isPending ? <Spinner className="h-4 w-4" /> : null}
+          {confirmation ? (
+            <>
+              <Button variant="outline" onClick={() => setConfirmingEnd(false)} disabled={busy}>
+                Keep rental
+              </Button>
+              <Button variant="destructive" onClick={onEnd} disabled={busy}>
+                {end.isPending ? <Spinner className="h-4 w-4" /> : null}
+                Yes, end rental
+              </Button>
+            </>
+          ) : active ? (
+            <Button variant="destructive" onClick={() => setConfirmingEnd(true)} disabled={busy}>
               End rental
             </Button>
           ) : (
@@ -93,6 +114,21 @@ export function RentalInboxDialog({
       }
     >
       <div className="flex flex-col gap-4" data-testid="rental-inbox">
+        {confirmation ? (
+          <div
+            ref={confirmRef}
+            tabIndex={-1}
+            role="alertdialog"
+            aria-labelledby="end-rental-title"
+            aria-describedby="end-rental-body"
+            data-testid="end-rental-confirmation"
+            className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900 outline-none dark:border-amber-900 dark:bg-amber-950/60 dark:text-amber-200"
+          >
+            <p id="end-rental-title" className="font-semibold">{confirmation.title}</p>
+            <p id="end-rental-body" className="mt-1">{confirmation.body}</p>
+            {confirmation.cancelHint ? <p className="mt-1">{confirmation.cancelHint}</p> : null}
+          </div>
+        ) : null}
         <div className="flex flex-wrap items-center justify-between gap-2">
           {number ? (
             <button
