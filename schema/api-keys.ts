@@ -36,3 +36,33 @@ export const sandboxTopUpSchema = z.object({
     .min(1, "amount must be at least ₦1.")
     .max(1_000_000, "A sandbox top-up is at most ₦1,000,000."),
 });
+
+/** Webhook events (docs/developer-api.md "Webhooks"). */
+export const webhookEventTypeSchema = z.enum(["sms.code", "sms.ended", "rental.sms", "rental.ended", "balance.changed"]);
+export type WebhookEventType = z.infer<typeof webhookEventTypeSchema>;
+
+export const webhookUrlSchema = z.object({
+  url: z
+    .url({ protocol: /^https?$/, error: "Please enter a full URL starting with https://." })
+    .max(500, "A webhook URL is at most 500 characters.")
+    .nullable(),
+});
+
+export const webhookEventIdSchema = z.object({ id: z.string().min(1).max(64), eventId: z.string().min(1).max(64) });
+
+/** One line of a key's delivery log. */
+export const webhookEventViewSchema = z.object({
+  id: z.string(),
+  type: webhookEventTypeSchema,
+  /** pending (queued or retrying), delivered (a 2xx came back), failed (24 hours without a 2xx, or nowhere to send) */
+  status: z.enum(["pending", "delivered", "failed"]),
+  attempts: z.number(),
+  last_response_code: z.number().nullable(),
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+  next_attempt_at: z.string().nullable(),
+  delivered_at: z.string().nullable(),
+  /** The JSON body the receiver gets. */
+  payload: z.record(z.string(), z.unknown()),
+});
+export type WebhookEventView = z.infer<typeof webhookEventViewSchema>;

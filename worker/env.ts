@@ -7,6 +7,7 @@ export interface Env {
   SMS_ORDER: DurableObjectNamespace<import("./objects/sms-order-poller").SmsOrderPoller>;
   RENTAL: DurableObjectNamespace<import("./objects/rental-watcher").RentalWatcher>;
   INVOICE: DurableObjectNamespace<import("./objects/invoice-watcher").InvoiceWatcher>;
+  WEBHOOK: DurableObjectNamespace<import("./objects/webhook-delivery").WebhookDelivery>;
   NotificationRoom: DurableObjectNamespace<import("./rooms/notification-room").NotificationRoom>;
 
   APP_ENV?: string;

@@ -1,12 +1,15 @@
 import { Hono } from "hono";
-import { apiKeyIdSchema, createApiKeySchema, sandboxTopUpSchema } from "../../schema/api-keys";
+import { apiKeyIdSchema, createApiKeySchema, sandboxTopUpSchema, webhookEventIdSchema, webhookUrlSchema } from "../../schema/api-keys";
 import { koboToNaira, nairaToKobo } from "../../schema/money";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
-import { createApiKey, listApiKeys, revokeApiKey, sandboxBalanceKobo, topUpSandbox } from "../services/api-keys";
+import { createApiKey, listApiKeys, ownApiKey, revokeApiKey, sandboxBalanceKobo, toApiKeyView, topUpSandbox } from "../services/api-keys";
 import { requireVerifiedEmail } from "../services/email-verification";
+import { notify } from "../services/notify";
+import { sandboxUserIdFor } from "../services/sandbox-accounts";
+import { resendWebhookEvent, setWebhookUrl, webhookLog } from "../services/webhooks";
 
 /**
  * The Settings "API" section: the signed-in customer manages their developer keys (session token only: a key cannot
@@ -38,5 +41,26 @@ apiKeyRoutes.get("/keys/sandbox", async (c) => {
 apiKeyRoutes.post("/keys/sandbox/top-up", validate("json", sandboxTopUpSchema), async (c) => {
   const db = getDb(c.env.DB);
   await topUpSandbox(db, c.var.user, nairaToKobo(c.req.valid("json").amount));
-  return c.json({ balance: koboToNaira(await sandboxBalanceKobo(db, c.var.user)) });
+  const balance = koboToNaira(await sandboxBalanceKobo(db, c.var.user));
+  // Test keys' webhooks hear of it like a real deposit (balance.changed).
+  await notify(c.env, sandboxUserIdFor(c.var.user.id), { kind: "balance.changed", balance });
+  return c.json({ balance });
+});
+
+/** Where the key's webhook events go (null removes it). */
+apiKeyRoutes.put("/keys/:id/webhook", validate("param", apiKeyIdSchema), validate("json", webhookUrlSchema), async (c) => {
+  const { id } = c.req.valid("param");
+  await setWebhookUrl(c.env, c.var.user.id, id, c.req.valid("json").url);
+  return c.json(toApiKeyView(await ownApiKey(getDb(c.env.DB), c.var.user.id, id)));
+});
+
+/** The key's delivery log, newest first (the last 100 events). */
+apiKeyRoutes.get("/keys/:id/webhook/events", validate("param", apiKeyIdSchema), async (c) => {
+  return c.json({ data: await webhookLog(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id) });
+});
+
+/** Delivers an event again (same id and body), with a fresh 24-hour retry budget. */
+apiKeyRoutes.post("/keys/:id/webhook/events/:eventId/resend", validate("param", webhookEventIdSchema), async (c) => {
+  const { id, eventId } = c.req.valid("param");
+  return c.json(await resendWebhookEvent(c.env, c.var.user.id, id, eventId));
 });

@@ -2,6 +2,7 @@ import { getServerByName } from "partyserver";
 import { realtimeMessageSchema, type RealtimeMessage } from "../../schema/realtime";
 import type { Env } from "../env";
 import { log } from "../lib/log";
+import { queueWebhookEvents } from "./webhooks";
 
 /**
  * Tells a customer's open screens that something changed. Best effort by design: money and state are already in D1
@@ -9,6 +10,8 @@ import { log } from "../lib/log";
  * Only server code can call this: the room accepts publishes through its RPC method, never from a socket, and sends
  * only to sockets whose session is still live. Closing a revoked session's sockets is services/sessions.ts'
  * revokeSessions / closeRevokedSockets.
+ * The same happening is queued for the account's developer webhooks (services/webhooks.ts): one place decides what
+ * a customer is told, on screen or by webhook.
  * Call it after the D1 batch that made the change, e.g. `c.executionCtx.waitUntil(notify(env, userId, msg))` in a
  * route, or awaited inside a Durable Object alarm.
  */
@@ -19,5 +22,10 @@ export async function notify(env: Env, userId: string, message: RealtimeMessage)
     await room.publish(parsed);
   } catch (err) {
     log("warn", "notify failed", { userId, kind: message.kind, error: err instanceof Error ? err.message : String(err) });
+  }
+  try {
+    await queueWebhookEvents(env, userId, message);
+  } catch (err) {
+    log("error", "webhook queueing failed", { userId, kind: message.kind, error: err instanceof Error ? err.message : String(err) });
   }
 }

@@ -10,6 +10,7 @@ import { notifyOperators } from "./operator-actions";
 import { sweepRentals } from "./rentals";
 import { sweepSmsOrders } from "./sms-orders";
 import { checkUpstreamHealth } from "./upstream-health";
+import { purgeWebhookEvents } from "./webhooks";
 
 /**
  * The cron backstop (wrangler.toml [triggers]): settles whatever an alarm gave up on, so no money is ever stuck.
@@ -41,9 +42,10 @@ export async function runScheduledSweep(env: Env): Promise<void> {
   } catch (err) {
     log("error", "account sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }
-  // Developer API Idempotency-Keys older than a day.
+  // Developer API Idempotency-Keys older than a day; webhook delivery records older than 30 days.
   try {
     await purgeIdempotencyKeys(getDb(env.DB));
+    await purgeWebhookEvents(getDb(env.DB));
   } catch (err) {
     log("error", "idempotency sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }
