@@ -314,6 +314,9 @@ export const rentals = sqliteTable(
     expiresAt: integer("expires_at"),
     smsCount: integer("sms_count").notNull().default(0),
     lastCheckedAt: integer("last_checked_at"),
+    // When the "ends in 1 hour" reminder went out for the current expiry (claimed by a conditional UPDATE so a repeated
+    // watcher alarm sends it once); cleared when an extension moves the expiry.
+    remindedAt: integer("reminded_at"),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },
