@@ -11,7 +11,7 @@ import { getSettings } from "./settings";
  *   Rent: cost/100 × rate × (1 + rent_cost), less the tier discount
  * evaluated in that order and rounded to the nearest kobo (the spec's client shows two decimals). So a client that
  * applies the formula to /api/sms/price's `cost`, /api/get-rate's `rate` and /api/costs' markups shows exactly what the
- * server charges a starter-tier customer (issue 19, docs/decisions/017).
+ * server charges a starter-tier customer (issue 19, docs/decisions/018).
  */
 
 export interface PricingContext {
@@ -66,7 +66,7 @@ export function rentPriceKobo(costUsd: number, ctx: PricingContext): number {
 }
 
 /**
- * The server decides the price; the price a client showed only limits it (issue 19, docs/decisions/017). Refused with
+ * The server decides the price; the price a client showed only limits it (issue 19, docs/decisions/018). Refused with
  * 409 PRICE_CHANGED (and the new price) only when the server would charge MORE than was shown; a lower server price (a
  * discount tier, a fall in cost) is charged as it is. No shown price: the server's price is charged.
  */

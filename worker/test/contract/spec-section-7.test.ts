@@ -9,7 +9,7 @@ import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../sms-fixture
 import { collect, joinOwnRoom } from "../sockets";
 
 /**
- * SPEC.md section 7, one test per row, read the way the spec's client reads it (issue 19, docs/decisions/017). That
+ * SPEC.md section 7, one test per row, read the way the spec's client reads it (issue 19, docs/decisions/018). That
  * client uses axios: its `data` is the response BODY, `data.data` the body's `data` field. `read(reply, "data.data")`
  * applies the row's own path expression to an axios-shaped `{ data: body }`, so a field that moves a level breaks here.
  */
