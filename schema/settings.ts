@@ -24,7 +24,15 @@ export const settingSchemas = {
   tiers: z.array(discountTierSchema).min(1),
   links: z.array(z.object({ id: z.number().optional(), name: z.string().optional(), link: z.string().url() })),
   ads: z.array(
-    z.object({ id: z.number(), url: z.string(), link: z.string(), content: z.string(), bg: z.string() }),
+    z.object({
+      id: z.number(),
+      // An image the dashboard can load: a file the app serves (web/public, e.g. /ads/whatsapp.svg) or an https
+      // address. Seeded relative paths once pointed nowhere (issue 19).
+      url: z.string().regex(/^(\/(?!\/)\S+|https:\/\/\S+)$/, "An ad image is a path on this site (/ads/offer.svg) or an https:// address."),
+      link: z.string(),
+      content: z.string(),
+      bg: z.string(),
+    }),
   ),
   /** Percent of a referred customer's first confirmed deposit paid to the referrer. */
   referral_reward_percent: z.object({ percent: z.number().min(0).max(100) }),

@@ -4,6 +4,7 @@ import { SETTING_DEFAULTS } from "../../../schema/settings";
 import { verifyToken } from "../../lib/jwt";
 import { CLOSE_SESSION_ENDED } from "../../rooms/notification-room";
 import { createInvoice, startCardPayment } from "../../services/payments.fixtures";
+import { createKey, handler } from "../api-fixtures";
 import { api, balanceOf, createUser, expectLedgerBalanced, type ApiReply } from "../helpers";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../sms-fixtures";
 import { collect, joinOwnRoom } from "../sockets";
@@ -301,5 +302,27 @@ describe("the spec client's price equals the server's starter-tier charge", { ti
       await pollerOf(read(res, "data.phone.request_id") as string).stop();
     }
     await expectLedgerBalanced();
+  });
+});
+
+// One price per customer whatever the door: the web API, the developer JSON API (/api/v1) and the SMS-Activate
+// protocol (handler_api.php) all price through services/pricing.ts, so a Silver customer sees the same naira in each.
+describe("every price surface agrees for one customer", { timeout: 60_000 }, () => {
+  it("/api/sms/price's price = /api/v1/prices' price = handler_api getPrices' cost, for every Swift USA service", async () => {
+    const user = await createUser({ balanceKobo: 100_000 });
+    await env.DB.prepare("UPDATE users SET total_deposited_kobo = ? WHERE id = ?").bind(60_000_00, user.id).run();
+    const key = await createKey(user, "live");
+    const web = read(await api("/api/sms/price?id=5&provider=Swift", { token: user.token }), "data") as Record<string, { price: number; cost: number }>;
+    const v1 = (await api("/api/v1/prices?provider=Swift&country=5", { headers: { authorization: `Bearer ${key.secret}` } })).data.data as { service: string; price: number }[];
+    const protocol = (await handler({ api_key: key.secret, action: "getPrices", country: 187 })).json as Record<string, Record<string, { cost: number }>>;
+    expect(v1.length).toBe(Object.keys(web).length);
+    for (const offer of v1) {
+      expect(offer.price, offer.service).toBe(web[offer.service].price);
+      // 2% Silver discount off the spec formula's starter price, to the nearest kobo.
+      const starter = (web[offer.service].cost / 100) * 1600;
+      const list = starter * (1 + (starter <= 1000 ? 0.5 : 0.3));
+      expect(Math.abs(offer.price - list * 0.98), offer.service).toBeLessThanOrEqual(0.005 + 1e-9);
+    }
+    expect(protocol["187"].wa.cost).toBe(web.wa.price);
   });
 });
