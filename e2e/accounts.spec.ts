@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { signInBrowser, signUpViaApi } from "./support";
 
 // Issue 2's account journeys through the real product (wrangler dev, sandbox providers, the local outbox).
 
@@ -121,4 +122,22 @@ test("forgot -> reset via the local outbox -> login with the new password", asyn
   await expect(page.getByRole("alert").filter({ hasText: "Invalid email or password" })).toBeVisible();
   await logIn(page, user.email, "second-pass2");
   await expect(page).toHaveURL(/#\/dashboard\/1/);
+});
+
+test("changing the password in Settings keeps this browser signed in and signs the other device out", async ({ page, request }) => {
+  const session = await signUpViaApi(request, "pwchange");
+  const other = (await (await request.post("/api/login", { data: { email: session.user.userEmail, password: "secret123" } })).json()) as { token: string };
+  await signInBrowser(page, session, { dashboardTourCompleted: "true" });
+  await page.goto("/#/settings/1");
+  await page.getByLabel("Old Password").fill("secret123");
+  await page.getByLabel("New Password").fill("changed-pass-9");
+  await page.getByRole("button", { name: "Save" }).click();
+  // The answer's data is the message (SPEC 7 "data.data message"): the toast shows it, never "[object Object]".
+  await expect(page.getByText("Password updated successfully!")).toBeVisible();
+  const balance = (token: string) => request.get("/api/user-balance", { headers: { authorization: `Bearer ${token}` } });
+  expect((await balance(session.token)).status()).toBe(200);
+  expect((await balance(other.token)).status()).toBe(401);
+  await page.reload();
+  await expect(page).toHaveURL(/#\/settings\/1/);
+  await expect(page.getByLabel("Email")).toHaveValue(session.user.userEmail);
 });
