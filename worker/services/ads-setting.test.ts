@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { settingSchemas, SETTING_DEFAULTS } from "./settings";
+import { settingSchemas, SETTING_DEFAULTS } from "../../schema/settings";
 
 describe("ads setting", () => {
   const ad = (url: string) => [{ id: 1, url, link: "/#/sms/1", content: "Offer", bg: "bg-emerald-600" }];
