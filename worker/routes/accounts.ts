@@ -13,7 +13,6 @@ import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
-import { publicOrigin } from "../lib/public-origin";
 import { DECOY_PASSWORD_HASH, hashPassword, needsRehash, verifyPassword } from "../lib/password";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
@@ -133,7 +132,7 @@ accountRoutes.post("/forgot-password", perAddressLimit, validate("json", forgotP
   const user = await findUserByEmail(db, email);
   if (user) {
     const reset = await createPasswordReset(db, user.id);
-    const link = resetLink(publicOrigin(c.env.PUBLIC_URL, c.req.url), reset);
+    const link = resetLink(c.var.config.publicUrl, reset);
     const sender = emailSenderFor(c.env, c.var.config, db);
     const sending = sender.send(resetEmail(user.email, user.username, link)).catch((err: unknown) => {
       log("error", "reset e-mail not delivered", { rid: c.var.requestId, sender: sender.name, reason: err instanceof Error ? err.message : "unknown" });

@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { koboToNaira, formatNaira } from "../../schema/money";
 import type { AppEnv } from "../app-env";
-import type { Env } from "../env";
+import { configFor, type Env } from "../env";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { signSquadBody } from "../providers/payments/signatures";
@@ -83,7 +83,7 @@ squadSimulator.post("/transaction/initiate", async (c) => {
     status: "Pending",
     created_at: new Date().toISOString(),
   });
-  const origin = new URL(c.req.url).origin;
+  const origin = configFor(c.env).publicUrl;
   return c.json({
     status: 200,
     success: true,
