@@ -35,12 +35,24 @@ export async function verifySquadSignature(secretKey: string, rawBody: string, h
   return hexDigestsEqual(await signSquadBody(secretKey, rawBody), header);
 }
 
-/** Keys sorted at every depth (NOWPayments signs the IPN body this way, nested `fee` object included). */
-export function sortKeysDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeysDeep);
+/** Deeper than any real IPN (the documented body nests one level: `fee`); a deeper body is not authentic. */
+export const MAX_SIGNED_JSON_DEPTH = 32;
+
+export class SignedJsonTooDeepError extends Error {
+  override name = "SignedJsonTooDeepError";
+}
+
+/**
+ * Keys sorted at every depth (NOWPayments signs the IPN body this way, nested `fee` object included). Arrays stay
+ * arrays, or, with `arraysAsObjects`, become objects keyed "0", "1", ... (see verifyNowPaymentsSignature for why).
+ * The recursion is bounded: a hostile, deeply nested body throws SignedJsonTooDeepError instead of overflowing the stack.
+ */
+export function sortKeysDeep(value: unknown, opts: { arraysAsObjects?: boolean } = {}, depth = 0): unknown {
+  if (depth > MAX_SIGNED_JSON_DEPTH) throw new SignedJsonTooDeepError(`JSON nested deeper than ${MAX_SIGNED_JSON_DEPTH} levels`);
+  if (Array.isArray(value) && !opts.arraysAsObjects) return value.map((v) => sortKeysDeep(v, opts, depth + 1));
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) out[key] = sortKeysDeep((value as Record<string, unknown>)[key]);
+    for (const key of Object.keys(value).sort()) out[key] = sortKeysDeep((value as Record<string, unknown>)[key], opts, depth + 1);
     return out;
   }
   return value;
@@ -51,7 +63,7 @@ export function signNowPaymentsBody(ipnSecret: string, body: unknown): Promise<s
   return hmacSha512Hex(ipnSecret, JSON.stringify(sortKeysDeep(body)));
 }
 
-/** Verifies an IPN from its raw text; a body that is not JSON is simply not authentic. */
+/** Verifies an IPN from its raw text; a body that is not JSON (or nested absurdly deep) is simply not authentic. */
 export async function verifyNowPaymentsSignature(ipnSecret: string, rawBody: string, header: string | undefined | null): Promise<boolean> {
   if (!header || !ipnSecret) return false;
   let parsed: unknown;
@@ -60,5 +72,12 @@ export async function verifyNowPaymentsSignature(ipnSecret: string, rawBody: str
   } catch {
     return false;
   }
-  return hexDigestsEqual(await signNowPaymentsBody(ipnSecret, parsed), header);
+  let sorted: string;
+  try {
+    sorted = JSON.stringify(sortKeysDeep(parsed));
+  } catch (err) {
+    if (err instanceof SignedJsonTooDeepError || err instanceof RangeError) return false;
+    throw err;
+  }
+  return hexDigestsEqual(await hmacSha512Hex(ipnSecret, sorted), header);
 }
