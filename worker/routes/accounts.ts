@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { createFactory } from "hono/factory";
 import {
   ACCOUNT_MESSAGES,
@@ -49,8 +49,10 @@ accountRoutes.use("*", async (c, next) => {
  * The generous per-address limit on signed-out account calls. Cloudflare sets cf-connecting-ip on every request it
  * routes; a request without it (a local test client) has no address to count.
  */
+const clientAddress = (c: Context<AppEnv>) => c.req.header("cf-connecting-ip") || null;
+
 const perAddressLimit = factory.createMiddleware(async (c, next) => {
-  const address = c.req.header("cf-connecting-ip");
+  const address = clientAddress(c);
   if (address) await enforceRateLimit(getDb(c.env.DB), `auth:ip:${address}`, RATE_LIMITS.authPerAddress);
   await next();
 });
@@ -77,14 +79,18 @@ accountRoutes.post("/register", ...registerHandlers).post("/register/", ...regis
 accountRoutes.post("/login", perAddressLimit, validate("json", loginSchema), async (c) => {
   const { email, password } = c.req.valid("json");
   const db = getDb(c.env.DB);
-  // Counted before checking, so a burst of parallel guesses cannot slip past the limit; a success clears it.
+  // Counted before checking, so a burst of parallel guesses cannot slip past the limit; a success clears both.
+  // Per account AND address first (issue 12): an attacker's address is stopped at 10 without locking the owner out
+  // elsewhere, and its refused attempts never reach the account-wide ceiling, which only a spread-out attack meets.
+  const pairKey = `login:${email}|ip:${clientAddress(c) ?? "none"}`;
   const accountKey = `login:${email}`;
+  await enforceRateLimit(db, pairKey, RATE_LIMITS.loginPerAccountAddress);
   await enforceRateLimit(db, accountKey, RATE_LIMITS.loginPerAccount);
   const user = await findUserByEmail(db, email);
   // An unknown e-mail costs the same derivation and gets the same answer as a wrong password.
   const matches = await verifyPassword(password, user?.passwordHash ?? DECOY_PASSWORD_HASH);
   if (!user || !matches) throw new AppError("INVALID_CREDENTIALS", ACCOUNT_MESSAGES.invalidCredentials);
-  await clearRateLimit(db, accountKey);
+  await Promise.all([clearRateLimit(db, pairKey), clearRateLimit(db, accountKey)]);
   if (needsRehash(user.passwordHash)) await replacePasswordHash(db, user.id, await hashPassword(password));
   const token = await startSession(db, c.var.config.jwtSecret, user.id);
   return c.json({ user: toSessionUser(user), token });
@@ -129,19 +135,25 @@ accountRoutes.post("/forgot-password", perAddressLimit, validate("json", forgotP
   const db = getDb(c.env.DB);
   // Limited per e-mail whether or not an account has it, so the 429 reveals nothing either.
   await enforceRateLimit(db, `forgot:${email}`, RATE_LIMITS.forgotPerAccount);
-  const user = await findUserByEmail(db, email);
-  if (user) {
-    const reset = await createPasswordReset(db, user.id);
-    const link = resetLink(c.var.config.publicUrl, reset);
-    const sender = emailSenderFor(c.env, c.var.config, db);
-    const sending = sender.send(resetEmail(user.email, user.username, link)).catch((err: unknown) => {
-      log("error", "reset e-mail not delivered", { rid: c.var.requestId, sender: sender.name, reason: err instanceof Error ? err.message : "unknown" });
-    });
-    if (sender.sendInBackground) c.executionCtx.waitUntil(sending);
-    else await sending;
-  }
+  // Issue 12: the answer does the same work whether or not the e-mail has an account (the rate limit above, nothing
+  // else): looking the account up, creating the link and sending it all happen after the answer, so its timing tells
+  // nothing. Register's 409 for a taken e-mail is the documented exception (spec section 2).
+  c.executionCtx.waitUntil(mailResetLinkIfAccount(c, email));
   return c.json({ message: ACCOUNT_MESSAGES.forgotSent });
 });
+
+async function mailResetLinkIfAccount(c: Context<AppEnv>, email: string): Promise<void> {
+  const db = getDb(c.env.DB);
+  const sender = emailSenderFor(c.env, c.var.config, db);
+  try {
+    const user = await findUserByEmail(db, email);
+    if (!user) return;
+    const reset = await createPasswordReset(db, user.id);
+    await sender.send(resetEmail(user.email, user.username, resetLink(c.var.config.publicUrl, reset)));
+  } catch (err) {
+    log("error", "reset e-mail not delivered", { rid: c.var.requestId, sender: sender.name, reason: err instanceof Error ? err.message : "unknown" });
+  }
+}
 
 accountRoutes.post("/reset-password", perAddressLimit, validate("json", resetPasswordSchema), async (c) => {
   const { id, token, newPassword } = c.req.valid("json");
