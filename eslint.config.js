@@ -16,6 +16,7 @@ export default defineConfig(
   globalIgnores([
     "**/node_modules/**",
     "web/dist/**",
+    "web/dist-e2e-*/**",
     ".wrangler/**",
     "test-results/**",
     "playwright-report/**",

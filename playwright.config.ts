@@ -4,7 +4,10 @@ import { defineConfig, devices } from "@playwright/test";
 // its own local database, in Debian's Chromium (never a downloaded browser).
 const port = Number(process.env.E2E_PORT ?? 8799);
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const E2E_PORT = port;
 export const E2E_BASE_URL = `http://127.0.0.1:${port}`;
+// The journeys serve their own web build, never web/dist: a running `npm start` keeps answering at `/`.
+export const E2E_WEB_DIST = `web/dist-e2e-${port}`;
 
 export default defineConfig({
   testDir: "./e2e",
@@ -43,6 +46,7 @@ export default defineConfig({
     env: {
       PORT: String(port),
       PERSIST_TO: `.wrangler/e2e-${port}`,
+      WEB_DIST: E2E_WEB_DIST,
       SKIP_WEB_BUILD: process.env.SKIP_WEB_BUILD ?? "0",
       // Journeys should not wait 10 s for each sandbox code.
       WRANGLER_VARS: "SANDBOX_SMS_DELAY_MS:2500",

@@ -47,7 +47,7 @@ export default defineConfig({
           test: {
             name: "web",
             environment: "jsdom",
-            include: ["web/**/*.test.{ts,tsx}"],
+            include: ["web/**/*.test.{ts,tsx}", "scripts/**/*.test.ts"],
             setupFiles: ["./web/test/setup.ts"],
           },
           esbuild: { jsx: "automatic" },

@@ -9,7 +9,7 @@ import { gzipSync } from "node:zlib";
  */
 type Chunk = { file: string; src?: string; isEntry?: boolean; imports?: string[]; css?: string[]; dynamicImports?: string[] };
 
-export function webWeights(distDir: string): { landing: number; dashboard: number; files: Record<string, number> } {
+export function webWeights(distDir: string): { landing: number; dashboard: number; files: Record<string, number>; consoleLeaks: string[] } {
   const manifest = JSON.parse(readFileSync(path.join(distDir, ".vite", "manifest.json"), "utf8")) as Record<string, Chunk>;
   const gz = (file: string) => gzipSync(readFileSync(path.join(distDir, file)), { level: 9 }).length;
   const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
@@ -42,5 +42,37 @@ export function webWeights(distDir: string): { landing: number; dashboard: numbe
   const dashboard = collect([entryKey, chunkKey("app-providers.tsx"), chunkKey("layout/shell.tsx"), chunkKey("routes/dashboard.tsx")]);
   const files: Record<string, number> = {};
   for (const f of new Set([...landing, ...dashboard])) files[f] = gz(f);
-  return { landing: sum(landing), dashboard: sum(dashboard), files };
+  return { landing: sum(landing), dashboard: sum(dashboard), files, consoleLeaks: consoleLeaks(distDir, manifest, new Set([...landing, ...dashboard])) };
+}
+
+/**
+ * The operator console (web/admin, issue 15) must add no byte to what customers load. Returns what breaks that, empty
+ * when nothing does: a console chunk or stylesheet on the landing or dashboard path, a file on that path (or
+ * index.html, which carries the landing's inline stylesheet) holding the console's API prefix or its stylesheet's
+ * own rules. The console still needs its route entries in the router (a path and a lazy import each).
+ */
+export function consoleLeaks(distDir: string, manifest: Record<string, Chunk>, customerFiles: Set<string>): string[] {
+  const leaks: string[] = [];
+  const consoleFiles = new Set<string>();
+  for (const [key, chunk] of Object.entries(manifest)) {
+    if (!key.startsWith("admin/")) continue;
+    consoleFiles.add(chunk.file);
+    for (const css of chunk.css ?? []) consoleFiles.add(css);
+  }
+  if (consoleFiles.size === 0) leaks.push("no console chunk in the manifest (web/admin): the check would prove nothing");
+  for (const file of customerFiles) if (consoleFiles.has(file)) leaks.push(`console file on the customer's path: ${file}`);
+  const html = readFileSync(path.join(distDir, "index.html"), "utf8");
+  for (const file of [...customerFiles].filter((f) => f.endsWith(".js"))) {
+    if (readFileSync(path.join(distDir, file), "utf8").includes("/api/admin")) leaks.push(`console code (/api/admin) in ${file}`);
+  }
+  if (html.includes("/api/admin")) leaks.push("console code (/api/admin) in index.html");
+  // A rule the console's stylesheet emits for a class only the console uses must not be in the customer's stylesheet.
+  for (const css of [...consoleFiles].filter((f) => f.endsWith(".css"))) {
+    const own = new Set(readFileSync(path.join(distDir, css), "utf8").match(/\.[a-z][\w-]*(?:\\:[\w-]+)*/g) ?? []);
+    const customerCss = html + [...customerFiles].filter((f) => f.endsWith(".css")).map((f) => readFileSync(path.join(distDir, f), "utf8")).join("");
+    for (const marker of [".min-w-max", ".whitespace-pre-wrap"]) {
+      if (own.has(marker) && customerCss.includes(marker)) leaks.push(`console-only rule ${marker} in the customer's stylesheet`);
+    }
+  }
+  return leaks;
 }

@@ -74,8 +74,11 @@ test("create a crypto invoice, complete it through the sandbox and see 'Balance 
   await expect(page.getByTestId("invoice-address")).toHaveText(invoice.pay_address);
   await expect(page.getByText("Send exactly the required amount to the address above. Payment will be confirmed automatically.")).toBeVisible();
 
-  const paid = await request.post(`/sandbox/nowpayments/${invoice.payment_id}/status`, { data: { payment_status: "finished" } });
-  expect(paid.ok()).toBe(true);
+  // The newcomer's way (sandbox builds only): the invoice card shows the payment id and offers Simulate payment, which
+  // pays it through the NOWPayments simulator and its signed IPN.
+  const tools = page.getByTestId("sandbox-tools");
+  await expect(tools).toContainText(String(invoice.payment_id));
+  await tools.getByRole("button", { name: "Simulate payment" }).click();
 
   // Status is polled every 8 s (sooner when the realtime push arrives).
   await expect(page.getByText("Balance Updated")).toBeVisible({ timeout: 20_000 });

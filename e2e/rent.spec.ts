@@ -4,7 +4,7 @@ import { balanceOf, openSignedIn, pick, signUpAndFund } from "./support";
 // Rent Number journey against the real product in sandbox mode: the sandbox rent simulator delivers the first SMS
 // SANDBOX_SMS_DELAY_MS (2.5 s in the journeys) after the number is rented.
 
-test("rent a number for 1 hour, see an SMS arrive in its inbox without a reload, end the rental", async ({ page, request }) => {
+test("rent a number for 1 hour, see an SMS arrive in its inbox without a reload, end the rental after confirming", async ({ page, request }) => {
   const session = await signUpAndFund(request, "rent", 20_000, "Babatunde");
   await openSignedIn(page, session, "#/number/1");
   await expect(page.getByRole("heading", { name: "Rent Number" })).toBeVisible();
@@ -30,9 +30,22 @@ test("rent a number for 1 hour, see an SMS arrive in its inbox without a reload,
   await expect(inbox.getByTestId("rental-messages")).toContainText(/code is \d+/);
   expect(await balanceOf(request, session.token)).toBeLessThan(20_000);
 
+  // End rental asks first and says, from the server's figures, that nothing comes back; "Keep rental" changes nothing.
+  const balanceBeforeEnd = await balanceOf(request, session.token);
   await page.getByRole("dialog").getByRole("button", { name: "End rental" }).click();
+  const confirmation = inbox.getByRole("alertdialog", { name: "End this rental now?" });
+  await expect(confirmation).toBeVisible();
+  await expect(confirmation).toContainText(/still has (59|60)m|still has 1h/);
+  await expect(confirmation).toContainText("No money comes back");
+  await page.getByRole("dialog").getByRole("button", { name: "Keep rental" }).click();
+  await expect(confirmation).toHaveCount(0);
+  await expect(inbox.getByTestId("rental-time-left")).toBeVisible();
+  await page.getByRole("dialog").getByRole("button", { name: "End rental" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Yes, end rental" }).click();
   await expect(page.getByText("Rental ended")).toBeVisible();
-  await expect(inbox.getByText("ended", { exact: true })).toBeVisible();
+  expect(await balanceOf(request, session.token)).toBe(balanceBeforeEnd);
+  // The status reads as a word; the badge style still follows the raw status "ended".
+  await expect(inbox.getByText("Ended", { exact: true })).toBeVisible();
   await page.getByRole("dialog").getByRole("button", { name: "Close" }).last().click();
 
   // The rental is in the table with its Action to reopen the inbox.

@@ -86,3 +86,47 @@ test("cancel while waiting and see the refund in Recent Activities", async ({ pa
   await expect(page.getByRole("heading", { name: "Recent Activities" })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole("list", { name: "Transactions" }).getByText("Refunded", { exact: true }).first()).toBeVisible({ timeout: 15_000 });
 });
+
+test("a max price below the price asks first; buying at the new price charges it once", async ({ page, request }) => {
+  const session = await signUpAndFund(request, "smsmax", 5000);
+  await openSignedIn(page, session, "#/sms/1");
+  await chooseService(page, "WhatsApp");
+  await page.getByTestId("sms-max-price").fill("1");
+  await page.getByRole("button", { name: "Get Number" }).click();
+
+  const choice = page.getByRole("dialog").filter({ hasText: "The price has changed" });
+  await expect(choice.getByTestId("sms-price-choice")).toContainText("above your maximum of ₦1.00");
+  expect(await balanceOf(request, session.token)).toBe(5000);
+  await choice.getByTestId("sms-buy-at-new-price").click();
+  await expect(page.getByText("purchased number successfully")).toBeVisible();
+  const charged = 5000 - (await balanceOf(request, session.token));
+  expect(charged).toBeGreaterThan(1);
+  await expect(page.getByRole("dialog").getByRole("heading", { name: /Waiting for SMS|SMS Received/ })).toBeVisible();
+});
+
+test("two numbers at once: both in the dialog, each its own order and charge; another code on the same number", async ({ page, request }) => {
+  const session = await signUpAndFund(request, "smsmany", 5000);
+  await openSignedIn(page, session, "#/sms/1");
+  await chooseService(page, "WhatsApp");
+  await page.getByRole("combobox", { name: "How many numbers" }).click();
+  await page.getByRole("option", { name: /^2 numbers/ }).click();
+  await page.getByRole("button", { name: "Get 2 Numbers" }).click();
+  await expect(page.getByText("2 numbers purchased successfully")).toBeVisible();
+
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByTestId("sms-other-number")).toHaveCount(1);
+  await expect(dialog.getByRole("heading", { name: "SMS Received" })).toBeVisible({ timeout: 30_000 });
+  await expect(dialog.getByTestId("sms-other-number").getByRole("button", { name: /^Code: \d{6}/ })).toBeVisible({ timeout: 30_000 });
+  expect(await balanceOf(request, session.token)).toBe(5000 - 2 * 1200);
+
+  // The rule is said before the click; the second code is kept beside the first, and nothing more is charged.
+  await expect(dialog.getByTestId("sms-another-code-price")).toHaveText("Another code on this number is free.");
+  const first = (await dialog.getByRole("button", { name: /Verification code: \d{6}/ }).textContent())?.match(/\d{6}/)?.[0];
+  await dialog.getByRole("button", { name: "Get another code" }).click();
+  await expect(dialog.getByTestId("sms-earlier-codes")).toContainText(first ?? "missing", { timeout: 30_000 });
+  await expect(dialog.getByRole("button", { name: /Latest code: \d{6}/ })).toBeVisible();
+  expect(await balanceOf(request, session.token)).toBe(5000 - 2 * 1200);
+
+  const rows = page.getByTestId("orders-table").getByRole("row").filter({ hasText: "WhatsApp" });
+  await expect(rows).toHaveCount(2, { timeout: 15_000 });
+});

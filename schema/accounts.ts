@@ -20,6 +20,63 @@ export const ACCOUNT_MESSAGES = {
   wrongOldPassword: "Your old password is not correct.",
 } as const;
 
+/** E-mail verification (issue 12): what the guard, the link page and the resend action say. */
+export const EMAIL_VERIFY_MESSAGES = {
+  required: "Please confirm your e-mail address first: open the link we e-mailed you, or send a new one from Settings.",
+  invalidLink: "This verification link is invalid or has expired. Send a new one from Settings.",
+  verified: "Your e-mail address is confirmed.",
+  alreadyVerified: "Your e-mail address is already confirmed.",
+  sent: "We sent a new confirmation link to your e-mail address.",
+} as const;
+
+/** The link's id and token come from the verification e-mail (the page reads them from the query). */
+export const verifyEmailSchema = z.object({
+  id: z.string({ error: EMAIL_VERIFY_MESSAGES.invalidLink }).trim().min(1, EMAIL_VERIFY_MESSAGES.invalidLink).max(100, EMAIL_VERIFY_MESSAGES.invalidLink),
+  token: z.string({ error: EMAIL_VERIFY_MESSAGES.invalidLink }).trim().min(1, EMAIL_VERIFY_MESSAGES.invalidLink).max(200, EMAIL_VERIFY_MESSAGES.invalidLink),
+});
+export type VerifyEmailInput = z.input<typeof verifyEmailSchema>;
+
+/** Two-factor sign-in (issue 12). */
+export const TWO_FACTOR_MESSAGES = {
+  codeNeeded: "Enter the 6-digit code from your authenticator app (or one of your recovery codes).",
+  wrongCode: "That code is not correct. Enter the current code from your authenticator app, or an unused recovery code.",
+  challengeExpired: "Your sign-in took too long. Please log in again.",
+  alreadyOn: "Two-factor sign-in is already on.",
+  notOn: "Two-factor sign-in is not on.",
+  noEnrolment: "Start the two-factor setup first.",
+  enabled: "Two-factor sign-in is on. Keep your recovery codes somewhere safe: they are shown only once.",
+  disabled: "Two-factor sign-in is off.",
+  wrongPassword: "Your password is not correct.",
+} as const;
+
+const CODE_FIELD = z
+  .string({ error: TWO_FACTOR_MESSAGES.wrongCode })
+  .trim()
+  .min(6, TWO_FACTOR_MESSAGES.wrongCode)
+  .max(20, TWO_FACTOR_MESSAGES.wrongCode);
+
+/** The second login step: the challenge the first step answered, and a TOTP or recovery code. */
+export const loginTwoFactorSchema = z.object({
+  challenge: z.string({ error: TWO_FACTOR_MESSAGES.challengeExpired }).min(1, TWO_FACTOR_MESSAGES.challengeExpired).max(2000, TWO_FACTOR_MESSAGES.challengeExpired),
+  code: CODE_FIELD,
+});
+export type LoginTwoFactorInput = z.input<typeof loginTwoFactorSchema>;
+
+export const twoFactorEnableSchema = z.object({ code: CODE_FIELD });
+export const twoFactorDisableSchema = z.object({
+  password: z.string({ error: TWO_FACTOR_MESSAGES.wrongPassword }).min(1, TWO_FACTOR_MESSAGES.wrongPassword).max(128, TWO_FACTOR_MESSAGES.wrongPassword),
+  code: CODE_FIELD,
+});
+export type TwoFactorDisableInput = z.input<typeof twoFactorDisableSchema>;
+
+/** Login's answer when two-factor is on: no session yet, a 5-minute challenge for POST /api/login/2fa. */
+export const loginChallengeSchema = z.object({
+  two_factor_required: z.literal(true),
+  challenge: z.string(),
+  message: z.string(),
+});
+export type LoginChallenge = z.infer<typeof loginChallengeSchema>;
+
 const SIGNUP_EMAIL_MESSAGE = "Enter a valid email";
 const PASSWORD_MESSAGE = "Password must be at least 6 characters";
 const PASSWORD_MAX = 128;

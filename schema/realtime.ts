@@ -26,5 +26,7 @@ export const realtimeMessageSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("rental.sms"), rentalId: z.string(), sender: z.string(), text: z.string(), code: z.string().nullable() }),
   z.object({ kind: z.literal("rental.ended"), rentalId: z.string(), status: z.enum(["ended", "cancelled", "failed"]), refunded: z.boolean() }),
   z.object({ kind: z.literal("balance.changed"), balance: z.number() }),
+  /** To operators only: something the console shows changed (topic: ledger, deposits, orders...); it refetches. */
+  z.object({ kind: z.literal("admin.changed"), topic: z.string() }),
 ]);
 export type RealtimeMessage = z.infer<typeof realtimeMessageSchema>;

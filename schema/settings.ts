@@ -30,6 +30,23 @@ export const settingSchemas = {
   referral_reward_percent: z.object({ percent: z.number().min(0).max(100) }),
   /** Receive-SMS polling: a tick every interval_ms, at most max_attempts polls. */
   sms_poll: z.object({ interval_ms: z.number().int().min(200), max_attempts: z.number().int().min(1).max(100) }),
+  /**
+   * Units of an upstream currency per US dollar (sms-man prices in the account's currency: RUB, USD or EUR). An offer
+   * or rental priced in a currency without a rate here is refused, never read as dollars.
+   */
+  upstream_rates: z.object({ RUB: z.number().positive().optional(), EUR: z.number().positive().optional() }),
+  /**
+   * Plausibility of an SMS offer before it is sold: the customer's price before any discount (naira) must be at most
+   * the service's ceiling (service_ceilings["<provider>:<serviceId>"], else ceiling_naira), and the upstream cost may
+   * not move more than max_jump times away (up or down) from the last accepted cost of that offer.
+   */
+  sms_price_guard: z.object({
+    ceiling_naira: z.number().positive(),
+    service_ceilings: z.record(z.string(), z.number().positive()),
+    max_jump: z.number().min(1),
+  }),
+  /** Upstream health: a provider whose balance there (in US dollars) is below its floor is hidden from customers. */
+  upstream_floors: z.record(z.string(), z.number().min(0)),
 } as const;
 
 export type SettingKey = keyof typeof settingSchemas;
@@ -60,6 +77,10 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   ],
   referral_reward_percent: { percent: 0 },
   sms_poll: { interval_ms: 6000, max_attempts: 15 },
+  // Roughly the market in late 2026; the operator keeps them current (npm run admin -- set upstream_rates '{...}').
+  upstream_rates: { RUB: 90, EUR: 0.92 },
+  sms_price_guard: { ceiling_naira: 50_000, service_ceilings: {}, max_jump: 3 },
+  upstream_floors: { Swift: 2, Dynamic: 2, "Dynamic-rent": 2 },
 };
 
 /** The tier for a total deposited (naira); lives in tiers.ts so web code can use it without loading zod. */

@@ -45,8 +45,34 @@ export const smsGetNumberSchema = z.object({
   country: idSchema.pipe(z.string().max(16)).optional(),
   service: idSchema.pipe(z.string().max(32)).optional(),
   price: z.coerce.number().nonnegative().optional(),
+  /**
+   * The customer's ceiling for this purchase, in naira: a server price above it is never charged (409 PRICE_CHANGED
+   * with the price and this ceiling, nothing debited). Unlike `price`, a lower server price is simply charged.
+   */
+  max_price: z.coerce.number().positive("Max price must be above ₦0.").max(10_000_000, "Max price is too high.").optional(),
 });
 export type SmsGetNumberInput = z.infer<typeof smsGetNumberSchema>;
+
+/** The most numbers one "several numbers at once" purchase may buy. */
+export const MAX_SMS_QUANTITY = 5;
+
+/** POST /api/sms/get-numbers: the same fields plus how many numbers (1-5), each bought as its own order. */
+export const smsGetNumbersSchema = smsGetNumberSchema.extend({
+  quantity: z.coerce
+    .number()
+    .int("Quantity must be a whole number.")
+    .min(1, "Choose at least 1 number.")
+    .max(MAX_SMS_QUANTITY, `At most ${MAX_SMS_QUANTITY} numbers at once.`),
+});
+export type SmsGetNumbersInput = z.infer<typeof smsGetNumbersSchema>;
+
+export interface SmsGetNumbersResponse {
+  /** One entry per number bought, each its own order with its own debit (and, if no code comes, its own refund). */
+  orders: SmsGetNumberResponse[];
+  requested: number;
+  /** Why buying stopped before `requested` numbers (nothing was charged for the ones not bought); null when all were. */
+  error: { code: string; message: string } | null;
+}
 
 export const smsOrderRefSchema = z.object({
   request_id: idSchema.pipe(z.string().min(1, "request_id is required").max(64, "request_id is not valid")),
@@ -86,6 +112,17 @@ export interface SmsStatusResponse {
   sms: string | null;
   sms_code: string | null;
   refunded: boolean;
+  /** Every code the order received, oldest first (several after "request another code"); sms_code is the latest. */
+  codes: string[];
+  /** Another code was asked for and has not arrived yet. */
+  waiting_for_another_code: boolean;
+  /** The number is still open upstream and nothing is awaited: POST /api/sms/another-code may be called. */
+  can_request_another_code: boolean;
+  /**
+   * What another code costs, in naira, said before the click: 0 (free; SMS-Activate's setStatus 3 and DaisySMS charge
+   * nothing for it), or null where the provider has no "another code" at all (sms-man).
+   */
+  another_code_price: number | null;
 }
 
 export interface SmsCancelResponse {

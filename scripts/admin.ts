@@ -8,10 +8,14 @@ import {
   findUserSql,
   manualEntrySql,
   RECONCILE_SQL,
+  setRoleSql,
   setSettingSql,
   stuckSql,
+  providerOrdersSql,
+  UPSTREAM_HEALTH_SQL,
   userLedgerSql,
 } from "../worker/db/admin-sql";
+import { summariseProviderOrders, type ProviderOrderRow } from "../worker/services/provider-stats";
 import { ensureDevVars, wrangler } from "./local-env";
 
 /**
@@ -20,7 +24,11 @@ import { ensureDevVars, wrangler } from "./local-env";
  */
 const USAGE = `Usage: npm run admin -- <command> [options]
 
-Settings (each change is recorded in audit_log with --actor and --reason):
+Roles (the console at #/admin opens only for an operator with two-factor sign-in on):
+  grant-operator <email> --reason "..."       make a user an operator
+  revoke-operator <email> --reason "..."      take the operator role back (the console answers 404 at once)
+
+Settings (each change is recorded in audit_log with --actor, --reason (required) and the previous value):
   settings [key]                               show settings (all, or one)
   set-rate <naira-per-usd>                     exchange rate used for SMS and rental prices
   set-markups --low <f> --high <f> --rent <f>  markups as fractions (0.5 = 50%)
@@ -34,6 +42,8 @@ Money (always a ledger row, never a bare balance update):
 Operations:
   stuck [--minutes 30]                         waiting orders, overdue rentals, pending payments
   reconcile                                    prove balance = sum(ledger) and balance >= 0 for every user
+  health [--hours 24]                          each upstream's balance against its floor (hidden when low), and per
+                                               provider/service purchases, codes, refunds, median time to code
   audit [--limit 20]                           recent operator changes
 
 Options: --remote (the deployed D1), --persist-to DIR (another local state dir), --actor NAME (default: $USER)`;
@@ -98,7 +108,7 @@ function findUser(ref: string | undefined) {
   if (!ref) fail("Give the user's email or id.");
   const [user] = rows(findUserSql(ref));
   if (!user) fail(`No user with email or id "${ref}".`);
-  return user as { id: string; email: string; username: string; balance_kobo: number };
+  return user as { id: string; email: string; username: string; role: string; balance_kobo: number };
 }
 
 function change(sql: string, summary: string) {
@@ -109,6 +119,13 @@ function change(sql: string, summary: string) {
 function main() {
   if (!flags.remote) ensureDevVars();
   switch (command) {
+    case "grant-operator":
+    case "revoke-operator": {
+      const user = findUser(args[0]);
+      if (!reason) fail('A reason is required: --reason "..."');
+      const role = command === "grant-operator" ? "operator" : "customer";
+      return change(setRoleSql(user.id, role, actor, reason), `${user.email} is now ${role === "operator" ? "an operator" : "a customer"}`);
+    }
     case "settings": {
       const list = rows(args[0] ? `SELECT key, value FROM settings WHERE key = '${args[0].replaceAll("'", "''")}'` : "SELECT key, value FROM settings ORDER BY key");
       for (const r of list) console.log(`${r.key}: ${r.value}`);
@@ -163,6 +180,19 @@ function main() {
       const list = rows(stuckSql(typeof flags.minutes === "string" ? Number(flags.minutes) : 30));
       if (list.length === 0) console.log("Nothing stuck.");
       else console.table(list);
+      return;
+    }
+    case "health": {
+      const health = rows(UPSTREAM_HEALTH_SQL);
+      if (health.length === 0) console.log("No health check yet: the cron sweep records one every 5 minutes.");
+      else console.table(health);
+      const low = health.filter((h) => h.status === "low");
+      for (const h of low) console.log(`HIDDEN: ${h.provider} is below its floor ($${h.balance_usd} < $${h.floor_usd}): top it up.`);
+      const hours = typeof flags.hours === "string" ? num(flags.hours, "--hours") : 24;
+      const stats = summariseProviderOrders(rows(providerOrdersSql(Date.now() - hours * 3_600_000)) as unknown as ProviderOrderRow[]);
+      console.log(`Orders in the last ${hours} h:`);
+      if (stats.length === 0) console.log("none");
+      else console.table(stats);
       return;
     }
     case "reconcile": {

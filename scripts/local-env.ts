@@ -49,8 +49,16 @@ export function prepareLocalDatabase(persistTo?: string): void {
   console.log("Local database ready (migrations applied, settings seeded).");
 }
 
-export function buildWeb(): void {
-  const res = spawnSync(path.join(root, "node_modules", ".bin", "vite"), ["build", "--config", "web/vite.config.ts", "--logLevel", "warn"], {
+/** Where `npm start` and `npm run build` put the web app (wrangler.toml's [assets] directory). */
+export const DEFAULT_WEB_DIST = "web/dist";
+
+/** Builds the web app into `outDir` (relative to the repository). */
+export function buildWeb(outDir = DEFAULT_WEB_DIST): void {
+  const args = ["build", "--config", "web/vite.config.ts", "--logLevel", "warn", "--outDir", path.join(root, outDir), "--emptyOutDir"];
+  // The local product runs sandbox providers: its build carries the sandbox tools (Simulate payment on a crypto
+  // invoice). `npm run build`, the deployable build, never sets this.
+  const res = spawnSync(path.join(root, "node_modules", ".bin", "vite"), args, {
+    env: { ...process.env, VITE_SANDBOX_TOOLS: "1" },
     cwd: root,
     stdio: "inherit",
   });

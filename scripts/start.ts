@@ -1,24 +1,38 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { buildWeb, ensureDevVars, prepareLocalDatabase, root, wranglerEnv } from "./local-env";
+import { createInterface } from "node:readline";
+import { buildWeb, DEFAULT_WEB_DIST, ensureDevVars, prepareLocalDatabase, root, wranglerEnv } from "./local-env";
+import { createWranglerOutputFilter } from "./wrangler-output";
 
 // `npm start`: the whole product (web + API + realtime rooms + sandbox providers) on one local port.
-// PORT overrides 8787; PERSIST_TO keeps a separate local database (the e2e suite uses its own).
+// PORT overrides 8787; PERSIST_TO keeps a separate local database (the e2e suite uses its own); WEB_DIST serves a web
+// build from another folder (the e2e suite builds into its own, so a running `npm start` keeps serving web/dist).
 const port = process.env.PORT ?? "8787";
 const persistTo = process.env.PERSIST_TO;
+const webDist = process.env.WEB_DIST ?? DEFAULT_WEB_DIST;
 
 ensureDevVars();
 prepareLocalDatabase(persistTo);
-if (process.env.SKIP_WEB_BUILD !== "1") buildWeb();
+if (process.env.SKIP_WEB_BUILD !== "1") buildWeb(webDist);
 
 const args = ["dev", "--ip", "127.0.0.1", "--port", port, "--show-interactive-dev-session=false", "--log-level", "warn"];
+if (webDist !== DEFAULT_WEB_DIST) args.push("--assets", webDist);
 if (persistTo) args.push("--persist-to", persistTo);
 // Links and callback URLs are built from PUBLIC_URL only (never the Host header): locally, the address we serve on.
 args.push("--var", `PUBLIC_URL:${process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`}`);
 if (process.env.WRANGLER_VARS) for (const kv of process.env.WRANGLER_VARS.split(",")) args.push("--var", kv);
 
-const child = spawn(path.join(root, "node_modules", ".bin", "wrangler"), args, { cwd: root, env: wranglerEnv, stdio: ["ignore", "pipe", "inherit"] });
-child.stdout.on("data", (chunk: Buffer) => process.stdout.write(chunk));
+const child = spawn(path.join(root, "node_modules", ".bin", "wrangler"), args, { cwd: root, env: wranglerEnv, stdio: ["ignore", "pipe", "pipe"] });
+// Both streams pass through one filter (scripts/wrangler-output.ts): known-harmless noise becomes one explaining line.
+const filter = createWranglerOutputFilter();
+for (const [stream, out] of [
+  [child.stdout, process.stdout],
+  [child.stderr, process.stderr],
+] as const) {
+  createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => {
+    for (const kept of filter(line)) out.write(`${kept}\n`);
+  });
+}
 
 // Announce the URL once the worker answers (wrangler's own banner is silenced with --log-level warn).
 void (async () => {

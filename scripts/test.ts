@@ -1,6 +1,8 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { E2E_PORT, E2E_WEB_DIST } from "../playwright.config";
+import { deployProof, WORKER_GZIP_LIMIT_KIB } from "./deploy-proof";
 import { buildWeb, root } from "./local-env";
 
 // `npm test`: every check a change must pass, in the order that fails fastest.
@@ -45,13 +47,31 @@ if (!existsSync(chromium)) {
 
 step("typecheck", bin("tsc"), ["-b"]);
 step("lint", bin("tsx"), ["scripts/lint.ts"]);
+// Deploy proof: the bundle builds and wrangler accepts the bindings, offline (scripts/deploy-proof.ts).
+{
+  const t0 = Date.now();
+  console.log("\n▶ deploy proof (wrangler deploy --dry-run)");
+  const proof = deployProof(root);
+  timings["deploy proof"] = (Date.now() - t0) / 1000;
+  if (!proof.ok) {
+    console.error(proof.output);
+    console.error(`\n✖ deploy proof failed: ${proof.reason}`);
+    recordTimings(false);
+    process.exit(1);
+  }
+  console.log(
+    `✔ deploy proof: bundle ${proof.size.totalKiB} KiB, ${proof.size.gzipKiB} KiB gzip (Workers limit ${WORKER_GZIP_LIMIT_KIB} KiB) (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+  );
+}
 step("worker tests (workerd + local D1)", bin("vitest"), ["run", "--project", "worker"]);
 step("web unit tests (jsdom)", bin("vitest"), ["run", "--project", "web"]);
+// The journeys' build goes to its own folder (playwright.config.ts serves it), so a running `npm start` keeps
+// serving web/dist while the tests run.
 console.log("\n▶ web build");
 const buildStarted = Date.now();
-buildWeb();
+buildWeb(E2E_WEB_DIST);
 timings["web build"] = (Date.now() - buildStarted) / 1000;
-rmSync(path.join(root, ".wrangler", "e2e-8799"), { recursive: true, force: true });
+rmSync(path.join(root, ".wrangler", `e2e-${E2E_PORT}`), { recursive: true, force: true });
 step("browser journeys (Playwright, Chromium)", bin("playwright"), ["test"], { SKIP_WEB_BUILD: "1" });
 recordTimings(true);
 console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s.`);

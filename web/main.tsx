@@ -1,13 +1,26 @@
 import { RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
+import { createRoot, hydrateRoot } from "react-dom/client";
 import { router } from "./router";
+import { isLandingHash } from "./lib/landing";
 import "./styles.css";
 
 // The entry holds React, the router and the styles only. Query, its persister and the toaster load with the first
 // screen that needs them (web/app-providers.tsx); index.html applies the saved theme before first paint.
-createRoot(document.getElementById("root")!).render(
+const container = document.getElementById("root")!;
+const app = (
   <StrictMode>
     <RouterProvider router={router} />
-  </StrictMode>,
+  </StrictMode>
 );
+
+// The build prerenders the landing page into #root (web/vite.config.ts). On the landing address the router first loads
+// the landing chunk so its first render matches that markup, then hydrates it (no repaint, no blank frame); anywhere
+// else the markup is dropped (styles.css kept it hidden) and the app renders from scratch.
+if (container.firstElementChild && isLandingHash(location.hash)) {
+  void router.load().then(() => hydrateRoot(container, app));
+} else {
+  container.replaceChildren();
+  document.documentElement.removeAttribute("data-spa");
+  createRoot(container).render(app);
+}

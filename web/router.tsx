@@ -69,6 +69,12 @@ const resetRoute = createRoute({
   validateSearch: (s: Search): { token?: string; id?: string } => ({ token: optionalString(s.token), id: optionalString(s.id) }),
   component: lazyRouteComponent(() => import("./routes/reset-password")),
 });
+const verifyEmailRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/verify-email",
+  validateSearch: (s: Search): { token?: string; id?: string } => ({ token: optionalString(s.token), id: optionalString(s.id) }),
+  component: lazyRouteComponent(() => import("./routes/verify-email")),
+});
 const privacyRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/privacy/$id",
@@ -128,6 +134,21 @@ const settingsRoute = createRoute({
   component: lazyRouteComponent(() => import("./routes/settings")),
 });
 
+/**
+ * The operator console (#/admin/...): ONE splat route whose lazy layout picks the page itself (web/admin/layout.tsx),
+ * so the entry carries a single route and import for the whole console; its pages, chunks and stylesheet load only
+ * there (bench/web-weight.ts proves none is on the customer's path). The server decides who is an operator; the
+ * layout shows "Page not found" to anyone else.
+ */
+const adminRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/admin/$",
+  beforeLoad: () => {
+    if (!isSignedIn()) throw redirect({ to: "/login" });
+  },
+  component: lazyRouteComponent(() => import("./admin/layout")),
+});
+
 const routeTree = rootRoute.addChildren([
   indexRoute,
   homepageRoute,
@@ -139,7 +160,9 @@ const routeTree = rootRoute.addChildren([
     loginIdRoute,
     forgotRoute,
     resetRoute,
+    verifyEmailRoute,
     shellRoute.addChildren([dashboardRoute, smsRoute, numberRoute, paymentRoute, esimRoute, eplansRoute, settingsRoute]),
+    adminRoute,
   ]),
 ]);
 

@@ -1,7 +1,7 @@
 import path from "node:path";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
-import { defineConfig, type Plugin } from "vite";
+import { createServer, defineConfig, type Plugin } from "vite";
 
 const root = path.dirname(new URL(import.meta.url).pathname);
 const workerPort = process.env.WORKER_PORT ?? "8787";
@@ -34,7 +34,58 @@ function preloadLandingChunk(): Plugin {
         visit(landing.fileName);
         const files = JSON.stringify([...needed].map((f) => `/${f}`));
         const script = `(function(){var h=location.hash;if(h&&h!=="#/"&&h.indexOf("#/homepage")!==0)return;${files}.forEach(function(f){var l=document.createElement("link");l.rel="modulepreload";l.crossOrigin="";l.href=f;document.head.appendChild(l);});})();`;
-        return [{ tag: "script", children: script, injectTo: "head" }];
+        // Before the stylesheet link: an inline script after it would hold the parser until the stylesheet arrives.
+        return [{ tag: "script", children: script, injectTo: "head-prepend" }];
+      },
+    },
+  };
+}
+
+/**
+ * The landing page paints from the HTML itself: at build time React renders the homepage (web/prerender.tsx) into
+ * index.html's #root, and web/main.tsx hydrates it. Without this the hero waited for the entry, the router and the
+ * landing chunk (1.31 s on the slow-network bench). Other addresses serve the same index.html: the inline theme script
+ * marks them (html[data-spa]) so styles.css hides the landing markup until main.tsx replaces it.
+ */
+function prerenderLanding(): Plugin {
+  return {
+    name: "prerender-landing",
+    apply: "build",
+    transformIndexHtml: {
+      order: "post",
+      async handler(html, ctx) {
+        // A throwaway Vite server loads the homepage module for Node (JSX, TypeScript) without a second build.
+        const server = await createServer({
+          configFile: false,
+          root,
+          logLevel: "error",
+          appType: "custom",
+          plugins: [react()],
+          server: { middlewareMode: true, hmr: false, ws: false },
+        });
+        try {
+          const { renderLanding } = (await server.ssrLoadModule("/prerender.tsx")) as { renderLanding: () => string };
+          const markup = renderLanding();
+          if (!html.includes('<div id="root"></div>')) throw new Error("prerender-landing: index.html has no empty #root");
+          let out = html.replace('<div id="root"></div>', `<div id="root">${markup}</div>`);
+          // The stylesheet travels inside the page (decision 010): a separate file cost one more round trip, shared
+          // the slow link with the scripts, and held the first paint ~300 ms. The file stays in the build (manifest,
+          // bench/web-weight.ts) but nothing links it.
+          for (const asset of Object.values(ctx.bundle ?? {})) {
+            if (asset.type !== "asset" || !asset.fileName.endsWith(".css")) continue;
+            // A lazy chunk's own stylesheet (the operator console's) is not linked by index.html: Vite loads it with
+            // its chunk, and it must stay off the landing page.
+            if (!out.includes(`/${asset.fileName}"`)) continue;
+            const link = new RegExp(`<link rel="stylesheet"[^>]*href="/${asset.fileName.replace(/[.]/g, "[.]")}"[^>]*>`);
+            const css = typeof asset.source === "string" ? asset.source : new TextDecoder().decode(asset.source);
+            if (!link.test(out) || css.includes("</style")) throw new Error(`prerender-landing: cannot inline ${asset.fileName}`);
+            out = out.replace(link, () => `<style>${css}</style>`);
+          }
+          if (/<link rel="stylesheet"/.test(out)) throw new Error("prerender-landing: a stylesheet link was left in index.html");
+          return out;
+        } finally {
+          await server.close();
+        }
       },
     },
   };
@@ -42,7 +93,7 @@ function preloadLandingChunk(): Plugin {
 
 export default defineConfig({
   root,
-  plugins: [react(), tailwindcss(), preloadLandingChunk()],
+  plugins: [react(), tailwindcss(), preloadLandingChunk(), prerenderLanding()],
   build: {
     outDir: path.join(root, "dist"),
     emptyOutDir: true,

@@ -8,8 +8,13 @@ import type { AppEnv } from "./app-env";
 import { ConfigError, configFor } from "./env";
 import { AppError, errorBody } from "./lib/errors";
 import { log } from "./lib/log";
+import { accountSecurityRoutes } from "./routes/account-security";
 import { accountRoutes } from "./routes/accounts";
+import { apiKeyRoutes } from "./routes/api-keys";
+import { apiV1Routes } from "./routes/api-v1";
+import { adminRoutes, unsubscribeRoutes } from "./routes/admin";
 import { contentRoutes } from "./routes/content";
+import { handlerApiRoutes } from "./routes/handler-api";
 import { healthRoutes } from "./routes/health";
 import { realtimeRoutes } from "./routes/realtime";
 import { rentalRoutes } from "./routes/rentals";
@@ -51,7 +56,7 @@ export function createApp() {
         return origin === self || allowed.includes(origin) ? origin : null;
       },
       credentials: true,
-      allowHeaders: ["Content-Type", "Authorization", "x-requires-auth"],
+      allowHeaders: ["Content-Type", "Authorization", "x-requires-auth", "Idempotency-Key", "X-API-Key"],
       allowMethods: ["GET", "POST", "PATCH", "OPTIONS"],
       maxAge: 600,
     }),
@@ -69,18 +74,28 @@ export function createApp() {
 
   app.route("/api", healthRoutes);
   app.route("/api", accountRoutes);
+  app.route("/api", accountSecurityRoutes);
   app.route("/api", contentRoutes);
   app.route("/api", walletRoutes);
   app.route("/api/webhooks", webhookRoutes);
   app.route("/api", smsRoutes);
   app.route("/api", rentalRoutes);
   app.route("/api", realtimeRoutes);
+  app.route("/api", apiKeyRoutes);
+  app.route("/api/v1", apiV1Routes);
+  app.route("/api", unsubscribeRoutes);
+  // The operator console's API: its own sub-app; anyone but an operator with two-factor on gets the 404 below.
+  app.route("/api/admin", adminRoutes);
   app.route("/sandbox", sandboxRoutes);
+  // The SMS-Activate-compatible developer API (docs/developer-api.md), at the path DaisySMS uses.
+  app.route("/stubs/handler_api.php", handlerApiRoutes);
 
   app.notFound((c) => c.json(errorBody("NOT_FOUND", "Not found."), 404));
 
   app.onError((err, c) => {
     if (err instanceof AppError) {
+      // The one 429 body carries retry_after; the header says the same to clients that read headers (HTTP's way).
+      if (err.code === "RATE_LIMITED" && typeof err.extra.retry_after === "number") c.header("Retry-After", String(err.extra.retry_after));
       if (err.status >= 500) log("warn", "upstream or server fault", { rid: c.var.requestId, code: err.code, message: err.message });
       return c.json(errorBody(err.code, err.message, err.extra), err.status as 400);
     }

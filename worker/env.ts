@@ -8,6 +8,7 @@ export interface Env {
   SMS_ORDER: DurableObjectNamespace<import("./objects/sms-order-poller").SmsOrderPoller>;
   RENTAL: DurableObjectNamespace<import("./objects/rental-watcher").RentalWatcher>;
   INVOICE: DurableObjectNamespace<import("./objects/invoice-watcher").InvoiceWatcher>;
+  WEBHOOK: DurableObjectNamespace<import("./objects/webhook-delivery").WebhookDelivery>;
   NotificationRoom: DurableObjectNamespace<import("./rooms/notification-room").NotificationRoom>;
 
   APP_ENV?: string;
@@ -31,6 +32,8 @@ export interface Env {
   NOWPAYMENTS_BASE_URL?: string;
   SMSMAN_TOKEN?: string;
   SMSMAN_BASE_URL?: string;
+  /** The sms-man account's currency (RUB, USD or EUR; default RUB): how its prices and balance are read. */
+  SMSMAN_CURRENCY?: string;
   SWIFT_API_KEY?: string;
   SWIFT_BASE_URL?: string;
   RESEND_API_KEY?: string;

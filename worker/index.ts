@@ -8,6 +8,7 @@ import { runScheduledSweep } from "./services/sweep";
 export { SmsOrderPoller } from "./objects/sms-order-poller";
 export { RentalWatcher } from "./objects/rental-watcher";
 export { InvoiceWatcher } from "./objects/invoice-watcher";
+export { WebhookDelivery } from "./objects/webhook-delivery";
 export { NotificationRoom } from "./rooms/notification-room";
 
 const app = createApp();

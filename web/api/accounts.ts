@@ -3,7 +3,9 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type {
   AuthResponse,
   ForgotPasswordInput,
+  LoginChallenge,
   LoginInput,
+  LoginTwoFactorInput,
   PasswordChangeInput,
   ProfileUpdateInput,
   RegisterInput,
@@ -18,7 +20,13 @@ import { apiFetch } from "./client";
 export const register = (input: RegisterInput) =>
   apiFetch<AuthResponse>("/api/register/", { method: "POST", body: input });
 
-export const login = (input: LoginInput) => apiFetch<AuthResponse>("/api/login", { method: "POST", body: input });
+/** With two-factor sign-in on, login answers a challenge instead of the session (docs/api.md "Account security"). */
+export const login = (input: LoginInput) => apiFetch<AuthResponse | LoginChallenge>("/api/login", { method: "POST", body: input });
+
+/** The second step: the challenge and a code from the authenticator app (or a recovery code). */
+export const loginTwoFactor = (input: LoginTwoFactorInput) => apiFetch<AuthResponse>("/api/login/2fa", { method: "POST", body: input });
+
+export const isChallenge = (res: AuthResponse | LoginChallenge): res is LoginChallenge => "two_factor_required" in res;
 
 export const logout = (token: string) => apiFetch<{ message: string }>("/api/logout/", { method: "POST", auth: true, token });
 
@@ -47,10 +55,23 @@ export function useRegister() {
   });
 }
 
+/** Stores the session when login answers one; a two-factor challenge is left to the page (nothing is stored yet). */
 export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: login,
+    onSuccess: (res) => {
+      if (isChallenge(res)) return;
+      queryClient.clear();
+      saveSession(res.user, res.token);
+    },
+  });
+}
+
+export function useLoginTwoFactor() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: loginTwoFactor,
     onSuccess: ({ user, token }) => {
       queryClient.clear();
       saveSession(user, token);
@@ -83,7 +104,7 @@ export function useUpdateProfile() {
   });
 }
 
-/** The server revokes every other session and hands this tab a fresh token. */
+/** The server revokes every other session and keeps this one (a token in the answer is stored; it names the same session). */
 export function useChangePassword() {
   return useMutation({
     mutationFn: changePassword,

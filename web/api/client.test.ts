@@ -40,6 +40,14 @@ describe("apiFetch and the 401 rule", () => {
     expect(window.location.hash).toBe("#/dashboard/1");
   });
 
+  it("a signed-in call with no stored token (just logged out) sends no request and signs nothing out", async () => {
+    const fetchMock = vi.fn(async () => answer401());
+    vi.stubGlobal("fetch", fetchMock);
+    await expect(apiFetch("/api/orders", { auth: true })).rejects.toMatchObject({ status: 401, code: "SIGNED_OUT" });
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(window.location.hash).toBe("#/dashboard/1");
+  });
+
   it("sends the bearer token and the spec's marker on signed-in calls, and an explicit token when given", async () => {
     saveSession(user, "token-a");
     const fetchMock = vi.fn(async () => new Response("{}", { status: 200 }));

@@ -36,6 +36,9 @@ export async function apiFetch<T>(path: string, opts: RequestOptions = {}): Prom
   const headers: Record<string, string> = { Accept: "application/json" };
   if (opts.body !== undefined) headers["Content-Type"] = "application/json";
   const token = opts.token ?? getToken();
+  // Signed out (a logout just cleared the token while screens were still mounted): a signed-in call would only earn
+  // a 401, so it is answered here without a request.
+  if (opts.auth && !token) throw new ApiError(401, "SIGNED_OUT", "Signed out.");
   if (opts.auth) {
     headers["x-requires-auth"] = "true";
     if (token) headers.Authorization = `Bearer ${token}`;

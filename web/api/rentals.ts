@@ -23,6 +23,9 @@ export type Rental = {
   provider?: string;
   amount?: number;
   can_cancel?: boolean;
+  /** What ending / cancelling now gives back (naira), decided by the server; null when that way out is closed. */
+  refund_if_ended?: number | null;
+  refund_if_cancelled?: number | null;
 };
 export type RentalMessage = { sender: string; text: string; code: string | null; received_at: string };
 export type RentalDetail = { rental: Rental; messages: RentalMessage[] };

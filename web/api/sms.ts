@@ -26,7 +26,15 @@ export type SmsServicePrice = {
   price: number;
 };
 
-export type BuyNumberRequest = { provider: SmsProvider; country: string; service: string; price?: number };
+export type BuyNumberRequest = {
+  provider: SmsProvider;
+  country: string;
+  service: string;
+  /** The price shown (naira): the server refuses a higher one with 409. */
+  price?: number;
+  /** The customer's ceiling (naira): never charged above it. */
+  max_price?: number;
+};
 
 export type BuyNumberResponse = {
   phone: { request_id: string | number; number: string; error_msg?: undefined } | { error_msg: string; request_id?: undefined };
@@ -37,7 +45,23 @@ export type BuyNumberResponse = {
 
 export type SmsStatus = "waiting" | "used" | "timeout" | "error" | "cancelled" | "reject" | "failed" | (string & {});
 
-export type SmsStatusResponse = { status: SmsStatus; sms: string | null; sms_code?: string | null };
+export type SmsStatusResponse = {
+  status: SmsStatus;
+  sms: string | null;
+  sms_code?: string | null;
+  /** Every code received, oldest first (several after "Get another code"). */
+  codes?: string[];
+  waiting_for_another_code?: boolean;
+  can_request_another_code?: boolean;
+  /** What "Get another code" costs in naira (0: free), said before the click; null when the provider has none. */
+  another_code_price?: number | null;
+};
+
+export type BuyNumbersResponse = {
+  orders: { phone: { request_id: string; number: string }; debitRef: string; price: number }[];
+  requested: number;
+  error: { code: string; message: string } | null;
+};
 
 /** The two failure texts the server writes into `sms` (spec: Cached pending SMS request). */
 export const SMS_TIMEOUT_TEXT = "SMS polling timed out, code not sent.";
@@ -60,6 +84,17 @@ export const getSmsPrices = (provider: SmsProvider, countryId: string) =>
 
 export const buyNumber = (body: BuyNumberRequest) =>
   apiFetch<BuyNumberResponse>("/api/sms/get-number", { method: "POST", body, auth: true });
+
+/** Several numbers (2-5) for one service, each its own order. */
+export const buyNumbers = (body: BuyNumberRequest & { quantity: number }) =>
+  apiFetch<BuyNumbersResponse>("/api/sms/get-numbers", { method: "POST", body, auth: true });
+
+export const requestAnotherSmsCode = (requestId: string) =>
+  apiFetch<{ request_id: string; waiting_for_another_code: boolean; codes: string[] }>("/api/sms/another-code", {
+    method: "POST",
+    body: { request_id: requestId },
+    auth: true,
+  });
 
 export const getSmsStatus = (requestId: string) =>
   apiFetch<SmsStatusResponse>(`/api/sms/status/${encodeURIComponent(requestId)}`, { auth: true });
@@ -100,7 +135,9 @@ export const smsOrderQueryOptions = (requestId: string) =>
     queryKey: ["sms-order", requestId],
     queryFn: () => getSmsStatus(requestId),
     staleTime: 0,
-    refetchInterval: (query) => (isSmsSettled(query.state.data) ? false : pollEvery(SMS_POLL_MS)),
+    // Polling resumes while another code is awaited on a number that already had one.
+    refetchInterval: (query) =>
+      isSmsSettled(query.state.data) && !query.state.data?.waiting_for_another_code ? false : pollEvery(SMS_POLL_MS),
   });
 
 export const useSmsCountries = (provider: SmsProvider) => useQuery(smsCountriesQueryOptions(provider));
@@ -111,6 +148,19 @@ export const useSmsOrder = (requestId: string | null) =>
 export function useBuyNumber() {
   const qc = useQueryClient();
   return useMutation({ mutationFn: buyNumber, onSettled: () => void invalidateMoney(qc) });
+}
+
+export function useBuyNumbers() {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: buyNumbers, onSettled: () => void invalidateMoney(qc) });
+}
+
+export function useRequestAnotherSmsCode() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: requestAnotherSmsCode,
+    onSettled: (_data, _err, requestId) => void qc.invalidateQueries({ queryKey: ["sms-order", requestId] }),
+  });
 }
 
 export function useCancelSmsRequest() {

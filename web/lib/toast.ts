@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore } from "react";
+import { createElement, useEffect, useSyncExternalStore, type ReactNode } from "react";
 
 /**
  * sonner's toast API, loaded on demand. sonner is about 9 kB gzip and no screen needs a toast before it is usable, so
@@ -29,7 +29,12 @@ export function requestToaster(): void {
 function show(kind: ToastKind, message: string, options?: ToastOptions): void {
   if (hostMounted) requestToaster();
   const ready = hostMounted ? toasterReady : Promise.resolve();
-  void Promise.all([loadSonner(), ready]).then(([m]) => m.toast[kind](message, options));
+  // '⏰ Timeout: ...' and '❌ Error ...' draw their emoji as icons (a box on systems without an emoji font); the
+  // drawing loads only with such a toast.
+  const content: Promise<ReactNode> = /^(⏰|❌)/u.test(message)
+    ? import("../components/ui/emoji-text").then(({ EmojiText }) => createElement(EmojiText, { text: message }))
+    : Promise.resolve(message);
+  void Promise.all([loadSonner(), ready, content]).then(([m, , shown]) => m.toast[kind](shown, options));
 }
 
 export const toast = {

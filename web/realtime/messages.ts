@@ -44,6 +44,9 @@ export function queryKeysFor(message: RealtimeMessage): QueryKey[] {
       return [["rental", message.rentalId], ["orders"], ...(message.refunded ? MONEY_KEYS : [])];
     case "balance.changed":
       return MONEY_KEYS;
+    case "admin.changed":
+      // Only an operator's room gets these; the console's queries all start with "admin".
+      return [["admin"]];
   }
 }
 
@@ -68,6 +71,7 @@ export function toastFor(message: RealtimeMessage): RealtimeToast | null {
     case "rental.sms":
     case "rental.ended":
     case "balance.changed":
+    case "admin.changed":
       return null;
   }
 }
@@ -124,6 +128,7 @@ const REQUIRED: Record<RealtimeMessage["kind"], Record<string, "string" | "numbe
   "rental.sms": { rentalId: "string", sender: "string", text: "string" },
   "rental.ended": { rentalId: "string", status: "string", refunded: "boolean" },
   "balance.changed": { balance: "number" },
+  "admin.changed": { topic: "string" },
 };
 const TOAST_TYPES = new Set(["success", "info", "error", "warning"]);
 

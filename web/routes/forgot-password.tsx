@@ -8,8 +8,10 @@ import { Button } from "../components/ui/button";
 import { Field } from "../components/ui/field";
 import { Input } from "../components/ui/input";
 import { validateForm } from "../lib/form";
+import { useDocumentTitle } from "../components/layout/logo";
 
 export default function ForgotPasswordPage() {
+  useDocumentTitle("Forgot password");
   const forgot = useForgotPassword();
   const [email, setEmail] = useState("");
   const [fieldError, setFieldError] = useState<string | undefined>();

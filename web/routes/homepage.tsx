@@ -6,6 +6,7 @@ import { CountryTileCard, ServiceTileCard } from "../components/landing/tiles";
 import { COUNTRY_TILES, SERVICE_TILES } from "../components/landing/supported-data";
 import { buttonClasses } from "../components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs";
+import { useDocumentTitle } from "../components/layout/logo";
 
 const CONTACT_EMAIL = "support@virtualnum.ng";
 
@@ -37,7 +38,7 @@ const REASONS = [
 function SupportedSection() {
   const [tab, setTab] = useState("services");
   return (
-    <section aria-labelledby="supported-title" className="bg-slate-50 py-16 dark:bg-slate-900/50">
+    <section aria-labelledby="supported-title" className="below-fold bg-slate-50 py-16 dark:bg-slate-900/50">
       <div className="mx-auto max-w-6xl px-4 sm:px-6">
         <div className="flex flex-col items-center gap-4 text-center">
           <h2 id="supported-title" className="text-3xl font-bold tracking-tight">
@@ -45,7 +46,7 @@ function SupportedSection() {
           </h2>
           <p className="max-w-xl text-slate-600 dark:text-slate-400">Verification codes for the apps people use most, on numbers from around the world.</p>
         </div>
-        <Tabs value={tab} onValueChange={setTab} className="mt-8 flex flex-col items-center gap-8">
+        <Tabs id="supported" value={tab} onValueChange={setTab} className="mt-8 flex flex-col items-center gap-8">
           <TabsList label="Show services or countries">
             <TabsTrigger value="services">Services</TabsTrigger>
             <TabsTrigger value="countries">Countries</TabsTrigger>
@@ -80,7 +81,7 @@ function HeroPhone() {
   return (
     <div aria-hidden className="relative mx-auto w-64 rotate-2 rounded-[2.5rem] border-8 border-slate-900 bg-white p-4 shadow-2xl dark:border-slate-700 dark:bg-slate-900">
       <div className="mx-auto mb-4 h-1.5 w-16 rounded-full bg-slate-300 dark:bg-slate-700" />
-      <p className="text-xs font-semibold uppercase tracking-wide text-slate-400">+234 801 234 5678</p>
+      <p className="text-xs font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-300">+234 801 234 5678</p>
       <div className="mt-3 flex flex-col gap-3">
         <div className="rounded-2xl rounded-tl-sm bg-slate-100 p-3 text-sm text-slate-700 dark:bg-slate-800 dark:text-slate-200">
           Your verification code is <strong className="text-blue-700 dark:text-blue-400">482 913</strong>
@@ -98,11 +99,13 @@ function HeroPhone() {
 }
 
 export default function HomepagePage() {
+  useDocumentTitle(null);
   return (
     <div className="min-h-dvh bg-white text-slate-900 dark:bg-slate-950 dark:text-slate-100">
       <header className="sticky top-0 z-20 border-b border-slate-200/80 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
         <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 px-3 sm:gap-4 sm:px-6">
-          <Logo />
+          {/* Under 380 px the name gives way to Contact Us and Dashboard (it stays for screen readers). */}
+          <Logo className="max-[379px]:[&>span]:sr-only" />
           <nav aria-label="Site" className="ml-auto flex items-center gap-1 sm:gap-4">
             <a href={`mailto:${CONTACT_EMAIL}`} className="inline-flex items-center gap-1.5 whitespace-nowrap rounded-md px-1.5 py-1 text-sm sm:px-2 font-medium text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white">
               <Mail className="h-4 w-4 max-[399px]:hidden" aria-hidden />
@@ -143,7 +146,7 @@ export default function HomepagePage() {
           </div>
         </section>
 
-        <section aria-labelledby="features-title" className="py-16">
+        <section aria-labelledby="features-title" className="below-fold py-16">
           <div className="mx-auto max-w-6xl px-4 sm:px-6">
             <h2 id="features-title" className="text-center text-3xl font-bold tracking-tight">
               Everything you need to verify accounts
@@ -169,7 +172,7 @@ export default function HomepagePage() {
 
         <SupportedSection />
 
-        <section aria-labelledby="why-title" className="py-16">
+        <section aria-labelledby="why-title" className="below-fold py-16">
           <div className="mx-auto max-w-6xl px-4 sm:px-6">
             <h2 id="why-title" className="text-center text-3xl font-bold tracking-tight">
               Clients choose us
@@ -195,7 +198,7 @@ export default function HomepagePage() {
         <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-10 sm:flex-row sm:items-center sm:justify-between sm:px-6">
           <div className="flex flex-col gap-2">
             <Logo />
-            <p className="text-sm text-slate-500 dark:text-slate-400">
+            <p className="text-sm text-slate-600 dark:text-slate-400">
               © {new Date().getFullYear()} {PRODUCT_NAME}. Virtual numbers for verification.
             </p>
           </div>

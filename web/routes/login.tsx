@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { toast } from "../lib/toast";
 import { loginSchema, type LoginInput } from "../../schema/accounts";
-import { useLogin } from "../api/accounts";
+import { isChallenge, useLogin, useLoginTwoFactor } from "../api/accounts";
 import { AppLink, useGo } from "../components/layout/app-link";
 import { AuthLayout, textLinkClasses } from "../components/auth/auth-layout";
 import { Alert } from "../components/ui/alert";
@@ -10,16 +10,20 @@ import { Field } from "../components/ui/field";
 import { Input, PasswordInput } from "../components/ui/input";
 import { validateForm, type FieldErrors } from "../lib/form";
 import { useTimedMessage } from "../lib/use-timed-message";
+import { useDocumentTitle } from "../components/layout/logo";
 
 /** Spec section 4: the login error banner clears after 8 s. */
 const ERROR_BANNER_MS = 8000;
 
 export default function LoginPage() {
+  useDocumentTitle("Login");
   const go = useGo();
   const loginUser = useLogin();
   const [values, setValues] = useState<LoginInput>({ email: "", password: "" });
   const [errors, setErrors] = useState<FieldErrors<LoginInput>>({});
   const [banner, showBanner] = useTimedMessage(ERROR_BANNER_MS);
+  // Two-factor sign-in on: the password step answered a challenge, and this page asks for the code next.
+  const [challenge, setChallenge] = useState<string | null>(null);
 
   const set = (key: keyof LoginInput) => (e: React.ChangeEvent<HTMLInputElement>) => {
     setValues((v) => ({ ...v, [key]: e.target.value }));
@@ -34,7 +38,10 @@ export default function LoginPage() {
       return;
     }
     loginUser.mutate(result.data, {
-      onSuccess: () => void go("/dashboard/1"),
+      onSuccess: (res) => {
+        if (isChallenge(res)) setChallenge(res.challenge);
+        else void go("/dashboard/1");
+      },
       onError: (err) => {
         // The spec's client reads the `error` field on login; the server sends the same text in both.
         const text = String(("body" in err && (err.body as Record<string, unknown>)?.error) || err.message);
@@ -45,6 +52,19 @@ export default function LoginPage() {
   };
 
   const busy = loginUser.isPending;
+  if (challenge) {
+    return (
+      <TwoFactorStep
+        challenge={challenge}
+        onExpired={(text) => {
+          setChallenge(null);
+          setValues((v) => ({ ...v, password: "" }));
+          showBanner(text);
+        }}
+        onDone={() => void go("/dashboard/1")}
+      />
+    );
+  }
   return (
     <AuthLayout
       title="Welcome back"
@@ -73,6 +93,58 @@ export default function LoginPage() {
         </div>
         <Button type="submit" size="lg" disabled={busy} className="w-full">
           {busy ? "Logging in..." : "Login"}
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}
+
+/** The second login step: a 6-digit code from the authenticator app, or a recovery code. */
+function TwoFactorStep({ challenge, onExpired, onDone }: { challenge: string; onExpired: (message: string) => void; onDone: () => void }) {
+  const verify = useLoginTwoFactor();
+  const [code, setCode] = useState("");
+  const [error, setError] = useState<string | null>(null);
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (code.trim().length < 6) {
+      setError("Enter the 6-digit code from your authenticator app.");
+      return;
+    }
+    verify.mutate(
+      { challenge, code: code.trim() },
+      {
+        onSuccess: onDone,
+        onError: (err) => {
+          // An expired challenge (401 UNAUTHORIZED) starts over at the password; a wrong code or a 429 stays here.
+          if ("code" in err && err.code === "UNAUTHORIZED") onExpired(err.message);
+          else setError(err.message);
+        },
+      },
+    );
+  };
+
+  return (
+    <AuthLayout title="Two-factor sign-in" subtitle="Enter the code from your authenticator app.">
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-busy={verify.isPending}>
+        {error ? <Alert variant="error">{error}</Alert> : null}
+        <Field label="Authentication code" hint="Lost your phone? Enter one of your recovery codes instead.">
+          {(p) => (
+            <Input
+              {...p}
+              name="code"
+              autoComplete="one-time-code"
+              autoFocus
+              value={code}
+              onChange={(e) => {
+                setCode(e.target.value);
+                setError(null);
+              }}
+            />
+          )}
+        </Field>
+        <Button type="submit" size="lg" disabled={verify.isPending} className="w-full">
+          {verify.isPending ? "Verifying..." : "Verify"}
         </Button>
       </form>
     </AuthLayout>

@@ -5,10 +5,12 @@ import { OrdersPanel } from "../components/orders/orders-panel";
 import { RentForm } from "../components/rent/rent-form";
 import { RentalInboxDialog } from "../components/rent/rental-inbox-dialog";
 import { Button } from "../components/ui/button";
+import { useDocumentTitle } from "../components/layout/logo";
 
 type OpenInbox = { id: string; number?: string; canCancel?: boolean };
 
 export default function NumberPage() {
+  useDocumentTitle("Rent Number");
   const [inbox, setInbox] = useState<OpenInbox | null>(null);
 
   const action = (order: Order) =>

@@ -9,9 +9,11 @@ import { PendingPaymentsCard } from "../components/payment/pending-payments-card
 import { Card } from "../components/ui/card";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs";
 import { useSessionUser } from "../lib/use-session";
+import { useDocumentTitle } from "../components/layout/logo";
 
 /** Fund Wallet: card/bank through Squad or crypto through NOWPayments, the pending card payments, the history. */
 export default function PaymentPage() {
+  useDocumentTitle("Fund Wallet");
   const [tab, setTab] = useState("ngn");
   const rate = useRateSettings();
   const settings = rate.data ?? RATE_DEFAULTS;
@@ -23,7 +25,7 @@ export default function PaymentPage() {
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 p-4 sm:p-6">
       <div>
         <h1 className="text-2xl font-bold tracking-tight">Fund Wallet</h1>
-        <p className="text-sm text-slate-500 dark:text-slate-400">Top up in naira by card or bank transfer, or in crypto.</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">Top up in naira by card or bank transfer, or in crypto.</p>
       </div>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start">
         <Card className="p-5">

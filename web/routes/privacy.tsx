@@ -1,7 +1,9 @@
 import { PublicPage } from "../components/layout/public-page";
 import { PRODUCT_NAME } from "../components/layout/logo";
+import { useDocumentTitle } from "../components/layout/logo";
 
 export default function PrivacyPage() {
+  useDocumentTitle("Privacy");
   return (
     <PublicPage title="Privacy Policy" updated="1 May 2026">
       <p>

@@ -7,11 +7,13 @@ import { Alert } from "../components/ui/alert";
 import { Button } from "../components/ui/button";
 import { Field } from "../components/ui/field";
 import { PasswordInput } from "../components/ui/input";
+import { useDocumentTitle } from "../components/layout/logo";
 
 /** Spec section 9: after a successful reset the user goes to login/1 after 3 s. */
 const REDIRECT_MS = 3000;
 
 export default function ResetPasswordPage() {
+  useDocumentTitle("Reset password");
   const { token, id } = useAppSearch<{ token: string; id: string }>();
   const go = useGo();
   const reset = useResetPassword();

@@ -15,6 +15,10 @@ import { Field } from "../components/ui/field";
 import { Input, PasswordInput } from "../components/ui/input";
 import { validateForm, type FieldErrors } from "../lib/form";
 import { useSessionUser } from "../lib/use-session";
+import { useDocumentTitle } from "../components/layout/logo";
+import { DevicesSection } from "../components/settings/devices-section";
+import { EmailSection } from "../components/settings/email-section";
+import { TwoFactorSection } from "../components/settings/two-factor-section";
 
 function ProfileSection() {
   const user = useSessionUser();
@@ -134,11 +138,15 @@ function PasswordSection() {
 }
 
 export default function SettingsPage() {
+  useDocumentTitle("Settings");
   return (
     <div className="mx-auto flex w-full max-w-2xl flex-col gap-6">
       <h1 className="text-2xl font-bold tracking-tight">Account settings</h1>
       <ProfileSection />
+      <EmailSection />
       <PasswordSection />
+      <TwoFactorSection />
+      <DevicesSection />
     </div>
   );
 }

@@ -10,11 +10,13 @@ import { Field } from "../components/ui/field";
 import { Input, PasswordInput } from "../components/ui/input";
 import { validateForm, type FieldErrors } from "../lib/form";
 import { useTimedMessage } from "../lib/use-timed-message";
+import { useDocumentTitle } from "../components/layout/logo";
 
 /** Spec section 4: the signup error banner clears after 4 s. */
 const ERROR_BANNER_MS = 4000;
 
 export default function SignupPage() {
+  useDocumentTitle("Sign up");
   const { ref } = useAppSearch<{ ref: string }>();
   const go = useGo();
   const registerUser = useRegister();
@@ -86,7 +88,7 @@ export default function SignupPage() {
         <Button type="submit" size="lg" disabled={busy} className="mt-2 w-full">
           {busy ? "Signing up..." : "Sign up"}
         </Button>
-        <p className="text-center text-xs text-slate-500 dark:text-slate-400">
+        <p className="text-center text-xs text-slate-600 dark:text-slate-400">
           By signing up you agree to our{" "}
           <AppLink to="/terms/1" className={textLinkClasses}>
             Terms

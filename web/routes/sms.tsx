@@ -2,9 +2,12 @@ import { useState } from "react";
 import { OrdersPanel } from "../components/orders/orders-panel";
 import { ErrorDialog, SmsDialog } from "../components/sms/sms-dialog";
 import { SmsPurchaseCard } from "../components/sms/sms-purchase-card";
+import { OtherNumbers } from "../components/sms/other-numbers";
 import { useActiveSmsRequest } from "../components/sms/use-active-sms-request";
+import { useDocumentTitle } from "../components/layout/logo";
 
 export default function SmsPage() {
+  useDocumentTitle("Receive SMS");
   const active = useActiveSmsRequest();
   const [errorDetail, setErrorDetail] = useState<string | null>(null);
 
@@ -30,6 +33,9 @@ export default function SmsPage() {
           cancelling={active.cancelling}
           onCancelRequest={active.cancel}
           onDismiss={active.dismiss}
+          another={active.another}
+          onAnotherCode={active.requestAnother}
+          extra={active.pending.others?.length ? <OtherNumbers others={active.pending.others} /> : null}
         />
       ) : null}
       <ErrorDialog detail={errorDetail} onClose={() => setErrorDetail(null)} />

@@ -2,6 +2,7 @@ import { useEffect, type ReactNode } from "react";
 import { PublicPage } from "../components/layout/public-page";
 import { PRODUCT_NAME } from "../components/layout/logo";
 import { useAppSearch } from "../components/layout/app-link";
+import { useDocumentTitle } from "../components/layout/logo";
 
 // The spec's anchors. With hash routing "#contact" would be read as a route, so the contents jump by scrolling
 // to the section's id, and a link can open a section directly with ?section=<id> (e.g. #/terms/1?section=contact).
@@ -101,6 +102,7 @@ function jumpTo(id: string) {
 }
 
 export default function TermsPage() {
+  useDocumentTitle("Terms");
   const { section } = useAppSearch<{ section: string }>();
   useEffect(() => {
     if (typeof section === "string") jumpTo(section);
@@ -109,7 +111,7 @@ export default function TermsPage() {
   return (
     <PublicPage title="Terms of Service" updated="1 May 2026">
       <nav aria-label="Contents" className="rounded-xl border border-slate-200 bg-slate-50 p-5 dark:border-slate-800 dark:bg-slate-900">
-        <p className="mb-3 text-sm font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">Contents</p>
+        <p className="mb-3 text-sm font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">Contents</p>
         <ol className="grid gap-2 sm:grid-cols-2">
           {SECTIONS.map((s, i) => (
             <li key={s.id}>

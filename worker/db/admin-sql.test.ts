@@ -2,7 +2,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { clearSettingsCache } from "../services/settings";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
-import { manualEntrySql, RECONCILE_SQL, setSettingSql, stuckSql } from "./admin-sql";
+import { summariseProviderOrders, type ProviderOrderRow } from "../services/provider-stats";
+import { checkUpstreamHealth } from "../services/upstream-health";
+import { manualEntrySql, providerOrdersSql, RECONCILE_SQL, setRoleSql, setSettingSql, stuckSql, UPSTREAM_HEALTH_SQL } from "./admin-sql";
 
 // The operator CLI runs exactly these statements through `wrangler d1 execute`; here they run against the test D1.
 async function exec(sql: string) {
@@ -30,7 +32,7 @@ describe("operator statements", () => {
     const user = await createUser();
     const credit = manualEntrySql({ userId: user.id, amountKobo: 250_000, reason: "goodwill for outage", actor: "ops", entryId: "e1" });
     await exec(credit);
-    await exec(credit.split("\n")[0]); // the same ledger statement again (e.g. a retried CLI run)
+    await exec(credit.split("\n")[1]); // the same ledger statement again (e.g. a retried CLI run)
     expect(await balanceOf(user.id)).toBe(250_000);
     const row = await env.DB.prepare("SELECT kind, note, amount_kobo FROM ledger WHERE key = 'admin:e1'").first();
     expect(row).toEqual({ kind: "admin", note: "Manual deposit adjustment: goodwill for outage", amount_kobo: 250_000 });
@@ -45,6 +47,24 @@ describe("operator statements", () => {
     await expectLedgerBalanced();
   });
 
+  it("grant-operator / revoke-operator: a reason is required; each change is audited with the previous role", async () => {
+    const user = await createUser();
+    expect(() => setRoleSql(user.id, "operator", "ops", "  ")).toThrow(/reason is required/);
+    await exec(setRoleSql(user.id, "operator", "ops@host", "joins the support team"));
+    expect(await env.DB.prepare("SELECT role FROM users WHERE id = ?").bind(user.id).first()).toEqual({ role: "operator" });
+    await exec(setRoleSql(user.id, "customer", "ops@host", "left the team"));
+    expect(await env.DB.prepare("SELECT role FROM users WHERE id = ?").bind(user.id).first()).toEqual({ role: "customer" });
+    const audit = await env.DB.prepare("SELECT actor, action, previous, reason FROM audit_log WHERE subject = ? ORDER BY id").bind(user.id).all();
+    expect(audit.results).toEqual([
+      { actor: "ops@host", action: "operator.grant", previous: "customer", reason: "joins the support team" },
+      { actor: "ops@host", action: "operator.revoke", previous: "operator", reason: "left the team" },
+    ]);
+  });
+
+  it("a setting change without a reason is refused before anything is written", () => {
+    expect(() => setSettingSql("exchange_rate", { rate: 1700 }, "ops", null)).toThrow(/reason is required/);
+  });
+
   it("lists orders left waiting", async () => {
     const user = await createUser();
     await env.DB.prepare(
@@ -54,5 +74,22 @@ describe("operator statements", () => {
       .run();
     const stuck = await env.DB.prepare(stuckSql(30)).all<{ kind: string; id: string }>();
     expect(stuck.results.map((r) => `${r.kind}:${r.id}`)).toContain("sms_order:old-order");
+  });
+
+  it("health: the sweep's last reading per upstream, and the order rows the stats summarise", async () => {
+    await checkUpstreamHealth(env);
+    const { results } = await env.DB.prepare(UPSTREAM_HEALTH_SQL).all<{ provider: string; status: string }>();
+    expect(results.map((r) => [r.provider, r.status])).toEqual([
+      ["Dynamic", "ok"],
+      ["Dynamic-rent", "ok"],
+      ["Swift", "ok"],
+    ]);
+    const user = await createUser({ balanceKobo: 500_000 });
+    const bought = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa" } });
+    expect(bought.status).toBe(200);
+    const rows = (await env.DB.prepare(providerOrdersSql(Date.now() - 60_000)).all<ProviderOrderRow>()).results;
+    expect(summariseProviderOrders(rows)).toEqual([
+      { provider: "Swift", serviceId: "wa", serviceName: "WhatsApp", purchases: 1, codes: 0, refunds: 0, medianSecondsToCode: null },
+    ]);
   });
 });

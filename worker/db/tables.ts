@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // The drizzle schema is drizzle-kit's source for migrations/. Money is integer kobo everywhere.
 // Timestamps are epoch milliseconds (integers) so comparisons and sweeps never parse strings.
@@ -21,6 +21,20 @@ export const users = sqliteTable(
     balanceKobo: integer("balance_kobo").notNull().default(0),
     // Confirmed funding only (ledger kind 'fund'); drives the discount tier and /api/level.
     totalDepositedKobo: integer("total_deposited_kobo").notNull().default(0),
+    // Set when the customer followed the link e-mailed at sign-up (services/email-verification.ts). Null: unverified.
+    emailVerifiedAt: integer("email_verified_at"),
+    // TOTP two-factor (services/two-factor.ts): the secret AES-GCM encrypted, never returned after enrolment. A secret
+    // with totp_enabled_at null is an enrolment not yet confirmed with a code. totp_last_step refuses a code's replay.
+    totpSecret: text("totp_secret"),
+    totpEnabledAt: integer("totp_enabled_at"),
+    totpLastStep: integer("totp_last_step"),
+    // 'operator' opens the console (#/admin, /api/admin) once two-factor is on; granted only by the CLI
+    // (npm run admin -- grant-operator), audited. Everyone else is a 'customer'.
+    role: text("role", { enum: ["customer", "operator"] }).notNull().default("customer"),
+    // Set by an operator's block: sessions end and login is refused while set. The money stays the customer's.
+    blockedAt: integer("blocked_at"),
+    // Set when the customer followed an e-mail's unsubscribe link: no operator group e-mail reaches them again.
+    emailOptOutAt: integer("email_opt_out_at"),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [
@@ -38,8 +52,53 @@ export const sessions = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
     expiresAt: integer("expires_at").notNull(),
     revokedAt: integer("revoked_at"),
+    // What Settings shows for a signed-in device: the User-Agent (cut to 256 characters) and Cloudflare's approximate
+    // place for the address it signed in from. last_seen_at moves at most every few minutes (middleware/auth.ts).
+    userAgent: text("user_agent"),
+    country: text("country"),
+    city: text("city"),
+    lastSeenAt: integer("last_seen_at"),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/** Single-use links that confirm a customer's e-mail address (the token's SHA-256 only, like password_resets). */
+export const emailVerifications = sqliteTable(
+  "email_verifications",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("email_verifications_user_idx").on(t.userId)],
+);
+
+/** Two-factor recovery codes: ten per enrolment, SHA-256 only, each spent once by a conditional UPDATE. */
+export const recoveryCodes = sqliteTable(
+  "recovery_codes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id").notNull().references(() => users.id),
+    codeHash: text("code_hash").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [uniqueIndex("recovery_codes_user_code_unique").on(t.userId, t.codeHash)],
+);
+
+/** Devices a customer has signed in from (browser, OS and country), so a sign-in from an unknown one is e-mailed. */
+export const knownDevices = sqliteTable(
+  "known_devices",
+  {
+    userId: text("user_id").notNull().references(() => users.id),
+    // SHA-256 of the device description: the table holds no User-Agent of its own.
+    deviceHash: text("device_hash").notNull(),
+    firstSeenAt: integer("first_seen_at").notNull(),
+  },
+  (t) => [uniqueIndex("known_devices_user_device_unique").on(t.userId, t.deviceHash)],
 );
 
 export const passwordResets = sqliteTable(
@@ -122,6 +181,10 @@ export const payments = sqliteTable(
     checkoutUrl: text("checkout_url"),
     expiresAt: integer("expires_at"),
     creditedAt: integer("credited_at"),
+    // What the wallet actually received (a crypto underpayment is credited at what arrived, not at amount_kobo).
+    creditedKobo: integer("credited_kobo"),
+    // NOWPayments' actually_paid, in pay_currency, as read back from GET /payment/{id} before crediting.
+    actuallyPaid: text("actually_paid"),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },
@@ -131,6 +194,54 @@ export const payments = sqliteTable(
     index("payments_status_idx").on(t.status),
   ],
 );
+
+/**
+ * Crypto arrivals that do not match their invoice (another currency, a repeat deposit with parent_payment_id, an
+ * amount above the tolerance, a 'finished' without an amount) wait here for an operator; they are never credited
+ * automatically. One row per upstream payment and reason, so a replayed IPN adds nothing.
+ */
+export const paymentReviews = sqliteTable(
+  "payment_reviews",
+  {
+    id: text("id").primaryKey(),
+    // Our invoice the arrival belongs to (a repeat deposit: the invoice its parent_payment_id names).
+    paymentId: text("payment_id").notNull().references(() => payments.id),
+    userId: text("user_id").notNull().references(() => users.id),
+    provider: text("provider", { enum: ["nowpayments"] }).notNull(),
+    // The upstream payment that arrived (a repeat deposit has its own payment_id).
+    providerPaymentId: text("provider_payment_id").notNull(),
+    reason: text("reason", { enum: ["other_currency", "repeat_payment", "overpaid", "no_amount", "paid_after_settlement"] }).notNull(),
+    status: text("status", { enum: ["open", "credited", "refused"] }).notNull().default("open"),
+    expectedCurrency: text("expected_currency"),
+    expectedAmount: text("expected_amount"),
+    payCurrency: text("pay_currency"),
+    actuallyPaid: text("actually_paid"),
+    // The naira value we would credit at the invoice's rate when the currency matches; null when we cannot price it.
+    suggestedKobo: integer("suggested_kobo"),
+    detail: text("detail").notNull().default(""),
+    createdAt: integer("created_at").notNull().default(now),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex("payment_reviews_arrival_unique").on(t.provider, t.providerPaymentId, t.reason),
+    index("payment_reviews_status_idx").on(t.status, t.createdAt),
+  ],
+);
+
+/**
+ * The operator's decision on a review, one row per review (the primary key): a second decision is a UNIQUE violation
+ * that rolls back its whole batch, ledger credit included, so a review is resolved exactly once. Also the audit record.
+ */
+export const paymentReviewResolutions = sqliteTable("payment_review_resolutions", {
+  reviewId: text("review_id")
+    .primaryKey()
+    .references(() => paymentReviews.id),
+  outcome: text("outcome", { enum: ["credited", "refused"] }).notNull(),
+  amountKobo: integer("amount_kobo"),
+  operatorId: text("operator_id").notNull(),
+  note: text("note").notNull().default(""),
+  createdAt: integer("created_at").notNull().default(now),
+});
 
 /** Receive-SMS orders. id is public (the spec's request_id / reference_code); the upstream id stays internal. */
 export const smsOrders = sqliteTable(
@@ -146,7 +257,12 @@ export const smsOrders = sqliteTable(
     priceKobo: integer("price_kobo").notNull(),
     upstreamId: text("upstream_id"),
     number: text("number"),
+    // The latest code; every code received is in sms_order_codes.
     code: text("code"),
+    // "Request another code": when the customer asked (null: not waiting for another), and until when the upstream
+    // activation stays open for it (set when the first code arrives; the poller completes it upstream then).
+    anotherCodeRequestedAt: integer("another_code_requested_at"),
+    activationClosesAt: integer("activation_closes_at"),
     // pending (debited, upstream not yet asked) -> waiting -> used | timeout | error | cancelled | failed
     status: text("status").notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
@@ -154,7 +270,12 @@ export const smsOrders = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },
-  (t) => [index("sms_orders_user_idx").on(t.userId, t.createdAt), index("sms_orders_status_idx").on(t.status)],
+  (t) => [
+    index("sms_orders_user_idx").on(t.userId, t.createdAt),
+    index("sms_orders_status_idx").on(t.status),
+    // A pushed code names the upstream's activation id (routes/webhooks.ts).
+    index("sms_orders_upstream_idx").on(t.provider, t.upstreamId),
+  ],
 );
 
 /** Rented numbers. */
@@ -176,6 +297,9 @@ export const rentals = sqliteTable(
     expiresAt: integer("expires_at"),
     smsCount: integer("sms_count").notNull().default(0),
     lastCheckedAt: integer("last_checked_at"),
+    // When the "ends in 1 hour" reminder went out for the current expiry (claimed by a conditional UPDATE so a repeated
+    // watcher alarm sends it once); cleared when an extension moves the expiry.
+    remindedAt: integer("reminded_at"),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },
@@ -204,15 +328,24 @@ export const settings = sqliteTable("settings", {
   updatedAt: integer("updated_at").notNull().default(now),
 });
 
-/** Who changed what, when and why (operator CLI and manual ledger entries). */
-export const auditLog = sqliteTable("audit_log", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  actor: text("actor").notNull(),
-  action: text("action").notNull(),
-  detail: text("detail").notNull(),
-  reason: text("reason"),
-  createdAt: integer("created_at").notNull().default(now),
-});
+/**
+ * Who changed what, when and why (operator CLI, the console, manual ledger entries). `previous` is the value before the
+ * change (JSON, null when there was none); `subject` names what changed (a setting key, a user id) for the history.
+ */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    detail: text("detail").notNull(),
+    reason: text("reason"),
+    subject: text("subject"),
+    previous: text("previous"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("audit_log_subject_idx").on(t.subject, t.id), index("audit_log_action_idx").on(t.action, t.id)],
+);
 
 /** State of the built-in protocol simulators used in sandbox mode only (never read by live adapters). */
 export const sandboxState = sqliteTable("sandbox_state", {
@@ -220,3 +353,136 @@ export const sandboxState = sqliteTable("sandbox_state", {
   value: text("value").notNull(),
   updatedAt: integer("updated_at").notNull().default(now),
 });
+
+/**
+ * The last accepted upstream cost of each SMS offer, in US dollars: the jump guard compares every new price list with
+ * it (services/sms-catalogue.ts). A refused price is never stored, so one bad list cannot become the new normal.
+ */
+export const upstreamPrices = sqliteTable(
+  "upstream_prices",
+  {
+    provider: text("provider").notNull(),
+    countryId: text("country_id").notNull(),
+    serviceId: text("service_id").notNull(),
+    costUsd: real("cost_usd").notNull(),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.countryId, t.serviceId] })],
+);
+
+/**
+ * Each upstream's health as the cron sweep last read it (services/upstream-health.ts): our balance there, in its own
+ * currency and in dollars, against the operator's floor. status: ok | low (hidden from customers) | unreachable.
+ */
+export const upstreamHealth = sqliteTable("upstream_health", {
+  provider: text("provider").primaryKey(),
+  status: text("status", { enum: ["ok", "low", "unreachable"] }).notNull(),
+  balance: real("balance"),
+  currency: text("currency"),
+  balanceUsd: real("balance_usd"),
+  floorUsd: real("floor_usd").notNull(),
+  detail: text("detail"),
+  checkedAt: integer("checked_at").notNull().default(now),
+});
+
+/**
+ * Developer API keys (docs/decisions/011-developer-api.md). Only the SHA-256 of the secret is kept; the secret is shown
+ * once at creation. `actingUserId` is whose wallet and orders the key uses: the owner for live keys, the owner's
+ * sandbox account (id `sbx_<ownerId>`) for test keys.
+ */
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id),
+    actingUserId: text("acting_user_id").notNull().references(() => users.id),
+    name: text("name").notNull(),
+    mode: text("mode", { enum: ["test", "live"] }).notNull(),
+    // The first characters of the secret (sk_live_AbC123), so the owner can tell keys apart.
+    prefix: text("prefix").notNull(),
+    secretHash: text("secret_hash").notNull(),
+    // Webhooks: where events go, and the HMAC key they are signed with (shown to the owner: it must be usable).
+    webhookUrl: text("webhook_url"),
+    webhookSecret: text("webhook_secret").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+    lastUsedAt: integer("last_used_at"),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [
+    uniqueIndex("api_keys_secret_hash_unique").on(t.secretHash),
+    index("api_keys_user_idx").on(t.userId),
+    index("api_keys_acting_user_idx").on(t.actingUserId),
+    check("api_keys_mode", sql`${t.mode} IN ('test', 'live')`),
+  ],
+);
+
+/**
+ * Idempotency-Key records for POST /api/v1/*: the first request with a key inserts its row (the unique primary key
+ * decides the race), runs, and stores its answer; a repeat with the same body gets that answer, with another body 422.
+ */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    apiKeyId: text("api_key_id").notNull().references(() => apiKeys.id),
+    key: text("key").notNull(),
+    // SHA-256 of method, path and body: what "the same request" means.
+    requestHash: text("request_hash").notNull(),
+    // null while the first request is still running
+    responseStatus: integer("response_status"),
+    responseBody: text("response_body"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [uniqueIndex("idempotency_keys_pk").on(t.apiKeyId, t.key)],
+);
+
+/** The SMS-Activate protocol's numeric activation id for an order bought through /stubs/handler_api.php. */
+export const apiActivations = sqliteTable(
+  "api_activations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    orderId: text("order_id").notNull().references(() => smsOrders.id),
+  },
+  (t) => [uniqueIndex("api_activations_order_unique").on(t.orderId)],
+);
+
+/** Every code an SMS order received (the first, and each one after "request another code"). */
+export const smsOrderCodes = sqliteTable(
+  "sms_order_codes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    orderId: text("order_id").notNull().references(() => smsOrders.id),
+    code: text("code").notNull(),
+    receivedAt: integer("received_at").notNull(),
+  },
+  (t) => [uniqueIndex("sms_order_codes_unique").on(t.orderId, t.code)],
+);
+
+/**
+ * Webhook events, one row per (key, event): the delivery log. A Durable Object per key (WebhookDelivery) posts them,
+ * oldest first and never two of one order out of sequence, retrying with backoff for 24 hours until a 2xx.
+ */
+export const webhookEvents = sqliteTable(
+  "webhook_events",
+  {
+    id: text("id").primaryKey(),
+    apiKeyId: text("api_key_id").notNull().references(() => apiKeys.id),
+    type: text("type").notNull(),
+    // What the event is about (an order or rental id; "wallet" for balance.changed): deliveries per subject stay in order.
+    subject: text("subject").notNull(),
+    // Makes enqueuing the same happening twice a no-op.
+    dedupeKey: text("dedupe_key").notNull(),
+    payload: text("payload").notNull(),
+    // pending -> delivered | failed (24 h without a 2xx)
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastResponseCode: integer("last_response_code"),
+    lastError: text("last_error"),
+    nextAttemptAt: integer("next_attempt_at").notNull(),
+    createdAt: integer("created_at").notNull(),
+    deliveredAt: integer("delivered_at"),
+  },
+  (t) => [
+    uniqueIndex("webhook_events_dedupe_unique").on(t.apiKeyId, t.dedupeKey),
+    index("webhook_events_key_idx").on(t.apiKeyId, t.status, t.createdAt),
+  ],
+);

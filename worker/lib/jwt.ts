@@ -1,12 +1,14 @@
 import { SignJWT, jwtVerify } from "jose";
 
 export const TOKEN_ISSUER = "virtual-numbers";
-export type TokenAudience = "api" | "realtime";
+export type TokenAudience = "api" | "realtime" | "two-factor";
 
 const LIFETIME_SECONDS: Record<TokenAudience, number> = {
   api: 7 * 24 * 3600,
   // Realtime tokens only open a socket; a short life limits what a leaked URL is worth.
   realtime: 5 * 60,
+  // The login challenge between the password and the code (its sid is a random id, not a session).
+  "two-factor": 5 * 60,
 };
 
 export interface TokenClaims {

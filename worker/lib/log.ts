@@ -10,7 +10,8 @@ export function log(level: "info" | "warn" | "error", msg: string, fields: Recor
 }
 
 const SECRET_FIELD = /(pass(word)?|secret|token|api[-_]?key|authorization|signature|sig)$/i;
-const SECRET_VALUE = /(Bearer\s+[\w.-]+|eyJ[\w-]+\.[\w-]+\.[\w-]+)/g;
+// Bearer tokens, JWTs, developer API keys (sk_live_/sk_test_) and webhook signing secrets (whsec_), wherever they hide.
+const SECRET_VALUE = /(Bearer\s+[\w.-]+|eyJ[\w-]+\.[\w-]+\.[\w-]+|sk_(?:live|test)_[A-Za-z0-9]+|whsec_[A-Za-z0-9]+)/g;
 
 export function redact(fields: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -7,6 +7,7 @@ import { sessions, users } from "../db/tables";
 import { AppError } from "../lib/errors";
 import { verifyToken } from "../lib/jwt";
 import type { AppEnv } from "../app-env";
+import { LAST_SEEN_EVERY_MS, touchSession } from "../services/sessions";
 
 export type SignedInUser = {
   id: string;
@@ -17,6 +18,10 @@ export type SignedInUser = {
   referredBy: string | null;
   balanceKobo: number;
   totalDepositedKobo: number;
+  /** Null until the customer followed the verification link (services/email-verification.ts requireVerifiedEmail). */
+  emailVerifiedAt: number | null;
+  /** Non-null when two-factor sign-in is on (the operator console can require it). */
+  totpEnabledAt: number | null;
 };
 
 /**
@@ -25,12 +30,25 @@ export type SignedInUser = {
  */
 export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
   const claims = await bearerClaims(c);
-  const user = await loadSessionUser(c.env.DB, claims.userId, claims.sessionId);
-  if (!user) throw new AppError("UNAUTHORIZED", SESSION_EXPIRED);
-  c.set("user", user);
-  c.set("sessionId", claims.sessionId);
+  const [row] = await sessionUserQuery(getDb(c.env.DB), claims.userId, claims.sessionId);
+  if (!row) throw new AppError("UNAUTHORIZED", SESSION_EXPIRED);
+  signIn(c, row, claims.sessionId);
   await next();
 });
+
+/**
+ * Sets c.var.user and c.var.sessionId, and moves the session's last-seen time when it is older than a few minutes:
+ * that write runs after the answer (waitUntil), so the signed-in read path stays one D1 round trip.
+ */
+function signIn(c: Context<AppEnv>, row: SessionUserRow, sessionId: string): SignedInUser {
+  const { sessionLastSeenAt, ...user } = row;
+  c.set("user", user);
+  c.set("sessionId", sessionId);
+  if (sessionLastSeenAt === null || sessionLastSeenAt < Date.now() - LAST_SEEN_EVERY_MS) {
+    c.executionCtx.waitUntil(touchSession(getDb(c.env.DB), sessionId).catch(() => undefined));
+  }
+  return user;
+}
 
 const SESSION_EXPIRED = "Your session has expired. Please log in again.";
 
@@ -61,17 +79,19 @@ export async function readAsSignedInUser<R>(c: Context<AppEnv>, read: (db: Db, u
   const db = getDb(c.env.DB);
   const plan = read(db, claims.userId);
   const [sessionRows, ...results] = await db.batch([sessionUserQuery(db, claims.userId, claims.sessionId), ...plan.queries]);
-  const user = sessionRows[0];
-  if (!user) throw new AppError("UNAUTHORIZED", SESSION_EXPIRED);
-  c.set("user", user);
-  c.set("sessionId", claims.sessionId);
-  return plan.shape(results, user);
+  const row = sessionRows[0];
+  if (!row) throw new AppError("UNAUTHORIZED", SESSION_EXPIRED);
+  return plan.shape(results, signIn(c, row, claims.sessionId));
 }
 
 export async function loadSessionUser(d1: D1Database, userId: string, sessionId: string): Promise<SignedInUser | null> {
   const [row] = await sessionUserQuery(getDb(d1), userId, sessionId);
-  return row ?? null;
+  if (!row) return null;
+  const { sessionLastSeenAt: _seen, ...user } = row;
+  return user;
 }
+
+type SessionUserRow = SignedInUser & { sessionLastSeenAt: number | null };
 
 /** The session (not revoked, not expired) joined with its user: one query, not yet sent. */
 function sessionUserQuery(db: Db, userId: string, sessionId: string) {
@@ -85,6 +105,9 @@ function sessionUserQuery(db: Db, userId: string, sessionId: string) {
       referredBy: users.referredBy,
       balanceKobo: users.balanceKobo,
       totalDepositedKobo: users.totalDepositedKobo,
+      emailVerifiedAt: users.emailVerifiedAt,
+      totpEnabledAt: users.totpEnabledAt,
+      sessionLastSeenAt: sessions.lastSeenAt,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

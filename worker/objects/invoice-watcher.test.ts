@@ -63,7 +63,7 @@ describe("invoice watcher", () => {
     const state = await runInDurableObject(stub, (instance: InvoiceWatcher) => instance.inspect());
     expect(state.alarmAt).not.toBeNull();
 
-    await setNowSimulator(invoice.payment_id, { payment_status: "finished" });
+    await setNowSimulator(invoice.payment_id, { payment_status: "finished", actually_paid: invoice.pay_amount });
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await ledgerCount(`fund:now:${invoice.payment_id}`)).toBe(1);
   });

@@ -62,6 +62,21 @@ describe("SMS order poller", () => {
     await expectLedgerBalanced();
   });
 
+  it("where the upstream can send another code, the number stays open for it and is completed when the window ends", async () => {
+    fake.requestAnotherCode = async () => undefined;
+    const { orderId } = await buy();
+    fake.polls = [{ state: "code", code: "482913" }];
+    expect(await runDurableObjectAlarm(pollerOf(orderId))).toBe(true);
+    expect(fake.calls).not.toContain("finish");
+    expect(await runDurableObjectAlarm(pollerOf(orderId))).toBe(true); // window not over: re-armed for its end
+    expect(fake.calls).not.toContain("finish");
+    await env.DB.prepare("UPDATE sms_orders SET activation_closes_at = 0 WHERE id = ?").bind(orderId).run();
+    expect(await runDurableObjectAlarm(pollerOf(orderId))).toBe(true);
+    expect(fake.calls.filter((c) => c === "finish")).toHaveLength(1);
+    expect(fake.calls.filter((c) => c === "poll")).toHaveLength(1); // a used order is not polled without a request
+    expect(await runDurableObjectAlarm(pollerOf(orderId))).toBe(false); // no pending alarm
+  });
+
   it("after 15 empty polls: releases the number, refunds exactly once, status timeout, no pending alarm", async () => {
     const { user, orderId } = await buy();
     expect(await drainAlarms(orderId)).toBe(15);
@@ -122,7 +137,7 @@ describe("SMS order poller", () => {
 
   it("a code that turns up while the last poll releases the number wins: no refund", async () => {
     const { user, orderId } = await buy();
-    fake.cancelResult = { outcome: "refused", reason: "BAD_STATUS" };
+    fake.cancelResult = { outcome: "refused", reason: "BAD_STATUS", final: false };
     fake.polls = Array.from({ length: 15 }, () => ({ state: "waiting" as const }));
     fake.afterScript = { state: "code", code: "777111" };
     expect(await drainAlarms(orderId)).toBe(15);

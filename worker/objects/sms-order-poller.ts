@@ -12,7 +12,10 @@ export class SmsOrderPoller extends DurableObject<Env> {
     const serving = await this.ctx.storage.get<string>("orderId");
     if (serving && serving !== orderId) throw new Error("this poller serves another order");
     await this.ctx.storage.put("orderId", orderId);
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + intervalMs);
+    // Also wakes a used order's poller for "request another code": its pending alarm (closing the number) is later.
+    const due = Date.now() + intervalMs;
+    const pending = await this.ctx.storage.getAlarm();
+    if (pending === null || pending > due) await this.ctx.storage.setAlarm(due);
   }
 
   /** The order ended elsewhere (cancel, sweep): no more ticks. */

@@ -32,6 +32,16 @@ describe("the one upstream HTTP client", () => {
     expect((err as Error).message).toBe("Slow did not answer in time. Please try again.");
   });
 
+  it("a fetch that rejects when aborted (as the real one does) is still a timeout, not a network failure", async () => {
+    const http = createUpstreamClient({
+      provider: "Slow",
+      baseUrl: "https://slow.test",
+      timeoutMs: 30,
+      fetch: (req) => new Promise<Response>((_, reject) => req.signal.addEventListener("abort", () => reject(req.signal.reason))),
+    });
+    await expect(http.request("/x")).rejects.toMatchObject({ reason: "timeout", code: "UPSTREAM_TIMEOUT" });
+  });
+
   it("maps a network failure, an HTML page and a wrong JSON shape to one fault type and UPSTREAM_UNAVAILABLE", async () => {
     const offline = createUpstreamClient({ provider: "P", baseUrl: "https://p.test", fetch: () => Promise.reject(new TypeError("fetch failed")) });
     await expect(offline.request("/")).rejects.toMatchObject({ reason: "network", code: "UPSTREAM_UNAVAILABLE", status: 502, transient: true });

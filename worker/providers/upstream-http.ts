@@ -136,6 +136,8 @@ export function createUpstreamClient(opts: UpstreamClientOptions): UpstreamClien
       return { status: response.status, headers: response.headers, text };
     } catch (err) {
       if (err instanceof UpstreamFault) throw err;
+      // A fetch that honours the abort rejects (AbortError) in the same tick as the deadline: still a timeout.
+      if (controller.signal.aborted) throw fault("timeout", null, `no answer within ${timeoutMs} ms`);
       throw fault("network", null, err instanceof Error ? `${err.name}: ${err.message}` : String(err));
     } finally {
       if (timer !== undefined) clearTimeout(timer);

@@ -1,76 +1,17 @@
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { SignJWT } from "jose";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RealtimeMessage } from "../../schema/realtime";
 import { sessions } from "../db/tables";
 import { TOKEN_ISSUER, signToken } from "../lib/jwt";
-import { endRealtimeSession, notify } from "../services/notify";
-import { api, createUser, db, type ReplyBody, type TestUser } from "../test/helpers";
+import { notify } from "../services/notify";
+import { revokeSessions } from "../services/sessions";
+import { api, createUser, db } from "../test/helpers";
+import { connect, joinOwnRoom, realtimeTokenFor, roomPath, workerFetch, type TestSocket } from "../test/sockets";
 import { CLOSE_SESSION_ENDED, MAX_SOCKETS_PER_USER } from "./notification-room";
 
 const secret = () => new TextEncoder().encode(env.JWT_SECRET!);
-const roomPath = (userId: string) => `/parties/notification-room/${userId}`;
-
-function workerFetch(path: string, init: RequestInit = {}) {
-  return (exports as unknown as { default: Fetcher }).default.fetch(new Request(`http://127.0.0.1:8787${path}`, init));
-}
-
-/** A browser tab's socket, opened through the worker exactly as a browser opens it, with its messages queued in order. */
-interface TestSocket {
-  ws: WebSocket;
-  /** The next message this socket receives (in arrival order). */
-  next(): Promise<RealtimeMessage>;
-  closed: Promise<{ code: number; reason: string }>;
-}
-const openSockets: WebSocket[] = [];
-
-async function connect(path: string): Promise<{ status: number; body: ReplyBody; socket?: TestSocket }> {
-  const res = await workerFetch(path, { headers: { Upgrade: "websocket" } });
-  if (!res.webSocket) {
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }
-  const ws = res.webSocket;
-  ws.accept();
-  openSockets.push(ws);
-  const queue: RealtimeMessage[] = [];
-  const waiting: ((m: RealtimeMessage) => void)[] = [];
-  ws.addEventListener("message", (event) => {
-    const message = JSON.parse(String(event.data)) as RealtimeMessage;
-    const waiter = waiting.shift();
-    if (waiter) waiter(message);
-    else queue.push(message);
-  });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
-    ws.addEventListener("close", (event) => resolve({ code: event.code, reason: event.reason })),
-  );
-  const next = () => {
-    const queued = queue.shift();
-    return queued ? Promise.resolve(queued) : new Promise<RealtimeMessage>((resolve) => waiting.push(resolve));
-  };
-  return { status: res.status, body: null, socket: { ws, next, closed } };
-}
-
-async function realtimeTokenFor(user: TestUser): Promise<string> {
-  return signToken(secret(), "realtime", { userId: user.id, sessionId: user.sessionId });
-}
-
-async function joinOwnRoom(user: TestUser): Promise<TestSocket> {
-  const { status, socket } = await connect(`${roomPath(user.id)}?token=${await realtimeTokenFor(user)}`);
-  expect(status).toBe(101);
-  return socket!;
-}
-
-afterEach(() => {
-  for (const ws of openSockets.splice(0)) {
-    try {
-      ws.close(1000, "test done");
-    } catch {
-      // already closed by the server
-    }
-  }
-});
 
 const paymentCredited = (paymentId: string): RealtimeMessage => ({ kind: "payment.credited", paymentId, amount: 5000, balance: 5000 });
 const sentinel = (text: string): RealtimeMessage => ({ kind: "toast", type: "info", message: text });
@@ -245,17 +186,59 @@ describe("publishing", () => {
 });
 
 describe("ending a session", () => {
-  it("endRealtimeSession closes that session's sockets and leaves the user's other sessions open", async () => {
+  it("revokeSessions closes that session's sockets at once and leaves the user's other sessions open", async () => {
     const user = await createUser();
     const otherSessionId = crypto.randomUUID();
     await db().insert(sessions).values({ id: otherSessionId, userId: user.id, expiresAt: Date.now() + 3600_000 });
     const loggingOut = await joinOwnRoom(user);
     const otherDevice = await joinOwnRoom({ ...user, sessionId: otherSessionId });
 
-    await endRealtimeSession(env, user.id, user.sessionId);
+    expect(await revokeSessions(env, user.id, { sessionIds: [user.sessionId] })).toEqual([user.sessionId]);
     expect((await loggingOut.closed).code).toBe(CLOSE_SESSION_ENDED);
 
     await notify(env, user.id, sentinel("still here"));
     expect(await otherDevice.next()).toEqual(sentinel("still here"));
+  });
+
+  it("a publish never reaches a socket whose session was revoked behind the room's back, and closes it", async () => {
+    const user = await createUser();
+    const otherSessionId = crypto.randomUUID();
+    await db().insert(sessions).values({ id: otherSessionId, userId: user.id, expiresAt: Date.now() + 3600_000 });
+    const revoked = await joinOwnRoom(user);
+    const live = await joinOwnRoom({ ...user, sessionId: otherSessionId });
+    const received: RealtimeMessage[] = [];
+    revoked.ws.addEventListener("message", (event) => received.push(JSON.parse(String(event.data)) as RealtimeMessage));
+
+    // Revoked in D1 only: the close request a revocation sends was lost.
+    await db().update(sessions).set({ revokedAt: Date.now() }).where(eq(sessions.id, user.sessionId));
+    await notify(env, user.id, { kind: "sms.code", orderId: "o-1", code: "123456", number: "+15550001111" });
+
+    expect(await live.next()).toMatchObject({ kind: "sms.code", code: "123456" });
+    expect((await revoked.closed).code).toBe(CLOSE_SESSION_ENDED);
+    expect(received).toEqual([]);
+  });
+
+  it("an expired session's socket receives nothing either", async () => {
+    const user = await createUser();
+    const tab = await joinOwnRoom(user);
+    const received: RealtimeMessage[] = [];
+    tab.ws.addEventListener("message", (event) => received.push(JSON.parse(String(event.data)) as RealtimeMessage));
+    await db().update(sessions).set({ expiresAt: Date.now() - 1 }).where(eq(sessions.id, user.sessionId));
+    await notify(env, user.id, paymentCredited("after-expiry"));
+    expect((await tab.closed).code).toBe(CLOSE_SESSION_ENDED);
+    expect(received).toEqual([]);
+  });
+
+  it("revoking every session but one closes the others' sockets and keeps that one", async () => {
+    const user = await createUser();
+    const ids = [crypto.randomUUID(), crypto.randomUUID()];
+    for (const id of ids) await db().insert(sessions).values({ id, userId: user.id, expiresAt: Date.now() + 3600_000 });
+    const kept = await joinOwnRoom(user);
+    const others = [await joinOwnRoom({ ...user, sessionId: ids[0] }), await joinOwnRoom({ ...user, sessionId: ids[1] })];
+
+    expect((await revokeSessions(env, user.id, { except: user.sessionId })).sort()).toEqual([...ids].sort());
+    for (const other of others) expect((await other.closed).code).toBe(CLOSE_SESSION_ENDED);
+    await notify(env, user.id, sentinel("kept"));
+    expect(await kept.next()).toEqual(sentinel("kept"));
   });
 });

@@ -5,7 +5,9 @@ import { errorBody } from "../lib/errors";
 import { verifyToken } from "../lib/jwt";
 import { log } from "../lib/log";
 import { loadSessionUser } from "../middleware/auth";
+import { getDb } from "../db/client";
 import { configFor, type Env } from "../env";
+import { liveSessionIds } from "../services/sessions";
 
 /** Set by the room itself after the token check (any client-sent value is overwritten), read when tagging the socket. */
 const SESSION_HEADER = "x-realtime-session";
@@ -34,6 +36,11 @@ function refuse(status: 401 | 403 | 404 | 429, code: ErrorCode, message: string)
  * room's name and whose session is still live. Who may speak: only server code, through the publish() RPC method
  * (worker/services/notify.ts). Messages from sockets are dropped unread and plain HTTP to the room is refused, so
  * nothing a browser sends can reach another browser.
+ *
+ * Who stops listening: every socket is tagged with the session that opened it. A revocation (services/sessions.ts
+ * revokeSessions) asks the room to close the sockets of sessions no longer live, and publish() checks the sessions of
+ * its sockets in D1 before sending, so a revoked or expired session never receives a message, even if that close
+ * request was lost.
  */
 export class NotificationRoom extends Server<Env> {
   // Hibernation: an idle signed-in tab holds a socket without keeping the object in memory.
@@ -82,11 +89,14 @@ export class NotificationRoom extends Server<Env> {
     return refuse(403, "FORBIDDEN", NOT_A_SOCKET);
   }
 
-  /** Server-only (RPC): sends one message to every open tab of this user. Validated again so a bad shape never ships. */
+  /**
+   * Server-only (RPC): sends one message to every open tab of this user whose session is still live. Validated again so
+   * a bad shape never ships. The liveness check is one D1 read, made only when a socket is open.
+   */
   async publish(message: RealtimeMessage): Promise<number> {
     const text = JSON.stringify(realtimeMessageSchema.parse(message));
     let delivered = 0;
-    for (const connection of this.getConnections()) {
+    for (const connection of await this.liveConnections()) {
       try {
         connection.send(text);
         delivered += 1;
@@ -97,17 +107,36 @@ export class NotificationRoom extends Server<Env> {
     return delivered;
   }
 
-  /** Server-only (RPC): closes the sockets opened under one session, for logout or a password change. */
-  async closeSession(sessionId: string): Promise<number> {
-    let closed = 0;
-    for (const connection of this.getConnections(sessionTag(sessionId))) {
+  /** Server-only (RPC): closes the sockets of every session that was revoked or expired. Returns how many it closed. */
+  async closeRevokedSessions(): Promise<number> {
+    const open = [...this.getConnections()];
+    const live = await this.liveConnections();
+    return open.length - live.length;
+  }
+
+  /** The open sockets whose session is live; the others are closed on the way (close code 4001). */
+  private async liveConnections(): Promise<Connection[]> {
+    const open = [...this.getConnections()];
+    if (open.length === 0) return [];
+    const live = await liveSessionIds(getDb(this.env.DB), [...new Set(open.map(sessionOf).filter((id) => id !== null))]);
+    const keep: Connection[] = [];
+    for (const connection of open) {
+      const sessionId = sessionOf(connection);
+      if (sessionId && live.has(sessionId)) {
+        keep.push(connection);
+        continue;
+      }
       try {
         connection.close(CLOSE_SESSION_ENDED, "Session ended");
-        closed += 1;
       } catch {
         // Already closing.
       }
     }
-    return closed;
+    return keep;
   }
+}
+
+function sessionOf(connection: Connection): string | null {
+  const tag = connection.tags.find((t) => t.startsWith("session:"));
+  return tag ? tag.slice("session:".length) : null;
 }

@@ -218,7 +218,8 @@ describe("brute-force limits", HASHING, () => {
     expect(limited.status).toBe(429);
     expect(limited.data).toMatchObject({ code: "RATE_LIMITED", retry_after: expect.any(Number) });
     const outbox = await api(`/sandbox/outbox.json?to=${encodeURIComponent(account.email)}`);
-    expect(outbox.data.data).toHaveLength(RATE_LIMITS.forgotPerAccount.limit);
+    const resets = outbox.data.data.filter((m: { subject: string }) => m.subject === "Reset your password");
+    expect(resets).toHaveLength(RATE_LIMITS.forgotPerAccount.limit);
   });
 
   it("limits guesses of the old password on a signed-in account", async () => {
@@ -286,6 +287,12 @@ function gatedUsersDb(db: D1Database) {
   return { db: gatedDb, open: () => open(), held: () => held };
 }
 
+/** The reset mails in the sandbox outbox for this address (signing up also mails a verification link). */
+async function resetMails(email: string): Promise<unknown[]> {
+  const outbox = await api(`/sandbox/outbox.json?to=${encodeURIComponent(email)}`);
+  return (outbox.data.data as { link?: string }[]).filter((mail) => mail.link?.includes("/reset-password/"));
+}
+
 describe("forgot-password does the same work for every e-mail (issue 12, hole 8)", HASHING, () => {
   for (const known of [true, false]) {
     it(`answers before looking the account up or sending anything (${known ? "an account" : "no account"})`, async () => {
@@ -298,15 +305,15 @@ describe("forgot-password does the same work for every e-mail (issue 12, hole 8)
         body: JSON.stringify({ email }),
       });
       // While every users query is held, the answer still arrives: it cannot differ in work (or time) by account.
-      const res = await worker.fetch(request, { ...(env as Env), DB: gated.db } as Env, ctx);
+      const res = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...(env as Env), DB: gated.db } as Env, ctx);
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ message: "If this email exists, a reset link has been sent." });
-      expect((await api(`/sandbox/outbox.json?to=${encodeURIComponent(email)}`)).data.data).toHaveLength(0);
+      expect(await resetMails(email)).toHaveLength(0);
       // The lookup and the e-mail happen after the answer.
       gated.open();
       await waitOnExecutionContext(ctx);
       expect(gated.held()).toBeGreaterThan(0);
-      expect((await api(`/sandbox/outbox.json?to=${encodeURIComponent(email)}`)).data.data).toHaveLength(known ? 1 : 0);
+      expect(await resetMails(email)).toHaveLength(known ? 1 : 0);
     });
   }
 });

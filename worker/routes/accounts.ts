@@ -4,6 +4,8 @@ import {
   ACCOUNT_MESSAGES,
   forgotPasswordSchema,
   loginSchema,
+  loginTwoFactorSchema,
+  TWO_FACTOR_MESSAGES,
   passwordChangeSchema,
   profileUpdateSchema,
   registerSchema,
@@ -18,9 +20,13 @@ import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { emailSenderFor } from "../providers/email/select";
 import { checkPasswordReset, completePasswordReset, createPasswordReset, resetLink } from "../services/password-reset";
-import { RATE_LIMITS, clearRateLimit, enforceRateLimit } from "../services/rate-limit";
-import { endRealtimeSession } from "../services/notify";
-import { revokeSession, startSession, tokenForSession } from "../services/sessions";
+import { RATE_LIMITS, clearRateLimit, consumeRateLimit, enforceRateLimit } from "../services/rate-limit";
+import { passwordChangedEmail, sendAccountEmail, verificationEmail } from "../services/account-emails";
+import { createEmailVerification, verificationLink } from "../services/email-verification";
+import { noteDevice, openSignedInSession, refuseBlocked } from "../services/sign-in";
+import { closeRevokedSockets, deviceFromRequest, revokeSessions, tokenForSession } from "../services/sessions";
+import { totpKey, verifySecondFactor } from "../services/two-factor";
+import { signToken, verifyToken } from "../lib/jwt";
 import {
   changePassword,
   findUserByEmail,
@@ -70,8 +76,13 @@ const registerHandlers = factory.createHandlers(perAddressLimit, validate("json"
     phone: input.number,
     passwordHash: await hashPassword(input.password),
     referralCode: input.referralCode || null,
+    device: deviceFromRequest(c.req.raw),
   });
   const token = await tokenForSession(c.var.config.jwtSecret, session);
+  // Issue 12: the address is confirmed through an e-mailed single-use link; the first device is remembered silently.
+  const verification = await createEmailVerification(db, user.id);
+  await sendAccountEmail(c, verificationEmail(user, verificationLink(c.var.config.publicUrl, verification)), "verification");
+  await noteDevice(c, user, session, false);
   return c.json({ user: toSessionUser(user), token, message: ACCOUNT_MESSAGES.welcome }, 201);
 });
 accountRoutes.post("/register", ...registerHandlers).post("/register/", ...registerHandlers);
@@ -91,15 +102,43 @@ accountRoutes.post("/login", perAddressLimit, validate("json", loginSchema), asy
   const matches = await verifyPassword(password, user?.passwordHash ?? DECOY_PASSWORD_HASH);
   if (!user || !matches) throw new AppError("INVALID_CREDENTIALS", ACCOUNT_MESSAGES.invalidCredentials);
   await Promise.all([clearRateLimit(db, pairKey), clearRateLimit(db, accountKey)]);
+  refuseBlocked(user);
   if (needsRehash(user.passwordHash)) await replacePasswordHash(db, user.id, await hashPassword(password));
-  const token = await startSession(db, c.var.config.jwtSecret, user.id);
+  if (user.totpEnabledAt !== null) {
+    // Two-factor on: no session yet. A 5-minute challenge names the user for the second step (POST /login/2fa).
+    const challenge = await signToken(c.var.config.jwtSecret, "two-factor", { userId: user.id, sessionId: crypto.randomUUID() });
+    return c.json({ two_factor_required: true as const, challenge, message: TWO_FACTOR_MESSAGES.codeNeeded });
+  }
+  const token = await openSignedInSession(c, user);
+  return c.json({ user: toSessionUser(user), token });
+});
+
+/** The second login step when two-factor is on: the challenge and a TOTP or recovery code, limited like a password. */
+accountRoutes.post("/login/2fa", perAddressLimit, validate("json", loginTwoFactorSchema), async (c) => {
+  const { challenge, code } = c.req.valid("json");
+  const db = getDb(c.env.DB);
+  const claims = await verifyToken(c.var.config.jwtSecret, "two-factor", challenge);
+  if (!claims) throw new AppError("UNAUTHORIZED", TWO_FACTOR_MESSAGES.challengeExpired);
+  const limitKey = `2fa:${claims.userId}`;
+  await enforceRateLimit(db, limitKey, RATE_LIMITS.twoFactorPerUser);
+  const user = await findUserById(db, claims.userId);
+  if (!user || user.totpEnabledAt === null) throw new AppError("UNAUTHORIZED", TWO_FACTOR_MESSAGES.challengeExpired);
+  if (!(await verifySecondFactor(db, await totpKey(c.var.config.jwtSecret), user.id, code))) {
+    throw new AppError("INVALID_CREDENTIALS", TWO_FACTOR_MESSAGES.wrongCode, { field: "code" });
+  }
+  await clearRateLimit(db, limitKey);
+  // A challenge opens one session: the first success claims its id (one atomic upsert), so a stolen challenge is
+  // worth nothing once the customer got in, even with a later code.
+  if (!(await consumeRateLimit(db, `2fa-challenge:${claims.sessionId}`, RATE_LIMITS.twoFactorChallengeOnce)).allowed) {
+    throw new AppError("UNAUTHORIZED", TWO_FACTOR_MESSAGES.challengeExpired);
+  }
+  const token = await openSignedInSession(c, user);
   return c.json({ user: toSessionUser(user), token });
 });
 
 const logoutHandlers = factory.createHandlers(requireAuth, async (c) => {
-  await revokeSession(getDb(c.env.DB), c.var.user.id, c.var.sessionId);
-  // New sockets are refused at once (the room checks the session); this also closes the ones already open.
-  c.executionCtx.waitUntil(endRealtimeSession(c.env, c.var.user.id, c.var.sessionId));
+  // Ends the session and closes its open sockets before answering (new ones are refused: the room checks the session).
+  await revokeSessions(c.env, c.var.user.id, { sessionIds: [c.var.sessionId] });
   return c.json({ message: ACCOUNT_MESSAGES.loggedOut });
 });
 accountRoutes.post("/logout", ...logoutHandlers).post("/logout/", ...logoutHandlers);
@@ -124,8 +163,11 @@ const passwordHandlers = factory.createHandlers(requireAuth, validate("json", pa
     throw new AppError("VALIDATION_FAILED", ACCOUNT_MESSAGES.wrongOldPassword, { field: "oldPassword" });
   }
   await clearRateLimit(db, limitKey);
-  const session = await changePassword(db, userId, await hashPassword(newPassword));
-  const token = await tokenForSession(c.var.config.jwtSecret, session);
+  // Every OTHER session ends (their sockets too); the one that made the change stays signed in (issue 19).
+  await changePassword(db, userId, c.var.sessionId, await hashPassword(newPassword));
+  await closeRevokedSockets(c.env, userId);
+  await sendAccountEmail(c, passwordChangedEmail(user, "changed"), "password-changed");
+  const token = await tokenForSession(c.var.config.jwtSecret, { id: c.var.sessionId, userId });
   return c.json({ data: { data: ACCOUNT_MESSAGES.passwordUpdated }, message: ACCOUNT_MESSAGES.passwordUpdated, token });
 });
 accountRoutes.patch("/password", ...passwordHandlers).patch("/password/", ...passwordHandlers);
@@ -160,6 +202,9 @@ accountRoutes.post("/reset-password", perAddressLimit, validate("json", resetPas
   const db = getDb(c.env.DB);
   const { userId } = await checkPasswordReset(db, id, token);
   await completePasswordReset(db, id, userId, await hashPassword(newPassword));
+  await closeRevokedSockets(c.env, userId);
+  const user = await findUserById(db, userId);
+  if (user) await sendAccountEmail(c, passwordChangedEmail(user, "reset"), "password-reset");
   return c.json({ message: ACCOUNT_MESSAGES.resetDone });
 });
 

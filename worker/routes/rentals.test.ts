@@ -200,3 +200,21 @@ describe("GET /api/rentals/:id (the inbox)", () => {
     expect(res.data.rental).toMatchObject({ sms_count: 1, can_cancel: false });
   });
 });
+
+describe("what ending or cancelling gives back (the End confirmation reads it)", () => {
+  it("says the server's refund for each way out, and ending pays back nothing, as it said", async () => {
+    const user = await createUser({ balanceKobo: 100_000 });
+    const { data } = await rent(user.token, { countryId: "5", duration: "hour", period: 1 });
+    // Fresh, no SMS read yet: cancelling would return the full price, ending nothing.
+    expect(data.rental).toMatchObject({ can_cancel: true, refund_if_cancelled: 268.8, refund_if_ended: 0 });
+    // The first SMS arrives at once in the test sandbox: cancelling no longer refunds, ending still returns nothing.
+    const read = await api(`/api/rentals/${data.rental.id}`, { token: user.token });
+    expect(read.data.rental).toMatchObject({ can_cancel: false, refund_if_cancelled: null, refund_if_ended: 0 });
+    const before = await balanceOf(user.id);
+    const ended = await api(`/api/rentals/${data.rental.id}/end`, { token: user.token, json: {} });
+    expect(ended.status).toBe(200);
+    expect(ended.data).toMatchObject({ refunded: false, refund: 0, rental: { status: "ended", refund_if_ended: null, refund_if_cancelled: null } });
+    expect(await balanceOf(user.id)).toBe(before);
+    await expectLedgerBalanced();
+  });
+});

@@ -12,6 +12,7 @@ import {
   endRental,
   ownedRental,
   quoteRental,
+  refundIfEndedKobo,
   rentalMessagesOf,
   rentalView,
   rentCountries,
@@ -26,17 +27,18 @@ rentalRoutes.use("/rent/*", requireAuth);
 rentalRoutes.use("/rent-number", requireAuth);
 rentalRoutes.use("/rentals/*", requireAuth);
 
-const depsOf = (c: { env: AppEnv["Bindings"]; var: AppEnv["Variables"] }): RentalDeps => ({
+/** Shared with the console's settle action (routes/admin.ts). */
+export const rentalDeps = (c: { env: AppEnv["Bindings"]; var: AppEnv["Variables"] }): RentalDeps => ({
   env: c.env,
   db: getDb(c.env.DB),
   provider: rentalProviderFor(c.env, c.var.config),
 });
 
-rentalRoutes.get("/rent/country-list", async (c) => c.json(await rentCountries(depsOf(c))));
+rentalRoutes.get("/rent/country-list", async (c) => c.json(await rentCountries(rentalDeps(c))));
 
 rentalRoutes.post("/rent/countries", validate("json", rentQuoteRequestSchema), async (c) => {
   const body = c.req.valid("json");
-  const quote = await quoteRental(depsOf(c), c.var.user.totalDepositedKobo, {
+  const quote = await quoteRental(rentalDeps(c), c.var.user.totalDepositedKobo, {
     countryId: body.countryId,
     unit: body.duration,
     period: body.period,
@@ -50,7 +52,7 @@ rentalRoutes.post("/rent/countries", validate("json", rentQuoteRequestSchema), a
 
 rentalRoutes.post("/rent-number", validate("json", rentNumberRequestSchema), async (c) => {
   const body = c.req.valid("json");
-  const row = await rentNumber(depsOf(c), c.var.user, {
+  const row = await rentNumber(rentalDeps(c), c.var.user, {
     countryId: body.countryId,
     unit: body.duration,
     period: body.period,
@@ -61,7 +63,7 @@ rentalRoutes.post("/rent-number", validate("json", rentNumberRequestSchema), asy
 
 rentalRoutes.get("/rentals/:id", validate("param", rentalIdParamSchema), async (c) => {
   const { id } = c.req.valid("param");
-  const deps = depsOf(c);
+  const deps = rentalDeps(c);
   const before = await ownedRental(deps.db, c.var.user.id, id);
   if (before.status === "active") await checkRentalNow(c.env, id);
   const row = before.status === "active" ? await ownedRental(deps.db, c.var.user.id, id) : before;
@@ -70,12 +72,13 @@ rentalRoutes.get("/rentals/:id", validate("param", rentalIdParamSchema), async (
 
 rentalRoutes.post("/rentals/:id/end", validate("param", rentalIdParamSchema), async (c) => {
   const { id } = c.req.valid("param");
-  const row = await endRental(depsOf(c), c.var.user.id, id);
-  return c.json({ rental: rentalView(row) });
+  const row = await endRental(rentalDeps(c), c.var.user.id, id);
+  // Ending refunds nothing (refundIfEndedKobo): said in the answer so a client never has to assume it.
+  return c.json({ rental: rentalView(row), refunded: false, refund: koboToNaira(refundIfEndedKobo(row)) });
 });
 
 rentalRoutes.post("/rentals/:id/cancel", validate("param", rentalIdParamSchema), async (c) => {
   const { id } = c.req.valid("param");
-  const { rental, refunded } = await cancelRental(depsOf(c), c.var.user.id, id);
+  const { rental, refunded } = await cancelRental(rentalDeps(c), c.var.user.id, id);
   return c.json({ rental: rentalView(rental), refunded });
 });

@@ -96,6 +96,27 @@ describe("POST /api/sms/get-number", () => {
     expect((await api("/api/orders", { token: user.token })).data.data).toEqual([]);
   });
 
+  it("never charges above the customer's max price: 409 with the price and the ceiling, nothing written", async () => {
+    const user = await createUser({ balanceKobo: 500_000 });
+    const res = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa", max_price: 1199.99 } });
+    expect(res.status).toBe(409);
+    expect(res.data).toMatchObject({ code: "PRICE_CHANGED", price: 1200, max_price: 1199.99, message: expect.stringMatching(/above your maximum of ₦1199\.99/) });
+    expect(await balanceOf(user.id)).toBe(500_000);
+    expect(await ledgerRows(user.id)).toEqual([]);
+    expect((await api("/api/orders", { token: user.token })).data.data).toEqual([]);
+    expect((await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa", max_price: 0 } })).status).toBe(400);
+  });
+
+  it("charges the server's price when it is at or below the max price", async () => {
+    const user = await createUser({ balanceKobo: 500_000 });
+    const res = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa", max_price: 1200 } });
+    expect(res.status).toBe(200);
+    expect(res.data.price).toBe(1200);
+    expect(await balanceOf(user.id)).toBe(380_000);
+    await stopPoller(res.data.phone.request_id);
+    await expectLedgerBalanced();
+  });
+
   it("says 'Missing service or country' and 'Insufficient balance' as the spec does", async () => {
     const user = await createUser({ balanceKobo: 50_000 });
     const missing = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5" } });

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { smsCountriesQuerySchema, smsGetNumberSchema, smsOrderRefSchema, smsPriceQuerySchema, type SmsServiceEntry } from "../../schema/sms";
+import { smsCountriesQuerySchema, smsGetNumberSchema, smsGetNumbersSchema, smsOrderRefSchema, smsPriceQuerySchema, type SmsServiceEntry } from "../../schema/sms";
 import { koboToNaira } from "../../schema/money";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
@@ -10,7 +10,7 @@ import { loadSessionUser, readAsSignedInUser, requireAuth } from "../middleware/
 import { ordersRead } from "../services/order-list";
 import { pricingContext, smsPriceKobo } from "../services/pricing";
 import { smsCountries, smsOffers } from "../services/sms-catalogue";
-import { buySmsNumber, cancelSmsOrder, smsOrderStatus, smsRefundState } from "../services/sms-orders";
+import { buySmsNumber, buySmsNumbers, cancelSmsOrder, requestAnotherCode, smsOrderStatus, smsRefundState } from "../services/sms-orders";
 
 export const smsRoutes = new Hono<AppEnv>();
 
@@ -48,12 +48,22 @@ smsRoutes.post("/sms/get-number", requireAuth, validate("json", smsGetNumberSche
   return c.json(await buySmsNumber(c.env, c.var.user, c.req.valid("json")));
 });
 
+// Several numbers (1-5) for one service, each its own order: docs/api.md "Several numbers at once".
+smsRoutes.post("/sms/get-numbers", requireAuth, validate("json", smsGetNumbersSchema), async (c) => {
+  return c.json(await buySmsNumbers(c.env, c.var.user, c.req.valid("json")));
+});
+
 smsRoutes.get("/sms/status/:request_id", requireAuth, validate("param", smsOrderRefSchema), async (c) => {
-  return c.json(await smsOrderStatus(getDb(c.env.DB), c.var.user.id, c.req.valid("param").request_id));
+  return c.json(await smsOrderStatus(c.env, c.var.user.id, c.req.valid("param").request_id));
 });
 
 smsRoutes.post("/sms/cancel", requireAuth, validate("json", smsOrderRefSchema), async (c) => {
   return c.json(await cancelSmsOrder(c.env, c.var.user.id, c.req.valid("json").request_id));
+});
+
+// "Request another code" on a number whose first code arrived (the web's dialog; the developer API has its own).
+smsRoutes.post("/sms/another-code", requireAuth, validate("json", smsOrderRefSchema), async (c) => {
+  return c.json(await requestAnotherCode(c.env, c.var.user.id, c.req.valid("json").request_id));
 });
 
 smsRoutes.post("/refund-user", requireAuth, validate("json", smsOrderRefSchema), async (c) => {

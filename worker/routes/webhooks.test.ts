@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { signNowPaymentsBody } from "../providers/payments/signatures";
 import { nowPaymentsIpnBody } from "../sandbox/nowpayments";
-import { createInvoice, disarmInvoiceWatchers, ledgerCount, paymentRow, postNowIpn } from "../services/payments.fixtures";
+import { createInvoice, disarmInvoiceWatchers, ledgerCount, paymentRow, postNowIpn, setNowSimulator } from "../services/payments.fixtures";
 import { putSetting } from "../services/settings";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 
@@ -70,13 +70,15 @@ describe("crypto funding through NOWPayments (sandbox)", () => {
     expect(res.data.message).toBe("Minimum amount is $5");
   });
 
-  it("partially_paid, failed, expired and refunded credit nothing and show in history as failed", async () => {
+  it("failed, expired, refunded and a partially_paid with nothing arrived credit nothing and show in history as failed", async () => {
     const user = await createUser();
     const statuses = ["partially_paid", "failed", "expired", "refunded"];
     const ids: string[] = [];
     for (const status of statuses) {
       const invoice = await createInvoice(user, 6, "BTC");
       ids.push(invoice.payment_id);
+      // NOWPayments' own record agrees with the IPN (a money status is always re-read before anything is credited).
+      await setNowSimulator(invoice.payment_id, { payment_status: status, actually_paid: 0 });
       const res = await postNowIpn(await ipnFor(invoice.payment_id, status));
       expect(res.status).toBe(200);
       expect(await ledgerCount(`fund:now:${invoice.payment_id}`)).toBe(0);
@@ -106,6 +108,7 @@ describe("crypto funding through NOWPayments (sandbox)", () => {
     expect(await ledgerCount(`fund:now:${invoice.payment_id}`)).toBe(0);
 
     // The same body, correctly signed over its key-sorted JSON (nested fee included), is accepted; key order is irrelevant.
+    await setNowSimulator(invoice.payment_id, { payment_status: "finished", actually_paid: invoice.pay_amount });
     const reordered = Object.fromEntries(Object.entries(body).reverse());
     const ok = await postNowIpn(reordered, { signature: goodSig.toUpperCase() });
     expect(ok.status).toBe(200);

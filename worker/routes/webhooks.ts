@@ -6,6 +6,7 @@ import { log } from "../lib/log";
 import { nowPaymentStatusSchema } from "../providers/payments/nowpayments";
 import { verifyNowPaymentsSignature, verifySquadSignature } from "../providers/payments/signatures";
 import { applyNowPaymentsIpn, confirmCardPayment } from "../services/payments";
+import { acceptPushedCode } from "../services/sms-orders";
 import { paymentDeps } from "./wallet";
 
 /**
@@ -20,10 +21,19 @@ const squadWebhookSchema = z.object({
   Body: z.object({ transaction_ref: z.string().optional() }).passthrough().optional(),
 });
 
+/**
+ * DaisySMS's incoming-SMS webhook (set in the DaisySMS profile; SMS-Activate sends the same fields):
+ * {"activationId": 123, "messageId": 999, "service": "wa", "text": "...", "code": "12345", "country": 187, "receivedAt": "..."}.
+ * Only activationId is used; the code is read back from the upstream (acceptPushedCode).
+ */
+const smsPushSchema = z.object({ activationId: z.union([z.string().trim().min(1).max(40), z.number().int().nonnegative()]).transform(String) }).passthrough();
+
 const nowIpnSchema = z.object({
   payment_id: z.union([z.number(), z.string()]).transform(String),
   payment_status: z.string(),
   order_id: z.union([z.string(), z.number()]).nullish(),
+  // Repeat deposits name the invoice they were sent to (https://documenter.getpostman.com/view/7907941/2s93JusNJt).
+  parent_payment_id: z.union([z.number(), z.string()]).nullish(),
 });
 
 function parseJson(raw: string): unknown {
@@ -51,6 +61,15 @@ export const webhookRoutes = new Hono<AppEnv>()
     return c.json({ received: true, status: outcome ?? "unknown" });
   })
 
+  .post("/sms/swift", async (c) => {
+    const parsed = smsPushSchema.safeParse(parseJson(await c.req.text()));
+    if (!parsed.success) throw new AppError("VALIDATION_FAILED", "Unrecognised webhook payload.");
+    // Answered 200 whatever the outcome, so the upstream stops retrying; nothing in the body is believed.
+    const outcome = await acceptPushedCode(c.env, "Swift", parsed.data.activationId);
+    if (outcome === "unknown") log("warn", "sms push for an activation we do not hold", { activationId: parsed.data.activationId.slice(0, 40) });
+    return c.json({ received: true, status: outcome });
+  })
+
   .post("/nowpayments", async (c) => {
     const raw = await c.req.text();
     if (!(await verifyNowPaymentsSignature(c.env.NOWPAYMENTS_IPN_SECRET ?? "", raw, c.req.header("x-nowpayments-sig")))) {
@@ -65,6 +84,7 @@ export const webhookRoutes = new Hono<AppEnv>()
       paymentId: parsed.data.payment_id,
       status: status.data,
       orderId: parsed.data.order_id == null ? null : String(parsed.data.order_id),
+      parentPaymentId: parsed.data.parent_payment_id == null || parsed.data.parent_payment_id === "" ? null : String(parsed.data.parent_payment_id),
     });
     if (outcome === "unknown") log("warn", "nowpayments ipn for an unknown payment", { paymentId: parsed.data.payment_id });
     return c.json({ received: true, status: outcome });

@@ -8,27 +8,33 @@ import { nowPaymentStatusSchema } from "../providers/payments/nowpayments";
 import { signNowPaymentsBody } from "../providers/payments/signatures";
 
 /**
- * Sandbox NOWPayments. nowPaymentsSimulator speaks NOWPayments' documented API (merchant coins, full currencies,
- * create/get payment) for the REAL adapter in sandbox mode; nowPaymentsSandboxRoutes (/sandbox/nowpayments) lets a
- * script or test move a payment to any status, which sends an IPN signed with the IPN secret to our own webhook.
+ * Sandbox NOWPayments, written from NOWPayments' API documentation (https://documenter.getpostman.com/view/7907941/2s93JusNJt),
+ * not from our adapter. nowPaymentsSimulator speaks the documented API (status, merchant coins, full currencies,
+ * min-amount, create/get payment) with the real service's checks (x-api-key on every call but /status, required
+ * fields, the per-currency minimum) for the REAL adapter in sandbox mode. nowPaymentsSandboxRoutes
+ * (/sandbox/nowpayments) lets a script or test move a payment to any status, which sends an IPN signed with the IPN
+ * secret to our own webhook; it can also simulate what customers really do: pay less, pay in another currency, or
+ * send a second deposit to the same address (a repeat payment carrying parent_payment_id).
  */
 export const NOWPAYMENTS_SIMULATOR_PATH = "/sandbox/nowpayments-api";
 
-/** Rough USD prices so pay_amount looks plausible. */
-const USD_PER_COIN: Record<string, { name: string; usd: number; network: string; decimals: number }> = {
-  BTC: { name: "Bitcoin", usd: 65_000, network: "btc", decimals: 8 },
-  USDTTRC20: { name: "Tether USD (Tron)", usd: 1, network: "trx", decimals: 6 },
-  ETH: { name: "Ethereum", usd: 3_200, network: "eth", decimals: 8 },
-  SOL: { name: "Solana", usd: 150, network: "sol", decimals: 6 },
-  LTC: { name: "Litecoin", usd: 80, network: "ltc", decimals: 8 },
-  USDTERC20: { name: "Tether USD (Ethereum)", usd: 1, network: "eth", decimals: 6 },
-  XMR: { name: "Monero", usd: 160, network: "xmr", decimals: 8 },
+/** Rough USD prices so pay_amount looks plausible; minUsd is what /min-amount reports as fiat_equivalent. */
+const USD_PER_COIN: Record<string, { name: string; usd: number; network: string; decimals: number; minUsd: number }> = {
+  BTC: { name: "Bitcoin", usd: 65_000, network: "btc", decimals: 8, minUsd: 2 },
+  USDTTRC20: { name: "Tether USD (Tron)", usd: 1, network: "trx", decimals: 6, minUsd: 1 },
+  ETH: { name: "Ethereum", usd: 3_200, network: "eth", decimals: 8, minUsd: 2 },
+  SOL: { name: "Solana", usd: 150, network: "sol", decimals: 6, minUsd: 1 },
+  LTC: { name: "Litecoin", usd: 80, network: "ltc", decimals: 8, minUsd: 1 },
+  // Network fees on Ethereum make small USDT payments impossible: a currency whose real minimum is above ours.
+  USDTERC20: { name: "Tether USD (Ethereum)", usd: 1, network: "eth", decimals: 6, minUsd: 25 },
+  XMR: { name: "Monero", usd: 160, network: "xmr", decimals: 8, minUsd: 1 },
 };
 /** Selected in the sandbox merchant account (XMR is listed but not selected, so it is not available for payment). */
 const SELECTED = ["BTC", "USDTTRC20", "ETH", "SOL", "LTC", "USDTERC20"];
 
 interface SimPayment {
   payment_id: string;
+  parent_payment_id?: string | null;
   payment_status: z.infer<typeof nowPaymentStatusSchema>;
   pay_address: string;
   price_amount: number;
@@ -74,6 +80,7 @@ const createBody = z.object({
 function publicPayment(p: SimPayment) {
   return {
     payment_id: Number(p.payment_id),
+    parent_payment_id: p.parent_payment_id ? Number(p.parent_payment_id) : null,
     invoice_id: null,
     payment_status: p.payment_status,
     pay_address: p.pay_address,
@@ -96,13 +103,31 @@ function publicPayment(p: SimPayment) {
 
 export const nowPaymentsSimulator = new Hono<{ Bindings: Env }>().basePath(NOWPAYMENTS_SIMULATOR_PATH);
 
+// GET /status needs no key: "This is a method to get information about the current state of the API".
+nowPaymentsSimulator.get("/status", (c) => c.json({ message: "OK" }));
+
 nowPaymentsSimulator.use("*", async (c, next) => {
   const expected = c.env.NOWPAYMENTS_API_KEY ?? "";
   if (!expected || c.req.header("x-api-key") !== expected) return c.json(nowError(403, "INVALID_API_KEY", "Invalid api key"), 403);
   await next();
 });
 
+// Documented as {"selectedCurrencies": [...]} (the adapter also accepts {"currencies": [...]}: see its golden fixtures).
 nowPaymentsSimulator.get("/merchant/coins", (c) => c.json({ selectedCurrencies: SELECTED }));
+
+nowPaymentsSimulator.get("/min-amount", (c) => {
+  const from = (c.req.query("currency_from") ?? "").toLowerCase();
+  if (!from) return c.json(nowError(400, "INVALID_REQUEST_PARAMS", "currency_from is required"), 400);
+  const coin = USD_PER_COIN[from.toUpperCase()];
+  if (!coin) return c.json(nowError(400, "INVALID_REQUEST_PARAMS", `Currency ${from} was not found`), 400);
+  const to = (c.req.query("currency_to") ?? "usdttrc20").toLowerCase();
+  return c.json({
+    currency_from: from,
+    currency_to: to,
+    min_amount: Number((coin.minUsd / coin.usd).toFixed(coin.decimals)),
+    ...(c.req.query("fiat_equivalent") ? { fiat_equivalent: coin.minUsd } : {}),
+  });
+});
 
 nowPaymentsSimulator.get("/full-currencies", (c) =>
   c.json({
@@ -140,6 +165,9 @@ nowPaymentsSimulator.post("/payment", async (c) => {
   if (!coin || !SELECTED.includes(body.pay_currency.toUpperCase())) {
     return c.json(nowError(400, "INVALID_REQUEST_PARAMS", "Currency is not available for payment"), 400);
   }
+  if (body.price_currency.toLowerCase() === "usd" && body.price_amount < coin.minUsd) {
+    return c.json(nowError(400, "AMOUNT_MINIMAL_ERROR", "amountTo is too small"), 400);
+  }
   const id = String(4_000_000_000 + Math.floor(Math.random() * 999_999_999));
   const now = new Date().toISOString();
   const payment: SimPayment = {
@@ -171,10 +199,14 @@ nowPaymentsSimulator.get("/payment/:id", async (c) => {
 });
 
 /** The IPN NOWPayments posts on a status change: the payment object plus a nested fee object. */
-export function nowPaymentsIpnBody(p: Pick<SimPayment, "payment_id" | "payment_status" | "pay_address" | "price_amount" | "pay_amount" | "actually_paid" | "pay_currency" | "order_id" | "order_description" | "purchase_id">) {
+export function nowPaymentsIpnBody(
+  p: Pick<SimPayment, "payment_id" | "payment_status" | "pay_address" | "price_amount" | "pay_amount" | "actually_paid" | "pay_currency" | "order_id" | "order_description" | "purchase_id"> & {
+    parent_payment_id?: string | null;
+  },
+) {
   return {
     payment_id: Number(p.payment_id),
-    parent_payment_id: null,
+    parent_payment_id: p.parent_payment_id ? Number(p.parent_payment_id) : null,
     invoice_id: null,
     payment_status: p.payment_status,
     pay_address: p.pay_address,
@@ -195,29 +227,56 @@ export function nowPaymentsIpnBody(p: Pick<SimPayment, "payment_id" | "payment_s
   };
 }
 
-export const nowPaymentsSandboxRoutes = new Hono<AppEnv>().post(
-  "/:paymentId/status",
-  validate("json", z.object({ payment_status: nowPaymentStatusSchema, actually_paid: z.number().min(0).optional() })),
-  async (c) => {
-    const payment = await load(c.env, c.req.param("paymentId"));
-    if (!payment) throw new AppError("NOT_FOUND", "No sandbox payment with this id.");
-    const body = c.req.valid("json");
+const sandboxStatusBody = z.object({
+  payment_status: nowPaymentStatusSchema,
+  /** What arrived, in pay_currency (default: the whole pay_amount on 'finished'). */
+  actually_paid: z.number().min(0).optional(),
+  /** The customer paid in another currency than the invoice's. */
+  pay_currency: z.string().regex(/^[A-Za-z0-9]{2,20}$/).optional(),
+  /** A second deposit to the same address: a new payment with parent_payment_id = this one, and its own IPN. */
+  repeat: z.boolean().optional(),
+  /** Which of NOWPayments' two documented canonical forms signs the IPN (they differ only for bodies with arrays). */
+  signature_form: z.enum(["arrays", "objects"]).optional(),
+  /** Adds an array to the IPN body, as some IPNs carry (payment_extra_ids), to exercise both signature forms. */
+  extra_ids: z.array(z.number()).optional(),
+});
+
+export const nowPaymentsSandboxRoutes = new Hono<AppEnv>().post("/:paymentId/status", validate("json", sandboxStatusBody), async (c) => {
+  const original = await load(c.env, c.req.param("paymentId"));
+  if (!original) throw new AppError("NOT_FOUND", "No sandbox payment with this id.");
+  const body = c.req.valid("json");
+  const now = new Date().toISOString();
+  let payment: SimPayment;
+  if (body.repeat) {
+    payment = {
+      ...original,
+      payment_id: String(4_000_000_000 + Math.floor(Math.random() * 999_999_999)),
+      parent_payment_id: original.payment_id,
+      payment_status: body.payment_status,
+      actually_paid: body.actually_paid ?? original.pay_amount,
+      pay_currency: body.pay_currency?.toLowerCase() ?? original.pay_currency,
+      created_at: now,
+      updated_at: now,
+    };
+  } else {
+    payment = original;
     payment.payment_status = body.payment_status;
     payment.actually_paid = body.actually_paid ?? (body.payment_status === "finished" ? payment.pay_amount : payment.actually_paid);
-    payment.updated_at = new Date().toISOString();
-    await save(c.env, payment);
-    const ipn = nowPaymentsIpnBody(payment);
-    const signature = await signNowPaymentsBody(c.env.NOWPAYMENTS_IPN_SECRET ?? "", ipn);
-    const { createApp } = await import("../app");
-    const response = await createApp().fetch(
-      new Request(new URL("/api/webhooks/nowpayments", c.req.url), {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-nowpayments-sig": signature },
-        body: JSON.stringify(ipn),
-      }),
-      c.env,
-      c.executionCtx,
-    );
-    return c.json({ payment_id: payment.payment_id, payment_status: payment.payment_status, webhook_status: response.status });
-  },
-);
+    if (body.pay_currency) payment.pay_currency = body.pay_currency.toLowerCase();
+    payment.updated_at = now;
+  }
+  await save(c.env, payment);
+  const ipn = { ...nowPaymentsIpnBody(payment), ...(body.extra_ids ? { payment_extra_ids: body.extra_ids } : {}) };
+  const signature = await signNowPaymentsBody(c.env.NOWPAYMENTS_IPN_SECRET ?? "", ipn, { arraysAsObjects: body.signature_form === "objects" });
+  const { createApp } = await import("../app");
+  const response = await createApp().fetch(
+    new Request(new URL("/api/webhooks/nowpayments", c.var.config.publicUrl), {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-nowpayments-sig": signature },
+      body: JSON.stringify(ipn),
+    }),
+    c.env,
+    c.executionCtx,
+  );
+  return c.json({ payment_id: payment.payment_id, parent_payment_id: payment.parent_payment_id ?? null, payment_status: payment.payment_status, webhook_status: response.status });
+});

@@ -1,6 +1,8 @@
 import { Hono } from "hono";
 import { RENT_CANCEL_WINDOW_MS, RENT_UNIT_MS, RENT_UNITS, type RentUnit } from "../../schema/rentals";
 import type { Env } from "../env";
+import { chargeSandbox, sandboxBalance, SANDBOX_RUB_PER_USD, setSandboxBalance } from "./sms-activations";
+import { sandboxSmsManToken } from "./sms-man-simulator";
 
 /**
  * A protocol simulator of the sms-man rent API for sandbox mode (`npm start`, the tests, e2e). The real adapter
@@ -12,6 +14,11 @@ import type { Env } from "../env";
  *   country 998: stock is shown but get-number refuses (so a refused rental and its instant refund can be seen).
  * The first SMS arrives SANDBOX_SMS_DELAY_MS after the number is rented, then one every SMS_INTERVAL_MS while the
  * rental lasts. Cancel is allowed within 20 minutes and before any SMS, like the upstream.
+ *
+ * Written from https://sms-man.com/api/rent: the token is checked (wrong_token) and a User-Agent required (403); our
+ * sandbox account holds ROUBLES (the documents' sample cost, 151.68 for 4 hours, is plainly roubles, and the rent API
+ * documents no currency parameter), shared with the activation API: get-balance and limits answer roubles; a rental
+ * is charged when taken ("balance" when short) and refunded when cancelled.
  */
 export const SANDBOX_NO_STOCK_COUNTRY = "999";
 export const SANDBOX_REFUSING_COUNTRY = "998";
@@ -111,10 +118,17 @@ const err = (code: string, msg: string | Record<string, string>) => ({ success: 
 export const rentSimulator = new Hono<{ Bindings: Env }>();
 
 rentSimulator.use("*", async (c, next) => {
-  const expected = c.env.SMSMAN_TOKEN ?? "sandbox-smsman-token";
-  if (c.req.query("token") !== expected) return c.json(err("wrong_token", "Wrong token"));
+  if (!c.req.header("user-agent")) return c.text("Forbidden", 403);
+  if (c.req.query("token") !== sandboxSmsManToken(c.env)) return c.json(err("wrong_token", { token: "Wrong token!" }));
   await next();
 });
+
+/** The rouble price of a rental in the sandbox market. */
+export function sandboxRentCostRub(countryId: string, unit: RentUnit, period: number): number {
+  return Math.round(sandboxRentCostUsd(countryId, unit, period) * SANDBOX_RUB_PER_USD * 100) / 100;
+}
+
+rentSimulator.get("/rent-api/get-balance", async (c) => c.json({ balance: (await sandboxBalance(c.env, "smsman")).toFixed(2) }));
 
 function readChoice(c: { req: { query(name: string): string | undefined } }) {
   const countryId = c.req.query("country_id") ?? "";
@@ -134,7 +148,7 @@ rentSimulator.get("/rent-api/limits", (c) => {
   const count = stockFor(choice.countryId, choice.unit, choice.period);
   const limits =
     count > 0
-      ? [{ country_id: choice.countryId, count: String(count), cost: sandboxRentCostUsd(choice.countryId, choice.unit, choice.period).toFixed(2) }]
+      ? [{ country_id: choice.countryId, count: String(count), cost: sandboxRentCostRub(choice.countryId, choice.unit, choice.period).toFixed(2) }]
       : [];
   return c.json({ type: choice.unit, time: String(choice.period), limits });
 });
@@ -144,6 +158,8 @@ rentSimulator.get("/rent-api/get-number", async (c) => {
   if (!choice) return c.json(err("wrong_params", "Bad country_id, type or time"));
   if (stockFor(choice.countryId, choice.unit, choice.period) === 0) return c.json(err("no_numbers", "No free numbers"));
   if (choice.countryId === SANDBOX_REFUSING_COUNTRY) return c.json(err("balance", { message: "Not enough balance" }));
+  const cost = sandboxRentCostRub(choice.countryId, choice.unit, choice.period);
+  if (!(await chargeSandbox(c.env, "smsman", cost))) return c.json(err("balance", { message: "Not enough balance" }));
   const seq = await c.env.DB.prepare(
     "INSERT INTO sandbox_state (key, value, updated_at) VALUES ('rent:seq', '1', ?) ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1, updated_at = excluded.updated_at RETURNING value",
   )
@@ -184,6 +200,8 @@ rentSimulator.get("/rent-api/set-status", async (c) => {
     if (now - rental.createdAt > RENT_CANCEL_WINDOW_MS) return c.json(err("wrong_status", "The cancel window has passed"));
     if (sandboxMessages(requestId, rental, now).length > 0) return c.json(err("wrong_status", "An SMS was received"));
     await writeSandboxRental(c.env.DB, requestId, { ...rental, status: "cancelled", closedAt: now });
+    const refund = sandboxRentCostRub(rental.countryId, rental.unit, rental.period);
+    await setSandboxBalance(c.env, "smsman", (await sandboxBalance(c.env, "smsman")) + refund);
     return c.json({ request_id: Number(requestId), success: true });
   }
   if (status === "close") {

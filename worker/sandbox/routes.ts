@@ -6,6 +6,7 @@ import { outboxSandboxRoutes } from "./outbox";
 import { settingsSandboxRoutes } from "./settings";
 import { smsTimingSandboxRoutes } from "./sms-timing";
 import { squadSandboxRoutes } from "./squad";
+import { upstreamBalanceSandboxRoutes } from "./upstream-balances";
 
 /** Sandbox-only routes (simulated checkout pages, scripted provider events). They do not exist in live mode. */
 export const sandboxRoutes = new Hono<AppEnv>();
@@ -17,4 +18,5 @@ sandboxRoutes.route("/squad", squadSandboxRoutes);
 sandboxRoutes.route("/nowpayments", nowPaymentsSandboxRoutes);
 sandboxRoutes.route("/settings", settingsSandboxRoutes);
 sandboxRoutes.route("/sms", smsTimingSandboxRoutes);
+sandboxRoutes.route("/upstreams", upstreamBalanceSandboxRoutes);
 sandboxRoutes.route("/", outboxSandboxRoutes);

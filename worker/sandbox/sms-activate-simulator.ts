@@ -1,65 +1,105 @@
 import { Hono } from "hono";
 import type { Env } from "../env";
-import { cancelActivation, createActivation, finishActivation, pollActivation, readActivation } from "./sms-activations";
-import { SANDBOX_SERVICES, sandboxCostUsd, sandboxCountry, sandboxStock, serviceByCode } from "./sms-catalogue";
+import {
+  activeActivations,
+  cancelActivation,
+  chargeSandbox,
+  createActivation,
+  finishActivation,
+  pollActivation,
+  readActivation,
+  retryActivation,
+  sandboxBalance,
+} from "./sms-activations";
+import { SANDBOX_ERROR, SANDBOX_SERVICES, sandboxCostUsd, sandboxCountry, sandboxStock, serviceByCode } from "./sms-catalogue";
 
 /**
- * Speaks the SMS-Activate-compatible protocol as DaisySMS does (GET /stubs/handler_api.php?api_key=&action=..., plain
- * text), selling the sandbox's USA numbers, so the real 'Swift' adapter runs unchanged in sandbox mode.
+ * A DaisySMS ("Swift") simulator written from https://daisysms.com/docs/api (an SMS-Activate-compatible
+ * GET /stubs/handler_api.php?api_key=&action=..., plain-text replies) and SMS-Activate's protocol words, not from our
+ * adapter. What it checks, like the real service:
+ *   - the key: api_key in the URL or the X-ApiKey header, compared with the configured one; otherwise BAD_KEY;
+ *   - a User-Agent (the service sits behind Cloudflare, which refuses requests without one: 403 "error code: 1010");
+ *   - required parameters: getNumber needs service (BAD_SERVICE), getStatus/setStatus need id (NO_ACTIVATION), setStatus
+ *     a known status (BAD_STATUS); an unknown action is BAD_ACTION;
+ *   - money: our account holds dollars (getBalance: ACCESS_BALANCE:50.30); a number is charged when taken (NO_MONEY
+ *     when short) and refunded when cancelled; max_price (alias maxPrice) in dollars, inclusive (MAX_PRICE_EXCEEDED);
+ *     the effective price in the X-Price header; at most 20 active rentals (TOO_MANY_ACTIVE_RENTALS);
+ *   - setStatus 8 on a number that already has its code, or no longer exists, answers ACCESS_READY (not a refusal word).
  * The upstream numbers USA as 187; our customers see it as 5.
  */
 export const smsActivateSimulator = new Hono<{ Bindings: Env }>();
 
 const UPSTREAM_USA = "187";
+export const DAISY_ACTIVE_LIMIT = 20;
+
+/** The key the sandbox account answers to (the same default the sandbox wiring sends). */
+export function sandboxSwiftKey(env: Env): string {
+  return env.SWIFT_API_KEY || "sandbox";
+}
 
 smsActivateSimulator.get("/stubs/handler_api.php", async (c) => {
+  if (!c.req.header("user-agent")) return c.text("error code: 1010", 403);
   const q = (name: string) => c.req.query(name) ?? "";
-  if (!q("api_key")) return c.text("BAD_KEY", 401);
+  const key = q("api_key") || c.req.header("x-apikey") || "";
+  if (key !== sandboxSwiftKey(c.env)) return c.text("BAD_KEY");
   const usa = sandboxCountry("5")!;
   switch (q("action")) {
     case "getBalance":
-      return c.text("ACCESS_BALANCE:250.00");
+      return c.text(`ACCESS_BALANCE:${(await sandboxBalance(c.env, "swift")).toFixed(2)}`);
     case "getPrices": {
       if (q("country") && q("country") !== UPSTREAM_USA) return c.json({});
+      const services = q("service") ? SANDBOX_SERVICES.filter((s) => s.code === q("service")) : SANDBOX_SERVICES;
       const prices = Object.fromEntries(
-        SANDBOX_SERVICES.map((s) => [s.code, { cost: sandboxCostUsd(usa, s), count: sandboxStock(usa, s), name: s.name }]),
+        services.map((s) => [s.code, { cost: sandboxCostUsd(usa, s).toFixed(2), count: sandboxStock(usa, s), name: s.name }]),
       );
       return c.json({ [UPSTREAM_USA]: prices });
     }
     case "getNumber": {
       const service = serviceByCode(q("service"));
       if (!service) return c.text("BAD_SERVICE");
-      if (q("country") && q("country") !== UPSTREAM_USA) return c.text("BAD_COUNTRY");
+      if (q("country") && q("country") !== UPSTREAM_USA) return c.text("BAD_SERVICE");
       const cost = sandboxCostUsd(usa, service);
-      const maxPrice = Number(q("max_price") || q("maxPrice"));
-      if (Number.isFinite(maxPrice) && maxPrice > 0 && cost > maxPrice + 1e-9) return c.text("MAX_PRICE_EXCEEDED");
+      const maxPrice = q("max_price") || q("maxPrice");
+      if (maxPrice !== "") {
+        const max = Number(maxPrice);
+        if (!Number.isFinite(max) || cost > max + 1e-9) return c.text("MAX_PRICE_EXCEEDED");
+      }
       if (sandboxStock(usa, service) === 0) return c.text("NO_NUMBERS");
-      const activation = await createActivation(c.env, usa, service);
+      if ((await activeActivations(c.env, "swift")) >= DAISY_ACTIVE_LIMIT) return c.text("TOO_MANY_ACTIVE_RENTALS");
+      const charged = service.name === SANDBOX_ERROR ? 0 : cost;
+      if (!(await chargeSandbox(c.env, "swift", charged))) return c.text("NO_MONEY");
+      const activation = await createActivation(c.env, usa, service, { account: "swift", amount: charged });
       c.header("X-Price", cost.toFixed(2));
       return c.text(`ACCESS_NUMBER:${activation.id}:${activation.number}`);
     }
     case "getStatus": {
-      const activation = await readActivation(c.env, q("id"));
+      const activation = q("id") ? await readActivation(c.env, q("id")) : null;
       if (!activation) return c.text("NO_ACTIVATION");
       const poll = pollActivation(c.env, activation);
       if (poll.kind === "code") return c.text(`STATUS_OK:${poll.code}`);
+      if (poll.kind === "retry") return c.text(`STATUS_WAIT_RETRY:${poll.code}`);
       if (poll.kind === "cancelled") return c.text("STATUS_CANCEL");
-      if (poll.kind === "error") return c.text("ERROR_SQL");
       return c.text("STATUS_WAIT_CODE");
     }
     case "setStatus": {
-      const activation = await readActivation(c.env, q("id"));
+      const status = q("status");
+      if (!["1", "3", "6", "8"].includes(status)) return c.text("BAD_STATUS");
+      const activation = q("id") ? await readActivation(c.env, q("id")) : null;
+      if (status === "8") {
+        // No longer exists, already ended, or has its code: ACCESS_READY (the number is not given back).
+        if (!activation) return c.text("ACCESS_READY");
+        return c.text((await cancelActivation(c.env, activation)) === "released" ? "ACCESS_CANCEL" : "ACCESS_READY");
+      }
       if (!activation) return c.text("NO_ACTIVATION");
-      if (q("status") === "8") return c.text((await cancelActivation(c.env, activation)) === "released" ? "ACCESS_CANCEL" : "BAD_STATUS");
-      if (q("status") === "6") {
+      if (status === "6") {
         await finishActivation(c.env, activation);
         return c.text("ACCESS_ACTIVATION");
       }
-      if (q("status") === "1") return c.text("ACCESS_READY");
-      if (q("status") === "3") return c.text("ACCESS_RETRY_GET");
-      return c.text("BAD_STATUS");
+      // "Request another code": STATUS_WAIT_RETRY:<last code> until the next SMS (https://sms-activate.org/en/api2).
+      if (status === "3") return c.text((await retryActivation(c.env, activation)) === "accepted" ? "ACCESS_RETRY_GET" : "BAD_STATUS");
+      return c.text("ACCESS_READY");
     }
     default:
-      return c.text("BAD_ACTION", 400);
+      return c.text("BAD_ACTION");
   }
 });

@@ -17,9 +17,72 @@ export interface SandboxActivation {
   /** When the code becomes available upstream, set only with SANDBOX_SMS_DELAY_JITTER_MS (otherwise createdAt + delay). */
   codeAt?: number;
   status: "waiting" | "cancelled" | "finished";
+  /** Which simulated account sold it, and what it charged there (refunded on cancel, like the upstreams). */
+  account?: SandboxAccount;
+  charged?: number;
+  /** "Request another code" (setStatus 3): how many were asked for, and when the last was (the next code arrives a delay later). */
+  retries?: number;
+  retryAt?: number;
 }
 
-export type SandboxPoll = { kind: "waiting" } | { kind: "code"; code: string } | { kind: "cancelled" } | { kind: "error" };
+export type SandboxPoll =
+  | { kind: "waiting" }
+  | { kind: "code"; code: string }
+  /** Another code was asked for and has not come yet: the protocol shows the last one meanwhile. */
+  | { kind: "retry"; code: string }
+  | { kind: "cancelled" };
+
+/**
+ * Our simulated accounts at the upstreams: DaisySMS holds dollars, sms-man (activation and rent API, one token) holds
+ * roubles like the documents' samples. Numbers are charged when taken and refunded when released, so NO_MONEY /
+ * "balance" errors and the health floor can be reached by lowering a balance (POST /sandbox/upstreams/balance).
+ */
+export type SandboxAccount = "swift" | "smsman";
+export const SANDBOX_START_BALANCE: Record<SandboxAccount, number> = { swift: 1000, smsman: 90_000 };
+/** Roubles per dollar in the sandbox market (sms-man's prices are the dollar figures times this). */
+export const SANDBOX_RUB_PER_USD = 90;
+
+const balanceKey = (account: SandboxAccount) => `upstream-balance:${account}`;
+
+export async function sandboxBalance(env: Env, account: SandboxAccount): Promise<number> {
+  const row = await env.DB.prepare("SELECT value FROM sandbox_state WHERE key = ?").bind(balanceKey(account)).first<{ value: string }>();
+  const value = row ? Number(row.value) : SANDBOX_START_BALANCE[account];
+  return Number.isFinite(value) ? value : SANDBOX_START_BALANCE[account];
+}
+
+export async function setSandboxBalance(env: Env, account: SandboxAccount, amount: number): Promise<void> {
+  await env.DB.prepare(
+    "INSERT INTO sandbox_state (key, value, updated_at) VALUES (?1, ?2, ?3) ON CONFLICT(key) DO UPDATE SET value = ?2, updated_at = ?3",
+  )
+    .bind(balanceKey(account), String(Math.round(amount * 100) / 100), Date.now())
+    .run();
+}
+
+/** Takes `amount` from the account; false (nothing taken) when it is short, like NO_MONEY upstream. */
+export async function chargeSandbox(env: Env, account: SandboxAccount, amount: number): Promise<boolean> {
+  const balance = await sandboxBalance(env, account);
+  if (balance + 1e-9 < amount) return false;
+  await setSandboxBalance(env, account, balance - amount);
+  return true;
+}
+
+async function refundSandbox(env: Env, activation: SandboxActivation): Promise<void> {
+  if (activation.account && activation.charged) {
+    await setSandboxBalance(env, activation.account, (await sandboxBalance(env, activation.account)) + activation.charged);
+  }
+}
+
+/** Numbers out on an account that have neither a code nor an end (DaisySMS allows 20 at once). */
+export async function activeActivations(env: Env, account: SandboxAccount): Promise<number> {
+  const { results } = await env.DB.prepare("SELECT value FROM sandbox_state WHERE key LIKE 'sms-activation:%'").all<{ value: string }>();
+  const cutoff = Date.now() - ACTIVATION_LIFETIME_MS;
+  return results
+    .map((r) => JSON.parse(r.value) as SandboxActivation)
+    .filter((a) => a.account === account && a.status === "waiting" && a.createdAt > cutoff && !codeHasArrived(env, a)).length;
+}
+
+/** An unanswered activation lapses upstream after this (DaisySMS rentals last minutes; we use 20). */
+export const ACTIVATION_LIFETIME_MS = 20 * 60_000;
 
 const key = (id: string) => `sms-activation:${id}`;
 
@@ -28,7 +91,12 @@ export function sandboxDelayMs(env: Env): number {
   return Number.isFinite(delay) && delay >= 0 ? delay : 10000;
 }
 
-export async function createActivation(env: Env, country: SandboxCountry, service: SandboxService): Promise<SandboxActivation> {
+export async function createActivation(
+  env: Env,
+  country: SandboxCountry,
+  service: SandboxService,
+  charge?: { account: SandboxAccount; amount: number },
+): Promise<SandboxActivation> {
   const id = String(100_000_000 + Math.floor(Math.random() * 899_999_999));
   const localLength = country.dial === "1" ? 10 : 9;
   let local = String(hash(`${id}:number`)).padStart(localLength, "7").slice(0, localLength);
@@ -40,6 +108,7 @@ export async function createActivation(env: Env, country: SandboxCountry, servic
     number: `${country.dial}${local}`,
     createdAt: Date.now(),
     status: "waiting",
+    ...(charge ? { account: charge.account, charged: charge.amount } : {}),
   };
   // The code-to-screen bench (bench/browser.ts) spreads arrivals over the poller's 6 s tick with a random jitter. Only
   // then is codeAt stored: tests move an activation's createdAt to make its code arrive (or not) and must keep that.
@@ -61,16 +130,28 @@ async function save(env: Env, activation: SandboxActivation): Promise<void> {
     .where(eq(sandboxState.key, key(activation.id)));
 }
 
-/** The code a real SMS would carry: six digits derived from the activation, stable across polls. */
-export function sandboxCode(id: string): string {
-  return String(hash(`${id}:code`) % 1_000_000).padStart(6, "0");
+/** The code a real SMS would carry: six digits derived from the activation (and which retry), stable across polls. */
+export function sandboxCode(id: string, retry = 0): string {
+  return String(hash(retry === 0 ? `${id}:code` : `${id}:code:${retry}`) % 1_000_000).padStart(6, "0");
 }
 
+/** 'Sandbox Error' numbers are cancelled by the upstream itself (STATUS_CANCEL), the protocol's own failure. */
 export function pollActivation(env: Env, activation: SandboxActivation): SandboxPoll {
-  if (activation.serviceName === SANDBOX_ERROR) return { kind: "error" };
+  if (activation.serviceName === SANDBOX_ERROR) return { kind: "cancelled" };
   if (activation.status === "cancelled") return { kind: "cancelled" };
-  if (codeHasArrived(env, activation)) return { kind: "code", code: sandboxCode(activation.id) };
-  return { kind: "waiting" };
+  if (!codeHasArrived(env, activation)) return { kind: "waiting" };
+  const retries = activation.retries ?? 0;
+  if (retries > 0 && Date.now() < (activation.retryAt ?? 0) + sandboxDelayMs(env)) {
+    return { kind: "retry", code: sandboxCode(activation.id, retries - 1) };
+  }
+  return { kind: "code", code: sandboxCode(activation.id, retries) };
+}
+
+/** setStatus 3: only a number that received its code and is still open can be asked for another. */
+export async function retryActivation(env: Env, activation: SandboxActivation): Promise<"accepted" | "refused"> {
+  if (activation.status !== "waiting" || activation.serviceName === SANDBOX_ERROR || !codeHasArrived(env, activation)) return "refused";
+  await save(env, { ...activation, retries: (activation.retries ?? 0) + 1, retryAt: Date.now() });
+  return "accepted";
 }
 
 function codeHasArrived(env: Env, activation: SandboxActivation): boolean {
@@ -78,11 +159,15 @@ function codeHasArrived(env: Env, activation: SandboxActivation): boolean {
   return Date.now() >= (activation.codeAt ?? activation.createdAt + sandboxDelayMs(env));
 }
 
-/** Like the real upstreams: an unused number can be released; once a code came it cannot. */
-export async function cancelActivation(env: Env, activation: SandboxActivation): Promise<"released" | "refused"> {
-  if (activation.status === "cancelled") return "released";
-  if (activation.status === "finished" || (activation.serviceName !== SANDBOX_ERROR && codeHasArrived(env, activation))) return "refused";
+/**
+ * Like the real upstreams: an unused number can be released (and its price goes back to our account); once a code
+ * came it cannot ("has_code"); a number that was already cancelled or finished is "gone".
+ */
+export async function cancelActivation(env: Env, activation: SandboxActivation): Promise<"released" | "has_code" | "gone"> {
+  if (activation.status !== "waiting" || activation.serviceName === SANDBOX_ERROR) return "gone";
+  if (codeHasArrived(env, activation)) return "has_code";
   await save(env, { ...activation, status: "cancelled" });
+  await refundSandbox(env, activation);
   return "released";
 }
 

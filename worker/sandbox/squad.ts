@@ -8,8 +8,11 @@ import { validate } from "../lib/validate";
 import { signSquadBody } from "../providers/payments/signatures";
 
 /**
- * Sandbox Squad. Two halves:
- * - squadSimulator: Squad's documented API (initiate, verify) that the REAL adapter is bound to in sandbox mode;
+ * Sandbox Squad, written from Squad's documents (https://docs.squadco.com/Payments/Initiate-payment,
+ * https://docs.squadco.com/Payments/verify-transaction), not from our adapter. Two halves:
+ * - squadSimulator: Squad's documented API (initiate, verify) that the REAL adapter is bound to in sandbox mode, with
+ *   its checks: no key is 401, a wrong key 403, a non-alphanumeric or reused transaction_ref 400, an unknown
+ *   reference on verify 400 "Invalid transaction reference";
  * - squadSandboxRoutes (/sandbox/squad): the hosted checkout page with Pay and Fail, and a scripted completion.
  *   Pay sends a webhook signed exactly as Squad signs it to our own /api/webhooks/squad, in-process.
  * State lives in D1 (sandbox_state) so the checkout page, the adapter and the tests see the same transactions.
@@ -48,18 +51,21 @@ const initiateBody = z.object({
   email: z.string().email(),
   currency: z.literal("NGN"),
   initiate_type: z.literal("inline"),
-  transaction_ref: z.string().min(1),
+  // "transaction_ref: An alphanumeric string that uniquely identifies a transaction".
+  transaction_ref: z.string().regex(/^[A-Za-z0-9]+$/, "transaction_ref must be alphanumeric"),
   callback_url: z.string().url(),
   customer_name: z.string().optional(),
 });
 
 export const squadSimulator = new Hono<{ Bindings: Env }>().basePath(SQUAD_SIMULATOR_PATH);
 
+// "Any request made without the authorization key (secret key) will fail with a 401"; the documented 401 body is
+// {"success":false,"message":"","data":{}}, and an invalid key is 403 {"success":false,"message":"API key is invalid..."}.
 squadSimulator.use("*", async (c, next) => {
   const expected = c.env.SQUAD_SECRET_KEY ?? "";
-  if (!expected || c.req.header("authorization") !== `Bearer ${expected}`) {
-    return c.json(squadError(401, "Merchant authentication failed"), 401);
-  }
+  const header = c.req.header("authorization") ?? "";
+  if (!header.startsWith("Bearer ") || header === "Bearer ") return c.json({ success: false, message: "", data: {} }, 401);
+  if (!expected || header !== `Bearer ${expected}`) return c.json({ success: false, message: "API key is invalid", data: {} }, 403);
   await next();
 });
 
@@ -106,7 +112,7 @@ squadSimulator.post("/transaction/initiate", async (c) => {
 
 squadSimulator.get("/transaction/verify/:ref", async (c) => {
   const tx = await load(c.env, c.req.param("ref"));
-  if (!tx) return c.json(squadError(404, "Transaction not found"), 404);
+  if (!tx) return c.json(squadError(400, "Invalid transaction reference"), 400);
   return c.json({
     status: 200,
     success: true,
@@ -154,7 +160,7 @@ async function deliverWebhook(c: Context<AppEnv>, tx: SimTransaction): Promise<n
   const raw = JSON.stringify(squadWebhookBody(tx));
   const signature = (await signSquadBody(c.env.SQUAD_SECRET_KEY ?? "", raw)).toUpperCase();
   const { createApp } = await import("../app");
-  const request = new Request(new URL("/api/webhooks/squad", c.req.url), {
+  const request = new Request(new URL("/api/webhooks/squad", c.var.config.publicUrl), {
     method: "POST",
     headers: { "content-type": "application/json", "x-squad-encrypted-body": signature },
     body: raw,

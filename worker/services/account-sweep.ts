@@ -1,11 +1,13 @@
 import type { Db } from "../db/client";
+import { purgeOldEmailVerifications } from "./email-verification";
 import { purgeOldPasswordResets } from "./password-reset";
 import { purgeExpiredRateLimits } from "./rate-limit";
 import { purgeDeadSessions } from "./sessions";
 
-/** Cron: drops sessions, reset links and rate-limit windows nobody can use any more, so those tables stay small. */
+/** Cron: drops sessions, reset and verification links and rate-limit windows nobody can use any more, so those tables stay small. */
 export async function sweepAccountRows(db: Db, now = Date.now()): Promise<void> {
   await purgeDeadSessions(db, now);
   await purgeOldPasswordResets(db, now);
+  await purgeOldEmailVerifications(db, now);
   await purgeExpiredRateLimits(db, now);
 }

@@ -4,7 +4,7 @@ import type { Db } from "../db/client";
 import { passwordResets, users } from "../db/tables";
 import { AppError } from "../lib/errors";
 import { constantTimeEqual } from "../lib/password";
-import { revokeAllSessionsStatement } from "./sessions";
+import { revokeSessionsStatement } from "./sessions";
 
 export const RESET_TTL_MS = 60 * 60 * 1000;
 const TOKEN_BYTES = 32;
@@ -14,7 +14,7 @@ const TOKEN_BYTES = 32;
  * needs (<origin>/#/reset-password/1?token=<token>&id=<id>).
  */
 export async function createPasswordReset(db: Db, userId: string, now = Date.now()): Promise<{ id: string; token: string }> {
-  const token = toBase64Url(crypto.getRandomValues(new Uint8Array(TOKEN_BYTES)));
+  const token = randomUrlToken();
   const id = crypto.randomUUID();
   await db.insert(passwordResets).values({ id, userId, tokenHash: await sha256Hex(token), expiresAt: now + RESET_TTL_MS, createdAt: now });
   return { id, token };
@@ -37,7 +37,8 @@ export async function checkPasswordReset(db: Db, id: string, token: string, now 
 
 /**
  * Uses a link once: claiming it is a conditional UPDATE, so of two parallel submits only one sets the password.
- * Then the new hash, every session revoked and the user's other open links spent, in one batch.
+ * Then the new hash, every session revoked and the user's other open links spent, in one batch. The caller then closes
+ * the revoked sessions' sockets (services/sessions.ts closeRevokedSockets).
  */
 export async function completePasswordReset(db: Db, id: string, userId: string, passwordHash: string, now = Date.now()): Promise<void> {
   const claimed = await db
@@ -48,7 +49,7 @@ export async function completePasswordReset(db: Db, id: string, userId: string, 
   if (claimed.length === 0) throw invalidLink();
   await db.batch([
     db.update(users).set({ passwordHash }).where(eq(users.id, userId)),
-    revokeAllSessionsStatement(db, userId, now),
+    revokeSessionsStatement(db, userId, { all: true }, now),
     db.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt))),
   ]);
 }
@@ -70,6 +71,11 @@ export async function sha256Hex(text: string): Promise<string> {
 
 function encode(text: string): Uint8Array {
   return new TextEncoder().encode(text);
+}
+
+/** 32 random bytes, base64url: the secret half of an e-mailed link (reset, e-mail verification). */
+export function randomUrlToken(): string {
+  return toBase64Url(crypto.getRandomValues(new Uint8Array(TOKEN_BYTES)));
 }
 
 function toBase64Url(bytes: Uint8Array): string {

@@ -6,10 +6,12 @@ import { payments, users } from "../db/tables";
 import { configFor, type Env } from "../env";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
-import type { NowPaymentStatus } from "../providers/payments/nowpayments";
+import type { NowPayment, NowPaymentStatus } from "../providers/payments/nowpayments";
+import { UpstreamFault } from "../providers/upstream-http";
 import { paymentProviders, type PaymentProviders } from "../providers/payments/providers";
 import { ledgerInsert } from "./ledger";
 import { notify } from "./notify";
+import { logReview, openReviewStatement, type OpenReviewInput } from "./payment-reviews";
 import { referralRewardStatement } from "./referrals";
 import { getSetting } from "./settings";
 
@@ -39,7 +41,14 @@ const MAX_CRYPTO_DEPOSIT_USD = 10_000;
 /** NOWPayments statuses that mean the money is on its way: never expire an invoice in one of these. */
 const IN_FLIGHT: NowPaymentStatus[] = ["confirming", "confirmed", "sending"];
 /** Statuses after which nothing more is expected (a late 'finished' still credits: the provider has the money). */
-const FINAL = new Set(["credited", "failed", "expired", "refunded", "abandoned", "amount_mismatch"]);
+const FINAL = new Set(["credited", "failed", "expired", "refunded", "abandoned", "amount_mismatch", "review", "refused"]);
+/** The NOWPayments statuses that say money arrived: the only ones that can credit, and only after a re-read. */
+const MONEY_ARRIVED: ReadonlySet<NowPaymentStatus> = new Set(["finished", "partially_paid"]);
+/**
+ * Paying more than the invoice by more than this share sends the excess to review (the invoice itself is credited).
+ * Less is never rounded up: an underpayment is credited at what arrived.
+ */
+export const CRYPTO_OVERPAY_TOLERANCE = 0.005;
 const STATUS_RANK: Record<string, number> = {
   pending: 0,
   waiting: 0,
@@ -52,12 +61,19 @@ const STATUS_RANK: Record<string, number> = {
   refunded: 5,
   abandoned: 5,
   amount_mismatch: 5,
+  review: 6,
+  refused: 6,
   credited: 6,
 };
 
-function newReference(prefix: string): string {
+/**
+ * Our payment references: prefix, time, randomness, letters and digits only. Squad documents transaction_ref as
+ * alphanumeric (https://docs.squadco.com/Payments/Initiate-payment), so no dashes. References stored before this
+ * change (VN-...-...) stay valid: lookups never parse a reference, they only compare it.
+ */
+export function newReference(prefix: string): string {
   const random = crypto.getRandomValues(new Uint8Array(8));
-  return `${prefix}-${Date.now().toString(36).toUpperCase()}-${[...random].map((b) => b.toString(16).padStart(2, "0")).join("").toUpperCase()}`;
+  return `${prefix}${Date.now().toString(36).toUpperCase()}${[...random].map((b) => b.toString(16).padStart(2, "0")).join("").toUpperCase()}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -163,11 +179,29 @@ export async function createInvoice(
   const { cryptomin, rate } = await getSetting(db, "rate_settings");
   if (priceUsd < cryptomin) throw new AppError("VALIDATION_FAILED", `Minimum amount is $${cryptomin}`, { field: "price_amount" });
   if (priceUsd > MAX_CRYPTO_DEPOSIT_USD) throw new AppError("VALIDATION_FAILED", `Maximum amount is $${MAX_CRYPTO_DEPOSIT_USD}`, { field: "price_amount" });
+  const currency = payCurrency.toUpperCase();
+  // Checked before anything is written or created upstream: an unsupported currency is the customer's input error
+  // (400), not a failed deposit in their history (issue 12, hole 5).
+  const supported = await nowCurrencies(deps);
+  if (!supported.includes(currency)) {
+    throw new AppError("VALIDATION_FAILED", `${currency} is not accepted. Choose one of: ${supported.join(", ")}.`, { field: "pay_currency" });
+  }
+  // NOWPayments' real minimum per currency (GET /min-amount), so a too-small invoice is a clear 400 instead of an
+  // upstream refusal. If the check itself is unavailable, NOWPayments still refuses below its minimum on create.
+  try {
+    const min = await deps.providers.nowpayments.minAmount(currency);
+    if (min.fiatEquivalentUsd !== null && priceUsd < min.fiatEquivalentUsd) {
+      const minimum = Math.ceil(min.fiatEquivalentUsd * 100) / 100;
+      throw new AppError("VALIDATION_FAILED", `The minimum for ${currency} is $${minimum.toFixed(2)}.`, { field: "price_amount", minimum });
+    }
+  } catch (err) {
+    if (!(err instanceof UpstreamFault)) throw err;
+    log("warn", "nowpayments min-amount unavailable: creating the invoice without it", { currency, reason: err.reason });
+  }
   const priceUsdCents = Math.round(priceUsd * 100);
   // The naira rate is fixed now, when the customer sees the invoice, and used for the credit whenever it arrives.
   const rateKoboPerUsd = Math.round(rate * 100);
   const amountKobo = Math.round((priceUsdCents * rateKoboPerUsd) / 100);
-  const currency = payCurrency.toUpperCase();
   const id = newReference("NP");
   await db.insert(payments).values({
     id,
@@ -224,14 +258,22 @@ export async function createInvoice(
   };
 }
 
-/** A verified IPN: applies its status to the payment it names. Unknown payments and mismatched orders change nothing. */
+/**
+ * A verified IPN: applies its status to the payment it names. Unknown payments and mismatched orders change nothing.
+ * The IPN is only the trigger: money statuses are re-read from NOWPayments (GET /payment/{id}) before anything is
+ * credited, and the amount credited is what that re-read says arrived (settleArrival).
+ */
 export async function applyNowPaymentsIpn(
   deps: PaymentDeps,
-  ipn: { paymentId: string; status: NowPaymentStatus; orderId: string | null },
-): Promise<"credited" | "updated" | "unchanged" | "unknown"> {
+  ipn: { paymentId: string; status: NowPaymentStatus; orderId: string | null; parentPaymentId?: string | null },
+): Promise<"credited" | "updated" | "unchanged" | "unknown" | "review"> {
   const db = getDb(deps.env.DB);
   const payment = await findPayment(db, { providerPaymentId: ipn.paymentId, provider: "nowpayments" });
-  if (!payment) return "unknown";
+  if (!payment) {
+    // A repeat deposit to an invoice's address arrives as a new payment naming the invoice in parent_payment_id.
+    if (ipn.parentPaymentId) return applyRepeatDeposit(deps, ipn.paymentId, ipn.parentPaymentId, ipn.status);
+    return "unknown";
+  }
   if (ipn.orderId && ipn.orderId !== payment.id) {
     log("warn", "nowpayments ipn order_id does not match the payment: ignored", { paymentId: ipn.paymentId });
     return "unknown";
@@ -239,14 +281,32 @@ export async function applyNowPaymentsIpn(
   return applyNowStatus(deps, payment, ipn.status);
 }
 
-async function applyNowStatus(deps: PaymentDeps, payment: Payment, status: NowPaymentStatus): Promise<"credited" | "updated" | "unchanged"> {
-  if (payment.status === "credited") return "credited";
-  if (status === "finished") {
-    await creditPayment(deps, payment, `fund:now:${payment.providerPaymentId}`, cryptoDepositNote(payment.payCurrency));
-    return "credited";
+async function applyNowStatus(
+  deps: PaymentDeps,
+  payment: Payment,
+  status: NowPaymentStatus,
+  remote?: NowPayment,
+): Promise<"credited" | "updated" | "unchanged" | "review"> {
+  if (payment.status === "review" || payment.status === "refused") return "review";
+  const partlyCredited = payment.status === "credited" && (payment.creditedKobo ?? payment.amountKobo) < payment.amountKobo;
+  if (payment.status === "credited" && !partlyCredited) return "credited";
+  if (MONEY_ARRIVED.has(status)) {
+    const read = remote ?? (payment.providerPaymentId ? await deps.providers.nowpayments.getPayment(payment.providerPaymentId) : null);
+    if (!read) {
+      log("warn", "nowpayments does not know a payment it reported as paid: not credited", { paymentId: payment.id });
+      return "unchanged";
+    }
+    // Re-read ours too: an IPN and the watcher may race; the ledger key and conditional updates hold either way.
+    const current = (await findPayment(getDb(deps.env.DB), { id: payment.id, provider: "nowpayments" })) ?? payment;
+    if (!MONEY_ARRIVED.has(read.paymentStatus)) {
+      // NOWPayments' own record is the authority: an IPN saying 'finished' while the payment is still confirming waits.
+      return current.status === "credited" ? "credited" : applyNowStatus(deps, current, read.paymentStatus, read);
+    }
+    return settleArrival(deps, current, read);
   }
+  if (payment.status === "credited") return "credited";
   const moved = await moveStatus(getDb(deps.env.DB), payment, status);
-  if (moved && (status === "failed" || status === "expired" || status === "refunded" || status === "partially_paid")) {
+  if (moved && (status === "failed" || status === "expired" || status === "refunded")) {
     deps.defer(
       notify(deps.env, payment.userId, {
         kind: "payment.failed",
@@ -259,11 +319,139 @@ async function applyNowStatus(deps: PaymentDeps, payment: Payment, status: NowPa
   return moved ? "updated" : "unchanged";
 }
 
+/**
+ * Money arrived (per NOWPayments' own record `remote`): credit the naira value of what was paid, at the invoice's
+ * fixed rate, never more than the invoice; anything that does not match the invoice goes to review instead.
+ * - another pay_currency, or a 'finished' without an amount: the invoice is held for review, nothing credited;
+ * - less than pay_amount (partially_paid, or a 'finished' that is short): credited pro rata, at what arrived;
+ * - more than pay_amount beyond CRYPTO_OVERPAY_TOLERANCE: the invoice is credited, the excess goes to review;
+ * - more arriving after a partial credit: the difference goes to review.
+ */
+async function settleArrival(deps: PaymentDeps, payment: Payment, remote: NowPayment): Promise<"credited" | "updated" | "unchanged" | "review"> {
+  const db = getDb(deps.env.DB);
+  const expectedCurrency = (payment.payCurrency ?? "").toUpperCase();
+  const paidCurrency = (remote.payCurrency ?? "").toUpperCase();
+  const expectedAmount = Number(payment.payAmount ?? remote.payAmount);
+  const paid = remote.actuallyPaid ?? 0;
+  const review = (reason: OpenReviewInput["reason"], suggestedKobo: number | null, detail: string): OpenReviewInput => ({
+    payment,
+    providerPaymentId: remote.paymentId,
+    reason,
+    payCurrency: remote.payCurrency,
+    actuallyPaid: remote.actuallyPaid,
+    suggestedKobo,
+    detail,
+  });
+
+  if (remote.parentPaymentId) return holdForReview(deps, payment, review("repeat_payment", null, `parent_payment_id ${remote.parentPaymentId}`), false);
+  if (paidCurrency !== expectedCurrency) {
+    return holdForReview(deps, payment, review("other_currency", null, `paid in ${paidCurrency || "an unnamed currency"}, invoice in ${expectedCurrency}`), true);
+  }
+  if (!(paid > 0) || !(expectedAmount > 0)) {
+    if (remote.paymentStatus === "partially_paid") return (await moveStatus(db, payment, "partially_paid")) ? "updated" : "unchanged";
+    return holdForReview(deps, payment, review("no_amount", null, `${remote.paymentStatus} without actually_paid`), true);
+  }
+  // The naira value of what arrived, at the rate fixed when the invoice was created (floor: never round up money).
+  const arrivedKobo = Math.floor((payment.amountKobo * paid) / expectedAmount);
+  const overpaid = paid > expectedAmount * (1 + CRYPTO_OVERPAY_TOLERANCE);
+  if (payment.status === "credited") {
+    const credited = payment.creditedKobo ?? payment.amountKobo;
+    const more = Math.min(arrivedKobo, payment.amountKobo) - credited;
+    if (more <= 0 && !overpaid) return "credited";
+    const suggested = arrivedKobo - credited;
+    const created = await holdForReview(deps, payment, review("paid_after_settlement", suggested, `credited ${credited} kobo, ${paid} ${paidCurrency} arrived in total`), false);
+    return created === "review" ? "review" : "credited";
+  }
+  const creditKobo = Math.min(arrivedKobo, payment.amountKobo);
+  if (creditKobo <= 0) return holdForReview(deps, payment, review("no_amount", null, `${paid} ${paidCurrency} is worth less than one kobo`), true);
+  const excess = overpaid
+    ? review("overpaid", arrivedKobo - payment.amountKobo, `paid ${paid} ${paidCurrency} for an invoice of ${expectedAmount}`)
+    : null;
+  await creditPayment(deps, payment, `fund:now:${payment.providerPaymentId}`, cryptoDepositNote(payment.payCurrency), {
+    amountKobo: creditKobo,
+    actuallyPaid: String(paid),
+    review: excess,
+  });
+  return "credited";
+}
+
+/**
+ * Sends an arrival to review; `holdInvoice` also moves the invoice itself to 'review' (nothing of it was credited).
+ * Review row and status change go in one batch; a replayed IPN finds both done and changes nothing.
+ */
+async function holdForReview(deps: PaymentDeps, payment: Payment, input: OpenReviewInput, holdInvoice: boolean): Promise<"review" | "credited"> {
+  const db = getDb(deps.env.DB);
+  const now = Date.now();
+  const insert = openReviewStatement(db, input);
+  const [created] = holdInvoice
+    ? await db.batch([
+        insert,
+        db
+          .update(payments)
+          .set({ status: "review", actuallyPaid: input.actuallyPaid == null ? null : String(input.actuallyPaid), updatedAt: now })
+          .where(and(eq(payments.id, payment.id), ne(payments.status, "credited"))),
+      ])
+    : await db.batch([insert]);
+  if (((created as { meta?: { changes?: number } }).meta?.changes ?? 0) > 0) {
+    logReview(input);
+    if (holdInvoice) {
+      deps.defer(
+        notify(deps.env, payment.userId, {
+          kind: "payment.failed",
+          paymentId: payment.providerPaymentId ?? payment.id,
+          status: "review",
+          message: "Your crypto payment does not match the invoice. Our team will review it and credit what arrived.",
+        }),
+      );
+    }
+  }
+  return payment.status === "credited" ? "credited" : "review";
+}
+
+/**
+ * A repeat deposit (parent_payment_id names one of our invoices): its own payment is re-read from NOWPayments and,
+ * once money arrived, recorded for an operator. Never credited automatically: a second deposit to an old address is
+ * not something the customer was quoted for.
+ */
+async function applyRepeatDeposit(
+  deps: PaymentDeps,
+  childPaymentId: string,
+  parentPaymentId: string,
+  status: NowPaymentStatus,
+): Promise<"unknown" | "unchanged" | "review"> {
+  const db = getDb(deps.env.DB);
+  const parent = await findPayment(db, { providerPaymentId: parentPaymentId, provider: "nowpayments" });
+  if (!parent) return "unknown";
+  if (!MONEY_ARRIVED.has(status)) return "unchanged";
+  const remote = await deps.providers.nowpayments.getPayment(childPaymentId);
+  if (!remote || remote.parentPaymentId !== parentPaymentId || !MONEY_ARRIVED.has(remote.paymentStatus)) {
+    log("warn", "nowpayments repeat deposit not confirmed by a re-read: ignored", { childPaymentId, parentPaymentId });
+    return "unchanged";
+  }
+  const sameCurrency = (remote.payCurrency ?? "").toUpperCase() === (parent.payCurrency ?? "").toUpperCase();
+  const expected = Number(parent.payAmount);
+  const suggested = sameCurrency && expected > 0 && remote.actuallyPaid ? Math.floor((parent.amountKobo * remote.actuallyPaid) / expected) : null;
+  await holdForReview(
+    deps,
+    parent,
+    {
+      payment: parent,
+      providerPaymentId: remote.paymentId,
+      reason: "repeat_payment",
+      payCurrency: remote.payCurrency,
+      actuallyPaid: remote.actuallyPaid,
+      suggestedKobo: suggested,
+      detail: `repeat deposit ${remote.paymentId} to invoice ${parentPaymentId}`,
+    },
+    false,
+  );
+  return "review";
+}
+
 const NOW_FAILURE_MESSAGES = {
   failed: "The crypto payment failed. Nothing was charged to your wallet.",
   expired: "The invoice expired before a payment arrived.",
   refunded: "The crypto payment was refunded to you.",
-  partially_paid: "Only part of the amount arrived. Please contact support.",
 } as const;
 
 /** The caller's invoice status (GET /now-status). null for an unknown or someone else's payment. */
@@ -295,7 +483,7 @@ export async function settleInvoice(deps: PaymentDeps, paymentId: string): Promi
     await applyNowStatus(deps, current, "expired");
     return { settled: true };
   }
-  await applyNowStatus(deps, current, remote.paymentStatus);
+  await applyNowStatus(deps, current, remote.paymentStatus, remote);
   return { settled: !IN_FLIGHT.includes(remote.paymentStatus) };
 }
 
@@ -329,31 +517,41 @@ async function moveStatus(db: Db, payment: Payment, status: string): Promise<boo
 }
 
 /**
- * The one place a deposit is credited: [referral reward?, ledger credit, payment -> credited, read balance] in one
- * atomic batch. A replay finds the ledger key taken and changes nothing; only the call that inserted the row notifies.
+ * The one place a deposit is credited: [referral reward?, ledger credit, payment -> credited, review of an excess?,
+ * read balance] in one atomic batch. A replay finds the ledger key taken and changes nothing; only the call that
+ * inserted the row notifies. `amountKobo` defaults to the payment's own amount (a card payment verified exact).
  */
-async function creditPayment(deps: PaymentDeps, payment: Payment, key: string, note: string): Promise<void> {
+async function creditPayment(
+  deps: PaymentDeps,
+  payment: Payment,
+  key: string,
+  note: string,
+  opts: { amountKobo?: number; actuallyPaid?: string; review?: OpenReviewInput | null } = {},
+): Promise<void> {
   const db = getDb(deps.env.DB);
   const now = Date.now();
-  const referral = await referralRewardStatement(db, { userId: payment.userId, amountKobo: payment.amountKobo, paymentId: payment.id });
-  const credit = ledgerInsert(db, { userId: payment.userId, key, amountKobo: payment.amountKobo, kind: "fund", note, ref: payment.id });
+  const amountKobo = opts.amountKobo ?? payment.amountKobo;
+  const referral = await referralRewardStatement(db, { userId: payment.userId, amountKobo, paymentId: payment.id });
+  const credit = ledgerInsert(db, { userId: payment.userId, key, amountKobo, kind: "fund", note, ref: payment.id });
   const markCredited = db
     .update(payments)
-    .set({ status: "credited", creditedAt: now, updatedAt: now })
+    .set({ status: "credited", creditedAt: now, creditedKobo: amountKobo, actuallyPaid: opts.actuallyPaid ?? payment.actuallyPaid, updatedAt: now })
     .where(and(eq(payments.id, payment.id), ne(payments.status, "credited")));
   const balance = db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, payment.userId));
-  const results = referral
-    ? (await db.batch([referral.statement, credit, markCredited, balance])).slice(1)
-    : await db.batch([credit, markCredited, balance]);
+  const head = referral ? [referral.statement] : [];
+  const results = opts.review
+    ? (await db.batch([...head, credit, markCredited, openReviewStatement(db, opts.review), balance] as unknown as Parameters<typeof db.batch>[0])).slice(head.length)
+    : (await db.batch([...head, credit, markCredited, balance] as unknown as Parameters<typeof db.batch>[0])).slice(head.length);
   const creditResult = results[0] as { meta?: { changes?: number } };
-  const balanceRows = results[2] as { balanceKobo: number }[];
+  const balanceRows = results[results.length - 1] as { balanceKobo: number }[];
   if ((creditResult.meta?.changes ?? 0) === 0) return;
-  log("info", "payment credited", { paymentId: payment.id, provider: payment.provider, amountKobo: payment.amountKobo });
+  if (opts.review && ((results[2] as { meta?: { changes?: number } }).meta?.changes ?? 0) > 0) logReview(opts.review);
+  log("info", "payment credited", { paymentId: payment.id, provider: payment.provider, amountKobo, invoiceKobo: payment.amountKobo });
   deps.defer(
     notify(deps.env, payment.userId, {
       kind: "payment.credited",
       paymentId: payment.providerPaymentId ?? payment.id,
-      amount: koboToNaira(payment.amountKobo),
+      amount: koboToNaira(amountKobo),
       balance: koboToNaira(balanceRows[0]?.balanceKobo ?? 0),
     }),
   );

@@ -21,6 +21,12 @@ export const RATE_LIMITS = {
   forgotPerAccount: { limit: 10, windowMs: FIFTEEN_MINUTES },
   /** Guessing the old password with a stolen token is limited like a login. */
   passwordChangePerUser: { limit: 10, windowMs: FIFTEEN_MINUTES },
+  /** The second login step (and enabling/disabling two-factor): a code is guessed no faster than a password. */
+  twoFactorPerUser: { limit: 10, windowMs: FIFTEEN_MINUTES },
+  /** A login challenge (5 minutes) is spent by its first successful code: one claim per challenge id. */
+  twoFactorChallengeOnce: { limit: 1, windowMs: 5 * 60 * 1000 },
+  /** "Send the confirmation link again": enough for a lost mail, not enough to use us to flood an inbox. */
+  verifyResendPerUser: { limit: 5, windowMs: 60 * 60 * 1000 },
   // Generous on purpose: a whole office (or a mobile carrier's NAT) shares one address. It only stops a single machine
   // spraying guesses across many accounts.
   authPerAddress: { limit: 300, windowMs: FIFTEEN_MINUTES },

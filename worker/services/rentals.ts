@@ -11,11 +11,14 @@ import { rentalMessages, rentals, users } from "../db/tables";
 import type { Env } from "../env";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
-import { RENT_PROVIDER_NAME } from "../providers/rent";
+import { RENT_PROVIDER_NAME, rentalProviderFor } from "../providers/rent";
 import { RentProviderError, type RentChoice, type RentalProvider, type RentLimit } from "../providers/rent/types";
 import { asInsufficientBalance, hasEntry, ledgerInsert } from "./ledger";
 import { notify } from "./notify";
 import { pricingContext, rentPriceKobo } from "./pricing";
+import { isSandboxUser } from "./sandbox-accounts";
+import { getSetting } from "./settings";
+import { toUsd } from "./upstream-money";
 
 /**
  * Rent Number: quotes, renting, the inbox, end, cancel and expiry. Money rules:
@@ -33,6 +36,11 @@ export interface RentalDeps {
 }
 
 export type RentalRow = typeof rentals.$inferSelect;
+
+/** The upstream for one customer's rental: a sandbox account (test API key) always rents from the simulator. */
+function upstreamFor(deps: RentalDeps, userId: string): RentalProvider {
+  return isSandboxUser(userId) ? rentalProviderFor(deps.env, { providers: "sandbox" }) : deps.provider;
+}
 
 const UPSTREAM_DOWN = "The number provider is not available right now. Please try again in a few minutes.";
 
@@ -54,7 +62,7 @@ export interface RentQuote {
   limits: { country_id: string; count: number; cost: number }[];
   /** What the server will charge, in kobo; null when there is no stock. */
   priceKobo: number | null;
-  limit: RentLimit | null;
+  limit: (RentLimit & { costUsd: number }) | null;
 }
 
 export async function quoteRental(deps: RentalDeps, totalDepositedKobo: number, choice: RentChoice): Promise<RentQuote> {
@@ -64,10 +72,21 @@ export async function quoteRental(deps: RentalDeps, totalDepositedKobo: number, 
   } catch (err) {
     throw customerErrorFor(err, "limits");
   }
-  const limit = limits.find((l) => l.countryId === choice.countryId && l.count > 0) ?? null;
+  // Costs come in the account's currency (roubles in sms-man's own sample): converted with the operator's rates, and a
+  // cost without a rate is refused (shown as no stock, logged), never read as dollars.
+  const rates = await getSetting(deps.db, "upstream_rates");
+  const priced = limits.flatMap((l) => {
+    const costUsd = toUsd({ amount: l.cost, currency: l.currency }, rates);
+    if (costUsd === null) {
+      log("warn", "rental offer refused: no rate for its currency", { countryId: l.countryId, currency: l.currency });
+      return [];
+    }
+    return [{ ...l, costUsd }];
+  });
+  const limit = priced.find((l) => l.countryId === choice.countryId && l.count > 0) ?? null;
   const ctx = await pricingContext(deps.db, totalDepositedKobo);
   return {
-    limits: limits.map((l) => ({ country_id: l.countryId, count: l.count, cost: Math.round(l.costUsd * 10_000) / 100 })),
+    limits: priced.map((l) => ({ country_id: l.countryId, count: l.count, cost: Math.round(l.costUsd * 10_000) / 100 })),
     priceKobo: limit ? rentPriceKobo(limit.costUsd, ctx) : null,
     limit,
   };
@@ -113,7 +132,7 @@ export async function rentNumber(
   request: RentRequest,
 ): Promise<RentalRow> {
   const choice: RentChoice = { countryId: request.countryId, unit: request.unit, period: request.period };
-  const quote = await quoteRental(deps, user.totalDepositedKobo, choice);
+  const quote = await quoteRental({ ...deps, provider: upstreamFor(deps, user.id) }, user.totalDepositedKobo, choice);
   if (quote.priceKobo === null) throw new AppError("NO_NUMBERS", NO_RENT_STOCK_MESSAGE);
   const priceKobo = quote.priceKobo;
   if (request.clientPrice !== undefined && request.clientPrice !== null && request.clientPrice !== "") {
@@ -159,7 +178,7 @@ export async function rentNumber(
 
   let rented: { upstreamId: string; number: string };
   try {
-    rented = await deps.provider.getNumber(choice);
+    rented = await upstreamFor(deps, user.id).getNumber(choice);
   } catch (err) {
     if (err instanceof RentProviderError && (err.kind === "timeout" || err.kind === "unavailable")) {
       // The upstream may have rented a number we never heard of; the customer is refunded either way and the
@@ -229,6 +248,22 @@ export function canCancel(row: RentalRow, now = Date.now()): boolean {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
+/**
+ * What ending the rental now gives back, in kobo: nothing. sms-man's set-status `close` terminates the rent and returns
+ * nothing upstream (https://sms-man.com/api/rent: "close - terminate the rent"), so the hours left are not refunded.
+ * Kept as the one function the inbox's confirmation and the end route both read, so the screen never promises money
+ * the server would not pay.
+ */
+export function refundIfEndedKobo(row: RentalRow): number {
+  void row;
+  return 0;
+}
+
+/** What cancelling now gives back, in kobo: the full price while the upstream's cancel rule allows it, else null. */
+export function refundIfCancelledKobo(row: RentalRow, now = Date.now()): number | null {
+  return canCancel(row, now) ? row.priceKobo : null;
+}
+
 /** A rental as the API answers it. */
 export function rentalView(row: RentalRow, now = Date.now()) {
   return {
@@ -247,6 +282,12 @@ export function rentalView(row: RentalRow, now = Date.now()) {
     sms_count: row.smsCount,
     can_cancel: canCancel(row, now),
     cancel_until: row.status === "active" && row.smsCount === 0 ? iso(row.createdAt + RENT_CANCEL_WINDOW_MS) : null,
+    // What each way out gives back right now (naira), decided here so the End confirmation can say it (issue 17).
+    refund_if_ended: row.status === "active" ? koboToNaira(refundIfEndedKobo(row)) : null,
+    refund_if_cancelled: (() => {
+      const kobo = refundIfCancelledKobo(row, now);
+      return kobo === null ? null : koboToNaira(kobo);
+    })(),
   };
 }
 
@@ -321,7 +362,7 @@ async function fingerprintHash(source: string): Promise<string> {
 export async function syncRentalMessages(deps: RentalDeps, rentalId: string): Promise<number> {
   const row = await findRental(deps.db, rentalId);
   if (!row || row.status !== "active" || !row.upstreamId) return 0;
-  const list = await deps.provider.getAllSms(row.upstreamId);
+  const list = await upstreamFor(deps, row.userId).getAllSms(row.upstreamId);
   const now = Date.now();
   const values = await Promise.all(
     list.map(async (m) => ({
@@ -370,7 +411,7 @@ async function finalSync(deps: RentalDeps, rentalId: string): Promise<void> {
 async function closeUpstream(deps: RentalDeps, row: RentalRow): Promise<void> {
   if (!row.upstreamId) return;
   try {
-    await deps.provider.setStatus(row.upstreamId, "close");
+    await upstreamFor(deps, row.userId).setStatus(row.upstreamId, "close");
   } catch (err) {
     log("warn", "rental close upstream failed", { rentalId: row.id, error: err instanceof Error ? err.message : String(err) });
   }
@@ -430,7 +471,7 @@ export async function cancelRental(deps: RentalDeps, userId: string, id: string)
     throw new AppError("INVALID_STATE", "A rental can only be cancelled for a refund within 20 minutes. You can end the rental instead.");
   }
   try {
-    await deps.provider.setStatus(row.upstreamId!, "cancel");
+    await upstreamFor(deps, row.userId).setStatus(row.upstreamId!, "cancel");
   } catch (err) {
     if (err instanceof RentProviderError && err.kind === "refused") {
       log("info", "rent cancel refused upstream", { rentalId: id, detail: err.message });
@@ -531,4 +572,22 @@ export async function sweepRentals(deps: RentalDeps, now = Date.now()): Promise<
     await failAndRefund(deps, id, "the request did not complete");
   }
   return { expired, refunded: stuck.length };
+}
+
+/**
+ * The operator's "settle now" for one stuck rental: the sweep's transitions for one row (an overdue active rental is
+ * ended after a last read of its messages; one stuck before its number is refunded). Refused for anything else.
+ */
+export async function settleRentalNow(deps: RentalDeps, id: string, now = Date.now()): Promise<{ from: string; status: string; settled: boolean }> {
+  const row = await findRental(deps.db, id);
+  if (!row) throw new AppError("NOT_FOUND", "Rental not found.");
+  if (row.status === "active" && row.expiresAt !== null && row.expiresAt < now) {
+    await expireRental(deps, id, now);
+  } else if (row.status === "pending" && row.createdAt < now - PENDING_GIVE_UP_MS) {
+    await failAndRefund(deps, id, "settled by an operator: the request did not complete");
+  } else {
+    throw new AppError("INVALID_STATE", row.status === "active" || row.status === "pending" ? "This rental is not stuck." : "This rental is already settled.");
+  }
+  const after = await findRental(deps.db, id);
+  return { from: row.status, status: after?.status ?? row.status, settled: after?.status !== row.status };
 }

@@ -1,13 +1,30 @@
+import { and, eq, sql } from "drizzle-orm";
 import type { SmsProviderName } from "../../schema/sms";
+import { getDb, type Db } from "../db/client";
+import { upstreamPrices } from "../db/tables";
 import type { Env } from "../env";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import { smsProviderFor } from "../providers/sms";
-import { SmsProviderError, type SmsCountry, type SmsOffer } from "../providers/sms/types";
+import { SmsProviderError, type SmsCountry, type SmsOffer, type UpstreamMoney } from "../providers/sms/types";
+import { smsPriceKobo } from "./pricing";
+import { getSettings } from "./settings";
+import { isSandboxAccountEnv } from "./sandbox-accounts";
+import { assertProviderAvailable } from "./upstream-health";
+import { toUsd } from "./upstream-money";
 
 /**
  * Provider catalogues, cached per isolate (the spec's client caches prices 2 min and countries 5 min; we match it so
  * a page view does not reach the upstream each time). In-flight look-ups are shared, failures are not cached.
+ *
+ * Each price list is checked before anything is sold from it: the upstream's cost is converted to dollars with the
+ * operator's rates (a currency without a rate is refused), then the customer's price must be under the service's
+ * ceiling and the cost may not jump more than max_jump times from the last accepted one (upstream_prices). A refused
+ * offer is not sold, is shown as unavailable (count 0, at its last accepted price when there is one) and is logged.
+ *
+ * Keyed by provider mode too: a sandbox account (test API key) reads the simulators' catalogue on a live deployment;
+ * such an account is not hidden by the live upstreams' health, and its (simulated) prices never touch the live
+ * prices' jump-guard history.
  */
 export const PRICE_CACHE_MS = 120_000;
 export const COUNTRY_CACHE_MS = 300_000;
@@ -29,18 +46,97 @@ export function clearSmsCatalogueCache(): void {
   cache.clear();
 }
 
-export async function smsCountries(env: Env, provider: SmsProviderName): Promise<SmsCountry[]> {
-  return cached(`countries:${provider}`, COUNTRY_CACHE_MS, () => upstreamRead(provider, () => smsProviderFor(env, provider).countries()));
+/** An offer as the product sells it: the upstream's own figure kept for the purchase's max price, and dollars. */
+export interface PricedOffer extends SmsOffer {
+  costUsd: number;
+  /** Why it is not for sale (ceiling, jump, no rate); such an offer is listed with count 0. */
+  refused?: string;
 }
 
-export async function smsOffers(env: Env, provider: SmsProviderName, countryId: string): Promise<SmsOffer[]> {
-  return cached(`offers:${provider}:${countryId}`, PRICE_CACHE_MS, () =>
-    upstreamRead(provider, () => smsProviderFor(env, provider).services(countryId)),
+export async function smsCountries(env: Env, provider: SmsProviderName): Promise<SmsCountry[]> {
+  if (!isSandboxAccountEnv(env)) await assertProviderAvailable(getDb(env.DB), provider);
+  return cached(`countries:${env.PROVIDERS ?? "live"}:${provider}`, COUNTRY_CACHE_MS, () =>
+    upstreamRead(provider, () => smsProviderFor(env, provider).countries()),
   );
 }
 
+export async function smsOffers(env: Env, provider: SmsProviderName, countryId: string): Promise<PricedOffer[]> {
+  const db = getDb(env.DB);
+  const sandboxAccount = isSandboxAccountEnv(env);
+  if (!sandboxAccount) await assertProviderAvailable(db, provider);
+  return cached(`offers:${env.PROVIDERS ?? "live"}:${provider}:${countryId}`, PRICE_CACHE_MS, async () => {
+    const offers = await upstreamRead(provider, () => smsProviderFor(env, provider).services(countryId));
+    return guardOffers(db, provider, countryId, offers, { history: !sandboxAccount });
+  });
+}
+
+/** Converts, checks and records one price list (see the module comment). */
+export async function guardOffers(
+  db: Db,
+  provider: SmsProviderName,
+  countryId: string,
+  offers: SmsOffer[],
+  { history = true }: { history?: boolean } = {},
+): Promise<PricedOffer[]> {
+  const s = await getSettings(db, ["upstream_rates", "sms_price_guard", "exchange_rate", "costs"]);
+  const guard = s.sms_price_guard;
+  const lastRows = history
+    ? await db
+        .select({ serviceId: upstreamPrices.serviceId, costUsd: upstreamPrices.costUsd })
+        .from(upstreamPrices)
+        .where(and(eq(upstreamPrices.provider, provider), eq(upstreamPrices.countryId, countryId)))
+    : [];
+  const last = new Map(lastRows.map((r) => [r.serviceId, r.costUsd]));
+  // The ceiling applies to the price before any discount tier: the highest any customer could be charged.
+  const starter = { rate: s.exchange_rate.rate, costs: s.costs, tier: { icon: "", text: "", indicator: "", percentage: 0, threshold: 0 } };
+
+  const out: PricedOffer[] = [];
+  const accepted: { serviceId: string; costUsd: number }[] = [];
+  for (const offer of offers) {
+    const money: UpstreamMoney = { amount: offer.cost, currency: offer.currency };
+    const costUsd = toUsd(money, s.upstream_rates);
+    const previous = last.get(offer.serviceId);
+    let refused: string | undefined;
+    if (costUsd === null || !(costUsd > 0)) refused = `no rate for ${offer.currency}`;
+    else {
+      const ceiling = guard.service_ceilings[`${provider}:${offer.serviceId}`] ?? guard.ceiling_naira;
+      const priceNaira = smsPriceKobo(costUsd, starter) / 100;
+      if (priceNaira > ceiling) refused = `price ₦${priceNaira.toFixed(2)} above the ceiling ₦${ceiling}`;
+      else if (previous !== undefined && previous > 0 && Math.max(costUsd / previous, previous / costUsd) > guard.max_jump) {
+        refused = `cost $${costUsd.toFixed(4)} jumped from $${previous.toFixed(4)} (more than ${guard.max_jump}x)`;
+      }
+    }
+    if (refused) {
+      log("warn", "sms offer refused: implausible price", { provider, countryId, serviceId: offer.serviceId, cost: offer.cost, currency: offer.currency, reason: refused });
+      // Shown as unavailable at the last price it was sold for; with no such price it cannot be shown at all.
+      if (previous !== undefined) out.push({ ...offer, count: 0, costUsd: previous, refused });
+      continue;
+    }
+    out.push({ ...offer, costUsd: costUsd! });
+    if (previous === undefined || Math.abs(previous - costUsd!) > 1e-9) accepted.push({ serviceId: offer.serviceId, costUsd: costUsd! });
+  }
+  if (history && accepted.length > 0) {
+    const now = Date.now();
+    // D1 caps bound parameters per statement: write in slices.
+    for (let i = 0; i < accepted.length; i += 15) {
+      await db
+        .insert(upstreamPrices)
+        .values(accepted.slice(i, i + 15).map((a) => ({ provider, countryId, serviceId: a.serviceId, costUsd: a.costUsd, updatedAt: now })))
+        .onConflictDoUpdate({
+          target: [upstreamPrices.provider, upstreamPrices.countryId, upstreamPrices.serviceId],
+          set: { costUsd: sqlExcluded("cost_usd"), updatedAt: now },
+        });
+    }
+  }
+  return out;
+}
+
+function sqlExcluded(column: string) {
+  return sql.raw(`excluded.${column}`);
+}
+
 export interface ResolvedOffer {
-  offer: SmsOffer;
+  offer: PricedOffer;
   countryName: string;
 }
 
@@ -52,6 +148,9 @@ export async function findSmsOffer(env: Env, provider: SmsProviderName, countryI
   const offers = await smsOffers(env, provider, countryId);
   const offer = offers.find((o) => o.serviceId === serviceId);
   if (!offer) throw new AppError("VALIDATION_FAILED", "This service is not available for the selected country.");
+  if (offer.refused) {
+    throw new AppError("UPSTREAM_UNAVAILABLE", "This service is temporarily unavailable. Please try another service or try again later.");
+  }
   if (offer.count <= 0) {
     throw new AppError("NO_NUMBERS", "No numbers available for this service right now. Please try another country or service.");
   }

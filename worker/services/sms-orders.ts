@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, lt } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, lt } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../schema/money";
 import {
   MISSING_SERVICE_OR_COUNTRY,
@@ -12,6 +12,8 @@ import {
   type SmsCancelResponse,
   type SmsGetNumberInput,
   type SmsGetNumberResponse,
+  type SmsGetNumbersInput,
+  type SmsGetNumbersResponse,
   type SmsOrderStatus,
   type SmsProviderName,
   type SmsRefundStateResponse,
@@ -20,17 +22,18 @@ import {
 import { smsProviderSchema } from "../../schema/sms";
 import type { Db } from "../db/client";
 import { getDb } from "../db/client";
-import { smsOrders } from "../db/tables";
+import { smsOrderCodes, smsOrders } from "../db/tables";
 import type { Env } from "../env";
 import type { ErrorCode } from "../../schema/errors";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import type { SignedInUser } from "../middleware/auth";
 import { smsProviderFor } from "../providers/sms";
-import { SmsProviderError, type SmsFaultKind, type SmsProvider } from "../providers/sms/types";
+import { SmsProviderError, type SmsFaultKind, type SmsPollResult, type SmsProvider } from "../providers/sms/types";
 import { asInsufficientBalance, ledgerInsert } from "./ledger";
 import { notify } from "./notify";
 import { pricingContext, smsPriceKobo } from "./pricing";
+import { envForUser } from "./sandbox-accounts";
 import { getSetting } from "./settings";
 import { clearSmsCatalogueCache, findSmsOffer } from "./sms-catalogue";
 
@@ -53,6 +56,12 @@ const REFUNDED = new Set<string>(REFUNDED_SMS_STATUSES);
 export const PENDING_GRACE_MS = 5 * 60_000;
 /** ...and a 'waiting' order its whole polling window plus this, in case its alarm gave up. */
 export const WAITING_GRACE_MS = 5 * 60_000;
+/**
+ * After its first code a number stays open upstream this long, so the customer can "request another code"
+ * (SMS-Activate setStatus 3); then the poller completes it upstream (setStatus 6). SMS-Activate activations live
+ * about 20 minutes in all, so 10 minutes after the code fits inside every upstream's window.
+ */
+export const ANOTHER_CODE_WINDOW_MS = 10 * 60_000;
 
 function purchaseNote(order: Pick<SmsOrder, "serviceName" | "countryName">): string {
   return `${order.serviceName} number (${order.countryName})`;
@@ -61,7 +70,9 @@ function purchaseNote(order: Pick<SmsOrder, "serviceName" | "countryName">): str
 // ---------------------------------------------------------------------------------------------------------------
 // Buying
 
-export async function buySmsNumber(env: Env, user: SignedInUser, input: SmsGetNumberInput): Promise<SmsGetNumberResponse> {
+export async function buySmsNumber(appEnv: Env, user: SignedInUser, input: SmsGetNumberInput): Promise<SmsGetNumberResponse> {
+  // A sandbox account (test API key) buys from the sandbox simulators whatever PROVIDERS says.
+  const env = envForUser(appEnv, user.id);
   const country = input.country ?? "";
   const service = input.service ?? "";
   if (!country || !service) throw new AppError("VALIDATION_FAILED", MISSING_SERVICE_OR_COUNTRY);
@@ -70,6 +81,14 @@ export async function buySmsNumber(env: Env, user: SignedInUser, input: SmsGetNu
 
   const { offer, countryName } = await findSmsOffer(env, providerName, country, service);
   const priceKobo = smsPriceKobo(offer.costUsd, await pricingContext(db, user.totalDepositedKobo));
+  // The customer's own ceiling comes first: above it nothing is charged, whatever was shown.
+  if (input.max_price !== undefined && priceKobo > nairaToKobo(input.max_price)) {
+    throw new AppError(
+      "PRICE_CHANGED",
+      `The price is now ₦${koboToNaira(priceKobo).toFixed(2)}, above your maximum of ₦${input.max_price.toFixed(2)}. Nothing was charged.`,
+      { price: koboToNaira(priceKobo), max_price: input.max_price },
+    );
+  }
   if (input.price !== undefined && nairaToKobo(input.price) !== priceKobo) {
     throw new AppError("PRICE_CHANGED", `The price has changed to ₦${koboToNaira(priceKobo).toFixed(2)}. Please confirm the new price.`, {
       price: koboToNaira(priceKobo),
@@ -90,6 +109,8 @@ export async function buySmsNumber(env: Env, user: SignedInUser, input: SmsGetNu
     upstreamId: null,
     number: null,
     code: null,
+    anotherCodeRequestedAt: null,
+    activationClosesAt: null,
     status: "pending",
     attempts: 0,
     failureReason: null,
@@ -109,7 +130,8 @@ export async function buySmsNumber(env: Env, user: SignedInUser, input: SmsGetNu
   const provider = smsProviderFor(env, providerName);
   let activation;
   try {
-    activation = await provider.buy({ countryId: country, serviceId: service, maxCostUsd: offer.costUsd });
+    // The ceiling is the upstream's own figure in its own currency: the price we quoted, never a converted guess.
+    activation = await provider.buy({ countryId: country, serviceId: service, maxCost: { amount: offer.cost, currency: offer.currency } });
   } catch (err) {
     const reason = err instanceof SmsProviderError ? err.message : "The provider could not be reached. Please try again shortly.";
     await settle(db, order, "failed", "pending", err instanceof SmsProviderError ? `${err.kind}: ${err.detail}` : String(err));
@@ -150,6 +172,26 @@ export async function buySmsNumber(env: Env, user: SignedInUser, input: SmsGetNu
     debitRef: `buy:${orderId}`,
     price: koboToNaira(priceKobo),
   };
+}
+
+/**
+ * Several numbers for one service at once: each is bought through buySmsNumber, one after another, so each is its own
+ * order with its own debit and its own refund, and the customer's price and ceiling hold for every one. Buying stops
+ * at the first refusal (no stock, balance, price above the ceiling): what was bought stays bought and is returned with
+ * the reason; a refusal of the very first number is the ordinary error.
+ */
+export async function buySmsNumbers(appEnv: Env, user: SignedInUser, input: SmsGetNumbersInput): Promise<SmsGetNumbersResponse> {
+  const { quantity, ...one } = input;
+  const orders: SmsGetNumberResponse[] = [];
+  for (let i = 0; i < quantity; i += 1) {
+    try {
+      orders.push(await buySmsNumber(appEnv, user, one));
+    } catch (err) {
+      if (orders.length === 0 || !(err instanceof AppError)) throw err;
+      return { orders, requested: quantity, error: { code: err.code, message: err.message } };
+    }
+  }
+  return { orders, requested: quantity, error: null };
 }
 
 function buyFaultCode(kind: SmsFaultKind): ErrorCode {
@@ -201,16 +243,57 @@ async function settle(db: Db, order: SmsOrder, outcome: RefundedStatus, from: "p
   return (moved.meta.changes ?? 0) > 0;
 }
 
-/** Stores the code (waiting -> used). The money stays spent. Returns whether this call stored it. */
+/**
+ * Stores the first code (waiting -> used) and keeps it in sms_order_codes, in one batch. The money stays spent.
+ * The number stays open upstream for ANOTHER_CODE_WINDOW_MS ("request another code"); the poller completes it then.
+ * Returns whether this call stored it.
+ */
 async function recordCode(env: Env, db: Db, order: SmsOrder, code: string, provider: SmsProvider): Promise<boolean> {
-  const [moved] = await db
-    .update(smsOrders)
-    .set({ status: "used", code: code.slice(0, 64), updatedAt: Date.now() })
-    .where(and(eq(smsOrders.id, order.id), eq(smsOrders.status, "waiting")))
-    .returning({ id: smsOrders.id });
-  if (!moved) return false;
+  const now = Date.now();
+  // Without "another code" upstream (sms-man) there is nothing to keep the number open for.
+  const window = provider.requestAnotherCode ? ANOTHER_CODE_WINDOW_MS : 0;
+  const stored = code.slice(0, 64);
+  const d1 = db.$client;
+  const [moved] = await d1.batch([
+    d1
+      .prepare("UPDATE sms_orders SET status = 'used', code = ?1, activation_closes_at = ?2, updated_at = ?3 WHERE id = ?4 AND status = 'waiting'")
+      .bind(stored, now + window, now, order.id),
+    d1
+      .prepare(
+        `INSERT INTO sms_order_codes (order_id, code, received_at)
+         SELECT id, ?1, ?2 FROM sms_orders WHERE id = ?3 AND status = 'used' AND code = ?1
+         ON CONFLICT(order_id, code) DO NOTHING`,
+      )
+      .bind(stored, now, order.id),
+  ]);
+  if ((moved.meta.changes ?? 0) === 0) return false;
   await notify(env, order.userId, { kind: "sms.code", orderId: order.id, code, number: order.number ?? "" });
-  if (order.upstreamId) await provider.finish(order.upstreamId).catch(() => undefined);
+  if (window === 0 && order.upstreamId) await provider.finish(order.upstreamId).catch(() => undefined);
+  return true;
+}
+
+/** Stores a further code on a used order that was waiting for another one. Returns whether this call stored it. */
+async function recordAnotherCode(env: Env, db: Db, order: SmsOrder, code: string): Promise<boolean> {
+  const now = Date.now();
+  const stored = code.slice(0, 64);
+  const d1 = db.$client;
+  const [inserted] = await d1.batch([
+    d1
+      .prepare(
+        `INSERT INTO sms_order_codes (order_id, code, received_at)
+         SELECT id, ?1, ?2 FROM sms_orders WHERE id = ?3 AND status = 'used' AND another_code_requested_at IS NOT NULL
+         ON CONFLICT(order_id, code) DO NOTHING`,
+      )
+      .bind(stored, now, order.id),
+    d1
+      .prepare(
+        `UPDATE sms_orders SET code = ?1, another_code_requested_at = NULL, updated_at = ?2
+          WHERE id = ?3 AND another_code_requested_at IS NOT NULL AND changes() > 0`,
+      )
+      .bind(stored, now, order.id),
+  ]);
+  if ((inserted.meta.changes ?? 0) === 0) return false;
+  await notify(env, order.userId, { kind: "sms.code", orderId: order.id, code, number: order.number ?? "" });
   return true;
 }
 
@@ -232,33 +315,79 @@ async function readOwnOrder(db: Db, userId: string, orderId: string): Promise<Sm
 
 function providerOf(env: Env, order: SmsOrder): SmsProvider {
   const parsed = smsProviderSchema.safeParse(order.provider);
-  return smsProviderFor(env, parsed.success ? parsed.data : ("Swift" satisfies SmsProviderName));
+  return smsProviderFor(envForUser(env, order.userId), parsed.success ? parsed.data : ("Swift" satisfies SmsProviderName));
+}
+
+/** How long past its creation an order may stay unsettled because the upstream's answer cannot be read. */
+export const UNREADABLE_OUTCOME_LIMIT_MS = 60 * 60_000;
+
+/**
+ * What the upstream did with a number it would not release, read with one getStatus: the code (it wins), "gone"
+ * (STATUS_CANCEL, NO_ACTIVATION: nothing will ever be delivered), "waiting", or null when it cannot be read now.
+ */
+async function readOutcome(provider: SmsProvider, upstreamId: string): Promise<SmsPollResult | { state: "gone" } | null> {
+  try {
+    const result = await provider.poll(upstreamId);
+    return result.state === "cancelled" ? { state: "gone" } : result;
+  } catch (err) {
+    if (err instanceof SmsProviderError && err.kind === "not_found") return { state: "gone" };
+    return null;
+  }
 }
 
 /**
  * Ends a waiting order without a code (timeout or upstream error): releases the number upstream, then refunds.
- * A code that turns up while releasing wins. The customer is refunded even when the upstream keeps the number:
- * that loss is ours, never theirs.
+ * Returns "deferred" when nothing was settled because the upstream's answer must be read again later.
+ *
+ * The money when the upstream will not release the number (docs/decisions/014-sms-upstreams-money.md):
+ *  - a code the upstream holds wins: the customer gets it and the order keeps its money ('used');
+ *  - a final refusal (DaisySMS's ACCESS_READY: "the activation already has its code or no longer exists"; sms-man's
+ *    wrong_status) is resolved with getStatus: a code -> 'used'; cancelled or unknown upstream -> refunded (no code
+ *    can ever reach the customer); unreadable or still "waiting" -> deferred: refunding now could repay the customer
+ *    for a code we were charged for and that the next read delivers. The next tick and the cron sweep look again;
+ *    past UNREADABLE_OUTCOME_LIMIT_MS the customer, who never saw a code, is refunded and our loss is logged;
+ *  - a refusal that only means "not yet" (EARLY_CANCEL_DENIED) is refunded at once: that loss is ours, never theirs.
  */
-async function endWithoutCode(env: Env, db: Db, order: SmsOrder, outcome: "timeout" | "error", reason: string): Promise<void> {
+async function endWithoutCode(
+  env: Env,
+  db: Db,
+  order: SmsOrder,
+  outcome: "timeout" | "error",
+  reason: string,
+  now = Date.now(),
+): Promise<"settled" | "deferred"> {
   const provider = providerOf(env, order);
   if (order.upstreamId) {
+    let refusal: { reason: string; final: boolean } | null = null;
     try {
       const released = await provider.cancel(order.upstreamId);
-      if (released.outcome === "refused") {
-        const last = await provider.poll(order.upstreamId).catch(() => null);
-        if (last?.state === "code") {
-          await recordCode(env, db, order, last.code, provider);
-          return;
-        }
-        log("warn", "sms number kept upstream after giving up", { orderId: order.id, reason: released.reason });
-      }
+      if (released.outcome === "refused") refusal = { reason: released.reason, final: released.final };
     } catch (err) {
-      log("warn", "sms release failed upstream", { orderId: order.id, error: err instanceof Error ? err.message : String(err) });
+      if (err instanceof SmsProviderError && err.kind === "not_found") refusal = { reason: "not_found", final: true };
+      else log("warn", "sms release failed upstream", { orderId: order.id, error: err instanceof Error ? err.message : String(err) });
+    }
+    if (refusal) {
+      const last = await readOutcome(provider, order.upstreamId);
+      if (last?.state === "code") {
+        await recordCode(env, db, order, last.code, provider);
+        return "settled";
+      }
+      if (refusal.final && last?.state !== "gone") {
+        if (now - order.createdAt < UNREADABLE_OUTCOME_LIMIT_MS) {
+          log("warn", "sms release refused and the outcome is not readable yet: not settled", { orderId: order.id, reason: refusal.reason });
+          return "deferred";
+        }
+        log("error", "sms outcome never readable upstream: refunding the customer, the upstream may have charged us", {
+          orderId: order.id,
+          reason: refusal.reason,
+        });
+      } else if (!refusal.final) {
+        log("warn", "sms number kept upstream after giving up", { orderId: order.id, reason: refusal.reason });
+      }
     }
   }
   const current = await readOrder(db, order.id);
-  if (current?.status !== "waiting") return;
+  if (current?.status !== "waiting") return "settled";
   if (await settle(db, order, outcome, "waiting", reason)) {
     await notify(env, order.userId, {
       kind: "sms.ended",
@@ -268,6 +397,7 @@ async function endWithoutCode(env: Env, db: Db, order: SmsOrder, outcome: "timeo
       message: outcome === "timeout" ? SMS_TIMEOUT_MESSAGE : SMS_ERROR_MESSAGE,
     });
   }
+  return "settled";
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -289,10 +419,11 @@ export async function pollSmsOrderTick(env: Env, orderId: string): Promise<PollT
   const { interval_ms: delayMs, max_attempts: maxAttempts } = await getSetting(db, "sms_poll");
   const done = { again: false, delayMs };
   const before = await readOrder(db, orderId);
+  if (before?.status === "used" && before.upstreamId) return usedOrderTick(env, db, before, delayMs, maxAttempts);
   if (!before || before.status !== "waiting" || !before.upstreamId) return done;
   if (before.attempts >= maxAttempts) {
-    await endWithoutCode(env, db, before, "timeout", "no code within the polling window");
-    return done;
+    const ended = await endWithoutCode(env, db, before, "timeout", "no code within the polling window");
+    return ended === "deferred" ? { again: true, delayMs } : done;
   }
 
   const provider = providerOf(env, before);
@@ -303,8 +434,8 @@ export async function pollSmsOrderTick(env: Env, orderId: string): Promise<PollT
     if (!(err instanceof SmsProviderError)) throw err;
     log("warn", "sms poll failed", { orderId, kind: err.kind, detail: err.detail });
     if (!err.transient) {
-      await endWithoutCode(env, db, before, "error", `${err.kind}: ${err.detail}`);
-      return done;
+      const ended = await endWithoutCode(env, db, before, "error", `${err.kind}: ${err.detail}`);
+      return ended === "deferred" ? { again: true, delayMs } : done;
     }
     result = null; // a blip: counts as an empty poll, the next tick tries again
   }
@@ -312,12 +443,13 @@ export async function pollSmsOrderTick(env: Env, orderId: string): Promise<PollT
   const order = await readOrder(db, orderId);
   if (!order || order.status !== "waiting") return done;
   if (result?.state === "code") {
-    await recordCode(env, db, order, result.code, provider);
+    // The next tick completes the number upstream once the another-code window has passed.
+    if ((await recordCode(env, db, order, result.code, provider)) && provider.requestAnotherCode) return { again: true, delayMs: ANOTHER_CODE_WINDOW_MS };
     return done;
   }
   if (result?.state === "cancelled") {
-    await endWithoutCode(env, db, order, "error", "cancelled upstream");
-    return done;
+    const ended = await endWithoutCode(env, db, order, "error", "cancelled upstream");
+    return ended === "deferred" ? { again: true, delayMs } : done;
   }
   const [counted] = await db
     .update(smsOrders)
@@ -327,14 +459,175 @@ export async function pollSmsOrderTick(env: Env, orderId: string): Promise<PollT
   const attempts = counted?.attempts ?? order.attempts + 1;
   if (attempts >= maxAttempts) {
     const latest = await readOrder(db, orderId);
-    if (latest?.status === "waiting") await endWithoutCode(env, db, latest, "timeout", `no code in ${maxAttempts} polls`);
+    if (latest?.status === "waiting" && (await endWithoutCode(env, db, latest, "timeout", `no code in ${maxAttempts} polls`)) === "deferred") {
+      return { again: true, delayMs };
+    }
     return done;
   }
   return { again: true, delayMs };
 }
 
+/**
+ * A used order's ticks: while another code is awaited, poll for it (a code already stored, e.g. the last one that
+ * STATUS_WAIT_RETRY repeats, is not new); give up on it after a polling window or when the number closes. With nothing
+ * awaited, complete the number upstream once its window has passed. Never moves money.
+ */
+async function usedOrderTick(env: Env, db: Db, order: SmsOrder, delayMs: number, maxAttempts: number): Promise<PollTickResult> {
+  const provider = providerOf(env, order);
+  const closesAt = order.activationClosesAt ?? 0;
+  if (order.anotherCodeRequestedAt !== null) {
+    const result = await provider.poll(order.upstreamId!).catch((err: unknown) => {
+      if (err instanceof SmsProviderError) return null;
+      throw err;
+    });
+    const latest = await readOrder(db, order.id);
+    if (!latest || latest.anotherCodeRequestedAt === null) return { again: true, delayMs: Math.max(1000, closesAt - Date.now()) };
+    if (result?.state === "code" && !(await orderCodes(db, order.id)).includes(result.code.slice(0, 64))) {
+      await recordAnotherCode(env, db, latest, result.code);
+      return { again: true, delayMs: Math.max(1000, closesAt - Date.now()) };
+    }
+    const now = Date.now();
+    if (now - latest.anotherCodeRequestedAt < delayMs * maxAttempts && now < closesAt) return { again: true, delayMs };
+    await db
+      .update(smsOrders)
+      .set({ anotherCodeRequestedAt: null, updatedAt: now })
+      .where(and(eq(smsOrders.id, order.id), eq(smsOrders.anotherCodeRequestedAt, latest.anotherCodeRequestedAt)));
+    log("info", "another code did not arrive", { orderId: order.id });
+  }
+  const now = Date.now();
+  if (now < closesAt) return { again: true, delayMs: closesAt - now };
+  await provider.finish(order.upstreamId!).catch(() => undefined);
+  return { again: false, delayMs };
+}
+
+/** Every code the order received, oldest first. */
+export async function orderCodes(db: Db, orderId: string): Promise<string[]> {
+  const rows = await db
+    .select({ code: smsOrderCodes.code })
+    .from(smsOrderCodes)
+    .where(eq(smsOrderCodes.orderId, orderId))
+    .orderBy(asc(smsOrderCodes.id));
+  return rows.map((r) => r.code);
+}
+
+/** Codes of several orders at once (lists). */
+export async function codesByOrder(db: Db, orderIds: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (orderIds.length === 0) return out;
+  const rows = await db
+    .select({ orderId: smsOrderCodes.orderId, code: smsOrderCodes.code })
+    .from(smsOrderCodes)
+    .where(inArray(smsOrderCodes.orderId, orderIds.slice(0, 90)))
+    .orderBy(asc(smsOrderCodes.id));
+  for (const r of rows) out.set(r.orderId, [...(out.get(r.orderId) ?? []), r.code]);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Codes pushed by the upstream (DaisySMS / SMS-Activate webhooks)
+
+export type PushOutcome = "settled" | "not_yet" | "unknown" | "already_settled";
+
+/**
+ * A webhook said an activation got its SMS. The body is never trusted: it only names which of our waiting orders to
+ * look at, and the upstream's own getStatus decides (neither DaisySMS nor SMS-Activate documents a signature), through
+ * the same guarded transition the poller uses, so a push and a poll racing settle the order once. A forged push for an
+ * activation we do not hold costs nothing (no upstream call); one for an activation we hold costs one getStatus.
+ * The alarm's polling stays the fallback and the only authority on time-outs.
+ */
+export async function acceptPushedCode(env: Env, provider: SmsProviderName, upstreamId: string): Promise<PushOutcome> {
+  const db = getDb(env.DB);
+  const [order] = await db
+    .select()
+    .from(smsOrders)
+    .where(and(eq(smsOrders.provider, provider), eq(smsOrders.upstreamId, upstreamId)))
+    .limit(1);
+  if (!order) return "unknown";
+  if (order.status !== "waiting") return "already_settled";
+  const adapter = providerOf(env, order);
+  let result: SmsPollResult;
+  try {
+    result = await adapter.poll(upstreamId);
+  } catch (err) {
+    if (!(err instanceof SmsProviderError)) throw err;
+    log("warn", "pushed sms code: getStatus failed, the poller will look", { orderId: order.id, kind: err.kind });
+    return "not_yet";
+  }
+  if (result.state !== "code") return "not_yet";
+  return (await recordCode(env, db, order, result.code, adapter)) ? "settled" : "already_settled";
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Customer actions and reads
+
+export interface AnotherCodeResult {
+  request_id: string;
+  status: "used";
+  waiting_for_another_code: true;
+  codes: string[];
+}
+
+/**
+ * "Request another code" on a number that already received one and is still open upstream: the upstream is asked
+ * (SMS-Activate setStatus 3), the order waits for another code, and its poller looks for it. Free, like upstream.
+ * Asking again while one is awaited answers the same without asking the upstream twice.
+ */
+export async function requestAnotherCode(env: Env, userId: string, orderId: string): Promise<AnotherCodeResult> {
+  const db = getDb(env.DB);
+  const order = await readOwnOrder(db, userId, orderId);
+  const answer = async (): Promise<AnotherCodeResult> => ({
+    request_id: order.id,
+    status: "used",
+    waiting_for_another_code: true,
+    codes: await orderCodes(db, order.id),
+  });
+  if (order.status !== "used") {
+    throw new AppError("INVALID_STATE", order.status === "waiting" || order.status === "pending"
+      ? "The first code has not arrived yet. You can ask for another code once it has."
+      : "This order has ended, so it cannot receive another code.", { status: order.status });
+  }
+  if (order.anotherCodeRequestedAt !== null) return answer();
+  const provider = providerOf(env, order);
+  if (!provider.requestAnotherCode) {
+    throw new AppError("UNPROCESSABLE", "This provider does not support requesting another code. Please buy a new number.");
+  }
+  const now = Date.now();
+  if (!order.upstreamId || order.activationClosesAt === null || now >= order.activationClosesAt) {
+    throw new AppError("INVALID_STATE", "This number is closed: another code can be asked for within 10 minutes of the first.", { status: order.status });
+  }
+  try {
+    await provider.requestAnotherCode(order.upstreamId);
+  } catch (err) {
+    if (!(err instanceof SmsProviderError)) throw err;
+    log("warn", "another code refused upstream", { orderId, kind: err.kind, detail: err.detail });
+    if (err.transient) throw new AppError("UPSTREAM_UNAVAILABLE", err.message);
+    throw new AppError("INVALID_STATE", "The provider would not send another code to this number. Please buy a new number.");
+  }
+  await db
+    .update(smsOrders)
+    .set({ anotherCodeRequestedAt: now, updatedAt: now })
+    .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "used")));
+  try {
+    const interval = (await getSetting(db, "sms_poll")).interval_ms;
+    await pollerFor(env, orderId).start(orderId, interval);
+  } catch (err) {
+    log("error", "sms poller did not wake for another code", { orderId, error: err instanceof Error ? err.message : String(err) });
+  }
+  return answer();
+}
+
+/** Completes a used number upstream now (the protocol's setStatus 6): no other code can come after. */
+export async function completeSmsOrder(env: Env, userId: string, orderId: string): Promise<void> {
+  const db = getDb(env.DB);
+  const order = await readOwnOrder(db, userId, orderId);
+  if (order.status !== "used") throw notCancellable(order);
+  const now = Date.now();
+  await db
+    .update(smsOrders)
+    .set({ activationClosesAt: now, anotherCodeRequestedAt: null, updatedAt: now })
+    .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "used")));
+  if (order.upstreamId) await providerOf(env, order).finish(order.upstreamId).catch(() => undefined);
+}
 
 export async function cancelSmsOrder(env: Env, userId: string, orderId: string): Promise<SmsCancelResponse> {
   const db = getDb(env.DB);
@@ -363,12 +656,16 @@ export async function cancelSmsOrder(env: Env, userId: string, orderId: string):
     released = true; // the upstream no longer holds the number: nothing left to release
   }
   if (!released) {
-    const again = await provider.poll(upstreamId).catch(() => null);
+    // Refused (ACCESS_READY, EARLY_CANCEL_DENIED, wrong_status): what the upstream did decides (see endWithoutCode).
+    const again = await readOutcome(provider, upstreamId);
     if (again?.state === "code") {
       await recordCode(env, db, order, again.code, provider);
       throw notCancellable((await readOrder(db, orderId)) ?? order);
     }
-    throw new AppError("INVALID_STATE", "The provider does not allow cancelling this number yet. Please try again in a minute.");
+    // Cancelled or unknown upstream: no code can come, so the customer's cancel stands and is refunded.
+    if (again?.state !== "gone") {
+      throw new AppError("INVALID_STATE", "The provider does not allow cancelling this number yet. Please try again in a minute.");
+    }
   }
 
   if (await settle(db, order, "cancelled", "waiting", "cancelled by the customer")) {
@@ -393,8 +690,11 @@ function notCancellable(order: SmsOrder): AppError {
   return new AppError("INVALID_STATE", `This order has already ended (${order.status}) and its money was refunded.`, base);
 }
 
-export async function smsOrderStatus(db: Db, userId: string, orderId: string): Promise<SmsStatusResponse> {
+export async function smsOrderStatus(env: Env, userId: string, orderId: string): Promise<SmsStatusResponse> {
+  const db = getDb(env.DB);
   const order = await readOwnOrder(db, userId, orderId);
+  const supportsAnotherCode = Boolean(providerOf(env, order).requestAnotherCode);
+  const codes = await orderCodes(db, order.id);
   return {
     request_id: order.id,
     status: order.status as SmsOrderStatus,
@@ -402,7 +702,22 @@ export async function smsOrderStatus(db: Db, userId: string, orderId: string): P
     sms: smsText(order),
     sms_code: order.code,
     refunded: REFUNDED.has(order.status),
+    // Every code received (an order can hold several after "request another code"); the latest is sms_code.
+    codes: codes.length > 0 || !order.code ? codes : [order.code],
+    waiting_for_another_code: order.anotherCodeRequestedAt !== null,
+    can_request_another_code: canRequestAnotherCode(order),
+    // Free where it exists: only a number that stayed open after its code (the provider supports it) can have one.
+    another_code_price: supportsAnotherCode ? 0 : null,
   };
+}
+
+export function canRequestAnotherCode(order: Pick<SmsOrder, "status" | "anotherCodeRequestedAt" | "activationClosesAt">, now = Date.now()): boolean {
+  return order.status === "used" && order.anotherCodeRequestedAt === null && order.activationClosesAt !== null && now < order.activationClosesAt;
+}
+
+/** The caller's own order row (services that shape it another way: the developer API). */
+export async function ownSmsOrder(db: Db, userId: string, orderId: string): Promise<SmsOrder> {
+  return readOwnOrder(db, userId, orderId);
 }
 
 function smsText(order: SmsOrder): string | null {
@@ -473,7 +788,8 @@ export async function sweepSmsOrders(env: Env, now = Date.now()): Promise<number
     .limit(50);
   let settled = 0;
   for (const order of stale) {
-    await endWithoutCode(env, db, order, "timeout", "settled by the sweep");
+    // "deferred" leaves the order waiting: the next sweep asks the upstream again.
+    await endWithoutCode(env, db, order, "timeout", "settled by the sweep", now);
     if ((await readOrder(db, order.id))?.status !== "waiting") settled += 1;
   }
   for (const order of stuck) {
@@ -481,4 +797,27 @@ export async function sweepSmsOrders(env: Env, now = Date.now()): Promise<number
   }
   if (settled > 0) log("info", "sms sweep settled orders", { settled });
   return settled;
+}
+
+/**
+ * The operator's "settle now" for one stuck order (the console's Orders page): the sweep's own transitions, for one
+ * order. A waiting order is released upstream and refunded as a timeout, and a code that arrived meanwhile still wins
+ * (endWithoutCode reads it and stores it instead); a pending one never reached the upstream and is refunded as failed.
+ * Only once its poller's window has passed, so a live order is never cut short.
+ */
+export async function settleSmsOrderNow(env: Env, orderId: string, now = Date.now()): Promise<{ from: string; status: string; settled: boolean }> {
+  const db = getDb(env.DB);
+  const order = await readOrder(db, orderId);
+  if (!order) throw new AppError("NOT_FOUND", "Order not found.");
+  const poll = await getSetting(db, "sms_poll");
+  const window = poll.interval_ms * poll.max_attempts;
+  if (order.status === "waiting" && order.createdAt < now - window) {
+    await endWithoutCode(env, db, order, "timeout", "settled by an operator");
+  } else if (order.status === "pending" && order.createdAt < now - PENDING_GRACE_MS) {
+    await settle(db, order, "failed", "pending", "settled by an operator: the purchase never completed");
+  } else {
+    throw new AppError("INVALID_STATE", order.status === "waiting" || order.status === "pending" ? "This order is still within its polling window." : "This order is already settled.");
+  }
+  const after = await readOrder(db, orderId);
+  return { from: order.status, status: after?.status ?? order.status, settled: after?.status !== order.status };
 }

@@ -5,8 +5,12 @@ import { log } from "../lib/log";
 import { runPaymentSweep } from "./payments";
 import { rentalProviderFor } from "../providers/rent";
 import { sweepAccountRows } from "./account-sweep";
+import { purgeIdempotencyKeys } from "./api-v1";
+import { notifyOperators } from "./operator-actions";
 import { sweepRentals } from "./rentals";
 import { sweepSmsOrders } from "./sms-orders";
+import { checkUpstreamHealth } from "./upstream-health";
+import { purgeWebhookEvents } from "./webhooks";
 
 /**
  * The cron backstop (wrangler.toml [triggers]): settles whatever an alarm gave up on, so no money is ever stuck.
@@ -26,16 +30,35 @@ export async function runScheduledSweep(env: Env): Promise<void> {
   } catch (err) {
     log("error", "sms sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }
+  // Our balance at each upstream against the operator's floor: below it, that provider's offers are hidden.
+  try {
+    await checkUpstreamHealth(env);
+  } catch (err) {
+    log("error", "upstream health check failed", { error: err instanceof Error ? err.message : String(err) });
+  }
   // Dead sessions, spent reset links and passed rate-limit windows.
   try {
     await sweepAccountRows(getDb(env.DB));
   } catch (err) {
     log("error", "account sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }
+  // Developer API Idempotency-Keys older than a day; webhook delivery records older than 30 days.
+  try {
+    await purgeIdempotencyKeys(getDb(env.DB));
+    await purgeWebhookEvents(getDb(env.DB));
+  } catch (err) {
+    log("error", "idempotency sweep failed", { error: err instanceof Error ? err.message : String(err) });
+  }
   // Crypto invoices whose watcher gave up and card payments whose webhook never came: ask the provider, credit once.
   try {
     await runPaymentSweep(env);
   } catch (err) {
     log("error", "payment sweep failed", { error: err instanceof Error ? err.message : String(err) });
+  }
+  // Open operator consoles refresh their overview with what the sweep (and everything since) changed.
+  try {
+    await notifyOperators(env, "sweep");
+  } catch (err) {
+    log("warn", "operator refresh failed", { error: err instanceof Error ? err.message : String(err) });
   }
 }

@@ -21,7 +21,8 @@ const HISTORY_LIMIT = 500;
 
 const REFUND_OF: Record<string, "buy" | "rent"> = { refund: "buy", rent_refund: "rent" };
 
-const PENDING_PAYMENT_STATUSES = new Set(["pending", "waiting", "confirming", "confirmed", "sending"]);
+// 'review': the crypto payment did not match its invoice and waits for an operator (services/payment-reviews.ts).
+const PENDING_PAYMENT_STATUSES = new Set(["pending", "waiting", "confirming", "confirmed", "sending", "review"]);
 
 export async function listTransactions(db: Db, userId: string): Promise<Transaction[]> {
   const read = transactionsRead(db, userId);

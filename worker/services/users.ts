@@ -3,7 +3,7 @@ import { ACCOUNT_MESSAGES, type SessionUser } from "../../schema/accounts";
 import type { Db } from "../db/client";
 import { users } from "../db/tables";
 import { AppError, isUniqueViolation } from "../lib/errors";
-import { newSessionRow, revokeAllSessionsStatement, sessionInsert } from "./sessions";
+import { newSessionRow, revokeSessionsStatement, sessionInsert, type SessionDevice } from "./sessions";
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -51,6 +51,8 @@ export interface NewAccount {
   phone: string;
   passwordHash: string;
   referralCode?: string | null;
+  /** The signing-up browser, for Settings' device list. */
+  device?: SessionDevice;
 }
 
 /**
@@ -75,9 +77,16 @@ export async function registerAccount(db: Db, input: NewAccount): Promise<{ user
       referredBy,
       balanceKobo: 0,
       totalDepositedKobo: 0,
+      emailVerifiedAt: null,
+      role: "customer",
+      blockedAt: null,
+      emailOptOutAt: null,
+      totpSecret: null,
+      totpEnabledAt: null,
+      totpLastStep: null,
       createdAt: now,
     };
-    const session = newSessionRow(user.id, now);
+    const session = newSessionRow(user.id, now, input.device);
     try {
       await db.batch([db.insert(users).values(user), sessionInsert(db, session)]);
       return { user, session };
@@ -102,17 +111,15 @@ export async function replacePasswordHash(db: Db, userId: string, passwordHash: 
 }
 
 /**
- * Password change: the new hash, every other session revoked and a fresh session for the tab that asked, in one batch,
- * so no old token survives a change that succeeded.
+ * Password change: the new hash and every OTHER session revoked in one batch, so no other token survives a change that
+ * succeeded, while the session that made it stays signed in. The caller then closes the revoked sessions' sockets
+ * (services/sessions.ts closeRevokedSockets).
  */
-export async function changePassword(db: Db, userId: string, passwordHash: string): Promise<ReturnType<typeof newSessionRow>> {
-  const session = newSessionRow(userId);
+export async function changePassword(db: Db, userId: string, keepSessionId: string, passwordHash: string): Promise<void> {
   await db.batch([
     db.update(users).set({ passwordHash }).where(eq(users.id, userId)),
-    revokeAllSessionsStatement(db, userId),
-    sessionInsert(db, session),
+    revokeSessionsStatement(db, userId, { except: keepSessionId }),
   ]);
-  return session;
 }
 
 function errorMentions(err: unknown, text: string): boolean {

@@ -20,7 +20,11 @@ export interface TestUser {
 }
 
 /** Creates a user with a live session directly in D1 (tests of other features need not go through signup). */
-export async function createUser(opts: { balanceKobo?: number; email?: string; username?: string } = {}): Promise<TestUser> {
+/**
+ * A user ready for other features' tests: e-mail verified unless `emailVerified: false` (the verification tests), and
+ * a session opened like newSessionRow opens one (last seen now).
+ */
+export async function createUser(opts: { balanceKobo?: number; email?: string; username?: string; emailVerified?: boolean } = {}): Promise<TestUser> {
   counter += 1;
   const id = crypto.randomUUID();
   const email = opts.email ?? `user${counter}-${id.slice(0, 8)}@example.com`;
@@ -31,9 +35,10 @@ export async function createUser(opts: { balanceKobo?: number; email?: string; u
     phone: "08012345678",
     passwordHash: "test-only-not-a-hash",
     referralCode: `T${id.slice(0, 8).toUpperCase()}`,
+    emailVerifiedAt: opts.emailVerified === false ? null : Date.now(),
   });
   const sessionId = crypto.randomUUID();
-  await db().insert(sessions).values({ id: sessionId, userId: id, expiresAt: Date.now() + 3600_000 });
+  await db().insert(sessions).values({ id: sessionId, userId: id, expiresAt: Date.now() + 3600_000, lastSeenAt: Date.now() });
   if (opts.balanceKobo) {
     await postEntry(db(), { userId: id, key: `test:seed:${id}`, amountKobo: opts.balanceKobo, kind: "admin", note: "Test funding" });
   }
@@ -74,7 +79,7 @@ export async function api(
   let res: Response;
   if (init.settle) {
     const ctx = createExecutionContext();
-    res = await worker.fetch(request, env, ctx);
+    res = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, env, ctx);
     await waitOnExecutionContext(ctx);
   } else {
     res = await (exports as unknown as { default: Fetcher }).default.fetch(request);

@@ -4,6 +4,7 @@ import { setSmsProviderFactoryForTests } from "../providers/sms";
 import type { SmsProvider } from "../providers/sms/types";
 import { clearSettingsCache, putSetting } from "../services/settings";
 import { clearSmsCatalogueCache } from "../services/sms-catalogue";
+import { clearUpstreamHealthCache } from "../services/upstream-health";
 import { db } from "./helpers";
 
 /** The Durable Object that polls one order (keyed by the order id, which is the spec's request_id). */
@@ -19,6 +20,9 @@ export async function resetSmsTestState(opts: { maxAttempts?: number; provider?:
   await putSetting(db(), "sms_poll", { interval_ms: 600_000, max_attempts: opts.maxAttempts ?? 15 });
   await putSetting(db(), "exchange_rate", SETTING_DEFAULTS.exchange_rate);
   await putSetting(db(), "costs", SETTING_DEFAULTS.costs);
+  await putSetting(db(), "upstream_rates", SETTING_DEFAULTS.upstream_rates);
+  await putSetting(db(), "sms_price_guard", SETTING_DEFAULTS.sms_price_guard);
+  clearUpstreamHealthCache();
   const provider = opts.provider ?? null;
   setSmsProviderFactoryForTests(provider ? () => provider : null);
   clearSmsCatalogueCache();

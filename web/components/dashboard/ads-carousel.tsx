@@ -11,21 +11,37 @@ export const AD_ADVANCE_MS = 3000;
 
 // The operator stores a background class per ad. Tailwind only emits classes it finds in source, so the ones the
 // operator may pick are listed here; an unknown class falls back to the first.
-const AD_BACKGROUNDS = ["bg-emerald-600", "bg-sky-700", "bg-violet-700", "bg-blue-700", "bg-rose-600", "bg-amber-600", "bg-slate-800", "bg-teal-700", "bg-indigo-700"];
+/**
+ * The operator's background names, drawn one shade darker where white text on the named shade is below 4.5:1 (white on
+ * emerald-600 is 3.8:1): the slide keeps the operator's colour family and stays readable.
+ */
+const SHOWN_BACKGROUND: Record<string, string> = {
+  "bg-emerald-600": "bg-emerald-700",
+  "bg-rose-600": "bg-rose-700",
+  "bg-amber-600": "bg-amber-700",
+  "bg-sky-700": "bg-sky-700",
+  "bg-violet-700": "bg-violet-700",
+  "bg-blue-700": "bg-blue-700",
+  "bg-slate-800": "bg-slate-800",
+  "bg-teal-700": "bg-teal-700",
+  "bg-indigo-700": "bg-indigo-700",
+};
+export const AD_BACKGROUNDS = ["bg-emerald-600", "bg-sky-700", "bg-violet-700", "bg-blue-700", "bg-rose-600", "bg-amber-600", "bg-slate-800", "bg-teal-700", "bg-indigo-700"];
 
 function AdSlide({ ad, index, total }: { ad: Ad; index: number; total: number }) {
   const [imageFailed, setImageFailed] = useState(false);
-  const bg = AD_BACKGROUNDS.includes(ad.bg) ? ad.bg : AD_BACKGROUNDS[0];
+  const bg = SHOWN_BACKGROUND[AD_BACKGROUNDS.includes(ad.bg) ? ad.bg : AD_BACKGROUNDS[0]];
   return (
     <div role="group" aria-roledescription="slide" aria-label={`${index + 1} of ${total}`} className="w-full shrink-0 snap-start">
       <a
         href={ad.link}
         className={cn(
-          "flex h-32 w-full items-center gap-4 rounded-xl px-4 text-white focus-visible:outline-2 focus-visible:outline-offset-[-4px] focus-visible:outline-white sm:h-36 sm:px-6",
+          // At least the spec'd height, growing with the text: a narrow phone shows the whole offer, never "...".
+          "flex h-full min-h-32 w-full items-center gap-3 rounded-xl px-4 py-3 text-white focus-visible:outline-2 focus-visible:outline-offset-[-4px] focus-visible:outline-white sm:min-h-36 sm:gap-4 sm:px-6",
           bg,
         )}
       >
-        <span className="flex h-20 w-20 shrink-0 items-center justify-center overflow-hidden rounded-lg bg-white/15 sm:h-24 sm:w-24">
+        <span className="flex h-14 w-14 shrink-0 items-center justify-center overflow-hidden rounded-lg bg-white/15 min-[400px]:h-20 min-[400px]:w-20 sm:h-24 sm:w-24">
           {imageFailed ? (
             <Megaphone className="h-10 w-10" aria-hidden />
           ) : (
@@ -33,7 +49,7 @@ function AdSlide({ ad, index, total }: { ad: Ad; index: number; total: number })
           )}
         </span>
         <span className="flex min-w-0 flex-1 items-center justify-between gap-3">
-          <span className="line-clamp-3 text-base font-semibold leading-snug sm:text-lg">{ad.content}</span>
+          <span className="text-base font-semibold leading-snug break-words sm:text-lg">{ad.content}</span>
           <ArrowRight className="h-6 w-6 shrink-0" aria-hidden />
         </span>
       </a>
@@ -44,10 +60,12 @@ function AdSlide({ ad, index, total }: { ad: Ad; index: number; total: number })
 /**
  * Snap-scrolling ads that advance every 3 s and wrap to the first. Advancing pauses while the pointer or keyboard
  * focus is inside (so a slide can be read and its link reached); slides jump without animation for people who ask for
- * reduced motion.
+ * reduced motion. `preview` shows the given ads instead of the served ones (the console's live preview).
  */
-export function AdsCarousel() {
-  const ads = useAds();
+export function AdsCarousel({ preview }: { preview?: Ad[] } = {}) {
+  const served = useAds();
+  // The operator console previews unsaved ads in the very carousel customers see.
+  const ads = preview ? { data: preview, isPending: false, isError: false, refetch: served.refetch } : served;
   const trackRef = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
   // The interval reads the latest index and scroller without restarting on every slide change.
@@ -128,7 +146,7 @@ export function AdsCarousel() {
         ))}
       </div>
       {count > 1 ? (
-        <div className="flex justify-center gap-1.5">
+        <div className="flex justify-center">
           {slides.map((ad, i) => (
             <button
               key={ad.id}
@@ -136,11 +154,17 @@ export function AdsCarousel() {
               aria-label={`Show offer ${i + 1}`}
               aria-current={i === active ? "true" : undefined}
               onClick={() => goTo(i)}
-              className={cn(
-                "h-2 rounded-full transition-all focus-visible:outline-2 focus-visible:outline-blue-600 cursor-pointer",
-                i === active ? "w-6 bg-blue-600 dark:bg-blue-400" : "w-2 bg-slate-300 dark:bg-slate-700",
-              )}
-            />
+              // A 24 px target (WCAG 2.2 target size) around the small drawn dot.
+              className="inline-flex h-6 min-w-6 items-center justify-center rounded-full focus-visible:outline-2 focus-visible:outline-blue-600 cursor-pointer"
+            >
+              <span
+                aria-hidden
+                className={cn(
+                  "h-2 rounded-full transition-all",
+                  i === active ? "w-6 bg-blue-600 dark:bg-blue-400" : "w-2 bg-slate-400 dark:bg-slate-500",
+                )}
+              />
+            </button>
           ))}
         </div>
       ) : null}

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from
 import { X } from "lucide-react";
 import { toast } from "../../lib/toast";
 import { Button } from "../ui/button";
+import { restoreFocus } from "../ui/dialog";
 import { TOUR_COMPLETED_KEY, TOUR_STEPS } from "./tour-steps";
 
 const CARD_WIDTH = 320;
@@ -31,8 +32,9 @@ function measure(target: string): Box | null {
 }
 
 /**
- * The dashboard's five-step tour. A non-modal dialog: focus moves into the card on every step (the step title is
- * announced), Escape or the close control dismisses it, Finish records dashboardTourCompleted.
+ * The dashboard's five-step tour. A modal card: focus moves into it on every step (the step title is announced), Tab
+ * stays inside it, Escape or the close control dismisses it and focus goes back to the opener (or the Take Tour
+ * button), Finish records dashboardTourCompleted.
  */
 export function GuidedTour({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [step, setStep] = useState(0);
@@ -60,8 +62,10 @@ export function GuidedTour({ open, onClose }: { open: boolean; onClose: () => vo
         toast.info("You can restart the tour anytime from the help button.");
       }
       onClose();
-      // Give focus back to where the customer was (the Take Tour button when they started it).
-      if (openerRef.current instanceof HTMLElement) openerRef.current.focus();
+      // Give focus back to where the customer was (the Take Tour button when they started it); when the tour opened
+      // by itself on a first visit, to the Take Tour button, where it can be restarted.
+      const opener = openerRef.current;
+      setTimeout(() => restoreFocus(opener, () => document.querySelector<HTMLElement>("[data-tour-restart]")), 0);
     },
     [onClose],
   );
@@ -87,6 +91,21 @@ export function GuidedTour({ open, onClose }: { open: boolean; onClose: () => vo
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Escape") close(false);
+      // Tab and Shift+Tab cycle inside the card while it is open (the page behind is dimmed and not part of the tour).
+      if (e.key === "Tab" && cardRef.current) {
+        const focusable = Array.from(cardRef.current.querySelectorAll<HTMLElement>("button:not([disabled])"));
+        if (focusable.length === 0) return;
+        const first = focusable[0];
+        const last = focusable[focusable.length - 1];
+        const inside = cardRef.current.contains(document.activeElement);
+        if (e.shiftKey && (!inside || document.activeElement === first || document.activeElement === cardRef.current)) {
+          e.preventDefault();
+          last.focus();
+        } else if (!e.shiftKey && (!inside || document.activeElement === last)) {
+          e.preventDefault();
+          first.focus();
+        }
+      }
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
@@ -108,7 +127,7 @@ export function GuidedTour({ open, onClose }: { open: boolean; onClose: () => vo
       <div
         ref={cardRef}
         role="dialog"
-        aria-modal="false"
+        aria-modal="true"
         aria-labelledby={titleId}
         aria-describedby={bodyId}
         tabIndex={-1}
@@ -129,7 +148,7 @@ export function GuidedTour({ open, onClose }: { open: boolean; onClose: () => vo
             type="button"
             onClick={() => close(false)}
             aria-label="Close tour"
-            className="-mr-1 -mt-1 rounded-md p-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-slate-400 dark:hover:bg-slate-800 cursor-pointer"
+            className="-mr-1 -mt-1 rounded-md p-1.5 text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-slate-400 dark:hover:bg-slate-800 cursor-pointer"
           >
             <X className="h-4 w-4" aria-hidden />
           </button>

@@ -12,12 +12,12 @@ const tileClasses =
 function TileBody({ icon, text, hint }: { icon: React.ReactNode; text: string; hint: string }) {
   return (
     <>
-      <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-emerald-50 text-emerald-600 dark:bg-emerald-950 dark:text-emerald-300" aria-hidden>
+      <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-emerald-50 text-emerald-700 dark:bg-emerald-950 dark:text-emerald-300" aria-hidden>
         {icon}
       </span>
       <span className="flex min-w-0 flex-1 flex-col">
         <span className="font-semibold">{text}</span>
-        <span className="text-sm text-slate-500 dark:text-slate-400">{hint}</span>
+        <span className="text-sm text-slate-600 dark:text-slate-400">{hint}</span>
       </span>
       <ChevronRight className="h-5 w-5 text-slate-400 transition-transform group-hover:translate-x-0.5" aria-hidden />
     </>

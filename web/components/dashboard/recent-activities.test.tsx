@@ -46,6 +46,18 @@ describe("Recent Activities", () => {
     expect(within(purchase).getByText("-₦100.00").className).toContain("red");
   });
 
+  it("says in words what a failed deposit and a refund did to the wallet, keeping the spec's sign and colour", () => {
+    const failedDeposit: Transaction = { id: "f1", user_id: "u1", status: "failed", amount: 2000, note: "Wallet deposit (card)", created_at: "2024-03-26T10:00:00Z" };
+    render(<RecentActivities rows={[failedDeposit, rows[0], rows[2]]} loading={false} />);
+    const [failed, refund, purchase] = visibleRows();
+    const failedAmount = within(failed).getByText("-₦2,000.00");
+    expect(failedAmount.className).toContain("red");
+    expect(failedAmount.className).toContain("line-through");
+    expect(within(failed).getByText("No money moved")).toBeTruthy();
+    expect(within(refund).getByText("Returned to your wallet")).toBeTruthy();
+    expect(within(purchase).queryByTestId("transaction-meaning")).toBeNull();
+  });
+
   it("filters with a badge, and changing or clearing the filter resets the page to 10", () => {
     render(<RecentActivities rows={rows} loading={false} />);
     fireEvent.click(screen.getByRole("button", { name: "Show More (15 left)" }));

@@ -1,5 +1,5 @@
 import { useMemo, useState } from "react";
-import { ArrowDownLeft, ArrowUpRight, Inbox, RotateCcw } from "lucide-react";
+import { ArrowDownLeft, ArrowUpRight, Inbox, RotateCcw, X } from "lucide-react";
 import { formatNaira } from "../../../schema/money";
 import { cn } from "../../lib/cn";
 import { Badge, type BadgeVariant } from "../ui/badge";
@@ -12,6 +12,7 @@ import {
   directionOf,
   formatTransactionDate,
   PAGE_SIZE,
+  plainMeaning,
   statusLabel,
   statusStyle,
   type Direction,
@@ -28,8 +29,8 @@ const BADGE_BY_STATUS: Record<TransactionStatus, BadgeVariant> = {
 };
 
 const DIRECTION_STYLE: Record<Direction, { sign: string; amount: string; icon: string; label: string }> = {
-  credit: { sign: "+", amount: "text-emerald-600 dark:text-emerald-400", icon: "bg-emerald-50 text-emerald-600 dark:bg-emerald-950 dark:text-emerald-300", label: "Credit" },
-  refund: { sign: "-", amount: "text-orange-600 dark:text-orange-400", icon: "bg-orange-50 text-orange-600 dark:bg-orange-950 dark:text-orange-300", label: "Refunded" },
+  credit: { sign: "+", amount: "text-emerald-700 dark:text-emerald-400", icon: "bg-emerald-50 text-emerald-700 dark:bg-emerald-950 dark:text-emerald-300", label: "Credit" },
+  refund: { sign: "-", amount: "text-orange-700 dark:text-orange-400", icon: "bg-orange-50 text-orange-700 dark:bg-orange-950 dark:text-orange-300", label: "Refunded" },
   debit: { sign: "-", amount: "text-red-600 dark:text-red-400", icon: "bg-red-50 text-red-600 dark:bg-red-950 dark:text-red-300", label: "Debit" },
 };
 
@@ -44,20 +45,28 @@ const FILTER_OPTIONS = [
 function TransactionRow({ tx }: { tx: Transaction }) {
   const direction = directionOf(tx);
   const style = DIRECTION_STYLE[direction];
-  const Icon = direction === "credit" ? ArrowDownLeft : direction === "refund" ? RotateCcw : ArrowUpRight;
+  const meaning = plainMeaning(tx);
+  const failed = statusStyle(tx.status) === "failed";
+  const Icon = failed ? X : direction === "credit" ? ArrowDownLeft : direction === "refund" ? RotateCcw : ArrowUpRight;
   return (
     <li className="flex items-center gap-3 py-3">
       <span className={cn("flex h-9 w-9 shrink-0 items-center justify-center rounded-full", style.icon)}>
-        <Icon className="h-4 w-4" aria-label={style.label} />
+        <Icon className="h-4 w-4" aria-label={failed ? "Failed" : style.label} />
       </span>
       <div className="flex min-w-0 flex-1 flex-col">
         <span className="line-clamp-2 break-words text-sm font-medium">{tx.note || "Transaction"}</span>
-        <span className="text-xs text-slate-500 dark:text-slate-400">{formatTransactionDate(tx.created_at)}</span>
+        <span className="text-xs text-slate-600 dark:text-slate-300">{formatTransactionDate(tx.created_at)}</span>
       </div>
       <div className="flex shrink-0 flex-col items-end gap-1">
-        <span className={cn("text-sm font-semibold tabular-nums", style.amount)}>
+        {/* The spec's sign and colour; a failed row's figure is struck through (it never moved). */}
+        <span className={cn("text-sm font-semibold tabular-nums", style.amount, failed && "line-through decoration-1")}>
           {style.sign}₦{formatNaira(tx.amount)}
         </span>
+        {meaning ? (
+          <span className="text-xs font-medium text-slate-700 dark:text-slate-200" data-testid="transaction-meaning">
+            {meaning}
+          </span>
+        ) : null}
         <Badge variant={BADGE_BY_STATUS[statusStyle(tx.status)]}>{statusLabel(tx.status)}</Badge>
       </div>
     </li>
@@ -108,7 +117,7 @@ export function RecentActivities({ rows, loading }: { rows: Transaction[]; loadi
           <div className="flex flex-col items-center gap-2 py-10 text-center">
             <Inbox className="h-10 w-10 text-slate-300 dark:text-slate-600" aria-hidden />
             <p className="font-medium">No transactions yet</p>
-            <p className="text-sm text-slate-500 dark:text-slate-400">Your transaction history will appear here</p>
+            <p className="text-sm text-slate-600 dark:text-slate-400">Your transaction history will appear here</p>
           </div>
         ) : (
           <>

@@ -26,20 +26,20 @@ export function SpendingChart({ rows }: { rows: Transaction[] }) {
       </div>
       <dl className="grid grid-cols-2 gap-3">
         <div>
-          <dt className="flex items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
+          <dt className="flex items-center gap-1.5 text-xs text-slate-600 dark:text-slate-400">
             <span className="h-2 w-2 rounded-full bg-emerald-500" aria-hidden /> Deposited
           </dt>
           <dd className="text-lg font-semibold tabular-nums">₦{formatNaira(picture.deposited)}</dd>
         </div>
         <div>
-          <dt className="flex items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
+          <dt className="flex items-center gap-1.5 text-xs text-slate-600 dark:text-slate-400">
             <span className="h-2 w-2 rounded-full bg-red-500" aria-hidden /> Spent
           </dt>
           <dd className="text-lg font-semibold tabular-nums">₦{formatNaira(picture.spent)}</dd>
         </div>
       </dl>
       {picture.deposited === 0 && picture.spent === 0 ? (
-        <p className="text-sm text-slate-500 dark:text-slate-400">No deposits or spending in the last 30 days yet.</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">No deposits or spending in the last 30 days yet.</p>
       ) : null}
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-24 w-full" role="img" aria-label={label} preserveAspectRatio="none">
         <line x1="0" y1={HEIGHT - 0.5} x2={WIDTH} y2={HEIGHT - 0.5} className="stroke-slate-200 dark:stroke-slate-700" strokeWidth="1" />
@@ -51,7 +51,7 @@ export function SpendingChart({ rows }: { rows: Transaction[] }) {
           </g>
         ))}
       </svg>
-      <div className="-mt-2 flex justify-between text-xs text-slate-500 dark:text-slate-400" aria-hidden>
+      <div className="-mt-2 flex justify-between text-xs text-slate-600 dark:text-slate-400" aria-hidden>
         <span>30 days ago</span>
         <span>Today</span>
       </div>

@@ -29,7 +29,7 @@ function SummaryCard({
     <Card data-tour={tour} className="flex flex-col justify-between gap-4 p-5">
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
-          <h2 className="text-sm font-medium text-slate-500 dark:text-slate-400">{title}</h2>
+          <h2 className="text-sm font-medium text-slate-600 dark:text-slate-400">{title}</h2>
           <div className="mt-2 flex items-center gap-2">{children}</div>
         </div>
         <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-blue-50 text-blue-600 dark:bg-blue-950 dark:text-blue-300" aria-hidden>
@@ -73,7 +73,7 @@ export function BalanceCard({ balance, loading }: { balance: number | undefined;
         onClick={toggle}
         aria-pressed={shown}
         aria-label={shown ? "Hide balance" : "Show balance"}
-        className="rounded-md p-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-slate-100 cursor-pointer"
+        className="rounded-md p-1.5 text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-slate-100 cursor-pointer"
       >
         {shown ? <EyeOff className="h-5 w-5" aria-hidden /> : <Eye className="h-5 w-5" aria-hidden />}
       </button>

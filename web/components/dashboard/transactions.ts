@@ -72,18 +72,16 @@ export function directionOf(tx: Pick<Transaction, "status" | "note">): Direction
   return "debit";
 }
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
 /**
- * The spec's date text: month abbreviation, day, and HH:MM read from the raw timestamp text with AM before noon and
- * PM after, e.g. "2024-03-05T14:07:09Z" -> "Mar 5, 14:07 PM". Reading the text (not a local Date) keeps the figure
- * identical to what the server stored whatever the viewer's time zone.
+ * What the row means for the wallet, in words, beside the spec's sign and colour (which alone read a failed deposit as
+ * money taken and a refund as a charge): a failed movement moved nothing, a refund came back.
  */
-export function formatTransactionDate(raw: string | null | undefined): string {
-  const m = raw ? /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})/.exec(raw) : null;
-  if (!m) return "—";
-  const month = MONTHS[Number(m[2]) - 1];
-  if (!month) return "—";
-  const hour = Number(m[4]);
-  return `${month} ${Number(m[3])}, ${m[4]}:${m[5]} ${hour < 12 ? "AM" : "PM"}`;
+export function plainMeaning(tx: Pick<Transaction, "status" | "note">): string | null {
+  if (tx.status === "refunded") return "Returned to your wallet";
+  if (tx.status === "failed" || statusStyle(tx.status) === "failed") return "No money moved";
+  if (tx.status === "pending") return "Not settled yet";
+  return null;
 }
+
+/** The spec's date text lives in web/lib/dates.ts (the one date format of the app). */
+export { formatDateTime as formatTransactionDate } from "../../lib/dates";

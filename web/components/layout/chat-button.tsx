@@ -1,21 +1,35 @@
 import { Send } from "lucide-react";
 import { useLinks } from "../../api/content";
 
-/** The floating chat-channel button (spec section 2): the first operator link, bottom right, gently pulsing. */
-export function ChatButton() {
+/**
+ * The chat-channel button (spec section 2): the first operator link. From 768 px it floats at the bottom right, gently
+ * pulsing, in a gutter the content leaves free (the shell's main has md:pr-24), so it never covers a control. Narrower,
+ * there is no room for a gutter, and a floating button covered amounts, badges and the password eye: it sits in the
+ * header instead (decision 003). The shell renders one of each; CSS shows the one that fits.
+ */
+export function ChatButton({ placement }: { placement: "floating" | "header" }) {
   const links = useLinks();
   const href = links.data?.[0]?.link;
   if (!href) return null;
-  return (
+  const floating = placement === "floating";
+  const link = (
     <a
       href={href}
       target="_blank"
       rel="noopener noreferrer"
       aria-label="Join our chat channel (opens in a new tab)"
-      className="group fixed bottom-5 right-5 z-30 inline-flex h-14 w-14 items-center justify-center rounded-full bg-sky-500 text-white shadow-lg shadow-sky-500/30 transition-transform hover:scale-105 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+      data-testid={floating ? "chat-button" : "chat-button-header"}
+      className={
+        "items-center justify-center rounded-full bg-sky-700 text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 " +
+        (floating
+          ? "fixed bottom-5 right-5 z-30 hidden h-14 w-14 shadow-lg transition-transform hover:scale-105 md:inline-flex"
+          : "inline-flex h-9 w-9 shrink-0 hover:bg-sky-800 md:hidden")
+      }
     >
-      <span className="absolute inset-0 rounded-full bg-sky-400 opacity-60 motion-safe:animate-ping" aria-hidden />
-      <Send className="relative h-6 w-6 -translate-x-0.5 translate-y-0.5" aria-hidden />
+      {floating ? <span className="absolute inset-0 rounded-full bg-sky-500 opacity-60 motion-safe:animate-ping" aria-hidden /> : null}
+      <Send className={floating ? "relative h-6 w-6" : "h-4 w-4"} aria-hidden />
     </a>
   );
+  // Floating, it is a landmark of its own, so screen-reader users find it the way they find the rest of the page.
+  return floating ? <aside aria-label="Chat channel">{link}</aside> : link;
 }

@@ -1,7 +1,20 @@
+import { useEffect } from "react";
 import { AppLink } from "./app-link";
 import { cn } from "../../lib/cn";
 
 export const PRODUCT_NAME = "VirtualNum";
+
+/** "Receive SMS · VirtualNum": the browser tab (and history, and screen readers on navigation) names each screen. */
+export function documentTitle(screen: string | null): string {
+  return screen ? `${screen} · ${PRODUCT_NAME}` : `${PRODUCT_NAME} — Premium Virtual SMS Authentication`;
+}
+
+/** Sets the tab title for a screen (null: the landing page's). Kept beside the product name: no chunk of its own. */
+export function useDocumentTitle(screen: string | null): void {
+  useEffect(() => {
+    document.title = documentTitle(screen);
+  }, [screen]);
+}
 
 /** The mark: a speech bubble with a signal dot, drawn inline so no request is needed. */
 export function LogoMark({ className }: { className?: string }) {

@@ -2,6 +2,7 @@ import { Outlet, useRouterState } from "@tanstack/react-router";
 import { Menu } from "lucide-react";
 import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
 import { ChatButton } from "./chat-button";
+import { SkipLink } from "./skip-link";
 import { LogoMark } from "./logo";
 import { SideNav } from "./side-nav";
 import { ThemeSwitch } from "./theme-switch";
@@ -10,6 +11,8 @@ import { TierBadge } from "./tier-badge";
 // The socket is not needed to show the screen (queries poll until it is up), so partysocket and the message handling
 // (about 4 kB gzip) load after the shell instead of before it.
 const RealtimeBridge = lazy(() => import("../../realtime/realtime-bridge").then((m) => ({ default: m.RealtimeBridge })));
+// The "confirm your e-mail" notice asks the API once; it loads after the shell for the same reason.
+const VerifyEmailNotice = lazy(() => import("./verify-email-notice").then((m) => ({ default: m.VerifyEmailNotice })));
 
 /** The signed-in layout (spec section 2): fixed header, side navigation (a drawer under 500 px), content, chat button. */
 export default function Shell() {
@@ -31,8 +34,14 @@ export default function Shell() {
       }
     };
     document.addEventListener("keydown", onKey);
+    // Widening past the drawer's size closes it too (the page behind would stay inert).
+    const onResize = () => window.innerWidth >= 500 && setDrawerOpen(false);
+    window.addEventListener("resize", onResize);
     document.querySelector<HTMLElement>(`[id="${navId}"] button[aria-label="Close menu"]`)?.focus();
-    return () => document.removeEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      window.removeEventListener("resize", onResize);
+    };
   }, [drawerOpen, navId]);
 
   return (
@@ -40,24 +49,42 @@ export default function Shell() {
       <Suspense fallback={null}>
         <RealtimeBridge />
       </Suspense>
-      <header className="fixed inset-x-0 top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/90 px-4 backdrop-blur min-[500px]:left-[max(20%,13rem)] sm:px-6 dark:border-slate-800 dark:bg-slate-900/90">
-        <button
-          ref={menuButton}
-          type="button"
-          onClick={() => setDrawerOpen(true)}
-          aria-label="Open menu"
-          aria-controls={navId}
-          aria-expanded={drawerOpen}
-          className="-ml-2 rounded-md p-2 text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 min-[500px]:hidden dark:text-slate-200 dark:hover:bg-slate-800 cursor-pointer"
+      {/* While the drawer is open the page behind it is inert: out of the tab order and of screen readers' reach. */}
+      <div inert={drawerOpen || undefined}>
+        <SkipLink />
+        <header className="fixed inset-x-0 top-0 z-20 flex h-16 items-center gap-2 border-b border-slate-200 bg-white/90 px-3 backdrop-blur min-[500px]:left-[4.5rem] sm:left-[max(20%,13rem)] sm:gap-3 sm:px-6 dark:border-slate-800 dark:bg-slate-900/90">
+          <button
+            ref={menuButton}
+            type="button"
+            onClick={() => setDrawerOpen(true)}
+            aria-label="Open menu"
+            aria-controls={navId}
+            aria-expanded={drawerOpen}
+            className="-ml-1 rounded-md p-2 text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 min-[500px]:hidden dark:text-slate-200 dark:hover:bg-slate-800 cursor-pointer"
+          >
+            <Menu className="h-6 w-6" aria-hidden />
+          </button>
+          <LogoMark className="h-7 w-7 max-[359px]:hidden min-[500px]:hidden" />
+          <div className="ml-auto flex items-center gap-1.5 sm:gap-4">
+            <TierBadge />
+            <ThemeSwitch />
+            {/* Under 768 px the chat button sits here: floating, it would cover the content of a narrow screen. */}
+            <ChatButton placement="header" />
+          </div>
+        </header>
+
+        <main
+          id="content"
+          tabIndex={-1}
+          className="px-3 pb-24 pt-20 outline-none min-[500px]:ml-[4.5rem] sm:ml-[max(20%,13rem)] sm:px-6 sm:pt-22 md:pr-24"
         >
-          <Menu className="h-6 w-6" aria-hidden />
-        </button>
-        <LogoMark className="h-7 w-7 min-[500px]:hidden" />
-        <div className="ml-auto flex items-center gap-2 sm:gap-4">
-          <TierBadge />
-          <ThemeSwitch />
-        </div>
-      </header>
+          <Suspense fallback={null}>
+            <VerifyEmailNotice />
+          </Suspense>
+          <Outlet />
+        </main>
+        <ChatButton placement="floating" />
+      </div>
 
       {drawerOpen ? (
         <div aria-hidden className="fixed inset-0 z-40 bg-slate-950/50 backdrop-blur-sm min-[500px]:hidden" onClick={() => setDrawerOpen(false)} />
@@ -69,11 +96,6 @@ export default function Shell() {
           setDrawerOpen(false);
         }}
       />
-
-      <main id="content" className="px-4 pb-24 pt-20 min-[500px]:ml-[max(20%,13rem)] sm:px-6 sm:pt-22">
-        <Outlet />
-      </main>
-      <ChatButton />
     </div>
   );
 }

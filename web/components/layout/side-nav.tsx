@@ -29,14 +29,16 @@ export function SideNav({ id, open, onClose }: { id: string; open: boolean; onCl
       id={id}
       aria-label="Main"
       className={cn(
-        "fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col border-r border-slate-200 bg-white transition-[transform,visibility] duration-200 dark:border-slate-800 dark:bg-slate-900",
-        "min-[500px]:z-30 min-[500px]:w-[max(20%,13rem)] min-[500px]:max-w-none",
-        // Under 500 px the drawer is off-screen and invisible (so it is out of the tab order) until opened.
-        open ? "translate-x-0" : "max-[499px]:invisible max-[499px]:-translate-x-full",
+        "fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col border-r border-slate-200 bg-white duration-200 dark:border-slate-800 dark:bg-slate-900",
+        // 500-639 px: a rail of icons (a 13rem column took 42% of the width); from 640 px the spec's ~20% column.
+        "min-[500px]:z-30 min-[500px]:w-[4.5rem] min-[500px]:max-w-none sm:w-[max(20%,13rem)]",
+        // Under 500 px the drawer is off-screen and invisible (so it is out of the tab order) until opened. Opening
+        // makes it visible at once (so focus can move into it); closing hides it after the slide.
+        open ? "translate-x-0 transition-transform" : "transition-[transform,visibility] max-[499px]:invisible max-[499px]:-translate-x-full",
       )}
     >
-      <div className="flex h-16 shrink-0 items-center justify-between px-4">
-        <Logo />
+      <div className="flex h-16 shrink-0 items-center justify-between px-4 min-[500px]:max-sm:justify-center min-[500px]:max-sm:px-2">
+        <Logo className="min-[500px]:max-sm:[&>span]:sr-only" />
         <button
           type="button"
           onClick={onClose}
@@ -46,7 +48,7 @@ export function SideNav({ id, open, onClose }: { id: string; open: boolean; onCl
           <X className="h-5 w-5" aria-hidden />
         </button>
       </div>
-      <nav aria-label="Main navigation" className="flex-1 overflow-y-auto px-3 py-2">
+      <nav aria-label="Main navigation" className="flex-1 overflow-y-auto px-3 py-2 min-[500px]:max-sm:px-2">
         <ul className="flex flex-col gap-1">
           {NAV_ITEMS.map(({ label, to, icon: Icon }) => {
             const active = isNavActive(pathname, to);
@@ -56,33 +58,34 @@ export function SideNav({ id, open, onClose }: { id: string; open: boolean; onCl
                   to={to}
                   onClick={onClose}
                   aria-current={active ? "page" : undefined}
+                  title={label}
                   className={cn(
-                    "flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-blue-600",
+                    "flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-blue-600 min-[500px]:max-sm:justify-center",
                     active
                       ? "bg-blue-600 text-white shadow-sm dark:bg-blue-500 dark:text-slate-950"
                       : "text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white",
                   )}
                 >
                   <Icon className="h-5 w-5 shrink-0" aria-hidden />
-                  <span className="truncate">{label}</span>
+                  <span className="truncate min-[500px]:max-sm:sr-only">{label}</span>
                 </AppLink>
               </li>
             );
           })}
         </ul>
       </nav>
-      <div className="flex items-center gap-3 border-t border-slate-200 p-4 dark:border-slate-800">
+      <div className="flex items-center gap-3 border-t border-slate-200 p-4 dark:border-slate-800 min-[500px]:max-sm:justify-center min-[500px]:max-sm:p-2">
         <span
           aria-hidden
-          className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-blue-100 text-sm font-bold uppercase text-blue-700 dark:bg-blue-950 dark:text-blue-300"
+          className="flex h-10 w-10 shrink-0 min-[500px]:max-sm:hidden items-center justify-center rounded-full bg-blue-100 text-sm font-bold uppercase text-blue-700 dark:bg-blue-950 dark:text-blue-300"
         >
           {user?.username?.slice(0, 2) ?? "?"}
         </span>
-        <div className="min-w-0 flex-1">
+        <div className="min-w-0 flex-1 min-[500px]:max-sm:sr-only">
           <p className="truncate text-sm font-semibold" data-testid="shell-username">
             {user?.username}
           </p>
-          <p className="truncate text-xs text-slate-500 dark:text-slate-400" data-testid="shell-email">
+          <p className="truncate text-xs text-slate-600 dark:text-slate-300" data-testid="shell-email">
             {user?.userEmail}
           </p>
         </div>

@@ -13,7 +13,7 @@ export function ThemeSwitch() {
   const { choice, resolved, setTheme } = useTheme();
   const dark = resolved === "dark";
   const pressed = (value: typeof choice) =>
-    choice === value ? "bg-slate-200 text-slate-900 dark:bg-slate-700 dark:text-white" : "text-slate-500 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white";
+    choice === value ? "bg-slate-200 text-slate-900 dark:bg-slate-700 dark:text-white" : "text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white";
   return (
     <div role="group" aria-label="Theme" className="flex items-center gap-1">
       <button type="button" className={cn(iconButton, pressed("light"))} aria-label="Light theme" aria-pressed={choice === "light"} onClick={() => setTheme("light")}>

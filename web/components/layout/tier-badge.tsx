@@ -55,10 +55,10 @@ export function TierBadge() {
         onClick={() => setOpen(true)}
         aria-haspopup="dialog"
         aria-label={`Discount tier: ${current.text}. Show all tiers`}
-        className="inline-flex h-8 items-center gap-1.5 rounded-full border border-amber-300 bg-amber-50 px-3 text-sm font-semibold text-amber-900 transition-colors hover:bg-amber-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-amber-700 dark:bg-amber-950/50 dark:text-amber-200 dark:hover:bg-amber-900/60 cursor-pointer"
+        className="inline-flex h-8 items-center gap-1.5 rounded-full border border-amber-300 bg-amber-50 px-3 max-[359px]:px-2 text-sm font-semibold text-amber-900 transition-colors hover:bg-amber-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-amber-700 dark:bg-amber-950/50 dark:text-amber-200 dark:hover:bg-amber-900/60 cursor-pointer"
       >
         <TierIcon rank={rankOf(current)} className="h-4 w-4" />
-        <span>{current.text}</span>
+        <span className="max-[359px]:sr-only">{current.text}</span>
       </button>
       <Dialog open={open} onOpenChange={setOpen} title="Discount Tiers" description="Discount applies to all services">
         <p className="mb-4 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-600 dark:bg-slate-800/60 dark:text-slate-300">
@@ -94,7 +94,7 @@ export function TierBadge() {
                     {tier.text}
                     {isCurrent ? <Badge>Current</Badge> : null}
                   </p>
-                  <p className="text-xs text-slate-500 dark:text-slate-400">
+                  <p className="text-xs text-slate-600 dark:text-slate-400">
                     {tier.indicator} · from ₦{formatNaira(tier.threshold)} deposited
                   </p>
                 </div>

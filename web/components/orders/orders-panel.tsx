@@ -27,7 +27,7 @@ export function OrdersPanel({
       </CardHeader>
       <CardContent>
         {orders.isPending ? (
-          <p className="py-10 text-center text-sm text-slate-500 dark:text-slate-400" role="status">
+          <p className="py-10 text-center text-sm text-slate-600 dark:text-slate-400" role="status">
             Loading...
           </p>
         ) : orders.isError ? (

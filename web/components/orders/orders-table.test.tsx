@@ -1,5 +1,5 @@
 import { cleanup, render, screen, within } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Order } from "../../api/orders";
 import { OrdersTable } from "./orders-table";
 
@@ -17,7 +17,19 @@ const order = (over: Partial<Order> = {}): Order => ({
 });
 
 // Vitest runs without globals here, so Testing Library cannot register its own cleanup.
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+/** A phone-width viewport as matchMedia reports it. */
+function narrowScreen() {
+  vi.stubGlobal("matchMedia", (query: string) => ({
+    matches: query === "(max-width: 639px)",
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+  }));
+}
 
 describe("OrdersTable", () => {
   it("says No results found. when empty", () => {
@@ -45,5 +57,45 @@ describe("OrdersTable", () => {
     expect(screen.getByRole("columnheader", { name: "Action" })).toBeTruthy();
     const row = screen.getAllByRole("row")[1];
     expect(within(row).getByRole("button", { name: "Inbox" })).toBeTruthy();
+  });
+
+  it("reads statuses as words, keeps the spec's badge style, and writes the number for its country", () => {
+    render(<OrdersTable orders={[order({ sms: "482913", status: "used", purchased_number: "2348031234567" }), order({ reference_code: "ord_2", status: "timeout" })]} />);
+    expect(screen.getByText("Code received")).toBeTruthy();
+    expect(screen.getByText("No code · refunded")).toBeTruthy();
+    expect(screen.queryByText("used")).toBeNull();
+    expect(screen.getByText("+234 803 123 4567")).toBeTruthy();
+  });
+
+  it("shows a short order id and copies the full one", () => {
+    const id = "3f2a9c1e-7b4d-4e8a-9f00-123456789abc";
+    render(<OrdersTable orders={[order({ reference_code: id })]} />);
+    expect(screen.getByText("3f2a9c1e")).toBeTruthy();
+    expect(screen.queryByText(id)).toBeNull();
+    expect(screen.getByRole("button", { name: `Copy order ID ${id}` })).toBeTruthy();
+  });
+
+  it("lets keyboard users scroll the table (a focusable, named region)", () => {
+    render(<OrdersTable orders={[order()]} caption="Recent SMS orders" />);
+    const region = screen.getByRole("region", { name: "Recent SMS orders" });
+    expect(region.tabIndex).toBe(0);
+  });
+
+  it("shows one card per order on a phone, with every column's value", () => {
+    narrowScreen();
+    render(<OrdersTable orders={[order({ sms: "482913", status: "used" }), order({ reference_code: "ord_2" })]} action={() => <button type="button">Inbox</button>} />);
+    expect(screen.queryByRole("table")).toBeNull();
+    const cards = screen.getAllByRole("listitem");
+    expect(cards).toHaveLength(2);
+    const first = within(cards[0]);
+    for (const text of ["WhatsApp · USA", "+1 555 000 1111", "482913", "ord_1", "Swift", "₦1,200.00", "Code received"]) expect(first.getByText(text)).toBeTruthy();
+    expect(first.getByRole("button", { name: "Inbox" })).toBeTruthy();
+    expect(within(cards[1]).getByText("Waiting...")).toBeTruthy();
+  });
+
+  it("says No results found. on a phone too", () => {
+    narrowScreen();
+    render(<OrdersTable orders={[]} />);
+    expect(screen.getByText("No results found.")).toBeTruthy();
   });
 });

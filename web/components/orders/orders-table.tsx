@@ -1,15 +1,21 @@
 import { Copy } from "lucide-react";
-import type { ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { formatNaira } from "../../../schema/money";
 import type { Order } from "../../api/orders";
-import { Badge } from "../ui/badge";
 import { copyText } from "../../lib/clipboard";
-import { orderStatusVariant } from "./status-style";
+import { cn } from "../../lib/cn";
+import { formatPhone, shortId } from "../../lib/format";
+import { useMediaQuery } from "../../lib/use-media-query";
+import { Badge } from "../ui/badge";
+import { orderStatusLabel, orderStatusVariant } from "./status-style";
 
 /** Statuses in which a code may still come: only these rows say 'Waiting...' (a cancelled order is not waiting). */
 const LIVE_STATUSES = new Set(["waiting", "pending", "active"]);
 /** The failure texts the server stores in `sms` instead of a code. */
 const FAILURE_TEXTS = new Set(["SMS polling timed out, code not sent.", "Error polling SMS"]);
+
+/** Narrower than this, each order is a card (eight columns cannot fit a phone). */
+export const ORDER_CARDS_QUERY = "(max-width: 639px)";
 
 function CopyButton({ value, label, message }: { value: string; label: string; message: string }) {
   return (
@@ -18,7 +24,7 @@ function CopyButton({ value, label, message }: { value: string; label: string; m
       onClick={() => void copyText(value, message)}
       aria-label={label}
       title={label}
-      className="rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-slate-100 cursor-pointer"
+      className="inline-flex h-7 w-7 shrink-0 items-center justify-center rounded text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-slate-100 cursor-pointer"
     >
       <Copy className="h-3.5 w-3.5" aria-hidden />
     </button>
@@ -34,13 +40,182 @@ function CodeCell({ order }: { order: Order }) {
       </span>
     );
   }
-  if (LIVE_STATUSES.has(order.status.toLowerCase())) return <span className="text-slate-500 dark:text-slate-400">Waiting...</span>;
-  return <span className="text-slate-400 dark:text-slate-500">—</span>;
+  if (LIVE_STATUSES.has(order.status.toLowerCase())) return <span className="text-slate-600 dark:text-slate-300">Waiting...</span>;
+  return <span className="text-slate-600 dark:text-slate-300" aria-label="No code">—</span>;
+}
+
+function OrderIdCell({ order }: { order: Order }) {
+  return (
+    <span className="inline-flex items-center gap-1">
+      <span className="font-mono text-xs" title={order.reference_code}>
+        {shortId(order.reference_code)}
+      </span>
+      <CopyButton value={order.reference_code} label={`Copy order ID ${order.reference_code}`} message="Order ID copied to clipboard!" />
+    </span>
+  );
+}
+
+function NumberCell({ order }: { order: Order }) {
+  if (!order.purchased_number) return null;
+  const shown = formatPhone(order.purchased_number);
+  return (
+    <span className="inline-flex items-center gap-1">
+      <span className="font-mono">{shown}</span>
+      <CopyButton value={order.purchased_number} label={`Copy number ${shown}`} message="Number copied to clipboard!" />
+    </span>
+  );
+}
+
+const StatusBadge = ({ order }: { order: Order }) => (
+  <Badge variant={orderStatusVariant(order.status)} title={order.status}>
+    {orderStatusLabel(order.status, order.kind)}
+  </Badge>
+);
+
+/** Whether the box scrolls sideways (then a hint says so). */
+function useOverflowsX(ref: React.RefObject<HTMLElement | null>): boolean {
+  const [overflows, setOverflows] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver !== "function") return;
+    const check = () => setOverflows(el.scrollWidth > el.clientWidth + 1);
+    const observer = new ResizeObserver(check);
+    observer.observe(el);
+    if (el.firstElementChild) observer.observe(el.firstElementChild);
+    check();
+    return () => observer.disconnect();
+  }, [ref]);
+  return overflows;
+}
+
+/** The spec's columns, on a screen wide enough: Amount, Status (and Action) stay pinned to the right while it scrolls. */
+function Table({ orders, action, caption }: { orders: Order[]; action?: (order: Order) => ReactNode; caption?: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  const overflows = useOverflowsX(box);
+  const th = "sticky top-0 z-10 bg-slate-50 px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600 dark:bg-slate-800 dark:text-slate-300";
+  const td = "px-3 py-2 align-middle whitespace-nowrap";
+  // Pinned cells: an opaque background so the columns scrolling under them stay hidden; a left shadow marks the edge.
+  const pinned = "sticky z-[5] bg-white dark:bg-slate-900";
+  const pinnedHead = "z-20";
+  const amountRight = action ? "right-[15rem]" : "right-[9rem]";
+  const statusRight = action ? "right-[6rem]" : "right-0";
+  return (
+    <div className="flex flex-col gap-2">
+      {overflows ? (
+        <p className="text-xs text-slate-600 dark:text-slate-300" data-testid="orders-scroll-hint">
+          Scroll the table sideways to see every column →
+        </p>
+      ) : null}
+      <div
+        ref={box}
+        // Focusable so keyboard users can scroll it (axe: scrollable-region-focusable).
+        tabIndex={0}
+        role="region"
+        aria-label={caption ?? "Orders"}
+        className="relative h-[400px] overflow-auto rounded-lg border border-slate-200 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-800"
+        data-testid="orders-table"
+      >
+        <table className="w-full border-collapse text-sm">
+          {caption ? <caption className="sr-only">{caption}</caption> : null}
+          <thead>
+            <tr>
+              <th scope="col" className={th}>Order ID</th>
+              <th scope="col" className={th}>Number</th>
+              <th scope="col" className={th}>Code</th>
+              <th scope="col" className={th}>Country</th>
+              <th scope="col" className={th}>Service</th>
+              <th scope="col" className={th}>Provider</th>
+              <th scope="col" className={cn(th, pinnedHead, amountRight, "w-[7rem] min-w-[7rem] shadow-[-6px_0_6px_-6px_rgb(0_0_0/0.25)]")}>Amount (₦)</th>
+              <th scope="col" className={cn(th, pinnedHead, statusRight, "w-[9rem] min-w-[9rem]")}>Status</th>
+              {action ? <th scope="col" className={cn(th, pinnedHead, "right-0 w-[6rem] min-w-[6rem]")}>Action</th> : null}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+            {orders.length === 0 ? (
+              <tr>
+                {/* Centred in the visible box, not across the wide table (which scrolls sideways on a phone). */}
+                <td colSpan={action ? 9 : 8} className="p-0">
+                  <div className="absolute inset-x-0 top-24 text-center text-sm text-slate-600 dark:text-slate-300">No results found.</div>
+                </td>
+              </tr>
+            ) : (
+              orders.map((order) => (
+                <tr key={`${order.kind}:${order.reference_code}`} className="hover:bg-slate-50 dark:hover:bg-slate-800/50" data-order-id={order.reference_code}>
+                  <td className={td}><OrderIdCell order={order} /></td>
+                  <td className={td}><NumberCell order={order} /></td>
+                  <td className={td}><CodeCell order={order} /></td>
+                  <td className={td}>{order.country}</td>
+                  <td className={td}>{order.service}</td>
+                  <td className={td}>{order.provider}</td>
+                  <td className={cn(td, pinned, amountRight, "tabular-nums shadow-[-6px_0_6px_-6px_rgb(0_0_0/0.25)]")}>₦{formatNaira(order.amount)}</td>
+                  <td className={cn(td, pinned, statusRight)}><StatusBadge order={order} /></td>
+                  {action ? <td className={cn(td, pinned, "right-0")}>{action(order)}</td> : null}
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+/** A phone: one card per order with every column of the table, labelled. */
+function Cards({ orders, action, caption }: { orders: Order[]; action?: (order: Order) => ReactNode; caption?: string }) {
+  if (orders.length === 0) {
+    return (
+      <p className="rounded-lg border border-dashed border-slate-300 py-10 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300" data-testid="orders-table">
+        No results found.
+      </p>
+    );
+  }
+  const term = "text-xs font-medium text-slate-600 dark:text-slate-300";
+  return (
+    <ul
+      aria-label={caption ?? "Orders"}
+      // 400 px like the table, scrolling; focusable so keyboard users can scroll it.
+      tabIndex={0}
+      className="flex max-h-[400px] flex-col gap-3 overflow-y-auto rounded-lg focus-visible:outline-2 focus-visible:outline-blue-600"
+      data-testid="orders-table"
+    >
+      {orders.map((order) => (
+        <li
+          key={`${order.kind}:${order.reference_code}`}
+          data-order-id={order.reference_code}
+          className="rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-800"
+        >
+          <div className="flex items-start justify-between gap-2">
+            <div className="min-w-0">
+              <p className="font-semibold">
+                {order.service} · {order.country}
+              </p>
+              <NumberCell order={order} />
+            </div>
+            <div className="flex shrink-0 flex-col items-end gap-1">
+              <span className="font-semibold tabular-nums">₦{formatNaira(order.amount)}</span>
+              <StatusBadge order={order} />
+            </div>
+          </div>
+          <dl className="mt-2 grid grid-cols-[auto_1fr] items-center gap-x-3 gap-y-1">
+            <dt className={term}>Code</dt>
+            <dd><CodeCell order={order} /></dd>
+            <dt className={term}>Order ID</dt>
+            <dd><OrderIdCell order={order} /></dd>
+            <dt className={term}>Provider</dt>
+            <dd>{order.provider}</dd>
+          </dl>
+          {action ? <div className="mt-2 flex justify-end">{action(order)}</div> : null}
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 /**
- * The spec's orders table (both screens): 400 px high and scrolling, copy buttons for the order id, number and code,
- * and an optional Action column (the Rent Number screen opens a rental's inbox from it).
+ * The spec's orders table (both screens): Order ID, Number, Code, Country, Service, Provider, Amount, Status and an
+ * optional Action column, 400 px high and scrolling; copy buttons for the order id (the full id), number and code.
+ * On a phone each order is a card with the same fields. Statuses read as words ("Code received"), the badge style
+ * follows the raw status as the spec sets it.
  */
 export function OrdersTable({
   orders,
@@ -52,68 +227,6 @@ export function OrdersTable({
   action?: (order: Order) => ReactNode;
   caption?: string;
 }) {
-  const th = "sticky top-0 z-10 bg-slate-50 px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600 dark:bg-slate-800 dark:text-slate-300";
-  const td = "px-3 py-2 align-middle whitespace-nowrap";
-  return (
-    <div className="relative h-[400px] overflow-auto rounded-lg border border-slate-200 dark:border-slate-800" data-testid="orders-table">
-      <table className="w-full border-collapse text-sm">
-        {caption ? <caption className="sr-only">{caption}</caption> : null}
-        <thead>
-          <tr>
-            <th scope="col" className={th}>Order ID</th>
-            <th scope="col" className={th}>Number</th>
-            <th scope="col" className={th}>Code</th>
-            <th scope="col" className={th}>Country</th>
-            <th scope="col" className={th}>Service</th>
-            <th scope="col" className={th}>Provider</th>
-            <th scope="col" className={th}>Amount (₦)</th>
-            <th scope="col" className={th}>Status</th>
-            {action ? <th scope="col" className={th}>Action</th> : null}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-          {orders.length === 0 ? (
-            <tr>
-              {/* Centred in the visible box, not across the wide table (which scrolls sideways on a phone). */}
-              <td colSpan={action ? 9 : 8} className="p-0">
-                <div className="absolute inset-x-0 top-24 text-center text-sm text-slate-500 dark:text-slate-400">No results found.</div>
-              </td>
-            </tr>
-          ) : (
-            orders.map((order) => (
-              <tr key={`${order.kind}:${order.reference_code}`} className="hover:bg-slate-50 dark:hover:bg-slate-800/50" data-order-id={order.reference_code}>
-                <td className={td}>
-                  <span className="inline-flex items-center gap-1">
-                    <span className="max-w-[6rem] truncate font-mono text-xs" title={order.reference_code}>
-                      {order.reference_code}
-                    </span>
-                    <CopyButton value={order.reference_code} label="Copy order ID" message="Order ID copied to clipboard!" />
-                  </span>
-                </td>
-                <td className={td}>
-                  {order.purchased_number ? (
-                    <span className="inline-flex items-center gap-1">
-                      <span className="font-mono">{order.purchased_number}</span>
-                      <CopyButton value={order.purchased_number} label={`Copy number ${order.purchased_number}`} message="Number copied to clipboard!" />
-                    </span>
-                  ) : null}
-                </td>
-                <td className={td}>
-                  <CodeCell order={order} />
-                </td>
-                <td className={td}>{order.country}</td>
-                <td className={td}>{order.service}</td>
-                <td className={td}>{order.provider}</td>
-                <td className={`${td} tabular-nums`}>₦{formatNaira(order.amount)}</td>
-                <td className={td}>
-                  <Badge variant={orderStatusVariant(order.status)}>{order.status}</Badge>
-                </td>
-                {action ? <td className={td}>{action(order)}</td> : null}
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-    </div>
-  );
+  const narrow = useMediaQuery(ORDER_CARDS_QUERY);
+  return narrow ? <Cards orders={orders} action={action} caption={caption} /> : <Table orders={orders} action={action} caption={caption} />;
 }

@@ -14,6 +14,11 @@ import { Input } from "../ui/input";
 import { Select } from "../ui/select";
 import { Spinner } from "../ui/spinner";
 import { formatCountdown, INVOICE_LIFETIME_MS, isBelowCryptoMinimum, orderPayCurrencies } from "./payment-rules";
+import { SimulatePayment } from "./simulate-payment";
+
+// Set only by the local builds of `npm start` and the tests (scripts/local-env.ts): a deployable build drops the
+// sandbox tools entirely.
+const SANDBOX_TOOLS = import.meta.env.VITE_SANDBOX_TOOLS === "1";
 
 /** Spec timings: the minimum alert 3 s, the copy feedback 1 s, the 'Balance Updated' overlay 5 s. */
 const MIN_ALERT_MS = 3000;
@@ -55,7 +60,7 @@ function CopyValue({ label, value, suffix }: { label: string; value: string; suf
   };
   return (
     <div className="flex flex-col gap-1">
-      <span className="text-xs font-medium text-slate-500 dark:text-slate-400">{label}</span>
+      <span className="text-xs font-medium text-slate-600 dark:text-slate-400">{label}</span>
       <div className="flex items-center gap-2 rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 dark:border-slate-700 dark:bg-slate-800/60">
         <span className="min-w-0 flex-1 font-mono text-sm">
           <span className="break-all" data-testid={`invoice-${label.toLowerCase()}`}>
@@ -64,7 +69,7 @@ function CopyValue({ label, value, suffix }: { label: string; value: string; suf
           {suffix ? <span className="whitespace-nowrap"> {suffix}</span> : null}
         </span>
         <Button variant="ghost" size="sm" onClick={() => void copy()} aria-label={`Copy ${label.toLowerCase()}`}>
-          {copied ? <Check className="h-4 w-4 text-emerald-600" aria-hidden /> : <Copy className="h-4 w-4" aria-hidden />}
+          {copied ? <Check className="h-4 w-4 text-emerald-700" aria-hidden /> : <Copy className="h-4 w-4" aria-hidden />}
           <span aria-live="polite" className="max-[400px]:sr-only">
             {copied ? "Copied" : "Copy"}
           </span>
@@ -127,7 +132,7 @@ function InvoiceCard({ active, onCancel, onExpired }: { active: ActiveInvoice; o
       <CopyValue label="Amount" value={String(invoice.pay_amount)} suffix={currency} />
       {invoice.network ? (
         <div className="flex flex-col gap-1">
-          <span className="text-xs font-medium text-slate-500 dark:text-slate-400">Network</span>
+          <span className="text-xs font-medium text-slate-600 dark:text-slate-400">Network</span>
           <span className="text-sm font-semibold uppercase">{invoice.network}</span>
         </div>
       ) : null}
@@ -139,6 +144,7 @@ function InvoiceCard({ active, onCancel, onExpired }: { active: ActiveInvoice; o
         <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
         <span>Send exactly the required amount to the address above. Payment will be confirmed automatically.</span>
       </Alert>
+      {SANDBOX_TOOLS ? <SimulatePayment paymentId={invoice.payment_id} onPaid={() => void status.refetch()} /> : null}
       <Button variant="destructive" onClick={onCancel}>
         Cancel Invoice
       </Button>
@@ -242,11 +248,11 @@ export function CryptoDeposit({ settings }: { settings: RateSettings }) {
         <form onSubmit={submit} noValidate className="flex flex-col gap-4">
           <dl className="grid grid-cols-2 gap-3 rounded-lg bg-slate-50 p-3 text-sm dark:bg-slate-800/60">
             <div>
-              <dt className="text-slate-500 dark:text-slate-400">Minimum</dt>
+              <dt className="text-slate-600 dark:text-slate-400">Minimum</dt>
               <dd className="font-semibold">${settings.cryptomin}</dd>
             </div>
             <div>
-              <dt className="text-slate-500 dark:text-slate-400">Rate</dt>
+              <dt className="text-slate-600 dark:text-slate-400">Rate</dt>
               <dd className="font-semibold">₦{formatNaira(settings.rate)} / $1</dd>
             </div>
           </dl>

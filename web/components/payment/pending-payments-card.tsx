@@ -79,17 +79,17 @@ export function PendingPaymentsCard() {
       </div>
       <div className="px-5 pb-5">
         {payments.length === 0 ? (
-          <p className="py-4 text-center text-sm text-slate-500 dark:text-slate-400">No pending payments</p>
+          <p className="py-4 text-center text-sm text-slate-600 dark:text-slate-400">No pending payments</p>
         ) : (
           <ul className="divide-y divide-slate-100 dark:divide-slate-800" aria-label="Pending payments">
             {payments.map((p) => (
               <li key={p.ref} className="flex flex-wrap items-center justify-between gap-3 py-3">
                 <div className="flex min-w-0 flex-col">
                   <span className="font-semibold tabular-nums">₦{formatNaira(p.amount)}</span>
-                  <span className="flex items-center gap-1 text-xs text-slate-500 dark:text-slate-400">
+                  <span className="flex items-center gap-1 text-xs text-slate-600 dark:text-slate-400">
                     <Clock className="h-3 w-3" aria-hidden /> {formatAge(p.timestamp, now)}
                   </span>
-                  <span className="truncate font-mono text-xs text-slate-500 dark:text-slate-400" title={p.ref}>
+                  <span className="truncate font-mono text-xs text-slate-600 dark:text-slate-400" title={p.ref}>
                     {p.ref}
                   </span>
                 </div>

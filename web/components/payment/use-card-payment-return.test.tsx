@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, renderHook } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { saveSession } from "../../lib/session";
 import { addPendingPayment, readPendingPayments } from "./payment-rules";
 import { RETURN_MAX_ATTEMPTS, RETURN_POLL_MS, useCardPaymentReturn } from "./use-card-payment-return";
 
@@ -41,6 +42,8 @@ describe("card-payment return polling", () => {
   beforeEach(() => {
     vi.useFakeTimers();
     localStorage.clear();
+    // A signed-in customer (signed-in calls without a token never reach the network).
+    saveSession({ userId: "u1", username: "Ada", userNumber: "08012345678", userEmail: "ada@example.com" }, "token-a");
     vi.clearAllMocks();
   });
   afterEach(() => {

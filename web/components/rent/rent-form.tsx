@@ -192,9 +192,9 @@ export function RentForm({ onRented }: { onRented: (rental: Rental) => void }) {
           ) : null}
           {summaryCost !== null ? (
             <dl className="grid grid-cols-2 gap-2 rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm dark:border-slate-700 dark:bg-slate-800/60" data-testid="rent-summary">
-              <dt className="text-slate-500 dark:text-slate-400">Cost</dt>
+              <dt className="text-slate-600 dark:text-slate-400">Cost</dt>
               <dd className="text-right font-semibold tabular-nums">₦{formatNaira(summaryCost)}</dd>
-              <dt className="text-slate-500 dark:text-slate-400">Wallet</dt>
+              <dt className="text-slate-600 dark:text-slate-400">Wallet</dt>
               <dd className={cn("text-right font-semibold tabular-nums", tooExpensive && "text-red-600 dark:text-red-400")}>
                 {wallet === undefined ? "…" : `₦${formatNaira(wallet)}`}
               </dd>

@@ -1,14 +1,16 @@
 import { Copy, MessageSquare } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { toast } from "../../lib/toast";
 import { useCancelRental, useEndRental, useRental } from "../../api/rentals";
 import { copyText } from "../../lib/clipboard";
-import { orderStatusVariant } from "../orders/status-style";
+import { formatDateTime, formatPhone } from "../../lib/format";
+import { orderStatusLabel, orderStatusVariant } from "../orders/status-style";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Dialog } from "../ui/dialog";
 import { Skeleton } from "../ui/skeleton";
 import { Spinner } from "../ui/spinner";
+import { endConfirmationText } from "./end-confirmation";
 import { formatTimeLeft } from "./time-left";
 
 const ACTIVE = new Set(["active", "pending"]);
@@ -23,11 +25,6 @@ function useNow(intervalMs: number, running: boolean): number {
   return now;
 }
 
-function formatReceived(at: string): string {
-  const d = new Date(at);
-  if (Number.isNaN(d.getTime())) return at;
-  return d.toLocaleString("en-NG", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
-}
 
 /**
  * A rental's inbox: every SMS with sender, text and time (a click copies the code, or the text when there is none),
@@ -55,11 +52,22 @@ export function RentalInboxDialog({
   const messages = rental.data?.messages ?? [];
   const canCancel = active && (detail?.can_cancel ?? fallbackCanCancel ?? false);
   const busy = end.isPending || cancel.isPending;
+  // End rental asks first (one click used to end a paid rental with hours left) and says what comes back.
+  const [confirmingEnd, setConfirmingEnd] = useState(false);
+  const confirmRef = useRef<HTMLDivElement>(null);
+  useEffect(() => setConfirmingEnd(false), [rentalId]);
+  useEffect(() => {
+    if (confirmingEnd) confirmRef.current?.focus();
+  }, [confirmingEnd]);
+  const confirmation = confirmingEnd && active ? endConfirmationText(detail, now) : null;
 
   const onEnd = () => {
     if (!rentalId) return;
     end.mutate(rentalId, {
-      onSuccess: () => toast.success("Rental ended"),
+      onSuccess: () => {
+        setConfirmingEnd(false);
+        toast.success("Rental ended");
+      },
       onError: (err) => toast.error(err.message),
     });
   };
@@ -75,7 +83,7 @@ export function RentalInboxDialog({
     <Dialog
       open={rentalId !== null}
       onOpenChange={(next) => !next && !busy && onClose()}
-      title={number ? `Inbox for ${number}` : "Rental inbox"}
+      title={number ? `Inbox for ${formatPhone(number)}` : "Rental inbox"}
       className="max-w-lg"
       footer={
         <>
@@ -85,9 +93,18 @@ export function RentalInboxDialog({
               Cancel for a refund
             </Button>
           ) : null}
-          {active ? (
-            <Button variant="destructive" onClick={onEnd} disabled={busy}>
-              {end.isPending ? <Spinner className="h-4 w-4" /> : null}
+          {confirmation ? (
+            <>
+              <Button variant="outline" onClick={() => setConfirmingEnd(false)} disabled={busy}>
+                Keep rental
+              </Button>
+              <Button variant="destructive" onClick={onEnd} disabled={busy}>
+                {end.isPending ? <Spinner className="h-4 w-4" /> : null}
+                Yes, end rental
+              </Button>
+            </>
+          ) : active ? (
+            <Button variant="destructive" onClick={() => setConfirmingEnd(true)} disabled={busy}>
               End rental
             </Button>
           ) : (
@@ -97,20 +114,35 @@ export function RentalInboxDialog({
       }
     >
       <div className="flex flex-col gap-4" data-testid="rental-inbox">
+        {confirmation ? (
+          <div
+            ref={confirmRef}
+            tabIndex={-1}
+            role="alertdialog"
+            aria-labelledby="end-rental-title"
+            aria-describedby="end-rental-body"
+            data-testid="end-rental-confirmation"
+            className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900 outline-none dark:border-amber-900 dark:bg-amber-950/60 dark:text-amber-200"
+          >
+            <p id="end-rental-title" className="font-semibold">{confirmation.title}</p>
+            <p id="end-rental-body" className="mt-1">{confirmation.body}</p>
+            {confirmation.cancelHint ? <p className="mt-1">{confirmation.cancelHint}</p> : null}
+          </div>
+        ) : null}
         <div className="flex flex-wrap items-center justify-between gap-2">
           {number ? (
             <button
               type="button"
               onClick={() => void copyText(number, "Number copied to clipboard!")}
               className="inline-flex items-center gap-2 rounded-md font-mono text-base font-semibold hover:text-blue-700 focus-visible:outline-2 focus-visible:outline-blue-600 dark:hover:text-blue-400 cursor-pointer"
-              aria-label={`Number ${number}. Click to copy`}
+              aria-label={`Number ${formatPhone(number)}. Click to copy`}
             >
-              {number}
-              <Copy className="h-4 w-4 text-slate-500" aria-hidden />
+              {formatPhone(number)}
+              <Copy className="h-4 w-4 text-slate-600" aria-hidden />
             </button>
           ) : null}
           <div className="flex items-center gap-2 text-sm">
-            <Badge variant={orderStatusVariant(status)}>{status}</Badge>
+            <Badge variant={orderStatusVariant(status)}>{orderStatusLabel(status, "rental")}</Badge>
             {active ? (
               <span className="tabular-nums text-slate-600 dark:text-slate-300" data-testid="rental-time-left">
                 Time left: {formatTimeLeft(detail?.expires_at, now)}
@@ -126,7 +158,7 @@ export function RentalInboxDialog({
         ) : rental.isError ? (
           <p role="alert" className="text-sm text-red-600 dark:text-red-400">{rental.error.message}</p>
         ) : messages.length === 0 ? (
-          <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed border-slate-300 py-8 text-center text-sm text-slate-500 dark:border-slate-700 dark:text-slate-400">
+          <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed border-slate-300 py-8 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
             <MessageSquare className="h-6 w-6" aria-hidden />
             {active ? "No SMS yet. Messages appear here as they arrive." : "No SMS was received."}
           </div>
@@ -139,9 +171,9 @@ export function RentalInboxDialog({
                   onClick={() => void copyText(m.code ?? m.text, m.code ? "Code copied to clipboard!" : "Message copied to clipboard!")}
                   className="w-full rounded-lg border border-slate-200 bg-slate-50 p-3 text-left hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-700 dark:bg-slate-800/60 dark:hover:bg-slate-800 cursor-pointer"
                 >
-                  <span className="flex items-center justify-between gap-2 text-xs text-slate-500 dark:text-slate-400">
+                  <span className="flex items-center justify-between gap-2 text-xs text-slate-600 dark:text-slate-400">
                     <span className="font-semibold text-slate-700 dark:text-slate-200">{m.sender}</span>
-                    <time dateTime={m.received_at}>{formatReceived(m.received_at)}</time>
+                    <time dateTime={m.received_at}>{formatDateTime(m.received_at)}</time>
                   </span>
                   <span className="mt-1 block text-sm break-words">{m.text}</span>
                   {m.code ? <span className="mt-1 inline-block font-mono text-base font-bold tracking-widest text-emerald-700 dark:text-emerald-400">{m.code}</span> : null}

@@ -63,3 +63,13 @@ describe("pending SMS request", () => {
     expect(result.current).toBeNull();
   });
 });
+
+describe("pending request: the other numbers of a several-at-once purchase", () => {
+  it("keeps up to 4 others with their ids and drops malformed ones", () => {
+    localStorage.setItem(
+      PENDING_SMS_KEY,
+      JSON.stringify({ request_id: "a", number: "1", cost: 1, sms: null, createdAt: Date.now(), others: [{ request_id: "b", number: "2" }, { number: "3" }, null] }),
+    );
+    expect(loadPendingRequest()?.others).toEqual([{ request_id: "b", number: "2" }]);
+  });
+});

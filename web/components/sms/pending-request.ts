@@ -13,6 +13,8 @@ export type PendingSmsRequest = {
   cost: number;
   sms: string | null;
   createdAt: number;
+  /** The other numbers bought with it ("several numbers at once"), each its own order, shown in the same dialog. */
+  others?: { request_id: string; number: string }[];
 };
 
 export const PENDING_SMS_KEY = "pending-sms-request";
@@ -34,6 +36,12 @@ function parse(raw: string | null, now: number): PendingSmsRequest | null {
       cost: Number(value.cost ?? 0),
       sms: typeof value.sms === "string" ? value.sms : null,
       createdAt: value.createdAt,
+      others: Array.isArray(value.others)
+        ? value.others
+            .filter((o) => o && typeof o.request_id === "string" && o.request_id)
+            .slice(0, 4)
+            .map((o) => ({ request_id: o.request_id, number: String(o.number ?? "") }))
+        : undefined,
     };
   } catch {
     return null;

@@ -49,10 +49,37 @@ describe("SmsDialog", () => {
 
   it("shows the timeout text with a destructive Close", () => {
     const h = renderDialog({ phase: "timeout" });
-    expect(screen.getByText("⏰ Timeout: No code received")).toBeTruthy();
+    // The spec's text, its ⏰ drawn as an icon (a box where no emoji font exists).
+    const alert = screen.getByRole("alert");
+    expect(alert.textContent).toContain("⏰ Timeout: No code received");
+    expect(alert.querySelector('svg[data-emoji="⏰"]')).toBeTruthy();
     const close = screen.getAllByRole("button", { name: "Close" }).at(-1)!;
     expect(close.className).toContain("bg-red-600");
     fireEvent.click(close);
     expect(h.onDismiss).toHaveBeenCalled();
+  });
+});
+
+describe("SmsDialog: another code on the same number", () => {
+  it("says the price before the click and asks for another code", () => {
+    const onAnotherCode = vi.fn();
+    renderDialog({ phase: "received", code: "123456", another: { codes: ["123456"], available: true, waiting: false, price: 0 }, onAnotherCode });
+    expect(screen.getByTestId("sms-another-code-price").textContent).toBe("Another code on this number is free.");
+    fireEvent.click(screen.getByRole("button", { name: "Get another code" }));
+    expect(onAnotherCode).toHaveBeenCalledOnce();
+  });
+
+  it("keeps every code: the latest to copy, the earlier ones listed; waits without offering twice", () => {
+    renderDialog({ phase: "received", code: "654321", another: { codes: ["123456", "654321"], available: false, waiting: true, price: 0 }, onAnotherCode: vi.fn() });
+    expect(screen.getByRole("button", { name: /Latest code: 654321/ })).toBeTruthy();
+    expect(screen.getByTestId("sms-earlier-codes").textContent).toContain("123456");
+    expect(screen.getByText("Waiting for another code...")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Get another code" })).toBeNull();
+  });
+
+  it("offers nothing where the provider has no another code (price null)", () => {
+    renderDialog({ phase: "received", code: "123456", another: { codes: ["123456"], available: false, waiting: false, price: null }, onAnotherCode: vi.fn() });
+    expect(screen.queryByRole("button", { name: "Get another code" })).toBeNull();
+    expect(screen.queryByTestId("sms-another-code-price")).toBeNull();
   });
 });

@@ -1,14 +1,18 @@
+import type { ReactNode } from "react";
 import { Copy } from "lucide-react";
 import { copyText } from "../../lib/clipboard";
 import { Button } from "../ui/button";
 import { Dialog } from "../ui/dialog";
 import { Spinner } from "../ui/spinner";
+import { EmojiText } from "../ui/emoji-text";
+import { formatNaira } from "../../../schema/money";
 import { ERROR_MESSAGE, TIMEOUT_MESSAGE, type SmsPhase } from "./sms-phase";
+import type { AnotherCodeState } from "./use-active-sms-request";
 
 function CopyField({ label, value, message, large }: { label: string; value: string; message: string; large?: boolean }) {
   return (
     <div className="flex flex-col gap-1">
-      <span className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">{label}</span>
+      <span className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">{label}</span>
       <button
         type="button"
         onClick={() => void copyText(value, message)}
@@ -16,7 +20,7 @@ function CopyField({ label, value, message, large }: { label: string; value: str
         className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 text-left font-mono hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-700 dark:bg-slate-800 dark:hover:bg-slate-700 cursor-pointer"
       >
         <span className={large ? "text-2xl font-bold tracking-widest" : "text-base"}>{value}</span>
-        <Copy className="h-4 w-4 shrink-0 text-slate-500" aria-hidden />
+        <Copy className="h-4 w-4 shrink-0 text-slate-600" aria-hidden />
       </button>
     </div>
   );
@@ -35,6 +39,9 @@ export function SmsDialog({
   cancelling,
   onCancelRequest,
   onDismiss,
+  another,
+  onAnotherCode,
+  extra,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -45,7 +52,13 @@ export function SmsDialog({
   onCancelRequest: () => void;
   /** Done / Close: the request is finished with. */
   onDismiss: () => void;
+  /** Codes received and "Get another code" on the same number (absent: not offered). */
+  another?: AnotherCodeState;
+  onAnotherCode?: () => void;
+  /** More below the number (the other numbers of a several-at-once purchase). */
+  extra?: ReactNode;
 }) {
+  const earlier = another && another.codes.length > 1 ? another.codes.slice(0, -1) : [];
   const failed = phase === "timeout" || phase === "error";
   const title = phase === "received" ? "SMS Received" : failed ? "No SMS received" : "Waiting for SMS";
   const footer =
@@ -77,7 +90,34 @@ export function SmsDialog({
       <div className="flex flex-col gap-4" data-testid="sms-dialog">
         <CopyField label="Phone number" value={number} message="Phone number copied to clipboard!" />
         {phase === "received" && code ? (
-          <CopyField label="Verification code" value={code} message="SMS code copied to clipboard!" large />
+          <>
+            <CopyField label={earlier.length ? "Latest code" : "Verification code"} value={code} message="SMS code copied to clipboard!" large />
+            {earlier.length ? (
+              <div className="flex flex-col gap-1" data-testid="sms-earlier-codes">
+                <span className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">Earlier codes</span>
+                <ul className="flex flex-wrap gap-2 font-mono text-sm">
+                  {earlier.map((c) => (
+                    <li key={c} className="rounded border border-slate-200 px-2 py-1 dark:border-slate-700">{c}</li>
+                  ))}
+                </ul>
+              </div>
+            ) : null}
+            {another?.waiting ? (
+              <div className="flex items-center gap-3 text-sm text-slate-600 dark:text-slate-300" role="status">
+                <Spinner className="h-4 w-4 text-blue-600" />
+                Waiting for another code...
+              </div>
+            ) : another?.available && onAnotherCode && another.price !== null ? (
+              <div className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-slate-200 px-3 py-2 text-sm dark:border-slate-700">
+                <span data-testid="sms-another-code-price">
+                  {another.price === 0 ? "Another code on this number is free." : `Another code on this number costs ₦${formatNaira(another.price)}.`}
+                </span>
+                <Button variant="outline" size="sm" onClick={onAnotherCode}>
+                  Get another code
+                </Button>
+              </div>
+            ) : null}
+          </>
         ) : phase === "waiting" ? (
           <div className="flex items-center gap-3 rounded-lg border border-dashed border-slate-300 px-3 py-4 text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300" role="status">
             <Spinner className="h-5 w-5 text-blue-600" />
@@ -85,10 +125,11 @@ export function SmsDialog({
           </div>
         ) : failed ? (
           <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/60 dark:text-red-200">
-            <p className="font-semibold">{phase === "timeout" ? TIMEOUT_MESSAGE : ERROR_MESSAGE}</p>
+            <p className="font-semibold"><EmojiText text={phase === "timeout" ? TIMEOUT_MESSAGE : ERROR_MESSAGE} /></p>
             <p className="mt-1">The number was released and its price returned to your wallet.</p>
           </div>
         ) : null}
+        {extra}
       </div>
     </Dialog>
   );

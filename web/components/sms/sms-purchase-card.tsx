@@ -7,6 +7,7 @@ import {
   SMS_PROVIDERS,
   smsCountriesQueryOptions,
   useBuyNumber,
+  useBuyNumbers,
   useSmsCountries,
   useSmsPrices,
   type SmsCountry,
@@ -19,8 +20,11 @@ import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
 import { Spinner } from "../ui/spinner";
+import { Dialog } from "../ui/dialog";
+import { parseMaxPrice, priceChoiceFrom, type PriceChoice } from "./price-choice";
 import type { PendingSmsRequest } from "./pending-request";
 import { countryAfterProviderChange, DEFAULT_COUNTRY_ID, DEFAULT_PROVIDER } from "./provider-country";
+import { EmojiText } from "../ui/emoji-text";
 import { ERROR_MESSAGE, TIMEOUT_MESSAGE } from "./sms-phase";
 import type { ShownRequest } from "./use-active-sms-request";
 
@@ -39,7 +43,7 @@ const TOAST_CODES = new Set([
 function NumberBox({ shown }: { shown: ShownRequest | null }) {
   if (!shown || shown.phase === "cancelled") {
     return (
-      <p className="rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-500 dark:border-slate-700 dark:text-slate-400">
+      <p className="rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
         Your number and its code will appear here.
       </p>
     );
@@ -47,17 +51,17 @@ function NumberBox({ shown }: { shown: ShownRequest | null }) {
   return (
     <div className="grid grid-cols-2 gap-3 rounded-lg border border-slate-200 bg-slate-50 p-4 dark:border-slate-700 dark:bg-slate-800/60" data-testid="sms-number-box">
       <div className="min-w-0">
-        <p className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">Number</p>
+        <p className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">Number</p>
         <p className="truncate font-mono text-base font-semibold" data-testid="sms-number">{shown.number}</p>
       </div>
       <div className="min-w-0" aria-live="polite">
-        <p className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">Code</p>
+        <p className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">Code</p>
         {shown.phase === "received" ? (
           <p className="font-mono text-xl font-bold tracking-widest text-emerald-700 dark:text-emerald-400" data-testid="sms-code">{shown.code}</p>
         ) : shown.phase === "timeout" ? (
-          <p className="text-sm font-medium text-red-700 dark:text-red-400" data-testid="sms-code">{TIMEOUT_MESSAGE}</p>
+          <p className="text-sm font-medium text-red-700 dark:text-red-400" data-testid="sms-code"><EmojiText text={TIMEOUT_MESSAGE} /></p>
         ) : shown.phase === "error" ? (
-          <p className="text-sm font-medium text-red-700 dark:text-red-400" data-testid="sms-code">{ERROR_MESSAGE}</p>
+          <p className="text-sm font-medium text-red-700 dark:text-red-400" data-testid="sms-code"><EmojiText text={ERROR_MESSAGE} /></p>
         ) : (
           <Spinner className="mt-1 h-5 w-5 text-blue-600" label="Waiting for the code" />
         )}
@@ -65,6 +69,12 @@ function NumberBox({ shown }: { shown: ShownRequest | null }) {
     </div>
   );
 }
+
+/**
+ * What the two provider names mean to a customer (Swift SMS is the SMS-Activate-compatible US upstream, DaisySMS;
+ * Dynamic SMS is sms-man, with numbers in many countries): countries, speed and how the price is set.
+ */
+const PROVIDER_HINT = "Swift SMS: US numbers, usually the quickest codes. Dynamic SMS: numbers in many countries, priced by country and service.";
 
 /**
  * The left card of Receive SMS, in the spec's order: provider, country, service, stock and Get Number (once both are
@@ -86,6 +96,10 @@ export function SmsPurchaseCard({
   const [provider, setProvider] = useState<SmsProvider>(DEFAULT_PROVIDER);
   const [countryId, setCountryId] = useState(DEFAULT_COUNTRY_ID);
   const [serviceId, setServiceId] = useState("");
+  const [maxPriceText, setMaxPriceText] = useState("");
+  const [quantity, setQuantity] = useState(1);
+  const buyMany = useBuyNumbers();
+  const [priceChoice, setPriceChoice] = useState<PriceChoice | null>(null);
   const countries = useSmsCountries(provider);
   const prices = useSmsPrices(provider, countryId);
   const balance = useBalance();
@@ -119,17 +133,47 @@ export function SmsPurchaseCard({
     setServiceId("");
   };
 
-  const getNumber = () => {
-    if (!serviceId || !countryId || !service) {
-      toast.error("Missing service or country");
-      return;
-    }
-    if (balance.data !== undefined && service.price > balance.data) {
-      toast.error("Insufficient balance");
+  const maxPrice = parseMaxPrice(maxPriceText);
+
+  /** Buys at `price` (naira, as agreed on screen) never above `ceiling`: the server checks both and charges nothing above. */
+  const purchase = (price: number, ceiling: number | undefined) => {
+    const body = { provider, country: countryId, service: serviceId, price, ...(ceiling !== undefined ? { max_price: ceiling } : {}) };
+    const onError = (err: Error) => {
+      if (err instanceof ApiError && err.code === "PRICE_CHANGED") void qc.invalidateQueries({ queryKey: ["sms-prices", provider, countryId] });
+      // A price above what the customer agreed to is a choice (buy at the new price / cancel), not a dead end.
+      const choice = priceChoiceFrom(err);
+      if (choice) setPriceChoice(choice);
+      else if (err instanceof ApiError && err.code === "INSUFFICIENT_BALANCE") toast.error("Insufficient balance");
+      else if (err instanceof ApiError && (TOAST_CODES.has(err.code) || (err.status >= 400 && err.status < 500))) toast.error(err.message);
+      else onUnexpectedError(err.message);
+    };
+    if (quantity > 1) {
+      buyMany.mutate(
+        { ...body, quantity },
+        {
+          onSuccess: (res) => {
+            const [first, ...rest] = res.orders;
+            if (!first) return;
+            toast.success(`${res.orders.length} numbers purchased successfully`);
+            if (res.error) toast.error(`Bought ${res.orders.length} of ${res.requested}: ${res.error.message}`);
+            onPurchased({
+              request_id: first.phone.request_id,
+              debitRef: first.debitRef,
+              number: first.phone.number,
+              purchased_number: first.phone.number,
+              cost: first.price,
+              sms: null,
+              createdAt: Date.now(),
+              others: rest.map((o) => ({ request_id: o.phone.request_id, number: o.phone.number })),
+            });
+          },
+          onError,
+        },
+      );
       return;
     }
     buy.mutate(
-      { provider, country: countryId, service: serviceId, price: service.price },
+      { provider, country: countryId, service: serviceId, price, ...(ceiling !== undefined ? { max_price: ceiling } : {}) },
       {
         onSuccess: (res) => {
           if (res.phone.error_msg !== undefined || res.phone.request_id === undefined) {
@@ -144,19 +188,30 @@ export function SmsPurchaseCard({
             debitRef: res.debitRef,
             number,
             purchased_number: number,
-            cost: res.price ?? service.price,
+            cost: res.price ?? price,
             sms: null,
             createdAt: Date.now(),
           });
         },
-        onError: (err) => {
-          if (err instanceof ApiError && err.code === "PRICE_CHANGED") void qc.invalidateQueries({ queryKey: ["sms-prices", provider, countryId] });
-          if (err instanceof ApiError && err.code === "INSUFFICIENT_BALANCE") toast.error("Insufficient balance");
-          else if (err instanceof ApiError && (TOAST_CODES.has(err.code) || (err.status >= 400 && err.status < 500))) toast.error(err.message);
-          else onUnexpectedError(err.message);
-        },
+        onError,
       },
     );
+  };
+
+  const getNumber = () => {
+    if (!serviceId || !countryId || !service) {
+      toast.error("Missing service or country");
+      return;
+    }
+    if (maxPrice === "invalid") {
+      toast.error("Max price must be an amount in naira above ₦0.");
+      return;
+    }
+    if (balance.data !== undefined && service.price * quantity > balance.data) {
+      toast.error("Insufficient balance");
+      return;
+    }
+    purchase(service.price, maxPrice);
   };
 
   const chosen = Boolean(countryId && serviceId && service);
@@ -167,7 +222,7 @@ export function SmsPurchaseCard({
         <CardTitle>Buy a number</CardTitle>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
-        <Field label="Provider">
+        <Field label="Provider" hint={PROVIDER_HINT}>
           {(p) => (
             <Select
               {...p}
@@ -214,17 +269,72 @@ export function SmsPurchaseCard({
         {chosen && service ? (
           <>
             <Field label="Stock">{(p) => <Input {...p} readOnly value={String(service.count)} />}</Field>
-            <Button onClick={getNumber} disabled={buy.isPending || busyWithRequest} size="lg">
-              {buy.isPending ? <Spinner className="h-4 w-4" /> : null}
-              Get Number
+            <Field label="How many numbers" hint="Up to 5 numbers for this service, each its own order and refund.">
+              {(p) => (
+                <Select
+                  {...p}
+                  options={[1, 2, 3, 4, 5].map((n) => ({ value: String(n), label: n === 1 ? "1 number" : `${n} numbers — ₦${formatNaira(service.price * n)}` }))}
+                  value={String(quantity)}
+                  onValueChange={(v) => setQuantity(Number(v))}
+                />
+              )}
+            </Field>
+            <Field
+              label="Max price (optional)"
+              hint="Never pay more than this: if the price rises above it, you are asked first and nothing is charged."
+              error={maxPrice === "invalid" ? "Enter an amount in naira above ₦0." : undefined}
+            >
+              {(p) => (
+                <Input
+                  {...p}
+                  inputMode="decimal"
+                  placeholder={`e.g. ₦${formatNaira(service.price)}`}
+                  value={maxPriceText}
+                  onChange={(e) => setMaxPriceText(e.target.value)}
+                  data-testid="sms-max-price"
+                />
+              )}
+            </Field>
+            <Button onClick={getNumber} disabled={buy.isPending || buyMany.isPending || busyWithRequest} size="lg">
+              {buy.isPending || buyMany.isPending ? <Spinner className="h-4 w-4" /> : null}
+              {quantity > 1 ? `Get ${quantity} Numbers` : "Get Number"}
             </Button>
             {busyWithRequest ? (
-              <p className="text-xs text-slate-500 dark:text-slate-400">Finish or cancel the number you are waiting on to buy another.</p>
+              <p className="text-xs text-slate-600 dark:text-slate-400">Finish or cancel the number you are waiting on to buy another.</p>
             ) : null}
           </>
         ) : null}
         <NumberBox shown={shown} />
       </CardContent>
+      <Dialog
+        open={priceChoice !== null}
+        onOpenChange={(next) => !next && setPriceChoice(null)}
+        title="The price has changed"
+        footer={
+          <>
+            <Button variant="outline" onClick={() => setPriceChoice(null)}>
+              Cancel
+            </Button>
+            <Button
+              data-testid="sms-buy-at-new-price"
+              onClick={() => {
+                const choice = priceChoice;
+                setPriceChoice(null);
+                if (choice) purchase(choice.price, choice.price);
+              }}
+            >
+              Buy at ₦{formatNaira(priceChoice?.price ?? 0)}
+            </Button>
+          </>
+        }
+      >
+        <p className="text-sm" data-testid="sms-price-choice">
+          {priceChoice?.maxPrice != null
+            ? `This number now costs ₦${formatNaira(priceChoice.price)}, above your maximum of ₦${formatNaira(priceChoice.maxPrice)}.`
+            : `This number now costs ₦${formatNaira(priceChoice?.price ?? 0)}.`}{" "}
+          Nothing was charged. Buy it at the new price, or cancel.
+        </p>
+      </Dialog>
     </Card>
   );
 }

@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { saveSession } from "../../lib/session";
 import { loadPendingRequest, savePendingRequest } from "./pending-request";
 import { CANCEL_FLAG_MS, useActiveSmsRequest } from "./use-active-sms-request";
 
@@ -31,6 +32,8 @@ beforeEach(() => {
   cancelStatus = 200;
   calls.length = 0;
   vi.stubGlobal("fetch", vi.fn(fakeFetch));
+  // A signed-in customer (signed-in calls without a token never reach the network).
+  saveSession({ userId: "u1", username: "Ada", userNumber: "08012345678", userEmail: "ada@example.com" }, "token-a");
   savePendingRequest({ request_id: "ord_9", number: "+1555", purchased_number: "+1555", cost: 1200, sms: null, createdAt: Date.now() });
 });
 afterEach(() => {

@@ -2,7 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "../../lib/toast";
 import { ApiError } from "../../api/client";
-import { useCancelSmsRequest, useSmsOrder } from "../../api/sms";
+import { useCancelSmsRequest, useRequestAnotherSmsCode, useSmsOrder } from "../../api/sms";
 import {
   clearPendingRequest,
   savePendingRequest,
@@ -16,6 +16,17 @@ import { invalidateMoney } from "../../api/wallet";
 /** Spec section 9: the cancel flag resets after 2 seconds. */
 export const CANCEL_FLAG_MS = 2000;
 
+export type AnotherCodeState = {
+  /** Every code this number received, oldest first. */
+  codes: string[];
+  /** "Get another code" can be asked for now. */
+  available: boolean;
+  /** Another code was asked for and has not come yet. */
+  waiting: boolean;
+  /** Its price in naira (0: free), or null where the provider has none. */
+  price: number | null;
+};
+
 export type ShownRequest = { requestId: string; number: string; phase: SmsPhase; code: string | null };
 
 /**
@@ -27,6 +38,7 @@ export function useActiveSmsRequest() {
   const pending = usePendingRequest();
   const order = useSmsOrder(pending?.request_id ?? null);
   const cancelMutation = useCancelSmsRequest();
+  const anotherMutation = useRequestAnotherSmsCode();
   const [dialogOpen, setDialogOpen] = useState(false);
   const [cancelling, setCancelling] = useState(false);
   const cancelTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -96,6 +108,20 @@ export function useActiveSmsRequest() {
     });
   };
 
+  // "Get another code" on the same number (free where the provider offers it; the server says so in the status).
+  const another: AnotherCodeState = {
+    codes: order.data?.codes?.length ? order.data.codes : code ? [code] : [],
+    available: Boolean(order.data?.can_request_another_code),
+    waiting: Boolean(order.data?.waiting_for_another_code) || anotherMutation.isPending,
+    price: order.data?.another_code_price ?? null,
+  };
+  const requestAnother = () => {
+    if (!pending || !another.available || another.waiting) return;
+    anotherMutation.mutate(pending.request_id, {
+      onError: (err) => toast.error(err.message),
+    });
+  };
+
   const dismiss = () => {
     if (cancelling) return;
     if (pending && phase) setLastShown({ requestId: pending.request_id, number: pending.purchased_number, phase, code });
@@ -106,5 +132,5 @@ export function useActiveSmsRequest() {
   const shown: ShownRequest | null =
     pending && phase ? { requestId: pending.request_id, number: pending.purchased_number, phase, code } : lastShown;
 
-  return { pending, shown, dialogOpen, setDialogOpen, cancelling, cancel, dismiss, start };
+  return { pending, shown, dialogOpen, setDialogOpen, cancelling, cancel, dismiss, start, another, requestAnother };
 }

@@ -31,7 +31,7 @@ export function Field({
       <Label htmlFor={id}>{label}</Label>
       {children({ id, "aria-invalid": Boolean(error), "aria-describedby": describedBy })}
       {hint ? (
-        <p id={hintId} className="text-xs text-slate-500 dark:text-slate-400">
+        <p id={hintId} className="text-xs text-slate-600 dark:text-slate-400">
           {hint}
         </p>
       ) : null}

@@ -146,7 +146,7 @@ export function Select({
         }}
         className={cn(inputClasses, "flex items-center justify-between gap-2 text-left cursor-pointer")}
       >
-        <span className={cn("truncate", !selected && "text-slate-400 dark:text-slate-500")}>
+        <span className={cn("truncate", !selected && "text-slate-600 dark:text-slate-400")}>
           {loading ? loadingText : (selected?.label ?? placeholder)}
         </span>
         {loading ? <Spinner className="h-4 w-4" /> : <ChevronDown className="h-4 w-4 shrink-0 opacity-60" aria-hidden />}
@@ -170,7 +170,7 @@ export function Select({
                   setActive(0);
                 }}
                 onKeyDown={onMenuKeyDown}
-                className="h-10 w-full bg-transparent text-sm outline-none placeholder:text-slate-400"
+                className="h-10 w-full bg-transparent text-sm outline-none placeholder:text-slate-500"
               />
             </div>
           ) : null}
@@ -185,7 +185,7 @@ export function Select({
             className="max-h-[300px] overflow-y-auto p-1 outline-none"
           >
             {filtered.length === 0 ? (
-              <li className="px-3 py-2 text-sm text-slate-500 dark:text-slate-400">{emptyText}</li>
+              <li className="px-3 py-2 text-sm text-slate-600 dark:text-slate-400">{emptyText}</li>
             ) : (
               filtered.map((option, index) => {
                 const isSelected = option.value === value;
@@ -208,7 +208,7 @@ export function Select({
                     <span className="flex min-w-0 flex-col">
                       <span className="truncate">{option.label}</span>
                       {option.description ? (
-                        <span className="text-xs text-slate-500 dark:text-slate-400">{option.description}</span>
+                        <span className="text-xs text-slate-600 dark:text-slate-400">{option.description}</span>
                       ) : null}
                     </span>
                     {isSelected ? <Check className="h-4 w-4 shrink-0 text-blue-600 dark:text-blue-400" aria-hidden /> : null}

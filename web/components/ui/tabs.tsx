@@ -16,13 +16,17 @@ export function Tabs({
   onValueChange,
   className,
   children,
+  id,
 }: {
   value: string;
   onValueChange: (v: string) => void;
   className?: string;
   children: ReactNode;
+  /** A fixed id base, for markup prerendered outside the router (useId depends on the tree around it). */
+  id?: string;
 }) {
-  const baseId = useId();
+  const generatedId = useId();
+  const baseId = id ?? generatedId;
   return (
     <TabsContext.Provider value={{ value, setValue: onValueChange, baseId }}>
       <div className={className}>{children}</div>

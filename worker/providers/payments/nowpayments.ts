@@ -2,8 +2,9 @@ import { z } from "zod";
 import { createUpstreamClient, replyMessage, type UpstreamClientOptions } from "../upstream-http";
 
 /**
- * NOWPayments crypto invoices: merchant coins, the full currency list, create a payment, read a payment.
- * Documented protocol: x-api-key header; errors { status: false, statusCode, code, message }.
+ * NOWPayments crypto invoices: API status, merchant coins, the full currency list, the minimum per currency, create a
+ * payment, read a payment. Documented protocol (https://documenter.getpostman.com/view/7907941/2s93JusNJt): x-api-key
+ * header; errors { status: false, statusCode, code, message }.
  */
 export const NOWPAYMENTS_LIVE_BASE_URL = "https://api.nowpayments.io/v1";
 
@@ -38,6 +39,8 @@ export interface NowCreatePaymentInput {
 
 export interface NowPayment {
   paymentId: string;
+  /** Set on a repeat deposit to an invoice's address: the invoice's own payment_id. */
+  parentPaymentId: string | null;
   paymentStatus: NowPaymentStatus;
   payAddress: string | null;
   payAmount: string | null;
@@ -45,10 +48,22 @@ export interface NowPayment {
   network: string | null;
   actuallyPaid: number | null;
   orderId: string | null;
+  priceAmount: number | null;
+  priceCurrency: string | null;
+}
+
+/** GET /min-amount: the smallest payment NOWPayments accepts in a currency, and its value in USD. */
+export interface NowMinAmount {
+  currency: string;
+  minAmount: number;
+  fiatEquivalentUsd: number | null;
 }
 
 export interface NowPaymentsClient {
+  /** GET /status (no key needed): {"message":"OK"} when the API is up. */
+  status(): Promise<{ ok: boolean; message: string }>;
   merchantCoins(): Promise<string[]>;
+  minAmount(payCurrency: string): Promise<NowMinAmount>;
   fullCurrencies(): Promise<NowCurrency[]>;
   createPayment(input: NowCreatePaymentInput): Promise<NowPayment>;
   /** null when NOWPayments does not know the payment. */
@@ -60,6 +75,7 @@ const numberish = z.union([z.number(), z.string()]).nullish();
 
 const paymentSchema = z.object({
   payment_id: idSchema,
+  parent_payment_id: idSchema.nullish(),
   payment_status: nowPaymentStatusSchema,
   pay_address: z.string().nullish(),
   pay_amount: numberish,
@@ -67,6 +83,24 @@ const paymentSchema = z.object({
   network: z.string().nullish(),
   actually_paid: numberish,
   order_id: z.union([z.string(), z.number()]).nullish(),
+  price_amount: numberish,
+  price_currency: z.string().nullish(),
+});
+
+// GET /merchant/coins is documented as {"selectedCurrencies": [...]}, yet accounts have been seen answering
+// {"currencies": [...]} (issue 13's audit): both are accepted, as codes or as objects carrying a code.
+const coinEntry = z.union([z.string(), z.object({ code: z.string() }).transform((c) => c.code)]);
+const merchantCoinsSchema = z.union([
+  z.object({ selectedCurrencies: z.array(coinEntry) }).transform((b) => b.selectedCurrencies),
+  z.object({ currencies: z.array(coinEntry) }).transform((b) => b.currencies),
+]);
+
+// GET /min-amount?currency_from=eth&fiat_equivalent=usd answers
+// {"currency_from":"eth","currency_to":"trx","min_amount":0.0078999,"fiat_equivalent":35.40626584}.
+const minAmountSchema = z.object({
+  currency_from: z.string().optional(),
+  min_amount: z.union([z.number(), z.string()]).transform(Number).pipe(z.number().nonnegative()),
+  fiat_equivalent: z.union([z.number(), z.string()]).transform(Number).pipe(z.number().nonnegative()).nullish(),
 });
 
 const currencySchema = z.object({
@@ -90,6 +124,7 @@ export function createNowPaymentsClient(opts: Omit<UpstreamClientOptions, "provi
   function toPayment(raw: z.infer<typeof paymentSchema>): NowPayment {
     return {
       paymentId: raw.payment_id,
+      parentPaymentId: raw.parent_payment_id == null || raw.parent_payment_id === "" ? null : raw.parent_payment_id,
       paymentStatus: raw.payment_status,
       payAddress: raw.pay_address ?? null,
       payAmount: raw.pay_amount == null ? null : String(raw.pay_amount),
@@ -97,15 +132,31 @@ export function createNowPaymentsClient(opts: Omit<UpstreamClientOptions, "provi
       network: raw.network ?? null,
       actuallyPaid: raw.actually_paid == null ? null : Number(raw.actually_paid),
       orderId: raw.order_id == null ? null : String(raw.order_id),
+      priceAmount: raw.price_amount == null ? null : Number(raw.price_amount),
+      priceCurrency: raw.price_currency ?? null,
     };
   }
 
   return {
+    async status() {
+      const { status, json } = await call("/status");
+      const parsed = z.object({ message: z.string() }).safeParse(json);
+      const message = parsed.success ? parsed.data.message : "unexpected reply";
+      return { ok: status === 200 && message.toUpperCase() === "OK", message };
+    },
+
     async merchantCoins() {
       const { status, json } = await call("/merchant/coins");
-      const parsed = z.object({ selectedCurrencies: z.array(z.string()) }).safeParse(json);
-      if (status !== 200 || !parsed.success) refused("/merchant/coins", status, json);
-      return parsed.data.selectedCurrencies;
+      if (status !== 200) refused("/merchant/coins", status, json);
+      return http.parse(merchantCoinsSchema, json, "/merchant/coins", status);
+    },
+
+    async minAmount(payCurrency) {
+      const currency = payCurrency.toLowerCase();
+      const { status, json } = await http.requestJson("/min-amount", { query: { currency_from: currency, fiat_equivalent: "usd" } });
+      if (status !== 200) refused("/min-amount", status, json);
+      const parsed = http.parse(minAmountSchema, json, "/min-amount", status);
+      return { currency: currency.toUpperCase(), minAmount: parsed.min_amount, fiatEquivalentUsd: parsed.fiat_equivalent ?? null };
     },
 
     async fullCurrencies() {

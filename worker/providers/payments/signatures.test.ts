@@ -37,6 +37,33 @@ describe("webhook signatures", () => {
     expect(await verifyNowPaymentsSignature("ipn", reordered, null)).toBe(false);
   });
 
+  it("NOWPayments: accepts an IPN with arrays signed in either documented canonical form, and nothing else", async () => {
+    // A body with arrays (payment_extra_ids, a list of fees): the PHP example keeps arrays, the Node sortObject example
+    // turns them into index-keyed objects. The same body signed both ways must verify; a tampered one must not.
+    const body = { payment_id: 7, payment_status: "finished", payment_extra_ids: [11, 12], fees: [{ z: 1, a: 2 }] };
+    expect(JSON.stringify(sortKeysDeep(body))).toBe('{"fees":[{"a":2,"z":1}],"payment_extra_ids":[11,12],"payment_id":7,"payment_status":"finished"}');
+    expect(JSON.stringify(sortKeysDeep(body, { arraysAsObjects: true }))).toBe(
+      '{"fees":{"0":{"a":2,"z":1}},"payment_extra_ids":{"0":11,"1":12},"payment_id":7,"payment_status":"finished"}',
+    );
+    const phpForm = await hmacSha512Hex("ipn", JSON.stringify(sortKeysDeep(body)));
+    const nodeForm = await hmacSha512Hex("ipn", JSON.stringify(sortKeysDeep(body, { arraysAsObjects: true })));
+    expect(phpForm).not.toBe(nodeForm);
+    const raw = JSON.stringify(body);
+    expect(await verifyNowPaymentsSignature("ipn", raw, phpForm)).toBe(true);
+    expect(await verifyNowPaymentsSignature("ipn", raw, nodeForm.toUpperCase())).toBe(true);
+    const tampered = raw.replace("[11,12]", "[11,13]");
+    expect(await verifyNowPaymentsSignature("ipn", tampered, phpForm)).toBe(false);
+    expect(await verifyNowPaymentsSignature("ipn", tampered, nodeForm)).toBe(false);
+    expect(await verifyNowPaymentsSignature("other", raw, phpForm)).toBe(false);
+  });
+
+  it("NOWPayments: a hostile, deeply nested body is refused, not a stack overflow", async () => {
+    const deep = "[".repeat(50_000) + "]".repeat(50_000);
+    expect(await verifyNowPaymentsSignature("ipn", deep, "ab".repeat(64))).toBe(false);
+    const deepObject = '{"a":'.repeat(40) + "1" + "}".repeat(40);
+    expect(await verifyNowPaymentsSignature("ipn", deepObject, "ab".repeat(64))).toBe(false);
+  });
+
   it("compares digests of different lengths as unequal", () => {
     expect(hexDigestsEqual("abcd", "abc")).toBe(false);
     expect(hexDigestsEqual("ABCD", "abcd")).toBe(true);

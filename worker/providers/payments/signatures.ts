@@ -59,11 +59,17 @@ export function sortKeysDeep(value: unknown, opts: { arraysAsObjects?: boolean }
 }
 
 /** NOWPayments: x-nowpayments-sig = HMAC-SHA512(JSON.stringify(body with keys sorted), IPN secret). */
-export function signNowPaymentsBody(ipnSecret: string, body: unknown): Promise<string> {
-  return hmacSha512Hex(ipnSecret, JSON.stringify(sortKeysDeep(body)));
+export function signNowPaymentsBody(ipnSecret: string, body: unknown, opts: { arraysAsObjects?: boolean } = {}): Promise<string> {
+  return hmacSha512Hex(ipnSecret, JSON.stringify(sortKeysDeep(body, opts)));
 }
 
-/** Verifies an IPN from its raw text; a body that is not JSON (or nested absurdly deep) is simply not authentic. */
+/**
+ * Verifies an IPN from its raw text; a body that is not JSON (or nested absurdly deep) is simply not authentic.
+ * NOWPayments' own examples disagree on arrays (https://documenter.getpostman.com/view/7907941/2s93JusNJt, "Instant
+ * Payments Notifications"): the PHP example (tksort + json_encode) keeps a JSON array an array, the Node example
+ * (sortObject: Object.keys(...).sort().reduce into {}) turns it into an object keyed by index. Objects sort the same
+ * in both, so the two forms differ only for bodies with arrays; both are accepted, each compared in constant time.
+ */
 export async function verifyNowPaymentsSignature(ipnSecret: string, rawBody: string, header: string | undefined | null): Promise<boolean> {
   if (!header || !ipnSecret) return false;
   let parsed: unknown;
@@ -72,12 +78,18 @@ export async function verifyNowPaymentsSignature(ipnSecret: string, rawBody: str
   } catch {
     return false;
   }
-  let sorted: string;
+  let arrayForm: string;
+  let objectForm: string;
   try {
-    sorted = JSON.stringify(sortKeysDeep(parsed));
+    arrayForm = JSON.stringify(sortKeysDeep(parsed));
+    objectForm = JSON.stringify(sortKeysDeep(parsed, { arraysAsObjects: true }));
   } catch (err) {
     if (err instanceof SignedJsonTooDeepError || err instanceof RangeError) return false;
     throw err;
   }
-  return hexDigestsEqual(await hmacSha512Hex(ipnSecret, sorted), header);
+  // Both digests are always computed and compared, so the time taken does not say which form (if any) matched.
+  const [asArrays, asObjects] = await Promise.all([hmacSha512Hex(ipnSecret, arrayForm), hmacSha512Hex(ipnSecret, objectForm)]);
+  const matchesArrays = hexDigestsEqual(asArrays, header);
+  const matchesObjects = hexDigestsEqual(asObjects, header);
+  return matchesArrays || matchesObjects;
 }

@@ -78,17 +78,20 @@ describe("Squad adapter", () => {
 });
 
 describe("Squad adapter against the sandbox simulator", () => {
-  it("speaks the same protocol: initiate then verify Pending; a wrong key is refused like Squad refuses it", async () => {
+  it("speaks the same protocol: initiate then verify Pending; an unknown ref is 400; a wrong key is refused like Squad refuses it", async () => {
     const { env } = await import("cloudflare:workers");
     const { squadSimulator, SQUAD_SIMULATOR_PATH } = await import("../../sandbox/squad");
     const bound = (secretKey: string) =>
       createSquadClient({ baseUrl: `http://127.0.0.1${SQUAD_SIMULATOR_PATH}`, secretKey, fetch: (r) => Promise.resolve(squadSimulator.fetch(r, env)) });
-    const ref = `SIM-${crypto.randomUUID()}`;
+    const ref = `SIM${crypto.randomUUID().replace(/-/g, "")}`;
     const good = bound(env.SQUAD_SECRET_KEY!);
     const checkout = await good.initiate({ amountKobo: 250_000, email: "a@b.co", transactionRef: ref, callbackUrl: "http://127.0.0.1/#/dashboard/1" });
     expect(checkout.checkoutUrl).toBe(`http://127.0.0.1/sandbox/squad/checkout/${ref}`);
     expect(await good.verify(ref)).toEqual({ transactionRef: ref, status: "pending", amountKobo: 250_000, currency: "NGN" });
     expect(await good.verify("NOPE")).toBeNull();
-    await expect(bound("wrong").verify(ref)).rejects.toMatchObject({ code: "UPSTREAM_UNAVAILABLE", httpStatus: 401 });
+    await expect(bound("wrong").verify(ref)).rejects.toMatchObject({ code: "UPSTREAM_UNAVAILABLE", httpStatus: 403 });
+    await expect(bound("").verify(ref)).rejects.toMatchObject({ httpStatus: 401 });
+    // Squad documents transaction_ref as alphanumeric: the simulator refuses the dashed references we used to send.
+    await expect(good.initiate({ amountKobo: 250_000, email: "a@b.co", transactionRef: "VN-ABC-123", callbackUrl: "http://127.0.0.1/" })).rejects.toMatchObject({ httpStatus: 400 });
   });
 });

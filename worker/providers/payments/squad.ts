@@ -3,7 +3,8 @@ import { createUpstreamClient, replyMessage, type UpstreamClientOptions } from "
 
 /**
  * Squad (GTCO) card/bank checkout: initiate a hosted checkout and verify a transaction by our own reference.
- * Documented protocol: Bearer secret key; amounts in kobo; replies { status, success, message, data }.
+ * Documented protocol (https://docs.squadco.com/Payments/Initiate-payment, https://docs.squadco.com/Payments/verify-transaction):
+ * Bearer secret key; amounts in kobo; replies { status, success, message, data }.
  */
 export const SQUAD_LIVE_BASE_URL = "https://api-d.squadco.com";
 export const SQUAD_SANDBOX_BASE_URL = "https://sandbox-api-d.squadco.com";
@@ -27,7 +28,7 @@ export interface SquadVerification {
 
 export interface SquadClient {
   initiate(input: SquadInitiateInput): Promise<{ checkoutUrl: string; transactionRef: string }>;
-  /** null when Squad does not know the reference. */
+  /** null when Squad does not know the reference (400 "Invalid transaction reference", or a 404). */
   verify(transactionRef: string): Promise<SquadVerification | null>;
 }
 
@@ -75,7 +76,10 @@ export function createSquadClient(opts: Omit<UpstreamClientOptions, "provider" |
 
     async verify(transactionRef) {
       const { status, json } = await http.requestJson(`/transaction/verify/${encodeURIComponent(transactionRef)}`);
-      if (status === 404) return null;
+      // "A status code of 400 is returned for an invalid transaction ref" with {"status":400,"success":false,
+      // "message":"Invalid transaction reference","data":{}} (https://docs.squadco.com/Payments/verify-transaction):
+      // Squad does not know the reference, which is an answer, not a failure. Any other 400 stays a refusal.
+      if (status === 404 || (status === 400 && isUnknownReference(json))) return null;
       const body = envelope.safeParse(json);
       const data = body.success ? verifyData.safeParse(body.data.data) : null;
       if (status !== 200 || !body.success || body.data.success === false || !data?.success) {
@@ -100,4 +104,9 @@ function normaliseStatus(raw: string): SquadTransactionStatus {
   if (s === "abandoned") return "abandoned";
   // Anything unknown is treated as not yet paid: never credit on a status we do not understand.
   return "pending";
+}
+
+function isUnknownReference(json: unknown): boolean {
+  const body = envelope.safeParse(json);
+  return body.success && /invalid transaction reference/i.test(body.data.message ?? "");
 }

@@ -1,5 +1,7 @@
 import type { Config, Env } from "../../env";
 import { rentSimulator } from "../../sandbox/rent-simulator";
+import { sandboxSmsManToken } from "../../sandbox/sms-man-simulator";
+import { smsManCurrency } from "../sms";
 import { SmsManRentProvider } from "./sms-man-rent";
 import type { RentalProvider } from "./types";
 import { withoutD1Counting } from "../../lib/d1-metrics";
@@ -17,9 +19,13 @@ export function rentalProviderFor(env: Env, config: Pick<Config, "providers">): 
   if (config.providers === "sandbox") {
     return new SmsManRentProvider({
       baseUrl: SANDBOX_BASE_URL,
-      token: env.SMSMAN_TOKEN ?? "sandbox-smsman-token",
+      token: sandboxSmsManToken(env),
       fetch: async (request) => rentSimulator.fetch(request, withoutD1Counting(env)),
     });
   }
-  return new SmsManRentProvider({ baseUrl: env.SMSMAN_BASE_URL ?? "https://api.sms-man.com", token: env.SMSMAN_TOKEN ?? "" });
+  return new SmsManRentProvider({
+    baseUrl: env.SMSMAN_BASE_URL || "https://api.sms-man.com",
+    token: env.SMSMAN_TOKEN ?? "",
+    accountCurrency: smsManCurrency(env),
+  });
 }

@@ -31,14 +31,15 @@ async function failure(p: Promise<unknown>): Promise<RentProviderError> {
 const choice = { countryId: "5", unit: "hour" as const, period: 4 };
 
 describe("sms-man rent adapter", () => {
-  it("asks limits with the documented parameters, pinned to USD, and keeps only the asked country", async () => {
+  it("asks limits with the documented parameters only, reads the account's currency, and keeps only the asked country", async () => {
     const { provider, calls } = fake(() =>
       json({ type: "hour", time: "4", limits: [{ country_id: "5", count: "127", cost: "1.68" }, { country_id: "7", count: "3", cost: "2" }] }),
     );
-    expect(await provider.limits(choice)).toEqual([{ countryId: "5", count: 127, costUsd: 1.68 }]);
+    expect(await provider.limits(choice)).toEqual([{ countryId: "5", count: 127, cost: 1.68, currency: "RUB" }]);
     const url = calls[0];
     expect(url.pathname).toBe("/rent-api/limits");
-    expect(Object.fromEntries(url.searchParams)).toEqual({ token: "tok-123", country_id: "5", type: "hour", time: "4", currency: "USD" });
+    // No currency parameter: the rent API documents none (https://sms-man.com/api/rent).
+    expect(Object.fromEntries(url.searchParams)).toEqual({ token: "tok-123", country_id: "5", type: "hour", time: "4" });
   });
 
   it("reads an empty limits list and a no_numbers error as no stock", async () => {

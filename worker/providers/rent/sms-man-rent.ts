@@ -1,17 +1,23 @@
+import { z } from "zod";
+import { createUpstreamClient, UpstreamFault, type UpstreamClient } from "../upstream-http";
+import { isUpstreamCurrency, type UpstreamCurrency, type UpstreamMoney } from "../sms/types";
 import type { RentChoice, RentLimit, RentalProvider, RentSms } from "./types";
 import { RentProviderError } from "./types";
 
 /**
- * The sms-man rent API (../shared/PROVIDERS.md): GET https://api.sms-man.com/rent-api/<method>?token=..., JSON replies.
- *   limits?country_id=&type=&time=      -> {"type","time","limits":[{"country_id","count","cost"}]}
- *   get-number?country_id=&type=&time=  -> {"request_id","country_id","number"}
- *   get-all-sms?request_id=             -> the rental's messages (shape unverified: parsed leniently, see parseSmsList)
- *   set-status?request_id=&status=cancel|close -> {"request_id","success":true}
+ * The sms-man rent API, https://sms-man.com/api/rent (GET https://api.sms-man.com/rent-api/<method>?token=..., JSON):
+ *   get-balance                         -> {"balance":"799.70"}
+ *   limits?country_id=&type=&time=      -> {"type":"hour","time":"4","limits":[{"country_id":"1","count":"127","cost":"151.68"}]}
+ *   get-number?country_id=&type=&time=  -> {"request_id":1,"country_id":1,"number":"79002415539"}
+ *   get-all-sms?request_id=             -> the rental's messages (shape not in the documents: parsed leniently, see parseSmsList)
+ *   set-status?request_id=&status=cancel|close -> {"request_id":1,"success":true}
  *   errors: {"success":false,"error_code":"...","error_msg": string | object}
  * Country names come from the activation API's documented countries list (/control/countries), same token.
  *
- * Currency: prices are requested in USD (currency=USD) so `cost` is decimal US dollars; see
- * docs/decisions/005-rent-cost-in-usd.md. Verify against the live account before going live.
+ * Currency: the rent API documents no currency parameter and its sample cost (151.68 for 4 hours) is plainly roubles,
+ * so costs are read in the currency a reply states, else the account's (SMSMAN_CURRENCY, default RUB), and converted
+ * by the rentals service with the operator's rates (docs/decisions/005-rent-cost-in-usd.md). Nothing is sent as a
+ * currency parameter: an undocumented one that were ignored would make us misread the reply.
  */
 export interface SmsManRentOptions {
   /** Host only, e.g. https://api.sms-man.com (the adapter adds /rent-api/ and /control/). */
@@ -21,57 +27,60 @@ export interface SmsManRentOptions {
   fetch?: (request: Request) => Promise<Response>;
   /** Per-call limit; a slow upstream must not hold a customer's request (or a Durable Object alarm) for long. */
   timeoutMs?: number;
-  currency?: string;
+  /** The account's currency, used when a reply does not state one (SMSMAN_CURRENCY). */
+  accountCurrency?: UpstreamCurrency;
 }
 
-const DEFAULT_TIMEOUT_MS = 10_000;
+const idSchema = z.union([z.string().trim().min(1), z.number()]).transform(String);
+const numeric = z.union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/)]).transform(Number);
+const limitsSchema = z.object({
+  currency: z.string().optional(),
+  limits: z.array(z.object({ country_id: idSchema, count: numeric, cost: numeric, currency: z.string().optional() }).passthrough()),
+});
+const numberSchema = z.object({ request_id: idSchema, number: idSchema }).passthrough();
+const successSchema = z.object({ success: z.literal(true) }).passthrough();
+const balanceSchema = z.object({ balance: numeric, currency: z.string().optional() }).passthrough();
+const countrySchema = z.object({ id: idSchema, title: z.string() }).passthrough();
+const errorSchema = z.object({ error_code: z.string().optional(), success: z.literal(false).optional(), error_msg: z.unknown().optional() }).passthrough();
 
 export class SmsManRentProvider implements RentalProvider {
-  private readonly fetcher: (request: Request) => Promise<Response>;
-  private readonly timeoutMs: number;
-  private readonly currency: string;
+  private readonly http: UpstreamClient;
+  private readonly accountCurrency: UpstreamCurrency;
 
   constructor(private readonly opts: SmsManRentOptions) {
-    this.fetcher = opts.fetch ?? ((request) => fetch(request));
-    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.currency = opts.currency ?? "USD";
+    // The one upstream client (deadline, User-Agent): a slow upstream cannot hold a customer's request or an alarm.
+    this.http = createUpstreamClient({ provider: "sms-man", baseUrl: opts.baseUrl, fetch: opts.fetch, timeoutMs: opts.timeoutMs });
+    this.accountCurrency = opts.accountCurrency ?? "RUB";
   }
 
   async limits(choice: RentChoice): Promise<RentLimit[]> {
-    const body = await this.call("rent-api/limits", {
-      country_id: choice.countryId,
-      type: choice.unit,
-      time: String(choice.period),
-      currency: this.currency,
-    }, [...NO_STOCK_CODES]);
+    const body = await this.call(
+      "rent-api/limits",
+      { country_id: choice.countryId, type: choice.unit, time: String(choice.period) },
+      [...NO_STOCK_CODES],
+    );
     if (isNoStock(body)) return [];
-    const list = (body as { limits?: unknown }).limits;
-    if (!Array.isArray(list)) throw badReply("limits", body);
+    const parsed = limitsSchema.safeParse(body);
+    if (!parsed.success) throw badReply("limits", body);
     const out: RentLimit[] = [];
-    for (const item of list) {
-      if (!isRecord(item)) throw badReply("limits", body);
-      const countryId = idString(item.country_id);
-      const count = toNumber(item.count);
-      const costUsd = toNumber(item.cost);
-      if (countryId === null || count === null || costUsd === null || count < 0 || costUsd < 0) throw badReply("limits", body);
+    for (const item of parsed.data.limits) {
       // The upstream may list other countries too: only the asked one is the answer.
-      if (countryId === choice.countryId) out.push({ countryId, count: Math.floor(count), costUsd });
+      if (item.country_id !== choice.countryId) continue;
+      out.push({
+        countryId: item.country_id,
+        count: Math.floor(item.count),
+        cost: item.cost,
+        currency: stated(item.currency) ?? stated(parsed.data.currency) ?? this.accountCurrency,
+      });
     }
     return out;
   }
 
   async getNumber(choice: RentChoice): Promise<{ upstreamId: string; number: string }> {
-    const body = await this.call("rent-api/get-number", {
-      country_id: choice.countryId,
-      type: choice.unit,
-      time: String(choice.period),
-      currency: this.currency,
-    });
-    const record = body as Record<string, unknown>;
-    const upstreamId = idString(record.request_id);
-    const number = idString(record.number);
-    if (!upstreamId || !number) throw badReply("get-number", body);
-    return { upstreamId, number };
+    const body = await this.call("rent-api/get-number", { country_id: choice.countryId, type: choice.unit, time: String(choice.period) });
+    const parsed = numberSchema.safeParse(body);
+    if (!parsed.success) throw badReply("get-number", body);
+    return { upstreamId: parsed.data.request_id, number: parsed.data.number };
   }
 
   async getAllSms(upstreamId: string): Promise<RentSms[]> {
@@ -81,7 +90,7 @@ export class SmsManRentProvider implements RentalProvider {
 
   async setStatus(upstreamId: string, status: "cancel" | "close"): Promise<void> {
     const body = await this.call("rent-api/set-status", { request_id: upstreamId, status });
-    if ((body as { success?: unknown }).success !== true) {
+    if (!successSchema.safeParse(body).success) {
       throw new RentProviderError("refused", `The upstream did not confirm ${status}.`);
     }
   }
@@ -89,15 +98,20 @@ export class SmsManRentProvider implements RentalProvider {
   async countries(): Promise<{ id: string; title: string }[]> {
     const body = await this.call("control/countries", {});
     const values = Array.isArray(body) ? body : Object.values(body);
-    const out: { id: string; title: string }[] = [];
-    for (const item of values) {
-      if (!isRecord(item)) continue;
-      const id = idString(item.id);
-      const title = typeof item.title === "string" ? item.title : null;
-      if (id && title) out.push({ id, title });
-    }
+    const out = values.flatMap((item) => {
+      const parsed = countrySchema.safeParse(item);
+      return parsed.success ? [{ id: parsed.data.id, title: parsed.data.title }] : [];
+    });
     if (out.length === 0) throw badReply("countries", body);
     return out;
+  }
+
+  /** rent-api/get-balance -> {"balance":"799.70"}, in the account's currency unless the reply states one. */
+  async balance(): Promise<UpstreamMoney> {
+    const body = await this.call("rent-api/get-balance", {});
+    const parsed = balanceSchema.safeParse(body);
+    if (!parsed.success) throw badReply("get-balance", body);
+    return { amount: parsed.data.balance, currency: stated(parsed.data.currency) ?? this.accountCurrency };
   }
 
   /**
@@ -105,33 +119,15 @@ export class SmsManRentProvider implements RentalProvider {
    * Error codes listed in `emptyCodes` are normal "nothing yet" answers and come back as the body itself.
    */
   private async call(path: string, params: Record<string, string>, emptyCodes: string[] = []): Promise<Record<string, unknown> | unknown[]> {
-    const url = new URL(`${this.opts.baseUrl.replace(/\/+$/, "")}/${path}`);
-    url.searchParams.set("token", this.opts.token);
-    for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
-
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        controller.abort();
-        reject(new RentProviderError("timeout", `The rental provider did not answer within ${this.timeoutMs} ms.`));
-      }, this.timeoutMs);
-    });
     let text: string;
     let status: number;
     try {
-      // Racing the timer (not only the signal) also bounds a fetch that ignores its signal.
-      const response = await Promise.race([
-        this.fetcher(new Request(url, { method: "GET", headers: { accept: "application/json" }, signal: controller.signal })),
-        timeout,
-      ]);
-      status = response.status;
-      text = await Promise.race([response.text(), timeout]);
+      ({ text, status } = await this.http.request(path, { query: { token: this.opts.token, ...params } }));
     } catch (err) {
-      if (err instanceof RentProviderError) throw err;
+      if (!(err instanceof UpstreamFault)) throw err;
+      // The client's one fault type, in the rentals' vocabulary.
+      if (err.reason === "timeout") throw new RentProviderError("timeout", `The rental provider did not answer in time (${err.detail}).`);
       throw new RentProviderError("unavailable", "The rental provider could not be reached.");
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
     }
 
     let body: unknown;
@@ -139,20 +135,26 @@ export class SmsManRentProvider implements RentalProvider {
       body = JSON.parse(text);
     } catch {
       throw new RentProviderError(
-        status >= 500 ? "unavailable" : "bad_reply",
+        status >= 500 || status === 429 ? "unavailable" : "bad_reply",
         `The rental provider sent an unreadable reply (HTTP ${status}).`,
       );
     }
-    if (!isRecord(body) && !Array.isArray(body)) throw badReply(path, body);
-    if (isRecord(body)) {
-      const code = typeof body.error_code === "string" ? body.error_code : null;
-      if (code && emptyCodes.includes(code)) return body;
-      if (code || body.success === false) throw errorFor(code, body.error_msg);
+    const shape = z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).safeParse(body);
+    if (!shape.success) throw badReply(path, body);
+    if (!Array.isArray(shape.data)) {
+      const error = errorSchema.safeParse(shape.data);
+      const code = error.success ? (error.data.error_code ?? null) : null;
+      if (code && emptyCodes.includes(code)) return shape.data;
+      if (error.success && (code || error.data.success === false)) throw errorFor(code, error.data.error_msg);
     }
-    if (status >= 500) throw new RentProviderError("unavailable", `The rental provider failed (HTTP ${status}).`);
+    if (status >= 500 || status === 429) throw new RentProviderError("unavailable", `The rental provider failed (HTTP ${status}).`);
     if (status >= 400) throw new RentProviderError("bad_reply", `The rental provider refused the call (HTTP ${status}).`);
-    return body;
+    return shape.data;
   }
+}
+
+function stated(currency: string | undefined): UpstreamCurrency | null {
+  return isUpstreamCurrency(currency) ? (currency.toUpperCase() as UpstreamCurrency) : null;
 }
 
 const NO_STOCK_CODES = new Set(["no_numbers", "no_free_numbers", "numbers_not_found", "no_stock"]);
@@ -254,10 +256,6 @@ function idString(value: unknown): string | null {
   return null;
 }
 
-function toNumber(value: unknown): number | null {
-  const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
-  return Number.isFinite(n) ? n : null;
-}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

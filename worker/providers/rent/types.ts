@@ -1,4 +1,5 @@
 import type { RentUnit } from "../../../schema/rentals";
+import type { UpstreamCurrency, UpstreamMoney } from "../sms/types";
 
 /**
  * A rented-number upstream. The service layer only ever talks to this interface; the sms-man rent-API adapter
@@ -15,6 +16,8 @@ export interface RentalProvider {
   setStatus(upstreamId: string, status: "cancel" | "close"): Promise<void>;
   /** Countries the upstream knows (id and name). */
   countries(): Promise<{ id: string; title: string }[]>;
+  /** Our own balance at the upstream (read-only). */
+  balance(): Promise<UpstreamMoney>;
 }
 
 export interface RentChoice {
@@ -26,8 +29,9 @@ export interface RentChoice {
 export interface RentLimit {
   countryId: string;
   count: number;
-  /** Upstream cost in US dollars (the adapter pins the currency). */
-  costUsd: number;
+  /** Upstream cost in decimal units of `currency` (the rent API documents no currency parameter: see the adapter). */
+  cost: number;
+  currency: UpstreamCurrency;
 }
 
 export interface RentSms {

@@ -1,10 +1,10 @@
 import type { SmsProviderName } from "../../../schema/sms";
 import type { Env } from "../../env";
-import { smsActivateSimulator } from "../../sandbox/sms-activate-simulator";
-import { smsManSimulator } from "../../sandbox/sms-man-simulator";
+import { sandboxSwiftKey, smsActivateSimulator } from "../../sandbox/sms-activate-simulator";
+import { sandboxSmsManToken, smsManSimulator } from "../../sandbox/sms-man-simulator";
 import { SmsActivateProvider } from "./sms-activate";
 import { SmsManProvider } from "./sms-man";
-import type { SmsProvider } from "./types";
+import { isUpstreamCurrency, type SmsProvider, type UpstreamCurrency } from "./types";
 import { withoutD1Counting } from "../../lib/d1-metrics";
 
 type ProviderFactory = (env: Env, name: SmsProviderName) => SmsProvider;
@@ -21,15 +21,29 @@ export function smsProviderFor(env: Env, name: SmsProviderName): SmsProvider {
   if (name === "Dynamic") {
     return new SmsManProvider(
       sandbox
-        ? { baseUrl: "https://sandbox.sms-man.invalid", key: env.SMSMAN_TOKEN || "sandbox", fetch: (req) => smsManSimulator.fetch(req, withoutD1Counting(env)) }
-        : { baseUrl: env.SMSMAN_BASE_URL || "https://api.sms-man.com", key: env.SMSMAN_TOKEN ?? "" },
+        ? {
+            baseUrl: "https://sandbox.sms-man.invalid",
+            key: sandboxSmsManToken(env),
+            accountCurrency: smsManCurrency(env),
+            fetch: (req) => smsManSimulator.fetch(req, withoutD1Counting(env)),
+          }
+        : { baseUrl: env.SMSMAN_BASE_URL || "https://api.sms-man.com", key: env.SMSMAN_TOKEN ?? "", accountCurrency: smsManCurrency(env) },
     );
   }
   return new SmsActivateProvider(
     sandbox
-      ? { baseUrl: "https://sandbox.daisysms.invalid", key: env.SWIFT_API_KEY || "sandbox", fetch: (req) => smsActivateSimulator.fetch(req, withoutD1Counting(env)) }
+      ? { baseUrl: "https://sandbox.daisysms.invalid", key: sandboxSwiftKey(env), fetch: (req) => smsActivateSimulator.fetch(req, withoutD1Counting(env)) }
       : { baseUrl: env.SWIFT_BASE_URL || "https://daisysms.com/stubs/handler_api.php", key: env.SWIFT_API_KEY ?? "" },
   );
+}
+
+/**
+ * The sms-man account's currency (SMSMAN_CURRENCY: RUB, USD or EUR), used where a reply does not state its own.
+ * Default RUB: sms-man's documented samples are roubles, and reading roubles as dollars would overprice 90 times.
+ */
+export function smsManCurrency(env: Env): UpstreamCurrency {
+  const value = (env.SMSMAN_CURRENCY ?? "").trim().toUpperCase();
+  return isUpstreamCurrency(value) ? (value as UpstreamCurrency) : "RUB";
 }
 
 /** Tests only: replace every SMS provider with a scripted fake (null restores the real wiring). */

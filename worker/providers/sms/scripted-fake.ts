@@ -1,5 +1,5 @@
 import type { SmsProviderName } from "../../../schema/sms";
-import type { SmsActivation, SmsCancelResult, SmsCountry, SmsOffer, SmsPollResult, SmsProvider } from "./types";
+import type { SmsActivation, SmsCancelResult, SmsCountry, SmsOffer, SmsPollResult, SmsProvider, UpstreamMoney } from "./types";
 
 /**
  * A scripted SmsProvider for tests of the order's life: each poll takes the next scripted reply (an Error is thrown),
@@ -11,13 +11,14 @@ export class ScriptedSmsProvider implements SmsProvider {
   /** Reply once the script runs out. */
   afterScript: SmsPollResult = { state: "waiting" };
   buyResult: SmsActivation | Error = { upstreamId: "up-1", number: "15550001111" };
+  balanceResult: UpstreamMoney | Error = { amount: 100, currency: "USD" };
   cancelResult: SmsCancelResult | Error = { outcome: "released" };
   /** Runs inside cancel() before it answers (once), e.g. to let a poll tick land mid-cancel. */
   duringCancel: (() => Promise<void>) | null = null;
 
   constructor(
     readonly name: SmsProviderName = "Swift",
-    readonly offers: SmsOffer[] = [{ countryId: "5", serviceId: "wa", name: "WhatsApp", costUsd: 0.5, count: 120 }],
+    readonly offers: SmsOffer[] = [{ countryId: "5", serviceId: "wa", name: "WhatsApp", cost: 0.5, currency: "USD", count: 120 }],
     readonly countryList: SmsCountry[] = [{ id: "5", title: "USA" }],
   ) {}
 
@@ -49,4 +50,11 @@ export class ScriptedSmsProvider implements SmsProvider {
   async finish(): Promise<void> {
     this.calls.push("finish");
   }
+  async balance(): Promise<UpstreamMoney> {
+    this.calls.push("balance");
+    if (this.balanceResult instanceof Error) throw this.balanceResult;
+    return this.balanceResult;
+  }
+  /** Set by tests of "request another code" (absent: the provider does not support it). */
+  requestAnotherCode?: (upstreamId: string) => Promise<void>;
 }

@@ -8,7 +8,7 @@ import { SmsProviderError, type FetchLike } from "./types";
 // The 'Swift' adapter against the SMS-Activate-compatible protocol (as DaisySMS speaks it): the sandbox simulator for
 // the happy path, purpose-built fakes for each documented error word, garbage and silence.
 
-const simulator = (key = "test-key") =>
+const simulator = (key = env.SWIFT_API_KEY!) =>
   new SmsActivateProvider({ baseUrl: "https://daisysms.test/stubs/handler_api.php", key, fetch: (req) => smsActivateSimulator.fetch(req, env) });
 
 function fake(handler: (query: Record<string, string>) => Response | Promise<Response>, timeoutMs = 200) {
@@ -33,7 +33,7 @@ describe("SMS-Activate adapter (Swift)", () => {
     expect(await provider.countries()).toEqual([{ id: "5", title: "USA" }]);
     const services = await provider.services("5");
     expect(services.length).toBeGreaterThanOrEqual(30);
-    expect(services.find((s) => s.serviceId === "wa")).toMatchObject({ name: "WhatsApp", costUsd: 0.5, countryId: "5" });
+    expect(services.find((s) => s.serviceId === "wa")).toMatchObject({ name: "WhatsApp", cost: 0.5, currency: "USD", countryId: "5" });
     expect(await provider.services("12")).toEqual([]);
   });
 
@@ -43,13 +43,14 @@ describe("SMS-Activate adapter (Swift)", () => {
       seen.push(new URL(req.url));
       return smsActivateSimulator.fetch(req, env);
     };
-    const provider = new SmsActivateProvider({ baseUrl: "https://daisysms.test/stubs/handler_api.php", key: "test-key", fetch: spy });
-    const activation = await provider.buy({ countryId: "5", serviceId: "wa", maxCostUsd: 0.5 });
-    expect(activation).toMatchObject({ number: expect.stringMatching(/^1\d{10}$/), costUsd: 0.5 });
+    const provider = new SmsActivateProvider({ baseUrl: "https://daisysms.test/stubs/handler_api.php", key: env.SWIFT_API_KEY!, fetch: spy });
+    const activation = await provider.buy({ countryId: "5", serviceId: "wa", maxCost: { amount: 0.5, currency: "USD" } });
+    expect(activation).toMatchObject({ number: expect.stringMatching(/^1\d{10}$/), cost: { amount: 0.5, currency: "USD" } });
     const buyUrl = seen.find((u) => u.searchParams.get("action") === "getNumber")!;
     expect(buyUrl.searchParams.get("max_price")).toBe("0.5000");
     expect(buyUrl.searchParams.get("country")).toBe("187");
-    expect(buyUrl.searchParams.get("api_key")).toBe("test-key");
+    expect(buyUrl.searchParams.get("api_key")).toBe(env.SWIFT_API_KEY);
+    expect(seen.length).toBeGreaterThan(0);
     expect(await provider.poll(activation.upstreamId)).toEqual({ state: "code", code: expect.stringMatching(/^\d{6}$/) });
     await expect(provider.buy({ countryId: "12", serviceId: "wa" })).rejects.toMatchObject({ kind: "bad_service" });
   });
@@ -66,10 +67,11 @@ describe("SMS-Activate adapter (Swift)", () => {
     const provider = simulator();
     const noSms = await provider.buy({ countryId: "5", serviceId: "sbxnosms" });
     expect(await provider.cancel(noSms.upstreamId)).toEqual({ outcome: "released" });
-    expect(await fake(() => text("EARLY_CANCEL_DENIED")).cancel("1")).toEqual({ outcome: "refused", reason: "EARLY_CANCEL_DENIED" });
-    // Once the code came the simulator, like the upstream, keeps the number.
+    expect(await fake(() => text("EARLY_CANCEL_DENIED")).cancel("1")).toEqual({ outcome: "refused", reason: "EARLY_CANCEL_DENIED", final: false });
+    // Once the code came the simulator, like the upstream, keeps the number and answers ACCESS_READY.
     const delivered = await provider.buy({ countryId: "5", serviceId: "wa" });
-    expect(await provider.cancel(delivered.upstreamId)).toMatchObject({ outcome: "refused" });
+    expect(await provider.cancel(delivered.upstreamId)).toEqual({ outcome: "refused", reason: "ACCESS_READY", final: true });
+    expect(await provider.cancel("404404")).toEqual({ outcome: "refused", reason: "ACCESS_READY", final: true });
   });
 
   it("maps NO_NUMBERS, NO_BALANCE, BAD_KEY and MAX_PRICE_EXCEEDED to clear customer messages", async () => {
@@ -81,9 +83,46 @@ describe("SMS-Activate adapter (Swift)", () => {
     expect(noBalance.message).toMatch(/temporarily unavailable/);
     const badKey = await fault(simulator("").services("5"));
     expect(badKey.kind).toBe("bad_key");
-    const pricey = await fault(simulator().buy({ countryId: "5", serviceId: "wa", maxCostUsd: 0.2 }));
+    const pricey = await fault(simulator().buy({ countryId: "5", serviceId: "wa", maxCost: { amount: 0.2, currency: "USD" } }));
     expect(pricey.kind).toBe("price_exceeded");
     expect((await fault(fake(() => text("NO_ACTIVATION")).poll("1"))).kind).toBe("not_found");
+  });
+
+  it("maps every documented getNumber word (NO_MONEY, TOO_MANY_ACTIVE_RENTALS, ...) to its fault, none to a bad reply", async () => {
+    const expected: Record<string, string> = {
+      NO_NUMBERS: "no_numbers",
+      NO_BALANCE: "no_balance",
+      NO_MONEY: "no_balance",
+      TOO_MANY_ACTIVE_RENTALS: "too_many_active",
+      BAD_SERVICE: "bad_service",
+      BAD_KEY: "bad_key",
+      MAX_PRICE_EXCEEDED: "price_exceeded",
+      "WRONG_MAX_PRICE:0.55": "price_exceeded",
+      "BANNED:2026-11-22 15:00:00": "bad_key",
+      BAD_ACTION: "rejected",
+      ERROR_SQL: "unavailable",
+    };
+    for (const [word, kind] of Object.entries(expected)) {
+      const err = await fault(fake(() => text(word)).buy({ countryId: "5", serviceId: "wa" }));
+      expect([word, err.kind]).toEqual([word, kind]);
+      expect(err.message).not.toContain(word.split(":")[0]);
+    }
+    expect((await fault(fake(() => text("NO_MONEY")).buy({ countryId: "5", serviceId: "wa" }))).transient).toBe(false);
+  });
+
+  it("refuses to send a max price in another currency as dollars", async () => {
+    const err = await fault(simulator().buy({ countryId: "5", serviceId: "wa", maxCost: { amount: 45, currency: "RUB" } }));
+    expect(err.kind).toBe("price_exceeded");
+  });
+
+  it("reads our balance in dollars", async () => {
+    expect(await simulator().balance()).toEqual({ amount: expect.any(Number), currency: "USD" });
+    expect((await fault(simulator("wrong").balance())).kind).toBe("bad_key");
+  });
+
+  it("the simulator is strict: a request without a User-Agent is refused like Cloudflare does", async () => {
+    const res = await smsActivateSimulator.fetch(new Request(`https://x.test/stubs/handler_api.php?api_key=${env.SWIFT_API_KEY}&action=getBalance`), env);
+    expect(res.status).toBe(403);
   });
 
   it("treats HTML and garbage as a bad reply, a 5xx as transient", async () => {

@@ -1,22 +1,29 @@
+import { z } from "zod";
 import { DEFAULT_SMS_COUNTRY, type SmsProviderName } from "../../../schema/sms";
-import { DEFAULT_UPSTREAM_TIMEOUT_MS, excerpt, upstreamGet } from "./http";
-import { isRecord, offersFromPriceMap } from "./offers";
+import { excerpt, type UpstreamClient } from "../upstream-http";
 import {
   smsFault,
+  smsRequest,
+  smsUpstreamClient,
   type AdapterOptions,
-  type FetchLike,
   type SmsActivation,
   type SmsCancelResult,
   type SmsCountry,
+  type SmsFaultKind,
   type SmsOffer,
   type SmsPollResult,
   type SmsProvider,
+  type UpstreamMoney,
 } from "./types";
 
 /**
  * 'Swift SMS': the SMS-Activate-compatible protocol as DaisySMS speaks it (GET handler_api.php?api_key=&action=...,
  * plain-text replies, JSON for prices). USA numbers only, shown to customers as country 5 (the spec's default id);
  * the upstream's own USA id is sent where the protocol wants a country.
+ *
+ * Source: https://daisysms.com/docs/api ("We maintain an sms-activate compatible API"): balances and max_price are in
+ * dollars, max_price is inclusive, a rental's effective price comes back in the X-Price header, at most 20 active
+ * rentals at a time. Every reply word that page and SMS-Activate's protocol document is in REPLY_WORDS below.
  */
 export interface SmsActivateOptions extends AdapterOptions {
   /** The upstream's id for USA (SMS-Activate numbering: 187). */
@@ -32,21 +39,51 @@ const SERVICE_NAMES: Record<string, string> = {
   vi: "Viber", wb: "WeChat", me: "Line", sn: "Snapchat", li: "LinkedIn", yh: "Yahoo", dr: "OpenAI",
 };
 
+/**
+ * Every error word the protocol documents, and what it means for us. getNumber (https://daisysms.com/docs/api):
+ * MAX_PRICE_EXCEEDED, NO_NUMBERS, TOO_MANY_ACTIVE_RENTALS, NO_MONEY, BAD_SERVICE, BAD_KEY; SMS-Activate's own
+ * documentation adds NO_BALANCE, BAD_ACTION, BAD_COUNTRY, ERROR_SQL, BANNED:<time>, WRONG_MAX_PRICE:<min>, BAD_STATUS,
+ * NO_ACTIVATION, WRONG_ACTIVATION_ID, EARLY_CANCEL_DENIED, ACCOUNT_INACTIVE, CHANNELS_LIMIT.
+ */
+export const REPLY_WORDS: Record<string, SmsFaultKind> = {
+  NO_NUMBERS: "no_numbers",
+  NO_BALANCE: "no_balance",
+  NO_MONEY: "no_balance",
+  TOO_MANY_ACTIVE_RENTALS: "too_many_active",
+  CHANNELS_LIMIT: "too_many_active",
+  BAD_KEY: "bad_key",
+  ACCOUNT_INACTIVE: "bad_key",
+  BANNED: "bad_key",
+  BAD_SERVICE: "bad_service",
+  BAD_COUNTRY: "bad_service",
+  MAX_PRICE_EXCEEDED: "price_exceeded",
+  // The price we quoted is below the upstream's minimum: the same as a price that went up.
+  WRONG_MAX_PRICE: "price_exceeded",
+  NO_ACTIVATION: "not_found",
+  WRONG_ACTIVATION_ID: "not_found",
+  BAD_ACTION: "rejected",
+  BAD_STATUS: "rejected",
+  ERROR_SQL: "unavailable",
+};
+
+// getPrices: {"<country>": {"<service>": {cost, count, name?}}}; cost and count come as strings or numbers.
+const numeric = z.union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/)]).transform(Number);
+const priceEntrySchema = z.object({ cost: numeric, count: numeric, name: z.string().optional() }).passthrough();
+const pricesSchema = z.record(z.string(), z.record(z.string(), z.unknown()));
+const balanceSchema = z.string().regex(/^ACCESS_BALANCE:(\d+(\.\d+)?)$/);
+const numberSchema = z.string().regex(/^ACCESS_NUMBER:(\d+):(\+?\d{5,20})$/);
+
 export class SmsActivateProvider implements SmsProvider {
   readonly name: SmsProviderName = "Swift";
-  private readonly url: string;
+  private readonly http: UpstreamClient;
   private readonly key: string;
-  private readonly fetcher: FetchLike;
-  private readonly timeoutMs: number;
   private readonly upstreamCountryId: string;
 
   constructor(options: SmsActivateOptions) {
-    // The base may be the host or the full handler_api.php address.
+    // The base may be the host or the full handler_api.php address (SWIFT_BASE_URL).
     const trimmed = options.baseUrl.replace(/\/+$/, "");
-    this.url = trimmed.endsWith(".php") ? trimmed : `${trimmed}/stubs/handler_api.php`;
+    this.http = smsUpstreamClient("DaisySMS", { ...options, baseUrl: trimmed.endsWith(".php") ? trimmed : `${trimmed}/stubs/handler_api.php` });
     this.key = options.key;
-    this.fetcher = options.fetch ?? ((req) => fetch(req));
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
     this.upstreamCountryId = options.upstreamCountryId ?? "187";
   }
 
@@ -57,87 +94,132 @@ export class SmsActivateProvider implements SmsProvider {
   async services(countryId: string): Promise<SmsOffer[]> {
     if (countryId !== USA.id) return [];
     const { text } = await this.call({ action: "getPrices", country: this.upstreamCountryId });
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw this.textFault("getPrices", text);
-    }
-    // {"<country>": {"<service>": {cost, count, name?}}}
-    const byService = isRecord(body) && isRecord(body[this.upstreamCountryId]) ? body[this.upstreamCountryId] : null;
-    if (!isRecord(byService)) throw smsFault("bad_reply", "getPrices without the country");
-    return offersFromPriceMap(byService, USA.id, (serviceId, raw) =>
-      typeof raw.name === "string" && raw.name.trim() ? raw.name.trim() : (SERVICE_NAMES[serviceId] ?? serviceId),
-    );
+    return parseSmsActivatePrices(text, this.upstreamCountryId, USA.id);
   }
 
-  async buy(request: { countryId: string; serviceId: string; maxCostUsd?: number }): Promise<SmsActivation> {
+  async buy(request: { countryId: string; serviceId: string; maxCost?: UpstreamMoney }): Promise<SmsActivation> {
     if (request.countryId !== USA.id) throw smsFault("bad_service", `country ${request.countryId} on a USA-only upstream`);
     const params: Record<string, string> = { action: "getNumber", service: request.serviceId, country: this.upstreamCountryId };
-    if (request.maxCostUsd !== undefined) params.max_price = request.maxCostUsd.toFixed(4);
+    if (request.maxCost !== undefined) {
+      // max_price is in dollars and inclusive (https://daisysms.com/docs/api): a quote in another currency cannot be
+      // a ceiling here, so it is refused rather than sent as if it were dollars.
+      if (request.maxCost.currency !== "USD") throw smsFault("price_exceeded", `max price quoted in ${request.maxCost.currency}`);
+      params.max_price = request.maxCost.amount.toFixed(4);
+    }
     const { text, headers } = await this.call(params);
-    const match = /^ACCESS_NUMBER:([^:\s]+):(\+?\d{5,20})$/.exec(text);
-    if (!match) throw this.textFault("getNumber", text);
+    const match = numberSchema.safeParse(text);
+    if (!match.success) throw this.textFault("getNumber", text);
+    const [, upstreamId, number] = /^ACCESS_NUMBER:(\d+):(\+?\d{5,20})$/.exec(match.data)!;
     const price = Number(headers.get("x-price"));
-    return { upstreamId: match[1], number: match[2], ...(Number.isFinite(price) && price > 0 ? { costUsd: price } : {}) };
+    return { upstreamId, number, ...(Number.isFinite(price) && price > 0 ? { cost: { amount: price, currency: "USD" as const } } : {}) };
   }
 
   async poll(upstreamId: string): Promise<SmsPollResult> {
     const { text } = await this.call({ action: "getStatus", id: upstreamId });
-    if (text === "STATUS_WAIT_CODE" || text === "STATUS_WAIT_RESEND") return { state: "waiting" };
-    if (text === "STATUS_CANCEL") return { state: "cancelled" };
-    // WAIT_RETRY carries the code already received: the customer has it, so it counts.
-    const code = /^STATUS_(?:OK|WAIT_RETRY):(.+)$/.exec(text)?.[1]?.trim();
-    if (code) return { state: "code", code };
-    throw this.textFault("getStatus", text);
+    return parseSmsActivateStatus(text, (reply) => this.textFault("getStatus", reply));
   }
 
   async cancel(upstreamId: string): Promise<SmsCancelResult> {
     const { text } = await this.call({ action: "setStatus", id: upstreamId, status: "8" });
-    if (text === "ACCESS_CANCEL" || text === "ACCESS_CANCEL_ALREADY") return { outcome: "released" };
-    if (text === "EARLY_CANCEL_DENIED" || text === "BAD_STATUS" || text === "ACCESS_ACTIVATION") {
-      return { outcome: "refused", reason: text };
+    switch (text) {
+      case "ACCESS_CANCEL":
+      case "ACCESS_CANCEL_ALREADY":
+        return { outcome: "released" };
+      // DaisySMS answers ACCESS_READY to a cancel of an activation that already has its code or no longer exists
+      // (PROVIDERS.md, audit of https://daisysms.com/docs/api): the number was NOT given back. What happened is read
+      // with getStatus by the caller (services/sms-orders.ts decides the money from that).
+      case "ACCESS_READY":
+      case "ACCESS_ACTIVATION":
+        return { outcome: "refused", reason: text, final: true };
+      // SMS-Activate refuses a cancel in the first two minutes; it is allowed later.
+      case "EARLY_CANCEL_DENIED":
+        return { outcome: "refused", reason: text, final: false };
+      case "BAD_STATUS":
+        return { outcome: "refused", reason: text, final: false };
+      default:
+        throw this.textFault("setStatus", text);
     }
-    throw this.textFault("setStatus", text);
+  }
+
+  /**
+   * setStatus 3: "request another code"; the upstream answers ACCESS_RETRY_GET and getStatus then says
+   * STATUS_WAIT_RETRY:<last code> until the new SMS, then STATUS_OK:<new code>.
+   * https://sms-activate.org/en/api2 (setStatus, getStatus); https://sms-online.pro/docs/api/en/change_status.html
+   */
+  async requestAnotherCode(upstreamId: string): Promise<void> {
+    const { text } = await this.call({ action: "setStatus", id: upstreamId, status: "3" });
+    if (text !== "ACCESS_RETRY_GET") throw this.textFault("setStatus", text);
   }
 
   async finish(upstreamId: string): Promise<void> {
     await this.call({ action: "setStatus", id: upstreamId, status: "6" }).catch(() => undefined);
   }
 
+  /** getBalance -> ACCESS_BALANCE:50.30, in dollars (https://daisysms.com/docs/api). */
+  async balance(): Promise<UpstreamMoney> {
+    const { text } = await this.call({ action: "getBalance" });
+    const parsed = balanceSchema.safeParse(text);
+    if (!parsed.success) throw this.textFault("getBalance", text);
+    return { amount: Number(parsed.data.slice("ACCESS_BALANCE:".length)), currency: "USD" };
+  }
+
+  /** Replies are plain words (JSON for prices), whatever the HTTP status below 500: the word decides. */
   private async call(params: Record<string, string>): Promise<{ text: string; headers: Headers }> {
-    const url = new URL(this.url);
-    url.searchParams.set("api_key", this.key);
-    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-    const { text, headers } = await upstreamGet(this.fetcher, url, this.timeoutMs);
+    const { text, headers } = await smsRequest(this.http, "", { query: { api_key: this.key, ...params }, accept: "text/plain, application/json" });
     return { text: text.trim(), headers };
   }
 
-  /** Maps a documented error word to its fault; anything else (HTML, garbage) is a bad reply. */
+  /** Maps a documented reply word to its fault; anything else (HTML, garbage) is a bad reply. */
   private textFault(action: string, text: string) {
     const word = text.split(":")[0];
-    switch (word) {
-      case "NO_NUMBERS":
-        return smsFault("no_numbers", action);
-      case "NO_BALANCE":
-        return smsFault("no_balance", action);
-      case "BAD_KEY":
-        return smsFault("bad_key", action);
-      case "BAD_SERVICE":
-      case "BAD_COUNTRY":
-        return smsFault("bad_service", action);
-      case "MAX_PRICE_EXCEEDED":
-        return smsFault("price_exceeded", action);
-      case "NO_ACTIVATION":
-        return smsFault("not_found", action);
-      case "ERROR_SQL":
-      case "BANNED":
-      case "BAD_ACTION":
-      case "BAD_STATUS":
-        return smsFault("rejected", `${action}: ${word}`);
-      default:
-        return smsFault("bad_reply", `${action}: ${excerpt(text)}`);
-    }
+    const kind = REPLY_WORDS[word];
+    return kind ? smsFault(kind, `${action}: ${excerpt(text)}`) : smsFault("bad_reply", `${action}: ${excerpt(text)}`);
   }
 }
 
+/** getPrices' JSON for one upstream country, as offers under our country id. Unpriceable entries are skipped. */
+export function parseSmsActivatePrices(text: string, upstreamCountryId: string, countryId: string): SmsOffer[] {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    const word = text.trim().split(":")[0];
+    throw smsFault(REPLY_WORDS[word] ?? "bad_reply", `getPrices: ${excerpt(text)}`);
+  }
+  const parsed = pricesSchema.safeParse(body);
+  if (!parsed.success) throw smsFault("bad_reply", "getPrices is not a map");
+  // SMS-Activate's getPrices is {country: {service: entry}}; the verification list some hosts answer instead is
+  // {service: {country: entry}}. Both are read; the country is never looked up among service codes.
+  let byService: Record<string, unknown> | undefined = parsed.data[upstreamCountryId];
+  if (!byService) {
+    const flipped: Record<string, unknown> = {};
+    for (const [service, byCountry] of Object.entries(parsed.data)) {
+      if (byCountry[upstreamCountryId] !== undefined && priceEntrySchema.safeParse(byCountry[upstreamCountryId]).success) {
+        flipped[service] = byCountry[upstreamCountryId];
+      }
+    }
+    if (Object.keys(flipped).length > 0) byService = flipped;
+  }
+  if (!byService) throw smsFault("bad_reply", "getPrices without the country");
+  const offers: SmsOffer[] = [];
+  for (const [serviceId, raw] of Object.entries(byService)) {
+    const entry = priceEntrySchema.safeParse(raw);
+    // A listed service without a usable price is not for sale (never ₦0).
+    if (!entry.success || !(entry.data.cost > 0)) continue;
+    const name = entry.data.name?.trim() || SERVICE_NAMES[serviceId] || serviceId;
+    offers.push({ countryId, serviceId, name, cost: entry.data.cost, currency: "USD", count: Math.max(0, Math.trunc(entry.data.count)) });
+  }
+  return offers;
+}
+
+/**
+ * getStatus words: STATUS_WAIT_CODE, STATUS_WAIT_RESEND (waiting), STATUS_WAIT_RETRY:<code> (a code came and another is
+ * awaited: the customer has one, so it counts), STATUS_OK:<code>, STATUS_CANCEL; errors as REPLY_WORDS.
+ */
+export function parseSmsActivateStatus(text: string, fault: (text: string) => Error): SmsPollResult {
+  if (text === "STATUS_WAIT_CODE" || text === "STATUS_WAIT_RESEND") return { state: "waiting" };
+  if (text === "STATUS_CANCEL") return { state: "cancelled" };
+  const code = /^STATUS_(?:OK|WAIT_RETRY):(.+)$/.exec(text)?.[1]?.trim();
+  if (code) return { state: "code", code };
+  throw fault(text);
+}

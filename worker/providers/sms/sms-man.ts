@@ -1,10 +1,12 @@
+import { z } from "zod";
 import type { SmsProviderName } from "../../../schema/sms";
-import { DEFAULT_UPSTREAM_TIMEOUT_MS, excerpt, upstreamGet } from "./http";
-import { isRecord, offersFromPriceMap } from "./offers";
+import { excerpt, type UpstreamClient } from "../upstream-http";
 import {
+  isUpstreamCurrency,
   smsFault,
+  smsRequest,
+  smsUpstreamClient,
   type AdapterOptions,
-  type FetchLike,
   type SmsActivation,
   type SmsCancelResult,
   type SmsCountry,
@@ -12,55 +14,83 @@ import {
   type SmsOffer,
   type SmsPollResult,
   type SmsProvider,
+  type UpstreamCurrency,
+  type UpstreamMoney,
 } from "./types";
 
 /**
- * 'Dynamic SMS': sms-man's activation API v2 (GET <base>/control/<method>?token=..., JSON replies).
- * Prices are pinned to USD with currency=USD so the exchange rate applies to the unit it is meant for.
+ * 'Dynamic SMS': sms-man's activation API v2, https://sms-man.com/api (GET https://api.sms-man.com/control/<method>
+ * ?token=..., JSON replies; errors {"success":false,"error_code":"...","error_msg": string | {field: string}}).
+ *
+ * Money: sms-man accounts hold RUB, USD or EUR, and amounts come back in the account's currency. The documents show
+ * `currency` (RUB/USD/EUR) only on get-number, and `maxPrice` as an Integer. So prices are read in the currency a reply
+ * states, else the account's (SMSMAN_CURRENCY, default RUB: the documents' samples are roubles), never assumed to be
+ * dollars; converting them is the catalogue's job (services/sms-catalogue.ts, with the operator's rates). get-number
+ * sends currency=<that currency> and maxPrice rounded UP to a whole unit (so an exact quote is never refused).
  */
+export interface SmsManOptions extends AdapterOptions {
+  /** The account's currency, used when a reply does not state one (SMSMAN_CURRENCY). */
+  accountCurrency?: UpstreamCurrency;
+}
+
+const id = z.union([z.string().trim().min(1), z.number()]).transform(String);
+const numeric = z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/)]).transform(Number);
+const currencyField = z.string().optional();
+
+// countries / applications: an object keyed by id (documented) or a list; each {id, title|name, code?}.
+const namedSchema = z.object({ id, title: z.string().optional(), name: z.string().optional(), code: z.string().optional() }).passthrough();
+const listOrMap = z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]);
+
+// One price entry: {cost, count} with, in the flat shapes, application_id and country_id beside them.
+const priceEntrySchema = z
+  .object({ cost: numeric, count: numeric.optional(), application_id: id.optional(), country_id: id.optional(), currency: currencyField })
+  .passthrough();
+
+const numberSchema = z.object({ request_id: id, number: z.string().trim().regex(/^\+?\d{5,20}$/) }).passthrough();
+const smsSchema = z.object({ request_id: id.optional(), sms_code: z.union([z.string(), z.number()]).nullish() }).passthrough();
+const statusSchema = z.object({ success: z.literal(true) }).passthrough();
+const balanceSchema = z.object({ balance: numeric, currency: currencyField }).passthrough();
+const errorSchema = z.object({
+  success: z.literal(false).optional(),
+  error_code: z.string(),
+  error_msg: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+});
+
 export class SmsManProvider implements SmsProvider {
   readonly name: SmsProviderName = "Dynamic";
-  private readonly base: string;
+  private readonly http: UpstreamClient;
   private readonly key: string;
-  private readonly fetcher: FetchLike;
-  private readonly timeoutMs: number;
+  private readonly accountCurrency: UpstreamCurrency;
 
-  constructor(options: AdapterOptions) {
+  constructor(options: SmsManOptions) {
+    // SMSMAN_BASE_URL is the host; the activation API lives under /control.
     const trimmed = options.baseUrl.replace(/\/+$/, "");
-    this.base = trimmed.endsWith("/control") ? `${trimmed}/` : `${trimmed}/control/`;
+    this.http = smsUpstreamClient("sms-man", { ...options, baseUrl: trimmed.endsWith("/control") ? trimmed : `${trimmed}/control` });
     this.key = options.key;
-    this.fetcher = options.fetch ?? ((req) => fetch(req));
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+    this.accountCurrency = options.accountCurrency ?? "RUB";
   }
 
   async countries(): Promise<SmsCountry[]> {
-    const body = await this.call("countries", {});
-    return entries(body)
-      .map((c) => ({ id: str(c.id), title: str(c.title ?? c.name) }))
-      .filter((c) => c.id && c.title);
+    return named(await this.call("countries", {}), "countries").map((c) => ({ id: c.id, title: c.title ?? c.name ?? "" })).filter((c) => c.title);
   }
 
   async services(countryId: string): Promise<SmsOffer[]> {
-    const [apps, prices] = await Promise.all([
-      this.call("applications", {}),
-      this.call("get-prices", { country_id: countryId, currency: "USD" }),
-    ]);
-    const names = new Map(entries(apps).map((a) => [str(a.id), str(a.name ?? a.title ?? a.code)]));
-    // Documented as {country_id: {application_id: {cost, count}}}; some answers drop the country level.
-    const nested = isRecord(prices) && isRecord(prices[countryId]) ? prices[countryId] : prices;
-    if (!isRecord(nested)) throw smsFault("bad_reply", "get-prices is not an object");
-    return offersFromPriceMap(nested, countryId, (applicationId) => names.get(applicationId) ?? applicationId);
+    const [apps, prices] = await Promise.all([this.call("applications", {}), this.call("get-prices", { country_id: countryId })]);
+    const names = new Map(named(apps, "applications").map((a) => [a.id, a.name ?? a.title ?? a.code ?? a.id]));
+    return parseSmsManPrices(prices, countryId, this.accountCurrency, (applicationId) => names.get(applicationId) ?? applicationId);
   }
 
-  async buy(request: { countryId: string; serviceId: string; maxCostUsd?: number }): Promise<SmsActivation> {
-    const params: Record<string, string> = { country_id: request.countryId, application_id: request.serviceId, currency: "USD" };
-    if (request.maxCostUsd !== undefined) params.maxPrice = request.maxCostUsd.toFixed(4);
+  async buy(request: { countryId: string; serviceId: string; maxCost?: UpstreamMoney }): Promise<SmsActivation> {
+    const params: Record<string, string> = { country_id: request.countryId, application_id: request.serviceId };
+    if (request.maxCost !== undefined) {
+      // Documented: maxPrice Integer, currency RUB/USD/EUR (https://sms-man.com/api, "Request a phone number").
+      params.maxPrice = String(Math.ceil(request.maxCost.amount - 1e-9));
+      params.currency = request.maxCost.currency;
+    }
     const body = await this.call("get-number", params);
-    if (!isRecord(body)) throw smsFault("bad_reply", "get-number is not an object");
-    const upstreamId = str(body.request_id);
-    const number = str(body.number);
-    if (!upstreamId || !/^\+?\d{5,20}$/.test(number)) throw smsFault("bad_reply", `get-number without a number: ${excerpt(JSON.stringify(body))}`);
-    return { upstreamId, number };
+    const parsed = numberSchema.safeParse(body);
+    if (!parsed.success) throw smsFault("bad_reply", `get-number without a number: ${excerpt(JSON.stringify(body))}`);
+    return { upstreamId: parsed.data.request_id, number: parsed.data.number };
   }
 
   async poll(upstreamId: string): Promise<SmsPollResult> {
@@ -69,22 +99,24 @@ export class SmsManProvider implements SmsProvider {
       body = await this.call("get-sms", { request_id: upstreamId });
     } catch (err) {
       if (err instanceof WaitSignal) return { state: "waiting" };
+      // wrong_status on get-sms: the request is past receiving (rejected or closed without a code): it is over.
+      if (err instanceof RefusedSignal) return { state: "cancelled" };
       throw err;
     }
-    if (!isRecord(body)) throw smsFault("bad_reply", "get-sms is not an object");
-    const code = str(body.sms_code);
-    if (code) return { state: "code", code };
-    return { state: "waiting" };
+    const parsed = smsSchema.safeParse(body);
+    if (!parsed.success) throw smsFault("bad_reply", "get-sms is not an object");
+    const code = parsed.data.sms_code === null || parsed.data.sms_code === undefined ? "" : String(parsed.data.sms_code).trim();
+    return code ? { state: "code", code } : { state: "waiting" };
   }
 
   async cancel(upstreamId: string): Promise<SmsCancelResult> {
     try {
       const body = await this.call("set-status", { request_id: upstreamId, status: "reject" });
-      if (isRecord(body) && body.success === true) return { outcome: "released" };
+      if (statusSchema.safeParse(body).success) return { outcome: "released" };
       throw smsFault("bad_reply", "set-status without success");
     } catch (err) {
-      // wrong_status: the number is past rejecting (a code came, or it was closed).
-      if (err instanceof RefusedSignal) return { outcome: "refused", reason: err.message };
+      // wrong_status: the number is past rejecting (a code came, or it was closed): read it with get-sms.
+      if (err instanceof RefusedSignal) return { outcome: "refused", reason: err.message, final: true };
       throw err;
     }
   }
@@ -93,22 +125,27 @@ export class SmsManProvider implements SmsProvider {
     await this.call("set-status", { request_id: upstreamId, status: "close" }).catch(() => undefined);
   }
 
+  /** get-balance -> {"balance":"799.70"}: in the account's currency unless the reply says otherwise. */
+  async balance(): Promise<UpstreamMoney> {
+    const parsed = balanceSchema.safeParse(await this.call("get-balance", {}));
+    if (!parsed.success) throw smsFault("bad_reply", "get-balance without a balance");
+    return { amount: parsed.data.balance, currency: stated(parsed.data.currency) ?? this.accountCurrency };
+  }
+
   private async call(method: string, params: Record<string, string>): Promise<unknown> {
-    const url = new URL(method, this.base);
-    url.searchParams.set("token", this.key);
-    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-    const { status, text } = await upstreamGet(this.fetcher, url, this.timeoutMs);
+    const { status, text } = await smsRequest(this.http, method, { query: { token: this.key, ...params } });
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
       throw smsFault("bad_reply", `${method}: HTTP ${status}, not JSON: ${excerpt(text)}`);
     }
-    if (isRecord(body) && (body.success === false || typeof body.error_code === "string")) {
-      const code = str(body.error_code);
+    const error = errorSchema.safeParse(body);
+    if (error.success) {
+      const code = error.data.error_code;
       if (code === "wait_sms") throw new WaitSignal();
-      if (method === "set-status" && code === "wrong_status") throw new RefusedSignal(describeError(body));
-      throw smsFault(faultFor(code), `${method}: ${code} ${describeError(body)}`);
+      if ((method === "set-status" || method === "get-sms") && code === "wrong_status") throw new RefusedSignal(describeError(error.data.error_msg));
+      throw smsFault(SMS_MAN_ERRORS[code] ?? "rejected", `${method}: ${code} ${describeError(error.data.error_msg)}`);
     }
     if (status >= 400) throw smsFault("bad_reply", `${method}: HTTP ${status}`);
     return body;
@@ -118,48 +155,99 @@ export class SmsManProvider implements SmsProvider {
 class WaitSignal extends Error {}
 class RefusedSignal extends Error {}
 
-function faultFor(code: string): SmsFaultKind {
-  switch (code) {
-    case "wrong_token":
-      return "bad_key";
-    case "balance":
-    case "no_balance":
-    case "not_enough_balance":
-      return "no_balance";
-    case "no_numbers":
-    case "no_number":
-      return "no_numbers";
-    case "wrong_country":
-    case "wrong_application":
-    case "wrong_application_id":
-      return "bad_service";
-    case "wrong_request_id":
-    case "request_not_found":
-      return "not_found";
-    case "max_price":
-    case "price_exceeded":
-      return "price_exceeded";
-    default:
-      return "rejected";
+/**
+ * sms-man's error codes. Documented: wrong_token (https://sms-man.com/api), wait_sms (get-sms while waiting); seen in
+ * public clients and sms-man's compat API: balance / not_enough_balance / no_balance, no_numbers, wrong_status,
+ * wrong_country, wrong_application, wrong_request_id, max_price. An unknown code is a refusal, never a success.
+ */
+export const SMS_MAN_ERRORS: Record<string, SmsFaultKind> = {
+  wrong_token: "bad_key",
+  balance: "no_balance",
+  no_balance: "no_balance",
+  not_enough_balance: "no_balance",
+  no_numbers: "no_numbers",
+  no_number: "no_numbers",
+  wrong_country: "bad_service",
+  wrong_application: "bad_service",
+  wrong_application_id: "bad_service",
+  wrong_request_id: "not_found",
+  request_not_found: "not_found",
+  max_price: "price_exceeded",
+  price_exceeded: "price_exceeded",
+  wrong_max_price: "price_exceeded",
+  server_error: "unavailable",
+};
+
+function stated(currency: string | undefined): UpstreamCurrency | null {
+  return isUpstreamCurrency(currency) ? (currency.toUpperCase() as UpstreamCurrency) : null;
+}
+
+/**
+ * get-prices?country_id=N in every shape seen from sms-man (PROVIDERS.md, public clients):
+ *   nested  {"<country_id>": {"<application_id>": {cost, count}}}
+ *   flat    {"<application_id>": {application_id, country_id, cost, count}}   (a map keyed by application ids)
+ *   list    [{application_id, country_id, cost, count}]
+ * The shape is told by the entries, never by looking the country id up as a key: in the flat map "5" is application 5,
+ * and reading it as country 5 would price every service from one entry. Entries for another country are dropped.
+ */
+export function parseSmsManPrices(
+  body: unknown,
+  countryId: string,
+  accountCurrency: UpstreamCurrency,
+  nameOf: (applicationId: string) => string,
+): SmsOffer[] {
+  const top = listOrMap.safeParse(body);
+  if (!top.success) throw smsFault("bad_reply", "get-prices is neither a list nor an object");
+  const topCurrency = !Array.isArray(top.data) ? stated(typeof top.data.currency === "string" ? top.data.currency : undefined) : null;
+  let rows: { key: string | null; raw: unknown }[];
+  if (Array.isArray(top.data)) rows = top.data.map((raw) => ({ key: null, raw }));
+  else {
+    const values = Object.entries(top.data).filter(([k]) => k !== "currency");
+    const isEntry = (v: unknown) => priceEntrySchema.safeParse(v).success;
+    if (values.some(([, v]) => isEntry(v))) rows = values.map(([key, raw]) => ({ key, raw }));
+    else {
+      // Nested: only the asked country's map (a country map is a map of entries, never an entry itself).
+      const inner = top.data[countryId];
+      const map = z.record(z.string(), z.unknown()).safeParse(inner);
+      if (!map.success) return [];
+      rows = Object.entries(map.data).map(([key, raw]) => ({ key, raw: { country_id: countryId, ...(raw as object) } }));
+    }
   }
+  const offers: SmsOffer[] = [];
+  for (const { key, raw } of rows) {
+    const entry = priceEntrySchema.safeParse(raw);
+    if (!entry.success) continue;
+    const applicationId = entry.data.application_id ?? key;
+    if (!applicationId) continue;
+    if (entry.data.country_id !== undefined && entry.data.country_id !== countryId) continue;
+    // A listed service without a usable price or stock is not for sale (never ₦0).
+    if (!(entry.data.cost > 0) || entry.data.count === undefined) continue;
+    offers.push({
+      countryId,
+      serviceId: applicationId,
+      name: nameOf(applicationId),
+      cost: entry.data.cost,
+      currency: stated(entry.data.currency) ?? topCurrency ?? accountCurrency,
+      count: Math.max(0, Math.trunc(entry.data.count)),
+    });
+  }
+  return offers;
 }
 
 // error_msg may be a string or an object of strings.
-function describeError(body: Record<string, unknown>): string {
-  const msg = body.error_msg;
+function describeError(msg: unknown): string {
   if (typeof msg === "string") return excerpt(msg);
-  if (isRecord(msg)) return excerpt(Object.values(msg).map(String).join("; "));
+  if (msg && typeof msg === "object") return excerpt(Object.values(msg).map(String).join("; "));
   return "";
 }
 
-
-/** Object keyed by id or a plain array: both come back as a list of records. */
-function entries(body: unknown): Record<string, unknown>[] {
-  if (Array.isArray(body)) return body.filter(isRecord);
-  if (isRecord(body)) return Object.values(body).filter(isRecord);
-  throw smsFault("bad_reply", "expected a list");
-}
-
-function str(v: unknown): string {
-  return typeof v === "string" || typeof v === "number" ? String(v).trim() : "";
+/** An object keyed by id or a plain array: both come back as a list of {id, title?, name?, code?}. */
+function named(body: unknown, what: string): z.infer<typeof namedSchema>[] {
+  const parsed = listOrMap.safeParse(body);
+  if (!parsed.success) throw smsFault("bad_reply", `${what}: expected a list`);
+  const values = Array.isArray(parsed.data) ? parsed.data : Object.values(parsed.data);
+  return values.flatMap((v) => {
+    const item = namedSchema.safeParse(v);
+    return item.success ? [item.data] : [];
+  });
 }

@@ -1,20 +1,42 @@
 import type { SmsProviderName } from "../../../schema/sms";
+import { createUpstreamClient, UpstreamFault, type UpstreamClient, type UpstreamReply, type UpstreamRequest } from "../upstream-http";
 
 /** One upstream that sells single-use numbers for receiving a verification SMS. */
 export interface SmsProvider {
   readonly name: SmsProviderName;
   /** Countries with our public ids (the spec's: USA is 5). */
   countries(): Promise<SmsCountry[]>;
-  /** What a country offers: upstream cost in US dollars and stock. */
+  /** What a country offers: the upstream cost in the currency the upstream priced it in, and stock. */
   services(countryId: string): Promise<SmsOffer[]>;
-  /** Takes a number. maxCostUsd stops the upstream from charging more than the price we quoted. */
-  buy(request: { countryId: string; serviceId: string; maxCostUsd?: number }): Promise<SmsActivation>;
+  /** Takes a number. maxCost (in the offer's own currency) stops the upstream from charging more than we quoted. */
+  buy(request: { countryId: string; serviceId: string; maxCost?: UpstreamMoney }): Promise<SmsActivation>;
   /** One status check. Throws SmsProviderError when the upstream fails. */
   poll(upstreamId: string): Promise<SmsPollResult>;
   /** Releases an unused number (the upstream refunds us). */
   cancel(upstreamId: string): Promise<SmsCancelResult>;
   /** Tells the upstream the code was used. Best effort: the order is already settled. */
   finish(upstreamId: string): Promise<void>;
+  /**
+   * Asks the upstream for another code on a number that already received one (SMS-Activate setStatus 3). Absent where
+   * the upstream documents no such request (sms-man): the service answers "not supported" then. Throws SmsProviderError.
+   */
+  requestAnotherCode?(upstreamId: string): Promise<void>;
+  /** Our own balance at the upstream (read-only: providers:check and the sweep's health floor use it). */
+  balance(): Promise<UpstreamMoney>;
+}
+
+/** Currencies the upstreams price in (sms-man: RUB, USD or EUR per account; DaisySMS: dollars). */
+export const UPSTREAM_CURRENCIES = ["USD", "RUB", "EUR"] as const;
+export type UpstreamCurrency = (typeof UPSTREAM_CURRENCIES)[number];
+
+/** An amount as the upstream states it: decimal units of `currency` (never assumed to be dollars). */
+export interface UpstreamMoney {
+  amount: number;
+  currency: UpstreamCurrency;
+}
+
+export function isUpstreamCurrency(value: unknown): value is UpstreamCurrency {
+  return typeof value === "string" && (UPSTREAM_CURRENCIES as readonly string[]).includes(value.toUpperCase());
 }
 
 export interface SmsCountry {
@@ -22,29 +44,40 @@ export interface SmsCountry {
   title: string;
 }
 
+/** One service in one country as the upstream lists it. The catalogue converts `cost` to dollars (or refuses it). */
 export interface SmsOffer {
   countryId: string;
   serviceId: string;
   name: string;
-  costUsd: number;
+  /** Decimal units of `currency`. */
+  cost: number;
+  currency: UpstreamCurrency;
   count: number;
 }
 
 export interface SmsActivation {
   upstreamId: string;
   number: string;
-  /** What the upstream says it charged, when it says (DaisySMS's X-Price header). */
-  costUsd?: number;
+  /** What the upstream says it charged, when it says (DaisySMS's X-Price header, in dollars). */
+  cost?: UpstreamMoney;
 }
 
 export type SmsPollResult = { state: "waiting" } | { state: "code"; code: string } | { state: "cancelled" };
 
-/** released: the number went back; refused: the upstream kept it (too early, or a code came: poll to find out). */
-export type SmsCancelResult = { outcome: "released" } | { outcome: "refused"; reason: string };
+/**
+ * released: the number went back (the upstream refunds us).
+ * refused: the upstream kept it. `final` says the upstream considers the activation finished (a code came, or it no
+ * longer exists: DaisySMS's ACCESS_READY), so asking again is pointless and the outcome must be read with poll();
+ * otherwise it is only "not yet" (EARLY_CANCEL_DENIED).
+ */
+export type SmsCancelResult = { outcome: "released" } | { outcome: "refused"; reason: string; final: boolean };
 
 export type SmsFaultKind =
   | "no_numbers"
+  /** Our own money at the upstream ran out (NO_BALANCE, NO_MONEY, sms-man "balance"): an operator problem. */
   | "no_balance"
+  /** Too many numbers out at once on our account (DaisySMS: 20 active rentals): try again shortly. */
+  | "too_many_active"
   | "bad_key"
   | "bad_service"
   | "price_exceeded"
@@ -78,6 +111,7 @@ export class SmsProviderError extends Error {
 export const SMS_FAULT_MESSAGES: Record<SmsFaultKind, string> = {
   no_numbers: "No numbers available for this service right now. Please try another country or service.",
   no_balance: "This provider is temporarily unavailable. Please try another provider or try again later.",
+  too_many_active: "This provider is busy right now. Please try again in a few minutes or try another provider.",
   bad_key: "This provider is temporarily unavailable. Please try another provider or try again later.",
   bad_service: "This service is not available for the selected country.",
   price_exceeded: "The provider's price just went up. Please refresh the prices and try again.",
@@ -92,7 +126,44 @@ export function smsFault(kind: SmsFaultKind, detail = ""): SmsProviderError {
   return new SmsProviderError(kind, SMS_FAULT_MESSAGES[kind], detail);
 }
 
-export type FetchLike = (request: Request) => Promise<Response> | Response;
+export type { FetchLike } from "../upstream-http";
+import type { FetchLike } from "../upstream-http";
+
+/** The one upstream HTTP client for an SMS adapter (deadline, User-Agent, parsing: worker/providers/upstream-http.ts). */
+export function smsUpstreamClient(provider: string, options: AdapterOptions & { baseUrl: string }): UpstreamClient {
+  return createUpstreamClient({ provider, baseUrl: options.baseUrl, fetch: options.fetch, timeoutMs: options.timeoutMs });
+}
+
+/**
+ * One call through the client, with the client's transport faults read as SMS faults (one mapping): a timeout stays a
+ * timeout, a network failure or a 5xx/429 is "unavailable" (transient), a body of the wrong kind is a bad reply.
+ * The body comes back as text with any status below 500, so each adapter reads its own documented words first.
+ */
+export async function smsRequest(http: UpstreamClient, path: string, init: UpstreamRequest = {}): Promise<UpstreamReply> {
+  let reply: UpstreamReply;
+  try {
+    reply = await http.request(path, init);
+  } catch (err) {
+    throw err instanceof UpstreamFault ? smsFaultFrom(err) : err;
+  }
+  if (reply.status >= 500 || reply.status === 429) throw smsFault("unavailable", `HTTP ${reply.status}`);
+  return reply;
+}
+
+/** The client's one fault type, in the SMS vocabulary the order's life is written in. */
+export function smsFaultFrom(fault: UpstreamFault): SmsProviderError {
+  switch (fault.reason) {
+    case "timeout":
+      return smsFault("timeout", fault.detail);
+    case "network":
+    case "http":
+      return smsFault("unavailable", fault.detail);
+    case "rejected":
+      return smsFault("rejected", fault.detail);
+    default:
+      return smsFault("bad_reply", fault.detail);
+  }
+}
 
 export interface AdapterOptions {
   baseUrl: string;

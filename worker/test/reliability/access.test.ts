@@ -202,7 +202,7 @@ describe("webhooks: forged, tampered, replayed", () => {
     const signed = await signNowPaymentsBody(env.NOWPAYMENTS_IPN_SECRET!, { ...body, payment_status: "waiting" });
     expect((await postNowIpn(body, { signature: signed })).status).toBe(401); // signature of another body
     expect(await balanceOf(user.id)).toBe(0);
-    await setNowSimulator(invoice.payment_id, { payment_status: "finished" });
+    await setNowSimulator(invoice.payment_id, { payment_status: "finished", actually_paid: invoice.pay_amount });
     const replays = await Promise.all(Array.from({ length: 4 }, () => postNowIpn(body)));
     for (const r of replays) expect(r.status).toBe(200);
     const credited = await balanceOf(user.id);

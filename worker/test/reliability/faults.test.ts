@@ -6,7 +6,9 @@ import { DEFAULT_TIERS } from "../../../schema/settings";
 import { ledger, smsOrders } from "../../db/tables";
 import { setPaymentFetchForTests } from "../../providers/payments/providers";
 import { setSmsProviderFactoryForTests } from "../../providers/sms";
+import { SmsActivateProvider } from "../../providers/sms/sms-activate";
 import { SmsManProvider } from "../../providers/sms/sms-man";
+import { smsActivateSimulator } from "../../sandbox/sms-activate-simulator";
 import { smsManSimulator } from "../../sandbox/sms-man-simulator";
 import { ledgerInsert, postEntry } from "../../services/ledger";
 import {
@@ -281,7 +283,7 @@ describe("Crypto funding (NOWPayments)", () => {
     const user = await createUser();
     const invoice = await createInvoice(user, 10);
     await env.DB.prepare("UPDATE payments SET expires_at = ? WHERE provider_payment_id = ?").bind(Date.now() - 3600_000, invoice.payment_id).run();
-    await setNowSimulator(invoice.payment_id, { payment_status: "finished" });
+    await setNowSimulator(invoice.payment_id, { payment_status: "finished", actually_paid: invoice.pay_amount });
     plan = (req) => (req.method === "GET" && new URL(req.url).pathname.includes(`/payment/${invoice.payment_id}`) ? "http500" : null);
     await runPaymentSweep(env);
     expect(await balanceOf(user.id)).toBe(0);
@@ -303,7 +305,7 @@ describe("Crypto funding (NOWPayments)", () => {
     const user = await createUser();
     const invoice = await createInvoice(user, 10);
     expect((await postNowIpn({ payment_id: invoice.payment_id, payment_status: "expired" })).status).toBe(200);
-    await setNowSimulator(invoice.payment_id, { payment_status: "finished" });
+    await setNowSimulator(invoice.payment_id, { payment_status: "finished", actually_paid: invoice.pay_amount });
     const body = { payment_id: invoice.payment_id, payment_status: "finished" };
     const answers = await Promise.all([postNowIpn(body), postNowIpn(body), postNowIpn(body)]);
     for (const a of answers) expect(a.status).toBe(200);
@@ -346,5 +348,71 @@ describe("D1 inside money batches", () => {
     const after = await env.DB.prepare("SELECT SUM(balance_kobo) AS total, (SELECT COUNT(*) FROM ledger) AS rows FROM users").first();
     expect(after).toEqual(before);
     expect(rows.length).toBeGreaterThan(20);
+  });
+});
+
+describe("Receive SMS on DaisySMS ('Swift'): the protocol's own refusal words", () => {
+  const action = (req: Request) => new URL(req.url).searchParams.get("action");
+  beforeEach(() => {
+    setSmsProviderFactoryForTests(
+      (e) =>
+        new SmsActivateProvider({
+          baseUrl: "https://sandbox.daisysms.invalid",
+          key: e.SWIFT_API_KEY!,
+          timeoutMs: 150,
+          fetch: faultyUpstream(async (req) => smsActivateSimulator.fetch(req, e), (req) => plan(req)),
+        }),
+    );
+  });
+  const buySwift = (token: string) => api("/api/sms/get-number", { token, json: { provider: "Swift", country: "5", service: "wa" } });
+
+  for (const word of ["NO_MONEY", "TOO_MANY_ACTIVE_RENTALS", "NO_BALANCE", "MAX_PRICE_EXCEEDED", "NO_NUMBERS", "BAD_KEY"]) {
+    it(`getNumber answering ${word}: a clear error (not 'unexpected reply'), the debit reversed at once`, async () => {
+      const user = await createUser({ balanceKobo: 1_000_000 });
+      plan = (req) => (action(req) === "getNumber" ? new Response(word) : null);
+      const res = await buySwift(user.token);
+      expectCleanFailure(res);
+      expect(res.data.message).not.toMatch(/unexpected reply/i);
+      expect(res.data.refunded).toBe(true);
+      expect(await balanceOf(user.id)).toBe(1_000_000);
+    });
+  }
+
+  it("the code lands as the last poll gives up: setStatus 8 answers ACCESS_READY, the customer gets the code and pays", async () => {
+    const user = await createUser({ balanceKobo: 1_000_000 });
+    const res = await buySwift(user.token);
+    expect(res.status).toBe(200);
+    const orderId: string = res.data.phone.request_id;
+    const upstreamId = await upstreamIdOf("sms_orders", orderId);
+    await setActivationCodeArrived(upstreamId, false);
+    for (let i = 0; i < MAX_POLLS - 1; i++) await runDurableObjectAlarm(poller(orderId));
+    // The code reaches the upstream just after our last poll read "waiting".
+    let waitsLeft = 1;
+    plan = (req) => (action(req) === "getStatus" && waitsLeft-- > 0 ? new Response("STATUS_WAIT_CODE") : null);
+    await setActivationCodeArrived(upstreamId, true);
+    await runDurableObjectAlarm(poller(orderId));
+    const status = await api(`/api/sms/status/${orderId}`, { token: user.token });
+    expect(status.data).toMatchObject({ status: "used", sms: expect.stringMatching(/^\d{6}$/), refunded: false });
+    expect(await refunds(orderId)).toBe(0);
+    await sweepLater();
+    expect(await refunds(orderId)).toBe(0);
+  });
+
+  it("setStatus 8 answering ACCESS_READY for a number that no longer exists upstream: refunded once", async () => {
+    const user = await createUser({ balanceKobo: 1_000_000 });
+    const res = await buySwift(user.token);
+    const orderId: string = res.data.phone.request_id;
+    await setActivationCodeArrived(await upstreamIdOf("sms_orders", orderId), false);
+    for (let i = 0; i < MAX_POLLS - 1; i++) await runDurableObjectAlarm(poller(orderId));
+    let waitedOnce = false;
+    plan = (req) => {
+      if (action(req) === "setStatus") return new Response("ACCESS_READY");
+      if (action(req) === "getStatus") return waitedOnce ? new Response("NO_ACTIVATION") : ((waitedOnce = true), new Response("STATUS_WAIT_CODE"));
+      return null;
+    };
+    await runDurableObjectAlarm(poller(orderId));
+    expect((await orderRow(orderId))!.status).toBe("timeout");
+    expect(await refunds(orderId)).toBe(1);
+    expect(await balanceOf(user.id)).toBe(1_000_000);
   });
 });

@@ -62,6 +62,31 @@ describe("links and callback URLs under a forged Host header", () => {
     expect(sent.ipn_callback_url).toBe(`${PUBLIC_URL}/api/webhooks/nowpayments`);
   });
 
+  it("the e-mail verification links (at signup and on resend) are on PUBLIC_URL", { timeout: 30_000 }, async () => {
+    const email = `verify-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const signup = await forged("/api/register", { json: { username: "Verify", number: "08012345678", email, password: "secret-1" } });
+    expect(signup.status).toBe(201);
+    expect((await forged("/api/verify-email/resend", { token: signup.data.token, json: {} })).status).toBe(200);
+    const mails = (await api(`/sandbox/outbox.json?to=${encodeURIComponent(email)}`)).data.data as { link: string }[];
+    const verifications = mails.filter((mail) => mail.link?.includes("/verify-email"));
+    expect(verifications.length).toBe(2);
+    for (const mail of verifications) expect(new URL(mail.link).origin).toBe(PUBLIC_URL);
+    expect(JSON.stringify(mails)).not.toContain("evil.example");
+  });
+
+  it("the console's group e-mail (unsubscribe link) and the developer API's OpenAPI server are on PUBLIC_URL", async () => {
+    const operator = await createUser();
+    await env.DB.prepare("UPDATE users SET role = 'operator', totp_enabled_at = ? WHERE id = ?").bind(Date.now(), operator.id).run();
+    const preview = await forged("/api/admin/email/preview", { token: operator.token, json: { audience: { group: "inactive", days: 3650 }, subject: "Hi", body: "Hello." } });
+    expect(preview.status).toBe(200);
+    const link = /https?:\/\/\S+\/api\/unsubscribe\?\S+/.exec(preview.data.preview.text)?.[0];
+    expect(link).toBeDefined();
+    expect(new URL(link!).origin).toBe(PUBLIC_URL);
+    const openapi = await forged("/api/v1/openapi.json");
+    expect(openapi.status).toBe(200);
+    expect(openapi.data.servers.map((server: { url: string }) => new URL(server.url).origin)).toEqual([PUBLIC_URL]);
+  });
+
   it("a forged Host is not the app's own origin for CORS", async () => {
     const res = await forged("/api/links");
     expect(res.status).toBe(200);

@@ -39,6 +39,11 @@ const JSON_ENDPOINTS: Endpoint[] = [
   { method: "POST", path: "/api/rentals/00000000-0000-4000-8000-000000000000/end", fields: [], auth: true },
   { method: "POST", path: "/api/webhooks/squad", fields: ["Event", "TransactionRef", "Body"], auth: false },
   { method: "POST", path: "/api/webhooks/nowpayments", fields: ["payment_id", "payment_status", "order_id"], auth: false },
+  { method: "POST", path: "/api/login/2fa", fields: ["challenge", "code"], auth: false },
+  { method: "POST", path: "/api/verify-email", fields: ["id", "token"], auth: false },
+  { method: "POST", path: "/api/2fa/enable", fields: ["code"], auth: true },
+  { method: "POST", path: "/api/2fa/disable", fields: ["password", "code"], auth: true },
+  { method: "POST", path: "/api/sessions/00000000-0000-4000-8000-000000000000/revoke", fields: [], auth: true },
   { method: "POST", path: "/api/logout/", fields: [], auth: true },
 ];
 

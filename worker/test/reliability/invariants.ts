@@ -10,7 +10,7 @@ const SPENT_SMS = ["used"];
 const OPEN_SMS = ["pending", "waiting"];
 
 export async function moneyViolations(): Promise<string[]> {
-  const [balances, credits, orders, rentals, totals] = await env.DB.batch([
+  const [balances, credits, reviewCredits, orders, rentals, totals] = await env.DB.batch([
     // 1. every balance = the sum of its ledger rows, and never below zero
     env.DB.prepare(
       `SELECT u.id, u.balance_kobo AS balance, COALESCE(SUM(l.amount_kobo), 0) AS ledger
@@ -18,19 +18,30 @@ export async function moneyViolations(): Promise<string[]> {
        HAVING balance <> ledger OR balance < 0`,
     ),
     // 2. a deposit is credited at most once (the key is UNIQUE: also proven here by ref) and only once the provider
-    //    confirmed it, for the payment's own amount and to its own owner
+    //    confirmed it, for the payment's own amount (crypto: what arrived, recorded as credited_kobo, never more than
+    //    the invoice) and to its own owner. Operator credits of reviewed arrivals (fund:review:) are checked in 2b.
     env.DB.prepare(
       `SELECT p.id, p.status, p.provider, p.amount_kobo, COUNT(l.id) AS credits, SUM(l.amount_kobo) AS credited,
               MIN(l.user_id = p.user_id) AS same_owner,
               (SELECT json_extract(value, '$.status') FROM sandbox_state WHERE key = 'squad:' || p.id) AS squad_status,
               (SELECT json_extract(value, '$.payment_status') FROM sandbox_state WHERE key = 'nowpayments:' || p.provider_payment_id) AS now_status
-         FROM payments p LEFT JOIN ledger l ON l.ref = p.id AND l.kind = 'fund'
+         FROM payments p LEFT JOIN ledger l ON l.ref = p.id AND l.kind = 'fund' AND l.key NOT LIKE 'fund:review:%'
         GROUP BY p.id
        HAVING credits > 1
-           OR (credits = 1 AND (credited <> p.amount_kobo OR same_owner = 0 OR p.status <> 'credited'))
-           OR (credits = 0 AND p.status = 'credited')
+           OR (credits = 1 AND (credited <> COALESCE(p.credited_kobo, p.amount_kobo) OR credited > p.amount_kobo OR same_owner = 0 OR p.status <> 'credited'))
+           OR (credits = 1 AND p.provider = 'squad' AND credited <> p.amount_kobo)
+           OR (credits = 0 AND p.status = 'credited' AND NOT EXISTS (SELECT 1 FROM ledger r WHERE r.key LIKE 'fund:review:%' AND r.ref = p.id))
            OR (credits = 1 AND p.provider = 'squad' AND squad_status IS NOT 'Success')
-           OR (credits = 1 AND p.provider = 'nowpayments' AND now_status IS NOT 'finished')`,
+           OR (credits = 1 AND p.provider = 'nowpayments' AND now_status NOT IN ('finished', 'partially_paid'))`,
+    ),
+    // 2b. an operator's credit of a reviewed arrival exists only for a review resolved as credited, once, for the
+    //     resolution's amount, to the review's customer
+    env.DB.prepare(
+      `SELECT l.key FROM ledger l
+         LEFT JOIN payment_reviews rv ON l.key = 'fund:review:' || rv.id
+         LEFT JOIN payment_review_resolutions rr ON rr.review_id = rv.id
+        WHERE l.key LIKE 'fund:review:%'
+          AND (rv.id IS NULL OR rv.status <> 'credited' OR rr.outcome IS NOT 'credited' OR rr.amount_kobo <> l.amount_kobo OR rv.user_id <> l.user_id)`,
     ),
     // 3. every SMS order has one outcome and at most one refund; refunded outcomes net to zero, the rest cost its price
     env.DB.prepare(
@@ -75,6 +86,7 @@ export async function moneyViolations(): Promise<string[]> {
   const out: string[] = [];
   for (const r of balances.results) out.push(`balance drift or overdraft: ${JSON.stringify(r)}`);
   for (const r of credits.results) out.push(`payment credited wrongly: ${JSON.stringify(r)}`);
+  for (const r of reviewCredits.results) out.push(`review credit without its resolution: ${JSON.stringify(r)}`);
   for (const r of orders.results) out.push(`sms order money wrong: ${JSON.stringify(r)}`);
   for (const r of rentals.results) out.push(`rental money wrong: ${JSON.stringify(r)}`);
   const t = totals.results[0] as { money_in: number; balances: number; spent: number; reserved: number };
@@ -84,7 +96,7 @@ export async function moneyViolations(): Promise<string[]> {
 
 /** Row counts of every table a request could write, to prove a refused request wrote nothing. */
 export async function tableCounts(): Promise<Record<string, number>> {
-  const tables = ["users", "sessions", "password_resets", "email_outbox", "ledger", "payments", "sms_orders", "rentals", "rental_messages", "settings", "audit_log", "sandbox_state"];
+  const tables = ["users", "sessions", "password_resets", "email_outbox", "ledger", "payments", "sms_orders", "rentals", "rental_messages", "settings", "audit_log", "sandbox_state", "email_verifications", "recovery_codes", "known_devices", "payment_reviews", "payment_review_resolutions"];
   const rows = await env.DB.batch(tables.map((t) => env.DB.prepare(`SELECT '${t}' AS t, COUNT(*) AS n FROM ${t}`)));
   return Object.fromEntries(rows.map((r) => [(r.results[0] as { t: string }).t, (r.results[0] as { n: number }).n]));
 }

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { RATE_LIMITS } from "../../services/rate-limit";
 import { postSquadWebhook, setSquadSimulator, squadWebhookRaw, startCardPayment } from "../../services/payments.fixtures";
 import { clearSettingsCache, putSetting } from "../../services/settings";
+import { deliverDueWebhooks, setWebhookSendForTests } from "../../services/webhooks";
 import { api, createUser, db, type ApiReply } from "../helpers";
 
 /**
@@ -28,13 +29,21 @@ describe("brute force", HASHING, () => {
     const account = await signup();
     const unknown = `nobody-${crypto.randomUUID().slice(0, 8)}@example.com`;
     const strip = (res: ApiReply) => ({ status: res.status, data: res.data, retry: res.headers.get("retry-after") });
-    // Both from the same (absent) address: the per account+address limit is the one met first.
-    for (let i = 1; i <= RATE_LIMITS.loginPerAccountAddress.limit + 1; i++) {
-      const wrong = strip(await api("/api/login", { json: { email: account.email, password: `wrong-${i}-pass` } }));
-      const nobody = strip(await api("/api/login", { json: { email: unknown, password: `wrong-${i}-pass` } }));
-      expect(nobody, `attempt ${i}`).toEqual(wrong);
-      if (i <= RATE_LIMITS.loginPerAccountAddress.limit) expect(wrong.status).toBe(401);
-      else expect(wrong).toMatchObject({ status: 429, data: { code: "RATE_LIMITED" } });
+    // The clock stands still for the comparison (only Date is faked): both lock windows then open at the same instant,
+    // so their retry_after must be identical to the second, however slowly a loaded machine runs the attempts (it once
+    // compared 899 with 900 when the two windows opened either side of a second).
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    try {
+      // Both from the same (absent) address: the per account+address limit is the one met first.
+      for (let i = 1; i <= RATE_LIMITS.loginPerAccountAddress.limit + 1; i++) {
+        const wrong = strip(await api("/api/login", { json: { email: account.email, password: `wrong-${i}-pass` } }));
+        const nobody = strip(await api("/api/login", { json: { email: unknown, password: `wrong-${i}-pass` } }));
+        expect(nobody, `attempt ${i}`).toEqual(wrong);
+        if (i <= RATE_LIMITS.loginPerAccountAddress.limit) expect(wrong.status).toBe(401);
+        else expect(wrong).toMatchObject({ status: 429, data: { code: "RATE_LIMITED", retry_after: 15 * 60 }, retry: String(15 * 60) });
+      }
+    } finally {
+      vi.useRealTimers();
     }
     // Even the right password is refused while locked: the lock cannot be used to test guesses.
     expect((await api("/api/login", { json: { email: account.email, password: account.password } })).status).toBe(429);
@@ -136,6 +145,32 @@ describe("log hygiene", HASHING, () => {
     await api("/api/reset-password", { json: { id: link.get("id"), token: link.get("token"), newPassword: "after-Reset-88" } });
     await api("/api/password", { method: "PATCH", token, json: { oldPassword: "wrong-old-pass", newPassword: "never-Set-99" } });
     await runInDurableObject(env.SMS_ORDER.get(env.SMS_ORDER.idFromName(orderId)), (_i, s) => s.storage.deleteAlarm());
+    // The developer API: keys in a query string, a form, a Bearer header and X-API-Key, a revoked one, and a signed
+    // webhook delivery that fails.
+    await env.DB.prepare("UPDATE users SET email_verified_at = ? WHERE id = ?").bind(Date.now(), account.userId).run();
+    // The reset above signed every session out: the customer signs in again.
+    const fresh: string = (await api("/api/login", { json: { email: account.email, password: "after-Reset-88" } })).data.token;
+    const liveKey = await api("/api/keys", { token: fresh, json: { name: "bot", mode: "live" } });
+    const testKey = await api("/api/keys", { token: fresh, json: { name: "sandbox bot", mode: "test" } });
+    expect([liveKey.status, testKey.status]).toEqual([201, 201]);
+    const live: string = liveKey.data.secret;
+    const sandbox: string = testKey.data.secret;
+    await api(`/stubs/handler_api.php?api_key=${live}&action=getBalance`);
+    await api("/stubs/handler_api.php", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `api_key=${sandbox}&action=getNumber&service=wa` });
+    await api("/api/v1/balance", { headers: { authorization: `Bearer ${live}` } });
+    await api("/api/v1/balance", { headers: { "x-api-key": sandbox } });
+    await api(`/api/keys/${testKey.data.id}/webhook`, { method: "PUT", token: fresh, json: { url: "https://hooks.example.com/in" } });
+    setWebhookSendForTests(async () => {
+      throw new Error("connection refused");
+    });
+    await api("/api/keys/sandbox/top-up", { token: fresh, json: { amount: 100 } });
+    await deliverDueWebhooks(env, testKey.data.id, Date.now() + 3600_000);
+    const attempted = await env.DB.prepare("SELECT last_error FROM webhook_events WHERE api_key_id = ?").bind(testKey.data.id).first<{ last_error: string }>();
+    expect(attempted?.last_error).toContain("connection refused");
+    setWebhookSendForTests(null);
+    await runInDurableObject(env.WEBHOOK.get(env.WEBHOOK.idFromName(testKey.data.id)), (_i, s) => s.storage.deleteAlarm());
+    await api(`/api/keys/${liveKey.data.id}/revoke`, { method: "POST", token: fresh });
+    await api(`/stubs/handler_api.php?api_key=${live}&action=getBalance`);
     vi.restoreAllMocks();
 
     expect(lines.length).toBeGreaterThan(15); // the journey was logged: the scan below had something to read
@@ -155,9 +190,15 @@ describe("log hygiene", HASHING, () => {
       NOWPAYMENTS_IPN_SECRET: env.NOWPAYMENTS_IPN_SECRET!,
       SMSMAN_TOKEN: env.SMSMAN_TOKEN!,
       SWIFT_API_KEY: env.SWIFT_API_KEY!,
+      "second API token": fresh,
+      "live API key": live,
+      "sandbox API key": sandbox,
+      "webhook secret": testKey.data.webhook_secret,
     };
     const leaks = Object.entries(secrets).flatMap(([name, value]) => lines.filter((l) => l.includes(value)).map((l) => `${name} in: ${l.slice(0, 160)}`));
     expect(leaks).toEqual([]);
     expect(lines.filter((l) => /eyJ[\w-]+\.[\w-]+\.[\w-]+|Bearer\s+\w/.test(l))).toEqual([]);
+    // Not even another key's prefix or a signature: nothing key-shaped at all.
+    expect(lines.filter((l) => /sk_(live|test)_[A-Za-z0-9]{4}|whsec_[A-Za-z0-9]{4}|v1,[A-Za-z0-9+/]{20}/.test(l))).toEqual([]);
   });
 });

@@ -1,0 +1,126 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { Secret, TOTP } from "otpauth";
+import { E2E_WEB_DIST } from "../playwright.config";
+import { webWeights } from "../bench/web-weight";
+import { balanceOf, signInBrowser, signUpViaApi, type Session } from "./support";
+
+// Issue 15: an operator with two-factor on runs the business from a phone-sized screen (375 px).
+const port = Number(process.env.E2E_PORT ?? 8799);
+const persistTo = path.join(".wrangler", `e2e-${port}`);
+
+function adminCli(...args: string[]): string {
+  return execFileSync(path.join("node_modules", ".bin", "tsx"), ["scripts/admin.ts", ...args, "--persist-to", persistTo, "--actor", "e2e-lead"], {
+    encoding: "utf8",
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+  });
+}
+
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+
+async function turnOnTwoFactor(request: APIRequestContext, token: string) {
+  const setup = await request.post("/api/2fa/setup", { headers: auth(token) });
+  expect(setup.ok()).toBe(true);
+  const { secret } = await setup.json();
+  const code = new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate();
+  const enable = await request.post("/api/2fa/enable", { headers: auth(token), data: { code } });
+  expect(enable.ok()).toBe(true);
+}
+
+test.use({ viewport: { width: 375, height: 812 } });
+
+// The journeys share one database: the ads go back to what they were, whatever happens in the test.
+let restore: (() => Promise<void>) | null = null;
+test.afterEach(async () => {
+  await restore?.();
+  restore = null;
+});
+
+test("an operator with 2FA reviews the overview, finds a customer, credits, blocks and unblocks them, and changes an ad the customer then sees", async ({ page, browser, request }) => {
+  test.setTimeout(120_000);
+  const operator = await signUpViaApi(request, "operator", "Ngozi");
+  const customer = await signUpViaApi(request, "console-customer", "Emeka");
+
+  // The role comes only from the command line; without two-factor the console still answers 404.
+  expect(adminCli("grant-operator", operator.user.userEmail, "--reason", "e2e operator")).toContain("is now an operator");
+  expect((await request.get("/api/admin/me", { headers: auth(operator.token) })).status()).toBe(404);
+  await turnOnTwoFactor(request, operator.token);
+  expect((await request.get("/api/admin/me", { headers: auth(operator.token) })).status()).toBe(200);
+
+  const served = await (await request.get("/api/admin/settings", { headers: auth(operator.token) })).json();
+  restore = async () => {
+    await request.patch("/api/admin/settings/ads", { headers: auth(operator.token), data: { value: served.settings.ads, reason: "e2e restore" } });
+  };
+
+  // Overview.
+  await signInBrowser(page, operator);
+  await page.goto("/#/admin");
+  await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
+  await expect(page.getByTestId("money-held")).toHaveText(/₦/);
+  await page.getByRole("button", { name: "30 days" }).click();
+  await expect(page.getByRole("button", { name: "30 days" })).toHaveAttribute("aria-pressed", "true");
+
+  // Find the customer and credit them.
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Customers" }).click();
+  await page.getByLabel("Search customers").fill(customer.user.userEmail);
+  await page.getByRole("button", { name: "Search" }).click();
+  await page.getByRole("link", { name: new RegExp(customer.user.userEmail) }).click();
+  await expect(page.getByRole("heading", { name: customer.user.userEmail })).toBeVisible();
+  // Reasons unique to this run: the journeys' database outlives a run.
+  const why = `goodwill for a delayed code ${Date.now()}`;
+  const credit = page.getByTestId("credit-form");
+  await credit.getByLabel("Amount (₦)").fill("2500");
+  await credit.getByLabel(/Reason/).fill(why);
+  await credit.getByRole("button", { name: "Credit" }).click();
+  await expect(page.getByTestId("customer-balance")).toHaveText("₦2,500.00");
+  expect(await balanceOf(request, customer.token)).toBe(2500);
+
+  // Block: the customer's session ends at once; unblock: they can sign in again, money intact.
+  await page.getByTestId("block-form").getByLabel(/Reason/).fill("suspected chargeback");
+  await page.getByTestId("block-form").getByRole("button", { name: "Block" }).click();
+  await expect(page.getByTestId("customer-state")).toHaveText("Blocked");
+  expect((await request.get("/api/user-balance", { headers: auth(customer.token) })).status()).toBe(401);
+  const refused = await request.post("/api/login", { data: { email: customer.user.userEmail, password: "secret123" } });
+  expect(refused.status()).toBe(403);
+  await page.getByTestId("unblock-form").getByLabel(/Reason/).fill("bank confirmed the payment");
+  await page.getByTestId("unblock-form").getByRole("button", { name: "Unblock" }).click();
+  await expect(page.getByTestId("customer-state")).toHaveText("Active");
+  const login = await request.post("/api/login", { data: { email: customer.user.userEmail, password: "secret123" } });
+  expect(login.status()).toBe(200);
+  const again = (await login.json()) as Session;
+  expect(await balanceOf(request, again.token)).toBe(2500);
+
+  // Change an ad, watch the preview, publish it.
+  const promo = `Console promo ${Date.now()}`;
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Prices & content" }).click();
+  await page.getByLabel("Ad 1 text").fill(promo);
+  await expect(page.getByTestId("ads-preview")).toContainText(promo);
+  await page.getByTestId("ads-form").getByLabel(/Reason/).fill("weekend promotion");
+  await page.getByTestId("ads-form").getByRole("button", { name: "Publish ads" }).click();
+  await expect(page.getByTestId("ads-form").getByRole("status")).toContainText("done");
+  // The console fits a phone: nothing wider than the screen.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+  // The customer's dashboard shows the new ad.
+  const customerContext = await browser.newContext({ viewport: { width: 375, height: 812 } });
+  const customerPage = await customerContext.newPage();
+  await signInBrowser(customerPage, again, { dashboardTourCompleted: "true" });
+  await customerPage.goto("/#/dashboard/1");
+  await expect(customerPage.getByTestId("ads-track")).toContainText(promo, { timeout: 20_000 });
+  // A customer who types the console's address sees what any missing page shows.
+  await customerPage.goto("/#/admin/customers");
+  await expect(customerPage.getByText("Page not found")).toBeVisible();
+  await customerContext.close();
+
+  // The audit page lists what the operator did, with reasons.
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Audit" }).click();
+  await expect(page.getByRole("cell", { name: why })).toBeVisible();
+  await page.getByLabel("Subject (id or key)").fill("ads");
+  await expect(page.getByRole("cell", { name: "weekend promotion" }).first()).toBeVisible();
+});
+
+test("the console's chunks and stylesheet are not on the customer's landing or dashboard path", () => {
+  const weights = webWeights(E2E_WEB_DIST);
+  expect(weights.consoleLeaks).toEqual([]);
+});

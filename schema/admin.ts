@@ -1,0 +1,55 @@
+import { z } from "zod";
+
+/**
+ * Bodies of the operator console's API (/api/admin/*, worker/routes/admin.ts). Every change carries a reason: the
+ * audit log records who, when, what, the previous value and why.
+ */
+
+const reason = z.string({ message: "A reason is required for every operator change." }).trim().min(1, "A reason is required for every operator change.").max(500);
+
+export const reasonSchema = z.object({ reason });
+
+export const manualEntrySchema = z.object({
+  /** Naira, positive: the path says credit or debit. */
+  amount: z.number({ message: "amount must be a number of naira." }).positive("amount must be positive.").max(10_000_000),
+  reason,
+  /** The console's id for this click: a repeated request with the same id applies once. */
+  requestId: z.string().uuid("requestId must be a UUID.").optional(),
+});
+
+export const settingChangeSchema = z.object({ value: z.unknown(), reason });
+
+export const notifySchema = z.object({
+  target: z.enum(["customer", "online"]),
+  userId: z.string().min(1).optional(),
+  type: z.enum(["success", "info", "error", "warning"]).default("info"),
+  message: z.string().trim().min(1, "Write the notification's text.").max(300),
+  reason,
+});
+
+export const audienceSchema = z.discriminatedUnion("group", [
+  z.object({ group: z.literal("all") }),
+  z.object({ group: z.literal("tier"), tier: z.string().min(1) }),
+  z.object({ group: z.literal("inactive"), days: z.number().int().min(1).max(3650) }),
+]);
+
+export const groupMailSchema = z.object({
+  audience: audienceSchema,
+  subject: z.string().trim().min(1, "Write a subject.").max(150),
+  body: z.string().trim().min(1, "Write the message.").max(5000),
+});
+
+export const groupMailSendSchema = groupMailSchema.extend({
+  reason,
+  /** The count the preview showed: sending is refused if the group changed meanwhile (the operator sees it first). */
+  expectedCount: z.number().int().min(0),
+});
+
+export const reviewResolveSchema = z.object({
+  action: z.enum(["credit", "refuse"]),
+  /** Naira to credit (action credit). */
+  amount: z.number().positive().optional(),
+  reason,
+});
+
+export const periodSchema = z.enum(["today", "7d", "30d"]);

@@ -1,0 +1,68 @@
+import { z } from "zod";
+
+/** Developer API keys as the Settings "API" section and /api/keys speak them (docs/api.md "Developer API"). */
+export const apiKeyModeSchema = z.enum(["test", "live"]);
+export type ApiKeyMode = z.infer<typeof apiKeyModeSchema>;
+
+export const createApiKeySchema = z.object({
+  name: z.string().trim().min(1, "Please give the key a name.").max(60, "A key name is at most 60 characters."),
+  mode: apiKeyModeSchema.default("test"),
+});
+export type CreateApiKeyInput = z.input<typeof createApiKeySchema>;
+
+export const apiKeyViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  mode: apiKeyModeSchema,
+  /** The first characters of the secret, e.g. "sk_test_Ab12Cd": enough to tell keys apart, useless to an attacker. */
+  prefix: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+  webhook_url: z.string().nullable(),
+});
+export type ApiKeyView = z.infer<typeof apiKeyViewSchema>;
+
+/** The answer to creating a key: the only time the secret is ever shown. */
+export const createdApiKeySchema = apiKeyViewSchema.extend({ secret: z.string(), webhook_secret: z.string() });
+export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
+
+export const apiKeyIdSchema = z.object({ id: z.string().min(1).max(64) });
+
+export const sandboxTopUpSchema = z.object({
+  amount: z
+    .number({ error: "amount must be a number of naira." })
+    .int("amount must be whole naira.")
+    .min(1, "amount must be at least ₦1.")
+    .max(1_000_000, "A sandbox top-up is at most ₦1,000,000."),
+});
+
+/** Webhook events (docs/developer-api.md "Webhooks"). */
+export const webhookEventTypeSchema = z.enum(["sms.code", "sms.ended", "rental.sms", "rental.ended", "balance.changed"]);
+export type WebhookEventType = z.infer<typeof webhookEventTypeSchema>;
+
+export const webhookUrlSchema = z.object({
+  url: z
+    .url({ protocol: /^https?$/, error: "Please enter a full URL starting with https://." })
+    .max(500, "A webhook URL is at most 500 characters.")
+    .nullable(),
+});
+
+export const webhookEventIdSchema = z.object({ id: z.string().min(1).max(64), eventId: z.string().min(1).max(64) });
+
+/** One line of a key's delivery log. */
+export const webhookEventViewSchema = z.object({
+  id: z.string(),
+  type: webhookEventTypeSchema,
+  /** pending (queued or retrying), delivered (a 2xx came back), failed (24 hours without a 2xx, or nowhere to send) */
+  status: z.enum(["pending", "delivered", "failed"]),
+  attempts: z.number(),
+  last_response_code: z.number().nullable(),
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+  next_attempt_at: z.string().nullable(),
+  delivered_at: z.string().nullable(),
+  /** The JSON body the receiver gets. */
+  payload: z.record(z.string(), z.unknown()),
+});
+export type WebhookEventView = z.infer<typeof webhookEventViewSchema>;

@@ -1,0 +1,116 @@
+import { useRef } from "react";
+import { Input } from "../../components/ui/input";
+import { naira, useAdminChange, useCustomer, when } from "../api";
+import { ActionForm, Loading, Panel, Stat, Table } from "../ui";
+
+type Reason = { reason: string };
+type Money = Reason & { amount: number; requestId: string };
+
+/** One customer: profile, tier, ledger, orders, rentals, deposits, sessions; block, credit/debit, verification, 2FA. */
+export default function CustomerPage({ id }: { id: string }) {
+  const q = useCustomer(id);
+  const path = (action: string) => `/customers/${encodeURIComponent(id)}/${action}`;
+  const credit = useAdminChange<Money>(path("credit"));
+  const debit = useAdminChange<Money>(path("debit"));
+  const block = useAdminChange<Reason>(path("block"));
+  const unblock = useAdminChange<Reason>(path("unblock"));
+  const resend = useAdminChange<Reason>(path("resend-verification"));
+  const reset2fa = useAdminChange<Reason>(path("reset-2fa"));
+  // One id per form showing: a second submit of the same credit (a double click, a retry) applies once.
+  const creditId = useRef(crypto.randomUUID());
+  const debitId = useRef(crypto.randomUUID());
+
+  if (!q.data) return <Loading error={q.error} />;
+  const { customer: c, tier } = q.data;
+  return (
+    <>
+      <div>
+        <h1 className="break-all text-xl font-semibold">{c.email}</h1>
+        <p className="text-sm text-slate-500">
+          {c.username} · {c.phone} · joined {when(c.createdAt)} · <code className="text-xs">{c.id}</code>
+        </p>
+      </div>
+      <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+        <Stat label="Balance" value={naira(c.balance)} testId="customer-balance" />
+        <Stat label="Total deposited" value={naira(c.totalDeposited)} />
+        <Stat label="Tier" value={tier ? `${tier.name} (${tier.percentage}%)` : "—"} />
+        <Stat label="State" value={<span data-testid="customer-state">{c.blocked ? "Blocked" : "Active"}</span>} />
+        <Stat label="E-mail" value={c.emailVerified ? "Verified" : "Not verified"} />
+        <Stat label="Two-factor" value={c.twoFactor ? "On" : "Off"} />
+        <Stat label="Group e-mails" value={c.emailOptOut ? "Unsubscribed" : "Subscribed"} />
+        <Stat label="Role" value={c.role} />
+      </div>
+
+      <div className="grid gap-4 md:grid-cols-2">
+        <Panel title="Manual credit (through the ledger)">
+          <ActionForm
+            label="Credit"
+            testId="credit-form"
+            onSubmit={async (reason, form) => {
+              await credit.mutateAsync({ amount: Number(form.get("amount")), reason, requestId: creditId.current });
+              creditId.current = crypto.randomUUID();
+            }}
+          >
+            <label className="flex flex-col gap-1 text-sm">
+              <span>Amount (₦)</span>
+              <Input name="amount" type="number" min="1" step="0.01" required inputMode="decimal" />
+            </label>
+          </ActionForm>
+        </Panel>
+        <Panel title="Manual debit (never below zero)">
+          <ActionForm
+            label="Debit"
+            variant="outline"
+            onSubmit={async (reason, form) => {
+              await debit.mutateAsync({ amount: Number(form.get("amount")), reason, requestId: debitId.current });
+              debitId.current = crypto.randomUUID();
+            }}
+          >
+            <label className="flex flex-col gap-1 text-sm">
+              <span>Amount (₦)</span>
+              <Input name="amount" type="number" min="1" step="0.01" required inputMode="decimal" />
+            </label>
+          </ActionForm>
+        </Panel>
+        <Panel title={c.blocked ? "Unblock" : "Block"}>
+          <p className="mb-2 text-sm text-slate-600 dark:text-slate-300">
+            {c.blocked
+              ? "The customer can sign in again; their balance was kept."
+              : "Ends every session and closes their open tabs at once; login then says the account is blocked. The balance stays theirs."}
+          </p>
+          {c.blocked ? (
+            <ActionForm label="Unblock" testId="unblock-form" onSubmit={(reason) => unblock.mutateAsync({ reason })} />
+          ) : (
+            <ActionForm label="Block" variant="destructive" testId="block-form" onSubmit={(reason) => block.mutateAsync({ reason })} />
+          )}
+        </Panel>
+        <Panel title="Account help">
+          <div className="flex flex-col gap-4">
+            {!c.emailVerified && <ActionForm label="Resend verification e-mail" variant="outline" onSubmit={(reason) => resend.mutateAsync({ reason })} />}
+            {c.twoFactor && <ActionForm label="Reset two-factor" variant="outline" onSubmit={(reason) => reset2fa.mutateAsync({ reason })} />}
+            {c.emailVerified && !c.twoFactor && <p className="text-sm text-slate-500">E-mail verified, two-factor off: nothing to do.</p>}
+          </div>
+        </Panel>
+      </div>
+
+      <Panel title="Ledger">
+        <Table head={["When", "Kind", "Amount", "Note"]} rows={q.data.ledger.map((l) => [when(l.createdAt), l.kind, naira(l.amount), l.note])} empty="No ledger rows." />
+      </Panel>
+      <Panel title="Orders">
+        <Table head={["When", "Service", "Number", "Code", "Status", "Price"]} rows={q.data.orders.map((o) => [when(o.createdAt), `${o.provider} · ${o.service}`, o.number ?? "—", o.code ?? "—", o.status, naira(o.price)])} empty="No orders." />
+      </Panel>
+      <Panel title="Rentals">
+        <Table head={["When", "Number", "Period", "Status", "Expires", "Price"]} rows={q.data.rentals.map((r) => [when(r.createdAt), r.number ?? "—", `${r.period} ${r.unit}`, r.status, when(r.expiresAt), naira(r.price)])} empty="No rentals." />
+      </Panel>
+      <Panel title="Deposits">
+        <Table head={["When", "Channel", "Status", "Amount"]} rows={q.data.deposits.map((d) => [when(d.createdAt), d.channel, d.status, naira(d.amount)])} empty="No deposits." />
+      </Panel>
+      <Panel title="Signed-in sessions">
+        <Table head={["Since", "Last seen", "Device", "Country"]} rows={q.data.sessions.map((s) => [when(s.createdAt), when(s.lastSeenAt), s.userAgent ?? "—", s.country ?? "—"])} empty="No live session." />
+      </Panel>
+      <Panel title="Operator changes">
+        <Table head={["When", "Who", "What", "Why"]} rows={q.data.audit.map((a) => [when(a.createdAt), a.actor, a.action, a.reason ?? ""])} empty="No operator change yet." />
+      </Panel>
+    </>
+  );
+}

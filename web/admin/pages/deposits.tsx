@@ -1,0 +1,51 @@
+import { useState } from "react";
+import { naira, useAdminChange, useList, when, type DepositRow } from "../api";
+import { ActionForm, Loading, Panel, Table } from "../ui";
+import { Filters } from "./filters";
+
+/** Deposits: card and crypto payments with filters; verify one again with its provider (credited once, by ledger key). */
+export default function DepositsPage() {
+  const [filter, setFilter] = useState<Record<string, string>>({ stuck: "" });
+  const list = useList<DepositRow>("deposits", filter);
+  const [selected, setSelected] = useState<string | null>(null);
+  const verify = useAdminChange<{ id: string; reason: string }>((b) => `/deposits/${encodeURIComponent(b.id)}/verify`);
+  return (
+    <>
+      <h1 className="text-xl font-semibold">Deposits</h1>
+      <Filters
+        fields={[
+          { name: "channel", label: "Channel", options: ["", "card", "crypto"] },
+          { name: "status", label: "Status", options: ["", "pending", "credited", "failed", "expired", "partially_paid", "amount_mismatch"] },
+          { name: "user", label: "Customer id" },
+          { name: "stuck", label: "Pending too long", options: ["", "1"] },
+        ]}
+        values={filter}
+        onChange={setFilter}
+      />
+      <Panel title="Deposits">
+        {!list.data ? (
+          <Loading error={list.error} />
+        ) : (
+          <Table
+            head={["When", "Channel", "Status", "Amount", "Paid", ""]}
+            rows={list.data.map((d) => [
+              when(d.createdAt),
+              d.channel,
+              d.status,
+              naira(d.amount),
+              d.payAmount ? `${d.payAmount} ${d.payCurrency ?? ""}` : "—",
+              <button key="v" type="button" className="text-blue-700 underline" onClick={() => setSelected(d.id)}>
+                Verify again
+              </button>,
+            ])}
+          />
+        )}
+      </Panel>
+      {selected && (
+        <Panel title={`Verify ${selected} with the provider`}>
+          <ActionForm label="Verify again" onSubmit={(reason) => verify.mutateAsync({ id: selected, reason })} />
+        </Panel>
+      )}
+    </>
+  );
+}

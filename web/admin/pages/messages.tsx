@@ -1,0 +1,119 @@
+import { useState } from "react";
+import { Input } from "../../components/ui/input";
+import { adminSend, useAdminChange } from "../api";
+import { ActionForm, errorText, Panel } from "../ui";
+
+type Audience = { group: "all" } | { group: "tier"; tier: string } | { group: "inactive"; days: number };
+type Preview = { count: number; more: boolean; preview: { to: string; subject: string; text: string } };
+
+/** Messages: a toast to one customer or everyone online; an e-mail to a group with a preview and a count first. */
+export default function MessagesPage() {
+  const notify = useAdminChange<{ target: string; userId?: string; type: string; message: string; reason: string }, { recipients: number }>("/notify");
+  const send = useAdminChange<{ audience: Audience; subject: string; body: string; reason: string; expectedCount: number }, { sent: number }>("/email/send");
+  const [group, setGroup] = useState("all");
+  const [tier, setTier] = useState("Bronze");
+  const [days, setDays] = useState(30);
+  const [subject, setSubject] = useState("");
+  const [body, setBody] = useState("");
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const audience: Audience = group === "tier" ? { group: "tier", tier } : group === "inactive" ? { group: "inactive", days } : { group: "all" };
+  const showPreview = async () => {
+    setError(null);
+    try {
+      setPreview(await adminSend<Preview>("/email/preview", { audience, subject, body }));
+    } catch (err) {
+      setPreview(null);
+      setError(errorText(err));
+    }
+  };
+  return (
+    <>
+      <h1 className="text-xl font-semibold">Messages</h1>
+      <Panel title="Notification (shows as a toast in open tabs)">
+        <ActionForm
+          label="Send notification"
+          onSubmit={async (reason, form) => {
+            const target = String(form.get("target"));
+            const res = await notify.mutateAsync({ target, userId: String(form.get("userId") || "") || undefined, type: String(form.get("type")), message: String(form.get("message")), reason });
+            return res;
+          }}
+        >
+          <div className="grid gap-2 sm:grid-cols-2">
+            <label className="flex flex-col gap-1 text-sm">
+              <span>To</span>
+              <select name="target" className="h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900">
+                <option value="customer">One customer</option>
+                <option value="online">Everyone online</option>
+              </select>
+            </label>
+            <label className="flex flex-col gap-1 text-sm">
+              <span>Customer id (for one customer)</span>
+              <Input name="userId" />
+            </label>
+            <label className="flex flex-col gap-1 text-sm">
+              <span>Kind</span>
+              <select name="type" className="h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900">
+                <option>info</option>
+                <option>success</option>
+                <option>warning</option>
+                <option>error</option>
+              </select>
+            </label>
+            <label className="flex flex-col gap-1 text-sm">
+              <span>Text</span>
+              <Input name="message" required maxLength={300} />
+            </label>
+          </div>
+        </ActionForm>
+      </Panel>
+      <Panel title="E-mail to a group">
+        <div className="flex flex-col gap-2">
+          <div className="grid gap-2 sm:grid-cols-3">
+            <label className="flex flex-col gap-1 text-sm">
+              <span>Group</span>
+              <select value={group} onChange={(e) => { setGroup(e.target.value); setPreview(null); }} className="h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900">
+                <option value="all">All customers</option>
+                <option value="tier">A tier</option>
+                <option value="inactive">Inactive for N days</option>
+              </select>
+            </label>
+            {group === "tier" && (
+              <label className="flex flex-col gap-1 text-sm">
+                <span>Tier name</span>
+                <Input value={tier} onChange={(e) => { setTier(e.target.value); setPreview(null); }} />
+              </label>
+            )}
+            {group === "inactive" && (
+              <label className="flex flex-col gap-1 text-sm">
+                <span>Days</span>
+                <Input type="number" min={1} value={days} onChange={(e) => { setDays(Number(e.target.value)); setPreview(null); }} />
+              </label>
+            )}
+          </div>
+          <label className="flex flex-col gap-1 text-sm">
+            <span>Subject</span>
+            <Input value={subject} onChange={(e) => { setSubject(e.target.value); setPreview(null); }} maxLength={150} />
+          </label>
+          <label className="flex flex-col gap-1 text-sm">
+            <span>Message</span>
+            <textarea value={body} onChange={(e) => { setBody(e.target.value); setPreview(null); }} maxLength={5000} className="min-h-32 rounded-lg border border-slate-300 bg-white p-2 text-sm dark:border-slate-700 dark:bg-slate-900" />
+          </label>
+          <button type="button" onClick={() => void showPreview()} className="self-start rounded-lg border border-slate-300 px-4 py-2 text-sm">
+            Preview and count
+          </button>
+          {error && <p role="alert" className="text-sm text-red-700">{error}</p>}
+          {preview && (
+            <div className="flex flex-col gap-2">
+              <p className="text-sm">
+                Goes to <strong>{preview.count}</strong> customer(s){preview.more ? " (the first 1000; send again for the rest)" : ""}. Unsubscribed and blocked customers are left out.
+              </p>
+              <pre className="max-h-64 overflow-auto whitespace-pre-wrap rounded-lg bg-slate-100 p-3 text-xs dark:bg-slate-800">{`To: ${preview.preview.to}\nSubject: ${preview.preview.subject}\n\n${preview.preview.text}`}</pre>
+              <ActionForm label={`Send to ${preview.count}`} onSubmit={(reason) => send.mutateAsync({ audience, subject, body, reason, expectedCount: preview.count })} />
+            </div>
+          )}
+        </div>
+      </Panel>
+    </>
+  );
+}

@@ -1,0 +1,63 @@
+import { useState } from "react";
+import { naira, useAdminChange, useList, when, type OrderRow, type RentalRow } from "../api";
+import { ActionForm, Loading, Panel, Table } from "../ui";
+import { Filters } from "./filters";
+
+/** Orders and rentals: filters, stuck items, settle one through the sweep's own guarded transitions. */
+export default function OrdersPage() {
+  const [filter, setFilter] = useState<Record<string, string>>({});
+  const orders = useList<OrderRow>("orders", filter);
+  const rentals = useList<RentalRow>("rentals", filter);
+  const [selected, setSelected] = useState<{ kind: "orders" | "rentals"; id: string } | null>(null);
+  const settle = useAdminChange<{ kind: string; id: string; reason: string }>((b) => `/${b.kind}/${encodeURIComponent(b.id)}/settle`);
+  const settleButton = (kind: "orders" | "rentals", id: string, status: string) =>
+    ["pending", "waiting", "active"].includes(status) ? (
+      <button key="s" type="button" className="text-blue-700 underline" onClick={() => setSelected({ kind, id })}>
+        Settle
+      </button>
+    ) : null;
+  return (
+    <>
+      <h1 className="text-xl font-semibold">Orders and rentals</h1>
+      <Filters
+        fields={[
+          { name: "status", label: "Status", options: ["", "pending", "waiting", "used", "timeout", "error", "cancelled", "failed", "active", "ended"] },
+          { name: "provider", label: "Provider" },
+          { name: "service", label: "Service" },
+          { name: "user", label: "Customer id" },
+          { name: "stuck", label: "Stuck only", options: ["", "1"] },
+        ]}
+        values={filter}
+        onChange={setFilter}
+      />
+      {selected && (
+        <Panel title={`Settle ${selected.id}`}>
+          <p className="mb-2 text-sm text-slate-600 dark:text-slate-300">
+            Releases the number upstream and refunds the customer, unless a code arrived meanwhile: then the code is kept and shown.
+          </p>
+          <ActionForm label="Settle now" onSubmit={(reason) => settle.mutateAsync({ ...selected, reason })} />
+        </Panel>
+      )}
+      <Panel title="SMS orders">
+        {!orders.data ? (
+          <Loading error={orders.error} />
+        ) : (
+          <Table
+            head={["When", "Service", "Number", "Code", "Status", "Price", ""]}
+            rows={orders.data.map((o) => [when(o.createdAt), `${o.provider} · ${o.service}`, o.number ?? "—", o.code ?? "—", o.status, naira(o.price), settleButton("orders", o.id, o.status)])}
+          />
+        )}
+      </Panel>
+      <Panel title="Rentals">
+        {!rentals.data ? (
+          <Loading error={rentals.error} />
+        ) : (
+          <Table
+            head={["When", "Number", "Period", "Status", "Expires", "Price", ""]}
+            rows={rentals.data.map((r) => [when(r.createdAt), r.number ?? "—", `${r.period} ${r.unit}`, r.status, when(r.expiresAt), naira(r.price), settleButton("rentals", r.id, r.status)])}
+          />
+        )}
+      </Panel>
+    </>
+  );
+}

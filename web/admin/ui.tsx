@@ -1,0 +1,127 @@
+import { useState, type FormEvent, type ReactNode } from "react";
+import { ApiError } from "../api/client";
+import { Button, type ButtonVariant } from "../components/ui/button";
+import { Input } from "../components/ui/input";
+
+/** A page section: a titled white box, full width on a phone. */
+export function Panel({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
+  return (
+    <section className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-base font-semibold">{title}</h2>
+        {actions}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+export function Stat({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
+  return (
+    <div className="rounded-lg bg-slate-50 p-3 dark:bg-slate-800/60">
+      <p className="text-xs text-slate-500 dark:text-slate-400">{label}</p>
+      <p className="text-lg font-semibold tabular-nums" data-testid={testId}>
+        {value}
+      </p>
+    </div>
+  );
+}
+
+/** A table that scrolls sideways on a narrow screen instead of stretching the page. */
+export function Table({ head, rows, empty = "Nothing here." }: { head: string[]; rows: ReactNode[][]; empty?: string }) {
+  if (rows.length === 0) return <p className="text-sm text-slate-500">{empty}</p>;
+  return (
+    <div className="-mx-4 overflow-x-auto px-4">
+      <table className="w-full min-w-max text-left text-sm">
+        <thead>
+          <tr className="border-b border-slate-200 text-xs text-slate-500 dark:border-slate-700">
+            {head.map((h) => (
+              <th key={h} className="py-2 pr-4 font-medium">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((cells, i) => (
+            <tr key={i} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
+              {cells.map((cell, j) => (
+                <td key={j} className="py-2 pr-4 align-top">
+                  {cell}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof ApiError || error instanceof Error ? error.message : "Something went wrong.";
+}
+
+/**
+ * An operator action: optional fields of its own plus the reason every change requires. The button stays disabled
+ * while the request runs, so one click is one request (the server also applies a repeated credit once).
+ */
+export function ActionForm({
+  label,
+  variant = "default",
+  children,
+  onSubmit,
+  testId,
+}: {
+  label: string;
+  variant?: ButtonVariant;
+  children?: ReactNode;
+  onSubmit: (reason: string, form: FormData) => Promise<unknown>;
+  testId?: string;
+}) {
+  const [reason, setReason] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setMessage(null);
+    try {
+      await onSubmit(reason.trim(), new FormData(e.currentTarget));
+      setMessage({ ok: true, text: `${label}: done.` });
+      setReason("");
+    } catch (err) {
+      setMessage({ ok: false, text: errorText(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-2" data-testid={testId} aria-label={label}>
+      {children}
+      <label className="flex flex-col gap-1 text-sm">
+        <span>Reason (recorded in the audit log)</span>
+        <Input name="reason" value={reason} onChange={(e) => setReason(e.target.value)} required maxLength={500} placeholder="Why?" />
+      </label>
+      <Button type="submit" variant={variant} disabled={busy || !reason.trim()}>
+        {busy ? "Working…" : label}
+      </Button>
+      {message && (
+        <p role={message.ok ? "status" : "alert"} className={message.ok ? "text-sm text-emerald-700 dark:text-emerald-400" : "text-sm text-red-700 dark:text-red-400"}>
+          {message.text}
+        </p>
+      )}
+    </form>
+  );
+}
+
+export function Loading({ error }: { error?: unknown }) {
+  return error ? (
+    <p role="alert" className="text-sm text-red-700">
+      {errorText(error)}
+    </p>
+  ) : (
+    <p className="text-sm text-slate-500">Loading…</p>
+  );
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { formatDateTime, formatPhone, shortId } from "./format";
+
+describe("one date format", () => {
+  it("writes the spec's text from a timestamp string and from epoch milliseconds alike", () => {
+    expect(formatDateTime("2024-03-05T14:07:09Z")).toBe("Mar 5, 14:07 PM");
+    expect(formatDateTime("2024-12-25 09:30:00")).toBe("Dec 25, 09:30 AM");
+    expect(formatDateTime(Date.UTC(2024, 2, 5, 14, 7, 9))).toBe("Mar 5, 14:07 PM");
+    expect(formatDateTime(null)).toBe("—");
+    expect(formatDateTime("yesterday")).toBe("—");
+  });
+});
+
+describe("short order ids", () => {
+  it("shows a UUID's first group and leaves short ids whole", () => {
+    expect(shortId("3f2a9c1e-7b4d-4e8a-9f00-123456789abc")).toBe("3f2a9c1e");
+    expect(shortId("R-1234")).toBe("R-1234");
+  });
+});
+
+describe("phone numbers written for their country", () => {
+  it.each([
+    ["2348031234567", "+234 803 123 4567"],
+    ["+2348031234567", "+234 803 123 4567"],
+    ["08031234567", "0803 123 4567"],
+    ["15551234567", "+1 555 123 4567"],
+    ["79001234567", "+7 900 123 45 67"],
+    ["447911123456", "+44 7911 123456"],
+    ["628123456789", "+62 812 3456 789"],
+    ["9991234567", "+999 123 456 7"],
+  ])("%s -> %s", (raw, shown) => {
+    expect(formatPhone(raw)).toBe(shown);
+  });
+
+  it("leaves what is not a plain number as it was", () => {
+    expect(formatPhone("call me")).toBe("call me");
+    expect(formatPhone(null)).toBe("");
+  });
+});

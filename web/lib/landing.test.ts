@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import indexHtml from "../index.html?raw";
+import { isLandingHash } from "./landing";
+
+const inlineScript = /<script>([\s\S]*?)<\/script>/.exec(indexHtml)![1];
+
+/** Runs index.html's inline head script for a hash; true when it leaves the prerendered landing markup visible. */
+function inlineScriptShowsLanding(hash: string): boolean {
+  const attrs = new Set<string>();
+  const documentElement = { setAttribute: (name: string) => attrs.add(name), classList: { toggle: () => undefined } };
+  new Function("location", "document", "localStorage", "matchMedia", inlineScript)(
+    { hash },
+    { documentElement },
+    { getItem: () => null },
+    () => ({ matches: false }),
+  );
+  return !attrs.has("data-spa");
+}
+
+describe("which addresses show the prerendered landing page", () => {
+  const cases: [string, boolean][] = [
+    ["", true],
+    ["#/", true],
+    ["#/homepage/1", true],
+    ["#/dashboard/1", false],
+    ["#/login", false],
+    ["#/terms/1?section=Contact", false],
+  ];
+  it.each(cases)("%s -> %s, in main.tsx and in index.html's first-paint script alike", (hash, landing) => {
+    expect(isLandingHash(hash)).toBe(landing);
+    expect(inlineScriptShowsLanding(hash)).toBe(landing);
+  });
+});

@@ -1,0 +1,55 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
+import { EMAIL_VERIFY_MESSAGES } from "../../schema/accounts";
+import { verifyEmail } from "../api/account-security";
+import { AppLink, useAppSearch } from "../components/layout/app-link";
+import { AuthLayout, textLinkClasses } from "../components/auth/auth-layout";
+import { Alert } from "../components/ui/alert";
+import { Spinner } from "../components/ui/spinner";
+import { isSignedIn } from "../lib/session";
+import { useDocumentTitle } from "../components/layout/logo";
+
+/**
+ * The page the confirmation e-mail links to (#/verify-email?token=..&id=..). It works signed in or not (the link may be
+ * opened on another device) and sends the link once: a second send of a single-use link would report it as used.
+ */
+export default function VerifyEmailPage() {
+  useDocumentTitle("Verify e-mail");
+  const { token, id } = useAppSearch<{ token: string; id: string }>();
+  const queryClient = useQueryClient();
+  const verify = useMutation({
+    mutationFn: verifyEmail,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["account"] }),
+  });
+  const sent = useRef(false);
+
+  useEffect(() => {
+    if (sent.current || !token || !id) return;
+    sent.current = true;
+    verify.mutate({ token, id });
+  }, [token, id, verify]);
+
+  const next = isSignedIn() ? { to: "/dashboard/1", label: "Go to your dashboard" } : { to: "/login/1", label: "Log in" };
+  return (
+    <AuthLayout
+      title="Confirm your e-mail"
+      footer={
+        <AppLink to={next.to} className={textLinkClasses}>
+          {next.label}
+        </AppLink>
+      }
+    >
+      {!token || !id ? (
+        <Alert variant="error">{EMAIL_VERIFY_MESSAGES.invalidLink}</Alert>
+      ) : verify.isSuccess ? (
+        <Alert variant="success">{verify.data?.message || EMAIL_VERIFY_MESSAGES.verified}</Alert>
+      ) : verify.isError ? (
+        <Alert variant="error">{verify.error.message || EMAIL_VERIFY_MESSAGES.invalidLink}</Alert>
+      ) : (
+        <p className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
+          <Spinner /> Confirming your address...
+        </p>
+      )}
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,140 @@
+import { z } from "zod";
+import { RESEND_BASE_URL } from "./email/resend";
+import { createNowPaymentsClient, NOWPAYMENTS_LIVE_BASE_URL } from "./payments/nowpayments";
+import { createSquadClient, SQUAD_LIVE_BASE_URL } from "./payments/squad";
+import { createUpstreamClient, UpstreamFault, type FetchLike } from "./upstream-http";
+
+/**
+ * `npm run providers:check`: before customers arrive, prove each provider answers our real keys. Only read-only or
+ * free calls: a Squad verify of a made-up reference, NOWPayments' status, currency list and minimum, Resend's API-key
+ * list. Each row says whether the provider was reachable, whether it accepted the key, and what would break if not.
+ */
+
+export interface ProviderCheckRow {
+  provider: string;
+  reachable: boolean;
+  /** null when the key was never tried (no key set, or the provider unreachable). */
+  authenticated: boolean | null;
+  currency: string;
+  balance: string;
+  /** Empty when everything this provider serves works; otherwise what customers would meet. */
+  breaks: string;
+}
+
+/** The environment the check reads (process.env in the script, the worker's env in tests). */
+export interface ProvidersCheckEnv {
+  SQUAD_SECRET_KEY?: string;
+  SQUAD_BASE_URL?: string;
+  NOWPAYMENTS_API_KEY?: string;
+  NOWPAYMENTS_BASE_URL?: string;
+  RESEND_API_KEY?: string;
+  RESEND_BASE_URL?: string;
+}
+
+export interface ProvidersCheckOptions {
+  env: ProvidersCheckEnv;
+  /** How to reach each provider: the network in the script, the simulators in tests. */
+  fetchFor: (provider: "squad" | "nowpayments" | "resend") => FetchLike;
+  timeoutMs?: number;
+}
+
+export function isGreen(row: ProviderCheckRow): boolean {
+  return row.reachable && row.authenticated === true && row.breaks === "";
+}
+
+export async function checkProviders(opts: ProvidersCheckOptions): Promise<ProviderCheckRow[]> {
+  return Promise.all([checkSquad(opts), checkNowPayments(opts), checkResend(opts)]);
+}
+
+const unreachable = (err: unknown) => err instanceof UpstreamFault && (err.reason === "timeout" || err.reason === "network" || err.reason === "http");
+const refusedKey = (err: unknown) => err instanceof UpstreamFault && (err.httpStatus === 401 || err.httpStatus === 403);
+const describe = (err: unknown) => (err instanceof UpstreamFault ? `${err.reason}${err.httpStatus ? ` ${err.httpStatus}` : ""}: ${err.detail}` : String(err));
+
+async function checkSquad({ env, fetchFor, timeoutMs }: ProvidersCheckOptions): Promise<ProviderCheckRow> {
+  const row: ProviderCheckRow = { provider: "Squad (card)", reachable: false, authenticated: null, currency: "NGN", balance: "n/a", breaks: "" };
+  if (!env.SQUAD_SECRET_KEY) return { ...row, breaks: "card funding: SQUAD_SECRET_KEY is not set" };
+  const client = createSquadClient({ baseUrl: env.SQUAD_BASE_URL || SQUAD_LIVE_BASE_URL, secretKey: env.SQUAD_SECRET_KEY, fetch: fetchFor("squad"), timeoutMs });
+  // A made-up, documented-shape reference: Squad answers 400 "Invalid transaction reference" (adapter: null) when the
+  // key is good, 401/403 when it is not. Nothing is created.
+  const ref = `CHECK${Date.now().toString(36).toUpperCase()}${crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36).toUpperCase()}`;
+  try {
+    const found = await client.verify(ref);
+    return { ...row, reachable: true, authenticated: true, breaks: found ? `card funding: Squad claims to know a made-up reference (${ref})` : "" };
+  } catch (err) {
+    if (unreachable(err)) return { ...row, breaks: `card funding: Squad is unreachable (${describe(err)})` };
+    if (refusedKey(err)) return { ...row, reachable: true, authenticated: false, breaks: "card funding: Squad refuses SQUAD_SECRET_KEY (check live vs sandbox key and SQUAD_BASE_URL)" };
+    return { ...row, reachable: true, breaks: `card funding: unexpected verify reply (${describe(err)})` };
+  }
+}
+
+async function checkNowPayments({ env, fetchFor, timeoutMs }: ProvidersCheckOptions): Promise<ProviderCheckRow> {
+  const row: ProviderCheckRow = { provider: "NOWPayments (crypto)", reachable: false, authenticated: null, currency: "USD", balance: "n/a", breaks: "" };
+  const client = createNowPaymentsClient({ baseUrl: env.NOWPAYMENTS_BASE_URL || NOWPAYMENTS_LIVE_BASE_URL, apiKey: env.NOWPAYMENTS_API_KEY ?? "", fetch: fetchFor("nowpayments"), timeoutMs });
+  try {
+    const status = await client.status();
+    if (!status.ok) return { ...row, reachable: true, breaks: `crypto funding: NOWPayments status says "${status.message}"` };
+  } catch (err) {
+    return { ...row, breaks: `crypto funding: NOWPayments is unreachable (${describe(err)})` };
+  }
+  if (!env.NOWPAYMENTS_API_KEY) return { ...row, reachable: true, breaks: "crypto funding: NOWPAYMENTS_API_KEY is not set" };
+  try {
+    // /merchant/coins and /min-amount need the key (a public list such as /currencies answers any key: proves nothing).
+    const coins = await client.merchantCoins();
+    if (coins.length === 0) return { ...row, reachable: true, authenticated: true, breaks: "crypto funding: no currency is selected in the NOWPayments dashboard" };
+    const min = await client.minAmount(coins[0]!);
+    const currency = `USD (${coins.length} coins, e.g. ${coins.slice(0, 3).join(", ")}; ${min.currency} min $${(min.fiatEquivalentUsd ?? 0).toFixed(2)})`;
+    return { ...row, reachable: true, authenticated: true, currency, breaks: "" };
+  } catch (err) {
+    if (refusedKey(err)) return { ...row, reachable: true, authenticated: false, breaks: "crypto funding: NOWPayments refuses NOWPAYMENTS_API_KEY" };
+    return { ...row, reachable: !unreachable(err), breaks: `crypto funding: ${describe(err)}` };
+  }
+}
+
+// GET /api-keys lists keys for a full-access key and answers 401 restricted_api_key for a sending-only key: both prove
+// the key is Resend's (https://resend.com/docs/api-reference/api-keys/list-api-keys, /errors). Nothing is sent.
+const resendErrorSchema = z.object({ name: z.string(), message: z.string().optional() });
+
+async function checkResend({ env, fetchFor, timeoutMs }: ProvidersCheckOptions): Promise<ProviderCheckRow> {
+  const row: ProviderCheckRow = { provider: "Resend (e-mail)", reachable: false, authenticated: null, currency: "n/a", balance: "n/a", breaks: "" };
+  if (!env.RESEND_API_KEY) return { ...row, breaks: "sign-up, reset and security e-mails: RESEND_API_KEY is not set" };
+  const http = createUpstreamClient({
+    provider: "Resend",
+    baseUrl: env.RESEND_BASE_URL || RESEND_BASE_URL,
+    fetch: fetchFor("resend"),
+    timeoutMs,
+    headers: { authorization: `Bearer ${env.RESEND_API_KEY}` },
+  });
+  try {
+    const reply = await http.request("/api-keys");
+    if (reply.status === 200) return { ...row, reachable: true, authenticated: true, balance: "full-access key (a sending-only key is enough)" };
+    let error: z.infer<typeof resendErrorSchema> | null = null;
+    try {
+      const parsed = resendErrorSchema.safeParse(JSON.parse(reply.text));
+      error = parsed.success ? parsed.data : null;
+    } catch {
+      error = null;
+    }
+    if (reply.status === 401 && error?.name === "restricted_api_key") return { ...row, reachable: true, authenticated: true, balance: "sending-only key" };
+    if (reply.status === 403 && /1010/.test(reply.text)) return { ...row, reachable: true, breaks: "every e-mail: Resend refuses our requests (403 error 1010: User-Agent missing)" };
+    if (reply.status === 401 || reply.status === 403) return { ...row, reachable: true, authenticated: false, breaks: `every e-mail: Resend refuses RESEND_API_KEY (${error?.name ?? reply.status})` };
+    return { ...row, reachable: reply.status < 500, breaks: `every e-mail: unexpected answer HTTP ${reply.status}` };
+  } catch (err) {
+    return { ...row, breaks: `every e-mail: Resend is unreachable (${describe(err)})` };
+  }
+}
+
+/** The table the script prints: one line per provider, "OK" or what would break. */
+export function formatProviderTable(rows: ProviderCheckRow[]): string {
+  const header = ["provider", "reachable", "authenticated", "currency", "balance", "what would break"];
+  const cells = rows.map((r) => [
+    r.provider,
+    r.reachable ? "yes" : "NO",
+    r.authenticated === null ? "-" : r.authenticated ? "yes" : "NO",
+    r.currency,
+    r.balance,
+    r.breaks || "nothing: OK",
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: string[]) => c.map((v, i) => v.padEnd(widths[i]!)).join("  ").trimEnd();
+  return [line(header), line(widths.map((w) => "-".repeat(w))), ...cells.map(line)].join("\n");
+}

@@ -1,0 +1,216 @@
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { getDb } from "../db/client";
+import type { Env } from "../env";
+import { setSmsProviderFactoryForTests } from "../providers/sms";
+import { ScriptedSmsProvider } from "../providers/sms/scripted-fake";
+import type { RentalProvider } from "../providers/rent/types";
+import { rentNumber } from "../services/rentals";
+import { buySmsNumber, cancelSmsOrder, pollSmsOrderTick } from "../services/sms-orders";
+import { createKey, pollOnce } from "../test/api-fixtures";
+import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
+import { resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
+import { apiV1Routes, openapi } from "./api-v1";
+
+vi.setConfig({ testTimeout: 60_000 });
+beforeEach(() => resetSmsTestState());
+afterEach(restoreSmsProviders);
+
+const auth = (secret: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${secret}`, ...extra });
+const post = (path: string, secret: string, json: unknown, key = crypto.randomUUID()) =>
+  api(path, { method: "POST", headers: auth(secret, { "idempotency-key": key }), json });
+
+describe("/api/v1: the JSON developer API", () => {
+  it("balance with a live key (Bearer or X-API-Key); 401 for a bad or revoked key", async () => {
+    const user = await createUser({ balanceKobo: 250_050 });
+    const key = await createKey(user, "live");
+    expect((await api("/api/v1/balance", { headers: auth(key.secret) })).data).toEqual({ balance: 2500.5, currency: "NGN", mode: "live" });
+    expect((await api("/api/v1/balance", { headers: { "x-api-key": key.secret } })).status).toBe(200);
+    expect((await api("/api/v1/balance")).status).toBe(401);
+    expect((await api("/api/v1/balance", { headers: auth(user.token) })).status).toBe(401); // a session token is not a key
+    await api(`/api/keys/${key.id}/revoke`, { token: user.token, method: "POST" });
+    const revoked = await api("/api/v1/balance", { headers: auth(key.secret) });
+    expect(revoked.status).toBe(401);
+    expect(revoked.data.code).toBe("UNAUTHORIZED");
+  });
+
+  it("prices, buy, status with every code, another code, and the same order in the web's orders table", async () => {
+    const user = await createUser({ balanceKobo: 1_000_000 });
+    const { secret } = await createKey(user, "live");
+    const prices = await api("/api/v1/prices?provider=Swift&country=5", { headers: auth(secret) });
+    const wa = prices.data.data.find((p: { service: string }) => p.service === "wa");
+    expect(wa.price).toBeGreaterThan(0);
+
+    const bought = await post("/api/v1/sms/orders", secret, { provider: "Swift", country: "5", service: "wa" });
+    expect(bought.status).toBe(201);
+    expect(bought.data).toMatchObject({ status: "waiting", price: wa.price, codes: [], code: null, refunded: false });
+    expect(await balanceOf(user.id)).toBe(1_000_000 - Math.round(wa.price * 100));
+    const orders = await api("/api/orders", { token: user.token });
+    expect(orders.data.data[0].reference_code).toBe(bought.data.id);
+
+    await pollOnce(bought.data.id);
+    const status = await api(`/api/v1/sms/orders/${bought.data.id}`, { headers: auth(secret) });
+    expect(status.data).toMatchObject({ status: "used", can_request_another_code: true });
+    expect(status.data.codes).toEqual([status.data.code]);
+    const again = await post(`/api/v1/sms/orders/${bought.data.id}/another-code`, secret, {});
+    expect(again.status).toBe(200);
+    expect(again.data.waiting_for_another_code).toBe(true);
+    await pollOnce(bought.data.id);
+    const two = await api(`/api/v1/sms/orders/${bought.data.id}`, { headers: auth(secret) });
+    expect(two.data.codes).toHaveLength(2);
+    expect(two.data.code).toBe(two.data.codes[1]);
+
+    const tooDear = await post("/api/v1/sms/orders", secret, { country: "5", service: "wa", max_price: 1 });
+    expect(tooDear.status).toBe(409);
+    expect(tooDear.data.code).toBe("PRICE_CHANGED");
+    await expectLedgerBalanced();
+  });
+
+  it("cancel refunds once; another user's order is 404 to my key", async () => {
+    const user = await createUser({ balanceKobo: 1_000_000 });
+    const { secret } = await createKey(user, "live");
+    const other = await createUser({ balanceKobo: 1_000_000 });
+    const otherKey = (await createKey(other, "live")).secret;
+    const bought = await post("/api/v1/sms/orders", secret, { country: "5", service: "sbxnosms" });
+    expect((await api(`/api/v1/sms/orders/${bought.data.id}`, { headers: auth(otherKey) })).status).toBe(404);
+    expect((await post(`/api/v1/sms/orders/${bought.data.id}/cancel`, otherKey, {})).status).toBe(404);
+    const cancelled = await post(`/api/v1/sms/orders/${bought.data.id}/cancel`, secret, {});
+    expect(cancelled.data).toMatchObject({ status: "cancelled", refunded: true });
+    expect(await balanceOf(user.id)).toBe(1_000_000);
+    await expectLedgerBalanced();
+  });
+
+  it("Idempotency-Key: 20 concurrent identical buys charge once and all get the same answer; another body is 422", async () => {
+    const user = await createUser({ balanceKobo: 1_000_000 });
+    const { secret } = await createKey(user, "live");
+    const key = crypto.randomUUID();
+    const body = { provider: "Swift", country: "5", service: "wa" };
+    const answers = await Promise.all(Array.from({ length: 20 }, () => post("/api/v1/sms/orders", secret, body, key)));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(201));
+    expect(new Set(answers.map((a) => a.data.id)).size).toBe(1);
+    expect(answers.filter((a) => a.headers.get("idempotent-replayed") === "true")).toHaveLength(19);
+    const orders = await env.DB.prepare("SELECT COUNT(*) AS n FROM sms_orders WHERE user_id = ?").bind(user.id).first<{ n: number }>();
+    expect(orders?.n).toBe(1);
+    const debits = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger WHERE user_id = ? AND kind = 'buy'").bind(user.id).first<{ n: number }>();
+    expect(debits?.n).toBe(1);
+    expect(await balanceOf(user.id)).toBe(1_000_000 - Math.round(answers[0].data.price * 100));
+
+    const other = await post("/api/v1/sms/orders", secret, { ...body, service: "tg" }, key);
+    expect(other.status).toBe(422);
+    expect(other.data.code).toBe("UNPROCESSABLE");
+    const missing = await api("/api/v1/sms/orders", { method: "POST", headers: auth(secret), json: body });
+    expect(missing.status).toBe(400);
+    expect(missing.data.field).toBe("Idempotency-Key");
+    // An error is an answer too: replayed, not retried into a charge.
+    const poor = await createUser({ balanceKobo: 10 });
+    const poorKey = (await createKey(poor, "live")).secret;
+    const k2 = crypto.randomUUID();
+    expect((await post("/api/v1/sms/orders", poorKey, body, k2)).status).toBe(402);
+    expect((await post("/api/v1/sms/orders", poorKey, body, k2)).headers.get("idempotent-replayed")).toBe("true");
+    await expectLedgerBalanced();
+  });
+
+  it("rentals: rent, read the inbox, cancel with a refund", async () => {
+    const user = await createUser({ balanceKobo: 5_000_000 });
+    const { secret } = await createKey(user, "live");
+    const rented = await post("/api/v1/rentals", secret, { country: "5", duration: "hour", period: 1 });
+    expect(rented.status).toBe(201);
+    expect(rented.data).toMatchObject({ status: "active", unit: "hour", period: 1, can_cancel: true });
+    const read = await api(`/api/v1/rentals/${rented.data.id}`, { headers: auth(secret) });
+    expect(read.data.rental.id).toBe(rented.data.id);
+    expect(Array.isArray(read.data.messages)).toBe(true);
+    const cancelled = await post(`/api/v1/rentals/${rented.data.id}/cancel`, secret, {});
+    if (cancelled.status === 200) {
+      expect(cancelled.data.status).toBe("cancelled");
+      expect(await balanceOf(user.id)).toBe(5_000_000);
+    } else {
+      // an SMS already arrived in the sandbox inbox: the rental can only be ended
+      expect(cancelled.status).toBe(409);
+      expect((await post(`/api/v1/rentals/${rented.data.id}/end`, secret, {})).data.status).toBe("ended");
+    }
+    await expectLedgerBalanced();
+  });
+
+  it("the OpenAPI document lists every v1 route the app serves, with the idempotency header on every POST", async () => {
+    const res = await api("/api/v1/openapi.json");
+    expect(res.status).toBe(200);
+    expect(res.data.openapi).toBe("3.1.0");
+    const served = apiV1Routes.routes
+      .filter((r) => r.method === "GET" || r.method === "POST")
+      .map((r) => `${r.method.toLowerCase()} ${r.path}`)
+      .filter((r) => !r.endsWith("/openapi.json"));
+    const documented = Object.entries(res.data.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m} ${path.replace(/\{(\w+)\}/g, ":$1")}`),
+    );
+    expect(documented.sort()).toEqual([...new Set(served)].sort());
+    expect(openapi.operations.length).toBe(documented.length);
+    for (const [, ops] of Object.entries(res.data.paths as Record<string, Record<string, { parameters: { name: string }[] }>>)) {
+      if (ops.post) expect(ops.post.parameters.map((p) => p.name)).toContain("Idempotency-Key");
+    }
+    expect(res.data.components.schemas.SmsOrder.properties.codes).toEqual({ type: "array", items: { type: "string" }, description: "Every code received, oldest first" });
+  });
+});
+
+describe("sandbox keys never touch live providers or the real wallet", () => {
+  it("on a live deployment a sandbox account's buy, polls and cancel all reach the sandbox; a live account's reach live", async () => {
+    const liveEnv: Env = { ...env, PROVIDERS: "live" };
+    const seen: string[] = [];
+    const fake = new ScriptedSmsProvider();
+    setSmsProviderFactoryForTests((e) => {
+      seen.push(e.PROVIDERS ?? "live");
+      return fake;
+    });
+    const owner = await createUser({ balanceKobo: 300_000 });
+    await createKey(owner, "test");
+    await api("/api/keys/sandbox/top-up", { token: owner.token, json: { amount: 5000 } });
+    const sandboxUser = await env.DB.prepare("SELECT * FROM users WHERE id = ?").bind(`sbx_${owner.id}`).first<Record<string, unknown>>();
+    const actor = {
+      id: `sbx_${owner.id}`,
+      username: String(sandboxUser?.username),
+      email: String(sandboxUser?.email),
+      phone: "",
+      referralCode: String(sandboxUser?.referral_code),
+      referredBy: null,
+      balanceKobo: Number(sandboxUser?.balance_kobo),
+      totalDepositedKobo: 0,
+      emailVerifiedAt: null,
+      totpEnabledAt: null,
+    };
+    const bought = await buySmsNumber(liveEnv, actor, { provider: "Swift", country: "5", service: "wa" });
+    await pollSmsOrderTick(liveEnv, bought.phone.request_id);
+    await cancelSmsOrder(liveEnv, actor.id, bought.phone.request_id);
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(seen)).toEqual(new Set(["sandbox"]));
+    expect(await balanceOf(owner.id)).toBe(300_000);
+
+    seen.length = 0;
+    const liveActor = { ...actor, id: owner.id, balanceKobo: 300_000 };
+    await buySmsNumber(liveEnv, liveActor, { provider: "Swift", country: "5", service: "wa" });
+    expect(new Set(seen)).toEqual(new Set(["live"]));
+    setSmsProviderFactoryForTests(null);
+    const ownerAfterLiveBuy = await balanceOf(owner.id);
+
+    // Rentals: the live provider handed to the service is never called for a sandbox account.
+    const refuse = () => {
+      throw new Error("the live rental upstream was called for a sandbox account");
+    };
+    const liveRent: RentalProvider = { countries: refuse, limits: refuse, getNumber: refuse, getAllSms: refuse, setStatus: refuse } as unknown as RentalProvider;
+    const rental = await rentNumber({ env: liveEnv, db: getDb(env.DB), provider: liveRent }, actor, { countryId: "5", unit: "hour", period: 1 });
+    expect(rental.status).toBe("active");
+    expect(await balanceOf(owner.id)).toBe(ownerAfterLiveBuy); // the rental came from the sandbox wallet
+    await expectLedgerBalanced();
+  });
+
+  it("a test key's v1 buy spends only the test wallet and its order is not in the owner's table", async () => {
+    const owner = await createUser({ balanceKobo: 300_000 });
+    const { secret } = await createKey(owner, "test");
+    expect((await post("/api/v1/sms/orders", secret, { country: "5", service: "wa" })).status).toBe(402);
+    await api("/api/keys/sandbox/top-up", { token: owner.token, json: { amount: 5000 } });
+    expect((await api("/api/v1/balance", { headers: auth(secret) })).data).toEqual({ balance: 5000, currency: "NGN", mode: "test" });
+    const bought = await post("/api/v1/sms/orders", secret, { country: "5", service: "wa" });
+    expect(bought.status).toBe(201);
+    expect(await balanceOf(owner.id)).toBe(300_000);
+    expect(await balanceOf(`sbx_${owner.id}`)).toBe(500_000 - Math.round(bought.data.price * 100));
+    expect((await api("/api/orders", { token: owner.token })).data.data).toHaveLength(0);
+  });
+});

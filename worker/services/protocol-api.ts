@@ -1,0 +1,309 @@
+import { and, desc, eq, gt, inArray, isNotNull, or } from "drizzle-orm";
+import { koboToNaira, nairaToKobo } from "../../schema/money";
+import type { Db } from "../db/client";
+import { getDb } from "../db/client";
+import { apiActivations, smsOrders } from "../db/tables";
+import type { Env } from "../env";
+import { AppError } from "../lib/errors";
+import type { SignedInUser } from "../middleware/auth";
+import { pricingContext, smsPriceKobo } from "./pricing";
+import {
+  PROTOCOL_COUNTRIES,
+  PROTOCOL_SERVICES,
+  PROTOCOL_USA,
+  protocolCodeOf,
+  protocolCountry,
+  protocolOffers,
+  protocolServiceName,
+  resolveProtocolCountry,
+} from "./protocol-codes";
+import { envForUser } from "./sandbox-accounts";
+import {
+  buySmsNumber,
+  cancelSmsOrder,
+  canRequestAnotherCode,
+  codesByOrder,
+  completeSmsOrder,
+  orderCodes,
+  requestAnotherCode,
+} from "./sms-orders";
+
+/**
+ * The SMS-Activate protocol (GET|POST /stubs/handler_api.php?api_key=&action=...), as SMS-Activate documents it
+ * (https://sms-activate.org/en/api2) and DaisySMS serves it (https://daisysms.com/docs/api): plain-text words for
+ * most actions, JSON for the lists. Everything runs on the web's services: the same orders, ledger, pollers and refunds.
+ * Money is naira (our wallets are naira): ACCESS_BALANCE, cost and max_price are naira.
+ */
+
+export type ProtocolReply = { text: string } | { json: unknown };
+const word = (text: string): ProtocolReply => ({ text });
+
+type SmsOrder = typeof smsOrders.$inferSelect;
+
+export interface ProtocolParams {
+  get(name: string): string;
+}
+
+export async function protocolAction(env: Env, user: SignedInUser, action: string, p: ProtocolParams): Promise<ProtocolReply> {
+  const db = getDb(env.DB);
+  switch (action) {
+    case "getBalance":
+      return word(`ACCESS_BALANCE:${koboToNaira(user.balanceKobo).toFixed(2)}`);
+    case "getNumber":
+    case "getNumberV2":
+      return getNumber(env, db, user, p, action === "getNumberV2");
+    case "getStatus": {
+      const order = await activationOrder(db, user.id, p.get("id"));
+      if ("text" in order) return order;
+      return word(statusWord(order.row, await orderCodes(db, order.row.id)));
+    }
+    case "setStatus":
+      return setStatus(env, db, user, p);
+    case "getPrices":
+      return getPrices(env, db, user, p);
+    case "getCountries":
+      return getCountries(env);
+    case "getServicesList":
+      return getServicesList(env, p);
+    case "getActiveActivations":
+      return getActiveActivations(db, user);
+    default:
+      return word("BAD_ACTION");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+async function getNumber(env: Env, db: Db, user: SignedInUser, p: ProtocolParams, v2: boolean): Promise<ProtocolReply> {
+  const upstreamEnv = envForUser(env, user.id);
+  const service = p.get("service");
+  const countryCode = p.get("country") || PROTOCOL_USA;
+  if (!service) return word("BAD_SERVICE");
+  if (!protocolCountry(countryCode)) return word("BAD_COUNTRY");
+  const where = await resolveProtocolCountry(upstreamEnv, countryCode).catch(() => null);
+  if (!where) return word("NO_NUMBERS");
+  const offers = await protocolOffers(upstreamEnv, where.provider, where.countryId).catch(() => null);
+  if (!offers) return word("NO_NUMBERS");
+  const offer = offers.get(service);
+  if (!offer) return word(protocolServiceName(service) || offers.size > 0 ? "BAD_SERVICE" : "NO_NUMBERS");
+  if (offer.count <= 0) return word("NO_NUMBERS");
+  const priceKobo = smsPriceKobo(offer.costUsd, await pricingContext(db, user.totalDepositedKobo));
+  const maxPrice = Number(p.get("max_price") || p.get("maxPrice"));
+  if (Number.isFinite(maxPrice) && maxPrice > 0 && priceKobo > nairaToKobo(maxPrice)) return word("MAX_PRICE_EXCEEDED");
+  if (priceKobo > user.balanceKobo) return word("NO_BALANCE");
+
+  let bought;
+  try {
+    bought = await buySmsNumber(env, user, { provider: where.provider, country: where.countryId, service: offer.serviceId, price: koboToNaira(priceKobo) });
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    return word(buyErrorWord(err));
+  }
+  const orderId = bought.phone.request_id;
+  const activationId = await activationIdFor(db, orderId);
+  const number = bought.phone.number.replace(/^\+/, "");
+  if (!v2) return word(`ACCESS_NUMBER:${activationId}:${number}`);
+  // getNumberV2's JSON (https://sms-activate.org/en/api2 "getNumberV2").
+  return {
+    json: {
+      activationId,
+      phoneNumber: number,
+      activationCost: bought.price,
+      currency: "NGN",
+      countryCode,
+      canGetAnotherSms: where.provider === "Swift",
+      activationTime: protocolTime(Date.now()),
+      activationOperator: "any",
+    },
+  };
+}
+
+function buyErrorWord(err: AppError): string {
+  switch (err.code) {
+    case "INSUFFICIENT_BALANCE":
+      return "NO_BALANCE";
+    case "NO_NUMBERS":
+    case "PRICE_CHANGED":
+      return "NO_NUMBERS";
+    case "VALIDATION_FAILED":
+    case "UNPROCESSABLE":
+      return "BAD_SERVICE";
+    default:
+      return "ERROR_SQL"; // the protocol's word for "our side failed" (the order was refunded at once)
+  }
+}
+
+/** The protocol's numeric activation id for an order (allocated on first need: web orders get one when listed). */
+export async function activationIdFor(db: Db, orderId: string): Promise<number> {
+  await db.insert(apiActivations).values({ orderId }).onConflictDoNothing({ target: apiActivations.orderId });
+  const [row] = await db.select({ id: apiActivations.id }).from(apiActivations).where(eq(apiActivations.orderId, orderId)).limit(1);
+  return row!.id;
+}
+
+/** The caller's order behind an activation id; another customer's id is NO_ACTIVATION, like one that never existed. */
+async function activationOrder(db: Db, userId: string, id: string): Promise<{ row: SmsOrder } | { text: string }> {
+  if (!/^\d{1,15}$/.test(id)) return { text: "WRONG_ACTIVATION_ID" };
+  const [row] = await db
+    .select({ order: smsOrders })
+    .from(apiActivations)
+    .innerJoin(smsOrders, eq(smsOrders.id, apiActivations.orderId))
+    .where(and(eq(apiActivations.id, Number(id)), eq(smsOrders.userId, userId)))
+    .limit(1);
+  return row ? { row: row.order } : { text: "NO_ACTIVATION" };
+}
+
+/** getStatus's words (https://sms-activate.org/en/api2 "getStatus"). */
+function statusWord(order: SmsOrder, codes: string[]): string {
+  const last = order.code ?? codes.at(-1) ?? "";
+  if (order.status === "pending" || order.status === "waiting") return "STATUS_WAIT_CODE";
+  if (order.status === "used") return order.anotherCodeRequestedAt !== null ? `STATUS_WAIT_RETRY:${last}` : `STATUS_OK:${last}`;
+  return "STATUS_CANCEL";
+}
+
+async function setStatus(env: Env, db: Db, user: SignedInUser, p: ProtocolParams): Promise<ProtocolReply> {
+  const found = await activationOrder(db, user.id, p.get("id"));
+  if ("text" in found) return found;
+  const order = found.row;
+  switch (p.get("status")) {
+    case "1": // the number was entered on the site: nothing to do upstream for us
+      return word(order.status === "waiting" || order.status === "used" ? "ACCESS_READY" : "BAD_STATUS");
+    case "3":
+      try {
+        await requestAnotherCode(env, user.id, order.id);
+        return word("ACCESS_RETRY_GET");
+      } catch (err) {
+        if (err instanceof AppError && err.status < 500) return word("BAD_STATUS");
+        if (err instanceof AppError) return word("ERROR_SQL");
+        throw err;
+      }
+    case "6":
+      if (order.status !== "used") return word("BAD_STATUS");
+      await completeSmsOrder(env, user.id, order.id);
+      return word("ACCESS_ACTIVATION");
+    case "8":
+      if (["cancelled", "timeout", "error", "failed"].includes(order.status)) return word("ACCESS_CANCEL_ALREADY");
+      if (order.status === "used") return word("BAD_STATUS");
+      if (order.status === "pending") return word("EARLY_CANCEL_DENIED");
+      try {
+        await cancelSmsOrder(env, user.id, order.id);
+        return word("ACCESS_CANCEL");
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        if (err.code === "INVALID_STATE" && err.extra.status === "used") return word("BAD_STATUS");
+        if (err.code === "INVALID_STATE") return word("EARLY_CANCEL_DENIED");
+        return word("ERROR_SQL");
+      }
+    default:
+      return word("BAD_STATUS");
+  }
+}
+
+async function getPrices(env: Env, db: Db, user: SignedInUser, p: ProtocolParams): Promise<ProtocolReply> {
+  const upstreamEnv = envForUser(env, user.id);
+  const countryCode = p.get("country");
+  const service = p.get("service");
+  if (countryCode && !protocolCountry(countryCode)) return word("BAD_COUNTRY");
+  const codes = countryCode ? [countryCode] : PROTOCOL_COUNTRIES.map((c) => c.code);
+  const ctx = await pricingContext(db, user.totalDepositedKobo);
+  const out: Record<string, Record<string, { cost: number; count: number }>> = {};
+  for (const code of codes) {
+    const where = await resolveProtocolCountry(upstreamEnv, code).catch(() => null);
+    if (!where) continue;
+    const offers = await protocolOffers(upstreamEnv, where.provider, where.countryId).catch(() => null);
+    if (!offers) continue;
+    const byService: Record<string, { cost: number; count: number }> = {};
+    for (const [svc, offer] of offers) {
+      if (service && svc !== service) continue;
+      byService[svc] = { cost: koboToNaira(smsPriceKobo(offer.costUsd, ctx)), count: offer.count };
+    }
+    if (Object.keys(byService).length > 0) out[code] = byService;
+  }
+  return { json: out };
+}
+
+/** getCountries's JSON: keyed by code, with the protocol's name fields (we have English names only). */
+async function getCountries(env: Env): Promise<ProtocolReply> {
+  const out: Record<string, unknown> = {};
+  for (const c of PROTOCOL_COUNTRIES) {
+    const where = await resolveProtocolCountry(env, c.code).catch(() => null);
+    const name = c.names[0];
+    out[c.code] = {
+      id: Number(c.code),
+      rus: name,
+      eng: name,
+      chn: name,
+      visible: where ? 1 : 0,
+      retry: where?.provider === "Swift" ? 1 : 0,
+      rent: 0,
+      multiService: 0,
+    };
+  }
+  return { json: out };
+}
+
+async function getServicesList(env: Env, p: ProtocolParams): Promise<ProtocolReply> {
+  const countryCode = p.get("country");
+  if (!countryCode) return { json: { status: "success", services: PROTOCOL_SERVICES.map((s) => ({ code: s.code, name: s.names[0] })) } };
+  if (!protocolCountry(countryCode)) return word("BAD_COUNTRY");
+  const where = await resolveProtocolCountry(env, countryCode).catch(() => null);
+  const offers = where ? await protocolOffers(env, where.provider, where.countryId).catch(() => new Map()) : new Map();
+  const services = [...offers.entries()].map(([code, offer]) => ({ code, name: protocolServiceName(code) ?? offer.name }));
+  return { json: { status: "success", services } };
+}
+
+/** Orders still running (waiting for a code, or used and still open for another code), newest first. */
+async function getActiveActivations(db: Db, user: SignedInUser): Promise<ProtocolReply> {
+  const now = Date.now();
+  const rows = await db
+    .select()
+    .from(smsOrders)
+    .where(
+      and(
+        eq(smsOrders.userId, user.id),
+        isNotNull(smsOrders.number),
+        or(inArray(smsOrders.status, ["pending", "waiting"]), and(eq(smsOrders.status, "used"), gt(smsOrders.activationClosesAt, now))),
+      ),
+    )
+    .orderBy(desc(smsOrders.createdAt))
+    .limit(50);
+  if (rows.length === 0) return { json: { status: "error", error: "NO_ACTIVATIONS" } };
+  const codes = await codesByOrder(db, rows.map((r) => r.id));
+  const activeActivations = [];
+  for (const o of rows) {
+    const list = codes.get(o.id) ?? (o.code ? [o.code] : []);
+    activeActivations.push({
+      activationId: String(await activationIdFor(db, o.id)),
+      serviceCode: serviceCodeOf(o),
+      phoneNumber: (o.number ?? "").replace(/^\+/, ""),
+      activationCost: koboToNaira(o.priceKobo),
+      currency: "NGN",
+      // 1 waiting for a code, 3 waiting for another code, 6 code received (our mapping; docs/developer-api.md)
+      activationStatus: o.status !== "used" ? "1" : o.anotherCodeRequestedAt !== null ? "3" : "6",
+      smsCode: list.length > 0 ? list : null,
+      smsText: null,
+      activationTime: protocolTime(o.createdAt),
+      countryCode: countryCodeOf(o),
+      countryName: o.countryName,
+      canGetAnotherSms: canRequestAnotherCode(o, now),
+    });
+  }
+  return { json: { status: "success", activeActivations } };
+}
+
+function serviceCodeOf(o: SmsOrder): string {
+  const provider = o.provider === "Dynamic" ? "Dynamic" : "Swift";
+  return protocolCodeOf(provider, { serviceId: o.serviceId, name: o.serviceName }) ?? o.serviceId;
+}
+
+function countryCodeOf(o: SmsOrder): string {
+  if (o.provider !== "Dynamic") return PROTOCOL_USA;
+  const name = o.countryName.trim().toLowerCase();
+  return PROTOCOL_COUNTRIES.find((c) => c.names.some((n) => n.toLowerCase() === name))?.code ?? "";
+}
+
+/** "2026-11-22 14:05:09" (UTC), the protocol's time format. */
+function protocolTime(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19).replace("T", " ");
+}
+
+

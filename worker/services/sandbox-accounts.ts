@@ -1,0 +1,42 @@
+import type { Env } from "../env";
+
+/**
+ * Sandbox accounts (docs/decisions/011-developer-api.md): each customer who creates a test key gets a second, shadow
+ * account whose id is `sbx_<ownerId>`. Test keys act as that account, so orders, the ledger, the pollers and refunds
+ * run unchanged on a separate test wallet; and every upstream call made for it goes to the sandbox simulators, whatever
+ * PROVIDERS says. The id prefix is the mark (user ids are otherwise UUIDs), so a poller needs no extra read to know.
+ */
+export const SANDBOX_USER_PREFIX = "sbx_";
+
+export function sandboxUserIdFor(ownerId: string): string {
+  return `${SANDBOX_USER_PREFIX}${ownerId}`;
+}
+
+export function isSandboxUser(userId: string): boolean {
+  return userId.startsWith(SANDBOX_USER_PREFIX);
+}
+
+const sandboxEnvs = new WeakMap<Env, Env>();
+const derivedEnvs = new WeakSet<Env>();
+
+/** Whether these bindings are a sandbox account's on a live deployment (its calls reach the simulators). */
+export function isSandboxAccountEnv(env: Env): boolean {
+  return derivedEnvs.has(env);
+}
+
+/** The bindings a user's upstream calls run with: a sandbox account always reaches the in-worker simulators. */
+export function envForUser(env: Env, userId: string): Env {
+  if (!isSandboxUser(userId) || env.PROVIDERS === "sandbox") return env;
+  let derived = sandboxEnvs.get(env);
+  if (!derived) {
+    derived = { ...env, PROVIDERS: "sandbox" };
+    sandboxEnvs.set(env, derived);
+    derivedEnvs.add(derived);
+  }
+  return derived;
+}
+
+/** The provider mode for a user's rentals (rentalProviderFor takes the mode, not the env). */
+export function providerModeFor(mode: "sandbox" | "live", userId: string): "sandbox" | "live" {
+  return isSandboxUser(userId) ? "sandbox" : mode;
+}
