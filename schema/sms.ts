@@ -158,3 +158,62 @@ export interface OrderRow {
   sms_count?: number;
   can_cancel?: boolean;
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Choosing well (issue 17): favourites and the compare view
+
+/** The most services one customer may star (a bound on one row per star). */
+export const MAX_SMS_FAVOURITES = 100;
+
+export const smsFavouriteSchema = z.object({
+  provider: smsProviderSchema,
+  service_id: idSchema.pipe(z.string().min(1, "Choose a service.").max(32, "Choose a service.")),
+  starred: z.boolean({ message: "starred must be true or false." }),
+});
+
+export interface SmsFavourite {
+  provider: SmsProviderName;
+  service_id: string;
+}
+
+/** GET /api/sms/favourites and the answer of PUT: the caller's starred services, newest first. */
+export interface SmsFavouritesResponse {
+  favourites: SmsFavourite[];
+}
+
+/**
+ * Success rate and time to code are shown for a route only when our own last 7 days hold at least this many of its
+ * orders: below it, a rate is noise (3 of 4 reads as 75%), so the sample size is shown instead.
+ */
+export const COMPARE_MIN_SAMPLE = 20;
+export const COMPARE_WINDOW_DAYS = 7;
+
+export const smsCompareQuerySchema = z.object({
+  provider: smsProviderSchema.default(DEFAULT_SMS_PROVIDER),
+  service: idSchema.pipe(z.string().min(1, "Choose a service.").max(32, "Choose a service.")),
+});
+
+/** One route (provider + country) that sells the chosen service. */
+export interface SmsCompareRoute {
+  provider: SmsProviderName;
+  country_id: string;
+  country: string;
+  service_id: string;
+  service: string;
+  /** The caller's price in naira. */
+  price: number;
+  /** Stock. */
+  count: number;
+  /** Orders of this route in our last 7 days that got a number (the sample). */
+  sample: number;
+  /** Null below COMPARE_MIN_SAMPLE. */
+  stats: { success_rate: number; median_seconds_to_code: number | null } | null;
+}
+
+/** GET /api/sms/compare?provider=&service=: every route selling the service (matched by its name across providers). */
+export interface SmsCompareResponse {
+  service: string;
+  min_sample: number;
+  window_days: number;
+  routes: SmsCompareRoute[];
+}

@@ -278,6 +278,23 @@ export const smsOrders = sqliteTable(
   ],
 );
 
+/**
+ * A customer's starred Receive-SMS services (issue 17 "favourites"): shown first in the service list, kept on the
+ * server so every device of the account sees the same stars. Per provider, since each names its services its own way.
+ */
+export const smsFavourites = sqliteTable(
+  "sms_favourites",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    provider: text("provider").notNull(),
+    serviceId: text("service_id").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.provider, t.serviceId] })],
+);
+
 /** Rented numbers. */
 export const rentals = sqliteTable(
   "rentals",
