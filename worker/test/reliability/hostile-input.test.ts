@@ -220,7 +220,7 @@ describe("/parties/*: only the notification room is routable (issue 12, hole 4)"
     return lists.reduce((sum, ids) => sum + ids.length, 0);
   }
 
-  it("any other party name, or any other shape, is the one 404 and creates no Durable Object", async () => {
+  it("any other party name, or any other shape, is the one 404 and creates no Durable Object", { timeout: 60_000 }, async () => {
     const before = await objectCount();
     const paths = [
       "/parties/sms-order/x",
