@@ -19,7 +19,7 @@ export type SmsServicePrice = {
   country_id: string | number;
   application_id: string | number;
   application: string;
-  /** The customer's final price in kobo. */
+  /** The upstream cost in US cents (the spec's "minor units"); the screen shows `price`, the server's own figure. */
   cost: number;
   /** Stock. */
   count: number;
@@ -39,9 +39,12 @@ export type BuyNumberRequest = {
 
 export type BuyNumberResponse = {
   phone: { request_id: string | number; number: string; error_msg?: undefined } | { error_msg: string; request_id?: undefined };
-  table?: { purchased_number: string; sms: string | null };
+  table?: { purchased_number: string; sms: string | null; reference_code?: string };
   debitRef?: string;
+  /** Naira charged; when less than the price sent, shown_price and message say so. */
   price?: number;
+  shown_price?: number;
+  message?: string;
 };
 
 export type SmsStatus = "waiting" | "used" | "timeout" | "error" | "cancelled" | "reject" | "failed" | (string & {});

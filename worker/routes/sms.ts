@@ -8,7 +8,7 @@ import { verifyToken } from "../lib/jwt";
 import { validate } from "../lib/validate";
 import { loadSessionUser, readAsSignedInUser, requireAuth } from "../middleware/auth";
 import { ordersRead } from "../services/order-list";
-import { pricingContext, smsPriceKobo } from "../services/pricing";
+import { costMinorUnits, pricingContext, smsPriceKobo } from "../services/pricing";
 import { smsCountries, smsOffers } from "../services/sms-catalogue";
 import { compareRoutes, listFavourites, setFavourite } from "../services/sms-choice";
 import { buySmsNumber, buySmsNumbers, cancelSmsOrder, requestAnotherCode, smsOrderStatus, smsRefundState } from "../services/sms-orders";
@@ -32,14 +32,14 @@ smsRoutes.get("/sms/price", validate("query", smsPriceQuerySchema), async (c) =>
   const ctx = await pricingContext(getDb(c.env.DB), totalDepositedKobo);
   const entries: Record<string, SmsServiceEntry> = {};
   for (const offer of offers) {
-    const cost = smsPriceKobo(offer.costUsd, ctx);
     entries[offer.serviceId] = {
       country_id: offer.countryId,
       application_id: offer.serviceId,
       application: offer.name,
-      cost,
+      // SPEC 3/7: the upstream cost in minor units; cost/100 × get-rate's rate × (1 + markup) = the starter-tier price.
+      cost: costMinorUnits(offer.costUsd),
       count: offer.count,
-      price: koboToNaira(cost),
+      price: koboToNaira(smsPriceKobo(offer.costUsd, ctx)),
     };
   }
   return c.json(entries);

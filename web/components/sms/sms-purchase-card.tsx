@@ -192,9 +192,11 @@ export function SmsPurchaseCard({
           }
           toast.success("number purchased successfully");
           toast.success("purchased number successfully");
+          // The server charged less than shown (a price fall since the list was read): it says so.
+          if (res.message) toast.info(res.message);
           const number = res.table?.purchased_number ?? res.phone.number;
           onPurchased({
-            request_id: String(res.phone.request_id),
+            request_id: String(res.table?.reference_code ?? res.phone.request_id),
             debitRef: res.debitRef,
             number,
             purchased_number: number,
