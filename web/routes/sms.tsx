@@ -6,6 +6,7 @@ import { OtherNumbers } from "../components/sms/other-numbers";
 import { HistoryExport } from "../components/orders/history-export";
 import { useActiveSmsRequest } from "../components/sms/use-active-sms-request";
 import { useDocumentTitle } from "../components/layout/logo";
+import { askCodeNotificationPermission } from "../lib/code-alerts";
 
 export default function SmsPage() {
   useDocumentTitle("Receive SMS");
@@ -19,7 +20,11 @@ export default function SmsPage() {
         <SmsPurchaseCard
           shown={active.shown}
           busyWithRequest={active.shown?.phase === "waiting" && Boolean(active.pending)}
-          onPurchased={active.start}
+          onPurchased={(request) => {
+            active.start(request);
+            // The moment a notification helps: a code is on its way (asked once; never on page load).
+            void askCodeNotificationPermission();
+          }}
           onUnexpectedError={setErrorDetail}
         />
         <OrdersPanel title="Recent SMS Orders" caption="Recent SMS orders" kind="sms" />
