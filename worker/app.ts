@@ -51,7 +51,8 @@ export function createApp() {
     cors({
       origin: (origin, c) => {
         const allowed = (c.env.CORS_ORIGINS ?? "").split(",").map((s: string) => s.trim()).filter(Boolean);
-        const self = new URL(c.req.url).origin;
+        // The app's own origin is the configured one: the request's URL is built from the Host header a client wrote.
+        const self = configFor(c.env).publicUrl;
         return origin === self || allowed.includes(origin) ? origin : null;
       },
       credentials: true,
