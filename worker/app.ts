@@ -18,6 +18,7 @@ import { handlerApiRoutes } from "./routes/handler-api";
 import { healthRoutes } from "./routes/health";
 import { realtimeRoutes } from "./routes/realtime";
 import { rentalRoutes } from "./routes/rentals";
+import { exportRoutes } from "./routes/exports";
 import { smsRoutes } from "./routes/sms";
 import { walletRoutes } from "./routes/wallet";
 import { webhookRoutes } from "./routes/webhooks";
@@ -80,6 +81,7 @@ export function createApp() {
   app.route("/api/webhooks", webhookRoutes);
   app.route("/api", smsRoutes);
   app.route("/api", rentalRoutes);
+  app.route("/api", exportRoutes);
   app.route("/api", realtimeRoutes);
   app.route("/api", apiKeyRoutes);
   app.route("/api/v1", apiV1Routes);
