@@ -54,7 +54,7 @@ export const COST_LIMITS = {
   smsBuy: { limit: 30, windowMs: ONE_MINUTE },
   /** SMS cancels (each releases a number upstream). */
   smsCancel: { limit: 30, windowMs: ONE_MINUTE },
-  /** Rentals started, cancelled or ended. */
+  /** Rentals started, extended, cancelled or ended. */
   rental: { limit: 15, windowMs: ONE_MINUTE },
   /** API key created or revoked, webhook URL set, webhook event resent. */
   apiKey: { limit: 30, windowMs: ONE_MINUTE },
