@@ -130,3 +130,35 @@ test("two numbers at once: both in the dialog, each its own order and charge; an
   const rows = page.getByTestId("orders-table").getByRole("row").filter({ hasText: "WhatsApp" });
   await expect(rows).toHaveCount(2, { timeout: 15_000 });
 });
+
+test("favourites persist on the server: starred first after a reload and on another device; compare routes", async ({ page, request, browser }) => {
+  const session = await signUpAndFund(request, "smsfav", 5000);
+  await openSignedIn(page, session, "#/sms/1");
+  await chooseService(page, "Telegram");
+  await page.getByRole("button", { name: "Star this service" }).click();
+  await expect(page.getByRole("button", { name: "Starred" })).toHaveAttribute("aria-pressed", "true");
+
+  // The compare view lists the routes selling the service, without figures below the minimum sample.
+  await page.getByRole("button", { name: "Compare routes" }).click();
+  const table = page.getByTestId("sms-compare-table");
+  await expect(table.getByRole("row").filter({ hasText: "Swift SMS" }).filter({ hasText: "USA" })).toContainText("No orders yet");
+  await page.getByRole("dialog").getByRole("button", { name: "Success rate" }).click();
+  await page.keyboard.press("Escape");
+
+  const firstOption = async (p: Page) => {
+    const service = p.getByRole("combobox", { name: "Service" });
+    await expect(service).not.toHaveText("Loading services...");
+    await service.click();
+    const first = p.getByRole("option").first();
+    await expect(first).toHaveText(/^★ Telegram — ₦/);
+    await p.keyboard.press("Escape");
+  };
+  await page.reload();
+  await firstOption(page);
+
+  const other = await browser.newContext();
+  const second = await other.newPage();
+  await openSignedIn(second, session, "#/sms/1");
+  await firstOption(second);
+  await other.close();
+});

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { shownPriceSchema } from "./money";
 
 /**
  * Rent Number contracts, shared by the server's validation and the rental form. Units and their period ranges are the
@@ -61,7 +62,7 @@ export type RentQuoteRequest = z.infer<typeof rentQuoteRequestSchema>;
 
 /** POST /api/rent-number: the client's price (naira) is only compared with the server's. */
 export const rentNumberRequestSchema = z
-  .object({ ...rentChoiceShape, price: z.union([z.number(), z.string()]).optional().nullable() })
+  .object({ ...rentChoiceShape, price: shownPriceSchema })
   .superRefine(checkPeriodRange);
 export type RentNumberRequest = z.infer<typeof rentNumberRequestSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { shownPriceSchema } from "./money";
 
 /**
  * Receive-SMS contracts shared by the server's validation and the web screen. Texts are the spec's (sections 6 and 8).
@@ -44,10 +45,10 @@ export const smsGetNumberSchema = z.object({
   provider: smsProviderSchema.default(DEFAULT_SMS_PROVIDER),
   country: idSchema.pipe(z.string().max(16)).optional(),
   service: idSchema.pipe(z.string().max(32)).optional(),
-  price: z.coerce.number().nonnegative().optional(),
+  price: shownPriceSchema,
   /**
    * The customer's ceiling for this purchase, in naira: a server price above it is never charged (409 PRICE_CHANGED
-   * with the price and this ceiling, nothing debited). Unlike `price`, a lower server price is simply charged.
+   * with the price and this ceiling, nothing debited). Like `price`, a lower server price is simply charged.
    */
   max_price: z.coerce.number().positive("Max price must be above ₦0.").max(10_000_000, "Max price is too high.").optional(),
 });
@@ -78,16 +79,20 @@ export const smsOrderRefSchema = z.object({
   request_id: idSchema.pipe(z.string().min(1, "request_id is required").max(64, "request_id is not valid")),
 });
 
-/** One entry of GET /api/sms/price, keyed by application_id. cost is the customer's final price in kobo. */
+/**
+ * One entry of GET /api/sms/price, keyed by application_id. `cost` is the spec's: the upstream cost in minor units (US
+ * cents), which cost/100 × get-rate's rate × (1 + low_cost or high_cost) turns into the starter-tier price; `price` is
+ * the caller's own final price (tier discount applied), what the server charges them.
+ */
 export interface SmsServiceEntry {
   country_id: string;
   application_id: string;
   application: string;
-  /** Final price in kobo (the spec's client divides it by 100). */
+  /** Upstream cost in US cents (at most four decimals): the spec's "minor units, divided by 100". */
   cost: number;
   /** Stock. */
   count: number;
-  /** The same price in naira. */
+  /** The caller's final price in naira (discount tier applied; the starter tier without a token). */
   price: number;
 }
 
@@ -98,10 +103,14 @@ export interface SmsCountryEntry {
 
 export interface SmsGetNumberResponse {
   phone: { request_id: string; number: string };
-  table: { purchased_number: string; sms: string | null };
+  /** reference_code is the order id (= request_id), the key for status, cancel and the orders list. */
+  table: { purchased_number: string; sms: string | null; reference_code: string };
   debitRef: string;
   /** Naira charged. */
   price: number;
+  /** Only when the server charged less than the price the client showed: that shown price, and a sentence saying so. */
+  shown_price?: number;
+  message?: string;
 }
 
 export interface SmsStatusResponse {
@@ -157,4 +166,63 @@ export interface OrderRow {
   expires_at?: string | null;
   sms_count?: number;
   can_cancel?: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Choosing well (issue 17): favourites and the compare view
+
+/** The most services one customer may star (a bound on one row per star). */
+export const MAX_SMS_FAVOURITES = 100;
+
+export const smsFavouriteSchema = z.object({
+  provider: smsProviderSchema,
+  service_id: idSchema.pipe(z.string().min(1, "Choose a service.").max(32, "Choose a service.")),
+  starred: z.boolean({ message: "starred must be true or false." }),
+});
+
+export interface SmsFavourite {
+  provider: SmsProviderName;
+  service_id: string;
+}
+
+/** GET /api/sms/favourites and the answer of PUT: the caller's starred services, newest first. */
+export interface SmsFavouritesResponse {
+  favourites: SmsFavourite[];
+}
+
+/**
+ * Success rate and time to code are shown for a route only when our own last 7 days hold at least this many of its
+ * orders: below it, a rate is noise (3 of 4 reads as 75%), so the sample size is shown instead.
+ */
+export const COMPARE_MIN_SAMPLE = 20;
+export const COMPARE_WINDOW_DAYS = 7;
+
+export const smsCompareQuerySchema = z.object({
+  provider: smsProviderSchema.default(DEFAULT_SMS_PROVIDER),
+  service: idSchema.pipe(z.string().min(1, "Choose a service.").max(32, "Choose a service.")),
+});
+
+/** One route (provider + country) that sells the chosen service. */
+export interface SmsCompareRoute {
+  provider: SmsProviderName;
+  country_id: string;
+  country: string;
+  service_id: string;
+  service: string;
+  /** The caller's price in naira. */
+  price: number;
+  /** Stock. */
+  count: number;
+  /** Orders of this route in our last 7 days that got a number (the sample). */
+  sample: number;
+  /** Null below COMPARE_MIN_SAMPLE. */
+  stats: { success_rate: number; median_seconds_to_code: number | null } | null;
+}
+
+/** GET /api/sms/compare?provider=&service=: every route selling the service (matched by its name across providers). */
+export interface SmsCompareResponse {
+  service: string;
+  min_sample: number;
+  window_days: number;
+  routes: SmsCompareRoute[];
 }

@@ -10,7 +10,6 @@ import type {
   ProfileUpdateInput,
   RegisterInput,
   ResetPasswordInput,
-  SessionUser,
 } from "../../schema/accounts";
 import { clearSession, getToken, getUser, saveSession, updateStoredUser } from "../lib/session";
 import { apiFetch } from "./client";
@@ -30,11 +29,13 @@ export const isChallenge = (res: AuthResponse | LoginChallenge): res is LoginCha
 
 export const logout = (token: string) => apiFetch<{ message: string }>("/api/logout/", { method: "POST", auth: true, token });
 
+/** The body is the message itself, a JSON string (SPEC 7 "data is a text message"). */
 export const updateProfile = (input: ProfileUpdateInput) =>
-  apiFetch<{ data: string; user?: SessionUser }>("/api/update/", { method: "PATCH", body: input, auth: true });
+  apiFetch<string>("/api/update/", { method: "PATCH", body: input, auth: true });
 
+/** The body is `{ data: message }` (SPEC 7 "data.data message"). */
 export const changePassword = (input: PasswordChangeInput) =>
-  apiFetch<{ data: { data: string }; token?: string }>("/api/password", { method: "PATCH", body: input, auth: true });
+  apiFetch<{ data: string }>("/api/password", { method: "PATCH", body: input, auth: true });
 
 export const forgotPassword = (input: ForgotPasswordInput) =>
   apiFetch<{ message: string }>("/api/forgot-password", { method: "POST", body: input });
@@ -97,22 +98,17 @@ export function useLogout() {
 export function useUpdateProfile() {
   return useMutation({
     mutationFn: updateProfile,
-    onSuccess: (res, input) => {
+    // The answer is only a message: the stored user takes what was sent (the server trims the same way).
+    onSuccess: (_res, input) => {
       const current = getUser();
-      updateStoredUser(res.user ?? { ...current, username: input.username.trim(), userNumber: input.userNumber.trim() });
+      updateStoredUser({ ...current, username: input.username.trim(), userNumber: input.userNumber.trim() });
     },
   });
 }
 
-/** The server revokes every other session and keeps this one (a token in the answer is stored; it names the same session). */
+/** The server revokes every other session and keeps this one: the stored token stays valid, nothing to store. */
 export function useChangePassword() {
-  return useMutation({
-    mutationFn: changePassword,
-    onSuccess: (res) => {
-      const user = getUser();
-      if (res.token && user) saveSession(user, res.token);
-    },
-  });
+  return useMutation({ mutationFn: changePassword });
 }
 
 export const useForgotPassword = () => useMutation({ mutationFn: forgotPassword });

@@ -38,10 +38,10 @@ export const levelQueryOptions = () => queryOptions({ queryKey: ["level"], query
 
 export const useLevel = () => useQuery(levelQueryOptions());
 
-/** GET /api/ref: the caller's referral link (data) and bare code. */
-export type Referral = { data: string; code: string };
+/** GET /api/ref: the body is the caller's referral link, a JSON string (SPEC 7 "Referral link as data"). */
+export type Referral = string;
 
-export const getRef = () => apiFetch<Referral>("/api/ref", { auth: true });
+export const getRef = () => apiFetch<Referral>("/api/ref", { auth: true }).then((res) => (typeof res === "string" ? res : ""));
 
 export const refQueryOptions = () => queryOptions({ queryKey: ["ref"], queryFn: getRef });
 
@@ -54,7 +54,8 @@ export type Ad = { id: number; url: string; link: string; content: string; bg: s
 /** Spec section 9: ads are refetched every 10 s (while the realtime socket is down; see pollEvery). */
 export const ADS_REFETCH_MS = 10_000;
 
-export const getAds = () => apiFetch<{ data: { data: Ad[] } }>("/api/ads").then((res) => res?.data?.data ?? []);
+/** The body is `{ data: Ad[] }` (SPEC 7 "data.data is a list of ads", data being the body). */
+export const getAds = () => apiFetch<{ data: Ad[] }>("/api/ads").then((res) => (Array.isArray(res?.data) ? res.data : []));
 
 export const adsQueryOptions = () =>
   queryOptions({ queryKey: ["ads"], queryFn: getAds, refetchInterval: () => pollEvery(ADS_REFETCH_MS) });

@@ -7,10 +7,13 @@ import { apiFetch } from "./client";
 // Funding calls (docs/api.md, Wallet). The server takes the user from the token: the spec's id/email/order_id fields
 // are sent for compatibility and ignored there.
 
-/** GET /api/get-rate: the funding settings (first element). Amounts: cryptomin in USD, rate naira per USD, squadmin naira. */
-export type RateSettings = { cryptomin: number; rate: number; squadmin: number; exchange_rate?: number };
+/**
+ * GET /api/get-rate (first element). cryptomin in USD, squadmin naira; `rate` (= exchange_rate) is the naira per USD
+ * prices are computed with, `crypto_rate` the naira per USD a crypto deposit is estimated at.
+ */
+export type RateSettings = { cryptomin: number; rate: number; squadmin: number; exchange_rate?: number; crypto_rate: number };
 
-export const RATE_DEFAULTS: RateSettings = { cryptomin: 5, rate: 1550, squadmin: 1000 };
+export const RATE_DEFAULTS: RateSettings = { cryptomin: 5, rate: 1600, squadmin: 1000, crypto_rate: 1550 };
 
 export const getRateSettings = () =>
   apiFetch<RateSettings[]>("/api/get-rate", { auth: true }).then((res) => ({ ...RATE_DEFAULTS, ...(Array.isArray(res) ? res[0] : {}) }));
@@ -26,10 +29,10 @@ export type CheckoutStart = { checkout_url: string; transaction_ref: string };
 /** POST /api/initialize-transaction: a Squad checkout for `amount` naira. */
 export const initializeTransaction = (amount: number, currency = "NGN") => {
   const user = getUser();
-  return apiFetch<{ data: { data: CheckoutStart } }>("/api/initialize-transaction", {
+  return apiFetch<{ data: CheckoutStart }>("/api/initialize-transaction", {
     auth: true,
     body: { id: user?.userId, email: user?.userEmail, amount, currency },
-  }).then((res) => res.data.data);
+  }).then((res) => res.data);
 };
 
 export const useInitializeTransaction = () =>
@@ -38,9 +41,11 @@ export const useInitializeTransaction = () =>
 /** The server's verdict on a card payment: data is 'success' once credited. */
 export type PaymentVerdict = { data: "success" | "pending" | "failed" | string; message?: string };
 
-/** POST /api/squad-callback: the dashboard's return polling (the server asks Squad itself). */
+/** POST /api/squad-callback: the dashboard's return polling (the server asks Squad itself). The body is the outcome. */
 export const confirmCardPayment = (transactionRef: string) =>
-  apiFetch<PaymentVerdict>("/api/squad-callback", { auth: true, body: { transaction_ref: transactionRef } });
+  apiFetch<PaymentVerdict["data"]>("/api/squad-callback", { auth: true, body: { transaction_ref: transactionRef } }).then(
+    (outcome): PaymentVerdict => ({ data: outcome }),
+  );
 
 /** POST /api/verify-payment: the pending card's Verify Payment button. */
 export const verifyPayment = (transactionRef: string) =>

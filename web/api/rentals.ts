@@ -7,9 +7,11 @@ import { invalidateMoney } from "./wallet";
 export type RentUnit = "hour" | "day" | "week" | "month";
 export type RentCountry = { id: string | number; title: string };
 export type RentStockRequest = { countryId: string; duration: RentUnit; period: number };
-/** No stock is an answer, not an error: price null, in_stock false and the spec's message. */
+/** The body (SPEC 7 "data.limits[]"). No stock is an answer, not an error: price null, in_stock false and the spec's message. */
 export type RentStock = {
-  data: { limits: { country_id: string | number; count: number; cost: number }[]; price: number | null; in_stock?: boolean };
+  limits: { country_id: string | number; count: number; cost: number }[];
+  price: number | null;
+  in_stock?: boolean;
   message?: string;
 };
 export type RentNumberRequest = RentStockRequest & { price?: number };
@@ -42,7 +44,7 @@ export const getRentStock = (body: RentStockRequest) =>
   apiFetch<RentStock>("/api/rent/countries", { method: "POST", body, auth: true });
 
 export const rentNumber = (body: RentNumberRequest) =>
-  apiFetch<{ number: string; rental: Rental }>("/api/rent-number", { method: "POST", body, auth: true });
+  apiFetch<{ number: string; rental: Rental; price?: number; shown_price?: number; message?: string }>("/api/rent-number", { method: "POST", body, auth: true });
 
 export const getRental = (id: string) => apiFetch<RentalDetail>(`/api/rentals/${encodeURIComponent(id)}`, { auth: true });
 export const endRental = (id: string) =>

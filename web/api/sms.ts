@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { pollEvery } from "../realtime/status";
+import type { SmsCompareResponse, SmsFavourite, SmsFavouritesResponse } from "../../schema/sms";
 import { apiFetch } from "./client";
 import { invalidateMoney } from "./wallet";
 
@@ -18,7 +19,7 @@ export type SmsServicePrice = {
   country_id: string | number;
   application_id: string | number;
   application: string;
-  /** The customer's final price in kobo. */
+  /** The upstream cost in US cents (the spec's "minor units"); the screen shows `price`, the server's own figure. */
   cost: number;
   /** Stock. */
   count: number;
@@ -38,9 +39,12 @@ export type BuyNumberRequest = {
 
 export type BuyNumberResponse = {
   phone: { request_id: string | number; number: string; error_msg?: undefined } | { error_msg: string; request_id?: undefined };
-  table?: { purchased_number: string; sms: string | null };
+  table?: { purchased_number: string; sms: string | null; reference_code?: string };
   debitRef?: string;
+  /** Naira charged; when less than the price sent, shown_price and message say so. */
   price?: number;
+  shown_price?: number;
+  message?: string;
 };
 
 export type SmsStatus = "waiting" | "used" | "timeout" | "error" | "cancelled" | "reject" | "failed" | (string & {});
@@ -173,3 +177,36 @@ export function useCancelSmsRequest() {
     },
   });
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Choosing well: favourites (server-side, so every device shows the same stars) and the compare view
+
+export const favouritesQueryOptions = () =>
+  queryOptions({
+    queryKey: ["sms-favourites"],
+    queryFn: () => apiFetch<SmsFavouritesResponse>("/api/sms/favourites", { auth: true }).then((r) => r.favourites),
+    staleTime: 60_000,
+  });
+
+export const useSmsFavourites = () => useQuery(favouritesQueryOptions());
+
+export function useToggleFavourite() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: SmsFavourite & { starred: boolean }) =>
+      apiFetch<SmsFavouritesResponse>("/api/sms/favourites", { method: "PUT", body, auth: true }).then((r) => r.favourites),
+    onSuccess: (favourites) => qc.setQueryData(favouritesQueryOptions().queryKey, favourites),
+  });
+}
+
+export const smsCompareQueryOptions = (provider: SmsProvider, serviceId: string) =>
+  queryOptions({
+    queryKey: ["sms-compare", provider, serviceId],
+    queryFn: () =>
+      apiFetch<SmsCompareResponse>(`/api/sms/compare?provider=${encodeURIComponent(provider)}&service=${encodeURIComponent(serviceId)}`, { auth: true }),
+    staleTime: 120_000,
+    enabled: serviceId !== "",
+  });
+
+export const useSmsCompare = (provider: SmsProvider, serviceId: string, enabled: boolean) =>
+  useQuery({ ...smsCompareQueryOptions(provider, serviceId), enabled: enabled && serviceId !== "" });

@@ -60,7 +60,7 @@ beforeEach(() => {
   fetchToken.mockClear();
   queryClient = new QueryClient();
   queryClient.setQueryData(["balance"], { balance: 0 });
-  queryClient.setQueryData(["ads"], { data: { data: [] } });
+  queryClient.setQueryData(["ads"], []);
   saveSession({ userId: "user-1", username: "ada", userNumber: "08012345678", userEmail: "ada@example.com" }, "api-token");
 });
 afterEach(() => {

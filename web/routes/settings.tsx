@@ -45,7 +45,7 @@ function ProfileSection() {
       return;
     }
     update.mutate(result.data, {
-      onSuccess: (res) => toast.success(typeof res?.data === "string" && res.data ? res.data : ACCOUNT_MESSAGES.profileUpdated),
+      onSuccess: (res) => toast.success(typeof res === "string" && res ? res : ACCOUNT_MESSAGES.profileUpdated),
       onError: (err) => {
         const text = err.message || "Error updating profile.";
         setFailure(text);
@@ -103,8 +103,8 @@ function PasswordSection() {
       return;
     }
     change.mutate(result.data, {
-      onSuccess: () => {
-        toast.success(ACCOUNT_MESSAGES.passwordUpdated);
+      onSuccess: (res) => {
+        toast.success(typeof res?.data === "string" && res.data ? res.data : ACCOUNT_MESSAGES.passwordUpdated);
         setValues(EMPTY_PASSWORDS);
       },
       onError: (err) => {

@@ -18,7 +18,8 @@ describe("operator statements", () => {
     clearSettingsCache();
     const res = await api("/api/get-rate", { token: user.token });
     expect(res.status).toBe(200);
-    expect(res.data[0]).toMatchObject({ cryptomin: 7, rate: 1620, squadmin: 2000 });
+    // rate_settings.rate is the crypto funding rate: served as crypto_rate (get-rate's `rate` is the pricing rate).
+    expect(res.data[0]).toMatchObject({ cryptomin: 7, crypto_rate: 1620, squadmin: 2000 });
     const audit = await env.DB.prepare("SELECT actor, action, reason FROM audit_log ORDER BY id DESC LIMIT 1").first();
     expect(audit).toEqual({ actor: "ops@test", action: "setting.set", reason: "new minimums" });
   });

@@ -278,6 +278,23 @@ export const smsOrders = sqliteTable(
   ],
 );
 
+/**
+ * A customer's starred Receive-SMS services (issue 17 "favourites"): shown first in the service list, kept on the
+ * server so every device of the account sees the same stars. Per provider, since each names its services its own way.
+ */
+export const smsFavourites = sqliteTable(
+  "sms_favourites",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    provider: text("provider").notNull(),
+    serviceId: text("service_id").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.provider, t.serviceId] })],
+);
+
 /** Rented numbers. */
 export const rentals = sqliteTable(
   "rentals",
@@ -297,6 +314,9 @@ export const rentals = sqliteTable(
     expiresAt: integer("expires_at"),
     smsCount: integer("sms_count").notNull().default(0),
     lastCheckedAt: integer("last_checked_at"),
+    // When the "ends in 1 hour" reminder went out for the current expiry (claimed by a conditional UPDATE so a repeated
+    // watcher alarm sends it once); cleared when an extension moves the expiry.
+    remindedAt: integer("reminded_at"),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },

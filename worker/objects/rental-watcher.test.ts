@@ -7,6 +7,10 @@ import { patchSandboxRental, readSandboxRental } from "../sandbox/rent-simulator
 import { nextCheckDelayMs, rentalOrderRows, sweepRentals } from "../services/rentals";
 import { clearSettingsCache, putSetting } from "../services/settings";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
+import { joinOwnRoom } from "../test/sockets";
+import { notify } from "../services/notify";
+import { RENTAL_REMINDER_BEFORE_MS, reminderDueAt } from "../services/rental-reminder";
+import { nextAlarmAt } from "./rental-watcher";
 
 /**
  * A rental's life, driven through its Durable Object's alarm (runDurableObjectAlarm) against the sandbox rent simulator.
@@ -223,5 +227,52 @@ describe("orders and the sweep", () => {
     expect(await sweepRentals(deps)).toEqual({ expired: 0, refunded: 0 });
     expect(await balanceOf(user.id)).toBe(100_000 - PRICE_KOBO);
     await expectLedgerBalanced();
+  });
+});
+
+describe("the 1-hour reminder", () => {
+  const outboxFor = async (email: string) =>
+    (await env.DB.prepare("SELECT subject, body FROM email_outbox WHERE \"to\" = ? AND subject LIKE 'Your rented number%' ORDER BY id").bind(email).all<{ subject: string; body: string }>()).results;
+
+  it("toasts and e-mails once per rental, however many alarms run, and never for a rental no longer than the hour", async () => {
+    const { user, id } = await rentUsaHour({ quiet: true });
+    const socket = await joinOwnRoom(user);
+    // A 1-hour rental owes no reminder (it would come at purchase): the alarm sends nothing.
+    await runDurableObjectAlarm(watcher(id));
+    expect(await outboxFor(user.email)).toEqual([]);
+
+    // Make it a day's rental that ends in 40 minutes: the reminder is due.
+    const expiresAt = Date.now() + 40 * 60_000;
+    await env.DB.prepare("UPDATE rentals SET expires_at = ?, created_at = ? WHERE id = ?").bind(expiresAt, expiresAt - 86_400_000, id).run();
+    expect(await runDurableObjectAlarm(watcher(id))).toBe(true);
+    expect(await runDurableObjectAlarm(watcher(id))).toBe(true);
+    await runInDurableObject(watcher(id), async (obj) => {
+      await obj.checkNow(id);
+    });
+    const mails = await outboxFor(user.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0].subject).toMatch(/^Your rented number \+\d+ ends in about an hour$/);
+    expect(mails[0].body).toContain(new Date(expiresAt).toUTCString());
+    const toast = await socket.next();
+    expect(toast).toMatchObject({ kind: "toast", type: "warning" });
+    expect(toast.kind === "toast" && toast.message).toMatch(/^Your rented number \+\d+ ends in (39|40) minutes\./);
+    // The next thing on the socket is our sentinel, not a second reminder.
+    await notify(env, user.id, { kind: "toast", type: "info", message: "sentinel" });
+    expect(await socket.next()).toEqual({ kind: "toast", type: "info", message: "sentinel" });
+    const row = await env.DB.prepare("SELECT reminded_at FROM rentals WHERE id = ?").bind(id).first<{ reminded_at: number | null }>();
+    expect(row?.reminded_at).not.toBeNull();
+  });
+
+  it("wakes the watcher for the reminder when it comes before the next check, never past the expiry", () => {
+    const now = Date.parse("2026-11-22T12:00:00Z");
+    const base = { status: "active", remindedAt: null, createdAt: now - 86_400_000 };
+    // Due in 10 s, before the next 2-minute check: the alarm is set for it.
+    const expiresAt = now + RENTAL_REMINDER_BEFORE_MS + 10_000;
+    expect(reminderDueAt({ ...base, expiresAt })).toBe(now + 10_000);
+    expect(nextAlarmAt({ ...base, expiresAt }, now)).toBe(now + 10_000);
+    // Already sent: the ordinary schedule.
+    expect(nextAlarmAt({ ...base, expiresAt, remindedAt: now - 1 }, now)).toBe(now + 120_000);
+    // Reminder time already passed but unsent: the next check sends it; the expiry still bounds the alarm.
+    expect(nextAlarmAt({ ...base, expiresAt: now + 30_000 }, now)).toBe(now + 30_000);
   });
 });

@@ -3,6 +3,7 @@ import { getDb } from "../db/client";
 import { configFor, type Env } from "../env";
 import { log } from "../lib/log";
 import { rentalProviderFor } from "../providers/rent";
+import { reminderDueAt, remindIfDue } from "../services/rental-reminder";
 import { expireRental, findRental, nextCheckDelayMs, syncRentalMessages, type RentalDeps } from "../services/rentals";
 
 /** Two checks closer than this are one: an inbox opened in several tabs must not hammer the upstream. */
@@ -56,10 +57,25 @@ export class RentalWatcher extends DurableObject<Env> {
     } catch (err) {
       log("warn", "rental check failed, will retry", { rentalId, error: err instanceof Error ? err.message : String(err) });
     }
-    // Re-read: the rental may have ended or been cancelled while we were talking to the upstream.
-    const after = await findRental(deps.db, rentalId);
+    // Re-read: the rental may have ended, been cancelled or extended while we were talking to the upstream.
+    let after = await findRental(deps.db, rentalId);
     if (!after || after.status !== "active" || after.expiresAt === null) return;
-    const now = Date.now();
-    await this.ctx.storage.setAlarm(Math.min(now + nextCheckDelayMs(now - after.createdAt), after.expiresAt));
+    // The "ends in an hour" reminder: sent once per expiry whatever the number of alarms (services/rental-reminder.ts).
+    try {
+      if (await remindIfDue(deps, after)) after = (await findRental(deps.db, rentalId)) ?? after;
+    } catch (err) {
+      log("warn", "rental reminder failed", { rentalId, error: err instanceof Error ? err.message : String(err) });
+    }
+    const expiresAt = after.expiresAt;
+    if (after.status !== "active" || expiresAt === null) return;
+    await this.ctx.storage.setAlarm(nextAlarmAt({ ...after, expiresAt }, Date.now()));
   }
+}
+
+/** The next wake-up: the next upstream check, the reminder when it is due sooner, never past the expiry. */
+export function nextAlarmAt(row: Parameters<typeof reminderDueAt>[0] & { expiresAt: number }, now: number): number {
+  let at = Math.min(now + nextCheckDelayMs(now - row.createdAt), row.expiresAt);
+  const remind = reminderDueAt(row);
+  if (remind !== null && remind > now) at = Math.min(at, remind);
+  return at;
 }

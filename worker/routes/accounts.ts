@@ -142,7 +142,8 @@ const updateHandlers = factory.createHandlers(requireAuth, validate("json", prof
   const { username, userNumber } = c.req.valid("json");
   const user = await updateProfile(getDb(c.env.DB), c.var.user.id, { username, phone: userNumber });
   if (!user) throw new AppError("UNAUTHORIZED", "Your session has expired. Please log in again.");
-  return c.json({ data: ACCOUNT_MESSAGES.profileUpdated, user: toSessionUser(user) });
+  // SPEC 7 "data is a text message": the body is the message, a JSON string (issue 19); our client knows what it sent.
+  return c.json(ACCOUNT_MESSAGES.profileUpdated);
 });
 accountRoutes.patch("/update", ...updateHandlers).patch("/update/", ...updateHandlers);
 
@@ -162,8 +163,9 @@ const passwordHandlers = factory.createHandlers(requireAuth, validate("json", pa
   await changePassword(db, userId, c.var.sessionId, await hashPassword(newPassword));
   await closeRevokedSockets(c.env, userId);
   await sendAccountEmail(c, passwordChangedEmail(user, "changed"), "password-changed");
-  const token = await tokenForSession(c.var.config.jwtSecret, { id: c.var.sessionId, userId });
-  return c.json({ data: { data: ACCOUNT_MESSAGES.passwordUpdated }, message: ACCOUNT_MESSAGES.passwordUpdated, token });
+  // SPEC 7 "data.data message": the body's data is the message (issue 19). The caller's token stays valid, so no new
+  // one is needed: a client that stores nothing stays signed in.
+  return c.json({ data: ACCOUNT_MESSAGES.passwordUpdated });
 });
 accountRoutes.patch("/password", ...passwordHandlers).patch("/password/", ...passwordHandlers);
 

@@ -242,7 +242,8 @@ describe("prices and content", () => {
     expect(res.status).toBe(200);
     expect(res.data.value).toEqual(value);
     clearSettingsCache();
-    expect((await api("/api/get-rate", { token: customer.token })).data[0]).toMatchObject(value);
+    // rate_settings.rate is the crypto rate: /get-rate answers it as crypto_rate (its `rate` is the pricing rate).
+    expect((await api("/api/get-rate", { token: customer.token })).data[0]).toMatchObject({ cryptomin: 9, squadmin: 2500, crypto_rate: 1700 });
 
     const settings = await api("/api/admin/settings", { token: operator.token });
     const entry = settings.data.history[0];

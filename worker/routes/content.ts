@@ -10,12 +10,16 @@ import { publicOrigin } from "../lib/public-origin";
 /** Operator-managed content and rates, read from settings in D1. */
 export const contentRoutes = new Hono<AppEnv>()
   .get("/links", async (c) => c.json(await getSetting(getDb(c.env.DB), "links")))
-  .get("/ads", async (c) => c.json({ data: { data: await getSetting(getDb(c.env.DB), "ads") } }))
+  // SPEC 7 "data.data is a list of ads": axios's data is the body, so the body's data is the list (issue 19).
+  .get("/ads", async (c) => c.json({ data: await getSetting(getDb(c.env.DB), "ads") }))
   .get("/tiers", async (c) => c.json({ data: await getSetting(getDb(c.env.DB), "tiers") }))
   .get("/costs", requireAuth, async (c) => c.json([await getSetting(getDb(c.env.DB), "costs")]))
   .get("/get-rate", requireAuth, async (c) => {
     const s = await getSettings(getDb(c.env.DB), ["rate_settings", "exchange_rate"]);
-    return c.json([{ ...s.rate_settings, exchange_rate: s.exchange_rate.rate }]);
+    // `rate` is the exchange rate prices are computed with (SPEC 4: cost/100 × rate × markup), so a client applying the
+    // formula shows what the server charges (issue 19). The crypto funding rate (rate_settings.rate) is `crypto_rate`.
+    const { rate: cryptoRate, ...funding } = s.rate_settings;
+    return c.json([{ ...funding, rate: s.exchange_rate.rate, exchange_rate: s.exchange_rate.rate, crypto_rate: cryptoRate }]);
   })
   // The user comes from the token; the spec's ?user_id is ignored.
   .get("/level", requireAuth, async (c) => {
@@ -27,5 +31,6 @@ export const contentRoutes = new Hono<AppEnv>()
   .get("/ref", requireAuth, (c) => {
     const origin = publicOrigin(c.env.PUBLIC_URL, c.req.url);
     const code = c.var.user.referralCode;
-    return c.json({ data: `${origin}/#/signup/1?ref=${encodeURIComponent(code)}`, code });
+    // SPEC 7 "Referral link as data": the body is the link itself, a JSON string (issue 19).
+    return c.json(`${origin}/#/signup/1?ref=${encodeURIComponent(code)}`);
   });

@@ -48,8 +48,8 @@ describe("POST /api/rent/countries (stock and price)", () => {
     const user = await createUser();
     const res = await api("/api/rent/countries", { token: user.token, json: { countryId: "5", duration, period, price: 1, user_id: "someone-else" } });
     expect(res.status).toBe(200);
-    expect(res.data.data.price).toBe(price);
-    const [limit] = res.data.data.limits;
+    expect(res.data.price).toBe(price);
+    const [limit] = res.data.limits;
     expect(limit).toMatchObject({ country_id: "5", cost: costCents });
     expect(limit.count).toBeGreaterThan(0);
     // The spec's formula on the answered cost gives the same price: cost/100 × rate × (1 + rent_cost).
@@ -61,7 +61,7 @@ describe("POST /api/rent/countries (stock and price)", () => {
     await postEntry(db(), { userId: user.id, key: `fund:test:${user.id}`, amountKobo: 6_000_000, kind: "fund", note: "Wallet deposit" });
     const res = await api("/api/rent/countries", { token: user.token, json: { countryId: 5, duration: "hour", period: "1" } });
     expect(res.status).toBe(200);
-    expect(res.data.data.price).toBe(263.43); // 268.8 × 0.98 = 263.424, rounded up to the kobo
+    expect(res.data.price).toBe(263.42); // 268.8 × 0.98 = 263.424, to the nearest kobo
   });
 
   it.each([
@@ -86,7 +86,7 @@ describe("POST /api/rent/countries (stock and price)", () => {
     const user = await createUser();
     const res = await api("/api/rent/countries", { token: user.token, json: { countryId: "999", duration: "week", period: 2 } });
     expect(res.status).toBe(200);
-    expect(res.data).toEqual({ data: { limits: [], price: null, in_stock: false }, message: NO_RENT_STOCK_MESSAGE });
+    expect(res.data).toEqual({ limits: [], price: null, in_stock: false, message: NO_RENT_STOCK_MESSAGE });
   });
 
   it("needs a signed-in user", async () => {
@@ -122,12 +122,22 @@ describe("POST /api/rent-number", () => {
     await expectLedgerBalanced();
   });
 
-  it("answers 409 with the new price when the client's price differs, and charges nothing", async () => {
+  it("answers 409 with the new price when the server would charge more than the client showed, and charges nothing", async () => {
     const user = await createUser({ balanceKobo: 100_000 });
     const res = await rent(user.token, { countryId: "5", duration: "hour", period: 1, price: 200 });
     expect(res.status).toBe(409);
     expect(res.data).toMatchObject({ code: "PRICE_CHANGED", price: 268.8 });
     expect(await balanceOf(user.id)).toBe(100_000);
+  });
+
+  it("charges the server's lower price when the client showed more, and says so (issue 19)", async () => {
+    const user = await createUser({ balanceKobo: 100_000 });
+    const res = await rent(user.token, { countryId: "5", duration: "hour", period: 1, price: "300.00" });
+    expect(res.status).toBe(201);
+    expect(res.data).toMatchObject({ price: 268.8, shown_price: 300, message: "You were charged ₦268.80, less than the ₦300.00 shown." });
+    expect(res.data.rental.amount).toBe(268.8);
+    expect(await balanceOf(user.id)).toBe(100_000 - 26_880);
+    await expectLedgerBalanced();
   });
 
   it("refuses without enough balance and leaves no rental behind", async () => {

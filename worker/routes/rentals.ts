@@ -5,6 +5,7 @@ import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
+import { chargedBelowShown } from "../services/pricing";
 import { rentalProviderFor } from "../providers/rent";
 import {
   cancelRental,
@@ -45,9 +46,10 @@ rentalRoutes.post("/rent/countries", validate("json", rentQuoteRequestSchema), a
   });
   // No stock is an answer, not an error: the form shows the spec's red box from `message` (or an empty/zero limit).
   if (quote.priceKobo === null) {
-    return c.json({ data: { limits: quote.limits, price: null, in_stock: false }, message: NO_RENT_STOCK_MESSAGE });
+    return c.json({ limits: quote.limits, price: null, in_stock: false, message: NO_RENT_STOCK_MESSAGE });
   }
-  return c.json({ data: { limits: quote.limits, price: koboToNaira(quote.priceKobo), in_stock: true } });
+  // SPEC 7 "data.limits[]": axios's data is the body, so limits sit at the body's top level (issue 19).
+  return c.json({ limits: quote.limits, price: koboToNaira(quote.priceKobo), in_stock: true });
 });
 
 rentalRoutes.post("/rent-number", validate("json", rentNumberRequestSchema), async (c) => {
@@ -58,7 +60,7 @@ rentalRoutes.post("/rent-number", validate("json", rentNumberRequestSchema), asy
     period: body.period,
     clientPrice: body.price,
   });
-  return c.json({ number: row.number, rental: rentalView(row) }, 201);
+  return c.json({ number: row.number, rental: rentalView(row), price: koboToNaira(row.priceKobo), ...chargedBelowShown(row.priceKobo, body.price) }, 201);
 });
 
 rentalRoutes.get("/rentals/:id", validate("param", rentalIdParamSchema), async (c) => {

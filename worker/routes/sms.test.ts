@@ -39,13 +39,14 @@ describe("GET /api/sms/countries and /api/sms/price", () => {
     expect(anonymous.status).toBe(200);
     expect(Object.keys(anonymous.data).length).toBeGreaterThanOrEqual(30);
     // $0.50 × 1600 = ₦800 (at most ₦1000, so low_cost 0.5) = ₦1,200
-    expect(anonymous.data.wa).toEqual({ country_id: "5", application_id: "wa", application: "WhatsApp", cost: 120_000, count: expect.any(Number), price: 1200 });
+    // cost is the upstream's, in US cents (SPEC "minor units, divided by 100"); price the caller's naira.
+    expect(anonymous.data.wa).toEqual({ country_id: "5", application_id: "wa", application: "WhatsApp", cost: 50, count: expect.any(Number), price: 1200 });
     expect(anonymous.data.wa.count).toBeGreaterThan(0);
 
     const silver = await createUser();
     await env.DB.prepare("UPDATE users SET total_deposited_kobo = ? WHERE id = ?").bind(60_000_00, silver.id).run();
     const discounted = await api("/api/sms/price?id=5&provider=Swift", { token: silver.token });
-    expect(discounted.data.wa).toMatchObject({ cost: 117_600, price: 1176 }); // Silver: 2% off
+    expect(discounted.data.wa).toMatchObject({ cost: 50, price: 1176 }); // Silver: 2% off the price; the cost is the upstream's
     expect((await api("/api/sms/price?id=5&provider=Swift", { token: "not-a-token" })).status).toBe(401);
   });
 
@@ -73,7 +74,7 @@ describe("POST /api/sms/get-number", () => {
     const orderId = res.data.phone.request_id;
     expect(res.data).toEqual({
       phone: { request_id: orderId, number: expect.stringMatching(/^1\d{10}$/) },
-      table: { purchased_number: res.data.phone.number, sms: null },
+      table: { purchased_number: res.data.phone.number, sms: null, reference_code: orderId },
       debitRef: `buy:${orderId}`,
       price: 1200,
     });
@@ -84,6 +85,29 @@ describe("POST /api/sms/get-number", () => {
     ]);
     await stopPoller(orderId);
     await expectLedgerBalanced();
+  });
+
+  it("charges the lower server price when the client showed more (here a tier discount), and says so", async () => {
+    const user = await createUser({ balanceKobo: 500_000 });
+    await env.DB.prepare("UPDATE users SET total_deposited_kobo = ? WHERE id = ?").bind(60_000_00, user.id).run();
+    // The spec's client shows the starter price (₦1,200, as displayed text); a Silver customer pays 2% less.
+    const res = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa", price: "1,200.00" } });
+    expect(res.status).toBe(200);
+    const orderId = res.data.phone.request_id;
+    expect(res.data).toMatchObject({ price: 1176, shown_price: 1200, message: "You were charged ₦1176.00, less than the ₦1200.00 shown." });
+    expect(await ledgerRows(user.id)).toEqual([
+      { key: `buy:${orderId}`, amount_kobo: -117_600, kind: "buy", note: "WhatsApp number (USA)", ref: orderId },
+    ]);
+    await stopPoller(orderId);
+    await expectLedgerBalanced();
+  });
+
+  it("refuses a shown price that is not an amount with 400, before any debit", async () => {
+    const user = await createUser({ balanceKobo: 500_000 });
+    const res = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa", price: "twelve" } });
+    expect(res.status).toBe(400);
+    expect(res.data).toMatchObject({ code: "VALIDATION_FAILED", message: "price must be the amount shown, in naira." });
+    expect(await ledgerRows(user.id)).toEqual([]);
   });
 
   it("refuses a tampered client price with 409 and the new price, without a debit", async () => {

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { smsCountriesQuerySchema, smsGetNumberSchema, smsGetNumbersSchema, smsOrderRefSchema, smsPriceQuerySchema, type SmsServiceEntry } from "../../schema/sms";
+import { smsCompareQuerySchema, smsCountriesQuerySchema, smsFavouriteSchema, smsGetNumberSchema, smsGetNumbersSchema, smsOrderRefSchema, smsPriceQuerySchema, type SmsServiceEntry } from "../../schema/sms";
 import { koboToNaira } from "../../schema/money";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
@@ -8,8 +8,9 @@ import { verifyToken } from "../lib/jwt";
 import { validate } from "../lib/validate";
 import { loadSessionUser, readAsSignedInUser, requireAuth } from "../middleware/auth";
 import { ordersRead } from "../services/order-list";
-import { pricingContext, smsPriceKobo } from "../services/pricing";
+import { costMinorUnits, pricingContext, smsPriceKobo } from "../services/pricing";
 import { smsCountries, smsOffers } from "../services/sms-catalogue";
+import { compareRoutes, listFavourites, setFavourite } from "../services/sms-choice";
 import { buySmsNumber, buySmsNumbers, cancelSmsOrder, requestAnotherCode, smsOrderStatus, smsRefundState } from "../services/sms-orders";
 
 export const smsRoutes = new Hono<AppEnv>();
@@ -31,14 +32,14 @@ smsRoutes.get("/sms/price", validate("query", smsPriceQuerySchema), async (c) =>
   const ctx = await pricingContext(getDb(c.env.DB), totalDepositedKobo);
   const entries: Record<string, SmsServiceEntry> = {};
   for (const offer of offers) {
-    const cost = smsPriceKobo(offer.costUsd, ctx);
     entries[offer.serviceId] = {
       country_id: offer.countryId,
       application_id: offer.serviceId,
       application: offer.name,
-      cost,
+      // SPEC 3/7: the upstream cost in minor units; cost/100 × get-rate's rate × (1 + markup) = the starter-tier price.
+      cost: costMinorUnits(offer.costUsd),
       count: offer.count,
-      price: koboToNaira(cost),
+      price: koboToNaira(smsPriceKobo(offer.costUsd, ctx)),
     };
   }
   return c.json(entries);
@@ -51,6 +52,20 @@ smsRoutes.post("/sms/get-number", requireAuth, validate("json", smsGetNumberSche
 // Several numbers (1-5) for one service, each its own order: docs/api.md "Several numbers at once".
 smsRoutes.post("/sms/get-numbers", requireAuth, validate("json", smsGetNumbersSchema), async (c) => {
   return c.json(await buySmsNumbers(c.env, c.var.user, c.req.valid("json")));
+});
+
+// Favourites: starred services, per customer, on the server so every device shows the same.
+smsRoutes.get("/sms/favourites", requireAuth, async (c) => c.json(await listFavourites(getDb(c.env.DB), c.var.user.id)));
+
+smsRoutes.put("/sms/favourites", requireAuth, validate("json", smsFavouriteSchema), async (c) => {
+  const { provider, service_id, starred } = c.req.valid("json");
+  return c.json(await setFavourite(getDb(c.env.DB), c.var.user.id, provider, service_id, starred));
+});
+
+// Every provider and country selling one service, with our own last-7-days outcomes above a minimum sample.
+smsRoutes.get("/sms/compare", requireAuth, validate("query", smsCompareQuerySchema), async (c) => {
+  const { provider, service } = c.req.valid("query");
+  return c.json(await compareRoutes(c.env, c.var.user, provider, service));
 });
 
 smsRoutes.get("/sms/status/:request_id", requireAuth, validate("param", smsOrderRefSchema), async (c) => {

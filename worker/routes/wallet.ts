@@ -47,12 +47,18 @@ export const walletRoutes = new Hono<AppEnv>()
   .post("/initialize-transaction", requireAuth, validate("json", initializeTransactionSchema), async (c) => {
     const user = c.var.user;
     const checkout = await startCardPayment(paymentDeps(c), user, c.req.valid("json").amount, originOf(c));
-    return c.json({ data: { data: checkout } });
+    // SPEC 7 "data.data with checkout_url": axios's data is the body, so the body's data holds the checkout (issue 19).
+    return c.json({ data: checkout });
   })
 
   // The dashboard's return polling and the Verify Payment button: both ask Squad themselves, for the caller's payment.
-  .post("/squad-callback", requireAuth, validate("json", transactionRefSchema), async (c) => confirm(c, c.req.valid("json").transaction_ref))
-  .post("/verify-payment", requireAuth, validate("json", transactionRefSchema), async (c) => confirm(c, c.req.valid("json").transaction_ref))
+  // SPEC 7 "data equals 'success'": the body itself is the outcome string (issue 19). /verify-payment (path not in the
+  // spec, "returning a message") keeps { data, message }.
+  .post("/squad-callback", requireAuth, validate("json", transactionRefSchema), async (c) => c.json(await confirmOutcome(c, c.req.valid("json").transaction_ref)))
+  .post("/verify-payment", requireAuth, validate("json", transactionRefSchema), async (c) => {
+    const outcome = await confirmOutcome(c, c.req.valid("json").transaction_ref);
+    return c.json({ data: outcome, message: PAYMENT_MESSAGES[outcome] });
+  })
 
   .get("/payments/pending", requireAuth, async (c) => c.json({ data: await listPendingCardPayments(getDb(c.env.DB), c.var.user.id) }))
 
@@ -70,8 +76,8 @@ export const walletRoutes = new Hono<AppEnv>()
     return c.json(status);
   });
 
-async function confirm(c: Context<AppEnv>, ref: string) {
+async function confirmOutcome(c: Context<AppEnv>, ref: string) {
   const outcome = await confirmCardPayment(paymentDeps(c), ref, c.var.user.id);
   if (!outcome) throw new AppError("NOT_FOUND", "Payment not found.");
-  return c.json({ data: outcome, message: PAYMENT_MESSAGES[outcome] });
+  return outcome;
 }

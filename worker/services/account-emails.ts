@@ -76,6 +76,15 @@ export function twoFactorEmail(to: Recipient, enabled: boolean): EmailMessage {
       ]);
 }
 
+/** The rental reminder (issue 17): sent once, about an hour before a rented number stops receiving SMS. */
+export function rentalEndingEmail(to: Recipient, rental: { number: string; country: string; expiresAt: number; link: string | null }): EmailMessage {
+  return mail(to, `Your rented number +${rental.number} ends in about an hour`, [
+    `Your rented ${rental.country} number +${rental.number} stops receiving SMS at ${new Date(rental.expiresAt).toUTCString()}.`,
+    "Copy any code you still need before then. Once a rental ends, the number cannot be taken back.",
+    ...(rental.link ? ["", "Open your rentals:", rental.link] : []),
+  ]);
+}
+
 function mail(to: Recipient, subject: string, lines: string[]): EmailMessage {
   const text = [`Hello ${to.username},`, "", ...lines].join("\n");
   const html = [`<p>Hello ${escapeHtml(to.username)},</p>`, ...lines.filter(Boolean).map((l) => `<p>${linkify(escapeHtml(l))}</p>`)].join("");

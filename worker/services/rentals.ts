@@ -1,5 +1,5 @@
 import { and, desc, eq, lt, sql } from "drizzle-orm";
-import { koboToNaira, nairaToKobo } from "../../schema/money";
+import { koboToNaira } from "../../schema/money";
 import {
   formatRentDuration,
   NO_RENT_STOCK_MESSAGE,
@@ -15,7 +15,7 @@ import { RENT_PROVIDER_NAME, rentalProviderFor } from "../providers/rent";
 import { RentProviderError, type RentChoice, type RentalProvider, type RentLimit } from "../providers/rent/types";
 import { asInsufficientBalance, hasEntry, ledgerInsert } from "./ledger";
 import { notify } from "./notify";
-import { pricingContext, rentPriceKobo } from "./pricing";
+import { assertNotAboveShown, costMinorUnits, pricingContext, rentPriceKobo } from "./pricing";
 import { isSandboxUser } from "./sandbox-accounts";
 import { getSetting } from "./settings";
 import { toUsd } from "./upstream-money";
@@ -86,7 +86,7 @@ export async function quoteRental(deps: RentalDeps, totalDepositedKobo: number, 
   const limit = priced.find((l) => l.countryId === choice.countryId && l.count > 0) ?? null;
   const ctx = await pricingContext(deps.db, totalDepositedKobo);
   return {
-    limits: priced.map((l) => ({ country_id: l.countryId, count: l.count, cost: Math.round(l.costUsd * 10_000) / 100 })),
+    limits: priced.map((l) => ({ country_id: l.countryId, count: l.count, cost: costMinorUnits(l.costUsd) })),
     priceKobo: limit ? rentPriceKobo(limit.costUsd, ctx) : null,
     limit,
   };
@@ -122,8 +122,8 @@ async function countryName(deps: RentalDeps, countryId: string): Promise<string>
 // Renting
 
 export interface RentRequest extends RentChoice {
-  /** The naira price the customer saw, only compared with ours. */
-  clientPrice?: number | string | null;
+  /** The naira price the customer saw: we never charge more (assertNotAboveShown). */
+  clientPrice?: number | null;
 }
 
 export async function rentNumber(
@@ -135,14 +135,7 @@ export async function rentNumber(
   const quote = await quoteRental({ ...deps, provider: upstreamFor(deps, user.id) }, user.totalDepositedKobo, choice);
   if (quote.priceKobo === null) throw new AppError("NO_NUMBERS", NO_RENT_STOCK_MESSAGE);
   const priceKobo = quote.priceKobo;
-  if (request.clientPrice !== undefined && request.clientPrice !== null && request.clientPrice !== "") {
-    const seen = Number(request.clientPrice);
-    if (!Number.isFinite(seen) || nairaToKobo(seen) !== priceKobo) {
-      throw new AppError("PRICE_CHANGED", `The price is now ₦${koboToNaira(priceKobo).toFixed(2)}. Please confirm to continue.`, {
-        price: koboToNaira(priceKobo),
-      });
-    }
-  }
+  assertNotAboveShown(priceKobo, request.clientPrice);
 
   const id = crypto.randomUUID();
   const name = await countryName(deps, choice.countryId);

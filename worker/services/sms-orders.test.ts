@@ -129,7 +129,7 @@ describe("concurrent purchases", () => {
     await putSetting(db(), "exchange_rate", { rate: 1000 });
     await putSetting(db(), "costs", { low_cost: 0, high_cost: 0, rent_cost: 0 });
     const price = await api("/api/sms/price?id=5&provider=Swift");
-    expect(price.data.mb).toMatchObject({ cost: 10_000, price: 100 });
+    expect(price.data.mb).toMatchObject({ cost: 10, price: 100 });
 
     const user = await createUser({ balanceKobo: 100_000 });
     const results = await Promise.all(

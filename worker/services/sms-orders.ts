@@ -32,7 +32,7 @@ import { smsProviderFor } from "../providers/sms";
 import { SmsProviderError, type SmsFaultKind, type SmsPollResult, type SmsProvider } from "../providers/sms/types";
 import { asInsufficientBalance, ledgerInsert } from "./ledger";
 import { notify } from "./notify";
-import { pricingContext, smsPriceKobo } from "./pricing";
+import { assertNotAboveShown, chargedBelowShown, pricingContext, smsPriceKobo } from "./pricing";
 import { envForUser } from "./sandbox-accounts";
 import { getSetting } from "./settings";
 import { clearSmsCatalogueCache, findSmsOffer } from "./sms-catalogue";
@@ -89,11 +89,7 @@ export async function buySmsNumber(appEnv: Env, user: SignedInUser, input: SmsGe
       { price: koboToNaira(priceKobo), max_price: input.max_price },
     );
   }
-  if (input.price !== undefined && nairaToKobo(input.price) !== priceKobo) {
-    throw new AppError("PRICE_CHANGED", `The price has changed to ₦${koboToNaira(priceKobo).toFixed(2)}. Please confirm the new price.`, {
-      price: koboToNaira(priceKobo),
-    });
-  }
+  assertNotAboveShown(priceKobo, input.price);
 
   const orderId = crypto.randomUUID();
   const now = Date.now();
@@ -168,9 +164,11 @@ export async function buySmsNumber(appEnv: Env, user: SignedInUser, input: SmsGe
 
   return {
     phone: { request_id: orderId, number: activation.number },
-    table: { purchased_number: activation.number, sms: null },
+    // reference_code: the order id, as /api/orders names it, so a client can poll and cancel with it (issue 19).
+    table: { purchased_number: activation.number, sms: null, reference_code: orderId },
     debitRef: `buy:${orderId}`,
     price: koboToNaira(priceKobo),
+    ...chargedBelowShown(priceKobo, input.price),
   };
 }
 

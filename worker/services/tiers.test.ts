@@ -53,8 +53,8 @@ describe("the discount in a charged price", () => {
     expect((await api("/api/level", { token: bronze.token })).data[0]).toMatchObject({ total_deposited: 59_999.99, tier: { text: "Bronze" } });
     expect((await api("/api/level", { token: silver.token })).data[0]).toMatchObject({ total_deposited: 60_000, tier: { text: "Silver" } });
 
-    expect((await api("/api/sms/price?id=5&provider=Swift", { token: bronze.token })).data.wa.cost).toBe(120_000);
-    expect((await api("/api/sms/price?id=5&provider=Swift", { token: silver.token })).data.wa.cost).toBe(117_600);
+    expect((await api("/api/sms/price?id=5&provider=Swift", { token: bronze.token })).data.wa.price).toBe(1200);
+    expect((await api("/api/sms/price?id=5&provider=Swift", { token: silver.token })).data.wa.price).toBe(1176);
 
     expect(await buyWhatsApp(bronze.token)).toEqual({ price: 1200, debitKobo: 120_000 });
     expect(await buyWhatsApp(silver.token)).toEqual({ price: 1176, debitKobo: 117_600 });

@@ -29,7 +29,7 @@ describe("ads carousel", () => {
     const { container } = renderCarousel();
     expect(screen.getAllByTestId("ad-placeholder")).toHaveLength(3);
 
-    answer(new Response(JSON.stringify({ data: { data: ads } }), { status: 200 }));
+    answer(new Response(JSON.stringify({ data: ads }), { status: 200 }));
     expect(await screen.findByRole("link", { name: "Numbers for WhatsApp" })).toBeTruthy();
     const images = Array.from(container.querySelectorAll("img")).map((img) => img.getAttribute("src"));
     expect(images).toEqual(["https://cdn.example.com/ads/one.png", "/ads/two.png"]);
@@ -43,7 +43,7 @@ describe("ads carousel", () => {
     const fetchMock = vi
       .fn()
       .mockResolvedValueOnce(new Response(JSON.stringify({ code: "INTERNAL", message: "boom", error: "boom" }), { status: 500 }))
-      .mockResolvedValue(new Response(JSON.stringify({ data: { data: ads } }), { status: 200 }));
+      .mockResolvedValue(new Response(JSON.stringify({ data: ads }), { status: 200 }));
     vi.stubGlobal("fetch", fetchMock);
     renderCarousel();
     expect(await screen.findByText("Failed to load ads.")).toBeTruthy();

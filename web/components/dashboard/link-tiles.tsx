@@ -30,9 +30,9 @@ export function ReferralTile() {
   const copy = async () => {
     try {
       // Read through the cache so a second click does not call the server again.
-      const ref = await queryClient.fetchQuery({ queryKey: ["ref"], queryFn: getRef, staleTime: 5 * 60_000 });
-      if (!ref?.data) throw new Error("no referral link");
-      await navigator.clipboard.writeText(ref.data);
+      const link = await queryClient.fetchQuery({ queryKey: ["ref"], queryFn: getRef, staleTime: 5 * 60_000 });
+      if (!link) throw new Error("no referral link");
+      await navigator.clipboard.writeText(link);
       toast.success("Link copied to your clipboard!");
     } catch {
       toast.error("Failed to copy code");

@@ -230,7 +230,7 @@ export function CryptoDeposit({ settings }: { settings: RateSettings }) {
   };
 
   const usd = Number(amount);
-  const estimate = Number.isFinite(usd) && usd > 0 ? usd * settings.rate : 0;
+  const estimate = Number.isFinite(usd) && usd > 0 ? usd * settings.crypto_rate : 0;
 
   return (
     <div className="flex flex-col gap-4">
@@ -253,7 +253,7 @@ export function CryptoDeposit({ settings }: { settings: RateSettings }) {
             </div>
             <div>
               <dt className="text-slate-600 dark:text-slate-400">Rate</dt>
-              <dd className="font-semibold">₦{formatNaira(settings.rate)} / $1</dd>
+              <dd className="font-semibold">₦{formatNaira(settings.crypto_rate)} / $1</dd>
             </div>
           </dl>
           {minAlert ? <Alert variant="error">{`Minimum amount is $${settings.cryptomin}`}</Alert> : null}

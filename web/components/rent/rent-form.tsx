@@ -65,10 +65,10 @@ export function RentForm({ onRented }: { onRented: (rental: Rental) => void }) {
     return () => clearTimeout(timer);
   }, [countryId, unit, period]);
 
-  const limit = stock.data?.data.limits.find((l) => String(l.country_id) === lookup?.countryId) ?? stock.data?.data.limits[0];
+  const limit = stock.data?.limits.find((l) => String(l.country_id) === lookup?.countryId) ?? stock.data?.limits[0];
   const stockCount = stock.data ? (limit?.count ?? 0) : null;
-  const inStock = Boolean(stock.data && stock.data.data.in_stock !== false && stockCount && stockCount > 0);
-  const price = inStock ? (stock.data?.data.price ?? null) : null;
+  const inStock = Boolean(stock.data && stock.data.in_stock !== false && stockCount && stockCount > 0);
+  const price = inStock ? (stock.data?.price ?? null) : null;
   const noStockAnswer =
     (stock.data && !inStock) ||
     (stock.error instanceof ApiError && (stock.error.code === "NO_NUMBERS" || stock.error.message === NO_STOCK_MESSAGE));
@@ -116,6 +116,7 @@ export function RentForm({ onRented }: { onRented: (rental: Rental) => void }) {
       {
         onSuccess: (res) => {
           toast.success(`Number ${res.number} rented successfully`);
+          if (res.message) toast.info(res.message);
           clearChoice();
           clearTimeout(panelTimer.current);
           panelTimer.current = setTimeout(() => setSummaryCost(null), PRICE_PANEL_AFTER_SUBMIT_MS);

@@ -8,6 +8,8 @@ import {
   smsCountriesQueryOptions,
   useBuyNumber,
   useBuyNumbers,
+  useSmsFavourites,
+  useToggleFavourite,
   useSmsCountries,
   useSmsPrices,
   type SmsCountry,
@@ -22,6 +24,9 @@ import { Select } from "../ui/select";
 import { Spinner } from "../ui/spinner";
 import { Dialog } from "../ui/dialog";
 import { parseMaxPrice, priceChoiceFrom, type PriceChoice } from "./price-choice";
+import { CompareDialog } from "./compare-dialog";
+import { favouritesFirst } from "./service-order";
+import { BarChart3, Star } from "lucide-react";
 import type { PendingSmsRequest } from "./pending-request";
 import { countryAfterProviderChange, DEFAULT_COUNTRY_ID, DEFAULT_PROVIDER } from "./provider-country";
 import { EmojiText } from "../ui/emoji-text";
@@ -99,6 +104,9 @@ export function SmsPurchaseCard({
   const [maxPriceText, setMaxPriceText] = useState("");
   const [quantity, setQuantity] = useState(1);
   const buyMany = useBuyNumbers();
+  const favourites = useSmsFavourites();
+  const toggleFavourite = useToggleFavourite();
+  const [comparing, setComparing] = useState(false);
   const [priceChoice, setPriceChoice] = useState<PriceChoice | null>(null);
   const countries = useSmsCountries(provider);
   const prices = useSmsPrices(provider, countryId);
@@ -114,16 +122,18 @@ export function SmsPurchaseCard({
     () => (countries.data ?? []).map((c: SmsCountry) => ({ value: String(c.id), label: c.title })),
     [countries.data],
   );
+  // Starred services first, marked with a star (the list's search still finds every service by name).
   const serviceOptions = useMemo(
     () =>
-      (prices.data ?? []).map((s) => ({
+      favouritesFirst(prices.data ?? [], provider, favourites.data).map(({ service: s, starred }) => ({
         value: String(s.application_id),
-        label: `${s.application} — ₦${formatNaira(s.price)}`,
+        label: `${starred ? "★ " : ""}${s.application} — ₦${formatNaira(s.price)}`,
         description: `${s.count} in stock`,
         disabled: s.count <= 0,
       })),
-    [prices.data],
+    [prices.data, provider, favourites.data],
   );
+  const isFavourite = (favourites.data ?? []).some((f) => f.provider === provider && f.service_id === serviceId);
   const service = prices.data?.find((s) => String(s.application_id) === serviceId);
 
   const changeProvider = (value: string) => {
@@ -182,9 +192,11 @@ export function SmsPurchaseCard({
           }
           toast.success("number purchased successfully");
           toast.success("purchased number successfully");
+          // The server charged less than shown (a price fall since the list was read): it says so.
+          if (res.message) toast.info(res.message);
           const number = res.table?.purchased_number ?? res.phone.number;
           onPurchased({
-            request_id: String(res.phone.request_id),
+            request_id: String(res.table?.reference_code ?? res.phone.request_id),
             debitRef: res.debitRef,
             number,
             purchased_number: number,
@@ -268,6 +280,27 @@ export function SmsPurchaseCard({
         </Field>
         {chosen && service ? (
           <>
+            <div className="flex flex-wrap gap-2">
+              <Button
+                variant="outline"
+                size="sm"
+                aria-pressed={isFavourite}
+                disabled={toggleFavourite.isPending}
+                onClick={() =>
+                  toggleFavourite.mutate(
+                    { provider, service_id: serviceId, starred: !isFavourite },
+                    { onError: (err) => toast.error(err.message) },
+                  )
+                }
+              >
+                <Star className={isFavourite ? "h-4 w-4 fill-amber-400 text-amber-500" : "h-4 w-4"} aria-hidden />
+                {isFavourite ? "Starred" : "Star this service"}
+              </Button>
+              <Button variant="outline" size="sm" onClick={() => setComparing(true)}>
+                <BarChart3 className="h-4 w-4" aria-hidden />
+                Compare routes
+              </Button>
+            </div>
             <Field label="Stock">{(p) => <Input {...p} readOnly value={String(service.count)} />}</Field>
             <Field label="How many numbers" hint="Up to 5 numbers for this service, each its own order and refund.">
               {(p) => (
@@ -306,6 +339,20 @@ export function SmsPurchaseCard({
         ) : null}
         <NumberBox shown={shown} />
       </CardContent>
+      {comparing ? (
+        <CompareDialog
+          open
+          onClose={() => setComparing(false)}
+          provider={provider}
+          serviceId={serviceId}
+          onChoose={(route) => {
+            setComparing(false);
+            setProvider(route.provider);
+            setCountryId(route.country_id);
+            setServiceId(route.service_id);
+          }}
+        />
+      ) : null}
       <Dialog
         open={priceChoice !== null}
         onOpenChange={(next) => !next && setPriceChoice(null)}

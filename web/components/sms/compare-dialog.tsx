@@ -1,0 +1,101 @@
+import { useState } from "react";
+import type { SmsCompareRoute } from "../../../schema/sms";
+import { formatNaira } from "../../../schema/money";
+import { useSmsCompare, type SmsProvider } from "../../api/sms";
+import { Button } from "../ui/button";
+import { Dialog } from "../ui/dialog";
+import { Spinner } from "../ui/spinner";
+import { sortRoutes, type CompareSort } from "./service-order";
+
+const PROVIDER_LABEL: Record<string, string> = { Swift: "Swift SMS", Dynamic: "Dynamic SMS" };
+
+/**
+ * Every provider and country selling the chosen service: price, stock, and our own last-7-days success rate and median
+ * time to code, the latter two only where the server had enough orders (it sends null below its minimum sample, and
+ * the sample size either way). Choosing a row fills the purchase form with that route.
+ */
+export function CompareDialog({
+  open,
+  onClose,
+  provider,
+  serviceId,
+  onChoose,
+}: {
+  open: boolean;
+  onClose: () => void;
+  provider: SmsProvider;
+  serviceId: string;
+  onChoose: (route: SmsCompareRoute) => void;
+}) {
+  const compare = useSmsCompare(provider, serviceId, open);
+  const [sort, setSort] = useState<CompareSort>("price");
+  const data = compare.data;
+  const routes = data ? sortRoutes(data.routes, sort) : [];
+  return (
+    <Dialog open={open} onOpenChange={(next) => !next && onClose()} title={data ? `Compare routes: ${data.service}` : "Compare routes"} className="max-w-3xl">
+      {compare.isPending ? (
+        <Spinner className="h-5 w-5 text-blue-600" label="Loading routes" />
+      ) : compare.isError ? (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-400">{compare.error.message}</p>
+      ) : data ? (
+        <div className="flex flex-col gap-3">
+          <div className="flex items-center gap-2 text-sm" role="group" aria-label="Sort routes">
+            <span className="text-slate-600 dark:text-slate-400">Sort by</span>
+            <Button size="sm" variant={sort === "price" ? "default" : "outline"} aria-pressed={sort === "price"} onClick={() => setSort("price")}>
+              Price
+            </Button>
+            <Button size="sm" variant={sort === "success" ? "default" : "outline"} aria-pressed={sort === "success"} onClick={() => setSort("success")}>
+              Success rate
+            </Button>
+          </div>
+          <p className="text-xs text-slate-600 dark:text-slate-400">
+            Success rate and time to code come from our own orders of the last {data.window_days} days, shown once a route has at
+            least {data.min_sample} of them.
+          </p>
+          <div className="max-h-[60vh] overflow-auto">
+            <table className="w-full text-left text-sm" data-testid="sms-compare-table">
+              <thead className="text-xs uppercase text-slate-600 dark:text-slate-400">
+                <tr>
+                  <th className="py-1 pr-2">Provider</th>
+                  <th className="py-1 pr-2">Country</th>
+                  <th className="py-1 pr-2">Price</th>
+                  <th className="py-1 pr-2">Stock</th>
+                  <th className="py-1 pr-2">Success</th>
+                  <th className="py-1 pr-2">Median time to code</th>
+                  <th className="py-1"><span className="sr-only">Choose</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                {routes.map((r) => (
+                  <tr key={`${r.provider}:${r.country_id}`} className="border-t border-slate-200 dark:border-slate-700">
+                    <td className="py-1.5 pr-2">{PROVIDER_LABEL[r.provider] ?? r.provider}</td>
+                    <td className="py-1.5 pr-2">{r.country}</td>
+                    <td className="py-1.5 pr-2">₦{formatNaira(r.price)}</td>
+                    <td className="py-1.5 pr-2">{r.count}</td>
+                    {r.stats ? (
+                      <>
+                        <td className="py-1.5 pr-2">
+                          {Math.round(r.stats.success_rate * 100)}% <span className="text-xs text-slate-600 dark:text-slate-400">of {r.sample}</span>
+                        </td>
+                        <td className="py-1.5 pr-2">{r.stats.median_seconds_to_code === null ? "—" : `${Math.round(r.stats.median_seconds_to_code)} s`}</td>
+                      </>
+                    ) : (
+                      <td className="py-1.5 pr-2 text-xs text-slate-600 dark:text-slate-400" colSpan={2}>
+                        {r.sample === 0 ? "No orders yet" : `Only ${r.sample} order${r.sample === 1 ? "" : "s"}: too few to rate`}
+                      </td>
+                    )}
+                    <td className="py-1.5">
+                      <Button size="sm" variant="outline" disabled={r.count <= 0} onClick={() => onChoose(r)} aria-label={`Choose ${PROVIDER_LABEL[r.provider] ?? r.provider} ${r.country}`}>
+                        Choose
+                      </Button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      ) : null}
+    </Dialog>
+  );
+}
