@@ -113,6 +113,11 @@ export function handleRealtimeFrame(queryClient: QueryClient, data: unknown): Re
   invalidateKeys(queryClient, queryKeysFor(message));
   const t = toastFor(message);
   if (t) showToast(t);
+  // A code while the tab is hidden: notification, chime, title count. Loaded on the first code only, so it adds
+  // nothing to the dashboard's first load (web/lib/code-alerts.ts).
+  if (message.kind === "sms.code" || message.kind === "rental.sms") {
+    void import("../lib/code-alerts").then((m) => m.alertIfHidden(message));
+  }
   return message;
 }
 

@@ -6,6 +6,7 @@ import { RentForm } from "../components/rent/rent-form";
 import { RentalInboxDialog } from "../components/rent/rental-inbox-dialog";
 import { Button } from "../components/ui/button";
 import { useDocumentTitle } from "../components/layout/logo";
+import { askCodeNotificationPermission } from "../lib/code-alerts";
 
 type OpenInbox = { id: string; number?: string; canCancel?: boolean };
 
@@ -30,7 +31,13 @@ export default function NumberPage() {
     <div className="mx-auto flex w-full max-w-7xl flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">Rent Number</h1>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,380px)_minmax(0,1fr)]">
-        <RentForm onRented={(rental) => setInbox({ id: rental.id, number: rental.number, canCancel: rental.can_cancel })} />
+        <RentForm
+          onRented={(rental) => {
+            setInbox({ id: rental.id, number: rental.number, canCancel: rental.can_cancel });
+            // The moment a notification helps: SMS will arrive on this number (asked once; never on page load).
+            void askCodeNotificationPermission();
+          }}
+        />
         <OrdersPanel title="Rented Numbers" caption="Rented numbers" kind="rental" action={action} />
       </div>
       <RentalInboxDialog

@@ -16,6 +16,7 @@ import { Input, PasswordInput } from "../components/ui/input";
 import { validateForm, type FieldErrors } from "../lib/form";
 import { useSessionUser } from "../lib/use-session";
 import { useDocumentTitle } from "../components/layout/logo";
+import { CodeAlertsSection } from "../components/settings/code-alerts-section";
 import { DevicesSection } from "../components/settings/devices-section";
 import { EmailSection } from "../components/settings/email-section";
 import { TwoFactorSection } from "../components/settings/two-factor-section";
@@ -149,6 +150,7 @@ export default function SettingsPage() {
       <ProfileSection />
       <EmailSection />
       <PasswordSection />
+      <CodeAlertsSection />
       <TwoFactorSection />
       <DevicesSection />
       <Suspense fallback={<Skeleton className="h-40 w-full" />}>

@@ -3,8 +3,10 @@ import { OrdersPanel } from "../components/orders/orders-panel";
 import { ErrorDialog, SmsDialog } from "../components/sms/sms-dialog";
 import { SmsPurchaseCard } from "../components/sms/sms-purchase-card";
 import { OtherNumbers } from "../components/sms/other-numbers";
+import { HistoryExport } from "../components/orders/history-export";
 import { useActiveSmsRequest } from "../components/sms/use-active-sms-request";
 import { useDocumentTitle } from "../components/layout/logo";
+import { askCodeNotificationPermission } from "../lib/code-alerts";
 
 export default function SmsPage() {
   useDocumentTitle("Receive SMS");
@@ -18,7 +20,11 @@ export default function SmsPage() {
         <SmsPurchaseCard
           shown={active.shown}
           busyWithRequest={active.shown?.phase === "waiting" && Boolean(active.pending)}
-          onPurchased={active.start}
+          onPurchased={(request) => {
+            active.start(request);
+            // The moment a notification helps: a code is on its way (asked once; never on page load).
+            void askCodeNotificationPermission();
+          }}
           onUnexpectedError={setErrorDetail}
         />
         <OrdersPanel title="Recent SMS Orders" caption="Recent SMS orders" kind="sms" />
@@ -38,6 +44,9 @@ export default function SmsPage() {
           extra={active.pending.others?.length ? <OtherNumbers others={active.pending.others} /> : null}
         />
       ) : null}
+      <div className="max-w-md">
+        <HistoryExport />
+      </div>
       <ErrorDialog detail={errorDetail} onClose={() => setErrorDetail(null)} />
     </div>
   );

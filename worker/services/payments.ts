@@ -636,7 +636,7 @@ export async function runPaymentSweep(env: Env): Promise<void> {
   const pending: Promise<unknown>[] = [];
   const deps: PaymentDeps = {
     env,
-    providers: paymentProviders(env, configFor(env), (env.PUBLIC_URL ?? "http://localhost").replace(/\/+$/, "")),
+    providers: paymentProviders(env, configFor(env), configFor(env).publicUrl),
     defer: (work) => void pending.push(work),
   };
   const result = await sweepPayments(deps);

@@ -12,8 +12,11 @@ export interface RateLimitRule {
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 
 export const RATE_LIMITS = {
-  /** Issue 2: after 10 failed logins on one account in 15 minutes, its logins answer 429 until the window passes. */
-  loginPerAccount: { limit: 10, windowMs: FIFTEEN_MINUTES },
+  /**
+   * The account-wide login ceiling, against guessing spread over many addresses. Ten times the per-address limit, so
+   * one attacking address (stopped at 10 below) can never lock the owner out (issue 12).
+   */
+  loginPerAccount: { limit: 100, windowMs: FIFTEEN_MINUTES },
   /** Forgot-password is limited the same way, per e-mail (known or not, so the answer reveals nothing). */
   forgotPerAccount: { limit: 10, windowMs: FIFTEEN_MINUTES },
   /** Guessing the old password with a stolen token is limited like a login. */
@@ -27,6 +30,11 @@ export const RATE_LIMITS = {
   // Generous on purpose: a whole office (or a mobile carrier's NAT) shares one address. It only stops a single machine
   // spraying guesses across many accounts.
   authPerAddress: { limit: 300, windowMs: FIFTEEN_MINUTES },
+  /**
+   * Issue 12: 10 login attempts on one account from one address in 15 minutes, then that address gets 429 for that
+   * account; the owner signing in from another address is not affected (the account-wide ceiling above still applies).
+   */
+  loginPerAccountAddress: { limit: 10, windowMs: FIFTEEN_MINUTES },
 } as const satisfies Record<string, RateLimitRule>;
 
 export interface RateLimitResult {

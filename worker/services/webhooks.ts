@@ -4,7 +4,7 @@ import { koboToNaira } from "../../schema/money";
 import type { RealtimeMessage } from "../../schema/realtime";
 import { getDb, type Db } from "../db/client";
 import { apiKeys, users, webhookEvents } from "../db/tables";
-import type { Env } from "../env";
+import { configFor, type Env } from "../env";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import { ownApiKey } from "./api-keys";
@@ -18,13 +18,7 @@ import { ownApiKey } from "./api-keys";
  */
 
 /** PUBLIC_URL's origin, for links in payloads (never a request's Host: there is no request here anyway). */
-function parseOrigin(configured: string | undefined): string | null {
-  try {
-    return configured ? new URL(configured).origin : null;
-  } catch {
-    return null;
-  }
-}
+const publicUrlOf = (env: Env): string => configFor(env).publicUrl;
 
 export const WEBHOOK_EVENT_TYPES = ["sms.code", "sms.ended", "rental.sms", "rental.ended", "balance.changed"] as const;
 
@@ -48,8 +42,8 @@ interface QueuedEvent {
 
 /** The webhook events a realtime message stands for (none for toasts, failures and operators' messages). */
 function eventsFor(env: Env, message: RealtimeMessage): QueuedEvent[] {
-  const base = parseOrigin(env.PUBLIC_URL);
-  const link = (path: string) => (base ? { url: `${base}${path}` } : {});
+  const base = publicUrlOf(env);
+  const link = (path: string) => ({ url: `${base}${path}` });
   switch (message.kind) {
     case "sms.code":
       return [
@@ -275,7 +269,7 @@ export async function setWebhookUrl(env: Env, ownerId: string, keyId: string, ur
   if (row.revokedAt !== null) throw new AppError("CONFLICT", "This key is revoked.");
   if (url !== null) {
     const parsed = new URL(url);
-    const localDeployment = parseOrigin(env.PUBLIC_URL)?.startsWith("http://") ?? false;
+    const localDeployment = publicUrlOf(env).startsWith("http://");
     if (parsed.protocol !== "https:" && !(localDeployment && parsed.protocol === "http:")) {
       throw new AppError("VALIDATION_FAILED", "The webhook URL must start with https://.");
     }
