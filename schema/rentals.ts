@@ -66,6 +66,14 @@ export const rentNumberRequestSchema = z
   .superRefine(checkPeriodRange);
 export type RentNumberRequest = z.infer<typeof rentNumberRequestSchema>;
 
+/** POST /api/rentals/:id/extend: which extension (the server's list) and, optionally, the naira price the client saw. */
+export const rentExtendRequestSchema = z.object({
+  duration: unitSchema,
+  period: periodSchema,
+  price: z.union([z.number(), z.string()]).optional().nullable(),
+});
+export type RentExtendRequest = z.infer<typeof rentExtendRequestSchema>;
+
 export const rentalIdParamSchema = z.object({ id: z.string().min(1).max(64) });
 
 /** Rental statuses: pending (paid, upstream being asked) -> active -> ended | cancelled; failed when the upstream refused. */

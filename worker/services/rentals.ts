@@ -514,7 +514,8 @@ function watcher(env: Env, id: string) {
   return env.RENTAL.get(env.RENTAL.idFromName(id));
 }
 
-async function startWatcher(env: Env, id: string): Promise<void> {
+/** Starts (or re-arms, after an extension) the rental's watcher. Idempotent. */
+export async function startWatcher(env: Env, id: string): Promise<void> {
   try {
     await watcher(env, id).start(id);
   } catch (err) {
