@@ -37,6 +37,37 @@ export const RATE_LIMITS = {
   loginPerAccountAddress: { limit: 10, windowMs: FIFTEEN_MINUTES },
 } as const satisfies Record<string, RateLimitRule>;
 
+const ONE_MINUTE = 60 * 1000;
+
+/**
+ * Issue 12, hole 6: per-account limits on every action that costs an upstream call or creates an object (a Durable
+ * Object alarm, a provider order, a checkout). Enforced in the services (enforceCostLimit), so the web app, /api/v1 and
+ * /stubs/handler_api.php share them. Generous on purpose: an honest customer buys a handful of numbers and opens one or
+ * two checkouts a minute; these only stop a script (one account once opened 30 checkouts and 30 invoices in a second).
+ */
+export const COST_LIMITS = {
+  /** Card checkouts and crypto invoices together (each is an upstream call and a row; an invoice also an alarm). */
+  payment: { limit: 20, windowMs: ONE_MINUTE },
+  /** Verify Payment clicks and the return page's polling (each asks Squad). */
+  verify: { limit: 60, windowMs: ONE_MINUTE },
+  /** SMS numbers bought (each number of a multi-buy counts) and "another code" requests. */
+  smsBuy: { limit: 30, windowMs: ONE_MINUTE },
+  /** SMS cancels (each releases a number upstream). */
+  smsCancel: { limit: 30, windowMs: ONE_MINUTE },
+  /** Rentals started, extended, cancelled or ended. */
+  rental: { limit: 15, windowMs: ONE_MINUTE },
+  /** API key created or revoked, webhook URL set, webhook event resent. */
+  apiKey: { limit: 30, windowMs: ONE_MINUTE },
+} as const satisfies Record<string, RateLimitRule>;
+
+export type CostAction = keyof typeof COST_LIMITS;
+
+/** Counts one costly action for the account and throws the one 429 (retry_after, Retry-After) past its limit. */
+export async function enforceCostLimit(db: Db, userId: string, action: CostAction): Promise<void> {
+  const result = await consumeRateLimit(db, `cost:${action}:${userId}`, COST_LIMITS[action]);
+  if (!result.allowed) throw rateLimitedError(result.retryAfterSeconds);
+}
+
 export interface RateLimitResult {
   allowed: boolean;
   count: number;

@@ -8,6 +8,7 @@ import { RentProviderError } from "../providers/rent/types";
 import { asInsufficientBalance, hasEntry, postEntry } from "./ledger";
 import { notify } from "./notify";
 import { pricingContext, rentPriceKobo } from "./pricing";
+import { enforceCostLimit } from "./rate-limit";
 import { customerErrorFor, findRental, ownedRental, startWatcher, type RentalDeps, type RentalRow } from "./rentals";
 import { getSetting } from "./settings";
 import { toUsd } from "./upstream-money";
@@ -76,6 +77,7 @@ export async function extendRental(
   request: { unit: RentUnit; period: number; clientPrice?: number | string | null },
 ): Promise<{ rental: RentalRow; charged: number }> {
   const row = await ownedRental(deps.db, user.id, id);
+  await enforceCostLimit(deps.db, user.id, "rental");
   if (row.status !== "active" || row.expiresAt === null || row.expiresAt <= Date.now()) {
     throw new AppError("INVALID_STATE", "This rental has already ended and can no longer be extended.");
   }

@@ -8,6 +8,7 @@ import { configFor, type Env } from "../env";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import { ownApiKey } from "./api-keys";
+import { enforceCostLimit } from "./rate-limit";
 
 /**
  * Developer webhooks (docs/developer-api.md "Webhooks", decision 016). Each API key may register a URL; the events its
@@ -266,6 +267,7 @@ async function attempt(url: string, secret: string, event: EventRow, now: number
 export async function setWebhookUrl(env: Env, ownerId: string, keyId: string, url: string | null): Promise<void> {
   const db = getDb(env.DB);
   const row = await ownApiKey(db, ownerId, keyId);
+  await enforceCostLimit(db, ownerId, "apiKey");
   if (row.revokedAt !== null) throw new AppError("CONFLICT", "This key is revoked.");
   if (url !== null) {
     const parsed = new URL(url);
@@ -308,6 +310,7 @@ export async function webhookLog(db: Db, ownerId: string, keyId: string): Promis
 export async function resendWebhookEvent(env: Env, ownerId: string, keyId: string, eventId: string, now = Date.now()): Promise<WebhookEventView> {
   const db = getDb(env.DB);
   const key = await ownApiKey(db, ownerId, keyId);
+  await enforceCostLimit(db, ownerId, "apiKey");
   if (key.revokedAt !== null) throw new AppError("CONFLICT", "This key is revoked.");
   if (!key.webhookUrl) throw new AppError("CONFLICT", "Set a webhook URL first.");
   const [row] = await db
