@@ -45,6 +45,11 @@ const JSON_ENDPOINTS: Endpoint[] = [
   { method: "POST", path: "/api/2fa/disable", fields: ["password", "code"], auth: true },
   { method: "POST", path: "/api/sessions/00000000-0000-4000-8000-000000000000/revoke", fields: [], auth: true },
   { method: "POST", path: "/api/logout/", fields: [], auth: true },
+  // Issue 17's endpoints (several numbers, favourites, rental extension) and issue 16's key management.
+  { method: "POST", path: "/api/sms/get-numbers", fields: ["provider", "country", "service", "price", "max_price", "quantity"], auth: true },
+  { method: "PUT", path: "/api/sms/favourites", fields: ["provider", "service_id", "starred"], auth: true },
+  { method: "POST", path: "/api/rentals/00000000-0000-4000-8000-000000000000/extend", fields: ["duration", "period", "price"], auth: true },
+  { method: "POST", path: "/api/keys", fields: ["name", "mode"], auth: true },
 ];
 
 const GET_PATHS = (id: string) => [
@@ -55,6 +60,10 @@ const GET_PATHS = (id: string) => [
   `/api/rentals/${id}`,
   `/api/level?user_id=${id}`,
   `/api/get-transaction?user_id=${id}`,
+  `/api/sms/compare?provider=${id}&service=${id}`,
+  `/api/export/transactions.csv?from=${id}&to=${id}`,
+  `/api/export/orders.csv?from=${id}&to=${id}`,
+  `/api/rentals/${id}/extend-options`,
 ];
 
 // Values chosen to break naive parsing: huge and fractional money, wrong types, prototype keys, control characters.
