@@ -13,7 +13,7 @@ import { tableCounts } from "./invariants";
  */
 
 interface Endpoint {
-  method: "POST" | "PATCH";
+  method: "POST" | "PATCH" | "PUT";
   path: string;
   fields: string[];
   auth: boolean;
