@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { shownPriceSchema } from "./money";
+import { shownPriceSchema } from "./shown-price";
 
 /**
  * Rent Number contracts, shared by the server's validation and the rental form. Units and their period ranges are the
