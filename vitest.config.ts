@@ -20,6 +20,8 @@ export default defineConfig({
                 bindings: {
                   TEST_MIGRATIONS: migrations,
                   APP_ENV: "test",
+                  // The origin the tests call (worker/test/helpers.ts api()); links must come from here, never Host.
+                  PUBLIC_URL: "http://127.0.0.1:8787",
                   PROVIDERS: "sandbox",
                   JWT_SECRET: "test-jwt-secret-0123456789abcdef",
                   SQUAD_SECRET_KEY: "sandbox_sk_test",

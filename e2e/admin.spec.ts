@@ -29,9 +29,11 @@ test("the operator CLI changes a setting the API then serves, and a manual credi
   const { token } = await reg.json();
   const auth = { authorization: `Bearer ${token}` };
 
+  // rate_settings.rate is served as `crypto_rate` (issue 19: `rate` is the SMS pricing exchange rate).
   const before = (await (await request.get("/api/get-rate", { headers: auth })).json())[0];
+  expect(before.crypto_rate).toBeGreaterThan(0);
   restore = async () => {
-    admin("set-rate-settings", "--cryptomin", String(before.cryptomin), "--rate", String(before.rate), "--squadmin", String(before.squadmin), "--reason", "e2e restore");
+    admin("set-rate-settings", "--cryptomin", String(before.cryptomin), "--rate", String(before.crypto_rate), "--squadmin", String(before.squadmin), "--reason", "e2e restore");
     // Settings are cached per isolate for up to 10 s: wait until the API serves the restored values.
     await expect
       .poll(async () => (await (await request.get("/api/get-rate", { headers: auth })).json())[0]?.squadmin, { timeout: 20_000 })

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { expect, test } from "@playwright/test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { E2E_BASE_URL } from "../playwright.config";
-import { signUpViaApi } from "./support";
+import { balanceOf, openSignedIn, signUpViaApi } from "./support";
 
 // The developer API as its users meet it: an open-source SMS-Activate client library (npm "sms-activate", written by
 // someone else, unchanged) pointed at our /stubs/handler_api.php over real HTTP, and the OpenAPI document checked by an
@@ -87,4 +87,49 @@ test("the OpenAPI document is valid OpenAPI 3.1 and the JSON API answers as it s
   const { secret } = await verifiedUserWithTestKey(request);
   const balance = await request.get("/api/v1/balance", { headers: { authorization: `Bearer ${secret}` } });
   expect(await balance.json()).toEqual({ balance: 20_000, currency: "NGN", mode: "test" });
+});
+
+test("Settings → API: a test key is created and shown once, the test wallet is topped up, the reference page has copyable examples", async ({ page, request }) => {
+  const session = await signUpViaApi(request, "devapi-ui");
+  // Verify the address first (creating keys needs it), by the e-mailed link.
+  let link: string | undefined;
+  await expect(async () => {
+    const outbox = await (await request.get(`/sandbox/outbox.json?to=${encodeURIComponent(session.user.userEmail)}`)).json();
+    link = (outbox.data as { link: string | null }[]).map((e) => e.link).find((l) => l?.includes("verify-email")) ?? undefined;
+    expect(link).toBeTruthy();
+  }).toPass();
+  const params = new URLSearchParams(link!.split("?")[1]);
+  expect((await request.post("/api/verify-email", { data: { id: params.get("id"), token: params.get("token") } })).status()).toBe(200);
+
+  await openSignedIn(page, session, "#/settings/1");
+  await expect(page.getByRole("heading", { name: "API" })).toBeVisible();
+  await page.getByRole("textbox", { name: "Key name" }).fill("Journey bot");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const dialog = page.getByRole("dialog", { name: "Your new API key" });
+  const secret = (await dialog.getByTestId("shown-once-secret").first().textContent()) ?? "";
+  expect(secret).toMatch(/^sk_test_[A-Za-z0-9]{32}$/);
+  await dialog.getByRole("button", { name: "I have copied it" }).click();
+  // Shown once: the list has the name and the prefix, never the secret.
+  const row = page.getByRole("list", { name: "API keys" }).getByTestId("api-key");
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("Journey bot");
+  await expect(row).toContainText(`${secret.slice(0, 14)}…`);
+  await expect(page.getByText(secret)).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Add ₦5,000 test money" }).click();
+  await expect(page.getByTestId("sandbox-balance")).toContainText("₦5,000.00");
+  const balance = await request.get("/api/v1/balance", { headers: { authorization: `Bearer ${secret}` } });
+  expect(await balance.json()).toEqual({ balance: 5000, currency: "NGN", mode: "test" });
+  // The real wallet did not move.
+  expect(await balanceOf(request, session.token)).toBe(0);
+
+  await page.getByRole("link", { name: "API reference" }).click();
+  await expect(page.getByRole("heading", { name: "Developer API reference" })).toBeVisible();
+  const doc = await (await request.get("/api/v1/openapi.json")).json();
+  await expect(page.getByTestId("api-operation")).toHaveCount(Object.values(doc.paths as Record<string, object>).reduce((n, m) => n + Object.keys(m).length, 0));
+  await expect(page.getByTestId("api-base-url")).toHaveText(doc.servers[0].url);
+  const buy = page.locator("section", { has: page.getByRole("heading", { name: /POST\s*\/sms\/orders$/ }) });
+  await expect(buy.locator("pre").first()).toContainText("Idempotency-Key");
+  await expect(buy.getByRole("button", { name: "Copy curl: POST /sms/orders" })).toBeVisible();
+  await expect(buy.getByRole("button", { name: "Copy JavaScript: POST /sms/orders" })).toBeVisible();
 });

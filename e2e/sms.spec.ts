@@ -162,3 +162,20 @@ test("favourites persist on the server: starred first after a reload and on anot
   await firstOption(second);
   await other.close();
 });
+
+test("export the orders of a date range as CSV", async ({ page, request }) => {
+  const session = await signUpAndFund(request, "smscsv", 5000);
+  await openSignedIn(page, session, "#/sms/1");
+  await chooseService(page, "Sandbox No-SMS");
+  await page.getByRole("button", { name: "Get Number" }).click();
+  await expect(page.getByText("purchased number successfully")).toBeVisible();
+  await page.getByRole("dialog").getByRole("button", { name: "Cancel Request" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Orders" }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^orders-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
+  const text = await (await import("node:fs/promises")).readFile((await download.path())!, "utf8");
+  const lines = text.trimEnd().split("\r\n");
+  expect(lines[0]).toBe('"Date","Reference","Kind","Service","Country","Provider","Number","Code","Amount (NGN)","Status"');
+  expect(lines.slice(1)).toEqual([expect.stringMatching(/"Receive SMS","Sandbox No-SMS","USA","Swift","1\d{10}","","120\.00","cancelled"$/)]);
+});

@@ -45,7 +45,7 @@ export const v1BuySmsSchema = z
   .object({
     provider: provider.default("Swift"),
     country: z.string().min(1).max(16).default("5"),
-    service: z.string().min(1, "service is required").max(32),
+    service: z.string().min(1, "service is required").max(32).meta({ examples: ["wa"], description: "A service id from /prices (wa: WhatsApp)" }),
     max_price: z.number().positive().optional().describe("Refuse (409 PRICE_CHANGED) rather than pay more than this many naira"),
   })
   .meta({ id: "BuySmsRequest" });
@@ -74,9 +74,9 @@ export const v1IdParamSchema = z.object({ id });
 
 export const v1RentSchema = z
   .object({
-    country: z.string().min(1).max(16),
+    country: z.string().min(1).max(16).meta({ examples: ["5"] }),
     duration: z.enum(RENT_UNITS),
-    period: z.number().int().min(1).max(24),
+    period: z.number().int().min(1).max(24).meta({ examples: [1] }),
     max_price: z.number().positive().optional(),
   })
   .superRefine((v, ctx) => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { shownPriceSchema } from "./money";
+import { shownPriceSchema } from "./shown-price";
 
 /**
  * Rent Number contracts, shared by the server's validation and the rental form. Units and their period ranges are the
@@ -65,6 +65,14 @@ export const rentNumberRequestSchema = z
   .object({ ...rentChoiceShape, price: shownPriceSchema })
   .superRefine(checkPeriodRange);
 export type RentNumberRequest = z.infer<typeof rentNumberRequestSchema>;
+
+/** POST /api/rentals/:id/extend: which extension (the server's list) and, optionally, the naira price the client saw. */
+export const rentExtendRequestSchema = z.object({
+  duration: unitSchema,
+  period: periodSchema,
+  price: z.union([z.number(), z.string()]).optional().nullable(),
+});
+export type RentExtendRequest = z.infer<typeof rentExtendRequestSchema>;
 
 export const rentalIdParamSchema = z.object({ id: z.string().min(1).max(64) });
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { shownPriceSchema } from "./money";
+import { shownPriceSchema } from "./shown-price";
 
 /**
  * Receive-SMS contracts shared by the server's validation and the web screen. Texts are the spec's (sections 6 and 8).

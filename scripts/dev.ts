@@ -9,7 +9,9 @@ ensureDevVars();
 prepareLocalDatabase();
 
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
-const worker = spawn(bin("wrangler"), ["dev", "--ip", "127.0.0.1", "--port", workerPort, "--show-interactive-dev-session=false"], {
+// The browser opens Vite's address, so links and callback URLs (PUBLIC_URL, never the Host header) point there.
+const publicUrl = process.env.PUBLIC_URL ?? `http://127.0.0.1:${process.env.VITE_PORT ?? 5173}`;
+const worker = spawn(bin("wrangler"), ["dev", "--ip", "127.0.0.1", "--port", workerPort, "--show-interactive-dev-session=false", "--var", `PUBLIC_URL:${publicUrl}`], {
   cwd: root,
   env: wranglerEnv,
   stdio: "inherit",

@@ -18,6 +18,8 @@ if (process.env.SKIP_WEB_BUILD !== "1") buildWeb(webDist);
 const args = ["dev", "--ip", "127.0.0.1", "--port", port, "--show-interactive-dev-session=false", "--log-level", "warn"];
 if (webDist !== DEFAULT_WEB_DIST) args.push("--assets", webDist);
 if (persistTo) args.push("--persist-to", persistTo);
+// Links and callback URLs are built from PUBLIC_URL only (never the Host header): locally, the address we serve on.
+args.push("--var", `PUBLIC_URL:${process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`}`);
 if (process.env.WRANGLER_VARS) for (const kv of process.env.WRANGLER_VARS.split(",")) args.push("--var", kv);
 
 const child = spawn(path.join(root, "node_modules", ".bin", "wrangler"), args, { cwd: root, env: wranglerEnv, stdio: ["ignore", "pipe", "pipe"] });

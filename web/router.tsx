@@ -75,6 +75,12 @@ const verifyEmailRoute = createRoute({
   validateSearch: (s: Search): { token?: string; id?: string } => ({ token: optionalString(s.token), id: optionalString(s.id) }),
   component: lazyRouteComponent(() => import("./routes/verify-email")),
 });
+/** The developer API reference (public: evaluating the API needs no account), read from /api/v1/openapi.json. */
+const developersRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/developers",
+  component: lazyRouteComponent(() => import("./routes/developers")),
+});
 const privacyRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/privacy/$id",
@@ -161,6 +167,7 @@ const routeTree = rootRoute.addChildren([
     forgotRoute,
     resetRoute,
     verifyEmailRoute,
+    developersRoute,
     shellRoute.addChildren([dashboardRoute, smsRoute, numberRoute, paymentRoute, esimRoute, eplansRoute, settingsRoute]),
     adminRoute,
   ]),

@@ -18,6 +18,7 @@ import { handlerApiRoutes } from "./routes/handler-api";
 import { healthRoutes } from "./routes/health";
 import { realtimeRoutes } from "./routes/realtime";
 import { rentalRoutes } from "./routes/rentals";
+import { exportRoutes } from "./routes/exports";
 import { smsRoutes } from "./routes/sms";
 import { walletRoutes } from "./routes/wallet";
 import { webhookRoutes } from "./routes/webhooks";
@@ -51,7 +52,8 @@ export function createApp() {
     cors({
       origin: (origin, c) => {
         const allowed = (c.env.CORS_ORIGINS ?? "").split(",").map((s: string) => s.trim()).filter(Boolean);
-        const self = new URL(c.req.url).origin;
+        // The app's own origin is the configured one: the request's URL is built from the Host header a client wrote.
+        const self = configFor(c.env).publicUrl;
         return origin === self || allowed.includes(origin) ? origin : null;
       },
       credentials: true,
@@ -79,6 +81,7 @@ export function createApp() {
   app.route("/api/webhooks", webhookRoutes);
   app.route("/api", smsRoutes);
   app.route("/api", rentalRoutes);
+  app.route("/api", exportRoutes);
   app.route("/api", realtimeRoutes);
   app.route("/api", apiKeyRoutes);
   app.route("/api/v1", apiV1Routes);

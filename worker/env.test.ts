@@ -9,6 +9,7 @@ const secrets = {
   SMSMAN_TOKEN: "sm",
   SWIFT_API_KEY: "sw",
   RESEND_API_KEY: "re",
+  PUBLIC_URL: "https://app.example.ng",
 };
 const env = (vars: Partial<Env>) => vars as Env;
 
@@ -36,8 +37,24 @@ describe("configuration", () => {
   });
 
   it("development runs on the sandbox with only a JWT secret; a short JWT secret is refused everywhere", () => {
-    expect(loadConfig(env({ APP_ENV: "development", PROVIDERS: "sandbox", JWT_SECRET: secrets.JWT_SECRET })).providers).toBe("sandbox");
-    expect(() => loadConfig(env({ APP_ENV: "development", PROVIDERS: "sandbox", JWT_SECRET: "short" }))).toThrow(/JWT_SECRET/);
-    expect(() => loadConfig(env({ APP_ENV: "development", PROVIDERS: "mock", JWT_SECRET: secrets.JWT_SECRET }))).toThrow(/PROVIDERS must be/);
+    const local = { APP_ENV: "development", PROVIDERS: "sandbox", PUBLIC_URL: "http://127.0.0.1:8787" };
+    expect(loadConfig(env({ ...local, JWT_SECRET: secrets.JWT_SECRET })).providers).toBe("sandbox");
+    expect(() => loadConfig(env({ ...local, JWT_SECRET: "short" }))).toThrow(/JWT_SECRET/);
+    expect(() => loadConfig(env({ ...local, PROVIDERS: "mock", JWT_SECRET: secrets.JWT_SECRET }))).toThrow(/PROVIDERS must be/);
+  });
+
+  it("links come from PUBLIC_URL only: production refuses to start without it (even a demo), or on plain http", () => {
+    const { PUBLIC_URL: _omit, ...noUrl } = secrets;
+    expect(() => loadConfig(env({ ...noUrl, APP_ENV: "production", PROVIDERS: "live" }))).toThrow(/PUBLIC_URL is missing/);
+    expect(() => loadConfig(env({ ...noUrl, APP_ENV: "production", PROVIDERS: "sandbox", ALLOW_INSECURE_PRODUCTION: "true" }))).toThrow(/PUBLIC_URL/);
+    expect(() => loadConfig(env({ ...secrets, PUBLIC_URL: "javascript:alert(1)", APP_ENV: "production", PROVIDERS: "live" }))).toThrow(/PUBLIC_URL/);
+    expect(() => loadConfig(env({ ...secrets, PUBLIC_URL: "http://app.example.ng", APP_ENV: "production", PROVIDERS: "live" }))).toThrow(/https PUBLIC_URL/);
+    // Locally too: there is no request-header fallback to fall back on (`npm start` sets it from PORT).
+    expect(() => loadConfig(env({ APP_ENV: "development", PROVIDERS: "sandbox", JWT_SECRET: secrets.JWT_SECRET }))).toThrow(/PUBLIC_URL/);
+  });
+
+  it("PUBLIC_URL is kept as an origin: no trailing slash or path", () => {
+    const config = loadConfig(env({ ...secrets, PUBLIC_URL: "https://app.example.ng/", APP_ENV: "production", PROVIDERS: "live" }));
+    expect(config.publicUrl).toBe("https://app.example.ng");
   });
 });

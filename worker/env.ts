@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parsePublicUrl } from "./lib/public-origin";
 
 /** Bindings and variables the worker receives (wrangler.toml [vars], .dev.vars locally, `wrangler secret put` live). */
 export interface Env {
@@ -15,7 +16,11 @@ export interface Env {
   PROVIDERS?: string;
   /** Set to "true" to run production on sandbox providers or with missing secrets (a staging demo). */
   ALLOW_INSECURE_PRODUCTION?: string;
-  /** Public origin used in callback URLs and e-mails; defaults to the request's origin. */
+  /**
+   * The origin customers reach us at (https://app.example.ng): every link and callback URL (reset and referral links,
+   * Squad's callback, NOWPayments' IPN URL, e-mails) is built from it and never from a request header. Required;
+   * `npm start` sets it from PORT.
+   */
   PUBLIC_URL?: string;
   /** Extra allowed CORS origins, comma separated (the app itself is same-origin). */
   CORS_ORIGINS?: string;
@@ -58,6 +63,8 @@ export interface Config {
   production: boolean;
   providers: ProviderMode;
   jwtSecret: Uint8Array;
+  /** PUBLIC_URL as an origin (scheme, host, port; no trailing slash). */
+  publicUrl: string;
   sandboxSmsDelayMs: number;
 }
 
@@ -89,11 +96,22 @@ export function loadConfig(env: Env): Config {
   if (!env.JWT_SECRET || env.JWT_SECRET.length < 16) {
     throw new ConfigError("Refusing to start: JWT_SECRET is missing or shorter than 16 characters.");
   }
+  const publicUrl = parsePublicUrl(env.PUBLIC_URL);
+  if (!publicUrl) {
+    // Issue 12: a link built from the Host header let a forged Host mail a victim a reset link to another site.
+    throw new ConfigError(
+      "Refusing to start: PUBLIC_URL is missing or not an http(s) URL. Set it to the origin customers use (e.g. https://app.example.ng); `npm start` sets it from PORT.",
+    );
+  }
+  if (production && !allowInsecure && !publicUrl.startsWith("https://")) {
+    throw new ConfigError("Refusing to start: APP_ENV=production needs an https PUBLIC_URL, or ALLOW_INSECURE_PRODUCTION=true.");
+  }
   const delay = Number(env.SANDBOX_SMS_DELAY_MS ?? "10000");
   return {
     production,
     providers,
     jwtSecret: new TextEncoder().encode(env.JWT_SECRET),
+    publicUrl,
     sandboxSmsDelayMs: Number.isFinite(delay) && delay >= 0 ? delay : 10000,
   };
 }

@@ -2,6 +2,7 @@ import { routePartykitRequest } from "partyserver";
 import { createApp } from "./app";
 import type { Env } from "./env";
 import { countingD1 } from "./lib/d1-metrics";
+import { admitSocket, isRoutableRoomPath, refusePlainRequest, routableRooms } from "./rooms/room-gate";
 import { runScheduledSweep } from "./services/sweep";
 
 export { SmsOrderPoller } from "./objects/sms-order-poller";
@@ -14,8 +15,13 @@ const app = createApp();
 
 export default {
   async fetch(request, env, ctx) {
-    if (new URL(request.url).pathname.startsWith("/parties/")) {
-      const response = await routePartykitRequest(request, env as unknown as Record<string, unknown> & Env);
+    // Only the notification room is routable (worker/rooms/room-gate.ts); any other /parties/* address falls through to
+    // the app's one 404 without touching a Durable Object.
+    if (isRoutableRoomPath(new URL(request.url).pathname)) {
+      const response = await routePartykitRequest(request, routableRooms(env) as Record<string, unknown> & Env, {
+        onBeforeConnect: (req, lobby) => admitSocket(req, env, lobby.name),
+        onBeforeRequest: () => refusePlainRequest(),
+      });
       if (response) return response;
     }
     if (env.D1_METRICS === "true" && env.APP_ENV !== "production") {

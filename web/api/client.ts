@@ -19,6 +19,8 @@ type RequestOptions = {
   signal?: AbortSignal;
   /** Sign with this token instead of the stored one (logout revokes a session it has already cleared locally). */
   token?: string;
+  /** Answer the body as text (a CSV export) instead of parsing JSON. */
+  text?: boolean;
 };
 
 /** The 401 rule (spec section 4): a signed-in call answered 401 clears the session and goes to login. */
@@ -70,5 +72,5 @@ export async function apiFetch<T>(path: string, opts: RequestOptions = {}): Prom
     const message = String(body.message ?? body.error ?? `Request failed (${res.status})`);
     throw new ApiError(res.status, String(body.code ?? "HTTP_ERROR"), message, body);
   }
-  return data as T;
+  return (opts.text ? text : data) as T;
 }

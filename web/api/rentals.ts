@@ -52,6 +52,16 @@ export const endRental = (id: string) =>
 export const cancelRental = (id: string) =>
   apiFetch<unknown>(`/api/rentals/${encodeURIComponent(id)}/cancel`, { method: "POST", body: {}, auth: true });
 
+export type ExtendOption = { unit: RentUnit; period: number; duration: string; price: number };
+export const getExtendOptions = (id: string) =>
+  apiFetch<{ extendable: boolean; options: ExtendOption[] }>(`/api/rentals/${encodeURIComponent(id)}/extend-options`, { auth: true });
+export const extendRental = ({ id, unit, period, price }: { id: string; unit: RentUnit; period: number; price: number }) =>
+  apiFetch<{ rental: Rental; charged: number }>(`/api/rentals/${encodeURIComponent(id)}/extend`, {
+    method: "POST",
+    body: { duration: unit, period, price },
+    auth: true,
+  });
+
 /** Countries change rarely: the spec's country cache (5 minutes). */
 export const rentCountriesQueryOptions = () =>
   queryOptions({ queryKey: ["rental-countries"], queryFn: getRentCountries, staleTime: 300_000 });
@@ -110,4 +120,26 @@ export function useEndRental() {
 export function useCancelRental() {
   const invalidate = useInvalidateRentalMoney();
   return useMutation({ mutationFn: cancelRental, onSettled: (_d, _e, id) => invalidate(id) });
+}
+
+/** Extend choices with the server's price each (decision 019: empty where the upstream documents no extension). */
+export const useExtendOptions = (id: string | null, active: boolean) =>
+  useQuery({
+    queryKey: ["rental-extend", id],
+    queryFn: () => getExtendOptions(id!),
+    enabled: Boolean(id) && active,
+    staleTime: 60_000,
+    retry: false,
+  });
+
+export function useExtendRental() {
+  const invalidate = useInvalidateRentalMoney();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: extendRental,
+    onSettled: (_d, _e, vars) => {
+      invalidate(vars.id);
+      void qc.invalidateQueries({ queryKey: ["rental-extend", vars.id] });
+    },
+  });
 }

@@ -16,7 +16,33 @@ export function getUser(): SessionUser | null {
   }
 }
 
+/**
+ * What this browser keeps for the signed-in customer besides the session (issue 12, hole 10: shared devices). Pending
+ * card payments (with their Verify button), the pending SMS request, the crypto invoice in progress, the balance eye and
+ * the persisted query cache are the customer's own: forgotten at logout (and whenever the session ends) so the next
+ * person on this browser never sees them. The tour flags are kept at logout (the same customer signing in again is not
+ * shown the tour twice) but belong to the customer recorded in OWNER_KEY: another customer signing in starts afresh.
+ * Key names are the components' (and the spec's); web/lib/session.test.ts checks the lists against them.
+ */
+export const PRIVATE_LOCAL_KEYS = ["pending-payments", "pending-sms-request", "show-balance"] as const;
+export const PRIVATE_SESSION_KEYS = ["active-invoice", "REACT_QUERY_OFFLINE_CACHE"] as const;
+export const PER_USER_LOCAL_KEYS = ["dashboardTourCompleted", "userFirstVisit"] as const;
+export const OWNER_KEY = "storage-owner";
+
+function forgetPrivateStorage(): void {
+  for (const key of PRIVATE_LOCAL_KEYS) localStorage.removeItem(key);
+  for (const key of PRIVATE_SESSION_KEYS) sessionStorage.removeItem(key);
+}
+
 export function saveSession(user: SessionUser, token: string): void {
+  // The customer this browser's stored data belongs to: the one recorded, else the one signed in now (if any).
+  const owner = localStorage.getItem(OWNER_KEY) ?? getUser()?.userId ?? null;
+  if (owner !== user.userId) {
+    // Another customer (or nobody known): nothing of a previous one survives.
+    forgetPrivateStorage();
+    for (const key of PER_USER_LOCAL_KEYS) localStorage.removeItem(key);
+  }
+  localStorage.setItem(OWNER_KEY, user.userId);
   localStorage.setItem(KEYS.token, token);
   localStorage.setItem(KEYS.user, JSON.stringify(user));
   localStorage.setItem(KEYS.auth, JSON.stringify({ user, token }));
@@ -33,6 +59,7 @@ export function clearSession(): void {
   localStorage.removeItem(KEYS.token);
   localStorage.removeItem(KEYS.user);
   localStorage.removeItem(KEYS.auth);
+  forgetPrivateStorage();
   notify();
 }
 

@@ -2,6 +2,7 @@ import { useMemo, useState } from "react";
 import { useRateSettings, RATE_DEFAULTS } from "../api/payments";
 import { useTransactions } from "../api/wallet";
 import { RecentActivities } from "../components/dashboard/recent-activities";
+import { HistoryExport } from "../components/orders/history-export";
 import { historyTransactions } from "../components/dashboard/transactions";
 import { CryptoDeposit } from "../components/payment/crypto-deposit";
 import { NgnFundingForm } from "../components/payment/ngn-funding-form";
@@ -49,6 +50,7 @@ export default function PaymentPage() {
         <PendingPaymentsCard />
       </div>
       <RecentActivities rows={history} loading={transactions.isPending} />
+      <HistoryExport />
     </div>
   );
 }

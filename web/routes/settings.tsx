@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { lazy, Suspense, useState, type FormEvent } from "react";
 import { toast } from "../lib/toast";
 import {
   ACCOUNT_MESSAGES,
@@ -20,6 +20,10 @@ import { CodeAlertsSection } from "../components/settings/code-alerts-section";
 import { DevicesSection } from "../components/settings/devices-section";
 import { EmailSection } from "../components/settings/email-section";
 import { TwoFactorSection } from "../components/settings/two-factor-section";
+import { Skeleton } from "../components/ui/skeleton";
+
+// Developer keys and webhooks: a lazy chunk, fetched only when Settings renders (most customers never use the API).
+const ApiSection = lazy(() => import("../components/settings/api-section"));
 
 function ProfileSection() {
   const user = useSessionUser();
@@ -149,6 +153,9 @@ export default function SettingsPage() {
       <CodeAlertsSection />
       <TwoFactorSection />
       <DevicesSection />
+      <Suspense fallback={<Skeleton className="h-40 w-full" />}>
+        <ApiSection />
+      </Suspense>
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { OrdersPanel } from "../components/orders/orders-panel";
 import { ErrorDialog, SmsDialog } from "../components/sms/sms-dialog";
 import { SmsPurchaseCard } from "../components/sms/sms-purchase-card";
 import { OtherNumbers } from "../components/sms/other-numbers";
+import { HistoryExport } from "../components/orders/history-export";
 import { useActiveSmsRequest } from "../components/sms/use-active-sms-request";
 import { useDocumentTitle } from "../components/layout/logo";
 import { askCodeNotificationPermission } from "../lib/code-alerts";
@@ -43,6 +44,9 @@ export default function SmsPage() {
           extra={active.pending.others?.length ? <OtherNumbers others={active.pending.others} /> : null}
         />
       ) : null}
+      <div className="max-w-md">
+        <HistoryExport />
+      </div>
       <ErrorDialog detail={errorDetail} onClose={() => setErrorDetail(null)} />
     </div>
   );

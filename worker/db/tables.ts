@@ -317,6 +317,9 @@ export const rentals = sqliteTable(
     // When the "ends in 1 hour" reminder went out for the current expiry (claimed by a conditional UPDATE so a repeated
     // watcher alarm sends it once); cleared when an extension moves the expiry.
     remindedAt: integer("reminded_at"),
+    // Extensions paid so far: the n of the ledger key rent_extend:<id>:<n>. Moved from n-1 to n by the same batch that
+    // debits extension n, so a double click charges once (docs/decisions/019).
+    extendedCount: integer("extended_count").notNull().default(0),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },

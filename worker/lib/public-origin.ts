@@ -1,7 +1,16 @@
 /**
- * The origin customers reach us at, for callback URLs, referral links and e-mails: PUBLIC_URL when configured (behind a
- * custom domain or proxy), otherwise the origin of the request being served. No trailing slash.
+ * PUBLIC_URL as the origin customers reach us at (scheme, host and port, no path or trailing slash), or null when it
+ * is missing or not an http(s) URL. Links and callback URLs are built from this configured value only (Config.publicUrl),
+ * never from the request: the Host header is whatever the client wrote.
  */
-export function publicOrigin(configured: string | undefined, requestUrl: string): string {
-  return (configured || new URL(requestUrl).origin).replace(/\/+$/, "");
+export function parsePublicUrl(configured: string | undefined): string | null {
+  if (!configured) return null;
+  let url: URL;
+  try {
+    url = new URL(configured.trim());
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+  return url.origin;
 }

@@ -11,7 +11,6 @@ import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { verifyPassword } from "../lib/password";
-import { publicOrigin } from "../lib/public-origin";
 import { validate } from "../lib/validate";
 import { readAsSignedInUser, requireAuth } from "../middleware/auth";
 import { sendAccountEmail, twoFactorEmail, verificationEmail } from "../services/account-emails";
@@ -54,7 +53,7 @@ accountSecurityRoutes.post("/verify-email/resend", requireAuth, async (c) => {
   const db = getDb(c.env.DB);
   await enforceRateLimit(db, `verify-resend:${user.id}`, RATE_LIMITS.verifyResendPerUser);
   const link = await createEmailVerification(db, user.id);
-  await sendAccountEmail(c, verificationEmail(user, verificationLink(publicOrigin(c.env.PUBLIC_URL, c.req.url), link)), "verification");
+  await sendAccountEmail(c, verificationEmail(user, verificationLink(c.var.config.publicUrl, link)), "verification");
   return c.json({ message: EMAIL_VERIFY_MESSAGES.sent });
 });
 

@@ -1,9 +1,12 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { SignJWT } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RESET_LINK_INVALID_MESSAGE } from "../../schema/accounts";
 import { RATE_LIMITS } from "../services/rate-limit";
 import { signToken } from "../lib/jwt";
+import worker from "../index";
+import type { Env } from "../env";
 import { api } from "../test/helpers";
 
 // Tokens, revocation, reset links and brute-force limits.
@@ -31,7 +34,7 @@ function base64url(value: unknown): string {
 }
 
 async function requestReset(email: string) {
-  expect((await api("/api/forgot-password", { json: { email } })).status).toBe(200);
+  expect((await api("/api/forgot-password", { json: { email }, settle: true })).status).toBe(200);
   const outbox = await api(`/sandbox/outbox.json?to=${encodeURIComponent(email)}`);
   const query = new URLSearchParams(new URL(outbox.data.data[0].link).hash.split("?")[1]);
   return { id: query.get("id")!, token: query.get("token")! };
@@ -137,9 +140,9 @@ describe("reset links", HASHING, () => {
 });
 
 describe("brute-force limits", HASHING, () => {
-  it("after 10 failed logins on one account in 15 minutes, its logins answer 429 until the window passes", async () => {
+  it("after 10 failed logins on one account from one address in 15 minutes, its logins there answer 429 until the window passes", async () => {
     const account = await signup();
-    for (let i = 0; i < RATE_LIMITS.loginPerAccount.limit; i++) {
+    for (let i = 0; i < RATE_LIMITS.loginPerAccountAddress.limit; i++) {
       const res = await api("/api/login", { json: { email: account.email, password: `wrong-${i}-pass` } });
       expect(res.status).toBe(401);
     }
@@ -156,8 +159,41 @@ describe("brute-force limits", HASHING, () => {
     const other = await signup();
     expect((await api("/api/login", { json: { email: other.email, password: other.password } })).status).toBe(200);
 
-    await env.DB.prepare("UPDATE rate_limits SET reset_at = ? WHERE key = ?").bind(Date.now() - 1, `login:${account.email}`).run();
+    // The window passing frees it (this test's requests carry no address: they share one, "none").
+    await env.DB.prepare("UPDATE rate_limits SET reset_at = ? WHERE key LIKE ?").bind(Date.now() - 1, `login:${account.email}%`).run();
     expect((await api("/api/login", { json: { email: account.email, password: account.password } })).status).toBe(200);
+  });
+
+  it("an attacker's address is stopped at 10 wrong passwords while the owner signs in from another address", async () => {
+    const account = await signup();
+    const attacker = { "cf-connecting-ip": "203.0.113.66" };
+    for (let i = 0; i < RATE_LIMITS.loginPerAccountAddress.limit; i++) {
+      expect((await api("/api/login", { headers: attacker, json: { email: account.email, password: `wrong-${i}-pass` } })).status).toBe(401);
+    }
+    // The attacking address is locked out of this account, even with the right password...
+    const stopped = await api("/api/login", { headers: attacker, json: { email: account.email, password: account.password } });
+    expect(stopped.status).toBe(429);
+    expect(stopped.data).toMatchObject({ code: "RATE_LIMITED", retry_after: expect.any(Number) });
+    // ...but the owner, elsewhere, signs in at once, and that does not unlock the attacker's address.
+    const owner = await api("/api/login", { headers: { "cf-connecting-ip": "198.51.100.20" }, json: { email: account.email, password: account.password } });
+    expect(owner.status).toBe(200);
+    expect(owner.data.token).toEqual(expect.any(String));
+    expect((await api("/api/login", { headers: attacker, json: { email: account.email, password: account.password } })).status).toBe(429);
+  });
+
+  it("keeps an account-wide ceiling against guesses spread over many addresses", async () => {
+    const account = await signup();
+    const { limit } = RATE_LIMITS.loginPerAccount;
+    expect(limit).toBeGreaterThan(RATE_LIMITS.loginPerAccountAddress.limit);
+    expect((await api("/api/login", { headers: { "cf-connecting-ip": "192.0.2.1" }, json: { email: account.email, password: "wrong-pass-0" } })).status).toBe(401);
+    // Fast-forward the account-wide counter (a hundred real PBKDF2 guesses would only make the test slow) to its limit.
+    const key = `login:${account.email}`;
+    await env.DB.prepare("UPDATE rate_limits SET count = ? WHERE key = ?").bind(limit - 1, key).run();
+    expect((await api("/api/login", { headers: { "cf-connecting-ip": "192.0.2.2" }, json: { email: account.email, password: "wrong-pass-1" } })).status).toBe(401);
+    // A fresh address, even with the right password, now meets the ceiling.
+    const ceiling = await api("/api/login", { headers: { "cf-connecting-ip": "192.0.2.3" }, json: { email: account.email, password: account.password } });
+    expect(ceiling.status).toBe(429);
+    expect(ceiling.data.code).toBe("RATE_LIMITED");
   });
 
   it("a successful login clears the account's failures", async () => {
@@ -176,9 +212,9 @@ describe("brute-force limits", HASHING, () => {
   it("limits forgot-password per email the same way", async () => {
     const account = await signup();
     for (let i = 0; i < RATE_LIMITS.forgotPerAccount.limit; i++) {
-      expect((await api("/api/forgot-password", { json: { email: account.email } })).status).toBe(200);
+      expect((await api("/api/forgot-password", { json: { email: account.email }, settle: true })).status).toBe(200);
     }
-    const limited = await api("/api/forgot-password", { json: { email: account.email } });
+    const limited = await api("/api/forgot-password", { json: { email: account.email }, settle: true });
     expect(limited.status).toBe(429);
     expect(limited.data).toMatchObject({ code: "RATE_LIMITED", retry_after: expect.any(Number) });
     const outbox = await api(`/sandbox/outbox.json?to=${encodeURIComponent(account.email)}`);
@@ -214,4 +250,70 @@ describe("brute-force limits", HASHING, () => {
     expect((await api("/api/forgot-password", { json: { email: "a@example.com" }, headers: office })).status).toBe(429);
     expect((await api("/api/login", { json: {}, headers: { "cf-connecting-ip": "198.51.100.9" } })).status).toBe(400);
   });
+});
+
+/**
+ * A D1 binding whose statements touching the users table wait until `open()` is called: the answer that must not
+ * depend on the account lookup can only arrive while the gate is shut if it truly does not wait for it.
+ */
+function gatedUsersDb(db: D1Database) {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let held = 0;
+  const touchesUsers = (sql: string) => /\b(from|into|update)\s+"?users"?/i.test(sql);
+  const wrap = (stmt: D1PreparedStatement, gated: boolean): D1PreparedStatement =>
+    new Proxy(stmt, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if (typeof value !== "function") return value;
+        if (prop === "bind") return (...args: unknown[]) => wrap(value.apply(target, args), gated);
+        if (gated && (prop === "first" || prop === "all" || prop === "run" || prop === "raw")) {
+          return async (...args: unknown[]) => {
+            held += 1;
+            await gate;
+            return value.apply(target, args);
+          };
+        }
+        return value.bind(target);
+      },
+    });
+  const gatedDb = new Proxy(db, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (prop === "prepare") return (sql: string) => wrap(target.prepare(sql), touchesUsers(sql));
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { db: gatedDb, open: () => open(), held: () => held };
+}
+
+/** The reset mails in the sandbox outbox for this address (signing up also mails a verification link). */
+async function resetMails(email: string): Promise<unknown[]> {
+  const outbox = await api(`/sandbox/outbox.json?to=${encodeURIComponent(email)}`);
+  return (outbox.data.data as { link?: string }[]).filter((mail) => mail.link?.includes("/reset-password/"));
+}
+
+describe("forgot-password does the same work for every e-mail (issue 12, hole 8)", HASHING, () => {
+  for (const known of [true, false]) {
+    it(`answers before looking the account up or sending anything (${known ? "an account" : "no account"})`, async () => {
+      const email = known ? (await signup()).email : `ghost-${crypto.randomUUID().slice(0, 8)}@example.com`;
+      const gated = gatedUsersDb(env.DB);
+      const ctx = createExecutionContext();
+      const request = new Request("http://127.0.0.1:8787/api/forgot-password", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email }),
+      });
+      // While every users query is held, the answer still arrives: it cannot differ in work (or time) by account.
+      const res = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...(env as Env), DB: gated.db } as Env, ctx);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ message: "If this email exists, a reset link has been sent." });
+      expect(await resetMails(email)).toHaveLength(0);
+      // The lookup and the e-mail happen after the answer.
+      gated.open();
+      await waitOnExecutionContext(ctx);
+      expect(gated.held()).toBeGreaterThan(0);
+      expect(await resetMails(email)).toHaveLength(known ? 1 : 0);
+    });
+  }
 });

@@ -235,7 +235,7 @@ describe("POST /api/forgot-password and /api/reset-password", HASHING, () => {
 
   it("mails a reset link, and the link sets a new password once", async () => {
     const account = await signup();
-    const res = await api("/api/forgot-password", { json: { email: account.email } });
+    const res = await api("/api/forgot-password", { json: { email: account.email }, settle: true });
     expect(res.status).toBe(200);
     expect(res.data).toEqual({ message: "If this email exists, a reset link has been sent." });
     const { link, id, token } = await latestResetLink(account.email);
@@ -255,7 +255,7 @@ describe("POST /api/forgot-password and /api/reset-password", HASHING, () => {
   });
 
   it("gives the same answer for an unknown email and sends nothing", async () => {
-    const res = await api("/api/forgot-password", { json: { email: "ghost@example.com" } });
+    const res = await api("/api/forgot-password", { json: { email: "ghost@example.com" }, settle: true });
     expect(res.status).toBe(200);
     expect(res.data).toEqual({ message: "If this email exists, a reset link has been sent." });
     const outbox = await api("/sandbox/outbox.json?to=ghost@example.com");

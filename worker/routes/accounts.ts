@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { createFactory } from "hono/factory";
 import {
   ACCOUNT_MESSAGES,
@@ -15,7 +15,6 @@ import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
-import { publicOrigin } from "../lib/public-origin";
 import { DECOY_PASSWORD_HASH, hashPassword, needsRehash, verifyPassword } from "../lib/password";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
@@ -56,8 +55,10 @@ accountRoutes.use("*", async (c, next) => {
  * The generous per-address limit on signed-out account calls. Cloudflare sets cf-connecting-ip on every request it
  * routes; a request without it (a local test client) has no address to count.
  */
+const clientAddress = (c: Context<AppEnv>) => c.req.header("cf-connecting-ip") || null;
+
 const perAddressLimit = factory.createMiddleware(async (c, next) => {
-  const address = c.req.header("cf-connecting-ip");
+  const address = clientAddress(c);
   if (address) await enforceRateLimit(getDb(c.env.DB), `auth:ip:${address}`, RATE_LIMITS.authPerAddress);
   await next();
 });
@@ -80,7 +81,7 @@ const registerHandlers = factory.createHandlers(perAddressLimit, validate("json"
   const token = await tokenForSession(c.var.config.jwtSecret, session);
   // Issue 12: the address is confirmed through an e-mailed single-use link; the first device is remembered silently.
   const verification = await createEmailVerification(db, user.id);
-  await sendAccountEmail(c, verificationEmail(user, verificationLink(publicOrigin(c.env.PUBLIC_URL, c.req.url), verification)), "verification");
+  await sendAccountEmail(c, verificationEmail(user, verificationLink(c.var.config.publicUrl, verification)), "verification");
   await noteDevice(c, user, session, false);
   return c.json({ user: toSessionUser(user), token, message: ACCOUNT_MESSAGES.welcome }, 201);
 });
@@ -89,14 +90,18 @@ accountRoutes.post("/register", ...registerHandlers).post("/register/", ...regis
 accountRoutes.post("/login", perAddressLimit, validate("json", loginSchema), async (c) => {
   const { email, password } = c.req.valid("json");
   const db = getDb(c.env.DB);
-  // Counted before checking, so a burst of parallel guesses cannot slip past the limit; a success clears it.
+  // Counted before checking, so a burst of parallel guesses cannot slip past the limit; a success clears both.
+  // Per account AND address first (issue 12): an attacker's address is stopped at 10 without locking the owner out
+  // elsewhere, and its refused attempts never reach the account-wide ceiling, which only a spread-out attack meets.
+  const pairKey = `login:${email}|ip:${clientAddress(c) ?? "none"}`;
   const accountKey = `login:${email}`;
+  await enforceRateLimit(db, pairKey, RATE_LIMITS.loginPerAccountAddress);
   await enforceRateLimit(db, accountKey, RATE_LIMITS.loginPerAccount);
   const user = await findUserByEmail(db, email);
   // An unknown e-mail costs the same derivation and gets the same answer as a wrong password.
   const matches = await verifyPassword(password, user?.passwordHash ?? DECOY_PASSWORD_HASH);
   if (!user || !matches) throw new AppError("INVALID_CREDENTIALS", ACCOUNT_MESSAGES.invalidCredentials);
-  await clearRateLimit(db, accountKey);
+  await Promise.all([clearRateLimit(db, pairKey), clearRateLimit(db, accountKey)]);
   refuseBlocked(user);
   if (needsRehash(user.passwordHash)) await replacePasswordHash(db, user.id, await hashPassword(password));
   if (user.totpEnabledAt !== null) {
@@ -174,19 +179,25 @@ accountRoutes.post("/forgot-password", perAddressLimit, validate("json", forgotP
   const db = getDb(c.env.DB);
   // Limited per e-mail whether or not an account has it, so the 429 reveals nothing either.
   await enforceRateLimit(db, `forgot:${email}`, RATE_LIMITS.forgotPerAccount);
-  const user = await findUserByEmail(db, email);
-  if (user) {
-    const reset = await createPasswordReset(db, user.id);
-    const link = resetLink(publicOrigin(c.env.PUBLIC_URL, c.req.url), reset);
-    const sender = emailSenderFor(c.env, c.var.config, db);
-    const sending = sender.send(resetEmail(user.email, user.username, link)).catch((err: unknown) => {
-      log("error", "reset e-mail not delivered", { rid: c.var.requestId, sender: sender.name, reason: err instanceof Error ? err.message : "unknown" });
-    });
-    if (sender.sendInBackground) c.executionCtx.waitUntil(sending);
-    else await sending;
-  }
+  // Issue 12: the answer does the same work whether or not the e-mail has an account (the rate limit above, nothing
+  // else): looking the account up, creating the link and sending it all happen after the answer, so its timing tells
+  // nothing. Register's 409 for a taken e-mail is the documented exception (spec section 2).
+  c.executionCtx.waitUntil(mailResetLinkIfAccount(c, email));
   return c.json({ message: ACCOUNT_MESSAGES.forgotSent });
 });
+
+async function mailResetLinkIfAccount(c: Context<AppEnv>, email: string): Promise<void> {
+  const db = getDb(c.env.DB);
+  const sender = emailSenderFor(c.env, c.var.config, db);
+  try {
+    const user = await findUserByEmail(db, email);
+    if (!user) return;
+    const reset = await createPasswordReset(db, user.id);
+    await sender.send(resetEmail(user.email, user.username, resetLink(c.var.config.publicUrl, reset)));
+  } catch (err) {
+    log("error", "reset e-mail not delivered", { rid: c.var.requestId, sender: sender.name, reason: err instanceof Error ? err.message : "unknown" });
+  }
+}
 
 accountRoutes.post("/reset-password", perAddressLimit, validate("json", resetPasswordSchema), async (c) => {
   const { id, token, newPassword } = c.req.valid("json");

@@ -15,7 +15,6 @@ import { sqlString } from "../db/admin-sql";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
-import { publicOrigin } from "../lib/public-origin";
 import { validate } from "../lib/validate";
 import { requireOperator } from "../middleware/operator";
 import { emailSenderFor } from "../providers/email/select";
@@ -119,7 +118,7 @@ adminRoutes.post("/customers/:id/resend-verification", validate("json", reasonSc
   const customer = await findCustomer(db, c.req.param("id"));
   if (customer.emailVerifiedAt !== null) throw new AppError("INVALID_STATE", "This customer's e-mail address is already verified.");
   const link = await createEmailVerification(db, customer.id);
-  await sendAccountEmail(c, verificationEmail(customer, verificationLink(publicOrigin(c.env.PUBLIC_URL, c.req.url), link)), "verification");
+  await sendAccountEmail(c, verificationEmail(customer, verificationLink(c.var.config.publicUrl, link)), "verification");
   await audit(c.env.DB, { actor: operatorOf(c).email, action: "user.resend_verification", detail: { userId: customer.id }, reason: c.req.valid("json").reason, subject: customer.id });
   return c.json({ message: "Verification e-mail sent." });
 });
@@ -234,7 +233,7 @@ adminRoutes.post("/email/preview", validate("json", groupMailSchema), async (c) 
   const db = getDb(c.env.DB);
   const recipients = await recipientsFor(db, body.audience);
   const sample = recipients[0] ?? { id: "preview", email: "customer@example.com", username: "Customer" };
-  const message = await groupMessage(publicOrigin(c.env.PUBLIC_URL, c.req.url), c.var.config.jwtSecret, sample, body.subject, body.body);
+  const message = await groupMessage(c.var.config.publicUrl, c.var.config.jwtSecret, sample, body.subject, body.body);
   return c.json({ count: Math.min(recipients.length, MAX_RECIPIENTS_PER_SEND), more: recipients.length > MAX_RECIPIENTS_PER_SEND, preview: { to: message.to, subject: message.subject, text: message.text } });
 });
 
@@ -252,7 +251,7 @@ adminRoutes.post("/email/send", validate("json", groupMailSendSchema), async (c)
     detail: { audience: body.audience, subject: body.subject, recipients: recipients.length },
     reason: body.reason,
   });
-  const origin = publicOrigin(c.env.PUBLIC_URL, c.req.url);
+  const origin = c.var.config.publicUrl;
   const sender = emailSenderFor(c.env, c.var.config, db);
   const sendAll = async () => {
     let failed = 0;

@@ -18,7 +18,6 @@ import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { OpenApiRegistry } from "../lib/openapi";
-import { publicOrigin } from "../lib/public-origin";
 import { validate } from "../lib/validate";
 import { requireApiKey } from "../middleware/api-key";
 import { requireIdempotencyKey } from "../middleware/idempotency";
@@ -57,7 +56,7 @@ apiV1Routes.get("/openapi.json", (c) =>
         description:
           "Buy virtual numbers and receive SMS codes, priced in naira. sk_test_ keys run against the sandbox with a free test wallet; sk_live_ keys spend your wallet. The SMS-Activate protocol is also served at /stubs/handler_api.php.",
       },
-      `${publicOrigin(c.env.PUBLIC_URL, c.req.url)}/api/v1`,
+      `${c.var.config.publicUrl}/api/v1`,
     ),
   ),
 );

@@ -5,7 +5,6 @@ import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { requireAuth } from "../middleware/auth";
 import { getSetting, getSettings } from "../services/settings";
-import { publicOrigin } from "../lib/public-origin";
 
 /** Operator-managed content and rates, read from settings in D1. */
 export const contentRoutes = new Hono<AppEnv>()
@@ -29,7 +28,7 @@ export const contentRoutes = new Hono<AppEnv>()
     return c.json([{ total_deposited: totalDeposited, tier: tierFor(tiers, totalDeposited) }]);
   })
   .get("/ref", requireAuth, (c) => {
-    const origin = publicOrigin(c.env.PUBLIC_URL, c.req.url);
+    const origin = c.var.config.publicUrl;
     const code = c.var.user.referralCode;
     // SPEC 7 "Referral link as data": the body is the link itself, a JSON string (issue 19).
     return c.json(`${origin}/#/signup/1?ref=${encodeURIComponent(code)}`);

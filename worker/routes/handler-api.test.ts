@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ScriptedSmsProvider } from "../providers/sms/scripted-fake";
+import { SmsProviderError } from "../providers/sms/types";
 import { smsFault } from "../providers/sms/types";
 import { createKey, handler, orderIdOfActivation, pollOnce } from "../test/api-fixtures";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
@@ -132,6 +133,18 @@ describe("handler_api.php: authentication and actions", () => {
     const held = await balanceOf(user.id);
     expect((await handler({ api_key: key, action: "setStatus", id, status: 8 })).text).toBe("EARLY_CANCEL_DENIED");
     expect(await balanceOf(user.id)).toBe(held);
+  });
+
+  it("getNumber when the upstream fails: ERROR_SQL (the protocol's 'our side failed'), nothing charged, no order left open", async () => {
+    const { user, key } = await funded();
+    const fake = new ScriptedSmsProvider();
+    fake.buyResult = new SmsProviderError("unavailable", "This provider is temporarily unavailable.");
+    await resetSmsTestState({ provider: fake });
+    expect((await handler({ api_key: key, action: "getNumber", service: "wa" })).text).toBe("ERROR_SQL");
+    expect(fake.calls).toContain("buy");
+    expect(await balanceOf(user.id)).toBe(1_000_000);
+    expect(await handler({ api_key: key, action: "getActiveActivations" })).toMatchObject({ json: { status: "error", error: "NO_ACTIVATIONS" } });
+    await expectLedgerBalanced();
   });
 
   it("setStatus 3: ACCESS_RETRY_GET, STATUS_WAIT_RETRY:<last code> until the next one, then STATUS_OK:<new code>", async () => {

@@ -1,12 +1,13 @@
 import { Hono } from "hono";
 import { koboToNaira } from "../../schema/money";
-import { NO_RENT_STOCK_MESSAGE, rentalIdParamSchema, rentNumberRequestSchema, rentQuoteRequestSchema } from "../../schema/rentals";
+import { NO_RENT_STOCK_MESSAGE, rentExtendRequestSchema, rentalIdParamSchema, rentNumberRequestSchema, rentQuoteRequestSchema } from "../../schema/rentals";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { chargedBelowShown } from "../services/pricing";
 import { rentalProviderFor } from "../providers/rent";
+import { extendOptions, extendRental } from "../services/rental-extension";
 import {
   cancelRental,
   checkRentalNow,
@@ -83,4 +84,19 @@ rentalRoutes.post("/rentals/:id/cancel", validate("param", rentalIdParamSchema),
   const { id } = c.req.valid("param");
   const { rental, refunded } = await cancelRental(rentalDeps(c), c.var.user.id, id);
   return c.json({ rental: rentalView(rental), refunded });
+});
+
+/** Extend (decision 019): the choices with the server's price each; empty where the upstream documents no extension. */
+rentalRoutes.get("/rentals/:id/extend-options", validate("param", rentalIdParamSchema), async (c) => {
+  const { id } = c.req.valid("param");
+  const deps = rentalDeps(c);
+  const options = await extendOptions(deps, c.var.user, id);
+  return c.json({ extendable: Boolean(deps.provider.extension), options });
+});
+
+rentalRoutes.post("/rentals/:id/extend", validate("param", rentalIdParamSchema), validate("json", rentExtendRequestSchema), async (c) => {
+  const { id } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const { rental, charged } = await extendRental(rentalDeps(c), c.var.user, id, { unit: body.duration, period: body.period, clientPrice: body.price });
+  return c.json({ rental: rentalView(rental), charged });
 });

@@ -24,10 +24,12 @@ import {
   type PaymentDeps,
 } from "../services/payments";
 import { transactionsRead } from "../services/transactions";
-import { publicOrigin } from "../lib/public-origin";
 
-/** The public origin: callback URLs, the IPN URL and the sandbox checkout must be reachable by the browser/provider. */
-const originOf = (c: Context<AppEnv>) => publicOrigin(c.env.PUBLIC_URL, c.req.url);
+/**
+ * The configured public origin (PUBLIC_URL), never the request's: callback URLs, the IPN URL and the sandbox checkout
+ * must be reachable by the browser/provider, and a forged Host header must not choose where they point.
+ */
+const originOf = (c: Context<AppEnv>) => c.var.config.publicUrl;
 
 export function paymentDeps(c: Context<AppEnv>): PaymentDeps {
   return {

@@ -270,7 +270,7 @@ export const nowPaymentsSandboxRoutes = new Hono<AppEnv>().post("/:paymentId/sta
   const signature = await signNowPaymentsBody(c.env.NOWPAYMENTS_IPN_SECRET ?? "", ipn, { arraysAsObjects: body.signature_form === "objects" });
   const { createApp } = await import("../app");
   const response = await createApp().fetch(
-    new Request(new URL("/api/webhooks/nowpayments", c.req.url), {
+    new Request(new URL("/api/webhooks/nowpayments", c.var.config.publicUrl), {
       method: "POST",
       headers: { "content-type": "application/json", "x-nowpayments-sig": signature },
       body: JSON.stringify(ipn),

@@ -43,7 +43,7 @@ export const smsTimingSandboxRoutes = new Hono<AppEnv>()
     };
     const { createApp } = await import("../app");
     const response = await createApp().fetch(
-      new Request(new URL("/api/webhooks/sms/swift", c.req.url), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+      new Request(new URL("/api/webhooks/sms/swift", c.var.config.publicUrl), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
       c.env,
       c.executionCtx,
     );

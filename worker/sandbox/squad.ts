@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { koboToNaira, formatNaira } from "../../schema/money";
 import type { AppEnv } from "../app-env";
-import type { Env } from "../env";
+import { configFor, type Env } from "../env";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { signSquadBody } from "../providers/payments/signatures";
@@ -89,7 +89,7 @@ squadSimulator.post("/transaction/initiate", async (c) => {
     status: "Pending",
     created_at: new Date().toISOString(),
   });
-  const origin = new URL(c.req.url).origin;
+  const origin = configFor(c.env).publicUrl;
   return c.json({
     status: 200,
     success: true,
@@ -160,7 +160,7 @@ async function deliverWebhook(c: Context<AppEnv>, tx: SimTransaction): Promise<n
   const raw = JSON.stringify(squadWebhookBody(tx));
   const signature = (await signSquadBody(c.env.SQUAD_SECRET_KEY ?? "", raw)).toUpperCase();
   const { createApp } = await import("../app");
-  const request = new Request(new URL("/api/webhooks/squad", c.req.url), {
+  const request = new Request(new URL("/api/webhooks/squad", c.var.config.publicUrl), {
     method: "POST",
     headers: { "content-type": "application/json", "x-squad-encrypted-body": signature },
     body: raw,

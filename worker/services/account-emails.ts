@@ -7,7 +7,7 @@ import { emailSenderFor } from "../providers/email/select";
 
 /**
  * The account e-mails of issue 12: the address confirmation and the security notices (a sign-in from a new device, a
- * password change, two-factor turned on or off). Links come from the caller, which builds them with publicOrigin.
+ * password change, two-factor turned on or off). Links come from the caller, which builds them from the configured origin (Config.publicUrl, never the Host header).
  */
 
 export interface Recipient {

@@ -7,7 +7,7 @@ import { AppError } from "../lib/errors";
 import type { SignedInUser } from "../middleware/auth";
 import { ledgerInsert } from "./ledger";
 import { sha256Hex } from "./password-reset";
-import { consumeRateLimit, rateLimitedError, type RateLimitRule } from "./rate-limit";
+import { consumeRateLimit, enforceCostLimit, rateLimitedError, type RateLimitRule } from "./rate-limit";
 import { generateReferralCode } from "./users";
 import { sandboxUserIdFor } from "./sandbox-accounts";
 
@@ -84,6 +84,7 @@ export async function ensureSandboxAccount(db: Db, owner: { id: string; username
 }
 
 export async function createApiKey(db: Db, owner: { id: string; username: string }, input: { name: string; mode: ApiKeyMode }): Promise<CreatedApiKey> {
+  await enforceCostLimit(db, owner.id, "apiKey");
   const [{ active }] = await db
     .select({ active: sql<number>`count(*)` })
     .from(apiKeys)
@@ -131,6 +132,7 @@ export async function ownApiKey(db: Db, ownerId: string, id: string): Promise<Ap
 
 /** Revokes at once: the next request with the key is refused (authentication reads revoked_at every time). */
 export async function revokeApiKey(db: Db, ownerId: string, id: string): Promise<ApiKeyView> {
+  await enforceCostLimit(db, ownerId, "apiKey");
   const row = await ownApiKey(db, ownerId, id);
   if (row.revokedAt !== null) return toApiKeyView(row);
   const [updated] = await db

@@ -14,6 +14,7 @@ import { notify } from "./notify";
 import { logReview, openReviewStatement, type OpenReviewInput } from "./payment-reviews";
 import { referralRewardStatement } from "./referrals";
 import { getSetting } from "./settings";
+import { enforceCostLimit } from "./rate-limit";
 
 /**
  * Funding the wallet. A payment row records each attempt (Squad checkout or NOWPayments invoice); money moves only
@@ -86,6 +87,7 @@ export async function startCardPayment(
   origin: string,
 ): Promise<{ checkout_url: string; transaction_ref: string }> {
   const db = getDb(deps.env.DB);
+  await enforceCostLimit(db, user.id, "payment");
   const { squadmin } = await getSetting(db, "rate_settings");
   if (amountNaira < squadmin) throw new AppError("VALIDATION_FAILED", `min amount is ₦${squadmin}`, { field: "amount" });
   if (amountNaira > MAX_CARD_DEPOSIT_NAIRA) {
@@ -119,6 +121,8 @@ export async function startCardPayment(
  */
 export async function confirmCardPayment(deps: PaymentDeps, ref: string, ownerId?: string): Promise<PaymentConfirmation | null> {
   const db = getDb(deps.env.DB);
+  // A customer's click (or the return page's polling) asks Squad: limited per account. The sweep passes no owner.
+  if (ownerId !== undefined) await enforceCostLimit(db, ownerId, "verify");
   const payment = await findPayment(db, { id: ref, provider: "squad", ownerId });
   if (!payment) return null;
   if (payment.status === "credited") return "success";
@@ -176,6 +180,7 @@ export async function createInvoice(
   origin: string,
 ): Promise<InvoiceAnswer> {
   const db = getDb(deps.env.DB);
+  await enforceCostLimit(db, user.id, "payment");
   const { cryptomin, rate } = await getSetting(db, "rate_settings");
   if (priceUsd < cryptomin) throw new AppError("VALIDATION_FAILED", `Minimum amount is $${cryptomin}`, { field: "price_amount" });
   if (priceUsd > MAX_CRYPTO_DEPOSIT_USD) throw new AppError("VALIDATION_FAILED", `Maximum amount is $${MAX_CRYPTO_DEPOSIT_USD}`, { field: "price_amount" });
@@ -636,7 +641,7 @@ export async function runPaymentSweep(env: Env): Promise<void> {
   const pending: Promise<unknown>[] = [];
   const deps: PaymentDeps = {
     env,
-    providers: paymentProviders(env, configFor(env), (env.PUBLIC_URL ?? "http://localhost").replace(/\/+$/, "")),
+    providers: paymentProviders(env, configFor(env), configFor(env).publicUrl),
     defer: (work) => void pending.push(work),
   };
   const result = await sweepPayments(deps);

@@ -96,7 +96,8 @@ async function getNumber(env: Env, db: Db, user: SignedInUser, p: ProtocolParams
   try {
     bought = await buySmsNumber(env, user, { provider: where.provider, country: where.countryId, service: offer.serviceId, price: koboToNaira(priceKobo) });
   } catch (err) {
-    if (!(err instanceof AppError)) throw err;
+    // The cost limit (issue 12) has no protocol word: it is the one 429 body with Retry-After, as on /api/v1.
+    if (!(err instanceof AppError) || err.code === "RATE_LIMITED") throw err;
     return word(buyErrorWord(err));
   }
   const orderId = bought.phone.request_id;
@@ -172,6 +173,7 @@ async function setStatus(env: Env, db: Db, user: SignedInUser, p: ProtocolParams
         await requestAnotherCode(env, user.id, order.id);
         return word("ACCESS_RETRY_GET");
       } catch (err) {
+        if (err instanceof AppError && err.code === "RATE_LIMITED") throw err;
         if (err instanceof AppError && err.status < 500) return word("BAD_STATUS");
         if (err instanceof AppError) return word("ERROR_SQL");
         throw err;
@@ -188,7 +190,7 @@ async function setStatus(env: Env, db: Db, user: SignedInUser, p: ProtocolParams
         await cancelSmsOrder(env, user.id, order.id);
         return word("ACCESS_CANCEL");
       } catch (err) {
-        if (!(err instanceof AppError)) throw err;
+        if (!(err instanceof AppError) || err.code === "RATE_LIMITED") throw err;
         if (err.code === "INVALID_STATE" && err.extra.status === "used") return word("BAD_STATUS");
         if (err.code === "INVALID_STATE") return word("EARLY_CANCEL_DENIED");
         return word("ERROR_SQL");

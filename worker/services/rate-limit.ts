@@ -12,8 +12,11 @@ export interface RateLimitRule {
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 
 export const RATE_LIMITS = {
-  /** Issue 2: after 10 failed logins on one account in 15 minutes, its logins answer 429 until the window passes. */
-  loginPerAccount: { limit: 10, windowMs: FIFTEEN_MINUTES },
+  /**
+   * The account-wide login ceiling, against guessing spread over many addresses. Ten times the per-address limit, so
+   * one attacking address (stopped at 10 below) can never lock the owner out (issue 12).
+   */
+  loginPerAccount: { limit: 100, windowMs: FIFTEEN_MINUTES },
   /** Forgot-password is limited the same way, per e-mail (known or not, so the answer reveals nothing). */
   forgotPerAccount: { limit: 10, windowMs: FIFTEEN_MINUTES },
   /** Guessing the old password with a stolen token is limited like a login. */
@@ -27,7 +30,43 @@ export const RATE_LIMITS = {
   // Generous on purpose: a whole office (or a mobile carrier's NAT) shares one address. It only stops a single machine
   // spraying guesses across many accounts.
   authPerAddress: { limit: 300, windowMs: FIFTEEN_MINUTES },
+  /**
+   * Issue 12: 10 login attempts on one account from one address in 15 minutes, then that address gets 429 for that
+   * account; the owner signing in from another address is not affected (the account-wide ceiling above still applies).
+   */
+  loginPerAccountAddress: { limit: 10, windowMs: FIFTEEN_MINUTES },
 } as const satisfies Record<string, RateLimitRule>;
+
+const ONE_MINUTE = 60 * 1000;
+
+/**
+ * Issue 12, hole 6: per-account limits on every action that costs an upstream call or creates an object (a Durable
+ * Object alarm, a provider order, a checkout). Enforced in the services (enforceCostLimit), so the web app, /api/v1 and
+ * /stubs/handler_api.php share them. Generous on purpose: an honest customer buys a handful of numbers and opens one or
+ * two checkouts a minute; these only stop a script (one account once opened 30 checkouts and 30 invoices in a second).
+ */
+export const COST_LIMITS = {
+  /** Card checkouts and crypto invoices together (each is an upstream call and a row; an invoice also an alarm). */
+  payment: { limit: 20, windowMs: ONE_MINUTE },
+  /** Verify Payment clicks and the return page's polling (each asks Squad). */
+  verify: { limit: 60, windowMs: ONE_MINUTE },
+  /** SMS numbers bought (each number of a multi-buy counts) and "another code" requests. */
+  smsBuy: { limit: 30, windowMs: ONE_MINUTE },
+  /** SMS cancels (each releases a number upstream). */
+  smsCancel: { limit: 30, windowMs: ONE_MINUTE },
+  /** Rentals started, extended, cancelled or ended. */
+  rental: { limit: 15, windowMs: ONE_MINUTE },
+  /** API key created or revoked, webhook URL set, webhook event resent. */
+  apiKey: { limit: 30, windowMs: ONE_MINUTE },
+} as const satisfies Record<string, RateLimitRule>;
+
+export type CostAction = keyof typeof COST_LIMITS;
+
+/** Counts one costly action for the account and throws the one 429 (retry_after, Retry-After) past its limit. */
+export async function enforceCostLimit(db: Db, userId: string, action: CostAction): Promise<void> {
+  const result = await consumeRateLimit(db, `cost:${action}:${userId}`, COST_LIMITS[action]);
+  if (!result.allowed) throw rateLimitedError(result.retryAfterSeconds);
+}
 
 export interface RateLimitResult {
   allowed: boolean;

@@ -50,11 +50,11 @@ export async function remindIfDue(deps: RentalDeps, row: RentalRow, now = Date.n
   });
   const [user] = await deps.db.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, row.userId)).limit(1);
   if (user) {
-    // A Durable Object has no request to take an origin from: the link comes from PUBLIC_URL or is left out.
-    const origin = deps.env.PUBLIC_URL ? deps.env.PUBLIC_URL.replace(/\/+$/, "") : null;
+    // A Durable Object has no request to take an origin from, and links never come from one anyway: PUBLIC_URL.
+    const origin = configFor(deps.env).publicUrl;
     const sender = emailSenderFor(deps.env, configFor(deps.env), deps.db);
     await sender
-      .send(rentalEndingEmail(user, { number, country: row.countryName, expiresAt: row.expiresAt, link: origin ? `${origin}/#/number/1` : null }))
+      .send(rentalEndingEmail(user, { number, country: row.countryName, expiresAt: row.expiresAt, link: `${origin}/#/number/1` }))
       .catch((err: unknown) => {
         log("error", "rental reminder e-mail not delivered", { rentalId: row.id, sender: sender.name, reason: err instanceof Error ? err.message : "unknown" });
       });

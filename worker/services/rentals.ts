@@ -19,6 +19,7 @@ import { assertNotAboveShown, costMinorUnits, pricingContext, rentPriceKobo } fr
 import { isSandboxUser } from "./sandbox-accounts";
 import { getSetting } from "./settings";
 import { toUsd } from "./upstream-money";
+import { enforceCostLimit } from "./rate-limit";
 
 /**
  * Rent Number: quotes, renting, the inbox, end, cancel and expiry. Money rules:
@@ -131,6 +132,7 @@ export async function rentNumber(
   user: { id: string; totalDepositedKobo: number },
   request: RentRequest,
 ): Promise<RentalRow> {
+  await enforceCostLimit(deps.db, user.id, "rental");
   const choice: RentChoice = { countryId: request.countryId, unit: request.unit, period: request.period };
   const quote = await quoteRental({ ...deps, provider: upstreamFor(deps, user.id) }, user.totalDepositedKobo, choice);
   if (quote.priceKobo === null) throw new AppError("NO_NUMBERS", NO_RENT_STOCK_MESSAGE);
@@ -426,6 +428,7 @@ async function markEnded(deps: RentalDeps, row: RentalRow): Promise<boolean> {
 /** The customer ends the rental early: close upstream, no refund. */
 export async function endRental(deps: RentalDeps, userId: string, id: string): Promise<RentalRow> {
   const row = await ownedRental(deps.db, userId, id);
+  await enforceCostLimit(deps.db, userId, "rental");
   if (row.status !== "active") throw new AppError("INVALID_STATE", "This rental has already ended.");
   await finalSync(deps, id);
   await closeUpstream(deps, row);
@@ -450,6 +453,7 @@ export async function expireRental(deps: RentalDeps, id: string, now = Date.now(
  */
 export async function cancelRental(deps: RentalDeps, userId: string, id: string): Promise<{ rental: RentalRow; refunded: boolean }> {
   const initial = await ownedRental(deps.db, userId, id);
+  await enforceCostLimit(deps.db, userId, "rental");
   if (initial.status !== "active") throw new AppError("INVALID_STATE", "This rental is no longer active.");
   try {
     await syncRentalMessages(deps, id);
@@ -514,7 +518,8 @@ function watcher(env: Env, id: string) {
   return env.RENTAL.get(env.RENTAL.idFromName(id));
 }
 
-async function startWatcher(env: Env, id: string): Promise<void> {
+/** Starts (or re-arms, after an extension) the rental's watcher. Idempotent. */
+export async function startWatcher(env: Env, id: string): Promise<void> {
   try {
     await watcher(env, id).start(id);
   } catch (err) {

@@ -6,6 +6,7 @@ import { ScriptedSmsProvider } from "../providers/sms/scripted-fake";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { putSetting } from "./settings";
 import { cancelSmsOrder, pollSmsOrderTick, sweepSmsOrders } from "./sms-orders";
+import { COST_LIMITS } from "./rate-limit";
 
 // Races between the customer's cancel, the code and the last poll; concurrent purchases; the cron backstop.
 
@@ -139,8 +140,14 @@ describe("concurrent purchases", () => {
     );
     const ok = results.filter((r) => r.status === 200);
     expect(ok).toHaveLength(10);
-    expect(results.filter((r) => r.status === 402).every((r) => r.data.message === "Insufficient balance")).toBe(true);
-    expect(results.filter((r) => r.status !== 200 && r.status !== 402)).toEqual([]);
+    // The per-account cost limit (issue 12) admits exactly COST_LIMITS.smsBuy.limit of the burst; those race for the
+    // balance (10 win, the rest are refused for it) and the others get the one 429 before anything is bought.
+    const broke = results.filter((r) => r.status === 402);
+    expect(broke).toHaveLength(COST_LIMITS.smsBuy.limit - 10);
+    expect(broke.every((r) => r.data.message === "Insufficient balance")).toBe(true);
+    const limited = results.filter((r) => r.status === 429);
+    expect(limited).toHaveLength(100 - COST_LIMITS.smsBuy.limit);
+    expect(limited.every((r) => r.data.code === "RATE_LIMITED")).toBe(true);
     expect(await balanceOf(user.id)).toBe(0);
     const orders = await env.DB.prepare("SELECT COUNT(*) AS n FROM sms_orders WHERE user_id = ?").bind(user.id).first<{ n: number }>();
     expect(orders!.n).toBe(10);

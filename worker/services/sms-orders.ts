@@ -36,6 +36,7 @@ import { assertNotAboveShown, chargedBelowShown, pricingContext, smsPriceKobo } 
 import { envForUser } from "./sandbox-accounts";
 import { getSetting } from "./settings";
 import { clearSmsCatalogueCache, findSmsOffer } from "./sms-catalogue";
+import { enforceCostLimit } from "./rate-limit";
 
 /**
  * The life of a Receive-SMS order, with money moved only through the ledger:
@@ -78,6 +79,8 @@ export async function buySmsNumber(appEnv: Env, user: SignedInUser, input: SmsGe
   if (!country || !service) throw new AppError("VALIDATION_FAILED", MISSING_SERVICE_OR_COUNTRY);
   const providerName = input.provider;
   const db = getDb(env.DB);
+  // Counted on the customer's own account (a sandbox key's test account shares the owner's id) before any upstream call.
+  await enforceCostLimit(getDb(appEnv.DB), user.id, "smsBuy");
 
   const { offer, countryName } = await findSmsOffer(env, providerName, country, service);
   const priceKobo = smsPriceKobo(offer.costUsd, await pricingContext(db, user.totalDepositedKobo));
@@ -573,6 +576,7 @@ export interface AnotherCodeResult {
 export async function requestAnotherCode(env: Env, userId: string, orderId: string): Promise<AnotherCodeResult> {
   const db = getDb(env.DB);
   const order = await readOwnOrder(db, userId, orderId);
+  await enforceCostLimit(db, userId, "smsBuy");
   const answer = async (): Promise<AnotherCodeResult> => ({
     request_id: order.id,
     status: "used",
@@ -630,6 +634,7 @@ export async function completeSmsOrder(env: Env, userId: string, orderId: string
 export async function cancelSmsOrder(env: Env, userId: string, orderId: string): Promise<SmsCancelResponse> {
   const db = getDb(env.DB);
   const order = await readOwnOrder(db, userId, orderId);
+  await enforceCostLimit(db, userId, "smsCancel");
   if (order.status === "cancelled") return { status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE };
   if (order.status !== "waiting") throw notCancellable(order);
 

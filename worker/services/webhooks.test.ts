@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createKey, pollOnce } from "../test/api-fixtures";
 import { api, createUser, type TestUser } from "../test/helpers";
 import { resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
-import { deliverDueWebhooks, deliveryFor, queueWebhookEvents, RETRY_DELAYS_MS, setWebhookSendForTests } from "./webhooks";
+import { deliverDueWebhooks, deliveryFor, queueWebhookEvents, RETRY_DELAYS_MS, setWebhookSendForTests, setWebhookUrl } from "./webhooks";
+import type { Env } from "../env";
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -202,11 +203,15 @@ describe("webhooks: signed, in order, retried, resendable", () => {
   it("the URL must be https (400 otherwise); a revoked key's queued events fail instead of being sent", async () => {
     const user = await createUser();
     const key = await createKey(user);
-    for (const url of ["http://hooks.example.com/x", "ftp://hooks.example.com/x", "not a url", "https://user:pw@hooks.example.com/"]) {
+    for (const url of ["ftp://hooks.example.com/x", "not a url", "https://user:pw@hooks.example.com/"]) {
       const res = await api(`/api/keys/${key.id}/webhook`, { method: "PUT", token: user.token, json: { url } });
       expect(res.status, url).toBe(400);
       expect(res.data.code).toBe("VALIDATION_FAILED");
     }
+    // Plain http only where our own PUBLIC_URL is http (local development, as these tests run): on an https deployment
+    // it is refused.
+    const httpsDeployment = { ...(env as Env), PUBLIC_URL: "https://app.example.ng" } as Env;
+    await expect(setWebhookUrl(httpsDeployment, user.id, key.id, "http://hooks.example.com/x")).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
     expect((await api("/api/keys", { token: user.token })).data.data[0].webhook_url).toBeNull();
 
     await api(`/api/keys/${key.id}/webhook`, { method: "PUT", token: user.token, json: { url: HOOK } });

@@ -4,10 +4,11 @@ import { koboToNaira } from "../../schema/money";
 import type { RealtimeMessage } from "../../schema/realtime";
 import { getDb, type Db } from "../db/client";
 import { apiKeys, users, webhookEvents } from "../db/tables";
-import type { Env } from "../env";
+import { configFor, type Env } from "../env";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import { ownApiKey } from "./api-keys";
+import { enforceCostLimit } from "./rate-limit";
 
 /**
  * Developer webhooks (docs/developer-api.md "Webhooks", decision 016). Each API key may register a URL; the events its
@@ -18,13 +19,7 @@ import { ownApiKey } from "./api-keys";
  */
 
 /** PUBLIC_URL's origin, for links in payloads (never a request's Host: there is no request here anyway). */
-function parseOrigin(configured: string | undefined): string | null {
-  try {
-    return configured ? new URL(configured).origin : null;
-  } catch {
-    return null;
-  }
-}
+const publicUrlOf = (env: Env): string => configFor(env).publicUrl;
 
 export const WEBHOOK_EVENT_TYPES = ["sms.code", "sms.ended", "rental.sms", "rental.ended", "balance.changed"] as const;
 
@@ -48,8 +43,8 @@ interface QueuedEvent {
 
 /** The webhook events a realtime message stands for (none for toasts, failures and operators' messages). */
 function eventsFor(env: Env, message: RealtimeMessage): QueuedEvent[] {
-  const base = parseOrigin(env.PUBLIC_URL);
-  const link = (path: string) => (base ? { url: `${base}${path}` } : {});
+  const base = publicUrlOf(env);
+  const link = (path: string) => ({ url: `${base}${path}` });
   switch (message.kind) {
     case "sms.code":
       return [
@@ -272,10 +267,11 @@ async function attempt(url: string, secret: string, event: EventRow, now: number
 export async function setWebhookUrl(env: Env, ownerId: string, keyId: string, url: string | null): Promise<void> {
   const db = getDb(env.DB);
   const row = await ownApiKey(db, ownerId, keyId);
+  await enforceCostLimit(db, ownerId, "apiKey");
   if (row.revokedAt !== null) throw new AppError("CONFLICT", "This key is revoked.");
   if (url !== null) {
     const parsed = new URL(url);
-    const localDeployment = parseOrigin(env.PUBLIC_URL)?.startsWith("http://") ?? false;
+    const localDeployment = publicUrlOf(env).startsWith("http://");
     if (parsed.protocol !== "https:" && !(localDeployment && parsed.protocol === "http:")) {
       throw new AppError("VALIDATION_FAILED", "The webhook URL must start with https://.");
     }
@@ -314,6 +310,7 @@ export async function webhookLog(db: Db, ownerId: string, keyId: string): Promis
 export async function resendWebhookEvent(env: Env, ownerId: string, keyId: string, eventId: string, now = Date.now()): Promise<WebhookEventView> {
   const db = getDb(env.DB);
   const key = await ownApiKey(db, ownerId, keyId);
+  await enforceCostLimit(db, ownerId, "apiKey");
   if (key.revokedAt !== null) throw new AppError("CONFLICT", "This key is revoked.");
   if (!key.webhookUrl) throw new AppError("CONFLICT", "Set a webhook URL first.");
   const [row] = await db

@@ -1,7 +1,9 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { getDb } from "../db/client";
 import { sessions, users } from "../db/tables";
+import worker from "../index";
 import { signToken } from "../lib/jwt";
 import { postEntry, reconcileLedger } from "../services/ledger";
 
@@ -58,8 +60,14 @@ export interface ApiReply {
   headers: Headers;
 }
 
-/** Calls the worker like a browser would. `token` adds the bearer header; `json` sends a JSON body. */
-export async function api(path: string, init: { method?: string; token?: string; json?: unknown; headers?: Record<string, string>; body?: BodyInit } = {}): Promise<ApiReply> {
+/**
+ * Calls the worker like a browser would. `token` adds the bearer header; `json` sends a JSON body. `settle` also waits
+ * for the work the request deferred past its answer (executionCtx.waitUntil, e.g. the reset e-mail) before returning.
+ */
+export async function api(
+  path: string,
+  init: { method?: string; token?: string; json?: unknown; headers?: Record<string, string>; body?: BodyInit; settle?: boolean } = {},
+): Promise<ApiReply> {
   const headers: Record<string, string> = { ...(init.headers ?? {}) };
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   let body = init.body;
@@ -67,7 +75,15 @@ export async function api(path: string, init: { method?: string; token?: string;
     headers["content-type"] = "application/json";
     body = JSON.stringify(init.json);
   }
-  const res = await (exports as unknown as { default: Fetcher }).default.fetch(new Request(`http://127.0.0.1:8787${path}`, { method: init.method ?? (body ? "POST" : "GET"), headers, body }));
+  const request = new Request(`http://127.0.0.1:8787${path}`, { method: init.method ?? (body ? "POST" : "GET"), headers, body });
+  let res: Response;
+  if (init.settle) {
+    const ctx = createExecutionContext();
+    res = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, env, ctx);
+    await waitOnExecutionContext(ctx);
+  } else {
+    res = await (exports as unknown as { default: Fetcher }).default.fetch(request);
+  }
   const text = await res.text();
   let data: ReplyBody = null;
   try {

@@ -11,6 +11,7 @@ import { Dialog } from "../ui/dialog";
 import { Skeleton } from "../ui/skeleton";
 import { Spinner } from "../ui/spinner";
 import { endConfirmationText } from "./end-confirmation";
+import { ExtendRental } from "./extend-rental";
 import { formatTimeLeft } from "./time-left";
 
 const ACTIVE = new Set(["active", "pending"]);
@@ -150,6 +151,7 @@ export function RentalInboxDialog({
             ) : null}
           </div>
         </div>
+        {rentalId && status === "active" && !confirmation ? <ExtendRental rentalId={rentalId} active /> : null}
         {rental.isPending ? (
           <div className="flex flex-col gap-2">
             <Skeleton className="h-14" />

@@ -1,6 +1,7 @@
 import { Copy } from "lucide-react";
 import { useSmsOrder } from "../../api/sms";
 import { copyText } from "../../lib/clipboard";
+import { formatPhone } from "../../lib/format";
 import { Spinner } from "../ui/spinner";
 import { EmojiText } from "../ui/emoji-text";
 import { ERROR_MESSAGE, smsCode, smsPhase, TIMEOUT_MESSAGE } from "./sms-phase";
@@ -13,7 +14,7 @@ function OtherNumber({ requestId, number }: { requestId: string; number: string 
   return (
     <li className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 px-3 py-2 text-sm dark:border-slate-700" data-testid="sms-other-number">
       <button type="button" className="flex items-center gap-2 font-mono cursor-pointer" onClick={() => void copyText(number, "Phone number copied to clipboard!")} aria-label={`Phone number: ${number}. Click to copy`}>
-        {number}
+        {formatPhone(number)}
         <Copy className="h-3.5 w-3.5 text-slate-600" aria-hidden />
       </button>
       {phase === "received" && code ? (

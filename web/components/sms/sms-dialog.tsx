@@ -6,10 +6,12 @@ import { Dialog } from "../ui/dialog";
 import { Spinner } from "../ui/spinner";
 import { EmojiText } from "../ui/emoji-text";
 import { formatNaira } from "../../../schema/money";
+import { formatPhone } from "../../lib/format";
 import { ERROR_MESSAGE, TIMEOUT_MESSAGE, type SmsPhase } from "./sms-phase";
 import type { AnotherCodeState } from "./use-active-sms-request";
 
-function CopyField({ label, value, message, large }: { label: string; value: string; message: string; large?: boolean }) {
+/** Copies `value`; shows `shown` (a phone number formatted for its country) when given. */
+function CopyField({ label, value, shown, message, large }: { label: string; value: string; shown?: string; message: string; large?: boolean }) {
   return (
     <div className="flex flex-col gap-1">
       <span className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">{label}</span>
@@ -19,7 +21,7 @@ function CopyField({ label, value, message, large }: { label: string; value: str
         aria-label={`${label}: ${value}. Click to copy`}
         className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 text-left font-mono hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-700 dark:bg-slate-800 dark:hover:bg-slate-700 cursor-pointer"
       >
-        <span className={large ? "text-2xl font-bold tracking-widest" : "text-base"}>{value}</span>
+        <span className={large ? "text-2xl font-bold tracking-widest" : "text-base"}>{shown ?? value}</span>
         <Copy className="h-4 w-4 shrink-0 text-slate-600" aria-hidden />
       </button>
     </div>
@@ -88,7 +90,7 @@ export function SmsDialog({
       showClose={!cancelling}
     >
       <div className="flex flex-col gap-4" data-testid="sms-dialog">
-        <CopyField label="Phone number" value={number} message="Phone number copied to clipboard!" />
+        <CopyField label="Phone number" value={number} shown={formatPhone(number)} message="Phone number copied to clipboard!" />
         {phase === "received" && code ? (
           <>
             <CopyField label={earlier.length ? "Latest code" : "Verification code"} value={code} message="SMS code copied to clipboard!" large />

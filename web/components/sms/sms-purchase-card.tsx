@@ -25,6 +25,8 @@ import { Spinner } from "../ui/spinner";
 import { Dialog } from "../ui/dialog";
 import { parseMaxPrice, priceChoiceFrom, type PriceChoice } from "./price-choice";
 import { CompareDialog } from "./compare-dialog";
+import { ServiceLogo } from "./service-logo";
+import { formatPhone } from "../../lib/format";
 import { favouritesFirst } from "./service-order";
 import { BarChart3, Star } from "lucide-react";
 import type { PendingSmsRequest } from "./pending-request";
@@ -57,7 +59,7 @@ function NumberBox({ shown }: { shown: ShownRequest | null }) {
     <div className="grid grid-cols-2 gap-3 rounded-lg border border-slate-200 bg-slate-50 p-4 dark:border-slate-700 dark:bg-slate-800/60" data-testid="sms-number-box">
       <div className="min-w-0">
         <p className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">Number</p>
-        <p className="truncate font-mono text-base font-semibold" data-testid="sms-number">{shown.number}</p>
+        <p className="truncate font-mono text-base font-semibold" data-testid="sms-number">{formatPhone(shown.number)}</p>
       </div>
       <div className="min-w-0" aria-live="polite">
         <p className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">Code</p>
@@ -130,6 +132,7 @@ export function SmsPurchaseCard({
         label: `${starred ? "★ " : ""}${s.application} — ₦${formatNaira(s.price)}`,
         description: `${s.count} in stock`,
         disabled: s.count <= 0,
+        icon: <ServiceLogo name={s.application} />,
       })),
     [prices.data, provider, favourites.data],
   );

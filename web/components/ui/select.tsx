@@ -4,7 +4,7 @@ import { cn } from "../../lib/cn";
 import { inputClasses } from "./input";
 import { Spinner } from "./spinner";
 
-export type SelectOption = { value: string; label: string; description?: ReactNode; disabled?: boolean };
+export type SelectOption = { value: string; label: string; description?: ReactNode; disabled?: boolean; icon?: ReactNode };
 
 /** The spec's select defaults: the menu is at most 300 px high and Page Up / Page Down move 5 options. */
 const PAGE_SIZE = 5;
@@ -146,8 +146,9 @@ export function Select({
         }}
         className={cn(inputClasses, "flex items-center justify-between gap-2 text-left cursor-pointer")}
       >
-        <span className={cn("truncate", !selected && "text-slate-600 dark:text-slate-400")}>
-          {loading ? loadingText : (selected?.label ?? placeholder)}
+        <span className={cn("flex min-w-0 items-center gap-2", !selected && "text-slate-600 dark:text-slate-400")}>
+          {!loading && selected?.icon}
+          <span className="truncate">{loading ? loadingText : (selected?.label ?? placeholder)}</span>
         </span>
         {loading ? <Spinner className="h-4 w-4" /> : <ChevronDown className="h-4 w-4 shrink-0 opacity-60" aria-hidden />}
       </button>
@@ -205,7 +206,8 @@ export function Select({
                       option.disabled && "cursor-not-allowed opacity-50",
                     )}
                   >
-                    <span className="flex min-w-0 flex-col">
+                    {option.icon}
+                    <span className="flex min-w-0 flex-1 flex-col">
                       <span className="truncate">{option.label}</span>
                       {option.description ? (
                         <span className="text-xs text-slate-600 dark:text-slate-400">{option.description}</span>

@@ -86,7 +86,8 @@ describe("Squad adapter against the sandbox simulator", () => {
     const ref = `SIM${crypto.randomUUID().replace(/-/g, "")}`;
     const good = bound(env.SQUAD_SECRET_KEY!);
     const checkout = await good.initiate({ amountKobo: 250_000, email: "a@b.co", transactionRef: ref, callbackUrl: "http://127.0.0.1/#/dashboard/1" });
-    expect(checkout.checkoutUrl).toBe(`http://127.0.0.1/sandbox/squad/checkout/${ref}`);
+    // The checkout page is a link for the customer: on the configured PUBLIC_URL, never the address the call came to.
+    expect(checkout.checkoutUrl).toBe(`${env.PUBLIC_URL}/sandbox/squad/checkout/${ref}`);
     expect(await good.verify(ref)).toEqual({ transactionRef: ref, status: "pending", amountKobo: 250_000, currency: "NGN" });
     expect(await good.verify("NOPE")).toBeNull();
     await expect(bound("wrong").verify(ref)).rejects.toMatchObject({ code: "UPSTREAM_UNAVAILABLE", httpStatus: 403 });

@@ -18,6 +18,25 @@ export interface RentalProvider {
   countries(): Promise<{ id: string; title: string }[]>;
   /** Our own balance at the upstream (read-only). */
   balance(): Promise<UpstreamMoney>;
+  /**
+   * Extending a rental before it ends, only where the upstream documents it (decision 019). sms-man's rent API does not
+   * (https://sms-man.com/api/rent: get-balance, limits, get-number, set-status cancel|close, get-sms, get-all-sms), so
+   * its adapter leaves this out and the product offers no Extend for its rentals.
+   */
+  readonly extension?: RentalExtension;
+}
+
+/**
+ * The SMS-Activate rent protocol's prolongation, as its hosts document it: getContinueRentPrice / continueRentInfo
+ * (price for `rent_time` more hours, in the account's currency) and continueRentNumber&id=&rent_time= ->
+ * {"status":"success","phone":{"id","endDate","number"}} (https://sms.online/help/api-docs/continueRentNumber,
+ * https://sms-online.pro/docs/api/en/continue_rent_number.html). Hours only.
+ */
+export interface RentalExtension {
+  /** What `hours` more would cost upstream. Throws RentProviderError("refused") when this rental cannot be extended. */
+  price(upstreamId: string, hours: number): Promise<UpstreamMoney>;
+  /** Extends the rental upstream by `hours`; resolves only once the upstream confirmed it. */
+  extend(upstreamId: string, hours: number): Promise<void>;
 }
 
 export interface RentChoice {

@@ -1,4 +1,5 @@
-import { exports } from "cloudflare:workers";
+import { listDurableObjectIds } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { MAX_BODY_BYTES } from "../../app";
@@ -12,7 +13,7 @@ import { tableCounts } from "./invariants";
  */
 
 interface Endpoint {
-  method: "POST" | "PATCH";
+  method: "POST" | "PATCH" | "PUT";
   path: string;
   fields: string[];
   auth: boolean;
@@ -44,6 +45,11 @@ const JSON_ENDPOINTS: Endpoint[] = [
   { method: "POST", path: "/api/2fa/disable", fields: ["password", "code"], auth: true },
   { method: "POST", path: "/api/sessions/00000000-0000-4000-8000-000000000000/revoke", fields: [], auth: true },
   { method: "POST", path: "/api/logout/", fields: [], auth: true },
+  // Issue 17's endpoints (several numbers, favourites, rental extension) and issue 16's key management.
+  { method: "POST", path: "/api/sms/get-numbers", fields: ["provider", "country", "service", "price", "max_price", "quantity"], auth: true },
+  { method: "PUT", path: "/api/sms/favourites", fields: ["provider", "service_id", "starred"], auth: true },
+  { method: "POST", path: "/api/rentals/00000000-0000-4000-8000-000000000000/extend", fields: ["duration", "period", "price"], auth: true },
+  { method: "POST", path: "/api/keys", fields: ["name", "mode"], auth: true },
 ];
 
 const GET_PATHS = (id: string) => [
@@ -54,6 +60,10 @@ const GET_PATHS = (id: string) => [
   `/api/rentals/${id}`,
   `/api/level?user_id=${id}`,
   `/api/get-transaction?user_id=${id}`,
+  `/api/sms/compare?provider=${id}&service=${id}`,
+  `/api/export/transactions.csv?from=${id}&to=${id}`,
+  `/api/export/orders.csv?from=${id}&to=${id}`,
+  `/api/rentals/${id}/extend-options`,
 ];
 
 // Values chosen to break naive parsing: huge and fractional money, wrong types, prototype keys, control characters.
@@ -176,5 +186,83 @@ describe("oversized bodies", () => {
   it("a declared length over the limit is refused without reading", async () => {
     const res = await send("POST", "/api/webhooks/squad", "{}", { "content-type": "application/json", "content-length": String(MAX_BODY_BYTES * 4) });
     expect([400, 413]).toContain(res.status);
+  });
+});
+
+describe("deeply nested JSON (issue 12, hole 4)", () => {
+  // Valid JSON nested as deep as the 32 KB limit allows: once overflowed the stack while the IPN's keys were sorted.
+  const depth = 12_000;
+  const nestedArrays = `${"[".repeat(depth)}1${"]".repeat(depth)}`;
+  const nestedObjects = `${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}`;
+
+  for (const [name, body] of [["arrays", nestedArrays], ["objects", nestedObjects]] as const) {
+    it(`signed-looking webhooks nested deep in ${name}: 401, nothing written`, async () => {
+      expect(body.length).toBeLessThan(MAX_BODY_BYTES);
+      const before = await tableCounts();
+      const now = await send("POST", "/api/webhooks/nowpayments", body, { "content-type": "application/json", "x-nowpayments-sig": "ab".repeat(64) });
+      expect(now.status).toBe(401);
+      expect(now.data).toMatchObject({ code: "INVALID_SIGNATURE" });
+      const squad = await send("POST", "/api/webhooks/squad", body, { "content-type": "application/json", "x-squad-encrypted-body": "AB".repeat(64) });
+      expect(squad.status).toBe(401);
+      expect(await tableCounts()).toEqual(before);
+    });
+
+    it(`every JSON endpoint given ${name} nested deep: a 4xx with the error body`, { timeout: 60_000 }, async () => {
+      for (const endpoint of JSON_ENDPOINTS) {
+        const headers: Record<string, string> = { "content-type": "application/json" };
+        if (endpoint.auth) headers.authorization = `Bearer ${user.token}`;
+        const res = await send(endpoint.method, endpoint.path, body, headers);
+        expectRefusalShape(res, `${endpoint.method} ${endpoint.path} nested ${name}`);
+      }
+    });
+  }
+});
+
+describe("/parties/*: only the notification room is routable (issue 12, hole 4)", () => {
+  async function objectCount(): Promise<number> {
+    const lists = await Promise.all([
+      listDurableObjectIds(env.SMS_ORDER),
+      listDurableObjectIds(env.RENTAL),
+      listDurableObjectIds(env.INVOICE),
+      listDurableObjectIds(env.NotificationRoom),
+    ]);
+    return lists.reduce((sum, ids) => sum + ids.length, 0);
+  }
+
+  it("any other party name, or any other shape, is the one 404 and creates no Durable Object", { timeout: 60_000 }, async () => {
+    const before = await objectCount();
+    const paths = [
+      "/parties/sms-order/x",
+      "/parties/rental/x",
+      "/parties/invoice/x",
+      "/parties/notification-room",
+      "/parties/notification-room/x/extra",
+      "/parties/main/x",
+      "/parties/NotificationRoom/x",
+      "/parties/sms-order/00000000-0000-4000-8000-000000000000?token=x",
+    ];
+    for (const path of paths) {
+      for (const headers of [{}, { upgrade: "websocket" }] as Record<string, string>[]) {
+        const res = await send("GET", path, null, headers);
+        expect(res.status, path).toBe(404);
+        expect(res.data, path).toMatchObject({ code: "NOT_FOUND", message: "Not found.", error: "Not found." });
+      }
+      expect((await send("POST", path, "{}", { "content-type": "application/json" })).status, path).toBe(404);
+    }
+    expect(await objectCount()).toBe(before);
+  });
+
+  it("a stranger's request for a notification room is refused before a room is created", async () => {
+    const before = await objectCount();
+    const name = crypto.randomUUID();
+    const plain = await send("GET", `/parties/notification-room/${name}`, null, {});
+    expect(plain.status).toBe(403);
+    const noToken = await send("GET", `/parties/notification-room/${name}`, null, { upgrade: "websocket" });
+    expect(noToken.status).toBe(401);
+    expect(noToken.data).toMatchObject({ code: "UNAUTHORIZED" });
+    const badToken = await send("GET", `/parties/notification-room/${name}?token=not-a-token`, null, { upgrade: "websocket" });
+    expect(badToken.status).toBe(401);
+    expect(await objectCount()).toBe(before);
+    expect((await listDurableObjectIds(env.NotificationRoom)).some((id) => id.equals(env.NotificationRoom.idFromName(name)))).toBe(false);
   });
 });

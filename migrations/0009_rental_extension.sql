@@ -1,0 +1,1 @@
+ALTER TABLE `rentals` ADD `extended_count` integer DEFAULT 0 NOT NULL;

@@ -1,0 +1,53 @@
+import type { ErrorCode } from "../../schema/errors";
+import { configFor, type Env } from "../env";
+import { errorBody } from "../lib/errors";
+import { verifyToken } from "../lib/jwt";
+
+/**
+ * Which /parties/* addresses reach a Durable Object, decided in the worker before any object is touched.
+ *
+ * partyserver forwards /parties/<party>/<name> to whichever binding matches <party>, creating the object on first use:
+ * left alone, /parties/sms-order/x reached the SMS poller (a 500 on a stranger's request, and an object created for
+ * them). Only the notification room is routable (anything else falls through to the app's one 404), and a request for
+ * it that cannot be admitted (not a socket, no or a bad token, another user's room) is refused here, so a stranger
+ * never creates a room either. The room repeats these checks and adds the session and socket-count checks.
+ */
+const ROOM_PATH = /^\/parties\/notification-room\/[^/]+$/;
+
+export function isRoutableRoomPath(pathname: string): boolean {
+  return ROOM_PATH.test(pathname);
+}
+
+const roomBindings = new WeakMap<Env, Record<string, unknown>>();
+
+/** The bindings partyserver may route to: the notification room's only (partyserver maps every binding it is given). */
+export function routableRooms(env: Env): Record<string, unknown> {
+  let bindings = roomBindings.get(env);
+  if (!bindings) {
+    bindings = { NotificationRoom: env.NotificationRoom };
+    roomBindings.set(env, bindings);
+  }
+  return bindings;
+}
+
+function refuse(status: 401 | 403 | 404, code: ErrorCode, message: string): Response {
+  return new Response(JSON.stringify(errorBody(code, message)), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+  });
+}
+
+/** Plain HTTP never reaches a room (the room would refuse it the same way). */
+export function refusePlainRequest(): Response {
+  return refuse(403, "FORBIDDEN", "Only the server can publish to a realtime room; this address accepts realtime connections only.");
+}
+
+/** A socket reaches the room only with a realtime token for this very room; otherwise the same answers the room gives. */
+export async function admitSocket(request: Request, env: Env, roomName: string): Promise<Response | undefined> {
+  const token = new URL(request.url).searchParams.get("token");
+  if (!token) return refuse(401, "UNAUTHORIZED", "A realtime token is required.");
+  const claims = await verifyToken(configFor(env).jwtSecret, "realtime", token);
+  if (!claims) return refuse(401, "UNAUTHORIZED", "The realtime token is invalid or has expired.");
+  if (claims.userId !== roomName) return refuse(404, "NOT_FOUND", "Not found.");
+  return undefined;
+}

@@ -1,0 +1,75 @@
+import { env, exports as workerExports } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { api, createUser } from "../test/helpers";
+import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
+
+// CSV export of the history screens: the same rows as the screens, a date range in Lagos days, naira with 2 decimals.
+
+vi.setConfig({ testTimeout: 30_000 });
+beforeEach(() => resetSmsTestState());
+afterEach(restoreSmsProviders);
+
+const lagosDay = (ms: number) => new Date(ms + 3_600_000).toISOString().slice(0, 10);
+
+async function csv(path: string, token?: string) {
+  const res = await (workerExports as unknown as { default: Fetcher }).default.fetch(
+    new Request(`http://127.0.0.1:8787${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} }),
+  );
+  return { status: res.status, type: res.headers.get("content-type"), disposition: res.headers.get("content-disposition"), text: await res.text() };
+}
+
+describe("GET /api/export/*.csv", () => {
+  it("exports the transactions and orders the screens show for the range, naira with two decimals", async () => {
+    const user = await createUser({ balanceKobo: 500_000 });
+    const bought = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "sbxnosms" } });
+    const orderId = bought.data.phone.request_id as string;
+    expect((await api("/api/sms/cancel", { token: user.token, json: { request_id: orderId } })).status).toBe(200);
+    const today = lagosDay(Date.now());
+
+    const tx = await csv(`/api/export/transactions.csv?from=${today}&to=${today}`, user.token);
+    expect(tx.status).toBe(200);
+    expect(tx.type).toBe("text/csv; charset=utf-8");
+    expect(tx.disposition).toBe(`attachment; filename="transactions-${today}-to-${today}.csv"`);
+    const lines = tx.text.trimEnd().split("\r\n");
+    expect(lines[0]).toBe('"Date","Reference","Description","Amount (NGN)","Status"');
+    // The refunded purchase appears once, as the screen shows it.
+    const purchase = lines.filter((l) => l.includes(`"buy:${orderId}"`));
+    expect(purchase).toHaveLength(1);
+    expect(purchase[0]).toMatch(/"Sandbox No-SMS number \(USA\)","120\.00","refunded"$/);
+
+    const orders = await csv(`/api/export/orders.csv?from=${today}&to=${today}`, user.token);
+    const orderLines = orders.text.trimEnd().split("\r\n");
+    expect(orderLines[0]).toBe('"Date","Reference","Kind","Service","Country","Provider","Number","Code","Amount (NGN)","Status"');
+    expect(orderLines.slice(1)).toEqual([expect.stringMatching(new RegExp(`"${orderId}","Receive SMS","Sandbox No-SMS","USA","Swift","1\\d{10}","","120\\.00","cancelled"$`))]);
+
+    // A range before the purchase holds the header only.
+    const empty = await csv("/api/export/orders.csv?from=2020-01-01&to=2020-01-31", user.token);
+    expect(empty.text).toBe('"Date","Reference","Kind","Service","Country","Provider","Number","Code","Amount (NGN)","Status"\r\n');
+    await pollerOf(orderId).stop();
+  });
+
+  it("quotes every field and defuses spreadsheet formulas in text", async () => {
+    const user = await createUser();
+    await env.DB.prepare("INSERT INTO ledger (user_id, key, amount_kobo, kind, note, ref, created_at) VALUES (?, ?, 12345, 'admin', ?, NULL, ?)")
+      .bind(user.id, `admin:${crypto.randomUUID()}`, '=HYPERLINK("http://x","a")', Date.now())
+      .run();
+    const today = lagosDay(Date.now());
+    const tx = await csv(`/api/export/transactions.csv?from=${today}&to=${today}`, user.token);
+    expect(tx.text).toContain(`"'=HYPERLINK(""http://x"",""a"")","123.45","successful"`);
+  });
+
+  it("refuses a bad range with a clear 400 and a missing session with 401; another user's rows never appear", async () => {
+    const user = await createUser();
+    const other = await createUser({ balanceKobo: 100_000 });
+    const today = lagosDay(Date.now());
+    const bad = await csv(`/api/export/orders.csv?from=${today}&to=2020-01-01`, user.token);
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.text).message).toMatch(/start date must be on or before/);
+    expect((await csv("/api/export/orders.csv?from=2025-02-30&to=2025-03-01", user.token)).status).toBe(400);
+    expect((await csv("/api/export/orders.csv?from=2020-01-01&to=2025-01-01", user.token)).status).toBe(400);
+    expect((await csv(`/api/export/transactions.csv?from=${today}&to=${today}`)).status).toBe(401);
+    const mine = await csv(`/api/export/transactions.csv?from=${today}&to=${today}`, user.token);
+    expect(mine.text.trimEnd().split("\r\n")).toHaveLength(1);
+    expect(other.id).not.toBe(user.id);
+  });
+});
