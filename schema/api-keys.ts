@@ -50,12 +50,14 @@ export const webhookUrlSchema = z.object({
 
 export const webhookEventIdSchema = z.object({ id: z.string().min(1).max(64), eventId: z.string().min(1).max(64) });
 
+/** pending (queued or retrying), delivered (a 2xx came back), failed (24 hours without a 2xx, or nowhere to send) */
+export const WEBHOOK_EVENT_STATUSES = ["pending", "delivered", "failed"] as const;
+
 /** One line of a key's delivery log. */
 export const webhookEventViewSchema = z.object({
   id: z.string(),
   type: webhookEventTypeSchema,
-  /** pending (queued or retrying), delivered (a 2xx came back), failed (24 hours without a 2xx, or nowhere to send) */
-  status: z.enum(["pending", "delivered", "failed"]),
+  status: z.enum(WEBHOOK_EVENT_STATUSES),
   attempts: z.number(),
   last_response_code: z.number().nullable(),
   last_error: z.string().nullable(),

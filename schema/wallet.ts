@@ -59,6 +59,30 @@ export type Transaction = z.infer<typeof transactionSchema>;
 
 export type PaymentConfirmation = "success" | "pending" | "failed";
 
+/**
+ * A payment attempt's states (the payments table). pending: created, nothing heard yet; the NOWPayments statuses as the
+ * upstream reports them (waiting ... expired); abandoned: a card checkout never completed; amount_mismatch: Squad
+ * confirmed another amount; review: held for an operator; then credited or refused. Moved forward only.
+ */
+export const PAYMENT_STATUSES = [
+  "pending",
+  "waiting",
+  "confirming",
+  "confirmed",
+  "sending",
+  "partially_paid",
+  "finished",
+  "failed",
+  "refunded",
+  "expired",
+  "abandoned",
+  "amount_mismatch",
+  "review",
+  "refused",
+  "credited",
+] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
 export const squadCallbackAnswerSchema = z.object({
   data: z.enum(["success", "pending", "failed"]),
   message: z.string(),

@@ -1,5 +1,9 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { WEBHOOK_EVENT_STATUSES } from "../../schema/api-keys";
+import { RENTAL_STATUSES } from "../../schema/rentals";
+import { SMS_ORDER_STATUSES } from "../../schema/sms";
+import { PAYMENT_STATUSES } from "../../schema/wallet";
 
 // The drizzle schema is drizzle-kit's source for migrations/. Money is integer kobo everywhere.
 // Timestamps are epoch milliseconds (integers) so comparisons and sweeps never parse strings.
@@ -166,7 +170,8 @@ export const payments = sqliteTable(
     id: text("id").primaryKey(),
     userId: text("user_id").notNull().references(() => users.id),
     provider: text("provider", { enum: ["squad", "nowpayments"] }).notNull(),
-    status: text("status").notNull().default("pending"),
+    // Typed only (no CHECK in SQL): the services' compare-and-sets are the authority on which moves are allowed.
+    status: text("status", { enum: PAYMENT_STATUSES }).notNull().default("pending"),
     // What the wallet receives when the payment is confirmed.
     amountKobo: integer("amount_kobo").notNull(),
     currency: text("currency").notNull(),
@@ -264,7 +269,7 @@ export const smsOrders = sqliteTable(
     anotherCodeRequestedAt: integer("another_code_requested_at"),
     activationClosesAt: integer("activation_closes_at"),
     // pending (debited, upstream not yet asked) -> waiting -> used | timeout | error | cancelled | failed
-    status: text("status").notNull().default("pending"),
+    status: text("status", { enum: SMS_ORDER_STATUSES }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     failureReason: text("failure_reason"),
     createdAt: integer("created_at").notNull().default(now),
@@ -310,7 +315,7 @@ export const rentals = sqliteTable(
     upstreamId: text("upstream_id"),
     number: text("number"),
     // pending -> active -> ended | cancelled | failed
-    status: text("status").notNull().default("pending"),
+    status: text("status", { enum: RENTAL_STATUSES }).notNull().default("pending"),
     expiresAt: integer("expires_at"),
     smsCount: integer("sms_count").notNull().default(0),
     lastCheckedAt: integer("last_checked_at"),
@@ -493,7 +498,7 @@ export const webhookEvents = sqliteTable(
     dedupeKey: text("dedupe_key").notNull(),
     payload: text("payload").notNull(),
     // pending -> delivered | failed (24 h without a 2xx)
-    status: text("status").notNull().default("pending"),
+    status: text("status", { enum: WEBHOOK_EVENT_STATUSES }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     lastResponseCode: integer("last_response_code"),
     lastError: text("last_error"),

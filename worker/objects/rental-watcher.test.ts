@@ -265,7 +265,7 @@ describe("the 1-hour reminder", () => {
 
   it("wakes the watcher for the reminder when it comes before the next check, never past the expiry", () => {
     const now = Date.parse("2026-11-22T12:00:00Z");
-    const base = { status: "active", remindedAt: null, createdAt: now - 86_400_000 };
+    const base = { status: "active" as const, remindedAt: null, createdAt: now - 86_400_000 };
     // Due in 10 s, before the next 2-minute check: the alarm is set for it.
     const expiresAt = now + RENTAL_REMINDER_BEFORE_MS + 10_000;
     expect(reminderDueAt({ ...base, expiresAt })).toBe(now + 10_000);

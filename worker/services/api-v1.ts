@@ -26,7 +26,7 @@ export async function smsOrderV1(db: Db, userId: string, orderId: string): Promi
   const codes = await orderCodes(db, o.id);
   return {
     id: o.id,
-    status: o.status as z.infer<typeof v1SmsOrderSchema>["status"],
+    status: o.status,
     provider: o.provider,
     country_id: o.countryId,
     country: o.countryName,

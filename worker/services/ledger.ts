@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { ledger } from "../db/tables";
+import { ledger, users } from "../db/tables";
 import { AppError, isCheckViolation } from "../lib/errors";
 
 export type LedgerKind = (typeof ledger.$inferInsert)["kind"];
@@ -22,9 +22,7 @@ export interface LedgerEntry {
  * A repeated key is a no-op (ON CONFLICT DO NOTHING), which is what makes credits and refunds exactly-once.
  */
 export function ledgerInsert(db: Db, entry: LedgerEntry) {
-  if (!Number.isSafeInteger(entry.amountKobo) || entry.amountKobo === 0) {
-    throw new Error(`ledger amount must be a non-zero integer of kobo, got ${entry.amountKobo}`);
-  }
+  assertAmount(entry);
   return db
     .insert(ledger)
     .values({
@@ -37,6 +35,43 @@ export function ledgerInsert(db: Db, entry: LedgerEntry) {
       createdAt: Date.now(),
     })
     .onConflictDoNothing({ target: ledger.key });
+}
+
+/**
+ * The guarded form of ledgerInsert, for a movement that must follow a state change in the same batch: the row is
+ * written only if `guard` (an SQL condition, typically "the row now holds the status the compare-and-set above just
+ * gave it"; several are ANDed) is true when the statement runs. An INSERT ... SELECT, so a transition and its refund or charge stay one
+ * atomic batch whatever raced it: a compare-and-set that moved nothing leaves the guard false and no money moves.
+ * Same trigger, same ON CONFLICT(key) DO NOTHING (never INSERT OR IGNORE, which would skip the balance CHECK).
+ */
+export function guardedLedgerInsert(db: Db, entry: LedgerEntry, ...guards: [SQL, ...SQL[]]) {
+  assertAmount(entry);
+  return db
+    .insert(ledger)
+    .select(
+      db
+        // drizzle's INSERT ... SELECT wants every column in table order; NULL lets SQLite assign the id. Selected from
+        // the entry's own user row, so the statement has a FROM and a missing user writes nothing.
+        .select({
+          id: sql<number>`NULL`.as("id"),
+          userId: sql<string>`${users.id}`.as("user_id"),
+          key: sql<string>`${entry.key}`.as("key"),
+          amountKobo: sql<number>`${entry.amountKobo}`.as("amount_kobo"),
+          kind: sql<LedgerKind>`${entry.kind}`.as("kind"),
+          note: sql<string>`${entry.note}`.as("note"),
+          ref: sql<string | null>`${entry.ref ?? null}`.as("ref"),
+          createdAt: sql<number>`${Date.now()}`.as("created_at"),
+        })
+        .from(users)
+        .where(and(eq(users.id, entry.userId), ...guards)),
+    )
+    .onConflictDoNothing({ target: ledger.key });
+}
+
+function assertAmount(entry: LedgerEntry): void {
+  if (!Number.isSafeInteger(entry.amountKobo) || entry.amountKobo === 0) {
+    throw new Error(`ledger amount must be a non-zero integer of kobo, got ${entry.amountKobo}`);
+  }
 }
 
 /** Appends one entry on its own. Returns whether it was applied now (false: the key was already in the ledger). */

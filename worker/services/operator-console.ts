@@ -1,5 +1,8 @@
 import { and, desc, eq, gte, like, lt, or, sql, type SQL } from "drizzle-orm";
 import { koboToNaira } from "../../schema/money";
+import { RENTAL_STATUSES } from "../../schema/rentals";
+import { SMS_ORDER_STATUSES } from "../../schema/sms";
+import { PAYMENT_STATUSES } from "../../schema/wallet";
 import { tierFor } from "../../schema/settings";
 import { RECONCILE_SQL, stuckSql } from "../db/admin-sql";
 import type { Db } from "../db/client";
@@ -295,6 +298,16 @@ export interface ListFilter {
 
 const PENDING_TOO_LONG_MS = STUCK_MINUTES * 60_000;
 
+function isOneOf<T extends string>(values: readonly T[], value: string): value is T {
+  return (values as readonly string[]).includes(value);
+}
+
+/** The status filter from the query string: a status the table cannot hold matches no row. */
+function statusFilter<T extends string>(statuses: readonly T[], value: string | undefined, match: (status: T) => SQL): SQL | undefined {
+  if (!value) return undefined;
+  return isOneOf(statuses, value) ? match(value) : sql`0`;
+}
+
 export async function findDeposit(db: Db, id: string) {
   const [row] = await db.select().from(payments).where(eq(payments.id, id)).limit(1);
   return row ?? null;
@@ -308,7 +321,7 @@ export async function operatorIds(db: Db): Promise<string[]> {
 
 export async function listDeposits(db: Db, f: ListFilter & { channel?: "card" | "crypto" }, now = Date.now()) {
   const where: (SQL | undefined)[] = [
-    f.status ? eq(payments.status, f.status) : undefined,
+    statusFilter(PAYMENT_STATUSES, f.status, (status) => eq(payments.status, status)),
     f.channel ? eq(payments.provider, f.channel === "card" ? "squad" : "nowpayments") : undefined,
     f.userId ? eq(payments.userId, f.userId) : undefined,
     f.since ? gte(payments.createdAt, f.since) : undefined,
@@ -320,7 +333,7 @@ export async function listDeposits(db: Db, f: ListFilter & { channel?: "card" | 
 
 export async function listOrders(db: Db, f: ListFilter, now = Date.now()) {
   const where: (SQL | undefined)[] = [
-    f.status ? eq(smsOrders.status, f.status) : undefined,
+    statusFilter(SMS_ORDER_STATUSES, f.status, (status) => eq(smsOrders.status, status)),
     f.provider ? eq(smsOrders.provider, f.provider) : undefined,
     f.service ? or(eq(smsOrders.serviceId, f.service), eq(smsOrders.serviceName, f.service)) : undefined,
     f.userId ? eq(smsOrders.userId, f.userId) : undefined,
@@ -333,7 +346,7 @@ export async function listOrders(db: Db, f: ListFilter, now = Date.now()) {
 
 export async function listRentals(db: Db, f: ListFilter, now = Date.now()) {
   const where: (SQL | undefined)[] = [
-    f.status ? eq(rentals.status, f.status) : undefined,
+    statusFilter(RENTAL_STATUSES, f.status, (status) => eq(rentals.status, status)),
     f.provider ? eq(rentals.provider, f.provider) : undefined,
     f.userId ? eq(rentals.userId, f.userId) : undefined,
     f.since ? gte(rentals.createdAt, f.since) : undefined,

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, inArray, lt, ne, sql } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../schema/money";
-import { INVOICE_LIFETIME_MS, type InvoiceAnswer, type PaymentConfirmation } from "../../schema/wallet";
+import { INVOICE_LIFETIME_MS, type InvoiceAnswer, type PaymentConfirmation, type PaymentStatus } from "../../schema/wallet";
 import { getDb, type Db } from "../db/client";
 import { payments, users } from "../db/tables";
 import { configFor, type Env } from "../env";
@@ -42,7 +42,7 @@ const MAX_CRYPTO_DEPOSIT_USD = 10_000;
 /** NOWPayments statuses that mean the money is on its way: never expire an invoice in one of these. */
 const IN_FLIGHT: NowPaymentStatus[] = ["confirming", "confirmed", "sending"];
 /** Statuses after which nothing more is expected (a late 'finished' still credits: the provider has the money). */
-const FINAL = new Set(["credited", "failed", "expired", "refunded", "abandoned", "amount_mismatch", "review", "refused"]);
+const FINAL = new Set<PaymentStatus>(["credited", "failed", "expired", "refunded", "abandoned", "amount_mismatch", "review", "refused"]);
 /** The NOWPayments statuses that say money arrived: the only ones that can credit, and only after a re-read. */
 const MONEY_ARRIVED: ReadonlySet<NowPaymentStatus> = new Set(["finished", "partially_paid"]);
 /**
@@ -50,7 +50,7 @@ const MONEY_ARRIVED: ReadonlySet<NowPaymentStatus> = new Set(["finished", "parti
  * Less is never rounded up: an underpayment is credited at what arrived.
  */
 export const CRYPTO_OVERPAY_TOLERANCE = 0.005;
-const STATUS_RANK: Record<string, number> = {
+const STATUS_RANK: Partial<Record<PaymentStatus, number>> = {
   pending: 0,
   waiting: 0,
   confirming: 1,
@@ -511,7 +511,7 @@ async function findPayment(
  * Moves a payment's status forward only (an out-of-order 'confirming' after 'partially_paid' changes nothing) and
  * never off 'credited'. Conditional on the status we read, so two writers cannot both "win". Returns whether it moved.
  */
-async function moveStatus(db: Db, payment: Payment, status: string): Promise<boolean> {
+async function moveStatus(db: Db, payment: Payment, status: PaymentStatus): Promise<boolean> {
   if (payment.status === status || payment.status === "credited") return false;
   if ((STATUS_RANK[status] ?? 0) < (STATUS_RANK[payment.status] ?? 0)) return false;
   const result = await db

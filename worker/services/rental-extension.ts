@@ -1,11 +1,11 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, exists, sql } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../schema/money";
 import { formatRentDuration, RENT_UNIT_MS, type RentUnit } from "../../schema/rentals";
 import { rentals, users } from "../db/tables";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import { RentProviderError } from "../providers/rent/types";
-import { asInsufficientBalance, hasEntry, postEntry } from "./ledger";
+import { asInsufficientBalance, guardedLedgerInsert, hasEntry, postEntry } from "./ledger";
 import { notify } from "./notify";
 import { pricingContext, rentPriceKobo } from "./pricing";
 import { enforceCostLimit } from "./rate-limit";
@@ -109,24 +109,28 @@ export async function extendRental(
   const key = `rent_extend:${id}:${n}`;
   let ours: boolean;
   try {
-    // Raw D1 statements, like cancelRental's guarded refund: the guarded INSERT ... SELECT is not expressible through
-    // ledgerInsert. It still appends through the ledger trigger (the balance moves in the same statement, its CHECK
-    // refuses an overdraft and rolls the whole batch back) and the unique key keeps extension n charged once.
+    // The unique key keeps extension n charged once; the balance CHECK refuses an overdraft and rolls the batch back.
     const now = Date.now();
-    const [moved] = await deps.env.DB.batch([
-      deps.env.DB.prepare(
-        "UPDATE rentals SET extended_count = ?2, updated_at = ?3 WHERE id = ?1 AND status = 'active' AND extended_count = ?2 - 1 RETURNING id",
-      ).bind(id, n, now),
+    const [moved] = await deps.db.batch([
+      deps.db
+        .update(rentals)
+        .set({ extendedCount: n, updatedAt: now })
+        .where(and(eq(rentals.id, id), eq(rentals.status, "active"), eq(rentals.extendedCount, n - 1)))
+        .returning({ id: rentals.id }),
       // Charged only when the UPDATE above moved extended_count to n for an active rental. A racing click (same n)
       // changes no row above and finds the key taken here: it is charged nothing and refused below.
-      deps.env.DB.prepare(
-        `INSERT INTO ledger (user_id, key, amount_kobo, kind, note, ref, created_at)
-         SELECT ?1, ?2, ?3, 'rent', ?4, ?5, ?6
-          WHERE EXISTS (SELECT 1 FROM rentals WHERE id = ?5 AND status = 'active' AND extended_count = ?7)
-         ON CONFLICT(key) DO NOTHING`,
-      ).bind(user.id, key, -kobo, `Rental extended: ${row.countryName} number, ${duration} more`, id, now, n),
+      guardedLedgerInsert(
+        deps.db,
+        { userId: user.id, key, amountKobo: -kobo, kind: "rent", note: `Rental extended: ${row.countryName} number, ${duration} more`, ref: id },
+        exists(
+          deps.db
+            .select({ one: sql`1` })
+            .from(rentals)
+            .where(and(eq(rentals.id, id), eq(rentals.status, "active"), eq(rentals.extendedCount, n))),
+        ),
+      ),
     ]);
-    ours = (moved.results?.length ?? 0) === 1;
+    ours = moved.length === 1;
   } catch (err) {
     throw asInsufficientBalance(err);
   }

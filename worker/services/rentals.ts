@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { and, desc, eq, exists, lt, notExists, sql } from "drizzle-orm";
 import { koboToNaira } from "../../schema/money";
 import {
   formatRentDuration,
@@ -13,7 +13,7 @@ import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import { RENT_PROVIDER_NAME, rentalProviderFor } from "../providers/rent";
 import { RentProviderError, type RentChoice, type RentalProvider, type RentLimit } from "../providers/rent/types";
-import { asInsufficientBalance, hasEntry, ledgerInsert } from "./ledger";
+import { asInsufficientBalance, guardedLedgerInsert, hasEntry, ledgerInsert } from "./ledger";
 import { notify } from "./notify";
 import { assertNotAboveShown, costMinorUnits, pricingContext, rentPriceKobo } from "./pricing";
 import { isSandboxUser } from "./sandbox-accounts";
@@ -480,18 +480,15 @@ export async function cancelRental(deps: RentalDeps, userId: string, id: string)
   const key = `rent_refund:${id}`;
   const note = `Refund: ${row.countryName} number rental, ${formatRentDuration(row.unit, row.period)} (cancelled)`;
   const now = Date.now();
-  // Raw D1 statements: the guarded INSERT ... SELECT is not expressible through ledgerInsert. It still appends through
-  // the ledger trigger (balance moves in the same statement) and ON CONFLICT(key) keeps it exactly-once.
-  await deps.env.DB.batch([
-    // The guarded refund first (it must still see status 'active'), then the status change.
-    deps.env.DB.prepare(
-      `INSERT INTO ledger (user_id, key, amount_kobo, kind, note, ref, created_at)
-       SELECT ?1, ?2, ?3, 'rent_refund', ?4, ?5, ?6
-        WHERE EXISTS (SELECT 1 FROM rentals WHERE id = ?5 AND status = 'active')
-          AND NOT EXISTS (SELECT 1 FROM rental_messages WHERE rental_id = ?5)
-       ON CONFLICT(key) DO NOTHING`,
-    ).bind(row.userId, key, row.priceKobo, note, id, now),
-    deps.env.DB.prepare("UPDATE rentals SET status = 'cancelled', updated_at = ?2 WHERE id = ?1 AND status = 'active'").bind(id, now),
+  await deps.db.batch([
+    // The guarded refund first (it must still see status 'active' and no stored SMS), then the status change.
+    guardedLedgerInsert(
+      deps.db,
+      { userId: row.userId, key, amountKobo: row.priceKobo, kind: "rent_refund", note, ref: id },
+      exists(deps.db.select({ one: sql`1` }).from(rentals).where(and(eq(rentals.id, id), eq(rentals.status, "active")))),
+      notExists(deps.db.select({ one: sql`1` }).from(rentalMessages).where(eq(rentalMessages.rentalId, id))),
+    ),
+    deps.db.update(rentals).set({ status: "cancelled", updatedAt: now }).where(and(eq(rentals.id, id), eq(rentals.status, "active"))),
   ]);
   const refunded = await hasEntry(deps.db, key);
   await stopWatcher(deps.env, id);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, lt } from "drizzle-orm";
+import { and, asc, desc, eq, exists, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../schema/money";
 import {
   MISSING_SERVICE_OR_COUNTRY,
@@ -14,7 +14,6 @@ import {
   type SmsGetNumberResponse,
   type SmsGetNumbersInput,
   type SmsGetNumbersResponse,
-  type SmsOrderStatus,
   type SmsProviderName,
   type SmsRefundStateResponse,
   type SmsStatusResponse,
@@ -30,7 +29,7 @@ import { log } from "../lib/log";
 import type { SignedInUser } from "../middleware/auth";
 import { smsProviderFor } from "../providers/sms";
 import { SmsProviderError, type SmsFaultKind, type SmsPollResult, type SmsProvider } from "../providers/sms/types";
-import { asInsufficientBalance, ledgerInsert } from "./ledger";
+import { asInsufficientBalance, guardedLedgerInsert, ledgerInsert } from "./ledger";
 import { notify } from "./notify";
 import { assertNotAboveShown, chargedBelowShown, pricingContext, smsPriceKobo } from "./pricing";
 import { envForUser } from "./sandbox-accounts";
@@ -223,23 +222,17 @@ function pollerFor(env: Env, orderId: string) {
  */
 async function settle(db: Db, order: SmsOrder, outcome: RefundedStatus, from: "pending" | "waiting", reason: string): Promise<boolean> {
   const now = Date.now();
-  const refundKey = `refund:${order.id}`;
-  const note = `Refund: ${purchaseNote(order)}`;
-  // Raw statements: drizzle's batch cannot carry an INSERT ... SELECT, and this pair must be one atomic batch.
-  const d1 = db.$client;
-  const [moved] = await d1.batch([
-    d1
-      .prepare("UPDATE sms_orders SET status = ?1, failure_reason = ?2, updated_at = ?3 WHERE id = ?4 AND status = ?5")
-      .bind(outcome, reason.slice(0, 300), now, order.id, from),
+  const [moved] = await db.batch([
+    db
+      .update(smsOrders)
+      .set({ status: outcome, failureReason: reason.slice(0, 300), updatedAt: now })
+      .where(and(eq(smsOrders.id, order.id), eq(smsOrders.status, from))),
     // Written only if the order now holds this outcome (set just above, or never: a status leaves 'waiting' once).
-    // ON CONFLICT DO NOTHING (not INSERT OR IGNORE) keeps the balance trigger's CHECK in force.
-    d1
-      .prepare(
-        `INSERT INTO ledger (user_id, key, amount_kobo, kind, note, ref, created_at)
-         SELECT user_id, ?1, price_kobo, 'refund', ?2, id, ?3 FROM sms_orders WHERE id = ?4 AND status = ?5
-         ON CONFLICT(key) DO NOTHING`,
-      )
-      .bind(refundKey, note, now, order.id, outcome),
+    guardedLedgerInsert(
+      db,
+      { userId: order.userId, key: `refund:${order.id}`, amountKobo: order.priceKobo, kind: "refund", note: `Refund: ${purchaseNote(order)}`, ref: order.id },
+      exists(db.select({ one: sql`1` }).from(smsOrders).where(and(eq(smsOrders.id, order.id), eq(smsOrders.status, outcome)))),
+    ),
   ]);
   return (moved.meta.changes ?? 0) > 0;
 }
@@ -700,7 +693,7 @@ export async function smsOrderStatus(env: Env, userId: string, orderId: string):
   const codes = await orderCodes(db, order.id);
   return {
     request_id: order.id,
-    status: order.status as SmsOrderStatus,
+    status: order.status,
     number: order.number,
     sms: smsText(order),
     sms_code: order.code,
@@ -734,7 +727,7 @@ function smsText(order: SmsOrder): string | null {
 export async function smsRefundState(db: Db, userId: string, orderId: string): Promise<SmsRefundStateResponse> {
   const order = await readOwnOrder(db, userId, orderId);
   const refunded = REFUNDED.has(order.status);
-  return { request_id: order.id, status: order.status as SmsOrderStatus, refunded, amount: refunded ? koboToNaira(order.priceKobo) : 0 };
+  return { request_id: order.id, status: order.status, refunded, amount: refunded ? koboToNaira(order.priceKobo) : 0 };
 }
 
 /** The caller's SMS orders that got a number, newest first, in the spec's Order shape. */

@@ -285,7 +285,7 @@ export function toWebhookEventView(row: EventRow): WebhookEventView {
   return {
     id: row.id,
     type: row.type as WebhookEventType,
-    status: row.status as WebhookEventView["status"],
+    status: row.status,
     attempts: row.attempts,
     last_response_code: row.lastResponseCode,
     last_error: row.lastError,
