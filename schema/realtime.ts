@@ -22,6 +22,8 @@ export const realtimeMessageSchema = z.discriminatedUnion("kind", [
     status: z.enum(["timeout", "error", "cancelled", "failed"]),
     refunded: z.boolean(),
     message: z.string(),
+    /** "Code or next route": the order the chain moved on to (the dialog follows it). */
+    nextOrderId: z.string().optional(),
   }),
   z.object({ kind: z.literal("rental.sms"), rentalId: z.string(), sender: z.string(), text: z.string(), code: z.string().nullable() }),
   z.object({ kind: z.literal("rental.ended"), rentalId: z.string(), status: z.enum(["ended", "cancelled", "failed"]), refunded: z.boolean() }),

@@ -17,6 +17,11 @@ export const SMS_ORDER_STATUSES = ["pending", "waiting", "used", "timeout", "err
 export type SmsOrderStatus = (typeof SMS_ORDER_STATUSES)[number];
 /** Final states whose money goes back to the wallet. `used` is the only final state that keeps it. */
 export const REFUNDED_SMS_STATUSES = ["timeout", "error", "cancelled", "failed"] as const;
+/** "Code or next route" chains: active (a route is live or being bought), ended, cancelled by the customer. */
+export const SMS_CHAIN_STATUSES = ["active", "ended", "cancelled"] as const;
+export type SmsChainStatus = (typeof SMS_CHAIN_STATUSES)[number];
+/** The most routes one chain may try, the customer's first choice included. */
+export const MAX_CHAIN_ROUTES = 3;
 
 /** The `sms` field of a status answer when no code will come (the spec's cached-request texts). */
 export const SMS_TIMEOUT_TEXT = "SMS polling timed out, code not sent.";
@@ -51,6 +56,20 @@ export const smsGetNumberSchema = z.object({
    * with the price and this ceiling, nothing debited). Like `price`, a lower server price is simply charged.
    */
   max_price: z.coerce.number().positive("Max price must be above ₦0.").max(10_000_000, "Max price is too high.").optional(),
+  /**
+   * "If no code comes, try another number": when this order times out or errors, the server buys the cheapest other
+   * route of the same service the customer allowed (`routes`; absent or empty: any), priced at most `cap` naira, and
+   * carries on. Each route is its own order, charged and refunded on its own; only one holds money at a time.
+   */
+  next_route: z
+    .object({
+      cap: z.coerce.number().positive("The cap for another number must be above ₦0.").max(10_000_000, "The cap for another number is too high."),
+      routes: z
+        .array(z.object({ provider: smsProviderSchema, country: idSchema.pipe(z.string().min(1).max(16)) }))
+        .max(60, "Allow at most 60 routes.")
+        .optional(),
+    })
+    .optional(),
 });
 export type SmsGetNumberInput = z.infer<typeof smsGetNumberSchema>;
 
@@ -132,6 +151,24 @@ export interface SmsStatusResponse {
    * nothing for it), or null where the provider has no "another code" at all (sms-man).
    */
   another_code_price: number | null;
+  /**
+   * "Code or next route": null for an order bought without it. `next_request_id` is the order the chain moved on to
+   * after this one (follow it); `moving_on` says this order ended without a code and the next route is being bought.
+   */
+  chain: SmsChainState | null;
+}
+
+export interface SmsChainState {
+  /** The chain's id (its first order's request_id). */
+  id: string;
+  /** This order's place in the chain, 1 for the first route. */
+  step: number;
+  max_routes: number;
+  /** Naira: the most any further route may cost. */
+  cap: number;
+  status: SmsChainStatus;
+  next_request_id: string | null;
+  moving_on: boolean;
 }
 
 export interface SmsCancelResponse {
@@ -166,6 +203,9 @@ export interface OrderRow {
   expires_at?: string | null;
   sms_count?: number;
   can_cancel?: boolean;
+  /** SMS orders of a "code or next route" chain: the chain's id and this route's place in it (1 = the first). */
+  chain_id?: string | null;
+  chain_step?: number | null;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

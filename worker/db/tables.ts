@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { WEBHOOK_EVENT_STATUSES } from "../../schema/api-keys";
 import { RENTAL_STATUSES } from "../../schema/rentals";
-import { SMS_ORDER_STATUSES } from "../../schema/sms";
+import { SMS_CHAIN_STATUSES, SMS_ORDER_STATUSES } from "../../schema/sms";
 import { PAYMENT_STATUSES } from "../../schema/wallet";
 
 // The drizzle schema is drizzle-kit's source for migrations/. Money is integer kobo everywhere.
@@ -272,16 +272,46 @@ export const smsOrders = sqliteTable(
     status: text("status", { enum: SMS_ORDER_STATUSES }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     failureReason: text("failure_reason"),
+    // "Code or next route" (sms_chains): which chain the order is a route of, and its place in it (1 = the first).
+    chainId: text("chain_id"),
+    chainStep: integer("chain_step"),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },
   (t) => [
     index("sms_orders_user_idx").on(t.userId, t.createdAt),
+    // One order per place in a chain: two ticks moving on at once cannot both buy the next route.
+    uniqueIndex("sms_orders_chain_step_unique").on(t.chainId, t.chainStep),
     index("sms_orders_status_idx").on(t.status),
     // A pushed code names the upstream's activation id (routes/webhooks.ts).
     index("sms_orders_upstream_idx").on(t.provider, t.upstreamId),
   ],
 );
+
+/**
+ * "If no code comes, try another number" (issue 17, docs/decisions/020): one row per purchase that may move on. Each
+ * route is its own sms_orders row (chain_id, chain_step) with its own buy:<id> debit and refund:<id>; at most one of
+ * them holds money at a time, because the next is bought only after the previous one ended refunded.
+ */
+export const smsChains = sqliteTable("sms_chains", {
+  // The first order's id.
+  id: text("id").primaryKey(),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id),
+  serviceName: text("service_name").notNull(),
+  // The customer's naira ceiling for every further route, in kobo.
+  capKobo: integer("cap_kobo").notNull(),
+  // The routes the customer allowed, JSON ["Swift:5", "Dynamic:12"]; [] allows every route selling the service.
+  routes: text("routes").notNull().default("[]"),
+  maxRoutes: integer("max_routes").notNull(),
+  // active (a route is live or being bought) -> ended (a code came, or no route is left) | cancelled (by the customer)
+  status: text("status", { enum: SMS_CHAIN_STATUSES }).notNull().default("active"),
+  currentOrderId: text("current_order_id").notNull(),
+  endReason: text("end_reason"),
+  createdAt: integer("created_at").notNull().default(now),
+  updatedAt: integer("updated_at").notNull().default(now),
+});
 
 /**
  * A customer's starred Receive-SMS services (issue 17 "favourites"): shown first in the service list, kept on the

@@ -135,10 +135,16 @@ export function sandboxCode(id: string, retry = 0): string {
   return String(hash(retry === 0 ? `${id}:code` : `${id}:code:${retry}`) % 1_000_000).padStart(6, "0");
 }
 
-/** 'Sandbox Error' numbers are cancelled by the upstream itself (STATUS_CANCEL), the protocol's own failure. */
+/**
+ * 'Sandbox Error' numbers are cancelled by the upstream itself (STATUS_CANCEL), the protocol's own failure. A number
+ * that got no SMS within its lifetime lapses upstream the same way: SMS-Activate-protocol activations last about 20
+ * minutes and then end as cancelled, refunded to the buyer (https://sms-activate.org/en/api2 getStatus STATUS_CANCEL;
+ * DaisySMS, https://daisysms.com/docs/api, counts only numbers still waiting against the 20 active ones).
+ */
 export function pollActivation(env: Env, activation: SandboxActivation): SandboxPoll {
   if (activation.serviceName === SANDBOX_ERROR) return { kind: "cancelled" };
   if (activation.status === "cancelled") return { kind: "cancelled" };
+  if (activation.status === "waiting" && !codeHasArrived(env, activation) && lapsed(activation)) return { kind: "cancelled" };
   if (!codeHasArrived(env, activation)) return { kind: "waiting" };
   const retries = activation.retries ?? 0;
   if (retries > 0 && Date.now() < (activation.retryAt ?? 0) + sandboxDelayMs(env)) {
@@ -154,8 +160,19 @@ export async function retryActivation(env: Env, activation: SandboxActivation): 
   return "accepted";
 }
 
+function lapsed(activation: SandboxActivation, now = Date.now()): boolean {
+  return now - activation.createdAt >= ACTIVATION_LIFETIME_MS;
+}
+
+/**
+ * 'Sandbox No-SMS' is a route that never delivers: no SMS ever reaches a USA number sold for it (the only country of
+ * the sandbox's DaisySMS, also sold by its sms-man). From any other country the same service delivers like the rest,
+ * so "if no code comes, try another number" can be tried end to end: the USA route times out, the next one works.
+ */
+export const NO_SMS_COUNTRY = "5";
+
 function codeHasArrived(env: Env, activation: SandboxActivation): boolean {
-  if (activation.serviceName === SANDBOX_NO_SMS) return false;
+  if (activation.serviceName === SANDBOX_NO_SMS && activation.countryId === NO_SMS_COUNTRY) return false;
   return Date.now() >= (activation.codeAt ?? activation.createdAt + sandboxDelayMs(env));
 }
 
@@ -166,6 +183,12 @@ function codeHasArrived(env: Env, activation: SandboxActivation): boolean {
 export async function cancelActivation(env: Env, activation: SandboxActivation): Promise<"released" | "has_code" | "gone"> {
   if (activation.status !== "waiting" || activation.serviceName === SANDBOX_ERROR) return "gone";
   if (codeHasArrived(env, activation)) return "has_code";
+  if (lapsed(activation)) {
+    // Lapsed upstream: already over, and its price went back to our account when it lapsed.
+    await save(env, { ...activation, status: "cancelled" });
+    await refundSandbox(env, activation);
+    return "gone";
+  }
   await save(env, { ...activation, status: "cancelled" });
   await refundSandbox(env, activation);
   return "released";

@@ -21,14 +21,14 @@ import {
 import { smsProviderSchema } from "../../schema/sms";
 import type { Db } from "../db/client";
 import { getDb } from "../db/client";
-import { smsOrderCodes, smsOrders } from "../db/tables";
+import { smsChains, smsOrderCodes, smsOrders, users } from "../db/tables";
 import type { Env } from "../env";
 import type { ErrorCode } from "../../schema/errors";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import type { SignedInUser } from "../middleware/auth";
 import { smsProviderFor } from "../providers/sms";
-import { SmsProviderError, type SmsFaultKind, type SmsPollResult, type SmsProvider } from "../providers/sms/types";
+import { SmsProviderError, type SmsActivation, type SmsFaultKind, type SmsPollResult, type SmsProvider } from "../providers/sms/types";
 import { asInsufficientBalance, guardedLedgerInsert, ledgerInsert } from "./ledger";
 import { notify } from "./notify";
 import { assertNotAboveShown, chargedBelowShown, pricingContext, smsPriceKobo } from "./pricing";
@@ -36,6 +36,7 @@ import { envForUser } from "./sandbox-accounts";
 import { getSetting } from "./settings";
 import { clearSmsCatalogueCache, findSmsOffer } from "./sms-catalogue";
 import { enforceCostLimit } from "./rate-limit";
+import { chainOrders, chainStateFor, endChain, newChainValues, nextRoutes, readChain, routeKey, stalledChains, type NextRoute } from "./sms-chain";
 
 /**
  * The life of a Receive-SMS order, with money moved only through the ledger:
@@ -95,15 +96,54 @@ export async function buySmsNumber(appEnv: Env, user: SignedInUser, input: SmsGe
 
   const orderId = crypto.randomUUID();
   const now = Date.now();
-  const order: SmsOrder = {
-    id: orderId,
-    userId: user.id,
-    provider: providerName,
-    countryId: country,
-    countryName,
-    serviceId: service,
-    serviceName: offer.name,
-    priceKobo,
+  const chained = input.next_route !== undefined;
+  const order = newOrder({ id: orderId, userId: user.id, provider: providerName, countryId: country, countryName, offer, priceKobo, now }, chained ? { id: orderId, step: 1 } : null);
+  try {
+    // The order row and its debit (and the chain, when the customer ticked "try another number") are one atomic
+    // batch: the balance CHECK rolls all back when the wallet is short.
+    await db.batch([
+      db.insert(smsOrders).values(order),
+      ...(input.next_route ? [db.insert(smsChains).values(newChainValues(orderId, user.id, offer.name, input.next_route, now))] : []),
+      ledgerInsert(db, { userId: user.id, key: `buy:${orderId}`, amountKobo: -priceKobo, kind: "buy", note: purchaseNote(order), ref: orderId }),
+    ]);
+  } catch (err) {
+    throw asInsufficientBalance(err);
+  }
+
+  let activation: SmsActivation;
+  try {
+    activation = await reserveNumber(env, db, order, offer);
+  } catch (err) {
+    // The customer saw this purchase refused: a chain behind it must never buy a number they do not know about.
+    if (chained) await endChain(db, orderId, "ended", "the first number could not be bought");
+    throw err;
+  }
+
+  return {
+    phone: { request_id: orderId, number: activation.number },
+    // reference_code: the order id, as /api/orders names it, so a client can poll and cancel with it (issue 19).
+    table: { purchased_number: activation.number, sms: null, reference_code: orderId },
+    debitRef: `buy:${orderId}`,
+    price: koboToNaira(priceKobo),
+    ...chargedBelowShown(priceKobo, input.price),
+  };
+}
+
+type OfferForSale = Awaited<ReturnType<typeof findSmsOffer>>["offer"];
+
+function newOrder(
+  o: { id: string; userId: string; provider: SmsProviderName; countryId: string; countryName: string; offer: OfferForSale; priceKobo: number; now: number },
+  chain: { id: string; step: number } | null,
+): SmsOrder {
+  return {
+    id: o.id,
+    userId: o.userId,
+    provider: o.provider,
+    countryId: o.countryId,
+    countryName: o.countryName,
+    serviceId: o.offer.serviceId,
+    serviceName: o.offer.name,
+    priceKobo: o.priceKobo,
     upstreamId: null,
     number: null,
     code: null,
@@ -112,30 +152,30 @@ export async function buySmsNumber(appEnv: Env, user: SignedInUser, input: SmsGe
     status: "pending",
     attempts: 0,
     failureReason: null,
-    createdAt: now,
-    updatedAt: now,
+    chainId: chain?.id ?? null,
+    chainStep: chain?.step ?? null,
+    createdAt: o.now,
+    updatedAt: o.now,
   };
-  try {
-    // The order row and its debit are one atomic batch: the balance CHECK rolls both back when the wallet is short.
-    await db.batch([
-      db.insert(smsOrders).values(order),
-      ledgerInsert(db, { userId: user.id, key: `buy:${orderId}`, amountKobo: -priceKobo, kind: "buy", note: purchaseNote(order), ref: orderId }),
-    ]);
-  } catch (err) {
-    throw asInsufficientBalance(err);
-  }
+}
 
-  const provider = smsProviderFor(env, providerName);
+/**
+ * Asks the upstream for the number of an order already written 'pending' with its debit, and starts its poller. A
+ * refusal refunds the order at once ('failed') and throws the AppError the customer is shown.
+ */
+async function reserveNumber(env: Env, db: Db, order: SmsOrder, offer: OfferForSale): Promise<SmsActivation> {
+  const orderId = order.id;
+  const provider = smsProviderFor(env, order.provider as SmsProviderName);
   let activation;
   try {
     // The ceiling is the upstream's own figure in its own currency: the price we quoted, never a converted guess.
-    activation = await provider.buy({ countryId: country, serviceId: service, maxCost: { amount: offer.cost, currency: offer.currency } });
+    activation = await provider.buy({ countryId: order.countryId, serviceId: order.serviceId, maxCost: { amount: offer.cost, currency: offer.currency } });
   } catch (err) {
     const reason = err instanceof SmsProviderError ? err.message : "The provider could not be reached. Please try again shortly.";
     await settle(db, order, "failed", "pending", err instanceof SmsProviderError ? `${err.kind}: ${err.detail}` : String(err));
     log("warn", "sms purchase refused upstream", {
       orderId,
-      provider: providerName,
+      provider: order.provider,
       kind: err instanceof SmsProviderError ? err.kind : "exception",
       detail: err instanceof SmsProviderError ? err.detail : err instanceof Error ? err.message : String(err),
     });
@@ -163,15 +203,7 @@ export async function buySmsNumber(appEnv: Env, user: SignedInUser, input: SmsGe
     // The cron sweep settles an order whose poller never started; the customer is refunded then at the latest.
     log("error", "sms poller did not start", { orderId, error: err instanceof Error ? err.message : String(err) });
   }
-
-  return {
-    phone: { request_id: orderId, number: activation.number },
-    // reference_code: the order id, as /api/orders names it, so a client can poll and cancel with it (issue 19).
-    table: { purchased_number: activation.number, sms: null, reference_code: orderId },
-    debitRef: `buy:${orderId}`,
-    price: koboToNaira(priceKobo),
-    ...chargedBelowShown(priceKobo, input.price),
-  };
+  return activation;
 }
 
 /**
@@ -211,6 +243,155 @@ function buyFaultCode(kind: SmsFaultKind): ErrorCode {
 
 function pollerFor(env: Env, orderId: string) {
   return env.SMS_ORDER.get(env.SMS_ORDER.idFromName(orderId));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// "Code or next route" (docs/decisions/020-code-or-next-route.md; the chain's rows and choices: services/sms-chain.ts)
+
+/**
+ * After `from` (a route of a chain) ended refunded without a code: buys the next route and returns its order id, or
+ * null when the chain does not move on (it was cancelled, already moved on, has no route left within the cap, or the
+ * wallet is short: then the chain ends). A route the upstream refuses at once ('failed', refunded) is passed over for
+ * the one after it. Safe to run twice: the claim on sms_chains.current_order_id lets one caller through.
+ */
+export async function moveChainOn(appEnv: Env, db: Db, from: SmsOrder): Promise<string | null> {
+  let current = from;
+  for (;;) {
+    if (!current.chainId || current.chainStep === null || !REFUNDED.has(current.status) || current.status === "cancelled") return null;
+    const chain = await readChain(db, current.chainId);
+    if (!chain || chain.status !== "active" || chain.currentOrderId !== current.id) return null;
+    if (current.chainStep >= chain.maxRoutes) {
+      await endChain(db, chain.id, "ended", `no code from ${chain.maxRoutes} routes`);
+      return null;
+    }
+    const env = envForUser(appEnv, chain.userId);
+    const tried = new Set((await chainOrders(db, chain.id)).map((o) => routeKey(o.provider, o.countryId)));
+    const [route] = await nextRoutes(env, db, chain, current, tried);
+    if (!route) {
+      await endChain(db, chain.id, "ended", "no other route within the cap");
+      return null;
+    }
+    const placed = await placeNextRoute(env, db, chain.userId, current, route);
+    if (placed.kind === "stop") return null;
+    if (placed.kind === "placed") return placed.orderId;
+    current = placed.order; // refused upstream and refunded: on to the route after it
+  }
+}
+
+type Placement = { kind: "placed"; orderId: string } | { kind: "failed"; order: SmsOrder } | { kind: "stop" };
+
+async function placeNextRoute(env: Env, db: Db, userId: string, from: SmsOrder, route: NextRoute): Promise<Placement> {
+  const chainId = from.chainId!;
+  const step = from.chainStep! + 1;
+  let found;
+  try {
+    found = await findSmsOffer(env, route.provider, route.country, route.service);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    await endChain(db, chainId, "ended", `the next route could not be priced: ${err.message}`);
+    return { kind: "stop" };
+  }
+  const [user] = await db.select({ totalDepositedKobo: users.totalDepositedKobo }).from(users).where(eq(users.id, userId)).limit(1);
+  const priceKobo = smsPriceKobo(found.offer.costUsd, await pricingContext(db, user?.totalDepositedKobo ?? 0));
+  const chain = await readChain(db, chainId);
+  if (!chain || priceKobo > chain.capKobo) {
+    await endChain(db, chainId, "ended", "the next route now costs more than the cap");
+    return { kind: "stop" };
+  }
+  const order = newOrder(
+    { id: crypto.randomUUID(), userId, provider: route.provider, countryId: route.country, countryName: found.countryName, offer: found.offer, priceKobo, now: Date.now() },
+    { id: chainId, step },
+  );
+  const stillOnFrom = and(eq(smsChains.id, chainId), eq(smsChains.status, "active"), eq(smsChains.currentOrderId, from.id));
+  try {
+    // One batch: the order row (only while the chain is active and still on `from`: a cancel stops it here), its
+    // debit (only if that row was written), and the chain moving to it. (chain_id, chain_step) is unique, so a second
+    // tick moving on at the same moment fails the whole batch instead of buying twice.
+    const [inserted] = await db.batch([
+      db.insert(smsOrders).select(
+        db
+          .select({
+            id: sql<string>`${order.id}`.as("id"),
+            userId: sql<string>`${order.userId}`.as("user_id"),
+            provider: sql<string>`${order.provider}`.as("provider"),
+            countryId: sql<string>`${order.countryId}`.as("country_id"),
+            countryName: sql<string>`${order.countryName}`.as("country_name"),
+            serviceId: sql<string>`${order.serviceId}`.as("service_id"),
+            serviceName: sql<string>`${order.serviceName}`.as("service_name"),
+            priceKobo: sql<number>`${order.priceKobo}`.as("price_kobo"),
+            upstreamId: sql<null>`NULL`.as("upstream_id"),
+            number: sql<null>`NULL`.as("number"),
+            code: sql<null>`NULL`.as("code"),
+            anotherCodeRequestedAt: sql<null>`NULL`.as("another_code_requested_at"),
+            activationClosesAt: sql<null>`NULL`.as("activation_closes_at"),
+            status: sql<"pending">`'pending'`.as("status"),
+            attempts: sql<number>`0`.as("attempts"),
+            failureReason: sql<null>`NULL`.as("failure_reason"),
+            chainId: sql<string>`${chainId}`.as("chain_id"),
+            chainStep: sql<number>`${step}`.as("chain_step"),
+            createdAt: sql<number>`${order.createdAt}`.as("created_at"),
+            updatedAt: sql<number>`${order.updatedAt}`.as("updated_at"),
+          })
+          .from(smsChains)
+          .where(stillOnFrom),
+      ),
+      guardedLedgerInsert(
+        db,
+        { userId, key: `buy:${order.id}`, amountKobo: -priceKobo, kind: "buy", note: purchaseNote(order), ref: order.id },
+        exists(db.select({ one: sql`1` }).from(smsOrders).where(eq(smsOrders.id, order.id))),
+      ),
+      db.update(smsChains).set({ currentOrderId: order.id, updatedAt: Date.now() }).where(stillOnFrom),
+    ]);
+    if ((inserted.meta.changes ?? 0) === 0) return { kind: "stop" }; // cancelled, or another tick moved on first
+  } catch (err) {
+    if (asInsufficientBalance(err) instanceof AppError) {
+      await endChain(db, chainId, "ended", "the wallet is too low for another number");
+      return { kind: "stop" };
+    }
+    // The unique (chain_id, chain_step): someone else placed this step.
+    if (String(err).includes("UNIQUE")) return { kind: "stop" };
+    throw err;
+  }
+  try {
+    await reserveNumber(env, db, order, found.offer);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    const failed = await readOrder(db, order.id);
+    return failed && failed.status === "failed" ? { kind: "failed", order: failed } : { kind: "stop" };
+  }
+  // A cancel that came while this number was being bought stopped the chain: give the number back now.
+  if ((await readChain(db, chainId))?.status === "cancelled") {
+    const live = await readOrder(db, order.id);
+    if (live?.status === "waiting") await cancelOrder(env, db, live).catch(() => undefined);
+    return { kind: "stop" };
+  }
+  return { kind: "placed", orderId: order.id };
+}
+
+/**
+ * The end of a chain's route without a code, told to the screen: the order's sms.ended, naming the order the chain
+ * moved on to (the dialog follows it) when it did.
+ */
+async function endedWithoutCode(appEnv: Env, db: Db, order: SmsOrder, outcome: "timeout" | "error"): Promise<void> {
+  const next = order.chainId ? await moveChainOn(appEnv, db, { ...order, status: outcome }) : null;
+  await notify(appEnv, order.userId, {
+    kind: "sms.ended",
+    orderId: order.id,
+    status: outcome,
+    refunded: true,
+    message: outcome === "timeout" ? SMS_TIMEOUT_MESSAGE : SMS_ERROR_MESSAGE,
+    ...(next ? { nextOrderId: next } : {}),
+  });
+}
+
+/** The sweep's backstop for a move-on that was cut short (a crash between the refund and the next purchase). */
+async function resumeStalledChains(env: Env, db: Db, now: number): Promise<number> {
+  let moved = 0;
+  for (const stalled of await stalledChains(db, now - 60_000)) {
+    const order = await readOrder(db, stalled.orderId);
+    if (order && (await moveChainOn(env, db, order))) moved += 1;
+  }
+  return moved;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -261,6 +442,7 @@ async function recordCode(env: Env, db: Db, order: SmsOrder, code: string, provi
       .bind(stored, now, order.id),
   ]);
   if ((moved.meta.changes ?? 0) === 0) return false;
+  if (order.chainId) await endChain(db, order.chainId, "ended", "a code came");
   await notify(env, order.userId, { kind: "sms.code", orderId: order.id, code, number: order.number ?? "" });
   if (window === 0 && order.upstreamId) await provider.finish(order.upstreamId).catch(() => undefined);
   return true;
@@ -376,21 +558,19 @@ async function endWithoutCode(
           reason: refusal.reason,
         });
       } else if (!refusal.final) {
+        // A chain never moves on from a number the upstream still holds (a code could still come to it and would be
+        // a second delivery): it keeps polling it and asks again next tick, within the same hour as above.
+        if (order.chainId && last?.state !== "gone" && now - order.createdAt < UNREADABLE_OUTCOME_LIMIT_MS) {
+          log("warn", "sms release not allowed yet: the chain waits for this number", { orderId: order.id, reason: refusal.reason });
+          return "deferred";
+        }
         log("warn", "sms number kept upstream after giving up", { orderId: order.id, reason: refusal.reason });
       }
     }
   }
   const current = await readOrder(db, order.id);
   if (current?.status !== "waiting") return "settled";
-  if (await settle(db, order, outcome, "waiting", reason)) {
-    await notify(env, order.userId, {
-      kind: "sms.ended",
-      orderId: order.id,
-      status: outcome,
-      refunded: true,
-      message: outcome === "timeout" ? SMS_TIMEOUT_MESSAGE : SMS_ERROR_MESSAGE,
-    });
-  }
+  if (await settle(db, order, outcome, "waiting", reason)) await endedWithoutCode(env, db, order, outcome);
   return "settled";
 }
 
@@ -414,6 +594,11 @@ export async function pollSmsOrderTick(env: Env, orderId: string): Promise<PollT
   const done = { again: false, delayMs };
   const before = await readOrder(db, orderId);
   if (before?.status === "used" && before.upstreamId) return usedOrderTick(env, db, before, delayMs, maxAttempts);
+  // A retried alarm after the refund but before the next route was bought: carry on (the claim lets one through).
+  if (before?.chainId && (before.status === "timeout" || before.status === "error")) {
+    await moveChainOn(env, db, before);
+    return done;
+  }
   if (!before || before.status !== "waiting" || !before.upstreamId) return done;
   if (before.attempts >= maxAttempts) {
     const ended = await endWithoutCode(env, db, before, "timeout", "no code within the polling window");
@@ -628,6 +813,30 @@ export async function cancelSmsOrder(env: Env, userId: string, orderId: string):
   const db = getDb(env.DB);
   const order = await readOwnOrder(db, userId, orderId);
   await enforceCostLimit(db, userId, "smsCancel");
+  if (order.chainId) return cancelChain(env, db, order);
+  return cancelOrder(env, db, order);
+}
+
+/**
+ * Cancelling any route of a chain cancels the chain: first the chain is marked cancelled (so a move-on under way stops,
+ * or releases the number it is buying), then its live route is cancelled like any order. When no route is live (the
+ * switch is between two routes), the cancel stands at once: everything charged so far was refunded.
+ */
+async function cancelChain(env: Env, db: Db, order: SmsOrder): Promise<SmsCancelResponse> {
+  const stopped = await endChain(db, order.chainId!, "cancelled", "cancelled by the customer");
+  const chain = await readChain(db, order.chainId!);
+  const live = chain && chain.currentOrderId !== order.id ? await readOrder(db, chain.currentOrderId) : order;
+  if (live && (live.status === "waiting" || live.status === "used" || live.status === "cancelled")) return cancelOrder(env, db, live);
+  if (stopped || chain?.status === "cancelled") {
+    if (stopped) await notify(env, order.userId, { kind: "sms.ended", orderId: live?.id ?? order.id, status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE });
+    return { status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE };
+  }
+  return cancelOrder(env, db, live ?? order);
+}
+
+async function cancelOrder(env: Env, db: Db, order: SmsOrder): Promise<SmsCancelResponse> {
+  const userId = order.userId;
+  const orderId = order.id;
   if (order.status === "cancelled") return { status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE };
   if (order.status !== "waiting") throw notCancellable(order);
 
@@ -704,6 +913,7 @@ export async function smsOrderStatus(env: Env, userId: string, orderId: string):
     can_request_another_code: canRequestAnotherCode(order),
     // Free where it exists: only a number that stayed open after its code (the provider supports it) can have one.
     another_code_price: supportsAnotherCode ? 0 : null,
+    chain: await chainStateFor(db, order),
   };
 }
 
@@ -758,6 +968,8 @@ export function toSmsOrderRows(rows: Awaited<ReturnType<typeof smsOrderRowsQuery
     status: o.status,
     balance: koboToNaira(balanceKobo),
     created_at: new Date(o.createdAt).toISOString(),
+    // Only routes of a "code or next route" chain carry these: every other row keeps the spec's Order shape.
+    ...(o.chainId ? { chain_id: o.chainId, chain_step: o.chainStep } : {}),
   }));
 }
 
@@ -791,7 +1003,8 @@ export async function sweepSmsOrders(env: Env, now = Date.now()): Promise<number
   for (const order of stuck) {
     if (await settle(db, order, "failed", "pending", "settled by the sweep: the purchase never completed")) settled += 1;
   }
-  if (settled > 0) log("info", "sms sweep settled orders", { settled });
+  const resumed = await resumeStalledChains(env, db, now);
+  if (settled > 0 || resumed > 0) log("info", "sms sweep settled orders", { settled, resumed });
   return settled;
 }
 

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
+import { ACTIVATION_LIFETIME_MS } from "../../sandbox/sms-activations";
 import { smsManSimulator } from "../../sandbox/sms-man-simulator";
 import { SmsManProvider } from "./sms-man";
 import { SmsProviderError, type FetchLike } from "./types";
@@ -124,6 +125,20 @@ describe("sms-man adapter (Dynamic)", () => {
     expect(await provider.cancel(noSms.upstreamId)).toEqual({ outcome: "released" });
     const refused = fake(() => error("wrong_status", "SMS already received"));
     expect(await refused.cancel("1")).toMatchObject({ outcome: "refused", final: true });
+  });
+
+  it("'Sandbox No-SMS' never delivers to a USA number, which lapses upstream after its lifetime; from another country it delivers", async () => {
+    const provider = simulator();
+    const usa = await provider.buy({ countryId: "5", serviceId: "90" });
+    expect(await provider.poll(usa.upstreamId)).toEqual({ state: "waiting" });
+    // Its lifetime over with no SMS, the activation ends upstream (cancelled, refunded to the buyer), as documented.
+    await env.DB.prepare("UPDATE sandbox_state SET value = json_set(value, '$.createdAt', ?) WHERE key = ?")
+      .bind(Date.now() - ACTIVATION_LIFETIME_MS - 1000, `sms-activation:${usa.upstreamId}`)
+      .run();
+    await expect(provider.poll(usa.upstreamId)).resolves.toEqual({ state: "cancelled" });
+    // The same service from Nigeria is an ordinary route: the code comes (the tests' delay is 0).
+    const nigeria = await provider.buy({ countryId: "12", serviceId: "90" });
+    expect(await provider.poll(nigeria.upstreamId)).toEqual({ state: "code", code: expect.stringMatching(/^\d{6}$/) });
   });
 
   it("maps no numbers, no balance and a bad key to clear customer messages", async () => {

@@ -6,6 +6,7 @@ import { DEFAULT_TIERS } from "../../../schema/settings";
 import { manualEntrySql } from "../../db/admin-sql";
 import { patchSandboxRental } from "../../sandbox/rent-simulator";
 import { postSquadWebhook, setSquadSimulator, squadWebhookRaw } from "../../services/payments.fixtures";
+import { postEntry } from "../../services/ledger";
 import { clearSettingsCache, putSetting } from "../../services/settings";
 import { pollSmsOrderTick, sweepSmsOrders } from "../../services/sms-orders";
 import { api, createUser, db, type TestUser } from "../helpers";
@@ -27,6 +28,7 @@ const MAX_POLLS = 3;
 const REFERRAL_PERCENT = 5;
 const RUNS = replayOptions().runs ?? 200;
 const MAX_COMMANDS = 50;
+const START_KOBO = 25_000;
 
 type OrderState = "waiting" | "used" | "timeout" | "cancelled";
 interface ModelOrder {
@@ -36,6 +38,13 @@ interface ModelOrder {
   state: OrderState;
   codeUpstream: boolean;
   attempts: number;
+  /** "If no code comes, try another number": the chain's id (its first order's) and this route's place in it. */
+  chain?: { id: string; step: number };
+}
+/** A chain moves on once, to its one allowed next route (NEXT_CHOICE), and ends when a code comes or a cancel. */
+interface ModelChain {
+  status: "active" | "ended" | "cancelled";
+  current: string;
 }
 interface ModelPayment {
   ref: string;
@@ -57,6 +66,7 @@ interface Model {
   orders: ModelOrder[];
   rentals: ModelRental[];
   adminEntries: string[];
+  chains: Record<string, ModelChain>;
 }
 interface Real {
   users: TestUser[];
@@ -67,6 +77,9 @@ interface Real {
 let SMS_PRICE = 0;
 let RENT_PRICE = 0;
 const SMS_CHOICE = { provider: "Swift", country: "5", service: "mb" } as const;
+// The one route a chained purchase allows next: the same service (Yahoo) from sms-man's Nigeria.
+const NEXT_CHOICE = { provider: "Dynamic", country: "12", service: "21" } as const;
+let NEXT_PRICE = 0;
 const RENT_CHOICE = { countryId: "5", duration: "hour", period: 1 } as const;
 
 /** user 1 was referred by user 0; user 2 was not referred. */
@@ -174,10 +187,14 @@ class VerifyClick implements fc.AsyncCommand<Model, Real> {
 }
 
 class BuyNumber implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly user: number) {}
+  constructor(readonly user: number, readonly chained = false) {}
   check = () => true;
   async run(m: Model, r: Real) {
-    const res = await api("/api/sms/get-number", { token: r.users[this.user].token, json: { ...SMS_CHOICE, price: SMS_PRICE / 100 } });
+    const nextRoute = { cap: NEXT_PRICE / 100, routes: [{ provider: NEXT_CHOICE.provider, country: NEXT_CHOICE.country }] };
+    const res = await api("/api/sms/get-number", {
+      token: r.users[this.user].token,
+      json: { ...SMS_CHOICE, price: SMS_PRICE / 100, ...(this.chained ? { next_route: nextRoute } : {}) },
+    });
     if (m.balance[this.user] < SMS_PRICE) {
       expect(res.status).toBe(402);
       expect(res.data).toMatchObject({ code: "INSUFFICIENT_BALANCE", message: "Insufficient balance" });
@@ -187,11 +204,12 @@ class BuyNumber implements fc.AsyncCommand<Model, Real> {
       // The sandbox upstream would deliver at once in tests: hold the code back until the model says it arrives.
       await setActivationCodeArrived(await upstreamIdOf("sms_orders", id), false);
       m.balance[this.user] -= SMS_PRICE;
-      m.orders.push({ id, user: this.user, price: SMS_PRICE, state: "waiting", codeUpstream: false, attempts: 0 });
+      m.orders.push({ id, user: this.user, price: SMS_PRICE, state: "waiting", codeUpstream: false, attempts: 0, ...(this.chained ? { chain: { id, step: 1 } } : {}) });
+      if (this.chained) m.chains[id] = { status: "active", current: id };
     }
     await checkEverything(m, r);
   }
-  toString = () => `buy(u${this.user})`;
+  toString = () => `buy(u${this.user}${this.chained ? ", next route" : ""})`;
 }
 
 class CodeArrives implements fc.AsyncCommand<Model, Real> {
@@ -213,23 +231,62 @@ class CodeArrives implements fc.AsyncCommand<Model, Real> {
 function modelTick(m: Model, o: ModelOrder) {
   if (o.state !== "waiting") return;
   if (o.codeUpstream) {
-    o.state = "used";
+    used(m, o);
     return;
   }
   o.attempts += 1;
-  if (o.attempts >= MAX_POLLS) {
-    o.state = "timeout";
-    credit(m, o.user, o.price);
+  if (o.attempts >= MAX_POLLS) timedOut(m, o);
+}
+
+function used(m: Model, o: ModelOrder) {
+  o.state = "used";
+  const chain = o.chain ? m.chains[o.chain.id] : undefined;
+  if (chain?.status === "active") chain.status = "ended";
+}
+
+/**
+ * A timeout refunds the order; a chain still on it moves on to its next route (bought in the same tick) when the
+ * wallet, refund included, holds its price, and otherwise ends. The real next order is read back and its code held
+ * back like any purchase's; `pendingMoves` collects them for moveOnInDb.
+ */
+function timedOut(m: Model, o: ModelOrder) {
+  o.state = "timeout";
+  credit(m, o.user, o.price);
+  const chain = o.chain ? m.chains[o.chain.id] : undefined;
+  if (!o.chain || chain?.status !== "active" || chain.current !== o.id) return;
+  if (o.chain.step >= 2 || m.balance[o.user] < NEXT_PRICE) {
+    chain.status = "ended";
+    return;
   }
+  m.balance[o.user] -= NEXT_PRICE;
+  pendingMoves.push({ chainId: o.chain.id, user: o.user });
+}
+
+let pendingMoves: { chainId: string; user: number }[] = [];
+
+/** The orders the model says a chain moved on to: read their ids back, hold their codes back. */
+async function moveOnInDb(m: Model) {
+  for (const move of pendingMoves) {
+    const row = await env.DB.prepare("SELECT id FROM sms_orders WHERE chain_id = ? AND chain_step = 2").bind(move.chainId).first<{ id: string }>();
+    expect(row, "the chain moved on to its next route").not.toBeNull();
+    await setActivationCodeArrived(await upstreamIdOf("sms_orders", row!.id), false);
+    m.orders.push({ id: row!.id, user: move.user, price: NEXT_PRICE, state: "waiting", codeUpstream: false, attempts: 0, chain: { id: move.chainId, step: 2 } });
+    m.chains[move.chainId].current = row!.id;
+  }
+  pendingMoves = [];
 }
 
 class CancelOrder implements fc.AsyncCommand<Model, Real> {
   constructor(readonly order: number, readonly byOwner: boolean) {}
   check = (m: Readonly<Model>) => m.orders.length > 0;
   async run(m: Model, r: Real) {
-    const o = pick(m.orders, this.order);
-    const caller = this.byOwner ? o.user : (o.user + 1) % r.users.length;
-    const res = await api("/api/sms/cancel", { token: r.users[caller].token, json: { request_id: o.id } });
+    const picked = pick(m.orders, this.order);
+    const caller = this.byOwner ? picked.user : (picked.user + 1) % r.users.length;
+    const res = await api("/api/sms/cancel", { token: r.users[caller].token, json: { request_id: picked.id } });
+    // Cancelling any route of a chain cancels the chain and its live route.
+    const chain = picked.chain ? m.chains[picked.chain.id] : undefined;
+    const o = this.byOwner && chain ? m.orders.find((x) => x.id === chain.current)! : picked;
+    if (this.byOwner && chain?.status === "active") chain.status = "cancelled";
     if (!this.byOwner) {
       expect(res.status).toBe(404);
     } else if (o.state === "waiting" && !o.codeUpstream) {
@@ -242,7 +299,7 @@ class CancelOrder implements fc.AsyncCommand<Model, Real> {
     } else {
       // A code that already reached the upstream wins over the cancel: the order is 'used' and keeps its money.
       expect(res.status).toBe(409);
-      if (o.state === "waiting") o.state = "used";
+      if (o.state === "waiting") used(m, o);
     }
     await checkEverything(m, r);
   }
@@ -258,6 +315,7 @@ class PollerAlarm implements fc.AsyncCommand<Model, Real> {
     const ran = await runDurableObjectAlarm(env.SMS_ORDER.get(env.SMS_ORDER.idFromName(o.id)));
     if (ran) modelTick(m, o);
     else expect(o.state, "only an ended order has no alarm").not.toBe("waiting");
+    await moveOnInDb(m);
     await checkEverything(m, r);
   }
   toString = () => `alarm(#${this.order})`;
@@ -279,17 +337,17 @@ class DuplicateAlarm implements fc.AsyncCommand<Model, Real> {
     const row = await env.DB.prepare("SELECT status, attempts FROM sms_orders WHERE id = ?").bind(o.id).first<{ status: string; attempts: number }>();
     if (o.codeUpstream) {
       expect(row!.status).toBe("used");
-      o.state = "used";
+      used(m, o);
     } else {
       expect(row!.attempts).toBeGreaterThan(o.attempts);
       expect(row!.attempts).toBeLessThanOrEqual(o.attempts + 2);
       o.attempts = row!.attempts;
       if (o.attempts >= MAX_POLLS) {
         expect(row!.status).toBe("timeout");
-        o.state = "timeout";
-        credit(m, o.user, o.price);
+        timedOut(m, o);
       } else expect(row!.status).toBe("waiting");
     }
+    await moveOnInDb(m);
     await checkEverything(m, r);
   }
   toString = () => `duplicateAlarm(#${this.order})`;
@@ -300,14 +358,13 @@ class SweepLater implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(m: Model, r: Real) {
     await sweepSmsOrders(env, Date.now() + 48 * 3600_000);
-    for (const o of m.orders) {
+    // The routes a chain moves on to during the sweep were bought after it chose what to settle: they stay waiting.
+    for (const o of [...m.orders]) {
       if (o.state !== "waiting") continue;
-      if (o.codeUpstream) o.state = "used"; // the release is refused, the last poll finds the code: it stands
-      else {
-        o.state = "timeout";
-        credit(m, o.user, o.price);
-      }
+      if (o.codeUpstream) used(m, o); // the release is refused, the last poll finds the code: it stands
+      else timedOut(m, o);
     }
+    await moveOnInDb(m);
     await checkEverything(m, r);
   }
   toString = () => "sweepLater";
@@ -387,6 +444,7 @@ const commandArbs = [
   indexArb.map((i) => new ForgedWebhook(i)),
   fc.tuple(indexArb, fc.boolean()).map(([i, owner]) => new VerifyClick(i, owner)),
   userArb.map((u) => new BuyNumber(u)),
+  userArb.map((u) => new BuyNumber(u, true)),
   indexArb.map((i) => new CodeArrives(i)),
   fc.tuple(indexArb, fc.boolean()).map(([i, owner]) => new CancelOrder(i, owner)),
   indexArb.map((i) => new PollerAlarm(i)),
@@ -424,6 +482,9 @@ describe("money model", () => {
     const probe = await createUser();
     const prices = await api(`/api/sms/price?id=${SMS_CHOICE.country}&provider=${SMS_CHOICE.provider}`, { token: probe.token });
     SMS_PRICE = Math.round(prices.data[SMS_CHOICE.service].price * 100); // the caller's naira price, in kobo
+    const nextPrices = await api(`/api/sms/price?id=${NEXT_CHOICE.country}&provider=${NEXT_CHOICE.provider}`, { token: probe.token });
+    NEXT_PRICE = Math.round(nextPrices.data[NEXT_CHOICE.service].price * 100);
+    expect(NEXT_PRICE).toBeGreaterThan(0);
     const quote = await api("/api/rent/countries", { token: probe.token, json: RENT_CHOICE });
     RENT_PRICE = Math.round(quote.data.price * 100);
     expect(SMS_PRICE).toBeGreaterThan(0);
@@ -444,7 +505,11 @@ describe("money model", () => {
       runCounter += 1;
       const users = [await createUser(), await createUser(), await createUser()];
       await env.DB.prepare("UPDATE users SET referred_by = ? WHERE id = ?").bind(users[0].id, users[1].id).run();
-      const model: Model = { balance: [0, 0, 0], hasDeposit: [false, false, false], payments: [], orders: [], rentals: [], adminEntries: [] };
+      // User 2 starts with an operator's credit (not a deposit: no referral reward is involved) so purchases, chains
+      // and their timeouts happen in most runs rather than only after a funding sequence.
+      await postEntry(db(), { userId: users[2].id, key: `test:start:${users[2].id}`, amountKobo: START_KOBO, kind: "admin", note: "model start" });
+      const model: Model = { balance: [0, 0, START_KOBO], hasDeposit: [false, false, false], payments: [], orders: [], rentals: [], adminEntries: [], chains: {} };
+      pendingMoves = [];
       try {
         await fc.asyncModelRun(() => ({ model, real: { users, runTag: `run${runCounter}-${crypto.randomUUID().slice(0, 8)}` } }), cmds);
       } finally {
