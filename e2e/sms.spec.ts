@@ -50,7 +50,7 @@ test("buy a WhatsApp number and see the code appear without a reload", async ({ 
   expect(await balanceOf(request, session.token)).toBeLessThan(5000);
 });
 
-test("a 'Sandbox No-SMS' number times out and the price goes back to the wallet", async ({ page, request }) => {
+test("a 'Sandbox No-SMS' number times out and the price goes back; with 'try another number' the next route delivers, charged once", async ({ page, request }) => {
   const session = await signUpAndFund(request, "sms", 5000);
   await openSignedIn(page, session, "#/sms/1");
   await chooseService(page, "Sandbox No-SMS");
@@ -63,6 +63,25 @@ test("a 'Sandbox No-SMS' number times out and the price goes back to the wallet"
   await expect(dialog.getByText("⏰ Timeout: No code received")).toBeVisible();
   await dialog.getByRole("button", { name: "Close" }).last().click();
   await expect.poll(async () => balanceOf(request, session.token)).toBe(5000);
+
+  // The same service with "if no code comes, try another number": the USA number never gets its SMS, the server moves
+  // on by itself to the cheapest other route (another country, which delivers) and the same dialog ends with its code.
+  await page.getByTestId("sms-try-next").check();
+  await page.getByRole("button", { name: "Get Number" }).click();
+  const chained = page.getByRole("dialog");
+  await expect(chained.getByTestId("sms-route")).toContainText("Number 1 of up to 3");
+  const firstNumber = (await chained.getByRole("button", { name: /^Phone number:/ }).textContent()) ?? "";
+  await expect(chained.getByRole("heading", { name: "SMS Received" })).toBeVisible({ timeout: 60_000 });
+  expect(((await page.getByTestId("sms-code").textContent()) ?? "").trim()).toMatch(/^\d{6}$/);
+  await expect(chained.getByTestId("sms-route")).toContainText("Number 2 of up to 3");
+  expect(await chained.getByRole("button", { name: /^Phone number:/ }).textContent()).not.toBe(firstNumber);
+  // One charge, for the number that delivered (cheaper than the first, the default cap); the first was refunded.
+  const charged = 5000 - (await balanceOf(request, session.token));
+  expect(charged).toBeGreaterThan(0);
+  expect(charged).toBeLessThanOrEqual(120);
+  await chained.getByRole("button", { name: "Done" }).click();
+  // The orders table shows the chain: both numbers, each with its try.
+  await expect(page.getByTestId("orders-table").getByTestId("order-chain-step")).toHaveText(["(try 2)", "(try 1)"], { timeout: 15_000 });
 });
 
 test("cancel while waiting and see the refund in Recent Activities", async ({ page, request }) => {

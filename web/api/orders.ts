@@ -20,6 +20,9 @@ export type Order = {
   expires_at?: string | null;
   sms_count?: number;
   can_cancel?: boolean;
+  /** Routes of a "next route" purchase: the chain's id and this route's place in it (1 = the first). */
+  chain_id?: string | null;
+  chain_step?: number | null;
 };
 
 /** Spec section 9: orders refetched every 5000 ms, staleTime 0, not on window focus. */

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { pollEvery } from "../realtime/status";
-import type { SmsCompareResponse, SmsFavourite, SmsFavouritesResponse } from "../../schema/sms";
+import type { SmsChainState, SmsCompareResponse, SmsFavourite, SmsFavouritesResponse } from "../../schema/sms";
 import { apiFetch } from "./client";
 import { invalidateMoney } from "./wallet";
 
@@ -35,6 +35,8 @@ export type BuyNumberRequest = {
   price?: number;
   /** The customer's ceiling (naira): never charged above it. */
   max_price?: number;
+  /** "If no code comes, try another number": the most (naira) the next route may cost. */
+  next_route?: { cap: number };
 };
 
 export type BuyNumberResponse = {
@@ -51,6 +53,7 @@ export type SmsStatus = "waiting" | "used" | "timeout" | "error" | "cancelled" |
 
 export type SmsStatusResponse = {
   status: SmsStatus;
+  number?: string | null;
   sms: string | null;
   sms_code?: string | null;
   /** Every code received, oldest first (several after "Get another code"). */
@@ -59,6 +62,8 @@ export type SmsStatusResponse = {
   can_request_another_code?: boolean;
   /** What "Get another code" costs in naira (0: free), said before the click; null when the provider has none. */
   another_code_price?: number | null;
+  /** A "next route" purchase: where this route stands in its chain (the dialog follows next_request_id). */
+  chain?: SmsChainState | null;
 };
 
 export type BuyNumbersResponse = {
@@ -127,6 +132,8 @@ export const smsPricesQueryOptions = (provider: SmsProvider, countryId: string) 
 /** Whether an order's `sms` value is final: a code or one of the two failure texts. */
 export function isSmsSettled(status: SmsStatusResponse | undefined): boolean {
   if (!status) return false;
+  // A "try another number" route that ended while the next one is being bought: keep looking until it is named.
+  if (status.chain?.moving_on && !status.chain.next_request_id) return false;
   return status.sms != null || (status.status !== "waiting" && status.status !== "pending");
 }
 

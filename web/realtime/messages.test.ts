@@ -1,7 +1,7 @@
 import { QueryClient, type QueryKey } from "@tanstack/react-query";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { RealtimeMessage } from "../../schema/realtime";
-import { PAYMENT_CONFIRMED_TOAST, PAYMENT_TOAST_ID, SMS_ERROR_TOAST, SMS_TIMEOUT_TOAST, handleRealtimeFrame } from "./messages";
+import { NEXT_ROUTE_TOAST, PAYMENT_CONFIRMED_TOAST, PAYMENT_TOAST_ID, SMS_ERROR_TOAST, SMS_TIMEOUT_TOAST, handleRealtimeFrame } from "./messages";
 
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn(), warning: vi.fn() }));
 vi.mock("../lib/toast", () => ({ toast }));
@@ -70,6 +70,13 @@ describe("a realtime message refreshes exactly the queries it affects and shows 
       staleAfter({ kind: "sms.ended", orderId: "req-2", status: "timeout", refunded: true, message: "SMS polling timed out, code not sent." }),
     ).toEqual(["balance", "transactions", "orders", "sms-order:req-2"]);
     expect(toastsShown()).toEqual([{ type: "error", message: SMS_TIMEOUT_TOAST, options: { id: "sms-ended:req-2" } }]);
+  });
+
+  it("a 'try another number' route without a code: refunded, and an info toast that the next number is coming (not a failure)", () => {
+    expect(
+      staleAfter({ kind: "sms.ended", orderId: "req-2", status: "timeout", refunded: true, message: "⏰ Timeout: No code received", nextOrderId: "req-4" }),
+    ).toEqual(["balance", "transactions", "orders", "sms-order:req-2"]);
+    expect(toastsShown()).toEqual([{ type: "info", message: NEXT_ROUTE_TOAST, options: { id: "sms-ended:req-2" } }]);
   });
 
   it("SMS polling error: '❌ Error polling SMS'; without a refund the wallet is left alone", () => {

@@ -4,6 +4,8 @@ import type { RealtimeMessage } from "../../schema/realtime";
 
 /** The spec's texts for an SMS order that ended without a code (section 8). */
 export const SMS_TIMEOUT_TOAST = "⏰ Timeout: No code received";
+/** A "try another number" purchase moved on to its next route (refunded for the one that gave no code). */
+export const NEXT_ROUTE_TOAST = "No code on that number (refunded): trying another number";
 export const SMS_ERROR_TOAST = "❌ Error polling SMS";
 /** The spec's card-payment confirmation toast (section 8). */
 export const PAYMENT_CONFIRMED_TOAST = "Payment confirmed successfully!";
@@ -63,6 +65,8 @@ export function toastFor(message: RealtimeMessage): RealtimeToast | null {
     case "payment.failed":
       return { type: "error", message: message.message, id: PAYMENT_TOAST_ID };
     case "sms.ended":
+      // The chain moved on ("try another number"): not a failure, the dialog follows the next number.
+      if (message.nextOrderId) return { type: "info", message: NEXT_ROUTE_TOAST, id: `sms-ended:${message.orderId}` };
       if (message.status === "timeout") return { type: "error", message: SMS_TIMEOUT_TOAST, id: `sms-ended:${message.orderId}` };
       if (message.status === "error") return { type: "error", message: SMS_ERROR_TOAST, id: `sms-ended:${message.orderId}` };
       if (message.status === "failed") return { type: "error", message: message.message, id: `sms-ended:${message.orderId}` };

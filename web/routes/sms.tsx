@@ -41,6 +41,7 @@ export default function SmsPage() {
           onDismiss={active.dismiss}
           another={active.another}
           onAnotherCode={active.requestAnother}
+          route={active.route}
           extra={active.pending.others?.length ? <OtherNumbers others={active.pending.others} /> : null}
         />
       ) : null}

@@ -52,6 +52,19 @@ describe("OrdersTable", () => {
     expect(screen.queryByText("Waiting...")).toBeNull();
   });
 
+  it("shows the chain of a 'try another number' purchase: each number its own row with its try", () => {
+    render(
+      <OrdersTable
+        orders={[
+          order({ reference_code: "ord_2", chain_id: "ord_1", chain_step: 2, country: "India", provider: "Dynamic", status: "used", sms: "123456", amount: 48 }),
+          order({ reference_code: "ord_1", chain_id: "ord_1", chain_step: 1, status: "timeout", amount: 120 }),
+          order({ reference_code: "ord_3" }),
+        ]}
+      />,
+    );
+    expect(screen.getAllByTestId("order-chain-step").map((e) => e.textContent)).toEqual(["(try 2)", "(try 1)"]);
+  });
+
   it("adds the Action column when asked", () => {
     render(<OrdersTable orders={[order({ kind: "rental" })]} action={() => <button type="button">Inbox</button>} />);
     expect(screen.getByRole("columnheader", { name: "Action" })).toBeTruthy();

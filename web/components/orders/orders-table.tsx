@@ -66,6 +66,23 @@ function NumberCell({ order }: { order: Order }) {
   );
 }
 
+/**
+ * The service, and for a "try another number" purchase which number of its chain this row was: each number is its own
+ * row (and its own charge or refund), so the chain reads top to bottom.
+ */
+function ServiceCell({ order }: { order: Order }) {
+  return (
+    <>
+      {order.service}
+      {order.chain_step ? (
+        <span className="ml-1 whitespace-nowrap text-xs text-slate-600 dark:text-slate-400" data-testid="order-chain-step" title="If no code comes, another number is tried">
+          (try {order.chain_step})
+        </span>
+      ) : null}
+    </>
+  );
+}
+
 const StatusBadge = ({ order }: { order: Order }) => (
   <Badge variant={orderStatusVariant(order.status)} title={order.status}>
     {orderStatusLabel(order.status, order.kind)}
@@ -145,7 +162,7 @@ function Table({ orders, action, caption }: { orders: Order[]; action?: (order: 
                   <td className={td}><NumberCell order={order} /></td>
                   <td className={td}><CodeCell order={order} /></td>
                   <td className={td}>{order.country}</td>
-                  <td className={td}>{order.service}</td>
+                  <td className={td}><ServiceCell order={order} /></td>
                   <td className={td}>{order.provider}</td>
                   <td className={cn(td, pinned, amountRight, "tabular-nums shadow-[-6px_0_6px_-6px_rgb(0_0_0/0.25)]")}>₦{formatNaira(order.amount)}</td>
                   <td className={cn(td, pinned, statusRight)}><StatusBadge order={order} /></td>
@@ -187,7 +204,7 @@ function Cards({ orders, action, caption }: { orders: Order[]; action?: (order: 
           <div className="flex items-start justify-between gap-2">
             <div className="min-w-0">
               <p className="font-semibold">
-                {order.service} · {order.country}
+                <ServiceCell order={order} /> · {order.country}
               </p>
               <NumberCell order={order} />
             </div>

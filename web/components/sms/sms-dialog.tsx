@@ -44,6 +44,7 @@ export function SmsDialog({
   another,
   onAnotherCode,
   extra,
+  route,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -59,6 +60,8 @@ export function SmsDialog({
   onAnotherCode?: () => void;
   /** More below the number (the other numbers of a several-at-once purchase). */
   extra?: ReactNode;
+  /** A "try another number" purchase: this number's place among the routes, and whether the next is being bought. */
+  route?: { step: number; max: number; switching: boolean } | null;
 }) {
   const earlier = another && another.codes.length > 1 ? another.codes.slice(0, -1) : [];
   const failed = phase === "timeout" || phase === "error";
@@ -90,6 +93,13 @@ export function SmsDialog({
       showClose={!cancelling}
     >
       <div className="flex flex-col gap-4" data-testid="sms-dialog">
+        {route ? (
+          <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="sms-route" role="status">
+            {route.switching
+              ? "No code on this number (its price is back in your wallet): getting another number..."
+              : `Number ${route.step} of up to ${route.max}: if no code comes, another number is tried and you pay only for the one that gets a code.`}
+          </p>
+        ) : null}
         <CopyField label="Phone number" value={number} shown={formatPhone(number)} message="Phone number copied to clipboard!" />
         {phase === "received" && code ? (
           <>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SMS_ERROR_TEXT, SMS_TIMEOUT_TEXT } from "../../api/sms";
-import { smsCode, smsPhase } from "./sms-phase";
+import { movingOn, smsCode, smsPhase } from "./sms-phase";
 
 describe("smsPhase", () => {
   it("waits while the server has no code", () => {
@@ -26,6 +26,17 @@ describe("smsPhase", () => {
   it("reports a cancel, but a code that came during the cancel wins", () => {
     expect(smsPhase({ status: "cancelled", sms: null })).toBe("cancelled");
     expect(smsPhase({ status: "used", sms: "777777" })).toBe("received");
+  });
+
+  it("a 'try another number' route that gave no code is still waiting for the customer until the chain ends", () => {
+    const chain = { id: "c1", step: 1, max_routes: 3, cap: 200, status: "active" as const, next_request_id: null, moving_on: true };
+    expect(smsPhase({ status: "timeout", sms: SMS_TIMEOUT_TEXT, chain })).toBe("waiting");
+    expect(movingOn({ status: "timeout", sms: SMS_TIMEOUT_TEXT, chain: { ...chain, moving_on: false, next_request_id: "o2" } })).toBe(true);
+    // No route left: the timeout is the end, shown as such.
+    expect(smsPhase({ status: "timeout", sms: SMS_TIMEOUT_TEXT, chain: { ...chain, status: "ended", moving_on: false } })).toBe("timeout");
+    // A code on the live route, or the customer's cancel, is never hidden.
+    expect(smsPhase({ status: "used", sms: "123456", chain })).toBe("received");
+    expect(smsPhase({ status: "cancelled", sms: null, chain })).toBe("cancelled");
   });
 
   it("lets the server's answer override a stale cached value", () => {

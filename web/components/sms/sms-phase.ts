@@ -14,12 +14,21 @@ export const ERROR_MESSAGE = "❌ Error polling SMS";
 export function smsPhase(status: SmsStatusResponse | undefined, cachedSms: string | null = null): SmsPhase {
   const sms = status ? status.sms : cachedSms;
   const state = (status?.status ?? "").toLowerCase();
+  // "Try another number": this route gave no code but the chain carries on, so the customer is still waiting.
+  if (movingOn(status)) return "waiting";
   if (sms && sms !== SMS_TIMEOUT_TEXT && sms !== SMS_ERROR_TEXT) return "received";
   if (state === "used" && status?.sms_code) return "received";
   if (sms === SMS_TIMEOUT_TEXT || state === "timeout") return "timeout";
   if (sms === SMS_ERROR_TEXT || state === "error" || state === "failed") return "error";
   if (state === "cancelled" || state === "reject") return "cancelled";
   return "waiting";
+}
+
+/** The chain moved on from this order (or is buying the next route): not an end the customer should see. */
+export function movingOn(status: SmsStatusResponse | undefined): boolean {
+  const state = (status?.status ?? "").toLowerCase();
+  if (!status?.chain || state === "used" || state === "cancelled") return false;
+  return Boolean(status.chain.next_request_id) || status.chain.moving_on;
 }
 
 /** The code to show once received (the server sends it as `sms`, and as `sms_code`). */

@@ -104,6 +104,9 @@ export function SmsPurchaseCard({
   const [countryId, setCountryId] = useState(DEFAULT_COUNTRY_ID);
   const [serviceId, setServiceId] = useState("");
   const [maxPriceText, setMaxPriceText] = useState("");
+  // "If no code comes, try another number" and its naira cap for the next number (empty: the price of this one).
+  const [tryNext, setTryNext] = useState(false);
+  const [capText, setCapText] = useState("");
   const [quantity, setQuantity] = useState(1);
   const buyMany = useBuyNumbers();
   const favourites = useSmsFavourites();
@@ -147,10 +150,12 @@ export function SmsPurchaseCard({
   };
 
   const maxPrice = parseMaxPrice(maxPriceText);
+  const cap = tryNext ? (capText.trim() === "" ? service?.price : parseMaxPrice(capText)) : undefined;
 
   /** Buys at `price` (naira, as agreed on screen) never above `ceiling`: the server checks both and charges nothing above. */
   const purchase = (price: number, ceiling: number | undefined) => {
-    const body = { provider, country: countryId, service: serviceId, price, ...(ceiling !== undefined ? { max_price: ceiling } : {}) };
+    const nextRoute = typeof cap === "number" ? { next_route: { cap } } : {};
+    const body = { provider, country: countryId, service: serviceId, price, ...(ceiling !== undefined ? { max_price: ceiling } : {}), ...nextRoute };
     const onError = (err: Error) => {
       if (err instanceof ApiError && err.code === "PRICE_CHANGED") void qc.invalidateQueries({ queryKey: ["sms-prices", provider, countryId] });
       // A price above what the customer agreed to is a choice (buy at the new price / cancel), not a dead end.
@@ -186,7 +191,7 @@ export function SmsPurchaseCard({
       return;
     }
     buy.mutate(
-      { provider, country: countryId, service: serviceId, price, ...(ceiling !== undefined ? { max_price: ceiling } : {}) },
+      body,
       {
         onSuccess: (res) => {
           if (res.phone.error_msg !== undefined || res.phone.request_id === undefined) {
@@ -220,6 +225,10 @@ export function SmsPurchaseCard({
     }
     if (maxPrice === "invalid") {
       toast.error("Max price must be an amount in naira above ₦0.");
+      return;
+    }
+    if (cap === "invalid") {
+      toast.error("The most another number may cost must be an amount in naira above ₦0.");
       return;
     }
     if (balance.data !== undefined && service.price * quantity > balance.data) {
@@ -331,6 +340,41 @@ export function SmsPurchaseCard({
                 />
               )}
             </Field>
+            <div className="flex flex-col gap-2 rounded-lg border border-slate-200 p-3 dark:border-slate-700">
+              <label className="flex items-start gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  className="mt-0.5 h-4 w-4 accent-blue-600"
+                  checked={tryNext}
+                  onChange={(e) => setTryNext(e.target.checked)}
+                  data-testid="sms-try-next"
+                />
+                <span>
+                  If no code comes, try another number
+                  <span className="block text-xs text-slate-600 dark:text-slate-400">
+                    The cheapest other country or provider for this service, up to 3 numbers in all. Each number without a code is
+                    refunded: you pay only for the one that gets a code.
+                  </span>
+                </span>
+              </label>
+              {tryNext ? (
+                <Field
+                  label="Most another number may cost"
+                  error={cap === "invalid" ? "Enter an amount in naira above ₦0." : undefined}
+                >
+                  {(p) => (
+                    <Input
+                      {...p}
+                      inputMode="decimal"
+                      placeholder={`₦${formatNaira(service.price)}`}
+                      value={capText}
+                      onChange={(e) => setCapText(e.target.value)}
+                      data-testid="sms-next-cap"
+                    />
+                  )}
+                </Field>
+              ) : null}
+            </div>
             <Button onClick={getNumber} disabled={buy.isPending || buyMany.isPending || busyWithRequest} size="lg">
               {buy.isPending || buyMany.isPending ? <Spinner className="h-4 w-4" /> : null}
               {quantity > 1 ? `Get ${quantity} Numbers` : "Get Number"}

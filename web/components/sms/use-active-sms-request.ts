@@ -2,7 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "../../lib/toast";
 import { ApiError } from "../../api/client";
-import { useCancelSmsRequest, useRequestAnotherSmsCode, useSmsOrder } from "../../api/sms";
+import { smsOrderQueryOptions, useCancelSmsRequest, useRequestAnotherSmsCode, useSmsOrder } from "../../api/sms";
 import {
   clearPendingRequest,
   savePendingRequest,
@@ -73,6 +73,25 @@ export function useActiveSmsRequest() {
     previousPhase.current = phase;
   }, [pending, phase, order.data, qc]);
 
+  // "Try another number": the server moved on to the next route. Follow it in the same dialog, with its own number.
+  const nextId = order.data?.chain?.next_request_id ?? null;
+  useEffect(() => {
+    if (!pending || !nextId || nextId === pending.request_id) return;
+    let stale = false;
+    void qc.fetchQuery(smsOrderQueryOptions(nextId)).then(
+      (next) => {
+        if (stale || !next.number) return;
+        previousPhase.current = null;
+        savePendingRequest({ ...pending, request_id: nextId, number: next.number, purchased_number: next.number, sms: null, createdAt: Date.now(), others: undefined });
+        void invalidateMoney(qc);
+      },
+      () => undefined,
+    );
+    return () => {
+      stale = true;
+    };
+  }, [pending, nextId, qc]);
+
   // Not this user's order any more (or gone): the server is the truth.
   useEffect(() => {
     if (pending && order.error instanceof ApiError && order.error.status === 404) clearPendingRequest(pending.request_id);
@@ -132,5 +151,9 @@ export function useActiveSmsRequest() {
   const shown: ShownRequest | null =
     pending && phase ? { requestId: pending.request_id, number: pending.purchased_number, phase, code } : lastShown;
 
-  return { pending, shown, dialogOpen, setDialogOpen, cancelling, cancel, dismiss, start, another, requestAnother };
+  // Where a "try another number" purchase stands: which route of how many, and whether the next is being bought.
+  const chain = order.data?.chain ?? null;
+  const route = chain ? { step: chain.step, max: chain.max_routes, switching: Boolean(chain.next_request_id) || chain.moving_on } : null;
+
+  return { pending, shown, dialogOpen, setDialogOpen, cancelling, cancel, dismiss, start, another, requestAnother, route };
 }
