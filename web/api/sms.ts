@@ -192,7 +192,9 @@ export const favouritesQueryOptions = () =>
   queryOptions({
     queryKey: ["sms-favourites"],
     queryFn: () => apiFetch<SmsFavouritesResponse>("/api/sms/favourites", { auth: true }).then((r) => r.favourites),
-    staleTime: 60_000,
+    // Read again on every mount: the persisted cache is written at most once a second, so a reload right after a star
+    // restored the list from before it (and a star made on another device showed only a minute later).
+    staleTime: 0,
   });
 
 export const useSmsFavourites = () => useQuery(favouritesQueryOptions());
