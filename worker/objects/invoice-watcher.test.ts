@@ -1,7 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import { createInvoice, disarmInvoiceWatchers, ledgerCount, paymentRow, setNowSimulator } from "../services/payments.fixtures";
+import { createInvoiceViaApi, disarmInvoiceWatchers, ledgerCount, paymentRow, setNowSimulator } from "../test/payment-fixtures";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
 import type { InvoiceWatcher } from "./invoice-watcher";
 
@@ -18,7 +18,7 @@ async function watcherFor(providerPaymentId: string) {
 describe("invoice watcher", () => {
   it("arms an alarm at the invoice's expiry, 1,000,000 ms after creation", async () => {
     const user = await createUser();
-    const invoice = await createInvoice(user, 10, "BTC");
+    const invoice = await createInvoiceViaApi(user, 10, "BTC");
     const { stub } = await watcherFor(invoice.payment_id);
     const state = await runInDurableObject(stub, (instance: InvoiceWatcher) => instance.inspect());
     expect(state.alarmAt).toBe(Date.parse(invoice.expires_at));
@@ -27,7 +27,7 @@ describe("invoice watcher", () => {
 
   it("expires an unpaid invoice when its alarm fires (after asking NOWPayments)", async () => {
     const user = await createUser();
-    const invoice = await createInvoice(user, 10, "BTC");
+    const invoice = await createInvoiceViaApi(user, 10, "BTC");
     const { stub } = await watcherFor(invoice.payment_id);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect((await paymentRow({ providerPaymentId: invoice.payment_id }))?.status).toBe("expired");
@@ -39,7 +39,7 @@ describe("invoice watcher", () => {
 
   it("credits a payment whose IPN was lost: the alarm finds it finished at NOWPayments", async () => {
     const user = await createUser();
-    const invoice = await createInvoice(user, 10, "USDTTRC20");
+    const invoice = await createInvoiceViaApi(user, 10, "USDTTRC20");
     // NOWPayments has the money, but no IPN ever reached us.
     await setNowSimulator(invoice.payment_id, { payment_status: "finished", actually_paid: 10 });
     const { stub, paymentId } = await watcherFor(invoice.payment_id);
@@ -48,14 +48,14 @@ describe("invoice watcher", () => {
     expect(await balanceOf(user.id)).toBeGreaterThan(0);
     expect((await paymentRow({ providerPaymentId: invoice.payment_id }))?.status).toBe("credited");
     // A repeated alarm (at-least-once delivery) credits nothing more.
-    await runInDurableObject(stub, (instance: InvoiceWatcher) => instance.watch({ paymentId, expiresAt: Date.now() + 60_000, origin: "http://127.0.0.1" }));
+    await runInDurableObject(stub, (instance: InvoiceWatcher) => instance.watch({ paymentId, expiresAt: Date.now() + 60_000 }));
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await ledgerCount(`fund:now:${invoice.payment_id}`)).toBe(1);
   });
 
   it("does not expire an invoice whose coins are still confirming: it looks again later", async () => {
     const user = await createUser();
-    const invoice = await createInvoice(user, 10, "ETH");
+    const invoice = await createInvoiceViaApi(user, 10, "ETH");
     await setNowSimulator(invoice.payment_id, { payment_status: "confirming" });
     const { stub } = await watcherFor(invoice.payment_id);
     expect(await runDurableObjectAlarm(stub)).toBe(true);

@@ -7,7 +7,6 @@ import { settleInvoice } from "../services/payments";
 interface WatchedInvoice {
   paymentId: string;
   expiresAt: number;
-  origin: string;
   /** Failed settle attempts in a row (upstream down); the cron sweep takes over after MAX_ATTEMPTS. */
   attempts: number;
 }
@@ -24,7 +23,7 @@ const IN_FLIGHT_GIVE_UP_MS = 24 * 3600_000;
  * alarm() is idempotent: settleInvoice re-reads the payment after every network call and the ledger key holds anyway.
  */
 export class InvoiceWatcher extends DurableObject<Env> {
-  async watch(invoice: { paymentId: string; expiresAt: number; origin: string }): Promise<void> {
+  async watch(invoice: { paymentId: string; expiresAt: number }): Promise<void> {
     const existing = await this.ctx.storage.get<WatchedInvoice>("invoice");
     if (existing) return;
     await this.ctx.storage.put<WatchedInvoice>("invoice", { ...invoice, attempts: 0 });
@@ -41,7 +40,7 @@ export class InvoiceWatcher extends DurableObject<Env> {
     if (!invoice) return;
     const deps = {
       env: this.env,
-      providers: paymentProviders(this.env, configFor(this.env), invoice.origin),
+      providers: paymentProviders(this.env, configFor(this.env)),
       defer: (work: Promise<unknown>) => this.ctx.waitUntil(work),
     };
     let settled: boolean;

@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../env";
 import { rentalProviderFor } from "../providers/rent";
 import { patchSandboxRental, readSandboxRental } from "../sandbox/rent-simulator";
-import { nextCheckDelayMs, rentalOrderRows, sweepRentals } from "../services/rentals";
+import { nextCheckDelayMs, rentalOrderRowsQuery, sweepRentals, toRentalOrderRows } from "../services/rentals";
 import { clearSettingsCache, putSetting } from "../services/settings";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { joinOwnRoom } from "../test/sockets";
@@ -183,7 +183,7 @@ describe("orders and the sweep", () => {
   it("lists rentals as orders with expiry, SMS count and whether they can be cancelled", async () => {
     const { user, id } = await rentUsaHour();
     await runDurableObjectAlarm(watcher(id));
-    const rows = await rentalOrderRows(db(), user.id);
+    const rows = toRentalOrderRows(await rentalOrderRowsQuery(db(), user.id));
     expect(rows).toHaveLength(1);
     const [order] = rows;
     expect(order).toMatchObject({
@@ -200,7 +200,7 @@ describe("orders and the sweep", () => {
     });
     expect(order.sms).toMatch(/^\d{6}$/);
     expect(Date.parse(order.expires_at!)).toBeGreaterThan(Date.now());
-    expect(await rentalOrderRows(db(), (await createUser()).id)).toEqual([]);
+    expect(toRentalOrderRows(await rentalOrderRowsQuery(db(), (await createUser()).id))).toEqual([]);
   });
 
   it("expires rentals whose alarm never came and refunds rentals stuck before their number", async () => {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "../db/client";
 import type { Env } from "../env";
 import { setSmsProviderFactoryForTests } from "../providers/sms";
-import { ScriptedSmsProvider } from "../providers/sms/scripted-fake";
+import { ScriptedSmsProvider } from "../test/scripted-sms-provider";
 import type { RentalProvider } from "../providers/rent/types";
 import { rentNumber } from "../services/rentals";
 import { buySmsNumber, cancelSmsOrder, pollSmsOrderTick } from "../services/sms-orders";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ScriptedSmsProvider } from "../providers/sms/scripted-fake";
+import { ScriptedSmsProvider } from "../test/scripted-sms-provider";
 import { SmsProviderError } from "../providers/sms/types";
 import { smsFault } from "../providers/sms/types";
 import { createKey, handler, orderIdOfActivation, pollOnce } from "../test/api-fixtures";

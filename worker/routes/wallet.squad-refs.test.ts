@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import { paymentRow, startCardPayment } from "../services/payments.fixtures";
+import { paymentRow, startCardPaymentViaApi } from "../test/payment-fixtures";
 import { runPaymentSweep } from "../services/payments";
 import { api, createUser, expectLedgerBalanced } from "../test/helpers";
 
@@ -21,7 +21,7 @@ async function pendingCardPayment(userId: string, ref: string, hoursAgo: number)
 describe("Squad references and unknown references (issue 13)", () => {
   it("new references are alphanumeric, as Squad documents transaction_ref", async () => {
     const user = await createUser();
-    const ref = await startCardPayment(user, 5000);
+    const ref = await startCardPaymentViaApi(user, 5000);
     expect(ref).toMatch(/^VN[A-Z0-9]{20,}$/);
   });
 

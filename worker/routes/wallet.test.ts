@@ -7,8 +7,8 @@ import {
   postSquadWebhook,
   setSquadSimulator,
   squadWebhookRaw,
-  startCardPayment,
-} from "../services/payments.fixtures";
+  startCardPaymentViaApi,
+} from "../test/payment-fixtures";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
 
 afterEach(async () => {
@@ -46,7 +46,7 @@ describe("card funding through Squad (sandbox)", () => {
 
   it("the checkout page's Pay redirects the browser to the callback URL after the signed webhook credited", async () => {
     const user = await createUser();
-    const ref = await startCardPayment(user, 2000);
+    const ref = await startCardPaymentViaApi(user, 2000);
     // redirect: "manual" to see the redirect itself rather than the page it points to.
     const res = await (exports as unknown as { default: Fetcher }).default.fetch(
       new Request(`http://127.0.0.1:8787/sandbox/squad/checkout/${ref}/pay`, { method: "POST", redirect: "manual" }),
@@ -68,7 +68,7 @@ describe("card funding through Squad (sandbox)", () => {
 
   it("the same webhook 100 times, 50 at once, plus the callback and Verify at the same time: one credit, one ledger row", { timeout: 60_000 }, async () => {
     const user = await createUser();
-    const ref = await startCardPayment(user, 5000);
+    const ref = await startCardPaymentViaApi(user, 5000);
     await setSquadSimulator(ref, { status: "Success" });
     const raw = squadWebhookRaw(ref, 500_000, user.email);
 
@@ -89,9 +89,9 @@ describe("card funding through Squad (sandbox)", () => {
 
   it("credits nothing when Squad's verify says Pending, Failed or another amount", async () => {
     const user = await createUser();
-    const pending = await startCardPayment(user, 3000);
-    const failed = await startCardPayment(user, 3000);
-    const otherAmount = await startCardPayment(user, 3000);
+    const pending = await startCardPaymentViaApi(user, 3000);
+    const failed = await startCardPaymentViaApi(user, 3000);
+    const otherAmount = await startCardPaymentViaApi(user, 3000);
     await setSquadSimulator(failed, { status: "Failed" });
     await setSquadSimulator(otherAmount, { status: "Success", amount: 100 });
 
@@ -114,7 +114,7 @@ describe("card funding through Squad (sandbox)", () => {
 
   it("a tampered body, a wrong secret or a missing header is 401 and credits nothing", async () => {
     const user = await createUser();
-    const ref = await startCardPayment(user, 5000);
+    const ref = await startCardPaymentViaApi(user, 5000);
     await setSquadSimulator(ref, { status: "Success" });
     const raw = squadWebhookRaw(ref, 500_000, user.email);
     const goodSig = await signSquadBody(env.SQUAD_SECRET_KEY!, raw);
@@ -140,7 +140,7 @@ describe("card funding through Squad (sandbox)", () => {
   it("another user's payment is 404 for the callback and Verify, and never in their history", async () => {
     const owner = await createUser();
     const other = await createUser();
-    const ref = await startCardPayment(owner, 5000);
+    const ref = await startCardPaymentViaApi(owner, 5000);
     await setSquadSimulator(ref, { status: "Success" });
     for (const path of ["/api/squad-callback", "/api/verify-payment"]) {
       const res = await api(path, { token: other.token, json: { transaction_ref: ref } });

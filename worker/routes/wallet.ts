@@ -25,16 +25,10 @@ import {
 } from "../services/payments";
 import { transactionsRead } from "../services/transactions";
 
-/**
- * The configured public origin (PUBLIC_URL), never the request's: callback URLs, the IPN URL and the sandbox checkout
- * must be reachable by the browser/provider, and a forged Host header must not choose where they point.
- */
-const originOf = (c: Context<AppEnv>) => c.var.config.publicUrl;
-
 export function paymentDeps(c: Context<AppEnv>): PaymentDeps {
   return {
     env: c.env,
-    providers: paymentProviders(c.env, c.var.config, originOf(c)),
+    providers: paymentProviders(c.env, c.var.config),
     defer: (work) => c.executionCtx.waitUntil(work),
   };
 }
@@ -48,7 +42,7 @@ export const walletRoutes = new Hono<AppEnv>()
 
   .post("/initialize-transaction", requireAuth, validate("json", initializeTransactionSchema), async (c) => {
     const user = c.var.user;
-    const checkout = await startCardPayment(paymentDeps(c), user, c.req.valid("json").amount, originOf(c));
+    const checkout = await startCardPayment(paymentDeps(c), user, c.req.valid("json").amount);
     // SPEC 7 "data.data with checkout_url": axios's data is the body, so the body's data holds the checkout (issue 19).
     return c.json({ data: checkout });
   })
@@ -69,7 +63,7 @@ export const walletRoutes = new Hono<AppEnv>()
 
   .post("/invoice", requireAuth, validate("json", createInvoiceSchema), async (c) => {
     const body = c.req.valid("json");
-    return c.json(await createInvoice(paymentDeps(c), c.var.user, body.price_amount, body.pay_currency, originOf(c)));
+    return c.json(await createInvoice(paymentDeps(c), c.var.user, body.price_amount, body.pay_currency));
   })
 
   .get("/now-status", requireAuth, validate("query", nowStatusQuerySchema), async (c) => {

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { setPaymentFetchForTests } from "../providers/payments/providers";
 import { nowPaymentsIpnBody } from "../sandbox/nowpayments";
-import { createInvoice, disarmInvoiceWatchers, ledgerCount, paymentRow, postNowIpn, setNowSimulator } from "../services/payments.fixtures";
+import { createInvoiceViaApi, disarmInvoiceWatchers, ledgerCount, paymentRow, postNowIpn, setNowSimulator } from "../test/payment-fixtures";
 import { listPaymentReviews, resolvePaymentReview } from "../services/payment-reviews";
 import { putSetting } from "../services/settings";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
@@ -28,7 +28,7 @@ const RATE = 1500; // ₦ per USD: a $10 invoice is worth ₦15,000 = 1,500,000 
 async function invoiceFor(usd = 10, currency = "USDTTRC20") {
   await putSetting(db(), "rate_settings", { cryptomin: 5, rate: RATE, squadmin: 1000 });
   const user = await createUser();
-  const invoice = await createInvoice(user, usd, currency);
+  const invoice = await createInvoiceViaApi(user, usd, currency);
   return { user, invoice };
 }
 

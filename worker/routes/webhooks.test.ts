@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { signNowPaymentsBody } from "../providers/payments/signatures";
 import { nowPaymentsIpnBody } from "../sandbox/nowpayments";
-import { createInvoice, disarmInvoiceWatchers, ledgerCount, paymentRow, postNowIpn, setNowSimulator } from "../services/payments.fixtures";
+import { createInvoiceViaApi, disarmInvoiceWatchers, ledgerCount, paymentRow, postNowIpn, setNowSimulator } from "../test/payment-fixtures";
 import { putSetting } from "../services/settings";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 
@@ -35,7 +35,7 @@ describe("crypto funding through NOWPayments (sandbox)", () => {
   it("creates an invoice at the rate of the day and credits once on 'finished', whatever the order of IPNs", async () => {
     await putSetting(db(), "rate_settings", { cryptomin: 5, rate: 1550, squadmin: 1000 });
     const user = await createUser();
-    const invoice = await createInvoice(user, 10, "USDTTRC20");
+    const invoice = await createInvoiceViaApi(user, 10, "USDTTRC20");
     expect(invoice).toMatchObject({ pay_currency: "USDTTRC20", network: "trx", pay_amount: 10, payment_id: expect.any(String) });
     expect(invoice.pay_address).not.toBe("");
     expect(Date.parse(invoice.expires_at) - Date.now()).toBeGreaterThan(990_000);
@@ -75,7 +75,7 @@ describe("crypto funding through NOWPayments (sandbox)", () => {
     const statuses = ["partially_paid", "failed", "expired", "refunded"];
     const ids: string[] = [];
     for (const status of statuses) {
-      const invoice = await createInvoice(user, 6, "BTC");
+      const invoice = await createInvoiceViaApi(user, 6, "BTC");
       ids.push(invoice.payment_id);
       // NOWPayments' own record agrees with the IPN (a money status is always re-read before anything is credited).
       await setNowSimulator(invoice.payment_id, { payment_status: status, actually_paid: 0 });
@@ -92,7 +92,7 @@ describe("crypto funding through NOWPayments (sandbox)", () => {
 
   it("an IPN with a tampered body (incl. the nested fee), a wrong secret or no signature is 401 and credits nothing", async () => {
     const user = await createUser();
-    const invoice = await createInvoice(user, 10, "ETH");
+    const invoice = await createInvoiceViaApi(user, 10, "ETH");
     const body = await ipnFor(invoice.payment_id, "finished");
     const goodSig = await signNowPaymentsBody(env.NOWPAYMENTS_IPN_SECRET!, body);
 
@@ -117,7 +117,7 @@ describe("crypto funding through NOWPayments (sandbox)", () => {
 
   it("an authentic IPN for an unknown payment, or naming another order, changes nothing", async () => {
     const user = await createUser();
-    const invoice = await createInvoice(user, 10, "SOL");
+    const invoice = await createInvoiceViaApi(user, 10, "SOL");
     const unknown = await postNowIpn(await ipnFor(invoice.payment_id, "finished", { payment_id: 123 }));
     expect(unknown.data.status).toBe("unknown");
     const otherOrder = await postNowIpn(await ipnFor(invoice.payment_id, "finished", { order_id: "NP-SOMEONE-ELSE" }));
@@ -128,7 +128,7 @@ describe("crypto funding through NOWPayments (sandbox)", () => {
   it("another user's invoice is 404 on /now-status", async () => {
     const owner = await createUser();
     const other = await createUser();
-    const invoice = await createInvoice(owner, 10, "BTC");
+    const invoice = await createInvoiceViaApi(owner, 10, "BTC");
     const res = await api(`/api/now-status?payment_id=${invoice.payment_id}`, { token: other.token });
     expect(res.status).toBe(404);
     expect((await api("/api/get-transaction", { token: other.token })).data).toEqual([]);

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ScriptedSmsProvider } from "../providers/sms/scripted-fake";
+import { ScriptedSmsProvider } from "../test/scripted-sms-provider";
 import { SmsActivateProvider } from "../providers/sms/sms-activate";
 import { SmsManProvider } from "../providers/sms/sms-man";
 import { pollOnce } from "../test/api-fixtures";

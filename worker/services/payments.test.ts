@@ -8,8 +8,8 @@ import {
   postSquadWebhook,
   setSquadSimulator,
   squadWebhookRaw,
-  startCardPayment,
-} from "./payments.fixtures";
+  startCardPaymentViaApi,
+} from "../test/payment-fixtures";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { ledgerInsert } from "./ledger";
 import { putSetting } from "./settings";
@@ -27,7 +27,7 @@ async function referredPair() {
 }
 
 async function payByCard(user: Awaited<ReturnType<typeof createUser>>, naira: number) {
-  const ref = await startCardPayment(user, naira);
+  const ref = await startCardPaymentViaApi(user, naira);
   await setSquadSimulator(ref, { status: "Success" });
   return ref;
 }
@@ -83,7 +83,7 @@ describe("referral reward", () => {
 describe("money batches", () => {
   it("a failing statement inside a credit batch leaves no partial write", async () => {
     const user = await createUser();
-    const ref = await startCardPayment(user, 5_000);
+    const ref = await startCardPaymentViaApi(user, 5_000);
     const batch = db().batch([
       ledgerInsert(db(), { userId: user.id, key: `fund:squad:${ref}`, amountKobo: 500_000, kind: "fund", note: "Wallet deposit (card)", ref }),
       db().update(payments).set({ status: "credited", creditedAt: Date.now() }).where(eq(payments.id, ref)),

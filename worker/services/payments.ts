@@ -32,6 +32,12 @@ export interface PaymentDeps {
   defer: (work: Promise<unknown>) => void;
 }
 
+/**
+ * Where the customer's browser and the provider reach us: the configured PUBLIC_URL, never a request header (a forged
+ * Host must not choose where a callback or the IPN points).
+ */
+const publicOrigin = (deps: PaymentDeps): string => configFor(deps.env).publicUrl;
+
 export const CARD_DEPOSIT_NOTE = "Wallet deposit (card)";
 export const cryptoDepositNote = (payCurrency: string | null) => `Wallet deposit (${(payCurrency ?? "crypto").toUpperCase()})`;
 
@@ -84,7 +90,6 @@ export async function startCardPayment(
   deps: PaymentDeps,
   user: { id: string; email: string; username: string },
   amountNaira: number,
-  origin: string,
 ): Promise<{ checkout_url: string; transaction_ref: string }> {
   const db = getDb(deps.env.DB);
   await enforceCostLimit(db, user.id, "payment");
@@ -101,7 +106,7 @@ export async function startCardPayment(
       amountKobo,
       email: user.email,
       transactionRef: ref,
-      callbackUrl: `${origin}/#/dashboard/1?reference=${encodeURIComponent(ref)}`,
+      callbackUrl: `${publicOrigin(deps)}/#/dashboard/1?reference=${encodeURIComponent(ref)}`,
       customerName: user.username,
     });
     await db.update(payments).set({ checkoutUrl: checkout.checkoutUrl, updatedAt: Date.now() }).where(eq(payments.id, ref));
@@ -177,7 +182,6 @@ export async function createInvoice(
   user: { id: string },
   priceUsd: number,
   payCurrency: string,
-  origin: string,
 ): Promise<InvoiceAnswer> {
   const db = getDb(deps.env.DB);
   await enforceCostLimit(db, user.id, "payment");
@@ -226,7 +230,7 @@ export async function createInvoice(
       payCurrency: currency,
       orderId: id,
       orderDescription: "deposit",
-      ipnCallbackUrl: `${origin}/api/webhooks/nowpayments`,
+      ipnCallbackUrl: `${publicOrigin(deps)}/api/webhooks/nowpayments`,
     });
   } catch (err) {
     await db.update(payments).set({ status: "failed", updatedAt: Date.now() }).where(eq(payments.id, id));
@@ -248,7 +252,7 @@ export async function createInvoice(
     .where(eq(payments.id, id));
   try {
     const watcher = deps.env.INVOICE.get(deps.env.INVOICE.idFromName(id));
-    await watcher.watch({ paymentId: id, expiresAt, origin });
+    await watcher.watch({ paymentId: id, expiresAt });
   } catch (err) {
     // The cron sweep settles invoices whose watcher never started.
     log("warn", "invoice watcher not started", { paymentId: id, error: err instanceof Error ? err.message : String(err) });
@@ -641,7 +645,7 @@ export async function runPaymentSweep(env: Env): Promise<void> {
   const pending: Promise<unknown>[] = [];
   const deps: PaymentDeps = {
     env,
-    providers: paymentProviders(env, configFor(env), configFor(env).publicUrl),
+    providers: paymentProviders(env, configFor(env)),
     defer: (work) => void pending.push(work),
   };
   const result = await sweepPayments(deps);

@@ -297,14 +297,10 @@ export async function rentalMessagesOf(db: Db, rentalId: string) {
 }
 
 /**
- * The caller's rentals in the Order shape of docs/api.md (GET /api/orders), newest first. Rentals that never got a
- * number are left out (the spec's table ignores rows without purchased_number; their refund is in the history).
+ * The caller's rentals in the Order shape of docs/api.md (GET /api/orders), newest first: rentalOrderRowsQuery, then
+ * toRentalOrderRows. Rentals that never got a number are left out (the spec's table ignores rows without
+ * purchased_number; their refund is in the history).
  */
-export async function rentalOrderRows(db: Db, userId: string) {
-  return toRentalOrderRows(await rentalOrderRowsQuery(db, userId));
-}
-
-/** The orders table's rental rows, not yet sent (the orders route batches it with the session check). */
 export function rentalOrderRowsQuery(db: Db, userId: string) {
   const latestCode = sql<string | null>`(SELECT ${rentalMessages.code} FROM ${rentalMessages}
       WHERE ${rentalMessages.rentalId} = ${rentals.id} AND ${rentalMessages.code} IS NOT NULL
@@ -493,11 +489,9 @@ export async function cancelRental(deps: RentalDeps, userId: string, id: string)
   const refunded = await hasEntry(deps.db, key);
   await stopWatcher(deps.env, id);
   const after = (await findRental(deps.db, id))!;
+  // A refunded rental.ended is the balance change too: the screens refresh the wallet on it, and the webhooks queue a
+  // balance.changed with it (services/webhooks.ts), as for a refunded sms.ended.
   await notify(deps.env, row.userId, { kind: "rental.ended", rentalId: id, status: "cancelled", refunded });
-  if (refunded) {
-    const [u] = await deps.db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, row.userId));
-    if (u) await notify(deps.env, row.userId, { kind: "balance.changed", balance: koboToNaira(u.balanceKobo) });
-  }
   return { rental: after, refunded };
 }
 

@@ -2,7 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
-import { ScriptedSmsProvider } from "../providers/sms/scripted-fake";
+import { ScriptedSmsProvider } from "../test/scripted-sms-provider";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { putSetting } from "./settings";
 import { cancelSmsOrder, pollSmsOrderTick, sweepSmsOrders } from "./sms-orders";

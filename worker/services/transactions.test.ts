@@ -2,7 +2,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { payments } from "../db/tables";
 import { createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { postEntry } from "./ledger";
-import { listTransactions } from "./transactions";
+import type { Db } from "../db/client";
+import { transactionsRead } from "./transactions";
+
+/** The history as GET /api/get-transaction reads it, without the session check it is batched with there. */
+async function listTransactions(d: Db, userId: string) {
+  const read = transactionsRead(d, userId);
+  return read.shape(await d.batch(read.queries), { id: userId });
+}
 
 afterEach(async () => {
   await expectLedgerBalanced();

@@ -1,6 +1,6 @@
 import { and, desc, eq, ne } from "drizzle-orm";
 import { koboToNaira } from "../../schema/money";
-import type { Transaction, TransactionStatus } from "../../schema/wallet";
+import type { PaymentStatus, Transaction, TransactionStatus } from "../../schema/wallet";
 import type { Db } from "../db/client";
 import type { UserRead } from "../middleware/auth";
 import { ledger, payments } from "../db/tables";
@@ -22,12 +22,7 @@ const HISTORY_LIMIT = 500;
 const REFUND_OF: Record<string, "buy" | "rent"> = { refund: "buy", rent_refund: "rent" };
 
 // 'review': the crypto payment did not match its invoice and waits for an operator (services/payment-reviews.ts).
-const PENDING_PAYMENT_STATUSES = new Set(["pending", "waiting", "confirming", "confirmed", "sending", "review"]);
-
-export async function listTransactions(db: Db, userId: string): Promise<Transaction[]> {
-  const read = transactionsRead(db, userId);
-  return read.shape(await db.batch(read.queries), { id: userId });
-}
+const PENDING_PAYMENT_STATUSES = new Set<PaymentStatus>(["pending", "waiting", "confirming", "confirmed", "sending", "review"]);
 
 /**
  * The history as a read for readAsSignedInUser (middleware/auth.ts): the route's session check and these two queries
@@ -56,7 +51,7 @@ export function transactionsRead(db: Db, userId: string) {
 }
 
 type LedgerRow = { id: number; key: string; amountKobo: number; kind: string; note: string; ref: string | null; createdAt: number };
-type AttemptRow = { id: string; provider: string; status: string; amountKobo: number; payCurrency: string | null; createdAt: number };
+type AttemptRow = { id: string; provider: string; status: PaymentStatus; amountKobo: number; payCurrency: string | null; createdAt: number };
 
 function projectHistory(userId: string, ledgerRows: LedgerRow[], attemptRows: AttemptRow[]): Transaction[] {
   // Purchases and rentals whose money came back: "buy:<ref>" / "rent:<ref>" keyed by the refunded movement.

@@ -4,7 +4,7 @@ import { SETTING_DEFAULTS } from "../../schema/settings";
 import { sandboxBalance, setSandboxBalance } from "../sandbox/sms-activations";
 import { api, balanceOf, createUser, db } from "../test/helpers";
 import { resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
-import { ScriptedSmsProvider } from "../providers/sms/scripted-fake";
+import { ScriptedSmsProvider } from "../test/scripted-sms-provider";
 import { smsFault } from "../providers/sms/types";
 import { putSetting } from "./settings";
 import { clearSmsCatalogueCache } from "./sms-catalogue";

@@ -176,6 +176,22 @@ describe("webhooks: signed, in order, retried, resendable", () => {
     await settleDelivery(key.id);
   });
 
+  it("a refunded rental.ended also queues balance.changed (read when queued), like a refunded sms.ended; an unrefunded one does not", async () => {
+    const user = await createUser({ balanceKobo: 150_000 });
+    const key = await keyWithWebhook(user);
+    const t0 = Date.now() + 3600_000;
+    await settleDelivery(key.id);
+    await queueWebhookEvents(env, user.id, { kind: "rental.ended", rentalId: "r-C", status: "cancelled", refunded: true }, t0);
+    await queueWebhookEvents(env, user.id, { kind: "rental.ended", rentalId: "r-D", status: "ended", refunded: false }, t0 + 10);
+    await settleDelivery(key.id);
+    const queued = (await events(key.id)).map((e) => ({ type: e.type, data: JSON.parse(String(e.payload)).data }));
+    expect(queued).toEqual([
+      { type: "rental.ended", data: expect.objectContaining({ rental_id: "r-C", status: "cancelled", refunded: true }) },
+      { type: "balance.changed", data: { balance: 1500, currency: "NGN" } },
+      { type: "rental.ended", data: expect.objectContaining({ rental_id: "r-D", status: "ended", refunded: false }) },
+    ]);
+  });
+
   it("resend delivers an event again with the same id; only the key's owner can resend or read the log", async () => {
     const user = await createUser();
     const key = await keyWithWebhook(user);

@@ -82,6 +82,7 @@ function eventsFor(env: Env, message: RealtimeMessage): QueuedEvent[] {
           dedupe: `rental.ended:${message.rentalId}`,
           data: { rental_id: message.rentalId, status: message.status, refunded: message.refunded, ...link(`/api/v1/rentals/${message.rentalId}`) },
         },
+        ...(message.refunded ? [balanceEvent(null)] : []),
       ];
     case "balance.changed":
       return [balanceEvent(message.balance)];

@@ -13,10 +13,11 @@ export interface PaymentProviders {
 /**
  * The real adapters, always. Live: the base URLs from wrangler vars (SQUAD_BASE_URL chooses Squad's sandbox or live
  * host) and the network. Sandbox: the same adapters with fetch bound in-process to the protocol simulators, at a base
- * URL on our own origin so the simulated checkout_url is one the browser can open.
+ * URL on our own configured origin (PUBLIC_URL) so the simulated checkout_url is one the browser can open.
  */
-export function paymentProviders(env: Env, config: Pick<Config, "providers">, origin: string): PaymentProviders {
+export function paymentProviders(env: Env, config: Pick<Config, "providers" | "publicUrl">): PaymentProviders {
   if (config.providers === "sandbox") {
+    const origin = config.publicUrl;
     const squadFetch = (request: Request) => Promise.resolve(squadSimulator.fetch(request, withoutD1Counting(env)));
     const nowFetch = (request: Request) => Promise.resolve(nowPaymentsSimulator.fetch(request, withoutD1Counting(env)));
     const intercept = fetchInterceptorForTests;

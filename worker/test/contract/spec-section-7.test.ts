@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SETTING_DEFAULTS } from "../../../schema/settings";
 import { verifyToken } from "../../lib/jwt";
 import { CLOSE_SESSION_ENDED } from "../../rooms/notification-room";
-import { createInvoice, startCardPayment } from "../../services/payments.fixtures";
+import { createInvoiceViaApi, startCardPaymentViaApi } from "../payment-fixtures";
 import { createKey, handler } from "../api-fixtures";
 import { api, balanceOf, createUser, expectLedgerBalanced, type ApiReply } from "../helpers";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../sms-fixtures";
@@ -171,7 +171,7 @@ describe("SPEC section 7: wallet", SLOW, () => {
 
   it("POST /api/squad-callback — data equals 'success' on confirmation", async () => {
     const user = await createUser();
-    const ref = await startCardPayment(user, 5000);
+    const ref = await startCardPaymentViaApi(user, 5000);
     expect(read(await api("/api/squad-callback", { token: user.token, json: { transaction_ref: ref } }), "data")).toBe("pending");
     await api(`/sandbox/squad/${ref}/complete`, { json: { outcome: "success" } });
     expect(read(await api("/api/squad-callback", { token: user.token, json: { transaction_ref: ref } }), "data")).toBe("success");
@@ -195,7 +195,7 @@ describe("SPEC section 7: wallet", SLOW, () => {
     const user = await createUser();
     const res = await api("/api/invoice", { token: user.token, json: { price_amount: 10, order_id: "x", email: "x@y.z", pay_currency: "USDTTRC20", order_description: "deposit" } });
     for (const field of ["payment_id", "pay_amount", "pay_currency", "network", "pay_address"]) expect(read(res, `data.${field}`), field).toBeDefined();
-    const invoice = await createInvoice(user);
+    const invoice = await createInvoiceViaApi(user);
     const status = await api(`/api/now-status?payment_id=${invoice.payment_id}`, { token: user.token });
     expect(read(status, "data.payment_status")).toBe("waiting");
     expect(read(status, "data.credited")).toBe(false);

@@ -5,15 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signToken } from "../../lib/jwt";
 import { patchSandboxRental } from "../../sandbox/rent-simulator";
 import {
-  createInvoice,
+  createInvoiceViaApi,
   disarmInvoiceWatchers,
   postNowIpn,
   postSquadWebhook,
   setNowSimulator,
   setSquadSimulator,
   squadWebhookRaw,
-  startCardPayment,
-} from "../../services/payments.fixtures";
+  startCardPaymentViaApi,
+} from "../payment-fixtures";
 import { signNowPaymentsBody, signSquadBody } from "../../providers/payments/signatures";
 import { clearSettingsCache, putSetting } from "../../services/settings";
 import { api, balanceOf, createUser, db, type TestUser } from "../helpers";
@@ -43,8 +43,8 @@ beforeAll(async () => {
   expect(rent.status).toBe(201);
   ids.rental = rent.data.rental.id;
   await patchSandboxRental(env.DB, await upstreamIdOf("rentals", ids.rental), { firstSmsAt: Date.now() + 3_600_000 });
-  ids.cardRef = await startCardPayment(owner, 5000);
-  ids.invoice = (await createInvoice(owner, 10)).payment_id;
+  ids.cardRef = await startCardPaymentViaApi(owner, 5000);
+  ids.invoice = (await createInvoiceViaApi(owner, 10)).payment_id;
 });
 
 afterAll(async () => {
@@ -168,7 +168,7 @@ describe("tokens on the money endpoints", () => {
 describe("webhooks: forged, tampered, replayed", () => {
   it("Squad: a forged or tampered webhook credits nothing; a replayed authentic one credits once", async () => {
     const user = await createUser();
-    const ref = await startCardPayment(user, 5000);
+    const ref = await startCardPaymentViaApi(user, 5000);
     await setSquadSimulator(ref, { status: "Success" });
     const raw = squadWebhookRaw(ref, 500_000, user.email);
     const signature = (await signSquadBody(env.SQUAD_SECRET_KEY!, raw)).toUpperCase();
@@ -185,7 +185,7 @@ describe("webhooks: forged, tampered, replayed", () => {
 
   it("Squad: an authentic webhook whose amount differs from the payment credits only what Squad's verify confirms", async () => {
     const user = await createUser();
-    const ref = await startCardPayment(user, 5000);
+    const ref = await startCardPaymentViaApi(user, 5000);
     await setSquadSimulator(ref, { status: "Success" });
     // Signed with the real secret but claiming a bigger amount: the body is only a trigger, verify decides.
     const res = await postSquadWebhook(squadWebhookRaw(ref, 99_900_000, user.email));
@@ -195,7 +195,7 @@ describe("webhooks: forged, tampered, replayed", () => {
 
   it("NOWPayments: forged and tampered IPNs are 401 and credit nothing; a replayed authentic 'finished' credits once", async () => {
     const user = await createUser();
-    const invoice = await createInvoice(user, 10);
+    const invoice = await createInvoiceViaApi(user, 10);
     const body = { payment_id: invoice.payment_id, payment_status: "finished", order_id: null };
     expect((await postNowIpn(body, { signature: null })).status).toBe(401);
     expect((await postNowIpn(body, { signature: await signNowPaymentsBody("wrong-secret", body) })).status).toBe(401);

@@ -12,15 +12,15 @@ import { smsActivateSimulator } from "../../sandbox/sms-activate-simulator";
 import { smsManSimulator } from "../../sandbox/sms-man-simulator";
 import { ledgerInsert, postEntry } from "../../services/ledger";
 import {
-  createInvoice,
+  createInvoiceViaApi,
   disarmInvoiceWatchers,
   postNowIpn,
   postSquadWebhook,
   setNowSimulator,
   setSquadSimulator,
   squadWebhookRaw,
-  startCardPayment,
-} from "../../services/payments.fixtures";
+  startCardPaymentViaApi,
+} from "../payment-fixtures";
 import { runPaymentSweep } from "../../services/payments";
 import { clearSettingsCache, putSetting } from "../../services/settings";
 import { clearSmsCatalogueCache } from "../../services/sms-catalogue";
@@ -245,7 +245,7 @@ describe("Card funding (Squad)", () => {
   for (const fault of FAULTS) {
     it(`verify answering ${fault}: Verify Payment and the webhook fail cleanly; once Squad answers, one credit`, async () => {
       const user = await createUser();
-      const ref = await startCardPayment(user, 5000);
+      const ref = await startCardPaymentViaApi(user, 5000);
       await setSquadSimulator(ref, { status: "Success" });
       plan = onPath(`/transaction/verify/${ref}`, fault);
       const click = await api("/api/verify-payment", { token: user.token, json: { transaction_ref: ref } });
@@ -281,7 +281,7 @@ describe("Crypto funding (NOWPayments)", () => {
 
   it("the sweep asks again when the status call fails, and credits once when NOWPayments says finished", async () => {
     const user = await createUser();
-    const invoice = await createInvoice(user, 10);
+    const invoice = await createInvoiceViaApi(user, 10);
     await env.DB.prepare("UPDATE payments SET expires_at = ? WHERE provider_payment_id = ?").bind(Date.now() - 3600_000, invoice.payment_id).run();
     await setNowSimulator(invoice.payment_id, { payment_status: "finished", actually_paid: invoice.pay_amount });
     plan = (req) => (req.method === "GET" && new URL(req.url).pathname.includes(`/payment/${invoice.payment_id}`) ? "http500" : null);
@@ -303,7 +303,7 @@ describe("Crypto funding (NOWPayments)", () => {
 
   it("a 'finished' IPN after the invoice expired still credits, once: the provider holds the customer's money", async () => {
     const user = await createUser();
-    const invoice = await createInvoice(user, 10);
+    const invoice = await createInvoiceViaApi(user, 10);
     expect((await postNowIpn({ payment_id: invoice.payment_id, payment_status: "expired" })).status).toBe(200);
     await setNowSimulator(invoice.payment_id, { payment_status: "finished", actually_paid: invoice.pay_amount });
     const body = { payment_id: invoice.payment_id, payment_status: "finished" };

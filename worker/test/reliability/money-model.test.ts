@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_TIERS } from "../../../schema/settings";
 import { manualEntrySql } from "../../db/admin-sql";
 import { patchSandboxRental } from "../../sandbox/rent-simulator";
-import { postSquadWebhook, setSquadSimulator, squadWebhookRaw } from "../../services/payments.fixtures";
+import { postSquadWebhook, setSquadSimulator, squadWebhookRaw } from "../payment-fixtures";
 import { clearSettingsCache, putSetting } from "../../services/settings";
 import { pollSmsOrderTick, sweepSmsOrders } from "../../services/sms-orders";
 import { api, createUser, db, type TestUser } from "../helpers";

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { NON_DOCUMENT_POLICY } from "../../../schema/csp";
 import { RATE_LIMITS } from "../../services/rate-limit";
-import { postSquadWebhook, setSquadSimulator, squadWebhookRaw, startCardPayment } from "../../services/payments.fixtures";
+import { postSquadWebhook, setSquadSimulator, squadWebhookRaw, startCardPaymentViaApi } from "../payment-fixtures";
 import { clearSettingsCache, putSetting } from "../../services/settings";
 import { deliverDueWebhooks, setWebhookSendForTests } from "../../services/webhooks";
 import { api, createUser, db, type ApiReply } from "../helpers";
@@ -131,7 +131,7 @@ describe("log hygiene", HASHING, () => {
     const login = await api("/api/login", { json: { email: account.email, password } });
     const token: string = login.data.token;
     await api("/api/login", { json: { email: account.email, password: "wrong-Secret-77" } });
-    const ref = await startCardPayment({ id: account.userId, email: account.email, token, sessionId: "" }, 5000);
+    const ref = await startCardPaymentViaApi({ id: account.userId, email: account.email, token, sessionId: "" }, 5000);
     await setSquadSimulator(ref, { status: "Success" });
     const raw = squadWebhookRaw(ref, 500_000, account.email);
     await postSquadWebhook(raw);

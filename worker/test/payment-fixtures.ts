@@ -3,11 +3,11 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { signNowPaymentsBody, signSquadBody } from "../providers/payments/signatures";
 import { squadWebhookBody } from "../sandbox/squad";
-import { api, type TestUser } from "../test/helpers";
+import { api, type TestUser } from "./helpers";
 
 /** Shared by the wallet tests: drive the sandbox providers and the webhooks the way Squad and NOWPayments would. */
 
-export async function startCardPayment(user: TestUser, amountNaira = 5000): Promise<string> {
+export async function startCardPaymentViaApi(user: TestUser, amountNaira = 5000): Promise<string> {
   const res = await api("/api/initialize-transaction", { token: user.token, json: { amount: amountNaira, currency: "NGN" } });
   expect(res.status).toBe(200);
   return res.data.data.transaction_ref as string;
@@ -39,7 +39,7 @@ export async function setNowSimulator(paymentId: string, patch: { payment_status
   await env.DB.prepare("UPDATE sandbox_state SET value = ? WHERE key = ?").bind(JSON.stringify(value), `nowpayments:${paymentId}`).run();
 }
 
-export async function createInvoice(user: TestUser, usd = 10, payCurrency = "USDTTRC20") {
+export async function createInvoiceViaApi(user: TestUser, usd = 10, payCurrency = "USDTTRC20") {
   const res = await api("/api/invoice", { token: user.token, json: { price_amount: usd, pay_currency: payCurrency, order_description: "deposit" } });
   expect(res.status).toBe(200);
   return res.data as { payment_id: string; pay_amount: number; pay_currency: string; network: string; pay_address: string; expires_at: string };

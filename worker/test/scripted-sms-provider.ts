@@ -1,5 +1,5 @@
-import type { SmsProviderName } from "../../../schema/sms";
-import type { SmsActivation, SmsCancelResult, SmsCountry, SmsOffer, SmsPollResult, SmsProvider, UpstreamMoney } from "./types";
+import type { SmsProviderName } from "../../schema/sms";
+import type { SmsActivation, SmsCancelResult, SmsCountry, SmsOffer, SmsPollResult, SmsProvider, UpstreamMoney } from "../providers/sms/types";
 
 /**
  * A scripted SmsProvider for tests of the order's life: each poll takes the next scripted reply (an Error is thrown),
