@@ -36,6 +36,7 @@ import { envForUser } from "./sandbox-accounts";
 import { getSetting } from "./settings";
 import { clearSmsCatalogueCache, findSmsOffer } from "./sms-catalogue";
 import { enforceCostLimit } from "./rate-limit";
+import type { TickResult } from "./tick";
 
 /**
  * The life of a Receive-SMS order, with money moved only through the ledger:
@@ -397,18 +398,12 @@ async function endWithoutCode(
 // ---------------------------------------------------------------------------------------------------------------
 // Polling (driven by the order's Durable Object)
 
-export interface PollTickResult {
-  /** Schedule another tick after delayMs. */
-  again: boolean;
-  delayMs: number;
-}
-
 /**
  * One poll of the upstream. Safe to run twice for the same tick or after a crash: it reads the order first, re-reads
  * it after the upstream call, and counts an attempt with a compare-and-set, so a repeated run polls once more at most
  * and never settles an order twice. Errors other than upstream faults propagate so the alarm is retried.
  */
-export async function pollSmsOrderTick(env: Env, orderId: string): Promise<PollTickResult> {
+export async function pollSmsOrderTick(env: Env, orderId: string): Promise<TickResult> {
   const db = getDb(env.DB);
   const { interval_ms: delayMs, max_attempts: maxAttempts } = await getSetting(db, "sms_poll");
   const done = { again: false, delayMs };
@@ -466,7 +461,7 @@ export async function pollSmsOrderTick(env: Env, orderId: string): Promise<PollT
  * STATUS_WAIT_RETRY repeats, is not new); give up on it after a polling window or when the number closes. With nothing
  * awaited, complete the number upstream once its window has passed. Never moves money.
  */
-async function usedOrderTick(env: Env, db: Db, order: SmsOrder, delayMs: number, maxAttempts: number): Promise<PollTickResult> {
+async function usedOrderTick(env: Env, db: Db, order: SmsOrder, delayMs: number, maxAttempts: number): Promise<TickResult> {
   const provider = providerOf(env, order);
   const closesAt = order.activationClosesAt ?? 0;
   if (order.anotherCodeRequestedAt !== null) {
