@@ -70,11 +70,11 @@ export function createApp() {
       crossOriginResourcePolicy: "same-origin",
       referrerPolicy: "strict-origin-when-cross-origin",
       xFrameOptions: "DENY",
-      // The same as web/public/_headers gives the static files: the worker now serves index.html itself (decision 020).
+      // The same as web/public/_headers gives the static files: the worker now serves index.html itself (decision 021).
       permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
     }),
   );
-  // Content-Security-Policy (decision 020): the app's document sets its own (routes/app-shell.ts); everything else the
+  // Content-Security-Policy (decision 021): the app's document sets its own (routes/app-shell.ts); everything else the
   // worker answers (JSON, the sandbox and unsubscribe pages) may run, load and frame nothing.
   app.use("*", async (c, next) => {
     await next();
