@@ -66,7 +66,7 @@ export async function pick(page: Page, field: string, option: string | RegExp, s
 }
 
 /**
- * Every journey fails on any Content-Security-Policy violation (decision 020): a policy that blocks one of our own
+ * Every journey fails on any Content-Security-Policy violation (decision 021): a policy that blocks one of our own
  * scripts, styles, images or sockets breaks the app quietly, so the journeys watch each page for the browser's
  * `securitypolicyviolation` events and its "Content Security Policy" console reports. Journeys import `test` from here,
  * never from @playwright/test (scripts/lint.ts holds them to it), so a new journey is watched too.

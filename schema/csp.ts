@@ -1,5 +1,5 @@
 /**
- * Content-Security-Policy (issue 12 hole 9, decision 020). The session token sits in localStorage, so the policy is
+ * Content-Security-Policy (issue 12 hole 9, decision 021). The session token sits in localStorage, so the policy is
  * what stands between an injected script and every customer's wallet:
  * - scripts only from our origin, plus the two inline scripts of index.html by their sha256 (computed by the web build
  *   from the bytes it wrote, web/vite.config.ts `cspHashes`; never hand-copied), no 'unsafe-inline', no eval;
@@ -80,7 +80,7 @@ export function documentPolicy(opts: { publicUrl: string; scriptHashes: readonly
   const directives: [string, ...string[]][] = [
     ["default-src", "'self'"],
     ["script-src", "'self'", ...opts.scriptHashes],
-    // Styles stay 'unsafe-inline' (decision 020): React style attributes, the toast library's runtime <style> and the
+    // Styles stay 'unsafe-inline' (decision 021): React style attributes, the toast library's runtime <style> and the
     // prerendered page's inline stylesheet (decision 010). Styles cannot run code, and the ways CSS could carry data
     // out (images, fonts, connections) are held to our origin below.
     ["style-src", "'self'", "'unsafe-inline'"],

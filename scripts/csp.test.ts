@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { adImageOrigins, documentPolicy, inlineScriptHashes, inlineScripts, NON_DOCUMENT_POLICY, parsePolicy } from "../schema/csp";
 
-// The build-time half of the Content-Security-Policy (decision 020): the hashes the web build writes for index.html's
+// The build-time half of the Content-Security-Policy (decision 021): the hashes the web build writes for index.html's
 // inline scripts, and the static files' headers. The journeys check the same against the real build and the real
 // headers (e2e/landing.spec.ts); these hold the pieces to their cases.
 

@@ -95,7 +95,7 @@ function prerenderLanding(): Plugin {
 
 /**
  * The Content-Security-Policy allows index.html's inline scripts (the theme script and the landing preload above) by
- * their sha256, never 'unsafe-inline' (decision 020). Once the build has written index.html, the hashes are computed
+ * their sha256, never 'unsafe-inline' (decision 021). Once the build has written index.html, the hashes are computed
  * from the bytes on disk (what the browser will hash) and written next to it; the worker reads them to build the header.
  */
 function cspHashes(): Plugin {

@@ -64,8 +64,17 @@ export function createApp() {
       maxAge: 600,
     }),
   );
-  app.use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin", referrerPolicy: "strict-origin-when-cross-origin", xFrameOptions: "DENY" }));
-  // Content-Security-Policy (decision 020): the app's document sets its own (routes/app-shell.ts); everything else the
+  app.use(
+    "*",
+    secureHeaders({
+      crossOriginResourcePolicy: "same-origin",
+      referrerPolicy: "strict-origin-when-cross-origin",
+      xFrameOptions: "DENY",
+      // The same as web/public/_headers gives the static files: the worker now serves index.html itself (decision 021).
+      permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
+    }),
+  );
+  // Content-Security-Policy (decision 021): the app's document sets its own (routes/app-shell.ts); everything else the
   // worker answers (JSON, the sandbox and unsubscribe pages) may run, load and frame nothing.
   app.use("*", async (c, next) => {
     await next();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import "./no-eval";
 
-describe("zod without eval (decision 020)", () => {
+describe("zod without eval (decision 021)", () => {
   it("zod reads the no-eval setting web/main.tsx makes before anything else", async () => {
     const { config } = await import("zod/v4/core");
     expect(config().jitless).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * The Content-Security-Policy allows no eval (decision 020). zod compiles object parsers with `new Function` once a probe
+ * The Content-Security-Policy allows no eval (decision 021). zod compiles object parsers with `new Function` once a probe
  * has shown that eval works, and under a strict policy the probe alone is reported as a violation; its `jitless` mode
  * skips both (the interpreted parsers it falls back to are plenty for forms). zod reads its configuration from this
  * global, shared by every copy of zod on the page (node_modules/zod/v4/core/core.js), and checks it when a schema is

@@ -70,6 +70,7 @@ describe("the app document's Content-Security-Policy", () => {
     expect(policy.get("frame-ancestors")).toEqual(["'none'"]);
     expect(res.headers.get("x-frame-options")).toBe("DENY");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("permissions-policy")).toBe("camera=(), microphone=(), geolocation=()");
   });
 
   it("is the same on any address the single-page app answers, and on a revalidation", async () => {

@@ -6,7 +6,7 @@ import { log } from "../lib/log";
 import { getSetting } from "../services/settings";
 
 /**
- * The app's document through the worker (decision 020): wrangler.toml runs the worker first for every address except
+ * The app's document through the worker (decision 021): wrangler.toml runs the worker first for every address except
  * the fingerprinted bundles and the static files (those get web/public/_headers' policy from the asset server), so
  * index.html, at / and at every address the single-page app answers, leaves with a policy built from configuration:
  * the build's script hashes, PUBLIC_URL's socket origin and the configured ad image hosts.

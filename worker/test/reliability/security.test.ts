@@ -89,7 +89,7 @@ describe("security headers and CORS on real responses", () => {
     ];
     for (const res of answers) {
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");
-      // DENY, like the policy's frame-ancestors 'none' (decision 020): nothing of ours is ever framed.
+      // DENY, like the policy's frame-ancestors 'none' (decision 021): nothing of ours is ever framed.
       expect(res.headers.get("x-frame-options")).toBe("DENY");
       expect(res.headers.get("content-security-policy")).toBe(NON_DOCUMENT_POLICY);
       expect(res.headers.get("strict-transport-security")).toMatch(/max-age=\d+/);
