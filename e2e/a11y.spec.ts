@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
-import { signInBrowser, signUpAndFund, type Session } from "./support";
+import type { Page } from "@playwright/test";
+import { expect, test, signInBrowser, signUpAndFund, type Session } from "./support";
 
 // The bar for every screen (issue 18), held in few page loads: one tab per theme visits every screen and dialog by
 // hash navigation and checks it at 1280 px and 375 px (axe: no critical or serious violation, plus the moderate

@@ -1,6 +1,6 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
-import { openSignedIn, signInBrowser, signUpViaApi } from "./support";
+import { expect, test, openSignedIn, signInBrowser, signUpViaApi } from "./support";
 
 // Issue 12, "Protection a wallet owes its customers", through the real product: the e-mail confirmation notice and
 // link, two-factor enrolment then a two-step login, and the signed-in devices list with "sign out" per device.

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { signInBrowser, signUpViaApi } from "./support";
+import type { Page } from "@playwright/test";
+import { expect, test, signInBrowser, signUpViaApi } from "./support";
 
 // Issue 2's account journeys through the real product (wrangler dev, sandbox providers, the local outbox).
 

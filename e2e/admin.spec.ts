@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support";
 
 // The operator CLI against the database the running product uses (the journeys' own local D1).
 const port = Number(process.env.E2E_PORT ?? 8799);

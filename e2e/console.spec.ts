@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { E2E_WEB_DIST } from "../playwright.config";
 import { webWeights } from "../bench/web-weight";
-import { balanceOf, signInBrowser, signUpViaApi, type Session } from "./support";
+import { expect, test, balanceOf, signInBrowser, signUpViaApi, type Session } from "./support";
 
 // Issue 15: an operator with two-factor on runs the business from a phone-sized screen (375 px).
 const port = Number(process.env.E2E_PORT ?? 8799);

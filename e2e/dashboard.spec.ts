@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./support";
 
 // Dashboard journeys: the guided tour's first-visit rule, the ads carousel and the referral link copy.
 // Time is driven with Playwright's clock so "not shown after 1 s" is a fact, not a race.

@@ -1,8 +1,7 @@
 import { createRequire } from "node:module";
-import { expect, test } from "@playwright/test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { E2E_BASE_URL } from "../playwright.config";
-import { balanceOf, openSignedIn, signUpViaApi } from "./support";
+import { expect, test, balanceOf, openSignedIn, signUpViaApi } from "./support";
 
 // The developer API as its users meet it: an open-source SMS-Activate client library (npm "sms-activate", written by
 // someone else, unchanged) pointed at our /stubs/handler_api.php over real HTTP, and the OpenAPI document checked by an

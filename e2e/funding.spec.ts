@@ -1,5 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { balanceOf, openSignedIn, signUpViaApi } from "./support";
+import { expect, test, balanceOf, openSignedIn, signUpViaApi } from "./support";
 
 // Funding journeys against the real product in sandbox mode: the Squad checkout page (Pay / Fail) and a NOWPayments
 // invoice completed through the sandbox's signed IPN.

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support";
 
 // Home-screen install (issue 17): the manifest and its icons are static assets with the right content types, linked
 // from every page's HTML (the prerendered landing included), and no service worker is registered (no offline promise).

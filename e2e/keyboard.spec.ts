@@ -1,5 +1,5 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
-import { balanceOf, openSignedIn, signUpAndFund, signUpViaApi } from "./support";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test, balanceOf, openSignedIn, signUpAndFund, signUpViaApi } from "./support";
 
 // Keyboard-only journeys (issue 18): no mouse from the first key to the result. Each step presses Tab until the
 // control it needs has focus (failing if that takes more than `limit` presses), then acts with the keyboard.

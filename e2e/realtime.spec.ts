@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./support";
 
 // Issue 6: two tabs of one signed-in customer; a card payment completed through the sandbox reaches both screens
 // through the realtime room, with no reload.

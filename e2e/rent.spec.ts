@@ -1,5 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { balanceOf, openSignedIn, pick, signUpAndFund } from "./support";
+import { expect, test, balanceOf, openSignedIn, pick, signUpAndFund } from "./support";
 
 // Rent Number journey against the real product in sandbox mode: the sandbox rent simulator delivers the first SMS
 // SANDBOX_SMS_DELAY_MS (2.5 s in the journeys) after the number is rented.

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { signUpViaApi } from "./support";
+import type { Page } from "@playwright/test";
+import { expect, test, signUpViaApi } from "./support";
 
 // Issue 12, hole 10: two customers on one browser. What the first leaves behind (a pending card payment with its Verify
 // button, the tour flags) must never reach the second.

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./support";
 
 async function signUp(page: Page) {
   const id = `${Date.now()}${Math.floor(Math.random() * 1e6)}`;

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support";
 
 test("the landing page is served by the worker and the API answers", async ({ page, request }) => {
   const health = await request.get("/api/health");

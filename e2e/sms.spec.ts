@@ -1,5 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { balanceOf, openSignedIn, signUpAndFund } from "./support";
+import type { Page } from "@playwright/test";
+import { expect, test, balanceOf, openSignedIn, signUpAndFund } from "./support";
 
 // Receive SMS journeys against the real product in sandbox mode (scripts/start.ts with SANDBOX_SMS_DELAY_MS=2500).
 // The order's Durable Object polls on the operator's sms_poll setting; the journeys make it quick (2 s x 10 polls) so

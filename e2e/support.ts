@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 
 // What the journeys share: a customer signed up and funded through the API (as a browser would, via the sandbox
 // checkout), and a browser signed in the way the app itself signs in (the spec's storage keys).
@@ -64,3 +64,58 @@ export async function pick(page: Page, field: string, option: string | RegExp, s
   if (search) await page.getByRole("searchbox").fill(search);
   await page.getByRole("option", { name: option, exact: typeof option === "string" }).click();
 }
+
+/**
+ * Every journey fails on any Content-Security-Policy violation (decision 021): a policy that blocks one of our own
+ * scripts, styles, images or sockets breaks the app quietly, so the journeys watch each page for the browser's
+ * `securitypolicyviolation` events and its "Content Security Policy" console reports. Journeys import `test` from here,
+ * never from @playwright/test (scripts/lint.ts holds them to it), so a new journey is watched too.
+ */
+const watched = new WeakSet<BrowserContext>();
+const violations: string[] = [];
+
+async function watchCsp(context: BrowserContext): Promise<void> {
+  if (watched.has(context)) return;
+  watched.add(context);
+  await context.exposeBinding("__reportCspViolation", ({ page }, text: string) => {
+    violations.push(`${page.url()}: ${text}`);
+  });
+  await context.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => {
+      const report = (window as unknown as { __reportCspViolation?: (text: string) => void }).__reportCspViolation;
+      report?.(`${e.effectiveDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile || "?"}:${e.lineNumber}`);
+    });
+  });
+  context.on("console", (msg) => {
+    if (/Content Security Policy/i.test(msg.text())) violations.push(`${msg.location().url}: ${msg.text()}`);
+  });
+}
+
+export const test = base.extend<{ cspGuard: void }>({
+  // Contexts a journey opens itself (browser.newContext: a second customer, a phone-sized viewport) are watched too.
+  cspGuard: [
+    async ({ browser }, use) => {
+      violations.length = 0;
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (...args: Parameters<typeof newContext>) => {
+        const context = await newContext(...args);
+        await watchCsp(context);
+        return context;
+      };
+      try {
+        await use();
+      } finally {
+        browser.newContext = newContext;
+      }
+      expect(violations, "Content-Security-Policy violations").toEqual([]);
+    },
+    { auto: true },
+  ],
+  context: async ({ context }, use) => {
+    await watchCsp(context);
+    await use(context);
+  },
+});
+
+export { expect };
+

@@ -22,6 +22,12 @@ const rules: Rule[] = [
   { dirs: ["worker"], test: /console\.log\(/, message: "log through lib/log.ts (structured, redacted)", skip: /(\.test\.ts|lib\/log\.ts)$/ },
   { dirs: ["web"], test: /console\.log\(/, message: "no console.log in the web app", skip: /\.test\.tsx?$/ },
   { dirs: ["worker", "web", "schema"], test: /debugger;/, message: "debugger statement" },
+  {
+    dirs: ["e2e"],
+    test: /import\s*\{[^}]*\btest\b[^}]*\}\s*from\s+["']@playwright\/test["']/,
+    message: "journeys import test from ./support (it fails a journey on any Content-Security-Policy violation)",
+    skip: /support\.ts$/,
+  },
 ];
 
 function files(dir: string): string[] {

@@ -1,3 +1,5 @@
+// First: zod's no-eval mode must be set before any schema is built (web/lib/no-eval.ts, decision 021).
+import "./lib/no-eval";
 import { RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";

@@ -1,7 +1,9 @@
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { createServer, defineConfig, type Plugin } from "vite";
+import { CSP_HASHES_FILE, inlineScriptHashes } from "../schema/csp.ts";
 
 const root = path.dirname(new URL(import.meta.url).pathname);
 const workerPort = process.env.WORKER_PORT ?? "8787";
@@ -91,9 +93,31 @@ function prerenderLanding(): Plugin {
   };
 }
 
+/**
+ * The Content-Security-Policy allows index.html's inline scripts (the theme script and the landing preload above) by
+ * their sha256, never 'unsafe-inline' (decision 021). Once the build has written index.html, the hashes are computed
+ * from the bytes on disk (what the browser will hash) and written next to it; the worker reads them to build the header.
+ */
+function cspHashes(): Plugin {
+  let outDir = "";
+  return {
+    name: "csp-hashes",
+    apply: "build",
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    async writeBundle() {
+      const html = readFileSync(path.join(outDir, "index.html"), "utf8");
+      const scriptHashes = await inlineScriptHashes(html);
+      if (scriptHashes.length === 0) throw new Error("csp-hashes: index.html has no inline script (expected the theme script)");
+      writeFileSync(path.join(outDir, CSP_HASHES_FILE), `${JSON.stringify({ scriptHashes }, null, 2)}\n`);
+    },
+  };
+}
+
 export default defineConfig({
   root,
-  plugins: [react(), tailwindcss(), preloadLandingChunk(), prerenderLanding()],
+  plugins: [react(), tailwindcss(), preloadLandingChunk(), prerenderLanding(), cspHashes()],
   build: {
     outDir: path.join(root, "dist"),
     emptyOutDir: true,

@@ -34,7 +34,7 @@ describe("the API foundation", () => {
   it("sets the security headers", async () => {
     const res = await api("/api/health");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(res.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
     expect(res.headers.get("strict-transport-security")).toContain("max-age=");
     expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
     expect(res.headers.get("cross-origin-resource-policy")).toBe("same-origin");

@@ -6,6 +6,7 @@ import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "./app-env";
 import { ConfigError, configFor } from "./env";
+import { NON_DOCUMENT_POLICY } from "../schema/csp";
 import { AppError, errorBody } from "./lib/errors";
 import { log } from "./lib/log";
 import { accountSecurityRoutes } from "./routes/account-security";
@@ -13,6 +14,7 @@ import { accountRoutes } from "./routes/accounts";
 import { apiKeyRoutes } from "./routes/api-keys";
 import { apiV1Routes } from "./routes/api-v1";
 import { adminRoutes, unsubscribeRoutes } from "./routes/admin";
+import { serveAppShell } from "./routes/app-shell";
 import { contentRoutes } from "./routes/content";
 import { handlerApiRoutes } from "./routes/handler-api";
 import { healthRoutes } from "./routes/health";
@@ -62,7 +64,22 @@ export function createApp() {
       maxAge: 600,
     }),
   );
-  app.use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin", referrerPolicy: "strict-origin-when-cross-origin" }));
+  app.use(
+    "*",
+    secureHeaders({
+      crossOriginResourcePolicy: "same-origin",
+      referrerPolicy: "strict-origin-when-cross-origin",
+      xFrameOptions: "DENY",
+      // The same as web/public/_headers gives the static files: the worker now serves index.html itself (decision 021).
+      permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
+    }),
+  );
+  // Content-Security-Policy (decision 021): the app's document sets its own (routes/app-shell.ts); everything else the
+  // worker answers (JSON, the sandbox and unsubscribe pages) may run, load and frame nothing.
+  app.use("*", async (c, next) => {
+    await next();
+    if (!c.res.headers.has("Content-Security-Policy")) c.res.headers.set("Content-Security-Policy", NON_DOCUMENT_POLICY);
+  });
   app.use(
     "/api/*",
     bodyLimit({
@@ -91,6 +108,9 @@ export function createApp() {
   app.route("/sandbox", sandboxRoutes);
   // The SMS-Activate-compatible developer API (docs/developer-api.md), at the path DaisySMS uses.
   app.route("/stubs/handler_api.php", handlerApiRoutes);
+
+  // Last: index.html and the other files of the web build, with the document's policy (wrangler.toml run_worker_first).
+  app.get("*", serveAppShell);
 
   app.notFound((c) => c.json(errorBody("NOT_FOUND", "Not found."), 404));
 

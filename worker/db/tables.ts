@@ -289,7 +289,7 @@ export const smsOrders = sqliteTable(
 );
 
 /**
- * "If no code comes, try another number" (issue 17, docs/decisions/020): one row per purchase that may move on. Each
+ * "If no code comes, try another number" (issue 17, docs/decisions/022): one row per purchase that may move on. Each
  * route is its own sms_orders row (chain_id, chain_step) with its own buy:<id> debit and refund:<id>; at most one of
  * them holds money at a time, because the next is bought only after the previous one ended refunded.
  */

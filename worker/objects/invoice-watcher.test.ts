@@ -1,11 +1,13 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
+import { setPaymentFetchForTests } from "../providers/payments/providers";
 import { createInvoiceViaApi, disarmInvoiceWatchers, ledgerCount, paymentRow, setNowSimulator } from "../test/payment-fixtures";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
 import type { InvoiceWatcher } from "./invoice-watcher";
 
 afterEach(async () => {
+  setPaymentFetchForTests(null);
   await disarmInvoiceWatchers();
   await expectLedgerBalanced();
 });
@@ -20,7 +22,7 @@ describe("invoice watcher", () => {
     const user = await createUser();
     const invoice = await createInvoiceViaApi(user, 10, "BTC");
     const { stub } = await watcherFor(invoice.payment_id);
-    const state = await runInDurableObject(stub, (instance: InvoiceWatcher) => instance.inspect());
+    const state = { alarmAt: await runInDurableObject(stub, (_instance: InvoiceWatcher, storage) => storage.storage.getAlarm()) };
     expect(state.alarmAt).toBe(Date.parse(invoice.expires_at));
     expect((await paymentRow({ providerPaymentId: invoice.payment_id }))?.expires_at).toBe(state.alarmAt);
   });
@@ -60,11 +62,30 @@ describe("invoice watcher", () => {
     const { stub } = await watcherFor(invoice.payment_id);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect((await paymentRow({ providerPaymentId: invoice.payment_id }))?.status).toBe("confirming");
-    const state = await runInDurableObject(stub, (instance: InvoiceWatcher) => instance.inspect());
+    const state = { alarmAt: await runInDurableObject(stub, (_instance: InvoiceWatcher, storage) => storage.storage.getAlarm()) };
     expect(state.alarmAt).not.toBeNull();
 
     await setNowSimulator(invoice.payment_id, { payment_status: "finished", actually_paid: invoice.pay_amount });
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await ledgerCount(`fund:now:${invoice.payment_id}`)).toBe(1);
+  });
+
+  it("NOWPayments unreadable at expiry: nothing settled, the watcher looks again a minute later (no backoff of its own)", async () => {
+    const user = await createUser();
+    const invoice = await createInvoiceViaApi(user, 10, "BTC");
+    const { stub } = await watcherFor(invoice.payment_id);
+    setPaymentFetchForTests(async (provider, request, simulator) => (provider === "nowpayments" ? new Response("bad gateway", { status: 502 }) : simulator(request)));
+    const before = Date.now();
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const after = Date.now();
+    expect((await paymentRow({ providerPaymentId: invoice.payment_id }))?.status).toBe("waiting");
+    const alarmAt = await runInDurableObject(stub, (_instance: InvoiceWatcher, state) => state.storage.getAlarm());
+    expect(alarmAt).toBeGreaterThanOrEqual(before + 60_000);
+    expect(alarmAt).toBeLessThanOrEqual(after + 60_000);
+
+    setPaymentFetchForTests(null);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect((await paymentRow({ providerPaymentId: invoice.payment_id }))?.status).toBe("expired");
+    expect(await runDurableObjectAlarm(stub)).toBe(false);
   });
 });

@@ -1,68 +1,22 @@
-import { DurableObject } from "cloudflare:workers";
-import { configFor, type Env } from "../env";
-import { log } from "../lib/log";
+import { configFor } from "../env";
 import { paymentProviders } from "../providers/payments/providers";
-import { settleInvoice } from "../services/payments";
-
-interface WatchedInvoice {
-  paymentId: string;
-  expiresAt: number;
-  /** Failed settle attempts in a row (upstream down); the cron sweep takes over after MAX_ATTEMPTS. */
-  attempts: number;
-}
-
-const MAX_ATTEMPTS = 12;
-/** While the coins are confirming on-chain, look again this often instead of expiring the invoice. */
-const IN_FLIGHT_RECHECK_MS = 10 * 60_000;
-/** Give in-flight payments this long after expiry; the sweep keeps checking after that. */
-const IN_FLIGHT_GIVE_UP_MS = 24 * 3600_000;
+import { invoiceTick } from "../services/payments";
+import type { TickResult } from "../services/tick";
+import { TickScheduler } from "./tick-scheduler";
 
 /**
- * One object per crypto invoice (named by our payment id). Its alarm fires when the invoice expires (1,000,000 ms after
- * creation); before expiring it, it asks NOWPayments for the status, so a lost IPN still credits the deposit.
- * alarm() is idempotent: settleInvoice re-reads the payment after every network call and the ledger key holds anyway.
+ * One per crypto invoice (idFromName(our payment id)): its alarm fires when the invoice expires (1,000,000 ms after
+ * creation) and runs invoiceTick, which asks NOWPayments before expiring it, so a lost IPN still credits the deposit
+ * (objects/tick-scheduler.ts).
  */
-export class InvoiceWatcher extends DurableObject<Env> {
+export class InvoiceWatcher extends TickScheduler {
+  protected readonly subjectKey = "paymentId";
+
   async watch(invoice: { paymentId: string; expiresAt: number }): Promise<void> {
-    const existing = await this.ctx.storage.get<WatchedInvoice>("invoice");
-    if (existing) return;
-    await this.ctx.storage.put<WatchedInvoice>("invoice", { ...invoice, attempts: 0 });
-    await this.ctx.storage.setAlarm(invoice.expiresAt);
+    await this.arm(invoice.paymentId, invoice.expiresAt);
   }
 
-  /** For tests and the operator: what the watcher holds and when it will look next. */
-  async inspect(): Promise<{ invoice: WatchedInvoice | null; alarmAt: number | null }> {
-    return { invoice: (await this.ctx.storage.get<WatchedInvoice>("invoice")) ?? null, alarmAt: await this.ctx.storage.getAlarm() };
-  }
-
-  override async alarm(): Promise<void> {
-    const invoice = await this.ctx.storage.get<WatchedInvoice>("invoice");
-    if (!invoice) return;
-    const deps = {
-      env: this.env,
-      providers: paymentProviders(this.env, configFor(this.env)),
-      defer: (work: Promise<unknown>) => this.ctx.waitUntil(work),
-    };
-    let settled: boolean;
-    try {
-      ({ settled } = await settleInvoice(deps, invoice.paymentId));
-    } catch (err) {
-      const attempts = invoice.attempts + 1;
-      log("warn", "invoice settle failed", { paymentId: invoice.paymentId, attempts, error: err instanceof Error ? err.message : String(err) });
-      if (attempts >= MAX_ATTEMPTS) {
-        await this.ctx.storage.deleteAll();
-        return;
-      }
-      await this.ctx.storage.put<WatchedInvoice>("invoice", { ...invoice, attempts });
-      // Backoff without throwing: a thrown alarm is retried only a few times, and we want our own schedule.
-      await this.ctx.storage.setAlarm(Date.now() + Math.min(30 * 60_000, 30_000 * 2 ** (attempts - 1)));
-      return;
-    }
-    if (settled || Date.now() > invoice.expiresAt + IN_FLIGHT_GIVE_UP_MS) {
-      await this.ctx.storage.deleteAll();
-      return;
-    }
-    await this.ctx.storage.put<WatchedInvoice>("invoice", { ...invoice, attempts: 0 });
-    await this.ctx.storage.setAlarm(Date.now() + IN_FLIGHT_RECHECK_MS);
+  protected tick(paymentId: string): Promise<TickResult> {
+    return invoiceTick({ env: this.env, providers: paymentProviders(this.env, configFor(this.env)), defer: (work) => this.ctx.waitUntil(work) }, paymentId);
   }
 }

@@ -4,13 +4,15 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../env";
 import { rentalProviderFor } from "../providers/rent";
 import { patchSandboxRental, readSandboxRental } from "../sandbox/rent-simulator";
-import { nextCheckDelayMs, rentalOrderRowsQuery, sweepRentals, toRentalOrderRows } from "../services/rentals";
+import { nextAlarmAt, nextCheckDelayMs } from "../services/rental-inbox";
+import { rentalOrderRowsQuery, toRentalOrderRows } from "../services/rental-views";
+import { rentalTick, sweepRentals } from "../services/rentals";
+import { RentProviderError, type RentalProvider } from "../providers/rent/types";
 import { clearSettingsCache, putSetting } from "../services/settings";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { joinOwnRoom } from "../test/sockets";
 import { notify } from "../services/notify";
 import { RENTAL_REMINDER_BEFORE_MS, reminderDueAt } from "../services/rental-reminder";
-import { nextAlarmAt } from "./rental-watcher";
 
 /**
  * A rental's life, driven through its Durable Object's alarm (runDurableObjectAlarm) against the sandbox rent simulator.
@@ -227,6 +229,29 @@ describe("orders and the sweep", () => {
     expect(await sweepRentals(deps)).toEqual({ expired: 0, refunded: 0 });
     expect(await balanceOf(user.id)).toBe(100_000 - PRICE_KOBO);
     await expectLedgerBalanced();
+  });
+});
+
+describe("rentalTick: the one retry policy (services/tick.ts)", () => {
+  const failingWith = (err: Error): RentalProvider =>
+    Object.assign(Object.create(rentalProviderFor(env, loadConfig(env))), { getAllSms: async () => Promise.reject(err) });
+
+  it("an upstream fault is the tick's own: logged, and it asks to look again; anything else throws for the runtime to retry", async () => {
+    const { id } = await rentUsaHour({ quiet: true });
+    const blip = await rentalTick({ env, db: db(), provider: failingWith(new RentProviderError("unavailable", "HTTP 502")) }, id);
+    expect(blip.again).toBe(true);
+    expect(blip.delayMs).toBeGreaterThan(0);
+    await expect(rentalTick({ env, db: db(), provider: failingWith(new Error("D1 went away")) }, id)).rejects.toThrow("D1 went away");
+    expect((await rentalRow(id))?.status).toBe("active");
+  });
+
+  it("stops once the rental is over: expired at its time, nothing to do after", async () => {
+    const { id } = await rentUsaHour({ quiet: true });
+    await env.DB.prepare("UPDATE rentals SET expires_at = ? WHERE id = ?").bind(Date.now() - 1, id).run();
+    const deps = { env, db: db(), provider: rentalProviderFor(env, loadConfig(env)) };
+    expect(await rentalTick(deps, id)).toEqual({ again: false, delayMs: 0 });
+    expect((await rentalRow(id))?.status).toBe("ended");
+    expect(await rentalTick(deps, id)).toEqual({ again: false, delayMs: 0 });
   });
 });
 

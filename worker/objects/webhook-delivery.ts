@@ -1,25 +1,23 @@
-import { DurableObject } from "cloudflare:workers";
-import type { Env } from "../env";
+import type { TickResult } from "../services/tick";
 import { deliverDueWebhooks } from "../services/webhooks";
+import { TickScheduler } from "./tick-scheduler";
 
 /**
  * One per API key (idFromName(apiKeyId)): posts the key's queued webhook events (services/webhooks.ts). The events and
  * their attempts live in D1; this object only remembers which key it serves and keeps one alarm for the next due
- * delivery, so every key's events go out one at a time, in order, and a retried alarm just reads the truth again.
+ * delivery, so every key's events go out one at a time, in order (objects/tick-scheduler.ts).
  */
-export class WebhookDelivery extends DurableObject<Env> {
+export class WebhookDelivery extends TickScheduler {
+  protected readonly subjectKey = "apiKeyId";
+
   /** New events were queued (or one is resent): deliver now. */
   async kick(apiKeyId: string): Promise<void> {
-    await this.ctx.storage.put("apiKeyId", apiKeyId);
-    await this.ctx.storage.setAlarm(Date.now());
+    await this.arm(apiKeyId, Date.now());
   }
 
-  override async alarm(): Promise<void> {
-    const apiKeyId = await this.ctx.storage.get<string>("apiKeyId");
-    if (!apiKeyId) return;
+  protected async tick(apiKeyId: string): Promise<TickResult> {
     const next = await deliverDueWebhooks(this.env, apiKeyId);
-    // A kick during the run set its own alarm for now; never push that one later.
-    const pending = await this.ctx.storage.getAlarm();
-    if (next !== null && (pending === null || pending > next)) await this.ctx.storage.setAlarm(next);
+    // A kick during the run set its own alarm for now; arm() never pushes that one later.
+    return next === null ? { again: false, delayMs: 0 } : { again: true, delayMs: Math.max(0, next - Date.now()) };
   }
 }

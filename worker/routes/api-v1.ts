@@ -23,17 +23,10 @@ import { requireApiKey } from "../middleware/api-key";
 import { requireIdempotencyKey } from "../middleware/idempotency";
 import { rentalProviderFor } from "../providers/rent";
 import { smsOrderV1, smsQuoteKobo } from "../services/api-v1";
-import {
-  cancelRental,
-  checkRentalNow,
-  endRental,
-  ownedRental,
-  quoteRental,
-  rentalMessagesOf,
-  rentalView,
-  rentNumber,
-  type RentalDeps,
-} from "../services/rentals";
+import { checkRentalNow } from "../services/rental-inbox";
+import type { RentalDeps } from "../services/rental-upstream";
+import { ownedRental, rentalMessagesOf, rentalView } from "../services/rental-views";
+import { cancelRental, endRental, quoteRental, rentNumber } from "../services/rentals";
 import { providerModeFor, envForUser } from "../services/sandbox-accounts";
 import { smsCountries, smsOffers } from "../services/sms-catalogue";
 import { pricingContext, smsPriceKobo } from "../services/pricing";

@@ -8,19 +8,10 @@ import { requireAuth } from "../middleware/auth";
 import { chargedBelowShown } from "../services/pricing";
 import { rentalProviderFor } from "../providers/rent";
 import { extendOptions, extendRental } from "../services/rental-extension";
-import {
-  cancelRental,
-  checkRentalNow,
-  endRental,
-  ownedRental,
-  quoteRental,
-  refundIfEndedKobo,
-  rentalMessagesOf,
-  rentalView,
-  rentCountries,
-  rentNumber,
-  type RentalDeps,
-} from "../services/rentals";
+import { checkRentalNow } from "../services/rental-inbox";
+import type { RentalDeps } from "../services/rental-upstream";
+import { ownedRental, refundIfEndedKobo, rentalMessagesOf, rentalView } from "../services/rental-views";
+import { cancelRental, endRental, quoteRental, rentCountries, rentNumber } from "../services/rentals";
 
 /** Rent Number (docs/api.md "Rent Number"). Every route is signed in; the user comes from the token only. */
 export const rentalRoutes = new Hono<AppEnv>();

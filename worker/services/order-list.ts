@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import type { UserRead } from "../middleware/auth";
-import { rentalOrderRowsQuery, toRentalOrderRows } from "./rentals";
+import { rentalOrderRowsQuery, toRentalOrderRows } from "./rental-views";
 import { smsOrderRowsQuery, toSmsOrderRows } from "./sms-orders";
 
 /**

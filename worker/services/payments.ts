@@ -15,6 +15,7 @@ import { logReview, openReviewStatement, type OpenReviewInput } from "./payment-
 import { referralRewardStatement } from "./referrals";
 import { getSetting } from "./settings";
 import { enforceCostLimit } from "./rate-limit";
+import { STOP, type TickResult } from "./tick";
 
 /**
  * Funding the wallet. A payment row records each attempt (Squad checkout or NOWPayments invoice); money moves only
@@ -472,8 +473,38 @@ export async function nowPaymentStatus(db: Db, userId: string, providerPaymentId
   return { payment_status: paymentStatus, credited };
 }
 
+/** While the coins are confirming on-chain, the watcher looks again this often instead of expiring the invoice. */
+const IN_FLIGHT_RECHECK_MS = 10 * 60_000;
+/** NOWPayments could not be read: the watcher's next look, the retry (services/tick.ts). */
+const UPSTREAM_RETRY_MS = 60_000;
+/** The watcher gives in-flight payments this long after expiry; the cron sweep keeps checking after that. */
+const IN_FLIGHT_GIVE_UP_MS = 24 * 3600_000;
+
 /**
- * The invoice watcher's alarm (and the sweep): before giving an invoice up, ask NOWPayments, so a lost IPN never loses
+ * One wake-up of the invoice's watcher (objects/invoice-watcher.ts), first at the invoice's expiry: settle it after
+ * asking NOWPayments (a lost IPN still credits), and while coins are still on their way, or NOWPayments cannot be read,
+ * look again later, for at most a day past the expiry (then the cron sweep carries on). Anything but an upstream fault
+ * throws (services/tick.ts).
+ */
+export async function invoiceTick(deps: PaymentDeps, paymentId: string): Promise<TickResult> {
+  let settled: boolean;
+  let retryMs = IN_FLIGHT_RECHECK_MS;
+  try {
+    ({ settled } = await settleInvoice(deps, paymentId));
+  } catch (err) {
+    if (!(err instanceof UpstreamFault)) throw err;
+    log("warn", "invoice settle failed, will retry", { paymentId, reason: err.reason });
+    settled = false;
+    retryMs = UPSTREAM_RETRY_MS;
+  }
+  if (settled) return STOP;
+  const payment = await findPayment(getDb(deps.env.DB), { id: paymentId, provider: "nowpayments" });
+  if (!payment || Date.now() > (payment.expiresAt ?? 0) + IN_FLIGHT_GIVE_UP_MS) return STOP;
+  return { again: true, delayMs: retryMs };
+}
+
+/**
+ * The invoice watcher's tick and the sweep: before giving an invoice up, ask NOWPayments, so a lost IPN never loses
  * a deposit. Returns whether the invoice is settled; when money is still in flight, it asks to be called again.
  */
 export async function settleInvoice(deps: PaymentDeps, paymentId: string): Promise<{ settled: boolean }> {

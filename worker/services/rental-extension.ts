@@ -9,7 +9,9 @@ import { asInsufficientBalance, guardedLedgerInsert, hasEntry, postEntry } from 
 import { notify } from "./notify";
 import { pricingContext, rentPriceKobo } from "./pricing";
 import { enforceCostLimit } from "./rate-limit";
-import { customerErrorFor, findRental, ownedRental, startWatcher, type RentalDeps, type RentalRow } from "./rentals";
+import { startWatcher } from "./rental-inbox";
+import { customerErrorFor, type RentalDeps } from "./rental-upstream";
+import { findRental, ownedRental, type RentalRow } from "./rental-views";
 import { getSetting } from "./settings";
 import { toUsd } from "./upstream-money";
 

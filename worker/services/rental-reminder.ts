@@ -5,7 +5,8 @@ import { log } from "../lib/log";
 import { emailSenderFor } from "../providers/email/select";
 import { rentalEndingEmail } from "./account-emails";
 import { notify } from "./notify";
-import type { RentalDeps, RentalRow } from "./rentals";
+import type { RentalDeps } from "./rental-upstream";
+import type { RentalRow } from "./rental-views";
 
 /**
  * The "your rental ends in about an hour" reminder (issue 17): a realtime toast on the customer's open screens and an

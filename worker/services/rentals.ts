@@ -1,25 +1,21 @@
-import { and, desc, eq, exists, lt, notExists, sql } from "drizzle-orm";
-import { koboToNaira } from "../../schema/money";
-import {
-  formatRentDuration,
-  NO_RENT_STOCK_MESSAGE,
-  RENT_CANCEL_WINDOW_MS,
-  RENT_UNIT_MS,
-} from "../../schema/rentals";
-import type { Db } from "../db/client";
-import { rentalMessages, rentals, users } from "../db/tables";
-import type { Env } from "../env";
+import { and, eq, exists, lt, notExists, sql } from "drizzle-orm";
+import { formatRentDuration, NO_RENT_STOCK_MESSAGE, RENT_CANCEL_WINDOW_MS, RENT_UNIT_MS } from "../../schema/rentals";
+import { rentalMessages, rentals } from "../db/tables";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
-import { RENT_PROVIDER_NAME, rentalProviderFor } from "../providers/rent";
-import { RentProviderError, type RentChoice, type RentalProvider, type RentLimit } from "../providers/rent/types";
+import { RENT_PROVIDER_NAME } from "../providers/rent";
+import { RentProviderError, type RentChoice, type RentLimit } from "../providers/rent/types";
 import { asInsufficientBalance, guardedLedgerInsert, hasEntry, ledgerInsert } from "./ledger";
 import { notify } from "./notify";
 import { assertNotAboveShown, costMinorUnits, pricingContext, rentPriceKobo } from "./pricing";
-import { isSandboxUser } from "./sandbox-accounts";
-import { getSetting } from "./settings";
-import { toUsd } from "./upstream-money";
 import { enforceCostLimit } from "./rate-limit";
+import { finalSync, nextAlarmAt, startWatcher, stopWatcher, syncRentalMessages } from "./rental-inbox";
+import { remindIfDue } from "./rental-reminder";
+import { customerErrorFor, upstreamFor, type RentalDeps } from "./rental-upstream";
+import { findRental, ownedRental, type RentalRow } from "./rental-views";
+import { getSetting } from "./settings";
+import { STOP, type TickResult } from "./tick";
+import { toUsd } from "./upstream-money";
 
 /**
  * Rent Number: quotes, renting, the inbox, end, cancel and expiry. Money rules:
@@ -28,31 +24,9 @@ import { enforceCostLimit } from "./rate-limit";
  *    rental is refunded at most once whatever path gets there first);
  *  - cancel refunds only after the upstream confirmed the cancel, and the refund statement itself refuses to run once
  *    an SMS is stored or the rental is no longer active; end and expiry close upstream and refund nothing.
+ * The rental's commands live here (and its watcher's tick); its inbox is rental-inbox.ts, its reads rental-views.ts,
+ * the upstream it talks to rental-upstream.ts, extension rental-extension.ts.
  */
-
-export interface RentalDeps {
-  env: Env;
-  db: Db;
-  provider: RentalProvider;
-}
-
-export type RentalRow = typeof rentals.$inferSelect;
-
-/** The upstream for one customer's rental: a sandbox account (test API key) always rents from the simulator. */
-function upstreamFor(deps: RentalDeps, userId: string): RentalProvider {
-  return isSandboxUser(userId) ? rentalProviderFor(deps.env, { providers: "sandbox" }) : deps.provider;
-}
-
-const UPSTREAM_DOWN = "The number provider is not available right now. Please try again in a few minutes.";
-
-/** Maps an upstream failure to what the customer sees; the operator-only detail goes to the logs. */
-export function customerErrorFor(err: unknown, action: string): unknown {
-  if (!(err instanceof RentProviderError)) return err;
-  log(err.kind === "account" ? "error" : "warn", "rent upstream failure", { action, kind: err.kind, detail: err.message });
-  if (err.kind === "no_stock") return new AppError("NO_NUMBERS", NO_RENT_STOCK_MESSAGE);
-  if (err.kind === "timeout") return new AppError("UPSTREAM_TIMEOUT", "The number provider took too long to answer. Please try again.");
-  return new AppError("UPSTREAM_UNAVAILABLE", UPSTREAM_DOWN);
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Quotes
@@ -217,187 +191,6 @@ async function failAndRefund(deps: RentalDeps, id: string, reason: string): Prom
     }),
   ]);
 }
-
-// ---------------------------------------------------------------------------------------------------------------
-// Reading
-
-export async function findRental(db: Db, id: string): Promise<RentalRow | null> {
-  const [row] = await db.select().from(rentals).where(eq(rentals.id, id)).limit(1);
-  return row ?? null;
-}
-
-/** The caller's rental, or 404 (another user's rental is indistinguishable from a missing one). */
-export async function ownedRental(db: Db, userId: string, id: string): Promise<RentalRow> {
-  const [row] = await db
-    .select()
-    .from(rentals)
-    .where(and(eq(rentals.id, id), eq(rentals.userId, userId)))
-    .limit(1);
-  if (!row) throw new AppError("NOT_FOUND", "Rental not found.");
-  return row;
-}
-
-export function canCancel(row: RentalRow, now = Date.now()): boolean {
-  return row.status === "active" && row.smsCount === 0 && now - row.createdAt <= RENT_CANCEL_WINDOW_MS;
-}
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
-/**
- * What ending the rental now gives back, in kobo: nothing. sms-man's set-status `close` terminates the rent and returns
- * nothing upstream (https://sms-man.com/api/rent: "close - terminate the rent"), so the hours left are not refunded.
- * Kept as the one function the inbox's confirmation and the end route both read, so the screen never promises money
- * the server would not pay.
- */
-export function refundIfEndedKobo(row: RentalRow): number {
-  void row;
-  return 0;
-}
-
-/** What cancelling now gives back, in kobo: the full price while the upstream's cancel rule allows it, else null. */
-export function refundIfCancelledKobo(row: RentalRow, now = Date.now()): number | null {
-  return canCancel(row, now) ? row.priceKobo : null;
-}
-
-/** A rental as the API answers it. */
-export function rentalView(row: RentalRow, now = Date.now()) {
-  return {
-    id: row.id,
-    number: row.number,
-    status: row.status,
-    country: row.countryName,
-    country_id: row.countryId,
-    unit: row.unit,
-    period: row.period,
-    duration: formatRentDuration(row.unit, row.period),
-    provider: row.provider,
-    amount: koboToNaira(row.priceKobo),
-    created_at: iso(row.createdAt),
-    expires_at: iso(row.expiresAt),
-    sms_count: row.smsCount,
-    can_cancel: canCancel(row, now),
-    cancel_until: row.status === "active" && row.smsCount === 0 ? iso(row.createdAt + RENT_CANCEL_WINDOW_MS) : null,
-    // What each way out gives back right now (naira), decided here so the End confirmation can say it (issue 17).
-    refund_if_ended: row.status === "active" ? koboToNaira(refundIfEndedKobo(row)) : null,
-    refund_if_cancelled: (() => {
-      const kobo = refundIfCancelledKobo(row, now);
-      return kobo === null ? null : koboToNaira(kobo);
-    })(),
-  };
-}
-
-/** The inbox: every stored SMS, newest first. */
-export async function rentalMessagesOf(db: Db, rentalId: string) {
-  const rows = await db
-    .select()
-    .from(rentalMessages)
-    .where(eq(rentalMessages.rentalId, rentalId))
-    .orderBy(desc(rentalMessages.receivedAt), desc(rentalMessages.id));
-  return rows.map((m) => ({ id: m.id, sender: m.sender, text: m.text, code: m.code, received_at: new Date(m.receivedAt).toISOString() }));
-}
-
-/**
- * The caller's rentals in the Order shape of docs/api.md (GET /api/orders), newest first: rentalOrderRowsQuery, then
- * toRentalOrderRows. Rentals that never got a number are left out (the spec's table ignores rows without
- * purchased_number; their refund is in the history).
- */
-export function rentalOrderRowsQuery(db: Db, userId: string) {
-  const latestCode = sql<string | null>`(SELECT ${rentalMessages.code} FROM ${rentalMessages}
-      WHERE ${rentalMessages.rentalId} = ${rentals.id} AND ${rentalMessages.code} IS NOT NULL
-      ORDER BY ${rentalMessages.receivedAt} DESC, ${rentalMessages.id} DESC LIMIT 1)`;
-  return db
-    .select({ rental: rentals, code: latestCode, balanceKobo: users.balanceKobo })
-    .from(rentals)
-    .innerJoin(users, eq(users.id, rentals.userId))
-    .where(and(eq(rentals.userId, userId), sql`${rentals.number} IS NOT NULL`))
-    .orderBy(desc(rentals.createdAt))
-    .limit(200);
-}
-
-export function toRentalOrderRows(rows: Awaited<ReturnType<typeof rentalOrderRowsQuery>>) {
-  const now = Date.now();
-  return rows.map(({ rental, code, balanceKobo }) => ({
-    kind: "rental" as const,
-    reference_code: rental.id,
-    purchased_number: rental.number,
-    sms: code,
-    country: rental.countryName,
-    service: `Rental, ${formatRentDuration(rental.unit, rental.period)}`,
-    provider: rental.provider,
-    amount: koboToNaira(rental.priceKobo),
-    status: rental.status,
-    balance: koboToNaira(balanceKobo),
-    created_at: new Date(rental.createdAt).toISOString(),
-    expires_at: iso(rental.expiresAt),
-    sms_count: rental.smsCount,
-    can_cancel: canCancel(rental, now),
-  }));
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Messages
-
-// D1 allows 100 bound parameters per statement; a message row binds 6.
-const INSERT_CHUNK = 12;
-
-async function fingerprintHash(source: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(source));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/**
- * Reads the rental's SMS upstream and stores the new ones. Each message is stored once (unique fingerprint per rental,
- * ON CONFLICT DO NOTHING), and only rows inserted by this call are announced, so two overlapping polls never store or
- * notify a message twice. Returns how many were new. Upstream failures propagate as RentProviderError.
- */
-export async function syncRentalMessages(deps: RentalDeps, rentalId: string): Promise<number> {
-  const row = await findRental(deps.db, rentalId);
-  if (!row || row.status !== "active" || !row.upstreamId) return 0;
-  const list = await upstreamFor(deps, row.userId).getAllSms(row.upstreamId);
-  const now = Date.now();
-  const values = await Promise.all(
-    list.map(async (m) => ({
-      rentalId,
-      fingerprint: await fingerprintHash(m.fingerprint),
-      sender: m.sender.slice(0, 100),
-      text: m.text.slice(0, 2000),
-      code: m.code ? m.code.slice(0, 32) : null,
-      receivedAt: m.receivedAt,
-    })),
-  );
-  const inserted: { sender: string; text: string; code: string | null }[] = [];
-  for (let i = 0; i < values.length; i += INSERT_CHUNK) {
-    const rows = await deps.db
-      .insert(rentalMessages)
-      .values(values.slice(i, i + INSERT_CHUNK))
-      .onConflictDoNothing()
-      .returning({ sender: rentalMessages.sender, text: rentalMessages.text, code: rentalMessages.code });
-    inserted.push(...rows);
-  }
-  await deps.db
-    .update(rentals)
-    .set({
-      // Counted, not incremented: correct however many polls overlap.
-      smsCount: sql`(SELECT COUNT(*) FROM ${rentalMessages} WHERE ${rentalMessages.rentalId} = ${rentalId})`,
-      lastCheckedAt: now,
-      updatedAt: inserted.length > 0 ? now : row.updatedAt,
-    })
-    .where(eq(rentals.id, rentalId));
-  for (const m of inserted) {
-    await notify(deps.env, row.userId, { kind: "rental.sms", rentalId, sender: m.sender, text: m.text, code: m.code });
-  }
-  return inserted.length;
-}
-
-/** A final read before the number goes away; failure only costs messages the customer could not have used anyway. */
-async function finalSync(deps: RentalDeps, rentalId: string): Promise<void> {
-  try {
-    await syncRentalMessages(deps, rentalId);
-  } catch (err) {
-    log("warn", "rental final SMS check failed", { rentalId, error: err instanceof Error ? err.message : String(err) });
-  }
-}
-
 /** Closes the rental upstream; a failure is logged, not fatal: it was paid in full and lapses upstream by itself. */
 async function closeUpstream(deps: RentalDeps, row: RentalRow): Promise<void> {
   if (!row.upstreamId) return;
@@ -407,7 +200,6 @@ async function closeUpstream(deps: RentalDeps, row: RentalRow): Promise<void> {
     log("warn", "rental close upstream failed", { rentalId: row.id, error: err instanceof Error ? err.message : String(err) });
   }
 }
-
 // ---------------------------------------------------------------------------------------------------------------
 // End, expiry, cancel
 
@@ -494,46 +286,42 @@ export async function cancelRental(deps: RentalDeps, userId: string, id: string)
   await notify(deps.env, row.userId, { kind: "rental.ended", rentalId: id, status: "cancelled", refunded });
   return { rental: after, refunded };
 }
-
 // ---------------------------------------------------------------------------------------------------------------
-// Watcher schedule and the sweep
+// The watcher's tick and the sweep
 
-/** How long until the next upstream check: often at first (when codes usually come), then less. */
-export function nextCheckDelayMs(ageMs: number): number {
-  if (ageMs < 2 * 60_000) return 5_000;
-  if (ageMs < 15 * 60_000) return 30_000;
-  return 2 * 60_000;
-}
-
-function watcher(env: Env, id: string) {
-  return env.RENTAL.get(env.RENTAL.idFromName(id));
-}
-
-/** Starts (or re-arms, after an extension) the rental's watcher. Idempotent. */
-export async function startWatcher(env: Env, id: string): Promise<void> {
-  try {
-    await watcher(env, id).start(id);
-  } catch (err) {
-    // The sweep still expires the rental and the inbox still checks on demand.
-    log("error", "rental watcher did not start", { rentalId: id, error: err instanceof Error ? err.message : String(err) });
+/**
+ * One wake-up of the rental's watcher (objects/rental-watcher.ts): close the rental once its time is up; otherwise
+ * read its SMS, send the "ends in an hour" reminder when due, and say when to look next (often at first, then less,
+ * never past the expiry). An upstream fault is logged and the next look is the retry; anything else throws
+ * (services/tick.ts). Re-reads the rental after every upstream call, so a repeated or late alarm is harmless.
+ */
+export async function rentalTick(deps: RentalDeps, rentalId: string): Promise<TickResult> {
+  const row = await findRental(deps.db, rentalId);
+  if (!row || row.status !== "active" || row.expiresAt === null) return STOP;
+  if (Date.now() >= row.expiresAt) {
+    await expireRental(deps, rentalId);
+    return STOP;
   }
-}
-
-async function stopWatcher(env: Env, id: string): Promise<void> {
   try {
-    await watcher(env, id).stop();
+    await syncRentalMessages(deps, rentalId);
   } catch (err) {
-    log("warn", "rental watcher did not stop", { rentalId: id, error: err instanceof Error ? err.message : String(err) });
+    if (!(err instanceof RentProviderError)) throw err;
+    log("warn", "rental check failed, will retry", { rentalId, kind: err.kind, error: err.message });
   }
-}
-
-/** On demand, when the customer opens the inbox: the watcher checks upstream unless it just did. */
-export async function checkRentalNow(env: Env, id: string): Promise<void> {
+  // Re-read: the rental may have ended, been cancelled or extended while we were talking to the upstream.
+  let after = await findRental(deps.db, rentalId);
+  if (!after || after.status !== "active" || after.expiresAt === null) return STOP;
+  // The "ends in an hour" reminder: sent once per expiry whatever the number of alarms (services/rental-reminder.ts).
+  // Its failure (an e-mail provider down) never stops the watcher: the reminder is claimed once and not retried.
   try {
-    await watcher(env, id).checkNow(id);
+    if (await remindIfDue(deps, after)) after = (await findRental(deps.db, rentalId)) ?? after;
   } catch (err) {
-    log("warn", "rental on-demand check failed", { rentalId: id, error: err instanceof Error ? err.message : String(err) });
+    log("warn", "rental reminder failed", { rentalId, error: err instanceof Error ? err.message : String(err) });
   }
+  const expiresAt = after.expiresAt;
+  if (after.status !== "active" || expiresAt === null) return STOP;
+  const now = Date.now();
+  return { again: true, delayMs: nextAlarmAt({ ...after, expiresAt }, now) - now };
 }
 
 /** Rentals stuck 'pending' this long lost their request mid-way (the upstream call times out far sooner). */

@@ -8,7 +8,7 @@ import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fi
 import { postEntry } from "./ledger";
 import { acceptPushedCode, cancelSmsOrder, pollSmsOrderTick, sweepSmsOrders } from "./sms-orders";
 
-// "If no code comes, try another number" (issue 17, docs/decisions/020-code-or-next-route.md): charged once for the
+// "If no code comes, try another number" (issue 17, docs/decisions/022-code-or-next-route.md): charged once for the
 // route that delivered, every other route refunded once, the cap and the customer's allowed routes respected, and the
 // races: a code arriving on the old route at the switch, a cancel during the switch, two ticks moving on at once.
 

@@ -8,7 +8,7 @@ import { log } from "../lib/log";
 import { compareRoutes } from "./sms-choice";
 
 /**
- * "Code or next route" (issue 17, docs/decisions/020-code-or-next-route.md): the chain's own rows and choices. The
+ * "Code or next route" (issue 17, docs/decisions/022-code-or-next-route.md): the chain's own rows and choices. The
  * order's life (buying, polling, refunds) stays in services/sms-orders.ts, which calls in here; this module never
  * buys or moves money itself.
  *

@@ -37,6 +37,7 @@ import { getSetting } from "./settings";
 import { clearSmsCatalogueCache, findSmsOffer } from "./sms-catalogue";
 import { enforceCostLimit } from "./rate-limit";
 import { chainOrders, chainStateFor, endChain, newChainValues, nextRoutes, readChain, routeKey, stalledChains, type NextRoute } from "./sms-chain";
+import type { TickResult } from "./tick";
 
 /**
  * The life of a Receive-SMS order, with money moved only through the ledger:
@@ -246,7 +247,7 @@ function pollerFor(env: Env, orderId: string) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// "Code or next route" (docs/decisions/020-code-or-next-route.md; the chain's rows and choices: services/sms-chain.ts)
+// "Code or next route" (docs/decisions/022-code-or-next-route.md; the chain's rows and choices: services/sms-chain.ts)
 
 /**
  * After `from` (a route of a chain) ended refunded without a code: buys the next route and returns its order id, or
@@ -266,7 +267,15 @@ export async function moveChainOn(appEnv: Env, db: Db, from: SmsOrder): Promise<
     }
     const env = envForUser(appEnv, chain.userId);
     const tried = new Set((await chainOrders(db, chain.id)).map((o) => routeKey(o.provider, o.countryId)));
-    const [route] = await nextRoutes(env, db, chain, current, tried);
+    let route: NextRoute | undefined;
+    try {
+      [route] = await nextRoutes(env, db, chain, current, tried);
+    } catch (err) {
+      // The price lists cannot be read (the customer's provider is down): nothing to choose from, and the refund is
+      // already made. Ending here keeps a retried alarm or the sweep from trying forever.
+      if (!(err instanceof AppError)) throw err;
+      route = undefined;
+    }
     if (!route) {
       await endChain(db, chain.id, "ended", "no other route within the cap");
       return null;
@@ -388,8 +397,13 @@ async function endedWithoutCode(appEnv: Env, db: Db, order: SmsOrder, outcome: "
 async function resumeStalledChains(env: Env, db: Db, now: number): Promise<number> {
   let moved = 0;
   for (const stalled of await stalledChains(db, now - 60_000)) {
-    const order = await readOrder(db, stalled.orderId);
-    if (order && (await moveChainOn(env, db, order))) moved += 1;
+    try {
+      const order = await readOrder(db, stalled.orderId);
+      if (order && (await moveChainOn(env, db, order))) moved += 1;
+    } catch (err) {
+      // One chain's fault must not stop the sweep's other work; the next run looks again.
+      log("error", "sms chain could not move on", { chainId: stalled.chainId, error: err instanceof Error ? err.message : String(err) });
+    }
   }
   return moved;
 }
@@ -577,18 +591,12 @@ async function endWithoutCode(
 // ---------------------------------------------------------------------------------------------------------------
 // Polling (driven by the order's Durable Object)
 
-export interface PollTickResult {
-  /** Schedule another tick after delayMs. */
-  again: boolean;
-  delayMs: number;
-}
-
 /**
  * One poll of the upstream. Safe to run twice for the same tick or after a crash: it reads the order first, re-reads
  * it after the upstream call, and counts an attempt with a compare-and-set, so a repeated run polls once more at most
  * and never settles an order twice. Errors other than upstream faults propagate so the alarm is retried.
  */
-export async function pollSmsOrderTick(env: Env, orderId: string): Promise<PollTickResult> {
+export async function pollSmsOrderTick(env: Env, orderId: string): Promise<TickResult> {
   const db = getDb(env.DB);
   const { interval_ms: delayMs, max_attempts: maxAttempts } = await getSetting(db, "sms_poll");
   const done = { again: false, delayMs };
@@ -651,7 +659,7 @@ export async function pollSmsOrderTick(env: Env, orderId: string): Promise<PollT
  * STATUS_WAIT_RETRY repeats, is not new); give up on it after a polling window or when the number closes. With nothing
  * awaited, complete the number upstream once its window has passed. Never moves money.
  */
-async function usedOrderTick(env: Env, db: Db, order: SmsOrder, delayMs: number, maxAttempts: number): Promise<PollTickResult> {
+async function usedOrderTick(env: Env, db: Db, order: SmsOrder, delayMs: number, maxAttempts: number): Promise<TickResult> {
   const provider = providerOf(env, order);
   const closesAt = order.activationClosesAt ?? 0;
   if (order.anotherCodeRequestedAt !== null) {

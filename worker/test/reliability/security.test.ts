@@ -1,6 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { NON_DOCUMENT_POLICY } from "../../../schema/csp";
 import { RATE_LIMITS } from "../../services/rate-limit";
 import { postSquadWebhook, setSquadSimulator, squadWebhookRaw, startCardPaymentViaApi } from "../payment-fixtures";
 import { clearSettingsCache, putSetting } from "../../services/settings";
@@ -88,7 +89,9 @@ describe("security headers and CORS on real responses", () => {
     ];
     for (const res of answers) {
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");
-      expect(res.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+      // DENY, like the policy's frame-ancestors 'none' (decision 021): nothing of ours is ever framed.
+      expect(res.headers.get("x-frame-options")).toBe("DENY");
+      expect(res.headers.get("content-security-policy")).toBe(NON_DOCUMENT_POLICY);
       expect(res.headers.get("strict-transport-security")).toMatch(/max-age=\d+/);
       expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
       expect(res.headers.get("cross-origin-resource-policy")).toBe("same-origin");

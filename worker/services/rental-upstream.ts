@@ -1,0 +1,33 @@
+import { NO_RENT_STOCK_MESSAGE } from "../../schema/rentals";
+import type { Db } from "../db/client";
+import type { Env } from "../env";
+import { AppError } from "../lib/errors";
+import { log } from "../lib/log";
+import { rentalProviderFor } from "../providers/rent";
+import { RentProviderError, type RentalProvider } from "../providers/rent/types";
+import { isSandboxUser } from "./sandbox-accounts";
+
+/** What the rental services need from outside themselves, and the upstream each customer's rental talks to. */
+
+export interface RentalDeps {
+  env: Env;
+  db: Db;
+  provider: RentalProvider;
+}
+
+
+/** The upstream for one customer's rental: a sandbox account (test API key) always rents from the simulator. */
+export function upstreamFor(deps: RentalDeps, userId: string): RentalProvider {
+  return isSandboxUser(userId) ? rentalProviderFor(deps.env, { providers: "sandbox" }) : deps.provider;
+}
+
+const UPSTREAM_DOWN = "The number provider is not available right now. Please try again in a few minutes.";
+
+/** Maps an upstream failure to what the customer sees; the operator-only detail goes to the logs. */
+export function customerErrorFor(err: unknown, action: string): unknown {
+  if (!(err instanceof RentProviderError)) return err;
+  log(err.kind === "account" ? "error" : "warn", "rent upstream failure", { action, kind: err.kind, detail: err.message });
+  if (err.kind === "no_stock") return new AppError("NO_NUMBERS", NO_RENT_STOCK_MESSAGE);
+  if (err.kind === "timeout") return new AppError("UPSTREAM_TIMEOUT", "The number provider took too long to answer. Please try again.");
+  return new AppError("UPSTREAM_UNAVAILABLE", UPSTREAM_DOWN);
+}
