@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { axeProblems } from "./axe";
 import { expect, test, signInBrowser, signUpAndFund, type Session } from "./support";
 
 // The bar for every screen (issue 18), held in few page loads: one tab per theme visits every screen and dialog by
@@ -9,22 +9,6 @@ import { expect, test, signInBrowser, signUpAndFund, type Session } from "./supp
 
 const PUBLIC_SCREENS = ["#/homepage/1", "#/login", "#/signup/1", "#/forgot-password/1", "#/reset-password/1?token=t&id=1", "#/privacy/1", "#/terms/1", "#/developers"];
 const SIGNED_IN_SCREENS = ["#/dashboard/1", "#/sms/1", "#/number/1", "#/payment/1", "#/esim/1", "#/e-plans/1", "#/settings/1"];
-// Moderate rules the issue names as found problems; everything critical or serious fails too.
-const ALSO_CHECKED = new Set(["region", "page-has-heading-one", "landmark-one-main", "heading-order"]);
-
-async function axeProblems(page: Page, where: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-    // Sonner's toasts come and go on their own clock; they are checked where a journey raises them.
-    .exclude("[data-sonner-toaster]")
-    // Only violations: collecting every pass and "incomplete" node costs most of axe's time.
-    .options({ resultTypes: ["violations"] })
-    .analyze();
-  return results.violations
-    .filter((v) => v.impact === "critical" || v.impact === "serious" || ALSO_CHECKED.has(v.id))
-    .map((v) => `${where}: ${v.id} (${v.impact}) ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")} — ${v.nodes[0]?.failureSummary?.split("\n")[1] ?? ""}`);
-}
-
 /** Waits for a screen to settle: its h1 shown, no skeleton or 'Loading' text left. */
 async function settle(page: Page) {
   await expect(page.locator("h1:visible").first()).toBeVisible();
@@ -58,7 +42,8 @@ async function visitAll(page: Page, session: Session, theme: "light" | "dark"): 
     await page.evaluate((h) => (location.hash = h), hash);
     await checkBothWidths(page, `${theme} ${hash}`, problems);
   }
-  // Dialogs: the tier modal, the tour, the mobile drawer.
+  // Dialogs: the tier modal, the tour, the mobile drawer, the settings' confirmation. The SMS code dialog (e2e/sms.spec.ts)
+  // and the rental inbox with its End rental confirmation (e2e/rent.spec.ts) are checked where those journeys open them.
   await page.evaluate(() => (location.hash = "#/dashboard/1"));
   await settle(page);
   await checkBothWidths(page, `${theme} tier dialog`, problems, async () => {
@@ -75,6 +60,14 @@ async function visitAll(page: Page, session: Session, theme: "light" | "dark"): 
   await expect(page.getByRole("button", { name: "Close menu" })).toBeFocused();
   await page.waitForTimeout(300);
   problems.push(...(await axeProblems(page, `${theme} drawer @375`)));
+  await page.keyboard.press("Escape");
+  // The settings' confirmation (the other dialogs open inside the journeys that reach them: e2e/axe.ts).
+  await page.evaluate(() => (location.hash = "#/settings/1"));
+  await settle(page);
+  await checkBothWidths(page, `${theme} sign out everywhere`, problems, async () => {
+    await page.getByRole("button", { name: "Sign out everywhere" }).click();
+    await expect(page.getByRole("dialog", { name: "Sign out everywhere?" })).toBeVisible();
+  });
   return problems;
 }
 

@@ -1,3 +1,4 @@
+import { axeDialogEverywhere } from "./axe";
 import { expect, test, balanceOf, openSignedIn, pick, signUpAndFund } from "./support";
 
 // Rent Number journey against the real product in sandbox mode: the sandbox rent simulator delivers the first SMS
@@ -36,6 +37,9 @@ test("rent a number for 1 hour, see an SMS arrive in its inbox without a reload,
   await expect(confirmation).toBeVisible();
   await expect(confirmation).toContainText(/still has (59|60)m|still has 1h/);
   await expect(confirmation).toContainText("No money comes back");
+  // Issue 18: axe on the rental inbox with its End rental confirmation open, both themes and widths.
+  const dialogProblems = await axeDialogEverywhere(page, "End rental confirmation");
+  expect(dialogProblems, dialogProblems.join("\n")).toEqual([]);
   await page.getByRole("dialog").getByRole("button", { name: "Keep rental" }).click();
   await expect(confirmation).toHaveCount(0);
   await expect(inbox.getByTestId("rental-time-left")).toBeVisible();

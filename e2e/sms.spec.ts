@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { axeDialogEverywhere } from "./axe";
 import { expect, test, balanceOf, openSignedIn, signUpAndFund } from "./support";
 
 // Receive SMS journeys against the real product in sandbox mode (scripts/start.ts with SANDBOX_SMS_DELAY_MS=2500).
@@ -34,12 +35,17 @@ test("buy a WhatsApp number and see the code appear without a reload", async ({ 
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByRole("heading", { name: "Waiting for SMS" })).toBeVisible();
   await expect(dialog.getByText("Waiting for SMS...")).toBeVisible();
+  // Issue 18: axe on the SMS code dialog, both themes and widths, while it waits and once the code is in.
+  const waitingProblems = await axeDialogEverywhere(page, "SMS dialog (waiting)");
+  expect(waitingProblems, waitingProblems.join("\n")).toEqual([]);
 
   // The code arrives upstream 2.5 s after the purchase; it must reach the screen with no reload.
   await expect(dialog.getByRole("heading", { name: "SMS Received" })).toBeVisible({ timeout: 30_000 });
   const code = (await page.getByTestId("sms-code").textContent())?.trim() ?? "";
   expect(code).toMatch(/^\d{6}$/);
   await expect(dialog.getByRole("button", { name: new RegExp(`Verification code: ${code}`) })).toBeVisible();
+  const receivedProblems = await axeDialogEverywhere(page, "SMS dialog (received)");
+  expect(receivedProblems, receivedProblems.join("\n")).toEqual([]);
   await dialog.getByRole("button", { name: "Done" }).click();
   await expect(page.getByRole("dialog")).toHaveCount(0);
 

@@ -79,5 +79,17 @@ describe("Recent Activities", () => {
     render(<RecentActivities rows={[]} loading={false} />);
     expect(screen.getByText("No transactions yet")).toBeTruthy();
     expect(screen.getByText("Your transaction history will appear here")).toBeTruthy();
+    // Issue 18: the empty state says what to do next.
+    expect(screen.getByRole("link", { name: "Fund your wallet" }).getAttribute("href")).toBe("#/payment/1");
+  });
+
+  it("says a filter matched nothing (not 'No transactions yet') and offers the way back to all", () => {
+    render(<RecentActivities rows={rows.slice(1, 5)} loading={false} />);
+    fireEvent.click(screen.getByRole("combobox", { name: "Filter transactions by status" }));
+    fireEvent.click(screen.getByRole("option", { name: "Failed" }));
+    expect(screen.getByText("No failed transactions")).toBeTruthy();
+    expect(screen.queryByText("No transactions yet")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Show all transactions" }));
+    expect(visibleRows()).toHaveLength(4);
   });
 });

@@ -3,7 +3,8 @@ import { ArrowDownLeft, ArrowUpRight, Inbox, RotateCcw, X } from "lucide-react";
 import { formatNaira } from "../../../schema/money";
 import { cn } from "../../lib/cn";
 import { Badge, type BadgeVariant } from "../ui/badge";
-import { Button } from "../ui/button";
+import { AppLink } from "../layout/app-link";
+import { Button, buttonClasses } from "../ui/button";
 import { Card, CardDescription, CardTitle } from "../ui/card";
 import { Select } from "../ui/select";
 import { Skeleton } from "../ui/skeleton";
@@ -116,8 +117,23 @@ export function RecentActivities({ rows, loading }: { rows: Transaction[]; loadi
         ) : filtered.length === 0 ? (
           <div className="flex flex-col items-center gap-2 py-10 text-center">
             <Inbox className="h-10 w-10 text-slate-300 dark:text-slate-600" aria-hidden />
-            <p className="font-medium">No transactions yet</p>
-            <p className="text-sm text-slate-600 dark:text-slate-400">Your transaction history will appear here</p>
+            {rows.length === 0 ? (
+              <>
+                {/* The spec's empty state, and the next step (issue 18: every empty state says what to do next). */}
+                <p className="font-medium">No transactions yet</p>
+                <p className="text-sm text-slate-600 dark:text-slate-400">Your transaction history will appear here</p>
+                <AppLink to="/payment/1" className={buttonClasses("outline", "sm", "mt-2")}>
+                  Fund your wallet
+                </AppLink>
+              </>
+            ) : (
+              <>
+                <p className="font-medium">No {statusLabel(filter).toLowerCase()} transactions</p>
+                <Button variant="outline" size="sm" className="mt-2" onClick={() => changeFilter("clear")}>
+                  Show all transactions
+                </Button>
+              </>
+            )}
           </div>
         ) : (
           <>

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { useOrders, type Order } from "../../api/orders";
 import { Card, CardContent, CardHeader, CardTitle } from "../ui/card";
 import { OrdersTable } from "./orders-table";
+import { LoadError } from "../ui/load-error";
 
 /**
  * The orders card both screens show beside their form: 'Loading...' while orders load (the spec's text), the error
@@ -31,11 +32,18 @@ export function OrdersPanel({
             Loading...
           </p>
         ) : orders.isError ? (
-          <p role="alert" className="py-10 text-center text-sm text-red-600 dark:text-red-400">
-            {orders.error.message}
-          </p>
+          <LoadError what="your orders" error={orders.error} onRetry={() => void orders.refetch()} />
         ) : (
-          <OrdersTable orders={rows} action={action} caption={caption} />
+          <>
+            <OrdersTable orders={rows} action={action} caption={caption} />
+            {rows.length === 0 ? (
+              <p className="mt-3 text-center text-sm text-slate-600 dark:text-slate-300" data-testid="orders-empty-hint">
+                {kind === "rental"
+                  ? "Choose a country and a period above, then press Get Number: your rented numbers show here."
+                  : "Choose a service and a country above, then press Get Number: your orders and their codes show here."}
+              </p>
+            ) : null}
+          </>
         )}
       </CardContent>
     </Card>

@@ -13,6 +13,7 @@ import { Spinner } from "../ui/spinner";
 import { endConfirmationText } from "./end-confirmation";
 import { ExtendRental } from "./extend-rental";
 import { formatTimeLeft } from "./time-left";
+import { LoadError } from "../ui/load-error";
 
 const ACTIVE = new Set(["active", "pending"]);
 
@@ -158,7 +159,7 @@ export function RentalInboxDialog({
             <Skeleton className="h-14" />
           </div>
         ) : rental.isError ? (
-          <p role="alert" className="text-sm text-red-600 dark:text-red-400">{rental.error.message}</p>
+          <LoadError what="this rental" error={rental.error} onRetry={() => void rental.refetch()} />
         ) : messages.length === 0 ? (
           <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed border-slate-300 py-8 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
             <MessageSquare className="h-6 w-6" aria-hidden />

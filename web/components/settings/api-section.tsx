@@ -26,6 +26,7 @@ import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
 import { Skeleton } from "../ui/skeleton";
+import { LoadError } from "../ui/load-error";
 
 /**
  * Settings → API (issue 16): developer keys (named, shown once, prefix and last use visible, revoke at once), the free
@@ -60,9 +61,9 @@ export default function ApiSection() {
         {keys.isPending ? (
           <Skeleton className="h-16 w-full" />
         ) : keys.isError ? (
-          <Alert variant="error">{keys.error.message}</Alert>
+          <LoadError what="your API keys" error={keys.error} onRetry={() => void keys.refetch()} />
         ) : keys.data.length === 0 ? (
-          <p className="text-sm text-slate-600 dark:text-slate-400">No keys yet.</p>
+          <p className="text-sm text-slate-600 dark:text-slate-400">No keys yet. Name one above and press Create to call the API.</p>
         ) : (
           <ul className="flex flex-col divide-y divide-slate-200 dark:divide-slate-800" aria-label="API keys">
             {keys.data.map((key) => (
@@ -298,8 +299,10 @@ function DeliveryLog({ apiKey }: { apiKey: ApiKeyView }) {
   const log = useQuery(webhookLogQueryOptions(apiKey.id));
   const resend = useResendWebhookEvent();
   if (log.isPending) return <Skeleton className="h-12 w-full" />;
-  if (log.isError) return <Alert variant="error">{log.error.message}</Alert>;
-  if (log.data.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">No events yet.</p>;
+  if (log.isError) return <LoadError what="the webhook deliveries" error={log.error} onRetry={() => void log.refetch()} />;
+  if (log.data.length === 0) {
+    return <p className="text-sm text-slate-600 dark:text-slate-400">No events yet: each order this key places sends its events to your webhook, and they show here.</p>;
+  }
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-left text-sm" aria-label={`Webhook deliveries for ${apiKey.name}`}>

@@ -4,12 +4,12 @@ import { sessionsQueryOptions, useRevokeAllSessions, useRevokeSession, type Sign
 import { useLogout } from "../../api/accounts";
 import { useGo } from "../layout/app-link";
 import { toast } from "../../lib/toast";
-import { Alert } from "../ui/alert";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { Dialog } from "../ui/dialog";
 import { Skeleton } from "../ui/skeleton";
+import { LoadError } from "../ui/load-error";
 
 const when = (iso: string) => new Date(iso).toLocaleString("en-NG", { dateStyle: "medium", timeStyle: "short" });
 
@@ -43,7 +43,7 @@ export function DevicesSection() {
         {sessions.isPending ? (
           <Skeleton className="h-16 w-full" />
         ) : sessions.isError ? (
-          <Alert variant="error">{sessions.error.message}</Alert>
+          <LoadError what="your signed-in devices" error={sessions.error} onRetry={() => void sessions.refetch()} />
         ) : (
           <ul className="flex flex-col divide-y divide-slate-200 dark:divide-slate-800" aria-label="Signed-in devices">
             {sessions.data.map((device) => (

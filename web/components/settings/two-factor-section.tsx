@@ -11,6 +11,7 @@ import { Field } from "../ui/field";
 import { Input, PasswordInput } from "../ui/input";
 import { Skeleton } from "../ui/skeleton";
 import { QrCode } from "./qr-code";
+import { LoadError } from "../ui/load-error";
 
 /** Settings: two-factor sign-in with an authenticator app (docs/api.md "Account security"). */
 export function TwoFactorSection() {
@@ -34,7 +35,7 @@ export function TwoFactorSection() {
         ) : state.isPending ? (
           <Skeleton className="h-10 w-40" />
         ) : state.isError ? (
-          <Alert variant="error">{state.error.message}</Alert>
+          <LoadError what="your two-step sign-in settings" error={state.error} onRetry={() => void state.refetch()} />
         ) : state.data.enabled ? (
           <DisableForm codesLeft={state.data.recovery_codes_left} />
         ) : (

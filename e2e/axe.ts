@@ -1,0 +1,40 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+
+// Moderate rules issue 18 names as found problems; everything critical or serious fails too.
+const ALSO_CHECKED = new Set(["region", "page-has-heading-one", "landmark-one-main", "heading-order"]);
+
+/** axe on the page as it stands: the critical and serious violations (and the moderate ones above), one line each. */
+export async function axeProblems(page: Page, where: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+    // Sonner's toasts come and go on their own clock; they are checked where a journey raises them.
+    .exclude("[data-sonner-toaster]")
+    // Only violations: collecting every pass and "incomplete" node costs most of axe's time.
+    .options({ resultTypes: ["violations"] })
+    .analyze();
+  return results.violations
+    .filter((v) => v.impact === "critical" || v.impact === "serious" || ALSO_CHECKED.has(v.id))
+    .map((v) => `${where}: ${v.id} (${v.impact}) ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")} — ${v.nodes[0]?.failureSummary?.split("\n")[1] ?? ""}`);
+}
+
+/**
+ * A dialog a journey has open, checked where it stands in both themes and at 1280 and 375 px, without closing it (some,
+ * like the SMS code dialog, need a purchase to open). The theme is switched the way web/lib/theme.ts applies it (the
+ * `dark` class on <html>); the journey's own theme comes back afterwards, and the viewport goes back to what it was.
+ */
+export async function axeDialogEverywhere(page: Page, where: string): Promise<string[]> {
+  const problems: string[] = [];
+  const viewport = page.viewportSize();
+  const wasDark = await page.evaluate(() => document.documentElement.classList.contains("dark"));
+  for (const dark of [false, true]) {
+    await page.evaluate((d) => document.documentElement.classList.toggle("dark", d), dark);
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      problems.push(...(await axeProblems(page, `${where} ${dark ? "dark" : "light"} @${width}`)));
+    }
+  }
+  await page.evaluate((d) => document.documentElement.classList.toggle("dark", d), wasDark);
+  if (viewport) await page.setViewportSize(viewport);
+  return problems;
+}
