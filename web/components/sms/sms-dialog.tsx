@@ -18,7 +18,8 @@ function CopyField({ label, value, shown, message, large }: { label: string; val
       <button
         type="button"
         onClick={() => void copyText(value, message)}
-        aria-label={`${label}: ${value}. Click to copy`}
+        // The name carries the text shown (WCAG 2.5.3: a speech user says what they see), the formatted number.
+        aria-label={`${label}: ${shown ?? value}. Click to copy`}
         className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 text-left font-mono hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-700 dark:bg-slate-800 dark:hover:bg-slate-700 cursor-pointer"
       >
         <span className={large ? "text-2xl font-bold tracking-widest" : "text-base"}>{shown ?? value}</span>
