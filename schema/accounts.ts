@@ -70,7 +70,7 @@ export const twoFactorDisableSchema = z.object({
 export type TwoFactorDisableInput = z.input<typeof twoFactorDisableSchema>;
 
 /** Login's answer when two-factor is on: no session yet, a 5-minute challenge for POST /api/login/2fa. */
-export const loginChallengeSchema = z.object({
+const loginChallengeSchema = z.object({
   two_factor_required: z.literal(true),
   challenge: z.string(),
   message: z.string(),
@@ -170,7 +170,7 @@ export const resetPasswordSchema = z.object({
 });
 export type ResetPasswordInput = z.input<typeof resetPasswordSchema>;
 
-export const sessionUserSchema = z.object({
+const sessionUserSchema = z.object({
   userId: z.string(),
   username: z.string(),
   userNumber: z.string(),
@@ -178,5 +178,5 @@ export const sessionUserSchema = z.object({
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
-export const authResponseSchema = z.object({ user: sessionUserSchema, token: z.string() });
+const authResponseSchema = z.object({ user: sessionUserSchema, token: z.string() });
 export type AuthResponse = z.infer<typeof authResponseSchema>;

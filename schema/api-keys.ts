@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /** Developer API keys as the Settings "API" section and /api/keys speak them (docs/api.md "Developer API"). */
-export const apiKeyModeSchema = z.enum(["test", "live"]);
+const apiKeyModeSchema = z.enum(["test", "live"]);
 export type ApiKeyMode = z.infer<typeof apiKeyModeSchema>;
 
 export const createApiKeySchema = z.object({
@@ -10,7 +10,7 @@ export const createApiKeySchema = z.object({
 });
 export type CreateApiKeyInput = z.input<typeof createApiKeySchema>;
 
-export const apiKeyViewSchema = z.object({
+const apiKeyViewSchema = z.object({
   id: z.string(),
   name: z.string(),
   mode: apiKeyModeSchema,
@@ -24,7 +24,7 @@ export const apiKeyViewSchema = z.object({
 export type ApiKeyView = z.infer<typeof apiKeyViewSchema>;
 
 /** The answer to creating a key: the only time the secret is ever shown. */
-export const createdApiKeySchema = apiKeyViewSchema.extend({ secret: z.string(), webhook_secret: z.string() });
+const createdApiKeySchema = apiKeyViewSchema.extend({ secret: z.string(), webhook_secret: z.string() });
 export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
 
 export const apiKeyIdSchema = z.object({ id: z.string().min(1).max(64) });
@@ -38,7 +38,7 @@ export const sandboxTopUpSchema = z.object({
 });
 
 /** Webhook events (docs/developer-api.md "Webhooks"). */
-export const webhookEventTypeSchema = z.enum(["sms.code", "sms.ended", "rental.sms", "rental.ended", "balance.changed"]);
+const webhookEventTypeSchema = z.enum(["sms.code", "sms.ended", "rental.sms", "rental.ended", "balance.changed"]);
 export type WebhookEventType = z.infer<typeof webhookEventTypeSchema>;
 
 export const webhookUrlSchema = z.object({
@@ -54,7 +54,7 @@ export const webhookEventIdSchema = z.object({ id: z.string().min(1).max(64), ev
 export const WEBHOOK_EVENT_STATUSES = ["pending", "delivered", "failed"] as const;
 
 /** One line of a key's delivery log. */
-export const webhookEventViewSchema = z.object({
+const webhookEventViewSchema = z.object({
   id: z.string(),
   type: webhookEventTypeSchema,
   status: z.enum(WEBHOOK_EVENT_STATUSES),

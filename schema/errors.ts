@@ -30,7 +30,7 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-export const errorBodySchema = z.object({
+const errorBodySchema = z.object({
   code: z.string(),
   message: z.string(),
   error: z.string(),
