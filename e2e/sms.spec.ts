@@ -67,6 +67,8 @@ test("a 'Sandbox No-SMS' number times out and the price goes back; with 'try ano
   // The same service with "if no code comes, try another number": the USA number never gets its SMS, the server moves
   // on by itself to the cheapest other route (another country, which delivers) and the same dialog ends with its code.
   await page.getByTestId("sms-try-next").check();
+  // The routes it may try (other countries and providers within the cap, the price of this one by default), all allowed.
+  await expect(page.getByTestId("sms-next-routes").getByRole("checkbox").first()).toBeChecked();
   await page.getByRole("button", { name: "Get Number" }).click();
   const chained = page.getByRole("dialog");
   await expect(chained.getByTestId("sms-route")).toContainText("Number 1 of up to 3");

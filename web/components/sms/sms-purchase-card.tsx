@@ -10,6 +10,7 @@ import {
   useBuyNumbers,
   useSmsFavourites,
   useToggleFavourite,
+  useSmsCompare,
   useSmsCountries,
   useSmsPrices,
   type SmsCountry,
@@ -28,6 +29,7 @@ import { CompareDialog } from "./compare-dialog";
 import { ServiceLogo } from "./service-logo";
 import { formatPhone } from "../../lib/format";
 import { favouritesFirst } from "./service-order";
+import { allowedRoutes, nextRouteCandidates, routeKey } from "./next-route";
 import { BarChart3, Star } from "lucide-react";
 import type { PendingSmsRequest } from "./pending-request";
 import { countryAfterProviderChange, DEFAULT_COUNTRY_ID, DEFAULT_PROVIDER } from "./provider-country";
@@ -107,7 +109,11 @@ export function SmsPurchaseCard({
   // "If no code comes, try another number" and its naira cap for the next number (empty: the price of this one).
   const [tryNext, setTryNext] = useState(false);
   const [capText, setCapText] = useState("");
+  // Routes the customer unticked ("provider:country"); every other candidate is allowed.
+  const [unticked, setUnticked] = useState<ReadonlySet<string>>(new Set());
   const [quantity, setQuantity] = useState(1);
+  // The routes come from the compare view's own query, read only once the box is ticked.
+  const compare = useSmsCompare(provider, serviceId, tryNext && quantity === 1);
   const buyMany = useBuyNumbers();
   const favourites = useSmsFavourites();
   const toggleFavourite = useToggleFavourite();
@@ -150,11 +156,15 @@ export function SmsPurchaseCard({
   };
 
   const maxPrice = parseMaxPrice(maxPriceText);
-  const cap = tryNext ? (capText.trim() === "" ? service?.price : parseMaxPrice(capText)) : undefined;
+  // Several numbers at once stay plain purchases: the dialog follows one chain, not five.
+  const cap = tryNext && quantity === 1 ? (capText.trim() === "" ? service?.price : parseMaxPrice(capText)) : undefined;
+  const candidates = compare.data && typeof cap === "number" ? nextRouteCandidates(compare.data.routes, { provider, countryId }, cap) : [];
+  const allowed = allowedRoutes(candidates, unticked);
 
   /** Buys at `price` (naira, as agreed on screen) never above `ceiling`: the server checks both and charges nothing above. */
   const purchase = (price: number, ceiling: number | undefined) => {
-    const nextRoute = typeof cap === "number" ? { next_route: { cap } } : {};
+    const nextRoute =
+      typeof cap === "number" ? { next_route: { cap, ...(Array.isArray(allowed) ? { routes: allowed } : {}) } } : {};
     const body = { provider, country: countryId, service: serviceId, price, ...(ceiling !== undefined ? { max_price: ceiling } : {}), ...nextRoute };
     const onError = (err: Error) => {
       if (err instanceof ApiError && err.code === "PRICE_CHANGED") void qc.invalidateQueries({ queryKey: ["sms-prices", provider, countryId] });
@@ -229,6 +239,10 @@ export function SmsPurchaseCard({
     }
     if (cap === "invalid") {
       toast.error("The most another number may cost must be an amount in naira above ₦0.");
+      return;
+    }
+    if (typeof cap === "number" && allowed === "none") {
+      toast.error("Tick at least one other route, or untick 'If no code comes, try another number'.");
       return;
     }
     if (balance.data !== undefined && service.price * quantity > balance.data) {
@@ -357,7 +371,8 @@ export function SmsPurchaseCard({
                   </span>
                 </span>
               </label>
-              {tryNext ? (
+              {tryNext && quantity === 1 ? (
+                <>
                 <Field
                   label="Most another number may cost"
                   error={cap === "invalid" ? "Enter an amount in naira above ₦0." : undefined}
@@ -373,6 +388,39 @@ export function SmsPurchaseCard({
                     />
                   )}
                 </Field>
+                <fieldset className="flex flex-col gap-1" data-testid="sms-next-routes">
+                  <legend className="text-xs font-medium text-slate-600 dark:text-slate-400">Numbers it may try, cheapest first</legend>
+                  {compare.isPending ? (
+                    <Spinner className="h-4 w-4 text-blue-600" label="Loading routes" />
+                  ) : candidates.length === 0 ? (
+                    <p className="text-xs text-slate-600 dark:text-slate-400">No other route sells this service within that amount right now.</p>
+                  ) : (
+                    <ul className="flex max-h-40 flex-col gap-1 overflow-y-auto">
+                      {candidates.map((r) => {
+                        const key = routeKey(r);
+                        return (
+                          <li key={key}>
+                            <label className="flex items-center gap-2 text-sm">
+                              <input
+                                type="checkbox"
+                                className="h-4 w-4 accent-blue-600"
+                                checked={!unticked.has(key)}
+                                onChange={(e) => {
+                                  const next = new Set(unticked);
+                                  if (e.target.checked) next.delete(key);
+                                  else next.add(key);
+                                  setUnticked(next);
+                                }}
+                              />
+                              {r.country} · {r.provider === "Swift" ? "Swift SMS" : "Dynamic SMS"} — ₦{formatNaira(r.price)}
+                            </label>
+                          </li>
+                        );
+                      })}
+                    </ul>
+                  )}
+                </fieldset>
+                </>
               ) : null}
             </div>
             <Button onClick={getNumber} disabled={buy.isPending || buyMany.isPending || busyWithRequest} size="lg">

@@ -10,10 +10,14 @@ import { CANCEL_FLAG_MS, useActiveSmsRequest } from "./use-active-sms-request";
 let statusBody: unknown = { status: "waiting", sms: null };
 let cancelStatus = 200;
 const calls: string[] = [];
+/** Status answers for other orders than the restored one (a chain's next number). */
+let statusById: Record<string, unknown> = {};
 
 function fakeFetch(input: RequestInfo | URL, init?: RequestInit) {
   const url = String(input);
   calls.push(`${init?.method ?? "GET"} ${url}`);
+  const other = Object.entries(statusById).find(([id]) => url.endsWith(`/api/sms/status/${id}`));
+  if (other) return Promise.resolve(new Response(JSON.stringify(other[1]), { status: 200 }));
   if (url.includes("/api/sms/status/")) return Promise.resolve(new Response(JSON.stringify(statusBody), { status: 200 }));
   if (url.includes("/api/sms/cancel")) {
     const body = cancelStatus === 200 ? { status: "cancelled", refunded: true } : { code: "INVALID_STATE", message: "A code already came.", error: "A code already came." };
@@ -30,6 +34,7 @@ function wrapper({ children }: { children: ReactNode }) {
 beforeEach(() => {
   statusBody = { status: "waiting", sms: null };
   cancelStatus = 200;
+  statusById = {};
   calls.length = 0;
   vi.stubGlobal("fetch", vi.fn(fakeFetch));
   // A signed-in customer (signed-in calls without a token never reach the network).
@@ -73,6 +78,25 @@ describe("useActiveSmsRequest", () => {
     expect(result.current.dialogOpen).toBe(false);
     act(() => vi.advanceTimersByTime(CANCEL_FLAG_MS));
     expect(result.current.cancelling).toBe(false);
+  });
+
+  it("'try another number': while the next number is bought it stays waiting, then follows it in the same dialog", async () => {
+    const chain = { id: "ord_9", step: 1, max_routes: 3, cap: 200, status: "active", next_request_id: null, moving_on: true };
+    statusBody = { status: "timeout", sms: "SMS polling timed out, code not sent.", number: "+1555", chain };
+    statusById = { ord_10: { status: "waiting", sms: null, number: "+2347000000001", chain: { ...chain, step: 2, moving_on: false } } };
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const own = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+    const { result } = renderHook(() => useActiveSmsRequest(), { wrapper: own });
+    await waitFor(() => expect(result.current.route).toEqual({ step: 1, max: 3, switching: true }));
+    expect(result.current.shown?.phase).toBe("waiting");
+
+    // The server names the next number (the sms.ended push refreshes the order): the dialog follows it, still waiting.
+    statusBody = { ...(statusBody as object), chain: { ...chain, moving_on: false, next_request_id: "ord_10" } };
+    await act(() => client.invalidateQueries({ queryKey: ["sms-order", "ord_9"] }));
+    await waitFor(() => expect(loadPendingRequest()?.request_id).toBe("ord_10"));
+    await waitFor(() => expect(result.current.shown).toMatchObject({ requestId: "ord_10", number: "+2347000000001", phase: "waiting" }));
+    expect(result.current.route).toEqual({ step: 2, max: 3, switching: false });
+    expect(result.current.dialogOpen).toBe(true);
   });
 
   it("keeps the request when the cancel is refused (the code came first)", async () => {

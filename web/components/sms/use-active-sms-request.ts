@@ -82,7 +82,7 @@ export function useActiveSmsRequest() {
       (next) => {
         if (stale || !next.number) return;
         previousPhase.current = null;
-        savePendingRequest({ ...pending, request_id: nextId, number: next.number, purchased_number: next.number, sms: null, createdAt: Date.now(), others: undefined });
+        savePendingRequest({ ...pending, request_id: nextId, debitRef: `buy:${nextId}`, number: next.number, purchased_number: next.number, sms: null, createdAt: Date.now(), others: undefined });
         void invalidateMoney(qc);
       },
       () => undefined,
