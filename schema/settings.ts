@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /** Operator settings: one zod schema per key, the defaults a fresh install is seeded with. */
 
-export const discountTierSchema = z.object({
+const discountTierSchema = z.object({
   icon: z.string(),
   text: z.string(),
   indicator: z.string(),

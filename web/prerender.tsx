@@ -1,5 +1,5 @@
 import { Suspense } from "react";
-import { renderToString } from "react-dom/server";
+import { prerender } from "react-dom/static";
 import HomepagePage from "./routes/homepage";
 
 /**
@@ -7,14 +7,19 @@ import HomepagePage from "./routes/homepage";
  * before (and without) its script; web/main.tsx then hydrates it under the router. The landing page needs no router
  * or query context. The two Suspense boundaries stand for the router's own (around its matches, and around the root
  * route's outlet): hydration pairs each with its marker, so the markup stays in place while the router settles. The
- * landing journey (e2e/landing.spec.ts) fails on any hydration error if the router's tree changes shape.
+ * landing journey (e2e/landing.spec.ts) fails on any hydration error if the router's tree changes shape. `prerender`
+ * (not renderToString) waits for the page's lazy below-the-fold section, so its markup is in the HTML too.
  */
-export function renderLanding(): string {
-  return renderToString(
+export async function renderLanding(): Promise<string> {
+  const { prelude } = await prerender(
     <Suspense fallback={null}>
       <Suspense fallback={null}>
         <HomepagePage />
       </Suspense>
     </Suspense>,
+    // Every boundary inline in the markup: past this size Fizz would move a boundary's content out to the end of the
+    // document with an inline script to swap it in (which the page's Content-Security-Policy hashes do not allow).
+    { progressiveChunkSize: Number.POSITIVE_INFINITY },
   );
+  return new Response(prelude).text();
 }

@@ -66,8 +66,8 @@ function prerenderLanding(): Plugin {
           server: { middlewareMode: true, hmr: false, ws: false },
         });
         try {
-          const { renderLanding } = (await server.ssrLoadModule("/prerender.tsx")) as { renderLanding: () => string };
-          const markup = renderLanding();
+          const { renderLanding } = (await server.ssrLoadModule("/prerender.tsx")) as { renderLanding: () => Promise<string> };
+          const markup = await renderLanding();
           if (!html.includes('<div id="root"></div>')) throw new Error("prerender-landing: index.html has no empty #root");
           let out = html.replace('<div id="root"></div>', `<div id="root">${markup}</div>`);
           // The stylesheet travels inside the page (decision 010): a separate file cost one more round trip, shared

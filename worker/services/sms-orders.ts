@@ -948,11 +948,6 @@ export async function smsRefundState(db: Db, userId: string, orderId: string): P
   return { request_id: order.id, status: order.status, refunded, amount: refunded ? koboToNaira(order.priceKobo) : 0 };
 }
 
-/** The caller's SMS orders that got a number, newest first, in the spec's Order shape. */
-export async function smsOrderRows(db: Db, userId: string, balanceKobo: number): Promise<OrderRow[]> {
-  return toSmsOrderRows(await smsOrderRowsQuery(db, userId), balanceKobo);
-}
-
 /** The orders table's SMS rows, not yet sent (the orders route batches it with the session check). */
 export function smsOrderRowsQuery(db: Db, userId: string) {
   return db
