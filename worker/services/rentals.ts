@@ -1,6 +1,7 @@
 import { and, eq, exists, lt, notExists, sql } from "drizzle-orm";
 import { formatRentDuration, NO_RENT_STOCK_MESSAGE, RENT_PRICE_REFUSED_MESSAGE, RENT_CANCEL_WINDOW_MS, RENT_UNIT_MS } from "../../schema/rentals";
 import { rentalMessages, rentals } from "../db/tables";
+import { TtlCache } from "../lib/cache";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import { RENT_PROVIDER_NAME } from "../providers/rent";
@@ -85,14 +86,11 @@ export async function quoteRental(
 // Countries (names for rental rows and the form's country list)
 
 const COUNTRY_CACHE_MS = 3_600_000;
-let countryCache: { at: number; list: { id: string; title: string }[] } | null = null;
+const countryCache = new TtlCache<"countries", Promise<{ id: string; title: string }[]>>(COUNTRY_CACHE_MS);
 
 export async function rentCountries(deps: RentalDeps): Promise<{ id: string; title: string }[]> {
-  if (countryCache && Date.now() - countryCache.at < COUNTRY_CACHE_MS) return countryCache.list;
   try {
-    const list = await deps.provider.countries();
-    countryCache = { at: Date.now(), list };
-    return list;
+    return await countryCache.getOrLoad("countries", () => deps.provider.countries());
   } catch (err) {
     throw customerErrorFor(err, "countries");
   }

@@ -1,6 +1,7 @@
 import type { SmsProviderName } from "../../schema/sms";
 import { getDb, type Db } from "../db/client";
-import type { Env } from "../env";
+import type { Env } from "../config";
+import { TtlCache } from "../lib/cache";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import { smsProviderFor } from "../providers/sms";
@@ -27,21 +28,13 @@ import { lastAcceptedCosts, recordAcceptedCosts, refusedUpstreamPrice, toUsd } f
 export const PRICE_CACHE_MS = 120_000;
 export const COUNTRY_CACHE_MS = 300_000;
 
-const cache = new Map<string, { at: number; value: Promise<unknown> }>();
-
-async function cached<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
-  const hit = cache.get(key);
-  if (hit && Date.now() - hit.at < ttlMs) return hit.value as Promise<T>;
-  const value = load();
-  cache.set(key, { at: Date.now(), value });
-  value.catch(() => {
-    if (cache.get(key)?.value === value) cache.delete(key);
-  });
-  return value;
-}
+// Pending loads are shared and failed ones dropped at once (lib/cache.ts), so a failed upstream read is retried.
+const countryCache = new TtlCache<string, Promise<SmsCountry[]>>(COUNTRY_CACHE_MS);
+const offerCache = new TtlCache<string, Promise<PricedOffer[]>>(PRICE_CACHE_MS);
 
 export function clearSmsCatalogueCache(): void {
-  cache.clear();
+  countryCache.clear();
+  offerCache.clear();
 }
 
 /** An offer as the product sells it: the upstream's own figure kept for the purchase's max price, and dollars. */
@@ -53,7 +46,7 @@ export interface PricedOffer extends SmsOffer {
 
 export async function smsCountries(env: Env, provider: SmsProviderName): Promise<SmsCountry[]> {
   if (!isSandboxAccountEnv(env)) await assertProviderAvailable(getDb(env.DB), provider);
-  return cached(`countries:${env.PROVIDERS ?? "live"}:${provider}`, COUNTRY_CACHE_MS, () =>
+  return countryCache.getOrLoad(`${env.PROVIDERS ?? "live"}:${provider}`, () =>
     upstreamRead(provider, () => smsProviderFor(env, provider).countries()),
   );
 }
@@ -62,7 +55,7 @@ export async function smsOffers(env: Env, provider: SmsProviderName, countryId: 
   const db = getDb(env.DB);
   const sandboxAccount = isSandboxAccountEnv(env);
   if (!sandboxAccount) await assertProviderAvailable(db, provider);
-  return cached(`offers:${env.PROVIDERS ?? "live"}:${provider}:${countryId}`, PRICE_CACHE_MS, async () => {
+  return offerCache.getOrLoad(`${env.PROVIDERS ?? "live"}:${provider}:${countryId}`, async () => {
     const offers = await upstreamRead(provider, () => smsProviderFor(env, provider).services(countryId));
     return guardOffers(db, provider, countryId, offers, { history: !sandboxAccount });
   });

@@ -3,7 +3,7 @@ import { koboToNaira, nairaToKobo } from "../../schema/money";
 import { MAX_CHAIN_ROUTES, type SmsChainState, type SmsChainStatus, type SmsGetNumberInput, type SmsProviderName } from "../../schema/sms";
 import type { Db } from "../db/client";
 import { smsChains, smsOrders, users } from "../db/tables";
-import type { Env } from "../env";
+import type { Env } from "../config";
 import { log } from "../lib/log";
 import { compareRoutes } from "./sms-choice";
 
