@@ -70,12 +70,11 @@ export const twoFactorDisableSchema = z.object({
 export type TwoFactorDisableInput = z.input<typeof twoFactorDisableSchema>;
 
 /** Login's answer when two-factor is on: no session yet, a 5-minute challenge for POST /api/login/2fa. */
-export const loginChallengeSchema = z.object({
-  two_factor_required: z.literal(true),
-  challenge: z.string(),
-  message: z.string(),
-});
-export type LoginChallenge = z.infer<typeof loginChallengeSchema>;
+export interface LoginChallenge {
+  two_factor_required: true;
+  challenge: string;
+  message: string;
+}
 
 const SIGNUP_EMAIL_MESSAGE = "Enter a valid email";
 const PASSWORD_MESSAGE = "Password must be at least 6 characters";
@@ -170,13 +169,15 @@ export const resetPasswordSchema = z.object({
 });
 export type ResetPasswordInput = z.input<typeof resetPasswordSchema>;
 
-export const sessionUserSchema = z.object({
-  userId: z.string(),
-  username: z.string(),
-  userNumber: z.string(),
-  userEmail: z.string(),
-});
-export type SessionUser = z.infer<typeof sessionUserSchema>;
+// Answers the server builds (never parsed from a client), so plain types: `import type` costs the web nothing.
+export interface SessionUser {
+  userId: string;
+  username: string;
+  userNumber: string;
+  userEmail: string;
+}
 
-export const authResponseSchema = z.object({ user: sessionUserSchema, token: z.string() });
-export type AuthResponse = z.infer<typeof authResponseSchema>;
+export interface AuthResponse {
+  user: SessionUser;
+  token: string;
+}

@@ -27,7 +27,7 @@ export const notifySchema = z.object({
   reason,
 });
 
-export const audienceSchema = z.discriminatedUnion("group", [
+const audienceSchema = z.discriminatedUnion("group", [
   z.object({ group: z.literal("all") }),
   z.object({ group: z.literal("tier"), tier: z.string().min(1) }),
   z.object({ group: z.literal("inactive"), days: z.number().int().min(1).max(3650) }),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /** Developer API keys as the Settings "API" section and /api/keys speak them (docs/api.md "Developer API"). */
-export const apiKeyModeSchema = z.enum(["test", "live"]);
+const apiKeyModeSchema = z.enum(["test", "live"]);
 export type ApiKeyMode = z.infer<typeof apiKeyModeSchema>;
 
 export const createApiKeySchema = z.object({
@@ -10,22 +10,23 @@ export const createApiKeySchema = z.object({
 });
 export type CreateApiKeyInput = z.input<typeof createApiKeySchema>;
 
-export const apiKeyViewSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  mode: apiKeyModeSchema,
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  mode: ApiKeyMode;
   /** The first characters of the secret, e.g. "sk_test_Ab12Cd": enough to tell keys apart, useless to an attacker. */
-  prefix: z.string(),
-  created_at: z.string(),
-  last_used_at: z.string().nullable(),
-  revoked_at: z.string().nullable(),
-  webhook_url: z.string().nullable(),
-});
-export type ApiKeyView = z.infer<typeof apiKeyViewSchema>;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  webhook_url: string | null;
+}
 
 /** The answer to creating a key: the only time the secret is ever shown. */
-export const createdApiKeySchema = apiKeyViewSchema.extend({ secret: z.string(), webhook_secret: z.string() });
-export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
+export interface CreatedApiKey extends ApiKeyView {
+  secret: string;
+  webhook_secret: string;
+}
 
 export const apiKeyIdSchema = z.object({ id: z.string().min(1).max(64) });
 
@@ -38,8 +39,7 @@ export const sandboxTopUpSchema = z.object({
 });
 
 /** Webhook events (docs/developer-api.md "Webhooks"). */
-export const webhookEventTypeSchema = z.enum(["sms.code", "sms.ended", "rental.sms", "rental.ended", "balance.changed"]);
-export type WebhookEventType = z.infer<typeof webhookEventTypeSchema>;
+export type WebhookEventType = "sms.code" | "sms.ended" | "rental.sms" | "rental.ended" | "balance.changed";
 
 export const webhookUrlSchema = z.object({
   url: z
@@ -54,17 +54,16 @@ export const webhookEventIdSchema = z.object({ id: z.string().min(1).max(64), ev
 export const WEBHOOK_EVENT_STATUSES = ["pending", "delivered", "failed"] as const;
 
 /** One line of a key's delivery log. */
-export const webhookEventViewSchema = z.object({
-  id: z.string(),
-  type: webhookEventTypeSchema,
-  status: z.enum(WEBHOOK_EVENT_STATUSES),
-  attempts: z.number(),
-  last_response_code: z.number().nullable(),
-  last_error: z.string().nullable(),
-  created_at: z.string(),
-  next_attempt_at: z.string().nullable(),
-  delivered_at: z.string().nullable(),
+export interface WebhookEventView {
+  id: string;
+  type: WebhookEventType;
+  status: (typeof WEBHOOK_EVENT_STATUSES)[number];
+  attempts: number;
+  last_response_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  next_attempt_at: string | null;
+  delivered_at: string | null;
   /** The JSON body the receiver gets. */
-  payload: z.record(z.string(), z.unknown()),
-});
-export type WebhookEventView = z.infer<typeof webhookEventViewSchema>;
+  payload: Record<string, unknown>;
+}

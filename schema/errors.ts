@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /**
  * The one error vocabulary. Every failure the API reports uses one of these codes, with the HTTP status beside it,
  * in the one error body: { code, message, error } (the spec's client reads `message` on most calls, `error` on login).
@@ -30,9 +28,9 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-export const errorBodySchema = z.object({
-  code: z.string(),
-  message: z.string(),
-  error: z.string(),
-});
-export type ErrorBody = z.infer<typeof errorBodySchema> & Record<string, unknown>;
+/** The one error body; extra fields (the new price on PRICE_CHANGED, retry_after on RATE_LIMITED) sit beside these. */
+export interface ErrorBody extends Record<string, unknown> {
+  code: string;
+  message: string;
+  error: string;
+}

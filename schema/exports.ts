@@ -4,9 +4,9 @@ import { z } from "zod";
  * CSV export of the history screens (issue 17 "History"): GET /api/export/transactions.csv and /api/export/orders.csv.
  * Days are Lagos calendar days (WAT, UTC+1 all year: Nigeria has no daylight saving), both ends included.
  */
-export const EXPORT_MAX_DAYS = 366;
+const EXPORT_MAX_DAYS = 366;
 /** Lagos is UTC+1 with no daylight saving. */
-export const LAGOS_OFFSET_MS = 60 * 60_000;
+const LAGOS_OFFSET_MS = 60 * 60_000;
 
 const day = z
   .string()

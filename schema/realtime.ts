@@ -5,7 +5,7 @@ import { z } from "zod";
  * them, shows the spec's toast where one is due, and invalidates exactly the queries each one affects.
  * A lost message costs only latency: every screen can read the truth from the API.
  */
-export const toastTypeSchema = z.enum(["success", "info", "error", "warning"]);
+const toastTypeSchema = z.enum(["success", "info", "error", "warning"]);
 
 export const realtimeMessageSchema = z.discriminatedUnion("kind", [
   /** The spec's generic live notification. */

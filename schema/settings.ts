@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /** Operator settings: one zod schema per key, the defaults a fresh install is seeded with. */
 
-export const discountTierSchema = z.object({
+const discountTierSchema = z.object({
   icon: z.string(),
   text: z.string(),
   indicator: z.string(),
@@ -91,5 +91,3 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   upstream_floors: { Swift: 2, Dynamic: 2, "Dynamic-rent": 2 },
 };
 
-/** The tier for a total deposited (naira); lives in tiers.ts so web code can use it without loading zod. */
-export { tierFor } from "./tiers";

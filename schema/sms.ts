@@ -9,7 +9,7 @@ export const SMS_PROVIDERS = ["Swift", "Dynamic"] as const;
 export const smsProviderSchema = z.enum(SMS_PROVIDERS, { message: "Unknown provider: choose Swift or Dynamic." });
 export type SmsProviderName = z.infer<typeof smsProviderSchema>;
 /** The spec's defaults: provider Swift, country id 5. */
-export const DEFAULT_SMS_PROVIDER: SmsProviderName = "Swift";
+const DEFAULT_SMS_PROVIDER: SmsProviderName = "Swift";
 export const DEFAULT_SMS_COUNTRY = "5";
 
 /** Order states. pending: debited, upstream not asked yet; waiting: a number is out and polled. The rest are final. */

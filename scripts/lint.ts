@@ -2,7 +2,9 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { ESLint } from "eslint";
 import { missingOptionalEntries } from "./complete-lockfile";
+import { importCycles, importGraph } from "./import-cycles";
 import { root } from "./local-env";
+import { staleWorkerTypes } from "./worker-types";
 
 /**
  * The project's lint, two layers (../docs/decisions/009-linting.md):
@@ -66,6 +68,18 @@ if (missingLockEntries.length > 0) {
       `(${missingLockEntries.map((m) => m.key.replace("node_modules/", "")).join(", ")}): npm ci would refuse it. ` +
       "Run: npx tsx scripts/complete-lockfile.ts",
   );
+}
+// No import cycles (issue 14): a circle makes every module in it load, and mean, all the others.
+const sourceFiles = ["worker", "web", "schema"].flatMap(files);
+for (const cycle of importCycles(importGraph(sourceFiles, root))) {
+  problems += 1;
+  console.error(`import cycle through ${cycle.length} file(s): ${cycle.join(" -> ")} (move the shared part down a layer)`);
+}
+// worker-configuration.d.ts (Env's bindings, from `wrangler types`) must match wrangler.toml.
+const staleTypes = staleWorkerTypes(root);
+if (staleTypes) {
+  problems += 1;
+  console.error(staleTypes);
 }
 const architecturalProblems = problems;
 

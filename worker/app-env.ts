@@ -1,5 +1,5 @@
-import type { Config, Env } from "./env";
-import type { SignedInUser } from "./middleware/auth";
+import type { Config, Env } from "./config";
+import type { SignedInUser } from "./services/sessions";
 import type { ApiCaller } from "./services/api-keys";
 
 /** Hono's environment for every route: bindings, the parsed config and, behind requireAuth, the signed-in user. */
@@ -12,5 +12,7 @@ export type AppEnv = {
     sessionId: string;
     /** Behind requireApiKey: the key and whom it acts as (user is then the acting account). */
     apiCaller: ApiCaller;
+    /** This app answering a request it sends itself (app.ts): the sandbox simulators' webhooks. */
+    loopback: (request: Request) => Promise<Response>;
   };
 };

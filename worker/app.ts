@@ -5,7 +5,7 @@ import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "./app-env";
-import { ConfigError, configFor } from "./env";
+import { ConfigError, configFor } from "./config";
 import { NON_DOCUMENT_POLICY } from "../schema/csp";
 import { AppError, errorBody } from "./lib/errors";
 import { log } from "./lib/log";
@@ -47,6 +47,9 @@ export function createApp() {
   });
   app.use("*", async (c, next) => {
     c.set("config", configFor(c.env));
+    // The sandbox simulators post their webhooks to this same app without the network (worker/sandbox); handing them
+    // the app here keeps them from importing app.ts, which imports them.
+    c.set("loopback", async (request) => app.fetch(request, c.env, c.executionCtx));
     await next();
   });
   app.use(

@@ -1,6 +1,6 @@
 import { routePartykitRequest } from "partyserver";
 import { createApp } from "./app";
-import type { Env } from "./env";
+import type { Env } from "./config";
 import { countingD1 } from "./lib/d1-metrics";
 import { admitSocket, isRoutableRoomPath, refusePlainRequest, routableRooms } from "./rooms/room-gate";
 import { runScheduledSweep } from "./services/sweep";

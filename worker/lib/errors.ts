@@ -1,4 +1,3 @@
-import type { Context } from "hono";
 import { ERROR_STATUS, type ErrorCode } from "../../schema/errors";
 
 /** A failure the customer can act on. Thrown anywhere; app.onError turns it into the one error body. */
@@ -17,10 +16,6 @@ export class AppError extends Error {
 
 export function errorBody(code: ErrorCode | string, message: string, extra: Record<string, unknown> = {}) {
   return { code, message, error: message, ...extra };
-}
-
-export function errorResponse(c: Context, err: AppError) {
-  return c.json(errorBody(err.code, err.message, err.extra), err.status as 400);
 }
 
 /** D1 reports constraint failures as plain Errors; these tell them apart so callers can map them to outcomes. */

@@ -1,28 +1,22 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { getDb, type Db } from "../db/client";
-import { sessions, users } from "../db/tables";
 import { AppError } from "../lib/errors";
 import { verifyToken } from "../lib/jwt";
 import type { AppEnv } from "../app-env";
-import { LAST_SEEN_EVERY_MS, touchSession } from "../services/sessions";
+import {
+  LAST_SEEN_EVERY_MS,
+  sessionUserQuery,
+  touchSession,
+  type SessionUserRow,
+  type SignedInUser,
+  type UserRead,
+} from "../services/sessions";
 
-export type SignedInUser = {
-  id: string;
-  username: string;
-  email: string;
-  phone: string;
-  referralCode: string;
-  referredBy: string | null;
-  balanceKobo: number;
-  totalDepositedKobo: number;
-  /** Null until the customer followed the verification link (services/email-verification.ts requireVerifiedEmail). */
-  emailVerifiedAt: number | null;
-  /** Non-null when two-factor sign-in is on (the operator console can require it). */
-  totpEnabledAt: number | null;
-};
+// The session's loading (one query joining the session and its user) lives in services/sessions.ts, where the rooms
+// use it too; this module reads the bearer token off the request and sets c.var.user.
+export type { SignedInUser, UserRead };
+
 
 /**
  * The user comes from the bearer token only. One D1 round trip checks the session (not revoked, not expired) and loads
@@ -62,11 +56,6 @@ async function bearerClaims(c: Context<AppEnv>) {
   return claims;
 }
 
-/** A read a signed-in route runs for the token's user: its queries (not yet sent) and how to shape their rows. */
-export interface UserRead<R> {
-  queries: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
-  shape(results: unknown[], user: SignedInUser): R;
-}
 
 /**
  * requireAuth and a read in ONE D1 round trip, for the screens' polled reads (history, orders): the session check and
@@ -82,37 +71,4 @@ export async function readAsSignedInUser<R>(c: Context<AppEnv>, read: (db: Db, u
   const row = sessionRows[0];
   if (!row) throw new AppError("UNAUTHORIZED", SESSION_EXPIRED);
   return plan.shape(results, signIn(c, row, claims.sessionId));
-}
-
-export async function loadSessionUser(d1: D1Database, userId: string, sessionId: string): Promise<SignedInUser | null> {
-  const [row] = await sessionUserQuery(getDb(d1), userId, sessionId);
-  if (!row) return null;
-  const { sessionLastSeenAt: _seen, ...user } = row;
-  return user;
-}
-
-type SessionUserRow = SignedInUser & { sessionLastSeenAt: number | null };
-
-/** The session (not revoked, not expired) joined with its user: one query, not yet sent. */
-function sessionUserQuery(db: Db, userId: string, sessionId: string) {
-  return db
-    .select({
-      id: users.id,
-      username: users.username,
-      email: users.email,
-      phone: users.phone,
-      referralCode: users.referralCode,
-      referredBy: users.referredBy,
-      balanceKobo: users.balanceKobo,
-      totalDepositedKobo: users.totalDepositedKobo,
-      emailVerifiedAt: users.emailVerifiedAt,
-      totpEnabledAt: users.totpEnabledAt,
-      sessionLastSeenAt: sessions.lastSeenAt,
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, Date.now())),
-    )
-    .limit(1);
 }

@@ -1,4 +1,4 @@
-import { configFor } from "../env";
+import { configFor } from "../config";
 import { paymentProviders } from "../providers/payments/providers";
 import { invoiceTick } from "../services/payments";
 import type { TickResult } from "../services/tick";

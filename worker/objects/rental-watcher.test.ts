@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../env";
+import { loadConfig } from "../config";
 import { rentalProviderFor } from "../providers/rent";
 import { patchSandboxRental, readSandboxRental } from "../sandbox/rent-simulator";
 import { nextAlarmAt, nextCheckDelayMs } from "../services/rental-inbox";

@@ -1,5 +1,5 @@
 import { getDb } from "../db/client";
-import { configFor } from "../env";
+import { configFor } from "../config";
 import { rentalProviderFor } from "../providers/rent";
 import { nextCheckDelayMs, syncRentalMessages } from "../services/rental-inbox";
 import type { RentalDeps } from "../services/rental-upstream";

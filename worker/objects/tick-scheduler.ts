@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "../env";
+import type { Env } from "../config";
 import type { TickResult } from "../services/tick";
 
 /**

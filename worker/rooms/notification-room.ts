@@ -4,10 +4,9 @@ import { realtimeMessageSchema, type RealtimeMessage } from "../../schema/realti
 import { errorBody } from "../lib/errors";
 import { verifyToken } from "../lib/jwt";
 import { log } from "../lib/log";
-import { loadSessionUser } from "../middleware/auth";
 import { getDb } from "../db/client";
-import { configFor, type Env } from "../env";
-import { liveSessionIds } from "../services/sessions";
+import { configFor, type Env } from "../config";
+import { liveSessionIds, loadSessionUser } from "../services/sessions";
 
 /** Set by the room itself after the token check (any client-sent value is overwritten), read when tagging the socket. */
 const SESSION_HEADER = "x-realtime-session";

@@ -1,6 +1,7 @@
 import type { ErrorCode } from "../../schema/errors";
-import { configFor, type Env } from "../env";
+import { configFor, type Env } from "../config";
 import { errorBody } from "../lib/errors";
+import { memoizeByObject } from "../lib/cache";
 import { verifyToken } from "../lib/jwt";
 
 /**
@@ -18,17 +19,8 @@ export function isRoutableRoomPath(pathname: string): boolean {
   return ROOM_PATH.test(pathname);
 }
 
-const roomBindings = new WeakMap<Env, Record<string, unknown>>();
-
 /** The bindings partyserver may route to: the notification room's only (partyserver maps every binding it is given). */
-export function routableRooms(env: Env): Record<string, unknown> {
-  let bindings = roomBindings.get(env);
-  if (!bindings) {
-    bindings = { NotificationRoom: env.NotificationRoom };
-    roomBindings.set(env, bindings);
-  }
-  return bindings;
-}
+export const routableRooms: (env: Env) => Record<string, unknown> = memoizeByObject((env: Env) => ({ NotificationRoom: env.NotificationRoom }));
 
 function refuse(status: 401 | 403 | 404, code: ErrorCode, message: string): Response {
   return new Response(JSON.stringify(errorBody(code, message)), {

@@ -6,7 +6,7 @@ import { RESET_LINK_INVALID_MESSAGE } from "../../schema/accounts";
 import { RATE_LIMITS } from "../services/rate-limit";
 import { signToken } from "../lib/jwt";
 import worker from "../index";
-import type { Env } from "../env";
+import type { Env } from "../config";
 import { api } from "../test/helpers";
 
 // Tokens, revocation, reset links and brute-force limits.

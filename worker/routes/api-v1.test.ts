@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "../db/client";
-import type { Env } from "../env";
+import type { Env } from "../config";
 import { setSmsProviderFactoryForTests } from "../providers/sms";
 import { ScriptedSmsProvider } from "../test/scripted-sms-provider";
 import type { RentalProvider } from "../providers/rent/types";

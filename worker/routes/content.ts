@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { koboToNaira } from "../../schema/money";
-import { tierFor } from "../../schema/settings";
+import { tierFor } from "../../schema/tiers";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { requireAuth } from "../middleware/auth";

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../app-env";
-import type { Env } from "../env";
+import type { Env } from "../config";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { nowPaymentStatusSchema } from "../providers/payments/nowpayments";
@@ -268,15 +268,12 @@ export const nowPaymentsSandboxRoutes = new Hono<AppEnv>().post("/:paymentId/sta
   await save(c.env, payment);
   const ipn = { ...nowPaymentsIpnBody(payment), ...(body.extra_ids ? { payment_extra_ids: body.extra_ids } : {}) };
   const signature = await signNowPaymentsBody(c.env.NOWPAYMENTS_IPN_SECRET ?? "", ipn, { arraysAsObjects: body.signature_form === "objects" });
-  const { createApp } = await import("../app");
-  const response = await createApp().fetch(
+  const response = await c.var.loopback(
     new Request(new URL("/api/webhooks/nowpayments", c.var.config.publicUrl), {
       method: "POST",
       headers: { "content-type": "application/json", "x-nowpayments-sig": signature },
       body: JSON.stringify(ipn),
     }),
-    c.env,
-    c.executionCtx,
   );
   return c.json({ payment_id: payment.payment_id, parent_payment_id: payment.parent_payment_id ?? null, payment_status: payment.payment_status, webhook_status: response.status });
 });

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { RENT_CANCEL_WINDOW_MS, RENT_UNIT_MS, RENT_UNITS, type RentUnit } from "../../schema/rentals";
-import type { Env } from "../env";
+import type { Env } from "../config";
 import { chargeSandbox, sandboxBalance, SANDBOX_RUB_PER_USD, setSandboxBalance } from "./sms-activations";
 import { sandboxSmsManToken } from "./sms-man-simulator";
 

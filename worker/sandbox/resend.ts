@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { getDb } from "../db/client";
-import type { Env } from "../env";
+import type { Env } from "../config";
 import { OutboxEmailSender } from "../providers/email/outbox";
 
 /**

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { Env } from "../env";
+import type { Env } from "../config";
 import { getDb } from "../db/client";
 import { sandboxState } from "../db/tables";
 import { hash, SANDBOX_ERROR, SANDBOX_NO_SMS, type SandboxCountry, type SandboxService } from "./sms-catalogue";

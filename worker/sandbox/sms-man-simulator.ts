@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { Env } from "../env";
+import type { Env } from "../config";
 import {
   cancelActivation,
   chargeSandbox,

@@ -41,11 +41,8 @@ export const smsTimingSandboxRoutes = new Hono<AppEnv>()
       country: 187,
       receivedAt: new Date().toISOString().slice(0, 19).replace("T", " "),
     };
-    const { createApp } = await import("../app");
-    const response = await createApp().fetch(
+    const response = await c.var.loopback(
       new Request(new URL("/api/webhooks/sms/swift", c.var.config.publicUrl), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
-      c.env,
-      c.executionCtx,
     );
     return c.json({ webhook_status: response.status, ...((await response.json()) as object) });
   });

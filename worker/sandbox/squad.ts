@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { koboToNaira, formatNaira } from "../../schema/money";
 import type { AppEnv } from "../app-env";
-import { configFor, type Env } from "../env";
+import { configFor, type Env } from "../config";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { signSquadBody } from "../providers/payments/signatures";
@@ -159,13 +159,12 @@ export function squadWebhookBody(tx: { transaction_ref: string; amount: number; 
 async function deliverWebhook(c: Context<AppEnv>, tx: SimTransaction): Promise<number> {
   const raw = JSON.stringify(squadWebhookBody(tx));
   const signature = (await signSquadBody(c.env.SQUAD_SECRET_KEY ?? "", raw)).toUpperCase();
-  const { createApp } = await import("../app");
   const request = new Request(new URL("/api/webhooks/squad", c.var.config.publicUrl), {
     method: "POST",
     headers: { "content-type": "application/json", "x-squad-encrypted-body": signature },
     body: raw,
   });
-  const response = await createApp().fetch(request, c.env, c.executionCtx);
+  const response = await c.var.loopback(request);
   return response.status;
 }
 

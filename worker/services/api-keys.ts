@@ -4,7 +4,7 @@ import type { ApiKeyMode, ApiKeyView, CreatedApiKey, CreateApiKeyInput } from ".
 import type { Db } from "../db/client";
 import { apiKeys, users } from "../db/tables";
 import { AppError } from "../lib/errors";
-import type { SignedInUser } from "../middleware/auth";
+import type { SignedInUser } from "./sessions";
 import { ledgerInsert } from "./ledger";
 import { sha256Hex } from "./password-reset";
 import { consumeRateLimit, enforceCostLimit, rateLimitedError, type RateLimitRule } from "./rate-limit";

@@ -4,7 +4,7 @@ import type { Db } from "../db/client";
 import { emailVerifications, users } from "../db/tables";
 import { AppError } from "../lib/errors";
 import { constantTimeEqual } from "../lib/password";
-import type { SignedInUser } from "../middleware/auth";
+import type { SignedInUser } from "./sessions";
 import { randomUrlToken, sha256Hex } from "./password-reset";
 
 /** A verification link lives a day: long enough to find the mail, short enough that an old inbox is not a key. */

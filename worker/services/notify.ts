@@ -1,6 +1,6 @@
 import { getServerByName } from "partyserver";
 import { realtimeMessageSchema, type RealtimeMessage } from "../../schema/realtime";
-import type { Env } from "../env";
+import type { Env } from "../config";
 import { log } from "../lib/log";
 import { queueWebhookEvents } from "./webhooks";
 

@@ -7,7 +7,7 @@ import { sessions, users } from "../db/tables";
 import { AppError, isCheckViolation } from "../lib/errors";
 import { koboToNaira } from "../../schema/money";
 import type { RealtimeMessage } from "../../schema/realtime";
-import type { Env } from "../env";
+import type { Env } from "../config";
 import { notify } from "./notify";
 import { operatorIds } from "./operator-console";
 import { closeRevokedSockets, revokeSessionsStatement } from "./sessions";

@@ -3,7 +3,7 @@ import { koboToNaira } from "../../schema/money";
 import { RENTAL_STATUSES } from "../../schema/rentals";
 import { SMS_ORDER_STATUSES } from "../../schema/sms";
 import { PAYMENT_STATUSES } from "../../schema/wallet";
-import { tierFor } from "../../schema/settings";
+import { tierFor } from "../../schema/tiers";
 import { RECONCILE_SQL, stuckSql } from "../db/admin-sql";
 import type { Db } from "../db/client";
 import { auditLog, ledger, payments, rentals, sessions, smsOrders, upstreamHealth, upstreamPrices, users } from "../db/tables";

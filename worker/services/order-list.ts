@@ -1,11 +1,11 @@
 import type { Db } from "../db/client";
-import type { UserRead } from "../middleware/auth";
+import type { UserRead } from "./sessions";
 import { rentalOrderRowsQuery, toRentalOrderRows } from "./rental-views";
 import { smsOrderRowsQuery, toSmsOrderRows } from "./sms-orders";
 
 /**
  * The orders table (both screens): SMS orders and rentals in one list, newest first. A read for readAsSignedInUser
- * (middleware/auth.ts), so the session check and both queries cost one D1 round trip on a list the screens poll.
+ * (middleware/auth.ts with services/sessions.ts), so the session check and both queries cost one D1 round trip on a list the screens poll.
  */
 export function ordersRead(db: Db, userId: string) {
   const sms = smsOrderRowsQuery(db, userId);

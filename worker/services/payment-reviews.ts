@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { koboToNaira } from "../../schema/money";
 import { getDb, type Db } from "../db/client";
 import { paymentReviewResolutions, paymentReviews, payments, users } from "../db/tables";
-import type { Env } from "../env";
+import type { Env } from "../config";
 import { AppError, isUniqueViolation } from "../lib/errors";
 import { log } from "../lib/log";
 import { ledgerInsert } from "./ledger";

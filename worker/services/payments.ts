@@ -3,7 +3,8 @@ import { koboToNaira, nairaToKobo } from "../../schema/money";
 import { INVOICE_LIFETIME_MS, type InvoiceAnswer, type PaymentConfirmation, type PaymentStatus } from "../../schema/wallet";
 import { getDb, type Db } from "../db/client";
 import { payments, users } from "../db/tables";
-import { configFor, type Env } from "../env";
+import { configFor, type Env } from "../config";
+import { TtlCache } from "../lib/cache";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import type { NowPayment, NowPaymentStatus } from "../providers/payments/nowpayments";
@@ -651,24 +652,21 @@ export async function sweepPayments(deps: PaymentDeps): Promise<{ invoices: numb
 // Currency lists (cached per isolate: they change rarely and every Fund Wallet visit asks)
 
 const CURRENCY_CACHE_MS = 5 * 60_000;
-let coinsCache: { at: number; value: string[] } | null = null;
-let merchantCache: { at: number; value: { code: string; name: string; available_for_payment: boolean }[] } | null = null;
+type MerchantCurrency = { code: string; name: string; available_for_payment: boolean };
+const currencyCache = new TtlCache<"coins", Promise<string[]>>(CURRENCY_CACHE_MS);
+const merchantCurrencyCache = new TtlCache<"merchant", Promise<MerchantCurrency[]>>(CURRENCY_CACHE_MS);
 
-export async function nowCurrencies(deps: PaymentDeps): Promise<string[]> {
-  if (coinsCache && Date.now() - coinsCache.at < CURRENCY_CACHE_MS) return coinsCache.value;
-  const value = (await deps.providers.nowpayments.merchantCoins()).map((c) => c.toUpperCase());
-  coinsCache = { at: Date.now(), value };
-  return value;
+export function nowCurrencies(deps: PaymentDeps): Promise<string[]> {
+  return currencyCache.getOrLoad("coins", async () => (await deps.providers.nowpayments.merchantCoins()).map((c) => c.toUpperCase()));
 }
 
 /** Every currency NOWPayments lists, flagged available_for_payment when it is enabled and selected by the merchant. */
-export async function nowMerchantCurrencies(deps: PaymentDeps) {
-  if (merchantCache && Date.now() - merchantCache.at < CURRENCY_CACHE_MS) return merchantCache.value;
-  const [selected, all] = await Promise.all([nowCurrencies(deps), deps.providers.nowpayments.fullCurrencies()]);
-  const chosen = new Set(selected);
-  const value = all.map((c) => ({ code: c.code.toUpperCase(), name: c.name, available_for_payment: c.enabled && chosen.has(c.code.toUpperCase()) }));
-  merchantCache = { at: Date.now(), value };
-  return value;
+export function nowMerchantCurrencies(deps: PaymentDeps): Promise<MerchantCurrency[]> {
+  return merchantCurrencyCache.getOrLoad("merchant", async () => {
+    const [selected, all] = await Promise.all([nowCurrencies(deps), deps.providers.nowpayments.fullCurrencies()]);
+    const chosen = new Set(selected);
+    return all.map((c) => ({ code: c.code.toUpperCase(), name: c.name, available_for_payment: c.enabled && chosen.has(c.code.toUpperCase()) }));
+  });
 }
 
 /** The cron's entry point: no request here, so notifications are awaited before the sweep returns. */

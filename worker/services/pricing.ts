@@ -1,5 +1,6 @@
 import { koboToNaira, nairaToKobo } from "../../schema/money";
-import { tierFor, type DiscountTier, type SettingValue } from "../../schema/settings";
+import type { DiscountTier, SettingValue } from "../../schema/settings";
+import { tierFor } from "../../schema/tiers";
 import type { Db } from "../db/client";
 import { AppError } from "../lib/errors";
 import { getSettings } from "./settings";

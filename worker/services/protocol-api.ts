@@ -3,9 +3,9 @@ import { koboToNaira, nairaToKobo } from "../../schema/money";
 import type { Db } from "../db/client";
 import { getDb } from "../db/client";
 import { apiActivations, smsOrders } from "../db/tables";
-import type { Env } from "../env";
+import type { Env } from "../config";
 import { AppError } from "../lib/errors";
-import type { SignedInUser } from "../middleware/auth";
+import type { SignedInUser } from "./sessions";
 import { pricingContext, smsPriceKobo } from "./pricing";
 import {
   PROTOCOL_COUNTRIES,

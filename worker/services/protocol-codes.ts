@@ -1,5 +1,5 @@
 import type { SmsProviderName } from "../../schema/sms";
-import type { Env } from "../env";
+import type { Env } from "../config";
 import type { SmsOffer } from "../providers/sms/types";
 import { smsCountries, smsOffers, type PricedOffer } from "./sms-catalogue";
 

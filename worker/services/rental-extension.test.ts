@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { configFor } from "../env";
+import { configFor } from "../config";
 import { AppError } from "../lib/errors";
 import { rentalProviderFor } from "../providers/rent";
 import { RentProviderError, type RentalExtension, type RentalProvider } from "../providers/rent/types";

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { rentalMessages, rentals } from "../db/tables";
-import type { Env } from "../env";
+import type { Env } from "../config";
 import { log } from "../lib/log";
 import { notify } from "./notify";
 import { reminderDueAt } from "./rental-reminder";

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { rentals, users } from "../db/tables";
-import { configFor } from "../env";
+import { configFor } from "../config";
 import { log } from "../lib/log";
 import { emailSenderFor } from "../providers/email/select";
 import { rentalEndingEmail } from "./account-emails";

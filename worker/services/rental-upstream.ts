@@ -1,6 +1,6 @@
 import { NO_RENT_STOCK_MESSAGE } from "../../schema/rentals";
 import type { Db } from "../db/client";
-import type { Env } from "../env";
+import type { Env } from "../config";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import { rentalProviderFor } from "../providers/rent";

@@ -1,4 +1,5 @@
-import type { Env } from "../env";
+import type { Env } from "../config";
+import { memoizeByObject } from "../lib/cache";
 
 /**
  * Sandbox accounts (docs/decisions/011-developer-api.md): each customer who creates a test key gets a second, shadow
@@ -16,8 +17,12 @@ export function isSandboxUser(userId: string): boolean {
   return userId.startsWith(SANDBOX_USER_PREFIX);
 }
 
-const sandboxEnvs = new WeakMap<Env, Env>();
 const derivedEnvs = new WeakSet<Env>();
+const sandboxEnvOf = memoizeByObject((env: Env): Env => {
+  const derived = { ...env, PROVIDERS: "sandbox" };
+  derivedEnvs.add(derived);
+  return derived;
+});
 
 /** Whether these bindings are a sandbox account's on a live deployment (its calls reach the simulators). */
 export function isSandboxAccountEnv(env: Env): boolean {
@@ -27,13 +32,7 @@ export function isSandboxAccountEnv(env: Env): boolean {
 /** The bindings a user's upstream calls run with: a sandbox account always reaches the in-worker simulators. */
 export function envForUser(env: Env, userId: string): Env {
   if (!isSandboxUser(userId) || env.PROVIDERS === "sandbox") return env;
-  let derived = sandboxEnvs.get(env);
-  if (!derived) {
-    derived = { ...env, PROVIDERS: "sandbox" };
-    sandboxEnvs.set(env, derived);
-    derivedEnvs.add(derived);
-  }
-  return derived;
+  return sandboxEnvOf(env);
 }
 
 /** The provider mode for a user's rentals (rentalProviderFor takes the mode, not the env). */

@@ -1,8 +1,9 @@
 import { and, desc, eq, gt, inArray, isNull, lt, ne, or } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { getServerByName } from "partyserver";
 import { getDb, type Db } from "../db/client";
-import { sessions } from "../db/tables";
-import type { Env } from "../env";
+import { sessions, users } from "../db/tables";
+import type { Env } from "../config";
 import { signToken } from "../lib/jwt";
 import { log } from "../lib/log";
 
@@ -141,4 +142,59 @@ export async function touchSession(db: Db, sessionId: string, now = Date.now()):
 export async function purgeDeadSessions(db: Db, now = Date.now()): Promise<void> {
   const dayAgo = now - 24 * 3600 * 1000;
   await db.delete(sessions).where(or(lt(sessions.expiresAt, now), lt(sessions.revokedAt, dayAgo)));
+}
+
+export type SignedInUser = {
+  id: string;
+  username: string;
+  email: string;
+  phone: string;
+  referralCode: string;
+  referredBy: string | null;
+  balanceKobo: number;
+  totalDepositedKobo: number;
+  /** Null until the customer followed the verification link (services/email-verification.ts requireVerifiedEmail). */
+  emailVerifiedAt: number | null;
+  /** Non-null when two-factor sign-in is on (the operator console can require it). */
+  totpEnabledAt: number | null;
+};
+
+/** A read a signed-in route runs (middleware/auth.ts readAsSignedInUser) for the token's user: its queries (not yet sent) and how to shape their rows. */
+export interface UserRead<R> {
+  queries: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
+  shape(results: unknown[], user: SignedInUser): R;
+}
+
+/** The session's user when the session is live (not revoked, not expired), else null: the rooms check each socket with it. */
+export async function loadSessionUser(d1: D1Database, userId: string, sessionId: string): Promise<SignedInUser | null> {
+  const [row] = await sessionUserQuery(getDb(d1), userId, sessionId);
+  if (!row) return null;
+  const { sessionLastSeenAt: _seen, ...user } = row;
+  return user;
+}
+
+export type SessionUserRow = SignedInUser & { sessionLastSeenAt: number | null };
+
+/** The session (not revoked, not expired) joined with its user: one query, not yet sent. */
+export function sessionUserQuery(db: Db, userId: string, sessionId: string) {
+  return db
+    .select({
+      id: users.id,
+      username: users.username,
+      email: users.email,
+      phone: users.phone,
+      referralCode: users.referralCode,
+      referredBy: users.referredBy,
+      balanceKobo: users.balanceKobo,
+      totalDepositedKobo: users.totalDepositedKobo,
+      emailVerifiedAt: users.emailVerifiedAt,
+      totpEnabledAt: users.totpEnabledAt,
+      sessionLastSeenAt: sessions.lastSeenAt,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, Date.now())),
+    )
+    .limit(1);
 }

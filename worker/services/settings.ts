@@ -2,11 +2,12 @@ import { inArray, sql } from "drizzle-orm";
 import { SETTING_DEFAULTS, settingSchemas, type SettingKey, type SettingValue } from "../../schema/settings";
 import type { Db } from "../db/client";
 import { settings } from "../db/tables";
+import { TtlCache } from "../lib/cache";
 
 // Settings change rarely and are read on every price: a short per-isolate cache keeps price lists at zero D1 round
 // trips. A change made by the operator CLI is served within CACHE_MS.
 const CACHE_MS = 10_000;
-const cache = new Map<SettingKey, { value: unknown; at: number }>();
+const cache = new TtlCache<SettingKey, unknown>(CACHE_MS);
 
 /** Reads settings (validated; a missing or corrupt row falls back to the default so the product keeps working). */
 export async function getSettings<K extends SettingKey>(db: Db, keys: K[]): Promise<{ [P in K]: SettingValue<P> }> {
@@ -15,7 +16,7 @@ export async function getSettings<K extends SettingKey>(db: Db, keys: K[]): Prom
   const missing: K[] = [];
   for (const key of keys) {
     const hit = cache.get(key);
-    if (hit && now - hit.at < CACHE_MS) out[key] = hit.value as SettingValue<K>;
+    if (hit) out[key] = hit.value as SettingValue<K>;
     else missing.push(key);
   }
   if (missing.length > 0) {
@@ -23,7 +24,7 @@ export async function getSettings<K extends SettingKey>(db: Db, keys: K[]): Prom
     for (const key of missing) {
       const row = rows.find((r) => r.key === key);
       const value = parseSetting(key, row?.value);
-      cache.set(key, { value, at: now });
+      cache.set(key, value, now);
       out[key] = value;
     }
   }

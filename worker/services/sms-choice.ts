@@ -13,7 +13,7 @@ import {
 import type { Db } from "../db/client";
 import { getDb } from "../db/client";
 import { smsFavourites, smsOrders } from "../db/tables";
-import type { Env } from "../env";
+import type { Env } from "../config";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import { pricingContext, smsPriceKobo } from "./pricing";

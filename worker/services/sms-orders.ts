@@ -22,11 +22,11 @@ import { smsProviderSchema } from "../../schema/sms";
 import type { Db } from "../db/client";
 import { getDb } from "../db/client";
 import { smsChains, smsOrderCodes, smsOrders, users } from "../db/tables";
-import type { Env } from "../env";
+import type { Env } from "../config";
 import type { ErrorCode } from "../../schema/errors";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
-import type { SignedInUser } from "../middleware/auth";
+import type { SignedInUser } from "./sessions";
 import { smsProviderFor } from "../providers/sms";
 import { SmsProviderError, type SmsActivation, type SmsFaultKind, type SmsPollResult, type SmsProvider } from "../providers/sms/types";
 import { asInsufficientBalance, guardedLedgerInsert, ledgerInsert } from "./ledger";
@@ -253,7 +253,7 @@ function pollerFor(env: Env, orderId: string) {
  * After `from` (a route of a chain) ended refunded without a code: buys the next route and returns its order id, or
  * null when the chain does not move on (it was cancelled, already moved on, has no route left within the cap, or the
  * wallet is short: then the chain ends). A route the upstream refuses at once ('failed', refunded) is passed over for
- * the one after it. Safe to run twice: the claim on sms_chains.current_order_id lets one caller through.
+ * the one after it. Safe to run twice: the guarded batch in placeNextRoute lets one caller through.
  */
 export async function moveChainOn(appEnv: Env, db: Db, from: SmsOrder): Promise<string | null> {
   let current = from;
@@ -946,11 +946,6 @@ export async function smsRefundState(db: Db, userId: string, orderId: string): P
   const order = await readOwnOrder(db, userId, orderId);
   const refunded = REFUNDED.has(order.status);
   return { request_id: order.id, status: order.status, refunded, amount: refunded ? koboToNaira(order.priceKobo) : 0 };
-}
-
-/** The caller's SMS orders that got a number, newest first, in the spec's Order shape. */
-export async function smsOrderRows(db: Db, userId: string, balanceKobo: number): Promise<OrderRow[]> {
-  return toSmsOrderRows(await smsOrderRowsQuery(db, userId), balanceKobo);
 }
 
 /** The orders table's SMS rows, not yet sent (the orders route batches it with the session check). */

@@ -1,6 +1,6 @@
-import type { Env } from "../env";
+import type { Env } from "../config";
 import { getDb } from "../db/client";
-import { configFor } from "../env";
+import { configFor } from "../config";
 import { log } from "../lib/log";
 import { runPaymentSweep } from "./payments";
 import { rentalProviderFor } from "../providers/rent";

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { DEFAULT_TIERS, tierFor } from "../../schema/settings";
+import { DEFAULT_TIERS } from "../../schema/settings";
+import { tierFor } from "../../schema/tiers";
 import { api, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { pollerOf, resetSmsTestState } from "../test/sms-fixtures";
 import { postEntry } from "./ledger";

@@ -2,7 +2,7 @@ import { and, desc, eq, ne } from "drizzle-orm";
 import { koboToNaira } from "../../schema/money";
 import type { PaymentStatus, Transaction, TransactionStatus } from "../../schema/wallet";
 import type { Db } from "../db/client";
-import type { UserRead } from "../middleware/auth";
+import type { UserRead } from "./sessions";
 import { ledger, payments } from "../db/tables";
 import { CARD_DEPOSIT_NOTE, cryptoDepositNote } from "./payments";
 

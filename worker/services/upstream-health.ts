@@ -3,7 +3,8 @@ import type { SmsProviderName } from "../../schema/sms";
 import type { Db } from "../db/client";
 import { getDb } from "../db/client";
 import { smsOrders, upstreamHealth } from "../db/tables";
-import { configFor, type Env } from "../env";
+import { configFor, type Env } from "../config";
+import { TtlCache } from "../lib/cache";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import { rentalProviderFor } from "../providers/rent";
@@ -31,17 +32,14 @@ export type HealthRow = typeof upstreamHealth.$inferSelect;
 
 // Read on every price list and purchase: a short per-isolate cache keeps that at zero D1 round trips (like settings).
 const CACHE_MS = 10_000;
-let cache: { at: number; rows: Map<string, HealthRow> } | null = null;
+const cache = new TtlCache<"rows", Promise<Map<string, HealthRow>>>(CACHE_MS);
 
 export function clearUpstreamHealthCache(): void {
-  cache = null;
+  cache.clear();
 }
 
-async function healthRows(db: Db): Promise<Map<string, HealthRow>> {
-  if (cache && Date.now() - cache.at < CACHE_MS) return cache.rows;
-  const rows = await db.select().from(upstreamHealth);
-  cache = { at: Date.now(), rows: new Map(rows.map((r) => [r.provider, r])) };
-  return cache.rows;
+function healthRows(db: Db): Promise<Map<string, HealthRow>> {
+  return cache.getOrLoad("rows", async () => new Map((await db.select().from(upstreamHealth)).map((r) => [r.provider, r])));
 }
 
 export function unavailableMessage(key: HealthKey): string {

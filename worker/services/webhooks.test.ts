@@ -6,7 +6,7 @@ import { createKey, pollOnce } from "../test/api-fixtures";
 import { api, createUser, type TestUser } from "../test/helpers";
 import { resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
 import { deliverDueWebhooks, deliveryFor, queueWebhookEvents, RETRY_DELAYS_MS, setWebhookSendForTests, setWebhookUrl } from "./webhooks";
-import type { Env } from "../env";
+import type { Env } from "../config";
 
 vi.setConfig({ testTimeout: 60_000 });
 

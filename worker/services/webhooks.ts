@@ -4,7 +4,7 @@ import { koboToNaira } from "../../schema/money";
 import type { RealtimeMessage } from "../../schema/realtime";
 import { getDb, type Db } from "../db/client";
 import { apiKeys, users, webhookEvents } from "../db/tables";
-import { configFor, type Env } from "../env";
+import { configFor, type Env } from "../config";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import { ownApiKey } from "./api-keys";

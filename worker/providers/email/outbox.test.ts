@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../env";
+import { loadConfig } from "../../config";
 import { api, db } from "../../test/helpers";
 import { OutboxEmailSender } from "./outbox";
 import { emailSenderFor } from "./select";

@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client";
-import type { Config, Env } from "../../env";
+import type { Config, Env } from "../../config";
 import { log } from "../../lib/log";
 import type { EmailSender } from "./email-sender";
 import { OutboxEmailSender } from "./outbox";

@@ -1,4 +1,4 @@
-import type { Config, Env } from "../../env";
+import type { Config, Env } from "../../config";
 import { NOWPAYMENTS_SIMULATOR_PATH, nowPaymentsSimulator } from "../../sandbox/nowpayments";
 import { SQUAD_SIMULATOR_PATH, squadSimulator } from "../../sandbox/squad";
 import { createNowPaymentsClient, NOWPAYMENTS_LIVE_BASE_URL, type NowPaymentsClient } from "./nowpayments";

@@ -1,4 +1,4 @@
-import type { Config, Env } from "../../env";
+import type { Config, Env } from "../../config";
 import { rentSimulator } from "../../sandbox/rent-simulator";
 import { sandboxSmsManToken } from "../../sandbox/sms-man-simulator";
 import { smsManCurrency } from "../sms";

@@ -1,5 +1,5 @@
 import type { SmsProviderName } from "../../../schema/sms";
-import type { Env } from "../../env";
+import type { Env } from "../../config";
 import { sandboxSwiftKey, smsActivateSimulator } from "../../sandbox/sms-activate-simulator";
 import { sandboxSmsManToken, smsManSimulator } from "../../sandbox/sms-man-simulator";
 import { SmsActivateProvider } from "./sms-activate";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig, type Env } from "./env";
+import { loadConfig, type Env } from "./config";
 
 const secrets = {
   JWT_SECRET: "a-long-enough-jwt-secret",

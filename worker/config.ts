@@ -1,19 +1,17 @@
 import { z } from "zod";
 import { parsePublicUrl } from "./lib/public-origin";
+import { memoizeByObject } from "./lib/cache";
 
-/** Bindings and variables the worker receives (wrangler.toml [vars], .dev.vars locally, `wrangler secret put` live). */
-export interface Env {
-  DB: D1Database;
-  ASSETS?: Fetcher;
-  SMS_ORDER: DurableObjectNamespace<import("./objects/sms-order-poller").SmsOrderPoller>;
-  RENTAL: DurableObjectNamespace<import("./objects/rental-watcher").RentalWatcher>;
-  INVOICE: DurableObjectNamespace<import("./objects/invoice-watcher").InvoiceWatcher>;
-  WEBHOOK: DurableObjectNamespace<import("./objects/webhook-delivery").WebhookDelivery>;
-  NotificationRoom: DurableObjectNamespace<import("./rooms/notification-room").NotificationRoom>;
+/**
+ * What the worker receives. The bindings (D1, assets, Durable Objects) and wrangler.toml's [vars] are typed by
+ * `wrangler types` in ../worker-configuration.d.ts (regenerate with `npm run types`; the lint fails when it is stale).
+ * Secrets and optional variables live in .dev.vars locally and `wrangler secret put` live, which wrangler.toml cannot
+ * declare: they are here, optional, because a deployment may lack them (loadConfig says which).
+ */
+export interface Env extends Cloudflare.Env, Secrets {}
 
-  APP_ENV?: string;
-  /** "sandbox": real adapters wired to the in-worker protocol simulators (worker/sandbox). "live": the real upstreams. */
-  PROVIDERS?: string;
+/** Secrets and variables wrangler.toml does not declare; optional because a deployment may lack them. */
+export interface Secrets {
   /** Set to "true" to run production on sandbox providers or with missing secrets (a staging demo). */
   ALLOW_INSECURE_PRODUCTION?: string;
   /**
@@ -26,20 +24,13 @@ export interface Env {
   CORS_ORIGINS?: string;
   JWT_SECRET?: string;
   SQUAD_SECRET_KEY?: string;
-  SQUAD_BASE_URL?: string;
   NOWPAYMENTS_API_KEY?: string;
   NOWPAYMENTS_IPN_SECRET?: string;
-  NOWPAYMENTS_BASE_URL?: string;
   SMSMAN_TOKEN?: string;
-  SMSMAN_BASE_URL?: string;
   /** The sms-man account's currency (RUB, USD or EUR; default RUB): how its prices and balance are read. */
   SMSMAN_CURRENCY?: string;
   SWIFT_API_KEY?: string;
-  SWIFT_BASE_URL?: string;
   RESEND_API_KEY?: string;
-  /** Resend's API host (https://api.resend.com); a staging host or a test bench otherwise. */
-  RESEND_BASE_URL?: string;
-  EMAIL_FROM?: string;
   SANDBOX_SMS_DELAY_MS?: string;
   /** Benchmarks only: each sandbox SMS code arrives up to this much later than SANDBOX_SMS_DELAY_MS, at random. */
   SANDBOX_SMS_DELAY_JITTER_MS?: string;
@@ -116,17 +107,8 @@ export function loadConfig(env: Env): Config {
   };
 }
 
-const configs = new WeakMap<object, Config>();
-
 /** loadConfig once per env object (an isolate's bindings), for the app, the Durable Objects, the rooms and the sweep. */
-export function configFor(env: Env): Config {
-  let config = configs.get(env);
-  if (!config) {
-    config = loadConfig(env);
-    configs.set(env, config);
-  }
-  return config;
-}
+export const configFor: (env: Env) => Config = memoizeByObject(loadConfig);
 
 export class ConfigError extends Error {
   override name = "ConfigError";

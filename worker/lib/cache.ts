@@ -1,0 +1,65 @@
+/**
+ * The worker's two in-memory caches (issue 14: one shape instead of hand-written ones in each service). Both live per
+ * isolate: nothing here is shared between isolates or survives a deploy, so each is only ever a shortcut past a read
+ * whose answer may be a little old (settings, upstream health, price and currency lists) or is a pure function of
+ * its key (the parsed config of an env object).
+ */
+
+/**
+ * Entries that live ttlMs from when they were stored. A stored promise that rejects is dropped at once (the next call
+ * loads again instead of serving the failure for ttlMs); while it is pending, concurrent callers share it.
+ */
+export class TtlCache<K, V> {
+  private readonly entries = new Map<K, { at: number; value: V }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The entry when it is younger than ttlMs. */
+  get(key: K): { value: V } | undefined {
+    const hit = this.entries.get(key);
+    return hit && this.now() - hit.at < this.ttlMs ? { value: hit.value } : undefined;
+  }
+
+  set(key: K, value: V, at = this.now()): void {
+    this.entries.set(key, { at, value });
+    if (value instanceof Promise) {
+      value.catch(() => {
+        if (this.entries.get(key)?.value === value) this.entries.delete(key);
+      });
+    }
+  }
+
+  /** The fresh entry, or load()'s answer stored for ttlMs. */
+  getOrLoad(key: K, load: () => V): V {
+    const hit = this.get(key);
+    if (hit) return hit.value;
+    const value = load();
+    this.set(key, value);
+    return value;
+  }
+
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+/**
+ * compute(key) once per key object, kept as long as the key lives (a WeakMap): the parsed configuration, a sandbox
+ * account's bindings and the rooms' routable bindings are each derived once per isolate's env.
+ */
+export function memoizeByObject<K extends object, V>(compute: (key: K) => V): (key: K) => V {
+  const values = new WeakMap<K, V>();
+  return (key) => {
+    if (values.has(key)) return values.get(key)!;
+    const value = compute(key);
+    values.set(key, value);
+    return value;
+  };
+}
