@@ -22,6 +22,10 @@ export const RENT_UNIT_MS: Record<RentUnit, number> = {
 /** The spec's red box, also the server's answer when the upstream has no number for the choice. */
 export const NO_RENT_STOCK_MESSAGE = "No stock available for the selected duration";
 
+/** The answer when the upstream's price for a rental fails the price guard (ceiling or jump): nothing is charged. */
+export const RENT_PRICE_REFUSED_MESSAGE =
+  "This rental is temporarily unavailable: the provider's price for it did not pass our price check. Please try another duration or country, or try again later.";
+
 /** The upstream lets a rental be cancelled for a refund within this window, and only before any SMS. */
 export const RENT_CANCEL_WINDOW_MS = 20 * 60_000;
 

@@ -1,16 +1,24 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { NOWPAYMENTS_SIMULATOR_PATH, nowPaymentsSimulator } from "../sandbox/nowpayments";
+import { rentSimulator } from "../sandbox/rent-simulator";
 import { RESEND_SIMULATOR_PATH, resendSimulator } from "../sandbox/resend";
+import { sandboxSwiftKey, smsActivateSimulator } from "../sandbox/sms-activate-simulator";
+import { setSandboxBalance } from "../sandbox/sms-activations";
+import { sandboxSmsManToken, smsManSimulator } from "../sandbox/sms-man-simulator";
 import { SQUAD_SIMULATOR_PATH, squadSimulator } from "../sandbox/squad";
-import { checkProviders, formatProviderTable, isGreen, type ProvidersCheckEnv } from "./providers-check";
+import { checkProviders, formatProviderTable, isGreen, type CheckedProvider, type ProvidersCheckEnv } from "./providers-check";
 
 /** The check as an operator runs it, with every provider's base URL pointed at our simulators (written from the docs). */
 const SIM = "http://sim.test";
-const simulators = {
+const simulators: Record<CheckedProvider, (r: Request) => Promise<Response>> = {
   squad: (r: Request) => Promise.resolve(squadSimulator.fetch(r, env)),
   nowpayments: (r: Request) => Promise.resolve(nowPaymentsSimulator.fetch(r, env)),
   resend: (r: Request) => Promise.resolve(resendSimulator.fetch(r, { ...env, RESEND_API_KEY: "re_live_key" })),
+  // sms-man's activation API (/control) and rent API (/rent-api) share one host and token; DaisySMS is handler_api.php.
+  "sms-man": (r: Request) => Promise.resolve(smsManSimulator.fetch(r, env)),
+  "sms-man-rent": (r: Request) => Promise.resolve(rentSimulator.fetch(r, env)),
+  daisysms: (r: Request) => Promise.resolve(smsActivateSimulator.fetch(r, env)),
 };
 const goodEnv: ProvidersCheckEnv = {
   SQUAD_SECRET_KEY: env.SQUAD_SECRET_KEY,
@@ -19,6 +27,11 @@ const goodEnv: ProvidersCheckEnv = {
   NOWPAYMENTS_BASE_URL: `${SIM}${NOWPAYMENTS_SIMULATOR_PATH}`,
   RESEND_API_KEY: "re_live_key",
   RESEND_BASE_URL: `${SIM}${RESEND_SIMULATOR_PATH}`,
+  SMSMAN_TOKEN: sandboxSmsManToken(env),
+  SMSMAN_BASE_URL: SIM,
+  SMSMAN_CURRENCY: "RUB",
+  SWIFT_API_KEY: sandboxSwiftKey(env),
+  SWIFT_BASE_URL: SIM,
 };
 
 describe("npm run providers:check", () => {
@@ -35,9 +48,22 @@ describe("npm run providers:check", () => {
       ["Squad (card)", true],
       ["NOWPayments (crypto)", true],
       ["Resend (e-mail)", true],
+      ["sms-man (Dynamic SMS)", true],
+      ["sms-man rent (Rent Number)", true],
+      ["DaisySMS (Swift SMS)", true],
     ]);
     expect(rows[1]!.currency).toContain("USD (6 coins");
+    // Each SMS row read our balance there in its own currency, and one price list.
+    expect(rows[3]).toMatchObject({ balance: "90000.00 RUB", currency: expect.stringMatching(/^RUB \(get-prices \S.*: \d+ offers in RUB\)$/) });
+    expect(rows[4]).toMatchObject({ balance: "90000.00 RUB", currency: expect.stringMatching(/^RUB \(limits: 1 countries, 1 day from \d+\.\d\d RUB\)$/) });
+    expect(rows[5]).toMatchObject({ balance: "1000.00 USD", currency: expect.stringMatching(/^USD \(getPrices USA: [1-9]\d* offers\)$/) });
     expect(calls.every((c) => c.includes(" GET "))).toBe(true);
+    // Only documented reads reached the SMS upstreams: nothing bought, rented or cancelled.
+    const smsCalls = calls.filter((c) => /^(sms-man|sms-man-rent|daisysms) /.test(c));
+    expect(smsCalls.map((c) => c.replace(/^\S+ GET /, ""))).toEqual(
+      expect.arrayContaining(["/control/get-balance", "/control/countries", "/control/get-prices", "/rent-api/get-balance", "/rent-api/limits"]),
+    );
+    expect(smsCalls.some((c) => /get-number|set-status|getNumber|setStatus/.test(c))).toBe(false);
     const table = formatProviderTable(rows);
     expect(table.split("\n")[0]).toMatch(/^provider\s+reachable\s+authenticated\s+currency\s+balance\s+what would break$/);
     expect(table).toContain("nothing: OK");
@@ -48,7 +74,7 @@ describe("npm run providers:check", () => {
 
   it("a bad key makes the provider's row say so (reachable, not authenticated, what breaks), never green", async () => {
     const rows = await checkProviders({
-      env: { ...goodEnv, SQUAD_SECRET_KEY: "sandbox_sk_wrong", NOWPAYMENTS_API_KEY: "wrong", RESEND_API_KEY: "re_wrong" },
+      env: { ...goodEnv, SQUAD_SECRET_KEY: "sandbox_sk_wrong", NOWPAYMENTS_API_KEY: "wrong", RESEND_API_KEY: "re_wrong", SMSMAN_TOKEN: "wrong", SWIFT_API_KEY: "wrong" },
       fetchFor: (p) => simulators[p],
     });
     for (const row of rows) {
@@ -59,6 +85,9 @@ describe("npm run providers:check", () => {
     expect(rows[0]!.breaks).toBe("card funding: Squad refuses SQUAD_SECRET_KEY (check live vs sandbox key and SQUAD_BASE_URL)");
     expect(rows[1]!.breaks).toBe("crypto funding: NOWPayments refuses NOWPAYMENTS_API_KEY");
     expect(rows[2]!.breaks).toBe("every e-mail: Resend refuses RESEND_API_KEY (invalid_api_key)");
+    expect(rows[3]!.breaks).toMatch(/^Dynamic SMS purchases: the upstream refuses SMSMAN_TOKEN \(get-balance: wrong_token/);
+    expect(rows[4]!.breaks).toMatch(/^rentals: the upstream refuses SMSMAN_TOKEN \(sms-man: wrong_token/);
+    expect(rows[5]!.breaks).toBe("Swift SMS purchases: the upstream refuses SWIFT_API_KEY (getBalance: BAD_KEY)");
     expect(formatProviderTable(rows)).toMatch(/Squad \(card\)\s+yes\s+NO/);
   });
 
@@ -85,5 +114,39 @@ describe("npm run providers:check", () => {
     );
     expect(noTo.status).toBe(422);
     expect(await noTo.json()).toMatchObject({ name: "validation_error" });
+  });
+});
+
+describe("npm run providers:check, SMS upstream rows", () => {
+  it("one bad key turns only its own row red, with what breaks; the others stay green", async () => {
+    const rows = await checkProviders({ env: { ...goodEnv, SWIFT_API_KEY: "not-the-key" }, fetchFor: (p) => simulators[p] });
+    expect(rows.filter((r) => !isGreen(r)).map((r) => r.provider)).toEqual(["DaisySMS (Swift SMS)"]);
+    expect(rows[5]).toMatchObject({ reachable: true, authenticated: false, balance: "n/a" });
+    expect(formatProviderTable(rows)).toMatch(/DaisySMS \(Swift SMS\)\s+yes\s+NO\s+USD\s+n\/a\s+Swift SMS purchases: the upstream refuses SWIFT_API_KEY/);
+  });
+
+  it("a missing key, an unreachable host and an empty balance each say what would break", async () => {
+    await setSandboxBalance(env, "swift", 0);
+    try {
+      const rows = await checkProviders({
+        env: { ...goodEnv, SMSMAN_TOKEN: "" },
+        fetchFor: (p) => (p === "daisysms" ? simulators[p] : () => Promise.reject(new TypeError("getaddrinfo ENOTFOUND"))),
+      });
+      expect(rows[3]).toMatchObject({ authenticated: null, breaks: "Dynamic SMS purchases: SMSMAN_TOKEN is not set" });
+      expect(rows[4]).toMatchObject({ authenticated: null, breaks: "rentals: SMSMAN_TOKEN is not set" });
+      expect(rows[5]).toMatchObject({
+        reachable: true,
+        authenticated: true,
+        balance: "0.00 USD",
+        breaks: "Swift SMS purchases: our balance there is 0.00 USD (top it up: every purchase would be refused)",
+      });
+      expect(isGreen(rows[5]!)).toBe(false);
+      const unreachable = await checkProviders({ env: goodEnv, fetchFor: () => () => Promise.reject(new TypeError("getaddrinfo ENOTFOUND")) });
+      for (const row of unreachable.slice(3)) {
+        expect(row, row.provider).toMatchObject({ reachable: false, authenticated: null, breaks: expect.stringContaining(": unreachable (unavailable") });
+      }
+    } finally {
+      await setSandboxBalance(env, "swift", 1000);
+    }
   });
 });

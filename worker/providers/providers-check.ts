@@ -2,12 +2,18 @@ import { z } from "zod";
 import { RESEND_BASE_URL } from "./email/resend";
 import { createNowPaymentsClient, NOWPAYMENTS_LIVE_BASE_URL } from "./payments/nowpayments";
 import { createSquadClient, SQUAD_LIVE_BASE_URL } from "./payments/squad";
+import { SmsManRentProvider } from "./rent/sms-man-rent";
+import { RentProviderError } from "./rent/types";
+import { SmsActivateProvider } from "./sms/sms-activate";
+import { SmsManProvider } from "./sms/sms-man";
+import { isUpstreamCurrency, SmsProviderError, type UpstreamCurrency, type UpstreamMoney } from "./sms/types";
 import { createUpstreamClient, UpstreamFault, type FetchLike } from "./upstream-http";
 
 /**
  * `npm run providers:check`: before customers arrive, prove each provider answers our real keys. Only read-only or
  * free calls: a Squad verify of a made-up reference, NOWPayments' status, currency list and minimum, Resend's API-key
- * list. Each row says whether the provider was reachable, whether it accepted the key, and what would break if not.
+ * list, and at each SMS upstream our balance and one price list (sms-man's activation API and its rent API separately:
+ * the same token, two services; DaisySMS). Each row says whether the provider was reachable, whether it accepted the key, and what would break if not.
  */
 
 export interface ProviderCheckRow {
@@ -29,12 +35,25 @@ export interface ProvidersCheckEnv {
   NOWPAYMENTS_BASE_URL?: string;
   RESEND_API_KEY?: string;
   RESEND_BASE_URL?: string;
+  SMSMAN_TOKEN?: string;
+  SMSMAN_BASE_URL?: string;
+  SMSMAN_CURRENCY?: string;
+  SWIFT_API_KEY?: string;
+  SWIFT_BASE_URL?: string;
 }
+
+/** The upstreams the check reaches, one fetch each (so a test can point each at its own simulator). */
+export type CheckedProvider = "squad" | "nowpayments" | "resend" | "sms-man" | "sms-man-rent" | "daisysms";
+
+// The live hosts, as wrangler.toml's defaults (https://sms-man.com/api, https://sms-man.com/api/rent,
+// https://daisysms.com/docs/api).
+export const SMSMAN_LIVE_BASE_URL = "https://api.sms-man.com";
+export const DAISYSMS_LIVE_BASE_URL = "https://daisysms.com/stubs/handler_api.php";
 
 export interface ProvidersCheckOptions {
   env: ProvidersCheckEnv;
   /** How to reach each provider: the network in the script, the simulators in tests. */
-  fetchFor: (provider: "squad" | "nowpayments" | "resend") => FetchLike;
+  fetchFor: (provider: CheckedProvider) => FetchLike;
   timeoutMs?: number;
 }
 
@@ -43,7 +62,7 @@ export function isGreen(row: ProviderCheckRow): boolean {
 }
 
 export async function checkProviders(opts: ProvidersCheckOptions): Promise<ProviderCheckRow[]> {
-  return Promise.all([checkSquad(opts), checkNowPayments(opts), checkResend(opts)]);
+  return Promise.all([checkSquad(opts), checkNowPayments(opts), checkResend(opts), checkSmsMan(opts), checkSmsManRent(opts), checkDaisySms(opts)]);
 }
 
 const unreachable = (err: unknown) => err instanceof UpstreamFault && (err.reason === "timeout" || err.reason === "network" || err.reason === "http");
@@ -120,6 +139,117 @@ async function checkResend({ env, fetchFor, timeoutMs }: ProvidersCheckOptions):
     return { ...row, reachable: reply.status < 500, breaks: `every e-mail: unexpected answer HTTP ${reply.status}` };
   } catch (err) {
     return { ...row, breaks: `every e-mail: Resend is unreachable (${describe(err)})` };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// SMS upstreams: our balance there and one price list, through the product's own adapters (so the check reads the
+// replies exactly as a purchase would). Nothing is bought: get-balance, countries and get-prices / limits /
+// getBalance and getPrices are reads (https://sms-man.com/api, https://sms-man.com/api/rent, https://daisysms.com/docs/api).
+
+/** The sms-man account currency as the product reads it (worker/providers/sms smsManCurrency: default RUB). */
+function smsManAccountCurrency(env: ProvidersCheckEnv): UpstreamCurrency {
+  const value = (env.SMSMAN_CURRENCY ?? "").trim().toUpperCase();
+  return isUpstreamCurrency(value) ? (value as UpstreamCurrency) : "RUB";
+}
+
+const money = (m: UpstreamMoney) => `${m.amount.toFixed(2)} ${m.currency}`;
+
+/** An SMS adapter's fault as a row: unreachable, a refused key, or what else the upstream said. */
+function smsRow(row: ProviderCheckRow, err: unknown, serves: string, keyName: string): ProviderCheckRow {
+  const kind = err instanceof SmsProviderError ? err.kind : err instanceof RentProviderError ? err.kind : null;
+  const detail = err instanceof SmsProviderError ? err.detail : err instanceof Error ? err.message : String(err);
+  if (kind === "timeout" || kind === "unavailable") return { ...row, reachable: false, authenticated: null, breaks: `${serves}: unreachable (${kind}: ${detail})` };
+  const badKey = kind === "bad_key" || (err instanceof RentProviderError && err.upstreamCode === "wrong_token");
+  if (badKey) return { ...row, reachable: true, authenticated: false, breaks: `${serves}: the upstream refuses ${keyName} (${detail})` };
+  return { ...row, reachable: true, breaks: `${serves}: unexpected reply (${kind ?? "error"}: ${detail})` };
+}
+
+/** A zero balance answers every purchase with NO_MONEY / balance: worth saying before customers meet it. */
+function balanceBreaks(balance: UpstreamMoney, serves: string): string {
+  return balance.amount > 0 ? "" : `${serves}: our balance there is ${money(balance)} (top it up: every purchase would be refused)`;
+}
+
+async function checkSmsMan({ env, fetchFor, timeoutMs }: ProvidersCheckOptions): Promise<ProviderCheckRow> {
+  const serves = "Dynamic SMS purchases";
+  const row: ProviderCheckRow = { provider: "sms-man (Dynamic SMS)", reachable: false, authenticated: null, currency: smsManAccountCurrency(env), balance: "n/a", breaks: "" };
+  if (!env.SMSMAN_TOKEN) return { ...row, breaks: `${serves}: SMSMAN_TOKEN is not set` };
+  const sms = new SmsManProvider({
+    baseUrl: env.SMSMAN_BASE_URL || SMSMAN_LIVE_BASE_URL,
+    key: env.SMSMAN_TOKEN,
+    accountCurrency: smsManAccountCurrency(env),
+    fetch: fetchFor("sms-man"),
+    timeoutMs,
+  });
+  try {
+    const balance = await sms.balance();
+    // One price list: the first country sms-man lists (countries and get-prices are both documented reads).
+    const [country] = await sms.countries();
+    if (!country) return { ...row, reachable: true, authenticated: true, balance: money(balance), breaks: `${serves}: sms-man lists no country` };
+    const offers = await sms.services(country.id);
+    const priced = offers[0]?.currency ?? balance.currency;
+    return {
+      ...row,
+      reachable: true,
+      authenticated: true,
+      currency: `${balance.currency} (get-prices ${country.title}: ${offers.length} offers in ${priced})`,
+      balance: money(balance),
+      breaks: balanceBreaks(balance, serves),
+    };
+  } catch (err) {
+    return smsRow(row, err, serves, "SMSMAN_TOKEN");
+  }
+}
+
+async function checkSmsManRent({ env, fetchFor, timeoutMs }: ProvidersCheckOptions): Promise<ProviderCheckRow> {
+  const serves = "rentals";
+  const row: ProviderCheckRow = { provider: "sms-man rent (Rent Number)", reachable: false, authenticated: null, currency: smsManAccountCurrency(env), balance: "n/a", breaks: "" };
+  if (!env.SMSMAN_TOKEN) return { ...row, breaks: `${serves}: SMSMAN_TOKEN is not set` };
+  const rent = new SmsManRentProvider({
+    baseUrl: env.SMSMAN_BASE_URL || SMSMAN_LIVE_BASE_URL,
+    token: env.SMSMAN_TOKEN,
+    accountCurrency: smsManAccountCurrency(env),
+    fetch: async (request) => fetchFor("sms-man-rent")(request),
+    timeoutMs,
+  });
+  try {
+    const balance = await rent.balance();
+    // One price list: the rent API's limits for one day in its documented sample country (1); a read, nothing rented.
+    const limits = await rent.limits({ countryId: "1", unit: "day", period: 1 });
+    const sample = limits[0];
+    return {
+      ...row,
+      reachable: true,
+      authenticated: true,
+      currency: `${balance.currency} (limits: ${limits.length} countries${sample ? `, 1 day from ${sample.cost.toFixed(2)} ${sample.currency}` : ""})`,
+      balance: money(balance),
+      breaks: balanceBreaks(balance, serves),
+    };
+  } catch (err) {
+    return smsRow(row, err, serves, "SMSMAN_TOKEN");
+  }
+}
+
+async function checkDaisySms({ env, fetchFor, timeoutMs }: ProvidersCheckOptions): Promise<ProviderCheckRow> {
+  const serves = "Swift SMS purchases";
+  const row: ProviderCheckRow = { provider: "DaisySMS (Swift SMS)", reachable: false, authenticated: null, currency: "USD", balance: "n/a", breaks: "" };
+  if (!env.SWIFT_API_KEY) return { ...row, breaks: `${serves}: SWIFT_API_KEY is not set` };
+  const sms = new SmsActivateProvider({ baseUrl: env.SWIFT_BASE_URL || DAISYSMS_LIVE_BASE_URL, key: env.SWIFT_API_KEY, fetch: fetchFor("daisysms"), timeoutMs });
+  try {
+    // getBalance answers in dollars; getPrices for USA (the adapter's only country) is the one price list.
+    const balance = await sms.balance();
+    const [usa] = await sms.countries();
+    const offers = usa ? await sms.services(usa.id) : [];
+    return {
+      ...row,
+      reachable: true,
+      authenticated: true,
+      currency: `USD (getPrices USA: ${offers.length} offers)`,
+      balance: money(balance),
+      breaks: balanceBreaks(balance, serves) || (offers.length === 0 ? `${serves}: getPrices lists no service for USA` : ""),
+    };
+  } catch (err) {
+    return smsRow(row, err, serves, "SWIFT_API_KEY");
   }
 }
 

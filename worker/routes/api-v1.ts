@@ -16,6 +16,7 @@ import {
 import { koboToNaira, nairaToKobo } from "../../schema/money";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
+import { RENT_PRICE_REFUSED_MESSAGE } from "../../schema/rentals";
 import { AppError } from "../lib/errors";
 import { OpenApiRegistry } from "../lib/openapi";
 import { validate } from "../lib/validate";
@@ -27,7 +28,7 @@ import { checkRentalNow } from "../services/rental-inbox";
 import type { RentalDeps } from "../services/rental-upstream";
 import { ownedRental, rentalMessagesOf, rentalView } from "../services/rental-views";
 import { cancelRental, endRental, quoteRental, rentNumber } from "../services/rentals";
-import { providerModeFor, envForUser } from "../services/sandbox-accounts";
+import { isSandboxUser, providerModeFor, envForUser } from "../services/sandbox-accounts";
 import { smsCountries, smsOffers } from "../services/sms-catalogue";
 import { pricingContext, smsPriceKobo } from "../services/pricing";
 import { buySmsNumber, cancelSmsOrder, requestAnotherCode } from "../services/sms-orders";
@@ -142,7 +143,8 @@ apiV1Routes.post("/rentals", validate("json", v1RentSchema), async (c) => {
   const body = c.req.valid("json");
   const deps = rentDeps(c);
   const choice = { countryId: body.country, unit: body.duration, period: body.period };
-  const quote = await quoteRental(deps, c.var.user.totalDepositedKobo, choice);
+  const quote = await quoteRental(deps, c.var.user.totalDepositedKobo, choice, { history: !isSandboxUser(c.var.user.id) });
+  if (quote.refused) throw new AppError("CONFLICT", RENT_PRICE_REFUSED_MESSAGE);
   if (quote.priceKobo === null) throw new AppError("NO_NUMBERS", "No stock available for the selected duration");
   if (body.max_price !== undefined && quote.priceKobo > nairaToKobo(body.max_price)) {
     throw new AppError("PRICE_CHANGED", `The price is ₦${koboToNaira(quote.priceKobo).toFixed(2)}, above your max_price.`, {

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { koboToNaira } from "../../schema/money";
-import { NO_RENT_STOCK_MESSAGE, rentExtendRequestSchema, rentalIdParamSchema, rentNumberRequestSchema, rentQuoteRequestSchema } from "../../schema/rentals";
+import { NO_RENT_STOCK_MESSAGE, RENT_PRICE_REFUSED_MESSAGE, rentExtendRequestSchema, rentalIdParamSchema, rentNumberRequestSchema, rentQuoteRequestSchema } from "../../schema/rentals";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { validate } from "../lib/validate";
@@ -37,6 +37,8 @@ rentalRoutes.post("/rent/countries", validate("json", rentQuoteRequestSchema), a
     period: body.period,
   });
   // No stock is an answer, not an error: the form shows the spec's red box from `message` (or an empty/zero limit).
+  // A price the guard refused is answered the same way, with its own message (renting it would be a 409).
+  if (quote.refused) return c.json({ limits: quote.limits, price: null, in_stock: false, message: RENT_PRICE_REFUSED_MESSAGE });
   if (quote.priceKobo === null) {
     return c.json({ limits: quote.limits, price: null, in_stock: false, message: NO_RENT_STOCK_MESSAGE });
   }

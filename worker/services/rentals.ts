@@ -1,5 +1,5 @@
 import { and, eq, exists, lt, notExists, sql } from "drizzle-orm";
-import { formatRentDuration, NO_RENT_STOCK_MESSAGE, RENT_CANCEL_WINDOW_MS, RENT_UNIT_MS } from "../../schema/rentals";
+import { formatRentDuration, NO_RENT_STOCK_MESSAGE, RENT_PRICE_REFUSED_MESSAGE, RENT_CANCEL_WINDOW_MS, RENT_UNIT_MS } from "../../schema/rentals";
 import { rentalMessages, rentals } from "../db/tables";
 import { TtlCache } from "../lib/cache";
 import { AppError } from "../lib/errors";
@@ -11,9 +11,11 @@ import { notify } from "./notify";
 import { assertNotAboveShown, costMinorUnits, pricingContext, rentPriceKobo } from "./pricing";
 import { enforceCostLimit } from "./rate-limit";
 import { finalSync, nextAlarmAt, startWatcher, stopWatcher, syncRentalMessages } from "./rental-inbox";
+import { guardRentPrice } from "./rental-price-guard";
 import { remindIfDue } from "./rental-reminder";
 import { customerErrorFor, upstreamFor, type RentalDeps } from "./rental-upstream";
 import { findRental, ownedRental, type RentalRow } from "./rental-views";
+import { isSandboxUser } from "./sandbox-accounts";
 import { getSetting } from "./settings";
 import { STOP, type TickResult } from "./tick";
 import { toUsd } from "./upstream-money";
@@ -36,12 +38,20 @@ export interface RentQuote {
   /** The spec's data.limits[]: cost is the upstream cost in US cents, so the spec's cost/100 × rate × (1 + rent_cost)
    * reproduces the price before the tier discount (docs/decisions/005-rent-cost-in-usd.md). */
   limits: { country_id: string; count: number; cost: number }[];
-  /** What the server will charge, in kobo; null when there is no stock. */
+  /** What the server will charge, in kobo; null when there is no stock or the price was refused. */
   priceKobo: number | null;
   limit: (RentLimit & { costUsd: number }) | null;
+  /** Why the upstream's price for this choice is not sold (the price guard, rental-price-guard.ts). */
+  refused?: string;
 }
 
-export async function quoteRental(deps: RentalDeps, totalDepositedKobo: number, choice: RentChoice): Promise<RentQuote> {
+/** `history` false: a sandbox account's simulated prices never touch the live prices' jump-guard history. */
+export async function quoteRental(
+  deps: RentalDeps,
+  totalDepositedKobo: number,
+  choice: RentChoice,
+  { history = true }: { history?: boolean } = {},
+): Promise<RentQuote> {
   let limits: RentLimit[];
   try {
     limits = await deps.provider.limits(choice);
@@ -59,12 +69,16 @@ export async function quoteRental(deps: RentalDeps, totalDepositedKobo: number, 
     }
     return [{ ...l, costUsd }];
   });
-  const limit = priced.find((l) => l.countryId === choice.countryId && l.count > 0) ?? null;
+  const inStock = priced.find((l) => l.countryId === choice.countryId && l.count > 0) ?? null;
+  // The SMS buys' ceiling and jump guard: an implausible price is never sold (nor shown as in stock).
+  const refused = inStock ? await guardRentPrice(deps.db, choice, inStock, { history }) : null;
+  const limit = refused ? null : inStock;
   const ctx = await pricingContext(deps.db, totalDepositedKobo);
   return {
-    limits: priced.map((l) => ({ country_id: l.countryId, count: l.count, cost: costMinorUnits(l.costUsd) })),
+    limits: priced.map((l) => ({ country_id: l.countryId, count: refused && l === inStock ? 0 : l.count, cost: costMinorUnits(l.costUsd) })),
     priceKobo: limit ? rentPriceKobo(limit.costUsd, ctx) : null,
     limit,
+    ...(refused ? { refused } : {}),
   };
 }
 
@@ -106,7 +120,9 @@ export async function rentNumber(
 ): Promise<RentalRow> {
   await enforceCostLimit(deps.db, user.id, "rental");
   const choice: RentChoice = { countryId: request.countryId, unit: request.unit, period: request.period };
-  const quote = await quoteRental({ ...deps, provider: upstreamFor(deps, user.id) }, user.totalDepositedKobo, choice);
+  const quote = await quoteRental({ ...deps, provider: upstreamFor(deps, user.id) }, user.totalDepositedKobo, choice, { history: !isSandboxUser(user.id) });
+  // Refused before anything is written: no debit, no rental row.
+  if (quote.refused) throw new AppError("CONFLICT", RENT_PRICE_REFUSED_MESSAGE);
   if (quote.priceKobo === null) throw new AppError("NO_NUMBERS", NO_RENT_STOCK_MESSAGE);
   const priceKobo = quote.priceKobo;
   assertNotAboveShown(priceKobo, request.clientPrice);

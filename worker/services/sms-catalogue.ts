@@ -1,7 +1,5 @@
-import { and, eq, sql } from "drizzle-orm";
 import type { SmsProviderName } from "../../schema/sms";
 import { getDb, type Db } from "../db/client";
-import { upstreamPrices } from "../db/tables";
 import type { Env } from "../config";
 import { TtlCache } from "../lib/cache";
 import { AppError } from "../lib/errors";
@@ -12,7 +10,7 @@ import { smsPriceKobo } from "./pricing";
 import { getSettings } from "./settings";
 import { isSandboxAccountEnv } from "./sandbox-accounts";
 import { assertProviderAvailable } from "./upstream-health";
-import { toUsd } from "./upstream-money";
+import { lastAcceptedCosts, recordAcceptedCosts, refusedUpstreamPrice, toUsd } from "./upstream-money";
 
 /**
  * Provider catalogues, cached per isolate (the spec's client caches prices 2 min and countries 5 min; we match it so
@@ -73,32 +71,24 @@ export async function guardOffers(
 ): Promise<PricedOffer[]> {
   const s = await getSettings(db, ["upstream_rates", "sms_price_guard", "exchange_rate", "costs"]);
   const guard = s.sms_price_guard;
-  const lastRows = history
-    ? await db
-        .select({ serviceId: upstreamPrices.serviceId, costUsd: upstreamPrices.costUsd })
-        .from(upstreamPrices)
-        .where(and(eq(upstreamPrices.provider, provider), eq(upstreamPrices.countryId, countryId)))
-    : [];
-  const last = new Map(lastRows.map((r) => [r.serviceId, r.costUsd]));
+  const last = history ? await lastAcceptedCosts(db, provider, countryId) : new Map<string, number>();
   // The ceiling applies to the price before any discount tier: the highest any customer could be charged.
   const starter = { rate: s.exchange_rate.rate, costs: s.costs, tier: { icon: "", text: "", indicator: "", percentage: 0, threshold: 0 } };
 
   const out: PricedOffer[] = [];
-  const accepted: { serviceId: string; costUsd: number }[] = [];
+  const accepted: { key: string; costUsd: number }[] = [];
   for (const offer of offers) {
     const money: UpstreamMoney = { amount: offer.cost, currency: offer.currency };
     const costUsd = toUsd(money, s.upstream_rates);
     const previous = last.get(offer.serviceId);
-    let refused: string | undefined;
-    if (costUsd === null || !(costUsd > 0)) refused = `no rate for ${offer.currency}`;
-    else {
-      const ceiling = guard.service_ceilings[`${provider}:${offer.serviceId}`] ?? guard.ceiling_naira;
-      const priceNaira = smsPriceKobo(costUsd, starter) / 100;
-      if (priceNaira > ceiling) refused = `price ₦${priceNaira.toFixed(2)} above the ceiling ₦${ceiling}`;
-      else if (previous !== undefined && previous > 0 && Math.max(costUsd / previous, previous / costUsd) > guard.max_jump) {
-        refused = `cost $${costUsd.toFixed(4)} jumped from $${previous.toFixed(4)} (more than ${guard.max_jump}x)`;
-      }
-    }
+    const refused = refusedUpstreamPrice({
+      costUsd,
+      currency: offer.currency,
+      priceNaira: (usd) => smsPriceKobo(usd, starter) / 100,
+      ceilingNaira: guard.service_ceilings[`${provider}:${offer.serviceId}`] ?? guard.ceiling_naira,
+      previousUsd: previous,
+      maxJump: guard.max_jump,
+    });
     if (refused) {
       log("warn", "sms offer refused: implausible price", { provider, countryId, serviceId: offer.serviceId, cost: offer.cost, currency: offer.currency, reason: refused });
       // Shown as unavailable at the last price it was sold for; with no such price it cannot be shown at all.
@@ -106,26 +96,10 @@ export async function guardOffers(
       continue;
     }
     out.push({ ...offer, costUsd: costUsd! });
-    if (previous === undefined || Math.abs(previous - costUsd!) > 1e-9) accepted.push({ serviceId: offer.serviceId, costUsd: costUsd! });
+    if (previous === undefined || Math.abs(previous - costUsd!) > 1e-9) accepted.push({ key: offer.serviceId, costUsd: costUsd! });
   }
-  if (history && accepted.length > 0) {
-    const now = Date.now();
-    // D1 caps bound parameters per statement: write in slices.
-    for (let i = 0; i < accepted.length; i += 15) {
-      await db
-        .insert(upstreamPrices)
-        .values(accepted.slice(i, i + 15).map((a) => ({ provider, countryId, serviceId: a.serviceId, costUsd: a.costUsd, updatedAt: now })))
-        .onConflictDoUpdate({
-          target: [upstreamPrices.provider, upstreamPrices.countryId, upstreamPrices.serviceId],
-          set: { costUsd: sqlExcluded("cost_usd"), updatedAt: now },
-        });
-    }
-  }
+  if (history && accepted.length > 0) await recordAcceptedCosts(db, provider, countryId, accepted);
   return out;
-}
-
-function sqlExcluded(column: string) {
-  return sql.raw(`excluded.${column}`);
 }
 
 export interface ResolvedOffer {

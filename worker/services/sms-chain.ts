@@ -4,7 +4,6 @@ import { MAX_CHAIN_ROUTES, type SmsChainState, type SmsChainStatus, type SmsGetN
 import type { Db } from "../db/client";
 import { smsChains, smsOrders, users } from "../db/tables";
 import type { Env } from "../config";
-import { log } from "../lib/log";
 import { compareRoutes } from "./sms-choice";
 
 /**
@@ -16,8 +15,9 @@ import { compareRoutes } from "./sms-choice";
  *  - each route is its own sms_orders row with its own buy:<id> debit and refund:<id> (the one money path);
  *  - the chain moves on only from an order that has ended refunded (timeout, error, failed), never from a live one,
  *    so at most one route holds the customer's money at a time, and a code can only come to that one;
- *  - moving on is claimed with a compare-and-set on sms_chains.current_order_id, and (chain_id, chain_step) is unique,
- *    so two ticks (or a tick and the sweep) cannot both buy the next route;
+ *  - the next route's order row, its debit and the chain's pointer are one batch guarded by the chain still being
+ *    active and on the old order, and (chain_id, chain_step) is unique, so two ticks (or a tick and the sweep) cannot
+ *    both buy the next route;
  *  - a cancel flips the chain to 'cancelled' before it touches the live order, and the move-on re-reads the chain
  *    after every await, so a cancel during a switch stops the switch (or releases the number it just bought).
  */
@@ -133,8 +133,4 @@ export async function stalledChains(db: Db, olderThan: number): Promise<{ chainI
     .where(and(eq(smsChains.status, "active"), sql`${smsOrders.status} IN ('timeout', 'error', 'failed')`, sql`${smsOrders.updatedAt} < ${olderThan}`))
     .limit(20);
   return rows;
-}
-
-export function logChain(message: string, fields: Record<string, unknown>): void {
-  log("info", message, fields);
 }

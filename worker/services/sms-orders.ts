@@ -253,7 +253,7 @@ function pollerFor(env: Env, orderId: string) {
  * After `from` (a route of a chain) ended refunded without a code: buys the next route and returns its order id, or
  * null when the chain does not move on (it was cancelled, already moved on, has no route left within the cap, or the
  * wallet is short: then the chain ends). A route the upstream refuses at once ('failed', refunded) is passed over for
- * the one after it. Safe to run twice: the claim on sms_chains.current_order_id lets one caller through.
+ * the one after it. Safe to run twice: the guarded batch in placeNextRoute lets one caller through.
  */
 export async function moveChainOn(appEnv: Env, db: Db, from: SmsOrder): Promise<string | null> {
   let current = from;
