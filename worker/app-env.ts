@@ -10,6 +10,8 @@ export type AppEnv = {
     requestId: string;
     user: SignedInUser;
     sessionId: string;
+    /** Behind optionalAuth: the signed-in user, or null for a visitor. */
+    viewer: SignedInUser | null;
     /** Behind requireApiKey: the key and whom it acts as (user is then the acting account). */
     apiCaller: ApiCaller;
     /** This app answering a request it sends itself (app.ts): the sandbox simulators' webhooks. */

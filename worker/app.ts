@@ -21,6 +21,7 @@ import { healthRoutes } from "./routes/health";
 import { realtimeRoutes } from "./routes/realtime";
 import { rentalRoutes } from "./routes/rentals";
 import { exportRoutes } from "./routes/exports";
+import { orderRoutes } from "./routes/orders";
 import { smsRoutes } from "./routes/sms";
 import { walletRoutes } from "./routes/wallet";
 import { webhookRoutes } from "./routes/webhooks";
@@ -30,7 +31,8 @@ import { sandboxRoutes } from "./sandbox/routes";
 export const MAX_BODY_BYTES = 32 * 1024;
 
 export function createApp() {
-  const app = new Hono<AppEnv>();
+  // strict: false serves /register/ as /register (the spec's client adds a trailing slash to some account paths).
+  const app = new Hono<AppEnv>({ strict: false });
 
   app.use("*", requestId());
   app.use("*", async (c, next) => {
@@ -100,6 +102,7 @@ export function createApp() {
   app.route("/api", walletRoutes);
   app.route("/api/webhooks", webhookRoutes);
   app.route("/api", smsRoutes);
+  app.route("/api", orderRoutes);
   app.route("/api", rentalRoutes);
   app.route("/api", exportRoutes);
   app.route("/api", realtimeRoutes);

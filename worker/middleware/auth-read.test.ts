@@ -62,3 +62,20 @@ describe("history and orders: one D1 round trip, session checked in the same bat
     }
   });
 });
+
+describe("optionalAuth: the price list a visitor and a signed-in caller see", () => {
+  const price = "/api/sms/price?id=5&provider=Swift";
+  it("a visitor gets the starter tier; a live token its own; a sent token must be a live session", async () => {
+    const visitor = await api(price);
+    expect(visitor.status).toBe(200);
+    const user = await createUser({ balanceKobo: 0 });
+    const signedIn = await api(price, { token: user.token });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.data.wa.price).toBe(visitor.data.wa.price);
+    expect((await api("/api/logout", { method: "POST", token: user.token })).status).toBe(200);
+    const revoked = await api(price, { token: user.token });
+    expect(revoked).toMatchObject({ status: 401, data: { code: "UNAUTHORIZED", message: "Your session has expired. Please log in again." } });
+    const notBearer = await api(price, { headers: { authorization: "Basic abc" } });
+    expect(notBearer).toMatchObject({ status: 401, data: { code: "UNAUTHORIZED", message: "Your session has expired. Please log in again." } });
+  });
+});

@@ -31,6 +31,22 @@ export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 /**
+ * For the public reads a signed-in caller sees differently (the price list at their tier): a visitor passes with
+ * c.var.viewer null; a token that is sent must be a live session (401 exactly as requireAuth otherwise), and then
+ * c.var.viewer, c.var.user and c.var.sessionId are set as requireAuth sets them.
+ */
+export const optionalAuth = createMiddleware<AppEnv>(async (c, next) => {
+  c.set("viewer", null);
+  if (c.req.header("authorization")) {
+    const claims = await bearerClaims(c, SESSION_EXPIRED);
+    const [row] = await sessionUserQuery(getDb(c.env.DB), claims.userId, claims.sessionId);
+    if (!row) throw new AppError("UNAUTHORIZED", SESSION_EXPIRED);
+    c.set("viewer", signIn(c, row, claims.sessionId));
+  }
+  await next();
+});
+
+/**
  * Sets c.var.user and c.var.sessionId, and moves the session's last-seen time when it is older than a few minutes:
  * that write runs after the answer (waitUntil), so the signed-in read path stays one D1 round trip.
  */
@@ -47,10 +63,10 @@ function signIn(c: Context<AppEnv>, row: SessionUserRow, sessionId: string): Sig
 const SESSION_EXPIRED = "Your session has expired. Please log in again.";
 
 /** The signed token's claims (no D1 read yet): 401 without a bearer token or with a bad or expired one. */
-async function bearerClaims(c: Context<AppEnv>) {
+async function bearerClaims(c: Context<AppEnv>, notBearer = "Please log in to continue.") {
   const header = c.req.header("authorization") ?? "";
   const match = /^Bearer\s+(.+)$/i.exec(header);
-  if (!match) throw new AppError("UNAUTHORIZED", "Please log in to continue.");
+  if (!match) throw new AppError("UNAUTHORIZED", notBearer);
   const claims = await verifyToken(c.var.config.jwtSecret, "api", match[1].trim());
   if (!claims) throw new AppError("UNAUTHORIZED", SESSION_EXPIRED);
   return claims;

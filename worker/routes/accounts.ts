@@ -39,7 +39,7 @@ import {
 
 /**
  * Accounts (spec sections 2, 3, 5, 7, 8; docs/api.md). The spec's client calls some paths with a trailing slash
- * (/register/, /logout/, /update/): both spellings are served.
+ * (/register/, /logout/, /update/): the app is `strict: false` (app.ts), so both spellings reach one route.
  */
 export const accountRoutes = new Hono<AppEnv>();
 const factory = createFactory<AppEnv>();
@@ -85,7 +85,7 @@ const registerHandlers = factory.createHandlers(perAddressLimit, validate("json"
   await noteDevice(c, user, session, false);
   return c.json({ user: toSessionUser(user), token, message: ACCOUNT_MESSAGES.welcome }, 201);
 });
-accountRoutes.post("/register", ...registerHandlers).post("/register/", ...registerHandlers);
+accountRoutes.post("/register", ...registerHandlers);
 
 accountRoutes.post("/login", perAddressLimit, validate("json", loginSchema), async (c) => {
   const { email, password } = c.req.valid("json");
@@ -141,7 +141,7 @@ const logoutHandlers = factory.createHandlers(requireAuth, async (c) => {
   await revokeSessions(c.env, c.var.user.id, { sessionIds: [c.var.sessionId] });
   return c.json({ message: ACCOUNT_MESSAGES.loggedOut });
 });
-accountRoutes.post("/logout", ...logoutHandlers).post("/logout/", ...logoutHandlers);
+accountRoutes.post("/logout", ...logoutHandlers);
 
 const updateHandlers = factory.createHandlers(requireAuth, validate("json", profileUpdateSchema), async (c) => {
   const { username, userNumber } = c.req.valid("json");
@@ -150,7 +150,7 @@ const updateHandlers = factory.createHandlers(requireAuth, validate("json", prof
   // SPEC 7 "data is a text message": the body is the message, a JSON string (issue 19); our client knows what it sent.
   return c.json(ACCOUNT_MESSAGES.profileUpdated);
 });
-accountRoutes.patch("/update", ...updateHandlers).patch("/update/", ...updateHandlers);
+accountRoutes.patch("/update", ...updateHandlers);
 
 const passwordHandlers = factory.createHandlers(requireAuth, validate("json", passwordChangeSchema), async (c) => {
   const { oldPassword, newPassword } = c.req.valid("json");
@@ -172,7 +172,7 @@ const passwordHandlers = factory.createHandlers(requireAuth, validate("json", pa
   // one is needed: a client that stores nothing stays signed in.
   return c.json({ data: ACCOUNT_MESSAGES.passwordUpdated });
 });
-accountRoutes.patch("/password", ...passwordHandlers).patch("/password/", ...passwordHandlers);
+accountRoutes.patch("/password", ...passwordHandlers);
 
 accountRoutes.post("/forgot-password", perAddressLimit, validate("json", forgotPasswordSchema), async (c) => {
   const { email } = c.req.valid("json");

@@ -3,12 +3,8 @@ import { smsCompareQuerySchema, smsCountriesQuerySchema, smsFavouriteSchema, sms
 import { koboToNaira } from "../../schema/money";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
-import { AppError } from "../lib/errors";
-import { verifyToken } from "../lib/jwt";
 import { validate } from "../lib/validate";
-import { readAsSignedInUser, requireAuth } from "../middleware/auth";
-import { loadSessionUser } from "../services/sessions";
-import { ordersRead } from "../services/order-list";
+import { optionalAuth, requireAuth } from "../middleware/auth";
 import { costMinorUnits, pricingContext, smsPriceKobo } from "../services/pricing";
 import { smsCountries, smsOffers } from "../services/sms-catalogue";
 import { compareRoutes, listFavourites, setFavourite } from "../services/sms-choice";
@@ -26,9 +22,9 @@ smsRoutes.get("/sms/countries", validate("query", smsCountriesQuerySchema), asyn
  * Prices are the customer's own (discount tier), so a signed-in call is priced for its user; without a token the
  * list shows the starter tier's prices. A token that is sent must be valid.
  */
-smsRoutes.get("/sms/price", validate("query", smsPriceQuerySchema), async (c) => {
+smsRoutes.get("/sms/price", optionalAuth, validate("query", smsPriceQuerySchema), async (c) => {
   const { id: countryId, provider } = c.req.valid("query");
-  const totalDepositedKobo = await optionalTotalDeposited(c.req.header("authorization"), c.env.DB, c.var.config.jwtSecret);
+  const totalDepositedKobo = c.var.viewer?.totalDepositedKobo ?? 0;
   const offers = await smsOffers(c.env, provider, countryId);
   const ctx = await pricingContext(getDb(c.env.DB), totalDepositedKobo);
   const entries: Record<string, SmsServiceEntry> = {};
@@ -85,16 +81,3 @@ smsRoutes.post("/sms/another-code", requireAuth, validate("json", smsOrderRefSch
 smsRoutes.post("/refund-user", requireAuth, validate("json", smsOrderRefSchema), async (c) => {
   return c.json(await smsRefundState(getDb(c.env.DB), c.var.user.id, c.req.valid("json").request_id));
 });
-
-// SMS orders and rentals in one list, newest first (the spec's orders table shows both); the session check and both
-// queries are one D1 round trip.
-smsRoutes.get("/orders", async (c) => c.json({ data: await readAsSignedInUser(c, ordersRead) }));
-
-async function optionalTotalDeposited(header: string | undefined, d1: D1Database, secret: Uint8Array): Promise<number> {
-  if (!header) return 0;
-  const match = /^Bearer\s+(.+)$/i.exec(header);
-  const claims = match ? await verifyToken(secret, "api", match[1].trim()) : null;
-  const user = claims ? await loadSessionUser(d1, claims.userId, claims.sessionId) : null;
-  if (!user) throw new AppError("UNAUTHORIZED", "Your session has expired. Please log in again.");
-  return user.totalDepositedKobo;
-}
