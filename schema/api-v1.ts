@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { SMS_ORDER_STATUSES, SMS_PROVIDERS } from "./sms";
-import { RENT_PERIOD_MAX, RENT_UNITS, RENTAL_STATUSES } from "./rentals";
+import { SMS_ORDER_STATUSES, SMS_PROVIDERS } from "./constants";
+import { RENT_PERIOD_MAX, RENT_UNITS, RENTAL_STATUSES } from "./constants";
 
 /**
  * The JSON developer API (/api/v1), defined once: the worker validates with these schemas and generates its OpenAPI 3.1

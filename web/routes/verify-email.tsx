@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { EMAIL_VERIFY_MESSAGES } from "../../schema/accounts";
+import { EMAIL_VERIFY_MESSAGES } from "../../schema/account-messages";
 import { verifyEmail } from "../api/account-security";
 import { AppLink, useAppSearch } from "../components/layout/app-link";
 import { AuthLayout, textLinkClasses } from "../components/auth/auth-layout";
@@ -8,6 +8,7 @@ import { Alert } from "../components/ui/alert";
 import { Spinner } from "../components/ui/spinner";
 import { isSignedIn } from "../lib/session";
 import { useDocumentTitle } from "../components/layout/logo";
+import * as queryKeys from "../api/keys";
 
 /**
  * The page the confirmation e-mail links to (#/verify-email?token=..&id=..). It works signed in or not (the link may be
@@ -19,7 +20,7 @@ export default function VerifyEmailPage() {
   const queryClient = useQueryClient();
   const verify = useMutation({
     mutationFn: verifyEmail,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["account"] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.account }),
   });
   const sent = useRef(false);
 

@@ -3,7 +3,9 @@ import { useQueryClient } from "@tanstack/react-query";
 import { AlertTriangle, Bitcoin, Check, CheckCircle2, Copy, Timer } from "lucide-react";
 import { toast } from "../../lib/toast";
 import { formatNaira } from "../../../schema/money";
-import { useCreateInvoice, useInvoiceStatus, useMerchantCurrencies, type Invoice, type RateSettings } from "../../api/payments";
+import type { RateSettingsRow } from "../../../schema/settings";
+import type { InvoiceAnswer } from "../../../schema/wallet";
+import { useCreateInvoice, useInvoiceStatus, useMerchantCurrencies } from "../../api/payments";
 import { refreshWallet } from "../../api/wallet";
 import { Alert } from "../ui/alert";
 import { Badge } from "../ui/badge";
@@ -13,7 +15,8 @@ import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
 import { Spinner } from "../ui/spinner";
-import { formatCountdown, INVOICE_LIFETIME_MS, isBelowCryptoMinimum, orderPayCurrencies } from "./payment-rules";
+import { INVOICE_LIFETIME_MS } from "../../../schema/constants";
+import { formatCountdown, isBelowCryptoMinimum, orderPayCurrencies } from "./payment-rules";
 import { SimulatePayment } from "./simulate-payment";
 
 // Set only by the local builds of `npm start` and the tests (scripts/local-env.ts): a deployable build drops the
@@ -32,7 +35,7 @@ const DEAD_STATUSES = ["failed", "expired", "refunded"];
 
 /** The active invoice survives a reload of the tab (session storage), so a customer never loses the address. */
 const ACTIVE_INVOICE_KEY = "active-invoice";
-type ActiveInvoice = { invoice: Invoice; expiresAt: number; usd: number };
+type ActiveInvoice = { invoice: InvoiceAnswer; expiresAt: number; usd: number };
 
 function readActiveInvoice(): ActiveInvoice | null {
   try {
@@ -156,7 +159,7 @@ function InvoiceCard({ active, onCancel, onExpired }: { active: ActiveInvoice; o
  * Pay in Crypto: a USD amount and a coin make a NOWPayments invoice; its status is polled every 8 s until the server
  * says it is credited ('Balance Updated' for 5 s), it dies, or the 1,000,000 ms countdown runs out.
  */
-export function CryptoDeposit({ settings }: { settings: RateSettings }) {
+export function CryptoDeposit({ settings }: { settings: RateSettingsRow }) {
   const queryClient = useQueryClient();
   const currencies = useMerchantCurrencies();
   const createInvoice = useCreateInvoice();

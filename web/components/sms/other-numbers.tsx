@@ -4,7 +4,8 @@ import { copyText } from "../../lib/clipboard";
 import { formatPhone } from "../../lib/format";
 import { Spinner } from "../ui/spinner";
 import { EmojiText } from "../ui/emoji-text";
-import { ERROR_MESSAGE, smsCode, smsPhase, TIMEOUT_MESSAGE } from "./sms-phase";
+import { SMS_ERROR_MESSAGE, SMS_TIMEOUT_MESSAGE } from "../../../schema/constants";
+import { smsCode, smsPhase } from "./sms-phase";
 
 /** One of the other numbers of a several-at-once purchase: its own order, its own state from the server. */
 function OtherNumber({ requestId, number }: { requestId: string; number: string }) {
@@ -22,9 +23,9 @@ function OtherNumber({ requestId, number }: { requestId: string; number: string 
           {code}
         </button>
       ) : phase === "timeout" ? (
-        <span className="text-red-700 dark:text-red-400"><EmojiText text={TIMEOUT_MESSAGE} /> (refunded)</span>
+        <span className="text-red-700 dark:text-red-400"><EmojiText text={SMS_TIMEOUT_MESSAGE} /> (refunded)</span>
       ) : phase === "error" ? (
-        <span className="text-red-700 dark:text-red-400"><EmojiText text={ERROR_MESSAGE} /> (refunded)</span>
+        <span className="text-red-700 dark:text-red-400"><EmojiText text={SMS_ERROR_MESSAGE} /> (refunded)</span>
       ) : phase === "cancelled" ? (
         <span className="text-slate-600">Cancelled (refunded)</span>
       ) : (
