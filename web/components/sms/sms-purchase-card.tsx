@@ -113,7 +113,7 @@ export function SmsPurchaseCard({
   const [unticked, setUnticked] = useState<ReadonlySet<string>>(new Set());
   const [quantity, setQuantity] = useState(1);
   // The routes come from the compare view's own query, read only once the box is ticked.
-  const compare = useSmsCompare(provider, serviceId, tryNext && quantity === 1);
+  const compare = useSmsCompare(provider, serviceId, tryNext);
   const buyMany = useBuyNumbers();
   const favourites = useSmsFavourites();
   const toggleFavourite = useToggleFavourite();
@@ -156,8 +156,8 @@ export function SmsPurchaseCard({
   };
 
   const maxPrice = parseMaxPrice(maxPriceText);
-  // Several numbers at once stay plain purchases: the dialog follows one chain, not five.
-  const cap = tryNext && quantity === 1 ? (capText.trim() === "" ? service?.price : parseMaxPrice(capText)) : undefined;
+  // With several numbers each is its own chain (docs/decisions/026): the dialog follows the first, the list the others.
+  const cap = tryNext ? (capText.trim() === "" ? service?.price : parseMaxPrice(capText)) : undefined;
   const candidates = compare.data && typeof cap === "number" ? nextRouteCandidates(compare.data.routes, { provider, countryId }, cap) : [];
   const allowed = allowedRoutes(candidates, unticked);
 
@@ -365,13 +365,14 @@ export function SmsPurchaseCard({
                 />
                 <span>
                   If no code comes, try another number
-                  <span className="block text-xs text-slate-600 dark:text-slate-400">
-                    The cheapest other country or provider for this service, up to 3 numbers in all. Each number without a code is
-                    refunded: you pay only for the one that gets a code.
+                  <span className="block text-xs text-slate-600 dark:text-slate-400" data-testid="sms-try-next-hint">
+                    {quantity > 1
+                      ? `Each of your ${quantity} numbers tries on its own: the cheapest other country or provider for this service, up to 3 numbers each. Each number without a code is refunded: you pay only for the ones that get a code.`
+                      : "The cheapest other country or provider for this service, up to 3 numbers in all. Each number without a code is refunded: you pay only for the one that gets a code."}
                   </span>
                 </span>
               </label>
-              {tryNext && quantity === 1 ? (
+              {tryNext ? (
                 <>
                 <Field
                   label="Most another number may cost"
