@@ -22,6 +22,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "../ui/card";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
+import { LoadError } from "../ui/load-error";
 import { Spinner } from "../ui/spinner";
 import { Dialog } from "../ui/dialog";
 import { parseMaxPrice, priceChoiceFrom, type PriceChoice } from "./price-choice";
@@ -393,6 +394,8 @@ export function SmsPurchaseCard({
                   <legend className="text-xs font-medium text-slate-600 dark:text-slate-400">Numbers it may try, cheapest first</legend>
                   {compare.isPending ? (
                     <Spinner className="h-4 w-4 text-blue-600" label="Loading routes" />
+                  ) : compare.isError ? (
+                    <LoadError what="the other routes" error={compare.error} onRetry={() => void compare.refetch()} />
                   ) : candidates.length === 0 ? (
                     <p className="text-xs text-slate-600 dark:text-slate-400">No other route sells this service within that amount right now.</p>
                   ) : (
