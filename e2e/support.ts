@@ -115,6 +115,14 @@ export const test = base.extend<{ cspGuard: void }>({
     await watchCsp(context);
     await use(context);
   },
+  // The journeys' API calls ask for a fresh connection each time. With keep-alive, a call made after a few idle seconds
+  // could reuse a connection wrangler dev had just closed and fail with ECONNRESET ("socket hang up"): a race in the
+  // test's transport, not an answer of the app (seen once in CI on the devices journey).
+  request: async ({ playwright, baseURL }, use) => {
+    const request = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { connection: "close" } });
+    await use(request);
+    await request.dispose();
+  },
 });
 
 export { expect };

@@ -45,10 +45,19 @@ export const groupMailSendSchema = groupMailSchema.extend({
   expectedCount: z.number().int().min(0),
 });
 
+/** GET /admin/reviews: the queue (open), its history (resolved) or both. */
+export const reviewListQuerySchema = z.object({
+  status: z.enum(["open", "resolved", "all"], { message: "status must be open, resolved or all." }).default("open"),
+});
+
+/**
+ * POST /admin/reviews/:id/resolve. The server asks the provider again first: a credit is refused unless money arrived,
+ * and its amount is at most what the provider's record is worth (without `amount`, exactly that). A refusal takes none.
+ */
 export const reviewResolveSchema = z.object({
-  action: z.enum(["credit", "refuse"]),
-  /** Naira to credit (action credit). */
-  amount: z.number().positive().optional(),
+  action: z.enum(["credit", "refuse"], { message: "action must be credit or refuse." }),
+  /** Naira to credit (action credit); a card payment is always credited for exactly what Squad charged. */
+  amount: z.number({ message: "amount must be a number of naira." }).positive("amount must be positive.").max(10_000_000).optional(),
   reason,
 });
 

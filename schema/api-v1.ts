@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { SMS_ORDER_STATUSES, SMS_PROVIDERS } from "./constants";
-import { RENT_PERIOD_MAX, RENT_UNITS, RENTAL_STATUSES } from "./constants";
+import { MAX_CHAIN_ROUTES } from "./sms";
+import { SMS_CHAIN_STATUSES, SMS_ORDER_STATUSES, SMS_PROVIDERS, RENT_PERIOD_MAX, RENT_UNITS, RENTAL_STATUSES } from "./constants";
 
 /**
  * The JSON developer API (/api/v1), defined once: the worker validates with these schemas and generates its OpenAPI 3.1
@@ -41,14 +41,50 @@ export const v1PricesSchema = z
   })
   .meta({ id: "PriceList" });
 
+/**
+ * "If no code comes, try another number" (docs/decisions/022-code-or-next-route.md): the web's `next_route`, in the same
+ * shape, so a bot gets what the customer's dialog gets. NOTE: the cap limits each further number, not the first.
+ */
+export const v1NextRouteSchema = z
+  .object({
+    cap: z
+      .number()
+      .positive("The cap for another number must be above ₦0.")
+      .max(10_000_000, "The cap for another number is too high.")
+      .meta({ examples: [2500], description: "Naira: the most any further number may cost (the first is the one you chose)" }),
+    routes: z
+      .array(z.object({ provider, country: z.string().min(1).max(16).describe("A country id from /countries") }))
+      .max(60, "Allow at most 60 routes.")
+      .optional()
+      .describe("The routes it may try (absent or empty: any that sells the service within the cap), cheapest first"),
+  })
+  .describe(
+    `When this number times out or errors (refunded as usual), buy the cheapest other route of the same service within the cap and carry on, at most ${MAX_CHAIN_ROUTES} numbers in all. Each is its own order, refunded if no code comes: you pay only for the one that delivers. Follow chain.next_order_id (or the sms.ended webhook's next_order_id).`,
+  )
+  .meta({ id: "NextRoute" });
+
 export const v1BuySmsSchema = z
   .object({
     provider: provider.default("Swift"),
     country: z.string().min(1).max(16).default("5"),
     service: z.string().min(1, "service is required").max(32).meta({ examples: ["wa"], description: "A service id from /prices (wa: WhatsApp)" }),
     max_price: z.number().positive().optional().describe("Refuse (409 PRICE_CHANGED) rather than pay more than this many naira"),
+    next_route: v1NextRouteSchema.optional(),
   })
   .meta({ id: "BuySmsRequest" });
+
+/** Where an order of a "next route" purchase stands in its chain (null on every other order). */
+export const v1SmsChainSchema = z
+  .object({
+    id: z.string().describe("The chain's id: its first order's id"),
+    step: z.number().int().describe("This order's place in the chain, 1 for the first"),
+    max_routes: z.number().int(),
+    cap: z.number().describe("Naira: the most any further number may cost"),
+    status: z.enum(SMS_CHAIN_STATUSES).describe("active: a number is live or being bought; ended; cancelled by you"),
+    next_order_id: z.string().nullable().describe("The order the chain moved on to after this one: follow it"),
+    moving_on: z.boolean().describe("This order ended without a code and the next number is being bought"),
+  })
+  .meta({ id: "SmsChain" });
 
 export const v1SmsOrderSchema = z
   .object({
@@ -66,6 +102,7 @@ export const v1SmsOrderSchema = z
     refunded: z.boolean(),
     waiting_for_another_code: z.boolean(),
     can_request_another_code: z.boolean(),
+    chain: v1SmsChainSchema.nullable().describe("null unless bought with next_route"),
     created_at: z.string(),
   })
   .meta({ id: "SmsOrder" });

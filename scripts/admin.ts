@@ -8,6 +8,7 @@ import {
   findUserSql,
   manualEntrySql,
   RECONCILE_SQL,
+  reviewQueueSql,
   setRoleSql,
   setSettingSql,
   stuckSql,
@@ -41,6 +42,10 @@ Money (always a ledger row, never a bare balance update):
   debit <email|userId> <naira> --reason "..."  manual debit (refused if it would overdraw)
 Operations:
   stuck [--minutes 30]                         waiting orders, overdue rentals, pending payments
+  reviews [--minutes 30]                       the payment review queue: crypto arrivals held for review and card
+                                               payments pending that long (resolve them in the console, Deposits)
+  resolve-review <id> credit|refuse            not from the CLI: it cannot verify again with NOWPayments or Squad
+                                               (docs/decisions/023); use the console's review queue
   reconcile                                    prove balance = sum(ledger) and balance >= 0 for every user
   health [--hours 24]                          each upstream's balance against its floor (hidden when low), and per
                                                provider/service purchases, codes, refunds, median time to code
@@ -182,6 +187,21 @@ function main() {
       else console.table(list);
       return;
     }
+    case "reviews": {
+      const list = rows(reviewQueueSql(typeof flags.minutes === "string" ? num(flags.minutes, "--minutes") : 30));
+      if (list.length === 0) console.log("The review queue is empty.");
+      else console.table(list);
+      return;
+    }
+    case "resolve-review":
+      // Crediting is deciding what arrived: only the worker can ask the provider (its keys are the worker's secrets),
+      // price the arrival and credit through the provider's own confirmation. SQL from here could only trust a number.
+      fail(
+        "Reviews are resolved in the console only (#/admin/deposits, Review queue): it verifies the payment again with " +
+          "NOWPayments or Squad, credits at most what their record is worth, once. The CLI has no provider access " +
+          '(docs/decisions/023). For a true exception use `credit <email> <naira> --reason "..."`.',
+      );
+    // falls through: fail() never returns
     case "health": {
       const health = rows(UPSTREAM_HEALTH_SQL);
       if (health.length === 0) console.log("No health check yet: the cron sweep records one every 5 minutes.");

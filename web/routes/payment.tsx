@@ -8,6 +8,7 @@ import { CryptoDeposit } from "../components/payment/crypto-deposit";
 import { NgnFundingForm } from "../components/payment/ngn-funding-form";
 import { PendingPaymentsCard } from "../components/payment/pending-payments-card";
 import { Card } from "../components/ui/card";
+import { LoadError } from "../components/ui/load-error";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs";
 import { useSessionUser } from "../lib/use-session";
 import { useDocumentTitle } from "../components/layout/logo";
@@ -29,7 +30,11 @@ export default function PaymentPage() {
         <p className="text-sm text-slate-600 dark:text-slate-400">Top up in naira by card or bank transfer, or in crypto.</p>
       </div>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start">
-        <Card className="p-5">
+        <Card className="flex flex-col gap-4 p-5">
+          {rate.isError ? (
+            // The forms keep working on the defaults (the server enforces the real minimum and rate), but say so.
+            <LoadError what="today's minimums and crypto rate (the figures below may be out of date)" error={rate.error} onRetry={() => void rate.refetch()} />
+          ) : null}
           <Tabs value={tab} onValueChange={setTab} className="flex flex-col gap-5">
             <TabsList label="Payment method" className="w-full sm:w-auto">
               <TabsTrigger value="ngn" className="flex-1 sm:flex-none">
@@ -40,10 +45,10 @@ export default function PaymentPage() {
               </TabsTrigger>
             </TabsList>
             <TabsContent value="ngn">
-              <NgnFundingForm minimum={settings.squadmin} />
+              <NgnFundingForm minimum={settings.squadmin} minimumLoading={rate.isPending} />
             </TabsContent>
             <TabsContent value="crypto">
-              <CryptoDeposit settings={settings} />
+              <CryptoDeposit settings={settings} settingsLoading={rate.isPending} />
             </TabsContent>
           </Tabs>
         </Card>

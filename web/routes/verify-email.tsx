@@ -4,11 +4,18 @@ import { EMAIL_VERIFY_MESSAGES } from "../../schema/account-messages";
 import { verifyEmail } from "../api/account-security";
 import { AppLink, useAppSearch } from "../components/layout/app-link";
 import { AuthLayout, textLinkClasses } from "../components/auth/auth-layout";
+import { ApiError } from "../api/client";
 import { Alert } from "../components/ui/alert";
+import { Button } from "../components/ui/button";
 import { Spinner } from "../components/ui/spinner";
 import { isSignedIn } from "../lib/session";
 import { useDocumentTitle } from "../components/layout/logo";
 import * as queryKeys from "../api/keys";
+
+/** No answer, or a server fault: the single-use link was not spent, so the page offers to send it again. */
+function canRetry(err: Error): boolean {
+  return !(err instanceof ApiError) || err.status === 0 || err.status >= 500;
+}
 
 /**
  * The page the confirmation e-mail links to (#/verify-email?token=..&id=..). It works signed in or not (the link may be
@@ -45,9 +52,33 @@ export default function VerifyEmailPage() {
       ) : verify.isSuccess ? (
         <Alert variant="success">{verify.data?.message || EMAIL_VERIFY_MESSAGES.verified}</Alert>
       ) : verify.isError ? (
-        <Alert variant="error">{verify.error.message || EMAIL_VERIFY_MESSAGES.invalidLink}</Alert>
+        canRetry(verify.error) ? (
+          // The request never got an answer (or the server failed): the link was not used up, so sending it again is safe.
+          <Alert variant="error">
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <p>Could not confirm your address: {verify.error.message.replace(/[.!]\s*$/, "")}. Your link still works: try again.</p>
+              <Button variant="outline" size="sm" onClick={() => verify.mutate({ token, id })}>
+                Try again
+              </Button>
+            </div>
+          </Alert>
+        ) : (
+          // Refused (used, expired, not this link): only a new link helps, and Settings sends one.
+          <Alert variant="error">
+            <p>{verify.error.message || EMAIL_VERIFY_MESSAGES.invalidLink}</p>
+            <p className="mt-1">
+              {isSignedIn() ? (
+                <AppLink to="/settings/1" className={textLinkClasses}>
+                  Send a new link from Settings
+                </AppLink>
+              ) : (
+                "Log in, then send a new link from Settings."
+              )}
+            </p>
+          </Alert>
+        )
       ) : (
-        <p className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
+        <p role="status" className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
           <Spinner /> Confirming your address...
         </p>
       )}

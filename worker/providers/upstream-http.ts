@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { AppError } from "../lib/errors";
 
 /**
@@ -91,6 +91,12 @@ export interface UpstreamClient {
   fault(reason: UpstreamFaultReason, httpStatus: number | null, detail: string): UpstreamFault;
   /** The value checked against the provider's documented reply schema; a mismatch is a `bad_reply` fault. */
   parse<S extends z.ZodType>(schema: S, value: unknown, what: string, httpStatus?: number): z.infer<S>;
+  /**
+   * The one mapping of a JSON reply an adapter cannot use, by its status: a 5xx or 429 is `http` (the upstream is down
+   * or throttling: transient), a 2xx is `bad_reply` (an answer of the wrong shape), anything else is `rejected` (the
+   * provider's refusal: a bad key, bad parameters). `detail` is the provider's own error words, for logs.
+   */
+  unusable(what: string, status: number, detail: string): UpstreamFault;
 }
 
 export function createUpstreamClient(opts: UpstreamClientOptions): UpstreamClient {
@@ -164,7 +170,12 @@ export function createUpstreamClient(opts: UpstreamClientOptions): UpstreamClien
     return parsed.data;
   }
 
-  return { provider: opts.provider, url, request, requestJson, fault, parse };
+  function unusable(what: string, status: number, detail: string): UpstreamFault {
+    const reason: UpstreamFaultReason = status >= 500 || status === 429 ? "http" : status >= 200 && status < 300 ? "bad_reply" : "rejected";
+    return fault(reason, status, `${what}: HTTP ${status}: ${detail}`);
+  }
+
+  return { provider: opts.provider, url, request, requestJson, fault, parse, unusable };
 }
 
 /** A short, safe excerpt of a reply for logs (never the whole body). */
@@ -174,6 +185,9 @@ export function excerpt(text: string): string {
 
 /** The `message` of a JSON error reply, shortened for logs; "unexpected reply" when there is none. */
 export function replyMessage(json: unknown): string {
-  if (json && typeof json === "object" && "message" in json) return String((json as { message: unknown }).message).slice(0, 200);
-  return "unexpected reply";
+  const parsed = messageReplySchema.safeParse(json);
+  return parsed.success ? String(parsed.data.message).slice(0, 200) : "unexpected reply";
 }
+
+// Squad's and Resend's error replies carry a human `message` (a string; a number or a list is still shown as text).
+const messageReplySchema = z.object({ message: z.union([z.string(), z.number(), z.array(z.unknown())]) });

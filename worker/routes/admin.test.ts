@@ -2,29 +2,23 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { CLOSE_SESSION_ENDED } from "../rooms/notification-room";
 import { clearSettingsCache } from "../services/settings";
+import { createApp } from "../app";
 import { api, balanceOf, createUser, expectLedgerBalanced, type TestUser } from "../test/helpers";
+import { makeOperator, MISSING_PAGE } from "../test/operators";
 import { collect, joinOwnRoom } from "../test/sockets";
-import { adminRoutes } from "./admin";
 
 // The operator console's API (issue 15): who may use it at all, and each page's main action.
 
-async function makeOperator(opts: { twoFactor?: boolean } = {}): Promise<TestUser> {
-  const user = await createUser();
-  await env.DB.prepare("UPDATE users SET role = 'operator', totp_enabled_at = ? WHERE id = ?")
-    .bind(opts.twoFactor === false ? null : Date.now(), user.id)
-    .run();
-  return user;
-}
-
-const MISSING_PAGE = { code: "NOT_FOUND", message: "Not found.", error: "Not found." };
-
-/** Every route the sub-app declares (its middleware entries excluded), with :params filled in. */
+/**
+ * Every /api/admin/* route the whole app declares (Hono's app.routes; middleware entries, method ALL, excluded), with
+ * :params filled in. Read from createApp(), not the sub-app, so a console route mounted anywhere is walked too.
+ */
 function everyEndpoint(): { method: string; path: string }[] {
   const seen = new Set<string>();
   const out: { method: string; path: string }[] = [];
-  for (const r of adminRoutes.routes) {
-    if (r.method === "ALL") continue;
-    const path = `/api/admin${r.path.replace(/:[a-z]+/gi, "some-id")}`;
+  for (const r of createApp().routes) {
+    if (r.method === "ALL" || !r.path.startsWith("/api/admin/")) continue;
+    const path = r.path.replace(/:[a-z]+/gi, "some-id");
     const key = `${r.method} ${path}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -39,14 +33,17 @@ describe("access to /api/admin/*", () => {
     expect(paths.length).toBeGreaterThanOrEqual(20);
     expect(paths).toContain("POST /api/admin/customers/some-id/credit");
     expect(paths).toContain("PATCH /api/admin/settings/some-id");
+    expect(paths).toEqual(expect.arrayContaining(["GET /api/admin/reviews", "GET /api/admin/reviews/some-id", "POST /api/admin/reviews/some-id/resolve"]));
   });
 
-  it("every endpoint answers a missing page's 404 to no token, a customer, an operator without 2FA and a revoked operator", async () => {
+  it("every endpoint answers a missing page's 404 to no token, a customer, an operator without 2FA, a revoked operator and a signed-out operator session", async () => {
     const customer = await createUser();
     const noTwoFactor = await makeOperator({ twoFactor: false });
     const revoked = await makeOperator();
-    expect((await api("/api/admin/me", { token: revoked.token })).status).toBe(200);
+    const signedOut = await makeOperator();
+    for (const operator of [revoked, signedOut]) expect((await api("/api/admin/me", { token: operator.token })).status).toBe(200);
     await env.DB.prepare("UPDATE users SET role = 'customer' WHERE id = ?").bind(revoked.id).run();
+    await env.DB.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ?").bind(Date.now(), signedOut.sessionId).run();
 
     const missing = await api("/api/no-such-page");
     expect(missing.status).toBe(404);
@@ -57,9 +54,10 @@ describe("access to /api/admin/*", () => {
       ["a customer", customer.token],
       ["an operator without 2FA", noTwoFactor.token],
       ["a revoked operator", revoked.token],
+      ["an operator whose session was revoked", signedOut.token],
       ["a forged token", "not-a-jwt"],
     ];
-    // One request per endpoint and caller, a caller's requests side by side (about 130 requests in all).
+    // One request per endpoint and caller, a caller's requests side by side (about 170 requests in all).
     for (const [who, token] of callers) {
       const answers = await Promise.all(
         everyEndpoint().map(async ({ method, path }) => {
@@ -217,6 +215,30 @@ describe("customers", () => {
     expect((await balance()).data).toMatch(/^ACCESS_BALANCE:/);
   });
 
+  it("resend verification e-mails an unverified customer a fresh link (audited) and refuses an already verified one", async () => {
+    const operator = await makeOperator();
+    const unverified = await createUser({ emailVerified: false });
+    const res = await api(`/api/admin/customers/${unverified.id}/resend-verification`, { token: operator.token, json: { reason: "customer lost the first mail" } });
+    expect(res.status).toBe(200);
+    const mails = await env.DB.prepare("SELECT subject, body FROM email_outbox WHERE \"to\" = ?").bind(unverified.email).all<{ subject: string; body: string }>();
+    expect(mails.results).toHaveLength(1);
+    expect(mails.results[0]!.subject).toBe("Confirm your e-mail address");
+    const link = /https?:\/\/\S+/.exec(mails.results[0]!.body)?.[0];
+    expect(link).toBeDefined();
+    const pending = await env.DB.prepare("SELECT COUNT(*) AS n FROM email_verifications WHERE user_id = ?").bind(unverified.id).first<{ n: number }>();
+    expect(pending?.n).toBe(1);
+    const audit = await env.DB.prepare("SELECT actor, action, reason FROM audit_log WHERE subject = ?").bind(unverified.id).all();
+    expect(audit.results).toEqual([{ actor: operator.email, action: "user.resend_verification", reason: "customer lost the first mail" }]);
+
+    const verified = await createUser();
+    const again = await api(`/api/admin/customers/${verified.id}/resend-verification`, { token: operator.token, json: { reason: "asked twice" } });
+    expect(again.status).toBe(409);
+    expect(again.data.code).toBe("INVALID_STATE");
+    const none = await env.DB.prepare("SELECT COUNT(*) AS n FROM email_outbox WHERE \"to\" = ?").bind(verified.email).first<{ n: number }>();
+    expect(none?.n).toBe(0);
+    expect((await api("/api/admin/customers/nobody/resend-verification", { token: operator.token, json: { reason: "typo" } })).status).toBe(404);
+  });
+
   it("reset 2FA turns two-factor off for the customer, audited with the previous value", async () => {
     const operator = await makeOperator();
     const other = await makeOperator();
@@ -299,6 +321,41 @@ describe("orders, messages, audit and reconcile", () => {
     await expectLedgerBalanced();
   });
 
+  it("settles a stuck pending rental through the guarded transition (refunded once) and refuses a live one", async () => {
+    const operator = await makeOperator();
+    const customer = await createUser({ balanceKobo: 90_000 });
+    for (const [id, age] of [
+      [`rent-stuck-${customer.id.slice(0, 8)}`, 3600_000],
+      [`rent-live-${customer.id.slice(0, 8)}`, 1_000],
+    ] as const) {
+      await env.DB.batch([
+        env.DB.prepare(
+          "INSERT INTO rentals (id, user_id, provider, country_id, country_name, unit, period, price_kobo, status, created_at, updated_at) VALUES (?, ?, 'SMS-Man', '1', 'USA', 'day', 1, 30000, 'pending', ?, ?)",
+        ).bind(id, customer.id, Date.now() - age, Date.now() - age),
+        env.DB.prepare("INSERT INTO ledger (user_id, key, amount_kobo, kind, note, ref, created_at) VALUES (?, ?, -30000, 'rent', 'rent', ?, ?)").bind(customer.id, `rent:${id}`, id, Date.now()),
+      ]);
+    }
+    const stuckId = `rent-stuck-${customer.id.slice(0, 8)}`;
+    const stuck = await api(`/api/admin/rentals?stuck=1&user=${customer.id}`, { token: operator.token });
+    expect(stuck.data.data.map((r: { id: string }) => r.id)).toEqual([stuckId]);
+    const settled = await api(`/api/admin/rentals/${stuckId}/settle`, { token: operator.token, json: { reason: "upstream never answered" } });
+    expect(settled.status).toBe(200);
+    expect(settled.data).toEqual({ from: "pending", status: "failed", settled: true });
+    const again = await api(`/api/admin/rentals/${stuckId}/settle`, { token: operator.token, json: { reason: "double click" } });
+    expect(again.status).toBe(409);
+    const live = await api(`/api/admin/rentals/rent-live-${customer.id.slice(0, 8)}/settle`, { token: operator.token, json: { reason: "too early" } });
+    expect(live.status).toBe(409);
+    expect(live.data.message).toMatch(/not stuck/);
+    expect((await api("/api/admin/rentals/nope/settle", { token: operator.token, json: { reason: "typo" } })).status).toBe(404);
+    // ₦900 - 2 × ₦300 + the stuck one's refund, once.
+    expect(await balanceOf(customer.id)).toBe(60_000);
+    const refunds = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger WHERE key = ?").bind(`rent_refund:${stuckId}`).first<{ n: number }>();
+    expect(refunds?.n).toBe(1);
+    const audit = await env.DB.prepare("SELECT action, reason, previous FROM audit_log WHERE subject = ?").bind(stuckId).all();
+    expect(audit.results).toEqual([{ action: "rental.settle", reason: "upstream never answered", previous: '"pending"' }]);
+    await expectLedgerBalanced();
+  });
+
   it("a notification to everyone online reaches each online customer's tab", async () => {
     const operator = await makeOperator();
     const first = await createUser();
@@ -355,6 +412,25 @@ describe("orders, messages, audit and reconcile", () => {
     const unsubscribed = await env.DB.prepare("SELECT email FROM users WHERE id = ?").bind(sampleId).first<{ email: string }>();
     expect(to).not.toContain(unsubscribed!.email);
     expect(to.length).toBe(count - 1);
+  });
+
+  it("group e-mail is limited to three sends per operator per hour: the fourth is a 429 with Retry-After, not sent, not audited", async () => {
+    const operator = await makeOperator();
+    // A small group (customers inactive for ten years: at most the earlier test's two); the limit counts sends.
+    const mail = { audience: { group: "inactive", days: 3650 } as const, subject: `Rate limit ${crypto.randomUUID().slice(0, 8)}`, body: "Hello." };
+    const preview = await api("/api/admin/email/preview", { token: operator.token, json: mail });
+    expect(preview.status).toBe(200);
+    const body = { ...mail, reason: "newsletter", expectedCount: preview.data.count };
+    for (let i = 0; i < 3; i++) expect((await api("/api/admin/email/send", { token: operator.token, json: body })).status).toBe(200);
+    const fourth = await api("/api/admin/email/send", { token: operator.token, json: body });
+    expect(fourth.status).toBe(429);
+    expect(fourth.data.code).toBe("RATE_LIMITED");
+    expect(Number(fourth.headers.get("retry-after"))).toBeGreaterThan(0);
+    const audited = await env.DB.prepare("SELECT COUNT(*) AS n FROM audit_log WHERE actor = ? AND action = 'message.email'").bind(operator.email).first<{ n: number }>();
+    expect(audited?.n).toBe(3);
+    // The limit is the operator's own: another operator may still send.
+    const other = await makeOperator();
+    expect((await api("/api/admin/email/send", { token: other.token, json: body })).status).toBe(200);
   });
 
   it("the audit log filters by action and subject; reconcile proves money conserved", async () => {

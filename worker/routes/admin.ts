@@ -6,6 +6,8 @@ import {
   notifySchema,
   periodSchema,
   reasonSchema,
+  reviewListQuerySchema,
+  reviewResolveSchema,
   settingChangeSchema,
 } from "../../schema/admin";
 import { nairaToKobo } from "../../schema/money";
@@ -36,10 +38,12 @@ import {
 import { applyUnsubscribe, GROUP_MAIL_LIMIT, groupMessage, MAX_RECIPIENTS_PER_SEND, recipientsFor } from "../services/operator-mail";
 import { confirmCardPayment, settleInvoice } from "../services/payments";
 import { enforceRateLimit } from "../services/rate-limit";
+import { getQueueItem, listReviewQueue, resolveQueueItem, verifyQueueItem } from "../services/review-queue";
 import { settleRentalNow } from "../services/rentals";
 import { getSettings } from "../services/settings";
 import { settleSmsOrderNow } from "../services/sms-orders";
 import { disableTwoFactor } from "../services/two-factor";
+import { UpstreamFault } from "../providers/upstream-http";
 import { paymentDeps } from "./wallet";
 import { rentalDeps } from "./rentals";
 
@@ -165,6 +169,35 @@ adminRoutes.post("/deposits/:id/verify", validate("json", reasonSchema), async (
   });
   changed(c, "deposits");
   return c.json({ id, before: before.status, status: after?.status ?? before.status });
+});
+
+// ---- Deposits: the review queue (services/review-queue.ts, docs/decisions/023) ----
+
+adminRoutes.get("/reviews", validate("query", reviewListQuerySchema), async (c) =>
+  c.json({ data: await listReviewQueue(getDb(c.env.DB), { status: c.req.valid("query").status }) }),
+);
+
+/** One item and the provider's word on it now ("verify again"; nothing changes). A provider that cannot be read is shown, not a 502. */
+adminRoutes.get("/reviews/:id", async (c) => {
+  const review = await getQueueItem(getDb(c.env.DB), c.req.param("id"));
+  if (!review) throw new AppError("NOT_FOUND", "No review with this id.");
+  let verification = null;
+  let verifyError: string | null = null;
+  try {
+    verification = await verifyQueueItem(paymentDeps(c), review);
+  } catch (err) {
+    if (!(err instanceof UpstreamFault)) throw err;
+    verifyError = `${review.kind === "card" ? "Squad" : "NOWPayments"} could not be reached: try again.`;
+  }
+  return c.json({ review, verification, verifyError });
+});
+
+/** Verify again with the provider, then credit the right amount or refuse, once (a second decision is 409). Audited. */
+adminRoutes.post("/reviews/:id/resolve", validate("json", reviewResolveSchema), async (c) => {
+  const body = c.req.valid("json");
+  const result = await resolveQueueItem(paymentDeps(c), { id: c.req.param("id"), operator: operatorOf(c), action: body.action, amount: body.amount, reason: body.reason });
+  changed(c, "deposits");
+  return c.json({ message: result.review.status === "credited" ? "Credited." : "Refused.", ...result });
 });
 
 adminRoutes.get("/orders", async (c) => c.json({ data: await listOrders(getDb(c.env.DB), filterOf(c)) }));

@@ -110,6 +110,61 @@ describe("/api/v1: the JSON developer API", () => {
     await expectLedgerBalanced();
   });
 
+  it("next_route: a USA 'Sandbox No-SMS' number times out, the API's chain buys the next route, which delivers; charged once", async () => {
+    const user = await createUser({ balanceKobo: 1_000_000 });
+    const { secret } = await createKey(user, "live");
+    const bought = await post("/api/v1/sms/orders", secret, { provider: "Swift", country: "5", service: "sbxnosms", next_route: { cap: 5000 } });
+    expect(bought.status).toBe(201);
+    const first = bought.data.id as string;
+    expect(bought.data.chain).toEqual({ id: first, step: 1, max_routes: 3, cap: 5000, status: "active", next_order_id: null, moving_on: false });
+
+    // Its polling window runs out (the sandbox never texts a USA No-SMS number): refunded, and the chain moves on.
+    await env.DB.prepare("UPDATE sms_orders SET attempts = 14 WHERE id = ?").bind(first).run();
+    await pollOnce(first);
+    const ended = await api(`/api/v1/sms/orders/${first}`, { headers: auth(secret) });
+    expect(ended.data).toMatchObject({ status: "timeout", refunded: true, chain: { id: first, step: 1, status: "active" } });
+    const next = ended.data.chain.next_order_id as string;
+    expect(next).toBeTruthy();
+
+    const second = await api(`/api/v1/sms/orders/${next}`, { headers: auth(secret) });
+    expect(second.data).toMatchObject({ status: "waiting", service: "Sandbox No-SMS", chain: { id: first, step: 2, next_order_id: null } });
+    expect(second.data.country_id).not.toBe("5");
+    expect(second.data.price).toBeLessThanOrEqual(5000);
+    await pollOnce(next);
+    const delivered = await api(`/api/v1/sms/orders/${next}`, { headers: auth(secret) });
+    expect(delivered.data).toMatchObject({ status: "used", refunded: false, chain: { status: "ended" } });
+    expect(delivered.data.code).toMatch(/^\d+$/);
+    // One charge in the end: the route that delivered. The first was debited and refunded exactly once.
+    expect(await balanceOf(user.id)).toBe(1_000_000 - Math.round(delivered.data.price * 100));
+    const keys = await env.DB.prepare("SELECT key FROM ledger WHERE user_id = ? AND key LIKE 'refund:%'").bind(user.id).all<{ key: string }>();
+    expect(keys.results.map((r) => r.key)).toEqual([`refund:${first}`]);
+    await expectLedgerBalanced();
+  });
+
+  it("next_route: a bad cap is 400 with nothing charged; cancelling through the API cancels the chain", async () => {
+    const user = await createUser({ balanceKobo: 1_000_000 });
+    const { secret } = await createKey(user, "live");
+    for (const next_route of [{ cap: 0 }, { cap: -5 }, { cap: "lots" }, { cap: 100, routes: [{ provider: "Nope", country: "5" }] }]) {
+      const bad = await post("/api/v1/sms/orders", secret, { country: "5", service: "sbxnosms", next_route });
+      expect(bad.status).toBe(400);
+      expect(bad.data.code).toBe("VALIDATION_FAILED");
+    }
+    expect(await balanceOf(user.id)).toBe(1_000_000);
+
+    const bought = await post("/api/v1/sms/orders", secret, { country: "5", service: "sbxnosms", next_route: { cap: 5000, routes: [{ provider: "Dynamic", country: "13" }] } });
+    expect(bought.status).toBe(201);
+    const cancelled = await post(`/api/v1/sms/orders/${bought.data.id}/cancel`, secret, {});
+    expect(cancelled.data).toMatchObject({ status: "cancelled", refunded: true, chain: { status: "cancelled", next_order_id: null } });
+    // A cancel never moves the chain on, even when the sweep looks later.
+    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM sms_orders WHERE chain_id = ?").bind(bought.data.id).first<{ n: number }>();
+    expect(rows?.n).toBe(1);
+    expect(await balanceOf(user.id)).toBe(1_000_000);
+    // An ordinary order says so.
+    const plain = await post("/api/v1/sms/orders", secret, { country: "5", service: "wa" });
+    expect(plain.data.chain).toBeNull();
+    await expectLedgerBalanced();
+  });
+
   it("rentals: rent, read the inbox, cancel with a refund", async () => {
     const user = await createUser({ balanceKobo: 5_000_000 });
     const { secret } = await createKey(user, "live");
@@ -148,6 +203,11 @@ describe("/api/v1: the JSON developer API", () => {
       if (ops.post) expect(ops.post.parameters.map((p) => p.name)).toContain("Idempotency-Key");
     }
     expect(res.data.components.schemas.SmsOrder.properties.codes).toEqual({ type: "array", items: { type: "string" }, description: "Every code received, oldest first" });
+    // "Try another number" is in the contract: the request's next_route and the order's chain.
+    expect(res.data.components.schemas.BuySmsRequest.properties.next_route).toEqual({ $ref: "#/components/schemas/NextRoute" });
+    expect(res.data.components.schemas.NextRoute.required).toEqual(["cap"]);
+    expect(res.data.components.schemas.SmsChain.properties.next_order_id).toBeDefined();
+    expect(res.data.components.schemas.SmsOrder.required).toContain("chain");
   });
 });
 

@@ -87,7 +87,8 @@ openapi.add({
   method: "post",
   path: "/sms/orders",
   summary: "Buy a number to receive an SMS code",
-  description: "The price is debited at once and refunded automatically if no code arrives, the upstream fails, or you cancel.",
+  description:
+    "The price is debited at once and refunded automatically if no code arrives, the upstream fails, or you cancel. With next_route, a number that gets no code is followed by the cheapest other route of the same service within your cap (each its own order; cancelling any of them cancels the chain).",
   body: v1BuySmsSchema,
   response: v1SmsOrderSchema,
   status: 201,
@@ -100,7 +101,13 @@ apiV1Routes.post("/sms/orders", validate("json", v1BuySmsSchema), async (c) => {
   if (body.max_price !== undefined && quote > nairaToKobo(body.max_price)) {
     throw new AppError("PRICE_CHANGED", `The price is ₦${koboToNaira(quote).toFixed(2)}, above your max_price.`, { price: koboToNaira(quote) });
   }
-  const bought = await buySmsNumber(c.env, c.var.user, { provider: body.provider, country: body.country, service: body.service, price: koboToNaira(quote) });
+  const bought = await buySmsNumber(c.env, c.var.user, {
+    provider: body.provider,
+    country: body.country,
+    service: body.service,
+    price: koboToNaira(quote),
+    ...(body.next_route ? { next_route: body.next_route } : {}),
+  });
   return c.json(await smsOrderV1(db, c.var.user.id, bought.phone.request_id), 201);
 });
 
@@ -109,7 +116,7 @@ apiV1Routes.get("/sms/orders/:id", validate("param", v1IdParamSchema), async (c)
   return c.json(await smsOrderV1(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id));
 });
 
-openapi.add({ method: "post", path: "/sms/orders/{id}/cancel", summary: "Cancel before the code arrives (refunds the price)", params: v1IdParamSchema, response: v1SmsOrderSchema, errors: [404, 409, 502] });
+openapi.add({ method: "post", path: "/sms/orders/{id}/cancel", summary: "Cancel before the code arrives (refunds the price; on a next_route order, cancels the chain)", params: v1IdParamSchema, response: v1SmsOrderSchema, errors: [404, 409, 502] });
 apiV1Routes.post("/sms/orders/:id/cancel", validate("param", v1IdParamSchema), async (c) => {
   const { id } = c.req.valid("param");
   await cancelSmsOrder(c.env, c.var.user.id, id);

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
@@ -38,6 +39,40 @@ describe("POST /api/sms/get-numbers", () => {
     expect((await moneyRows(user.id)).filter((r) => r.kind === "refund")).toEqual([{ key: `refund:${ids[1]}`, amount_kobo: 12_000, kind: "refund", ref: ids[1] }]);
     expect((await api(`/api/sms/status/${ids[0]}`, { token: user.token })).data.status).toBe("waiting");
     for (const id of ids) await pollerOf(id).stop();
+    await expectLedgerBalanced();
+  });
+
+  it("with next_route each number is its own chain: two time out, each moves on once on its own, each paid once for its code", async () => {
+    const user = await createUser({ balanceKobo: 1_000_000 });
+    const res = await api("/api/sms/get-numbers", { token: user.token, json: { ...NO_SMS, quantity: 2, next_route: { cap: 5000 } } });
+    expect(res.status).toBe(200);
+    const ids: string[] = res.data.orders.map((o: { phone: { request_id: string } }) => o.phone.request_id);
+    expect(ids).toHaveLength(2);
+    const chains = await env.DB.prepare("SELECT id, current_order_id FROM sms_chains WHERE user_id = ? ORDER BY id").bind(user.id).all<{ id: string; current_order_id: string }>();
+    expect(chains.results.map((c) => c.id).sort()).toEqual([...ids].sort());
+
+    // Both USA No-SMS numbers run out of polls: each chain buys its own next route (never one shared number).
+    for (const id of ids) {
+      await env.DB.prepare("UPDATE sms_orders SET attempts = 14 WHERE id = ?").bind(id).run();
+      await runDurableObjectAlarm(pollerOf(id));
+    }
+    const nexts: string[] = [];
+    for (const id of ids) {
+      const status = await api(`/api/sms/status/${id}`, { token: user.token });
+      expect(status.data).toMatchObject({ status: "timeout", chain: { id, step: 1 } });
+      nexts.push(status.data.chain.next_request_id);
+    }
+    expect(new Set(nexts).size).toBe(2);
+    const routes = await env.DB.prepare("SELECT chain_id, chain_step, status, price_kobo FROM sms_orders WHERE user_id = ? AND chain_step = 2").bind(user.id).all<{ chain_id: string; price_kobo: number }>();
+    expect(routes.results.map((r) => r.chain_id).sort()).toEqual([...ids].sort());
+
+    // Each next number gets its code (the sandbox texts numbers outside the USA): each chain ends delivered, and the
+    // customer pays for exactly the two numbers that delivered; both first numbers were refunded once.
+    for (const id of nexts) await runDurableObjectAlarm(pollerOf(id));
+    for (const id of nexts) expect((await api(`/api/sms/status/${id}`, { token: user.token })).data).toMatchObject({ status: "used", chain: { status: "ended" } });
+    expect(await balanceOf(user.id)).toBe(1_000_000 - routes.results.reduce((sum, r) => sum + r.price_kobo, 0));
+    expect((await moneyRows(user.id)).filter((r) => r.kind === "refund").map((r) => r.ref).sort()).toEqual([...ids].sort());
+    for (const id of [...ids, ...nexts]) await pollerOf(id).stop();
     await expectLedgerBalanced();
   });
 

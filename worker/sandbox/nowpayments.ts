@@ -4,7 +4,6 @@ import type { AppEnv } from "../app-env";
 import type { Env } from "../config";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
-import { nowPaymentStatusSchema } from "../providers/payments/nowpayments";
 import { signNowPaymentsBody } from "../providers/payments/signatures";
 
 /**
@@ -50,6 +49,11 @@ interface SimPayment {
   created_at: string;
   updated_at: string;
 }
+
+// The documented payment statuses ("Get payment status": waiting, confirming, confirmed, sending, partially_paid,
+// finished, failed, refunded, expired), kept here rather than taken from the adapter: the simulator follows the
+// documents, so an adapter that drifts from them fails against it.
+const nowPaymentStatusSchema = z.enum(["waiting", "confirming", "confirmed", "sending", "partially_paid", "finished", "failed", "refunded", "expired"]);
 
 const stateKey = (id: string) => `nowpayments:${id}`;
 
@@ -194,6 +198,8 @@ nowPaymentsSimulator.post("/payment", async (c) => {
 
 nowPaymentsSimulator.get("/payment/:id", async (c) => {
   const payment = await load(c.env, c.req.param("id"));
+  // The documents give no sample for an unknown payment; a 404 in the documented error format is this simulator's
+  // choice (the adapter reads any 404 as "unknown", and any other refusal as a fault: neither credits anything).
   if (!payment) return c.json(nowError(404, "PAYMENT_NOT_FOUND", "Payment not found"), 404);
   return c.json(publicPayment(payment));
 });

@@ -11,6 +11,7 @@ import type { SignedInUser } from "./sessions";
 import { pricingContext, smsPriceKobo } from "./pricing";
 import { envForUser } from "./sandbox-accounts";
 import { findSmsOffer } from "./sms-catalogue";
+import { chainStateFor } from "./sms-chain";
 import { canRequestAnotherCode, orderCodes, ownSmsOrder } from "./sms-orders";
 
 const REFUNDED = new Set(["timeout", "error", "cancelled", "failed"]);
@@ -24,6 +25,7 @@ export async function smsQuoteKobo(env: Env, db: Db, user: SignedInUser, provide
 export async function smsOrderV1(db: Db, userId: string, orderId: string): Promise<z.infer<typeof v1SmsOrderSchema>> {
   const o: typeof smsOrders.$inferSelect = await ownSmsOrder(db, userId, orderId);
   const codes = await orderCodes(db, o.id);
+  const chain = await chainStateFor(db, o);
   return {
     id: o.id,
     status: o.status,
@@ -39,6 +41,8 @@ export async function smsOrderV1(db: Db, userId: string, orderId: string): Promi
     refunded: REFUNDED.has(o.status),
     waiting_for_another_code: o.anotherCodeRequestedAt !== null,
     can_request_another_code: canRequestAnotherCode(o),
+    // The web's status names the next order `next_request_id` (the spec's word); the v1 API calls orders `id`.
+    chain: chain ? { id: chain.id, step: chain.step, max_routes: chain.max_routes, cap: chain.cap, status: chain.status, next_order_id: chain.next_request_id, moving_on: chain.moving_on } : null,
     created_at: new Date(o.createdAt).toISOString(),
   };
 }

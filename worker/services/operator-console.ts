@@ -8,6 +8,7 @@ import { RECONCILE_SQL, stuckSql } from "../db/admin-sql";
 import type { Db } from "../db/client";
 import { auditLog, ledger, payments, rentals, sessions, smsOrders, upstreamHealth, upstreamPrices, users } from "../db/tables";
 import { reconcileLedger } from "./ledger";
+import { reviewQueueCount } from "./review-queue";
 import { getSetting } from "./settings";
 import { providerStats } from "./upstream-health";
 
@@ -62,7 +63,7 @@ export interface StuckItem {
 
 export async function overview(db: Db, period: Period, now = Date.now()): Promise<Overview> {
   const since = periodStart(period, now);
-  const [held, deposits, flows, outcomes, delivered, active, stuck, upstreams, stats, rate] = await Promise.all([
+  const [held, deposits, flows, outcomes, delivered, active, stuck, upstreams, stats, rate, reviews] = await Promise.all([
     db.select({ kobo: sql<number>`COALESCE(SUM(${users.balanceKobo}), 0)`, customers: sql<number>`COUNT(*)` }).from(users),
     db
       .select({
@@ -106,6 +107,8 @@ export async function overview(db: Db, period: Period, now = Date.now()): Promis
     // The same per provider/service figures `npm run admin -- health` prints (services/upstream-health.ts).
     providerStats(db, { since }),
     getSetting(db, "exchange_rate"),
+    // The Deposits page's review queue: crypto arrivals held for review and card payments pending too long.
+    reviewQueueCount(db, now),
   ]);
   const kindSum = (kinds: string[]) => flows.filter((f) => kinds.includes(f.kind)).reduce((n, f) => n + Number(f.kobo), 0);
   const performance = stats.map((g) => ({
@@ -138,7 +141,7 @@ export async function overview(db: Db, period: Period, now = Date.now()): Promis
     performance,
     activeRentals: Number(active[0]?.count ?? 0),
     upstreams: upstreams.map((u) => ({ provider: u.provider, status: u.status, balanceUsd: u.balanceUsd, floorUsd: u.floorUsd, checkedAt: u.checkedAt })),
-    attention: { stuck, reviews: 0 },
+    attention: { stuck, reviews },
   };
 }
 

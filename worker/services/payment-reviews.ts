@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { koboToNaira } from "../../schema/money";
 import { getDb, type Db } from "../db/client";
 import { paymentReviewResolutions, paymentReviews, payments, users } from "../db/tables";
@@ -156,10 +157,11 @@ export type ReviewDecision = { action: "credit"; amountKobo: number } | { action
  * Resolves one review exactly once: [resolution row (primary key = review id), ledger credit?, review status, the
  * invoice's status when it was itself held for review] in one atomic batch. A second decision, concurrent or later,
  * fails on the resolution's primary key and its whole batch (credit included) rolls back: 409, nothing moved.
+ * `also` joins the same batch (the console's audit_log row), so it is written with the decision or not at all.
  */
 export async function resolvePaymentReview(
   env: Env,
-  input: { reviewId: string; operatorId: string; decision: ReviewDecision; note?: string },
+  input: { reviewId: string; operatorId: string; decision: ReviewDecision; note?: string; also?: BatchItem<"sqlite">[] },
   defer: (work: Promise<unknown>) => void = () => {},
 ): Promise<{ review: ReviewListItem; balance: number | null }> {
   const db = getDb(env.DB);
@@ -203,7 +205,7 @@ export async function resolvePaymentReview(
         note: `Wallet deposit (${row.payCurrency ?? "crypto"}, reviewed)`,
         ref: row.paymentId,
       });
-      const results = await db.batch([recordResolution, credit, markReview, settleHeldPayment, balance]);
+      const results = await db.batch([recordResolution, credit, markReview, settleHeldPayment, balance, ...(input.also ?? [])]);
       const balanceKobo = (results[4] as { balanceKobo: number }[])[0]?.balanceKobo ?? 0;
       log("info", "payment review credited", { reviewId: row.id, paymentId: row.paymentId, amountKobo: decision.amountKobo, operatorId: input.operatorId });
       defer(
@@ -215,7 +217,7 @@ export async function resolvePaymentReview(
         }),
       );
     } else {
-      await db.batch([recordResolution, markReview, settleHeldPayment]);
+      await db.batch([recordResolution, markReview, settleHeldPayment, ...(input.also ?? [])]);
       log("info", "payment review refused", { reviewId: row.id, paymentId: row.paymentId, operatorId: input.operatorId });
     }
   } catch (err) {

@@ -53,7 +53,7 @@ const IN_FLIGHT: NowPaymentStatus[] = ["confirming", "confirmed", "sending"];
 /** Statuses after which nothing more is expected (a late 'finished' still credits: the provider has the money). */
 const FINAL = new Set<PaymentStatus>(["credited", "failed", "expired", "refunded", "abandoned", "amount_mismatch", "review", "refused"]);
 /** The NOWPayments statuses that say money arrived: the only ones that can credit, and only after a re-read. */
-const MONEY_ARRIVED: ReadonlySet<NowPaymentStatus> = new Set(["finished", "partially_paid"]);
+export const MONEY_ARRIVED: ReadonlySet<NowPaymentStatus> = new Set(["finished", "partially_paid"]);
 /**
  * Paying more than the invoice by more than this share sends the excess to review (the invoice itself is credited).
  * Less is never rounded up: an underpayment is credited at what arrived.
@@ -600,6 +600,16 @@ async function creditPayment(
 }
 
 /**
+ * A card payment still pending this long after checkout has been asked about by the sweep (Squad's only webhook is
+ * charge_successful; a failed or abandoned checkout is learnt through the verify call,
+ * https://docs.squadco.com/Payments/verify-transaction): from then on it is also in the operator's review
+ * queue (services/review-queue.ts, docs/decisions/023), until Squad settles it or the sweep gives it up.
+ */
+export const CARD_PENDING_TOO_LONG_MS = 30 * 60_000;
+/** After this the sweep stops asking Squad about a pending card payment and marks it abandoned. */
+export const CARD_GIVE_UP_MS = 24 * 3600_000;
+
+/**
  * Cron backstop: settles invoices whose watcher gave up or never ran, and asks Squad about card payments whose webhook
  * and return page never came (or gives them up after a day). Bounded per run.
  */
@@ -631,14 +641,14 @@ export async function sweepPayments(deps: PaymentDeps): Promise<{ invoices: numb
   const staleCards = await db
     .select({ id: payments.id, createdAt: payments.createdAt })
     .from(payments)
-    .where(and(eq(payments.provider, "squad"), eq(payments.status, "pending"), lt(payments.createdAt, now - 30 * 60_000)))
+    .where(and(eq(payments.provider, "squad"), eq(payments.status, "pending"), lt(payments.createdAt, now - CARD_PENDING_TOO_LONG_MS)))
     .orderBy(payments.createdAt)
     .limit(25);
   let cards = 0;
   for (const row of staleCards) {
     try {
       const outcome = await confirmCardPayment(deps, row.id);
-      if (outcome === "pending" && row.createdAt < now - 24 * 3600_000) {
+      if (outcome === "pending" && row.createdAt < now - CARD_GIVE_UP_MS) {
         await db.run(sql`UPDATE payments SET status = 'abandoned', updated_at = ${now} WHERE id = ${row.id} AND status = 'pending'`);
       }
       cards += 1;

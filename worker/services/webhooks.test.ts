@@ -176,6 +176,37 @@ describe("webhooks: signed, in order, retried, resendable", () => {
     await settleDelivery(key.id);
   });
 
+  it("a 'next route' chain moving on: sms.ended names the next order (next_order_id), an order that ends the chain names none", async () => {
+    const user = await createUser({ balanceKobo: 1_000_000 });
+    const key = await keyWithWebhook(user);
+    const bought = await api("/api/v1/sms/orders", {
+      method: "POST",
+      headers: { authorization: `Bearer ${key.secret}`, "idempotency-key": crypto.randomUUID() },
+      json: { provider: "Swift", country: "5", service: "sbxnosms", next_route: { cap: 5000 } },
+    });
+    expect(bought.status).toBe(201);
+    // The USA 'Sandbox No-SMS' number runs out of polls: refunded, and the chain buys the next route.
+    await env.DB.prepare("UPDATE sms_orders SET attempts = 14 WHERE id = ?").bind(bought.data.id).run();
+    await pollOnce(bought.data.id);
+    const next = (await env.DB.prepare("SELECT id FROM sms_orders WHERE chain_id = ? AND chain_step = 2").bind(bought.data.id).first<{ id: string }>())?.id;
+    expect(next).toBeTruthy();
+    await vi.waitFor(() => expect(received.some((r) => r.json.type === "sms.ended")).toBe(true), { timeout: 10_000 });
+    const ended = received.find((r) => r.json.type === "sms.ended")!;
+    expect(ended.json.data).toEqual({
+      order_id: bought.data.id,
+      status: "timeout",
+      refunded: true,
+      next_order_id: next,
+      url: expect.stringMatching(new RegExp(`/api/v1/sms/orders/${bought.data.id}$`)),
+    });
+
+    // An order nothing follows (the chain's last, or any plain order) says so with null, not a missing field.
+    await queueWebhookEvents(env, user.id, { kind: "sms.ended", orderId: next!, status: "timeout", refunded: true, message: "⏰ Timeout: No code received" });
+    await vi.waitFor(() => expect(received.filter((r) => r.json.type === "sms.ended")).toHaveLength(2), { timeout: 10_000 });
+    expect(received.filter((r) => r.json.type === "sms.ended")[1].json.data).toMatchObject({ order_id: next, status: "timeout", next_order_id: null });
+    await settleDelivery(key.id);
+  });
+
   it("a refunded rental.ended also queues balance.changed (read when queued), like a refunded sms.ended; an unrefunded one does not", async () => {
     const user = await createUser({ balanceKobo: 150_000 });
     const key = await keyWithWebhook(user);

@@ -61,7 +61,14 @@ function eventsFor(env: Env, message: RealtimeMessage): QueuedEvent[] {
           type: "sms.ended",
           subject: message.orderId,
           dedupe: `sms.ended:${message.orderId}`,
-          data: { order_id: message.orderId, status: message.status, refunded: message.refunded, ...link(`/api/v1/sms/orders/${message.orderId}`) },
+          data: {
+            order_id: message.orderId,
+            status: message.status,
+            refunded: message.refunded,
+            // A "next route" chain moved on: the receiver follows the new order (null when nothing follows this one).
+            next_order_id: message.nextOrderId ?? null,
+            ...link(`/api/v1/sms/orders/${message.orderId}`),
+          },
         },
         ...(message.refunded ? [balanceEvent(null)] : []),
       ];

@@ -14,6 +14,7 @@ import { Card } from "../ui/card";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
+import { LoadError } from "../ui/load-error";
 import { Spinner } from "../ui/spinner";
 import { INVOICE_LIFETIME_MS } from "../../../schema/constants";
 import { formatCountdown, isBelowCryptoMinimum, orderPayCurrencies } from "./payment-rules";
@@ -82,6 +83,16 @@ function CopyValue({ label, value, suffix }: { label: string; value: string; suf
   );
 }
 
+/** A figure still loading: the same height as the figure, and named for screen readers. */
+function LoadingFigure({ width }: { width: string }) {
+  return (
+    <span className="inline-flex">
+      <span aria-hidden className={`inline-block h-5 animate-pulse rounded-md bg-slate-200 dark:bg-slate-800 ${width}`} />
+      <span className="sr-only">Loading</span>
+    </span>
+  );
+}
+
 function Overlay({ kind }: { kind: "processing" | "updated" }) {
   return (
     <div role="status" aria-live="assertive" className="fixed inset-0 z-50 flex items-center justify-center bg-slate-950/60 p-4 backdrop-blur-sm">
@@ -130,8 +141,15 @@ function InvoiceCard({ active, onCancel, onExpired }: { active: ActiveInvoice; o
         </span>
       </div>
       <p className="text-sm text-slate-600 dark:text-slate-300">
-        ${active.usd} deposit · status <Badge variant="secondary">{paymentStatus.replace(/_/g, " ")}</Badge>
+        ${active.usd} deposit · status{" "}
+        <Badge variant="secondary" data-testid="invoice-status">
+          {status.isPending ? "checking..." : paymentStatus.replace(/_/g, " ")}
+        </Badge>
       </p>
+      {status.isError ? (
+        // The invoice itself is fine: only its status could not be read. Paying to the address below still counts.
+        <LoadError what="this invoice's status (the amount and address below still work)" error={status.error} onRetry={() => void status.refetch()} />
+      ) : null}
       <CopyValue label="Amount" value={String(invoice.pay_amount)} suffix={currency} />
       {invoice.network ? (
         <div className="flex flex-col gap-1">
@@ -159,7 +177,7 @@ function InvoiceCard({ active, onCancel, onExpired }: { active: ActiveInvoice; o
  * Pay in Crypto: a USD amount and a coin make a NOWPayments invoice; its status is polled every 8 s until the server
  * says it is credited ('Balance Updated' for 5 s), it dies, or the 1,000,000 ms countdown runs out.
  */
-export function CryptoDeposit({ settings }: { settings: RateSettingsRow }) {
+export function CryptoDeposit({ settings, settingsLoading = false }: { settings: RateSettingsRow; settingsLoading?: boolean }) {
   const queryClient = useQueryClient();
   const currencies = useMerchantCurrencies();
   const createInvoice = useCreateInvoice();
@@ -169,6 +187,8 @@ export function CryptoDeposit({ settings }: { settings: RateSettingsRow }) {
   const [minAlert, setMinAlert] = useState(false);
   const [active, setActive] = useState<ActiveInvoice | null>(readActiveInvoice);
   const [overlay, setOverlay] = useState<"processing" | "updated" | null>(null);
+  // An invoice that could not be created: said beside the button that retries it.
+  const [createError, setCreateError] = useState<string | null>(null);
   const status = useInvoiceStatus(active?.invoice.payment_id ?? null);
 
   const options = useMemo(
@@ -222,13 +242,16 @@ export function CryptoDeposit({ settings }: { settings: RateSettingsRow }) {
       setMinAlert(true);
       return;
     }
+    setCreateError(null);
     try {
       const invoice = await createInvoice.mutateAsync({ priceAmount: Number(amount), payCurrency: currency! });
       const next = { invoice, expiresAt: Date.now() + INVOICE_LIFETIME_MS, usd: Number(amount) };
       sessionStorage.setItem(ACTIVE_INVOICE_KEY, JSON.stringify(next));
       setActive(next);
     } catch (err) {
-      toast.error(err instanceof Error ? err.message : "Could not create the invoice. Please try again.");
+      const message = err instanceof Error ? err.message : "Could not create the invoice. Please try again.";
+      toast.error(message);
+      setCreateError(`Could not create the invoice: ${message.replace(/[.!]\s*$/, "")}. Nothing was charged: press Create Invoice to try again.`);
     }
   };
 
@@ -252,11 +275,11 @@ export function CryptoDeposit({ settings }: { settings: RateSettingsRow }) {
           <dl className="grid grid-cols-2 gap-3 rounded-lg bg-slate-50 p-3 text-sm dark:bg-slate-800/60">
             <div>
               <dt className="text-slate-600 dark:text-slate-400">Minimum</dt>
-              <dd className="font-semibold">${settings.cryptomin}</dd>
+              <dd className="font-semibold">{settingsLoading ? <LoadingFigure width="w-12" /> : `$${settings.cryptomin}`}</dd>
             </div>
             <div>
               <dt className="text-slate-600 dark:text-slate-400">Rate</dt>
-              <dd className="font-semibold">₦{formatNaira(settings.crypto_rate)} / $1</dd>
+              <dd className="font-semibold">{settingsLoading ? <LoadingFigure width="w-24" /> : `₦${formatNaira(settings.crypto_rate)} / $1`}</dd>
             </div>
           </dl>
           {minAlert ? <Alert variant="error">{`Minimum amount is $${settings.cryptomin}`}</Alert> : null}
@@ -288,7 +311,7 @@ export function CryptoDeposit({ settings }: { settings: RateSettingsRow }) {
                 value={currency}
                 loading={currencies.isPending}
                 loadingText="Loading currencies..."
-                emptyText={currencies.isError ? "Could not load currencies" : "No results found."}
+                emptyText={currencies.isError ? "Could not load currencies" : options.length === 0 ? "No coins available right now" : "No results found."}
                 placeholder="Select a currency"
                 onValueChange={(v) => {
                   setCurrency(v);
@@ -297,6 +320,14 @@ export function CryptoDeposit({ settings }: { settings: RateSettingsRow }) {
               />
             )}
           </Field>
+          {currencies.isError ? (
+            <LoadError what="the coins you can pay with" error={currencies.error} onRetry={() => void currencies.refetch()} />
+          ) : currencies.isSuccess && options.length === 0 ? (
+            <Alert variant="warning" data-testid="crypto-no-coins">
+              No coin can be paid with right now. Pay in NGN instead, or come back later.
+            </Alert>
+          ) : null}
+          {createError ? <Alert variant="error">{createError}</Alert> : null}
           <Button type="submit" size="lg" disabled={createInvoice.isPending}>
             <Bitcoin className="h-5 w-5" aria-hidden />
             {createInvoice.isPending ? "Creating invoice..." : "Create Invoice"}

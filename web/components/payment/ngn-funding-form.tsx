@@ -3,6 +3,7 @@ import { CreditCard } from "lucide-react";
 import { toast } from "../../lib/toast";
 import { formatNaira } from "../../../schema/money";
 import { useInitializeTransaction } from "../../api/payments";
+import { Alert } from "../ui/alert";
 import { Button } from "../ui/button";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
@@ -12,9 +13,11 @@ import { addPendingPayment } from "./payment-rules";
 export const CHECKOUT_REDIRECT_DELAY_MS = 100;
 
 /** Pay in NGN: an amount (whole naira, at least the operator's minimum) and a Squad checkout. */
-export function NgnFundingForm({ minimum }: { minimum: number }) {
+export function NgnFundingForm({ minimum, minimumLoading = false }: { minimum: number; minimumLoading?: boolean }) {
   const [amount, setAmount] = useState("");
   const [error, setError] = useState<string | undefined>();
+  // A checkout that could not start: said beside the button that retries it (the toast alone is gone in 4 s).
+  const [startError, setStartError] = useState<string | null>(null);
   const init = useInitializeTransaction();
   const [redirecting, setRedirecting] = useState(false);
 
@@ -25,20 +28,23 @@ export function NgnFundingForm({ minimum }: { minimum: number }) {
     if (!Number.isInteger(value)) return setError("Enter a whole naira amount");
     // The spec's text, with the operator's minimum (1000 by default).
     if (value < minimum) return setError(`min amount is ₦${minimum}`);
+    setStartError(null);
     try {
       const checkout = await init.mutateAsync({ amount: value, currency: "NGN" });
       addPendingPayment({ ref: checkout.transaction_ref, amount: value, currency: "NGN", timestamp: Date.now() });
       setRedirecting(true);
       setTimeout(() => window.location.assign(checkout.checkout_url), CHECKOUT_REDIRECT_DELAY_MS);
     } catch (err) {
-      toast.error(err instanceof Error ? err.message : "Could not start the payment. Please try again.");
+      const message = err instanceof Error ? err.message : "Could not start the payment. Please try again.";
+      toast.error(message);
+      setStartError(`Could not start the payment: ${message.replace(/[.!]\s*$/, "")}. Nothing was charged: press Pay again to retry.`);
     }
   };
 
   const busy = init.isPending || redirecting;
   return (
     <form onSubmit={submit} noValidate className="flex flex-col gap-4">
-      <Field label="Amount (₦)" hint={`Min is ₦${formatNaira(minimum)}`} error={error}>
+      <Field label="Amount (₦)" hint={minimumLoading ? "Checking today's minimum..." : `Min is ₦${formatNaira(minimum)}`} error={error}>
         {(p) => (
           <Input
             {...p}
@@ -57,6 +63,7 @@ export function NgnFundingForm({ minimum }: { minimum: number }) {
           />
         )}
       </Field>
+      {startError ? <Alert variant="error">{startError}</Alert> : null}
       <Button type="submit" size="lg" disabled={busy}>
         <CreditCard className="h-5 w-5" aria-hidden />
         {redirecting ? "Redirecting to checkout..." : init.isPending ? "Starting payment..." : "Pay with card or bank"}

@@ -8,6 +8,8 @@ import { useServerPendingPayments, verifyPayment } from "../../api/payments";
 import { refreshWallet } from "../../api/wallet";
 import { Button } from "../ui/button";
 import { Card, CardDescription, CardTitle } from "../ui/card";
+import { LoadError } from "../ui/load-error";
+import { Spinner } from "../ui/spinner";
 import { formatAge, PENDING_MAX_AGE_MS, prunePendingPayments, removePendingPayment, type PendingPayment } from "./payment-rules";
 import { PAYMENT_MESSAGES } from "../../../schema/constants";
 
@@ -79,8 +81,19 @@ export function PendingPaymentsCard() {
         <CardDescription>Card payments waiting for confirmation (kept for 24 hours)</CardDescription>
       </div>
       <div className="px-5 pb-5">
-        {payments.length === 0 ? (
-          <p className="py-4 text-center text-sm text-slate-600 dark:text-slate-400">No pending payments</p>
+        {server.isError ? (
+          // This browser's own list still shows; the server's (payments begun on another device) could not be read.
+          <LoadError className="mb-3" what="the payments waiting on the server" error={server.error} onRetry={() => void server.refetch()} />
+        ) : null}
+        {payments.length === 0 && server.isPending ? (
+          <p role="status" className="flex items-center justify-center gap-2 py-4 text-sm text-slate-600 dark:text-slate-400">
+            <Spinner className="h-4 w-4" /> Loading pending payments...
+          </p>
+        ) : payments.length === 0 ? (
+          <div className="py-4 text-center text-sm text-slate-600 dark:text-slate-400" data-testid="pending-payments-empty">
+            <p className="font-medium">No pending payments</p>
+            <p className="mt-1 text-xs">A card or bank payment you start here waits in this list until the checkout confirms it.</p>
+          </div>
         ) : (
           <ul className="divide-y divide-slate-100 dark:divide-slate-800" aria-label="Pending payments">
             {payments.map((p) => (

@@ -55,10 +55,14 @@ function Enrolment({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
   if (!start.data) {
     return (
       <div className="flex flex-col gap-3">
-        {start.isError ? <Alert variant="error">{start.error.message}</Alert> : null}
+        {start.isError ? (
+          <Alert variant="error">
+            Could not start the set-up: {start.error.message.replace(/[.!]\s*$/, "")}. Nothing was changed: try again.
+          </Alert>
+        ) : null}
         <div>
           <Button onClick={() => start.mutate()} disabled={start.isPending}>
-            {start.isPending ? "Preparing..." : "Set up two-factor sign-in"}
+            {start.isPending ? "Preparing..." : start.isError ? "Try again" : "Set up two-factor sign-in"}
           </Button>
         </div>
       </div>

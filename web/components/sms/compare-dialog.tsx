@@ -5,6 +5,7 @@ import type { SmsProviderName } from "../../../schema/constants";
 import { SMS_PROVIDER_LABELS, useSmsCompare } from "../../api/sms";
 import { Button } from "../ui/button";
 import { Dialog } from "../ui/dialog";
+import { LoadError } from "../ui/load-error";
 import { Spinner } from "../ui/spinner";
 import { sortRoutes, type CompareSort } from "./service-order";
 
@@ -34,9 +35,15 @@ export function CompareDialog({
   return (
     <Dialog open={open} onOpenChange={(next) => !next && onClose()} title={data ? `Compare routes: ${data.service}` : "Compare routes"} className="max-w-3xl">
       {compare.isPending ? (
-        <Spinner className="h-5 w-5 text-blue-600" label="Loading routes" />
+        <p className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-400" role="status">
+          <Spinner className="h-5 w-5 text-blue-600" /> Loading every provider and country for this service...
+        </p>
       ) : compare.isError ? (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">{compare.error.message}</p>
+        <LoadError what="the routes for this service" error={compare.error} onRetry={() => void compare.refetch()} />
+      ) : data && routes.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="sms-compare-empty">
+          No provider or country sells {data.service} right now. Close this and choose another service, or try again later.
+        </p>
       ) : data ? (
         <div className="flex flex-col gap-3">
           <div className="flex items-center gap-2 text-sm" role="group" aria-label="Sort routes">

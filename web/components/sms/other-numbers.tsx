@@ -1,4 +1,5 @@
 import { Copy } from "lucide-react";
+import type { SmsStatusResponse } from "../../../schema/sms";
 import { useSmsOrder } from "../../api/sms";
 import { copyText } from "../../lib/clipboard";
 import { formatPhone } from "../../lib/format";
@@ -7,17 +8,39 @@ import { EmojiText } from "../ui/emoji-text";
 import { SMS_ERROR_MESSAGE, SMS_TIMEOUT_MESSAGE } from "../../../schema/constants";
 import { smsCode, smsPhase } from "./sms-phase";
 
-/** One of the other numbers of a several-at-once purchase: its own order, its own state from the server. */
+/**
+ * One of the other numbers of a several-at-once purchase: its own order, its own state from the server. Bought with
+ * "try another number", it follows its own chain as the dialog follows the first: when the server names the next
+ * order, that order (its number, its code) takes this row's place.
+ */
 function OtherNumber({ requestId, number }: { requestId: string; number: string }) {
   const order = useSmsOrder(requestId);
-  const phase = smsPhase(order.data);
-  const code = smsCode(order.data);
+  const nextId = order.data?.chain?.next_request_id ?? null;
+  if (nextId && nextId !== requestId) return <OtherNumber requestId={nextId} number="" />;
+  return <OtherNumberRow order={order.data} number={order.data?.number ?? number} />;
+}
+
+function OtherNumberRow({ order, number }: { order: SmsStatusResponse | undefined; number: string }) {
+  const phase = smsPhase(order);
+  const code = smsCode(order);
+  const chain = order?.chain ?? null;
   return (
     <li className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 px-3 py-2 text-sm dark:border-slate-700" data-testid="sms-other-number">
-      <button type="button" className="flex items-center gap-2 font-mono cursor-pointer" onClick={() => void copyText(number, "Phone number copied to clipboard!")} aria-label={`Phone number: ${number}. Click to copy`}>
-        {formatPhone(number)}
-        <Copy className="h-3.5 w-3.5 text-slate-600" aria-hidden />
-      </button>
+      <span className="flex min-w-0 flex-col">
+        {number ? (
+          <button type="button" className="flex items-center gap-2 font-mono cursor-pointer" onClick={() => void copyText(number, "Phone number copied to clipboard!")} aria-label={`Phone number: ${formatPhone(number)}. Click to copy`}>
+            {formatPhone(number)}
+            <Copy className="h-3.5 w-3.5 text-slate-600" aria-hidden />
+          </button>
+        ) : (
+          <span className="text-slate-600 dark:text-slate-400">Trying another number…</span>
+        )}
+        {chain && chain.max_routes > 1 ? (
+          <span className="text-xs text-slate-600 dark:text-slate-400">
+            Number {chain.step} of {chain.max_routes}
+          </span>
+        ) : null}
+      </span>
       {phase === "received" && code ? (
         <button type="button" className="font-mono font-bold tracking-widest text-emerald-700 dark:text-emerald-400 cursor-pointer" onClick={() => void copyText(code, "SMS code copied to clipboard!")} aria-label={`Code: ${code}. Click to copy`}>
           {code}

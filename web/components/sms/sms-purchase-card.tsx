@@ -23,6 +23,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "../ui/card";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
+import { LoadError } from "../ui/load-error";
 import { Spinner } from "../ui/spinner";
 import { Dialog } from "../ui/dialog";
 import { parseMaxPrice, priceChoiceFrom, type PriceChoice } from "./price-choice";
@@ -115,7 +116,7 @@ export function SmsPurchaseCard({
   const [unticked, setUnticked] = useState<ReadonlySet<string>>(new Set());
   const [quantity, setQuantity] = useState(1);
   // The routes come from the compare view's own query, read only once the box is ticked.
-  const compare = useSmsCompare(provider, serviceId, tryNext && quantity === 1);
+  const compare = useSmsCompare(provider, serviceId, tryNext);
   const buyMany = useBuyNumbers();
   const favourites = useSmsFavourites();
   const toggleFavourite = useToggleFavourite();
@@ -158,8 +159,8 @@ export function SmsPurchaseCard({
   };
 
   const maxPrice = parseMaxPrice(maxPriceText);
-  // Several numbers at once stay plain purchases: the dialog follows one chain, not five.
-  const cap = tryNext && quantity === 1 ? (capText.trim() === "" ? service?.price : parseMaxPrice(capText)) : undefined;
+  // With several numbers each is its own chain (docs/decisions/026): the dialog follows the first, the list the others.
+  const cap = tryNext ? (capText.trim() === "" ? service?.price : parseMaxPrice(capText)) : undefined;
   const candidates = compare.data && typeof cap === "number" ? nextRouteCandidates(compare.data.routes, { provider, countryId }, cap) : [];
   const allowed = allowedRoutes(candidates, unticked);
 
@@ -363,13 +364,14 @@ export function SmsPurchaseCard({
                 />
                 <span>
                   If no code comes, try another number
-                  <span className="block text-xs text-slate-600 dark:text-slate-400">
-                    The cheapest other country or provider for this service, up to 3 numbers in all. Each number without a code is
-                    refunded: you pay only for the one that gets a code.
+                  <span className="block text-xs text-slate-600 dark:text-slate-400" data-testid="sms-try-next-hint">
+                    {quantity > 1
+                      ? `Each of your ${quantity} numbers tries on its own: the cheapest other country or provider for this service, up to 3 numbers each. Each number without a code is refunded: you pay only for the ones that get a code.`
+                      : "The cheapest other country or provider for this service, up to 3 numbers in all. Each number without a code is refunded: you pay only for the one that gets a code."}
                   </span>
                 </span>
               </label>
-              {tryNext && quantity === 1 ? (
+              {tryNext ? (
                 <>
                 <Field
                   label="Most another number may cost"
@@ -390,6 +392,8 @@ export function SmsPurchaseCard({
                   <legend className="text-xs font-medium text-slate-600 dark:text-slate-400">Numbers it may try, cheapest first</legend>
                   {compare.isPending ? (
                     <Spinner className="h-4 w-4 text-blue-600" label="Loading routes" />
+                  ) : compare.isError ? (
+                    <LoadError what="the other routes" error={compare.error} onRetry={() => void compare.refetch()} />
                   ) : candidates.length === 0 ? (
                     <p className="text-xs text-slate-600 dark:text-slate-400">No other route sells this service within that amount right now.</p>
                   ) : (

@@ -83,7 +83,8 @@ export function useActiveSmsRequest() {
       (next) => {
         if (stale || !next.number) return;
         previousPhase.current = null;
-        savePendingRequest({ ...pending, request_id: nextId, debitRef: `buy:${nextId}`, number: next.number, purchased_number: next.number, sms: null, createdAt: Date.now(), others: undefined });
+        // The other numbers of a several-at-once purchase stay listed: each follows its own chain (other-numbers.tsx).
+        savePendingRequest({ ...pending, request_id: nextId, debitRef: `buy:${nextId}`, number: next.number, purchased_number: next.number, sms: null, createdAt: Date.now() });
         void invalidateMoney(qc);
       },
       () => undefined,

@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import nowCoinsCurrencies from "./fixtures/nowpayments-merchant-coins-currencies.json?raw";
 import nowCoins from "./fixtures/nowpayments-merchant-coins.json?raw";
 import nowCreate from "./fixtures/nowpayments-create-payment.json?raw";
+import nowTooSmall from "./fixtures/nowpayments-error-amount-minimal.json?raw";
 import nowBadKey from "./fixtures/nowpayments-error-invalid-api-key.json?raw";
+import nowFullCurrencies from "./fixtures/nowpayments-full-currencies.json?raw";
 import nowGet from "./fixtures/nowpayments-get-payment.json?raw";
 import nowRepeat from "./fixtures/nowpayments-ipn-repeat.json?raw";
 import nowMin from "./fixtures/nowpayments-min-amount.json?raw";
@@ -102,8 +104,22 @@ describe("NOWPayments adapter reads NOWPayments' documented replies", () => {
     });
   });
 
+  it("full currencies: code, name, enabled and network of each", async () => {
+    const { client, seen } = now(nowFullCurrencies);
+    expect(await client.fullCurrencies()).toEqual([{ code: "AAVE", name: "Aave", enabled: true, network: "eth" }]);
+    expect(new URL(seen[0].url).pathname).toBe("/v1/full-currencies");
+  });
+
   it("a wrong key is a fault with its status, not an empty list", async () => {
     await expect(now(nowBadKey, 403).client.merchantCoins()).rejects.toMatchObject({ reason: "rejected", httpStatus: 403 });
+  });
+
+  it("an amount under the minimum is NOWPayments' refusal, its code kept for the logs (never a payment)", async () => {
+    const err = await now(nowTooSmall, 400)
+      .client.createPayment({ priceAmountUsd: 0.5, payCurrency: "BTC", orderId: "NP-1", orderDescription: "deposit", ipnCallbackUrl: "https://x.test" })
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ reason: "rejected", httpStatus: 400, code: "UPSTREAM_UNAVAILABLE", transient: false });
+    expect((err as { detail: string }).detail).toContain("AMOUNT_MINIMAL_ERROR: Crypto amount 0.00001 is less than minimal");
   });
 
   it("the repeat-deposit IPN verifies when signed, and names its parent", async () => {

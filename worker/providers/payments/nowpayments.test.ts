@@ -68,6 +68,24 @@ describe("NOWPayments adapter", () => {
     expect(await client.getPayment("1")).toBeNull();
   });
 
+  it("reads a failure by its status the shared way: 5xx/429 transient, a 2xx of the wrong shape a bad reply, a 4xx a refusal", async () => {
+    const pay = () => ({ priceAmountUsd: 10, payCurrency: "BTC", orderId: "o", orderDescription: "deposit", ipnCallbackUrl: "https://x.test" });
+    const down = await fakeNow(() => json({ status: false, statusCode: 503, code: "SERVICE_UNAVAILABLE", message: "maintenance" }, 503)).client.getPayment("1").catch((e) => e);
+    expect(down).toMatchObject({ reason: "http", httpStatus: 503, transient: true });
+    const throttled = await fakeNow(() => json({ message: "Too many requests" }, 429)).client.merchantCoins().catch((e) => e);
+    expect(throttled).toMatchObject({ reason: "http", transient: true });
+    // A created payment the customer could not pay (no address) is unusable, not a payment.
+    const noAddress = await fakeNow(() => json({ ...payment, pay_address: "" }, 201)).client.createPayment(pay()).catch((e) => e);
+    expect(noAddress).toMatchObject({ reason: "bad_reply", httpStatus: 201 });
+    const refused = await fakeNow(() => json({ status: false, statusCode: 400, code: "INVALID_REQUEST_PARAMS", message: "pay_currency is invalid" }, 400)).client.createPayment(pay()).catch((e) => e);
+    expect(refused).toMatchObject({ reason: "rejected", httpStatus: 400, transient: false });
+    expect(refused.detail).toContain("INVALID_REQUEST_PARAMS: pay_currency is invalid");
+    const oddCoins = await fakeNow(() => json({ coins: "all" })).client.merchantCoins().catch((e) => e);
+    expect(oddCoins).toMatchObject({ reason: "bad_reply", httpStatus: 200 });
+    const oddCurrencies = await fakeNow(() => json({ currencies: [{ name: "no code" }] })).client.fullCurrencies().catch((e) => e);
+    expect(oddCurrencies).toMatchObject({ reason: "bad_reply" });
+  });
+
   it("turns error replies, HTML, garbage, unknown statuses and hangs into UpstreamFaults", async () => {
     const cases: [string, () => Response | Promise<Response>, string][] = [
       ["error reply", () => json({ status: false, statusCode: 400, code: "INVALID_REQUEST_PARAMS", message: "pay_currency is invalid" }, 400), "UPSTREAM_UNAVAILABLE"],

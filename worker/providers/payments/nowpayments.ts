@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { NOW_PAYMENT_STATUSES } from "../../../schema/constants";
-import { createUpstreamClient, replyMessage, type UpstreamClientOptions } from "../upstream-http";
+import { createUpstreamClient, type UpstreamClientOptions } from "../upstream-http";
 
 /**
  * NOWPayments crypto invoices: API status, merchant coins, the full currency list, the minimum per currency, create a
@@ -60,9 +60,14 @@ export interface NowPaymentsClient {
   getPayment(paymentId: string): Promise<NowPayment | null>;
 }
 
+// Reply shapes, each as NOWPayments' API documentation shows it (https://documenter.getpostman.com/view/7907941/2s93JusNJt,
+// the section named beside each; golden samples in ./fixtures, SOURCES.md). Ids and amounts come as numbers in some
+// samples and strings in others ("Create payment" has payment_id "5745459419", "Get payment status" 5524759814).
 const idSchema = z.union([z.number(), z.string()]).transform(String);
 const numberish = z.union([z.number(), z.string()]).nullish();
+const amount = z.union([z.number(), z.string()]).transform(Number).pipe(z.number().nonnegative());
 
+/** "Get payment status" (and the IPN body, which is the same object): the fields we read. */
 const paymentSchema = z.object({
   payment_id: idSchema,
   parent_payment_id: idSchema.nullish(),
@@ -77,6 +82,12 @@ const paymentSchema = z.object({
   price_currency: z.string().nullish(),
 });
 
+/** "Create payment" (201): the same object, and a payment the customer cannot pay (no address or amount) is unusable. */
+const createdPaymentSchema = paymentSchema.extend({ pay_address: z.string().min(1), pay_amount: z.union([z.number(), z.string()]) });
+
+/** "Get API status" -> {"message":"OK"}. */
+const statusSchema = z.object({ message: z.string() });
+
 // GET /merchant/coins is documented as {"selectedCurrencies": [...]}, yet accounts have been seen answering
 // {"currencies": [...]} (issue 13's audit): both are accepted, as codes or as objects carrying a code.
 const coinEntry = z.union([z.string(), z.object({ code: z.string() }).transform((c) => c.code)]);
@@ -85,30 +96,52 @@ const merchantCoinsSchema = z.union([
   z.object({ currencies: z.array(coinEntry) }).transform((b) => b.currencies),
 ]);
 
-// GET /min-amount?currency_from=eth&fiat_equivalent=usd answers
+// "Get the minimum payment amount": GET /min-amount?currency_from=eth&currency_to=trx&fiat_equivalent=usd answers
 // {"currency_from":"eth","currency_to":"trx","min_amount":0.0078999,"fiat_equivalent":35.40626584}.
 const minAmountSchema = z.object({
   currency_from: z.string().optional(),
-  min_amount: z.union([z.number(), z.string()]).transform(Number).pipe(z.number().nonnegative()),
-  fiat_equivalent: z.union([z.number(), z.string()]).transform(Number).pipe(z.number().nonnegative()).nullish(),
+  min_amount: amount,
+  fiat_equivalent: amount.nullish(),
 });
 
-const currencySchema = z.object({
-  code: z.string(),
-  name: z.string().nullish(),
-  enable: z.boolean().nullish(),
-  network: z.string().nullish(),
+// "Get available currencies (full)": {"currencies":[{"id":1,"code":"AAVE","name":"Aave","enable":true,
+// "wallet_regex":"...","priority":1,"extra_id_exists":false,"extra_id_regex":null,"logo_url":"...","track":true,
+// "cg_id":"aave","is_maxlimit":false,"network":"eth","smart_contract":null,"network_precision":null}, ...]}.
+const fullCurrenciesSchema = z.object({
+  currencies: z.array(z.object({ code: z.string(), name: z.string().nullish(), enable: z.boolean().nullish(), network: z.string().nullish() })),
 });
+
+/**
+ * The documented error object, e.g. {"status":false,"statusCode":403,"code":"INVALID_API_KEY","message":"Invalid api
+ * key"} or 400 INVALID_REQUEST_PARAMS / AMOUNT_MINIMAL_ERROR. Its code and message are what the logs get.
+ */
+const errorSchema = z.object({ status: z.literal(false).optional(), statusCode: z.number().optional(), code: z.string().optional(), message: z.string() });
+
+function errorWords(json: unknown): string {
+  const error = errorSchema.safeParse(json);
+  if (!error.success) return "unexpected reply";
+  return `${error.data.code ? `${error.data.code}: ` : ""}${error.data.message}`.slice(0, 200);
+}
 
 export function createNowPaymentsClient(opts: Omit<UpstreamClientOptions, "provider" | "headers"> & { apiKey: string }): NowPaymentsClient {
+  // The shared upstream client (deadline, User-Agent, JSON parsing, one fault type); x-api-key on every call.
   const http = createUpstreamClient({ ...opts, provider: "NOWPayments", headers: { "x-api-key": opts.apiKey } });
 
-  async function call(path: string, init: { method?: string; body?: unknown } = {}) {
-    return http.requestJson(path, { method: init.method, json: init.body });
-  }
-
-  function refused(path: string, status: number, json: unknown): never {
-    throw http.fault("rejected", status, `${path}: ${replyMessage(json)}`);
+  /**
+   * One documented call: the reply parsed with its shape when the status is the documented success, else the shared
+   * mapping of an unusable reply (http.unusable: 5xx/429 transient, a 2xx of the wrong shape a bad reply, the rest
+   * NOWPayments' refusal with its error code).
+   */
+  async function read<S extends z.ZodType>(
+    path: string,
+    schema: S,
+    init: { method?: string; json?: unknown; query?: Record<string, string>; ok?: number[] } = {},
+  ): Promise<{ status: number; data: z.infer<S> }> {
+    const { status, json } = await http.requestJson(path, { method: init.method, json: init.json, query: init.query });
+    if (!(init.ok ?? [200]).includes(status)) throw http.unusable(path, status, errorWords(json));
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) throw http.unusable(path, status, "the reply is not of the documented shape");
+    return { status, data: parsed.data };
   }
 
   function toPayment(raw: z.infer<typeof paymentSchema>): NowPayment {
@@ -129,37 +162,34 @@ export function createNowPaymentsClient(opts: Omit<UpstreamClientOptions, "provi
 
   return {
     async status() {
-      const { status, json } = await call("/status");
-      const parsed = z.object({ message: z.string() }).safeParse(json);
+      // No key needed; anything but 200 {"message":"OK"} says the API is not up (the message is reported as it came).
+      const { status, json } = await http.requestJson("/status");
+      const parsed = statusSchema.safeParse(json);
       const message = parsed.success ? parsed.data.message : "unexpected reply";
       return { ok: status === 200 && message.toUpperCase() === "OK", message };
     },
 
     async merchantCoins() {
-      const { status, json } = await call("/merchant/coins");
-      if (status !== 200) refused("/merchant/coins", status, json);
-      return http.parse(merchantCoinsSchema, json, "/merchant/coins", status);
+      return (await read("/merchant/coins", merchantCoinsSchema)).data;
     },
 
     async minAmount(payCurrency) {
       const currency = payCurrency.toLowerCase();
-      const { status, json } = await http.requestJson("/min-amount", { query: { currency_from: currency, fiat_equivalent: "usd" } });
-      if (status !== 200) refused("/min-amount", status, json);
-      const parsed = http.parse(minAmountSchema, json, "/min-amount", status);
-      return { currency: currency.toUpperCase(), minAmount: parsed.min_amount, fiatEquivalentUsd: parsed.fiat_equivalent ?? null };
+      const { data } = await read("/min-amount", minAmountSchema, { query: { currency_from: currency, fiat_equivalent: "usd" } });
+      return { currency: currency.toUpperCase(), minAmount: data.min_amount, fiatEquivalentUsd: data.fiat_equivalent ?? null };
     },
 
     async fullCurrencies() {
-      const { status, json } = await call("/full-currencies");
-      const parsed = z.object({ currencies: z.array(currencySchema) }).safeParse(json);
-      if (status !== 200 || !parsed.success) refused("/full-currencies", status, json);
-      return parsed.data.currencies.map((c) => ({ code: c.code, name: c.name ?? c.code, enabled: c.enable !== false, network: c.network ?? null }));
+      const { data } = await read("/full-currencies", fullCurrenciesSchema);
+      return data.currencies.map((c) => ({ code: c.code, name: c.name ?? c.code, enabled: c.enable !== false, network: c.network ?? null }));
     },
 
     async createPayment(input) {
-      const { status, json } = await call("/payment", {
+      // "Create payment" answers 201 (some accounts 200).
+      const { data } = await read("/payment", createdPaymentSchema, {
         method: "POST",
-        body: {
+        ok: [200, 201],
+        json: {
           price_amount: input.priceAmountUsd,
           price_currency: "usd",
           pay_currency: input.payCurrency.toLowerCase(),
@@ -168,19 +198,17 @@ export function createNowPaymentsClient(opts: Omit<UpstreamClientOptions, "provi
           order_description: input.orderDescription,
         },
       });
-      const parsed = paymentSchema.safeParse(json);
-      if ((status !== 200 && status !== 201) || !parsed.success || !parsed.data.pay_address || parsed.data.pay_amount == null) {
-        refused("/payment", status, json);
-      }
-      return toPayment(parsed.data);
+      return toPayment(data);
     },
 
     async getPayment(paymentId) {
-      const { status, json } = await call(`/payment/${encodeURIComponent(paymentId)}`);
+      const path = `/payment/${encodeURIComponent(paymentId)}`;
+      const { status, json } = await http.requestJson(path);
+      // A payment NOWPayments does not know is an answer (null), never a credit: the documents give no sample for it,
+      // so a 404 of any body is read that way (the fail-safe reading: nothing is credited on it).
       if (status === 404) return null;
-      const parsed = paymentSchema.safeParse(json);
-      if (status !== 200 || !parsed.success) refused("/payment/:id", status, json);
-      return toPayment(parsed.data);
+      if (status !== 200) throw http.unusable("/payment/:id", status, errorWords(json));
+      return toPayment(http.parse(paymentSchema, json, "/payment/:id", status));
     },
   };
 }

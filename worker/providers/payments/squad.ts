@@ -69,7 +69,7 @@ export function createSquadClient(opts: Omit<UpstreamClientOptions, "provider" |
       const body = envelope.safeParse(json);
       const data = body.success ? initiateData.safeParse(body.data.data) : null;
       if (status !== 200 || !body.success || body.data.success === false || !data?.success) {
-        throw http.fault("rejected", status, `initiate refused: ${replyMessage(json)}`);
+        throw http.unusable("/transaction/initiate", status, replyMessage(json));
       }
       return { checkoutUrl: data.data.checkout_url, transactionRef: data.data.transaction_ref ?? input.transactionRef };
     },
@@ -83,7 +83,7 @@ export function createSquadClient(opts: Omit<UpstreamClientOptions, "provider" |
       const body = envelope.safeParse(json);
       const data = body.success ? verifyData.safeParse(body.data.data) : null;
       if (status !== 200 || !body.success || body.data.success === false || !data?.success) {
-        throw http.fault("rejected", status, `verify refused: ${replyMessage(json)}`);
+        throw http.unusable("/transaction/verify", status, replyMessage(json));
       }
       const amount = Number(data.data.transaction_amount);
       if (!Number.isSafeInteger(amount)) throw http.fault("bad_reply", status, "verify: amount is not whole kobo");

@@ -65,6 +65,33 @@ describe("sms-man rent adapter", () => {
     expect(status.kind).toBe("refused");
   });
 
+  it("reads error words from the one sms-man table the activation adapter reads (no word-list of its own)", async () => {
+    const word = (code: string) => fake(() => json({ success: false, error_code: code, error_msg: "x" })).provider;
+    // Every no-stock word is an empty list on limits and no_stock on get-number.
+    for (const code of ["no_numbers", "no_number", "no_free_numbers", "numbers_not_found", "no_stock"]) {
+      expect(await word(code).limits(choice), code).toEqual([]);
+      expect((await failure(word(code).getNumber(choice))).kind, code).toBe("no_stock");
+    }
+    // Our own key or money: the operator's problem, never blamed on the customer.
+    for (const code of ["wrong_token", "bad_key", "balance", "no_balance", "not_enough_balance"]) {
+      const err = await failure(word(code).getNumber(choice));
+      expect(err.kind, code).toBe("account");
+      expect(err.upstreamCode, code).toBe(code);
+    }
+    expect((await failure(word("server_error").getNumber(choice))).kind).toBe("unavailable");
+    expect((await failure(word("wrong_request_id").setStatus("1", "cancel"))).kind).toBe("refused");
+    expect((await failure(word("something_new").getNumber(choice))).kind).toBe("refused");
+    // {"success":false} without a word is still a refusal, never read as an answer.
+    expect((await failure(fake(() => json({ success: false })).provider.getNumber(choice))).kind).toBe("refused");
+    // A word on a limits reply that is not about stock is a failure, not "no stock".
+    expect((await failure(word("wrong_token").limits(choice))).kind).toBe("account");
+  });
+
+  it("a 5xx or 429 is unavailable whatever its body says (the upstream is down or throttling)", async () => {
+    expect((await failure(fake(() => json({ success: false, error_code: "no_numbers" }, 503)).provider.getNumber(choice))).kind).toBe("unavailable");
+    expect((await failure(fake(() => json({ limits: [] }, 429)).provider.limits(choice))).kind).toBe("unavailable");
+  });
+
   it("treats HTML, garbage and unexpected JSON as bad replies, and 5xx pages as unavailable", async () => {
     expect((await failure(fake(() => new Response("<html>maintenance</html>", { status: 200 })).provider.limits(choice))).kind).toBe("bad_reply");
     expect((await failure(fake(() => new Response("<html>502 Bad Gateway</html>", { status: 502 })).provider.limits(choice))).kind).toBe("unavailable");

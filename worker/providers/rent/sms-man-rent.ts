@@ -1,7 +1,19 @@
 import { z } from "zod";
-import { createUpstreamClient, UpstreamFault, type UpstreamClient } from "../upstream-http";
-import { isUpstreamCurrency, type UpstreamCurrency, type UpstreamMoney } from "../sms/types";
-import type { RentChoice, RentLimit, RentalProvider, RentSms } from "./types";
+import { createUpstreamClient, type UpstreamClient } from "../upstream-http";
+import {
+  describeSmsManError,
+  readSmsManNamed,
+  smsManBalanceSchema,
+  smsManFaultKind,
+  smsManId,
+  smsManNumeric,
+  smsManRequest,
+  smsManSuccessSchema,
+  statedCurrency,
+  type SmsManError,
+} from "../sms/sms-man-protocol";
+import { SmsProviderError, type SmsFaultKind, type UpstreamCurrency, type UpstreamMoney } from "../sms/types";
+import type { RentChoice, RentLimit, RentalProvider, RentProviderErrorKind, RentSms } from "./types";
 import { RentProviderError } from "./types";
 
 /**
@@ -9,10 +21,12 @@ import { RentProviderError } from "./types";
  *   get-balance                         -> {"balance":"799.70"}
  *   limits?country_id=&type=&time=      -> {"type":"hour","time":"4","limits":[{"country_id":"1","count":"127","cost":"151.68"}]}
  *   get-number?country_id=&type=&time=  -> {"request_id":1,"country_id":1,"number":"79002415539"}
- *   get-all-sms?request_id=             -> the rental's messages (shape not in the documents: parsed leniently, see parseSmsList)
+ *   get-all-sms?request_id=             -> the rental's messages (shape not in the documents: see rentSmsReplySchema)
  *   set-status?request_id=&status=cancel|close -> {"request_id":1,"success":true}
  *   errors: {"success":false,"error_code":"...","error_msg": string | object}
  * Country names come from the activation API's documented countries list (/control/countries), same token.
+ * Replies are read the way the activation adapter reads them (sms/sms-man-protocol.ts: one call, one error table);
+ * this adapter only says what each fault means for a rental (RENT_KINDS).
  *
  * Currency: the rent API documents no currency parameter and its sample cost (151.68 for 4 hours) is plainly roubles,
  * so costs are read in the currency a reply states, else the account's (SMSMAN_CURRENCY, default RUB), and converted
@@ -31,17 +45,45 @@ export interface SmsManRentOptions {
   accountCurrency?: UpstreamCurrency;
 }
 
-const idSchema = z.union([z.string().trim().min(1), z.number()]).transform(String);
-const numeric = z.union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/)]).transform(Number);
+// limits -> {"type":"hour","time":"4","limits":[{"country_id":"1","count":"127","cost":"151.68"}]} (documented sample).
 const limitsSchema = z.object({
   currency: z.string().optional(),
-  limits: z.array(z.object({ country_id: idSchema, count: numeric, cost: numeric, currency: z.string().optional() }).passthrough()),
+  limits: z.array(z.object({ country_id: smsManId, count: smsManNumeric, cost: smsManNumeric, currency: z.string().optional() }).passthrough()),
 });
-const numberSchema = z.object({ request_id: idSchema, number: idSchema }).passthrough();
-const successSchema = z.object({ success: z.literal(true) }).passthrough();
-const balanceSchema = z.object({ balance: numeric, currency: z.string().optional() }).passthrough();
-const countrySchema = z.object({ id: idSchema, title: z.string() }).passthrough();
-const errorSchema = z.object({ error_code: z.string().optional(), success: z.literal(false).optional(), error_msg: z.unknown().optional() }).passthrough();
+// get-number -> {"request_id":1,"country_id":1,"number":"79002415539"} (documented sample).
+const numberSchema = z.object({ request_id: smsManId, number: smsManId }).passthrough();
+
+/**
+ * What each SMS fault means for a rental: no stock is "no_stock", our own key or money is "account" (the operator's
+ * problem, never the customer's), transport faults stay what they are, and every other refusal is "refused".
+ */
+const RENT_KINDS: Record<SmsFaultKind, RentProviderErrorKind> = {
+  no_numbers: "no_stock",
+  no_balance: "account",
+  bad_key: "account",
+  too_many_active: "refused",
+  bad_service: "refused",
+  price_exceeded: "refused",
+  not_found: "refused",
+  rejected: "refused",
+  bad_reply: "bad_reply",
+  unavailable: "unavailable",
+  timeout: "timeout",
+};
+
+/** A transport fault or an unreadable reply from the shared reading, in the rentals' vocabulary. */
+function rentFault(err: SmsProviderError): RentProviderError {
+  if (err.kind === "timeout") return new RentProviderError("timeout", `The rental provider did not answer in time (${err.detail}).`);
+  if (err.kind === "unavailable") return new RentProviderError("unavailable", "The rental provider could not be reached.");
+  return new RentProviderError(RENT_KINDS[err.kind], `The rental provider sent an unexpected reply (${err.detail}).`);
+}
+
+/** A documented error reply: its word decides the kind (SMS_MAN_ERRORS via smsManFaultKind), and stays for logs. */
+function rentRefusal(error: SmsManError): RentProviderError {
+  const detail = describeSmsManError(error.error_msg);
+  const word = error.error_code || "error";
+  return new RentProviderError(RENT_KINDS[smsManFaultKind(error.error_code)], `sms-man: ${word}${detail ? ` (${detail})` : ""}`, error.error_code || undefined);
+}
 
 export class SmsManRentProvider implements RentalProvider {
   private readonly http: UpstreamClient;
@@ -54,173 +96,156 @@ export class SmsManRentProvider implements RentalProvider {
   }
 
   async limits(choice: RentChoice): Promise<RentLimit[]> {
-    const body = await this.call(
-      "rent-api/limits",
-      { country_id: choice.countryId, type: choice.unit, time: String(choice.period) },
-      [...NO_STOCK_CODES],
-    );
-    if (isNoStock(body)) return [];
-    const parsed = limitsSchema.safeParse(body);
-    if (!parsed.success) throw badReply("limits", body);
+    const reply = await this.call("rent-api/limits", { country_id: choice.countryId, type: choice.unit, time: String(choice.period) });
+    // No stock is an answer here (an empty list), not a failure.
+    if (!reply.ok) {
+      if (smsManFaultKind(reply.code) === "no_numbers") return [];
+      throw reply.fault;
+    }
+    const parsed = this.parse(limitsSchema, reply.body, "limits");
     const out: RentLimit[] = [];
-    for (const item of parsed.data.limits) {
+    for (const item of parsed.limits) {
       // The upstream may list other countries too: only the asked one is the answer.
       if (item.country_id !== choice.countryId) continue;
       out.push({
         countryId: item.country_id,
         count: Math.floor(item.count),
         cost: item.cost,
-        currency: stated(item.currency) ?? stated(parsed.data.currency) ?? this.accountCurrency,
+        currency: statedCurrency(item.currency) ?? statedCurrency(parsed.currency) ?? this.accountCurrency,
       });
     }
     return out;
   }
 
   async getNumber(choice: RentChoice): Promise<{ upstreamId: string; number: string }> {
-    const body = await this.call("rent-api/get-number", { country_id: choice.countryId, type: choice.unit, time: String(choice.period) });
-    const parsed = numberSchema.safeParse(body);
-    if (!parsed.success) throw badReply("get-number", body);
-    return { upstreamId: parsed.data.request_id, number: parsed.data.number };
+    const body = await this.answer("rent-api/get-number", { country_id: choice.countryId, type: choice.unit, time: String(choice.period) });
+    const parsed = this.parse(numberSchema, body, "get-number");
+    return { upstreamId: parsed.request_id, number: parsed.number };
   }
 
   async getAllSms(upstreamId: string): Promise<RentSms[]> {
-    const body = await this.call("rent-api/get-all-sms", { request_id: upstreamId }, ["wait_sms", "no_sms"]);
-    return parseSmsList(body);
+    const reply = await this.call("rent-api/get-all-sms", { request_id: upstreamId });
+    // wait_sms / no_sms: no message yet.
+    if (!reply.ok) {
+      if (reply.code === "wait_sms" || reply.code === "no_sms") return [];
+      throw reply.fault;
+    }
+    return parseSmsList(reply.body);
   }
 
   async setStatus(upstreamId: string, status: "cancel" | "close"): Promise<void> {
-    const body = await this.call("rent-api/set-status", { request_id: upstreamId, status });
-    if (!successSchema.safeParse(body).success) {
+    const body = await this.answer("rent-api/set-status", { request_id: upstreamId, status });
+    if (!smsManSuccessSchema.safeParse(body).success) {
       throw new RentProviderError("refused", `The upstream did not confirm ${status}.`);
     }
   }
 
   async countries(): Promise<{ id: string; title: string }[]> {
-    const body = await this.call("control/countries", {});
-    const values = Array.isArray(body) ? body : Object.values(body);
-    const out = values.flatMap((item) => {
-      const parsed = countrySchema.safeParse(item);
-      return parsed.success ? [{ id: parsed.data.id, title: parsed.data.title }] : [];
-    });
-    if (out.length === 0) throw badReply("countries", body);
+    const body = await this.answer("control/countries", {});
+    const out = (readSmsManNamed(body) ?? []).flatMap((c) => (c.title === undefined ? [] : [{ id: c.id, title: c.title }]));
+    if (out.length === 0) throw badReply("countries");
     return out;
   }
 
   /** rent-api/get-balance -> {"balance":"799.70"}, in the account's currency unless the reply states one. */
   async balance(): Promise<UpstreamMoney> {
-    const body = await this.call("rent-api/get-balance", {});
-    const parsed = balanceSchema.safeParse(body);
-    if (!parsed.success) throw badReply("get-balance", body);
-    return { amount: parsed.data.balance, currency: stated(parsed.data.currency) ?? this.accountCurrency };
+    const parsed = this.parse(smsManBalanceSchema, await this.answer("rent-api/get-balance", {}), "get-balance");
+    return { amount: parsed.balance, currency: statedCurrency(parsed.currency) ?? this.accountCurrency };
   }
 
   /**
-   * One GET with the timeout, JSON parsing and the upstream's error object turned into a RentProviderError.
-   * Error codes listed in `emptyCodes` are normal "nothing yet" answers and come back as the body itself.
+   * One GET through the shared sms-man reading: the answer, or the documented error (its word and its fault, for the
+   * caller to judge: some words are ordinary answers here). Transport faults and unreadable replies throw.
    */
-  private async call(path: string, params: Record<string, string>, emptyCodes: string[] = []): Promise<Record<string, unknown> | unknown[]> {
-    let text: string;
-    let status: number;
+  private async call(path: string, params: Record<string, string>): Promise<{ ok: true; body: unknown } | { ok: false; code: string; fault: RentProviderError }> {
     try {
-      ({ text, status } = await this.http.request(path, { query: { token: this.opts.token, ...params } }));
+      const reply = await smsManRequest(this.http, path, { query: { token: this.opts.token, ...params } });
+      if (reply.ok) return reply;
+      return { ok: false, code: reply.error.error_code, fault: rentRefusal(reply.error) };
     } catch (err) {
-      if (!(err instanceof UpstreamFault)) throw err;
-      // The client's one fault type, in the rentals' vocabulary.
-      if (err.reason === "timeout") throw new RentProviderError("timeout", `The rental provider did not answer in time (${err.detail}).`);
-      throw new RentProviderError("unavailable", "The rental provider could not be reached.");
+      throw err instanceof SmsProviderError ? rentFault(err) : err;
     }
+  }
 
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new RentProviderError(
-        status >= 500 || status === 429 ? "unavailable" : "bad_reply",
-        `The rental provider sent an unreadable reply (HTTP ${status}).`,
-      );
-    }
-    const shape = z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).safeParse(body);
-    if (!shape.success) throw badReply(path, body);
-    if (!Array.isArray(shape.data)) {
-      const error = errorSchema.safeParse(shape.data);
-      const code = error.success ? (error.data.error_code ?? null) : null;
-      if (code && emptyCodes.includes(code)) return shape.data;
-      if (error.success && (code || error.data.success === false)) throw errorFor(code, error.data.error_msg);
-    }
-    if (status >= 500 || status === 429) throw new RentProviderError("unavailable", `The rental provider failed (HTTP ${status}).`);
-    if (status >= 400) throw new RentProviderError("bad_reply", `The rental provider refused the call (HTTP ${status}).`);
-    return shape.data;
+  /** call() where every documented error is a failure. */
+  private async answer(path: string, params: Record<string, string>): Promise<unknown> {
+    const reply = await this.call(path, params);
+    if (!reply.ok) throw reply.fault;
+    return reply.body;
+  }
+
+  private parse<S extends z.ZodType>(schema: S, body: unknown, what: string): z.infer<S> {
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw badReply(what);
+    return parsed.data;
   }
 }
 
-function stated(currency: string | undefined): UpstreamCurrency | null {
-  return isUpstreamCurrency(currency) ? (currency.toUpperCase() as UpstreamCurrency) : null;
-}
-
-const NO_STOCK_CODES = new Set(["no_numbers", "no_free_numbers", "numbers_not_found", "no_stock"]);
-const ACCOUNT_CODES = new Set(["wrong_token", "balance", "not_enough_balance", "no_balance", "bad_key"]);
-
-function errorFor(code: string | null, rawMessage: unknown): RentProviderError {
-  // error_msg may be an object: keep it readable but short, it only goes to logs.
-  const detail = typeof rawMessage === "string" ? rawMessage : rawMessage === undefined ? "" : JSON.stringify(rawMessage).slice(0, 200);
-  const message = `sms-man: ${code ?? "error"}${detail ? ` (${detail})` : ""}`;
-  if (code && NO_STOCK_CODES.has(code)) return new RentProviderError("no_stock", message, code);
-  if (code && ACCOUNT_CODES.has(code)) return new RentProviderError("account", message, code);
-  return new RentProviderError("refused", message, code ?? undefined);
-}
-
-function isNoStock(body: unknown): boolean {
-  return isRecord(body) && typeof body.error_code === "string" && NO_STOCK_CODES.has(body.error_code);
-}
-
-function badReply(what: string, body: unknown): RentProviderError {
-  void body;
+function badReply(what: string): RentProviderError {
   return new RentProviderError("bad_reply", `The rental provider's ${what} reply has an unexpected shape.`);
 }
 
 /**
- * get-all-sms's exact shape is not in the public documentation we have, so this accepts the shapes sms-man style APIs
- * use: a list, or an object holding the list under sms / data / messages / list, or one message object; each message
- * with id|sms_id, sender|sms_from|from, text|sms_text|message, code|sms_code, date|created_at|time.
- * A "wait_sms" error code means no message yet.
+ * get-all-sms's exact shape is not in the public documentation (https://sms-man.com/api/rent lists the method with
+ * no sample), so rentSmsReplySchema accepts the shapes sms-man style APIs use: a list, or an object holding the list
+ * under sms / data / messages / list, or one message object; each message with id|sms_id, sender|sms_from|from|
+ * phone_from, text|sms_text|message|msg, code|sms_code, date|created_at|time|received_at. A message without text is
+ * skipped; anything else (a string, a list of non-objects) is a bad reply, never "no messages".
  */
-export function parseSmsList(body: unknown): RentSms[] {
-  if (isRecord(body) && typeof body.error_code === "string") return [];
-  let items: unknown[];
-  if (Array.isArray(body)) items = body;
-  else if (isRecord(body)) {
-    const inner = body.sms ?? body.data ?? body.messages ?? body.list;
-    if (Array.isArray(inner)) items = inner;
-    else if (isRecord(inner)) items = [inner];
-    else if (textOf(body) !== null) items = [body];
-    else if (inner === undefined || inner === null) items = [];
-    else throw badReply("get-all-sms", body);
-  } else throw badReply("get-all-sms", body);
+// A usable value for a field, or null (a missing, empty or odd value falls through to the next alias).
+const loose = z.union([z.string().refine((s) => s.trim() !== ""), z.number().finite().transform(String)]).nullish().catch(null);
+const rentSmsSchema = z
+  .object({
+    id: loose, sms_id: loose,
+    sender: loose, sms_from: loose, from: loose, phone_from: loose,
+    text: loose, sms_text: loose, message: loose, msg: loose,
+    code: loose, sms_code: loose,
+    date: z.unknown().optional(), created_at: z.unknown().optional(), time: z.unknown().optional(), received_at: z.unknown().optional(),
+  })
+  .transform((m) => ({
+    upstreamId: (m.id ?? m.sms_id)?.trim() || null,
+    sender: m.sender ?? m.sms_from ?? m.from ?? m.phone_from ?? "Unknown",
+    text: m.text ?? m.sms_text ?? m.message ?? m.msg ?? null,
+    code: m.code ?? m.sms_code ?? null,
+    rawDate: m.date ?? m.created_at ?? m.time ?? m.received_at,
+  }));
+const rentSmsListSchema = z.array(z.record(z.string(), z.unknown()));
+const rentSmsReplySchema = z.union([
+  rentSmsListSchema,
+  // A message list under one of the wrappers, or none yet (null / absent).
+  z
+    .object({ sms: z.unknown().optional(), data: z.unknown().optional(), messages: z.unknown().optional(), list: z.unknown().optional() })
+    .passthrough()
+    .transform((body, ctx) => {
+      const inner = body.sms ?? body.data ?? body.messages ?? body.list;
+      if (Array.isArray(inner)) return inner;
+      if (inner !== null && typeof inner === "object") return [inner];
+      if (rentSmsSchema.safeParse(body).data?.text) return [body];
+      if (inner === undefined || inner === null) return [];
+      ctx.addIssue({ code: "custom", message: "messages are neither a list nor an object" });
+      return z.NEVER;
+    })
+    .pipe(rentSmsListSchema),
+]);
 
+export function parseSmsList(body: unknown): RentSms[] {
+  const list = rentSmsReplySchema.safeParse(body);
+  if (!list.success) throw badReply("get-all-sms");
   const out: RentSms[] = [];
-  for (const item of items) {
-    if (!isRecord(item)) throw badReply("get-all-sms", body);
-    const text = textOf(item);
-    if (text === null) continue;
-    const sender = firstString(item, ["sender", "sms_from", "from", "phone_from"]) ?? "Unknown";
-    const code = firstString(item, ["code", "sms_code"]) ?? extractCode(text);
-    const upstreamId = idString(item.id ?? item.sms_id);
-    const rawDate = item.date ?? item.created_at ?? item.time ?? item.received_at;
+  for (const item of list.data) {
+    const m = rentSmsSchema.parse(item);
+    if (m.text === null) continue;
     out.push({
-      upstreamId,
+      upstreamId: m.upstreamId,
       // Without an upstream id, the raw date (not our parse of it, which falls back to now) keeps one SMS one SMS.
-      fingerprint: upstreamId ? `id:${upstreamId}` : `msg:${sender}|${text}|${rawDate === undefined ? "" : String(rawDate)}`,
-      sender,
-      text,
-      code,
-      receivedAt: parseDate(rawDate),
+      fingerprint: m.upstreamId ? `id:${m.upstreamId}` : `msg:${m.sender}|${m.text}|${m.rawDate === undefined ? "" : String(m.rawDate)}`,
+      sender: m.sender,
+      text: m.text,
+      code: m.code ?? extractCode(m.text),
+      receivedAt: parseDate(m.rawDate),
     });
   }
   return out;
-}
-
-function textOf(item: Record<string, unknown>): string | null {
-  return firstString(item, ["text", "sms_text", "message", "msg"]);
 }
 
 /** A verification code inside a message: the first run of 4-8 digits (possibly split by a dash or space). */
@@ -239,24 +264,4 @@ function parseDate(value: unknown): number {
     if (Number.isFinite(ms)) return ms;
   }
   return Date.now();
-}
-
-function firstString(item: Record<string, unknown>, keys: string[]): string | null {
-  for (const key of keys) {
-    const value = item[key];
-    if (typeof value === "string" && value.trim() !== "") return value;
-    if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  }
-  return null;
-}
-
-function idString(value: unknown): string | null {
-  if (typeof value === "string" && value.trim() !== "") return value.trim();
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  return null;
-}
-
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

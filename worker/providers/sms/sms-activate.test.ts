@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { smsActivateSimulator } from "../../sandbox/sms-activate-simulator";
-import { SmsActivateProvider } from "./sms-activate";
+import { REPLY_WORDS, SmsActivateProvider } from "./sms-activate";
 import { SmsProviderError, type FetchLike } from "./types";
 
 // The 'Swift' adapter against the SMS-Activate-compatible protocol (as DaisySMS speaks it): the sandbox simulator for
@@ -72,6 +72,15 @@ describe("SMS-Activate adapter (Swift)", () => {
     const delivered = await provider.buy({ countryId: "5", serviceId: "wa" });
     expect(await provider.cancel(delivered.upstreamId)).toEqual({ outcome: "refused", reason: "ACCESS_READY", final: true });
     expect(await provider.cancel("404404")).toEqual({ outcome: "refused", reason: "ACCESS_READY", final: true });
+  });
+
+  it("reads every documented error word as its own fault, never as an unexpected reply (with or without a :detail)", async () => {
+    for (const [word, kind] of Object.entries(REPLY_WORDS)) {
+      expect((await fault(fake(() => text(word)).buy({ countryId: "5", serviceId: "wa" }))).kind, word).toBe(kind);
+      expect((await fault(fake(() => text(`${word}:60`)).poll("1"))).kind, word).toBe(kind);
+      expect((await fault(fake(() => text(word)).requestAnotherCode("1"))).kind, word).toBe(kind);
+    }
+    expect((await fault(fake(() => text("<html>nginx</html>")).buy({ countryId: "5", serviceId: "wa" }))).kind).toBe("bad_reply");
   });
 
   it("maps NO_NUMBERS, NO_BALANCE, BAD_KEY and MAX_PRICE_EXCEEDED to clear customer messages", async () => {

@@ -44,7 +44,8 @@ const SERVICE_NAMES: Record<string, string> = {
  * Every error word the protocol documents, and what it means for us. getNumber (https://daisysms.com/docs/api):
  * MAX_PRICE_EXCEEDED, NO_NUMBERS, TOO_MANY_ACTIVE_RENTALS, NO_MONEY, BAD_SERVICE, BAD_KEY; SMS-Activate's own
  * documentation adds NO_BALANCE, BAD_ACTION, BAD_COUNTRY, ERROR_SQL, BANNED:<time>, WRONG_MAX_PRICE:<min>, BAD_STATUS,
- * NO_ACTIVATION, WRONG_ACTIVATION_ID, EARLY_CANCEL_DENIED, ACCOUNT_INACTIVE, CHANNELS_LIMIT.
+ * NO_ACTIVATION, WRONG_ACTIVATION_ID, EARLY_CANCEL_DENIED, ACCOUNT_INACTIVE, CHANNELS_LIMIT, WRONG_EXCEPTION_PHONE,
+ * NO_BALANCE_FORWARD.
  */
 export const REPLY_WORDS: Record<string, SmsFaultKind> = {
   NO_NUMBERS: "no_numbers",
@@ -64,6 +65,11 @@ export const REPLY_WORDS: Record<string, SmsFaultKind> = {
   WRONG_ACTIVATION_ID: "not_found",
   BAD_ACTION: "rejected",
   BAD_STATUS: "rejected",
+  // Documented on getNumber / setStatus by SMS-Activate-protocol hosts (https://sms-online.pro/docs/api/en/number.html,
+  // .../change_status.html): refusals of a request, never an unreadable reply. cancel() reads EARLY_CANCEL_DENIED itself.
+  EARLY_CANCEL_DENIED: "rejected",
+  WRONG_EXCEPTION_PHONE: "rejected",
+  NO_BALANCE_FORWARD: "rejected",
   ERROR_SQL: "unavailable",
 };
 

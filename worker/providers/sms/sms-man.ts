@@ -2,15 +2,24 @@ import { z } from "zod";
 import type { SmsProviderName } from "../../../schema/constants";
 import { excerpt, type UpstreamClient } from "../upstream-http";
 import {
-  isUpstreamCurrency,
+  describeSmsManError,
+  readSmsManNamed,
+  smsManBalanceSchema,
+  smsManFault,
+  smsManId,
+  smsManNumeric,
+  smsManRequest,
+  smsManSuccessSchema,
+  statedCurrency,
+  type SmsManNamed,
+} from "./sms-man-protocol";
+import {
   smsFault,
-  smsRequest,
   smsUpstreamClient,
   type AdapterOptions,
   type SmsActivation,
   type SmsCancelResult,
   type SmsCountry,
-  type SmsFaultKind,
   type SmsOffer,
   type SmsPollResult,
   type SmsProvider,
@@ -33,28 +42,15 @@ export interface SmsManOptions extends AdapterOptions {
   accountCurrency?: UpstreamCurrency;
 }
 
-const id = z.union([z.string().trim().min(1), z.number()]).transform(String);
-const numeric = z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/)]).transform(Number);
-const currencyField = z.string().optional();
-
-// countries / applications: an object keyed by id (documented) or a list; each {id, title|name, code?}.
-const namedSchema = z.object({ id, title: z.string().optional(), name: z.string().optional(), code: z.string().optional() }).passthrough();
-const listOrMap = z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]);
-
 // One price entry: {cost, count} with, in the flat shapes, application_id and country_id beside them.
 const priceEntrySchema = z
-  .object({ cost: numeric, count: numeric.optional(), application_id: id.optional(), country_id: id.optional(), currency: currencyField })
+  .object({ cost: smsManNumeric, count: smsManNumeric.optional(), application_id: smsManId.optional(), country_id: smsManId.optional(), currency: z.string().optional() })
   .passthrough();
+const listOrMap = z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]);
 
-const numberSchema = z.object({ request_id: id, number: z.string().trim().regex(/^\+?\d{5,20}$/) }).passthrough();
-const smsSchema = z.object({ request_id: id.optional(), sms_code: z.union([z.string(), z.number()]).nullish() }).passthrough();
-const statusSchema = z.object({ success: z.literal(true) }).passthrough();
-const balanceSchema = z.object({ balance: numeric, currency: currencyField }).passthrough();
-const errorSchema = z.object({
-  success: z.literal(false).optional(),
-  error_code: z.string(),
-  error_msg: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
-});
+// get-number -> {"request_id":1,"country_id":1,"application_id":1,"number":"79002415539"}; get-sms -> {..., "sms_code"}.
+const numberSchema = z.object({ request_id: smsManId, number: z.string().trim().regex(/^\+?\d{5,20}$/) }).passthrough();
+const smsSchema = z.object({ request_id: smsManId.optional(), sms_code: z.union([z.string(), z.number()]).nullish() }).passthrough();
 
 export class SmsManProvider implements SmsProvider {
   readonly name: SmsProviderName = "Dynamic";
@@ -112,7 +108,7 @@ export class SmsManProvider implements SmsProvider {
   async cancel(upstreamId: string): Promise<SmsCancelResult> {
     try {
       const body = await this.call("set-status", { request_id: upstreamId, status: "reject" });
-      if (statusSchema.safeParse(body).success) return { outcome: "released" };
+      if (smsManSuccessSchema.safeParse(body).success) return { outcome: "released" };
       throw smsFault("bad_reply", "set-status without success");
     } catch (err) {
       // wrong_status: the number is past rejecting (a code came, or it was closed): read it with get-sms.
@@ -127,60 +123,24 @@ export class SmsManProvider implements SmsProvider {
 
   /** get-balance -> {"balance":"799.70"}: in the account's currency unless the reply says otherwise. */
   async balance(): Promise<UpstreamMoney> {
-    const parsed = balanceSchema.safeParse(await this.call("get-balance", {}));
+    const parsed = smsManBalanceSchema.safeParse(await this.call("get-balance", {}));
     if (!parsed.success) throw smsFault("bad_reply", "get-balance without a balance");
-    return { amount: parsed.data.balance, currency: stated(parsed.data.currency) ?? this.accountCurrency };
+    return { amount: parsed.data.balance, currency: statedCurrency(parsed.data.currency) ?? this.accountCurrency };
   }
 
+  /** One method through the shared sms-man reading (sms-man-protocol.ts); wait_sms and a refused status are signals. */
   private async call(method: string, params: Record<string, string>): Promise<unknown> {
-    const { status, text } = await smsRequest(this.http, method, { query: { token: this.key, ...params } });
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw smsFault("bad_reply", `${method}: HTTP ${status}, not JSON: ${excerpt(text)}`);
-    }
-    const error = errorSchema.safeParse(body);
-    if (error.success) {
-      const code = error.data.error_code;
-      if (code === "wait_sms") throw new WaitSignal();
-      if ((method === "set-status" || method === "get-sms") && code === "wrong_status") throw new RefusedSignal(describeError(error.data.error_msg));
-      throw smsFault(SMS_MAN_ERRORS[code] ?? "rejected", `${method}: ${code} ${describeError(error.data.error_msg)}`);
-    }
-    if (status >= 400) throw smsFault("bad_reply", `${method}: HTTP ${status}`);
-    return body;
+    const reply = await smsManRequest(this.http, method, { query: { token: this.key, ...params } });
+    if (reply.ok) return reply.body;
+    const code = reply.error.error_code;
+    if (code === "wait_sms") throw new WaitSignal();
+    if ((method === "set-status" || method === "get-sms") && code === "wrong_status") throw new RefusedSignal(describeSmsManError(reply.error.error_msg));
+    throw smsManFault(method, reply.error);
   }
 }
 
 class WaitSignal extends Error {}
 class RefusedSignal extends Error {}
-
-/**
- * sms-man's error codes. Documented: wrong_token (https://sms-man.com/api), wait_sms (get-sms while waiting); seen in
- * public clients and sms-man's compat API: balance / not_enough_balance / no_balance, no_numbers, wrong_status,
- * wrong_country, wrong_application, wrong_request_id, max_price. An unknown code is a refusal, never a success.
- */
-export const SMS_MAN_ERRORS: Record<string, SmsFaultKind> = {
-  wrong_token: "bad_key",
-  balance: "no_balance",
-  no_balance: "no_balance",
-  not_enough_balance: "no_balance",
-  no_numbers: "no_numbers",
-  no_number: "no_numbers",
-  wrong_country: "bad_service",
-  wrong_application: "bad_service",
-  wrong_application_id: "bad_service",
-  wrong_request_id: "not_found",
-  request_not_found: "not_found",
-  max_price: "price_exceeded",
-  price_exceeded: "price_exceeded",
-  wrong_max_price: "price_exceeded",
-  server_error: "unavailable",
-};
-
-function stated(currency: string | undefined): UpstreamCurrency | null {
-  return isUpstreamCurrency(currency) ? (currency.toUpperCase() as UpstreamCurrency) : null;
-}
 
 /**
  * get-prices?country_id=N in every shape seen from sms-man (PROVIDERS.md, public clients):
@@ -198,7 +158,7 @@ export function parseSmsManPrices(
 ): SmsOffer[] {
   const top = listOrMap.safeParse(body);
   if (!top.success) throw smsFault("bad_reply", "get-prices is neither a list nor an object");
-  const topCurrency = !Array.isArray(top.data) ? stated(typeof top.data.currency === "string" ? top.data.currency : undefined) : null;
+  const topCurrency = !Array.isArray(top.data) ? statedCurrency(top.data.currency) : null;
   let rows: { key: string | null; raw: unknown }[];
   if (Array.isArray(top.data)) rows = top.data.map((raw) => ({ key: null, raw }));
   else {
@@ -227,27 +187,16 @@ export function parseSmsManPrices(
       serviceId: applicationId,
       name: nameOf(applicationId),
       cost: entry.data.cost,
-      currency: stated(entry.data.currency) ?? topCurrency ?? accountCurrency,
+      currency: statedCurrency(entry.data.currency) ?? topCurrency ?? accountCurrency,
       count: Math.max(0, Math.trunc(entry.data.count)),
     });
   }
   return offers;
 }
 
-// error_msg may be a string or an object of strings.
-function describeError(msg: unknown): string {
-  if (typeof msg === "string") return excerpt(msg);
-  if (msg && typeof msg === "object") return excerpt(Object.values(msg).map(String).join("; "));
-  return "";
-}
-
 /** An object keyed by id or a plain array: both come back as a list of {id, title?, name?, code?}. */
-function named(body: unknown, what: string): z.infer<typeof namedSchema>[] {
-  const parsed = listOrMap.safeParse(body);
-  if (!parsed.success) throw smsFault("bad_reply", `${what}: expected a list`);
-  const values = Array.isArray(parsed.data) ? parsed.data : Object.values(parsed.data);
-  return values.flatMap((v) => {
-    const item = namedSchema.safeParse(v);
-    return item.success ? [item.data] : [];
-  });
+function named(body: unknown, what: string): SmsManNamed[] {
+  const items = readSmsManNamed(body);
+  if (items === null) throw smsFault("bad_reply", `${what}: expected a list`);
+  return items;
 }

@@ -1,0 +1,80 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { TWO_FACTOR_MESSAGES } from "../../../schema/accounts";
+import { saveSession } from "../../lib/session";
+import { TwoFactorSection } from "./two-factor-section";
+
+// Issue 18: two-factor set-up says when it is loading, and every failure (reading the setting, starting the set-up,
+// checking the first code) says what happened and retries without starting over.
+
+type Answer = () => Promise<Response>;
+const answers: Record<string, Answer[]> = {};
+const calls: string[] = [];
+const json = (status: number, body: unknown): Answer => () => Promise.resolve(new Response(JSON.stringify(body), { status }));
+const fault = (status: number, message: string): Answer => json(status, { code: status >= 500 ? "INTERNAL" : "VALIDATION_FAILED", message, error: message });
+
+beforeEach(() => {
+  calls.length = 0;
+  for (const k of Object.keys(answers)) delete answers[k];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
+      const key = `${init?.method ?? "GET"} ${new URL(String(input), "http://x").pathname}`;
+      calls.push(key);
+      const next = answers[key]?.shift();
+      return next ? next() : Promise.resolve(new Response("{}", { status: 200 }));
+    }),
+  );
+  saveSession({ userId: "u1", username: "Ada", userNumber: "08012345678", userEmail: "ada@example.com" }, "token-a");
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
+
+function show() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <TwoFactorSection />
+    </QueryClientProvider>,
+  );
+}
+
+describe("two-factor set-up states", () => {
+  it("a failed read retries; a set-up that could not start says nothing changed and Try again starts it", async () => {
+    answers["GET /api/2fa"] = [fault(500, "Something went wrong."), json(200, { enabled: false, recovery_codes_left: 0 })];
+    answers["POST /api/2fa/setup"] = [() => Promise.reject(new TypeError("Failed to fetch")), json(200, { secret: "JBSWY3DPEHPK3PXP", otpauth_url: "otpauth://totp/VirtualNum:ada?secret=JBSWY3DPEHPK3PXP" })];
+    show();
+    expect((await screen.findByRole("alert")).textContent).toContain("Could not load your two-step sign-in settings: Something went wrong");
+    fireEvent.click(screen.getByRole("button", { name: "Try again" }));
+
+    fireEvent.click(await screen.findByRole("button", { name: "Set up two-factor sign-in" }));
+    await waitFor(() => expect(screen.getByRole("alert").textContent).toMatch(/Could not start the set-up: .*Nothing was changed: try again\./));
+    fireEvent.click(screen.getByRole("button", { name: "Try again" }));
+    expect((await screen.findByTestId("totp-secret")).textContent).toBe("JBSWY3DPEHPK3PXP");
+    expect(calls.filter((c) => c === "POST /api/2fa/setup")).toHaveLength(2);
+  });
+
+  it("checking the first code: busy while checking, a refused code says what to enter and the next try turns it on", async () => {
+    answers["GET /api/2fa"] = [json(200, { enabled: false, recovery_codes_left: 0 })];
+    answers["POST /api/2fa/setup"] = [json(200, { secret: "JBSWY3DPEHPK3PXP", otpauth_url: "otpauth://totp/VirtualNum:ada?secret=JBSWY3DPEHPK3PXP" })];
+    let release: () => void = () => undefined;
+    answers["POST /api/2fa/enable"] = [
+      () => new Promise<Response>((resolve) => (release = () => resolve(new Response(JSON.stringify({ code: "VALIDATION_FAILED", message: TWO_FACTOR_MESSAGES.wrongCode, error: TWO_FACTOR_MESSAGES.wrongCode }), { status: 400 })))),
+      json(200, { message: "Two-factor sign-in is on.", recovery_codes: ["aaaa-bbbb", "cccc-dddd"] }),
+    ];
+    show();
+    fireEvent.click(await screen.findByRole("button", { name: "Set up two-factor sign-in" }));
+    fireEvent.change(await screen.findByLabelText("Code from your app"), { target: { value: "123456" } });
+    fireEvent.click(screen.getByRole("button", { name: "Turn on" }));
+    expect(((await screen.findByRole("button", { name: "Checking..." })) as HTMLButtonElement).disabled).toBe(true);
+    release();
+    expect((await screen.findByRole("alert")).textContent).toContain(TWO_FACTOR_MESSAGES.wrongCode);
+    fireEvent.change(screen.getByLabelText("Code from your app"), { target: { value: "654321" } });
+    fireEvent.click(screen.getByRole("button", { name: "Turn on" }));
+    expect(await screen.findAllByTestId("recovery-code")).toHaveLength(2);
+  });
+});
