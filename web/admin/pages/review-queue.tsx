@@ -159,17 +159,19 @@ function ReviewPanel({ id, onClose }: { id: string; onClose: () => void }) {
 
 function VerificationView({ verification: v }: { verification: Verification }) {
   return (
-    <dl className="flex flex-col gap-1" data-testid="review-verification">
-      <Row label="Status">{v.status}</Row>
-      {v.actually_paid !== null && (
-        <Row label={v.provider === "squad" ? "Charged" : "Paid"}>
-          {v.actually_paid} {v.pay_currency ?? ""}
-        </Row>
-      )}
-      <Row label="Worth">{v.suggested_amount !== null ? naira(v.suggested_amount) : "—"}</Row>
-      <Row label="Checked">{dateTime(v.checked_at)}</Row>
+    <div className="flex flex-col gap-1" data-testid="review-verification">
+      <dl className="flex flex-col gap-1">
+        <Row label="Status">{v.status}</Row>
+        {v.actually_paid !== null && (
+          <Row label={v.provider === "squad" ? "Charged" : "Paid"}>
+            {v.actually_paid} {v.pay_currency ?? ""}
+          </Row>
+        )}
+        <Row label="Worth">{v.suggested_amount !== null ? naira(v.suggested_amount) : "—"}</Row>
+        <Row label="Checked">{dateTime(v.checked_at)}</Row>
+      </dl>
       <p className={v.creditable ? "text-sm" : "text-sm text-amber-800 dark:text-amber-300"}>{v.message}</p>
-    </dl>
+    </div>
   );
 }
 
