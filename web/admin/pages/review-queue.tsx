@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Button } from "../../components/ui/button";
 import { Input } from "../../components/ui/input";
 import { naira, useAdminChange, useReview, useReviews, type ReviewItem, type Verification } from "../api";
@@ -84,6 +84,12 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 function ReviewPanel({ id, onClose }: { id: string; onClose: () => void }) {
   const q = useReview(id);
   const [done, setDone] = useState<string | null>(null);
+  // On a phone the panel opens below the list: bring it into view and move focus there, so "Review" visibly does something.
+  const anchor = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    anchor.current?.scrollIntoView?.({ block: "start" });
+    anchor.current?.focus({ preventScroll: true });
+  }, [id]);
   const close = (
     <Button size="sm" variant="ghost" onClick={onClose}>
       Close review
@@ -91,69 +97,73 @@ function ReviewPanel({ id, onClose }: { id: string; onClose: () => void }) {
   );
   if (!q.data) {
     return (
-      <Panel title="Review" actions={close}>
-        <Loading error={q.error} />
-      </Panel>
+      <div ref={anchor} tabIndex={-1} className="scroll-mt-28 outline-none">
+        <Panel title="Review" actions={close}>
+          <Loading error={q.error} />
+        </Panel>
+      </div>
     );
   }
   const { review, verification, verifyError } = q.data;
   const provider = providerName(review.kind);
   return (
-    <Panel title={`Review: ${reasonText(review.reason)}`} actions={close}>
-      <div className="flex flex-col gap-4" data-testid="review-detail">
-        <dl className="flex flex-col gap-1">
-          <Row label="Customer">
-            <a className="text-blue-700 underline dark:text-blue-400" href={`#/admin/customers/${encodeURIComponent(review.user.id)}`}>
-              {review.user.email}
-            </a>
-          </Row>
-          <Row label="Status">
-            <span data-testid="review-status">{review.status}</span>
-          </Row>
-          <Row label={review.kind === "card" ? "Card payment" : "Invoice"}>
-            {review.expected_amount ?? "?"} {review.expected_currency ?? ""} · <code className="text-xs">{review.payment_id}</code>
-          </Row>
-          {review.kind === "crypto" && (
-            <Row label="Arrived (recorded)">
-              {review.actually_paid ?? "?"} {review.pay_currency ?? ""} · payment <code className="text-xs">{review.provider_payment_id}</code>
+    <div ref={anchor} tabIndex={-1} className="scroll-mt-28 outline-none">
+      <Panel title={`Review: ${reasonText(review.reason)}`} actions={close}>
+        <div className="flex flex-col gap-4" data-testid="review-detail">
+          <dl className="flex flex-col gap-1">
+            <Row label="Customer">
+              <a className="text-blue-700 underline dark:text-blue-400" href={`#/admin/customers/${encodeURIComponent(review.user.id)}`}>
+                {review.user.email}
+              </a>
             </Row>
-          )}
-          <Row label="Why it is here">{review.detail}</Row>
-          <Row label="Since">{dateTime(review.created_at)}</Row>
-        </dl>
+            <Row label="Status">
+              <span data-testid="review-status">{review.status}</span>
+            </Row>
+            <Row label={review.kind === "card" ? "Card payment" : "Invoice"}>
+              {review.expected_amount ?? "?"} {review.expected_currency ?? ""} · <code className="text-xs">{review.payment_id}</code>
+            </Row>
+            {review.kind === "crypto" && (
+              <Row label="Arrived (recorded)">
+                {review.actually_paid ?? "?"} {review.pay_currency ?? ""} · payment <code className="text-xs">{review.provider_payment_id}</code>
+              </Row>
+            )}
+            <Row label="Why it is here">{review.detail}</Row>
+            <Row label="Since">{dateTime(review.created_at)}</Row>
+          </dl>
 
-        <section aria-labelledby="provider-now" className="rounded-lg bg-slate-50 p-3 dark:bg-slate-800/60">
-          <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
-            <h3 id="provider-now" className="text-sm font-semibold">
-              What {provider} says now
-            </h3>
-            <Button size="sm" variant="outline" onClick={() => void q.refetch()} disabled={q.isFetching}>
-              {q.isFetching ? "Verifying…" : `Verify again with ${provider}`}
-            </Button>
-          </div>
-          {verifyError && (
-            <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-              {verifyError}
+          <section aria-labelledby="provider-now" className="rounded-lg bg-slate-50 p-3 dark:bg-slate-800/60">
+            <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
+              <h3 id="provider-now" className="text-sm font-semibold">
+                What {provider} says now
+              </h3>
+              <Button size="sm" variant="outline" onClick={() => void q.refetch()} disabled={q.isFetching}>
+                {q.isFetching ? "Verifying…" : `Verify again with ${provider}`}
+              </Button>
+            </div>
+            {verifyError && (
+              <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+                {verifyError}
+              </p>
+            )}
+            {verification && <VerificationView verification={verification} />}
+          </section>
+
+          {done && (
+            <p role="status" className="text-sm text-emerald-700 dark:text-emerald-400">
+              {done}
             </p>
           )}
-          {verification && <VerificationView verification={verification} />}
-        </section>
-
-        {done && (
-          <p role="status" className="text-sm text-emerald-700 dark:text-emerald-400">
-            {done}
-          </p>
-        )}
-        {review.resolution ? (
-          <p className="text-sm" data-testid="review-resolution">
-            {review.resolution.outcome === "credited" ? `Credited ${naira(review.resolution.amount ?? 0)}` : "Refused"} on {dateTime(review.resolution.at)}: “
-            {review.resolution.note}”
-          </p>
-        ) : (
-          review.status === "open" && <Decide key={review.id} review={review} verification={verification} onDone={setDone} />
-        )}
-      </div>
-    </Panel>
+          {review.resolution ? (
+            <p className="text-sm" data-testid="review-resolution">
+              {review.resolution.outcome === "credited" ? `Credited ${naira(review.resolution.amount ?? 0)}` : "Refused"} on {dateTime(review.resolution.at)}: “
+              {review.resolution.note}”
+            </p>
+          ) : (
+            review.status === "open" && <Decide key={review.id} review={review} verification={verification} onDone={setDone} />
+          )}
+        </div>
+      </Panel>
+    </div>
   );
 }
 
