@@ -1,5 +1,6 @@
 import type { APIRequestContext } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
+import { axeDialogEverywhere } from "./axe";
 import { expect, test, openSignedIn, signInBrowser, signUpViaApi } from "./support";
 
 // Issue 12, "Protection a wallet owes its customers", through the real product: the e-mail confirmation notice and
@@ -94,4 +95,14 @@ test("signed-in devices: this device and another are listed; signing the other o
   // This device stays signed in.
   await page.reload();
   await expect(devices.filter({ hasText: "This device" })).toHaveCount(1);
+
+  // "Sign out everywhere" asks first (axe on its confirmation, both themes and widths), then signs this device out too.
+  await page.getByRole("button", { name: "Sign out everywhere" }).click();
+  const confirm = page.getByRole("dialog", { name: "Sign out everywhere?" });
+  await expect(confirm).toBeVisible();
+  const confirmProblems = await axeDialogEverywhere(page, "Sign out everywhere dialog");
+  expect(confirmProblems, confirmProblems.join("\n")).toEqual([]);
+  await confirm.getByRole("button", { name: "Sign out everywhere" }).click();
+  await expect(page).toHaveURL(/#\/login/);
+  expect((await request.get("/api/user-balance", { headers: { authorization: `Bearer ${session.token}` } })).status()).toBe(401);
 });

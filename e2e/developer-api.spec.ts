@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { E2E_BASE_URL } from "../playwright.config";
+import { axeDialogEverywhere } from "./axe";
 import { expect, test, balanceOf, openSignedIn, signUpViaApi } from "./support";
 
 // The developer API as its users meet it: an open-source SMS-Activate client library (npm "sms-activate", written by
@@ -107,6 +108,9 @@ test("Settings → API: a test key is created and shown once, the test wallet is
   const dialog = page.getByRole("dialog", { name: "Your new API key" });
   const secret = (await dialog.getByTestId("shown-once-secret").first().textContent()) ?? "";
   expect(secret).toMatch(/^sk_test_[A-Za-z0-9]{32}$/);
+  // Issue 18: axe on the shown-once dialog, both themes and widths.
+  const createdProblems = await axeDialogEverywhere(page, "API key created dialog");
+  expect(createdProblems, createdProblems.join("\n")).toEqual([]);
   await dialog.getByRole("button", { name: "I have copied it" }).click();
   // Shown once: the list has the name and the prefix, never the secret.
   const row = page.getByRole("list", { name: "API keys" }).getByTestId("api-key");
@@ -114,6 +118,14 @@ test("Settings → API: a test key is created and shown once, the test wallet is
   await expect(row).toContainText("Journey bot");
   await expect(row).toContainText(`${secret.slice(0, 14)}…`);
   await expect(page.getByText(secret)).toHaveCount(0);
+  // The revoke confirmation (axe on it), left with "Keep it": the key stays live for the rest of the journey.
+  await row.getByRole("button", { name: "Revoke Journey bot" }).click();
+  const revoke = page.getByRole("dialog", { name: 'Revoke "Journey bot"?' });
+  await expect(revoke).toBeVisible();
+  const revokeProblems = await axeDialogEverywhere(page, "Revoke API key dialog");
+  expect(revokeProblems, revokeProblems.join("\n")).toEqual([]);
+  await revoke.getByRole("button", { name: "Keep it" }).click();
+  await expect(revoke).toHaveCount(0);
 
   await page.getByRole("button", { name: "Add ₦5,000 test money" }).click();
   await expect(page.getByTestId("sandbox-balance")).toContainText("₦5,000.00");

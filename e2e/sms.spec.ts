@@ -124,6 +124,9 @@ test("a max price below the price asks first; buying at the new price charges it
   const choice = page.getByRole("dialog").filter({ hasText: "The price has changed" });
   await expect(choice.getByTestId("sms-price-choice")).toContainText("above your maximum of ₦1.00");
   expect(await balanceOf(request, session.token)).toBe(5000);
+  // Issue 18: axe on the price-changed choice, both themes and widths.
+  const choiceProblems = await axeDialogEverywhere(page, "Price changed dialog");
+  expect(choiceProblems, choiceProblems.join("\n")).toEqual([]);
   await choice.getByTestId("sms-buy-at-new-price").click();
   await expect(page.getByText("purchased number successfully")).toBeVisible();
   const charged = 5000 - (await balanceOf(request, session.token));
@@ -170,6 +173,9 @@ test("favourites persist on the server: starred first after a reload and on anot
   const table = page.getByTestId("sms-compare-table");
   await expect(table.getByRole("row").filter({ hasText: "Swift SMS" }).filter({ hasText: "USA" })).toContainText("No orders yet");
   await page.getByRole("dialog").getByRole("button", { name: "Success rate" }).click();
+  // Issue 18: axe on the compare view (a wide table in a dialog), both themes and widths.
+  const compareProblems = await axeDialogEverywhere(page, "Compare routes dialog");
+  expect(compareProblems, compareProblems.join("\n")).toEqual([]);
   await page.keyboard.press("Escape");
 
   const firstOption = async (p: Page) => {

@@ -65,4 +65,14 @@ describe("the one upstream HTTP client", () => {
     expect(wrong).toMatchObject({ reason: "bad_reply", code: "UPSTREAM_UNAVAILABLE" });
     expect((wrong as UpstreamFault).detail).toContain("read: unexpected reply (id:");
   });
+
+  it("maps an unusable reply by its status: 5xx/429 transient, a 2xx of the wrong shape a bad reply, the rest a refusal", () => {
+    const http = createUpstreamClient({ provider: "Acme", baseUrl: "https://acme.test", fetch: () => new Response("{}") });
+    expect(http.unusable("/x", 503, "down")).toMatchObject({ reason: "http", httpStatus: 503, transient: true, code: "UPSTREAM_UNAVAILABLE" });
+    expect(http.unusable("/x", 429, "slow down")).toMatchObject({ reason: "http", transient: true });
+    expect(http.unusable("/x", 201, "no address")).toMatchObject({ reason: "bad_reply", transient: false });
+    const refused = http.unusable("/x", 403, "INVALID_API_KEY: Invalid api key");
+    expect(refused).toMatchObject({ reason: "rejected", httpStatus: 403, transient: false, message: "Acme is unavailable right now. Please try again." });
+    expect(refused.detail).toBe("/x: HTTP 403: INVALID_API_KEY: Invalid api key");
+  });
 });
