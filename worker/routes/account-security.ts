@@ -1,12 +1,16 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import {
-  EMAIL_VERIFY_MESSAGES,
   TWO_FACTOR_MESSAGES,
   twoFactorDisableSchema,
   twoFactorEnableSchema,
   verifyEmailSchema,
+  type AccountState,
+  type SignedInDevice,
+  type TwoFactorSetup,
+  type TwoFactorState,
 } from "../../schema/accounts";
+import { EMAIL_VERIFY_MESSAGES } from "../../schema/account-messages";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
@@ -35,7 +39,7 @@ accountSecurityRoutes.get("/account", requireAuth, (c) => {
     user: toSessionUser({ id: user.id, username: user.username, phone: user.phone, email: user.email }),
     email_verified: user.emailVerifiedAt !== null,
     two_factor_enabled: user.totpEnabledAt !== null,
-  });
+  } satisfies AccountState);
 });
 
 // ---- E-mail verification ----
@@ -66,7 +70,7 @@ accountSecurityRoutes.get("/sessions", async (c) => {
   }));
   const current = c.var.sessionId;
   return c.json({
-    data: rows.map((s) => {
+    data: rows.map((s): SignedInDevice => {
       const { browser, os, label } = describeUserAgent(s.userAgent);
       return {
         id: s.id,
@@ -106,14 +110,14 @@ accountSecurityRoutes.get("/2fa", requireAuth, async (c) => {
     enabled,
     enabled_at: enabled ? new Date(c.var.user.totpEnabledAt!).toISOString() : null,
     recovery_codes_left: enabled ? await unusedRecoveryCodeCount(getDb(c.env.DB), c.var.user.id) : 0,
-  });
+  } satisfies TwoFactorState);
 });
 
 /** Step 1: a new secret, answered this once for the QR code (otpauth_url) and for typing (secret). */
 accountSecurityRoutes.post("/2fa/setup", requireAuth, async (c) => {
   const { secret, otpauthUrl } = await startEnrolment(getDb(c.env.DB), await totpKey(c.var.config.jwtSecret), c.var.user);
   c.header("Cache-Control", "no-store");
-  return c.json({ secret, otpauth_url: otpauthUrl });
+  return c.json({ secret, otpauth_url: otpauthUrl } satisfies TwoFactorSetup);
 });
 
 /** Step 2: a code from the app turns it on; the ten recovery codes are answered this once. */

@@ -1,16 +1,7 @@
 import { Hono, type Context } from "hono";
 import { createFactory } from "hono/factory";
-import {
-  ACCOUNT_MESSAGES,
-  forgotPasswordSchema,
-  loginSchema,
-  loginTwoFactorSchema,
-  TWO_FACTOR_MESSAGES,
-  passwordChangeSchema,
-  profileUpdateSchema,
-  registerSchema,
-  resetPasswordSchema,
-} from "../../schema/accounts";
+import { forgotPasswordSchema, loginSchema, loginTwoFactorSchema, TWO_FACTOR_MESSAGES, passwordChangeSchema, profileUpdateSchema, registerSchema, resetPasswordSchema } from "../../schema/accounts";
+import { ACCOUNT_MESSAGES } from "../../schema/account-messages";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";

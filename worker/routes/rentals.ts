@@ -1,6 +1,17 @@
 import { Hono } from "hono";
 import { koboToNaira } from "../../schema/money";
-import { NO_RENT_STOCK_MESSAGE, RENT_PRICE_REFUSED_MESSAGE, rentExtendRequestSchema, rentalIdParamSchema, rentNumberRequestSchema, rentQuoteRequestSchema } from "../../schema/rentals";
+import {
+  RENT_PRICE_REFUSED_MESSAGE,
+  rentExtendRequestSchema, rentalIdParamSchema, rentNumberRequestSchema,
+  rentQuoteRequestSchema,
+  type RentalDetailResponse,
+  type RentalEndResponse,
+  type RentExtendOptionsResponse,
+  type RentExtendResponse,
+  type RentNumberResponse,
+  type RentQuoteResponse,
+} from "../../schema/rentals";
+import { NO_RENT_STOCK_MESSAGE } from "../../schema/constants";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { validate } from "../lib/validate";
@@ -38,12 +49,12 @@ rentalRoutes.post("/rent/countries", validate("json", rentQuoteRequestSchema), a
   });
   // No stock is an answer, not an error: the form shows the spec's red box from `message` (or an empty/zero limit).
   // A price the guard refused is answered the same way, with its own message (renting it would be a 409).
-  if (quote.refused) return c.json({ limits: quote.limits, price: null, in_stock: false, message: RENT_PRICE_REFUSED_MESSAGE });
+  if (quote.refused) return c.json({ limits: quote.limits, price: null, in_stock: false, message: RENT_PRICE_REFUSED_MESSAGE } satisfies RentQuoteResponse);
   if (quote.priceKobo === null) {
-    return c.json({ limits: quote.limits, price: null, in_stock: false, message: NO_RENT_STOCK_MESSAGE });
+    return c.json({ limits: quote.limits, price: null, in_stock: false, message: NO_RENT_STOCK_MESSAGE } satisfies RentQuoteResponse);
   }
   // SPEC 7 "data.limits[]": axios's data is the body, so limits sit at the body's top level (issue 19).
-  return c.json({ limits: quote.limits, price: koboToNaira(quote.priceKobo), in_stock: true });
+  return c.json({ limits: quote.limits, price: koboToNaira(quote.priceKobo), in_stock: true } satisfies RentQuoteResponse);
 });
 
 rentalRoutes.post("/rent-number", validate("json", rentNumberRequestSchema), async (c) => {
@@ -54,7 +65,7 @@ rentalRoutes.post("/rent-number", validate("json", rentNumberRequestSchema), asy
     period: body.period,
     clientPrice: body.price,
   });
-  return c.json({ number: row.number, rental: rentalView(row), price: koboToNaira(row.priceKobo), ...chargedBelowShown(row.priceKobo, body.price) }, 201);
+  return c.json({ number: row.number, rental: rentalView(row), price: koboToNaira(row.priceKobo), ...chargedBelowShown(row.priceKobo, body.price) } satisfies RentNumberResponse, 201);
 });
 
 rentalRoutes.get("/rentals/:id", validate("param", rentalIdParamSchema), async (c) => {
@@ -63,20 +74,20 @@ rentalRoutes.get("/rentals/:id", validate("param", rentalIdParamSchema), async (
   const before = await ownedRental(deps.db, c.var.user.id, id);
   if (before.status === "active") await checkRentalNow(c.env, id);
   const row = before.status === "active" ? await ownedRental(deps.db, c.var.user.id, id) : before;
-  return c.json({ rental: rentalView(row), messages: await rentalMessagesOf(deps.db, id) });
+  return c.json({ rental: rentalView(row), messages: await rentalMessagesOf(deps.db, id) } satisfies RentalDetailResponse);
 });
 
 rentalRoutes.post("/rentals/:id/end", validate("param", rentalIdParamSchema), async (c) => {
   const { id } = c.req.valid("param");
   const row = await endRental(rentalDeps(c), c.var.user.id, id);
   // Ending refunds nothing (refundIfEndedKobo): said in the answer so a client never has to assume it.
-  return c.json({ rental: rentalView(row), refunded: false, refund: koboToNaira(refundIfEndedKobo(row)) });
+  return c.json({ rental: rentalView(row), refunded: false, refund: koboToNaira(refundIfEndedKobo(row)) } satisfies RentalEndResponse);
 });
 
 rentalRoutes.post("/rentals/:id/cancel", validate("param", rentalIdParamSchema), async (c) => {
   const { id } = c.req.valid("param");
   const { rental, refunded } = await cancelRental(rentalDeps(c), c.var.user.id, id);
-  return c.json({ rental: rentalView(rental), refunded });
+  return c.json({ rental: rentalView(rental), refunded } satisfies RentalEndResponse);
 });
 
 /** Extend (decision 019): the choices with the server's price each; empty where the upstream documents no extension. */
@@ -84,12 +95,12 @@ rentalRoutes.get("/rentals/:id/extend-options", validate("param", rentalIdParamS
   const { id } = c.req.valid("param");
   const deps = rentalDeps(c);
   const options = await extendOptions(deps, c.var.user, id);
-  return c.json({ extendable: Boolean(deps.provider.extension), options });
+  return c.json({ extendable: Boolean(deps.provider.extension), options } satisfies RentExtendOptionsResponse);
 });
 
 rentalRoutes.post("/rentals/:id/extend", validate("param", rentalIdParamSchema), validate("json", rentExtendRequestSchema), async (c) => {
   const { id } = c.req.valid("param");
   const body = c.req.valid("json");
   const { rental, charged } = await extendRental(rentalDeps(c), c.var.user, id, { unit: body.duration, period: body.period, clientPrice: body.price });
-  return c.json({ rental: rentalView(rental), charged });
+  return c.json({ rental: rentalView(rental), charged } satisfies RentExtendResponse);
 });

@@ -1,12 +1,7 @@
 import { Hono, type Context } from "hono";
 import { koboToNaira } from "../../schema/money";
-import {
-  createInvoiceSchema,
-  initializeTransactionSchema,
-  nowStatusQuerySchema,
-  PAYMENT_MESSAGES,
-  transactionRefSchema,
-} from "../../schema/wallet";
+import { createInvoiceSchema, initializeTransactionSchema, nowStatusQuerySchema, transactionRefSchema, type PaymentVerdict } from "../../schema/wallet";
+import { PAYMENT_MESSAGES } from "../../schema/constants";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
@@ -53,7 +48,7 @@ export const walletRoutes = new Hono<AppEnv>()
   .post("/squad-callback", requireAuth, validate("json", transactionRefSchema), async (c) => c.json(await confirmOutcome(c, c.req.valid("json").transaction_ref)))
   .post("/verify-payment", requireAuth, validate("json", transactionRefSchema), async (c) => {
     const outcome = await confirmOutcome(c, c.req.valid("json").transaction_ref);
-    return c.json({ data: outcome, message: PAYMENT_MESSAGES[outcome] });
+    return c.json({ data: outcome, message: PAYMENT_MESSAGES[outcome] } satisfies PaymentVerdict);
   })
 
   .get("/payments/pending", requireAuth, async (c) => c.json({ data: await listPendingCardPayments(getDb(c.env.DB), c.var.user.id) }))

@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, inArray, lt, ne, sql } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../schema/money";
-import { INVOICE_LIFETIME_MS, type InvoiceAnswer, type PaymentConfirmation, type PaymentStatus } from "../../schema/wallet";
+import type { CheckoutStart, InvoiceAnswer, InvoiceStatusAnswer, MerchantCurrency, PaymentConfirmation, PendingCardPayment } from "../../schema/wallet";
+import { INVOICE_LIFETIME_MS, type PaymentStatus } from "../../schema/constants";
 import { getDb, type Db } from "../db/client";
 import { payments, users } from "../db/tables";
 import { configFor, type Env } from "../config";
@@ -92,7 +93,7 @@ export async function startCardPayment(
   deps: PaymentDeps,
   user: { id: string; email: string; username: string },
   amountNaira: number,
-): Promise<{ checkout_url: string; transaction_ref: string }> {
+): Promise<CheckoutStart> {
   const db = getDb(deps.env.DB);
   await enforceCostLimit(db, user.id, "payment");
   const { squadmin } = await getSetting(db, "rate_settings");
@@ -159,7 +160,7 @@ export async function confirmCardPayment(deps: PaymentDeps, ref: string, ownerId
 }
 
 /** The caller's card payments still waiting for confirmation (the Fund Wallet page's pending card), last 24 h. */
-export async function listPendingCardPayments(db: Db, userId: string) {
+export async function listPendingCardPayments(db: Db, userId: string): Promise<PendingCardPayment[]> {
   const rows = await db
     .select({ id: payments.id, amountKobo: payments.amountKobo, currency: payments.currency, createdAt: payments.createdAt })
     .from(payments)
@@ -466,7 +467,7 @@ const NOW_FAILURE_MESSAGES = {
 } as const;
 
 /** The caller's invoice status (GET /now-status). null for an unknown or someone else's payment. */
-export async function nowPaymentStatus(db: Db, userId: string, providerPaymentId: string) {
+export async function nowPaymentStatus(db: Db, userId: string, providerPaymentId: string): Promise<InvoiceStatusAnswer | null> {
   const payment = await findPayment(db, { providerPaymentId, provider: "nowpayments", ownerId: userId });
   if (!payment) return null;
   const credited = payment.status === "credited";
@@ -662,7 +663,6 @@ export async function sweepPayments(deps: PaymentDeps): Promise<{ invoices: numb
 // Currency lists (cached per isolate: they change rarely and every Fund Wallet visit asks)
 
 const CURRENCY_CACHE_MS = 5 * 60_000;
-type MerchantCurrency = { code: string; name: string; available_for_payment: boolean };
 const currencyCache = new TtlCache<"coins", Promise<string[]>>(CURRENCY_CACHE_MS);
 const merchantCurrencyCache = new TtlCache<"merchant", Promise<MerchantCurrency[]>>(CURRENCY_CACHE_MS);
 

@@ -1,4 +1,4 @@
-import { NO_RENT_STOCK_MESSAGE } from "../../schema/rentals";
+import { NO_RENT_STOCK_MESSAGE } from "../../schema/constants";
 import type { Db } from "../db/client";
 import type { Env } from "../config";
 import { AppError } from "../lib/errors";

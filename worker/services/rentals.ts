@@ -1,5 +1,6 @@
 import { and, eq, exists, lt, notExists, sql } from "drizzle-orm";
-import { formatRentDuration, NO_RENT_STOCK_MESSAGE, RENT_PRICE_REFUSED_MESSAGE, RENT_CANCEL_WINDOW_MS, RENT_UNIT_MS } from "../../schema/rentals";
+import { formatRentDuration, RENT_PRICE_REFUSED_MESSAGE, RENT_CANCEL_WINDOW_MS, RENT_UNIT_MS } from "../../schema/rentals";
+import { NO_RENT_STOCK_MESSAGE } from "../../schema/constants";
 import { rentalMessages, rentals } from "../db/tables";
 import { TtlCache } from "../lib/cache";
 import { AppError } from "../lib/errors";

@@ -1,4 +1,4 @@
-import type { SmsProviderName } from "../../schema/sms";
+import type { SmsProviderName } from "../../schema/constants";
 import { getDb, type Db } from "../db/client";
 import type { Env } from "../config";
 import { TtlCache } from "../lib/cache";

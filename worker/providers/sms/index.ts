@@ -1,4 +1,4 @@
-import type { SmsProviderName } from "../../../schema/sms";
+import type { SmsProviderName } from "../../../schema/constants";
 import type { Env } from "../../config";
 import { sandboxSwiftKey, smsActivateSimulator } from "../../sandbox/sms-activate-simulator";
 import { sandboxSmsManToken, smsManSimulator } from "../../sandbox/sms-man-simulator";
