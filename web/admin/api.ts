@@ -104,9 +104,9 @@ export type Verification = {
 };
 export type ReviewDetail = { review: ReviewItem; verification: Verification | null; verifyError: string | null };
 export const useReviews = (status: "open" | "resolved") =>
-  useQuery({ queryKey: ["admin", "reviews", status], queryFn: () => adminGet<{ data: ReviewItem[] }>(`/reviews?status=${status}`).then((r) => r.data) });
+  useQuery({ queryKey: [...queryKeys.admin, "reviews", status], queryFn: () => adminGet<{ data: ReviewItem[] }>(`/reviews?status=${status}`).then((r) => r.data) });
 export const useReview = (id: string) =>
-  useQuery({ queryKey: ["admin", "review", id], queryFn: () => adminGet<ReviewDetail>(`/reviews/${encodeURIComponent(id)}`), retry: false });
+  useQuery({ queryKey: [...queryKeys.admin, "review", id], queryFn: () => adminGet<ReviewDetail>(`/reviews/${encodeURIComponent(id)}`), retry: false });
 
 export type SettingsAnswer = { settings: Record<string, unknown>; defaults: Record<string, unknown>; history: AuditRow[] };
 export const useSettings = () => useQuery({ queryKey: [...queryKeys.admin, "settings"], queryFn: () => adminGet<SettingsAnswer>("/settings") });

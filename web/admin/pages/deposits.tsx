@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { PAYMENT_STATUSES } from "../../../schema/constants";
 import { naira, useAdminChange, useList, when, type DepositRow } from "../api";
 import { ActionForm, Loading, Panel, Table } from "../ui";
 import { Filters } from "./filters";
@@ -20,7 +21,7 @@ export default function DepositsPage() {
       <Filters
         fields={[
           { name: "channel", label: "Channel", options: ["", "card", "crypto"] },
-          { name: "status", label: "Status", options: ["", "pending", "credited", "failed", "expired", "partially_paid", "amount_mismatch", "review", "refused", "abandoned"] },
+          { name: "status", label: "Status", options: ["", ...PAYMENT_STATUSES] },
           { name: "user", label: "Customer id" },
           { name: "stuck", label: "Pending too long", options: ["", "1"] },
         ]}
