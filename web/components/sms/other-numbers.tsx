@@ -37,7 +37,7 @@ function OtherNumberRow({ order, number }: { order: SmsStatusResponse | undefine
         )}
         {chain && chain.max_routes > 1 ? (
           <span className="text-xs text-slate-600 dark:text-slate-400">
-            Number {chain.step} of {chain.max_routes}
+            Number {chain.step} of up to {chain.max_routes}
           </span>
         ) : null}
       </span>
