@@ -72,6 +72,42 @@ export const useList = <T,>(name: "deposits" | "orders" | "rentals" | "audit", p
   return useQuery({ queryKey: [...queryKeys.admin, name, search], queryFn: () => adminGet<{ data: T[] }>(`/${name}${search ? `?${search}` : ""}`).then((r) => r.data) });
 };
 
+/** The payment review queue (GET /admin/reviews, docs/decisions/023): crypto arrivals held for review, stale card payments. */
+export type ReviewItem = {
+  kind: "crypto" | "card";
+  id: string;
+  status: "open" | "credited" | "refused";
+  reason: string;
+  payment_id: string;
+  provider_payment_id: string;
+  user: { id: string; email: string; username: string };
+  expected_currency: string | null;
+  expected_amount: string | null;
+  pay_currency: string | null;
+  actually_paid: string | null;
+  suggested_amount: number | null;
+  detail: string;
+  created_at: string;
+  resolution: { outcome: "credited" | "refused"; amount: number | null; operator_id: string; note: string; at: string } | null;
+};
+/** The provider's record read again (GET /admin/reviews/:id): what the server will allow a credit to be. */
+export type Verification = {
+  provider: "nowpayments" | "squad";
+  status: string;
+  pay_currency: string | null;
+  actually_paid: string | null;
+  creditable: boolean;
+  suggested_amount: number | null;
+  max_amount: number | null;
+  message: string;
+  checked_at: string;
+};
+export type ReviewDetail = { review: ReviewItem; verification: Verification | null; verifyError: string | null };
+export const useReviews = (status: "open" | "resolved") =>
+  useQuery({ queryKey: [...queryKeys.admin, "reviews", status], queryFn: () => adminGet<{ data: ReviewItem[] }>(`/reviews?status=${status}`).then((r) => r.data) });
+export const useReview = (id: string) =>
+  useQuery({ queryKey: [...queryKeys.admin, "review", id], queryFn: () => adminGet<ReviewDetail>(`/reviews/${encodeURIComponent(id)}`), retry: false });
+
 export type SettingsAnswer = { settings: Record<string, unknown>; defaults: Record<string, unknown>; history: AuditRow[] };
 export const useSettings = () => useQuery({ queryKey: [...queryKeys.admin, "settings"], queryFn: () => adminGet<SettingsAnswer>("/settings") });
 

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
-import { koboToNaira, nairaToKobo } from "../../schema/money";
+import { formatNaira, koboToNaira, nairaToKobo } from "../../schema/money";
 import { auditSqlInsert, sqlString } from "../db/admin-sql";
 import { getDb, type Db } from "../db/client";
 import { auditLog, payments, users } from "../db/tables";
@@ -25,6 +25,9 @@ export type QueueItem = Omit<ReviewListItem, "reason"> & { kind: "crypto" | "car
 
 /** The audit actions of a queue decision; a card item's resolution is read back from them. */
 const RESOLVE_ACTIONS = ["review.credit", "review.refuse"] as const;
+
+/** Money in messages as the console shows it: ₦15,000.00. */
+const ngn = (kobo: number) => `₦${formatNaira(koboToNaira(kobo))}`;
 
 const cryptoItem = (item: ReviewListItem): QueueItem => ({ ...item, kind: "crypto" });
 
@@ -183,7 +186,7 @@ async function verifyCrypto(deps: PaymentDeps, item: QueueItem): Promise<Checked
       {
         ...base,
         creditable: true,
-        message: `Paid ${paid || "an unknown amount"} ${base.pay_currency ?? ""} against an invoice in ${invoiceCurrency}: it cannot be priced at the invoice's rate. Check its value and type the amount (at most the invoice's ₦${koboToNaira(payment.amountKobo)}).`,
+        message: `Paid ${paid || "an unknown amount"} ${base.pay_currency ?? ""} against an invoice in ${invoiceCurrency}: it cannot be priced at the invoice's rate. Check its value and type the amount (at most the invoice's ${ngn(payment.amountKobo)}).`,
       },
       null,
       payment.amountKobo,
@@ -200,7 +203,7 @@ async function verifyCrypto(deps: PaymentDeps, item: QueueItem): Promise<Checked
   if (due <= 0) {
     return checked({ ...base, creditable: false, message: `By NOWPayments' record (${paid} ${base.pay_currency}) nothing beyond what was already credited is due.` });
   }
-  return checked({ ...base, creditable: true, message: `NOWPayments reports ${paid} ${base.pay_currency} (${remote.paymentStatus}): ₦${koboToNaira(due)} at the invoice's rate.` }, due, due);
+  return checked({ ...base, creditable: true, message: `NOWPayments reports ${paid} ${base.pay_currency} (${remote.paymentStatus}): ${ngn(due)} at the invoice's rate.` }, due, due);
 }
 
 /** A card item: Squad's verify call (https://docs.squadco.com/Payments/verify-transaction), read only. */
@@ -214,10 +217,10 @@ async function verifyCard(deps: PaymentDeps, payment: Payment): Promise<Checked>
       ...base,
       status: v.status,
       creditable: false,
-      message: `Squad confirmed ${koboToNaira(v.amountKobo)} ${v.currency}, not the ₦${koboToNaira(payment.amountKobo)} asked: not credited from the queue.`,
+      message: `Squad confirmed ${koboToNaira(v.amountKobo)} ${v.currency}, not the ${ngn(payment.amountKobo)} asked: not credited from the queue.`,
     });
   }
-  return checked({ ...base, status: v.status, creditable: true, message: `Squad confirms the charge of ₦${koboToNaira(payment.amountKobo)}.` }, payment.amountKobo, payment.amountKobo);
+  return checked({ ...base, status: v.status, creditable: true, message: `Squad confirms the charge of ${ngn(payment.amountKobo)}.` }, payment.amountKobo, payment.amountKobo);
 }
 
 /** Verify again: the provider's current word on one item (no state changes: resolve asks again itself). */
@@ -282,7 +285,7 @@ async function resolveCrypto(deps: PaymentDeps, item: QueueItem, input: ResolveI
     amountKobo = input.amount !== undefined ? nairaToKobo(input.amount) : check.suggestedKobo;
     if (amountKobo === null) throw new AppError("VALIDATION_FAILED", `Type the amount to credit. ${check.view.message}`, { field: "amount" });
     if (check.maxKobo !== null && amountKobo > check.maxKobo) {
-      throw new AppError("VALIDATION_FAILED", `At most ₦${koboToNaira(check.maxKobo)} may be credited for this review. ${check.view.message}`, {
+      throw new AppError("VALIDATION_FAILED", `At most ${ngn(check.maxKobo)} may be credited for this review. ${check.view.message}`, {
         field: "amount",
         max_amount: koboToNaira(check.maxKobo),
       });
@@ -317,7 +320,7 @@ async function resolveCrypto(deps: PaymentDeps, item: QueueItem, input: ResolveI
 async function resolveCard(deps: PaymentDeps, item: QueueItem, input: ResolveInput): Promise<ResolveAnswer> {
   const db = getDb(deps.env.DB);
   if (input.action === "credit" && input.amount !== undefined && nairaToKobo(input.amount) !== nairaToKobo(Number(item.expected_amount))) {
-    throw new AppError("VALIDATION_FAILED", `A card payment is credited for exactly what Squad charged: ₦${item.expected_amount}.`, { field: "amount" });
+    throw new AppError("VALIDATION_FAILED", `A card payment is credited for exactly what Squad charged: ${ngn(nairaToKobo(Number(item.expected_amount)))}.`, { field: "amount" });
   }
   const payment = await paymentOf(db, item.id);
   const check = await verifyCard(deps, payment);
