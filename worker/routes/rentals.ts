@@ -13,23 +13,17 @@ import {
 } from "../../schema/rentals";
 import { NO_RENT_STOCK_MESSAGE } from "../../schema/constants";
 import type { AppEnv } from "../app-env";
-import { getDb } from "../db/client";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { chargedBelowShown } from "../services/pricing";
-import { rentalProviderFor } from "../providers/rent";
 import { extendOptions, extendRental } from "../services/rental-extension";
 import { checkRentalNow } from "../services/rental-inbox";
-import type { RentalDeps } from "../services/rental-upstream";
+import { rentalDeps as rentalDepsFor, type RentalDeps } from "../services/deps";
 import { ownedRental, refundIfEndedKobo, rentalMessagesOf, rentalView } from "../services/rental-views";
 import { cancelRental, endRental, quoteRental, rentCountries, rentNumber } from "../services/rentals";
 
 /** Shared with the console's settle action (routes/admin.ts). */
-export const rentalDeps = (c: { env: AppEnv["Bindings"]; var: AppEnv["Variables"] }): RentalDeps => ({
-  env: c.env,
-  db: getDb(c.env.DB),
-  provider: rentalProviderFor(c.env, c.var.config),
-});
+export const rentalDeps = (c: { env: AppEnv["Bindings"]; var: AppEnv["Variables"] }): RentalDeps => rentalDepsFor(c.env, c.var.config);
 
 /** Rent Number (docs/api.md "Rent Number"). Every route is signed in; the user comes from the token only. */
 export const rentalRoutes = new Hono<AppEnv>()

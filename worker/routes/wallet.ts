@@ -7,7 +7,6 @@ import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { readAsSignedInUser, requireAuth } from "../middleware/auth";
-import { paymentProviders } from "../providers/payments/providers";
 import {
   confirmCardPayment,
   createInvoice,
@@ -16,17 +15,12 @@ import {
   nowMerchantCurrencies,
   nowPaymentStatus,
   startCardPayment,
-  type PaymentDeps,
 } from "../services/payments";
+import { paymentDeps as paymentDepsFor, type PaymentDeps } from "../services/deps";
 import { transactionsRead } from "../services/transactions";
 
-export function paymentDeps(c: Context<AppEnv>): PaymentDeps {
-  return {
-    env: c.env,
-    providers: paymentProviders(c.env, c.var.config),
-    defer: (work) => c.executionCtx.waitUntil(work),
-  };
-}
+/** The payment services' dependencies for this request (also the webhooks' and the console's). */
+export const paymentDeps = (c: Context<AppEnv>): PaymentDeps => paymentDepsFor(c.env, c.var.config, (work) => c.executionCtx.waitUntil(work));
 
 /** Wallet: balance, history, card funding through Squad, crypto funding through NOWPayments. All signed-in. */
 export const walletRoutes = new Hono<AppEnv>()

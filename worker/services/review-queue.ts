@@ -1,12 +1,13 @@
 import { and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { formatNaira, koboToNaira, nairaToKobo } from "../../schema/money";
 import { auditSqlInsert, sqlString } from "../db/admin-sql";
-import { getDb, type Db } from "../db/client";
+import type { Db } from "../db/client";
 import { auditLog, payments, users } from "../db/tables";
 import { AppError } from "../lib/errors";
 import { notify } from "./notify";
 import { getPaymentReview, listPaymentReviews, openReviewCount, resolvePaymentReview, type ReviewListItem } from "./payment-reviews";
-import { CARD_PENDING_TOO_LONG_MS, confirmCardPayment, MONEY_ARRIVED, type Payment, type PaymentDeps } from "./payments";
+import type { PaymentDeps } from "./deps";
+import { CARD_PENDING_TOO_LONG_MS, confirmCardPayment, MONEY_ARRIVED, type Payment } from "./payments";
 
 /**
  * The operator console's payment review queue (issue 15, Deposits; docs/decisions/023): one list of what needs an
@@ -160,8 +161,8 @@ async function paymentOf(db: Db, id: string): Promise<Payment> {
  * cannot be priced here: the operator types the amount, at most the invoice's naira value.
  */
 async function verifyCrypto(deps: PaymentDeps, item: QueueItem): Promise<Checked> {
-  const payment = await paymentOf(getDb(deps.env.DB), item.payment_id);
-  const remote = await deps.providers.nowpayments.getPayment(item.provider_payment_id);
+  const payment = await paymentOf(deps.db, item.payment_id);
+  const remote = await deps.provider.nowpayments.getPayment(item.provider_payment_id);
   if (!remote) {
     return checked({ provider: "nowpayments", status: "unknown", pay_currency: null, actually_paid: null, creditable: false, message: "NOWPayments does not know this payment: nothing to credit." });
   }
@@ -208,7 +209,7 @@ async function verifyCrypto(deps: PaymentDeps, item: QueueItem): Promise<Checked
 
 /** A card item: Squad's verify call (https://docs.squadco.com/Payments/verify-transaction), read only. */
 async function verifyCard(deps: PaymentDeps, payment: Payment): Promise<Checked> {
-  const v = await deps.providers.squad.verify(payment.id);
+  const v = await deps.provider.squad.verify(payment.id);
   const base = { provider: "squad" as const, pay_currency: v?.currency ?? null, actually_paid: v ? String(koboToNaira(v.amountKobo)) : null };
   if (!v) return checked({ ...base, status: "unknown", creditable: false, message: "Squad does not know this reference: the checkout was never paid." });
   if (v.status !== "success") return checked({ ...base, status: v.status, creditable: false, message: `Squad reports the charge "${v.status}": nothing to credit.` });
@@ -226,7 +227,7 @@ async function verifyCard(deps: PaymentDeps, payment: Payment): Promise<Checked>
 /** Verify again: the provider's current word on one item (no state changes: resolve asks again itself). */
 export async function verifyQueueItem(deps: PaymentDeps, item: QueueItem): Promise<Verification> {
   if (item.kind === "crypto") return (await verifyCrypto(deps, item)).view;
-  return (await verifyCard(deps, await paymentOf(getDb(deps.env.DB), item.id))).view;
+  return (await verifyCard(deps, await paymentOf(deps.db, item.id))).view;
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -256,7 +257,7 @@ const alreadyResolved = () => new AppError("CONFLICT", "This review is already r
  * pending -> refused compare-and-set.
  */
 export async function resolveQueueItem(deps: PaymentDeps, input: ResolveInput, now = Date.now()): Promise<ResolveAnswer> {
-  const db = getDb(deps.env.DB);
+  const db = deps.db;
   const item = await getQueueItem(db, input.id, now);
   if (!item) {
     // A card payment that left the queue meanwhile (Squad settled it, the sweep gave it up) or has not entered it yet.
@@ -277,7 +278,7 @@ export async function resolveQueueItem(deps: PaymentDeps, input: ResolveInput, n
 }
 
 async function resolveCrypto(deps: PaymentDeps, item: QueueItem, input: ResolveInput): Promise<ResolveAnswer> {
-  const db = getDb(deps.env.DB);
+  const db = deps.db;
   const check = await verifyCrypto(deps, item);
   let amountKobo: number | null = null;
   if (input.action === "credit") {
@@ -318,7 +319,7 @@ async function resolveCrypto(deps: PaymentDeps, item: QueueItem, input: ResolveI
 }
 
 async function resolveCard(deps: PaymentDeps, item: QueueItem, input: ResolveInput): Promise<ResolveAnswer> {
-  const db = getDb(deps.env.DB);
+  const db = deps.db;
   if (input.action === "credit" && input.amount !== undefined && nairaToKobo(input.amount) !== nairaToKobo(Number(item.expected_amount))) {
     throw new AppError("VALIDATION_FAILED", `A card payment is credited for exactly what Squad charged: ${ngn(nairaToKobo(Number(item.expected_amount)))}.`, { field: "amount" });
   }
