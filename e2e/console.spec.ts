@@ -4,6 +4,7 @@ import type { APIRequestContext } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { E2E_WEB_DIST } from "../playwright.config";
 import { webWeights } from "../bench/web-weight";
+import { axeProblems } from "./axe";
 import { expect, test, balanceOf, signInBrowser, signUpViaApi, type Session } from "./support";
 
 // Issue 15: an operator with two-factor on runs the business from a phone-sized screen (375 px).
@@ -118,6 +119,63 @@ test("an operator with 2FA reviews the overview, finds a customer, credits, bloc
   await expect(page.getByRole("cell", { name: why })).toBeVisible();
   await page.getByLabel("Subject (id or key)").fill("ads");
   await expect(page.getByRole("cell", { name: "weekend promotion" }).first()).toBeVisible();
+});
+
+test("an operator works the payment review queue on a phone: verify again with the provider, credit what arrived, once", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const operator = await signUpViaApi(request, "reviewer", "Bisi");
+  const customer = await signUpViaApi(request, "overpayer", "Kunle");
+  expect(adminCli("grant-operator", operator.user.userEmail, "--reason", "e2e reviewer")).toContain("is now an operator");
+  await turnOnTwoFactor(request, operator.token);
+
+  // An overpaid crypto invoice, through the webhook path: NOWPayments' simulator moves it and sends its signed IPN.
+  // The invoice is credited; the excess waits for an operator in the review queue (decision 015).
+  const created = await request.post("/api/invoice", { headers: auth(customer.token), data: { price_amount: 20, pay_currency: "USDTTRC20", order_description: "deposit" } });
+  expect(created.status()).toBe(200);
+  const invoice = (await created.json()) as { payment_id: string; pay_amount: number };
+  const paid = await request.post(`/sandbox/nowpayments/${invoice.payment_id}/status`, { data: { payment_status: "finished", actually_paid: invoice.pay_amount * 2 } });
+  expect(paid.ok()).toBe(true);
+  await expect.poll(() => balanceOf(request, customer.token)).toBeGreaterThan(0);
+  const invoiceCredit = await balanceOf(request, customer.token);
+
+  // The CLI lists the same queue (and leaves deciding to the console, which can ask the provider).
+  expect(adminCli("reviews")).toContain(customer.user.userEmail);
+
+  await signInBrowser(page, operator);
+  await page.goto("/#/admin");
+  await expect(page.getByTestId("reviews-waiting")).not.toHaveText("0");
+  await page.getByRole("link", { name: "Deposits in review" }).click();
+  await expect(page.getByRole("heading", { name: "Review queue" })).toBeVisible();
+  await page.getByRole("button", { name: `Review: Paid more than the invoice, ${customer.user.userEmail}` }).click();
+
+  const detail = page.getByTestId("review-detail");
+  await expect(detail.getByRole("heading", { name: "What NOWPayments says now" })).toBeVisible();
+  await expect(detail.getByTestId("review-verification")).toContainText("finished");
+  await detail.getByRole("button", { name: "Verify again with NOWPayments" }).click();
+  await expect(detail.getByRole("button", { name: "Verify again with NOWPayments" })).toBeEnabled();
+  // Paid twice the invoice: the excess at the invoice's own rate is the invoice's naira value again, prefilled.
+  const amount = detail.getByLabel(/Amount to credit/);
+  await expect(amount).toHaveValue(String(invoiceCredit));
+  await detail.getByLabel(/Reason/).fill("excess confirmed by NOWPayments");
+  await detail.getByRole("button", { name: "Credit…" }).click();
+  const confirm = detail.getByRole("group", { name: "Confirm decision" });
+  await expect(confirm).toContainText(`to ${customer.user.userEmail}?`);
+  expect(await axeProblems(page, "review queue (confirming)")).toEqual([]);
+  // The console fits a phone: nothing wider than the screen.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await confirm.getByRole("button", { name: "Confirm credit" }).click();
+
+  await expect(detail.getByRole("status")).toContainText("Credited.");
+  await expect(detail.getByTestId("review-resolution")).toContainText("excess confirmed by NOWPayments");
+  expect(await balanceOf(request, customer.token)).toBe(invoiceCredit * 2);
+  // Resolved: out of the waiting list, in the history; a second decision is refused by the server.
+  await page.getByRole("button", { name: "Resolved" }).click();
+  await expect(page.getByRole("list", { name: "Resolved reviews" })).toContainText(customer.user.userEmail);
+  const queue = await (await request.get("/api/admin/reviews?status=resolved", { headers: auth(operator.token) })).json();
+  const item = (queue.data as { id: string; user: { email: string } }[]).find((r) => r.user.email === customer.user.userEmail)!;
+  const again = await request.post(`/api/admin/reviews/${item.id}/resolve`, { headers: auth(operator.token), data: { action: "credit", reason: "double click" } });
+  expect(again.status()).toBe(409);
+  expect(await balanceOf(request, customer.token)).toBe(invoiceCredit * 2);
 });
 
 test("the console's chunks and stylesheet are not on the customer's landing or dashboard path", () => {

@@ -44,6 +44,11 @@ test("the tour opens on a first visit and not on the second", async ({ page, req
   await expect(card).toBeVisible();
   await expect(card).toContainText("Step 1 of 5");
   await expect(card).toBeFocused();
+  // Issue 18: the tour holds focus: Tab and Shift+Tab cycle among its own controls, never the page behind.
+  for (const key of ["Tab", "Tab", "Tab", "Tab", "Shift+Tab", "Shift+Tab", "Shift+Tab"]) {
+    await page.keyboard.press(key);
+    expect(await page.getByTestId("tour-card").evaluate((el) => el.contains(document.activeElement)), `focus left the tour after ${key}`).toBe(true);
+  }
 
   // Keyboard: Next and Previous move through the steps; Escape dismisses with the spec's info toast.
   await page.getByRole("button", { name: "Next" }).click();
@@ -53,6 +58,8 @@ test("the tour opens on a first visit and not on the second", async ({ page, req
   await page.keyboard.press("Escape");
   await expect(page.getByText("You can restart the tour anytime from the help button.")).toBeVisible();
   await expect(page.getByTestId("tour-card")).toHaveCount(0);
+  // Focus does not drop to the page body: the tour opened by itself, so it lands on Take Tour, which starts it again.
+  await expect(page.getByRole("button", { name: "Take Tour" })).toBeFocused();
 
   // Second visit: the first-visit flag is set, so it stays closed.
   await page.reload();
@@ -69,6 +76,7 @@ test("the tour opens on a first visit and not on the second", async ({ page, req
   await expect(page.getByRole("dialog", { name: "Transaction history" })).toBeVisible();
   await page.getByRole("button", { name: "Finish" }).click();
   await expect(page.getByText("Tour completed! You can restart it anytime from the help button.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Take Tour" })).toBeFocused();
   expect(await page.evaluate(() => localStorage.getItem("dashboardTourCompleted"))).toBe("true");
 });
 

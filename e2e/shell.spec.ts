@@ -33,12 +33,24 @@ test.describe("at 375 px", () => {
     await expect(nav.getByRole("link", { name: "Settings" })).toHaveAttribute("aria-current", "page");
     await page.getByRole("button", { name: "Close menu" }).click();
     await expect(settingsLink).toBeHidden();
+    // Closed from the drawer, focus goes back to the menu button, not to the page's body.
+    await expect(page.getByRole("button", { name: "Open menu" })).toBeFocused();
 
-    // Escape closes it too.
+    // Issue 18: the open drawer takes focus and holds it: the page behind is inert, so Tab never leaves the drawer.
     await page.getByRole("button", { name: "Open menu" }).click();
     await expect(settingsLink).toBeVisible();
+    await expect(page.getByRole("button", { name: "Close menu" })).toBeFocused();
+    const behindIsInert = () => page.locator("main#content").evaluate((el) => el.closest("[inert]") !== null);
+    expect(await behindIsInert()).toBe(true);
+    for (let i = 0; i < 15; i += 1) {
+      await page.keyboard.press("Tab");
+      expect(await nav.evaluate((el) => el.contains(document.activeElement) || document.activeElement === document.body)).toBe(true);
+    }
+    // Escape closes it too, and focus goes back to the menu button.
     await page.keyboard.press("Escape");
     await expect(settingsLink).toBeHidden();
+    await expect(page.getByRole("button", { name: "Open menu" })).toBeFocused();
+    expect(await behindIsInert()).toBe(false);
   });
 });
 

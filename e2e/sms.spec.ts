@@ -92,6 +92,34 @@ test("a 'Sandbox No-SMS' number times out and the price goes back; with 'try ano
   await expect(page.getByTestId("orders-table").getByTestId("order-chain-step")).toHaveText(["(try 2)", "(try 1)"], { timeout: 15_000 });
 });
 
+test("two 'Sandbox No-SMS' numbers with 'try another number': each moves on by itself and delivers, each charged once", async ({ page, request }) => {
+  const session = await signUpAndFund(request, "smschains", 5000);
+  await openSignedIn(page, session, "#/sms/1");
+  await chooseService(page, "Sandbox No-SMS");
+  await page.getByRole("combobox", { name: "How many numbers" }).click();
+  await page.getByRole("option", { name: /^2 numbers/ }).click();
+  // Offered for several numbers too (decision 026): each number is its own chain.
+  await page.getByTestId("sms-try-next").check();
+  await expect(page.getByTestId("sms-try-next-hint")).toContainText("Each of your 2 numbers tries on its own");
+  await expect(page.getByTestId("sms-next-routes").getByRole("checkbox").first()).toBeChecked();
+  await page.getByRole("button", { name: "Get 2 Numbers" }).click();
+  await expect(page.getByText("2 numbers purchased successfully")).toBeVisible();
+
+  // Neither USA number gets its SMS: the dialog's number and the other row each move on to another route and get a code.
+  const dialog = page.getByRole("dialog");
+  const other = dialog.getByTestId("sms-other-number");
+  await expect(dialog.getByRole("heading", { name: "SMS Received" })).toBeVisible({ timeout: 60_000 });
+  await expect(dialog.getByTestId("sms-route")).toContainText("Number 2 of up to 3");
+  await expect(other.getByRole("button", { name: /^Code: \d{6}/ })).toBeVisible({ timeout: 30_000 });
+  await expect(other).toContainText("Number 2 of up to 3");
+  // Two charges in the end, one per number that delivered; both USA numbers were refunded.
+  const charged = 5000 - (await balanceOf(request, session.token));
+  expect(charged).toBeGreaterThan(0);
+  expect(charged).toBeLessThanOrEqual(2 * 120);
+  await dialog.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByTestId("orders-table").getByTestId("order-chain-step")).toHaveText(["(try 2)", "(try 2)", "(try 1)", "(try 1)"], { timeout: 15_000 });
+});
+
 test("cancel while waiting and see the refund in Recent Activities", async ({ page, request }) => {
   const session = await signUpAndFund(request, "sms", 5000);
   await openSignedIn(page, session, "#/sms/1");

@@ -1,33 +1,11 @@
 import { z } from "zod";
+import { ACCOUNT_MESSAGES, EMAIL_VERIFY_MESSAGES, RESET_LINK_INVALID_MESSAGE } from "./account-messages";
 
 /**
  * Account contracts, shared by the server's validation and the web forms. Messages are the spec's (section 5).
  * NOTE: a missing field gets the same message as a short one (the `error` on z.string), so a form and an API client see
  * the spec's text either way. Upper bounds are ours (the spec is silent): they keep hashing and storage bounded.
  */
-
-/** Fixed answers (spec sections 2 and 8), so the server and the screens say the same thing. */
-export const ACCOUNT_MESSAGES = {
-  welcome: "Welcome onboard",
-  invalidCredentials: "Invalid email or password",
-  profileUpdated: "Profile updated successfully!",
-  passwordUpdated: "Password updated successfully!",
-  forgotSent: "If this email exists, a reset link has been sent.",
-  resetDone: "Password reset successful! You can now log in.",
-  loggedOut: "You have been logged out.",
-  emailTaken: "An account with this email already exists. Log in instead.",
-  unknownReferral: "This referral code does not exist. Check it or leave the field empty.",
-  wrongOldPassword: "Your old password is not correct.",
-} as const;
-
-/** E-mail verification (issue 12): what the guard, the link page and the resend action say. */
-export const EMAIL_VERIFY_MESSAGES = {
-  required: "Please confirm your e-mail address first: open the link we e-mailed you, or send a new one from Settings.",
-  invalidLink: "This verification link is invalid or has expired. Send a new one from Settings.",
-  verified: "Your e-mail address is confirmed.",
-  alreadyVerified: "Your e-mail address is already confirmed.",
-  sent: "We sent a new confirmation link to your e-mail address.",
-} as const;
 
 /** The link's id and token come from the verification e-mail (the page reads them from the query). */
 export const verifyEmailSchema = z.object({
@@ -155,8 +133,6 @@ export const forgotPasswordSchema = z.object({
 export type ForgotPasswordInput = z.input<typeof forgotPasswordSchema>;
 
 /** The link's id and token come from the reset e-mail (the page reads them from the query). */
-export const RESET_LINK_INVALID_MESSAGE = "This reset link is invalid or has expired. Please request a new one.";
-
 // NOTE: the spec's reset form checks no length on the client; the server still applies the signup rule so a reset can
 // never set a password the other forms would refuse. A web form may use resetPasswordSchema or only show the server's message.
 export const resetPasswordSchema = z.object({
@@ -180,4 +156,41 @@ export interface SessionUser {
 export interface AuthResponse {
   user: SessionUser;
   token: string;
+}
+
+/** GET /api/account: the signed-in customer and their security state. */
+export interface AccountState {
+  user: SessionUser;
+  email_verified: boolean;
+  two_factor_enabled: boolean;
+}
+
+/** GET /api/sessions: `{ data: SignedInDevice[] }`, the live sessions, `current` marking the caller's own. */
+export interface SignedInDevice {
+  id: string;
+  device: string;
+  browser: string | null;
+  os: string | null;
+  place: string | null;
+  created_at: string;
+  last_seen_at: string;
+  current: boolean;
+}
+
+/** GET /api/2fa. */
+export interface TwoFactorState {
+  enabled: boolean;
+  enabled_at: string | null;
+  recovery_codes_left: number;
+}
+
+/** POST /api/2fa/setup: the new secret, for the QR code (otpauth_url) and for typing (secret). */
+export interface TwoFactorSetup {
+  secret: string;
+  otpauth_url: string;
+}
+
+/** An answer that is only a sentence to show. */
+export interface MessageAnswer {
+  message: string;
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { MAX_CHAIN_ROUTES, SMS_CHAIN_STATUSES, SMS_ORDER_STATUSES, SMS_PROVIDERS } from "./sms";
-import { RENT_PERIOD_MAX, RENT_UNITS, RENTAL_STATUSES } from "./rentals";
+import { MAX_CHAIN_ROUTES } from "./sms";
+import { SMS_CHAIN_STATUSES, SMS_ORDER_STATUSES, SMS_PROVIDERS, RENT_PERIOD_MAX, RENT_UNITS, RENTAL_STATUSES } from "./constants";
 
 /**
  * The JSON developer API (/api/v1), defined once: the worker validates with these schemas and generates its OpenAPI 3.1

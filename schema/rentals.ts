@@ -1,15 +1,11 @@
 import { z } from "zod";
+import { RENT_PERIOD_MAX, RENT_UNITS, type RentalStatus, type RentUnit } from "./constants";
 import { shownPriceSchema } from "./shown-price";
 
 /**
  * Rent Number contracts, shared by the server's validation and the rental form. Units and their period ranges are the
  * spec's (section 4 "Rental": hour 1–24, day 1–7, week 1–4, month 1–12).
  */
-
-export const RENT_UNITS = ["hour", "day", "week", "month"] as const;
-export type RentUnit = (typeof RENT_UNITS)[number];
-
-export const RENT_PERIOD_MAX: Record<RentUnit, number> = { hour: 24, day: 7, week: 4, month: 12 };
 
 /** How long one unit lasts. A month is 30 days (the upstream rents by the same fixed month). */
 export const RENT_UNIT_MS: Record<RentUnit, number> = {
@@ -18,9 +14,6 @@ export const RENT_UNIT_MS: Record<RentUnit, number> = {
   week: 7 * 86_400_000,
   month: 30 * 86_400_000,
 };
-
-/** The spec's red box, also the server's answer when the upstream has no number for the choice. */
-export const NO_RENT_STOCK_MESSAGE = "No stock available for the selected duration";
 
 /** The answer when the upstream's price for a rental fails the price guard (ceiling or jump): nothing is charged. */
 export const RENT_PRICE_REFUSED_MESSAGE =
@@ -80,6 +73,95 @@ export type RentExtendRequest = z.infer<typeof rentExtendRequestSchema>;
 
 export const rentalIdParamSchema = z.object({ id: z.string().min(1).max(64) });
 
-/** Rental statuses: pending (paid, upstream being asked) -> active -> ended | cancelled; failed when the upstream refused. */
-export const RENTAL_STATUSES = ["pending", "active", "ended", "cancelled", "failed"] as const;
-export type RentalStatus = (typeof RENTAL_STATUSES)[number];
+// Answers the server builds (never parsed from a client), so plain types: `import type` costs the web nothing.
+
+/** GET /api/rent/country-list. */
+export interface RentCountryEntry {
+  id: string;
+  title: string;
+}
+
+/**
+ * POST /api/rent/countries (SPEC 7 "data.limits[]"): cost is the upstream cost in US cents. No stock (or a price the
+ * guard refused) is an answer, not an error: price null, in_stock false and the message to show.
+ */
+export interface RentQuoteResponse {
+  limits: { country_id: string; count: number; cost: number }[];
+  price: number | null;
+  in_stock: boolean;
+  message?: string;
+}
+
+/** A rental as the API answers it (amounts in naira, times ISO 8601). */
+export interface RentalView {
+  id: string;
+  number: string | null;
+  status: RentalStatus;
+  country: string;
+  country_id: string;
+  unit: RentUnit;
+  period: number;
+  duration: string;
+  provider: string;
+  amount: number;
+  created_at: string | null;
+  expires_at: string | null;
+  sms_count: number;
+  can_cancel: boolean;
+  cancel_until: string | null;
+  /** What ending / cancelling now gives back (naira), decided by the server; null when that way out is closed. */
+  refund_if_ended: number | null;
+  refund_if_cancelled: number | null;
+}
+
+/** One SMS in a rental's inbox. */
+export interface RentalMessageView {
+  id: number;
+  sender: string;
+  text: string;
+  code: string | null;
+  received_at: string;
+}
+
+/** GET /api/rentals/:id: the rental and its inbox, newest first. */
+export interface RentalDetailResponse {
+  rental: RentalView;
+  messages: RentalMessageView[];
+}
+
+/** POST /api/rent-number (201): the number, the rental and the naira charged (with the shown price when less). */
+export interface RentNumberResponse {
+  number: string | null;
+  rental: RentalView;
+  price: number;
+  shown_price?: number;
+  message?: string;
+}
+
+/** POST /api/rentals/:id/end and /cancel. */
+export interface RentalEndResponse {
+  rental: RentalView;
+  refunded: boolean;
+  /** Naira given back (end only: always 0, said so a client never has to assume it). */
+  refund?: number;
+}
+
+/** One extension the server offers, with its price in naira (decision 019). */
+export interface RentExtendOption {
+  unit: RentUnit;
+  period: number;
+  duration: string;
+  price: number;
+}
+
+/** GET /api/rentals/:id/extend-options: empty where the upstream documents no extension. */
+export interface RentExtendOptionsResponse {
+  extendable: boolean;
+  options: RentExtendOption[];
+}
+
+/** POST /api/rentals/:id/extend: the rental with its new end and the naira charged. */
+export interface RentExtendResponse {
+  rental: RentalView;
+  charged: number;
+}

@@ -91,3 +91,28 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   upstream_floors: { Swift: 2, Dynamic: 2, "Dynamic-rent": 2 },
 };
 
+
+// Answers built from settings (plain types: `import type` costs the web nothing).
+
+/** GET /api/links: the operator's links (the first is the chat channel, the second the dashboard tile). */
+export type SiteLink = SettingValue<"links">[number];
+/** GET /api/ads: `{ data: Ad[] }`. */
+export type Ad = SettingValue<"ads">[number];
+
+/** GET /api/level: a one-item list with the caller's total deposited (naira) and the tier it earns. */
+export interface LevelRow {
+  total_deposited: number;
+  tier: DiscountTier;
+}
+
+/**
+ * GET /api/get-rate: a one-item list. cryptomin in USD, squadmin in naira; `rate` (= exchange_rate) is the naira per USD
+ * prices are computed with, `crypto_rate` the naira per USD a crypto deposit is credited at.
+ */
+export interface RateSettingsRow {
+  cryptomin: number;
+  squadmin: number;
+  rate: number;
+  exchange_rate: number;
+  crypto_rate: number;
+}

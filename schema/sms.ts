@@ -1,34 +1,16 @@
 import { z } from "zod";
+import { DEFAULT_SMS_COUNTRY, DEFAULT_SMS_PROVIDER, SMS_PROVIDERS, type SmsChainStatus, type SmsOrderStatus, type SmsProviderName } from "./constants";
 import { shownPriceSchema } from "./shown-price";
 
 /**
- * Receive-SMS contracts shared by the server's validation and the web screen. Texts are the spec's (sections 6 and 8).
+ * Receive-SMS contracts shared by the server's validation and the web screen. Statuses and texts: ./constants.ts.
  */
 
-export const SMS_PROVIDERS = ["Swift", "Dynamic"] as const;
 export const smsProviderSchema = z.enum(SMS_PROVIDERS, { message: "Unknown provider: choose Swift or Dynamic." });
-export type SmsProviderName = z.infer<typeof smsProviderSchema>;
-/** The spec's defaults: provider Swift, country id 5. */
-const DEFAULT_SMS_PROVIDER: SmsProviderName = "Swift";
-export const DEFAULT_SMS_COUNTRY = "5";
 
-/** Order states. pending: debited, upstream not asked yet; waiting: a number is out and polled. The rest are final. */
-export const SMS_ORDER_STATUSES = ["pending", "waiting", "used", "timeout", "error", "cancelled", "failed"] as const;
-export type SmsOrderStatus = (typeof SMS_ORDER_STATUSES)[number];
-/** Final states whose money goes back to the wallet. `used` is the only final state that keeps it. */
-export const REFUNDED_SMS_STATUSES = ["timeout", "error", "cancelled", "failed"] as const;
-/** "Code or next route" chains: active (a route is live or being bought), ended, cancelled by the customer. */
-export const SMS_CHAIN_STATUSES = ["active", "ended", "cancelled"] as const;
-export type SmsChainStatus = (typeof SMS_CHAIN_STATUSES)[number];
 /** The most routes one chain may try, the customer's first choice included. */
 export const MAX_CHAIN_ROUTES = 3;
 
-/** The `sms` field of a status answer when no code will come (the spec's cached-request texts). */
-export const SMS_TIMEOUT_TEXT = "SMS polling timed out, code not sent.";
-export const SMS_ERROR_TEXT = "Error polling SMS";
-/** What the screen shows when an order ends without a code (sms.ended messages carry these). */
-export const SMS_TIMEOUT_MESSAGE = "⏰ Timeout: No code received";
-export const SMS_ERROR_MESSAGE = "❌ Error polling SMS";
 export const SMS_CANCELLED_MESSAGE = "cancelled purchase successfully";
 export const MISSING_SERVICE_OR_COUNTRY = "Missing service or country";
 
@@ -72,6 +54,8 @@ export const smsGetNumberSchema = z.object({
     .optional(),
 });
 export type SmsGetNumberInput = z.infer<typeof smsGetNumberSchema>;
+/** What a client sends (before coercion): the web's request type. */
+export type SmsGetNumberRequest = z.input<typeof smsGetNumberSchema>;
 
 /** The most numbers one "several numbers at once" purchase may buy. */
 export const MAX_SMS_QUANTITY = 5;
@@ -169,6 +153,14 @@ export interface SmsChainState {
   status: SmsChainStatus;
   next_request_id: string | null;
   moving_on: boolean;
+}
+
+/** POST /api/sms/another-code: the order waits for another code on the same number. */
+export interface SmsAnotherCodeResponse {
+  request_id: string;
+  status: "used";
+  waiting_for_another_code: true;
+  codes: string[];
 }
 
 export interface SmsCancelResponse {

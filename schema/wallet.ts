@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TRANSACTION_STATUSES } from "./constants";
 
 /**
  * The wallet's request and answer shapes (docs/api.md "Wallet"). Amounts a client sends are naira (card) or US dollars
@@ -41,8 +42,7 @@ export const nowStatusQuerySchema = z.object({
   payment_id: z.string({ message: "payment_id is required" }).trim().min(1, "payment_id is required").max(64),
 });
 
-export const transactionStatusSchema = z.enum(["successful", "refunded", "pending", "failed"]);
-export type TransactionStatus = z.infer<typeof transactionStatusSchema>;
+const transactionStatusSchema = z.enum(TRANSACTION_STATUSES);
 
 /** One row of the spec's transaction history (a projection of the ledger and payment attempts). */
 export const transactionSchema = z.object({
@@ -59,52 +59,48 @@ export type Transaction = z.infer<typeof transactionSchema>;
 
 export type PaymentConfirmation = "success" | "pending" | "failed";
 
-/**
- * A payment attempt's states (the payments table). pending: created, nothing heard yet; the NOWPayments statuses as the
- * upstream reports them (waiting ... expired); abandoned: a card checkout never completed; amount_mismatch: Squad
- * confirmed another amount; review: held for an operator; then credited or refused. Moved forward only.
- */
-export const PAYMENT_STATUSES = [
-  "pending",
-  "waiting",
-  "confirming",
-  "confirmed",
-  "sending",
-  "partially_paid",
-  "finished",
-  "failed",
-  "refunded",
-  "expired",
-  "abandoned",
-  "amount_mismatch",
-  "review",
-  "refused",
-  "credited",
-] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+// Answers the server builds (never parsed from a client), so plain types: `import type` costs the web nothing.
 
-export const squadCallbackAnswerSchema = z.object({
-  data: z.enum(["success", "pending", "failed"]),
-  message: z.string(),
-});
+/** POST /api/initialize-transaction: `{ data: CheckoutStart }`, a Squad checkout to send the customer to. */
+export interface CheckoutStart {
+  checkout_url: string;
+  transaction_ref: string;
+}
 
-export const invoiceAnswerSchema = z.object({
-  payment_id: z.string(),
-  pay_amount: z.number(),
-  pay_currency: z.string(),
-  network: z.string().nullable(),
-  pay_address: z.string(),
-  /** ISO 8601: the invoice is given up 1,000,000 ms after creation. */
-  expires_at: z.string(),
-});
-export type InvoiceAnswer = z.infer<typeof invoiceAnswerSchema>;
+/** POST /api/verify-payment: the verdict and the sentence to show (PAYMENT_MESSAGES). */
+export interface PaymentVerdict {
+  data: PaymentConfirmation;
+  message: string;
+}
 
-/** An invoice lives this long (the spec's 1,000,000 ms), then the invoice watcher expires it. */
-export const INVOICE_LIFETIME_MS = 1_000_000;
+/** GET /api/payments/pending: `{ data: PendingCardPayment[] }`, card payments still pending (naira). */
+export interface PendingCardPayment {
+  ref: string;
+  amount: number;
+  currency: string;
+  created_at: string;
+}
 
-/** Confirmation messages (docs/api.md); 'Transaction not successful' is the spec's text the web matches on. */
-export const PAYMENT_MESSAGES = {
-  success: "Payment confirmed successfully!",
-  pending: "Payment is still being processed. Please try again in a few moments.",
-  failed: "Transaction not successful",
-} as const;
+/** GET /api/now-merchant: `{ currencies: MerchantCurrency[] }`; only those available_for_payment may be chosen. */
+export interface MerchantCurrency {
+  code: string;
+  name: string;
+  available_for_payment: boolean;
+}
+
+/** POST /api/invoice: a NOWPayments payment to send coins to. */
+export interface InvoiceAnswer {
+  payment_id: string;
+  pay_amount: number;
+  pay_currency: string;
+  network: string | null;
+  pay_address: string;
+  /** ISO 8601: the invoice is given up INVOICE_LIFETIME_MS after creation. */
+  expires_at: string;
+}
+
+/** GET /api/now-status?payment_id=: the upstream's status and whether the deposit is in the wallet. */
+export interface InvoiceStatusAnswer {
+  payment_status: string;
+  credited: boolean;
+}

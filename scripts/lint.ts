@@ -75,6 +75,17 @@ for (const cycle of importCycles(importGraph(sourceFiles, root))) {
   problems += 1;
   console.error(`import cycle through ${cycle.length} file(s): ${cycle.join(" -> ")} (move the shared part down a layer)`);
 }
+// The web's data layer takes the contract's types with `import type` (no bytes) and its constants from the zod-free
+// modules (schema/constants.ts): a value import from a zod module would put zod (about 25 kB gzip) on every screen.
+const zodModules = new Set(files("schema").filter((f) => /from\s+["']zod["']/.test(readFileSync(path.join(root, f), "utf8"))).map((f) => path.basename(f, ".ts")));
+for (const file of ["web/api", "web/realtime", "web/lib"].flatMap(files).filter((f) => !/\.test\.tsx?$/.test(f))) {
+  const text = readFileSync(path.join(root, file), "utf8");
+  for (const m of text.matchAll(/import\s+(?!type\b)(\{[^}]*\}|\w+)\s+from\s+["'](?:\.\.\/)+schema\/([\w-]+)(?:\.ts)?["']/g)) {
+    if (!zodModules.has(m[2])) continue;
+    problems += 1;
+    console.error(`${file}: imports values from schema/${m[2]}.ts, which imports zod: use \`import type\`, or move the constant to schema/constants.ts`);
+  }
+}
 // worker-configuration.d.ts (Env's bindings, from `wrangler types`) must match wrangler.toml.
 const staleTypes = staleWorkerTypes(root);
 if (staleTypes) {

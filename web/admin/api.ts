@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../api/client";
+import * as queryKeys from "../api/keys";
 
 /**
  * The console's calls to /api/admin/* (docs/api.md, "Operator console"). Every query key starts with "admin": the
@@ -10,7 +11,7 @@ export const adminGet = <T,>(path: string) => apiFetch<T>(`/api/admin${path}`, {
 export const adminSend = <T,>(path: string, body: unknown, method = "POST") => apiFetch<T>(`/api/admin${path}`, { auth: true, method, body });
 
 export type Me = { id: string; email: string; username: string };
-export const meQuery = () => queryOptions({ queryKey: ["admin", "me"], queryFn: () => adminGet<Me>("/me"), retry: false, staleTime: 60_000 });
+export const meQuery = () => queryOptions({ queryKey: [...queryKeys.admin, "me"], queryFn: () => adminGet<Me>("/me"), retry: false, staleTime: 60_000 });
 
 export type Period = "today" | "7d" | "30d";
 export type StuckItem = { kind: string; id: string; user_id: string; status: string; amount_kobo: number; created: string };
@@ -30,7 +31,7 @@ export type Overview = {
   attention: { stuck: StuckItem[]; reviews: number };
 };
 export const useOverview = (period: Period) =>
-  useQuery({ queryKey: ["admin", "overview", period], queryFn: () => adminGet<Overview>(`/overview?period=${period}`), refetchInterval: 60_000 });
+  useQuery({ queryKey: [...queryKeys.admin, "overview", period], queryFn: () => adminGet<Overview>(`/overview?period=${period}`), refetchInterval: 60_000 });
 
 export type Customer = {
   id: string;
@@ -47,7 +48,7 @@ export type Customer = {
   createdAt: number;
 };
 export const useCustomerSearch = (q: string) =>
-  useQuery({ queryKey: ["admin", "customers", q], queryFn: () => adminGet<{ data: Customer[] }>(`/customers?q=${encodeURIComponent(q)}`).then((r) => r.data) });
+  useQuery({ queryKey: [...queryKeys.admin, "customers", q], queryFn: () => adminGet<{ data: Customer[] }>(`/customers?q=${encodeURIComponent(q)}`).then((r) => r.data) });
 
 export type LedgerRow = { id: number; key: string; kind: string; amount: number; note: string; createdAt: number };
 export type OrderRow = { id: string; userId: string; provider: string; country: string; service: string; price: number; number: string | null; code: string | null; status: string; createdAt: number };
@@ -64,15 +65,51 @@ export type CustomerDetail = {
   sessions: { id: string; createdAt: number; lastSeenAt: number | null; userAgent: string | null; country: string | null }[];
   audit: AuditRow[];
 };
-export const useCustomer = (id: string) => useQuery({ queryKey: ["admin", "customer", id], queryFn: () => adminGet<CustomerDetail>(`/customers/${encodeURIComponent(id)}`) });
+export const useCustomer = (id: string) => useQuery({ queryKey: [...queryKeys.admin, "customer", id], queryFn: () => adminGet<CustomerDetail>(`/customers/${encodeURIComponent(id)}`) });
 
 export const useList = <T,>(name: "deposits" | "orders" | "rentals" | "audit", params: Record<string, string>) => {
   const search = new URLSearchParams(Object.entries(params).filter(([, v]) => v)).toString();
-  return useQuery({ queryKey: ["admin", name, search], queryFn: () => adminGet<{ data: T[] }>(`/${name}${search ? `?${search}` : ""}`).then((r) => r.data) });
+  return useQuery({ queryKey: [...queryKeys.admin, name, search], queryFn: () => adminGet<{ data: T[] }>(`/${name}${search ? `?${search}` : ""}`).then((r) => r.data) });
 };
 
+/** The payment review queue (GET /admin/reviews, docs/decisions/023): crypto arrivals held for review, stale card payments. */
+export type ReviewItem = {
+  kind: "crypto" | "card";
+  id: string;
+  status: "open" | "credited" | "refused";
+  reason: string;
+  payment_id: string;
+  provider_payment_id: string;
+  user: { id: string; email: string; username: string };
+  expected_currency: string | null;
+  expected_amount: string | null;
+  pay_currency: string | null;
+  actually_paid: string | null;
+  suggested_amount: number | null;
+  detail: string;
+  created_at: string;
+  resolution: { outcome: "credited" | "refused"; amount: number | null; operator_id: string; note: string; at: string } | null;
+};
+/** The provider's record read again (GET /admin/reviews/:id): what the server will allow a credit to be. */
+export type Verification = {
+  provider: "nowpayments" | "squad";
+  status: string;
+  pay_currency: string | null;
+  actually_paid: string | null;
+  creditable: boolean;
+  suggested_amount: number | null;
+  max_amount: number | null;
+  message: string;
+  checked_at: string;
+};
+export type ReviewDetail = { review: ReviewItem; verification: Verification | null; verifyError: string | null };
+export const useReviews = (status: "open" | "resolved") =>
+  useQuery({ queryKey: [...queryKeys.admin, "reviews", status], queryFn: () => adminGet<{ data: ReviewItem[] }>(`/reviews?status=${status}`).then((r) => r.data) });
+export const useReview = (id: string) =>
+  useQuery({ queryKey: [...queryKeys.admin, "review", id], queryFn: () => adminGet<ReviewDetail>(`/reviews/${encodeURIComponent(id)}`), retry: false });
+
 export type SettingsAnswer = { settings: Record<string, unknown>; defaults: Record<string, unknown>; history: AuditRow[] };
-export const useSettings = () => useQuery({ queryKey: ["admin", "settings"], queryFn: () => adminGet<SettingsAnswer>("/settings") });
+export const useSettings = () => useQuery({ queryKey: [...queryKeys.admin, "settings"], queryFn: () => adminGet<SettingsAnswer>("/settings") });
 
 export type Reconcile = { ok: boolean; customers: number; ledgerRows: number; moneyHeld: number; ledgerTotal: number; conserved: boolean; differences: { userId: string; email: string; balance: number; ledger: number; difference: number }[]; checkedAt: number };
 
@@ -81,7 +118,7 @@ export function useAdminChange<TBody, TAnswer = unknown>(path: string | ((body: 
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: TBody) => adminSend<TAnswer>(typeof path === "function" ? path(body) : path, body, method),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["admin"] }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.admin }),
   });
 }
 

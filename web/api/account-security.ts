@@ -1,36 +1,14 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { SessionUser, TwoFactorDisableInput, VerifyEmailInput } from "../../schema/accounts";
+import type { AccountState, MessageAnswer, SignedInDevice, TwoFactorDisableInput, TwoFactorSetup, TwoFactorState, VerifyEmailInput } from "../../schema/accounts";
 import { getUser } from "../lib/session";
 import { apiFetch } from "./client";
+import * as queryKeys from "./keys";
 
 // Account security (docs/api.md "Account security", issue 12): verification, signed-in devices, two-factor sign-in.
 
-export interface AccountState {
-  user: SessionUser;
-  email_verified: boolean;
-  two_factor_enabled: boolean;
-}
-
-export interface SignedInDevice {
-  id: string;
-  device: string;
-  browser: string | null;
-  os: string | null;
-  place: string | null;
-  created_at: string;
-  last_seen_at: string;
-  current: boolean;
-}
-
-export interface TwoFactorState {
-  enabled: boolean;
-  enabled_at: string | null;
-  recovery_codes_left: number;
-}
-
 export const accountQueryOptions = () =>
   queryOptions({
-    queryKey: ["account"],
+    queryKey: queryKeys.account,
     queryFn: () => apiFetch<AccountState>("/api/account", { auth: true }),
     // Verification happens in another tab (the e-mailed link): check again when the customer comes back, but a
     // verified address never needs asking again.
@@ -42,24 +20,24 @@ export const useAccount = () => useQuery({ ...accountQueryOptions(), enabled: Bo
 
 export const sessionsQueryOptions = () =>
   queryOptions({
-    queryKey: ["sessions"],
+    queryKey: queryKeys.sessions,
     queryFn: () => apiFetch<{ data: SignedInDevice[] }>("/api/sessions", { auth: true }).then((r) => r.data),
     staleTime: 0,
   });
 
 export const twoFactorQueryOptions = () =>
-  queryOptions({ queryKey: ["2fa"], queryFn: () => apiFetch<TwoFactorState>("/api/2fa", { auth: true }), staleTime: 0 });
+  queryOptions({ queryKey: queryKeys.twoFactor, queryFn: () => apiFetch<TwoFactorState>("/api/2fa", { auth: true }), staleTime: 0 });
 
-export const verifyEmail = (input: VerifyEmailInput) => apiFetch<{ message: string }>("/api/verify-email", { method: "POST", body: input });
+export const verifyEmail = (input: VerifyEmailInput) => apiFetch<MessageAnswer>("/api/verify-email", { method: "POST", body: input });
 
 export const useResendVerification = () =>
-  useMutation({ mutationFn: () => apiFetch<{ message: string }>("/api/verify-email/resend", { method: "POST", auth: true }) });
+  useMutation({ mutationFn: () => apiFetch<MessageAnswer>("/api/verify-email/resend", { method: "POST", auth: true }) });
 
 export function useRevokeSession() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => apiFetch<{ revoked: number; current: boolean }>(`/api/sessions/${encodeURIComponent(id)}/revoke`, { method: "POST", auth: true }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ["sessions"] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions }),
   });
 }
 
@@ -71,17 +49,17 @@ function useTwoFactorChange<I, O>(fn: (input: I) => Promise<O>) {
   return useMutation({
     mutationFn: fn,
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ["2fa"] });
-      void queryClient.invalidateQueries({ queryKey: ["account"] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.twoFactor });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.account });
     },
   });
 }
 
 export const useStartTwoFactor = () =>
-  useMutation({ mutationFn: () => apiFetch<{ secret: string; otpauth_url: string }>("/api/2fa/setup", { method: "POST", auth: true }) });
+  useMutation({ mutationFn: () => apiFetch<TwoFactorSetup>("/api/2fa/setup", { method: "POST", auth: true }) });
 
 export const useEnableTwoFactor = () =>
   useTwoFactorChange((code: string) => apiFetch<{ message: string; recovery_codes: string[] }>("/api/2fa/enable", { method: "POST", body: { code }, auth: true }));
 
 export const useDisableTwoFactor = () =>
-  useTwoFactorChange((input: TwoFactorDisableInput) => apiFetch<{ message: string }>("/api/2fa/disable", { method: "POST", body: input, auth: true }));
+  useTwoFactorChange((input: TwoFactorDisableInput) => apiFetch<MessageAnswer>("/api/2fa/disable", { method: "POST", body: input, auth: true }));

@@ -6,6 +6,7 @@ import type {
   LoginChallenge,
   LoginInput,
   LoginTwoFactorInput,
+  MessageAnswer,
   PasswordChangeInput,
   ProfileUpdateInput,
   RegisterInput,
@@ -27,7 +28,7 @@ export const loginTwoFactor = (input: LoginTwoFactorInput) => apiFetch<AuthRespo
 
 export const isChallenge = (res: AuthResponse | LoginChallenge): res is LoginChallenge => "two_factor_required" in res;
 
-export const logout = (token: string) => apiFetch<{ message: string }>("/api/logout/", { method: "POST", auth: true, token });
+export const logout = (token: string) => apiFetch<MessageAnswer>("/api/logout/", { method: "POST", auth: true, token });
 
 /** The body is the message itself, a JSON string (SPEC 7 "data is a text message"). */
 export const updateProfile = (input: ProfileUpdateInput) =>
@@ -38,10 +39,10 @@ export const changePassword = (input: PasswordChangeInput) =>
   apiFetch<{ data: string }>("/api/password", { method: "PATCH", body: input, auth: true });
 
 export const forgotPassword = (input: ForgotPasswordInput) =>
-  apiFetch<{ message: string }>("/api/forgot-password", { method: "POST", body: input });
+  apiFetch<MessageAnswer>("/api/forgot-password", { method: "POST", body: input });
 
 export const resetPassword = (input: ResetPasswordInput) =>
-  apiFetch<{ message: string }>("/api/reset-password", { method: "POST", body: input });
+  apiFetch<MessageAnswer>("/api/reset-password", { method: "POST", body: input });
 
 /** Signs a new user up and stores the session. */
 export function useRegister() {

@@ -1,15 +1,14 @@
 import { pollEvery } from "../realtime/status";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { DiscountTier } from "../../schema/settings";
+import type { Ad, DiscountTier, LevelRow, SiteLink } from "../../schema/settings";
 import { getUser } from "../lib/session";
 import { apiFetch } from "./client";
+import * as queryKeys from "./keys";
 
 /** GET /api/links: the operator's links. The first is the chat channel (header button), the second the dashboard tile. */
-export type SiteLink = { id?: number; name?: string; link: string };
-
 export const getLinks = () => apiFetch<SiteLink[]>("/api/links").then((res) => (Array.isArray(res) ? res : []));
 
-export const linksQueryOptions = () => queryOptions({ queryKey: ["links"], queryFn: getLinks });
+export const linksQueryOptions = () => queryOptions({ queryKey: queryKeys.links, queryFn: getLinks });
 
 export const useLinks = () => useQuery(linksQueryOptions());
 
@@ -19,22 +18,20 @@ export const getTiers = () =>
     [...(res?.data ?? [])].sort((a, b) => a.threshold - b.threshold),
   );
 
-export const tiersQueryOptions = () => queryOptions({ queryKey: ["tiers"], queryFn: getTiers });
+export const tiersQueryOptions = () => queryOptions({ queryKey: queryKeys.tiers, queryFn: getTiers });
 
 export const useTiers = () => useQuery(tiersQueryOptions());
 
-/** GET /api/level: a list whose first item carries the caller's total deposited (naira) and tier name. */
-export type Level = { total_deposited: number; tier?: string };
-
+/** GET /api/level: a list whose first item carries the caller's total deposited (naira) and tier. */
 export const getLevel = () => {
   // The spec's client sends user_id; the server ignores it and reads the user from the token.
   const userId = getUser()?.userId ?? "";
-  return apiFetch<Level[]>(`/api/level?user_id=${encodeURIComponent(userId)}`, { auth: true }).then(
-    (res): Level => (Array.isArray(res) && res[0] ? res[0] : { total_deposited: 0 }),
+  return apiFetch<LevelRow[]>(`/api/level?user_id=${encodeURIComponent(userId)}`, { auth: true }).then(
+    (res): Pick<LevelRow, "total_deposited"> & Partial<LevelRow> => (Array.isArray(res) && res[0] ? res[0] : { total_deposited: 0 }),
   );
 };
 
-export const levelQueryOptions = () => queryOptions({ queryKey: ["level"], queryFn: getLevel });
+export const levelQueryOptions = () => queryOptions({ queryKey: queryKeys.level, queryFn: getLevel });
 
 export const useLevel = () => useQuery(levelQueryOptions());
 
@@ -43,13 +40,10 @@ export type Referral = string;
 
 export const getRef = () => apiFetch<Referral>("/api/ref", { auth: true }).then((res) => (typeof res === "string" ? res : ""));
 
-export const refQueryOptions = () => queryOptions({ queryKey: ["ref"], queryFn: getRef });
+export const refQueryOptions = () => queryOptions({ queryKey: queryKeys.ref, queryFn: getRef });
 
 // Not `useRef`: that name belongs to React.
 export const useReferral = () => useQuery(refQueryOptions());
-
-/** GET /api/ads: an ad's image address, link, text and background class. */
-export type Ad = { id: number; url: string; link: string; content: string; bg: string };
 
 /** Spec section 9: ads are refetched every 10 s (while the realtime socket is down; see pollEvery). */
 export const ADS_REFETCH_MS = 10_000;
@@ -58,6 +52,6 @@ export const ADS_REFETCH_MS = 10_000;
 export const getAds = () => apiFetch<{ data: Ad[] }>("/api/ads").then((res) => (Array.isArray(res?.data) ? res.data : []));
 
 export const adsQueryOptions = () =>
-  queryOptions({ queryKey: ["ads"], queryFn: getAds, refetchInterval: () => pollEvery(ADS_REFETCH_MS) });
+  queryOptions({ queryKey: queryKeys.ads, queryFn: getAds, refetchInterval: () => pollEvery(ADS_REFETCH_MS) });
 
 export const useAds = () => useQuery(adsQueryOptions());

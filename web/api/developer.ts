@@ -1,40 +1,34 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { ApiKeyView, CreatedApiKey, CreateApiKeyInput, WebhookEventView } from "../../schema/api-keys";
 import { apiFetch } from "./client";
+import * as queryKeys from "./keys";
 
 // The Settings "API" section (docs/api.md "Developer API keys"): keys, the sandbox wallet, webhooks and their log.
 
-export const developerKeys = {
-  all: ["developer"] as const,
-  keys: () => [...developerKeys.all, "keys"] as const,
-  sandbox: () => [...developerKeys.all, "sandbox"] as const,
-  webhookLog: (keyId: string) => [...developerKeys.all, "webhook-log", keyId] as const,
-};
-
 export const apiKeysQueryOptions = () =>
   queryOptions({
-    queryKey: developerKeys.keys(),
+    queryKey: queryKeys.developerKeys,
     queryFn: () => apiFetch<{ data: ApiKeyView[] }>("/api/keys", { auth: true }).then((r) => r.data),
     staleTime: 0,
   });
 
 export const sandboxWalletQueryOptions = () =>
   queryOptions({
-    queryKey: developerKeys.sandbox(),
+    queryKey: queryKeys.sandboxWallet,
     queryFn: () => apiFetch<{ balance: number }>("/api/keys/sandbox", { auth: true }),
     staleTime: 0,
   });
 
 export const webhookLogQueryOptions = (keyId: string) =>
   queryOptions({
-    queryKey: developerKeys.webhookLog(keyId),
+    queryKey: queryKeys.webhookLog(keyId),
     queryFn: () => apiFetch<{ data: WebhookEventView[] }>(`/api/keys/${encodeURIComponent(keyId)}/webhook/events`, { auth: true }).then((r) => r.data),
     staleTime: 0,
   });
 
 function useDeveloperMutation<I, O>(fn: (input: I) => Promise<O>) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: fn, onSettled: () => queryClient.invalidateQueries({ queryKey: developerKeys.all }) });
+  return useMutation({ mutationFn: fn, onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.developer }) });
 }
 
 export const useCreateApiKey = () => useDeveloperMutation((input: CreateApiKeyInput) => apiFetch<CreatedApiKey>("/api/keys", { method: "POST", auth: true, body: input }));

@@ -1,30 +1,26 @@
 import { queryOptions, useMutation, useQuery } from "@tanstack/react-query";
-import type { MerchantCurrency } from "../components/payment/payment-rules";
+import type { RateSettingsRow } from "../../schema/settings";
+import type { CheckoutStart, InvoiceAnswer, InvoiceStatusAnswer, MerchantCurrency, PaymentConfirmation, PaymentVerdict, PendingCardPayment } from "../../schema/wallet";
 import { getUser } from "../lib/session";
 import { pollEvery } from "../realtime/status";
 import { apiFetch } from "./client";
+import * as queryKeys from "./keys";
 
 // Funding calls (docs/api.md, Wallet). The server takes the user from the token: the spec's id/email/order_id fields
 // are sent for compatibility and ignored there.
 
-/**
- * GET /api/get-rate (first element). cryptomin in USD, squadmin naira; `rate` (= exchange_rate) is the naira per USD
- * prices are computed with, `crypto_rate` the naira per USD a crypto deposit is estimated at.
- */
-export type RateSettings = { cryptomin: number; rate: number; squadmin: number; exchange_rate?: number; crypto_rate: number };
+/** Shown until GET /api/get-rate answers (the seeded settings). */
+export const RATE_DEFAULTS: RateSettingsRow = { cryptomin: 5, rate: 1600, exchange_rate: 1600, squadmin: 1000, crypto_rate: 1550 };
 
-export const RATE_DEFAULTS: RateSettings = { cryptomin: 5, rate: 1600, squadmin: 1000, crypto_rate: 1550 };
-
+/** GET /api/get-rate (first element): the funding minimums and rates. */
 export const getRateSettings = () =>
-  apiFetch<RateSettings[]>("/api/get-rate", { auth: true }).then((res) => ({ ...RATE_DEFAULTS, ...(Array.isArray(res) ? res[0] : {}) }));
+  apiFetch<RateSettingsRow[]>("/api/get-rate", { auth: true }).then((res) => ({ ...RATE_DEFAULTS, ...(Array.isArray(res) ? res[0] : {}) }));
 
 /** Spec section 9: rate cached 5 minutes. */
 export const rateSettingsQueryOptions = () =>
-  queryOptions({ queryKey: ["rate-settings"], queryFn: getRateSettings, staleTime: 5 * 60_000 });
+  queryOptions({ queryKey: queryKeys.rateSettings, queryFn: getRateSettings, staleTime: 5 * 60_000 });
 
 export const useRateSettings = () => useQuery(rateSettingsQueryOptions());
-
-export type CheckoutStart = { checkout_url: string; transaction_ref: string };
 
 /** POST /api/initialize-transaction: a Squad checkout for `amount` naira. */
 export const initializeTransaction = (amount: number, currency = "NGN") => {
@@ -38,27 +34,20 @@ export const initializeTransaction = (amount: number, currency = "NGN") => {
 export const useInitializeTransaction = () =>
   useMutation({ mutationFn: ({ amount, currency }: { amount: number; currency?: string }) => initializeTransaction(amount, currency) });
 
-/** The server's verdict on a card payment: data is 'success' once credited. */
-export type PaymentVerdict = { data: "success" | "pending" | "failed" | string; message?: string };
-
 /** POST /api/squad-callback: the dashboard's return polling (the server asks Squad itself). The body is the outcome. */
 export const confirmCardPayment = (transactionRef: string) =>
-  apiFetch<PaymentVerdict["data"]>("/api/squad-callback", { auth: true, body: { transaction_ref: transactionRef } }).then(
-    (outcome): PaymentVerdict => ({ data: outcome }),
-  );
+  apiFetch<PaymentConfirmation>("/api/squad-callback", { auth: true, body: { transaction_ref: transactionRef } });
 
 /** POST /api/verify-payment: the pending card's Verify Payment button. */
 export const verifyPayment = (transactionRef: string) =>
   apiFetch<PaymentVerdict>("/api/verify-payment", { auth: true, body: { transaction_ref: transactionRef } });
 
-export type ServerPendingPayment = { ref: string; amount: number; currency: string; created_at: string };
-
 /** GET /api/payments/pending: card payments the server still holds as pending (also those begun on another device). */
 export const getServerPendingPayments = () =>
-  apiFetch<{ data: ServerPendingPayment[] }>("/api/payments/pending", { auth: true }).then((res) => res?.data ?? []);
+  apiFetch<{ data: PendingCardPayment[] }>("/api/payments/pending", { auth: true }).then((res) => res?.data ?? []);
 
 export const pendingPaymentsQueryOptions = () =>
-  queryOptions({ queryKey: ["payments", "pending"], queryFn: getServerPendingPayments, staleTime: 30_000 });
+  queryOptions({ queryKey: queryKeys.pendingPayments, queryFn: getServerPendingPayments, staleTime: 30_000 });
 
 export const useServerPendingPayments = () => useQuery(pendingPaymentsQueryOptions());
 
@@ -67,23 +56,14 @@ export const getMerchantCurrencies = () =>
   apiFetch<{ currencies: MerchantCurrency[] }>("/api/now-merchant", { auth: true }).then((res) => res?.currencies ?? []);
 
 export const merchantCurrenciesQueryOptions = () =>
-  queryOptions({ queryKey: ["now-merchant"], queryFn: getMerchantCurrencies, staleTime: 5 * 60_000 });
+  queryOptions({ queryKey: queryKeys.merchantCurrencies, queryFn: getMerchantCurrencies, staleTime: 5 * 60_000 });
 
 export const useMerchantCurrencies = () => useQuery(merchantCurrenciesQueryOptions());
-
-export type Invoice = {
-  payment_id: string;
-  pay_amount: number;
-  pay_currency: string;
-  network?: string | null;
-  pay_address: string;
-  expires_at?: string;
-};
 
 /** POST /api/invoice: a NOWPayments payment for `priceAmount` US dollars paid in `payCurrency`. */
 export const createInvoice = (priceAmount: number, payCurrency: string) => {
   const user = getUser();
-  return apiFetch<Invoice>("/api/invoice", {
+  return apiFetch<InvoiceAnswer>("/api/invoice", {
     auth: true,
     body: {
       price_amount: priceAmount,
@@ -98,17 +78,15 @@ export const createInvoice = (priceAmount: number, payCurrency: string) => {
 export const useCreateInvoice = () =>
   useMutation({ mutationFn: ({ priceAmount, payCurrency }: { priceAmount: number; payCurrency: string }) => createInvoice(priceAmount, payCurrency) });
 
-export type InvoiceStatus = { payment_status: string; credited: boolean };
-
 export const getInvoiceStatus = (paymentId: string) =>
-  apiFetch<InvoiceStatus>(`/api/now-status?payment_id=${encodeURIComponent(paymentId)}`, { auth: true });
+  apiFetch<InvoiceStatusAnswer>(`/api/now-status?payment_id=${encodeURIComponent(paymentId)}`, { auth: true });
 
 /** Spec: invoice status polled every 8 s (longer while the realtime socket pushes payment events). */
 export const INVOICE_POLL_MS = 8000;
 
 export const invoiceStatusQueryOptions = (paymentId: string) =>
   queryOptions({
-    queryKey: ["invoice", paymentId],
+    queryKey: queryKeys.invoice(paymentId),
     queryFn: () => getInvoiceStatus(paymentId),
     staleTime: 0,
     refetchInterval: () => pollEvery(INVOICE_POLL_MS),

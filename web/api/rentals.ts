@@ -1,62 +1,46 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ACTIVE_RENTAL_STATUSES, type RentUnit } from "../../schema/constants";
+import type {
+  RentalDetailResponse,
+  RentalEndResponse,
+  RentCountryEntry,
+  RentExtendOptionsResponse,
+  RentExtendResponse,
+  RentNumberRequest,
+  RentNumberResponse,
+  RentQuoteRequest,
+  RentQuoteResponse,
+} from "../../schema/rentals";
 import { apiFetch } from "./client";
+import * as queryKeys from "./keys";
 import { invalidateMoney } from "./wallet";
 
 /** Rent Number (docs/api.md "Rent Number"). The server computes the price; the client sends it back only to compare. */
-
-export type RentUnit = "hour" | "day" | "week" | "month";
-export type RentCountry = { id: string | number; title: string };
-export type RentStockRequest = { countryId: string; duration: RentUnit; period: number };
-/** The body (SPEC 7 "data.limits[]"). No stock is an answer, not an error: price null, in_stock false and the spec's message. */
-export type RentStock = {
-  limits: { country_id: string | number; count: number; cost: number }[];
-  price: number | null;
-  in_stock?: boolean;
-  message?: string;
-};
-export type RentNumberRequest = RentStockRequest & { price?: number };
-
-export type Rental = {
-  id: string;
-  number: string;
-  status: string;
-  expires_at: string;
-  country?: string;
-  provider?: string;
-  amount?: number;
-  can_cancel?: boolean;
-  /** What ending / cancelling now gives back (naira), decided by the server; null when that way out is closed. */
-  refund_if_ended?: number | null;
-  refund_if_cancelled?: number | null;
-};
-export type RentalMessage = { sender: string; text: string; code: string | null; received_at: string };
-export type RentalDetail = { rental: Rental; messages: RentalMessage[] };
 
 /** How often an open inbox re-reads while the realtime socket is down (the server also checks upstream on each read). */
 export const RENTAL_INBOX_POLL_MS = 10_000;
 
 export const getRentCountries = () =>
-  apiFetch<RentCountry[] | Record<string, RentCountry>>("/api/rent/country-list", { auth: true }).then((data) =>
+  apiFetch<RentCountryEntry[] | Record<string, RentCountryEntry>>("/api/rent/country-list", { auth: true }).then((data) =>
     Array.isArray(data) ? data : Object.values(data ?? {}),
   );
 
-export const getRentStock = (body: RentStockRequest) =>
-  apiFetch<RentStock>("/api/rent/countries", { method: "POST", body, auth: true });
+export const getRentStock = (body: RentQuoteRequest) =>
+  apiFetch<RentQuoteResponse>("/api/rent/countries", { method: "POST", body, auth: true });
 
 export const rentNumber = (body: RentNumberRequest) =>
-  apiFetch<{ number: string; rental: Rental; price?: number; shown_price?: number; message?: string }>("/api/rent-number", { method: "POST", body, auth: true });
+  apiFetch<RentNumberResponse>("/api/rent-number", { method: "POST", body, auth: true });
 
-export const getRental = (id: string) => apiFetch<RentalDetail>(`/api/rentals/${encodeURIComponent(id)}`, { auth: true });
+export const getRental = (id: string) => apiFetch<RentalDetailResponse>(`/api/rentals/${encodeURIComponent(id)}`, { auth: true });
 export const endRental = (id: string) =>
-  apiFetch<unknown>(`/api/rentals/${encodeURIComponent(id)}/end`, { method: "POST", body: {}, auth: true });
+  apiFetch<RentalEndResponse>(`/api/rentals/${encodeURIComponent(id)}/end`, { method: "POST", body: {}, auth: true });
 export const cancelRental = (id: string) =>
-  apiFetch<unknown>(`/api/rentals/${encodeURIComponent(id)}/cancel`, { method: "POST", body: {}, auth: true });
+  apiFetch<RentalEndResponse>(`/api/rentals/${encodeURIComponent(id)}/cancel`, { method: "POST", body: {}, auth: true });
 
-export type ExtendOption = { unit: RentUnit; period: number; duration: string; price: number };
 export const getExtendOptions = (id: string) =>
-  apiFetch<{ extendable: boolean; options: ExtendOption[] }>(`/api/rentals/${encodeURIComponent(id)}/extend-options`, { auth: true });
+  apiFetch<RentExtendOptionsResponse>(`/api/rentals/${encodeURIComponent(id)}/extend-options`, { auth: true });
 export const extendRental = ({ id, unit, period, price }: { id: string; unit: RentUnit; period: number; price: number }) =>
-  apiFetch<{ rental: Rental; charged: number }>(`/api/rentals/${encodeURIComponent(id)}/extend`, {
+  apiFetch<RentExtendResponse>(`/api/rentals/${encodeURIComponent(id)}/extend`, {
     method: "POST",
     body: { duration: unit, period, price },
     auth: true,
@@ -64,12 +48,12 @@ export const extendRental = ({ id, unit, period, price }: { id: string; unit: Re
 
 /** Countries change rarely: the spec's country cache (5 minutes). */
 export const rentCountriesQueryOptions = () =>
-  queryOptions({ queryKey: ["rental-countries"], queryFn: getRentCountries, staleTime: 300_000 });
+  queryOptions({ queryKey: queryKeys.rentalCountries, queryFn: getRentCountries, staleTime: 300_000 });
 
 /** Stock and price for one choice; always fresh (stock moves), never retried into a second charge-free lookup storm. */
-export const rentStockQueryOptions = (req: RentStockRequest | null) =>
+export const rentStockQueryOptions = (req: RentQuoteRequest | null) =>
   queryOptions({
-    queryKey: ["rental-stock", req?.countryId, req?.duration, req?.period],
+    queryKey: queryKeys.rentalStock(req),
     queryFn: () => getRentStock(req!),
     enabled: req !== null,
     staleTime: 0,
@@ -77,33 +61,31 @@ export const rentStockQueryOptions = (req: RentStockRequest | null) =>
     retry: false,
   });
 
-const ACTIVE_RENTAL = new Set(["active", "pending", "waiting"]);
-
 /**
- * The inbox: the realtime rental.sms / rental.ended pushes invalidate ["rental", id]. While an inbox is open it also
+ * The inbox: the realtime rental.sms / rental.ended pushes invalidate queryKeys.rental(id). While an inbox is open it also
  * asks every RENTAL_INBOX_POLL_MS, socket or not: each read makes the rental's watcher check upstream on demand, and a
  * push that raced a read can never leave an open inbox behind the orders table.
  */
 export const rentalQueryOptions = (id: string) =>
   queryOptions({
-    queryKey: ["rental", id],
+    queryKey: queryKeys.rental(id),
     queryFn: () => getRental(id),
     staleTime: 0,
     refetchInterval: (query) => {
       const status = query.state.data?.rental.status;
-      return status && !ACTIVE_RENTAL.has(status) ? false : RENTAL_INBOX_POLL_MS;
+      return status && !ACTIVE_RENTAL_STATUSES.includes(status) ? false : RENTAL_INBOX_POLL_MS;
     },
   });
 
 export const useRentCountries = () => useQuery(rentCountriesQueryOptions());
-export const useRentStock = (req: RentStockRequest | null) => useQuery(rentStockQueryOptions(req));
+export const useRentStock = (req: RentQuoteRequest | null) => useQuery(rentStockQueryOptions(req));
 export const useRental = (id: string | null) => useQuery({ ...rentalQueryOptions(id ?? ""), enabled: Boolean(id) });
 
 function useInvalidateRentalMoney() {
   const qc = useQueryClient();
   return (id?: string) => {
     void invalidateMoney(qc);
-    if (id) void qc.invalidateQueries({ queryKey: ["rental", id] });
+    if (id) void qc.invalidateQueries({ queryKey: queryKeys.rental(id) });
   };
 }
 
@@ -125,7 +107,7 @@ export function useCancelRental() {
 /** Extend choices with the server's price each (decision 019: empty where the upstream documents no extension). */
 export const useExtendOptions = (id: string | null, active: boolean) =>
   useQuery({
-    queryKey: ["rental-extend", id],
+    queryKey: queryKeys.rentalExtend(id),
     queryFn: () => getExtendOptions(id!),
     enabled: Boolean(id) && active,
     staleTime: 60_000,
@@ -139,7 +121,7 @@ export function useExtendRental() {
     mutationFn: extendRental,
     onSettled: (_d, _e, vars) => {
       invalidate(vars.id);
-      void qc.invalidateQueries({ queryKey: ["rental-extend", vars.id] });
+      void qc.invalidateQueries({ queryKey: queryKeys.rentalExtend(vars.id) });
     },
   });
 }

@@ -1,105 +1,53 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { pollEvery } from "../realtime/status";
-import type { SmsChainState, SmsCompareResponse, SmsFavourite, SmsFavouritesResponse } from "../../schema/sms";
+import { SMS_PROVIDERS, type SmsProviderName } from "../../schema/constants";
+import type {
+  SmsAnotherCodeResponse,
+  SmsCancelResponse,
+  SmsCompareResponse,
+  SmsCountryEntry,
+  SmsFavourite,
+  SmsFavouritesResponse,
+  SmsGetNumberRequest,
+  SmsGetNumberResponse,
+  SmsGetNumbersResponse,
+  SmsServiceEntry,
+  SmsStatusResponse,
+} from "../../schema/sms";
 import { apiFetch } from "./client";
+import * as queryKeys from "./keys";
 import { invalidateMoney } from "./wallet";
 
 /** Receive SMS (docs/api.md "Receive SMS"). The server computes every price; the client only shows `price`. */
 
-export type SmsProvider = "Swift" | "Dynamic";
-
-export const SMS_PROVIDERS: { value: SmsProvider; label: string }[] = [
-  { value: "Swift", label: "Swift SMS" },
-  { value: "Dynamic", label: "Dynamic SMS" },
-];
-
-export type SmsCountry = { id: string | number; title: string };
-
-export type SmsServicePrice = {
-  country_id: string | number;
-  application_id: string | number;
-  application: string;
-  /** The upstream cost in US cents (the spec's "minor units"); the screen shows `price`, the server's own figure. */
-  cost: number;
-  /** Stock. */
-  count: number;
-  /** The same price in naira: what the screen shows. */
-  price: number;
-};
-
-export type BuyNumberRequest = {
-  provider: SmsProvider;
-  country: string;
-  service: string;
-  /** The price shown (naira): the server refuses a higher one with 409. */
-  price?: number;
-  /** The customer's ceiling (naira): never charged above it. */
-  max_price?: number;
-  /** "If no code comes, try another number": the most (naira) the next route may cost. */
-  next_route?: { cap: number };
-};
-
-export type BuyNumberResponse = {
-  phone: { request_id: string | number; number: string; error_msg?: undefined } | { error_msg: string; request_id?: undefined };
-  table?: { purchased_number: string; sms: string | null; reference_code?: string };
-  debitRef?: string;
-  /** Naira charged; when less than the price sent, shown_price and message say so. */
-  price?: number;
-  shown_price?: number;
-  message?: string;
-};
-
-export type SmsStatus = "waiting" | "used" | "timeout" | "error" | "cancelled" | "reject" | "failed" | (string & {});
-
-export type SmsStatusResponse = {
-  status: SmsStatus;
-  number?: string | null;
-  sms: string | null;
-  sms_code?: string | null;
-  /** Every code received, oldest first (several after "Get another code"). */
-  codes?: string[];
-  waiting_for_another_code?: boolean;
-  can_request_another_code?: boolean;
-  /** What "Get another code" costs in naira (0: free), said before the click; null when the provider has none. */
-  another_code_price?: number | null;
-  /** A "next route" purchase: where this route stands in its chain (the dialog follows next_request_id). */
-  chain?: SmsChainState | null;
-};
-
-export type BuyNumbersResponse = {
-  orders: { phone: { request_id: string; number: string }; debitRef: string; price: number }[];
-  requested: number;
-  error: { code: string; message: string } | null;
-};
-
-/** The two failure texts the server writes into `sms` (spec: Cached pending SMS request). */
-export const SMS_TIMEOUT_TEXT = "SMS polling timed out, code not sent.";
-export const SMS_ERROR_TEXT = "Error polling SMS";
+/** What each provider name means to a customer, in the order the screen offers them. */
+export const SMS_PROVIDER_LABELS: Record<SmsProviderName, string> = { Swift: "Swift SMS", Dynamic: "Dynamic SMS" };
+export const SMS_PROVIDER_OPTIONS = SMS_PROVIDERS.map((value) => ({ value, label: SMS_PROVIDER_LABELS[value] }));
 
 /** Spec section 9: SMS polling every 6000 ms. */
 export const SMS_POLL_MS = 6000;
 
-export const getSmsCountries = (provider: SmsProvider) =>
-  apiFetch<SmsCountry[] | Record<string, SmsCountry>>(`/api/sms/countries?provider=${encodeURIComponent(provider)}`).then(
+export const getSmsCountries = (provider: SmsProviderName) =>
+  apiFetch<SmsCountryEntry[] | Record<string, SmsCountryEntry>>(`/api/sms/countries?provider=${encodeURIComponent(provider)}`).then(
     (data) => (Array.isArray(data) ? data : Object.values(data ?? {})),
   );
 
-export const getSmsPrices = (provider: SmsProvider, countryId: string) =>
-  apiFetch<Record<string, SmsServicePrice>>(
+export const getSmsPrices = (provider: SmsProviderName, countryId: string) =>
+  apiFetch<Record<string, SmsServiceEntry>>(
     `/api/sms/price?id=${encodeURIComponent(countryId)}&provider=${encodeURIComponent(provider)}`,
     // Signed in: the server prices for this customer's discount tier (the same price it will charge).
     { auth: true },
   ).then((data) => Object.values(data ?? {}));
 
-export const buyNumber = (body: BuyNumberRequest) =>
-  apiFetch<BuyNumberResponse>("/api/sms/get-number", { method: "POST", body, auth: true });
+export const buyNumber = (body: SmsGetNumberRequest) =>
+  apiFetch<SmsGetNumberResponse>("/api/sms/get-number", { method: "POST", body, auth: true });
 
 /** Several numbers (2-5) for one service, each its own order. */
-export const buyNumbers = (body: BuyNumberRequest & { quantity: number }) =>
-  apiFetch<BuyNumbersResponse>("/api/sms/get-numbers", { method: "POST", body, auth: true });
+export const buyNumbers = (body: SmsGetNumberRequest & { quantity: number }) =>
+  apiFetch<SmsGetNumbersResponse>("/api/sms/get-numbers", { method: "POST", body, auth: true });
 
 export const requestAnotherSmsCode = (requestId: string) =>
-  apiFetch<{ request_id: string; waiting_for_another_code: boolean; codes: string[] }>("/api/sms/another-code", {
+  apiFetch<SmsAnotherCodeResponse>("/api/sms/another-code", {
     method: "POST",
     body: { request_id: requestId },
     auth: true,
@@ -109,20 +57,20 @@ export const getSmsStatus = (requestId: string) =>
   apiFetch<SmsStatusResponse>(`/api/sms/status/${encodeURIComponent(requestId)}`, { auth: true });
 
 export const cancelSmsRequest = (requestId: string) =>
-  apiFetch<{ status: string; refunded: boolean }>("/api/sms/cancel", { method: "POST", body: { request_id: requestId }, auth: true });
+  apiFetch<SmsCancelResponse>("/api/sms/cancel", { method: "POST", body: { request_id: requestId }, auth: true });
 
 /** Spec section 9: country cache 300000 ms. */
-export const smsCountriesQueryOptions = (provider: SmsProvider) =>
+export const smsCountriesQueryOptions = (provider: SmsProviderName) =>
   queryOptions({
-    queryKey: ["sms-countries", provider],
+    queryKey: queryKeys.smsCountries(provider),
     queryFn: () => getSmsCountries(provider),
     staleTime: 300_000,
   });
 
 /** Spec section 9: price cache 120000 ms, one retry. */
-export const smsPricesQueryOptions = (provider: SmsProvider, countryId: string) =>
+export const smsPricesQueryOptions = (provider: SmsProviderName, countryId: string) =>
   queryOptions({
-    queryKey: ["sms-prices", provider, countryId],
+    queryKey: queryKeys.smsPrices(provider, countryId),
     queryFn: () => getSmsPrices(provider, countryId),
     staleTime: 120_000,
     retry: 1,
@@ -143,7 +91,7 @@ export function isSmsSettled(status: SmsStatusResponse | undefined): boolean {
  */
 export const smsOrderQueryOptions = (requestId: string) =>
   queryOptions({
-    queryKey: ["sms-order", requestId],
+    queryKey: queryKeys.smsOrder(requestId),
     queryFn: () => getSmsStatus(requestId),
     staleTime: 0,
     // Polling resumes while another code is awaited on a number that already had one.
@@ -151,8 +99,8 @@ export const smsOrderQueryOptions = (requestId: string) =>
       isSmsSettled(query.state.data) && !query.state.data?.waiting_for_another_code ? false : pollEvery(SMS_POLL_MS),
   });
 
-export const useSmsCountries = (provider: SmsProvider) => useQuery(smsCountriesQueryOptions(provider));
-export const useSmsPrices = (provider: SmsProvider, countryId: string) => useQuery(smsPricesQueryOptions(provider, countryId));
+export const useSmsCountries = (provider: SmsProviderName) => useQuery(smsCountriesQueryOptions(provider));
+export const useSmsPrices = (provider: SmsProviderName, countryId: string) => useQuery(smsPricesQueryOptions(provider, countryId));
 export const useSmsOrder = (requestId: string | null) =>
   useQuery({ ...smsOrderQueryOptions(requestId ?? ""), enabled: Boolean(requestId) });
 
@@ -170,7 +118,7 @@ export function useRequestAnotherSmsCode() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: requestAnotherSmsCode,
-    onSettled: (_data, _err, requestId) => void qc.invalidateQueries({ queryKey: ["sms-order", requestId] }),
+    onSettled: (_data, _err, requestId) => void qc.invalidateQueries({ queryKey: queryKeys.smsOrder(requestId) }),
   });
 }
 
@@ -180,7 +128,7 @@ export function useCancelSmsRequest() {
     mutationFn: cancelSmsRequest,
     onSettled: (_data, _err, requestId) => {
       void invalidateMoney(qc);
-      void qc.invalidateQueries({ queryKey: ["sms-order", requestId] });
+      void qc.invalidateQueries({ queryKey: queryKeys.smsOrder(requestId) });
     },
   });
 }
@@ -190,7 +138,7 @@ export function useCancelSmsRequest() {
 
 export const favouritesQueryOptions = () =>
   queryOptions({
-    queryKey: ["sms-favourites"],
+    queryKey: queryKeys.smsFavourites,
     queryFn: () => apiFetch<SmsFavouritesResponse>("/api/sms/favourites", { auth: true }).then((r) => r.favourites),
     // Read again on every mount: the persisted cache is written at most once a second, so a reload right after a star
     // restored the list from before it (and a star made on another device showed only a minute later).
@@ -208,14 +156,14 @@ export function useToggleFavourite() {
   });
 }
 
-export const smsCompareQueryOptions = (provider: SmsProvider, serviceId: string) =>
+export const smsCompareQueryOptions = (provider: SmsProviderName, serviceId: string) =>
   queryOptions({
-    queryKey: ["sms-compare", provider, serviceId],
+    queryKey: queryKeys.smsCompare(provider, serviceId),
     queryFn: () =>
       apiFetch<SmsCompareResponse>(`/api/sms/compare?provider=${encodeURIComponent(provider)}&service=${encodeURIComponent(serviceId)}`, { auth: true }),
     staleTime: 120_000,
     enabled: serviceId !== "",
   });
 
-export const useSmsCompare = (provider: SmsProvider, serviceId: string, enabled: boolean) =>
+export const useSmsCompare = (provider: SmsProviderName, serviceId: string, enabled: boolean) =>
   useQuery({ ...smsCompareQueryOptions(provider, serviceId), enabled: enabled && serviceId !== "" });

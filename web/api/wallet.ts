@@ -1,10 +1,9 @@
 import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Transaction } from "../components/dashboard/transactions";
+import type { Transaction } from "../../schema/wallet";
 import { getUser } from "../lib/session";
 import { pollEvery } from "../realtime/status";
 import { apiFetch } from "./client";
-
-export type { Transaction };
+import * as queryKeys from "./keys";
 
 /** GET /api/user-balance: the wallet balance in naira; a missing field reads as 0 (spec: Balance). */
 export const getBalance = () =>
@@ -16,7 +15,7 @@ export const getBalance = () =>
 /** Spec section 9: balance fresh 10 s, refetched every 30 s and on window focus, up to 3 retries. */
 export const balanceQueryOptions = () =>
   queryOptions({
-    queryKey: ["balance"],
+    queryKey: queryKeys.balance,
     queryFn: getBalance,
     staleTime: 10_000,
     refetchInterval: () => pollEvery(30_000),
@@ -36,7 +35,7 @@ export const TRANSACTIONS_POLL_MS = 5000;
 
 export const transactionsQueryOptions = () =>
   queryOptions({
-    queryKey: ["transactions"],
+    queryKey: queryKeys.transactions,
     queryFn: getTransactions,
     staleTime: 0,
     refetchOnWindowFocus: false,
@@ -51,7 +50,7 @@ export function useTransactions() {
     enabled: Boolean(getUser()?.userId),
     queryFn: async () => {
       const rows = await getTransactions();
-      void queryClient.invalidateQueries({ queryKey: ["balance"] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.balance });
       return rows;
     },
   });
@@ -60,9 +59,9 @@ export function useTransactions() {
 /** Money moved (a purchase, a refund, a rental): the wallet figure, the history and the orders refetch. */
 export function invalidateMoney(queryClient: ReturnType<typeof useQueryClient>) {
   return Promise.all([
-    queryClient.invalidateQueries({ queryKey: ["balance"] }),
-    queryClient.invalidateQueries({ queryKey: ["transactions"] }),
-    queryClient.invalidateQueries({ queryKey: ["orders"] }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.balance }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.transactions }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.orders }),
   ]);
 }
 
@@ -70,7 +69,7 @@ export function invalidateMoney(queryClient: ReturnType<typeof useQueryClient>) 
 export function refreshWallet(queryClient: ReturnType<typeof useQueryClient>) {
   return Promise.all([
     invalidateMoney(queryClient),
-    queryClient.invalidateQueries({ queryKey: ["level"] }),
-    queryClient.invalidateQueries({ queryKey: ["payments", "pending"] }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.level }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.pendingPayments }),
   ]);
 }

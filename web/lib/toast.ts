@@ -10,6 +10,13 @@ import { createElement, useEffect, useSyncExternalStore, type ReactNode } from "
 type ToastKind = "success" | "error" | "info" | "warning";
 export type ToastOptions = { id?: string | number };
 
+/**
+ * The id of a card payment's outcome toast, used by the realtime push (web/realtime/messages.ts) and the dashboard's
+ * payment-return check (web/components/payment/use-card-payment-return.ts): in the tab back from checkout, the pushed
+ * confirmation and the checked one merge into one toast, not two.
+ */
+export const PAYMENT_TOAST_ID = "card-payment-return";
+
 let sonner: Promise<typeof import("sonner")> | null = null;
 export const loadSonner = () => (sonner ??= import("sonner"));
 

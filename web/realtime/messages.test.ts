@@ -1,10 +1,12 @@
 import { QueryClient, type QueryKey } from "@tanstack/react-query";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { RealtimeMessage } from "../../schema/realtime";
-import { NEXT_ROUTE_TOAST, PAYMENT_CONFIRMED_TOAST, PAYMENT_TOAST_ID, SMS_ERROR_TOAST, SMS_TIMEOUT_TOAST, handleRealtimeFrame } from "./messages";
+import { PAYMENT_MESSAGES, SMS_ERROR_MESSAGE, SMS_TIMEOUT_MESSAGE } from "../../schema/constants";
+import { PAYMENT_TOAST_ID } from "../lib/toast";
+import { NEXT_ROUTE_TOAST, handleRealtimeFrame } from "./messages";
 
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn(), warning: vi.fn() }));
-vi.mock("../lib/toast", () => ({ toast }));
+vi.mock("../lib/toast", async (original) => ({ ...(await original<typeof import("../lib/toast")>()), toast }));
 
 /** Every query a signed-in screen may hold, so each test can see which ones a message made stale and which it left. */
 const CACHED: QueryKey[] = [
@@ -48,7 +50,7 @@ describe("a realtime message refreshes exactly the queries it affects and shows 
       "payments:pending",
       "invoice:pay-1",
     ]);
-    expect(toastsShown()).toEqual([{ type: "success", message: PAYMENT_CONFIRMED_TOAST, options: { id: PAYMENT_TOAST_ID } }]);
+    expect(toastsShown()).toEqual([{ type: "success", message: PAYMENT_MESSAGES.success, options: { id: PAYMENT_TOAST_ID } }]);
   });
 
   it("payment failed: history, pending payments and that invoice, not the balance; an error toast with the server's text", () => {
@@ -69,7 +71,7 @@ describe("a realtime message refreshes exactly the queries it affects and shows 
     expect(
       staleAfter({ kind: "sms.ended", orderId: "req-2", status: "timeout", refunded: true, message: "SMS polling timed out, code not sent." }),
     ).toEqual(["balance", "transactions", "orders", "sms-order:req-2"]);
-    expect(toastsShown()).toEqual([{ type: "error", message: SMS_TIMEOUT_TOAST, options: { id: "sms-ended:req-2" } }]);
+    expect(toastsShown()).toEqual([{ type: "error", message: SMS_TIMEOUT_MESSAGE, options: { id: "sms-ended:req-2" } }]);
   });
 
   it("a 'try another number' route without a code: refunded, and an info toast that the next number is coming (not a failure)", () => {
@@ -84,7 +86,7 @@ describe("a realtime message refreshes exactly the queries it affects and shows 
       "orders",
       "sms-order:req-1",
     ]);
-    expect(toastsShown()).toEqual([{ type: "error", message: SMS_ERROR_TOAST, options: { id: "sms-ended:req-1" } }]);
+    expect(toastsShown()).toEqual([{ type: "error", message: SMS_ERROR_MESSAGE, options: { id: "sms-ended:req-1" } }]);
   });
 
   it("SMS cancelled with a refund: refreshed silently (the cancelling tab already said 'cancelled purchase successfully')", () => {

@@ -1,19 +1,11 @@
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
-import { toast } from "../lib/toast";
+import { PAYMENT_MESSAGES, SMS_ERROR_MESSAGE, SMS_TIMEOUT_MESSAGE } from "../../schema/constants";
 import type { RealtimeMessage } from "../../schema/realtime";
+import * as queryKeys from "../api/keys";
+import { PAYMENT_TOAST_ID, toast } from "../lib/toast";
 
-/** The spec's texts for an SMS order that ended without a code (section 8). */
-export const SMS_TIMEOUT_TOAST = "⏰ Timeout: No code received";
 /** A "try another number" purchase moved on to its next route (refunded for the one that gave no code). */
 export const NEXT_ROUTE_TOAST = "No code on that number (refunded): trying another number";
-export const SMS_ERROR_TOAST = "❌ Error polling SMS";
-/** The spec's card-payment confirmation toast (section 8). */
-export const PAYMENT_CONFIRMED_TOAST = "Payment confirmed successfully!";
-/**
- * The toast id the dashboard's payment-return check also uses (web/components/payment/use-card-payment-return.ts):
- * in the tab back from checkout, the pushed confirmation and the checked one merge into one toast, not two.
- */
-export const PAYMENT_TOAST_ID = "card-payment-return";
 
 export type ToastType = "success" | "info" | "error" | "warning";
 /** `id` lets sonner merge this toast with the same one shown by the screen that started the action. */
@@ -24,31 +16,31 @@ export interface RealtimeToast {
 }
 
 /** Money moved: the wallet figure and the history (every balance change is a ledger row, so a transaction). */
-const MONEY_KEYS: QueryKey[] = [["balance"], ["transactions"]];
+const MONEY_KEYS: QueryKey[] = [queryKeys.balance, queryKeys.transactions];
 
-/** Exactly the queries a message makes stale (keys from docs/api.md). Anything else on screen is unaffected. */
+/** Exactly the queries a message makes stale (keys from api/keys.ts). Anything else on screen is unaffected. */
 export function queryKeysFor(message: RealtimeMessage): QueryKey[] {
   switch (message.kind) {
     case "toast":
       return [];
     case "payment.credited":
       // The deposit also moves the total deposited (the tier badge) and settles a pending payment or invoice.
-      return [...MONEY_KEYS, ["orders"], ["level"], ["payments", "pending"], ["invoice", message.paymentId]];
+      return [...MONEY_KEYS, queryKeys.orders, queryKeys.level, queryKeys.pendingPayments, queryKeys.invoice(message.paymentId)];
     case "payment.failed":
-      return [["transactions"], ["payments", "pending"], ["invoice", message.paymentId]];
+      return [queryKeys.transactions, queryKeys.pendingPayments, queryKeys.invoice(message.paymentId)];
     case "sms.code":
-      return [["sms-order", message.orderId], ["orders"]];
+      return [queryKeys.smsOrder(message.orderId), queryKeys.orders];
     case "sms.ended":
-      return [["sms-order", message.orderId], ["orders"], ...(message.refunded ? MONEY_KEYS : [])];
+      return [queryKeys.smsOrder(message.orderId), queryKeys.orders, ...(message.refunded ? MONEY_KEYS : [])];
     case "rental.sms":
-      return [["rental", message.rentalId], ["orders"]];
+      return [queryKeys.rental(message.rentalId), queryKeys.orders];
     case "rental.ended":
-      return [["rental", message.rentalId], ["orders"], ...(message.refunded ? MONEY_KEYS : [])];
+      return [queryKeys.rental(message.rentalId), queryKeys.orders, ...(message.refunded ? MONEY_KEYS : [])];
     case "balance.changed":
       return MONEY_KEYS;
     case "admin.changed":
-      // Only an operator's room gets these; the console's queries all start with "admin".
-      return [["admin"]];
+      // Only an operator's room gets these; the console's queries all start with queryKeys.admin.
+      return [queryKeys.admin];
   }
 }
 
@@ -61,14 +53,14 @@ export function toastFor(message: RealtimeMessage): RealtimeToast | null {
     case "toast":
       return { type: message.type, message: message.message };
     case "payment.credited":
-      return { type: "success", message: PAYMENT_CONFIRMED_TOAST, id: PAYMENT_TOAST_ID };
+      return { type: "success", message: PAYMENT_MESSAGES.success, id: PAYMENT_TOAST_ID };
     case "payment.failed":
       return { type: "error", message: message.message, id: PAYMENT_TOAST_ID };
     case "sms.ended":
       // The chain moved on ("try another number"): not a failure, the dialog follows the next number.
       if (message.nextOrderId) return { type: "info", message: NEXT_ROUTE_TOAST, id: `sms-ended:${message.orderId}` };
-      if (message.status === "timeout") return { type: "error", message: SMS_TIMEOUT_TOAST, id: `sms-ended:${message.orderId}` };
-      if (message.status === "error") return { type: "error", message: SMS_ERROR_TOAST, id: `sms-ended:${message.orderId}` };
+      if (message.status === "timeout") return { type: "error", message: SMS_TIMEOUT_MESSAGE, id: `sms-ended:${message.orderId}` };
+      if (message.status === "error") return { type: "error", message: SMS_ERROR_MESSAGE, id: `sms-ended:${message.orderId}` };
       if (message.status === "failed") return { type: "error", message: message.message, id: `sms-ended:${message.orderId}` };
       return null;
     case "sms.code":
@@ -82,14 +74,14 @@ export function toastFor(message: RealtimeMessage): RealtimeToast | null {
 
 /** Every live query, refreshed after the socket was down for a while: messages sent meanwhile were lost. */
 export const RESYNC_KEYS: QueryKey[] = [
-  ["balance"],
-  ["transactions"],
-  ["orders"],
-  ["level"],
-  ["payments", "pending"],
-  ["invoice"],
-  ["sms-order"],
-  ["rental"],
+  queryKeys.balance,
+  queryKeys.transactions,
+  queryKeys.orders,
+  queryKeys.level,
+  queryKeys.pendingPayments,
+  queryKeys.invoices,
+  queryKeys.smsOrders,
+  queryKeys.rentals,
 ];
 
 export function invalidateKeys(queryClient: QueryClient, keys: QueryKey[]): void {

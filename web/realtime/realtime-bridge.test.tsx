@@ -6,7 +6,7 @@ import type { RealtimeOptions, RealtimeTokenResponse } from "./connection";
 import { RealtimeBridge } from "./realtime-bridge";
 import { isRealtimeConnected, LIVE_FALLBACK_MS, pollEvery } from "./status";
 
-vi.mock("../lib/toast", () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn(), warning: vi.fn() } }));
+vi.mock("../lib/toast", async (original) => ({ ...(await original<typeof import("../lib/toast")>()), toast: { success: vi.fn(), error: vi.fn(), info: vi.fn(), warning: vi.fn() } }));
 
 /** A stand-in for the browser's WebSocket: records each socket the client opens and lets the test play the server. */
 class FakeSocket extends EventTarget {

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from "react";
-import { ACCOUNT_MESSAGES, forgotPasswordSchema } from "../../schema/accounts";
+import { forgotPasswordSchema } from "../../schema/accounts";
+import { ACCOUNT_MESSAGES } from "../../schema/account-messages";
 import { useForgotPassword } from "../api/accounts";
 import { AppLink } from "../components/layout/app-link";
 import { AuthLayout, textLinkClasses } from "../components/auth/auth-layout";

@@ -1,6 +1,6 @@
 import { Inbox } from "lucide-react";
 import { useState } from "react";
-import type { Order } from "../api/orders";
+import type { OrderRow } from "../../schema/sms";
 import { OrdersPanel } from "../components/orders/orders-panel";
 import { RentForm } from "../components/rent/rent-form";
 import { RentalInboxDialog } from "../components/rent/rental-inbox-dialog";
@@ -14,7 +14,7 @@ export default function NumberPage() {
   useDocumentTitle("Rent Number");
   const [inbox, setInbox] = useState<OpenInbox | null>(null);
 
-  const action = (order: Order) =>
+  const action = (order: OrderRow) =>
     order.kind === "rental" ? (
       <Button
         size="sm"
@@ -33,7 +33,7 @@ export default function NumberPage() {
       <div className="grid gap-6 lg:grid-cols-[minmax(0,380px)_minmax(0,1fr)]">
         <RentForm
           onRented={(rental) => {
-            setInbox({ id: rental.id, number: rental.number, canCancel: rental.can_cancel });
+            setInbox({ id: rental.id, number: rental.number ?? undefined, canCancel: rental.can_cancel });
             // The moment a notification helps: SMS will arrive on this number (asked once; never on page load).
             void askCodeNotificationPermission();
           }}

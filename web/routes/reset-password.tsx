@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from "react";
-import { ACCOUNT_MESSAGES, RESET_LINK_INVALID_MESSAGE } from "../../schema/accounts";
+import { ACCOUNT_MESSAGES, RESET_LINK_INVALID_MESSAGE } from "../../schema/account-messages";
 import { useResetPassword } from "../api/accounts";
 import { AppLink, useGo, useAppSearch } from "../components/layout/app-link";
 import { AuthLayout, textLinkClasses } from "../components/auth/auth-layout";

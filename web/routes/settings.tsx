@@ -1,12 +1,7 @@
 import { lazy, Suspense, useState, type FormEvent } from "react";
 import { toast } from "../lib/toast";
-import {
-  ACCOUNT_MESSAGES,
-  passwordChangeSchema,
-  profileUpdateSchema,
-  type PasswordChangeInput,
-  type ProfileUpdateInput,
-} from "../../schema/accounts";
+import { passwordChangeSchema, profileUpdateSchema, type PasswordChangeInput, type ProfileUpdateInput } from "../../schema/accounts";
+import { ACCOUNT_MESSAGES } from "../../schema/account-messages";
 import { useChangePassword, useUpdateProfile } from "../api/accounts";
 import { Alert } from "../components/ui/alert";
 import { Button } from "../components/ui/button";

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { toast } from "../lib/toast";
-import { ACCOUNT_MESSAGES, registerSchema, type RegisterInput } from "../../schema/accounts";
+import { registerSchema, type RegisterInput } from "../../schema/accounts";
+import { ACCOUNT_MESSAGES } from "../../schema/account-messages";
 import { useRegister } from "../api/accounts";
 import { AppLink, useGo, useAppSearch } from "../components/layout/app-link";
 import { AuthLayout, textLinkClasses } from "../components/auth/auth-layout";

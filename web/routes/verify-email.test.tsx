@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import type { AnchorHTMLAttributes } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { EMAIL_VERIFY_MESSAGES } from "../../schema/accounts";
+import { EMAIL_VERIFY_MESSAGES } from "../../schema/account-messages";
 import { saveSession } from "../lib/session";
 import VerifyEmailPage from "./verify-email";
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { EMAIL_VERIFY_MESSAGES } from "../../schema/accounts";
+import { EMAIL_VERIFY_MESSAGES } from "../../schema/account-messages";
 import { verifyEmail } from "../api/account-security";
 import { AppLink, useAppSearch } from "../components/layout/app-link";
 import { AuthLayout, textLinkClasses } from "../components/auth/auth-layout";
@@ -10,6 +10,7 @@ import { Button } from "../components/ui/button";
 import { Spinner } from "../components/ui/spinner";
 import { isSignedIn } from "../lib/session";
 import { useDocumentTitle } from "../components/layout/logo";
+import * as queryKeys from "../api/keys";
 
 /** No answer, or a server fault: the single-use link was not spent, so the page offers to send it again. */
 function canRetry(err: Error): boolean {
@@ -26,7 +27,7 @@ export default function VerifyEmailPage() {
   const queryClient = useQueryClient();
   const verify = useMutation({
     mutationFn: verifyEmail,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["account"] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.account }),
   });
   const sent = useRef(false);
 

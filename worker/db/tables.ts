@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { WEBHOOK_EVENT_STATUSES } from "../../schema/api-keys";
-import { RENTAL_STATUSES } from "../../schema/rentals";
-import { SMS_CHAIN_STATUSES, SMS_ORDER_STATUSES } from "../../schema/sms";
-import { PAYMENT_STATUSES } from "../../schema/wallet";
+import { RENTAL_STATUSES } from "../../schema/constants";
+import { SMS_CHAIN_STATUSES, SMS_ORDER_STATUSES } from "../../schema/constants";
+import { PAYMENT_STATUSES } from "../../schema/constants";
 
 // The drizzle schema is drizzle-kit's source for migrations/. Money is integer kobo everywhere.
 // Timestamps are epoch milliseconds (integers) so comparisons and sweeps never parse strings.

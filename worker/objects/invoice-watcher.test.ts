@@ -1,13 +1,13 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import { setPaymentFetchForTests } from "../providers/payments/providers";
 import { createInvoiceViaApi, disarmInvoiceWatchers, ledgerCount, paymentRow, setNowSimulator } from "../test/payment-fixtures";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
 import type { InvoiceWatcher } from "./invoice-watcher";
+import { overrideUpstreamsForTests } from "../providers/test-seams";
 
 afterEach(async () => {
-  setPaymentFetchForTests(null);
+  overrideUpstreamsForTests({ payments: null });
   await disarmInvoiceWatchers();
   await expectLedgerBalanced();
 });
@@ -74,7 +74,7 @@ describe("invoice watcher", () => {
     const user = await createUser();
     const invoice = await createInvoiceViaApi(user, 10, "BTC");
     const { stub } = await watcherFor(invoice.payment_id);
-    setPaymentFetchForTests(async (provider, request, simulator) => (provider === "nowpayments" ? new Response("bad gateway", { status: 502 }) : simulator(request)));
+    overrideUpstreamsForTests({ payments: async (provider, request, simulator) => (provider === "nowpayments" ? new Response("bad gateway", { status: 502 }) : simulator(request)) });
     const before = Date.now();
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     const after = Date.now();
@@ -83,7 +83,7 @@ describe("invoice watcher", () => {
     expect(alarmAt).toBeGreaterThanOrEqual(before + 60_000);
     expect(alarmAt).toBeLessThanOrEqual(after + 60_000);
 
-    setPaymentFetchForTests(null);
+    overrideUpstreamsForTests({ payments: null });
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect((await paymentRow({ providerPaymentId: invoice.payment_id }))?.status).toBe("expired");
     expect(await runDurableObjectAlarm(stub)).toBe(false);

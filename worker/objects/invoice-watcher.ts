@@ -1,5 +1,5 @@
 import { configFor } from "../config";
-import { paymentProviders } from "../providers/payments/providers";
+import { paymentDeps } from "../services/deps";
 import { invoiceTick } from "../services/payments";
 import type { TickResult } from "../services/tick";
 import { TickScheduler } from "./tick-scheduler";
@@ -17,6 +17,6 @@ export class InvoiceWatcher extends TickScheduler {
   }
 
   protected tick(paymentId: string): Promise<TickResult> {
-    return invoiceTick({ env: this.env, providers: paymentProviders(this.env, configFor(this.env)), defer: (work) => this.ctx.waitUntil(work) }, paymentId);
+    return invoiceTick(paymentDeps(this.env, configFor(this.env), (work) => this.ctx.waitUntil(work)), paymentId);
   }
 }

@@ -1,8 +1,6 @@
-import { getDb } from "../db/client";
 import { configFor } from "../config";
-import { rentalProviderFor } from "../providers/rent";
 import { nextCheckDelayMs, syncRentalMessages } from "../services/rental-inbox";
-import type { RentalDeps } from "../services/rental-upstream";
+import { rentalDeps, type RentalDeps } from "../services/deps";
 import { rentalTick } from "../services/rentals";
 import type { TickResult } from "../services/tick";
 import { TickScheduler } from "./tick-scheduler";
@@ -18,7 +16,7 @@ export class RentalWatcher extends TickScheduler {
   protected readonly subjectKey = "rentalId";
 
   private deps(): RentalDeps {
-    return { env: this.env, db: getDb(this.env.DB), provider: rentalProviderFor(this.env, configFor(this.env)) };
+    return rentalDeps(this.env, configFor(this.env));
   }
 
   /** Called right after the number is rented, and after an extension. Idempotent. */

@@ -2,7 +2,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
-import { SMS_ERROR_TEXT, SMS_TIMEOUT_TEXT } from "../../schema/sms";
+import { SMS_ERROR_TEXT, SMS_TIMEOUT_TEXT } from "../../schema/constants";
 import { ScriptedSmsProvider } from "../test/scripted-sms-provider";
 import { smsFault } from "../providers/sms/types";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";

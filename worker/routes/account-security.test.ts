@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { Secret, TOTP } from "otpauth";
 import { describe, expect, it } from "vitest";
-import { EMAIL_VERIFY_MESSAGES, TWO_FACTOR_MESSAGES } from "../../schema/accounts";
+import { TWO_FACTOR_MESSAGES } from "../../schema/accounts";
+import { EMAIL_VERIFY_MESSAGES } from "../../schema/account-messages";
 import { verifyToken } from "../lib/jwt";
 import { requireVerifiedEmail } from "../services/email-verification";
 import { RATE_LIMITS } from "../services/rate-limit";

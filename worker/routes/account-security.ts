@@ -1,12 +1,16 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import {
-  EMAIL_VERIFY_MESSAGES,
   TWO_FACTOR_MESSAGES,
   twoFactorDisableSchema,
   twoFactorEnableSchema,
   verifyEmailSchema,
+  type AccountState,
+  type SignedInDevice,
+  type TwoFactorSetup,
+  type TwoFactorState,
 } from "../../schema/accounts";
+import { EMAIL_VERIFY_MESSAGES } from "../../schema/account-messages";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
@@ -21,132 +25,128 @@ import { listLiveSessions, revokeSessions, type LiveSession } from "../services/
 import { confirmEnrolment, disableTwoFactor, startEnrolment, totpKey, unusedRecoveryCodeCount, verifySecondFactor } from "../services/two-factor";
 import { findUserById, toSessionUser } from "../services/users";
 
+const sessionIdParam = z.object({ id: z.string().trim().min(1).max(100) });
+
 /**
  * What a wallet owes its customers (issue 12): the account's security state, e-mail verification, the signed-in
  * devices with "sign out" per device and everywhere, and two-factor sign-in. docs/api.md "Account security".
  */
-export const accountSecurityRoutes = new Hono<AppEnv>();
+export const accountSecurityRoutes = new Hono<AppEnv>()
+  /** The signed-in customer and their security state: the banner, Settings, and the operator console's "has 2FA". */
+  .get("/account", requireAuth, (c) => {
+    const user = c.var.user;
+    c.header("Cache-Control", "no-store");
+    return c.json({
+      user: toSessionUser({ id: user.id, username: user.username, phone: user.phone, email: user.email }),
+      email_verified: user.emailVerifiedAt !== null,
+      two_factor_enabled: user.totpEnabledAt !== null,
+    } satisfies AccountState);
+  })
 
-/** The signed-in customer and their security state: the banner, Settings, and the operator console's "has 2FA". */
-accountSecurityRoutes.get("/account", requireAuth, (c) => {
-  const user = c.var.user;
-  c.header("Cache-Control", "no-store");
-  return c.json({
-    user: toSessionUser({ id: user.id, username: user.username, phone: user.phone, email: user.email }),
-    email_verified: user.emailVerifiedAt !== null,
-    two_factor_enabled: user.totpEnabledAt !== null,
+  // ---- E-mail verification ----
+  /** Signed out on purpose: the link may be opened on another device than the one that signed up. */
+  .post("/verify-email", validate("json", verifyEmailSchema), async (c) => {
+    const { id, token } = c.req.valid("json");
+    await completeEmailVerification(getDb(c.env.DB), id, token);
+    return c.json({ message: EMAIL_VERIFY_MESSAGES.verified });
+  })
+
+  .post("/verify-email/resend", requireAuth, async (c) => {
+    const user = c.var.user;
+    if (user.emailVerifiedAt !== null) throw new AppError("INVALID_STATE", EMAIL_VERIFY_MESSAGES.alreadyVerified);
+    const db = getDb(c.env.DB);
+    await enforceRateLimit(db, `verify-resend:${user.id}`, RATE_LIMITS.verifyResendPerUser);
+    const link = await createEmailVerification(db, user.id);
+    await sendAccountEmail(c, verificationEmail(user, verificationLink(c.var.config.publicUrl, link)), "verification");
+    return c.json({ message: EMAIL_VERIFY_MESSAGES.sent });
+  })
+
+  // ---- Signed-in devices ----
+  .get("/sessions", async (c) => {
+    const rows = await readAsSignedInUser(c, (db, userId) => ({
+      queries: [listLiveSessions(db, userId)],
+      shape: ([list]) => list as LiveSession[],
+    }));
+    const current = c.var.sessionId;
+    return c.json({
+      data: rows.map((s): SignedInDevice => {
+        const { browser, os, label } = describeUserAgent(s.userAgent);
+        return {
+          id: s.id,
+          device: label,
+          browser,
+          os,
+          place: describePlace(s),
+          created_at: new Date(s.createdAt).toISOString(),
+          last_seen_at: new Date(s.lastSeenAt ?? s.createdAt).toISOString(),
+          current: s.id === current,
+        };
+      }),
+    });
+  })
+
+  /** "Sign out this device": its token gets 401 and its sockets close before this answers. Another user's: 404. */
+  .post("/sessions/:id/revoke", requireAuth, validate("param", sessionIdParam), async (c) => {
+    const { id } = c.req.valid("param");
+    const revoked = await revokeSessions(c.env, c.var.user.id, { sessionIds: [id] });
+    if (revoked.length === 0) throw new AppError("NOT_FOUND", "This device is not signed in.");
+    return c.json({ revoked: revoked.length, current: id === c.var.sessionId });
+  })
+
+  /** "Sign out everywhere": every session, this one included (the web then signs itself out). */
+  .post("/sessions/revoke-all", requireAuth, async (c) => {
+    const revoked = await revokeSessions(c.env, c.var.user.id, { all: true });
+    return c.json({ revoked: revoked.length });
+  })
+
+  // ---- Two-factor sign-in (TOTP) ----
+  .get("/2fa", requireAuth, async (c) => {
+    const enabled = c.var.user.totpEnabledAt !== null;
+    return c.json({
+      enabled,
+      enabled_at: enabled ? new Date(c.var.user.totpEnabledAt!).toISOString() : null,
+      recovery_codes_left: enabled ? await unusedRecoveryCodeCount(getDb(c.env.DB), c.var.user.id) : 0,
+    } satisfies TwoFactorState);
+  })
+
+  /** Step 1: a new secret, answered this once for the QR code (otpauth_url) and for typing (secret). */
+  .post("/2fa/setup", requireAuth, async (c) => {
+    const { secret, otpauthUrl } = await startEnrolment(getDb(c.env.DB), await totpKey(c.var.config.jwtSecret), c.var.user);
+    c.header("Cache-Control", "no-store");
+    return c.json({ secret, otpauth_url: otpauthUrl } satisfies TwoFactorSetup);
+  })
+
+  /** Step 2: a code from the app turns it on; the ten recovery codes are answered this once. */
+  .post("/2fa/enable", requireAuth, validate("json", twoFactorEnableSchema), async (c) => {
+    const db = getDb(c.env.DB);
+    const user = c.var.user;
+    const limitKey = `2fa:${user.id}`;
+    await enforceRateLimit(db, limitKey, RATE_LIMITS.twoFactorPerUser);
+    const codes = await confirmEnrolment(db, await totpKey(c.var.config.jwtSecret), user.id, c.req.valid("json").code);
+    await clearRateLimit(db, limitKey);
+    await sendAccountEmail(c, twoFactorEmail(user, true), "2fa-on");
+    c.header("Cache-Control", "no-store");
+    return c.json({ message: TWO_FACTOR_MESSAGES.enabled, recovery_codes: codes });
+  })
+
+  /** Off with the password AND a code (a stolen token alone cannot remove the second factor). */
+  .post("/2fa/disable", requireAuth, validate("json", twoFactorDisableSchema), async (c) => {
+    const db = getDb(c.env.DB);
+    const { password, code } = c.req.valid("json");
+    const user = c.var.user;
+    if (user.totpEnabledAt === null) throw new AppError("INVALID_STATE", TWO_FACTOR_MESSAGES.notOn);
+    const limitKey = `2fa:${user.id}`;
+    await enforceRateLimit(db, limitKey, RATE_LIMITS.twoFactorPerUser);
+    const row = await findUserById(db, user.id);
+    // 400, not 401: the web client signs out on a 401, and a typo must not do that.
+    if (!row || !(await verifyPassword(password, row.passwordHash))) {
+      throw new AppError("VALIDATION_FAILED", TWO_FACTOR_MESSAGES.wrongPassword, { field: "password" });
+    }
+    if (!(await verifySecondFactor(db, await totpKey(c.var.config.jwtSecret), user.id, code))) {
+      throw new AppError("VALIDATION_FAILED", TWO_FACTOR_MESSAGES.wrongCode, { field: "code" });
+    }
+    await clearRateLimit(db, limitKey);
+    await disableTwoFactor(db, user.id);
+    await sendAccountEmail(c, twoFactorEmail(user, false), "2fa-off");
+    return c.json({ message: TWO_FACTOR_MESSAGES.disabled });
   });
-});
-
-// ---- E-mail verification ----
-
-/** Signed out on purpose: the link may be opened on another device than the one that signed up. */
-accountSecurityRoutes.post("/verify-email", validate("json", verifyEmailSchema), async (c) => {
-  const { id, token } = c.req.valid("json");
-  await completeEmailVerification(getDb(c.env.DB), id, token);
-  return c.json({ message: EMAIL_VERIFY_MESSAGES.verified });
-});
-
-accountSecurityRoutes.post("/verify-email/resend", requireAuth, async (c) => {
-  const user = c.var.user;
-  if (user.emailVerifiedAt !== null) throw new AppError("INVALID_STATE", EMAIL_VERIFY_MESSAGES.alreadyVerified);
-  const db = getDb(c.env.DB);
-  await enforceRateLimit(db, `verify-resend:${user.id}`, RATE_LIMITS.verifyResendPerUser);
-  const link = await createEmailVerification(db, user.id);
-  await sendAccountEmail(c, verificationEmail(user, verificationLink(c.var.config.publicUrl, link)), "verification");
-  return c.json({ message: EMAIL_VERIFY_MESSAGES.sent });
-});
-
-// ---- Signed-in devices ----
-
-accountSecurityRoutes.get("/sessions", async (c) => {
-  const rows = await readAsSignedInUser(c, (db, userId) => ({
-    queries: [listLiveSessions(db, userId)],
-    shape: ([list]) => list as LiveSession[],
-  }));
-  const current = c.var.sessionId;
-  return c.json({
-    data: rows.map((s) => {
-      const { browser, os, label } = describeUserAgent(s.userAgent);
-      return {
-        id: s.id,
-        device: label,
-        browser,
-        os,
-        place: describePlace(s),
-        created_at: new Date(s.createdAt).toISOString(),
-        last_seen_at: new Date(s.lastSeenAt ?? s.createdAt).toISOString(),
-        current: s.id === current,
-      };
-    }),
-  });
-});
-
-const sessionIdParam = z.object({ id: z.string().trim().min(1).max(100) });
-
-/** "Sign out this device": its token gets 401 and its sockets close before this answers. Another user's: 404. */
-accountSecurityRoutes.post("/sessions/:id/revoke", requireAuth, validate("param", sessionIdParam), async (c) => {
-  const { id } = c.req.valid("param");
-  const revoked = await revokeSessions(c.env, c.var.user.id, { sessionIds: [id] });
-  if (revoked.length === 0) throw new AppError("NOT_FOUND", "This device is not signed in.");
-  return c.json({ revoked: revoked.length, current: id === c.var.sessionId });
-});
-
-/** "Sign out everywhere": every session, this one included (the web then signs itself out). */
-accountSecurityRoutes.post("/sessions/revoke-all", requireAuth, async (c) => {
-  const revoked = await revokeSessions(c.env, c.var.user.id, { all: true });
-  return c.json({ revoked: revoked.length });
-});
-
-// ---- Two-factor sign-in (TOTP) ----
-
-accountSecurityRoutes.get("/2fa", requireAuth, async (c) => {
-  const enabled = c.var.user.totpEnabledAt !== null;
-  return c.json({
-    enabled,
-    enabled_at: enabled ? new Date(c.var.user.totpEnabledAt!).toISOString() : null,
-    recovery_codes_left: enabled ? await unusedRecoveryCodeCount(getDb(c.env.DB), c.var.user.id) : 0,
-  });
-});
-
-/** Step 1: a new secret, answered this once for the QR code (otpauth_url) and for typing (secret). */
-accountSecurityRoutes.post("/2fa/setup", requireAuth, async (c) => {
-  const { secret, otpauthUrl } = await startEnrolment(getDb(c.env.DB), await totpKey(c.var.config.jwtSecret), c.var.user);
-  c.header("Cache-Control", "no-store");
-  return c.json({ secret, otpauth_url: otpauthUrl });
-});
-
-/** Step 2: a code from the app turns it on; the ten recovery codes are answered this once. */
-accountSecurityRoutes.post("/2fa/enable", requireAuth, validate("json", twoFactorEnableSchema), async (c) => {
-  const db = getDb(c.env.DB);
-  const user = c.var.user;
-  const limitKey = `2fa:${user.id}`;
-  await enforceRateLimit(db, limitKey, RATE_LIMITS.twoFactorPerUser);
-  const codes = await confirmEnrolment(db, await totpKey(c.var.config.jwtSecret), user.id, c.req.valid("json").code);
-  await clearRateLimit(db, limitKey);
-  await sendAccountEmail(c, twoFactorEmail(user, true), "2fa-on");
-  c.header("Cache-Control", "no-store");
-  return c.json({ message: TWO_FACTOR_MESSAGES.enabled, recovery_codes: codes });
-});
-
-/** Off with the password AND a code (a stolen token alone cannot remove the second factor). */
-accountSecurityRoutes.post("/2fa/disable", requireAuth, validate("json", twoFactorDisableSchema), async (c) => {
-  const db = getDb(c.env.DB);
-  const { password, code } = c.req.valid("json");
-  const user = c.var.user;
-  if (user.totpEnabledAt === null) throw new AppError("INVALID_STATE", TWO_FACTOR_MESSAGES.notOn);
-  const limitKey = `2fa:${user.id}`;
-  await enforceRateLimit(db, limitKey, RATE_LIMITS.twoFactorPerUser);
-  const row = await findUserById(db, user.id);
-  // 400, not 401: the web client signs out on a 401, and a typo must not do that.
-  if (!row || !(await verifyPassword(password, row.passwordHash))) {
-    throw new AppError("VALIDATION_FAILED", TWO_FACTOR_MESSAGES.wrongPassword, { field: "password" });
-  }
-  if (!(await verifySecondFactor(db, await totpKey(c.var.config.jwtSecret), user.id, code))) {
-    throw new AppError("VALIDATION_FAILED", TWO_FACTOR_MESSAGES.wrongCode, { field: "code" });
-  }
-  await clearRateLimit(db, limitKey);
-  await disableTwoFactor(db, user.id);
-  await sendAccountEmail(c, twoFactorEmail(user, false), "2fa-off");
-  return c.json({ message: TWO_FACTOR_MESSAGES.disabled });
-});

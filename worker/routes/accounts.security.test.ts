@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { SignJWT } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { RESET_LINK_INVALID_MESSAGE } from "../../schema/accounts";
+import { RESET_LINK_INVALID_MESSAGE } from "../../schema/account-messages";
 import { RATE_LIMITS } from "../services/rate-limit";
 import { signToken } from "../lib/jwt";
 import worker from "../index";

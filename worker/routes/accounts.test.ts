@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ACCOUNT_MESSAGES, RESET_LINK_INVALID_MESSAGE } from "../../schema/accounts";
+import { ACCOUNT_MESSAGES, RESET_LINK_INVALID_MESSAGE } from "../../schema/account-messages";
 import { hashPassword, parseHash } from "../lib/password";
 import { api } from "../test/helpers";
 

@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { reviewQueueSql } from "../db/admin-sql";
-import { setPaymentFetchForTests } from "../providers/payments/providers";
 import { putSetting } from "../services/settings";
 import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } from "../test/helpers";
 import { makeOperator, MISSING_PAGE } from "../test/operators";
 import { createInvoiceViaApi, disarmInvoiceWatchers, ledgerCount, paymentRow, setNowSimulator, setSquadSimulator, startCardPaymentViaApi } from "../test/payment-fixtures";
 import { moneyViolations } from "../test/reliability/invariants";
+import { overrideUpstreamsForTests } from "../providers/test-seams";
 
 /**
  * The payment review queue on the console's Deposits page (issue 15; issue 12 hole 3; docs/decisions/023): crypto
@@ -15,7 +15,7 @@ import { moneyViolations } from "../test/reliability/invariants";
  */
 
 afterEach(async () => {
-  setPaymentFetchForTests(null);
+  overrideUpstreamsForTests({ payments: null });
   await disarmInvoiceWatchers();
   await expectLedgerBalanced();
   expect(await moneyViolations()).toEqual([]);
@@ -64,7 +64,7 @@ async function staleCard(minutesAgo = 40, amountNaira = 5000): Promise<{ user: T
  */
 function holdFirstTwoReads(pathPart: string) {
   let arrived = 0;
-  setPaymentFetchForTests(async (_provider, request, simulator) => {
+  overrideUpstreamsForTests({ payments: async (_provider, request, simulator) => {
     if (new URL(request.url).pathname.includes(pathPart) && arrived < 2) {
       arrived += 1;
       // Each request waits on its own timer (a promise resolved from another request's context never completes in
@@ -72,7 +72,7 @@ function holdFirstTwoReads(pathPart: string) {
       for (let i = 0; i < 30 && arrived < 2; i++) await new Promise((r) => setTimeout(r, 5));
     }
     return simulator(request);
-  });
+  } });
 }
 
 const resolve = (operator: TestUser, id: string, json: unknown) => api(`/api/admin/reviews/${id}/resolve`, { token: operator.token, json });
@@ -123,7 +123,7 @@ describe("the review queue", () => {
     const body = { action: "credit", reason: "excess confirmed on chain" };
     holdFirstTwoReads("/payment/");
     const answers = await Promise.all([resolve(operator, reviewId, body), resolve(operator, reviewId, body)]);
-    setPaymentFetchForTests(null);
+    overrideUpstreamsForTests({ payments: null });
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     const won = answers.find((a) => a.status === 200)!;
     // Without an amount the server credits what NOWPayments' record is worth: the ₦7,500 beyond the invoice.
@@ -200,7 +200,7 @@ describe("card payments pending too long", () => {
     const body = { action: "credit", reason: "Squad shows the charge" };
     holdFirstTwoReads("/transaction/verify/");
     const answers = await Promise.all([resolve(operator, ref, body), resolve(operator, ref, body)]);
-    setPaymentFetchForTests(null);
+    overrideUpstreamsForTests({ payments: null });
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     expect(answers.find((a) => a.status === 200)!.data).toMatchObject({ review: { kind: "card", status: "credited", resolution: { amount: 5000, operator_id: operator.id } }, balance: 5000 });
     // The payment's own ledger key: a late webhook or the sweep finds it taken.
@@ -216,7 +216,7 @@ describe("card payments pending too long", () => {
     expect(withAmount.status).toBe(400);
     holdFirstTwoReads("/transaction/verify/");
     const answers = await Promise.all([resolve(operator, ref, { action: "refuse", reason: "never paid" }), resolve(operator, ref, { action: "refuse", reason: "never paid" })]);
-    setPaymentFetchForTests(null);
+    overrideUpstreamsForTests({ payments: null });
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     expect((await paymentRow({ id: ref }))?.status).toBe("refused");
     expect(await auditRows(ref)).toEqual([{ actor: operator.email, action: "review.refuse", reason: "never paid", previous: '"pending"' }]);

@@ -1,4 +1,5 @@
 import { Hono, type Context } from "hono";
+import { createFactory } from "hono/factory";
 import {
   groupMailSchema,
   groupMailSendSchema,
@@ -47,14 +48,6 @@ import { UpstreamFault } from "../providers/upstream-http";
 import { paymentDeps } from "./wallet";
 import { rentalDeps } from "./rentals";
 
-/**
- * The operator console's API: its own sub-app under /api/admin, every route behind requireOperator (operator role,
- * two-factor on; anyone else gets the same 404 as a missing page). Reads use services/operator-console.ts; changes use
- * the CLI's statements or the product's own services, and each writes an audit row with its reason.
- */
-export const adminRoutes = new Hono<AppEnv>();
-adminRoutes.use("*", requireOperator);
-
 const operatorOf = (c: Context<AppEnv>): Operator => ({ id: c.var.user.id, email: c.var.user.email });
 
 /** The console refreshes its Overview when this reaches an operator's room (services/notify.ts, schema/realtime.ts). */
@@ -74,257 +67,263 @@ function filterOf(c: Context<AppEnv>): ListFilter {
   };
 }
 
-adminRoutes.get("/me", (c) => c.json({ id: c.var.user.id, email: c.var.user.email, username: c.var.user.username }));
+const factory = createFactory<AppEnv>();
 
-// ---- Overview ----
-
-adminRoutes.get("/overview", async (c) => {
-  const parsed = periodSchema.safeParse(c.req.query("period") ?? "today");
-  if (!parsed.success) throw new AppError("VALIDATION_FAILED", "period must be today, 7d or 30d.", { field: "period" });
-  return c.json(await overview(getDb(c.env.DB), parsed.data));
-});
-
-// ---- Customers ----
-
-adminRoutes.get("/customers", async (c) => c.json({ data: await searchCustomers(getDb(c.env.DB), c.req.query("q") ?? "") }));
-
-adminRoutes.get("/customers/:id", async (c) => {
-  const detail = await customerDetail(getDb(c.env.DB), c.req.param("id"));
-  if (!detail) throw new AppError("NOT_FOUND", "No customer with this id.");
-  return c.json(detail);
-});
-
-for (const direction of ["credit", "debit"] as const) {
-  adminRoutes.post(`/customers/:id/${direction}`, validate("json", manualEntrySchema), async (c) => {
+/** A manual credit or debit: one ledger row with the operator's reason (the same route shape both ways). */
+const manualEntryHandlers = (direction: "credit" | "debit") =>
+  factory.createHandlers(validate("json", manualEntrySchema), async (c) => {
     const body = c.req.valid("json");
-    const kobo = nairaToKobo(body.amount) * (direction === "credit" ? 1 : -1);
     const result = await manualEntry(c, operatorOf(c), {
-      userId: c.req.param("id"),
-      amountKobo: kobo,
+      userId: c.req.param("id") ?? "",
+      amountKobo: nairaToKobo(body.amount) * (direction === "credit" ? 1 : -1),
       reason: body.reason,
       entryId: body.requestId ?? crypto.randomUUID(),
     });
     changed(c, "ledger");
     return c.json({ message: direction === "credit" ? "Credited." : "Debited.", ...result });
   });
-}
 
-for (const action of ["block", "unblock"] as const) {
-  adminRoutes.post(`/customers/:id/${action}`, validate("json", reasonSchema), async (c) => {
-    const result = await setBlocked(c, operatorOf(c), c.req.param("id"), action === "block", c.req.valid("json").reason);
+const blockHandlers = (block: boolean) =>
+  factory.createHandlers(validate("json", reasonSchema), async (c) => {
+    const result = await setBlocked(c, operatorOf(c), c.req.param("id") ?? "", block, c.req.valid("json").reason);
     changed(c, "customers");
-    return c.json({ message: action === "block" ? "Blocked: sessions ended, sockets closed." : "Unblocked.", ...result });
+    return c.json({ message: block ? "Blocked: sessions ended, sockets closed." : "Unblocked.", ...result });
   });
-}
 
-adminRoutes.post("/customers/:id/resend-verification", validate("json", reasonSchema), async (c) => {
-  const db = getDb(c.env.DB);
-  const customer = await findCustomer(db, c.req.param("id"));
-  if (customer.emailVerifiedAt !== null) throw new AppError("INVALID_STATE", "This customer's e-mail address is already verified.");
-  const link = await createEmailVerification(db, customer.id);
-  await sendAccountEmail(c, verificationEmail(customer, verificationLink(c.var.config.publicUrl, link)), "verification");
-  await audit(c.env.DB, { actor: operatorOf(c).email, action: "user.resend_verification", detail: { userId: customer.id }, reason: c.req.valid("json").reason, subject: customer.id });
-  return c.json({ message: "Verification e-mail sent." });
-});
+/**
+ * The operator console's API: its own sub-app under /api/admin, every route behind requireOperator (operator role,
+ * two-factor on; anyone else gets the same 404 as a missing page). Reads use services/operator-console.ts; changes use
+ * the CLI's statements or the product's own services, and each writes an audit row with its reason.
+ */
+export const adminRoutes = new Hono<AppEnv>()
+  .use("*", requireOperator)
 
-adminRoutes.post("/customers/:id/reset-2fa", validate("json", reasonSchema), async (c) => {
-  const db = getDb(c.env.DB);
-  const customer = await findCustomer(db, c.req.param("id"));
-  await audit(c.env.DB, {
-    actor: operatorOf(c).email,
-    action: "user.reset_2fa",
-    detail: { userId: customer.id },
-    reason: c.req.valid("json").reason,
-    subject: customer.id,
-    previousSql: `(SELECT CAST(totp_enabled_at AS TEXT) FROM users WHERE id = ${sqlString(customer.id)})`,
-  });
-  await disableTwoFactor(db, customer.id);
-  return c.json({ message: "Two-factor sign-in turned off; the customer can set it up again." });
-});
+  .get("/me", (c) => c.json({ id: c.var.user.id, email: c.var.user.email, username: c.var.user.username }))
 
-// ---- Deposits, orders, rentals ----
+  // ---- Overview ----
+  .get("/overview", async (c) => {
+    const parsed = periodSchema.safeParse(c.req.query("period") ?? "today");
+    if (!parsed.success) throw new AppError("VALIDATION_FAILED", "period must be today, 7d or 30d.", { field: "period" });
+    return c.json(await overview(getDb(c.env.DB), parsed.data));
+  })
 
-adminRoutes.get("/deposits", async (c) => {
-  const channel = c.req.query("channel");
-  return c.json({ data: await listDeposits(getDb(c.env.DB), { ...filterOf(c), channel: channel === "card" || channel === "crypto" ? channel : undefined }) });
-});
+  // ---- Customers ----
+  .get("/customers", async (c) => c.json({ data: await searchCustomers(getDb(c.env.DB), c.req.query("q") ?? "") }))
 
-/** Verify again with the provider: the same confirmation the webhook and the sweep run (credited once, by ledger key). */
-adminRoutes.post("/deposits/:id/verify", validate("json", reasonSchema), async (c) => {
-  const db = getDb(c.env.DB);
-  const id = c.req.param("id");
-  const before = await findDeposit(db, id);
-  if (!before) throw new AppError("NOT_FOUND", "No deposit with this id.");
-  const deps = paymentDeps(c);
-  if (before.provider === "squad") await confirmCardPayment(deps, id);
-  else await settleInvoice(deps, id);
-  const after = await findDeposit(db, id);
-  await audit(c.env.DB, {
-    actor: operatorOf(c).email,
-    action: "deposit.verify",
-    detail: { paymentId: id, status: after?.status },
-    reason: c.req.valid("json").reason,
-    subject: id,
-    previousSql: sqlString(JSON.stringify(before.status)),
-  });
-  changed(c, "deposits");
-  return c.json({ id, before: before.status, status: after?.status ?? before.status });
-});
+  .get("/customers/:id", async (c) => {
+    const detail = await customerDetail(getDb(c.env.DB), c.req.param("id"));
+    if (!detail) throw new AppError("NOT_FOUND", "No customer with this id.");
+    return c.json(detail);
+  })
 
-// ---- Deposits: the review queue (services/review-queue.ts, docs/decisions/023) ----
+  .post("/customers/:id/credit", ...manualEntryHandlers("credit"))
+  .post("/customers/:id/debit", ...manualEntryHandlers("debit"))
 
-adminRoutes.get("/reviews", validate("query", reviewListQuerySchema), async (c) =>
-  c.json({ data: await listReviewQueue(getDb(c.env.DB), { status: c.req.valid("query").status }) }),
-);
+  .post("/customers/:id/block", ...blockHandlers(true))
+  .post("/customers/:id/unblock", ...blockHandlers(false))
 
-/** One item and the provider's word on it now ("verify again"; nothing changes). A provider that cannot be read is shown, not a 502. */
-adminRoutes.get("/reviews/:id", async (c) => {
-  const review = await getQueueItem(getDb(c.env.DB), c.req.param("id"));
-  if (!review) throw new AppError("NOT_FOUND", "No review with this id.");
-  let verification = null;
-  let verifyError: string | null = null;
-  try {
-    verification = await verifyQueueItem(paymentDeps(c), review);
-  } catch (err) {
-    if (!(err instanceof UpstreamFault)) throw err;
-    verifyError = `${review.kind === "card" ? "Squad" : "NOWPayments"} could not be reached: try again.`;
-  }
-  return c.json({ review, verification, verifyError });
-});
+  .post("/customers/:id/resend-verification", validate("json", reasonSchema), async (c) => {
+    const db = getDb(c.env.DB);
+    const customer = await findCustomer(db, c.req.param("id"));
+    if (customer.emailVerifiedAt !== null) throw new AppError("INVALID_STATE", "This customer's e-mail address is already verified.");
+    const link = await createEmailVerification(db, customer.id);
+    await sendAccountEmail(c, verificationEmail(customer, verificationLink(c.var.config.publicUrl, link)), "verification");
+    await audit(c.env.DB, { actor: operatorOf(c).email, action: "user.resend_verification", detail: { userId: customer.id }, reason: c.req.valid("json").reason, subject: customer.id });
+    return c.json({ message: "Verification e-mail sent." });
+  })
 
-/** Verify again with the provider, then credit the right amount or refuse, once (a second decision is 409). Audited. */
-adminRoutes.post("/reviews/:id/resolve", validate("json", reviewResolveSchema), async (c) => {
-  const body = c.req.valid("json");
-  const result = await resolveQueueItem(paymentDeps(c), { id: c.req.param("id"), operator: operatorOf(c), action: body.action, amount: body.amount, reason: body.reason });
-  changed(c, "deposits");
-  return c.json({ message: result.review.status === "credited" ? "Credited." : "Refused.", ...result });
-});
+  .post("/customers/:id/reset-2fa", validate("json", reasonSchema), async (c) => {
+    const db = getDb(c.env.DB);
+    const customer = await findCustomer(db, c.req.param("id"));
+    await audit(c.env.DB, {
+      actor: operatorOf(c).email,
+      action: "user.reset_2fa",
+      detail: { userId: customer.id },
+      reason: c.req.valid("json").reason,
+      subject: customer.id,
+      previousSql: `(SELECT CAST(totp_enabled_at AS TEXT) FROM users WHERE id = ${sqlString(customer.id)})`,
+    });
+    await disableTwoFactor(db, customer.id);
+    return c.json({ message: "Two-factor sign-in turned off; the customer can set it up again." });
+  })
 
-adminRoutes.get("/orders", async (c) => c.json({ data: await listOrders(getDb(c.env.DB), filterOf(c)) }));
-adminRoutes.get("/rentals", async (c) => c.json({ data: await listRentals(getDb(c.env.DB), filterOf(c)) }));
+  // ---- Deposits, orders, rentals ----
+  .get("/deposits", async (c) => {
+    const channel = c.req.query("channel");
+    return c.json({ data: await listDeposits(getDb(c.env.DB), { ...filterOf(c), channel: channel === "card" || channel === "crypto" ? channel : undefined }) });
+  })
 
-adminRoutes.post("/orders/:id/settle", validate("json", reasonSchema), async (c) => {
-  const id = c.req.param("id");
-  const result = await settleSmsOrderNow(c.env, id);
-  await audit(c.env.DB, { actor: operatorOf(c).email, action: "order.settle", detail: { orderId: id, ...result }, reason: c.req.valid("json").reason, subject: id, previousSql: sqlString(JSON.stringify(result.from)) });
-  changed(c, "orders");
-  return c.json(result);
-});
+  /** Verify again with the provider: the same confirmation the webhook and the sweep run (credited once, by ledger key). */
+  .post("/deposits/:id/verify", validate("json", reasonSchema), async (c) => {
+    const db = getDb(c.env.DB);
+    const id = c.req.param("id");
+    const before = await findDeposit(db, id);
+    if (!before) throw new AppError("NOT_FOUND", "No deposit with this id.");
+    const deps = paymentDeps(c);
+    if (before.provider === "squad") await confirmCardPayment(deps, id);
+    else await settleInvoice(deps, id);
+    const after = await findDeposit(db, id);
+    await audit(c.env.DB, {
+      actor: operatorOf(c).email,
+      action: "deposit.verify",
+      detail: { paymentId: id, status: after?.status },
+      reason: c.req.valid("json").reason,
+      subject: id,
+      previousSql: sqlString(JSON.stringify(before.status)),
+    });
+    changed(c, "deposits");
+    return c.json({ id, before: before.status, status: after?.status ?? before.status });
+  })
 
-adminRoutes.post("/rentals/:id/settle", validate("json", reasonSchema), async (c) => {
-  const id = c.req.param("id");
-  const result = await settleRentalNow(rentalDeps(c), id);
-  await audit(c.env.DB, { actor: operatorOf(c).email, action: "rental.settle", detail: { rentalId: id, ...result }, reason: c.req.valid("json").reason, subject: id, previousSql: sqlString(JSON.stringify(result.from)) });
-  changed(c, "rentals");
-  return c.json(result);
-});
+  // ---- Deposits: the review queue (services/review-queue.ts, docs/decisions/023) ----
+  .get("/reviews", validate("query", reviewListQuerySchema), async (c) =>
+    c.json({ data: await listReviewQueue(getDb(c.env.DB), { status: c.req.valid("query").status }) }),
+  )
 
-// ---- Prices and content (settings) ----
-
-adminRoutes.get("/settings", async (c) => {
-  const db = getDb(c.env.DB);
-  const keys = Object.keys(settingSchemas) as SettingKey[];
-  const [values, history] = await Promise.all([
-    getSettings(db, keys),
-    listAudit(db, { action: "setting.", limit: 100 }),
-  ]);
-  return c.json({ settings: values, defaults: SETTING_DEFAULTS, history });
-});
-
-adminRoutes.patch("/settings/:key", validate("json", settingChangeSchema), async (c) => {
-  const key = c.req.param("key");
-  const body = c.req.valid("json");
-  await changeSetting(c.env.DB, operatorOf(c), key, body.value, body.reason);
-  changed(c, "settings");
-  const value = (await getSettings(getDb(c.env.DB), [key as SettingKey]))[key as SettingKey];
-  return c.json({ key, value });
-});
-
-// ---- Messages ----
-
-adminRoutes.post("/notify", validate("json", notifySchema), async (c) => {
-  const body = c.req.valid("json");
-  const db = getDb(c.env.DB);
-  let ids: string[];
-  if (body.target === "customer") {
-    if (!body.userId) throw new AppError("VALIDATION_FAILED", "Choose the customer to notify.", { field: "userId" });
-    ids = [(await findCustomer(db, body.userId)).id];
-  } else ids = await onlineCustomerIds(db);
-  const sent = await sendToast(c, ids, { kind: "toast", type: body.type, message: body.message });
-  await audit(c.env.DB, {
-    actor: operatorOf(c).email,
-    action: "message.notify",
-    detail: { target: body.target, userId: body.userId ?? null, type: body.type, message: body.message, recipients: sent },
-    reason: body.reason,
-    subject: body.userId ?? null,
-  });
-  return c.json({ recipients: sent });
-});
-
-adminRoutes.post("/email/preview", validate("json", groupMailSchema), async (c) => {
-  const body = c.req.valid("json");
-  const db = getDb(c.env.DB);
-  const recipients = await recipientsFor(db, body.audience);
-  const sample = recipients[0] ?? { id: "preview", email: "customer@example.com", username: "Customer" };
-  const message = await groupMessage(c.var.config.publicUrl, c.var.config.jwtSecret, sample, body.subject, body.body);
-  return c.json({ count: Math.min(recipients.length, MAX_RECIPIENTS_PER_SEND), more: recipients.length > MAX_RECIPIENTS_PER_SEND, preview: { to: message.to, subject: message.subject, text: message.text } });
-});
-
-adminRoutes.post("/email/send", validate("json", groupMailSendSchema), async (c) => {
-  const body = c.req.valid("json");
-  const db = getDb(c.env.DB);
-  const recipients = (await recipientsFor(db, body.audience)).slice(0, MAX_RECIPIENTS_PER_SEND);
-  if (recipients.length !== body.expectedCount) {
-    throw new AppError("CONFLICT", `The group now has ${recipients.length} recipients, not ${body.expectedCount}: preview it again before sending.`, { count: recipients.length });
-  }
-  await enforceRateLimit(db, `operator-mail:${operatorOf(c).id}`, GROUP_MAIL_LIMIT);
-  await audit(c.env.DB, {
-    actor: operatorOf(c).email,
-    action: "message.email",
-    detail: { audience: body.audience, subject: body.subject, recipients: recipients.length },
-    reason: body.reason,
-  });
-  const origin = c.var.config.publicUrl;
-  const sender = emailSenderFor(c.env, c.var.config, db);
-  const sendAll = async () => {
-    let failed = 0;
-    for (const to of recipients) {
-      try {
-        await sender.send(await groupMessage(origin, c.var.config.jwtSecret, to, body.subject, body.body));
-      } catch {
-        failed += 1;
-      }
+  /** One item and the provider's word on it now ("verify again"; nothing changes). A provider that cannot be read is shown, not a 502. */
+  .get("/reviews/:id", async (c) => {
+    const review = await getQueueItem(getDb(c.env.DB), c.req.param("id"));
+    if (!review) throw new AppError("NOT_FOUND", "No review with this id.");
+    let verification = null;
+    let verifyError: string | null = null;
+    try {
+      verification = await verifyQueueItem(paymentDeps(c), review);
+    } catch (err) {
+      if (!(err instanceof UpstreamFault)) throw err;
+      verifyError = `${review.kind === "card" ? "Squad" : "NOWPayments"} could not be reached: try again.`;
     }
-    if (failed > 0) log("warn", "group e-mail: some not delivered", { rid: c.var.requestId, failed, total: recipients.length });
-  };
-  if (sender.sendInBackground) c.executionCtx.waitUntil(sendAll());
-  else await sendAll();
-  return c.json({ sent: recipients.length });
-});
+    return c.json({ review, verification, verifyError });
+  })
 
-// ---- Audit and reconcile ----
+  /** Verify again with the provider, then credit the right amount or refuse, once (a second decision is 409). Audited. */
+  .post("/reviews/:id/resolve", validate("json", reviewResolveSchema), async (c) => {
+    const body = c.req.valid("json");
+    const result = await resolveQueueItem(paymentDeps(c), { id: c.req.param("id"), operator: operatorOf(c), action: body.action, amount: body.amount, reason: body.reason });
+    changed(c, "deposits");
+    return c.json({ message: result.review.status === "credited" ? "Credited." : "Refused.", ...result });
+  })
 
-adminRoutes.get("/audit", async (c) => {
-  const q = c.req.query();
-  return c.json({
-    data: await listAudit(getDb(c.env.DB), {
-      actor: q.actor || undefined,
-      action: q.action || undefined,
-      subject: q.subject || undefined,
-      before: q.before ? Number(q.before) || undefined : undefined,
-      limit: q.limit ? Number(q.limit) || undefined : undefined,
-    }),
-  });
-});
+  .get("/orders", async (c) => c.json({ data: await listOrders(getDb(c.env.DB), filterOf(c)) }))
 
-adminRoutes.get("/reconcile", async (c) => c.json(await reconcileNow(getDb(c.env.DB))));
+  .get("/rentals", async (c) => c.json({ data: await listRentals(getDb(c.env.DB), filterOf(c)) }))
 
+  .post("/orders/:id/settle", validate("json", reasonSchema), async (c) => {
+    const id = c.req.param("id");
+    const result = await settleSmsOrderNow(c.env, id);
+    await audit(c.env.DB, { actor: operatorOf(c).email, action: "order.settle", detail: { orderId: id, ...result }, reason: c.req.valid("json").reason, subject: id, previousSql: sqlString(JSON.stringify(result.from)) });
+    changed(c, "orders");
+    return c.json(result);
+  })
+
+  .post("/rentals/:id/settle", validate("json", reasonSchema), async (c) => {
+    const id = c.req.param("id");
+    const result = await settleRentalNow(rentalDeps(c), id);
+    await audit(c.env.DB, { actor: operatorOf(c).email, action: "rental.settle", detail: { rentalId: id, ...result }, reason: c.req.valid("json").reason, subject: id, previousSql: sqlString(JSON.stringify(result.from)) });
+    changed(c, "rentals");
+    return c.json(result);
+  })
+
+  // ---- Prices and content (settings) ----
+  .get("/settings", async (c) => {
+    const db = getDb(c.env.DB);
+    const keys = Object.keys(settingSchemas) as SettingKey[];
+    const [values, history] = await Promise.all([
+      getSettings(db, keys),
+      listAudit(db, { action: "setting.", limit: 100 }),
+    ]);
+    return c.json({ settings: values, defaults: SETTING_DEFAULTS, history });
+  })
+
+  .patch("/settings/:key", validate("json", settingChangeSchema), async (c) => {
+    const key = c.req.param("key");
+    const body = c.req.valid("json");
+    await changeSetting(c.env.DB, operatorOf(c), key, body.value, body.reason);
+    changed(c, "settings");
+    const value = (await getSettings(getDb(c.env.DB), [key as SettingKey]))[key as SettingKey];
+    return c.json({ key, value });
+  })
+
+  // ---- Messages ----
+  .post("/notify", validate("json", notifySchema), async (c) => {
+    const body = c.req.valid("json");
+    const db = getDb(c.env.DB);
+    let ids: string[];
+    if (body.target === "customer") {
+      if (!body.userId) throw new AppError("VALIDATION_FAILED", "Choose the customer to notify.", { field: "userId" });
+      ids = [(await findCustomer(db, body.userId)).id];
+    } else ids = await onlineCustomerIds(db);
+    const sent = await sendToast(c, ids, { kind: "toast", type: body.type, message: body.message });
+    await audit(c.env.DB, {
+      actor: operatorOf(c).email,
+      action: "message.notify",
+      detail: { target: body.target, userId: body.userId ?? null, type: body.type, message: body.message, recipients: sent },
+      reason: body.reason,
+      subject: body.userId ?? null,
+    });
+    return c.json({ recipients: sent });
+  })
+
+  .post("/email/preview", validate("json", groupMailSchema), async (c) => {
+    const body = c.req.valid("json");
+    const db = getDb(c.env.DB);
+    const recipients = await recipientsFor(db, body.audience);
+    const sample = recipients[0] ?? { id: "preview", email: "customer@example.com", username: "Customer" };
+    const message = await groupMessage(c.var.config.publicUrl, c.var.config.jwtSecret, sample, body.subject, body.body);
+    return c.json({ count: Math.min(recipients.length, MAX_RECIPIENTS_PER_SEND), more: recipients.length > MAX_RECIPIENTS_PER_SEND, preview: { to: message.to, subject: message.subject, text: message.text } });
+  })
+
+  .post("/email/send", validate("json", groupMailSendSchema), async (c) => {
+    const body = c.req.valid("json");
+    const db = getDb(c.env.DB);
+    const recipients = (await recipientsFor(db, body.audience)).slice(0, MAX_RECIPIENTS_PER_SEND);
+    if (recipients.length !== body.expectedCount) {
+      throw new AppError("CONFLICT", `The group now has ${recipients.length} recipients, not ${body.expectedCount}: preview it again before sending.`, { count: recipients.length });
+    }
+    await enforceRateLimit(db, `operator-mail:${operatorOf(c).id}`, GROUP_MAIL_LIMIT);
+    await audit(c.env.DB, {
+      actor: operatorOf(c).email,
+      action: "message.email",
+      detail: { audience: body.audience, subject: body.subject, recipients: recipients.length },
+      reason: body.reason,
+    });
+    const origin = c.var.config.publicUrl;
+    const sender = emailSenderFor(c.env, c.var.config, db);
+    const sendAll = async () => {
+      let failed = 0;
+      for (const to of recipients) {
+        try {
+          await sender.send(await groupMessage(origin, c.var.config.jwtSecret, to, body.subject, body.body));
+        } catch {
+          failed += 1;
+        }
+      }
+      if (failed > 0) log("warn", "group e-mail: some not delivered", { rid: c.var.requestId, failed, total: recipients.length });
+    };
+    if (sender.sendInBackground) c.executionCtx.waitUntil(sendAll());
+    else await sendAll();
+    return c.json({ sent: recipients.length });
+  })
+
+  // ---- Audit and reconcile ----
+  .get("/audit", async (c) => {
+    const q = c.req.query();
+    return c.json({
+      data: await listAudit(getDb(c.env.DB), {
+        actor: q.actor || undefined,
+        action: q.action || undefined,
+        subject: q.subject || undefined,
+        before: q.before ? Number(q.before) || undefined : undefined,
+        limit: q.limit ? Number(q.limit) || undefined : undefined,
+      }),
+    });
+  })
+
+  .get("/reconcile", async (c) => c.json(await reconcileNow(getDb(c.env.DB))));
 /**
  * The unsubscribe link at the foot of every group e-mail (signed, no sign-in needed: it is opened from a mail client).
  * Public, so it lives outside the operator gate.
  */
-export const unsubscribeRoutes = new Hono<AppEnv>();
-unsubscribeRoutes.get("/unsubscribe", async (c) => {
+export const unsubscribeRoutes = new Hono<AppEnv>().get("/unsubscribe", async (c) => {
   const userId = c.req.query("u") ?? "";
   const signature = c.req.query("t") ?? "";
   const ok = userId.length > 0 && signature.length > 0 && (await applyUnsubscribe(getDb(c.env.DB), c.var.config.jwtSecret, userId, signature));

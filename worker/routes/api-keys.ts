@@ -15,52 +15,51 @@ import { resendWebhookEvent, setWebhookUrl, webhookLog } from "../services/webho
  * The Settings "API" section: the signed-in customer manages their developer keys (session token only: a key cannot
  * mint or revoke keys) and their sandbox wallet.
  */
-export const apiKeyRoutes = new Hono<AppEnv>();
+export const apiKeyRoutes = new Hono<AppEnv>()
+  .use("/keys", requireAuth)
+  .use("/keys/*", requireAuth)
 
-apiKeyRoutes.use("/keys", requireAuth);
-apiKeyRoutes.use("/keys/*", requireAuth);
+  .get("/keys", async (c) => c.json({ data: await listApiKeys(getDb(c.env.DB), c.var.user.id) }))
 
-apiKeyRoutes.get("/keys", async (c) => c.json({ data: await listApiKeys(getDb(c.env.DB), c.var.user.id) }));
+  .post("/keys", validate("json", createApiKeySchema), async (c) => {
+    // A key spends the wallet without a password or 2FA: only an owner whose address is confirmed may mint one.
+    requireVerifiedEmail(c.var.user);
+    return c.json(await createApiKey(getDb(c.env.DB), c.var.user, c.req.valid("json")), 201);
+  })
 
-apiKeyRoutes.post("/keys", validate("json", createApiKeySchema), async (c) => {
-  // A key spends the wallet without a password or 2FA: only an owner whose address is confirmed may mint one.
-  requireVerifiedEmail(c.var.user);
-  return c.json(await createApiKey(getDb(c.env.DB), c.var.user, c.req.valid("json")), 201);
-});
+  .post("/keys/:id/revoke", validate("param", apiKeyIdSchema), async (c) => {
+    return c.json(await revokeApiKey(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id));
+  })
 
-apiKeyRoutes.post("/keys/:id/revoke", validate("param", apiKeyIdSchema), async (c) => {
-  return c.json(await revokeApiKey(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id));
-});
+  /** The sandbox account's test wallet (created with the first test key, or here). */
+  .get("/keys/sandbox", async (c) => {
+    return c.json({ balance: koboToNaira(await sandboxBalanceKobo(getDb(c.env.DB), c.var.user)) });
+  })
 
-/** The sandbox account's test wallet (created with the first test key, or here). */
-apiKeyRoutes.get("/keys/sandbox", async (c) => {
-  return c.json({ balance: koboToNaira(await sandboxBalanceKobo(getDb(c.env.DB), c.var.user)) });
-});
+  /** Free test money: it exists only in the sandbox account and buys only sandbox numbers. */
+  .post("/keys/sandbox/top-up", validate("json", sandboxTopUpSchema), async (c) => {
+    const db = getDb(c.env.DB);
+    await topUpSandbox(db, c.var.user, nairaToKobo(c.req.valid("json").amount));
+    const balance = koboToNaira(await sandboxBalanceKobo(db, c.var.user));
+    // Test keys' webhooks hear of it like a real deposit (balance.changed).
+    await notify(c.env, sandboxUserIdFor(c.var.user.id), { kind: "balance.changed", balance });
+    return c.json({ balance });
+  })
 
-/** Free test money: it exists only in the sandbox account and buys only sandbox numbers. */
-apiKeyRoutes.post("/keys/sandbox/top-up", validate("json", sandboxTopUpSchema), async (c) => {
-  const db = getDb(c.env.DB);
-  await topUpSandbox(db, c.var.user, nairaToKobo(c.req.valid("json").amount));
-  const balance = koboToNaira(await sandboxBalanceKobo(db, c.var.user));
-  // Test keys' webhooks hear of it like a real deposit (balance.changed).
-  await notify(c.env, sandboxUserIdFor(c.var.user.id), { kind: "balance.changed", balance });
-  return c.json({ balance });
-});
+  /** Where the key's webhook events go (null removes it). */
+  .put("/keys/:id/webhook", validate("param", apiKeyIdSchema), validate("json", webhookUrlSchema), async (c) => {
+    const { id } = c.req.valid("param");
+    await setWebhookUrl(c.env, c.var.user.id, id, c.req.valid("json").url);
+    return c.json(toApiKeyView(await ownApiKey(getDb(c.env.DB), c.var.user.id, id)));
+  })
 
-/** Where the key's webhook events go (null removes it). */
-apiKeyRoutes.put("/keys/:id/webhook", validate("param", apiKeyIdSchema), validate("json", webhookUrlSchema), async (c) => {
-  const { id } = c.req.valid("param");
-  await setWebhookUrl(c.env, c.var.user.id, id, c.req.valid("json").url);
-  return c.json(toApiKeyView(await ownApiKey(getDb(c.env.DB), c.var.user.id, id)));
-});
+  /** The key's delivery log, newest first (the last 100 events). */
+  .get("/keys/:id/webhook/events", validate("param", apiKeyIdSchema), async (c) => {
+    return c.json({ data: await webhookLog(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id) });
+  })
 
-/** The key's delivery log, newest first (the last 100 events). */
-apiKeyRoutes.get("/keys/:id/webhook/events", validate("param", apiKeyIdSchema), async (c) => {
-  return c.json({ data: await webhookLog(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id) });
-});
-
-/** Delivers an event again (same id and body), with a fresh 24-hour retry budget. */
-apiKeyRoutes.post("/keys/:id/webhook/events/:eventId/resend", validate("param", webhookEventIdSchema), async (c) => {
-  const { id, eventId } = c.req.valid("param");
-  return c.json(await resendWebhookEvent(c.env, c.var.user.id, id, eventId));
-});
+  /** Delivers an event again (same id and body), with a fresh 24-hour retry budget. */
+  .post("/keys/:id/webhook/events/:eventId/resend", validate("param", webhookEventIdSchema), async (c) => {
+    const { id, eventId } = c.req.valid("param");
+    return c.json(await resendWebhookEvent(c.env, c.var.user.id, id, eventId));
+  });

@@ -2,7 +2,6 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "../db/client";
 import type { Env } from "../config";
-import { setSmsProviderFactoryForTests } from "../providers/sms";
 import { ScriptedSmsProvider } from "../test/scripted-sms-provider";
 import type { RentalProvider } from "../providers/rent/types";
 import { rentNumber } from "../services/rentals";
@@ -11,6 +10,7 @@ import { createKey, pollOnce } from "../test/api-fixtures";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
 import { resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
 import { apiV1Routes, openapi } from "./api-v1";
+import { overrideUpstreamsForTests } from "../providers/test-seams";
 
 vi.setConfig({ testTimeout: 60_000 });
 beforeEach(() => resetSmsTestState());
@@ -216,10 +216,10 @@ describe("sandbox keys never touch live providers or the real wallet", () => {
     const liveEnv: Env = { ...env, PROVIDERS: "live" };
     const seen: string[] = [];
     const fake = new ScriptedSmsProvider();
-    setSmsProviderFactoryForTests((e) => {
+    overrideUpstreamsForTests({ sms: (e) => {
       seen.push(e.PROVIDERS ?? "live");
       return fake;
-    });
+    } });
     const owner = await createUser({ balanceKobo: 300_000 });
     await createKey(owner, "test");
     await api("/api/keys/sandbox/top-up", { token: owner.token, json: { amount: 5000 } });
@@ -247,7 +247,7 @@ describe("sandbox keys never touch live providers or the real wallet", () => {
     const liveActor = { ...actor, id: owner.id, balanceKobo: 300_000 };
     await buySmsNumber(liveEnv, liveActor, { provider: "Swift", country: "5", service: "wa" });
     expect(new Set(seen)).toEqual(new Set(["live"]));
-    setSmsProviderFactoryForTests(null);
+    overrideUpstreamsForTests({ sms: null });
     const ownerAfterLiveBuy = await balanceOf(owner.id);
 
     // Rentals: the live provider handed to the service is never called for a sandbox account.

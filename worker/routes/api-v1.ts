@@ -22,10 +22,9 @@ import { OpenApiRegistry } from "../lib/openapi";
 import { validate } from "../lib/validate";
 import { requireApiKey } from "../middleware/api-key";
 import { requireIdempotencyKey } from "../middleware/idempotency";
-import { rentalProviderFor } from "../providers/rent";
 import { smsOrderV1, smsQuoteKobo } from "../services/api-v1";
 import { checkRentalNow } from "../services/rental-inbox";
-import type { RentalDeps } from "../services/rental-upstream";
+import { rentalDeps, type RentalDeps } from "../services/deps";
 import { ownedRental, rentalMessagesOf, rentalView } from "../services/rental-views";
 import { cancelRental, endRental, quoteRental, rentNumber } from "../services/rentals";
 import { isSandboxUser, providerModeFor, envForUser } from "../services/sandbox-accounts";
@@ -58,11 +57,8 @@ apiV1Routes.get("/openapi.json", (c) =>
 apiV1Routes.use("*", async (c, next) => (new URL(c.req.url).pathname.endsWith("/openapi.json") ? next() : requireApiKey(c, next)));
 apiV1Routes.use("*", async (c, next) => (c.req.method === "POST" ? requireIdempotencyKey(c, next) : next()));
 
-const rentDeps = (c: { env: AppEnv["Bindings"]; var: AppEnv["Variables"] }): RentalDeps => ({
-  env: c.env,
-  db: getDb(c.env.DB),
-  provider: rentalProviderFor(c.env, { providers: providerModeFor(c.var.config.providers, c.var.user.id) }),
-});
+const rentDeps = (c: { env: AppEnv["Bindings"]; var: AppEnv["Variables"] }): RentalDeps =>
+  rentalDeps(c.env, { providers: providerModeFor(c.var.config.providers, c.var.user.id) });
 
 openapi.add({ method: "get", path: "/balance", summary: "Your wallet balance (the test wallet for a sk_test_ key)", response: v1BalanceSchema });
 apiV1Routes.get("/balance", (c) =>

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { koboToNaira } from "../../schema/money";
+import type { LevelRow, RateSettingsRow } from "../../schema/settings";
 import { tierFor } from "../../schema/tiers";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
@@ -18,14 +19,14 @@ export const contentRoutes = new Hono<AppEnv>()
     // `rate` is the exchange rate prices are computed with (SPEC 4: cost/100 × rate × markup), so a client applying the
     // formula shows what the server charges (issue 19). The crypto funding rate (rate_settings.rate) is `crypto_rate`.
     const { rate: cryptoRate, ...funding } = s.rate_settings;
-    return c.json([{ ...funding, rate: s.exchange_rate.rate, exchange_rate: s.exchange_rate.rate, crypto_rate: cryptoRate }]);
+    return c.json([{ ...funding, rate: s.exchange_rate.rate, exchange_rate: s.exchange_rate.rate, crypto_rate: cryptoRate } satisfies RateSettingsRow]);
   })
   // The user comes from the token; the spec's ?user_id is ignored.
   .get("/level", requireAuth, async (c) => {
     const user = c.var.user;
     const tiers = await getSetting(getDb(c.env.DB), "tiers");
     const totalDeposited = koboToNaira(user.totalDepositedKobo);
-    return c.json([{ total_deposited: totalDeposited, tier: tierFor(tiers, totalDeposited) }]);
+    return c.json([{ total_deposited: totalDeposited, tier: tierFor(tiers, totalDeposited) } satisfies LevelRow]);
   })
   .get("/ref", requireAuth, (c) => {
     const origin = c.var.config.publicUrl;

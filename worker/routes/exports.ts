@@ -9,12 +9,6 @@ import { readAsSignedInUser } from "../middleware/auth";
 import { ordersRead } from "../services/order-list";
 import { transactionsRead } from "../services/transactions";
 
-/**
- * CSV export of what the history screens show (the same reads as GET /api/get-transaction and GET /api/orders, so the
- * same rows and the same statuses), for a date range. Naira with two decimals; dates in ISO 8601 UTC.
- */
-export const exportRoutes = new Hono<AppEnv>();
-
 const inWindow = (iso: string, w: { start: number; end: number }) => {
   const t = Date.parse(iso);
   return t >= w.start && t < w.end;
@@ -30,24 +24,29 @@ function csvResponse(body: string, name: string): Response {
   });
 }
 
-exportRoutes.get("/export/transactions.csv", validate("query", exportRangeSchema), async (c) => {
-  const range = c.req.valid("query");
-  const w = exportWindow(range);
-  const rows = ((await readAsSignedInUser(c, transactionsRead)) as Transaction[]).filter((t) => inWindow(t.created_at, w));
-  const csv = toCsv(
-    ["Date", "Reference", "Description", "Amount (NGN)", "Status"],
-    rows.map((t) => [t.created_at, t.id, t.note, nairaCell(t.amount), t.status]),
-  );
-  return csvResponse(csv, `transactions-${range.from}-to-${range.to}.csv`);
-});
+/**
+ * CSV export of what the history screens show (the same reads as GET /api/get-transaction and GET /api/orders, so the
+ * same rows and the same statuses), for a date range. Naira with two decimals; dates in ISO 8601 UTC.
+ */
+export const exportRoutes = new Hono<AppEnv>()
+  .get("/export/transactions.csv", validate("query", exportRangeSchema), async (c) => {
+    const range = c.req.valid("query");
+    const w = exportWindow(range);
+    const rows = ((await readAsSignedInUser(c, transactionsRead)) as Transaction[]).filter((t) => inWindow(t.created_at, w));
+    const csv = toCsv(
+      ["Date", "Reference", "Description", "Amount (NGN)", "Status"],
+      rows.map((t) => [t.created_at, t.id, t.note, nairaCell(t.amount), t.status]),
+    );
+    return csvResponse(csv, `transactions-${range.from}-to-${range.to}.csv`);
+  })
 
-exportRoutes.get("/export/orders.csv", validate("query", exportRangeSchema), async (c) => {
-  const range = c.req.valid("query");
-  const w = exportWindow(range);
-  const rows = ((await readAsSignedInUser(c, ordersRead)) as OrderRow[]).filter((o) => inWindow(o.created_at, w));
-  const csv = toCsv(
-    ["Date", "Reference", "Kind", "Service", "Country", "Provider", "Number", "Code", "Amount (NGN)", "Status"],
-    rows.map((o) => [o.created_at, o.reference_code, o.kind === "sms" ? "Receive SMS" : "Rental", o.service, o.country, o.provider, o.purchased_number, o.sms, nairaCell(o.amount), o.status]),
-  );
-  return csvResponse(csv, `orders-${range.from}-to-${range.to}.csv`);
-});
+  .get("/export/orders.csv", validate("query", exportRangeSchema), async (c) => {
+    const range = c.req.valid("query");
+    const w = exportWindow(range);
+    const rows = ((await readAsSignedInUser(c, ordersRead)) as OrderRow[]).filter((o) => inWindow(o.created_at, w));
+    const csv = toCsv(
+      ["Date", "Reference", "Kind", "Service", "Country", "Provider", "Number", "Code", "Amount (NGN)", "Status"],
+      rows.map((o) => [o.created_at, o.reference_code, o.kind === "sms" ? "Receive SMS" : "Rental", o.service, o.country, o.provider, o.purchased_number, o.sms, nairaCell(o.amount), o.status]),
+    );
+    return csvResponse(csv, `orders-${range.from}-to-${range.to}.csv`);
+  });

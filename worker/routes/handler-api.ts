@@ -11,26 +11,26 @@ import { protocolAction } from "../services/protocol-api";
  * clients send them. Answers are HTTP 200 with the protocol's words (clients read the body, and several treat any
  * non-2xx as a crash); only the per-key rate limit answers 429, with the one error body and Retry-After.
  */
-export const handlerApiRoutes = new Hono<AppEnv>();
+export const handlerApiRoutes = new Hono<AppEnv>()
+  .use(
+    "*",
+    bodyLimit({
+      maxSize: 8 * 1024,
+      onError: () => {
+        throw new AppError("PAYLOAD_TOO_LARGE", "Request body is too large (limit 8 KB).");
+      },
+    }),
+  )
 
-handlerApiRoutes.use(
-  "*",
-  bodyLimit({
-    maxSize: 8 * 1024,
-    onError: () => {
-      throw new AppError("PAYLOAD_TOO_LARGE", "Request body is too large (limit 8 KB).");
-    },
-  }),
-);
+  .on(["GET", "POST"], "/", async (c) => {
+    const params = await protocolParams(c);
+    const get = (name: string) => (params.get(name) ?? "").trim();
+    const caller = get("api_key") ? await callerFor(c, get("api_key")) : null;
+    if (!caller) return c.text("BAD_KEY");
+    const reply = await protocolAction(c.env, caller.user, get("action"), { get });
+    return "text" in reply ? c.text(reply.text) : c.json(reply.json);
+  });
 
-handlerApiRoutes.on(["GET", "POST"], "/", async (c) => {
-  const params = await protocolParams(c);
-  const get = (name: string) => (params.get(name) ?? "").trim();
-  const caller = get("api_key") ? await callerFor(c, get("api_key")) : null;
-  if (!caller) return c.text("BAD_KEY");
-  const reply = await protocolAction(c.env, caller.user, get("action"), { get });
-  return "text" in reply ? c.text(reply.text) : c.json(reply.json);
-});
 
 async function protocolParams(c: Context<AppEnv>): Promise<URLSearchParams> {
   const params = new URLSearchParams(new URL(c.req.url).search);

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { NO_RENT_STOCK_MESSAGE } from "../../schema/rentals";
+import { NO_RENT_STOCK_MESSAGE } from "../../schema/constants";
 import { postEntry } from "../services/ledger";
 import { clearSettingsCache, putSetting } from "../services/settings";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";

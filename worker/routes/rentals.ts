@@ -1,95 +1,99 @@
 import { Hono } from "hono";
 import { koboToNaira } from "../../schema/money";
-import { NO_RENT_STOCK_MESSAGE, RENT_PRICE_REFUSED_MESSAGE, rentExtendRequestSchema, rentalIdParamSchema, rentNumberRequestSchema, rentQuoteRequestSchema } from "../../schema/rentals";
+import {
+  RENT_PRICE_REFUSED_MESSAGE,
+  rentExtendRequestSchema, rentalIdParamSchema, rentNumberRequestSchema,
+  rentQuoteRequestSchema,
+  type RentalDetailResponse,
+  type RentalEndResponse,
+  type RentExtendOptionsResponse,
+  type RentExtendResponse,
+  type RentNumberResponse,
+  type RentQuoteResponse,
+} from "../../schema/rentals";
+import { NO_RENT_STOCK_MESSAGE } from "../../schema/constants";
 import type { AppEnv } from "../app-env";
-import { getDb } from "../db/client";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { chargedBelowShown } from "../services/pricing";
-import { rentalProviderFor } from "../providers/rent";
 import { extendOptions, extendRental } from "../services/rental-extension";
 import { checkRentalNow } from "../services/rental-inbox";
-import type { RentalDeps } from "../services/rental-upstream";
+import { rentalDeps as rentalDepsFor, type RentalDeps } from "../services/deps";
 import { ownedRental, refundIfEndedKobo, rentalMessagesOf, rentalView } from "../services/rental-views";
 import { cancelRental, endRental, quoteRental, rentCountries, rentNumber } from "../services/rentals";
 
-/** Rent Number (docs/api.md "Rent Number"). Every route is signed in; the user comes from the token only. */
-export const rentalRoutes = new Hono<AppEnv>();
-
-rentalRoutes.use("/rent/*", requireAuth);
-rentalRoutes.use("/rent-number", requireAuth);
-rentalRoutes.use("/rentals/*", requireAuth);
-
 /** Shared with the console's settle action (routes/admin.ts). */
-export const rentalDeps = (c: { env: AppEnv["Bindings"]; var: AppEnv["Variables"] }): RentalDeps => ({
-  env: c.env,
-  db: getDb(c.env.DB),
-  provider: rentalProviderFor(c.env, c.var.config),
-});
+export const rentalDeps = (c: { env: AppEnv["Bindings"]; var: AppEnv["Variables"] }): RentalDeps => rentalDepsFor(c.env, c.var.config);
 
-rentalRoutes.get("/rent/country-list", async (c) => c.json(await rentCountries(rentalDeps(c))));
+/** Rent Number (docs/api.md "Rent Number"). Every route is signed in; the user comes from the token only. */
+export const rentalRoutes = new Hono<AppEnv>()
+  .use("/rent/*", requireAuth)
+  .use("/rent-number", requireAuth)
+  .use("/rentals/*", requireAuth)
 
-rentalRoutes.post("/rent/countries", validate("json", rentQuoteRequestSchema), async (c) => {
-  const body = c.req.valid("json");
-  const quote = await quoteRental(rentalDeps(c), c.var.user.totalDepositedKobo, {
-    countryId: body.countryId,
-    unit: body.duration,
-    period: body.period,
+  .get("/rent/country-list", async (c) => c.json(await rentCountries(rentalDeps(c))))
+
+  .post("/rent/countries", validate("json", rentQuoteRequestSchema), async (c) => {
+    const body = c.req.valid("json");
+    const quote = await quoteRental(rentalDeps(c), c.var.user.totalDepositedKobo, {
+      countryId: body.countryId,
+      unit: body.duration,
+      period: body.period,
+    });
+    // No stock is an answer, not an error: the form shows the spec's red box from `message` (or an empty/zero limit).
+    // A price the guard refused is answered the same way, with its own message (renting it would be a 409).
+    if (quote.refused) return c.json({ limits: quote.limits, price: null, in_stock: false, message: RENT_PRICE_REFUSED_MESSAGE } satisfies RentQuoteResponse);
+    if (quote.priceKobo === null) {
+      return c.json({ limits: quote.limits, price: null, in_stock: false, message: NO_RENT_STOCK_MESSAGE } satisfies RentQuoteResponse);
+    }
+    // SPEC 7 "data.limits[]": axios's data is the body, so limits sit at the body's top level (issue 19).
+    return c.json({ limits: quote.limits, price: koboToNaira(quote.priceKobo), in_stock: true } satisfies RentQuoteResponse);
+  })
+
+  .post("/rent-number", validate("json", rentNumberRequestSchema), async (c) => {
+    const body = c.req.valid("json");
+    const row = await rentNumber(rentalDeps(c), c.var.user, {
+      countryId: body.countryId,
+      unit: body.duration,
+      period: body.period,
+      clientPrice: body.price,
+    });
+    return c.json({ number: row.number, rental: rentalView(row), price: koboToNaira(row.priceKobo), ...chargedBelowShown(row.priceKobo, body.price) } satisfies RentNumberResponse, 201);
+  })
+
+  .get("/rentals/:id", validate("param", rentalIdParamSchema), async (c) => {
+    const { id } = c.req.valid("param");
+    const deps = rentalDeps(c);
+    const before = await ownedRental(deps.db, c.var.user.id, id);
+    if (before.status === "active") await checkRentalNow(c.env, id);
+    const row = before.status === "active" ? await ownedRental(deps.db, c.var.user.id, id) : before;
+    return c.json({ rental: rentalView(row), messages: await rentalMessagesOf(deps.db, id) } satisfies RentalDetailResponse);
+  })
+
+  .post("/rentals/:id/end", validate("param", rentalIdParamSchema), async (c) => {
+    const { id } = c.req.valid("param");
+    const row = await endRental(rentalDeps(c), c.var.user.id, id);
+    // Ending refunds nothing (refundIfEndedKobo): said in the answer so a client never has to assume it.
+    return c.json({ rental: rentalView(row), refunded: false, refund: koboToNaira(refundIfEndedKobo(row)) } satisfies RentalEndResponse);
+  })
+
+  .post("/rentals/:id/cancel", validate("param", rentalIdParamSchema), async (c) => {
+    const { id } = c.req.valid("param");
+    const { rental, refunded } = await cancelRental(rentalDeps(c), c.var.user.id, id);
+    return c.json({ rental: rentalView(rental), refunded } satisfies RentalEndResponse);
+  })
+
+  /** Extend (decision 019): the choices with the server's price each; empty where the upstream documents no extension. */
+  .get("/rentals/:id/extend-options", validate("param", rentalIdParamSchema), async (c) => {
+    const { id } = c.req.valid("param");
+    const deps = rentalDeps(c);
+    const options = await extendOptions(deps, c.var.user, id);
+    return c.json({ extendable: Boolean(deps.provider.extension), options } satisfies RentExtendOptionsResponse);
+  })
+
+  .post("/rentals/:id/extend", validate("param", rentalIdParamSchema), validate("json", rentExtendRequestSchema), async (c) => {
+    const { id } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const { rental, charged } = await extendRental(rentalDeps(c), c.var.user, id, { unit: body.duration, period: body.period, clientPrice: body.price });
+    return c.json({ rental: rentalView(rental), charged } satisfies RentExtendResponse);
   });
-  // No stock is an answer, not an error: the form shows the spec's red box from `message` (or an empty/zero limit).
-  // A price the guard refused is answered the same way, with its own message (renting it would be a 409).
-  if (quote.refused) return c.json({ limits: quote.limits, price: null, in_stock: false, message: RENT_PRICE_REFUSED_MESSAGE });
-  if (quote.priceKobo === null) {
-    return c.json({ limits: quote.limits, price: null, in_stock: false, message: NO_RENT_STOCK_MESSAGE });
-  }
-  // SPEC 7 "data.limits[]": axios's data is the body, so limits sit at the body's top level (issue 19).
-  return c.json({ limits: quote.limits, price: koboToNaira(quote.priceKobo), in_stock: true });
-});
-
-rentalRoutes.post("/rent-number", validate("json", rentNumberRequestSchema), async (c) => {
-  const body = c.req.valid("json");
-  const row = await rentNumber(rentalDeps(c), c.var.user, {
-    countryId: body.countryId,
-    unit: body.duration,
-    period: body.period,
-    clientPrice: body.price,
-  });
-  return c.json({ number: row.number, rental: rentalView(row), price: koboToNaira(row.priceKobo), ...chargedBelowShown(row.priceKobo, body.price) }, 201);
-});
-
-rentalRoutes.get("/rentals/:id", validate("param", rentalIdParamSchema), async (c) => {
-  const { id } = c.req.valid("param");
-  const deps = rentalDeps(c);
-  const before = await ownedRental(deps.db, c.var.user.id, id);
-  if (before.status === "active") await checkRentalNow(c.env, id);
-  const row = before.status === "active" ? await ownedRental(deps.db, c.var.user.id, id) : before;
-  return c.json({ rental: rentalView(row), messages: await rentalMessagesOf(deps.db, id) });
-});
-
-rentalRoutes.post("/rentals/:id/end", validate("param", rentalIdParamSchema), async (c) => {
-  const { id } = c.req.valid("param");
-  const row = await endRental(rentalDeps(c), c.var.user.id, id);
-  // Ending refunds nothing (refundIfEndedKobo): said in the answer so a client never has to assume it.
-  return c.json({ rental: rentalView(row), refunded: false, refund: koboToNaira(refundIfEndedKobo(row)) });
-});
-
-rentalRoutes.post("/rentals/:id/cancel", validate("param", rentalIdParamSchema), async (c) => {
-  const { id } = c.req.valid("param");
-  const { rental, refunded } = await cancelRental(rentalDeps(c), c.var.user.id, id);
-  return c.json({ rental: rentalView(rental), refunded });
-});
-
-/** Extend (decision 019): the choices with the server's price each; empty where the upstream documents no extension. */
-rentalRoutes.get("/rentals/:id/extend-options", validate("param", rentalIdParamSchema), async (c) => {
-  const { id } = c.req.valid("param");
-  const deps = rentalDeps(c);
-  const options = await extendOptions(deps, c.var.user, id);
-  return c.json({ extendable: Boolean(deps.provider.extension), options });
-});
-
-rentalRoutes.post("/rentals/:id/extend", validate("param", rentalIdParamSchema), validate("json", rentExtendRequestSchema), async (c) => {
-  const { id } = c.req.valid("param");
-  const body = c.req.valid("json");
-  const { rental, charged } = await extendRental(rentalDeps(c), c.var.user, id, { unit: body.duration, period: body.period, clientPrice: body.price });
-  return c.json({ rental: rentalView(rental), charged });
-});

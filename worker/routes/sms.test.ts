@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { setSmsProviderFactoryForTests } from "../providers/sms";
 import { ScriptedSmsProvider } from "../test/scripted-sms-provider";
 import { smsFault } from "../providers/sms/types";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
+import { overrideUpstreamsForTests } from "../providers/test-seams";
 
 // The Receive-SMS API as the web client calls it, against the sandbox upstreams unless a test scripts a fake.
 
@@ -55,7 +55,7 @@ describe("GET /api/sms/countries and /api/sms/price", () => {
     fake.services = async () => {
       throw smsFault("bad_reply", "<html>");
     };
-    setSmsProviderFactoryForTests(() => fake);
+    overrideUpstreamsForTests({ sms: () => fake });
     const res = await api("/api/sms/price?id=5&provider=Swift");
     expect(res.status).toBe(502);
     expect(res.data).toMatchObject({ code: "UPSTREAM_UNAVAILABLE", message: expect.stringMatching(/unexpected reply/) });
@@ -157,7 +157,7 @@ describe("POST /api/sms/get-number", () => {
     const user = await createUser({ balanceKobo: 500_000 });
     const fake = new ScriptedSmsProvider();
     fake.buyResult = smsFault("no_numbers");
-    setSmsProviderFactoryForTests(() => fake);
+    overrideUpstreamsForTests({ sms: () => fake });
     const res = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa" } });
     expect(res.status).toBe(503);
     expect(res.data).toMatchObject({
@@ -182,7 +182,7 @@ describe("POST /api/sms/get-number", () => {
     for (const failure of [smsFault("timeout"), smsFault("bad_reply", "<html>"), smsFault("no_balance")]) {
       const fake = new ScriptedSmsProvider();
       fake.buyResult = failure;
-      setSmsProviderFactoryForTests(() => fake);
+      overrideUpstreamsForTests({ sms: () => fake });
       const res = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa" } });
       expect(res.status).toBeGreaterThanOrEqual(500);
       expect(res.data.message).not.toMatch(/html|balance/i);

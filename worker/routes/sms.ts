@@ -1,83 +1,65 @@
 import { Hono } from "hono";
-import { smsCompareQuerySchema, smsCountriesQuerySchema, smsFavouriteSchema, smsGetNumberSchema, smsGetNumbersSchema, smsOrderRefSchema, smsPriceQuerySchema, type SmsServiceEntry } from "../../schema/sms";
-import { koboToNaira } from "../../schema/money";
+import { smsCompareQuerySchema, smsCountriesQuerySchema, smsFavouriteSchema, smsGetNumberSchema, smsGetNumbersSchema, smsOrderRefSchema, smsPriceQuerySchema } from "../../schema/sms";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { validate } from "../lib/validate";
 import { optionalAuth, requireAuth } from "../middleware/auth";
-import { costMinorUnits, pricingContext, smsPriceKobo } from "../services/pricing";
-import { smsCountries, smsOffers } from "../services/sms-catalogue";
+import { smsCountries, smsPriceList } from "../services/sms-catalogue";
 import { compareRoutes, listFavourites, setFavourite } from "../services/sms-choice";
 import { buySmsNumber, buySmsNumbers, cancelSmsOrder, requestAnotherCode, smsOrderStatus, smsRefundState } from "../services/sms-orders";
 
-export const smsRoutes = new Hono<AppEnv>();
+export const smsRoutes = new Hono<AppEnv>()
+  .get("/sms/countries", validate("query", smsCountriesQuerySchema), async (c) => {
+    const { provider } = c.req.valid("query");
+    const countries = await smsCountries(c.env, provider);
+    return c.json(countries.map((country) => ({ id: country.id, title: country.title })));
+  })
 
-smsRoutes.get("/sms/countries", validate("query", smsCountriesQuerySchema), async (c) => {
-  const { provider } = c.req.valid("query");
-  const countries = await smsCountries(c.env, provider);
-  return c.json(countries.map((country) => ({ id: country.id, title: country.title })));
-});
+  /**
+   * Prices are the customer's own (discount tier), so a signed-in call is priced for its user; without a token the
+   * list shows the starter tier's prices. A token that is sent must be valid.
+   */
+  .get("/sms/price", optionalAuth, validate("query", smsPriceQuerySchema), async (c) => {
+    const { id: countryId, provider } = c.req.valid("query");
+    return c.json(await smsPriceList(c.env, provider, countryId, c.var.viewer?.totalDepositedKobo ?? 0));
+  })
 
-/**
- * Prices are the customer's own (discount tier), so a signed-in call is priced for its user; without a token the
- * list shows the starter tier's prices. A token that is sent must be valid.
- */
-smsRoutes.get("/sms/price", optionalAuth, validate("query", smsPriceQuerySchema), async (c) => {
-  const { id: countryId, provider } = c.req.valid("query");
-  const totalDepositedKobo = c.var.viewer?.totalDepositedKobo ?? 0;
-  const offers = await smsOffers(c.env, provider, countryId);
-  const ctx = await pricingContext(getDb(c.env.DB), totalDepositedKobo);
-  const entries: Record<string, SmsServiceEntry> = {};
-  for (const offer of offers) {
-    entries[offer.serviceId] = {
-      country_id: offer.countryId,
-      application_id: offer.serviceId,
-      application: offer.name,
-      // SPEC 3/7: the upstream cost in minor units; cost/100 × get-rate's rate × (1 + markup) = the starter-tier price.
-      cost: costMinorUnits(offer.costUsd),
-      count: offer.count,
-      price: koboToNaira(smsPriceKobo(offer.costUsd, ctx)),
-    };
-  }
-  return c.json(entries);
-});
+  .post("/sms/get-number", requireAuth, validate("json", smsGetNumberSchema), async (c) => {
+    return c.json(await buySmsNumber(c.env, c.var.user, c.req.valid("json")));
+  })
 
-smsRoutes.post("/sms/get-number", requireAuth, validate("json", smsGetNumberSchema), async (c) => {
-  return c.json(await buySmsNumber(c.env, c.var.user, c.req.valid("json")));
-});
+  // Several numbers (1-5) for one service, each its own order: docs/api.md "Several numbers at once".
+  .post("/sms/get-numbers", requireAuth, validate("json", smsGetNumbersSchema), async (c) => {
+    return c.json(await buySmsNumbers(c.env, c.var.user, c.req.valid("json")));
+  })
 
-// Several numbers (1-5) for one service, each its own order: docs/api.md "Several numbers at once".
-smsRoutes.post("/sms/get-numbers", requireAuth, validate("json", smsGetNumbersSchema), async (c) => {
-  return c.json(await buySmsNumbers(c.env, c.var.user, c.req.valid("json")));
-});
+  // Favourites: starred services, per customer, on the server so every device shows the same.
+  .get("/sms/favourites", requireAuth, async (c) => c.json(await listFavourites(getDb(c.env.DB), c.var.user.id)))
 
-// Favourites: starred services, per customer, on the server so every device shows the same.
-smsRoutes.get("/sms/favourites", requireAuth, async (c) => c.json(await listFavourites(getDb(c.env.DB), c.var.user.id)));
+  .put("/sms/favourites", requireAuth, validate("json", smsFavouriteSchema), async (c) => {
+    const { provider, service_id, starred } = c.req.valid("json");
+    return c.json(await setFavourite(getDb(c.env.DB), c.var.user.id, provider, service_id, starred));
+  })
 
-smsRoutes.put("/sms/favourites", requireAuth, validate("json", smsFavouriteSchema), async (c) => {
-  const { provider, service_id, starred } = c.req.valid("json");
-  return c.json(await setFavourite(getDb(c.env.DB), c.var.user.id, provider, service_id, starred));
-});
+  // Every provider and country selling one service, with our own last-7-days outcomes above a minimum sample.
+  .get("/sms/compare", requireAuth, validate("query", smsCompareQuerySchema), async (c) => {
+    const { provider, service } = c.req.valid("query");
+    return c.json(await compareRoutes(c.env, c.var.user, provider, service));
+  })
 
-// Every provider and country selling one service, with our own last-7-days outcomes above a minimum sample.
-smsRoutes.get("/sms/compare", requireAuth, validate("query", smsCompareQuerySchema), async (c) => {
-  const { provider, service } = c.req.valid("query");
-  return c.json(await compareRoutes(c.env, c.var.user, provider, service));
-});
+  .get("/sms/status/:request_id", requireAuth, validate("param", smsOrderRefSchema), async (c) => {
+    return c.json(await smsOrderStatus(c.env, c.var.user.id, c.req.valid("param").request_id));
+  })
 
-smsRoutes.get("/sms/status/:request_id", requireAuth, validate("param", smsOrderRefSchema), async (c) => {
-  return c.json(await smsOrderStatus(c.env, c.var.user.id, c.req.valid("param").request_id));
-});
+  .post("/sms/cancel", requireAuth, validate("json", smsOrderRefSchema), async (c) => {
+    return c.json(await cancelSmsOrder(c.env, c.var.user.id, c.req.valid("json").request_id));
+  })
 
-smsRoutes.post("/sms/cancel", requireAuth, validate("json", smsOrderRefSchema), async (c) => {
-  return c.json(await cancelSmsOrder(c.env, c.var.user.id, c.req.valid("json").request_id));
-});
+  // "Request another code" on a number whose first code arrived (the web's dialog; the developer API has its own).
+  .post("/sms/another-code", requireAuth, validate("json", smsOrderRefSchema), async (c) => {
+    return c.json(await requestAnotherCode(c.env, c.var.user.id, c.req.valid("json").request_id));
+  })
 
-// "Request another code" on a number whose first code arrived (the web's dialog; the developer API has its own).
-smsRoutes.post("/sms/another-code", requireAuth, validate("json", smsOrderRefSchema), async (c) => {
-  return c.json(await requestAnotherCode(c.env, c.var.user.id, c.req.valid("json").request_id));
-});
-
-smsRoutes.post("/refund-user", requireAuth, validate("json", smsOrderRefSchema), async (c) => {
-  return c.json(await smsRefundState(getDb(c.env.DB), c.var.user.id, c.req.valid("json").request_id));
-});
+  .post("/refund-user", requireAuth, validate("json", smsOrderRefSchema), async (c) => {
+    return c.json(await smsRefundState(getDb(c.env.DB), c.var.user.id, c.req.valid("json").request_id));
+  });

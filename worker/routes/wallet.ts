@@ -1,18 +1,12 @@
 import { Hono, type Context } from "hono";
 import { koboToNaira } from "../../schema/money";
-import {
-  createInvoiceSchema,
-  initializeTransactionSchema,
-  nowStatusQuerySchema,
-  PAYMENT_MESSAGES,
-  transactionRefSchema,
-} from "../../schema/wallet";
+import { createInvoiceSchema, initializeTransactionSchema, nowStatusQuerySchema, transactionRefSchema, type PaymentVerdict } from "../../schema/wallet";
+import { PAYMENT_MESSAGES } from "../../schema/constants";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { readAsSignedInUser, requireAuth } from "../middleware/auth";
-import { paymentProviders } from "../providers/payments/providers";
 import {
   confirmCardPayment,
   createInvoice,
@@ -21,17 +15,12 @@ import {
   nowMerchantCurrencies,
   nowPaymentStatus,
   startCardPayment,
-  type PaymentDeps,
 } from "../services/payments";
+import { paymentDeps as paymentDepsFor, type PaymentDeps } from "../services/deps";
 import { transactionsRead } from "../services/transactions";
 
-export function paymentDeps(c: Context<AppEnv>): PaymentDeps {
-  return {
-    env: c.env,
-    providers: paymentProviders(c.env, c.var.config),
-    defer: (work) => c.executionCtx.waitUntil(work),
-  };
-}
+/** The payment services' dependencies for this request (also the webhooks' and the console's). */
+export const paymentDeps = (c: Context<AppEnv>): PaymentDeps => paymentDepsFor(c.env, c.var.config, (work) => c.executionCtx.waitUntil(work));
 
 /** Wallet: balance, history, card funding through Squad, crypto funding through NOWPayments. All signed-in. */
 export const walletRoutes = new Hono<AppEnv>()
@@ -53,7 +42,7 @@ export const walletRoutes = new Hono<AppEnv>()
   .post("/squad-callback", requireAuth, validate("json", transactionRefSchema), async (c) => c.json(await confirmOutcome(c, c.req.valid("json").transaction_ref)))
   .post("/verify-payment", requireAuth, validate("json", transactionRefSchema), async (c) => {
     const outcome = await confirmOutcome(c, c.req.valid("json").transaction_ref);
-    return c.json({ data: outcome, message: PAYMENT_MESSAGES[outcome] });
+    return c.json({ data: outcome, message: PAYMENT_MESSAGES[outcome] } satisfies PaymentVerdict);
   })
 
   .get("/payments/pending", requireAuth, async (c) => c.json({ data: await listPendingCardPayments(getDb(c.env.DB), c.var.user.id) }))

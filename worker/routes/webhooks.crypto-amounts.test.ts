@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import { setPaymentFetchForTests } from "../providers/payments/providers";
 import { nowPaymentsIpnBody } from "../sandbox/nowpayments";
 import { createInvoiceViaApi, disarmInvoiceWatchers, ledgerCount, paymentRow, postNowIpn, setNowSimulator } from "../test/payment-fixtures";
 import { listPaymentReviews, resolvePaymentReview } from "../services/payment-reviews";
 import { putSetting } from "../services/settings";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { moneyViolations } from "../test/reliability/invariants";
+import { overrideUpstreamsForTests } from "../providers/test-seams";
 
 /**
  * Issue 12, hole 3: a crypto payment is credited for what actually arrived, as NOWPayments' own record says when
@@ -15,7 +15,7 @@ import { moneyViolations } from "../test/reliability/invariants";
  */
 
 afterEach(async () => {
-  setPaymentFetchForTests(null);
+  overrideUpstreamsForTests({ payments: null });
   await disarmInvoiceWatchers();
   await expectLedgerBalanced();
   // The reliability suite's money invariants (a credit equals what arrived, never more than the invoice; an operator
@@ -175,10 +175,10 @@ describe("crypto credits follow what arrived (issue 12, hole 3)", () => {
 describe("invoice input is checked before anything is written (issue 12, hole 5)", () => {
   async function countingUpstream() {
     const calls: string[] = [];
-    setPaymentFetchForTests((_provider, request, simulator) => {
+    overrideUpstreamsForTests({ payments: (_provider, request, simulator) => {
       calls.push(`${request.method} ${new URL(request.url).pathname.replace(/^.*nowpayments-api/, "")}`);
       return simulator(request);
-    });
+    } });
     return calls;
   }
 

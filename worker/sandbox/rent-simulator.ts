@@ -1,5 +1,6 @@
 import { Hono } from "hono";
-import { RENT_CANCEL_WINDOW_MS, RENT_UNIT_MS, RENT_UNITS, type RentUnit } from "../../schema/rentals";
+import { RENT_CANCEL_WINDOW_MS, RENT_UNIT_MS } from "../../schema/rentals";
+import { RENT_UNITS, type RentUnit } from "../../schema/constants";
 import type { Env } from "../config";
 import { chargeSandbox, sandboxBalance, SANDBOX_RUB_PER_USD, setSandboxBalance } from "./sms-activations";
 import { sandboxSmsManToken } from "./sms-man-simulator";

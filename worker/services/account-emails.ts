@@ -6,7 +6,7 @@ import type { EmailMessage } from "../providers/email/email-sender";
 import { emailSenderFor } from "../providers/email/select";
 
 /**
- * The account e-mails of issue 12: the address confirmation and the security notices (a sign-in from a new device, a
+ * The account e-mails of issue 12: the address confirmation, the reset link and the security notices (a sign-in from a new device, a
  * password change, two-factor turned on or off). Links come from the caller, which builds them from the configured origin (Config.publicUrl, never the Host header).
  */
 
@@ -49,6 +49,16 @@ export function newSignInEmail(to: Recipient, device: { label: string; place: st
     `Your account was just signed in to from a device we have not seen before: ${device.label}${device.place ? `, near ${device.place}` : ""}, at ${new Date(device.at).toUTCString()}.`,
     "",
     "If this was you, there is nothing to do. If not, change your password now and use Settings > Signed-in devices to sign that device out.",
+  ]);
+}
+
+/** The reset link (POST /api/forgot-password): single use, one hour (services/password-reset.ts). */
+export function passwordResetEmail(to: Recipient, link: string): EmailMessage {
+  return mail(to, "Reset your password", [
+    "We received a request to reset the password of your account. Open this link to choose a new password:",
+    link,
+    "",
+    "The link works once and expires in 1 hour. If you did not ask for it, ignore this e-mail: your password stays as it is.",
   ]);
 }
 

@@ -2,7 +2,7 @@ import { and, eq, lt } from "drizzle-orm";
 import type { z } from "zod";
 import type { v1SmsOrderSchema } from "../../schema/api-v1";
 import { koboToNaira } from "../../schema/money";
-import type { SmsProviderName } from "../../schema/sms";
+import type { SmsProviderName } from "../../schema/constants";
 import type { Db } from "../db/client";
 import { idempotencyKeys, smsOrders } from "../db/tables";
 import type { Env } from "../config";

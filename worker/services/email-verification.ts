@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
-import { EMAIL_VERIFY_MESSAGES } from "../../schema/accounts";
+import { EMAIL_VERIFY_MESSAGES } from "../../schema/account-messages";
 import type { Db } from "../db/client";
 import { emailVerifications, users } from "../db/tables";
 import { AppError } from "../lib/errors";

@@ -1,8 +1,8 @@
 import { and, desc, eq, gte, like, lt, or, sql, type SQL } from "drizzle-orm";
 import { koboToNaira } from "../../schema/money";
-import { RENTAL_STATUSES } from "../../schema/rentals";
-import { SMS_ORDER_STATUSES } from "../../schema/sms";
-import { PAYMENT_STATUSES } from "../../schema/wallet";
+import { RENTAL_STATUSES } from "../../schema/constants";
+import { SMS_ORDER_STATUSES } from "../../schema/constants";
+import { PAYMENT_STATUSES } from "../../schema/constants";
 import { tierFor } from "../../schema/tiers";
 import { RECONCILE_SQL, stuckSql } from "../db/admin-sql";
 import type { Db } from "../db/client";

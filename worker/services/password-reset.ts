@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
-import { RESET_LINK_INVALID_MESSAGE } from "../../schema/accounts";
+import { RESET_LINK_INVALID_MESSAGE } from "../../schema/account-messages";
 import type { Db } from "../db/client";
 import { passwordResets, users } from "../db/tables";
 import { AppError } from "../lib/errors";

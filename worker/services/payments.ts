@@ -1,7 +1,8 @@
 import { and, desc, eq, gt, inArray, lt, ne, sql } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../schema/money";
-import { INVOICE_LIFETIME_MS, type InvoiceAnswer, type PaymentConfirmation, type PaymentStatus } from "../../schema/wallet";
-import { getDb, type Db } from "../db/client";
+import type { CheckoutStart, InvoiceAnswer, InvoiceStatusAnswer, MerchantCurrency, PaymentConfirmation, PendingCardPayment } from "../../schema/wallet";
+import { INVOICE_LIFETIME_MS, type PaymentStatus } from "../../schema/constants";
+import type { Db } from "../db/client";
 import { payments, users } from "../db/tables";
 import { configFor, type Env } from "../config";
 import { TtlCache } from "../lib/cache";
@@ -9,7 +10,7 @@ import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import type { NowPayment, NowPaymentStatus } from "../providers/payments/nowpayments";
 import { UpstreamFault } from "../providers/upstream-http";
-import { paymentProviders, type PaymentProviders } from "../providers/payments/providers";
+import { paymentDeps, type PaymentDeps } from "./deps";
 import { ledgerInsert } from "./ledger";
 import { notify } from "./notify";
 import { logReview, openReviewStatement, type OpenReviewInput } from "./payment-reviews";
@@ -27,12 +28,6 @@ import { STOP, type TickResult } from "./tick";
 
 export type Payment = typeof payments.$inferSelect;
 
-export interface PaymentDeps {
-  env: Env;
-  providers: PaymentProviders;
-  /** Keeps best-effort work (realtime notifications) alive after the answer is sent. */
-  defer: (work: Promise<unknown>) => void;
-}
 
 /**
  * Where the customer's browser and the provider reach us: the configured PUBLIC_URL, never a request header (a forged
@@ -92,8 +87,8 @@ export async function startCardPayment(
   deps: PaymentDeps,
   user: { id: string; email: string; username: string },
   amountNaira: number,
-): Promise<{ checkout_url: string; transaction_ref: string }> {
-  const db = getDb(deps.env.DB);
+): Promise<CheckoutStart> {
+  const db = deps.db;
   await enforceCostLimit(db, user.id, "payment");
   const { squadmin } = await getSetting(db, "rate_settings");
   if (amountNaira < squadmin) throw new AppError("VALIDATION_FAILED", `min amount is ₦${squadmin}`, { field: "amount" });
@@ -104,7 +99,7 @@ export async function startCardPayment(
   const ref = newReference("VN");
   await db.insert(payments).values({ id: ref, userId: user.id, provider: "squad", status: "pending", amountKobo, currency: "NGN" });
   try {
-    const checkout = await deps.providers.squad.initiate({
+    const checkout = await deps.provider.squad.initiate({
       amountKobo,
       email: user.email,
       transactionRef: ref,
@@ -127,13 +122,13 @@ export async function startCardPayment(
  * Returns null for an unknown (or someone else's) reference.
  */
 export async function confirmCardPayment(deps: PaymentDeps, ref: string, ownerId?: string): Promise<PaymentConfirmation | null> {
-  const db = getDb(deps.env.DB);
+  const db = deps.db;
   // A customer's click (or the return page's polling) asks Squad: limited per account. The sweep passes no owner.
   if (ownerId !== undefined) await enforceCostLimit(db, ownerId, "verify");
   const payment = await findPayment(db, { id: ref, provider: "squad", ownerId });
   if (!payment) return null;
   if (payment.status === "credited") return "success";
-  const verification = await deps.providers.squad.verify(ref);
+  const verification = await deps.provider.squad.verify(ref);
   if (!verification) return payment.status === "pending" ? "pending" : "failed";
   if (verification.status === "success") {
     if (verification.amountKobo !== payment.amountKobo || verification.currency !== "NGN") {
@@ -159,7 +154,7 @@ export async function confirmCardPayment(deps: PaymentDeps, ref: string, ownerId
 }
 
 /** The caller's card payments still waiting for confirmation (the Fund Wallet page's pending card), last 24 h. */
-export async function listPendingCardPayments(db: Db, userId: string) {
+export async function listPendingCardPayments(db: Db, userId: string): Promise<PendingCardPayment[]> {
   const rows = await db
     .select({ id: payments.id, amountKobo: payments.amountKobo, currency: payments.currency, createdAt: payments.createdAt })
     .from(payments)
@@ -185,7 +180,7 @@ export async function createInvoice(
   priceUsd: number,
   payCurrency: string,
 ): Promise<InvoiceAnswer> {
-  const db = getDb(deps.env.DB);
+  const db = deps.db;
   await enforceCostLimit(db, user.id, "payment");
   const { cryptomin, rate } = await getSetting(db, "rate_settings");
   if (priceUsd < cryptomin) throw new AppError("VALIDATION_FAILED", `Minimum amount is $${cryptomin}`, { field: "price_amount" });
@@ -200,7 +195,7 @@ export async function createInvoice(
   // NOWPayments' real minimum per currency (GET /min-amount), so a too-small invoice is a clear 400 instead of an
   // upstream refusal. If the check itself is unavailable, NOWPayments still refuses below its minimum on create.
   try {
-    const min = await deps.providers.nowpayments.minAmount(currency);
+    const min = await deps.provider.nowpayments.minAmount(currency);
     if (min.fiatEquivalentUsd !== null && priceUsd < min.fiatEquivalentUsd) {
       const minimum = Math.ceil(min.fiatEquivalentUsd * 100) / 100;
       throw new AppError("VALIDATION_FAILED", `The minimum for ${currency} is $${minimum.toFixed(2)}.`, { field: "price_amount", minimum });
@@ -227,7 +222,7 @@ export async function createInvoice(
   });
   let created;
   try {
-    created = await deps.providers.nowpayments.createPayment({
+    created = await deps.provider.nowpayments.createPayment({
       priceAmountUsd: priceUsdCents / 100,
       payCurrency: currency,
       orderId: id,
@@ -278,7 +273,7 @@ export async function applyNowPaymentsIpn(
   deps: PaymentDeps,
   ipn: { paymentId: string; status: NowPaymentStatus; orderId: string | null; parentPaymentId?: string | null },
 ): Promise<"credited" | "updated" | "unchanged" | "unknown" | "review"> {
-  const db = getDb(deps.env.DB);
+  const db = deps.db;
   const payment = await findPayment(db, { providerPaymentId: ipn.paymentId, provider: "nowpayments" });
   if (!payment) {
     // A repeat deposit to an invoice's address arrives as a new payment naming the invoice in parent_payment_id.
@@ -302,13 +297,13 @@ async function applyNowStatus(
   const partlyCredited = payment.status === "credited" && (payment.creditedKobo ?? payment.amountKobo) < payment.amountKobo;
   if (payment.status === "credited" && !partlyCredited) return "credited";
   if (MONEY_ARRIVED.has(status)) {
-    const read = remote ?? (payment.providerPaymentId ? await deps.providers.nowpayments.getPayment(payment.providerPaymentId) : null);
+    const read = remote ?? (payment.providerPaymentId ? await deps.provider.nowpayments.getPayment(payment.providerPaymentId) : null);
     if (!read) {
       log("warn", "nowpayments does not know a payment it reported as paid: not credited", { paymentId: payment.id });
       return "unchanged";
     }
     // Re-read ours too: an IPN and the watcher may race; the ledger key and conditional updates hold either way.
-    const current = (await findPayment(getDb(deps.env.DB), { id: payment.id, provider: "nowpayments" })) ?? payment;
+    const current = (await findPayment(deps.db, { id: payment.id, provider: "nowpayments" })) ?? payment;
     if (!MONEY_ARRIVED.has(read.paymentStatus)) {
       // NOWPayments' own record is the authority: an IPN saying 'finished' while the payment is still confirming waits.
       return current.status === "credited" ? "credited" : applyNowStatus(deps, current, read.paymentStatus, read);
@@ -316,7 +311,7 @@ async function applyNowStatus(
     return settleArrival(deps, current, read);
   }
   if (payment.status === "credited") return "credited";
-  const moved = await moveStatus(getDb(deps.env.DB), payment, status);
+  const moved = await moveStatus(deps.db, payment, status);
   if (moved && (status === "failed" || status === "expired" || status === "refunded")) {
     deps.defer(
       notify(deps.env, payment.userId, {
@@ -339,7 +334,7 @@ async function applyNowStatus(
  * - more arriving after a partial credit: the difference goes to review.
  */
 async function settleArrival(deps: PaymentDeps, payment: Payment, remote: NowPayment): Promise<"credited" | "updated" | "unchanged" | "review"> {
-  const db = getDb(deps.env.DB);
+  const db = deps.db;
   const expectedCurrency = (payment.payCurrency ?? "").toUpperCase();
   const paidCurrency = (remote.payCurrency ?? "").toUpperCase();
   const expectedAmount = Number(payment.payAmount ?? remote.payAmount);
@@ -391,7 +386,7 @@ async function settleArrival(deps: PaymentDeps, payment: Payment, remote: NowPay
  * Review row and status change go in one batch; a replayed IPN finds both done and changes nothing.
  */
 async function holdForReview(deps: PaymentDeps, payment: Payment, input: OpenReviewInput, holdInvoice: boolean): Promise<"review" | "credited"> {
-  const db = getDb(deps.env.DB);
+  const db = deps.db;
   const now = Date.now();
   const insert = openReviewStatement(db, input);
   const [created] = holdInvoice
@@ -430,11 +425,11 @@ async function applyRepeatDeposit(
   parentPaymentId: string,
   status: NowPaymentStatus,
 ): Promise<"unknown" | "unchanged" | "review"> {
-  const db = getDb(deps.env.DB);
+  const db = deps.db;
   const parent = await findPayment(db, { providerPaymentId: parentPaymentId, provider: "nowpayments" });
   if (!parent) return "unknown";
   if (!MONEY_ARRIVED.has(status)) return "unchanged";
-  const remote = await deps.providers.nowpayments.getPayment(childPaymentId);
+  const remote = await deps.provider.nowpayments.getPayment(childPaymentId);
   if (!remote || remote.parentPaymentId !== parentPaymentId || !MONEY_ARRIVED.has(remote.paymentStatus)) {
     log("warn", "nowpayments repeat deposit not confirmed by a re-read: ignored", { childPaymentId, parentPaymentId });
     return "unchanged";
@@ -466,7 +461,7 @@ const NOW_FAILURE_MESSAGES = {
 } as const;
 
 /** The caller's invoice status (GET /now-status). null for an unknown or someone else's payment. */
-export async function nowPaymentStatus(db: Db, userId: string, providerPaymentId: string) {
+export async function nowPaymentStatus(db: Db, userId: string, providerPaymentId: string): Promise<InvoiceStatusAnswer | null> {
   const payment = await findPayment(db, { providerPaymentId, provider: "nowpayments", ownerId: userId });
   if (!payment) return null;
   const credited = payment.status === "credited";
@@ -499,7 +494,7 @@ export async function invoiceTick(deps: PaymentDeps, paymentId: string): Promise
     retryMs = UPSTREAM_RETRY_MS;
   }
   if (settled) return STOP;
-  const payment = await findPayment(getDb(deps.env.DB), { id: paymentId, provider: "nowpayments" });
+  const payment = await findPayment(deps.db, { id: paymentId, provider: "nowpayments" });
   if (!payment || Date.now() > (payment.expiresAt ?? 0) + IN_FLIGHT_GIVE_UP_MS) return STOP;
   return { again: true, delayMs: retryMs };
 }
@@ -509,14 +504,14 @@ export async function invoiceTick(deps: PaymentDeps, paymentId: string): Promise
  * a deposit. Returns whether the invoice is settled; when money is still in flight, it asks to be called again.
  */
 export async function settleInvoice(deps: PaymentDeps, paymentId: string): Promise<{ settled: boolean }> {
-  const db = getDb(deps.env.DB);
+  const db = deps.db;
   const payment = await findPayment(db, { id: paymentId, provider: "nowpayments" });
   if (!payment || FINAL.has(payment.status)) return { settled: true };
   if (!payment.providerPaymentId) {
     await moveStatus(db, payment, "failed");
     return { settled: true };
   }
-  const remote = await deps.providers.nowpayments.getPayment(payment.providerPaymentId);
+  const remote = await deps.provider.nowpayments.getPayment(payment.providerPaymentId);
   // Re-read after the network call: an IPN may have credited the payment meanwhile (the ledger key would hold anyway).
   const current = await findPayment(db, { id: paymentId, provider: "nowpayments" });
   if (!current || FINAL.has(current.status)) return { settled: true };
@@ -569,7 +564,7 @@ async function creditPayment(
   note: string,
   opts: { amountKobo?: number; actuallyPaid?: string; review?: OpenReviewInput | null } = {},
 ): Promise<void> {
-  const db = getDb(deps.env.DB);
+  const db = deps.db;
   const now = Date.now();
   const amountKobo = opts.amountKobo ?? payment.amountKobo;
   const referral = await referralRewardStatement(db, { userId: payment.userId, amountKobo, paymentId: payment.id });
@@ -613,7 +608,7 @@ export const CARD_GIVE_UP_MS = 24 * 3600_000;
  * and return page never came (or gives them up after a day). Bounded per run.
  */
 export async function sweepPayments(deps: PaymentDeps): Promise<{ invoices: number; cards: number }> {
-  const db = getDb(deps.env.DB);
+  const db = deps.db;
   const now = Date.now();
   // A grace period after expiry lets the invoice watcher's own alarm go first.
   const staleInvoices = await db
@@ -662,18 +657,17 @@ export async function sweepPayments(deps: PaymentDeps): Promise<{ invoices: numb
 // Currency lists (cached per isolate: they change rarely and every Fund Wallet visit asks)
 
 const CURRENCY_CACHE_MS = 5 * 60_000;
-type MerchantCurrency = { code: string; name: string; available_for_payment: boolean };
 const currencyCache = new TtlCache<"coins", Promise<string[]>>(CURRENCY_CACHE_MS);
 const merchantCurrencyCache = new TtlCache<"merchant", Promise<MerchantCurrency[]>>(CURRENCY_CACHE_MS);
 
 export function nowCurrencies(deps: PaymentDeps): Promise<string[]> {
-  return currencyCache.getOrLoad("coins", async () => (await deps.providers.nowpayments.merchantCoins()).map((c) => c.toUpperCase()));
+  return currencyCache.getOrLoad("coins", async () => (await deps.provider.nowpayments.merchantCoins()).map((c) => c.toUpperCase()));
 }
 
 /** Every currency NOWPayments lists, flagged available_for_payment when it is enabled and selected by the merchant. */
 export function nowMerchantCurrencies(deps: PaymentDeps): Promise<MerchantCurrency[]> {
   return merchantCurrencyCache.getOrLoad("merchant", async () => {
-    const [selected, all] = await Promise.all([nowCurrencies(deps), deps.providers.nowpayments.fullCurrencies()]);
+    const [selected, all] = await Promise.all([nowCurrencies(deps), deps.provider.nowpayments.fullCurrencies()]);
     const chosen = new Set(selected);
     return all.map((c) => ({ code: c.code.toUpperCase(), name: c.name, available_for_payment: c.enabled && chosen.has(c.code.toUpperCase()) }));
   });
@@ -682,11 +676,7 @@ export function nowMerchantCurrencies(deps: PaymentDeps): Promise<MerchantCurren
 /** The cron's entry point: no request here, so notifications are awaited before the sweep returns. */
 export async function runPaymentSweep(env: Env): Promise<void> {
   const pending: Promise<unknown>[] = [];
-  const deps: PaymentDeps = {
-    env,
-    providers: paymentProviders(env, configFor(env)),
-    defer: (work) => void pending.push(work),
-  };
+  const deps = paymentDeps(env, configFor(env), (work) => void pending.push(work));
   const result = await sweepPayments(deps);
   await Promise.allSettled(pending);
   if (result.invoices + result.cards > 0) log("info", "payment sweep", result);

@@ -1,4 +1,4 @@
-import type { SmsProviderName } from "../../schema/sms";
+import type { SmsProviderName } from "../../schema/constants";
 import type { Env } from "../config";
 import type { SmsOffer } from "../providers/sms/types";
 import { smsCountries, smsOffers, type PricedOffer } from "./sms-catalogue";

@@ -1,4 +1,4 @@
-import { REFUNDED_SMS_STATUSES } from "../../schema/sms";
+import { REFUNDED_SMS_STATUSES } from "../../schema/constants";
 
 /**
  * Per provider and service outcomes of Receive-SMS orders, from plain order rows: the service (providerStats) and the

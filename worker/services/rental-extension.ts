@@ -1,6 +1,7 @@
 import { and, eq, exists, sql } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../schema/money";
-import { formatRentDuration, RENT_UNIT_MS, type RentUnit } from "../../schema/rentals";
+import { formatRentDuration, RENT_UNIT_MS, type RentExtendOption } from "../../schema/rentals";
+import { type RentUnit } from "../../schema/constants";
 import { rentals, users } from "../db/tables";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
@@ -10,7 +11,8 @@ import { notify } from "./notify";
 import { pricingContext, rentPriceKobo } from "./pricing";
 import { enforceCostLimit } from "./rate-limit";
 import { startWatcher } from "./rental-inbox";
-import { customerErrorFor, type RentalDeps } from "./rental-upstream";
+import type { RentalDeps } from "./deps";
+import { customerErrorFor } from "./rental-upstream";
 import { findRental, ownedRental, type RentalRow } from "./rental-views";
 import { getSetting } from "./settings";
 import { toUsd } from "./upstream-money";
@@ -34,13 +36,7 @@ export const EXTEND_CHOICES: { unit: RentUnit; period: number }[] = [
 
 const hoursOf = (unit: RentUnit, period: number) => (RENT_UNIT_MS[unit] * period) / 3_600_000;
 
-export interface ExtendOption {
-  unit: RentUnit;
-  period: number;
-  duration: string;
-  /** What the server charges, naira. */
-  price: number;
-}
+
 
 async function priceKobo(deps: RentalDeps, row: RentalRow, totalDepositedKobo: number, unit: RentUnit, period: number): Promise<number | null> {
   const extension = deps.provider.extension;
@@ -55,10 +51,10 @@ async function priceKobo(deps: RentalDeps, row: RentalRow, totalDepositedKobo: n
 }
 
 /** The Extend choices for one rental with the server's price each; empty where the upstream cannot extend it. */
-export async function extendOptions(deps: RentalDeps, user: { id: string; totalDepositedKobo: number }, id: string): Promise<ExtendOption[]> {
+export async function extendOptions(deps: RentalDeps, user: { id: string; totalDepositedKobo: number }, id: string): Promise<RentExtendOption[]> {
   const row = await ownedRental(deps.db, user.id, id);
   if (!deps.provider.extension || row.status !== "active" || row.expiresAt === null || row.expiresAt <= Date.now()) return [];
-  const out: ExtendOption[] = [];
+  const out: RentExtendOption[] = [];
   for (const choice of EXTEND_CHOICES) {
     try {
       const kobo = await priceKobo(deps, row, user.totalDepositedKobo, choice.unit, choice.period);

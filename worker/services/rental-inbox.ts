@@ -4,7 +4,8 @@ import type { Env } from "../config";
 import { log } from "../lib/log";
 import { notify } from "./notify";
 import { reminderDueAt } from "./rental-reminder";
-import { upstreamFor, type RentalDeps } from "./rental-upstream";
+import type { RentalDeps } from "./deps";
+import { upstreamFor } from "./rental-upstream";
 import { findRental } from "./rental-views";
 
 /**

@@ -5,7 +5,7 @@ import { log } from "../lib/log";
 import { emailSenderFor } from "../providers/email/select";
 import { rentalEndingEmail } from "./account-emails";
 import { notify } from "./notify";
-import type { RentalDeps } from "./rental-upstream";
+import type { RentalDeps } from "./deps";
 import type { RentalRow } from "./rental-views";
 
 /**

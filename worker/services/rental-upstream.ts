@@ -1,20 +1,12 @@
-import { NO_RENT_STOCK_MESSAGE } from "../../schema/rentals";
-import type { Db } from "../db/client";
-import type { Env } from "../config";
+import { NO_RENT_STOCK_MESSAGE } from "../../schema/constants";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import { rentalProviderFor } from "../providers/rent";
 import { RentProviderError, type RentalProvider } from "../providers/rent/types";
+import type { RentalDeps } from "./deps";
 import { isSandboxUser } from "./sandbox-accounts";
 
-/** What the rental services need from outside themselves, and the upstream each customer's rental talks to. */
-
-export interface RentalDeps {
-  env: Env;
-  db: Db;
-  provider: RentalProvider;
-}
-
+/** The upstream each customer's rental talks to, and how its failures read to the customer. */
 
 /** The upstream for one customer's rental: a sandbox account (test API key) always rents from the simulator. */
 export function upstreamFor(deps: RentalDeps, userId: string): RentalProvider {

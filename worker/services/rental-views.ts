@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { koboToNaira } from "../../schema/money";
-import { formatRentDuration, RENT_CANCEL_WINDOW_MS } from "../../schema/rentals";
+import { formatRentDuration, RENT_CANCEL_WINDOW_MS, type RentalMessageView, type RentalView } from "../../schema/rentals";
 import type { Db } from "../db/client";
 import { rentalMessages, rentals, users } from "../db/tables";
 import { AppError } from "../lib/errors";
@@ -48,7 +48,7 @@ export function refundIfCancelledKobo(row: RentalRow, now = Date.now()): number 
 }
 
 /** A rental as the API answers it. */
-export function rentalView(row: RentalRow, now = Date.now()) {
+export function rentalView(row: RentalRow, now = Date.now()): RentalView {
   return {
     id: row.id,
     number: row.number,
@@ -75,7 +75,7 @@ export function rentalView(row: RentalRow, now = Date.now()) {
 }
 
 /** The inbox: every stored SMS, newest first. */
-export async function rentalMessagesOf(db: Db, rentalId: string) {
+export async function rentalMessagesOf(db: Db, rentalId: string): Promise<RentalMessageView[]> {
   const rows = await db
     .select()
     .from(rentalMessages)

@@ -1,5 +1,6 @@
 import { and, eq, exists, lt, notExists, sql } from "drizzle-orm";
-import { formatRentDuration, NO_RENT_STOCK_MESSAGE, RENT_PRICE_REFUSED_MESSAGE, RENT_CANCEL_WINDOW_MS, RENT_UNIT_MS } from "../../schema/rentals";
+import { formatRentDuration, RENT_PRICE_REFUSED_MESSAGE, RENT_CANCEL_WINDOW_MS, RENT_UNIT_MS } from "../../schema/rentals";
+import { NO_RENT_STOCK_MESSAGE } from "../../schema/constants";
 import { rentalMessages, rentals } from "../db/tables";
 import { TtlCache } from "../lib/cache";
 import { AppError } from "../lib/errors";
@@ -13,7 +14,8 @@ import { enforceCostLimit } from "./rate-limit";
 import { finalSync, nextAlarmAt, startWatcher, stopWatcher, syncRentalMessages } from "./rental-inbox";
 import { guardRentPrice } from "./rental-price-guard";
 import { remindIfDue } from "./rental-reminder";
-import { customerErrorFor, upstreamFor, type RentalDeps } from "./rental-upstream";
+import type { RentalDeps } from "./deps";
+import { customerErrorFor, upstreamFor } from "./rental-upstream";
 import { findRental, ownedRental, type RentalRow } from "./rental-views";
 import { isSandboxUser } from "./sandbox-accounts";
 import { getSetting } from "./settings";

@@ -1,12 +1,13 @@
 import { and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
-import { koboToNaira, nairaToKobo } from "../../schema/money";
+import { formatNaira, koboToNaira, nairaToKobo } from "../../schema/money";
 import { auditSqlInsert, sqlString } from "../db/admin-sql";
-import { getDb, type Db } from "../db/client";
+import type { Db } from "../db/client";
 import { auditLog, payments, users } from "../db/tables";
 import { AppError } from "../lib/errors";
 import { notify } from "./notify";
 import { getPaymentReview, listPaymentReviews, openReviewCount, resolvePaymentReview, type ReviewListItem } from "./payment-reviews";
-import { CARD_PENDING_TOO_LONG_MS, confirmCardPayment, MONEY_ARRIVED, type Payment, type PaymentDeps } from "./payments";
+import type { PaymentDeps } from "./deps";
+import { CARD_PENDING_TOO_LONG_MS, confirmCardPayment, MONEY_ARRIVED, type Payment } from "./payments";
 
 /**
  * The operator console's payment review queue (issue 15, Deposits; docs/decisions/023): one list of what needs an
@@ -25,6 +26,9 @@ export type QueueItem = Omit<ReviewListItem, "reason"> & { kind: "crypto" | "car
 
 /** The audit actions of a queue decision; a card item's resolution is read back from them. */
 const RESOLVE_ACTIONS = ["review.credit", "review.refuse"] as const;
+
+/** Money in messages as the console shows it: ₦15,000.00. */
+const ngn = (kobo: number) => `₦${formatNaira(koboToNaira(kobo))}`;
 
 const cryptoItem = (item: ReviewListItem): QueueItem => ({ ...item, kind: "crypto" });
 
@@ -157,8 +161,8 @@ async function paymentOf(db: Db, id: string): Promise<Payment> {
  * cannot be priced here: the operator types the amount, at most the invoice's naira value.
  */
 async function verifyCrypto(deps: PaymentDeps, item: QueueItem): Promise<Checked> {
-  const payment = await paymentOf(getDb(deps.env.DB), item.payment_id);
-  const remote = await deps.providers.nowpayments.getPayment(item.provider_payment_id);
+  const payment = await paymentOf(deps.db, item.payment_id);
+  const remote = await deps.provider.nowpayments.getPayment(item.provider_payment_id);
   if (!remote) {
     return checked({ provider: "nowpayments", status: "unknown", pay_currency: null, actually_paid: null, creditable: false, message: "NOWPayments does not know this payment: nothing to credit." });
   }
@@ -183,7 +187,7 @@ async function verifyCrypto(deps: PaymentDeps, item: QueueItem): Promise<Checked
       {
         ...base,
         creditable: true,
-        message: `Paid ${paid || "an unknown amount"} ${base.pay_currency ?? ""} against an invoice in ${invoiceCurrency}: it cannot be priced at the invoice's rate. Check its value and type the amount (at most the invoice's ₦${koboToNaira(payment.amountKobo)}).`,
+        message: `Paid ${paid || "an unknown amount"} ${base.pay_currency ?? ""} against an invoice in ${invoiceCurrency}: it cannot be priced at the invoice's rate. Check its value and type the amount (at most the invoice's ${ngn(payment.amountKobo)}).`,
       },
       null,
       payment.amountKobo,
@@ -200,12 +204,12 @@ async function verifyCrypto(deps: PaymentDeps, item: QueueItem): Promise<Checked
   if (due <= 0) {
     return checked({ ...base, creditable: false, message: `By NOWPayments' record (${paid} ${base.pay_currency}) nothing beyond what was already credited is due.` });
   }
-  return checked({ ...base, creditable: true, message: `NOWPayments reports ${paid} ${base.pay_currency} (${remote.paymentStatus}): ₦${koboToNaira(due)} at the invoice's rate.` }, due, due);
+  return checked({ ...base, creditable: true, message: `NOWPayments reports ${paid} ${base.pay_currency} (${remote.paymentStatus}): ${ngn(due)} at the invoice's rate.` }, due, due);
 }
 
 /** A card item: Squad's verify call (https://docs.squadco.com/Payments/verify-transaction), read only. */
 async function verifyCard(deps: PaymentDeps, payment: Payment): Promise<Checked> {
-  const v = await deps.providers.squad.verify(payment.id);
+  const v = await deps.provider.squad.verify(payment.id);
   const base = { provider: "squad" as const, pay_currency: v?.currency ?? null, actually_paid: v ? String(koboToNaira(v.amountKobo)) : null };
   if (!v) return checked({ ...base, status: "unknown", creditable: false, message: "Squad does not know this reference: the checkout was never paid." });
   if (v.status !== "success") return checked({ ...base, status: v.status, creditable: false, message: `Squad reports the charge "${v.status}": nothing to credit.` });
@@ -214,16 +218,16 @@ async function verifyCard(deps: PaymentDeps, payment: Payment): Promise<Checked>
       ...base,
       status: v.status,
       creditable: false,
-      message: `Squad confirmed ${koboToNaira(v.amountKobo)} ${v.currency}, not the ₦${koboToNaira(payment.amountKobo)} asked: not credited from the queue.`,
+      message: `Squad confirmed ${koboToNaira(v.amountKobo)} ${v.currency}, not the ${ngn(payment.amountKobo)} asked: not credited from the queue.`,
     });
   }
-  return checked({ ...base, status: v.status, creditable: true, message: `Squad confirms the charge of ₦${koboToNaira(payment.amountKobo)}.` }, payment.amountKobo, payment.amountKobo);
+  return checked({ ...base, status: v.status, creditable: true, message: `Squad confirms the charge of ${ngn(payment.amountKobo)}.` }, payment.amountKobo, payment.amountKobo);
 }
 
 /** Verify again: the provider's current word on one item (no state changes: resolve asks again itself). */
 export async function verifyQueueItem(deps: PaymentDeps, item: QueueItem): Promise<Verification> {
   if (item.kind === "crypto") return (await verifyCrypto(deps, item)).view;
-  return (await verifyCard(deps, await paymentOf(getDb(deps.env.DB), item.id))).view;
+  return (await verifyCard(deps, await paymentOf(deps.db, item.id))).view;
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -253,7 +257,7 @@ const alreadyResolved = () => new AppError("CONFLICT", "This review is already r
  * pending -> refused compare-and-set.
  */
 export async function resolveQueueItem(deps: PaymentDeps, input: ResolveInput, now = Date.now()): Promise<ResolveAnswer> {
-  const db = getDb(deps.env.DB);
+  const db = deps.db;
   const item = await getQueueItem(db, input.id, now);
   if (!item) {
     // A card payment that left the queue meanwhile (Squad settled it, the sweep gave it up) or has not entered it yet.
@@ -274,7 +278,7 @@ export async function resolveQueueItem(deps: PaymentDeps, input: ResolveInput, n
 }
 
 async function resolveCrypto(deps: PaymentDeps, item: QueueItem, input: ResolveInput): Promise<ResolveAnswer> {
-  const db = getDb(deps.env.DB);
+  const db = deps.db;
   const check = await verifyCrypto(deps, item);
   let amountKobo: number | null = null;
   if (input.action === "credit") {
@@ -282,7 +286,7 @@ async function resolveCrypto(deps: PaymentDeps, item: QueueItem, input: ResolveI
     amountKobo = input.amount !== undefined ? nairaToKobo(input.amount) : check.suggestedKobo;
     if (amountKobo === null) throw new AppError("VALIDATION_FAILED", `Type the amount to credit. ${check.view.message}`, { field: "amount" });
     if (check.maxKobo !== null && amountKobo > check.maxKobo) {
-      throw new AppError("VALIDATION_FAILED", `At most ₦${koboToNaira(check.maxKobo)} may be credited for this review. ${check.view.message}`, {
+      throw new AppError("VALIDATION_FAILED", `At most ${ngn(check.maxKobo)} may be credited for this review. ${check.view.message}`, {
         field: "amount",
         max_amount: koboToNaira(check.maxKobo),
       });
@@ -315,9 +319,9 @@ async function resolveCrypto(deps: PaymentDeps, item: QueueItem, input: ResolveI
 }
 
 async function resolveCard(deps: PaymentDeps, item: QueueItem, input: ResolveInput): Promise<ResolveAnswer> {
-  const db = getDb(deps.env.DB);
+  const db = deps.db;
   if (input.action === "credit" && input.amount !== undefined && nairaToKobo(input.amount) !== nairaToKobo(Number(item.expected_amount))) {
-    throw new AppError("VALIDATION_FAILED", `A card payment is credited for exactly what Squad charged: ₦${item.expected_amount}.`, { field: "amount" });
+    throw new AppError("VALIDATION_FAILED", `A card payment is credited for exactly what Squad charged: ${ngn(nairaToKobo(Number(item.expected_amount)))}.`, { field: "amount" });
   }
   const payment = await paymentOf(db, item.id);
   const check = await verifyCard(deps, payment);

@@ -1,4 +1,6 @@
-import type { SmsProviderName } from "../../schema/sms";
+import type { SmsProviderName } from "../../schema/constants";
+import { koboToNaira } from "../../schema/money";
+import type { SmsServiceEntry } from "../../schema/sms";
 import { getDb, type Db } from "../db/client";
 import type { Env } from "../config";
 import { TtlCache } from "../lib/cache";
@@ -6,7 +8,7 @@ import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import { smsProviderFor } from "../providers/sms";
 import { SmsProviderError, type SmsCountry, type SmsOffer, type UpstreamMoney } from "../providers/sms/types";
-import { smsPriceKobo } from "./pricing";
+import { costMinorUnits, pricingContext, smsPriceKobo } from "./pricing";
 import { getSettings } from "./settings";
 import { isSandboxAccountEnv } from "./sandbox-accounts";
 import { assertProviderAvailable } from "./upstream-health";
@@ -59,6 +61,28 @@ export async function smsOffers(env: Env, provider: SmsProviderName, countryId: 
     const offers = await upstreamRead(provider, () => smsProviderFor(env, provider).services(countryId));
     return guardOffers(db, provider, countryId, offers, { history: !sandboxAccount });
   });
+}
+
+/**
+ * GET /api/sms/price: one country's services keyed by service id, each priced for this customer's discount tier (the
+ * starter tier without a token), with the spec's upstream cost in minor units: cost/100 × get-rate's rate × (1 +
+ * markup) is the starter-tier price (SPEC 3/7).
+ */
+export async function smsPriceList(env: Env, provider: SmsProviderName, countryId: string, totalDepositedKobo: number): Promise<Record<string, SmsServiceEntry>> {
+  const offers = await smsOffers(env, provider, countryId);
+  const ctx = await pricingContext(getDb(env.DB), totalDepositedKobo);
+  const entries: Record<string, SmsServiceEntry> = {};
+  for (const offer of offers) {
+    entries[offer.serviceId] = {
+      country_id: offer.countryId,
+      application_id: offer.serviceId,
+      application: offer.name,
+      cost: costMinorUnits(offer.costUsd),
+      count: offer.count,
+      price: koboToNaira(smsPriceKobo(offer.costUsd, ctx)),
+    };
+  }
+  return entries;
 }
 
 /** Converts, checks and records one price list (see the module comment). */

@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../schema/money";
-import { MAX_CHAIN_ROUTES, type SmsChainState, type SmsChainStatus, type SmsGetNumberInput, type SmsProviderName } from "../../schema/sms";
+import { MAX_CHAIN_ROUTES, type SmsChainState, type SmsGetNumberInput } from "../../schema/sms";
+import { type SmsChainStatus, type SmsProviderName } from "../../schema/constants";
 import type { Db } from "../db/client";
 import { smsChains, smsOrders, users } from "../db/tables";
 import type { Env } from "../config";

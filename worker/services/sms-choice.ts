@@ -1,15 +1,7 @@
 import { and, desc, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
 import { koboToNaira } from "../../schema/money";
-import {
-  COMPARE_MIN_SAMPLE,
-  COMPARE_WINDOW_DAYS,
-  MAX_SMS_FAVOURITES,
-  SMS_PROVIDERS,
-  type SmsCompareResponse,
-  type SmsCompareRoute,
-  type SmsFavouritesResponse,
-  type SmsProviderName,
-} from "../../schema/sms";
+import { COMPARE_MIN_SAMPLE, COMPARE_WINDOW_DAYS, MAX_SMS_FAVOURITES, type SmsCompareResponse, type SmsCompareRoute, type SmsFavouritesResponse } from "../../schema/sms";
+import { SMS_PROVIDERS, type SmsProviderName } from "../../schema/constants";
 import type { Db } from "../db/client";
 import { getDb } from "../db/client";
 import { smsFavourites, smsOrders } from "../db/tables";

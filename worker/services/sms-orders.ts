@@ -1,23 +1,7 @@
 import { and, asc, desc, eq, exists, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../schema/money";
-import {
-  MISSING_SERVICE_OR_COUNTRY,
-  REFUNDED_SMS_STATUSES,
-  SMS_CANCELLED_MESSAGE,
-  SMS_ERROR_MESSAGE,
-  SMS_ERROR_TEXT,
-  SMS_TIMEOUT_MESSAGE,
-  SMS_TIMEOUT_TEXT,
-  type OrderRow,
-  type SmsCancelResponse,
-  type SmsGetNumberInput,
-  type SmsGetNumberResponse,
-  type SmsGetNumbersInput,
-  type SmsGetNumbersResponse,
-  type SmsProviderName,
-  type SmsRefundStateResponse,
-  type SmsStatusResponse,
-} from "../../schema/sms";
+import { MISSING_SERVICE_OR_COUNTRY, SMS_CANCELLED_MESSAGE, type OrderRow, type SmsAnotherCodeResponse, type SmsCancelResponse, type SmsGetNumberInput, type SmsGetNumberResponse, type SmsGetNumbersInput, type SmsGetNumbersResponse, type SmsRefundStateResponse, type SmsStatusResponse } from "../../schema/sms";
+import { REFUNDED_SMS_STATUSES, SMS_ERROR_MESSAGE, SMS_ERROR_TEXT, SMS_TIMEOUT_MESSAGE, SMS_TIMEOUT_TEXT, type SmsProviderName } from "../../schema/constants";
 import { smsProviderSchema } from "../../schema/sms";
 import type { Db } from "../db/client";
 import { getDb } from "../db/client";
@@ -747,23 +731,17 @@ export async function acceptPushedCode(env: Env, provider: SmsProviderName, upst
 // ---------------------------------------------------------------------------------------------------------------
 // Customer actions and reads
 
-export interface AnotherCodeResult {
-  request_id: string;
-  status: "used";
-  waiting_for_another_code: true;
-  codes: string[];
-}
 
 /**
  * "Request another code" on a number that already received one and is still open upstream: the upstream is asked
  * (SMS-Activate setStatus 3), the order waits for another code, and its poller looks for it. Free, like upstream.
  * Asking again while one is awaited answers the same without asking the upstream twice.
  */
-export async function requestAnotherCode(env: Env, userId: string, orderId: string): Promise<AnotherCodeResult> {
+export async function requestAnotherCode(env: Env, userId: string, orderId: string): Promise<SmsAnotherCodeResponse> {
   const db = getDb(env.DB);
   const order = await readOwnOrder(db, userId, orderId);
   await enforceCostLimit(db, userId, "smsBuy");
-  const answer = async (): Promise<AnotherCodeResult> => ({
+  const answer = async (): Promise<SmsAnotherCodeResponse> => ({
     request_id: order.id,
     status: "used",
     waiting_for_another_code: true,

@@ -3,7 +3,7 @@ import { getDb } from "../db/client";
 import { configFor } from "../config";
 import { log } from "../lib/log";
 import { runPaymentSweep } from "./payments";
-import { rentalProviderFor } from "../providers/rent";
+import { rentalDeps } from "./deps";
 import { sweepAccountRows } from "./account-sweep";
 import { purgeIdempotencyKeys } from "./api-v1";
 import { notifyOperators } from "./operator-actions";
@@ -19,7 +19,7 @@ import { purgeWebhookEvents } from "./webhooks";
 export async function runScheduledSweep(env: Env): Promise<void> {
   // Rentals whose alarm never came: expire (close upstream) and refund those stuck before their number.
   try {
-    const result = await sweepRentals({ env, db: getDb(env.DB), provider: rentalProviderFor(env, configFor(env)) });
+    const result = await sweepRentals(rentalDeps(env, configFor(env)));
     if (result.expired + result.refunded > 0) log("info", "rental sweep", result);
   } catch (err) {
     log("error", "rental sweep failed", { error: err instanceof Error ? err.message : String(err) });

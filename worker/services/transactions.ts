@@ -1,6 +1,7 @@
 import { and, desc, eq, ne } from "drizzle-orm";
 import { koboToNaira } from "../../schema/money";
-import type { PaymentStatus, Transaction, TransactionStatus } from "../../schema/wallet";
+import type { Transaction } from "../../schema/wallet";
+import type { PaymentStatus, TransactionStatus } from "../../schema/constants";
 import type { Db } from "../db/client";
 import type { UserRead } from "./sessions";
 import { ledger, payments } from "../db/tables";

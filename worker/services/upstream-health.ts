@@ -1,5 +1,5 @@
 import { and, gte, inArray, isNotNull } from "drizzle-orm";
-import type { SmsProviderName } from "../../schema/sms";
+import type { SmsProviderName } from "../../schema/constants";
 import type { Db } from "../db/client";
 import { getDb } from "../db/client";
 import { smsOrders, upstreamHealth } from "../db/tables";

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
-import { ACCOUNT_MESSAGES, type SessionUser } from "../../schema/accounts";
+import { type SessionUser } from "../../schema/accounts";
+import { ACCOUNT_MESSAGES } from "../../schema/account-messages";
 import type { Db } from "../db/client";
 import { users } from "../db/tables";
 import { AppError, isUniqueViolation } from "../lib/errors";

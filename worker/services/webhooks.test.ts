@@ -5,8 +5,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createKey, pollOnce } from "../test/api-fixtures";
 import { api, createUser, type TestUser } from "../test/helpers";
 import { resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
-import { deliverDueWebhooks, deliveryFor, queueWebhookEvents, RETRY_DELAYS_MS, setWebhookSendForTests, setWebhookUrl } from "./webhooks";
+import { deliverDueWebhooks, deliveryFor, queueWebhookEvents, RETRY_DELAYS_MS, setWebhookUrl } from "./webhooks";
 import type { Env } from "../config";
+import { overrideUpstreamsForTests } from "../providers/test-seams";
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -24,16 +25,16 @@ beforeEach(async () => {
   await resetSmsTestState();
   received = [];
   answer = () => 200;
-  setWebhookSendForTests(async (url, init) => {
+  overrideUpstreamsForTests({ webhooks: async (url, init) => {
     const body = String(init.body);
     const r: Received = { url, headers: Object.fromEntries(new Headers(init.headers).entries()), body, json: JSON.parse(body) };
     received.push(r);
     const status = answer(r);
     return new Response(status === 204 ? null : "ok", { status });
-  });
+  } });
 });
 afterEach(() => {
-  setWebhookSendForTests(null);
+  overrideUpstreamsForTests({ webhooks: null });
   restoreSmsProviders();
 });
 

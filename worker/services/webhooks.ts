@@ -9,6 +9,7 @@ import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import { ownApiKey } from "./api-keys";
 import { enforceCostLimit } from "./rate-limit";
+import { upstreamSeams, type WebhookSend } from "../providers/test-seams";
 
 /**
  * Developer webhooks (docs/developer-api.md "Webhooks", decision 016). Each API key may register a URL; the events its
@@ -169,13 +170,6 @@ export async function signWebhook(secret: string, id: string, timestampSeconds: 
 // ---------------------------------------------------------------------------------------------------------------
 // Delivery (run by the key's WebhookDelivery object)
 
-export type WebhookSend = (url: string, init: RequestInit) => Promise<Response>;
-
-let sendForTests: WebhookSend | null = null;
-/** Tests only: the receiver deliveries reach instead of the network (the objects' own alarms use it too). */
-export function setWebhookSendForTests(send: WebhookSend | null): void {
-  sendForTests = send;
-}
 
 /**
  * Posts the key's due events oldest first. An event that fails holds back the later events of its subject (an order's
@@ -183,7 +177,7 @@ export function setWebhookSendForTests(send: WebhookSend | null): void {
  * Idempotent: each attempt's outcome is written before the next event is read, so a re-run alarm only repeats an
  * attempt whose result was never recorded (receivers dedupe by webhook-id).
  */
-export async function deliverDueWebhooks(env: Env, apiKeyId: string, now = Date.now(), send: WebhookSend = sendForTests ?? fetch): Promise<number | null> {
+export async function deliverDueWebhooks(env: Env, apiKeyId: string, now = Date.now(), send: WebhookSend = upstreamSeams.webhooks ?? fetch): Promise<number | null> {
   const db = getDb(env.DB);
   const [key] = await db
     .select({ url: apiKeys.webhookUrl, secret: apiKeys.webhookSecret, revokedAt: apiKeys.revokedAt })

@@ -1,4 +1,4 @@
-import type { SmsProviderName } from "../../schema/sms";
+import type { SmsProviderName } from "../../schema/constants";
 import type { SmsActivation, SmsCancelResult, SmsCountry, SmsOffer, SmsPollResult, SmsProvider, UpstreamMoney } from "../providers/sms/types";
 
 /**

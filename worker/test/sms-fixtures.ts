@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import { SETTING_DEFAULTS } from "../../schema/settings";
-import { setSmsProviderFactoryForTests } from "../providers/sms";
 import type { SmsProvider } from "../providers/sms/types";
 import { clearSettingsCache, putSetting } from "../services/settings";
 import { clearSmsCatalogueCache } from "../services/sms-catalogue";
 import { clearUpstreamHealthCache } from "../services/upstream-health";
 import { db } from "./helpers";
+import { overrideUpstreamsForTests } from "../providers/test-seams";
 
 /** The Durable Object that polls one order (keyed by the order id, which is the spec's request_id). */
 export const pollerOf = (orderId: string) => env.SMS_ORDER.get(env.SMS_ORDER.idFromName(orderId));
@@ -24,12 +24,12 @@ export async function resetSmsTestState(opts: { maxAttempts?: number; provider?:
   await putSetting(db(), "sms_price_guard", SETTING_DEFAULTS.sms_price_guard);
   clearUpstreamHealthCache();
   const provider = opts.provider ?? null;
-  setSmsProviderFactoryForTests(provider ? () => provider : null);
+  overrideUpstreamsForTests({ sms: provider ? () => provider : null });
   clearSmsCatalogueCache();
 }
 
 /** Back to the sandbox upstream after a test that scripted one. */
 export function restoreSmsProviders(): void {
-  setSmsProviderFactoryForTests(null);
+  overrideUpstreamsForTests({ sms: null });
   clearSmsCatalogueCache();
 }

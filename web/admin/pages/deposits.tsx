@@ -1,9 +1,14 @@
 import { useState } from "react";
+import { PAYMENT_STATUSES } from "../../../schema/constants";
 import { naira, useAdminChange, useList, when, type DepositRow } from "../api";
 import { ActionForm, Loading, Panel, Table } from "../ui";
 import { Filters } from "./filters";
+import { ReviewQueue } from "./review-queue";
 
-/** Deposits: card and crypto payments with filters; verify one again with its provider (credited once, by ledger key). */
+/**
+ * Deposits: the review queue first (what waits for a decision), then card and crypto payments with filters; verify one
+ * again with its provider (credited once, by ledger key).
+ */
 export default function DepositsPage() {
   const [filter, setFilter] = useState<Record<string, string>>({ stuck: "" });
   const list = useList<DepositRow>("deposits", filter);
@@ -12,10 +17,11 @@ export default function DepositsPage() {
   return (
     <>
       <h1 className="text-xl font-semibold">Deposits</h1>
+      <ReviewQueue />
       <Filters
         fields={[
           { name: "channel", label: "Channel", options: ["", "card", "crypto"] },
-          { name: "status", label: "Status", options: ["", "pending", "credited", "failed", "expired", "partially_paid", "amount_mismatch"] },
+          { name: "status", label: "Status", options: ["", ...PAYMENT_STATUSES] },
           { name: "user", label: "Customer id" },
           { name: "stuck", label: "Pending too long", options: ["", "1"] },
         ]}

@@ -42,7 +42,10 @@ export default function OverviewPage() {
           </div>
           <Panel title="Needs attention">
             <p className="mb-2 text-sm">
-              Deposits in review: <strong>{q.data.attention.reviews}</strong> · Stuck items: <strong>{q.data.attention.stuck.length}</strong>
+              <a className="text-blue-700 underline dark:text-blue-400" href="#/admin/deposits">
+                Deposits in review
+              </a>
+              : <strong data-testid="reviews-waiting">{q.data.attention.reviews}</strong> · Stuck items: <strong>{q.data.attention.stuck.length}</strong>
             </p>
             <Table
               head={["Kind", "Id", "Status", "Since", ""]}

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { Ad } from "../../api/content";
+import type { Ad } from "../../../schema/settings";
 // Through the dashboard route module: see the note there (no chunk split on the customer's path).
 import { AD_BACKGROUNDS, AdsCarousel } from "../../routes/dashboard";
 import { Button } from "../../components/ui/button";

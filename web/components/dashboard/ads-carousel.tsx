@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { ArrowRight, Megaphone } from "lucide-react";
-import { useAds, type Ad } from "../../api/content";
+import type { Ad } from "../../../schema/settings";
+import { useAds } from "../../api/content";
 import { cn } from "../../lib/cn";
 import { Button } from "../ui/button";
 import { Skeleton } from "../ui/skeleton";

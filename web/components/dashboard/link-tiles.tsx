@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { ChevronRight, Gift, MessagesSquare } from "lucide-react";
 import { toast } from "../../lib/toast";
-import { getRef, useLinks } from "../../api/content";
+import { refQueryOptions, useLinks } from "../../api/content";
 import { useQueryClient } from "@tanstack/react-query";
 
 const tileClasses =
@@ -30,7 +30,7 @@ export function ReferralTile() {
   const copy = async () => {
     try {
       // Read through the cache so a second click does not call the server again.
-      const link = await queryClient.fetchQuery({ queryKey: ["ref"], queryFn: getRef, staleTime: 5 * 60_000 });
+      const link = await queryClient.fetchQuery({ ...refQueryOptions(), staleTime: 5 * 60_000 });
       if (!link) throw new Error("no referral link");
       await navigator.clipboard.writeText(link);
       toast.success("Link copied to your clipboard!");

@@ -24,13 +24,26 @@ export default function Shell() {
   // Any navigation (an entry, the browser's back button) closes the drawer.
   useEffect(() => setDrawerOpen(false), [pathname]);
 
+  // Closing the drawer from itself (Escape, its close control, the backdrop) gives focus back to the menu button. Only
+  // once the drawer is closed: until React re-renders, the button is inside the inert page and cannot take focus.
+  const focusMenuOnClose = useRef(false);
+  const closeDrawer = (backToMenu: boolean) => {
+    focusMenuOnClose.current = backToMenu;
+    setDrawerOpen(false);
+  };
+  useEffect(() => {
+    if (drawerOpen || !focusMenuOnClose.current) return;
+    focusMenuOnClose.current = false;
+    menuButton.current?.focus();
+  }, [drawerOpen]);
+
   // While the drawer is open: Escape closes it and focus returns to the menu button.
   useEffect(() => {
     if (!drawerOpen) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Escape") {
+        focusMenuOnClose.current = true;
         setDrawerOpen(false);
-        menuButton.current?.focus();
       }
     };
     document.addEventListener("keydown", onKey);
@@ -87,14 +100,12 @@ export default function Shell() {
       </div>
 
       {drawerOpen ? (
-        <div aria-hidden className="fixed inset-0 z-40 bg-slate-950/50 backdrop-blur-sm min-[500px]:hidden" onClick={() => setDrawerOpen(false)} />
+        <div aria-hidden className="fixed inset-0 z-40 bg-slate-950/50 backdrop-blur-sm min-[500px]:hidden" onClick={() => closeDrawer(true)} />
       ) : null}
       <SideNav
         id={navId}
         open={drawerOpen}
-        onClose={() => {
-          setDrawerOpen(false);
-        }}
+        onClose={(backToMenu) => closeDrawer(backToMenu === true)}
       />
     </div>
   );

@@ -12,7 +12,8 @@ import { NAV_ITEMS } from "./nav-items";
  * The side navigation: the logo, the spec's entries (highlight rule in web/lib/nav.ts) and the user's footer.
  * A fixed column from 500 px up; below that a slide-in drawer the header's menu button opens.
  */
-export function SideNav({ id, open, onClose }: { id: string; open: boolean; onClose: () => void }) {
+/** onClose(true): closed from the drawer itself (its close control), so focus goes back to the menu button. */
+export function SideNav({ id, open, onClose }: { id: string; open: boolean; onClose: (backToMenu?: boolean) => void }) {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const user = useSessionUser();
   const logout = useLogout();
@@ -41,7 +42,7 @@ export function SideNav({ id, open, onClose }: { id: string; open: boolean; onCl
         <Logo className="min-[500px]:max-sm:[&>span]:sr-only" />
         <button
           type="button"
-          onClick={onClose}
+          onClick={() => onClose(true)}
           aria-label="Close menu"
           className="rounded-md p-2 text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 min-[500px]:hidden dark:text-slate-300 dark:hover:bg-slate-800 cursor-pointer"
         >
@@ -56,7 +57,7 @@ export function SideNav({ id, open, onClose }: { id: string; open: boolean; onCl
               <li key={to}>
                 <AppLink
                   to={to}
-                  onClick={onClose}
+                  onClick={() => onClose(false)}
                   aria-current={active ? "page" : undefined}
                   title={label}
                   className={cn(

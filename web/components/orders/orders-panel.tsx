@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { useOrders, type Order } from "../../api/orders";
+import type { OrderRow } from "../../../schema/sms";
+import { useOrders } from "../../api/orders";
 import { Card, CardContent, CardHeader, CardTitle } from "../ui/card";
 import { OrdersTable } from "./orders-table";
 import { LoadError } from "../ui/load-error";
@@ -16,8 +17,8 @@ export function OrdersPanel({
 }: {
   title: string;
   caption: string;
-  kind: Order["kind"];
-  action?: (order: Order) => ReactNode;
+  kind: OrderRow["kind"];
+  action?: (order: OrderRow) => ReactNode;
 }) {
   const orders = useOrders();
   const rows = (orders.data ?? []).filter((o) => (kind === "rental" ? o.kind === "rental" : o.kind !== "rental"));

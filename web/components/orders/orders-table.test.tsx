@@ -1,9 +1,9 @@
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Order } from "../../api/orders";
+import type { OrderRow } from "../../../schema/sms";
 import { OrdersTable } from "./orders-table";
 
-const order = (over: Partial<Order> = {}): Order => ({
+const order = (over: Partial<OrderRow> = {}): OrderRow => ({
   kind: "sms",
   reference_code: "ord_1",
   purchased_number: "+15550001111",
@@ -13,6 +13,8 @@ const order = (over: Partial<Order> = {}): Order => ({
   provider: "Swift",
   amount: 1200,
   status: "waiting",
+  balance: 0,
+  created_at: "2026-01-01T00:00:00.000Z",
   ...over,
 });
 

@@ -1,7 +1,8 @@
 import { Copy } from "lucide-react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { formatNaira } from "../../../schema/money";
-import type { Order } from "../../api/orders";
+import { SMS_ERROR_TEXT, SMS_TIMEOUT_TEXT } from "../../../schema/constants";
+import type { OrderRow } from "../../../schema/sms";
 import { copyText } from "../../lib/clipboard";
 import { cn } from "../../lib/cn";
 import { formatPhone, shortId } from "../../lib/format";
@@ -12,7 +13,7 @@ import { orderStatusLabel, orderStatusVariant } from "./status-style";
 /** Statuses in which a code may still come: only these rows say 'Waiting...' (a cancelled order is not waiting). */
 const LIVE_STATUSES = new Set(["waiting", "pending", "active"]);
 /** The failure texts the server stores in `sms` instead of a code. */
-const FAILURE_TEXTS = new Set(["SMS polling timed out, code not sent.", "Error polling SMS"]);
+const FAILURE_TEXTS = new Set<string | null>([SMS_TIMEOUT_TEXT, SMS_ERROR_TEXT]);
 
 /** Narrower than this, each order is a card (eight columns cannot fit a phone). */
 export const ORDER_CARDS_QUERY = "(max-width: 639px)";
@@ -31,7 +32,7 @@ function CopyButton({ value, label, message }: { value: string; label: string; m
   );
 }
 
-function CodeCell({ order }: { order: Order }) {
+function CodeCell({ order }: { order: OrderRow }) {
   if (order.sms && !FAILURE_TEXTS.has(order.sms)) {
     return (
       <span className="inline-flex items-center gap-1">
@@ -44,7 +45,7 @@ function CodeCell({ order }: { order: Order }) {
   return <span className="text-slate-600 dark:text-slate-300" aria-label="No code">—</span>;
 }
 
-function OrderIdCell({ order }: { order: Order }) {
+function OrderIdCell({ order }: { order: OrderRow }) {
   return (
     <span className="inline-flex items-center gap-1">
       <span className="font-mono text-xs" title={order.reference_code}>
@@ -55,7 +56,7 @@ function OrderIdCell({ order }: { order: Order }) {
   );
 }
 
-function NumberCell({ order }: { order: Order }) {
+function NumberCell({ order }: { order: OrderRow }) {
   if (!order.purchased_number) return null;
   const shown = formatPhone(order.purchased_number);
   return (
@@ -70,7 +71,7 @@ function NumberCell({ order }: { order: Order }) {
  * The service, and for a "try another number" purchase which number of its chain this row was: each number is its own
  * row (and its own charge or refund), so the chain reads top to bottom.
  */
-function ServiceCell({ order }: { order: Order }) {
+function ServiceCell({ order }: { order: OrderRow }) {
   return (
     <>
       {order.service}
@@ -83,7 +84,7 @@ function ServiceCell({ order }: { order: Order }) {
   );
 }
 
-const StatusBadge = ({ order }: { order: Order }) => (
+const StatusBadge = ({ order }: { order: OrderRow }) => (
   <Badge variant={orderStatusVariant(order.status)} title={order.status}>
     {orderStatusLabel(order.status, order.kind)}
   </Badge>
@@ -106,7 +107,7 @@ function useOverflowsX(ref: React.RefObject<HTMLElement | null>): boolean {
 }
 
 /** The spec's columns, on a screen wide enough: Amount, Status (and Action) stay pinned to the right while it scrolls. */
-function Table({ orders, action, caption }: { orders: Order[]; action?: (order: Order) => ReactNode; caption?: string }) {
+function Table({ orders, action, caption }: { orders: OrderRow[]; action?: (order: OrderRow) => ReactNode; caption?: string }) {
   const box = useRef<HTMLDivElement>(null);
   const overflows = useOverflowsX(box);
   const th = "sticky top-0 z-10 bg-slate-50 px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600 dark:bg-slate-800 dark:text-slate-300";
@@ -178,7 +179,7 @@ function Table({ orders, action, caption }: { orders: Order[]; action?: (order: 
 }
 
 /** A phone: one card per order with every column of the table, labelled. */
-function Cards({ orders, action, caption }: { orders: Order[]; action?: (order: Order) => ReactNode; caption?: string }) {
+function Cards({ orders, action, caption }: { orders: OrderRow[]; action?: (order: OrderRow) => ReactNode; caption?: string }) {
   if (orders.length === 0) {
     return (
       <p className="rounded-lg border border-dashed border-slate-300 py-10 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300" data-testid="orders-table">
@@ -239,9 +240,9 @@ export function OrdersTable({
   action,
   caption,
 }: {
-  orders: Order[];
+  orders: OrderRow[];
   /** When given, an 'Action' column is shown and this renders each row's cell. */
-  action?: (order: Order) => ReactNode;
+  action?: (order: OrderRow) => ReactNode;
   caption?: string;
 }) {
   const narrow = useMediaQuery(ORDER_CARDS_QUERY);

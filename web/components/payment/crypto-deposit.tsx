@@ -3,7 +3,9 @@ import { useQueryClient } from "@tanstack/react-query";
 import { AlertTriangle, Bitcoin, Check, CheckCircle2, Copy, Timer } from "lucide-react";
 import { toast } from "../../lib/toast";
 import { formatNaira } from "../../../schema/money";
-import { useCreateInvoice, useInvoiceStatus, useMerchantCurrencies, type Invoice, type RateSettings } from "../../api/payments";
+import type { RateSettingsRow } from "../../../schema/settings";
+import type { InvoiceAnswer } from "../../../schema/wallet";
+import { useCreateInvoice, useInvoiceStatus, useMerchantCurrencies } from "../../api/payments";
 import { refreshWallet } from "../../api/wallet";
 import { Alert } from "../ui/alert";
 import { Badge } from "../ui/badge";
@@ -14,7 +16,8 @@ import { Input } from "../ui/input";
 import { Select } from "../ui/select";
 import { LoadError } from "../ui/load-error";
 import { Spinner } from "../ui/spinner";
-import { formatCountdown, INVOICE_LIFETIME_MS, isBelowCryptoMinimum, orderPayCurrencies } from "./payment-rules";
+import { INVOICE_LIFETIME_MS } from "../../../schema/constants";
+import { formatCountdown, isBelowCryptoMinimum, orderPayCurrencies } from "./payment-rules";
 import { SimulatePayment } from "./simulate-payment";
 
 // Set only by the local builds of `npm start` and the tests (scripts/local-env.ts): a deployable build drops the
@@ -33,7 +36,7 @@ const DEAD_STATUSES = ["failed", "expired", "refunded"];
 
 /** The active invoice survives a reload of the tab (session storage), so a customer never loses the address. */
 const ACTIVE_INVOICE_KEY = "active-invoice";
-type ActiveInvoice = { invoice: Invoice; expiresAt: number; usd: number };
+type ActiveInvoice = { invoice: InvoiceAnswer; expiresAt: number; usd: number };
 
 function readActiveInvoice(): ActiveInvoice | null {
   try {
@@ -174,7 +177,7 @@ function InvoiceCard({ active, onCancel, onExpired }: { active: ActiveInvoice; o
  * Pay in Crypto: a USD amount and a coin make a NOWPayments invoice; its status is polled every 8 s until the server
  * says it is credited ('Balance Updated' for 5 s), it dies, or the 1,000,000 ms countdown runs out.
  */
-export function CryptoDeposit({ settings, settingsLoading = false }: { settings: RateSettings; settingsLoading?: boolean }) {
+export function CryptoDeposit({ settings, settingsLoading = false }: { settings: RateSettingsRow; settingsLoading?: boolean }) {
   const queryClient = useQueryClient();
   const currencies = useMerchantCurrencies();
   const createInvoice = useCreateInvoice();

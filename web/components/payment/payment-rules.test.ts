@@ -3,7 +3,6 @@ import {
   addPendingPayment,
   formatAge,
   formatCountdown,
-  INVOICE_LIFETIME_MS,
   isBelowCryptoMinimum,
   orderPayCurrencies,
   PENDING_PAYMENTS_KEY,
@@ -11,6 +10,7 @@ import {
   readPendingPayments,
   removePendingPayment,
 } from "./payment-rules";
+import { INVOICE_LIFETIME_MS } from "../../../schema/constants";
 
 describe("pending payment ages", () => {
   const now = Date.UTC(2024, 0, 1, 12, 0, 0);

@@ -52,8 +52,6 @@ export function formatAge(timestamp: number, now: number = Date.now()): string {
   return `${Math.floor(minutes / 60)}h ${minutes % 60}m ago`;
 }
 
-export const INVOICE_LIFETIME_MS = 1_000_000;
-
 /** Remaining time as hh:mm:ss (1,000,000 ms -> 00:16:40); never below zero. */
 export function formatCountdown(remainingMs: number): string {
   const total = Math.max(0, Math.floor(remainingMs / 1000));

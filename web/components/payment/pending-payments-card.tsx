@@ -11,9 +11,10 @@ import { Card, CardDescription, CardTitle } from "../ui/card";
 import { LoadError } from "../ui/load-error";
 import { Spinner } from "../ui/spinner";
 import { formatAge, PENDING_MAX_AGE_MS, prunePendingPayments, removePendingPayment, type PendingPayment } from "./payment-rules";
+import { PAYMENT_MESSAGES } from "../../../schema/constants";
 
 // The spec treats these two messages as failures whatever else the answer says.
-const FAILURE_MESSAGES = ["Transaction not successful", "Payment verification failed"];
+const FAILURE_MESSAGES: string[] = [PAYMENT_MESSAGES.failed, "Payment verification failed"];
 
 /**
  * Card payments begun here that the checkout has not confirmed yet: this browser's stored list (24 h) joined with the
@@ -57,8 +58,8 @@ export function PendingPaymentsCard() {
         return;
       }
       settle(ref);
-      if (failed) toast.error(verdict.message || "Transaction not successful");
-      else toast.success(verdict.message || "Payment confirmed successfully!");
+      if (failed) toast.error(verdict.message || PAYMENT_MESSAGES.failed);
+      else toast.success(verdict.message || PAYMENT_MESSAGES.success);
       await refreshWallet(queryClient);
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) {

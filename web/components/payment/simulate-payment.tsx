@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "../../api/client";
 import { Button } from "../ui/button";
+import * as queryKeys from "../../api/keys";
 
 /**
  * Sandbox only: pays a crypto invoice the way NOWPayments would (the sandbox simulator marks it finished and sends the
@@ -11,7 +12,7 @@ import { Button } from "../ui/button";
  */
 export function SimulatePayment({ paymentId, onPaid }: { paymentId: string; onPaid: () => void }) {
   const health = useQuery({
-    queryKey: ["health"],
+    queryKey: queryKeys.health,
     queryFn: () => apiFetch<{ providers?: string }>("/api/health"),
     staleTime: Infinity,
   });

@@ -7,7 +7,7 @@ import { addPendingPayment, readPendingPayments } from "./payment-rules";
 import { RETURN_MAX_ATTEMPTS, RETURN_POLL_MS, useCardPaymentReturn } from "./use-card-payment-return";
 
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn() }));
-vi.mock("../../lib/toast", () => ({ toast }));
+vi.mock("../../lib/toast", async (original) => ({ ...(await original<typeof import("../../lib/toast")>()), toast }));
 
 type Reply = { status: number; body: unknown } | "network-error";
 

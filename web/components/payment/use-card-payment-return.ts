@@ -1,6 +1,7 @@
 import { useEffect, useEffectEvent, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { toast } from "../../lib/toast";
+import { PAYMENT_MESSAGES } from "../../../schema/constants";
+import { PAYMENT_TOAST_ID, toast } from "../../lib/toast";
 import { ApiError } from "../../api/client";
 import { confirmCardPayment } from "../../api/payments";
 import { refreshWallet } from "../../api/wallet";
@@ -10,7 +11,6 @@ import { removePendingPayment } from "./payment-rules";
 export const RETURN_POLL_MS = 3000;
 export const RETURN_MAX_ATTEMPTS = 15;
 
-const TOAST_ID = "card-payment-return";
 
 /**
  * The card-payment return (spec section 4): Squad sends the customer back to /dashboard/1?reference=<ref>. The server
@@ -43,18 +43,18 @@ export function useCardPaymentReturn(reference: string | undefined, onFinished: 
     const attempt = async () => {
       attempts += 1;
       try {
-        const verdict = await confirmCardPayment(reference);
+        const outcome = await confirmCardPayment(reference);
         if (cancelled) return;
-        if (verdict.data === "success") {
+        if (outcome === "success") {
           removePendingPayment(reference);
-          toast.success("Payment confirmed successfully!", { id: TOAST_ID });
+          toast.success(PAYMENT_MESSAGES.success, { id: PAYMENT_TOAST_ID });
           await refreshWallet(queryClient);
           return finish();
         }
-        if (verdict.data === "failed") {
+        if (outcome === "failed") {
           // The spec only polls on; a declined card will never turn to success, so say so now instead of 45 s later.
           removePendingPayment(reference);
-          toast.error(verdict.message || "Transaction not successful", { id: TOAST_ID });
+          toast.error(PAYMENT_MESSAGES.failed, { id: PAYMENT_TOAST_ID });
           return finish();
         }
       } catch (err) {
@@ -62,16 +62,16 @@ export function useCardPaymentReturn(reference: string | undefined, onFinished: 
         // Another customer's or an unknown reference: nothing to wait for.
         const unknown = err instanceof ApiError && err.status === 404;
         if (unknown || attempts >= RETURN_MAX_ATTEMPTS) {
-          toast.error("Payment verification failed. Please check your transaction history.", { id: TOAST_ID });
+          toast.error("Payment verification failed. Please check your transaction history.", { id: PAYMENT_TOAST_ID });
           return finish();
         }
         if (!requestErrorShown) {
           requestErrorShown = true;
-          toast.error("Failed to confirm payment", { id: TOAST_ID });
+          toast.error("Failed to confirm payment", { id: PAYMENT_TOAST_ID });
         }
       }
       if (attempts >= RETURN_MAX_ATTEMPTS) {
-        toast.info("Payment verification timeout. Please check your transaction history.", { id: TOAST_ID });
+        toast.info("Payment verification timeout. Please check your transaction history.", { id: PAYMENT_TOAST_ID });
         return finish();
       }
       timer = setTimeout(() => void attempt(), RETURN_POLL_MS);

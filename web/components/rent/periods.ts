@@ -1,23 +1,18 @@
-import type { RentUnit } from "../../api/rentals";
+import { RENT_PERIOD_MAX, RENT_UNITS, type RentUnit } from "../../../schema/constants";
 
-/** Spec section 4 (Rental) and 9: the units and how many of each can be rented at once. */
-export const RENT_UNITS: { value: RentUnit; label: string }[] = [
-  { value: "hour", label: "Hour" },
-  { value: "day", label: "Day" },
-  { value: "week", label: "Week" },
-  { value: "month", label: "Month" },
-];
+const UNIT_LABELS: Record<RentUnit, string> = { hour: "Hour", day: "Day", week: "Week", month: "Month" };
 
-export const MAX_PERIOD: Record<RentUnit, number> = { hour: 24, day: 7, week: 4, month: 12 };
+/** Spec section 4 (Rental) and 9: the units offered, in the contract's order (the ranges are RENT_PERIOD_MAX). */
+export const RENT_UNIT_OPTIONS: { value: RentUnit; label: string }[] = RENT_UNITS.map((value) => ({ value, label: UNIT_LABELS[value] }));
 
 export function isRentUnit(value: string): value is RentUnit {
-  return value in MAX_PERIOD;
+  return Object.hasOwn(RENT_PERIOD_MAX, value);
 }
 
 /** The period selector's options for a unit: 1..max, labelled "1 hour", "2 hours"; none before a unit is chosen. */
 export function periodOptions(unit: string): { value: string; label: string }[] {
   if (!isRentUnit(unit)) return [];
-  return Array.from({ length: MAX_PERIOD[unit] }, (_, i) => {
+  return Array.from({ length: RENT_PERIOD_MAX[unit] }, (_, i) => {
     const n = i + 1;
     return { value: String(n), label: `${n} ${unit}${n === 1 ? "" : "s"}` };
   });

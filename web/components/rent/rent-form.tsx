@@ -2,7 +2,9 @@ import { useEffect, useEffectEvent, useMemo, useRef, useState } from "react";
 import { toast } from "../../lib/toast";
 import { formatNaira } from "../../../schema/money";
 import { ApiError } from "../../api/client";
-import { useRentCountries, useRentNumber, useRentStock, type Rental, type RentStockRequest } from "../../api/rentals";
+import { NO_RENT_STOCK_MESSAGE } from "../../../schema/constants";
+import type { RentalView, RentQuoteRequest } from "../../../schema/rentals";
+import { useRentCountries, useRentNumber, useRentStock } from "../../api/rentals";
 import { useBalance } from "../../api/wallet";
 import { cn } from "../../lib/cn";
 import { Button } from "../ui/button";
@@ -11,27 +13,26 @@ import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
 import { Spinner } from "../ui/spinner";
-import { isRentUnit, periodOptions, RENT_UNITS } from "./periods";
+import { isRentUnit, periodOptions, RENT_UNIT_OPTIONS } from "./periods";
 
 /** Spec section 9: stock lookup delay 1 s; no-stock message about 4 s with the fields cleared after 3 s; panel 8 s. */
 export const LOOKUP_DELAY_MS = 1000;
 export const NO_STOCK_VISIBLE_MS = 4000;
 export const NO_STOCK_CLEAR_MS = 3000;
 export const PRICE_PANEL_AFTER_SUBMIT_MS = 8000;
-export const NO_STOCK_MESSAGE = "No stock available for the selected duration";
 
 /**
  * The spec's rental form: Country, Duration unit, then the period (only after a unit), read-only Stock and Price
  * from the server's delayed lookup, the Cost / Wallet summary, and Get Number.
  */
-export function RentForm({ onRented }: { onRented: (rental: Rental) => void }) {
+export function RentForm({ onRented }: { onRented: (rental: RentalView) => void }) {
   const countries = useRentCountries();
   const balance = useBalance();
   const rent = useRentNumber();
   const [countryId, setCountryId] = useState("");
   const [unit, setUnit] = useState("");
   const [period, setPeriod] = useState("");
-  const [lookup, setLookup] = useState<RentStockRequest | null>(null);
+  const [lookup, setLookup] = useState<RentQuoteRequest | null>(null);
   const [noStock, setNoStock] = useState(false);
   // The summary outlives the form's reset after a submit: it hides 8 s later.
   const [summaryCost, setSummaryCost] = useState<number | null>(null);
@@ -71,7 +72,7 @@ export function RentForm({ onRented }: { onRented: (rental: Rental) => void }) {
   const price = inStock ? (stock.data?.price ?? null) : null;
   const noStockAnswer =
     (stock.data && !inStock) ||
-    (stock.error instanceof ApiError && (stock.error.code === "NO_NUMBERS" || stock.error.message === NO_STOCK_MESSAGE));
+    (stock.error instanceof ApiError && (stock.error.code === "NO_NUMBERS" || stock.error.message === NO_RENT_STOCK_MESSAGE));
 
   const clearChoice = () => {
     setCountryId("");
@@ -124,7 +125,7 @@ export function RentForm({ onRented }: { onRented: (rental: Rental) => void }) {
         },
         onError: (err) => {
           if (err instanceof ApiError && err.code === "INSUFFICIENT_BALANCE") toast.error("Insufficient balance");
-          else if (err instanceof ApiError && (err.code === "NO_NUMBERS" || err.message === NO_STOCK_MESSAGE)) showNoStock();
+          else if (err instanceof ApiError && (err.code === "NO_NUMBERS" || err.message === NO_RENT_STOCK_MESSAGE)) showNoStock();
           else {
             toast.error(err.message);
             if (err instanceof ApiError && err.code === "PRICE_CHANGED") void stock.refetch();
@@ -163,7 +164,7 @@ export function RentForm({ onRented }: { onRented: (rental: Rental) => void }) {
             {(p) => (
               <Select
                 {...p}
-                options={RENT_UNITS}
+                options={RENT_UNIT_OPTIONS}
                 value={unit}
                 onValueChange={choose((v) => {
                   setUnit(v);
@@ -188,7 +189,7 @@ export function RentForm({ onRented }: { onRented: (rental: Rental) => void }) {
           </div>
           {noStock ? (
             <div role="alert" className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-700 dark:border-red-900 dark:bg-red-950/60 dark:text-red-300">
-              {NO_STOCK_MESSAGE}
+              {NO_RENT_STOCK_MESSAGE}
             </div>
           ) : null}
           {summaryCost !== null ? (

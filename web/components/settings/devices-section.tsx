@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { sessionsQueryOptions, useRevokeAllSessions, useRevokeSession, type SignedInDevice } from "../../api/account-security";
+import type { SignedInDevice } from "../../../schema/accounts";
+import { sessionsQueryOptions, useRevokeAllSessions, useRevokeSession } from "../../api/account-security";
 import { useLogout } from "../../api/accounts";
 import { useGo } from "../layout/app-link";
 import { toast } from "../../lib/toast";

@@ -1,14 +1,14 @@
 import { useState } from "react";
 import type { SmsCompareRoute } from "../../../schema/sms";
 import { formatNaira } from "../../../schema/money";
-import { useSmsCompare, type SmsProvider } from "../../api/sms";
+import type { SmsProviderName } from "../../../schema/constants";
+import { SMS_PROVIDER_LABELS, useSmsCompare } from "../../api/sms";
 import { Button } from "../ui/button";
 import { Dialog } from "../ui/dialog";
 import { LoadError } from "../ui/load-error";
 import { Spinner } from "../ui/spinner";
 import { sortRoutes, type CompareSort } from "./service-order";
 
-const PROVIDER_LABEL: Record<string, string> = { Swift: "Swift SMS", Dynamic: "Dynamic SMS" };
 
 /**
  * Every provider and country selling the chosen service: price, stock, and our own last-7-days success rate and median
@@ -24,7 +24,7 @@ export function CompareDialog({
 }: {
   open: boolean;
   onClose: () => void;
-  provider: SmsProvider;
+  provider: SmsProviderName;
   serviceId: string;
   onChoose: (route: SmsCompareRoute) => void;
 }) {
@@ -75,7 +75,7 @@ export function CompareDialog({
               <tbody>
                 {routes.map((r) => (
                   <tr key={`${r.provider}:${r.country_id}`} className="border-t border-slate-200 dark:border-slate-700">
-                    <td className="py-1.5 pr-2">{PROVIDER_LABEL[r.provider] ?? r.provider}</td>
+                    <td className="py-1.5 pr-2">{SMS_PROVIDER_LABELS[r.provider]}</td>
                     <td className="py-1.5 pr-2">{r.country}</td>
                     <td className="py-1.5 pr-2">₦{formatNaira(r.price)}</td>
                     <td className="py-1.5 pr-2">{r.count}</td>
@@ -92,7 +92,7 @@ export function CompareDialog({
                       </td>
                     )}
                     <td className="py-1.5">
-                      <Button size="sm" variant="outline" disabled={r.count <= 0} onClick={() => onChoose(r)} aria-label={`Choose ${PROVIDER_LABEL[r.provider] ?? r.provider} ${r.country}`}>
+                      <Button size="sm" variant="outline" disabled={r.count <= 0} onClick={() => onChoose(r)} aria-label={`Choose ${SMS_PROVIDER_LABELS[r.provider]} ${r.country}`}>
                         Choose
                       </Button>
                     </td>

@@ -1,10 +1,12 @@
 import { Copy } from "lucide-react";
-import { useSmsOrder, type SmsStatusResponse } from "../../api/sms";
+import type { SmsStatusResponse } from "../../../schema/sms";
+import { useSmsOrder } from "../../api/sms";
 import { copyText } from "../../lib/clipboard";
 import { formatPhone } from "../../lib/format";
 import { Spinner } from "../ui/spinner";
 import { EmojiText } from "../ui/emoji-text";
-import { ERROR_MESSAGE, smsCode, smsPhase, TIMEOUT_MESSAGE } from "./sms-phase";
+import { SMS_ERROR_MESSAGE, SMS_TIMEOUT_MESSAGE } from "../../../schema/constants";
+import { smsCode, smsPhase } from "./sms-phase";
 
 /**
  * One of the other numbers of a several-at-once purchase: its own order, its own state from the server. Bought with
@@ -35,7 +37,7 @@ function OtherNumberRow({ order, number }: { order: SmsStatusResponse | undefine
         )}
         {chain && chain.max_routes > 1 ? (
           <span className="text-xs text-slate-600 dark:text-slate-400">
-            Number {chain.step} of {chain.max_routes}
+            Number {chain.step} of up to {chain.max_routes}
           </span>
         ) : null}
       </span>
@@ -44,9 +46,9 @@ function OtherNumberRow({ order, number }: { order: SmsStatusResponse | undefine
           {code}
         </button>
       ) : phase === "timeout" ? (
-        <span className="text-red-700 dark:text-red-400"><EmojiText text={TIMEOUT_MESSAGE} /> (refunded)</span>
+        <span className="text-red-700 dark:text-red-400"><EmojiText text={SMS_TIMEOUT_MESSAGE} /> (refunded)</span>
       ) : phase === "error" ? (
-        <span className="text-red-700 dark:text-red-400"><EmojiText text={ERROR_MESSAGE} /> (refunded)</span>
+        <span className="text-red-700 dark:text-red-400"><EmojiText text={SMS_ERROR_MESSAGE} /> (refunded)</span>
       ) : phase === "cancelled" ? (
         <span className="text-slate-600">Cancelled (refunded)</span>
       ) : (

@@ -3,8 +3,8 @@ import { countryAfterProviderChange } from "./provider-country";
 
 describe("countryAfterProviderChange", () => {
   const dynamic = [
-    { id: 12, title: "Nigeria" },
-    { id: 3, title: "Ghana" },
+    { id: "12", title: "Nigeria" },
+    { id: "3", title: "Ghana" },
   ];
 
   it("resets Swift to country 5 whatever its list holds", () => {

@@ -7,7 +7,8 @@ import { Spinner } from "../ui/spinner";
 import { EmojiText } from "../ui/emoji-text";
 import { formatNaira } from "../../../schema/money";
 import { formatPhone } from "../../lib/format";
-import { ERROR_MESSAGE, TIMEOUT_MESSAGE, type SmsPhase } from "./sms-phase";
+import { SMS_ERROR_MESSAGE, SMS_TIMEOUT_MESSAGE } from "../../../schema/constants";
+import type { SmsPhase } from "./sms-phase";
 import type { AnotherCodeState } from "./use-active-sms-request";
 
 /** Copies `value`; shows `shown` (a phone number formatted for its country) when given. */
@@ -138,7 +139,7 @@ export function SmsDialog({
           </div>
         ) : failed ? (
           <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/60 dark:text-red-200">
-            <p className="font-semibold"><EmojiText text={phase === "timeout" ? TIMEOUT_MESSAGE : ERROR_MESSAGE} /></p>
+            <p className="font-semibold"><EmojiText text={phase === "timeout" ? SMS_TIMEOUT_MESSAGE : SMS_ERROR_MESSAGE} /></p>
             <p className="mt-1">The number was released and its price returned to your wallet.</p>
           </div>
         ) : null}

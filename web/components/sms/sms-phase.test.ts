@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SMS_ERROR_TEXT, SMS_TIMEOUT_TEXT } from "../../api/sms";
+import { SMS_ERROR_TEXT, SMS_TIMEOUT_TEXT } from "../../../schema/constants";
 import { movingOn, smsCode, smsPhase } from "./sms-phase";
 
 describe("smsPhase", () => {

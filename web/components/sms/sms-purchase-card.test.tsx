@@ -118,7 +118,7 @@ describe("several numbers with 'try another number'", () => {
     await waitFor(() => expect(screen.getAllByTestId("sms-other-number")[0].textContent).toContain("731904"));
     const rows = screen.getAllByTestId("sms-other-number");
     expect(rows[0].textContent).toMatch(/\+234/);
-    expect(rows[0].textContent).toMatch(/Number 2 of 3/);
+    expect(rows[0].textContent).toMatch(/Number 2 of up to 3/);
     expect(rows[0].textContent).not.toMatch(/Timeout/);
     expect(rows[1].textContent).not.toMatch(/Number \d of/);
   });

@@ -4,7 +4,8 @@ import { toast } from "../../lib/toast";
 import { formatNaira } from "../../../schema/money";
 import { ApiError } from "../../api/client";
 import {
-  SMS_PROVIDERS,
+  SMS_PROVIDER_LABELS,
+  SMS_PROVIDER_OPTIONS,
   smsCountriesQueryOptions,
   useBuyNumber,
   useBuyNumbers,
@@ -13,9 +14,9 @@ import {
   useSmsCompare,
   useSmsCountries,
   useSmsPrices,
-  type SmsCountry,
-  type SmsProvider,
 } from "../../api/sms";
+import { DEFAULT_SMS_COUNTRY, DEFAULT_SMS_PROVIDER, type SmsProviderName } from "../../../schema/constants";
+import type { SmsCountryEntry } from "../../../schema/sms";
 import { useBalance } from "../../api/wallet";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../ui/card";
@@ -33,10 +34,11 @@ import { favouritesFirst } from "./service-order";
 import { allowedRoutes, nextRouteCandidates, routeKey } from "./next-route";
 import { BarChart3, Star } from "lucide-react";
 import type { PendingSmsRequest } from "./pending-request";
-import { countryAfterProviderChange, DEFAULT_COUNTRY_ID, DEFAULT_PROVIDER } from "./provider-country";
+import { countryAfterProviderChange } from "./provider-country";
 import { EmojiText } from "../ui/emoji-text";
-import { ERROR_MESSAGE, TIMEOUT_MESSAGE } from "./sms-phase";
+import { SMS_ERROR_MESSAGE, SMS_TIMEOUT_MESSAGE } from "../../../schema/constants";
 import type { ShownRequest } from "./use-active-sms-request";
+import * as queryKeys from "../../api/keys";
 
 /** Provider faults and refusals the customer can act on: a toast, as the spec's error_msg. */
 const TOAST_CODES = new Set([
@@ -69,9 +71,9 @@ function NumberBox({ shown }: { shown: ShownRequest | null }) {
         {shown.phase === "received" ? (
           <p className="font-mono text-xl font-bold tracking-widest text-emerald-700 dark:text-emerald-400" data-testid="sms-code">{shown.code}</p>
         ) : shown.phase === "timeout" ? (
-          <p className="text-sm font-medium text-red-700 dark:text-red-400" data-testid="sms-code"><EmojiText text={TIMEOUT_MESSAGE} /></p>
+          <p className="text-sm font-medium text-red-700 dark:text-red-400" data-testid="sms-code"><EmojiText text={SMS_TIMEOUT_MESSAGE} /></p>
         ) : shown.phase === "error" ? (
-          <p className="text-sm font-medium text-red-700 dark:text-red-400" data-testid="sms-code"><EmojiText text={ERROR_MESSAGE} /></p>
+          <p className="text-sm font-medium text-red-700 dark:text-red-400" data-testid="sms-code"><EmojiText text={SMS_ERROR_MESSAGE} /></p>
         ) : (
           <Spinner className="mt-1 h-5 w-5 text-blue-600" label="Waiting for the code" />
         )}
@@ -103,8 +105,8 @@ export function SmsPurchaseCard({
   onUnexpectedError: (detail: string) => void;
 }) {
   const qc = useQueryClient();
-  const [provider, setProvider] = useState<SmsProvider>(DEFAULT_PROVIDER);
-  const [countryId, setCountryId] = useState(DEFAULT_COUNTRY_ID);
+  const [provider, setProvider] = useState<SmsProviderName>(DEFAULT_SMS_PROVIDER);
+  const [countryId, setCountryId] = useState(DEFAULT_SMS_COUNTRY);
   const [serviceId, setServiceId] = useState("");
   const [maxPriceText, setMaxPriceText] = useState("");
   // "If no code comes, try another number" and its naira cap for the next number (empty: the price of this one).
@@ -131,7 +133,7 @@ export function SmsPurchaseCard({
   }, [countryId, countries.data, provider]);
 
   const countryOptions = useMemo(
-    () => (countries.data ?? []).map((c: SmsCountry) => ({ value: String(c.id), label: c.title })),
+    () => (countries.data ?? []).map((c: SmsCountryEntry) => ({ value: String(c.id), label: c.title })),
     [countries.data],
   );
   // Starred services first, marked with a star (the list's search still finds every service by name).
@@ -150,7 +152,7 @@ export function SmsPurchaseCard({
   const service = prices.data?.find((s) => String(s.application_id) === serviceId);
 
   const changeProvider = (value: string) => {
-    const next = value as SmsProvider;
+    const next = value as SmsProviderName;
     setProvider(next);
     setCountryId(countryAfterProviderChange(next, qc.getQueryData(smsCountriesQueryOptions(next).queryKey)));
     setServiceId("");
@@ -168,7 +170,7 @@ export function SmsPurchaseCard({
       typeof cap === "number" ? { next_route: { cap, ...(Array.isArray(allowed) ? { routes: allowed } : {}) } } : {};
     const body = { provider, country: countryId, service: serviceId, price, ...(ceiling !== undefined ? { max_price: ceiling } : {}), ...nextRoute };
     const onError = (err: Error) => {
-      if (err instanceof ApiError && err.code === "PRICE_CHANGED") void qc.invalidateQueries({ queryKey: ["sms-prices", provider, countryId] });
+      if (err instanceof ApiError && err.code === "PRICE_CHANGED") void qc.invalidateQueries({ queryKey: queryKeys.smsPrices(provider, countryId) });
       // A price above what the customer agreed to is a choice (buy at the new price / cancel), not a dead end.
       const choice = priceChoiceFrom(err);
       if (choice) setPriceChoice(choice);
@@ -205,10 +207,6 @@ export function SmsPurchaseCard({
       body,
       {
         onSuccess: (res) => {
-          if (res.phone.error_msg !== undefined || res.phone.request_id === undefined) {
-            toast.error(res.phone.error_msg ?? "The provider could not give a number. You were not charged.");
-            return;
-          }
           toast.success("number purchased successfully");
           toast.success("purchased number successfully");
           // The server charged less than shown (a price fall since the list was read): it says so.
@@ -265,7 +263,7 @@ export function SmsPurchaseCard({
           {(p) => (
             <Select
               {...p}
-              options={SMS_PROVIDERS.map((o) => ({ value: o.value, label: o.label }))}
+              options={SMS_PROVIDER_OPTIONS}
               value={provider}
               onValueChange={changeProvider}
             />
@@ -416,7 +414,7 @@ export function SmsPurchaseCard({
                                   setUnticked(next);
                                 }}
                               />
-                              {r.country} · {r.provider === "Swift" ? "Swift SMS" : "Dynamic SMS"} — ₦{formatNaira(r.price)}
+                              {r.country} · {SMS_PROVIDER_LABELS[r.provider]} — ₦{formatNaira(r.price)}
                             </label>
                           </li>
                         );

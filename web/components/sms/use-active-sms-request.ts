@@ -12,6 +12,7 @@ import {
 } from "./pending-request";
 import { smsCode, smsPhase, type SmsPhase } from "./sms-phase";
 import { invalidateMoney } from "../../api/wallet";
+import * as queryKeys from "../../api/keys";
 
 /** Spec section 9: the cancel flag resets after 2 seconds. */
 export const CANCEL_FLAG_MS = 2000;
@@ -123,7 +124,7 @@ export function useActiveSmsRequest() {
       onError: (err) => {
         // A 409 means the code came first: the refreshed status shows it.
         toast.error(`Cancel failed: ${err.message}`);
-        void qc.invalidateQueries({ queryKey: ["sms-order", id] });
+        void qc.invalidateQueries({ queryKey: queryKeys.smsOrder(id) });
       },
     });
   };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NOW_PAYMENT_STATUSES } from "../../../schema/constants";
 import { createUpstreamClient, type UpstreamClientOptions } from "../upstream-http";
 
 /**
@@ -8,17 +9,6 @@ import { createUpstreamClient, type UpstreamClientOptions } from "../upstream-ht
  */
 export const NOWPAYMENTS_LIVE_BASE_URL = "https://api.nowpayments.io/v1";
 
-export const NOW_PAYMENT_STATUSES = [
-  "waiting",
-  "confirming",
-  "confirmed",
-  "sending",
-  "partially_paid",
-  "finished",
-  "failed",
-  "refunded",
-  "expired",
-] as const;
 export type NowPaymentStatus = (typeof NOW_PAYMENT_STATUSES)[number];
 export const nowPaymentStatusSchema = z.enum(NOW_PAYMENT_STATUSES);
 

@@ -1,4 +1,5 @@
 import type { Config, Env } from "../../config";
+import { upstreamSeams } from "../test-seams";
 import { NOWPAYMENTS_SIMULATOR_PATH, nowPaymentsSimulator } from "../../sandbox/nowpayments";
 import { SQUAD_SIMULATOR_PATH, squadSimulator } from "../../sandbox/squad";
 import { createNowPaymentsClient, NOWPAYMENTS_LIVE_BASE_URL, type NowPaymentsClient } from "./nowpayments";
@@ -20,7 +21,7 @@ export function paymentProviders(env: Env, config: Pick<Config, "providers" | "p
     const origin = config.publicUrl;
     const squadFetch = (request: Request) => Promise.resolve(squadSimulator.fetch(request, withoutD1Counting(env)));
     const nowFetch = (request: Request) => Promise.resolve(nowPaymentsSimulator.fetch(request, withoutD1Counting(env)));
-    const intercept = fetchInterceptorForTests;
+    const intercept = upstreamSeams.payments;
     return {
       squad: createSquadClient({
         baseUrl: `${origin}${SQUAD_SIMULATOR_PATH}`,
@@ -44,20 +45,4 @@ export function paymentProviders(env: Env, config: Pick<Config, "providers" | "p
       fetch: (r) => fetch(r),
     }),
   };
-}
-
-export type PaymentFetchInterceptor = (
-  provider: "squad" | "nowpayments",
-  request: Request,
-  simulator: (request: Request) => Promise<Response>,
-) => Promise<Response>;
-
-let fetchInterceptorForTests: PaymentFetchInterceptor | null = null;
-
-/**
- * Tests only (sandbox mode): route every payment-provider call through `interceptor`, which may answer itself (a 500,
- * HTML, a hang) or pass the request on to the simulator; upstream calls then time out after 200 ms. null restores.
- */
-export function setPaymentFetchForTests(interceptor: PaymentFetchInterceptor | null): void {
-  fetchInterceptorForTests = interceptor;
 }

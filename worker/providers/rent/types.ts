@@ -1,4 +1,4 @@
-import type { RentUnit } from "../../../schema/rentals";
+import type { RentUnit } from "../../../schema/constants";
 import type { UpstreamCurrency, UpstreamMoney } from "../sms/types";
 
 /**

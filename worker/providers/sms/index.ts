@@ -1,4 +1,4 @@
-import type { SmsProviderName } from "../../../schema/sms";
+import type { SmsProviderName } from "../../../schema/constants";
 import type { Env } from "../../config";
 import { sandboxSwiftKey, smsActivateSimulator } from "../../sandbox/sms-activate-simulator";
 import { sandboxSmsManToken, smsManSimulator } from "../../sandbox/sms-man-simulator";
@@ -6,17 +6,14 @@ import { SmsActivateProvider } from "./sms-activate";
 import { SmsManProvider } from "./sms-man";
 import { isUpstreamCurrency, type SmsProvider, type UpstreamCurrency } from "./types";
 import { withoutD1Counting } from "../../lib/d1-metrics";
-
-type ProviderFactory = (env: Env, name: SmsProviderName) => SmsProvider;
-
-let override: ProviderFactory | null = null;
+import { upstreamSeams } from "../test-seams";
 
 /**
  * The adapter for a provider name. In sandbox mode the same real adapters are used, their fetch bound in-process to
  * the protocol simulators in worker/sandbox (no network), so sandbox runs exercise the production parsing code.
  */
 export function smsProviderFor(env: Env, name: SmsProviderName): SmsProvider {
-  if (override) return override(env, name);
+  if (upstreamSeams.sms) return upstreamSeams.sms(env, name);
   const sandbox = (env.PROVIDERS ?? "live") === "sandbox";
   if (name === "Dynamic") {
     return new SmsManProvider(
@@ -44,9 +41,4 @@ export function smsProviderFor(env: Env, name: SmsProviderName): SmsProvider {
 export function smsManCurrency(env: Env): UpstreamCurrency {
   const value = (env.SMSMAN_CURRENCY ?? "").trim().toUpperCase();
   return isUpstreamCurrency(value) ? (value as UpstreamCurrency) : "RUB";
-}
-
-/** Tests only: replace every SMS provider with a scripted fake (null restores the real wiring). */
-export function setSmsProviderFactoryForTests(factory: ProviderFactory | null): void {
-  override = factory;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { DEFAULT_SMS_COUNTRY, type SmsProviderName } from "../../../schema/sms";
+import { DEFAULT_SMS_COUNTRY } from "../../../schema/constants";
+import { type SmsProviderName } from "../../../schema/constants";
 import { excerpt, type UpstreamClient } from "../upstream-http";
 import {
   smsFault,

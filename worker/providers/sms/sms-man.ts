@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { SmsProviderName } from "../../../schema/sms";
+import type { SmsProviderName } from "../../../schema/constants";
 import { excerpt, type UpstreamClient } from "../upstream-http";
 import {
   describeSmsManError,

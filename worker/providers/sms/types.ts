@@ -1,4 +1,4 @@
-import type { SmsProviderName } from "../../../schema/sms";
+import type { SmsProviderName } from "../../../schema/constants";
 import { createUpstreamClient, UpstreamFault, type UpstreamClient, type UpstreamReply, type UpstreamRequest } from "../upstream-http";
 
 /** One upstream that sells single-use numbers for receiving a verification SMS. */

@@ -4,8 +4,6 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_TIERS } from "../../../schema/settings";
 import { ledger, smsOrders } from "../../db/tables";
-import { setPaymentFetchForTests } from "../../providers/payments/providers";
-import { setSmsProviderFactoryForTests } from "../../providers/sms";
 import { SmsActivateProvider } from "../../providers/sms/sms-activate";
 import { SmsManProvider } from "../../providers/sms/sms-man";
 import { smsActivateSimulator } from "../../sandbox/sms-activate-simulator";
@@ -28,6 +26,7 @@ import { pollSmsOrderTick, sweepSmsOrders } from "../../services/sms-orders";
 import { api, balanceOf, createUser, db, type ApiReply } from "../helpers";
 import { FAULTS, faultyUpstream, LOSSY_FAULTS, type Fault, type FaultPlan } from "./faulty-fetch";
 import { moneyViolations, setActivationCodeArrived, upstreamIdOf } from "./invariants";
+import { overrideUpstreamsForTests } from "../../providers/test-seams";
 
 /**
  * Upstreams that answer 500, hang, answer HTML or truncated JSON, act twice, or answer after the customer cancelled, at
@@ -56,16 +55,16 @@ beforeEach(async () => {
   plan = () => null;
   clearSmsCatalogueCache();
   // The real sms-man adapter ("Dynamic"), a short deadline, and the fault plan in front of the protocol simulator.
-  setSmsProviderFactoryForTests(
-    (e) =>
+  overrideUpstreamsForTests({
+    sms: (e) =>
       new SmsManProvider({
         baseUrl: "https://sandbox.sms-man.invalid",
         key: "test-smsman-token",
         timeoutMs: 150,
         fetch: faultyUpstream(async (req) => smsManSimulator.fetch(req, e), (req) => plan(req)),
       }),
-  );
-  setPaymentFetchForTests((_provider, request, simulator) => faultyUpstream(simulator, plan)(request));
+  });
+  overrideUpstreamsForTests({ payments: (_provider, request, simulator) => faultyUpstream(simulator, plan)(request) });
   if (!service) {
     const prices = await api("/api/sms/price?id=5&provider=Dynamic");
     service = Object.keys(prices.data)[0];
@@ -74,8 +73,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   plan = () => null;
-  setSmsProviderFactoryForTests(null);
-  setPaymentFetchForTests(null);
+  overrideUpstreamsForTests({ sms: null, payments: null });
   const { results } = await env.DB.prepare("SELECT id FROM sms_orders").all<{ id: string }>();
   for (const { id } of results) {
     await runInDurableObject(env.SMS_ORDER.get(env.SMS_ORDER.idFromName(id)), (_i, state) => state.storage.deleteAlarm());
@@ -354,15 +352,15 @@ describe("D1 inside money batches", () => {
 describe("Receive SMS on DaisySMS ('Swift'): the protocol's own refusal words", () => {
   const action = (req: Request) => new URL(req.url).searchParams.get("action");
   beforeEach(() => {
-    setSmsProviderFactoryForTests(
-      (e) =>
+    overrideUpstreamsForTests({
+      sms: (e) =>
         new SmsActivateProvider({
           baseUrl: "https://sandbox.daisysms.invalid",
           key: e.SWIFT_API_KEY!,
           timeoutMs: 150,
           fetch: faultyUpstream(async (req) => smsActivateSimulator.fetch(req, e), (req) => plan(req)),
         }),
-    );
+    });
   });
   const buySwift = (token: string) => api("/api/sms/get-number", { token, json: { provider: "Swift", country: "5", service: "wa" } });
 

@@ -1,0 +1,106 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { ReviewItem, Verification } from "../api";
+import { ReviewQueue } from "./review-queue";
+
+vi.mock("../../lib/session", async (orig) => ({ ...(await orig<object>()), getToken: () => "operator-token" }));
+
+afterEach(cleanup);
+beforeEach(() => vi.unstubAllGlobals());
+
+const item: ReviewItem = {
+  kind: "crypto",
+  id: "rv_1",
+  status: "open",
+  reason: "overpaid",
+  payment_id: "NP1",
+  provider_payment_id: "5001",
+  user: { id: "u1", email: "ada@example.com", username: "Ada" },
+  expected_currency: "USDTTRC20",
+  expected_amount: "10",
+  pay_currency: "USDTTRC20",
+  actually_paid: "15",
+  suggested_amount: 7500,
+  detail: "paid 15 USDTTRC20 for an invoice of 10",
+  created_at: "2026-11-25T19:00:00.000Z",
+  resolution: null,
+};
+const verification = (creditable: boolean): Verification => ({
+  provider: "nowpayments",
+  status: creditable ? "finished" : "refunded",
+  pay_currency: "USDTTRC20",
+  actually_paid: "15",
+  creditable,
+  suggested_amount: creditable ? 7500 : null,
+  max_amount: creditable ? 7500 : null,
+  message: creditable ? "NOWPayments reports 15 USDTTRC20 (finished): ₦7,500.00 at the invoice's rate." : 'NOWPayments reports "refunded": no money has arrived to credit.',
+  checked_at: "2026-11-25T19:05:00.000Z",
+});
+
+let posts: { url: string; body: unknown }[] = [];
+function serve(creditable: boolean) {
+  posts = [];
+  vi.stubGlobal("fetch", async (url: string, init: RequestInit) => {
+    if (init.method === "POST") {
+      posts.push({ url, body: JSON.parse(String(init.body)) });
+      // The server answers slowly: a second click meanwhile must not send a second decision.
+      await new Promise((r) => setTimeout(r, 20));
+      return new Response(JSON.stringify({ message: "Credited.", balance: 22500, review: { ...item, status: "credited" } }), { status: 200 });
+    }
+    if (url.includes("/api/admin/reviews/rv_1")) return new Response(JSON.stringify({ review: item, verification: verification(creditable), verifyError: null }), { status: 200 });
+    return new Response(JSON.stringify({ data: [item] }), { status: 200 });
+  });
+}
+
+const show = () =>
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <ReviewQueue />
+    </QueryClientProvider>,
+  );
+
+async function openReview() {
+  fireEvent.click(await screen.findByRole("button", { name: "Review: Paid more than the invoice, ada@example.com" }));
+  return within(await screen.findByTestId("review-detail"));
+}
+
+describe("the review queue on the Deposits page", () => {
+  it("credits only after the confirmation step, with the provider's amount prefilled, and sends one decision for two clicks", async () => {
+    serve(true);
+    show();
+    const detail = await openReview();
+    expect(await detail.findByText(/₦7,500.00 at the invoice's rate/)).toBeTruthy();
+    expect((detail.getByLabelText(/Amount to credit/) as HTMLInputElement).value).toBe("7500");
+    // No reason, no decision.
+    expect((detail.getByRole("button", { name: "Credit…" }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(detail.getByLabelText(/Reason/), { target: { value: "excess confirmed" } });
+    fireEvent.click(detail.getByRole("button", { name: "Credit…" }));
+    const confirm = within(detail.getByRole("group", { name: "Confirm decision" }));
+    expect(confirm.getByText(/Credit ₦7,500.00 to ada@example.com\?/)).toBeTruthy();
+    expect(posts).toEqual([]);
+    // Cancel goes back without sending anything.
+    fireEvent.click(confirm.getByRole("button", { name: "Cancel" }));
+    expect(detail.queryByRole("group", { name: "Confirm decision" })).toBeNull();
+    fireEvent.click(detail.getByRole("button", { name: "Credit…" }));
+    const button = within(detail.getByRole("group", { name: "Confirm decision" })).getByRole("button", { name: "Confirm credit" });
+    fireEvent.click(button);
+    fireEvent.click(button);
+    await waitFor(() => expect(screen.getByRole("status").textContent).toContain("Credited."));
+    expect(posts).toEqual([{ url: "/api/admin/reviews/rv_1/resolve", body: { action: "credit", amount: 7500, reason: "excess confirmed" } }]);
+  });
+
+  it("offers only a refusal when the provider reports nothing to credit, and sends no amount with it", async () => {
+    serve(false);
+    show();
+    const detail = await openReview();
+    expect(await detail.findByText(/no money has arrived/)).toBeTruthy();
+    expect((detail.getByRole("radio", { name: "Credit" }) as HTMLInputElement).disabled).toBe(true);
+    expect((detail.getByRole("radio", { name: "Refuse" }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.change(detail.getByLabelText(/Reason/), { target: { value: "refunded upstream" } });
+    fireEvent.click(detail.getByRole("button", { name: "Refuse…" }));
+    fireEvent.click(within(detail.getByRole("group", { name: "Confirm decision" })).getByRole("button", { name: "Confirm refusal" }));
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0]!.body).toEqual({ action: "refuse", reason: "refunded upstream" });
+  });
+});

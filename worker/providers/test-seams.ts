@@ -1,0 +1,42 @@
+import type { SmsProviderName } from "../../schema/constants";
+import type { Env } from "../config";
+import type { SmsProvider } from "./sms/types";
+
+/**
+ * The one way tests replace an upstream (issue 14). Route and Durable Object tests reach the worker through its fetch
+ * handler, so they cannot hand a service its dependencies; instead each upstream's one builder reads its seam here:
+ * providers/sms/index.ts (smsProviderFor), providers/payments/providers.ts (paymentProviders) and services/webhooks.ts
+ * (the webhook receiver). Production never sets a seam; `overrideUpstreamsForTests({ sms: null })` restores one.
+ */
+
+/** Replaces every SMS adapter (scripted fakes: worker/test/scripted-sms-provider.ts). */
+export type SmsProviderFactory = (env: Env, name: SmsProviderName) => SmsProvider;
+
+/**
+ * Sandbox mode only: every payment-provider call goes through this, which may answer itself (a 500, HTML, a hang) or
+ * pass the request on to the simulator; upstream calls then time out after 200 ms.
+ */
+export type PaymentFetchInterceptor = (
+  provider: "squad" | "nowpayments",
+  request: Request,
+  simulator: (request: Request) => Promise<Response>,
+) => Promise<Response>;
+
+/** The receiver webhook deliveries reach instead of the network (the delivery objects' own alarms use it too). */
+export type WebhookSend = (url: string, init: RequestInit) => Promise<Response>;
+
+export interface UpstreamSeams {
+  sms: SmsProviderFactory | null;
+  payments: PaymentFetchInterceptor | null;
+  webhooks: WebhookSend | null;
+}
+
+const seams: UpstreamSeams = { sms: null, payments: null, webhooks: null };
+
+/** What the builders read. */
+export const upstreamSeams: Readonly<UpstreamSeams> = seams;
+
+/** Tests only: set (or, with null, clear) the named seams; the others stay as they are. */
+export function overrideUpstreamsForTests(next: Partial<UpstreamSeams>): void {
+  Object.assign(seams, next);
+}
