@@ -19,8 +19,8 @@ import {
   type Direction,
   type HistoryFilter,
   type Transaction,
-  type TransactionStatus,
 } from "./transactions";
+import type { TransactionStatus } from "../../../schema/constants";
 
 const BADGE_BY_STATUS: Record<TransactionStatus, BadgeVariant> = {
   successful: "success",

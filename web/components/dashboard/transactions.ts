@@ -2,9 +2,12 @@
  * The Recent Activities rules (spec sections 4 and 5): which transactions show, in what order, with which sign, colour
  * and date text. Kept free of React so each rule is tested on its own.
  */
+import type { TransactionStatus } from "../../../schema/constants";
 
-export type TransactionStatus = "successful" | "refunded" | "pending" | "failed";
-
+/**
+ * The looser row these rules accept (ids and amounts as numbers or strings, null notes and dates); schema/wallet.ts's
+ * Transaction, what GET /api/get-transaction answers, fits it.
+ */
 export type Transaction = {
   id: string | number;
   user_id: string | number;
