@@ -45,7 +45,7 @@ export const v1PricesSchema = z
  * "If no code comes, try another number" (docs/decisions/022-code-or-next-route.md): the web's `next_route`, in the same
  * shape, so a bot gets what the customer's dialog gets. NOTE: the cap limits each further number, not the first.
  */
-export const v1NextRouteSchema = z
+const v1NextRouteSchema = z
   .object({
     cap: z
       .number()
@@ -74,7 +74,7 @@ export const v1BuySmsSchema = z
   .meta({ id: "BuySmsRequest" });
 
 /** Where an order of a "next route" purchase stands in its chain (null on every other order). */
-export const v1SmsChainSchema = z
+const v1SmsChainSchema = z
   .object({
     id: z.string().describe("The chain's id: its first order's id"),
     step: z.number().int().describe("This order's place in the chain, 1 for the first"),

@@ -12,6 +12,8 @@ export type SmsProviderName = (typeof SMS_PROVIDERS)[number];
 /** The spec's defaults (section 9): provider Swift, country id 5 (USA on Swift SMS). */
 export const DEFAULT_SMS_PROVIDER: SmsProviderName = "Swift";
 export const DEFAULT_SMS_COUNTRY = "5";
+/** The most numbers one "several numbers at once" purchase may buy. */
+export const MAX_SMS_QUANTITY = 5;
 
 /** Order states. pending: debited, upstream not asked yet; waiting: a number is out and polled. The rest are final. */
 export const SMS_ORDER_STATUSES = ["pending", "waiting", "used", "timeout", "error", "cancelled", "failed"] as const;

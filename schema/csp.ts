@@ -42,7 +42,7 @@ export function inlineScripts(html: string): string[] {
 }
 
 /** 'sha256-<base64>' of a script's text (UTF-8), as CSP Level 2 hash sources are written. */
-export async function sha256Source(text: string): Promise<string> {
+async function sha256Source(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   let binary = "";
   for (const byte of new Uint8Array(digest)) binary += String.fromCharCode(byte);
@@ -70,7 +70,7 @@ export function adImageOrigins(ads: ReadonlyArray<{ url: string }>): string[] {
 }
 
 /** PUBLIC_URL's WebSocket twin: http→ws, https→wss (the realtime rooms live at /parties/* on the same origin). */
-export function socketOrigin(publicUrl: string): string {
+function socketOrigin(publicUrl: string): string {
   const url = new URL(publicUrl);
   return `${url.protocol === "https:" ? "wss:" : "ws:"}//${url.host}`;
 }

@@ -20,7 +20,7 @@ export const exportRangeSchema = z
     message: `Export at most ${EXPORT_MAX_DAYS} days at a time.`,
     path: ["to"],
   });
-export type ExportRange = z.infer<typeof exportRangeSchema>;
+type ExportRange = z.infer<typeof exportRangeSchema>;
 
 /** The range as epoch-ms [start, end) in Lagos time. */
 export function exportWindow(range: ExportRange): { start: number; end: number } {

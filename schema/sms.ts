@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_SMS_COUNTRY, DEFAULT_SMS_PROVIDER, SMS_PROVIDERS, type SmsChainStatus, type SmsOrderStatus, type SmsProviderName } from "./constants";
+import { DEFAULT_SMS_COUNTRY, DEFAULT_SMS_PROVIDER, MAX_SMS_QUANTITY, SMS_PROVIDERS, type SmsChainStatus, type SmsOrderStatus, type SmsProviderName } from "./constants";
 import { shownPriceSchema } from "./shown-price";
 
 /**
@@ -56,9 +56,6 @@ export const smsGetNumberSchema = z.object({
 export type SmsGetNumberInput = z.infer<typeof smsGetNumberSchema>;
 /** What a client sends (before coercion): the web's request type. */
 export type SmsGetNumberRequest = z.input<typeof smsGetNumberSchema>;
-
-/** The most numbers one "several numbers at once" purchase may buy. */
-export const MAX_SMS_QUANTITY = 5;
 
 /** POST /api/sms/get-numbers: the same fields plus how many numbers (1-5), each bought as its own order. */
 export const smsGetNumbersSchema = smsGetNumberSchema.extend({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TRANSACTION_STATUSES } from "./constants";
+import type { TransactionStatus } from "./constants";
 
 /**
  * The wallet's request and answer shapes (docs/api.md "Wallet"). Amounts a client sends are naira (card) or US dollars
@@ -42,20 +42,17 @@ export const nowStatusQuerySchema = z.object({
   payment_id: z.string({ message: "payment_id is required" }).trim().min(1, "payment_id is required").max(64),
 });
 
-const transactionStatusSchema = z.enum(TRANSACTION_STATUSES);
-
 /** One row of the spec's transaction history (a projection of the ledger and payment attempts). */
-export const transactionSchema = z.object({
-  id: z.string(),
-  user_id: z.string(),
-  status: transactionStatusSchema,
+export interface Transaction {
+  id: string;
+  user_id: string;
+  status: TransactionStatus;
   /** Naira, always positive: the status and the note say which way the money went. */
-  amount: z.number(),
-  note: z.string(),
+  amount: number;
+  note: string;
   /** ISO 8601. */
-  created_at: z.string(),
-});
-export type Transaction = z.infer<typeof transactionSchema>;
+  created_at: string;
+}
 
 export type PaymentConfirmation = "success" | "pending" | "failed";
 

@@ -1,3 +1,4 @@
+import type { ErrorBody } from "../../schema/errors";
 import { clearSession, getToken } from "../lib/session";
 
 /** An API failure with the server's one error body. */
@@ -65,7 +66,7 @@ export async function apiFetch<T>(path: string, opts: RequestOptions = {}): Prom
     data = null;
   }
   if (!res.ok) {
-    const body = (data && typeof data === "object" ? data : {}) as Record<string, unknown>;
+    const body = (data && typeof data === "object" ? data : {}) as Partial<ErrorBody>;
     // Only when the token that was refused is still the stored one: a late answer to a request signed before a logout
     // or a password change (which hands this tab a fresh token) must not sign the customer out again.
     if (res.status === 401 && opts.auth && token && getToken() === token) onUnauthorized();

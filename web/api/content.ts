@@ -42,9 +42,6 @@ export const getRef = () => apiFetch<Referral>("/api/ref", { auth: true }).then(
 
 export const refQueryOptions = () => queryOptions({ queryKey: queryKeys.ref, queryFn: getRef });
 
-// Not `useRef`: that name belongs to React.
-export const useReferral = () => useQuery(refQueryOptions());
-
 /** Spec section 9: ads are refetched every 10 s (while the realtime socket is down; see pollEvery). */
 export const ADS_REFETCH_MS = 10_000;
 

@@ -1,21 +1,25 @@
 import { toast } from "./toast";
 
-/** Copies text and shows the spec's toast. Falls back to a hidden textarea where the async clipboard is refused. */
+/** Copies text and shows the spec's toast, or says to copy by hand. */
 export async function copyText(text: string, successMessage: string): Promise<void> {
   try {
-    if (navigator.clipboard?.writeText) {
-      await navigator.clipboard.writeText(text);
-    } else {
-      legacyCopy(text);
-    }
+    await writeClipboard(text);
     toast.success(successMessage);
   } catch {
-    try {
-      legacyCopy(text);
-      toast.success(successMessage);
-    } catch {
-      toast.error("Could not copy: select the text and copy it by hand.");
-    }
+    toast.error("Could not copy: select the text and copy it by hand.");
+  }
+}
+
+/**
+ * The one way the app writes the clipboard (for callers with their own feedback). Falls back to a hidden textarea
+ * where the async clipboard is missing or refused (an http origin, an older WebView); rejects when both fail.
+ */
+export async function writeClipboard(text: string): Promise<void> {
+  try {
+    if (!navigator.clipboard?.writeText) throw new Error("no async clipboard");
+    await navigator.clipboard.writeText(text);
+  } catch {
+    legacyCopy(text);
   }
 }
 

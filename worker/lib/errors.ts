@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorCode } from "../../schema/errors";
+import { ERROR_STATUS, type ErrorBody, type ErrorCode } from "../../schema/errors";
 
 /** A failure the customer can act on. Thrown anywhere; app.onError turns it into the one error body. */
 export class AppError extends Error {
@@ -14,7 +14,7 @@ export class AppError extends Error {
   }
 }
 
-export function errorBody(code: ErrorCode | string, message: string, extra: Record<string, unknown> = {}) {
+export function errorBody(code: ErrorCode | string, message: string, extra: Record<string, unknown> = {}): ErrorBody {
   return { code, message, error: message, ...extra };
 }
 

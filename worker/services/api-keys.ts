@@ -143,11 +143,6 @@ export async function revokeApiKey(db: Db, ownerId: string, id: string): Promise
   return toApiKeyView(updated ?? row);
 }
 
-/** Revokes every key of an owner (for account-wide revocations). */
-export async function revokeAllApiKeys(db: Db, ownerId: string): Promise<void> {
-  await db.update(apiKeys).set({ revokedAt: Date.now() }).where(and(eq(apiKeys.userId, ownerId), isNull(apiKeys.revokedAt)));
-}
-
 const acting = alias(users, "acting");
 const owner = alias(users, "owner");
 

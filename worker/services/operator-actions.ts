@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
-import { auditSqlInsert, manualEntrySql, requireReason, setBlockedSql, setSettingSql, splitStatements, sqlString } from "../db/admin-sql";
+import { auditSqlInsert, manualEntrySql, setBlockedSql, setSettingSql, splitStatements, sqlString } from "../db/admin-sql";
 import { getDb, type Db } from "../db/client";
 import { sessions, users } from "../db/tables";
 import { AppError, isCheckViolation } from "../lib/errors";
@@ -27,15 +27,6 @@ export async function runAdminSql(d1: D1Database, sqlText: string): Promise<D1Re
 export interface Operator {
   id: string;
   email: string;
-}
-
-/** A reason is required for every change: a 400 with the one error body when it is missing. */
-export function reasonOf(reason: unknown): string {
-  try {
-    return requireReason(typeof reason === "string" ? reason : null);
-  } catch {
-    throw new AppError("VALIDATION_FAILED", "A reason is required for every operator change.", { field: "reason" });
-  }
 }
 
 export async function findCustomer(db: Db, userId: string) {

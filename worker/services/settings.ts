@@ -1,4 +1,4 @@
-import { inArray, sql } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import { SETTING_DEFAULTS, settingSchemas, type SettingKey, type SettingValue } from "../../schema/settings";
 import type { Db } from "../db/client";
 import { settings } from "../db/tables";
@@ -64,8 +64,3 @@ export function clearSettingsCache(): void {
   cache.clear();
 }
 
-export async function seedSettings(db: Db): Promise<void> {
-  for (const [key, value] of Object.entries(SETTING_DEFAULTS)) {
-    await db.run(sql`INSERT INTO settings (key, value) VALUES (${key}, ${JSON.stringify(value)}) ON CONFLICT(key) DO NOTHING`);
-  }
-}

@@ -98,12 +98,6 @@ export async function disableTwoFactor(db: Db, userId: string): Promise<void> {
   ]);
 }
 
-/** Whether two-factor sign-in is on: the operator console requires it for operators (a signed-in route can read c.var.user.totpEnabledAt instead). */
-export async function hasTwoFactor(db: Db, userId: string): Promise<boolean> {
-  const [row] = await db.select({ enabledAt: users.totpEnabledAt }).from(users).where(eq(users.id, userId)).limit(1);
-  return row?.enabledAt != null;
-}
-
 export async function unusedRecoveryCodeCount(db: Db, userId: string): Promise<number> {
   const rows = await db.select({ id: recoveryCodes.id }).from(recoveryCodes).where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
   return rows.length;

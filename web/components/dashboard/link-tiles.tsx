@@ -32,7 +32,9 @@ export function ReferralTile() {
       // Read through the cache so a second click does not call the server again.
       const link = await queryClient.fetchQuery({ ...refQueryOptions(), staleTime: 5 * 60_000 });
       if (!link) throw new Error("no referral link");
-      await navigator.clipboard.writeText(link);
+      // The clipboard helper loads on the click: the dashboard's first load does not carry it.
+      const { writeClipboard } = await import("../../lib/clipboard");
+      await writeClipboard(link);
       toast.success("Link copied to your clipboard!");
     } catch {
       toast.error("Failed to copy code");

@@ -19,6 +19,7 @@ import { Spinner } from "../ui/spinner";
 import { INVOICE_LIFETIME_MS } from "../../../schema/constants";
 import { formatCountdown, isBelowCryptoMinimum, orderPayCurrencies } from "./payment-rules";
 import { SimulatePayment } from "./simulate-payment";
+import { writeClipboard } from "../../lib/clipboard";
 
 // Set only by the local builds of `npm start` and the tests (scripts/local-env.ts): a deployable build drops the
 // sandbox tools entirely.
@@ -56,7 +57,7 @@ function CopyValue({ label, value, suffix }: { label: string; value: string; suf
   }, [copied]);
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(value);
+      await writeClipboard(value);
       setCopied(true);
     } catch {
       toast.error("Could not copy: select the text and copy it by hand.");

@@ -15,7 +15,7 @@ import {
   useSmsCountries,
   useSmsPrices,
 } from "../../api/sms";
-import { DEFAULT_SMS_COUNTRY, DEFAULT_SMS_PROVIDER, type SmsProviderName } from "../../../schema/constants";
+import { DEFAULT_SMS_COUNTRY, DEFAULT_SMS_PROVIDER, MAX_SMS_QUANTITY, type SmsProviderName } from "../../../schema/constants";
 import type { SmsCountryEntry } from "../../../schema/sms";
 import { useBalance } from "../../api/wallet";
 import { Button } from "../ui/button";
@@ -327,11 +327,11 @@ export function SmsPurchaseCard({
               </Button>
             </div>
             <Field label="Stock">{(p) => <Input {...p} readOnly value={String(service.count)} />}</Field>
-            <Field label="How many numbers" hint="Up to 5 numbers for this service, each its own order and refund.">
+            <Field label="How many numbers" hint={`Up to ${MAX_SMS_QUANTITY} numbers for this service, each its own order and refund.`}>
               {(p) => (
                 <Select
                   {...p}
-                  options={[1, 2, 3, 4, 5].map((n) => ({ value: String(n), label: n === 1 ? "1 number" : `${n} numbers — ₦${formatNaira(service.price * n)}` }))}
+                  options={Array.from({ length: MAX_SMS_QUANTITY }, (_, i) => i + 1).map((n) => ({ value: String(n), label: n === 1 ? "1 number" : `${n} numbers — ₦${formatNaira(service.price * n)}` }))}
                   value={String(quantity)}
                   onValueChange={(v) => setQuantity(Number(v))}
                 />

@@ -7,7 +7,6 @@ import { createUpstreamClient, replyMessage, type UpstreamClientOptions } from "
  * Bearer secret key; amounts in kobo; replies { status, success, message, data }.
  */
 export const SQUAD_LIVE_BASE_URL = "https://api-d.squadco.com";
-export const SQUAD_SANDBOX_BASE_URL = "https://sandbox-api-d.squadco.com";
 
 export type SquadTransactionStatus = "success" | "failed" | "abandoned" | "pending";
 
