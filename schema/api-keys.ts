@@ -5,7 +5,8 @@ const apiKeyModeSchema = z.enum(["test", "live"]);
 export type ApiKeyMode = z.infer<typeof apiKeyModeSchema>;
 
 export const createApiKeySchema = z.object({
-  name: z.string().trim().min(1, "Please give the key a name.").max(60, "A key name is at most 60 characters."),
+  // The type error's own message too: zod's default ("expected string, received undefined") is no message for a person.
+  name: z.string({ error: "Please give the key a name." }).trim().min(1, "Please give the key a name.").max(60, "A key name is at most 60 characters."),
   mode: apiKeyModeSchema.default("test"),
 });
 export type CreateApiKeyInput = z.input<typeof createApiKeySchema>;

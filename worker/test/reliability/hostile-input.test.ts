@@ -2,7 +2,7 @@ import { listDurableObjectIds } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { MAX_BODY_BYTES } from "../../app";
+import { createApp, MAX_BODY_BYTES } from "../../app";
 import { createUser, type ApiReply, type ReplyBody, type TestUser } from "../helpers";
 import { tableCounts } from "./invariants";
 
@@ -17,6 +17,11 @@ interface Endpoint {
   path: string;
   fields: string[];
   auth: boolean;
+  /**
+   * A body-less call that succeeds ends the caller's session(s): such an endpoint gets its own caller, so the shared
+   * one stays signed in and every endpoint tested after it still meets its own checks, not a 401 at the door.
+   */
+  endsSession?: true;
 }
 
 const JSON_ENDPOINTS: Endpoint[] = [
@@ -44,12 +49,33 @@ const JSON_ENDPOINTS: Endpoint[] = [
   { method: "POST", path: "/api/2fa/enable", fields: ["code"], auth: true },
   { method: "POST", path: "/api/2fa/disable", fields: ["password", "code"], auth: true },
   { method: "POST", path: "/api/sessions/00000000-0000-4000-8000-000000000000/revoke", fields: [], auth: true },
-  { method: "POST", path: "/api/logout/", fields: [], auth: true },
+  { method: "POST", path: "/api/logout/", fields: [], auth: true, endsSession: true },
   // Issue 17's endpoints (several numbers, favourites, rental extension) and issue 16's key management.
   { method: "POST", path: "/api/sms/get-numbers", fields: ["provider", "country", "service", "price", "max_price", "quantity"], auth: true },
   { method: "PUT", path: "/api/sms/favourites", fields: ["provider", "service_id", "starred"], auth: true },
   { method: "POST", path: "/api/rentals/00000000-0000-4000-8000-000000000000/extend", fields: ["duration", "period", "price"], auth: true },
   { method: "POST", path: "/api/keys", fields: ["name", "mode"], auth: true },
+  // The rest of the signed-in and webhook JSON routes (the completeness test below keeps this list whole).
+  { method: "POST", path: "/api/2fa/setup", fields: [], auth: true },
+  { method: "POST", path: "/api/sessions/revoke-all", fields: [], auth: true, endsSession: true },
+  { method: "POST", path: "/api/verify-email/resend", fields: [], auth: true },
+  { method: "POST", path: "/api/sms/another-code", fields: ["request_id"], auth: true },
+  { method: "POST", path: "/api/webhooks/sms/swift", fields: ["activationId", "code", "status"], auth: false },
+  { method: "POST", path: "/api/keys/00000000-0000-4000-8000-000000000000/revoke", fields: [], auth: true },
+  { method: "PUT", path: "/api/keys/00000000-0000-4000-8000-000000000000/webhook", fields: ["url"], auth: true },
+  { method: "POST", path: "/api/keys/00000000-0000-4000-8000-000000000000/webhook/events/00000000-0000-4000-8000-000000000000/resend", fields: [], auth: true },
+  { method: "POST", path: "/api/keys/sandbox/top-up", fields: ["amount"], auth: true },
+];
+
+/**
+ * Routes with a body this file does not feed, and why. Everything else the app answers with POST, PATCH or PUT under
+ * /api must be in JSON_ENDPOINTS (checked below), so a new endpoint cannot skip these checks unnoticed.
+ */
+const NOT_FED_HERE = [
+  // The operator console: anyone but an operator with two-factor on gets the one 404 (routes/admin.test.ts).
+  /^\/api\/admin\//,
+  // The developer API, signed in with an API key instead of a session (routes/api-v1.test.ts).
+  /^\/api\/v1\//,
 ];
 
 const GET_PATHS = (id: string) => [
@@ -108,6 +134,8 @@ function expectRefusalShape(res: Pick<ApiReply, "status" | "data">, label: strin
 }
 
 let user: TestUser;
+/** The caller for an endpoint: its own fresh one when a success would end the shared caller's session. */
+const callerFor = async (endpoint: Endpoint) => (endpoint.endsSession ? createUser() : user);
 beforeAll(async () => {
   user = await createUser();
   // Thousands of request log lines add nothing here (log hygiene has its own test) and slow the run.
@@ -117,13 +145,25 @@ beforeAll(async () => {
 afterAll(() => vi.restoreAllMocks());
 
 describe("random and hostile JSON on every endpoint", () => {
+  it("the list holds every POST, PATCH and PUT route under /api but the operator console and the developer API", () => {
+    const listed = JSON_ENDPOINTS.map((e) => `${e.method} ${e.path.replace(/\/$/, "").replaceAll("00000000-0000-4000-8000-000000000000", ":id")}`);
+    const routes = new Set(
+      createApp()
+        .routes.filter((r) => ["POST", "PATCH", "PUT"].includes(r.method) && r.path.startsWith("/api/") && !NOT_FED_HERE.some((re) => re.test(r.path)))
+        .map((r) => `${r.method} ${r.path.replace(/:\w+/g, ":id")}`),
+    );
+    expect([...routes].filter((r) => !listed.includes(r)), "routes missing from JSON_ENDPOINTS").toEqual([]);
+    expect(listed.filter((r) => !routes.has(r)), "JSON_ENDPOINTS entries the app does not route").toEqual([]);
+  });
+
   for (const endpoint of JSON_ENDPOINTS) {
     it(`${endpoint.method} ${endpoint.path}: 4xx with the error body, never a 500, nothing written`, { timeout: 60_000 }, async () => {
+      const caller = await callerFor(endpoint);
       await fc.assert(
         fc.asyncProperty(bodyFor(endpoint.fields), contentTypeArb, async (body, contentType) => {
           const headers: Record<string, string> = {};
           if (contentType) headers["content-type"] = contentType;
-          if (endpoint.auth) headers.authorization = `Bearer ${user.token}`;
+          if (endpoint.auth) headers.authorization = `Bearer ${caller.token}`;
           const before = await tableCounts();
           const res = await send(endpoint.method, endpoint.path, body, headers);
           expectRefusalShape(res, `${endpoint.method} ${endpoint.path} ${body.slice(0, 80)}`);
@@ -210,7 +250,7 @@ describe("deeply nested JSON (issue 12, hole 4)", () => {
     it(`every JSON endpoint given ${name} nested deep: a 4xx with the error body`, { timeout: 60_000 }, async () => {
       for (const endpoint of JSON_ENDPOINTS) {
         const headers: Record<string, string> = { "content-type": "application/json" };
-        if (endpoint.auth) headers.authorization = `Bearer ${user.token}`;
+        if (endpoint.auth) headers.authorization = `Bearer ${(await callerFor(endpoint)).token}`;
         const res = await send(endpoint.method, endpoint.path, body, headers);
         expectRefusalShape(res, `${endpoint.method} ${endpoint.path} nested ${name}`);
       }
@@ -264,5 +304,12 @@ describe("/parties/*: only the notification room is routable (issue 12, hole 4)"
     expect(badToken.status).toBe(401);
     expect(await objectCount()).toBe(before);
     expect((await listDurableObjectIds(env.NotificationRoom)).some((id) => id.equals(env.NotificationRoom.idFromName(name)))).toBe(false);
+  });
+});
+
+describe("the shared caller", () => {
+  it("is still signed in after every endpoint above, so each signed-in check reached its endpoint", async () => {
+    const res = await send("GET", "/api/rentals/00000000-0000-4000-8000-000000000000", null, { authorization: `Bearer ${user.token}` });
+    expect(res.status).toBe(404);
   });
 });
