@@ -27,12 +27,18 @@ export const requireIdempotencyKey = createMiddleware<AppEnv>(async (c, next) =>
   const requestHash = await sha256Hex(`${c.req.method} ${new URL(c.req.url).pathname}\n${await c.req.text()}`);
   let claim = await claimIdempotencyKey(db, apiKeyId, key, requestHash);
   const deadline = Date.now() + WAIT_FOR_FIRST_MS;
-  while (claim.kind === "in_flight" && Date.now() < deadline) {
+  while (claim.kind === "in_flight" && !claim.abandoned && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     claim = await readIdempotencyKey(db, apiKeyId, key, requestHash);
   }
   if (claim.kind === "mismatch") {
     throw new AppError("UNPROCESSABLE", "This Idempotency-Key was already used with a different request. Use a new key for a new request.");
+  }
+  if (claim.kind === "in_flight" && claim.abandoned) {
+    throw new AppError(
+      "CONFLICT",
+      "The first request with this Idempotency-Key never finished, so whether it took effect is unknown. Check your balance (GET /api/v1/balance) and your orders in the app before trying again with a new key.",
+    );
   }
   if (claim.kind === "in_flight") {
     throw new AppError("CONFLICT", "A request with this Idempotency-Key is still running. Retry it in a moment.");

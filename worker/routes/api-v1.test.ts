@@ -10,6 +10,8 @@ import { createKey, pollOnce } from "../test/api-fixtures";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
 import { resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
 import { apiV1Routes, openapi } from "./api-v1";
+import { IDEMPOTENCY_IN_FLIGHT_MS } from "../services/api-v1";
+import { sha256Hex } from "../services/password-reset";
 import { overrideUpstreamsForTests } from "../providers/test-seams";
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -78,6 +80,28 @@ describe("/api/v1: the JSON developer API", () => {
     expect(cancelled.data).toMatchObject({ status: "cancelled", refunded: true });
     expect(await balanceOf(user.id)).toBe(1_000_000);
     await expectLedgerBalanced();
+  });
+
+  it("Idempotency-Key whose first request died before its answer: a repeat is told at once that the outcome is unknown, nothing runs", async () => {
+    const user = await createUser({ balanceKobo: 1_000_000 });
+    const key = await createKey(user, "live");
+    const idemKey = crypto.randomUUID();
+    const body = { provider: "Swift", country: "5", service: "wa" };
+    // The row a first request leaves when its isolate dies between claiming the key and storing its answer.
+    const requestHash = await sha256Hex(`POST /api/v1/sms/orders\n${JSON.stringify(body)}`);
+    await env.DB.prepare("INSERT INTO idempotency_keys (api_key_id, key, request_hash, created_at) VALUES (?, ?, ?, ?)")
+      .bind(key.id, idemKey, requestHash, Date.now() - IDEMPOTENCY_IN_FLIGHT_MS - 1_000)
+      .run();
+    const started = Date.now();
+    const repeat = await post("/api/v1/sms/orders", key.secret, body, idemKey);
+    expect(repeat.status).toBe(409);
+    expect(repeat.data.code).toBe("CONFLICT");
+    expect(repeat.data.message).toMatch(/never finished/);
+    // Not the 20 s wait a live first request gets: the answer cannot come any more.
+    expect(Date.now() - started).toBeLessThan(IDEMPOTENCY_IN_FLIGHT_MS);
+    const orders = await env.DB.prepare("SELECT COUNT(*) AS n FROM sms_orders WHERE user_id = ?").bind(user.id).first<{ n: number }>();
+    expect(orders?.n).toBe(0);
+    expect(await balanceOf(user.id)).toBe(1_000_000);
   });
 
   it("Idempotency-Key: 20 concurrent identical buys charge once and all get the same answer; another body is 422", async () => {

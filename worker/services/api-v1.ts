@@ -54,9 +54,13 @@ export type IdempotencyClaim =
   | { kind: "first" }
   | { kind: "replay"; status: number; body: string }
   | { kind: "mismatch" }
-  | { kind: "in_flight" };
+  | { kind: "in_flight"; abandoned: boolean };
 
-/** An answer not stored after this long means its request died mid-way: the key cannot be reused safely. */
+/**
+ * An answer not stored after this long means its request died mid-way (the isolate was evicted, the upstream hung past
+ * every timeout): whether it charged is unknown, so the key can never safely run again. A repeat is told so at once
+ * instead of "still running" until the key is forgotten a day later.
+ */
 export const IDEMPOTENCY_IN_FLIGHT_MS = 60_000;
 /** Keys are remembered this long (the sweep forgets older ones). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
@@ -75,15 +79,17 @@ export async function claimIdempotencyKey(db: Db, apiKeyId: string, key: string,
   return readIdempotencyKey(db, apiKeyId, key, requestHash);
 }
 
-export async function readIdempotencyKey(db: Db, apiKeyId: string, key: string, requestHash: string): Promise<IdempotencyClaim> {
+export async function readIdempotencyKey(db: Db, apiKeyId: string, key: string, requestHash: string, now = Date.now()): Promise<IdempotencyClaim> {
   const [row] = await db
     .select()
     .from(idempotencyKeys)
     .where(and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key)))
     .limit(1);
-  if (!row) return { kind: "in_flight" };
+  if (!row) return { kind: "in_flight", abandoned: false };
   if (row.requestHash !== requestHash) return { kind: "mismatch" };
-  if (row.responseStatus === null || row.responseBody === null) return { kind: "in_flight" };
+  if (row.responseStatus === null || row.responseBody === null) {
+    return { kind: "in_flight", abandoned: now - row.createdAt > IDEMPOTENCY_IN_FLIGHT_MS };
+  }
   return { kind: "replay", status: row.responseStatus, body: row.responseBody };
 }
 
