@@ -72,9 +72,9 @@ const JSON_ENDPOINTS: Endpoint[] = [
  * /api must be in JSON_ENDPOINTS (checked below), so a new endpoint cannot skip these checks unnoticed.
  */
 const NOT_FED_HERE = [
-  // The operator console: anyone but an operator with two-factor on gets the one 404 (routes/admin.test.ts).
+  // The operator console and the developer API are fed by hostile-faces.test.ts (as an operator with two-factor on,
+  // and with an API key), which reads their routes from the app itself.
   /^\/api\/admin\//,
-  // The developer API, signed in with an API key instead of a session (routes/api-v1.test.ts).
   /^\/api\/v1\//,
 ];
 
