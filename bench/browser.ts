@@ -95,10 +95,13 @@ export async function slowNetworkFigures(browser: Browser, url: string, session:
   }
   for (let i = 0; i < runs; i++) {
     const context = await browser.newContext();
-    await context.addInitScript(() => {
+    // The stored flags belong to the customer recorded as this browser's owner (web/lib/session.ts, shared devices):
+    // without it, signing in forgets them and the balance stays masked.
+    await context.addInitScript((userId) => {
+      localStorage.setItem("storage-owner", userId);
       localStorage.setItem("dashboardTourCompleted", "true");
       localStorage.setItem("show-balance", "true");
-    });
+    }, session.user.userId);
     const page = await context.newPage();
     await slowDown(page);
     await page.goto(`${url}/#/login`);
