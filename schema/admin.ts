@@ -62,3 +62,51 @@ export const reviewResolveSchema = z.object({
 });
 
 export const periodSchema = z.enum(["today", "7d", "30d"]);
+
+// ---- Answers of the review queue (GET /api/admin/reviews, /reviews/:id; docs/decisions/023) ----
+// Plain types: the worker builds them (services/review-queue.ts checks its answers against them) and the console reads
+// them with `import type`, so neither side keeps a copy.
+
+export type ReviewQueueReason = "other_currency" | "repeat_payment" | "overpaid" | "no_amount" | "paid_after_settlement" | "card_pending";
+
+export interface ReviewQueueItem {
+  kind: "crypto" | "card";
+  id: string;
+  status: "open" | "credited" | "refused";
+  reason: ReviewQueueReason;
+  payment_id: string;
+  provider_payment_id: string;
+  user: { id: string; email: string; username: string };
+  expected_currency: string | null;
+  expected_amount: string | null;
+  pay_currency: string | null;
+  actually_paid: string | null;
+  /** Naira the invoice's own rate gives for what arrived, when the currency matches; null otherwise. */
+  suggested_amount: number | null;
+  detail: string;
+  created_at: string;
+  resolution: { outcome: "credited" | "refused"; amount: number | null; operator_id: string; note: string; at: string } | null;
+}
+
+/** What the provider says now, and what that allows: the console shows it, resolve enforces it. */
+export interface ReviewVerification {
+  provider: "nowpayments" | "squad";
+  /** The provider's own status word (NOWPayments' payment_status, Squad's transaction_status), or "unknown". */
+  status: string;
+  pay_currency: string | null;
+  actually_paid: string | null;
+  /** Whether money arrived that this item may still credit. */
+  creditable: boolean;
+  /** Naira the provider's record is worth for this item; null when it cannot be priced (another coin) or nothing is due. */
+  suggested_amount: number | null;
+  /** The most a credit of this item may be. */
+  max_amount: number | null;
+  message: string;
+  checked_at: string;
+}
+
+export interface ReviewDetailAnswer {
+  review: ReviewQueueItem;
+  verification: ReviewVerification | null;
+  verifyError: string | null;
+}

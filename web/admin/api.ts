@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../api/client";
 import * as queryKeys from "../api/keys";
+import type { ReviewDetailAnswer, ReviewQueueItem, ReviewVerification } from "../../schema/admin";
 
 /**
  * The console's calls to /api/admin/* (docs/api.md, "Operator console"). Every query key starts with "admin": the
@@ -73,36 +74,9 @@ export const useList = <T,>(name: "deposits" | "orders" | "rentals" | "audit", p
 };
 
 /** The payment review queue (GET /admin/reviews, docs/decisions/023): crypto arrivals held for review, stale card payments. */
-export type ReviewItem = {
-  kind: "crypto" | "card";
-  id: string;
-  status: "open" | "credited" | "refused";
-  reason: string;
-  payment_id: string;
-  provider_payment_id: string;
-  user: { id: string; email: string; username: string };
-  expected_currency: string | null;
-  expected_amount: string | null;
-  pay_currency: string | null;
-  actually_paid: string | null;
-  suggested_amount: number | null;
-  detail: string;
-  created_at: string;
-  resolution: { outcome: "credited" | "refused"; amount: number | null; operator_id: string; note: string; at: string } | null;
-};
-/** The provider's record read again (GET /admin/reviews/:id): what the server will allow a credit to be. */
-export type Verification = {
-  provider: "nowpayments" | "squad";
-  status: string;
-  pay_currency: string | null;
-  actually_paid: string | null;
-  creditable: boolean;
-  suggested_amount: number | null;
-  max_amount: number | null;
-  message: string;
-  checked_at: string;
-};
-export type ReviewDetail = { review: ReviewItem; verification: Verification | null; verifyError: string | null };
+export type ReviewItem = ReviewQueueItem;
+export type Verification = ReviewVerification;
+export type ReviewDetail = ReviewDetailAnswer;
 export const useReviews = (status: "open" | "resolved") =>
   useQuery({ queryKey: [...queryKeys.admin, "reviews", status], queryFn: () => adminGet<{ data: ReviewItem[] }>(`/reviews?status=${status}`).then((r) => r.data) });
 export const useReview = (id: string) =>

@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
+import type { ReviewQueueItem, ReviewVerification } from "../../schema/admin";
 import { formatNaira, koboToNaira, nairaToKobo } from "../../schema/money";
 import { auditSqlInsert, sqlString } from "../db/admin-sql";
 import type { Db } from "../db/client";
@@ -23,6 +24,10 @@ import { CARD_PENDING_TOO_LONG_MS, confirmCardPayment, MONEY_ARRIVED, type Payme
 
 export type QueueReason = ReviewListItem["reason"] | "card_pending";
 export type QueueItem = Omit<ReviewListItem, "reason"> & { kind: "crypto" | "card"; reason: QueueReason };
+// The queue's item is the console's contract (schema/admin.ts): a field added or renamed here fails to compile there.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const queueItemIsTheContract: Same<QueueItem, ReviewQueueItem> = true;
+void queueItemIsTheContract;
 
 /** The audit actions of a queue decision; a card item's resolution is read back from them. */
 const RESOLVE_ACTIONS = ["review.credit", "review.refuse"] as const;
@@ -112,22 +117,8 @@ export async function getQueueItem(db: Db, id: string, now = Date.now()): Promis
 // ---------------------------------------------------------------------------------------------------------------------
 // Verify again with the provider
 
-/** What the provider says now, and what that allows: the console shows it, resolve enforces it. */
-export interface Verification {
-  provider: "nowpayments" | "squad";
-  /** The provider's own status word (NOWPayments' payment_status, Squad's transaction_status), or "unknown". */
-  status: string;
-  pay_currency: string | null;
-  actually_paid: string | null;
-  /** Whether money arrived that this item may still credit. */
-  creditable: boolean;
-  /** Naira the provider's record is worth for this item; null when it cannot be priced (another coin) or nothing is due. */
-  suggested_amount: number | null;
-  /** The most a credit of this item may be. */
-  max_amount: number | null;
-  message: string;
-  checked_at: string;
-}
+/** What the provider says now, and what that allows (the contract's type: schema/admin.ts). */
+export type Verification = ReviewVerification;
 
 interface Checked {
   view: Verification;
