@@ -1,9 +1,8 @@
-import { exports } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../app";
 import { createKey } from "../api-fixtures";
-import { createUser, type ReplyBody, type TestUser } from "../helpers";
+import { api, createUser, type TestUser } from "../helpers";
 import { makeOperator } from "../operators";
 import { tableCounts } from "./invariants";
 
@@ -47,19 +46,9 @@ const bodyArb = fc.oneof(
   fc.constantFrom('{"a":', "[", "\u0000", '{"__proto__":{"role":"operator"}}', "[".repeat(2000), '{"amount":1e999}', "null"),
 );
 
-async function send(method: string, path: string, body: string, headers: Record<string, string>) {
-  const res = await (exports as unknown as { default: Fetcher }).default.fetch(
-    new Request(`http://127.0.0.1:8787${path}`, { method, body: method === "GET" ? null : body, headers: { "content-type": "application/json", ...headers } }),
-  );
-  const text = await res.text();
-  let data: ReplyBody = null;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    data = text;
-  }
-  return { status: res.status, data };
-}
+/** The shared test client (../helpers.ts api), with the body sent as given: raw text, not re-encoded JSON. */
+const send = (method: string, path: string, body: string, headers: Record<string, string>) =>
+  api(path, { method, body: method === "GET" ? undefined : body, headers: { "content-type": "application/json", ...headers } });
 
 let operator: TestUser;
 let apiSecret: string;
