@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { ReviewQueueItem } from "../../schema/admin";
 import { koboToNaira } from "../../schema/money";
 import { getDb, type Db } from "../db/client";
 import { paymentReviewResolutions, paymentReviews, payments, users } from "../db/tables";
@@ -75,23 +76,8 @@ export function logReview(input: OpenReviewInput): void {
   });
 }
 
-export interface ReviewListItem {
-  id: string;
-  status: PaymentReview["status"];
-  reason: PaymentReviewReason;
-  payment_id: string;
-  provider_payment_id: string;
-  user: { id: string; email: string; username: string };
-  expected_currency: string | null;
-  expected_amount: string | null;
-  pay_currency: string | null;
-  actually_paid: string | null;
-  /** Naira the invoice's own rate gives for what arrived, when the currency matches; null otherwise. */
-  suggested_amount: number | null;
-  detail: string;
-  created_at: string;
-  resolution: { outcome: "credited" | "refused"; amount: number | null; operator_id: string; note: string; at: string } | null;
-}
+/** A crypto review as the console lists it: the contract's queue item (schema/admin.ts) with this table's own reasons. */
+export type ReviewListItem = Omit<ReviewQueueItem, "kind" | "reason"> & { reason: PaymentReviewReason };
 
 /** Review items for the operator console, newest first. `status: "open"` is the queue; "resolved" the history. */
 export async function listPaymentReviews(
