@@ -1,9 +1,8 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import type { ReactNode } from "react";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { RATE_DEFAULTS } from "../../api/payments";
 import { saveSession } from "../../lib/session";
+import { installScriptedFetch, json, renderWithQuery, type Answer, type FetchScript } from "../../test/scripted-fetch";
 import { CryptoDeposit } from "./crypto-deposit";
 import { NgnFundingForm } from "./ngn-funding-form";
 import { PendingPaymentsCard } from "./pending-payments-card";
@@ -11,10 +10,8 @@ import { PendingPaymentsCard } from "./pending-payments-card";
 // Issue 18 on the funding screen: the card checkout, its pending payments and the crypto invoice each say when they
 // are loading, what an empty list means, and what failed, with a retry that does not lose what the customer typed.
 
-type Answer = () => Promise<Response>;
-const answers: Record<string, Answer[]> = {};
-const calls: string[] = [];
-const json = (status: number, body: unknown): Answer => () => Promise.resolve(new Response(JSON.stringify(body), { status }));
+const script: FetchScript = { answers: {}, calls: [] };
+const { answers, calls } = script;
 const fault = (status: number, message: string): Answer => json(status, { code: "UPSTREAM_UNAVAILABLE", message, error: message });
 /** An answer that waits until the test releases it. */
 function held(answer: Answer): { answer: Answer; release: () => void } {
@@ -24,17 +21,7 @@ function held(answer: Answer): { answer: Answer; release: () => void } {
 }
 
 beforeEach(() => {
-  calls.length = 0;
-  for (const k of Object.keys(answers)) delete answers[k];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-      const key = `${init?.method ?? "GET"} ${new URL(String(input), "http://x").pathname}`;
-      calls.push(key);
-      const next = answers[key]?.shift();
-      return next ? next() : Promise.resolve(new Response("{}", { status: 200 }));
-    }),
-  );
+  installScriptedFetch(script);
   // The select keeps its active option in view; jsdom lays nothing out.
   Element.prototype.scrollIntoView = () => undefined;
   saveSession({ userId: "u1", username: "Ada", userNumber: "08012345678", userEmail: "ada@example.com" }, "token-a");
@@ -46,10 +33,7 @@ afterEach(() => {
   sessionStorage.clear();
 });
 
-function show(ui: ReactNode) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  render(<QueryClientProvider client={client}>{ui}</QueryClientProvider>);
-}
+const show = renderWithQuery;
 
 describe("card checkout", () => {
   it("pending payments: loading says so, a failed read retries, then the server's payment is listed", async () => {

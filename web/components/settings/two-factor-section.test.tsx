@@ -1,31 +1,19 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TWO_FACTOR_MESSAGES } from "../../../schema/accounts";
 import { saveSession } from "../../lib/session";
+import { installScriptedFetch, json, renderWithQuery, type Answer, type FetchScript } from "../../test/scripted-fetch";
 import { TwoFactorSection } from "./two-factor-section";
 
 // Issue 18: two-factor set-up says when it is loading, and every failure (reading the setting, starting the set-up,
 // checking the first code) says what happened and retries without starting over.
 
-type Answer = () => Promise<Response>;
-const answers: Record<string, Answer[]> = {};
-const calls: string[] = [];
-const json = (status: number, body: unknown): Answer => () => Promise.resolve(new Response(JSON.stringify(body), { status }));
+const script: FetchScript = { answers: {}, calls: [] };
+const { answers, calls } = script;
 const fault = (status: number, message: string): Answer => json(status, { code: status >= 500 ? "INTERNAL" : "VALIDATION_FAILED", message, error: message });
 
 beforeEach(() => {
-  calls.length = 0;
-  for (const k of Object.keys(answers)) delete answers[k];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-      const key = `${init?.method ?? "GET"} ${new URL(String(input), "http://x").pathname}`;
-      calls.push(key);
-      const next = answers[key]?.shift();
-      return next ? next() : Promise.resolve(new Response("{}", { status: 200 }));
-    }),
-  );
+  installScriptedFetch(script);
   saveSession({ userId: "u1", username: "Ada", userNumber: "08012345678", userEmail: "ada@example.com" }, "token-a");
 });
 afterEach(() => {
@@ -34,14 +22,7 @@ afterEach(() => {
   localStorage.clear();
 });
 
-function show() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <TwoFactorSection />
-    </QueryClientProvider>,
-  );
-}
+const show = () => renderWithQuery(<TwoFactorSection />);
 
 describe("two-factor set-up states", () => {
   it("a failed read retries; a set-up that could not start says nothing changed and Try again starts it", async () => {
