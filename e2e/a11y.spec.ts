@@ -139,3 +139,16 @@ test("no page scrolls sideways from 320 to 1440 px, and the chat button covers n
   }
   expect(problems, problems.join("\n")).toEqual([]);
 });
+
+test("the axe scan itself finds problems: a planted image without alt text, faint text and a nameless button", async ({ page }) => {
+  // Guards the checks above against a scan that finds nothing whatever the page (decision 030 changed how axe runs).
+  await page.goto("/#/login");
+  await settle(page);
+  await page.evaluate(() => {
+    const planted = document.createElement("div");
+    planted.innerHTML = '<img src="/favicon.svg"><p style="color:#ddd;background:#fff">faint text</p><button></button>';
+    document.querySelector("main")!.appendChild(planted);
+  });
+  const problems = await axeProblems(page, "planted");
+  for (const rule of ["image-alt", "color-contrast", "button-name"]) expect(problems.some((p) => p.startsWith(`planted: ${rule} `))).toBe(true);
+});
