@@ -13,6 +13,7 @@ import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/he
 import { joinOwnRoom } from "../test/sockets";
 import { notify } from "../services/notify";
 import { RENTAL_REMINDER_BEFORE_MS, reminderDueAt } from "../services/rental-reminder";
+import { rentalDeps } from "../services/deps";
 
 /**
  * A rental's life, driven through its Durable Object's alarm (runDurableObjectAlarm) against the sandbox rent simulator.
@@ -220,7 +221,7 @@ describe("orders and the sweep", () => {
         stuckId,
       ),
     ]);
-    const deps = { env, db: db(), provider: rentalProviderFor(env, loadConfig(env)) };
+    const deps = rentalDeps(env, loadConfig(env));
     expect(await sweepRentals(deps)).toEqual({ expired: 1, refunded: 1 });
     expect((await rentalRow(id))?.status).toBe("ended");
     expect((await rentalRow(stuckId))?.status).toBe("failed");
@@ -238,17 +239,17 @@ describe("rentalTick: the one retry policy (services/tick.ts)", () => {
 
   it("an upstream fault is the tick's own: logged, and it asks to look again; anything else throws for the runtime to retry", async () => {
     const { id } = await rentUsaHour({ quiet: true });
-    const blip = await rentalTick({ env, db: db(), provider: failingWith(new RentProviderError("unavailable", "HTTP 502")) }, id);
+    const blip = await rentalTick({ ...rentalDeps(env, loadConfig(env)), provider: failingWith(new RentProviderError("unavailable", "HTTP 502")) }, id);
     expect(blip.again).toBe(true);
     expect(blip.delayMs).toBeGreaterThan(0);
-    await expect(rentalTick({ env, db: db(), provider: failingWith(new Error("D1 went away")) }, id)).rejects.toThrow("D1 went away");
+    await expect(rentalTick({ ...rentalDeps(env, loadConfig(env)), provider: failingWith(new Error("D1 went away")) }, id)).rejects.toThrow("D1 went away");
     expect((await rentalRow(id))?.status).toBe("active");
   });
 
   it("stops once the rental is over: expired at its time, nothing to do after", async () => {
     const { id } = await rentUsaHour({ quiet: true });
     await env.DB.prepare("UPDATE rentals SET expires_at = ? WHERE id = ?").bind(Date.now() - 1, id).run();
-    const deps = { env, db: db(), provider: rentalProviderFor(env, loadConfig(env)) };
+    const deps = rentalDeps(env, loadConfig(env));
     expect(await rentalTick(deps, id)).toEqual({ again: false, delayMs: 0 });
     expect((await rentalRow(id))?.status).toBe("ended");
     expect(await rentalTick(deps, id)).toEqual({ again: false, delayMs: 0 });

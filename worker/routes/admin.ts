@@ -47,6 +47,7 @@ import { disableTwoFactor } from "../services/two-factor";
 import { UpstreamFault } from "../providers/upstream-http";
 import { paymentDeps } from "./wallet";
 import { rentalDeps } from "./rentals";
+import { smsDeps } from "./sms";
 
 const operatorOf = (c: Context<AppEnv>): Operator => ({ id: c.var.user.id, email: c.var.user.email });
 
@@ -209,7 +210,7 @@ export const adminRoutes = new Hono<AppEnv>()
 
   .post("/orders/:id/settle", validate("json", reasonSchema), async (c) => {
     const id = c.req.param("id");
-    const result = await settleSmsOrderNow(c.env, id);
+    const result = await settleSmsOrderNow(smsDeps(c), id);
     await audit(c.env.DB, { actor: operatorOf(c).email, action: "order.settle", detail: { orderId: id, ...result }, reason: c.req.valid("json").reason, subject: id, previousSql: sqlString(JSON.stringify(result.from)) });
     changed(c, "orders");
     return c.json(result);

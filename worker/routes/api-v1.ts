@@ -31,6 +31,7 @@ import { isSandboxUser, providerModeFor, envForUser } from "../services/sandbox-
 import { smsCountries, smsOffers } from "../services/sms-catalogue";
 import { pricingContext, smsPriceKobo } from "../services/pricing";
 import { buySmsNumber, cancelSmsOrder, requestAnotherCode } from "../services/sms-orders";
+import { smsDeps } from "./sms";
 
 /**
  * The JSON developer API (docs/developer-api.md). Every route acts as the API key's account on the web's services;
@@ -92,31 +93,32 @@ openapi.add({
 });
 apiV1Routes.post("/sms/orders", validate("json", v1BuySmsSchema), async (c) => {
   const body = c.req.valid("json");
-  const db = getDb(c.env.DB);
-  const quote = await smsQuoteKobo(c.env, db, c.var.user, body.provider, body.country, body.service);
+  const deps = smsDeps(c);
+  const quote = await smsQuoteKobo(deps, c.var.user, body.provider, body.country, body.service);
   if (body.max_price !== undefined && quote > nairaToKobo(body.max_price)) {
     throw new AppError("PRICE_CHANGED", `The price is ₦${koboToNaira(quote).toFixed(2)}, above your max_price.`, { price: koboToNaira(quote) });
   }
-  const bought = await buySmsNumber(c.env, c.var.user, {
+  const bought = await buySmsNumber(deps, c.var.user, {
     provider: body.provider,
     country: body.country,
     service: body.service,
     price: koboToNaira(quote),
     ...(body.next_route ? { next_route: body.next_route } : {}),
   });
-  return c.json(await smsOrderV1(db, c.var.user.id, bought.phone.request_id), 201);
+  return c.json(await smsOrderV1(deps, c.var.user.id, bought.phone.request_id), 201);
 });
 
 openapi.add({ method: "get", path: "/sms/orders/{id}", summary: "An order: its status and every code received", params: v1IdParamSchema, response: v1SmsOrderSchema, errors: [404] });
 apiV1Routes.get("/sms/orders/:id", validate("param", v1IdParamSchema), async (c) => {
-  return c.json(await smsOrderV1(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id));
+  return c.json(await smsOrderV1(smsDeps(c), c.var.user.id, c.req.valid("param").id));
 });
 
 openapi.add({ method: "post", path: "/sms/orders/{id}/cancel", summary: "Cancel before the code arrives (refunds the price; on a next_route order, cancels the chain)", params: v1IdParamSchema, response: v1SmsOrderSchema, errors: [404, 409, 502] });
 apiV1Routes.post("/sms/orders/:id/cancel", validate("param", v1IdParamSchema), async (c) => {
   const { id } = c.req.valid("param");
-  await cancelSmsOrder(c.env, c.var.user.id, id);
-  return c.json(await smsOrderV1(getDb(c.env.DB), c.var.user.id, id));
+  const deps = smsDeps(c);
+  await cancelSmsOrder(deps, c.var.user.id, id);
+  return c.json(await smsOrderV1(deps, c.var.user.id, id));
 });
 
 openapi.add({
@@ -129,8 +131,9 @@ openapi.add({
 });
 apiV1Routes.post("/sms/orders/:id/another-code", validate("param", v1IdParamSchema), async (c) => {
   const { id } = c.req.valid("param");
-  await requestAnotherCode(c.env, c.var.user.id, id);
-  return c.json(await smsOrderV1(getDb(c.env.DB), c.var.user.id, id));
+  const deps = smsDeps(c);
+  await requestAnotherCode(deps, c.var.user.id, id);
+  return c.json(await smsOrderV1(deps, c.var.user.id, id));
 });
 
 openapi.add({

@@ -5,24 +5,25 @@ import { koboToNaira } from "../../schema/money";
 import type { SmsProviderName } from "../../schema/constants";
 import type { Db } from "../db/client";
 import { idempotencyKeys, smsOrders } from "../db/tables";
-import type { Env } from "../config";
 import { isUniqueViolation } from "../lib/errors";
 import type { SignedInUser } from "./sessions";
 import { pricingContext, smsPriceKobo } from "./pricing";
 import { envForUser } from "./sandbox-accounts";
 import { findSmsOffer } from "./sms-catalogue";
 import { chainStateFor } from "./sms-chain";
+import type { SmsDeps } from "./deps";
 import { canRequestAnotherCode, orderCodes, ownSmsOrder } from "./sms-orders";
 
 const REFUNDED = new Set(["timeout", "error", "cancelled", "failed"]);
 
 /** What the caller would pay for one number now (the price buySmsNumber charges), in kobo. */
-export async function smsQuoteKobo(env: Env, db: Db, user: SignedInUser, provider: SmsProviderName, country: string, service: string): Promise<number> {
-  const { offer } = await findSmsOffer(envForUser(env, user.id), provider, country, service);
-  return smsPriceKobo(offer.costUsd, await pricingContext(db, user.totalDepositedKobo));
+export async function smsQuoteKobo(deps: SmsDeps, user: SignedInUser, provider: SmsProviderName, country: string, service: string): Promise<number> {
+  const { offer } = await findSmsOffer(envForUser(deps.env, user.id), provider, country, service);
+  return smsPriceKobo(offer.costUsd, await pricingContext(deps.db, user.totalDepositedKobo));
 }
 
-export async function smsOrderV1(db: Db, userId: string, orderId: string): Promise<z.infer<typeof v1SmsOrderSchema>> {
+export async function smsOrderV1(deps: SmsDeps, userId: string, orderId: string): Promise<z.infer<typeof v1SmsOrderSchema>> {
+  const db = deps.db;
   const o: typeof smsOrders.$inferSelect = await ownSmsOrder(db, userId, orderId);
   const codes = await orderCodes(db, o.id);
   const chain = await chainStateFor(db, o);
@@ -40,7 +41,7 @@ export async function smsOrderV1(db: Db, userId: string, orderId: string): Promi
     codes: codes.length > 0 || !o.code ? codes : [o.code],
     refunded: REFUNDED.has(o.status),
     waiting_for_another_code: o.anotherCodeRequestedAt !== null,
-    can_request_another_code: canRequestAnotherCode(o),
+    can_request_another_code: canRequestAnotherCode(o, deps.clock.now()),
     // The web's status names the next order `next_request_id` (the spec's word); the v1 API calls orders `id`.
     chain: chain ? { id: chain.id, step: chain.step, max_routes: chain.max_routes, cap: chain.cap, status: chain.status, next_order_id: chain.next_request_id, moving_on: chain.moving_on } : null,
     created_at: new Date(o.createdAt).toISOString(),

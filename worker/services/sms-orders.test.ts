@@ -7,6 +7,7 @@ import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/he
 import { putSetting } from "./settings";
 import { cancelSmsOrder, pollSmsOrderTick, sweepSmsOrders } from "./sms-orders";
 import { COST_LIMITS } from "./rate-limit";
+import { smsDeps } from "./deps";
 
 // Races between the customer's cancel, the code and the last poll; concurrent purchases; the cron backstop.
 
@@ -39,8 +40,8 @@ async function toLastPoll(orderId: string) {
   await env.DB.prepare("UPDATE sms_orders SET attempts = ? WHERE id = ?").bind(MAX - 1, orderId).run();
 }
 
-const tick = (orderId: string) => pollSmsOrderTick(env, orderId);
-const cancel = (userId: string, orderId: string) => cancelSmsOrder(env, userId, orderId).then(
+const tick = (orderId: string) => pollSmsOrderTick(smsDeps(env), orderId);
+const cancel = (userId: string, orderId: string) => cancelSmsOrder(smsDeps(env), userId, orderId).then(
   (r) => r.status,
   (e: { code?: string }) => e.code ?? "threw",
 );
@@ -177,8 +178,8 @@ describe("the cron sweep", () => {
     ]);
     expect(await balanceOf(user.id)).toBe(260_000);
 
-    expect(await sweepSmsOrders(env)).toBe(2);
-    expect(await sweepSmsOrders(env)).toBe(0);
+    expect(await sweepSmsOrders(smsDeps(env))).toBe(2);
+    expect(await sweepSmsOrders(smsDeps(env))).toBe(0);
     expect(await outcome(orderId)).toEqual({ status: "timeout", code: null, refunds: 1 });
     expect(await outcome(stuckId)).toEqual({ status: "failed", code: null, refunds: 1 });
     expect(fake.calls).toContain("cancel"); // the number was released upstream first
@@ -188,7 +189,7 @@ describe("the cron sweep", () => {
 
   it("leaves orders inside their window alone", async () => {
     const { orderId } = await buy();
-    expect(await sweepSmsOrders(env)).toBe(0);
+    expect(await sweepSmsOrders(smsDeps(env))).toBe(0);
     expect((await outcome(orderId)).status).toBe("waiting");
   });
 });
