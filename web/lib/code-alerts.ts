@@ -127,8 +127,3 @@ export function alertIfHidden(message: RealtimeMessage): boolean {
   if (codeSoundEnabled()) playChime();
   return true;
 }
-
-/** Test hook: forget the count (each test starts from a visible tab). */
-export function resetCodeAlertsForTest(): void {
-  unseen = 0;
-}

@@ -15,9 +15,11 @@ import { getSetting } from "../services/settings";
 /** Addresses the worker itself answers; anything else of theirs is the app's JSON 404, never index.html. */
 const WORKER_PREFIXES = ["/api/", "/parties/", "/sandbox/", "/stubs/"];
 
-// The hashes belong to the deployed build, which cannot change under a running isolate: read once, kept while it lives.
-// A failed read is not kept (a local build may appear after the worker started).
-let hashes: Promise<CspHashes> | null = null;
+// The hashes belong to the deployed build, which cannot change under a running isolate: read once per asset binding
+// (an isolate's env, and so its ASSETS, is one object for every request it serves, as config.ts's memo relies on) and
+// kept while it lives. A failed read is not kept (a local build may appear after the worker started). Keyed by the
+// binding rather than held in one variable, a test's fake binding starts with nothing read and needs no reset hook.
+const hashesByAssets = new WeakMap<Fetcher, Promise<CspHashes>>();
 
 async function readHashes(assets: Fetcher, publicUrl: string): Promise<CspHashes> {
   const res = await assets.fetch(new URL(`/${CSP_HASHES_FILE}`, publicUrl));
@@ -30,20 +32,19 @@ async function readHashes(assets: Fetcher, publicUrl: string): Promise<CspHashes
 }
 
 async function scriptHashes(c: Context<AppEnv>, assets: Fetcher): Promise<string[]> {
-  hashes ??= readHashes(assets, c.var.config.publicUrl);
+  let hashes = hashesByAssets.get(assets);
+  if (!hashes) {
+    hashes = readHashes(assets, c.var.config.publicUrl);
+    hashesByAssets.set(assets, hashes);
+  }
   try {
     return (await hashes).scriptHashes;
   } catch (err) {
-    hashes = null;
+    if (hashesByAssets.get(assets) === hashes) hashesByAssets.delete(assets);
     // Fail closed: without the hashes the inline scripts are blocked (the app still loads its bundle, unthemed).
     log("error", "csp hashes unreadable", { rid: c.var.requestId, message: err instanceof Error ? err.message : String(err) });
     return [];
   }
-}
-
-/** Tests: forget the hashes read from a (fake) asset binding. */
-export function forgetCspHashes(): void {
-  hashes = null;
 }
 
 async function adOrigins(c: Context<AppEnv>): Promise<string[]> {

@@ -78,20 +78,13 @@ export async function readSandboxRental(d1: D1Database, requestId: string): Prom
   return row ? (JSON.parse(row.value) as SandboxRental) : null;
 }
 
-async function writeSandboxRental(d1: D1Database, requestId: string, rental: SandboxRental): Promise<void> {
+export async function writeSandboxRental(d1: D1Database, requestId: string, rental: SandboxRental): Promise<void> {
   await d1
     .prepare(
       "INSERT INTO sandbox_state (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
     )
     .bind(key(requestId), JSON.stringify(rental), Date.now())
     .run();
-}
-
-/** Test and demo hook: change what the simulated upstream holds for one rental (e.g. when its first SMS comes). */
-export async function patchSandboxRental(d1: D1Database, requestId: string, patch: Partial<SandboxRental>): Promise<void> {
-  const current = await readSandboxRental(d1, requestId);
-  if (!current) throw new Error(`no sandbox rental ${requestId}`);
-  await writeSandboxRental(d1, requestId, { ...current, ...patch });
 }
 
 /** The messages the simulated number has received by `now`. */

@@ -64,8 +64,33 @@ export type CostAction = keyof typeof COST_LIMITS;
 
 /** Counts one costly action for the account and throws the one 429 (retry_after, Retry-After) past its limit. */
 export async function enforceCostLimit(db: Db, userId: string, action: CostAction): Promise<void> {
-  const result = await consumeRateLimit(db, `cost:${action}:${userId}`, COST_LIMITS[action]);
+  const result = await consumeRateLimit(db, costKey(action, userId), COST_LIMITS[action]);
   if (!result.allowed) throw rateLimitedError(result.retryAfterSeconds);
+}
+
+function costKey(action: CostAction, userId: string): string {
+  return `cost:${action}:${userId}`;
+}
+
+/**
+ * enforceCostLimit folded into a batch the action sends anyway (docs/decisions/031), so the limit costs no round trip
+ * of its own. Put `count` FIRST in that batch (it is the same counter, the same upsert), guard every write of the
+ * action with `within` (true while this hit is within the limit), then hand the batch's first result to `enforce`,
+ * which throws the same 429 enforceCostLimit throws. A D1 batch is one transaction run alone, so parallel requests
+ * cannot both slip past, and a refused action commits only its counted hit: nothing of its own is written. Anything
+ * upstream must come after the batch, so past the limit it is never called.
+ */
+export function costLimitInBatch(db: Db, userId: string, action: CostAction, now = Date.now()) {
+  const key = costKey(action, userId);
+  const rule = COST_LIMITS[action];
+  return {
+    count: rateLimitUpsert(db, key, rule, now),
+    within: sql`(SELECT ${rateLimits.count} FROM ${rateLimits} WHERE ${rateLimits.key} = ${key}) <= ${rule.limit}`,
+    enforce(counted: { count: number; resetAt: number }[]): void {
+      const result = rateLimitResult(counted[0], rule, now);
+      if (!result.allowed) throw rateLimitedError(result.retryAfterSeconds);
+    },
+  };
 }
 
 export interface RateLimitResult {
@@ -79,8 +104,13 @@ export interface RateLimitResult {
  * and a window that has passed starts again at 1.
  */
 export async function consumeRateLimit(db: Db, key: string, rule: RateLimitRule, now = Date.now()): Promise<RateLimitResult> {
+  const [row] = await rateLimitUpsert(db, key, rule, now);
+  return rateLimitResult(row, rule, now);
+}
+
+function rateLimitUpsert(db: Db, key: string, rule: RateLimitRule, now: number) {
   const freshReset = now + rule.windowMs;
-  const [row] = await db
+  return db
     .insert(rateLimits)
     .values({ key, count: 1, resetAt: freshReset })
     .onConflictDoUpdate({
@@ -91,8 +121,11 @@ export async function consumeRateLimit(db: Db, key: string, rule: RateLimitRule,
       },
     })
     .returning({ count: rateLimits.count, resetAt: rateLimits.resetAt });
+}
+
+function rateLimitResult(row: { count: number; resetAt: number } | undefined, rule: RateLimitRule, now: number): RateLimitResult {
   const count = row?.count ?? 1;
-  const resetAt = row?.resetAt ?? freshReset;
+  const resetAt = row?.resetAt ?? now + rule.windowMs;
   return { allowed: count <= rule.limit, count, retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)) };
 }
 

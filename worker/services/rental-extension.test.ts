@@ -5,7 +5,7 @@ import { configFor } from "../config";
 import { AppError } from "../lib/errors";
 import { rentalProviderFor } from "../providers/rent";
 import { RentProviderError, type RentalExtension, type RentalProvider } from "../providers/rent/types";
-import { patchSandboxRental } from "../sandbox/rent-simulator";
+import { patchSandboxRental } from "../test/rent-fixtures";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { extendOptions, extendRental } from "./rental-extension";
 import { clearSettingsCache, putSetting } from "./settings";

@@ -1,22 +1,23 @@
-import { and, asc, desc, eq, exists, inArray, isNotNull, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, exists, gte, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../schema/money";
 import { MISSING_SERVICE_OR_COUNTRY, SMS_CANCELLED_MESSAGE, type OrderRow, type SmsAnotherCodeResponse, type SmsCancelResponse, type SmsGetNumberInput, type SmsGetNumberResponse, type SmsGetNumbersInput, type SmsGetNumbersResponse, type SmsRefundStateResponse, type SmsStatusResponse } from "../../schema/sms";
 import { REFUNDED_SMS_STATUSES, SMS_ERROR_MESSAGE, SMS_ERROR_TEXT, SMS_TIMEOUT_MESSAGE, SMS_TIMEOUT_TEXT, type SmsProviderName } from "../../schema/constants";
 import { smsProviderSchema } from "../../schema/sms";
 import type { Db } from "../db/client";
+import { rowAsSelect } from "../db/insert-select";
 import { smsChains, smsOrderCodes, smsOrders, users } from "../db/tables";
 import type { ErrorCode } from "../../schema/errors";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import type { SignedInUser } from "./sessions";
 import { SmsProviderError, type SmsActivation, type SmsFaultKind, type SmsPollResult, type SmsProvider } from "../providers/sms/types";
-import { asInsufficientBalance, guardedLedgerInsert, ledgerInsert } from "./ledger";
+import { asInsufficientBalance, guardedLedgerInsert } from "./ledger";
 import type { SmsDeps } from "./deps";
 import { assertNotAboveShown, chargedBelowShown, pricingContext, smsPriceKobo } from "./pricing";
 import { envForUser } from "./sandbox-accounts";
 import { getSetting } from "./settings";
 import { clearSmsCatalogueCache, findSmsOffer } from "./sms-catalogue";
-import { enforceCostLimit } from "./rate-limit";
+import { costLimitInBatch, enforceCostLimit } from "./rate-limit";
 import { chainOrders, chainStateFor, endChain, newChainValues, nextRoutes, readChain, routeKey, stalledChains, type NextRoute } from "./sms-chain";
 import type { TickResult } from "./tick";
 
@@ -61,8 +62,6 @@ export async function buySmsNumber(deps: SmsDeps, user: SignedInUser, input: Sms
   if (!country || !service) throw new AppError("VALIDATION_FAILED", MISSING_SERVICE_OR_COUNTRY);
   const providerName = input.provider;
   const db = deps.db;
-  // Counted on the customer's own account (a sandbox key's test account shares the owner's id) before any upstream call.
-  await enforceCostLimit(db, user.id, "smsBuy");
 
   const { offer, countryName } = await findSmsOffer(env, providerName, country, service);
   const priceKobo = smsPriceKobo(offer.costUsd, await pricingContext(db, user.totalDepositedKobo));
@@ -80,17 +79,34 @@ export async function buySmsNumber(deps: SmsDeps, user: SignedInUser, input: Sms
   const now = deps.clock.now();
   const chained = input.next_route !== undefined;
   const order = newOrder({ id: orderId, userId: user.id, provider: providerName, countryId: country, countryName, offer, priceKobo, now }, chained ? { id: orderId, step: 1 } : null);
+  // The per-account cost limit (issue 12 hole 6) is counted in this batch, not a round trip of its own (decision 031);
+  // on the customer's own account (a sandbox key's test account is counted as itself), before the upstream is asked.
+  const limit = costLimitInBatch(db, user.id, "smsBuy", now);
+  const orderWritten = exists(db.select({ one: sql`1` }).from(smsOrders).where(eq(smsOrders.id, orderId)));
+  let counted, inserted;
   try {
-    // The order row and its debit (and the chain, when the customer ticked "try another number") are one atomic
-    // batch: the balance CHECK rolls all back when the wallet is short.
-    await db.batch([
-      db.insert(smsOrders).values(order),
-      ...(input.next_route ? [db.insert(smsChains).values(newChainValues(orderId, user.id, offer.name, input.next_route, now))] : []),
-      ledgerInsert(db, { userId: user.id, key: `buy:${orderId}`, amountKobo: -priceKobo, kind: "buy", note: purchaseNote(order), ref: orderId }),
+    // One atomic batch: the counted hit; the order row only within the limit and while the wallet holds the price;
+    // the chain (when the customer ticked "try another number") and the debit only if that row was written. A refusal
+    // (limit or wallet) writes no order, chain or ledger row, yet keeps the hit counted like enforceCostLimit would.
+    [counted, inserted] = await db.batch([
+      limit.count,
+      db.insert(smsOrders).select(
+        db
+          .select(rowAsSelect(smsOrders, order))
+          .from(users)
+          .where(and(eq(users.id, user.id), gte(users.balanceKobo, priceKobo), limit.within)),
+      ),
+      ...(input.next_route
+        ? [db.insert(smsChains).select(db.select(rowAsSelect(smsChains, newChainValues(orderId, user.id, offer.name, input.next_route, now))).from(smsOrders).where(eq(smsOrders.id, orderId)))]
+        : []),
+      guardedLedgerInsert(db, { userId: user.id, key: `buy:${orderId}`, amountKobo: -priceKobo, kind: "buy", note: purchaseNote(order), ref: orderId }, orderWritten),
     ]);
   } catch (err) {
+    // The balance CHECK stays the backstop of the guard above.
     throw asInsufficientBalance(err);
   }
+  limit.enforce(counted);
+  if ((inserted.meta.changes ?? 0) === 0) throw new AppError("INSUFFICIENT_BALANCE", "Insufficient balance");
 
   let activation: SmsActivation;
   try {
@@ -303,28 +319,7 @@ async function placeNextRoute(deps: SmsDeps, userId: string, from: SmsOrder, rou
     const [inserted] = await db.batch([
       db.insert(smsOrders).select(
         db
-          .select({
-            id: sql<string>`${order.id}`.as("id"),
-            userId: sql<string>`${order.userId}`.as("user_id"),
-            provider: sql<string>`${order.provider}`.as("provider"),
-            countryId: sql<string>`${order.countryId}`.as("country_id"),
-            countryName: sql<string>`${order.countryName}`.as("country_name"),
-            serviceId: sql<string>`${order.serviceId}`.as("service_id"),
-            serviceName: sql<string>`${order.serviceName}`.as("service_name"),
-            priceKobo: sql<number>`${order.priceKobo}`.as("price_kobo"),
-            upstreamId: sql<null>`NULL`.as("upstream_id"),
-            number: sql<null>`NULL`.as("number"),
-            code: sql<null>`NULL`.as("code"),
-            anotherCodeRequestedAt: sql<null>`NULL`.as("another_code_requested_at"),
-            activationClosesAt: sql<null>`NULL`.as("activation_closes_at"),
-            status: sql<"pending">`'pending'`.as("status"),
-            attempts: sql<number>`0`.as("attempts"),
-            failureReason: sql<null>`NULL`.as("failure_reason"),
-            chainId: sql<string>`${chainId}`.as("chain_id"),
-            chainStep: sql<number>`${step}`.as("chain_step"),
-            createdAt: sql<number>`${order.createdAt}`.as("created_at"),
-            updatedAt: sql<number>`${order.updatedAt}`.as("updated_at"),
-          })
+          .select(rowAsSelect(smsOrders, order))
           .from(smsChains)
           .where(stillOnFrom),
       ),

@@ -3,7 +3,7 @@ import { env, exports } from "cloudflare:workers";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signToken } from "../../lib/jwt";
-import { patchSandboxRental } from "../../sandbox/rent-simulator";
+import { patchSandboxRental } from "../rent-fixtures";
 import {
   createInvoiceViaApi,
   disarmInvoiceWatchers,

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_TIERS } from "../../../schema/settings";
 import { manualEntrySql } from "../../db/admin-sql";
-import { patchSandboxRental } from "../../sandbox/rent-simulator";
+import { patchSandboxRental } from "../rent-fixtures";
 import { postEntry } from "../../services/ledger";
 import { postSquadWebhook, setSquadSimulator, squadWebhookRaw } from "../payment-fixtures";
 import { clearSettingsCache, putSetting } from "../../services/settings";
