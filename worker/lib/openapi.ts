@@ -1,33 +1,86 @@
+import type { MiddlewareHandler } from "hono";
+import type { RouterRoute } from "hono/types";
 import { z } from "zod";
+import { validatesOf } from "./validate";
 
 /**
- * A small registry that turns the zod schemas of schema/api-v1.ts into an OpenAPI 3.1 document with zod 4's own
- * z.toJSONSchema (JSON Schema 2020-12, which OpenAPI 3.1 uses as is), so no generator library is needed and the
- * document is always the schemas the routes validate with (docs/decisions/011-developer-api.md).
+ * An OpenAPI 3.1 document read from a Hono app's own routes, with zod 4's z.toJSONSchema (JSON Schema 2020-12, which
+ * OpenAPI 3.1 uses as is), so no generator library is needed (docs/decisions/011-developer-api.md). The pattern is
+ * hono-openapi's (github.com/rhinobase/hono-openapi): a route says what it is with a pass-through `describeRoute(...)`
+ * middleware, and the document walks `app.routes` for it. Method and path come from the route itself, and query, path
+ * parameters and body from the route's own `validate()` middlewares (lib/validate.ts), so the document is always the
+ * schemas the routes validate with and a route cannot be served undocumented by a typo (docs/decisions/029).
  */
-export interface OperationDoc {
-  method: "get" | "post";
-  /** OpenAPI style: /sms/orders/{id} */
-  path: string;
+
+/** What a route says about itself; the rest of its entry is read from the route. */
+export interface RouteDoc {
   summary: string;
   description?: string;
-  query?: z.ZodObject;
-  params?: z.ZodObject;
-  body?: z.ZodType;
   response: z.ZodType;
   status?: number;
   /** Errors worth naming (the one error body). */
   errors?: number[];
 }
 
+export interface OperationDoc extends RouteDoc {
+  method: "get" | "post";
+  /** OpenAPI style: /sms/orders/{id} */
+  path: string;
+  query?: z.ZodObject;
+  params?: z.ZodObject;
+  body?: z.ZodType;
+}
+
+const described = new WeakMap<object, RouteDoc>();
+
+/** A pass-through middleware carrying the route's entry: `.get("/balance", describeRoute({...}), handler)`. */
+export function describeRoute(doc: RouteDoc): MiddlewareHandler {
+  const middleware: MiddlewareHandler = async (_c, next) => {
+    await next();
+  };
+  described.set(middleware, doc);
+  return middleware;
+}
+
+/**
+ * Every described route of an app, in the order it was registered. A sub-app mounted with `.route()` keeps its handlers
+ * as they are (as long as it sets no onError of its own), so a parent app lists its sub-apps' routes too.
+ */
+export function operationsOf(routes: readonly RouterRoute[]): OperationDoc[] {
+  const byRoute = new Map<string, RouterRoute[]>();
+  for (const route of routes) {
+    const key = `${route.method} ${route.path}`;
+    byRoute.set(key, [...(byRoute.get(key) ?? []), route]);
+  }
+  const operations: OperationDoc[] = [];
+  for (const handlers of byRoute.values()) {
+    const doc = handlers.map((r) => described.get(r.handler)).find((d) => d !== undefined);
+    if (!doc) continue;
+    const { method, path } = handlers[0];
+    if (method !== "GET" && method !== "POST") throw new Error(`OpenAPI: ${method} ${path} is not a documented method`);
+    const checks = handlers.map((r) => validatesOf(r.handler)).filter((v) => v !== undefined);
+    const schemaOf = (target: string) => checks.find((v) => v.target === target)?.schema;
+    operations.push({
+      ...doc,
+      method: method === "GET" ? "get" : "post",
+      path: path.replace(/:(\w+)/g, "{$1}"),
+      query: schemaOf("query") as z.ZodObject | undefined,
+      params: schemaOf("param") as z.ZodObject | undefined,
+      body: schemaOf("json"),
+    });
+  }
+  return operations;
+}
+
 export class OpenApiRegistry {
-  readonly operations: OperationDoc[] = [];
+  /** errorSchema: the one error body, named (it is every error answer's content); routes: the app's, read when asked. */
+  constructor(
+    private readonly errorSchema: z.ZodType,
+    private readonly routes: () => readonly RouterRoute[],
+  ) {}
 
-  /** errorSchema: the one error body, named (it is every error answer's content). */
-  constructor(private readonly errorSchema: z.ZodType) {}
-
-  add(op: OperationDoc): void {
-    this.operations.push(op);
+  get operations(): OperationDoc[] {
+    return operationsOf(this.routes());
   }
 
   document(info: { title: string; version: string; description: string }, serverUrl: string) {
@@ -59,8 +112,9 @@ export class OpenApiRegistry {
         schema,
       }));
     };
+    const operations = this.operations;
     const paths: Record<string, Record<string, unknown>> = {};
-    for (const op of this.operations) {
+    for (const op of operations) {
       const responses: Record<string, unknown> = {
         [String(op.status ?? 200)]: { description: "OK", content: { "application/json": { schema: toSchema(op.response, "output") } } },
       };
@@ -89,7 +143,7 @@ export class OpenApiRegistry {
         responses,
       };
     }
-    const statuses = new Set(this.operations.flatMap((op) => [401, 429, ...(op.errors ?? [])]));
+    const statuses = new Set(operations.flatMap((op) => [401, 429, ...(op.errors ?? [])]));
     const errorRef = toSchema(this.errorSchema, "output");
     const responses = Object.fromEntries(
       [...statuses].sort().map((s) => [`Error${s}`, { description: ERROR_TEXT[s] ?? "Error", content: { "application/json": { schema: errorRef } } }]),

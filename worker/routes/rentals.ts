@@ -4,7 +4,6 @@ import {
   RENT_PRICE_REFUSED_MESSAGE,
   rentExtendRequestSchema, rentalIdParamSchema, rentNumberRequestSchema,
   rentQuoteRequestSchema,
-  type RentalDetailResponse,
   type RentalEndResponse,
   type RentExtendOptionsResponse,
   type RentExtendResponse,
@@ -17,9 +16,9 @@ import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { chargedBelowShown } from "../services/pricing";
 import { extendOptions, extendRental } from "../services/rental-extension";
-import { checkRentalNow } from "../services/rental-inbox";
+import { rentalWithInbox } from "../services/rental-inbox";
 import { rentalDeps as rentalDepsFor, type RentalDeps } from "../services/deps";
-import { ownedRental, refundIfEndedKobo, rentalMessagesOf, rentalView } from "../services/rental-views";
+import { refundIfEndedKobo, rentalView } from "../services/rental-views";
 import { cancelRental, endRental, quoteRental, rentCountries, rentNumber } from "../services/rentals";
 
 /** Shared with the console's settle action (routes/admin.ts). */
@@ -62,12 +61,7 @@ export const rentalRoutes = new Hono<AppEnv>()
   })
 
   .get("/rentals/:id", validate("param", rentalIdParamSchema), async (c) => {
-    const { id } = c.req.valid("param");
-    const deps = rentalDeps(c);
-    const before = await ownedRental(deps.db, c.var.user.id, id);
-    if (before.status === "active") await checkRentalNow(c.env, id);
-    const row = before.status === "active" ? await ownedRental(deps.db, c.var.user.id, id) : before;
-    return c.json({ rental: rentalView(row), messages: await rentalMessagesOf(deps.db, id) } satisfies RentalDetailResponse);
+    return c.json(await rentalWithInbox(rentalDeps(c), c.var.user.id, c.req.valid("param").id));
   })
 
   .post("/rentals/:id/end", validate("param", rentalIdParamSchema), async (c) => {

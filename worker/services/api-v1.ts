@@ -1,18 +1,88 @@
 import { and, eq, lt } from "drizzle-orm";
 import type { z } from "zod";
-import type { v1SmsOrderSchema } from "../../schema/api-v1";
-import { koboToNaira } from "../../schema/money";
+import type { v1BuySmsSchema, v1CountriesSchema, v1PricesQuerySchema, v1PricesSchema, v1RentSchema, v1SmsOrderSchema } from "../../schema/api-v1";
+import { koboToNaira, nairaToKobo } from "../../schema/money";
 import type { SmsProviderName } from "../../schema/constants";
+import { RENT_PRICE_REFUSED_MESSAGE, type RentalView } from "../../schema/rentals";
 import type { Db } from "../db/client";
 import { idempotencyKeys, smsOrders } from "../db/tables";
 import type { Env } from "../config";
-import { isUniqueViolation } from "../lib/errors";
+import { AppError, isUniqueViolation } from "../lib/errors";
 import type { SignedInUser } from "./sessions";
+import type { RentalDeps } from "./deps";
 import { pricingContext, smsPriceKobo } from "./pricing";
-import { envForUser } from "./sandbox-accounts";
-import { findSmsOffer } from "./sms-catalogue";
+import { rentalView } from "./rental-views";
+import { cancelRental, endRental, quoteRental, rentNumber } from "./rentals";
+import { envForUser, isSandboxUser } from "./sandbox-accounts";
+import { findSmsOffer, smsCountries, smsOffers } from "./sms-catalogue";
 import { chainStateFor } from "./sms-chain";
-import { canRequestAnotherCode, orderCodes, ownSmsOrder } from "./sms-orders";
+import { buySmsNumber, canRequestAnotherCode, cancelSmsOrder, orderCodes, ownSmsOrder, requestAnotherCode } from "./sms-orders";
+
+/**
+ * The JSON developer API's answers (routes/api-v1.ts): the caller is the API key's account (a sk_test_ key's is its
+ * sandbox account, whose upstreams are the simulators), and every answer is the v1 contract's shape (schema/api-v1.ts).
+ */
+
+type SmsOrderV1 = z.infer<typeof v1SmsOrderSchema>;
+
+/** Why a max_price refused the current price (409, with the price so a client can decide). */
+function aboveMaxPrice(priceKobo: number): AppError {
+  return new AppError("PRICE_CHANGED", `The price is ₦${koboToNaira(priceKobo).toFixed(2)}, above your max_price.`, { price: koboToNaira(priceKobo) });
+}
+
+export async function countriesV1(env: Env, userId: string, provider: SmsProviderName): Promise<z.infer<typeof v1CountriesSchema>> {
+  const list = await smsCountries(envForUser(env, userId), provider);
+  return { data: list.map((x) => ({ id: x.id, title: x.title })) };
+}
+
+/** The caller's prices (their tier) and stock for one country. */
+export async function pricesV1(env: Env, db: Db, user: SignedInUser, query: z.infer<typeof v1PricesQuerySchema>): Promise<z.infer<typeof v1PricesSchema>> {
+  const offers = await smsOffers(envForUser(env, user.id), query.provider, query.country);
+  const ctx = await pricingContext(db, user.totalDepositedKobo);
+  return { data: offers.map((o) => ({ service: o.serviceId, name: o.name, price: koboToNaira(smsPriceKobo(o.costUsd, ctx)), count: o.count })) };
+}
+
+/** Buys at the server's price now (refused above max_price), as the web's buy does, and answers the order. */
+export async function buySmsV1(env: Env, db: Db, user: SignedInUser, body: z.infer<typeof v1BuySmsSchema>): Promise<SmsOrderV1> {
+  const quote = await smsQuoteKobo(env, db, user, body.provider, body.country, body.service);
+  if (body.max_price !== undefined && quote > nairaToKobo(body.max_price)) throw aboveMaxPrice(quote);
+  const bought = await buySmsNumber(env, user, {
+    provider: body.provider,
+    country: body.country,
+    service: body.service,
+    price: koboToNaira(quote),
+    ...(body.next_route ? { next_route: body.next_route } : {}),
+  });
+  return smsOrderV1(db, user.id, bought.phone.request_id);
+}
+
+export async function cancelSmsOrderV1(env: Env, db: Db, userId: string, orderId: string): Promise<SmsOrderV1> {
+  await cancelSmsOrder(env, userId, orderId);
+  return smsOrderV1(db, userId, orderId);
+}
+
+export async function anotherCodeV1(env: Env, db: Db, userId: string, orderId: string): Promise<SmsOrderV1> {
+  await requestAnotherCode(env, userId, orderId);
+  return smsOrderV1(db, userId, orderId);
+}
+
+/** Rents at the server's price now: a guarded-refused price is 409, no stock 503, above max_price 409 with the price. */
+export async function rentV1(deps: RentalDeps, user: SignedInUser, body: z.infer<typeof v1RentSchema>): Promise<RentalView> {
+  const choice = { countryId: body.country, unit: body.duration, period: body.period };
+  const quote = await quoteRental(deps, user.totalDepositedKobo, choice, { history: !isSandboxUser(user.id) });
+  if (quote.refused) throw new AppError("CONFLICT", RENT_PRICE_REFUSED_MESSAGE);
+  if (quote.priceKobo === null) throw new AppError("NO_NUMBERS", "No stock available for the selected duration");
+  if (body.max_price !== undefined && quote.priceKobo > nairaToKobo(body.max_price)) throw aboveMaxPrice(quote.priceKobo);
+  return rentalView(await rentNumber(deps, user, { ...choice, clientPrice: koboToNaira(quote.priceKobo) }));
+}
+
+export async function cancelRentalV1(deps: RentalDeps, userId: string, rentalId: string): Promise<RentalView> {
+  return rentalView((await cancelRental(deps, userId, rentalId)).rental);
+}
+
+export async function endRentalV1(deps: RentalDeps, userId: string, rentalId: string): Promise<RentalView> {
+  return rentalView(await endRental(deps, userId, rentalId));
+}
 
 const REFUNDED = new Set(["timeout", "error", "cancelled", "failed"]);
 
@@ -22,7 +92,7 @@ export async function smsQuoteKobo(env: Env, db: Db, user: SignedInUser, provide
   return smsPriceKobo(offer.costUsd, await pricingContext(db, user.totalDepositedKobo));
 }
 
-export async function smsOrderV1(db: Db, userId: string, orderId: string): Promise<z.infer<typeof v1SmsOrderSchema>> {
+export async function smsOrderV1(db: Db, userId: string, orderId: string): Promise<SmsOrderV1> {
   const o: typeof smsOrders.$inferSelect = await ownSmsOrder(db, userId, orderId);
   const codes = await orderCodes(db, o.id);
   const chain = await chainStateFor(db, o);

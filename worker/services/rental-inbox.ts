@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import type { RentalDetailResponse } from "../../schema/rentals";
 import { rentalMessages, rentals } from "../db/tables";
 import type { Env } from "../config";
 import { log } from "../lib/log";
@@ -6,7 +7,7 @@ import { notify } from "./notify";
 import { reminderDueAt } from "./rental-reminder";
 import type { RentalDeps } from "./deps";
 import { upstreamFor } from "./rental-upstream";
-import { findRental } from "./rental-views";
+import { findRental, ownedRental, rentalMessagesOf, rentalView } from "./rental-views";
 
 /**
  * A rental's inbox: reading its SMS from the upstream (each stored and announced once), when the watcher looks next,
@@ -118,4 +119,15 @@ export async function checkRentalNow(env: Env, id: string): Promise<void> {
   } catch (err) {
     log("warn", "rental on-demand check failed", { rentalId: id, error: err instanceof Error ? err.message : String(err) });
   }
+}
+
+/**
+ * A rental and its inbox as the customer opens it (the web's GET /api/rentals/:id and the developer API's): an active
+ * rental is checked upstream first, so the answer carries what arrived since the watcher's last look.
+ */
+export async function rentalWithInbox(deps: RentalDeps, userId: string, id: string): Promise<RentalDetailResponse> {
+  const before = await ownedRental(deps.db, userId, id);
+  if (before.status === "active") await checkRentalNow(deps.env, id);
+  const row = before.status === "active" ? await ownedRental(deps.db, userId, id) : before;
+  return { rental: rentalView(row), messages: await rentalMessagesOf(deps.db, id) };
 }
