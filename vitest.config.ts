@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import { WORKER_TEST_DEPS } from "./scripts/worker-test-deps";
 
 // Two projects: the worker runs inside real workerd with a real local D1 (the same migrations wrangler applies),
 // the web units run in jsdom.
@@ -41,6 +42,11 @@ export default defineConfig({
             // Worker test files spend most of their time waiting on workerd (a separate process): two files at a time
             // on two cores finish the suite in about 100 s instead of 135 s.
             maxWorkers: 2,
+            // Every test file starts its own workerd and loads the whole worker (the pool imports wrangler.toml's
+            // `main`) module by module over the pool's socket: about 440 modules, 300 of them from npm packages.
+            // Pre-bundled (built once per run into node_modules/.vite), a file loads about 165 and starts in about
+            // two thirds of the time (decision 030). scripts/worker-test-deps.ts lists them; lint keeps the list whole.
+            deps: { optimizer: { ssr: { enabled: true, include: WORKER_TEST_DEPS } } },
           },
         },
         {

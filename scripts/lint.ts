@@ -4,6 +4,7 @@ import { ESLint } from "eslint";
 import { missingOptionalEntries } from "./complete-lockfile";
 import { importCycles, importGraph } from "./import-cycles";
 import { root } from "./local-env";
+import { unbundledImports } from "./worker-test-deps";
 import { staleWorkerTypes } from "./worker-types";
 
 /**
@@ -84,6 +85,13 @@ for (const file of ["web/api", "web/realtime", "web/lib"].flatMap(files).filter(
     if (!zodModules.has(m[2])) continue;
     problems += 1;
     console.error(`${file}: imports values from schema/${m[2]}.ts, which imports zod: use \`import type\`, or move the constant to schema/constants.ts`);
+  }
+}
+// The worker test project pre-bundles every package worker/ and schema/ import (decision 030): a new one goes on its list.
+for (const file of ["worker", "schema"].flatMap(files)) {
+  for (const spec of unbundledImports(readFileSync(path.join(root, file), "utf8"))) {
+    problems += 1;
+    console.error(`${file}: imports "${spec}", which scripts/worker-test-deps.ts does not list (the worker tests would load it unbundled)`);
   }
 }
 // worker-configuration.d.ts (Env's bindings, from `wrangler types`) must match wrangler.toml.

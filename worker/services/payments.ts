@@ -8,7 +8,7 @@ import { configFor, type Env } from "../config";
 import { TtlCache } from "../lib/cache";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
-import type { NowPayment, NowPaymentStatus } from "../providers/payments/nowpayments";
+import { NowAmountBelowMinimum, type NowPayment, type NowPaymentStatus } from "../providers/payments/nowpayments";
 import { UpstreamFault } from "../providers/upstream-http";
 import { paymentDeps, type PaymentDeps } from "./deps";
 import { ledgerInsert } from "./ledger";
@@ -230,6 +230,18 @@ export async function createInvoice(
       ipnCallbackUrl: `${publicOrigin(deps)}/api/webhooks/nowpayments`,
     });
   } catch (err) {
+    if (err instanceof NowAmountBelowMinimum) {
+      // NOWPayments refused the amount itself (AMOUNT_MINIMAL_ERROR; see the adapter for their document): nothing
+      // exists upstream, so nothing stays here either. The row goes, as if the minimum check above had refused it,
+      // and the customer gets the same kind of 400 on the same field instead of a 502 and a failed deposit.
+      await db.delete(payments).where(and(eq(payments.id, id), eq(payments.status, "pending"), sql`${payments.providerPaymentId} IS NULL`));
+      log("info", "nowpayments refused the invoice amount as below its minimum", { paymentId: id, currency, detail: err.detail });
+      throw new AppError(
+        "VALIDATION_FAILED",
+        `The minimum for ${currency} is above $${(priceUsdCents / 100).toFixed(2)} right now. Please enter a larger amount or choose another currency.`,
+        { field: "price_amount" },
+      );
+    }
     await db.update(payments).set({ status: "failed", updatedAt: Date.now() }).where(eq(payments.id, id));
     throw err;
   }
