@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Button } from "../../components/ui/button";
 import { Input } from "../../components/ui/input";
-import { naira, useAdminChange, useReview, useReviews, type ReviewItem, type Verification } from "../api";
+import type { ReviewQueueItem as ReviewItem, ReviewResolveAnswer, ReviewResolveBody, ReviewVerification as Verification } from "../../../schema/admin";
+import { naira, useAdminChange, useReview, useReviews } from "../api";
 import { errorText, Loading, Panel } from "../ui";
 
 /**
@@ -185,8 +186,6 @@ function VerificationView({ verification: v }: { verification: Verification }) {
   );
 }
 
-type Decision = { action: "credit" | "refuse"; amount?: number; reason: string };
-
 /** Credit or refuse, with a reason, confirmed in a second step; the button stays disabled while the request runs. */
 function Decide({ review, verification, onDone }: { review: ReviewItem; verification: Verification | null; onDone: (message: string) => void }) {
   const creditable = verification === null || verification.creditable;
@@ -198,7 +197,7 @@ function Decide({ review, verification, onDone }: { review: ReviewItem; verifica
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const resolve = useAdminChange<Decision, { message: string; balance: number | null }>(`/reviews/${encodeURIComponent(review.id)}/resolve`);
+  const resolve = useAdminChange<ReviewResolveBody, ReviewResolveAnswer>(`/reviews/${encodeURIComponent(review.id)}/resolve`);
   const card = review.kind === "card";
   const typed = amount.trim() === "" ? undefined : Number(amount);
   const creditAmount = card ? Number(review.expected_amount) : (typed ?? verification?.suggested_amount ?? null);
