@@ -5,7 +5,6 @@ import { auditSqlInsert, sqlString } from "../db/admin-sql";
 import type { Db } from "../db/client";
 import { auditLog, payments, users } from "../db/tables";
 import { AppError } from "../lib/errors";
-import { notify } from "./notify";
 import { getPaymentReview, listPaymentReviews, openReviewCount, resolvePaymentReview, type ReviewListItem } from "./payment-reviews";
 import type { PaymentDeps } from "./deps";
 import { CARD_PENDING_TOO_LONG_MS, confirmCardPayment, MONEY_ARRIVED, type Payment } from "./payments";
@@ -286,7 +285,7 @@ const alreadyResolved = () => new AppError("CONFLICT", "This review is already r
  * (payment-reviews.ts), card by the ledger key fund:squad:<ref> plus the audit row's NOT EXISTS guard and the
  * pending -> refused compare-and-set.
  */
-export async function resolveQueueItem(deps: PaymentDeps, input: ResolveInput, now = Date.now()): Promise<ResolveAnswer> {
+export async function resolveQueueItem(deps: PaymentDeps, input: ResolveInput, now = deps.clock.now()): Promise<ResolveAnswer> {
   const db = deps.db;
   const item = await getQueueItem(db, input.id, now);
   if (!item) {
@@ -394,11 +393,11 @@ async function resolveCard(deps: PaymentDeps, item: QueueItem, input: ResolveInp
     const isPending = `EXISTS (SELECT 1 FROM payments WHERE id = ${sqlString(payment.id)} AND status = 'pending')`;
     const [written, moved] = await db.batch([
       auditFor("review.refuse", `${noResolutionYet} AND ${isPending}`),
-      db.update(payments).set({ status: "refused", updatedAt: Date.now() }).where(and(eq(payments.id, payment.id), eq(payments.status, "pending"))),
+      db.update(payments).set({ status: "refused", updatedAt: deps.clock.now() }).where(and(eq(payments.id, payment.id), eq(payments.status, "pending"))),
     ]);
     if ((moved.meta?.changes ?? 0) === 0 || (written.meta?.changes ?? 0) === 0) throw alreadyResolved();
     deps.defer(
-      notify(deps.env, payment.userId, {
+      deps.notify(payment.userId, {
         kind: "payment.failed",
         paymentId: payment.id,
         status: "refused",

@@ -4,18 +4,15 @@ import { MISSING_SERVICE_OR_COUNTRY, SMS_CANCELLED_MESSAGE, type OrderRow, type 
 import { REFUNDED_SMS_STATUSES, SMS_ERROR_MESSAGE, SMS_ERROR_TEXT, SMS_TIMEOUT_MESSAGE, SMS_TIMEOUT_TEXT, type SmsProviderName } from "../../schema/constants";
 import { smsProviderSchema } from "../../schema/sms";
 import type { Db } from "../db/client";
-import { getDb } from "../db/client";
 import { rowAsSelect } from "../db/insert-select";
 import { smsChains, smsOrderCodes, smsOrders, users } from "../db/tables";
-import type { Env } from "../config";
 import type { ErrorCode } from "../../schema/errors";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import type { SignedInUser } from "./sessions";
-import { smsProviderFor } from "../providers/sms";
 import { SmsProviderError, type SmsActivation, type SmsFaultKind, type SmsPollResult, type SmsProvider } from "../providers/sms/types";
 import { asInsufficientBalance, guardedLedgerInsert } from "./ledger";
-import { notify } from "./notify";
+import type { SmsDeps } from "./deps";
 import { assertNotAboveShown, chargedBelowShown, pricingContext, smsPriceKobo } from "./pricing";
 import { envForUser } from "./sandbox-accounts";
 import { getSetting } from "./settings";
@@ -57,14 +54,14 @@ function purchaseNote(order: Pick<SmsOrder, "serviceName" | "countryName">): str
 // ---------------------------------------------------------------------------------------------------------------
 // Buying
 
-export async function buySmsNumber(appEnv: Env, user: SignedInUser, input: SmsGetNumberInput): Promise<SmsGetNumberResponse> {
-  // A sandbox account (test API key) buys from the sandbox simulators whatever PROVIDERS says.
-  const env = envForUser(appEnv, user.id);
+export async function buySmsNumber(deps: SmsDeps, user: SignedInUser, input: SmsGetNumberInput): Promise<SmsGetNumberResponse> {
+  // A sandbox account (test API key) buys from the sandbox simulators whatever PROVIDERS says (its prices too).
+  const env = envForUser(deps.env, user.id);
   const country = input.country ?? "";
   const service = input.service ?? "";
   if (!country || !service) throw new AppError("VALIDATION_FAILED", MISSING_SERVICE_OR_COUNTRY);
   const providerName = input.provider;
-  const db = getDb(env.DB);
+  const db = deps.db;
 
   const { offer, countryName } = await findSmsOffer(env, providerName, country, service);
   const priceKobo = smsPriceKobo(offer.costUsd, await pricingContext(db, user.totalDepositedKobo));
@@ -79,7 +76,7 @@ export async function buySmsNumber(appEnv: Env, user: SignedInUser, input: SmsGe
   assertNotAboveShown(priceKobo, input.price);
 
   const orderId = crypto.randomUUID();
-  const now = Date.now();
+  const now = deps.clock.now();
   const chained = input.next_route !== undefined;
   const order = newOrder({ id: orderId, userId: user.id, provider: providerName, countryId: country, countryName, offer, priceKobo, now }, chained ? { id: orderId, step: 1 } : null);
   // The per-account cost limit (issue 12 hole 6) is counted in this batch, not a round trip of its own (decision 031);
@@ -113,10 +110,10 @@ export async function buySmsNumber(appEnv: Env, user: SignedInUser, input: SmsGe
 
   let activation: SmsActivation;
   try {
-    activation = await reserveNumber(env, db, order, offer);
+    activation = await reserveNumber(deps, order, offer);
   } catch (err) {
     // The customer saw this purchase refused: a chain behind it must never buy a number they do not know about.
-    if (chained) await endChain(db, orderId, "ended", "the first number could not be bought");
+    if (chained) await endChain(deps, orderId, "ended", "the first number could not be bought");
     throw err;
   }
 
@@ -164,16 +161,17 @@ function newOrder(
  * Asks the upstream for the number of an order already written 'pending' with its debit, and starts its poller. A
  * refusal refunds the order at once ('failed') and throws the AppError the customer is shown.
  */
-async function reserveNumber(env: Env, db: Db, order: SmsOrder, offer: OfferForSale): Promise<SmsActivation> {
+async function reserveNumber(deps: SmsDeps, order: SmsOrder, offer: OfferForSale): Promise<SmsActivation> {
   const orderId = order.id;
-  const provider = smsProviderFor(env, order.provider as SmsProviderName);
+  const db = deps.db;
+  const provider = providerOf(deps, order);
   let activation;
   try {
     // The ceiling is the upstream's own figure in its own currency: the price we quoted, never a converted guess.
     activation = await provider.buy({ countryId: order.countryId, serviceId: order.serviceId, maxCost: { amount: offer.cost, currency: offer.currency } });
   } catch (err) {
     const reason = err instanceof SmsProviderError ? err.message : "The provider could not be reached. Please try again shortly.";
-    await settle(db, order, "failed", "pending", err instanceof SmsProviderError ? `${err.kind}: ${err.detail}` : String(err));
+    await settle(deps, order, "failed", "pending", err instanceof SmsProviderError ? `${err.kind}: ${err.detail}` : String(err));
     log("warn", "sms purchase refused upstream", {
       orderId,
       provider: order.provider,
@@ -188,7 +186,7 @@ async function reserveNumber(env: Env, db: Db, order: SmsOrder, offer: OfferForS
 
   const [waiting] = await db
     .update(smsOrders)
-    .set({ status: "waiting", upstreamId: activation.upstreamId, number: activation.number, updatedAt: Date.now() })
+    .set({ status: "waiting", upstreamId: activation.upstreamId, number: activation.number, updatedAt: deps.clock.now() })
     .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "pending")))
     .returning({ id: smsOrders.id });
   if (!waiting) {
@@ -199,7 +197,7 @@ async function reserveNumber(env: Env, db: Db, order: SmsOrder, offer: OfferForS
 
   try {
     const interval = (await getSetting(db, "sms_poll")).interval_ms;
-    await pollerFor(env, orderId).start(orderId, interval);
+    await pollerFor(deps, orderId).start(orderId, interval);
   } catch (err) {
     // The cron sweep settles an order whose poller never started; the customer is refunded then at the latest.
     log("error", "sms poller did not start", { orderId, error: err instanceof Error ? err.message : String(err) });
@@ -213,12 +211,12 @@ async function reserveNumber(env: Env, db: Db, order: SmsOrder, offer: OfferForS
  * at the first refusal (no stock, balance, price above the ceiling): what was bought stays bought and is returned with
  * the reason; a refusal of the very first number is the ordinary error.
  */
-export async function buySmsNumbers(appEnv: Env, user: SignedInUser, input: SmsGetNumbersInput): Promise<SmsGetNumbersResponse> {
+export async function buySmsNumbers(deps: SmsDeps, user: SignedInUser, input: SmsGetNumbersInput): Promise<SmsGetNumbersResponse> {
   const { quantity, ...one } = input;
   const orders: SmsGetNumberResponse[] = [];
   for (let i = 0; i < quantity; i += 1) {
     try {
-      orders.push(await buySmsNumber(appEnv, user, one));
+      orders.push(await buySmsNumber(deps, user, one));
     } catch (err) {
       if (orders.length === 0 || !(err instanceof AppError)) throw err;
       return { orders, requested: quantity, error: { code: err.code, message: err.message } };
@@ -242,8 +240,8 @@ function buyFaultCode(kind: SmsFaultKind): ErrorCode {
   }
 }
 
-function pollerFor(env: Env, orderId: string) {
-  return env.SMS_ORDER.get(env.SMS_ORDER.idFromName(orderId));
+function pollerFor(deps: SmsDeps, orderId: string) {
+  return deps.env.SMS_ORDER.get(deps.env.SMS_ORDER.idFromName(orderId));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -255,17 +253,18 @@ function pollerFor(env: Env, orderId: string) {
  * wallet is short: then the chain ends). A route the upstream refuses at once ('failed', refunded) is passed over for
  * the one after it. Safe to run twice: the guarded batch in placeNextRoute lets one caller through.
  */
-export async function moveChainOn(appEnv: Env, db: Db, from: SmsOrder): Promise<string | null> {
+export async function moveChainOn(deps: SmsDeps, from: SmsOrder): Promise<string | null> {
+  const db = deps.db;
   let current = from;
   for (;;) {
     if (!current.chainId || current.chainStep === null || !REFUNDED.has(current.status) || current.status === "cancelled") return null;
     const chain = await readChain(db, current.chainId);
     if (!chain || chain.status !== "active" || chain.currentOrderId !== current.id) return null;
     if (current.chainStep >= chain.maxRoutes) {
-      await endChain(db, chain.id, "ended", `no code from ${chain.maxRoutes} routes`);
+      await endChain(deps, chain.id, "ended", `no code from ${chain.maxRoutes} routes`);
       return null;
     }
-    const env = envForUser(appEnv, chain.userId);
+    const env = envForUser(deps.env, chain.userId);
     const tried = new Set((await chainOrders(db, chain.id)).map((o) => routeKey(o.provider, o.countryId)));
     let route: NextRoute | undefined;
     try {
@@ -277,10 +276,10 @@ export async function moveChainOn(appEnv: Env, db: Db, from: SmsOrder): Promise<
       route = undefined;
     }
     if (!route) {
-      await endChain(db, chain.id, "ended", "no other route within the cap");
+      await endChain(deps, chain.id, "ended", "no other route within the cap");
       return null;
     }
-    const placed = await placeNextRoute(env, db, chain.userId, current, route);
+    const placed = await placeNextRoute(deps, chain.userId, current, route);
     if (placed.kind === "stop") return null;
     if (placed.kind === "placed") return placed.orderId;
     current = placed.order; // refused upstream and refunded: on to the route after it
@@ -289,26 +288,27 @@ export async function moveChainOn(appEnv: Env, db: Db, from: SmsOrder): Promise<
 
 type Placement = { kind: "placed"; orderId: string } | { kind: "failed"; order: SmsOrder } | { kind: "stop" };
 
-async function placeNextRoute(env: Env, db: Db, userId: string, from: SmsOrder, route: NextRoute): Promise<Placement> {
+async function placeNextRoute(deps: SmsDeps, userId: string, from: SmsOrder, route: NextRoute): Promise<Placement> {
+  const db = deps.db;
   const chainId = from.chainId!;
   const step = from.chainStep! + 1;
   let found;
   try {
-    found = await findSmsOffer(env, route.provider, route.country, route.service);
+    found = await findSmsOffer(envForUser(deps.env, userId), route.provider, route.country, route.service);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    await endChain(db, chainId, "ended", `the next route could not be priced: ${err.message}`);
+    await endChain(deps, chainId, "ended", `the next route could not be priced: ${err.message}`);
     return { kind: "stop" };
   }
   const [user] = await db.select({ totalDepositedKobo: users.totalDepositedKobo }).from(users).where(eq(users.id, userId)).limit(1);
   const priceKobo = smsPriceKobo(found.offer.costUsd, await pricingContext(db, user?.totalDepositedKobo ?? 0));
   const chain = await readChain(db, chainId);
   if (!chain || priceKobo > chain.capKobo) {
-    await endChain(db, chainId, "ended", "the next route now costs more than the cap");
+    await endChain(deps, chainId, "ended", "the next route now costs more than the cap");
     return { kind: "stop" };
   }
   const order = newOrder(
-    { id: crypto.randomUUID(), userId, provider: route.provider, countryId: route.country, countryName: found.countryName, offer: found.offer, priceKobo, now: Date.now() },
+    { id: crypto.randomUUID(), userId, provider: route.provider, countryId: route.country, countryName: found.countryName, offer: found.offer, priceKobo, now: deps.clock.now() },
     { id: chainId, step },
   );
   const stillOnFrom = and(eq(smsChains.id, chainId), eq(smsChains.status, "active"), eq(smsChains.currentOrderId, from.id));
@@ -328,12 +328,12 @@ async function placeNextRoute(env: Env, db: Db, userId: string, from: SmsOrder, 
         { userId, key: `buy:${order.id}`, amountKobo: -priceKobo, kind: "buy", note: purchaseNote(order), ref: order.id },
         exists(db.select({ one: sql`1` }).from(smsOrders).where(eq(smsOrders.id, order.id))),
       ),
-      db.update(smsChains).set({ currentOrderId: order.id, updatedAt: Date.now() }).where(stillOnFrom),
+      db.update(smsChains).set({ currentOrderId: order.id, updatedAt: deps.clock.now() }).where(stillOnFrom),
     ]);
     if ((inserted.meta.changes ?? 0) === 0) return { kind: "stop" }; // cancelled, or another tick moved on first
   } catch (err) {
     if (asInsufficientBalance(err) instanceof AppError) {
-      await endChain(db, chainId, "ended", "the wallet is too low for another number");
+      await endChain(deps, chainId, "ended", "the wallet is too low for another number");
       return { kind: "stop" };
     }
     // The unique (chain_id, chain_step): someone else placed this step.
@@ -341,7 +341,7 @@ async function placeNextRoute(env: Env, db: Db, userId: string, from: SmsOrder, 
     throw err;
   }
   try {
-    await reserveNumber(env, db, order, found.offer);
+    await reserveNumber(deps, order, found.offer);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     const failed = await readOrder(db, order.id);
@@ -350,7 +350,7 @@ async function placeNextRoute(env: Env, db: Db, userId: string, from: SmsOrder, 
   // A cancel that came while this number was being bought stopped the chain: give the number back now.
   if ((await readChain(db, chainId))?.status === "cancelled") {
     const live = await readOrder(db, order.id);
-    if (live?.status === "waiting") await cancelOrder(env, db, live).catch(() => undefined);
+    if (live?.status === "waiting") await cancelOrder(deps, live).catch(() => undefined);
     return { kind: "stop" };
   }
   return { kind: "placed", orderId: order.id };
@@ -360,9 +360,9 @@ async function placeNextRoute(env: Env, db: Db, userId: string, from: SmsOrder, 
  * The end of a chain's route without a code, told to the screen: the order's sms.ended, naming the order the chain
  * moved on to (the dialog follows it) when it did.
  */
-async function endedWithoutCode(appEnv: Env, db: Db, order: SmsOrder, outcome: "timeout" | "error"): Promise<void> {
-  const next = order.chainId ? await moveChainOn(appEnv, db, { ...order, status: outcome }) : null;
-  await notify(appEnv, order.userId, {
+async function endedWithoutCode(deps: SmsDeps, order: SmsOrder, outcome: "timeout" | "error"): Promise<void> {
+  const next = order.chainId ? await moveChainOn(deps, { ...order, status: outcome }) : null;
+  await deps.notify(order.userId, {
     kind: "sms.ended",
     orderId: order.id,
     status: outcome,
@@ -373,12 +373,12 @@ async function endedWithoutCode(appEnv: Env, db: Db, order: SmsOrder, outcome: "
 }
 
 /** The sweep's backstop for a move-on that was cut short (a crash between the refund and the next purchase). */
-async function resumeStalledChains(env: Env, db: Db, now: number): Promise<number> {
+async function resumeStalledChains(deps: SmsDeps, now: number): Promise<number> {
   let moved = 0;
-  for (const stalled of await stalledChains(db, now - 60_000)) {
+  for (const stalled of await stalledChains(deps.db, now - 60_000)) {
     try {
-      const order = await readOrder(db, stalled.orderId);
-      if (order && (await moveChainOn(env, db, order))) moved += 1;
+      const order = await readOrder(deps.db, stalled.orderId);
+      if (order && (await moveChainOn(deps, order))) moved += 1;
     } catch (err) {
       // One chain's fault must not stop the sweep's other work; the next run looks again.
       log("error", "sms chain could not move on", { chainId: stalled.chainId, error: err instanceof Error ? err.message : String(err) });
@@ -394,8 +394,9 @@ async function resumeStalledChains(env: Env, db: Db, now: number): Promise<numbe
  * Moves an order from `from` to a refunded final status and refunds it, atomically. Returns whether this call made
  * the transition (false: something else settled the order first, and nothing was written).
  */
-async function settle(db: Db, order: SmsOrder, outcome: RefundedStatus, from: "pending" | "waiting", reason: string): Promise<boolean> {
-  const now = Date.now();
+async function settle(deps: SmsDeps, order: SmsOrder, outcome: RefundedStatus, from: "pending" | "waiting", reason: string): Promise<boolean> {
+  const db = deps.db;
+  const now = deps.clock.now();
   const [moved] = await db.batch([
     db
       .update(smsOrders)
@@ -416,12 +417,12 @@ async function settle(db: Db, order: SmsOrder, outcome: RefundedStatus, from: "p
  * The number stays open upstream for ANOTHER_CODE_WINDOW_MS ("request another code"); the poller completes it then.
  * Returns whether this call stored it.
  */
-async function recordCode(env: Env, db: Db, order: SmsOrder, code: string, provider: SmsProvider): Promise<boolean> {
-  const now = Date.now();
+async function recordCode(deps: SmsDeps, order: SmsOrder, code: string, provider: SmsProvider): Promise<boolean> {
+  const now = deps.clock.now();
   // Without "another code" upstream (sms-man) there is nothing to keep the number open for.
   const window = provider.requestAnotherCode ? ANOTHER_CODE_WINDOW_MS : 0;
   const stored = code.slice(0, 64);
-  const d1 = db.$client;
+  const d1 = deps.db.$client;
   const [moved] = await d1.batch([
     d1
       .prepare("UPDATE sms_orders SET status = 'used', code = ?1, activation_closes_at = ?2, updated_at = ?3 WHERE id = ?4 AND status = 'waiting'")
@@ -435,17 +436,17 @@ async function recordCode(env: Env, db: Db, order: SmsOrder, code: string, provi
       .bind(stored, now, order.id),
   ]);
   if ((moved.meta.changes ?? 0) === 0) return false;
-  if (order.chainId) await endChain(db, order.chainId, "ended", "a code came");
-  await notify(env, order.userId, { kind: "sms.code", orderId: order.id, code, number: order.number ?? "" });
+  if (order.chainId) await endChain(deps, order.chainId, "ended", "a code came");
+  await deps.notify(order.userId, { kind: "sms.code", orderId: order.id, code, number: order.number ?? "" });
   if (window === 0 && order.upstreamId) await provider.finish(order.upstreamId).catch(() => undefined);
   return true;
 }
 
 /** Stores a further code on a used order that was waiting for another one. Returns whether this call stored it. */
-async function recordAnotherCode(env: Env, db: Db, order: SmsOrder, code: string): Promise<boolean> {
-  const now = Date.now();
+async function recordAnotherCode(deps: SmsDeps, order: SmsOrder, code: string): Promise<boolean> {
+  const now = deps.clock.now();
   const stored = code.slice(0, 64);
-  const d1 = db.$client;
+  const d1 = deps.db.$client;
   const [inserted] = await d1.batch([
     d1
       .prepare(
@@ -462,7 +463,7 @@ async function recordAnotherCode(env: Env, db: Db, order: SmsOrder, code: string
       .bind(stored, now, order.id),
   ]);
   if ((inserted.meta.changes ?? 0) === 0) return false;
-  await notify(env, order.userId, { kind: "sms.code", orderId: order.id, code, number: order.number ?? "" });
+  await deps.notify(order.userId, { kind: "sms.code", orderId: order.id, code, number: order.number ?? "" });
   return true;
 }
 
@@ -482,9 +483,10 @@ async function readOwnOrder(db: Db, userId: string, orderId: string): Promise<Sm
   return row;
 }
 
-function providerOf(env: Env, order: SmsOrder): SmsProvider {
+/** The order's upstream: its provider (an unreadable name reads as Swift, as it always has) for its customer. */
+function providerOf(deps: SmsDeps, order: Pick<SmsOrder, "provider" | "userId">): SmsProvider {
   const parsed = smsProviderSchema.safeParse(order.provider);
-  return smsProviderFor(envForUser(env, order.userId), parsed.success ? parsed.data : ("Swift" satisfies SmsProviderName));
+  return deps.provider(parsed.success ? parsed.data : ("Swift" satisfies SmsProviderName), order.userId);
 }
 
 /** How long past its creation an order may stay unsettled because the upstream's answer cannot be read. */
@@ -518,14 +520,13 @@ async function readOutcome(provider: SmsProvider, upstreamId: string): Promise<S
  *  - a refusal that only means "not yet" (EARLY_CANCEL_DENIED) is refunded at once: that loss is ours, never theirs.
  */
 async function endWithoutCode(
-  env: Env,
-  db: Db,
+  deps: SmsDeps,
   order: SmsOrder,
   outcome: "timeout" | "error",
   reason: string,
-  now = Date.now(),
+  now = deps.clock.now(),
 ): Promise<"settled" | "deferred"> {
-  const provider = providerOf(env, order);
+  const provider = providerOf(deps, order);
   if (order.upstreamId) {
     let refusal: { reason: string; final: boolean } | null = null;
     try {
@@ -538,7 +539,7 @@ async function endWithoutCode(
     if (refusal) {
       const last = await readOutcome(provider, order.upstreamId);
       if (last?.state === "code") {
-        await recordCode(env, db, order, last.code, provider);
+        await recordCode(deps, order, last.code, provider);
         return "settled";
       }
       if (refusal.final && last?.state !== "gone") {
@@ -561,9 +562,9 @@ async function endWithoutCode(
       }
     }
   }
-  const current = await readOrder(db, order.id);
+  const current = await readOrder(deps.db, order.id);
   if (current?.status !== "waiting") return "settled";
-  if (await settle(db, order, outcome, "waiting", reason)) await endedWithoutCode(env, db, order, outcome);
+  if (await settle(deps, order, outcome, "waiting", reason)) await endedWithoutCode(deps, order, outcome);
   return "settled";
 }
 
@@ -575,24 +576,24 @@ async function endWithoutCode(
  * it after the upstream call, and counts an attempt with a compare-and-set, so a repeated run polls once more at most
  * and never settles an order twice. Errors other than upstream faults propagate so the alarm is retried.
  */
-export async function pollSmsOrderTick(env: Env, orderId: string): Promise<TickResult> {
-  const db = getDb(env.DB);
+export async function pollSmsOrderTick(deps: SmsDeps, orderId: string): Promise<TickResult> {
+  const db = deps.db;
   const { interval_ms: delayMs, max_attempts: maxAttempts } = await getSetting(db, "sms_poll");
   const done = { again: false, delayMs };
   const before = await readOrder(db, orderId);
-  if (before?.status === "used" && before.upstreamId) return usedOrderTick(env, db, before, delayMs, maxAttempts);
+  if (before?.status === "used" && before.upstreamId) return usedOrderTick(deps, before, delayMs, maxAttempts);
   // A retried alarm after the refund but before the next route was bought: carry on (the claim lets one through).
   if (before?.chainId && (before.status === "timeout" || before.status === "error")) {
-    await moveChainOn(env, db, before);
+    await moveChainOn(deps, before);
     return done;
   }
   if (!before || before.status !== "waiting" || !before.upstreamId) return done;
   if (before.attempts >= maxAttempts) {
-    const ended = await endWithoutCode(env, db, before, "timeout", "no code within the polling window");
+    const ended = await endWithoutCode(deps, before, "timeout", "no code within the polling window");
     return ended === "deferred" ? { again: true, delayMs } : done;
   }
 
-  const provider = providerOf(env, before);
+  const provider = providerOf(deps, before);
   let result;
   try {
     result = await provider.poll(before.upstreamId);
@@ -600,7 +601,7 @@ export async function pollSmsOrderTick(env: Env, orderId: string): Promise<TickR
     if (!(err instanceof SmsProviderError)) throw err;
     log("warn", "sms poll failed", { orderId, kind: err.kind, detail: err.detail });
     if (!err.transient) {
-      const ended = await endWithoutCode(env, db, before, "error", `${err.kind}: ${err.detail}`);
+      const ended = await endWithoutCode(deps, before, "error", `${err.kind}: ${err.detail}`);
       return ended === "deferred" ? { again: true, delayMs } : done;
     }
     result = null; // a blip: counts as an empty poll, the next tick tries again
@@ -610,22 +611,22 @@ export async function pollSmsOrderTick(env: Env, orderId: string): Promise<TickR
   if (!order || order.status !== "waiting") return done;
   if (result?.state === "code") {
     // The next tick completes the number upstream once the another-code window has passed.
-    if ((await recordCode(env, db, order, result.code, provider)) && provider.requestAnotherCode) return { again: true, delayMs: ANOTHER_CODE_WINDOW_MS };
+    if ((await recordCode(deps, order, result.code, provider)) && provider.requestAnotherCode) return { again: true, delayMs: ANOTHER_CODE_WINDOW_MS };
     return done;
   }
   if (result?.state === "cancelled") {
-    const ended = await endWithoutCode(env, db, order, "error", "cancelled upstream");
+    const ended = await endWithoutCode(deps, order, "error", "cancelled upstream");
     return ended === "deferred" ? { again: true, delayMs } : done;
   }
   const [counted] = await db
     .update(smsOrders)
-    .set({ attempts: order.attempts + 1, updatedAt: Date.now() })
+    .set({ attempts: order.attempts + 1, updatedAt: deps.clock.now() })
     .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "waiting"), eq(smsOrders.attempts, order.attempts)))
     .returning({ attempts: smsOrders.attempts });
   const attempts = counted?.attempts ?? order.attempts + 1;
   if (attempts >= maxAttempts) {
     const latest = await readOrder(db, orderId);
-    if (latest?.status === "waiting" && (await endWithoutCode(env, db, latest, "timeout", `no code in ${maxAttempts} polls`)) === "deferred") {
+    if (latest?.status === "waiting" && (await endWithoutCode(deps, latest, "timeout", `no code in ${maxAttempts} polls`)) === "deferred") {
       return { again: true, delayMs };
     }
     return done;
@@ -638,8 +639,9 @@ export async function pollSmsOrderTick(env: Env, orderId: string): Promise<TickR
  * STATUS_WAIT_RETRY repeats, is not new); give up on it after a polling window or when the number closes. With nothing
  * awaited, complete the number upstream once its window has passed. Never moves money.
  */
-async function usedOrderTick(env: Env, db: Db, order: SmsOrder, delayMs: number, maxAttempts: number): Promise<TickResult> {
-  const provider = providerOf(env, order);
+async function usedOrderTick(deps: SmsDeps, order: SmsOrder, delayMs: number, maxAttempts: number): Promise<TickResult> {
+  const db = deps.db;
+  const provider = providerOf(deps, order);
   const closesAt = order.activationClosesAt ?? 0;
   if (order.anotherCodeRequestedAt !== null) {
     const result = await provider.poll(order.upstreamId!).catch((err: unknown) => {
@@ -647,12 +649,12 @@ async function usedOrderTick(env: Env, db: Db, order: SmsOrder, delayMs: number,
       throw err;
     });
     const latest = await readOrder(db, order.id);
-    if (!latest || latest.anotherCodeRequestedAt === null) return { again: true, delayMs: Math.max(1000, closesAt - Date.now()) };
+    if (!latest || latest.anotherCodeRequestedAt === null) return { again: true, delayMs: Math.max(1000, closesAt - deps.clock.now()) };
     if (result?.state === "code" && !(await orderCodes(db, order.id)).includes(result.code.slice(0, 64))) {
-      await recordAnotherCode(env, db, latest, result.code);
-      return { again: true, delayMs: Math.max(1000, closesAt - Date.now()) };
+      await recordAnotherCode(deps, latest, result.code);
+      return { again: true, delayMs: Math.max(1000, closesAt - deps.clock.now()) };
     }
-    const now = Date.now();
+    const now = deps.clock.now();
     if (now - latest.anotherCodeRequestedAt < delayMs * maxAttempts && now < closesAt) return { again: true, delayMs };
     await db
       .update(smsOrders)
@@ -660,7 +662,7 @@ async function usedOrderTick(env: Env, db: Db, order: SmsOrder, delayMs: number,
       .where(and(eq(smsOrders.id, order.id), eq(smsOrders.anotherCodeRequestedAt, latest.anotherCodeRequestedAt)));
     log("info", "another code did not arrive", { orderId: order.id });
   }
-  const now = Date.now();
+  const now = deps.clock.now();
   if (now < closesAt) return { again: true, delayMs: closesAt - now };
   await provider.finish(order.upstreamId!).catch(() => undefined);
   return { again: false, delayMs };
@@ -701,8 +703,8 @@ export type PushOutcome = "settled" | "not_yet" | "unknown" | "already_settled";
  * activation we do not hold costs nothing (no upstream call); one for an activation we hold costs one getStatus.
  * The alarm's polling stays the fallback and the only authority on time-outs.
  */
-export async function acceptPushedCode(env: Env, provider: SmsProviderName, upstreamId: string): Promise<PushOutcome> {
-  const db = getDb(env.DB);
+export async function acceptPushedCode(deps: SmsDeps, provider: SmsProviderName, upstreamId: string): Promise<PushOutcome> {
+  const db = deps.db;
   const [order] = await db
     .select()
     .from(smsOrders)
@@ -710,7 +712,7 @@ export async function acceptPushedCode(env: Env, provider: SmsProviderName, upst
     .limit(1);
   if (!order) return "unknown";
   if (order.status !== "waiting") return "already_settled";
-  const adapter = providerOf(env, order);
+  const adapter = providerOf(deps, order);
   let result: SmsPollResult;
   try {
     result = await adapter.poll(upstreamId);
@@ -720,7 +722,7 @@ export async function acceptPushedCode(env: Env, provider: SmsProviderName, upst
     return "not_yet";
   }
   if (result.state !== "code") return "not_yet";
-  return (await recordCode(env, db, order, result.code, adapter)) ? "settled" : "already_settled";
+  return (await recordCode(deps, order, result.code, adapter)) ? "settled" : "already_settled";
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -732,8 +734,8 @@ export async function acceptPushedCode(env: Env, provider: SmsProviderName, upst
  * (SMS-Activate setStatus 3), the order waits for another code, and its poller looks for it. Free, like upstream.
  * Asking again while one is awaited answers the same without asking the upstream twice.
  */
-export async function requestAnotherCode(env: Env, userId: string, orderId: string): Promise<SmsAnotherCodeResponse> {
-  const db = getDb(env.DB);
+export async function requestAnotherCode(deps: SmsDeps, userId: string, orderId: string): Promise<SmsAnotherCodeResponse> {
+  const db = deps.db;
   const order = await readOwnOrder(db, userId, orderId);
   await enforceCostLimit(db, userId, "smsBuy");
   const answer = async (): Promise<SmsAnotherCodeResponse> => ({
@@ -748,11 +750,11 @@ export async function requestAnotherCode(env: Env, userId: string, orderId: stri
       : "This order has ended, so it cannot receive another code.", { status: order.status });
   }
   if (order.anotherCodeRequestedAt !== null) return answer();
-  const provider = providerOf(env, order);
+  const provider = providerOf(deps, order);
   if (!provider.requestAnotherCode) {
     throw new AppError("UNPROCESSABLE", "This provider does not support requesting another code. Please buy a new number.");
   }
-  const now = Date.now();
+  const now = deps.clock.now();
   if (!order.upstreamId || order.activationClosesAt === null || now >= order.activationClosesAt) {
     throw new AppError("INVALID_STATE", "This number is closed: another code can be asked for within 10 minutes of the first.", { status: order.status });
   }
@@ -770,7 +772,7 @@ export async function requestAnotherCode(env: Env, userId: string, orderId: stri
     .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "used")));
   try {
     const interval = (await getSetting(db, "sms_poll")).interval_ms;
-    await pollerFor(env, orderId).start(orderId, interval);
+    await pollerFor(deps, orderId).start(orderId, interval);
   } catch (err) {
     log("error", "sms poller did not wake for another code", { orderId, error: err instanceof Error ? err.message : String(err) });
   }
@@ -778,24 +780,23 @@ export async function requestAnotherCode(env: Env, userId: string, orderId: stri
 }
 
 /** Completes a used number upstream now (the protocol's setStatus 6): no other code can come after. */
-export async function completeSmsOrder(env: Env, userId: string, orderId: string): Promise<void> {
-  const db = getDb(env.DB);
+export async function completeSmsOrder(deps: SmsDeps, userId: string, orderId: string): Promise<void> {
+  const db = deps.db;
   const order = await readOwnOrder(db, userId, orderId);
   if (order.status !== "used") throw notCancellable(order);
-  const now = Date.now();
+  const now = deps.clock.now();
   await db
     .update(smsOrders)
     .set({ activationClosesAt: now, anotherCodeRequestedAt: null, updatedAt: now })
     .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "used")));
-  if (order.upstreamId) await providerOf(env, order).finish(order.upstreamId).catch(() => undefined);
+  if (order.upstreamId) await providerOf(deps, order).finish(order.upstreamId).catch(() => undefined);
 }
 
-export async function cancelSmsOrder(env: Env, userId: string, orderId: string): Promise<SmsCancelResponse> {
-  const db = getDb(env.DB);
-  const order = await readOwnOrder(db, userId, orderId);
-  await enforceCostLimit(db, userId, "smsCancel");
-  if (order.chainId) return cancelChain(env, db, order);
-  return cancelOrder(env, db, order);
+export async function cancelSmsOrder(deps: SmsDeps, userId: string, orderId: string): Promise<SmsCancelResponse> {
+  const order = await readOwnOrder(deps.db, userId, orderId);
+  await enforceCostLimit(deps.db, userId, "smsCancel");
+  if (order.chainId) return cancelChain(deps, order);
+  return cancelOrder(deps, order);
 }
 
 /**
@@ -803,30 +804,32 @@ export async function cancelSmsOrder(env: Env, userId: string, orderId: string):
  * or releases the number it is buying), then its live route is cancelled like any order. When no route is live (the
  * switch is between two routes), the cancel stands at once: everything charged so far was refunded.
  */
-async function cancelChain(env: Env, db: Db, order: SmsOrder): Promise<SmsCancelResponse> {
-  const stopped = await endChain(db, order.chainId!, "cancelled", "cancelled by the customer");
+async function cancelChain(deps: SmsDeps, order: SmsOrder): Promise<SmsCancelResponse> {
+  const db = deps.db;
+  const stopped = await endChain(deps, order.chainId!, "cancelled", "cancelled by the customer");
   const chain = await readChain(db, order.chainId!);
   const live = chain && chain.currentOrderId !== order.id ? await readOrder(db, chain.currentOrderId) : order;
-  if (live && (live.status === "waiting" || live.status === "used" || live.status === "cancelled")) return cancelOrder(env, db, live);
+  if (live && (live.status === "waiting" || live.status === "used" || live.status === "cancelled")) return cancelOrder(deps, live);
   if (stopped || chain?.status === "cancelled") {
-    if (stopped) await notify(env, order.userId, { kind: "sms.ended", orderId: live?.id ?? order.id, status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE });
+    if (stopped) await deps.notify(order.userId, { kind: "sms.ended", orderId: live?.id ?? order.id, status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE });
     return { status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE };
   }
-  return cancelOrder(env, db, live ?? order);
+  return cancelOrder(deps, live ?? order);
 }
 
-async function cancelOrder(env: Env, db: Db, order: SmsOrder): Promise<SmsCancelResponse> {
+async function cancelOrder(deps: SmsDeps, order: SmsOrder): Promise<SmsCancelResponse> {
+  const db = deps.db;
   const userId = order.userId;
   const orderId = order.id;
   if (order.status === "cancelled") return { status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE };
   if (order.status !== "waiting") throw notCancellable(order);
 
-  const provider = providerOf(env, order);
+  const provider = providerOf(deps, order);
   const upstreamId = order.upstreamId!;
   // A code that already arrived wins over the cancel: look first.
   const first = await provider.poll(upstreamId).catch(() => null);
   if (first?.state === "code") {
-    await recordCode(env, db, order, first.code, provider);
+    await recordCode(deps, order, first.code, provider);
     throw notCancellable((await readOrder(db, orderId)) ?? order);
   }
 
@@ -845,7 +848,7 @@ async function cancelOrder(env: Env, db: Db, order: SmsOrder): Promise<SmsCancel
     // Refused (ACCESS_READY, EARLY_CANCEL_DENIED, wrong_status): what the upstream did decides (see endWithoutCode).
     const again = await readOutcome(provider, upstreamId);
     if (again?.state === "code") {
-      await recordCode(env, db, order, again.code, provider);
+      await recordCode(deps, order, again.code, provider);
       throw notCancellable((await readOrder(db, orderId)) ?? order);
     }
     // Cancelled or unknown upstream: no code can come, so the customer's cancel stands and is refunded.
@@ -854,9 +857,9 @@ async function cancelOrder(env: Env, db: Db, order: SmsOrder): Promise<SmsCancel
     }
   }
 
-  if (await settle(db, order, "cancelled", "waiting", "cancelled by the customer")) {
-    await notify(env, userId, { kind: "sms.ended", orderId, status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE });
-    await pollerFor(env, orderId)
+  if (await settle(deps, order, "cancelled", "waiting", "cancelled by the customer")) {
+    await deps.notify(userId, { kind: "sms.ended", orderId, status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE });
+    await pollerFor(deps, orderId)
       .stop()
       .catch(() => undefined);
     return { status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE };
@@ -876,10 +879,10 @@ function notCancellable(order: SmsOrder): AppError {
   return new AppError("INVALID_STATE", `This order has already ended (${order.status}) and its money was refunded.`, base);
 }
 
-export async function smsOrderStatus(env: Env, userId: string, orderId: string): Promise<SmsStatusResponse> {
-  const db = getDb(env.DB);
+export async function smsOrderStatus(deps: SmsDeps, userId: string, orderId: string): Promise<SmsStatusResponse> {
+  const db = deps.db;
   const order = await readOwnOrder(db, userId, orderId);
-  const supportsAnotherCode = Boolean(providerOf(env, order).requestAnotherCode);
+  const supportsAnotherCode = Boolean(providerOf(deps, order).requestAnotherCode);
   const codes = await orderCodes(db, order.id);
   return {
     request_id: order.id,
@@ -891,14 +894,14 @@ export async function smsOrderStatus(env: Env, userId: string, orderId: string):
     // Every code received (an order can hold several after "request another code"); the latest is sms_code.
     codes: codes.length > 0 || !order.code ? codes : [order.code],
     waiting_for_another_code: order.anotherCodeRequestedAt !== null,
-    can_request_another_code: canRequestAnotherCode(order),
+    can_request_another_code: canRequestAnotherCode(order, deps.clock.now()),
     // Free where it exists: only a number that stayed open after its code (the provider supports it) can have one.
     another_code_price: supportsAnotherCode ? 0 : null,
     chain: await chainStateFor(db, order),
   };
 }
 
-export function canRequestAnotherCode(order: Pick<SmsOrder, "status" | "anotherCodeRequestedAt" | "activationClosesAt">, now = Date.now()): boolean {
+export function canRequestAnotherCode(order: Pick<SmsOrder, "status" | "anotherCodeRequestedAt" | "activationClosesAt">, now: number): boolean {
   return order.status === "used" && order.anotherCodeRequestedAt === null && order.activationClosesAt !== null && now < order.activationClosesAt;
 }
 
@@ -956,8 +959,8 @@ export function toSmsOrderRows(rows: Awaited<ReturnType<typeof smsOrderRowsQuery
  * Settles orders whose poller gave up or never started: 'waiting' past the polling window (released upstream, then
  * refunded as a timeout) and 'pending' past the buy's grace (refunded as failed). Returns how many it settled.
  */
-export async function sweepSmsOrders(env: Env, now = Date.now()): Promise<number> {
-  const db = getDb(env.DB);
+export async function sweepSmsOrders(deps: SmsDeps, now = deps.clock.now()): Promise<number> {
+  const db = deps.db;
   const poll = await getSetting(db, "sms_poll");
   const waitingCutoff = now - (poll.interval_ms * (poll.max_attempts + 1) + WAITING_GRACE_MS);
   const stale = await db
@@ -973,13 +976,13 @@ export async function sweepSmsOrders(env: Env, now = Date.now()): Promise<number
   let settled = 0;
   for (const order of stale) {
     // "deferred" leaves the order waiting: the next sweep asks the upstream again.
-    await endWithoutCode(env, db, order, "timeout", "settled by the sweep", now);
+    await endWithoutCode(deps, order, "timeout", "settled by the sweep", now);
     if ((await readOrder(db, order.id))?.status !== "waiting") settled += 1;
   }
   for (const order of stuck) {
-    if (await settle(db, order, "failed", "pending", "settled by the sweep: the purchase never completed")) settled += 1;
+    if (await settle(deps, order, "failed", "pending", "settled by the sweep: the purchase never completed")) settled += 1;
   }
-  const resumed = await resumeStalledChains(env, db, now);
+  const resumed = await resumeStalledChains(deps, now);
   if (settled > 0 || resumed > 0) log("info", "sms sweep settled orders", { settled, resumed });
   return settled;
 }
@@ -990,16 +993,16 @@ export async function sweepSmsOrders(env: Env, now = Date.now()): Promise<number
  * (endWithoutCode reads it and stores it instead); a pending one never reached the upstream and is refunded as failed.
  * Only once its poller's window has passed, so a live order is never cut short.
  */
-export async function settleSmsOrderNow(env: Env, orderId: string, now = Date.now()): Promise<{ from: string; status: string; settled: boolean }> {
-  const db = getDb(env.DB);
+export async function settleSmsOrderNow(deps: SmsDeps, orderId: string, now = deps.clock.now()): Promise<{ from: string; status: string; settled: boolean }> {
+  const db = deps.db;
   const order = await readOrder(db, orderId);
   if (!order) throw new AppError("NOT_FOUND", "Order not found.");
   const poll = await getSetting(db, "sms_poll");
   const window = poll.interval_ms * poll.max_attempts;
   if (order.status === "waiting" && order.createdAt < now - window) {
-    await endWithoutCode(env, db, order, "timeout", "settled by an operator");
+    await endWithoutCode(deps, order, "timeout", "settled by an operator");
   } else if (order.status === "pending" && order.createdAt < now - PENDING_GRACE_MS) {
-    await settle(db, order, "failed", "pending", "settled by an operator: the purchase never completed");
+    await settle(deps, order, "failed", "pending", "settled by an operator: the purchase never completed");
   } else {
     throw new AppError("INVALID_STATE", order.status === "waiting" || order.status === "pending" ? "This order is still within its polling window." : "This order is already settled.");
   }

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Button } from "../../components/ui/button";
 import { Input } from "../../components/ui/input";
-import { naira, useAdminChange, useReview, useReviews, type ReviewItem, type Verification } from "../api";
+import type { ReviewQueueItem as ReviewItem, ReviewResolveAnswer, ReviewResolveBody, ReviewVerification as Verification } from "../../../schema/admin";
+import { naira, useAdminChange, useReview, useReviews } from "../api";
 import { errorText, Loading, Panel } from "../ui";
 
 /**
@@ -186,8 +187,6 @@ function VerificationView({ verification: v }: { verification: Verification }) {
   );
 }
 
-type Decision = { action: "credit" | "refuse"; amount?: number; reason: string };
-
 /** Credit or refuse, with a reason, confirmed in a second step; the button stays disabled while the request runs. */
 function Decide({ review, verification, onDone }: { review: ReviewItem; verification: Verification | null; onDone: (message: string) => void }) {
   const creditable = verification === null || verification.creditable;
@@ -199,7 +198,7 @@ function Decide({ review, verification, onDone }: { review: ReviewItem; verifica
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const resolve = useAdminChange<Decision, { message: string; balance: number | null }>(`/reviews/${encodeURIComponent(review.id)}/resolve`);
+  const resolve = useAdminChange<ReviewResolveBody, ReviewResolveAnswer>(`/reviews/${encodeURIComponent(review.id)}/resolve`);
   // A card pending too long is credited for exactly its checkout; a card charged another amount takes a typed amount
   // (at most what Squad confirmed), like a crypto arrival.
   const card = review.reason === "card_pending";
