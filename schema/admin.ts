@@ -310,7 +310,14 @@ export interface GroupMailSent {
 // Plain types: the worker builds them (services/review-queue.ts checks its answers against them) and the console reads
 // them with `import type`, so neither side keeps a copy.
 
-export type ReviewQueueReason = "other_currency" | "repeat_payment" | "overpaid" | "no_amount" | "paid_after_settlement" | "card_pending";
+export type ReviewQueueReason =
+  | "other_currency"
+  | "repeat_payment"
+  | "overpaid"
+  | "no_amount"
+  | "paid_after_settlement"
+  | "card_pending"
+  | "card_amount_mismatch";
 
 export interface ReviewQueueItem {
   kind: "crypto" | "card";

@@ -127,17 +127,19 @@ export async function confirmCardPayment(deps: PaymentDeps, ref: string, ownerId
   const payment = await findPayment(db, { id: ref, provider: "squad", ownerId });
   if (!payment) return null;
   if (payment.status === "credited") return "success";
+  // Held for the operator's review queue (Squad confirmed another amount): only the operator's decision credits it.
+  if (payment.status === "review") return "failed";
   const verification = await deps.provider.squad.verify(ref);
   if (!verification) return payment.status === "pending" ? "pending" : "failed";
   if (verification.status === "success") {
     if (verification.amountKobo !== payment.amountKobo || verification.currency !== "NGN") {
-      log("warn", "squad amount or currency mismatch: not credited", {
+      log("warn", "squad amount or currency mismatch: not credited, held for review", {
         ref,
         expectedKobo: payment.amountKobo,
         verifiedKobo: verification.amountKobo,
         currency: verification.currency,
       });
-      await moveStatus(deps, payment, "amount_mismatch");
+      await holdCardForReview(deps, payment, verification);
       return "failed";
     }
     await creditPayment(deps, payment, `fund:squad:${ref}`, CARD_DEPOSIT_NOTE);
@@ -150,6 +152,47 @@ export async function confirmCardPayment(deps: PaymentDeps, ref: string, ownerId
     return "failed";
   }
   return FINAL.has(payment.status) ? "failed" : "pending";
+}
+
+/**
+ * Squad confirmed a charge of another amount (or currency) than the checkout's: never credited here (the ledger's
+ * fund:squad:<ref> is for the exact amount only), but no longer a dead end either (decision 031). One batch opens the
+ * operator's review (payment_reviews, provider squad, reason card_amount_mismatch: once per payment by its unique
+ * index) and holds the payment as 'review', from 'pending' or from the 'amount_mismatch' an earlier check left; a
+ * payment already refused or credited is not touched. The operator then credits at most what Squad's record says
+ * arrived, or refuses, once (services/review-queue.ts).
+ */
+async function holdCardForReview(deps: PaymentDeps, payment: Payment, verified: { amountKobo: number; currency: string }): Promise<void> {
+  const db = deps.db;
+  const inNaira = verified.currency === "NGN";
+  const input: OpenReviewInput = {
+    provider: "squad",
+    payment: { id: payment.id, userId: payment.userId, payCurrency: payment.currency, payAmount: String(koboToNaira(payment.amountKobo)) },
+    providerPaymentId: payment.id,
+    reason: "card_amount_mismatch",
+    payCurrency: verified.currency,
+    actuallyPaid: koboToNaira(verified.amountKobo),
+    suggestedKobo: inNaira ? verified.amountKobo : null,
+    detail: `Squad confirmed a charge of ${koboToNaira(verified.amountKobo)} ${verified.currency} for a checkout of ${koboToNaira(payment.amountKobo)} ${payment.currency}.`,
+  };
+  const [opened, held] = await db.batch([
+    openReviewStatement(db, input),
+    db
+      .update(payments)
+      .set({ status: "review", actuallyPaid: String(koboToNaira(verified.amountKobo)), updatedAt: Date.now() })
+      .where(and(eq(payments.id, payment.id), inArray(payments.status, ["pending", "amount_mismatch"]))),
+  ]);
+  if ((opened.meta?.changes ?? 0) > 0) logReview(input);
+  if ((held.meta?.changes ?? 0) > 0) {
+    deps.defer(
+      deps.notify(payment.userId, {
+        kind: "payment.failed",
+        paymentId: payment.id,
+        status: "review",
+        message: "Your card was charged a different amount than the checkout. Our team will review it and credit what arrived.",
+      }),
+    );
+  }
 }
 
 /** The caller's card payments still waiting for confirmation (the Fund Wallet page's pending card), last 24 h. */
