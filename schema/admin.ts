@@ -1,4 +1,6 @@
 import { z } from "zod";
+import type { PaymentStatus, RentalStatus, RentUnit, SmsOrderStatus } from "./constants";
+import type { SettingKey, SettingValue } from "./settings";
 
 /**
  * Bodies of the operator console's API (/api/admin/*, worker/routes/admin.ts). Every change carries a reason: the
@@ -63,11 +65,259 @@ export const reviewResolveSchema = z.object({
 
 export const periodSchema = z.enum(["today", "7d", "30d"]);
 
+// ---- What the console sends (the bodies above as a client writes them, before the server's defaults) ----
+
+export type ReasonBody = z.input<typeof reasonSchema>;
+export type ManualEntryBody = z.input<typeof manualEntrySchema>;
+export type SettingChangeBody = z.input<typeof settingChangeSchema>;
+export type NotifyBody = z.input<typeof notifySchema>;
+export type GroupMailBody = z.input<typeof groupMailSchema>;
+export type GroupMailSendBody = z.input<typeof groupMailSendSchema>;
+export type ReviewResolveBody = z.input<typeof reviewResolveSchema>;
+export type AdminPeriod = z.infer<typeof periodSchema>;
+
+// ---- What the console is answered (GET/POST/PATCH /api/admin/*) ----
+// Plain types, like the review queue's below: the worker builds each with it as its declared type (the views in
+// services/operator-console.ts, `satisfies` in routes/admin.ts), and the console reads them with `import type`
+// (web/admin/api.ts and its pages), so neither side keeps a copy. Amounts are naira; times are epoch milliseconds.
+
+/** GET /admin/me */
+export interface AdminMe {
+  id: string;
+  email: string;
+  username: string;
+}
+
+/** A list answer: GET /admin/customers, /deposits, /orders, /rentals, /audit, /reviews. */
+export interface AdminList<T> {
+  data: T[];
+}
+
+/** Something that needs an operator: a row pending or active past its time (db/admin-sql.ts stuckSql). */
+export interface AdminStuckItem {
+  kind: "sms_order" | "rental" | "payment";
+  id: string;
+  user_id: string;
+  status: string;
+  amount_kobo: number;
+  created: string;
+}
+
+/** GET /admin/overview?period= */
+export interface AdminOverview {
+  period: AdminPeriod;
+  since: number;
+  moneyHeld: number;
+  customers: number;
+  deposits: { channel: string; count: number; amount: number }[];
+  manualCredits: number;
+  spend: number;
+  refunds: number;
+  /**
+   * Per provider and service: what customers paid for orders that delivered a code (refunded ones cost them nothing),
+   * the upstream cost estimated from the last accepted upstream price (upstream_prices, US$) at today's exchange rate,
+   * and the difference. Null where no upstream price is on record.
+   */
+  margin: { provider: string; service: string; orders: number; paid: number; upstreamCost: number | null; margin: number | null }[];
+  ordersByOutcome: { status: SmsOrderStatus; count: number }[];
+  performance: { provider: string; service: string; orders: number; codes: number; refunds: number; successRate: number; medianSecondsToCode: number | null }[];
+  activeRentals: number;
+  upstreams: { provider: string; status: "ok" | "low" | "unreachable"; balanceUsd: number | null; floorUsd: number | null; checkedAt: number | null }[];
+  attention: { stuck: AdminStuckItem[]; reviews: number };
+}
+
+export interface AdminCustomer {
+  id: string;
+  username: string;
+  email: string;
+  phone: string;
+  role: "customer" | "operator";
+  balance: number;
+  totalDeposited: number;
+  blocked: boolean;
+  blockedAt: number | null;
+  emailVerified: boolean;
+  twoFactor: boolean;
+  emailOptOut: boolean;
+  createdAt: number;
+}
+
+export interface AdminLedgerRow {
+  id: number;
+  key: string;
+  kind: "fund" | "buy" | "refund" | "rent" | "rent_refund" | "admin" | "referral";
+  amount: number;
+  note: string;
+  ref: string | null;
+  createdAt: number;
+}
+
+export interface AdminOrderRow {
+  id: string;
+  userId: string;
+  provider: string;
+  country: string;
+  service: string;
+  serviceId: string;
+  price: number;
+  number: string | null;
+  code: string | null;
+  status: SmsOrderStatus;
+  attempts: number;
+  failureReason: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface AdminRentalRow {
+  id: string;
+  userId: string;
+  provider: string;
+  country: string;
+  unit: RentUnit;
+  period: number;
+  price: number;
+  number: string | null;
+  status: RentalStatus;
+  expiresAt: number | null;
+  smsCount: number;
+  createdAt: number;
+}
+
+export interface AdminDepositRow {
+  id: string;
+  userId: string;
+  channel: "card" | "crypto";
+  provider: "squad" | "nowpayments";
+  status: PaymentStatus;
+  amount: number;
+  currency: string;
+  payCurrency: string | null;
+  payAmount: string | null;
+  providerPaymentId: string | null;
+  creditedAt: number | null;
+  createdAt: number;
+}
+
+export interface AdminAuditRow {
+  id: number;
+  actor: string;
+  action: string;
+  subject: string | null;
+  /** The JSON the change recorded (or its text when it is not JSON). */
+  detail: unknown;
+  previous: unknown;
+  reason: string | null;
+  createdAt: number;
+}
+
+/** A live session of the customer (Settings' device list, seen by the operator). */
+export interface AdminSession {
+  id: string;
+  createdAt: number;
+  lastSeenAt: number | null;
+  userAgent: string | null;
+  country: string | null;
+  city: string | null;
+}
+
+/** GET /admin/customers/:id */
+export interface AdminCustomerDetail {
+  customer: AdminCustomer;
+  tier: { name: string; percentage: number } | null;
+  ledger: AdminLedgerRow[];
+  orders: AdminOrderRow[];
+  rentals: AdminRentalRow[];
+  deposits: AdminDepositRow[];
+  sessions: AdminSession[];
+  audit: AdminAuditRow[];
+}
+
+export type AdminSettingValues = { [K in SettingKey]: SettingValue<K> };
+
+/** GET /admin/settings: every setting, its default, and the audit of the last changes. */
+export interface AdminSettings {
+  settings: AdminSettingValues;
+  defaults: AdminSettingValues;
+  history: AdminAuditRow[];
+}
+
+/** PATCH /admin/settings/:key: the value now stored. */
+export interface AdminSettingChanged {
+  key: string;
+  value: unknown;
+}
+
+/** GET /admin/reconcile: balances against the ledger, and the money held against everything the ledger moved. */
+export interface AdminReconcile {
+  ok: boolean;
+  customers: number;
+  ledgerRows: number;
+  moneyHeld: number;
+  ledgerTotal: number;
+  conserved: boolean;
+  differences: { userId: string; email: string; balance: number; ledger: number; difference: number }[];
+  checkedAt: number;
+}
+
+/** The customer actions' answer (resend verification, reset two-factor). */
+export interface AdminMessage {
+  message: string;
+}
+
+/** POST /admin/customers/:id/credit | debit: the balance after the entry. */
+export interface ManualEntryAnswer extends AdminMessage {
+  balance: number;
+}
+
+/** POST /admin/customers/:id/block | unblock */
+export interface BlockAnswer extends AdminMessage {
+  blocked: boolean;
+}
+
+/** POST /admin/deposits/:id/verify: the status before and after asking the provider again. */
+export interface DepositVerifyAnswer {
+  id: string;
+  before: PaymentStatus;
+  status: PaymentStatus;
+}
+
+/** POST /admin/orders/:id/settle and /admin/rentals/:id/settle */
+export interface SettleAnswer {
+  from: string;
+  status: string;
+  settled: boolean;
+}
+
+/** POST /admin/notify: how many customers it reached. */
+export interface NotifyAnswer {
+  recipients: number;
+}
+
+/** POST /admin/email/preview: the group's size (at most one send's worth) and the first recipient's e-mail. */
+export interface GroupMailPreview {
+  count: number;
+  more: boolean;
+  preview: { to: string; subject: string; text: string };
+}
+
+/** POST /admin/email/send */
+export interface GroupMailSent {
+  sent: number;
+}
+
 // ---- Answers of the review queue (GET /api/admin/reviews, /reviews/:id; docs/decisions/023) ----
 // Plain types: the worker builds them (services/review-queue.ts checks its answers against them) and the console reads
 // them with `import type`, so neither side keeps a copy.
 
-export type ReviewQueueReason = "other_currency" | "repeat_payment" | "overpaid" | "no_amount" | "paid_after_settlement" | "card_pending";
+export type ReviewQueueReason =
+  | "other_currency"
+  | "repeat_payment"
+  | "overpaid"
+  | "no_amount"
+  | "paid_after_settlement"
+  | "card_pending"
+  | "card_amount_mismatch";
 
 export interface ReviewQueueItem {
   kind: "crypto" | "card";
@@ -109,4 +359,12 @@ export interface ReviewDetailAnswer {
   review: ReviewQueueItem;
   verification: ReviewVerification | null;
   verifyError: string | null;
+}
+
+/** POST /admin/reviews/:id/resolve: the item as resolved, what the provider said, and the customer's balance after. */
+export interface ReviewResolveAnswer {
+  message: string;
+  review: ReviewQueueItem;
+  verification: ReviewVerification;
+  balance: number | null;
 }

@@ -61,7 +61,8 @@ export const NOW_PAYMENT_STATUSES = ["waiting", "confirming", "confirmed", "send
 /**
  * A payment attempt's states (the payments table). pending: created, nothing heard yet; the NOWPayments statuses as the
  * upstream reports them (waiting ... expired); abandoned: a card checkout never completed; amount_mismatch: Squad
- * confirmed another amount; review: held for an operator; then credited or refused. Moved forward only.
+ * confirmed another amount (before decision 031; such a charge is now held as review); review: held for an operator
+ * (a crypto arrival that does not match, a card charged another amount); then credited or refused. Moved forward only.
  */
 export const PAYMENT_STATUSES = ["pending", ...NOW_PAYMENT_STATUSES, "abandoned", "amount_mismatch", "review", "refused", "credited"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];

@@ -153,13 +153,13 @@ export function stuckSql(minutes: number, now = Date.now()): string {
 }
 
 /**
- * The payment review queue as the console lists it (services/review-queue.ts, docs/decisions/023): open crypto reviews
- * and card payments still pending `minutes` after checkout. Read only: resolving needs the provider (console only).
+ * The payment review queue as the console lists it (services/review-queue.ts, docs/decisions/023, 031): open reviews
+ * (crypto arrivals, card charges of another amount) and card payments still pending `minutes` after checkout. Read only: resolving needs the provider (console only).
  */
 export function reviewQueueSql(minutes: number, now = Date.now()): string {
   const before = now - Math.max(1, minutes) * 60_000;
   return [
-    `SELECT 'crypto' AS kind, r.id, r.reason, u.email, r.user_id, COALESCE(r.expected_amount, '') || ' ' || COALESCE(r.expected_currency, '') AS expected, COALESCE(r.actually_paid, '?') || ' ' || COALESCE(r.pay_currency, '') AS paid, ROUND(r.suggested_kobo / 100.0, 2) AS suggested_naira, datetime(r.created_at / 1000, 'unixepoch') AS created FROM payment_reviews r JOIN users u ON u.id = r.user_id WHERE r.status = 'open'`,
+    `SELECT CASE r.provider WHEN 'squad' THEN 'card' ELSE 'crypto' END AS kind, r.id, r.reason, u.email, r.user_id, COALESCE(r.expected_amount, '') || ' ' || COALESCE(r.expected_currency, '') AS expected, COALESCE(r.actually_paid, '?') || ' ' || COALESCE(r.pay_currency, '') AS paid, ROUND(r.suggested_kobo / 100.0, 2) AS suggested_naira, datetime(r.created_at / 1000, 'unixepoch') AS created FROM payment_reviews r JOIN users u ON u.id = r.user_id WHERE r.status = 'open'`,
     `SELECT 'card' AS kind, p.id, 'card_pending' AS reason, u.email, p.user_id, ROUND(p.amount_kobo / 100.0, 2) || ' NGN' AS expected, 'not confirmed by Squad' AS paid, ROUND(p.amount_kobo / 100.0, 2) AS suggested_naira, datetime(p.created_at / 1000, 'unixepoch') AS created FROM payments p JOIN users u ON u.id = p.user_id WHERE p.provider = 'squad' AND p.status = 'pending' AND p.created_at < ${before}`,
   ].join(" UNION ALL ") + " ORDER BY created DESC LIMIT 200;";
 }

@@ -212,10 +212,11 @@ export const paymentReviews = sqliteTable(
     // Our invoice the arrival belongs to (a repeat deposit: the invoice its parent_payment_id names).
     paymentId: text("payment_id").notNull().references(() => payments.id),
     userId: text("user_id").notNull().references(() => users.id),
-    provider: text("provider", { enum: ["nowpayments"] }).notNull(),
+    // squad: a card payment Squad confirmed for another amount than the checkout's (decision 031).
+    provider: text("provider", { enum: ["nowpayments", "squad"] }).notNull(),
     // The upstream payment that arrived (a repeat deposit has its own payment_id).
     providerPaymentId: text("provider_payment_id").notNull(),
-    reason: text("reason", { enum: ["other_currency", "repeat_payment", "overpaid", "no_amount", "paid_after_settlement"] }).notNull(),
+    reason: text("reason", { enum: ["other_currency", "repeat_payment", "overpaid", "no_amount", "paid_after_settlement", "card_amount_mismatch"] }).notNull(),
     status: text("status", { enum: ["open", "credited", "refused"] }).notNull().default("open"),
     expectedCurrency: text("expected_currency"),
     expectedAmount: text("expected_amount"),

@@ -14,6 +14,8 @@ import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/he
 import { joinOwnRoom } from "../test/sockets";
 import { notify } from "../services/notify";
 import { RENTAL_REMINDER_BEFORE_MS, reminderDueAt } from "../services/rental-reminder";
+import { rentalDeps } from "../services/deps";
+import { fixedClock, recordingNotify } from "../test/flow-deps";
 
 /**
  * A rental's life, driven through its Durable Object's alarm (runDurableObjectAlarm) against the sandbox rent simulator.
@@ -221,7 +223,7 @@ describe("orders and the sweep", () => {
         stuckId,
       ),
     ]);
-    const deps = { env, db: db(), provider: rentalProviderFor(env, loadConfig(env)) };
+    const deps = rentalDeps(env, loadConfig(env));
     expect(await sweepRentals(deps)).toEqual({ expired: 1, refunded: 1 });
     expect((await rentalRow(id))?.status).toBe("ended");
     expect((await rentalRow(stuckId))?.status).toBe("failed");
@@ -239,20 +241,43 @@ describe("rentalTick: the one retry policy (services/tick.ts)", () => {
 
   it("an upstream fault is the tick's own: logged, and it asks to look again; anything else throws for the runtime to retry", async () => {
     const { id } = await rentUsaHour({ quiet: true });
-    const blip = await rentalTick({ env, db: db(), provider: failingWith(new RentProviderError("unavailable", "HTTP 502")) }, id);
+    const blip = await rentalTick({ ...rentalDeps(env, loadConfig(env)), provider: failingWith(new RentProviderError("unavailable", "HTTP 502")) }, id);
     expect(blip.again).toBe(true);
     expect(blip.delayMs).toBeGreaterThan(0);
-    await expect(rentalTick({ env, db: db(), provider: failingWith(new Error("D1 went away")) }, id)).rejects.toThrow("D1 went away");
+    await expect(rentalTick({ ...rentalDeps(env, loadConfig(env)), provider: failingWith(new Error("D1 went away")) }, id)).rejects.toThrow("D1 went away");
     expect((await rentalRow(id))?.status).toBe("active");
   });
 
   it("stops once the rental is over: expired at its time, nothing to do after", async () => {
     const { id } = await rentUsaHour({ quiet: true });
     await env.DB.prepare("UPDATE rentals SET expires_at = ? WHERE id = ?").bind(Date.now() - 1, id).run();
-    const deps = { env, db: db(), provider: rentalProviderFor(env, loadConfig(env)) };
+    const deps = rentalDeps(env, loadConfig(env));
     expect(await rentalTick(deps, id)).toEqual({ again: false, delayMs: 0 });
     expect((await rentalRow(id))?.status).toBe("ended");
     expect(await rentalTick(deps, id)).toEqual({ again: false, delayMs: 0 });
+  });
+});
+
+describe("rentalTick with the injected clock and notify (services/deps.ts)", () => {
+  it("decides the next look from the clock's time, and at the clock's expiry ends the rental and pushes rental.ended through the injected notify", async () => {
+    const { user, id } = await rentUsaHour({ quiet: true });
+    const row = await env.DB.prepare("SELECT created_at, expires_at FROM rentals WHERE id = ?").bind(id).first<{ created_at: number; expires_at: number }>();
+    const clock = fixedClock(row!.created_at + 30 * 60_000);
+    const pushes = recordingNotify();
+    const deps = { ...rentalDeps(env, loadConfig(env)), clock, notify: pushes.notify };
+
+    // Half an hour old by this clock: checks every 2 minutes (nextCheckDelayMs), the expiry still further off.
+    expect(await rentalTick(deps, id)).toEqual({ again: true, delayMs: 120_000 });
+    const checked = await env.DB.prepare("SELECT status, last_checked_at FROM rentals WHERE id = ?").bind(id).first<{ status: string; last_checked_at: number }>();
+    expect(checked).toEqual({ status: "active", last_checked_at: row!.created_at + 30 * 60_000 });
+    expect(pushes.sent).toEqual([]);
+
+    clock.set(row!.expires_at);
+    expect(await rentalTick(deps, id)).toEqual({ again: false, delayMs: 0 });
+    const ended = await env.DB.prepare("SELECT status, updated_at FROM rentals WHERE id = ?").bind(id).first<{ status: string; updated_at: number }>();
+    expect(ended).toEqual({ status: "ended", updated_at: row!.expires_at });
+    expect(pushes.sent).toEqual([{ userId: user.id, message: { kind: "rental.ended", rentalId: id, status: "ended", refunded: false } }]);
+    await expectLedgerBalanced();
   });
 });
 

@@ -1,4 +1,5 @@
-import { pollSmsOrderTick } from "../services/sms-orders";
+import { smsDeps } from "../services/deps";
+import { pollSmsOrderTick } from "../services/sms-poll";
 import type { TickResult } from "../services/tick";
 import { TickScheduler } from "./tick-scheduler";
 
@@ -15,6 +16,6 @@ export class SmsOrderPoller extends TickScheduler {
   }
 
   protected tick(orderId: string): Promise<TickResult> {
-    return pollSmsOrderTick(this.env, orderId);
+    return pollSmsOrderTick(smsDeps(this.env), orderId);
   }
 }

@@ -4,7 +4,7 @@ import { reviewQueueSql } from "../db/admin-sql";
 import { putSetting } from "../services/settings";
 import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } from "../test/helpers";
 import { makeOperator, MISSING_PAGE } from "../test/operators";
-import { createInvoiceViaApi, disarmInvoiceWatchers, ledgerCount, paymentRow, setNowSimulator, setSquadSimulator, startCardPaymentViaApi } from "../test/payment-fixtures";
+import { createInvoiceViaApi, disarmInvoiceWatchers, ledgerCount, paymentRow, postSquadWebhook, setNowSimulator, setSquadSimulator, squadWebhookRaw, startCardPaymentViaApi } from "../test/payment-fixtures";
 import { moneyViolations } from "../test/reliability/invariants";
 import { overrideUpstreamsForTests } from "../providers/test-seams";
 
@@ -236,6 +236,100 @@ describe("card payments pending too long", () => {
     const early = await resolve(operator, fresh.ref, { action: "refuse", reason: "too early" });
     expect(early.status).toBe(409);
     expect((await paymentRow({ id: fresh.ref }))?.status).toBe("pending");
+  });
+});
+
+/** A card checkout Squad confirmed for another amount (kobo) than the ₦5,000 asked, held for review by the customer's Verify. */
+async function cardChargedOtherAmount(chargedKobo: number): Promise<{ user: TestUser; ref: string; reviewId: string }> {
+  await putSetting(db(), "rate_settings", { cryptomin: 5, rate: RATE, squadmin: 1000 });
+  const user = await createUser();
+  const ref = await startCardPaymentViaApi(user, 5000);
+  await setSquadSimulator(ref, { status: "Success", amount: chargedKobo });
+  const verdict = await api("/api/verify-payment", { token: user.token, json: { transaction_ref: ref } });
+  expect(verdict.data).toMatchObject({ data: "failed" });
+  const row = await env.DB.prepare("SELECT id FROM payment_reviews WHERE payment_id = ? AND reason = 'card_amount_mismatch'").bind(ref).first<{ id: string }>();
+  expect(row).not.toBeNull();
+  expect((await paymentRow({ id: ref }))?.status).toBe("review");
+  return { user, ref, reviewId: row!.id };
+}
+
+describe("card payments Squad confirmed for another amount (decision 031)", () => {
+  it("are queue items with Squad's record; a credit is at most what Squad confirmed, once even when posted twice at once", async () => {
+    const operator = await makeOperator();
+    const { user, ref, reviewId } = await cardChargedOtherAmount(400_000);
+
+    const list = await api("/api/admin/reviews", { token: operator.token });
+    const item = (list.data.data as { id: string }[]).find((i) => i.id === reviewId);
+    expect(item).toMatchObject({ kind: "card", reason: "card_amount_mismatch", status: "open", payment_id: ref, expected_amount: "5000", actually_paid: "4000", suggested_amount: 4000, user: { id: user.id } });
+    const cli = await env.DB.prepare(reviewQueueSql(30)).all<{ id: string; kind: string }>();
+    expect(cli.results).toContainEqual(expect.objectContaining({ id: reviewId, kind: "card" }));
+    const detail = await api(`/api/admin/reviews/${reviewId}`, { token: operator.token });
+    expect(detail.data.verification).toMatchObject({ provider: "squad", status: "success", pay_currency: "NGN", actually_paid: "4000", creditable: true, suggested_amount: 4000, max_amount: 4000 });
+
+    const tooMuch = await resolve(operator, reviewId, { action: "credit", amount: 4000.01, reason: "typo" });
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.data).toMatchObject({ code: "VALIDATION_FAILED", field: "amount", max_amount: 4000 });
+    expect(await ledgerCount(`fund:review:${reviewId}`)).toBe(0);
+
+    const body = { action: "credit", reason: "Squad shows ₦4,000 charged" };
+    holdFirstTwoReads("/transaction/verify/");
+    const answers = await Promise.all([resolve(operator, reviewId, body), resolve(operator, reviewId, body)]);
+    overrideUpstreamsForTests({ payments: null });
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    // Without an amount the server credits what Squad's record says arrived.
+    expect(answers.find((a) => a.status === 200)!.data).toMatchObject({ review: { id: reviewId, kind: "card", status: "credited", resolution: { amount: 4000, operator_id: operator.id } }, balance: 4000 });
+    expect(await ledgerCount(`fund:review:${reviewId}`)).toBe(1);
+    expect(await ledgerCount(`fund:squad:${ref}`)).toBe(0);
+    expect(await balanceOf(user.id)).toBe(400_000);
+    expect(await env.DB.prepare("SELECT status, credited_kobo FROM payments WHERE id = ?").bind(ref).first()).toEqual({ status: "credited", credited_kobo: 400_000 });
+    expect(await auditRows(reviewId)).toEqual([{ actor: operator.email, action: "review.credit", reason: "Squad shows ₦4,000 charged", previous: '"open"' }]);
+
+    // Squad's webhook, the customer's Verify or a second decision afterwards move nothing more.
+    expect((await postSquadWebhook(squadWebhookRaw(ref, 400_000, user.email))).status).toBe(200);
+    expect((await api("/api/verify-payment", { token: user.token, json: { transaction_ref: ref } })).data.data).toBe("success");
+    expect((await resolve(operator, reviewId, { action: "refuse", reason: "second thoughts" })).status).toBe(409);
+    expect(await balanceOf(user.id)).toBe(400_000);
+    const history = await api("/api/get-transaction", { token: user.token });
+    expect(history.data).toEqual([expect.objectContaining({ user_id: user.id, amount: 4000, status: "successful" })]);
+  });
+
+  it("refuse credits nothing, once; a charge Squad no longer reports successful cannot be credited; nothing reopens it", async () => {
+    const operator = await makeOperator();
+    const { user, ref, reviewId } = await cardChargedOtherAmount(100);
+    await setSquadSimulator(ref, { status: "Failed" });
+    const credit = await resolve(operator, reviewId, { action: "credit", amount: 1, reason: "customer insists" });
+    expect(credit.status).toBe(409);
+    expect(credit.data).toMatchObject({ code: "INVALID_STATE", message: expect.stringContaining("failed") });
+
+    holdFirstTwoReads("/transaction/verify/");
+    const answers = await Promise.all([resolve(operator, reviewId, { action: "refuse", reason: "reversed by the bank" }), resolve(operator, reviewId, { action: "refuse", reason: "reversed by the bank" })]);
+    overrideUpstreamsForTests({ payments: null });
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(answers.find((a) => a.status === 200)!.data).toMatchObject({ message: "Refused.", review: { kind: "card", status: "refused", resolution: { outcome: "refused", amount: null } } });
+    expect((await paymentRow({ id: ref }))?.status).toBe("refused");
+    expect(await auditRows(reviewId)).toEqual([{ actor: operator.email, action: "review.refuse", reason: "reversed by the bank", previous: '"open"' }]);
+
+    // Squad reporting the odd amount again (a replayed webhook, a Verify click) opens no second review and credits nothing.
+    await setSquadSimulator(ref, { status: "Success" });
+    expect((await postSquadWebhook(squadWebhookRaw(ref, 100, user.email))).status).toBe(200);
+    expect((await paymentRow({ id: ref }))?.status).toBe("refused");
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM payment_reviews WHERE payment_id = ?").bind(ref).first<{ n: number }>())?.n).toBe(1);
+    expect(await balanceOf(user.id)).toBe(0);
+    const history = await api("/api/get-transaction", { token: user.token });
+    expect(history.data).toEqual([expect.objectContaining({ id: ref, status: "failed" })]);
+  });
+
+  it("a payment left amount_mismatch before this change joins the queue when Squad is asked again", async () => {
+    const operator = await makeOperator();
+    await putSetting(db(), "rate_settings", { cryptomin: 5, rate: RATE, squadmin: 1000 });
+    const user = await createUser();
+    const ref = await startCardPaymentViaApi(user, 5000);
+    await setSquadSimulator(ref, { status: "Success", amount: 450_000 });
+    await env.DB.prepare("UPDATE payments SET status = 'amount_mismatch' WHERE id = ?").bind(ref).run();
+    expect((await postSquadWebhook(squadWebhookRaw(ref, 450_000, user.email))).status).toBe(200);
+    expect((await paymentRow({ id: ref }))?.status).toBe("review");
+    const list = await api("/api/admin/reviews", { token: operator.token });
+    expect((list.data.data as { payment_id: string }[]).find((i) => i.payment_id === ref)).toMatchObject({ kind: "card", reason: "card_amount_mismatch", suggested_amount: 4500 });
   });
 });
 

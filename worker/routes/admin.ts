@@ -10,6 +10,27 @@ import {
   reviewListQuerySchema,
   reviewResolveSchema,
   settingChangeSchema,
+  type AdminAuditRow,
+  type AdminCustomer,
+  type AdminDepositRow,
+  type AdminList,
+  type AdminMe,
+  type AdminMessage,
+  type AdminOrderRow,
+  type AdminReconcile,
+  type AdminRentalRow,
+  type AdminSettingChanged,
+  type AdminSettings,
+  type BlockAnswer,
+  type DepositVerifyAnswer,
+  type GroupMailPreview,
+  type GroupMailSent,
+  type ManualEntryAnswer,
+  type NotifyAnswer,
+  type SettleAnswer,
+  type ReviewDetailAnswer,
+  type ReviewQueueItem,
+  type ReviewResolveAnswer,
 } from "../../schema/admin";
 import { nairaToKobo } from "../../schema/money";
 import { SETTING_DEFAULTS, settingSchemas, type SettingKey } from "../../schema/settings";
@@ -42,11 +63,12 @@ import { enforceRateLimit } from "../services/rate-limit";
 import { getQueueItem, listReviewQueue, resolveQueueItem, verifyQueueItem } from "../services/review-queue";
 import { settleRentalNow } from "../services/rentals";
 import { getSettings } from "../services/settings";
-import { settleSmsOrderNow } from "../services/sms-orders";
+import { settleSmsOrderNow } from "../services/sms-poll";
 import { disableTwoFactor } from "../services/two-factor";
 import { UpstreamFault } from "../providers/upstream-http";
 import { paymentDeps } from "./wallet";
 import { rentalDeps } from "./rentals";
+import { smsDeps } from "./sms";
 
 const operatorOf = (c: Context<AppEnv>): Operator => ({ id: c.var.user.id, email: c.var.user.email });
 
@@ -80,14 +102,14 @@ const manualEntryHandlers = (direction: "credit" | "debit") =>
       entryId: body.requestId ?? crypto.randomUUID(),
     });
     changed(c, "ledger");
-    return c.json({ message: direction === "credit" ? "Credited." : "Debited.", ...result });
+    return c.json({ message: direction === "credit" ? "Credited." : "Debited.", ...result } satisfies ManualEntryAnswer);
   });
 
 const blockHandlers = (block: boolean) =>
   factory.createHandlers(validate("json", reasonSchema), async (c) => {
     const result = await setBlocked(c, operatorOf(c), c.req.param("id") ?? "", block, c.req.valid("json").reason);
     changed(c, "customers");
-    return c.json({ message: block ? "Blocked: sessions ended, sockets closed." : "Unblocked.", ...result });
+    return c.json({ message: block ? "Blocked: sessions ended, sockets closed." : "Unblocked.", ...result } satisfies BlockAnswer);
   });
 
 /**
@@ -98,7 +120,7 @@ const blockHandlers = (block: boolean) =>
 export const adminRoutes = new Hono<AppEnv>()
   .use("*", requireOperator)
 
-  .get("/me", (c) => c.json({ id: c.var.user.id, email: c.var.user.email, username: c.var.user.username }))
+  .get("/me", (c) => c.json({ id: c.var.user.id, email: c.var.user.email, username: c.var.user.username } satisfies AdminMe))
 
   // ---- Overview ----
   .get("/overview", async (c) => {
@@ -108,7 +130,7 @@ export const adminRoutes = new Hono<AppEnv>()
   })
 
   // ---- Customers ----
-  .get("/customers", async (c) => c.json({ data: await searchCustomers(getDb(c.env.DB), c.req.query("q") ?? "") }))
+  .get("/customers", async (c) => c.json({ data: await searchCustomers(getDb(c.env.DB), c.req.query("q") ?? "") } satisfies AdminList<AdminCustomer>))
 
   .get("/customers/:id", async (c) => {
     const detail = await customerDetail(getDb(c.env.DB), c.req.param("id"));
@@ -129,7 +151,7 @@ export const adminRoutes = new Hono<AppEnv>()
     const link = await createEmailVerification(db, customer.id);
     await sendAccountEmail(c, verificationEmail(customer, verificationLink(c.var.config.publicUrl, link)), "verification");
     await audit(c.env.DB, { actor: operatorOf(c).email, action: "user.resend_verification", detail: { userId: customer.id }, reason: c.req.valid("json").reason, subject: customer.id });
-    return c.json({ message: "Verification e-mail sent." });
+    return c.json({ message: "Verification e-mail sent." } satisfies AdminMessage);
   })
 
   .post("/customers/:id/reset-2fa", validate("json", reasonSchema), async (c) => {
@@ -144,13 +166,13 @@ export const adminRoutes = new Hono<AppEnv>()
       previousSql: `(SELECT CAST(totp_enabled_at AS TEXT) FROM users WHERE id = ${sqlString(customer.id)})`,
     });
     await disableTwoFactor(db, customer.id);
-    return c.json({ message: "Two-factor sign-in turned off; the customer can set it up again." });
+    return c.json({ message: "Two-factor sign-in turned off; the customer can set it up again." } satisfies AdminMessage);
   })
 
   // ---- Deposits, orders, rentals ----
   .get("/deposits", async (c) => {
     const channel = c.req.query("channel");
-    return c.json({ data: await listDeposits(getDb(c.env.DB), { ...filterOf(c), channel: channel === "card" || channel === "crypto" ? channel : undefined }) });
+    return c.json({ data: await listDeposits(getDb(c.env.DB), { ...filterOf(c), channel: channel === "card" || channel === "crypto" ? channel : undefined }) } satisfies AdminList<AdminDepositRow>);
   })
 
   /** Verify again with the provider: the same confirmation the webhook and the sweep run (credited once, by ledger key). */
@@ -172,12 +194,12 @@ export const adminRoutes = new Hono<AppEnv>()
       previousSql: sqlString(JSON.stringify(before.status)),
     });
     changed(c, "deposits");
-    return c.json({ id, before: before.status, status: after?.status ?? before.status });
+    return c.json({ id, before: before.status, status: after?.status ?? before.status } satisfies DepositVerifyAnswer);
   })
 
   // ---- Deposits: the review queue (services/review-queue.ts, docs/decisions/023) ----
   .get("/reviews", validate("query", reviewListQuerySchema), async (c) =>
-    c.json({ data: await listReviewQueue(getDb(c.env.DB), { status: c.req.valid("query").status }) }),
+    c.json({ data: await listReviewQueue(getDb(c.env.DB), { status: c.req.valid("query").status }) } satisfies AdminList<ReviewQueueItem>),
   )
 
   /** One item and the provider's word on it now ("verify again"; nothing changes). A provider that cannot be read is shown, not a 502. */
@@ -192,7 +214,7 @@ export const adminRoutes = new Hono<AppEnv>()
       if (!(err instanceof UpstreamFault)) throw err;
       verifyError = `${review.kind === "card" ? "Squad" : "NOWPayments"} could not be reached: try again.`;
     }
-    return c.json({ review, verification, verifyError });
+    return c.json({ review, verification, verifyError } satisfies ReviewDetailAnswer);
   })
 
   /** Verify again with the provider, then credit the right amount or refuse, once (a second decision is 409). Audited. */
@@ -200,19 +222,19 @@ export const adminRoutes = new Hono<AppEnv>()
     const body = c.req.valid("json");
     const result = await resolveQueueItem(paymentDeps(c), { id: c.req.param("id"), operator: operatorOf(c), action: body.action, amount: body.amount, reason: body.reason });
     changed(c, "deposits");
-    return c.json({ message: result.review.status === "credited" ? "Credited." : "Refused.", ...result });
+    return c.json({ message: result.review.status === "credited" ? "Credited." : "Refused.", ...result } satisfies ReviewResolveAnswer);
   })
 
-  .get("/orders", async (c) => c.json({ data: await listOrders(getDb(c.env.DB), filterOf(c)) }))
+  .get("/orders", async (c) => c.json({ data: await listOrders(getDb(c.env.DB), filterOf(c)) } satisfies AdminList<AdminOrderRow>))
 
-  .get("/rentals", async (c) => c.json({ data: await listRentals(getDb(c.env.DB), filterOf(c)) }))
+  .get("/rentals", async (c) => c.json({ data: await listRentals(getDb(c.env.DB), filterOf(c)) } satisfies AdminList<AdminRentalRow>))
 
   .post("/orders/:id/settle", validate("json", reasonSchema), async (c) => {
     const id = c.req.param("id");
-    const result = await settleSmsOrderNow(c.env, id);
+    const result = await settleSmsOrderNow(smsDeps(c), id);
     await audit(c.env.DB, { actor: operatorOf(c).email, action: "order.settle", detail: { orderId: id, ...result }, reason: c.req.valid("json").reason, subject: id, previousSql: sqlString(JSON.stringify(result.from)) });
     changed(c, "orders");
-    return c.json(result);
+    return c.json(result satisfies SettleAnswer);
   })
 
   .post("/rentals/:id/settle", validate("json", reasonSchema), async (c) => {
@@ -220,7 +242,7 @@ export const adminRoutes = new Hono<AppEnv>()
     const result = await settleRentalNow(rentalDeps(c), id);
     await audit(c.env.DB, { actor: operatorOf(c).email, action: "rental.settle", detail: { rentalId: id, ...result }, reason: c.req.valid("json").reason, subject: id, previousSql: sqlString(JSON.stringify(result.from)) });
     changed(c, "rentals");
-    return c.json(result);
+    return c.json(result satisfies SettleAnswer);
   })
 
   // ---- Prices and content (settings) ----
@@ -231,7 +253,7 @@ export const adminRoutes = new Hono<AppEnv>()
       getSettings(db, keys),
       listAudit(db, { action: "setting.", limit: 100 }),
     ]);
-    return c.json({ settings: values, defaults: SETTING_DEFAULTS, history });
+    return c.json({ settings: values, defaults: SETTING_DEFAULTS, history } satisfies AdminSettings);
   })
 
   .patch("/settings/:key", validate("json", settingChangeSchema), async (c) => {
@@ -240,7 +262,7 @@ export const adminRoutes = new Hono<AppEnv>()
     await changeSetting(c.env.DB, operatorOf(c), key, body.value, body.reason);
     changed(c, "settings");
     const value = (await getSettings(getDb(c.env.DB), [key as SettingKey]))[key as SettingKey];
-    return c.json({ key, value });
+    return c.json({ key, value } satisfies AdminSettingChanged);
   })
 
   // ---- Messages ----
@@ -260,7 +282,7 @@ export const adminRoutes = new Hono<AppEnv>()
       reason: body.reason,
       subject: body.userId ?? null,
     });
-    return c.json({ recipients: sent });
+    return c.json({ recipients: sent } satisfies NotifyAnswer);
   })
 
   .post("/email/preview", validate("json", groupMailSchema), async (c) => {
@@ -269,7 +291,11 @@ export const adminRoutes = new Hono<AppEnv>()
     const recipients = await recipientsFor(db, body.audience);
     const sample = recipients[0] ?? { id: "preview", email: "customer@example.com", username: "Customer" };
     const message = await groupMessage(c.var.config.publicUrl, c.var.config.jwtSecret, sample, body.subject, body.body);
-    return c.json({ count: Math.min(recipients.length, MAX_RECIPIENTS_PER_SEND), more: recipients.length > MAX_RECIPIENTS_PER_SEND, preview: { to: message.to, subject: message.subject, text: message.text } });
+    return c.json({
+      count: Math.min(recipients.length, MAX_RECIPIENTS_PER_SEND),
+      more: recipients.length > MAX_RECIPIENTS_PER_SEND,
+      preview: { to: message.to, subject: message.subject, text: message.text },
+    } satisfies GroupMailPreview);
   })
 
   .post("/email/send", validate("json", groupMailSendSchema), async (c) => {
@@ -301,7 +327,7 @@ export const adminRoutes = new Hono<AppEnv>()
     };
     if (sender.sendInBackground) c.executionCtx.waitUntil(sendAll());
     else await sendAll();
-    return c.json({ sent: recipients.length });
+    return c.json({ sent: recipients.length } satisfies GroupMailSent);
   })
 
   // ---- Audit and reconcile ----
@@ -315,10 +341,10 @@ export const adminRoutes = new Hono<AppEnv>()
         before: q.before ? Number(q.before) || undefined : undefined,
         limit: q.limit ? Number(q.limit) || undefined : undefined,
       }),
-    });
+    } satisfies AdminList<AdminAuditRow>);
   })
 
-  .get("/reconcile", async (c) => c.json(await reconcileNow(getDb(c.env.DB))));
+  .get("/reconcile", async (c) => c.json((await reconcileNow(getDb(c.env.DB))) satisfies AdminReconcile));
 /**
  * The unsubscribe link at the foot of every group e-mail (signed, no sign-in needed: it is opened from a mail client).
  * Public, so it lives outside the operator gate.

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { getDb } from "../db/client";
 import type { Env } from "../config";
 import { ScriptedSmsProvider } from "../test/scripted-sms-provider";
 import type { RentalProvider } from "../providers/rent/types";
 import { rentNumber } from "../services/rentals";
-import { buySmsNumber, cancelSmsOrder, pollSmsOrderTick } from "../services/sms-orders";
+import { buySmsNumber, cancelSmsOrder } from "../services/sms-orders";
+import { pollSmsOrderTick } from "../services/sms-poll";
 import { createKey, pollOnce } from "../test/api-fixtures";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
 import { resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
@@ -13,6 +13,7 @@ import { apiV1Routes, openapi } from "./api-v1";
 import { IDEMPOTENCY_IN_FLIGHT_MS } from "../services/api-v1";
 import { sha256Hex } from "../services/password-reset";
 import { overrideUpstreamsForTests } from "../providers/test-seams";
+import { rentalDeps, smsDeps } from "../services/deps";
 
 vi.setConfig({ testTimeout: 60_000 });
 beforeEach(() => resetSmsTestState());
@@ -260,16 +261,16 @@ describe("sandbox keys never touch live providers or the real wallet", () => {
       emailVerifiedAt: null,
       totpEnabledAt: null,
     };
-    const bought = await buySmsNumber(liveEnv, actor, { provider: "Swift", country: "5", service: "wa" });
-    await pollSmsOrderTick(liveEnv, bought.phone.request_id);
-    await cancelSmsOrder(liveEnv, actor.id, bought.phone.request_id);
+    const bought = await buySmsNumber(smsDeps(liveEnv), actor, { provider: "Swift", country: "5", service: "wa" });
+    await pollSmsOrderTick(smsDeps(liveEnv), bought.phone.request_id);
+    await cancelSmsOrder(smsDeps(liveEnv), actor.id, bought.phone.request_id);
     expect(seen.length).toBeGreaterThanOrEqual(3);
     expect(new Set(seen)).toEqual(new Set(["sandbox"]));
     expect(await balanceOf(owner.id)).toBe(300_000);
 
     seen.length = 0;
     const liveActor = { ...actor, id: owner.id, balanceKobo: 300_000 };
-    await buySmsNumber(liveEnv, liveActor, { provider: "Swift", country: "5", service: "wa" });
+    await buySmsNumber(smsDeps(liveEnv), liveActor, { provider: "Swift", country: "5", service: "wa" });
     expect(new Set(seen)).toEqual(new Set(["live"]));
     overrideUpstreamsForTests({ sms: null });
     const ownerAfterLiveBuy = await balanceOf(owner.id);
@@ -279,7 +280,7 @@ describe("sandbox keys never touch live providers or the real wallet", () => {
       throw new Error("the live rental upstream was called for a sandbox account");
     };
     const liveRent: RentalProvider = { countries: refuse, limits: refuse, getNumber: refuse, getAllSms: refuse, setStatus: refuse } as unknown as RentalProvider;
-    const rental = await rentNumber({ env: liveEnv, db: getDb(env.DB), provider: liveRent }, actor, { countryId: "5", unit: "hour", period: 1 });
+    const rental = await rentNumber({ ...rentalDeps(liveEnv, { providers: "live" }), provider: liveRent }, actor, { countryId: "5", unit: "hour", period: 1 });
     expect(rental.status).toBe("active");
     expect(await balanceOf(owner.id)).toBe(ownerAfterLiveBuy); // the rental came from the sandbox wallet
     await expectLedgerBalanced();

@@ -32,6 +32,7 @@ import {
   smsOrderV1,
 } from "../services/api-v1";
 import { rentalDeps, type RentalDeps } from "../services/deps";
+import { smsDeps } from "./sms";
 import { rentalWithInbox } from "../services/rental-inbox";
 import { providerModeFor } from "../services/sandbox-accounts";
 
@@ -77,13 +78,13 @@ const smsOrders = new Hono<AppEnv>()
       errors: [400, 402, 409, 422, 502, 503, 504],
     }),
     validate("json", v1BuySmsSchema),
-    async (c) => c.json(await buySmsV1(c.env, getDb(c.env.DB), c.var.user, c.req.valid("json")), 201),
+    async (c) => c.json(await buySmsV1(smsDeps(c), c.var.user, c.req.valid("json")), 201),
   )
   .get(
     "/:id",
     describeRoute({ summary: "An order: its status and every code received", response: v1SmsOrderSchema, errors: [404] }),
     validate("param", v1IdParamSchema),
-    async (c) => c.json(await smsOrderV1(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id)),
+    async (c) => c.json(await smsOrderV1(smsDeps(c), c.var.user.id, c.req.valid("param").id)),
   )
   .post(
     "/:id/cancel",
@@ -93,7 +94,7 @@ const smsOrders = new Hono<AppEnv>()
       errors: [404, 409, 502],
     }),
     validate("param", v1IdParamSchema),
-    async (c) => c.json(await cancelSmsOrderV1(c.env, getDb(c.env.DB), c.var.user.id, c.req.valid("param").id)),
+    async (c) => c.json(await cancelSmsOrderV1(smsDeps(c), c.var.user.id, c.req.valid("param").id)),
   )
   .post(
     "/:id/another-code",
@@ -103,7 +104,7 @@ const smsOrders = new Hono<AppEnv>()
       errors: [404, 409, 422, 502],
     }),
     validate("param", v1IdParamSchema),
-    async (c) => c.json(await anotherCodeV1(c.env, getDb(c.env.DB), c.var.user.id, c.req.valid("param").id)),
+    async (c) => c.json(await anotherCodeV1(smsDeps(c), c.var.user.id, c.req.valid("param").id)),
   );
 
 const rentals = new Hono<AppEnv>()

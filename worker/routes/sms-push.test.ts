@@ -1,9 +1,10 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { pollSmsOrderTick } from "../services/sms-orders";
+import { pollSmsOrderTick } from "../services/sms-poll";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
 import { setActivationCodeArrived, upstreamIdOf } from "../test/reliability/invariants";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
+import { smsDeps } from "../services/deps";
 
 // POST /api/webhooks/sms/swift: DaisySMS pushes an incoming SMS. The body is not trusted: the order is settled only
 // when DaisySMS's own getStatus (the sandbox simulator, through the real adapter) says the code is there.
@@ -38,7 +39,7 @@ describe("pushed SMS codes (DaisySMS webhook)", () => {
     expect(order!.code).not.toBe("1"); // the body's code is never used: the upstream's getStatus is
     const again = await push({ activationId: upstreamId });
     expect(again.data).toEqual({ received: true, status: "already_settled" });
-    await pollSmsOrderTick(env, orderId); // the poller's next tick finds it settled and changes nothing
+    await pollSmsOrderTick(smsDeps(env), orderId); // the poller's next tick finds it settled and changes nothing
     expect(await orderOf(orderId)).toEqual(order);
     const status = await api(`/api/sms/status/${orderId}`, { token: user.token });
     expect(status.data).toMatchObject({ status: "used", sms: order!.code, refunded: false });
@@ -54,7 +55,7 @@ describe("pushed SMS codes (DaisySMS webhook)", () => {
     expect(await orderOf(orderId)).toEqual({ status: "waiting", code: null });
     // The poller stays the authority: once the code really arrives, it delivers it.
     await setActivationCodeArrived(upstreamId, true);
-    await pollSmsOrderTick(env, orderId);
+    await pollSmsOrderTick(smsDeps(env), orderId);
     expect((await orderOf(orderId))!.status).toBe("used");
   });
 
@@ -70,7 +71,7 @@ describe("pushed SMS codes (DaisySMS webhook)", () => {
 
   it("a push racing the poller's tick settles the order once", async () => {
     const { orderId, upstreamId } = await waitingOrder(true);
-    const [pushed] = await Promise.all([push({ activationId: upstreamId }), pollSmsOrderTick(env, orderId), push({ activationId: upstreamId })]);
+    const [pushed] = await Promise.all([push({ activationId: upstreamId }), pollSmsOrderTick(smsDeps(env), orderId), push({ activationId: upstreamId })]);
     expect(pushed.status).toBe(200);
     expect((await orderOf(orderId))!.status).toBe("used");
     expect(await refundsOf(orderId)).toBe(0);

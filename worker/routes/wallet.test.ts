@@ -105,11 +105,16 @@ describe("card funding through Squad (sandbox)", () => {
     expect((await api("/api/squad-callback", { token: user.token, json: { transaction_ref: pending } })).data).toBe("pending");
     const verifyFailed = await api("/api/verify-payment", { token: user.token, json: { transaction_ref: failed } });
     expect(verifyFailed.data).toEqual({ data: "failed", message: "Transaction not successful" });
-    expect((await paymentRow({ id: otherAmount }))?.status).toBe("amount_mismatch");
+    // Another amount is held for the operator's review queue (decision 031), once however often it is verified; the
+    // customer sees it pending, like a crypto arrival in review.
+    expect((await paymentRow({ id: otherAmount }))?.status).toBe("review");
+    const reviews = await env.DB.prepare("SELECT provider, reason, status FROM payment_reviews WHERE payment_id = ?").bind(otherAmount).all();
+    expect(reviews.results).toEqual([{ provider: "squad", reason: "card_amount_mismatch", status: "open" }]);
+    expect((await api("/api/verify-payment", { token: user.token, json: { transaction_ref: otherAmount } })).data.data).toBe("failed");
 
     const history = await api("/api/get-transaction", { token: user.token });
     const byId = Object.fromEntries(history.data.map((t: { id: string; status: string }) => [t.id, t.status]));
-    expect(byId).toEqual({ [pending]: "pending", [failed]: "failed", [otherAmount]: "failed" });
+    expect(byId).toEqual({ [pending]: "pending", [failed]: "failed", [otherAmount]: "pending" });
   });
 
   it("a tampered body, a wrong secret or a missing header is 401 and credits nothing", async () => {

@@ -45,7 +45,7 @@ export const walletRoutes = new Hono<AppEnv>()
     return c.json({ data: outcome, message: PAYMENT_MESSAGES[outcome] } satisfies PaymentVerdict);
   })
 
-  .get("/payments/pending", requireAuth, async (c) => c.json({ data: await listPendingCardPayments(getDb(c.env.DB), c.var.user.id) }))
+  .get("/payments/pending", requireAuth, async (c) => c.json({ data: await listPendingCardPayments(paymentDeps(c), c.var.user.id) }))
 
   .get("/now-currencies", requireAuth, async (c) => c.json({ selectedCurrencies: await nowCurrencies(paymentDeps(c)) }))
   .get("/now-merchant", requireAuth, async (c) => c.json({ currencies: await nowMerchantCurrencies(paymentDeps(c)) }))

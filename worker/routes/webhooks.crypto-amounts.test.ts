@@ -212,4 +212,51 @@ describe("invoice input is checked before anything is written (issue 12, hole 5)
     const ok = await api("/api/invoice", { token: user.token, json: { price_amount: 25, pay_currency: "USDTERC20", order_description: "deposit" } });
     expect(ok.status).toBe(200);
   });
+
+  // Decision 031: NOWPayments' own refusal on create (AMOUNT_MINIMAL_ERROR) is the customer's 400 too, never a 502,
+  // and leaves no payment row behind (no pending row, no failed deposit in the history).
+  async function expectRefusedOnCreate(user: { id: string; token: string }, usd: number, currency: string, calls: string[]) {
+    const res = await api("/api/invoice", { token: user.token, json: { price_amount: usd, pay_currency: currency, order_description: "deposit" } });
+    expect(res.status).toBe(400);
+    expect(res.data).toMatchObject({
+      code: "VALIDATION_FAILED",
+      field: "price_amount",
+      message: `The minimum for ${currency} is above $${usd.toFixed(2)} right now. Please enter a larger amount or choose another currency.`,
+    });
+    expect(calls).toContain("POST /payment"); // NOWPayments itself refused it
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM payments WHERE user_id = ?").bind(user.id).first<{ n: number }>();
+    expect(rows?.n).toBe(0);
+    expect((await api("/api/get-transaction", { token: user.token })).data).toEqual([]);
+  }
+
+  it("the minimum check unavailable and the amount below NOWPayments' minimum: its refusal is a clear 400, nothing written", async () => {
+    await putSetting(db(), "rate_settings", { cryptomin: 5, rate: RATE, squadmin: 1000 });
+    const user = await createUser();
+    const calls: string[] = [];
+    overrideUpstreamsForTests({
+      payments: async (_provider, request, simulator) => {
+        const path = new URL(request.url).pathname.replace(/^.*nowpayments-api/, "");
+        calls.push(`${request.method} ${path}`);
+        // GET /min-amount down: the service creates without it, and the simulator enforces USDTERC20's $25 itself.
+        if (path === "/min-amount") return new Response("<html>502 Bad Gateway</html>", { status: 502 });
+        return simulator(request);
+      },
+    });
+    await expectRefusedOnCreate(user, 10, "USDTERC20", calls);
+  });
+
+  it("the minimum moved between the check and the create (the sandbox's create-minimum): the same 400, nothing written", async () => {
+    await putSetting(db(), "rate_settings", { cryptomin: 5, rate: RATE, squadmin: 1000 });
+    const user = await createUser();
+    const calls = await countingUpstream();
+    expect((await api("/sandbox/nowpayments/create-minimum/USDTTRC20", { json: { min_usd: 50 } })).status).toBe(200);
+    try {
+      await expectRefusedOnCreate(user, 10, "USDTTRC20", calls);
+      expect(calls).toContain("GET /min-amount"); // the check passed ($1 listed); the create refused
+    } finally {
+      expect((await api("/sandbox/nowpayments/create-minimum/USDTTRC20", { json: { min_usd: null } })).status).toBe(200);
+    }
+    const ok = await api("/api/invoice", { token: user.token, json: { price_amount: 10, pay_currency: "USDTTRC20", order_description: "deposit" } });
+    expect(ok.status).toBe(200);
+  });
 });

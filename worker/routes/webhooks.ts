@@ -6,7 +6,8 @@ import { log } from "../lib/log";
 import { nowPaymentStatusSchema } from "../providers/payments/nowpayments";
 import { verifyNowPaymentsSignature, verifySquadSignature } from "../providers/payments/signatures";
 import { applyNowPaymentsIpn, confirmCardPayment } from "../services/payments";
-import { acceptPushedCode } from "../services/sms-orders";
+import { acceptPushedCode } from "../services/sms-poll";
+import { smsDeps } from "./sms";
 import { paymentDeps } from "./wallet";
 
 /**
@@ -65,7 +66,7 @@ export const webhookRoutes = new Hono<AppEnv>()
     const parsed = smsPushSchema.safeParse(parseJson(await c.req.text()));
     if (!parsed.success) throw new AppError("VALIDATION_FAILED", "Unrecognised webhook payload.");
     // Answered 200 whatever the outcome, so the upstream stops retrying; nothing in the body is believed.
-    const outcome = await acceptPushedCode(c.env, "Swift", parsed.data.activationId);
+    const outcome = await acceptPushedCode(smsDeps(c), "Swift", parsed.data.activationId);
     if (outcome === "unknown") log("warn", "sms push for an activation we do not hold", { activationId: parsed.data.activationId.slice(0, 40) });
     return c.json({ received: true, status: outcome });
   })

@@ -72,6 +72,18 @@ async function save(env: Env, p: SimPayment): Promise<void> {
 
 const nowError = (statusCode: number, code: string, message: string) => ({ status: false, statusCode, code, message });
 
+/**
+ * NOWPayments sets a currency's minimum in crypto, so its dollar value moves with the coin's price, also between a
+ * client's "Get the minimum payment amount" and its "Create payment". A script can make that happen here: the create
+ * then enforces this figure while /min-amount still reports the listed one.
+ */
+const createMinimumKey = (currency: string) => `nowpayments:create-min-usd:${currency.toUpperCase()}`;
+
+async function createMinimumUsd(env: Env, currency: string): Promise<number | null> {
+  const row = await env.DB.prepare("SELECT value FROM sandbox_state WHERE key = ?").bind(createMinimumKey(currency)).first<{ value: string }>();
+  return row ? Number(row.value) : null;
+}
+
 const createBody = z.object({
   price_amount: z.number().positive(),
   price_currency: z.string(),
@@ -169,8 +181,13 @@ nowPaymentsSimulator.post("/payment", async (c) => {
   if (!coin || !SELECTED.includes(body.pay_currency.toUpperCase())) {
     return c.json(nowError(400, "INVALID_REQUEST_PARAMS", "Currency is not available for payment"), 400);
   }
-  if (body.price_currency.toLowerCase() === "usd" && body.price_amount < coin.minUsd) {
-    return c.json(nowError(400, "AMOUNT_MINIMAL_ERROR", "amountTo is too small"), 400);
+  // Below the currency's minimum at the moment of creation: the documented error object with AMOUNT_MINIMAL_ERROR and
+  // the crypto amount in its message, as their sample ("Crypto amount 0.00001 is less than minimal"). The minimum is
+  // the one /min-amount reports unless a script moved it since (POST /sandbox/nowpayments/create-minimum/:currency).
+  const minUsd = (await createMinimumUsd(c.env, body.pay_currency)) ?? coin.minUsd;
+  if (body.price_currency.toLowerCase() === "usd" && body.price_amount < minUsd) {
+    const cryptoAmount = Number((body.price_amount / coin.usd).toFixed(coin.decimals));
+    return c.json(nowError(400, "AMOUNT_MINIMAL_ERROR", `Crypto amount ${cryptoAmount} is less than minimal`), 400);
   }
   const id = String(4_000_000_000 + Math.floor(Math.random() * 999_999_999));
   const now = new Date().toISOString();
@@ -247,7 +264,24 @@ const sandboxStatusBody = z.object({
   extra_ids: z.array(z.number()).optional(),
 });
 
-export const nowPaymentsSandboxRoutes = new Hono<AppEnv>().post("/:paymentId/status", validate("json", sandboxStatusBody), async (c) => {
+const createMinimumBody = z.object({ min_usd: z.number().positive().nullable() });
+const createMinimumParam = z.object({ currency: z.string().regex(/^[A-Za-z0-9]{2,20}$/) });
+
+export const nowPaymentsSandboxRoutes = new Hono<AppEnv>()
+  // The coin's price moved: Create payment now refuses this currency below min_usd (null: back to the listed minimum).
+  .post("/create-minimum/:currency", validate("param", createMinimumParam), validate("json", createMinimumBody), async (c) => {
+    const { currency } = c.req.valid("param");
+    const { min_usd } = c.req.valid("json");
+    const key = createMinimumKey(currency);
+    if (min_usd === null) await c.env.DB.prepare("DELETE FROM sandbox_state WHERE key = ?").bind(key).run();
+    else {
+      await c.env.DB.prepare("INSERT INTO sandbox_state (key, value, updated_at) VALUES (?1, ?2, ?3) ON CONFLICT(key) DO UPDATE SET value = ?2, updated_at = ?3")
+        .bind(key, String(min_usd), Date.now())
+        .run();
+    }
+    return c.json({ currency: currency.toUpperCase(), create_min_usd: min_usd });
+  })
+  .post("/:paymentId/status", validate("json", sandboxStatusBody), async (c) => {
   const original = await load(c.env, c.req.param("paymentId"));
   if (!original) throw new AppError("NOT_FOUND", "No sandbox payment with this id.");
   const body = c.req.valid("json");

@@ -9,14 +9,15 @@ import { idempotencyKeys, smsOrders } from "../db/tables";
 import type { Env } from "../config";
 import { AppError, isUniqueViolation } from "../lib/errors";
 import type { SignedInUser } from "./sessions";
-import type { RentalDeps } from "./deps";
+import type { RentalDeps, SmsDeps } from "./deps";
 import { pricingContext, smsPriceKobo } from "./pricing";
 import { rentalView } from "./rental-views";
 import { cancelRental, endRental, quoteRental, rentNumber } from "./rentals";
 import { envForUser, isSandboxUser } from "./sandbox-accounts";
 import { findSmsOffer, smsCountries, smsOffers } from "./sms-catalogue";
 import { chainStateFor } from "./sms-chain";
-import { buySmsNumber, canRequestAnotherCode, cancelSmsOrder, orderCodes, ownSmsOrder, requestAnotherCode } from "./sms-orders";
+import { buySmsNumber, cancelSmsOrder, requestAnotherCode } from "./sms-orders";
+import { canRequestAnotherCode, orderCodes, ownSmsOrder } from "./sms-views";
 
 /**
  * The JSON developer API's answers (routes/api-v1.ts): the caller is the API key's account (a sk_test_ key's is its
@@ -43,27 +44,27 @@ export async function pricesV1(env: Env, db: Db, user: SignedInUser, query: z.in
 }
 
 /** Buys at the server's price now (refused above max_price), as the web's buy does, and answers the order. */
-export async function buySmsV1(env: Env, db: Db, user: SignedInUser, body: z.infer<typeof v1BuySmsSchema>): Promise<SmsOrderV1> {
-  const quote = await smsQuoteKobo(env, db, user, body.provider, body.country, body.service);
+export async function buySmsV1(deps: SmsDeps, user: SignedInUser, body: z.infer<typeof v1BuySmsSchema>): Promise<SmsOrderV1> {
+  const quote = await smsQuoteKobo(deps, user, body.provider, body.country, body.service);
   if (body.max_price !== undefined && quote > nairaToKobo(body.max_price)) throw aboveMaxPrice(quote);
-  const bought = await buySmsNumber(env, user, {
+  const bought = await buySmsNumber(deps, user, {
     provider: body.provider,
     country: body.country,
     service: body.service,
     price: koboToNaira(quote),
     ...(body.next_route ? { next_route: body.next_route } : {}),
   });
-  return smsOrderV1(db, user.id, bought.phone.request_id);
+  return smsOrderV1(deps, user.id, bought.phone.request_id);
 }
 
-export async function cancelSmsOrderV1(env: Env, db: Db, userId: string, orderId: string): Promise<SmsOrderV1> {
-  await cancelSmsOrder(env, userId, orderId);
-  return smsOrderV1(db, userId, orderId);
+export async function cancelSmsOrderV1(deps: SmsDeps, userId: string, orderId: string): Promise<SmsOrderV1> {
+  await cancelSmsOrder(deps, userId, orderId);
+  return smsOrderV1(deps, userId, orderId);
 }
 
-export async function anotherCodeV1(env: Env, db: Db, userId: string, orderId: string): Promise<SmsOrderV1> {
-  await requestAnotherCode(env, userId, orderId);
-  return smsOrderV1(db, userId, orderId);
+export async function anotherCodeV1(deps: SmsDeps, userId: string, orderId: string): Promise<SmsOrderV1> {
+  await requestAnotherCode(deps, userId, orderId);
+  return smsOrderV1(deps, userId, orderId);
 }
 
 /** Rents at the server's price now: a guarded-refused price is 409, no stock 503, above max_price 409 with the price. */
@@ -87,12 +88,13 @@ export async function endRentalV1(deps: RentalDeps, userId: string, rentalId: st
 const REFUNDED = new Set(["timeout", "error", "cancelled", "failed"]);
 
 /** What the caller would pay for one number now (the price buySmsNumber charges), in kobo. */
-export async function smsQuoteKobo(env: Env, db: Db, user: SignedInUser, provider: SmsProviderName, country: string, service: string): Promise<number> {
-  const { offer } = await findSmsOffer(envForUser(env, user.id), provider, country, service);
-  return smsPriceKobo(offer.costUsd, await pricingContext(db, user.totalDepositedKobo));
+export async function smsQuoteKobo(deps: SmsDeps, user: SignedInUser, provider: SmsProviderName, country: string, service: string): Promise<number> {
+  const { offer } = await findSmsOffer(envForUser(deps.env, user.id), provider, country, service);
+  return smsPriceKobo(offer.costUsd, await pricingContext(deps.db, user.totalDepositedKobo));
 }
 
-export async function smsOrderV1(db: Db, userId: string, orderId: string): Promise<SmsOrderV1> {
+export async function smsOrderV1(deps: SmsDeps, userId: string, orderId: string): Promise<SmsOrderV1> {
+  const db = deps.db;
   const o: typeof smsOrders.$inferSelect = await ownSmsOrder(db, userId, orderId);
   const codes = await orderCodes(db, o.id);
   const chain = await chainStateFor(db, o);
@@ -110,7 +112,7 @@ export async function smsOrderV1(db: Db, userId: string, orderId: string): Promi
     codes: codes.length > 0 || !o.code ? codes : [o.code],
     refunded: REFUNDED.has(o.status),
     waiting_for_another_code: o.anotherCodeRequestedAt !== null,
-    can_request_another_code: canRequestAnotherCode(o),
+    can_request_another_code: canRequestAnotherCode(o, deps.clock.now()),
     // The web's status names the next order `next_request_id` (the spec's word); the v1 API calls orders `id`.
     chain: chain ? { id: chain.id, step: chain.step, max_routes: chain.max_routes, cap: chain.cap, status: chain.status, next_order_id: chain.next_request_id, moving_on: chain.moving_on } : null,
     created_at: new Date(o.createdAt).toISOString(),

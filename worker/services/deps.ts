@@ -1,22 +1,54 @@
+import type { SmsProviderName } from "../../schema/constants";
+import type { RealtimeMessage } from "../../schema/realtime";
 import type { Config, Env } from "../config";
 import { getDb, type Db } from "../db/client";
 import { paymentProviders, type PaymentProviders } from "../providers/payments/providers";
 import { rentalProviderFor } from "../providers/rent";
 import type { RentalProvider } from "../providers/rent/types";
+import { smsProviderFor } from "../providers/sms";
+import type { SmsProvider } from "../providers/sms/types";
+import { notify } from "./notify";
+import { envForUser } from "./sandbox-accounts";
 
 /**
- * The dependency shape of the money flows (issue 14): what a service needs from outside itself, built in one place
- * per flow and handed in by whoever calls (a route, a Durable Object's tick, the cron sweep). Tests replace an upstream
- * through providers/test-seams.ts, which the provider builders below read, so a test injects the same way whichever
- * flow it drives. Receive SMS still takes `env` and picks its adapter per order (smsProviderFor); moving it to this
- * shape is the next step (issue 14).
+ * The dependency shape of the three money flows (issue 14, docs/decisions/028-money-flow-deps.md): Receive SMS,
+ * Rent Number and wallet funding each get `{ env, db, provider, notify, clock }`, built in one place per flow
+ * (smsDeps, rentalDeps, paymentDeps below) and handed in by whoever calls: a route, a Durable Object's tick, the cron
+ * sweep, the developer API's services. A service never builds its own upstream, never calls Date.now() and never
+ * imports services/notify.ts itself, so a test injects the same three things the same way whichever flow it drives:
+ *  - the upstream, through providers/test-seams.ts, which every provider builder reads (routes and Durable Objects
+ *    build their deps themselves, so a seam is the only way in there);
+ *  - the clock and the push, by spreading its own over the built deps (`{ ...smsDeps(env), clock, notify }`) when it
+ *    calls a service directly (worker/test/flow-deps.ts has a fixed clock and a recording notify).
  */
 export interface MoneyFlowDeps<Provider> {
+  /** The bindings, for what is not a dependency of its own: Durable Object namespaces, settings, the catalogue. */
   env: Env;
   db: Db;
   /** The upstream(s) the flow talks to. */
   provider: Provider;
+  /** Tells the customer's open screens and developer webhooks (services/notify.ts): best effort, never throws. */
+  notify: Notify;
+  /** The flow's one time source: every timestamp it writes and every deadline it checks. */
+  clock: Clock;
 }
+
+export type Notify = (userId: string, message: RealtimeMessage) => Promise<void>;
+
+export interface Clock {
+  now(): number;
+}
+
+/** Production's clock. */
+export const systemClock: Clock = { now: () => Date.now() };
+
+/**
+ * Receive SMS picks its upstream per order: the order's provider name (Swift, Dynamic), and the customer's account (a
+ * sandbox account, test API key, always reaches the simulators: services/sandbox-accounts.ts envForUser).
+ */
+export type SmsProviderResolver = (name: SmsProviderName, userId: string) => SmsProvider;
+
+export type SmsDeps = MoneyFlowDeps<SmsProviderResolver>;
 
 export type RentalDeps = MoneyFlowDeps<RentalProvider>;
 
@@ -28,10 +60,22 @@ export interface PaymentDeps extends MoneyFlowDeps<PaymentProviders> {
 
 type Defer = PaymentDeps["defer"];
 
+function common(env: Env): Pick<MoneyFlowDeps<unknown>, "env" | "db" | "notify" | "clock"> {
+  return { env, db: getDb(env.DB), notify: (userId, message) => notify(env, userId, message), clock: systemClock };
+}
+
+/**
+ * The SMS adapters are chosen by the bindings (PROVIDERS, read by providers/sms/index.ts smsProviderFor, the same
+ * reading the catalogue uses), so this builder needs no config: a second source for the mode could only disagree.
+ */
+export function smsDeps(env: Env): SmsDeps {
+  return { ...common(env), provider: (name, userId) => smsProviderFor(envForUser(env, userId), name) };
+}
+
 export function rentalDeps(env: Env, config: Pick<Config, "providers">): RentalDeps {
-  return { env, db: getDb(env.DB), provider: rentalProviderFor(env, config) };
+  return { ...common(env), provider: rentalProviderFor(env, config) };
 }
 
 export function paymentDeps(env: Env, config: Pick<Config, "providers" | "publicUrl">, defer: Defer): PaymentDeps {
-  return { env, db: getDb(env.DB), provider: paymentProviders(env, config), defer };
+  return { ...common(env), provider: paymentProviders(env, config), defer };
 }

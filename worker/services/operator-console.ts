@@ -1,4 +1,16 @@
 import { and, desc, eq, gte, like, lt, or, sql, type SQL } from "drizzle-orm";
+import type {
+  AdminAuditRow,
+  AdminCustomer,
+  AdminCustomerDetail,
+  AdminDepositRow,
+  AdminOrderRow,
+  AdminOverview,
+  AdminPeriod,
+  AdminReconcile,
+  AdminRentalRow,
+  AdminStuckItem,
+} from "../../schema/admin";
 import { koboToNaira } from "../../schema/money";
 import { RENTAL_STATUSES } from "../../schema/constants";
 import { SMS_ORDER_STATUSES } from "../../schema/constants";
@@ -18,10 +30,9 @@ import { providerStats } from "./upstream-health";
  * Amounts leave in naira, like every API answer.
  */
 
-export type Period = "today" | "7d" | "30d";
 
 /** "Today" starts at midnight in Lagos (UTC+1 all year, no daylight saving); 7 and 30 days are rolling. */
-export function periodStart(period: Period, now = Date.now()): number {
+export function periodStart(period: AdminPeriod, now = Date.now()): number {
   if (period === "7d") return now - 7 * 86_400_000;
   if (period === "30d") return now - 30 * 86_400_000;
   const lagosOffset = 3_600_000;
@@ -30,38 +41,7 @@ export function periodStart(period: Period, now = Date.now()): number {
 
 const STUCK_MINUTES = 30;
 
-export interface Overview {
-  period: Period;
-  since: number;
-  moneyHeld: number;
-  customers: number;
-  deposits: { channel: string; count: number; amount: number }[];
-  manualCredits: number;
-  spend: number;
-  refunds: number;
-  /**
-   * Per provider and service: what customers paid for orders that delivered a code (refunded ones cost them nothing),
-   * the upstream cost estimated from the last accepted upstream price (upstream_prices, US$) at today's exchange rate,
-   * and the difference. Null where no upstream price is on record.
-   */
-  margin: { provider: string; service: string; orders: number; paid: number; upstreamCost: number | null; margin: number | null }[];
-  ordersByOutcome: { status: string; count: number }[];
-  performance: { provider: string; service: string; orders: number; codes: number; refunds: number; successRate: number; medianSecondsToCode: number | null }[];
-  activeRentals: number;
-  upstreams: { provider: string; status: string; balanceUsd: number | null; floorUsd: number | null; checkedAt: number | null }[];
-  attention: { stuck: StuckItem[]; reviews: number };
-}
-
-export interface StuckItem {
-  kind: "sms_order" | "rental" | "payment";
-  id: string;
-  user_id: string;
-  status: string;
-  amount_kobo: number;
-  created: string;
-}
-
-export async function overview(db: Db, period: Period, now = Date.now()): Promise<Overview> {
+export async function overview(db: Db, period: AdminPeriod, now = Date.now()): Promise<AdminOverview> {
   const since = periodStart(period, now);
   const [held, deposits, flows, outcomes, delivered, active, stuck, upstreams, stats, rate, reviews] = await Promise.all([
     db.select({ kobo: sql<number>`COALESCE(SUM(${users.balanceKobo}), 0)`, customers: sql<number>`COUNT(*)` }).from(users),
@@ -102,7 +82,7 @@ export async function overview(db: Db, period: Period, now = Date.now()): Promis
       .where(and(eq(smsOrders.status, "used"), gte(smsOrders.createdAt, since)))
       .groupBy(smsOrders.provider, smsOrders.serviceName),
     db.select({ count: sql<number>`COUNT(*)` }).from(rentals).where(eq(rentals.status, "active")),
-    db.all<StuckItem>(sql.raw(stuckSql(STUCK_MINUTES, now))),
+    db.all<AdminStuckItem>(sql.raw(stuckSql(STUCK_MINUTES, now))),
     db.select().from(upstreamHealth),
     // The same per provider/service figures `npm run admin -- health` prints (services/upstream-health.ts).
     providerStats(db, { since }),
@@ -165,7 +145,7 @@ const customerColumns = {
 
 type CustomerRow = { [K in keyof typeof customerColumns]: (typeof users.$inferSelect)[K] };
 
-export function customerSummary(row: CustomerRow) {
+export function customerSummary(row: CustomerRow): AdminCustomer {
   const { balanceKobo, totalDepositedKobo, totpEnabledAt, emailVerifiedAt, blockedAt, emailOptOutAt, ...rest } = row;
   return {
     ...rest,
@@ -180,7 +160,7 @@ export function customerSummary(row: CustomerRow) {
 }
 
 /** Search by e-mail, username, phone (contains, case-insensitive) or exact id. */
-export async function searchCustomers(db: Db, q: string, limit = 25) {
+export async function searchCustomers(db: Db, q: string, limit = 25): Promise<AdminCustomer[]> {
   const term = q.trim();
   // instr, not LIKE: D1 refuses LIKE patterns over 50 bytes (a whole e-mail address is often longer), and a search box's
   // % and _ are meant literally.
@@ -203,7 +183,7 @@ function escapeLike(text: string): string {
 }
 
 /** Everything about one customer: profile, tier, ledger, orders, rentals, deposits, live sessions, recent audit. */
-export async function customerDetail(db: Db, userId: string, now = Date.now()) {
+export async function customerDetail(db: Db, userId: string, now = Date.now()): Promise<AdminCustomerDetail | null> {
   const [profile, ledgerRows, orders, rentalRows, deposits, sessionRows, auditRows] = await db.batch([
     db.select(customerColumns).from(users).where(eq(users.id, userId)).limit(1),
     db.select().from(ledger).where(eq(ledger.userId, userId)).orderBy(desc(ledger.id)).limit(100),
@@ -236,7 +216,7 @@ export async function customerDetail(db: Db, userId: string, now = Date.now()) {
 // ---------------------------------------------------------------------------------------------------------------
 // Deposits, orders, rentals
 
-export function depositView(p: typeof payments.$inferSelect) {
+export function depositView(p: typeof payments.$inferSelect): AdminDepositRow {
   return {
     id: p.id,
     userId: p.userId,
@@ -253,7 +233,7 @@ export function depositView(p: typeof payments.$inferSelect) {
   };
 }
 
-export function orderView(o: typeof smsOrders.$inferSelect) {
+export function orderView(o: typeof smsOrders.$inferSelect): AdminOrderRow {
   return {
     id: o.id,
     userId: o.userId,
@@ -272,7 +252,7 @@ export function orderView(o: typeof smsOrders.$inferSelect) {
   };
 }
 
-export function rentalAdminView(r: typeof rentals.$inferSelect) {
+export function rentalAdminView(r: typeof rentals.$inferSelect): AdminRentalRow {
   return {
     id: r.id,
     userId: r.userId,
@@ -322,7 +302,7 @@ export async function operatorIds(db: Db): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-export async function listDeposits(db: Db, f: ListFilter & { channel?: "card" | "crypto" }, now = Date.now()) {
+export async function listDeposits(db: Db, f: ListFilter & { channel?: "card" | "crypto" }, now = Date.now()): Promise<AdminDepositRow[]> {
   const where: (SQL | undefined)[] = [
     statusFilter(PAYMENT_STATUSES, f.status, (status) => eq(payments.status, status)),
     f.channel ? eq(payments.provider, f.channel === "card" ? "squad" : "nowpayments") : undefined,
@@ -334,7 +314,7 @@ export async function listDeposits(db: Db, f: ListFilter & { channel?: "card" | 
   return rows.map(depositView);
 }
 
-export async function listOrders(db: Db, f: ListFilter, now = Date.now()) {
+export async function listOrders(db: Db, f: ListFilter, now = Date.now()): Promise<AdminOrderRow[]> {
   const where: (SQL | undefined)[] = [
     statusFilter(SMS_ORDER_STATUSES, f.status, (status) => eq(smsOrders.status, status)),
     f.provider ? eq(smsOrders.provider, f.provider) : undefined,
@@ -347,7 +327,7 @@ export async function listOrders(db: Db, f: ListFilter, now = Date.now()) {
   return rows.map(orderView);
 }
 
-export async function listRentals(db: Db, f: ListFilter, now = Date.now()) {
+export async function listRentals(db: Db, f: ListFilter, now = Date.now()): Promise<AdminRentalRow[]> {
   const where: (SQL | undefined)[] = [
     statusFilter(RENTAL_STATUSES, f.status, (status) => eq(rentals.status, status)),
     f.provider ? eq(rentals.provider, f.provider) : undefined,
@@ -368,7 +348,7 @@ function clampLimit(limit: number | undefined): number {
 // ---------------------------------------------------------------------------------------------------------------
 // Audit and reconcile
 
-export function auditView(a: typeof auditLog.$inferSelect) {
+export function auditView(a: typeof auditLog.$inferSelect): AdminAuditRow {
   const parse = (text: string | null) => {
     if (text === null) return null;
     try {
@@ -380,7 +360,7 @@ export function auditView(a: typeof auditLog.$inferSelect) {
   return { id: a.id, actor: a.actor, action: a.action, subject: a.subject, detail: parse(a.detail), previous: parse(a.previous), reason: a.reason, createdAt: a.createdAt };
 }
 
-export async function listAudit(db: Db, f: { actor?: string; action?: string; subject?: string; since?: number; before?: number; limit?: number }) {
+export async function listAudit(db: Db, f: { actor?: string; action?: string; subject?: string; since?: number; before?: number; limit?: number }): Promise<AdminAuditRow[]> {
   const where: (SQL | undefined)[] = [
     f.actor ? eq(auditLog.actor, f.actor) : undefined,
     f.action ? like(auditLog.action, `${escapeLike(f.action)}%`) : undefined,
@@ -396,7 +376,7 @@ export async function listAudit(db: Db, f: { actor?: string; action?: string; su
  * Reconcile now: the CLI's RECONCILE_SQL (every customer whose balance differs from the sum of their ledger rows or is
  * negative) plus the conservation check: the money held equals everything the ledger ever moved.
  */
-export async function reconcileNow(db: Db) {
+export async function reconcileNow(db: Db): Promise<AdminReconcile> {
   const [report, differences, totals] = await Promise.all([
     reconcileLedger(db),
     db.all<{ user_id: string; email: string; balance_kobo: number; ledger_kobo: number }>(sql.raw(RECONCILE_SQL)),

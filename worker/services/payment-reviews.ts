@@ -11,8 +11,8 @@ import { ledgerInsert } from "./ledger";
 import { notify } from "./notify";
 
 /**
- * Crypto arrivals that do not match their invoice wait for an operator here (docs/decisions/015): never credited
- * automatically. The console lists them (listPaymentReviews) and resolves each one exactly once
+ * Crypto arrivals that do not match their invoice (docs/decisions/015), and card payments Squad confirmed for another
+ * amount than the checkout's (decision 031), wait for an operator here: never credited automatically. The console lists them (listPaymentReviews) and resolves each one exactly once
  * (resolvePaymentReview): credit an amount through the ledger, or refuse. The resolution row is the audit record.
  */
 
@@ -23,6 +23,8 @@ export type PaymentReviewReason = PaymentReview["reason"];
 const MAX_REVIEW_CREDIT_KOBO = 10_000_000 * 100;
 
 export interface OpenReviewInput {
+  /** Default nowpayments (a crypto arrival); squad for a card charge of another amount. */
+  provider?: PaymentReview["provider"];
   payment: { id: string; userId: string; payCurrency: string | null; payAmount: string | null };
   providerPaymentId: string;
   reason: PaymentReviewReason;
@@ -41,7 +43,7 @@ export function openReviewStatement(db: Db, input: OpenReviewInput) {
       id: `rv_${crypto.randomUUID().replace(/-/g, "")}`,
       paymentId: input.payment.id,
       userId: input.payment.userId,
-      provider: "nowpayments",
+      provider: input.provider ?? "nowpayments",
       providerPaymentId: input.providerPaymentId,
       reason: input.reason,
       status: "open",
@@ -67,7 +69,8 @@ export async function openReview(db: Db, input: OpenReviewInput): Promise<boolea
 
 export function logReview(input: OpenReviewInput): void {
   // The operator is told through the log (and the console's review list); no amount is credited.
-  log("warn", "crypto payment sent to review: not credited", {
+  log("warn", "payment sent to review: not credited", {
+    provider: input.provider ?? "nowpayments",
     paymentId: input.payment.id,
     providerPaymentId: input.providerPaymentId,
     reason: input.reason,
@@ -76,7 +79,7 @@ export function logReview(input: OpenReviewInput): void {
   });
 }
 
-/** A crypto review as the console lists it: the contract's queue item (schema/admin.ts) with this table's own reasons. */
+/** A review row as the console lists it: the contract's queue item (schema/admin.ts) with this table's own reasons. */
 export type ReviewListItem = Omit<ReviewQueueItem, "kind" | "reason"> & { reason: PaymentReviewReason };
 
 /** Review items for the operator console, newest first. `status: "open"` is the queue; "resolved" the history. */
@@ -188,7 +191,7 @@ export async function resolvePaymentReview(
         key: `fund:review:${row.id}`,
         amountKobo: decision.amountKobo,
         kind: "fund",
-        note: `Wallet deposit (${row.payCurrency ?? "crypto"}, reviewed)`,
+        note: row.provider === "squad" ? "Wallet deposit (card, reviewed)" : `Wallet deposit (${row.payCurrency ?? "crypto"}, reviewed)`,
         ref: row.paymentId,
       });
       const results = await db.batch([recordResolution, credit, markReview, settleHeldPayment, balance, ...(input.also ?? [])]);

@@ -13,6 +13,10 @@ import {
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { ledgerInsert } from "./ledger";
 import { putSetting } from "./settings";
+import { configFor } from "../config";
+import { paymentDeps } from "./deps";
+import { confirmCardPayment } from "./payments";
+import { fixedClock, recordingNotify } from "../test/flow-deps";
 
 afterEach(async () => {
   await putSetting(db(), "referral_reward_percent", { percent: 0 });
@@ -96,5 +100,28 @@ describe("money batches", () => {
     expect((await paymentRow({ id: ref }))?.status).toBe("pending");
     const row = await env.DB.prepare("SELECT total_deposited_kobo FROM users WHERE id = ?").bind(user.id).first<{ total_deposited_kobo: number }>();
     expect(row?.total_deposited_kobo).toBe(0);
+  });
+});
+
+describe("the injected clock and notify (services/deps.ts)", () => {
+  it("a confirmed card payment is credited at the clock's time and its push is recorded through the injected notify, once", async () => {
+    const user = await createUser();
+    const ref = await payByCard(user, 5000);
+    const at = Date.now() + 5_000;
+    const pushes = recordingNotify();
+    const deferred: Promise<unknown>[] = [];
+    const deps = { ...paymentDeps(env, configFor(env), (work) => void deferred.push(work)), clock: fixedClock(at), notify: pushes.notify };
+
+    expect(await confirmCardPayment(deps, ref)).toBe("success");
+    await Promise.all(deferred);
+    const row = await env.DB.prepare("SELECT status, credited_at, updated_at FROM payments WHERE id = ?").bind(ref).first();
+    expect(row).toEqual({ status: "credited", credited_at: at, updated_at: at });
+    expect(pushes.sent).toEqual([{ userId: user.id, message: { kind: "payment.credited", paymentId: ref, amount: 5000, balance: 5000 } }]);
+
+    // Asked again (a replayed webhook, the sweep): nothing more is credited or pushed.
+    expect(await confirmCardPayment(deps, ref)).toBe("success");
+    await Promise.all(deferred);
+    expect(pushes.sent).toHaveLength(1);
+    expect(await balanceOf(user.id)).toBe(500_000);
   });
 });

@@ -8,11 +8,10 @@ import { configFor, type Env } from "../config";
 import { TtlCache } from "../lib/cache";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
-import type { NowPayment, NowPaymentStatus } from "../providers/payments/nowpayments";
+import { NowAmountBelowMinimum, type NowPayment, type NowPaymentStatus } from "../providers/payments/nowpayments";
 import { UpstreamFault } from "../providers/upstream-http";
 import { paymentDeps, type PaymentDeps } from "./deps";
 import { ledgerInsert } from "./ledger";
-import { notify } from "./notify";
 import { logReview, openReviewStatement, type OpenReviewInput } from "./payment-reviews";
 import { referralRewardStatement } from "./referrals";
 import { getSetting } from "./settings";
@@ -75,9 +74,9 @@ const STATUS_RANK: Partial<Record<PaymentStatus, number>> = {
  * alphanumeric (https://docs.squadco.com/Payments/Initiate-payment), so no dashes. References stored before this
  * change (VN-...-...) stay valid: lookups never parse a reference, they only compare it.
  */
-export function newReference(prefix: string): string {
+export function newReference(prefix: string, now: number): string {
   const random = crypto.getRandomValues(new Uint8Array(8));
-  return `${prefix}${Date.now().toString(36).toUpperCase()}${[...random].map((b) => b.toString(16).padStart(2, "0")).join("").toUpperCase()}`;
+  return `${prefix}${now.toString(36).toUpperCase()}${[...random].map((b) => b.toString(16).padStart(2, "0")).join("").toUpperCase()}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -96,7 +95,7 @@ export async function startCardPayment(
     throw new AppError("VALIDATION_FAILED", `max amount is ₦${MAX_CARD_DEPOSIT_NAIRA.toLocaleString("en-NG")}`, { field: "amount" });
   }
   const amountKobo = nairaToKobo(amountNaira);
-  const ref = newReference("VN");
+  const ref = newReference("VN", deps.clock.now());
   await db.insert(payments).values({ id: ref, userId: user.id, provider: "squad", status: "pending", amountKobo, currency: "NGN" });
   try {
     const checkout = await deps.provider.squad.initiate({
@@ -106,11 +105,11 @@ export async function startCardPayment(
       callbackUrl: `${publicOrigin(deps)}/#/dashboard/1?reference=${encodeURIComponent(ref)}`,
       customerName: user.username,
     });
-    await db.update(payments).set({ checkoutUrl: checkout.checkoutUrl, updatedAt: Date.now() }).where(eq(payments.id, ref));
+    await db.update(payments).set({ checkoutUrl: checkout.checkoutUrl, updatedAt: deps.clock.now() }).where(eq(payments.id, ref));
     return { checkout_url: checkout.checkoutUrl, transaction_ref: ref };
   } catch (err) {
     // Nothing was charged: the attempt is recorded as failed so it is visible, and the customer can try again.
-    await db.update(payments).set({ status: "failed", updatedAt: Date.now() }).where(eq(payments.id, ref));
+    await db.update(payments).set({ status: "failed", updatedAt: deps.clock.now() }).where(eq(payments.id, ref));
     throw err;
   }
 }
@@ -128,33 +127,77 @@ export async function confirmCardPayment(deps: PaymentDeps, ref: string, ownerId
   const payment = await findPayment(db, { id: ref, provider: "squad", ownerId });
   if (!payment) return null;
   if (payment.status === "credited") return "success";
+  // Held for the operator's review queue (Squad confirmed another amount): only the operator's decision credits it.
+  if (payment.status === "review") return "failed";
   const verification = await deps.provider.squad.verify(ref);
   if (!verification) return payment.status === "pending" ? "pending" : "failed";
   if (verification.status === "success") {
     if (verification.amountKobo !== payment.amountKobo || verification.currency !== "NGN") {
-      log("warn", "squad amount or currency mismatch: not credited", {
+      log("warn", "squad amount or currency mismatch: not credited, held for review", {
         ref,
         expectedKobo: payment.amountKobo,
         verifiedKobo: verification.amountKobo,
         currency: verification.currency,
       });
-      await moveStatus(db, payment, "amount_mismatch");
+      await holdCardForReview(deps, payment, verification);
       return "failed";
     }
     await creditPayment(deps, payment, `fund:squad:${ref}`, CARD_DEPOSIT_NOTE);
     return "success";
   }
   if (verification.status === "failed" || verification.status === "abandoned") {
-    if (await moveStatus(db, payment, verification.status)) {
-      deps.defer(notify(deps.env, payment.userId, { kind: "payment.failed", paymentId: ref, status: verification.status, message: "Transaction not successful" }));
+    if (await moveStatus(deps, payment, verification.status)) {
+      deps.defer(deps.notify(payment.userId, { kind: "payment.failed", paymentId: ref, status: verification.status, message: "Transaction not successful" }));
     }
     return "failed";
   }
   return FINAL.has(payment.status) ? "failed" : "pending";
 }
 
+/**
+ * Squad confirmed a charge of another amount (or currency) than the checkout's: never credited here (the ledger's
+ * fund:squad:<ref> is for the exact amount only), but no longer a dead end either (decision 031). One batch opens the
+ * operator's review (payment_reviews, provider squad, reason card_amount_mismatch: once per payment by its unique
+ * index) and holds the payment as 'review', from 'pending' or from the 'amount_mismatch' an earlier check left; a
+ * payment already refused or credited is not touched. The operator then credits at most what Squad's record says
+ * arrived, or refuses, once (services/review-queue.ts).
+ */
+async function holdCardForReview(deps: PaymentDeps, payment: Payment, verified: { amountKobo: number; currency: string }): Promise<void> {
+  const db = deps.db;
+  const inNaira = verified.currency === "NGN";
+  const input: OpenReviewInput = {
+    provider: "squad",
+    payment: { id: payment.id, userId: payment.userId, payCurrency: payment.currency, payAmount: String(koboToNaira(payment.amountKobo)) },
+    providerPaymentId: payment.id,
+    reason: "card_amount_mismatch",
+    payCurrency: verified.currency,
+    actuallyPaid: koboToNaira(verified.amountKobo),
+    suggestedKobo: inNaira ? verified.amountKobo : null,
+    detail: `Squad confirmed a charge of ${koboToNaira(verified.amountKobo)} ${verified.currency} for a checkout of ${koboToNaira(payment.amountKobo)} ${payment.currency}.`,
+  };
+  const [opened, held] = await db.batch([
+    openReviewStatement(db, input),
+    db
+      .update(payments)
+      .set({ status: "review", actuallyPaid: String(koboToNaira(verified.amountKobo)), updatedAt: deps.clock.now() })
+      .where(and(eq(payments.id, payment.id), inArray(payments.status, ["pending", "amount_mismatch"]))),
+  ]);
+  if ((opened.meta?.changes ?? 0) > 0) logReview(input);
+  if ((held.meta?.changes ?? 0) > 0) {
+    deps.defer(
+      deps.notify(payment.userId, {
+        kind: "payment.failed",
+        paymentId: payment.id,
+        status: "review",
+        message: "Your card was charged a different amount than the checkout. Our team will review it and credit what arrived.",
+      }),
+    );
+  }
+}
+
 /** The caller's card payments still waiting for confirmation (the Fund Wallet page's pending card), last 24 h. */
-export async function listPendingCardPayments(db: Db, userId: string): Promise<PendingCardPayment[]> {
+export async function listPendingCardPayments(deps: PaymentDeps, userId: string): Promise<PendingCardPayment[]> {
+  const db = deps.db;
   const rows = await db
     .select({ id: payments.id, amountKobo: payments.amountKobo, currency: payments.currency, createdAt: payments.createdAt })
     .from(payments)
@@ -163,7 +206,7 @@ export async function listPendingCardPayments(db: Db, userId: string): Promise<P
         eq(payments.userId, userId),
         eq(payments.provider, "squad"),
         eq(payments.status, "pending"),
-        gt(payments.createdAt, Date.now() - 24 * 3600_000),
+        gt(payments.createdAt, deps.clock.now() - 24 * 3600_000),
       ),
     )
     .orderBy(desc(payments.createdAt))
@@ -208,7 +251,7 @@ export async function createInvoice(
   // The naira rate is fixed now, when the customer sees the invoice, and used for the credit whenever it arrives.
   const rateKoboPerUsd = Math.round(rate * 100);
   const amountKobo = Math.round((priceUsdCents * rateKoboPerUsd) / 100);
-  const id = newReference("NP");
+  const id = newReference("NP", deps.clock.now());
   await db.insert(payments).values({
     id,
     userId: user.id,
@@ -230,10 +273,22 @@ export async function createInvoice(
       ipnCallbackUrl: `${publicOrigin(deps)}/api/webhooks/nowpayments`,
     });
   } catch (err) {
-    await db.update(payments).set({ status: "failed", updatedAt: Date.now() }).where(eq(payments.id, id));
+    if (err instanceof NowAmountBelowMinimum) {
+      // NOWPayments refused the amount itself (AMOUNT_MINIMAL_ERROR; see the adapter for their document): nothing
+      // exists upstream, so nothing stays here either. The row goes, as if the minimum check above had refused it,
+      // and the customer gets the same kind of 400 on the same field instead of a 502 and a failed deposit.
+      await db.delete(payments).where(and(eq(payments.id, id), eq(payments.status, "pending"), sql`${payments.providerPaymentId} IS NULL`));
+      log("info", "nowpayments refused the invoice amount as below its minimum", { paymentId: id, currency, detail: err.detail });
+      throw new AppError(
+        "VALIDATION_FAILED",
+        `The minimum for ${currency} is above $${(priceUsdCents / 100).toFixed(2)} right now. Please enter a larger amount or choose another currency.`,
+        { field: "price_amount" },
+      );
+    }
+    await db.update(payments).set({ status: "failed", updatedAt: deps.clock.now() }).where(eq(payments.id, id));
     throw err;
   }
-  const expiresAt = Date.now() + INVOICE_LIFETIME_MS;
+  const expiresAt = deps.clock.now() + INVOICE_LIFETIME_MS;
   await db
     .update(payments)
     .set({
@@ -244,7 +299,7 @@ export async function createInvoice(
       payCurrency: (created.payCurrency ?? currency).toUpperCase(),
       network: created.network,
       expiresAt,
-      updatedAt: Date.now(),
+      updatedAt: deps.clock.now(),
     })
     .where(eq(payments.id, id));
   try {
@@ -311,10 +366,10 @@ async function applyNowStatus(
     return settleArrival(deps, current, read);
   }
   if (payment.status === "credited") return "credited";
-  const moved = await moveStatus(deps.db, payment, status);
+  const moved = await moveStatus(deps, payment, status);
   if (moved && (status === "failed" || status === "expired" || status === "refunded")) {
     deps.defer(
-      notify(deps.env, payment.userId, {
+      deps.notify(payment.userId, {
         kind: "payment.failed",
         paymentId: payment.providerPaymentId ?? payment.id,
         status,
@@ -334,7 +389,6 @@ async function applyNowStatus(
  * - more arriving after a partial credit: the difference goes to review.
  */
 async function settleArrival(deps: PaymentDeps, payment: Payment, remote: NowPayment): Promise<"credited" | "updated" | "unchanged" | "review"> {
-  const db = deps.db;
   const expectedCurrency = (payment.payCurrency ?? "").toUpperCase();
   const paidCurrency = (remote.payCurrency ?? "").toUpperCase();
   const expectedAmount = Number(payment.payAmount ?? remote.payAmount);
@@ -354,7 +408,7 @@ async function settleArrival(deps: PaymentDeps, payment: Payment, remote: NowPay
     return holdForReview(deps, payment, review("other_currency", null, `paid in ${paidCurrency || "an unnamed currency"}, invoice in ${expectedCurrency}`), true);
   }
   if (!(paid > 0) || !(expectedAmount > 0)) {
-    if (remote.paymentStatus === "partially_paid") return (await moveStatus(db, payment, "partially_paid")) ? "updated" : "unchanged";
+    if (remote.paymentStatus === "partially_paid") return (await moveStatus(deps, payment, "partially_paid")) ? "updated" : "unchanged";
     return holdForReview(deps, payment, review("no_amount", null, `${remote.paymentStatus} without actually_paid`), true);
   }
   // The naira value of what arrived, at the rate fixed when the invoice was created (floor: never round up money).
@@ -387,7 +441,7 @@ async function settleArrival(deps: PaymentDeps, payment: Payment, remote: NowPay
  */
 async function holdForReview(deps: PaymentDeps, payment: Payment, input: OpenReviewInput, holdInvoice: boolean): Promise<"review" | "credited"> {
   const db = deps.db;
-  const now = Date.now();
+  const now = deps.clock.now();
   const insert = openReviewStatement(db, input);
   const [created] = holdInvoice
     ? await db.batch([
@@ -402,7 +456,7 @@ async function holdForReview(deps: PaymentDeps, payment: Payment, input: OpenRev
     logReview(input);
     if (holdInvoice) {
       deps.defer(
-        notify(deps.env, payment.userId, {
+        deps.notify(payment.userId, {
           kind: "payment.failed",
           paymentId: payment.providerPaymentId ?? payment.id,
           status: "review",
@@ -495,7 +549,7 @@ export async function invoiceTick(deps: PaymentDeps, paymentId: string): Promise
   }
   if (settled) return STOP;
   const payment = await findPayment(deps.db, { id: paymentId, provider: "nowpayments" });
-  if (!payment || Date.now() > (payment.expiresAt ?? 0) + IN_FLIGHT_GIVE_UP_MS) return STOP;
+  if (!payment || deps.clock.now() > (payment.expiresAt ?? 0) + IN_FLIGHT_GIVE_UP_MS) return STOP;
   return { again: true, delayMs: retryMs };
 }
 
@@ -508,7 +562,7 @@ export async function settleInvoice(deps: PaymentDeps, paymentId: string): Promi
   const payment = await findPayment(db, { id: paymentId, provider: "nowpayments" });
   if (!payment || FINAL.has(payment.status)) return { settled: true };
   if (!payment.providerPaymentId) {
-    await moveStatus(db, payment, "failed");
+    await moveStatus(deps, payment, "failed");
     return { settled: true };
   }
   const remote = await deps.provider.nowpayments.getPayment(payment.providerPaymentId);
@@ -542,12 +596,13 @@ async function findPayment(
  * Moves a payment's status forward only (an out-of-order 'confirming' after 'partially_paid' changes nothing) and
  * never off 'credited'. Conditional on the status we read, so two writers cannot both "win". Returns whether it moved.
  */
-async function moveStatus(db: Db, payment: Payment, status: PaymentStatus): Promise<boolean> {
+async function moveStatus(deps: PaymentDeps, payment: Payment, status: PaymentStatus): Promise<boolean> {
+  const db = deps.db;
   if (payment.status === status || payment.status === "credited") return false;
   if ((STATUS_RANK[status] ?? 0) < (STATUS_RANK[payment.status] ?? 0)) return false;
   const result = await db
     .update(payments)
-    .set({ status, updatedAt: Date.now() })
+    .set({ status, updatedAt: deps.clock.now() })
     .where(and(eq(payments.id, payment.id), eq(payments.status, payment.status)));
   return (result.meta?.changes ?? 0) > 0;
 }
@@ -565,7 +620,7 @@ async function creditPayment(
   opts: { amountKobo?: number; actuallyPaid?: string; review?: OpenReviewInput | null } = {},
 ): Promise<void> {
   const db = deps.db;
-  const now = Date.now();
+  const now = deps.clock.now();
   const amountKobo = opts.amountKobo ?? payment.amountKobo;
   const referral = await referralRewardStatement(db, { userId: payment.userId, amountKobo, paymentId: payment.id });
   const credit = ledgerInsert(db, { userId: payment.userId, key, amountKobo, kind: "fund", note, ref: payment.id });
@@ -584,7 +639,7 @@ async function creditPayment(
   if (opts.review && ((results[2] as { meta?: { changes?: number } }).meta?.changes ?? 0) > 0) logReview(opts.review);
   log("info", "payment credited", { paymentId: payment.id, provider: payment.provider, amountKobo, invoiceKobo: payment.amountKobo });
   deps.defer(
-    notify(deps.env, payment.userId, {
+    deps.notify(payment.userId, {
       kind: "payment.credited",
       paymentId: payment.providerPaymentId ?? payment.id,
       amount: koboToNaira(amountKobo),
@@ -609,7 +664,7 @@ export const CARD_GIVE_UP_MS = 24 * 3600_000;
  */
 export async function sweepPayments(deps: PaymentDeps): Promise<{ invoices: number; cards: number }> {
   const db = deps.db;
-  const now = Date.now();
+  const now = deps.clock.now();
   // A grace period after expiry lets the invoice watcher's own alarm go first.
   const staleInvoices = await db
     .select({ id: payments.id })

@@ -1,7 +1,6 @@
 import { and, desc, eq, gt, inArray, isNotNull, or } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../schema/money";
 import type { Db } from "../db/client";
-import { getDb } from "../db/client";
 import { apiActivations, smsOrders } from "../db/tables";
 import type { Env } from "../config";
 import { AppError } from "../lib/errors";
@@ -17,16 +16,10 @@ import {
   protocolServiceName,
   resolveProtocolCountry,
 } from "./protocol-codes";
+import type { SmsDeps } from "./deps";
 import { envForUser } from "./sandbox-accounts";
-import {
-  buySmsNumber,
-  cancelSmsOrder,
-  canRequestAnotherCode,
-  codesByOrder,
-  completeSmsOrder,
-  orderCodes,
-  requestAnotherCode,
-} from "./sms-orders";
+import { buySmsNumber, cancelSmsOrder, completeSmsOrder, requestAnotherCode } from "./sms-orders";
+import { canRequestAnotherCode, codesByOrder, orderCodes } from "./sms-views";
 
 /**
  * The SMS-Activate protocol (GET|POST /stubs/handler_api.php?api_key=&action=...), as SMS-Activate documents it
@@ -44,21 +37,21 @@ export interface ProtocolParams {
   get(name: string): string;
 }
 
-export async function protocolAction(env: Env, user: SignedInUser, action: string, p: ProtocolParams): Promise<ProtocolReply> {
-  const db = getDb(env.DB);
+export async function protocolAction(deps: SmsDeps, user: SignedInUser, action: string, p: ProtocolParams): Promise<ProtocolReply> {
+  const { env, db } = deps;
   switch (action) {
     case "getBalance":
       return word(`ACCESS_BALANCE:${koboToNaira(user.balanceKobo).toFixed(2)}`);
     case "getNumber":
     case "getNumberV2":
-      return getNumber(env, db, user, p, action === "getNumberV2");
+      return getNumber(deps, user, p, action === "getNumberV2");
     case "getStatus": {
       const order = await activationOrder(db, user.id, p.get("id"));
       if ("text" in order) return order;
       return word(statusWord(order.row, await orderCodes(db, order.row.id)));
     }
     case "setStatus":
-      return setStatus(env, db, user, p);
+      return setStatus(deps, user, p);
     case "getPrices":
       return getPrices(env, db, user, p);
     case "getCountries":
@@ -66,7 +59,7 @@ export async function protocolAction(env: Env, user: SignedInUser, action: strin
     case "getServicesList":
       return getServicesList(env, p);
     case "getActiveActivations":
-      return getActiveActivations(db, user);
+      return getActiveActivations(deps, user);
     default:
       return word("BAD_ACTION");
   }
@@ -74,8 +67,9 @@ export async function protocolAction(env: Env, user: SignedInUser, action: strin
 
 // ---------------------------------------------------------------------------------------------------------------
 
-async function getNumber(env: Env, db: Db, user: SignedInUser, p: ProtocolParams, v2: boolean): Promise<ProtocolReply> {
-  const upstreamEnv = envForUser(env, user.id);
+async function getNumber(deps: SmsDeps, user: SignedInUser, p: ProtocolParams, v2: boolean): Promise<ProtocolReply> {
+  const db = deps.db;
+  const upstreamEnv = envForUser(deps.env, user.id);
   const service = p.get("service");
   const countryCode = p.get("country") || PROTOCOL_USA;
   if (!service) return word("BAD_SERVICE");
@@ -94,7 +88,7 @@ async function getNumber(env: Env, db: Db, user: SignedInUser, p: ProtocolParams
 
   let bought;
   try {
-    bought = await buySmsNumber(env, user, { provider: where.provider, country: where.countryId, service: offer.serviceId, price: koboToNaira(priceKobo) });
+    bought = await buySmsNumber(deps, user, { provider: where.provider, country: where.countryId, service: offer.serviceId, price: koboToNaira(priceKobo) });
   } catch (err) {
     // The cost limit (issue 12) has no protocol word: it is the one 429 body with Retry-After, as on /api/v1.
     if (!(err instanceof AppError) || err.code === "RATE_LIMITED") throw err;
@@ -113,7 +107,7 @@ async function getNumber(env: Env, db: Db, user: SignedInUser, p: ProtocolParams
       currency: "NGN",
       countryCode,
       canGetAnotherSms: where.provider === "Swift",
-      activationTime: protocolTime(Date.now()),
+      activationTime: protocolTime(deps.clock.now()),
       activationOperator: "any",
     },
   };
@@ -161,8 +155,8 @@ function statusWord(order: SmsOrder, codes: string[]): string {
   return "STATUS_CANCEL";
 }
 
-async function setStatus(env: Env, db: Db, user: SignedInUser, p: ProtocolParams): Promise<ProtocolReply> {
-  const found = await activationOrder(db, user.id, p.get("id"));
+async function setStatus(deps: SmsDeps, user: SignedInUser, p: ProtocolParams): Promise<ProtocolReply> {
+  const found = await activationOrder(deps.db, user.id, p.get("id"));
   if ("text" in found) return found;
   const order = found.row;
   switch (p.get("status")) {
@@ -170,7 +164,7 @@ async function setStatus(env: Env, db: Db, user: SignedInUser, p: ProtocolParams
       return word(order.status === "waiting" || order.status === "used" ? "ACCESS_READY" : "BAD_STATUS");
     case "3":
       try {
-        await requestAnotherCode(env, user.id, order.id);
+        await requestAnotherCode(deps, user.id, order.id);
         return word("ACCESS_RETRY_GET");
       } catch (err) {
         if (err instanceof AppError && err.code === "RATE_LIMITED") throw err;
@@ -180,14 +174,14 @@ async function setStatus(env: Env, db: Db, user: SignedInUser, p: ProtocolParams
       }
     case "6":
       if (order.status !== "used") return word("BAD_STATUS");
-      await completeSmsOrder(env, user.id, order.id);
+      await completeSmsOrder(deps, user.id, order.id);
       return word("ACCESS_ACTIVATION");
     case "8":
       if (["cancelled", "timeout", "error", "failed"].includes(order.status)) return word("ACCESS_CANCEL_ALREADY");
       if (order.status === "used") return word("BAD_STATUS");
       if (order.status === "pending") return word("EARLY_CANCEL_DENIED");
       try {
-        await cancelSmsOrder(env, user.id, order.id);
+        await cancelSmsOrder(deps, user.id, order.id);
         return word("ACCESS_CANCEL");
       } catch (err) {
         if (!(err instanceof AppError) || err.code === "RATE_LIMITED") throw err;
@@ -254,8 +248,9 @@ async function getServicesList(env: Env, p: ProtocolParams): Promise<ProtocolRep
 }
 
 /** Orders still running (waiting for a code, or used and still open for another code), newest first. */
-async function getActiveActivations(db: Db, user: SignedInUser): Promise<ProtocolReply> {
-  const now = Date.now();
+async function getActiveActivations(deps: SmsDeps, user: SignedInUser): Promise<ProtocolReply> {
+  const db = deps.db;
+  const now = deps.clock.now();
   const rows = await db
     .select()
     .from(smsOrders)

@@ -9,6 +9,7 @@ import { patchSandboxRental } from "../test/rent-fixtures";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { extendOptions, extendRental } from "./rental-extension";
 import { clearSettingsCache, putSetting } from "./settings";
+import { rentalDeps } from "./deps";
 
 /**
  * Extending a rental (decision 019). sms-man, our rent upstream, documents no extension, so the real sandbox offers
@@ -51,7 +52,7 @@ function protocolExtension(opts: { refuse?: boolean } = {}) {
 function depsWith(extension?: RentalExtension) {
   const base = rentalProviderFor(env, configFor(env));
   const provider: RentalProvider = extension ? Object.assign(Object.create(base), { extension }) : base;
-  return { env, db: db(), provider };
+  return { ...rentalDeps(env, configFor(env)), provider };
 }
 
 async function rentDay() {

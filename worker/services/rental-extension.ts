@@ -7,7 +7,6 @@ import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import { RentProviderError } from "../providers/rent/types";
 import { asInsufficientBalance, guardedLedgerInsert, hasEntry, postEntry } from "./ledger";
-import { notify } from "./notify";
 import { pricingContext, rentPriceKobo } from "./pricing";
 import { enforceCostLimit } from "./rate-limit";
 import { startWatcher } from "./rental-inbox";
@@ -53,7 +52,7 @@ async function priceKobo(deps: RentalDeps, row: RentalRow, totalDepositedKobo: n
 /** The Extend choices for one rental with the server's price each; empty where the upstream cannot extend it. */
 export async function extendOptions(deps: RentalDeps, user: { id: string; totalDepositedKobo: number }, id: string): Promise<RentExtendOption[]> {
   const row = await ownedRental(deps.db, user.id, id);
-  if (!deps.provider.extension || row.status !== "active" || row.expiresAt === null || row.expiresAt <= Date.now()) return [];
+  if (!deps.provider.extension || row.status !== "active" || row.expiresAt === null || row.expiresAt <= deps.clock.now()) return [];
   const out: RentExtendOption[] = [];
   for (const choice of EXTEND_CHOICES) {
     try {
@@ -76,7 +75,7 @@ export async function extendRental(
 ): Promise<{ rental: RentalRow; charged: number }> {
   const row = await ownedRental(deps.db, user.id, id);
   await enforceCostLimit(deps.db, user.id, "rental");
-  if (row.status !== "active" || row.expiresAt === null || row.expiresAt <= Date.now()) {
+  if (row.status !== "active" || row.expiresAt === null || row.expiresAt <= deps.clock.now()) {
     throw new AppError("INVALID_STATE", "This rental has already ended and can no longer be extended.");
   }
   if (!deps.provider.extension || !row.upstreamId) {
@@ -108,7 +107,7 @@ export async function extendRental(
   let ours: boolean;
   try {
     // The unique key keeps extension n charged once; the balance CHECK refuses an overdraft and rolls the batch back.
-    const now = Date.now();
+    const now = deps.clock.now();
     const [moved] = await deps.db.batch([
       deps.db
         .update(rentals)
@@ -148,7 +147,7 @@ export async function extendRental(
 
   const moved = await deps.db
     .update(rentals)
-    .set({ expiresAt: sql`${rentals.expiresAt} + ${RENT_UNIT_MS[request.unit] * request.period}`, remindedAt: null, updatedAt: Date.now() })
+    .set({ expiresAt: sql`${rentals.expiresAt} + ${RENT_UNIT_MS[request.unit] * request.period}`, remindedAt: null, updatedAt: deps.clock.now() })
     .where(and(eq(rentals.id, id), eq(rentals.status, "active")))
     .returning({ id: rentals.id });
   if (moved.length === 0) {
@@ -158,7 +157,7 @@ export async function extendRental(
   }
   await startWatcher(deps.env, id);
   const [u] = await deps.db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, user.id));
-  if (u) await notify(deps.env, user.id, { kind: "balance.changed", balance: koboToNaira(u.balanceKobo) });
+  if (u) await deps.notify(user.id, { kind: "balance.changed", balance: koboToNaira(u.balanceKobo) });
   return { rental: (await findRental(deps.db, id))!, charged: koboToNaira(kobo) };
 }
 

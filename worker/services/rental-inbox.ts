@@ -3,7 +3,6 @@ import type { RentalDetailResponse } from "../../schema/rentals";
 import { rentalMessages, rentals } from "../db/tables";
 import type { Env } from "../config";
 import { log } from "../lib/log";
-import { notify } from "./notify";
 import { reminderDueAt } from "./rental-reminder";
 import type { RentalDeps } from "./deps";
 import { upstreamFor } from "./rental-upstream";
@@ -31,7 +30,7 @@ export async function syncRentalMessages(deps: RentalDeps, rentalId: string): Pr
   const row = await findRental(deps.db, rentalId);
   if (!row || row.status !== "active" || !row.upstreamId) return 0;
   const list = await upstreamFor(deps, row.userId).getAllSms(row.upstreamId);
-  const now = Date.now();
+  const now = deps.clock.now();
   const values = await Promise.all(
     list.map(async (m) => ({
       rentalId,
@@ -61,7 +60,7 @@ export async function syncRentalMessages(deps: RentalDeps, rentalId: string): Pr
     })
     .where(eq(rentals.id, rentalId));
   for (const m of inserted) {
-    await notify(deps.env, row.userId, { kind: "rental.sms", rentalId, sender: m.sender, text: m.text, code: m.code });
+    await deps.notify(row.userId, { kind: "rental.sms", rentalId, sender: m.sender, text: m.text, code: m.code });
   }
   return inserted.length;
 }

@@ -4,7 +4,6 @@ import { configFor } from "../config";
 import { log } from "../lib/log";
 import { emailSenderFor } from "../providers/email/select";
 import { rentalEndingEmail } from "./account-emails";
-import { notify } from "./notify";
 import type { RentalDeps } from "./deps";
 import type { RentalRow } from "./rental-views";
 
@@ -32,7 +31,7 @@ export function reminderDueAt(row: Pick<RentalRow, "status" | "expiresAt" | "cre
 }
 
 /** Sends the reminder when it is due and not yet sent. Returns true only for the call that sent it. */
-export async function remindIfDue(deps: RentalDeps, row: RentalRow, now = Date.now()): Promise<boolean> {
+export async function remindIfDue(deps: RentalDeps, row: RentalRow, now = deps.clock.now()): Promise<boolean> {
   const due = reminderDueAt(row);
   if (due === null || now < due || row.expiresAt === null || now >= row.expiresAt) return false;
   const claimed = await deps.db
@@ -44,7 +43,7 @@ export async function remindIfDue(deps: RentalDeps, row: RentalRow, now = Date.n
 
   const minutes = Math.max(1, Math.round((row.expiresAt - now) / 60_000));
   const number = row.number ?? "";
-  await notify(deps.env, row.userId, {
+  await deps.notify(row.userId, {
     kind: "toast",
     type: "warning",
     message: `Your rented number +${number} ends in ${minutes} minutes. Copy any code you still need.`,

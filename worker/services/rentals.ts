@@ -8,7 +8,6 @@ import { log } from "../lib/log";
 import { RENT_PROVIDER_NAME } from "../providers/rent";
 import { RentProviderError, type RentChoice, type RentLimit } from "../providers/rent/types";
 import { asInsufficientBalance, guardedLedgerInsert, hasEntry, ledgerInsert } from "./ledger";
-import { notify } from "./notify";
 import { assertNotAboveShown, costMinorUnits, pricingContext, rentPriceKobo } from "./pricing";
 import { enforceCostLimit } from "./rate-limit";
 import { finalSync, nextAlarmAt, startWatcher, stopWatcher, syncRentalMessages } from "./rental-inbox";
@@ -132,7 +131,7 @@ export async function rentNumber(
   const id = crypto.randomUUID();
   const name = await countryName(deps, choice.countryId);
   const duration = formatRentDuration(choice.unit, choice.period);
-  const now = Date.now();
+  const now = deps.clock.now();
   try {
     await deps.db.batch([
       deps.db.insert(rentals).values({
@@ -174,7 +173,7 @@ export async function rentNumber(
     throw customerErrorFor(err, "get-number");
   }
 
-  const startedAt = Date.now();
+  const startedAt = deps.clock.now();
   await deps.db
     .update(rentals)
     .set({
@@ -196,7 +195,7 @@ async function failAndRefund(deps: RentalDeps, id: string, reason: string): Prom
   const row = await findRental(deps.db, id);
   if (!row) return;
   await deps.db.batch([
-    deps.db.update(rentals).set({ status: "failed", updatedAt: Date.now() }).where(and(eq(rentals.id, id), eq(rentals.status, "pending"))),
+    deps.db.update(rentals).set({ status: "failed", updatedAt: deps.clock.now() }).where(and(eq(rentals.id, id), eq(rentals.status, "pending"))),
     ledgerInsert(deps.db, {
       userId: row.userId,
       key: `rent_refund:${id}`,
@@ -222,10 +221,10 @@ async function closeUpstream(deps: RentalDeps, row: RentalRow): Promise<void> {
 async function markEnded(deps: RentalDeps, row: RentalRow): Promise<boolean> {
   const result = await deps.db
     .update(rentals)
-    .set({ status: "ended", updatedAt: Date.now() })
+    .set({ status: "ended", updatedAt: deps.clock.now() })
     .where(and(eq(rentals.id, row.id), eq(rentals.status, "active")))
     .returning({ id: rentals.id });
-  if (result.length > 0) await notify(deps.env, row.userId, { kind: "rental.ended", rentalId: row.id, status: "ended", refunded: false });
+  if (result.length > 0) await deps.notify(row.userId, { kind: "rental.ended", rentalId: row.id, status: "ended", refunded: false });
   return result.length > 0;
 }
 
@@ -242,7 +241,7 @@ export async function endRental(deps: RentalDeps, userId: string, id: string): P
 }
 
 /** The rental's time is up (the watcher's alarm, or the sweep as a backstop). Idempotent. */
-export async function expireRental(deps: RentalDeps, id: string, now = Date.now()): Promise<boolean> {
+export async function expireRental(deps: RentalDeps, id: string, now = deps.clock.now()): Promise<boolean> {
   const row = await findRental(deps.db, id);
   if (!row || row.status !== "active" || row.expiresAt === null || row.expiresAt > now) return false;
   await finalSync(deps, id);
@@ -268,7 +267,7 @@ export async function cancelRental(deps: RentalDeps, userId: string, id: string)
   if (row.smsCount > 0) {
     throw new AppError("INVALID_STATE", "This number has already received an SMS, so it can no longer be cancelled for a refund. You can end the rental instead.");
   }
-  if (Date.now() - row.createdAt > RENT_CANCEL_WINDOW_MS) {
+  if (deps.clock.now() - row.createdAt > RENT_CANCEL_WINDOW_MS) {
     throw new AppError("INVALID_STATE", "A rental can only be cancelled for a refund within 20 minutes. You can end the rental instead.");
   }
   try {
@@ -283,7 +282,7 @@ export async function cancelRental(deps: RentalDeps, userId: string, id: string)
 
   const key = `rent_refund:${id}`;
   const note = `Refund: ${row.countryName} number rental, ${formatRentDuration(row.unit, row.period)} (cancelled)`;
-  const now = Date.now();
+  const now = deps.clock.now();
   await deps.db.batch([
     // The guarded refund first (it must still see status 'active' and no stored SMS), then the status change.
     guardedLedgerInsert(
@@ -299,7 +298,7 @@ export async function cancelRental(deps: RentalDeps, userId: string, id: string)
   const after = (await findRental(deps.db, id))!;
   // A refunded rental.ended is the balance change too: the screens refresh the wallet on it, and the webhooks queue a
   // balance.changed with it (services/webhooks.ts), as for a refunded sms.ended.
-  await notify(deps.env, row.userId, { kind: "rental.ended", rentalId: id, status: "cancelled", refunded });
+  await deps.notify(row.userId, { kind: "rental.ended", rentalId: id, status: "cancelled", refunded });
   return { rental: after, refunded };
 }
 // ---------------------------------------------------------------------------------------------------------------
@@ -314,7 +313,7 @@ export async function cancelRental(deps: RentalDeps, userId: string, id: string)
 export async function rentalTick(deps: RentalDeps, rentalId: string): Promise<TickResult> {
   const row = await findRental(deps.db, rentalId);
   if (!row || row.status !== "active" || row.expiresAt === null) return STOP;
-  if (Date.now() >= row.expiresAt) {
+  if (deps.clock.now() >= row.expiresAt) {
     await expireRental(deps, rentalId);
     return STOP;
   }
@@ -336,7 +335,7 @@ export async function rentalTick(deps: RentalDeps, rentalId: string): Promise<Ti
   }
   const expiresAt = after.expiresAt;
   if (after.status !== "active" || expiresAt === null) return STOP;
-  const now = Date.now();
+  const now = deps.clock.now();
   return { again: true, delayMs: nextAlarmAt({ ...after, expiresAt }, now) - now };
 }
 
@@ -345,7 +344,7 @@ const PENDING_GIVE_UP_MS = 5 * 60_000;
 const SWEEP_BATCH = 50;
 
 /** The cron backstop: expires rentals whose alarm never came and refunds rentals stuck before their number. */
-export async function sweepRentals(deps: RentalDeps, now = Date.now()): Promise<{ expired: number; refunded: number }> {
+export async function sweepRentals(deps: RentalDeps, now = deps.clock.now()): Promise<{ expired: number; refunded: number }> {
   const due = await deps.db
     .select({ id: rentals.id })
     .from(rentals)
@@ -371,7 +370,7 @@ export async function sweepRentals(deps: RentalDeps, now = Date.now()): Promise<
  * The operator's "settle now" for one stuck rental: the sweep's transitions for one row (an overdue active rental is
  * ended after a last read of its messages; one stuck before its number is refunded). Refused for anything else.
  */
-export async function settleRentalNow(deps: RentalDeps, id: string, now = Date.now()): Promise<{ from: string; status: string; settled: boolean }> {
+export async function settleRentalNow(deps: RentalDeps, id: string, now = deps.clock.now()): Promise<{ from: string; status: string; settled: boolean }> {
   const row = await findRental(deps.db, id);
   if (!row) throw new AppError("NOT_FOUND", "Rental not found.");
   if (row.status === "active" && row.expiresAt !== null && row.expiresAt < now) {

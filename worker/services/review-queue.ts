@@ -5,7 +5,6 @@ import { auditSqlInsert, sqlString } from "../db/admin-sql";
 import type { Db } from "../db/client";
 import { auditLog, payments, users } from "../db/tables";
 import { AppError } from "../lib/errors";
-import { notify } from "./notify";
 import { getPaymentReview, listPaymentReviews, openReviewCount, resolvePaymentReview, type ReviewListItem } from "./payment-reviews";
 import type { PaymentDeps } from "./deps";
 import { CARD_PENDING_TOO_LONG_MS, confirmCardPayment, MONEY_ARRIVED, type Payment } from "./payments";
@@ -17,12 +16,17 @@ import { CARD_PENDING_TOO_LONG_MS, confirmCardPayment, MONEY_ARRIVED, type Payme
  *   Its decision is the resolution row, inserted in one batch with the ledger credit and the audit row.
  * - card: a Squad payment still pending CARD_PENDING_TOO_LONG_MS after checkout (Squad's only webhook is for a
  *   successful charge, so a checkout nobody finished stays pending until the sweep gives it up). Not a row of its own:
- *   the payment is the item. Credit goes through confirmCardPayment (Squad's word, the payment's exact amount, ledger
+ *   the payment is the item.
+ *   A card charge Squad confirmed for another amount (decision 031) is a payment_reviews row like a crypto arrival
+ *   (provider squad, reason card_amount_mismatch), listed as kind card and decided like a crypto item: credit at most
+ *   what Squad's verified record says arrived, or refuse, once by the resolution row. Credit goes through confirmCardPayment (Squad's word, the payment's exact amount, ledger
  *   key fund:squad:<ref>, the key the webhook and the sweep use); refuse is a guarded pending -> refused.
  * Every decision first asks the provider again (verify*), never the client: what it says bounds what may be credited.
  */
 
 export type QueueReason = ReviewListItem["reason"] | "card_pending";
+/** A review row: a crypto arrival, or a card charged another amount (the card items that are rows). */
+const isReviewRow = (id: string) => id.startsWith("rv_");
 export type QueueItem = Omit<ReviewListItem, "reason"> & { kind: "crypto" | "card"; reason: QueueReason };
 // The queue's item is the console's contract (schema/admin.ts): a field added or renamed here fails to compile there.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -35,7 +39,7 @@ const RESOLVE_ACTIONS = ["review.credit", "review.refuse"] as const;
 /** Money in messages as the console shows it: ₦15,000.00. */
 const ngn = (kobo: number) => `₦${formatNaira(koboToNaira(kobo))}`;
 
-const cryptoItem = (item: ReviewListItem): QueueItem => ({ ...item, kind: "crypto" });
+const reviewItem = (item: ReviewListItem): QueueItem => ({ ...item, kind: item.reason === "card_amount_mismatch" ? "card" : "crypto" });
 
 const openCardsWhere = (now: number): SQL =>
   and(eq(payments.provider, "squad"), eq(payments.status, "pending"), lt(payments.createdAt, now - CARD_PENDING_TOO_LONG_MS))!;
@@ -92,7 +96,7 @@ export async function listReviewQueue(db: Db, opts: { status?: "open" | "resolve
     status === "resolved" ? [] : cardItems(db, openCardsWhere(now), { limit }),
     status === "open" ? [] : cardItems(db, eq(payments.provider, "squad"), { resolvedOnly: true, limit }),
   ]);
-  return [...crypto.map(cryptoItem), ...openCards, ...resolvedCards].sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, limit);
+  return [...crypto.map(reviewItem), ...openCards, ...resolvedCards].sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, limit);
 }
 
 /** How many items wait for a decision: the Overview's "deposits in review". */
@@ -103,9 +107,9 @@ export async function reviewQueueCount(db: Db, now = Date.now()): Promise<number
 
 /** One item: a review id (rv_...) or a card payment's reference. Null when it is not (or never was) in the queue. */
 export async function getQueueItem(db: Db, id: string, now = Date.now()): Promise<QueueItem | null> {
-  if (id.startsWith("rv_")) {
+  if (isReviewRow(id)) {
     const review = await getPaymentReview(db, id);
-    return review ? cryptoItem(review) : null;
+    return review ? reviewItem(review) : null;
   }
   const [card] = await cardItems(db, and(eq(payments.id, id), eq(payments.provider, "squad"))!, { limit: 1 });
   if (!card) return null;
@@ -198,6 +202,40 @@ async function verifyCrypto(deps: PaymentDeps, item: QueueItem): Promise<Checked
   return checked({ ...base, creditable: true, message: `NOWPayments reports ${paid} ${base.pay_currency} (${remote.paymentStatus}): ${ngn(due)} at the invoice's rate.` }, due, due);
 }
 
+/**
+ * A card charged another amount (decision 031): Squad's verify record again, read only. Credit at most what it says
+ * arrived, in naira; a charge in another currency cannot be priced here, so the operator types the amount, at most the
+ * checkout's (what the customer meant to deposit), as with a crypto arrival in another coin.
+ */
+async function verifyCardMismatch(deps: PaymentDeps, item: QueueItem): Promise<Checked> {
+  const payment = await paymentOf(deps.db, item.payment_id);
+  const v = await deps.provider.squad.verify(payment.id);
+  const base = { provider: "squad" as const, pay_currency: v?.currency ?? null, actually_paid: v ? String(koboToNaira(v.amountKobo)) : null };
+  if (!v) return checked({ ...base, status: "unknown", creditable: false, message: "Squad does not know this reference: nothing to credit." });
+  if (v.status !== "success") return checked({ ...base, status: v.status, creditable: false, message: `Squad reports the charge "${v.status}": nothing to credit.` });
+  if (v.currency !== "NGN") {
+    return checked(
+      {
+        ...base,
+        status: v.status,
+        creditable: true,
+        message: `Squad confirmed ${koboToNaira(v.amountKobo)} ${v.currency} for a checkout of ${ngn(payment.amountKobo)}: it cannot be priced here. Check its value and type the amount (at most ${ngn(payment.amountKobo)}).`,
+      },
+      null,
+      payment.amountKobo,
+    );
+  }
+  return checked(
+    { ...base, status: v.status, creditable: true, message: `Squad confirms a charge of ${ngn(v.amountKobo)} for a checkout of ${ngn(payment.amountKobo)}: at most ${ngn(v.amountKobo)} may be credited.` },
+    v.amountKobo,
+    v.amountKobo,
+  );
+}
+
+/** A review row's provider record: NOWPayments' for a crypto arrival, Squad's for a card charged another amount. */
+const verifyReview = (deps: PaymentDeps, item: QueueItem): Promise<Checked> =>
+  item.reason === "card_amount_mismatch" ? verifyCardMismatch(deps, item) : verifyCrypto(deps, item);
+
 /** A card item: Squad's verify call (https://docs.squadco.com/Payments/verify-transaction), read only. */
 async function verifyCard(deps: PaymentDeps, payment: Payment): Promise<Checked> {
   const v = await deps.provider.squad.verify(payment.id);
@@ -217,7 +255,7 @@ async function verifyCard(deps: PaymentDeps, payment: Payment): Promise<Checked>
 
 /** Verify again: the provider's current word on one item (no state changes: resolve asks again itself). */
 export async function verifyQueueItem(deps: PaymentDeps, item: QueueItem): Promise<Verification> {
-  if (item.kind === "crypto") return (await verifyCrypto(deps, item)).view;
+  if (isReviewRow(item.id)) return (await verifyReview(deps, item)).view;
   return (await verifyCard(deps, await paymentOf(deps.db, item.id))).view;
 }
 
@@ -247,12 +285,12 @@ const alreadyResolved = () => new AppError("CONFLICT", "This review is already r
  * (payment-reviews.ts), card by the ledger key fund:squad:<ref> plus the audit row's NOT EXISTS guard and the
  * pending -> refused compare-and-set.
  */
-export async function resolveQueueItem(deps: PaymentDeps, input: ResolveInput, now = Date.now()): Promise<ResolveAnswer> {
+export async function resolveQueueItem(deps: PaymentDeps, input: ResolveInput, now = deps.clock.now()): Promise<ResolveAnswer> {
   const db = deps.db;
   const item = await getQueueItem(db, input.id, now);
   if (!item) {
     // A card payment that left the queue meanwhile (Squad settled it, the sweep gave it up) or has not entered it yet.
-    const [card] = input.id.startsWith("rv_") ? [] : await db.select().from(payments).where(and(eq(payments.id, input.id), eq(payments.provider, "squad"))).limit(1);
+    const [card] = isReviewRow(input.id) ? [] : await db.select().from(payments).where(and(eq(payments.id, input.id), eq(payments.provider, "squad"))).limit(1);
     if (!card) throw new AppError("NOT_FOUND", "No review with this id.");
     throw new AppError(
       "INVALID_STATE",
@@ -265,12 +303,13 @@ export async function resolveQueueItem(deps: PaymentDeps, input: ResolveInput, n
   if (input.action === "refuse" && input.amount !== undefined) {
     throw new AppError("VALIDATION_FAILED", "A refusal takes no amount.", { field: "amount" });
   }
-  return item.kind === "crypto" ? resolveCrypto(deps, item, input) : resolveCard(deps, item, input);
+  return isReviewRow(item.id) ? resolveReview(deps, item, input) : resolveCard(deps, item, input);
 }
 
-async function resolveCrypto(deps: PaymentDeps, item: QueueItem, input: ResolveInput): Promise<ResolveAnswer> {
+/** A review row (crypto arrival or card charged another amount): the provider's record bounds the credit. */
+async function resolveReview(deps: PaymentDeps, item: QueueItem, input: ResolveInput): Promise<ResolveAnswer> {
   const db = deps.db;
-  const check = await verifyCrypto(deps, item);
+  const check = await verifyReview(deps, item);
   let amountKobo: number | null = null;
   if (input.action === "credit") {
     if (!check.view.creditable) throw new AppError("INVALID_STATE", check.view.message);
@@ -288,7 +327,7 @@ async function resolveCrypto(deps: PaymentDeps, item: QueueItem, input: ResolveI
       auditSqlInsert({
         actor: input.operator.email,
         action: input.action === "credit" ? "review.credit" : "review.refuse",
-        detail: { kind: "crypto", reviewId: item.id, paymentId: item.payment_id, userId: item.user.id, amount: amountKobo === null ? null : koboToNaira(amountKobo), operatorId: input.operator.id, provider: check.view },
+        detail: { kind: item.kind, reviewId: item.id, paymentId: item.payment_id, userId: item.user.id, amount: amountKobo === null ? null : koboToNaira(amountKobo), operatorId: input.operator.id, provider: check.view },
         reason: input.reason,
         subject: item.id,
         previousSql: sqlString(JSON.stringify("open")),
@@ -306,7 +345,7 @@ async function resolveCrypto(deps: PaymentDeps, item: QueueItem, input: ResolveI
     },
     deps.defer,
   );
-  return { review: cryptoItem(review), verification: check.view, balance };
+  return { review: reviewItem(review), verification: check.view, balance };
 }
 
 async function resolveCard(deps: PaymentDeps, item: QueueItem, input: ResolveInput): Promise<ResolveAnswer> {
@@ -354,11 +393,11 @@ async function resolveCard(deps: PaymentDeps, item: QueueItem, input: ResolveInp
     const isPending = `EXISTS (SELECT 1 FROM payments WHERE id = ${sqlString(payment.id)} AND status = 'pending')`;
     const [written, moved] = await db.batch([
       auditFor("review.refuse", `${noResolutionYet} AND ${isPending}`),
-      db.update(payments).set({ status: "refused", updatedAt: Date.now() }).where(and(eq(payments.id, payment.id), eq(payments.status, "pending"))),
+      db.update(payments).set({ status: "refused", updatedAt: deps.clock.now() }).where(and(eq(payments.id, payment.id), eq(payments.status, "pending"))),
     ]);
     if ((moved.meta?.changes ?? 0) === 0 || (written.meta?.changes ?? 0) === 0) throw alreadyResolved();
     deps.defer(
-      notify(deps.env, payment.userId, {
+      deps.notify(payment.userId, {
         kind: "payment.failed",
         paymentId: payment.id,
         status: "refused",

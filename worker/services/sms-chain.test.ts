@@ -5,8 +5,10 @@ import { smsFault, type SmsActivation, type SmsCancelResult, type SmsCountry, ty
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
 import { postEntry } from "./ledger";
-import { acceptPushedCode, cancelSmsOrder, pollSmsOrderTick, sweepSmsOrders } from "./sms-orders";
+import { cancelSmsOrder } from "./sms-orders";
+import { acceptPushedCode, pollSmsOrderTick, sweepSmsOrders } from "./sms-poll";
 import { overrideUpstreamsForTests } from "../providers/test-seams";
+import { smsDeps } from "./deps";
 
 // "If no code comes, try another number" (issue 17, docs/decisions/022-code-or-next-route.md): charged once for the
 // route that delivered, every other route refunded once, the cap and the customer's allowed routes respected, and the
@@ -125,7 +127,7 @@ async function ledgerKeys(userId: string): Promise<string[]> {
 /** The order's polling window runs out on this tick. */
 async function timeOut(orderId: string) {
   await env.DB.prepare("UPDATE sms_orders SET attempts = ? WHERE id = ?").bind(MAX - 1, orderId).run();
-  return pollSmsOrderTick(env, orderId);
+  return pollSmsOrderTick(smsDeps(env), orderId);
 }
 
 async function upstreamIdOf(orderId: string): Promise<string> {
@@ -146,7 +148,7 @@ describe("code or next route: the money", () => {
     expect(status.data.chain).toMatchObject({ id: orderId, step: 1, status: "active", next_request_id: second.id, moving_on: false });
 
     dynamic.status.set(await upstreamIdOf(second.id), { state: "code", code: "424242" });
-    await pollSmsOrderTick(env, second.id);
+    await pollSmsOrderTick(smsDeps(env), second.id);
     const after = await chain(orderId);
     expect(after.map((r) => r.status)).toEqual(["timeout", "used"]);
     expect(await balanceOf(user.id)).toBe(1_000_000 - second.price_kobo);
@@ -243,7 +245,7 @@ describe("code or next route: the money", () => {
     const res = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa", next_route: { cap: 2000 } } });
     expect(res.status).toBe(503);
     expect(res.data.code).toBe("NO_NUMBERS");
-    await sweepSmsOrders(env, Date.now() + 3_600_000);
+    await sweepSmsOrders(smsDeps(env), Date.now() + 3_600_000);
     expect(dynamic.bought).toHaveLength(0);
     expect(await balanceOf(user.id)).toBe(1_000_000);
   });
@@ -282,7 +284,7 @@ describe("code or next route: the races", () => {
     expect(dynamic.bought).toHaveLength(0);
 
     swift.status.set(upstreamId, { state: "code", code: "135790" });
-    await pollSmsOrderTick(env, orderId);
+    await pollSmsOrderTick(smsDeps(env), orderId);
     const rows = await chain(orderId);
     expect(rows).toEqual([expect.objectContaining({ status: "used", code: "135790" })]);
     expect(dynamic.bought).toHaveLength(0);
@@ -294,9 +296,9 @@ describe("code or next route: the races", () => {
     const { user, orderId } = await buyChained({ cap: 2000 });
     await timeOut(orderId);
     const [, second] = await chain(orderId);
-    expect(await acceptPushedCode(env, "Swift", await upstreamIdOf(orderId))).toBe("already_settled");
+    expect(await acceptPushedCode(smsDeps(env), "Swift", await upstreamIdOf(orderId))).toBe("already_settled");
     dynamic.status.set(await upstreamIdOf(second.id), { state: "code", code: "246802" });
-    await pollSmsOrderTick(env, second.id);
+    await pollSmsOrderTick(smsDeps(env), second.id);
     expect(await balanceOf(user.id)).toBe(1_000_000 - second.price_kobo);
     await expectLedgerBalanced();
   });
@@ -305,7 +307,7 @@ describe("code or next route: the races", () => {
     const { user, orderId } = await buyChained({ cap: 2000 });
     let answer: string | undefined;
     dynamic.duringBuy = async () => {
-      answer = (await cancelSmsOrder(env, user.id, orderId)).status;
+      answer = (await cancelSmsOrder(smsDeps(env), user.id, orderId)).status;
     };
     await timeOut(orderId);
     expect(answer).toBe("cancelled");
@@ -316,7 +318,7 @@ describe("code or next route: the races", () => {
     const keys = await ledgerKeys(user.id);
     expect(keys.filter((k) => k === "refund")).toHaveLength(2);
     // Nothing moves on from the cancelled route, even when the sweep looks later.
-    await sweepSmsOrders(env, Date.now() + 3_600_000);
+    await sweepSmsOrders(smsDeps(env), Date.now() + 3_600_000);
     expect(await chain(orderId)).toHaveLength(2);
     await expectLedgerBalanced();
   });
@@ -325,7 +327,7 @@ describe("code or next route: the races", () => {
     const { user, orderId } = await buyChained({ cap: 2000 });
     let answer: string | undefined;
     swift.duringCancel = async () => {
-      answer = await cancelSmsOrder(env, user.id, orderId).then((r) => r.status, (e: { code?: string }) => e.code);
+      answer = await cancelSmsOrder(smsDeps(env), user.id, orderId).then((r) => r.status, (e: { code?: string }) => e.code);
     };
     await timeOut(orderId);
     expect(answer).toBe("cancelled");
@@ -339,7 +341,7 @@ describe("code or next route: the races", () => {
   it("cancelling the old order's id after the switch cancels the live route", async () => {
     const { user, orderId } = await buyChained({ cap: 2000 });
     await timeOut(orderId);
-    expect((await cancelSmsOrder(env, user.id, orderId)).status).toBe("cancelled");
+    expect((await cancelSmsOrder(smsDeps(env), user.id, orderId)).status).toBe("cancelled");
     expect((await chain(orderId)).map((r) => r.status)).toEqual(["timeout", "cancelled"]);
     expect(await balanceOf(user.id)).toBe(1_000_000);
     await expectLedgerBalanced();
@@ -354,7 +356,7 @@ describe("code or next route: the races", () => {
     expect(await chain(orderId)).toHaveLength(1);
     await env.DB.prepare("UPDATE sms_chains SET current_order_id = ? WHERE id = ?").bind(orderId, orderId).run();
 
-    await Promise.all([pollSmsOrderTick(env, orderId), pollSmsOrderTick(env, orderId), sweepSmsOrders(env, Date.now() + 120_000)]);
+    await Promise.all([pollSmsOrderTick(smsDeps(env), orderId), pollSmsOrderTick(smsDeps(env), orderId), sweepSmsOrders(smsDeps(env), Date.now() + 120_000)]);
     const rows = await chain(orderId);
     expect(rows.map((r) => [r.chain_step, r.status])).toEqual([
       [1, "timeout"],

@@ -5,12 +5,13 @@ import { type SmsChainStatus, type SmsProviderName } from "../../schema/constant
 import type { Db } from "../db/client";
 import { smsChains, smsOrders, users } from "../db/tables";
 import type { Env } from "../config";
+import type { SmsDeps } from "./deps";
 import { compareRoutes } from "./sms-choice";
 
 /**
  * "Code or next route" (issue 17, docs/decisions/022-code-or-next-route.md): the chain's own rows and choices. The
- * order's life (buying, polling, refunds) stays in services/sms-orders.ts, which calls in here; this module never
- * buys or moves money itself.
+ * order's life stays in services/sms-orders.ts (buying, cancel, the move-on's purchase) and sms-poll.ts (polling,
+ * refunds, the sweep), which call in here; this module never buys or moves money itself.
  *
  * The rules that make "charged once for the route that delivered" hold by construction:
  *  - each route is its own sms_orders row with its own buy:<id> debit and refund:<id> (the one money path);
@@ -90,10 +91,10 @@ export async function nextRoutes(env: Env, db: Db, chain: SmsChain, from: ChainO
 }
 
 /** Ends an active chain (a code came, no route is left, the customer cancelled). Returns whether this call ended it. */
-export async function endChain(db: Db, chainId: string, status: Exclude<SmsChainStatus, "active">, reason: string): Promise<boolean> {
-  const [ended] = await db
+export async function endChain(deps: Pick<SmsDeps, "db" | "clock">, chainId: string, status: Exclude<SmsChainStatus, "active">, reason: string): Promise<boolean> {
+  const [ended] = await deps.db
     .update(smsChains)
-    .set({ status, endReason: reason.slice(0, 200), updatedAt: Date.now() })
+    .set({ status, endReason: reason.slice(0, 200), updatedAt: deps.clock.now() })
     .where(and(eq(smsChains.id, chainId), eq(smsChains.status, "active")))
     .returning({ id: smsChains.id });
   return Boolean(ended);

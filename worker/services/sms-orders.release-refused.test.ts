@@ -3,7 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SmsActivateProvider } from "../providers/sms/sms-activate";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
-import { cancelSmsOrder, pollSmsOrderTick, sweepSmsOrders, UNREADABLE_OUTCOME_LIMIT_MS } from "./sms-orders";
+import { cancelSmsOrder } from "./sms-orders";
+import { pollSmsOrderTick, sweepSmsOrders, UNREADABLE_OUTCOME_LIMIT_MS } from "./sms-poll";
+import { smsDeps } from "./deps";
 
 // The timeout and cancel paths when DaisySMS will not release the number: setStatus 8 answers ACCESS_READY (the
 // activation already has its code, or no longer exists). The REAL adapter runs against a scripted protocol fake.
@@ -58,7 +60,7 @@ async function outcome(orderId: string) {
 /** Polls until the window is spent (every poll waiting), which ends in the release attempt. */
 async function runOutWindow(orderId: string) {
   let last = { again: true, delayMs: 0 };
-  for (let i = 0; i < MAX && last.again; i++) last = await pollSmsOrderTick(env, orderId);
+  for (let i = 0; i < MAX && last.again; i++) last = await pollSmsOrderTick(smsDeps(env), orderId);
   return last;
 }
 
@@ -93,11 +95,11 @@ describe("timeout when setStatus 8 answers ACCESS_READY", () => {
     expect(await outcome(orderId)).toEqual({ status: "waiting", code: null, refunds: 0 });
     // The sweep does not refund it either while the answer is unreadable.
     await env.DB.prepare("UPDATE sms_orders SET created_at = ? WHERE id = ?").bind(Date.now() - 30 * 60_000, orderId).run();
-    await sweepSmsOrders(env);
+    await sweepSmsOrders(smsDeps(env));
     expect(await outcome(orderId)).toEqual({ status: "waiting", code: null, refunds: 0 });
     // The upstream answers again: it had the code, so the customer gets it and pays.
     replies.getStatus = ["STATUS_OK:445566"];
-    expect(await pollSmsOrderTick(env, orderId)).toMatchObject({ again: false });
+    expect(await pollSmsOrderTick(smsDeps(env), orderId)).toMatchObject({ again: false });
     expect(await outcome(orderId)).toEqual({ status: "used", code: "445566", refunds: 0 });
     expect(await balanceOf(user.id)).toBe(380_000);
     await expectLedgerBalanced();
@@ -109,7 +111,7 @@ describe("timeout when setStatus 8 answers ACCESS_READY", () => {
     await runOutWindow(orderId);
     expect((await outcome(orderId)).status).toBe("waiting");
     await env.DB.prepare("UPDATE sms_orders SET created_at = ? WHERE id = ?").bind(Date.now() - UNREADABLE_OUTCOME_LIMIT_MS - 60_000, orderId).run();
-    await sweepSmsOrders(env);
+    await sweepSmsOrders(smsDeps(env));
     expect(await outcome(orderId)).toEqual({ status: "timeout", code: null, refunds: 1 });
     expect(await balanceOf(user.id)).toBe(500_000);
     await expectLedgerBalanced();
@@ -128,7 +130,7 @@ describe("the customer's cancel when setStatus 8 answers ACCESS_READY", () => {
   it("a code exists: the cancel is refused and the code is delivered", async () => {
     const { user, orderId } = await buy();
     replies.getStatus = ["STATUS_WAIT_CODE", "STATUS_OK:121212"];
-    const err = await cancelSmsOrder(env, user.id, orderId).catch((e: { code: string }) => e);
+    const err = await cancelSmsOrder(smsDeps(env), user.id, orderId).catch((e: { code: string }) => e);
     expect(err).toMatchObject({ code: "INVALID_STATE" });
     expect(await outcome(orderId)).toEqual({ status: "used", code: "121212", refunds: 0 });
   });
@@ -136,7 +138,7 @@ describe("the customer's cancel when setStatus 8 answers ACCESS_READY", () => {
   it("the activation no longer exists: the cancel stands and is refunded once", async () => {
     const { user, orderId } = await buy();
     replies.getStatus = ["STATUS_WAIT_CODE", "NO_ACTIVATION"];
-    expect(await cancelSmsOrder(env, user.id, orderId)).toMatchObject({ status: "cancelled", refunded: true });
+    expect(await cancelSmsOrder(smsDeps(env), user.id, orderId)).toMatchObject({ status: "cancelled", refunded: true });
     expect(await outcome(orderId)).toEqual({ status: "cancelled", code: null, refunds: 1 });
     expect(await balanceOf(user.id)).toBe(500_000);
   });

@@ -5,8 +5,12 @@ import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fi
 import { ScriptedSmsProvider } from "../test/scripted-sms-provider";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { putSetting } from "./settings";
-import { cancelSmsOrder, pollSmsOrderTick, sweepSmsOrders } from "./sms-orders";
+import { cancelSmsOrder, requestAnotherCode } from "./sms-orders";
+import { pollSmsOrderTick, sweepSmsOrders, WAITING_GRACE_MS } from "./sms-poll";
+import { ANOTHER_CODE_WINDOW_MS } from "./sms-transitions";
 import { COST_LIMITS } from "./rate-limit";
+import { smsDeps } from "./deps";
+import { fixedClock, recordingNotify } from "../test/flow-deps";
 
 // Races between the customer's cancel, the code and the last poll; concurrent purchases; the cron backstop.
 
@@ -39,8 +43,8 @@ async function toLastPoll(orderId: string) {
   await env.DB.prepare("UPDATE sms_orders SET attempts = ? WHERE id = ?").bind(MAX - 1, orderId).run();
 }
 
-const tick = (orderId: string) => pollSmsOrderTick(env, orderId);
-const cancel = (userId: string, orderId: string) => cancelSmsOrder(env, userId, orderId).then(
+const tick = (orderId: string) => pollSmsOrderTick(smsDeps(env), orderId);
+const cancel = (userId: string, orderId: string) => cancelSmsOrder(smsDeps(env), userId, orderId).then(
   (r) => r.status,
   (e: { code?: string }) => e.code ?? "threw",
 );
@@ -177,8 +181,8 @@ describe("the cron sweep", () => {
     ]);
     expect(await balanceOf(user.id)).toBe(260_000);
 
-    expect(await sweepSmsOrders(env)).toBe(2);
-    expect(await sweepSmsOrders(env)).toBe(0);
+    expect(await sweepSmsOrders(smsDeps(env))).toBe(2);
+    expect(await sweepSmsOrders(smsDeps(env))).toBe(0);
     expect(await outcome(orderId)).toEqual({ status: "timeout", code: null, refunds: 1 });
     expect(await outcome(stuckId)).toEqual({ status: "failed", code: null, refunds: 1 });
     expect(fake.calls).toContain("cancel"); // the number was released upstream first
@@ -188,7 +192,55 @@ describe("the cron sweep", () => {
 
   it("leaves orders inside their window alone", async () => {
     const { orderId } = await buy();
-    expect(await sweepSmsOrders(env)).toBe(0);
+    expect(await sweepSmsOrders(smsDeps(env))).toBe(0);
     expect((await outcome(orderId)).status).toBe("waiting");
+  });
+});
+
+describe("the injected clock and notify (services/deps.ts)", () => {
+  const createdAt = async (orderId: string) =>
+    (await env.DB.prepare("SELECT created_at FROM sms_orders WHERE id = ?").bind(orderId).first<{ created_at: number }>())!.created_at;
+
+  it("the sweep's deadline is the clock's: one millisecond inside the window nothing moves, past it the order is refunded and the push recorded", async () => {
+    const { user, orderId } = await buy();
+    const deadline = (await createdAt(orderId)) + 600_000 * (MAX + 1) + WAITING_GRACE_MS;
+    const clock = fixedClock(deadline - 1);
+    const pushes = recordingNotify();
+    const deps = { ...smsDeps(env), clock, notify: pushes.notify };
+
+    // The sweep also settles what earlier tests left waiting (their windows are shorter by this clock): only this
+    // customer's pushes are this test's.
+    const ours = () => pushes.sent.filter((p) => p.userId === user.id);
+    await sweepSmsOrders(deps);
+    expect(await outcome(orderId)).toEqual({ status: "waiting", code: null, refunds: 0 });
+    expect(ours()).toEqual([]);
+
+    clock.set(deadline + 1);
+    await sweepSmsOrders(deps);
+    expect(await outcome(orderId)).toEqual({ status: "timeout", code: null, refunds: 1 });
+    const row = await env.DB.prepare("SELECT updated_at FROM sms_orders WHERE id = ?").bind(orderId).first<{ updated_at: number }>();
+    expect(row!.updated_at).toBe(deadline + 1);
+    expect(ours()).toEqual([{ userId: user.id, message: expect.objectContaining({ kind: "sms.ended", orderId, status: "timeout", refunded: true }) }]);
+    expect(await balanceOf(user.id)).toBe(500_000);
+    await expectLedgerBalanced();
+  });
+
+  it("a code the tick reads is stamped with the clock's time, pushed through the injected notify, and the another-code window closes by that clock", async () => {
+    const { user, orderId } = await buy();
+    fake.requestAnotherCode = async () => undefined;
+    fake.polls = [{ state: "code", code: "424242" }];
+    const at = (await createdAt(orderId)) + 30_000;
+    const clock = fixedClock(at);
+    const pushes = recordingNotify();
+    const deps = { ...smsDeps(env), clock, notify: pushes.notify };
+
+    expect(await pollSmsOrderTick(deps, orderId)).toEqual({ again: true, delayMs: ANOTHER_CODE_WINDOW_MS });
+    const row = await env.DB.prepare("SELECT status, activation_closes_at FROM sms_orders WHERE id = ?").bind(orderId).first<{ status: string; activation_closes_at: number }>();
+    expect(row).toEqual({ status: "used", activation_closes_at: at + ANOTHER_CODE_WINDOW_MS });
+    expect(pushes.sent).toEqual([{ userId: user.id, message: { kind: "sms.code", orderId, code: "424242", number: "15550001111" } }]);
+
+    clock.set(at + ANOTHER_CODE_WINDOW_MS);
+    await expect(requestAnotherCode(deps, user.id, orderId)).rejects.toMatchObject({ code: "INVALID_STATE" });
+    expect(await outcome(orderId)).toEqual({ status: "used", code: "424242", refunds: 0 });
   });
 });

@@ -3,12 +3,12 @@ import { getDb } from "../db/client";
 import { configFor } from "../config";
 import { log } from "../lib/log";
 import { runPaymentSweep } from "./payments";
-import { rentalDeps } from "./deps";
+import { rentalDeps, smsDeps } from "./deps";
 import { sweepAccountRows } from "./account-sweep";
 import { purgeIdempotencyKeys } from "./api-v1";
 import { notifyOperators } from "./operator-actions";
 import { sweepRentals } from "./rentals";
-import { sweepSmsOrders } from "./sms-orders";
+import { sweepSmsOrders } from "./sms-poll";
 import { checkUpstreamHealth } from "./upstream-health";
 import { purgeWebhookEvents } from "./webhooks";
 
@@ -26,7 +26,7 @@ export async function runScheduledSweep(env: Env): Promise<void> {
   }
   // SMS orders left waiting past their polling window (an alarm that gave up) or stuck before their number: refund once.
   try {
-    await sweepSmsOrders(env);
+    await sweepSmsOrders(smsDeps(env));
   } catch (err) {
     log("error", "sms sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }

@@ -22,7 +22,8 @@ const HISTORY_LIMIT = 500;
 
 const REFUND_OF: Record<string, "buy" | "rent"> = { refund: "buy", rent_refund: "rent" };
 
-// 'review': the crypto payment did not match its invoice and waits for an operator (services/payment-reviews.ts).
+// 'review': a crypto payment that did not match its invoice, or a card charged another amount, waits for an operator
+// (services/payment-reviews.ts).
 const PENDING_PAYMENT_STATUSES = new Set<PaymentStatus>(["pending", "waiting", "confirming", "confirmed", "sending", "review"]);
 
 /**

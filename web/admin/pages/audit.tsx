@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
-import { adminGet, naira, useList, when, type AuditRow, type Reconcile } from "../api";
+import type { AdminReconcile } from "../../../schema/admin";
+import { adminGet, naira, useList, when } from "../api";
 import { errorText, Loading, Panel, Table } from "../ui";
 import { Filters } from "./filters";
 
@@ -9,15 +10,15 @@ const show = (v: unknown) => (v === null || v === undefined ? "—" : typeof v =
 /** Audit log with filters, and "reconcile now": balance = sum(ledger) for every customer, money conserved. */
 export default function AuditPage() {
   const [filter, setFilter] = useState<Record<string, string>>({});
-  const list = useList<AuditRow>("audit", filter);
-  const [report, setReport] = useState<Reconcile | null>(null);
+  const list = useList("audit", filter);
+  const [report, setReport] = useState<AdminReconcile | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const reconcile = async () => {
     setBusy(true);
     setError(null);
     try {
-      setReport(await adminGet<Reconcile>("/reconcile"));
+      setReport(await adminGet<AdminReconcile>("/reconcile"));
     } catch (err) {
       setError(errorText(err));
     } finally {

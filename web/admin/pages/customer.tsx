@@ -1,21 +1,19 @@
 import { useRef } from "react";
 import { Input } from "../../components/ui/input";
+import type { AdminMessage, BlockAnswer, ManualEntryAnswer, ManualEntryBody, ReasonBody } from "../../../schema/admin";
 import { naira, useAdminChange, useCustomer, when } from "../api";
 import { ActionForm, Loading, Panel, Stat, Table } from "../ui";
-
-type Reason = { reason: string };
-type Money = Reason & { amount: number; requestId: string };
 
 /** One customer: profile, tier, ledger, orders, rentals, deposits, sessions; block, credit/debit, verification, 2FA. */
 export default function CustomerPage({ id }: { id: string }) {
   const q = useCustomer(id);
   const path = (action: string) => `/customers/${encodeURIComponent(id)}/${action}`;
-  const credit = useAdminChange<Money>(path("credit"));
-  const debit = useAdminChange<Money>(path("debit"));
-  const block = useAdminChange<Reason>(path("block"));
-  const unblock = useAdminChange<Reason>(path("unblock"));
-  const resend = useAdminChange<Reason>(path("resend-verification"));
-  const reset2fa = useAdminChange<Reason>(path("reset-2fa"));
+  const credit = useAdminChange<ManualEntryBody, ManualEntryAnswer>(path("credit"));
+  const debit = useAdminChange<ManualEntryBody, ManualEntryAnswer>(path("debit"));
+  const block = useAdminChange<ReasonBody, BlockAnswer>(path("block"));
+  const unblock = useAdminChange<ReasonBody, BlockAnswer>(path("unblock"));
+  const resend = useAdminChange<ReasonBody, AdminMessage>(path("resend-verification"));
+  const reset2fa = useAdminChange<ReasonBody, AdminMessage>(path("reset-2fa"));
   // One id per form showing: a second submit of the same credit (a double click, a retry) applies once.
   const creditId = useRef(crypto.randomUUID());
   const debitId = useRef(crypto.randomUUID());

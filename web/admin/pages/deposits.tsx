@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { PAYMENT_STATUSES } from "../../../schema/constants";
-import { naira, useAdminChange, useList, when, type DepositRow } from "../api";
+import type { DepositVerifyAnswer, ReasonBody } from "../../../schema/admin";
+import { naira, useAdminChange, useList, when } from "../api";
 import { ActionForm, Loading, Panel, Table } from "../ui";
 import { Filters } from "./filters";
 import { ReviewQueue } from "./review-queue";
@@ -11,9 +12,9 @@ import { ReviewQueue } from "./review-queue";
  */
 export default function DepositsPage() {
   const [filter, setFilter] = useState<Record<string, string>>({ stuck: "" });
-  const list = useList<DepositRow>("deposits", filter);
+  const list = useList("deposits", filter);
   const [selected, setSelected] = useState<string | null>(null);
-  const verify = useAdminChange<{ id: string; reason: string }>((b) => `/deposits/${encodeURIComponent(b.id)}/verify`);
+  const verify = useAdminChange<ReasonBody & { id: string }, DepositVerifyAnswer>((b) => `/deposits/${encodeURIComponent(b.id)}/verify`);
   return (
     <>
       <h1 className="text-xl font-semibold">Deposits</h1>

@@ -1,27 +1,27 @@
 import { useState } from "react";
 import { Input } from "../../components/ui/input";
+import type { GroupMailBody, GroupMailPreview, GroupMailSendBody, GroupMailSent, NotifyAnswer, NotifyBody } from "../../../schema/admin";
 import { adminSend, useAdminChange } from "../api";
 import { ActionForm, errorText, Panel } from "../ui";
 
-type Audience = { group: "all" } | { group: "tier"; tier: string } | { group: "inactive"; days: number };
-type Preview = { count: number; more: boolean; preview: { to: string; subject: string; text: string } };
+type Audience = GroupMailBody["audience"];
 
 /** Messages: a toast to one customer or everyone online; an e-mail to a group with a preview and a count first. */
 export default function MessagesPage() {
-  const notify = useAdminChange<{ target: string; userId?: string; type: string; message: string; reason: string }, { recipients: number }>("/notify");
-  const send = useAdminChange<{ audience: Audience; subject: string; body: string; reason: string; expectedCount: number }, { sent: number }>("/email/send");
+  const notify = useAdminChange<NotifyBody, NotifyAnswer>("/notify");
+  const send = useAdminChange<GroupMailSendBody, GroupMailSent>("/email/send");
   const [group, setGroup] = useState("all");
   const [tier, setTier] = useState("Bronze");
   const [days, setDays] = useState(30);
   const [subject, setSubject] = useState("");
   const [body, setBody] = useState("");
-  const [preview, setPreview] = useState<Preview | null>(null);
+  const [preview, setPreview] = useState<GroupMailPreview | null>(null);
   const [error, setError] = useState<string | null>(null);
   const audience: Audience = group === "tier" ? { group: "tier", tier } : group === "inactive" ? { group: "inactive", days } : { group: "all" };
   const showPreview = async () => {
     setError(null);
     try {
-      setPreview(await adminSend<Preview>("/email/preview", { audience, subject, body }));
+      setPreview(await adminSend<GroupMailPreview>("/email/preview", { audience, subject, body } satisfies GroupMailBody));
     } catch (err) {
       setPreview(null);
       setError(errorText(err));
@@ -34,8 +34,10 @@ export default function MessagesPage() {
         <ActionForm
           label="Send notification"
           onSubmit={async (reason, form) => {
-            const target = String(form.get("target"));
-            const res = await notify.mutateAsync({ target, userId: String(form.get("userId") || "") || undefined, type: String(form.get("type")), message: String(form.get("message")), reason });
+            // The selects below offer exactly the contract's values (the server's notifySchema refuses any other).
+            const target = String(form.get("target")) as NotifyBody["target"];
+            const type = String(form.get("type")) as NotifyBody["type"];
+            const res = await notify.mutateAsync({ target, userId: String(form.get("userId") || "") || undefined, type, message: String(form.get("message")), reason });
             return res;
           }}
         >

@@ -1,15 +1,16 @@
 import { useState } from "react";
-import { naira, useAdminChange, useList, when, type OrderRow, type RentalRow } from "../api";
+import type { ReasonBody, SettleAnswer } from "../../../schema/admin";
+import { naira, useAdminChange, useList, when } from "../api";
 import { ActionForm, Loading, Panel, Table } from "../ui";
 import { Filters } from "./filters";
 
 /** Orders and rentals: filters, stuck items, settle one through the sweep's own guarded transitions. */
 export default function OrdersPage() {
   const [filter, setFilter] = useState<Record<string, string>>({});
-  const orders = useList<OrderRow>("orders", filter);
-  const rentals = useList<RentalRow>("rentals", filter);
+  const orders = useList("orders", filter);
+  const rentals = useList("rentals", filter);
   const [selected, setSelected] = useState<{ kind: "orders" | "rentals"; id: string } | null>(null);
-  const settle = useAdminChange<{ kind: string; id: string; reason: string }>((b) => `/${b.kind}/${encodeURIComponent(b.id)}/settle`);
+  const settle = useAdminChange<ReasonBody & { kind: "orders" | "rentals"; id: string }, SettleAnswer>((b) => `/${b.kind}/${encodeURIComponent(b.id)}/settle`);
   const settleButton = (kind: "orders" | "rentals", id: string, status: string) =>
     ["pending", "waiting", "active"].includes(status) ? (
       <button key="s" type="button" className="text-blue-700 underline" onClick={() => setSelected({ kind, id })}>

@@ -1,9 +1,10 @@
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
-import { naira, useOverview, type Period } from "../api";
+import type { AdminPeriod } from "../../../schema/admin";
+import { naira, useOverview } from "../api";
 import { Loading, Panel, Stat, Table } from "../ui";
 
-const PERIODS: { value: Period; label: string }[] = [
+const PERIODS: { value: AdminPeriod; label: string }[] = [
   { value: "today", label: "Today" },
   { value: "7d", label: "7 days" },
   { value: "30d", label: "30 days" },
@@ -11,7 +12,7 @@ const PERIODS: { value: Period; label: string }[] = [
 
 /** Overview: money held and moved, margin, outcomes, upstreams and what needs an operator. Live over the socket. */
 export default function OverviewPage() {
-  const [period, setPeriod] = useState<Period>("today");
+  const [period, setPeriod] = useState<AdminPeriod>("today");
   const q = useOverview(period);
   return (
     <>

@@ -4,10 +4,11 @@ import type { Ad } from "../../../schema/settings";
 import { AD_BACKGROUNDS, AdsCarousel } from "../../routes/dashboard";
 import { Button } from "../../components/ui/button";
 import { Input } from "../../components/ui/input";
-import { useAdminChange, useSettings, when, type AuditRow } from "../api";
+import type { AdminAuditRow, AdminSettingChanged, SettingChangeBody } from "../../../schema/admin";
+import { useAdminChange, useSettings, when } from "../api";
 import { ActionForm, Loading, Panel, Table } from "../ui";
 
-type Change = { key: string; value: unknown; reason: string };
+type Change = SettingChangeBody & { key: string };
 
 const TITLES: Record<string, string> = {
   exchange_rate: "Exchange rate (₦ per US$)",
@@ -127,7 +128,7 @@ function AdsEditor({ value, save }: { value: Ad[]; save: (c: Change) => Promise<
 /** Prices and content: every operator setting, each change audited with the value it replaced (history below). */
 export default function PricesPage() {
   const q = useSettings();
-  const change = useAdminChange<Change>((c) => `/settings/${encodeURIComponent(c.key)}`, "PATCH");
+  const change = useAdminChange<Change, AdminSettingChanged>((c) => `/settings/${encodeURIComponent(c.key)}`, "PATCH");
   const save = (c: Change) => change.mutateAsync(c);
   if (!q.data) return <Loading error={q.error} />;
   const { settings, history } = q.data;
@@ -145,7 +146,7 @@ export default function PricesPage() {
       <Panel title="History">
         <Table
           head={["When", "Who", "Setting", "Before", "After", "Why"]}
-          rows={history.map((h: AuditRow) => {
+          rows={history.map((h: AdminAuditRow) => {
             const detail = h.detail as { key?: string; value?: unknown } | null;
             return [when(h.createdAt), h.actor, h.subject ?? detail?.key ?? "", <code key="b" className="break-all text-xs">{JSON.stringify(h.previous)}</code>, <code key="a" className="break-all text-xs">{JSON.stringify(detail?.value)}</code>, h.reason ?? ""];
           })}

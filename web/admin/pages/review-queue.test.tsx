@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ReviewItem, Verification } from "../api";
+import type { ReviewQueueItem as ReviewItem, ReviewVerification as Verification } from "../../../schema/admin";
 import { ReviewQueue } from "./review-queue";
 
 vi.mock("../../lib/session", async (orig) => ({ ...(await orig<object>()), getToken: () => "operator-token" }));

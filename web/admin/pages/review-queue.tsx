@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Button } from "../../components/ui/button";
 import { Input } from "../../components/ui/input";
-import { naira, useAdminChange, useReview, useReviews, type ReviewItem, type Verification } from "../api";
+import type { ReviewQueueItem as ReviewItem, ReviewResolveAnswer, ReviewResolveBody, ReviewVerification as Verification } from "../../../schema/admin";
+import { naira, useAdminChange, useReview, useReviews } from "../api";
 import { errorText, Loading, Panel } from "../ui";
 
 /**
- * The Deposits page's review queue (docs/decisions/023): crypto arrivals held for review and card payments pending too
- * long. An item opens with the provider's record read again; the operator credits or refuses it with a reason, after a
+ * The Deposits page's review queue (docs/decisions/023, 031): crypto arrivals held for review, card payments pending too
+ * long, and card payments Squad confirmed for another amount. An item opens with the provider's record read again; the operator credits or refuses it with a reason, after a
  * confirmation. The server asks the provider again itself and applies a decision once, whatever the console sent.
  */
 
@@ -17,6 +18,7 @@ const REASONS: Record<string, string> = {
   no_amount: "No amount reported",
   paid_after_settlement: "Paid after settlement",
   card_pending: "Card payment pending too long",
+  card_amount_mismatch: "Card charged another amount",
 };
 const reasonText = (reason: string) => REASONS[reason] ?? reason;
 const providerName = (kind: ReviewItem["kind"]) => (kind === "card" ? "Squad" : "NOWPayments");
@@ -122,7 +124,7 @@ function ReviewPanel({ id, onClose }: { id: string; onClose: () => void }) {
             <Row label={review.kind === "card" ? "Card payment" : "Invoice"}>
               {review.expected_amount ?? "?"} {review.expected_currency ?? ""} · <code className="text-xs">{review.payment_id}</code>
             </Row>
-            {review.kind === "crypto" && (
+            {(review.kind === "crypto" || review.reason === "card_amount_mismatch") && (
               <Row label="Arrived (recorded)">
                 {review.actually_paid ?? "?"} {review.pay_currency ?? ""} · payment <code className="text-xs">{review.provider_payment_id}</code>
               </Row>
@@ -185,8 +187,6 @@ function VerificationView({ verification: v }: { verification: Verification }) {
   );
 }
 
-type Decision = { action: "credit" | "refuse"; amount?: number; reason: string };
-
 /** Credit or refuse, with a reason, confirmed in a second step; the button stays disabled while the request runs. */
 function Decide({ review, verification, onDone }: { review: ReviewItem; verification: Verification | null; onDone: (message: string) => void }) {
   const creditable = verification === null || verification.creditable;
@@ -198,14 +198,16 @@ function Decide({ review, verification, onDone }: { review: ReviewItem; verifica
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const resolve = useAdminChange<Decision, { message: string; balance: number | null }>(`/reviews/${encodeURIComponent(review.id)}/resolve`);
-  const card = review.kind === "card";
+  const resolve = useAdminChange<ReviewResolveBody, ReviewResolveAnswer>(`/reviews/${encodeURIComponent(review.id)}/resolve`);
+  // A card pending too long is credited for exactly its checkout; a card charged another amount takes a typed amount
+  // (at most what Squad confirmed), like a crypto arrival.
+  const card = review.reason === "card_pending";
   const typed = amount.trim() === "" ? undefined : Number(amount);
   const creditAmount = card ? Number(review.expected_amount) : (typed ?? verification?.suggested_amount ?? null);
   const summary =
     action === "credit"
       ? `Credit ${creditAmount !== null && Number.isFinite(creditAmount) ? naira(creditAmount) : "the amount"} to ${review.user.email}?`
-      : `Refuse this ${card ? "card payment" : "arrival"}? Nothing is credited.`;
+      : `Refuse this ${review.kind === "card" ? "card payment" : "arrival"}? Nothing is credited.`;
 
   const ask = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();

@@ -14,7 +14,7 @@ import squadBadKey from "./fixtures/squad-verify-invalid-key.json?raw";
 import squadUnknown from "./fixtures/squad-verify-invalid-reference.json?raw";
 import squadNoKey from "./fixtures/squad-verify-unauthorized.json?raw";
 import squadVerify from "./fixtures/squad-verify-success.json?raw";
-import { createNowPaymentsClient } from "./nowpayments";
+import { createNowPaymentsClient, NowAmountBelowMinimum } from "./nowpayments";
 import { signNowPaymentsBody, verifyNowPaymentsSignature } from "./signatures";
 import { createSquadClient } from "./squad";
 
@@ -120,6 +120,21 @@ describe("NOWPayments adapter reads NOWPayments' documented replies", () => {
       .catch((e: unknown) => e);
     expect(err).toMatchObject({ reason: "rejected", httpStatus: 400, code: "UPSTREAM_UNAVAILABLE", transient: false });
     expect((err as { detail: string }).detail).toContain("AMOUNT_MINIMAL_ERROR: Crypto amount 0.00001 is less than minimal");
+    // Named, so the invoice service answers the customer's 400 (decision 031) instead of the outage's 502.
+    expect(err).toBeInstanceOf(NowAmountBelowMinimum);
+  });
+
+  it("the same code on a 5xx is an outage, and another refusal is not the amount's", async () => {
+    const create = (body: string, status: number) =>
+      now(body, status)
+        .client.createPayment({ priceAmountUsd: 0.5, payCurrency: "BTC", orderId: "NP-1", orderDescription: "deposit", ipnCallbackUrl: "https://x.test" })
+        .catch((e: unknown) => e);
+    const outage = await create(nowTooSmall, 503);
+    expect(outage).toMatchObject({ reason: "http", transient: true });
+    expect(outage).not.toBeInstanceOf(NowAmountBelowMinimum);
+    const badKey = await create(nowBadKey, 403);
+    expect(badKey).toMatchObject({ reason: "rejected", httpStatus: 403 });
+    expect(badKey).not.toBeInstanceOf(NowAmountBelowMinimum);
   });
 
   it("the repeat-deposit IPN verifies when signed, and names its parent", async () => {

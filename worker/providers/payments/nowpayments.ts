@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { NOW_PAYMENT_STATUSES } from "../../../schema/constants";
-import { createUpstreamClient, type UpstreamClientOptions } from "../upstream-http";
+import { createUpstreamClient, UpstreamFault, type UpstreamClientOptions } from "../upstream-http";
 
 /**
  * NOWPayments crypto invoices: API status, merchant coins, the full currency list, the minimum per currency, create a
@@ -123,6 +123,30 @@ function errorWords(json: unknown): string {
   return `${error.data.code ? `${error.data.code}: ` : ""}${error.data.message}`.slice(0, 200);
 }
 
+/**
+ * "Create payment" refused because the price is below NOWPayments' minimum for the pay currency: 400
+ * {"status":false,"statusCode":400,"code":"AMOUNT_MINIMAL_ERROR","message":"Crypto amount 0.00001 is less than minimal"}
+ * (the documented error object, https://documenter.getpostman.com/view/7907941/2s93JusNJt; golden sample
+ * ./fixtures/nowpayments-error-amount-minimal.json). Their documented flow checks "Get the minimum payment amount"
+ * before "Create payment", yet the minimum is set in crypto and the coin's price moves between the two calls, and the
+ * check may be unavailable: so the create can still refuse. It is the customer's amount, not an outage: still an
+ * UpstreamFault (rejected, never transient) for any caller that does not know it, but named so the invoice service
+ * can answer the customer's 400 instead of a 502.
+ */
+export class NowAmountBelowMinimum extends UpstreamFault {
+  override name = "NowAmountBelowMinimum";
+  constructor(httpStatus: number, detail: string) {
+    super("NOWPayments", "rejected", httpStatus, detail);
+  }
+}
+
+export const NOW_AMOUNT_MINIMAL_ERROR = "AMOUNT_MINIMAL_ERROR";
+
+function errorCode(json: unknown): string | null {
+  const error = errorSchema.safeParse(json);
+  return error.success ? (error.data.code ?? null) : null;
+}
+
 export function createNowPaymentsClient(opts: Omit<UpstreamClientOptions, "provider" | "headers"> & { apiKey: string }): NowPaymentsClient {
   // The shared upstream client (deadline, User-Agent, JSON parsing, one fault type); x-api-key on every call.
   const http = createUpstreamClient({ ...opts, provider: "NOWPayments", headers: { "x-api-key": opts.apiKey } });
@@ -138,7 +162,12 @@ export function createNowPaymentsClient(opts: Omit<UpstreamClientOptions, "provi
     init: { method?: string; json?: unknown; query?: Record<string, string>; ok?: number[] } = {},
   ): Promise<{ status: number; data: z.infer<S> }> {
     const { status, json } = await http.requestJson(path, { method: init.method, json: init.json, query: init.query });
-    if (!(init.ok ?? [200]).includes(status)) throw http.unusable(path, status, errorWords(json));
+    if (!(init.ok ?? [200]).includes(status)) {
+      const fault = http.unusable(path, status, errorWords(json));
+      // Only a refusal (4xx other than 429) can be the customer's amount; a 5xx stays an outage whatever it says.
+      if (fault.reason === "rejected" && errorCode(json) === NOW_AMOUNT_MINIMAL_ERROR) throw new NowAmountBelowMinimum(status, fault.detail);
+      throw fault;
+    }
     const parsed = schema.safeParse(json);
     if (!parsed.success) throw http.unusable(path, status, "the reply is not of the documented shape");
     return { status, data: parsed.data };

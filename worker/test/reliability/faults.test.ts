@@ -22,11 +22,12 @@ import {
 import { runPaymentSweep } from "../../services/payments";
 import { clearSettingsCache, putSetting } from "../../services/settings";
 import { clearSmsCatalogueCache } from "../../services/sms-catalogue";
-import { pollSmsOrderTick, sweepSmsOrders } from "../../services/sms-orders";
+import { pollSmsOrderTick, sweepSmsOrders } from "../../services/sms-poll";
 import { api, balanceOf, createUser, db, type ApiReply } from "../helpers";
 import { FAULTS, faultyUpstream, LOSSY_FAULTS, type Fault, type FaultPlan } from "./faulty-fetch";
 import { moneyViolations, setActivationCodeArrived, upstreamIdOf } from "./invariants";
 import { overrideUpstreamsForTests } from "../../providers/test-seams";
+import { smsDeps } from "../../services/deps";
 
 /**
  * Upstreams that answer 500, hang, answer HTML or truncated JSON, act twice, or answer after the customer cancelled, at
@@ -109,7 +110,7 @@ const orderRow = (id: string) =>
 const refunds = async (id: string) =>
   (await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger WHERE key = ?").bind(`refund:${id}`).first<{ n: number }>())!.n;
 const poller = (id: string) => env.SMS_ORDER.get(env.SMS_ORDER.idFromName(id));
-const sweepLater = () => sweepSmsOrders(env, Date.now() + 48 * 3600_000);
+const sweepLater = () => sweepSmsOrders(smsDeps(env), Date.now() + 48 * 3600_000);
 
 describe("Receive SMS: buy", () => {
   for (const fault of LOSSY_FAULTS) {
@@ -166,7 +167,7 @@ describe("Receive SMS: polling", () => {
     plan = onPath("/get-sms", "http500");
     for (let i = 0; i < MAX_POLLS; i++) await runDurableObjectAlarm(poller(orderId));
     expect((await orderRow(orderId))!.status).toBe("timeout");
-    await pollSmsOrderTick(env, orderId); // a retried delivery of the last alarm
+    await pollSmsOrderTick(smsDeps(env), orderId); // a retried delivery of the last alarm
     await sweepLater();
     expect(await refunds(orderId)).toBe(1);
     expect(await balanceOf(user.id)).toBe(1_000_000);
@@ -216,7 +217,7 @@ describe("Receive SMS: cancel", () => {
     expect((await api("/api/sms/cancel", { token: user.token, json: { request_id: orderId } })).status).toBe(200);
     const upstreamId = await upstreamIdOf("sms_orders", orderId);
     plan = onPath("/get-sms", json({ request_id: Number(upstreamId), country_id: 5, number: "15550000000", sms_code: "123456" }));
-    await pollSmsOrderTick(env, orderId);
+    await pollSmsOrderTick(smsDeps(env), orderId);
     await runDurableObjectAlarm(poller(orderId));
     await sweepLater();
     const status = await api(`/api/sms/status/${orderId}`, { token: user.token });

@@ -8,9 +8,10 @@ import { patchSandboxRental } from "../rent-fixtures";
 import { postEntry } from "../../services/ledger";
 import { postSquadWebhook, setSquadSimulator, squadWebhookRaw } from "../payment-fixtures";
 import { clearSettingsCache, putSetting } from "../../services/settings";
-import { pollSmsOrderTick, sweepSmsOrders } from "../../services/sms-orders";
+import { pollSmsOrderTick, sweepSmsOrders } from "../../services/sms-poll";
 import { api, createUser, db, type TestUser } from "../helpers";
 import { execOperatorSql, moneyViolations, replayOptions, setActivationCodeArrived, upstreamIdOf } from "./invariants";
+import { smsDeps } from "../../services/deps";
 
 /**
  * Model-based money test: random sequences of everything that moves money (card funding and its webhook replays,
@@ -341,7 +342,7 @@ class DuplicateAlarm implements fc.AsyncCommand<Model, Real> {
       m.orders.filter((x) => x.state === "waiting"),
       this.order,
     );
-    await Promise.all([pollSmsOrderTick(env, o.id), pollSmsOrderTick(env, o.id)]);
+    await Promise.all([pollSmsOrderTick(smsDeps(env), o.id), pollSmsOrderTick(smsDeps(env), o.id)]);
     const row = await env.DB.prepare("SELECT status, attempts FROM sms_orders WHERE id = ?").bind(o.id).first<{ status: string; attempts: number }>();
     if (o.codeUpstream) {
       expect(row!.status).toBe("used");
@@ -365,7 +366,7 @@ class DuplicateAlarm implements fc.AsyncCommand<Model, Real> {
 class SweepLater implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(m: Model, r: Real) {
-    await sweepSmsOrders(env, Date.now() + 48 * 3600_000);
+    await sweepSmsOrders(smsDeps(env), Date.now() + 48 * 3600_000);
     // The routes a chain moves on to during the sweep were bought after it chose what to settle: they stay waiting.
     for (const o of [...m.orders]) {
       if (o.state !== "waiting") continue;
@@ -521,7 +522,7 @@ describe("money model", () => {
       } finally {
         await disarm(model);
         // Leave no order waiting for a later run's sweep (which settles at most 50 per call).
-        while ((await sweepSmsOrders(env, Date.now() + 48 * 3600_000)) > 0);
+        while ((await sweepSmsOrders(smsDeps(env), Date.now() + 48 * 3600_000)) > 0);
       }
     });
     const { seed, path } = replayOptions();
