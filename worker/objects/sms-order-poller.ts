@@ -1,5 +1,5 @@
 import { smsDeps } from "../services/deps";
-import { pollSmsOrderTick } from "../services/sms-orders";
+import { pollSmsOrderTick } from "../services/sms-poll";
 import type { TickResult } from "../services/tick";
 import { TickScheduler } from "./tick-scheduler";
 

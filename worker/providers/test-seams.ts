@@ -5,8 +5,10 @@ import type { SmsProvider } from "./sms/types";
 /**
  * The one way tests replace an upstream (issue 14). Route and Durable Object tests reach the worker through its fetch
  * handler, so they cannot hand a service its dependencies; instead each upstream's one builder reads its seam here:
- * providers/sms/index.ts (smsProviderFor), providers/payments/providers.ts (paymentProviders) and services/webhooks.ts
- * (the webhook receiver). Production never sets a seam; `overrideUpstreamsForTests({ sms: null })` restores one.
+ * providers/sms/index.ts (smsProviderFor, which services/deps.ts smsDeps's per-order resolver calls),
+ * providers/payments/providers.ts (paymentProviders) and services/webhooks.ts (the webhook receiver). A test that calls
+ * a service itself hands it the clock and notify it wants over the built deps (worker/test/flow-deps.ts). Production
+ * never sets a seam; `overrideUpstreamsForTests({ sms: null })` restores one.
  */
 
 /** Replaces every SMS adapter (scripted fakes: worker/test/scripted-sms-provider.ts). */

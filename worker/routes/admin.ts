@@ -63,7 +63,7 @@ import { enforceRateLimit } from "../services/rate-limit";
 import { getQueueItem, listReviewQueue, resolveQueueItem, verifyQueueItem } from "../services/review-queue";
 import { settleRentalNow } from "../services/rentals";
 import { getSettings } from "../services/settings";
-import { settleSmsOrderNow } from "../services/sms-orders";
+import { settleSmsOrderNow } from "../services/sms-poll";
 import { disableTwoFactor } from "../services/two-factor";
 import { UpstreamFault } from "../providers/upstream-http";
 import { paymentDeps } from "./wallet";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { pollSmsOrderTick } from "../services/sms-orders";
+import { pollSmsOrderTick } from "../services/sms-poll";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
 import { setActivationCodeArrived, upstreamIdOf } from "../test/reliability/invariants";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";

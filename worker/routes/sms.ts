@@ -7,7 +7,8 @@ import { optionalAuth, requireAuth } from "../middleware/auth";
 import { smsCountries, smsPriceList } from "../services/sms-catalogue";
 import { compareRoutes, listFavourites, setFavourite } from "../services/sms-choice";
 import { smsDeps as smsDepsFor, type SmsDeps } from "../services/deps";
-import { buySmsNumber, buySmsNumbers, cancelSmsOrder, requestAnotherCode, smsOrderStatus, smsRefundState } from "../services/sms-orders";
+import { buySmsNumber, buySmsNumbers, cancelSmsOrder, requestAnotherCode } from "../services/sms-orders";
+import { smsOrderStatus, smsRefundState } from "../services/sms-views";
 
 /** The Receive-SMS flow's dependencies for one request (services/deps.ts), built once per handler. */
 export const smsDeps = (c: { env: AppEnv["Bindings"] }): SmsDeps => smsDepsFor(c.env);

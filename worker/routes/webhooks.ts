@@ -6,7 +6,7 @@ import { log } from "../lib/log";
 import { nowPaymentStatusSchema } from "../providers/payments/nowpayments";
 import { verifyNowPaymentsSignature, verifySquadSignature } from "../providers/payments/signatures";
 import { applyNowPaymentsIpn, confirmCardPayment } from "../services/payments";
-import { acceptPushedCode } from "../services/sms-orders";
+import { acceptPushedCode } from "../services/sms-poll";
 import { smsDeps } from "./sms";
 import { paymentDeps } from "./wallet";
 

@@ -16,7 +16,8 @@ import { cancelRental, endRental, quoteRental, rentNumber } from "./rentals";
 import { envForUser, isSandboxUser } from "./sandbox-accounts";
 import { findSmsOffer, smsCountries, smsOffers } from "./sms-catalogue";
 import { chainStateFor } from "./sms-chain";
-import { buySmsNumber, canRequestAnotherCode, cancelSmsOrder, orderCodes, ownSmsOrder, requestAnotherCode } from "./sms-orders";
+import { buySmsNumber, cancelSmsOrder, requestAnotherCode } from "./sms-orders";
+import { canRequestAnotherCode, orderCodes, ownSmsOrder } from "./sms-views";
 
 /**
  * The JSON developer API's answers (routes/api-v1.ts): the caller is the API key's account (a sk_test_ key's is its

@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 import type { UserRead } from "./sessions";
 import { rentalOrderRowsQuery, toRentalOrderRows } from "./rental-views";
-import { smsOrderRowsQuery, toSmsOrderRows } from "./sms-orders";
+import { smsOrderRowsQuery, toSmsOrderRows } from "./sms-views";
 
 /**
  * The orders table (both screens): SMS orders and rentals in one list, newest first. A read for readAsSignedInUser

@@ -197,7 +197,7 @@ async function holdCardForReview(deps: PaymentDeps, payment: Payment, verified: 
     openReviewStatement(db, input),
     db
       .update(payments)
-      .set({ status: "review", actuallyPaid: String(koboToNaira(verified.amountKobo)), updatedAt: Date.now() })
+      .set({ status: "review", actuallyPaid: String(koboToNaira(verified.amountKobo)), updatedAt: deps.clock.now() })
       .where(and(eq(payments.id, payment.id), inArray(payments.status, ["pending", "amount_mismatch"]))),
   ]);
   if ((opened.meta?.changes ?? 0) > 0) logReview(input);

@@ -18,15 +18,8 @@ import {
 } from "./protocol-codes";
 import type { SmsDeps } from "./deps";
 import { envForUser } from "./sandbox-accounts";
-import {
-  buySmsNumber,
-  cancelSmsOrder,
-  canRequestAnotherCode,
-  codesByOrder,
-  completeSmsOrder,
-  orderCodes,
-  requestAnotherCode,
-} from "./sms-orders";
+import { buySmsNumber, cancelSmsOrder, completeSmsOrder, requestAnotherCode } from "./sms-orders";
+import { canRequestAnotherCode, codesByOrder, orderCodes } from "./sms-views";
 
 /**
  * The SMS-Activate protocol (GET|POST /stubs/handler_api.php?api_key=&action=...), as SMS-Activate documents it

@@ -5,7 +5,8 @@ import { smsFault, type SmsActivation, type SmsCancelResult, type SmsCountry, ty
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
 import { postEntry } from "./ledger";
-import { acceptPushedCode, cancelSmsOrder, pollSmsOrderTick, sweepSmsOrders } from "./sms-orders";
+import { cancelSmsOrder } from "./sms-orders";
+import { acceptPushedCode, pollSmsOrderTick, sweepSmsOrders } from "./sms-poll";
 import { overrideUpstreamsForTests } from "../providers/test-seams";
 import { smsDeps } from "./deps";
 

@@ -10,8 +10,8 @@ import { compareRoutes } from "./sms-choice";
 
 /**
  * "Code or next route" (issue 17, docs/decisions/022-code-or-next-route.md): the chain's own rows and choices. The
- * order's life (buying, polling, refunds) stays in services/sms-orders.ts, which calls in here; this module never
- * buys or moves money itself.
+ * order's life stays in services/sms-orders.ts (buying, cancel, the move-on's purchase) and sms-poll.ts (polling,
+ * refunds, the sweep), which call in here; this module never buys or moves money itself.
  *
  * The rules that make "charged once for the route that delivered" hold by construction:
  *  - each route is its own sms_orders row with its own buy:<id> debit and refund:<id> (the one money path);

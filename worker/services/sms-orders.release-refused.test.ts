@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SmsActivateProvider } from "../providers/sms/sms-activate";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
-import { cancelSmsOrder, pollSmsOrderTick, sweepSmsOrders, UNREADABLE_OUTCOME_LIMIT_MS } from "./sms-orders";
+import { cancelSmsOrder } from "./sms-orders";
+import { pollSmsOrderTick, sweepSmsOrders, UNREADABLE_OUTCOME_LIMIT_MS } from "./sms-poll";
 import { smsDeps } from "./deps";
 
 // The timeout and cancel paths when DaisySMS will not release the number: setStatus 8 answers ACCESS_READY (the

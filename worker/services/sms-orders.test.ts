@@ -5,7 +5,9 @@ import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fi
 import { ScriptedSmsProvider } from "../test/scripted-sms-provider";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { putSetting } from "./settings";
-import { ANOTHER_CODE_WINDOW_MS, cancelSmsOrder, pollSmsOrderTick, requestAnotherCode, sweepSmsOrders, WAITING_GRACE_MS } from "./sms-orders";
+import { cancelSmsOrder, requestAnotherCode } from "./sms-orders";
+import { pollSmsOrderTick, sweepSmsOrders, WAITING_GRACE_MS } from "./sms-poll";
+import { ANOTHER_CODE_WINDOW_MS } from "./sms-transitions";
 import { COST_LIMITS } from "./rate-limit";
 import { smsDeps } from "./deps";
 import { fixedClock, recordingNotify } from "../test/flow-deps";

@@ -8,7 +8,7 @@ import { sweepAccountRows } from "./account-sweep";
 import { purgeIdempotencyKeys } from "./api-v1";
 import { notifyOperators } from "./operator-actions";
 import { sweepRentals } from "./rentals";
-import { sweepSmsOrders } from "./sms-orders";
+import { sweepSmsOrders } from "./sms-poll";
 import { checkUpstreamHealth } from "./upstream-health";
 import { purgeWebhookEvents } from "./webhooks";
 

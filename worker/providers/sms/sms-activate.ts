@@ -134,7 +134,7 @@ export class SmsActivateProvider implements SmsProvider {
         return { outcome: "released" };
       // DaisySMS answers ACCESS_READY to a cancel of an activation that already has its code or no longer exists
       // (PROVIDERS.md, audit of https://daisysms.com/docs/api): the number was NOT given back. What happened is read
-      // with getStatus by the caller (services/sms-orders.ts decides the money from that).
+      // with getStatus by the caller (services/sms-poll.ts endWithoutCode decides the money from that).
       case "ACCESS_READY":
       case "ACCESS_ACTIVATION":
         return { outcome: "refused", reason: text, final: true };

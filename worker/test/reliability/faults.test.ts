@@ -22,7 +22,7 @@ import {
 import { runPaymentSweep } from "../../services/payments";
 import { clearSettingsCache, putSetting } from "../../services/settings";
 import { clearSmsCatalogueCache } from "../../services/sms-catalogue";
-import { pollSmsOrderTick, sweepSmsOrders } from "../../services/sms-orders";
+import { pollSmsOrderTick, sweepSmsOrders } from "../../services/sms-poll";
 import { api, balanceOf, createUser, db, type ApiReply } from "../helpers";
 import { FAULTS, faultyUpstream, LOSSY_FAULTS, type Fault, type FaultPlan } from "./faulty-fetch";
 import { moneyViolations, setActivationCodeArrived, upstreamIdOf } from "./invariants";

@@ -8,7 +8,7 @@ import { patchSandboxRental } from "../rent-fixtures";
 import { postEntry } from "../../services/ledger";
 import { postSquadWebhook, setSquadSimulator, squadWebhookRaw } from "../payment-fixtures";
 import { clearSettingsCache, putSetting } from "../../services/settings";
-import { pollSmsOrderTick, sweepSmsOrders } from "../../services/sms-orders";
+import { pollSmsOrderTick, sweepSmsOrders } from "../../services/sms-poll";
 import { api, createUser, db, type TestUser } from "../helpers";
 import { execOperatorSql, moneyViolations, replayOptions, setActivationCodeArrived, upstreamIdOf } from "./invariants";
 import { smsDeps } from "../../services/deps";
