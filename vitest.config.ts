@@ -44,10 +44,13 @@ export default defineConfig({
             maxWorkers: 2,
             // Every test file starts its own workerd and loads the whole worker (the pool imports wrangler.toml's
             // `main`) module by module over the pool's socket: about 440 modules, 300 of them from npm packages.
-            // Pre-bundled (built once per run into node_modules/.vite), a file loads about 165 and starts in about
+            // Pre-bundled (into .vite/, rebuilt when the lockfile or the list changes), a file loads about 165 and starts in about
             // two thirds of the time (decision 030). scripts/worker-test-deps.ts lists them; lint keeps the list whole.
             deps: { optimizer: { ssr: { enabled: true, include: WORKER_TEST_DEPS } } },
           },
+          // The bundles live in this checkout, not in node_modules/.vite: worktrees share one node_modules, and two
+          // checkouts' runs writing one bundle folder made each other's runs fail ("a new version of the pre-bundle").
+          cacheDir: path.join(import.meta.dirname, ".vite"),
         },
         {
           test: {

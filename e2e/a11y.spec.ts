@@ -9,12 +9,27 @@ import { expect, test, signInBrowser, signUpAndFund, type Session } from "./supp
 
 const PUBLIC_SCREENS = ["#/homepage/1", "#/login", "#/signup/1", "#/forgot-password/1", "#/reset-password/1?token=t&id=1", "#/privacy/1", "#/terms/1", "#/developers"];
 const SIGNED_IN_SCREENS = ["#/dashboard/1", "#/sms/1", "#/number/1", "#/payment/1", "#/esim/1", "#/e-plans/1", "#/settings/1"];
-/** Waits for a screen to settle: its h1 shown, no skeleton or 'Loading' text left. */
+/**
+ * Waits until the page has drawn what the last step changed (a new width, a scroll, an opened dialog) and every
+ * transition it started (drawer, fade) has finished: two animation frames (media-query listeners and the re-render
+ * they schedule run before the second), then the finite CSS animations and transitions, capped at 2 s. It replaced
+ * fixed pauses of 50-300 ms that were both slower and, on a loaded machine, no guarantee (decision 030).
+ */
+async function rendered(page: Page) {
+  await page.evaluate(async () => {
+    await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+    const running = document.getAnimations().filter((a) => a.playState === "running" && a.effect?.getTiming().iterations !== Infinity);
+    if (running.length === 0) return;
+    await Promise.race([Promise.all(running.map((a) => a.finished.catch(() => undefined))), new Promise((resolve) => setTimeout(resolve, 2000))]);
+  });
+}
+
+/** Waits for a screen to settle: its h1 shown, no skeleton or 'Loading' text left, its transitions done. */
 async function settle(page: Page) {
   await expect(page.locator("h1:visible").first()).toBeVisible();
   await expect(page.locator('[aria-busy="true"]:visible')).toHaveCount(0, { timeout: 15_000 });
   await expect(page.getByText(/^Loading/).filter({ visible: true })).toHaveCount(0, { timeout: 15_000 });
-  await page.waitForTimeout(300); // a transition (drawer, fade) finishing
+  await rendered(page);
 }
 
 async function checkBothWidths(page: Page, where: string, problems: string[], open?: () => Promise<void>) {
@@ -49,7 +64,7 @@ async function visitAll(page: Page, session: Session, theme: "light" | "dark"): 
   await checkBothWidths(page, `${theme} tier dialog`, problems, async () => {
     await page.getByRole("button", { name: /^Discount tier:/ }).click();
     await expect(page.getByRole("dialog", { name: "Discount Tiers" })).toBeVisible();
-    await page.waitForTimeout(250);
+    await rendered(page);
   });
   await checkBothWidths(page, `${theme} tour`, problems, async () => {
     await page.getByRole("button", { name: "Take Tour" }).click();
@@ -58,7 +73,7 @@ async function visitAll(page: Page, session: Session, theme: "light" | "dark"): 
   await page.setViewportSize({ width: 375, height: 800 });
   await page.getByRole("button", { name: "Open menu" }).click();
   await expect(page.getByRole("button", { name: "Close menu" })).toBeFocused();
-  await page.waitForTimeout(300);
+  await rendered(page);
   problems.push(...(await axeProblems(page, `${theme} drawer @375`)));
   return problems;
 }
@@ -107,14 +122,14 @@ test("no page scrolls sideways from 320 to 1440 px, and the chat button covers n
   const check = async (where: string) => {
     for (const width of [320, 375, 414, 501, 560, 640, 768, 1024, 1280, 1440]) {
       await page.setViewportSize({ width, height: 800 });
-      await page.waitForTimeout(100);
+      await rendered(page);
       const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
       if (scrollWidth > innerWidth) problems.push(`${where} @${width}: page is ${scrollWidth} px wide`);
       if ([320, 375, 768, 1280].includes(width)) {
         // At the top of the page and scrolled to the bottom: the two places a fixed button meets content.
         for (const to of ["top", "bottom"] as const) {
           await page.evaluate((t) => window.scrollTo(0, t === "top" ? 0 : document.documentElement.scrollHeight), to);
-          await page.waitForTimeout(50);
+          await rendered(page);
           const hits = await coveredByChatButton(page);
           if (hits.length) problems.push(`${where} @${width} (${to}): chat button covers ${hits.join(", ")}`);
         }
@@ -138,4 +153,17 @@ test("no page scrolls sideways from 320 to 1440 px, and the chat button covers n
     await check(hash);
   }
   expect(problems, problems.join("\n")).toEqual([]);
+});
+
+test("the axe scan itself finds problems: a planted image without alt text, faint text and a nameless button", async ({ page }) => {
+  // Guards the checks above against a scan that finds nothing whatever the page (decision 030 changed how axe runs).
+  await page.goto("/#/login");
+  await settle(page);
+  await page.evaluate(() => {
+    const planted = document.createElement("div");
+    planted.innerHTML = '<img src="/favicon.svg"><p style="color:#ddd;background:#fff">faint text</p><button></button>';
+    document.querySelector("main")!.appendChild(planted);
+  });
+  const problems = await axeProblems(page, "planted");
+  for (const rule of ["image-alt", "color-contrast", "button-name"]) expect(problems.some((p) => p.startsWith(`planted: ${rule} `))).toBe(true);
 });

@@ -33,8 +33,10 @@ test("the operator CLI changes a setting the API then serves, and a manual credi
   const before = (await (await request.get("/api/get-rate", { headers: auth })).json())[0];
   expect(before.crypto_rate).toBeGreaterThan(0);
   restore = async () => {
-    admin("set-rate-settings", "--cryptomin", String(before.cryptomin), "--rate", String(before.crypto_rate), "--squadmin", String(before.squadmin), "--reason", "e2e restore");
-    // Settings are cached per isolate for up to 10 s: wait until the API serves the restored values.
+    // Through the sandbox's settings route, which drops the cached value as it writes: the CLI's way is what this
+    // journey checks, and after a CLI write the API may serve the cached value for up to 10 s more (decision 030).
+    const res = await request.post("/sandbox/settings/rate_settings", { data: { cryptomin: before.cryptomin, rate: before.crypto_rate, squadmin: before.squadmin } });
+    expect(res.ok()).toBe(true);
     await expect
       .poll(async () => (await (await request.get("/api/get-rate", { headers: auth })).json())[0]?.squadmin, { timeout: 20_000 })
       .toBe(before.squadmin);
