@@ -17,7 +17,7 @@ import { logReview, openReviewStatement, type OpenReviewInput } from "./payment-
 import { referralRewardStatement } from "./referrals";
 import { getSetting } from "./settings";
 import { costLimitInBatch, enforceCostLimit } from "./rate-limit";
-import { STOP, type TickResult } from "./tick";
+import { STOP, wakeAt, type TickResult } from "./tick";
 
 /**
  * Funding the wallet. A payment row records each attempt (Squad checkout or NOWPayments invoice); money moves only
@@ -568,7 +568,7 @@ export async function invoiceTick(deps: PaymentDeps, paymentId: string): Promise
   if (settled) return STOP;
   const payment = await findPayment(deps.db, { id: paymentId, provider: "nowpayments" });
   if (!payment || deps.clock.now() > (payment.expiresAt ?? 0) + IN_FLIGHT_GIVE_UP_MS) return STOP;
-  return { again: true, delayMs: retryMs };
+  return wakeAt(deps.clock.now() + retryMs);
 }
 
 /**
