@@ -241,9 +241,10 @@ describe("rentalTick: the one retry policy (services/tick.ts)", () => {
 
   it("an upstream fault is the tick's own: logged, and it asks to look again; anything else throws for the runtime to retry", async () => {
     const { id } = await rentUsaHour({ quiet: true });
+    const before = Date.now();
     const blip = await rentalTick({ ...rentalDeps(env, loadConfig(env)), provider: failingWith(new RentProviderError("unavailable", "HTTP 502")) }, id);
     expect(blip.again).toBe(true);
-    expect(blip.delayMs).toBeGreaterThan(0);
+    expect(blip.wakeAt).toBeGreaterThan(before);
     await expect(rentalTick({ ...rentalDeps(env, loadConfig(env)), provider: failingWith(new Error("D1 went away")) }, id)).rejects.toThrow("D1 went away");
     expect((await rentalRow(id))?.status).toBe("active");
   });
@@ -252,9 +253,9 @@ describe("rentalTick: the one retry policy (services/tick.ts)", () => {
     const { id } = await rentUsaHour({ quiet: true });
     await env.DB.prepare("UPDATE rentals SET expires_at = ? WHERE id = ?").bind(Date.now() - 1, id).run();
     const deps = rentalDeps(env, loadConfig(env));
-    expect(await rentalTick(deps, id)).toEqual({ again: false, delayMs: 0 });
+    expect(await rentalTick(deps, id)).toEqual({ again: false, wakeAt: 0 });
     expect((await rentalRow(id))?.status).toBe("ended");
-    expect(await rentalTick(deps, id)).toEqual({ again: false, delayMs: 0 });
+    expect(await rentalTick(deps, id)).toEqual({ again: false, wakeAt: 0 });
   });
 });
 
@@ -267,13 +268,13 @@ describe("rentalTick with the injected clock and notify (services/deps.ts)", () 
     const deps = { ...rentalDeps(env, loadConfig(env)), clock, notify: pushes.notify };
 
     // Half an hour old by this clock: checks every 2 minutes (nextCheckDelayMs), the expiry still further off.
-    expect(await rentalTick(deps, id)).toEqual({ again: true, delayMs: 120_000 });
+    expect(await rentalTick(deps, id)).toEqual({ again: true, wakeAt: row!.created_at + 30 * 60_000 + 120_000 });
     const checked = await env.DB.prepare("SELECT status, last_checked_at FROM rentals WHERE id = ?").bind(id).first<{ status: string; last_checked_at: number }>();
     expect(checked).toEqual({ status: "active", last_checked_at: row!.created_at + 30 * 60_000 });
     expect(pushes.sent).toEqual([]);
 
     clock.set(row!.expires_at);
-    expect(await rentalTick(deps, id)).toEqual({ again: false, delayMs: 0 });
+    expect(await rentalTick(deps, id)).toEqual({ again: false, wakeAt: 0 });
     const ended = await env.DB.prepare("SELECT status, updated_at FROM rentals WHERE id = ?").bind(id).first<{ status: string; updated_at: number }>();
     expect(ended).toEqual({ status: "ended", updated_at: row!.expires_at });
     expect(pushes.sent).toEqual([{ userId: user.id, message: { kind: "rental.ended", rentalId: id, status: "ended", refunded: false } }]);

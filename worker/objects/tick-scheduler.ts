@@ -31,6 +31,6 @@ export abstract class TickScheduler extends DurableObject<Env> {
     const subject = await this.ctx.storage.get<string>(this.subjectKey);
     if (!subject) return;
     const next = await this.tick(subject);
-    if (next.again) await this.arm(subject, Date.now() + next.delayMs);
+    if (next.again) await this.arm(subject, next.wakeAt);
   }
 }

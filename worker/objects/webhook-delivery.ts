@@ -1,4 +1,4 @@
-import type { TickResult } from "../services/tick";
+import { STOP, wakeAt, type TickResult } from "../services/tick";
 import { deliverDueWebhooks } from "../services/webhooks";
 import { TickScheduler } from "./tick-scheduler";
 
@@ -18,6 +18,6 @@ export class WebhookDelivery extends TickScheduler {
   protected async tick(apiKeyId: string): Promise<TickResult> {
     const next = await deliverDueWebhooks(this.env, apiKeyId);
     // A kick during the run set its own alarm for now; arm() never pushes that one later.
-    return next === null ? { again: false, delayMs: 0 } : { again: true, delayMs: Math.max(0, next - Date.now()) };
+    return next === null ? STOP : wakeAt(next);
   }
 }

@@ -3,6 +3,7 @@ import { koboToNaira, nairaToKobo } from "../../schema/money";
 import type { CheckoutStart, InvoiceAnswer, InvoiceStatusAnswer, MerchantCurrency, PaymentConfirmation, PendingCardPayment } from "../../schema/wallet";
 import { INVOICE_LIFETIME_MS, type PaymentStatus } from "../../schema/constants";
 import type { Db } from "../db/client";
+import { rowAsSelect } from "../db/insert-select";
 import { payments, users } from "../db/tables";
 import { configFor, type Env } from "../config";
 import { TtlCache } from "../lib/cache";
@@ -15,8 +16,8 @@ import { ledgerInsert } from "./ledger";
 import { logReview, openReviewStatement, type OpenReviewInput } from "./payment-reviews";
 import { referralRewardStatement } from "./referrals";
 import { getSetting } from "./settings";
-import { enforceCostLimit } from "./rate-limit";
-import { STOP, type TickResult } from "./tick";
+import { costLimitInBatch, enforceCostLimit } from "./rate-limit";
+import { STOP, wakeAt, type TickResult } from "./tick";
 
 /**
  * Funding the wallet. A payment row records each attempt (Squad checkout or NOWPayments invoice); money moves only
@@ -88,15 +89,32 @@ export async function startCardPayment(
   amountNaira: number,
 ): Promise<CheckoutStart> {
   const db = deps.db;
-  await enforceCostLimit(db, user.id, "payment");
   const { squadmin } = await getSetting(db, "rate_settings");
   if (amountNaira < squadmin) throw new AppError("VALIDATION_FAILED", `min amount is ₦${squadmin}`, { field: "amount" });
   if (amountNaira > MAX_CARD_DEPOSIT_NAIRA) {
     throw new AppError("VALIDATION_FAILED", `max amount is ₦${MAX_CARD_DEPOSIT_NAIRA.toLocaleString("en-NG")}`, { field: "amount" });
   }
   const amountKobo = nairaToKobo(amountNaira);
-  const ref = newReference("VN", deps.clock.now());
-  await db.insert(payments).values({ id: ref, userId: user.id, provider: "squad", status: "pending", amountKobo, currency: "NGN" });
+  const now = deps.clock.now();
+  const ref = newReference("VN", now);
+  // The per-account cost limit rides the pending row's own write (decision 031): one batch counts the hit and writes
+  // the row only within the limit, so past it nothing is written and Squad is never asked.
+  const limit = costLimitInBatch(db, user.id, "payment", now);
+  const row: typeof payments.$inferInsert = {
+    id: ref,
+    userId: user.id,
+    provider: "squad",
+    status: "pending",
+    amountKobo,
+    currency: "NGN",
+    createdAt: now,
+    updatedAt: now,
+  };
+  const [counted] = await db.batch([
+    limit.count,
+    db.insert(payments).select(db.select(rowAsSelect(payments, row)).from(users).where(and(eq(users.id, user.id), limit.within))),
+  ]);
+  limit.enforce(counted);
   try {
     const checkout = await deps.provider.squad.initiate({
       amountKobo,
@@ -550,7 +568,7 @@ export async function invoiceTick(deps: PaymentDeps, paymentId: string): Promise
   if (settled) return STOP;
   const payment = await findPayment(deps.db, { id: paymentId, provider: "nowpayments" });
   if (!payment || deps.clock.now() > (payment.expiresAt ?? 0) + IN_FLIGHT_GIVE_UP_MS) return STOP;
-  return { again: true, delayMs: retryMs };
+  return wakeAt(deps.clock.now() + retryMs);
 }
 
 /**

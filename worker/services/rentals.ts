@@ -18,7 +18,7 @@ import { customerErrorFor, upstreamFor } from "./rental-upstream";
 import { findRental, ownedRental, type RentalRow } from "./rental-views";
 import { isSandboxUser } from "./sandbox-accounts";
 import { getSetting } from "./settings";
-import { STOP, type TickResult } from "./tick";
+import { STOP, wakeAt, type TickResult } from "./tick";
 import { toUsd } from "./upstream-money";
 
 /**
@@ -335,8 +335,7 @@ export async function rentalTick(deps: RentalDeps, rentalId: string): Promise<Ti
   }
   const expiresAt = after.expiresAt;
   if (after.status !== "active" || expiresAt === null) return STOP;
-  const now = deps.clock.now();
-  return { again: true, delayMs: nextAlarmAt({ ...after, expiresAt }, now) - now };
+  return wakeAt(nextAlarmAt({ ...after, expiresAt }, deps.clock.now()));
 }
 
 /** Rentals stuck 'pending' this long lost their request mid-way (the upstream call times out far sooner). */

@@ -59,7 +59,7 @@ async function outcome(orderId: string) {
 
 /** Polls until the window is spent (every poll waiting), which ends in the release attempt. */
 async function runOutWindow(orderId: string) {
-  let last = { again: true, delayMs: 0 };
+  let last = { again: true, wakeAt: 0 };
   for (let i = 0; i < MAX && last.again; i++) last = await pollSmsOrderTick(smsDeps(env), orderId);
   return last;
 }

@@ -234,7 +234,7 @@ describe("the injected clock and notify (services/deps.ts)", () => {
     const pushes = recordingNotify();
     const deps = { ...smsDeps(env), clock, notify: pushes.notify };
 
-    expect(await pollSmsOrderTick(deps, orderId)).toEqual({ again: true, delayMs: ANOTHER_CODE_WINDOW_MS });
+    expect(await pollSmsOrderTick(deps, orderId)).toEqual({ again: true, wakeAt: at + ANOTHER_CODE_WINDOW_MS });
     const row = await env.DB.prepare("SELECT status, activation_closes_at FROM sms_orders WHERE id = ?").bind(orderId).first<{ status: string; activation_closes_at: number }>();
     expect(row).toEqual({ status: "used", activation_closes_at: at + ANOTHER_CODE_WINDOW_MS });
     expect(pushes.sent).toEqual([{ userId: user.id, message: { kind: "sms.code", orderId, code: "424242", number: "15550001111" } }]);

@@ -7,7 +7,7 @@ import { SmsProviderError, type SmsPollResult } from "../providers/sms/types";
 import type { SmsDeps } from "./deps";
 import { getSetting } from "./settings";
 import { stalledChains } from "./sms-chain";
-import type { TickResult } from "./tick";
+import { STOP, wakeAt, type TickResult } from "./tick";
 import { findSmsOrder, orderCodes, type SmsOrderRow } from "./sms-views";
 import { readOutcome, upstreamFor } from "./sms-upstream";
 import { ANOTHER_CODE_WINDOW_MS, recordAnotherCode, recordCode, settle } from "./sms-transitions";
@@ -39,7 +39,8 @@ export const UNREADABLE_OUTCOME_LIMIT_MS = 60 * 60_000;
 export async function pollSmsOrderTick(deps: SmsDeps, orderId: string): Promise<TickResult> {
   const db = deps.db;
   const { interval_ms: delayMs, max_attempts: maxAttempts } = await getSetting(db, "sms_poll");
-  const done = { again: false, delayMs };
+  const done = STOP;
+  const later = (): TickResult => wakeAt(deps.clock.now() + delayMs);
   const before = await findSmsOrder(db, orderId);
   if (before?.status === "used" && before.upstreamId) return usedOrderTick(deps, before, delayMs, maxAttempts);
   // A retried alarm after the refund but before the next route was bought: carry on (the claim lets one through).
@@ -50,7 +51,7 @@ export async function pollSmsOrderTick(deps: SmsDeps, orderId: string): Promise<
   if (!before || before.status !== "waiting" || !before.upstreamId) return done;
   if (before.attempts >= maxAttempts) {
     const ended = await endWithoutCode(deps, before, "timeout", "no code within the polling window");
-    return ended === "deferred" ? { again: true, delayMs } : done;
+    return ended === "deferred" ? later() : done;
   }
 
   const provider = upstreamFor(deps, before);
@@ -62,7 +63,7 @@ export async function pollSmsOrderTick(deps: SmsDeps, orderId: string): Promise<
     log("warn", "sms poll failed", { orderId, kind: err.kind, detail: err.detail });
     if (!err.transient) {
       const ended = await endWithoutCode(deps, before, "error", `${err.kind}: ${err.detail}`);
-      return ended === "deferred" ? { again: true, delayMs } : done;
+      return ended === "deferred" ? later() : done;
     }
     result = null; // a blip: counts as an empty poll, the next tick tries again
   }
@@ -71,12 +72,12 @@ export async function pollSmsOrderTick(deps: SmsDeps, orderId: string): Promise<
   if (!order || order.status !== "waiting") return done;
   if (result?.state === "code") {
     // The next tick completes the number upstream once the another-code window has passed.
-    if ((await recordCode(deps, order, result.code, provider)) && provider.requestAnotherCode) return { again: true, delayMs: ANOTHER_CODE_WINDOW_MS };
+    if ((await recordCode(deps, order, result.code, provider)) && provider.requestAnotherCode) return wakeAt(deps.clock.now() + ANOTHER_CODE_WINDOW_MS);
     return done;
   }
   if (result?.state === "cancelled") {
     const ended = await endWithoutCode(deps, order, "error", "cancelled upstream");
-    return ended === "deferred" ? { again: true, delayMs } : done;
+    return ended === "deferred" ? later() : done;
   }
   const [counted] = await db
     .update(smsOrders)
@@ -87,11 +88,11 @@ export async function pollSmsOrderTick(deps: SmsDeps, orderId: string): Promise<
   if (attempts >= maxAttempts) {
     const latest = await findSmsOrder(db, orderId);
     if (latest?.status === "waiting" && (await endWithoutCode(deps, latest, "timeout", `no code in ${maxAttempts} polls`)) === "deferred") {
-      return { again: true, delayMs };
+      return later();
     }
     return done;
   }
-  return { again: true, delayMs };
+  return later();
 }
 
 /**
@@ -109,13 +110,13 @@ async function usedOrderTick(deps: SmsDeps, order: SmsOrderRow, delayMs: number,
       throw err;
     });
     const latest = await findSmsOrder(db, order.id);
-    if (!latest || latest.anotherCodeRequestedAt === null) return { again: true, delayMs: Math.max(1000, closesAt - deps.clock.now()) };
+    if (!latest || latest.anotherCodeRequestedAt === null) return wakeAt(Math.max(deps.clock.now() + 1000, closesAt));
     if (result?.state === "code" && !(await orderCodes(db, order.id)).includes(result.code.slice(0, 64))) {
       await recordAnotherCode(deps, latest, result.code);
-      return { again: true, delayMs: Math.max(1000, closesAt - deps.clock.now()) };
+      return wakeAt(Math.max(deps.clock.now() + 1000, closesAt));
     }
     const now = deps.clock.now();
-    if (now - latest.anotherCodeRequestedAt < delayMs * maxAttempts && now < closesAt) return { again: true, delayMs };
+    if (now - latest.anotherCodeRequestedAt < delayMs * maxAttempts && now < closesAt) return wakeAt(now + delayMs);
     await db
       .update(smsOrders)
       .set({ anotherCodeRequestedAt: null, updatedAt: now })
@@ -123,9 +124,9 @@ async function usedOrderTick(deps: SmsDeps, order: SmsOrderRow, delayMs: number,
     log("info", "another code did not arrive", { orderId: order.id });
   }
   const now = deps.clock.now();
-  if (now < closesAt) return { again: true, delayMs: closesAt - now };
+  if (now < closesAt) return wakeAt(closesAt);
   await provider.finish(order.upstreamId!).catch(() => undefined);
-  return { again: false, delayMs };
+  return STOP;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

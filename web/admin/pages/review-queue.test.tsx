@@ -90,6 +90,56 @@ describe("the review queue on the Deposits page", () => {
     expect(posts).toEqual([{ url: "/api/admin/reviews/rv_1/resolve", body: { action: "credit", amount: 7500, reason: "excess confirmed" } }]);
   });
 
+  it("a card charged another amount takes a typed amount, Squad's prefilled", async () => {
+    const card: ReviewItem = {
+      ...item,
+      kind: "card",
+      id: "rv_2",
+      reason: "card_amount_mismatch",
+      payment_id: "VN1",
+      provider_payment_id: "VN1",
+      expected_currency: "NGN",
+      expected_amount: "5000",
+      pay_currency: "NGN",
+      actually_paid: "4000",
+      suggested_amount: 4000,
+      detail: "Squad confirmed a charge of 4000 NGN for a checkout of 5000 NGN.",
+    };
+    const squad: Verification = {
+      provider: "squad",
+      status: "success",
+      pay_currency: "NGN",
+      actually_paid: "4000",
+      creditable: true,
+      suggested_amount: 4000,
+      max_amount: 4000,
+      message: "Squad confirms a charge of ₦4,000.00 for a checkout of ₦5,000.00: at most ₦4,000.00 may be credited.",
+      checked_at: "2026-11-25T19:05:00.000Z",
+    };
+    posts = [];
+    vi.stubGlobal("fetch", async (url: string, init: RequestInit) => {
+      if (init.method === "POST") {
+        posts.push({ url, body: JSON.parse(String(init.body)) });
+        return new Response(JSON.stringify({ message: "Credited.", balance: 3500, review: { ...card, status: "credited" } }), { status: 200 });
+      }
+      if (url.includes("/api/admin/reviews/rv_2")) return new Response(JSON.stringify({ review: card, verification: squad, verifyError: null }), { status: 200 });
+      return new Response(JSON.stringify({ data: [card] }), { status: 200 });
+    });
+    show();
+    fireEvent.click(await screen.findByRole("button", { name: "Review: Card charged another amount, ada@example.com" }));
+    const detail = within(await screen.findByTestId("review-detail"));
+    expect(await detail.findByText(/at most ₦4,000.00 may be credited/)).toBeTruthy();
+    expect(detail.getByText("Arrived (recorded)")).toBeTruthy(); // what Squad recorded, beside the ₦5,000 checkout
+    const amount = detail.getByLabelText(/Amount to credit/) as HTMLInputElement;
+    expect(amount.value).toBe("4000");
+    fireEvent.change(amount, { target: { value: "3500" } });
+    fireEvent.change(detail.getByLabelText(/Reason/), { target: { value: "bank fee kept" } });
+    fireEvent.click(detail.getByRole("button", { name: "Credit…" }));
+    fireEvent.click(within(detail.getByRole("group", { name: "Confirm decision" })).getByRole("button", { name: "Confirm credit" }));
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0]).toEqual({ url: "/api/admin/reviews/rv_2/resolve", body: { action: "credit", amount: 3500, reason: "bank fee kept" } });
+  });
+
   it("offers only a refusal when the provider reports nothing to credit, and sends no amount with it", async () => {
     serve(false);
     show();
