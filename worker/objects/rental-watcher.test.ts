@@ -242,10 +242,10 @@ describe("rentalTick: the one retry policy (services/tick.ts)", () => {
   it("an upstream fault is the tick's own: logged, and it asks to look again; anything else throws for the runtime to retry", async () => {
     const { id } = await rentUsaHour({ quiet: true });
     const before = Date.now();
-    const blip = await rentalTick({ ...rentalDeps(env, loadConfig(env)), provider: failingWith(new RentProviderError("unavailable", "HTTP 502")) }, id);
+    const blip = await rentalTick({ ...rentalDeps(env, loadConfig(env)), provider: () => failingWith(new RentProviderError("unavailable", "HTTP 502")) }, id);
     expect(blip.again).toBe(true);
     expect(blip.wakeAt).toBeGreaterThan(before);
-    await expect(rentalTick({ ...rentalDeps(env, loadConfig(env)), provider: failingWith(new Error("D1 went away")) }, id)).rejects.toThrow("D1 went away");
+    await expect(rentalTick({ ...rentalDeps(env, loadConfig(env)), provider: () => failingWith(new Error("D1 went away")) }, id)).rejects.toThrow("D1 went away");
     expect((await rentalRow(id))?.status).toBe("active");
   });
 

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Env } from "../config";
 import { ScriptedSmsProvider } from "../test/scripted-sms-provider";
+import { rentalProviderFor } from "../providers/rent";
 import type { RentalProvider } from "../providers/rent/types";
 import { rentNumber } from "../services/rentals";
 import { buySmsNumber, cancelSmsOrder } from "../services/sms-orders";
@@ -275,12 +276,16 @@ describe("sandbox keys never touch live providers or the real wallet", () => {
     overrideUpstreamsForTests({ sms: null });
     const ownerAfterLiveBuy = await balanceOf(owner.id);
 
-    // Rentals: the live provider handed to the service is never called for a sandbox account.
+    // Rentals: the live upstream the deployment is configured with is never called for a sandbox account.
     const refuse = () => {
       throw new Error("the live rental upstream was called for a sandbox account");
     };
     const liveRent: RentalProvider = { countries: refuse, limits: refuse, getNumber: refuse, getAllSms: refuse, setStatus: refuse } as unknown as RentalProvider;
-    const rental = await rentNumber({ ...rentalDeps(liveEnv, { providers: "live" }), provider: liveRent }, actor, { countryId: "5", unit: "hour", period: 1 });
+    const sandboxRent = rentalProviderFor(env, { providers: "sandbox" });
+    overrideUpstreamsForTests({ rent: (_e, mode) => (mode === "live" ? liveRent : sandboxRent) });
+    const rental = await rentNumber(rentalDeps(liveEnv, { providers: "live" }), actor, { countryId: "5", unit: "hour", period: 1 }).finally(() =>
+      overrideUpstreamsForTests({ rent: null }),
+    );
     expect(rental.status).toBe("active");
     expect(await balanceOf(owner.id)).toBe(ownerAfterLiveBuy); // the rental came from the sandbox wallet
     await expectLedgerBalanced();

@@ -34,7 +34,6 @@ import {
 import { rentalDeps, type RentalDeps } from "../services/deps";
 import { smsDeps } from "./sms";
 import { rentalWithInbox } from "../services/rental-inbox";
-import { providerModeFor } from "../services/sandbox-accounts";
 
 /**
  * The JSON developer API (docs/developer-api.md): one chained sub-app per resource, mounted below. Every route acts as
@@ -43,8 +42,8 @@ import { providerModeFor } from "../services/sandbox-accounts";
  * route, query, path and body from its `validate()` schemas (lib/openapi.ts, docs/decisions/029).
  */
 
-/** The key's account's rental upstream: a sk_test_ key's sandbox account always rents from the simulator. */
-const rentDeps = (c: Context<AppEnv>): RentalDeps => rentalDeps(c.env, { providers: providerModeFor(c.var.config.providers, c.var.user.id) });
+/** The rental deps: a sk_test_ key's sandbox account rents from the simulator by rentalDeps's own resolver. */
+const rentDeps = (c: Context<AppEnv>): RentalDeps => rentalDeps(c.env, c.var.config);
 
 const account = new Hono<AppEnv>().get(
   "/balance",

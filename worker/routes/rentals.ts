@@ -18,6 +18,7 @@ import { chargedBelowShown } from "../services/pricing";
 import { extendOptions, extendRental } from "../services/rental-extension";
 import { rentalWithInbox } from "../services/rental-inbox";
 import { rentalDeps as rentalDepsFor, type RentalDeps } from "../services/deps";
+import { upstreamFor } from "../services/rental-upstream";
 import { refundIfEndedKobo, rentalView } from "../services/rental-views";
 import { cancelRental, endRental, quoteRental, rentCountries, rentNumber } from "../services/rentals";
 
@@ -34,7 +35,7 @@ export const rentalRoutes = new Hono<AppEnv>()
 
   .post("/rent/countries", validate("json", rentQuoteRequestSchema), async (c) => {
     const body = c.req.valid("json");
-    const quote = await quoteRental(rentalDeps(c), c.var.user.totalDepositedKobo, {
+    const quote = await quoteRental(rentalDeps(c), c.var.user, {
       countryId: body.countryId,
       unit: body.duration,
       period: body.period,
@@ -82,7 +83,7 @@ export const rentalRoutes = new Hono<AppEnv>()
     const { id } = c.req.valid("param");
     const deps = rentalDeps(c);
     const options = await extendOptions(deps, c.var.user, id);
-    return c.json({ extendable: Boolean(deps.provider.extension), options } satisfies RentExtendOptionsResponse);
+    return c.json({ extendable: Boolean(upstreamFor(deps, c.var.user.id).extension), options } satisfies RentExtendOptionsResponse);
   })
 
   .post("/rentals/:id/extend", validate("param", rentalIdParamSchema), validate("json", rentExtendRequestSchema), async (c) => {

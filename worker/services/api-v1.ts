@@ -13,7 +13,7 @@ import type { RentalDeps, SmsDeps } from "./deps";
 import { pricingContext, smsPriceKobo } from "./pricing";
 import { rentalView } from "./rental-views";
 import { cancelRental, endRental, quoteRental, rentNumber } from "./rentals";
-import { envForUser, isSandboxUser } from "./sandbox-accounts";
+import { envForUser } from "./sandbox-accounts";
 import { findSmsOffer, smsCountries, smsOffers } from "./sms-catalogue";
 import { chainStateFor } from "./sms-chain";
 import { buySmsNumber, cancelSmsOrder, requestAnotherCode } from "./sms-orders";
@@ -70,7 +70,7 @@ export async function anotherCodeV1(deps: SmsDeps, userId: string, orderId: stri
 /** Rents at the server's price now: a guarded-refused price is 409, no stock 503, above max_price 409 with the price. */
 export async function rentV1(deps: RentalDeps, user: SignedInUser, body: z.infer<typeof v1RentSchema>): Promise<RentalView> {
   const choice = { countryId: body.country, unit: body.duration, period: body.period };
-  const quote = await quoteRental(deps, user.totalDepositedKobo, choice, { history: !isSandboxUser(user.id) });
+  const quote = await quoteRental(deps, user, choice);
   if (quote.refused) throw new AppError("CONFLICT", RENT_PRICE_REFUSED_MESSAGE);
   if (quote.priceKobo === null) throw new AppError("NO_NUMBERS", "No stock available for the selected duration");
   if (body.max_price !== undefined && quote.priceKobo > nairaToKobo(body.max_price)) throw aboveMaxPrice(quote.priceKobo);

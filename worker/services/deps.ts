@@ -8,7 +8,7 @@ import type { RentalProvider } from "../providers/rent/types";
 import { smsProviderFor } from "../providers/sms";
 import type { SmsProvider } from "../providers/sms/types";
 import { notify } from "./notify";
-import { envForUser } from "./sandbox-accounts";
+import { envForUser, providerModeFor } from "./sandbox-accounts";
 
 /**
  * The dependency shape of the three money flows (issue 14, docs/decisions/028-money-flow-deps.md): Receive SMS,
@@ -50,7 +50,14 @@ export type SmsProviderResolver = (name: SmsProviderName, userId: string) => Sms
 
 export type SmsDeps = MoneyFlowDeps<SmsProviderResolver>;
 
-export type RentalDeps = MoneyFlowDeps<RentalProvider>;
+/**
+ * Rent Number picks its upstream per customer: a sandbox account (test API key) always reaches the simulator
+ * (services/sandbox-accounts.ts providerModeFor); everyone else the deployment's configured one. The calls that have no
+ * customer (the country list the web form shows) pass null and get the deployment's own.
+ */
+export type RentalProviderResolver = (userId: string | null) => RentalProvider;
+
+export type RentalDeps = MoneyFlowDeps<RentalProviderResolver>;
 
 export interface PaymentDeps extends MoneyFlowDeps<PaymentProviders> {
   /** Keeps best-effort work (realtime pushes) alive after the answer: waitUntil in a request or an object, collected
@@ -72,8 +79,12 @@ export function smsDeps(env: Env): SmsDeps {
   return { ...common(env), provider: (name, userId) => smsProviderFor(envForUser(env, userId), name) };
 }
 
+/** Each mode's adapter is built once per deps, on first use (a live deployment builds the simulator's only when a
+ * sandbox account rents). */
 export function rentalDeps(env: Env, config: Pick<Config, "providers">): RentalDeps {
-  return { ...common(env), provider: rentalProviderFor(env, config) };
+  const built: Partial<Record<Config["providers"], RentalProvider>> = {};
+  const forMode = (providers: Config["providers"]) => (built[providers] ??= rentalProviderFor(env, { providers }));
+  return { ...common(env), provider: (userId) => forMode(userId === null ? config.providers : providerModeFor(config.providers, userId)) };
 }
 
 export function paymentDeps(env: Env, config: Pick<Config, "providers" | "publicUrl">, defer: Defer): PaymentDeps {

@@ -1,15 +1,18 @@
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { configFor } from "../config";
+import { configFor, type Env } from "../config";
 import { AppError } from "../lib/errors";
 import { rentalProviderFor } from "../providers/rent";
 import { RentProviderError, type RentalExtension, type RentalProvider } from "../providers/rent/types";
+import { overrideUpstreamsForTests } from "../providers/test-seams";
+import { createKey } from "../test/api-fixtures";
 import { patchSandboxRental } from "../test/rent-fixtures";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { extendOptions, extendRental } from "./rental-extension";
 import { clearSettingsCache, putSetting } from "./settings";
 import { rentalDeps } from "./deps";
+import { cancelRental, rentNumber } from "./rentals";
 
 /**
  * Extending a rental (decision 019). sms-man, our rent upstream, documents no extension, so the real sandbox offers
@@ -52,7 +55,7 @@ function protocolExtension(opts: { refuse?: boolean } = {}) {
 function depsWith(extension?: RentalExtension) {
   const base = rentalProviderFor(env, configFor(env));
   const provider: RentalProvider = extension ? Object.assign(Object.create(base), { extension }) : base;
-  return { ...rentalDeps(env, configFor(env)), provider };
+  return { ...rentalDeps(env, configFor(env)), provider: () => provider };
 }
 
 async function rentDay() {
@@ -158,5 +161,54 @@ describe("sms-man rentals (no documented extension)", () => {
     const other = await createUser();
     expect((await api(`/api/rentals/${id}/extend-options`, { token: other.token })).status).toBe(404);
     expect((await api(`/api/rentals/${id}/extend`, { token: other.token, json: { duration: "hour", period: 4 } })).status).toBe(404);
+  });
+});
+
+describe("a sandbox account's rental on a live deployment", () => {
+  it("is extended and cancelled by the simulator; the configured live upstream is never called", async () => {
+    const refuse = () => {
+      throw new Error("the live rental upstream was called for a sandbox account");
+    };
+    const liveExtension: RentalExtension = { price: refuse, extend: refuse };
+    const liveRent = { countries: refuse, limits: refuse, getNumber: refuse, getAllSms: refuse, setStatus: refuse, extension: liveExtension } as unknown as RentalProvider;
+    // The simulator's adapter, given the protocol's extension so that the sandbox account has something to extend with.
+    const { extension, calls } = protocolExtension();
+    const simulator: RentalProvider = Object.assign(Object.create(rentalProviderFor(env, { providers: "sandbox" })), { extension });
+    const modes: string[] = [];
+    overrideUpstreamsForTests({
+      rent: (_e, mode) => {
+        modes.push(mode);
+        return mode === "live" ? liveRent : simulator;
+      },
+    });
+    try {
+      const owner = await createUser({ balanceKobo: 0 });
+      await createKey(owner, "test");
+      expect((await api("/api/keys/sandbox/top-up", { token: owner.token, json: { amount: 5000 } })).status).toBeLessThan(300);
+      const sandbox = { id: `sbx_${owner.id}`, totalDepositedKobo: 0 };
+      const liveEnv: Env = { ...env, PROVIDERS: "live" };
+      const deps = rentalDeps(liveEnv, { providers: "live" });
+
+      const rental = await rentNumber(deps, sandbox, { countryId: "5", unit: "hour", period: 4 });
+      started.push(rental.id);
+      await patchSandboxRental(env.DB, rental.upstreamId!, { firstSmsAt: Date.now() + 86_400_000 });
+      expect(rental.status).toBe("active");
+
+      // Extension: priced and extended by the simulator's adapter, charged to the test wallet only.
+      const { charged } = await extendRental(deps, sandbox, rental.id, { unit: "hour", period: 4 });
+      expect(charged).toBe(896);
+      expect(calls.map((c) => c.action)).toEqual(["getContinueRentPrice", "continueRentNumber"]);
+      expect(await extensionRows(rental.id)).toEqual([{ key: `rent_extend:${rental.id}:1`, amount_kobo: -89_600, kind: "rent" }]);
+
+      // Cancel: the simulator confirms it and the rental is refunded to the test wallet.
+      const { rental: cancelled, refunded } = await cancelRental(deps, sandbox.id, rental.id);
+      expect(cancelled.status).toBe("cancelled");
+      expect(refunded).toBe(true);
+      expect(new Set(modes)).toEqual(new Set(["sandbox"]));
+      expect(await balanceOf(owner.id)).toBe(0);
+      await expectLedgerBalanced();
+    } finally {
+      overrideUpstreamsForTests({ rent: null });
+    }
   });
 });

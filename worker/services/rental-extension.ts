@@ -11,7 +11,7 @@ import { pricingContext, rentPriceKobo } from "./pricing";
 import { enforceCostLimit } from "./rate-limit";
 import { startWatcher } from "./rental-inbox";
 import type { RentalDeps } from "./deps";
-import { customerErrorFor } from "./rental-upstream";
+import { customerErrorFor, upstreamFor } from "./rental-upstream";
 import { findRental, ownedRental, type RentalRow } from "./rental-views";
 import { getSetting } from "./settings";
 import { toUsd } from "./upstream-money";
@@ -38,7 +38,7 @@ const hoursOf = (unit: RentUnit, period: number) => (RENT_UNIT_MS[unit] * period
 
 
 async function priceKobo(deps: RentalDeps, row: RentalRow, totalDepositedKobo: number, unit: RentUnit, period: number): Promise<number | null> {
-  const extension = deps.provider.extension;
+  const extension = upstreamFor(deps, row.userId).extension;
   if (!extension || !row.upstreamId) return null;
   const cost = await extension.price(row.upstreamId, hoursOf(unit, period));
   const costUsd = toUsd(cost, await getSetting(deps.db, "upstream_rates"));
@@ -52,7 +52,7 @@ async function priceKobo(deps: RentalDeps, row: RentalRow, totalDepositedKobo: n
 /** The Extend choices for one rental with the server's price each; empty where the upstream cannot extend it. */
 export async function extendOptions(deps: RentalDeps, user: { id: string; totalDepositedKobo: number }, id: string): Promise<RentExtendOption[]> {
   const row = await ownedRental(deps.db, user.id, id);
-  if (!deps.provider.extension || row.status !== "active" || row.expiresAt === null || row.expiresAt <= deps.clock.now()) return [];
+  if (!upstreamFor(deps, row.userId).extension || row.status !== "active" || row.expiresAt === null || row.expiresAt <= deps.clock.now()) return [];
   const out: RentExtendOption[] = [];
   for (const choice of EXTEND_CHOICES) {
     try {
@@ -78,7 +78,9 @@ export async function extendRental(
   if (row.status !== "active" || row.expiresAt === null || row.expiresAt <= deps.clock.now()) {
     throw new AppError("INVALID_STATE", "This rental has already ended and can no longer be extended.");
   }
-  if (!deps.provider.extension || !row.upstreamId) {
+  // The rental's own customer's upstream: a sandbox account's rental is extended by the simulator, never the live one.
+  const extension = upstreamFor(deps, row.userId).extension;
+  if (!extension || !row.upstreamId) {
     throw new AppError("INVALID_STATE", "This number's provider does not allow extending a rental. Rent a new number before this one ends.");
   }
   if (!EXTEND_CHOICES.some((c) => c.unit === request.unit && c.period === request.period)) {
@@ -136,7 +138,7 @@ export async function extendRental(
   }
 
   try {
-    await deps.provider.extension.extend(row.upstreamId, hoursOf(request.unit, request.period));
+    await extension.extend(row.upstreamId, hoursOf(request.unit, request.period));
   } catch (err) {
     await refundExtension(deps, row, n, duration, "the provider did not extend it");
     if (err instanceof RentProviderError && err.kind === "refused") {

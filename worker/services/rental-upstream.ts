@@ -1,16 +1,15 @@
 import { NO_RENT_STOCK_MESSAGE } from "../../schema/constants";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
-import { rentalProviderFor } from "../providers/rent";
 import { RentProviderError, type RentalProvider } from "../providers/rent/types";
 import type { RentalDeps } from "./deps";
-import { isSandboxUser } from "./sandbox-accounts";
 
 /** The upstream each customer's rental talks to, and how its failures read to the customer. */
 
-/** The upstream for one customer's rental: a sandbox account (test API key) always rents from the simulator. */
-export function upstreamFor(deps: RentalDeps, userId: string): RentalProvider {
-  return isSandboxUser(userId) ? rentalProviderFor(deps.env, { providers: "sandbox" }) : deps.provider;
+/** The upstream for one customer's rentals (a sandbox account's is always the simulator: rentalDeps's resolver), or
+ * with null, where no customer is involved, the deployment's own. */
+export function upstreamFor(deps: RentalDeps, userId: string | null): RentalProvider {
+  return deps.provider(userId);
 }
 
 const UPSTREAM_DOWN = "The number provider is not available right now. Please try again in a few minutes.";

@@ -46,16 +46,12 @@ export interface RentQuote {
   refused?: string;
 }
 
-/** `history` false: a sandbox account's simulated prices never touch the live prices' jump-guard history. */
-export async function quoteRental(
-  deps: RentalDeps,
-  totalDepositedKobo: number,
-  choice: RentChoice,
-  { history = true }: { history?: boolean } = {},
-): Promise<RentQuote> {
+/** The customer's quote, from their upstream. A sandbox account's simulated prices never touch the live prices'
+ * jump-guard history. */
+export async function quoteRental(deps: RentalDeps, user: { id: string; totalDepositedKobo: number }, choice: RentChoice): Promise<RentQuote> {
   let limits: RentLimit[];
   try {
-    limits = await deps.provider.limits(choice);
+    limits = await upstreamFor(deps, user.id).limits(choice);
   } catch (err) {
     throw customerErrorFor(err, "limits");
   }
@@ -72,9 +68,9 @@ export async function quoteRental(
   });
   const inStock = priced.find((l) => l.countryId === choice.countryId && l.count > 0) ?? null;
   // The SMS buys' ceiling and jump guard: an implausible price is never sold (nor shown as in stock).
-  const refused = inStock ? await guardRentPrice(deps.db, choice, inStock, { history }) : null;
+  const refused = inStock ? await guardRentPrice(deps.db, choice, inStock, { history: !isSandboxUser(user.id) }) : null;
   const limit = refused ? null : inStock;
-  const ctx = await pricingContext(deps.db, totalDepositedKobo);
+  const ctx = await pricingContext(deps.db, user.totalDepositedKobo);
   return {
     limits: priced.map((l) => ({ country_id: l.countryId, count: refused && l === inStock ? 0 : l.count, cost: costMinorUnits(l.costUsd) })),
     priceKobo: limit ? rentPriceKobo(limit.costUsd, ctx) : null,
@@ -87,19 +83,22 @@ export async function quoteRental(
 // Countries (names for rental rows and the form's country list)
 
 const COUNTRY_CACHE_MS = 3_600_000;
-const countryCache = new TtlCache<"countries", Promise<{ id: string; title: string }[]>>(COUNTRY_CACHE_MS);
+/** Kept per upstream: a sandbox account's simulated list never stands in for the live one. */
+const countryCache = new TtlCache<"deployment" | "sandbox", Promise<{ id: string; title: string }[]>>(COUNTRY_CACHE_MS);
 
-export async function rentCountries(deps: RentalDeps): Promise<{ id: string; title: string }[]> {
+/** The countries the customer's upstream rents in; null (the public form's list) asks the deployment's own. */
+export async function rentCountries(deps: RentalDeps, userId: string | null = null): Promise<{ id: string; title: string }[]> {
+  const key = userId !== null && isSandboxUser(userId) ? "sandbox" : "deployment";
   try {
-    return await countryCache.getOrLoad("countries", () => deps.provider.countries());
+    return await countryCache.getOrLoad(key, () => upstreamFor(deps, userId).countries());
   } catch (err) {
     throw customerErrorFor(err, "countries");
   }
 }
 
-async function countryName(deps: RentalDeps, countryId: string): Promise<string> {
+async function countryName(deps: RentalDeps, userId: string, countryId: string): Promise<string> {
   try {
-    return (await rentCountries(deps)).find((c) => c.id === countryId)?.title ?? `Country ${countryId}`;
+    return (await rentCountries(deps, userId)).find((c) => c.id === countryId)?.title ?? `Country ${countryId}`;
   } catch {
     // A missing name must not stop a paid rental.
     return `Country ${countryId}`;
@@ -121,7 +120,7 @@ export async function rentNumber(
 ): Promise<RentalRow> {
   await enforceCostLimit(deps.db, user.id, "rental");
   const choice: RentChoice = { countryId: request.countryId, unit: request.unit, period: request.period };
-  const quote = await quoteRental({ ...deps, provider: upstreamFor(deps, user.id) }, user.totalDepositedKobo, choice, { history: !isSandboxUser(user.id) });
+  const quote = await quoteRental(deps, user, choice);
   // Refused before anything is written: no debit, no rental row.
   if (quote.refused) throw new AppError("CONFLICT", RENT_PRICE_REFUSED_MESSAGE);
   if (quote.priceKobo === null) throw new AppError("NO_NUMBERS", NO_RENT_STOCK_MESSAGE);
@@ -129,7 +128,7 @@ export async function rentNumber(
   assertNotAboveShown(priceKobo, request.clientPrice);
 
   const id = crypto.randomUUID();
-  const name = await countryName(deps, choice.countryId);
+  const name = await countryName(deps, user.id, choice.countryId);
   const duration = formatRentDuration(choice.unit, choice.period);
   const now = deps.clock.now();
   try {
