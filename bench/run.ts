@@ -132,9 +132,10 @@ async function apiFigures(url: string, auth: Record<string, string>) {
 function testTimeFigures() {
 const timingsFile = path.join(root, "node_modules", ".cache", "test-timings.json");
 if (existsSync(timingsFile)) {
-  const t = JSON.parse(readFileSync(timingsFile, "utf8")) as { finishedAt: string; totalS: number; steps: Record<string, number>; passed: boolean };
+  const t = JSON.parse(readFileSync(timingsFile, "utf8")) as { finishedAt: string; commit?: string | null; totalS: number; steps: Record<string, number>; passed: boolean };
   const worker = t.steps["worker tests (workerd + local D1)"];
-  figure(`npm test wall time (last run ${t.finishedAt}${t.passed ? "" : ", failed"})`, (t.totalS / 60).toFixed(1), "min", "< 10 min", t.passed && t.totalS < 600);
+  const run = `last run ${t.finishedAt}${t.commit ? ` on ${t.commit}` : ""}${t.passed ? "" : ", failed"}`;
+  figure(`npm test wall time (${run})`, (t.totalS / 60).toFixed(1), "min", "< 10 min", t.passed && t.totalS < 600);
   if (worker !== undefined) figure("worker suite wall time", (worker / 60).toFixed(1), "min", "< 2 min", worker < 120);
 } else {
   console.log("npm test wall time: not measured yet (run `npm test` once; it records node_modules/.cache/test-timings.json)");

@@ -16,7 +16,9 @@ function recordTimings(passed: boolean) {
     const dir = path.join(root, "node_modules", ".cache");
     mkdirSync(dir, { recursive: true });
     const totalS = (Date.now() - started) / 1000;
-    writeFileSync(path.join(dir, "test-timings.json"), JSON.stringify({ finishedAt: new Date().toISOString(), passed, totalS, steps: timings }, null, 2));
+    // The commit measured, so a figure quoted in the README can name it (worktrees share node_modules, and so this file).
+    const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).stdout?.trim() || null;
+    writeFileSync(path.join(dir, "test-timings.json"), JSON.stringify({ finishedAt: new Date().toISOString(), commit, passed, totalS, steps: timings }, null, 2));
   } catch {
     // a read-only checkout still runs its tests
   }
