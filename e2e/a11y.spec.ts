@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { axeProblems } from "./axe";
+import { axeProblems, rendered } from "./axe";
 import { expect, test, signInBrowser, signUpAndFund, type Session } from "./support";
 
 // The bar for every screen (issue 18), held in few page loads: one tab per theme visits every screen and dialog by
@@ -9,21 +9,6 @@ import { expect, test, signInBrowser, signUpAndFund, type Session } from "./supp
 
 const PUBLIC_SCREENS = ["#/homepage/1", "#/login", "#/signup/1", "#/forgot-password/1", "#/reset-password/1?token=t&id=1", "#/privacy/1", "#/terms/1", "#/developers"];
 const SIGNED_IN_SCREENS = ["#/dashboard/1", "#/sms/1", "#/number/1", "#/payment/1", "#/esim/1", "#/e-plans/1", "#/settings/1"];
-/**
- * Waits until the page has drawn what the last step changed (a new width, a scroll, an opened dialog) and every
- * transition it started (drawer, fade) has finished: two animation frames (media-query listeners and the re-render
- * they schedule run before the second), then the finite CSS animations and transitions, capped at 2 s. It replaced
- * fixed pauses of 50-300 ms that were both slower and, on a loaded machine, no guarantee (decision 030).
- */
-async function rendered(page: Page) {
-  await page.evaluate(async () => {
-    await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
-    const running = document.getAnimations().filter((a) => a.playState === "running" && a.effect?.getTiming().iterations !== Infinity);
-    if (running.length === 0) return;
-    await Promise.race([Promise.all(running.map((a) => a.finished.catch(() => undefined))), new Promise((resolve) => setTimeout(resolve, 2000))]);
-  });
-}
-
 /** Waits for a screen to settle: its h1 shown, no skeleton or 'Loading' text left, its transitions done. */
 async function settle(page: Page) {
   await expect(page.locator("h1:visible").first()).toBeVisible();

@@ -4,8 +4,29 @@ import type { Page } from "@playwright/test";
 // Moderate rules issue 18 names as found problems; everything critical or serious fails too.
 const ALSO_CHECKED = new Set(["region", "page-has-heading-one", "landmark-one-main", "heading-order"]);
 
-/** axe on the page as it stands: the critical and serious violations (and the moderate ones above), one line each. */
+/**
+ * Waits until the page has drawn what the last step changed (a new width, a scroll, an opened dialog) and every
+ * transition it started (drawer, fade) has finished: two animation frames (media-query listeners and the re-render
+ * they schedule run before the second), then the finite CSS animations and transitions, capped at 2 s. It replaced
+ * fixed pauses of 50-300 ms that were both slower and, on a loaded machine, no guarantee (decision 030). axeProblems
+ * waits for it too: a theme switched just before a scan starts a colour transition, and axe reading the page half-way
+ * through it measured a button's text half-changed against its old background (a contrast failure that is not there).
+ */
+export async function rendered(page: Page) {
+  await page.evaluate(async () => {
+    await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+    const running = document.getAnimations().filter((a) => a.playState === "running" && a.effect?.getTiming().iterations !== Infinity);
+    if (running.length === 0) return;
+    await Promise.race([Promise.all(running.map((a) => a.finished.catch(() => undefined))), new Promise((resolve) => setTimeout(resolve, 2000))]);
+  });
+}
+
+/**
+ * axe on the page as it stands, once it has drawn and its transitions have ended: the critical and serious violations
+ * (and the moderate ones above), one line each.
+ */
 export async function axeProblems(page: Page, where: string): Promise<string[]> {
+  await rendered(page);
   const results = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
     // Sonner's toasts come and go on their own clock; they are checked where a journey raises them.
