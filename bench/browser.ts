@@ -168,7 +168,11 @@ export async function codeToScreen(browser: Browser, url: string, session: Signe
     const timing = await fetch(`${url}/sandbox/sms/orders/${encodeURIComponent(orderId)}`);
     if (!timing.ok) throw new Error(`sandbox timing failed: ${timing.status}`);
     const { codeAt } = (await timing.json()) as { codeAt: number };
-    watches.push(watchCode(page, orderId).then((shownAt) => shownAt - codeAt));
+    const watch = watchCode(page, orderId).then((shownAt) => shownAt - codeAt);
+    // Awaited below; until then a failure later in this loop (which closes the page) must surface as itself, not as
+    // this watch's unhandled rejection.
+    watch.catch(() => undefined);
+    watches.push(watch);
     if (push) {
       setTimeout(() => {
         void fetch(`${url}/sandbox/sms/orders/${encodeURIComponent(orderId)}/push`, { method: "POST" });
@@ -194,7 +198,7 @@ async function watchCode(page: Page, orderId: string): Promise<number> {
     )
     .catch(async (err: Error) => {
       const row = await page.locator(`tr[data-order-id="${orderId}"]`).textContent({ timeout: 1000 }).catch(() => "(no row)");
-      const realtime = await page.evaluate(() => document.documentElement.dataset.realtime);
+      const realtime = await page.evaluate(() => document.documentElement.dataset.realtime).catch(() => "(page closed)");
       throw new Error(`order ${orderId}: no code on screen within 40 s (row: ${row}; realtime: ${realtime})`, { cause: err });
     });
   return (await shownAt.jsonValue()) as number;

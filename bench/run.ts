@@ -47,7 +47,8 @@ const browser = await launchBrowser();
 try {
   const url = server.url;
   const owner = await register(url, "main");
-  await fund(url, owner.token, 30_000);
+  // Enough for the purchases of the API figures and the 24 of code-to-screen.
+  await fund(url, owner.token, 60_000);
   const session = await apiLogin(url, owner.email, "benchpass123");
   const auth = { authorization: `Bearer ${session.token}` };
 
