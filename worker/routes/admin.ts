@@ -66,9 +66,7 @@ import { getSettings } from "../services/settings";
 import { settleSmsOrderNow } from "../services/sms-poll";
 import { disableTwoFactor } from "../services/two-factor";
 import { UpstreamFault } from "../providers/upstream-http";
-import { paymentDeps } from "./wallet";
-import { rentalDeps } from "./rentals";
-import { smsDeps } from "./sms";
+import { paymentDepsOf, rentalDepsOf, smsDepsOf } from "./flow-deps";
 
 const operatorOf = (c: Context<AppEnv>): Operator => ({ id: c.var.user.id, email: c.var.user.email });
 
@@ -181,7 +179,7 @@ export const adminRoutes = new Hono<AppEnv>()
     const id = c.req.param("id");
     const before = await findDeposit(db, id);
     if (!before) throw new AppError("NOT_FOUND", "No deposit with this id.");
-    const deps = paymentDeps(c);
+    const deps = paymentDepsOf(c);
     if (before.provider === "squad") await confirmCardPayment(deps, id);
     else await settleInvoice(deps, id);
     const after = await findDeposit(db, id);
@@ -209,7 +207,7 @@ export const adminRoutes = new Hono<AppEnv>()
     let verification = null;
     let verifyError: string | null = null;
     try {
-      verification = await verifyQueueItem(paymentDeps(c), review);
+      verification = await verifyQueueItem(paymentDepsOf(c), review);
     } catch (err) {
       if (!(err instanceof UpstreamFault)) throw err;
       verifyError = `${review.kind === "card" ? "Squad" : "NOWPayments"} could not be reached: try again.`;
@@ -220,7 +218,7 @@ export const adminRoutes = new Hono<AppEnv>()
   /** Verify again with the provider, then credit the right amount or refuse, once (a second decision is 409). Audited. */
   .post("/reviews/:id/resolve", validate("json", reviewResolveSchema), async (c) => {
     const body = c.req.valid("json");
-    const result = await resolveQueueItem(paymentDeps(c), { id: c.req.param("id"), operator: operatorOf(c), action: body.action, amount: body.amount, reason: body.reason });
+    const result = await resolveQueueItem(paymentDepsOf(c), { id: c.req.param("id"), operator: operatorOf(c), action: body.action, amount: body.amount, reason: body.reason });
     changed(c, "deposits");
     return c.json({ message: result.review.status === "credited" ? "Credited." : "Refused.", ...result } satisfies ReviewResolveAnswer);
   })
@@ -231,7 +229,7 @@ export const adminRoutes = new Hono<AppEnv>()
 
   .post("/orders/:id/settle", validate("json", reasonSchema), async (c) => {
     const id = c.req.param("id");
-    const result = await settleSmsOrderNow(smsDeps(c), id);
+    const result = await settleSmsOrderNow(smsDepsOf(c), id);
     await audit(c.env.DB, { actor: operatorOf(c).email, action: "order.settle", detail: { orderId: id, ...result }, reason: c.req.valid("json").reason, subject: id, previousSql: sqlString(JSON.stringify(result.from)) });
     changed(c, "orders");
     return c.json(result satisfies SettleAnswer);
@@ -239,7 +237,7 @@ export const adminRoutes = new Hono<AppEnv>()
 
   .post("/rentals/:id/settle", validate("json", reasonSchema), async (c) => {
     const id = c.req.param("id");
-    const result = await settleRentalNow(rentalDeps(c), id);
+    const result = await settleRentalNow(rentalDepsOf(c), id);
     await audit(c.env.DB, { actor: operatorOf(c).email, action: "rental.settle", detail: { rentalId: id, ...result }, reason: c.req.valid("json").reason, subject: id, previousSql: sqlString(JSON.stringify(result.from)) });
     changed(c, "rentals");
     return c.json(result satisfies SettleAnswer);

@@ -1,4 +1,4 @@
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import {
   v1BalanceSchema,
   v1BuySmsSchema,
@@ -31,9 +31,8 @@ import {
   rentV1,
   smsOrderV1,
 } from "../services/api-v1";
-import { rentalDeps, type RentalDeps } from "../services/deps";
-import { smsDeps } from "./sms";
 import { rentalWithInbox } from "../services/rental-inbox";
+import { rentalDepsOf, smsDepsOf } from "./flow-deps";
 
 /**
  * The JSON developer API (docs/developer-api.md): one chained sub-app per resource, mounted below. Every route acts as
@@ -42,8 +41,6 @@ import { rentalWithInbox } from "../services/rental-inbox";
  * route, query, path and body from its `validate()` schemas (lib/openapi.ts, docs/decisions/029).
  */
 
-/** The rental deps: a sk_test_ key's sandbox account rents from the simulator by rentalDeps's own resolver. */
-const rentDeps = (c: Context<AppEnv>): RentalDeps => rentalDeps(c.env, c.var.config);
 
 const account = new Hono<AppEnv>().get(
   "/balance",
@@ -77,13 +74,13 @@ const smsOrders = new Hono<AppEnv>()
       errors: [400, 402, 409, 422, 502, 503, 504],
     }),
     validate("json", v1BuySmsSchema),
-    async (c) => c.json(await buySmsV1(smsDeps(c), c.var.user, c.req.valid("json")), 201),
+    async (c) => c.json(await buySmsV1(smsDepsOf(c), c.var.user, c.req.valid("json")), 201),
   )
   .get(
     "/:id",
     describeRoute({ summary: "An order: its status and every code received", response: v1SmsOrderSchema, errors: [404] }),
     validate("param", v1IdParamSchema),
-    async (c) => c.json(await smsOrderV1(smsDeps(c), c.var.user.id, c.req.valid("param").id)),
+    async (c) => c.json(await smsOrderV1(smsDepsOf(c), c.var.user.id, c.req.valid("param").id)),
   )
   .post(
     "/:id/cancel",
@@ -93,7 +90,7 @@ const smsOrders = new Hono<AppEnv>()
       errors: [404, 409, 502],
     }),
     validate("param", v1IdParamSchema),
-    async (c) => c.json(await cancelSmsOrderV1(smsDeps(c), c.var.user.id, c.req.valid("param").id)),
+    async (c) => c.json(await cancelSmsOrderV1(smsDepsOf(c), c.var.user.id, c.req.valid("param").id)),
   )
   .post(
     "/:id/another-code",
@@ -103,7 +100,7 @@ const smsOrders = new Hono<AppEnv>()
       errors: [404, 409, 422, 502],
     }),
     validate("param", v1IdParamSchema),
-    async (c) => c.json(await anotherCodeV1(smsDeps(c), c.var.user.id, c.req.valid("param").id)),
+    async (c) => c.json(await anotherCodeV1(smsDepsOf(c), c.var.user.id, c.req.valid("param").id)),
   );
 
 const rentals = new Hono<AppEnv>()
@@ -116,25 +113,25 @@ const rentals = new Hono<AppEnv>()
       errors: [400, 402, 409, 502, 503, 504],
     }),
     validate("json", v1RentSchema),
-    async (c) => c.json(await rentV1(rentDeps(c), c.var.user, c.req.valid("json")), 201),
+    async (c) => c.json(await rentV1(rentalDepsOf(c), c.var.user, c.req.valid("json")), 201),
   )
   .get(
     "/:id",
     describeRoute({ summary: "A rental and its inbox (newest first)", response: v1RentalDetailSchema, errors: [404] }),
     validate("param", v1IdParamSchema),
-    async (c) => c.json(await rentalWithInbox(rentDeps(c), c.var.user.id, c.req.valid("param").id)),
+    async (c) => c.json(await rentalWithInbox(rentalDepsOf(c), c.var.user.id, c.req.valid("param").id)),
   )
   .post(
     "/:id/cancel",
     describeRoute({ summary: "Cancel within 20 minutes if no SMS came (refunds)", response: v1RentalSchema, errors: [404, 409] }),
     validate("param", v1IdParamSchema),
-    async (c) => c.json(await cancelRentalV1(rentDeps(c), c.var.user.id, c.req.valid("param").id)),
+    async (c) => c.json(await cancelRentalV1(rentalDepsOf(c), c.var.user.id, c.req.valid("param").id)),
   )
   .post(
     "/:id/end",
     describeRoute({ summary: "End a rental early (no refund)", response: v1RentalSchema, errors: [404, 409] }),
     validate("param", v1IdParamSchema),
-    async (c) => c.json(await endRentalV1(rentDeps(c), c.var.user.id, c.req.valid("param").id)),
+    async (c) => c.json(await endRentalV1(rentalDepsOf(c), c.var.user.id, c.req.valid("param").id)),
   );
 
 export const apiV1Routes = new Hono<AppEnv>()

@@ -4,7 +4,7 @@ import type { AppEnv } from "../app-env";
 import { AppError } from "../lib/errors";
 import { callerFor } from "../middleware/api-key";
 import { protocolAction } from "../services/protocol-api";
-import { smsDeps } from "./sms";
+import { smsDepsOf } from "./flow-deps";
 
 /**
  * GET|POST /stubs/handler_api.php: the SMS-Activate protocol at the path DaisySMS serves it, so existing tools switch
@@ -28,7 +28,7 @@ export const handlerApiRoutes = new Hono<AppEnv>()
     const get = (name: string) => (params.get(name) ?? "").trim();
     const caller = get("api_key") ? await callerFor(c, get("api_key")) : null;
     if (!caller) return c.text("BAD_KEY");
-    const reply = await protocolAction(smsDeps(c), caller.user, get("action"), { get });
+    const reply = await protocolAction(smsDepsOf(c), caller.user, get("action"), { get });
     return "text" in reply ? c.text(reply.text) : c.json(reply.json);
   });
 

@@ -17,13 +17,10 @@ import { requireAuth } from "../middleware/auth";
 import { chargedBelowShown } from "../services/pricing";
 import { extendOptions, extendRental } from "../services/rental-extension";
 import { rentalWithInbox } from "../services/rental-inbox";
-import { rentalDeps as rentalDepsFor, type RentalDeps } from "../services/deps";
 import { upstreamFor } from "../services/rental-upstream";
 import { refundIfEndedKobo, rentalView } from "../services/rental-views";
 import { cancelRental, endRental, quoteRental, rentCountries, rentNumber } from "../services/rentals";
-
-/** Shared with the console's settle action (routes/admin.ts). */
-export const rentalDeps = (c: { env: AppEnv["Bindings"]; var: AppEnv["Variables"] }): RentalDeps => rentalDepsFor(c.env, c.var.config);
+import { rentalDepsOf } from "./flow-deps";
 
 /** Rent Number (docs/api.md "Rent Number"). Every route is signed in; the user comes from the token only. */
 export const rentalRoutes = new Hono<AppEnv>()
@@ -31,11 +28,11 @@ export const rentalRoutes = new Hono<AppEnv>()
   .use("/rent-number", requireAuth)
   .use("/rentals/*", requireAuth)
 
-  .get("/rent/country-list", async (c) => c.json(await rentCountries(rentalDeps(c))))
+  .get("/rent/country-list", async (c) => c.json(await rentCountries(rentalDepsOf(c))))
 
   .post("/rent/countries", validate("json", rentQuoteRequestSchema), async (c) => {
     const body = c.req.valid("json");
-    const quote = await quoteRental(rentalDeps(c), c.var.user, {
+    const quote = await quoteRental(rentalDepsOf(c), c.var.user, {
       countryId: body.countryId,
       unit: body.duration,
       period: body.period,
@@ -52,7 +49,7 @@ export const rentalRoutes = new Hono<AppEnv>()
 
   .post("/rent-number", validate("json", rentNumberRequestSchema), async (c) => {
     const body = c.req.valid("json");
-    const row = await rentNumber(rentalDeps(c), c.var.user, {
+    const row = await rentNumber(rentalDepsOf(c), c.var.user, {
       countryId: body.countryId,
       unit: body.duration,
       period: body.period,
@@ -62,26 +59,26 @@ export const rentalRoutes = new Hono<AppEnv>()
   })
 
   .get("/rentals/:id", validate("param", rentalIdParamSchema), async (c) => {
-    return c.json(await rentalWithInbox(rentalDeps(c), c.var.user.id, c.req.valid("param").id));
+    return c.json(await rentalWithInbox(rentalDepsOf(c), c.var.user.id, c.req.valid("param").id));
   })
 
   .post("/rentals/:id/end", validate("param", rentalIdParamSchema), async (c) => {
     const { id } = c.req.valid("param");
-    const row = await endRental(rentalDeps(c), c.var.user.id, id);
+    const row = await endRental(rentalDepsOf(c), c.var.user.id, id);
     // Ending refunds nothing (refundIfEndedKobo): said in the answer so a client never has to assume it.
     return c.json({ rental: rentalView(row), refunded: false, refund: koboToNaira(refundIfEndedKobo(row)) } satisfies RentalEndResponse);
   })
 
   .post("/rentals/:id/cancel", validate("param", rentalIdParamSchema), async (c) => {
     const { id } = c.req.valid("param");
-    const { rental, refunded } = await cancelRental(rentalDeps(c), c.var.user.id, id);
+    const { rental, refunded } = await cancelRental(rentalDepsOf(c), c.var.user.id, id);
     return c.json({ rental: rentalView(rental), refunded } satisfies RentalEndResponse);
   })
 
   /** Extend (decision 019): the choices with the server's price each; empty where the upstream documents no extension. */
   .get("/rentals/:id/extend-options", validate("param", rentalIdParamSchema), async (c) => {
     const { id } = c.req.valid("param");
-    const deps = rentalDeps(c);
+    const deps = rentalDepsOf(c);
     const options = await extendOptions(deps, c.var.user, id);
     return c.json({ extendable: Boolean(upstreamFor(deps, c.var.user.id).extension), options } satisfies RentExtendOptionsResponse);
   })
@@ -89,6 +86,6 @@ export const rentalRoutes = new Hono<AppEnv>()
   .post("/rentals/:id/extend", validate("param", rentalIdParamSchema), validate("json", rentExtendRequestSchema), async (c) => {
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
-    const { rental, charged } = await extendRental(rentalDeps(c), c.var.user, id, { unit: body.duration, period: body.period, clientPrice: body.price });
+    const { rental, charged } = await extendRental(rentalDepsOf(c), c.var.user, id, { unit: body.duration, period: body.period, clientPrice: body.price });
     return c.json({ rental: rentalView(rental), charged } satisfies RentExtendResponse);
   });

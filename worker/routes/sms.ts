@@ -6,12 +6,9 @@ import { validate } from "../lib/validate";
 import { optionalAuth, requireAuth } from "../middleware/auth";
 import { smsCountries, smsPriceList } from "../services/sms-catalogue";
 import { compareRoutes, listFavourites, setFavourite } from "../services/sms-choice";
-import { smsDeps as smsDepsFor, type SmsDeps } from "../services/deps";
 import { buySmsNumber, buySmsNumbers, cancelSmsOrder, requestAnotherCode } from "../services/sms-orders";
 import { smsOrderStatus, smsRefundState } from "../services/sms-views";
-
-/** The Receive-SMS flow's dependencies for one request (services/deps.ts), built once per handler. */
-export const smsDeps = (c: { env: AppEnv["Bindings"] }): SmsDeps => smsDepsFor(c.env);
+import { smsDepsOf } from "./flow-deps";
 
 export const smsRoutes = new Hono<AppEnv>()
   .get("/sms/countries", validate("query", smsCountriesQuerySchema), async (c) => {
@@ -30,12 +27,12 @@ export const smsRoutes = new Hono<AppEnv>()
   })
 
   .post("/sms/get-number", requireAuth, validate("json", smsGetNumberSchema), async (c) => {
-    return c.json(await buySmsNumber(smsDeps(c), c.var.user, c.req.valid("json")));
+    return c.json(await buySmsNumber(smsDepsOf(c), c.var.user, c.req.valid("json")));
   })
 
   // Several numbers (1-5) for one service, each its own order: docs/api.md "Several numbers at once".
   .post("/sms/get-numbers", requireAuth, validate("json", smsGetNumbersSchema), async (c) => {
-    return c.json(await buySmsNumbers(smsDeps(c), c.var.user, c.req.valid("json")));
+    return c.json(await buySmsNumbers(smsDepsOf(c), c.var.user, c.req.valid("json")));
   })
 
   // Favourites: starred services, per customer, on the server so every device shows the same.
@@ -53,16 +50,16 @@ export const smsRoutes = new Hono<AppEnv>()
   })
 
   .get("/sms/status/:request_id", requireAuth, validate("param", smsOrderRefSchema), async (c) => {
-    return c.json(await smsOrderStatus(smsDeps(c), c.var.user.id, c.req.valid("param").request_id));
+    return c.json(await smsOrderStatus(smsDepsOf(c), c.var.user.id, c.req.valid("param").request_id));
   })
 
   .post("/sms/cancel", requireAuth, validate("json", smsOrderRefSchema), async (c) => {
-    return c.json(await cancelSmsOrder(smsDeps(c), c.var.user.id, c.req.valid("json").request_id));
+    return c.json(await cancelSmsOrder(smsDepsOf(c), c.var.user.id, c.req.valid("json").request_id));
   })
 
   // "Request another code" on a number whose first code arrived (the web's dialog; the developer API has its own).
   .post("/sms/another-code", requireAuth, validate("json", smsOrderRefSchema), async (c) => {
-    return c.json(await requestAnotherCode(smsDeps(c), c.var.user.id, c.req.valid("json").request_id));
+    return c.json(await requestAnotherCode(smsDepsOf(c), c.var.user.id, c.req.valid("json").request_id));
   })
 
   .post("/refund-user", requireAuth, validate("json", smsOrderRefSchema), async (c) => {

@@ -16,11 +16,8 @@ import {
   nowPaymentStatus,
   startCardPayment,
 } from "../services/payments";
-import { paymentDeps as paymentDepsFor, type PaymentDeps } from "../services/deps";
 import { transactionsRead } from "../services/transactions";
-
-/** The payment services' dependencies for this request (also the webhooks' and the console's). */
-export const paymentDeps = (c: Context<AppEnv>): PaymentDeps => paymentDepsFor(c.env, c.var.config, (work) => c.executionCtx.waitUntil(work));
+import { paymentDepsOf } from "./flow-deps";
 
 /** Wallet: balance, history, card funding through Squad, crypto funding through NOWPayments. All signed-in. */
 export const walletRoutes = new Hono<AppEnv>()
@@ -31,7 +28,7 @@ export const walletRoutes = new Hono<AppEnv>()
 
   .post("/initialize-transaction", requireAuth, validate("json", initializeTransactionSchema), async (c) => {
     const user = c.var.user;
-    const checkout = await startCardPayment(paymentDeps(c), user, c.req.valid("json").amount);
+    const checkout = await startCardPayment(paymentDepsOf(c), user, c.req.valid("json").amount);
     // SPEC 7 "data.data with checkout_url": axios's data is the body, so the body's data holds the checkout (issue 19).
     return c.json({ data: checkout });
   })
@@ -45,14 +42,14 @@ export const walletRoutes = new Hono<AppEnv>()
     return c.json({ data: outcome, message: PAYMENT_MESSAGES[outcome] } satisfies PaymentVerdict);
   })
 
-  .get("/payments/pending", requireAuth, async (c) => c.json({ data: await listPendingCardPayments(paymentDeps(c), c.var.user.id) }))
+  .get("/payments/pending", requireAuth, async (c) => c.json({ data: await listPendingCardPayments(paymentDepsOf(c), c.var.user.id) }))
 
-  .get("/now-currencies", requireAuth, async (c) => c.json({ selectedCurrencies: await nowCurrencies(paymentDeps(c)) }))
-  .get("/now-merchant", requireAuth, async (c) => c.json({ currencies: await nowMerchantCurrencies(paymentDeps(c)) }))
+  .get("/now-currencies", requireAuth, async (c) => c.json({ selectedCurrencies: await nowCurrencies(paymentDepsOf(c)) }))
+  .get("/now-merchant", requireAuth, async (c) => c.json({ currencies: await nowMerchantCurrencies(paymentDepsOf(c)) }))
 
   .post("/invoice", requireAuth, validate("json", createInvoiceSchema), async (c) => {
     const body = c.req.valid("json");
-    return c.json(await createInvoice(paymentDeps(c), c.var.user, body.price_amount, body.pay_currency));
+    return c.json(await createInvoice(paymentDepsOf(c), c.var.user, body.price_amount, body.pay_currency));
   })
 
   .get("/now-status", requireAuth, validate("query", nowStatusQuerySchema), async (c) => {
@@ -62,7 +59,7 @@ export const walletRoutes = new Hono<AppEnv>()
   });
 
 async function confirmOutcome(c: Context<AppEnv>, ref: string) {
-  const outcome = await confirmCardPayment(paymentDeps(c), ref, c.var.user.id);
+  const outcome = await confirmCardPayment(paymentDepsOf(c), ref, c.var.user.id);
   if (!outcome) throw new AppError("NOT_FOUND", "Payment not found.");
   return outcome;
 }

@@ -7,8 +7,7 @@ import { nowPaymentStatusSchema } from "../providers/payments/nowpayments";
 import { verifyNowPaymentsSignature, verifySquadSignature } from "../providers/payments/signatures";
 import { applyNowPaymentsIpn, confirmCardPayment } from "../services/payments";
 import { acceptPushedCode } from "../services/sms-poll";
-import { smsDeps } from "./sms";
-import { paymentDeps } from "./wallet";
+import { paymentDepsOf, smsDepsOf } from "./flow-deps";
 
 /**
  * Provider webhooks, verified on the raw body before anything is parsed. A forged, tampered or unsigned request is 401
@@ -57,7 +56,7 @@ export const webhookRoutes = new Hono<AppEnv>()
     const ref = parsed.data.Body?.transaction_ref ?? parsed.data.TransactionRef;
     if (parsed.data.Event !== "charge_successful" || !ref) return c.json({ received: true, ignored: true });
     // The body only tells us which payment to look at: the credit depends on Squad's verify call, made here.
-    const outcome = await confirmCardPayment(paymentDeps(c), ref);
+    const outcome = await confirmCardPayment(paymentDepsOf(c), ref);
     if (!outcome) log("warn", "squad webhook for an unknown reference", { ref });
     return c.json({ received: true, status: outcome ?? "unknown" });
   })
@@ -66,7 +65,7 @@ export const webhookRoutes = new Hono<AppEnv>()
     const parsed = smsPushSchema.safeParse(parseJson(await c.req.text()));
     if (!parsed.success) throw new AppError("VALIDATION_FAILED", "Unrecognised webhook payload.");
     // Answered 200 whatever the outcome, so the upstream stops retrying; nothing in the body is believed.
-    const outcome = await acceptPushedCode(smsDeps(c), "Swift", parsed.data.activationId);
+    const outcome = await acceptPushedCode(smsDepsOf(c), "Swift", parsed.data.activationId);
     if (outcome === "unknown") log("warn", "sms push for an activation we do not hold", { activationId: parsed.data.activationId.slice(0, 40) });
     return c.json({ received: true, status: outcome });
   })
@@ -81,7 +80,7 @@ export const webhookRoutes = new Hono<AppEnv>()
     if (!parsed.success) throw new AppError("VALIDATION_FAILED", "Unrecognised IPN payload.");
     const status = nowPaymentStatusSchema.safeParse(parsed.data.payment_status);
     if (!status.success) return c.json({ received: true, ignored: true });
-    const outcome = await applyNowPaymentsIpn(paymentDeps(c), {
+    const outcome = await applyNowPaymentsIpn(paymentDepsOf(c), {
       paymentId: parsed.data.payment_id,
       status: status.data,
       orderId: parsed.data.order_id == null ? null : String(parsed.data.order_id),

@@ -1,0 +1,15 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../app-env";
+import { paymentDeps, rentalDeps, smsDeps, type PaymentDeps, type RentalDeps, type SmsDeps } from "../services/deps";
+
+/**
+ * The money flows' dependencies for one request (services/deps.ts builds them; Durable Objects and the sweep call those
+ * builders with their own bindings). One place for every route file: the customer's, the developer API's, the
+ * console's and the webhooks' handlers build a flow's deps the same way, once per handler.
+ */
+export const smsDepsOf = (c: Context<AppEnv>): SmsDeps => smsDeps(c.env);
+
+export const rentalDepsOf = (c: Context<AppEnv>): RentalDeps => rentalDeps(c.env, c.var.config);
+
+/** Pushes after the answer are kept alive by the request's waitUntil. */
+export const paymentDepsOf = (c: Context<AppEnv>): PaymentDeps => paymentDeps(c.env, c.var.config, (work) => c.executionCtx.waitUntil(work));
