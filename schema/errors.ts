@@ -11,6 +11,8 @@ export const ERROR_STATUS = {
   INSUFFICIENT_BALANCE: 402,
   FORBIDDEN: 403,
   EMAIL_NOT_VERIFIED: 403,
+  // A sensitive change needs a fresh second factor or re-authentication first (POST /api/step-up; decision 034).
+  STEP_UP_REQUIRED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   EMAIL_TAKEN: 409,

@@ -10,6 +10,7 @@ import { NON_DOCUMENT_POLICY } from "../schema/csp";
 import { AppError, errorBody } from "./lib/errors";
 import { log } from "./lib/log";
 import { accountSecurityRoutes } from "./routes/account-security";
+import { passkeyRoutes } from "./routes/passkeys";
 import { accountRoutes } from "./routes/accounts";
 import { apiKeyRoutes } from "./routes/api-keys";
 import { apiV1Routes } from "./routes/api-v1";
@@ -98,6 +99,7 @@ export function createApp() {
   app.route("/api", healthRoutes);
   app.route("/api", accountRoutes);
   app.route("/api", accountSecurityRoutes);
+  app.route("/api", passkeyRoutes);
   app.route("/api", contentRoutes);
   app.route("/api", walletRoutes);
   app.route("/api/webhooks", webhookRoutes);

@@ -22,6 +22,7 @@ import { describePlace, describeUserAgent } from "../services/devices";
 import { completeEmailVerification, createEmailVerification, verificationLink } from "../services/email-verification";
 import { RATE_LIMITS, clearRateLimit, enforceRateLimit } from "../services/rate-limit";
 import { listLiveSessions, revokeSessions, type LiveSession } from "../services/sessions";
+import { requireReauthentication } from "../services/step-up";
 import { confirmEnrolment, disableTwoFactor, startEnrolment, totpKey, unusedRecoveryCodeCount, verifySecondFactor } from "../services/two-factor";
 import { findUserById, toSessionUser } from "../services/users";
 
@@ -111,6 +112,8 @@ export const accountSecurityRoutes = new Hono<AppEnv>()
 
   /** Step 1: a new secret, answered this once for the QR code (otpauth_url) and for typing (secret). */
   .post("/2fa/setup", requireAuth, async (c) => {
+    // ASVS 7.5.1: changing how the account signs in needs the password or a second factor from the last 10 minutes.
+    await requireReauthentication(c);
     const { secret, otpauthUrl } = await startEnrolment(getDb(c.env.DB), await totpKey(c.var.config.jwtSecret), c.var.user);
     c.header("Cache-Control", "no-store");
     return c.json({ secret, otpauth_url: otpauthUrl } satisfies TwoFactorSetup);

@@ -9,6 +9,7 @@ import { createApiKey, listApiKeys, ownApiKey, revokeApiKey, sandboxBalanceKobo,
 import { requireVerifiedEmail } from "../services/email-verification";
 import { notify } from "../services/notify";
 import { sandboxUserIdFor } from "../services/sandbox-accounts";
+import { requireFreshSecondFactor, requireReauthentication } from "../services/step-up";
 import { resendWebhookEvent, setWebhookUrl, webhookLog } from "../services/webhooks";
 
 /**
@@ -24,6 +25,8 @@ export const apiKeyRoutes = new Hono<AppEnv>()
   .post("/keys", validate("json", createApiKeySchema), async (c) => {
     // A key spends the wallet without a password or 2FA: only an owner whose address is confirmed may mint one.
     requireVerifiedEmail(c.var.user);
+    // Issue 33: a key is a standing credential, so minting one asks for a second factor from the last 10 minutes.
+    await requireFreshSecondFactor(c);
     return c.json(await createApiKey(getDb(c.env.DB), c.var.user, c.req.valid("json")), 201);
   })
 
@@ -49,6 +52,8 @@ export const apiKeyRoutes = new Hono<AppEnv>()
   /** Where the key's webhook events go (null removes it). */
   .put("/keys/:id/webhook", validate("param", apiKeyIdSchema), validate("json", webhookUrlSchema), async (c) => {
     const { id } = c.req.valid("param");
+    // ASVS 7.5.1: where account events are sent is changed only by someone who just proved who they are.
+    await requireReauthentication(c);
     await setWebhookUrl(c.env, c.var.user.id, id, c.req.valid("json").url);
     return c.json(toApiKeyView(await ownApiKey(getDb(c.env.DB), c.var.user.id, id)));
   })

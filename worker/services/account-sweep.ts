@@ -1,5 +1,6 @@
 import type { Db } from "../db/client";
 import { purgeOldEmailVerifications } from "./email-verification";
+import { purgeExpiredChallenges } from "./passkeys";
 import { purgeOldPasswordResets } from "./password-reset";
 import { purgeExpiredRateLimits } from "./rate-limit";
 import { purgeDeadSessions } from "./sessions";
@@ -10,4 +11,5 @@ export async function sweepAccountRows(db: Db, now = Date.now()): Promise<void> 
   await purgeOldPasswordResets(db, now);
   await purgeOldEmailVerifications(db, now);
   await purgeExpiredRateLimits(db, now);
+  await purgeExpiredChallenges(db, now);
 }

@@ -93,7 +93,7 @@ export async function signInSecondStep(c: RequestContext, input: { challenge: st
   if (!(await consumeRateLimit(db, `2fa-challenge:${claims.sessionId}`, RATE_LIMITS.twoFactorChallengeOnce)).allowed) {
     throw new AppError("UNAUTHORIZED", TWO_FACTOR_MESSAGES.challengeExpired);
   }
-  return { user: toSessionUser(user), token: await openSignedInSession(c, user) };
+  return { user: toSessionUser(user), token: await openSignedInSession(c, user, "password+totp") };
 }
 
 /**

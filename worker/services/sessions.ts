@@ -37,9 +37,26 @@ export function deviceFromRequest(request: Request): SessionDevice {
   };
 }
 
+/**
+ * How a session signed in (decision 034): the password alone, the password and a TOTP or recovery code, or a passkey
+ * with user verification (two factors in one). Recorded on the session; step-up reads when it last proved each.
+ */
+export type SignInMethod = "password" | "password+totp" | "passkey";
+
 /** A new session row (for a db.batch together with the change that opens it, e.g. signup). */
-export function newSessionRow(userId: string, now = Date.now(), device: SessionDevice = NO_DEVICE) {
-  return { id: crypto.randomUUID(), userId, createdAt: now, lastSeenAt: now, expiresAt: now + SESSION_TTL_MS, ...device };
+export function newSessionRow(userId: string, now = Date.now(), device: SessionDevice = NO_DEVICE, method: SignInMethod = "password") {
+  return {
+    id: crypto.randomUUID(),
+    userId,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: now + SESSION_TTL_MS,
+    ...device,
+    authMethod: method,
+    // Signing in is authenticating: the window for step-up and re-authentication opens now (services/step-up.ts).
+    reauthenticatedAt: now,
+    secondFactorAt: method === "password" ? null : now,
+  };
 }
 
 export function sessionInsert(db: Db, row: ReturnType<typeof newSessionRow>) {
@@ -47,8 +64,14 @@ export function sessionInsert(db: Db, row: ReturnType<typeof newSessionRow>) {
 }
 
 /** Opens a session and returns the bearer token that names it. */
-export async function startSession(db: Db, secret: Uint8Array, userId: string, device: SessionDevice = NO_DEVICE): Promise<{ token: string; sessionId: string }> {
-  const row = newSessionRow(userId, Date.now(), device);
+export async function startSession(
+  db: Db,
+  secret: Uint8Array,
+  userId: string,
+  device: SessionDevice = NO_DEVICE,
+  method: SignInMethod = "password",
+): Promise<{ token: string; sessionId: string }> {
+  const row = newSessionRow(userId, Date.now(), device, method);
   await sessionInsert(db, row).run();
   return { token: await tokenForSession(secret, row), sessionId: row.id };
 }

@@ -5,16 +5,20 @@ import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import { deliverAccountEmail, newSignInEmail } from "./account-emails";
 import { describePlace, describeUserAgent, rememberDevice } from "./devices";
-import { deviceFromRequest, startSession, type SessionDevice } from "./sessions";
+import { deviceFromRequest, startSession, type SessionDevice, type SignInMethod } from "./sessions";
 
 /**
  * Opens a session for a customer who proved who they are (password, and the code when two-factor is on), and, after
  * the answer, e-mails them when the device is one this account has not signed in from before.
  */
-export async function openSignedInSession(c: Context<AppEnv>, user: { id: string; email: string; username: string; blockedAt: number | null }): Promise<string> {
+export async function openSignedInSession(
+  c: Context<AppEnv>,
+  user: { id: string; email: string; username: string; blockedAt: number | null },
+  method: SignInMethod = "password",
+): Promise<string> {
   refuseBlocked(user);
   const device = deviceFromRequest(c.req.raw);
-  const { token } = await startSession(getDb(c.env.DB), c.var.config.jwtSecret, user.id, device);
+  const { token } = await startSession(getDb(c.env.DB), c.var.config.jwtSecret, user.id, device, method);
   c.executionCtx.waitUntil(noteDevice(c, user, device, true));
   return token;
 }

@@ -38,7 +38,7 @@ export async function createUser(opts: { balanceKobo?: number; email?: string; u
     emailVerifiedAt: opts.emailVerified === false ? null : Date.now(),
   });
   const sessionId = crypto.randomUUID();
-  await db().insert(sessions).values({ id: sessionId, userId: id, expiresAt: Date.now() + 3600_000, lastSeenAt: Date.now() });
+  await db().insert(sessions).values({ id: sessionId, userId: id, expiresAt: Date.now() + 3600_000, lastSeenAt: Date.now(), reauthenticatedAt: Date.now() });
   if (opts.balanceKobo) {
     await postEntry(db(), { userId: id, key: `test:seed:${id}`, amountKobo: opts.balanceKobo, kind: "admin", note: "Test funding" });
   }
