@@ -44,6 +44,7 @@ export const rentalExtend = (id: string | null) => ["rental-extend", id] as cons
 export const account = ["account"] as const;
 export const sessions = ["sessions"] as const;
 export const twoFactor = ["2fa"] as const;
+export const passkeys = ["passkeys"] as const;
 export const links = ["links"] as const;
 export const ref = ["ref"] as const;
 export const ads = ["ads"] as const;

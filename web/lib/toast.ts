@@ -8,7 +8,13 @@ import { createElement, useEffect, useSyncExternalStore, type ReactNode } from "
  * providers.tsx) a toast waits until the toaster is on screen. Without a host (unit tests) it goes straight to sonner.
  */
 type ToastKind = "success" | "error" | "info" | "warning";
-export type ToastOptions = { id?: string | number };
+export type ToastOptions = {
+  id?: string | number;
+  /** A button in the toast (sonner's action), e.g. "Sign out everywhere" after a security change. */
+  action?: { label: string; onClick: () => void };
+  /** How long it stays, in ms (sonner's default is 4 s; a toast with a choice in it stays longer). */
+  duration?: number;
+};
 
 /**
  * The id of a card payment's outcome toast, used by the realtime push (web/realtime/messages.ts) and the dashboard's

@@ -2,6 +2,8 @@ import { useState, type FormEvent } from "react";
 import { toast } from "../lib/toast";
 import { loginSchema, type LoginInput } from "../../schema/accounts";
 import { isChallenge, useLogin, useLoginTwoFactor } from "../api/accounts";
+import { isCeremonyCancelled, passkeysSupported, useSignInWithPasskey } from "../api/passkeys";
+import { KeyRound } from "lucide-react";
 import { AppLink, useGo } from "../components/layout/app-link";
 import { AuthLayout, textLinkClasses } from "../components/auth/auth-layout";
 import { Alert } from "../components/ui/alert";
@@ -95,7 +97,40 @@ export default function LoginPage() {
           {busy ? "Logging in..." : "Login"}
         </Button>
       </form>
+      <PasskeySignIn onDone={() => void go("/dashboard/1")} onError={(text) => showBanner(text)} />
     </AuthLayout>
+  );
+}
+
+/**
+ * "Sign in with a passkey" (issue 33): the browser offers the passkeys it holds for this site (discoverable
+ * credentials), so no e-mail is typed; a passkey with the device's lock is two factors, so no code is asked either.
+ * The WebAuthn library loads when the button is pressed, not with the page.
+ */
+function PasskeySignIn({ onDone, onError }: { onDone: () => void; onError: (message: string) => void }) {
+  const signIn = useSignInWithPasskey();
+  if (!passkeysSupported()) return null;
+  return (
+    <div className="mt-4 flex flex-col gap-3">
+      <p className="text-center text-sm text-muted-foreground">or</p>
+      <Button
+        variant="outline"
+        size="lg"
+        className="w-full"
+        disabled={signIn.isPending}
+        onClick={() =>
+          signIn.mutate(undefined, {
+            onSuccess: onDone,
+            onError: (err) => {
+              if (!isCeremonyCancelled(err)) onError(err.message);
+            },
+          })
+        }
+      >
+        <KeyRound aria-hidden className="size-4" />
+        {signIn.isPending ? "Waiting for your passkey..." : "Sign in with a passkey"}
+      </Button>
+    </div>
   );
 }
 

@@ -14,6 +14,8 @@ import { useDocumentTitle } from "../components/layout/logo";
 import { CodeAlertsSection } from "../components/settings/code-alerts-section";
 import { DevicesSection } from "../components/settings/devices-section";
 import { EmailSection } from "../components/settings/email-section";
+import { PasskeysSection } from "../components/settings/passkeys-section";
+import { useConfirmSecurityChange } from "../components/settings/step-up";
 import { TwoFactorSection } from "../components/settings/two-factor-section";
 import { Skeleton } from "../components/ui/skeleton";
 
@@ -81,6 +83,7 @@ const EMPTY_PASSWORDS: PasswordChangeInput = { oldPassword: "", newPassword: "" 
 
 function PasswordSection() {
   const change = useChangePassword();
+  const confirmChange = useConfirmSecurityChange();
   const [values, setValues] = useState<PasswordChangeInput>(EMPTY_PASSWORDS);
   const [errors, setErrors] = useState<FieldErrors<PasswordChangeInput>>({});
   const [failure, setFailure] = useState<string | null>(null);
@@ -100,7 +103,8 @@ function PasswordSection() {
     }
     change.mutate(result.data, {
       onSuccess: (res) => {
-        toast.success(typeof res?.data === "string" && res.data ? res.data : ACCOUNT_MESSAGES.passwordUpdated);
+        // Other devices were signed out already; the confirmation offers this one too (ASVS 7.4.3).
+        confirmChange(typeof res?.data === "string" && res.data ? res.data : ACCOUNT_MESSAGES.passwordUpdated);
         setValues(EMPTY_PASSWORDS);
       },
       onError: (err) => {
@@ -147,6 +151,7 @@ export default function SettingsPage() {
       <PasswordSection />
       <CodeAlertsSection />
       <TwoFactorSection />
+      <PasskeysSection />
       <DevicesSection />
       <Suspense fallback={<Skeleton className="h-40 w-full" />}>
         <ApiSection />

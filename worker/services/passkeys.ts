@@ -8,7 +8,6 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
-import { isoBase64URL } from "@simplewebauthn/server/helpers";
 import { and, asc, count, eq, gt, lt } from "drizzle-orm";
 import { PASSKEY_MESSAGES, type PasskeyCeremony, type PasskeyView } from "../../schema/passkeys";
 import type { Db } from "../db/client";
@@ -86,6 +85,17 @@ export async function purgeExpiredChallenges(db: Db, now = Date.now()): Promise<
   await db.delete(webauthnChallenges).where(lt(webauthnChallenges.expiresAt, now));
 }
 
+/** base64url without padding, WebAuthn's encoding for ids and keys in JSON. */
+function toBase64Url(bytes: Uint8Array): string {
+  let s = "";
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {
+  const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
+  return Uint8Array.from(atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4)), (ch) => ch.charCodeAt(0));
+}
+
 /** The bytes WebAuthn calls the user handle: our user id, UTF-8 (an opaque id, never the e-mail). */
 function userHandleOf(userId: string): Uint8Array<ArrayBuffer> {
   return new Uint8Array(new TextEncoder().encode(userId));
@@ -157,7 +167,7 @@ export async function completeRegistration(
     id: credential.id,
     userId: owner.userId,
     name: input.name?.trim() || defaultName(credentialDeviceType, total),
-    publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+    publicKey: toBase64Url(credential.publicKey),
     counter: credential.counter,
     transports: JSON.stringify(credential.transports ?? input.response.response.transports ?? []),
     deviceType: credentialDeviceType,
@@ -216,7 +226,7 @@ export async function verifyAssertion(
   }
   // A discoverable credential answers with its user handle: it must be the one we registered it under.
   const handle = input.response.response.userHandle;
-  if (handle !== undefined && handle !== isoBase64URL.fromBuffer(userHandleOf(stored.userId))) throw notVerified("user handle", null);
+  if (handle !== undefined && handle !== toBase64Url(userHandleOf(stored.userId))) throw notVerified("user handle", null);
   let verification;
   try {
     verification = await verifyAuthenticationResponse({
@@ -224,7 +234,7 @@ export async function verifyAssertion(
       expectedChallenge,
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
-      credential: { id: stored.id, publicKey: isoBase64URL.toBuffer(stored.publicKey), counter: stored.counter, transports: transportsOf(stored.transports) },
+      credential: { id: stored.id, publicKey: fromBase64Url(stored.publicKey), counter: stored.counter, transports: transportsOf(stored.transports) },
       requireUserVerification: true,
     });
   } catch (err) {

@@ -27,6 +27,7 @@ import { Input } from "../ui/input";
 import { Select } from "../ui/select";
 import { Skeleton } from "../ui/skeleton";
 import { LoadError } from "../ui/load-error";
+import { StepUpCancelled, useConfirmSecurityChange, useStepUp } from "./step-up";
 
 /**
  * Settings → API (issue 16): developer keys (named, shown once, prefix and last use visible, revoke at once), the free
@@ -114,6 +115,8 @@ const MODES = [
 
 function CreateKeyForm({ disabled, onCreated }: { disabled: boolean; onCreated: (key: CreatedApiKey) => void }) {
   const create = useCreateApiKey();
+  // A key is a standing credential: creating one asks for a fresh second factor (issue 33, step-up).
+  const { guard, dialog } = useStepUp();
   const [name, setName] = useState("");
   const [mode, setMode] = useState<ApiKeyMode>("test");
   const [error, setError] = useState<string | undefined>();
@@ -125,16 +128,18 @@ function CreateKeyForm({ disabled, onCreated }: { disabled: boolean; onCreated: 
       setError(parsed.error.issues[0]?.message);
       return;
     }
-    create.mutate(parsed.data, {
-      onSuccess: (key) => {
+    guard(() => create.mutateAsync(parsed.data))
+      .then((key) => {
         setName("");
         onCreated(key);
-      },
-      onError: (err) => toast.error(err.message),
-    });
+      })
+      .catch((err) => {
+        if (!(err instanceof StepUpCancelled)) toast.error(err instanceof Error ? err.message : String(err));
+      });
   };
 
   return (
+    <>
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3 lg:flex-row lg:items-end" aria-busy={create.isPending}>
       <Field label="Key name" error={error} className="min-w-0 flex-1">
         {(p) => (
@@ -158,6 +163,8 @@ function CreateKeyForm({ disabled, onCreated }: { disabled: boolean; onCreated: 
         {create.isPending ? "Creating..." : "Create key"}
       </Button>
     </form>
+    {dialog}
+    </>
   );
 }
 
@@ -232,6 +239,9 @@ function KeyRow({ apiKey }: { apiKey: ApiKeyView }) {
 
 function WebhookForm({ apiKey }: { apiKey: ApiKeyView }) {
   const save = useSetWebhookUrl();
+  // Where account events go is changed only after the password or a fresh second factor (ASVS 7.5.1).
+  const { guard, dialog } = useStepUp();
+  const confirmChange = useConfirmSecurityChange();
   const [url, setUrl] = useState(apiKey.webhook_url ?? "");
   const [error, setError] = useState<string | undefined>();
 
@@ -241,16 +251,15 @@ function WebhookForm({ apiKey }: { apiKey: ApiKeyView }) {
       setError(parsed.error.issues[0]?.message);
       return;
     }
-    save.mutate(
-      { id: apiKey.id, url: parsed.data.url },
-      {
-        onSuccess: () => toast.success(value ? "Webhook URL saved." : "Webhook URL removed."),
-        onError: (err) => setError(err.message),
-      },
-    );
+    guard(() => save.mutateAsync({ id: apiKey.id, url: parsed.data.url }))
+      .then(() => confirmChange(value ? "Webhook URL saved." : "Webhook URL removed."))
+      .catch((err) => {
+        if (!(err instanceof StepUpCancelled)) setError(err instanceof Error ? err.message : String(err));
+      });
   };
 
   return (
+    <>
     <form
       className="flex flex-col gap-2 lg:flex-row lg:items-end"
       noValidate
@@ -290,6 +299,8 @@ function WebhookForm({ apiKey }: { apiKey: ApiKeyView }) {
         </Button>
       ) : null}
     </form>
+    {dialog}
+    </>
   );
 }
 

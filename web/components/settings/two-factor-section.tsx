@@ -2,7 +2,6 @@ import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { twoFactorQueryOptions, useDisableTwoFactor, useEnableTwoFactor, useStartTwoFactor } from "../../api/account-security";
 import { copyText } from "../../lib/clipboard";
-import { toast } from "../../lib/toast";
 import { Alert } from "../ui/alert";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
@@ -11,6 +10,7 @@ import { Field } from "../ui/field";
 import { Input, PasswordInput } from "../ui/input";
 import { Skeleton } from "../ui/skeleton";
 import { QrCode } from "./qr-code";
+import { useConfirmSecurityChange, useStepUp } from "./step-up";
 import { LoadError } from "../ui/load-error";
 
 /** Settings: two-factor sign-in with an authenticator app (docs/api.md "Account security"). */
@@ -49,6 +49,9 @@ export function TwoFactorSection() {
 function Enrolment({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
   const start = useStartTwoFactor();
   const enable = useEnableTwoFactor();
+  // Changing how the account signs in asks for the password or a fresh second factor first (issue 33).
+  const { guard, dialog } = useStepUp();
+  const confirmChange = useConfirmSecurityChange();
   const [code, setCode] = useState("");
   const [error, setError] = useState<string | null>(null);
 
@@ -61,10 +64,11 @@ function Enrolment({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
           </Alert>
         ) : null}
         <div>
-          <Button onClick={() => start.mutate()} disabled={start.isPending}>
+          <Button onClick={() => void guard(() => start.mutateAsync()).catch(() => undefined)} disabled={start.isPending}>
             {start.isPending ? "Preparing..." : start.isError ? "Try again" : "Set up two-factor sign-in"}
           </Button>
         </div>
+        {dialog}
       </div>
     );
   }
@@ -77,7 +81,7 @@ function Enrolment({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
     }
     enable.mutate(code.trim(), {
       onSuccess: (res) => {
-        toast.success("Two-factor sign-in is on.");
+        confirmChange("Two-factor sign-in is on.");
         onEnabled(res.recovery_codes);
       },
       onError: (err) => setError(err.message),
@@ -148,6 +152,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
 
 function DisableForm({ codesLeft }: { codesLeft: number }) {
   const disable = useDisableTwoFactor();
+  const confirmChange = useConfirmSecurityChange();
   const [password, setPassword] = useState("");
   const [code, setCode] = useState("");
   const [error, setError] = useState<{ field?: string; text: string } | null>(null);
@@ -157,7 +162,7 @@ function DisableForm({ codesLeft }: { codesLeft: number }) {
     disable.mutate(
       { password, code: code.trim() },
       {
-        onSuccess: (res) => toast.success(res.message),
+        onSuccess: (res) => confirmChange(res.message),
         onError: (err) => setError({ field: "body" in err ? String((err.body as Record<string, unknown>).field ?? "") : undefined, text: err.message }),
       },
     );
