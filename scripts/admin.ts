@@ -25,7 +25,7 @@ import { ensureDevVars, wrangler } from "./local-env";
  */
 const USAGE = `Usage: npm run admin -- <command> [options]
 
-Roles (the console at #/admin opens only for an operator with two-factor sign-in on):
+Roles (the console at #/admin opens only for an operator with two-factor sign-in or a passkey):
   grant-operator <email> --reason "..."       make a user an operator
   revoke-operator <email> --reason "..."      take the operator role back (the console answers 404 at once)
 

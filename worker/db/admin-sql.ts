@@ -108,7 +108,7 @@ export function manualEntrySql(entry: ManualEntry): string {
 
 /**
  * Grants or takes back the operator role (CLI only: the console has no way to make operators). Audited with the
- * previous role; the role alone opens nothing: the console also requires two-factor sign-in on the account.
+ * previous role; the role alone opens nothing: the console also requires a second factor (TOTP or a passkey) on the account.
  */
 export function setRoleSql(userId: string, role: "customer" | "operator", actor: string, reason: string): string {
   const why = requireReason(reason);
