@@ -18,7 +18,7 @@ test("add a passkey in Settings, sign out, and sign in with it from the login pa
 
   await signInBrowser(page, session, { dashboardTourCompleted: "true" });
   await page.goto(`${ORIGIN}/#/settings/1`);
-  await page.getByLabel("Passkey name (optional)").fill("Test laptop");
+  await page.getByLabel("Name for the new passkey (optional)").fill("Test laptop");
   await page.getByRole("button", { name: "Add a passkey" }).click();
   const list = page.getByRole("list", { name: "Your passkeys" });
   await expect(list.getByText("Test laptop")).toBeVisible();

@@ -71,7 +71,7 @@ export function PasskeysSection() {
         )}
         {supported ? (
           <form onSubmit={onAdd} noValidate className="flex flex-col gap-3 sm:flex-row sm:items-end" aria-busy={add.isPending}>
-            <Field label="Passkey name (optional)" className="flex-1">
+            <Field label="Name for the new passkey (optional)" className="flex-1">
               {(p) => <Input {...p} name="passkeyName" maxLength={60} placeholder="e.g. My phone" value={name} onChange={(e) => setName(e.target.value)} />}
             </Field>
             <Button type="submit" disabled={add.isPending}>
