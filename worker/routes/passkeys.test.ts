@@ -63,6 +63,9 @@ describe("passkeys: registration and sign-in ceremonies", () => {
     const list = await api("/api/passkeys", { token: user.token });
     expect(list.data.data).toEqual([expect.objectContaining({ id: auth.id, name: "Pixel 8" })]);
     expect(JSON.stringify(list.data)).not.toMatch(/public_?key/i);
+    // Told to the address, like two-factor on/off.
+    const outbox = await api(`/sandbox/outbox.json?to=${encodeURIComponent(user.email)}`);
+    expect(outbox.data.data.map((m: { subject: string }) => m.subject)).toContain("A passkey was added to your account");
 
     // The login page's ceremony names nobody: the passkey says whose it is.
     const sessionsBefore = await sessionsOf(user.id);
@@ -232,6 +235,8 @@ describe("passkeys: naming and removing", () => {
 
     const removed = await api(`/api/passkeys/${first.id}`, { method: "DELETE", token: owner.token });
     expect(removed.status).toBe(200);
+    const outbox = await api(`/sandbox/outbox.json?to=${encodeURIComponent(owner.email)}`);
+    expect(outbox.data.data.map((m: { body: string }) => m.body).join("\n")).toContain('The passkey named "Work laptop" was just removed');
     expect((await api("/api/passkeys", { token: owner.token })).data.data.map((p: { name: string }) => p.name)).toEqual(["Phone"]);
     const { reply } = await signInWith(first);
     expect(reply.status).toBe(400);

@@ -14,6 +14,7 @@ import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
+import { passkeyEmail, sendAccountEmail } from "../services/account-emails";
 import {
   completeRegistration,
   listPasskeys,
@@ -70,6 +71,7 @@ export const passkeyRoutes = new Hono<AppEnv>()
   .post("/passkeys", validate("json", passkeyRegisterSchema), async (c) => {
     const owner = { userId: c.var.user.id, sessionId: c.var.sessionId };
     const passkey = await completeRegistration(getDb(c.env.DB), relyingPartyFor(c.var.config.publicUrl), owner, c.req.valid("json"));
+    await sendAccountEmail(c, passkeyEmail(c.var.user, "added", passkey.name), "passkey-added");
     return c.json({ message: PASSKEY_MESSAGES.added, passkey }, 201);
   })
   .patch("/passkeys/:id", validate("param", passkeyIdParam), validate("json", passkeyRenameSchema), async (c) => {
@@ -80,10 +82,11 @@ export const passkeyRoutes = new Hono<AppEnv>()
   .delete("/passkeys/:id", validate("param", passkeyIdParam), async (c) => {
     const db = getDb(c.env.DB);
     const { id } = c.req.valid("param");
-    await ownPasskey(db, c.var.user.id, id);
+    const passkey = await ownPasskey(db, c.var.user.id, id);
     if ((await passkeyCount(db, c.var.user.id)) <= 1) await requireFreshSecondFactor(c);
     else await requireReauthentication(c);
     await removePasskey(db, c.var.user.id, id);
+    await sendAccountEmail(c, passkeyEmail(c.var.user, "removed", passkey.name), "passkey-removed");
     return c.json({ message: PASSKEY_MESSAGES.removed });
   })
 

@@ -86,6 +86,21 @@ export function twoFactorEmail(to: Recipient, enabled: boolean): EmailMessage {
       ]);
 }
 
+/** A passkey added or removed (issue 33): a change to how the account signs in, told to the address like 2FA on/off. */
+export function passkeyEmail(to: Recipient, change: "added" | "removed", name: string): EmailMessage {
+  return change === "added"
+    ? mail(to, "A passkey was added to your account", [
+        `A passkey named "${name}" was just added to your account: it can now sign in without your password.`,
+        "",
+        "If this was not you, remove it in Settings → Passkeys, reset your password at once and contact support.",
+      ])
+    : mail(to, "A passkey was removed from your account", [
+        `The passkey named "${name}" was just removed from your account and can no longer sign in.`,
+        "",
+        "If this was not you, reset your password at once and contact support.",
+      ]);
+}
+
 /** The rental reminder (issue 17): sent once, about an hour before a rented number stops receiving SMS. */
 export function rentalEndingEmail(to: Recipient, rental: { number: string; country: string; expiresAt: number; link: string | null }): EmailMessage {
   return mail(to, `Your rented number +${rental.number} ends in about an hour`, [

@@ -289,7 +289,7 @@ export async function renamePasskey(db: Db, userId: string, id: string, name: st
 }
 
 export async function ownPasskey(db: Db, userId: string, id: string) {
-  const [row] = await db.select({ id: passkeys.id }).from(passkeys).where(and(eq(passkeys.id, id), eq(passkeys.userId, userId))).limit(1);
+  const [row] = await db.select({ id: passkeys.id, name: passkeys.name }).from(passkeys).where(and(eq(passkeys.id, id), eq(passkeys.userId, userId))).limit(1);
   if (!row) throw new AppError("NOT_FOUND", PASSKEY_MESSAGES.notFound);
   return row;
 }
