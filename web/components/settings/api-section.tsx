@@ -140,30 +140,30 @@ function CreateKeyForm({ disabled, onCreated }: { disabled: boolean; onCreated: 
 
   return (
     <>
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3 lg:flex-row lg:items-end" aria-busy={create.isPending}>
-      <Field label="Key name" error={error} className="min-w-0 flex-1">
-        {(p) => (
-          <Input
-            {...p}
-            name="keyName"
-            placeholder="e.g. Reseller bot"
-            value={name}
-            disabled={disabled}
-            onChange={(e) => {
-              setName(e.target.value);
-              setError(undefined);
-            }}
-          />
-        )}
-      </Field>
-      <Field label="Mode" className="min-w-0 lg:w-64">
-        {(p) => <Select {...p} options={MODES} value={mode} disabled={disabled} onValueChange={(v) => setMode(v as ApiKeyMode)} />}
-      </Field>
-      <Button type="submit" disabled={disabled || create.isPending}>
-        {create.isPending ? "Creating..." : "Create key"}
-      </Button>
-    </form>
-    {dialog}
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3 lg:flex-row lg:items-end" aria-busy={create.isPending}>
+        <Field label="Key name" error={error} className="min-w-0 flex-1">
+          {(p) => (
+            <Input
+              {...p}
+              name="keyName"
+              placeholder="e.g. Reseller bot"
+              value={name}
+              disabled={disabled}
+              onChange={(e) => {
+                setName(e.target.value);
+                setError(undefined);
+              }}
+            />
+          )}
+        </Field>
+        <Field label="Mode" className="min-w-0 lg:w-64">
+          {(p) => <Select {...p} options={MODES} value={mode} disabled={disabled} onValueChange={(v) => setMode(v as ApiKeyMode)} />}
+        </Field>
+        <Button type="submit" disabled={disabled || create.isPending}>
+          {create.isPending ? "Creating..." : "Create key"}
+        </Button>
+      </form>
+      {dialog}
     </>
   );
 }
@@ -260,46 +260,46 @@ function WebhookForm({ apiKey }: { apiKey: ApiKeyView }) {
 
   return (
     <>
-    <form
-      className="flex flex-col gap-2 lg:flex-row lg:items-end"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit(url.trim() || null);
-      }}
-    >
-      <Field label={`Webhook URL for ${apiKey.name}`} error={error} className="min-w-0 flex-1" hint="Events are POSTed here, signed with the key's webhook secret.">
-        {(p) => (
-          <Input
-            {...p}
-            type="url"
-            inputMode="url"
-            placeholder="https://example.com/webhooks/virtualnum"
-            value={url}
-            onChange={(e) => {
-              setUrl(e.target.value);
-              setError(undefined);
-            }}
-          />
-        )}
-      </Field>
-      <Button type="submit" variant="secondary" disabled={save.isPending}>
-        Save URL
-      </Button>
-      {apiKey.webhook_url ? (
-        <Button
-          variant="ghost"
-          disabled={save.isPending}
-          onClick={() => {
-            setUrl("");
-            submit(null);
-          }}
-        >
-          Remove
+      <form
+        className="flex flex-col gap-2 lg:flex-row lg:items-end"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit(url.trim() || null);
+        }}
+      >
+        <Field label={`Webhook URL for ${apiKey.name}`} error={error} className="min-w-0 flex-1" hint="Events are POSTed here, signed with the key's webhook secret.">
+          {(p) => (
+            <Input
+              {...p}
+              type="url"
+              inputMode="url"
+              placeholder="https://example.com/webhooks/virtualnum"
+              value={url}
+              onChange={(e) => {
+                setUrl(e.target.value);
+                setError(undefined);
+              }}
+            />
+          )}
+        </Field>
+        <Button type="submit" variant="secondary" disabled={save.isPending}>
+          Save URL
         </Button>
-      ) : null}
-    </form>
-    {dialog}
+        {apiKey.webhook_url ? (
+          <Button
+            variant="ghost"
+            disabled={save.isPending}
+            onClick={() => {
+              setUrl("");
+              submit(null);
+            }}
+          >
+            Remove
+          </Button>
+        ) : null}
+      </form>
+      {dialog}
     </>
   );
 }
