@@ -27,6 +27,7 @@ export const WORKER_TEST_DEPS = [
   "partyserver",
   "fast-check",
   "standardwebhooks",
+  "ajv/dist/2020",
 ];
 
 /** Specifiers the runtime or the runner provides, never bundled. */

@@ -217,7 +217,7 @@ describe("/api/v1: the JSON developer API", () => {
     expect(res.status).toBe(200);
     expect(res.data.openapi).toBe("3.1.0");
     const served = apiV1Routes.routes
-      .filter((r) => r.method === "GET" || r.method === "POST")
+      .filter((r) => ["GET", "POST", "PUT", "DELETE"].includes(r.method))
       .map((r) => `${r.method.toLowerCase()} ${r.path}`)
       .filter((r) => !r.endsWith("/openapi.json"));
     const documented = Object.entries(res.data.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
