@@ -40,9 +40,9 @@ export interface ProtocolParams {
 export async function protocolAction(deps: SmsDeps, user: SignedInUser, action: string, p: ProtocolParams): Promise<ProtocolReply> {
   const { env, db } = deps;
   switch (action) {
-    case "getBalance":
-    // "Balance request with cashback account" (https://sms-activate.org/en/api2 "getBalanceAndCashBack"): the balance
+    // getBalanceAndCashBack, "balance request with cashback account" (https://sms-activate.org/en/api2): the balance
     // including cashback. We keep no cashback account, so it is the balance itself.
+    case "getBalance":
     case "getBalanceAndCashBack":
       return word(`ACCESS_BALANCE:${koboToNaira(user.balanceKobo).toFixed(2)}`);
     case "getNumber":
