@@ -234,6 +234,26 @@ describe("/api/v1: the JSON developer API", () => {
     expect(res.data.components.schemas.NextRoute.required).toEqual(["cap"]);
     expect(res.data.components.schemas.SmsChain.properties.next_order_id).toBeDefined();
     expect(res.data.components.schemas.SmsOrder.required).toContain("chain");
+
+    // Issue 27: what generated clients need from the document.
+    const { components, paths } = res.data;
+    expect(Object.keys(components.securitySchemes).sort()).toEqual(["bearerKey", "headerKey"]);
+    expect(components.securitySchemes.headerKey).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" });
+    expect(res.data.security).toEqual([{ bearerKey: [] }, { headerKey: [] }]);
+    expect(Object.keys(paths["/sms/orders"].post.responses)).toEqual(expect.arrayContaining(["201", "400", "401", "402", "409", "413", "422", "429"]));
+    expect(paths["/sms/orders"].post.responses["201"].headers["Idempotent-Replayed"]).toEqual({ $ref: "#/components/headers/IdempotentReplayed" });
+    expect(components.responses.Error429.headers["Retry-After"]).toEqual({ $ref: "#/components/headers/RetryAfter" });
+    expect(components.schemas.RateLimitedError.required).toContain("retry_after");
+    expect(components.schemas.PriceChangedError.required).toEqual(expect.arrayContaining(["price"]));
+    expect(components.schemas.Rental.properties.refund_if_cancelled).toBeDefined();
+    expect(components.schemas.Rental.properties.created_at.anyOf[0]).toMatchObject({ type: "string", format: "date-time" });
+    // period's ceiling per duration: hour 24, day 7, week 4, month 12.
+    const ceilings = (components.schemas.RentRequest.allOf as { if: { properties: { duration: { const: string } } }; then: { properties: { period: { maximum: number } } } }[]).map(
+      (rule) => [rule.if.properties.duration.const, rule.then.properties.period.maximum],
+    );
+    expect(ceilings).toEqual([["hour", 24], ["day", 7], ["week", 4], ["month", 12]]);
+    expect(Object.keys(res.data.webhooks).sort()).toEqual(["balance.changed", "rental.ended", "rental.sms", "sms.code", "sms.ended"]);
+    expect(res.data.webhooks["sms.code"].post.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/SmsCodeEvent" });
   });
 });
 
