@@ -18,6 +18,7 @@ import { overrideUpstreamsForTests } from "../providers/test-seams";
 import { rentalDeps, smsDeps } from "../services/deps";
 import { deliveryFor } from "../services/webhooks";
 import { createApp } from "../app";
+import { NO_RENT_STOCK_MESSAGE } from "../../schema/constants";
 
 vi.setConfig({ testTimeout: 60_000 });
 beforeEach(() => resetSmsTestState());
@@ -415,7 +416,7 @@ describe("GET /sms/orders and GET /rentals: cursor pages, newest first, filtered
 });
 
 describe("GET /rentals/countries and /rentals/quote: the catalogue and the price before paying", () => {
-  it("the quote is what POST /rentals charges (the caller's tier) and the web form quotes; periods past their duration's limit are 400", async () => {
+  it("the quote is what POST /rentals charges (the caller's tier) and the web form quotes; no stock is price null; periods past their duration's limit are 400", async () => {
     const user = await createUser({ balanceKobo: 10_000_000 });
     const { secret } = await createKey(user, "live");
     const countries = await v1get("/rentals/countries", secret);
@@ -433,6 +434,17 @@ describe("GET /rentals/countries and /rentals/quote: the catalogue and the price
     const rented = await v1post("/rentals", secret, { country: "5", duration: "day", period: 2 });
     expect(before - (await balanceOf(user.id))).toBe(Math.round(quote.data.price * 100));
     expect(rented.data.amount).toBe(quote.data.price);
+
+    // The upstream has none for the choice: an answer (price null and the reason), not an error; renting is 503.
+    const sandboxRent = rentalProviderFor(env, { providers: "sandbox" });
+    overrideUpstreamsForTests({ rent: () => ({ ...sandboxRent, limits: async () => [] }) as RentalProvider });
+    try {
+      const none = await v1get("/rentals/quote?country=5&duration=day&period=2", secret);
+      expect(none.data).toEqual({ country: "5", duration: "day", period: 2, price: null, in_stock: false, count: 0, message: NO_RENT_STOCK_MESSAGE });
+      expect((await v1post("/rentals", secret, { country: "5", duration: "day", period: 2 })).status).toBe(503);
+    } finally {
+      overrideUpstreamsForTests({ rent: null });
+    }
 
     for (const q of ["country=5&duration=hour&period=25", "country=5&duration=week&period=5", "country=5&duration=month&period=0", "country=5&duration=year&period=1", "duration=hour&period=1"]) {
       const bad = await v1get(`/rentals/quote?${q}`, secret);
