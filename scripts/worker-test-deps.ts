@@ -28,6 +28,7 @@ export const WORKER_TEST_DEPS = [
   "fast-check",
   "standardwebhooks",
   "@simplewebauthn/server",
+  "ajv/dist/2020",
 ];
 
 /** Specifiers the runtime or the runner provides, never bundled. */

@@ -91,7 +91,7 @@ function OperationSection({ reference, op }: { reference: Reference; op: Operati
   return (
     <section id={op.id} tabIndex={-1} className="flex flex-col gap-3 border-t border-slate-200 pt-6 dark:border-slate-800" data-testid="api-operation">
       <h2 className="flex flex-wrap items-center gap-2">
-        <Badge variant={op.method === "post" ? "warning" : "secondary"}>{op.method.toUpperCase()}</Badge>
+        <Badge variant={op.method === "get" ? "secondary" : "warning"}>{op.method.toUpperCase()}</Badge>
         <code className="text-lg">{op.path}</code>
       </h2>
       <p className="font-medium text-slate-900 dark:text-white">{op.summary}</p>

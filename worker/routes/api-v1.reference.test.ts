@@ -12,7 +12,8 @@ describe("the API reference page's reading of the OpenAPI document", () => {
   it("lists every v1 operation with its parameters, body fields and answers", () => {
     const ref = readReference(documentLikeTheWorkers());
     expect(ref.baseUrl).toBe("https://numbers.example.ng/api/v1");
-    expect(ref.operations.map((o) => `${o.method} ${o.path}`)).toEqual(openapi.operations.map((o) => `${o.method} ${o.path}`));
+    // Every operation, PUT and DELETE included (grouped by path, as the document keys them).
+    expect(ref.operations.map((o) => `${o.method} ${o.path}`).sort()).toEqual(openapi.operations.map((o) => `${o.method} ${o.path}`).sort());
     const buy = ref.operations.find((o) => o.method === "post" && o.path === "/sms/orders")!;
     expect(buy.params.map((p) => [p.name, p.in, p.required])).toEqual([["Idempotency-Key", "header", true]]);
     expect(buy.body?.find((f) => f.name === "service")).toMatchObject({ required: true, type: "string" });
@@ -34,6 +35,13 @@ describe("the API reference page's reading of the OpenAPI document", () => {
     expect(curlExample(ref, op("get", "/sms/orders/{id}"))).toContain("/sms/orders/ORDER_ID");
     expect(curlExample(ref, op("post", "/rentals"))).toContain(`-d '{"country":"5","duration":"hour","period":1}'`);
     expect(curlExample(ref, op("get", "/rentals/{id}"))).toContain("/rentals/RENTAL_ID");
+    // PUT sends its body without an Idempotency-Key; DELETE sends none.
+    const put = curlExample(ref, op("put", "/webhook"));
+    expect(put).toContain('curl -X PUT "https://numbers.example.ng/api/v1/webhook"');
+    expect(put).toContain(`-d '{"url":"https://bot.example.com/virtualnum"}'`);
+    expect(put).not.toContain("Idempotency-Key");
+    expect(curlExample(ref, op("delete", "/webhook"))).toBe('curl -X DELETE "https://numbers.example.ng/api/v1/webhook" \\\n  -H "Authorization: Bearer $VNUM_KEY"');
+    expect(jsExample(ref, op("delete", "/webhook"))).toContain('method: "DELETE"');
     // The JavaScript twin says the same (web/components/developer/reference.test.ts runs one).
     expect(jsExample(ref, op("post", "/sms/orders"))).toContain('body: JSON.stringify({"service":"wa"})');
   });

@@ -2,16 +2,31 @@ import { Hono } from "hono";
 import {
   v1BalanceSchema,
   v1BuySmsSchema,
+  v1ConflictErrorSchema,
   v1CountriesQuerySchema,
   v1CountriesSchema,
   v1ErrorSchema,
   v1IdParamSchema,
   v1PricesQuerySchema,
   v1PricesSchema,
+  v1RateLimitedErrorSchema,
   v1RentalDetailSchema,
+  v1RentalListSchema,
   v1RentalSchema,
+  v1RentalsQuerySchema,
+  v1RentCountriesSchema,
+  v1RentQuoteQuerySchema,
+  v1RentQuoteSchema,
   v1RentSchema,
+  v1SetWebhookSchema,
+  v1SmsOrderListSchema,
   v1SmsOrderSchema,
+  v1SmsOrdersQuerySchema,
+  v1WebhookDeliveryListSchema,
+  v1WebhookDeliverySchema,
+  v1WebhookEventIdParamSchema,
+  v1WebhookEventSchemas,
+  v1WebhookSchema,
 } from "../../schema/api-v1";
 import { koboToNaira } from "../../schema/money";
 import type { AppEnv } from "../app-env";
@@ -27,9 +42,17 @@ import {
   cancelSmsOrderV1,
   countriesV1,
   endRentalV1,
+  listRentalsV1,
+  listSmsOrdersV1,
   pricesV1,
+  rentCountriesV1,
+  rentQuoteV1,
   rentV1,
+  resendWebhookV1,
+  setWebhookV1,
   smsOrderV1,
+  webhookDeliveriesV1,
+  webhookV1,
 } from "../services/api-v1";
 import { rentalWithInbox } from "../services/rental-inbox";
 import { rentalDepsOf, smsDepsOf } from "./flow-deps";
@@ -63,6 +86,16 @@ const catalogue = new Hono<AppEnv>()
   );
 
 const smsOrders = new Hono<AppEnv>()
+  .get(
+    "/",
+    describeRoute({
+      summary: "Your orders, newest first, a page at a time (cursor paging; filter by status)",
+      description: "Pass next_cursor as cursor for the next (older) page; it is null on the last page. A sk_test_ key sees its sandbox orders only.",
+      response: v1SmsOrderListSchema,
+    }),
+    validate("query", v1SmsOrdersQuerySchema),
+    async (c) => c.json(await listSmsOrdersV1(smsDepsOf(c), c.var.user.id, c.req.valid("query"))),
+  )
   .post(
     "/",
     describeRoute({
@@ -104,6 +137,32 @@ const smsOrders = new Hono<AppEnv>()
   );
 
 const rentals = new Hono<AppEnv>()
+  .get(
+    "/",
+    describeRoute({
+      summary: "Your rentals, newest first, a page at a time (cursor paging; filter by status)",
+      description: "Pass next_cursor as cursor for the next (older) page; it is null on the last page.",
+      response: v1RentalListSchema,
+    }),
+    validate("query", v1RentalsQuerySchema),
+    async (c) => c.json(await listRentalsV1(rentalDepsOf(c), c.var.user.id, c.req.valid("query"))),
+  )
+  .get(
+    "/countries",
+    describeRoute({ summary: "Countries numbers can be rented in", response: v1RentCountriesSchema, errors: [502, 504] }),
+    async (c) => c.json(await rentCountriesV1(rentalDepsOf(c), c.var.user.id)),
+  )
+  .get(
+    "/quote",
+    describeRoute({
+      summary: "What renting would cost you now (naira, your tier), before paying",
+      description: "The price POST /rentals charges now. No stock, or a price our price check refuses, is answered with price null, in_stock false and the reason.",
+      response: v1RentQuoteSchema,
+      errors: [502, 504],
+    }),
+    validate("query", v1RentQuoteQuerySchema),
+    async (c) => c.json(await rentQuoteV1(rentalDepsOf(c), c.var.user, c.req.valid("query"))),
+  )
   .post(
     "/",
     describeRoute({
@@ -134,6 +193,41 @@ const rentals = new Hono<AppEnv>()
     async (c) => c.json(await endRentalV1(rentalDepsOf(c), c.var.user.id, c.req.valid("param").id)),
   );
 
+/** The calling key's own webhook: its URL (the console's rules), its delivery log, and resend. */
+const webhook = new Hono<AppEnv>()
+  .get("/", describeRoute({ summary: "This key's webhook URL and the events sent there", response: v1WebhookSchema }), (c) => c.json(webhookV1(c.var.apiCaller)))
+  .put(
+    "/",
+    describeRoute({
+      summary: "Set this key's webhook URL",
+      description: "https:// only (http:// is accepted only by a local deployment whose own address is http). Events are signed with the key's webhook secret, shown when the key was created.",
+      response: v1WebhookSchema,
+      errors: [409],
+    }),
+    validate("json", v1SetWebhookSchema),
+    async (c) => c.json(await setWebhookV1(c.env, c.var.apiCaller, c.req.valid("json").url)),
+  )
+  .delete(
+    "/",
+    describeRoute({ summary: "Remove this key's webhook URL (queued events then fail with \"no webhook URL\")", response: v1WebhookSchema, errors: [409] }),
+    async (c) => c.json(await setWebhookV1(c.env, c.var.apiCaller, null)),
+  )
+  .get(
+    "/deliveries",
+    describeRoute({ summary: "This key's delivery log: the last 100 events, newest first", response: v1WebhookDeliveryListSchema }),
+    async (c) => c.json(await webhookDeliveriesV1(getDb(c.env.DB), c.var.apiCaller)),
+  )
+  .post(
+    "/deliveries/:eventId/resend",
+    describeRoute({
+      summary: "Deliver an event again (same id and body) with a fresh 24-hour retry budget",
+      response: v1WebhookDeliverySchema,
+      errors: [404, 409],
+    }),
+    validate("param", v1WebhookEventIdParamSchema),
+    async (c) => c.json(await resendWebhookV1(c.env, c.var.apiCaller, c.req.valid("param").eventId)),
+  );
+
 export const apiV1Routes = new Hono<AppEnv>()
   .get("/openapi.json", (c) =>
     c.json(
@@ -153,7 +247,12 @@ export const apiV1Routes = new Hono<AppEnv>()
   .route("/", account)
   .route("/", catalogue)
   .route("/sms/orders", smsOrders)
-  .route("/rentals", rentals);
+  .route("/rentals", rentals)
+  .route("/webhook", webhook);
 
 /** The document of every described route above, in their order (read when asked, so it is never a copy). */
-export const openapi: OpenApiRegistry = new OpenApiRegistry(v1ErrorSchema, () => apiV1Routes.routes);
+export const openapi: OpenApiRegistry = new OpenApiRegistry(
+  { error: v1ErrorSchema, conflict: v1ConflictErrorSchema, rateLimited: v1RateLimitedErrorSchema },
+  () => apiV1Routes.routes,
+  v1WebhookEventSchemas,
+);

@@ -1,23 +1,44 @@
 import { and, eq, lt } from "drizzle-orm";
 import type { z } from "zod";
-import type { v1BuySmsSchema, v1CountriesSchema, v1PricesQuerySchema, v1PricesSchema, v1RentSchema, v1SmsOrderSchema } from "../../schema/api-v1";
+import {
+  V1_WEBHOOK_EVENT_TYPES,
+  type v1BuySmsSchema,
+  type v1CountriesSchema,
+  type v1PricesQuerySchema,
+  type v1PricesSchema,
+  type v1RentalListSchema,
+  type v1RentalsQuerySchema,
+  type v1RentCountriesSchema,
+  type v1RentQuoteQuerySchema,
+  type v1RentQuoteSchema,
+  type v1RentSchema,
+  type v1SmsOrderListSchema,
+  type v1SmsOrderSchema,
+  type v1SmsOrdersQuerySchema,
+  type v1WebhookDeliveryListSchema,
+  type v1WebhookDeliverySchema,
+  type v1WebhookSchema,
+} from "../../schema/api-v1";
 import { koboToNaira, nairaToKobo } from "../../schema/money";
 import type { SmsProviderName } from "../../schema/constants";
+import { NO_RENT_STOCK_MESSAGE } from "../../schema/constants";
 import { RENT_PRICE_REFUSED_MESSAGE, type RentalView } from "../../schema/rentals";
 import type { Db } from "../db/client";
-import { idempotencyKeys, smsOrders } from "../db/tables";
+import { idempotencyKeys } from "../db/tables";
 import type { Env } from "../config";
 import { AppError, isUniqueViolation } from "../lib/errors";
+import type { ApiCaller } from "./api-keys";
 import type { SignedInUser } from "./sessions";
 import type { RentalDeps, SmsDeps } from "./deps";
 import { pricingContext, smsPriceKobo } from "./pricing";
-import { rentalView } from "./rental-views";
-import { cancelRental, endRental, quoteRental, rentNumber } from "./rentals";
+import { rentalsPage, rentalView } from "./rental-views";
+import { cancelRental, endRental, quoteRental, rentCountries, rentNumber } from "./rentals";
 import { envForUser } from "./sandbox-accounts";
 import { findSmsOffer, smsCountries, smsOffers } from "./sms-catalogue";
 import { chainStateFor } from "./sms-chain";
 import { buySmsNumber, cancelSmsOrder, requestAnotherCode } from "./sms-orders";
-import { canRequestAnotherCode, orderCodes, ownSmsOrder } from "./sms-views";
+import { canRequestAnotherCode, codesByOrder, orderCodes, ownSmsOrder, smsOrdersPage, type PageAfter, type SmsOrderRow } from "./sms-views";
+import { resendWebhookEvent, setWebhookUrl, webhookLog } from "./webhooks";
 
 /**
  * The JSON developer API's answers (routes/api-v1.ts): the caller is the API key's account (a sk_test_ key's is its
@@ -95,9 +116,11 @@ export async function smsQuoteKobo(deps: SmsDeps, user: SignedInUser, provider: 
 
 export async function smsOrderV1(deps: SmsDeps, userId: string, orderId: string): Promise<SmsOrderV1> {
   const db = deps.db;
-  const o: typeof smsOrders.$inferSelect = await ownSmsOrder(db, userId, orderId);
-  const codes = await orderCodes(db, o.id);
-  const chain = await chainStateFor(db, o);
+  const o = await ownSmsOrder(db, userId, orderId);
+  return toSmsOrderV1(o, await orderCodes(db, o.id), await chainStateFor(db, o), deps.clock.now());
+}
+
+function toSmsOrderV1(o: SmsOrderRow, codes: string[], chain: Awaited<ReturnType<typeof chainStateFor>>, now: number): SmsOrderV1 {
   return {
     id: o.id,
     status: o.status,
@@ -112,11 +135,95 @@ export async function smsOrderV1(deps: SmsDeps, userId: string, orderId: string)
     codes: codes.length > 0 || !o.code ? codes : [o.code],
     refunded: REFUNDED.has(o.status),
     waiting_for_another_code: o.anotherCodeRequestedAt !== null,
-    can_request_another_code: canRequestAnotherCode(o, deps.clock.now()),
+    can_request_another_code: canRequestAnotherCode(o, now),
     // The web's status names the next order `next_request_id` (the spec's word); the v1 API calls orders `id`.
     chain: chain ? { id: chain.id, step: chain.step, max_routes: chain.max_routes, cap: chain.cap, status: chain.status, next_order_id: chain.next_request_id, moving_on: chain.moving_on } : null,
     created_at: new Date(o.createdAt).toISOString(),
   };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Lists: cursor paging, newest first (docs/decisions/033). The cursor is the last row's (created_at, id), opaque to the
+// caller; a page never shifts when new orders arrive, unlike page/offset.
+
+function encodeCursor(row: { createdAt: number; id: string }): string {
+  return btoa(`${row.createdAt}:${row.id}`).replace(/=+$/, "").replaceAll("+", "-").replaceAll("/", "_");
+}
+
+function decodeCursor(cursor: string | undefined): PageAfter | undefined {
+  if (cursor === undefined) return undefined;
+  let text = "";
+  try {
+    text = atob(cursor.replaceAll("-", "+").replaceAll("_", "/"));
+  } catch {
+    // falls through to the refusal below
+  }
+  const match = /^(\d{1,15}):([\w-]{1,64})$/.exec(text);
+  if (!match) throw new AppError("VALIDATION_FAILED", "cursor is not one this API gave: pass next_cursor from the previous page.", { field: "cursor" });
+  return { createdAt: Number(match[1]), id: match[2] };
+}
+
+/** GET /sms/orders: the caller's orders, newest first, a page at a time. Chains are read only for orders in one. */
+export async function listSmsOrdersV1(deps: SmsDeps, userId: string, query: z.infer<typeof v1SmsOrdersQuerySchema>): Promise<z.infer<typeof v1SmsOrderListSchema>> {
+  const db = deps.db;
+  const { rows, more } = await smsOrdersPage(db, userId, { status: query.status, limit: query.limit, after: decodeCursor(query.cursor) });
+  const codes = await codesByOrder(db, rows.map((r) => r.id));
+  const now = deps.clock.now();
+  const data = await Promise.all(rows.map(async (o) => toSmsOrderV1(o, codes.get(o.id) ?? [], o.chainId ? await chainStateFor(db, o) : null, now)));
+  return { data, next_cursor: more ? encodeCursor(rows[rows.length - 1]) : null };
+}
+
+/** GET /rentals: the caller's rentals, newest first, a page at a time. */
+export async function listRentalsV1(deps: RentalDeps, userId: string, query: z.infer<typeof v1RentalsQuerySchema>): Promise<z.infer<typeof v1RentalListSchema>> {
+  const { rows, more } = await rentalsPage(deps.db, userId, { status: query.status, limit: query.limit, after: decodeCursor(query.cursor) });
+  const now = deps.clock.now();
+  return { data: rows.map((r) => rentalView(r, now)), next_cursor: more ? encodeCursor(rows[rows.length - 1]) : null };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The rental catalogue and its price before paying
+
+export async function rentCountriesV1(deps: RentalDeps, userId: string): Promise<z.infer<typeof v1RentCountriesSchema>> {
+  return { data: (await rentCountries(deps, userId)).map((c) => ({ id: c.id, title: c.title })) };
+}
+
+/**
+ * GET /rentals/quote: what POST /rentals would charge now (the same quoteRental, the caller's tier). No stock, or a
+ * price the guard refused, is an answer (price null, with the reason), as on the web's form.
+ */
+export async function rentQuoteV1(deps: RentalDeps, user: SignedInUser, query: z.infer<typeof v1RentQuoteQuerySchema>): Promise<z.infer<typeof v1RentQuoteSchema>> {
+  const quote = await quoteRental(deps, user, { countryId: query.country, unit: query.duration, period: query.period });
+  const count = quote.limits.find((l) => l.country_id === query.country)?.count ?? 0;
+  const base = { country: query.country, duration: query.duration, period: query.period };
+  if (quote.refused) return { ...base, price: null, in_stock: false, count: 0, message: RENT_PRICE_REFUSED_MESSAGE };
+  if (quote.priceKobo === null) return { ...base, price: null, in_stock: false, count, message: NO_RENT_STOCK_MESSAGE };
+  return { ...base, price: koboToNaira(quote.priceKobo), in_stock: true, count, message: null };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The calling key's own webhook (the same services and rules as Settings → API: services/webhooks.ts)
+
+type WebhookV1 = z.infer<typeof v1WebhookSchema>;
+
+export function webhookV1(caller: ApiCaller): WebhookV1 {
+  return { url: caller.key.webhookUrl, events: [...V1_WEBHOOK_EVENT_TYPES] };
+}
+
+/** Sets (or, with null, removes) the calling key's URL: https only, except on a deployment whose PUBLIC_URL is http. */
+export async function setWebhookV1(env: Env, caller: ApiCaller, url: string | null): Promise<WebhookV1> {
+  await setWebhookUrl(env, caller.key.userId, caller.key.id, url);
+  return { url, events: [...V1_WEBHOOK_EVENT_TYPES] };
+}
+
+type DeliveryV1 = z.infer<typeof v1WebhookDeliverySchema>;
+
+export async function webhookDeliveriesV1(db: Db, caller: ApiCaller): Promise<z.infer<typeof v1WebhookDeliveryListSchema>> {
+  return { data: (await webhookLog(db, caller.key.userId, caller.key.id)) as DeliveryV1[] };
+}
+
+/** Delivers one of the key's events again (same id and body): another key's event is 404. */
+export async function resendWebhookV1(env: Env, caller: ApiCaller, eventId: string): Promise<DeliveryV1> {
+  return (await resendWebhookEvent(env, caller.key.userId, caller.key.id, eventId)) as DeliveryV1;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

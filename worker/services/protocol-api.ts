@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, inArray, isNotNull, or } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../schema/money";
 import type { Db } from "../db/client";
-import { apiActivations, smsOrders } from "../db/tables";
+import { apiActivations, smsOrderCodes, smsOrders } from "../db/tables";
 import type { Env } from "../config";
 import { AppError } from "../lib/errors";
 import type { SignedInUser } from "./sessions";
@@ -40,7 +40,10 @@ export interface ProtocolParams {
 export async function protocolAction(deps: SmsDeps, user: SignedInUser, action: string, p: ProtocolParams): Promise<ProtocolReply> {
   const { env, db } = deps;
   switch (action) {
+    // getBalanceAndCashBack, "balance request with cashback account" (https://sms-activate.org/en/api2): the balance
+    // including cashback. We keep no cashback account, so it is the balance itself.
     case "getBalance":
+    case "getBalanceAndCashBack":
       return word(`ACCESS_BALANCE:${koboToNaira(user.balanceKobo).toFixed(2)}`);
     case "getNumber":
     case "getNumberV2":
@@ -50,8 +53,24 @@ export async function protocolAction(deps: SmsDeps, user: SignedInUser, action: 
       if ("text" in order) return order;
       return word(statusWord(order.row, await orderCodes(db, order.row.id)));
     }
+    case "getStatusV2": {
+      const order = await activationOrder(db, user.id, p.get("id"));
+      if ("text" in order) return order;
+      return statusV2(db, order.row);
+    }
+    case "getFullSms": {
+      const order = await activationOrder(db, user.id, p.get("id"));
+      if ("text" in order) return order;
+      return word(fullSmsWord(order.row, await orderCodes(db, order.row.id)));
+    }
     case "setStatus":
       return setStatus(deps, user, p);
+    case "getNumbersStatus":
+      return getNumbersStatus(env, user, p);
+    case "getTopCountriesByService":
+      return getTopCountriesByService(env, db, user, p);
+    case "getOperators":
+      return getOperators(p);
     case "getPrices":
       return getPrices(env, db, user, p);
     case "getCountries":
@@ -153,6 +172,94 @@ function statusWord(order: SmsOrder, codes: string[]): string {
   if (order.status === "pending" || order.status === "waiting") return "STATUS_WAIT_CODE";
   if (order.status === "used") return order.anotherCodeRequestedAt !== null ? `STATUS_WAIT_RETRY:${last}` : `STATUS_OK:${last}`;
   return "STATUS_CANCEL";
+}
+
+/**
+ * getStatusV2 (https://sms-activate.org/en/api2 "getStatusV2"): JSON `{ verificationType, sms: { dateTime, code, text },
+ * call }`. verificationType 0 is SMS, the only kind we sell; `call` is always null. Before a code, sms is null (the
+ * shape clients already read: `data.sms?.code`); a cancelled, timed-out or failed activation answers STATUS_CANCEL as
+ * getStatus does. We keep the codes, not the messages' full text, so `text` is the code.
+ */
+async function statusV2(db: Db, order: SmsOrder): Promise<ProtocolReply> {
+  if (!["pending", "waiting", "used"].includes(order.status)) return word("STATUS_CANCEL");
+  const [last] = await db
+    .select({ code: smsOrderCodes.code, receivedAt: smsOrderCodes.receivedAt })
+    .from(smsOrderCodes)
+    .where(eq(smsOrderCodes.orderId, order.id))
+    .orderBy(desc(smsOrderCodes.id))
+    .limit(1);
+  const code = last?.code ?? order.code;
+  const sms = code ? { dateTime: protocolTime(last?.receivedAt ?? order.updatedAt), code, text: code } : null;
+  return { json: { verificationType: 0, sms, call: null } };
+}
+
+/**
+ * getFullSms (https://sms-activate.org/en/api2 "getFullSms"; the words as hosts of the protocol document them, e.g.
+ * https://smsverified.com/api): FULL_SMS:<text> once a message came, STATUS_WAIT_CODE before, STATUS_CANCEL when it
+ * ended without one. The text we hold is the code (see statusV2).
+ */
+function fullSmsWord(order: SmsOrder, codes: string[]): string {
+  const last = order.code ?? codes.at(-1) ?? "";
+  if (order.status === "used" && last) return `FULL_SMS:${last}`;
+  if (order.status === "pending" || order.status === "waiting") return "STATUS_WAIT_CODE";
+  return "STATUS_CANCEL";
+}
+
+/**
+ * getNumbersStatus (https://sms-activate.org/en/api2 "getNumbersStatus"): `{ "<service>_<forward>": count }` for one
+ * country (without one, the USA, as getNumber defaults; we never forward, so every key ends in _0). `operator` is
+ * accepted and ignored: our upstreams do not let a buyer pick an operator.
+ */
+async function getNumbersStatus(env: Env, user: SignedInUser, p: ProtocolParams): Promise<ProtocolReply> {
+  const upstreamEnv = envForUser(env, user.id);
+  const countryCode = p.get("country") || PROTOCOL_USA;
+  if (!protocolCountry(countryCode)) return word("BAD_COUNTRY");
+  const where = await resolveProtocolCountry(upstreamEnv, countryCode).catch(() => null);
+  const offers = where ? await protocolOffers(upstreamEnv, where.provider, where.countryId).catch(() => null) : null;
+  const out: Record<string, number> = {};
+  for (const [code, offer] of offers ?? []) out[`${code}_0`] = offer.count;
+  return { json: out };
+}
+
+/**
+ * getTopCountriesByService (https://sms-activate.org/en/api2 "getTopCountriesByService"): `{ "0": { country, count,
+ * price, retail_price }, ... }`, the countries selling the service, most numbers first. price is the caller's naira
+ * price (their tier), retail_price the price before any tier discount. Without a service, each country's numbers across
+ * every service and its cheapest price. freePrice is accepted; we have no Free Price, so no freePriceMap.
+ */
+async function getTopCountriesByService(env: Env, db: Db, user: SignedInUser, p: ProtocolParams): Promise<ProtocolReply> {
+  const upstreamEnv = envForUser(env, user.id);
+  const service = p.get("service");
+  const [ctx, retail] = await Promise.all([pricingContext(db, user.totalDepositedKobo), pricingContext(db, 0)]);
+  const rows: { country: number; count: number; price: number; retail_price: number }[] = [];
+  for (const c of PROTOCOL_COUNTRIES) {
+    const where = await resolveProtocolCountry(upstreamEnv, c.code).catch(() => null);
+    if (!where) continue;
+    const offers = await protocolOffers(upstreamEnv, where.provider, where.countryId).catch(() => null);
+    if (!offers) continue;
+    const selling = [...offers.entries()].filter(([code, offer]) => (!service || code === service) && offer.count > 0).map(([, offer]) => offer);
+    if (selling.length === 0) continue;
+    const cheapest = selling.reduce((a, b) => (b.costUsd < a.costUsd ? b : a));
+    rows.push({
+      country: Number(c.code),
+      count: selling.reduce((n, o) => n + o.count, 0),
+      price: koboToNaira(smsPriceKobo(cheapest.costUsd, ctx)),
+      retail_price: koboToNaira(smsPriceKobo(cheapest.costUsd, retail)),
+    });
+  }
+  rows.sort((a, b) => b.count - a.count || a.price - b.price);
+  return { json: Object.fromEntries(rows.map((r, i) => [String(i), r])) };
+}
+
+/**
+ * getOperators (https://sms-activate.org/en/api2 "getOperators"): `{ status: "success", countryOperators: { "<country>":
+ * [operators] } }`, or `{ status: "error", error: "OPERATORS_NOT_FOUND" }` when there are none. Our upstreams sell
+ * numbers without naming or choosing an operator, so we know none: the documented empty answer, for any known country.
+ */
+function getOperators(p: ProtocolParams): ProtocolReply {
+  const countryCode = p.get("country");
+  if (countryCode && !protocolCountry(countryCode)) return word("BAD_COUNTRY");
+  return { json: { status: "error", error: "OPERATORS_NOT_FOUND" } };
 }
 
 async function setStatus(deps: SmsDeps, user: SignedInUser, p: ProtocolParams): Promise<ProtocolReply> {

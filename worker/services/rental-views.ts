@@ -1,9 +1,11 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
+import type { RentalStatus } from "../../schema/constants";
 import { koboToNaira } from "../../schema/money";
 import { formatRentDuration, RENT_CANCEL_WINDOW_MS, type RentalMessageView, type RentalView } from "../../schema/rentals";
 import type { Db } from "../db/client";
 import { rentalMessages, rentals, users } from "../db/tables";
 import { AppError } from "../lib/errors";
+import type { PageAfter } from "./sms-views";
 
 /** Rentals as the customer and the API read them: lookups, the rental view, the inbox's messages, the orders rows. */
 
@@ -120,4 +122,25 @@ export function toRentalOrderRows(rows: Awaited<ReturnType<typeof rentalOrderRow
     sms_count: rental.smsCount,
     can_cancel: canCancel(rental, now),
   }));
+}
+
+/** One page of the caller's rentals, newest first, optionally in one status (GET /api/v1/rentals; as smsOrdersPage). */
+export async function rentalsPage(
+  db: Db,
+  userId: string,
+  query: { status?: RentalStatus; limit: number; after?: PageAfter },
+): Promise<{ rows: RentalRow[]; more: boolean }> {
+  const where: SQL[] = [eq(rentals.userId, userId)];
+  if (query.status) where.push(eq(rentals.status, query.status));
+  if (query.after) {
+    const { createdAt, id } = query.after;
+    where.push(or(lt(rentals.createdAt, createdAt), and(eq(rentals.createdAt, createdAt), lt(rentals.id, id)))!);
+  }
+  const rows = await db
+    .select()
+    .from(rentals)
+    .where(and(...where))
+    .orderBy(desc(rentals.createdAt), desc(rentals.id))
+    .limit(query.limit + 1);
+  return { rows: rows.slice(0, query.limit), more: rows.length > query.limit };
 }

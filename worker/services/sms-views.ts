@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, inArray, isNotNull } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, lt, or, type SQL } from "drizzle-orm";
 import { koboToNaira } from "../../schema/money";
 import type { OrderRow, SmsRefundStateResponse, SmsStatusResponse } from "../../schema/sms";
-import { REFUNDED_SMS_STATUSES, SMS_ERROR_TEXT, SMS_TIMEOUT_TEXT } from "../../schema/constants";
+import { REFUNDED_SMS_STATUSES, SMS_ERROR_TEXT, SMS_TIMEOUT_TEXT, type SmsOrderStatus } from "../../schema/constants";
 import type { Db } from "../db/client";
 import { smsOrderCodes, smsOrders } from "../db/tables";
 import { AppError } from "../lib/errors";
@@ -122,4 +122,34 @@ export function toSmsOrderRows(rows: Awaited<ReturnType<typeof smsOrderRowsQuery
     // Only routes of a "code or next route" chain carry these: every other row keeps the spec's Order shape.
     ...(o.chainId ? { chain_id: o.chainId, chain_step: o.chainStep } : {}),
   }));
+}
+
+/** Where a page of a newest-first list starts: strictly older than this (created_at, id). */
+export interface PageAfter {
+  createdAt: number;
+  id: string;
+}
+
+/**
+ * One page of the caller's orders, newest first (id breaks ties of one millisecond), optionally in one status: the
+ * developer API's GET /sms/orders. Asks one row more than `limit` so the caller knows whether an older page exists.
+ */
+export async function smsOrdersPage(
+  db: Db,
+  userId: string,
+  query: { status?: SmsOrderStatus; limit: number; after?: PageAfter },
+): Promise<{ rows: SmsOrderRow[]; more: boolean }> {
+  const where: SQL[] = [eq(smsOrders.userId, userId)];
+  if (query.status) where.push(eq(smsOrders.status, query.status));
+  if (query.after) {
+    const { createdAt, id } = query.after;
+    where.push(or(lt(smsOrders.createdAt, createdAt), and(eq(smsOrders.createdAt, createdAt), lt(smsOrders.id, id)))!);
+  }
+  const rows = await db
+    .select()
+    .from(smsOrders)
+    .where(and(...where))
+    .orderBy(desc(smsOrders.createdAt), desc(smsOrders.id))
+    .limit(query.limit + 1);
+  return { rows: rows.slice(0, query.limit), more: rows.length > query.limit };
 }

@@ -13,9 +13,12 @@ export interface Param {
   type: string;
 }
 
+export type Method = "get" | "post" | "put" | "delete";
+const METHODS: readonly string[] = ["get", "post", "put", "delete"];
+
 export interface Operation {
   id: string;
-  method: "get" | "post";
+  method: Method;
   path: string;
   summary: string;
   description?: string;
@@ -57,14 +60,14 @@ export function readReference(doc: Json): Reference {
   const operations: Operation[] = [];
   for (const [path, methods] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, Json>>)) {
     for (const [method, op] of Object.entries(methods)) {
-      if (method !== "get" && method !== "post") continue;
+      if (!METHODS.includes(method)) continue;
       const bodySchema = deref(doc, ((op.requestBody as Json | undefined)?.content as Json | undefined)?.["application/json"] as Json | undefined);
       const schema = deref(doc, bodySchema?.schema as Json | undefined);
       const required = new Set((schema?.required as string[] | undefined) ?? []);
       const properties = (schema?.properties ?? {}) as Record<string, Json>;
       operations.push({
         id: String(op.operationId ?? `${method}${path}`),
-        method,
+        method: method as Method,
         path,
         summary: String(op.summary ?? ""),
         description: typeof op.description === "string" ? op.description : undefined,
@@ -122,12 +125,16 @@ function concretePath(op: Operation): string {
   return op.path.replace(/\{(\w+)\}/g, (_m, name: string) => (rentals && name === "id" ? "RENTAL_ID" : (PATH_PLACEHOLDER[name] ?? name.toUpperCase())));
 }
 
+/** Methods that send a JSON body (POST always, with an Idempotency-Key; PUT with its own). */
+const sendsBody = (op: Operation) => op.method === "post" || (op.method === "put" && op.example !== null);
+
 /** curl, with the key from $VNUM_KEY and a fresh Idempotency-Key on POSTs. */
 export function curlExample(ref: Reference, op: Operation): string {
   const body = op.example;
-  const lines = [`curl${op.method === "post" ? " -X POST" : ""} "${ref.baseUrl}${concretePath(op)}"`, `  -H "Authorization: Bearer $VNUM_KEY"`];
-  if (op.method === "post") {
-    lines.push(`  -H "Idempotency-Key: $(uuidgen)"`);
+  const verb = op.method === "get" ? "" : ` -X ${op.method.toUpperCase()}`;
+  const lines = [`curl${verb} "${ref.baseUrl}${concretePath(op)}"`, `  -H "Authorization: Bearer $VNUM_KEY"`];
+  if (op.method === "post") lines.push(`  -H "Idempotency-Key: $(uuidgen)"`);
+  if (sendsBody(op)) {
     lines.push(`  -H "Content-Type: application/json"`);
     lines.push(`  -d '${JSON.stringify(body ?? {})}'`);
   }
@@ -138,17 +145,15 @@ export function curlExample(ref: Reference, op: Operation): string {
 export function jsExample(ref: Reference, op: Operation): string {
   const body = op.example;
   const headers = ['    Authorization: `Bearer ${process.env.VNUM_KEY}`,'];
-  if (op.method === "post") {
-    headers.push('    "Idempotency-Key": crypto.randomUUID(), // reuse it when you retry this same request');
-    headers.push('    "Content-Type": "application/json",');
-  }
+  if (op.method === "post") headers.push('    "Idempotency-Key": crypto.randomUUID(), // reuse it when you retry this same request');
+  if (sendsBody(op)) headers.push('    "Content-Type": "application/json",');
   return [
     `const res = await fetch("${ref.baseUrl}${concretePath(op)}", {`,
-    ...(op.method === "post" ? ['  method: "POST",'] : []),
+    ...(op.method !== "get" ? [`  method: "${op.method.toUpperCase()}",`] : []),
     "  headers: {",
     ...headers,
     "  },",
-    ...(op.method === "post" ? [`  body: JSON.stringify(${JSON.stringify(body ?? {})}),`] : []),
+    ...(sendsBody(op) ? [`  body: JSON.stringify(${JSON.stringify(body ?? {})}),`] : []),
     "});",
     "const data = await res.json();",
     "if (!res.ok) throw new Error(`${data.code}: ${data.message}`);",
