@@ -1,7 +1,8 @@
 import { routePartykitRequest } from "partyserver";
 import { createApp } from "./app";
 import type { Env } from "./config";
-import { countingD1 } from "./lib/d1-metrics";
+import { countingD1, newTally, tallyHeaders } from "./lib/d1-metrics";
+import { d1TallyFor, enableRunMetrics } from "./lib/run-metrics";
 import { admitSocket, isRoutableRoomPath, refusePlainRequest, routableRooms } from "./rooms/room-gate";
 import { runScheduledSweep } from "./services/sweep";
 
@@ -24,11 +25,13 @@ export default {
       });
       if (response) return response;
     }
-    if (env.D1_METRICS === "true" && env.APP_ENV !== "production") {
-      const counter = { count: 0 };
-      const response = await app.fetch(request, { ...env, DB: countingD1(env.DB, counter) }, ctx);
+    if (enableRunMetrics(env)) {
+      const tally = newTally();
+      // The API's D1 use adds up for the rate benchmark (lib/run-metrics.ts); its own /sandbox calls do not.
+      const sinks = new URL(request.url).pathname.startsWith("/api/") ? [tally, d1TallyFor("api")] : [tally];
+      const response = await app.fetch(request, { ...env, DB: countingD1(env.DB, ...sinks) }, ctx);
       const counted = new Response(response.body, response);
-      counted.headers.set("x-d1-round-trips", String(counter.count));
+      for (const [name, value] of Object.entries(tallyHeaders(tally))) counted.headers.set(name, value);
       return counted;
     }
     return app.fetch(request, env, ctx);
