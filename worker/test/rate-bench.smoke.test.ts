@@ -37,7 +37,6 @@ describe("npm run bench:rate, smoke run", () => {
       slotSampleMs: 500,
     });
 
-    console.log(lines.join("\n"));
     expect(report.steps).toHaveLength(2);
     for (const step of report.steps) {
       expect(step.purchases.ok).toBeGreaterThan(0);
