@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fund, register } from "./api";
-import { INVARIANT_SQL } from "./invariants";
+import { INVARIANT_SQL } from "../worker/sandbox/invariants";
 import { localD1 as d1, startServer } from "./server";
 
 /**

@@ -1,10 +1,9 @@
-import { INVARIANT_SQL } from "./invariants";
 
 /**
  * The constant-rate benchmark (issue 30), free of Node so the same code runs from `npm run bench:rate` (bench/rate.ts,
  * against a local wrangler dev) and as its smoke run inside the worker tests (worker/test/rate-bench.smoke.test.ts,
- * against the worker in workerd). Everything it needs comes in through RateOptions: how to fetch, how to read the
- * database for the invariants, where to log.
+ * against the worker in workerd). Everything it needs comes in through RateOptions: how to fetch and where to log; the
+ * server's own counters, open orders and invariants come through its sandbox routes (/sandbox/metrics/*).
  *
  * What it does: funds many customers through the sandbox checkout; then, step by step, starts purchases at a constant
  * arrival rate (not a burst) with the real mix around them (codes arriving by poll and by DaisySMS's push, timeouts
@@ -28,8 +27,6 @@ export interface RateOptions {
   maxInFlight: number;
   /** Squad's webhook key, to replay a signed webhook as Squad would resend it (null: replays are skipped). */
   squadSecret: string | null;
-  /** Rows of one read-only query on the server's database (the invariants, the drain). */
-  sql: (query: string) => Promise<Record<string, unknown>[]>;
   log: (line: string) => void;
   /** How long to wait after the last step for every order to settle (codes, timeouts, refunds). */
   drainSeconds: number;
@@ -362,15 +359,14 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
   const drainEnd = Date.now() + opts.drainSeconds * 1000;
   let open = Infinity;
   while (Date.now() < drainEnd) {
-    open = Number((await opts.sql("SELECT COUNT(*) AS n FROM sms_orders WHERE status IN ('waiting', 'pending')"))[0]?.n ?? 0);
+    open = Number((await must("counting open orders", "/sandbox/metrics/orders")).open ?? 0);
     if (open === 0) break;
     await sleep(1000);
   }
   const drained = await metrics(true);
 
   // --- invariants over every row -----------------------------------------------------------------------------------
-  const invariants: Record<string, number> = {};
-  for (const [name, query] of Object.entries(INVARIANT_SQL)) invariants[name] = (await opts.sql(query)).length;
+  const invariants = (await must("running the invariants", "/sandbox/metrics/invariants")) as unknown as Record<string, number>;
 
   // --- figures -----------------------------------------------------------------------------------------------------
   const steps: StepReport[] = opts.steps.map((target, s) => {
@@ -437,7 +433,7 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
     upstreamCallsPerOrder[account] = round(calls / byProvider(account === "swift" ? "Swift" : "Dynamic"));
   }
   const doRequests = Object.values(total!.doRequests).reduce((a, b) => a + b, 0);
-  const settledRows = await opts.sql("SELECT COUNT(*) AS n FROM sms_orders WHERE status NOT IN ('waiting', 'pending')");
+  const settledRows = Number((await must("counting settled orders", "/sandbox/metrics/orders")).settled ?? 0);
 
   // The ceiling of one database, from the lowest step (least queueing in front of D1).
   const base0 = steps.find((x) => x.perPurchaseEquivalent)?.perPurchaseEquivalent ?? null;
@@ -467,7 +463,7 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
     steps,
     life: {
       orders: orders.length,
-      settled: Number(settledRows[0]?.n ?? 0),
+      settled: settledRows,
       doRequestsPerOrder: round(doRequests / n),
       alarmsSetPerOrder: round(total!.alarmsSet / n),
       alarmsRunPerOrder: round(total!.alarmsRun / n),

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { runRate } from "./rate-core";
-import { localD1, startServer } from "./server";
+import { startServer } from "./server";
 
 /**
  * `npm run bench:rate` (issue 30): the constant-rate benchmark against its own local server (wrangler dev as `npm
@@ -40,7 +40,6 @@ function devVar(name: string): string | null {
 
 const codeDelayMs = Number(values["code-delay-ms"]);
 const server = await startServer(port, ["D1_METRICS:true", `SANDBOX_SMS_DELAY_MS:${codeDelayMs}`]);
-const persistTo = path.join(root, ".wrangler", `bench-${port}`);
 console.log(`rate benchmark on ${server.url}: steps ${steps.join(", ")} purchases/s, ${stepSeconds} s each; codes arrive ${codeDelayMs / 1000} s after purchase; SMS polling as in production (6 s x 15)`);
 try {
   const report = await runRate({
@@ -53,7 +52,6 @@ try {
     fundNaira: 150_000,
     maxInFlight: Number(values["max-in-flight"]),
     squadSecret: devVar("SQUAD_SECRET_KEY"),
-    sql: async (query) => localD1(persistTo, query),
     log: (line) => console.log(line),
     // The production polling window is 15 x 6 s: a timed-out order needs 90 s and its refund after the last step.
     drainSeconds: 150,

@@ -28,7 +28,6 @@ describe("npm run bench:rate, smoke run", () => {
       fundNaira: 20_000,
       maxInFlight: 16,
       squadSecret: env.SQUAD_SECRET_KEY ?? null,
-      sql: async (query) => (await env.DB.prepare(query).all<Record<string, unknown>>()).results,
       log: (line) => lines.push(line),
       drainSeconds: 20,
       raiseSlotLimits: true,
