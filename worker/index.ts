@@ -2,6 +2,7 @@ import { routePartykitRequest } from "partyserver";
 import { createApp } from "./app";
 import type { Env } from "./config";
 import { countingD1, newTally, tallyHeaders } from "./lib/d1-metrics";
+import { BOOKMARK_HEADER, withD1Session } from "./lib/d1-session";
 import { d1TallyFor, enableRunMetrics } from "./lib/run-metrics";
 import { admitSocket, isRoutableRoomPath, refusePlainRequest, routableRooms } from "./rooms/room-gate";
 import { runScheduledSweep } from "./services/sweep";
@@ -25,16 +26,25 @@ export default {
       });
       if (response) return response;
     }
+    // The request's D1 runs in a session: replicas may serve it, the customer's bookmark keeps their own writes
+    // visible (lib/d1-session.ts); the answer carries the bookmark to send back.
+    const session = withD1Session(env, request);
+    let response: Response;
+    let tally = null;
     if (enableRunMetrics(env)) {
-      const tally = newTally();
+      tally = newTally();
       // The API's D1 use adds up for the rate benchmark (lib/run-metrics.ts); its own /sandbox calls do not.
       const sinks = new URL(request.url).pathname.startsWith("/api/") ? [tally, d1TallyFor("api")] : [tally];
-      const response = await app.fetch(request, { ...env, DB: countingD1(env.DB, ...sinks) }, ctx);
-      const counted = new Response(response.body, response);
-      for (const [name, value] of Object.entries(tallyHeaders(tally))) counted.headers.set(name, value);
-      return counted;
+      response = await app.fetch(request, { ...session.env, DB: countingD1(session.env.DB, ...sinks) }, ctx);
+    } else {
+      response = await app.fetch(request, session.env, ctx);
     }
-    return app.fetch(request, env, ctx);
+    const bookmark = session.bookmark();
+    if (!bookmark && !tally) return response;
+    const answered = new Response(response.body, response);
+    if (bookmark) answered.headers.set(BOOKMARK_HEADER, bookmark);
+    if (tally) for (const [name, value] of Object.entries(tallyHeaders(tally))) answered.headers.set(name, value);
+    return answered;
   },
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(runScheduledSweep(env));
