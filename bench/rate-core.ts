@@ -492,6 +492,8 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
         `  per purchase-equivalent (all API + Durable Object D1 work in the step / purchases): ${x.perPurchaseEquivalent.statements} statements, ${x.perPurchaseEquivalent.d1WaitMs} ms waited (meta.duration ${x.perPurchaseEquivalent.d1DurationMs} ms), rows read ${x.perPurchaseEquivalent.rowsRead}, written ${x.perPurchaseEquivalent.rowsWritten}`,
       );
     log(`  upstream slots in use: ${Object.entries(x.slots).map(([a, v]) => `${a} max ${v.max} mean ${v.mean} at ${v.rate} purchases/s`).join("; ")}`);
+    const series = slotSamples.filter((v) => v.step === steps.indexOf(x));
+    log(`  slots over time (every ${opts.slotSampleMs / 1000} s): ${["swift", "smsman"].map((a) => `${a} ${series.map((v) => v.inUse[a] ?? 0).join(",")}`).join("; ")}`);
   }
   for (const [status, sample] of firstFailure) log(`first ${status || "no answer"}: ${sample}`);
   log(

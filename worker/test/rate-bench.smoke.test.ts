@@ -60,7 +60,7 @@ describe("npm run bench:rate, smoke run", () => {
     expect(Object.values(report.invariants)).toEqual([0, 0, 0, 0]);
     expect(report.ok).toBe(true);
     // every figure is printed
-    for (const figure of ["achieved", "latency ms", "by status", "per purchase request", "per purchase-equivalent", "slots in use", "per order over its life", "ceiling of one D1", "upstream-bound rate, swift", "invariant holds"]) {
+    for (const figure of ["achieved", "latency ms", "by status", "per purchase request", "per purchase-equivalent", "slots in use", "per order over its life", "ceiling of one D1", "upstream-bound rate, swift", "slots over time", "invariant holds"]) {
       expect(lines.some((l) => l.includes(figure)), figure).toBe(true);
     }
   });
