@@ -1,10 +1,9 @@
-import { spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { RECONCILE_SQL } from "../worker/db/admin-sql";
 import { fund, register } from "./api";
-import { startServer } from "./server";
+import { INVARIANT_SQL } from "../worker/sandbox/invariants";
+import { localD1 as d1, startServer } from "./server";
 
 /**
  * The load run (issue 9): 500 concurrent purchases across 50 funded wallets while Squad webhooks are replayed, Verify
@@ -94,36 +93,6 @@ function devVar(name: string): string | null {
   const line = readFileSync(file, "utf8").split("\n").find((l) => l.startsWith(`${name}=`));
   return line ? line.slice(name.length + 1).trim() : null;
 }
-
-/** The operator's statements against the server's local D1 (as scripts/admin.ts runs them). */
-function d1(persistTo: string, sql: string): Record<string, number>[] {
-  const bin = path.join(root, "node_modules", ".bin", "wrangler");
-  const res = spawnSync(bin, ["d1", "execute", "DB", "--local", "--persist-to", persistTo, "--command", sql, "--json"], {
-    cwd: root,
-    encoding: "utf8",
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-  });
-  if (res.status !== 0) throw new Error(`wrangler d1 execute failed: ${res.stderr}`);
-  const out = res.stdout;
-  return (JSON.parse(out.slice(out.indexOf("["))) as { results: Record<string, number>[] }[])[0].results;
-}
-
-const INVARIANT_SQL: Record<string, string> = {
-  // rows = users whose balance differs from their ledger or is negative (the operator's `npm run reconcile`)
-  "balance drift or overdraft (users)": RECONCILE_SQL,
-  "payments credited twice or unconfirmed": `SELECT p.id FROM payments p JOIN ledger l ON l.ref = p.id AND l.kind = 'fund'
-     GROUP BY p.id HAVING COUNT(*) > 1 OR MIN(p.status) <> 'credited' OR SUM(l.amount_kobo) <> MIN(p.amount_kobo)`,
-  "orders with a wrong debit/refund": `SELECT o.id FROM sms_orders o LEFT JOIN ledger l ON l.ref = o.id AND l.kind IN ('buy', 'refund')
-     GROUP BY o.id HAVING SUM(l.kind = 'buy') <> 1 OR SUM(l.kind = 'refund') > 1
-        OR (o.status IN ('timeout', 'error', 'cancelled', 'failed') AND COALESCE(SUM(l.amount_kobo), 0) <> 0)
-        OR (o.status IN ('used', 'waiting', 'pending') AND COALESCE(SUM(l.amount_kobo), 0) <> -o.price_kobo)`,
-  "money not conserved (in <> spent + balances + reserved)": `SELECT 1 WHERE
-     (SELECT COALESCE(SUM(amount_kobo), 0) FROM ledger WHERE kind IN ('fund', 'admin', 'referral')) <>
-     (SELECT COALESCE(SUM(price_kobo), 0) FROM sms_orders WHERE status IN ('used', 'waiting', 'pending')) +
-     (SELECT COALESCE(SUM(balance_kobo), 0) FROM users) +
-     (SELECT COALESCE(SUM(r.price_kobo), 0) FROM rentals r WHERE r.status IN ('pending', 'active', 'ended')
-        OR (r.status = 'cancelled' AND NOT EXISTS (SELECT 1 FROM ledger WHERE key = 'rent_refund:' || r.id)))`,
-};
 
 export async function runLoad(url: string, opts: { persistTo?: string; log?: (line: string) => void } = {}): Promise<LoadReport> {
   const say = opts.log ?? ((line: string) => console.log(line));

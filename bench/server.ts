@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
 
@@ -31,4 +31,18 @@ export async function startServer(port: number, vars: string[] = []): Promise<{ 
   }
   stop();
   throw new Error("the server did not start within 120 s");
+}
+
+/** The operator's statements against a benchmark server's local D1 (as scripts/admin.ts runs them): its rows. */
+export function localD1(persistTo: string, sql: string): Record<string, number>[] {
+  const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+  const bin = path.join(root, "node_modules", ".bin", "wrangler");
+  const res = spawnSync(bin, ["d1", "execute", "DB", "--local", "--persist-to", persistTo, "--command", sql, "--json"], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+  });
+  if (res.status !== 0) throw new Error(`wrangler d1 execute failed: ${res.stderr}`);
+  const out = res.stdout;
+  return (JSON.parse(out.slice(out.indexOf("["))) as { results: Record<string, number>[] }[])[0].results;
 }

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { buildWeb, DEFAULT_WEB_DIST, ensureDevVars, prepareLocalDatabase, root, wranglerEnv } from "./local-env";
+import { supervise } from "./supervise";
 import { createWranglerOutputFilter } from "./wrangler-output";
 
 // `npm start`: the whole product (web + API + realtime rooms + sandbox providers) on one local port.
@@ -22,17 +23,23 @@ if (persistTo) args.push("--persist-to", persistTo);
 args.push("--var", `PUBLIC_URL:${process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`}`);
 if (process.env.WRANGLER_VARS) for (const kv of process.env.WRANGLER_VARS.split(",")) args.push("--var", kv);
 
-const child = spawn(path.join(root, "node_modules", ".bin", "wrangler"), args, { cwd: root, env: wranglerEnv, stdio: ["ignore", "pipe", "pipe"] });
 // Both streams pass through one filter (scripts/wrangler-output.ts): known-harmless noise becomes one explaining line.
 const filter = createWranglerOutputFilter();
-for (const [stream, out] of [
-  [child.stdout, process.stdout],
-  [child.stderr, process.stderr],
-] as const) {
-  createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => {
-    for (const kept of filter(line)) out.write(`${kept}\n`);
-  });
-}
+const startWrangler = () => {
+  const child = spawn(path.join(root, "node_modules", ".bin", "wrangler"), args, { cwd: root, env: wranglerEnv, stdio: ["ignore", "pipe", "pipe"] });
+  for (const [stream, out] of [
+    [child.stdout, process.stdout],
+    [child.stderr, process.stderr],
+  ] as const) {
+    createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => {
+      for (const kept of filter(line)) out.write(`${kept}\n`);
+    });
+  }
+  return child;
+};
+// wrangler dev can exit by itself mid-run (scripts/supervise.ts says why): it is started again on the same port with
+// the same state, and the restart is said in one line.
+const wrangler = supervise({ start: startWrangler, port, say: (line) => console.error(`  ${line}`), exit: (code) => process.exit(code) });
 
 // Announce the URL once the worker answers (wrangler's own banner is silenced with --log-level warn).
 void (async () => {
@@ -56,7 +63,6 @@ const sweep = setInterval(() => {
   fetch(`http://127.0.0.1:${port}/cdn-cgi/handler/scheduled?cron=*/5+*+*+*+*`).catch(() => undefined);
 }, 5 * 60_000);
 sweep.unref();
-const stop = () => child.kill("SIGTERM");
+const stop = () => wrangler.stop("SIGTERM");
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
-child.on("exit", (code) => process.exit(code ?? 0));

@@ -1,7 +1,9 @@
 import { routePartykitRequest } from "partyserver";
 import { createApp } from "./app";
 import type { Env } from "./config";
-import { countingD1 } from "./lib/d1-metrics";
+import { countingD1, newTally, tallyHeaders } from "./lib/d1-metrics";
+import { BOOKMARK_HEADER, withD1Session } from "./lib/d1-session";
+import { d1TallyFor, enableRunMetrics } from "./lib/run-metrics";
 import { admitSocket, isRoutableRoomPath, refusePlainRequest, routableRooms } from "./rooms/room-gate";
 import { runScheduledSweep } from "./services/sweep";
 
@@ -24,14 +26,25 @@ export default {
       });
       if (response) return response;
     }
-    if (env.D1_METRICS === "true" && env.APP_ENV !== "production") {
-      const counter = { count: 0 };
-      const response = await app.fetch(request, { ...env, DB: countingD1(env.DB, counter) }, ctx);
-      const counted = new Response(response.body, response);
-      counted.headers.set("x-d1-round-trips", String(counter.count));
-      return counted;
+    // The request's D1 runs in a session: replicas may serve it, the customer's bookmark keeps their own writes
+    // visible (lib/d1-session.ts); the answer carries the bookmark to send back.
+    const session = withD1Session(env, request);
+    let response: Response;
+    let tally = null;
+    if (enableRunMetrics(env)) {
+      tally = newTally();
+      // The API's D1 use adds up for the rate benchmark (lib/run-metrics.ts); its own /sandbox calls do not.
+      const sinks = new URL(request.url).pathname.startsWith("/api/") ? [tally, d1TallyFor("api")] : [tally];
+      response = await app.fetch(request, { ...session.env, DB: countingD1(session.env.DB, ...sinks) }, ctx);
+    } else {
+      response = await app.fetch(request, session.env, ctx);
     }
-    return app.fetch(request, env, ctx);
+    const bookmark = session.bookmark();
+    if (!bookmark && !tally) return response;
+    const answered = new Response(response.body, response);
+    if (bookmark) answered.headers.set(BOOKMARK_HEADER, bookmark);
+    if (tally) for (const [name, value] of Object.entries(tallyHeaders(tally))) answered.headers.set(name, value);
+    return answered;
   },
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(runScheduledSweep(env));

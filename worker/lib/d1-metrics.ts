@@ -1,15 +1,80 @@
 /**
- * Counts D1 round trips per request for the benchmark (bench/, issue 8). Enabled only when D1_METRICS=true (never in
- * production): the request gets a counting wrapper around its DB binding and the answer says how many round trips it
- * cost in an x-d1-round-trips header.
+ * Measures what D1 costs per request for the benchmarks (bench/, issues 8 and 30). Enabled only when D1_METRICS=true
+ * (never in production): the request gets a measuring wrapper around its DB binding, and the answer says what it cost
+ * in headers: x-d1-round-trips (each first/all/run/raw/exec, and each batch however many statements), x-d1-statements,
+ * x-d1-ms (wall time the worker waited on D1, summed over round trips), x-d1-duration-ms (D1's own result meta.duration,
+ * summed), x-d1-rows-read and x-d1-rows-written (D1's result meta). Durable Object alarms measure into the same tallies
+ * (lib/run-metrics.ts) so a benchmark can add up a purchase over its whole life.
+ *
+ * Why two times: D1's meta.duration is the database's own time for the statement, the figure Cloudflare's limits are
+ * stated in. Locally miniflare takes it with performance.now() around a synchronous SQLite call, and workerd's clock
+ * does not move during synchronous work, so locally it reads 0 (or 1 when a millisecond tick happens to fall inside).
+ * The wall time around each awaited call moves (the clock advances at I/O), so locally it is the figure to read: an
+ * upper bound on the database's time (it includes the hop to the local D1 object and any queue in front of it).
+ *
+ * meta comes with run(), all() and batch(); first() is served through all() (same statement, one round trip) to read
+ * its meta; raw(), which drizzle uses for every select, discards meta in the public API, so it is sent through the
+ * binding's own internal query call (the one raw() makes itself) and counted as unmeasured if that is not there.
  */
 const UNWRAP = Symbol("unwrap");
 
-export interface RoundTripCounter {
+export interface D1Tally {
+  /** Round trips to D1: a batch is one. */
   count: number;
+  statements: number;
+  /** Wall time the caller waited on D1, ms. */
+  waitMs: number;
+  /** D1's own meta.duration, ms. */
+  durationMs: number;
+  rowsRead: number;
+  rowsWritten: number;
+  /** Round trips whose meta could not be read (raw() without the internal call). */
+  unmeasured: number;
 }
 
-export function countingD1(db: D1Database, counter: RoundTripCounter): D1Database {
+/** Kept for the round-trip figures of issue 8: a tally is a counter with more fields. */
+export type RoundTripCounter = D1Tally;
+
+export function newTally(): D1Tally {
+  return { count: 0, statements: 0, waitMs: 0, durationMs: 0, rowsRead: 0, rowsWritten: 0, unmeasured: 0 };
+}
+
+interface D1Meta {
+  duration?: number;
+  rows_read?: number;
+  rows_written?: number;
+}
+
+/** The internal query call D1's raw() makes (workerd's d1-api: D1DatabaseSession._sendOrThrow), when present. */
+interface RawInternals {
+  dbSession?: { _sendOrThrow?: (endpoint: string, sql: string, params: unknown[], format: string) => Promise<unknown> };
+  statement?: string;
+  params?: unknown[];
+}
+
+export function countingD1(db: D1Database, ...sinks: D1Tally[]): D1Database {
+  const add = (statements: number, waitMs: number, metas: (D1Meta | undefined)[]) => {
+    for (const t of sinks) {
+      t.count += 1;
+      t.statements += statements;
+      t.waitMs += waitMs;
+      for (const m of metas) {
+        if (!m) {
+          t.unmeasured += 1;
+          continue;
+        }
+        t.durationMs += m.duration ?? 0;
+        t.rowsRead += m.rows_read ?? 0;
+        t.rowsWritten += m.rows_written ?? 0;
+      }
+    }
+  };
+  const timed = async <T>(statements: number, call: () => Promise<T>, metaOf: (result: T) => (D1Meta | undefined)[]): Promise<T> => {
+    const t0 = performance.now();
+    const result = await call();
+    add(statements, performance.now() - t0, metaOf(result));
+    return result;
+  };
   const wrapStatement = (stmt: D1PreparedStatement): D1PreparedStatement =>
     new Proxy(stmt, {
       get(target, prop, receiver) {
@@ -17,10 +82,31 @@ export function countingD1(db: D1Database, counter: RoundTripCounter): D1Databas
         const value = Reflect.get(target, prop, receiver);
         if (typeof value !== "function") return value;
         if (prop === "bind") return (...args: unknown[]) => wrapStatement(value.apply(target, args));
-        if (prop === "first" || prop === "all" || prop === "run" || prop === "raw") {
-          return (...args: unknown[]) => {
-            counter.count += 1;
-            return value.apply(target, args);
+        if (prop === "run" || prop === "all") {
+          return () => timed(1, () => value.apply(target, []) as Promise<D1Result>, (r) => [r.meta as D1Meta]);
+        }
+        if (prop === "first") {
+          return async (column?: string) => {
+            const result = await timed(1, () => target.all<Record<string, unknown>>(), (r) => [r.meta as D1Meta]);
+            const row = result.results[0] ?? null;
+            if (column === undefined) return row;
+            return row ? (row[column] ?? null) : null;
+          };
+        }
+        if (prop === "raw") {
+          return async (options?: { columnNames?: boolean }) => {
+            const internals = target as unknown as RawInternals;
+            const send = internals.dbSession?._sendOrThrow;
+            if (!send || typeof internals.statement !== "string") {
+              return timed(1, () => value.apply(target, [options]) as Promise<unknown[]>, () => [undefined]);
+            }
+            const reply = await timed(
+              1,
+              () => send.call(internals.dbSession, "/query", internals.statement!, internals.params ?? [], "ROWS_AND_COLUMNS"),
+              (r) => [(Array.isArray(r) ? r[0] : r)?.meta as D1Meta | undefined],
+            );
+            const one = (Array.isArray(reply) ? reply[0] : reply) as { results: { columns: string[]; rows: unknown[][] } };
+            return options?.columnNames ? [one.results.columns, ...one.results.rows] : one.results.rows;
           };
         }
         return value.bind(target);
@@ -33,23 +119,33 @@ export function countingD1(db: D1Database, counter: RoundTripCounter): D1Databas
       if (typeof value !== "function") return value;
       if (prop === "prepare") return (sql: string) => wrapStatement(value.call(target, sql));
       if (prop === "batch") {
-        return (statements: D1PreparedStatement[]) => {
-          counter.count += 1;
-          // The batch must receive the real statements, not the proxies.
-          return value.call(target, statements.map((s) => (s as unknown as { [UNWRAP]?: D1PreparedStatement })[UNWRAP] ?? s));
-        };
+        return (statements: D1PreparedStatement[]) =>
+          timed(
+            statements.length,
+            // The batch must receive the real statements, not the proxies.
+            () => value.call(target, statements.map((s) => (s as unknown as { [UNWRAP]?: D1PreparedStatement })[UNWRAP] ?? s)) as Promise<D1Result[]>,
+            (results) => results.map((r) => r.meta as D1Meta),
+          );
       }
       if (prop === "exec") {
-        return (sql: string) => {
-          counter.count += 1;
-          return value.call(target, sql);
-        };
+        return (sql: string) => timed(1, () => value.call(target, sql) as Promise<D1ExecResult>, () => [undefined]);
       }
       return value.bind(target);
     },
   });
 }
 
+/** The tally as response headers (see the file comment). */
+export function tallyHeaders(tally: D1Tally): Record<string, string> {
+  return {
+    "x-d1-round-trips": String(tally.count),
+    "x-d1-statements": String(tally.statements),
+    "x-d1-ms": tally.waitMs.toFixed(2),
+    "x-d1-duration-ms": tally.durationMs.toFixed(2),
+    "x-d1-rows-read": String(tally.rowsRead),
+    "x-d1-rows-written": String(tally.rowsWritten),
+  };
+}
 
 /**
  * The env a sandbox simulator runs with: the uncounted DB. The simulators stand in for upstreams reached over HTTP in

@@ -13,6 +13,7 @@ export class InvoiceWatcher extends TickScheduler {
   protected readonly subjectKey = "paymentId";
 
   async watch(invoice: { paymentId: string; expiresAt: number }): Promise<void> {
+    this.noteRequest();
     await this.arm(invoice.paymentId, invoice.expiresAt);
   }
 

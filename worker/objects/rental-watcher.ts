@@ -21,11 +21,13 @@ export class RentalWatcher extends TickScheduler {
 
   /** Called right after the number is rented, and after an extension. Idempotent. */
   async start(rentalId: string): Promise<void> {
+    this.noteRequest();
     await this.arm(rentalId, Date.now() + nextCheckDelayMs(0));
   }
 
   /** The customer is looking at the inbox: check now unless a check just ran. Returns how many SMS were new. */
   async checkNow(rentalId: string): Promise<number> {
+    this.noteRequest();
     const last = (await this.ctx.storage.get<number>("lastCheckAt")) ?? 0;
     if (Date.now() - last < ON_DEMAND_MIN_GAP_MS) return 0;
     await this.ctx.storage.put({ rentalId, lastCheckAt: Date.now() });

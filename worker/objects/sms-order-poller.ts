@@ -12,6 +12,7 @@ export class SmsOrderPoller extends TickScheduler {
 
   /** Also wakes a used order's poller for "request another code": its pending alarm (closing the number) is later. */
   async start(orderId: string, intervalMs: number): Promise<void> {
+    this.noteRequest();
     await this.arm(orderId, Date.now() + intervalMs);
   }
 

@@ -1,5 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config";
+import { countingD1 } from "../lib/d1-metrics";
+import { d1TallyFor, enableRunMetrics, noteAlarmRun, noteAlarmSet, noteDoRequest } from "../lib/run-metrics";
 import type { TickResult } from "../services/tick";
 
 /**
@@ -13,21 +15,36 @@ export abstract class TickScheduler extends DurableObject<Env> {
   protected abstract readonly subjectKey: string;
   protected abstract tick(subject: string): Promise<TickResult>;
 
+  constructor(ctx: DurableObjectState, env: Env) {
+    // The rate benchmark (D1_METRICS=true, never production) adds the objects' D1 use to its tallies (lib/run-metrics.ts).
+    super(ctx, enableRunMetrics(env) ? { ...env, DB: countingD1(env.DB, d1TallyFor("objects")) } : env);
+  }
+
+  /** Counts a request from the worker to this object (its RPC methods call this first), for the rate benchmark. */
+  protected noteRequest(): void {
+    noteDoRequest(this.constructor.name);
+  }
+
   /** Serves `subject` and wakes no later than `at`: a pending earlier alarm stays (a kick never delays a tick). */
   protected async arm(subject: string, at: number): Promise<void> {
     const serving = await this.ctx.storage.get<string>(this.subjectKey);
     if (serving && serving !== subject) throw new Error(`this object serves ${this.subjectKey} ${serving}, not ${subject}`);
     await this.ctx.storage.put(this.subjectKey, subject);
     const pending = await this.ctx.storage.getAlarm();
-    if (pending === null || pending > at) await this.ctx.storage.setAlarm(at);
+    if (pending === null || pending > at) {
+      await this.ctx.storage.setAlarm(at);
+      noteAlarmSet();
+    }
   }
 
   /** The row ended elsewhere (cancel, end, sweep): no more ticks. */
   async stop(): Promise<void> {
+    this.noteRequest();
     await this.ctx.storage.deleteAlarm();
   }
 
   override async alarm(): Promise<void> {
+    noteAlarmRun();
     const subject = await this.ctx.storage.get<string>(this.subjectKey);
     if (!subject) return;
     const next = await this.tick(subject);

@@ -12,6 +12,7 @@ export class WebhookDelivery extends TickScheduler {
 
   /** New events were queued (or one is resent): deliver now. */
   async kick(apiKeyId: string): Promise<void> {
+    this.noteRequest();
     await this.arm(apiKeyId, Date.now());
   }
 

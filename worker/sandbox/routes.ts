@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { AppError } from "../lib/errors";
+import { metricsSandboxRoutes } from "./metrics";
 import { nowPaymentsSandboxRoutes } from "./nowpayments";
 import { outboxSandboxRoutes } from "./outbox";
 import { settingsSandboxRoutes } from "./settings";
@@ -19,4 +20,5 @@ sandboxRoutes.route("/nowpayments", nowPaymentsSandboxRoutes);
 sandboxRoutes.route("/settings", settingsSandboxRoutes);
 sandboxRoutes.route("/sms", smsTimingSandboxRoutes);
 sandboxRoutes.route("/upstreams", upstreamBalanceSandboxRoutes);
+sandboxRoutes.route("/metrics", metricsSandboxRoutes);
 sandboxRoutes.route("/", outboxSandboxRoutes);

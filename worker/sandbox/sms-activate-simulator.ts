@@ -1,11 +1,11 @@
 import { Hono } from "hono";
 import type { Env } from "../config";
 import {
-  activeActivations,
   cancelActivation,
   chargeSandbox,
   createActivation,
   finishActivation,
+  hasFreeSlot,
   pollActivation,
   readActivation,
   retryActivation,
@@ -23,14 +23,15 @@ import { SANDBOX_ERROR, SANDBOX_SERVICES, sandboxCostUsd, sandboxCountry, sandbo
  *     a known status (BAD_STATUS); an unknown action is BAD_ACTION;
  *   - money: our account holds dollars (getBalance: ACCESS_BALANCE:50.30); a number is charged when taken (NO_MONEY
  *     when short) and refunded when cancelled; max_price (alias maxPrice) in dollars, inclusive (MAX_PRICE_EXCEEDED);
- *     the effective price in the X-Price header; at most 20 active rentals (TOO_MANY_ACTIVE_RENTALS);
+ *     the effective price in the X-Price header; at most 20 active rentals (TOO_MANY_ACTIVE_RENTALS): a rental is
+ *     active until its code came or it was cancelled (or lapsed), not until setStatus 6 (sms-activations.ts
+ *     DOCUMENTED_SLOT_LIMITS; a run may raise the limit like support would, POST /sandbox/upstreams/slots);
  *   - setStatus 8 on a number that already has its code, or no longer exists, answers ACCESS_READY (not a refusal word).
  * The upstream numbers USA as 187; our customers see it as 5.
  */
 export const smsActivateSimulator = new Hono<{ Bindings: Env }>();
 
 const UPSTREAM_USA = "187";
-export const DAISY_ACTIVE_LIMIT = 20;
 
 /** The key the sandbox account answers to (the same default the sandbox wiring sends). */
 export function sandboxSwiftKey(env: Env): string {
@@ -65,7 +66,7 @@ smsActivateSimulator.get("/stubs/handler_api.php", async (c) => {
         if (!Number.isFinite(max) || cost > max + 1e-9) return c.text("MAX_PRICE_EXCEEDED");
       }
       if (sandboxStock(usa, service) === 0) return c.text("NO_NUMBERS");
-      if ((await activeActivations(c.env, "swift")) >= DAISY_ACTIVE_LIMIT) return c.text("TOO_MANY_ACTIVE_RENTALS");
+      if (!(await hasFreeSlot(c.env, "swift"))) return c.text("TOO_MANY_ACTIVE_RENTALS");
       const charged = service.name === SANDBOX_ERROR ? 0 : cost;
       if (!(await chargeSandbox(c.env, "swift", charged))) return c.text("NO_MONEY");
       const activation = await createActivation(c.env, usa, service, { account: "swift", amount: charged });

@@ -72,6 +72,52 @@ async function refundSandbox(env: Env, activation: SandboxActivation): Promise<v
   }
 }
 
+/**
+ * How many activations an account may hold at once, as the upstream documents it: DaisySMS "You may have 20 active
+ * rentals at a time. Once you get the code or cancel the rental, you can rent a new number. [...] If you need a higher
+ * limit, please contact support." (https://daisysms.com/docs/api, General info). sms-man documents no limit on
+ * activations held at once: its /control/limits is the stock of numbers per application and country
+ * (https://sms-man.com/api), so its simulator has none (null).
+ */
+export const DOCUMENTED_SLOT_LIMITS: Record<SandboxAccount, number | null> = { swift: 20, smsman: null };
+
+const slotLimitKey = (account: SandboxAccount) => `upstream-slot-limit:${account}`;
+const slotLimitCache = new Map<SandboxAccount, { limit: number | null; at: number }>();
+
+/**
+ * The account's limit in this sandbox: the documented one, unless a run raised it (POST /sandbox/upstreams/slots, what
+ * "contact support for a higher limit" buys; the rate benchmark raises it to find our own ceiling and says so). Read
+ * from D1 so every isolate agrees, cached a second per isolate so a purchase does not pay a read for it.
+ */
+export async function slotLimit(env: Env, account: SandboxAccount): Promise<number | null> {
+  const cached = slotLimitCache.get(account);
+  if (cached && Date.now() - cached.at < 1000) return cached.limit;
+  const row = await env.DB.prepare("SELECT value FROM sandbox_state WHERE key = ?").bind(slotLimitKey(account)).first<{ value: string }>();
+  const limit = row ? (row.value === "none" ? null : Number(row.value)) : DOCUMENTED_SLOT_LIMITS[account];
+  slotLimitCache.set(account, { limit, at: Date.now() });
+  return limit;
+}
+
+/** Sets the account's limit (null: none); "documented" puts the upstream's own back. */
+export async function setSlotLimit(env: Env, account: SandboxAccount, limit: number | null | "documented"): Promise<void> {
+  if (limit === "documented") {
+    await env.DB.prepare("DELETE FROM sandbox_state WHERE key = ?").bind(slotLimitKey(account)).run();
+  } else {
+    await env.DB.prepare(
+      "INSERT INTO sandbox_state (key, value, updated_at) VALUES (?1, ?2, ?3) ON CONFLICT(key) DO UPDATE SET value = ?2, updated_at = ?3",
+    )
+      .bind(slotLimitKey(account), limit === null ? "none" : String(limit), Date.now())
+      .run();
+  }
+  slotLimitCache.delete(account);
+}
+
+/** Whether the account may take one more number now (counting only when it has a limit: the count reads every activation). */
+export async function hasFreeSlot(env: Env, account: SandboxAccount): Promise<boolean> {
+  const limit = await slotLimit(env, account);
+  return limit === null || (await activeActivations(env, account)) < limit;
+}
+
 /** Numbers out on an account that have neither a code nor an end (DaisySMS allows 20 at once). */
 export async function activeActivations(env: Env, account: SandboxAccount): Promise<number> {
   const { results } = await env.DB.prepare("SELECT value FROM sandbox_state WHERE key LIKE 'sms-activation:%'").all<{ value: string }>();

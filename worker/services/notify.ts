@@ -2,6 +2,7 @@ import { getServerByName } from "partyserver";
 import { realtimeMessageSchema, type RealtimeMessage } from "../../schema/realtime";
 import type { Env } from "../config";
 import { log } from "../lib/log";
+import { noteDoRequest } from "../lib/run-metrics";
 import { queueWebhookEvents } from "./webhooks";
 
 /**
@@ -20,6 +21,9 @@ export async function notify(env: Env, userId: string, message: RealtimeMessage)
     const parsed = realtimeMessageSchema.parse(message);
     const room = await getServerByName(env.NotificationRoom, userId);
     await room.publish(parsed);
+    // Two requests to the room: partyserver's setName (getServerByName), then publish.
+    noteDoRequest("NotificationRoom");
+    noteDoRequest("NotificationRoom");
   } catch (err) {
     log("warn", "notify failed", { userId, kind: message.kind, error: err instanceof Error ? err.message : String(err) });
   }

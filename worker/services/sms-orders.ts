@@ -273,6 +273,11 @@ export async function completeSmsOrder(deps: SmsDeps, userId: string, orderId: s
     .set({ activationClosesAt: now, anotherCodeRequestedAt: null, updatedAt: now })
     .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "used")));
   if (order.upstreamId) await upstreamFor(deps, order).finish(order.upstreamId).catch(() => undefined);
+  // Nothing is left for the poller: its alarm for the window's end would only complete the number a second time (and
+  // every alarm set is billed as a row written). Best effort: a missed stop costs one harmless tick.
+  await pollerFor(deps, orderId)
+    .stop()
+    .catch(() => undefined);
 }
 
 export async function cancelSmsOrder(deps: SmsDeps, userId: string, orderId: string): Promise<SmsCancelResponse> {

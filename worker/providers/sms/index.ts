@@ -6,6 +6,7 @@ import { SmsActivateProvider } from "./sms-activate";
 import { SmsManProvider } from "./sms-man";
 import { isUpstreamCurrency, type SmsProvider, type UpstreamCurrency } from "./types";
 import { withoutD1Counting } from "../../lib/d1-metrics";
+import { noteUpstreamCall } from "../../lib/run-metrics";
 import { upstreamSeams } from "../test-seams";
 
 /**
@@ -22,14 +23,25 @@ export function smsProviderFor(env: Env, name: SmsProviderName): SmsProvider {
             baseUrl: "https://sandbox.sms-man.invalid",
             key: sandboxSmsManToken(env),
             accountCurrency: smsManCurrency(env),
-            fetch: (req) => smsManSimulator.fetch(req, withoutD1Counting(env)),
+            fetch: (req) => {
+              noteUpstreamCall("smsman", new URL(req.url).pathname.split("/").pop() ?? "");
+              return smsManSimulator.fetch(req, withoutD1Counting(env));
+            },
           }
         : { baseUrl: env.SMSMAN_BASE_URL || "https://api.sms-man.com", key: env.SMSMAN_TOKEN ?? "", accountCurrency: smsManCurrency(env) },
     );
   }
   return new SmsActivateProvider(
     sandbox
-      ? { baseUrl: "https://sandbox.daisysms.invalid", key: sandboxSwiftKey(env), fetch: (req) => smsActivateSimulator.fetch(req, withoutD1Counting(env)) }
+      ? {
+          baseUrl: "https://sandbox.daisysms.invalid",
+          key: sandboxSwiftKey(env),
+          fetch: (req) => {
+            const url = new URL(req.url);
+            noteUpstreamCall("swift", `${url.searchParams.get("action") ?? ""}${url.searchParams.get("status") ? ` ${url.searchParams.get("status")}` : ""}`);
+            return smsActivateSimulator.fetch(req, withoutD1Counting(env));
+          },
+        }
       : { baseUrl: env.SWIFT_BASE_URL || "https://daisysms.com/stubs/handler_api.php", key: env.SWIFT_API_KEY ?? "" },
   );
 }

@@ -1,0 +1,71 @@
+import { newTally, type D1Tally } from "./d1-metrics";
+
+/**
+ * What the product spent while a benchmark ran (bench/rate.ts, issue 30), read and reset through the sandbox-only
+ * /sandbox/metrics route. Counted only when D1_METRICS=true (never in production; config refuses nothing here, the
+ * worker simply never turns it on there): D1 per source (HTTP requests to /api, Durable Objects: their alarms and calls), Durable Object
+ * requests by object kind, alarms set and run, and upstream calls by account and action.
+ *
+ * Module state, so it covers what one isolate served. Locally wrangler dev runs the worker and its Durable Objects in
+ * one workerd isolate, so this is everything the local server did; it is not a production metric (Workers Analytics
+ * and D1's own metrics are, docs/SCALE.md).
+ */
+export interface RunMetrics {
+  since: number;
+  d1: { api: D1Tally; objects: D1Tally };
+  /** Requests to a Durable Object from the worker (RPC calls and fetches), by object kind. */
+  doRequests: Record<string, number>;
+  alarmsSet: number;
+  alarmsRun: number;
+  /** Calls to an upstream's API, by account and action ("swift getStatus"). */
+  upstreamCalls: Record<string, number>;
+}
+
+let enabled = false;
+let metrics: RunMetrics = fresh();
+
+function fresh(): RunMetrics {
+  return { since: Date.now(), d1: { api: newTally(), objects: newTally() }, doRequests: {}, alarmsSet: 0, alarmsRun: 0, upstreamCalls: {} };
+}
+
+/** Turned on by the worker's entry and each Durable Object when their env says D1_METRICS=true (and not production). */
+export function enableRunMetrics(env: { D1_METRICS?: string; APP_ENV?: string }): boolean {
+  if (env.D1_METRICS === "true" && env.APP_ENV !== "production") enabled = true;
+  return enabled;
+}
+
+export function runMetricsEnabled(): boolean {
+  return enabled;
+}
+
+export function readRunMetrics(): RunMetrics {
+  return structuredClone(metrics);
+}
+
+export function resetRunMetrics(): void {
+  metrics = fresh();
+}
+
+/** The tally a source's D1 use adds to (only meaningful while enabled). */
+export function d1TallyFor(source: keyof RunMetrics["d1"]): D1Tally {
+  return metrics.d1[source];
+}
+
+export function noteDoRequest(kind: string): void {
+  if (enabled) metrics.doRequests[kind] = (metrics.doRequests[kind] ?? 0) + 1;
+}
+
+export function noteAlarmSet(): void {
+  if (enabled) metrics.alarmsSet += 1;
+}
+
+export function noteAlarmRun(): void {
+  if (enabled) metrics.alarmsRun += 1;
+}
+
+export function noteUpstreamCall(account: string, action: string): void {
+  if (enabled) {
+    const key = `${account} ${action}`;
+    metrics.upstreamCalls[key] = (metrics.upstreamCalls[key] ?? 0) + 1;
+  }
+}
