@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ACCOUNT_MESSAGES, EMAIL_VERIFY_MESSAGES, RESET_LINK_INVALID_MESSAGE } from "./account-messages";
+import { ACCOUNT_MESSAGES, EMAIL_VERIFY_MESSAGES, PASSWORD_CHANGE_REQUIRED_MESSAGE, RESET_LINK_INVALID_MESSAGE } from "./account-messages";
 
 /**
  * Account contracts, shared by the server's validation and the web forms. Messages are the spec's (section 5).
@@ -72,7 +72,7 @@ export const PASSWORD_MESSAGES = {
   tooLong: `Password must be at most ${PASSWORD_MAX} characters`,
   common: "This password is too common: it is on lists of leaked passwords that attackers try first. Choose another one, for example a few unrelated words.",
   personal: "Your password may not be your e-mail address or your username.",
-  changeRequired: `Your password no longer meets our rules (at least ${PASSWORD_MIN_LENGTH} characters, not a common one). Please choose a new one in Settings.`,
+  changeRequired: PASSWORD_CHANGE_REQUIRED_MESSAGE,
 } as const;
 /** The spec's login check: passwords set before issue 33 may have 6 or 7 characters and still sign in. */
 const LOGIN_PASSWORD_MESSAGE = "Password must be at least 6 characters";
