@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { judgeAudit, type AuditException } from "./audit";
+import { judgeAudit, type AuditException, type AuditReport, type Via } from "./audit";
 
 // Issue 33 (ASVS 15.1.2): the CI step fails only on a high or critical advisory that no dated exception covers.
-const advisory = (name: string, severity: string, ghsa: string) => ({ source: 1, name, title: `${name} problem`, url: `https://github.com/advisories/${ghsa}`, severity });
-const report = (...vulns: { name: string; severity: string; via: unknown[] }[]) => ({ auditReportVersion: 2, vulnerabilities: Object.fromEntries(vulns.map((v) => [v.name, v])) });
+const advisory = (name: string, severity: string, ghsa: string): Via => ({ source: 1, name, title: `${name} problem`, url: `https://github.com/advisories/${ghsa}`, severity });
+const report = (...vulns: { name: string; severity: string; via: (Via | string)[] }[]): AuditReport => ({ vulnerabilities: Object.fromEntries(vulns.map((v) => [v.name, v])) });
 
 describe("judging npm audit --omit=dev", () => {
   it("passes a clean report and one with only low or moderate advisories", () => {

@@ -22,14 +22,14 @@ export interface AuditException {
   until: string;
 }
 
-interface Via {
+export interface Via {
   source?: number;
   name?: string;
   title?: string;
   url?: string;
   severity?: string;
 }
-interface AuditReport {
+export interface AuditReport {
   vulnerabilities?: Record<string, { name: string; severity: string; via: (Via | string)[] }>;
   error?: unknown;
   message?: string;
