@@ -139,8 +139,9 @@ export async function changeOwnPassword(
   if (!user || !(await verifyPassword(input.oldPassword, user.passwordHash))) {
     throw new AppError("VALIDATION_FAILED", ACCOUNT_MESSAGES.wrongOldPassword, { field: "oldPassword" });
   }
-  refuseWeakPassword(input.newPassword, user, "newPassword");
+  // The old password was right: the limit is cleared before a refused new one, which is no guess at anything.
   await clearRateLimit(db, limitKey);
+  refuseWeakPassword(input.newPassword, user, "newPassword");
   await changePassword(db, input.userId, input.sessionId, await hashPassword(input.newPassword));
   await closeRevokedSockets(c.env, input.userId);
   await sendAccountEmail(c, passwordChangedEmail(user, "changed"), "password-changed");
