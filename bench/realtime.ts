@@ -20,14 +20,15 @@ interface WebSocket {
   off(event: "message", cb: (data: unknown) => void): void;
   close(): void;
 }
-const WebSocket = WsImpl as new (url: string) => WebSocket;
+const WebSocket = WsImpl as new (url: string, protocols: string[], options: { origin: string }) => WebSocket;
 
 async function openRoom(url: string, token: string): Promise<{ ws: WebSocket; joinMs: number }> {
   const t0 = performance.now();
   const res = await fetch(`${url}/api/realtime-token`, { headers: { authorization: `Bearer ${token}` } });
   if (!res.ok) throw new Error(`realtime-token failed: ${res.status}`);
   const room = (await res.json()) as { token: string; url: string };
-  const ws = new WebSocket(`${url.replace(/^http/, "ws")}${room.url}?token=${encodeURIComponent(room.token)}`);
+  // The room admits only the app's own Origin (PUBLIC_URL, which the bench server is started with: issue 33), as a tab sends it.
+  const ws = new WebSocket(`${url.replace(/^http/, "ws")}${room.url}?token=${encodeURIComponent(room.token)}`, [], { origin: url });
   await new Promise<void>((resolve, reject) => {
     ws.once("open", () => resolve());
     ws.once("error", reject);

@@ -29,3 +29,7 @@ export const EMAIL_VERIFY_MESSAGES = {
 
 /** The answer to a reset link whose id or token is missing, unknown or expired. */
 export const RESET_LINK_INVALID_MESSAGE = "This reset link is invalid or has expired. Please request a new one.";
+
+/** Issue 33: what the signed-in screens say while the account's password fails today's rules (set before they changed). */
+export const PASSWORD_CHANGE_REQUIRED_MESSAGE =
+  "Your password no longer meets our rules (at least 8 characters, not a common one). Please choose a new one.";

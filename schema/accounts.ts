@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ACCOUNT_MESSAGES, EMAIL_VERIFY_MESSAGES, RESET_LINK_INVALID_MESSAGE } from "./account-messages";
+import { ACCOUNT_MESSAGES, EMAIL_VERIFY_MESSAGES, PASSWORD_CHANGE_REQUIRED_MESSAGE, RESET_LINK_INVALID_MESSAGE } from "./account-messages";
 
 /**
  * Account contracts, shared by the server's validation and the web forms. Messages are the spec's (section 5).
@@ -55,8 +55,27 @@ export interface LoginChallenge {
 }
 
 const SIGNUP_EMAIL_MESSAGE = "Enter a valid email";
-const PASSWORD_MESSAGE = "Password must be at least 6 characters";
-const PASSWORD_MAX = 128;
+
+/**
+ * Passwords (issue 33, ASVS 5.0 6.2.1 and 6.2.9): a NEW password has at least 8 characters (the spec's client checked 6;
+ * its forms now follow the server), up to 128 (more than the 64 ASVS asks; PBKDF2-HMAC hashes a key longer than its
+ * 64-byte block once, so a long password costs no more to hash), any characters, never trimmed or composed by rules.
+ * Login still accepts the 6 characters older accounts were created with: those passwords keep working and the account
+ * is asked to choose a new one (AuthResponse.password_change_required). The server also refuses common and breached
+ * passwords (worker/lib/password-policy.ts), which the web does not carry.
+ */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX = 128;
+export const PASSWORD_MESSAGES = {
+  tooShort: `Password must be at least ${PASSWORD_MIN_LENGTH} characters`,
+  newTooShort: `New password must be at least ${PASSWORD_MIN_LENGTH} characters`,
+  tooLong: `Password must be at most ${PASSWORD_MAX} characters`,
+  common: "This password is too common: it is on lists of leaked passwords that attackers try first. Choose another one, for example a few unrelated words.",
+  personal: "Your password may not be your e-mail address or your username.",
+  changeRequired: PASSWORD_CHANGE_REQUIRED_MESSAGE,
+} as const;
+/** The spec's login check: passwords set before issue 33 may have 6 or 7 characters and still sign in. */
+const LOGIN_PASSWORD_MESSAGE = "Password must be at least 6 characters";
 
 /** Trimmed and lower-cased before the format check: emails are unique case-insensitively. */
 function emailField(message: string) {
@@ -68,8 +87,8 @@ function emailField(message: string) {
     .pipe(z.email(message));
 }
 
-function passwordField(message: string) {
-  return z.string({ error: message }).min(6, message).max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`);
+function passwordField(message: string, min: number) {
+  return z.string({ error: message }).min(min, message).max(PASSWORD_MAX, PASSWORD_MESSAGES.tooLong);
 }
 
 export const registerSchema = z.object({
@@ -84,7 +103,7 @@ export const registerSchema = z.object({
     .min(10, "Valid phone number required")
     .max(20, "Valid phone number required"),
   email: emailField(SIGNUP_EMAIL_MESSAGE),
-  password: passwordField(PASSWORD_MESSAGE),
+  password: passwordField(PASSWORD_MESSAGES.tooShort, PASSWORD_MIN_LENGTH),
   // Optional: the signup form sends "" when empty and the link from GET /api/ref pre-fills it.
   referralCode: z.string().trim().max(32, ACCOUNT_MESSAGES.unknownReferral).nullish(),
 });
@@ -92,7 +111,7 @@ export type RegisterInput = z.input<typeof registerSchema>;
 
 export const loginSchema = z.object({
   email: emailField("Please enter a valid email"),
-  password: passwordField(PASSWORD_MESSAGE),
+  password: passwordField(LOGIN_PASSWORD_MESSAGE, 6),
 });
 export type LoginInput = z.input<typeof loginSchema>;
 
@@ -113,11 +132,8 @@ export const passwordChangeSchema = z.object({
   oldPassword: z
     .string({ error: "Old password must be at least 6 characters" })
     .min(6, "Old password must be at least 6 characters")
-    .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`),
-  newPassword: z
-    .string({ error: "New password must be at least 6 characters" })
-    .min(6, "New password must be at least 6 characters")
-    .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`),
+    .max(PASSWORD_MAX, PASSWORD_MESSAGES.tooLong),
+  newPassword: passwordField(PASSWORD_MESSAGES.newTooShort, PASSWORD_MIN_LENGTH),
 });
 export type PasswordChangeInput = z.input<typeof passwordChangeSchema>;
 
@@ -138,10 +154,7 @@ export type ForgotPasswordInput = z.input<typeof forgotPasswordSchema>;
 export const resetPasswordSchema = z.object({
   id: z.string({ error: RESET_LINK_INVALID_MESSAGE }).trim().min(1, RESET_LINK_INVALID_MESSAGE).max(100, RESET_LINK_INVALID_MESSAGE),
   token: z.string({ error: RESET_LINK_INVALID_MESSAGE }).trim().min(1, RESET_LINK_INVALID_MESSAGE).max(200, RESET_LINK_INVALID_MESSAGE),
-  newPassword: z
-    .string({ error: "New password must be at least 6 characters" })
-    .min(6, "New password must be at least 6 characters")
-    .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`),
+  newPassword: passwordField(PASSWORD_MESSAGES.newTooShort, PASSWORD_MIN_LENGTH),
 });
 export type ResetPasswordInput = z.input<typeof resetPasswordSchema>;
 
@@ -156,6 +169,11 @@ export interface SessionUser {
 export interface AuthResponse {
   user: SessionUser;
   token: string;
+  /**
+   * The password that signed in no longer meets the rules (shorter than 8 characters, a common one, or the account's
+   * own e-mail or username; issue 33): it still works, and the web asks the customer to change it. Absent when fine.
+   */
+  password_change_required?: true;
 }
 
 /** GET /api/account: the signed-in customer and their security state. */
@@ -163,6 +181,8 @@ export interface AccountState {
   user: SessionUser;
   email_verified: boolean;
   two_factor_enabled: boolean;
+  /** Set at a sign-in whose password no longer meets the rules, until the password is changed or reset (issue 33). */
+  password_change_required: boolean;
 }
 
 /** GET /api/sessions: `{ data: SignedInDevice[] }`, the live sessions, `current` marking the caller's own. */

@@ -265,9 +265,13 @@ export interface AdminMessage {
   message: string;
 }
 
-/** POST /admin/customers/:id/credit | debit: the balance after the entry. */
+/**
+ * POST /admin/customers/:id/credit | debit: the balance after the entry. Above the approval_threshold setting the entry
+ * waits for a second operator instead (issue 33): the answer is a 202 with the balance unchanged and the `approval`.
+ */
 export interface ManualEntryAnswer extends AdminMessage {
   balance: number;
+  approval?: AdminApproval;
 }
 
 /** POST /admin/customers/:id/block | unblock */
@@ -367,4 +371,53 @@ export interface ReviewResolveAnswer {
   review: ReviewQueueItem;
   verification: ReviewVerification;
   balance: number | null;
+}
+
+// ---- Two-operator approvals (issue 33, ASVS 5.0 2.3.5 and 7.4.5; worker/services/operator-approvals.ts) ----
+
+/** POST /admin/approvals/:id/approve | reject, and POST /admin/customers/:id/sessions/revoke: the reason is required. */
+export const approvalDecisionSchema = z.object({ reason });
+export type ApprovalDecisionBody = z.input<typeof approvalDecisionSchema>;
+
+/** POST /admin/customers/:id/sessions/revoke: every live session of the customer, or the one named. */
+export const endSessionsSchema = z.object({ reason, sessionId: z.string().trim().min(1).max(100).optional() });
+export type EndSessionsBody = z.input<typeof endSessionsSchema>;
+
+export const approvalListQuerySchema = z.object({
+  status: z.enum(["pending", "decided"], { message: "status must be pending or decided." }).default("pending"),
+});
+
+export type ApprovalKind = "ledger_entry" | "reset_2fa" | "setting";
+export type ApprovalStatus = "pending" | "approved" | "rejected";
+
+/** A change waiting for (or decided by) a second operator. Amounts are naira; times epoch milliseconds. */
+export interface AdminApproval {
+  id: string;
+  kind: ApprovalKind;
+  /** The customer's id, or the setting's key. */
+  subject: string;
+  /** What a person reads: "Credit ₦75,000.00 to ada@example.com", "Reset two-factor of ...", "Set approval_threshold to ...". */
+  summary: string;
+  /** Signed naira of a credit (+) or debit (-); null for other kinds. */
+  amount: number | null;
+  reason: string;
+  requestedBy: string;
+  /** The caller asked for it: the console offers no Approve (the server refuses it with a 403 anyway). */
+  requestedByMe: boolean;
+  status: ApprovalStatus;
+  decidedBy: string | null;
+  decisionReason: string | null;
+  createdAt: number;
+  expiresAt: number;
+  decidedAt: number | null;
+}
+
+/** The answer of a change that now waits for a second operator (HTTP 202), and of approve / reject. */
+export interface ApprovalAnswer extends AdminMessage {
+  approval: AdminApproval;
+}
+
+/** POST /admin/customers/:id/sessions/revoke: how many sessions ended (their sockets closed before the answer). */
+export interface EndSessionsAnswer extends AdminMessage {
+  revoked: number;
 }

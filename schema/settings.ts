@@ -55,6 +55,11 @@ export const settingSchemas = {
   }),
   /** Upstream health: a provider whose balance there (in US dollars) is below its floor is hidden from customers. */
   upstream_floors: z.record(z.string(), z.number().min(0)),
+  /**
+   * Issue 33 (ASVS 5.0 2.3.5): an operator's manual credit or debit of MORE than this many naira takes effect only once
+   * a second operator approves it in the console. Changing this setting itself needs a second operator too.
+   */
+  approval_threshold: z.object({ naira: z.number().min(0).max(10_000_000) }),
 } as const;
 
 export type SettingKey = keyof typeof settingSchemas;
@@ -89,6 +94,7 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   upstream_rates: { RUB: 90, EUR: 0.92 },
   sms_price_guard: { ceiling_naira: 50_000, service_ceilings: {}, max_jump: 3 },
   upstream_floors: { Swift: 2, Dynamic: 2, "Dynamic-rent": 2 },
+  approval_threshold: { naira: 50_000 },
 };
 
 

@@ -88,8 +88,10 @@ export function ActionForm({
     setBusy(true);
     setMessage(null);
     try {
-      await onSubmit(reason.trim(), new FormData(e.currentTarget));
-      setMessage({ ok: true, text: `${label}: done.` });
+      const answer = await onSubmit(reason.trim(), new FormData(e.currentTarget));
+      // An answer that says something (e.g. "Waiting for a second operator's approval") is shown as it is.
+      const said = answer && typeof answer === "object" && "message" in answer && typeof answer.message === "string" ? answer.message : null;
+      setMessage({ ok: true, text: said ?? `${label}: done.` });
       setReason("");
     } catch (err) {
       setMessage({ ok: false, text: errorText(err) });

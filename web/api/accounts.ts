@@ -14,6 +14,7 @@ import type {
 } from "../../schema/accounts";
 import { clearSession, getToken, getUser, saveSession, updateStoredUser } from "../lib/session";
 import { apiFetch } from "./client";
+import * as queryKeys from "./keys";
 
 // Accounts (docs/api.md). Each call is a fetcher plus a mutation hook that keeps the stored session in step.
 
@@ -109,7 +110,9 @@ export function useUpdateProfile() {
 
 /** The server revokes every other session and keeps this one: the stored token stays valid, nothing to store. */
 export function useChangePassword() {
-  return useMutation({ mutationFn: changePassword });
+  const queryClient = useQueryClient();
+  // A new password clears "choose a new password" (issue 33): the account state is read again.
+  return useMutation({ mutationFn: changePassword, onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.account }) });
 }
 
 export const useForgotPassword = () => useMutation({ mutationFn: forgotPassword });

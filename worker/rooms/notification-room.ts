@@ -7,6 +7,7 @@ import { log } from "../lib/log";
 import { getDb } from "../db/client";
 import { configFor, type Env } from "../config";
 import { liveSessionIds, loadSessionUser } from "../services/sessions";
+import { refuseForeignOrigin } from "./room-gate";
 
 /** Set by the room itself after the token check (any client-sent value is overwritten), read when tagging the socket. */
 const SESSION_HEADER = "x-realtime-session";
@@ -59,6 +60,9 @@ export class NotificationRoom extends Server<Env> {
       if (!claims) return refuse(401, "UNAUTHORIZED", "The realtime token is invalid or has expired.");
       // Another account's room answers like any resource of another user: 404, never a hint that it is someone's.
       if (claims.userId !== roomUserId) return refuse(404, "NOT_FOUND", "Not found.");
+      // The gate checked the Origin already (room-gate.ts); repeated so the room never relies on its caller.
+      const foreign = refuseForeignOrigin(request, this.env);
+      if (foreign) return foreign;
       // A token outlives a logout by up to 5 minutes; the session check makes logout end realtime access at once.
       const user = await loadSessionUser(this.env.DB, claims.userId, claims.sessionId);
       if (!user) return refuse(401, "UNAUTHORIZED", "Your session has expired. Please log in again.");

@@ -41,5 +41,24 @@ export async function admitSocket(request: Request, env: Env, roomName: string):
   const claims = await verifyToken(configFor(env).jwtSecret, "realtime", token);
   if (!claims) return refuse(401, "UNAUTHORIZED", "The realtime token is invalid or has expired.");
   if (claims.userId !== roomName) return refuse(404, "NOT_FOUND", "Not found.");
-  return undefined;
+  return refuseForeignOrigin(request, env);
+}
+
+export const FOREIGN_ORIGIN_MESSAGE = "Realtime connections are accepted only from this site's own pages.";
+
+/**
+ * The WebSocket handshake's Origin (issue 33, ASVS 5.0 4.4.2): only our own (PUBLIC_URL, never the Host header) or one
+ * listed in CORS_ORIGINS, the same origins app.ts lets read the API. Browsers always send Origin on a socket upgrade
+ * (RFC 6455 section 4.1), so a missing one is refused too: a page on another site cannot ride a customer's realtime
+ * token (cross-site WebSocket hijacking). A non-browser client can write any Origin; the token still decides for it.
+ * Asked after the token checks, so a request without a token still learns only that it needs one.
+ */
+export function refuseForeignOrigin(request: Request, env: Env): Response | undefined {
+  return isAllowedOrigin(request.headers.get("origin"), env) ? undefined : refuse(403, "FORBIDDEN", FOREIGN_ORIGIN_MESSAGE);
+}
+
+export function isAllowedOrigin(origin: string | null, env: Env): boolean {
+  if (!origin) return false;
+  const extra = (env.CORS_ORIGINS ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  return origin === configFor(env).publicUrl || extra.includes(origin);
 }

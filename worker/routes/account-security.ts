@@ -41,6 +41,7 @@ export const accountSecurityRoutes = new Hono<AppEnv>()
       user: toSessionUser({ id: user.id, username: user.username, phone: user.phone, email: user.email }),
       email_verified: user.emailVerifiedAt !== null,
       two_factor_enabled: user.totpEnabledAt !== null,
+      password_change_required: (user.passwordChangeRequiredAt ?? null) !== null,
     } satisfies AccountState);
   })
 

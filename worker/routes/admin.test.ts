@@ -239,11 +239,15 @@ describe("customers", () => {
     expect((await api("/api/admin/customers/nobody/resend-verification", { token: operator.token, json: { reason: "typo" } })).status).toBe(404);
   });
 
-  it("reset 2FA turns two-factor off for the customer, audited with the previous value", async () => {
+  it("reset 2FA waits for a second operator, then turns two-factor off, audited with the previous value", async () => {
     const operator = await makeOperator();
+    const second = await makeOperator();
     const other = await makeOperator();
     const res = await api(`/api/admin/customers/${other.id}/reset-2fa`, { token: operator.token, json: { reason: "lost phone, identity checked" } });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(202);
+    expect((await env.DB.prepare("SELECT totp_enabled_at FROM users WHERE id = ?").bind(other.id).first<{ totp_enabled_at: number | null }>())?.totp_enabled_at).not.toBeNull();
+    const approved = await api(`/api/admin/approvals/${res.data.approval.id}/approve`, { token: second.token, json: { reason: "checked the ticket" } });
+    expect(approved.status).toBe(200);
     const row = await env.DB.prepare("SELECT totp_enabled_at FROM users WHERE id = ?").bind(other.id).first();
     expect(row).toEqual({ totp_enabled_at: null });
     // Without two-factor the console closes for that operator too.

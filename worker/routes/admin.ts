@@ -10,6 +10,12 @@ import {
   reviewListQuerySchema,
   reviewResolveSchema,
   settingChangeSchema,
+  approvalDecisionSchema,
+  approvalListQuerySchema,
+  endSessionsSchema,
+  type AdminApproval,
+  type ApprovalAnswer,
+  type EndSessionsAnswer,
   type AdminAuditRow,
   type AdminCustomer,
   type AdminDepositRow,
@@ -64,7 +70,8 @@ import { getQueueItem, listReviewQueue, resolveQueueItem, verifyQueueItem } from
 import { settleRentalNow } from "../services/rentals";
 import { getSettings } from "../services/settings";
 import { settleSmsOrderNow } from "../services/sms-poll";
-import { disableTwoFactor } from "../services/two-factor";
+import { approve, holdLargeEntry, listApprovals, reject, requestSecondFactorReset, requestThresholdChange } from "../services/operator-approvals";
+import { endCustomerSessions } from "../services/operator-sessions";
 import { UpstreamFault } from "../providers/upstream-http";
 import { paymentDepsOf, rentalDepsOf, smsDepsOf } from "./flow-deps";
 
@@ -93,12 +100,19 @@ const factory = createFactory<AppEnv>();
 const manualEntryHandlers = (direction: "credit" | "debit") =>
   factory.createHandlers(validate("json", manualEntrySchema), async (c) => {
     const body = c.req.valid("json");
-    const result = await manualEntry(c, operatorOf(c), {
+    const entry = {
       userId: c.req.param("id") ?? "",
       amountKobo: nairaToKobo(body.amount) * (direction === "credit" ? 1 : -1),
       reason: body.reason,
       entryId: body.requestId ?? crypto.randomUUID(),
-    });
+    };
+    // Issue 33: above the approval_threshold setting the entry waits for a second operator (202, nothing moved yet).
+    const held = await holdLargeEntry(c, operatorOf(c), entry);
+    if (held) {
+      changed(c, "approvals");
+      return c.json({ message: "Waiting for a second operator's approval (Approvals page): nothing moved yet.", ...held } satisfies ManualEntryAnswer, 202);
+    }
+    const result = await manualEntry(c, operatorOf(c), entry);
     changed(c, "ledger");
     return c.json({ message: direction === "credit" ? "Credited." : "Debited.", ...result } satisfies ManualEntryAnswer);
   });
@@ -152,19 +166,36 @@ export const adminRoutes = new Hono<AppEnv>()
     return c.json({ message: "Verification e-mail sent." } satisfies AdminMessage);
   })
 
+  /** Issue 33: a reset of the customer's second factor takes a second operator's approval (202, nothing changed yet). */
   .post("/customers/:id/reset-2fa", validate("json", reasonSchema), async (c) => {
-    const db = getDb(c.env.DB);
-    const customer = await findCustomer(db, c.req.param("id"));
-    await audit(c.env.DB, {
-      actor: operatorOf(c).email,
-      action: "user.reset_2fa",
-      detail: { userId: customer.id },
-      reason: c.req.valid("json").reason,
-      subject: customer.id,
-      previousSql: `(SELECT CAST(totp_enabled_at AS TEXT) FROM users WHERE id = ${sqlString(customer.id)})`,
-    });
-    await disableTwoFactor(db, customer.id);
-    return c.json({ message: "Two-factor sign-in turned off; the customer can set it up again." } satisfies AdminMessage);
+    const approval = await requestSecondFactorReset(c, operatorOf(c), c.req.param("id"), c.req.valid("json").reason);
+    changed(c, "approvals");
+    return c.json({ message: "Waiting for a second operator's approval (Approvals page): two-factor sign-in is still on.", approval } satisfies ApprovalAnswer, 202);
+  })
+
+  /** Issue 33 (ASVS 7.4.5): end every live session of the customer (or the one named); sockets close before the answer. */
+  .post("/customers/:id/sessions/revoke", validate("json", endSessionsSchema), async (c) => {
+    const body = c.req.valid("json");
+    const revoked = await endCustomerSessions(c, operatorOf(c), c.req.param("id"), body.reason, body.sessionId);
+    changed(c, "customers");
+    return c.json({ message: revoked === 1 ? "1 session ended; its open tabs were closed." : `${revoked} sessions ended; their open tabs were closed.`, revoked } satisfies EndSessionsAnswer);
+  })
+
+  // ---- Approvals: changes that take a second operator (issue 33, services/operator-approvals.ts) ----
+  .get("/approvals", validate("query", approvalListQuerySchema), async (c) =>
+    c.json({ data: await listApprovals(getDb(c.env.DB), operatorOf(c), c.req.valid("query").status) } satisfies AdminList<AdminApproval>),
+  )
+
+  .post("/approvals/:id/approve", validate("json", approvalDecisionSchema), async (c) => {
+    const { approval, balance } = await approve(c, operatorOf(c), c.req.param("id"), c.req.valid("json").reason);
+    changed(c, approval.kind === "ledger_entry" ? "ledger" : approval.kind === "setting" ? "settings" : "customers");
+    return c.json({ message: `Approved: ${approval.summary}.`, approval, ...(balance === undefined ? {} : { balance }) } satisfies ApprovalAnswer & { balance?: number });
+  })
+
+  .post("/approvals/:id/reject", validate("json", approvalDecisionSchema), async (c) => {
+    const approval = await reject(c, operatorOf(c), c.req.param("id"), c.req.valid("json").reason);
+    changed(c, "approvals");
+    return c.json({ message: `Rejected: ${approval.summary}.`, approval } satisfies ApprovalAnswer);
   })
 
   // ---- Deposits, orders, rentals ----
@@ -257,6 +288,12 @@ export const adminRoutes = new Hono<AppEnv>()
   .patch("/settings/:key", validate("json", settingChangeSchema), async (c) => {
     const key = c.req.param("key");
     const body = c.req.valid("json");
+    // Issue 33: the two-operator threshold itself changes only with a second operator's approval.
+    if (key === "approval_threshold") {
+      const approval = await requestThresholdChange(c, operatorOf(c), body.value, body.reason);
+      changed(c, "approvals");
+      return c.json({ message: "Waiting for a second operator's approval (Approvals page).", approval } satisfies ApprovalAnswer, 202);
+    }
     await changeSetting(c.env.DB, operatorOf(c), key, body.value, body.reason);
     changed(c, "settings");
     const value = (await getSettings(getDb(c.env.DB), [key as SettingKey]))[key as SettingKey];

@@ -48,7 +48,7 @@ export async function completePasswordReset(db: Db, id: string, userId: string, 
     .returning({ id: passwordResets.id });
   if (claimed.length === 0) throw invalidLink();
   await db.batch([
-    db.update(users).set({ passwordHash }).where(eq(users.id, userId)),
+    db.update(users).set({ passwordHash, passwordChangeRequiredAt: null }).where(eq(users.id, userId)),
     revokeSessionsStatement(db, userId, { all: true }, now),
     db.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt))),
   ]);

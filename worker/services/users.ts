@@ -82,6 +82,7 @@ export async function registerAccount(db: Db, input: NewAccount): Promise<{ user
       role: "customer",
       blockedAt: null,
       emailOptOutAt: null,
+      passwordChangeRequiredAt: null,
       totpSecret: null,
       totpEnabledAt: null,
       totpLastStep: null,
@@ -106,6 +107,11 @@ export async function updateProfile(db: Db, userId: string, input: { username: s
   return row ?? null;
 }
 
+/** Flags (or clears) "choose a new password": set at a sign-in whose password fails today's rules (issue 33). */
+export async function setPasswordChangeRequired(db: Db, userId: string, required: boolean, now = Date.now()): Promise<void> {
+  await db.update(users).set({ passwordChangeRequiredAt: required ? now : null }).where(eq(users.id, userId));
+}
+
 /** Re-hash after a login with an older work factor (the password is known to be right at that point). */
 export async function replacePasswordHash(db: Db, userId: string, passwordHash: string): Promise<void> {
   await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
@@ -118,7 +124,7 @@ export async function replacePasswordHash(db: Db, userId: string, passwordHash: 
  */
 export async function changePassword(db: Db, userId: string, keepSessionId: string, passwordHash: string): Promise<void> {
   await db.batch([
-    db.update(users).set({ passwordHash }).where(eq(users.id, userId)),
+    db.update(users).set({ passwordHash, passwordChangeRequiredAt: null }).where(eq(users.id, userId)),
     revokeSessionsStatement(db, userId, { except: keepSessionId }),
   ]);
 }

@@ -22,8 +22,11 @@ export interface TestSocket {
 }
 const openSockets: WebSocket[] = [];
 
-export async function connect(path: string): Promise<{ status: number; body: ReplyBody; socket?: TestSocket }> {
-  const res = await workerFetch(path, { headers: { Upgrade: "websocket" } });
+/** Our own origin, PUBLIC_URL in vitest.config.ts: a browser tab of the app sends it with every socket upgrade. */
+export const APP_ORIGIN = "http://127.0.0.1:8787";
+
+export async function connect(path: string, origin: string | null = APP_ORIGIN): Promise<{ status: number; body: ReplyBody; socket?: TestSocket }> {
+  const res = await workerFetch(path, { headers: origin === null ? { Upgrade: "websocket" } : { Upgrade: "websocket", Origin: origin } });
   if (!res.webSocket) {
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : null };

@@ -1,6 +1,6 @@
 import { useRef } from "react";
 import { Input } from "../../components/ui/input";
-import type { AdminMessage, BlockAnswer, ManualEntryAnswer, ManualEntryBody, ReasonBody } from "../../../schema/admin";
+import type { AdminMessage, BlockAnswer, EndSessionsAnswer, EndSessionsBody, ManualEntryAnswer, ManualEntryBody, ReasonBody } from "../../../schema/admin";
 import { naira, useAdminChange, useCustomer, when } from "../api";
 import { ActionForm, Loading, Panel, Stat, Table } from "../ui";
 
@@ -14,6 +14,7 @@ export default function CustomerPage({ id }: { id: string }) {
   const unblock = useAdminChange<ReasonBody, BlockAnswer>(path("unblock"));
   const resend = useAdminChange<ReasonBody, AdminMessage>(path("resend-verification"));
   const reset2fa = useAdminChange<ReasonBody, AdminMessage>(path("reset-2fa"));
+  const endSessions = useAdminChange<EndSessionsBody, EndSessionsAnswer>(path("sessions/revoke"));
   // One id per form showing: a second submit of the same credit (a double click, a retry) applies once.
   const creditId = useRef(crypto.randomUUID());
   const debitId = useRef(crypto.randomUUID());
@@ -105,6 +106,12 @@ export default function CustomerPage({ id }: { id: string }) {
       </Panel>
       <Panel title="Signed-in sessions">
         <Table head={["Since", "Last seen", "Device", "Country"]} rows={q.data.sessions.map((s) => [when(s.createdAt), when(s.lastSeenAt), s.userAgent ?? "—", s.country ?? "—"])} empty="No live session." />
+        {/* Issue 33 (ASVS 7.4.5): signs the customer out everywhere, their open tabs too; they can sign in again. */}
+        {q.data.sessions.length > 0 && (
+          <div className="mt-3">
+            <ActionForm label="End all sessions" variant="outline" testId="end-sessions-form" onSubmit={(reason) => endSessions.mutateAsync({ reason })} />
+          </div>
+        )}
       </Panel>
       <Panel title="Operator changes">
         <Table head={["When", "Who", "What", "Why"]} rows={q.data.audit.map((a) => [when(a.createdAt), a.actor, a.action, a.reason ?? ""])} empty="No operator change yet." />

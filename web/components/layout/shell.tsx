@@ -13,6 +13,7 @@ import { TierBadge } from "./tier-badge";
 const RealtimeBridge = lazy(() => import("../../realtime/realtime-bridge").then((m) => ({ default: m.RealtimeBridge })));
 // The "confirm your e-mail" notice asks the API once; it loads after the shell for the same reason.
 const VerifyEmailNotice = lazy(() => import("./verify-email-notice").then((m) => ({ default: m.VerifyEmailNotice })));
+const PasswordNotice = lazy(() => import("./password-notice").then((m) => ({ default: m.PasswordNotice })));
 
 /** The signed-in layout (spec section 2): fixed header, side navigation (a drawer under 500 px), content, chat button. */
 export default function Shell() {
@@ -93,6 +94,7 @@ export default function Shell() {
         >
           <Suspense fallback={null}>
             <VerifyEmailNotice />
+            <PasswordNotice />
           </Suspense>
           <Outlet />
         </main>
