@@ -1,6 +1,5 @@
-import { useRef } from "react";
-import { Input } from "../../components/ui/input";
-import type { AdminMessage, BlockAnswer, ManualEntryAnswer, ManualEntryBody, ReasonBody } from "../../../schema/admin";
+import type { AdminMessage, BlockAnswer, ReasonBody } from "../../../schema/admin";
+import { ManualEntryForm } from "./manual-entry";
 import { naira, useAdminChange, useCustomer, when } from "../api";
 import { ActionForm, Loading, Panel, Stat, Table } from "../ui";
 
@@ -8,15 +7,10 @@ import { ActionForm, Loading, Panel, Stat, Table } from "../ui";
 export default function CustomerPage({ id }: { id: string }) {
   const q = useCustomer(id);
   const path = (action: string) => `/customers/${encodeURIComponent(id)}/${action}`;
-  const credit = useAdminChange<ManualEntryBody, ManualEntryAnswer>(path("credit"));
-  const debit = useAdminChange<ManualEntryBody, ManualEntryAnswer>(path("debit"));
   const block = useAdminChange<ReasonBody, BlockAnswer>(path("block"));
   const unblock = useAdminChange<ReasonBody, BlockAnswer>(path("unblock"));
   const resend = useAdminChange<ReasonBody, AdminMessage>(path("resend-verification"));
   const reset2fa = useAdminChange<ReasonBody, AdminMessage>(path("reset-2fa"));
-  // One id per form showing: a second submit of the same credit (a double click, a retry) applies once.
-  const creditId = useRef(crypto.randomUUID());
-  const debitId = useRef(crypto.randomUUID());
 
   if (!q.data) return <Loading error={q.error} />;
   const { customer: c, tier } = q.data;
@@ -41,34 +35,10 @@ export default function CustomerPage({ id }: { id: string }) {
 
       <div className="grid gap-4 md:grid-cols-2">
         <Panel title="Manual credit (through the ledger)">
-          <ActionForm
-            label="Credit"
-            testId="credit-form"
-            onSubmit={async (reason, form) => {
-              await credit.mutateAsync({ amount: Number(form.get("amount")), reason, requestId: creditId.current });
-              creditId.current = crypto.randomUUID();
-            }}
-          >
-            <label className="flex flex-col gap-1 text-sm">
-              <span>Amount (₦)</span>
-              <Input name="amount" type="number" min="1" step="0.01" required inputMode="decimal" />
-            </label>
-          </ActionForm>
+          <ManualEntryForm direction="credit" customer={c} />
         </Panel>
         <Panel title="Manual debit (never below zero)">
-          <ActionForm
-            label="Debit"
-            variant="outline"
-            onSubmit={async (reason, form) => {
-              await debit.mutateAsync({ amount: Number(form.get("amount")), reason, requestId: debitId.current });
-              debitId.current = crypto.randomUUID();
-            }}
-          >
-            <label className="flex flex-col gap-1 text-sm">
-              <span>Amount (₦)</span>
-              <Input name="amount" type="number" min="1" step="0.01" required inputMode="decimal" />
-            </label>
-          </ActionForm>
+          <ManualEntryForm direction="debit" customer={c} />
         </Panel>
         <Panel title={c.blocked ? "Unblock" : "Block"}>
           <p className="mb-2 text-sm text-slate-600 dark:text-slate-300">
