@@ -1,4 +1,6 @@
 import type { AdminMessage, BlockAnswer, ReasonBody } from "../../../schema/admin";
+import { formatPhone } from "../../lib/format";
+import { arrivedText, invoicedText } from "../deposit-amounts";
 import { ManualEntryForm } from "./manual-entry";
 import { naira, useAdminChange, useCustomer, when } from "../api";
 import { ActionForm, Loading, Panel, Stat, Table } from "../ui";
@@ -19,7 +21,7 @@ export default function CustomerPage({ id }: { id: string }) {
       <div>
         <h1 className="break-all text-xl font-semibold">{c.email}</h1>
         <p className="text-sm text-slate-500">
-          {c.username} · {c.phone} · joined {when(c.createdAt)} · <code className="text-xs">{c.id}</code>
+          {c.username} · {formatPhone(c.phone)} · joined {when(c.createdAt)} · <code className="text-xs">{c.id}</code>
         </p>
       </div>
       <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
@@ -65,13 +67,17 @@ export default function CustomerPage({ id }: { id: string }) {
         <Table head={["When", "Kind", "Amount", "Note"]} rows={q.data.ledger.map((l) => [when(l.createdAt), l.kind, naira(l.amount), l.note])} empty="No ledger rows." />
       </Panel>
       <Panel title="Orders">
-        <Table head={["When", "Service", "Number", "Code", "Status", "Price"]} rows={q.data.orders.map((o) => [when(o.createdAt), `${o.provider} · ${o.service}`, o.number ?? "—", o.code ?? "—", o.status, naira(o.price)])} empty="No orders." />
+        <Table head={["When", "Service", "Number", "Code", "Status", "Price"]} rows={q.data.orders.map((o) => [when(o.createdAt), `${o.provider} · ${o.service}`, o.number ? formatPhone(o.number) : "—", o.code ?? "—", o.status, naira(o.price)])} empty="No orders." />
       </Panel>
       <Panel title="Rentals">
-        <Table head={["When", "Number", "Period", "Status", "Expires", "Price"]} rows={q.data.rentals.map((r) => [when(r.createdAt), r.number ?? "—", `${r.period} ${r.unit}`, r.status, when(r.expiresAt), naira(r.price)])} empty="No rentals." />
+        <Table head={["When", "Number", "Period", "Status", "Expires", "Price"]} rows={q.data.rentals.map((r) => [when(r.createdAt), r.number ? formatPhone(r.number) : "—", `${r.period} ${r.unit}`, r.status, when(r.expiresAt), naira(r.price)])} empty="No rentals." />
       </Panel>
       <Panel title="Deposits">
-        <Table head={["When", "Channel", "Status", "Amount"]} rows={q.data.deposits.map((d) => [when(d.createdAt), d.channel, d.status, naira(d.amount)])} empty="No deposits." />
+        <Table
+          head={["When", "Channel", "Status", "Invoiced", "Arrived", "Credited"]}
+          rows={q.data.deposits.map((d) => [when(d.createdAt), d.channel, d.status, invoicedText(d), arrivedText(d), naira(d.credited)])}
+          empty="No deposits."
+        />
       </Panel>
       <Panel title="Signed-in sessions">
         <Table head={["Since", "Last seen", "Device", "Country"]} rows={q.data.sessions.map((s) => [when(s.createdAt), when(s.lastSeenAt), s.userAgent ?? "—", s.country ?? "—"])} empty="No live session." />
