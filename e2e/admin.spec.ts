@@ -20,7 +20,7 @@ test.afterEach(async () => {
   restore = null;
 });
 
-test("the operator CLI changes a setting the API then serves, and a manual credit reaches the ledger and the history", async ({ request }) => {
+test("the operator CLI changes a setting the API then serves, and a manual credit reaches the ledger, its reason only the audit log", async ({ request }) => {
   const email = `operator-${Date.now()}@example.com`;
   const reg = await request.post("/api/register/", {
     data: { username: "Adaeze", number: "08031234567", email, password: "secret123" },
@@ -48,15 +48,21 @@ test("the operator CLI changes a setting the API then serves, and a manual credi
     .poll(async () => (await (await request.get("/api/get-rate", { headers: auth })).json())[0]?.squadmin, { timeout: 20_000 })
     .toBe(1500);
 
-  expect(admin("credit", email, "2500", "--reason", "goodwill for a delayed code")).toContain("credit ₦2500.00");
+  // A reason as an operator types it: several lines, quotes, a semicolon. It is stored exactly so, in the audit log
+  // only; the customer's history shows the neutral label and the optional message (issue 28).
+  const why = `goodwill for a delayed code\nticket #42; the customer's "second" try ${Date.now()}`;
+  expect(admin("credit", email, "2500", "--reason", why, "--message", "Sorry for the delay")).toContain("credit ₦2500.00");
   const balance = await (await request.get("/api/user-balance", { headers: auth })).json();
   expect(balance.balance).toBe(2500);
   const history = await (await request.get("/api/get-transaction", { headers: auth })).json();
   const rows = Array.isArray(history) ? history : history.data;
-  expect(rows[0]).toMatchObject({ status: "successful", amount: 2500, note: "Manual deposit adjustment: goodwill for a delayed code" });
+  expect(rows[0]).toMatchObject({ status: "successful", amount: 2500, note: "Adjustment by support (deposit): Sorry for the delay" });
+  expect(JSON.stringify(rows)).not.toContain("ticket #42");
+  const audit = JSON.parse(admin("audit", "--limit", "5", "--json")) as { action: string; reason: string }[];
+  expect(audit.find((a) => a.action === "ledger.credit")?.reason).toBe(why);
 
   const ledger = admin("ledger", email);
-  expect(ledger).toContain("Manual deposit adjustment: goodwill for a delayed code");
+  expect(ledger).toContain("Adjustment by support (deposit)");
   expect(admin("reconcile")).toContain("Ledger reconciled");
   expect(admin("audit", "--limit", "5")).toContain("e2e-operator");
 });

@@ -7,7 +7,12 @@ import type { SettingKey, SettingValue } from "./settings";
  * audit log records who, when, what, the previous value and why.
  */
 
-const reason = z.string({ message: "A reason is required for every operator change." }).trim().min(1, "A reason is required for every operator change.").max(500);
+/** Internal: kept in the audit log, never shown to the customer. Stored as typed (newlines and quotes too), up to 2,000 characters. */
+const reason = z
+  .string({ message: "A reason is required for every operator change." })
+  .trim()
+  .min(1, "A reason is required for every operator change.")
+  .max(2000, "A reason is at most 2,000 characters.");
 
 export const reasonSchema = z.object({ reason });
 
@@ -15,6 +20,11 @@ export const manualEntrySchema = z.object({
   /** Naira, positive: the path says credit or debit. */
   amount: z.number({ message: "amount must be a number of naira." }).positive("amount must be positive.").max(10_000_000),
   reason,
+  /**
+   * Optional, shown to the customer in their history after "Adjustment by support" (the reason never is). One line,
+   * at most 200 characters.
+   */
+  customerMessage: z.string().trim().max(200, "The message to the customer is at most 200 characters.").optional(),
   /** The console's id for this click: a repeated request with the same id applies once. */
   requestId: z.string().uuid("requestId must be a UUID.").optional(),
 });
@@ -103,9 +113,11 @@ export interface AdminStuckItem {
   created: string;
 }
 
-/** GET /admin/overview?period= */
+/** GET /admin/overview?period=&test= */
 export interface AdminOverview {
   period: AdminPeriod;
+  /** Whether sandbox accounts' activity (test keys) is counted: off unless the operator asks (`test=1`). */
+  includesTest: boolean;
   since: number;
   moneyHeld: number;
   customers: number;
@@ -152,9 +164,20 @@ export interface AdminLedgerRow {
   createdAt: number;
 }
 
+/** Whose row it is (Deposits, Orders, Rentals): the console links it to the customer's page. Null on a customer's own page. */
+export interface AdminRowCustomer {
+  id: string;
+  name: string;
+  email: string;
+  phone: string;
+  /** A sandbox account's row (test keys), shown only when the list's "test activity" toggle is on. */
+  test: boolean;
+}
+
 export interface AdminOrderRow {
   id: string;
   userId: string;
+  customer: AdminRowCustomer | null;
   provider: string;
   country: string;
   service: string;
@@ -172,6 +195,7 @@ export interface AdminOrderRow {
 export interface AdminRentalRow {
   id: string;
   userId: string;
+  customer: AdminRowCustomer | null;
   provider: string;
   country: string;
   unit: RentUnit;
@@ -187,10 +211,21 @@ export interface AdminRentalRow {
 export interface AdminDepositRow {
   id: string;
   userId: string;
+  customer: AdminRowCustomer | null;
   channel: "card" | "crypto";
   provider: "squad" | "nowpayments";
   status: PaymentStatus;
+  /** What the wallet would receive at the invoice's value (the checkout's naira): kept for older readers; see `invoiced`. */
   amount: number;
+  /**
+   * Issue 28: three separate amounts, so an underpaid invoice never reads as its full value. What was asked (naira,
+   * and for crypto the US$ price and the coin amount), what arrived (card: what Squad charged once it confirmed; crypto:
+   * NOWPayments' actually_paid in its coin and that at the invoice's own rate in naira; null while nothing arrived),
+   * and what the wallet was credited for it (every ledger credit of this payment, reviews included).
+   */
+  invoiced: { naira: number; usd: number | null; coin: string | null; coinAmount: string | null };
+  arrived: { naira: number | null; coin: string | null; coinAmount: string | null } | null;
+  credited: number;
   currency: string;
   payCurrency: string | null;
   payAmount: string | null;

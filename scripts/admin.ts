@@ -8,10 +8,12 @@ import {
   findUserSql,
   manualEntrySql,
   RECONCILE_SQL,
+  renderSqlText,
   reviewQueueSql,
   setRoleSql,
   setSettingSql,
   stuckSql,
+  type AdminStatement,
   providerOrdersSql,
   UPSTREAM_HEALTH_SQL,
   userLedgerSql,
@@ -38,7 +40,9 @@ Settings (each change is recorded in audit_log with --actor, --reason (required)
   set <key> '<json>'                           any setting: tiers, links, ads, sms_poll, ...
 Money (always a ledger row, never a bare balance update):
   ledger <email|userId> [--limit 50]           a user's ledger
-  credit <email|userId> <naira> --reason "..." manual credit
+  credit <email|userId> <naira> --reason "..." [--message "..."]
+                                               manual credit; the customer's history says "Adjustment by support"
+                                               (+ the optional --message), the reason stays in the audit log
   debit <email|userId> <naira> --reason "..."  manual debit (refused if it would overdraw)
 Operations:
   stuck [--minutes 30]                         waiting orders, overdue rentals, pending payments
@@ -49,7 +53,7 @@ Operations:
   reconcile                                    prove balance = sum(ledger) and balance >= 0 for every user
   health [--hours 24]                          each upstream's balance against its floor (hidden when low), and per
                                                provider/service purchases, codes, refunds, median time to code
-  audit [--limit 20]                           recent operator changes
+  audit [--limit 20] [--json]                  recent operator changes (--json: as stored)
 
 Options: --remote (the deployed D1), --persist-to DIR (another local state dir), --actor NAME (default: $USER)`;
 
@@ -116,8 +120,9 @@ function findUser(ref: string | undefined) {
   return user as { id: string; email: string; username: string; role: string; balance_kobo: number };
 }
 
-function change(sql: string, summary: string) {
-  run(sql);
+function change(statements: AdminStatement[], summary: string) {
+  // Rendered as literals for wrangler's --file, which splits on semicolons outside them: a reason's newlines stay in it.
+  run(renderSqlText(statements));
   console.log(`${summary} (recorded in audit_log by ${actor}${reason ? `: ${reason}` : ""})`);
 }
 
@@ -174,7 +179,8 @@ function main() {
       if (!reason) fail("A reason is required: --reason \"...\"");
       const kobo = Math.round(naira * 100) * (command === "credit" ? 1 : -1);
       try {
-        change(manualEntrySql({ userId: user.id, amountKobo: kobo, reason, actor, entryId: randomUUID() }), `${command} ₦${naira.toFixed(2)} for ${user.email}`);
+        const message = typeof flags.message === "string" ? flags.message : null;
+        change(manualEntrySql({ userId: user.id, amountKobo: kobo, reason, customerMessage: message, actor, entryId: randomUUID() }), `${command} ₦${naira.toFixed(2)} for ${user.email}`);
       } catch (err) {
         if (String(err).includes("CHECK") || String(err).includes("failed")) fail(`Refused: ${user.email} has ₦${(Number(user.balance_kobo) / 100).toFixed(2)}; a debit may not overdraw the wallet.`);
         throw err;
@@ -226,9 +232,13 @@ function main() {
       fail(`${bad.length} user(s) do not reconcile.`);
     }
     // falls through: fail() never returns
-    case "audit":
-      console.table(rows(auditSql(typeof flags.limit === "string" ? Number(flags.limit) : 20)));
+    case "audit": {
+      const list = rows(auditSql(typeof flags.limit === "string" ? Number(flags.limit) : 20));
+      // --json: the rows exactly as stored (a reason's newlines and quotes included), for scripts and tests.
+      if (flags.json) console.log(JSON.stringify(list));
+      else console.table(list);
       return;
+    }
     default:
       console.log(USAGE);
       if (command && command !== "help") process.exit(2);

@@ -1,4 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useSyncExternalStore } from "react";
 import { apiFetch } from "../api/client";
 import * as queryKeys from "../api/keys";
 import type {
@@ -28,18 +29,46 @@ export const adminSend = <T,>(path: string, body: unknown, method = "POST") => a
 
 export const meQuery = () => queryOptions({ queryKey: [...queryKeys.admin, "me"], queryFn: () => adminGet<AdminMe>("/me"), retry: false, staleTime: 60_000 });
 
-export const useOverview = (period: AdminPeriod) =>
-  useQuery({ queryKey: [...queryKeys.admin, "overview", period], queryFn: () => adminGet<AdminOverview>(`/overview?period=${period}`), refetchInterval: 60_000 });
+/**
+ * "Show test activity" (issue 28): sandbox accounts' wallets, orders and credits are left out of the console's figures
+ * and lists unless the operator turns this on (header toggle). One switch for the whole console, kept for the tab.
+ */
+let showTest = false;
+const testListeners = new Set<() => void>();
+export function setShowTest(value: boolean) {
+  showTest = value;
+  for (const listener of testListeners) listener();
+}
+export const useShowTest = () =>
+  useSyncExternalStore(
+    (listener) => {
+      testListeners.add(listener);
+      return () => testListeners.delete(listener);
+    },
+    () => showTest,
+  );
+const testParam = (on: boolean) => (on ? "&test=1" : "");
 
-export const useCustomerSearch = (q: string) =>
-  useQuery({ queryKey: [...queryKeys.admin, "customers", q], queryFn: () => adminGet<AdminList<AdminCustomer>>(`/customers?q=${encodeURIComponent(q)}`).then((r) => r.data) });
+export const useOverview = (period: AdminPeriod) => {
+  const test = useShowTest();
+  return useQuery({ queryKey: [...queryKeys.admin, "overview", period, test], queryFn: () => adminGet<AdminOverview>(`/overview?period=${period}${testParam(test)}`), refetchInterval: 60_000 });
+};
+
+export const useCustomerSearch = (q: string) => {
+  const test = useShowTest();
+  return useQuery({
+    queryKey: [...queryKeys.admin, "customers", q, test],
+    queryFn: () => adminGet<AdminList<AdminCustomer>>(`/customers?q=${encodeURIComponent(q)}${testParam(test)}`).then((r) => r.data),
+  });
+};
 
 export const useCustomer = (id: string) => useQuery({ queryKey: [...queryKeys.admin, "customer", id], queryFn: () => adminGet<AdminCustomerDetail>(`/customers/${encodeURIComponent(id)}`) });
 
 /** The console's filtered lists, each answered as its row type. */
 type ListRows = { deposits: AdminDepositRow; orders: AdminOrderRow; rentals: AdminRentalRow; audit: AdminAuditRow };
 export const useList = <N extends keyof ListRows,>(name: N, params: Record<string, string>) => {
-  const search = new URLSearchParams(Object.entries(params).filter(([, v]) => v)).toString();
+  const test = useShowTest();
+  const search = new URLSearchParams(Object.entries({ ...params, test: test && name !== "audit" ? "1" : "" }).filter(([, v]) => v)).toString();
   return useQuery({ queryKey: [...queryKeys.admin, name, search], queryFn: () => adminGet<AdminList<ListRows[N]>>(`/${name}${search ? `?${search}` : ""}`).then((r) => r.data) });
 };
 

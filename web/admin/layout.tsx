@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useRouterState } from "@tanstack/react-router";
 import { lazy, Suspense, type ComponentType } from "react";
-import { meQuery } from "./api";
+import { meQuery, setShowTest, useShowTest } from "./api";
 import "./admin.css";
 
 const RealtimeBridge = lazy(() => import("../realtime/realtime-bridge").then((m) => ({ default: m.RealtimeBridge })));
@@ -49,6 +49,7 @@ const NOT_FOUND = (
 export default function AdminLayout() {
   const me = useQuery(meQuery());
   const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const showTest = useShowTest();
   if (me.isPending) return <p className="p-8 text-center text-sm text-slate-500">Loading…</p>;
   const current = pageFor(pathname);
   if (me.isError || !current) return NOT_FOUND;
@@ -58,11 +59,22 @@ export default function AdminLayout() {
         <RealtimeBridge />
       </Suspense>
       <header className="sticky top-0 z-10 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-900/95">
-        <div className="flex items-center justify-between gap-2 px-4 pt-3">
+        <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 px-4 pt-3">
           <p className="font-semibold">Operator console</p>
-          <p className="truncate text-xs text-slate-500" title={me.data.email}>
-            {me.data.email} · <a href="#/dashboard/1" className="underline">App</a>
+          {/* Back to the customer's app: a real button-sized link, never cut off on a phone. */}
+          <a
+            href="#/dashboard/1"
+            className="shrink-0 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-blue-700 hover:bg-slate-100 dark:border-slate-700 dark:text-blue-300 dark:hover:bg-slate-800"
+          >
+            ← Back to the app
+          </a>
+          <p className="w-full min-w-0 truncate text-xs text-slate-600 dark:text-slate-400" title={me.data.email}>
+            Signed in as {me.data.email}
           </p>
+          <label className="flex items-center gap-2 text-xs text-slate-700 dark:text-slate-300">
+            <input type="checkbox" checked={showTest} onChange={(e) => setShowTest(e.target.checked)} />
+            Show test activity (sandbox wallets)
+          </label>
         </div>
         <nav aria-label="Console" className="flex gap-1 overflow-x-auto px-2 py-2">
           {PAGES.map((p) => {

@@ -1,4 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from "react";
+import type { AdminRowCustomer } from "../../schema/admin";
 import { ApiError } from "../api/client";
 import { Button, type ButtonVariant } from "../components/ui/button";
 import { Input } from "../components/ui/input";
@@ -27,16 +28,21 @@ export function Stat({ label, value, testId }: { label: string; value: ReactNode
   );
 }
 
-/** A table that scrolls sideways on a narrow screen instead of stretching the page. */
-export function Table({ head, rows, empty = "Nothing here." }: { head: string[]; rows: ReactNode[][]; empty?: string }) {
+/**
+ * A console table. On a desktop it is a table (scrolling sideways inside its box if it must); on a phone each row
+ * stacks into a card of "label: value" lines (admin.css, .admin-table), so balance and status stay in view without
+ * sideways scrolling. A column whose heading is empty (an action) shows its cell without a label.
+ */
+export function Table({ head, rows, empty = "Nothing here.", label }: { head: string[]; rows: ReactNode[][]; empty?: string; label?: string }) {
   if (rows.length === 0) return <p className="text-sm text-slate-500">{empty}</p>;
   return (
-    <div className="-mx-4 overflow-x-auto px-4">
-      <table className="w-full min-w-max text-left text-sm">
+    // Focusable and named: a desktop table wider than its box scrolls with the keyboard too (axe scrollable-region-focusable).
+    <div className="admin-table-box -mx-4 px-4 sm:overflow-x-auto" role="region" aria-label={label ?? head.filter(Boolean).join(", ")} tabIndex={0}>
+      <table className="admin-table w-full text-left text-sm sm:min-w-max" aria-label={label}>
         <thead>
-          <tr className="border-b border-slate-200 text-xs text-slate-500 dark:border-slate-700">
-            {head.map((h) => (
-              <th key={h} className="py-2 pr-4 font-medium">
+          <tr className="border-b border-slate-200 text-xs text-slate-500 dark:border-slate-700 dark:text-slate-400">
+            {head.map((h, i) => (
+              <th key={`${h}-${i}`} className="py-2 pr-4 font-medium">
                 {h}
               </th>
             ))}
@@ -46,7 +52,7 @@ export function Table({ head, rows, empty = "Nothing here." }: { head: string[];
           {rows.map((cells, i) => (
             <tr key={i} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
               {cells.map((cell, j) => (
-                <td key={j} className="py-2 pr-4 align-top">
+                <td key={j} data-label={head[j] ?? ""} className="py-2 pr-4 align-top">
                   {cell}
                 </td>
               ))}
@@ -55,6 +61,18 @@ export function Table({ head, rows, empty = "Nothing here." }: { head: string[];
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** Whose row it is: the customer's name and e-mail, linked to their page (Deposits, Orders, Rentals). */
+export function CustomerCell({ customer }: { customer: AdminRowCustomer | null }) {
+  if (!customer) return <span>—</span>;
+  return (
+    <a href={`#/admin/customers/${encodeURIComponent(customer.id)}`} className="block text-left text-blue-700 underline dark:text-blue-300">
+      {customer.name}
+      {customer.test && <span className="ml-1 rounded bg-amber-100 px-1 text-xs text-amber-900 no-underline">test</span>}
+      <span className="block break-all text-xs text-slate-600 dark:text-slate-400">{customer.email}</span>
+    </a>
   );
 }
 
@@ -104,7 +122,7 @@ export function ActionForm({
       {children}
       <label className="flex flex-col gap-1 text-sm">
         <span>Reason (recorded in the audit log)</span>
-        <Input name="reason" value={reason} onChange={(e) => setReason(e.target.value)} required maxLength={500} placeholder="Why?" />
+        <Input name="reason" value={reason} onChange={(e) => setReason(e.target.value)} required maxLength={2000} placeholder="Why?" />
       </label>
       <Button type="submit" variant={variant} disabled={busy || !reason.trim()}>
         {busy ? "Working…" : label}

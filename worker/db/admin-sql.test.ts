@@ -4,11 +4,23 @@ import { clearSettingsCache } from "../services/settings";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
 import { summariseProviderOrders, type ProviderOrderRow } from "../services/provider-stats";
 import { checkUpstreamHealth } from "../services/upstream-health";
-import { manualEntrySql, providerOrdersSql, RECONCILE_SQL, setRoleSql, setSettingSql, stuckSql, UPSTREAM_HEALTH_SQL } from "./admin-sql";
+import {
+  manualEntrySql,
+  providerOrdersSql,
+  RECONCILE_SQL,
+  renderSqlText,
+  renderStatement,
+  setRoleSql,
+  setSettingSql,
+  stuckSql,
+  UPSTREAM_HEALTH_SQL,
+  type AdminStatement,
+} from "./admin-sql";
 
-// The operator CLI runs exactly these statements through `wrangler d1 execute`; here they run against the test D1.
-async function exec(sql: string) {
-  for (const statement of sql.split("\n").filter(Boolean)) await env.DB.prepare(statement).run();
+// The operator CLI runs exactly these statements through `wrangler d1 execute`, rendered as literals (wrangler splits its
+// file on the semicolons outside them); here each rendered statement runs against the test D1.
+async function exec(statements: AdminStatement[]) {
+  for (const statement of statements) await env.DB.prepare(renderStatement(statement)).run();
 }
 
 describe("operator statements", () => {
@@ -33,10 +45,11 @@ describe("operator statements", () => {
     const user = await createUser();
     const credit = manualEntrySql({ userId: user.id, amountKobo: 250_000, reason: "goodwill for outage", actor: "ops", entryId: "e1" });
     await exec(credit);
-    await exec(credit.split("\n")[1]); // the same ledger statement again (e.g. a retried CLI run)
+    await exec([credit[1]]); // the same ledger statement again (e.g. a retried CLI run)
     expect(await balanceOf(user.id)).toBe(250_000);
     const row = await env.DB.prepare("SELECT kind, note, amount_kobo FROM ledger WHERE key = 'admin:e1'").first();
-    expect(row).toEqual({ kind: "admin", note: "Manual deposit adjustment: goodwill for outage", amount_kobo: 250_000 });
+    // The customer's history shows a neutral label; the reason is the audit row's only.
+    expect(row).toEqual({ kind: "admin", note: "Adjustment by support (deposit)", amount_kobo: 250_000 });
 
     const overdraft = manualEntrySql({ userId: user.id, amountKobo: -300_000, reason: "chargeback", actor: "ops", entryId: "e2" });
     await expect(exec(overdraft)).rejects.toThrow(/CHECK constraint failed/);
@@ -46,6 +59,24 @@ describe("operator statements", () => {
     const mismatches = await env.DB.prepare(RECONCILE_SQL).all();
     expect(mismatches.results).toEqual([]);
     await expectLedgerBalanced();
+  });
+
+  it("a reason with newlines, quotes, a semicolon and 2,000 characters is stored as typed, in the audit log only (the CLI's text)", async () => {
+    const user = await createUser();
+    const head = "Goodwill: failed code yesterday\nticket #7; she said \"it's late\"\r\n\ttabbed -- not a comment /* nor this */ ? ";
+    const reason = head + "x".repeat(2000 - head.length);
+    expect(reason).toHaveLength(2000);
+    const statements = manualEntrySql({ userId: user.id, amountKobo: 100_000, reason, customerMessage: "Sorry about yesterday's code", actor: "ops", entryId: "reason-as-typed" });
+    // The CLI's file: one statement per `;` outside the literals (wrangler's splitting); each is complete on its own.
+    const text = renderSqlText(statements);
+    expect(text.split(";\n")).toHaveLength(statements.length);
+    await exec(statements);
+    const audit = await env.DB.prepare("SELECT reason, detail FROM audit_log WHERE subject = ? AND action = 'ledger.credit'").bind(user.id).first<{ reason: string; detail: string }>();
+    expect(audit?.reason).toBe(reason);
+    expect(JSON.parse(audit!.detail)).toMatchObject({ customerMessage: "Sorry about yesterday's code" });
+    const row = await env.DB.prepare("SELECT note FROM ledger WHERE key = 'admin:reason-as-typed'").first();
+    expect(row).toEqual({ note: "Adjustment by support (deposit): Sorry about yesterday's code" });
+    expect(() => manualEntrySql({ userId: user.id, amountKobo: 100, reason: "y".repeat(2001), actor: "ops", entryId: "too-long" })).toThrow(/at most 2000/);
   });
 
   it("grant-operator / revoke-operator: a reason is required; each change is audited with the previous role", async () => {

@@ -126,7 +126,7 @@ describe("customers", () => {
     expect(first.data.balance).toBe(2600);
     expect(await balanceOf(customer.id)).toBe(260_000);
     const rows = await env.DB.prepare("SELECT kind, amount_kobo, note FROM ledger WHERE key = ?").bind(`admin:${requestId}`).all();
-    expect(rows.results).toEqual([{ kind: "admin", amount_kobo: 250_000, note: "Manual deposit adjustment: goodwill for a delayed code" }]);
+    expect(rows.results).toEqual([{ kind: "admin", amount_kobo: 250_000, note: "Adjustment by support (deposit)" }]);
     const audit = await env.DB.prepare("SELECT actor, action, reason, subject, previous FROM audit_log WHERE subject = ? AND action = 'ledger.credit'").bind(customer.id).all();
     expect(audit.results).toEqual([{ actor: operator.email, action: "ledger.credit", reason: "goodwill for a delayed code", subject: customer.id, previous: "10000" }]);
     await expectLedgerBalanced();

@@ -80,6 +80,9 @@ const operatorOf = (c: Context<AppEnv>): Operator => ({ id: c.var.user.id, email
 /** The console refreshes its Overview when this reaches an operator's room (services/notify.ts, schema/realtime.ts). */
 const changed = (c: Context<AppEnv>, topic: string) => c.executionCtx.waitUntil(notifyOperators(c.env, topic));
 
+/** The console's "show test activity" toggle (?test=1): sandbox accounts' rows are left out unless it is on. */
+const includesTest = (c: Context<AppEnv>) => c.req.query("test") === "1";
+
 function filterOf(c: Context<AppEnv>): ListFilter {
   const q = c.req.query();
   const since = q.since ? Number(q.since) : undefined;
@@ -88,6 +91,8 @@ function filterOf(c: Context<AppEnv>): ListFilter {
     provider: q.provider || undefined,
     service: q.service || undefined,
     userId: q.user || undefined,
+    customer: q.customer || undefined,
+    includeTest: includesTest(c),
     since: Number.isFinite(since) ? since : undefined,
     stuck: q.stuck === "1" || q.stuck === "true",
     limit: q.limit ? Number(q.limit) || undefined : undefined,
@@ -104,6 +109,7 @@ const manualEntryHandlers = (direction: "credit" | "debit") =>
       userId: c.req.param("id") ?? "",
       amountKobo: nairaToKobo(body.amount) * (direction === "credit" ? 1 : -1),
       reason: body.reason,
+      customerMessage: body.customerMessage,
       entryId: body.requestId ?? crypto.randomUUID(),
     };
     // Issue 33: above the approval_threshold setting the entry waits for a second operator (202, nothing moved yet).
@@ -138,11 +144,11 @@ export const adminRoutes = new Hono<AppEnv>()
   .get("/overview", async (c) => {
     const parsed = periodSchema.safeParse(c.req.query("period") ?? "today");
     if (!parsed.success) throw new AppError("VALIDATION_FAILED", "period must be today, 7d or 30d.", { field: "period" });
-    return c.json(await overview(getDb(c.env.DB), parsed.data));
+    return c.json(await overview(getDb(c.env.DB), parsed.data, Date.now(), { includeTest: includesTest(c) }));
   })
 
   // ---- Customers ----
-  .get("/customers", async (c) => c.json({ data: await searchCustomers(getDb(c.env.DB), c.req.query("q") ?? "") } satisfies AdminList<AdminCustomer>))
+  .get("/customers", async (c) => c.json({ data: await searchCustomers(getDb(c.env.DB), c.req.query("q") ?? "", 25, { includeTest: includesTest(c) }) } satisfies AdminList<AdminCustomer>))
 
   .get("/customers/:id", async (c) => {
     const detail = await customerDetail(getDb(c.env.DB), c.req.param("id"));

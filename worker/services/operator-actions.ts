@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
-import { auditSqlInsert, manualEntrySql, setBlockedSql, setSettingSql, splitStatements, sqlString } from "../db/admin-sql";
+import { auditStatement, manualEntrySql, setBlockedSql, setSettingSql, sqlString, type AdminStatement, type AuditFields, type SqlParam } from "../db/admin-sql";
 import { getDb, type Db } from "../db/client";
 import { sessions, users } from "../db/tables";
 import { AppError, isCheckViolation } from "../lib/errors";
@@ -18,10 +18,13 @@ import { clearSettingsCache } from "./settings";
  * guarded services, and writes one audit row (who, when, what, the previous value, why) in the same D1 batch.
  */
 
-/** Runs a builder's statements in one D1 batch (all or nothing); the CLI sends the very same text through wrangler. */
-export async function runAdminSql(d1: D1Database, sqlText: string): Promise<D1Result[]> {
-  const statements = splitStatements(sqlText).map((line) => d1.prepare(line));
-  return statements.length === 0 ? [] : d1.batch(statements);
+/**
+ * Runs a builder's statements in one D1 batch (all or nothing), each value bound, never spliced into the text; the CLI
+ * sends the same statements through wrangler, rendered as literals.
+ */
+export async function runAdminSql(d1: D1Database, statements: AdminStatement[]): Promise<D1Result[]> {
+  const prepared = statements.map((s) => d1.prepare(s.sql).bind(...s.params));
+  return prepared.length === 0 ? [] : d1.batch(prepared);
 }
 
 export interface Operator {
@@ -43,11 +46,15 @@ export async function findCustomer(db: Db, userId: string) {
  * A manual credit or debit: the CLI's manualEntrySql (one ledger row, key admin:<entryId>, the trigger moves the
  * balance, the CHECK refuses an overdraft). entryId is the console's request id, so a double click applies once.
  */
-export async function manualEntry(c: Context<AppEnv>, operator: Operator, input: { userId: string; amountKobo: number; reason: string; entryId: string }) {
+export async function manualEntry(
+  c: Context<AppEnv>,
+  operator: Operator,
+  input: { userId: string; amountKobo: number; reason: string; customerMessage?: string; entryId: string },
+) {
   const db = getDb(c.env.DB);
   await findCustomer(db, input.userId);
   try {
-    await runAdminSql(c.env.DB, manualEntrySql({ userId: input.userId, amountKobo: input.amountKobo, reason: input.reason, actor: operator.email, entryId: input.entryId }));
+    await runAdminSql(c.env.DB, manualEntrySql({ userId: input.userId, amountKobo: input.amountKobo, reason: input.reason, customerMessage: input.customerMessage, actor: operator.email, entryId: input.entryId }));
   } catch (err) {
     if (isCheckViolation(err)) throw new AppError("INSUFFICIENT_BALANCE", "Refused: a debit may not take the customer's balance below zero.");
     throw err;
@@ -67,34 +74,34 @@ export async function setBlocked(c: Context<AppEnv>, operator: Operator, userId:
   const db = getDb(c.env.DB);
   const customer = await findCustomer(db, userId);
   if (customer.id === operator.id) throw new AppError("INVALID_STATE", "You cannot block your own account.");
-  const statements = splitStatements(setBlockedSql(userId, blocked, operator.email, reason)).map((line) => db.run(sql.raw(line)));
+  const statements = setBlockedSql(userId, blocked, operator.email, reason);
   if (blocked) {
-    const [first, ...rest] = statements;
-    await db.batch([first, ...rest, revokeSessionsStatement(db, userId, { all: true })]);
+    // THE revocation statement (services/sessions.ts) in the same batch, its values bound like the builder's.
+    const revoke = revokeSessionsStatement(db, userId, { all: true }).toSQL();
+    await runAdminSql(c.env.DB, [...statements, { sql: revoke.sql, params: revoke.params as SqlParam[] }]);
     await closeRevokedSockets(c.env, userId);
   } else {
-    const [first, ...rest] = statements;
-    await db.batch([first, ...rest]);
+    await runAdminSql(c.env.DB, statements);
   }
   return { blocked };
 }
 
 /** A setting: the CLI's setSettingSql (validated by the setting's schema, audited with the value it replaces). */
 export async function changeSetting(d1: D1Database, operator: Operator, key: string, value: unknown, reason: string) {
-  let text: string;
+  let statements: AdminStatement[];
   try {
-    text = setSettingSql(key, value, operator.email, reason);
+    statements = setSettingSql(key, value, operator.email, reason);
   } catch (err) {
     throw new AppError("VALIDATION_FAILED", err instanceof Error ? err.message : "Invalid setting.", { field: "value" });
   }
-  await runAdminSql(d1, text);
+  await runAdminSql(d1, statements);
   // This isolate serves the new value at once; others within the settings cache's 10 s.
   clearSettingsCache();
 }
 
 /** An audit row on its own, for changes made by services that have no SQL builder of their own. */
-export async function audit(d1: D1Database, fields: Parameters<typeof auditSqlInsert>[0]) {
-  await runAdminSql(d1, auditSqlInsert(fields));
+export async function audit(d1: D1Database, fields: AuditFields) {
+  await runAdminSql(d1, [auditStatement(fields)]);
 }
 
 /** Customers with a live session seen in the last `minutes`: "everyone online" for a notification. */

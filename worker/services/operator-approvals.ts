@@ -4,7 +4,7 @@ import type { AdminApproval, ApprovalKind } from "../../schema/admin";
 import { formatNaira, koboToNaira } from "../../schema/money";
 import { settingSchemas, type SettingKey } from "../../schema/settings";
 import type { AppEnv } from "../app-env";
-import { auditSqlInsert, manualEntrySql, setSettingSql, sqlString } from "../db/admin-sql";
+import { adminStatement, auditStatement, manualEntrySql, setSettingSql, type AdminStatement } from "../db/admin-sql";
 import { getDb, type Db } from "../db/client";
 import { operatorApprovals, users } from "../db/tables";
 import { AppError, isCheckViolation } from "../lib/errors";
@@ -43,6 +43,8 @@ interface LedgerEntryPayload {
   userId: string;
   amountKobo: number;
   reason: string;
+  /** What the customer's history shows after "Adjustment by support" (decision 038); the reason never is. */
+  customerMessage?: string | null;
   entryId: string;
 }
 interface ResetTwoFactorPayload {
@@ -118,32 +120,33 @@ export async function requestApproval<K extends ApprovalKind>(
   now = Date.now(),
 ): Promise<AdminApproval> {
   const id = crypto.randomUUID();
-  const key = sqlString(input.requestKey);
-  await runAdminSql(
-    c.env.DB,
-    [
-      auditSqlInsert({
+  await runAdminSql(c.env.DB, [
+    auditStatement(
+      {
         actor: operator.email,
         action: `approval.request.${input.kind}`,
         detail: { approvalId: id, ...input.payload },
         reason: input.reason,
         subject: input.subject,
-        onlyIf: `NOT EXISTS (SELECT 1 FROM operator_approvals WHERE request_key = ${key})`,
-      }),
-      `INSERT INTO operator_approvals (id, kind, subject, payload, reason, request_key, requested_by, requested_by_email, status, created_at, expires_at) VALUES (${[
-        id,
-        input.kind,
-        input.subject,
-        JSON.stringify(input.payload),
-        input.reason,
-        input.requestKey,
-        operator.id,
-        operator.email,
-      ]
-        .map(sqlString)
-        .join(", ")}, 'pending', ${now}, ${now + APPROVAL_TTL_MS}) ON CONFLICT(request_key) DO NOTHING;`,
-    ].join("\n"),
-  );
+        onlyIf: "NOT EXISTS (SELECT 1 FROM operator_approvals WHERE request_key = ?)",
+        onlyIfParams: [input.requestKey],
+      },
+      now,
+    ),
+    adminStatement(
+      "INSERT INTO operator_approvals (id, kind, subject, payload, reason, request_key, requested_by, requested_by_email, status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?) ON CONFLICT(request_key) DO NOTHING;",
+      id,
+      input.kind,
+      input.subject,
+      JSON.stringify(input.payload),
+      input.reason,
+      input.requestKey,
+      operator.id,
+      operator.email,
+      now,
+      now + APPROVAL_TTL_MS,
+    ),
+  ]);
   const db = getDb(c.env.DB);
   const [row] = await db.select().from(operatorApprovals).where(eq(operatorApprovals.requestKey, input.requestKey)).limit(1);
   return (await viewsOf(db, [row], operator))[0];
@@ -187,15 +190,27 @@ export async function approve(c: Context<AppEnv>, operator: Operator, id: string
  * assertion that it took (json() of a non-JSON text raises, rolling the whole batch back, so the change never runs
  * without the claim: a rejection that raced this approval wins), the change, and the approval's audit row.
  */
-export function approvalSql(row: ApprovalRow, operator: Operator, reason: string, now: number): string {
-  const id = sqlString(row.id);
-  const me = sqlString(operator.id);
+export function approvalSql(row: ApprovalRow, operator: Operator, reason: string, now: number): AdminStatement[] {
   return [
-    `UPDATE operator_approvals SET status = 'approved', decided_by = ${me}, decided_by_email = ${sqlString(operator.email)}, decision_reason = ${sqlString(reason)}, decided_at = ${now} WHERE id = ${id} AND status = 'pending' AND requested_by <> ${me} AND expires_at > ${now};`,
-    `SELECT CASE WHEN EXISTS (SELECT 1 FROM operator_approvals WHERE id = ${id} AND status = 'approved' AND decided_by = ${me} AND decided_at = ${now}) THEN 1 ELSE json('approval not claimed') END;`,
-    changeSql(row, now),
-    auditSqlInsert({ actor: operator.email, action: `approval.approve.${row.kind}`, detail: { approvalId: row.id, requestedBy: row.requestedByEmail }, reason, subject: row.subject }),
-  ].join("\n");
+    adminStatement(
+      "UPDATE operator_approvals SET status = 'approved', decided_by = ?, decided_by_email = ?, decision_reason = ?, decided_at = ? WHERE id = ? AND status = 'pending' AND requested_by <> ? AND expires_at > ?;",
+      operator.id,
+      operator.email,
+      reason,
+      now,
+      row.id,
+      operator.id,
+      now,
+    ),
+    adminStatement(
+      "SELECT CASE WHEN EXISTS (SELECT 1 FROM operator_approvals WHERE id = ? AND status = 'approved' AND decided_by = ? AND decided_at = ?) THEN 1 ELSE json('approval not claimed') END;",
+      row.id,
+      operator.id,
+      now,
+    ),
+    ...changeSql(row, now),
+    auditStatement({ actor: operator.email, action: `approval.approve.${row.kind}`, detail: { approvalId: row.id, requestedBy: row.requestedByEmail }, reason, subject: row.subject }, now),
+  ];
 }
 
 /** Rejects (or, by the requester, withdraws) a pending request: nothing changes but the request and the audit log. */
@@ -208,7 +223,7 @@ export async function reject(c: Context<AppEnv>, operator: Operator, id: string,
     .where(and(eq(operatorApprovals.id, id), eq(operatorApprovals.status, "pending")))
     .returning();
   if (updated.length === 0) throw new AppError("INVALID_STATE", APPROVAL_MESSAGES.decided((await findRow(db, id))?.status ?? "decided"));
-  await runAdminSql(c.env.DB, auditSqlInsert({ actor: operator.email, action: `approval.reject.${row.kind}`, detail: { approvalId: id, requestedBy: row.requestedByEmail }, reason, subject: row.subject }));
+  await runAdminSql(c.env.DB, [auditStatement({ actor: operator.email, action: `approval.reject.${row.kind}`, detail: { approvalId: id, requestedBy: row.requestedByEmail }, reason, subject: row.subject }, now)]);
   return (await viewsOf(db, updated, operator))[0];
 }
 
@@ -238,10 +253,10 @@ async function pendingRow(db: Db, id: string, now: number): Promise<ApprovalRow>
  * The change an approval applies, as the statements the CLI and the console already run, audited as the requester's
  * change (the approval's own audit row names who approved it).
  */
-function changeSql(row: ApprovalRow, now: number): string {
+function changeSql(row: ApprovalRow, now: number): AdminStatement[] {
   if (row.kind === "ledger_entry") {
     const p = JSON.parse(row.payload) as LedgerEntryPayload;
-    return manualEntrySql({ userId: p.userId, amountKobo: p.amountKobo, reason: p.reason, actor: row.requestedByEmail, entryId: p.entryId });
+    return manualEntrySql({ userId: p.userId, amountKobo: p.amountKobo, reason: p.reason, customerMessage: p.customerMessage, actor: row.requestedByEmail, entryId: p.entryId });
   }
   if (row.kind === "setting") {
     const p = JSON.parse(row.payload) as SettingPayload;
@@ -253,15 +268,18 @@ function changeSql(row: ApprovalRow, now: number): string {
 
 /**
  * Resetting a customer's second factor: TOTP secret and recovery codes go (they enrol again after signing in with the
- * password). Passkeys, when they exist, are deleted here too, so "reset" always means every second factor.
+ * password). Passkeys are deleted here too, so "reset" always means every second factor.
  */
-export function resetSecondFactorSql(userId: string, actor: string, reason: string, _now: number): string {
-  const id = sqlString(userId);
+export function resetSecondFactorSql(userId: string, actor: string, reason: string, now: number): AdminStatement[] {
   return [
-    auditSqlInsert({ actor, action: "user.reset_2fa", detail: { userId }, reason, subject: userId, previousSql: `(SELECT CAST(totp_enabled_at AS TEXT) FROM users WHERE id = ${id})` }),
-    `UPDATE users SET totp_secret = NULL, totp_enabled_at = NULL, totp_last_step = NULL WHERE id = ${id};`,
-    `DELETE FROM recovery_codes WHERE user_id = ${id};`,
-  ].join("\n");
+    auditStatement(
+      { actor, action: "user.reset_2fa", detail: { userId }, reason, subject: userId, previousSql: "(SELECT CAST(totp_enabled_at AS TEXT) FROM users WHERE id = ?)", previousParams: [userId] },
+      now,
+    ),
+    adminStatement("UPDATE users SET totp_secret = NULL, totp_enabled_at = NULL, totp_last_step = NULL WHERE id = ?;", userId),
+    adminStatement("DELETE FROM recovery_codes WHERE user_id = ?;", userId),
+    adminStatement("DELETE FROM passkeys WHERE user_id = ?;", userId),
+  ];
 }
 
 async function viewsOf(db: Db, rows: ApprovalRow[], operator: Operator): Promise<AdminApproval[]> {

@@ -1,5 +1,7 @@
 import { and, desc, eq, gte, like, lt, or, sql, type SQL } from "drizzle-orm";
+import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type {
+  AdminRowCustomer,
   AdminAuditRow,
   AdminCustomer,
   AdminCustomerDetail,
@@ -23,6 +25,7 @@ import { reconcileLedger } from "./ledger";
 import { reviewQueueCount } from "./review-queue";
 import { getSetting } from "./settings";
 import { providerStats } from "./upstream-health";
+import { isSandboxUser, notSandboxUser } from "./sandbox-accounts";
 
 /**
  * The operator console's reads (routes/admin.ts). Changes go through the same builders the CLI runs (db/admin-sql.ts)
@@ -41,10 +44,14 @@ export function periodStart(period: AdminPeriod, now = Date.now()): number {
 
 const STUCK_MINUTES = 30;
 
-export async function overview(db: Db, period: AdminPeriod, now = Date.now()): Promise<AdminOverview> {
+/** Test activity is not business: without `includeTest`, sandbox accounts' rows are left out (issue 28). */
+const businessOnly = (includeTest: boolean | undefined, userIdColumn: AnySQLiteColumn): SQL | undefined => (includeTest ? undefined : notSandboxUser(userIdColumn));
+
+export async function overview(db: Db, period: AdminPeriod, now = Date.now(), opts: { includeTest?: boolean } = {}): Promise<AdminOverview> {
   const since = periodStart(period, now);
+  const only = (column: AnySQLiteColumn) => businessOnly(opts.includeTest, column);
   const [held, deposits, flows, outcomes, delivered, active, stuck, upstreams, stats, rate, reviews] = await Promise.all([
-    db.select({ kobo: sql<number>`COALESCE(SUM(${users.balanceKobo}), 0)`, customers: sql<number>`COUNT(*)` }).from(users),
+    db.select({ kobo: sql<number>`COALESCE(SUM(${users.balanceKobo}), 0)`, customers: sql<number>`COUNT(*)` }).from(users).where(only(users.id)),
     db
       .select({
         channel: sql<string>`CASE WHEN ${ledger.key} LIKE 'fund:squad:%' THEN 'card' WHEN ${ledger.key} LIKE 'fund:now:%' THEN 'crypto' WHEN ${ledger.key} LIKE 'fund:review:%' THEN 'crypto (reviewed)' ELSE 'other' END`,
@@ -52,17 +59,17 @@ export async function overview(db: Db, period: AdminPeriod, now = Date.now()): P
         kobo: sql<number>`SUM(${ledger.amountKobo})`,
       })
       .from(ledger)
-      .where(and(eq(ledger.kind, "fund"), gte(ledger.createdAt, since)))
+      .where(and(eq(ledger.kind, "fund"), gte(ledger.createdAt, since), only(ledger.userId)))
       .groupBy(sql`1`),
     db
       .select({ kind: ledger.kind, kobo: sql<number>`SUM(${ledger.amountKobo})` })
       .from(ledger)
-      .where(gte(ledger.createdAt, since))
+      .where(and(gte(ledger.createdAt, since), only(ledger.userId)))
       .groupBy(ledger.kind),
     db
       .select({ status: smsOrders.status, count: sql<number>`COUNT(*)` })
       .from(smsOrders)
-      .where(gte(smsOrders.createdAt, since))
+      .where(and(gte(smsOrders.createdAt, since), only(smsOrders.userId)))
       .groupBy(smsOrders.status),
     // Delivered orders per provider and service, with the upstream's last accepted price for the same offer.
     db
@@ -79,13 +86,13 @@ export async function overview(db: Db, period: AdminPeriod, now = Date.now()): P
         upstreamPrices,
         and(eq(upstreamPrices.provider, smsOrders.provider), eq(upstreamPrices.countryId, smsOrders.countryId), eq(upstreamPrices.serviceId, smsOrders.serviceId)),
       )
-      .where(and(eq(smsOrders.status, "used"), gte(smsOrders.createdAt, since)))
+      .where(and(eq(smsOrders.status, "used"), gte(smsOrders.createdAt, since), only(smsOrders.userId)))
       .groupBy(smsOrders.provider, smsOrders.serviceName),
-    db.select({ count: sql<number>`COUNT(*)` }).from(rentals).where(eq(rentals.status, "active")),
+    db.select({ count: sql<number>`COUNT(*)` }).from(rentals).where(and(eq(rentals.status, "active"), only(rentals.userId))),
     db.all<AdminStuckItem>(sql.raw(stuckSql(STUCK_MINUTES, now))),
     db.select().from(upstreamHealth),
     // The same per provider/service figures `npm run admin -- health` prints (services/upstream-health.ts).
-    providerStats(db, { since }),
+    providerStats(db, { since, where: only(smsOrders.userId) }),
     getSetting(db, "exchange_rate"),
     // The Deposits page's review queue: crypto arrivals held for review and card payments pending too long.
     reviewQueueCount(db, now),
@@ -109,6 +116,7 @@ export async function overview(db: Db, period: AdminPeriod, now = Date.now()): P
 
   return {
     period,
+    includesTest: opts.includeTest === true,
     since,
     moneyHeld: koboToNaira(Number(held[0]?.kobo ?? 0)),
     customers: Number(held[0]?.customers ?? 0),
@@ -121,7 +129,7 @@ export async function overview(db: Db, period: AdminPeriod, now = Date.now()): P
     performance,
     activeRentals: Number(active[0]?.count ?? 0),
     upstreams: upstreams.map((u) => ({ provider: u.provider, status: u.status, balanceUsd: u.balanceUsd, floorUsd: u.floorUsd, checkedAt: u.checkedAt })),
-    attention: { stuck, reviews },
+    attention: { stuck: opts.includeTest ? stuck : stuck.filter((item) => !isSandboxUser(item.user_id)), reviews },
   };
 }
 
@@ -159,21 +167,49 @@ export function customerSummary(row: CustomerRow): AdminCustomer {
   };
 }
 
-/** Search by e-mail, username, phone (contains, case-insensitive) or exact id. */
-export async function searchCustomers(db: Db, q: string, limit = 25): Promise<AdminCustomer[]> {
+/**
+ * The significant digits of a Nigerian phone number however it is typed: 0809..., +234809..., 234809..., with spaces
+ * or dashes. Null when the text is not a phone number (fewer than 4 digits, or letters).
+ */
+export function nationalDigits(text: string): string | null {
+  const compact = text.replace(/[\s()-]/g, "");
+  if (!/^\+?\d{4,15}$/.test(compact)) return null;
+  const digits = compact.replace(/^\+/, "");
+  if (digits.startsWith("234") && digits.length > 6) return digits.slice(3);
+  if (digits.startsWith("0")) return digits.slice(1);
+  return digits;
+}
+
+/** The stored phone with its punctuation removed (stored as typed at sign-up), for nationalDigits' comparison. */
+const phoneDigits = sql`replace(replace(replace(replace(replace(${users.phone}, '+', ''), ' ', ''), '-', ''), '(', ''), ')', '')`;
+
+/**
+ * Which customers a search box means: e-mail, name (contains, case-insensitive), phone in any common form, or an exact
+ * id. instr, not LIKE: D1 refuses LIKE patterns over 50 bytes (a whole e-mail address is often longer), and a search
+ * box's % and _ are meant literally.
+ */
+export function customerMatch(q: string): SQL | undefined {
   const term = q.trim();
-  // instr, not LIKE: D1 refuses LIKE patterns over 50 bytes (a whole e-mail address is often longer), and a search box's
-  // % and _ are meant literally.
+  if (!term) return undefined;
   const lower = term.toLowerCase();
-  const where = term
-    ? or(
-        eq(users.id, term),
-        sql`instr(${users.email}, ${lower}) > 0`,
-        sql`instr(lower(${users.username}), ${lower}) > 0`,
-        sql`instr(${users.phone}, ${term}) > 0`,
-      )
-    : undefined;
-  const rows = await db.select(customerColumns).from(users).where(where).orderBy(desc(users.createdAt)).limit(limit);
+  const national = nationalDigits(term);
+  return or(
+    eq(users.id, term),
+    sql`instr(${users.email}, ${lower}) > 0`,
+    sql`instr(lower(${users.username}), ${lower}) > 0`,
+    sql`instr(${users.phone}, ${term}) > 0`,
+    national ? sql`instr(${phoneDigits}, ${national}) > 0` : undefined,
+  );
+}
+
+/** Search by e-mail, name, phone (any common form) or exact id; sandbox accounts only when `includeTest`. */
+export async function searchCustomers(db: Db, q: string, limit = 25, opts: { includeTest?: boolean } = {}): Promise<AdminCustomer[]> {
+  const rows = await db
+    .select(customerColumns)
+    .from(users)
+    .where(and(customerMatch(q), businessOnly(opts.includeTest, users.id)))
+    .orderBy(desc(users.createdAt))
+    .limit(limit);
   return rows.map(customerSummary);
 }
 
@@ -205,9 +241,9 @@ export async function customerDetail(db: Db, userId: string, now = Date.now()): 
     customer: customerSummary(row),
     tier: tier ? { name: tier.text, percentage: tier.percentage } : null,
     ledger: ledgerRows.map((l) => ({ id: l.id, key: l.key, kind: l.kind, amount: koboToNaira(l.amountKobo), note: l.note, ref: l.ref, createdAt: l.createdAt })),
-    orders: orders.map(orderView),
-    rentals: rentalRows.map(rentalAdminView),
-    deposits: deposits.map(depositView),
+    orders: orders.map((o) => orderView(o)),
+    rentals: rentalRows.map((r) => rentalAdminView(r)),
+    deposits: deposits.map((d) => depositView(d)),
     sessions: sessionRows,
     audit: auditRows.map(auditView),
   };
@@ -216,10 +252,37 @@ export async function customerDetail(db: Db, userId: string, now = Date.now()): 
 // ---------------------------------------------------------------------------------------------------------------
 // Deposits, orders, rentals
 
-export function depositView(p: typeof payments.$inferSelect): AdminDepositRow {
+/** The columns a list joins to say whose row it is. */
+const rowCustomerColumns = { id: users.id, name: users.username, email: users.email, phone: users.phone };
+type RowCustomer = { id: string; name: string; email: string; phone: string };
+const rowCustomer = (c: RowCustomer | null): AdminRowCustomer | null => (c ? { ...c, test: isSandboxUser(c.id) } : null);
+
+/** Naira that `amount` of a coin is worth at an invoice's own rate (its naira value for its coin amount). */
+function atInvoiceRate(p: typeof payments.$inferSelect, amount: string): number | null {
+  const paid = Number(amount);
+  const asked = Number(p.payAmount);
+  if (!Number.isFinite(paid) || !Number.isFinite(asked) || asked <= 0) return null;
+  return koboToNaira(Math.round((paid / asked) * p.amountKobo));
+}
+
+export function depositView(p: typeof payments.$inferSelect, creditedKobo = p.creditedKobo ?? (p.status === "credited" ? p.amountKobo : 0), customer: RowCustomer | null = null): AdminDepositRow {
+  const card = p.provider === "squad";
+  // Card: Squad charges exactly the checkout; we know it arrived once Squad confirmed it (credited). Crypto: what
+  // NOWPayments read back as actually_paid, in the invoice's coin.
+  const arrived = card
+    ? p.status === "credited"
+      ? { naira: koboToNaira(p.amountKobo), coin: null, coinAmount: null }
+      : null
+    : p.actuallyPaid !== null
+      ? { naira: atInvoiceRate(p, p.actuallyPaid), coin: p.payCurrency, coinAmount: p.actuallyPaid }
+      : null;
   return {
     id: p.id,
     userId: p.userId,
+    customer: rowCustomer(customer),
+    invoiced: { naira: koboToNaira(p.amountKobo), usd: p.priceUsdCents === null ? null : p.priceUsdCents / 100, coin: card ? null : p.payCurrency, coinAmount: card ? null : p.payAmount },
+    arrived,
+    credited: koboToNaira(creditedKobo),
     channel: p.provider === "squad" ? "card" : "crypto",
     provider: p.provider,
     status: p.status,
@@ -233,10 +296,11 @@ export function depositView(p: typeof payments.$inferSelect): AdminDepositRow {
   };
 }
 
-export function orderView(o: typeof smsOrders.$inferSelect): AdminOrderRow {
+export function orderView(o: typeof smsOrders.$inferSelect, customer: RowCustomer | null = null): AdminOrderRow {
   return {
     id: o.id,
     userId: o.userId,
+    customer: rowCustomer(customer),
     provider: o.provider,
     country: o.countryName,
     service: o.serviceName,
@@ -252,10 +316,11 @@ export function orderView(o: typeof smsOrders.$inferSelect): AdminOrderRow {
   };
 }
 
-export function rentalAdminView(r: typeof rentals.$inferSelect): AdminRentalRow {
+export function rentalAdminView(r: typeof rentals.$inferSelect, customer: RowCustomer | null = null): AdminRentalRow {
   return {
     id: r.id,
     userId: r.userId,
+    customer: rowCustomer(customer),
     provider: r.provider,
     country: r.countryName,
     unit: r.unit,
@@ -274,6 +339,10 @@ export interface ListFilter {
   provider?: string;
   service?: string;
   userId?: string;
+  /** Whose rows: a customer's name, e-mail or phone (any common form), as the customers' search reads it. */
+  customer?: string;
+  /** Sandbox accounts' rows too (test keys); off by default. */
+  includeTest?: boolean;
   since?: number;
   stuck?: boolean;
   limit?: number;
@@ -309,9 +378,19 @@ export async function listDeposits(db: Db, f: ListFilter & { channel?: "card" | 
     f.userId ? eq(payments.userId, f.userId) : undefined,
     f.since ? gte(payments.createdAt, f.since) : undefined,
     f.stuck ? and(eq(payments.status, "pending"), lt(payments.createdAt, now - PENDING_TOO_LONG_MS)) : undefined,
+    customerMatch(f.customer ?? ""),
+    businessOnly(f.includeTest, payments.userId),
   ];
-  const rows = await db.select().from(payments).where(and(...where)).orderBy(desc(payments.createdAt)).limit(clampLimit(f.limit));
-  return rows.map(depositView);
+  // Credited = every ledger credit of this payment (its own fund:<provider>:<ref> row, and reviewed excess), by ref.
+  const credited = sql<number>`(SELECT COALESCE(SUM(${ledger.amountKobo}), 0) FROM ${ledger} WHERE ${ledger.ref} = ${payments.id} AND ${ledger.kind} = 'fund')`;
+  const rows = await db
+    .select({ payment: payments, credited, customer: rowCustomerColumns })
+    .from(payments)
+    .innerJoin(users, eq(users.id, payments.userId))
+    .where(and(...where))
+    .orderBy(desc(payments.createdAt))
+    .limit(clampLimit(f.limit));
+  return rows.map((r) => depositView(r.payment, Number(r.credited), r.customer));
 }
 
 export async function listOrders(db: Db, f: ListFilter, now = Date.now()): Promise<AdminOrderRow[]> {
@@ -322,9 +401,17 @@ export async function listOrders(db: Db, f: ListFilter, now = Date.now()): Promi
     f.userId ? eq(smsOrders.userId, f.userId) : undefined,
     f.since ? gte(smsOrders.createdAt, f.since) : undefined,
     f.stuck ? and(sql`${smsOrders.status} IN ('pending', 'waiting')`, lt(smsOrders.createdAt, now - PENDING_TOO_LONG_MS)) : undefined,
+    customerMatch(f.customer ?? ""),
+    businessOnly(f.includeTest, smsOrders.userId),
   ];
-  const rows = await db.select().from(smsOrders).where(and(...where)).orderBy(desc(smsOrders.createdAt)).limit(clampLimit(f.limit));
-  return rows.map(orderView);
+  const rows = await db
+    .select({ order: smsOrders, customer: rowCustomerColumns })
+    .from(smsOrders)
+    .innerJoin(users, eq(users.id, smsOrders.userId))
+    .where(and(...where))
+    .orderBy(desc(smsOrders.createdAt))
+    .limit(clampLimit(f.limit));
+  return rows.map((r) => orderView(r.order, r.customer));
 }
 
 export async function listRentals(db: Db, f: ListFilter, now = Date.now()): Promise<AdminRentalRow[]> {
@@ -336,9 +423,17 @@ export async function listRentals(db: Db, f: ListFilter, now = Date.now()): Prom
     f.stuck
       ? or(and(eq(rentals.status, "pending"), lt(rentals.createdAt, now - PENDING_TOO_LONG_MS)), and(eq(rentals.status, "active"), lt(rentals.expiresAt, now)))
       : undefined,
+    customerMatch(f.customer ?? ""),
+    businessOnly(f.includeTest, rentals.userId),
   ];
-  const rows = await db.select().from(rentals).where(and(...where)).orderBy(desc(rentals.createdAt)).limit(clampLimit(f.limit));
-  return rows.map(rentalAdminView);
+  const rows = await db
+    .select({ rental: rentals, customer: rowCustomerColumns })
+    .from(rentals)
+    .innerJoin(users, eq(users.id, rentals.userId))
+    .where(and(...where))
+    .orderBy(desc(rentals.createdAt))
+    .limit(clampLimit(f.limit));
+  return rows.map((r) => rentalAdminView(r.rental, r.customer));
 }
 
 function clampLimit(limit: number | undefined): number {

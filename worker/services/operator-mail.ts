@@ -5,12 +5,13 @@ import type { Db } from "../db/client";
 import { sessions, users } from "../db/tables";
 import { AppError } from "../lib/errors";
 import { operatorEmail, type Recipient } from "./account-emails";
+import { notSandboxUser } from "./sandbox-accounts";
 import { getSetting } from "./settings";
 
 /**
  * E-mail to a group of customers (the console's Messages page): who is in the group, the unsubscribe link that takes a
- * customer out of every later group e-mail, and the message itself. Blocked customers and those who unsubscribed are
- * never in a group. Sending goes through the product's one e-mail sender (providers/email/select.ts).
+ * customer out of every later group e-mail, and the message itself. Blocked customers, those who unsubscribed and
+ * sandbox accounts are never in a group. Sending goes through the product's one e-mail sender (providers/email/select.ts).
  */
 
 export type Audience = { group: "all" } | { group: "tier"; tier: string } | { group: "inactive"; days: number };
@@ -21,7 +22,8 @@ export const MAX_RECIPIENTS_PER_SEND = 1000;
 export const GROUP_MAIL_LIMIT = { limit: 3, windowMs: 60 * 60 * 1000 };
 
 export async function recipientsFor(db: Db, audience: Audience, now = Date.now()): Promise<(Recipient & { id: string })[]> {
-  const reachable = and(isNull(users.emailOptOutAt), isNull(users.blockedAt));
+  // Sandbox accounts (test keys' wallets, @sandbox.invalid) are never customers to write to (issue 28).
+  const reachable = and(isNull(users.emailOptOutAt), isNull(users.blockedAt), notSandboxUser(users.id));
   const base = db.select({ id: users.id, email: users.email, username: users.username, totalDepositedKobo: users.totalDepositedKobo }).from(users);
   if (audience.group === "inactive") {
     const cutoff = now - audience.days * 86_400_000;

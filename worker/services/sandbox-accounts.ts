@@ -1,3 +1,5 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Env } from "../config";
 import { memoizeByObject } from "../lib/cache";
 
@@ -15,6 +17,14 @@ export function sandboxUserIdFor(ownerId: string): string {
 
 export function isSandboxUser(userId: string): boolean {
   return userId.startsWith(SANDBOX_USER_PREFIX);
+}
+
+/**
+ * A row of a real customer, not of a sandbox account (test keys' wallets, `sbx_...@sandbox.invalid`): the console's
+ * customer list, overview figures and lists, and group e-mails keep test activity out with it (issue 28).
+ */
+export function notSandboxUser(userIdColumn: AnySQLiteColumn): SQL {
+  return sql`substr(${userIdColumn}, 1, ${SANDBOX_USER_PREFIX.length}) <> ${SANDBOX_USER_PREFIX}`;
 }
 
 const derivedEnvs = new WeakSet<Env>();

@@ -6,6 +6,7 @@ import type { Db } from "../db/client";
 import type { UserRead } from "./sessions";
 import { ledger, payments } from "../db/tables";
 import { CARD_DEPOSIT_NOTE, cryptoDepositNote } from "./payments";
+import { SUPPORT_CREDIT_NOTE, SUPPORT_DEBIT_NOTE } from "../db/admin-sql";
 
 /**
  * The spec's transaction history, projected from the ledger (money that moved) and the payment attempts (money that
@@ -55,6 +56,16 @@ export function transactionsRead(db: Db, userId: string) {
 type LedgerRow = { id: number; key: string; amountKobo: number; kind: string; note: string; ref: string | null; createdAt: number };
 type AttemptRow = { id: string; provider: string; status: PaymentStatus; amountKobo: number; payCurrency: string | null; createdAt: number };
 
+/**
+ * Manual entries written before issue 28 carried the operator's reason in their note ("Manual deposit adjustment:
+ * <reason>"); the ledger is append-only, so the customer is shown the neutral label instead. Newer entries already
+ * say "Adjustment by support" (db/admin-sql.ts supportNote) and are shown as written.
+ */
+function customerNote(row: LedgerRow): string {
+  if (row.kind === "admin" && /^Manual (deposit adjustment|debit):/.test(row.note)) return row.amountKobo > 0 ? SUPPORT_CREDIT_NOTE : SUPPORT_DEBIT_NOTE;
+  return row.note;
+}
+
 function projectHistory(userId: string, ledgerRows: LedgerRow[], attemptRows: AttemptRow[]): Transaction[] {
   // Purchases and rentals whose money came back: "buy:<ref>" / "rent:<ref>" keyed by the refunded movement.
   const refunded = new Set<string>();
@@ -73,7 +84,7 @@ function projectHistory(userId: string, ledgerRows: LedgerRow[], attemptRows: At
       user_id: userId,
       status,
       amount: koboToNaira(Math.abs(row.amountKobo)),
-      note: row.note,
+      note: customerNote(row),
       created_at: new Date(row.createdAt).toISOString(),
       sortKey: row.createdAt,
     });

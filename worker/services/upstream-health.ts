@@ -1,4 +1,4 @@
-import { and, gte, inArray, isNotNull } from "drizzle-orm";
+import { and, gte, inArray, isNotNull, type SQL } from "drizzle-orm";
 import type { SmsProviderName } from "../../schema/constants";
 import type { Db } from "../db/client";
 import { getDb } from "../db/client";
@@ -118,7 +118,7 @@ function describe(err: unknown): string {
  * Purchases, codes received, refunds and the median time to a code per provider and service, over the orders created
  * since `since` (epoch ms). Derived from sms_orders: no second record to keep in step.
  */
-export async function providerStats(db: Db, { since }: { since: number }): Promise<ProviderServiceStats[]> {
+export async function providerStats(db: Db, { since, where }: { since: number; where?: SQL }): Promise<ProviderServiceStats[]> {
   const rows = await db
     .select({
       provider: smsOrders.provider,
@@ -129,6 +129,6 @@ export async function providerStats(db: Db, { since }: { since: number }): Promi
       updatedAt: smsOrders.updatedAt,
     })
     .from(smsOrders)
-    .where(and(gte(smsOrders.createdAt, since), isNotNull(smsOrders.number), inArray(smsOrders.status, [...STATS_STATUSES])));
+    .where(and(gte(smsOrders.createdAt, since), isNotNull(smsOrders.number), inArray(smsOrders.status, [...STATS_STATUSES]), where));
   return summariseProviderOrders(rows);
 }

@@ -2,10 +2,9 @@ import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import type { AdminReconcile } from "../../../schema/admin";
 import { adminGet, naira, useList, when } from "../api";
+import { readableChange } from "../readable";
 import { errorText, Loading, Panel, Table } from "../ui";
 import { Filters } from "./filters";
-
-const show = (v: unknown) => (v === null || v === undefined ? "—" : typeof v === "string" ? v : JSON.stringify(v));
 
 /** Audit log with filters, and "reconcile now": balance = sum(ledger) for every customer, money conserved. */
 export default function AuditPage() {
@@ -57,7 +56,22 @@ export default function AuditPage() {
         {!list.data ? (
           <Loading error={list.error} />
         ) : (
-          <Table head={["When", "Who", "What", "Subject", "Before", "Detail", "Why"]} rows={list.data.map((a) => [when(a.createdAt), a.actor, a.action, a.subject ?? "—", <code key="p" className="text-xs">{show(a.previous)}</code>, <code key="d" className="text-xs">{show(a.detail)}</code>, a.reason ?? ""])} />
+          <Table
+            label="Audit log"
+            head={["When", "Who", "What", "Subject", "Before", "After", "Why"]}
+            rows={list.data.map((a) => {
+              const change = readableChange(a);
+              return [
+                when(a.createdAt),
+                a.actor,
+                a.action,
+                a.subject ?? "—",
+                <span key="b" className="block max-w-md whitespace-pre-line break-words text-xs">{change.before}</span>,
+                <span key="a" className="block max-w-md whitespace-pre-line break-words text-xs">{change.after}</span>,
+                <span key="r" className="block max-w-md whitespace-pre-line break-words">{a.reason ?? ""}</span>,
+              ];
+            })}
+          />
         )}
       </Panel>
     </>

@@ -1,6 +1,7 @@
-import { useRef } from "react";
-import { Input } from "../../components/ui/input";
-import type { AdminMessage, BlockAnswer, EndSessionsAnswer, EndSessionsBody, ManualEntryAnswer, ManualEntryBody, ReasonBody } from "../../../schema/admin";
+import type { AdminMessage, BlockAnswer, EndSessionsAnswer, EndSessionsBody, ReasonBody } from "../../../schema/admin";
+import { formatPhone } from "../../lib/format";
+import { arrivedText, invoicedText } from "../deposit-amounts";
+import { ManualEntryForm } from "./manual-entry";
 import { naira, useAdminChange, useCustomer, when } from "../api";
 import { ActionForm, Loading, Panel, Stat, Table } from "../ui";
 
@@ -8,16 +9,11 @@ import { ActionForm, Loading, Panel, Stat, Table } from "../ui";
 export default function CustomerPage({ id }: { id: string }) {
   const q = useCustomer(id);
   const path = (action: string) => `/customers/${encodeURIComponent(id)}/${action}`;
-  const credit = useAdminChange<ManualEntryBody, ManualEntryAnswer>(path("credit"));
-  const debit = useAdminChange<ManualEntryBody, ManualEntryAnswer>(path("debit"));
   const block = useAdminChange<ReasonBody, BlockAnswer>(path("block"));
   const unblock = useAdminChange<ReasonBody, BlockAnswer>(path("unblock"));
   const resend = useAdminChange<ReasonBody, AdminMessage>(path("resend-verification"));
   const reset2fa = useAdminChange<ReasonBody, AdminMessage>(path("reset-2fa"));
   const endSessions = useAdminChange<EndSessionsBody, EndSessionsAnswer>(path("sessions/revoke"));
-  // One id per form showing: a second submit of the same credit (a double click, a retry) applies once.
-  const creditId = useRef(crypto.randomUUID());
-  const debitId = useRef(crypto.randomUUID());
 
   if (!q.data) return <Loading error={q.error} />;
   const { customer: c, tier } = q.data;
@@ -26,7 +22,7 @@ export default function CustomerPage({ id }: { id: string }) {
       <div>
         <h1 className="break-all text-xl font-semibold">{c.email}</h1>
         <p className="text-sm text-slate-500">
-          {c.username} · {c.phone} · joined {when(c.createdAt)} · <code className="text-xs">{c.id}</code>
+          {c.username} · {formatPhone(c.phone)} · joined {when(c.createdAt)} · <code className="text-xs">{c.id}</code>
         </p>
       </div>
       <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
@@ -42,34 +38,10 @@ export default function CustomerPage({ id }: { id: string }) {
 
       <div className="grid gap-4 md:grid-cols-2">
         <Panel title="Manual credit (through the ledger)">
-          <ActionForm
-            label="Credit"
-            testId="credit-form"
-            onSubmit={async (reason, form) => {
-              await credit.mutateAsync({ amount: Number(form.get("amount")), reason, requestId: creditId.current });
-              creditId.current = crypto.randomUUID();
-            }}
-          >
-            <label className="flex flex-col gap-1 text-sm">
-              <span>Amount (₦)</span>
-              <Input name="amount" type="number" min="1" step="0.01" required inputMode="decimal" />
-            </label>
-          </ActionForm>
+          <ManualEntryForm direction="credit" customer={c} />
         </Panel>
         <Panel title="Manual debit (never below zero)">
-          <ActionForm
-            label="Debit"
-            variant="outline"
-            onSubmit={async (reason, form) => {
-              await debit.mutateAsync({ amount: Number(form.get("amount")), reason, requestId: debitId.current });
-              debitId.current = crypto.randomUUID();
-            }}
-          >
-            <label className="flex flex-col gap-1 text-sm">
-              <span>Amount (₦)</span>
-              <Input name="amount" type="number" min="1" step="0.01" required inputMode="decimal" />
-            </label>
-          </ActionForm>
+          <ManualEntryForm direction="debit" customer={c} />
         </Panel>
         <Panel title={c.blocked ? "Unblock" : "Block"}>
           <p className="mb-2 text-sm text-slate-600 dark:text-slate-300">
@@ -96,13 +68,17 @@ export default function CustomerPage({ id }: { id: string }) {
         <Table head={["When", "Kind", "Amount", "Note"]} rows={q.data.ledger.map((l) => [when(l.createdAt), l.kind, naira(l.amount), l.note])} empty="No ledger rows." />
       </Panel>
       <Panel title="Orders">
-        <Table head={["When", "Service", "Number", "Code", "Status", "Price"]} rows={q.data.orders.map((o) => [when(o.createdAt), `${o.provider} · ${o.service}`, o.number ?? "—", o.code ?? "—", o.status, naira(o.price)])} empty="No orders." />
+        <Table head={["When", "Service", "Number", "Code", "Status", "Price"]} rows={q.data.orders.map((o) => [when(o.createdAt), `${o.provider} · ${o.service}`, o.number ? formatPhone(o.number) : "—", o.code ?? "—", o.status, naira(o.price)])} empty="No orders." />
       </Panel>
       <Panel title="Rentals">
-        <Table head={["When", "Number", "Period", "Status", "Expires", "Price"]} rows={q.data.rentals.map((r) => [when(r.createdAt), r.number ?? "—", `${r.period} ${r.unit}`, r.status, when(r.expiresAt), naira(r.price)])} empty="No rentals." />
+        <Table head={["When", "Number", "Period", "Status", "Expires", "Price"]} rows={q.data.rentals.map((r) => [when(r.createdAt), r.number ? formatPhone(r.number) : "—", `${r.period} ${r.unit}`, r.status, when(r.expiresAt), naira(r.price)])} empty="No rentals." />
       </Panel>
       <Panel title="Deposits">
-        <Table head={["When", "Channel", "Status", "Amount"]} rows={q.data.deposits.map((d) => [when(d.createdAt), d.channel, d.status, naira(d.amount)])} empty="No deposits." />
+        <Table
+          head={["When", "Channel", "Status", "Invoiced", "Arrived", "Credited"]}
+          rows={q.data.deposits.map((d) => [when(d.createdAt), d.channel, d.status, invoicedText(d), arrivedText(d), naira(d.credited)])}
+          empty="No deposits."
+        />
       </Panel>
       <Panel title="Signed-in sessions">
         <Table head={["Since", "Last seen", "Device", "Country"]} rows={q.data.sessions.map((s) => [when(s.createdAt), when(s.lastSeenAt), s.userAgent ?? "—", s.country ?? "—"])} empty="No live session." />

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { Input } from "../../components/ui/input";
+import { formatPhone } from "../../lib/format";
 import { naira, useCustomerSearch } from "../api";
 import { Loading, Panel, Table } from "../ui";
 
@@ -19,7 +20,7 @@ export default function CustomersPage() {
           setQ(text.trim());
         }}
       >
-        <Input aria-label="Search customers" placeholder="E-mail, username, phone or id" value={text} onChange={(e) => setText(e.target.value)} />
+        <Input aria-label="Search customers" placeholder="E-mail, name, phone (0809…, +234…) or id" value={text} onChange={(e) => setText(e.target.value)} />
         <button type="submit" className="shrink-0 rounded-lg bg-blue-600 px-4 text-sm font-medium text-white">
           Search
         </button>
@@ -34,7 +35,7 @@ export default function CustomersPage() {
               <a key="c" href={`#/admin/customers/${encodeURIComponent(c.id)}`} className="text-blue-700 underline">
                 {c.email}
                 <span className="block text-xs text-slate-500 no-underline">
-                  {c.username} · {c.phone}
+                  {c.username} · {formatPhone(c.phone)}
                 </span>
               </a>,
               naira(c.balance),

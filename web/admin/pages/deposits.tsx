@@ -2,7 +2,8 @@ import { useState } from "react";
 import { PAYMENT_STATUSES } from "../../../schema/constants";
 import type { DepositVerifyAnswer, ReasonBody } from "../../../schema/admin";
 import { naira, useAdminChange, useList, when } from "../api";
-import { ActionForm, Loading, Panel, Table } from "../ui";
+import { ActionForm, CustomerCell, Loading, Panel, Table } from "../ui";
+import { arrivedText, invoicedText, shortfallText } from "../deposit-amounts";
 import { Filters } from "./filters";
 import { ReviewQueue } from "./review-queue";
 
@@ -23,7 +24,7 @@ export default function DepositsPage() {
         fields={[
           { name: "channel", label: "Channel", options: ["", "card", "crypto"] },
           { name: "status", label: "Status", options: ["", ...PAYMENT_STATUSES] },
-          { name: "user", label: "Customer id" },
+          { name: "customer", label: "Customer (name, e-mail or phone)" },
           { name: "stuck", label: "Pending too long", options: ["", "1"] },
         ]}
         values={filter}
@@ -34,13 +35,19 @@ export default function DepositsPage() {
           <Loading error={list.error} />
         ) : (
           <Table
-            head={["When", "Channel", "Status", "Amount", "Paid", ""]}
+            label="Deposits"
+            head={["When", "Customer", "Channel", "Status", "Invoiced", "Arrived", "Credited", ""]}
             rows={list.data.map((d) => [
               when(d.createdAt),
+              <CustomerCell key="c" customer={d.customer} />,
               d.channel,
               d.status,
-              naira(d.amount),
-              d.payAmount ? `${d.payAmount} ${d.payCurrency ?? ""}` : "—",
+              invoicedText(d),
+              arrivedText(d),
+              <span key="cr" className="tabular-nums">
+                {naira(d.credited)}
+                {shortfallText(d)}
+              </span>,
               <button key="v" type="button" className="text-blue-700 underline" onClick={() => setSelected(d.id)}>
                 Verify again
               </button>,

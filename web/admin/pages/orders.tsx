@@ -1,7 +1,8 @@
 import { useState } from "react";
 import type { ReasonBody, SettleAnswer } from "../../../schema/admin";
 import { naira, useAdminChange, useList, when } from "../api";
-import { ActionForm, Loading, Panel, Table } from "../ui";
+import { formatPhone } from "../../lib/format";
+import { ActionForm, CustomerCell, Loading, Panel, Table } from "../ui";
 import { Filters } from "./filters";
 
 /** Orders and rentals: filters, stuck items, settle one through the sweep's own guarded transitions. */
@@ -25,7 +26,7 @@ export default function OrdersPage() {
           { name: "status", label: "Status", options: ["", "pending", "waiting", "used", "timeout", "error", "cancelled", "failed", "active", "ended"] },
           { name: "provider", label: "Provider" },
           { name: "service", label: "Service" },
-          { name: "user", label: "Customer id" },
+          { name: "customer", label: "Customer (name, e-mail or phone)" },
           { name: "stuck", label: "Stuck only", options: ["", "1"] },
         ]}
         values={filter}
@@ -44,8 +45,18 @@ export default function OrdersPage() {
           <Loading error={orders.error} />
         ) : (
           <Table
-            head={["When", "Service", "Number", "Code", "Status", "Price", ""]}
-            rows={orders.data.map((o) => [when(o.createdAt), `${o.provider} · ${o.service}`, o.number ?? "—", o.code ?? "—", o.status, naira(o.price), settleButton("orders", o.id, o.status)])}
+            label="SMS orders"
+            head={["When", "Customer", "Service", "Number", "Code", "Status", "Price", ""]}
+            rows={orders.data.map((o) => [
+              when(o.createdAt),
+              <CustomerCell key="c" customer={o.customer} />,
+              `${o.provider} · ${o.service} · ${o.country}`,
+              o.number ? formatPhone(o.number) : "—",
+              o.code ?? "—",
+              o.status,
+              naira(o.price),
+              settleButton("orders", o.id, o.status),
+            ])}
           />
         )}
       </Panel>
@@ -54,8 +65,18 @@ export default function OrdersPage() {
           <Loading error={rentals.error} />
         ) : (
           <Table
-            head={["When", "Number", "Period", "Status", "Expires", "Price", ""]}
-            rows={rentals.data.map((r) => [when(r.createdAt), r.number ?? "—", `${r.period} ${r.unit}`, r.status, when(r.expiresAt), naira(r.price), settleButton("rentals", r.id, r.status)])}
+            label="Rentals"
+            head={["When", "Customer", "Number", "Period", "Status", "Expires", "Price", ""]}
+            rows={rentals.data.map((r) => [
+              when(r.createdAt),
+              <CustomerCell key="c" customer={r.customer} />,
+              r.number ? formatPhone(r.number) : "—",
+              `${r.period} ${r.unit}`,
+              r.status,
+              when(r.expiresAt),
+              naira(r.price),
+              settleButton("rentals", r.id, r.status),
+            ])}
           />
         )}
       </Panel>

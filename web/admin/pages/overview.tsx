@@ -30,6 +30,11 @@ export default function OverviewPage() {
         <Loading error={q.error} />
       ) : (
         <>
+          <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="overview-scope">
+            {q.data.includesTest
+              ? "Including test activity (sandbox wallets of test API keys)."
+              : "Business only: test API keys' sandbox wallets, orders and credits are left out."}
+          </p>
           <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
             <Stat label="Customers' money held" value={naira(q.data.moneyHeld)} testId="money-held" />
             <Stat label="Customers" value={q.data.customers} />

@@ -1,77 +1,243 @@
-import { useEffect, useState } from "react";
-import type { Ad } from "../../../schema/settings";
+import { useEffect, useId, useState } from "react";
+import type { Ad, DiscountTier, SiteLink } from "../../../schema/settings";
 // Through the dashboard route module: see the note there (no chunk split on the customer's path).
 import { AD_BACKGROUNDS, AdsCarousel } from "../../routes/dashboard";
 import { Button } from "../../components/ui/button";
 import { Input } from "../../components/ui/input";
 import type { AdminAuditRow, AdminSettingChanged, SettingChangeBody } from "../../../schema/admin";
-import { useAdminChange, useSettings, when } from "../api";
+import { naira, useAdminChange, useSettings, when } from "../api";
+import { readableChange } from "../readable";
+import { AD_COLOUR_NAMES, AD_COLOUR_SWATCH, fromFormValues, NUMBER_FORMS, toFormValues, type NumberForm } from "../setting-forms";
 import { ActionForm, Loading, Panel, Table } from "../ui";
 
 type Change = SettingChangeBody & { key: string };
+type Save = (c: Change) => Promise<unknown>;
 
-const TITLES: Record<string, string> = {
-  exchange_rate: "Exchange rate (₦ per US$)",
-  costs: "Markups (fractions: 0.5 = 50%)",
-  rate_settings: "Funding: crypto minimum (US$), crypto rate (₦/US$), card minimum (₦)",
-  referral_reward_percent: "Referral reward (% of the first deposit)",
-  tiers: "Discount tiers",
-  links: "Links",
-  sms_poll: "SMS polling",
-  sms_price_guard: "Price ceilings",
-  upstream_floors: "Upstream balance floors (US$)",
-};
-
-const isFlatNumbers = (v: unknown): v is Record<string, number> =>
-  typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "number");
-
-/** A setting as number fields when it is a flat object of numbers, else as JSON. Saved with a reason, audited. */
-function SettingEditor({ name, value, save }: { name: string; value: unknown; save: (c: Change) => Promise<unknown> }) {
-  const flat = isFlatNumbers(value);
-  const [json, setJson] = useState(() => JSON.stringify(value, null, 2));
-  useEffect(() => setJson(JSON.stringify(value, null, 2)), [value]);
+/** A number with its label, unit and bounds: the unit sits beside the field, the bounds are the input's own. */
+function NumberInput({ label, unit, value, onChange, min, max, step, required = true }: { label: string; unit: string; value: string; onChange: (v: string) => void; min?: number; max?: number; step?: number; required?: boolean }) {
+  const id = useId();
+  const bounds = [min !== undefined ? `from ${min}` : null, max !== undefined ? `to ${max}` : null].filter(Boolean).join(" ");
   return (
-    <Panel title={TITLES[name] ?? name}>
+    <div className="flex flex-col gap-1 text-sm">
+      <label htmlFor={id}>{label}</label>
+      <div className="flex items-center gap-2">
+        <Input id={id} type="number" inputMode="decimal" value={value} min={min} max={max} step={step ?? "any"} required={required} onChange={(e) => onChange(e.target.value)} aria-describedby={`${id}-unit`} />
+        <span id={`${id}-unit`} className="shrink-0 text-xs text-slate-600 dark:text-slate-400">
+          {unit}
+          {bounds ? ` (${bounds})` : ""}
+        </span>
+      </div>
+    </div>
+  );
+}
+
+function Preview({ children }: { children: React.ReactNode }) {
+  return (
+    <p className="rounded-lg bg-slate-50 p-2 text-sm text-slate-700 dark:bg-slate-800/60 dark:text-slate-200" data-testid="setting-preview">
+      {children}
+    </p>
+  );
+}
+
+/** A setting that is a handful of numbers (exchange rate, markups, funding, referral, polling, upstream currencies). */
+export function NumberSettingForm({ name, form, value, save }: { name: string; form: NumberForm; value: Record<string, unknown>; save: Save }) {
+  const [shown, setShown] = useState(() => toFormValues(form, value));
+  useEffect(() => setShown(toFormValues(form, value)), [form, value]);
+  const parsed = fromFormValues(form, shown);
+  return (
+    <Panel title={form.title}>
       <ActionForm
         label="Save"
         testId={`setting-${name}`}
-        onSubmit={(reason, form) => {
-          let next: unknown;
-          if (flat) next = Object.fromEntries(Object.keys(value).map((k) => [k, Number(form.get(k))]));
-          else {
-            try {
-              next = JSON.parse(json);
-            } catch {
-              return Promise.reject(new Error("The value is not valid JSON."));
-            }
-          }
-          return save({ key: name, value: next, reason });
-        }}
+        onSubmit={(reason) => ("error" in parsed ? Promise.reject(new Error(parsed.error)) : save({ key: name, value: parsed.value, reason }))}
       >
-        {flat ? (
-          <div className="grid grid-cols-2 gap-2 sm:grid-cols-3">
-            {Object.entries(value).map(([k, v]) => (
-              <label key={`${k}:${v}`} className="flex flex-col gap-1 text-sm">
-                <span>{k}</span>
-                <Input name={k} type="number" step="any" defaultValue={v} required />
-              </label>
-            ))}
-          </div>
-        ) : (
-          <textarea
-            aria-label={`${name} (JSON)`}
-            className="min-h-40 w-full rounded-lg border border-slate-300 bg-white p-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-900"
-            value={json}
-            onChange={(e) => setJson(e.target.value)}
-          />
-        )}
+        <div className="grid gap-3 sm:grid-cols-2">
+          {form.fields.map((f) => (
+            <NumberInput
+              key={f.key}
+              label={f.label}
+              unit={f.unit}
+              min={f.min}
+              max={f.max}
+              step={f.step}
+              required={!f.optional}
+              value={shown[f.key] ?? ""}
+              onChange={(v) => setShown((s) => ({ ...s, [f.key]: v }))}
+            />
+          ))}
+        </div>
+        <Preview>{"error" in parsed ? parsed.error : form.preview(parsed.value)}</Preview>
       </ActionForm>
     </Panel>
   );
 }
 
+/** Named numbers (upstream floors per provider, price ceilings per service): rows of name + amount, add and remove. */
+function RecordRows({ rows, setRows, nameLabel, unit }: { rows: [string, string][]; setRows: (r: [string, string][]) => void; nameLabel: string; unit: string }) {
+  return (
+    <div className="flex flex-col gap-2">
+      {rows.map(([k, v], i) => (
+        <div key={i} className="grid grid-cols-[1fr_1fr_auto] items-end gap-2">
+          <label className="flex flex-col gap-1 text-sm">
+            <span>{nameLabel}</span>
+            <Input value={k} required onChange={(e) => setRows(rows.map((r, j) => (j === i ? [e.target.value, r[1]] : r)))} />
+          </label>
+          <NumberInput label={`Amount for ${k || "this row"}`} unit={unit} min={0} value={v} onChange={(nv) => setRows(rows.map((r, j) => (j === i ? [r[0], nv] : r)))} />
+          <Button variant="outline" size="sm" onClick={() => setRows(rows.filter((_, j) => j !== i))}>
+            Remove
+          </Button>
+        </div>
+      ))}
+      <Button variant="outline" size="sm" onClick={() => setRows([...rows, ["", ""]])}>
+        Add a row
+      </Button>
+    </div>
+  );
+}
+
+const recordOf = (rows: [string, string][]) => Object.fromEntries(rows.filter(([k]) => k.trim()).map(([k, v]) => [k.trim(), Number(v)]));
+
+function FloorsForm({ value, save }: { value: Record<string, number>; save: Save }) {
+  const [rows, setRows] = useState<[string, string][]>(() => Object.entries(value).map(([k, v]) => [k, String(v)]));
+  useEffect(() => setRows(Object.entries(value).map(([k, v]) => [k, String(v)])), [value]);
+  const floors = recordOf(rows);
+  return (
+    <Panel title="Upstream balance floors">
+      <ActionForm label="Save" testId="setting-upstream_floors" onSubmit={(reason) => save({ key: "upstream_floors", value: floors, reason })}>
+        <RecordRows rows={rows} setRows={setRows} nameLabel="Provider" unit="US$" />
+        <Preview>
+          {Object.keys(floors).length ? Object.entries(floors).map(([k, v]) => `${k} is hidden from customers below US$${v}`).join("; ") + "." : "No floor: no provider is ever hidden for its balance."}
+        </Preview>
+      </ActionForm>
+    </Panel>
+  );
+}
+
+function PriceGuardForm({ value, save }: { value: { ceiling_naira: number; service_ceilings: Record<string, number>; max_jump: number }; save: Save }) {
+  const [ceiling, setCeiling] = useState(String(value.ceiling_naira));
+  const [jump, setJump] = useState(String(value.max_jump));
+  const [rows, setRows] = useState<[string, string][]>(() => Object.entries(value.service_ceilings).map(([k, v]) => [k, String(v)]));
+  useEffect(() => {
+    setCeiling(String(value.ceiling_naira));
+    setJump(String(value.max_jump));
+    setRows(Object.entries(value.service_ceilings).map(([k, v]) => [k, String(v)]));
+  }, [value]);
+  const next = { ceiling_naira: Number(ceiling), max_jump: Number(jump), service_ceilings: recordOf(rows) };
+  return (
+    <Panel title="Price ceilings">
+      <ActionForm label="Save" testId="setting-sms_price_guard" onSubmit={(reason) => save({ key: "sms_price_guard", value: next, reason })}>
+        <div className="grid gap-3 sm:grid-cols-2">
+          <NumberInput label="Highest SMS price sold" unit="₦" min={1} value={ceiling} onChange={setCeiling} />
+          <NumberInput label="Largest upstream price jump accepted" unit="× the last price" min={1} step={0.1} value={jump} onChange={setJump} />
+        </div>
+        <p className="text-sm font-medium">Per service (provider:service id)</p>
+        <RecordRows rows={rows} setRows={setRows} nameLabel="Service" unit="₦" />
+        <Preview>
+          No SMS sells above {naira(next.ceiling_naira || 0)} (unless its service has its own ceiling); an upstream price more than {next.max_jump || "?"}× away from the last
+          accepted one is refused.
+        </Preview>
+      </ActionForm>
+    </Panel>
+  );
+}
+
+function TiersForm({ value, save }: { value: DiscountTier[]; save: Save }) {
+  const [tiers, setTiers] = useState(value);
+  useEffect(() => setTiers(value), [value]);
+  const edit = (i: number, patch: Partial<DiscountTier>) => setTiers((list) => list.map((t, j) => (j === i ? { ...t, ...patch } : t)));
+  return (
+    <Panel title="Discount tiers">
+      <ActionForm label="Save" testId="setting-tiers" onSubmit={(reason) => save({ key: "tiers", value: tiers, reason })}>
+        {tiers.map((t, i) => (
+          <fieldset key={i} className="grid gap-2 rounded-lg border border-slate-200 p-3 sm:grid-cols-4 dark:border-slate-700">
+            <legend className="px-1 text-xs text-slate-600 dark:text-slate-400">Tier {i + 1}</legend>
+            <label className="flex flex-col gap-1 text-sm">
+              <span>Name</span>
+              <Input value={t.text} required onChange={(e) => edit(i, { text: e.target.value })} />
+            </label>
+            <label className="flex flex-col gap-1 text-sm">
+              <span>Icon</span>
+              <Input value={t.icon} onChange={(e) => edit(i, { icon: e.target.value })} />
+            </label>
+            <NumberInput label={`${t.text || "Tier"}: from total deposited`} unit="₦" min={0} value={String(t.threshold)} onChange={(v) => edit(i, { threshold: Number(v) })} />
+            <NumberInput label={`${t.text || "Tier"}: discount`} unit="%" min={0} max={100} step={0.1} value={String(t.percentage)} onChange={(v) => edit(i, { percentage: Number(v) })} />
+            <label className="flex flex-col gap-1 text-sm sm:col-span-3">
+              <span>What the customer reads</span>
+              <Input value={t.indicator} onChange={(e) => edit(i, { indicator: e.target.value })} />
+            </label>
+            <div className="flex items-end">
+              <Button variant="outline" size="sm" disabled={tiers.length <= 1} onClick={() => setTiers((list) => list.filter((_, j) => j !== i))}>
+                Remove
+              </Button>
+            </div>
+          </fieldset>
+        ))}
+        <Button variant="outline" size="sm" onClick={() => setTiers((list) => [...list, { icon: "⭐", text: "New tier", indicator: "", percentage: 0, threshold: 0 }])}>
+          Add a tier
+        </Button>
+        <Preview>
+          {[...tiers]
+            .sort((a, b) => a.threshold - b.threshold)
+            .map((t) => `${t.text}: ${t.percentage}% off from ${naira(t.threshold)} deposited`)
+            .join(" · ")}
+        </Preview>
+      </ActionForm>
+    </Panel>
+  );
+}
+
+function LinksForm({ value, save }: { value: SiteLink[]; save: Save }) {
+  const [links, setLinks] = useState(value);
+  useEffect(() => setLinks(value), [value]);
+  const edit = (i: number, patch: Partial<SiteLink>) => setLinks((list) => list.map((l, j) => (j === i ? { ...l, ...patch } : l)));
+  return (
+    <Panel title="Links">
+      <ActionForm label="Save" testId="setting-links" onSubmit={(reason) => save({ key: "links", value: links, reason })}>
+        <p className="text-xs text-slate-600 dark:text-slate-400">The first is the community channel, the second the dashboard's support tile.</p>
+        {links.map((l, i) => (
+          <div key={i} className="grid grid-cols-1 items-end gap-2 sm:grid-cols-[1fr_2fr_auto]">
+            <label className="flex flex-col gap-1 text-sm">
+              <span>Name</span>
+              <Input value={l.name ?? ""} onChange={(e) => edit(i, { name: e.target.value })} />
+            </label>
+            <label className="flex flex-col gap-1 text-sm">
+              <span>Address (https://…)</span>
+              <Input type="url" value={l.link} required onChange={(e) => edit(i, { link: e.target.value })} />
+            </label>
+            <Button variant="outline" size="sm" onClick={() => setLinks((list) => list.filter((_, j) => j !== i))}>
+              Remove
+            </Button>
+          </div>
+        ))}
+        <Button variant="outline" size="sm" onClick={() => setLinks((list) => [...list, { id: Math.max(0, ...list.map((l) => l.id ?? 0)) + 1, name: "", link: "https://" }])}>
+          Add a link
+        </Button>
+      </ActionForm>
+    </Panel>
+  );
+}
+
+/** An ad's colour: a palette of named swatches (the carousel's own colours), never a class name to type. */
+function ColourPalette({ legend, value, onChange }: { legend: string; value: string; onChange: (bg: string) => void }) {
+  const name = useId();
+  return (
+    <fieldset className="sm:col-span-2">
+      <legend className="mb-1 text-sm">{legend}</legend>
+      <div className="flex flex-wrap gap-2">
+        {AD_BACKGROUNDS.map((bg) => (
+          <label key={bg} className="flex cursor-pointer items-center gap-1 rounded-md border border-slate-200 px-2 py-1 text-xs has-[:checked]:border-blue-600 has-[:checked]:ring-2 has-[:checked]:ring-blue-600 dark:border-slate-700">
+            <input type="radio" name={name} value={bg} checked={value === bg} onChange={() => onChange(bg)} className="sr-only" />
+            <span aria-hidden="true" className="inline-block h-4 w-4 rounded" style={{ background: AD_COLOUR_SWATCH[bg] }} />
+            {AD_COLOUR_NAMES[bg] ?? bg}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
 /** Ads: edit each slide, see the customer's carousel update as you type, save with a reason. */
-function AdsEditor({ value, save }: { value: Ad[]; save: (c: Change) => Promise<unknown> }) {
+function AdsEditor({ value, save }: { value: Ad[]; save: Save }) {
   const [ads, setAds] = useState<Ad[]>(value);
   useEffect(() => setAds(value), [value]);
   const edit = (i: number, patch: Partial<Ad>) => setAds((list) => list.map((a, j) => (j === i ? { ...a, ...patch } : a)));
@@ -80,27 +246,20 @@ function AdsEditor({ value, save }: { value: Ad[]; save: (c: Change) => Promise<
       <div className="flex flex-col gap-4">
         {ads.map((ad, i) => (
           <fieldset key={ad.id} className="grid gap-2 rounded-lg border border-slate-200 p-3 sm:grid-cols-2 dark:border-slate-700">
-            <legend className="px-1 text-xs text-slate-500">Ad {i + 1}</legend>
+            <legend className="px-1 text-xs text-slate-600 dark:text-slate-400">Ad {i + 1}</legend>
             <label className="flex flex-col gap-1 text-sm sm:col-span-2">
               <span>Text</span>
               <Input aria-label={`Ad ${i + 1} text`} value={ad.content} onChange={(e) => edit(i, { content: e.target.value })} />
             </label>
             <label className="flex flex-col gap-1 text-sm">
-              <span>Image URL</span>
+              <span>Image (a path on this site or https://)</span>
               <Input value={ad.url} onChange={(e) => edit(i, { url: e.target.value })} />
             </label>
             <label className="flex flex-col gap-1 text-sm">
-              <span>Link</span>
+              <span>Opens (a page of the app, e.g. /#/sms/1)</span>
               <Input value={ad.link} onChange={(e) => edit(i, { link: e.target.value })} />
             </label>
-            <label className="flex flex-col gap-1 text-sm">
-              <span>Colour</span>
-              <select className="h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900" value={ad.bg} onChange={(e) => edit(i, { bg: e.target.value })}>
-                {AD_BACKGROUNDS.map((bg) => (
-                  <option key={bg}>{bg}</option>
-                ))}
-              </select>
-            </label>
+            <ColourPalette legend={`Ad ${i + 1} colour`} value={ad.bg} onChange={(bg) => edit(i, { bg })} />
             <div className="flex items-end">
               <Button variant="outline" size="sm" onClick={() => setAds((list) => list.filter((_, j) => j !== i))}>
                 Remove
@@ -116,7 +275,7 @@ function AdsEditor({ value, save }: { value: Ad[]; save: (c: Change) => Promise<
           Add an ad
         </Button>
         <div data-testid="ads-preview">
-          <p className="mb-1 text-xs text-slate-500">Preview: what customers will see</p>
+          <p className="mb-1 text-xs text-slate-600 dark:text-slate-400">Preview: what customers will see</p>
           <AdsCarousel preview={ads} />
         </div>
         <ActionForm label="Publish ads" testId="ads-form" onSubmit={(reason) => save({ key: "ads", value: ads, reason })} />
@@ -125,30 +284,76 @@ function AdsEditor({ value, save }: { value: Ad[]; save: (c: Change) => Promise<
   );
 }
 
-/** Prices and content: every operator setting, each change audited with the value it replaced (history below). */
+/** A setting this page has no form for yet (one added later): its JSON, still validated by the server's schema. */
+function JsonSettingForm({ name, value, save }: { name: string; value: unknown; save: Save }) {
+  const [json, setJson] = useState(() => JSON.stringify(value, null, 2));
+  useEffect(() => setJson(JSON.stringify(value, null, 2)), [value]);
+  return (
+    <Panel title={name}>
+      <ActionForm
+        label="Save"
+        testId={`setting-${name}`}
+        onSubmit={(reason) => {
+          try {
+            return save({ key: name, value: JSON.parse(json), reason });
+          } catch {
+            return Promise.reject(new Error("The value is not valid JSON."));
+          }
+        }}
+      >
+        <textarea
+          aria-label={`${name} (JSON)`}
+          className="min-h-40 w-full rounded-lg border border-slate-300 bg-white p-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-900"
+          value={json}
+          onChange={(e) => setJson(e.target.value)}
+        />
+      </ActionForm>
+    </Panel>
+  );
+}
+
+/** Prices and content: every operator setting as a form, each change audited with the value it replaced (history below). */
 export default function PricesPage() {
   const q = useSettings();
   const change = useAdminChange<Change, AdminSettingChanged>((c) => `/settings/${encodeURIComponent(c.key)}`, "PATCH");
   const save = (c: Change) => change.mutateAsync(c);
   if (!q.data) return <Loading error={q.error} />;
   const { settings, history } = q.data;
+  const special = new Set(["ads", "tiers", "links", "upstream_floors", "sms_price_guard"]);
   return (
     <>
       <h1 className="text-xl font-semibold">Prices and content</h1>
-      <AdsEditor value={(settings.ads as Ad[]) ?? []} save={save} />
+      <AdsEditor value={settings.ads ?? []} save={save} />
       <div className="grid gap-4 md:grid-cols-2">
         {Object.entries(settings)
-          .filter(([k]) => k !== "ads")
-          .map(([k, v]) => (
-            <SettingEditor key={k} name={k} value={v} save={save} />
-          ))}
+          .filter(([k]) => !special.has(k))
+          .map(([k, v]) =>
+            NUMBER_FORMS[k] ? (
+              <NumberSettingForm key={k} name={k} form={NUMBER_FORMS[k]} value={v as Record<string, unknown>} save={save} />
+            ) : (
+              <JsonSettingForm key={k} name={k} value={v} save={save} />
+            ),
+          )}
+        <PriceGuardForm value={settings.sms_price_guard} save={save} />
+        <FloorsForm value={settings.upstream_floors} save={save} />
+        <LinksForm value={settings.links} save={save} />
       </div>
+      <TiersForm value={settings.tiers} save={save} />
       <Panel title="History">
         <Table
+          label="Settings history"
           head={["When", "Who", "Setting", "Before", "After", "Why"]}
           rows={history.map((h: AdminAuditRow) => {
-            const detail = h.detail as { key?: string; value?: unknown } | null;
-            return [when(h.createdAt), h.actor, h.subject ?? detail?.key ?? "", <code key="b" className="break-all text-xs">{JSON.stringify(h.previous)}</code>, <code key="a" className="break-all text-xs">{JSON.stringify(detail?.value)}</code>, h.reason ?? ""];
+            const detail = h.detail as { key?: string } | null;
+            const { before, after } = readableChange(h);
+            return [
+              when(h.createdAt),
+              h.actor,
+              h.subject ?? detail?.key ?? "",
+              <span key="b" className="block max-w-sm whitespace-pre-line break-words text-xs">{before}</span>,
+              <span key="a" className="block max-w-sm whitespace-pre-line break-words text-xs">{after}</span>,
+              h.reason ?? "",
+            ];
           })}
           empty="No change recorded yet."
         />

@@ -153,4 +153,31 @@ describe("the review queue on the Deposits page", () => {
     await waitFor(() => expect(posts).toHaveLength(1));
     expect(posts[0]!.body).toEqual({ action: "refuse", reason: "refunded upstream" });
   });
+
+  it("the next item opens fresh: the previous item's result and reason are not shown on it", async () => {
+    const second: ReviewItem = { ...item, id: "rv_9", user: { id: "u9", email: "bola@example.com", username: "Bola" } };
+    posts = [];
+    vi.stubGlobal("fetch", async (url: string, init: RequestInit) => {
+      if (init.method === "POST") {
+        posts.push({ url, body: JSON.parse(String(init.body)) });
+        return new Response(JSON.stringify({ message: "Credited.", balance: 22500, review: { ...item, status: "credited" } }), { status: 200 });
+      }
+      if (url.includes("/api/admin/reviews/rv_9")) return new Response(JSON.stringify({ review: second, verification: verification(true), verifyError: null }), { status: 200 });
+      if (url.includes("/api/admin/reviews/rv_1")) return new Response(JSON.stringify({ review: item, verification: verification(true), verifyError: null }), { status: 200 });
+      return new Response(JSON.stringify({ data: [item, second] }), { status: 200 });
+    });
+    show();
+    const detail = await openReview();
+    await detail.findByText(/₦7,500.00 at the invoice's rate/);
+    fireEvent.change(detail.getByLabelText(/Reason/), { target: { value: "excess confirmed" } });
+    fireEvent.click(detail.getByRole("button", { name: "Credit…" }));
+    fireEvent.click(within(detail.getByRole("group", { name: "Confirm decision" })).getByRole("button", { name: "Confirm credit" }));
+    await waitFor(() => expect(screen.getByRole("status").textContent).toContain("Credited."));
+
+    fireEvent.click(screen.getByRole("button", { name: "Review: Paid more than the invoice, bola@example.com" }));
+    const next = within(await screen.findByTestId("review-detail"));
+    expect(await next.findByRole("link", { name: "bola@example.com" })).toBeTruthy();
+    expect(screen.queryByRole("status")).toBeNull();
+    expect((next.getByLabelText(/Reason/) as HTMLInputElement).value).toBe("");
+  });
 });

@@ -69,7 +69,8 @@ export function ReviewQueue() {
           </ul>
         )}
       </Panel>
-      {selected && <ReviewPanel id={selected} onClose={() => setSelected(null)} />}
+      {/* Keyed by the item: the next item opens fresh, never showing the previous one's result or typed reason. */}
+      {selected && <ReviewPanel key={selected} id={selected} onClose={() => setSelected(null)} />}
     </>
   );
 }
@@ -262,7 +263,7 @@ function Decide({ review, verification, onDone }: { review: ReviewItem; verifica
         ))}
       <label className="flex flex-col gap-1 text-sm">
         <span>Reason (recorded in the audit log)</span>
-        <Input value={reason} onChange={(e) => setReason(e.target.value)} required maxLength={500} placeholder="Why?" />
+        <Input value={reason} onChange={(e) => setReason(e.target.value)} required maxLength={2000} placeholder="Why?" />
       </label>
       {confirming ? (
         <div role="group" aria-label="Confirm decision" className="flex flex-col gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3 dark:border-amber-700 dark:bg-amber-950/40">

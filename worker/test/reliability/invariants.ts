@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { renderStatement, type AdminStatement } from "../../db/admin-sql";
 
 /**
  * The money invariants the whole reliability suite checks, as plain SQL over the test D1 so one batch answers them all.
@@ -117,8 +118,8 @@ export async function upstreamIdOf(table: "sms_orders" | "rentals", id: string):
 }
 
 /** Runs operator SQL (scripts/admin.ts statements) the way `wrangler d1 execute` does: statement by statement. */
-export async function execOperatorSql(sql: string): Promise<void> {
-  for (const statement of sql.split("\n").filter(Boolean)) await env.DB.prepare(statement).run();
+export async function execOperatorSql(statements: AdminStatement[]): Promise<void> {
+  for (const statement of statements) await env.DB.prepare(renderStatement(statement)).run();
 }
 
 /**
