@@ -18,6 +18,7 @@ import { serveAppShell } from "./routes/app-shell";
 import { contentRoutes } from "./routes/content";
 import { handlerApiRoutes } from "./routes/handler-api";
 import { healthRoutes } from "./routes/health";
+import { legacyClientRoutes } from "./routes/legacy-client";
 import { realtimeRoutes } from "./routes/realtime";
 import { rentalRoutes } from "./routes/rentals";
 import { exportRoutes } from "./routes/exports";
@@ -110,6 +111,7 @@ export function createApp() {
   // The operator console's API: its own sub-app; anyone but an operator with two-factor on gets the 404 below.
   app.route("/api/admin", adminRoutes);
   app.route("/sandbox", sandboxRoutes);
+  app.route("/sms", legacyClientRoutes);
   // The SMS-Activate-compatible developer API (docs/developer-api.md), at the path DaisySMS uses.
   app.route("/stubs/handler_api.php", handlerApiRoutes);
 
