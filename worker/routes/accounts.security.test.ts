@@ -58,7 +58,7 @@ describe("bearer tokens", HASHING, () => {
     const sid = await sessionIdOf(account.token);
     const otherUsersSession = await signToken(secret(), "api", { userId: crypto.randomUUID(), sessionId: sid });
     const wrongSecret = await signToken(new TextEncoder().encode("another-secret-0123456789abcdef"), "api", { userId: account.userId, sessionId: sid });
-    for (const headers of [{}, { authorization: "Bearer not.a.jwt" }, { authorization: `Bearer ${otherUsersSession}` }, { authorization: `Bearer ${wrongSecret}` }]) {
+    for (const headers of [{} as Record<string, string>, { authorization: "Bearer not.a.jwt" }, { authorization: `Bearer ${otherUsersSession}` }, { authorization: `Bearer ${wrongSecret}` }]) {
       expect((await api("/api/logout/", { method: "POST", headers, json: {} })).status).toBe(200);
     }
     expect((await api("/api/level", { token: account.token })).status).toBe(200);
