@@ -75,7 +75,7 @@ afterEach(() => {
 });
 
 describe("several numbers with 'try another number'", () => {
-  it("stays available for 3 numbers: the routes and cap show, and the purchase sends next_route with the quantity", async () => {
+  it("stays available for 3 numbers: the routes and cap show, and the purchase sends next_route with the quantity", { timeout: 30_000 }, async () => {
     const purchased: PendingSmsRequest[] = [];
     render(wrap(<SmsPurchaseCard shown={null} busyWithRequest={false} onPurchased={(r) => purchased.push(r)} onUnexpectedError={() => undefined} />));
     // The catalogue's queries settle in a few ticks, but on a loaded machine (8 suites on 2 cores) that took over
