@@ -8,6 +8,9 @@ export const E2E_PORT = port;
 export const E2E_BASE_URL = `http://127.0.0.1:${port}`;
 // The journeys serve their own web build, never web/dist: a running `npm start` keeps answering at `/`.
 export const E2E_WEB_DIST = `web/dist-e2e-${port}`;
+// Another web client's origin (e2e/original-client.spec.ts serves a blank page there and calls the API from it, as the
+// spec's original client does): allowed by CORS_ORIGINS below, like any deployment's second client (decision 032).
+export const E2E_OTHER_CLIENT_ORIGIN = `http://127.0.0.1:${port + 100}`;
 
 export default defineConfig({
   testDir: "./e2e",
@@ -49,7 +52,7 @@ export default defineConfig({
       WEB_DIST: E2E_WEB_DIST,
       SKIP_WEB_BUILD: process.env.SKIP_WEB_BUILD ?? "0",
       // Journeys should not wait 10 s for each sandbox code.
-      WRANGLER_VARS: "SANDBOX_SMS_DELAY_MS:2500",
+      WRANGLER_VARS: `SANDBOX_SMS_DELAY_MS:2500,CORS_ORIGINS:${E2E_OTHER_CLIENT_ORIGIN}`,
     },
   },
 });

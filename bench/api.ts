@@ -20,7 +20,7 @@ export async function fund(url: string, token: string, naira: number): Promise<v
     body: JSON.stringify({ amount: naira, currency: "NGN" }),
   });
   if (!init.ok) throw new Error(`initialize failed: ${init.status} ${await init.text()}`);
-  const ref = ((await init.json()) as { data: { transaction_ref: string } }).data.transaction_ref;
+  const ref = ((await init.json()) as { data: { data: { transaction_ref: string } } }).data.data.transaction_ref;
   const done = await fetch(`${url}/sandbox/squad/${ref}/complete`, {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -43,7 +43,7 @@ const firstFailure = new Map<number, string>();
 
 /** The few answer fields the run reads; anything else in a body is ignored. */
 interface Answer {
-  data?: { transaction_ref?: string } | { status: string }[];
+  data?: { data?: { transaction_ref?: string } } | { status: string }[];
   phone?: { request_id?: string };
 }
 
@@ -115,7 +115,7 @@ export async function runLoad(url: string, opts: { persistTo?: string; log?: (li
   const refsOf = async (w: (typeof wallets)[number]) => {
     const init = await timed("fund", `${url}/api/initialize-transaction`, json(w.token, { amount: 1000, currency: "NGN" }));
     const data = typeof init.body === "object" ? init.body?.data : undefined;
-    const ref = data && !Array.isArray(data) ? data.transaction_ref : undefined;
+    const ref = data && !Array.isArray(data) ? data.data?.transaction_ref : undefined;
     if (ref) w.refs.push(ref);
   };
   await pool(wallets, 10, refsOf);

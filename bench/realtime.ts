@@ -65,7 +65,7 @@ export async function realtimeFigures(url: string, samples = 10) {
   for (let i = 0; i < samples; i++) {
     const init = await fetch(`${url}/api/initialize-transaction`, { method: "POST", headers, body: JSON.stringify({ amount: 1000, currency: "NGN" }) });
     if (!init.ok) throw new Error(`initialize failed: ${init.status}`);
-    const ref = ((await init.json()) as { data: { transaction_ref: string } }).data.transaction_ref;
+    const ref = ((await init.json()) as { data: { data: { transaction_ref: string } } }).data.data.transaction_ref;
     const arrived = nextFrame(ws, (text) => text.includes('"payment.credited"') && text.includes(ref));
     const t0 = performance.now();
     const done = await fetch(`${url}/sandbox/squad/${encodeURIComponent(ref)}/complete`, {

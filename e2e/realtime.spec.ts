@@ -53,7 +53,7 @@ test("a payment completed in one tab updates the balance in the other without a 
   const headers = { authorization: `Bearer ${session.token}` };
   const init = await payingTab.request.post("/api/initialize-transaction", { headers, data: { amount: 2500, currency: "NGN" } });
   expect(init.ok()).toBe(true);
-  const ref = (await init.json()).data.transaction_ref as string;
+  const ref = (await init.json()).data.data.transaction_ref as string;
   const done = await payingTab.request.post(`/sandbox/squad/${encodeURIComponent(ref)}/complete`, { data: { outcome: "success" } });
   expect(done.ok()).toBe(true);
 

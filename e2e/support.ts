@@ -25,7 +25,7 @@ export async function fundViaSandbox(request: APIRequestContext, session: Sessio
     data: { amount: naira, currency: "NGN" },
   });
   expect(init.ok()).toBe(true);
-  const ref = (await init.json()).data.transaction_ref as string;
+  const ref = (await init.json()).data.data.transaction_ref as string;
   const done = await request.post(`/sandbox/squad/${encodeURIComponent(ref)}/complete`, { data: { outcome: "success" } });
   expect(done.ok()).toBe(true);
   await expect.poll(async () => balanceOf(request, session.token)).toBe(before + naira);

@@ -85,8 +85,12 @@ export interface RentCountryEntry {
  * POST /api/rent/countries (SPEC 7 "data.limits[]"): cost is the upstream cost in US cents. No stock (or a price the
  * guard refused) is an answer, not an error: price null, in_stock false and the message to show.
  */
+/**
+ * POST /api/rent/countries (issue 27): the spec's original client reads `const { data } = body; data.limits[0]`, so the
+ * limits sit in the body's `data` (`limits: []` when sold out); the price and stock beside it.
+ */
 export interface RentQuoteResponse {
-  limits: { country_id: string; count: number; cost: number }[];
+  data: { limits: { country_id: string; count: number; cost: number }[] };
   price: number | null;
   in_stock: boolean;
   message?: string;

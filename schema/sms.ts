@@ -17,11 +17,13 @@ export const MISSING_SERVICE_OR_COUNTRY = "Missing service or country";
 // Ids arrive as strings or numbers from the spec's client; they are opaque upstream ids, kept as short strings.
 const idSchema = z.union([z.string(), z.number()]).transform((v) => String(v).trim());
 
-export const smsCountriesQuerySchema = z.object({ provider: smsProviderSchema.default(DEFAULT_SMS_PROVIDER) });
+/** Without `provider` (the spec's original client sends none): both providers' countries (issue 27). */
+export const smsCountriesQuerySchema = z.object({ provider: smsProviderSchema.optional() });
 
+/** Without `provider`: the list of the first provider (Swift, then Dynamic) that sells the country (issue 27). */
 export const smsPriceQuerySchema = z.object({
   id: idSchema.pipe(z.string().min(1, "Choose a country.").max(16, "Choose a country.")).default(DEFAULT_SMS_COUNTRY),
-  provider: smsProviderSchema.default(DEFAULT_SMS_PROVIDER),
+  provider: smsProviderSchema.optional(),
 });
 
 /**
@@ -113,9 +115,46 @@ export interface SmsGetNumberResponse {
   message?: string;
 }
 
+/**
+ * GET /api/sms/status's `status`, in the spec's original client's words (issue 27): it polls until `completed` (then
+ * shows `sms_code`), `timeout` or `error`. Our own states are in `state`.
+ */
+export type SmsClientStatus = "pending" | "waiting" | "completed" | "timeout" | "error" | "cancelled";
+
+/** Our state in the original client's words: a stored code is `completed`, an order that failed upstream `error`. */
+export function smsClientStatus(state: SmsOrderStatus): SmsClientStatus {
+  if (state === "used") return "completed";
+  if (state === "failed") return "error";
+  return state;
+}
+
+/**
+ * POST /api/sms/check/:request_id ("Check Now" in the spec's original client, issue 27): the caller's own order, asked
+ * of the upstream now. `success` with `sms_code` once a code is stored; otherwise a sentence saying where it stands.
+ */
+export interface SmsCheckResponse {
+  success: boolean;
+  sms_code?: string;
+  message: string;
+}
+
+export const SMS_CHECK_MESSAGES = {
+  received: "SMS code received.",
+  waiting: "No SMS yet. We are still waiting for it.",
+  unreachable: "The provider did not answer. Please try again in a moment.",
+  cancelled: "This order was cancelled.",
+} as const;
+
 export interface SmsStatusResponse {
   request_id: string;
-  status: SmsOrderStatus;
+  /** The original client's vocabulary (smsClientStatus): completed | timeout | error end its polling. */
+  status: SmsClientStatus;
+  /** Our own state (pending | waiting | used | timeout | error | cancelled | failed): what our web client reads. */
+  state: SmsOrderStatus;
+  /** Polls of the upstream so far (the original client shows it). */
+  attempts: number;
+  /** Whole seconds from the purchase to now, or to the order's end once it ended (the original client shows it). */
+  elapsed_seconds: number;
   number: string | null;
   /** null while waiting, the code, or one of the failure texts. */
   sms: string | null;

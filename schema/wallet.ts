@@ -58,7 +58,17 @@ export type PaymentConfirmation = "success" | "pending" | "failed";
 
 // Answers the server builds (never parsed from a client), so plain types: `import type` costs the web nothing.
 
-/** POST /api/initialize-transaction: `{ data: CheckoutStart }`, a Squad checkout to send the customer to. */
+/**
+ * POST /api/squad-callback, as the spec's original client reads it (issue 27): `body.data === "success"` toasts and
+ * refetches the balance, any truthy body stops its polling, its Verify button shows `body.message`. While the payment
+ * is still pending the body is `null` (HTTP 200): falsy, so that client keeps polling and says "still being processed".
+ */
+export type SquadCallbackAnswer = { data: "success" | "failed"; message: string } | null;
+
+/**
+ * POST /api/initialize-transaction: `{ data: { data: CheckoutStart } }` (issue 27: the spec's original client reads
+ * `body.data.data.checkout_url`), a Squad checkout to send the customer to.
+ */
 export interface CheckoutStart {
   checkout_url: string;
   transaction_ref: string;

@@ -18,6 +18,7 @@ import {
   UPSTREAM_HEALTH_SQL,
   userLedgerSql,
 } from "../worker/db/admin-sql";
+import { SETTING_DEFAULTS } from "../schema/settings";
 import { summariseProviderOrders, type ProviderOrderRow } from "../worker/services/provider-stats";
 import { ensureDevVars, wrangler } from "./local-env";
 
@@ -33,7 +34,9 @@ Roles (the console at #/admin opens only for an operator with two-factor sign-in
 
 Settings (each change is recorded in audit_log with --actor, --reason (required) and the previous value):
   settings [key]                               show settings (all, or one)
-  set-rate <naira-per-usd>                     exchange rate used for SMS and rental prices
+  set-rate <naira-per-usd> [--crypto-too]      exchange rate used for SMS and rental prices; --crypto-too also makes
+                                               it the crypto deposit rate (rate_settings.rate), so get-rate's rate and
+                                               crypto_rate are equal (docs/api.md, issue 27)
   set-markups --low <f> --high <f> --rent <f>  markups as fractions (0.5 = 50%)
   set-rate-settings --cryptomin <usd> --rate <naira-per-usd> --squadmin <naira>
   set-referral-reward <percent>                percent of a referred customer's first deposit
@@ -141,8 +144,17 @@ function main() {
       for (const r of list) console.log(`${r.key}: ${r.value}`);
       return;
     }
-    case "set-rate":
-      return change(setSettingSql("exchange_rate", { rate: num(args[0], "rate") }, actor, reason), `exchange_rate = ${args[0]}`);
+    case "set-rate": {
+      const rate = num(args[0], "rate");
+      if (!flags["crypto-too"]) return change(setSettingSql("exchange_rate", { rate }, actor, reason), `exchange_rate = ${args[0]}`);
+      // The spec's original client shows get-rate's `rate` as the crypto deposit rate: one change makes both the same.
+      const [current] = rows("SELECT value FROM settings WHERE key = 'rate_settings'");
+      const funding = { ...SETTING_DEFAULTS.rate_settings, ...(current ? (JSON.parse(String(current.value)) as object) : {}), rate };
+      return change(
+        [...setSettingSql("exchange_rate", { rate }, actor, reason), ...setSettingSql("rate_settings", funding, actor, reason)],
+        `exchange_rate = rate_settings.rate = ${args[0]}`,
+      );
+    }
     case "set-markups":
       return change(
         setSettingSql("costs", { low_cost: num(flags.low, "--low"), high_cost: num(flags.high, "--high"), rent_cost: num(flags.rent, "--rent") }, actor, reason),

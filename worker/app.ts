@@ -19,6 +19,7 @@ import { serveAppShell } from "./routes/app-shell";
 import { contentRoutes } from "./routes/content";
 import { handlerApiRoutes } from "./routes/handler-api";
 import { healthRoutes } from "./routes/health";
+import { legacyClientRoutes } from "./routes/legacy-client";
 import { realtimeRoutes } from "./routes/realtime";
 import { rentalRoutes } from "./routes/rentals";
 import { exportRoutes } from "./routes/exports";
@@ -55,15 +56,13 @@ export function createApp() {
     c.set("loopback", async (request) => app.fetch(request, c.env, c.executionCtx));
     await next();
   });
+  // Every answer to an allowed origin carries CORS headers, errors and 404s included (a browser reports an answer
+  // without them as a network error, hiding the status): PUBLIC_URL's origin and CORS_ORIGINS (config.ts), which
+  // holds WEB_CLIENT_URL's origin when another web client is configured (decision 032).
   app.use(
-    "/api/*",
+    "*",
     cors({
-      origin: (origin, c) => {
-        const allowed = (c.env.CORS_ORIGINS ?? "").split(",").map((s: string) => s.trim()).filter(Boolean);
-        // The app's own origin is the configured one: the request's URL is built from the Host header a client wrote.
-        const self = configFor(c.env).publicUrl;
-        return origin === self || allowed.includes(origin) ? origin : null;
-      },
+      origin: (origin, c) => (c.var.config.corsOrigins.includes(origin) ? origin : null),
       credentials: true,
       allowHeaders: ["Content-Type", "Authorization", "x-requires-auth", "Idempotency-Key", "X-API-Key"],
       allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
@@ -86,15 +85,15 @@ export function createApp() {
     await next();
     if (!c.res.headers.has("Content-Security-Policy")) c.res.headers.set("Content-Security-Policy", NON_DOCUMENT_POLICY);
   });
-  app.use(
-    "/api/*",
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new AppError("PAYLOAD_TOO_LARGE", `Request body is too large (limit ${MAX_BODY_BYTES / 1024} KB).`);
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new AppError("PAYLOAD_TOO_LARGE", `Request body is too large (limit ${MAX_BODY_BYTES / 1024} KB).`);
+    },
+  });
+  app.use("/api/*", limitBody);
+  // The spec's original client's one call outside /api (POST /sms/code-success, routes/legacy-client.ts).
+  app.use("/sms/*", limitBody);
 
   app.route("/api", healthRoutes);
   app.route("/api", accountRoutes);
@@ -114,6 +113,7 @@ export function createApp() {
   // The operator console's API: its own sub-app; anyone but an operator with two-factor on gets the 404 below.
   app.route("/api/admin", adminRoutes);
   app.route("/sandbox", sandboxRoutes);
+  app.route("/sms", legacyClientRoutes);
   // The SMS-Activate-compatible developer API (docs/developer-api.md), at the path DaisySMS uses.
   app.route("/stubs/handler_api.php", handlerApiRoutes);
 

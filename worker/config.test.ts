@@ -57,4 +57,23 @@ describe("configuration", () => {
     const config = loadConfig(env({ ...secrets, PUBLIC_URL: "https://app.example.ng/", APP_ENV: "production", PROVIDERS: "live" }));
     expect(config.publicUrl).toBe("https://app.example.ng");
   });
+
+  it("WEB_CLIENT_URL (decision 032): one setting for the web client's origin and routing, ours by default", () => {
+    const live = { ...secrets, APP_ENV: "production", PROVIDERS: "live" };
+    expect(loadConfig(env(live)).webClient).toEqual({ base: "https://app.example.ng/#/", origin: "https://app.example.ng", routing: "hash" });
+    const path = loadConfig(env({ ...live, WEB_CLIENT_URL: "https://client.example.ng", CORS_ORIGINS: "https://client.example.ng/" }));
+    expect(path.webClient).toEqual({ base: "https://client.example.ng/", origin: "https://client.example.ng", routing: "path" });
+    expect(path.corsOrigins).toEqual(["https://app.example.ng", "https://client.example.ng"]);
+    const prefixed = loadConfig(env({ ...live, WEB_CLIENT_URL: "https://client.example.ng/app/#/", CORS_ORIGINS: "https://client.example.ng" }));
+    expect(prefixed.webClient).toEqual({ base: "https://client.example.ng/app/#/", origin: "https://client.example.ng", routing: "hash" });
+  });
+
+  it("WEB_CLIENT_URL is refused at load when its origin is not allowed by CORS, it is not http(s), or its hash is not #/", () => {
+    const live = { ...secrets, APP_ENV: "production", PROVIDERS: "live" };
+    expect(() => loadConfig(env({ ...live, WEB_CLIENT_URL: "https://client.example.ng/" }))).toThrow(/not PUBLIC_URL and not in CORS_ORIGINS/);
+    expect(() => loadConfig(env({ ...live, WEB_CLIENT_URL: "javascript:alert(1)" }))).toThrow(/WEB_CLIENT_URL/);
+    expect(() => loadConfig(env({ ...live, WEB_CLIENT_URL: "https://client.example.ng/#!/", CORS_ORIGINS: "https://client.example.ng" }))).toThrow(/hash/);
+    expect(() => loadConfig(env({ ...live, WEB_CLIENT_URL: "https://client.example.ng/?x=1", CORS_ORIGINS: "https://client.example.ng" }))).toThrow(/query/);
+    expect(() => loadConfig(env({ ...live, WEB_CLIENT_URL: "http://client.example.ng/", CORS_ORIGINS: "http://client.example.ng" }))).toThrow(/https WEB_CLIENT_URL/);
+  });
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parsePublicUrl } from "./lib/public-origin";
+import { ownWebClient, parsePublicUrl, parseWebClientUrl, type WebClient } from "./lib/public-origin";
 import { memoizeByObject } from "./lib/cache";
 
 /**
@@ -22,6 +22,12 @@ export interface Secrets {
   PUBLIC_URL?: string;
   /** Extra allowed CORS origins, comma separated (the app itself is same-origin). */
   CORS_ORIGINS?: string;
+  /**
+   * The web client every link we hand out or e-mail opens (checkout return, referral, reset, verification, ads, reminders):
+   * `https://client.example.ng/#/` (hash routing) or `https://client.example.ng/` (path routing). Default: ours,
+   * `PUBLIC_URL/#/`. Its origin must be PUBLIC_URL's or listed in CORS_ORIGINS (decision 032).
+   */
+  WEB_CLIENT_URL?: string;
   JWT_SECRET?: string;
   SQUAD_SECRET_KEY?: string;
   NOWPAYMENTS_API_KEY?: string;
@@ -56,6 +62,10 @@ export interface Config {
   jwtSecret: Uint8Array;
   /** PUBLIC_URL as an origin (scheme, host, port; no trailing slash). */
   publicUrl: string;
+  /** WEB_CLIENT_URL read: where links open (lib/public-origin.ts webLink). Never from a request. */
+  webClient: WebClient;
+  /** Origins a browser may call the API from: PUBLIC_URL's and CORS_ORIGINS'. */
+  corsOrigins: string[];
   sandboxSmsDelayMs: number;
 }
 
@@ -97,14 +107,35 @@ export function loadConfig(env: Env): Config {
   if (production && !allowInsecure && !publicUrl.startsWith("https://")) {
     throw new ConfigError("Refusing to start: APP_ENV=production needs an https PUBLIC_URL, or ALLOW_INSECURE_PRODUCTION=true.");
   }
+  const corsOrigins = [publicUrl, ...corsOriginsOf(env.CORS_ORIGINS)];
+  const webClient = parseWebClientUrl(env.WEB_CLIENT_URL) ?? ownWebClient(publicUrl);
+  if (typeof webClient === "string") throw new ConfigError(`Refusing to start: ${webClient}. Example: https://client.example.ng/#/ or https://client.example.ng/`);
+  if (!corsOrigins.includes(webClient.origin)) {
+    // A client on an origin the API refuses could not call us: its customers would land on a page that cannot load.
+    throw new ConfigError(`Refusing to start: WEB_CLIENT_URL's origin ${webClient.origin} is not PUBLIC_URL and not in CORS_ORIGINS. Add it to CORS_ORIGINS.`);
+  }
+  if (production && !allowInsecure && !webClient.origin.startsWith("https://")) {
+    throw new ConfigError("Refusing to start: APP_ENV=production needs an https WEB_CLIENT_URL, or ALLOW_INSECURE_PRODUCTION=true.");
+  }
   const delay = Number(env.SANDBOX_SMS_DELAY_MS ?? "10000");
   return {
     production,
     providers,
     jwtSecret: new TextEncoder().encode(env.JWT_SECRET),
     publicUrl,
+    webClient,
+    corsOrigins,
     sandboxSmsDelayMs: Number.isFinite(delay) && delay >= 0 ? delay : 10000,
   };
+}
+
+/** CORS_ORIGINS as origins (each entry read as a URL's origin, so "https://x.ng/" and "https://x.ng" are one). */
+function corsOriginsOf(configured: string | undefined): string[] {
+  return (configured ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => parsePublicUrl(s) ?? s);
 }
 
 /** loadConfig once per env object (an isolate's bindings), for the app, the Durable Objects, the rooms and the sweep. */

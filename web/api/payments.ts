@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery } from "@tanstack/react-query";
 import type { RateSettingsRow } from "../../schema/settings";
-import type { CheckoutStart, InvoiceAnswer, InvoiceStatusAnswer, MerchantCurrency, PaymentConfirmation, PaymentVerdict, PendingCardPayment } from "../../schema/wallet";
+import type { CheckoutStart, InvoiceAnswer, InvoiceStatusAnswer, MerchantCurrency, PaymentConfirmation, PaymentVerdict, PendingCardPayment, SquadCallbackAnswer } from "../../schema/wallet";
 import { getUser } from "../lib/session";
 import { pollEvery } from "../realtime/status";
 import { apiFetch } from "./client";
@@ -25,18 +25,23 @@ export const useRateSettings = () => useQuery(rateSettingsQueryOptions());
 /** POST /api/initialize-transaction: a Squad checkout for `amount` naira. */
 export const initializeTransaction = (amount: number, currency = "NGN") => {
   const user = getUser();
-  return apiFetch<{ data: CheckoutStart }>("/api/initialize-transaction", {
+  return apiFetch<{ data: { data: CheckoutStart } }>("/api/initialize-transaction", {
     auth: true,
     body: { id: user?.userId, email: user?.userEmail, amount, currency },
-  }).then((res) => res.data);
+  }).then((res) => res.data.data);
 };
 
 export const useInitializeTransaction = () =>
   useMutation({ mutationFn: ({ amount, currency }: { amount: number; currency?: string }) => initializeTransaction(amount, currency) });
 
-/** POST /api/squad-callback: the dashboard's return polling (the server asks Squad itself). The body is the outcome. */
+/**
+ * POST /api/squad-callback: the dashboard's return polling (the server asks Squad itself). The body is
+ * `{ data: "success" | "failed", message }`, or null while the payment is pending; read here as the outcome.
+ */
 export const confirmCardPayment = (transactionRef: string) =>
-  apiFetch<PaymentConfirmation>("/api/squad-callback", { auth: true, body: { transaction_ref: transactionRef } });
+  apiFetch<SquadCallbackAnswer>("/api/squad-callback", { auth: true, body: { transaction_ref: transactionRef } }).then(
+    (res): PaymentConfirmation => res?.data ?? "pending",
+  );
 
 /** POST /api/verify-payment: the pending card's Verify Payment button. */
 export const verifyPayment = (transactionRef: string) =>

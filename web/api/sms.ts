@@ -82,7 +82,7 @@ export function isSmsSettled(status: SmsStatusResponse | undefined): boolean {
   if (!status) return false;
   // A "try another number" route that ended while the next one is being bought: keep looking until it is named.
   if (status.chain?.moving_on && !status.chain.next_request_id) return false;
-  return status.sms != null || (status.status !== "waiting" && status.status !== "pending");
+  return status.sms != null || (status.state !== "waiting" && status.state !== "pending");
 }
 
 /**

@@ -62,6 +62,11 @@ function signIn(c: Context<AppEnv>, row: SessionUserRow, sessionId: string): Sig
 
 const SESSION_EXPIRED = "Your session has expired. Please log in again.";
 
+/** The bearer token's verified claims, or null without one or with a bad or expired one (logout: nothing to end). */
+export async function sessionClaims(c: Context<AppEnv>): Promise<{ userId: string; sessionId: string } | null> {
+  return bearerClaims(c).catch(() => null);
+}
+
 /** The signed token's claims (no D1 read yet): 401 without a bearer token or with a bad or expired one. */
 async function bearerClaims(c: Context<AppEnv>, notBearer = "Please log in to continue.") {
   const header = c.req.header("authorization") ?? "";

@@ -53,7 +53,7 @@ describe("SMS order poller", () => {
     expect(await runDurableObjectAlarm(pollerOf(orderId))).toBe(true);
 
     status = await api(`/api/sms/status/${orderId}`, { token: user.token });
-    expect(status.data).toMatchObject({ status: "used", sms: "482913", sms_code: "482913", refunded: false });
+    expect(status.data).toMatchObject({ status: "completed", state: "used", sms: "482913", sms_code: "482913", refunded: false });
     expect(fake.calls.filter((c) => c === "poll")).toHaveLength(3);
     expect(fake.calls).toContain("finish");
     expect(await runDurableObjectAlarm(pollerOf(orderId))).toBe(false); // no pending alarm
@@ -142,7 +142,7 @@ describe("SMS order poller", () => {
     fake.afterScript = { state: "code", code: "777111" };
     expect(await drainAlarms(orderId)).toBe(15);
     const status = await api(`/api/sms/status/${orderId}`, { token: user.token });
-    expect(status.data).toMatchObject({ status: "used", sms: "777111" });
+    expect(status.data).toMatchObject({ status: "completed", state: "used", sms: "777111" });
     expect(await refundsOf(orderId)).toBe(0);
     await expectLedgerBalanced();
   });
@@ -158,7 +158,7 @@ describe("SMS order poller with the sandbox upstreams", () => {
     const orderId = res.data.phone.request_id;
     expect(await runDurableObjectAlarm(pollerOf(orderId))).toBe(true);
     const status = await api(`/api/sms/status/${orderId}`, { token: user.token });
-    expect(status.data).toMatchObject({ status: "used", sms: expect.stringMatching(/^\d{6}$/) });
+    expect(status.data).toMatchObject({ status: "completed", state: "used", sms: expect.stringMatching(/^\d{6}$/) });
     expect(await runDurableObjectAlarm(pollerOf(orderId))).toBe(false);
   });
 

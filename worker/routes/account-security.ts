@@ -59,7 +59,7 @@ export const accountSecurityRoutes = new Hono<AppEnv>()
     const db = getDb(c.env.DB);
     await enforceRateLimit(db, `verify-resend:${user.id}`, RATE_LIMITS.verifyResendPerUser);
     const link = await createEmailVerification(db, user.id);
-    await sendAccountEmail(c, verificationEmail(user, verificationLink(c.var.config.publicUrl, link)), "verification");
+    await sendAccountEmail(c, verificationEmail(user, verificationLink(c.var.config.webClient, link)), "verification");
     return c.json({ message: EMAIL_VERIFY_MESSAGES.sent });
   })
 

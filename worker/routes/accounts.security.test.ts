@@ -44,13 +44,24 @@ afterEach(() => vi.restoreAllMocks());
 
 describe("bearer tokens", HASHING, () => {
   it("refuses a missing or malformed Authorization header on every signed-in account endpoint", async () => {
-    for (const [method, path] of [["POST", "/api/logout/"], ["PATCH", "/api/update/"], ["PATCH", "/api/password"], ["GET", "/api/level"], ["GET", "/api/ref"]]) {
+    for (const [method, path] of [["PATCH", "/api/update/"], ["PATCH", "/api/password"], ["GET", "/api/level"], ["GET", "/api/ref"]]) {
       const none = await api(path, { method, json: method === "GET" ? undefined : {} });
       expect(none.status, `${method} ${path}`).toBe(401);
       expect(none.data).toMatchObject({ code: "UNAUTHORIZED", message: expect.any(String), error: expect.any(String) });
       const junk = await api(path, { method, headers: { authorization: "Bearer not.a.jwt" } });
       expect(junk.status, `${method} ${path}`).toBe(401);
     }
+  });
+
+  it("logout without a token, with junk or with a forged token answers 200 (issue 27) and ends no one's session", async () => {
+    const account = await signup();
+    const sid = await sessionIdOf(account.token);
+    const otherUsersSession = await signToken(secret(), "api", { userId: crypto.randomUUID(), sessionId: sid });
+    const wrongSecret = await signToken(new TextEncoder().encode("another-secret-0123456789abcdef"), "api", { userId: account.userId, sessionId: sid });
+    for (const headers of [{} as Record<string, string>, { authorization: "Bearer not.a.jwt" }, { authorization: `Bearer ${otherUsersSession}` }, { authorization: `Bearer ${wrongSecret}` }]) {
+      expect((await api("/api/logout/", { method: "POST", headers, json: {} })).status).toBe(200);
+    }
+    expect((await api("/api/level", { token: account.token })).status).toBe(200);
   });
 
   it("refuses forged tokens for a live session: alg none, wrong secret, wrong audience, expired, wrong issuer", async () => {

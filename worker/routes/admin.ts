@@ -167,7 +167,7 @@ export const adminRoutes = new Hono<AppEnv>()
     const customer = await findCustomer(db, c.req.param("id"));
     if (customer.emailVerifiedAt !== null) throw new AppError("INVALID_STATE", "This customer's e-mail address is already verified.");
     const link = await createEmailVerification(db, customer.id);
-    await sendAccountEmail(c, verificationEmail(customer, verificationLink(c.var.config.publicUrl, link)), "verification");
+    await sendAccountEmail(c, verificationEmail(customer, verificationLink(c.var.config.webClient, link)), "verification");
     await audit(c.env.DB, { actor: operatorOf(c).email, action: "user.resend_verification", detail: { userId: customer.id }, reason: c.req.valid("json").reason, subject: customer.id });
     return c.json({ message: "Verification e-mail sent." } satisfies AdminMessage);
   })

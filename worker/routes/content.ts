@@ -4,16 +4,24 @@ import type { LevelRow, RateSettingsRow } from "../../schema/settings";
 import { tierFor } from "../../schema/tiers";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
+import { webLink, type WebClient } from "../lib/public-origin";
 import { requireAuth } from "../middleware/auth";
 import { getSetting, getSettings } from "../services/settings";
 
 /** Operator-managed content and rates, read from settings in D1. */
 export const contentRoutes = new Hono<AppEnv>()
   .get("/links", async (c) => c.json(await getSetting(getDb(c.env.DB), "links")))
-  // SPEC 7 "data.data is a list of ads": axios's data is the body, so the body's data is the list (issue 19).
-  .get("/ads", async (c) => c.json({ data: await getSetting(getDb(c.env.DB), "ads") }))
+  // SPEC 7 "data.data is a list of ads": axios's data is the body, so the body's data is the list (issue 19). Images
+  // are absolute on PUBLIC_URL and in-app links open the configured web client (issue 27): another client on another
+  // origin, with hash or path routing, shows and follows them.
+  .get("/ads", async (c) => {
+    const { publicUrl, webClient } = c.var.config;
+    const ads = await getSetting(getDb(c.env.DB), "ads");
+    return c.json({ data: ads.map((ad) => ({ ...ad, url: new URL(ad.url, publicUrl).href, link: adLink(webClient, ad.link) })) });
+  })
   .get("/tiers", async (c) => c.json({ data: await getSetting(getDb(c.env.DB), "tiers") }))
-  .get("/costs", requireAuth, async (c) => c.json([await getSetting(getDb(c.env.DB), "costs")]))
+  // Configuration, like /sms/price's starter-tier prices it explains: the spec's original client reads it signed out.
+  .get("/costs", async (c) => c.json([await getSetting(getDb(c.env.DB), "costs")]))
   .get("/get-rate", requireAuth, async (c) => {
     const s = await getSettings(getDb(c.env.DB), ["rate_settings", "exchange_rate"]);
     // `rate` is the exchange rate prices are computed with (SPEC 4: cost/100 × rate × markup), so a client applying the
@@ -29,8 +37,16 @@ export const contentRoutes = new Hono<AppEnv>()
     return c.json([{ total_deposited: totalDeposited, tier: tierFor(tiers, totalDeposited) } satisfies LevelRow]);
   })
   .get("/ref", requireAuth, (c) => {
-    const origin = c.var.config.publicUrl;
-    const code = c.var.user.referralCode;
-    // SPEC 7 "Referral link as data": the body is the link itself, a JSON string (issue 19).
-    return c.json(`${origin}/#/signup/1?ref=${encodeURIComponent(code)}`);
+    // SPEC 7 "Referral link as data": the body is the link itself, a JSON string (issue 19), into the configured web
+    // client (decision 032).
+    return c.json(webLink(c.var.config.webClient, "signup/1", { ref: c.var.user.referralCode }));
   });
+
+/**
+ * An ad's link as the configured web client opens it: an in-app route stored as "/#/sms/1" or "/sms/1" becomes that
+ * client's link for "sms/1" (hash or path routing); an outside https address stays as it is.
+ */
+export function adLink(client: WebClient, stored: string): string {
+  if (/^https?:\/\//i.test(stored)) return stored;
+  return webLink(client, stored.replace(/^\/?#?\/?/, ""));
+}

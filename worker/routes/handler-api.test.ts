@@ -59,7 +59,7 @@ describe("handler_api.php: authentication and actions", () => {
     expect(status.text).toMatch(/^STATUS_OK:\d{6}$/);
     // The same order in the web's view: the customer's orders table and status read.
     const web = await api(`/api/sms/status/${orderId}`, { token: user.token });
-    expect(web.data).toMatchObject({ status: "used", sms_code: status.text.split(":")[1] });
+    expect(web.data).toMatchObject({ status: "completed", state: "used", sms_code: status.text.split(":")[1] });
     expect((await handler({ api_key: key, action: "setStatus", id, status: 6 })).text).toBe("ACCESS_ACTIVATION");
     expect(await balanceOf(user.id)).toBe(1_000_000 - price);
     await expectLedgerBalanced();

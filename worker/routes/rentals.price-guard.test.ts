@@ -55,7 +55,7 @@ describe("the rental price guard: the ceiling", () => {
     const quote = await api("/api/rent/countries", { token: user.token, json: { countryId: "5", duration: "hour", period: 24 } });
     expect(quote.status).toBe(200);
     expect(quote.data).toMatchObject({ price: null, in_stock: false, message: RENT_PRICE_REFUSED_MESSAGE });
-    expect(quote.data.limits[0]).toMatchObject({ country_id: "5", count: 0 });
+    expect(quote.data.data.limits[0]).toMatchObject({ country_id: "5", count: 0 });
 
     const res = await rent(user.token, { countryId: "5", duration: "hour", period: 24, price: 6451.2 });
     expect(res.status).toBe(409);

@@ -49,7 +49,7 @@ describe("POST /api/rent/countries (stock and price)", () => {
     const res = await api("/api/rent/countries", { token: user.token, json: { countryId: "5", duration, period, price: 1, user_id: "someone-else" } });
     expect(res.status).toBe(200);
     expect(res.data.price).toBe(price);
-    const [limit] = res.data.limits;
+    const [limit] = res.data.data.limits;
     expect(limit).toMatchObject({ country_id: "5", cost: costCents });
     expect(limit.count).toBeGreaterThan(0);
     // The spec's formula on the answered cost gives the same price: cost/100 × rate × (1 + rent_cost).
@@ -86,12 +86,16 @@ describe("POST /api/rent/countries (stock and price)", () => {
     const user = await createUser();
     const res = await api("/api/rent/countries", { token: user.token, json: { countryId: "999", duration: "week", period: 2 } });
     expect(res.status).toBe(200);
-    expect(res.data).toEqual({ limits: [], price: null, in_stock: false, message: NO_RENT_STOCK_MESSAGE });
+    expect(res.data).toEqual({ data: { limits: [] }, price: null, in_stock: false, message: NO_RENT_STOCK_MESSAGE });
   });
 
-  it("needs a signed-in user", async () => {
+  it("answers a visitor at the starter tier (issue 27); a token that is sent must be live", async () => {
     const res = await api("/api/rent/countries", { json: { countryId: "5", duration: "hour", period: 1 } });
-    expect(res.status).toBe(401);
+    expect(res.status).toBe(200);
+    // $0.12 × ₦1600 × (1 + 0.4 rent markup): the spec's rent formula on the limit's cost.
+    expect(res.data).toMatchObject({ data: { limits: [expect.objectContaining({ country_id: "5", cost: 12 })] }, price: 268.8, in_stock: true });
+    const bad = await api("/api/rent/countries", { token: "not-a-token", json: { countryId: "5", duration: "hour", period: 1 } });
+    expect(bad.status).toBe(401);
   });
 });
 

@@ -13,7 +13,7 @@ import {
 import { NO_RENT_STOCK_MESSAGE } from "../../schema/constants";
 import type { AppEnv } from "../app-env";
 import { validate } from "../lib/validate";
-import { requireAuth } from "../middleware/auth";
+import { optionalAuth, requireAuth } from "../middleware/auth";
 import { chargedBelowShown } from "../services/pricing";
 import { extendOptions, extendRental } from "../services/rental-extension";
 import { rentalWithInbox } from "../services/rental-inbox";
@@ -22,29 +22,34 @@ import { refundIfEndedKobo, rentalView } from "../services/rental-views";
 import { cancelRental, endRental, quoteRental, rentCountries, rentNumber } from "../services/rentals";
 import { rentalDepsOf } from "./flow-deps";
 
-/** Rent Number (docs/api.md "Rent Number"). Every route is signed in; the user comes from the token only. */
+/**
+ * Rent Number (docs/api.md "Rent Number"). Every route but the quote is signed in; the user comes from the token only.
+ * The quote answers a visitor too, at the starter tier (the spec's original client asks signed out, like /sms/price).
+ */
 export const rentalRoutes = new Hono<AppEnv>()
-  .use("/rent/*", requireAuth)
+  .use("/rent/country-list", requireAuth)
   .use("/rent-number", requireAuth)
   .use("/rentals/*", requireAuth)
 
   .get("/rent/country-list", async (c) => c.json(await rentCountries(rentalDepsOf(c))))
 
-  .post("/rent/countries", validate("json", rentQuoteRequestSchema), async (c) => {
+  .post("/rent/countries", optionalAuth, validate("json", rentQuoteRequestSchema), async (c) => {
     const body = c.req.valid("json");
-    const quote = await quoteRental(rentalDepsOf(c), c.var.user, {
+    const quote = await quoteRental(rentalDepsOf(c), c.var.viewer, {
       countryId: body.countryId,
       unit: body.duration,
       period: body.period,
     });
     // No stock is an answer, not an error: the form shows the spec's red box from `message` (or an empty/zero limit).
     // A price the guard refused is answered the same way, with its own message (renting it would be a 409).
-    if (quote.refused) return c.json({ limits: quote.limits, price: null, in_stock: false, message: RENT_PRICE_REFUSED_MESSAGE } satisfies RentQuoteResponse);
+    const data = { limits: quote.limits };
+    if (quote.refused) return c.json({ data, price: null, in_stock: false, message: RENT_PRICE_REFUSED_MESSAGE } satisfies RentQuoteResponse);
     if (quote.priceKobo === null) {
-      return c.json({ limits: quote.limits, price: null, in_stock: false, message: NO_RENT_STOCK_MESSAGE } satisfies RentQuoteResponse);
+      return c.json({ data, price: null, in_stock: false, message: NO_RENT_STOCK_MESSAGE } satisfies RentQuoteResponse);
     }
-    // SPEC 7 "data.limits[]": axios's data is the body, so limits sit at the body's top level (issue 19).
-    return c.json({ limits: quote.limits, price: koboToNaira(quote.priceKobo), in_stock: true } satisfies RentQuoteResponse);
+    // The original client reads `const { data } = body; data.limits[0]` (issue 27; decision 018 had put limits at the
+    // body's top level, one level short).
+    return c.json({ data, price: koboToNaira(quote.priceKobo), in_stock: true } satisfies RentQuoteResponse);
   })
 
   .post("/rent-number", validate("json", rentNumberRequestSchema), async (c) => {

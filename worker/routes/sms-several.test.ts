@@ -69,7 +69,7 @@ describe("POST /api/sms/get-numbers", () => {
     // Each next number gets its code (the sandbox texts numbers outside the USA): each chain ends delivered, and the
     // customer pays for exactly the two numbers that delivered; both first numbers were refunded once.
     for (const id of nexts) await runDurableObjectAlarm(pollerOf(id));
-    for (const id of nexts) expect((await api(`/api/sms/status/${id}`, { token: user.token })).data).toMatchObject({ status: "used", chain: { status: "ended" } });
+    for (const id of nexts) expect((await api(`/api/sms/status/${id}`, { token: user.token })).data).toMatchObject({ status: "completed", state: "used", chain: { status: "ended" } });
     expect(await balanceOf(user.id)).toBe(1_000_000 - routes.results.reduce((sum, r) => sum + r.price_kobo, 0));
     expect((await moneyRows(user.id)).filter((r) => r.kind === "refund").map((r) => r.ref).sort()).toEqual([...ids].sort());
     for (const id of [...ids, ...nexts]) await pollerOf(id).stop();

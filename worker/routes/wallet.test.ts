@@ -20,7 +20,7 @@ describe("card funding through Squad (sandbox)", () => {
     const user = await createUser();
     const init = await api("/api/initialize-transaction", { token: user.token, json: { id: "someone-else", email: "x@y.z", amount: 5000, currency: "NGN" } });
     expect(init.status).toBe(200);
-    const { checkout_url, transaction_ref } = init.data.data;
+    const { checkout_url, transaction_ref } = init.data.data.data;
     expect(checkout_url).toContain(`/sandbox/squad/checkout/${transaction_ref}`);
     expect((await paymentRow({ id: transaction_ref }))?.user_id).toBe(user.id);
 
@@ -41,7 +41,8 @@ describe("card funding through Squad (sandbox)", () => {
       { id: `fund:squad:${transaction_ref}`, user_id: user.id, status: "successful", amount: 5000, note: "Wallet deposit (card)", created_at: expect.any(String) },
     ]);
     const callback = await api("/api/squad-callback", { token: user.token, json: { transaction_ref } });
-    expect(callback.data).toBe("success"); // SPEC 7 "data equals 'success'": the body itself
+    // The original client checks body.data === "success" (issue 27, decision 032).
+    expect(callback.data).toEqual({ data: "success", message: "Payment confirmed successfully!" });
   });
 
   it("the checkout page's Pay redirects the browser to the callback URL after the signed webhook credited", async () => {
@@ -78,7 +79,7 @@ describe("card funding through Squad (sandbox)", () => {
       api("/api/verify-payment", { token: user.token, json: { transaction_ref: ref } }),
     ]);
     expect(concurrent.every((r) => r.status === 200)).toBe(true);
-    expect(concurrent[50].data).toBe("success");
+    expect(concurrent[50].data.data).toBe("success");
     expect(concurrent[51].data.data).toBe("success"); // verify-payment keeps { data, message }
     for (let i = 0; i < 100; i++) expect((await postSquadWebhook(raw)).status).toBe(200);
 
@@ -102,7 +103,9 @@ describe("card funding through Squad (sandbox)", () => {
       expect(await ledgerCount(`fund:squad:${ref}`)).toBe(0);
     }
     expect(await balanceOf(user.id)).toBe(0);
-    expect((await api("/api/squad-callback", { token: user.token, json: { transaction_ref: pending } })).data).toBe("pending");
+    // Still pending: a falsy body (null, 200), so the original client polls on (issue 27).
+    const stillPending = await api("/api/squad-callback", { token: user.token, json: { transaction_ref: pending } });
+    expect([stillPending.status, stillPending.data]).toEqual([200, null]);
     const verifyFailed = await api("/api/verify-payment", { token: user.token, json: { transaction_ref: failed } });
     expect(verifyFailed.data).toEqual({ data: "failed", message: "Transaction not successful" });
     // Another amount is held for the operator's review queue (decision 031), once however often it is verified; the

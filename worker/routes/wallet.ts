@@ -1,6 +1,6 @@
 import { Hono, type Context } from "hono";
 import { koboToNaira } from "../../schema/money";
-import { createInvoiceSchema, initializeTransactionSchema, nowStatusQuerySchema, transactionRefSchema, type PaymentVerdict } from "../../schema/wallet";
+import { createInvoiceSchema, initializeTransactionSchema, nowStatusQuerySchema, transactionRefSchema, type PaymentVerdict, type SquadCallbackAnswer } from "../../schema/wallet";
 import { PAYMENT_MESSAGES } from "../../schema/constants";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
@@ -29,14 +29,19 @@ export const walletRoutes = new Hono<AppEnv>()
   .post("/initialize-transaction", requireAuth, validate("json", initializeTransactionSchema), async (c) => {
     const user = c.var.user;
     const checkout = await startCardPayment(paymentDepsOf(c), user, c.req.valid("json").amount);
-    // SPEC 7 "data.data with checkout_url": axios's data is the body, so the body's data holds the checkout (issue 19).
-    return c.json({ data: checkout });
+    // The spec's original client reads `response.data.data.data.checkout_url` (axios: response.data is the body), so
+    // the checkout sits two levels down (issue 27; decision 018 had read SPEC 7's row one level short).
+    return c.json({ data: { data: checkout } });
   })
 
   // The dashboard's return polling and the Verify Payment button: both ask Squad themselves, for the caller's payment.
-  // SPEC 7 "data equals 'success'": the body itself is the outcome string (issue 19). /verify-payment (path not in the
-  // spec, "returning a message") keeps { data, message }.
-  .post("/squad-callback", requireAuth, validate("json", transactionRefSchema), async (c) => c.json(await confirmOutcome(c, c.req.valid("json").transaction_ref)))
+  // The spec's original client checks `body.data === "success"`, stops polling on any truthy body and shows
+  // `body.message`: success and failure are `{ data, message }`, still pending is `null` (issue 27, decision 032).
+  // /verify-payment (our own Verify button) keeps { data, message } with "pending" too.
+  .post("/squad-callback", requireAuth, validate("json", transactionRefSchema), async (c) => {
+    const outcome = await confirmOutcome(c, c.req.valid("json").transaction_ref);
+    return c.json((outcome === "pending" ? null : { data: outcome, message: PAYMENT_MESSAGES[outcome] }) satisfies SquadCallbackAnswer);
+  })
   .post("/verify-payment", requireAuth, validate("json", transactionRefSchema), async (c) => {
     const outcome = await confirmOutcome(c, c.req.valid("json").transaction_ref);
     return c.json({ data: outcome, message: PAYMENT_MESSAGES[outcome] } satisfies PaymentVerdict);

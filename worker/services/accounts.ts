@@ -56,7 +56,7 @@ export async function signUp(
   const token = await tokenForSession(c.var.config.jwtSecret, session);
   // Issue 12: the address is confirmed through an e-mailed single-use link; the first device is remembered silently.
   const verification = await createEmailVerification(db, user.id);
-  await sendAccountEmail(c, verificationEmail(user, verificationLink(c.var.config.publicUrl, verification)), "verification");
+  await sendAccountEmail(c, verificationEmail(user, verificationLink(c.var.config.webClient, verification)), "verification");
   await noteDevice(c, user, session, false);
   return { user: toSessionUser(user), token };
 }
@@ -169,7 +169,7 @@ async function mailResetLinkIfAccount(c: RequestContext, email: string): Promise
     log("error", "reset link not created", { rid: c.var.requestId, reason: err instanceof Error ? err.message : "unknown" });
     return;
   }
-  await deliverAccountEmail(c, passwordResetEmail(user, resetLink(c.var.config.publicUrl, reset)), "password-reset-link");
+  await deliverAccountEmail(c, passwordResetEmail(user, resetLink(c.var.config.webClient, reset)), "password-reset-link");
 }
 
 /**

@@ -54,7 +54,7 @@ describe("POST /api/sms/another-code", () => {
     const paid = await balanceOf(user.id);
     const before = await api(`/api/sms/status/${orderId}`, { token: user.token });
     // The price rule is told before the click: free.
-    expect(before.data).toMatchObject({ status: "used", waiting_for_another_code: false, can_request_another_code: true, another_code_price: 0 });
+    expect(before.data).toMatchObject({ status: "completed", state: "used", waiting_for_another_code: false, can_request_another_code: true, another_code_price: 0 });
     expect(before.data.codes).toEqual([before.data.sms_code]);
 
     const asked = await api("/api/sms/another-code", { token: user.token, json: { request_id: orderId } });
@@ -69,7 +69,7 @@ describe("POST /api/sms/another-code", () => {
     expect(after.data.codes[0]).toBe(before.data.sms_code);
     expect(after.data.sms_code).toBe(after.data.codes[1]);
     expect(after.data.codes[1]).not.toBe(before.data.sms_code);
-    expect(after.data).toMatchObject({ status: "used", waiting_for_another_code: false, refunded: false });
+    expect(after.data).toMatchObject({ status: "completed", state: "used", waiting_for_another_code: false, refunded: false });
     expect(await balanceOf(user.id)).toBe(paid);
     await expectLedgerBalanced();
   });
@@ -114,6 +114,6 @@ describe("POST /api/sms/another-code", () => {
     await env.DB.prepare("UPDATE sms_orders SET another_code_requested_at = ? WHERE id = ?").bind(Date.now() - 3_600_000, orderId).run();
     await pollOnce(orderId);
     const status = await api(`/api/sms/status/${orderId}`, { token: user.token });
-    expect(status.data).toMatchObject({ status: "used", codes: ["111111"], waiting_for_another_code: false, refunded: false });
+    expect(status.data).toMatchObject({ status: "completed", state: "used", codes: ["111111"], waiting_for_another_code: false, refunded: false });
   });
 });

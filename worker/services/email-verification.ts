@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { EMAIL_VERIFY_MESSAGES } from "../../schema/account-messages";
+import { webLink, type WebClient } from "../lib/public-origin";
 import type { Db } from "../db/client";
 import { emailVerifications, users } from "../db/tables";
 import { AppError } from "../lib/errors";
@@ -29,8 +30,9 @@ export async function createEmailVerification(db: Db, userId: string, now = Date
   return { id, token };
 }
 
-export function verificationLink(origin: string, link: { id: string; token: string }): string {
-  return `${origin}/#/verify-email?token=${encodeURIComponent(link.token)}&id=${encodeURIComponent(link.id)}`;
+/** The e-mailed link, into the configured web client (WEB_CLIENT_URL, decision 032): `<client>verify-email?token=&id=`. */
+export function verificationLink(client: WebClient, link: { id: string; token: string }): string {
+  return webLink(client, "verify-email", { token: link.token, id: link.id });
 }
 
 /**

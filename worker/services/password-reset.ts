@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { RESET_LINK_INVALID_MESSAGE } from "../../schema/account-messages";
+import { webLink, type WebClient } from "../lib/public-origin";
 import type { Db } from "../db/client";
 import { passwordResets, users } from "../db/tables";
 import { AppError } from "../lib/errors";
@@ -11,7 +12,7 @@ const TOKEN_BYTES = 32;
 
 /**
  * Starts a reset: a random 32-byte token goes into the e-mail only; the table keeps its SHA-256. Returns what the link
- * needs (<origin>/#/reset-password/1?token=<token>&id=<id>).
+ * needs (<web client>reset-password/1?token=<token>&id=<id>, hash or path routing).
  */
 export async function createPasswordReset(db: Db, userId: string, now = Date.now()): Promise<{ id: string; token: string }> {
   const token = randomUrlToken();
@@ -20,8 +21,9 @@ export async function createPasswordReset(db: Db, userId: string, now = Date.now
   return { id, token };
 }
 
-export function resetLink(origin: string, reset: { id: string; token: string }): string {
-  return `${origin}/#/reset-password/1?token=${encodeURIComponent(reset.token)}&id=${encodeURIComponent(reset.id)}`;
+/** The e-mailed link, into the configured web client (decision 032): `<client>reset-password/1?token=&id=`. */
+export function resetLink(client: WebClient, reset: { id: string; token: string }): string {
+  return webLink(client, "reset-password/1", { token: reset.token, id: reset.id });
 }
 
 /** Checks a link without using it (cheap, so the slow password hash runs only for a link that can succeed). */

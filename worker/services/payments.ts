@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, inArray, lt, ne, sql } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../schema/money";
+import { webLink } from "../lib/public-origin";
 import type { CheckoutStart, InvoiceAnswer, InvoiceStatusAnswer, MerchantCurrency, PaymentConfirmation, PendingCardPayment } from "../../schema/wallet";
 import { INVOICE_LIFETIME_MS, type PaymentStatus } from "../../schema/constants";
 import type { Db } from "../db/client";
@@ -120,7 +121,8 @@ export async function startCardPayment(
       amountKobo,
       email: user.email,
       transactionRef: ref,
-      callbackUrl: `${publicOrigin(deps)}/#/dashboard/1?reference=${encodeURIComponent(ref)}`,
+      // Where Squad returns the customer: the configured web client's dashboard (decision 032), which confirms `reference`.
+      callbackUrl: webLink(configFor(deps.env).webClient, "dashboard/1", { reference: ref }),
       customerName: user.username,
     });
     await db.update(payments).set({ checkoutUrl: checkout.checkoutUrl, updatedAt: deps.clock.now() }).where(eq(payments.id, ref));

@@ -52,6 +52,8 @@ export const COST_LIMITS = {
   verify: { limit: 60, windowMs: ONE_MINUTE },
   /** SMS numbers bought (each number of a multi-buy counts) and "another code" requests. */
   smsBuy: { limit: 30, windowMs: ONE_MINUTE },
+  /** "Check Now" on an SMS order (each asks the upstream at once). */
+  smsCheck: { limit: 30, windowMs: ONE_MINUTE },
   /** SMS cancels (each releases a number upstream). */
   smsCancel: { limit: 30, windowMs: ONE_MINUTE },
   /** Rentals started, extended, cancelled or ended. */

@@ -1,5 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { rentals, users } from "../db/tables";
+import { webLink } from "../lib/public-origin";
 import { configFor } from "../config";
 import { log } from "../lib/log";
 import { emailSenderFor } from "../providers/email/select";
@@ -50,11 +51,10 @@ export async function remindIfDue(deps: RentalDeps, row: RentalRow, now = deps.c
   });
   const [user] = await deps.db.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, row.userId)).limit(1);
   if (user) {
-    // A Durable Object has no request to take an origin from, and links never come from one anyway: PUBLIC_URL.
-    const origin = configFor(deps.env).publicUrl;
+    // A Durable Object has no request to take an origin from, and links never come from one anyway: WEB_CLIENT_URL.
     const sender = emailSenderFor(deps.env, configFor(deps.env), deps.db);
     await sender
-      .send(rentalEndingEmail(user, { number, country: row.countryName, expiresAt: row.expiresAt, link: `${origin}/#/number/1` }))
+      .send(rentalEndingEmail(user, { number, country: row.countryName, expiresAt: row.expiresAt, link: webLink(configFor(deps.env).webClient, "number/1") }))
       .catch((err: unknown) => {
         log("error", "rental reminder e-mail not delivered", { rentalId: row.id, sender: sender.name, reason: err instanceof Error ? err.message : "unknown" });
       });

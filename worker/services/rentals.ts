@@ -48,10 +48,11 @@ export interface RentQuote {
 
 /** The customer's quote, from their upstream. A sandbox account's simulated prices never touch the live prices'
  * jump-guard history. */
-export async function quoteRental(deps: RentalDeps, user: { id: string; totalDepositedKobo: number }, choice: RentChoice): Promise<RentQuote> {
+/** `user` null: a visitor's quote (the spec's original client asks signed out), at the starter tier. */
+export async function quoteRental(deps: RentalDeps, user: { id: string; totalDepositedKobo: number } | null, choice: RentChoice): Promise<RentQuote> {
   let limits: RentLimit[];
   try {
-    limits = await upstreamFor(deps, user.id).limits(choice);
+    limits = await upstreamFor(deps, user?.id ?? null).limits(choice);
   } catch (err) {
     throw customerErrorFor(err, "limits");
   }
@@ -68,9 +69,9 @@ export async function quoteRental(deps: RentalDeps, user: { id: string; totalDep
   });
   const inStock = priced.find((l) => l.countryId === choice.countryId && l.count > 0) ?? null;
   // The SMS buys' ceiling and jump guard: an implausible price is never sold (nor shown as in stock).
-  const refused = inStock ? await guardRentPrice(deps.db, choice, inStock, { history: !isSandboxUser(user.id) }) : null;
+  const refused = inStock ? await guardRentPrice(deps.db, choice, inStock, { history: !(user && isSandboxUser(user.id)) }) : null;
   const limit = refused ? null : inStock;
-  const ctx = await pricingContext(deps.db, user.totalDepositedKobo);
+  const ctx = await pricingContext(deps.db, user?.totalDepositedKobo ?? 0);
   return {
     limits: priced.map((l) => ({ country_id: l.countryId, count: refused && l === inStock ? 0 : l.count, cost: costMinorUnits(l.costUsd) })),
     priceKobo: limit ? rentPriceKobo(limit.costUsd, ctx) : null,

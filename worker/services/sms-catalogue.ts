@@ -1,4 +1,4 @@
-import type { SmsProviderName } from "../../schema/constants";
+import { DEFAULT_SMS_COUNTRY, SMS_PROVIDERS, type SmsProviderName } from "../../schema/constants";
 import { koboToNaira } from "../../schema/money";
 import type { SmsServiceEntry } from "../../schema/sms";
 import { getDb, type Db } from "../db/client";
@@ -124,6 +124,62 @@ export async function guardOffers(
   }
   if (history && accepted.length > 0) await recordAcceptedCosts(db, provider, countryId, accepted);
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reads that name no provider: the spec's original client never sends one (issue 27, decision 032)
+
+/**
+ * GET /api/sms/countries without `provider`: both providers' countries, Swift's first, each id once (the sandbox and
+ * DaisySMS share SPEC's ids: USA is 5). A provider that is down (below its health floor, unreachable) is left out;
+ * only when every one is down is its refusal the answer.
+ */
+export async function smsCountriesOfAll(env: Env): Promise<SmsCountry[]> {
+  const lists = await Promise.allSettled(SMS_PROVIDERS.map((provider) => smsCountries(env, provider)));
+  const seen = new Set<string>();
+  const out: SmsCountry[] = [];
+  for (const list of lists) {
+    if (list.status !== "fulfilled") continue;
+    for (const country of list.value) {
+      if (seen.has(country.id)) continue;
+      seen.add(country.id);
+      out.push(country);
+    }
+  }
+  const failed = lists.find((l): l is PromiseRejectedResult => l.status === "rejected");
+  if (out.length === 0 && failed) throw failed.reason;
+  return out;
+}
+
+/**
+ * GET /api/sms/price without `provider`: the provider whose list answers for this country, the first (Swift, then
+ * Dynamic) that sells it and is up. A Dynamic purchase from a Swift-listed id is resolved by name (resolveServiceId).
+ */
+export async function providerSellingCountry(env: Env, countryId: string): Promise<SmsProviderName> {
+  for (const provider of SMS_PROVIDERS) {
+    const countries = await smsCountries(env, provider).catch(() => [] as SmsCountry[]);
+    if (countries.some((c) => c.id === countryId)) return provider;
+  }
+  return SMS_PROVIDERS[0];
+}
+
+/**
+ * The service id to buy at `provider`: `serviceId` itself when that provider sells it in the country; otherwise, for
+ * Dynamic, the service of the same name (case-insensitive) as `serviceId` on Swift's list (that country's, else USA's),
+ * since the original client shows Swift's list whatever provider is chosen. The price is then Dynamic's own server
+ * price, compared with the shown one as every purchase is (409 PRICE_CHANGED with the price when it is higher).
+ * Unresolvable ids are returned unchanged, so the purchase refuses them with its usual message.
+ */
+export async function resolveServiceId(env: Env, provider: SmsProviderName, countryId: string, serviceId: string): Promise<string> {
+  if (provider !== "Dynamic") return serviceId;
+  const offers = await smsOffers(env, provider, countryId).catch(() => [] as PricedOffer[]);
+  if (offers.some((o) => o.serviceId === serviceId)) return serviceId;
+  const swiftCountries = await smsCountries(env, "Swift").catch(() => [] as SmsCountry[]);
+  const swiftCountry = swiftCountries.some((c) => c.id === countryId) ? countryId : DEFAULT_SMS_COUNTRY;
+  const swiftOffers = await smsOffers(env, "Swift", swiftCountry).catch(() => [] as PricedOffer[]);
+  const name = swiftOffers.find((o) => o.serviceId === serviceId)?.name.trim().toLowerCase();
+  if (!name) return serviceId;
+  return offers.find((o) => o.name.trim().toLowerCase() === name)?.serviceId ?? serviceId;
 }
 
 export interface ResolvedOffer {

@@ -13,7 +13,7 @@ import type { SmsDeps } from "./deps";
 import { assertNotAboveShown, chargedBelowShown, pricingContext, smsPriceKobo } from "./pricing";
 import { envForUser } from "./sandbox-accounts";
 import { getSetting } from "./settings";
-import { clearSmsCatalogueCache, findSmsOffer } from "./sms-catalogue";
+import { clearSmsCatalogueCache, findSmsOffer, resolveServiceId } from "./sms-catalogue";
 import { costLimitInBatch, enforceCostLimit } from "./rate-limit";
 import { chainOrders, endChain, newChainValues, nextRoutes, readChain, routeKey, type NextRoute } from "./sms-chain";
 import { REFUNDED, findSmsOrder, orderCodes, ownSmsOrder, type SmsOrderRow } from "./sms-views";
@@ -40,13 +40,23 @@ import { pollerFor, purchaseNote, recordCode, settle } from "./sms-transitions";
 
 type OfferForSale = Awaited<ReturnType<typeof findSmsOffer>>["offer"];
 
-export async function buySmsNumber(deps: SmsDeps, user: SignedInUser, input: SmsGetNumberInput): Promise<SmsGetNumberResponse> {
+/**
+ * `serviceByName`: the web API's purchases (routes/sms.ts) let a Dynamic purchase name a service by Swift's id, as the
+ * spec's original client does (resolveServiceId, issue 27); the developer APIs name each provider's own ids.
+ */
+export async function buySmsNumber(
+  deps: SmsDeps,
+  user: SignedInUser,
+  input: SmsGetNumberInput,
+  { serviceByName = false }: { serviceByName?: boolean } = {},
+): Promise<SmsGetNumberResponse> {
   // A sandbox account (test API key) buys from the sandbox simulators whatever PROVIDERS says (its prices too).
   const env = envForUser(deps.env, user.id);
   const country = input.country ?? "";
-  const service = input.service ?? "";
-  if (!country || !service) throw new AppError("VALIDATION_FAILED", MISSING_SERVICE_OR_COUNTRY);
+  const named = input.service ?? "";
+  if (!country || !named) throw new AppError("VALIDATION_FAILED", MISSING_SERVICE_OR_COUNTRY);
   const providerName = input.provider;
+  const service = serviceByName ? await resolveServiceId(env, providerName, country, named) : named;
   const db = deps.db;
 
   const { offer, countryName } = await findSmsOffer(env, providerName, country, service);
@@ -195,12 +205,17 @@ async function reserveNumber(deps: SmsDeps, order: SmsOrderRow, offer: OfferForS
  * at the first refusal (no stock, balance, price above the ceiling): what was bought stays bought and is returned with
  * the reason; a refusal of the very first number is the ordinary error.
  */
-export async function buySmsNumbers(deps: SmsDeps, user: SignedInUser, input: SmsGetNumbersInput): Promise<SmsGetNumbersResponse> {
+export async function buySmsNumbers(
+  deps: SmsDeps,
+  user: SignedInUser,
+  input: SmsGetNumbersInput,
+  opts: { serviceByName?: boolean } = {},
+): Promise<SmsGetNumbersResponse> {
   const { quantity, ...one } = input;
   const orders: SmsGetNumberResponse[] = [];
   for (let i = 0; i < quantity; i += 1) {
     try {
-      orders.push(await buySmsNumber(deps, user, one));
+      orders.push(await buySmsNumber(deps, user, one, opts));
     } catch (err) {
       if (orders.length === 0 || !(err instanceof AppError)) throw err;
       return { orders, requested: quantity, error: { code: err.code, message: err.message } };

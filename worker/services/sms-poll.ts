@@ -1,5 +1,6 @@
 import { and, eq, lt } from "drizzle-orm";
 import { SMS_ERROR_MESSAGE, SMS_TIMEOUT_MESSAGE, type SmsProviderName } from "../../schema/constants";
+import { SMS_CHECK_MESSAGES, type SmsCheckResponse } from "../../schema/sms";
 import { smsOrders } from "../db/tables";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
@@ -8,7 +9,8 @@ import type { SmsDeps } from "./deps";
 import { getSetting } from "./settings";
 import { stalledChains } from "./sms-chain";
 import { STOP, wakeAt, type TickResult } from "./tick";
-import { findSmsOrder, orderCodes, type SmsOrderRow } from "./sms-views";
+import { findSmsOrder, orderCodes, ownSmsOrder, type SmsOrderRow } from "./sms-views";
+import { enforceCostLimit } from "./rate-limit";
 import { readOutcome, upstreamFor } from "./sms-upstream";
 import { ANOTHER_CODE_WINDOW_MS, recordAnotherCode, recordCode, settle } from "./sms-transitions";
 import { moveChainOn } from "./sms-orders";
@@ -127,6 +129,47 @@ async function usedOrderTick(deps: SmsDeps, order: SmsOrderRow, delayMs: number,
   if (now < closesAt) return wakeAt(closesAt);
   await provider.finish(order.upstreamId!).catch(() => undefined);
   return STOP;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// "Check Now" (the spec's original client, issue 27)
+
+/**
+ * POST /api/sms/check/:id: the caller's own order (anyone else's is 404), asked of the upstream now instead of at the
+ * poller's next tick. A code that is there is stored through the same guarded transition as the tick (sms.code is
+ * pushed, one outcome); nothing else changes: an empty or failed check is not one of the poller's attempts and never
+ * ends or refunds the order (the server decides outcomes, on its own clock). Each upstream ask counts against the
+ * account's smsCheck cost limit; an order that already ended answers from our record without asking.
+ */
+export async function checkSmsOrderNow(deps: SmsDeps, userId: string, orderId: string): Promise<SmsCheckResponse> {
+  const order = await ownSmsOrder(deps.db, userId, orderId);
+  const answer = (row: SmsOrderRow): SmsCheckResponse | null => {
+    if (row.code) return { success: true, sms_code: row.code, message: SMS_CHECK_MESSAGES.received };
+    if (row.status === "timeout") return { success: false, message: SMS_TIMEOUT_MESSAGE };
+    if (row.status === "error" || row.status === "failed") return { success: false, message: SMS_ERROR_MESSAGE };
+    if (row.status === "cancelled") return { success: false, message: SMS_CHECK_MESSAGES.cancelled };
+    return null;
+  };
+  const known = answer(order);
+  if (known) return known;
+  if (order.status !== "waiting" || !order.upstreamId) return { success: false, message: SMS_CHECK_MESSAGES.waiting };
+
+  await enforceCostLimit(deps.db, userId, "smsCheck");
+  const provider = upstreamFor(deps, order);
+  let result: SmsPollResult;
+  try {
+    result = await provider.poll(order.upstreamId);
+  } catch (err) {
+    if (!(err instanceof SmsProviderError)) throw err;
+    log("warn", "sms check now failed", { orderId, kind: err.kind, detail: err.detail });
+    return { success: false, message: SMS_CHECK_MESSAGES.unreachable };
+  }
+  if (result.state === "code") {
+    const latest = await findSmsOrder(deps.db, orderId);
+    if (latest?.status === "waiting") await recordCode(deps, latest, result.code, provider);
+  }
+  const after = await findSmsOrder(deps.db, orderId);
+  return (after && answer(after)) ?? { success: false, message: SMS_CHECK_MESSAGES.waiting };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNotNull, lt, or, type SQL } from "drizzle-orm";
 import { koboToNaira } from "../../schema/money";
-import type { OrderRow, SmsRefundStateResponse, SmsStatusResponse } from "../../schema/sms";
+import { smsClientStatus, type OrderRow, type SmsRefundStateResponse, type SmsStatusResponse } from "../../schema/sms";
 import { REFUNDED_SMS_STATUSES, SMS_ERROR_TEXT, SMS_TIMEOUT_TEXT, type SmsOrderStatus } from "../../schema/constants";
 import type { Db } from "../db/client";
 import { smsOrderCodes, smsOrders } from "../db/tables";
@@ -40,7 +40,11 @@ export async function smsOrderStatus(deps: SmsDeps, userId: string, orderId: str
   const codes = await orderCodes(db, order.id);
   return {
     request_id: order.id,
-    status: order.status,
+    // The original client's words (a stored code is "completed"), our own state beside them (issue 27).
+    status: smsClientStatus(order.status),
+    state: order.status,
+    attempts: order.attempts,
+    elapsed_seconds: elapsedSeconds(order, deps.clock.now()),
     number: order.number,
     sms: smsText(order),
     sms_code: order.code,
@@ -53,6 +57,12 @@ export async function smsOrderStatus(deps: SmsDeps, userId: string, orderId: str
     another_code_price: supportsAnotherCode ? 0 : null,
     chain: await chainStateFor(db, order),
   };
+}
+
+/** From the purchase to now while it is open, or to its last change once it ended (a code, a refund, a cancel). */
+function elapsedSeconds(order: SmsOrderRow, now: number): number {
+  const open = order.status === "pending" || order.status === "waiting";
+  return Math.max(0, Math.floor(((open ? now : order.updatedAt) - order.createdAt) / 1000));
 }
 
 export function canRequestAnotherCode(order: Pick<SmsOrderRow, "status" | "anotherCodeRequestedAt" | "activationClosesAt">, now: number): boolean {

@@ -140,9 +140,9 @@ describe("live mode against documented fakes (issue 13's switch)", { timeout: 60
     const { token, userId } = await signUp();
     const init = await live("/api/initialize-transaction", { token, json: { amount: 5000, currency: "NGN" } });
     expect(init.status).toBe(200);
-    const ref: string = init.data.data.transaction_ref;
+    const ref: string = init.data.data.data.transaction_ref;
     expect(ref).toMatch(/^[A-Za-z0-9]+$/);
-    expect(init.data.data.checkout_url).toContain(SQUAD_SIMULATOR_PATH.replace("-api", ""));
+    expect(init.data.data.data.checkout_url).toContain(SQUAD_SIMULATOR_PATH.replace("-api", ""));
     // The customer pays on Squad's page: Squad's record says so, then Squad posts the signed webhook.
     await setSquadSimulator(ref, { status: "Success" });
     const raw = JSON.stringify(squadWebhookBody({ transaction_ref: ref, amount: 500_000, email: "payer@example.com" }));

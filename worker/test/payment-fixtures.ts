@@ -10,7 +10,7 @@ import { api, type TestUser } from "./helpers";
 export async function startCardPaymentViaApi(user: TestUser, amountNaira = 5000): Promise<string> {
   const res = await api("/api/initialize-transaction", { token: user.token, json: { amount: amountNaira, currency: "NGN" } });
   expect(res.status).toBe(200);
-  return res.data.data.transaction_ref as string;
+  return res.data.data.data.transaction_ref as string;
 }
 
 export function squadWebhookRaw(ref: string, amountKobo: number, email = "someone@example.com"): string {

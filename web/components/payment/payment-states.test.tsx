@@ -58,7 +58,7 @@ describe("card checkout", () => {
   });
 
   it("a checkout that could not start says so beside the button, keeps the amount, and Pay again retries", async () => {
-    const second = held(json(200, { data: { checkout_url: "about:blank", transaction_ref: "sq_1" } }));
+    const second = held(json(200, { data: { data: { checkout_url: "about:blank", transaction_ref: "sq_1" } } }));
     answers["POST /api/initialize-transaction"] = [fault(502, "Squad is not answering."), second.answer];
     show(<NgnFundingForm minimum={1000} minimumLoading={false} />);
     const amount = screen.getByLabelText("Amount (₦)") as HTMLInputElement;

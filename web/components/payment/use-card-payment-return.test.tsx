@@ -54,8 +54,8 @@ describe("card-payment return polling", () => {
 
   it("asks at once, then every 3 s, and stops on 'success' with the spec's toast", async () => {
     addPendingPayment({ ref: "REF-1", amount: 5000, currency: "NGN", timestamp: Date.now() });
-    const pending = { status: 200, body: "pending" };
-    const calls = scriptServer([pending, pending, { status: 200, body: "success" }]);
+    const pending = { status: 200, body: null };
+    const calls = scriptServer([pending, pending, { status: 200, body: { data: "success", message: "Payment confirmed successfully!" } }]);
     const { hook, onFinished } = renderReturn("REF-1");
     expect(hook.result.current).toBe(true);
 
@@ -75,7 +75,7 @@ describe("card-payment return polling", () => {
   });
 
   it("gives up after 15 attempts with the timeout toast", async () => {
-    const calls = scriptServer([{ status: 200, body: "pending" }]);
+    const calls = scriptServer([{ status: 200, body: null }]);
     const { onFinished } = renderReturn("REF-2");
     await tick(RETURN_POLL_MS * (RETURN_MAX_ATTEMPTS + 5));
     expect(calls).toHaveLength(RETURN_MAX_ATTEMPTS);
@@ -93,7 +93,7 @@ describe("card-payment return polling", () => {
   });
 
   it("stops at once on a declined payment or a reference that is not the customer's", async () => {
-    const declined = scriptServer([{ status: 200, body: "failed" }]);
+    const declined = scriptServer([{ status: 200, body: { data: "failed", message: "Transaction not successful" } }]);
     renderReturn("REF-4");
     await tick(RETURN_POLL_MS * 3);
     expect(declined).toHaveLength(1);
@@ -107,8 +107,8 @@ describe("card-payment return polling", () => {
   });
 
   it("a caller's new callback on re-render neither restarts verification nor is skipped when it finishes", async () => {
-    const pending = { status: 200, body: "pending" };
-    const calls = scriptServer([pending, { status: 200, body: "success" }]);
+    const pending = { status: 200, body: null };
+    const calls = scriptServer([pending, { status: 200, body: { data: "success", message: "Payment confirmed successfully!" } }]);
     const client = new QueryClient();
     const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
     const first = vi.fn();

@@ -66,7 +66,7 @@ export function RentForm({ onRented }: { onRented: (rental: RentalView) => void 
     return () => clearTimeout(timer);
   }, [countryId, unit, period]);
 
-  const limit = stock.data?.limits.find((l) => String(l.country_id) === lookup?.countryId) ?? stock.data?.limits[0];
+  const limit = stock.data?.data.limits.find((l) => String(l.country_id) === lookup?.countryId) ?? stock.data?.data.limits[0];
   const stockCount = stock.data ? (limit?.count ?? 0) : null;
   const inStock = Boolean(stock.data && stock.data.in_stock !== false && stockCount && stockCount > 0);
   const price = inStock ? (stock.data?.price ?? null) : null;

@@ -1,8 +1,11 @@
 import { SMS_ERROR_TEXT, SMS_TIMEOUT_TEXT } from "../../../schema/constants";
 import type { SmsStatusResponse } from "../../../schema/sms";
 
-/** The fields of GET /api/sms/status the phase is read from (a cached order carries only some). */
-type StatusFields = Pick<SmsStatusResponse, "status" | "sms"> & Partial<Pick<SmsStatusResponse, "sms_code" | "chain">>;
+/**
+ * The fields of GET /api/sms/status the phase is read from (a cached order carries only some). Our screen reads our
+ * own `state`; `status` is in the spec's original client's words (decision 032).
+ */
+type StatusFields = Pick<SmsStatusResponse, "state" | "sms"> & Partial<Pick<SmsStatusResponse, "sms_code" | "chain">>;
 
 /** Where a bought number stands, as the screen shows it. */
 export type SmsPhase = "waiting" | "received" | "timeout" | "error" | "cancelled";
@@ -13,7 +16,7 @@ export type SmsPhase = "waiting" | "received" | "timeout" | "error" | "cancelled
  */
 export function smsPhase(status: StatusFields | undefined, cachedSms: string | null = null): SmsPhase {
   const sms = status ? status.sms : cachedSms;
-  const state = (status?.status ?? "").toLowerCase();
+  const state = (status?.state ?? "").toLowerCase();
   // "Try another number": this route gave no code but the chain carries on, so the customer is still waiting.
   if (movingOn(status)) return "waiting";
   if (sms && sms !== SMS_TIMEOUT_TEXT && sms !== SMS_ERROR_TEXT) return "received";
@@ -26,7 +29,7 @@ export function smsPhase(status: StatusFields | undefined, cachedSms: string | n
 
 /** The chain moved on from this order (or is buying the next route): not an end the customer should see. */
 export function movingOn(status: StatusFields | undefined): boolean {
-  const state = (status?.status ?? "").toLowerCase();
+  const state = (status?.state ?? "").toLowerCase();
   if (!status?.chain || state === "used" || state === "cancelled") return false;
   return Boolean(status.chain.next_request_id) || status.chain.moving_on;
 }

@@ -50,7 +50,7 @@ describe("per-account cost limits (issue 12, hole 6)", HEAVY, () => {
   it("Verify Payment clicks are limited per account", async () => {
     const user = await createUser();
     const checkout = await api("/api/initialize-transaction", { token: user.token, json: { amount: 5000 } });
-    const ref = checkout.data.data.transaction_ref as string;
+    const ref = checkout.data.data.data.transaction_ref as string;
     expect((await api("/api/verify-payment", { token: user.token, json: { transaction_ref: ref } })).status).toBe(200);
     await fastForward(user.id, "verify");
     expectLimited(await api("/api/verify-payment", { token: user.token, json: { transaction_ref: ref } }), "verify");

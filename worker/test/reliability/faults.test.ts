@@ -391,7 +391,7 @@ describe("Receive SMS on DaisySMS ('Swift'): the protocol's own refusal words", 
     await setActivationCodeArrived(upstreamId, true);
     await runDurableObjectAlarm(poller(orderId));
     const status = await api(`/api/sms/status/${orderId}`, { token: user.token });
-    expect(status.data).toMatchObject({ status: "used", sms: expect.stringMatching(/^\d{6}$/), refunded: false });
+    expect(status.data).toMatchObject({ status: "completed", state: "used", sms: expect.stringMatching(/^\d{6}$/), refunded: false });
     expect(await refunds(orderId)).toBe(0);
     await sweepLater();
     expect(await refunds(orderId)).toBe(0);

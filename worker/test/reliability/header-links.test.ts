@@ -48,7 +48,7 @@ describe("links and callback URLs under a forged Host header", () => {
     const user = await createUser();
     const init = await forged("/api/initialize-transaction", { token: user.token, json: { amount: 5000 } });
     expect(init.status).toBe(200);
-    const { checkout_url, transaction_ref } = init.data.data;
+    const { checkout_url, transaction_ref } = init.data.data.data;
     expect(new URL(checkout_url).origin).toBe(PUBLIC_URL);
     const sent = await sandboxState(`squad:${transaction_ref}`);
     expect(new URL(sent.callback_url).origin).toBe(PUBLIC_URL);

@@ -117,7 +117,7 @@ class StartCardPayment implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const res = await api("/api/initialize-transaction", { token: r.users[this.user].token, json: { amount: this.naira, currency: "NGN" } });
     expect(res.status).toBe(200);
-    m.payments.push({ ref: res.data.data.transaction_ref, user: this.user, amount: this.naira * 100, provider: "Pending", credited: false });
+    m.payments.push({ ref: res.data.data.data.transaction_ref, user: this.user, amount: this.naira * 100, provider: "Pending", credited: false });
     await checkEverything(m, r);
   }
   toString = () => `startCard(u${this.user}, ₦${this.naira})`;
