@@ -187,8 +187,8 @@ export interface AdminRentalRow {
 export interface AdminDepositRow {
   id: string;
   userId: string;
-  channel: "card" | "crypto";
-  provider: "squad" | "nowpayments";
+  channel: "card" | "crypto" | "transfer";
+  provider: "squad" | "nowpayments" | "squad_transfer";
   status: PaymentStatus;
   amount: number;
   currency: string;
@@ -317,10 +317,14 @@ export type ReviewQueueReason =
   | "no_amount"
   | "paid_after_settlement"
   | "card_pending"
-  | "card_amount_mismatch";
+  | "card_amount_mismatch"
+  // A bank transfer into a Squad virtual account (issue 31): another amount, after the window, not confirmed by Squad.
+  | "transfer_amount_mismatch"
+  | "transfer_late"
+  | "transfer_unverified";
 
 export interface ReviewQueueItem {
-  kind: "crypto" | "card";
+  kind: "crypto" | "card" | "transfer";
   id: string;
   status: "open" | "credited" | "refused";
   reason: ReviewQueueReason;

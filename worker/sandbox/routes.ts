@@ -6,6 +6,7 @@ import { outboxSandboxRoutes } from "./outbox";
 import { settingsSandboxRoutes } from "./settings";
 import { smsTimingSandboxRoutes } from "./sms-timing";
 import { squadSandboxRoutes } from "./squad";
+import { squadTransferSandboxRoutes } from "./squad-transfers";
 import { upstreamBalanceSandboxRoutes } from "./upstream-balances";
 
 /** Sandbox-only routes (simulated checkout pages, scripted provider events). They do not exist in live mode. */
@@ -15,6 +16,7 @@ sandboxRoutes.use("*", async (c, next) => {
   await next();
 });
 sandboxRoutes.route("/squad", squadSandboxRoutes);
+sandboxRoutes.route("/squad-transfers", squadTransferSandboxRoutes);
 sandboxRoutes.route("/nowpayments", nowPaymentsSandboxRoutes);
 sandboxRoutes.route("/settings", settingsSandboxRoutes);
 sandboxRoutes.route("/sms", smsTimingSandboxRoutes);

@@ -220,7 +220,7 @@ export function depositView(p: typeof payments.$inferSelect): AdminDepositRow {
   return {
     id: p.id,
     userId: p.userId,
-    channel: p.provider === "squad" ? "card" : "crypto",
+    channel: p.provider === "squad" ? "card" : p.provider === "squad_transfer" ? "transfer" : "crypto",
     provider: p.provider,
     status: p.status,
     amount: koboToNaira(p.amountKobo),
