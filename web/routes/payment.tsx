@@ -7,6 +7,7 @@ import { historyTransactions } from "../components/dashboard/transactions";
 import { CryptoDeposit } from "../components/payment/crypto-deposit";
 import { NgnFundingForm } from "../components/payment/ngn-funding-form";
 import { PendingPaymentsCard } from "../components/payment/pending-payments-card";
+import { TransferDeposit } from "../components/payment/transfer-deposit";
 import { Card } from "../components/ui/card";
 import { LoadError } from "../components/ui/load-error";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs";
@@ -40,12 +41,18 @@ export default function PaymentPage() {
               <TabsTrigger value="ngn" className="flex-1 sm:flex-none">
                 Pay in NGN
               </TabsTrigger>
+              <TabsTrigger value="transfer" className="flex-1 sm:flex-none">
+                Pay by transfer
+              </TabsTrigger>
               <TabsTrigger value="crypto" className="flex-1 sm:flex-none">
                 Pay in Crypto
               </TabsTrigger>
             </TabsList>
             <TabsContent value="ngn">
               <NgnFundingForm minimum={settings.squadmin} minimumLoading={rate.isPending} />
+            </TabsContent>
+            <TabsContent value="transfer">
+              <TransferDeposit minimum={settings.squadmin} minimumLoading={rate.isPending} />
             </TabsContent>
             <TabsContent value="crypto">
               <CryptoDeposit settings={settings} settingsLoading={rate.isPending} />
