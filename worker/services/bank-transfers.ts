@@ -15,6 +15,7 @@ import { guardedLedgerInsert } from "./ledger";
 import { logReview, openReviewStatement, type OpenReviewInput } from "./payment-reviews";
 import { newReference } from "./payments";
 import { costLimitInBatch } from "./rate-limit";
+import { referralRewardStatement } from "./referrals";
 import { getSetting } from "./settings";
 
 /**
@@ -316,6 +317,11 @@ async function creditDynamic(deps: PaymentDeps, payment: Payment, squadRef: stri
   const db = deps.db;
   const now = deps.clock.now();
   const key = `fund:transfer:${payment.id}`;
+  // Only a payment still waiting can be paid (an expired or failed one is the operator's); see also the batch's guards.
+  if (payment.status !== "pending") return false;
+  // The referral reward rides the first deposit's batch like a card's (services/referrals.ts): it inserts only while the
+  // customer has no deposit yet, so a replay or a second deposit pays nothing.
+  const referral = await referralRewardStatement(db, { userId: payment.userId, amountKobo: payment.amountKobo, paymentId: payment.id });
   const markPayment = db
     .update(payments)
     .set({ status: "credited", creditedAt: now, creditedKobo: payment.amountKobo, updatedAt: now })
@@ -331,7 +337,8 @@ async function creditDynamic(deps: PaymentDeps, payment: Payment, squadRef: stri
           .where(and(eq(transferDeposits.squadRef, squadRef), eq(transferDeposits.state, "verifying"))),
       ]
     : [];
-  const results = await db.batch([markPayment, credit, balance, ...markDeposit] as unknown as Parameters<typeof db.batch>[0]);
+  const head = referral ? [referral.statement] : [];
+  const results = (await db.batch([...head, markPayment, credit, balance, ...markDeposit] as unknown as Parameters<typeof db.batch>[0])).slice(head.length);
   if (changes(results[1]) === 0) {
     // Someone else (a concurrent notice, the sweep) credited it: this arrival is the same transfer, already paid.
     if (squadRef) {
@@ -395,10 +402,12 @@ async function settleStatic(deps: PaymentDeps, deposit: Deposit): Promise<Settle
   const credited = sql`EXISTS (SELECT 1 FROM payments WHERE id = ${paymentId} AND status = 'credited' AND credited_at = ${now})`;
   const credit = guardedLedgerInsert(db, { userId: account.userId, key: `fund:transfer:${paymentId}`, amountKobo, kind: "fund", note: TRANSFER_DEPOSIT_NOTE, ref: paymentId }, credited);
   const balance = db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, account.userId));
-  const results = await db.batch([markDeposit, markPayment, credit, balance]);
+  const referral = payment!.status === "pending" ? await referralRewardStatement(db, { userId: account.userId, amountKobo, paymentId }) : null;
+  const head = referral ? [referral.statement] : [];
+  const results = (await db.batch([...head, markDeposit, markPayment, credit, balance] as unknown as Parameters<typeof db.batch>[0])).slice(head.length) as unknown[];
   if (changes(results[2]) === 0) return "duplicate";
   log("info", "bank transfer credited (static account)", { paymentId, amountKobo, squadRef: deposit.squadRef });
-  deps.defer(deps.notify(account.userId, { kind: "payment.credited", paymentId, amount: koboToNaira(amountKobo), balance: koboToNaira(results[3][0]?.balanceKobo ?? 0) }));
+  deps.defer(deps.notify(account.userId, { kind: "payment.credited", paymentId, amount: koboToNaira(amountKobo), balance: koboToNaira((results[3] as { balanceKobo: number }[])[0]?.balanceKobo ?? 0) }));
   return "credited";
 }
 
