@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, desc, eq, lt, sql } from "drizzle-orm";
 import { formatNaira, koboToNaira, nairaToKobo } from "../../schema/money";
 import { TRANSFER_WINDOW_SECONDS, type StaticAccountRequest, type StaticAccountView, type TransferView } from "../../schema/transfers";
 import type { Db } from "../db/client";
@@ -16,6 +16,7 @@ import { logReview, openReviewStatement, type OpenReviewInput } from "./payment-
 import { newReference } from "./payments";
 import { costLimitInBatch } from "./rate-limit";
 import { referralRewardStatement } from "./referrals";
+import { compareTransfers, isReconciliationDay, type TransferReconciliation } from "./transfer-reconciliation";
 import { getSetting } from "./settings";
 
 /**
@@ -549,56 +550,17 @@ export async function listTransferDeposits(db: Db, opts: { state?: Deposit["stat
   }));
 }
 
-export interface TransferReconciliation {
-  date: string;
-  ours: { count: number; amount: number };
-  squad: { count: number; amount: number };
-  /** Each difference: money Squad lists that we did not credit, or a credit of ours Squad does not list. */
-  differences: { kind: "squad_only" | "ours_only"; account_number: string; amount: number; reference: string; note: string }[];
-  ok: boolean;
-}
-
-/**
- * Our credited transfers of one UTC day against Squad's virtual-account transaction list for that day. Dynamic pool
- * accounts are reused across payments and Squad's list names its own references, so the two sides are matched by
- * (account number, amount), each line at most once; what is left on either side is a difference.
- */
+/** Our credited transfers of one UTC day against Squad's transaction list for it (services/transfer-reconciliation.ts). */
 export async function reconcileTransfers(deps: PaymentDeps, day: string): Promise<TransferReconciliation> {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || !Number.isFinite(Date.parse(`${day}T00:00:00Z`))) {
-    throw new AppError("VALIDATION_FAILED", "date must be YYYY-MM-DD", { field: "date" });
-  }
+  if (!isReconciliationDay(day)) throw new AppError("VALIDATION_FAILED", "date must be YYYY-MM-DD", { field: "date" });
   const start = Date.parse(`${day}T00:00:00Z`);
   const end = start + 24 * 3600_000;
   const ours = await deps.db
     .select({ id: payments.id, accountNumber: payments.accountNumber, creditedKobo: payments.creditedKobo })
     .from(payments)
-    .where(and(eq(payments.provider, "squad_transfer"), inArray(payments.status, ["credited"]), sql`${payments.creditedAt} >= ${start}`, sql`${payments.creditedAt} < ${end}`));
-  const squad = (await deps.provider.squadTransfers.listTransactions(day)).filter((t) => t.indicator === "C");
-  const unmatched = new Map<string, { reference: string; amountKobo: number }[]>();
-  for (const t of squad) {
-    const k = `${t.accountNumber}:${t.principalKobo}`;
-    unmatched.set(k, [...(unmatched.get(k) ?? []), { reference: t.transactionReference, amountKobo: t.principalKobo }]);
-  }
-  const differences: TransferReconciliation["differences"] = [];
-  for (const p of ours) {
-    const k = `${p.accountNumber}:${p.creditedKobo}`;
-    const list = unmatched.get(k);
-    if (list && list.length > 0) list.shift();
-    else differences.push({ kind: "ours_only", account_number: p.accountNumber ?? "", amount: koboToNaira(p.creditedKobo ?? 0), reference: p.id, note: "credited by us, not in Squad's list for the day" });
-  }
-  for (const [k, list] of unmatched) {
-    for (const t of list) {
-      differences.push({ kind: "squad_only", account_number: k.split(":")[0]!, amount: koboToNaira(t.amountKobo), reference: t.reference, note: "in Squad's list, not credited by us (in review, unmatched, or missed)" });
-    }
-  }
-  const sum = (xs: number[]) => koboToNaira(xs.reduce((a, b) => a + b, 0));
-  return {
-    date: day,
-    ours: { count: ours.length, amount: sum(ours.map((p) => p.creditedKobo ?? 0)) },
-    squad: { count: squad.length, amount: sum(squad.map((t) => t.principalKobo)) },
-    differences,
-    ok: differences.length === 0,
-  };
+    .where(and(eq(payments.provider, "squad_transfer"), eq(payments.status, "credited"), sql`${payments.creditedAt} >= ${start}`, sql`${payments.creditedAt} < ${end}`));
+  const squad = await deps.provider.squadTransfers.listTransactions(day);
+  return compareTransfers(day, ours.map((p) => ({ ...p, creditedKobo: p.creditedKobo ?? 0 })), squad);
 }
 
 /** The cron's entry point: no request here, so notifications are awaited before the sweep returns. */
