@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { Hono, type Context } from "hono";
 import { createFactory } from "hono/factory";
 import {
@@ -8,6 +9,9 @@ import {
   periodSchema,
   reasonSchema,
   reviewListQuerySchema,
+  transferListQuerySchema,
+  type AdminTransferDeposit,
+  type AdminTransferReconciliation,
   reviewResolveSchema,
   settingChangeSchema,
   type AdminAuditRow,
@@ -67,6 +71,7 @@ import { settleSmsOrderNow } from "../services/sms-poll";
 import { disableTwoFactor } from "../services/two-factor";
 import { UpstreamFault } from "../providers/upstream-http";
 import { paymentDepsOf, rentalDepsOf, smsDepsOf } from "./flow-deps";
+import { listTransferDeposits, recheckTransfer, reconcileTransfers } from "../services/bank-transfers";
 
 const operatorOf = (c: Context<AppEnv>): Operator => ({ id: c.var.user.id, email: c.var.user.email });
 
@@ -170,7 +175,7 @@ export const adminRoutes = new Hono<AppEnv>()
   // ---- Deposits, orders, rentals ----
   .get("/deposits", async (c) => {
     const channel = c.req.query("channel");
-    return c.json({ data: await listDeposits(getDb(c.env.DB), { ...filterOf(c), channel: channel === "card" || channel === "crypto" ? channel : undefined }) } satisfies AdminList<AdminDepositRow>);
+    return c.json({ data: await listDeposits(getDb(c.env.DB), { ...filterOf(c), channel: channel === "card" || channel === "crypto" || channel === "transfer" ? channel : undefined }) } satisfies AdminList<AdminDepositRow>);
   })
 
   /** Verify again with the provider: the same confirmation the webhook and the sweep run (credited once, by ledger key). */
@@ -181,6 +186,7 @@ export const adminRoutes = new Hono<AppEnv>()
     if (!before) throw new AppError("NOT_FOUND", "No deposit with this id.");
     const deps = paymentDepsOf(c);
     if (before.provider === "squad") await confirmCardPayment(deps, id);
+    else if (before.provider === "squad_transfer") await recheckTransfer(deps, id);
     else await settleInvoice(deps, id);
     const after = await findDeposit(db, id);
     await audit(c.env.DB, {
@@ -194,6 +200,14 @@ export const adminRoutes = new Hono<AppEnv>()
     changed(c, "deposits");
     return c.json({ id, before: before.status, status: after?.status ?? before.status } satisfies DepositVerifyAnswer);
   })
+
+  // ---- Deposits: bank transfers (issue 31): every arrival with its state, and the daily reconciliation ----
+  .get("/transfers", validate("query", transferListQuerySchema), async (c) =>
+    c.json({ data: await listTransferDeposits(getDb(c.env.DB), { state: c.req.valid("query").state }) } satisfies AdminList<AdminTransferDeposit>),
+  )
+  .get("/transfers/reconcile", validate("query", z.object({ date: z.string({ message: "date must be YYYY-MM-DD" }) })), async (c) =>
+    c.json((await reconcileTransfers(paymentDepsOf(c), c.req.valid("query").date)) satisfies AdminTransferReconciliation),
+  )
 
   // ---- Deposits: the review queue (services/review-queue.ts, docs/decisions/023) ----
   .get("/reviews", validate("query", reviewListQuerySchema), async (c) =>

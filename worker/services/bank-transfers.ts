@@ -1,6 +1,7 @@
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import { formatNaira, koboToNaira, nairaToKobo } from "../../schema/money";
 import { TRANSFER_WINDOW_SECONDS, type StaticAccountRequest, type StaticAccountView, type TransferView } from "../../schema/transfers";
+import type { AdminTransferDeposit } from "../../schema/admin";
 import type { Db } from "../db/client";
 import { rowAsSelect } from "../db/insert-select";
 import { payments, transferDeposits, users, virtualAccounts } from "../db/tables";
@@ -507,23 +508,21 @@ export async function sweepTransfers(deps: PaymentDeps): Promise<{ requeried: nu
   return { requeried, settled, expired };
 }
 
+/** The console's "verify again" on a transfer payment: its arrivals settled, then Squad's re-query for a lost notice. */
+export async function recheckTransfer(deps: PaymentDeps, paymentId: string): Promise<void> {
+  const deposits = await deps.db.select({ squadRef: transferDeposits.squadRef }).from(transferDeposits).where(eq(transferDeposits.paymentId, paymentId));
+  for (const d of deposits) await settleDeposit(deps, d.squadRef);
+  const [payment] = await deps.db.select().from(payments).where(eq(payments.id, paymentId)).limit(1);
+  if (payment?.status === "pending" && payment.providerPaymentId === null) {
+    const attempts = await deps.provider.squadTransfers.requeryDynamic(payment.id);
+    if (attempts.some((a) => a.status === "SUCCESS")) await creditDynamic(deps, payment, null);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------------------------
 // Console: deposits and the daily reconciliation
 
-export interface TransferDepositRow {
-  squad_ref: string;
-  kind: "dynamic" | "static";
-  state: Deposit["state"];
-  squad_status: string;
-  payment_id: string | null;
-  account_number: string | null;
-  user: { id: string; email: string } | null;
-  amount: number;
-  credited_amount: number | null;
-  sender_name: string | null;
-  detail: string;
-  received_at: string;
-}
+export type TransferDepositRow = AdminTransferDeposit;
 
 export async function listTransferDeposits(db: Db, opts: { state?: Deposit["state"]; limit?: number } = {}): Promise<TransferDepositRow[]> {
   const limit = Math.min(Math.max(opts.limit ?? 100, 1), 500);

@@ -47,7 +47,7 @@ export async function overview(db: Db, period: AdminPeriod, now = Date.now()): P
     db.select({ kobo: sql<number>`COALESCE(SUM(${users.balanceKobo}), 0)`, customers: sql<number>`COUNT(*)` }).from(users),
     db
       .select({
-        channel: sql<string>`CASE WHEN ${ledger.key} LIKE 'fund:squad:%' THEN 'card' WHEN ${ledger.key} LIKE 'fund:now:%' THEN 'crypto' WHEN ${ledger.key} LIKE 'fund:review:%' THEN 'crypto (reviewed)' ELSE 'other' END`,
+        channel: sql<string>`CASE WHEN ${ledger.key} LIKE 'fund:squad:%' THEN 'card' WHEN ${ledger.key} LIKE 'fund:now:%' THEN 'crypto' WHEN ${ledger.key} LIKE 'fund:transfer:%' THEN 'transfer' WHEN ${ledger.key} LIKE 'fund:review:%' THEN 'crypto (reviewed)' ELSE 'other' END`,
         count: sql<number>`COUNT(*)`,
         kobo: sql<number>`SUM(${ledger.amountKobo})`,
       })
@@ -302,10 +302,10 @@ export async function operatorIds(db: Db): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-export async function listDeposits(db: Db, f: ListFilter & { channel?: "card" | "crypto" }, now = Date.now()): Promise<AdminDepositRow[]> {
+export async function listDeposits(db: Db, f: ListFilter & { channel?: "card" | "crypto" | "transfer" }, now = Date.now()): Promise<AdminDepositRow[]> {
   const where: (SQL | undefined)[] = [
     statusFilter(PAYMENT_STATUSES, f.status, (status) => eq(payments.status, status)),
-    f.channel ? eq(payments.provider, f.channel === "card" ? "squad" : "nowpayments") : undefined,
+    f.channel ? eq(payments.provider, f.channel === "card" ? "squad" : f.channel === "transfer" ? "squad_transfer" : "nowpayments") : undefined,
     f.userId ? eq(payments.userId, f.userId) : undefined,
     f.since ? gte(payments.createdAt, f.since) : undefined,
     f.stuck ? and(eq(payments.status, "pending"), lt(payments.createdAt, now - PENDING_TOO_LONG_MS)) : undefined,

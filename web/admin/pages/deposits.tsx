@@ -5,6 +5,7 @@ import { naira, useAdminChange, useList, when } from "../api";
 import { ActionForm, Loading, Panel, Table } from "../ui";
 import { Filters } from "./filters";
 import { ReviewQueue } from "./review-queue";
+import { TransferDeposits } from "./transfers";
 
 /**
  * Deposits: the review queue first (what waits for a decision), then card and crypto payments with filters; verify one
@@ -21,7 +22,7 @@ export default function DepositsPage() {
       <ReviewQueue />
       <Filters
         fields={[
-          { name: "channel", label: "Channel", options: ["", "card", "crypto"] },
+          { name: "channel", label: "Channel", options: ["", "card", "transfer", "crypto"] },
           { name: "status", label: "Status", options: ["", ...PAYMENT_STATUSES] },
           { name: "user", label: "Customer id" },
           { name: "stuck", label: "Pending too long", options: ["", "1"] },
@@ -48,6 +49,7 @@ export default function DepositsPage() {
           />
         )}
       </Panel>
+      <TransferDeposits />
       {selected && (
         <Panel title={`Verify ${selected} with the provider`}>
           <ActionForm label="Verify again" onSubmit={(reason) => verify.mutateAsync({ id: selected, reason })} />
