@@ -251,3 +251,25 @@ describe("reconciliation: our credited transfers against Squad's list for the da
     await expect(reconcileTransfers(paymentDeps(env, configFor(env), () => {}), "2026-13-40")).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
   });
 });
+
+describe("console: bank transfers", () => {
+  it("lists arrivals with their state and reconciles a day; a customer gets 404 there", async () => {
+    const { makeOperator, MISSING_PAGE } = await import("../test/operators");
+    const operator = await makeOperator();
+    const user = await createUser();
+    const t = await startTransfer(user, 7000);
+    await send(t.account_number, "over");
+    const list = await api("/api/admin/transfers?state=review", { token: operator.token });
+    expect(list.status).toBe(200);
+    expect(list.data.data).toEqual(
+      expect.arrayContaining([expect.objectContaining({ payment_id: t.ref, state: "review", squad_status: "MISMATCH", amount: 7100, user: { id: user.id, email: user.email } })]),
+    );
+    const report = await api(`/api/admin/transfers/reconcile?date=${new Date().toISOString().slice(0, 10)}`, { token: operator.token });
+    expect(report.status).toBe(200);
+    expect(report.data.differences).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "squad_only", account_number: t.account_number, amount: 7100 })]));
+    expect((await api("/api/admin/transfers/reconcile?date=yesterday", { token: operator.token })).status).toBe(400);
+    const customer = await api("/api/admin/transfers", { token: user.token });
+    expect(customer.status).toBe(404);
+    expect(customer.data).toEqual(MISSING_PAGE);
+  });
+});

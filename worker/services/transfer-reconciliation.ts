@@ -25,7 +25,11 @@ export interface TransferReconciliation {
   ok: boolean;
 }
 
-export const isReconciliationDay = (day: string) => /^\d{4}-\d{2}-\d{2}$/.test(day) && new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day;
+export function isReconciliationDay(day: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
+  const at = Date.parse(`${day}T00:00:00Z`);
+  return Number.isFinite(at) && new Date(at).toISOString().slice(0, 10) === day;
+}
 
 export function compareTransfers(day: string, ours: OurTransferCredit[], squadList: VirtualAccountTransaction[]): TransferReconciliation {
   const squad = squadList.filter((t) => t.indicator === "C");
