@@ -15,6 +15,7 @@ import { CodeAlertsSection } from "../components/settings/code-alerts-section";
 import { DevicesSection } from "../components/settings/devices-section";
 import { EmailSection } from "../components/settings/email-section";
 import { TwoFactorSection } from "../components/settings/two-factor-section";
+import { PermanentAccountSection } from "../components/settings/permanent-account-section";
 import { Skeleton } from "../components/ui/skeleton";
 
 // Developer keys and webhooks: a lazy chunk, fetched only when Settings renders (most customers never use the API).
@@ -145,6 +146,7 @@ export default function SettingsPage() {
       <ProfileSection />
       <EmailSection />
       <PasswordSection />
+      <PermanentAccountSection />
       <CodeAlertsSection />
       <TwoFactorSection />
       <DevicesSection />
