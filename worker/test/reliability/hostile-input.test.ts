@@ -65,6 +65,8 @@ const JSON_ENDPOINTS: Endpoint[] = [
   { method: "PUT", path: "/api/keys/00000000-0000-4000-8000-000000000000/webhook", fields: ["url"], auth: true },
   { method: "POST", path: "/api/keys/00000000-0000-4000-8000-000000000000/webhook/events/00000000-0000-4000-8000-000000000000/resend", fields: [], auth: true },
   { method: "POST", path: "/api/keys/sandbox/top-up", fields: ["amount"], auth: true },
+  { method: "POST", path: "/api/transfers", fields: ["amount"], auth: true },
+  { method: "POST", path: "/api/transfers/static-account", fields: ["first_name", "last_name", "middle_name", "mobile_num", "dob", "gender", "address", "bvn"], auth: true },
 ];
 
 /**
@@ -90,6 +92,7 @@ const GET_PATHS = (id: string) => [
   `/api/export/transactions.csv?from=${id}&to=${id}`,
   `/api/export/orders.csv?from=${id}&to=${id}`,
   `/api/rentals/${id}/extend-options`,
+  `/api/transfers/${id}`,
 ];
 
 // Values chosen to break naive parsing: huge and fractional money, wrong types, prototype keys, control characters.
