@@ -37,14 +37,14 @@ export default function PaymentPage() {
             <LoadError what="today's minimums and crypto rate (the figures below may be out of date)" error={rate.error} onRetry={() => void rate.refetch()} />
           ) : null}
           <Tabs value={tab} onValueChange={setTab} className="flex flex-col gap-5">
-            <TabsList label="Payment method" className="w-full sm:w-auto">
-              <TabsTrigger value="ngn" className="flex-1 sm:flex-none">
+            <TabsList label="Payment method" className="w-full md:w-auto">
+              <TabsTrigger value="ngn" className="flex-1 md:flex-none">
                 Pay in NGN
               </TabsTrigger>
-              <TabsTrigger value="transfer" className="flex-1 sm:flex-none">
+              <TabsTrigger value="transfer" className="flex-1 md:flex-none">
                 Pay by transfer
               </TabsTrigger>
-              <TabsTrigger value="crypto" className="flex-1 sm:flex-none">
+              <TabsTrigger value="crypto" className="flex-1 md:flex-none">
                 Pay in Crypto
               </TabsTrigger>
             </TabsList>
