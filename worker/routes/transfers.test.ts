@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { configFor } from "../config";
 import { paymentReviews, payments, transferDeposits, virtualAccounts } from "../db/tables";
 import { hmacSha512Hex } from "../providers/payments/signatures";
@@ -208,6 +208,10 @@ describe("a permanent account number (Settings)", () => {
   };
 
   it("checks the details before Squad, keeps the BVN masked, and credits any transfer into the account", async () => {
+    const logged: string[] = [];
+    for (const level of ["log", "warn", "error", "info"] as const) {
+      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
+    }
     const user = await createUser();
     const bad = await api("/api/transfers/static-account", { token: user.token, json: { ...details, bvn: "1234" } });
     expect(bad.status).toBe(400);
@@ -234,6 +238,10 @@ describe("a permanent account number (Settings)", () => {
     expect(await balanceOf(user.id)).toBe(123_450 + 80_000);
     const credited = await db().select().from(payments).where(and(eq(payments.userId, user.id), eq(payments.provider, "squad_transfer")));
     expect(credited.map((p) => p.status)).toEqual(["credited", "credited"]);
+    // The BVN never reached a log line, the refused one (…0000) included.
+    expect(logged.length).toBeGreaterThan(0);
+    expect(logged.filter((line) => line.includes(details.bvn) || line.includes("22343210000"))).toEqual([]);
+    vi.restoreAllMocks();
   });
 });
 
