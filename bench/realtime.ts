@@ -22,7 +22,7 @@ interface WebSocket {
 }
 const WebSocket = WsImpl as new (url: string, protocols: string[], options: { origin: string }) => WebSocket;
 
-async function openRoom(url: string, token: string): Promise<{ ws: WebSocket; joinMs: number }> {
+export async function openRoom(url: string, token: string): Promise<{ ws: WebSocket; joinMs: number }> {
   const t0 = performance.now();
   const res = await fetch(`${url}/api/realtime-token`, { headers: { authorization: `Bearer ${token}` } });
   if (!res.ok) throw new Error(`realtime-token failed: ${res.status}`);
@@ -37,7 +37,7 @@ async function openRoom(url: string, token: string): Promise<{ ws: WebSocket; jo
   return { ws, joinMs: performance.now() - t0 };
 }
 
-function nextFrame(ws: WebSocket, match: (text: string) => boolean, timeoutMs = 15_000): Promise<number> {
+export function nextFrame(ws: WebSocket, match: (text: string) => boolean, timeoutMs = 15_000): Promise<number> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       ws.off("message", onMessage);
@@ -53,7 +53,7 @@ function nextFrame(ws: WebSocket, match: (text: string) => boolean, timeoutMs = 
   });
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 
 export async function realtimeFigures(url: string, samples = 10) {
   const user = await register(url, "rt");

@@ -58,6 +58,37 @@ export const groupMailSendSchema = groupMailSchema.extend({
 });
 
 /** GET /admin/reviews: the queue (open), its history (resolved) or both. */
+/** GET /admin/transfers: bank-transfer arrivals (issue 31), optionally in one state. */
+export const transferListQuerySchema = z.object({
+  state: z.enum(["verifying", "credited", "review", "unmatched"], { message: "state is one of verifying, credited, review, unmatched" }).optional(),
+  date: z.string().optional(),
+});
+
+/** One transfer Squad told us arrived, as the console lists it. */
+export interface AdminTransferDeposit {
+  squad_ref: string;
+  kind: "dynamic" | "static";
+  state: "verifying" | "credited" | "review" | "unmatched";
+  squad_status: string;
+  payment_id: string | null;
+  account_number: string | null;
+  user: { id: string; email: string } | null;
+  amount: number;
+  credited_amount: number | null;
+  sender_name: string | null;
+  detail: string;
+  received_at: string;
+}
+
+/** GET /admin/transfers/reconcile?date=YYYY-MM-DD: ours against Squad's list for that UTC day, every difference. */
+export interface AdminTransferReconciliation {
+  date: string;
+  ours: { count: number; amount: number };
+  squad: { count: number; amount: number };
+  differences: { kind: "squad_only" | "ours_only"; account_number: string; amount: number; reference: string; note: string }[];
+  ok: boolean;
+}
+
 export const reviewListQuerySchema = z.object({
   status: z.enum(["open", "resolved", "all"], { message: "status must be open, resolved or all." }).default("open"),
 });
@@ -212,8 +243,8 @@ export interface AdminDepositRow {
   id: string;
   userId: string;
   customer: AdminRowCustomer | null;
-  channel: "card" | "crypto";
-  provider: "squad" | "nowpayments";
+  channel: "card" | "crypto" | "transfer";
+  provider: "squad" | "nowpayments" | "squad_transfer";
   status: PaymentStatus;
   /** What the wallet would receive at the invoice's value (the checkout's naira): kept for older readers; see `invoiced`. */
   amount: number;
@@ -356,10 +387,14 @@ export type ReviewQueueReason =
   | "no_amount"
   | "paid_after_settlement"
   | "card_pending"
-  | "card_amount_mismatch";
+  | "card_amount_mismatch"
+  // A bank transfer into a Squad virtual account (issue 31): another amount, after the window, not confirmed by Squad.
+  | "transfer_amount_mismatch"
+  | "transfer_late"
+  | "transfer_unverified";
 
 export interface ReviewQueueItem {
-  kind: "crypto" | "card";
+  kind: "crypto" | "card" | "transfer";
   id: string;
   status: "open" | "credited" | "refused";
   reason: ReviewQueueReason;

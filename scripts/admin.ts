@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import {
@@ -20,7 +20,9 @@ import {
 } from "../worker/db/admin-sql";
 import { SETTING_DEFAULTS } from "../schema/settings";
 import { summariseProviderOrders, type ProviderOrderRow } from "../worker/services/provider-stats";
-import { ensureDevVars, wrangler } from "./local-env";
+import { createSquadVirtualAccountClient } from "../worker/providers/payments/squad-virtual-accounts";
+import { compareTransfers, isReconciliationDay } from "../worker/services/transfer-reconciliation";
+import { ensureDevVars, root, wrangler } from "./local-env";
 
 /**
  * The operator CLI: `npm run admin -- <command> [args] [--remote] [--persist-to DIR] [--actor NAME] [--reason TEXT]`.
@@ -54,6 +56,9 @@ Operations:
   resolve-review <id> credit|refuse            not from the CLI: it cannot verify again with NOWPayments or Squad
                                                (docs/decisions/023); use the console's review queue
   reconcile                                    prove balance = sum(ledger) and balance >= 0 for every user
+  reconcile-transfers --date YYYY-MM-DD        our credited bank transfers of that UTC day against Squad's virtual-account
+                                               transaction list (read only at Squad: SQUAD_SECRET_KEY and SQUAD_BASE_URL
+                                               from the environment; locally the running npm start's simulator)
   health [--hours 24]                          each upstream's balance against its floor (hidden when low), and per
                                                provider/service purchases, codes, refunds, median time to code
   audit [--limit 20] [--json]                  recent operator changes (--json: as stored)
@@ -127,6 +132,38 @@ function change(statements: AdminStatement[], summary: string) {
   // Rendered as literals for wrangler's --file, which splits on semicolons outside them: a reason's newlines stay in it.
   run(renderSqlText(statements));
   console.log(`${summary} (recorded in audit_log by ${actor}${reason ? `: ${reason}` : ""})`);
+}
+
+/**
+ * Our side from D1 (the same SQL target as every command), Squad's side from Squad's own list through the real adapter:
+ * read-only calls with the key in the environment (never stored by the CLI). Without --remote and without a key, the
+ * local `npm start`'s sandbox Squad (/sandbox/squad-api, key from .dev.vars) answers, so the command runs offline.
+ */
+async function reconcileTransfersCommand(): Promise<void> {
+  const day = typeof flags.date === "string" ? flags.date : "";
+  if (!isReconciliationDay(day)) fail("Give the day as --date YYYY-MM-DD.");
+  const start = Date.parse(`${day}T00:00:00Z`);
+  const ours = rows(
+    `SELECT id, account_number AS accountNumber, credited_kobo AS creditedKobo FROM payments
+      WHERE provider = 'squad_transfer' AND status = 'credited' AND credited_at >= ${start} AND credited_at < ${start + 86_400_000}`,
+  ) as { id: string; accountNumber: string | null; creditedKobo: number }[];
+  let secretKey = process.env.SQUAD_SECRET_KEY ?? "";
+  let baseUrl = process.env.SQUAD_BASE_URL ?? "";
+  if (!flags.remote && !secretKey) {
+    ensureDevVars();
+    secretKey = /^SQUAD_SECRET_KEY=(.*)$/m.exec(readFileSync(path.join(root, ".dev.vars"), "utf8"))?.[1]?.trim() ?? "";
+    baseUrl ||= `http://127.0.0.1:${process.env.PORT ?? "8787"}/sandbox/squad-api`;
+  }
+  if (!secretKey || !baseUrl) fail("Set SQUAD_SECRET_KEY and SQUAD_BASE_URL to read Squad's transaction list.");
+  const squad = await createSquadVirtualAccountClient({ baseUrl, secretKey, fetch: (r) => fetch(r), timeoutMs: 20_000 }).listTransactions(day);
+  const report = compareTransfers(day, ours, squad);
+  console.log(`Bank transfers on ${day}: ours ${report.ours.count} (₦${report.ours.amount}), Squad's ${report.squad.count} (₦${report.squad.amount}).`);
+  if (report.ok) {
+    console.log("Every credited transfer is in Squad's list and every transfer in Squad's list was credited.");
+    return;
+  }
+  console.table(report.differences);
+  fail(`${report.differences.length} difference(s): look at each in the console (Deposits, Transfers).`);
 }
 
 function main() {
@@ -244,6 +281,9 @@ function main() {
       fail(`${bad.length} user(s) do not reconcile.`);
     }
     // falls through: fail() never returns
+    case "reconcile-transfers":
+      reconcileTransfersCommand().catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));
+      return;
     case "audit": {
       const list = rows(auditSql(typeof flags.limit === "string" ? Number(flags.limit) : 20));
       // --json: the rows exactly as stored (a reason's newlines and quotes included), for scripts and tests.

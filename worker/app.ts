@@ -26,6 +26,7 @@ import { exportRoutes } from "./routes/exports";
 import { orderRoutes } from "./routes/orders";
 import { smsRoutes } from "./routes/sms";
 import { walletRoutes } from "./routes/wallet";
+import { transferRoutes } from "./routes/transfers";
 import { webhookRoutes } from "./routes/webhooks";
 import { sandboxRoutes } from "./sandbox/routes";
 
@@ -101,6 +102,7 @@ export function createApp() {
   app.route("/api", passkeyRoutes);
   app.route("/api", contentRoutes);
   app.route("/api", walletRoutes);
+  app.route("/api", transferRoutes);
   app.route("/api/webhooks", webhookRoutes);
   app.route("/api", smsRoutes);
   app.route("/api", orderRoutes);

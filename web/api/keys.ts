@@ -24,6 +24,7 @@ export const rateSettings = ["rate-settings"] as const;
 export const merchantCurrencies = ["now-merchant"] as const;
 export const invoices = ["invoice"] as const;
 export const invoice = (paymentId: string) => ["invoice", paymentId] as const;
+export const staticAccount = ["static-account"] as const;
 
 // Receive SMS
 export const smsCountries = (provider: SmsProviderName) => ["sms-countries", provider] as const;

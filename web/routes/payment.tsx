@@ -7,6 +7,7 @@ import { historyTransactions } from "../components/dashboard/transactions";
 import { CryptoDeposit } from "../components/payment/crypto-deposit";
 import { NgnFundingForm } from "../components/payment/ngn-funding-form";
 import { PendingPaymentsCard } from "../components/payment/pending-payments-card";
+import { TransferDeposit } from "../components/payment/transfer-deposit";
 import { Card } from "../components/ui/card";
 import { LoadError } from "../components/ui/load-error";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs";
@@ -36,16 +37,22 @@ export default function PaymentPage() {
             <LoadError what="today's minimums and crypto rate (the figures below may be out of date)" error={rate.error} onRetry={() => void rate.refetch()} />
           ) : null}
           <Tabs value={tab} onValueChange={setTab} className="flex flex-col gap-5">
-            <TabsList label="Payment method" className="w-full sm:w-auto">
-              <TabsTrigger value="ngn" className="flex-1 sm:flex-none">
+            <TabsList label="Payment method" className="w-full md:w-auto">
+              <TabsTrigger value="ngn" className="flex-1 md:flex-none">
                 Pay in NGN
               </TabsTrigger>
-              <TabsTrigger value="crypto" className="flex-1 sm:flex-none">
+              <TabsTrigger value="transfer" className="flex-1 md:flex-none">
+                Pay by transfer
+              </TabsTrigger>
+              <TabsTrigger value="crypto" className="flex-1 md:flex-none">
                 Pay in Crypto
               </TabsTrigger>
             </TabsList>
             <TabsContent value="ngn">
               <NgnFundingForm minimum={settings.squadmin} minimumLoading={rate.isPending} />
+            </TabsContent>
+            <TabsContent value="transfer">
+              <TransferDeposit minimum={settings.squadmin} minimumLoading={rate.isPending} />
             </TabsContent>
             <TabsContent value="crypto">
               <CryptoDeposit settings={settings} settingsLoading={rate.isPending} />

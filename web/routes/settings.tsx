@@ -17,6 +17,7 @@ import { EmailSection } from "../components/settings/email-section";
 import { PasskeysSection } from "../components/settings/passkeys-section";
 import { useConfirmSecurityChange } from "../components/settings/step-up";
 import { TwoFactorSection } from "../components/settings/two-factor-section";
+import { PermanentAccountSection } from "../components/settings/permanent-account-section";
 import { Skeleton } from "../components/ui/skeleton";
 
 // Developer keys and webhooks: a lazy chunk, fetched only when Settings renders (most customers never use the API).
@@ -149,6 +150,7 @@ export default function SettingsPage() {
       <ProfileSection />
       <EmailSection />
       <PasswordSection />
+      <PermanentAccountSection />
       <CodeAlertsSection />
       <TwoFactorSection />
       <PasskeysSection />

@@ -220,7 +220,8 @@ export const payments = sqliteTable(
     // Our own unique reference: Squad's transaction_ref, or the order_id we give NOWPayments.
     id: text("id").primaryKey(),
     userId: text("user_id").notNull().references(() => users.id),
-    provider: text("provider", { enum: ["squad", "nowpayments"] }).notNull(),
+    // squad_transfer: a dynamic (per-payment) Squad virtual account, or one transfer into a customer's static account.
+    provider: text("provider", { enum: ["squad", "nowpayments", "squad_transfer"] }).notNull(),
     // Typed only (no CHECK in SQL): the services' compare-and-sets are the authority on which moves are allowed.
     status: text("status", { enum: PAYMENT_STATUSES }).notNull().default("pending"),
     // What the wallet receives when the payment is confirmed.
@@ -235,6 +236,10 @@ export const payments = sqliteTable(
     payCurrency: text("pay_currency"),
     network: text("network"),
     checkoutUrl: text("checkout_url"),
+    // Bank transfer (squad_transfer): where the customer pays, as Squad assigned it.
+    bankName: text("bank_name"),
+    accountNumber: text("account_number"),
+    accountName: text("account_name"),
     expiresAt: integer("expires_at"),
     creditedAt: integer("credited_at"),
     // What the wallet actually received (a crypto underpayment is credited at what arrived, not at amount_kobo).
@@ -267,7 +272,10 @@ export const paymentReviews = sqliteTable(
     provider: text("provider", { enum: ["nowpayments", "squad"] }).notNull(),
     // The upstream payment that arrived (a repeat deposit has its own payment_id).
     providerPaymentId: text("provider_payment_id").notNull(),
-    reason: text("reason", { enum: ["other_currency", "repeat_payment", "overpaid", "no_amount", "paid_after_settlement", "card_amount_mismatch"] }).notNull(),
+        // transfer_*: a bank transfer into a virtual account that may not be credited on its own (services/bank-transfers.ts).
+    reason: text("reason", {
+      enum: ["other_currency", "repeat_payment", "overpaid", "no_amount", "paid_after_settlement", "card_amount_mismatch", "transfer_amount_mismatch", "transfer_late", "transfer_unverified"],
+    }).notNull(),
     status: text("status", { enum: ["open", "credited", "refused"] }).notNull().default("open"),
     expectedCurrency: text("expected_currency"),
     expectedAmount: text("expected_amount"),
@@ -299,6 +307,57 @@ export const paymentReviewResolutions = sqliteTable("payment_review_resolutions"
   note: text("note").notNull().default(""),
   createdAt: integer("created_at").notNull().default(now),
 });
+
+/**
+ * A customer's static (permanent) Squad virtual account (issue 31). Only what is needed to credit and show it: the
+ * account, the identifier we gave Squad, and the BVN's last four digits for the masked display. The BVN itself is
+ * sent to Squad once and never stored.
+ */
+export const virtualAccounts = sqliteTable(
+  "virtual_accounts",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id),
+    accountNumber: text("account_number").notNull(),
+    customerIdentifier: text("customer_identifier").notNull(),
+    bankName: text("bank_name").notNull(),
+    accountName: text("account_name").notNull(),
+    bvnLast4: text("bvn_last4").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [uniqueIndex("virtual_accounts_number_unique").on(t.accountNumber), uniqueIndex("virtual_accounts_identifier_unique").on(t.customerIdentifier)],
+);
+
+/**
+ * Every transfer Squad told us arrived in a virtual account, one row per Squad transaction_reference (a replayed or
+ * concurrent notification finds it and adds nothing). state: verifying (heard, not yet confirmed by Squad's re-query),
+ * credited, review (in the operator's queue: another amount, late, unconfirmed), unmatched (an account we do not
+ * know: no customer to credit, the console lists it). The console's transfer deposits and the reconciliation read it.
+ */
+export const transferDeposits = sqliteTable(
+  "transfer_deposits",
+  {
+    squadRef: text("squad_ref").primaryKey(),
+    kind: text("kind", { enum: ["dynamic", "static"] }).notNull(),
+    // dynamic: the payment (our merchant_reference) it paid; static: the payment row written for it.
+    paymentId: text("payment_id"),
+    accountNumber: text("account_number"),
+    // Null while the account is unknown to us.
+    userId: text("user_id"),
+    // What the notification says arrived; credited only after Squad's re-query agrees.
+    amountKobo: integer("amount_kobo").notNull(),
+    // Squad's word on this transfer (SUCCESS, MISMATCH, EXPIRED, or C for a static credit).
+    squadStatus: text("squad_status").notNull(),
+    state: text("state", { enum: ["verifying", "credited", "review", "unmatched"] }).notNull(),
+    creditedKobo: integer("credited_kobo"),
+    senderName: text("sender_name"),
+    detail: text("detail").notNull().default(""),
+    receivedAt: integer("received_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("transfer_deposits_state_idx").on(t.state, t.receivedAt), index("transfer_deposits_payment_idx").on(t.paymentId)],
+);
 
 /** Receive-SMS orders. id is public (the spec's request_id / reference_code); the upstream id stays internal. */
 export const smsOrders = sqliteTable(

@@ -7,12 +7,14 @@ import { sandboxSwiftKey, smsActivateSimulator } from "../sandbox/sms-activate-s
 import { setSandboxBalance } from "../sandbox/sms-activations";
 import { sandboxSmsManToken, smsManSimulator } from "../sandbox/sms-man-simulator";
 import { SQUAD_SIMULATOR_PATH, squadSimulator } from "../sandbox/squad";
+import { squadTransferSimulator } from "../sandbox/squad-transfers";
 import { checkProviders, formatProviderTable, isGreen, type CheckedProvider, type ProvidersCheckEnv } from "./providers-check";
 
 /** The check as an operator runs it, with every provider's base URL pointed at our simulators (written from the docs). */
 const SIM = "http://sim.test";
 const simulators: Record<CheckedProvider, (r: Request) => Promise<Response>> = {
   squad: (r: Request) => Promise.resolve(squadSimulator.fetch(r, env)),
+  "squad-transfers": (r: Request) => Promise.resolve(squadTransferSimulator.fetch(r, env)),
   nowpayments: (r: Request) => Promise.resolve(nowPaymentsSimulator.fetch(r, env)),
   resend: (r: Request) => Promise.resolve(resendSimulator.fetch(r, { ...env, RESEND_API_KEY: "re_live_key" })),
   // sms-man's activation API (/control) and rent API (/rent-api) share one host and token; DaisySMS is handler_api.php.
@@ -51,6 +53,7 @@ describe("npm run providers:check", () => {
       ["sms-man (Dynamic SMS)", true],
       ["sms-man rent (Rent Number)", true],
       ["DaisySMS (Swift SMS)", true],
+      ["Squad (bank transfer)", true],
     ]);
     expect(rows[1]!.currency).toContain("USD (6 coins");
     // Each SMS row read our balance there in its own currency, and one price list.
@@ -88,6 +91,7 @@ describe("npm run providers:check", () => {
     expect(rows[3]!.breaks).toMatch(/^Dynamic SMS purchases: the upstream refuses SMSMAN_TOKEN \(get-balance: wrong_token/);
     expect(rows[4]!.breaks).toMatch(/^rentals: the upstream refuses SMSMAN_TOKEN \(sms-man: wrong_token/);
     expect(rows[5]!.breaks).toBe("Swift SMS purchases: the upstream refuses SWIFT_API_KEY (getBalance: BAD_KEY)");
+    expect(rows[6]!.breaks).toBe("bank transfer funding: Squad refuses SQUAD_SECRET_KEY, or the merchant is not profiled for virtual accounts");
     expect(formatProviderTable(rows)).toMatch(/Squad \(card\)\s+yes\s+NO/);
   });
 
@@ -97,6 +101,7 @@ describe("npm run providers:check", () => {
       fetchFor: (p) => (p === "nowpayments" ? () => Promise.reject(new TypeError("getaddrinfo ENOTFOUND")) : simulators[p]),
     });
     expect(rows[0]).toMatchObject({ authenticated: null, breaks: "card funding: SQUAD_SECRET_KEY is not set" });
+    expect(rows[6]).toMatchObject({ authenticated: null, breaks: "bank transfer funding: SQUAD_SECRET_KEY is not set" });
     expect(rows[1]).toMatchObject({ reachable: false, breaks: expect.stringContaining("crypto funding: NOWPayments is unreachable") });
     expect(rows[2]).toMatchObject({ reachable: true, authenticated: true, balance: "sending-only key", breaks: "" });
   });
@@ -142,9 +147,10 @@ describe("npm run providers:check, SMS upstream rows", () => {
       });
       expect(isGreen(rows[5]!)).toBe(false);
       const unreachable = await checkProviders({ env: goodEnv, fetchFor: () => () => Promise.reject(new TypeError("getaddrinfo ENOTFOUND")) });
-      for (const row of unreachable.slice(3)) {
+      for (const row of unreachable.slice(3, 6)) {
         expect(row, row.provider).toMatchObject({ reachable: false, authenticated: null, breaks: expect.stringContaining(": unreachable (unavailable") });
       }
+      expect(unreachable[6]).toMatchObject({ reachable: false, authenticated: null, breaks: expect.stringContaining("bank transfer funding: Squad is unreachable") });
     } finally {
       await setSandboxBalance(env, "swift", 1000);
     }

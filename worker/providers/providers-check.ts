@@ -2,6 +2,7 @@ import { z } from "zod";
 import { RESEND_BASE_URL } from "./email/resend";
 import { createNowPaymentsClient, NOWPAYMENTS_LIVE_BASE_URL } from "./payments/nowpayments";
 import { createSquadClient, SQUAD_LIVE_BASE_URL } from "./payments/squad";
+import { createSquadVirtualAccountClient } from "./payments/squad-virtual-accounts";
 import { SmsManRentProvider } from "./rent/sms-man-rent";
 import { RentProviderError } from "./rent/types";
 import { SmsActivateProvider } from "./sms/sms-activate";
@@ -43,7 +44,7 @@ export interface ProvidersCheckEnv {
 }
 
 /** The upstreams the check reaches, one fetch each (so a test can point each at its own simulator). */
-export type CheckedProvider = "squad" | "nowpayments" | "resend" | "sms-man" | "sms-man-rent" | "daisysms";
+export type CheckedProvider = "squad" | "squad-transfers" | "nowpayments" | "resend" | "sms-man" | "sms-man-rent" | "daisysms";
 
 // The live hosts, as wrangler.toml's defaults (https://sms-man.com/api, https://sms-man.com/api/rent,
 // https://daisysms.com/docs/api).
@@ -62,7 +63,7 @@ export function isGreen(row: ProviderCheckRow): boolean {
 }
 
 export async function checkProviders(opts: ProvidersCheckOptions): Promise<ProviderCheckRow[]> {
-  return Promise.all([checkSquad(opts), checkNowPayments(opts), checkResend(opts), checkSmsMan(opts), checkSmsManRent(opts), checkDaisySms(opts)]);
+  return Promise.all([checkSquad(opts), checkNowPayments(opts), checkResend(opts), checkSmsMan(opts), checkSmsManRent(opts), checkDaisySms(opts), checkSquadTransfers(opts)]);
 }
 
 const unreachable = (err: unknown) => err instanceof UpstreamFault && (err.reason === "timeout" || err.reason === "network" || err.reason === "http");
@@ -83,6 +84,29 @@ async function checkSquad({ env, fetchFor, timeoutMs }: ProvidersCheckOptions): 
     if (unreachable(err)) return { ...row, breaks: `card funding: Squad is unreachable (${describe(err)})` };
     if (refusedKey(err)) return { ...row, reachable: true, authenticated: false, breaks: "card funding: Squad refuses SQUAD_SECRET_KEY (check live vs sandbox key and SQUAD_BASE_URL)" };
     return { ...row, reachable: true, breaks: `card funding: unexpected verify reply (${describe(err)})` };
+  }
+}
+
+/**
+ * Squad's virtual accounts (bank transfer, issue 31), read only: the dynamic re-query of a made-up reference (Squad
+ * answers "no attempt" when the key is good and the merchant is profiled) and the transaction list filtered to a made-up
+ * reference (https://docs.squadco.com/Virtual-accounts/dynamic-virtual-account-v2,
+ * https://docs.squadco.com/Virtual-accounts/api-specifications). Nothing is created: no account is taken from the pool.
+ */
+async function checkSquadTransfers({ env, fetchFor, timeoutMs }: ProvidersCheckOptions): Promise<ProviderCheckRow> {
+  const row: ProviderCheckRow = { provider: "Squad (bank transfer)", reachable: false, authenticated: null, currency: "NGN", balance: "n/a", breaks: "" };
+  if (!env.SQUAD_SECRET_KEY) return { ...row, breaks: "bank transfer funding: SQUAD_SECRET_KEY is not set" };
+  const client = createSquadVirtualAccountClient({ baseUrl: env.SQUAD_BASE_URL || SQUAD_LIVE_BASE_URL, secretKey: env.SQUAD_SECRET_KEY, fetch: fetchFor("squad-transfers"), timeoutMs });
+  const ref = `CHECK${Date.now().toString(36).toUpperCase()}`;
+  try {
+    const attempts = await client.requeryDynamic(ref);
+    const listed = await client.findTransaction(ref);
+    const claims = attempts.length > 0 || listed !== null;
+    return { ...row, reachable: true, authenticated: true, breaks: claims ? `bank transfer funding: Squad claims to know a made-up reference (${ref})` : "" };
+  } catch (err) {
+    if (unreachable(err)) return { ...row, breaks: `bank transfer funding: Squad is unreachable (${describe(err)})` };
+    if (refusedKey(err)) return { ...row, reachable: true, authenticated: false, breaks: "bank transfer funding: Squad refuses SQUAD_SECRET_KEY, or the merchant is not profiled for virtual accounts" };
+    return { ...row, reachable: true, breaks: `bank transfer funding: unexpected virtual-account reply (${describe(err)})` };
   }
 }
 

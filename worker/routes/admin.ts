@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { Hono, type Context } from "hono";
 import { createFactory } from "hono/factory";
 import {
@@ -8,6 +9,9 @@ import {
   periodSchema,
   reasonSchema,
   reviewListQuerySchema,
+  transferListQuerySchema,
+  type AdminTransferDeposit,
+  type AdminTransferReconciliation,
   reviewResolveSchema,
   settingChangeSchema,
   approvalDecisionSchema,
@@ -74,6 +78,7 @@ import { approve, holdLargeEntry, listApprovals, reject, requestSecondFactorRese
 import { endCustomerSessions } from "../services/operator-sessions";
 import { UpstreamFault } from "../providers/upstream-http";
 import { paymentDepsOf, rentalDepsOf, smsDepsOf } from "./flow-deps";
+import { listTransferDeposits, recheckTransfer, reconcileTransfers } from "../services/bank-transfers";
 
 const operatorOf = (c: Context<AppEnv>): Operator => ({ id: c.var.user.id, email: c.var.user.email });
 
@@ -207,7 +212,7 @@ export const adminRoutes = new Hono<AppEnv>()
   // ---- Deposits, orders, rentals ----
   .get("/deposits", async (c) => {
     const channel = c.req.query("channel");
-    return c.json({ data: await listDeposits(getDb(c.env.DB), { ...filterOf(c), channel: channel === "card" || channel === "crypto" ? channel : undefined }) } satisfies AdminList<AdminDepositRow>);
+    return c.json({ data: await listDeposits(getDb(c.env.DB), { ...filterOf(c), channel: channel === "card" || channel === "crypto" || channel === "transfer" ? channel : undefined }) } satisfies AdminList<AdminDepositRow>);
   })
 
   /** Verify again with the provider: the same confirmation the webhook and the sweep run (credited once, by ledger key). */
@@ -218,6 +223,7 @@ export const adminRoutes = new Hono<AppEnv>()
     if (!before) throw new AppError("NOT_FOUND", "No deposit with this id.");
     const deps = paymentDepsOf(c);
     if (before.provider === "squad") await confirmCardPayment(deps, id);
+    else if (before.provider === "squad_transfer") await recheckTransfer(deps, id);
     else await settleInvoice(deps, id);
     const after = await findDeposit(db, id);
     await audit(c.env.DB, {
@@ -231,6 +237,14 @@ export const adminRoutes = new Hono<AppEnv>()
     changed(c, "deposits");
     return c.json({ id, before: before.status, status: after?.status ?? before.status } satisfies DepositVerifyAnswer);
   })
+
+  // ---- Deposits: bank transfers (issue 31): every arrival with its state, and the daily reconciliation ----
+  .get("/transfers", validate("query", transferListQuerySchema), async (c) =>
+    c.json({ data: await listTransferDeposits(getDb(c.env.DB), { state: c.req.valid("query").state }) } satisfies AdminList<AdminTransferDeposit>),
+  )
+  .get("/transfers/reconcile", validate("query", z.object({ date: z.string({ message: "date must be YYYY-MM-DD" }) })), async (c) =>
+    c.json((await reconcileTransfers(paymentDepsOf(c), c.req.valid("query").date)) satisfies AdminTransferReconciliation),
+  )
 
   // ---- Deposits: the review queue (services/review-queue.ts, docs/decisions/023) ----
   .get("/reviews", validate("query", reviewListQuerySchema), async (c) =>

@@ -5,6 +5,8 @@ import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import { nowPaymentStatusSchema } from "../providers/payments/nowpayments";
 import { verifyNowPaymentsSignature, verifySquadSignature } from "../providers/payments/signatures";
+import { transferNoticeKind, verifyTransferNotice } from "../providers/payments/squad-transfer-webhooks";
+import { acceptTransferNotice } from "../services/bank-transfers";
 import { applyNowPaymentsIpn, confirmCardPayment } from "../services/payments";
 import { acceptPushedCode } from "../services/sms-poll";
 import { paymentDepsOf, smsDepsOf } from "./flow-deps";
@@ -36,6 +38,14 @@ const nowIpnSchema = z.object({
   parent_payment_id: z.union([z.number(), z.string()]).nullish(),
 });
 
+function safeJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return null;
+  }
+}
+
 function parseJson(raw: string): unknown {
   try {
     return JSON.parse(raw);
@@ -47,6 +57,22 @@ function parseJson(raw: string): unknown {
 export const webhookRoutes = new Hono<AppEnv>()
   .post("/squad", async (c) => {
     const raw = await c.req.text();
+    // Squad posts every notification to the dashboard's one webhook URL: a virtual-account transfer (issue 31) has its
+    // own shape and signature (providers/payments/squad-transfer-webhooks.ts) and its own service.
+    if (transferNoticeKind(safeJson(raw)) !== null) {
+      const notice = await verifyTransferNotice(c.env.SQUAD_SECRET_KEY ?? "", raw, {
+        encryptedBody: c.req.header("x-squad-encrypted-body"),
+        signature: c.req.header("x-squad-signature"),
+      });
+      if (!notice) {
+        log("warn", "squad transfer notification refused: bad or missing signature", { rid: c.var.requestId });
+        throw new AppError("INVALID_SIGNATURE", "Invalid signature.");
+      }
+      // Squad's documented acknowledgement. An upstream fault on the re-query throws (5xx): Squad keeps the notice in
+      // its webhook error log and the sweep settles the recorded arrival.
+      const status = await acceptTransferNotice(paymentDepsOf(c), notice);
+      return c.json({ response_code: 200, transaction_reference: notice.notice.transaction_reference, response_description: "Success", status });
+    }
     if (!(await verifySquadSignature(c.env.SQUAD_SECRET_KEY ?? "", raw, c.req.header("x-squad-encrypted-body")))) {
       log("warn", "squad webhook refused: bad or missing signature", { rid: c.var.requestId });
       throw new AppError("INVALID_SIGNATURE", "Invalid signature.");

@@ -7,6 +7,7 @@ import { outboxSandboxRoutes } from "./outbox";
 import { settingsSandboxRoutes } from "./settings";
 import { smsTimingSandboxRoutes } from "./sms-timing";
 import { squadSandboxRoutes } from "./squad";
+import { squadTransferSandboxRoutes, squadTransferSimulator } from "./squad-transfers";
 import { upstreamBalanceSandboxRoutes } from "./upstream-balances";
 
 /** Sandbox-only routes (simulated checkout pages, scripted provider events). They do not exist in live mode. */
@@ -16,6 +17,10 @@ sandboxRoutes.use("*", async (c, next) => {
   await next();
 });
 sandboxRoutes.route("/squad", squadSandboxRoutes);
+sandboxRoutes.route("/squad-transfers", squadTransferSandboxRoutes);
+// Squad's virtual-account API over HTTP too (the adapter reaches it in-process): the operator CLI's
+// reconcile-transfers reads the local sandbox's transaction list through it. Keyed like Squad: 401/403 without the key.
+sandboxRoutes.all("/squad-api/virtual-account/*", (c) => squadTransferSimulator.fetch(c.req.raw, c.env));
 sandboxRoutes.route("/nowpayments", nowPaymentsSandboxRoutes);
 sandboxRoutes.route("/settings", settingsSandboxRoutes);
 sandboxRoutes.route("/sms", smsTimingSandboxRoutes);

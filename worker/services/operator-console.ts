@@ -54,7 +54,7 @@ export async function overview(db: Db, period: AdminPeriod, now = Date.now(), op
     db.select({ kobo: sql<number>`COALESCE(SUM(${users.balanceKobo}), 0)`, customers: sql<number>`COUNT(*)` }).from(users).where(only(users.id)),
     db
       .select({
-        channel: sql<string>`CASE WHEN ${ledger.key} LIKE 'fund:squad:%' THEN 'card' WHEN ${ledger.key} LIKE 'fund:now:%' THEN 'crypto' WHEN ${ledger.key} LIKE 'fund:review:%' THEN 'crypto (reviewed)' ELSE 'other' END`,
+        channel: sql<string>`CASE WHEN ${ledger.key} LIKE 'fund:squad:%' THEN 'card' WHEN ${ledger.key} LIKE 'fund:now:%' THEN 'crypto' WHEN ${ledger.key} LIKE 'fund:transfer:%' THEN 'transfer' WHEN ${ledger.key} LIKE 'fund:review:%' THEN 'crypto (reviewed)' ELSE 'other' END`,
         count: sql<number>`COUNT(*)`,
         kobo: sql<number>`SUM(${ledger.amountKobo})`,
       })
@@ -266,12 +266,14 @@ function atInvoiceRate(p: typeof payments.$inferSelect, amount: string): number 
 }
 
 export function depositView(p: typeof payments.$inferSelect, creditedKobo = p.creditedKobo ?? (p.status === "credited" ? p.amountKobo : 0), customer: RowCustomer | null = null): AdminDepositRow {
-  const card = p.provider === "squad";
-  // Card: Squad charges exactly the checkout; we know it arrived once Squad confirmed it (credited). Crypto: what
-  // NOWPayments read back as actually_paid, in the invoice's coin.
+  // Card and bank transfer are naira through Squad: no coin. Card: Squad charges exactly the checkout; we know it
+  // arrived once Squad confirmed it (credited). Transfer: what was credited after Squad's re-query (another amount goes
+  // through review; the transfer panel lists each notice's own amount). Crypto: what NOWPayments read back as
+  // actually_paid, in the invoice's coin.
+  const card = p.provider !== "nowpayments";
   const arrived = card
     ? p.status === "credited"
-      ? { naira: koboToNaira(p.amountKobo), coin: null, coinAmount: null }
+      ? { naira: koboToNaira(p.provider === "squad_transfer" ? creditedKobo : p.amountKobo), coin: null, coinAmount: null }
       : null
     : p.actuallyPaid !== null
       ? { naira: atInvoiceRate(p, p.actuallyPaid), coin: p.payCurrency, coinAmount: p.actuallyPaid }
@@ -283,7 +285,7 @@ export function depositView(p: typeof payments.$inferSelect, creditedKobo = p.cr
     invoiced: { naira: koboToNaira(p.amountKobo), usd: p.priceUsdCents === null ? null : p.priceUsdCents / 100, coin: card ? null : p.payCurrency, coinAmount: card ? null : p.payAmount },
     arrived,
     credited: koboToNaira(creditedKobo),
-    channel: p.provider === "squad" ? "card" : "crypto",
+    channel: p.provider === "squad" ? "card" : p.provider === "squad_transfer" ? "transfer" : "crypto",
     provider: p.provider,
     status: p.status,
     amount: koboToNaira(p.amountKobo),
@@ -371,10 +373,10 @@ export async function operatorIds(db: Db): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-export async function listDeposits(db: Db, f: ListFilter & { channel?: "card" | "crypto" }, now = Date.now()): Promise<AdminDepositRow[]> {
+export async function listDeposits(db: Db, f: ListFilter & { channel?: "card" | "crypto" | "transfer" }, now = Date.now()): Promise<AdminDepositRow[]> {
   const where: (SQL | undefined)[] = [
     statusFilter(PAYMENT_STATUSES, f.status, (status) => eq(payments.status, status)),
-    f.channel ? eq(payments.provider, f.channel === "card" ? "squad" : "nowpayments") : undefined,
+    f.channel ? eq(payments.provider, f.channel === "card" ? "squad" : f.channel === "transfer" ? "squad_transfer" : "nowpayments") : undefined,
     f.userId ? eq(payments.userId, f.userId) : undefined,
     f.since ? gte(payments.createdAt, f.since) : undefined,
     f.stuck ? and(eq(payments.status, "pending"), lt(payments.createdAt, now - PENDING_TOO_LONG_MS)) : undefined,

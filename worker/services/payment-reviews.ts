@@ -191,7 +191,7 @@ export async function resolvePaymentReview(
         key: `fund:review:${row.id}`,
         amountKobo: decision.amountKobo,
         kind: "fund",
-        note: row.provider === "squad" ? "Wallet deposit (card, reviewed)" : `Wallet deposit (${row.payCurrency ?? "crypto"}, reviewed)`,
+        note: row.reason.startsWith("transfer_") ? "Wallet deposit (bank transfer, reviewed)" : row.provider === "squad" ? "Wallet deposit (card, reviewed)" : `Wallet deposit (${row.payCurrency ?? "crypto"}, reviewed)`,
         ref: row.paymentId,
       });
       const results = await db.batch([recordResolution, credit, markReview, settleHeldPayment, balance, ...(input.also ?? [])]);

@@ -7,6 +7,7 @@ import { auditLog, payments, users } from "../db/tables";
 import { AppError } from "../lib/errors";
 import { getPaymentReview, listPaymentReviews, openReviewCount, resolvePaymentReview, type ReviewListItem } from "./payment-reviews";
 import type { PaymentDeps } from "./deps";
+import { squadRecordOfArrival } from "./bank-transfers";
 import { CARD_PENDING_TOO_LONG_MS, confirmCardPayment, MONEY_ARRIVED, type Payment } from "./payments";
 
 /**
@@ -27,7 +28,7 @@ import { CARD_PENDING_TOO_LONG_MS, confirmCardPayment, MONEY_ARRIVED, type Payme
 export type QueueReason = ReviewListItem["reason"] | "card_pending";
 /** A review row: a crypto arrival, or a card charged another amount (the card items that are rows). */
 const isReviewRow = (id: string) => id.startsWith("rv_");
-export type QueueItem = Omit<ReviewListItem, "reason"> & { kind: "crypto" | "card"; reason: QueueReason };
+export type QueueItem = Omit<ReviewListItem, "reason"> & { kind: "crypto" | "card" | "transfer"; reason: QueueReason };
 // The queue's item is the console's contract (schema/admin.ts): a field added or renamed here fails to compile there.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const queueItemIsTheContract: Same<QueueItem, ReviewQueueItem> = true;
@@ -39,7 +40,10 @@ const RESOLVE_ACTIONS = ["review.credit", "review.refuse"] as const;
 /** Money in messages as the console shows it: ₦15,000.00. */
 const ngn = (kobo: number) => `₦${formatNaira(koboToNaira(kobo))}`;
 
-const reviewItem = (item: ReviewListItem): QueueItem => ({ ...item, kind: item.reason === "card_amount_mismatch" ? "card" : "crypto" });
+const reviewItem = (item: ReviewListItem): QueueItem => ({
+  ...item,
+  kind: item.reason === "card_amount_mismatch" ? "card" : item.reason.startsWith("transfer_") ? "transfer" : "crypto",
+});
 
 const openCardsWhere = (now: number): SQL =>
   and(eq(payments.provider, "squad"), eq(payments.status, "pending"), lt(payments.createdAt, now - CARD_PENDING_TOO_LONG_MS))!;
@@ -234,7 +238,14 @@ async function verifyCardMismatch(deps: PaymentDeps, item: QueueItem): Promise<C
 
 /** A review row's provider record: NOWPayments' for a crypto arrival, Squad's for a card charged another amount. */
 const verifyReview = (deps: PaymentDeps, item: QueueItem): Promise<Checked> =>
-  item.reason === "card_amount_mismatch" ? verifyCardMismatch(deps, item) : verifyCrypto(deps, item);
+  item.reason === "card_amount_mismatch" ? verifyCardMismatch(deps, item) : item.kind === "transfer" ? verifyTransfer(deps, item) : verifyCrypto(deps, item);
+
+/** A bank transfer held for review (issue 31): Squad's transaction list and re-query (services/bank-transfers.ts). */
+async function verifyTransfer(deps: PaymentDeps, item: QueueItem): Promise<Checked> {
+  const r = await squadRecordOfArrival(deps, { paymentId: item.payment_id, squadRef: item.provider_payment_id });
+  const view = { provider: "squad" as const, status: r.status, pay_currency: "NGN", actually_paid: r.actuallyPaid, creditable: r.creditable, message: r.message };
+  return r.creditable ? checked(view, r.maxKobo ?? null, r.maxKobo ?? null) : checked(view);
+}
 
 /** A card item: Squad's verify call (https://docs.squadco.com/Payments/verify-transaction), read only. */
 async function verifyCard(deps: PaymentDeps, payment: Payment): Promise<Checked> {

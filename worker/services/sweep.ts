@@ -3,6 +3,7 @@ import { getDb } from "../db/client";
 import { configFor } from "../config";
 import { log } from "../lib/log";
 import { runPaymentSweep } from "./payments";
+import { runTransferSweep } from "./bank-transfers";
 import { rentalDeps, smsDeps } from "./deps";
 import { sweepAccountRows } from "./account-sweep";
 import { purgeIdempotencyKeys } from "./api-v1";
@@ -54,6 +55,12 @@ export async function runScheduledSweep(env: Env): Promise<void> {
     await runPaymentSweep(env);
   } catch (err) {
     log("error", "payment sweep failed", { error: err instanceof Error ? err.message : String(err) });
+  }
+  // Bank transfers whose notification never came, arrivals Squad could not be asked about (issue 31).
+  try {
+    await runTransferSweep(env);
+  } catch (err) {
+    log("error", "transfer sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }
   // Open operator consoles refresh their overview with what the sweep (and everything since) changed.
   try {

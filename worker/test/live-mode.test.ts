@@ -11,6 +11,7 @@ import { RESEND_SIMULATOR_PATH, resendSimulator } from "../sandbox/resend";
 import { smsActivateSimulator } from "../sandbox/sms-activate-simulator";
 import { smsManSimulator } from "../sandbox/sms-man-simulator";
 import { SQUAD_SIMULATOR_PATH, squadSimulator, squadWebhookBody } from "../sandbox/squad";
+import { simulateTransfer, squadTransferSimulator } from "../sandbox/squad-transfers";
 import { balanceOf, expectLedgerBalanced, type ReplyBody } from "./helpers";
 import { disarmInvoiceWatchers, paymentRow, setNowSimulator, setSquadSimulator } from "./payment-fixtures";
 import { pollerOf, resetSmsTestState } from "./sms-fixtures";
@@ -52,7 +53,8 @@ function upstream(request: Request): Response | Promise<Response> {
   calls.push({ host: url.host, path: url.pathname, userAgent: request.headers.get("user-agent") });
   switch (url.host) {
     case HOSTS.squad:
-      return squadSimulator.fetch(request, LIVE);
+      // One host, two documented APIs: the card checkout and the virtual accounts (bank transfer).
+      return (url.pathname.includes("/virtual-account") ? squadTransferSimulator : squadSimulator).fetch(request, LIVE);
     case HOSTS.now:
       return nowPaymentsSimulator.fetch(request, LIVE);
     case HOSTS.resend:
@@ -151,6 +153,23 @@ describe("live mode against documented fakes (issue 13's switch)", { timeout: 60
     expect(hook.status).toBe(200);
     expect(await balanceOf(userId)).toBe(500_000);
     expect(calls.some((c) => c.host === HOSTS.squad && c.path.includes(`/transaction/verify/${ref}`))).toBe(true);
+  });
+
+  it("funds by bank transfer: a dynamic account at Squad, the signed notification, Squad's re-query, one credit", async () => {
+    const { token, userId } = await signUp();
+    const start = await live("/api/transfers", { token, json: { amount: 3000 } });
+    expect(start.status).toBe(200);
+    expect(start.data.account_number).toMatch(/^\d{10}$/);
+    // The customer's bank sends exactly the amount; Squad posts its signed notification (twice: a replay).
+    const n = await simulateTransfer(LIVE, { accountNumber: start.data.account_number, amountKobo: 300_000 });
+    for (let i = 0; i < 2; i++) {
+      const hook = await live("/api/webhooks/squad", { body: JSON.stringify(n.body), headers: { "content-type": "application/json", ...n.headers } });
+      expect(hook.status).toBe(200);
+    }
+    expect(await balanceOf(userId)).toBe(300_000);
+    expect(calls.some((c) => c.host === HOSTS.squad && c.path.endsWith("/virtual-account/initiate-dynamic-virtual-account"))).toBe(true);
+    expect(calls.some((c) => c.host === HOSTS.squad && c.path.includes(`/get-dynamic-virtual-account-transactions/${start.data.ref}`))).toBe(true);
+    expect(calls.filter((c) => c.host === HOSTS.squad).every((c) => c.userAgent === UPSTREAM_USER_AGENT)).toBe(true);
   });
 
   it("funds by crypto: NOWPayments' minimum, the invoice, the signed IPN, the re-read, one credit", async () => {

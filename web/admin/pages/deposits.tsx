@@ -6,6 +6,7 @@ import { ActionForm, CustomerCell, Loading, Panel, Table } from "../ui";
 import { arrivedText, invoicedText, shortfallText } from "../deposit-amounts";
 import { Filters } from "./filters";
 import { ReviewQueue } from "./review-queue";
+import { TransferDeposits } from "./transfers";
 
 /**
  * Deposits: the review queue first (what waits for a decision), then card and crypto payments with filters; verify one
@@ -22,7 +23,7 @@ export default function DepositsPage() {
       <ReviewQueue />
       <Filters
         fields={[
-          { name: "channel", label: "Channel", options: ["", "card", "crypto"] },
+          { name: "channel", label: "Channel", options: ["", "card", "transfer", "crypto"] },
           { name: "status", label: "Status", options: ["", ...PAYMENT_STATUSES] },
           { name: "customer", label: "Customer (name, e-mail or phone)" },
           { name: "stuck", label: "Pending too long", options: ["", "1"] },
@@ -55,6 +56,7 @@ export default function DepositsPage() {
           />
         )}
       </Panel>
+      <TransferDeposits />
       {selected && (
         <Panel title={`Verify ${selected} with the provider`}>
           <ActionForm label="Verify again" onSubmit={(reason) => verify.mutateAsync({ id: selected, reason })} />

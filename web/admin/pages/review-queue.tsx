@@ -19,9 +19,12 @@ const REASONS: Record<string, string> = {
   paid_after_settlement: "Paid after settlement",
   card_pending: "Card payment pending too long",
   card_amount_mismatch: "Card charged another amount",
+  transfer_amount_mismatch: "Bank transfer of another amount",
+  transfer_late: "Bank transfer after the account expired",
+  transfer_unverified: "Bank transfer Squad does not confirm",
 };
 const reasonText = (reason: string) => REASONS[reason] ?? reason;
-const providerName = (kind: ReviewItem["kind"]) => (kind === "card" ? "Squad" : "NOWPayments");
+const providerName = (kind: ReviewItem["kind"]) => (kind === "card" || kind === "transfer" ? "Squad" : "NOWPayments");
 const dateTime = (iso: string) => new Date(iso).toLocaleString("en-GB", { dateStyle: "short", timeStyle: "short" });
 
 export function ReviewQueue() {
@@ -122,10 +125,10 @@ function ReviewPanel({ id, onClose }: { id: string; onClose: () => void }) {
             <Row label="Status">
               <span data-testid="review-status">{review.status}</span>
             </Row>
-            <Row label={review.kind === "card" ? "Card payment" : "Invoice"}>
+            <Row label={review.kind === "card" ? "Card payment" : review.kind === "transfer" ? "Transfer payment" : "Invoice"}>
               {review.expected_amount ?? "?"} {review.expected_currency ?? ""} · <code className="text-xs">{review.payment_id}</code>
             </Row>
-            {(review.kind === "crypto" || review.reason === "card_amount_mismatch") && (
+            {(review.kind === "crypto" || review.kind === "transfer" || review.reason === "card_amount_mismatch") && (
               <Row label="Arrived (recorded)">
                 {review.actually_paid ?? "?"} {review.pay_currency ?? ""} · payment <code className="text-xs">{review.provider_payment_id}</code>
               </Row>

@@ -4,10 +4,14 @@ import { NOWPAYMENTS_SIMULATOR_PATH, nowPaymentsSimulator } from "../../sandbox/
 import { SQUAD_SIMULATOR_PATH, squadSimulator } from "../../sandbox/squad";
 import { createNowPaymentsClient, NOWPAYMENTS_LIVE_BASE_URL, type NowPaymentsClient } from "./nowpayments";
 import { createSquadClient, SQUAD_LIVE_BASE_URL, type SquadClient } from "./squad";
+import { createSquadVirtualAccountClient, type SquadVirtualAccountClient } from "./squad-virtual-accounts";
+import { squadTransferSimulator } from "../../sandbox/squad-transfers";
 import { withoutD1Counting } from "../../lib/d1-metrics";
 
 export interface PaymentProviders {
   squad: SquadClient;
+  /** Squad's virtual accounts (bank transfer): same host and key as the card checkout. */
+  squadTransfers: SquadVirtualAccountClient;
   nowpayments: NowPaymentsClient;
 }
 
@@ -22,7 +26,14 @@ export function paymentProviders(env: Env, config: Pick<Config, "providers" | "p
     const squadFetch = (request: Request) => Promise.resolve(squadSimulator.fetch(request, withoutD1Counting(env)));
     const nowFetch = (request: Request) => Promise.resolve(nowPaymentsSimulator.fetch(request, withoutD1Counting(env)));
     const intercept = upstreamSeams.payments;
+    const transferFetch = (request: Request) => Promise.resolve(squadTransferSimulator.fetch(request, withoutD1Counting(env)));
     return {
+      squadTransfers: createSquadVirtualAccountClient({
+        baseUrl: `${origin}${SQUAD_SIMULATOR_PATH}`,
+        secretKey: env.SQUAD_SECRET_KEY ?? "",
+        fetch: intercept ? (request) => intercept("squad", request, transferFetch) : transferFetch,
+        timeoutMs: intercept ? 200 : undefined,
+      }),
       squad: createSquadClient({
         baseUrl: `${origin}${SQUAD_SIMULATOR_PATH}`,
         secretKey: env.SQUAD_SECRET_KEY ?? "",
@@ -39,6 +50,7 @@ export function paymentProviders(env: Env, config: Pick<Config, "providers" | "p
   }
   return {
     squad: createSquadClient({ baseUrl: env.SQUAD_BASE_URL ?? SQUAD_LIVE_BASE_URL, secretKey: env.SQUAD_SECRET_KEY ?? "", fetch: (r) => fetch(r) }),
+    squadTransfers: createSquadVirtualAccountClient({ baseUrl: env.SQUAD_BASE_URL ?? SQUAD_LIVE_BASE_URL, secretKey: env.SQUAD_SECRET_KEY ?? "", fetch: (r) => fetch(r) }),
     nowpayments: createNowPaymentsClient({
       baseUrl: env.NOWPAYMENTS_BASE_URL ?? NOWPAYMENTS_LIVE_BASE_URL,
       apiKey: env.NOWPAYMENTS_API_KEY ?? "",

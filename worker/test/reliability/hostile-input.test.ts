@@ -74,6 +74,8 @@ const JSON_ENDPOINTS: Endpoint[] = [
   { method: "PATCH", path: "/api/passkeys/00000000-0000-4000-8000-000000000000", fields: ["name"], auth: true },
   { method: "POST", path: "/api/step-up/passkey/options", fields: [], auth: true },
   { method: "POST", path: "/api/step-up", fields: ["code", "password", "challenge_id", "response"], auth: true },
+  { method: "POST", path: "/api/transfers", fields: ["amount"], auth: true },
+  { method: "POST", path: "/api/transfers/static-account", fields: ["first_name", "last_name", "middle_name", "mobile_num", "dob", "gender", "address", "bvn"], auth: true },
 ];
 
 /**
@@ -99,6 +101,7 @@ const GET_PATHS = (id: string) => [
   `/api/export/transactions.csv?from=${id}&to=${id}`,
   `/api/export/orders.csv?from=${id}&to=${id}`,
   `/api/rentals/${id}/extend-options`,
+  `/api/transfers/${id}`,
 ];
 
 // Values chosen to break naive parsing: huge and fractional money, wrong types, prototype keys, control characters.

@@ -33,7 +33,9 @@ export async function moneyViolations(): Promise<string[]> {
            OR (credits = 1 AND p.provider = 'squad' AND credited <> p.amount_kobo)
            OR (credits = 0 AND p.status = 'credited' AND NOT EXISTS (SELECT 1 FROM ledger r WHERE r.key LIKE 'fund:review:%' AND r.ref = p.id))
            OR (credits = 1 AND p.provider = 'squad' AND squad_status IS NOT 'Success')
-           OR (credits = 1 AND p.provider = 'nowpayments' AND now_status NOT IN ('finished', 'partially_paid'))`,
+           OR (credits = 1 AND p.provider = 'nowpayments' AND now_status NOT IN ('finished', 'partially_paid'))
+           OR (credits = 1 AND p.provider = 'squad_transfer' AND p.provider_payment_id IS NULL
+               AND NOT EXISTS (SELECT 1 FROM sandbox_state WHERE key = 'squadva:dva:' || p.id AND value LIKE '%"transaction_status":"SUCCESS"%'))`,
     ),
     // 2b. an operator's credit of a reviewed arrival exists only for a review resolved as credited, once, for the
     //     resolution's amount, to the review's customer

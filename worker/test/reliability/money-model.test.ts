@@ -12,6 +12,7 @@ import { pollSmsOrderTick, sweepSmsOrders } from "../../services/sms-poll";
 import { api, createUser, db, type TestUser } from "../helpers";
 import { execOperatorSql, moneyViolations, replayOptions, setActivationCodeArrived, upstreamIdOf } from "./invariants";
 import { smsDeps } from "../../services/deps";
+import { simulateTransfer, type SimulatedNotification } from "../../sandbox/squad-transfers";
 
 /**
  * Model-based money test: random sequences of everything that moves money (card funding and its webhook replays,
@@ -53,6 +54,16 @@ interface ModelPayment {
   provider: "Pending" | "Success" | "Failed";
   credited: boolean;
 }
+/** A dynamic bank-transfer account (issue 31): credited once, only for the exact amount within its window. */
+interface ModelTransfer {
+  ref: string;
+  user: number;
+  amount: number;
+  account: string;
+  paid: boolean;
+  /** Squad's notifications sent so far, for replays. */
+  notices: SimulatedNotification[];
+}
 interface ModelRental {
   id: string;
   user: number;
@@ -63,6 +74,7 @@ interface Model {
   balance: number[];
   hasDeposit: boolean[];
   payments: ModelPayment[];
+  transfers: ModelTransfer[];
   orders: ModelOrder[];
   rentals: ModelRental[];
   adminEntries: string[];
@@ -89,7 +101,7 @@ function credit(m: Model, user: number, amount: number) {
   m.balance[user] += amount;
 }
 
-function creditDeposit(m: Model, p: ModelPayment) {
+function creditDeposit(m: Model, p: { credited?: boolean; user: number; amount: number }) {
   p.credited = true;
   const referrer = REFERRER_OF[p.user];
   if (!m.hasDeposit[p.user] && referrer !== null) credit(m, referrer, Math.floor((p.amount * REFERRAL_PERCENT) / 100));
@@ -184,6 +196,74 @@ class VerifyClick implements fc.AsyncCommand<Model, Real> {
     await checkEverything(m, r);
   }
   toString = () => `verify(#${this.payment}, ${this.byOwner ? "owner" : "stranger"})`;
+}
+
+class StartTransfer implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly user: number, readonly naira: number) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const res = await api("/api/transfers", { token: r.users[this.user].token, json: { amount: this.naira } });
+    expect(res.status).toBe(200);
+    m.transfers.push({ ref: res.data.ref, user: this.user, amount: this.naira * 100, account: res.data.account_number, paid: false, notices: [] });
+    await checkEverything(m, r);
+  }
+  toString = () => `startTransfer(u${this.user}, ₦${this.naira})`;
+}
+
+async function postTransferNotice(n: SimulatedNotification, copies: number) {
+  const answers = await Promise.all(
+    Array.from({ length: copies }, () => api("/api/webhooks/squad", { method: "POST", body: JSON.stringify(n.body), headers: { "content-type": "application/json", ...n.headers } })),
+  );
+  for (const res of answers) expect(res.status).toBe(200);
+}
+
+/**
+ * A transfer into a dynamic account, and Squad's notification of it (several copies at once): exact within the window
+ * credits once; another amount (mismatch), after the window (late) or after it was paid goes to review, never credited.
+ */
+class TransferArrives implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly transfer: number, readonly kind: "exact" | "mismatch" | "late", readonly copies: number) {}
+  check = (m: Readonly<Model>) => m.transfers.length > 0;
+  async run(m: Model, r: Real) {
+    const t = pick(m.transfers, this.transfer);
+    const amountKobo = this.kind === "mismatch" ? t.amount + 10_000 : t.amount;
+    const now = this.kind === "late" ? Date.now() + 31 * 60_000 : Date.now();
+    const n = await simulateTransfer(env, { accountNumber: t.account, amountKobo, now });
+    t.notices.push(n);
+    await postTransferNotice(n, this.copies);
+    if (this.kind === "exact" && !t.paid) {
+      expect(n.status).toBe("SUCCESS");
+      t.paid = true;
+      creditDeposit(m, t);
+    } else {
+      expect(n.status).not.toBe("SUCCESS");
+    }
+    await checkEverything(m, r);
+  }
+  toString = () => `transfer(#${this.transfer}, ${this.kind} ×${this.copies})`;
+}
+
+/** Squad sends an earlier notification again (a replay, out of order): nothing moves. */
+class ReplayTransferNotice implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly transfer: number, readonly notice: number) {}
+  check = (m: Readonly<Model>) => m.transfers.some((t) => t.notices.length > 0);
+  async run(m: Model, r: Real) {
+    const t = pick(m.transfers.filter((x) => x.notices.length > 0), this.transfer);
+    await postTransferNotice(pick(t.notices, this.notice), 1);
+    await checkEverything(m, r);
+  }
+  toString = () => `replayTransferNotice(#${this.transfer}, notice ${this.notice})`;
+}
+
+/** A transfer into an account that is no customer's: credited to no one. */
+class UnknownAccountTransfer implements fc.AsyncCommand<Model, Real> {
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const account = `09${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+    await postTransferNotice(await simulateTransfer(env, { accountNumber: account, amountKobo: 250_000 }), 2);
+    await checkEverything(m, r);
+  }
+  toString = () => "unknownAccountTransfer()";
 }
 
 class BuyNumber implements fc.AsyncCommand<Model, Real> {
@@ -452,6 +532,10 @@ const commandArbs = [
   fc.tuple(indexArb, fc.integer({ min: 1, max: 3 })).map(([i, n]) => new SquadWebhook(i, n)),
   indexArb.map((i) => new ForgedWebhook(i)),
   fc.tuple(indexArb, fc.boolean()).map(([i, owner]) => new VerifyClick(i, owner)),
+  fc.tuple(userArb, fc.constantFrom(1000, 2500)).map(([u, n]) => new StartTransfer(u, n)),
+  fc.tuple(indexArb, fc.constantFrom("exact" as const, "exact" as const, "mismatch" as const, "late" as const), fc.integer({ min: 1, max: 3 })).map(([i, k, n]) => new TransferArrives(i, k, n)),
+  fc.tuple(indexArb, indexArb).map(([i, j]) => new ReplayTransferNotice(i, j)),
+  fc.constant(new UnknownAccountTransfer()),
   // One purchase in three asks "if no code comes, try another number" (it brings its own credit): enough for chains,
   // their move-ons and their cancels to appear in every file run without doubling the file's cost.
   fc.tuple(userArb, fc.nat({ max: 2 })).map(([u, k]) => new BuyNumber(u, k === 0)),
@@ -515,7 +599,7 @@ describe("money model", () => {
       runCounter += 1;
       const users = [await createUser(), await createUser(), await createUser()];
       await env.DB.prepare("UPDATE users SET referred_by = ? WHERE id = ?").bind(users[0].id, users[1].id).run();
-      const model: Model = { balance: [0, 0, 0], hasDeposit: [false, false, false], payments: [], orders: [], rentals: [], adminEntries: [], chains: {} };
+      const model: Model = { balance: [0, 0, 0], hasDeposit: [false, false, false], payments: [], transfers: [], orders: [], rentals: [], adminEntries: [], chains: {} };
       pendingMoves = [];
       try {
         await fc.asyncModelRun(() => ({ model, real: { users, runTag: `run${runCounter}-${crypto.randomUUID().slice(0, 8)}` } }), cmds);
