@@ -263,7 +263,8 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
 
   async function fundOnce(token: string, naira: number, replay: boolean): Promise<void> {
     const init = await call("fund", "/api/initialize-transaction", { token, json: { amount: naira, currency: "NGN" } });
-    const ref = (init.data?.data as { transaction_ref?: string } | undefined)?.transaction_ref;
+    // The checkout's answer is { data: { data: { checkout_url, transaction_ref } } } (decision 032: as the original client reads it).
+    const ref = (init.data?.data as { data?: { transaction_ref?: string } } | undefined)?.data?.transaction_ref;
     if (!ref) {
       if (!replay) throw new Error(`initialize-transaction failed: ${init.status} ${JSON.stringify(init.data).slice(0, 200)}`);
       return;

@@ -288,14 +288,17 @@ function gatedUsersDb(db: D1Database) {
         return value.bind(target);
       },
     });
-  const gatedDb = new Proxy(db, {
-    get(target, prop) {
-      const value = Reflect.get(target, prop, target);
-      if (prop === "prepare") return (sql: string) => wrap(target.prepare(sql), touchesUsers(sql));
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  return { db: gatedDb, open: () => open(), held: () => held };
+  // The app runs each request's D1 in a session (lib/d1-session.ts): a session's statements are held the same way.
+  const gatedDb = <T extends object>(binding: T): T =>
+    new Proxy(binding, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if (prop === "prepare") return (sql: string) => wrap((target as unknown as D1Database).prepare(sql), touchesUsers(sql));
+        if (prop === "withSession") return (...args: unknown[]) => gatedDb((value as (...a: unknown[]) => object).apply(target, args));
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  return { db: gatedDb(db), open: () => open(), held: () => held };
 }
 
 /** The reset mails in the sandbox outbox for this address (signing up also mails a verification link). */
