@@ -55,6 +55,12 @@ export const NUMBER_FORMS: Record<string, NumberForm> = {
     preview: (v) =>
       `Crypto from US$${n(v.cryptomin)}, credited at ${naira(v.rate ?? 0)} per US$ (US$10 → ${naira(10 * (v.rate ?? 0))}); card from ${naira(v.squadmin ?? 0)}.`,
   },
+  approval_threshold: {
+    title: "Second-operator approval",
+    fields: [{ key: "naira", label: "Manual credits and debits above this wait for a second operator", unit: "₦", min: 0, max: 10_000_000, step: 1 }],
+    // Decision 035: a change of this setting itself waits for a second operator (the server answers 202).
+    preview: (v) => `A manual credit or debit above ${naira(v.naira ?? 0)} takes effect only when another operator approves it; changing this figure needs one too.`,
+  },
   referral_reward_percent: {
     title: "Referral reward",
     fields: [{ key: "percent", label: "Share of the referred customer's first deposit", unit: "%", min: 0, max: 100, step: 0.1 }],
