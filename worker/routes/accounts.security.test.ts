@@ -288,13 +288,17 @@ function gatedUsersDb(db: D1Database) {
         return value.bind(target);
       },
     });
-  const gatedDb = new Proxy(db, {
-    get(target, prop) {
-      const value = Reflect.get(target, prop, target);
-      if (prop === "prepare") return (sql: string) => wrap(target.prepare(sql), touchesUsers(sql));
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+  // Every request runs its D1 in a session (lib/d1-session.ts, withSession): the session's statements are gated too.
+  const gateDb = <T extends D1Database | D1DatabaseSession>(inner: T): T =>
+    new Proxy(inner, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if (prop === "prepare") return (sql: string) => wrap(target.prepare(sql), touchesUsers(sql));
+        if (prop === "withSession") return (...args: unknown[]) => gateDb((value as (...a: unknown[]) => D1DatabaseSession).apply(target, args));
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  const gatedDb = gateDb(db);
   return { db: gatedDb, open: () => open(), held: () => held };
 }
 
