@@ -17,6 +17,7 @@ export type VerifyEmailInput = z.input<typeof verifyEmailSchema>;
 /** Two-factor sign-in (issue 12). */
 export const TWO_FACTOR_MESSAGES = {
   codeNeeded: "Enter the 6-digit code from your authenticator app (or one of your recovery codes).",
+  passkeyNeeded: "Confirm it's you with your passkey to finish signing in.",
   wrongCode: "That code is not correct. Enter the current code from your authenticator app, or an unused recovery code.",
   challengeExpired: "Your sign-in took too long. Please log in again.",
   alreadyOn: "Two-factor sign-in is already on.",
@@ -47,11 +48,20 @@ export const twoFactorDisableSchema = z.object({
 });
 export type TwoFactorDisableInput = z.input<typeof twoFactorDisableSchema>;
 
-/** Login's answer when two-factor is on: no session yet, a 5-minute challenge for POST /api/login/2fa. */
+/** A second factor the login's second step accepts: a TOTP or recovery code, or a passkey (issue 33). */
+export type SecondFactorMethod = "totp" | "passkey";
+
+/**
+ * Login's answer when the account has a second factor: no session yet. `methods` names what the account can finish
+ * with: "totp" is a code for POST /api/login/2fa with the 5-minute `challenge`; "passkey" is the login page's passkey
+ * ceremony (POST /api/login/passkey/*), which opens a two-factor session by itself. The message asks for the code when
+ * TOTP is on (as before passkeys), else for the passkey.
+ */
 export interface LoginChallenge {
   two_factor_required: true;
   challenge: string;
   message: string;
+  methods: SecondFactorMethod[];
 }
 
 const SIGNUP_EMAIL_MESSAGE = "Enter a valid email";

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { toast } from "../lib/toast";
-import { loginSchema, type LoginInput } from "../../schema/accounts";
+import { TWO_FACTOR_MESSAGES, loginSchema, type LoginChallenge, type LoginInput } from "../../schema/accounts";
 import { isChallenge, useLogin, useLoginTwoFactor } from "../api/accounts";
 import { isCeremonyCancelled, passkeysSupported, useSignInWithPasskey } from "../api/passkeys";
 import { KeyRound } from "lucide-react";
@@ -24,8 +24,8 @@ export default function LoginPage() {
   const [values, setValues] = useState<LoginInput>({ email: "", password: "" });
   const [errors, setErrors] = useState<FieldErrors<LoginInput>>({});
   const [banner, showBanner] = useTimedMessage(ERROR_BANNER_MS);
-  // Two-factor sign-in on: the password step answered a challenge, and this page asks for the code next.
-  const [challenge, setChallenge] = useState<string | null>(null);
+  // A second factor enrolled: the password step answered a challenge, and this page asks for the code or passkey next.
+  const [challenge, setChallenge] = useState<LoginChallenge | null>(null);
 
   const set = (key: keyof LoginInput) => (e: React.ChangeEvent<HTMLInputElement>) => {
     setValues((v) => ({ ...v, [key]: e.target.value }));
@@ -41,7 +41,7 @@ export default function LoginPage() {
     }
     loginUser.mutate(result.data, {
       onSuccess: (res) => {
-        if (isChallenge(res)) setChallenge(res.challenge);
+        if (isChallenge(res)) setChallenge(res);
         else void go("/dashboard/1");
       },
       onError: (err) => {
@@ -57,7 +57,8 @@ export default function LoginPage() {
   if (challenge) {
     return (
       <TwoFactorStep
-        challenge={challenge}
+        challenge={challenge.challenge}
+        methods={challenge.methods}
         onExpired={(text) => {
           setChallenge(null);
           setValues((v) => ({ ...v, password: "" }));
@@ -134,11 +135,28 @@ function PasskeySignIn({ onDone, onError }: { onDone: () => void; onError: (mess
   );
 }
 
-/** The second login step: a 6-digit code from the authenticator app, or a recovery code. */
-function TwoFactorStep({ challenge, onExpired, onDone }: { challenge: string; onExpired: (message: string) => void; onDone: () => void }) {
+/**
+ * The second login step, with what the account has (the login answer's `methods`): a 6-digit code from the
+ * authenticator app or a recovery code when two-factor sign-in is on, and "Use your passkey" when it has a passkey. The
+ * passkey button runs the login page's own passkey ceremony, which opens a two-factor session by itself (issue 33).
+ */
+function TwoFactorStep({
+  challenge,
+  methods,
+  onExpired,
+  onDone,
+}: {
+  challenge: string;
+  methods: LoginChallenge["methods"];
+  onExpired: (message: string) => void;
+  onDone: () => void;
+}) {
   const verify = useLoginTwoFactor();
+  const passkey = useSignInWithPasskey();
   const [code, setCode] = useState("");
   const [error, setError] = useState<string | null>(null);
+  const withCode = methods.includes("totp");
+  const withPasskey = methods.includes("passkey") && passkeysSupported();
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -159,29 +177,49 @@ function TwoFactorStep({ challenge, onExpired, onDone }: { challenge: string; on
     );
   };
 
+  const confirmWithPasskey = () =>
+    passkey.mutate(undefined, {
+      onSuccess: onDone,
+      onError: (err) => {
+        if (!isCeremonyCancelled(err)) setError(err.message);
+      },
+    });
+
   return (
-    <AuthLayout title="Two-factor sign-in" subtitle="Enter the code from your authenticator app.">
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-busy={verify.isPending}>
+    <AuthLayout title="Two-factor sign-in" subtitle={withCode ? "Enter the code from your authenticator app." : TWO_FACTOR_MESSAGES.passkeyNeeded}>
+      <div className="flex flex-col gap-4">
         {error ? <Alert variant="error">{error}</Alert> : null}
-        <Field label="Authentication code" hint="Lost your phone? Enter one of your recovery codes instead.">
-          {(p) => (
-            <Input
-              {...p}
-              name="code"
-              autoComplete="one-time-code"
-              autoFocus
-              value={code}
-              onChange={(e) => {
-                setCode(e.target.value);
-                setError(null);
-              }}
-            />
-          )}
-        </Field>
-        <Button type="submit" size="lg" disabled={verify.isPending} className="w-full">
-          {verify.isPending ? "Verifying..." : "Verify"}
-        </Button>
-      </form>
+        {!withCode && !withPasskey ? <Alert variant="error">This browser cannot use passkeys. Sign in on the device that holds your passkey.</Alert> : null}
+        {withCode ? (
+          <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-busy={verify.isPending}>
+            <Field label="Authentication code" hint="Lost your phone? Enter one of your recovery codes instead.">
+              {(p) => (
+                <Input
+                  {...p}
+                  name="code"
+                  autoComplete="one-time-code"
+                  autoFocus
+                  value={code}
+                  onChange={(e) => {
+                    setCode(e.target.value);
+                    setError(null);
+                  }}
+                />
+              )}
+            </Field>
+            <Button type="submit" size="lg" disabled={verify.isPending} className="w-full">
+              {verify.isPending ? "Verifying..." : "Verify"}
+            </Button>
+          </form>
+        ) : null}
+        {withCode && withPasskey ? <p className="text-center text-sm text-muted-foreground">or</p> : null}
+        {withPasskey ? (
+          <Button variant={withCode ? "outline" : "default"} size="lg" className="w-full" disabled={passkey.isPending} onClick={confirmWithPasskey}>
+            <KeyRound aria-hidden className="size-4" />
+            {passkey.isPending ? "Waiting for your passkey..." : "Use your passkey"}
+          </Button>
+        ) : null}
+      </div>
     </AuthLayout>
   );
 }

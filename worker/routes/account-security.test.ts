@@ -263,7 +263,7 @@ describe("two-factor sign-in (TOTP)", HASHING, () => {
     const { secret: base32, recoveryCodes } = await enrol(account);
     const first = await login(account);
     expect(first.status).toBe(200);
-    expect(first.data).toEqual({ two_factor_required: true, challenge: expect.any(String), message: TWO_FACTOR_MESSAGES.codeNeeded });
+    expect(first.data).toEqual({ two_factor_required: true, challenge: expect.any(String), message: TWO_FACTOR_MESSAGES.codeNeeded, methods: ["totp"] });
     expect(first.data.token).toBeUndefined();
     // The challenge is no session token.
     expect((await api("/api/level", { token: first.data.challenge })).status).toBe(401);

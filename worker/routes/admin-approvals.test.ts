@@ -7,6 +7,8 @@ import { eq } from "drizzle-orm";
 import { operatorApprovals } from "../db/tables";
 import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } from "../test/helpers";
 import { makeOperator } from "../test/operators";
+import { enrolPasskey, signInWithPasskey } from "../test/passkeys";
+import { hashPassword } from "../lib/password";
 import { CLOSE_SESSION_ENDED } from "../rooms/notification-room";
 import { collect, joinOwnRoom } from "../test/sockets";
 import { notify } from "../services/notify";
@@ -153,6 +155,32 @@ describe("resetting a customer's two-factor sign-in", () => {
     expect(await count("SELECT COUNT(*) AS n FROM users WHERE id = ? AND totp_enabled_at IS NULL AND totp_secret IS NULL", customer.id)).toBe(1);
     const none = await api(`/api/admin/customers/${(await createUser()).id}/reset-2fa`, { token: alice.token, json: { reason: "x" } });
     expect(none.status).toBe(409);
+  });
+
+  it("a customer whose only second factor is a passkey can be reset: the approval deletes the passkeys, and the password alone signs in", async () => {
+    const [alice, bola] = [await makeOperator(), await makeOperator()];
+    const customer = await createUser();
+    await env.DB.prepare("UPDATE users SET password_hash = ? WHERE id = ?").bind(await hashPassword("lost-phone-new-start"), customer.id).run();
+    const auth = await enrolPasskey(customer);
+    const asked = await api(`/api/admin/customers/${customer.id}/reset-2fa`, { token: alice.token, json: { reason: "lost the phone with the passkey" } });
+    expect(asked.status).toBe(202);
+    // Until approved, the passkey stays and the password still asks for it.
+    expect(await count("SELECT COUNT(*) AS n FROM passkeys WHERE user_id = ?", customer.id)).toBe(1);
+    const before = await api("/api/login", { json: { email: customer.email, password: "lost-phone-new-start" } });
+    expect(before.data).toMatchObject({ two_factor_required: true, methods: ["passkey"] });
+
+    expect((await api(`/api/admin/approvals/${asked.data.approval.id}/approve`, { token: bola.token, json: { reason: "id checked" } })).status).toBe(200);
+    expect(await count("SELECT COUNT(*) AS n FROM passkeys WHERE user_id = ?", customer.id)).toBe(0);
+    expect((await signInWithPasskey(auth)).status).toBe(400);
+    const after = await api("/api/login", { json: { email: customer.email, password: "lost-phone-new-start" } });
+    expect(after.status).toBe(200);
+    expect(after.data).toMatchObject({ token: expect.any(String), user: { userId: customer.id } });
+    expect(after.data.two_factor_required).toBeUndefined();
+    expect(await auditOf(customer.id)).toEqual([
+      { actor: alice.email, action: "approval.request.reset_2fa", reason: "lost the phone with the passkey" },
+      { actor: alice.email, action: "user.reset_2fa", reason: "lost the phone with the passkey" },
+      { actor: bola.email, action: "approval.approve.reset_2fa", reason: "id checked" },
+    ]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { Secret, TOTP } from "otpauth";
 import { describe, expect, it } from "vitest";
+import { TWO_FACTOR_MESSAGES } from "../../schema/accounts";
 import { PASSKEY_MESSAGES, STEP_UP_MESSAGES } from "../../schema/passkeys";
 import { hashPassword } from "../lib/password";
 import { makeOperator } from "../test/operators";
@@ -101,6 +102,51 @@ describe("passkeys: registration and sign-in ceremonies", () => {
     const signIn = await api("/api/login/passkey/options", { method: "POST", headers: forged });
     expect(signIn.data.options).toMatchObject({ rpId: RP_ID, userVerification: "required" });
     expect(signIn.data.options.allowCredentials ?? []).toEqual([]);
+  });
+});
+
+describe("password sign-in of an account with a passkey (ASVS 6.4.3: any second factor is asked for)", () => {
+  const PASSWORD = "right-horse-battery";
+  const withPassword = async (user: TestUser) =>
+    env.DB.prepare("UPDATE users SET password_hash = ? WHERE id = ?").bind(await hashPassword(PASSWORD), user.id).run();
+
+  it("a passkey-only account: the password answers a challenge naming only the passkey, no session; a code is refused; the passkey signs in", async () => {
+    const user = await createUser();
+    await withPassword(user);
+    const auth = await addPasskey(user);
+    const sessions = await sessionsOf(user.id);
+
+    const first = await api("/api/login", { json: { email: user.email, password: PASSWORD } });
+    expect(first.status).toBe(200);
+    expect(first.data).toEqual({ two_factor_required: true, challenge: expect.any(String), message: TWO_FACTOR_MESSAGES.passkeyNeeded, methods: ["passkey"] });
+    expect(await sessionsOf(user.id)).toBe(sessions);
+    // No TOTP on the account: the code step opens nothing with this challenge, whatever code is sent.
+    const code = await api("/api/login/2fa", { json: { challenge: first.data.challenge, code: "123456" } });
+    expect(code.status).toBe(401);
+    expect(code.data).toMatchObject({ code: "UNAUTHORIZED", message: TWO_FACTOR_MESSAGES.challengeExpired });
+    expect(await sessionsOf(user.id)).toBe(sessions);
+
+    // The second step the login page offers: the passkey ceremony, which opens a two-factor session by itself.
+    const { reply } = await signInWith(auth);
+    expect(reply.status).toBe(200);
+    expect(reply.data.user.userId).toBe(user.id);
+    expect(await sessionsOf(user.id)).toBe(sessions + 1);
+  });
+
+  it("an account with TOTP and a passkey: the code's message as before, both methods offered; without either, a session at once", async () => {
+    const user = await createUser();
+    await withPassword(user);
+    await addPasskey(user);
+    await env.DB.prepare("UPDATE users SET totp_enabled_at = ? WHERE id = ?").bind(Date.now(), user.id).run();
+    const both = await api("/api/login", { json: { email: user.email, password: PASSWORD } });
+    expect(both.data).toEqual({ two_factor_required: true, challenge: expect.any(String), message: TWO_FACTOR_MESSAGES.codeNeeded, methods: ["totp", "passkey"] });
+
+    const plain = await createUser();
+    await withPassword(plain);
+    const open = await api("/api/login", { json: { email: plain.email, password: PASSWORD } });
+    expect(open.status).toBe(200);
+    expect(open.data).toMatchObject({ token: expect.any(String), user: { userId: plain.id } });
+    expect(open.data.two_factor_required).toBeUndefined();
   });
 });
 

@@ -1,9 +1,10 @@
 import { env } from "cloudflare:workers";
 import { Secret, TOTP } from "otpauth";
 import { describe, expect, it } from "vitest";
-import { PASSWORD_MESSAGES } from "../../schema/accounts";
+import { PASSWORD_MESSAGES, TWO_FACTOR_MESSAGES } from "../../schema/accounts";
 import { hashPassword } from "../lib/password";
 import { api, createUser } from "../test/helpers";
+import { enrolPasskey, signInWithPasskey } from "../test/passkeys";
 
 // Issue 33: new passwords follow today's rules (8+ characters, not common, not the account's own e-mail or name);
 // older passwords keep working and the account is asked for a new one; a reset never skips the second factor.
@@ -128,12 +129,31 @@ describe("a password reset does not bypass the second factor (ASVS 6.4.3)", HASH
 
     const login = await api("/api/login", { json: { email: made.email, password: "a-brand-new-passphrase" } });
     expect(login.status).toBe(200);
-    expect(login.data).toMatchObject({ two_factor_required: true });
+    expect(login.data).toMatchObject({ two_factor_required: true, message: TWO_FACTOR_MESSAGES.codeNeeded, methods: ["totp"] });
     expect(login.data.token).toBeUndefined();
     const wrong = await api("/api/login/2fa", { json: { challenge: login.data.challenge, code: "000000" === code(1) ? "111111" : "000000" } });
     expect(wrong.status).toBe(401);
     const right = await api("/api/login/2fa", { json: { challenge: login.data.challenge, code: code(1) } });
     expect(right.status).toBe(200);
     expect(typeof right.data.token).toBe("string");
+  });
+
+  it("an account whose only second factor is a passkey: after a reset the password still answers a challenge for the passkey, no session", async () => {
+    const user = await accountWithOldPassword(GOOD);
+    const auth = await enrolPasskey(user);
+    const reset = await api("/api/reset-password", { json: { ...(await requestReset(user.email)), newPassword: "a-brand-new-passphrase" } });
+    expect(reset.status).toBe(200);
+    expect(Object.keys(reset.data)).toEqual(["message"]);
+    expect((await api("/api/account", { token: user.token })).status).toBe(401);
+
+    const login = await api("/api/login", { json: { email: user.email, password: "a-brand-new-passphrase" } });
+    expect(login.status).toBe(200);
+    expect(login.data).toEqual({ two_factor_required: true, challenge: expect.any(String), message: TWO_FACTOR_MESSAGES.passkeyNeeded, methods: ["passkey"] });
+    const live = await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ? AND revoked_at IS NULL").bind(user.id).first<{ n: number }>();
+    expect(live?.n).toBe(0);
+    // The passkey still finishes the sign-in (a reset changes the password only).
+    const passkey = await signInWithPasskey(auth);
+    expect(passkey.status).toBe(200);
+    expect(passkey.data.user.userId).toBe(user.id);
   });
 });

@@ -13,7 +13,7 @@ import { createEmailVerification, verificationLink } from "./email-verification"
 import { checkPasswordReset, completePasswordReset, createPasswordReset, resetLink } from "./password-reset";
 import { RATE_LIMITS, clearRateLimit, consumeRateLimit, enforceRateLimit } from "./rate-limit";
 import { closeRevokedSockets, deviceFromRequest, tokenForSession } from "./sessions";
-import { hasSecondFactor } from "./second-factor";
+import { secondFactorMethods } from "./second-factor";
 import { noteDevice, openSignedInSession, refuseBlocked } from "./sign-in";
 import { totpKey, verifySecondFactor } from "./two-factor";
 import {
@@ -84,10 +84,14 @@ export async function signIn(c: RequestContext, input: { email: string; password
   // (after the second factor too: the flag lives on the account, not in this answer).
   const weak = passwordProblem(input.password, user) !== null;
   if (weak !== (user.passwordChangeRequiredAt !== null)) await setPasswordChangeRequired(db, user.id, weak);
-  // Any enrolled second factor is asked for, whatever led here (a reset included: it never opens a session).
-  if (await hasSecondFactor(db, user)) {
+  // Any enrolled second factor is asked for, whatever led here (a reset included: it never opens a session). A
+  // passkey-only account finishes with the passkey ceremony, which is two factors by itself; the challenge only serves
+  // a code (POST /api/login/2fa), kept in the answer so its shape is the same for every account.
+  const methods = await secondFactorMethods(db, user);
+  if (methods.length > 0) {
     const challenge = await signToken(c.var.config.jwtSecret, "two-factor", { userId: user.id, sessionId: crypto.randomUUID() });
-    return { two_factor_required: true, challenge, message: TWO_FACTOR_MESSAGES.codeNeeded };
+    const message = methods.includes("totp") ? TWO_FACTOR_MESSAGES.codeNeeded : TWO_FACTOR_MESSAGES.passkeyNeeded;
+    return { two_factor_required: true, challenge, message, methods };
   }
   return signedIn(user, await openSignedInSession(c, user), weak);
 }
@@ -175,7 +179,7 @@ async function mailResetLinkIfAccount(c: RequestContext, email: string): Promise
 /**
  * The e-mailed link's second half: a new password, every session ended, and a notice to the address. It answers no
  * session (issue 33, ASVS 6.4.3): the customer then signs in like anyone else, and an account with a second factor is
- * asked for it (signIn's hasSecondFactor).
+ * asked for it (signIn's secondFactorMethods).
  */
 export async function resetPassword(c: RequestContext, input: { id: string; token: string; newPassword: string }): Promise<void> {
   const db = getDb(c.env.DB);
