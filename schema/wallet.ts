@@ -57,6 +57,11 @@ export interface Transaction {
    * support), what arrived, what was credited and what happens next, in one sentence.
    */
   detail?: string;
+  /**
+   * Which way the money went (issue 28: signs follow the money): in (a deposit, a refund, a credit), out (a purchase,
+   * a debit), none (failed or not settled). A refunded purchase is `in`: its money came back.
+   */
+  direction?: "in" | "out" | "none";
 }
 
 /** A crypto (or card) deposit that did not match its invoice, as the customer is told (worker/services/deposit-outcome.ts). */

@@ -61,7 +61,8 @@ export function underpaidOutcome(p: PaymentFacts): DepositOutcome {
 
 /** The sentence for an arrival an operator holds, refused or credited. */
 export function reviewOutcome(r: ReviewFacts, invoiceKobo: number): DepositOutcome {
-  const arrived = coins(r.actuallyPaid, r.payCurrency);
+  // A card review's arrival is naira (what Squad charged), written as money, not as a coin.
+  const arrived = r.provider === "squad" ? (Number(r.actuallyPaid) > 0 ? `₦${formatNaira(r.actuallyPaid)}` : null) : coins(r.actuallyPaid, r.payCurrency);
   const asked = coins(r.expectedAmount, r.expectedCurrency);
   const what = arrived ?? "A payment";
   const base = { arrived, invoiced: koboToNaira(invoiceKobo) };

@@ -99,8 +99,14 @@ type ReviewRow = ReviewFacts & { id: string; paymentId: string; createdAt: numbe
 function projectHistory(userId: string, ledgerRows: LedgerRow[], attemptRows: AttemptRow[], reviewRows: ReviewRow[] = []): Transaction[] {
   const paymentsById = new Map(attemptRows.map((p) => [p.id, p]));
   const reviewsById = new Map(reviewRows.map((r) => [r.id, r]));
-  // An invoice held whole is shown through its review row (what arrived, what happens next), not as a bare attempt.
-  const heldWhole = new Set(reviewRows.map((r) => r.paymentId));
+  // An invoice held whole (another coin, a card charged another amount) keeps its own row, id and status, and says
+  // through its newest review what arrived and what happens next; other reviews (an excess, a repeat deposit) are rows
+  // of their own.
+  const heldWhole = new Map<string, ReviewRow>();
+  for (const review of reviewRows) {
+    const status = paymentsById.get(review.paymentId)?.status;
+    if ((status === "review" || status === "refused") && !heldWhole.has(review.paymentId)) heldWhole.set(review.paymentId, review);
+  }
   // Purchases and rentals whose money came back: "buy:<ref>" / "rent:<ref>" keyed by the refunded movement.
   const refunded = new Set<string>();
   for (const row of ledgerRows) {
@@ -120,26 +126,29 @@ function projectHistory(userId: string, ledgerRows: LedgerRow[], attemptRows: At
       amount: koboToNaira(Math.abs(row.amountKobo)),
       note: row.note,
       created_at: new Date(row.createdAt).toISOString(),
+      direction: status === "refunded" || row.amountKobo > 0 ? "in" : "out",
       sortKey: row.createdAt,
       ...depositDetail(row, paymentsById, reviewsById),
     });
   }
   for (const attempt of attemptRows) {
     if (attempt.status === "credited") continue;
-    if ((attempt.status === "review" || attempt.status === "refused") && heldWhole.has(attempt.id)) continue;
+    const held = heldWhole.get(attempt.id);
     out.push({
+      ...(held ? { detail: reviewOutcome(held, attempt.amountKobo).message } : {}),
       id: attempt.id,
       user_id: userId,
       status: PENDING_PAYMENT_STATUSES.has(attempt.status) ? "pending" : "failed",
       amount: koboToNaira(attempt.amountKobo),
       note: attempt.provider === "squad" ? CARD_DEPOSIT_NOTE : cryptoDepositNote(attempt.payCurrency),
       created_at: new Date(attempt.createdAt).toISOString(),
+      direction: "none",
       sortKey: attempt.createdAt,
     });
   }
   for (const review of reviewRows) {
     // A credited review is the ledger's "(reviewed)" row, which carries the sentence.
-    if (review.status === "credited") continue;
+    if (review.status === "credited" || heldWhole.get(review.paymentId) === review) continue;
     const payment = paymentsById.get(review.paymentId);
     const at = review.status === "refused" ? (review.decidedAt ?? review.createdAt) : review.createdAt;
     out.push({
@@ -150,6 +159,7 @@ function projectHistory(userId: string, ledgerRows: LedgerRow[], attemptRows: At
       amount: koboToNaira(review.suggestedKobo ?? 0),
       note: review.provider === "squad" ? CARD_DEPOSIT_NOTE : cryptoDepositNote(review.payCurrency),
       created_at: new Date(at).toISOString(),
+      direction: "none",
       sortKey: at,
       detail: reviewOutcome(review, payment?.amountKobo ?? 0).message,
     });

@@ -18,6 +18,7 @@ import {
 import { DEFAULT_SMS_COUNTRY, DEFAULT_SMS_PROVIDER, MAX_SMS_QUANTITY, type SmsProviderName } from "../../../schema/constants";
 import type { SmsCountryEntry } from "../../../schema/sms";
 import { useBalance } from "../../api/wallet";
+import { ShortfallNotice, shortfallFrom, shortfallNaira, shortfallText } from "../payment/shortfall";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../ui/card";
 import { Field } from "../ui/field";
@@ -126,6 +127,9 @@ export function SmsPurchaseCard({
   const prices = useSmsPrices(provider, countryId);
   const balance = useBalance();
   const buy = useBuyNumber();
+  // Issue 28: a purchase the wallet cannot pay shows what is missing, with Fund wallet prefilled (until the choice changes).
+  const [shortfall, setShortfall] = useState<number | null>(null);
+  useEffect(() => setShortfall(null), [provider, countryId, serviceId, quantity]);
 
   // Dynamic resets to its first country, which is only known once its list has loaded.
   useEffect(() => {
@@ -174,8 +178,11 @@ export function SmsPurchaseCard({
       // A price above what the customer agreed to is a choice (buy at the new price / cancel), not a dead end.
       const choice = priceChoiceFrom(err);
       if (choice) setPriceChoice(choice);
-      else if (err instanceof ApiError && err.code === "INSUFFICIENT_BALANCE") toast.error("Insufficient balance");
-      else if (err instanceof ApiError && (TOAST_CODES.has(err.code) || (err.status >= 400 && err.status < 500))) toast.error(err.message);
+      else if (err instanceof ApiError && err.code === "INSUFFICIENT_BALANCE") {
+        const missing = shortfallFrom(err);
+        setShortfall(missing);
+        toast.error(missing ? shortfallText(missing) : "Insufficient balance");
+      } else if (err instanceof ApiError && (TOAST_CODES.has(err.code) || (err.status >= 400 && err.status < 500))) toast.error(err.message);
       else onUnexpectedError(err.message);
     };
     if (quantity > 1) {
@@ -245,7 +252,9 @@ export function SmsPurchaseCard({
       return;
     }
     if (balance.data !== undefined && service.price * quantity > balance.data) {
-      toast.error("Insufficient balance");
+      const missing = shortfallNaira(service.price * quantity, balance.data);
+      setShortfall(missing);
+      toast.error(shortfallText(missing));
       return;
     }
     purchase(service.price, maxPrice);
@@ -429,6 +438,7 @@ export function SmsPurchaseCard({
               {buy.isPending || buyMany.isPending ? <Spinner className="h-4 w-4" /> : null}
               {quantity > 1 ? `Get ${quantity} Numbers` : "Get Number"}
             </Button>
+            {shortfall ? <ShortfallNotice amount={shortfall} /> : null}
             {busyWithRequest ? (
               <p className="text-xs text-slate-600 dark:text-slate-400">Finish or cancel the number you are waiting on to buy another.</p>
             ) : null}
@@ -453,7 +463,7 @@ export function SmsPurchaseCard({
       <Dialog
         open={priceChoice !== null}
         onOpenChange={(next) => !next && setPriceChoice(null)}
-        title="The price has changed"
+        title={priceChoice?.maxPrice != null ? "Above your max price" : "The price has changed"}
         footer={
           <>
             <Button variant="outline" onClick={() => setPriceChoice(null)}>
