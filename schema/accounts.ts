@@ -163,6 +163,8 @@ export interface AccountState {
   user: SessionUser;
   email_verified: boolean;
   two_factor_enabled: boolean;
+  /** Issue 28: the customer closed or finished the dashboard tour (on any device): it does not open by itself again. */
+  tour_closed?: boolean;
 }
 
 /** GET /api/sessions: `{ data: SignedInDevice[] }`, the live sessions, `current` marking the caller's own. */

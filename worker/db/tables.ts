@@ -39,6 +39,8 @@ export const users = sqliteTable(
     blockedAt: integer("blocked_at"),
     // Set when the customer followed an e-mail's unsubscribe link: no operator group e-mail reaches them again.
     emailOptOutAt: integer("email_opt_out_at"),
+    // Set when the customer closes or finishes the dashboard tour (issue 28): it stays closed on every device.
+    tourClosedAt: integer("tour_closed_at"),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [

@@ -23,7 +23,7 @@ import { completeEmailVerification, createEmailVerification, verificationLink } 
 import { RATE_LIMITS, clearRateLimit, enforceRateLimit } from "../services/rate-limit";
 import { listLiveSessions, revokeSessions, type LiveSession } from "../services/sessions";
 import { confirmEnrolment, disableTwoFactor, startEnrolment, totpKey, unusedRecoveryCodeCount, verifySecondFactor } from "../services/two-factor";
-import { findUserById, toSessionUser } from "../services/users";
+import { closeTour, findUserById, toSessionUser } from "../services/users";
 
 const sessionIdParam = z.object({ id: z.string().trim().min(1).max(100) });
 
@@ -40,7 +40,14 @@ export const accountSecurityRoutes = new Hono<AppEnv>()
       user: toSessionUser({ id: user.id, username: user.username, phone: user.phone, email: user.email }),
       email_verified: user.emailVerifiedAt !== null,
       two_factor_enabled: user.totpEnabledAt !== null,
+      tour_closed: user.tourClosedAt != null,
     } satisfies AccountState);
+  })
+
+  /** The customer closed the dashboard tour (x, Escape or Finish): it stays closed on every device (issue 28). */
+  .post("/account/tour-closed", requireAuth, async (c) => {
+    await closeTour(getDb(c.env.DB), c.var.user.id);
+    return c.json({ tour_closed: true });
   })
 
   // ---- E-mail verification ----

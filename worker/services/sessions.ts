@@ -157,6 +157,8 @@ export type SignedInUser = {
   emailVerifiedAt: number | null;
   /** Non-null when two-factor sign-in is on (the operator console can require it). */
   totpEnabledAt: number | null;
+  /** Non-null once the customer closed the dashboard tour (issue 28), on whatever device. */
+  tourClosedAt?: number | null;
 };
 
 /** A read a signed-in route runs (middleware/auth.ts readAsSignedInUser) for the token's user: its queries (not yet sent) and how to shape their rows. */
@@ -189,6 +191,7 @@ export function sessionUserQuery(db: Db, userId: string, sessionId: string) {
       totalDepositedKobo: users.totalDepositedKobo,
       emailVerifiedAt: users.emailVerifiedAt,
       totpEnabledAt: users.totpEnabledAt,
+      tourClosedAt: users.tourClosedAt,
       sessionLastSeenAt: sessions.lastSeenAt,
     })
     .from(sessions)
