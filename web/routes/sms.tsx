@@ -42,6 +42,7 @@ export default function SmsPage() {
           another={active.another}
           onAnotherCode={active.requestAnother}
           route={active.route}
+          refundAt={active.refundAt}
           extra={active.pending.others?.length ? <OtherNumbers others={active.pending.others} /> : null}
         />
       ) : null}

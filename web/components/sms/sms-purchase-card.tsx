@@ -18,6 +18,7 @@ import {
 import { DEFAULT_SMS_COUNTRY, DEFAULT_SMS_PROVIDER, MAX_SMS_QUANTITY, type SmsProviderName } from "../../../schema/constants";
 import type { SmsCountryEntry } from "../../../schema/sms";
 import { useBalance } from "../../api/wallet";
+import { holdTimeWords, useSmsHoldTime } from "../../api/sms-hold";
 import { ShortfallNotice, shortfallFrom, shortfallNaira, shortfallText } from "../payment/shortfall";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../ui/card";
@@ -127,6 +128,7 @@ export function SmsPurchaseCard({
   const prices = useSmsPrices(provider, countryId);
   const balance = useBalance();
   const buy = useBuyNumber();
+  const holdTime = useSmsHoldTime();
   // Issue 28: a purchase the wallet cannot pay shows what is missing, with Fund wallet prefilled (until the choice changes).
   const [shortfall, setShortfall] = useState<number | null>(null);
   useEffect(() => setShortfall(null), [provider, countryId, serviceId, quantity]);
@@ -244,7 +246,7 @@ export function SmsPurchaseCard({
       return;
     }
     if (cap === "invalid") {
-      toast.error("The most another number may cost must be an amount in naira above ₦0.");
+      toast.error("The most you will pay for another number must be an amount in naira above ₦0.");
       return;
     }
     if (typeof cap === "number" && allowed === "none") {
@@ -383,7 +385,7 @@ export function SmsPurchaseCard({
               {tryNext ? (
                 <>
                 <Field
-                  label="Most another number may cost"
+                  label="Most you will pay for another number"
                   error={cap === "invalid" ? "Enter an amount in naira above ₦0." : undefined}
                 >
                   {(p) => (
@@ -438,6 +440,12 @@ export function SmsPurchaseCard({
               {buy.isPending || buyMany.isPending ? <Spinner className="h-4 w-4" /> : null}
               {quantity > 1 ? `Get ${quantity} Numbers` : "Get Number"}
             </Button>
+            {holdTime.data ? (
+              // Issue 28: said before purchase, from the operator's polling setting.
+              <p className="text-xs text-slate-700 dark:text-slate-200" data-testid="sms-hold-time">
+                The number waits up to {holdTimeWords(holdTime.data.seconds)} for its code. If none comes by then, you are refunded automatically.
+              </p>
+            ) : null}
             {shortfall ? <ShortfallNotice amount={shortfall} /> : null}
             {busyWithRequest ? (
               <p className="text-xs text-slate-600 dark:text-slate-400">Finish or cancel the number you are waiting on to buy another.</p>
