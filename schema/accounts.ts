@@ -18,6 +18,10 @@ export type VerifyEmailInput = z.input<typeof verifyEmailSchema>;
 export const TWO_FACTOR_MESSAGES = {
   codeNeeded: "Enter the 6-digit code from your authenticator app (or one of your recovery codes).",
   wrongCode: "That code is not correct. Enter the current code from your authenticator app, or an unused recovery code.",
+  /** Issue 28: the code was right but already used (at enrolment, or a moment ago): a new one shows every 30 seconds. */
+  codeJustUsed: "That code was just used. Wait for the next code in your app (a new one shows every 30 seconds) and enter it.",
+  /** At enrolment no recovery codes exist yet, so the refusal does not mention them (issue 28). */
+  wrongEnrolmentCode: "That code is not correct. Enter the 6-digit code your authenticator app shows now.",
   challengeExpired: "Your sign-in took too long. Please log in again.",
   alreadyOn: "Two-factor sign-in is already on.",
   notOn: "Two-factor sign-in is not on.",

@@ -54,8 +54,8 @@ export const accountSecurityRoutes = new Hono<AppEnv>()
   /** Signed out on purpose: the link may be opened on another device than the one that signed up. */
   .post("/verify-email", validate("json", verifyEmailSchema), async (c) => {
     const { id, token } = c.req.valid("json");
-    await completeEmailVerification(getDb(c.env.DB), id, token);
-    return c.json({ message: EMAIL_VERIFY_MESSAGES.verified });
+    const done = await completeEmailVerification(getDb(c.env.DB), id, token);
+    return c.json({ message: done.alreadyConfirmed ? EMAIL_VERIFY_MESSAGES.alreadyVerified : EMAIL_VERIFY_MESSAGES.verified });
   })
 
   .post("/verify-email/resend", requireAuth, async (c) => {
@@ -149,8 +149,9 @@ export const accountSecurityRoutes = new Hono<AppEnv>()
     if (!row || !(await verifyPassword(password, row.passwordHash))) {
       throw new AppError("VALIDATION_FAILED", TWO_FACTOR_MESSAGES.wrongPassword, { field: "password" });
     }
-    if (!(await verifySecondFactor(db, await totpKey(c.var.config.jwtSecret), user.id, code))) {
-      throw new AppError("VALIDATION_FAILED", TWO_FACTOR_MESSAGES.wrongCode, { field: "code" });
+    const factor = await verifySecondFactor(db, await totpKey(c.var.config.jwtSecret), user.id, code);
+    if (factor !== "totp" && factor !== "recovery") {
+      throw new AppError("VALIDATION_FAILED", factor === "reused" ? TWO_FACTOR_MESSAGES.codeJustUsed : TWO_FACTOR_MESSAGES.wrongCode, { field: "code" });
     }
     await clearRateLimit(db, limitKey);
     await disableTwoFactor(db, user.id);
