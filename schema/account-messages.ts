@@ -29,3 +29,9 @@ export const EMAIL_VERIFY_MESSAGES = {
 
 /** The answer to a reset link whose id or token is missing, unknown or expired. */
 export const RESET_LINK_INVALID_MESSAGE = "This reset link is invalid or has expired. Please request a new one.";
+
+/** Why a tab was sent to the login page (issue 28): answered with the 401 and shown there. */
+export const SESSION_ENDED_MESSAGES = {
+  blocked: "This account is blocked, so it was signed out. Contact support to ask why.",
+  signedOut: "You were signed out on this device (from another device, or after a password change). Please log in again.",
+} as const;

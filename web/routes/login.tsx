@@ -5,6 +5,7 @@ import { isChallenge, useLogin, useLoginTwoFactor } from "../api/accounts";
 import { AppLink, useGo } from "../components/layout/app-link";
 import { AuthLayout, textLinkClasses } from "../components/auth/auth-layout";
 import { Alert } from "../components/ui/alert";
+import { SIGNED_OUT_REASON_KEY } from "../api/client";
 import { Button } from "../components/ui/button";
 import { Field } from "../components/ui/field";
 import { Input, PasswordInput } from "../components/ui/input";
@@ -24,6 +25,16 @@ export default function LoginPage() {
   const [banner, showBanner] = useTimedMessage(ERROR_BANNER_MS);
   // Two-factor sign-in on: the password step answered a challenge, and this page asks for the code next.
   const [challenge, setChallenge] = useState<string | null>(null);
+  // Issue 28: a tab sent here by a refused session says why (blocked, signed out elsewhere, expired), once.
+  const [signedOutReason] = useState(() => {
+    try {
+      const reason = sessionStorage.getItem(SIGNED_OUT_REASON_KEY);
+      sessionStorage.removeItem(SIGNED_OUT_REASON_KEY);
+      return reason;
+    } catch {
+      return null;
+    }
+  });
 
   const set = (key: keyof LoginInput) => (e: React.ChangeEvent<HTMLInputElement>) => {
     setValues((v) => ({ ...v, [key]: e.target.value }));
@@ -80,6 +91,11 @@ export default function LoginPage() {
     >
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-busy={busy}>
         {banner ? <Alert variant="error">{banner}</Alert> : null}
+        {signedOutReason && !banner ? (
+          <Alert variant="warning" data-testid="signed-out-reason">
+            {signedOutReason}
+          </Alert>
+        ) : null}
         <Field label="Email" error={errors.email}>
           {(p) => <Input {...p} name="email" type="email" autoComplete="email" inputMode="email" value={values.email} onChange={set("email")} />}
         </Field>

@@ -167,6 +167,19 @@ export interface UserRead<R> {
   shape(results: unknown[], user: SignedInUser): R;
 }
 
+/** Why a session no longer opens anything (issue 28): its account is blocked, it was signed out, or it expired. */
+export async function sessionEndReason(db: Db, userId: string, sessionId: string): Promise<"blocked" | "signed_out" | "expired"> {
+  const [row] = await db
+    .select({ blockedAt: users.blockedAt, revokedAt: sessions.revokedAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
+    .limit(1);
+  if (row?.blockedAt != null) return "blocked";
+  if (row?.revokedAt != null) return "signed_out";
+  return "expired";
+}
+
 /** The session's user when the session is live (not revoked, not expired), else null: the rooms check each socket with it. */
 export async function loadSessionUser(d1: D1Database, userId: string, sessionId: string): Promise<SignedInUser | null> {
   const [row] = await sessionUserQuery(getDb(d1), userId, sessionId);
