@@ -151,6 +151,8 @@ export function SmsPurchaseCard({
         description: `${s.count} in stock`,
         disabled: s.count <= 0,
         icon: <ServiceLogo name={s.application} />,
+        // The protocol code ("wa") finds the service too (issue 28).
+        keywords: [String(s.application_id)],
       })),
     [prices.data, provider, favourites.data],
   );
