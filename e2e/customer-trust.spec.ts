@@ -60,6 +60,15 @@ test("desktop: not enough money leads to Fund Wallet prefilled; an underpaid inv
   await expect(row.getByTestId("transaction-detail")).toContainText("short");
   await expect(page.getByTestId("header-balance")).toHaveText("₦8,750");
   expect(await axeProblems(page, "underpaid invoice 1280")).toEqual([]);
+
+  // The protocol code finds the service; the waiting dialog counts down to the server's refund time.
+  await page.goto("/#/sms/1");
+  await pick(page, "Country", "USA", "USA");
+  await pick(page, "Service", /^WhatsApp/, "wa");
+  await page.getByRole("button", { name: "Get Number" }).click();
+  await expect(page.getByRole("dialog").getByRole("heading", { name: "Waiting for SMS" })).toBeVisible();
+  await expect(page.getByTestId("sms-refund-countdown")).toContainText(/If no code comes in \d+:\d\d/);
+  await expect.poll(() => balanceOf(request, session.token)).toBeLessThan(8750); // one purchase, charged once
 });
 
 test("phone: a failed deposit moved nothing; balance and Fund Wallet in header and menu; a closed tour stays closed elsewhere", async ({ browser, page, request }) => {
