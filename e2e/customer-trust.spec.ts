@@ -69,6 +69,13 @@ test("desktop: not enough money leads to Fund Wallet prefilled; an underpaid inv
   await expect(page.getByRole("dialog").getByRole("heading", { name: "Waiting for SMS" })).toBeVisible();
   await expect(page.getByTestId("sms-refund-countdown")).toContainText(/If no code comes in \d+:\d\d/);
   await expect.poll(() => balanceOf(request, session.token)).toBeLessThan(8750); // one purchase, charged once
+  await page.keyboard.press("Escape");
+  // At 1280 px the Recent SMS Orders table shows number, code, amount and status without sideways scrolling.
+  const table = page.getByTestId("orders-table");
+  await expect(table.getByRole("row")).toHaveCount(2);
+  const widths = await table.evaluate((el) => [el.scrollWidth, el.clientWidth]);
+  expect(widths[0], `table ${widths[0]} px in a ${widths[1]} px box`).toBeLessThanOrEqual(widths[1]);
+  await expect(page.getByTestId("orders-scroll-hint")).toHaveCount(0);
 });
 
 test("phone: a failed deposit moved nothing; balance and Fund Wallet in header and menu; a closed tour stays closed elsewhere", async ({ browser, page, request }) => {
