@@ -160,7 +160,8 @@ test("a max price below the price asks first; buying at the new price charges it
   await page.getByTestId("sms-max-price").fill("1");
   await page.getByRole("button", { name: "Get Number" }).click();
 
-  const choice = page.getByRole("dialog").filter({ hasText: "The price has changed" });
+  // Issue 28: a max price the customer typed is not "the price has changed": the dialog says it is above their maximum.
+  const choice = page.getByRole("dialog").filter({ hasText: "Above your max price" });
   await expect(choice.getByTestId("sms-price-choice")).toContainText("above your maximum of ₦1.00");
   expect(await balanceOf(request, session.token)).toBe(5000);
   // Issue 18: axe on the price-changed choice, both themes and widths.

@@ -33,3 +33,8 @@ export const RESET_LINK_INVALID_MESSAGE = "This reset link is invalid or has exp
 /** Issue 33: what the signed-in screens say while the account's password fails today's rules (set before they changed). */
 export const PASSWORD_CHANGE_REQUIRED_MESSAGE =
   "Your password no longer meets our rules (at least 8 characters, not a common one). Please choose a new one.";
+/** Why a tab was sent to the login page (issue 28): answered with the 401 and shown there. */
+export const SESSION_ENDED_MESSAGES = {
+  blocked: "This account is blocked, so it was signed out. Contact support to ask why.",
+  signedOut: "You were signed out on this device (from another device, or after a password change). Please log in again.",
+} as const;

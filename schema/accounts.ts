@@ -19,6 +19,10 @@ export const TWO_FACTOR_MESSAGES = {
   codeNeeded: "Enter the 6-digit code from your authenticator app (or one of your recovery codes).",
   passkeyNeeded: "Confirm it's you with your passkey to finish signing in.",
   wrongCode: "That code is not correct. Enter the current code from your authenticator app, or an unused recovery code.",
+  /** Issue 28: the code was right but already used (at enrolment, or a moment ago): a new one shows every 30 seconds. */
+  codeJustUsed: "That code was just used. Wait for the next code in your app (a new one shows every 30 seconds) and enter it.",
+  /** At enrolment no recovery codes exist yet, so the refusal does not mention them (issue 28). */
+  wrongEnrolmentCode: "That code is not correct. Enter the 6-digit code your authenticator app shows now.",
   challengeExpired: "Your sign-in took too long. Please log in again.",
   alreadyOn: "Two-factor sign-in is already on.",
   notOn: "Two-factor sign-in is not on.",
@@ -193,6 +197,8 @@ export interface AccountState {
   two_factor_enabled: boolean;
   /** Set at a sign-in whose password no longer meets the rules, until the password is changed or reset (issue 33). */
   password_change_required: boolean;
+  /** Issue 28: the customer closed or finished the dashboard tour (on any device): it does not open by itself again. */
+  tour_closed?: boolean;
 }
 
 /** GET /api/sessions: `{ data: SignedInDevice[] }`, the live sessions, `current` marking the caller's own. */

@@ -12,7 +12,14 @@ export const realtimeMessageSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("toast"), type: toastTypeSchema, message: z.string() }),
   // Amounts are naira like every API answer. paymentId is the caller-visible id: the Squad transaction_ref or the
   // NOWPayments payment_id (the web key ["invoice", paymentId] uses it).
-  z.object({ kind: z.literal("payment.credited"), paymentId: z.string(), amount: z.number(), balance: z.number() }),
+  z.object({
+    kind: z.literal("payment.credited"),
+    paymentId: z.string(),
+    amount: z.number(),
+    balance: z.number(),
+    /** Issue 28: the toast's sentence when the credit is not simply the invoice (an underpayment's shortfall, support's credit). */
+    message: z.string().optional(),
+  }),
   z.object({ kind: z.literal("payment.failed"), paymentId: z.string(), status: z.string(), message: z.string() }),
   // orderId is the request_id the API answered at purchase: the web key is ["sms-order", orderId].
   z.object({ kind: z.literal("sms.code"), orderId: z.string(), code: z.string(), number: z.string() }),

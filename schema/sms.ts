@@ -172,6 +172,11 @@ export interface SmsStatusResponse {
    */
   another_code_price: number | null;
   /**
+   * Issue 28: while waiting, when the server gives up on this number and refunds it (ISO 8601), from its own polls left
+   * and the operator's polling setting; null once the order is no longer waiting.
+   */
+  refund_at?: string | null;
+  /**
    * "Code or next route": null for an order bought without it. `next_request_id` is the order the chain moved on to
    * after this one (follow it); `moving_on` says this order ended without a code and the next route is being bought.
    */
@@ -293,4 +298,9 @@ export interface SmsCompareResponse {
   min_sample: number;
   window_days: number;
   routes: SmsCompareRoute[];
+}
+
+/** GET /api/sms/hold-time: how long a bought number waits for its code before the automatic refund (issue 28). */
+export interface SmsHoldTime {
+  seconds: number;
 }

@@ -52,6 +52,28 @@ export interface Transaction {
   note: string;
   /** ISO 8601. */
   created_at: string;
+  /**
+   * Issue 28: for a deposit that did not simply match its invoice (underpaid, another coin, an excess, refused by
+   * support), what arrived, what was credited and what happens next, in one sentence.
+   */
+  detail?: string;
+  /**
+   * Which way the money went (issue 28: signs follow the money): in (a deposit, a refund, a credit), out (a purchase,
+   * a debit), none (failed or not settled). A refunded purchase is `in`: its money came back.
+   */
+  direction?: "in" | "out" | "none";
+}
+
+/** A crypto (or card) deposit that did not match its invoice, as the customer is told (worker/services/deposit-outcome.ts). */
+export interface DepositOutcome {
+  /** underpaid: credited at what arrived; held / excess_held: waiting for support; refused / support_credited: decided. */
+  state: "underpaid" | "held" | "excess_held" | "refused" | "support_credited";
+  /** What arrived, in the coin ("5 USDTTRC20"); null when unknown. */
+  arrived: string | null;
+  /** The invoice's naira value and what was credited for this arrival (naira). */
+  invoiced: number;
+  credited: number;
+  message: string;
 }
 
 export type PaymentConfirmation = "success" | "pending" | "failed";
@@ -110,4 +132,6 @@ export interface InvoiceAnswer {
 export interface InvoiceStatusAnswer {
   payment_status: string;
   credited: boolean;
+  /** Issue 28: present when what arrived did not match the invoice (an underpayment, another coin, an excess). */
+  outcome?: DepositOutcome | null;
 }

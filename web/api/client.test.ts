@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { getToken, saveSession } from "../lib/session";
-import { ApiError, apiFetch } from "./client";
+import { ApiError, apiFetch, SIGNED_OUT_REASON_KEY } from "./client";
 
 const user = { userId: "u1", username: "Ada", userNumber: "08012345678", userEmail: "ada@example.com" };
 
@@ -24,6 +24,9 @@ describe("apiFetch and the 401 rule", () => {
     await expect(apiFetch("/api/user-balance", { auth: true })).rejects.toMatchObject({ status: 401, message: "Your session has expired. Please log in again." });
     expect(getToken()).toBeNull();
     expect(window.location.hash).toBe("#/login");
+    // Issue 28: the login page says why (the server's sentence), once.
+    expect(sessionStorage.getItem(SIGNED_OUT_REASON_KEY)).toBe("Your session has expired. Please log in again.");
+    sessionStorage.clear();
   });
 
   it("a late 401 for a token that is no longer stored changes nothing (after a logout or a password change)", async () => {

@@ -25,8 +25,16 @@ type RequestOptions = {
 };
 
 /** The 401 rule (spec section 4): a signed-in call answered 401 clears the session and goes to login. */
-function onUnauthorized() {
+/** Issue 28: why this tab was signed out (the server's 401 message), shown once by the login page. */
+export const SIGNED_OUT_REASON_KEY = "signed-out-reason";
+
+function onUnauthorized(reason?: string) {
   clearSession();
+  try {
+    if (reason) sessionStorage.setItem(SIGNED_OUT_REASON_KEY, reason);
+  } catch {
+    // Storage refused (private mode): the login page simply shows no reason.
+  }
   const hash = window.location.hash;
   if (!hash.startsWith("#/login")) window.location.hash = "#/login";
 }
@@ -69,8 +77,8 @@ export async function apiFetch<T>(path: string, opts: RequestOptions = {}): Prom
     const body = (data && typeof data === "object" ? data : {}) as Partial<ErrorBody>;
     // Only when the token that was refused is still the stored one: a late answer to a request signed before a logout
     // or a password change (which hands this tab a fresh token) must not sign the customer out again.
-    if (res.status === 401 && opts.auth && token && getToken() === token) onUnauthorized();
     const message = String(body.message ?? body.error ?? `Request failed (${res.status})`);
+    if (res.status === 401 && opts.auth && token && getToken() === token) onUnauthorized(message);
     throw new ApiError(res.status, String(body.code ?? "HTTP_ERROR"), message, body);
   }
   return (opts.text ? text : data) as T;

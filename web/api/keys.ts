@@ -32,6 +32,7 @@ export const smsPrices = (provider: SmsProviderName, countryId: string) => ["sms
 export const smsOrders = ["sms-order"] as const;
 export const smsOrder = (requestId: string) => ["sms-order", requestId] as const;
 export const smsFavourites = ["sms-favourites"] as const;
+export const smsHoldTime = ["sms-hold-time"] as const;
 export const smsCompare = (provider: SmsProviderName, serviceId: string) => ["sms-compare", provider, serviceId] as const;
 
 // Rent Number

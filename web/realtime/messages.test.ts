@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { RealtimeMessage } from "../../schema/realtime";
 import { PAYMENT_MESSAGES, SMS_ERROR_MESSAGE, SMS_TIMEOUT_MESSAGE } from "../../schema/constants";
 import { PAYMENT_TOAST_ID } from "../lib/toast";
-import { NEXT_ROUTE_TOAST, handleRealtimeFrame } from "./messages";
+import { NEXT_ROUTE_TOAST, handleRealtimeFrame, toastFor } from "./messages";
 
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn(), warning: vi.fn() }));
 vi.mock("../lib/toast", async (original) => ({ ...(await original<typeof import("../lib/toast")>()), toast }));
@@ -41,6 +41,11 @@ const toastsShown = () =>
   Object.entries(toast).flatMap(([type, fn]) => fn.mock.calls.map((args) => ({ type, message: args[0], options: args[1] })));
 
 describe("a realtime message refreshes exactly the queries it affects and shows the spec's toast where one is due", () => {
+  it("an underpaid deposit's toast is the server's sentence with the shortfall, never the bare confirmation (issue 28)", () => {
+    const message = "5 USDTTRC20 of 10 USDTTRC20 arrived: ₦7,500.00 credited of the ₦15,000.00 invoice (₦7,500.00 short).";
+    expect(toastFor({ kind: "payment.credited", paymentId: "p", amount: 7500, balance: 7500, message })).toEqual({ type: "success", message, id: PAYMENT_TOAST_ID });
+  });
+
   it("payment credited: wallet, history, orders, tier, pending payments and that invoice; 'Payment confirmed successfully!'", () => {
     expect(staleAfter({ kind: "payment.credited", paymentId: "pay-1", amount: 5000, balance: 7500 })).toEqual([
       "balance",

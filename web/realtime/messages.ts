@@ -53,7 +53,11 @@ export function toastFor(message: RealtimeMessage): RealtimeToast | null {
     case "toast":
       return { type: message.type, message: message.message };
     case "payment.credited":
-      return { type: "success", message: PAYMENT_MESSAGES.success, id: PAYMENT_TOAST_ID };
+      // An underpayment or support's credit carries its own sentence (the shortfall, what was credited): issue 28 wants
+      // no bare "Payment confirmed successfully!" for a deposit that was not simply the invoice.
+      return message.message
+        ? { type: "success", message: message.message, id: PAYMENT_TOAST_ID }
+        : { type: "success", message: PAYMENT_MESSAGES.success, id: PAYMENT_TOAST_ID };
     case "payment.failed":
       return { type: "error", message: message.message, id: PAYMENT_TOAST_ID };
     case "sms.ended":
@@ -142,5 +146,6 @@ export function asRealtimeMessage(value: unknown): RealtimeMessage | null {
     if (typeof record[field] !== type) return null;
   }
   if (kind === "toast" && !TOAST_TYPES.has(record.type as string)) return null;
+  if (record.message !== undefined && typeof record.message !== "string") return null;
   return record as RealtimeMessage;
 }

@@ -8,7 +8,8 @@ import { FullScreenLoader } from "../components/dashboard/full-screen-loader";
 import { ChannelTile, ReferralTile } from "../components/dashboard/link-tiles";
 import { SpendingChart } from "../components/dashboard/spending-chart";
 import { BalanceCard, CountCard } from "../components/dashboard/summary-cards";
-import { FIRST_VISIT_KEY, shouldAutoOpenTour, TOUR_AUTO_OPEN_DELAY_MS } from "../components/dashboard/tour-steps";
+import { FIRST_VISIT_KEY, shouldAutoOpenTour, TOUR_AUTO_OPEN_DELAY_MS, TOUR_COMPLETED_KEY } from "../components/dashboard/tour-steps";
+import { useAccount } from "../api/account-security";
 import { historyTransactions } from "../components/dashboard/transactions";
 import { useCardPaymentReturn } from "../components/payment/use-card-payment-return";
 import { Button } from "../components/ui/button";
@@ -82,10 +83,19 @@ export default function DashboardPage() {
   const purchaseCount = smsCount > 0 || (orders.data?.length ?? 0) > 0 ? smsCount : storedPurchaseCount();
 
   const firstLoad = balance.isPending || transactions.isPending;
+  // Issue 28: a tour closed on another device stays closed here (the account's server-side flag).
+  const account = useAccount();
+  const accountKnown = !account.isPending;
+  const closedElsewhere = account.data?.tour_closed === true;
 
   // First visit only: both flags absent. The visit is recorded at once so a reload before the second is not "first".
   useEffect(() => {
-    if (firstLoad || verifying || !shouldAutoOpenTour()) return;
+    if (firstLoad || verifying || !accountKnown) return;
+    if (closedElsewhere) {
+      localStorage.setItem(TOUR_COMPLETED_KEY, "true");
+      return;
+    }
+    if (!shouldAutoOpenTour()) return;
     localStorage.setItem(FIRST_VISIT_KEY, "true");
     const timer = setTimeout(() => setTourOpen(true), TOUR_AUTO_OPEN_DELAY_MS);
     return () => {
@@ -93,7 +103,7 @@ export default function DashboardPage() {
       // Unmounted (or re-run by StrictMode) before it opened: this visit has not shown the tour yet.
       localStorage.removeItem(FIRST_VISIT_KEY);
     };
-  }, [firstLoad, verifying]);
+  }, [firstLoad, verifying, accountKnown, closedElsewhere]);
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 p-4 sm:p-6">

@@ -7,6 +7,7 @@ import { KeyRound } from "lucide-react";
 import { AppLink, useGo } from "../components/layout/app-link";
 import { AuthLayout, textLinkClasses } from "../components/auth/auth-layout";
 import { Alert } from "../components/ui/alert";
+import { SIGNED_OUT_REASON_KEY } from "../api/client";
 import { Button } from "../components/ui/button";
 import { Field } from "../components/ui/field";
 import { Input, PasswordInput } from "../components/ui/input";
@@ -26,6 +27,16 @@ export default function LoginPage() {
   const [banner, showBanner] = useTimedMessage(ERROR_BANNER_MS);
   // A second factor enrolled: the password step answered a challenge, and this page asks for the code or passkey next.
   const [challenge, setChallenge] = useState<LoginChallenge | null>(null);
+  // Issue 28: a tab sent here by a refused session says why (blocked, signed out elsewhere, expired), once.
+  const [signedOutReason] = useState(() => {
+    try {
+      const reason = sessionStorage.getItem(SIGNED_OUT_REASON_KEY);
+      sessionStorage.removeItem(SIGNED_OUT_REASON_KEY);
+      return reason;
+    } catch {
+      return null;
+    }
+  });
 
   const set = (key: keyof LoginInput) => (e: React.ChangeEvent<HTMLInputElement>) => {
     setValues((v) => ({ ...v, [key]: e.target.value }));
@@ -83,6 +94,11 @@ export default function LoginPage() {
     >
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-busy={busy}>
         {banner ? <Alert variant="error">{banner}</Alert> : null}
+        {signedOutReason && !banner ? (
+          <Alert variant="warning" data-testid="signed-out-reason">
+            {signedOutReason}
+          </Alert>
+        ) : null}
         <Field label="Email" error={errors.email}>
           {(p) => <Input {...p} name="email" type="email" autoComplete="email" inputMode="email" value={values.email} onChange={set("email")} />}
         </Field>

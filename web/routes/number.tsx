@@ -30,7 +30,7 @@ export default function NumberPage() {
   return (
     <div className="mx-auto flex w-full max-w-7xl flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">Rent Number</h1>
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,380px)_minmax(0,1fr)]">
+      <div className="grid gap-6 min-[1600px]:grid-cols-[minmax(0,380px)_minmax(0,1fr)]">
         <RentForm
           onRented={(rental) => {
             setInbox({ id: rental.id, number: rental.number ?? undefined, canCancel: rental.can_cancel });

@@ -13,6 +13,8 @@ import { LoadError } from "../components/ui/load-error";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs";
 import { useSessionUser } from "../lib/use-session";
 import { useDocumentTitle } from "../components/layout/logo";
+import { useAppSearch } from "../components/layout/app-link";
+import { prefillAmount } from "../components/payment/shortfall";
 
 /** Fund Wallet: card/bank through Squad or crypto through NOWPayments, the pending card payments, the history. */
 export default function PaymentPage() {
@@ -23,6 +25,8 @@ export default function PaymentPage() {
   const user = useSessionUser();
   const transactions = useTransactions();
   const history = useMemo(() => historyTransactions(transactions.data, user?.userId), [transactions.data, user?.userId]);
+  // Issue 28: "Fund wallet" from a refused purchase arrives with the shortfall (?amount=880) to prefill the card amount.
+  const prefill = prefillAmount(useAppSearch<{ amount?: string }>().amount);
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 p-4 sm:p-6">
@@ -49,7 +53,7 @@ export default function PaymentPage() {
               </TabsTrigger>
             </TabsList>
             <TabsContent value="ngn">
-              <NgnFundingForm minimum={settings.squadmin} minimumLoading={rate.isPending} />
+              <NgnFundingForm minimum={settings.squadmin} minimumLoading={rate.isPending} initialAmount={prefill} />
             </TabsContent>
             <TabsContent value="transfer">
               <TransferDeposit minimum={settings.squadmin} minimumLoading={rate.isPending} />

@@ -16,7 +16,7 @@ export default function SmsPage() {
   return (
     <div className="mx-auto flex w-full max-w-7xl flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">Receive SMS</h1>
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,380px)_minmax(0,1fr)]">
+      <div className="grid gap-6 min-[1600px]:grid-cols-[minmax(0,380px)_minmax(0,1fr)]">
         <SmsPurchaseCard
           shown={active.shown}
           busyWithRequest={active.shown?.phase === "waiting" && Boolean(active.pending)}
@@ -42,6 +42,7 @@ export default function SmsPage() {
           another={active.another}
           onAnotherCode={active.requestAnother}
           route={active.route}
+          refundAt={active.refundAt}
           extra={active.pending.others?.length ? <OtherNumbers others={active.pending.others} /> : null}
         />
       ) : null}

@@ -42,6 +42,8 @@ export const users = sqliteTable(
     // Set at a sign-in whose password no longer meets the rules (issue 33: under 8 characters, a common one, the
     // account's e-mail or username); the web asks for a new one. Cleared by a password change or reset.
     passwordChangeRequiredAt: integer("password_change_required_at"),
+    // Set when the customer closes or finishes the dashboard tour (issue 28): it stays closed on every device.
+    tourClosedAt: integer("tour_closed_at"),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [

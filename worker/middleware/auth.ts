@@ -1,11 +1,13 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { getDb, type Db } from "../db/client";
+import { SESSION_ENDED_MESSAGES } from "../../schema/account-messages";
 import { AppError } from "../lib/errors";
 import { verifyToken } from "../lib/jwt";
 import type { AppEnv } from "../app-env";
 import {
   LAST_SEEN_EVERY_MS,
+  sessionEndReason,
   sessionUserQuery,
   touchSession,
   type SessionUserRow,
@@ -25,7 +27,7 @@ export type { SignedInUser, UserRead };
 export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
   const claims = await bearerClaims(c);
   const [row] = await sessionUserQuery(getDb(c.env.DB), claims.userId, claims.sessionId);
-  if (!row) throw new AppError("UNAUTHORIZED", SESSION_EXPIRED);
+  if (!row) throw await sessionEnded(getDb(c.env.DB), claims);
   signIn(c, row, claims.sessionId);
   await next();
 });
@@ -67,6 +69,18 @@ export async function sessionClaims(c: Context<AppEnv>): Promise<{ userId: strin
   return bearerClaims(c).catch(() => null);
 }
 
+/**
+ * Why a signed token's session no longer opens anything, said on the login page the tab is sent to (issue 28): a
+ * blocked account, a session signed out from elsewhere, or one that simply expired. Read only on this failure path,
+ * for the token's own user (the token's signature proves who asks), so the signed-in path keeps its one round trip.
+ */
+async function sessionEnded(db: Db, claims: { userId: string; sessionId: string }): Promise<AppError> {
+  const reason = await sessionEndReason(db, claims.userId, claims.sessionId);
+  if (reason === "blocked") return new AppError("UNAUTHORIZED", SESSION_ENDED_MESSAGES.blocked, { reason });
+  if (reason === "signed_out") return new AppError("UNAUTHORIZED", SESSION_ENDED_MESSAGES.signedOut, { reason });
+  return new AppError("UNAUTHORIZED", SESSION_EXPIRED, { reason });
+}
+
 /** The signed token's claims (no D1 read yet): 401 without a bearer token or with a bad or expired one. */
 async function bearerClaims(c: Context<AppEnv>, notBearer = "Please log in to continue.") {
   const header = c.req.header("authorization") ?? "";
@@ -90,6 +104,6 @@ export async function readAsSignedInUser<R>(c: Context<AppEnv>, read: (db: Db, u
   const plan = read(db, claims.userId);
   const [sessionRows, ...results] = await db.batch([sessionUserQuery(db, claims.userId, claims.sessionId), ...plan.queries]);
   const row = sessionRows[0];
-  if (!row) throw new AppError("UNAUTHORIZED", SESSION_EXPIRED);
+  if (!row) throw await sessionEnded(db, claims);
   return plan.shape(results, signIn(c, row, claims.sessionId));
 }

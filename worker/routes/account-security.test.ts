@@ -178,9 +178,12 @@ describe("e-mail verification", HASHING, () => {
     expect(first.data).toEqual({ message: EMAIL_VERIFY_MESSAGES.verified });
     expect((await api("/api/account", { token: account.token })).data.email_verified).toBe(true);
 
+    // Issue 28: the same link opened again on the now-confirmed address says so (it changes nothing); a forged token
+    // for it is still refused.
     const again = await api("/api/verify-email", { json: link });
-    expect(again.status).toBe(400);
-    expect(again.data).toMatchObject({ code: "VALIDATION_FAILED", message: EMAIL_VERIFY_MESSAGES.invalidLink });
+    expect(again.status).toBe(200);
+    expect(again.data).toEqual({ message: EMAIL_VERIFY_MESSAGES.alreadyVerified });
+    expect((await api("/api/verify-email", { json: { id: link.id, token: `${link.token}x` } })).status).toBe(400);
   });
 
   it("an expired or wrong link is refused and leaves the address unverified", async () => {
@@ -236,6 +239,9 @@ describe("two-factor sign-in (TOTP)", HASHING, () => {
     const setup = await api("/api/2fa/setup", { method: "POST", token: account.token });
     const wrong = await api("/api/2fa/enable", { method: "POST", token: account.token, json: { code: "000000" === codeAt(setup.data.secret) ? "111111" : "000000" } });
     expect(wrong.status).toBe(400);
+    // Issue 28: no recovery codes exist yet, so the refusal does not mention them.
+    expect(wrong.data.message).toBe(TWO_FACTOR_MESSAGES.wrongEnrolmentCode);
+    expect(wrong.data.message).not.toMatch(/recovery/i);
     expect((await api("/api/2fa", { token: account.token })).data.enabled).toBe(false);
 
     const enable = await api("/api/2fa/enable", { method: "POST", token: account.token, json: { code: codeAt(setup.data.secret) } });
@@ -276,7 +282,8 @@ describe("two-factor sign-in (TOTP)", HASHING, () => {
     // The same code again (a replay) is refused.
     const replay = await api("/api/login/2fa", { json: { challenge: first.data.challenge, code: codeAt(base32, 1) } });
     expect(replay.status).toBe(401);
-    expect(replay.data).toMatchObject({ code: "INVALID_CREDENTIALS", message: TWO_FACTOR_MESSAGES.wrongCode });
+    // Issue 28: said as what it is (wait for the next code), not "not correct"; still refused.
+    expect(replay.data).toMatchObject({ code: "INVALID_CREDENTIALS", message: TWO_FACTOR_MESSAGES.codeJustUsed });
     // And the spent challenge opens nothing more, even with a later valid code.
     const reused = await api("/api/login/2fa", { json: { challenge: first.data.challenge, code: recoveryCodes[0] } });
     expect(reused.status).toBe(401);

@@ -24,7 +24,7 @@ import { RATE_LIMITS, clearRateLimit, enforceRateLimit } from "../services/rate-
 import { listLiveSessions, revokeSessions, type LiveSession } from "../services/sessions";
 import { requireReauthentication } from "../services/step-up";
 import { confirmEnrolment, disableTwoFactor, startEnrolment, totpKey, unusedRecoveryCodeCount, verifySecondFactor } from "../services/two-factor";
-import { findUserById, toSessionUser } from "../services/users";
+import { closeTour, findUserById, toSessionUser } from "../services/users";
 
 const sessionIdParam = z.object({ id: z.string().trim().min(1).max(100) });
 
@@ -42,15 +42,22 @@ export const accountSecurityRoutes = new Hono<AppEnv>()
       email_verified: user.emailVerifiedAt !== null,
       two_factor_enabled: user.totpEnabledAt !== null,
       password_change_required: (user.passwordChangeRequiredAt ?? null) !== null,
+      tour_closed: user.tourClosedAt != null,
     } satisfies AccountState);
+  })
+
+  /** The customer closed the dashboard tour (x, Escape or Finish): it stays closed on every device (issue 28). */
+  .post("/account/tour-closed", requireAuth, async (c) => {
+    await closeTour(getDb(c.env.DB), c.var.user.id);
+    return c.json({ tour_closed: true });
   })
 
   // ---- E-mail verification ----
   /** Signed out on purpose: the link may be opened on another device than the one that signed up. */
   .post("/verify-email", validate("json", verifyEmailSchema), async (c) => {
     const { id, token } = c.req.valid("json");
-    await completeEmailVerification(getDb(c.env.DB), id, token);
-    return c.json({ message: EMAIL_VERIFY_MESSAGES.verified });
+    const done = await completeEmailVerification(getDb(c.env.DB), id, token);
+    return c.json({ message: done.alreadyConfirmed ? EMAIL_VERIFY_MESSAGES.alreadyVerified : EMAIL_VERIFY_MESSAGES.verified });
   })
 
   .post("/verify-email/resend", requireAuth, async (c) => {
@@ -146,8 +153,9 @@ export const accountSecurityRoutes = new Hono<AppEnv>()
     if (!row || !(await verifyPassword(password, row.passwordHash))) {
       throw new AppError("VALIDATION_FAILED", TWO_FACTOR_MESSAGES.wrongPassword, { field: "password" });
     }
-    if (!(await verifySecondFactor(db, await totpKey(c.var.config.jwtSecret), user.id, code))) {
-      throw new AppError("VALIDATION_FAILED", TWO_FACTOR_MESSAGES.wrongCode, { field: "code" });
+    const factor = await verifySecondFactor(db, await totpKey(c.var.config.jwtSecret), user.id, code);
+    if (factor !== "totp" && factor !== "recovery") {
+      throw new AppError("VALIDATION_FAILED", factor === "reused" ? TWO_FACTOR_MESSAGES.codeJustUsed : TWO_FACTOR_MESSAGES.wrongCode, { field: "code" });
     }
     await clearRateLimit(db, limitKey);
     await disableTwoFactor(db, user.id);

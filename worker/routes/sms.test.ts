@@ -149,6 +149,8 @@ describe("POST /api/sms/get-number", () => {
     const poor = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa" } });
     expect(poor.status).toBe(402);
     expect(poor.data).toMatchObject({ code: "INSUFFICIENT_BALANCE", message: "Insufficient balance" });
+    // Issue 28: the refusal says what is missing, from the server's price and today's balance (the Fund wallet prefill).
+    expect(poor.data).toMatchObject({ shortfall: 700, balance: 500, price: 1200 });
     expect(await balanceOf(user.id)).toBe(50_000);
     expect((await api("/api/sms/get-number", { json: { provider: "Swift", country: "5", service: "wa" } })).status).toBe(401);
   });

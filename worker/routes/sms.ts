@@ -8,7 +8,7 @@ import { providerSellingCountry, smsCountries, smsCountriesOfAll, smsPriceList }
 import { compareRoutes, listFavourites, setFavourite } from "../services/sms-choice";
 import { buySmsNumber, buySmsNumbers, cancelSmsOrder, requestAnotherCode } from "../services/sms-orders";
 import { checkSmsOrderNow } from "../services/sms-poll";
-import { smsOrderStatus, smsRefundState } from "../services/sms-views";
+import { smsHoldTime, smsOrderStatus, smsRefundState } from "../services/sms-views";
 import { smsDepsOf } from "./flow-deps";
 
 export const smsRoutes = new Hono<AppEnv>()
@@ -50,6 +50,9 @@ export const smsRoutes = new Hono<AppEnv>()
     const { provider, service } = c.req.valid("query");
     return c.json(await compareRoutes(c.env, c.var.user, provider, service));
   })
+
+  // Public, like the prices: how long a number waits for its code before the refund, said before purchase (issue 28).
+  .get("/sms/hold-time", async (c) => c.json(await smsHoldTime(getDb(c.env.DB))))
 
   .get("/sms/status/:request_id", requireAuth, validate("param", smsOrderRefSchema), async (c) => {
     return c.json(await smsOrderStatus(smsDepsOf(c), c.var.user.id, c.req.valid("param").request_id));

@@ -38,7 +38,7 @@ describe("card funding through Squad (sandbox)", () => {
     expect(level.data[0].total_deposited).toBe(5000);
     const history = await api("/api/get-transaction", { token: user.token });
     expect(history.data).toEqual([
-      { id: `fund:squad:${transaction_ref}`, user_id: user.id, status: "successful", amount: 5000, note: "Wallet deposit (card)", created_at: expect.any(String) },
+      { id: `fund:squad:${transaction_ref}`, user_id: user.id, status: "successful", amount: 5000, note: "Wallet deposit (card)", created_at: expect.any(String), direction: "in" },
     ]);
     const callback = await api("/api/squad-callback", { token: user.token, json: { transaction_ref } });
     // The original client checks body.data === "success" (issue 27, decision 032).

@@ -110,6 +110,16 @@ export function rentalEndingEmail(to: Recipient, rental: { number: string; count
   ]);
 }
 
+/** Issue 28: support decided on a deposit held for review (credited or refused); the sentence is the history's. */
+export function depositReviewedEmail(to: Recipient, credited: boolean, sentence: string, link: string): EmailMessage {
+  return mail(to, credited ? "Your deposit was checked and credited" : "Your deposit was checked and not credited", [
+    sentence,
+    "",
+    "Your wallet history shows it too:",
+    link,
+  ]);
+}
+
 function mail(to: Recipient, subject: string, lines: string[]): EmailMessage {
   const text = [`Hello ${to.username},`, "", ...lines].join("\n");
   const html = [`<p>Hello ${escapeHtml(to.username)},</p>`, ...lines.filter(Boolean).map((l) => `<p>${linkify(escapeHtml(l))}</p>`)].join("");

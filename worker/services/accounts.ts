@@ -116,8 +116,9 @@ export async function signInSecondStep(c: RequestContext, input: { challenge: st
   await enforceRateLimit(db, limitKey, RATE_LIMITS.twoFactorPerUser);
   const user = await findUserById(db, claims.userId);
   if (!user || user.totpEnabledAt === null) throw new AppError("UNAUTHORIZED", TWO_FACTOR_MESSAGES.challengeExpired);
-  if (!(await verifySecondFactor(db, await totpKey(c.var.config.jwtSecret), user.id, input.code))) {
-    throw new AppError("INVALID_CREDENTIALS", TWO_FACTOR_MESSAGES.wrongCode, { field: "code" });
+  const factor = await verifySecondFactor(db, await totpKey(c.var.config.jwtSecret), user.id, input.code);
+  if (factor !== "totp" && factor !== "recovery") {
+    throw new AppError("INVALID_CREDENTIALS", factor === "reused" ? TWO_FACTOR_MESSAGES.codeJustUsed : TWO_FACTOR_MESSAGES.wrongCode, { field: "code" });
   }
   await clearRateLimit(db, limitKey);
   // A challenge opens one session: the first success claims its id (one atomic upsert), so a stolen challenge is

@@ -40,11 +40,18 @@ export function verificationLink(client: WebClient, link: { id: string; token: s
  * first. Then the address is marked verified (the first time only) and the user's other open links are spent.
  * One answer for an unknown, wrong, used or expired link.
  */
-export async function completeEmailVerification(db: Db, id: string, token: string, now = Date.now()): Promise<{ userId: string }> {
+export async function completeEmailVerification(db: Db, id: string, token: string, now = Date.now()): Promise<{ userId: string; alreadyConfirmed?: boolean }> {
   const [row] = await db.select().from(emailVerifications).where(eq(emailVerifications.id, id)).limit(1);
   const tokenHash = await sha256Hex(token);
   const enc = (t: string) => new TextEncoder().encode(t);
-  if (!row || row.usedAt !== null || row.expiresAt <= now || !constantTimeEqual(enc(row.tokenHash), enc(tokenHash))) throw invalidLink();
+  const genuine = row !== undefined && constantTimeEqual(enc(row.tokenHash), enc(tokenHash));
+  // Issue 28: a genuine link opened again (or a second link after the first) on a confirmed address says it is
+  // confirmed, not "invalid": only the link's own token proves it, so nobody learns another address's state.
+  if (genuine && row.usedAt !== null) {
+    const [user] = await db.select({ verifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.id, row.userId)).limit(1);
+    if (user?.verifiedAt != null) return { userId: row.userId, alreadyConfirmed: true };
+  }
+  if (!row || !genuine || row.usedAt !== null || row.expiresAt <= now) throw invalidLink();
   const claimed = await db
     .update(emailVerifications)
     .set({ usedAt: now })

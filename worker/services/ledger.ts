@@ -1,4 +1,5 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
+import { koboToNaira } from "../../schema/money";
 import type { Db } from "../db/client";
 import { ledger, users } from "../db/tables";
 import { AppError, isCheckViolation } from "../lib/errors";
@@ -90,6 +91,21 @@ export function asInsufficientBalance(err: unknown): unknown {
     return new AppError("INSUFFICIENT_BALANCE", "Insufficient balance");
   }
   return err;
+}
+
+/**
+ * The refusal of a purchase the wallet cannot pay, with what is missing (issue 28: "You need ₦880 more" and a Fund
+ * wallet button prefilled with it): `shortfall`, `balance` and `price` in naira beside the spec's message. The balance
+ * is read after the refusal, so the figure is today's, not the one a client showed.
+ */
+export async function insufficientBalanceFor(db: Db, userId: string, priceKobo: number): Promise<AppError> {
+  const [row] = await db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, userId)).limit(1);
+  const balanceKobo = row?.balanceKobo ?? 0;
+  return new AppError("INSUFFICIENT_BALANCE", "Insufficient balance", {
+    shortfall: koboToNaira(Math.max(1, priceKobo - balanceKobo)),
+    balance: koboToNaira(balanceKobo),
+    price: koboToNaira(priceKobo),
+  });
 }
 
 /** Whether the key is already in the ledger (e.g. to report a refund's state). */

@@ -4,7 +4,10 @@ import type { ReviewQueueItem } from "../../schema/admin";
 import { koboToNaira } from "../../schema/money";
 import { getDb, type Db } from "../db/client";
 import { paymentReviewResolutions, paymentReviews, payments, users } from "../db/tables";
-import type { Env } from "../config";
+import { configFor, type Env } from "../config";
+import { emailSenderFor } from "../providers/email/select";
+import { depositReviewedEmail } from "./account-emails";
+import { reviewOutcome } from "./deposit-outcome";
 import { AppError, isUniqueViolation } from "../lib/errors";
 import { log } from "../lib/log";
 import { ledgerInsert } from "./ledger";
@@ -197,17 +200,24 @@ export async function resolvePaymentReview(
       const results = await db.batch([recordResolution, credit, markReview, settleHeldPayment, balance, ...(input.also ?? [])]);
       const balanceKobo = (results[4] as { balanceKobo: number }[])[0]?.balanceKobo ?? 0;
       log("info", "payment review credited", { reviewId: row.id, paymentId: row.paymentId, amountKobo: decision.amountKobo, operatorId: input.operatorId });
+      const told = await decisionSentence(db, row, decision.amountKobo);
       defer(
         notify(env, row.userId, {
           kind: "payment.credited",
           paymentId: row.providerPaymentId,
           amount: koboToNaira(decision.amountKobo),
           balance: koboToNaira(balanceKobo),
+          message: told,
         }),
       );
+      defer(mailDecision(env, db, row.userId, true, told));
     } else {
       await db.batch([recordResolution, markReview, settleHeldPayment, ...(input.also ?? [])]);
       log("info", "payment review refused", { reviewId: row.id, paymentId: row.paymentId, operatorId: input.operatorId });
+      // Issue 28: the customer learns the decision at once (toast on an open screen, and an e-mail), not by chance.
+      const told = await decisionSentence(db, row, null);
+      defer(notify(env, row.userId, { kind: "payment.failed", paymentId: row.providerPaymentId, status: "refused", message: told }));
+      defer(mailDecision(env, db, row.userId, false, told));
     }
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError("CONFLICT", "This review is already resolved.");
@@ -216,6 +226,23 @@ export async function resolvePaymentReview(
   const review = await getPaymentReview(db, row.id);
   const [user] = await db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, row.userId));
   return { review: review!, balance: user ? koboToNaira(user.balanceKobo) : null };
+}
+
+/** The customer's sentence for a decision just made (worker/services/deposit-outcome.ts). */
+async function decisionSentence(db: Db, row: PaymentReview, creditedKobo: number | null): Promise<string> {
+  const [payment] = await db.select({ amountKobo: payments.amountKobo }).from(payments).where(eq(payments.id, row.paymentId)).limit(1);
+  return reviewOutcome({ ...row, status: creditedKobo === null ? "refused" : "credited", creditedKobo }, payment?.amountKobo ?? 0).message;
+}
+
+/** The decision's e-mail, in the background; a delivery failure is logged, never undoes the decision. */
+async function mailDecision(env: Env, db: Db, userId: string, credited: boolean, sentence: string): Promise<void> {
+  const [user] = await db.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, userId)).limit(1);
+  if (!user) return;
+  const config = configFor(env);
+  const sender = emailSenderFor(env, config, db);
+  await sender.send(depositReviewedEmail(user, credited, sentence, `${config.publicUrl}/#/payment/1`)).catch((err: unknown) => {
+    log("error", "deposit decision e-mail not delivered", { userId, sender: sender.name, reason: err instanceof Error ? err.message : "unknown" });
+  });
 }
 
 /** How many reviews wait (the console's badge, health). */

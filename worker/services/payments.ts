@@ -1,11 +1,12 @@
 import { and, desc, eq, gt, inArray, lt, ne, sql } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../schema/money";
 import { webLink } from "../lib/public-origin";
-import type { CheckoutStart, InvoiceAnswer, InvoiceStatusAnswer, MerchantCurrency, PaymentConfirmation, PendingCardPayment } from "../../schema/wallet";
+import type { CheckoutStart, DepositOutcome, InvoiceAnswer, InvoiceStatusAnswer, MerchantCurrency, PaymentConfirmation, PendingCardPayment } from "../../schema/wallet";
 import { INVOICE_LIFETIME_MS, type PaymentStatus } from "../../schema/constants";
 import type { Db } from "../db/client";
 import { rowAsSelect } from "../db/insert-select";
-import { payments, users } from "../db/tables";
+import { paymentReviewResolutions, paymentReviews, payments, users } from "../db/tables";
+import { isUnderpaid, reviewOutcome, underpaidOutcome } from "./deposit-outcome";
 import { configFor, type Env } from "../config";
 import { TtlCache } from "../lib/cache";
 import { AppError } from "../lib/errors";
@@ -447,10 +448,16 @@ async function settleArrival(deps: PaymentDeps, payment: Payment, remote: NowPay
   const excess = overpaid
     ? review("overpaid", arrivedKobo - payment.amountKobo, `paid ${paid} ${paidCurrency} for an invoice of ${expectedAmount}`)
     : null;
+  // An underpayment's toast says the shortfall, never only "Payment confirmed successfully!" (issue 28).
+  const shortfall =
+    creditKobo < payment.amountKobo
+      ? underpaidOutcome({ ...payment, status: "credited", creditedKobo: creditKobo, actuallyPaid: String(paid), payCurrency: payment.payCurrency }).message
+      : undefined;
   await creditPayment(deps, payment, `fund:now:${payment.providerPaymentId}`, cryptoDepositNote(payment.payCurrency), {
     amountKobo: creditKobo,
     actuallyPaid: String(paid),
     review: excess,
+    message: shortfall ?? (excess ? reviewOutcome({ ...excess, provider: "nowpayments", status: "open", expectedAmount: payment.payAmount, expectedCurrency: payment.payCurrency, actuallyPaid: String(paid), creditedKobo: null }, payment.amountKobo).message : undefined),
   });
   return "credited";
 }
@@ -540,7 +547,23 @@ export async function nowPaymentStatus(db: Db, userId: string, providerPaymentId
   if (!payment) return null;
   const credited = payment.status === "credited";
   const paymentStatus = credited ? "finished" : payment.status === "pending" ? "waiting" : payment.status;
-  return { payment_status: paymentStatus, credited };
+  return { payment_status: paymentStatus, credited, outcome: await invoiceOutcome(db, payment) };
+}
+
+/**
+ * What the invoice card says when what arrived did not match the invoice (issue 28): the newest review of this invoice
+ * (held, refused or credited by support) wins over an underpayment, since it is the later fact.
+ */
+async function invoiceOutcome(db: Db, payment: Payment): Promise<DepositOutcome | null> {
+  const [review] = await db
+    .select({ review: paymentReviews, creditedKobo: paymentReviewResolutions.amountKobo })
+    .from(paymentReviews)
+    .leftJoin(paymentReviewResolutions, eq(paymentReviewResolutions.reviewId, paymentReviews.id))
+    .where(eq(paymentReviews.paymentId, payment.id))
+    .orderBy(desc(paymentReviews.createdAt))
+    .limit(1);
+  if (review) return reviewOutcome({ ...review.review, creditedKobo: review.creditedKobo }, payment.amountKobo);
+  return isUnderpaid(payment) ? underpaidOutcome(payment) : null;
 }
 
 /** While the coins are confirming on-chain, the watcher looks again this often instead of expiring the invoice. */
@@ -637,7 +660,7 @@ async function creditPayment(
   payment: Payment,
   key: string,
   note: string,
-  opts: { amountKobo?: number; actuallyPaid?: string; review?: OpenReviewInput | null } = {},
+  opts: { amountKobo?: number; actuallyPaid?: string; review?: OpenReviewInput | null; message?: string } = {},
 ): Promise<void> {
   const db = deps.db;
   const now = deps.clock.now();
@@ -664,6 +687,7 @@ async function creditPayment(
       paymentId: payment.providerPaymentId ?? payment.id,
       amount: koboToNaira(amountKobo),
       balance: koboToNaira(balanceRows[0]?.balanceKobo ?? 0),
+      ...(opts.message ? { message: opts.message } : {}),
     }),
   );
 }

@@ -7,7 +7,7 @@ import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import { RENT_PROVIDER_NAME } from "../providers/rent";
 import { RentProviderError, type RentChoice, type RentLimit } from "../providers/rent/types";
-import { asInsufficientBalance, guardedLedgerInsert, hasEntry, ledgerInsert } from "./ledger";
+import { asInsufficientBalance, guardedLedgerInsert, hasEntry, insufficientBalanceFor, ledgerInsert } from "./ledger";
 import { assertNotAboveShown, costMinorUnits, pricingContext, rentPriceKobo } from "./pricing";
 import { enforceCostLimit } from "./rate-limit";
 import { finalSync, nextAlarmAt, startWatcher, stopWatcher, syncRentalMessages } from "./rental-inbox";
@@ -157,7 +157,8 @@ export async function rentNumber(
       }),
     ]);
   } catch (err) {
-    throw asInsufficientBalance(err);
+    const refusal = asInsufficientBalance(err);
+    throw refusal instanceof AppError && refusal.code === "INSUFFICIENT_BALANCE" ? await insufficientBalanceFor(deps.db, user.id, priceKobo) : refusal;
   }
 
   let rented: { upstreamId: string; number: string };

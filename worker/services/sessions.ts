@@ -183,12 +183,27 @@ export type SignedInUser = {
   /** Non-null while the account's password fails today's rules (issue 33): the web asks for a new one. Read by the
    * session read only (an API key's caller has no use for it). */
   passwordChangeRequiredAt?: number | null;
+  /** Non-null once the customer closed the dashboard tour (issue 28), on whatever device. */
+  tourClosedAt?: number | null;
 };
 
 /** A read a signed-in route runs (middleware/auth.ts readAsSignedInUser) for the token's user: its queries (not yet sent) and how to shape their rows. */
 export interface UserRead<R> {
   queries: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
   shape(results: unknown[], user: SignedInUser): R;
+}
+
+/** Why a session no longer opens anything (issue 28): its account is blocked, it was signed out, or it expired. */
+export async function sessionEndReason(db: Db, userId: string, sessionId: string): Promise<"blocked" | "signed_out" | "expired"> {
+  const [row] = await db
+    .select({ blockedAt: users.blockedAt, revokedAt: sessions.revokedAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
+    .limit(1);
+  if (row?.blockedAt != null) return "blocked";
+  if (row?.revokedAt != null) return "signed_out";
+  return "expired";
 }
 
 /** The session's user when the session is live (not revoked, not expired), else null: the rooms check each socket with it. */
@@ -216,6 +231,7 @@ export function sessionUserQuery(db: Db, userId: string, sessionId: string) {
       emailVerifiedAt: users.emailVerifiedAt,
       totpEnabledAt: users.totpEnabledAt,
       passwordChangeRequiredAt: users.passwordChangeRequiredAt,
+      tourClosedAt: users.tourClosedAt,
       sessionLastSeenAt: sessions.lastSeenAt,
     })
     .from(sessions)

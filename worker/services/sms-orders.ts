@@ -8,7 +8,7 @@ import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import type { SignedInUser } from "./sessions";
 import { SmsProviderError, type SmsActivation } from "../providers/sms/types";
-import { asInsufficientBalance, guardedLedgerInsert } from "./ledger";
+import { asInsufficientBalance, guardedLedgerInsert, insufficientBalanceFor } from "./ledger";
 import type { SmsDeps } from "./deps";
 import { assertNotAboveShown, chargedBelowShown, pricingContext, smsPriceKobo } from "./pricing";
 import { envForUser } from "./sandbox-accounts";
@@ -99,10 +99,11 @@ export async function buySmsNumber(
     ]);
   } catch (err) {
     // The balance CHECK stays the backstop of the guard above.
-    throw asInsufficientBalance(err);
+    const refusal = asInsufficientBalance(err);
+    throw refusal instanceof AppError && refusal.code === "INSUFFICIENT_BALANCE" ? await insufficientBalanceFor(db, user.id, priceKobo) : refusal;
   }
   limit.enforce(counted);
-  if ((inserted.meta.changes ?? 0) === 0) throw new AppError("INSUFFICIENT_BALANCE", "Insufficient balance");
+  if ((inserted.meta.changes ?? 0) === 0) throw await insufficientBalanceFor(db, user.id, priceKobo);
 
   let activation: SmsActivation;
   try {

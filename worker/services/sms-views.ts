@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNotNull, lt, or, type SQL } from "drizzle-orm";
 import { koboToNaira } from "../../schema/money";
-import { smsClientStatus, type OrderRow, type SmsRefundStateResponse, type SmsStatusResponse } from "../../schema/sms";
+import { smsClientStatus, type OrderRow, type SmsHoldTime, type SmsRefundStateResponse, type SmsStatusResponse } from "../../schema/sms";
 import { REFUNDED_SMS_STATUSES, SMS_ERROR_TEXT, SMS_TIMEOUT_TEXT, type SmsOrderStatus } from "../../schema/constants";
 import type { Db } from "../db/client";
 import { smsOrderCodes, smsOrders } from "../db/tables";
@@ -8,6 +8,7 @@ import { AppError } from "../lib/errors";
 import type { SmsDeps } from "./deps";
 import { chainStateFor } from "./sms-chain";
 import { upstreamFor } from "./sms-upstream";
+import { getSetting } from "./settings";
 
 /** Receive-SMS orders as the customer and the API read them: lookups, the status answer, codes, the orders rows. */
 
@@ -56,6 +57,7 @@ export async function smsOrderStatus(deps: SmsDeps, userId: string, orderId: str
     // Free where it exists: only a number that stayed open after its code (the provider supports it) can have one.
     another_code_price: supportsAnotherCode ? 0 : null,
     chain: await chainStateFor(db, order),
+    refund_at: await refundAt(db, order, deps.clock.now()),
   };
 }
 
@@ -63,6 +65,23 @@ export async function smsOrderStatus(deps: SmsDeps, userId: string, orderId: str
 function elapsedSeconds(order: SmsOrderRow, now: number): number {
   const open = order.status === "pending" || order.status === "waiting";
   return Math.max(0, Math.floor(((open ? now : order.updatedAt) - order.createdAt) / 1000));
+}
+
+/**
+ * When a waiting order is refunded if no code comes: one poll every interval_ms, up to max_attempts (the operator's
+ * sms_poll setting, services/sms-poll.ts), counted from the polls already made. The dialog counts down to it.
+ */
+async function refundAt(db: Db, order: SmsOrderRow, now: number): Promise<string | null> {
+  if (order.status !== "waiting" && order.status !== "pending") return null;
+  const poll = await getSetting(db, "sms_poll");
+  const left = Math.max(0, poll.max_attempts - order.attempts);
+  return new Date(now + left * poll.interval_ms).toISOString();
+}
+
+/** How long a number is held for its code before the automatic refund, said before purchase (issue 28). */
+export async function smsHoldTime(db: Db): Promise<SmsHoldTime> {
+  const poll = await getSetting(db, "sms_poll");
+  return { seconds: Math.round((poll.interval_ms * poll.max_attempts) / 1000) };
 }
 
 export function canRequestAnotherCode(order: Pick<SmsOrderRow, "status" | "anotherCodeRequestedAt" | "activationClosesAt">, now: number): boolean {

@@ -1,10 +1,11 @@
-import { and, desc, eq, ne } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { koboToNaira } from "../../schema/money";
 import type { Transaction } from "../../schema/wallet";
 import type { PaymentStatus, TransactionStatus } from "../../schema/constants";
 import type { Db } from "../db/client";
 import type { UserRead } from "./sessions";
-import { ledger, payments } from "../db/tables";
+import { ledger, paymentReviewResolutions, paymentReviews, payments } from "../db/tables";
+import { isUnderpaid, reviewOutcome, underpaidOutcome, type PaymentFacts, type ReviewFacts } from "./deposit-outcome";
 import { CARD_DEPOSIT_NOTE, cryptoDepositNote } from "./payments";
 import { SUPPORT_CREDIT_NOTE, SUPPORT_DEBIT_NOTE } from "../db/admin-sql";
 
@@ -14,7 +15,9 @@ import { SUPPORT_CREDIT_NOTE, SUPPORT_DEBIT_NOTE } from "../db/admin-sql";
  * - a deposit, referral bonus or admin movement is one 'successful' row with its note;
  * - a purchase (buy:<id>) or rental (rent:<id>) is 'successful', or 'refunded' when its refund row exists; the refund
  *   row itself is not listed, so a refunded purchase appears once;
- * - a credited payment appears through its ledger row only; other attempts appear as 'pending' or 'failed'.
+ * - a credited payment appears through its ledger row only; other attempts appear as 'pending' or 'failed';
+ * - an arrival held for support is 'pending', a refused one 'failed', each with a `detail` sentence (issue 28); an
+ *   underpaid invoice's credit and support's credit carry one too.
  * Amounts are positive naira; newest first.
  */
 
@@ -40,21 +43,59 @@ export function transactionsRead(db: Db, userId: string) {
       .orderBy(desc(ledger.createdAt), desc(ledger.id))
       .limit(HISTORY_LIMIT),
     db
-      .select({ id: payments.id, provider: payments.provider, status: payments.status, amountKobo: payments.amountKobo, payCurrency: payments.payCurrency, createdAt: payments.createdAt })
+      .select({
+        id: payments.id,
+        provider: payments.provider,
+        status: payments.status,
+        amountKobo: payments.amountKobo,
+        creditedKobo: payments.creditedKobo,
+        payAmount: payments.payAmount,
+        payCurrency: payments.payCurrency,
+        actuallyPaid: payments.actuallyPaid,
+        createdAt: payments.createdAt,
+      })
       .from(payments)
-      .where(and(eq(payments.userId, userId), ne(payments.status, "credited")))
+      .where(eq(payments.userId, userId))
       .orderBy(desc(payments.createdAt))
+      .limit(HISTORY_LIMIT),
+    // Issue 28: arrivals held for support, refused or credited by it, each visible with what arrived.
+    db
+      .select({
+        id: paymentReviews.id,
+        paymentId: paymentReviews.paymentId,
+        provider: paymentReviews.provider,
+        reason: paymentReviews.reason,
+        status: paymentReviews.status,
+        expectedAmount: paymentReviews.expectedAmount,
+        expectedCurrency: paymentReviews.expectedCurrency,
+        payCurrency: paymentReviews.payCurrency,
+        actuallyPaid: paymentReviews.actuallyPaid,
+        suggestedKobo: paymentReviews.suggestedKobo,
+        creditedKobo: paymentReviewResolutions.amountKobo,
+        createdAt: paymentReviews.createdAt,
+        decidedAt: paymentReviewResolutions.createdAt,
+      })
+      .from(paymentReviews)
+      .leftJoin(paymentReviewResolutions, eq(paymentReviewResolutions.reviewId, paymentReviews.id))
+      .where(eq(paymentReviews.userId, userId))
+      .orderBy(desc(paymentReviews.createdAt))
       .limit(HISTORY_LIMIT),
   ] as const;
   return {
     queries: queries as unknown as UserRead<Transaction[]>["queries"],
     shape: (results: unknown[], user: { id: string }) =>
-      projectHistory(user.id, results[0] as Awaited<(typeof queries)[0]>, results[1] as Awaited<(typeof queries)[1]>),
+      projectHistory(
+        user.id,
+        results[0] as Awaited<(typeof queries)[0]>,
+        results[1] as Awaited<(typeof queries)[1]>,
+        results[2] as Awaited<(typeof queries)[2]>,
+      ),
   } satisfies UserRead<Transaction[]>;
 }
 
 type LedgerRow = { id: number; key: string; amountKobo: number; kind: string; note: string; ref: string | null; createdAt: number };
-type AttemptRow = { id: string; provider: string; status: PaymentStatus; amountKobo: number; payCurrency: string | null; createdAt: number };
+type AttemptRow = PaymentFacts & { id: string; status: PaymentStatus; createdAt: number };
+type ReviewRow = ReviewFacts & { id: string; paymentId: string; createdAt: number; decidedAt: number | null };
 
 /**
  * Manual entries written before issue 28 carried the operator's reason in their note ("Manual deposit adjustment:
@@ -66,7 +107,17 @@ function customerNote(row: LedgerRow): string {
   return row.note;
 }
 
-function projectHistory(userId: string, ledgerRows: LedgerRow[], attemptRows: AttemptRow[]): Transaction[] {
+function projectHistory(userId: string, ledgerRows: LedgerRow[], attemptRows: AttemptRow[], reviewRows: ReviewRow[] = []): Transaction[] {
+  const paymentsById = new Map(attemptRows.map((p) => [p.id, p]));
+  const reviewsById = new Map(reviewRows.map((r) => [r.id, r]));
+  // An invoice held whole (another coin, a card charged another amount) keeps its own row, id and status, and says
+  // through its newest review what arrived and what happens next; other reviews (an excess, a repeat deposit) are rows
+  // of their own.
+  const heldWhole = new Map<string, ReviewRow>();
+  for (const review of reviewRows) {
+    const status = paymentsById.get(review.paymentId)?.status;
+    if ((status === "review" || status === "refused") && !heldWhole.has(review.paymentId)) heldWhole.set(review.paymentId, review);
+  }
   // Purchases and rentals whose money came back: "buy:<ref>" / "rent:<ref>" keyed by the refunded movement.
   const refunded = new Set<string>();
   for (const row of ledgerRows) {
@@ -86,21 +137,57 @@ function projectHistory(userId: string, ledgerRows: LedgerRow[], attemptRows: At
       amount: koboToNaira(Math.abs(row.amountKobo)),
       note: customerNote(row),
       created_at: new Date(row.createdAt).toISOString(),
+      direction: status === "refunded" || row.amountKobo > 0 ? "in" : "out",
       sortKey: row.createdAt,
+      ...depositDetail(row, paymentsById, reviewsById),
     });
   }
   for (const attempt of attemptRows) {
+    if (attempt.status === "credited") continue;
+    const held = heldWhole.get(attempt.id);
     out.push({
+      ...(held ? { detail: reviewOutcome(held, attempt.amountKobo).message } : {}),
       id: attempt.id,
       user_id: userId,
       status: PENDING_PAYMENT_STATUSES.has(attempt.status) ? "pending" : "failed",
       amount: koboToNaira(attempt.amountKobo),
       note: attempt.provider === "squad" ? CARD_DEPOSIT_NOTE : cryptoDepositNote(attempt.payCurrency),
       created_at: new Date(attempt.createdAt).toISOString(),
+      direction: "none",
       sortKey: attempt.createdAt,
+    });
+  }
+  for (const review of reviewRows) {
+    // A credited review is the ledger's "(reviewed)" row, which carries the sentence.
+    if (review.status === "credited" || heldWhole.get(review.paymentId) === review) continue;
+    const payment = paymentsById.get(review.paymentId);
+    const at = review.status === "refused" ? (review.decidedAt ?? review.createdAt) : review.createdAt;
+    out.push({
+      id: review.id,
+      user_id: userId,
+      status: review.status === "refused" ? "failed" : "pending",
+      // What we would credit when the coin matches; 0 when support must price it (another coin): nothing moved yet.
+      amount: koboToNaira(review.suggestedKobo ?? 0),
+      note: review.provider === "squad" ? CARD_DEPOSIT_NOTE : cryptoDepositNote(review.payCurrency),
+      created_at: new Date(at).toISOString(),
+      direction: "none",
+      sortKey: at,
+      detail: reviewOutcome(review, payment?.amountKobo ?? 0).message,
     });
   }
   // Stable: equal timestamps keep the ledger's own newest-first order.
   out.sort((a, b) => b.sortKey - a.sortKey);
   return out.map(({ sortKey: _sortKey, ...t }) => t);
+}
+
+/** The sentence on a deposit's ledger row: an underpaid invoice's shortfall, or support's credit of a held arrival. */
+function depositDetail(row: LedgerRow, paymentsById: Map<string, AttemptRow>, reviewsById: Map<string, ReviewRow>): { detail?: string } {
+  if (row.kind !== "fund") return {};
+  if (row.key.startsWith("fund:review:")) {
+    const review = reviewsById.get(row.key.slice("fund:review:".length));
+    const payment = review ? paymentsById.get(review.paymentId) : undefined;
+    return review ? { detail: reviewOutcome({ ...review, status: "credited", creditedKobo: Math.abs(row.amountKobo) }, payment?.amountKobo ?? 0).message } : {};
+  }
+  const payment = row.ref ? paymentsById.get(row.ref) : undefined;
+  return payment && isUnderpaid(payment) ? { detail: underpaidOutcome(payment).message } : {};
 }

@@ -45,7 +45,8 @@ export async function confirmEnrolment(db: Db, key: CryptoKey, userId: string, c
   if (!row || row.enabledAt !== null) throw new AppError("INVALID_STATE", TWO_FACTOR_MESSAGES.alreadyOn);
   if (!row.secret) throw new AppError("INVALID_STATE", TWO_FACTOR_MESSAGES.noEnrolment);
   const step = matchingStep(await decryptSecret(key, row.secret), code, now);
-  if (step === null) throw wrongCode();
+  // No recovery codes exist before enrolment: the refusal does not mention them (issue 28).
+  if (step === null) throw new AppError("VALIDATION_FAILED", TWO_FACTOR_MESSAGES.wrongEnrolmentCode, { field: "code" });
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   const hashes = await Promise.all(codes.map((c) => sha256Hex(normalizeRecoveryCode(c))));
   const [switched] = await db.batch([
@@ -64,9 +65,9 @@ export async function confirmEnrolment(db: Db, key: CryptoKey, userId: string, c
 /**
  * Checks a second factor for a user with two-factor on: a current TOTP code (each time step accepted once: the
  * stored last step moves forward by a conditional UPDATE) or an unused recovery code (spent by a conditional UPDATE).
- * False for anything else, including a replayed code.
+ * "reused" for a right code already spent (never a success); null for anything else.
  */
-export async function verifySecondFactor(db: Db, key: CryptoKey, userId: string, code: string, now = Date.now()): Promise<"totp" | "recovery" | null> {
+export async function verifySecondFactor(db: Db, key: CryptoKey, userId: string, code: string, now = Date.now()): Promise<"totp" | "recovery" | "reused" | null> {
   const trimmed = code.trim();
   if (/^\d{6}$/.test(trimmed)) {
     const [row] = await db.select({ secret: users.totpSecret, enabledAt: users.totpEnabledAt }).from(users).where(eq(users.id, userId)).limit(1);
@@ -78,7 +79,9 @@ export async function verifySecondFactor(db: Db, key: CryptoKey, userId: string,
       .set({ totpLastStep: step })
       .where(and(eq(users.id, userId), or(isNull(users.totpLastStep), lt(users.totpLastStep, step))))
       .returning({ id: users.id });
-    return moved.length > 0 ? "totp" : null;
+    // A right code whose time step was already spent (enrolment took it, or it was just used): refused, but said so,
+    // so the customer waits for the next code instead of doubting the app (issue 28).
+    return moved.length > 0 ? "totp" : "reused";
   }
   const normalized = normalizeRecoveryCode(trimmed);
   if (!/^[a-z0-9]{10}$/.test(normalized)) return null;
@@ -123,9 +126,6 @@ function normalizeRecoveryCode(code: string): string {
   return code.toLowerCase().replace(/[\s-]/g, "");
 }
 
-function wrongCode() {
-  return new AppError("VALIDATION_FAILED", TWO_FACTOR_MESSAGES.wrongCode, { field: "code" });
-}
 
 /**
  * The key that encrypts TOTP secrets at rest: HKDF-SHA256 from JWT_SECRET with its own label, so a database copy alone

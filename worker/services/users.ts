@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { type SessionUser } from "../../schema/accounts";
 import { ACCOUNT_MESSAGES } from "../../schema/account-messages";
 import type { Db } from "../db/client";
@@ -83,6 +83,7 @@ export async function registerAccount(db: Db, input: NewAccount): Promise<{ user
       blockedAt: null,
       emailOptOutAt: null,
       passwordChangeRequiredAt: null,
+      tourClosedAt: null,
       totpSecret: null,
       totpEnabledAt: null,
       totpLastStep: null,
@@ -100,6 +101,11 @@ export async function registerAccount(db: Db, input: NewAccount): Promise<{ user
       throw err;
     }
   }
+}
+
+/** Records that the customer closed the dashboard tour; the first close stands (a later one changes nothing). */
+export async function closeTour(db: Db, userId: string, now = Date.now()): Promise<void> {
+  await db.update(users).set({ tourClosedAt: now }).where(and(eq(users.id, userId), isNull(users.tourClosedAt)));
 }
 
 export async function updateProfile(db: Db, userId: string, input: { username: string; phone: string }): Promise<UserRow | null> {

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { X } from "lucide-react";
+import { useQueryClient } from "@tanstack/react-query";
+import { recordTourClosed } from "../../api/tour";
 import { toast } from "../../lib/toast";
 import { Button } from "../ui/button";
 import { restoreFocus } from "../ui/dialog";
@@ -33,8 +35,8 @@ function measure(target: string): Box | null {
 
 /**
  * The dashboard's five-step tour. A modal card: focus moves into it on every step (the step title is announced), Tab
- * stays inside it, Escape or the close control dismisses it and focus goes back to the opener (or the Take Tour
- * button), Finish records dashboardTourCompleted.
+ * stays inside it, Escape or the close control ends it and focus goes back to the opener (or the Take Tour button);
+ * closing or finishing records dashboardTourCompleted here and the account's tour flag on the server (issue 28).
  */
 export function GuidedTour({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [step, setStep] = useState(0);
@@ -53,10 +55,14 @@ export function GuidedTour({ open, onClose }: { open: boolean; onClose: () => vo
     }
   }, [open]);
 
+  const queryClient = useQueryClient();
   const close = useCallback(
     (completed: boolean) => {
+      // Issue 28: closing ends the tour like Finish does, here and on the customer's other devices (server flag);
+      // Take Tour still restarts it.
+      localStorage.setItem(TOUR_COMPLETED_KEY, "true");
+      recordTourClosed(queryClient);
       if (completed) {
-        localStorage.setItem(TOUR_COMPLETED_KEY, "true");
         toast.success("Tour completed! You can restart it anytime from the help button.");
       } else {
         toast.info("You can restart the tour anytime from the help button.");
@@ -67,7 +73,7 @@ export function GuidedTour({ open, onClose }: { open: boolean; onClose: () => vo
       const opener = openerRef.current;
       setTimeout(() => restoreFocus(opener, () => document.querySelector<HTMLElement>("[data-tour-restart]")), 0);
     },
-    [onClose],
+    [onClose, queryClient],
   );
 
   // Bring the step's widget into view, then follow it while the page scrolls or resizes.

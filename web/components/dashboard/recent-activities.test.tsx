@@ -34,28 +34,47 @@ describe("Recent Activities", () => {
     expect(screen.queryByRole("button", { name: /Show More/ })).toBeNull();
   });
 
-  it("signs and colours: deposit +, refund orange -, purchase red -", () => {
+  it("signs follow the money (issue 28): deposit +, refund +, purchase -", () => {
     render(<RecentActivities rows={rows.slice(0, 3)} loading={false} />);
     const [refund, deposit, purchase] = visibleRows();
-    expect(refund.textContent).toContain("-₦1,234.50");
+    expect(refund.textContent).toContain("+₦1,234.50");
     expect(refund.textContent).toContain("Refunded");
     expect(deposit.textContent).toContain("+₦100.00");
     expect(purchase.textContent).toContain("-₦100.00");
-    expect(within(refund).getByText("-₦1,234.50").className).toContain("orange");
+    expect(within(refund).getByText("+₦1,234.50").className).toContain("orange");
     expect(within(deposit).getByText("+₦100.00").className).toContain("emerald");
     expect(within(purchase).getByText("-₦100.00").className).toContain("red");
   });
 
-  it("says in words what a failed deposit and a refund did to the wallet, keeping the spec's sign and colour", () => {
-    const failedDeposit: Transaction = { id: "f1", user_id: "u1", status: "failed", amount: 2000, note: "Wallet deposit (card)", created_at: "2024-03-26T10:00:00Z" };
+  it("a failed deposit shows ₦0.00 with no sign and 'No money moved'; a refund says it came back", () => {
+    const failedDeposit: Transaction = { id: "f1", user_id: "u1", status: "failed", amount: 5000, note: "Wallet deposit (card)", created_at: "2024-03-26T10:00:00Z" };
     render(<RecentActivities rows={[failedDeposit, rows[0], rows[2]]} loading={false} />);
     const [failed, refund, purchase] = visibleRows();
-    const failedAmount = within(failed).getByText("-₦2,000.00");
-    expect(failedAmount.className).toContain("red");
-    expect(failedAmount.className).toContain("line-through");
-    expect(within(failed).getByText("No money moved")).toBeTruthy();
+    expect(within(failed).getByTestId("transaction-amount").textContent).toBe("₦0.00");
+    expect(failed.textContent).not.toContain("-₦");
+    expect(within(failed).getByText("No money moved (₦5,000.00 not charged)")).toBeTruthy();
     expect(within(refund).getByText("Returned to your wallet")).toBeTruthy();
     expect(within(purchase).queryByTestId("transaction-meaning")).toBeNull();
+  });
+
+  it("a server-signed row follows its direction, and a held crypto payment shows with what arrived and what happens next", () => {
+    const adminDebit: Transaction = { id: "a1", user_id: "u1", status: "successful", amount: 300, note: "Adjustment by support", created_at: "2024-03-27T10:00:00Z", direction: "out" };
+    const held: Transaction = {
+      id: "rv_1",
+      user_id: "u1",
+      status: "pending",
+      amount: 0,
+      note: "Wallet deposit (BTC)",
+      created_at: "2024-03-28T10:00:00Z",
+      direction: "none",
+      detail: "0.0002 BTC arrived, but the invoice asked for 10 USDTTRC20. Nothing credited yet. Received, being checked by support.",
+    };
+    render(<RecentActivities rows={[held, adminDebit]} loading={false} />);
+    const [heldRow, debit] = visibleRows();
+    expect(within(heldRow).getByTestId("transaction-amount").textContent).toBe("₦0.00");
+    expect(within(heldRow).getByTestId("transaction-detail").textContent).toContain("being checked by support");
+    expect(within(heldRow).getByText("Not credited yet")).toBeTruthy();
+    expect(within(debit).getByTestId("transaction-amount").textContent).toBe("-₦300.00");
   });
 
   it("filters with a badge, and changing or clearing the filter resets the page to 10", () => {

@@ -1,5 +1,5 @@
 import { useMemo, useState } from "react";
-import { ArrowDownLeft, ArrowUpRight, Inbox, RotateCcw, X } from "lucide-react";
+import { ArrowDownLeft, ArrowUpRight, Clock, Inbox, RotateCcw, X } from "lucide-react";
 import { formatNaira } from "../../../schema/money";
 import { cn } from "../../lib/cn";
 import { Badge, type BadgeVariant } from "../ui/badge";
@@ -12,8 +12,10 @@ import {
   applyFilter,
   directionOf,
   formatTransactionDate,
+  movedAmount,
   PAGE_SIZE,
   plainMeaning,
+  signOf,
   statusLabel,
   statusStyle,
   type Direction,
@@ -29,10 +31,11 @@ const BADGE_BY_STATUS: Record<TransactionStatus, BadgeVariant> = {
   failed: "destructive",
 };
 
-const DIRECTION_STYLE: Record<Direction, { sign: string; amount: string; icon: string; label: string }> = {
-  credit: { sign: "+", amount: "text-emerald-700 dark:text-emerald-400", icon: "bg-emerald-50 text-emerald-700 dark:bg-emerald-950 dark:text-emerald-300", label: "Credit" },
-  refund: { sign: "-", amount: "text-orange-700 dark:text-orange-400", icon: "bg-orange-50 text-orange-700 dark:bg-orange-950 dark:text-orange-300", label: "Refunded" },
-  debit: { sign: "-", amount: "text-red-600 dark:text-red-400", icon: "bg-red-50 text-red-600 dark:bg-red-950 dark:text-red-300", label: "Debit" },
+const DIRECTION_STYLE: Record<Direction, { amount: string; icon: string; label: string }> = {
+  credit: { amount: "text-emerald-700 dark:text-emerald-400", icon: "bg-emerald-50 text-emerald-700 dark:bg-emerald-950 dark:text-emerald-300", label: "Credit" },
+  refund: { amount: "text-orange-700 dark:text-orange-400", icon: "bg-orange-50 text-orange-700 dark:bg-orange-950 dark:text-orange-300", label: "Refunded" },
+  debit: { amount: "text-red-600 dark:text-red-400", icon: "bg-red-50 text-red-600 dark:bg-red-950 dark:text-red-300", label: "Debit" },
+  none: { amount: "text-slate-700 dark:text-slate-200", icon: "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200", label: "No money moved" },
 };
 
 // The spec's filter menu: the three history statuses and 'clear' (back to all).
@@ -48,24 +51,31 @@ function TransactionRow({ tx }: { tx: Transaction }) {
   const style = DIRECTION_STYLE[direction];
   const meaning = plainMeaning(tx);
   const failed = statusStyle(tx.status) === "failed";
-  const Icon = failed ? X : direction === "credit" ? ArrowDownLeft : direction === "refund" ? RotateCcw : ArrowUpRight;
+  const pending = tx.status === "pending";
+  const Icon = failed ? X : pending ? Clock : direction === "credit" ? ArrowDownLeft : direction === "refund" ? RotateCcw : ArrowUpRight;
+  const attempted = Math.abs(Number(tx.amount) || 0);
   return (
     <li className="flex items-center gap-3 py-3">
       <span className={cn("flex h-9 w-9 shrink-0 items-center justify-center rounded-full", style.icon)}>
-        <Icon className="h-4 w-4" aria-label={failed ? "Failed" : style.label} />
+        <Icon className="h-4 w-4" aria-label={failed ? "Failed" : pending ? "Pending" : style.label} />
       </span>
       <div className="flex min-w-0 flex-1 flex-col">
         <span className="line-clamp-2 break-words text-sm font-medium">{tx.note || "Transaction"}</span>
+        {tx.detail ? (
+          <span className="break-words text-xs text-slate-700 dark:text-slate-200" data-testid="transaction-detail">
+            {tx.detail}
+          </span>
+        ) : null}
         <span className="text-xs text-slate-600 dark:text-slate-300">{formatTransactionDate(tx.created_at)}</span>
       </div>
       <div className="flex shrink-0 flex-col items-end gap-1">
-        {/* The spec's sign and colour; a failed row's figure is struck through (it never moved). */}
-        <span className={cn("text-sm font-semibold tabular-nums", style.amount, failed && "line-through decoration-1")}>
-          {style.sign}₦{formatNaira(tx.amount)}
+        {/* Signs follow the money (issue 28): + in, - out, and a failed row shows the ₦0.00 that moved. */}
+        <span className={cn("text-sm font-semibold tabular-nums", style.amount)} data-testid="transaction-amount">
+          {signOf(direction)}₦{formatNaira(movedAmount(tx))}
         </span>
         {meaning ? (
           <span className="text-xs font-medium text-slate-700 dark:text-slate-200" data-testid="transaction-meaning">
-            {meaning}
+            {failed && attempted > 0 ? `${meaning} (₦${formatNaira(attempted)} not charged)` : meaning}
           </span>
         ) : null}
         <Badge variant={BADGE_BY_STATUS[statusStyle(tx.status)]}>{statusLabel(tx.status)}</Badge>

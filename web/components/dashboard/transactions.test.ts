@@ -4,6 +4,8 @@ import {
   directionOf,
   formatTransactionDate,
   historyTransactions,
+  movedAmount,
+  signOf,
   statusLabel,
   statusStyle,
   type Transaction,
@@ -20,7 +22,7 @@ const tx = (over: Partial<Transaction>): Transaction => ({
 });
 
 describe("history filtering and order", () => {
-  it("keeps the current user's successful, refunded and failed rows with an amount, newest first", () => {
+  it("keeps the current user's rows with an amount (pending too: a held payment must show), newest first", () => {
     const list = [
       tx({ id: 1, created_at: "2024-03-01T10:00:00Z" }),
       tx({ id: 2, status: "pending", created_at: "2024-03-06T10:00:00Z" }),
@@ -30,7 +32,7 @@ describe("history filtering and order", () => {
       tx({ id: 6, status: "failed", created_at: null }),
       tx({ id: 7, created_at: "2024-03-07T09:00:00Z" }),
     ];
-    expect(historyTransactions(list, "u1").map((t) => t.id)).toEqual([7, 5, 1, 6]);
+    expect(historyTransactions(list, "u1").map((t) => t.id)).toEqual([7, 2, 5, 1, 6]);
   });
 
   it("matches a numeric user id against the stored string id", () => {
@@ -52,10 +54,20 @@ describe("sign and colour rules", () => {
   it("a successful deposit is a credit whatever the case of the note", () => {
     expect(directionOf({ status: "successful", note: "Wallet DEPOSIT via Squad" })).toBe("credit");
   });
-  it("a refunded row is a refund", () => expect(directionOf({ status: "refunded", note: "deposit" })).toBe("refund"));
-  it("a successful purchase and a failed deposit are debits", () => {
+  it("a refunded row is a refund (+), a purchase a debit (-), a failed or pending row moved nothing", () => {
+    expect(directionOf({ status: "refunded", note: "deposit" })).toBe("refund");
+    expect(signOf("refund")).toBe("+");
     expect(directionOf({ status: "successful", note: "SMS purchase" })).toBe("debit");
-    expect(directionOf({ status: "failed", note: "deposit" })).toBe("debit");
+    expect(signOf("debit")).toBe("-");
+    expect(directionOf({ status: "failed", note: "deposit" })).toBe("none");
+    expect(directionOf({ status: "pending", note: "Wallet deposit (BTC)" })).toBe("none");
+    expect(signOf("none")).toBe("");
+    expect(movedAmount({ status: "failed", amount: 5000 })).toBe(0);
+    expect(movedAmount({ status: "successful", amount: 5000 })).toBe(5000);
+  });
+  it("the server's direction wins over the note", () => {
+    expect(directionOf({ status: "successful", note: "Adjustment by support", direction: "in" })).toBe("credit");
+    expect(directionOf({ status: "successful", note: "Wallet deposit reversal", direction: "out" })).toBe("debit");
   });
   it("labels known statuses and styles unknown ones as failed", () => {
     expect(statusLabel("refunded")).toBe("Refunded");

@@ -15,11 +15,20 @@ export type Transaction = {
   amount: number | string | null;
   note: string | null;
   created_at: string | null;
+  /** Issue 28: what arrived, what was credited and what happens next, for a deposit that did not match its invoice. */
+  detail?: string;
+  /** Which way the money went, as the server's ledger says (schema/wallet.ts). */
+  direction?: "in" | "out" | "none";
 };
 
-/** The statuses history shows and the filter offers; pending is deliberately absent from both. */
+/** The statuses the filter offers (spec: pending is not in the filter menu). */
 export const HISTORY_STATUSES = ["successful", "refunded", "failed"] as const;
 export type HistoryFilter = (typeof HISTORY_STATUSES)[number] | "all";
+/**
+ * The statuses history shows. Issue 28 adds pending to the spec's three: a crypto payment held for support's check
+ * must be visible ("received, being checked by support"), not missing until decided (docs/decisions/039).
+ */
+const SHOWN_STATUSES: readonly string[] = [...HISTORY_STATUSES, "pending"];
 
 export const PAGE_SIZE = 10;
 
@@ -55,7 +64,7 @@ export function historyTransactions(list: readonly Transaction[] | null | undefi
     .filter(
       (tx) =>
         String(tx.user_id) === String(userId) &&
-        (HISTORY_STATUSES as readonly string[]).includes(tx.status) &&
+        SHOWN_STATUSES.includes(tx.status) &&
         tx.amount !== null &&
         tx.amount !== undefined,
     )
@@ -66,13 +75,29 @@ export function applyFilter(list: readonly Transaction[], filter: HistoryFilter)
   return filter === "all" ? [...list] : list.filter((tx) => tx.status === filter);
 }
 
-export type Direction = "credit" | "refund" | "debit";
+export type Direction = "credit" | "refund" | "debit" | "none";
 
-/** A successful deposit is a credit; a refunded purchase is shown orange with a minus; everything else is a debit. */
-export function directionOf(tx: Pick<Transaction, "status" | "note">): Direction {
-  if (tx.status === "successful" && /deposit/i.test(tx.note ?? "")) return "credit";
+/**
+ * Signs follow the money (issue 28, over the spec's "a refunded one is orange with a minus"): a credit and a refund
+ * are +, a purchase is -, and a failed or unsettled row moved nothing (no sign, ₦0.00, "No money moved"). The server's
+ * `direction` (the ledger's own sign) decides when present; an older answer falls back on status and note.
+ */
+export function directionOf(tx: Pick<Transaction, "status" | "note" | "direction">): Direction {
   if (tx.status === "refunded") return "refund";
-  return "debit";
+  if (tx.status !== "successful") return "none";
+  if (tx.direction === "in") return "credit";
+  if (tx.direction === "out") return "debit";
+  return /deposit|bonus|credit/i.test(tx.note ?? "") ? "credit" : "debit";
+}
+
+/** The sign drawn before the amount: + for money in, - for money out, none when nothing moved. */
+export function signOf(direction: Direction): string {
+  return direction === "credit" || direction === "refund" ? "+" : direction === "debit" ? "-" : "";
+}
+
+/** The figure shown: what moved; a failed row moved nothing, so ₦0 (the attempted amount is said in words). */
+export function movedAmount(tx: Pick<Transaction, "status" | "amount">): number {
+  return statusStyle(tx.status) === "failed" ? 0 : Math.abs(Number(tx.amount) || 0);
 }
 
 /**
@@ -82,7 +107,7 @@ export function directionOf(tx: Pick<Transaction, "status" | "note">): Direction
 export function plainMeaning(tx: Pick<Transaction, "status" | "note">): string | null {
   if (tx.status === "refunded") return "Returned to your wallet";
   if (tx.status === "failed" || statusStyle(tx.status) === "failed") return "No money moved";
-  if (tx.status === "pending") return "Not settled yet";
+  if (tx.status === "pending") return "Not credited yet";
   return null;
 }
 

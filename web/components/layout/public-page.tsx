@@ -1,16 +1,19 @@
 import type { ReactNode } from "react";
 import { AppLink } from "./app-link";
 import { Logo } from "./logo";
+import { useSessionUser } from "../../lib/use-session";
 
 /** A simple public document page (privacy, terms): the logo, a readable column, the footer links. */
 export function PublicPage({ title, updated, children }: { title: string; updated?: string; children: ReactNode }) {
+  const user = useSessionUser();
   return (
     <div className="flex min-h-dvh flex-col bg-white dark:bg-slate-950">
       <header className="border-b border-slate-200 dark:border-slate-800">
         <div className="mx-auto flex max-w-4xl items-center justify-between px-4 py-4 sm:px-6">
           <Logo />
-          <AppLink to="/login/1" className="rounded-md text-sm font-medium text-blue-700 hover:underline dark:text-blue-400">
-            Login
+          {/* Issue 28: a signed-in visitor (the developers page, privacy, terms) is offered the way back, not a login. */}
+          <AppLink to={user ? "/dashboard/1" : "/login/1"} className="rounded-md text-sm font-medium text-blue-700 hover:underline dark:text-blue-400">
+            {user ? "Dashboard" : "Login"}
           </AppLink>
         </div>
       </header>

@@ -1,6 +1,7 @@
 import { Outlet, useRouterState } from "@tanstack/react-router";
 import { Menu } from "lucide-react";
 import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
+import { BalanceChip } from "./balance-chip";
 import { ChatButton } from "./chat-button";
 import { SkipLink } from "./skip-link";
 import { LogoMark } from "./logo";
@@ -80,6 +81,7 @@ export default function Shell() {
           </button>
           <LogoMark className="h-7 w-7 max-[359px]:hidden min-[500px]:hidden" />
           <div className="ml-auto flex items-center gap-1.5 sm:gap-4">
+            <BalanceChip />
             <TierBadge />
             <ThemeSwitch />
             {/* Under 768 px the chat button sits here: floating, it would cover the content of a narrow screen. */}

@@ -110,12 +110,13 @@ function useOverflowsX(ref: React.RefObject<HTMLElement | null>): boolean {
 function Table({ orders, action, caption }: { orders: OrderRow[]; action?: (order: OrderRow) => ReactNode; caption?: string }) {
   const box = useRef<HTMLDivElement>(null);
   const overflows = useOverflowsX(box);
-  const th = "sticky top-0 z-10 bg-slate-50 px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600 dark:bg-slate-800 dark:text-slate-300";
-  const td = "px-3 py-2 align-middle whitespace-nowrap";
+  const th = "sticky top-0 z-10 bg-slate-50 px-2 py-2 text-left text-xs font-semibold uppercase text-slate-600 dark:bg-slate-800 dark:text-slate-300";
+  // Tight padding: at 1280 px every column fits without sideways scrolling (issue 28).
+  const td = "px-2 py-2 align-middle whitespace-nowrap";
   // Pinned cells: an opaque background so the columns scrolling under them stay hidden; a left shadow marks the edge.
   const pinned = "sticky z-[5] bg-white dark:bg-slate-900";
   const pinnedHead = "z-20";
-  const amountRight = action ? "right-[15rem]" : "right-[9rem]";
+  const amountRight = action ? "right-[14rem]" : "right-[8rem]";
   const statusRight = action ? "right-[6rem]" : "right-0";
   return (
     <div className="flex flex-col gap-2">
@@ -143,8 +144,8 @@ function Table({ orders, action, caption }: { orders: OrderRow[]; action?: (orde
               <th scope="col" className={th}>Country</th>
               <th scope="col" className={th}>Service</th>
               <th scope="col" className={th}>Provider</th>
-              <th scope="col" className={cn(th, pinnedHead, amountRight, "w-[7rem] min-w-[7rem] shadow-[-6px_0_6px_-6px_rgb(0_0_0/0.25)]")}>Amount (₦)</th>
-              <th scope="col" className={cn(th, pinnedHead, statusRight, "w-[9rem] min-w-[9rem]")}>Status</th>
+              <th scope="col" className={cn(th, pinnedHead, amountRight, "w-[6rem] min-w-[6rem] shadow-[-6px_0_6px_-6px_rgb(0_0_0/0.25)]")}>Amount (₦)</th>
+              <th scope="col" className={cn(th, pinnedHead, statusRight, "w-[8rem] min-w-[8rem]")}>Status</th>
               {action ? <th scope="col" className={cn(th, pinnedHead, "right-0 w-[6rem] min-w-[6rem]")}>Action</th> : null}
             </tr>
           </thead>

@@ -20,6 +20,7 @@ import { INVOICE_LIFETIME_MS } from "../../../schema/constants";
 import { formatCountdown, isBelowCryptoMinimum, orderPayCurrencies } from "./payment-rules";
 import { SimulatePayment } from "./simulate-payment";
 import { writeClipboard } from "../../lib/clipboard";
+import { QrCode } from "../settings/qr-code";
 
 // Set only by the local builds of `npm start` and the tests (scripts/local-env.ts): a deployable build drops the
 // sandbox tools entirely.
@@ -128,6 +129,7 @@ function InvoiceCard({ active, onCancel, onExpired }: { active: ActiveInvoice; o
   const { invoice } = active;
   const currency = invoice.pay_currency.toUpperCase();
   const paymentStatus = status.data?.payment_status ?? "waiting";
+  const outcome = status.data?.outcome ?? null;
   return (
     <Card className="flex flex-col gap-4 p-5" aria-labelledby="invoice-title">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -159,17 +161,32 @@ function InvoiceCard({ active, onCancel, onExpired }: { active: ActiveInvoice; o
         </div>
       ) : null}
       <CopyValue label="Address" value={invoice.pay_address} />
-      {paymentStatus === "partially_paid" ? (
-        <Alert variant="warning">Only part of the amount has arrived. Partial payments are not credited automatically: contact support.</Alert>
+      {/* Issue 28: a wallet app on another phone scans the address instead of retyping it. */}
+      <QrCode value={invoice.pay_address} label={`QR code of the ${currency} address`} className="h-40 w-40 self-center rounded-lg" />
+      {paymentStatus === "partially_paid" && !outcome ? (
+        <Alert variant="warning">Only part of the amount has arrived so far. What arrives is credited at this invoice's rate.</Alert>
+      ) : null}
+      {outcome ? (
+        // Issue 28: what arrived, what was credited and what happens next, from the server's own record.
+        <Alert variant={outcome.state === "refused" ? "error" : outcome.state === "support_credited" ? "success" : "warning"} data-testid="invoice-outcome">
+          {outcome.message}
+        </Alert>
       ) : null}
       <Alert variant="warning" className="flex items-start gap-2">
         <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
         <span>Send exactly the required amount to the address above. Payment will be confirmed automatically.</span>
       </Alert>
-      {SANDBOX_TOOLS ? <SimulatePayment paymentId={invoice.payment_id} onPaid={() => void status.refetch()} /> : null}
-      <Button variant="destructive" onClick={onCancel}>
-        Cancel Invoice
-      </Button>
+      {SANDBOX_TOOLS && !outcome ? <SimulatePayment paymentId={invoice.payment_id} onPaid={() => void status.refetch()} /> : null}
+      {outcome ? (
+        // The money has arrived: there is nothing left to cancel, only this card to close (the history keeps the row).
+        <Button variant="outline" onClick={onCancel}>
+          Close
+        </Button>
+      ) : (
+        <Button variant="destructive" onClick={onCancel}>
+          Cancel Invoice
+        </Button>
+      )}
     </Card>
   );
 }
@@ -214,8 +231,15 @@ export function CryptoDeposit({ settings, settingsLoading = false }: { settings:
   // React to each status answer: processing overlay, credited (5 s 'Balance Updated' then reset), or a dead invoice.
   const paymentStatus = status.data?.payment_status;
   const credited = status.data?.credited === true;
+  const explained = Boolean(status.data?.outcome);
   useEffect(() => {
     if (!active) return;
+    if (credited && explained) {
+      // Credited, but not as invoiced (an underpayment, an excess held): the card stays and says what happened.
+      setOverlay(null);
+      void refreshWallet(queryClient);
+      return;
+    }
     if (credited) {
       setOverlay("updated");
       void refreshWallet(queryClient);
@@ -229,7 +253,7 @@ export function CryptoDeposit({ settings, settingsLoading = false }: { settings:
       clearInvoice();
     }
     // clearInvoice only touches state setters and storage.
-  }, [active, credited, paymentStatus, queryClient]);
+  }, [active, credited, explained, paymentStatus, queryClient]);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -273,6 +297,10 @@ export function CryptoDeposit({ settings, settingsLoading = false }: { settings:
         />
       ) : (
         <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+          {/* Issue 28: the tab's amounts switch from naira to US dollars; say so before the customer types. */}
+          <p className="text-sm text-slate-700 dark:text-slate-200" data-testid="crypto-dollars-note">
+            Crypto deposits are priced in US dollars ($), not naira: type dollars, and your wallet gets naira at the rate below.
+          </p>
           <dl className="grid grid-cols-2 gap-3 rounded-lg bg-slate-50 p-3 text-sm dark:bg-slate-800/60">
             <div>
               <dt className="text-slate-600 dark:text-slate-400">Minimum</dt>

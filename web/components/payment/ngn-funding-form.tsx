@@ -13,8 +13,9 @@ import { addPendingPayment } from "./payment-rules";
 export const CHECKOUT_REDIRECT_DELAY_MS = 100;
 
 /** Pay in NGN: an amount (whole naira, at least the operator's minimum) and a Squad checkout. */
-export function NgnFundingForm({ minimum, minimumLoading = false }: { minimum: number; minimumLoading?: boolean }) {
-  const [amount, setAmount] = useState("");
+export function NgnFundingForm({ minimum, minimumLoading = false, initialAmount }: { minimum: number; minimumLoading?: boolean; initialAmount?: number }) {
+  // A shortfall brought from a refused purchase (issue 28) starts the form; below the card minimum, the minimum.
+  const [amount, setAmount] = useState(initialAmount ? String(Math.max(initialAmount, minimum)) : "");
   const [error, setError] = useState<string | undefined>();
   // A checkout that could not start: said beside the button that retries it (the toast alone is gone in 4 s).
   const [startError, setStartError] = useState<string | null>(null);

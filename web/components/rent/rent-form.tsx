@@ -14,6 +14,7 @@ import { Input } from "../ui/input";
 import { Select } from "../ui/select";
 import { Spinner } from "../ui/spinner";
 import { isRentUnit, periodOptions, RENT_UNIT_OPTIONS } from "./periods";
+import { ShortfallNotice, shortfallFrom, shortfallNaira, shortfallText } from "../payment/shortfall";
 
 /** Spec section 9: stock lookup delay 1 s; no-stock message about 4 s with the fields cleared after 3 s; panel 8 s. */
 export const LOOKUP_DELAY_MS = 1000;
@@ -36,6 +37,8 @@ export function RentForm({ onRented }: { onRented: (rental: RentalView) => void 
   const [noStock, setNoStock] = useState(false);
   // The summary outlives the form's reset after a submit: it hides 8 s later.
   const [summaryCost, setSummaryCost] = useState<number | null>(null);
+  // The server's refusal for want of money (issue 28): what is missing, until the next choice.
+  const [shortfall, setShortfall] = useState<number | null>(null);
   const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
   const panelTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const stock = useRentStock(lookup);
@@ -55,6 +58,7 @@ export function RentForm({ onRented }: { onRented: (rental: RentalView) => void 
   const choose = (setter: (v: string) => void) => (value: string) => {
     clearTimeout(panelTimer.current);
     setSummaryCost(null);
+    setShortfall(null);
     setter(value);
   };
 
@@ -109,7 +113,9 @@ export function RentForm({ onRented }: { onRented: (rental: RentalView) => void 
       return;
     }
     if (wallet !== undefined && price > wallet) {
-      toast.error("Insufficient balance");
+      const missing = shortfallNaira(price, wallet);
+      setShortfall(missing);
+      toast.error(shortfallText(missing));
       return;
     }
     rent.mutate(
@@ -124,7 +130,11 @@ export function RentForm({ onRented }: { onRented: (rental: RentalView) => void 
           onRented({ ...res.rental, number: res.rental?.number ?? res.number });
         },
         onError: (err) => {
-          if (err instanceof ApiError && err.code === "INSUFFICIENT_BALANCE") toast.error("Insufficient balance");
+          if (err instanceof ApiError && err.code === "INSUFFICIENT_BALANCE") {
+            const missing = shortfallFrom(err);
+            setShortfall(missing);
+            toast.error(missing ? shortfallText(missing) : "Insufficient balance");
+          }
           else if (err instanceof ApiError && (err.code === "NO_NUMBERS" || err.message === NO_RENT_STOCK_MESSAGE)) showNoStock();
           else {
             toast.error(err.message);
@@ -137,6 +147,7 @@ export function RentForm({ onRented }: { onRented: (rental: RentalView) => void 
 
   const countryOptions = useMemo(() => (countries.data ?? []).map((c) => ({ value: String(c.id), label: c.title })), [countries.data]);
   const looking = Boolean(countryId && unit && period) && (lookup === null || stock.isFetching);
+  const soldOut = !looking && (noStock || (stock.data !== undefined && !inStock && Boolean(countryId && unit && period)));
 
   return (
     <Card>
@@ -202,11 +213,28 @@ export function RentForm({ onRented }: { onRented: (rental: RentalView) => void 
               </dd>
             </dl>
           ) : null}
-          <Button type="submit" size="lg" disabled={rent.isPending} aria-disabled={tooExpensive || undefined} className={cn(tooExpensive && "opacity-50")}>
+          <Button
+            type="submit"
+            size="lg"
+            disabled={rent.isPending || soldOut}
+            aria-disabled={tooExpensive || undefined}
+            aria-describedby={soldOut ? "rent-sold-out" : undefined}
+            className={cn(tooExpensive && "opacity-50")}
+          >
             {rent.isPending ? <Spinner className="h-4 w-4" /> : null}
             Get Number
           </Button>
-          {tooExpensive ? <p className="text-xs text-red-600 dark:text-red-400">The cost is more than your wallet holds. Fund your wallet first.</p> : null}
+          {soldOut ? (
+            // Issue 28: a sold-out choice disables Get Number and says why, instead of a button that cannot work.
+            <p id="rent-sold-out" className="text-xs text-slate-700 dark:text-slate-200" data-testid="rent-sold-out">
+              No number is left for this country and duration: choose another country or duration.
+            </p>
+          ) : null}
+          {tooExpensive && summaryCost !== null && wallet !== undefined ? (
+            <ShortfallNotice amount={shortfallNaira(summaryCost, wallet)} />
+          ) : shortfall ? (
+            <ShortfallNotice amount={shortfall} />
+          ) : null}
         </form>
       </CardContent>
     </Card>

@@ -18,7 +18,7 @@ export function EmailSection() {
         <CardDescription>
           {verified
             ? "Your address is confirmed."
-            : "Confirm your address with the link we e-mailed you. Changing your e-mail or using the API needs it; funding does not."}
+            : "Confirm your address with the link we e-mailed you. Creating API keys needs it; funding and buying numbers do not."}
         </CardDescription>
       </CardHeader>
       {account.data && !verified ? (

@@ -36,6 +36,9 @@ describe("two-factor set-up states", () => {
     await waitFor(() => expect(screen.getByRole("alert").textContent).toMatch(/Could not start the set-up: .*Nothing was changed: try again\./));
     fireEvent.click(screen.getByRole("button", { name: "Try again" }));
     expect((await screen.findByTestId("totp-secret")).textContent).toBe("JBSWY3DPEHPK3PXP");
+    // Issue 28: a phone cannot scan its own screen: a tappable otpauth link and a copy button for the key.
+    expect(screen.getByTestId("totp-open-app").getAttribute("href")).toBe("otpauth://totp/VirtualNum:ada?secret=JBSWY3DPEHPK3PXP");
+    expect(screen.getByRole("button", { name: "Copy the key" })).toBeTruthy();
     expect(calls.filter((c) => c === "POST /api/2fa/setup")).toHaveLength(2);
   });
 

@@ -4,7 +4,7 @@ import { twoFactorQueryOptions, useDisableTwoFactor, useEnableTwoFactor, useStar
 import { copyText } from "../../lib/clipboard";
 import { Alert } from "../ui/alert";
 import { Badge } from "../ui/badge";
-import { Button } from "../ui/button";
+import { Button, buttonClasses } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { Field } from "../ui/field";
 import { Input, PasswordInput } from "../ui/input";
@@ -101,6 +101,15 @@ function Enrolment({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
           {start.data.secret}
         </code>
       </p>
+      {/* Issue 28: on a phone the QR code cannot be scanned by the phone showing it: open the app by link, or copy the key. */}
+      <div className="flex flex-wrap gap-2">
+        <a href={start.data.otpauth_url} className={buttonClasses("outline", "sm")} data-testid="totp-open-app">
+          Open in your authenticator app
+        </a>
+        <Button type="button" variant="outline" size="sm" onClick={() => void copyText(start.data.secret, "Key copied to clipboard!")}>
+          Copy the key
+        </Button>
+      </div>
       <Field label="Code from your app" error={error ?? undefined}>
         {(p) => (
           <Input

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SmsDialog } from "./sms-dialog";
 
@@ -21,6 +21,20 @@ describe("SmsDialog", () => {
     expect(screen.getByText("Waiting for SMS...")).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Cancel Request" }));
     expect(h.onCancelRequest).toHaveBeenCalledOnce();
+  });
+
+  it("counts down to the server's refund time while waiting (issue 28)", () => {
+    vi.useFakeTimers({ now: Date.parse("2026-11-26T10:00:00Z") });
+    try {
+      renderDialog({ refundAt: "2026-11-26T10:01:30Z" });
+      expect(screen.getByTestId("sms-refund-countdown").textContent).toContain("If no code comes in 1:30, the number is released");
+      act(() => vi.advanceTimersByTime(5000));
+      expect(screen.getByRole("timer").textContent).toBe("1:25");
+      act(() => vi.advanceTimersByTime(90_000));
+      expect(screen.getByTestId("sms-refund-countdown").textContent).toContain("releasing the number");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("cannot be closed while the cancel flag is set", () => {

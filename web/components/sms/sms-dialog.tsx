@@ -1,4 +1,5 @@
-import type { ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
+import { countdownText } from "../../api/sms-hold";
 import { Copy } from "lucide-react";
 import { copyText } from "../../lib/clipboard";
 import { Button } from "../ui/button";
@@ -47,6 +48,7 @@ export function SmsDialog({
   onAnotherCode,
   extra,
   route,
+  refundAt,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -64,6 +66,8 @@ export function SmsDialog({
   extra?: ReactNode;
   /** A "try another number" purchase: this number's place among the routes, and whether the next is being bought. */
   route?: { step: number; max: number; switching: boolean } | null;
+  /** Issue 28: when the server refunds this number if no code comes (ISO 8601, its own deadline). */
+  refundAt?: string | null;
 }) {
   const earlier = another && another.codes.length > 1 ? another.codes.slice(0, -1) : [];
   const failed = phase === "timeout" || phase === "error";
@@ -133,9 +137,12 @@ export function SmsDialog({
             ) : null}
           </>
         ) : phase === "waiting" ? (
-          <div className="flex items-center gap-3 rounded-lg border border-dashed border-slate-300 px-3 py-4 text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300" role="status">
-            <Spinner className="h-5 w-5 text-blue-600" />
-            Waiting for SMS...
+          <div className="flex flex-col gap-2 rounded-lg border border-dashed border-slate-300 px-3 py-4 text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300">
+            <div className="flex items-center gap-3" role="status">
+              <Spinner className="h-5 w-5 text-blue-600" />
+              Waiting for SMS...
+            </div>
+            {refundAt ? <RefundCountdown at={refundAt} /> : null}
           </div>
         ) : failed ? (
           <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/60 dark:text-red-200">
@@ -146,6 +153,33 @@ export function SmsDialog({
         {extra}
       </div>
     </Dialog>
+  );
+}
+
+/**
+ * The time left before the refund, counted down each second to the server's own deadline (re-read with every status
+ * answer). The figure itself is not a live region: a screen reader would hear every second.
+ */
+function RefundCountdown({ at }: { at: string }) {
+  const deadline = Date.parse(at);
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  if (!Number.isFinite(deadline)) return null;
+  const left = deadline - now;
+  return (
+    <p className="text-xs text-slate-700 dark:text-slate-200" data-testid="sms-refund-countdown">
+      {left > 0 ? (
+        <>
+          If no code comes in <span role="timer" className="font-mono font-semibold tabular-nums">{countdownText(left)}</span>, the number is released and
+          its price returned to your wallet.
+        </>
+      ) : (
+        "No code yet: releasing the number and returning its price..."
+      )}
+    </p>
   );
 }
 

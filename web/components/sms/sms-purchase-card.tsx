@@ -18,6 +18,8 @@ import {
 import { DEFAULT_SMS_COUNTRY, DEFAULT_SMS_PROVIDER, MAX_SMS_QUANTITY, type SmsProviderName } from "../../../schema/constants";
 import type { SmsCountryEntry } from "../../../schema/sms";
 import { useBalance } from "../../api/wallet";
+import { holdTimeWords, useSmsHoldTime } from "../../api/sms-hold";
+import { ShortfallNotice, shortfallFrom, shortfallNaira, shortfallText } from "../payment/shortfall";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../ui/card";
 import { Field } from "../ui/field";
@@ -126,6 +128,10 @@ export function SmsPurchaseCard({
   const prices = useSmsPrices(provider, countryId);
   const balance = useBalance();
   const buy = useBuyNumber();
+  const holdTime = useSmsHoldTime();
+  // Issue 28: a purchase the wallet cannot pay shows what is missing, with Fund wallet prefilled (until the choice changes).
+  const [shortfall, setShortfall] = useState<number | null>(null);
+  useEffect(() => setShortfall(null), [provider, countryId, serviceId, quantity]);
 
   // Dynamic resets to its first country, which is only known once its list has loaded.
   useEffect(() => {
@@ -145,6 +151,8 @@ export function SmsPurchaseCard({
         description: `${s.count} in stock`,
         disabled: s.count <= 0,
         icon: <ServiceLogo name={s.application} />,
+        // The protocol code ("wa") finds the service too (issue 28).
+        keywords: [String(s.application_id)],
       })),
     [prices.data, provider, favourites.data],
   );
@@ -174,8 +182,11 @@ export function SmsPurchaseCard({
       // A price above what the customer agreed to is a choice (buy at the new price / cancel), not a dead end.
       const choice = priceChoiceFrom(err);
       if (choice) setPriceChoice(choice);
-      else if (err instanceof ApiError && err.code === "INSUFFICIENT_BALANCE") toast.error("Insufficient balance");
-      else if (err instanceof ApiError && (TOAST_CODES.has(err.code) || (err.status >= 400 && err.status < 500))) toast.error(err.message);
+      else if (err instanceof ApiError && err.code === "INSUFFICIENT_BALANCE") {
+        const missing = shortfallFrom(err);
+        setShortfall(missing);
+        toast.error(missing ? shortfallText(missing) : "Insufficient balance");
+      } else if (err instanceof ApiError && (TOAST_CODES.has(err.code) || (err.status >= 400 && err.status < 500))) toast.error(err.message);
       else onUnexpectedError(err.message);
     };
     if (quantity > 1) {
@@ -237,7 +248,7 @@ export function SmsPurchaseCard({
       return;
     }
     if (cap === "invalid") {
-      toast.error("The most another number may cost must be an amount in naira above ₦0.");
+      toast.error("The most you will pay for another number must be an amount in naira above ₦0.");
       return;
     }
     if (typeof cap === "number" && allowed === "none") {
@@ -245,7 +256,9 @@ export function SmsPurchaseCard({
       return;
     }
     if (balance.data !== undefined && service.price * quantity > balance.data) {
-      toast.error("Insufficient balance");
+      const missing = shortfallNaira(service.price * quantity, balance.data);
+      setShortfall(missing);
+      toast.error(shortfallText(missing));
       return;
     }
     purchase(service.price, maxPrice);
@@ -374,7 +387,7 @@ export function SmsPurchaseCard({
               {tryNext ? (
                 <>
                 <Field
-                  label="Most another number may cost"
+                  label="Most you will pay for another number"
                   error={cap === "invalid" ? "Enter an amount in naira above ₦0." : undefined}
                 >
                   {(p) => (
@@ -429,6 +442,13 @@ export function SmsPurchaseCard({
               {buy.isPending || buyMany.isPending ? <Spinner className="h-4 w-4" /> : null}
               {quantity > 1 ? `Get ${quantity} Numbers` : "Get Number"}
             </Button>
+            {holdTime.data ? (
+              // Issue 28: said before purchase, from the operator's polling setting.
+              <p className="text-xs text-slate-700 dark:text-slate-200" data-testid="sms-hold-time">
+                The number waits up to {holdTimeWords(holdTime.data.seconds)} for its code. If none comes by then, you are refunded automatically.
+              </p>
+            ) : null}
+            {shortfall ? <ShortfallNotice amount={shortfall} /> : null}
             {busyWithRequest ? (
               <p className="text-xs text-slate-600 dark:text-slate-400">Finish or cancel the number you are waiting on to buy another.</p>
             ) : null}
@@ -453,7 +473,7 @@ export function SmsPurchaseCard({
       <Dialog
         open={priceChoice !== null}
         onOpenChange={(next) => !next && setPriceChoice(null)}
-        title="The price has changed"
+        title={priceChoice?.maxPrice != null ? "Above your max price" : "The price has changed"}
         footer={
           <>
             <Button variant="outline" onClick={() => setPriceChoice(null)}>

@@ -157,5 +157,7 @@ export function useActiveSmsRequest() {
   const chain = order.data?.chain ?? null;
   const route = chain ? { step: chain.step, max: chain.max_routes, switching: Boolean(chain.next_request_id) || chain.moving_on } : null;
 
-  return { pending, shown, dialogOpen, setDialogOpen, cancelling, cancel, dismiss, start, another, requestAnother, route };
+  // Issue 28: the server's own refund time for the waiting number (the dialog counts down to it).
+  const refundAt = phase === "waiting" ? (order.data?.refund_at ?? null) : null;
+  return { pending, shown, dialogOpen, setDialogOpen, cancelling, cancel, dismiss, start, another, requestAnother, route, refundAt };
 }

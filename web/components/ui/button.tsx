@@ -6,7 +6,8 @@ export type ButtonSize = "sm" | "md" | "lg" | "icon";
 
 const base =
   "inline-flex items-center justify-center gap-2 rounded-lg font-medium transition-colors select-none " +
-  "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 " +
+  // A dark page needs a light ring: blue-600 beside a blue-500 button on slate-950 was barely visible (issue 28).
+  "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:focus-visible:outline-sky-300 " +
   "disabled:pointer-events-none disabled:opacity-50 cursor-pointer";
 
 const variants: Record<ButtonVariant, string> = {

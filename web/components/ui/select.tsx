@@ -1,10 +1,19 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { Check, ChevronDown, Search } from "lucide-react";
 import { cn } from "../../lib/cn";
+import { matchesSearch } from "../../lib/search-match";
 import { inputClasses } from "./input";
 import { Spinner } from "./spinner";
 
-export type SelectOption = { value: string; label: string; description?: ReactNode; disabled?: boolean; icon?: ReactNode };
+export type SelectOption = {
+  value: string;
+  label: string;
+  description?: ReactNode;
+  disabled?: boolean;
+  icon?: ReactNode;
+  /** Other words the search finds it by (a service's protocol code, "wa"). */
+  keywords?: string[];
+};
 
 /** The spec's select defaults: the menu is at most 300 px high and Page Up / Page Down move 5 options. */
 const PAGE_SIZE = 5;
@@ -58,8 +67,8 @@ export function Select({
 
   const selected = options.find((o) => o.value === value);
   const filtered = useMemo(() => {
-    const q = query.trim().toLowerCase();
-    return q ? options.filter((o) => o.label.toLowerCase().includes(q)) : options;
+    const q = query.trim();
+    return q ? options.filter((o) => matchesSearch(o.label, q, o.keywords)) : options;
   }, [options, query]);
 
   const openMenu = () => {

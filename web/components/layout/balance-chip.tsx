@@ -1,0 +1,26 @@
+import { Wallet } from "lucide-react";
+import { formatNaira } from "../../../schema/money";
+import { useBalance } from "../../api/wallet";
+import { AppLink } from "./app-link";
+
+/**
+ * The header's wallet (issue 28): the balance on every signed-in screen, and the way to Fund Wallet in one tap. Whole
+ * naira keep it narrow enough for a 375 px header; the full figure is in the link's name and on the dashboard.
+ */
+export function BalanceChip() {
+  const balance = useBalance();
+  const amount = balance.data;
+  const shown = amount === undefined ? "…" : `₦${formatNaira(Math.floor(amount)).replace(/\.00$/, "")}`;
+  return (
+    <AppLink
+      to="/payment/1"
+      data-testid="header-balance"
+      aria-label={amount === undefined ? "Fund wallet" : `Balance ₦${formatNaira(amount)}: fund wallet`}
+      title="Fund wallet"
+      className="flex items-center gap-1.5 rounded-full border border-slate-200 px-2.5 py-1 text-sm font-semibold tabular-nums text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800 dark:focus-visible:outline-blue-400"
+    >
+      <Wallet className="h-4 w-4 shrink-0" aria-hidden />
+      <span>{shown}</span>
+    </AppLink>
+  );
+}
