@@ -84,7 +84,9 @@ export function documentPolicy(opts: { publicUrl: string; scriptHashes: readonly
     // prerendered page's inline stylesheet (decision 010). Styles cannot run code, and the ways CSS could carry data
     // out (images, fonts, connections) are held to our origin below.
     ["style-src", "'self'", "'unsafe-inline'"],
-    ["img-src", "'self'", ...opts.adImageOrigins],
+    // Ads' images are absolute on PUBLIC_URL (decision 032, for other web clients): the same origin as 'self' in
+    // production, named so a page opened at another local name (localhost for passkeys, decision 034) still shows them.
+    ["img-src", "'self'", new URL(opts.publicUrl).origin, ...opts.adImageOrigins],
     ["font-src", "'self'"],
     ["connect-src", "'self'", socketOrigin(opts.publicUrl)],
     ["object-src", "'none'"],

@@ -43,7 +43,7 @@ describe("the policies", () => {
     const policy = parsePolicy(documentPolicy({ publicUrl: "https://app.example.ng", scriptHashes: ["'sha256-abc='"], adImageOrigins: [] }));
     expect(policy.get("script-src")).toEqual(["'self'", "'sha256-abc='"]);
     expect(policy.get("connect-src")).toEqual(["'self'", "wss://app.example.ng"]);
-    expect(policy.get("img-src")).toEqual(["'self'"]);
+    expect(policy.get("img-src")).toEqual(["'self'", "https://app.example.ng"]);
   });
 
   it("ad image hosts are https origins only, each once", () => {

@@ -61,7 +61,8 @@ export default function DevelopersPage() {
               {reference.operations.map((op) => (
                 <li key={op.id}>
                   <a href={`#/developers`} onClick={(e) => jump(e, op.id)} className="text-blue-700 hover:underline dark:text-blue-400">
-                    <code>
+                    {/* A long path (/webhook/deliveries/{eventId}/resend) breaks at a phone's width instead of widening the page. */}
+                    <code className="break-all">
                       {op.method.toUpperCase()} {op.path}
                     </code>
                   </a>{" "}
@@ -92,7 +93,7 @@ function OperationSection({ reference, op }: { reference: Reference; op: Operati
     <section id={op.id} tabIndex={-1} className="flex flex-col gap-3 border-t border-slate-200 pt-6 dark:border-slate-800" data-testid="api-operation">
       <h2 className="flex flex-wrap items-center gap-2">
         <Badge variant={op.method === "get" ? "secondary" : "warning"}>{op.method.toUpperCase()}</Badge>
-        <code className="text-lg">{op.path}</code>
+        <code className="break-all text-lg">{op.path}</code>
       </h2>
       <p className="font-medium text-slate-900 dark:text-white">{op.summary}</p>
       {op.description ? <p>{op.description}</p> : null}

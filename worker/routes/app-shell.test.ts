@@ -62,7 +62,7 @@ describe("the app document's Content-Security-Policy", () => {
     expect(policy.get("script-src")).toHaveLength(3);
     expect(policy.get("script-src")!.join(" ")).not.toMatch(/unsafe-inline|unsafe-eval|\*|https?:|data:/);
     expect(policy.get("connect-src")).toEqual(["'self'", "ws://127.0.0.1:8787"]);
-    expect(policy.get("img-src")).toEqual(["'self'"]);
+    expect(policy.get("img-src")).toEqual(["'self'", "http://127.0.0.1:8787"]);
     expect(policy.get("object-src")).toEqual(["'none'"]);
     expect(policy.get("base-uri")).toEqual(["'none'"]);
     expect(policy.get("form-action")).toEqual(["'self'"]);
@@ -98,7 +98,7 @@ describe("the app document's Content-Security-Policy", () => {
       { id: 9, url: "https://img.partner.example:8443/x.webp", link: "/#/sms/1", content: "Partner", bg: "bg-sky-700" },
     ]);
     const res = await get("/", fakeAssets().fetcher);
-    expect(policyOf(res).get("img-src")).toEqual(["'self'", "https://cdn.example.net", "https://img.partner.example:8443"]);
+    expect(policyOf(res).get("img-src")).toEqual(["'self'", "http://127.0.0.1:8787", "https://cdn.example.net", "https://img.partner.example:8443"]);
   });
 
   it("fails closed when the build's hashes are missing: no inline script runs, nothing is loosened", async () => {

@@ -39,7 +39,7 @@ describe("Permanent account number", () => {
     await screen.findByLabelText("First name");
     fill("First name", "Ada");
     fill("Last name", "Obi");
-    fill("Phone number", "08012345678");
+    fill("Phone number registered with your BVN", "08012345678");
     fill("Date of birth", "1990-07-19");
     fill("Gender", "female");
     fill("Address", "22 Kota Street, Lagos");

@@ -88,7 +88,7 @@ export function PermanentAccountSection() {
               <Field label="Middle name (optional)" error={errors.middle_name}>
                 {(p) => <Input {...p} name="middle_name" autoComplete="additional-name" value={values.middle_name ?? ""} onChange={set("middle_name")} />}
               </Field>
-              <Field label="Phone number" error={errors.mobile_num}>
+              <Field label="Phone number registered with your BVN" error={errors.mobile_num}>
                 {(p) => <Input {...p} name="mobile_num" type="tel" inputMode="tel" autoComplete="tel-national" value={values.mobile_num} onChange={set("mobile_num")} />}
               </Field>
               <Field label="Date of birth" error={errors.dob}>
