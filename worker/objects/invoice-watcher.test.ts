@@ -33,7 +33,7 @@ describe("invoice watcher", () => {
     const { stub } = await watcherFor(invoice.payment_id);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect((await paymentRow({ providerPaymentId: invoice.payment_id }))?.status).toBe("expired");
-    expect((await api(`/api/now-status?payment_id=${invoice.payment_id}`, { token: user.token })).data).toEqual({ payment_status: "expired", credited: false });
+    expect((await api(`/api/now-status?payment_id=${invoice.payment_id}`, { token: user.token })).data).toEqual({ payment_status: "expired", credited: false, outcome: null });
     // Settled: nothing left to wake up for.
     expect(await runDurableObjectAlarm(stub)).toBe(false);
     expect(await balanceOf(user.id)).toBe(0);

@@ -39,7 +39,7 @@ describe("crypto funding through NOWPayments (sandbox)", () => {
     expect(invoice).toMatchObject({ pay_currency: "USDTTRC20", network: "trx", pay_amount: 10, payment_id: expect.any(String) });
     expect(invoice.pay_address).not.toBe("");
     expect(Date.parse(invoice.expires_at) - Date.now()).toBeGreaterThan(990_000);
-    expect((await api(`/api/now-status?payment_id=${invoice.payment_id}`, { token: user.token })).data).toEqual({ payment_status: "waiting", credited: false });
+    expect((await api(`/api/now-status?payment_id=${invoice.payment_id}`, { token: user.token })).data).toEqual({ payment_status: "waiting", credited: false, outcome: null });
 
     // The rate is fixed at creation: a later change does not alter what this invoice credits.
     await putSetting(db(), "rate_settings", { cryptomin: 5, rate: 2000, squadmin: 1000 });
@@ -55,7 +55,7 @@ describe("crypto funding through NOWPayments (sandbox)", () => {
 
     expect(await ledgerCount(`fund:now:${invoice.payment_id}`)).toBe(1);
     expect(await balanceOf(user.id)).toBe(1_550_000);
-    expect((await api(`/api/now-status?payment_id=${invoice.payment_id}`, { token: user.token })).data).toEqual({ payment_status: "finished", credited: true });
+    expect((await api(`/api/now-status?payment_id=${invoice.payment_id}`, { token: user.token })).data).toEqual({ payment_status: "finished", credited: true, outcome: null });
     const history = await api("/api/get-transaction", { token: user.token });
     expect(history.data).toEqual([
       expect.objectContaining({ id: `fund:now:${invoice.payment_id}`, status: "successful", amount: 15_500, note: "Wallet deposit (USDTTRC20)" }),

@@ -31,6 +31,8 @@ const JSON_ENDPOINTS: Endpoint[] = [
   { method: "POST", path: "/api/reset-password", fields: ["id", "token", "newPassword"], auth: false },
   { method: "PATCH", path: "/api/update/", fields: ["username", "userNumber"], auth: true },
   { method: "PATCH", path: "/api/password", fields: ["oldPassword", "newPassword"], auth: true },
+  // Issue 28: closing the tour takes no body; anything sent is ignored.
+  { method: "POST", path: "/api/account/tour-closed", fields: [], auth: true },
   { method: "POST", path: "/api/initialize-transaction", fields: ["amount", "currency", "id", "email"], auth: true },
   { method: "POST", path: "/api/squad-callback", fields: ["transaction_ref"], auth: true },
   { method: "POST", path: "/api/verify-payment", fields: ["transaction_ref"], auth: true },
