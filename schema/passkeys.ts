@@ -6,6 +6,7 @@ import { z } from "zod";
  * outer shape; @simplewebauthn/server verifies everything inside them.
  */
 export const PASSKEY_MESSAGES = {
+  malformedResponse: "Your browser's passkey answer was not in the expected form. Please try again.",
   ceremonyExpired: "This passkey request has expired or was already used. Please try again.",
   notVerified: "That passkey could not be verified. Please try again, or sign in with your password.",
   unknownPasskey: "This passkey is not registered with any account. Sign in with your password, then add it in Settings.",
@@ -31,32 +32,47 @@ export const STEP_UP_MESSAGES = {
 /** How long a step-up or re-authentication stays fresh (issue 33: "older than 10 minutes"). */
 export const STEP_UP_WINDOW_MS = 10 * 60 * 1000;
 
-const base64url = z.string().max(16_384).regex(/^[A-Za-z0-9_-]*$/);
+// Every part of the browser's answer refuses with one clear sentence (a missing field would otherwise read "expected
+// object, received undefined", which says nothing to a person and is what the hostile-input test refuses).
+const malformed = { error: PASSKEY_MESSAGES.malformedResponse };
+const base64url = z.string(malformed).max(16_384, malformed).regex(/^[A-Za-z0-9_-]*$/, malformed);
 
 /** navigator.credentials.create()'s JSON (RegistrationResponseJSON), outer shape only. */
-const registrationResponse = z.object({
-  id: base64url.min(1),
-  rawId: base64url.min(1),
-  type: z.literal("public-key"),
-  response: z.looseObject({ clientDataJSON: base64url, attestationObject: base64url, transports: z.array(z.string().max(32)).max(10).optional() }),
-  clientExtensionResults: z.looseObject({}),
-  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
-});
+const registrationResponse = z.object(
+  {
+    id: base64url.min(1, malformed),
+    rawId: base64url.min(1, malformed),
+    type: z.literal("public-key", malformed),
+    response: z.looseObject(
+      { clientDataJSON: base64url, attestationObject: base64url, transports: z.array(z.string(malformed).max(32, malformed), malformed).max(10, malformed).optional() },
+      malformed,
+    ),
+    clientExtensionResults: z.looseObject({}, malformed),
+    authenticatorAttachment: z.enum(["platform", "cross-platform"], malformed).optional(),
+  },
+  malformed,
+);
 
 /** navigator.credentials.get()'s JSON (AuthenticationResponseJSON), outer shape only. */
-const authenticationResponse = z.object({
-  id: base64url.min(1),
-  rawId: base64url.min(1),
-  type: z.literal("public-key"),
-  response: z.looseObject({
-    clientDataJSON: base64url,
-    authenticatorData: base64url,
-    signature: base64url,
-    userHandle: base64url.optional(),
-  }),
-  clientExtensionResults: z.looseObject({}),
-  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
-});
+const authenticationResponse = z.object(
+  {
+    id: base64url.min(1, malformed),
+    rawId: base64url.min(1, malformed),
+    type: z.literal("public-key", malformed),
+    response: z.looseObject(
+      {
+        clientDataJSON: base64url,
+        authenticatorData: base64url,
+        signature: base64url,
+        userHandle: base64url.optional(),
+      },
+      malformed,
+    ),
+    clientExtensionResults: z.looseObject({}, malformed),
+    authenticatorAttachment: z.enum(["platform", "cross-platform"], malformed).optional(),
+  },
+  malformed,
+);
 
 const challengeId = z.string({ error: PASSKEY_MESSAGES.ceremonyExpired }).min(1, PASSKEY_MESSAGES.ceremonyExpired).max(100, PASSKEY_MESSAGES.ceremonyExpired);
 const passkeyName = z.string({ error: PASSKEY_MESSAGES.nameRequired }).trim().min(1, PASSKEY_MESSAGES.nameRequired).max(60, PASSKEY_MESSAGES.nameRequired);
