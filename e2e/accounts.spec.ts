@@ -61,12 +61,12 @@ test("signup -> dashboard shell -> settings update -> logout -> login", async ({
   await page.getByRole("link", { name: "Settings" }).click();
   await expect(page).toHaveURL(/#\/settings\/1/);
   await expect(page.getByLabel("Email")).toHaveValue(user.email);
-  await page.getByLabel("Phone Number").fill("12");
+  await page.getByLabel("Phone Number", { exact: true }).fill("12");
   await page.getByRole("button", { name: "Update Profile" }).click();
   await expect(page.getByText("Enter a valid phone number (with or without +)")).toBeVisible();
   const renamed = `${user.username}x`;
   await page.getByLabel("Username").fill(renamed);
-  await page.getByLabel("Phone Number").fill("+2348099999999");
+  await page.getByLabel("Phone Number", { exact: true }).fill("+2348099999999");
   await page.getByRole("button", { name: "Update Profile" }).click();
   await expect(page.getByText("Profile updated successfully!")).toBeVisible();
   await expect(page.getByTestId("shell-username")).toHaveText(renamed);

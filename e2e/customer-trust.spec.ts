@@ -83,7 +83,8 @@ test("phone: a failed deposit moved nothing; balance and Fund Wallet in header a
   const session = await signUpViaApi(request, "trust", "Emeka");
   // A card checkout that failed: verified as failed, nothing credited.
   const init = await request.post("/api/initialize-transaction", { headers: auth(session.token), data: { amount: 5000, currency: "NGN" } });
-  const ref = (await init.json()).data.transaction_ref as string;
+  // The checkout answers { data: { data: { checkout_url, transaction_ref } } } (decision 032).
+  const ref = (await init.json()).data.data.transaction_ref as string;
   expect((await request.post(`/sandbox/squad/${encodeURIComponent(ref)}/complete`, { data: { outcome: "failed" } })).ok()).toBe(true);
   expect((await request.post("/api/verify-payment", { headers: auth(session.token), data: { transaction_ref: ref } })).ok()).toBe(true);
   expect(await balanceOf(request, session.token)).toBe(0);

@@ -47,6 +47,23 @@ export default function Shell() {
         focusMenuOnClose.current = true;
         setDrawerOpen(false);
       }
+      // Tab wraps inside the open drawer (a modal): without it, focus left for what is not inert after it, such as a
+      // toast's close button, and the drawer stayed open behind the reader's back.
+      if (e.key === "Tab") {
+        const nav = document.getElementById(navId);
+        if (!nav) return;
+        const stops = [...nav.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input, select, textarea, [tabindex]:not([tabindex="-1"])')].filter(
+          (el) => el.getClientRects().length > 0,
+        );
+        if (stops.length === 0) return;
+        const [first, last] = [stops[0], stops[stops.length - 1]];
+        const active = document.activeElement;
+        const leaving = !nav.contains(active) || active === (e.shiftKey ? first : last);
+        if (leaving) {
+          e.preventDefault();
+          (e.shiftKey ? last : first).focus();
+        }
+      }
     };
     document.addEventListener("keydown", onKey);
     // Widening past the drawer's size closes it too (the page behind would stay inert).

@@ -1,4 +1,5 @@
 import { Toaster } from "sonner";
+import { useMediaQuery } from "../../lib/use-media-query";
 import { useTheme } from "../../lib/theme";
 import { useSignalToasterReady } from "../../lib/toast";
 
@@ -7,13 +8,18 @@ function ToasterReady() {
   return null;
 }
 
+// Below 600 px sonner stretches a toast across the top of the screen, over the header's menu and the drawer's close
+// button (a phone journey could not close the menu while "Welcome onboard" showed): there, toasts rise from the bottom.
+const PHONE = "(max-width: 599px)";
+
 /** Loaded on demand by web/app-providers.tsx (see web/lib/toast.ts). */
 export default function AppToaster() {
   const { resolved } = useTheme();
+  const phone = useMediaQuery(PHONE);
   return (
     <>
-      {/* The spec's toast defaults: 4 s, 3 visible, gap 14 px, width 356 px (sonner's default width). */}
-      <Toaster theme={resolved} duration={4000} visibleToasts={3} gap={14} richColors closeButton position="top-right" />
+      {/* The spec's toast defaults: 4 s, 3 visible, gap 14 px, width 356 px (sonner's default width), top right. */}
+      <Toaster theme={resolved} duration={4000} visibleToasts={3} gap={14} richColors closeButton position={phone ? "bottom-center" : "top-right"} />
       {/* After the Toaster in the tree, so its effect runs once the Toaster has subscribed to new toasts. */}
       <ToasterReady />
     </>
