@@ -14,11 +14,10 @@ import { configFor, type Env } from "../config";
 import { paymentDeps, type PaymentDeps } from "./deps";
 import { guardedLedgerInsert } from "./ledger";
 import { logReview, openReviewStatement, type OpenReviewInput } from "./payment-reviews";
-import { newReference } from "./payments";
+import { checkNairaDepositAmount, newReference } from "./payments";
 import { costLimitInBatch } from "./rate-limit";
 import { referralRewardStatement } from "./referrals";
 import { compareTransfers, isReconciliationDay, type TransferReconciliation } from "./transfer-reconciliation";
-import { getSetting } from "./settings";
 
 /**
  * Funding by bank transfer into Squad virtual accounts (issue 31, docs/decisions/036).
@@ -37,7 +36,6 @@ import { getSetting } from "./settings";
  */
 
 export const TRANSFER_DEPOSIT_NOTE = "Wallet deposit (bank transfer)";
-const MAX_TRANSFER_NAIRA = 10_000_000;
 /** The sweep leaves a fresh payment to its webhook this long before asking Squad itself. */
 export const TRANSFER_QUIET_MS = 2 * 60_000;
 /** After its window closed this long ago, a payment that never received anything is expired by the sweep. */
@@ -54,9 +52,7 @@ const changes = (r: unknown) => (r as { meta?: { changes?: number } }).meta?.cha
 
 export async function startTransfer(deps: PaymentDeps, user: { id: string; email: string }, amountNaira: number): Promise<TransferView> {
   const db = deps.db;
-  const { squadmin } = await getSetting(db, "rate_settings");
-  if (amountNaira < squadmin) throw new AppError("VALIDATION_FAILED", `min amount is ₦${squadmin}`, { field: "amount" });
-  if (amountNaira > MAX_TRANSFER_NAIRA) throw new AppError("VALIDATION_FAILED", `max amount is ₦${MAX_TRANSFER_NAIRA.toLocaleString("en-NG")}`, { field: "amount" });
+  await checkNairaDepositAmount(db, amountNaira);
   const amountKobo = nairaToKobo(amountNaira);
   const now = deps.clock.now();
   const ref = newReference("VT", now);

@@ -40,8 +40,20 @@ const publicOrigin = (deps: PaymentDeps): string => configFor(deps.env).publicUr
 export const CARD_DEPOSIT_NOTE = "Wallet deposit (card)";
 export const cryptoDepositNote = (payCurrency: string | null) => `Wallet deposit (${(payCurrency ?? "crypto").toUpperCase()})`;
 
-/** Upper bound on one card deposit: far above real use, far below integer trouble. */
-const MAX_CARD_DEPOSIT_NAIRA = 10_000_000;
+/** Upper bound on one naira deposit (card or bank transfer): far above real use, far below integer trouble. */
+const MAX_NAIRA_DEPOSIT = 10_000_000;
+
+/**
+ * The bounds every naira deposit shares, card and bank transfer alike (issue 31: "the same minimum as card"): at least
+ * the operator's squadmin, at most MAX_NAIRA_DEPOSIT. A 400 naming the field, before anything is written.
+ */
+export async function checkNairaDepositAmount(db: Db, amountNaira: number): Promise<void> {
+  const { squadmin } = await getSetting(db, "rate_settings");
+  if (amountNaira < squadmin) throw new AppError("VALIDATION_FAILED", `min amount is ₦${squadmin}`, { field: "amount" });
+  if (amountNaira > MAX_NAIRA_DEPOSIT) {
+    throw new AppError("VALIDATION_FAILED", `max amount is ₦${MAX_NAIRA_DEPOSIT.toLocaleString("en-NG")}`, { field: "amount" });
+  }
+}
 const MAX_CRYPTO_DEPOSIT_USD = 10_000;
 
 /** NOWPayments statuses that mean the money is on its way: never expire an invoice in one of these. */
@@ -91,11 +103,7 @@ export async function startCardPayment(
   amountNaira: number,
 ): Promise<CheckoutStart> {
   const db = deps.db;
-  const { squadmin } = await getSetting(db, "rate_settings");
-  if (amountNaira < squadmin) throw new AppError("VALIDATION_FAILED", `min amount is ₦${squadmin}`, { field: "amount" });
-  if (amountNaira > MAX_CARD_DEPOSIT_NAIRA) {
-    throw new AppError("VALIDATION_FAILED", `max amount is ₦${MAX_CARD_DEPOSIT_NAIRA.toLocaleString("en-NG")}`, { field: "amount" });
-  }
+  await checkNairaDepositAmount(db, amountNaira);
   const amountKobo = nairaToKobo(amountNaira);
   const now = deps.clock.now();
   const ref = newReference("VN", now);
