@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import {
@@ -100,10 +100,15 @@ type Result = { results: Record<string, unknown>[]; success: boolean };
 
 function run(sql: string): Result[] {
   const dir = mkdtempSync(path.join(tmpdir(), "admin-"));
-  const file = path.join(dir, "statements.sql");
-  writeFileSync(file, sql);
-  const out = wrangler(["d1", "execute", "DB", ...target(), "--file", file, "--json", "--yes"], { quiet: true });
-  return JSON.parse(out.slice(out.indexOf("["))) as Result[];
+  try {
+    const file = path.join(dir, "statements.sql");
+    writeFileSync(file, sql);
+    // Locally the running server may hold the database's lock for a moment: retried (scripts/local-env.ts).
+    const out = wrangler(["d1", "execute", "DB", ...target(), "--file", file, "--json", "--yes"], { quiet: true, retryWhileLocked: !flags.remote });
+    return JSON.parse(out.slice(out.indexOf("["))) as Result[];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function rows(sql: string): Record<string, unknown>[] {
