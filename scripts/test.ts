@@ -31,14 +31,14 @@ function fail(title: string, code: number | null): never {
 }
 
 /** Runs one step; `quiet` buffers its output and prints it in one piece when it ends (for steps run side by side). */
-function run(title: string, cmd: string, args: string[], opts: { env?: Record<string, string>; quiet?: boolean } = {}): Promise<number | null> {
+function run(title: string, cmd: string, args: string[], opts: { env?: Record<string, string>; quiet?: boolean } = {}): Promise<number | null> & { stop: () => void } {
   const t0 = Date.now();
   console.log(`\n▶ ${title}${opts.quiet ? " (started; its output follows when it ends)" : ""}`);
   const child = spawn(cmd, args, { cwd: root, stdio: opts.quiet ? ["ignore", "pipe", "pipe"] : "inherit", env: { ...process.env, ...opts.env } });
   const output: Buffer[] = [];
   child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
   child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
-  return new Promise((resolve) => {
+  const done = new Promise<number | null>((resolve) => {
     child.on("close", (code) => {
       timings[title] = (Date.now() - t0) / 1000;
       if (opts.quiet) {
@@ -49,6 +49,8 @@ function run(title: string, cmd: string, args: string[], opts: { env?: Record<st
       resolve(code);
     });
   });
+  // Playwright stops its web server itself on SIGTERM.
+  return Object.assign(done, { stop: () => void child.kill("SIGTERM") });
 }
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -103,6 +105,8 @@ const suites = (async () => {
   return web !== 0 ? { title: "web unit tests (jsdom)", code: web } : null;
 })();
 const suitesFailed = await suites;
+// A failed suite fails the run at once, as before: the journeys beside it are stopped rather than waited for.
+if (suitesFailed) journeys.stop();
 const journeysCode = await journeys;
 if (suitesFailed) fail(suitesFailed.title, suitesFailed.code);
 if (journeysCode !== 0) fail("browser journeys (Playwright, Chromium)", journeysCode);
