@@ -276,8 +276,9 @@ function main() {
       return;
     }
     case "reconcile": {
-      const [counts] = rows(COUNT_USERS_SQL);
-      const bad = rows(RECONCILE_SQL);
+      // Both reads in one run: one wrangler start instead of two, and the counts and the check see the same database.
+      const [countRows = [], bad = []] = run(`${COUNT_USERS_SQL}\n${RECONCILE_SQL}`).map((r) => r.results ?? []);
+      const counts = countRows[0];
       if (bad.length === 0) {
         console.log(`Ledger reconciled: ${counts?.users ?? 0} users, ${counts?.ledger_rows ?? 0} ledger rows, every balance = sum of its ledger rows and >= 0.`);
         return;
