@@ -30,7 +30,7 @@ const rules: Rule[] = [
     // The money flows' one dependency shape (docs/decisions/028-money-flow-deps.md): a test fixes their time and
     // records their pushes through deps, which only holds while no flow reads the clock or pushes by itself.
     dirs: ["worker/services"],
-    only: /services\/(sms\/sms-(orders|poll|views|upstream|transitions|chain)|rent\/(rentals|rental-(inbox|reminder|extension))|funding\/payments)\.ts$/,
+    only: /services\/(sms\/sms-(orders|poll|views|upstream|transitions|chain)|rent\/(rentals|rental-(inbox|reminder|extension))|funding\/(payments|card-payments|crypto-payments|payment-crediting|payment-sweep|crypto-currencies))\.ts$/,
     test: /\bDate\.now\(\)|import\s*\{[^}]*\bnotify\b[^}]*\}\s*from\s+["']\.\.\/kernel["']/,
     message: "a money flow reads time from deps.clock and pushes through deps.notify (decision 028)",
   },

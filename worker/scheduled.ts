@@ -43,7 +43,7 @@ export async function runScheduledSweep(env: Env): Promise<void> {
   // Developer API Idempotency-Keys older than a day; webhook delivery records older than 30 days.
   try {
     await purgeIdempotencyKeys(getDb(env.DB));
-    await purgeWebhookEvents(getDb(env.DB));
+    await purgeWebhookEvents(getDb(env.DB), Date.now());
   } catch (err) {
     log("error", "idempotency sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }

@@ -63,5 +63,5 @@ export const apiKeyRoutes = new Hono<AppEnv>()
   /** Delivers an event again (same id and body), with a fresh 24-hour retry budget. */
   .post("/keys/:id/webhook/events/:eventId/resend", validate("param", webhookEventIdSchema), async (c) => {
     const { id, eventId } = c.req.valid("param");
-    return c.json(await resendWebhookEvent(c.env, c.var.user.id, id, eventId));
+    return c.json(await resendWebhookEvent(c.env, c.var.user.id, id, eventId, Date.now()));
   });

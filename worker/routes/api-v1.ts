@@ -207,7 +207,7 @@ const webhook = new Hono<AppEnv>()
       errors: [404, 409],
     }),
     validate("param", v1WebhookEventIdParamSchema),
-    async (c) => c.json(await resendWebhookV1(c.env, c.var.apiCaller, c.req.valid("param").eventId)),
+    async (c) => c.json(await resendWebhookV1(c.env, c.var.apiCaller, c.req.valid("param").eventId, Date.now())),
   );
 
 export const apiV1Routes = new Hono<AppEnv>()

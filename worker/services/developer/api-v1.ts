@@ -215,8 +215,8 @@ export async function webhookDeliveriesV1(db: Db, caller: ApiCaller): Promise<z.
 }
 
 /** Delivers one of the key's events again (same id and body): another key's event is 404. */
-export async function resendWebhookV1(env: Env, caller: ApiCaller, eventId: string): Promise<DeliveryV1> {
-  return (await resendWebhookEvent(env, caller.key.userId, caller.key.id, eventId)) as DeliveryV1;
+export async function resendWebhookV1(env: Env, caller: ApiCaller, eventId: string, now: number): Promise<DeliveryV1> {
+  return (await resendWebhookEvent(env, caller.key.userId, caller.key.id, eventId, now)) as DeliveryV1;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -47,7 +47,7 @@ export async function webhookLog(db: Db, ownerId: string, keyId: string): Promis
  * "Resend": the event is delivered again from a fresh start (same id and body, so a receiver that already has it
  * dedupes it), with a new 24-hour retry budget.
  */
-export async function resendWebhookEvent(env: Env, ownerId: string, keyId: string, eventId: string, now = Date.now()): Promise<WebhookEventView> {
+export async function resendWebhookEvent(env: Env, ownerId: string, keyId: string, eventId: string, now: number): Promise<WebhookEventView> {
   const db = getDb(env.DB);
   const key = await ownApiKey(db, ownerId, keyId);
   await enforceCostLimit(db, ownerId, "apiKey");

@@ -88,7 +88,7 @@ describe("webhooks: signed, in order, retried, resendable", () => {
     expect(log.data.data).toHaveLength(1);
     expect(log.data.data[0]).toMatchObject({ id: hit.json.id, type: "sms.code", status: "delivered", attempts: 1, last_response_code: 200 });
     // The same happening told twice (a poll racing a push) is one event.
-    await queueWebhookEvents(env, user.id, { kind: "sms.code", orderId: bought.data.id, code: hit.json.data.code as string, number: "" });
+    await queueWebhookEvents(env, user.id, { kind: "sms.code", orderId: bought.data.id, code: hit.json.data.code as string, number: "" }, Date.now());
     expect(await events(key.id)).toHaveLength(1);
     await settleDelivery(key.id);
   });
@@ -138,7 +138,7 @@ describe("webhooks: signed, in order, retried, resendable", () => {
     const key = await keyWithWebhook(user);
     answer = () => 500;
     const before = Date.now();
-    await queueWebhookEvents(env, user.id, { kind: "balance.changed", balance: 3 });
+    await queueWebhookEvents(env, user.id, { kind: "balance.changed", balance: 3 }, Date.now());
     await vi.waitFor(async () => expect((await events(key.id))[0]).toMatchObject({ attempts: 1, last_response_code: 500 }), { timeout: 10_000 });
     const alarm = await vi.waitFor(async () => {
       const at = await runInDurableObject(deliveryFor(env, key.id), (_i, s) => s.storage.getAlarm());
@@ -203,7 +203,7 @@ describe("webhooks: signed, in order, retried, resendable", () => {
     });
 
     // An order nothing follows (the chain's last, or any plain order) says so with null, not a missing field.
-    await queueWebhookEvents(env, user.id, { kind: "sms.ended", orderId: next!, status: "timeout", refunded: true, message: "⏰ Timeout: No code received" });
+    await queueWebhookEvents(env, user.id, { kind: "sms.ended", orderId: next!, status: "timeout", refunded: true, message: "⏰ Timeout: No code received" }, Date.now());
     await vi.waitFor(() => expect(received.filter((r) => r.json.type === "sms.ended")).toHaveLength(2), { timeout: 10_000 });
     expect(received.filter((r) => r.json.type === "sms.ended")[1].json.data).toMatchObject({ order_id: next, status: "timeout", next_order_id: null });
     await settleDelivery(key.id);
@@ -228,7 +228,7 @@ describe("webhooks: signed, in order, retried, resendable", () => {
   it("resend delivers an event again with the same id; only the key's owner can resend or read the log", async () => {
     const user = await createUser();
     const key = await keyWithWebhook(user);
-    await queueWebhookEvents(env, user.id, { kind: "balance.changed", balance: 42 });
+    await queueWebhookEvents(env, user.id, { kind: "balance.changed", balance: 42 }, Date.now());
     await vi.waitFor(() => expect(received).toHaveLength(1), { timeout: 10_000 });
     const [event] = (await api(`/api/keys/${key.id}/webhook/events`, { token: user.token })).data.data;
     await vi.waitFor(async () => expect((await events(key.id))[0].status).toBe("delivered"));
@@ -273,7 +273,7 @@ describe("webhooks: signed, in order, retried, resendable", () => {
     expect(received).toHaveLength(0);
     expect((await events(key.id))[0]).toMatchObject({ status: "failed", last_error: "key revoked" });
     // A revoked key queues nothing new.
-    await queueWebhookEvents(env, user.id, { kind: "balance.changed", balance: 8 });
+    await queueWebhookEvents(env, user.id, { kind: "balance.changed", balance: 8 }, Date.now());
     expect(await events(key.id)).toHaveLength(1);
   });
 

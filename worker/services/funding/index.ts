@@ -5,5 +5,9 @@
  */
 export { acceptTransferNotice, activeTransfer, listTransferDeposits, openStaticAccount, recheckTransfer, reconcileTransfers, runTransferSweep, squadRecordOfArrival, startTransfer, staticAccountView, sweepTransfers, TRANSFER_QUIET_MS, transferView } from "./bank-transfers";
 export { getPaymentReview, listPaymentReviews, openReviewCount, resolvePaymentReview, type ReviewListItem } from "./payment-reviews";
-export { applyNowPaymentsIpn, CARD_PENDING_TOO_LONG_MS, confirmCardPayment, createInvoice, invoiceTick, listPendingCardPayments, MONEY_ARRIVED, nowCurrencies, nowMerchantCurrencies, nowPaymentStatus, type Payment, runPaymentSweep, settleInvoice, startCardPayment } from "./payments";
+export { confirmCardPayment, listPendingCardPayments, startCardPayment } from "./card-payments";
+export { nowCurrencies, nowMerchantCurrencies } from "./crypto-currencies";
+export { applyNowPaymentsIpn, createInvoice, invoiceTick, MONEY_ARRIVED, nowPaymentStatus, settleInvoice } from "./crypto-payments";
+export { CARD_PENDING_TOO_LONG_MS, runPaymentSweep } from "./payment-sweep";
+export { type Payment } from "./payments";
 export { transactionsRead } from "./transactions";

@@ -13,7 +13,7 @@ import {
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../../test/helpers";
 import { ledgerInsert, paymentDeps, putSetting } from "../kernel";
 import { configFor } from "../../config";
-import { confirmCardPayment } from "./payments";
+import { confirmCardPayment } from "./card-payments";
 import { fixedClock, recordingNotify } from "../../test/flow-deps";
 
 afterEach(async () => {

@@ -28,7 +28,8 @@ export async function notify(env: Env, userId: string, message: RealtimeMessage)
     log("warn", "notify failed", { userId, kind: message.kind, error: err instanceof Error ? err.message : String(err) });
   }
   try {
-    await queueWebhookEvents(env, userId, message);
+    // notify has no clock of its own (it runs after the flow's batch): the events are stamped when queued.
+    await queueWebhookEvents(env, userId, message, Date.now());
   } catch (err) {
     log("error", "webhook queueing failed", { userId, kind: message.kind, error: err instanceof Error ? err.message : String(err) });
   }

@@ -108,7 +108,7 @@ function balanceEvent(balance: number | null): QueuedEvent {
  * sandbox account's events go to its test keys) that has a URL, and wakes their delivery objects. One D1 read when
  * no key has a URL. Best effort like notify: a failure is logged and the caller goes on.
  */
-export async function queueWebhookEvents(env: Env, userId: string, message: RealtimeMessage, now = Date.now()): Promise<void> {
+export async function queueWebhookEvents(env: Env, userId: string, message: RealtimeMessage, now: number): Promise<void> {
   const events = eventsFor(env, message);
   if (events.length === 0) return;
   const db = getDb(env.DB);
@@ -174,7 +174,7 @@ export async function signWebhook(secret: string, id: string, timestampSeconds: 
  * Idempotent: each attempt's outcome is written before the next event is read, so a re-run alarm only repeats an
  * attempt whose result was never recorded (receivers dedupe by webhook-id).
  */
-export async function deliverDueWebhooks(env: Env, apiKeyId: string, now = Date.now(), send: WebhookSend = upstreamSeams.webhooks ?? fetch): Promise<number | null> {
+export async function deliverDueWebhooks(env: Env, apiKeyId: string, now: number, send: WebhookSend = upstreamSeams.webhooks ?? fetch): Promise<number | null> {
   const db = getDb(env.DB);
   const [key] = await db
     .select({ url: apiKeys.webhookUrl, secret: apiKeys.webhookSecret, revokedAt: apiKeys.revokedAt })
@@ -276,6 +276,6 @@ export function toWebhookEventView(row: EventRow): WebhookEventView {
 }
 
 /** The sweep forgets delivery records older than 30 days. */
-export async function purgeWebhookEvents(db: Db, now = Date.now()): Promise<void> {
+export async function purgeWebhookEvents(db: Db, now: number): Promise<void> {
   await db.delete(webhookEvents).where(and(sql`${webhookEvents.createdAt} < ${now - 30 * 86_400_000}`, sql`${webhookEvents.status} <> 'pending'`));
 }
