@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { ReviewQueueItem, ReviewVerification } from "../../schema/admin";
 import { formatNaira, koboToNaira, nairaToKobo } from "../../schema/money";
-import { auditSqlInsert, sqlString } from "../db/admin-sql";
+import { auditInsert } from "../db/admin-sql";
 import type { Db } from "../db/client";
 import { auditLog, payments, users } from "../db/tables";
 import { AppError } from "../lib/errors";
@@ -333,18 +333,14 @@ async function resolveReview(deps: PaymentDeps, item: QueueItem, input: ResolveI
       });
     }
   }
-  const auditRow = db.run(
-    sql.raw(
-      auditSqlInsert({
-        actor: input.operator.email,
-        action: input.action === "credit" ? "review.credit" : "review.refuse",
-        detail: { kind: item.kind, reviewId: item.id, paymentId: item.payment_id, userId: item.user.id, amount: amountKobo === null ? null : koboToNaira(amountKobo), operatorId: input.operator.id, provider: check.view },
-        reason: input.reason,
-        subject: item.id,
-        previousSql: sqlString(JSON.stringify("open")),
-      }),
-    ),
-  );
+  const auditRow = auditInsert(db, {
+    actor: input.operator.email,
+    action: input.action === "credit" ? "review.credit" : "review.refuse",
+    detail: { kind: item.kind, reviewId: item.id, paymentId: item.payment_id, userId: item.user.id, amount: amountKobo === null ? null : koboToNaira(amountKobo), operatorId: input.operator.id, provider: check.view },
+    reason: input.reason,
+    subject: item.id,
+    previous: JSON.stringify("open"),
+  });
   const { review, balance } = await resolvePaymentReview(
     deps.env,
     {
@@ -370,21 +366,17 @@ async function resolveCard(deps: PaymentDeps, item: QueueItem, input: ResolveInp
   // amount, under the payment's own ledger key (a late webhook then finds it taken), and moves a failed one to failed.
   const outcome = await confirmCardPayment(deps, payment.id);
   const after = await paymentOf(db, payment.id);
-  const noResolutionYet = `NOT EXISTS (SELECT 1 FROM audit_log WHERE subject = ${sqlString(payment.id)} AND action IN (${RESOLVE_ACTIONS.map(sqlString).join(", ")}))`;
-  const auditFor = (action: (typeof RESOLVE_ACTIONS)[number], onlyIf: string) =>
-    db.run(
-      sql.raw(
-        auditSqlInsert({
-          actor: input.operator.email,
-          action,
-          detail: { kind: "card", paymentId: payment.id, userId: payment.userId, amount: action === "review.credit" ? koboToNaira(payment.amountKobo) : null, operatorId: input.operator.id, provider: check.view },
-          reason: input.reason,
-          subject: payment.id,
-          previousSql: sqlString(JSON.stringify(payment.status)),
-          onlyIf,
-        }),
-      ),
-    );
+  const noResolutionYet = sql`NOT EXISTS (SELECT 1 FROM ${auditLog} WHERE ${auditLog.subject} = ${payment.id} AND ${inArray(auditLog.action, [...RESOLVE_ACTIONS])})`;
+  const auditFor = (action: (typeof RESOLVE_ACTIONS)[number], onlyIf: SQL) =>
+    auditInsert(db, {
+      actor: input.operator.email,
+      action,
+      detail: { kind: "card", paymentId: payment.id, userId: payment.userId, amount: action === "review.credit" ? koboToNaira(payment.amountKobo) : null, operatorId: input.operator.id, provider: check.view },
+      reason: input.reason,
+      subject: payment.id,
+      previous: JSON.stringify(payment.status),
+      onlyIf,
+    });
 
   if (input.action === "credit") {
     if (outcome !== "success") {
@@ -401,9 +393,9 @@ async function resolveCard(deps: PaymentDeps, item: QueueItem, input: ResolveInp
   } else {
     if (outcome === "success") throw new AppError("CONFLICT", "Squad reports this charge successful: it has been credited, not refused.");
     if (after.status !== "pending") throw new AppError("INVALID_STATE", `Squad reports this checkout ${after.status.replace("_", " ")}: it is closed, nothing to refuse.`);
-    const isPending = `EXISTS (SELECT 1 FROM payments WHERE id = ${sqlString(payment.id)} AND status = 'pending')`;
+    const isPending = sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.id} = ${payment.id} AND ${payments.status} = 'pending')`;
     const [written, moved] = await db.batch([
-      auditFor("review.refuse", `${noResolutionYet} AND ${isPending}`),
+      auditFor("review.refuse", sql`${noResolutionYet} AND ${isPending}`),
       db.update(payments).set({ status: "refused", updatedAt: deps.clock.now() }).where(and(eq(payments.id, payment.id), eq(payments.status, "pending"))),
     ]);
     if ((moved.meta?.changes ?? 0) === 0 || (written.meta?.changes ?? 0) === 0) throw alreadyResolved();
