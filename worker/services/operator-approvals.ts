@@ -200,9 +200,12 @@ export function approvalSql(db: Db, row: ApprovalRow, operator: Operator, reason
       .update(o)
       .set({ status: "approved", decidedBy: operator.id, decidedByEmail: operator.email, decisionReason: reason, decidedAt: now })
       .where(and(eq(o.id, row.id), eq(o.status, "pending"), ne(o.requestedBy, operator.id), gt(o.expiresAt, now))),
-    db.run(
-      sql`SELECT CASE WHEN EXISTS (SELECT 1 FROM ${o} WHERE ${o.id} = ${row.id} AND ${o.status} = 'approved' AND ${o.decidedBy} = ${operator.id} AND ${o.decidedAt} = ${now}) THEN 1 ELSE json('approval not claimed') END`,
-    ),
+    // A select, not db.run(sql): drizzle's D1 batch binds only prepared builder queries' parameters.
+    db
+      .select({
+        claimed: sql<number>`CASE WHEN EXISTS (SELECT 1 FROM ${o} WHERE ${o.id} = ${row.id} AND ${o.status} = 'approved' AND ${o.decidedBy} = ${operator.id} AND ${o.decidedAt} = ${now}) THEN 1 ELSE json('approval not claimed') END`,
+      })
+      .from(sql`(SELECT 1) AS one`),
     ...changeSql(db, row, now),
     auditInsert(db, { actor: operator.email, action: `approval.approve.${row.kind}`, detail: { approvalId: row.id, requestedBy: row.requestedByEmail }, reason, subject: row.subject }, now),
   ];
