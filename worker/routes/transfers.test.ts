@@ -243,6 +243,18 @@ describe("a permanent account number (Settings)", () => {
     expect(logged.filter((line) => line.includes(details.bvn) || line.includes("22343210000"))).toEqual([]);
     vi.restoreAllMocks();
   });
+
+  it("a retry after an attempt whose answer was lost keeps the account Squad opened, never a BVN mismatch", async () => {
+    const user = await createUser();
+    const first = await api("/api/transfers/static-account", { token: user.token, json: details });
+    expect(first.status).toBe(200);
+    // Squad opened the account, but our side never kept it (the answer timed out on the way back, say).
+    await db().delete(virtualAccounts).where(eq(virtualAccounts.userId, user.id));
+    const retried = await api("/api/transfers/static-account", { token: user.token, json: details });
+    expect(retried.status).toBe(200);
+    expect(retried.data.data).toEqual(first.data.data);
+    expect((await api("/api/transfers/static-account", { token: user.token })).data.data.account_number).toBe(first.data.data.account_number);
+  });
 });
 
 describe("reconciliation: our credited transfers against Squad's list for the day", () => {
