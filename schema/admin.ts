@@ -466,7 +466,9 @@ export type ReviewQueueReason =
   // A bank transfer into a Squad virtual account (issue 31): another amount, after the window, not confirmed by Squad.
   | "transfer_amount_mismatch"
   | "transfer_late"
-  | "transfer_unverified";
+  | "transfer_unverified"
+  // A transfer into an account we do not know: no customer; closed here, credited only by a manual credit to its owner.
+  | "transfer_unknown_account";
 
 export interface ReviewQueueItem {
   kind: "crypto" | "card" | "transfer";
@@ -475,7 +477,8 @@ export interface ReviewQueueItem {
   reason: ReviewQueueReason;
   payment_id: string;
   provider_payment_id: string;
-  user: { id: string; email: string; username: string };
+  /** Null for a transfer into an account we do not know (nobody to credit). */
+  user: { id: string; email: string; username: string } | null;
   expected_currency: string | null;
   expected_amount: string | null;
   pay_currency: string | null;
