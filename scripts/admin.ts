@@ -332,6 +332,9 @@ async function run(): Promise<void> {
     if (command && command !== "help") process.exit(2);
     return;
   }
+  // What can be refused without the database is refused before it opens (starting workerd takes seconds).
+  if (command === "reconcile-transfers" && !isReconciliationDay(typeof flags.date === "string" ? flags.date : "")) fail("Give the day as --date YYYY-MM-DD.");
+  if (command === "resolve-review") return main();
   if (!flags.remote) ensureDevVars();
   database = await openDatabase();
   try {
