@@ -21,9 +21,9 @@ test.afterEach(async () => {
 });
 
 test("the operator CLI changes a setting the API then serves, and a manual credit reaches the ledger, its reason only the audit log", async ({ request }) => {
-  // Each CLI command starts its own workerd on the journeys' database (wrangler's platform proxy), several seconds each
-  // on a busy machine: eight of them need more than the default journey timeout.
-  test.setTimeout(180_000);
+  // Each CLI command loads wrangler and starts its own workerd on the journeys' database (wrangler's platform proxy):
+  // about 30 s each with the machine's load at 30, so eight of them need more than the default journey timeout.
+  test.setTimeout(300_000);
   const email = `operator-${Date.now()}@example.com`;
   const reg = await request.post("/api/register/", {
     data: { username: "Adaeze", number: "08031234567", email, password: "secret123" },
