@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../app";
 import { manualEntrySql } from "../db/admin-sql";
-import { runAdminChange } from "../services/operator-actions";
+import { runAdminChange } from "../services/console";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { makeOperator } from "../test/operators";
 

@@ -57,27 +57,46 @@ import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { requireOperator } from "../middleware/operator";
-import { changeSettingCommand, notifyCustomers, resendVerification, sendGroupMail, settleOrder, settleRental, verifyDeposit } from "../services/console/operator-commands";
-import { manualEntry, notifyOperators, setBlocked, type Operator } from "../services/operator-actions";
 import {
+  applyUnsubscribe,
+  approve,
+  changeSettingCommand,
   customerDetail,
+  endCustomerSessions,
+  getQueueItem,
+  groupMessage,
+  holdLargeEntry,
+  listApprovals,
   listAudit,
   listDeposits,
+  type ListFilter,
   listOrders,
   listRentals,
+  listReviewQueue,
+  manualEntry,
+  MAX_RECIPIENTS_PER_SEND,
+  notifyCustomers,
+  notifyOperators,
+  type Operator,
   overview,
+  recipientsFor,
   reconcileNow,
+  reject,
+  requestSecondFactorReset,
+  resendVerification,
+  resolveQueueItem,
   searchCustomers,
-  type ListFilter,
-} from "../services/operator-console";
-import { applyUnsubscribe, groupMessage, MAX_RECIPIENTS_PER_SEND, recipientsFor } from "../services/operator-mail";
-import { getQueueItem, listReviewQueue, resolveQueueItem, verifyQueueItem } from "../services/review-queue";
-import { getSettings } from "../services/settings";
-import { approve, holdLargeEntry, listApprovals, reject, requestSecondFactorReset } from "../services/operator-approvals";
-import { endCustomerSessions } from "../services/operator-sessions";
+  sendGroupMail,
+  setBlocked,
+  settleOrder,
+  settleRental,
+  verifyDeposit,
+  verifyQueueItem,
+} from "../services/console";
+import { listTransferDeposits, reconcileTransfers } from "../services/funding";
+import { getSettings } from "../services/kernel";
 import { UpstreamFault } from "../providers/upstream-http";
 import { paymentDepsOf, rentalDepsOf, smsDepsOf } from "./flow-deps";
-import { listTransferDeposits, reconcileTransfers } from "../services/bank-transfers";
 
 const operatorOf = (c: Context<AppEnv>): Operator => ({ id: c.var.user.id, email: c.var.user.email });
 

@@ -7,19 +7,15 @@ import { getDb } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { emailSenderFor } from "../../providers/email/select";
-import { sendAccountEmail, verificationEmail } from "../account-emails";
-import type { PaymentDeps, RentalDeps, SmsDeps } from "../deps";
-import { emailVerificationInsert, verificationLink } from "../email-verification";
-import { recheckTransfer } from "../bank-transfers";
-import { audit, changeSetting, findCustomer, onlineCustomerIds, runAdminChange, sendToast, type Operator } from "../operator-actions";
-import { requestThresholdChange } from "../operator-approvals";
-import { findDeposit } from "../operator-console";
-import { GROUP_MAIL_LIMIT, groupMessage, MAX_RECIPIENTS_PER_SEND, recipientsFor } from "../operator-mail";
-import { confirmCardPayment, settleInvoice } from "../payments";
-import { enforceRateLimit } from "../rate-limit";
-import { settleRentalNow } from "../rentals";
-import { getSettings } from "../settings";
-import { settleSmsOrderNow } from "../sms-poll";
+import { emailVerificationInsert, sendAccountEmail, verificationEmail, verificationLink } from "../accounts";
+import { confirmCardPayment, recheckTransfer, settleInvoice } from "../funding";
+import { enforceRateLimit, getSettings, type PaymentDeps, type RentalDeps, type SmsDeps } from "../kernel";
+import { settleRentalNow } from "../rent";
+import { settleSmsOrderNow } from "../sms";
+import { audit, changeSetting, findCustomer, onlineCustomerIds, runAdminChange, sendToast, type Operator } from "./operator-actions";
+import { requestThresholdChange } from "./operator-approvals";
+import { findDeposit } from "./operator-console";
+import { GROUP_MAIL_LIMIT, groupMessage, MAX_RECIPIENTS_PER_SEND, recipientsFor } from "./operator-mail";
 
 /**
  * The operator console's commands that the routes used to run themselves (issue 29): a route validates its params,
