@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { PaymentStatus, RentalStatus, RentUnit, SmsOrderStatus } from "./constants";
-import type { SettingKey, SettingValue } from "./settings";
+import { settingSchemas, type SettingKey, type SettingValue } from "./settings";
 
 /**
  * Bodies of the operator console's API (/api/admin/*, worker/routes/admin.ts). Every change carries a reason: the
@@ -104,7 +104,82 @@ export const reviewResolveSchema = z.object({
   reason,
 });
 
-export const periodSchema = z.enum(["today", "7d", "30d"]);
+export const periodSchema = z.enum(["today", "7d", "30d"], { message: "period must be today, 7d or 30d." });
+
+// ---- Path params and query strings of /api/admin/* (issue 29: every one read through a schema, 4xx when it fails) ----
+
+/** An id in a path (a customer, payment, review, order, rental or approval): ours are UUIDs or short provider refs. */
+export const adminIdParamSchema = z.object({
+  id: z.string().trim().min(1, "The id is missing.").max(128, "The id is at most 128 characters.").regex(/^[A-Za-z0-9_.:-]+$/, "The id may hold only letters, digits and _ . : -"),
+});
+
+/** PATCH /admin/settings/:key: one of the settings the product reads. */
+export const settingKeyParamSchema = z.object({
+  key: z.enum(Object.keys(settingSchemas) as [SettingKey, ...SettingKey[]], { message: `Unknown setting. Known: ${Object.keys(settingSchemas).join(", ")}` }),
+});
+
+/** A yes/no switch in a query string (?test=1, ?stuck=1): absent, empty, 0 or false is off. */
+const querySwitch = z
+  .enum(["1", "0", "true", "false", ""], { message: "Use 1 or 0." })
+  .optional()
+  .transform((v) => v === "1" || v === "true");
+/** A free-text filter: trimmed, empty means "no filter". */
+const queryText = (name: string, max = 200) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${name} is at most ${max} characters.`)
+    .optional()
+    .transform((v) => v || undefined);
+const queryLimit = z.coerce.number({ message: "limit must be a number." }).int("limit must be a whole number.").min(1, "limit is at least 1.").max(500, "limit is at most 500.").optional();
+
+/** The console's "show test activity" toggle: sandbox accounts' rows are left out unless it is on. */
+const testToggle = { test: querySwitch };
+
+export const overviewQuerySchema = z.object({ period: periodSchema.default("today"), ...testToggle });
+
+export const customerSearchQuerySchema = z.object({ q: z.string().trim().max(200, "q is at most 200 characters.").default(""), ...testToggle });
+
+/** GET /admin/orders, /admin/rentals, /admin/deposits: the console's filters. */
+export const listQuerySchema = z.object({
+  status: z.string().trim().max(40).regex(/^[a-z_]*$/, "status is one status word (e.g. waiting).").optional().transform((v) => v || undefined),
+  provider: queryText("provider", 60),
+  service: queryText("service", 100),
+  user: queryText("user", 128),
+  customer: queryText("customer"),
+  since: z.coerce.number({ message: "since must be a time in milliseconds." }).int("since must be a whole number.").min(0, "since must not be negative.").optional(),
+  stuck: querySwitch,
+  limit: queryLimit,
+  ...testToggle,
+});
+
+export const depositListQuerySchema = listQuerySchema.extend({
+  channel: z.enum(["card", "crypto", "transfer", ""], { message: "channel is one of card, crypto, transfer." }).optional().transform((v) => v || undefined),
+});
+
+/** GET /admin/audit: who, what (a prefix), which subject; pages by id. */
+export const auditListQuerySchema = z.object({
+  actor: queryText("actor"),
+  action: queryText("action", 60),
+  subject: queryText("subject", 128),
+  before: z.coerce.number({ message: "before must be an audit row id." }).int("before must be an audit row id.").min(1, "before must be an audit row id.").optional(),
+  limit: queryLimit,
+  ...testToggle,
+});
+
+/** GET /admin/transfers/reconcile?date=YYYY-MM-DD: one UTC day. */
+export const transferReconcileQuerySchema = z.object({
+  date: z
+    .string({ message: "date must be YYYY-MM-DD." })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "date must be YYYY-MM-DD.")
+    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), "date must be a real day (YYYY-MM-DD)."),
+});
+
+/** GET /admin/unsubscribe?u=&t= (the link in a group e-mail): an invalid one is answered as "not valid", never 500. */
+export const unsubscribeQuerySchema = z.object({
+  u: z.string().max(128).catch(""),
+  t: z.string().max(256).catch(""),
+});
 
 // ---- What the console sends (the bodies above as a client writes them, before the server's defaults) ----
 
@@ -391,7 +466,9 @@ export type ReviewQueueReason =
   // A bank transfer into a Squad virtual account (issue 31): another amount, after the window, not confirmed by Squad.
   | "transfer_amount_mismatch"
   | "transfer_late"
-  | "transfer_unverified";
+  | "transfer_unverified"
+  // A transfer into an account we do not know: no customer; closed here, credited only by a manual credit to its owner.
+  | "transfer_unknown_account";
 
 export interface ReviewQueueItem {
   kind: "crypto" | "card" | "transfer";
@@ -400,7 +477,8 @@ export interface ReviewQueueItem {
   reason: ReviewQueueReason;
   payment_id: string;
   provider_payment_id: string;
-  user: { id: string; email: string; username: string };
+  /** Null for a transfer into an account we do not know (nobody to credit). */
+  user: { id: string; email: string; username: string } | null;
   expected_currency: string | null;
   expected_amount: string | null;
   pay_currency: string | null;

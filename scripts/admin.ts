@@ -2,27 +2,30 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
+import { eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { getPlatformProxy } from "wrangler";
 import {
   auditSql,
   COUNT_USERS_SQL,
-  findUserSql,
+  findUserQuery,
   manualEntrySql,
   RECONCILE_SQL,
-  renderSqlText,
   reviewQueueSql,
   setRoleSql,
   setSettingSql,
   stuckSql,
-  type AdminStatement,
+  type AdminChange,
   providerOrdersSql,
   UPSTREAM_HEALTH_SQL,
-  userLedgerSql,
+  userLedgerQuery,
 } from "../worker/db/admin-sql";
+import * as tables from "../worker/db/tables";
 import { SETTING_DEFAULTS } from "../schema/settings";
 import { summariseProviderOrders, type ProviderOrderRow } from "../worker/services/sms/provider-stats";
 import { createSquadVirtualAccountClient } from "../worker/providers/payments/squad-virtual-accounts";
 import { compareTransfers, isReconciliationDay } from "../worker/services/funding/transfer-reconciliation";
-import { ensureDevVars, root, wrangler } from "./local-env";
+import { ensureDevVars, lockedBeforeWriting, root } from "./local-env";
 
 /**
  * The operator CLI: `npm run admin -- <command> [args] [--remote] [--persist-to DIR] [--actor NAME] [--reason TEXT]`.
@@ -89,30 +92,64 @@ const [command, ...args] = positional;
 const actor = typeof flags.actor === "string" ? flags.actor : (process.env.USER ?? userInfo().username ?? "operator");
 const reason = typeof flags.reason === "string" ? flags.reason : null;
 
-function target(): string[] {
-  if (flags.remote) return ["--remote"];
-  const out = ["--local"];
-  if (typeof flags["persist-to"] === "string") out.push("--persist-to", flags["persist-to"]);
-  return out;
-}
-
-type Result = { results: Record<string, unknown>[]; success: boolean };
-
-function run(sql: string): Result[] {
+/**
+ * The D1 the CLI works on, as a real binding from wrangler's getPlatformProxy (the same local SQLite file `npm start`
+ * and `wrangler d1 execute --local` use, or with --remote the deployed database through wrangler's remote bindings),
+ * so every change runs as drizzle queries with bound values in one batch, as in the console: nothing is rendered to
+ * SQL text or split on `;` or newlines (issue 29). Only the D1 binding is configured, so nothing else starts.
+ */
+async function openDatabase() {
+  const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
+  const block = toml.slice(toml.indexOf("[[d1_databases]]")).split(/\n\s*\n/)[0];
+  const field = (name: string) => new RegExp(`^${name}\\s*=\\s*"([^"]*)"`, "m").exec(block)?.[1] ?? "";
   const dir = mkdtempSync(path.join(tmpdir(), "admin-"));
-  try {
-    const file = path.join(dir, "statements.sql");
-    writeFileSync(file, sql);
-    // Locally the running server may hold the database's lock for a moment: retried (scripts/local-env.ts).
-    const out = wrangler(["d1", "execute", "DB", ...target(), "--file", file, "--json", "--yes"], { quiet: true, retryWhileLocked: !flags.remote });
-    return JSON.parse(out.slice(out.indexOf("["))) as Result[];
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const configPath = path.join(dir, "wrangler.json");
+  writeFileSync(
+    configPath,
+    JSON.stringify({
+      name: "virtual-numbers-admin",
+      compatibility_date: /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1],
+      d1_databases: [{ binding: "DB", database_name: field("database_name"), database_id: field("database_id"), ...(flags.remote ? { remote: true } : {}) }],
+    }),
+  );
+  // `wrangler d1 execute --local [--persist-to DIR]` keeps its SQLite under DIR/v3 (default .wrangler/state/v3).
+  const stateDir = typeof flags["persist-to"] === "string" ? path.resolve(flags["persist-to"]) : path.join(root, ".wrangler", "state");
+  const proxy = await getPlatformProxy<{ DB: D1Binding }>({
+    configPath,
+    envFiles: [],
+    persist: flags.remote ? false : { path: path.join(stateDir, "v3") },
+    remoteBindings: Boolean(flags.remote),
+  });
+  return { d1: proxy.env.DB, db: drizzle(proxy.env.DB, { schema: tables }), dispose: async () => {
+      await proxy.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    } };
 }
 
-function rows(sql: string): Record<string, unknown>[] {
-  return run(sql).flatMap((r) => r.results ?? []);
+/** The binding's shape as the CLI uses it (this Node project has no Workers types; drizzle's d1 driver reads it). */
+type D1Binding = Parameters<typeof drizzle>[0] & { prepare(sql: string): { all<T>(): Promise<{ results?: T[] }> } };
+type Database = Awaited<ReturnType<typeof openDatabase>>;
+let database: Database;
+
+/** A read: one statement of fixed SQL (no operator text in it), run as it is. */
+async function rows(sqlText: string): Promise<Record<string, unknown>[]> {
+  return whileLocked(async () => (await database.d1.prepare(sqlText).all<Record<string, unknown>>()).results ?? []);
+}
+
+/**
+ * Locally the CLI's binding opens the same SQLite file a running `npm start` serves, and neither waits for the other's
+ * lock (decision 044): a statement refused with SQLITE_BUSY was refused before anything committed, so it runs again
+ * with back-off; an "internal error" (the lock met after the commit) is never re-run.
+ */
+async function whileLocked<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (flags.remote || attempt >= 8 || !lockedBeforeWriting(String(err instanceof Error ? `${err.message} ${String(err.cause ?? "")}` : err))) throw err;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(100 * 2 ** (attempt - 1), 2000)));
+    }
+  }
 }
 
 function num(value: string | boolean | undefined, name: string): number {
@@ -126,16 +163,17 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function findUser(ref: string | undefined) {
+async function findUser(ref: string | undefined) {
   if (!ref) fail("Give the user's email or id.");
-  const [user] = rows(findUserSql(ref));
+  const [user] = await findUserQuery(database.db, ref);
   if (!user) fail(`No user with email or id "${ref}".`);
-  return user as { id: string; email: string; username: string; role: string; balance_kobo: number };
+  return user;
 }
 
-function change(statements: AdminStatement[], summary: string) {
-  // Rendered as literals for wrangler's --file, which splits on semicolons outside them: a reason's newlines stay in it.
-  run(renderSqlText(statements));
+/** One operator change and its audit row: one batch, every value bound (a reason's newlines and quotes stay as typed). */
+async function change(build: (db: Database["db"]) => AdminChange, summary: string) {
+  const queries = build(database.db);
+  await whileLocked(() => database.db.batch(queries as [AdminChange[number], ...AdminChange]));
   console.log(`${summary} (recorded in audit_log by ${actor}${reason ? `: ${reason}` : ""})`);
 }
 
@@ -148,10 +186,10 @@ async function reconcileTransfersCommand(): Promise<void> {
   const day = typeof flags.date === "string" ? flags.date : "";
   if (!isReconciliationDay(day)) fail("Give the day as --date YYYY-MM-DD.");
   const start = Date.parse(`${day}T00:00:00Z`);
-  const ours = rows(
+  const ours = (await rows(
     `SELECT id, account_number AS accountNumber, credited_kobo AS creditedKobo FROM payments
       WHERE provider = 'squad_transfer' AND status = 'credited' AND credited_at >= ${start} AND credited_at < ${start + 86_400_000}`,
-  ) as { id: string; accountNumber: string | null; creditedKobo: number }[];
+  )) as { id: string; accountNumber: string | null; creditedKobo: number }[];
   let secretKey = process.env.SQUAD_SECRET_KEY ?? "";
   let baseUrl = process.env.SQUAD_BASE_URL ?? "";
   if (!flags.remote && !secretKey) {
@@ -171,44 +209,50 @@ async function reconcileTransfersCommand(): Promise<void> {
   fail(`${report.differences.length} difference(s): look at each in the console (Deposits, Transfers).`);
 }
 
-function main() {
-  if (!flags.remote) ensureDevVars();
+const KNOWN_COMMANDS = new Set([
+  "grant-operator", "revoke-operator", "settings", "set-rate", "set-markups", "set-rate-settings", "set-referral-reward", "set", "ledger",
+  "credit", "debit", "stuck", "reviews", "resolve-review", "health", "reconcile", "reconcile-transfers", "audit",
+]);
+
+async function main(): Promise<void> {
   switch (command) {
     case "grant-operator":
     case "revoke-operator": {
-      const user = findUser(args[0]);
+      const user = await findUser(args[0]);
       if (!reason) fail('A reason is required: --reason "..."');
       const role = command === "grant-operator" ? "operator" : "customer";
-      return change(setRoleSql(user.id, role, actor, reason), `${user.email} is now ${role === "operator" ? "an operator" : "a customer"}`);
+      return change((db) => setRoleSql(db, user.id, role, actor, reason), `${user.email} is now ${role === "operator" ? "an operator" : "a customer"}`);
     }
     case "settings": {
-      const list = rows(args[0] ? `SELECT key, value FROM settings WHERE key = '${args[0].replaceAll("'", "''")}'` : "SELECT key, value FROM settings ORDER BY key");
+      const list = args[0]
+        ? await database.db.select().from(tables.settings).where(eq(tables.settings.key, args[0]))
+        : await database.db.select().from(tables.settings).orderBy(tables.settings.key);
       for (const r of list) console.log(`${r.key}: ${r.value}`);
       return;
     }
     case "set-rate": {
       const rate = num(args[0], "rate");
-      if (!flags["crypto-too"]) return change(setSettingSql("exchange_rate", { rate }, actor, reason), `exchange_rate = ${args[0]}`);
+      if (!flags["crypto-too"]) return change((db) => setSettingSql(db, "exchange_rate", { rate }, actor, reason), `exchange_rate = ${args[0]}`);
       // The spec's original client shows get-rate's `rate` as the crypto deposit rate: one change makes both the same.
-      const [current] = rows("SELECT value FROM settings WHERE key = 'rate_settings'");
+      const [current] = await database.db.select().from(tables.settings).where(eq(tables.settings.key, "rate_settings"));
       const funding = { ...SETTING_DEFAULTS.rate_settings, ...(current ? (JSON.parse(String(current.value)) as object) : {}), rate };
       return change(
-        [...setSettingSql("exchange_rate", { rate }, actor, reason), ...setSettingSql("rate_settings", funding, actor, reason)],
+        (db) => [...setSettingSql(db, "exchange_rate", { rate }, actor, reason), ...setSettingSql(db, "rate_settings", funding, actor, reason)],
         `exchange_rate = rate_settings.rate = ${args[0]}`,
       );
     }
     case "set-markups":
       return change(
-        setSettingSql("costs", { low_cost: num(flags.low, "--low"), high_cost: num(flags.high, "--high"), rent_cost: num(flags.rent, "--rent") }, actor, reason),
+        (db) => setSettingSql(db, "costs", { low_cost: num(flags.low, "--low"), high_cost: num(flags.high, "--high"), rent_cost: num(flags.rent, "--rent") }, actor, reason),
         "costs updated",
       );
     case "set-rate-settings":
       return change(
-        setSettingSql("rate_settings", { cryptomin: num(flags.cryptomin, "--cryptomin"), rate: num(flags.rate, "--rate"), squadmin: num(flags.squadmin, "--squadmin") }, actor, reason),
+        (db) => setSettingSql(db, "rate_settings", { cryptomin: num(flags.cryptomin, "--cryptomin"), rate: num(flags.rate, "--rate"), squadmin: num(flags.squadmin, "--squadmin") }, actor, reason),
         "rate_settings updated",
       );
     case "set-referral-reward":
-      return change(setSettingSql("referral_reward_percent", { percent: num(args[0], "percent") }, actor, reason), `referral reward = ${args[0]}%`);
+      return change((db) => setSettingSql(db, "referral_reward_percent", { percent: num(args[0], "percent") }, actor, reason), `referral reward = ${args[0]}%`);
     case "set": {
       if (!args[0] || args[1] === undefined) fail("Usage: set <key> '<json>'");
       let value: unknown;
@@ -217,24 +261,24 @@ function main() {
       } catch {
         fail("The value must be JSON (quote it in the shell).");
       }
-      return change(setSettingSql(args[0], value, actor, reason), `${args[0]} updated`);
+      return change((db) => setSettingSql(db, args[0], value, actor, reason), `${args[0]} updated`);
     }
     case "ledger": {
-      const user = findUser(args[0]);
+      const user = await findUser(args[0]);
       console.log(`${user.email}  balance ₦${(Number(user.balance_kobo) / 100).toFixed(2)}`);
-      console.table(rows(userLedgerSql(user.id, typeof flags.limit === "string" ? Number(flags.limit) : 50)));
+      console.table(await userLedgerQuery(database.db, user.id, typeof flags.limit === "string" ? Number(flags.limit) : 50));
       return;
     }
     case "credit":
     case "debit": {
-      const user = findUser(args[0]);
+      const user = await findUser(args[0]);
       const naira = num(args[1], "amount");
       if (naira <= 0) fail("The amount must be positive; use credit or debit for the direction.");
       if (!reason) fail("A reason is required: --reason \"...\"");
       const kobo = Math.round(naira * 100) * (command === "credit" ? 1 : -1);
       try {
         const message = typeof flags.message === "string" ? flags.message : null;
-        change(manualEntrySql({ userId: user.id, amountKobo: kobo, reason, customerMessage: message, actor, entryId: randomUUID() }), `${command} ₦${naira.toFixed(2)} for ${user.email}`);
+        await change((db) => manualEntrySql(db, { userId: user.id, amountKobo: kobo, reason, customerMessage: message, actor, entryId: randomUUID() }), `${command} ₦${naira.toFixed(2)} for ${user.email}`);
       } catch (err) {
         if (String(err).includes("CHECK") || String(err).includes("failed")) fail(`Refused: ${user.email} has ₦${(Number(user.balance_kobo) / 100).toFixed(2)}; a debit may not overdraw the wallet.`);
         throw err;
@@ -242,13 +286,13 @@ function main() {
       return;
     }
     case "stuck": {
-      const list = rows(stuckSql(typeof flags.minutes === "string" ? Number(flags.minutes) : 30));
+      const list = await rows(stuckSql(typeof flags.minutes === "string" ? Number(flags.minutes) : 30));
       if (list.length === 0) console.log("Nothing stuck.");
       else console.table(list);
       return;
     }
     case "reviews": {
-      const list = rows(reviewQueueSql(typeof flags.minutes === "string" ? num(flags.minutes, "--minutes") : 30));
+      const list = await rows(reviewQueueSql(typeof flags.minutes === "string" ? num(flags.minutes, "--minutes") : 30));
       if (list.length === 0) console.log("The review queue is empty.");
       else console.table(list);
       return;
@@ -263,22 +307,21 @@ function main() {
       );
     // falls through: fail() never returns
     case "health": {
-      const health = rows(UPSTREAM_HEALTH_SQL);
+      const health = await rows(UPSTREAM_HEALTH_SQL);
       if (health.length === 0) console.log("No health check yet: the cron sweep records one every 5 minutes.");
       else console.table(health);
       const low = health.filter((h) => h.status === "low");
       for (const h of low) console.log(`HIDDEN: ${h.provider} is below its floor ($${h.balance_usd} < $${h.floor_usd}): top it up.`);
       const hours = typeof flags.hours === "string" ? num(flags.hours, "--hours") : 24;
-      const stats = summariseProviderOrders(rows(providerOrdersSql(Date.now() - hours * 3_600_000)) as unknown as ProviderOrderRow[]);
+      const stats = summariseProviderOrders((await rows(providerOrdersSql(Date.now() - hours * 3_600_000))) as unknown as ProviderOrderRow[]);
       console.log(`Orders in the last ${hours} h:`);
       if (stats.length === 0) console.log("none");
       else console.table(stats);
       return;
     }
     case "reconcile": {
-      // Both reads in one run: one wrangler start instead of two, and the counts and the check see the same database.
-      const [countRows = [], bad = []] = run(`${COUNT_USERS_SQL}\n${RECONCILE_SQL}`).map((r) => r.results ?? []);
-      const counts = countRows[0];
+      const [counts] = await rows(COUNT_USERS_SQL);
+      const bad = await rows(RECONCILE_SQL);
       if (bad.length === 0) {
         console.log(`Ledger reconciled: ${counts?.users ?? 0} users, ${counts?.ledger_rows ?? 0} ledger rows, every balance = sum of its ledger rows and >= 0.`);
         return;
@@ -288,10 +331,9 @@ function main() {
     }
     // falls through: fail() never returns
     case "reconcile-transfers":
-      reconcileTransfersCommand().catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));
-      return;
+      return reconcileTransfersCommand();
     case "audit": {
-      const list = rows(auditSql(typeof flags.limit === "string" ? Number(flags.limit) : 20));
+      const list = await rows(auditSql(typeof flags.limit === "string" ? Number(flags.limit) : 20));
       // --json: the rows exactly as stored (a reason's newlines and quotes included), for scripts and tests.
       if (flags.json) console.log(JSON.stringify(list));
       else console.table(list);
@@ -303,8 +345,22 @@ function main() {
   }
 }
 
-try {
-  main();
-} catch (err) {
-  fail(err instanceof Error ? err.message : String(err));
+async function run(): Promise<void> {
+  if (!command || command === "help" || !KNOWN_COMMANDS.has(command)) {
+    console.log(USAGE);
+    if (command && command !== "help") process.exit(2);
+    return;
+  }
+  // What can be refused without the database is refused before it opens (starting workerd takes seconds).
+  if (command === "reconcile-transfers" && !isReconciliationDay(typeof flags.date === "string" ? flags.date : "")) fail("Give the day as --date YYYY-MM-DD.");
+  if (command === "resolve-review") return main();
+  if (!flags.remote) ensureDevVars();
+  database = await openDatabase();
+  try {
+    await main();
+  } finally {
+    await database.dispose();
+  }
 }
+
+run().catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));

@@ -7,25 +7,25 @@ import {
   manualEntrySql,
   providerOrdersSql,
   RECONCILE_SQL,
-  renderSqlText,
-  renderStatement,
   setRoleSql,
   setSettingSql,
   stuckSql,
   UPSTREAM_HEALTH_SQL,
-  type AdminStatement,
+  type AdminChange,
 } from "./admin-sql";
+import { getDb } from "./client";
 
-// The operator CLI runs exactly these statements through `wrangler d1 execute`, rendered as literals (wrangler splits its
-// file on the semicolons outside them); here each rendered statement runs against the test D1.
-async function exec(statements: AdminStatement[]) {
-  for (const statement of statements) await env.DB.prepare(renderStatement(statement)).run();
+// The console and the operator CLI (scripts/admin.ts, over wrangler's D1 binding) run exactly these drizzle queries as
+// one D1 batch each; here they run against the test D1.
+const d = () => getDb(env.DB);
+async function exec(change: AdminChange) {
+  await d().batch(change as [AdminChange[number], ...AdminChange]);
 }
 
 describe("operator statements", () => {
   it("a changed setting is served by the API and audited", async () => {
     const user = await createUser();
-    await exec(setSettingSql("rate_settings", { cryptomin: 7, rate: 1620, squadmin: 2000 }, "ops@test", "new minimums"));
+    await exec(setSettingSql(d(), "rate_settings", { cryptomin: 7, rate: 1620, squadmin: 2000 }, "ops@test", "new minimums"));
     clearSettingsCache();
     const res = await api("/api/get-rate", { token: user.token });
     expect(res.status).toBe(200);
@@ -36,13 +36,13 @@ describe("operator statements", () => {
   });
 
   it("refuses an invalid setting before anything is written", () => {
-    expect(() => setSettingSql("exchange_rate", { rate: -5 }, "ops", null)).toThrow(/Invalid value for exchange_rate/);
-    expect(() => setSettingSql("no_such_key", {}, "ops", null)).toThrow(/Unknown setting/);
+    expect(() => setSettingSql(d(), "exchange_rate", { rate: -5 }, "ops", null)).toThrow(/Invalid value for exchange_rate/);
+    expect(() => setSettingSql(d(), "no_such_key", {}, "ops", null)).toThrow(/Unknown setting/);
   });
 
   it("a manual credit is a ledger row with its reason; a replayed statement applies once; an overdraft is refused", async () => {
     const user = await createUser();
-    const credit = manualEntrySql({ userId: user.id, amountKobo: 250_000, reason: "goodwill for outage", actor: "ops", entryId: "e1" });
+    const credit = manualEntrySql(d(), { userId: user.id, amountKobo: 250_000, reason: "goodwill for outage", actor: "ops", entryId: "e1" });
     await exec(credit);
     await exec([credit[1]]); // the same ledger statement again (e.g. a retried CLI run)
     expect(await balanceOf(user.id)).toBe(250_000);
@@ -50,40 +50,42 @@ describe("operator statements", () => {
     // The customer's history shows a neutral label; the reason is the audit row's only.
     expect(row).toEqual({ kind: "admin", note: "Adjustment by support (deposit)", amount_kobo: 250_000 });
 
-    const overdraft = manualEntrySql({ userId: user.id, amountKobo: -300_000, reason: "chargeback", actor: "ops", entryId: "e2" });
+    const overdraft = manualEntrySql(d(), { userId: user.id, amountKobo: -300_000, reason: "chargeback", actor: "ops", entryId: "e2" });
     await expect(exec(overdraft)).rejects.toThrow(/CHECK constraint failed/);
     expect(await balanceOf(user.id)).toBe(250_000);
-    expect(() => manualEntrySql({ userId: user.id, amountKobo: 100, reason: "  ", actor: "ops", entryId: "e3" })).toThrow(/reason is required/);
+    expect(() => manualEntrySql(d(), { userId: user.id, amountKobo: 100, reason: "  ", actor: "ops", entryId: "e3" })).toThrow(/reason is required/);
 
     const mismatches = await env.DB.prepare(RECONCILE_SQL).all();
     expect(mismatches.results).toEqual([]);
     await expectLedgerBalanced();
   });
 
-  it("a reason with newlines, quotes, a semicolon and 2,000 characters is stored as typed, in the audit log only (the CLI's text)", async () => {
+  it("a reason with newlines, quotes, a semicolon and 2,000 characters is stored as typed, in the audit log only (the CLI's and the console's queries)", async () => {
     const user = await createUser();
     const head = "Goodwill: failed code yesterday\nticket #7; she said \"it's late\"\r\n\ttabbed -- not a comment /* nor this */ ? ";
     const reason = head + "x".repeat(2000 - head.length);
     expect(reason).toHaveLength(2000);
-    const statements = manualEntrySql({ userId: user.id, amountKobo: 100_000, reason, customerMessage: "Sorry about yesterday's code", actor: "ops", entryId: "reason-as-typed" });
-    // The CLI's file: one statement per `;` outside the literals (wrangler's splitting); each is complete on its own.
-    const text = renderSqlText(statements);
-    expect(text.split(";\n")).toHaveLength(statements.length);
+    const statements = manualEntrySql(d(), { userId: user.id, amountKobo: 100_000, reason, customerMessage: "Sorry about yesterday's code", actor: "ops", entryId: "reason-as-typed" });
+    // Bound, never spliced: no query's SQL text holds the reason (nothing to split on its `;` or newlines); its
+    // parameters do, exactly as typed.
+    const compiled = statements.map((q) => (q as unknown as { toSQL(): { sql: string; params: unknown[] } }).toSQL());
+    expect(compiled.some((q) => q.sql.includes("ticket #7"))).toBe(false);
+    expect(compiled.flatMap((q) => q.params)).toContain(reason);
     await exec(statements);
     const audit = await env.DB.prepare("SELECT reason, detail FROM audit_log WHERE subject = ? AND action = 'ledger.credit'").bind(user.id).first<{ reason: string; detail: string }>();
     expect(audit?.reason).toBe(reason);
     expect(JSON.parse(audit!.detail)).toMatchObject({ customerMessage: "Sorry about yesterday's code" });
     const row = await env.DB.prepare("SELECT note FROM ledger WHERE key = 'admin:reason-as-typed'").first();
     expect(row).toEqual({ note: "Adjustment by support (deposit): Sorry about yesterday's code" });
-    expect(() => manualEntrySql({ userId: user.id, amountKobo: 100, reason: "y".repeat(2001), actor: "ops", entryId: "too-long" })).toThrow(/at most 2000/);
+    expect(() => manualEntrySql(d(), { userId: user.id, amountKobo: 100, reason: "y".repeat(2001), actor: "ops", entryId: "too-long" })).toThrow(/at most 2000/);
   });
 
   it("grant-operator / revoke-operator: a reason is required; each change is audited with the previous role", async () => {
     const user = await createUser();
-    expect(() => setRoleSql(user.id, "operator", "ops", "  ")).toThrow(/reason is required/);
-    await exec(setRoleSql(user.id, "operator", "ops@host", "joins the support team"));
+    expect(() => setRoleSql(d(), user.id, "operator", "ops", "  ")).toThrow(/reason is required/);
+    await exec(setRoleSql(d(), user.id, "operator", "ops@host", "joins the support team"));
     expect(await env.DB.prepare("SELECT role FROM users WHERE id = ?").bind(user.id).first()).toEqual({ role: "operator" });
-    await exec(setRoleSql(user.id, "customer", "ops@host", "left the team"));
+    await exec(setRoleSql(d(), user.id, "customer", "ops@host", "left the team"));
     expect(await env.DB.prepare("SELECT role FROM users WHERE id = ?").bind(user.id).first()).toEqual({ role: "customer" });
     const audit = await env.DB.prepare("SELECT actor, action, previous, reason FROM audit_log WHERE subject = ? ORDER BY id").bind(user.id).all();
     expect(audit.results).toEqual([
@@ -93,7 +95,7 @@ describe("operator statements", () => {
   });
 
   it("a setting change without a reason is refused before anything is written", () => {
-    expect(() => setSettingSql("exchange_rate", { rate: 1700 }, "ops", null)).toThrow(/reason is required/);
+    expect(() => setSettingSql(d(), "exchange_rate", { rate: 1700 }, "ops", null)).toThrow(/reason is required/);
   });
 
   it("lists orders left waiting", async () => {

@@ -1,57 +1,27 @@
+import { and, eq, isNull, SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { settingSchemas, type SettingKey } from "../../schema/settings";
+import { auditLog, ledger, sessions, settings, users } from "./tables";
 
 /**
- * The operator CLI's statements (scripts/admin.ts), shared with the console. Pure functions, free of bindings: a change
- * is a list of statements with bound values (AdminStatement) that the console runs as one D1 batch and the CLI renders
- * to text for `wrangler d1 execute` (local or --remote); reads are SQL text. Every change is paired with an audit_log
- * row saying who, what and why.
+ * The operator's changes, shared by the console (worker/services/operator-actions.ts and console/) and the CLI
+ * (scripts/admin.ts). Each builder returns drizzle queries for ONE D1 batch (all or nothing): the change and its
+ * audit_log row (who, what, the previous value, why) are written together or not at all. Every value is a bound
+ * parameter of drizzle's query builder, never SQL text: an operator's reason with newlines, quotes, `;` or 2,000
+ * characters is stored exactly as typed. The CLI runs the same queries on a real D1 binding (wrangler's
+ * getPlatformProxy), so nothing is rendered to text or split on `;` or newlines anywhere (issue 29).
  */
-
-export function sqlString(value: string): string {
-  return `'${value.replaceAll("'", "''")}'`;
-}
-
-/** A value an operator statement binds: text as typed (newlines, quotes and all), a number, or NULL. */
-export type SqlParam = string | number | null;
 
 /**
- * One statement of an operator change, its values bound apart from its text: the console prepares it with
- * `.bind(...params)` (worker/services/operator-actions.ts), the CLI renders it as literals for `wrangler d1 execute`
- * (renderSqlText). An operator's reason never becomes SQL text on the console's path, so a newline or a quote in it
- * is stored exactly as typed (a reason with a newline once split the ledger insert in two and answered 500).
+ * The drizzle database the builders write with: the worker's D1 (db/client.ts getDb) or the CLI's (the same driver over
+ * wrangler's local or remote D1 binding). Written without the Workers types so the CLI's Node project compiles it.
  */
-export interface AdminStatement {
-  sql: string;
-  params: SqlParam[];
-}
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Db = BaseSQLiteDatabase<"async", any, any>;
 
-/** A statement with its values bound apart from its text (services that batch operator changes build theirs with it). */
-export const adminStatement = (sqlText: string, ...params: SqlParam[]): AdminStatement => ({ sql: sqlText, params });
-const statement = adminStatement;
-
-function literal(value: SqlParam): string {
-  if (value === null) return "NULL";
-  if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw new Error("A statement's number must be finite.");
-    return String(value);
-  }
-  return sqlString(value);
-}
-
-/** A statement with its values inlined as SQL literals: one complete statement (a literal may hold newlines). */
-export function renderStatement(s: AdminStatement): string {
-  const parts = s.sql.split("?");
-  if (parts.length - 1 !== s.params.length) throw new Error(`Statement expects ${parts.length - 1} values, got ${s.params.length}.`);
-  return parts.map((part, i) => (i === 0 ? part : literal(s.params[i - 1]) + part)).join("");
-}
-
-/**
- * The CLI's text for `wrangler d1 execute --file`: statements separated by `;` and a newline. Wrangler splits a file on
- * semicolons outside string literals, so a reason's own newlines and `;` stay inside its literal.
- */
-export function renderSqlText(statements: AdminStatement[]): string {
-  return statements.map((s) => renderStatement(s).replace(/;?\s*$/, ";")).join("\n");
-}
+/** One operator change: the queries of one D1 batch (`db.batch(change)`). */
+export type AdminChange = BatchItem<"sqlite">[];
 
 export interface AuditFields {
   actor: string;
@@ -61,40 +31,33 @@ export interface AuditFields {
   /** What changed: a setting key, a user id, a payment id (the console's history filters on it). */
   subject?: string | null;
   /**
-   * An SQL expression read BEFORE the change in the same batch (e.g. a subselect of the old value), or null. Its values
-   * are either inlined by the caller (ids the server made) or bound through previousParams.
+   * The value before the change: an SQL expression read in the same batch BEFORE the change (put the audit row first),
+   * e.g. a subselect of the old value, or a plain text value.
    */
-  previousSql?: string | null;
-  previousParams?: SqlParam[];
-  /** An SQL condition: the row is written only when it holds (e.g. a replayed credit whose ledger key exists is not). */
-  onlyIf?: string;
-  onlyIfParams?: SqlParam[];
+  previous?: SQL | string | null;
+  /** The row is written only when this holds (e.g. a replayed credit whose ledger key exists is not). */
+  onlyIf?: SQL;
 }
 
 /** The one audit row every operator change writes: who, when, what (+ subject), the previous value and why. */
-export function auditStatement(fields: AuditFields, now = Date.now()): AdminStatement {
-  return statement(
-    `INSERT INTO audit_log (actor, action, detail, reason, subject, previous, created_at) SELECT ?, ?, ?, ?, ?, ${fields.previousSql ?? "NULL"}, ?${
-      fields.onlyIf ? ` WHERE ${fields.onlyIf}` : ""
-    };`,
-    fields.actor,
-    fields.action,
-    JSON.stringify(fields.detail),
-    fields.reason,
-    fields.subject ?? null,
-    ...(fields.previousParams ?? []),
-    now,
-    ...(fields.onlyIfParams ?? []),
+export function auditInsert(db: Db, fields: AuditFields, now = Date.now()) {
+  const previous = fields.previous instanceof SQL ? sql`(${fields.previous})` : sql`${fields.previous ?? null}`;
+  return db.insert(auditLog).select(
+    db
+      // drizzle's INSERT ... SELECT wants every column in table order; NULL lets SQLite assign the id.
+      .select({
+        id: sql<number>`NULL`.as("id"),
+        actor: sql<string>`${fields.actor}`.as("actor"),
+        action: sql<string>`${fields.action}`.as("action"),
+        detail: sql<string>`${JSON.stringify(fields.detail)}`.as("detail"),
+        reason: sql<string | null>`${fields.reason}`.as("reason"),
+        subject: sql<string | null>`${fields.subject ?? null}`.as("subject"),
+        previous: sql<string | null>`${previous}`.as("previous"),
+        createdAt: sql<number>`${now}`.as("created_at"),
+      })
+      .from(sql`(SELECT 1) AS one`)
+      .where(fields.onlyIf),
   );
-}
-
-/** The audit row as one SQL text statement, for services that batch it through drizzle's sql.raw (review-queue.ts). */
-export function auditSqlInsert(fields: AuditFields): string {
-  return renderStatement(auditStatement(fields));
-}
-
-function audit(actor: string, action: string, detail: unknown, reason: string | null, subject: string, previousSql: string, previousParams: SqlParam[]): AdminStatement {
-  return auditStatement({ actor, action, detail, reason, subject, previousSql, previousParams });
 }
 
 /** The longest reason an operator may type (the console's schema says the same: schema/admin.ts). */
@@ -112,8 +75,8 @@ export function requireReason(reason: string | null | undefined): string {
   return trimmed;
 }
 
-/** Validates a setting with its schema (throws a readable error) and returns the upsert + audit statements. */
-export function setSettingSql(key: string, value: unknown, actor: string, reason: string | null): AdminStatement[] {
+/** Validates a setting with its schema (throws a readable error) and returns the audit row + upsert of one batch. */
+export function setSettingSql(db: Db, key: string, value: unknown, actor: string, reason: string | null): AdminChange {
   if (!(key in settingSchemas)) {
     throw new Error(`Unknown setting "${key}". Known: ${Object.keys(settingSchemas).join(", ")}`);
   }
@@ -124,15 +87,11 @@ export function setSettingSql(key: string, value: unknown, actor: string, reason
   }
   const why = requireReason(reason);
   const json = JSON.stringify(parsed.data);
+  const now = Date.now();
   // The audit row goes first so its subselect reads the value being replaced (the history shows old and new).
   return [
-    audit(actor, "setting.set", { key, value: parsed.data }, why, key, "(SELECT value FROM settings WHERE key = ?)", [key]),
-    statement(
-      "INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at;",
-      key,
-      json,
-      Date.now(),
-    ),
+    auditInsert(db, { actor, action: "setting.set", detail: { key, value: parsed.data }, reason: why, subject: key, previous: sql`SELECT ${settings.value} FROM ${settings} WHERE ${settings.key} = ${key}` }, now),
+    db.insert(settings).values({ key, value: json, updatedAt: now }).onConflictDoUpdate({ target: settings.key, set: { value: json, updatedAt: now } }),
   ];
 }
 
@@ -171,7 +130,7 @@ export interface ManualEntry {
  * never a bare balance update. The ledger note (the customer's history) is the neutral supportNote; the reason goes to
  * the audit row only.
  */
-export function manualEntrySql(entry: ManualEntry): AdminStatement[] {
+export function manualEntrySql(db: Db, entry: ManualEntry): AdminChange {
   if (!Number.isSafeInteger(entry.amountKobo) || entry.amountKobo === 0) throw new Error("Amount must be a non-zero amount of naira.");
   if (!entry.reason.trim()) throw new Error("A reason is required for every manual credit or debit (--reason).");
   const why = requireReason(entry.reason);
@@ -182,28 +141,24 @@ export function manualEntrySql(entry: ManualEntry): AdminStatement[] {
   // The audit row first, so `previous` is the balance before the entry; it is skipped when the key is already in the
   // ledger (a retried CLI run, a double click in the console), so one adjustment is one ledger row and one audit row.
   return [
-    auditStatement(
+    auditInsert(
+      db,
       {
         actor: entry.actor,
         action: entry.amountKobo > 0 ? "ledger.credit" : "ledger.debit",
         detail: { userId: entry.userId, amountKobo: entry.amountKobo, entryId: entry.entryId, ...(message ? { customerMessage: message } : {}) },
         reason: why,
         subject: entry.userId,
-        previousSql: "(SELECT CAST(balance_kobo AS TEXT) FROM users WHERE id = ?)",
-        previousParams: [entry.userId],
-        onlyIf: "NOT EXISTS (SELECT 1 FROM ledger WHERE key = ?)",
-        onlyIfParams: [key],
+        previous: sql`SELECT CAST(${users.balanceKobo} AS TEXT) FROM ${users} WHERE ${users.id} = ${entry.userId}`,
+        onlyIf: sql`NOT EXISTS (SELECT 1 FROM ${ledger} WHERE ${ledger.key} = ${key})`,
       },
       now,
     ),
-    statement(
-      "INSERT INTO ledger (user_id, key, amount_kobo, kind, note, ref, created_at) VALUES (?, ?, ?, 'admin', ?, NULL, ?) ON CONFLICT(key) DO NOTHING;",
-      entry.userId,
-      key,
-      entry.amountKobo,
-      supportNote(entry.amountKobo, message),
-      now,
-    ),
+    // Same trigger and CHECK as every ledger row (never INSERT OR IGNORE, which would skip the balance CHECK).
+    db
+      .insert(ledger)
+      .values({ userId: entry.userId, key, amountKobo: entry.amountKobo, kind: "admin", note: supportNote(entry.amountKobo, message), ref: null, createdAt: now })
+      .onConflictDoNothing({ target: ledger.key }),
   ];
 }
 
@@ -211,11 +166,11 @@ export function manualEntrySql(entry: ManualEntry): AdminStatement[] {
  * Grants or takes back the operator role (CLI only: the console has no way to make operators). Audited with the
  * previous role; the role alone opens nothing: the console also requires a second factor (TOTP or a passkey) on the account.
  */
-export function setRoleSql(userId: string, role: "customer" | "operator", actor: string, reason: string): AdminStatement[] {
+export function setRoleSql(db: Db, userId: string, role: "customer" | "operator", actor: string, reason: string): AdminChange {
   const why = requireReason(reason);
   return [
-    audit(actor, role === "operator" ? "operator.grant" : "operator.revoke", { userId, role }, why, userId, "(SELECT role FROM users WHERE id = ?)", [userId]),
-    statement("UPDATE users SET role = ? WHERE id = ?;", role, userId),
+    auditInsert(db, { actor, action: role === "operator" ? "operator.grant" : "operator.revoke", detail: { userId, role }, reason: why, subject: userId, previous: sql`SELECT ${users.role} FROM ${users} WHERE ${users.id} = ${userId}` }),
+    db.update(users).set({ role }).where(eq(users.id, userId)),
   ];
 }
 
@@ -223,24 +178,36 @@ export function setRoleSql(userId: string, role: "customer" | "operator", actor:
  * Block: login refused and every session ended (the console then closes the sockets); the balance is untouched and
  * stays the customer's. Unblock clears the flag; the customer signs in again.
  */
-export function setBlockedSql(userId: string, blocked: boolean, actor: string, reason: string, now = Date.now()): AdminStatement[] {
+export function setBlockedSql(db: Db, userId: string, blocked: boolean, actor: string, reason: string, now = Date.now()): AdminChange {
   const why = requireReason(reason);
-  const lines = [
-    audit(actor, blocked ? "user.block" : "user.unblock", { userId, blocked }, why, userId, "(SELECT CAST(blocked_at AS TEXT) FROM users WHERE id = ?)", [userId]),
-    blocked ? statement("UPDATE users SET blocked_at = COALESCE(blocked_at, ?) WHERE id = ?;", now, userId) : statement("UPDATE users SET blocked_at = NULL WHERE id = ?;", userId),
+  const change: AdminChange = [
+    auditInsert(
+      db,
+      { actor, action: blocked ? "user.block" : "user.unblock", detail: { userId, blocked }, reason: why, subject: userId, previous: sql`SELECT CAST(${users.blockedAt} AS TEXT) FROM ${users} WHERE ${users.id} = ${userId}` },
+      now,
+    ),
+    db.update(users).set({ blockedAt: blocked ? sql`COALESCE(${users.blockedAt}, ${now})` : null }).where(eq(users.id, userId)),
   ];
-  if (blocked) lines.push(statement("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL;", now, userId));
-  return lines;
+  if (blocked) change.push(db.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt))));
+  return change;
 }
 
-export function findUserSql(emailOrId: string): string {
-  return `SELECT id, username, email, role, balance_kobo, total_deposited_kobo FROM users WHERE email = lower(${sqlString(emailOrId)}) OR id = ${sqlString(emailOrId)} LIMIT 1;`;
+/** A user by e-mail (any case) or id: the CLI's way to name a customer. */
+export function findUserQuery(db: Db, emailOrId: string) {
+  return db
+    .select({ id: users.id, username: users.username, email: users.email, role: users.role, balance_kobo: users.balanceKobo, total_deposited_kobo: users.totalDepositedKobo })
+    .from(users)
+    .where(sql`${users.email} = lower(${emailOrId}) OR ${users.id} = ${emailOrId}`)
+    .limit(1);
 }
 
-export function userLedgerSql(userId: string, limit: number): string {
-  return `SELECT id, key, amount_kobo, kind, note, datetime(created_at / 1000, 'unixepoch') AS at FROM ledger WHERE user_id = ${sqlString(
-    userId,
-  )} ORDER BY id DESC LIMIT ${Math.max(1, Math.min(1000, Math.floor(limit)))};`;
+export function userLedgerQuery(db: Db, userId: string, limit: number) {
+  return db
+    .select({ id: ledger.id, key: ledger.key, amount_kobo: ledger.amountKobo, kind: ledger.kind, note: ledger.note, at: sql<string>`datetime(${ledger.createdAt} / 1000, 'unixepoch')` })
+    .from(ledger)
+    .where(eq(ledger.userId, userId))
+    .orderBy(sql`${ledger.id} DESC`)
+    .limit(Math.max(1, Math.min(1000, Math.floor(Number.isFinite(limit) ? limit : 50))));
 }
 
 /** What may need an operator: orders still waiting, rentals past expiry, payments pending, all older than `minutes`. */

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { clearSettingsCache, notify } from "../services/kernel";
-import { APPROVAL_MESSAGES, approvalSql, runAdminSql } from "../services/console";
+import { APPROVAL_MESSAGES, approvalSql, runAdminChange } from "../services/console";
 import { eq } from "drizzle-orm";
 import { operatorApprovals } from "../db/tables";
 import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } from "../test/helpers";
@@ -109,7 +109,7 @@ describe("manual entries above the approval threshold (default ₦50,000)", () =
     // Rejected between the approver's read (the pending row) and their batch: the batch rolls back whole.
     const pending = await db().select().from(operatorApprovals).where(eq(operatorApprovals.id, id)).limit(1);
     await env.DB.prepare("UPDATE operator_approvals SET status = 'rejected', decided_by = ?, decided_at = ? WHERE id = ?").bind(alice.id, Date.now(), id).run();
-    await expect(runAdminSql(env.DB, approvalSql(pending[0], { id: bola.id, email: bola.email }, "late", Date.now()))).rejects.toThrow(/malformed JSON/);
+    await expect(runAdminChange(db(), approvalSql(db(), pending[0], { id: bola.id, email: bola.email }, "late", Date.now()))).rejects.toThrow(/malformed JSON/);
     expect(await balanceOf(customer.id)).toBe(0);
     expect(await count("SELECT COUNT(*) AS n FROM audit_log WHERE subject = ? AND action IN ('ledger.credit', 'approval.approve.ledger_entry')", customer.id)).toBe(0);
     expect((await api(`/api/admin/approvals/${id}/approve`, { token: bola.token, json: { reason: "late" } })).status).toBe(409);

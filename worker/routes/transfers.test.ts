@@ -243,6 +243,18 @@ describe("a permanent account number (Settings)", () => {
     expect(logged.filter((line) => line.includes(details.bvn) || line.includes("22343210000"))).toEqual([]);
     vi.restoreAllMocks();
   });
+
+  it("a retry after an attempt whose answer was lost keeps the account Squad opened, never a BVN mismatch", async () => {
+    const user = await createUser();
+    const first = await api("/api/transfers/static-account", { token: user.token, json: details });
+    expect(first.status).toBe(200);
+    // Squad opened the account, but our side never kept it (the answer timed out on the way back, say).
+    await db().delete(virtualAccounts).where(eq(virtualAccounts.userId, user.id));
+    const retried = await api("/api/transfers/static-account", { token: user.token, json: details });
+    expect(retried.status).toBe(200);
+    expect(retried.data.data).toEqual(first.data.data);
+    expect((await api("/api/transfers/static-account", { token: user.token })).data.data.account_number).toBe(first.data.data.account_number);
+  });
 });
 
 describe("reconciliation: our credited transfers against Squad's list for the day", () => {
@@ -279,5 +291,54 @@ describe("console: bank transfers", () => {
     const customer = await api("/api/admin/transfers", { token: user.token });
     expect(customer.status).toBe(404);
     expect(customer.data).toEqual(MISSING_PAGE);
+  });
+
+  it("another amount, a late transfer, an unconfirmed notice and an unknown account are each an item of the review queue, with Squad's record beside ours, credited by no one on their own", async () => {
+    const { makeOperator } = await import("../test/operators");
+    const operator = await makeOperator();
+    const user = await createUser();
+    const over = await startTransfer(user, 6000);
+    await send(over.account_number, "over");
+    const late = await startTransfer(user, 6100);
+    await send(late.account_number, "late");
+    const unconfirmed = await startTransfer(user, 6200);
+    const body = { transaction_status: "SUCCESS", merchant_reference: unconfirmed.ref, merchant_amount: "6200.00", amount_received: "6200.00", transaction_reference: `REF-NOT-AT-SQUAD-${crypto.randomUUID()}`, transaction_type: "dynamic_virtual_account" };
+    const sig = await hmacSha512Hex(env.SQUAD_SECRET_KEY!, JSON.stringify({ transaction_reference: body.transaction_reference, amount_received: body.amount_received, merchant_reference: body.merchant_reference }));
+    expect((await postNotice(body, { "x-squad-encrypted-body": sig })).status).toBe(200);
+    const unknown = await send(undefined, "unknown", 4321);
+    expect(await balanceOf(user.id)).toBe(0);
+
+    const queue = (await api("/api/admin/reviews", { token: operator.token })).data.data as { id: string; kind: string; reason: string; user: { id: string } | null; payment_id: string; actually_paid: string | null }[];
+    const mine = queue.filter((i) => i.user?.id === user.id);
+    expect(mine.filter((i) => i.kind === "transfer").map((i) => [i.payment_id, i.reason]).sort()).toEqual(
+      [
+        [over.ref, "transfer_amount_mismatch"],
+        [late.ref, "transfer_late"],
+        [unconfirmed.ref, "transfer_unverified"],
+      ].sort(),
+    );
+    const stranger = queue.find((i) => i.reason === "transfer_unknown_account" && i.actually_paid === "4321");
+    expect(stranger).toMatchObject({ kind: "transfer", user: null });
+
+    // Squad's record beside ours: the unknown account's list entry, read again; it offers no credit.
+    const detail = await api(`/api/admin/reviews/${stranger!.id}`, { token: operator.token });
+    expect(detail.status).toBe(200);
+    expect(detail.data.review.detail).toContain(unknown.account_number);
+    expect(detail.data.verification).toMatchObject({ provider: "squad", actually_paid: "4321", creditable: false });
+    expect(detail.data.verification.message).toContain(unknown.account_number);
+    const overDetail = await api(`/api/admin/reviews/${mine.find((i) => i.payment_id === over.ref)!.id}`, { token: operator.token });
+    expect(overDetail.data.verification).toMatchObject({ provider: "squad", actually_paid: "6100" });
+
+    // An unknown account's transfer is credited to nobody from the queue; closed once, with its reason.
+    const credit = await api(`/api/admin/reviews/${stranger!.id}/resolve`, { token: operator.token, json: { action: "credit", reason: "mine" } });
+    expect(credit.status).toBe(409);
+    expect(credit.data.message).toMatch(/manual credit/);
+    const closed = await api(`/api/admin/reviews/${stranger!.id}/resolve`, { token: operator.token, json: { action: "refuse", reason: "sender's bank asked to return it\nticket #9" } });
+    expect(closed.status).toBe(200);
+    expect(closed.data.review).toMatchObject({ status: "refused", resolution: { outcome: "refused", note: "sender's bank asked to return it\nticket #9" } });
+    expect((await api(`/api/admin/reviews/${stranger!.id}/resolve`, { token: operator.token, json: { action: "refuse", reason: "again" } })).status).toBe(409);
+    const open = (await api("/api/admin/reviews", { token: operator.token })).data.data as { id: string }[];
+    expect(open.map((i) => i.id)).not.toContain(stranger!.id);
+    expect(await balanceOf(user.id)).toBe(0);
   });
 });

@@ -22,8 +22,11 @@ const REASONS: Record<string, string> = {
   transfer_amount_mismatch: "Bank transfer of another amount",
   transfer_late: "Bank transfer after the account expired",
   transfer_unverified: "Bank transfer Squad does not confirm",
+  transfer_unknown_account: "Bank transfer into an account we do not know",
 };
 const reasonText = (reason: string) => REASONS[reason] ?? reason;
+/** A transfer into an account we do not know has no customer until an operator finds its owner. */
+const NO_CUSTOMER = "No customer (account not ours)";
 const providerName = (kind: ReviewItem["kind"]) => (kind === "card" || kind === "transfer" ? "Squad" : "NOWPayments");
 const dateTime = (iso: string) => new Date(iso).toLocaleString("en-GB", { dateStyle: "short", timeStyle: "short" });
 
@@ -57,14 +60,14 @@ export function ReviewQueue() {
                   <p className="font-medium">
                     {reasonText(item.reason)} <span className="text-xs font-normal text-slate-500">· {item.kind}</span>
                   </p>
-                  <p className="truncate text-slate-600 dark:text-slate-300">{item.user.email}</p>
+                  <p className="truncate text-slate-600 dark:text-slate-300">{item.user?.email ?? NO_CUSTOMER}</p>
                   <p className="text-xs text-slate-500">
                     {dateTime(item.created_at)} · invoice {item.expected_amount ?? "?"} {item.expected_currency ?? ""}
                     {item.suggested_amount !== null ? ` · worth ${naira(item.suggested_amount)}` : ""}
                     {item.resolution ? ` · ${item.resolution.outcome}${item.resolution.amount !== null ? ` ${naira(item.resolution.amount)}` : ""}` : ""}
                   </p>
                 </div>
-                <Button size="sm" variant="outline" aria-label={`Review: ${reasonText(item.reason)}, ${item.user.email}`} onClick={() => setSelected(item.id)}>
+                <Button size="sm" variant="outline" aria-label={`Review: ${reasonText(item.reason)}, ${item.user?.email ?? NO_CUSTOMER}`} onClick={() => setSelected(item.id)}>
                   Review
                 </Button>
               </li>
@@ -118,9 +121,13 @@ function ReviewPanel({ id, onClose }: { id: string; onClose: () => void }) {
         <div className="flex flex-col gap-4" data-testid="review-detail">
           <dl className="flex flex-col gap-1">
             <Row label="Customer">
-              <a className="text-blue-700 underline dark:text-blue-400" href={`#/admin/customers/${encodeURIComponent(review.user.id)}`}>
-                {review.user.email}
-              </a>
+              {review.user ? (
+                <a className="text-blue-700 underline dark:text-blue-400" href={`#/admin/customers/${encodeURIComponent(review.user.id)}`}>
+                  {review.user.email}
+                </a>
+              ) : (
+                NO_CUSTOMER
+              )}
             </Row>
             <Row label="Status">
               <span data-testid="review-status">{review.status}</span>
@@ -210,7 +217,7 @@ function Decide({ review, verification, onDone }: { review: ReviewItem; verifica
   const creditAmount = card ? Number(review.expected_amount) : (typed ?? verification?.suggested_amount ?? null);
   const summary =
     action === "credit"
-      ? `Credit ${creditAmount !== null && Number.isFinite(creditAmount) ? naira(creditAmount) : "the amount"} to ${review.user.email}?`
+      ? `Credit ${creditAmount !== null && Number.isFinite(creditAmount) ? naira(creditAmount) : "the amount"} to ${review.user?.email ?? NO_CUSTOMER}?`
       : `Refuse this ${review.kind === "card" ? "card payment" : "arrival"}? Nothing is credited.`;
 
   const ask = (e: FormEvent<HTMLFormElement>) => {

@@ -56,4 +56,34 @@ describe("Permanent account number", () => {
     expect(shown.textContent).toContain("*******1654");
     expect(shown.textContent).not.toContain("22343211654");
   });
+
+  it("retried after a failure, the last attempt's BVN message goes away, and the account Squad kept is shown", async () => {
+    show();
+    await screen.findByLabelText("First name");
+    for (const [label, value] of [
+      ["First name", "Ada"],
+      ["Last name", "Obi"],
+      ["Phone number registered with your BVN", "08012345678"],
+      ["Date of birth", "1990-07-19"],
+      ["Gender", "female"],
+      ["Address", "22 Kota Street, Lagos"],
+      ["BVN", "22343211654"],
+    ]) fill(label, value);
+    const bvnMessage = "Squad could not match these details to your BVN. Check your names, date of birth, gender and phone number as registered on your BVN.";
+    let answerRetry: (r: Response) => void = () => {};
+    answers["POST /api/transfers/static-account"] = [
+      json(400, { code: "VALIDATION_FAILED", message: bvnMessage, error: bvnMessage, field: "bvn" }),
+      () => new Promise<Response>((resolve) => (answerRetry = resolve)),
+    ];
+    fireEvent.click(screen.getByRole("button", { name: "Get my account number" }));
+    expect(await screen.findByText(bvnMessage)).toBeTruthy();
+
+    // The same details again: while Squad is asked, the earlier refusal is not shown as if it were this one's answer.
+    fireEvent.click(screen.getByRole("button", { name: "Get my account number" }));
+    await screen.findByRole("button", { name: "Opening..." });
+    expect(screen.queryByText(bvnMessage)).toBeNull();
+    answerRetry(new Response(JSON.stringify({ data: { bank_name: "GTBank", account_number: "0712345678", account_name: "Ada Obi", bvn: "*******1654" } }), { status: 200 }));
+    expect((await screen.findByTestId("permanent-account")).textContent).toContain("0712345678");
+    expect(screen.queryByText(bvnMessage)).toBeNull();
+  });
 });

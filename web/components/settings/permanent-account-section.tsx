@@ -36,6 +36,8 @@ export function PermanentAccountSection() {
     e.preventDefault();
     const result = validateForm(staticAccountSchema, values as StaticAccountRequest);
     if (!result.ok) return setErrors(result.errors as FieldErrors<Values>);
+    // A retry starts clean: the last attempt's words (e.g. a BVN mismatch) are not this attempt's outcome.
+    setFailure(null);
     setBusy(true);
     try {
       const opened = await openStaticAccount(result.data);

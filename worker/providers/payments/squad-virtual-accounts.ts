@@ -80,6 +80,11 @@ export interface SquadVirtualAccountClient {
   /** Every attempt to pay our reference; [] when Squad has none. */
   requeryDynamic(transactionRef: string): Promise<DynamicAttempt[]>;
   createStaticAccount(input: StaticAccountInput): Promise<StaticAccount>;
+  /**
+   * The customer's account already open at Squad under our identifier (GET /virtual-account/{customer_identifier},
+   * https://docs.squadco.com/Virtual-accounts/api-specifications "Query customer's virtual account"); null when Squad has none.
+   */
+  findStaticAccount(customerIdentifier: string): Promise<StaticAccount | null>;
   /** One virtual-account transaction by Squad's reference; null when Squad's list has no such transaction. */
   findTransaction(transactionReference: string): Promise<VirtualAccountTransaction | null>;
   /** Every virtual-account transaction of one day (yyyy-mm-dd), all pages. */
@@ -236,6 +241,21 @@ export function createSquadVirtualAccountClient(
           address: input.address,
         },
       });
+      return {
+        accountNumber: data.virtual_account_number,
+        customerIdentifier: data.customer_identifier,
+        accountName: [data.first_name, data.last_name].filter(Boolean).join(" "),
+        bankCode: data.bank_code ?? "058",
+      };
+    },
+
+    async findStaticAccount(customerIdentifier) {
+      const path = `/virtual-account/${encodeURIComponent(customerIdentifier)}`;
+      const { status, json } = await http.requestJson(path);
+      if (status === 404) return null;
+      const body = envelope.safeParse(json);
+      if (status !== 200 || !body.success || body.data.success === false) throw http.unusable(path, status, replyMessage(json));
+      const data = http.parse(staticData, body.data.data, path, status);
       return {
         accountNumber: data.virtual_account_number,
         customerIdentifier: data.customer_identifier,

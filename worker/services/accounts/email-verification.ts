@@ -24,10 +24,16 @@ export function requireVerifiedEmail(user: Pick<SignedInUser, "emailVerifiedAt">
  * leaked table confirms nobody's address). Returns what the link needs.
  */
 export async function createEmailVerification(db: Db, userId: string, now = Date.now()): Promise<{ id: string; token: string }> {
+  const { insert, link } = await emailVerificationInsert(db, userId, now);
+  await insert;
+  return link;
+}
+
+/** A new link's row as a query (for a batch that writes it with something else, e.g. the operator's audit row). */
+export async function emailVerificationInsert(db: Db, userId: string, now = Date.now()) {
   const token = randomUrlToken();
   const id = crypto.randomUUID();
-  await db.insert(emailVerifications).values({ id, userId, tokenHash: await sha256Hex(token), expiresAt: now + VERIFY_TTL_MS, createdAt: now });
-  return { id, token };
+  return { insert: db.insert(emailVerifications).values({ id, userId, tokenHash: await sha256Hex(token), expiresAt: now + VERIFY_TTL_MS, createdAt: now }), link: { id, token } };
 }
 
 /** The e-mailed link, into the configured web client (WEB_CLIENT_URL, decision 032): `<client>verify-email?token=&id=`. */

@@ -7,7 +7,7 @@ export { depositReviewedEmail, operatorEmail, passkeyEmail, type Recipient, rent
 export { sweepAccountRows } from "./account-sweep";
 export { changeOwnPassword, requestPasswordReset, resetPassword, signIn, signInSecondStep, signUp } from "./accounts";
 export { describePlace, describeUserAgent } from "./devices";
-export { completeEmailVerification, createEmailVerification, requireVerifiedEmail, verificationLink } from "./email-verification";
+export { completeEmailVerification, createEmailVerification, emailVerificationInsert, requireVerifiedEmail, verificationLink } from "./email-verification";
 export { completeRegistration, listPasskeys, ownPasskey, passkeyCount, registrationCeremony, relyingPartyFor, removePasskey, renamePasskey, signInCeremony, stepUpCeremony, verifyAssertion } from "./passkeys";
 export { sha256Hex } from "./password-reset";
 export { referralRewardStatement } from "./referrals";

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
-import { auditStatement, manualEntrySql, setBlockedSql, setSettingSql, sqlString, type AdminStatement, type AuditFields, type SqlParam } from "../../db/admin-sql";
+import { auditInsert, manualEntrySql, setBlockedSql, setSettingSql, type AdminChange, type AuditFields } from "../../db/admin-sql";
 import { getDb, type Db } from "../../db/client";
 import { sessions, users } from "../../db/tables";
 import { AppError, isCheckViolation } from "../../lib/errors";
@@ -17,13 +17,9 @@ import { closeRevokedSockets, revokeSessionsStatement } from "../accounts";
  * guarded services, and writes one audit row (who, when, what, the previous value, why) in the same D1 batch.
  */
 
-/**
- * Runs a builder's statements in one D1 batch (all or nothing), each value bound, never spliced into the text; the CLI
- * sends the same statements through wrangler, rendered as literals.
- */
-export async function runAdminSql(d1: D1Database, statements: AdminStatement[]): Promise<D1Result[]> {
-  const prepared = statements.map((s) => d1.prepare(s.sql).bind(...s.params));
-  return prepared.length === 0 ? [] : d1.batch(prepared);
+/** Runs one operator change (db/admin-sql.ts builders: the change and its audit row) as one D1 batch, all or nothing. */
+export async function runAdminChange(db: Db, change: AdminChange): Promise<unknown[]> {
+  return change.length === 0 ? [] : db.batch(change as [AdminChange[number], ...AdminChange]);
 }
 
 export interface Operator {
@@ -53,7 +49,7 @@ export async function manualEntry(
   const db = getDb(c.env.DB);
   await findCustomer(db, input.userId);
   try {
-    await runAdminSql(c.env.DB, manualEntrySql({ userId: input.userId, amountKobo: input.amountKobo, reason: input.reason, customerMessage: input.customerMessage, actor: operator.email, entryId: input.entryId }));
+    await runAdminChange(db, manualEntrySql(db, { userId: input.userId, amountKobo: input.amountKobo, reason: input.reason, customerMessage: input.customerMessage, actor: operator.email, entryId: input.entryId }));
   } catch (err) {
     if (isCheckViolation(err)) throw new AppError("INSUFFICIENT_BALANCE", "Refused: a debit may not take the customer's balance below zero.");
     throw err;
@@ -73,34 +69,36 @@ export async function setBlocked(c: Context<AppEnv>, operator: Operator, userId:
   const db = getDb(c.env.DB);
   const customer = await findCustomer(db, userId);
   if (customer.id === operator.id) throw new AppError("INVALID_STATE", "You cannot block your own account.");
-  const statements = setBlockedSql(userId, blocked, operator.email, reason);
+  const change = setBlockedSql(db, userId, blocked, operator.email, reason);
   if (blocked) {
-    // THE revocation statement (services/sessions.ts) in the same batch, its values bound like the builder's.
-    const revoke = revokeSessionsStatement(db, userId, { all: true }).toSQL();
-    await runAdminSql(c.env.DB, [...statements, { sql: revoke.sql, params: revoke.params as SqlParam[] }]);
+    // THE revocation statement (services/sessions.ts) in the same batch.
+    await runAdminChange(db, [...change, revokeSessionsStatement(db, userId, { all: true })]);
     await closeRevokedSockets(c.env, userId);
   } else {
-    await runAdminSql(c.env.DB, statements);
+    await runAdminChange(db, change);
   }
   return { blocked };
 }
 
 /** A setting: the CLI's setSettingSql (validated by the setting's schema, audited with the value it replaces). */
-export async function changeSetting(d1: D1Database, operator: Operator, key: string, value: unknown, reason: string) {
-  let statements: AdminStatement[];
+export async function changeSetting(db: Db, operator: Operator, key: string, value: unknown, reason: string) {
+  let change: AdminChange;
   try {
-    statements = setSettingSql(key, value, operator.email, reason);
+    change = setSettingSql(db, key, value, operator.email, reason);
   } catch (err) {
     throw new AppError("VALIDATION_FAILED", err instanceof Error ? err.message : "Invalid setting.", { field: "value" });
   }
-  await runAdminSql(d1, statements);
+  await runAdminChange(db, change);
   // This isolate serves the new value at once; others within the settings cache's 10 s.
   clearSettingsCache();
 }
 
-/** An audit row on its own, for changes made by services that have no SQL builder of their own. */
-export async function audit(d1: D1Database, fields: AuditFields) {
-  await runAdminSql(d1, [auditStatement(fields)]);
+/**
+ * An audit row on its own: only for an operator action that changes nothing in D1 (a message sent, a provider asked
+ * again); a change writes its audit row in its own batch.
+ */
+export async function audit(db: Db, fields: AuditFields) {
+  await auditInsert(db, fields);
 }
 
 /** Customers with a live session seen in the last `minutes`: "everyone online" for a notification. */
@@ -128,4 +126,3 @@ export async function sendToast(c: Context<AppEnv>, userIds: string[], message: 
   return userIds.length;
 }
 
-export { sqlString };

@@ -1,15 +1,15 @@
-import { and, desc, eq, gt, inArray, ne } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, ne, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import type { AdminApproval, ApprovalKind } from "../../../schema/admin";
 import { formatNaira, koboToNaira } from "../../../schema/money";
 import { settingSchemas, type SettingKey } from "../../../schema/settings";
 import type { AppEnv } from "../../app-env";
-import { adminStatement, auditStatement, manualEntrySql, setSettingSql, type AdminStatement } from "../../db/admin-sql";
+import { auditInsert, manualEntrySql, setSettingSql, type AdminChange } from "../../db/admin-sql";
 import { getDb, type Db } from "../../db/client";
-import { operatorApprovals, users } from "../../db/tables";
+import { operatorApprovals, passkeys, recoveryCodes, users } from "../../db/tables";
 import { AppError, isCheckViolation } from "../../lib/errors";
 import { clearSettingsCache, getSetting, notify } from "../kernel";
-import { findCustomer, runAdminSql, type Operator } from "./operator-actions";
+import { findCustomer, runAdminChange, type Operator } from "./operator-actions";
 import { hasSecondFactor } from "../accounts";
 
 /**
@@ -119,34 +119,37 @@ export async function requestApproval<K extends ApprovalKind>(
   now = Date.now(),
 ): Promise<AdminApproval> {
   const id = crypto.randomUUID();
-  await runAdminSql(c.env.DB, [
-    auditStatement(
+  const db = getDb(c.env.DB);
+  await runAdminChange(db, [
+    auditInsert(
+      db,
       {
         actor: operator.email,
         action: `approval.request.${input.kind}`,
         detail: { approvalId: id, ...input.payload },
         reason: input.reason,
         subject: input.subject,
-        onlyIf: "NOT EXISTS (SELECT 1 FROM operator_approvals WHERE request_key = ?)",
-        onlyIfParams: [input.requestKey],
+        onlyIf: sql`NOT EXISTS (SELECT 1 FROM ${operatorApprovals} WHERE ${operatorApprovals.requestKey} = ${input.requestKey})`,
       },
       now,
     ),
-    adminStatement(
-      "INSERT INTO operator_approvals (id, kind, subject, payload, reason, request_key, requested_by, requested_by_email, status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?) ON CONFLICT(request_key) DO NOTHING;",
-      id,
-      input.kind,
-      input.subject,
-      JSON.stringify(input.payload),
-      input.reason,
-      input.requestKey,
-      operator.id,
-      operator.email,
-      now,
-      now + APPROVAL_TTL_MS,
-    ),
+    db
+      .insert(operatorApprovals)
+      .values({
+        id,
+        kind: input.kind,
+        subject: input.subject,
+        payload: JSON.stringify(input.payload),
+        reason: input.reason,
+        requestKey: input.requestKey,
+        requestedBy: operator.id,
+        requestedByEmail: operator.email,
+        status: "pending",
+        createdAt: now,
+        expiresAt: now + APPROVAL_TTL_MS,
+      })
+      .onConflictDoNothing({ target: operatorApprovals.requestKey }),
   ]);
-  const db = getDb(c.env.DB);
   const [row] = await db.select().from(operatorApprovals).where(eq(operatorApprovals.requestKey, input.requestKey)).limit(1);
   return (await viewsOf(db, [row], operator))[0];
 }
@@ -162,7 +165,7 @@ export async function approve(c: Context<AppEnv>, operator: Operator, id: string
   if (row.requestedBy === operator.id) throw new AppError("FORBIDDEN", APPROVAL_MESSAGES.ownRequest);
   if (row.kind !== "setting" && row.subject === operator.id) throw new AppError("FORBIDDEN", APPROVAL_MESSAGES.ownAccount);
   try {
-    await runAdminSql(c.env.DB, approvalSql(row, operator, reason, now));
+    await runAdminChange(db, approvalSql(db, row, operator, reason, now));
   } catch (err) {
     if (isCheckViolation(err, "balance")) {
       throw new AppError("INSUFFICIENT_BALANCE", "Refused: this debit would take the customer's balance below zero. It stays pending.");
@@ -189,26 +192,21 @@ export async function approve(c: Context<AppEnv>, operator: Operator, id: string
  * assertion that it took (json() of a non-JSON text raises, rolling the whole batch back, so the change never runs
  * without the claim: a rejection that raced this approval wins), the change, and the approval's audit row.
  */
-export function approvalSql(row: ApprovalRow, operator: Operator, reason: string, now: number): AdminStatement[] {
+export function approvalSql(db: Db, row: ApprovalRow, operator: Operator, reason: string, now: number): AdminChange {
+  const o = operatorApprovals;
   return [
-    adminStatement(
-      "UPDATE operator_approvals SET status = 'approved', decided_by = ?, decided_by_email = ?, decision_reason = ?, decided_at = ? WHERE id = ? AND status = 'pending' AND requested_by <> ? AND expires_at > ?;",
-      operator.id,
-      operator.email,
-      reason,
-      now,
-      row.id,
-      operator.id,
-      now,
-    ),
-    adminStatement(
-      "SELECT CASE WHEN EXISTS (SELECT 1 FROM operator_approvals WHERE id = ? AND status = 'approved' AND decided_by = ? AND decided_at = ?) THEN 1 ELSE json('approval not claimed') END;",
-      row.id,
-      operator.id,
-      now,
-    ),
-    ...changeSql(row, now),
-    auditStatement({ actor: operator.email, action: `approval.approve.${row.kind}`, detail: { approvalId: row.id, requestedBy: row.requestedByEmail }, reason, subject: row.subject }, now),
+    db
+      .update(o)
+      .set({ status: "approved", decidedBy: operator.id, decidedByEmail: operator.email, decisionReason: reason, decidedAt: now })
+      .where(and(eq(o.id, row.id), eq(o.status, "pending"), ne(o.requestedBy, operator.id), gt(o.expiresAt, now))),
+    // A select, not db.run(sql): drizzle's D1 batch binds only prepared builder queries' parameters.
+    db
+      .select({
+        claimed: sql<number>`CASE WHEN EXISTS (SELECT 1 FROM ${o} WHERE ${o.id} = ${row.id} AND ${o.status} = 'approved' AND ${o.decidedBy} = ${operator.id} AND ${o.decidedAt} = ${now}) THEN 1 ELSE json('approval not claimed') END`,
+      })
+      .from(sql`(SELECT 1) AS one`),
+    ...changeSql(db, row, now),
+    auditInsert(db, { actor: operator.email, action: `approval.approve.${row.kind}`, detail: { approvalId: row.id, requestedBy: row.requestedByEmail }, reason, subject: row.subject }, now),
   ];
 }
 
@@ -222,7 +220,7 @@ export async function reject(c: Context<AppEnv>, operator: Operator, id: string,
     .where(and(eq(operatorApprovals.id, id), eq(operatorApprovals.status, "pending")))
     .returning();
   if (updated.length === 0) throw new AppError("INVALID_STATE", APPROVAL_MESSAGES.decided((await findRow(db, id))?.status ?? "decided"));
-  await runAdminSql(c.env.DB, [auditStatement({ actor: operator.email, action: `approval.reject.${row.kind}`, detail: { approvalId: id, requestedBy: row.requestedByEmail }, reason, subject: row.subject }, now)]);
+  await auditInsert(db, { actor: operator.email, action: `approval.reject.${row.kind}`, detail: { approvalId: id, requestedBy: row.requestedByEmail }, reason, subject: row.subject }, now);
   return (await viewsOf(db, updated, operator))[0];
 }
 
@@ -252,32 +250,33 @@ async function pendingRow(db: Db, id: string, now: number): Promise<ApprovalRow>
  * The change an approval applies, as the statements the CLI and the console already run, audited as the requester's
  * change (the approval's own audit row names who approved it).
  */
-function changeSql(row: ApprovalRow, now: number): AdminStatement[] {
+function changeSql(db: Db, row: ApprovalRow, now: number): AdminChange {
   if (row.kind === "ledger_entry") {
     const p = JSON.parse(row.payload) as LedgerEntryPayload;
-    return manualEntrySql({ userId: p.userId, amountKobo: p.amountKobo, reason: p.reason, customerMessage: p.customerMessage, actor: row.requestedByEmail, entryId: p.entryId });
+    return manualEntrySql(db, { userId: p.userId, amountKobo: p.amountKobo, reason: p.reason, customerMessage: p.customerMessage, actor: row.requestedByEmail, entryId: p.entryId });
   }
   if (row.kind === "setting") {
     const p = JSON.parse(row.payload) as SettingPayload;
-    return setSettingSql(p.key, p.value, row.requestedByEmail, row.reason);
+    return setSettingSql(db, p.key, p.value, row.requestedByEmail, row.reason);
   }
   const p = JSON.parse(row.payload) as ResetTwoFactorPayload;
-  return resetSecondFactorSql(p.userId, row.requestedByEmail, row.reason, now);
+  return resetSecondFactorSql(db, p.userId, row.requestedByEmail, row.reason, now);
 }
 
 /**
  * Resetting a customer's second factor: TOTP secret and recovery codes go (they enrol again after signing in with the
  * password). Passkeys are deleted here too, so "reset" always means every second factor.
  */
-export function resetSecondFactorSql(userId: string, actor: string, reason: string, now: number): AdminStatement[] {
+export function resetSecondFactorSql(db: Db, userId: string, actor: string, reason: string, now: number): AdminChange {
   return [
-    auditStatement(
-      { actor, action: "user.reset_2fa", detail: { userId }, reason, subject: userId, previousSql: "(SELECT CAST(totp_enabled_at AS TEXT) FROM users WHERE id = ?)", previousParams: [userId] },
+    auditInsert(
+      db,
+      { actor, action: "user.reset_2fa", detail: { userId }, reason, subject: userId, previous: sql`SELECT CAST(${users.totpEnabledAt} AS TEXT) FROM ${users} WHERE ${users.id} = ${userId}` },
       now,
     ),
-    adminStatement("UPDATE users SET totp_secret = NULL, totp_enabled_at = NULL, totp_last_step = NULL WHERE id = ?;", userId),
-    adminStatement("DELETE FROM recovery_codes WHERE user_id = ?;", userId),
-    adminStatement("DELETE FROM passkeys WHERE user_id = ?;", userId),
+    db.update(users).set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null }).where(eq(users.id, userId)),
+    db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)),
+    db.delete(passkeys).where(eq(passkeys.userId, userId)),
   ];
 }
 

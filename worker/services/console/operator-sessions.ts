@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
-import { auditSqlInsert } from "../../db/admin-sql";
+import { auditInsert } from "../../db/admin-sql";
 import { getDb } from "../../db/client";
 import { sessions } from "../../db/tables";
 import { AppError } from "../../lib/errors";
@@ -26,16 +26,19 @@ export async function endCustomerSessions(c: Context<AppEnv>, operator: Operator
       .limit(1);
     if (!live) throw new AppError("NOT_FOUND", "This session is not live (or not this customer's).");
   }
-  const auditLine = auditSqlInsert({
+  const auditRow = auditInsert(
+    db,
+    {
       actor: operator.email,
       action: "user.end_sessions",
       detail: { userId: customer.id, sessionId: sessionId ?? "all" },
       reason,
       subject: customer.id,
-      previousSql: "(SELECT CAST(COUNT(*) AS TEXT) FROM sessions WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ?)",
-      previousParams: [customer.id, now],
-    });
-  const [, revoked] = await db.batch([db.run(sql.raw(auditLine)), revokeSessionsStatement(db, customer.id, sessionId ? { sessionIds: [sessionId] } : { all: true }, now)]);
+      previous: sql`SELECT CAST(COUNT(*) AS TEXT) FROM ${sessions} WHERE ${sessions.userId} = ${customer.id} AND ${sessions.revokedAt} IS NULL AND ${sessions.expiresAt} > ${now}`,
+    },
+    now,
+  );
+  const [, revoked] = await db.batch([auditRow, revokeSessionsStatement(db, customer.id, sessionId ? { sessionIds: [sessionId] } : { all: true }, now)]);
   await closeRevokedSockets(c.env, customer.id);
   return revoked.length;
 }

@@ -1,9 +1,9 @@
-import { and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
 import type { ReviewQueueItem, ReviewVerification } from "../../../schema/admin";
 import { formatNaira, koboToNaira, nairaToKobo } from "../../../schema/money";
-import { auditSqlInsert, sqlString } from "../../db/admin-sql";
+import { auditInsert } from "../../db/admin-sql";
 import type { Db } from "../../db/client";
-import { auditLog, payments, users } from "../../db/tables";
+import { auditLog, payments, transferDeposits, users } from "../../db/tables";
 import { AppError } from "../../lib/errors";
 import { CARD_PENDING_TOO_LONG_MS, confirmCardPayment, getPaymentReview, listPaymentReviews, MONEY_ARRIVED, openReviewCount, type Payment, resolvePaymentReview, type ReviewListItem, squadRecordOfArrival } from "../funding";
 import type { PaymentDeps } from "../kernel";
@@ -23,10 +23,16 @@ import type { PaymentDeps } from "../kernel";
  * Every decision first asks the provider again (verify*), never the client: what it says bounds what may be credited.
  */
 
-export type QueueReason = ReviewListItem["reason"] | "card_pending";
+export type QueueReason = ReviewListItem["reason"] | "card_pending" | "transfer_unknown_account";
 /** A review row: a crypto arrival, or a card charged another amount (the card items that are rows). */
 const isReviewRow = (id: string) => id.startsWith("rv_");
-export type QueueItem = Omit<ReviewListItem, "reason"> & { kind: "crypto" | "card" | "transfer"; reason: QueueReason };
+/**
+ * A bank transfer into an account we do not know (issue 31): no payment and no customer to hang a review row on, so, like
+ * a stale card checkout, the arrival itself (transfer_deposits, state unmatched) is the item, `ua_<Squad's reference>`.
+ */
+const UNKNOWN_ACCOUNT_PREFIX = "ua_";
+const isUnknownAccountItem = (id: string) => id.startsWith(UNKNOWN_ACCOUNT_PREFIX);
+export type QueueItem = Omit<ReviewListItem, "reason" | "user"> & { kind: "crypto" | "card" | "transfer"; reason: QueueReason; user: ReviewListItem["user"] | null };
 // The queue's item is the console's contract (schema/admin.ts): a field added or renamed here fails to compile there.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const queueItemIsTheContract: Same<QueueItem, ReviewQueueItem> = true;
@@ -89,22 +95,72 @@ async function cardItems(db: Db, where: SQL, opts: { resolvedOnly?: boolean; lim
   });
 }
 
+/**
+ * Unknown-account transfer items: the unmatched arrival and (when an operator closed it) the decision's audit row. Never
+ * credited from the queue: there is no customer to credit until an operator finds the owner.
+ */
+async function unknownAccountItems(db: Db, opts: { status: "open" | "resolved" | "all"; squadRef?: string; limit: number }): Promise<QueueItem[]> {
+  const join = and(eq(auditLog.subject, sql`${UNKNOWN_ACCOUNT_PREFIX} || ${transferDeposits.squadRef}`), inArray(auditLog.action, [...RESOLVE_ACTIONS]));
+  const rows = await db
+    .select({ d: transferDeposits, audit: auditLog })
+    .from(transferDeposits)
+    .leftJoin(auditLog, join)
+    .where(
+      and(
+        eq(transferDeposits.state, "unmatched"),
+        opts.squadRef === undefined ? undefined : eq(transferDeposits.squadRef, opts.squadRef),
+        opts.status === "open" ? isNull(auditLog.id) : opts.status === "resolved" ? isNotNull(auditLog.id) : undefined,
+      ),
+    )
+    .orderBy(desc(transferDeposits.receivedAt))
+    .limit(opts.limit);
+  return rows.map(({ d, audit }) => {
+    const detail = audit ? (JSON.parse(audit.detail) as { operatorId?: string }) : null;
+    const into = d.accountNumber ? `account ${d.accountNumber}` : "an account";
+    return {
+      kind: "transfer",
+      id: `${UNKNOWN_ACCOUNT_PREFIX}${d.squadRef}`,
+      status: audit ? "refused" : "open",
+      reason: "transfer_unknown_account",
+      payment_id: d.paymentId ?? "",
+      provider_payment_id: d.squadRef,
+      user: null,
+      expected_currency: "NGN",
+      expected_amount: null,
+      pay_currency: "NGN",
+      actually_paid: String(koboToNaira(d.amountKobo)),
+      suggested_amount: null,
+      detail: `A ${d.kind} transfer of ${ngn(d.amountKobo)} into ${into}, which is not ours${d.senderName ? `, from ${d.senderName}` : ""}: never credited on its own. Find its owner and credit them with a manual credit (Customers), or close it here.`,
+      created_at: new Date(d.receivedAt).toISOString(),
+      resolution:
+        audit && detail
+          ? { outcome: "refused", amount: null, operator_id: detail.operatorId ?? "", note: audit.reason ?? "", at: new Date(audit.createdAt).toISOString() }
+          : null,
+    } satisfies QueueItem;
+  });
+}
+
 /** The queue (`open`), its history (`resolved`) or both, newest first. */
 export async function listReviewQueue(db: Db, opts: { status?: "open" | "resolved" | "all"; limit?: number } = {}, now = Date.now()): Promise<QueueItem[]> {
   const status = opts.status ?? "open";
   const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
-  const [crypto, openCards, resolvedCards] = await Promise.all([
+  const [crypto, openCards, resolvedCards, unknownAccounts] = await Promise.all([
     listPaymentReviews(db, { status, limit }),
     status === "resolved" ? [] : cardItems(db, openCardsWhere(now), { limit }),
     status === "open" ? [] : cardItems(db, eq(payments.provider, "squad"), { resolvedOnly: true, limit }),
+    unknownAccountItems(db, { status, limit }),
   ]);
-  return [...crypto.map(reviewItem), ...openCards, ...resolvedCards].sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, limit);
+  return [...crypto.map(reviewItem), ...openCards, ...resolvedCards, ...unknownAccounts].sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, limit);
 }
 
 /** How many items wait for a decision: the Overview's "deposits in review". */
 export async function reviewQueueCount(db: Db, now = Date.now()): Promise<number> {
-  const [crypto, [cards]] = await Promise.all([openReviewCount(db), db.select({ n: sql<number>`count(*)` }).from(payments).where(openCardsWhere(now))]);
-  return Number(crypto) + Number(cards?.n ?? 0);
+  const [crypto, [cards], unknownAccounts] = await Promise.all([
+    openReviewCount(db),
+    db.select({ n: sql<number>`count(*)` }).from(payments).where(openCardsWhere(now)),
+    unknownAccountItems(db, { status: "open", limit: 200 }),
+  ]);
+  return Number(crypto) + Number(cards?.n ?? 0) + unknownAccounts.length;
 }
 
 /** One item: a review id (rv_...) or a card payment's reference. Null when it is not (or never was) in the queue. */
@@ -112,6 +168,10 @@ export async function getQueueItem(db: Db, id: string, now = Date.now()): Promis
   if (isReviewRow(id)) {
     const review = await getPaymentReview(db, id);
     return review ? reviewItem(review) : null;
+  }
+  if (isUnknownAccountItem(id)) {
+    const [item] = await unknownAccountItems(db, { status: "all", squadRef: id.slice(UNKNOWN_ACCOUNT_PREFIX.length), limit: 1 });
+    return item ?? null;
   }
   const [card] = await cardItems(db, and(eq(payments.id, id), eq(payments.provider, "squad"))!, { limit: 1 });
   if (!card) return null;
@@ -245,6 +305,23 @@ async function verifyTransfer(deps: PaymentDeps, item: QueueItem): Promise<Check
   return r.creditable ? checked(view, r.maxKobo ?? null, r.maxKobo ?? null) : checked(view);
 }
 
+/**
+ * An unknown-account transfer: Squad's own list entry for the reference (read only), beside what the notice said. Never
+ * creditable from the queue: whose money it is cannot be read from Squad's record.
+ */
+async function verifyUnknownAccount(deps: PaymentDeps, item: QueueItem): Promise<Checked> {
+  const t = await deps.provider.squadTransfers.findTransaction(item.provider_payment_id);
+  if (!t) return checked({ provider: "squad", status: "unknown", pay_currency: null, actually_paid: null, creditable: false, message: "Squad's transaction list has no credit with this reference: nothing arrived." });
+  return checked({
+    provider: "squad",
+    status: t.indicator === "C" ? "credit" : t.indicator,
+    pay_currency: t.currency,
+    actually_paid: String(koboToNaira(t.principalKobo)),
+    creditable: false,
+    message: `Squad lists ${ngn(t.principalKobo)} into ${t.accountNumber} on ${t.transactionDate}${t.customerIdentifier ? ` (customer ${t.customerIdentifier})` : ""}: no customer of ours holds that account, so nothing is credited from here.`,
+  });
+}
+
 /** A card item: Squad's verify call (https://docs.squadco.com/Payments/verify-transaction), read only. */
 async function verifyCard(deps: PaymentDeps, payment: Payment): Promise<Checked> {
   const v = await deps.provider.squad.verify(payment.id);
@@ -265,6 +342,7 @@ async function verifyCard(deps: PaymentDeps, payment: Payment): Promise<Checked>
 /** Verify again: the provider's current word on one item (no state changes: resolve asks again itself). */
 export async function verifyQueueItem(deps: PaymentDeps, item: QueueItem): Promise<Verification> {
   if (isReviewRow(item.id)) return (await verifyReview(deps, item)).view;
+  if (isUnknownAccountItem(item.id)) return (await verifyUnknownAccount(deps, item)).view;
   return (await verifyCard(deps, await paymentOf(deps.db, item.id))).view;
 }
 
@@ -312,7 +390,33 @@ export async function resolveQueueItem(deps: PaymentDeps, input: ResolveInput, n
   if (input.action === "refuse" && input.amount !== undefined) {
     throw new AppError("VALIDATION_FAILED", "A refusal takes no amount.", { field: "amount" });
   }
+  if (isUnknownAccountItem(item.id)) return resolveUnknownAccount(deps, item, input);
   return isReviewRow(item.id) ? resolveReview(deps, item, input) : resolveCard(deps, item, input);
+}
+
+/**
+ * An unknown-account transfer: only closed (refused) here, once, by its audit row's NOT EXISTS guard; the money is
+ * credited only to a customer an operator names, through the audited manual credit (decision 036).
+ */
+async function resolveUnknownAccount(deps: PaymentDeps, item: QueueItem, input: ResolveInput): Promise<ResolveAnswer> {
+  const check = await verifyUnknownAccount(deps, item);
+  if (input.action === "credit") {
+    throw new AppError("INVALID_STATE", "A transfer into an account we do not know has no customer to credit: find its owner and use a manual credit (Customers), then close this item.");
+  }
+  const db = deps.db;
+  const [written] = await db.batch([
+    auditInsert(db, {
+      actor: input.operator.email,
+      action: "review.refuse",
+      detail: { kind: "transfer", reviewId: item.id, squadRef: item.provider_payment_id, amount: null, operatorId: input.operator.id, provider: check.view },
+      reason: input.reason,
+      subject: item.id,
+      previous: JSON.stringify("open"),
+      onlyIf: sql`NOT EXISTS (SELECT 1 FROM ${auditLog} WHERE ${auditLog.subject} = ${item.id} AND ${inArray(auditLog.action, [...RESOLVE_ACTIONS])})`,
+    }),
+  ]);
+  if ((written.meta?.changes ?? 0) === 0) throw alreadyResolved();
+  return { review: (await getQueueItem(db, item.id))!, verification: check.view, balance: null };
 }
 
 /** A review row (crypto arrival or card charged another amount): the provider's record bounds the credit. */
@@ -331,18 +435,14 @@ async function resolveReview(deps: PaymentDeps, item: QueueItem, input: ResolveI
       });
     }
   }
-  const auditRow = db.run(
-    sql.raw(
-      auditSqlInsert({
-        actor: input.operator.email,
-        action: input.action === "credit" ? "review.credit" : "review.refuse",
-        detail: { kind: item.kind, reviewId: item.id, paymentId: item.payment_id, userId: item.user.id, amount: amountKobo === null ? null : koboToNaira(amountKobo), operatorId: input.operator.id, provider: check.view },
-        reason: input.reason,
-        subject: item.id,
-        previousSql: sqlString(JSON.stringify("open")),
-      }),
-    ),
-  );
+  const auditRow = auditInsert(db, {
+    actor: input.operator.email,
+    action: input.action === "credit" ? "review.credit" : "review.refuse",
+    detail: { kind: item.kind, reviewId: item.id, paymentId: item.payment_id, userId: item.user?.id ?? null, amount: amountKobo === null ? null : koboToNaira(amountKobo), operatorId: input.operator.id, provider: check.view },
+    reason: input.reason,
+    subject: item.id,
+    previous: JSON.stringify("open"),
+  });
   const { review, balance } = await resolvePaymentReview(
     deps.env,
     {
@@ -368,21 +468,17 @@ async function resolveCard(deps: PaymentDeps, item: QueueItem, input: ResolveInp
   // amount, under the payment's own ledger key (a late webhook then finds it taken), and moves a failed one to failed.
   const outcome = await confirmCardPayment(deps, payment.id);
   const after = await paymentOf(db, payment.id);
-  const noResolutionYet = `NOT EXISTS (SELECT 1 FROM audit_log WHERE subject = ${sqlString(payment.id)} AND action IN (${RESOLVE_ACTIONS.map(sqlString).join(", ")}))`;
-  const auditFor = (action: (typeof RESOLVE_ACTIONS)[number], onlyIf: string) =>
-    db.run(
-      sql.raw(
-        auditSqlInsert({
-          actor: input.operator.email,
-          action,
-          detail: { kind: "card", paymentId: payment.id, userId: payment.userId, amount: action === "review.credit" ? koboToNaira(payment.amountKobo) : null, operatorId: input.operator.id, provider: check.view },
-          reason: input.reason,
-          subject: payment.id,
-          previousSql: sqlString(JSON.stringify(payment.status)),
-          onlyIf,
-        }),
-      ),
-    );
+  const noResolutionYet = sql`NOT EXISTS (SELECT 1 FROM ${auditLog} WHERE ${auditLog.subject} = ${payment.id} AND ${inArray(auditLog.action, [...RESOLVE_ACTIONS])})`;
+  const auditFor = (action: (typeof RESOLVE_ACTIONS)[number], onlyIf: SQL) =>
+    auditInsert(db, {
+      actor: input.operator.email,
+      action,
+      detail: { kind: "card", paymentId: payment.id, userId: payment.userId, amount: action === "review.credit" ? koboToNaira(payment.amountKobo) : null, operatorId: input.operator.id, provider: check.view },
+      reason: input.reason,
+      subject: payment.id,
+      previous: JSON.stringify(payment.status),
+      onlyIf,
+    });
 
   if (input.action === "credit") {
     if (outcome !== "success") {
@@ -399,9 +495,9 @@ async function resolveCard(deps: PaymentDeps, item: QueueItem, input: ResolveInp
   } else {
     if (outcome === "success") throw new AppError("CONFLICT", "Squad reports this charge successful: it has been credited, not refused.");
     if (after.status !== "pending") throw new AppError("INVALID_STATE", `Squad reports this checkout ${after.status.replace("_", " ")}: it is closed, nothing to refuse.`);
-    const isPending = `EXISTS (SELECT 1 FROM payments WHERE id = ${sqlString(payment.id)} AND status = 'pending')`;
+    const isPending = sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.id} = ${payment.id} AND ${payments.status} = 'pending')`;
     const [written, moved] = await db.batch([
-      auditFor("review.refuse", `${noResolutionYet} AND ${isPending}`),
+      auditFor("review.refuse", sql`${noResolutionYet} AND ${isPending}`),
       db.update(payments).set({ status: "refused", updatedAt: deps.clock.now() }).where(and(eq(payments.id, payment.id), eq(payments.status, "pending"))),
     ]);
     if ((moved.meta?.changes ?? 0) === 0 || (written.meta?.changes ?? 0) === 0) throw alreadyResolved();

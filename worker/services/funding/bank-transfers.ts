@@ -174,13 +174,18 @@ export async function openStaticAccount(deps: PaymentDeps, user: { id: string; e
       address: input.address,
     });
   } catch (err) {
-    if (err instanceof UpstreamFault && err.reason === "rejected") {
-      // Squad's refusal (the BVN does not match the details): the customer's to fix. Its words may echo the input, so
-      // they are not logged; the customer gets our sentence.
+    if (!(err instanceof UpstreamFault && err.reason === "rejected")) throw err;
+    // A retry after an attempt whose answer we lost (a timeout, a dropped connection) is refused by Squad because our
+    // stable identifier already has its account: that is not a BVN mismatch. Ask Squad for the account it holds under
+    // our identifier and keep it; only when it has none was it the details Squad could not match.
+    const existing = await deps.provider.squadTransfers.findStaticAccount(customerIdentifier);
+    if (!existing) {
+      // Squad's refusal words may echo the input, so they are not logged; the customer gets our sentence.
       log("warn", "squad refused a static virtual account", { userId: user.id, status: err.httpStatus });
       throw new AppError("VALIDATION_FAILED", "Squad could not match these details to your BVN. Check your names, date of birth, gender and phone number as registered on your BVN.", { field: "bvn" });
     }
-    throw err;
+    log("info", "static virtual account already open at squad: kept", { userId: user.id });
+    account = existing;
   }
   try {
     await db.insert(virtualAccounts).values({

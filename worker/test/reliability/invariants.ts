@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
-import { renderStatement, type AdminStatement } from "../../db/admin-sql";
+import type { AdminChange } from "../../db/admin-sql";
+import { getDb } from "../../db/client";
 
 /**
  * The money invariants the whole reliability suite checks, as plain SQL over the test D1 so one batch answers them all.
@@ -119,9 +120,9 @@ export async function upstreamIdOf(table: "sms_orders" | "rentals", id: string):
   return row.upstream_id;
 }
 
-/** Runs operator SQL (scripts/admin.ts statements) the way `wrangler d1 execute` does: statement by statement. */
-export async function execOperatorSql(statements: AdminStatement[]): Promise<void> {
-  for (const statement of statements) await env.DB.prepare(renderStatement(statement)).run();
+/** Runs an operator change (db/admin-sql.ts, as the console and scripts/admin.ts run it): one D1 batch. */
+export async function execOperatorSql(change: AdminChange): Promise<void> {
+  await getDb(env.DB).batch(change as [AdminChange[number], ...AdminChange]);
 }
 
 /**

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_TIERS } from "../../../schema/settings";
 import { manualEntrySql } from "../../db/admin-sql";
+import { getDb } from "../../db/client";
 import { patchSandboxRental } from "../rent-fixtures";
 import { clearSettingsCache, postEntry, putSetting, smsDeps } from "../../services/kernel";
 import { postSquadWebhook, setSquadSimulator, squadWebhookRaw } from "../payment-fixtures";
@@ -504,7 +505,7 @@ class OperatorEntry implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const entryId = this.rerun !== null && m.adminEntries.length > 0 ? pick(m.adminEntries, this.rerun) : `${r.runTag}-${m.adminEntries.length}`;
     const fresh = !m.adminEntries.includes(entryId);
-    const sql = manualEntrySql({ userId: r.users[this.user].id, amountKobo: this.kobo, reason: "model test", actor: "fast-check", entryId });
+    const sql = manualEntrySql(getDb(env.DB), { userId: r.users[this.user].id, amountKobo: this.kobo, reason: "model test", actor: "fast-check", entryId });
     const overdraft = fresh && m.balance[this.user] + this.kobo < 0;
     if (overdraft) {
       await expect(execOperatorSql(sql)).rejects.toThrow(/CHECK constraint failed/);
