@@ -43,16 +43,17 @@ function splitKeys(value: string | undefined): string[] {
 
 /** The account keys configured for an upstream, in order (account 0 first). Empty: the upstream is not configured. */
 export function upstreamAccountKeys(env: Env, upstream: SmsUpstream): string[] {
-  const sandbox = sandboxMode(env);
+  // In sandbox mode every upstream has at least the simulator's own key (a list still makes a pool of accounts).
+  const or = (keys: string[], sandboxKey: () => string) => (keys.length > 0 || !sandboxMode(env) ? keys : [sandboxKey()]);
   switch (upstream) {
     case "daisysms":
-      return sandbox ? [sandboxSwiftKey(env)] : splitKeys(env.SWIFT_API_KEY);
+      return or(splitKeys(env.SWIFT_API_KEY), () => sandboxSwiftKey(env));
     case "smsman":
-      return sandbox ? [sandboxSmsManToken(env)] : splitKeys(env.SMSMAN_TOKEN);
+      return or(splitKeys(env.SMSMAN_TOKEN), () => sandboxSmsManToken(env));
     case "herosms":
-      return sandbox ? [sandboxHeroSmsKey(env)] : splitKeys(env.HEROSMS_API_KEY);
+      return or(splitKeys(env.HEROSMS_API_KEY), () => sandboxHeroSmsKey(env));
     case "grizzly":
-      return sandbox ? [sandboxGrizzlyKey(env)] : splitKeys(env.GRIZZLY_API_KEY);
+      return or(splitKeys(env.GRIZZLY_API_KEY), () => sandboxGrizzlyKey(env));
   }
 }
 

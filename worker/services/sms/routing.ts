@@ -3,7 +3,7 @@ import type { SmsProviderName } from "../../../schema/constants";
 import type { Env } from "../../config";
 import type { Db } from "../../db/client";
 import { slotLimit as sandboxSlotLimit } from "../../sandbox/sms-activations";
-import { smsOrders, upstreamHealth } from "../../db/tables";
+import { smsOrders } from "../../db/tables";
 import { log } from "../../lib/log";
 import { SmsProviderError, type SmsOffer, type SmsProvider, type UpstreamMoney } from "../../providers/sms/types";
 import { documentedSlotLimit, isSmsUpstream, PRIMARY_UPSTREAM, SMS_UPSTREAMS, upstreamAccountKeys, type SmsUpstream } from "../../providers/sms/upstreams";
@@ -11,6 +11,7 @@ import type { SmsDeps } from "../deps";
 import { pricingContext, smsPriceKobo } from "../pricing";
 import { envForUser } from "../sandbox-accounts";
 import { getSettings } from "../settings";
+import { healthStatuses, upstreamHealthKey } from "../upstream-health";
 import { refusedUpstreamPrice, toUsd } from "../upstream-money";
 
 /**
@@ -59,11 +60,7 @@ export interface RoutedOrder {
   avoid?: string[];
 }
 
-/** The health row of an upstream account: the primaries keep their provider names (Swift, Dynamic) as before. */
-export function healthKey(upstream: SmsUpstream, account = 0): string {
-  const base = upstream === "daisysms" ? "Swift" : upstream === "smsman" ? "Dynamic" : upstream;
-  return account === 0 ? base : `${base}#${account + 1}`;
-}
+const healthKey = upstreamHealthKey;
 
 function providerName(value: string): SmsProviderName {
   return value === "Dynamic" ? "Dynamic" : "Swift";
@@ -180,7 +177,7 @@ export async function* purchaseCandidates(deps: SmsDeps, order: RoutedOrder, pri
   const provider = providerName(order.provider);
   const env = envForUser(deps.env, order.userId);
   const upstreams = await orderedUpstreams(db, order, deps.clock.now());
-  const health = new Map((await db.select({ provider: upstreamHealth.provider, status: upstreamHealth.status }).from(upstreamHealth)).map((r) => [r.provider, r.status]));
+  const health: Map<string, string> = await healthStatuses(db);
   let sawAccount = false;
   let anyFree = false;
   for (const upstream of upstreams) {
@@ -188,7 +185,9 @@ export async function* purchaseCandidates(deps: SmsDeps, order: RoutedOrder, pri
     const accountCount = Math.max(keys.length, upstream === PRIMARY_UPSTREAM[provider] ? 1 : 0);
     if (accountCount === 0) continue;
     sawAccount = true;
-    const accounts = await usableAccounts(db, env, upstream, accountCount, health);
+    // One account of the only upstream: there is no choice to make, so no count is paid for (the upstream itself says
+    // TOO_MANY_ACTIVE_RENTALS when full); otherwise free slots choose.
+    const accounts = upstreams.length === 1 && accountCount === 1 ? (health.get(healthKey(upstream, 0)) === "low" ? [] : [0]) : await usableAccounts(db, env, upstream, accountCount, health);
     if (accounts.length === 0) continue;
     anyFree = true;
     const adapterOf = (account: number) => deps.provider(provider, order.userId, { upstream, account });
