@@ -7,12 +7,8 @@ import { smsOrders } from "../../db/tables";
 import { log } from "../../lib/log";
 import { SmsProviderError, type SmsOffer, type SmsProvider, type UpstreamMoney } from "../../providers/sms/types";
 import { documentedSlotLimit, isSmsUpstream, PRIMARY_UPSTREAM, SMS_UPSTREAMS, upstreamAccountKeys, type SmsUpstream } from "../../providers/sms/upstreams";
-import type { SmsDeps } from "../deps";
-import { pricingContext, smsPriceKobo } from "../pricing";
-import { envForUser } from "../sandbox-accounts";
-import { getSettings } from "../settings";
-import { healthStatuses, upstreamHealthKey } from "../upstream-health";
-import { refusedUpstreamPrice, toUsd } from "../upstream-money";
+import { envForUser, getSettings, pricingContext, refusedUpstreamPrice, smsPriceKobo, toUsd, type SmsDeps } from "../kernel";
+import { healthStatuses, upstreamHealthKey } from "./upstream-health";
 
 /**
  * Issue 32 (and issue 30's key pools): which upstream account serves a purchase. A provider customers see (Swift SMS,
