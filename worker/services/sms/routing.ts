@@ -262,3 +262,18 @@ export async function upstreamSlots(deps: Pick<SmsDeps, "db" | "env">): Promise<
   }
   return out;
 }
+
+/** Slots in use per upstream account that holds any, from our own orders alone (the console overview; issue 30). */
+export async function slotsInUseByAccount(db: Db): Promise<{ upstream: string; account: number; inUse: number; limit: number | null }[]> {
+  const rows = await db
+    .select({ upstream: smsOrders.upstream, account: smsOrders.upstreamAccount, count: sql<number>`COUNT(*)` })
+    .from(smsOrders)
+    .where(and(isNotNull(smsOrders.upstream), eq(smsOrders.status, "waiting")))
+    .groupBy(smsOrders.upstream, smsOrders.upstreamAccount);
+  const out = [];
+  for (const r of rows) {
+    if (!isSmsUpstream(r.upstream)) continue;
+    out.push({ upstream: r.upstream, account: r.account, inUse: Number(r.count), limit: await slotLimitOf(db, r.upstream) });
+  }
+  return out;
+}
