@@ -241,6 +241,8 @@ export interface AdminOverview {
   performance: { provider: string; service: string; orders: number; codes: number; refunds: number; successRate: number; medianSecondsToCode: number | null }[];
   activeRentals: number;
   upstreams: { provider: string; status: "ok" | "low" | "unreachable"; balanceUsd: number | null; floorUsd: number | null; checkedAt: number | null }[];
+  /** Slots in use per upstream account (issue 30); absent from older servers. */
+  slots?: { upstream: string; account: number; inUse: number; limit: number | null }[];
   attention: { stuck: AdminStuckItem[]; reviews: number };
 }
 

@@ -56,6 +56,25 @@ export const settingSchemas = {
   /** Upstream health: a provider whose balance there (in US dollars) is below its floor is hidden from customers. */
   upstream_floors: z.record(z.string(), z.number().min(0)),
   /**
+   * Issue 32: which upstreams serve each provider customers see (Swift, Dynamic), in the order they are tried:
+   * `upstreams` for every country, `countries["<our country id>"]` where a country needs another order. The first
+   * listed is tried first unless routing has learned a better one; a down, sold-out, full or below-floor upstream
+   * passes the purchase to the next at the price the customer was charged or lower. Upstreams: daisysms, smsman,
+   * herosms, grizzly (one without a key is skipped).
+   */
+  sms_routes: z.record(
+    z.string(),
+    z.object({
+      upstreams: z.array(z.enum(["daisysms", "smsman", "herosms", "grizzly"])).min(1, "List at least one upstream."),
+      countries: z.record(z.string(), z.array(z.enum(["daisysms", "smsman", "herosms", "grizzly"])).min(1, "List at least one upstream.")).optional(),
+    }),
+  ),
+  /**
+   * Issue 30: activations one account of an upstream may hold at once, where ours differs from the documented limit
+   * (DaisySMS documents 20; support can raise it). Keyed by upstream; null: no limit.
+   */
+  upstream_slot_limits: z.record(z.string(), z.number().int().min(0).nullable()),
+  /**
    * Issue 33 (ASVS 5.0 2.3.5): an operator's manual credit or debit of MORE than this many naira takes effect only once
    * a second operator approves it in the console. Changing this setting itself needs a second operator too.
    */
@@ -93,7 +112,10 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   // Roughly the market in late 2026; the operator keeps them current (npm run admin -- set upstream_rates '{...}').
   upstream_rates: { RUB: 90, EUR: 0.92 },
   sms_price_guard: { ceiling_naira: 50_000, service_ceilings: {}, max_jump: 3 },
-  upstream_floors: { Swift: 2, Dynamic: 2, "Dynamic-rent": 2 },
+  upstream_floors: { Swift: 2, Dynamic: 2, "Dynamic-rent": 2, herosms: 2, grizzly: 2 },
+  // Each provider's own upstream only, as before routing: the operator adds fallbacks (herosms, grizzly) with their keys.
+  sms_routes: { Swift: { upstreams: ["daisysms"] }, Dynamic: { upstreams: ["smsman"] } },
+  upstream_slot_limits: {},
   approval_threshold: { naira: 50_000 },
 };
 

@@ -35,7 +35,18 @@ export interface Secrets {
   SMSMAN_TOKEN?: string;
   /** The sms-man account's currency (RUB, USD or EUR; default RUB): how its prices and balance are read. */
   SMSMAN_CURRENCY?: string;
+  /** DaisySMS keys: one, or several comma-separated (each its own account: own balance, own 20 slots; issue 30). */
   SWIFT_API_KEY?: string;
+  /**
+   * More upstreams of the SMS-Activate protocol family (issue 32), optional: an upstream without a key is never routed
+   * to. Keys as SWIFT_API_KEY (comma-separated accounts); base URLs default to the documented ones
+   * (providers/sms/sms-activate-profiles.ts); GRIZZLY_CURRENCY says what its prices are in (default USD).
+   */
+  HEROSMS_API_KEY?: string;
+  HEROSMS_BASE_URL?: string;
+  GRIZZLY_API_KEY?: string;
+  GRIZZLY_BASE_URL?: string;
+  GRIZZLY_CURRENCY?: string;
   RESEND_API_KEY?: string;
   SANDBOX_SMS_DELAY_MS?: string;
   /** Benchmarks only: each sandbox SMS code arrives up to this much later than SANDBOX_SMS_DELAY_MS, at random. */

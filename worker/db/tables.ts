@@ -388,11 +388,18 @@ export const smsOrders = sqliteTable(
     // "Code or next route" (sms_chains): which chain the order is a route of, and its place in it (1 = the first).
     chainId: text("chain_id"),
     chainStep: integer("chain_step"),
+    // Issue 32: which upstream served the order (daisysms, smsman, herosms, grizzly; null: the provider's primary, as
+    // before routing existed) and which of its accounts (issue 30's key pool; 0 is the first key). Operators see it;
+    // customers see only the provider.
+    upstream: text("upstream"),
+    upstreamAccount: integer("upstream_account").notNull().default(0),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },
   (t) => [
     index("sms_orders_user_idx").on(t.userId, t.createdAt),
+    // Slots in use per upstream account (waiting orders), and routing's recent outcomes per upstream.
+    index("sms_orders_upstream_slots_idx").on(t.upstream, t.upstreamAccount, t.status),
     // One order per place in a chain: two ticks moving on at once cannot both buy the next route.
     uniqueIndex("sms_orders_chain_step_unique").on(t.chainId, t.chainStep),
     index("sms_orders_status_idx").on(t.status),

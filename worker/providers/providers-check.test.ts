@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { NOWPAYMENTS_SIMULATOR_PATH, nowPaymentsSimulator } from "../sandbox/nowpayments";
 import { rentSimulator } from "../sandbox/rent-simulator";
 import { RESEND_SIMULATOR_PATH, resendSimulator } from "../sandbox/resend";
+import { grizzlySimulator, sandboxGrizzlyKey } from "../sandbox/grizzly-simulator";
+import { heroSmsSimulator, sandboxHeroSmsKey } from "../sandbox/herosms-simulator";
 import { sandboxSwiftKey, smsActivateSimulator } from "../sandbox/sms-activate-simulator";
 import { setSandboxBalance } from "../sandbox/sms-activations";
 import { sandboxSmsManToken, smsManSimulator } from "../sandbox/sms-man-simulator";
@@ -21,6 +23,8 @@ const simulators: Record<CheckedProvider, (r: Request) => Promise<Response>> = {
   "sms-man": (r: Request) => Promise.resolve(smsManSimulator.fetch(r, env)),
   "sms-man-rent": (r: Request) => Promise.resolve(rentSimulator.fetch(r, env)),
   daisysms: (r: Request) => Promise.resolve(smsActivateSimulator.fetch(r, env)),
+  herosms: (r: Request) => Promise.resolve(heroSmsSimulator.fetch(r, env)),
+  grizzly: (r: Request) => Promise.resolve(grizzlySimulator.fetch(r, env)),
 };
 const goodEnv: ProvidersCheckEnv = {
   SQUAD_SECRET_KEY: env.SQUAD_SECRET_KEY,
@@ -34,6 +38,10 @@ const goodEnv: ProvidersCheckEnv = {
   SMSMAN_CURRENCY: "RUB",
   SWIFT_API_KEY: sandboxSwiftKey(env),
   SWIFT_BASE_URL: SIM,
+  HEROSMS_API_KEY: sandboxHeroSmsKey(env),
+  HEROSMS_BASE_URL: SIM,
+  GRIZZLY_API_KEY: sandboxGrizzlyKey(env),
+  GRIZZLY_BASE_URL: SIM,
 };
 
 describe("npm run providers:check", () => {
@@ -54,6 +62,8 @@ describe("npm run providers:check", () => {
       ["sms-man rent (Rent Number)", true],
       ["DaisySMS (Swift SMS)", true],
       ["Squad (bank transfer)", true],
+      ["HeroSMS (fallback upstream)", true],
+      ["Grizzly SMS (fallback upstream)", true],
     ]);
     expect(rows[1]!.currency).toContain("USD (6 coins");
     // Each SMS row read our balance there in its own currency, and one price list.
@@ -77,7 +87,7 @@ describe("npm run providers:check", () => {
 
   it("a bad key makes the provider's row say so (reachable, not authenticated, what breaks), never green", async () => {
     const rows = await checkProviders({
-      env: { ...goodEnv, SQUAD_SECRET_KEY: "sandbox_sk_wrong", NOWPAYMENTS_API_KEY: "wrong", RESEND_API_KEY: "re_wrong", SMSMAN_TOKEN: "wrong", SWIFT_API_KEY: "wrong" },
+      env: { ...goodEnv, SQUAD_SECRET_KEY: "sandbox_sk_wrong", NOWPAYMENTS_API_KEY: "wrong", RESEND_API_KEY: "re_wrong", SMSMAN_TOKEN: "wrong", SWIFT_API_KEY: "wrong", HEROSMS_API_KEY: "wrong", GRIZZLY_API_KEY: "wrong" },
       fetchFor: (p) => simulators[p],
     });
     for (const row of rows) {
@@ -92,6 +102,8 @@ describe("npm run providers:check", () => {
     expect(rows[4]!.breaks).toMatch(/^rentals: the upstream refuses SMSMAN_TOKEN \(sms-man: wrong_token/);
     expect(rows[5]!.breaks).toBe("Swift SMS purchases: the upstream refuses SWIFT_API_KEY (getBalance: BAD_KEY)");
     expect(rows[6]!.breaks).toBe("bank transfer funding: Squad refuses SQUAD_SECRET_KEY, or the merchant is not profiled for virtual accounts");
+    expect(rows[7]!.breaks).toBe("HeroSMS as a fallback route: the upstream refuses HEROSMS_API_KEY (getBalance: BAD_KEY)");
+    expect(rows[8]!.breaks).toBe("Grizzly SMS as a fallback route: the upstream refuses GRIZZLY_API_KEY (getBalance: BAD_KEY)");
     expect(formatProviderTable(rows)).toMatch(/Squad \(card\)\s+yes\s+NO/);
   });
 
@@ -153,6 +165,27 @@ describe("npm run providers:check, SMS upstream rows", () => {
       expect(unreachable[6]).toMatchObject({ reachable: false, authenticated: null, breaks: expect.stringContaining("bank transfer funding: Squad is unreachable") });
     } finally {
       await setSandboxBalance(env, "swift", 1000);
+    }
+  });
+});
+
+describe("npm run providers:check, the SMS-Activate family's fallback upstreams (issue 32)", () => {
+  it("an upstream without a key is listed as never routed to, not red; each account of a pool is read", async () => {
+    const rows = await checkProviders({ env: { ...goodEnv, HEROSMS_API_KEY: "", GRIZZLY_API_KEY: `${sandboxGrizzlyKey(env)}, ${sandboxGrizzlyKey(env)}` }, fetchFor: (p) => simulators[p] });
+    expect(rows[7]).toMatchObject({ skipped: true, balance: "not configured (HEROSMS_API_KEY unset): never routed to" });
+    expect(isGreen(rows[7]!)).toBe(true);
+    expect(rows[8]).toMatchObject({ reachable: true, authenticated: true, balance: "#1 1000.00 USD, #2 1000.00 USD", currency: expect.stringMatching(/^USD \(getPrices USA: [1-9]\d* offers\)$/), breaks: "" });
+  });
+
+  it("Grizzly's documented region refusal and an empty HeroSMS balance say what would break", async () => {
+    await setSandboxBalance(env, "herosms", 0);
+    try {
+      const rows = await checkProviders({ env: { ...goodEnv, GRIZZLY_API_KEY: "region-blocked" }, fetchFor: (p) => simulators[p] });
+      expect(rows[7]).toMatchObject({ breaks: "account #1: HeroSMS as a fallback route: our balance there is 0.00 USD (top it up: every purchase would be refused)" });
+      expect(rows[8]).toMatchObject({ authenticated: false, breaks: expect.stringContaining("refuses GRIZZLY_API_KEY (getBalance: SERVICE_UNAVAILABLE_REGION)") });
+      expect(rows.slice(7).some(isGreen)).toBe(false);
+    } finally {
+      await setSandboxBalance(env, "herosms", 1000);
     }
   });
 });

@@ -6,6 +6,7 @@ import { createSquadVirtualAccountClient } from "./payments/squad-virtual-accoun
 import { SmsManRentProvider } from "./rent/sms-man-rent";
 import { RentProviderError } from "./rent/types";
 import { SmsActivateProvider } from "./sms/sms-activate";
+import { SMS_ACTIVATE_PROFILES, type SmsActivateUpstream } from "./sms/sms-activate-profiles";
 import { SmsManProvider } from "./sms/sms-man";
 import { isUpstreamCurrency, SmsProviderError, type UpstreamCurrency, type UpstreamMoney } from "./sms/types";
 import { createUpstreamClient, UpstreamFault, type FetchLike } from "./upstream-http";
@@ -26,6 +27,8 @@ export interface ProviderCheckRow {
   balance: string;
   /** Empty when everything this provider serves works; otherwise what customers would meet. */
   breaks: string;
+  /** An optional upstream without a key: never routed to, so nothing breaks (issue 32's extra upstreams). */
+  skipped?: boolean;
 }
 
 /** The environment the check reads (process.env in the script, the worker's env in tests). */
@@ -41,10 +44,15 @@ export interface ProvidersCheckEnv {
   SMSMAN_CURRENCY?: string;
   SWIFT_API_KEY?: string;
   SWIFT_BASE_URL?: string;
+  HEROSMS_API_KEY?: string;
+  HEROSMS_BASE_URL?: string;
+  GRIZZLY_API_KEY?: string;
+  GRIZZLY_BASE_URL?: string;
+  GRIZZLY_CURRENCY?: string;
 }
 
 /** The upstreams the check reaches, one fetch each (so a test can point each at its own simulator). */
-export type CheckedProvider = "squad" | "squad-transfers" | "nowpayments" | "resend" | "sms-man" | "sms-man-rent" | "daisysms";
+export type CheckedProvider = "squad" | "squad-transfers" | "nowpayments" | "resend" | "sms-man" | "sms-man-rent" | "daisysms" | "herosms" | "grizzly";
 
 // The live hosts, as wrangler.toml's defaults (https://sms-man.com/api, https://sms-man.com/api/rent,
 // https://daisysms.com/docs/api).
@@ -59,11 +67,11 @@ export interface ProvidersCheckOptions {
 }
 
 export function isGreen(row: ProviderCheckRow): boolean {
-  return row.reachable && row.authenticated === true && row.breaks === "";
+  return row.skipped === true || (row.reachable && row.authenticated === true && row.breaks === "");
 }
 
 export async function checkProviders(opts: ProvidersCheckOptions): Promise<ProviderCheckRow[]> {
-  return Promise.all([checkSquad(opts), checkNowPayments(opts), checkResend(opts), checkSmsMan(opts), checkSmsManRent(opts), checkDaisySms(opts), checkSquadTransfers(opts)]);
+  return Promise.all([checkSquad(opts), checkNowPayments(opts), checkResend(opts), checkSmsMan(opts), checkSmsManRent(opts), checkDaisySms(opts), checkSquadTransfers(opts), checkFamilyUpstream(opts, "herosms"), checkFamilyUpstream(opts, "grizzly")]);
 }
 
 const unreachable = (err: unknown) => err instanceof UpstreamFault && (err.reason === "timeout" || err.reason === "network" || err.reason === "http");
@@ -274,6 +282,45 @@ async function checkDaisySms({ env, fetchFor, timeoutMs }: ProvidersCheckOptions
     };
   } catch (err) {
     return smsRow(row, err, serves, "SWIFT_API_KEY");
+  }
+}
+
+/**
+ * HeroSMS and Grizzly SMS (issue 32), through the same SMS-Activate-family adapter as DaisySMS: per account (the key
+ * variable may list several, comma-separated) our balance in the upstream's currency and one price list (getPrices
+ * for USA, SMS-Activate's 187). An upstream without a key is listed as not configured: it is never routed to.
+ */
+async function checkFamilyUpstream({ env, fetchFor, timeoutMs }: ProvidersCheckOptions, upstream: Exclude<SmsActivateUpstream, "daisysms">): Promise<ProviderCheckRow> {
+  const profile = SMS_ACTIVATE_PROFILES[upstream];
+  const keyVar = upstream === "herosms" ? "HEROSMS_API_KEY" : "GRIZZLY_API_KEY";
+  const baseUrl = (upstream === "herosms" ? env.HEROSMS_BASE_URL : env.GRIZZLY_BASE_URL) || profile.defaultBaseUrl;
+  const currencyVar = upstream === "grizzly" ? (env.GRIZZLY_CURRENCY ?? "").trim().toUpperCase() : "";
+  const currency: UpstreamCurrency = isUpstreamCurrency(currencyVar) ? (currencyVar as UpstreamCurrency) : profile.currency;
+  const serves = `${profile.label} as a fallback route`;
+  const row: ProviderCheckRow = { provider: `${profile.label} (fallback upstream)`, reachable: false, authenticated: null, currency, balance: "n/a", breaks: "" };
+  const keys = (env[keyVar] ?? "").split(",").map((k) => k.trim()).filter(Boolean);
+  if (keys.length === 0) return { ...row, skipped: true, balance: `not configured (${keyVar} unset): never routed to` };
+  const balances: string[] = [];
+  try {
+    let offers = 0;
+    for (const [i, key] of keys.entries()) {
+      const sms = new SmsActivateProvider({ profile, baseUrl, key, currency, fetch: fetchFor(upstream), timeoutMs });
+      const balance = await sms.balance();
+      balances.push(`#${i + 1} ${money(balance)}`);
+      const low = balanceBreaks(balance, serves);
+      if (low) return { ...row, reachable: true, authenticated: true, balance: balances.join(", "), breaks: `account #${i + 1}: ${low}` };
+      if (i === 0) offers = (await sms.services("5")).length;
+    }
+    return {
+      ...row,
+      reachable: true,
+      authenticated: true,
+      currency: `${currency} (getPrices USA: ${offers} offers)`,
+      balance: balances.join(", "),
+      breaks: offers === 0 ? `${serves}: getPrices lists no service for USA` : "",
+    };
+  } catch (err) {
+    return smsRow({ ...row, balance: balances.join(", ") || "n/a" }, err, serves, keyVar);
   }
 }
 

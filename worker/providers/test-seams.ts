@@ -16,6 +16,12 @@ import type { SmsProvider } from "./sms/types";
 /** Replaces every SMS adapter (scripted fakes: worker/test/scripted-sms-provider.ts). */
 export type SmsProviderFactory = (env: Env, name: SmsProviderName) => SmsProvider;
 
+/**
+ * Replaces one upstream account's adapter (issue 32's routing: herosms, grizzly, a second DaisySMS account). Answering
+ * null leaves that upstream to the real adapter (the simulators in sandbox mode).
+ */
+export type SmsUpstreamFactory = (env: Env, upstream: string, account: number, provider: SmsProviderName) => SmsProvider | null;
+
 /** Replaces the rent adapter for a provider mode (the mode a customer's rental resolved to: a sandbox account's is
  * always "sandbox"). */
 export type RentalProviderFactory = (env: Env, mode: "sandbox" | "live") => RentalProvider;
@@ -35,12 +41,13 @@ export type WebhookSend = (url: string, init: RequestInit) => Promise<Response>;
 
 export interface UpstreamSeams {
   sms: SmsProviderFactory | null;
+  smsUpstream: SmsUpstreamFactory | null;
   rent: RentalProviderFactory | null;
   payments: PaymentFetchInterceptor | null;
   webhooks: WebhookSend | null;
 }
 
-const seams: UpstreamSeams = { sms: null, rent: null, payments: null, webhooks: null };
+const seams: UpstreamSeams = { sms: null, smsUpstream: null, rent: null, payments: null, webhooks: null };
 
 /** What the builders read. */
 export const upstreamSeams: Readonly<UpstreamSeams> = seams;

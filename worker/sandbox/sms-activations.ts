@@ -37,8 +37,9 @@ export type SandboxPoll =
  * roubles like the documents' samples. Numbers are charged when taken and refunded when released, so NO_MONEY /
  * "balance" errors and the health floor can be reached by lowering a balance (POST /sandbox/upstreams/balance).
  */
-export type SandboxAccount = "swift" | "smsman";
-export const SANDBOX_START_BALANCE: Record<SandboxAccount, number> = { swift: 1000, smsman: 90_000 };
+export type SandboxAccount = "swift" | "smsman" | "herosms" | "grizzly";
+export const SANDBOX_ACCOUNTS: readonly SandboxAccount[] = ["swift", "smsman", "herosms", "grizzly"];
+export const SANDBOX_START_BALANCE: Record<SandboxAccount, number> = { swift: 1000, smsman: 90_000, herosms: 1000, grizzly: 1000 };
 /** Roubles per dollar in the sandbox market (sms-man's prices are the dollar figures times this). */
 export const SANDBOX_RUB_PER_USD = 90;
 
@@ -79,7 +80,7 @@ async function refundSandbox(env: Env, activation: SandboxActivation): Promise<v
  * activations held at once: its /control/limits is the stock of numbers per application and country
  * (https://sms-man.com/api), so its simulator has none (null).
  */
-export const DOCUMENTED_SLOT_LIMITS: Record<SandboxAccount, number | null> = { swift: 20, smsman: null };
+export const DOCUMENTED_SLOT_LIMITS: Record<SandboxAccount, number | null> = { swift: 20, smsman: null, herosms: null, grizzly: null };
 
 const slotLimitKey = (account: SandboxAccount) => `upstream-slot-limit:${account}`;
 const slotLimitCache = new Map<SandboxAccount, { limit: number | null; at: number }>();

@@ -121,3 +121,19 @@ export function hash(text: string): number {
   }
   return h >>> 0;
 }
+
+/**
+ * The sandbox market in SMS-Activate's own country numbering (https://sms-activate.org/en/api2 "country number see
+ * table"), which the protocol's other hosts keep: what the HeroSMS and Grizzly SMS simulators answer to.
+ */
+export const SMS_ACTIVATE_COUNTRY_NUMBERS: Record<string, string> = {
+  "187": "5", "0": "1", "1": "2", "2": "3", "3": "4", "4": "6", "6": "7", "7": "8", "8": "9", "10": "10", "16": "11",
+  "19": "12", "22": "13", "36": "14", "43": "15", "78": "16", "73": "17", "38": "18", "31": "19", "48": "20", "56": "21",
+  "86": "22", "15": "23", "54": "24", "62": "25", "21": "26",
+};
+
+/** A sandbox country by its SMS-Activate number. */
+export function countryBySmsActivateNumber(number: string): SandboxCountry | undefined {
+  const ours = SMS_ACTIVATE_COUNTRY_NUMBERS[number];
+  return ours === undefined ? undefined : sandboxCountry(ours);
+}

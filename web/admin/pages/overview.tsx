@@ -98,6 +98,13 @@ export default function OverviewPage() {
               empty="No upstream health reading yet (the sweep records one every run)."
             />
           </Panel>
+          <Panel title="Upstream slots in use">
+            <Table
+              head={["Upstream", "Account", "In use", "Limit"]}
+              rows={(q.data.slots ?? []).map((s) => [s.upstream, `#${s.account + 1}`, s.inUse, s.limit ?? "none"])}
+              empty="No number is waiting for a code."
+            />
+          </Panel>
         </>
       )}
     </>

@@ -1,11 +1,12 @@
 import { z } from "zod";
-import { DEFAULT_SMS_COUNTRY } from "../../../schema/constants";
 import { type SmsProviderName } from "../../../schema/constants";
+import { SMS_ACTIVATE_PROFILES, type SmsActivateProfile } from "./sms-activate-profiles";
 import { excerpt, type UpstreamClient } from "../upstream-http";
 import {
   smsFault,
   smsRequest,
   smsUpstreamClient,
+  type ActiveActivation,
   type AdapterOptions,
   type SmsActivation,
   type SmsCancelResult,
@@ -14,11 +15,14 @@ import {
   type SmsOffer,
   type SmsPollResult,
   type SmsProvider,
+  type UpstreamCurrency,
   type UpstreamMoney,
 } from "./types";
 
 /**
- * 'Swift SMS': the SMS-Activate-compatible protocol as DaisySMS speaks it (GET handler_api.php?api_key=&action=...,
+ * The SMS-Activate protocol family's one adapter, configured per upstream by a profile (sms-activate-profiles.ts:
+ * DaisySMS, HeroSMS, Grizzly SMS). Without a profile it is 'Swift SMS' as it has always been:
+ * the SMS-Activate-compatible protocol as DaisySMS speaks it (GET handler_api.php?api_key=&action=...,
  * plain-text replies, JSON for prices). USA numbers only, shown to customers as country 5 (the spec's default id);
  * the upstream's own USA id is sent where the protocol wants a country.
  *
@@ -29,9 +33,14 @@ import {
 export interface SmsActivateOptions extends AdapterOptions {
   /** The upstream's id for USA (SMS-Activate numbering: 187). */
   upstreamCountryId?: string;
+  /** Which upstream of the family, with its documented differences (default DaisySMS). */
+  profile?: SmsActivateProfile;
+  /** The account's currency where the operator knows better than the profile (GRIZZLY_CURRENCY). */
+  currency?: UpstreamCurrency;
+  /** The customer-facing provider this adapter serves orders of (Swift unless said). */
+  provider?: SmsProviderName;
 }
 
-const USA: SmsCountry = { id: DEFAULT_SMS_COUNTRY, title: "USA" };
 
 // getPrices does not name services on every SMS-Activate-compatible host; these short codes are the common ones.
 const SERVICE_NAMES: Record<string, string> = {
@@ -79,46 +88,105 @@ const priceEntrySchema = z.object({ cost: numeric, count: numeric, name: z.strin
 const pricesSchema = z.record(z.string(), z.record(z.string(), z.unknown()));
 const balanceSchema = z.string().regex(/^ACCESS_BALANCE:(\d+(\.\d+)?)$/);
 const numberSchema = z.string().regex(/^ACCESS_NUMBER:(\d+):(\+?\d{5,20})$/);
+// getActiveActivations (SMS-Activate protocol; HeroSMS keeps it): smsCode may be a string, a list or null.
+const activeActivationsSchema = z
+  .object({
+    status: z.string(),
+    error: z.string().optional(),
+    message: z.string().optional(),
+    activeActivations: z
+      .array(
+        z
+          .object({
+            activationId: z.union([z.string(), z.number()]),
+            smsCode: z.union([z.string(), z.number(), z.array(z.string()), z.null()]).optional(),
+            activationStatus: z.union([z.string(), z.number()]).optional(),
+          })
+          .passthrough(),
+      )
+      .optional(),
+  })
+  .passthrough();
 
 export class SmsActivateProvider implements SmsProvider {
-  readonly name: SmsProviderName = "Swift";
+  readonly name: SmsProviderName;
+  readonly upstream: string;
+  readonly profile: SmsActivateProfile;
   private readonly http: UpstreamClient;
   private readonly key: string;
-  private readonly upstreamCountryId: string;
+  private readonly currency: UpstreamCurrency;
+  private readonly countryMap: Record<string, { id: string; title: string }>;
 
   constructor(options: SmsActivateOptions) {
+    this.profile = options.profile ?? SMS_ACTIVATE_PROFILES.daisysms;
+    this.name = options.provider ?? "Swift";
+    this.upstream = this.profile.upstream;
     // The base may be the host or the full handler_api.php address (SWIFT_BASE_URL).
     const trimmed = options.baseUrl.replace(/\/+$/, "");
-    this.http = smsUpstreamClient("DaisySMS", { ...options, baseUrl: trimmed.endsWith(".php") ? trimmed : `${trimmed}/stubs/handler_api.php` });
+    this.http = smsUpstreamClient(this.profile.label, { ...options, baseUrl: trimmed.endsWith(".php") ? trimmed : `${trimmed}/stubs/handler_api.php` });
     this.key = options.key;
-    this.upstreamCountryId = options.upstreamCountryId ?? "187";
+    this.currency = options.currency ?? this.profile.currency;
+    this.countryMap = { ...this.profile.countries };
+    if (options.upstreamCountryId && this.countryMap["5"]) this.countryMap["5"] = { ...this.countryMap["5"], id: options.upstreamCountryId };
   }
 
   async countries(): Promise<SmsCountry[]> {
-    return [USA];
+    return Object.entries(this.countryMap).map(([id, c]) => ({ id, title: c.title }));
   }
 
   async services(countryId: string): Promise<SmsOffer[]> {
-    if (countryId !== USA.id) return [];
-    const { text } = await this.call({ action: "getPrices", country: this.upstreamCountryId });
-    return parseSmsActivatePrices(text, this.upstreamCountryId, USA.id);
+    const upstreamCountry = this.countryMap[countryId];
+    if (!upstreamCountry) return [];
+    const { text } = await this.call({ action: "getPrices", country: upstreamCountry.id });
+    return parseSmsActivatePrices(text, upstreamCountry.id, countryId, this.currency);
   }
 
   async buy(request: { countryId: string; serviceId: string; maxCost?: UpstreamMoney }): Promise<SmsActivation> {
-    if (request.countryId !== USA.id) throw smsFault("bad_service", `country ${request.countryId} on a USA-only upstream`);
-    const params: Record<string, string> = { action: "getNumber", service: request.serviceId, country: this.upstreamCountryId };
-    if (request.maxCost !== undefined) {
-      // max_price is in dollars and inclusive (https://daisysms.com/docs/api): a quote in another currency cannot be
-      // a ceiling here, so it is refused rather than sent as if it were dollars.
-      if (request.maxCost.currency !== "USD") throw smsFault("price_exceeded", `max price quoted in ${request.maxCost.currency}`);
-      params.max_price = request.maxCost.amount.toFixed(4);
+    const upstreamCountry = this.countryMap[request.countryId];
+    if (!upstreamCountry) throw smsFault("bad_service", `country ${request.countryId} is not sold by ${this.profile.label}`);
+    const params: Record<string, string> = { action: "getNumber", service: request.serviceId, country: upstreamCountry.id };
+    if (request.maxCost !== undefined && this.profile.maxPriceParam) {
+      // The max price is in the upstream's own currency (DaisySMS: dollars, inclusive, https://daisysms.com/docs/api):
+      // a quote in another currency cannot be a ceiling here, so it is refused rather than sent as if it were its own.
+      if (request.maxCost.currency !== this.currency) throw smsFault("price_exceeded", `max price quoted in ${request.maxCost.currency}`);
+      params[this.profile.maxPriceParam] = request.maxCost.amount.toFixed(4);
     }
     const { text, headers } = await this.call(params);
     const match = numberSchema.safeParse(text);
     if (!match.success) throw this.textFault("getNumber", text);
     const [, upstreamId, number] = /^ACCESS_NUMBER:(\d+):(\+?\d{5,20})$/.exec(match.data)!;
-    const price = Number(headers.get("x-price"));
-    return { upstreamId, number, ...(Number.isFinite(price) && price > 0 ? { cost: { amount: price, currency: "USD" as const } } : {}) };
+    const price = this.profile.priceHeader ? Number(headers.get(this.profile.priceHeader)) : NaN;
+    return { upstreamId, number, ...(Number.isFinite(price) && price > 0 ? { cost: { amount: price, currency: this.currency } } : {}) };
+  }
+
+  /**
+   * The account's active activations in one call (the profile's batchStatus: SMS-Activate's getActiveActivations,
+   * JSON {status: "success", activeActivations: [{activationId, smsCode, activationStatus, ...}]}; an account with none
+   * answers NO_ACTIVATIONS or an empty list). Absent (null) where the upstream documents no such call.
+   */
+  async activeActivations(): Promise<ActiveActivation[] | null> {
+    if (!this.profile.batchStatus) return null;
+    const { text } = await this.call({ action: this.profile.batchStatus });
+    if (text === "NO_ACTIVATIONS") return [];
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw this.textFault(this.profile.batchStatus, text);
+    }
+    const parsed = activeActivationsSchema.safeParse(body);
+    if (!parsed.success) throw smsFault("bad_reply", `${this.profile.batchStatus}: ${excerpt(text)}`);
+    if (parsed.data.status !== "success") {
+      const word = String(parsed.data.error ?? parsed.data.message ?? "");
+      if (word === "NO_ACTIVATIONS") return [];
+      throw this.textFault(this.profile.batchStatus, word || "error");
+    }
+    return (parsed.data.activeActivations ?? []).map((a) => {
+      const code = a.smsCode === null || a.smsCode === undefined ? "" : (Array.isArray(a.smsCode) ? a.smsCode.at(-1) ?? "" : String(a.smsCode)).trim();
+      // activationStatus 8 is a cancelled activation (setStatus 8); anything else without a code is still waiting.
+      const result: SmsPollResult = code ? { state: "code", code } : String(a.activationStatus) === "8" ? { state: "cancelled" } : { state: "waiting" };
+      return { upstreamId: String(a.activationId), result };
+    });
   }
 
   async poll(upstreamId: string): Promise<SmsPollResult> {
@@ -162,12 +230,12 @@ export class SmsActivateProvider implements SmsProvider {
     await this.call({ action: "setStatus", id: upstreamId, status: "6" }).catch(() => undefined);
   }
 
-  /** getBalance -> ACCESS_BALANCE:50.30, in dollars (https://daisysms.com/docs/api). */
+  /** getBalance -> ACCESS_BALANCE:50.30, in the account's currency (DaisySMS: dollars, https://daisysms.com/docs/api). */
   async balance(): Promise<UpstreamMoney> {
     const { text } = await this.call({ action: "getBalance" });
     const parsed = balanceSchema.safeParse(text);
     if (!parsed.success) throw this.textFault("getBalance", text);
-    return { amount: Number(parsed.data.slice("ACCESS_BALANCE:".length)), currency: "USD" };
+    return { amount: Number(parsed.data.slice("ACCESS_BALANCE:".length)), currency: this.currency };
   }
 
   /** Replies are plain words (JSON for prices), whatever the HTTP status below 500: the word decides. */
@@ -179,13 +247,13 @@ export class SmsActivateProvider implements SmsProvider {
   /** Maps a documented reply word to its fault; anything else (HTML, garbage) is a bad reply. */
   private textFault(action: string, text: string) {
     const word = text.split(":")[0];
-    const kind = REPLY_WORDS[word];
+    const kind = this.profile.extraWords[word] ?? REPLY_WORDS[word];
     return kind ? smsFault(kind, `${action}: ${excerpt(text)}`) : smsFault("bad_reply", `${action}: ${excerpt(text)}`);
   }
 }
 
 /** getPrices' JSON for one upstream country, as offers under our country id. Unpriceable entries are skipped. */
-export function parseSmsActivatePrices(text: string, upstreamCountryId: string, countryId: string): SmsOffer[] {
+export function parseSmsActivatePrices(text: string, upstreamCountryId: string, countryId: string, currency: UpstreamCurrency = "USD"): SmsOffer[] {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -214,7 +282,7 @@ export function parseSmsActivatePrices(text: string, upstreamCountryId: string, 
     // A listed service without a usable price is not for sale (never ₦0).
     if (!entry.success || !(entry.data.cost > 0)) continue;
     const name = entry.data.name?.trim() || SERVICE_NAMES[serviceId] || serviceId;
-    offers.push({ countryId, serviceId, name, cost: entry.data.cost, currency: "USD", count: Math.max(0, Math.trunc(entry.data.count)) });
+    offers.push({ countryId, serviceId, name, cost: entry.data.cost, currency, count: Math.max(0, Math.trunc(entry.data.count)) });
   }
   return offers;
 }

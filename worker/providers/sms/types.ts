@@ -23,6 +23,21 @@ export interface SmsProvider {
   requestAnotherCode?(upstreamId: string): Promise<void>;
   /** Our own balance at the upstream (read-only: providers:check and the sweep's health floor use it). */
   balance(): Promise<UpstreamMoney>;
+  /** Which upstream answers (daisysms, herosms, grizzly, smsman): orders record it. Absent on test fakes. */
+  readonly upstream?: string;
+  /**
+   * Every active activation of this account in one call, where the upstream documents such a call (SMS-Activate's
+   * getActiveActivations); null or absent where it does not. One call then serves the polls of many orders.
+   */
+  activeActivations?(): Promise<ActiveActivation[] | null>;
+  // "Use this number again" (getExtraActivation, HeroSMS reactivate) is left to an optional `reactivate` the rent/sms
+  // services add; the profile names the documented action (sms-activate-profiles.ts reactivateAction).
+}
+
+/** One active activation as a batch status call answers it. */
+export interface ActiveActivation {
+  upstreamId: string;
+  result: SmsPollResult;
 }
 
 /** Currencies the upstreams price in (sms-man: RUB, USD or EUR per account; DaisySMS: dollars). */

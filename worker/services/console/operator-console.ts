@@ -23,7 +23,7 @@ import type { Db } from "../../db/client";
 import { auditLog, ledger, payments, rentals, sessions, smsOrders, upstreamHealth, upstreamPrices, users } from "../../db/tables";
 import { getSetting, isSandboxUser, notSandboxUser, reconcileLedger } from "../kernel";
 import { reviewQueueCount } from "./review-queue";
-import { providerStats } from "../sms";
+import { providerStats, slotsInUseByAccount } from "../sms";
 
 /**
  * The operator console's reads (routes/admin.ts). Changes go through the same builders the CLI runs (db/admin-sql.ts)
@@ -127,6 +127,8 @@ export async function overview(db: Db, period: AdminPeriod, now = Date.now(), op
     performance,
     activeRentals: Number(active[0]?.count ?? 0),
     upstreams: upstreams.map((u) => ({ provider: u.provider, status: u.status, balanceUsd: u.balanceUsd, floorUsd: u.floorUsd, checkedAt: u.checkedAt })),
+    // Issue 30: numbers waiting for a code per upstream account (each holds a slot until its code or its end).
+    slots: await slotsInUseByAccount(db),
     attention: { stuck: opts.includeTest ? stuck : stuck.filter((item) => !isSandboxUser(item.user_id)), reviews },
   };
 }

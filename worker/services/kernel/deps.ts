@@ -7,6 +7,7 @@ import { rentalProviderFor } from "../../providers/rent";
 import type { RentalProvider } from "../../providers/rent/types";
 import { smsProviderFor } from "../../providers/sms";
 import type { SmsProvider } from "../../providers/sms/types";
+import { isSmsUpstream, PRIMARY_UPSTREAM, smsUpstreamFor } from "../../providers/sms/upstreams";
 import { notify } from "./notify";
 import { envForUser, providerModeFor } from "./sandbox-accounts";
 
@@ -46,7 +47,13 @@ export const systemClock: Clock = { now: () => Date.now() };
  * Receive SMS picks its upstream per order: the order's provider name (Swift, Dynamic), and the customer's account (a
  * sandbox account, test API key, always reaches the simulators: services/sandbox-accounts.ts envForUser).
  */
-export type SmsProviderResolver = (name: SmsProviderName, userId: string) => SmsProvider;
+export type SmsProviderResolver = (name: SmsProviderName, userId: string, route?: UpstreamRoute) => SmsProvider;
+
+/** Which upstream account serves an order (issue 32's routing, issue 30's key pool); absent: the provider's primary. */
+export interface UpstreamRoute {
+  upstream: string;
+  account: number;
+}
 
 export type SmsDeps = MoneyFlowDeps<SmsProviderResolver>;
 
@@ -76,7 +83,15 @@ function common(env: Env): Pick<MoneyFlowDeps<unknown>, "env" | "db" | "notify" 
  * reading the catalogue uses), so this builder needs no config: a second source for the mode could only disagree.
  */
 export function smsDeps(env: Env): SmsDeps {
-  return { ...common(env), provider: (name, userId) => smsProviderFor(envForUser(env, userId), name) };
+  return {
+    ...common(env),
+    provider: (name, userId, route) => {
+      const forUser = envForUser(env, userId);
+      // The provider's primary first account is built as it always was (smsProviderFor: the seam tests replace).
+      if (!route || !isSmsUpstream(route.upstream) || (route.upstream === PRIMARY_UPSTREAM[name] && route.account === 0)) return smsProviderFor(forUser, name);
+      return smsUpstreamFor(forUser, route.upstream, route.account, name);
+    },
+  };
 }
 
 /** Each mode's adapter is built once per deps, on first use (a live deployment builds the simulator's only when a

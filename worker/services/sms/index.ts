@@ -11,3 +11,4 @@ export { buySmsNumber, buySmsNumbers, cancelSmsOrder, completeSmsOrder, requestA
 export { acceptPushedCode, checkSmsOrderNow, pollSmsOrderTick, settleSmsOrderNow, sweepSmsOrders } from "./sms-poll";
 export { canRequestAnotherCode, codesByOrder, orderCodes, ownSmsOrder, type PageAfter, smsHoldTime, type SmsOrderRow, smsOrderRowsQuery, smsOrdersPage, smsOrderStatus, smsRefundState, toSmsOrderRows } from "./sms-views";
 export { checkUpstreamHealth, clearUpstreamHealthCache, providerStats } from "./upstream-health";
+export { slotsInUseByAccount } from "./routing";

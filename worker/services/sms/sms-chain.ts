@@ -65,7 +65,7 @@ export async function readChain(db: Db, chainId: string): Promise<SmsChain | und
 /** The routes of a chain, in order (what the chain tried). */
 export async function chainOrders(db: Db, chainId: string) {
   return db
-    .select({ id: smsOrders.id, provider: smsOrders.provider, countryId: smsOrders.countryId, status: smsOrders.status, chainStep: smsOrders.chainStep })
+    .select({ id: smsOrders.id, provider: smsOrders.provider, countryId: smsOrders.countryId, status: smsOrders.status, chainStep: smsOrders.chainStep, upstream: smsOrders.upstream })
     .from(smsOrders)
     .where(eq(smsOrders.chainId, chainId))
     .orderBy(asc(smsOrders.chainStep));

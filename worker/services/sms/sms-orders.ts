@@ -9,6 +9,8 @@ import { log } from "../../lib/log";
 import type { SignedInUser } from "../accounts";
 import { SmsProviderError, type SmsActivation } from "../../providers/sms/types";
 import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, costLimitInBatch, enforceCostLimit, envForUser, getSetting, guardedLedgerInsert, insufficientBalanceFor, pricingContext, type SmsDeps, smsPriceKobo } from "../kernel";
+import { smsFault } from "../../providers/sms/types";
+import { FAILOVER_FAULTS, purchaseCandidates, type RoutingNotes, type UpstreamChoice } from "./routing";
 import { clearSmsCatalogueCache, findSmsOffer, resolveServiceId } from "./sms-catalogue";
 import { chainOrders, endChain, newChainValues, nextRoutes, readChain, routeKey, type NextRoute } from "./sms-chain";
 import { REFUNDED, findSmsOrder, orderCodes, ownSmsOrder, type SmsOrderRow } from "./sms-views";
@@ -142,6 +144,8 @@ function newOrder(
     failureReason: null,
     chainId: chain?.id ?? null,
     chainStep: chain?.step ?? null,
+    upstream: null,
+    upstreamAccount: 0,
     createdAt: o.now,
     updatedAt: o.now,
   };
@@ -151,32 +155,61 @@ function newOrder(
  * Asks the upstream for the number of an order already written 'pending' with its debit, and starts its poller. A
  * refusal refunds the order at once ('failed') and throws the AppError the customer is shown.
  */
-async function reserveNumber(deps: SmsDeps, order: SmsOrderRow, offer: OfferForSale): Promise<SmsActivation> {
+async function reserveNumber(deps: SmsDeps, order: SmsOrderRow, offer: OfferForSale, { avoid = [] }: { avoid?: string[] } = {}): Promise<SmsActivation> {
   const orderId = order.id;
   const db = deps.db;
-  const provider = upstreamFor(deps, order);
-  let activation;
+  // Issue 32: the provider's upstreams in routing's order (learned best, then the operator's list); a down, sold-out,
+  // short or full one passes the purchase to the next, never at a higher price than the order charged.
+  const notes: RoutingNotes = { cheapestAboveKobo: null, allFull: false };
+  let served: UpstreamChoice | null = null;
+  let activation: SmsActivation | null = null;
+  let lastErr: unknown = null;
   try {
-    // The ceiling is the upstream's own figure in its own currency: the price we quoted, never a converted guess.
-    activation = await provider.buy({ countryId: order.countryId, serviceId: order.serviceId, maxCost: { amount: offer.cost, currency: offer.currency } });
+    for await (const choice of purchaseCandidates(deps, { ...order, avoid }, offer, notes)) {
+      try {
+        // The ceiling is the upstream's own figure in its own currency: the price we quoted, never a converted guess.
+        activation = await choice.adapter.buy({ countryId: order.countryId, serviceId: choice.serviceId, maxCost: choice.maxCost });
+        served = choice;
+        break;
+      } catch (err) {
+        lastErr = err;
+        const kind = err instanceof SmsProviderError ? err.kind : "exception";
+        log("warn", "sms purchase refused upstream", {
+          orderId,
+          provider: order.provider,
+          upstream: choice.upstream,
+          account: choice.account,
+          kind,
+          detail: err instanceof SmsProviderError ? err.detail : err instanceof Error ? err.message : String(err),
+        });
+        if (!(err instanceof SmsProviderError) || !FAILOVER_FAULTS.has(err.kind)) break;
+      }
+    }
   } catch (err) {
+    lastErr = err; // routing itself failed (a D1 read): the order is refunded below like any refusal
+  }
+  if (!served || !activation) {
+    const err =
+      lastErr instanceof SmsProviderError || !lastErr
+        ? ((lastErr as SmsProviderError | null) ?? smsFault(notes.allFull ? "too_many_active" : "no_numbers", notes.allFull ? "every upstream account is full" : "no configured upstream sells it"))
+        : lastErr;
     const reason = err instanceof SmsProviderError ? err.message : "The provider could not be reached. Please try again shortly.";
     await settle(deps, order, "failed", "pending", err instanceof SmsProviderError ? `${err.kind}: ${err.detail}` : String(err));
-    log("warn", "sms purchase refused upstream", {
-      orderId,
-      provider: order.provider,
-      kind: err instanceof SmsProviderError ? err.kind : "exception",
-      detail: err instanceof SmsProviderError ? err.detail : err instanceof Error ? err.message : String(err),
-    });
     if (!(err instanceof SmsProviderError)) throw err;
     // A price that moved upstream means our cached list is stale: forget it so the next view shows the new one.
     if (err.kind === "price_exceeded" || err.kind === "no_numbers") clearSmsCatalogueCache();
+    // Another upstream sells it, but dearer than the order: the customer is asked first (the 409 price-changed path).
+    if (notes.cheapestAboveKobo !== null && (err.kind === "no_numbers" || err.kind === "price_exceeded" || err.kind === "too_many_active" || err.kind === "no_balance" || err.transient)) {
+      const price = koboToNaira(notes.cheapestAboveKobo);
+      throw new AppError("PRICE_CHANGED", `The price has changed to ₦${price.toFixed(2)}. Please confirm the new price.`, { price, refunded: true, debitRef: `buy:${orderId}` });
+    }
     throw new AppError(buyFaultCode(err.kind), reason, { phone: { error_msg: reason }, refunded: true, debitRef: `buy:${orderId}` });
   }
+  const provider = served.adapter;
 
   const [waiting] = await db
     .update(smsOrders)
-    .set({ status: "waiting", upstreamId: activation.upstreamId, number: activation.number, updatedAt: deps.clock.now() })
+    .set({ status: "waiting", upstreamId: activation.upstreamId, number: activation.number, upstream: served.upstream, upstreamAccount: served.account, updatedAt: deps.clock.now() })
     .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "pending")))
     .returning({ id: smsOrders.id });
   if (!waiting) {
@@ -399,7 +432,10 @@ export async function moveChainOn(deps: SmsDeps, from: SmsOrderRow): Promise<str
       return null;
     }
     const env = envForUser(deps.env, chain.userId);
-    const tried = new Set((await chainOrders(db, chain.id)).map((o) => routeKey(o.provider, o.countryId)));
+    const triedOrders = await chainOrders(db, chain.id);
+    const tried = new Set(triedOrders.map((o) => routeKey(o.provider, o.countryId)));
+    // Issue 32: every upstream is a way to a code; the ones earlier routes used (and got none from) are tried last.
+    const usedUpstreams = [...new Set(triedOrders.map((o) => o.upstream).filter((u): u is string => Boolean(u)))];
     let route: NextRoute | undefined;
     try {
       [route] = await nextRoutes(env, db, chain, current, tried);
@@ -413,7 +449,7 @@ export async function moveChainOn(deps: SmsDeps, from: SmsOrderRow): Promise<str
       await endChain(deps, chain.id, "ended", "no other route within the cap");
       return null;
     }
-    const placed = await placeNextRoute(deps, chain.userId, current, route);
+    const placed = await placeNextRoute(deps, chain.userId, current, route, usedUpstreams);
     if (placed.kind === "stop") return null;
     if (placed.kind === "placed") return placed.orderId;
     current = placed.order; // refused upstream and refunded: on to the route after it
@@ -422,7 +458,7 @@ export async function moveChainOn(deps: SmsDeps, from: SmsOrderRow): Promise<str
 
 type Placement = { kind: "placed"; orderId: string } | { kind: "failed"; order: SmsOrderRow } | { kind: "stop" };
 
-async function placeNextRoute(deps: SmsDeps, userId: string, from: SmsOrderRow, route: NextRoute): Promise<Placement> {
+async function placeNextRoute(deps: SmsDeps, userId: string, from: SmsOrderRow, route: NextRoute, avoid: string[]): Promise<Placement> {
   const db = deps.db;
   const chainId = from.chainId!;
   const step = from.chainStep! + 1;
@@ -475,7 +511,7 @@ async function placeNextRoute(deps: SmsDeps, userId: string, from: SmsOrderRow, 
     throw err;
   }
   try {
-    await reserveNumber(deps, order, found.offer);
+    await reserveNumber(deps, order, found.offer, { avoid });
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     const failed = await findSmsOrder(db, order.id);

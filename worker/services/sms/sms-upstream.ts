@@ -7,10 +7,14 @@ import type { SmsDeps } from "../kernel";
 /** The upstream each SMS order talks to, how its answers read when it will not release a number, and how its refusals
  * read to the customer. */
 
-/** The order's upstream: its provider (an unreadable name reads as Swift, as it always has) for its customer. */
-export function upstreamFor(deps: SmsDeps, order: { provider: string; userId: string }): SmsProvider {
+/**
+ * The order's upstream: the upstream account that served it (sms_orders.upstream, upstream_account: issue 32), else
+ * its provider's primary (an unreadable name reads as Swift, as it always has), for its customer.
+ */
+export function upstreamFor(deps: SmsDeps, order: { provider: string; userId: string; upstream?: string | null; upstreamAccount?: number }): SmsProvider {
   const parsed = smsProviderSchema.safeParse(order.provider);
-  return deps.provider(parsed.success ? parsed.data : ("Swift" satisfies SmsProviderName), order.userId);
+  const name = parsed.success ? parsed.data : ("Swift" satisfies SmsProviderName);
+  return order.upstream ? deps.provider(name, order.userId, { upstream: order.upstream, account: order.upstreamAccount ?? 0 }) : deps.provider(name, order.userId);
 }
 
 /**

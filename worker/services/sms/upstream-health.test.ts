@@ -39,6 +39,9 @@ describe("health floor", () => {
       { provider: "Dynamic", status: "ok", balance: 90_000, currency: "RUB", balance_usd: 1000 },
       { provider: "Dynamic-rent", status: "ok", balance: 90_000, currency: "RUB", balance_usd: 1000 },
       { provider: "Swift", status: "ok", balance: 1000, currency: "USD", balance_usd: 1000 },
+      // Issue 32: the fallback upstreams of the SMS-Activate family (their simulators' accounts hold dollars).
+      { provider: "grizzly", status: "ok", balance: 1000, currency: "USD", balance_usd: 1000 },
+      { provider: "herosms", status: "ok", balance: 1000, currency: "USD", balance_usd: 1000 },
     ]);
   });
 

@@ -10,6 +10,7 @@ import { log } from "../../lib/log";
 import { rentalProviderFor } from "../../providers/rent";
 import { smsProviderFor } from "../../providers/sms";
 import type { UpstreamMoney } from "../../providers/sms/types";
+import { PRIMARY_UPSTREAM, SMS_UPSTREAMS, smsUpstreamFor, upstreamAccountKeys, type SmsUpstream } from "../../providers/sms/upstreams";
 import { STATS_STATUSES, summariseProviderOrders, type ProviderServiceStats } from "./provider-stats";
 import { getSettings, toUsd } from "../kernel";
 
@@ -41,14 +42,37 @@ function healthRows(db: Db): Promise<Map<string, HealthRow>> {
   return cache.getOrLoad("rows", async () => new Map((await db.select().from(upstreamHealth)).map((r) => [r.provider, r])));
 }
 
+/** Each health row's status by its key (cached: zero D1 round trips on a purchase). */
+export async function healthStatuses(db: Db): Promise<Map<string, HealthStatus>> {
+  return new Map([...(await healthRows(db)).entries()].map(([key, row]) => [key, row.status]));
+}
+
+/** The health row of an upstream account: the primaries keep their provider names (Swift, Dynamic) as before. */
+export function upstreamHealthKey(upstream: SmsUpstream, account = 0): string {
+  const base = upstream === "daisysms" ? "Swift" : upstream === "smsman" ? "Dynamic" : upstream;
+  return account === 0 ? base : `${base}#${account + 1}`;
+}
+
 export function unavailableMessage(key: HealthKey): string {
   return `${LABELS[key]} is temporarily unavailable. Please try another provider or try again later.`;
 }
 
-/** Throws the customer's "temporarily unavailable" when the sweep last found this upstream below its floor. */
+/**
+ * Throws the customer's "temporarily unavailable" when the sweep last found this upstream below its floor, unless the
+ * provider's routes (setting sms_routes, issue 32) list another upstream the sweep last found healthy: purchases then
+ * pass to it (services/sms/routing.ts), so the provider stays on sale.
+ */
 export async function assertProviderAvailable(db: Db, key: HealthKey): Promise<void> {
-  const row = (await healthRows(db)).get(key);
-  if (row?.status === "low") throw new AppError("UPSTREAM_UNAVAILABLE", unavailableMessage(key), { provider: key, temporarily_unavailable: true });
+  const rows = await healthRows(db);
+  const row = rows.get(key);
+  if (row?.status !== "low") return;
+  if (key !== RENT_HEALTH_KEY) {
+    const { sms_routes: routes } = await getSettings(db, ["sms_routes"]);
+    const route = routes[key];
+    const fallbacks = new Set([...(route?.upstreams ?? []), ...Object.values(route?.countries ?? {}).flat()].filter((u) => u !== PRIMARY_UPSTREAM[key]));
+    for (const upstream of fallbacks) if (rows.get(upstream)?.status === "ok") return;
+  }
+  throw new AppError("UPSTREAM_UNAVAILABLE", unavailableMessage(key), { provider: key, temporarily_unavailable: true });
 }
 
 /** Reads every upstream's balance and records it against its floor. Returns the rows written. */
@@ -56,14 +80,23 @@ export async function checkUpstreamHealth(env: Env, now = Date.now()): Promise<H
   const db = getDb(env.DB);
   const { upstream_floors: floors, upstream_rates: rates } = await getSettings(db, ["upstream_floors", "upstream_rates"]);
   const previous = await healthRows(db);
-  const readers: [HealthKey, () => Promise<UpstreamMoney>][] = [
+  const readers: [string, () => Promise<UpstreamMoney>][] = [
     ["Swift", () => smsProviderFor(env, "Swift").balance()],
     ["Dynamic", () => smsProviderFor(env, "Dynamic").balance()],
     [RENT_HEALTH_KEY, () => rentalProviderFor(env, configFor(env)).balance()],
   ];
+  // Issue 32/30: every other configured upstream account has its own row and floor (HeroSMS, Grizzly SMS, a second
+  // DaisySMS key: "Swift#2"), so a short account is passed over while the others keep selling.
+  for (const upstream of SMS_UPSTREAMS) {
+    const provider = upstream === "smsman" ? "Dynamic" : "Swift";
+    upstreamAccountKeys(env, upstream).forEach((_, account) => {
+      const isPrimary = upstream === PRIMARY_UPSTREAM[provider] && account === 0;
+      if (!isPrimary) readers.push([upstreamHealthKey(upstream, account), () => smsUpstreamFor(env, upstream, account, provider).balance()]);
+    });
+  }
   const rows: HealthRow[] = [];
   for (const [provider, read] of readers) {
-    const floorUsd = floors[provider] ?? 0;
+    const floorUsd = floors[provider] ?? floors[provider.split("#")[0]!] ?? 0;
     let row: HealthRow;
     try {
       const money = await read();
