@@ -7,7 +7,7 @@ import { smsChains, smsOrders, users } from "../db/tables";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
 import type { SignedInUser } from "./sessions";
-import { SmsProviderError, type SmsActivation } from "../providers/sms/types";
+import { SmsProviderError, type SmsActivation, type SmsProvider, type UpstreamMoney } from "../providers/sms/types";
 import { asInsufficientBalance, guardedLedgerInsert, insufficientBalanceFor } from "./ledger";
 import type { SmsDeps } from "./deps";
 import { assertNotAboveShown, chargedBelowShown, pricingContext, smsPriceKobo } from "./pricing";
@@ -38,7 +38,7 @@ import { pollerFor, purchaseNote, recordCode, settle } from "./sms-transitions";
 // ---------------------------------------------------------------------------------------------------------------
 // Buying
 
-type OfferForSale = Awaited<ReturnType<typeof findSmsOffer>>["offer"];
+export type OfferForSale = Awaited<ReturnType<typeof findSmsOffer>>["offer"];
 
 /**
  * `serviceByName`: the web API's purchases (routes/sms.ts) let a Dynamic purchase name a service by Swift's id, as the
@@ -124,7 +124,7 @@ export async function buySmsNumber(
   };
 }
 
-function newOrder(
+export function newOrder(
   o: { id: string; userId: string; provider: SmsProviderName; countryId: string; countryName: string; offer: OfferForSale; priceKobo: number; now: number },
   chain: { id: string; step: number } | null,
 ): SmsOrderRow {
@@ -156,14 +156,21 @@ function newOrder(
  * Asks the upstream for the number of an order already written 'pending' with its debit, and starts its poller. A
  * refusal refunds the order at once ('failed') and throws the AppError the customer is shown.
  */
-async function reserveNumber(deps: SmsDeps, order: SmsOrderRow, offer: OfferForSale): Promise<SmsActivation> {
+export async function reserveNumber(
+  deps: SmsDeps,
+  order: SmsOrderRow,
+  offer: OfferForSale,
+  /** How the number is taken: a new one (getNumber) unless the caller takes a past one again (sms/use-again.ts). */
+  take: (provider: SmsProvider, maxCost: UpstreamMoney) => Promise<SmsActivation> = (provider, maxCost) =>
+    provider.buy({ countryId: order.countryId, serviceId: order.serviceId, maxCost }),
+): Promise<SmsActivation> {
   const orderId = order.id;
   const db = deps.db;
   const provider = upstreamFor(deps, order);
   let activation;
   try {
     // The ceiling is the upstream's own figure in its own currency: the price we quoted, never a converted guess.
-    activation = await provider.buy({ countryId: order.countryId, serviceId: order.serviceId, maxCost: { amount: offer.cost, currency: offer.currency } });
+    activation = await take(provider, { amount: offer.cost, currency: offer.currency });
   } catch (err) {
     const reason = err instanceof SmsProviderError ? err.message : "The provider could not be reached. Please try again shortly.";
     await settle(deps, order, "failed", "pending", err instanceof SmsProviderError ? `${err.kind}: ${err.detail}` : String(err));
