@@ -247,9 +247,9 @@ export interface OrderRow {
 // "Use this number again" (issue 32): a past number taken again for a new code, a new order like any other
 
 /** POST /api/sms/use-again: the past order, and the price the customer was shown (a higher server price is refused). */
-export const smsUseAgainSchema = smsOrderRefSchema.extend({
-  price: shownPriceSchema.refine((v) => v !== undefined, { message: "price is required: send the price you were shown." }),
-});
+export const smsUseAgainSchema = smsOrderRefSchema
+  .extend({ price: shownPriceSchema })
+  .refine((v) => v.price !== undefined, { message: "price is required: send the price you were shown.", path: ["price"] });
 export type SmsUseAgainInput = z.infer<typeof smsUseAgainSchema>;
 
 /** GET /api/sms/use-again/:request_id: what taking this number again costs and how long a code usually takes. */
