@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { koboToNaira } from "../../schema/money";
 import {
   RENT_PRICE_REFUSED_MESSAGE,
+  rentAutoRenewRequestSchema,
   rentExtendRequestSchema, rentalIdParamSchema, rentNumberRequestSchema,
   rentQuoteRequestSchema,
   type RentalEndResponse,
@@ -16,6 +17,7 @@ import { validate } from "../lib/validate";
 import { optionalAuth, requireAuth } from "../middleware/auth";
 import { chargedBelowShown } from "../services/pricing";
 import { extendOptions, extendRental } from "../services/rental-extension";
+import { setAutoRenew } from "../services/rent/renewals";
 import { rentalWithInbox } from "../services/rental-inbox";
 import { upstreamFor } from "../services/rental-upstream";
 import { refundIfEndedKobo, rentalView } from "../services/rental-views";
@@ -93,4 +95,17 @@ export const rentalRoutes = new Hono<AppEnv>()
     const body = c.req.valid("json");
     const { rental, charged } = await extendRental(rentalDepsOf(c), c.var.user, id, { unit: body.duration, period: body.period, clientPrice: body.price });
     return c.json({ rental: rentalView(rental), charged } satisfies RentExtendResponse);
+  })
+
+  /** Auto-renew (issue 32): on at the price shown for each renewal, or off. Answers the rental with its auto_renew. */
+  .post("/rentals/:id/auto-renew", validate("param", rentalIdParamSchema), validate("json", rentAutoRenewRequestSchema), async (c) => {
+    const { id } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const rental = await setAutoRenew(
+      rentalDepsOf(c),
+      c.var.user,
+      id,
+      body.enabled ? { enabled: true, unit: body.duration, period: body.period, price: body.price } : { enabled: false },
+    );
+    return c.json({ rental: rentalView(rental) });
   });
