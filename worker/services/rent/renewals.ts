@@ -42,6 +42,9 @@ export const HOUR_REMINDER_BEFORE_MS = RENTAL_REMINDER_BEFORE_MS;
 /** A reminder due sooner than this after the period began would arrive with the period itself: none is sent. */
 const MIN_INTO_PERIOD_MS = 15 * 60_000;
 
+/** Naira as customers read it: ₦1,234.50. */
+const naira = (kobo: number) => `₦${formatNaira(koboToNaira(kobo))}`;
+
 export type RenewalPause = "price" | "funds" | "provider";
 
 const on = (row: RentalRow) => row.status === "active" && row.expiresAt !== null && row.autoRenewPriceKobo !== null && row.autoRenewPaused === null;
@@ -110,7 +113,7 @@ export async function setAutoRenew(deps: RentalDeps, user: { id: string; totalDe
   }
   if (kobo === null) throw new AppError("UPSTREAM_UNAVAILABLE", "The number provider did not give a renewal price. Please try again in a few minutes.");
   if (request.price === undefined || nairaToKobo(request.price) !== kobo) {
-    throw new AppError("PRICE_CHANGED", `Each renewal costs ${formatNaira(koboToNaira(kobo))} now. Please confirm that price to turn on auto-renew.`, { price: koboToNaira(kobo) });
+    throw new AppError("PRICE_CHANGED", `Each renewal costs ${naira(kobo)} now. Please confirm that price to turn on auto-renew.`, { price: koboToNaira(kobo) });
   }
   await deps.db
     .update(rentals)
@@ -158,8 +161,8 @@ export async function remindRenewal(deps: RentalDeps, row: RentalRow, which: "da
   const funded = (user?.balanceKobo ?? 0) >= priceKobo;
   const renewsAt = row.expiresAt! - RENEW_BEFORE_END_MS;
   const inWords = which === "day" ? "in 24 hours" : "in 1 hour";
-  const price = formatNaira(koboToNaira(priceKobo));
-  const shortBy = funded ? null : formatNaira(koboToNaira(priceKobo - (user?.balanceKobo ?? 0)));
+  const price = naira(priceKobo);
+  const shortBy = funded ? null : naira(priceKobo - (user?.balanceKobo ?? 0));
   await deps.notify(row.userId, {
     kind: "toast",
     type: funded ? "info" : "warning",
@@ -250,7 +253,7 @@ async function renew(deps: RentalDeps, row: RentalRow): Promise<void> {
   }
   await startWatcher(deps.env, row.id);
   const [u] = await deps.db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, row.userId));
-  await deps.notify(row.userId, { kind: "toast", type: "success", message: `Your rented number +${row.number} renewed for ${formatRentDuration(unit, period)} (${formatNaira(koboToNaira(kobo))}).` });
+  await deps.notify(row.userId, { kind: "toast", type: "success", message: `Your rented number +${row.number} renewed for ${formatRentDuration(unit, period)} (${naira(kobo)}).` });
   if (u) await deps.notify(row.userId, { kind: "balance.changed", balance: koboToNaira(u.balanceKobo) });
 }
 
@@ -273,7 +276,7 @@ async function pause(deps: RentalDeps, row: RentalRow, why: RenewalPause, newPri
     .where(and(eq(rentals.id, row.id), isNull(rentals.autoRenewPaused)))
     .returning({ id: rentals.id });
   if (paused.length === 0) return;
-  const sentence = PAUSE_SENTENCES[why](row, formatNaira(koboToNaira(row.autoRenewPriceKobo ?? 0)), newPriceKobo === undefined ? null : formatNaira(koboToNaira(newPriceKobo)));
+  const sentence = PAUSE_SENTENCES[why](row, naira(row.autoRenewPriceKobo ?? 0), newPriceKobo === undefined ? null : naira(newPriceKobo));
   await deps.notify(row.userId, { kind: "toast", type: "warning", message: sentence });
   const [user] = await deps.db.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, row.userId)).limit(1);
   if (user) await sendMail(deps, row, user, rentalRenewalPausedEmail(user, { number: row.number ?? "", sentence, link: rentalsLink(deps) }));
