@@ -231,6 +231,18 @@ export const v1RentalSchema = z
     cancel_until: timestamp.nullable(),
     refund_if_ended: z.number().nullable().describe("Naira that ending now gives back (0: ending refunds nothing); null when the rental is not active"),
     refund_if_cancelled: z.number().nullable().describe("Naira that cancelling now gives back (the full price); null once cancelling is closed"),
+    auto_renew: z
+      .object({
+        duration: z.string(),
+        unit: z.enum(RENT_UNITS),
+        period: z.number().int(),
+        price: z.number().describe("Naira: each renewal's price, agreed when auto-renew was turned on"),
+        renews_at: timestamp.nullable().describe("When the next renewal is charged; null while paused or ended"),
+        paused: z.enum(["price", "funds", "provider"]).nullable().describe("Why auto-renew stopped: the price went up, the wallet was short, the provider refused; null while on"),
+      })
+      .nullable()
+      .optional()
+      .describe("Auto-renew (set on the web screen); null when off"),
   })
   .meta({ id: "Rental", examples: [RENTAL_EXAMPLE] });
 
