@@ -72,8 +72,7 @@ export function toastFor(message: RealtimeMessage): RealtimeToast | null {
     case "sms.code":
     case "rental.sms":
     case "rental.ended":
-    // The reminder's sentence comes as its own toast message (services/rent/renewals.ts).
-    case "rental.renewing":
+    case "rental.renewing": // its sentence comes as its own toast message (services/rent/renewals.ts)
     case "balance.changed":
     case "admin.changed":
       return null;

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { readAsSignedInUser } from "../middleware/auth";
-import { ordersRead } from "../services/order-list";
-import { useAgainCheck } from "../services/sms/use-again";
+import { ordersRead } from "../services/rent";
+import { useAgainCheck } from "../services/sms";
 import { smsDepsOf } from "./flow-deps";
 
 /** The orders table (spec section 7): SMS orders and rentals in one list, newest first. */

@@ -3,8 +3,8 @@ import type { StatusIncident, StatusIncidentCreate } from "../../../schema/statu
 import type { Db } from "../../db/client";
 import { statusIncidents } from "../../db/tables";
 import { AppError } from "../../lib/errors";
-import { audit } from "../operator-actions";
-import { clearStatusCache } from "../sms/public-status";
+import { audit } from "./operator-actions";
+import { clearStatusCache } from "../sms";
 
 /**
  * Incidents on the public status page (issue 32), posted and resolved by operators from the console; each is written

@@ -10,14 +10,13 @@ import { webLink } from "../../lib/public-origin";
 import { emailSenderFor } from "../../providers/email/select";
 import type { EmailMessage } from "../../providers/email/email-sender";
 import { RentProviderError } from "../../providers/rent/types";
-import { rentalRenewalPausedEmail, rentalRenewingEmail, type Recipient } from "../account-emails";
-import type { RentalDeps } from "../deps";
-import { asInsufficientBalance, guardedLedgerInsert, hasEntry, postEntry } from "../ledger";
-import { EXTEND_CHOICES, extensionPriceKobo, hoursOf } from "../rental-extension";
-import { startWatcher } from "../rental-inbox";
-import { RENTAL_REMINDER_BEFORE_MS } from "../rental-reminder";
-import { upstreamFor } from "../rental-upstream";
-import { findRental, ownedRental, type RentalRow } from "../rental-views";
+import { rentalRenewalPausedEmail, rentalRenewingEmail, type Recipient } from "../accounts";
+import { asInsufficientBalance, guardedLedgerInsert, hasEntry, postEntry, type RentalDeps } from "../kernel";
+import { EXTEND_CHOICES, extensionPriceKobo, hoursOf } from "./rental-extension";
+import { startWatcher } from "./rental-inbox";
+import { RENTAL_REMINDER_BEFORE_MS } from "./rental-reminder";
+import { upstreamFor } from "./rental-upstream";
+import { findRental, ownedRental, type RentalRow } from "./rental-views";
 
 /**
  * Rentals that renew (issue 32), where the upstream documents extension (RentalProvider.extension, decision 019).

@@ -3,7 +3,7 @@ import { SMS_PROVIDERS } from "../../../schema/constants";
 import { STATUS_MIN_SAMPLE, type PublicStatus, type StatusIncident, type StatusWindow } from "../../../schema/status";
 import type { Db } from "../../db/client";
 import { ledger, smsOrders, statusIncidents, upstreamHealth } from "../../db/tables";
-import { notSandboxUser } from "../sandbox-accounts";
+import { notSandboxUser } from "../kernel";
 import { TtlCache } from "../../lib/cache";
 
 /**

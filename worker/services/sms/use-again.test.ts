@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { api, balanceOf, createUser, expectLedgerBalanced, type TestUser } from "../../test/helpers";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../../test/sms-fixtures";
-import { smsDeps } from "../deps";
-import { pollSmsOrderTick } from "../sms-poll";
+import { smsDeps } from "../kernel";
+import { pollSmsOrderTick } from "./sms-poll";
 import { canUseAgain, USE_AGAIN_WITHIN_MS } from "./use-again";
 
 // "Use this number again" (issue 32) end to end over HTTP: the real Swift adapter against the DaisySMS simulator

@@ -7,17 +7,13 @@ import { rowAsSelect } from "../../db/insert-select";
 import { smsOrders, users } from "../../db/tables";
 import { AppError } from "../../lib/errors";
 import type { SmsProvider } from "../../providers/sms/types";
-import type { SignedInUser } from "../sessions";
-import type { SmsDeps } from "../deps";
-import { asInsufficientBalance, guardedLedgerInsert, insufficientBalanceFor } from "../ledger";
-import { assertNotAboveShown, chargedBelowShown, pricingContext, smsPriceKobo } from "../pricing";
-import { costLimitInBatch } from "../rate-limit";
-import { envForUser } from "../sandbox-accounts";
-import { findSmsOffer } from "../sms-catalogue";
-import { newOrder, reserveNumber } from "../sms-orders";
-import { purchaseNote } from "../sms-transitions";
-import { upstreamFor } from "../sms-upstream";
-import { ownSmsOrder, smsHoldTime, type SmsOrderRow } from "../sms-views";
+import type { SignedInUser } from "../accounts";
+import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, costLimitInBatch, envForUser, guardedLedgerInsert, insufficientBalanceFor, pricingContext, type SmsDeps, smsPriceKobo } from "../kernel";
+import { findSmsOffer } from "./sms-catalogue";
+import { newOrder, reserveNumber } from "./sms-orders";
+import { purchaseNote } from "./sms-transitions";
+import { upstreamFor } from "./sms-upstream";
+import { ownSmsOrder, smsHoldTime, type SmsOrderRow } from "./sms-views";
 
 /**
  * "Use this number again" (issue 32): a past number that received a code is taken again for a new code, where its
