@@ -231,6 +231,18 @@ export const v1RentalSchema = z
     cancel_until: timestamp.nullable(),
     refund_if_ended: z.number().nullable().describe("Naira that ending now gives back (0: ending refunds nothing); null when the rental is not active"),
     refund_if_cancelled: z.number().nullable().describe("Naira that cancelling now gives back (the full price); null once cancelling is closed"),
+    auto_renew: z
+      .object({
+        duration: z.string(),
+        unit: z.enum(RENT_UNITS),
+        period: z.number().int(),
+        price: z.number().describe("Naira: each renewal's price, agreed when auto-renew was turned on"),
+        renews_at: timestamp.nullable().describe("When the next renewal is charged; null while paused or ended"),
+        paused: z.enum(["price", "funds", "provider"]).nullable().describe("Why auto-renew stopped: the price went up, the wallet was short, the provider refused; null while on"),
+      })
+      .nullable()
+      .optional()
+      .describe("Auto-renew (set on the web screen); null when off"),
   })
   .meta({ id: "Rental", examples: [RENTAL_EXAMPLE] });
 
@@ -276,7 +288,7 @@ export const v1RentalListSchema = z
 // ---------------------------------------------------------------------------------------------------------------
 // Webhooks: the key's own URL and delivery log (docs/developer-api.md "Webhooks"), and the events' bodies
 
-export const V1_WEBHOOK_EVENT_TYPES = ["sms.code", "sms.ended", "rental.sms", "rental.ended", "balance.changed"] as const;
+export const V1_WEBHOOK_EVENT_TYPES = ["sms.code", "sms.ended", "rental.sms", "rental.ended", "rental.renewing", "balance.changed"] as const;
 
 export const v1WebhookSchema = z
   .object({
@@ -310,6 +322,16 @@ const rentalSmsData = z
 const rentalEndedData = z
   .object({ rental_id: z.string(), status: z.enum(RENTAL_STATUSES), refunded: z.boolean(), url: link })
   .meta({ id: "RentalEndedEventData" });
+const rentalRenewingData = z
+  .object({
+    rental_id: z.string(),
+    renews_at: timestamp.describe("When the renewal is charged (shortly before the rental would end)"),
+    price: z.number().describe("Naira: the price agreed when auto-renew was turned on"),
+    currency: z.literal("NGN"),
+    funded: z.boolean().describe("Whether the wallet holds the price now; false: top up before renews_at or the rental ends"),
+    url: link,
+  })
+  .meta({ id: "RentalRenewingEventData" });
 const balanceData = z.object({ balance: z.number().describe("Naira"), currency: z.literal("NGN") }).meta({ id: "BalanceChangedEventData" });
 
 function eventSchema<T extends (typeof V1_WEBHOOK_EVENT_TYPES)[number]>(type: T, data: z.ZodType, name: string, summary: string, example: unknown) {
@@ -350,6 +372,14 @@ export const v1WebhookEventSchemas = {
     rental_id: "9b1d7e2a-4c3f-4e8a-b6d5-2f7c9e1a3b58",
     status: "ended",
     refunded: false,
+    url: `${EXAMPLE_URL}/rentals/9b1d7e2a-4c3f-4e8a-b6d5-2f7c9e1a3b58`,
+  }),
+  "rental.renewing": eventSchema("rental.renewing", rentalRenewingData, "RentalRenewingEvent", "A rental set to auto-renew renews in 24 hours, and again in 1 hour", {
+    rental_id: "9b1d7e2a-4c3f-4e8a-b6d5-2f7c9e1a3b58",
+    renews_at: "2026-11-23T13:50:00.000Z",
+    price: 1850,
+    currency: "NGN",
+    funded: true,
     url: `${EXAMPLE_URL}/rentals/9b1d7e2a-4c3f-4e8a-b6d5-2f7c9e1a3b58`,
   }),
   "balance.changed": eventSchema(

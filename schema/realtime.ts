@@ -34,6 +34,17 @@ export const realtimeMessageSchema = z.discriminatedUnion("kind", [
   }),
   z.object({ kind: z.literal("rental.sms"), rentalId: z.string(), sender: z.string(), text: z.string(), code: z.string().nullable() }),
   z.object({ kind: z.literal("rental.ended"), rentalId: z.string(), status: z.enum(["ended", "cancelled", "failed"]), refunded: z.boolean() }),
+  /**
+   * Auto-renew (issue 32): a rental renews soon (24 hours and 1 hour before). price is naira; funded says whether the
+   * wallet holds it now; the customer's toast is sent beside it.
+   */
+  z.object({
+    kind: z.literal("rental.renewing"),
+    rentalId: z.string(),
+    renewsAt: z.string(),
+    price: z.number(),
+    funded: z.boolean(),
+  }),
   z.object({ kind: z.literal("balance.changed"), balance: z.number() }),
   /** To operators only: something the console shows changed (topic: ledger, deposits, orders...); it refetches. */
   z.object({ kind: z.literal("admin.changed"), topic: z.string() }),

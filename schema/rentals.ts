@@ -73,6 +73,16 @@ export type RentExtendRequest = z.infer<typeof rentExtendRequestSchema>;
 
 export const rentalIdParamSchema = z.object({ id: z.string().min(1).max(64) });
 
+/**
+ * POST /api/rentals/:id/auto-renew (issue 32): on, with the renewal length (an Extend choice) and the naira price the
+ * customer was shown for each renewal; or off.
+ */
+export const rentAutoRenewRequestSchema = z.discriminatedUnion("enabled", [
+  z.object({ enabled: z.literal(true), duration: unitSchema, period: periodSchema, price: shownPriceSchema }),
+  z.object({ enabled: z.literal(false) }),
+], { error: "enabled must be true or false." });
+export type RentAutoRenewRequest = z.infer<typeof rentAutoRenewRequestSchema>;
+
 // Answers the server builds (never parsed from a client), so plain types: `import type` costs the web nothing.
 
 /** GET /api/rent/country-list. */
@@ -116,6 +126,11 @@ export interface RentalView {
   /** What ending / cancelling now gives back (naira), decided by the server; null when that way out is closed. */
   refund_if_ended: number | null;
   refund_if_cancelled: number | null;
+  /**
+   * Auto-renew (issue 32): null when off; otherwise each renewal's length and agreed price (naira), when the next one is
+   * charged, and why it is paused (price went up, wallet short, provider refused), null while it is on.
+   */
+  auto_renew?: { duration: string; unit: RentUnit; period: number; price: number; renews_at: string | null; paused: "price" | "funds" | "provider" | null } | null;
 }
 
 /** One SMS in a rental's inbox. */

@@ -239,6 +239,31 @@ export interface OrderRow {
   /** SMS orders of a "code or next route" chain: the chain's id and this route's place in it (1 = the first). */
   chain_id?: string | null;
   chain_step?: number | null;
+  /** Present (true) only on a past SMS order whose number can be taken again ("Use this number again", issue 32). */
+  use_again?: true;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// "Use this number again" (issue 32): a past number taken again for a new code, a new order like any other
+
+/** POST /api/sms/use-again: the past order, and the price the customer was shown (a higher server price is refused). */
+export const smsUseAgainSchema = smsOrderRefSchema
+  .extend({ price: shownPriceSchema })
+  .refine((v) => v.price !== undefined, { message: "price is required: send the price you were shown.", path: ["price"] });
+export type SmsUseAgainInput = z.infer<typeof smsUseAgainSchema>;
+
+/** GET /api/sms/use-again/:request_id: what taking this number again costs and how long a code usually takes. */
+export interface SmsUseAgainQuote {
+  request_id: string;
+  number: string;
+  service: string;
+  country: string;
+  /** Naira, the customer's own price for a new number of this service now. */
+  price: number;
+  /** Median seconds to a code for this service on this provider over our last 30 days; null below the minimum sample. */
+  typical_wait_seconds: number | null;
+  /** Seconds the new number waits for its code before the automatic refund. */
+  refund_after_seconds: number;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import { serveAppShell } from "./routes/app-shell";
 import { contentRoutes } from "./routes/content";
 import { handlerApiRoutes } from "./routes/handler-api";
 import { healthRoutes } from "./routes/health";
+import { statusRoutes } from "./routes/status";
 import { legacyClientRoutes } from "./routes/legacy-client";
 import { realtimeRoutes } from "./routes/realtime";
 import { rentalRoutes } from "./routes/rentals";
@@ -97,6 +98,7 @@ export function createApp() {
   app.use("/sms/*", limitBody);
 
   app.route("/api", healthRoutes);
+  app.route("/api", statusRoutes);
   app.route("/api", accountRoutes);
   app.route("/api", accountSecurityRoutes);
   app.route("/api", passkeyRoutes);

@@ -36,6 +36,8 @@ export function queryKeysFor(message: RealtimeMessage): QueryKey[] {
       return [queryKeys.rental(message.rentalId), queryKeys.orders];
     case "rental.ended":
       return [queryKeys.rental(message.rentalId), queryKeys.orders, ...(message.refunded ? MONEY_KEYS : [])];
+    case "rental.renewing":
+      return [queryKeys.rental(message.rentalId)];
     case "balance.changed":
       return MONEY_KEYS;
     case "admin.changed":
@@ -70,6 +72,7 @@ export function toastFor(message: RealtimeMessage): RealtimeToast | null {
     case "sms.code":
     case "rental.sms":
     case "rental.ended":
+    case "rental.renewing": // its sentence comes as its own toast message (services/rent/renewals.ts)
     case "balance.changed":
     case "admin.changed":
       return null;
@@ -132,6 +135,7 @@ const REQUIRED: Record<RealtimeMessage["kind"], Record<string, "string" | "numbe
   "sms.ended": { orderId: "string", status: "string", refunded: "boolean", message: "string" },
   "rental.sms": { rentalId: "string", sender: "string", text: "string" },
   "rental.ended": { rentalId: "string", status: "string", refunded: "boolean" },
+  "rental.renewing": { rentalId: "string", renewsAt: "string", price: "number", funded: "boolean" },
   "balance.changed": { balance: "number" },
   "admin.changed": { topic: "string" },
 };

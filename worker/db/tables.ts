@@ -475,6 +475,19 @@ export const rentals = sqliteTable(
     // Extensions paid so far: the n of the ledger key rent_extend:<id>:<n>. Moved from n-1 to n by the same batch that
     // debits extension n, so a double click charges once (docs/decisions/019).
     extendedCount: integer("extended_count").notNull().default(0),
+    // Auto-renew (issue 32, services/rent/renewals.ts): the price agreed when it was turned on (kobo, null: off) and the
+    // length of each renewal; a renewal above that price pauses (auto_renew_paused: price | funds | provider) and asks.
+    autoRenewPriceKobo: integer("auto_renew_price_kobo"),
+    autoRenewUnit: text("auto_renew_unit", { enum: ["hour", "day", "week", "month"] }),
+    autoRenewPeriod: integer("auto_renew_period"),
+    autoRenewPaused: text("auto_renew_paused"),
+    // The expiry a renewal was claimed for: one compare-and-set per expiry, batched with its ledger row
+    // rent_renew:<id>:<expiry>, so two alarms racing renew (and charge) once.
+    renewedExpiry: integer("renewed_expiry"),
+    // When the current period began (the last renewal or extension; null: when rented): reminders fall inside it.
+    periodStartedAt: integer("period_started_at"),
+    // The "renews in 24 hours" reminder for the current expiry (claimed like reminded_at).
+    remindedDayAt: integer("reminded_day_at"),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },
@@ -520,6 +533,26 @@ export const auditLog = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [index("audit_log_subject_idx").on(t.subject, t.id), index("audit_log_action_idx").on(t.action, t.id)],
+);
+
+/**
+ * Incidents the operator posts on the public status page (issue 32, #/status): what is wrong, with which provider
+ * (null: the whole service), from when, and when it was resolved (null: still open). Every post and resolve is also in
+ * audit_log with its reason.
+ */
+export const statusIncidents = sqliteTable(
+  "status_incidents",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    title: text("title").notNull(),
+    body: text("body").notNull(),
+    provider: text("provider"),
+    startedAt: integer("started_at").notNull(),
+    resolvedAt: integer("resolved_at"),
+    createdBy: text("created_by").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("status_incidents_started_idx").on(t.startedAt)],
 );
 
 /**

@@ -97,6 +97,8 @@ import { listTransferDeposits, reconcileTransfers } from "../services/funding";
 import { getSettings } from "../services/kernel";
 import { UpstreamFault } from "../providers/upstream-http";
 import { paymentDepsOf, rentalDepsOf, smsDepsOf } from "./flow-deps";
+import { listIncidents, postIncident, resolveIncident } from "../services/console";
+import { statusIncidentCreateSchema } from "../../schema/status";
 
 const operatorOf = (c: Context<AppEnv>): Operator => ({ id: c.var.user.id, email: c.var.user.email });
 
@@ -273,6 +275,23 @@ export const adminRoutes = new Hono<AppEnv>()
     const result = await settleRental(rentalDepsOf(c), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
     changed(c, "rentals");
     return c.json(result satisfies SettleAnswer);
+  })
+
+  // ---- The public status page's incidents (issue 32) ----
+  .get("/status-incidents", async (c) => c.json({ data: await listIncidents(getDb(c.env.DB)) }))
+
+  .post("/status-incidents", validate("json", statusIncidentCreateSchema), async (c) => {
+    const incident = await postIncident(getDb(c.env.DB), c.env.DB, operatorOf(c), c.req.valid("json"));
+    changed(c, "status");
+    return c.json(incident, 201);
+  })
+
+  .post("/status-incidents/:id/resolve", validate("json", reasonSchema), async (c) => {
+    const id = Number(c.req.param("id"));
+    if (!Number.isSafeInteger(id) || id <= 0) throw new AppError("NOT_FOUND", "Incident not found.");
+    const incident = await resolveIncident(getDb(c.env.DB), c.env.DB, operatorOf(c), id, c.req.valid("json").reason);
+    changed(c, "status");
+    return c.json(incident);
   })
 
   // ---- Prices and content (settings) ----

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { koboToNaira } from "../../schema/money";
 import {
   RENT_PRICE_REFUSED_MESSAGE,
+  rentAutoRenewRequestSchema,
   rentExtendRequestSchema, rentalIdParamSchema, rentNumberRequestSchema,
   rentQuoteRequestSchema,
   type RentalEndResponse,
@@ -15,7 +16,7 @@ import type { AppEnv } from "../app-env";
 import { validate } from "../lib/validate";
 import { optionalAuth, requireAuth } from "../middleware/auth";
 import { chargedBelowShown } from "../services/kernel";
-import { cancelRental, endRental, extendOptions, extendRental, quoteRental, refundIfEndedKobo, rentalView, rentalWithInbox, rentCountries, rentNumber, upstreamFor } from "../services/rent";
+import { cancelRental, endRental, extendOptions, extendRental, quoteRental, refundIfEndedKobo, rentalView, rentalWithInbox, rentCountries, rentNumber, setAutoRenew, upstreamFor } from "../services/rent";
 import { rentalDepsOf } from "./flow-deps";
 
 /**
@@ -89,4 +90,17 @@ export const rentalRoutes = new Hono<AppEnv>()
     const body = c.req.valid("json");
     const { rental, charged } = await extendRental(rentalDepsOf(c), c.var.user, id, { unit: body.duration, period: body.period, clientPrice: body.price });
     return c.json({ rental: rentalView(rental), charged } satisfies RentExtendResponse);
+  })
+
+  /** Auto-renew (issue 32): on at the price shown for each renewal, or off. Answers the rental with its auto_renew. */
+  .post("/rentals/:id/auto-renew", validate("param", rentalIdParamSchema), validate("json", rentAutoRenewRequestSchema), async (c) => {
+    const { id } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const rental = await setAutoRenew(
+      rentalDepsOf(c),
+      c.var.user,
+      id,
+      body.enabled ? { enabled: true, unit: body.duration, period: body.period, price: body.price } : { enabled: false },
+    );
+    return c.json({ rental: rentalView(rental) });
   });

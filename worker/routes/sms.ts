@@ -1,10 +1,10 @@
 import { Hono } from "hono";
-import { smsCompareQuerySchema, smsCountriesQuerySchema, smsFavouriteSchema, smsGetNumberSchema, smsGetNumbersSchema, smsOrderRefSchema, smsPriceQuerySchema } from "../../schema/sms";
+import { smsCompareQuerySchema, smsCountriesQuerySchema, smsFavouriteSchema, smsGetNumberSchema, smsGetNumbersSchema, smsOrderRefSchema, smsPriceQuerySchema, smsUseAgainSchema } from "../../schema/sms";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { validate } from "../lib/validate";
 import { optionalAuth, requireAuth } from "../middleware/auth";
-import { buySmsNumber, buySmsNumbers, cancelSmsOrder, checkSmsOrderNow, compareRoutes, listFavourites, providerSellingCountry, requestAnotherCode, setFavourite, smsCountries, smsCountriesOfAll, smsHoldTime, smsOrderStatus, smsPriceList, smsRefundState } from "../services/sms";
+import { buySmsNumber, buySmsNumbers, cancelSmsOrder, checkSmsOrderNow, compareRoutes, listFavourites, providerSellingCountry, requestAnotherCode, setFavourite, smsCountries, smsCountriesOfAll, smsHoldTime, smsOrderStatus, smsPriceList, smsRefundState, useAgainQuote, useNumberAgain } from "../services/sms";
 import { smsDepsOf } from "./flow-deps";
 
 export const smsRoutes = new Hono<AppEnv>()
@@ -66,6 +66,15 @@ export const smsRoutes = new Hono<AppEnv>()
   // "Request another code" on a number whose first code arrived (the web's dialog; the developer API has its own).
   .post("/sms/another-code", requireAuth, validate("json", smsOrderRefSchema), async (c) => {
     return c.json(await requestAnotherCode(smsDepsOf(c), c.var.user.id, c.req.valid("json").request_id));
+  })
+
+  // "Use this number again" (issue 32): the confirm step's price and wait, then the new order (a purchase like any other).
+  .get("/sms/use-again/:request_id", requireAuth, validate("param", smsOrderRefSchema), async (c) => {
+    return c.json(await useAgainQuote(smsDepsOf(c), c.var.user, c.req.valid("param").request_id));
+  })
+
+  .post("/sms/use-again", requireAuth, validate("json", smsUseAgainSchema), async (c) => {
+    return c.json(await useNumberAgain(smsDepsOf(c), c.var.user, c.req.valid("json")));
   })
 
   .post("/refund-user", requireAuth, validate("json", smsOrderRefSchema), async (c) => {

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { Env } from "../config";
 import {
+  canReactivate,
   cancelActivation,
   chargeSandbox,
   createActivation,
@@ -70,6 +71,22 @@ smsActivateSimulator.get("/stubs/handler_api.php", async (c) => {
       const charged = service.name === SANDBOX_ERROR ? 0 : cost;
       if (!(await chargeSandbox(c.env, "swift", charged))) return c.text("NO_MONEY");
       const activation = await createActivation(c.env, usa, service, { account: "swift", amount: charged });
+      c.header("X-Price", cost.toFixed(2));
+      return c.text(`ACCESS_NUMBER:${activation.id}:${activation.number}`);
+    }
+    // getExtraActivation&activationId=<past id> (https://daisysms.com/docs/api): the same number again for a new code,
+    // charged like getNumber (max_price and X-Price alike); BAD_ID when that activation never had a code or is unknown.
+    case "getExtraActivation": {
+      const previous = q("activationId") ? await readActivation(c.env, q("activationId")) : null;
+      if (!previous || !canReactivate(c.env, previous)) return c.text("BAD_ID");
+      const service = SANDBOX_SERVICES.find((s) => s.name === previous.serviceName);
+      if (!service) return c.text("BAD_ID");
+      const cost = sandboxCostUsd(usa, service);
+      const maxPrice = q("max_price") || q("maxPrice");
+      if (maxPrice !== "" && (!Number.isFinite(Number(maxPrice)) || cost > Number(maxPrice) + 1e-9)) return c.text("MAX_PRICE_EXCEEDED");
+      if (!(await hasFreeSlot(c.env, "swift"))) return c.text("TOO_MANY_ACTIVE_RENTALS");
+      if (!(await chargeSandbox(c.env, "swift", cost))) return c.text("NO_MONEY");
+      const activation = await createActivation(c.env, usa, service, { account: "swift", amount: cost }, previous);
       c.header("X-Price", cost.toFixed(2));
       return c.text(`ACCESS_NUMBER:${activation.id}:${activation.number}`);
     }

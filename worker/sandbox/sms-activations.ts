@@ -143,6 +143,8 @@ export async function createActivation(
   country: SandboxCountry,
   service: SandboxService,
   charge?: { account: SandboxAccount; amount: number },
+  /** getExtraActivation: the past activation's number, taken again under a new id. */
+  sameNumberAs?: SandboxActivation,
 ): Promise<SandboxActivation> {
   const id = String(100_000_000 + Math.floor(Math.random() * 899_999_999));
   const localLength = country.dial === "1" ? 10 : 9;
@@ -152,7 +154,7 @@ export async function createActivation(
     id,
     countryId: country.id,
     serviceName: service.name,
-    number: `${country.dial}${local}`,
+    number: sameNumberAs?.number ?? `${country.dial}${local}`,
     createdAt: Date.now(),
     status: "waiting",
     ...(charge ? { account: charge.account, charged: charge.amount } : {}),
@@ -239,6 +241,14 @@ export async function cancelActivation(env: Env, activation: SandboxActivation):
   await save(env, { ...activation, status: "cancelled" });
   await refundSandbox(env, activation);
   return "released";
+}
+
+/**
+ * getExtraActivation (https://daisysms.com/docs/api): only a past activation that received its code can be taken again
+ * (one that never got a message, was cancelled, or is unknown answers BAD_ID).
+ */
+export function canReactivate(env: Env, activation: SandboxActivation): boolean {
+  return activation.status !== "cancelled" && activation.serviceName !== SANDBOX_ERROR && codeHasArrived(env, activation);
 }
 
 export async function finishActivation(env: Env, activation: SandboxActivation): Promise<void> {

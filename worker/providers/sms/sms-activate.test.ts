@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { smsActivateSimulator } from "../../sandbox/sms-activate-simulator";
 import { REPLY_WORDS, SmsActivateProvider } from "./sms-activate";
+import { SMS_ACTIVATE_PROFILES } from "./sms-activate-profiles";
 import { SmsProviderError, type FetchLike } from "./types";
 
 // The 'Swift' adapter against the SMS-Activate-compatible protocol (as DaisySMS speaks it): the sandbox simulator for
@@ -155,5 +156,49 @@ describe("SMS-Activate adapter (Swift)", () => {
     });
     const err = await fault(silent.buy({ countryId: "5", serviceId: "wa" }));
     expect(err.kind).toBe("timeout");
+  });
+
+  describe("getExtraActivation: the same number again (issue 32)", () => {
+    it("is offered only by a profile that documents getExtraActivation (Grizzly documents none: no method, no button)", () => {
+      expect(fake(() => new Response("")).reactivate).toBeTypeOf("function");
+      const grizzly = new SmsActivateProvider({ baseUrl: "https://grizzly.test", key: "k", profile: SMS_ACTIVATE_PROFILES.grizzly, fetch: () => Promise.resolve(new Response("")) });
+      expect(grizzly.reactivate).toBeUndefined();
+    });
+    it("takes a past number that received its code again, with max_price and X-Price, as a new activation", async () => {
+      const provider = simulator();
+      const first = await provider.buy({ countryId: "5", serviceId: "wa" });
+      // The sandbox delivers after SANDBOX_SMS_DELAY_MS; the test env's delay is 0, so the code is there.
+      expect(await provider.poll(first.upstreamId)).toMatchObject({ state: "code" });
+      const again = await provider.reactivate!(first.upstreamId, { maxCost: { amount: 0.5, currency: "USD" } });
+      expect(again.number).toBe(first.number);
+      expect(again.upstreamId).not.toBe(first.upstreamId);
+      expect(again.cost).toEqual({ amount: 0.5, currency: "USD" });
+      expect(again.readyAt).toBeUndefined();
+      await expect(provider.reactivate!(first.upstreamId, { maxCost: { amount: 0.1, currency: "USD" } })).rejects.toMatchObject({ kind: "price_exceeded" });
+    });
+
+    it("reads ASLEEP:<id>:<phone>:<unix time> as a number that takes SMS from then, and refusals as not_found", async () => {
+      const seen: Record<string, string>[] = [];
+      const asleep = fake((q) => {
+        seen.push(q);
+        return text("ASLEEP:555:12025550123:1764000000");
+      });
+      expect(await asleep.reactivate!("444", {})).toEqual({ upstreamId: "555", number: "12025550123", readyAt: 1_764_000_000_000 });
+      expect(seen[0]).toMatchObject({ action: "getExtraActivation", activationId: "444" });
+      for (const word of ["BAD_ID", "RENEW_ACTIVATION_NOT_AVAILABLE", "NEW_ACTIVATION_IMPOSSIBLE", "SIM_OFFLINE"]) {
+        expect((await fault(fake(() => text(word)).reactivate!("1", {}))).kind).toBe("not_found");
+      }
+      expect((await fault(fake(() => text("NO_MONEY")).reactivate!("1", {}))).kind).toBe("no_balance");
+      expect((await fault(fake(() => text("<html>oops</html>")).reactivate!("1", {}))).kind).toBe("bad_reply");
+      expect((await fault(fake(() => text("")).reactivate!("1", { maxCost: { amount: 10, currency: "RUB" } }))).kind).toBe("price_exceeded");
+    });
+
+    it("refuses (BAD_ID) a past activation that never received a code or does not exist", async () => {
+      const provider = simulator();
+      expect((await fault(provider.reactivate!("999999999", {}))).kind).toBe("not_found");
+      const cancelled = await provider.buy({ countryId: "5", serviceId: "wa" });
+      await env.DB.prepare("UPDATE sandbox_state SET value = json_set(value, '$.status', 'cancelled') WHERE key = ?").bind(`sms-activation:${cancelled.upstreamId}`).run();
+      expect((await fault(provider.reactivate!(cancelled.upstreamId, {}))).kind).toBe("not_found");
+    });
   });
 });

@@ -82,6 +82,9 @@ export const REPLY_WORDS: Record<string, SmsFaultKind> = {
   ERROR_SQL: "unavailable",
 };
 
+/** getExtraActivation's words for "this number cannot be taken again" (DaisySMS BAD_ID; SMS-Activate's three). */
+const REACTIVATION_REFUSALS = new Set(["BAD_ID", "RENEW_ACTIVATION_NOT_AVAILABLE", "NEW_ACTIVATION_IMPOSSIBLE", "SIM_OFFLINE"]);
+
 // getPrices: {"<country>": {"<service>": {cost, count, name?}}}; cost and count come as strings or numbers.
 const numeric = z.union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/)]).transform(Number);
 const priceEntrySchema = z.object({ cost: numeric, count: numeric, name: z.string().optional() }).passthrough();
@@ -116,6 +119,11 @@ export class SmsActivateProvider implements SmsProvider {
   private readonly key: string;
   private readonly currency: UpstreamCurrency;
   private readonly countryMap: Record<string, { id: string; title: string }>;
+  /**
+   * "Use this number again", only where the profile documents getExtraActivation (DaisySMS): absent otherwise, so the
+   * product offers no button (Grizzly documents none; HeroSMS's `reactivate` is not confirmed from its own documents).
+   */
+  readonly reactivate?: (previousUpstreamId: string, request: { maxCost?: UpstreamMoney }) => Promise<SmsActivation & { readyAt?: number }>;
 
   constructor(options: SmsActivateOptions) {
     this.profile = options.profile ?? SMS_ACTIVATE_PROFILES.daisysms;
@@ -128,6 +136,7 @@ export class SmsActivateProvider implements SmsProvider {
     this.currency = options.currency ?? this.profile.currency;
     this.countryMap = { ...this.profile.countries };
     if (options.upstreamCountryId && this.countryMap["5"]) this.countryMap["5"] = { ...this.countryMap["5"], id: options.upstreamCountryId };
+    if (this.profile.reactivateAction === "getExtraActivation") this.reactivate = (id, request) => this.getExtraActivation(id, request);
   }
 
   async countries(): Promise<SmsCountry[]> {
@@ -224,6 +233,40 @@ export class SmsActivateProvider implements SmsProvider {
   async requestAnotherCode(upstreamId: string): Promise<void> {
     const { text } = await this.call({ action: "setStatus", id: upstreamId, status: "3" });
     if (text !== "ACCESS_RETRY_GET") throw this.textFault("setStatus", text);
+  }
+
+  /**
+   * getExtraActivation&activationId=<the past activation>: the same number again for a new code, charged like a new
+   * number (the effective price in X-Price, max_price honoured like getNumber). Replies, as DaisySMS's API page
+   * (https://daisysms.com/docs/api, "getExtraActivation") and SMS-Activate's (https://sms-activate.org/en/api2) give
+   * them: ACCESS_NUMBER:<new id>:<phone> (ready now), ASLEEP:<new id>:<phone>:<unix seconds> (DaisySMS: the number
+   * takes SMS from then on; the time may come earlier), BAD_ID (unknown, or it cannot be taken again); SMS-Activate's
+   * words RENEW_ACTIVATION_NOT_AVAILABLE, NEW_ACTIVATION_IMPOSSIBLE and SIM_OFFLINE mean the same for us. DaisySMS
+   * warns that an extra activation that never receives a message may cost a penalty: callers offer it only for a
+   * number that received a code before.
+   */
+  private async getExtraActivation(previousUpstreamId: string, request: { maxCost?: UpstreamMoney }): Promise<SmsActivation & { readyAt?: number }> {
+    const params: Record<string, string> = { action: "getExtraActivation", activationId: previousUpstreamId };
+    if (request.maxCost !== undefined) {
+      if (request.maxCost.currency !== "USD") throw smsFault("price_exceeded", `max price quoted in ${request.maxCost.currency}`);
+      params.max_price = request.maxCost.amount.toFixed(4);
+    }
+    const { text, headers } = await this.call(params);
+    const ready = /^ACCESS_NUMBER:(\d+):(\+?\d{5,20})$/.exec(text);
+    const asleep = /^ASLEEP:(\d+):(\+?\d{5,20}):(\d{9,11})$/.exec(text);
+    const match = ready ?? asleep;
+    if (!match) {
+      const word = text.split(":")[0];
+      if (REACTIVATION_REFUSALS.has(word)) throw smsFault("not_found", `getExtraActivation: ${excerpt(text)}`);
+      throw this.textFault("getExtraActivation", text);
+    }
+    const price = Number(headers.get("x-price"));
+    return {
+      upstreamId: match[1],
+      number: match[2],
+      ...(asleep ? { readyAt: Number(asleep[3]) * 1000 } : {}),
+      ...(Number.isFinite(price) && price > 0 ? { cost: { amount: price, currency: "USD" as const } } : {}),
+    };
   }
 
   async finish(upstreamId: string): Promise<void> {

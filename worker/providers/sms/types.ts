@@ -21,6 +21,14 @@ export interface SmsProvider {
    * the upstream documents no such request (sms-man): the service answers "not supported" then. Throws SmsProviderError.
    */
   requestAnotherCode?(upstreamId: string): Promise<void>;
+  /**
+   * Takes the number of a past activation again for a new code ("use this number again": DaisySMS's and SMS-Activate's
+   * getExtraActivation). Absent where the upstream documents no such call (sms-man): the product then offers no button.
+   * The answer is a new activation (its own id) on the same number; `readyAt` (epoch ms) when the upstream says the
+   * number is still asleep and will take SMS only from then. Throws SmsProviderError ("not_found": this number cannot
+   * be taken again).
+   */
+  reactivate?(previousUpstreamId: string, request: { maxCost?: UpstreamMoney }): Promise<SmsActivation & { readyAt?: number }>;
   /** Our own balance at the upstream (read-only: providers:check and the sweep's health floor use it). */
   balance(): Promise<UpstreamMoney>;
   /** Which upstream answers (daisysms, herosms, grizzly, smsman): orders record it. Absent on test fakes. */

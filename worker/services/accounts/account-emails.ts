@@ -141,3 +141,22 @@ function escapeHtml(text: string): string {
 export function operatorEmail(to: Recipient, subject: string, body: string, unsubscribeLink: string): EmailMessage {
   return mail(to, subject, [...body.split("\n"), "", "You receive this because you have an account with us. To stop these e-mails:", unsubscribeLink]);
 }
+
+/** Auto-renew (issue 32): the 24-hour and 1-hour notices before a renewal, with what to do when the wallet is short. */
+export function rentalRenewingEmail(
+  to: Recipient,
+  r: { number: string; country: string; renewsAt: number; expiresAt: number; price: string; shortBy: string | null; inWords: string; link: string | null },
+): EmailMessage {
+  return mail(to, `Your rented number +${r.number} renews ${r.inWords}`, [
+    `Your rented ${r.country} number +${r.number} renews ${r.inWords} (${new Date(r.renewsAt).toUTCString()}) for ${r.price}, the price you agreed when you turned on auto-renew.`,
+    r.shortBy
+      ? `Your wallet is ${r.shortBy} short of that. Fund your wallet before then, or the number ends at ${new Date(r.expiresAt).toUTCString()} and cannot be taken back.`
+      : "Your wallet holds enough. Nothing to do: you can turn auto-renew off on the rental before then.",
+    ...(r.link ? ["", "Open your rentals:", r.link] : []),
+  ]);
+}
+
+/** Auto-renew paused: the renewal was not charged (a higher price, a short wallet, or the provider refused). */
+export function rentalRenewalPausedEmail(to: Recipient, r: { number: string; sentence: string; link: string | null }): EmailMessage {
+  return mail(to, `Your rented number +${r.number} was not renewed`, [r.sentence, ...(r.link ? ["", "Open your rentals:", r.link] : [])]);
+}

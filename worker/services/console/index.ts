@@ -10,3 +10,4 @@ export { customerDetail, findDeposit, listAudit, listDeposits, type ListFilter, 
 export { applyUnsubscribe, GROUP_MAIL_LIMIT, groupMessage, MAX_RECIPIENTS_PER_SEND, recipientsFor } from "./operator-mail";
 export { endCustomerSessions } from "./operator-sessions";
 export { getQueueItem, listReviewQueue, resolveQueueItem, verifyQueueItem } from "./review-queue";
+export { listIncidents, postIncident, resolveIncident } from "./status-incidents";

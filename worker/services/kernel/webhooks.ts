@@ -19,7 +19,7 @@ import { upstreamSeams, type WebhookSend } from "../../providers/test-seams";
 /** PUBLIC_URL's origin, for links in payloads (never a request's Host: there is no request here anyway). */
 const publicUrlOf = (env: Env): string => configFor(env).publicUrl;
 
-export const WEBHOOK_EVENT_TYPES = ["sms.code", "sms.ended", "rental.sms", "rental.ended", "balance.changed"] as const;
+export const WEBHOOK_EVENT_TYPES = ["sms.code", "sms.ended", "rental.sms", "rental.ended", "rental.renewing", "balance.changed"] as const;
 
 /** Waits after each failed attempt: 10 attempts over 24 hours (the 10th is 23 h 51 min after the first). */
 export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000, 30 * 60_000, 3600_000, 2 * 3600_000, 4 * 3600_000, 8 * 3600_000, 8 * 3600_000];
@@ -88,6 +88,16 @@ function eventsFor(env: Env, message: RealtimeMessage): QueuedEvent[] {
           data: { rental_id: message.rentalId, status: message.status, refunded: message.refunded, ...link(`/api/v1/rentals/${message.rentalId}`) },
         },
         ...(message.refunded ? [balanceEvent(null)] : []),
+      ];
+    case "rental.renewing":
+      return [
+        {
+          type: "rental.renewing",
+          subject: message.rentalId,
+          // One per reminder: the renewal's expiry and how far ahead (24 h, 1 h) name the happening.
+          dedupe: `rental.renewing:${message.rentalId}:${message.renewsAt}:${message.funded}`,
+          data: { rental_id: message.rentalId, renews_at: message.renewsAt, price: message.price, currency: "NGN", funded: message.funded, ...link(`/api/v1/rentals/${message.rentalId}`) },
+        },
       ];
     case "balance.changed":
       return [balanceEvent(message.balance)];

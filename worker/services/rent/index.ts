@@ -10,3 +10,4 @@ export { reminderDueAt, RENTAL_REMINDER_BEFORE_MS } from "./rental-reminder";
 export { upstreamFor } from "./rental-upstream";
 export { refundIfEndedKobo, rentalOrderRowsQuery, rentalsPage, rentalView, toRentalOrderRows } from "./rental-views";
 export { cancelRental, endRental, quoteRental, rentalTick, rentCountries, rentNumber, settleRentalNow, sweepRentals } from "./rentals";
+export { setAutoRenew } from "./renewals";

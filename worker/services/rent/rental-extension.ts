@@ -28,11 +28,11 @@ export const EXTEND_CHOICES: { unit: RentUnit; period: number }[] = [
   { unit: "week", period: 1 },
 ];
 
-const hoursOf = (unit: RentUnit, period: number) => (RENT_UNIT_MS[unit] * period) / 3_600_000;
+export const hoursOf = (unit: RentUnit, period: number) => (RENT_UNIT_MS[unit] * period) / 3_600_000;
 
 
 
-async function priceKobo(deps: RentalDeps, row: RentalRow, totalDepositedKobo: number, unit: RentUnit, period: number): Promise<number | null> {
+export async function extensionPriceKobo(deps: RentalDeps, row: RentalRow, totalDepositedKobo: number, unit: RentUnit, period: number): Promise<number | null> {
   const extension = upstreamFor(deps, row.userId).extension;
   if (!extension || !row.upstreamId) return null;
   const cost = await extension.price(row.upstreamId, hoursOf(unit, period));
@@ -51,7 +51,7 @@ export async function extendOptions(deps: RentalDeps, user: { id: string; totalD
   const out: RentExtendOption[] = [];
   for (const choice of EXTEND_CHOICES) {
     try {
-      const kobo = await priceKobo(deps, row, user.totalDepositedKobo, choice.unit, choice.period);
+      const kobo = await extensionPriceKobo(deps, row, user.totalDepositedKobo, choice.unit, choice.period);
       if (kobo !== null) out.push({ ...choice, duration: formatRentDuration(choice.unit, choice.period), price: koboToNaira(kobo) });
     } catch (err) {
       // A choice the upstream will not price (too long for this number, upstream down) is simply not offered.
@@ -83,7 +83,7 @@ export async function extendRental(
   }
   let kobo: number | null;
   try {
-    kobo = await priceKobo(deps, row, user.totalDepositedKobo, request.unit, request.period);
+    kobo = await extensionPriceKobo(deps, row, user.totalDepositedKobo, request.unit, request.period);
   } catch (err) {
     if (err instanceof RentProviderError && err.kind === "refused") {
       throw new AppError("INVALID_STATE", "The provider does not allow this rental to be extended by that much.");
@@ -144,7 +144,7 @@ export async function extendRental(
 
   const moved = await deps.db
     .update(rentals)
-    .set({ expiresAt: sql`${rentals.expiresAt} + ${RENT_UNIT_MS[request.unit] * request.period}`, remindedAt: null, updatedAt: deps.clock.now() })
+    .set({ expiresAt: sql`${rentals.expiresAt} + ${RENT_UNIT_MS[request.unit] * request.period}`, remindedAt: null, remindedDayAt: null, periodStartedAt: deps.clock.now(), updatedAt: deps.clock.now() })
     .where(and(eq(rentals.id, id), eq(rentals.status, "active")))
     .returning({ id: rentals.id });
   if (moved.length === 0) {

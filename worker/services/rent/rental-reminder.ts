@@ -25,8 +25,12 @@ const MIN_AFTER_RENTING_MS = 15 * 60_000;
  * longer than the reminder's lead by MIN_AFTER_RENTING_MS (a 1-hour rental would be "reminded" the moment it is
  * rented).
  */
-export function reminderDueAt(row: Pick<RentalRow, "status" | "expiresAt" | "createdAt" | "remindedAt">): number | null {
+export function reminderDueAt(
+  row: Pick<RentalRow, "status" | "expiresAt" | "createdAt" | "remindedAt"> & Partial<Pick<RentalRow, "autoRenewPriceKobo" | "autoRenewPaused">>,
+): number | null {
   if (row.status !== "active" || row.expiresAt === null || row.remindedAt !== null) return null;
+  // A rental that renews itself is reminded of the renewal instead (services/rent/renewals.ts), on the same column.
+  if (row.autoRenewPriceKobo != null && row.autoRenewPaused == null) return null;
   if (row.expiresAt - row.createdAt < RENTAL_REMINDER_BEFORE_MS + MIN_AFTER_RENTING_MS) return null;
   return row.expiresAt - RENTAL_REMINDER_BEFORE_MS;
 }

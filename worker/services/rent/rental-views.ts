@@ -73,6 +73,18 @@ export function rentalView(row: RentalRow, now = Date.now()): RentalView {
       const kobo = refundIfCancelledKobo(row, now);
       return kobo === null ? null : koboToNaira(kobo);
     })(),
+    auto_renew:
+      row.autoRenewPriceKobo === null || row.autoRenewUnit === null || row.autoRenewPeriod === null
+        ? null
+        : {
+            duration: formatRentDuration(row.autoRenewUnit, row.autoRenewPeriod),
+            unit: row.autoRenewUnit,
+            period: row.autoRenewPeriod,
+            price: koboToNaira(row.autoRenewPriceKobo),
+            // Charged RENEW_BEFORE_END_MS (15 minutes) before the end: services/rent/renewals.ts.
+            renews_at: row.status === "active" && row.autoRenewPaused === null && row.expiresAt !== null ? iso(row.expiresAt - 15 * 60_000) : null,
+            paused: (row.autoRenewPaused as "price" | "funds" | "provider" | null) ?? null,
+          },
   };
 }
 

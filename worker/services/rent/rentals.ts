@@ -11,6 +11,7 @@ import { asInsufficientBalance, assertNotAboveShown, costMinorUnits, enforceCost
 import { finalSync, nextAlarmAt, startWatcher, stopWatcher, syncRentalMessages } from "./rental-inbox";
 import { guardRentPrice } from "./rental-price-guard";
 import { remindIfDue } from "./rental-reminder";
+import { renewalAlarmAt, renewalTick } from "./renewals";
 import { customerErrorFor, upstreamFor } from "./rental-upstream";
 import { findRental, ownedRental, type RentalRow } from "./rental-views";
 
@@ -327,9 +328,19 @@ export async function rentalTick(deps: RentalDeps, rentalId: string): Promise<Ti
   } catch (err) {
     log("warn", "rental reminder failed", { rentalId, error: err instanceof Error ? err.message : String(err) });
   }
+  // Auto-renew's reminders and the renewal itself (services/rent/renewals.ts): each claimed once, whatever the alarms.
+  try {
+    await renewalTick(deps, rentalId);
+    after = (await findRental(deps.db, rentalId)) ?? after;
+  } catch (err) {
+    log("warn", "rental renewal step failed, will retry", { rentalId, error: err instanceof Error ? err.message : String(err) });
+  }
   const expiresAt = after.expiresAt;
   if (after.status !== "active" || expiresAt === null) return STOP;
-  return wakeAt(nextAlarmAt({ ...after, expiresAt }, deps.clock.now()));
+  const now = deps.clock.now();
+  const renewal = renewalAlarmAt(after, now);
+  const inbox = nextAlarmAt({ ...after, expiresAt }, now);
+  return wakeAt(renewal === null ? inbox : Math.min(inbox, renewal));
 }
 
 /** Rentals stuck 'pending' this long lost their request mid-way (the upstream call times out far sooner). */

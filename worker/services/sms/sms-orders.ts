@@ -7,10 +7,11 @@ import { smsChains, smsOrders, users } from "../../db/tables";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import type { SignedInUser } from "../accounts";
-import { SmsProviderError, type SmsActivation } from "../../providers/sms/types";
+import { SmsProviderError, type SmsActivation, type UpstreamMoney } from "../../providers/sms/types";
 import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, costLimitInBatch, enforceCostLimit, envForUser, getSetting, guardedLedgerInsert, insufficientBalanceFor, pricingContext, type SmsDeps, smsPriceKobo } from "../kernel";
 import { smsFault } from "../../providers/sms/types";
 import { FAILOVER_FAULTS, purchaseCandidates, type RoutingNotes, type UpstreamChoice } from "./routing";
+import { PRIMARY_UPSTREAM } from "../../providers/sms/upstreams";
 import { clearSmsCatalogueCache, findSmsOffer, resolveServiceId } from "./sms-catalogue";
 import { chainOrders, endChain, newChainValues, nextRoutes, readChain, routeKey, type NextRoute } from "./sms-chain";
 import { REFUNDED, findSmsOrder, orderCodes, ownSmsOrder, type SmsOrderRow } from "./sms-views";
@@ -35,7 +36,7 @@ import { pollerFor, purchaseNote, recordCode, settle } from "./sms-transitions";
 // ---------------------------------------------------------------------------------------------------------------
 // Buying
 
-type OfferForSale = Awaited<ReturnType<typeof findSmsOffer>>["offer"];
+export type OfferForSale = Awaited<ReturnType<typeof findSmsOffer>>["offer"];
 
 /**
  * `serviceByName`: the web API's purchases (routes/sms.ts) let a Dynamic purchase name a service by Swift's id, as the
@@ -121,7 +122,7 @@ export async function buySmsNumber(
   };
 }
 
-function newOrder(
+export function newOrder(
   o: { id: string; userId: string; provider: SmsProviderName; countryId: string; countryName: string; offer: OfferForSale; priceKobo: number; now: number },
   chain: { id: string; step: number } | null,
 ): SmsOrderRow {
@@ -155,7 +156,20 @@ function newOrder(
  * Asks the upstream for the number of an order already written 'pending' with its debit, and starts its poller. A
  * refusal refunds the order at once ('failed') and throws the AppError the customer is shown.
  */
-async function reserveNumber(deps: SmsDeps, order: SmsOrderRow, offer: OfferForSale, { avoid = [] }: { avoid?: string[] } = {}): Promise<SmsActivation> {
+export async function reserveNumber(
+  deps: SmsDeps,
+  order: SmsOrderRow,
+  offer: OfferForSale,
+  {
+    avoid = [],
+    reuse,
+  }: {
+    /** Upstreams "code or next route" already used in this chain: tried last. */
+    avoid?: string[];
+    /** A past number taken again (sms/use-again.ts): only the upstream account that served it can, so no routing. */
+    reuse?: { from: SmsOrderRow; take: (maxCost: UpstreamMoney) => Promise<SmsActivation> };
+  } = {},
+): Promise<SmsActivation> {
   const orderId = order.id;
   const db = deps.db;
   // Issue 32: the provider's upstreams in routing's order (learned best, then the operator's list); a down, sold-out,
@@ -165,24 +179,39 @@ async function reserveNumber(deps: SmsDeps, order: SmsOrderRow, offer: OfferForS
   let activation: SmsActivation | null = null;
   let lastErr: unknown = null;
   try {
-    for await (const choice of purchaseCandidates(deps, { ...order, avoid }, offer, notes)) {
-      try {
-        // The ceiling is the upstream's own figure in its own currency: the price we quoted, never a converted guess.
-        activation = await choice.adapter.buy({ countryId: order.countryId, serviceId: choice.serviceId, maxCost: choice.maxCost });
-        served = choice;
-        break;
-      } catch (err) {
-        lastErr = err;
-        const kind = err instanceof SmsProviderError ? err.kind : "exception";
-        log("warn", "sms purchase refused upstream", {
-          orderId,
-          provider: order.provider,
-          upstream: choice.upstream,
-          account: choice.account,
-          kind,
-          detail: err instanceof SmsProviderError ? err.detail : err instanceof Error ? err.message : String(err),
-        });
-        if (!(err instanceof SmsProviderError) || !FAILOVER_FAULTS.has(err.kind)) break;
+    if (reuse) {
+      const maxCost = { amount: offer.cost, currency: offer.currency };
+      const choice: UpstreamChoice = {
+        upstream: (reuse.from.upstream as UpstreamChoice["upstream"] | null) ?? PRIMARY_UPSTREAM[order.provider === "Dynamic" ? "Dynamic" : "Swift"],
+        account: reuse.from.upstreamAccount ?? 0,
+        adapter: upstreamFor(deps, reuse.from),
+        serviceId: order.serviceId,
+        maxCost,
+        priceKobo: order.priceKobo,
+      };
+      // The ceiling is the upstream's own figure in its own currency: the price we quoted, never a converted guess.
+      activation = await reuse.take(maxCost);
+      served = choice;
+    } else {
+      for await (const choice of purchaseCandidates(deps, { ...order, avoid }, offer, notes)) {
+        try {
+          // The ceiling is the upstream's own figure in its own currency: the price we quoted, never a converted guess.
+          activation = await choice.adapter.buy({ countryId: order.countryId, serviceId: choice.serviceId, maxCost: choice.maxCost });
+          served = choice;
+          break;
+        } catch (err) {
+          lastErr = err;
+          const kind = err instanceof SmsProviderError ? err.kind : "exception";
+          log("warn", "sms purchase refused upstream", {
+            orderId,
+            provider: order.provider,
+            upstream: choice.upstream,
+            account: choice.account,
+            kind,
+            detail: err instanceof SmsProviderError ? err.detail : err instanceof Error ? err.message : String(err),
+          });
+          if (!(err instanceof SmsProviderError) || !FAILOVER_FAULTS.has(err.kind)) break;
+        }
       }
     }
   } catch (err) {

@@ -134,7 +134,7 @@ export function smsOrderRowsQuery(db: Db, userId: string) {
     .limit(200);
 }
 
-export function toSmsOrderRows(rows: Awaited<ReturnType<typeof smsOrderRowsQuery>>, balanceKobo: number): OrderRow[] {
+export function toSmsOrderRows(rows: Awaited<ReturnType<typeof smsOrderRowsQuery>>, balanceKobo: number, useAgain?: (order: SmsOrderRow) => boolean): OrderRow[] {
   return rows.map((o) => ({
     kind: "sms" as const,
     reference_code: o.id,
@@ -149,6 +149,8 @@ export function toSmsOrderRows(rows: Awaited<ReturnType<typeof smsOrderRowsQuery
     created_at: new Date(o.createdAt).toISOString(),
     // Only routes of a "code or next route" chain carry these: every other row keeps the spec's Order shape.
     ...(o.chainId ? { chain_id: o.chainId, chain_step: o.chainStep } : {}),
+    // "Use this number again" (services/sms/use-again.ts): only where the server would accept it now.
+    ...(useAgain?.(o) ? { use_again: true as const } : {}),
   }));
 }
 

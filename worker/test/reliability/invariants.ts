@@ -12,7 +12,7 @@ const SPENT_SMS = ["used"];
 const OPEN_SMS = ["pending", "waiting"];
 
 export async function moneyViolations(): Promise<string[]> {
-  const [balances, credits, reviewCredits, orders, rentals, totals] = await env.DB.batch([
+  const [balances, credits, reviewCredits, orders, rentals, renewalRefunds, totals] = await env.DB.batch([
     // 1. every balance = the sum of its ledger rows, and never below zero
     env.DB.prepare(
       `SELECT u.id, u.balance_kobo AS balance, COALESCE(SUM(l.amount_kobo), 0) AS ledger
@@ -66,13 +66,19 @@ export async function moneyViolations(): Promise<string[]> {
               SUM(CASE WHEN l.kind = 'rent' THEN 1 ELSE 0 END) AS debits,
               SUM(CASE WHEN l.kind = 'rent_refund' THEN 1 ELSE 0 END) AS refunds,
               COALESCE(SUM(l.amount_kobo), 0) AS net
-         FROM rentals r LEFT JOIN ledger l ON l.ref = r.id AND l.kind IN ('rent', 'rent_refund')
+         FROM rentals r LEFT JOIN ledger l ON l.ref = r.id AND l.key IN ('rent:' || r.id, 'rent_refund:' || r.id)
         GROUP BY r.id
        HAVING debits <> 1 OR refunds > 1
            OR (r.status = 'failed' AND net <> 0)
            OR (r.status IN ('pending', 'active', 'ended') AND net <> -r.price_kobo)
            OR (r.status = 'cancelled' AND net NOT IN (0, -r.price_kobo))
            OR r.status NOT IN ('pending', 'active', 'ended', 'cancelled', 'failed')`,
+    ),
+    // 4b. renewals (issue 32): a refund only for a renewal that was charged, and for exactly what it charged
+    env.DB.prepare(
+      `SELECT f.key, f.amount_kobo FROM ledger f
+        WHERE f.key LIKE 'rent\\_renew\\_refund:%' ESCAPE '\\'
+          AND NOT EXISTS (SELECT 1 FROM ledger d WHERE d.key = 'rent_renew:' || substr(f.key, 19) AND d.amount_kobo = -f.amount_kobo)`,
     ),
     // 5. conservation: money in = money spent + balances + open reservations, with "spent" and "open" taken from the
     //    orders' own prices and statuses (not from the ledger), so a lost or doubled movement shows up here
@@ -82,7 +88,9 @@ export async function moneyViolations(): Promise<string[]> {
          (SELECT COALESCE(SUM(balance_kobo), 0) FROM users) AS balances,
          (SELECT COALESCE(SUM(price_kobo), 0) FROM sms_orders WHERE status IN (${SPENT_SMS.map((s) => `'${s}'`).join(",")})) +
          (SELECT COALESCE(SUM(r.price_kobo), 0) FROM rentals r WHERE r.status IN ('active', 'ended')
-             OR (r.status = 'cancelled' AND NOT EXISTS (SELECT 1 FROM ledger WHERE key = 'rent_refund:' || r.id))) AS spent,
+             OR (r.status = 'cancelled' AND NOT EXISTS (SELECT 1 FROM ledger WHERE key = 'rent_refund:' || r.id))) +
+         -- Renewals and extensions (issue 32, decision 019): what they kept, net of their own refunds.
+         (SELECT COALESCE(-SUM(amount_kobo), 0) FROM ledger WHERE key LIKE 'rent_renew%' OR key LIKE 'rent_extend%') AS spent,
          (SELECT COALESCE(SUM(price_kobo), 0) FROM sms_orders WHERE status IN (${OPEN_SMS.map((s) => `'${s}'`).join(",")})) +
          (SELECT COALESCE(SUM(price_kobo), 0) FROM rentals WHERE status = 'pending') AS reserved`,
     ),
@@ -93,6 +101,7 @@ export async function moneyViolations(): Promise<string[]> {
   for (const r of reviewCredits.results) out.push(`review credit without its resolution: ${JSON.stringify(r)}`);
   for (const r of orders.results) out.push(`sms order money wrong: ${JSON.stringify(r)}`);
   for (const r of rentals.results) out.push(`rental money wrong: ${JSON.stringify(r)}`);
+  for (const r of renewalRefunds.results) out.push(`renewal refund without its charge: ${JSON.stringify(r)}`);
   const t = totals.results[0] as { money_in: number; balances: number; spent: number; reserved: number };
   if (t.money_in !== t.spent + t.balances + t.reserved) out.push(`money not conserved: ${JSON.stringify(t)}`);
   return out;

@@ -1,0 +1,293 @@
+import { and, eq, exists, isNull, ne, or, sql } from "drizzle-orm";
+import { formatNaira, koboToNaira, nairaToKobo } from "../../../schema/money";
+import { formatRentDuration, RENT_UNIT_MS } from "../../../schema/rentals";
+import type { RentUnit } from "../../../schema/constants";
+import { configFor } from "../../config";
+import { rentals, users } from "../../db/tables";
+import { AppError } from "../../lib/errors";
+import { log } from "../../lib/log";
+import { webLink } from "../../lib/public-origin";
+import { emailSenderFor } from "../../providers/email/select";
+import type { EmailMessage } from "../../providers/email/email-sender";
+import { RentProviderError } from "../../providers/rent/types";
+import { rentalRenewalPausedEmail, rentalRenewingEmail, type Recipient } from "../accounts";
+import { asInsufficientBalance, guardedLedgerInsert, hasEntry, postEntry, type RentalDeps } from "../kernel";
+import { EXTEND_CHOICES, extensionPriceKobo, hoursOf } from "./rental-extension";
+import { startWatcher } from "./rental-inbox";
+import { RENTAL_REMINDER_BEFORE_MS } from "./rental-reminder";
+import { upstreamFor } from "./rental-upstream";
+import { findRental, ownedRental, type RentalRow } from "./rental-views";
+
+/**
+ * Rentals that renew (issue 32), where the upstream documents extension (RentalProvider.extension, decision 019).
+ *
+ *  - Turning auto-renew on fixes the price of each renewal (the server's extension price for the chosen length, as the
+ *    customer was shown it); a renewal whose price is then higher is not charged: auto-renew pauses and the customer is
+ *    asked (toast, e-mail) to renew by hand or turn it on again at the new price.
+ *  - Reminders 24 hours and 1 hour before the renewal: a toast in the customer's room, an e-mail, and the developer
+ *    webhook rental.renewing; a wallet that does not hold the price is told so in each, early.
+ *  - The renewal is charged RENEW_BEFORE_END_MS before the end, after the last reminder; a wallet still short then
+ *    pauses it and the rental lapses at its end as it always did.
+ *  - Exactly once: the claim of expiry E (renewed_expiry moves to E only while it is not E) and its debit
+ *    rent_renew:<id>:<E> are one D1 batch (the debit only if the claim holds, the key unique), so two alarms racing the
+ *    same renewal charge once; a refused upstream refunds it once (rent_renew_refund:<id>:<E>).
+ */
+
+/** The renewal is charged this long before the rental would end (after the 1-hour reminder). */
+export const RENEW_BEFORE_END_MS = 15 * 60_000;
+export const DAY_REMINDER_BEFORE_MS = 24 * 3_600_000;
+/** The last reminder: an hour before the renewal (the rental's own reminder lead). */
+export const HOUR_REMINDER_BEFORE_MS = RENTAL_REMINDER_BEFORE_MS;
+/** A reminder due sooner than this after the period began would arrive with the period itself: none is sent. */
+const MIN_INTO_PERIOD_MS = 15 * 60_000;
+
+/** Naira as customers read it: ₦1,234.50. */
+const naira = (kobo: number) => `₦${formatNaira(koboToNaira(kobo))}`;
+
+export type RenewalPause = "price" | "funds" | "provider";
+
+const on = (row: RentalRow) => row.status === "active" && row.expiresAt !== null && row.autoRenewPriceKobo !== null && row.autoRenewPaused === null;
+const periodStart = (row: RentalRow) => row.periodStartedAt ?? row.createdAt;
+
+/** When the renewal is charged, or null when none is owed (off, paused, or this expiry renewed already). */
+export function renewalDueAt(row: RentalRow): number | null {
+  if (!on(row) || row.renewedExpiry === row.expiresAt) return null;
+  return row.expiresAt! - RENEW_BEFORE_END_MS;
+}
+
+/** When the "renews in 24 hours" reminder is due, or null (off, sent, or the period is too short for it). */
+export function dayReminderDueAt(row: RentalRow): number | null {
+  if (!on(row) || row.remindedDayAt !== null) return null;
+  const due = row.expiresAt! - RENEW_BEFORE_END_MS - DAY_REMINDER_BEFORE_MS;
+  return due - periodStart(row) >= MIN_INTO_PERIOD_MS ? due : null;
+}
+
+/** When the "renews in 1 hour" reminder is due (on reminded_at, the rental's own "ends in an hour" column). */
+export function hourReminderDueAt(row: RentalRow): number | null {
+  if (!on(row) || row.remindedAt !== null) return null;
+  const due = row.expiresAt! - RENEW_BEFORE_END_MS - HOUR_REMINDER_BEFORE_MS;
+  return due - periodStart(row) >= MIN_INTO_PERIOD_MS ? due : null;
+}
+
+/** The next moment auto-renew needs the watcher, if any (rentals.ts rentalTick wakes at the earliest of this and the inbox's). */
+export function renewalAlarmAt(row: RentalRow, now: number): number | null {
+  const times = [dayReminderDueAt(row), hourReminderDueAt(row), renewalDueAt(row)].filter((t): t is number => t !== null && t > now);
+  return times.length ? Math.min(...times) : null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The customer's switch
+
+export interface AutoRenewRequest {
+  enabled: boolean;
+  unit?: RentUnit;
+  period?: number;
+  /** Naira: the renewal price the customer was shown (required to turn it on; a different server price is refused). */
+  price?: number;
+}
+
+export async function setAutoRenew(deps: RentalDeps, user: { id: string; totalDepositedKobo: number }, id: string, request: AutoRenewRequest): Promise<RentalRow> {
+  const row = await ownedRental(deps.db, user.id, id);
+  const now = deps.clock.now();
+  if (!request.enabled) {
+    await deps.db.update(rentals).set({ autoRenewPriceKobo: null, autoRenewUnit: null, autoRenewPeriod: null, autoRenewPaused: null, updatedAt: now }).where(eq(rentals.id, id));
+    return (await findRental(deps.db, id))!;
+  }
+  if (row.status !== "active" || row.expiresAt === null || row.expiresAt - RENEW_BEFORE_END_MS <= now) {
+    throw new AppError("INVALID_STATE", "This rental ends too soon to renew itself. Extend it by hand, or rent a new number.");
+  }
+  if (!upstreamFor(deps, row.userId).extension || !row.upstreamId) {
+    throw new AppError("INVALID_STATE", "This number's provider does not allow renewing a rental.");
+  }
+  const choice = EXTEND_CHOICES.find((c) => c.unit === request.unit && c.period === request.period);
+  if (!choice) {
+    throw new AppError("VALIDATION_FAILED", `A rental renews by ${EXTEND_CHOICES.map((c) => formatRentDuration(c.unit, c.period)).join(", ")}.`);
+  }
+  let kobo: number | null;
+  try {
+    kobo = await extensionPriceKobo(deps, row, user.totalDepositedKobo, choice.unit, choice.period);
+  } catch (err) {
+    if (err instanceof RentProviderError) throw new AppError("UPSTREAM_UNAVAILABLE", "The number provider did not give a renewal price. Please try again in a few minutes.");
+    throw err;
+  }
+  if (kobo === null) throw new AppError("UPSTREAM_UNAVAILABLE", "The number provider did not give a renewal price. Please try again in a few minutes.");
+  if (request.price === undefined || nairaToKobo(request.price) !== kobo) {
+    throw new AppError("PRICE_CHANGED", `Each renewal costs ${naira(kobo)} now. Please confirm that price to turn on auto-renew.`, { price: koboToNaira(kobo) });
+  }
+  await deps.db
+    .update(rentals)
+    .set({ autoRenewPriceKobo: kobo, autoRenewUnit: choice.unit, autoRenewPeriod: choice.period, autoRenewPaused: null, updatedAt: now })
+    .where(and(eq(rentals.id, id), eq(rentals.status, "active")));
+  await startWatcher(deps.env, id); // the watcher's next alarm now includes the reminders and the renewal
+  return (await findRental(deps.db, id))!;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// What the watcher does (rentals.ts rentalTick)
+
+/** The 24-hour reminder and the renewal when due. Safe to run twice at once: each step is claimed by a compare-and-set. */
+export async function renewalTick(deps: RentalDeps, rentalId: string): Promise<void> {
+  let row = await findRental(deps.db, rentalId);
+  if (!row || !on(row)) return;
+  const now = deps.clock.now();
+  for (const [which, dueAt] of [["day", dayReminderDueAt], ["hour", hourReminderDueAt]] as const) {
+    const due = dueAt(row);
+    if (due !== null && now >= due && now < row.expiresAt! - RENEW_BEFORE_END_MS) {
+      await remindRenewal(deps, row, which, now);
+      row = (await findRental(deps.db, rentalId)) ?? row;
+    }
+  }
+  const due = renewalDueAt(row);
+  if (due !== null && now >= due && now < row.expiresAt!) await renew(deps, row);
+}
+
+/**
+ * Sends one renewal reminder once: "day" claims reminded_day_at, "hour" reminded_at (the column of the rental's own
+ * "ends in an hour" reminder, which an auto-renewing rental does not get: rental-reminder.ts reminderDueAt).
+ */
+export async function remindRenewal(deps: RentalDeps, row: RentalRow, which: "day" | "hour", now: number): Promise<boolean> {
+  if (!on(row)) return false;
+  const column = which === "day" ? rentals.remindedDayAt : rentals.remindedAt;
+  const claimed = await deps.db
+    .update(rentals)
+    .set(which === "day" ? { remindedDayAt: now } : { remindedAt: now })
+    .where(and(eq(rentals.id, row.id), eq(rentals.status, "active"), isNull(column), eq(rentals.expiresAt, row.expiresAt!)))
+    .returning({ id: rentals.id });
+  if (claimed.length === 0) return false;
+
+  const [user] = await deps.db.select({ email: users.email, username: users.username, balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, row.userId)).limit(1);
+  const priceKobo = row.autoRenewPriceKobo!;
+  const funded = (user?.balanceKobo ?? 0) >= priceKobo;
+  const renewsAt = row.expiresAt! - RENEW_BEFORE_END_MS;
+  const inWords = which === "day" ? "in 24 hours" : "in 1 hour";
+  const price = naira(priceKobo);
+  const shortBy = funded ? null : naira(priceKobo - (user?.balanceKobo ?? 0));
+  await deps.notify(row.userId, {
+    kind: "toast",
+    type: funded ? "info" : "warning",
+    message: funded
+      ? `Your rented number +${row.number} renews ${inWords} for ${price}.`
+      : `Your rented number +${row.number} renews ${inWords} for ${price}, but your wallet is ${shortBy} short. Fund your wallet or the number ends.`,
+  });
+  await deps.notify(row.userId, { kind: "rental.renewing", rentalId: row.id, renewsAt: new Date(renewsAt).toISOString(), price: koboToNaira(priceKobo), funded });
+  if (user) {
+    await sendMail(deps, row, user, rentalRenewingEmail(user, { number: row.number ?? "", country: row.countryName, renewsAt, expiresAt: row.expiresAt!, price, shortBy, inWords, link: rentalsLink(deps) }));
+  }
+  return true;
+}
+
+async function renew(deps: RentalDeps, row: RentalRow): Promise<void> {
+  const expiry = row.expiresAt!;
+  const agreed = row.autoRenewPriceKobo!;
+  const unit = row.autoRenewUnit as RentUnit;
+  const period = row.autoRenewPeriod!;
+  const extension = upstreamFor(deps, row.userId).extension;
+  if (!extension || !row.upstreamId) return pause(deps, row, "provider");
+
+  const [owner] = await deps.db.select({ totalDepositedKobo: users.totalDepositedKobo }).from(users).where(eq(users.id, row.userId)).limit(1);
+  let kobo: number | null;
+  try {
+    kobo = await extensionPriceKobo(deps, row, owner?.totalDepositedKobo ?? 0, unit, period);
+  } catch (err) {
+    if (!(err instanceof RentProviderError)) throw err;
+    // Down for now: the next alarm (before the end) asks again; "refused" means this rental cannot be extended.
+    if (err.kind === "refused") return pause(deps, row, "provider");
+    log("warn", "renewal price not read, will retry", { rentalId: row.id, kind: err.kind });
+    return;
+  }
+  if (kobo === null) return;
+  // A higher price is never charged without asking.
+  if (kobo > agreed) return pause(deps, row, "price", kobo);
+
+  const key = `rent_renew:${row.id}:${expiry}`;
+  const claimedNow = and(eq(rentals.id, row.id), eq(rentals.status, "active"), eq(rentals.expiresAt, expiry), eq(rentals.renewedExpiry, expiry));
+  let claimed: { id: string }[];
+  try {
+    [claimed] = await deps.db.batch([
+      deps.db
+        .update(rentals)
+        .set({ renewedExpiry: expiry, updatedAt: deps.clock.now() })
+        .where(
+          and(
+            eq(rentals.id, row.id),
+            eq(rentals.status, "active"),
+            eq(rentals.expiresAt, expiry),
+            eq(rentals.autoRenewPriceKobo, agreed),
+            isNull(rentals.autoRenewPaused),
+            or(isNull(rentals.renewedExpiry), ne(rentals.renewedExpiry, expiry)),
+          ),
+        )
+        .returning({ id: rentals.id }),
+      guardedLedgerInsert(
+        deps.db,
+        { userId: row.userId, key, amountKobo: -kobo, kind: "rent", note: `Rental renewed: ${row.countryName} number, ${formatRentDuration(unit, period)} more`, ref: row.id },
+        exists(deps.db.select({ one: sql`1` }).from(rentals).where(claimedNow)),
+      ),
+    ]);
+  } catch (err) {
+    const refusal = asInsufficientBalance(err);
+    if (refusal instanceof AppError && refusal.code === "INSUFFICIENT_BALANCE") return pause(deps, row, "funds");
+    throw err;
+  }
+  // Another alarm claimed this expiry first (or the rental changed): it renews, not us.
+  if (claimed.length === 0 || !(await hasEntry(deps.db, key))) return;
+
+  try {
+    await extension.extend(row.upstreamId, hoursOf(unit, period));
+  } catch (err) {
+    await postEntry(deps.db, { userId: row.userId, key: `rent_renew_refund:${row.id}:${expiry}`, amountKobo: kobo, kind: "rent_refund", note: `Refund: ${row.countryName} number renewal (the provider did not renew it)`, ref: row.id });
+    log("warn", "renewal refused upstream, refunded", { rentalId: row.id, error: err instanceof Error ? err.message : String(err) });
+    return pause(deps, row, "provider");
+  }
+  const now = deps.clock.now();
+  const moved = await deps.db
+    .update(rentals)
+    .set({ expiresAt: expiry + RENT_UNIT_MS[unit] * period, periodStartedAt: now, remindedAt: null, remindedDayAt: null, updatedAt: now })
+    .where(and(eq(rentals.id, row.id), eq(rentals.status, "active"), eq(rentals.expiresAt, expiry)))
+    .returning({ id: rentals.id });
+  if (moved.length === 0) {
+    // Ended (by the customer) while the upstream renewed it: the renewal's money goes back.
+    await postEntry(deps.db, { userId: row.userId, key: `rent_renew_refund:${row.id}:${expiry}`, amountKobo: kobo, kind: "rent_refund", note: `Refund: ${row.countryName} number renewal (the rental ended first)`, ref: row.id });
+    return;
+  }
+  await startWatcher(deps.env, row.id);
+  const [u] = await deps.db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, row.userId));
+  await deps.notify(row.userId, { kind: "toast", type: "success", message: `Your rented number +${row.number} renewed for ${formatRentDuration(unit, period)} (${naira(kobo)}).` });
+  if (u) await deps.notify(row.userId, { kind: "balance.changed", balance: koboToNaira(u.balanceKobo) });
+}
+
+const PAUSE_SENTENCES: Record<RenewalPause, (row: RentalRow, price: string, newPrice: string | null) => string> = {
+  price: (row, price, newPrice) =>
+    `Renewing your rented number +${row.number} now costs ${newPrice}, more than the ${price} you agreed, so we did not renew it. Renew it by hand or turn auto-renew on again at the new price before ${endOf(row)}.`,
+  funds: (row, price) => `Your wallet did not hold the ${price} to renew your rented number +${row.number}, so it was not renewed. It ends at ${endOf(row)}.`,
+  provider: (row) => `The number provider would not renew your rented number +${row.number}, so you were not charged. It ends at ${endOf(row)}.`,
+};
+
+function endOf(row: RentalRow): string {
+  return new Date(row.expiresAt!).toUTCString();
+}
+
+/** Auto-renew stops for this rental and the customer is told why (once: only the call that set the pause tells). */
+async function pause(deps: RentalDeps, row: RentalRow, why: RenewalPause, newPriceKobo?: number): Promise<void> {
+  const paused = await deps.db
+    .update(rentals)
+    .set({ autoRenewPaused: why, updatedAt: deps.clock.now() })
+    .where(and(eq(rentals.id, row.id), isNull(rentals.autoRenewPaused)))
+    .returning({ id: rentals.id });
+  if (paused.length === 0) return;
+  const sentence = PAUSE_SENTENCES[why](row, naira(row.autoRenewPriceKobo ?? 0), newPriceKobo === undefined ? null : naira(newPriceKobo));
+  await deps.notify(row.userId, { kind: "toast", type: "warning", message: sentence });
+  const [user] = await deps.db.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, row.userId)).limit(1);
+  if (user) await sendMail(deps, row, user, rentalRenewalPausedEmail(user, { number: row.number ?? "", sentence, link: rentalsLink(deps) }));
+}
+
+function rentalsLink(deps: RentalDeps): string | null {
+  return webLink(configFor(deps.env).webClient, "number/1");
+}
+
+async function sendMail(deps: RentalDeps, row: RentalRow, _user: Recipient, message: EmailMessage): Promise<void> {
+  const sender = emailSenderFor(deps.env, configFor(deps.env), deps.db);
+  await sender.send(message).catch((err: unknown) => {
+    log("error", "renewal e-mail not delivered", { rentalId: row.id, sender: sender.name, reason: err instanceof Error ? err.message : "unknown" });
+  });
+}

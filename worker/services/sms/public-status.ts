@@ -1,0 +1,150 @@
+import { and, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { SMS_PROVIDERS } from "../../../schema/constants";
+import { STATUS_MIN_SAMPLE, type PublicStatus, type StatusIncident, type StatusWindow } from "../../../schema/status";
+import type { Db } from "../../db/client";
+import { ledger, smsOrders, statusIncidents, upstreamHealth } from "../../db/tables";
+import { notSandboxUser } from "../kernel";
+import { TtlCache } from "../../lib/cache";
+
+/**
+ * The public record of what works (issue 32): per provider and the busiest services per country, the last 7 and 30
+ * days' success rate and median time to code from our own orders (only from STATUS_MIN_SAMPLE orders), whether each
+ * provider is up now (the sweep's upstream health), the operator's incidents, and the refund promise with its figures.
+ *
+ * Counted orders: those that got a number and ended, with a code (used) or without one (timeout, upstream error: each
+ * refunded automatically). Cancelled by the customer and refused at purchase are left out (no provider outcome);
+ * sandbox accounts' orders are left out (sbx_ ids, services/sandbox-accounts.ts).
+ *
+ * Cached for CACHE_MS per isolate (lib/cache.ts TtlCache): a warm isolate answers with no D1 read at all, and the route
+ * lets the edge cache the answer for as long (Cache-Control: public, s-maxage).
+ */
+export const STATUS_CACHE_MS = 60_000;
+const DAY_MS = 86_400_000;
+const TOP_COUNTRIES = 8;
+const TOP_SERVICES_PER_COUNTRY = 3;
+
+const NAMES: Record<string, string> = { Swift: "Swift SMS", Dynamic: "Dynamic SMS" };
+
+const cache = new TtlCache<"status", Promise<PublicStatus>>(STATUS_CACHE_MS);
+
+export function clearStatusCache(): void {
+  cache.clear();
+}
+
+export function publicStatus(db: Db, now = Date.now()): Promise<PublicStatus> {
+  return cache.getOrLoad("status", () => readStatus(db, now));
+}
+
+interface OrderOutcome {
+  provider: string;
+  country: string;
+  service: string;
+  status: string;
+  created_at: number;
+  code_at: number | null;
+}
+
+async function readStatus(db: Db, now: number): Promise<PublicStatus> {
+  const since30 = now - 30 * DAY_MS;
+  // One round trip: the outcomes, the automatic refunds, upstream health and the incidents.
+  const ended = and(gte(smsOrders.createdAt, since30), lt(smsOrders.createdAt, now), notSandboxUser(smsOrders.userId));
+  const [orders, refunds, health, incidents] = await db.batch([
+    db
+      .select({
+        provider: smsOrders.provider,
+        country: smsOrders.countryName,
+        service: smsOrders.serviceName,
+        status: smsOrders.status,
+        created_at: smsOrders.createdAt,
+        // Spelled out: drizzle would name both tables' columns unqualified here, and sms_order_codes has its own "id".
+        code_at: sql<number | null>`(SELECT MIN(c.received_at) FROM sms_order_codes c WHERE c.order_id = "sms_orders"."id")`,
+      })
+      .from(smsOrders)
+      .where(and(ended, inArray(smsOrders.status, ["used", "timeout", "error"]))),
+    db
+      .select({ waited: sql<number>`${ledger.createdAt} - ${smsOrders.createdAt}` })
+      .from(smsOrders)
+      .innerJoin(ledger, eq(ledger.key, sql`'refund:' || ${smsOrders.id}`))
+      .where(and(ended, inArray(smsOrders.status, ["timeout", "error"]))),
+    db.select().from(upstreamHealth),
+    db.select().from(statusIncidents).orderBy(desc(statusIncidents.startedAt)).limit(20),
+  ]);
+
+  const since7 = now - 7 * DAY_MS;
+  const windows = (rows: OrderOutcome[]) => ({ last_7_days: windowOf(rows.filter((r) => r.created_at >= since7)), last_30_days: windowOf(rows) });
+
+  const providers = SMS_PROVIDERS.map((provider) => {
+    const h = health.find((r) => r.provider === provider);
+    return {
+      provider,
+      name: NAMES[provider] ?? provider,
+      up: h ? h.status === "ok" : null,
+      checked_at: h ? new Date(h.checkedAt).toISOString() : null,
+      ...windows(orders.filter((o) => o.provider === provider)),
+    };
+  });
+
+  const byCountry = new Map<string, OrderOutcome[]>();
+  for (const o of orders) byCountry.set(o.country, [...(byCountry.get(o.country) ?? []), o]);
+  const topServices = [...byCountry.entries()]
+    .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))
+    .slice(0, TOP_COUNTRIES)
+    .flatMap(([country, rows]) => {
+      const byService = new Map<string, OrderOutcome[]>();
+      for (const o of rows) byService.set(`${o.provider}\u0000${o.service}`, [...(byService.get(`${o.provider}\u0000${o.service}`) ?? []), o]);
+      return [...byService.entries()]
+        .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))
+        .slice(0, TOP_SERVICES_PER_COUNTRY)
+        .map(([key, group]) => ({ provider: key.split("\u0000")[0], country, service: group[0].service, ...windows(group) }));
+    });
+
+  const refundWaits = refunds.map((r) => r.waited);
+  const medianRefund = median(refundWaits);
+  return {
+    generated_at: new Date(now).toISOString(),
+    min_sample: STATUS_MIN_SAMPLE,
+    providers,
+    top_services: topServices,
+    refunds: {
+      promise: refundPromise(refundWaits.length, medianRefund),
+      refunded_automatically: refundWaits.length,
+      median_seconds_to_refund: medianRefund === null ? null : Math.round(medianRefund / 1000),
+    },
+    incidents: incidents.map(
+      (i): StatusIncident => ({
+        id: i.id,
+        title: i.title,
+        body: i.body,
+        provider: i.provider,
+        started_at: new Date(i.startedAt).toISOString(),
+        resolved_at: i.resolvedAt === null ? null : new Date(i.resolvedAt).toISOString(),
+      }),
+    ),
+  };
+}
+
+function windowOf(rows: OrderOutcome[]): StatusWindow {
+  if (rows.length < STATUS_MIN_SAMPLE) return { orders: rows.length, success_rate: null, median_seconds_to_code: null };
+  const codes = rows.filter((r) => r.status === "used");
+  const waits = codes.filter((r) => r.code_at !== null).map((r) => r.code_at! - r.created_at);
+  const mid = median(waits);
+  return {
+    orders: rows.length,
+    success_rate: Math.round((codes.length / rows.length) * 1000) / 10,
+    median_seconds_to_code: mid === null ? null : Math.round(mid / 1000),
+  };
+}
+
+function median(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const m = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2;
+}
+
+/** The promise in one sentence, with the figures that back it. */
+export function refundPromise(count: number, medianMs: number | null): string {
+  if (count === 0 || medianMs === null) return "If no code arrives, your money goes back to your wallet automatically, without you asking.";
+  const minutes = Math.max(1, Math.round(medianMs / 60_000));
+  return `If no code arrives, your money goes back to your wallet automatically, as it did for ${count.toLocaleString("en-NG")} ${count === 1 ? "order" : "orders"} in the last 30 days, typically ${minutes} ${minutes === 1 ? "minute" : "minutes"} after purchase.`;
+}
