@@ -49,6 +49,7 @@ export const twoFactor = ["2fa"] as const;
 export const passkeys = ["passkeys"] as const;
 export const links = ["links"] as const;
 export const ref = ["ref"] as const;
+export const referralInvitation = (code: string) => ["referral-invitation", code] as const;
 export const ads = ["ads"] as const;
 export const health = ["health"] as const;
 
