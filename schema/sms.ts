@@ -26,6 +26,25 @@ export const smsPriceQuerySchema = z.object({
   provider: smsProviderSchema.optional(),
 });
 
+/** GET /api/sms/public-prices (the public price page, issue 28): one provider's list for one country. */
+export const smsPublicPricesQuerySchema = z.object({
+  country: idSchema.pipe(z.string().min(1, "Choose a country.").max(16, "Choose a country.")).default(DEFAULT_SMS_COUNTRY),
+  provider: smsProviderSchema.default("Swift"),
+});
+
+/**
+ * The public price page's answer: the starter tier's prices (what a new customer pays; discount tiers lower them) and
+ * stock, whoever asks, so one cached copy serves every visitor.
+ */
+export interface SmsPublicPriceList {
+  provider: SmsProviderName;
+  country_id: string;
+  country: string;
+  services: { id: string; name: string; price: number; count: number }[];
+  /** When this list was read (ISO 8601): a cached copy says how old it is. */
+  read_at: string;
+}
+
 /**
  * POST /api/sms/get-number. NOTE: user_id, email, actual and cost are not listed, so zod drops them: the user comes from
  * the token and the server prices the order. `price` (naira, as displayed) is only compared with the server's price.
