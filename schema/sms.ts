@@ -196,6 +196,11 @@ export interface SmsStatusResponse {
    */
   refund_at?: string | null;
   /**
+   * Issue 28: the whole SMS that brought the latest code, where the provider gives it (Swift SMS / DaisySMS); null while
+   * waiting and where the provider sends only the code (Dynamic SMS / sms-man), which the screen then says.
+   */
+  sms_text?: string | null;
+  /**
    * "Code or next route": null for an order bought without it. `next_request_id` is the order the chain moved on to
    * after this one (follow it); `moving_on` says this order ended without a code and the next route is being bought.
    */
