@@ -200,6 +200,9 @@ export interface SmsStatusResponse {
    * waiting and where the provider sends only the code (Dynamic SMS / sms-man), which the screen then says.
    */
   sms_text?: string | null;
+  /** The order's country and provider (issue 28: "try another number" says when the next number's country changed). */
+  country?: string;
+  provider?: SmsProviderName;
   /**
    * "Code or next route": null for an order bought without it. `next_request_id` is the order the chain moved on to
    * after this one (follow it); `moving_on` says this order ended without a code and the next route is being bought.

@@ -60,6 +60,8 @@ export async function smsOrderStatus(deps: SmsDeps, userId: string, orderId: str
     chain: await chainStateFor(db, order),
     refund_at: await refundAt(db, order, deps.clock.now()),
     sms_text: order.status === "used" ? (messages.at(-1)?.text ?? null) : null,
+    country: order.countryName,
+    provider: order.provider === "Dynamic" ? "Dynamic" : "Swift",
   };
 }
 
