@@ -1,8 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { users } from "../db/tables";
-import { putSetting } from "../services/settings";
-import { inviterDisplayName } from "../services/accounts/referral-invitation";
+import { putSetting } from "../services/kernel";
 import { api, createUser, db } from "../test/helpers";
 
 async function referralCodeOf(userId: string): Promise<string> {
@@ -40,18 +39,5 @@ describe("GET /api/referral/:code", () => {
     expect(unknown.data).toMatchObject({ message: "This referral code does not exist. Check it or leave the field empty." });
     const tooLong = await api(`/api/referral/${"A".repeat(40)}`);
     expect(tooLong.status).toBe(400);
-  });
-});
-
-describe("inviterDisplayName", () => {
-  it("keeps a first name in any script and refuses what is not one", () => {
-    expect(inviterDisplayName("CHIOMA")).toBe("Chioma");
-    expect(inviterDisplayName("  émile_dupont ")).toBe("Émile");
-    expect(inviterDisplayName("o'neil smith")).toBe("O'neil");
-    expect(inviterDisplayName("ade@x.ng")).toBe("Ade");
-    expect(inviterDisplayName("+2348031234567")).toBeNull();
-    expect(inviterDisplayName("user42")).toBeNull();
-    expect(inviterDisplayName("x")).toBeNull();
-    expect(inviterDisplayName("a".repeat(21))).toBeNull();
   });
 });

@@ -1,9 +1,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { overrideUpstreamsForTests } from "../providers/test-seams";
-import { smsDeps } from "../services/deps";
-import { pollSmsOrderTick } from "../services/sms-poll";
-import { storedSmsText } from "../services/sms-transitions";
+import { smsDeps } from "../services/kernel";
+import { pollSmsOrderTick } from "../services/sms";
 import { api, createUser } from "../test/helpers";
 import { setActivationCodeArrived, upstreamIdOf } from "../test/reliability/invariants";
 import { ScriptedSmsProvider } from "../test/scripted-sms-provider";
@@ -65,12 +64,5 @@ describe("the whole SMS text", () => {
     fake.polls = [{ state: "code", code: "771100" }];
     await api("/api/webhooks/sms/swift", { json: { activationId: "up-push-2", text: "Call +1 555 000 to claim your prize" } });
     expect((await statusOf(second.orderId, second.user.token)).data).toMatchObject({ sms: "771100", sms_text: null });
-  });
-
-  it("stores a message cleaned of control characters and bounded", () => {
-    expect(storedSmsText("  Code:\u0007 1234\r\nBye ")).toBe("Code: 1234\nBye");
-    expect(storedSmsText("x".repeat(2000))).toHaveLength(1600);
-    expect(storedSmsText("   ")).toBeNull();
-    expect(storedSmsText(undefined)).toBeNull();
   });
 });

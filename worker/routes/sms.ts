@@ -5,12 +5,7 @@ import { getDb } from "../db/client";
 import { edgeCached } from "../lib/edge-cache";
 import { validate } from "../lib/validate";
 import { optionalAuth, requireAuth } from "../middleware/auth";
-import { providerSellingCountry, smsCountries, smsCountriesOfAll, smsPriceList } from "../services/sms-catalogue";
-import { compareRoutes, listFavourites, setFavourite } from "../services/sms-choice";
-import { buySmsNumber, buySmsNumbers, cancelSmsOrder, requestAnotherCode } from "../services/sms-orders";
-import { checkSmsOrderNow } from "../services/sms-poll";
-import { smsHoldTime, smsOrderStatus, smsRefundState } from "../services/sms-views";
-import { publicPriceList } from "../services/sms/public-prices";
+import { buySmsNumber, buySmsNumbers, cancelSmsOrder, checkSmsOrderNow, compareRoutes, listFavourites, providerSellingCountry, publicPriceList, requestAnotherCode, setFavourite, smsCountries, smsCountriesOfAll, smsHoldTime, smsOrderStatus, smsPriceList, smsRefundState } from "../services/sms";
 import { smsDepsOf } from "./flow-deps";
 
 /** How long the public price page's answer is kept at the edge and in the browser. */

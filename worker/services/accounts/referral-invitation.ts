@@ -4,8 +4,8 @@ import { ACCOUNT_MESSAGES } from "../../../schema/account-messages";
 import type { Db } from "../../db/client";
 import { users } from "../../db/tables";
 import { AppError } from "../../lib/errors";
-import { getSetting } from "../settings";
-import { normalizeReferralCode } from "../users";
+import { getSetting } from "../kernel";
+import { normalizeReferralCode } from "./users";
 
 /**
  * What a referral link's sign-up page says (issue 28): who invited the visitor and what the invitation gives. The page is

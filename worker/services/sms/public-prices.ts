@@ -2,7 +2,7 @@ import type { SmsProviderName } from "../../../schema/constants";
 import type { SmsPublicPriceList } from "../../../schema/sms";
 import type { Env } from "../../config";
 import { AppError } from "../../lib/errors";
-import { smsCountries, smsPriceList } from "../sms-catalogue";
+import { smsCountries, smsPriceList } from "./sms-catalogue";
 
 /**
  * The public price page (issue 28): one provider's services in one country at the starter tier's prices, with stock,
