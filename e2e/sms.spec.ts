@@ -71,7 +71,7 @@ test("a 'Sandbox No-SMS' number times out and the price goes back; with 'try ano
   await openSignedIn(page, session, "#/sms/1");
   await chooseService(page, "Sandbox No-SMS");
   await page.getByRole("button", { name: "Get Number" }).click();
-  await expect(page.getByText("purchased number successfully")).toBeVisible();
+  await expect(page.getByText("number purchased successfully")).toBeVisible();
   await expect.poll(async () => balanceOf(request, session.token)).toBeLessThan(5000);
 
   await expect(page.getByTestId("sms-code")).toHaveText("⏰ Timeout: No code received", { timeout: 45_000 });
@@ -168,7 +168,7 @@ test("a max price below the price asks first; buying at the new price charges it
   const choiceProblems = await axeDialogEverywhere(page, "Price changed dialog");
   expect(choiceProblems, choiceProblems.join("\n")).toEqual([]);
   await choice.getByTestId("sms-buy-at-new-price").click();
-  await expect(page.getByText("purchased number successfully")).toBeVisible();
+  await expect(page.getByText("number purchased successfully")).toBeVisible();
   const charged = 5000 - (await balanceOf(request, session.token));
   expect(charged).toBeGreaterThan(1);
   await expect(page.getByRole("dialog").getByRole("heading", { name: /Waiting for SMS|SMS Received/ })).toBeVisible();
@@ -241,7 +241,7 @@ test("export the orders of a date range as CSV", async ({ page, request }) => {
   await openSignedIn(page, session, "#/sms/1");
   await chooseService(page, "Sandbox No-SMS");
   await page.getByRole("button", { name: "Get Number" }).click();
-  await expect(page.getByText("purchased number successfully")).toBeVisible();
+  await expect(page.getByText("number purchased successfully")).toBeVisible();
   await page.getByRole("dialog").getByRole("button", { name: "Cancel Request" }).click();
   await expect(page.getByRole("dialog")).toHaveCount(0);
 

@@ -123,6 +123,11 @@ export const registerSchema = z.object({
 });
 export type RegisterInput = z.input<typeof registerSchema>;
 
+/** GET /api/referral/:code: the code as a referral link carries it (the sign-up form's own bound). */
+export const referralCodeParamSchema = z.object({
+  code: z.string({ error: ACCOUNT_MESSAGES.unknownReferral }).trim().min(1, ACCOUNT_MESSAGES.unknownReferral).max(32, ACCOUNT_MESSAGES.unknownReferral),
+});
+
 export const loginSchema = z.object({
   email: emailField("Please enter a valid email"),
   password: passwordField(LOGIN_PASSWORD_MESSAGE, 6),
@@ -229,4 +234,16 @@ export interface TwoFactorSetup {
 /** An answer that is only a sentence to show. */
 export interface MessageAnswer {
   message: string;
+}
+
+/**
+ * GET /api/referral/:code (public, issue 28): who invited a visitor who opened a referral link, and what the invitation
+ * gives. `inviter` is only a safe display name (the first word of the referrer's username, never an e-mail or a phone
+ * number; null when the username has no such word). `reward_percent` is the referrer's share of the new customer's
+ * first deposit, paid by us (the new customer pays and receives the full amount); 0 when the programme pays nothing.
+ */
+export interface ReferralInvitation {
+  code: string;
+  inviter: string | null;
+  reward_percent: number;
 }

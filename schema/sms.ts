@@ -26,6 +26,25 @@ export const smsPriceQuerySchema = z.object({
   provider: smsProviderSchema.optional(),
 });
 
+/** GET /api/sms/public-prices (the public price page, issue 28): one provider's list for one country. */
+export const smsPublicPricesQuerySchema = z.object({
+  country: idSchema.pipe(z.string().min(1, "Choose a country.").max(16, "Choose a country.")).default(DEFAULT_SMS_COUNTRY),
+  provider: smsProviderSchema.default("Swift"),
+});
+
+/**
+ * The public price page's answer: the starter tier's prices (what a new customer pays; discount tiers lower them) and
+ * stock, whoever asks, so one cached copy serves every visitor.
+ */
+export interface SmsPublicPriceList {
+  provider: SmsProviderName;
+  country_id: string;
+  country: string;
+  services: { id: string; name: string; price: number; count: number }[];
+  /** When this list was read (ISO 8601): a cached copy says how old it is. */
+  read_at: string;
+}
+
 /**
  * POST /api/sms/get-number. NOTE: user_id, email, actual and cost are not listed, so zod drops them: the user comes from
  * the token and the server prices the order. `price` (naira, as displayed) is only compared with the server's price.
@@ -176,6 +195,14 @@ export interface SmsStatusResponse {
    * and the operator's polling setting; null once the order is no longer waiting.
    */
   refund_at?: string | null;
+  /**
+   * Issue 28: the whole SMS that brought the latest code, where the provider gives it (Swift SMS / DaisySMS); null while
+   * waiting and where the provider sends only the code (Dynamic SMS / sms-man), which the screen then says.
+   */
+  sms_text?: string | null;
+  /** The order's country and provider (issue 28: "try another number" says when the next number's country changed). */
+  country?: string;
+  provider?: SmsProviderName;
   /**
    * "Code or next route": null for an order bought without it. `next_request_id` is the order the chain moved on to
    * after this one (follow it); `moving_on` says this order ended without a code and the next route is being bought.

@@ -81,6 +81,12 @@ const developersRoute = createRoute({
   path: "/developers",
   component: lazyRouteComponent(() => import("./routes/developers")),
 });
+/** Issue 28: prices before sign-up (the landing's "See all services"); its own lazy chunk, under the data layer. */
+const pricesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/prices/$id",
+  component: lazyRouteComponent(() => import("./routes/prices")),
+});
 const privacyRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/privacy/$id",
@@ -168,6 +174,7 @@ const routeTree = rootRoute.addChildren([
     resetRoute,
     verifyEmailRoute,
     developersRoute,
+    pricesRoute,
     shellRoute.addChildren([dashboardRoute, smsRoute, numberRoute, paymentRoute, esimRoute, eplansRoute, settingsRoute]),
     adminRoute,
   ]),

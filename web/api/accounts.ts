@@ -1,5 +1,5 @@
 import { useCallback } from "react";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type {
   AuthResponse,
   ForgotPasswordInput,
@@ -9,6 +9,7 @@ import type {
   MessageAnswer,
   PasswordChangeInput,
   ProfileUpdateInput,
+  ReferralInvitation,
   RegisterInput,
   ResetPasswordInput,
 } from "../../schema/accounts";
@@ -26,6 +27,19 @@ export const login = (input: LoginInput) => apiFetch<AuthResponse | LoginChallen
 
 /** The second step: the challenge and a code from the authenticator app (or a recovery code). */
 export const loginTwoFactor = (input: LoginTwoFactorInput) => apiFetch<AuthResponse>("/api/login/2fa", { method: "POST", body: input });
+
+/** GET /api/referral/:code (public): who invited this visitor (a first name) and the referral reward (issue 28). */
+export const getReferralInvitation = (code: string) => apiFetch<ReferralInvitation>(`/api/referral/${encodeURIComponent(code)}`);
+
+/** Read once per code: an unknown code (404) is not retried, and the form says so only when it is sent. */
+export const useReferralInvitation = (code: string | null) =>
+  useQuery({
+    queryKey: queryKeys.referralInvitation(code ?? ""),
+    queryFn: () => getReferralInvitation(code ?? ""),
+    enabled: Boolean(code),
+    retry: false,
+    staleTime: 10 * 60_000,
+  });
 
 export const isChallenge = (res: AuthResponse | LoginChallenge): res is LoginChallenge => "two_factor_required" in res;
 

@@ -29,6 +29,7 @@ export const staticAccount = ["static-account"] as const;
 // Receive SMS
 export const smsCountries = (provider: SmsProviderName) => ["sms-countries", provider] as const;
 export const smsPrices = (provider: SmsProviderName, countryId: string) => ["sms-prices", provider, countryId] as const;
+export const smsPublicPrices = (provider: SmsProviderName, countryId: string) => ["sms-public-prices", provider, countryId] as const;
 export const smsOrders = ["sms-order"] as const;
 export const smsOrder = (requestId: string) => ["sms-order", requestId] as const;
 export const smsFavourites = ["sms-favourites"] as const;
@@ -49,6 +50,7 @@ export const twoFactor = ["2fa"] as const;
 export const passkeys = ["passkeys"] as const;
 export const links = ["links"] as const;
 export const ref = ["ref"] as const;
+export const referralInvitation = (code: string) => ["referral-invitation", code] as const;
 export const ads = ["ads"] as const;
 export const health = ["health"] as const;
 

@@ -11,6 +11,7 @@ import type {
   SmsGetNumberRequest,
   SmsGetNumberResponse,
   SmsGetNumbersResponse,
+  SmsPublicPriceList,
   SmsServiceEntry,
   SmsStatusResponse,
 } from "../../schema/sms";
@@ -38,6 +39,21 @@ export const getSmsPrices = (provider: SmsProviderName, countryId: string) =>
     // Signed in: the server prices for this customer's discount tier (the same price it will charge).
     { auth: true },
   ).then((data) => Object.values(data ?? {}));
+
+/**
+ * GET /api/sms/public-prices: the public price page's list, the starter tier's prices whoever asks (sent without the
+ * token, so every visitor shares the edge's cached copy).
+ */
+export const getPublicPrices = (provider: SmsProviderName, countryId: string) =>
+  apiFetch<SmsPublicPriceList>(`/api/sms/public-prices?provider=${encodeURIComponent(provider)}&country=${encodeURIComponent(countryId)}`);
+
+export const publicPricesQueryOptions = (provider: SmsProviderName, countryId: string) =>
+  queryOptions({
+    queryKey: queryKeys.smsPublicPrices(provider, countryId),
+    queryFn: () => getPublicPrices(provider, countryId),
+    staleTime: 60_000,
+    enabled: countryId !== "",
+  });
 
 export const buyNumber = (body: SmsGetNumberRequest) =>
   apiFetch<SmsGetNumberResponse>("/api/sms/get-number", { method: "POST", body, auth: true });

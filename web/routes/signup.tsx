@@ -5,6 +5,7 @@ import { ACCOUNT_MESSAGES } from "../../schema/account-messages";
 import { useRegister } from "../api/accounts";
 import { AppLink, useGo, useAppSearch } from "../components/layout/app-link";
 import { AuthLayout, textLinkClasses } from "../components/auth/auth-layout";
+import { ReferralInvitationNotice } from "../components/auth/referral-invitation";
 import { Alert } from "../components/ui/alert";
 import { Button } from "../components/ui/button";
 import { Field } from "../components/ui/field";
@@ -67,6 +68,7 @@ export default function SignupPage() {
         </>
       }
     >
+      <ReferralInvitationNotice code={ref} />
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-busy={busy}>
         {banner ? <Alert variant="error">{banner}</Alert> : null}
         <Field label="Username" error={errors.username}>

@@ -19,7 +19,6 @@ export default function SmsPage() {
       <div className="grid gap-6 min-[1600px]:grid-cols-[minmax(0,380px)_minmax(0,1fr)]">
         <SmsPurchaseCard
           shown={active.shown}
-          busyWithRequest={active.shown?.phase === "waiting" && Boolean(active.pending)}
           onPurchased={(request) => {
             active.start(request);
             // The moment a notification helps: a code is on its way (asked once; never on page load).
@@ -43,6 +42,8 @@ export default function SmsPage() {
           onAnotherCode={active.requestAnother}
           route={active.route}
           refundAt={active.refundAt}
+          smsText={active.smsText}
+          switchedFrom={active.switchedFrom}
           extra={active.pending.others?.length ? <OtherNumbers others={active.pending.others} /> : null}
         />
       ) : null}

@@ -697,6 +697,8 @@ export const smsOrderCodes = sqliteTable(
     orderId: text("order_id").notNull().references(() => smsOrders.id),
     code: text("code").notNull(),
     receivedAt: integer("received_at").notNull(),
+    // The whole SMS where the upstream gives it (issue 28: DaisySMS does, sms-man gives only the code): null then.
+    text: text("text"),
   },
   (t) => [uniqueIndex("sms_order_codes_unique").on(t.orderId, t.code)],
 );

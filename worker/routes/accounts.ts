@@ -1,13 +1,13 @@
 import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { ACCOUNT_MESSAGES } from "../../schema/account-messages";
-import { forgotPasswordSchema, loginSchema, loginTwoFactorSchema, passwordChangeSchema, profileUpdateSchema, registerSchema, resetPasswordSchema } from "../../schema/accounts";
+import { forgotPasswordSchema, referralCodeParamSchema, loginSchema, loginTwoFactorSchema, passwordChangeSchema, profileUpdateSchema, registerSchema, resetPasswordSchema } from "../../schema/accounts";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { requireAuth, sessionClaims } from "../middleware/auth";
-import { changeOwnPassword, requestPasswordReset, resetPassword, revokeSessions, signIn, signInSecondStep, signUp, updateProfile } from "../services/accounts";
+import { changeOwnPassword, referralInvitation, requestPasswordReset, resetPassword, revokeSessions, signIn, signInSecondStep, signUp, updateProfile } from "../services/accounts";
 import { enforceRateLimit, RATE_LIMITS } from "../services/kernel";
 
 /**
@@ -41,6 +41,14 @@ export const accountRoutes = new Hono<AppEnv>()
     const session = await signUp(c, { username: input.username, email: input.email, phone: input.number, password: input.password, referralCode: input.referralCode || null });
     return c.json({ ...session, message: ACCOUNT_MESSAGES.welcome }, 201);
   })
+
+  /**
+   * Public (issue 28): a referral link's sign-up page says who invited the visitor (a first name only) and what the
+   * invitation gives; an unknown code is 404. Limited per address like the other signed-out account calls.
+   */
+  .get("/referral/:code", perAddressLimit, validate("param", referralCodeParamSchema), async (c) =>
+    c.json(await referralInvitation(getDb(c.env.DB), c.req.valid("param").code)),
+  )
 
   /** With two-factor sign-in on, the answer is a challenge for POST /login/2fa instead of the session. */
   .post("/login", perAddressLimit, validate("json", loginSchema), async (c) => {

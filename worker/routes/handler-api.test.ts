@@ -281,9 +281,10 @@ describe("handler_api.php: the further SMS-Activate actions", () => {
     await pollOnce(await orderIdOfActivation(id));
     const code = (await handler({ api_key: key, action: "getStatus", id })).text.split(":")[1];
     const v2 = (await handler({ api_key: key, action: "getStatusV2", id })).json as { verificationType: number; sms: { dateTime: string; code: string; text: string }; call: null };
-    expect(v2).toMatchObject({ verificationType: 0, sms: { code, text: code }, call: null });
+    // Issue 28: `text` and FULL_SMS carry the whole SMS where the upstream gave it (DaisySMS's X-Text), the code inside.
+    expect(v2).toMatchObject({ verificationType: 0, sms: { code, text: `Your WhatsApp verification code is ${code}. Don't share this code with anyone.` }, call: null });
     expect(v2.sms.dateTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-    expect((await handler({ api_key: key, action: "getFullSms", id })).text).toBe(`FULL_SMS:${code}`);
+    expect((await handler({ api_key: key, action: "getFullSms", id })).text).toBe(`FULL_SMS:Your WhatsApp verification code is ${code}. Don't share this code with anyone.`);
 
     const cancelled = (await handler({ api_key: key, action: "getNumber", service: "sbxnosms" })).text.split(":")[1];
     expect((await handler({ api_key: key, action: "setStatus", id: cancelled, status: 8 })).text).toBe("ACCESS_CANCEL");

@@ -1,11 +1,15 @@
 import { Hono } from "hono";
-import { smsCompareQuerySchema, smsCountriesQuerySchema, smsFavouriteSchema, smsGetNumberSchema, smsGetNumbersSchema, smsOrderRefSchema, smsPriceQuerySchema, smsUseAgainSchema } from "../../schema/sms";
+import { smsCompareQuerySchema, smsCountriesQuerySchema, smsFavouriteSchema, smsGetNumberSchema, smsGetNumbersSchema, smsOrderRefSchema, smsPriceQuerySchema, smsPublicPricesQuerySchema, smsUseAgainSchema } from "../../schema/sms";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
+import { edgeCached } from "../lib/edge-cache";
 import { validate } from "../lib/validate";
 import { optionalAuth, requireAuth } from "../middleware/auth";
-import { buySmsNumber, buySmsNumbers, cancelSmsOrder, checkSmsOrderNow, compareRoutes, listFavourites, providerSellingCountry, requestAnotherCode, setFavourite, smsCountries, smsCountriesOfAll, smsHoldTime, smsOrderStatus, smsPriceList, smsRefundState, useAgainQuote, useNumberAgain } from "../services/sms";
+import { buySmsNumber, buySmsNumbers, cancelSmsOrder, checkSmsOrderNow, compareRoutes, listFavourites, providerSellingCountry, publicPriceList, requestAnotherCode, setFavourite, smsCountries, smsCountriesOfAll, smsHoldTime, smsOrderStatus, smsPriceList, smsRefundState, useAgainQuote, useNumberAgain } from "../services/sms";
 import { smsDepsOf } from "./flow-deps";
+
+/** How long the public price page's answer is kept at the edge and in the browser. */
+export const PUBLIC_PRICES_CACHE_SECONDS = 60;
 
 export const smsRoutes = new Hono<AppEnv>()
   .get("/sms/countries", validate("query", smsCountriesQuerySchema), async (c) => {
@@ -22,6 +26,15 @@ export const smsRoutes = new Hono<AppEnv>()
     const { id: countryId, provider } = c.req.valid("query");
     const seller = provider ?? (await providerSellingCountry(c.env, countryId));
     return c.json(await smsPriceList(c.env, seller, countryId, c.var.viewer?.totalDepositedKobo ?? 0));
+  })
+
+  /**
+   * The public price page (issue 28): the starter tier's prices and stock for one provider and country, the same for
+   * every visitor (a token is ignored), cached at the edge for a minute (lib/edge-cache.ts).
+   */
+  .get("/sms/public-prices", validate("query", smsPublicPricesQuerySchema), edgeCached(PUBLIC_PRICES_CACHE_SECONDS), async (c) => {
+    const { provider, country } = c.req.valid("query");
+    return c.json(await publicPriceList(c.env, provider, country, Date.now()));
   })
 
   .post("/sms/get-number", requireAuth, validate("json", smsGetNumberSchema), async (c) => {

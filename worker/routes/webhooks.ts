@@ -25,9 +25,15 @@ const squadWebhookSchema = z.object({
 /**
  * DaisySMS's incoming-SMS webhook (set in the DaisySMS profile; SMS-Activate sends the same fields):
  * {"activationId": 123, "messageId": 999, "service": "wa", "text": "...", "code": "12345", "country": 187, "receivedAt": "..."}.
- * Only activationId is used; the code is read back from the upstream (acceptPushedCode).
+ * activationId names the order; the code is read back from the upstream (acceptPushedCode), and `text`, the whole SMS, is
+ * shown only when it carries that code (issue 28).
  */
-const smsPushSchema = z.object({ activationId: z.union([z.string().trim().min(1).max(40), z.number().int().nonnegative()]).transform(String) }).passthrough();
+const smsPushSchema = z
+  .object({
+    activationId: z.union([z.string().trim().min(1).max(40), z.number().int().nonnegative()]).transform(String),
+    text: z.string().max(5000).nullish().catch(null),
+  })
+  .passthrough();
 
 const nowIpnSchema = z.object({
   payment_id: z.union([z.number(), z.string()]).transform(String),
@@ -90,7 +96,7 @@ export const webhookRoutes = new Hono<AppEnv>()
     const parsed = smsPushSchema.safeParse(parseJson(await c.req.text()));
     if (!parsed.success) throw new AppError("VALIDATION_FAILED", "Unrecognised webhook payload.");
     // Answered 200 whatever the outcome, so the upstream stops retrying; nothing in the body is believed.
-    const outcome = await acceptPushedCode(smsDepsOf(c), "Swift", parsed.data.activationId);
+    const outcome = await acceptPushedCode(smsDepsOf(c), "Swift", parsed.data.activationId, parsed.data.text);
     if (outcome === "unknown") log("warn", "sms push for an activation we do not hold", { activationId: parsed.data.activationId.slice(0, 40) });
     return c.json({ received: true, status: outcome });
   })

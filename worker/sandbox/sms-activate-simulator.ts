@@ -11,6 +11,7 @@ import {
   readActivation,
   retryActivation,
   sandboxBalance,
+  sandboxSmsText,
 } from "./sms-activations";
 import { SANDBOX_ERROR, SANDBOX_SERVICES, sandboxCostUsd, sandboxCountry, sandboxStock, serviceByCode } from "./sms-catalogue";
 
@@ -94,6 +95,9 @@ smsActivateSimulator.get("/stubs/handler_api.php", async (c) => {
       const activation = q("id") ? await readActivation(c.env, q("id")) : null;
       if (!activation) return c.text("NO_ACTIVATION");
       const poll = pollActivation(c.env, activation);
+      // text=1: the whole SMS in the X-Text header (https://daisysms.com/docs/api, "Get status"), percent-encoded here
+      // so any letter survives a header.
+      if ((poll.kind === "code" || poll.kind === "retry") && q("text") === "1") c.header("X-Text", encodeURIComponent(sandboxSmsText(activation.serviceName, poll.code)));
       if (poll.kind === "code") return c.text(`STATUS_OK:${poll.code}`);
       if (poll.kind === "retry") return c.text(`STATUS_WAIT_RETRY:${poll.code}`);
       if (poll.kind === "cancelled") return c.text("STATUS_CANCEL");

@@ -184,6 +184,11 @@ export function sandboxCode(id: string, retry = 0): string {
   return String(hash(retry === 0 ? `${id}:code` : `${id}:code:${retry}`) % 1_000_000).padStart(6, "0");
 }
 
+/** The whole SMS a sandbox number receives, as a service would write it (the code inside it). */
+export function sandboxSmsText(serviceName: string, code: string): string {
+  return `Your ${serviceName} verification code is ${code}. Don't share this code with anyone.`;
+}
+
 /**
  * 'Sandbox Error' numbers are cancelled by the upstream itself (STATUS_CANCEL), the protocol's own failure. A number
  * that got no SMS within its lifetime lapses upstream the same way: SMS-Activate-protocol activations last about 20

@@ -4,7 +4,7 @@ import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { smsOrders } from "../db/tables";
 import { AppError } from "../lib/errors";
-import { readActivation, sandboxCode, sandboxDelayMs } from "./sms-activations";
+import { readActivation, sandboxCode, sandboxDelayMs, sandboxSmsText } from "./sms-activations";
 
 /**
  * For the code-to-screen bench: when the sandbox upstream started holding an order's code. GET /sandbox/sms/orders/:id
@@ -36,7 +36,7 @@ export const smsTimingSandboxRoutes = new Hono<AppEnv>()
       activationId: Number(activation.id),
       messageId: Number(activation.id) + 1,
       service: serviceId,
-      text: `Your code is ${code}`,
+      text: sandboxSmsText(activation.serviceName, code),
       code,
       country: 187,
       receivedAt: new Date().toISOString().slice(0, 19).replace("T", " "),

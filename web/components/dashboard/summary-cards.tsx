@@ -81,6 +81,12 @@ export function BalanceCard({ balance, loading }: { balance: number | undefined;
   );
 }
 
+/** What a dashboard count counts, in words. */
+export function countUnit(kind: "sms" | "rental", count: number): string {
+  if (kind === "sms") return count === 1 ? "number bought" : "numbers bought";
+  return count === 1 ? "number rented" : "numbers rented";
+}
+
 export function CountCard({
   title,
   count,
@@ -110,7 +116,16 @@ export function CountCard({
         </a>
       }
     >
-      {loading ? <Skeleton className="h-8 w-16" /> : <p className="text-2xl font-bold tabular-nums">{count}</p>}
+      {loading ? (
+        <Skeleton className="h-8 w-16" />
+      ) : (
+        // Issue 28: the spec's card title "Purchase Number" above a bare figure read "Purchase Number 9"; the figure says
+        // what it counts (the title stays: it is the spec's).
+        <p className="flex items-baseline gap-2" data-testid={`${kind}-count`}>
+          <span className="text-2xl font-bold tabular-nums">{count}</span>
+          <span className="text-sm text-slate-600 dark:text-slate-400">{countUnit(kind, count)}</span>
+        </p>
+      )}
     </SummaryCard>
   );
 }

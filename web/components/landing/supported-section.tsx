@@ -39,7 +39,7 @@ export default function SupportedSection() {
           </TabsContent>
         </Tabs>
         <div className="mt-8 flex justify-center">
-          <AppLink to="/sms/1" className={buttonClasses("outline", "lg")}>
+          <AppLink to="/prices/1" className={buttonClasses("outline", "lg")}>
             See all services <ArrowRight className="h-4 w-4" aria-hidden />
           </AppLink>
         </div>

@@ -8,7 +8,14 @@ import { Dialog } from "../ui/dialog";
 import { LoadError } from "../ui/load-error";
 import { Spinner } from "../ui/spinner";
 import { sortRoutes, type CompareSort } from "./service-order";
+import { useMediaQuery } from "../../lib/use-media-query";
+import { ORDER_CARDS_QUERY } from "../orders/orders-table";
 
+/** A route's success figure in words: the rate over its sample, or why there is none yet. */
+export function successText(r: SmsCompareRoute): string {
+  if (r.stats) return `${Math.round(r.stats.success_rate * 100)}% of ${r.sample}`;
+  return r.sample === 0 ? "No orders yet" : `Only ${r.sample} order${r.sample === 1 ? "" : "s"}: too few to rate`;
+}
 
 /**
  * Every provider and country selling the chosen service: price, stock, and our own last-7-days success rate and median
@@ -32,6 +39,13 @@ export function CompareDialog({
   const [sort, setSort] = useState<CompareSort>("price");
   const data = compare.data;
   const routes = data ? sortRoutes(data.routes, sort) : [];
+  // Issue 28: on a phone seven columns cannot fit, so each route stacks (country, price, success, Choose on screen).
+  const narrow = useMediaQuery(ORDER_CARDS_QUERY);
+  const choose = (r: SmsCompareRoute) => (
+    <Button size="sm" variant="outline" disabled={r.count <= 0} onClick={() => onChoose(r)} aria-label={`Choose ${SMS_PROVIDER_LABELS[r.provider]} ${r.country}`}>
+      Choose
+    </Button>
+  );
   return (
     <Dialog open={open} onOpenChange={(next) => !next && onClose()} title={data ? `Compare routes: ${data.service}` : "Compare routes"} className="max-w-3xl">
       {compare.isPending ? (
@@ -59,6 +73,25 @@ export function CompareDialog({
             Success rate and time to code come from our own orders of the last {data.window_days} days, shown once a route has at
             least {data.min_sample} of them.
           </p>
+          {narrow ? (
+            <ul className="flex max-h-[60vh] flex-col gap-2 overflow-y-auto" aria-label="Routes">
+              {routes.map((r) => (
+                <li key={`${r.provider}:${r.country_id}`} className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-700" data-testid="compare-route">
+                  <div className="min-w-0">
+                    <p className="font-semibold">{r.country}</p>
+                    <p className="text-slate-600 dark:text-slate-400">
+                      {SMS_PROVIDER_LABELS[r.provider]} · {r.count} in stock
+                    </p>
+                    <p>
+                      <span className="font-semibold tabular-nums">₦{formatNaira(r.price)}</span> · Success: {successText(r)}
+                      {r.stats?.median_seconds_to_code != null ? ` · code in ${Math.round(r.stats.median_seconds_to_code)} s` : ""}
+                    </p>
+                  </div>
+                  {choose(r)}
+                </li>
+              ))}
+            </ul>
+          ) : (
           <div className="max-h-[60vh] overflow-auto">
             <table className="w-full text-left text-sm" data-testid="sms-compare-table">
               <thead className="text-xs uppercase text-slate-600 dark:text-slate-400">
@@ -74,7 +107,7 @@ export function CompareDialog({
               </thead>
               <tbody>
                 {routes.map((r) => (
-                  <tr key={`${r.provider}:${r.country_id}`} className="border-t border-slate-200 dark:border-slate-700">
+                  <tr key={`${r.provider}:${r.country_id}`} className="border-t border-slate-200 dark:border-slate-700" data-testid="compare-route">
                     <td className="py-1.5 pr-2">{SMS_PROVIDER_LABELS[r.provider]}</td>
                     <td className="py-1.5 pr-2">{r.country}</td>
                     <td className="py-1.5 pr-2">₦{formatNaira(r.price)}</td>
@@ -91,16 +124,13 @@ export function CompareDialog({
                         {r.sample === 0 ? "No orders yet" : `Only ${r.sample} order${r.sample === 1 ? "" : "s"}: too few to rate`}
                       </td>
                     )}
-                    <td className="py-1.5">
-                      <Button size="sm" variant="outline" disabled={r.count <= 0} onClick={() => onChoose(r)} aria-label={`Choose ${SMS_PROVIDER_LABELS[r.provider]} ${r.country}`}>
-                        Choose
-                      </Button>
-                    </td>
+                    <td className="py-1.5">{choose(r)}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
+          )}
         </div>
       ) : null}
     </Dialog>

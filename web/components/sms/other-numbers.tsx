@@ -1,6 +1,7 @@
 import { Copy } from "lucide-react";
 import type { SmsStatusResponse } from "../../../schema/sms";
-import { useSmsOrder } from "../../api/sms";
+import { useCancelSmsRequest, useSmsOrder } from "../../api/sms";
+import { toast } from "../../lib/toast";
 import { copyText } from "../../lib/clipboard";
 import { formatPhone } from "../../lib/format";
 import { Spinner } from "../ui/spinner";
@@ -24,6 +25,7 @@ function OtherNumberRow({ order, number }: { order: SmsStatusResponse | undefine
   const phase = smsPhase(order);
   const code = smsCode(order);
   const chain = order?.chain ?? null;
+  const cancel = useCancelSmsRequest();
   return (
     <li className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 px-3 py-2 text-sm dark:border-slate-700" data-testid="sms-other-number">
       <span className="flex min-w-0 flex-col">
@@ -52,18 +54,40 @@ function OtherNumberRow({ order, number }: { order: SmsStatusResponse | undefine
       ) : phase === "cancelled" ? (
         <span className="text-slate-600">Cancelled (refunded)</span>
       ) : (
-        <Spinner className="h-4 w-4 text-blue-600" label="Waiting for the code" />
+        <span className="flex items-center gap-2">
+          <Spinner className="h-4 w-4 text-blue-600" label="Waiting for the code" />
+          {order && order.state === "waiting" && !chain?.moving_on ? (
+            // Each entry is its own order: it is cancelled (and refunded) on its own, like the dialog's Cancel Request.
+            <button
+              type="button"
+              className="rounded px-1 text-xs font-medium text-slate-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 disabled:opacity-50 dark:text-slate-300 cursor-pointer"
+              disabled={cancel.isPending}
+              aria-label={`Cancel ${number ? formatPhone(number) : "this number"}`}
+              onClick={() =>
+                cancel.mutate(order.request_id, {
+                  onSuccess: () => toast.success("cancelled purchase successfully", { id: `sms-cancel:${order.request_id}` }),
+                  onError: (err) => toast.error(`Cancel failed: ${err.message}`, { id: `sms-cancel:${order.request_id}` }),
+                })
+              }
+            >
+              Cancel
+            </button>
+          ) : null}
+        </span>
       )}
     </li>
   );
 }
 
-/** The other numbers bought together with the one the dialog follows; each is refunded on its own if no code comes. */
+/**
+ * The customer's other numbers beside the one the dialog follows: bought with it, or still waiting from an earlier
+ * purchase (issue 28). Each is its own entry and order, with its own code, cancel and refund.
+ */
 export function OtherNumbers({ others }: { others: { request_id: string; number: string }[] }) {
   if (others.length === 0) return null;
   return (
     <div className="flex flex-col gap-1">
-      <span className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">Also bought ({others.length})</span>
+      <span className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">Your other numbers ({others.length})</span>
       <ul className="flex flex-col gap-2">
         {others.map((o) => (
           <OtherNumber key={o.request_id} requestId={o.request_id} number={o.number} />

@@ -13,9 +13,18 @@ export type PendingSmsRequest = {
   cost: number;
   sms: string | null;
   createdAt: number;
-  /** The other numbers bought with it ("several numbers at once"), each its own order, shown in the same dialog. */
+  /**
+   * The customer's other numbers, each its own order and its own entry in the same dialog: those bought with it
+   * ("several numbers at once") and those still waiting from earlier purchases (issue 28: buying another number while
+   * one waits never replaces the first).
+   */
   others?: { request_id: string; number: string }[];
+  /** "Try another number" moved to a number in another country: where the last one was (issue 28). */
+  switchedFrom?: string;
 };
+
+/** The most entries one dialog follows besides its own number (five at once, plus earlier ones still waiting). */
+export const MAX_OTHER_REQUESTS = 9;
 
 export const PENDING_SMS_KEY = "pending-sms-request";
 
@@ -39,9 +48,10 @@ function parse(raw: string | null, now: number): PendingSmsRequest | null {
       others: Array.isArray(value.others)
         ? value.others
             .filter((o) => o && typeof o.request_id === "string" && o.request_id)
-            .slice(0, 4)
+            .slice(0, MAX_OTHER_REQUESTS)
             .map((o) => ({ request_id: o.request_id, number: String(o.number ?? "") }))
         : undefined,
+      switchedFrom: typeof value.switchedFrom === "string" && value.switchedFrom ? value.switchedFrom.slice(0, 80) : undefined,
     };
   } catch {
     return null;

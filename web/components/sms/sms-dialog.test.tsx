@@ -37,6 +37,27 @@ describe("SmsDialog", () => {
     }
   });
 
+  it("shows the whole SMS with its own copy button, or says the provider sends only the code (issue 28)", () => {
+    renderDialog({ phase: "received", code: "482913", smsText: "Your WhatsApp code is 482913.\nDon't share it." });
+    expect(screen.getByTestId("sms-full-text").textContent).toContain("Your WhatsApp code is 482913.");
+    expect(screen.getByRole("button", { name: "Copy message" })).toBeTruthy();
+    expect(screen.queryByTestId("sms-code-only")).toBeNull();
+    cleanup();
+    renderDialog({ phase: "received", code: "482913", smsText: null });
+    expect(screen.getByTestId("sms-code-only").textContent).toBe("This provider sends only the code, not the whole message.");
+    expect(screen.queryByTestId("sms-full-text")).toBeNull();
+  });
+
+  it("says when 'try another number' moved to another country, and explains a failure under the spec's words", () => {
+    renderDialog({ switchedFrom: { from: "USA", to: "United Kingdom" }, route: { step: 2, max: 3, switching: false } });
+    expect(screen.getByTestId("sms-country-changed").textContent).toContain("This number is from United Kingdom, not USA");
+    cleanup();
+    renderDialog({ phase: "error" });
+    const alert = screen.getByRole("alert");
+    expect(alert.textContent).toContain("Error polling SMS");
+    expect(alert.textContent).toContain("The provider stopped this number before a code came.");
+  });
+
   it("cannot be closed while the cancel flag is set", () => {
     const h = renderDialog({ cancelling: true });
     expect(screen.queryByRole("button", { name: "Close" })).toBeNull();

@@ -49,6 +49,8 @@ export function SmsDialog({
   extra,
   route,
   refundAt,
+  smsText,
+  switchedFrom,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -68,6 +70,10 @@ export function SmsDialog({
   route?: { step: number; max: number; switching: boolean } | null;
   /** Issue 28: when the server refunds this number if no code comes (ISO 8601, its own deadline). */
   refundAt?: string | null;
+  /** Issue 28: the whole SMS once received; null where the provider sends only the code (the dialog says so). */
+  smsText?: string | null;
+  /** Issue 28: "try another number" moved to a number in another country. */
+  switchedFrom?: { from: string; to: string } | null;
 }) {
   const earlier = another && another.codes.length > 1 ? another.codes.slice(0, -1) : [];
   const failed = phase === "timeout" || phase === "error";
@@ -106,10 +112,17 @@ export function SmsDialog({
               : `Number ${route.step} of up to ${route.max}: if no code comes, another number is tried and you pay only for the one that gets a code.`}
           </p>
         ) : null}
+        {switchedFrom && !route?.switching ? (
+          <p className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-900 dark:bg-amber-950/60 dark:text-amber-200" data-testid="sms-country-changed" role="status">
+            This number is from {switchedFrom.to}, not {switchedFrom.from}: no number from {switchedFrom.from} got a code. Enter it with its
+            country code where the app asks for your number.
+          </p>
+        ) : null}
         <CopyField label="Phone number" value={number} shown={formatPhone(number)} message="Phone number copied to clipboard!" />
         {phase === "received" && code ? (
           <>
             <CopyField label={earlier.length ? "Latest code" : "Verification code"} value={code} message="SMS code copied to clipboard!" large />
+            <SmsMessage text={smsText ?? null} />
             {earlier.length ? (
               <div className="flex flex-col gap-1" data-testid="sms-earlier-codes">
                 <span className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">Earlier codes</span>
@@ -147,12 +160,49 @@ export function SmsDialog({
         ) : failed ? (
           <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/60 dark:text-red-200">
             <p className="font-semibold"><EmojiText text={phase === "timeout" ? SMS_TIMEOUT_MESSAGE : SMS_ERROR_MESSAGE} /></p>
-            <p className="mt-1">The number was released and its price returned to your wallet.</p>
+            <p className="mt-1">{failureExplanation(phase)}</p>
           </div>
         ) : null}
         {extra}
       </div>
     </Dialog>
+  );
+}
+
+/**
+ * Under the spec's own failure words (kept: they are the contract's texts, decision 045), what happened in plain words.
+ * "Error polling SMS" names our machinery; the customer needs to know the number stopped and the money came back.
+ */
+export function failureExplanation(phase: "timeout" | "error"): string {
+  return phase === "timeout"
+    ? "No code came in time. The number was released and its price returned to your wallet."
+    : "The provider stopped this number before a code came. The number was released and its price returned to your wallet.";
+}
+
+/**
+ * The whole SMS that brought the code (issue 28), selectable and copyable; where the provider sends only the code, one
+ * line says so, so a customer does not wonder what the rest of the message said.
+ */
+function SmsMessage({ text }: { text: string | null }) {
+  if (!text) {
+    return (
+      <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="sms-code-only">
+        This provider sends only the code, not the whole message.
+      </p>
+    );
+  }
+  return (
+    <div className="flex flex-col gap-1" data-testid="sms-full-text">
+      <span className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">Message</span>
+      <p className="whitespace-pre-wrap break-words rounded-lg border border-slate-200 px-3 py-2 text-sm dark:border-slate-700">{text}</p>
+      <button
+        type="button"
+        className="self-start rounded text-xs font-medium text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400 cursor-pointer"
+        onClick={() => void copyText(text, "Message copied to clipboard!")}
+      >
+        Copy message
+      </button>
+    </div>
   );
 }
 

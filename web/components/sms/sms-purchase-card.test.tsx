@@ -77,7 +77,7 @@ afterEach(() => {
 describe("several numbers with 'try another number'", () => {
   it("stays available for 3 numbers: the routes and cap show, and the purchase sends next_route with the quantity", { timeout: 30_000 }, async () => {
     const purchased: PendingSmsRequest[] = [];
-    render(wrap(<SmsPurchaseCard shown={null} busyWithRequest={false} onPurchased={(r) => purchased.push(r)} onUnexpectedError={() => undefined} />));
+    render(wrap(<SmsPurchaseCard shown={null} onPurchased={(r) => purchased.push(r)} onUnexpectedError={() => undefined} />));
     // The catalogue's queries settle in a few ticks, but on a loaded machine (8 suites on 2 cores) that took over
     // waitFor's default 1 s: wait as long as the journeys' expectations do.
     await waitFor(() => expect(screen.getByRole("combobox", { name: "Service" }).textContent).toContain("Select a service"), { timeout: 15_000 });

@@ -96,13 +96,11 @@ const PROVIDER_HINT = "Swift SMS: US numbers, usually the quickest codes. Dynami
  */
 export function SmsPurchaseCard({
   shown,
-  busyWithRequest,
   onPurchased,
   onUnexpectedError,
 }: {
+  /** The number the dialog follows. Buying another while it waits is allowed: each is its own order and entry (issue 28). */
   shown: ShownRequest | null;
-  /** A number is still waiting for its code: one at a time keeps the customer from paying twice by accident. */
-  busyWithRequest: boolean;
   onPurchased: (request: PendingSmsRequest) => void;
   onUnexpectedError: (detail: string) => void;
 }) {
@@ -218,10 +216,9 @@ export function SmsPurchaseCard({
       body,
       {
         onSuccess: (res) => {
-          toast.success("number purchased successfully");
-          toast.success("purchased number successfully");
-          // The server charged less than shown (a price fall since the list was read): it says so.
-          if (res.message) toast.info(res.message);
+          // One toast per event (issue 28; the spec's client showed two, 'number purchased successfully' and 'purchased
+          // number successfully', for the one purchase). A lower charge than shown (a price fall) is said in the same one.
+          toast.success(res.message ? `number purchased successfully. ${res.message}` : "number purchased successfully");
           const number = res.table?.purchased_number ?? res.phone.number;
           onPurchased({
             request_id: String(res.table?.reference_code ?? res.phone.request_id),
@@ -438,7 +435,7 @@ export function SmsPurchaseCard({
                 </>
               ) : null}
             </div>
-            <Button onClick={getNumber} disabled={buy.isPending || buyMany.isPending || busyWithRequest} size="lg">
+            <Button onClick={getNumber} disabled={buy.isPending || buyMany.isPending} size="lg">
               {buy.isPending || buyMany.isPending ? <Spinner className="h-4 w-4" /> : null}
               {quantity > 1 ? `Get ${quantity} Numbers` : "Get Number"}
             </Button>
@@ -449,9 +446,6 @@ export function SmsPurchaseCard({
               </p>
             ) : null}
             {shortfall ? <ShortfallNotice amount={shortfall} /> : null}
-            {busyWithRequest ? (
-              <p className="text-xs text-slate-600 dark:text-slate-400">Finish or cancel the number you are waiting on to buy another.</p>
-            ) : null}
           </>
         ) : null}
         <NumberBox shown={shown} />

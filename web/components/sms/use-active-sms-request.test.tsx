@@ -108,4 +108,30 @@ describe("useActiveSmsRequest", () => {
     await waitFor(() => expect(calls.filter((c) => c.includes("/status/")).length).toBeGreaterThan(1));
     expect(loadPendingRequest()?.request_id).toBe("ord_9");
   });
+
+  it("buying another number while one waits keeps the first as its own entry; Done on the new one shows the first again (issue 28)", async () => {
+    statusById = { ord_10: { state: "waiting", sms: null } };
+    const { result } = renderHook(() => useActiveSmsRequest(), { wrapper });
+    await waitFor(() => expect(calls).toContain("GET /api/sms/status/ord_9"));
+    await waitFor(() => expect(result.current.shown?.phase).toBe("waiting"));
+    act(() => result.current.start({ request_id: "ord_10", number: "+1666", purchased_number: "+1666", cost: 1200, sms: null, createdAt: Date.now() }));
+    expect(loadPendingRequest()).toMatchObject({ request_id: "ord_10", others: [{ request_id: "ord_9", number: "+1555" }] });
+    expect(result.current.dialogOpen).toBe(true);
+
+    // Done on the new number while the first still waits: the first becomes the dialog's number again.
+    await waitFor(() => expect(calls).toContain("GET /api/sms/status/ord_10"));
+    act(() => result.current.dismiss());
+    expect(result.current.dialogOpen).toBe(true);
+    expect(loadPendingRequest()).toMatchObject({ request_id: "ord_9" });
+    expect(loadPendingRequest()?.others).toBeUndefined();
+  });
+
+  it("a number that already ended is not carried into the next purchase's dialog", async () => {
+    statusBody = { state: "timeout", sms: "SMS polling timed out, code not sent." };
+    const { result } = renderHook(() => useActiveSmsRequest(), { wrapper });
+    await waitFor(() => expect(result.current.shown?.phase).toBe("timeout"));
+    act(() => result.current.start({ request_id: "ord_11", number: "+1777", purchased_number: "+1777", cost: 1200, sms: null, createdAt: Date.now() }));
+    expect(loadPendingRequest()).toMatchObject({ request_id: "ord_11" });
+    expect(loadPendingRequest()?.others).toBeUndefined();
+  });
 });

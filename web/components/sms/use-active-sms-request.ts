@@ -3,8 +3,10 @@ import { useEffect, useRef, useState } from "react";
 import { toast } from "../../lib/toast";
 import { ApiError } from "../../api/client";
 import { smsOrderQueryOptions, useCancelSmsRequest, useRequestAnotherSmsCode, useSmsOrder } from "../../api/sms";
+import type { SmsStatusResponse } from "../../../schema/sms";
 import {
   clearPendingRequest,
+  MAX_OTHER_REQUESTS,
   savePendingRequest,
   updatePendingSms,
   usePendingRequest,
@@ -13,6 +15,11 @@ import {
 import { smsCode, smsPhase, type SmsPhase } from "./sms-phase";
 import { invalidateMoney } from "../../api/wallet";
 import * as queryKeys from "../../api/keys";
+
+/** An order that may still get its code (or whose state this tab has not read yet). */
+export function stillOpen(status: Pick<SmsStatusResponse, "state"> | undefined): boolean {
+  return !status || status.state === "waiting" || status.state === "pending";
+}
 
 /** Spec section 9: the cancel flag resets after 2 seconds. */
 export const CANCEL_FLAG_MS = 2000;
@@ -83,8 +90,11 @@ export function useActiveSmsRequest() {
       (next) => {
         if (stale || !next.number) return;
         previousPhase.current = null;
+        // Issue 28: a number from another country is said, not left for the customer to notice in the digits.
+        const from = order.data?.country;
+        const switchedFrom = from && next.country && from !== next.country ? from : undefined;
         // The other numbers of a several-at-once purchase stay listed: each follows its own chain (other-numbers.tsx).
-        savePendingRequest({ ...pending, request_id: nextId, debitRef: `buy:${nextId}`, number: next.number, purchased_number: next.number, sms: null, createdAt: Date.now() });
+        savePendingRequest({ ...pending, request_id: nextId, debitRef: `buy:${nextId}`, number: next.number, purchased_number: next.number, sms: null, createdAt: Date.now(), switchedFrom });
         void invalidateMoney(qc);
       },
       () => undefined,
@@ -92,7 +102,7 @@ export function useActiveSmsRequest() {
     return () => {
       stale = true;
     };
-  }, [pending, nextId, qc]);
+  }, [pending, nextId, qc, order.data?.country]);
 
   // Not this user's order any more (or gone): the server is the truth.
   useEffect(() => {
@@ -101,9 +111,16 @@ export function useActiveSmsRequest() {
 
   useEffect(() => () => clearTimeout(cancelTimer.current), []);
 
+  /**
+   * A new purchase. Numbers still waiting from before stay in the same dialog as entries of their own (issue 28: the
+   * server allows buying while one waits; each order keeps its own state, cancel and refund).
+   */
   const start = (request: PendingSmsRequest) => {
     previousPhase.current = null;
-    savePendingRequest(request);
+    const earlier = pending ? [{ request_id: pending.request_id, number: pending.purchased_number }, ...(pending.others ?? [])] : [];
+    const open = earlier.filter((o) => o.request_id !== request.request_id && stillOpen(qc.getQueryData<SmsStatusResponse>(queryKeys.smsOrder(o.request_id))));
+    const others = [...(request.others ?? []), ...open].slice(0, MAX_OTHER_REQUESTS);
+    savePendingRequest({ ...request, others: others.length ? others : undefined });
     setLastShown(null);
     setDialogOpen(true);
   };
@@ -116,7 +133,7 @@ export function useActiveSmsRequest() {
     cancelTimer.current = setTimeout(() => setCancelling(false), CANCEL_FLAG_MS);
     cancelMutation.mutate(id, {
       onSuccess: () => {
-        toast.success("cancelled purchase successfully");
+        toast.success("cancelled purchase successfully", { id: `sms-cancel:${id}` });
         clearPendingRequest(id);
         setLastShown(null);
         setDialogOpen(false);
@@ -143,10 +160,25 @@ export function useActiveSmsRequest() {
     });
   };
 
+  /**
+   * Done / Close on the dialog's own number. Another entry still waiting becomes the dialog's number (with the rest
+   * beside it), so a number that waits is never dropped from view by finishing with another.
+   */
   const dismiss = () => {
     if (cancelling) return;
     if (pending && phase) setLastShown({ requestId: pending.request_id, number: pending.purchased_number, phase, code });
-    if (pending) clearPendingRequest(pending.request_id);
+    if (!pending) {
+      setDialogOpen(false);
+      return;
+    }
+    const waiting = (pending.others ?? []).filter((o) => stillOpen(qc.getQueryData<SmsStatusResponse>(queryKeys.smsOrder(o.request_id))));
+    const [next, ...rest] = waiting;
+    if (next) {
+      previousPhase.current = null;
+      savePendingRequest({ request_id: next.request_id, debitRef: `buy:${next.request_id}`, number: next.number, purchased_number: next.number, cost: 0, sms: null, createdAt: Date.now(), others: rest.length ? rest : undefined });
+      return;
+    }
+    clearPendingRequest(pending.request_id);
     setDialogOpen(false);
   };
 
@@ -159,5 +191,8 @@ export function useActiveSmsRequest() {
 
   // Issue 28: the server's own refund time for the waiting number (the dialog counts down to it).
   const refundAt = phase === "waiting" ? (order.data?.refund_at ?? null) : null;
-  return { pending, shown, dialogOpen, setDialogOpen, cancelling, cancel, dismiss, start, another, requestAnother, route, refundAt };
+  // Issue 28: the whole SMS where the provider gives it; null once received means it sent only the code.
+  const smsText = phase === "received" ? (order.data?.sms_text ?? null) : null;
+  const switchedFrom = pending?.switchedFrom && order.data?.country ? { from: pending.switchedFrom, to: order.data.country } : null;
+  return { pending, shown, dialogOpen, setDialogOpen, cancelling, cancel, dismiss, start, another, requestAnother, route, refundAt, smsText, switchedFrom };
 }

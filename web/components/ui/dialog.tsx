@@ -93,7 +93,10 @@ export function Dialog({
         if (e.target === e.currentTarget) onOpenChange(false);
       }}
       className={cn(
-        "m-auto w-[calc(100%-2rem)] max-w-md rounded-2xl border border-slate-200 bg-white p-0 text-slate-900 shadow-2xl",
+        "m-auto w-[calc(100%-2rem)] rounded-2xl border border-slate-200 bg-white p-0 text-slate-900 shadow-2xl",
+        // A width the caller gives replaces the default (cn joins, it does not merge: both would apply, and the
+        // stylesheet's order, not the caller, would pick one; the Compare routes dialog stayed narrow so: issue 28).
+        className?.includes("max-w-") ? null : "max-w-md",
         "backdrop:bg-slate-950/60 backdrop:backdrop-blur-sm dark:border-slate-800 dark:bg-slate-900 dark:text-slate-100",
         className,
       )}

@@ -52,8 +52,21 @@ describe("SMS-Activate adapter (Swift)", () => {
     expect(buyUrl.searchParams.get("country")).toBe("187");
     expect(buyUrl.searchParams.get("api_key")).toBe(env.SWIFT_API_KEY);
     expect(seen.length).toBeGreaterThan(0);
-    expect(await provider.poll(activation.upstreamId)).toEqual({ state: "code", code: expect.stringMatching(/^\d{6}$/) });
+    const polled = await provider.poll(activation.upstreamId);
+    expect(polled).toEqual({ state: "code", code: expect.stringMatching(/^\d{6}$/), text: expect.stringContaining("WhatsApp verification code is") });
+    // Issue 28: the whole SMS, asked for with text=1 and read from X-Text, carries the code it came with.
+    expect(polled.state === "code" && polled.text?.includes(polled.code)).toBe(true);
+    expect(seen.find((u) => u.searchParams.get("action") === "getStatus")?.searchParams.get("text")).toBe("1");
     await expect(provider.buy({ countryId: "12", serviceId: "wa" })).rejects.toMatchObject({ kind: "bad_service" });
+  });
+
+  it("keeps the whole SMS from X-Text (plain or percent-encoded), and the code alone when a host sends no header", async () => {
+    const withText = (header: string) => fake(() => text("STATUS_OK:482913", { headers: { "X-Text": header } }));
+    expect(await withText("Your Uber code is 482913").poll("1")).toEqual({ state: "code", code: "482913", text: "Your Uber code is 482913" });
+    expect(await withText(encodeURIComponent("Kóds 482913: ne le partagez pas")).poll("1")).toEqual({ state: "code", code: "482913", text: "Kóds 482913: ne le partagez pas" });
+    expect(await fake(() => text("STATUS_OK:482913")).poll("1")).toEqual({ state: "code", code: "482913" });
+    // A header beside a wait word is not a message.
+    expect(await fake(() => text("STATUS_WAIT_CODE", { headers: { "X-Text": "early" } })).poll("1")).toEqual({ state: "waiting" });
   });
 
   it("reads the wait states and STATUS_CANCEL", async () => {

@@ -198,9 +198,16 @@ export class SmsActivateProvider implements SmsProvider {
     });
   }
 
+  /**
+   * getStatus with text=1: DaisySMS then sends the whole SMS in the X-Text header beside STATUS_OK:<code>
+   * (https://daisysms.com/docs/api, "Get status"; not re-read through this session's tools, see PROVIDERS.md). Hosts
+   * of the protocol that do not know the parameter ignore it and send no header: the code alone is kept then.
+   */
   async poll(upstreamId: string): Promise<SmsPollResult> {
-    const { text } = await this.call({ action: "getStatus", id: upstreamId });
-    return parseSmsActivateStatus(text, (reply) => this.textFault("getStatus", reply));
+    const { text, headers } = await this.call({ action: "getStatus", id: upstreamId, text: "1" });
+    const result = parseSmsActivateStatus(text, (reply) => this.textFault("getStatus", reply));
+    const full = fullTextHeader(headers.get("x-text"));
+    return result.state === "code" && full ? { ...result, text: full } : result;
   }
 
   async cancel(upstreamId: string): Promise<SmsCancelResult> {
@@ -328,6 +335,18 @@ export function parseSmsActivatePrices(text: string, upstreamCountryId: string, 
     offers.push({ countryId, serviceId, name, cost: entry.data.cost, currency, count: Math.max(0, Math.trunc(entry.data.count)) });
   }
   return offers;
+}
+
+/** The X-Text header as the message it carries: percent-encoded text decoded (a header is not UTF-8 by itself). */
+export function fullTextHeader(value: string | null): string | null {
+  const raw = value?.trim();
+  if (!raw) return null;
+  if (!/%[0-9a-f]{2}/i.test(raw)) return raw;
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, " "));
+  } catch {
+    return raw;
+  }
 }
 
 /**

@@ -85,7 +85,11 @@ export interface SmsActivation {
   cost?: UpstreamMoney;
 }
 
-export type SmsPollResult = { state: "waiting" } | { state: "code"; code: string } | { state: "cancelled" };
+/**
+ * One status check's answer. `text` is the whole SMS where the upstream gives it (DaisySMS's X-Text header); absent
+ * where it documents only the code (sms-man's get-sms: sms_code), and then the customer is shown the code alone.
+ */
+export type SmsPollResult = { state: "waiting" } | { state: "code"; code: string; text?: string } | { state: "cancelled" };
 
 /**
  * released: the number went back (the upstream refunds us).

@@ -10,6 +10,7 @@ export { describePlace, describeUserAgent } from "./devices";
 export { completeEmailVerification, createEmailVerification, emailVerificationInsert, requireVerifiedEmail, verificationLink } from "./email-verification";
 export { completeRegistration, listPasskeys, ownPasskey, passkeyCount, registrationCeremony, relyingPartyFor, removePasskey, renamePasskey, signInCeremony, stepUpCeremony, verifyAssertion } from "./passkeys";
 export { sha256Hex } from "./password-reset";
+export { referralInvitation } from "./referral-invitation";
 export { referralRewardStatement } from "./referrals";
 export { hasSecondFactor } from "./second-factor";
 export { type ApiCaller, closeRevokedSockets, LAST_SEEN_EVERY_MS, listLiveSessions, type LiveSession, liveSessionIds, loadSessionUser, revokeSessions, revokeSessionsStatement, sessionEndReason, sessionUserQuery, type SessionUserRow, type SignedInUser, touchSession, type UserRead } from "./sessions";

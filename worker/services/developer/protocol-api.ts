@@ -16,7 +16,7 @@ import {
   protocolServiceName,
   resolveProtocolCountry,
 } from "./protocol-codes";
-import { buySmsNumber, cancelSmsOrder, canRequestAnotherCode, codesByOrder, completeSmsOrder, orderCodes, requestAnotherCode } from "../sms";
+import { buySmsNumber, cancelSmsOrder, canRequestAnotherCode, codesByOrder, completeSmsOrder, orderCodes, orderMessages, requestAnotherCode } from "../sms";
 
 /**
  * The SMS-Activate protocol (GET|POST /stubs/handler_api.php?api_key=&action=...), as SMS-Activate documents it
@@ -58,7 +58,7 @@ export async function protocolAction(deps: SmsDeps, user: SignedInUser, action: 
     case "getFullSms": {
       const order = await activationOrder(db, user.id, p.get("id"));
       if ("text" in order) return order;
-      return word(fullSmsWord(order.row, await orderCodes(db, order.row.id)));
+      return word(fullSmsWord(order.row, await orderMessages(db, order.row.id)));
     }
     case "setStatus":
       return setStatus(deps, user, p);
@@ -175,28 +175,29 @@ function statusWord(order: SmsOrder, codes: string[]): string {
  * getStatusV2 (https://sms-activate.org/en/api2 "getStatusV2"): JSON `{ verificationType, sms: { dateTime, code, text },
  * call }`. verificationType 0 is SMS, the only kind we sell; `call` is always null. Before a code, sms is null (the
  * shape clients already read: `data.sms?.code`); a cancelled, timed-out or failed activation answers STATUS_CANCEL as
- * getStatus does. We keep the codes, not the messages' full text, so `text` is the code.
+ * getStatus does. `text` is the whole message where the upstream gave it (issue 28), else the code.
  */
 async function statusV2(db: Db, order: SmsOrder): Promise<ProtocolReply> {
   if (!["pending", "waiting", "used"].includes(order.status)) return word("STATUS_CANCEL");
   const [last] = await db
-    .select({ code: smsOrderCodes.code, receivedAt: smsOrderCodes.receivedAt })
+    .select({ code: smsOrderCodes.code, receivedAt: smsOrderCodes.receivedAt, text: smsOrderCodes.text })
     .from(smsOrderCodes)
     .where(eq(smsOrderCodes.orderId, order.id))
     .orderBy(desc(smsOrderCodes.id))
     .limit(1);
   const code = last?.code ?? order.code;
-  const sms = code ? { dateTime: protocolTime(last?.receivedAt ?? order.updatedAt), code, text: code } : null;
+  const sms = code ? { dateTime: protocolTime(last?.receivedAt ?? order.updatedAt), code, text: last?.text ?? code } : null;
   return { json: { verificationType: 0, sms, call: null } };
 }
 
 /**
  * getFullSms (https://sms-activate.org/en/api2 "getFullSms"; the words as hosts of the protocol document them, e.g.
  * https://smsverified.com/api): FULL_SMS:<text> once a message came, STATUS_WAIT_CODE before, STATUS_CANCEL when it
- * ended without one. The text we hold is the code (see statusV2).
+ * ended without one. The text is the whole SMS where the upstream gave it (issue 28), else the code we hold.
  */
-function fullSmsWord(order: SmsOrder, codes: string[]): string {
-  const last = order.code ?? codes.at(-1) ?? "";
+function fullSmsWord(order: SmsOrder, messages: { code: string; text: string | null }[]): string {
+  const latest = messages.at(-1);
+  const last = latest?.text ?? order.code ?? latest?.code ?? "";
   if (order.status === "used" && last) return `FULL_SMS:${last}`;
   if (order.status === "pending" || order.status === "waiting") return "STATUS_WAIT_CODE";
   return "STATUS_CANCEL";

@@ -4,12 +4,13 @@
  * file inside imports its siblings directly (scripts/lint.ts refuses the rest; docs/decisions/041-domain-rooms.md).
  */
 export { type ProviderOrderRow, summariseProviderOrders } from "./provider-stats";
+export { publicPriceList } from "./public-prices";
 export { clearSmsCatalogueCache, findSmsOffer, type PricedOffer, providerSellingCountry, smsCountries, smsCountriesOfAll, smsOffers, smsPriceList } from "./sms-catalogue";
 export { chainStateFor } from "./sms-chain";
 export { compareRoutes, listFavourites, setFavourite } from "./sms-choice";
 export { buySmsNumber, buySmsNumbers, cancelSmsOrder, completeSmsOrder, requestAnotherCode } from "./sms-orders";
 export { acceptPushedCode, checkSmsOrderNow, pollSmsOrderTick, settleSmsOrderNow, sweepSmsOrders } from "./sms-poll";
-export { canRequestAnotherCode, codesByOrder, orderCodes, ownSmsOrder, type PageAfter, smsHoldTime, type SmsOrderRow, smsOrderRowsQuery, smsOrdersPage, smsOrderStatus, smsRefundState, toSmsOrderRows } from "./sms-views";
+export { canRequestAnotherCode, codesByOrder, orderCodes, orderMessages, ownSmsOrder, type PageAfter, smsHoldTime, type SmsOrderRow, smsOrderRowsQuery, smsOrdersPage, smsOrderStatus, smsRefundState, toSmsOrderRows } from "./sms-views";
 export { checkUpstreamHealth, clearUpstreamHealthCache, providerStats } from "./upstream-health";
 export { slotsInUseByAccount } from "./routing";
 export { clearStatusCache, publicStatus, STATUS_CACHE_MS } from "./public-status";

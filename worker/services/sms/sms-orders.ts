@@ -390,7 +390,7 @@ async function cancelOrder(deps: SmsDeps, order: SmsOrderRow): Promise<SmsCancel
   // A code that already arrived wins over the cancel: look first.
   const first = await provider.poll(upstreamId).catch(() => null);
   if (first?.state === "code") {
-    await recordCode(deps, order, first.code, provider);
+    await recordCode(deps, order, first.code, provider, first.text);
     throw notCancellable((await findSmsOrder(db, orderId)) ?? order);
   }
 
@@ -409,7 +409,7 @@ async function cancelOrder(deps: SmsDeps, order: SmsOrderRow): Promise<SmsCancel
     // Refused (ACCESS_READY, EARLY_CANCEL_DENIED, wrong_status): what the upstream did decides (see endWithoutCode).
     const again = await readOutcome(provider, upstreamId);
     if (again?.state === "code") {
-      await recordCode(deps, order, again.code, provider);
+      await recordCode(deps, order, again.code, provider, again.text);
       throw notCancellable((await findSmsOrder(db, orderId)) ?? order);
     }
     // Cancelled or unknown upstream: no code can come, so the customer's cancel stands and is refunded.

@@ -71,7 +71,7 @@ export async function pollSmsOrderTick(deps: SmsDeps, orderId: string): Promise<
   if (!order || order.status !== "waiting") return done;
   if (result?.state === "code") {
     // The next tick completes the number upstream once the another-code window has passed.
-    if ((await recordCode(deps, order, result.code, provider)) && provider.requestAnotherCode) return wakeAt(deps.clock.now() + ANOTHER_CODE_WINDOW_MS);
+    if ((await recordCode(deps, order, result.code, provider, result.text)) && provider.requestAnotherCode) return wakeAt(deps.clock.now() + ANOTHER_CODE_WINDOW_MS);
     return done;
   }
   if (result?.state === "cancelled") {
@@ -111,7 +111,7 @@ async function usedOrderTick(deps: SmsDeps, order: SmsOrderRow, delayMs: number,
     const latest = await findSmsOrder(db, order.id);
     if (!latest || latest.anotherCodeRequestedAt === null) return wakeAt(Math.max(deps.clock.now() + 1000, closesAt));
     if (result?.state === "code" && !(await orderCodes(db, order.id)).includes(result.code.slice(0, 64))) {
-      await recordAnotherCode(deps, latest, result.code);
+      await recordAnotherCode(deps, latest, result.code, result.text);
       return wakeAt(Math.max(deps.clock.now() + 1000, closesAt));
     }
     const now = deps.clock.now();
@@ -163,7 +163,7 @@ export async function checkSmsOrderNow(deps: SmsDeps, userId: string, orderId: s
   }
   if (result.state === "code") {
     const latest = await findSmsOrder(deps.db, orderId);
-    if (latest?.status === "waiting") await recordCode(deps, latest, result.code, provider);
+    if (latest?.status === "waiting") await recordCode(deps, latest, result.code, provider, result.text);
   }
   const after = await findSmsOrder(deps.db, orderId);
   return (after && answer(after)) ?? { success: false, message: SMS_CHECK_MESSAGES.waiting };
@@ -205,7 +205,7 @@ async function endWithoutCode(
     if (refusal) {
       const last = await readOutcome(provider, order.upstreamId);
       if (last?.state === "code") {
-        await recordCode(deps, order, last.code, provider);
+        await recordCode(deps, order, last.code, provider, last.text);
         return "settled";
       }
       if (refusal.final && last?.state !== "gone") {
@@ -262,7 +262,7 @@ export type PushOutcome = "settled" | "not_yet" | "unknown" | "already_settled";
  * activation we do not hold costs nothing (no upstream call); one for an activation we hold costs one getStatus.
  * The alarm's polling stays the fallback and the only authority on time-outs.
  */
-export async function acceptPushedCode(deps: SmsDeps, provider: SmsProviderName, upstreamId: string): Promise<PushOutcome> {
+export async function acceptPushedCode(deps: SmsDeps, provider: SmsProviderName, upstreamId: string, pushedText?: string | null): Promise<PushOutcome> {
   const db = deps.db;
   const [order] = await db
     .select()
@@ -281,7 +281,10 @@ export async function acceptPushedCode(deps: SmsDeps, provider: SmsProviderName,
     return "not_yet";
   }
   if (result.state !== "code") return "not_yet";
-  return (await recordCode(deps, order, result.code, adapter)) ? "settled" : "already_settled";
+  // The webhook's `text` is shown only when it carries the code the upstream itself confirmed (the push is unsigned:
+  // a forger who knows an activation id cannot put words in front of the customer without its code).
+  const text = result.text ?? (pushedText && pushedText.includes(result.code) ? pushedText : null);
+  return (await recordCode(deps, order, result.code, adapter, text)) ? "settled" : "already_settled";
 }
 
 // ---------------------------------------------------------------------------------------------------------------

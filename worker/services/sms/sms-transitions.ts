@@ -53,12 +53,27 @@ export async function settle(deps: SmsDeps, order: SmsOrderRow, outcome: Refunde
   return (moved.meta.changes ?? 0) > 0;
 }
 
+/** The longest message kept (a long SMS is sent in parts; ten parts of 160 characters is far beyond any code's). */
+export const SMS_TEXT_MAX = 1600;
+
+/**
+ * The whole message as the customer is shown it (issue 28), or null when the upstream gave only the code: control
+ * characters other than line breaks dropped, blanks trimmed, at most SMS_TEXT_MAX characters.
+ */
+export function storedSmsText(text: string | null | undefined): string | null {
+  if (typeof text !== "string") return null;
+  // eslint-disable-next-line no-control-regex -- removing control characters is the point
+  const clean = text.replace(/\r\n?/g, "\n").replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, "").trim();
+  return clean ? clean.slice(0, SMS_TEXT_MAX) : null;
+}
+
 /**
  * Stores the first code (waiting -> used) and keeps it in sms_order_codes, in one batch. The money stays spent.
+ * `text` is the whole SMS where the upstream gives it (DaisySMS; sms-man gives only the code), kept with the code.
  * The number stays open upstream for ANOTHER_CODE_WINDOW_MS ("request another code"); the poller completes it then.
  * Returns whether this call stored it.
  */
-export async function recordCode(deps: SmsDeps, order: SmsOrderRow, code: string, provider: SmsProvider): Promise<boolean> {
+export async function recordCode(deps: SmsDeps, order: SmsOrderRow, code: string, provider: SmsProvider, text?: string | null): Promise<boolean> {
   const now = deps.clock.now();
   // Without "another code" upstream (sms-man) there is nothing to keep the number open for.
   const window = provider.requestAnotherCode ? ANOTHER_CODE_WINDOW_MS : 0;
@@ -70,11 +85,11 @@ export async function recordCode(deps: SmsDeps, order: SmsOrderRow, code: string
       .bind(stored, now + window, now, order.id),
     d1
       .prepare(
-        `INSERT INTO sms_order_codes (order_id, code, received_at)
-         SELECT id, ?1, ?2 FROM sms_orders WHERE id = ?3 AND status = 'used' AND code = ?1
+        `INSERT INTO sms_order_codes (order_id, code, received_at, text)
+         SELECT id, ?1, ?2, ?4 FROM sms_orders WHERE id = ?3 AND status = 'used' AND code = ?1
          ON CONFLICT(order_id, code) DO NOTHING`,
       )
-      .bind(stored, now, order.id),
+      .bind(stored, now, order.id, storedSmsText(text)),
   ]);
   if ((moved.meta.changes ?? 0) === 0) return false;
   if (order.chainId) await endChain(deps, order.chainId, "ended", "a code came");
@@ -84,18 +99,18 @@ export async function recordCode(deps: SmsDeps, order: SmsOrderRow, code: string
 }
 
 /** Stores a further code on a used order that was waiting for another one. Returns whether this call stored it. */
-export async function recordAnotherCode(deps: SmsDeps, order: SmsOrderRow, code: string): Promise<boolean> {
+export async function recordAnotherCode(deps: SmsDeps, order: SmsOrderRow, code: string, text?: string | null): Promise<boolean> {
   const now = deps.clock.now();
   const stored = code.slice(0, 64);
   const d1 = deps.db.$client;
   const [inserted] = await d1.batch([
     d1
       .prepare(
-        `INSERT INTO sms_order_codes (order_id, code, received_at)
-         SELECT id, ?1, ?2 FROM sms_orders WHERE id = ?3 AND status = 'used' AND another_code_requested_at IS NOT NULL
+        `INSERT INTO sms_order_codes (order_id, code, received_at, text)
+         SELECT id, ?1, ?2, ?4 FROM sms_orders WHERE id = ?3 AND status = 'used' AND another_code_requested_at IS NOT NULL
          ON CONFLICT(order_id, code) DO NOTHING`,
       )
-      .bind(stored, now, order.id),
+      .bind(stored, now, order.id, storedSmsText(text)),
     d1
       .prepare(
         `UPDATE sms_orders SET code = ?1, another_code_requested_at = NULL, updated_at = ?2

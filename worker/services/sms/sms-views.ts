@@ -37,7 +37,8 @@ export async function smsOrderStatus(deps: SmsDeps, userId: string, orderId: str
   const db = deps.db;
   const order = await ownSmsOrder(db, userId, orderId);
   const supportsAnotherCode = Boolean(upstreamFor(deps, order).requestAnotherCode);
-  const codes = await orderCodes(db, order.id);
+  const messages = await orderMessages(db, order.id);
+  const codes = messages.map((m) => m.code);
   return {
     request_id: order.id,
     // The original client's words (a stored code is "completed"), our own state beside them (issue 27).
@@ -57,6 +58,9 @@ export async function smsOrderStatus(deps: SmsDeps, userId: string, orderId: str
     another_code_price: supportsAnotherCode ? 0 : null,
     chain: await chainStateFor(db, order),
     refund_at: await refundAt(db, order, deps.clock.now()),
+    sms_text: order.status === "used" ? (messages.at(-1)?.text ?? null) : null,
+    country: order.countryName,
+    provider: order.provider === "Dynamic" ? "Dynamic" : "Swift",
   };
 }
 
@@ -103,12 +107,16 @@ export async function smsRefundState(db: Db, userId: string, orderId: string): P
 
 /** Every code the order received, oldest first. */
 export async function orderCodes(db: Db, orderId: string): Promise<string[]> {
-  const rows = await db
-    .select({ code: smsOrderCodes.code })
+  return (await orderMessages(db, orderId)).map((m) => m.code);
+}
+
+/** Every message the order received, oldest first: its code, and its whole text where the upstream gave it. */
+export async function orderMessages(db: Db, orderId: string): Promise<{ code: string; text: string | null }[]> {
+  return db
+    .select({ code: smsOrderCodes.code, text: smsOrderCodes.text })
     .from(smsOrderCodes)
     .where(eq(smsOrderCodes.orderId, orderId))
     .orderBy(asc(smsOrderCodes.id));
-  return rows.map((r) => r.code);
 }
 
 /** Codes of several orders at once (lists). */

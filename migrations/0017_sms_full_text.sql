@@ -1,0 +1,1 @@
+ALTER TABLE `sms_order_codes` ADD `text` text;
