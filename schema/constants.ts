@@ -24,6 +24,15 @@ export const REFUNDED_SMS_STATUSES = ["timeout", "error", "cancelled", "failed"]
 export const SMS_CHAIN_STATUSES = ["active", "ended", "cancelled"] as const;
 export type SmsChainStatus = (typeof SMS_CHAIN_STATUSES)[number];
 
+/**
+ * Where an SMS order stands for the customer (issue 29), sent by the server as GET /api/sms/status's `phase` and shown
+ * as sent: waiting (for a code, or for the next route of "try another number"), received (a code is stored), timeout
+ * (no code came: refunded), error (the upstream failed it: refunded), cancelled (refunded). The server derives it from
+ * its own state in one place (worker/services/sms-views.ts `smsOrderPhase`); the screen never reads it from texts.
+ */
+export const SMS_PHASES = ["waiting", "received", "timeout", "error", "cancelled"] as const;
+export type SmsPhase = (typeof SMS_PHASES)[number];
+
 /** The `sms` field of a status answer when no code will come (the spec's cached-request texts). */
 export const SMS_TIMEOUT_TEXT = "SMS polling timed out, code not sent.";
 export const SMS_ERROR_TEXT = "Error polling SMS";

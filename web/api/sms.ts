@@ -77,12 +77,12 @@ export const smsPricesQueryOptions = (provider: SmsProviderName, countryId: stri
     enabled: countryId !== "",
   });
 
-/** Whether an order's `sms` value is final: a code or one of the two failure texts. */
+/** Whether this order needs no more polling: the server's phase says it ended, or its chain named the next order. */
 export function isSmsSettled(status: SmsStatusResponse | undefined): boolean {
   if (!status) return false;
-  // A "try another number" route that ended while the next one is being bought: keep looking until it is named.
-  if (status.chain?.moving_on && !status.chain.next_request_id) return false;
-  return status.sms != null || (status.state !== "waiting" && status.state !== "pending");
+  // A "try another number" route the chain moved on from: the screen follows the next order, this one is over.
+  if (status.chain?.next_request_id) return true;
+  return status.phase !== "waiting";
 }
 
 /**
