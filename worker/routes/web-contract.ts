@@ -1,0 +1,81 @@
+import type { Hono } from "hono";
+import type { MergeSchemaPath, Schema } from "hono/types";
+import type { SuccessStatusCode } from "hono/utils/http-status";
+import type { WebApi } from "../../schema/web-api";
+import type { accountSecurityRoutes } from "./account-security";
+import type { accountRoutes } from "./accounts";
+import type { apiKeyRoutes } from "./api-keys";
+import type { contentRoutes } from "./content";
+import type { exportRoutes } from "./exports";
+import type { healthRoutes } from "./health";
+import type { orderRoutes } from "./orders";
+import type { passkeyRoutes } from "./passkeys";
+import type { realtimeRoutes } from "./realtime";
+import type { rentalRoutes } from "./rentals";
+import type { smsRoutes } from "./sms";
+import type { transferRoutes } from "./transfers";
+import type { walletRoutes } from "./wallet";
+
+/**
+ * The web's contract checked against the worker's own routes at compile time (issue 29, decision 043). Types only:
+ * this module has no runtime code and nothing imports it; `tsc -b` (tsconfig.worker.json) checks it.
+ *
+ * `CustomerApi` is the schema Hono infers from the chained sub-apps app.ts mounts under /api for the customer's screens
+ * (the path, the method, what `validate()` accepts, and every `c.json(...)` answer with its status). For each entry of
+ * schema/web-api.ts `WebApi` it must hold that: the route exists with that method; its success answers (2xx JSON, or
+ * a file's text is not typed by Hono) fit the declared `answer`, so the web reads no field the server does not send
+ * with that type (a message the server types as its literal text fits `string`); the answer is a shape, never
+ * `unknown`; and a declared `body` is accepted by the route's JSON validator.
+ * A failure names the route: "Type 'true' is not assignable to type '"GET /api/x: ..."'".
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Env: only the schema is read
+type At<App> = App extends Hono<any, infer S extends Schema, "/"> ? MergeSchemaPath<S, "/api"> : never;
+export type CustomerApi = At<typeof healthRoutes> &
+  At<typeof accountRoutes> &
+  At<typeof accountSecurityRoutes> &
+  At<typeof passkeyRoutes> &
+  At<typeof contentRoutes> &
+  At<typeof walletRoutes> &
+  At<typeof transferRoutes> &
+  At<typeof smsRoutes> &
+  At<typeof orderRoutes> &
+  At<typeof rentalRoutes> &
+  At<typeof exportRoutes> &
+  At<typeof realtimeRoutes> &
+  At<typeof apiKeyRoutes>;
+
+type Method<K> = K extends `${infer M} ${string}` ? `$${Lowercase<M>}` : never;
+type PathOf<K> = K extends `${string} ${infer P}` ? P : never;
+
+/** The worker's endpoint for a contract entry, or never when the path or the method is missing. */
+type Endpoint<K extends keyof WebApi> = PathOf<K> extends keyof CustomerApi
+  ? Method<K> extends keyof CustomerApi[PathOf<K>]
+    ? CustomerApi[PathOf<K>][Method<K>]
+    : never
+  : never;
+
+/** What the route answers when it succeeds: its 2xx JSON (or text, for a file) outputs. */
+type ServerAnswer<K extends keyof WebApi> = Answered<Endpoint<K>>;
+// A `c.json(x)` without a status is typed with every status that has content, so "may be 2xx" is what counts.
+type Answered<E> = E extends { status: infer S; outputFormat: "json" | "text"; output: infer O } ? ([Extract<S, SuccessStatusCode>] extends [never] ? never : O) : never;
+type ServerBody<K extends keyof WebApi> = Endpoint<K> extends { input: { json: infer B } } ? B : never;
+
+type Problem<K extends keyof WebApi> = [Endpoint<K>] extends [never]
+  ? `${K}: no such route on the worker`
+  : unknown extends WebApi[K]["answer"]
+    ? `${K}: the declared answer must be a shape, not unknown`
+    : WebApi[K] extends { text: true }
+      ? never // a file (text/csv) built as a Response: its route and method are what can be checked
+      : [ServerAnswer<K>] extends [WebApi[K]["answer"]]
+        ? WebApi[K] extends { body: infer Body }
+          ? [Body] extends [ServerBody<K>]
+            ? never
+            : `${K}: the declared body is not what the route validates`
+          : never
+        : `${K}: the worker's answer is not the declared answer`;
+
+/** The entries that do not hold, each with what is wrong. */
+type Problems = { [K in keyof WebApi as [Problem<K>] extends [never] ? never : K]: Problem<K> };
+
+/** Compiles only while every entry of the web's contract holds: the error lists each route that does not, and why. */
+export const webContractHolds: Problems = {};
