@@ -15,6 +15,12 @@ export const DEFAULT_SMS_COUNTRY = "5";
 /** The most numbers one "several numbers at once" purchase may buy. */
 export const MAX_SMS_QUANTITY = 5;
 
+/**
+ * The D1 session bookmark header (issue 30, worker/lib/d1-session.ts): every answer carries it; a client that sends its
+ * last one back reads at least its own earlier writes.
+ */
+export const D1_BOOKMARK_HEADER = "x-d1-bookmark";
+
 /** Order states. pending: debited, upstream not asked yet; waiting: a number is out and polled. The rest are final. */
 export const SMS_ORDER_STATUSES = ["pending", "waiting", "used", "timeout", "error", "cancelled", "failed"] as const;
 export type SmsOrderStatus = (typeof SMS_ORDER_STATUSES)[number];
