@@ -42,7 +42,6 @@ describe("waiting for a code", () => {
     await api("/api/sms/cancel", { token: user.token, json: { request_id: first.data.phone.request_id } });
     const cancelled = await api(`/api/sms/status/${first.data.phone.request_id}`, { token: user.token });
     expect(cancelled.data.refund_at).toBeNull();
-    expect(cancelled.data.phase).toBe("cancelled");
     await pollerOf(first.data.phone.request_id).stop();
     await pollerOf(second.data.phone.request_id).stop();
     await expectLedgerBalanced();
