@@ -1,4 +1,3 @@
-import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
 import type {
   AccountState,
   AuthResponse,
@@ -96,15 +95,16 @@ export interface WebApi {
   "POST /api/2fa/enable": { body: { code: string }; answer: TwoFactorEnabled };
   "POST /api/2fa/disable": { body: TwoFactorDisableInput; answer: MessageAnswer };
 
-  // Passkeys and step-up (decision 034): the browser's ceremony answers are @simplewebauthn's JSON, as the server validates it.
-  "POST /api/login/passkey/options": { answer: PasskeyCeremony<CeremonyOptions<PublicKeyCredentialRequestOptionsJSON>> };
+  // Passkeys and step-up (decision 034). A ceremony's options are @simplewebauthn/server's JSON for
+  // @simplewebauthn/browser, opaque here (schema/ imports no library); the browser's answers are what the server validates.
+  "POST /api/login/passkey/options": { answer: PasskeyCeremony };
   "POST /api/login/passkey/verify": { body: PasskeyAssertionInput; answer: AuthResponse };
   "GET /api/passkeys": { answer: DataOf<PasskeyView[]> };
-  "POST /api/passkeys/options": { answer: PasskeyCeremony<CeremonyOptions<PublicKeyCredentialCreationOptionsJSON>> };
+  "POST /api/passkeys/options": { answer: PasskeyCeremony };
   "POST /api/passkeys": { body: PasskeyRegisterInput; answer: PasskeySaved };
   "PATCH /api/passkeys/:id": { body: { name: string }; answer: PasskeySaved };
   "DELETE /api/passkeys/:id": { answer: MessageAnswer };
-  "POST /api/step-up/passkey/options": { answer: PasskeyCeremony<CeremonyOptions<PublicKeyCredentialRequestOptionsJSON>> };
+  "POST /api/step-up/passkey/options": { answer: PasskeyCeremony };
   "POST /api/step-up": { body: StepUpInput; answer: StepUpDone };
 
   // Content and settings
@@ -244,12 +244,6 @@ export interface ExportRange {
   from: string;
   to: string;
 }
-
-/**
- * A WebAuthn ceremony's options as the browser library takes them (WebAuthn Level 3's *JSON), without `extensions`: the
- * server sets none, and their binary inputs (prf's BufferSource) have no JSON form Hono's answer type can carry.
- */
-export type CeremonyOptions<O> = Omit<O, "extensions">;
 
 /** One route of the contract: what it sends and what it answers. */
 export type WebRoute = keyof WebApi;

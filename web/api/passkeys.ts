@@ -1,6 +1,12 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/browser";
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+} from "@simplewebauthn/browser";
 import type { AuthResponse } from "../../schema/accounts";
+import type { PasskeyCeremony } from "../../schema/passkeys";
 import type { StepUpDone } from "../../schema/web-api";
 import { saveSession } from "../lib/session";
 import { api } from "./client";
@@ -23,7 +29,7 @@ export const passkeysQueryOptions = () =>
 export async function signInWithPasskey(): Promise<AuthResponse> {
   const ceremony = await api("POST /api/login/passkey/options");
   const { startAuthentication } = await webauthn();
-  const response = await startAuthentication({ optionsJSON: ceremony.options });
+  const response = await startAuthentication({ optionsJSON: browserOptions<PublicKeyCredentialRequestOptionsJSON>(ceremony) });
   return api("POST /api/login/passkey/verify", { body: { challenge_id: ceremony.challenge_id, response: asJson(response) } });
 }
 
@@ -54,7 +60,7 @@ export const useAddPasskey = () =>
   useAccountSecurityChange(async (name: string) => {
     const ceremony = await api("POST /api/passkeys/options", { auth: true });
     const { startRegistration } = await webauthn();
-    const response = await startRegistration({ optionsJSON: ceremony.options });
+    const response = await startRegistration({ optionsJSON: browserOptions<PublicKeyCredentialCreationOptionsJSON>(ceremony) });
     return api("POST /api/passkeys", {
       auth: true,
       body: { challenge_id: ceremony.challenge_id, response: asJson(response), ...(name.trim() ? { name: name.trim() } : {}) },
@@ -73,7 +79,7 @@ export const useRemovePasskey = () =>
 export async function stepUpWithPasskey(): Promise<StepUpDone> {
   const ceremony = await api("POST /api/step-up/passkey/options", { auth: true });
   const { startAuthentication } = await webauthn();
-  const response = await startAuthentication({ optionsJSON: ceremony.options });
+  const response = await startAuthentication({ optionsJSON: browserOptions<PublicKeyCredentialRequestOptionsJSON>(ceremony) });
   return api("POST /api/step-up", { auth: true, body: { challenge_id: ceremony.challenge_id, response: asJson(response) } });
 }
 
@@ -93,4 +99,15 @@ function asJson(response: AuthenticationResponseJSON): AsJson<AuthenticationResp
 function asJson(response: RegistrationResponseJSON): AsJson<RegistrationResponseJSON>;
 function asJson(response: AuthenticationResponseJSON | RegistrationResponseJSON) {
   return { ...response, response: { ...response.response }, clientExtensionResults: { ...response.clientExtensionResults } };
+}
+
+/**
+ * The one place the web takes a type it cannot check at compile time: a ceremony's options are built by
+ * @simplewebauthn/server for @simplewebauthn/browser (the pair is made for each other: WebAuthn Level 3's JSON forms),
+ * and schema/ keeps them opaque because it imports no library. What a browser cannot start from is refused here with a
+ * sentence instead of a TypeError inside the library.
+ */
+function browserOptions<O extends PublicKeyCredentialRequestOptionsJSON | PublicKeyCredentialCreationOptionsJSON>(ceremony: PasskeyCeremony): O {
+  if (typeof ceremony.options.challenge !== "string") throw new Error("The passkey request could not be started. Please try again.");
+  return ceremony.options as unknown as O;
 }
