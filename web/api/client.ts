@@ -62,14 +62,14 @@ export function api<R extends WebRoute>(route: R, ...[options]: Args<R>): Promis
   let path = route.slice(space + 1).replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
   const query = Object.entries(opts.query ?? {}).filter(([, value]) => value !== undefined && value !== null);
   if (query.length > 0) path += `?${new URLSearchParams(query.map(([key, value]) => [key, String(value)])).toString()}`;
-  const text = (WEB_TEXT_ROUTES as readonly string[]).includes(route);
+  const text = route in TEXT_ROUTES;
   // The one place an answer takes its type: the contract holds it (checked against the worker at compile time).
   return request(path, { method: route.slice(0, space), body: opts.body, auth: opts.auth, signal: opts.signal, token: opts.token, text }) as Promise<Answer<R>>;
 }
 
-/** The routes answered as a file's text rather than JSON (the contract marks them `text: true`). */
-const WEB_TEXT_ROUTES = ["GET /api/export/transactions.csv", "GET /api/export/orders.csv"] as const satisfies readonly TextRoute[];
+/** The routes answered as a file's text rather than JSON: every entry the contract marks `text: true`, no other. */
 type TextRoute = { [R in WebRoute]: WebApi[R] extends { text: true } ? R : never }[WebRoute];
+const TEXT_ROUTES: Record<TextRoute, true> = { "GET /api/export/transactions.csv": true, "GET /api/export/orders.csv": true };
 
 // ---------------------------------------------------------------------------------------------------------------
 // Reading one's own writes (issue 30): every answer carries the D1 session's bookmark (worker/lib/d1-session.ts);

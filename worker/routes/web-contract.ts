@@ -25,7 +25,8 @@ import type { walletRoutes } from "./wallet";
  * schema/web-api.ts `WebApi` it must hold that: the route exists with that method; its success answers (2xx JSON, or
  * a file's text is not typed by Hono) fit the declared `answer`, so the web reads no field the server does not send
  * with that type (a message the server types as its literal text fits `string`); the answer is a shape, never
- * `unknown`; and a declared `body` is accepted by the route's JSON validator.
+ * `unknown`; a declared `body` (and `query`, where the route validates one) is what the route's validator accepts, and
+ * a route that validates a JSON body has it declared.
  * A failure names the route: "Type 'true' is not assignable to type '"GET /api/x: ..."'".
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Env: only the schema is read
@@ -59,19 +60,33 @@ type ServerAnswer<K extends keyof WebApi> = Answered<Endpoint<K>>;
 // A `c.json(x)` without a status is typed with every status that has content, so "may be 2xx" is what counts.
 type Answered<E> = E extends { status: infer S; outputFormat: "json" | "text"; output: infer O } ? ([Extract<S, SuccessStatusCode>] extends [never] ? never : O) : never;
 type ServerBody<K extends keyof WebApi> = Endpoint<K> extends { input: { json: infer B } } ? B : never;
+type ServerQuery<K extends keyof WebApi> = Endpoint<K> extends { input: { query: infer Q } } ? Q : never;
+
+/** What the web sends must be what the route validates; a body the route validates must be declared. */
+type RequestProblem<K extends keyof WebApi> = WebApi[K] extends { body: infer Body }
+  ? [Body] extends [ServerBody<K>]
+    ? QueryProblem<K>
+    : `${K}: the declared body is not what the route validates`
+  : [ServerBody<K>] extends [never]
+    ? QueryProblem<K>
+    : `${K}: the route validates a JSON body the contract does not declare`;
+// A query the route does not validate is the spec's ignored parameter (GET /api/level's user_id): only a validated one is compared.
+type QueryProblem<K extends keyof WebApi> = WebApi[K] extends { query: infer Query }
+  ? [ServerQuery<K>] extends [never]
+    ? never
+    : [Query] extends [ServerQuery<K>]
+      ? never
+      : `${K}: the declared query is not what the route validates`
+  : never;
 
 type Problem<K extends keyof WebApi> = [Endpoint<K>] extends [never]
   ? `${K}: no such route on the worker`
   : unknown extends WebApi[K]["answer"]
     ? `${K}: the declared answer must be a shape, not unknown`
     : WebApi[K] extends { text: true }
-      ? never // a file (text/csv) built as a Response: its route and method are what can be checked
+      ? RequestProblem<K> // a file (text/csv) built as a Response: Hono does not type its text
       : [ServerAnswer<K>] extends [WebApi[K]["answer"]]
-        ? WebApi[K] extends { body: infer Body }
-          ? [Body] extends [ServerBody<K>]
-            ? never
-            : `${K}: the declared body is not what the route validates`
-          : never
+        ? RequestProblem<K>
         : `${K}: the worker's answer is not the declared answer`;
 
 /** The entries that do not hold, each with what is wrong. */
