@@ -225,6 +225,7 @@ export interface OrderRow {
   kind: "sms" | "rental";
   reference_code: string;
   purchased_number: string;
+  /** The code (an SMS order's, or a rental's latest), or null: never a failure text. */
   sms: string | null;
   country: string;
   service: string;
