@@ -49,29 +49,29 @@ type Method<K> = K extends `${infer M} ${string}` ? `$${Lowercase<M>}` : never;
 type PathOf<K> = K extends `${string} ${infer P}` ? P : never;
 
 /** The worker's endpoint for a contract entry, or never when the path or the method is missing. */
-type Endpoint<K extends keyof WebApi> = PathOf<K> extends keyof CustomerApi
+type Endpoint<K extends string> = PathOf<K> extends keyof CustomerApi
   ? Method<K> extends keyof CustomerApi[PathOf<K>]
     ? CustomerApi[PathOf<K>][Method<K>]
     : never
   : never;
 
 /** What the route answers when it succeeds: its 2xx JSON (or text, for a file) outputs. */
-type ServerAnswer<K extends keyof WebApi> = Answered<Endpoint<K>>;
+type ServerAnswer<K extends string> = Answered<Endpoint<K>>;
 // A `c.json(x)` without a status is typed with every status that has content, so "may be 2xx" is what counts.
 type Answered<E> = E extends { status: infer S; outputFormat: "json" | "text"; output: infer O } ? ([Extract<S, SuccessStatusCode>] extends [never] ? never : O) : never;
-type ServerBody<K extends keyof WebApi> = Endpoint<K> extends { input: { json: infer B } } ? B : never;
-type ServerQuery<K extends keyof WebApi> = Endpoint<K> extends { input: { query: infer Q } } ? Q : never;
+type ServerBody<K extends string> = Endpoint<K> extends { input: { json: infer B } } ? B : never;
+type ServerQuery<K extends string> = Endpoint<K> extends { input: { query: infer Q } } ? Q : never;
 
 /** What the web sends must be what the route validates; a body the route validates must be declared. */
-type RequestProblem<K extends keyof WebApi> = WebApi[K] extends { body: infer Body }
+type RequestProblem<C extends Contract<C>, K extends keyof C & string> = C[K] extends { body: infer Body }
   ? [Body] extends [ServerBody<K>]
-    ? QueryProblem<K>
+    ? QueryProblem<C, K>
     : `${K}: the declared body is not what the route validates`
   : [ServerBody<K>] extends [never]
-    ? QueryProblem<K>
+    ? QueryProblem<C, K>
     : `${K}: the route validates a JSON body the contract does not declare`;
 // A query the route does not validate is the spec's ignored parameter (GET /api/level's user_id): only a validated one is compared.
-type QueryProblem<K extends keyof WebApi> = WebApi[K] extends { query: infer Query }
+type QueryProblem<C extends Contract<C>, K extends keyof C & string> = C[K] extends { query: infer Query }
   ? [ServerQuery<K>] extends [never]
     ? never
     : [Query] extends [ServerQuery<K>]
@@ -79,18 +79,21 @@ type QueryProblem<K extends keyof WebApi> = WebApi[K] extends { query: infer Que
       : `${K}: the declared query is not what the route validates`
   : never;
 
-type Problem<K extends keyof WebApi> = [Endpoint<K>] extends [never]
+type Problem<C extends Contract<C>, K extends keyof C & string> = [Endpoint<K>] extends [never]
   ? `${K}: no such route on the worker`
-  : unknown extends WebApi[K]["answer"]
+  : unknown extends C[K]["answer"]
     ? `${K}: the declared answer must be a shape, not unknown`
-    : WebApi[K] extends { text: true }
-      ? RequestProblem<K> // a file (text/csv) built as a Response: Hono does not type its text
-      : [ServerAnswer<K>] extends [WebApi[K]["answer"]]
-        ? RequestProblem<K>
+    : C[K] extends { text: true }
+      ? RequestProblem<C, K> // a file (text/csv) built as a Response: Hono does not type its text
+      : [ServerAnswer<K>] extends [C[K]["answer"]]
+        ? RequestProblem<C, K>
         : `${K}: the worker's answer is not the declared answer`;
 
-/** The entries that do not hold, each with what is wrong. */
-type Problems = { [K in keyof WebApi as [Problem<K>] extends [never] ? never : K]: Problem<K> };
+/** A route map like schema/web-api.ts WebApi: each entry has its answer, and may have a body, a query, `text`. */
+export type Contract<C> = { [K in keyof C]: { answer: unknown; body?: unknown; query?: unknown; text?: true } };
+
+/** The entries of a contract that do not hold against the worker's routes, each with what is wrong ({} when all hold). */
+export type ContractProblems<C extends Contract<C>> = { [K in keyof C & string as [Problem<C, K>] extends [never] ? never : K]: Problem<C, K> };
 
 /** Compiles only while every entry of the web's contract holds: the error lists each route that does not, and why. */
-export const webContractHolds: Problems = {};
+export const webContractHolds: ContractProblems<WebApi> = {};
