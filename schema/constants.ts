@@ -34,7 +34,7 @@ export type SmsChainStatus = (typeof SMS_CHAIN_STATUSES)[number];
  * Where an SMS order stands for the customer (issue 29), sent by the server as GET /api/sms/status's `phase` and shown
  * as sent: waiting (for a code, or for the next route of "try another number"), received (a code is stored), timeout
  * (no code came: refunded), error (the upstream failed it: refunded), cancelled (refunded). The server derives it from
- * its own state in one place (worker/services/sms-views.ts `smsOrderPhase`); the screen never reads it from texts.
+ * its own state in one place (worker/services/sms/sms-views.ts `smsOrderPhase`); the screen never reads it from texts.
  */
 export const SMS_PHASES = ["waiting", "received", "timeout", "error", "cancelled"] as const;
 export type SmsPhase = (typeof SMS_PHASES)[number];

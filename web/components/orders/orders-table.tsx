@@ -30,7 +30,7 @@ function CopyButton({ value, label, message }: { value: string; label: string; m
 }
 
 function CodeCell({ order }: { order: OrderRow }) {
-  // A row's `sms` is its code or null (services/sms-views.ts toSmsOrderRows, rental-views.ts): never a failure text.
+  // A row's `sms` is its code or null (services/sms/sms-views.ts toSmsOrderRows, rent/rental-views.ts): never a failure text.
   if (order.sms) {
     return (
       <span className="inline-flex items-center gap-1">

@@ -11,7 +11,7 @@ type Cached = { phase?: SmsPhase; sms: string | null } | null | undefined;
 
 /**
  * Where a bought number stands: the server's `phase` as sent (issue 29: the server decides it from its own state,
- * worker/services/sms-views.ts smsOrderPhase), or, until its answer arrives, the phase this browser last read.
+ * worker/services/sms/sms-views.ts smsOrderPhase), or, until its answer arrives, the phase this browser last read.
  */
 export function smsPhase(status: StatusFields | undefined, cached: Cached = null): SmsPhase {
   return status ? status.phase : (cached?.phase ?? "waiting");
