@@ -15,6 +15,12 @@ export const DEFAULT_SMS_COUNTRY = "5";
 /** The most numbers one "several numbers at once" purchase may buy. */
 export const MAX_SMS_QUANTITY = 5;
 
+/**
+ * The D1 session bookmark header (issue 30, worker/lib/d1-session.ts): every answer carries it; a client that sends its
+ * last one back reads at least its own earlier writes.
+ */
+export const D1_BOOKMARK_HEADER = "x-d1-bookmark";
+
 /** Order states. pending: debited, upstream not asked yet; waiting: a number is out and polled. The rest are final. */
 export const SMS_ORDER_STATUSES = ["pending", "waiting", "used", "timeout", "error", "cancelled", "failed"] as const;
 export type SmsOrderStatus = (typeof SMS_ORDER_STATUSES)[number];
@@ -23,6 +29,15 @@ export const REFUNDED_SMS_STATUSES = ["timeout", "error", "cancelled", "failed"]
 /** "Code or next route" chains: active (a route is live or being bought), ended, cancelled by the customer. */
 export const SMS_CHAIN_STATUSES = ["active", "ended", "cancelled"] as const;
 export type SmsChainStatus = (typeof SMS_CHAIN_STATUSES)[number];
+
+/**
+ * Where an SMS order stands for the customer (issue 29), sent by the server as GET /api/sms/status's `phase` and shown
+ * as sent: waiting (for a code, or for the next route of "try another number"), received (a code is stored), timeout
+ * (no code came: refunded), error (the upstream failed it: refunded), cancelled (refunded). The server derives it from
+ * its own state in one place (worker/services/sms/sms-views.ts `smsOrderPhase`); the screen never reads it from texts.
+ */
+export const SMS_PHASES = ["waiting", "received", "timeout", "error", "cancelled"] as const;
+export type SmsPhase = (typeof SMS_PHASES)[number];
 
 /** The `sms` field of a status answer when no code will come (the spec's cached-request texts). */
 export const SMS_TIMEOUT_TEXT = "SMS polling timed out, code not sent.";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_SMS_COUNTRY, DEFAULT_SMS_PROVIDER, MAX_SMS_QUANTITY, SMS_PROVIDERS, type SmsChainStatus, type SmsOrderStatus, type SmsProviderName } from "./constants";
+import { DEFAULT_SMS_COUNTRY, DEFAULT_SMS_PROVIDER, MAX_SMS_QUANTITY, SMS_PROVIDERS, type SmsChainStatus, type SmsOrderStatus, type SmsPhase, type SmsProviderName } from "./constants";
 import { shownPriceSchema } from "./shown-price";
 
 /**
@@ -168,8 +168,10 @@ export interface SmsStatusResponse {
   request_id: string;
   /** The original client's vocabulary (smsClientStatus): completed | timeout | error end its polling. */
   status: SmsClientStatus;
-  /** Our own state (pending | waiting | used | timeout | error | cancelled | failed): what our web client reads. */
+  /** Our own state (pending | waiting | used | timeout | error | cancelled | failed). */
   state: SmsOrderStatus;
+  /** What the customer sees (issue 29): the one field our SMS screen reads to know where the order stands. */
+  phase: SmsPhase;
   /** Polls of the upstream so far (the original client shows it). */
   attempts: number;
   /** Whole seconds from the purchase to now, or to the order's end once it ended (the original client shows it). */
@@ -250,6 +252,7 @@ export interface OrderRow {
   kind: "sms" | "rental";
   reference_code: string;
   purchased_number: string;
+  /** The code (an SMS order's, or a rental's latest), or null: never a failure text. */
   sms: string | null;
   country: string;
   service: string;

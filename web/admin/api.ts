@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSyncExternalStore } from "react";
-import { apiFetch } from "../api/client";
+import { untypedRequest } from "../api/client";
 import * as queryKeys from "../api/keys";
 import type {
   AdminAuditRow,
@@ -24,8 +24,10 @@ import type {
  * answer is a schema/admin.ts type (`import type`: no bytes), the same the worker builds its answers as.
  */
 
-export const adminGet = <T,>(path: string) => apiFetch<T>(`/api/admin${path}`, { auth: true });
-export const adminSend = <T,>(path: string, body: unknown, method = "POST") => apiFetch<T>(`/api/admin${path}`, { auth: true, method, body });
+// Not yet in the web's contract (schema/web-api.ts covers the customer's screens; decision 043): each call names the
+// schema/admin.ts type the worker builds that answer as.
+export const adminGet = <T,>(path: string) => untypedRequest(`/api/admin${path}`, { method: "GET", auth: true }) as Promise<T>;
+export const adminSend = <T,>(path: string, body: unknown, method = "POST") => untypedRequest(`/api/admin${path}`, { auth: true, method, body }) as Promise<T>;
 
 export const meQuery = () => queryOptions({ queryKey: [...queryKeys.admin, "me"], queryFn: () => adminGet<AdminMe>("/me"), retry: false, staleTime: 60_000 });
 

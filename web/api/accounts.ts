@@ -6,7 +6,6 @@ import type {
   LoginChallenge,
   LoginInput,
   LoginTwoFactorInput,
-  MessageAnswer,
   PasswordChangeInput,
   ProfileUpdateInput,
   ReferralInvitation,
@@ -14,22 +13,21 @@ import type {
   ResetPasswordInput,
 } from "../../schema/accounts";
 import { clearSession, getToken, getUser, saveSession, updateStoredUser } from "../lib/session";
-import { apiFetch } from "./client";
+import { api } from "./client";
 import * as queryKeys from "./keys";
 
 // Accounts (docs/api.md). Each call is a fetcher plus a mutation hook that keeps the stored session in step.
 
-export const register = (input: RegisterInput) =>
-  apiFetch<AuthResponse>("/api/register/", { method: "POST", body: input });
+export const register = (input: RegisterInput) => api("POST /api/register", { body: input });
 
 /** With two-factor sign-in on, login answers a challenge instead of the session (docs/api.md "Account security"). */
-export const login = (input: LoginInput) => apiFetch<AuthResponse | LoginChallenge>("/api/login", { method: "POST", body: input });
+export const login = (input: LoginInput) => api("POST /api/login", { body: input });
 
 /** The second step: the challenge and a code from the authenticator app (or a recovery code). */
-export const loginTwoFactor = (input: LoginTwoFactorInput) => apiFetch<AuthResponse>("/api/login/2fa", { method: "POST", body: input });
+export const loginTwoFactor = (input: LoginTwoFactorInput) => api("POST /api/login/2fa", { body: input });
 
 /** GET /api/referral/:code (public): who invited this visitor (a first name) and the referral reward (issue 28). */
-export const getReferralInvitation = (code: string) => apiFetch<ReferralInvitation>(`/api/referral/${encodeURIComponent(code)}`);
+export const getReferralInvitation = (code: string) => api("GET /api/referral/:code", { params: { code } });
 
 /** Read once per code: an unknown code (404) is not retried, and the form says so only when it is sent. */
 export const useReferralInvitation = (code: string | null) =>
@@ -43,21 +41,17 @@ export const useReferralInvitation = (code: string | null) =>
 
 export const isChallenge = (res: AuthResponse | LoginChallenge): res is LoginChallenge => "two_factor_required" in res;
 
-export const logout = (token: string) => apiFetch<MessageAnswer>("/api/logout/", { method: "POST", auth: true, token });
+export const logout = (token: string) => api("POST /api/logout", { auth: true, token });
 
 /** The body is the message itself, a JSON string (SPEC 7 "data is a text message"). */
-export const updateProfile = (input: ProfileUpdateInput) =>
-  apiFetch<string>("/api/update/", { method: "PATCH", body: input, auth: true });
+export const updateProfile = (input: ProfileUpdateInput) => api("PATCH /api/update", { body: input, auth: true });
 
 /** The body is `{ data: message }` (SPEC 7 "data.data message"). */
-export const changePassword = (input: PasswordChangeInput) =>
-  apiFetch<{ data: string }>("/api/password", { method: "PATCH", body: input, auth: true });
+export const changePassword = (input: PasswordChangeInput) => api("PATCH /api/password", { body: input, auth: true });
 
-export const forgotPassword = (input: ForgotPasswordInput) =>
-  apiFetch<MessageAnswer>("/api/forgot-password", { method: "POST", body: input });
+export const forgotPassword = (input: ForgotPasswordInput) => api("POST /api/forgot-password", { body: input });
 
-export const resetPassword = (input: ResetPasswordInput) =>
-  apiFetch<MessageAnswer>("/api/reset-password", { method: "POST", body: input });
+export const resetPassword = (input: ResetPasswordInput) => api("POST /api/reset-password", { body: input });
 
 /** Signs a new user up and stores the session. */
 export function useRegister() {
@@ -98,7 +92,7 @@ export function useLoginTwoFactor() {
 
 /**
  * Logout (spec section 4): the stored user, token and query cache are cleared at once, so nothing signed-in runs after
- * the click (a late poll answered 401 no longer counts: see apiFetch); the captured token then revokes the session on
+ * the click (a late poll answered 401 no longer counts: see web/api/client.ts); the captured token then revokes the session on
  * the server, which also closes this tab's realtime socket.
  */
 export function useLogout() {

@@ -1,5 +1,7 @@
+import { D1_BOOKMARK_HEADER } from "../../schema/constants";
 import type { ErrorBody } from "../../schema/errors";
-import { clearSession, getToken } from "../lib/session";
+import type { WebApi, WebRoute } from "../../schema/web-api";
+import { clearSession, getToken, getUser } from "../lib/session";
 
 /** An API failure with the server's one error body. */
 export class ApiError extends Error {
@@ -14,7 +16,7 @@ export class ApiError extends Error {
 }
 
 type RequestOptions = {
-  method?: string;
+  method: string;
   body?: unknown;
   auth?: boolean;
   signal?: AbortSignal;
@@ -23,6 +25,80 @@ type RequestOptions = {
   /** Answer the body as text (a CSV export) instead of parsing JSON. */
   text?: boolean;
 };
+
+// ---------------------------------------------------------------------------------------------------------------
+// The typed entry (issue 29, decision 043): routes, what they take and the one shape each answers come from
+// schema/web-api.ts, which worker/routes/web-contract.ts checks against the worker's own routes at compile time.
+
+type PathOf<R> = R extends `${string} ${infer P}` ? P : never;
+type ParamNames<P> = P extends `${string}:${infer Name}/${infer Rest}` ? Name | ParamNames<`/${Rest}`> : P extends `${string}:${infer Name}` ? Name : never;
+type ParamsPart<R> = [ParamNames<PathOf<R>>] extends [never] ? unknown : { params: Record<ParamNames<PathOf<R>>, string> };
+type QueryPart<R extends WebRoute> = WebApi[R] extends { query: infer Q } ? (object extends Q ? { query?: Q } : { query: Q }) : unknown;
+type BodyPart<R extends WebRoute> = WebApi[R] extends { body: infer B } ? { body: B } : unknown;
+
+/** What a call to `route` takes: its path parameters, query and body as the contract declares them. */
+export type CallOptions<R extends WebRoute> = ParamsPart<R> &
+  QueryPart<R> &
+  BodyPart<R> & {
+    /** A signed-in call: the bearer token, the spec's x-requires-auth marker and the 401 rule. */
+    auth?: boolean;
+    signal?: AbortSignal;
+    token?: string;
+  };
+type Args<R extends WebRoute> = object extends CallOptions<R> ? [options?: CallOptions<R>] : [options: CallOptions<R>];
+
+/** What `route` answers (its one declared shape). */
+export type Answer<R extends WebRoute> = WebApi[R]["answer"];
+
+/**
+ * Calls one route of the web's contract: `api("GET /api/sms/status/:request_id", { params: { request_id }, auth: true })`.
+ * The path's parameters are filled (encoded), the query is written from its defined values, and the answer is the
+ * contract's shape for that route.
+ */
+export function api<R extends WebRoute>(route: R, ...[options]: Args<R>): Promise<Answer<R>> {
+  const opts = (options ?? {}) as { params?: Record<string, string>; query?: object; body?: unknown; auth?: boolean; signal?: AbortSignal; token?: string };
+  const space = route.indexOf(" ");
+  const params = opts.params ?? {};
+  let path = route.slice(space + 1).replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
+  const query = Object.entries(opts.query ?? {}).filter(([, value]) => value !== undefined && value !== null);
+  if (query.length > 0) path += `?${new URLSearchParams(query.map(([key, value]) => [key, String(value)])).toString()}`;
+  const text = route in TEXT_ROUTES;
+  // The one place an answer takes its type: the contract holds it (checked against the worker at compile time).
+  return request(path, { method: route.slice(0, space), body: opts.body, auth: opts.auth, signal: opts.signal, token: opts.token, text }) as Promise<Answer<R>>;
+}
+
+/** The routes answered as a file's text rather than JSON: every entry the contract marks `text: true`, no other. */
+type TextRoute = { [R in WebRoute]: WebApi[R] extends { text: true } ? R : never }[WebRoute];
+const TEXT_ROUTES: Record<TextRoute, true> = { "GET /api/export/transactions.csv": true, "GET /api/export/orders.csv": true };
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading one's own writes (issue 30): every answer carries the D1 session's bookmark (worker/lib/d1-session.ts);
+// sent back, the next request reads at least what this customer's earlier requests wrote, whichever replica serves it.
+
+const BOOKMARK_KEY = "d1-bookmark";
+
+/** The last bookmark kept for this signed-in customer (none for anyone else, or signed out). */
+export function bookmarkFor(userId: string | undefined): string | null {
+  if (!userId) return null;
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(BOOKMARK_KEY) ?? "null") as { user?: unknown; bookmark?: unknown } | null;
+    return kept && kept.user === userId && typeof kept.bookmark === "string" ? kept.bookmark : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps the newest bookmark per customer: D1's bookmarks sort as strings, so a late answer never moves it back. */
+function keepBookmark(userId: string | undefined, bookmark: string | null): void {
+  if (!userId || !bookmark) return;
+  const current = bookmarkFor(userId);
+  if (current !== null && current >= bookmark) return;
+  try {
+    sessionStorage.setItem(BOOKMARK_KEY, JSON.stringify({ user: userId, bookmark }));
+  } catch {
+    // Storage refused: requests simply start at the primary, as without a bookmark.
+  }
+}
 
 /** The 401 rule (spec section 4): a signed-in call answered 401 clears the session and goes to login. */
 /** Issue 28: why this tab was signed out (the server's 401 message), shown once by the login page. */
@@ -40,11 +116,14 @@ function onUnauthorized(reason?: string) {
 }
 
 /**
- * The one fetch wrapper: JSON in and out, the bearer token and the spec's x-requires-auth marker on signed-in calls,
+ * The one fetch: JSON in and out, the bearer token and the spec's x-requires-auth marker on signed-in calls,
  * and the server's error body turned into an ApiError whose message a person can act on.
  */
-export async function apiFetch<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+async function request(path: string, opts: RequestOptions): Promise<unknown> {
   const headers: Record<string, string> = { Accept: "application/json" };
+  const userId = getUser()?.userId;
+  const bookmark = bookmarkFor(userId);
+  if (bookmark) headers[D1_BOOKMARK_HEADER] = bookmark;
   if (opts.body !== undefined) headers["Content-Type"] = "application/json";
   const token = opts.token ?? getToken();
   // Signed out (a logout just cleared the token while screens were still mounted): a signed-in call would only earn
@@ -57,7 +136,7 @@ export async function apiFetch<T>(path: string, opts: RequestOptions = {}): Prom
   let res: Response;
   try {
     res = await fetch(path, {
-      method: opts.method ?? (opts.body !== undefined ? "POST" : "GET"),
+      method: opts.method,
       headers,
       body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
       credentials: "include",
@@ -66,6 +145,7 @@ export async function apiFetch<T>(path: string, opts: RequestOptions = {}): Prom
   } catch {
     throw new ApiError(0, "NETWORK", "Network error: check your connection and try again.");
   }
+  keepBookmark(userId, res.headers.get(D1_BOOKMARK_HEADER));
   const text = await res.text();
   let data: unknown = null;
   try {
@@ -81,5 +161,11 @@ export async function apiFetch<T>(path: string, opts: RequestOptions = {}): Prom
     if (res.status === 401 && opts.auth && token && getToken() === token) onUnauthorized(message);
     throw new ApiError(res.status, String(body.code ?? "HTTP_ERROR"), message, body);
   }
-  return (opts.text ? text : data) as T;
+  return opts.text ? text : data;
 }
+
+/**
+ * A request outside the contract: the sandbox tools (their routes exist only with sandbox providers) and the operator
+ * console (web/admin, its own answers typed by schema/admin.ts). The customer screens use `api`.
+ */
+export const untypedRequest = (path: string, opts: RequestOptions) => request(path, opts);

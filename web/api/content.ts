@@ -1,12 +1,12 @@
 import { pollEvery } from "../realtime/status";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { Ad, DiscountTier, LevelRow, SiteLink } from "../../schema/settings";
+import type { LevelRow } from "../../schema/settings";
 import { getUser } from "../lib/session";
-import { apiFetch } from "./client";
+import { api } from "./client";
 import * as queryKeys from "./keys";
 
 /** GET /api/links: the operator's links. The first is the chat channel (header button), the second the dashboard tile. */
-export const getLinks = () => apiFetch<SiteLink[]>("/api/links").then((res) => (Array.isArray(res) ? res : []));
+export const getLinks = () => api("GET /api/links");
 
 export const linksQueryOptions = () => queryOptions({ queryKey: queryKeys.links, queryFn: getLinks });
 
@@ -14,9 +14,7 @@ export const useLinks = () => useQuery(linksQueryOptions());
 
 /** GET /api/tiers: every discount tier, thresholds in naira. */
 export const getTiers = () =>
-  apiFetch<{ data: DiscountTier[] }>("/api/tiers", { auth: true }).then((res) =>
-    [...(res?.data ?? [])].sort((a, b) => a.threshold - b.threshold),
-  );
+  api("GET /api/tiers", { auth: true }).then((res) => [...res.data].sort((a, b) => a.threshold - b.threshold));
 
 export const tiersQueryOptions = () => queryOptions({ queryKey: queryKeys.tiers, queryFn: getTiers });
 
@@ -26,8 +24,8 @@ export const useTiers = () => useQuery(tiersQueryOptions());
 export const getLevel = () => {
   // The spec's client sends user_id; the server ignores it and reads the user from the token.
   const userId = getUser()?.userId ?? "";
-  return apiFetch<LevelRow[]>(`/api/level?user_id=${encodeURIComponent(userId)}`, { auth: true }).then(
-    (res): Pick<LevelRow, "total_deposited"> & Partial<LevelRow> => (Array.isArray(res) && res[0] ? res[0] : { total_deposited: 0 }),
+  return api("GET /api/level", { query: { user_id: userId }, auth: true }).then(
+    (rows): Pick<LevelRow, "total_deposited"> & Partial<LevelRow> => rows[0] ?? { total_deposited: 0 },
   );
 };
 
@@ -38,7 +36,7 @@ export const useLevel = () => useQuery(levelQueryOptions());
 /** GET /api/ref: the body is the caller's referral link, a JSON string (SPEC 7 "Referral link as data"). */
 export type Referral = string;
 
-export const getRef = () => apiFetch<Referral>("/api/ref", { auth: true }).then((res) => (typeof res === "string" ? res : ""));
+export const getRef = (): Promise<Referral> => api("GET /api/ref", { auth: true });
 
 export const refQueryOptions = () => queryOptions({ queryKey: queryKeys.ref, queryFn: getRef });
 
@@ -46,7 +44,7 @@ export const refQueryOptions = () => queryOptions({ queryKey: queryKeys.ref, que
 export const ADS_REFETCH_MS = 10_000;
 
 /** The body is `{ data: Ad[] }` (SPEC 7 "data.data is a list of ads", data being the body). */
-export const getAds = () => apiFetch<{ data: Ad[] }>("/api/ads").then((res) => (Array.isArray(res?.data) ? res.data : []));
+export const getAds = () => api("GET /api/ads").then((res) => res.data);
 
 export const adsQueryOptions = () =>
   queryOptions({ queryKey: queryKeys.ads, queryFn: getAds, refetchInterval: () => pollEvery(ADS_REFETCH_MS) });

@@ -1,9 +1,15 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
-import type { AuthResponse, MessageAnswer } from "../../schema/accounts";
-import type { PasskeyCeremony, PasskeyView, StepUpState } from "../../schema/passkeys";
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+} from "@simplewebauthn/browser";
+import type { AuthResponse } from "../../schema/accounts";
+import type { PasskeyCeremony } from "../../schema/passkeys";
+import type { StepUpDone } from "../../schema/web-api";
 import { saveSession } from "../lib/session";
-import { apiFetch } from "./client";
+import { api } from "./client";
 import * as queryKeys from "./keys";
 
 // Passkeys and step-up (issue 33, decision 034). @simplewebauthn/browser is imported only inside the calls that run a
@@ -17,14 +23,14 @@ export const passkeysSupported = () => typeof window !== "undefined" && typeof w
 export const isCeremonyCancelled = (err: unknown) => err instanceof Error && (err.name === "NotAllowedError" || err.name === "AbortError");
 
 export const passkeysQueryOptions = () =>
-  queryOptions({ queryKey: queryKeys.passkeys, queryFn: () => apiFetch<{ data: PasskeyView[] }>("/api/passkeys", { auth: true }).then((r) => r.data), staleTime: 0 });
+  queryOptions({ queryKey: queryKeys.passkeys, queryFn: () => api("GET /api/passkeys", { auth: true }).then((r) => r.data), staleTime: 0 });
 
 /** The login page's passkey sign-in: discoverable, so no e-mail is asked. Stores the session like a login. */
 export async function signInWithPasskey(): Promise<AuthResponse> {
-  const ceremony = await apiFetch<PasskeyCeremony<PublicKeyCredentialRequestOptionsJSON>>("/api/login/passkey/options", { method: "POST" });
+  const ceremony = await api("POST /api/login/passkey/options");
   const { startAuthentication } = await webauthn();
-  const response = await startAuthentication({ optionsJSON: ceremony.options });
-  return apiFetch<AuthResponse>("/api/login/passkey/verify", { method: "POST", body: { challenge_id: ceremony.challenge_id, response } });
+  const response = await startAuthentication({ optionsJSON: browserOptions<PublicKeyCredentialRequestOptionsJSON>(ceremony) });
+  return api("POST /api/login/passkey/verify", { body: { challenge_id: ceremony.challenge_id, response: asJson(response) } });
 }
 
 export function useSignInWithPasskey() {
@@ -52,31 +58,56 @@ function useAccountSecurityChange<I, O>(fn: (input: I) => Promise<O>) {
 /** Settings' "Add a passkey": the server's options, the browser's ceremony, the server's verification. */
 export const useAddPasskey = () =>
   useAccountSecurityChange(async (name: string) => {
-    const ceremony = await apiFetch<PasskeyCeremony<PublicKeyCredentialCreationOptionsJSON>>("/api/passkeys/options", { method: "POST", auth: true });
+    const ceremony = await api("POST /api/passkeys/options", { auth: true });
     const { startRegistration } = await webauthn();
-    const response = await startRegistration({ optionsJSON: ceremony.options });
-    return apiFetch<{ message: string; passkey: PasskeyView }>("/api/passkeys", {
-      method: "POST",
+    const response = await startRegistration({ optionsJSON: browserOptions<PublicKeyCredentialCreationOptionsJSON>(ceremony) });
+    return api("POST /api/passkeys", {
       auth: true,
-      body: { challenge_id: ceremony.challenge_id, response, ...(name.trim() ? { name: name.trim() } : {}) },
+      body: { challenge_id: ceremony.challenge_id, response: asJson(response), ...(name.trim() ? { name: name.trim() } : {}) },
     });
   });
 
 export const useRenamePasskey = () =>
   useAccountSecurityChange(({ id, name }: { id: string; name: string }) =>
-    apiFetch<{ message: string; passkey: PasskeyView }>(`/api/passkeys/${encodeURIComponent(id)}`, { method: "PATCH", auth: true, body: { name } }),
+    api("PATCH /api/passkeys/:id", { params: { id }, auth: true, body: { name } }),
   );
 
 export const useRemovePasskey = () =>
-  useAccountSecurityChange((id: string) => apiFetch<MessageAnswer>(`/api/passkeys/${encodeURIComponent(id)}`, { method: "DELETE", auth: true }));
+  useAccountSecurityChange((id: string) => api("DELETE /api/passkeys/:id", { params: { id }, auth: true }));
 
 /** Step-up: the session proves itself again with a passkey, a code or (re-authentication only) the password. */
-export async function stepUpWithPasskey(): Promise<StepUpState & { message: string }> {
-  const ceremony = await apiFetch<PasskeyCeremony<PublicKeyCredentialRequestOptionsJSON>>("/api/step-up/passkey/options", { method: "POST", auth: true });
+export async function stepUpWithPasskey(): Promise<StepUpDone> {
+  const ceremony = await api("POST /api/step-up/passkey/options", { auth: true });
   const { startAuthentication } = await webauthn();
-  const response = await startAuthentication({ optionsJSON: ceremony.options });
-  return apiFetch("/api/step-up", { method: "POST", auth: true, body: { challenge_id: ceremony.challenge_id, response } });
+  const response = await startAuthentication({ optionsJSON: browserOptions<PublicKeyCredentialRequestOptionsJSON>(ceremony) });
+  return api("POST /api/step-up", { auth: true, body: { challenge_id: ceremony.challenge_id, response: asJson(response) } });
 }
 
-export const stepUpWith = (proof: { code: string } | { password: string }) =>
-  apiFetch<StepUpState & { message: string }>("/api/step-up", { method: "POST", auth: true, body: proof });
+export const stepUpWith = (proof: { code: string } | { password: string }) => api("POST /api/step-up", { auth: true, body: proof });
+
+
+/**
+ * The browser's answer as the server's schema reads it (schema/passkeys.ts, loose objects): the same JSON, copied into
+ * plain objects so TypeScript sees them as such (an interface is not assignable to an index signature; a copy is).
+ */
+type Plain<T> = { [K in keyof T]: T[K] };
+type AsJson<R extends AuthenticationResponseJSON | RegistrationResponseJSON> = Omit<R, "response" | "clientExtensionResults"> & {
+  response: Plain<R["response"]>;
+  clientExtensionResults: Plain<R["clientExtensionResults"]>;
+};
+function asJson(response: AuthenticationResponseJSON): AsJson<AuthenticationResponseJSON>;
+function asJson(response: RegistrationResponseJSON): AsJson<RegistrationResponseJSON>;
+function asJson(response: AuthenticationResponseJSON | RegistrationResponseJSON) {
+  return { ...response, response: { ...response.response }, clientExtensionResults: { ...response.clientExtensionResults } };
+}
+
+/**
+ * The one place the web takes a type it cannot check at compile time: a ceremony's options are built by
+ * @simplewebauthn/server for @simplewebauthn/browser (the pair is made for each other: WebAuthn Level 3's JSON forms),
+ * and schema/ keeps them opaque because it imports no library. What a browser cannot start from is refused here with a
+ * sentence instead of a TypeError inside the library.
+ */
+function browserOptions<O extends PublicKeyCredentialRequestOptionsJSON | PublicKeyCredentialCreationOptionsJSON>(ceremony: PasskeyCeremony): O {
+  if (typeof ceremony.options.challenge !== "string") throw new Error("The passkey request could not be started. Please try again.");
+  return ceremony.options as unknown as O;
+}

@@ -1,9 +1,9 @@
 import { queryOptions, useMutation, useQuery } from "@tanstack/react-query";
 import type { RateSettingsRow } from "../../schema/settings";
-import type { CheckoutStart, InvoiceAnswer, InvoiceStatusAnswer, MerchantCurrency, PaymentConfirmation, PaymentVerdict, PendingCardPayment, SquadCallbackAnswer } from "../../schema/wallet";
+import type { PaymentConfirmation } from "../../schema/wallet";
 import { getUser } from "../lib/session";
 import { pollEvery } from "../realtime/status";
-import { apiFetch } from "./client";
+import { api } from "./client";
 import * as queryKeys from "./keys";
 
 // Funding calls (docs/api.md, Wallet). The server takes the user from the token: the spec's id/email/order_id fields
@@ -13,8 +13,7 @@ import * as queryKeys from "./keys";
 export const RATE_DEFAULTS: RateSettingsRow = { cryptomin: 5, rate: 1600, exchange_rate: 1600, squadmin: 1000, crypto_rate: 1550 };
 
 /** GET /api/get-rate (first element): the funding minimums and rates. */
-export const getRateSettings = () =>
-  apiFetch<RateSettingsRow[]>("/api/get-rate", { auth: true }).then((res) => ({ ...RATE_DEFAULTS, ...(Array.isArray(res) ? res[0] : {}) }));
+export const getRateSettings = () => api("GET /api/get-rate", { auth: true }).then((rows) => ({ ...RATE_DEFAULTS, ...rows[0] }));
 
 /** Spec section 9: rate cached 5 minutes. */
 export const rateSettingsQueryOptions = () =>
@@ -23,33 +22,28 @@ export const rateSettingsQueryOptions = () =>
 export const useRateSettings = () => useQuery(rateSettingsQueryOptions());
 
 /** POST /api/initialize-transaction: a Squad checkout for `amount` naira. */
-export const initializeTransaction = (amount: number, currency = "NGN") => {
+export const initializeTransaction = (amount: number, currency: "NGN" = "NGN") => {
   const user = getUser();
-  return apiFetch<{ data: { data: CheckoutStart } }>("/api/initialize-transaction", {
-    auth: true,
-    body: { id: user?.userId, email: user?.userEmail, amount, currency },
-  }).then((res) => res.data.data);
+  return api("POST /api/initialize-transaction", { auth: true, body: { id: user?.userId, email: user?.userEmail, amount, currency } }).then((res) => res.data.data);
 };
 
 export const useInitializeTransaction = () =>
-  useMutation({ mutationFn: ({ amount, currency }: { amount: number; currency?: string }) => initializeTransaction(amount, currency) });
+  useMutation({ mutationFn: ({ amount, currency }: { amount: number; currency?: "NGN" }) => initializeTransaction(amount, currency) });
 
 /**
  * POST /api/squad-callback: the dashboard's return polling (the server asks Squad itself). The body is
  * `{ data: "success" | "failed", message }`, or null while the payment is pending; read here as the outcome.
  */
 export const confirmCardPayment = (transactionRef: string) =>
-  apiFetch<SquadCallbackAnswer>("/api/squad-callback", { auth: true, body: { transaction_ref: transactionRef } }).then(
-    (res): PaymentConfirmation => res?.data ?? "pending",
-  );
+  api("POST /api/squad-callback", { auth: true, body: { transaction_ref: transactionRef } }).then((res): PaymentConfirmation => res?.data ?? "pending");
 
 /** POST /api/verify-payment: the pending card's Verify Payment button. */
 export const verifyPayment = (transactionRef: string) =>
-  apiFetch<PaymentVerdict>("/api/verify-payment", { auth: true, body: { transaction_ref: transactionRef } });
+  api("POST /api/verify-payment", { auth: true, body: { transaction_ref: transactionRef } });
 
 /** GET /api/payments/pending: card payments the server still holds as pending (also those begun on another device). */
 export const getServerPendingPayments = () =>
-  apiFetch<{ data: PendingCardPayment[] }>("/api/payments/pending", { auth: true }).then((res) => res?.data ?? []);
+  api("GET /api/payments/pending", { auth: true }).then((res) => res.data);
 
 export const pendingPaymentsQueryOptions = () =>
   queryOptions({ queryKey: queryKeys.pendingPayments, queryFn: getServerPendingPayments, staleTime: 30_000 });
@@ -58,7 +52,7 @@ export const useServerPendingPayments = () => useQuery(pendingPaymentsQueryOptio
 
 /** GET /api/now-merchant: the merchant's coins; only those available_for_payment are offered. */
 export const getMerchantCurrencies = () =>
-  apiFetch<{ currencies: MerchantCurrency[] }>("/api/now-merchant", { auth: true }).then((res) => res?.currencies ?? []);
+  api("GET /api/now-merchant", { auth: true }).then((res) => res.currencies);
 
 export const merchantCurrenciesQueryOptions = () =>
   queryOptions({ queryKey: queryKeys.merchantCurrencies, queryFn: getMerchantCurrencies, staleTime: 5 * 60_000 });
@@ -68,7 +62,7 @@ export const useMerchantCurrencies = () => useQuery(merchantCurrenciesQueryOptio
 /** POST /api/invoice: a NOWPayments payment for `priceAmount` US dollars paid in `payCurrency`. */
 export const createInvoice = (priceAmount: number, payCurrency: string) => {
   const user = getUser();
-  return apiFetch<InvoiceAnswer>("/api/invoice", {
+  return api("POST /api/invoice", {
     auth: true,
     body: {
       price_amount: priceAmount,
@@ -84,7 +78,7 @@ export const useCreateInvoice = () =>
   useMutation({ mutationFn: ({ priceAmount, payCurrency }: { priceAmount: number; payCurrency: string }) => createInvoice(priceAmount, payCurrency) });
 
 export const getInvoiceStatus = (paymentId: string) =>
-  apiFetch<InvoiceStatusAnswer>(`/api/now-status?payment_id=${encodeURIComponent(paymentId)}`, { auth: true });
+  api("GET /api/now-status", { query: { payment_id: paymentId }, auth: true });
 
 /** Spec: invoice status polled every 8 s (longer while the realtime socket pushes payment events). */
 export const INVOICE_POLL_MS = 8000;

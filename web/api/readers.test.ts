@@ -35,11 +35,15 @@ describe("web readers of the original client's answers", () => {
     expect(quote.data.limits[0]).toEqual({ country_id: "5", count: 3, cost: 12 });
   });
 
-  it("sms/status: our screens read `state`, not the original client's `status` words", () => {
+  it("sms/status: our screens read the server's `phase`, not the original client's `status` words", () => {
     const base = { request_id: "o1", attempts: 2, elapsed_seconds: 14, number: "1555", refunded: false, codes: [], chain: null } as unknown as SmsStatusResponse;
-    expect(isSmsSettled({ ...base, status: "waiting", state: "waiting", sms: null, sms_code: null })).toBe(false);
-    expect(isSmsSettled({ ...base, status: "pending", state: "pending", sms: null, sms_code: null })).toBe(false);
-    expect(isSmsSettled({ ...base, status: "completed", state: "used", sms: "123456", sms_code: "123456" })).toBe(true);
-    expect(isSmsSettled({ ...base, status: "error", state: "failed", sms: null, sms_code: null })).toBe(true);
+    expect(isSmsSettled({ ...base, status: "waiting", state: "waiting", phase: "waiting", sms: null, sms_code: null })).toBe(false);
+    expect(isSmsSettled({ ...base, status: "pending", state: "pending", phase: "waiting", sms: null, sms_code: null })).toBe(false);
+    expect(isSmsSettled({ ...base, status: "completed", state: "used", phase: "received", sms: "123456", sms_code: "123456" })).toBe(true);
+    expect(isSmsSettled({ ...base, status: "error", state: "failed", phase: "error", sms: null, sms_code: null })).toBe(true);
+    // "Try another number": a route that ended while the next is bought keeps polling until the next is named.
+    const chain = { id: "c1", step: 1, max_routes: 3, cap: 200, status: "active" as const, next_request_id: null, moving_on: true };
+    expect(isSmsSettled({ ...base, status: "timeout", state: "timeout", phase: "waiting", sms: null, sms_code: null, chain })).toBe(false);
+    expect(isSmsSettled({ ...base, status: "timeout", state: "timeout", phase: "waiting", sms: null, sms_code: null, chain: { ...chain, next_request_id: "o2" } })).toBe(true);
   });
 });

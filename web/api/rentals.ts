@@ -1,17 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ACTIVE_RENTAL_STATUSES, type RentUnit } from "../../schema/constants";
-import type {
-  RentalDetailResponse,
-  RentalEndResponse,
-  RentCountryEntry,
-  RentExtendOptionsResponse,
-  RentExtendResponse,
-  RentNumberRequest,
-  RentNumberResponse,
-  RentQuoteRequest,
-  RentQuoteResponse,
-} from "../../schema/rentals";
-import { apiFetch } from "./client";
+import type { RentNumberRequest, RentQuoteRequest } from "../../schema/rentals";
+import { api } from "./client";
 import * as queryKeys from "./keys";
 import { invalidateMoney } from "./wallet";
 
@@ -20,31 +10,19 @@ import { invalidateMoney } from "./wallet";
 /** How often an open inbox re-reads while the realtime socket is down (the server also checks upstream on each read). */
 export const RENTAL_INBOX_POLL_MS = 10_000;
 
-export const getRentCountries = () =>
-  apiFetch<RentCountryEntry[] | Record<string, RentCountryEntry>>("/api/rent/country-list", { auth: true }).then((data) =>
-    Array.isArray(data) ? data : Object.values(data ?? {}),
-  );
+export const getRentCountries = () => api("GET /api/rent/country-list", { auth: true });
 
-export const getRentStock = (body: RentQuoteRequest) =>
-  apiFetch<RentQuoteResponse>("/api/rent/countries", { method: "POST", body, auth: true });
+export const getRentStock = (body: RentQuoteRequest) => api("POST /api/rent/countries", { body, auth: true });
 
-export const rentNumber = (body: RentNumberRequest) =>
-  apiFetch<RentNumberResponse>("/api/rent-number", { method: "POST", body, auth: true });
+export const rentNumber = (body: RentNumberRequest) => api("POST /api/rent-number", { body, auth: true });
 
-export const getRental = (id: string) => apiFetch<RentalDetailResponse>(`/api/rentals/${encodeURIComponent(id)}`, { auth: true });
-export const endRental = (id: string) =>
-  apiFetch<RentalEndResponse>(`/api/rentals/${encodeURIComponent(id)}/end`, { method: "POST", body: {}, auth: true });
-export const cancelRental = (id: string) =>
-  apiFetch<RentalEndResponse>(`/api/rentals/${encodeURIComponent(id)}/cancel`, { method: "POST", body: {}, auth: true });
+export const getRental = (id: string) => api("GET /api/rentals/:id", { params: { id }, auth: true });
+export const endRental = (id: string) => api("POST /api/rentals/:id/end", { params: { id }, auth: true });
+export const cancelRental = (id: string) => api("POST /api/rentals/:id/cancel", { params: { id }, auth: true });
 
-export const getExtendOptions = (id: string) =>
-  apiFetch<RentExtendOptionsResponse>(`/api/rentals/${encodeURIComponent(id)}/extend-options`, { auth: true });
+export const getExtendOptions = (id: string) => api("GET /api/rentals/:id/extend-options", { params: { id }, auth: true });
 export const extendRental = ({ id, unit, period, price }: { id: string; unit: RentUnit; period: number; price: number }) =>
-  apiFetch<RentExtendResponse>(`/api/rentals/${encodeURIComponent(id)}/extend`, {
-    method: "POST",
-    body: { duration: unit, period, price },
-    auth: true,
-  });
+  api("POST /api/rentals/:id/extend", { params: { id }, body: { duration: unit, period, price }, auth: true });
 
 /** Countries change rarely: the spec's country cache (5 minutes). */
 export const rentCountriesQueryOptions = () =>

@@ -1,11 +1,10 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { SmsHoldTime } from "../../schema/sms";
-import { apiFetch } from "./client";
+import { api } from "./client";
 import * as queryKeys from "./keys";
 
 /** GET /api/sms/hold-time: how long a bought number waits for its code before the refund (the operator's setting). */
 export const smsHoldTimeQueryOptions = () =>
-  queryOptions({ queryKey: queryKeys.smsHoldTime, queryFn: () => apiFetch<SmsHoldTime>("/api/sms/hold-time"), staleTime: 5 * 60_000 });
+  queryOptions({ queryKey: queryKeys.smsHoldTime, queryFn: () => api("GET /api/sms/hold-time"), staleTime: 5 * 60_000 });
 
 export const useSmsHoldTime = () => useQuery(smsHoldTimeQueryOptions());
 

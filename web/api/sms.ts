@@ -1,21 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { pollEvery } from "../realtime/status";
 import { SMS_PROVIDERS, type SmsProviderName } from "../../schema/constants";
-import type {
-  SmsAnotherCodeResponse,
-  SmsCancelResponse,
-  SmsCompareResponse,
-  SmsCountryEntry,
-  SmsFavourite,
-  SmsFavouritesResponse,
-  SmsGetNumberRequest,
-  SmsGetNumberResponse,
-  SmsGetNumbersResponse,
-  SmsPublicPriceList,
-  SmsServiceEntry,
-  SmsStatusResponse,
-} from "../../schema/sms";
-import { apiFetch } from "./client";
+import type { SmsFavourite, SmsGetNumberRequest, SmsStatusResponse } from "../../schema/sms";
+import { api } from "./client";
 import * as queryKeys from "./keys";
 import { invalidateMoney } from "./wallet";
 
@@ -28,24 +15,18 @@ export const SMS_PROVIDER_OPTIONS = SMS_PROVIDERS.map((value) => ({ value, label
 /** Spec section 9: SMS polling every 6000 ms. */
 export const SMS_POLL_MS = 6000;
 
-export const getSmsCountries = (provider: SmsProviderName) =>
-  apiFetch<SmsCountryEntry[] | Record<string, SmsCountryEntry>>(`/api/sms/countries?provider=${encodeURIComponent(provider)}`).then(
-    (data) => (Array.isArray(data) ? data : Object.values(data ?? {})),
-  );
+export const getSmsCountries = (provider: SmsProviderName) => api("GET /api/sms/countries", { query: { provider } });
 
 export const getSmsPrices = (provider: SmsProviderName, countryId: string) =>
-  apiFetch<Record<string, SmsServiceEntry>>(
-    `/api/sms/price?id=${encodeURIComponent(countryId)}&provider=${encodeURIComponent(provider)}`,
-    // Signed in: the server prices for this customer's discount tier (the same price it will charge).
-    { auth: true },
-  ).then((data) => Object.values(data ?? {}));
+  // Signed in: the server prices for this customer's discount tier (the same price it will charge).
+  api("GET /api/sms/price", { query: { id: countryId, provider }, auth: true }).then((byService) => Object.values(byService));
 
 /**
  * GET /api/sms/public-prices: the public price page's list, the starter tier's prices whoever asks (sent without the
  * token, so every visitor shares the edge's cached copy).
  */
 export const getPublicPrices = (provider: SmsProviderName, countryId: string) =>
-  apiFetch<SmsPublicPriceList>(`/api/sms/public-prices?provider=${encodeURIComponent(provider)}&country=${encodeURIComponent(countryId)}`);
+  api("GET /api/sms/public-prices", { query: { provider, country: countryId } });
 
 export const publicPricesQueryOptions = (provider: SmsProviderName, countryId: string) =>
   queryOptions({
@@ -55,25 +36,16 @@ export const publicPricesQueryOptions = (provider: SmsProviderName, countryId: s
     enabled: countryId !== "",
   });
 
-export const buyNumber = (body: SmsGetNumberRequest) =>
-  apiFetch<SmsGetNumberResponse>("/api/sms/get-number", { method: "POST", body, auth: true });
+export const buyNumber = (body: SmsGetNumberRequest) => api("POST /api/sms/get-number", { body, auth: true });
 
 /** Several numbers (2-5) for one service, each its own order. */
-export const buyNumbers = (body: SmsGetNumberRequest & { quantity: number }) =>
-  apiFetch<SmsGetNumbersResponse>("/api/sms/get-numbers", { method: "POST", body, auth: true });
+export const buyNumbers = (body: SmsGetNumberRequest & { quantity: number }) => api("POST /api/sms/get-numbers", { body, auth: true });
 
-export const requestAnotherSmsCode = (requestId: string) =>
-  apiFetch<SmsAnotherCodeResponse>("/api/sms/another-code", {
-    method: "POST",
-    body: { request_id: requestId },
-    auth: true,
-  });
+export const requestAnotherSmsCode = (requestId: string) => api("POST /api/sms/another-code", { body: { request_id: requestId }, auth: true });
 
-export const getSmsStatus = (requestId: string) =>
-  apiFetch<SmsStatusResponse>(`/api/sms/status/${encodeURIComponent(requestId)}`, { auth: true });
+export const getSmsStatus = (requestId: string) => api("GET /api/sms/status/:request_id", { params: { request_id: requestId }, auth: true });
 
-export const cancelSmsRequest = (requestId: string) =>
-  apiFetch<SmsCancelResponse>("/api/sms/cancel", { method: "POST", body: { request_id: requestId }, auth: true });
+export const cancelSmsRequest = (requestId: string) => api("POST /api/sms/cancel", { body: { request_id: requestId }, auth: true });
 
 /** Spec section 9: country cache 300000 ms. */
 export const smsCountriesQueryOptions = (provider: SmsProviderName) =>
@@ -93,12 +65,12 @@ export const smsPricesQueryOptions = (provider: SmsProviderName, countryId: stri
     enabled: countryId !== "",
   });
 
-/** Whether an order's `sms` value is final: a code or one of the two failure texts. */
+/** Whether this order needs no more polling: the server's phase says it ended, or its chain named the next order. */
 export function isSmsSettled(status: SmsStatusResponse | undefined): boolean {
   if (!status) return false;
-  // A "try another number" route that ended while the next one is being bought: keep looking until it is named.
-  if (status.chain?.moving_on && !status.chain.next_request_id) return false;
-  return status.sms != null || (status.state !== "waiting" && status.state !== "pending");
+  // A "try another number" route the chain moved on from: the screen follows the next order, this one is over.
+  if (status.chain?.next_request_id) return true;
+  return status.phase !== "waiting";
 }
 
 /**
@@ -155,7 +127,7 @@ export function useCancelSmsRequest() {
 export const favouritesQueryOptions = () =>
   queryOptions({
     queryKey: queryKeys.smsFavourites,
-    queryFn: () => apiFetch<SmsFavouritesResponse>("/api/sms/favourites", { auth: true }).then((r) => r.favourites),
+    queryFn: () => api("GET /api/sms/favourites", { auth: true }).then((r) => r.favourites),
     // Read again on every mount: the persisted cache is written at most once a second, so a reload right after a star
     // restored the list from before it (and a star made on another device showed only a minute later).
     staleTime: 0,
@@ -167,7 +139,7 @@ export function useToggleFavourite() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: SmsFavourite & { starred: boolean }) =>
-      apiFetch<SmsFavouritesResponse>("/api/sms/favourites", { method: "PUT", body, auth: true }).then((r) => r.favourites),
+      api("PUT /api/sms/favourites", { body, auth: true }).then((r) => r.favourites),
     onSuccess: (favourites) => qc.setQueryData(favouritesQueryOptions().queryKey, favourites),
   });
 }
@@ -175,8 +147,7 @@ export function useToggleFavourite() {
 export const smsCompareQueryOptions = (provider: SmsProviderName, serviceId: string) =>
   queryOptions({
     queryKey: queryKeys.smsCompare(provider, serviceId),
-    queryFn: () =>
-      apiFetch<SmsCompareResponse>(`/api/sms/compare?provider=${encodeURIComponent(provider)}&service=${encodeURIComponent(serviceId)}`, { auth: true }),
+    queryFn: () => api("GET /api/sms/compare", { query: { provider, service: serviceId }, auth: true }),
     staleTime: 120_000,
     enabled: serviceId !== "",
   });

@@ -1,16 +1,11 @@
 import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Transaction } from "../../schema/wallet";
 import { getUser } from "../lib/session";
 import { pollEvery } from "../realtime/status";
-import { apiFetch } from "./client";
+import { api } from "./client";
 import * as queryKeys from "./keys";
 
-/** GET /api/user-balance: the wallet balance in naira; a missing field reads as 0 (spec: Balance). */
-export const getBalance = () =>
-  apiFetch<{ balance?: number }>("/api/user-balance", { auth: true }).then((res) => {
-    const n = Number(res?.balance ?? 0);
-    return Number.isFinite(n) ? n : 0;
-  });
+/** GET /api/user-balance: the wallet balance in naira. */
+export const getBalance = () => api("GET /api/user-balance", { auth: true }).then((res) => res.balance);
 
 /** Spec section 9: balance fresh 10 s, refetched every 30 s and on window focus, up to 3 retries. */
 export const balanceQueryOptions = () =>
@@ -27,8 +22,7 @@ export const balanceQueryOptions = () =>
 export const useBalance = () => useQuery({ ...balanceQueryOptions(), enabled: Boolean(getUser()?.userId) });
 
 /** GET /api/get-transaction: the caller's history, newest first (docs/api.md). */
-export const getTransactions = () =>
-  apiFetch<Transaction[]>("/api/get-transaction", { auth: true }).then((res) => (Array.isArray(res) ? res : []));
+export const getTransactions = () => api("GET /api/get-transaction", { auth: true });
 
 /** Spec section 9: transactions refetched every 5 s, always stale, not on window focus. */
 export const TRANSACTIONS_POLL_MS = 5000;

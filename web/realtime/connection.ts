@@ -1,11 +1,8 @@
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
-import { apiFetch } from "../api/client";
+import { api } from "../api/client";
+import type { RealtimeToken } from "../../schema/web-api";
 
-export interface RealtimeTokenResponse {
-  token: string;
-  /** The room's path on this origin, e.g. /parties/notification-room/<userId>. */
-  url: string;
-}
+export type RealtimeTokenResponse = RealtimeToken;
 
 export interface RealtimeHandlers {
   onMessage(data: unknown): void;
@@ -24,7 +21,7 @@ export interface RealtimeOptions {
   maxReconnectionDelay?: number;
 }
 
-export const fetchRealtimeToken = () => apiFetch<RealtimeTokenResponse>("/api/realtime-token", { auth: true });
+export const fetchRealtimeToken = () => api("GET /api/realtime-token", { auth: true });
 
 /** ws(s)://<this host><room path>?token=..., on the page's own origin (the worker serves the rooms). */
 export function socketUrl(location: Pick<Location, "protocol" | "host">, res: RealtimeTokenResponse): string {

@@ -1,3 +1,5 @@
+import { D1_BOOKMARK_HEADER } from "../../schema/constants";
+
 /**
  * Every request's D1 runs in a D1 session (Sessions API, https://developers.cloudflare.com/d1/best-practices/read-replication/),
  * so read replicas can serve what may be slightly stale while a customer always reads their own writes (issue 30):
@@ -10,7 +12,7 @@
  * Every answer carries the session's bookmark after the request's own writes. Durable Objects, the sweep and the
  * sandbox simulators keep the plain binding (the primary).
  */
-export const BOOKMARK_HEADER = "x-d1-bookmark";
+export const BOOKMARK_HEADER = D1_BOOKMARK_HEADER;
 
 /** D1's bookmarks are opaque, lexicographically sortable strings of hex groups; anything else is ignored, never sent to D1. */
 const BOOKMARK = /^[0-9a-f]{1,64}(-[0-9a-f]{1,64}){0,7}$/i;

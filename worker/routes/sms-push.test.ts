@@ -42,7 +42,7 @@ describe("pushed SMS codes (DaisySMS webhook)", () => {
     await pollSmsOrderTick(smsDeps(env), orderId); // the poller's next tick finds it settled and changes nothing
     expect(await orderOf(orderId)).toEqual(order);
     const status = await api(`/api/sms/status/${orderId}`, { token: user.token });
-    expect(status.data).toMatchObject({ status: "completed", state: "used", sms: order!.code, refunded: false });
+    expect(status.data).toMatchObject({ status: "completed", state: "used", phase: "received", sms: order!.code, refunded: false });
     expect(await refundsOf(orderId)).toBe(0);
     await expectLedgerBalanced();
   });

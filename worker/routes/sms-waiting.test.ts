@@ -28,6 +28,7 @@ describe("waiting for a code", () => {
     expect(first.status).toBe(200);
     const status = await api(`/api/sms/status/${first.data.phone.request_id}`, { token: user.token });
     expect(status.data.status).toBe("waiting");
+    expect(status.data.phase).toBe("waiting");
     const refundAt = Date.parse(status.data.refund_at);
     // 15 polls of 6 s left: about 90 s from now, on the server's clock.
     expect(refundAt).toBeGreaterThanOrEqual(before + 89_000);

@@ -221,6 +221,8 @@ describe("status, cancel, refund-user and orders", () => {
     expect(again.data.status).toBe("cancelled");
     const state = await api("/api/refund-user", { token: user.token, json: { request_id: orderId, cost: 999999 } });
     expect(state.data).toEqual({ request_id: orderId, status: "cancelled", refunded: true, amount: 120 }); // $0.05 × 1600 × 1.5
+    // Issue 29: what the customer sees, decided by the server.
+    expect((await api(`/api/sms/status/${orderId}`, { token: user.token })).data).toMatchObject({ state: "cancelled", phase: "cancelled" });
     expect(await balanceOf(user.id)).toBe(500_000);
     expect((await ledgerRows(user.id)).filter((r) => r.kind === "refund")).toHaveLength(1);
     await expectLedgerBalanced();
@@ -233,6 +235,7 @@ describe("status, cancel, refund-user and orders", () => {
     const cancel = await api("/api/sms/cancel", { token: user.token, json: { request_id: orderId } });
     expect(cancel.status).toBe(409);
     expect(cancel.data).toMatchObject({ status: "used", refunded: false, sms: expect.stringMatching(/^\d{6}$/) });
+    expect((await api(`/api/sms/status/${orderId}`, { token: user.token })).data).toMatchObject({ phase: "received", sms_code: cancel.data.sms });
     expect(await balanceOf(user.id)).toBe(380_000);
     await stopPoller(orderId);
     await expectLedgerBalanced();

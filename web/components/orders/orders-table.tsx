@@ -1,7 +1,6 @@
 import { Copy } from "lucide-react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { formatNaira } from "../../../schema/money";
-import { SMS_ERROR_TEXT, SMS_TIMEOUT_TEXT } from "../../../schema/constants";
 import type { OrderRow } from "../../../schema/sms";
 import { copyText } from "../../lib/clipboard";
 import { cn } from "../../lib/cn";
@@ -12,8 +11,6 @@ import { orderStatusLabel, orderStatusVariant } from "./status-style";
 
 /** Statuses in which a code may still come: only these rows say 'Waiting...' (a cancelled order is not waiting). */
 const LIVE_STATUSES = new Set(["waiting", "pending", "active"]);
-/** The failure texts the server stores in `sms` instead of a code. */
-const FAILURE_TEXTS = new Set<string | null>([SMS_TIMEOUT_TEXT, SMS_ERROR_TEXT]);
 
 /** Narrower than this, each order is a card (eight columns cannot fit a phone). */
 export const ORDER_CARDS_QUERY = "(max-width: 639px)";
@@ -33,7 +30,8 @@ function CopyButton({ value, label, message }: { value: string; label: string; m
 }
 
 function CodeCell({ order }: { order: OrderRow }) {
-  if (order.sms && !FAILURE_TEXTS.has(order.sms)) {
+  // A row's `sms` is its code or null (services/sms/sms-views.ts toSmsOrderRows, rent/rental-views.ts): never a failure text.
+  if (order.sms) {
     return (
       <span className="inline-flex items-center gap-1">
         <span className="font-mono font-semibold">{order.sms}</span>

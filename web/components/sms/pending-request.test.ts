@@ -6,7 +6,7 @@ import {
   PENDING_MAX_AGE_MS,
   PENDING_SMS_KEY,
   savePendingRequest,
-  updatePendingSms,
+  updatePendingOrder,
   usePendingRequest,
   type PendingSmsRequest,
 } from "./pending-request";
@@ -35,15 +35,20 @@ describe("pending SMS request", () => {
     expect(loadPendingRequest()).toBeNull();
     localStorage.setItem(PENDING_SMS_KEY, JSON.stringify({ number: "x" }));
     expect(loadPendingRequest()).toBeNull();
+    // A phase this version does not know is dropped (the server's next answer says where the order stands).
+    localStorage.setItem(PENDING_SMS_KEY, JSON.stringify({ ...request(), phase: "done-ish" }));
+    expect(loadPendingRequest()?.phase).toBeUndefined();
     savePendingRequest(request({ createdAt: Date.now() - PENDING_MAX_AGE_MS - 1 }));
     expect(loadPendingRequest()).toBeNull();
     expect(localStorage.getItem(PENDING_SMS_KEY)).toBeNull();
   });
 
-  it("records the code and clears only its own request", () => {
+  it("records the server's phase and code, and clears only its own request", () => {
     savePendingRequest(request());
-    updatePendingSms("ord_1", "123456");
-    expect(loadPendingRequest()?.sms).toBe("123456");
+    updatePendingOrder("ord_1", { phase: "received", sms: "123456" });
+    expect(loadPendingRequest()).toMatchObject({ sms: "123456", phase: "received" });
+    updatePendingOrder("another", { phase: "timeout", sms: null });
+    expect(loadPendingRequest()).toMatchObject({ sms: "123456", phase: "received" });
     clearPendingRequest("another");
     expect(loadPendingRequest()).not.toBeNull();
     clearPendingRequest("ord_1");

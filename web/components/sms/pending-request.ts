@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from "react";
+import { SMS_PHASES, type SmsPhase } from "../../../schema/constants";
 
 /**
  * The spec's cached pending SMS request, kept in localStorage so it survives a reload and is shared with a second tab
@@ -12,6 +13,8 @@ export type PendingSmsRequest = {
   /** Naira, as the server charged it. */
   cost: number;
   sms: string | null;
+  /** The server's phase when this browser last read it (issue 29), shown after a reload until the server answers. */
+  phase?: SmsPhase;
   createdAt: number;
   /**
    * The customer's other numbers, each its own order and its own entry in the same dialog: those bought with it
@@ -44,6 +47,7 @@ function parse(raw: string | null, now: number): PendingSmsRequest | null {
       purchased_number: String(value.purchased_number ?? value.number ?? ""),
       cost: Number(value.cost ?? 0),
       sms: typeof value.sms === "string" ? value.sms : null,
+      phase: (SMS_PHASES as readonly unknown[]).includes(value.phase) ? value.phase : undefined,
       createdAt: value.createdAt,
       others: Array.isArray(value.others)
         ? value.others
@@ -82,11 +86,11 @@ export function savePendingRequest(request: PendingSmsRequest): void {
   emit();
 }
 
-/** Records the code or failure text on the cached request (the spec keeps `sms` there). */
-export function updatePendingSms(requestId: string, sms: string | null): void {
+/** Records the server's phase and `sms` (the code or failure text: the spec keeps `sms` there) on the cached request. */
+export function updatePendingOrder(requestId: string, order: { phase: SmsPhase; sms: string | null }): void {
   const current = loadPendingRequest();
-  if (!current || current.request_id !== requestId || current.sms === sms) return;
-  savePendingRequest({ ...current, sms });
+  if (!current || current.request_id !== requestId || (current.sms === order.sms && current.phase === order.phase)) return;
+  savePendingRequest({ ...current, sms: order.sms, phase: order.phase });
 }
 
 export function clearPendingRequest(requestId?: string): void {

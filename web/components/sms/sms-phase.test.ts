@@ -1,45 +1,39 @@
 import { describe, expect, it } from "vitest";
-import { SMS_ERROR_TEXT, SMS_TIMEOUT_TEXT } from "../../../schema/constants";
-import { movingOn, smsCode, smsPhase } from "./sms-phase";
+import { SMS_TIMEOUT_TEXT } from "../../../schema/constants";
+import { smsCode, smsPhase } from "./sms-phase";
 
+// Issue 29: the screen shows the server's `phase` as sent; it never reads where an order stands from its texts.
 describe("smsPhase", () => {
-  it("waits while the server has no code", () => {
-    expect(smsPhase({ state: "waiting", sms: null })).toBe("waiting");
+  it("is the server's phase as sent", () => {
+    expect(smsPhase({ phase: "waiting", sms: null })).toBe("waiting");
+    expect(smsPhase({ phase: "timeout", sms: SMS_TIMEOUT_TEXT })).toBe("timeout");
+    expect(smsPhase({ phase: "cancelled", sms: null })).toBe("cancelled");
+    // A text that looks like a failure does not decide anything: the phase does.
+    expect(smsPhase({ phase: "waiting", sms: SMS_TIMEOUT_TEXT })).toBe("waiting");
+  });
+
+  it("before the server answers: the phase this browser last read, else waiting", () => {
     expect(smsPhase(undefined, null)).toBe("waiting");
+    expect(smsPhase(undefined, { sms: "654321" })).toBe("waiting");
+    expect(smsPhase(undefined, { phase: "received", sms: "654321" })).toBe("received");
+    expect(smsPhase(undefined, { phase: "error", sms: null })).toBe("error");
   });
 
-  it("shows the code once it came, from the server or the cache", () => {
-    expect(smsPhase({ state: "used", sms: "123456" })).toBe("received");
-    expect(smsCode({ state: "used", sms: "123456", sms_code: "123456" })).toBe("123456");
-    expect(smsPhase(undefined, "654321")).toBe("received");
-    expect(smsCode(undefined, "654321")).toBe("654321");
+  it("lets the server's answer override a stale cached phase", () => {
+    expect(smsPhase({ phase: "waiting", sms: null }, { phase: "received", sms: "111111" })).toBe("waiting");
+  });
+});
+
+describe("smsCode", () => {
+  it("is the code once received, from the server or the cache", () => {
+    expect(smsCode({ phase: "received", sms: "123456", sms_code: "123456" })).toBe("123456");
+    expect(smsCode({ phase: "received", sms: null, sms_code: "123456" })).toBe("123456");
+    expect(smsCode(undefined, { phase: "received", sms: "654321" })).toBe("654321");
   });
 
-  it("reads the two failure texts and statuses", () => {
-    expect(smsPhase({ state: "timeout", sms: SMS_TIMEOUT_TEXT })).toBe("timeout");
-    expect(smsPhase({ state: "error", sms: SMS_ERROR_TEXT })).toBe("error");
-    expect(smsPhase(undefined, SMS_TIMEOUT_TEXT)).toBe("timeout");
-    expect(smsPhase({ state: "timeout", sms: null })).toBe("timeout");
-    expect(smsCode({ state: "timeout", sms: SMS_TIMEOUT_TEXT })).toBeNull();
-  });
-
-  it("reports a cancel, but a code that came during the cancel wins", () => {
-    expect(smsPhase({ state: "cancelled", sms: null })).toBe("cancelled");
-    expect(smsPhase({ state: "used", sms: "777777" })).toBe("received");
-  });
-
-  it("a 'try another number' route that gave no code is still waiting for the customer until the chain ends", () => {
-    const chain = { id: "c1", step: 1, max_routes: 3, cap: 200, status: "active" as const, next_request_id: null, moving_on: true };
-    expect(smsPhase({ state: "timeout", sms: SMS_TIMEOUT_TEXT, chain })).toBe("waiting");
-    expect(movingOn({ state: "timeout", sms: SMS_TIMEOUT_TEXT, chain: { ...chain, moving_on: false, next_request_id: "o2" } })).toBe(true);
-    // No route left: the timeout is the end, shown as such.
-    expect(smsPhase({ state: "timeout", sms: SMS_TIMEOUT_TEXT, chain: { ...chain, status: "ended", moving_on: false } })).toBe("timeout");
-    // A code on the live route, or the customer's cancel, is never hidden.
-    expect(smsPhase({ state: "used", sms: "123456", chain })).toBe("received");
-    expect(smsPhase({ state: "cancelled", sms: null, chain })).toBe("cancelled");
-  });
-
-  it("lets the server's answer override a stale cached value", () => {
-    expect(smsPhase({ state: "waiting", sms: null }, "111111")).toBe("waiting");
+  it("is nothing in any other phase", () => {
+    expect(smsCode({ phase: "timeout", sms: SMS_TIMEOUT_TEXT })).toBeNull();
+    expect(smsCode({ phase: "waiting", sms: null })).toBeNull();
+    expect(smsCode(undefined, { sms: "654321" })).toBeNull();
   });
 });

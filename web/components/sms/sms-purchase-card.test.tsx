@@ -110,9 +110,9 @@ describe("several numbers with 'try another number'", () => {
   it("the other numbers follow their own chain: one that moved on shows its next number, waiting, not a timeout", async () => {
     const chain = { id: "ord_2", step: 1, max_routes: 3, cap: 1200, status: "active", moving_on: false };
     statusById = {
-      ord_2: { state: "timeout", sms: "SMS polling timed out, code not sent.", number: "+15550000002", chain: { ...chain, next_request_id: "ord_7" } },
-      ord_7: { state: "used", sms: "731904", sms_code: "731904", number: "+2347012345678", chain: { ...chain, step: 2, status: "ended", next_request_id: null } },
-      ord_3: { state: "waiting", sms: null, number: "+15550000003", chain: null },
+      ord_2: { state: "timeout", phase: "waiting", sms: "SMS polling timed out, code not sent.", number: "+15550000002", chain: { ...chain, next_request_id: "ord_7" } },
+      ord_7: { state: "used", phase: "received", sms: "731904", sms_code: "731904", number: "+2347012345678", chain: { ...chain, step: 2, status: "ended", next_request_id: null } },
+      ord_3: { state: "waiting", phase: "waiting", sms: null, number: "+15550000003", chain: null },
     };
     render(wrap(<OtherNumbers others={[{ request_id: "ord_2", number: "+15550000002" }, { request_id: "ord_3", number: "+15550000003" }]} />));
     expect(await screen.findAllByTestId("sms-other-number")).toHaveLength(2);

@@ -7,7 +7,7 @@ import { loadPendingRequest, savePendingRequest } from "./pending-request";
 import { CANCEL_FLAG_MS, useActiveSmsRequest } from "./use-active-sms-request";
 
 // The server, as far as this hook sees it: a status answer and a cancel answer per test.
-let statusBody: unknown = { state: "waiting", sms: null };
+let statusBody: unknown = { state: "waiting", phase: "waiting", sms: null };
 let cancelStatus = 200;
 const calls: string[] = [];
 /** Status answers for other orders than the restored one (a chain's next number). */
@@ -32,7 +32,7 @@ function wrapper({ children }: { children: ReactNode }) {
 }
 
 beforeEach(() => {
-  statusBody = { state: "waiting", sms: null };
+  statusBody = { state: "waiting", phase: "waiting", sms: null };
   cancelStatus = 200;
   statusById = {};
   calls.length = 0;
@@ -57,7 +57,7 @@ describe("useActiveSmsRequest", () => {
   });
 
   it("shows a code the server has, and keeps it in the cached request", async () => {
-    statusBody = { state: "used", sms: "482913", sms_code: "482913" };
+    statusBody = { state: "used", phase: "received", sms: "482913", sms_code: "482913" };
     const { result } = renderHook(() => useActiveSmsRequest(), { wrapper });
     await waitFor(() => expect(result.current.shown?.phase).toBe("received"));
     expect(result.current.shown?.code).toBe("482913");
@@ -82,8 +82,8 @@ describe("useActiveSmsRequest", () => {
 
   it("'try another number': while the next number is bought it stays waiting, then follows it in the same dialog", async () => {
     const chain = { id: "ord_9", step: 1, max_routes: 3, cap: 200, status: "active", next_request_id: null, moving_on: true };
-    statusBody = { state: "timeout", sms: "SMS polling timed out, code not sent.", number: "+1555", chain };
-    statusById = { ord_10: { state: "waiting", sms: null, number: "+2347000000001", chain: { ...chain, step: 2, moving_on: false } } };
+    statusBody = { state: "timeout", phase: "waiting", sms: "SMS polling timed out, code not sent.", number: "+1555", chain };
+    statusById = { ord_10: { state: "waiting", phase: "waiting", sms: null, number: "+2347000000001", chain: { ...chain, step: 2, moving_on: false } } };
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     const own = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
     const { result } = renderHook(() => useActiveSmsRequest(), { wrapper: own });

@@ -8,7 +8,7 @@ import {
   clearPendingRequest,
   MAX_OTHER_REQUESTS,
   savePendingRequest,
-  updatePendingSms,
+  updatePendingOrder,
   usePendingRequest,
   type PendingSmsRequest,
 } from "./pending-request";
@@ -53,8 +53,8 @@ export function useActiveSmsRequest() {
   // What the number-and-code box keeps showing after the dialog is dismissed.
   const [lastShown, setLastShown] = useState<ShownRequest | null>(null);
 
-  const phase = pending ? smsPhase(order.data, pending.sms) : null;
-  const code = pending ? smsCode(order.data, pending.sms) : null;
+  const phase = pending ? smsPhase(order.data, pending) : null;
+  const code = pending ? smsCode(order.data, pending) : null;
 
   // A new or restored request (this tab, a reload, or another tab) opens the dialog.
   const requestId = pending?.request_id ?? null;
@@ -66,8 +66,7 @@ export function useActiveSmsRequest() {
   const previousPhase = useRef<SmsPhase | null>(null);
   useEffect(() => {
     if (!pending || !phase) return;
-    const serverSms = order.data?.sms ?? null;
-    if (order.data) updatePendingSms(pending.request_id, serverSms);
+    if (order.data) updatePendingOrder(pending.request_id, { phase: order.data.phase, sms: order.data.sms });
     if (phase !== previousPhase.current && phase !== "waiting") {
       void invalidateMoney(qc);
       if (phase === "cancelled") {
@@ -94,7 +93,7 @@ export function useActiveSmsRequest() {
         const from = order.data?.country;
         const switchedFrom = from && next.country && from !== next.country ? from : undefined;
         // The other numbers of a several-at-once purchase stay listed: each follows its own chain (other-numbers.tsx).
-        savePendingRequest({ ...pending, request_id: nextId, debitRef: `buy:${nextId}`, number: next.number, purchased_number: next.number, sms: null, createdAt: Date.now(), switchedFrom });
+        savePendingRequest({ ...pending, request_id: nextId, debitRef: `buy:${nextId}`, number: next.number, purchased_number: next.number, sms: null, phase: undefined, createdAt: Date.now(), switchedFrom });
         void invalidateMoney(qc);
       },
       () => undefined,

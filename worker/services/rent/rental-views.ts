@@ -2,6 +2,7 @@ import { and, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
 import type { RentalStatus } from "../../../schema/constants";
 import { koboToNaira } from "../../../schema/money";
 import { formatRentDuration, RENT_CANCEL_WINDOW_MS, type RentalMessageView, type RentalView } from "../../../schema/rentals";
+import type { OrderRow } from "../../../schema/sms";
 import type { Db } from "../../db/client";
 import { rentalMessages, rentals, users } from "../../db/tables";
 import { AppError } from "../../lib/errors";
@@ -116,9 +117,10 @@ export function rentalOrderRowsQuery(db: Db, userId: string) {
     .limit(200);
 }
 
-export function toRentalOrderRows(rows: Awaited<ReturnType<typeof rentalOrderRowsQuery>>) {
+export function toRentalOrderRows(rows: Awaited<ReturnType<typeof rentalOrderRowsQuery>>): OrderRow[] {
   const now = Date.now();
-  return rows.map(({ rental, code, balanceKobo }) => ({
+  // The query already leaves out rentals without a number; this says so to the type (OrderRow's number is a string).
+  return rows.flatMap(({ rental, code, balanceKobo }) => (rental.number === null ? [] : [{
     kind: "rental" as const,
     reference_code: rental.id,
     purchased_number: rental.number,
@@ -133,7 +135,7 @@ export function toRentalOrderRows(rows: Awaited<ReturnType<typeof rentalOrderRow
     expires_at: iso(rental.expiresAt),
     sms_count: rental.smsCount,
     can_cancel: canCancel(rental, now),
-  }));
+  }]));
 }
 
 /** One page of the caller's rentals, newest first, optionally in one status (GET /api/v1/rentals; as smsOrdersPage). */

@@ -145,6 +145,8 @@ describe("code or next route: the money", () => {
     // The dialog follows the chain: the first order names the next one.
     const status = await api(`/api/sms/status/${orderId}`, { token: user.token });
     expect(status.data.chain).toMatchObject({ id: orderId, step: 1, status: "active", next_request_id: second.id, moving_on: false });
+    // Issue 29: the route that gave no code is not an end the customer sees; they follow next_request_id.
+    expect(status.data.phase).toBe("waiting");
 
     dynamic.status.set(await upstreamIdOf(second.id), { state: "code", code: "424242" });
     await pollSmsOrderTick(smsDeps(env), second.id);

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, lt, or, type SQL } from "drizzle-orm";
 import { koboToNaira } from "../../../schema/money";
-import { smsClientStatus, type OrderRow, type SmsHoldTime, type SmsRefundStateResponse, type SmsStatusResponse } from "../../../schema/sms";
-import { REFUNDED_SMS_STATUSES, SMS_ERROR_TEXT, SMS_TIMEOUT_TEXT, type SmsOrderStatus } from "../../../schema/constants";
+import { smsClientStatus, type OrderRow, type SmsChainState, type SmsHoldTime, type SmsRefundStateResponse, type SmsStatusResponse } from "../../../schema/sms";
+import { REFUNDED_SMS_STATUSES, SMS_ERROR_TEXT, SMS_TIMEOUT_TEXT, type SmsOrderStatus, type SmsPhase } from "../../../schema/constants";
 import type { Db } from "../../db/client";
 import { smsOrderCodes, smsOrders } from "../../db/tables";
 import { AppError } from "../../lib/errors";
@@ -39,11 +39,13 @@ export async function smsOrderStatus(deps: SmsDeps, userId: string, orderId: str
   const supportsAnotherCode = Boolean(upstreamFor(deps, order).requestAnotherCode);
   const messages = await orderMessages(db, order.id);
   const codes = messages.map((m) => m.code);
+  const chain = await chainStateFor(db, order);
   return {
     request_id: order.id,
     // The original client's words (a stored code is "completed"), our own state beside them (issue 27).
     status: smsClientStatus(order.status),
     state: order.status,
+    phase: smsOrderPhase(order.status, chain),
     attempts: order.attempts,
     elapsed_seconds: elapsedSeconds(order, deps.clock.now()),
     number: order.number,
@@ -56,12 +58,27 @@ export async function smsOrderStatus(deps: SmsDeps, userId: string, orderId: str
     can_request_another_code: canRequestAnotherCode(order, deps.clock.now()),
     // Free where it exists: only a number that stayed open after its code (the provider supports it) can have one.
     another_code_price: supportsAnotherCode ? 0 : null,
-    chain: await chainStateFor(db, order),
+    chain,
     refund_at: await refundAt(db, order, deps.clock.now()),
     sms_text: order.status === "used" ? (messages.at(-1)?.text ?? null) : null,
     country: order.countryName,
     provider: order.provider === "Dynamic" ? "Dynamic" : "Swift",
   };
+}
+
+/**
+ * What the customer sees of an order (schema/constants.ts SMS_PHASES), from our state alone: the one place it is
+ * decided. A stored code wins over everything (a code that came during a cancel is the customer's, and was charged);
+ * a route of "try another number" that ended without a code while the chain moves on is still "waiting" for the
+ * customer, who follows `chain.next_request_id`; a customer's cancel is shown as such even inside a chain.
+ */
+export function smsOrderPhase(state: SmsOrderStatus, chain: Pick<SmsChainState, "next_request_id" | "moving_on"> | null): SmsPhase {
+  if (state === "used") return "received";
+  if (state === "cancelled") return "cancelled";
+  if (chain && (chain.next_request_id !== null || chain.moving_on)) return "waiting";
+  if (state === "timeout") return "timeout";
+  if (state === "error" || state === "failed") return "error";
+  return "waiting";
 }
 
 /** From the purchase to now while it is open, or to its last change once it ended (a code, a refund, a cancel). */
