@@ -18,7 +18,8 @@ import { costLimitInBatch, enforceCostLimit } from "./rate-limit";
 import { chainOrders, endChain, newChainValues, nextRoutes, readChain, routeKey, type NextRoute } from "./sms-chain";
 import { REFUNDED, findSmsOrder, orderCodes, ownSmsOrder, type SmsOrderRow } from "./sms-views";
 import { buyFaultCode, readOutcome, upstreamFor } from "./sms-upstream";
-import { pollerFor, purchaseNote, recordCode, settle } from "./sms-transitions";
+import { closeActivation, markAnotherCodeRequested, markReserved, pollerFor, purchaseNote, recordCode, settle } from "./sms-transitions";
+import { recordEvent } from "./kernel/outbox";
 
 /**
  * Receive SMS: the customer's commands (buy one or several numbers, cancel, request another code, complete), and the
@@ -179,12 +180,7 @@ async function reserveNumber(deps: SmsDeps, order: SmsOrderRow, offer: OfferForS
     throw new AppError(buyFaultCode(err.kind), reason, { phone: { error_msg: reason }, refunded: true, debitRef: `buy:${orderId}` });
   }
 
-  const [waiting] = await db
-    .update(smsOrders)
-    .set({ status: "waiting", upstreamId: activation.upstreamId, number: activation.number, updatedAt: deps.clock.now() })
-    .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "pending")))
-    .returning({ id: smsOrders.id });
-  if (!waiting) {
+  if (!(await markReserved(deps, orderId, activation))) {
     // Only the sweep moves a 'pending' order (after minutes): it was refunded already, so the number goes back too.
     await provider.cancel(activation.upstreamId).catch(() => undefined);
     throw new AppError("INVALID_STATE", "This order changed while it was being placed. Please check your orders.");
@@ -265,10 +261,7 @@ export async function requestAnotherCode(deps: SmsDeps, userId: string, orderId:
     if (err.transient) throw new AppError("UPSTREAM_UNAVAILABLE", err.message);
     throw new AppError("INVALID_STATE", "The provider would not send another code to this number. Please buy a new number.");
   }
-  await db
-    .update(smsOrders)
-    .set({ anotherCodeRequestedAt: now, updatedAt: now })
-    .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "used")));
+  await markAnotherCodeRequested(deps, orderId, now);
   try {
     const interval = (await getSetting(db, "sms_poll")).interval_ms;
     await pollerFor(deps, orderId).start(orderId, interval);
@@ -283,11 +276,7 @@ export async function completeSmsOrder(deps: SmsDeps, userId: string, orderId: s
   const db = deps.db;
   const order = await ownSmsOrder(db, userId, orderId);
   if (order.status !== "used") throw notCancellable(order);
-  const now = deps.clock.now();
-  await db
-    .update(smsOrders)
-    .set({ activationClosesAt: now, anotherCodeRequestedAt: null, updatedAt: now })
-    .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "used")));
+  await closeActivation(deps, orderId);
   if (order.upstreamId) await upstreamFor(deps, order).finish(order.upstreamId).catch(() => undefined);
   // Nothing is left for the poller: its alarm for the window's end would only complete the number a second time (and
   // every alarm set is billed as a row written). Best effort: a missed stop costs one harmless tick.
@@ -315,7 +304,12 @@ async function cancelChain(deps: SmsDeps, order: SmsOrderRow): Promise<SmsCancel
   const live = chain && chain.currentOrderId !== order.id ? await findSmsOrder(db, chain.currentOrderId) : order;
   if (live && (live.status === "waiting" || live.status === "used" || live.status === "cancelled")) return cancelOrder(deps, live);
   if (stopped || chain?.status === "cancelled") {
-    if (stopped) await deps.notify(order.userId, { kind: "sms.ended", orderId: live?.id ?? order.id, status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE });
+    if (stopped) {
+      // Between two routes: every charge was refunded with its route's own end, so this event moves no money.
+      const endedId = live?.id ?? order.id;
+      const ended = { kind: "sms.ended", orderId: endedId, status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE } as const;
+      await recordEvent(deps, { userId: order.userId, dedupe: `sms.ended:${endedId}:chain-cancelled`, message: ended, at: deps.clock.now() });
+    }
     return { status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE };
   }
   return cancelOrder(deps, live ?? order);
@@ -323,7 +317,6 @@ async function cancelChain(deps: SmsDeps, order: SmsOrderRow): Promise<SmsCancel
 
 async function cancelOrder(deps: SmsDeps, order: SmsOrderRow): Promise<SmsCancelResponse> {
   const db = deps.db;
-  const userId = order.userId;
   const orderId = order.id;
   if (order.status === "cancelled") return { status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE };
   if (order.status !== "waiting") throw notCancellable(order);
@@ -361,8 +354,8 @@ async function cancelOrder(deps: SmsDeps, order: SmsOrderRow): Promise<SmsCancel
     }
   }
 
-  if (await settle(deps, order, "cancelled", "waiting", "cancelled by the customer")) {
-    await deps.notify(userId, { kind: "sms.ended", orderId, status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE });
+  const ended = { kind: "sms.ended", orderId, status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE } as const;
+  if (await settle(deps, order, "cancelled", "waiting", "cancelled by the customer", ended)) {
     await pollerFor(deps, orderId)
       .stop()
       .catch(() => undefined);

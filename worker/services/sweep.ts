@@ -4,7 +4,8 @@ import { configFor } from "../config";
 import { log } from "../lib/log";
 import { runPaymentSweep } from "./payments";
 import { runTransferSweep } from "./bank-transfers";
-import { rentalDeps, smsDeps } from "./deps";
+import { eventDeps, rentalDeps, smsDeps } from "./deps";
+import { purgeOutbox, sweepOutbox } from "./kernel/outbox";
 import { sweepAccountRows } from "./account-sweep";
 import { purgeIdempotencyKeys } from "./api-v1";
 import { notifyOperators } from "./operator-actions";
@@ -61,6 +62,15 @@ export async function runScheduledSweep(env: Env): Promise<void> {
     await runTransferSweep(env);
   } catch (err) {
     log("error", "transfer sweep failed", { error: err instanceof Error ? err.message : String(err) });
+  }
+  // Events a worker wrote with its money but stopped before delivering, and webhook deliveries whose wake-up was lost
+  // (services/kernel/outbox.ts). After the money sweeps above, whose own events they deliver at once.
+  try {
+    const result = await sweepOutbox(eventDeps(env));
+    if (result.delivered > 0) log("info", "outbox sweep delivered events left pending", result);
+    await purgeOutbox(getDb(env.DB), Date.now());
+  } catch (err) {
+    log("error", "outbox sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }
   // Open operator consoles refresh their overview with what the sweep (and everything since) changed.
   try {

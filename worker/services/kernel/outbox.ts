@@ -151,6 +151,16 @@ export async function deliverEvents(deps: EventDeps, userId: string): Promise<vo
   }
 }
 
+/**
+ * Writes one event on its own and delivers it: for a happening that is no money transition's (a rental's new SMS) or
+ * whose words are known only after its batch (a chain's route end names the next route, bought after the refund).
+ * The write is durable before any delivery; a worker stopped after it leaves the event to the sweep.
+ */
+export async function recordEvent(deps: EventDeps, event: OutboxEvent, ...guards: SQL[]): Promise<void> {
+  await outboxInsert(deps.db, event, ...guards).run();
+  await deliverEvents(deps, event.userId);
+}
+
 /** Events this old still pending were left by a worker that stopped after its batch (a live one delivers at once). */
 export const OUTBOX_GRACE_MS = 10_000;
 
