@@ -204,6 +204,19 @@ export function manualEntrySql(entry: ManualEntry): AdminStatement[] {
       supportNote(entry.amountKobo, message),
       now,
     ),
+    // The customer's balance.changed (screens and developer webhooks), written with the ledger row or not at all: the
+    // outbox (services/kernel/outbox.ts, decision 040) delivers it, or the cron sweep does after a CLI run.
+    statement(
+      `INSERT INTO outbox_events (id, user_id, kind, message, dedupe_key, balance_kobo, created_at, delivered_at)
+       SELECT ?, id, 'balance.changed', '{"kind":"balance.changed"}', ?, balance_kobo, ?, NULL FROM users
+        WHERE id = ? AND EXISTS (SELECT 1 FROM ledger WHERE key = ?)
+       ON CONFLICT(dedupe_key) DO NOTHING;`,
+      `ev_${crypto.randomUUID().replaceAll("-", "")}`,
+      `balance.changed:${key}`,
+      now,
+      entry.userId,
+      key,
+    ),
   ];
 }
 

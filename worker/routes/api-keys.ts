@@ -7,8 +7,8 @@ import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { createApiKey, listApiKeys, ownApiKey, revokeApiKey, sandboxBalanceKobo, toApiKeyView, topUpSandbox } from "../services/api-keys";
 import { requireVerifiedEmail } from "../services/email-verification";
-import { notify } from "../services/notify";
-import { sandboxUserIdFor } from "../services/sandbox-accounts";
+import { eventDeps } from "../services/deps";
+import { deliverEvents } from "../services/kernel/outbox";
 import { requireFreshSecondFactor, requireReauthentication } from "../services/step-up";
 import { resendWebhookEvent, setWebhookUrl, webhookLog } from "../services/webhooks";
 
@@ -42,10 +42,10 @@ export const apiKeyRoutes = new Hono<AppEnv>()
   /** Free test money: it exists only in the sandbox account and buys only sandbox numbers. */
   .post("/keys/sandbox/top-up", validate("json", sandboxTopUpSchema), async (c) => {
     const db = getDb(c.env.DB);
-    await topUpSandbox(db, c.var.user, nairaToKobo(c.req.valid("json").amount));
+    const sandboxUserId = await topUpSandbox(db, c.var.user, nairaToKobo(c.req.valid("json").amount));
     const balance = koboToNaira(await sandboxBalanceKobo(db, c.var.user));
-    // Test keys' webhooks hear of it like a real deposit (balance.changed).
-    await notify(c.env, sandboxUserIdFor(c.var.user.id), { kind: "balance.changed", balance });
+    // Test keys' webhooks hear of it like a real deposit (balance.changed, written with the ledger row).
+    await deliverEvents(eventDeps(c.env), sandboxUserId);
     return c.json({ balance });
   })
 

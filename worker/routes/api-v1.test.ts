@@ -16,7 +16,7 @@ import { IDEMPOTENCY_IN_FLIGHT_MS } from "../services/api-v1";
 import { sha256Hex } from "../services/password-reset";
 import { overrideUpstreamsForTests } from "../providers/test-seams";
 import { rentalDeps, smsDeps } from "../services/deps";
-import { deliveryFor } from "../services/webhooks";
+import { deliveryFor } from "../services/developer/webhook-events";
 import { createApp } from "../app";
 import { NO_RENT_STOCK_MESSAGE } from "../../schema/constants";
 

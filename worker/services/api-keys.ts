@@ -5,7 +5,8 @@ import type { Db } from "../db/client";
 import { apiKeys, users } from "../db/tables";
 import { AppError } from "../lib/errors";
 import type { SignedInUser } from "./sessions";
-import { ledgerInsert } from "./ledger";
+import { ledgerInsert, ledgerRowWritten } from "./ledger";
+import { outboxInsert } from "./kernel/outbox";
 import { sha256Hex } from "./password-reset";
 import { consumeRateLimit, enforceCostLimit, rateLimitedError, type RateLimitRule } from "./rate-limit";
 import { generateReferralCode } from "./users";
@@ -198,18 +199,19 @@ export async function touchApiKey(db: Db, caller: ApiCaller, now = Date.now()): 
     .where(and(eq(apiKeys.id, caller.key.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, now - LAST_USED_GRANULARITY_MS))));
 }
 
-/** Free test money for the owner's sandbox account, through the ledger like every movement (kind 'admin', never 'fund'). */
-export async function topUpSandbox(db: Db, owner: { id: string; username: string }, amountKobo: number): Promise<void> {
+/**
+ * Free test money for the owner's sandbox account, through the ledger like every movement (kind 'admin', never 'fund'),
+ * with its balance.changed for the test keys' webhooks in the same batch (services/kernel/outbox.ts). Returns the
+ * sandbox account's id, whose events the caller delivers.
+ */
+export async function topUpSandbox(db: Db, owner: { id: string; username: string }, amountKobo: number, now = Date.now()): Promise<string> {
   const sandboxUserId = await ensureSandboxAccount(db, owner);
+  const key = `sandbox-topup:${crypto.randomUUID()}`;
   await db.batch([
-    ledgerInsert(db, {
-      userId: sandboxUserId,
-      key: `sandbox-topup:${crypto.randomUUID()}`,
-      amountKobo,
-      kind: "admin",
-      note: "Sandbox top-up (test money)",
-    }),
+    ledgerInsert(db, { userId: sandboxUserId, key, amountKobo, kind: "admin", note: "Sandbox top-up (test money)" }),
+    outboxInsert(db, { userId: sandboxUserId, dedupe: `balance.changed:${key}`, message: { kind: "balance.changed" }, at: now }, ledgerRowWritten(db, key)),
   ]);
+  return sandboxUserId;
 }
 
 /** The sandbox account's test balance (the account is created on first look). */

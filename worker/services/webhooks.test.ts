@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createKey, pollOnce } from "../test/api-fixtures";
 import { api, createUser, type TestUser } from "../test/helpers";
 import { resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
-import { deliverDueWebhooks, deliveryFor, queueWebhookEvents, RETRY_DELAYS_MS, setWebhookUrl } from "./webhooks";
+import { deliverDueWebhooks, queueWebhookEvents, RETRY_DELAYS_MS, setWebhookUrl } from "./webhooks";
+import { deliveryFor } from "./developer/webhook-events";
 import type { Env } from "../config";
 import { overrideUpstreamsForTests } from "../providers/test-seams";
 

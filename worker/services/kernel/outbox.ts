@@ -5,8 +5,7 @@ import type { Env } from "../../config";
 import type { Db } from "../../db/client";
 import { outboxEvents, users, webhookEvents } from "../../db/tables";
 import { log } from "../../lib/log";
-import type { Clock, Notify } from "../deps";
-import { deliveryFor, webhookRowsFor } from "../webhooks";
+import { deliveryFor, webhookRowsFor } from "../developer/webhook-events";
 
 /**
  * The outbox (docs/decisions/040-declared-transitions-and-outbox.md). An event a money transition tells the customer
@@ -70,8 +69,9 @@ export function outboxInsert(db: Db, event: OutboxEvent, ...guards: SQL[]) {
 export interface EventDeps {
   env: Env;
   db: Db;
-  notify: Notify;
-  clock: Clock;
+  /** The same shape as services/deps.ts' Notify and Clock (written out: deps.ts builds adapters, the kernel must not). */
+  notify: (userId: string, message: RealtimeMessage) => Promise<void>;
+  clock: { now(): number };
 }
 
 type OutboxRow = typeof outboxEvents.$inferSelect;
