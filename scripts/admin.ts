@@ -19,9 +19,9 @@ import {
   userLedgerSql,
 } from "../worker/db/admin-sql";
 import { SETTING_DEFAULTS } from "../schema/settings";
-import { summariseProviderOrders, type ProviderOrderRow } from "../worker/services/provider-stats";
+import { summariseProviderOrders, type ProviderOrderRow } from "../worker/services/sms/provider-stats";
 import { createSquadVirtualAccountClient } from "../worker/providers/payments/squad-virtual-accounts";
-import { compareTransfers, isReconciliationDay } from "../worker/services/transfer-reconciliation";
+import { compareTransfers, isReconciliationDay } from "../worker/services/funding/transfer-reconciliation";
 import { ensureDevVars, root, wrangler } from "./local-env";
 
 /**

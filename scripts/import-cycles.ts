@@ -9,7 +9,8 @@ import path from "node:path";
  */
 const importPattern = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)["'](\.{1,2}\/[^"']+)["']/g;
 
-function resolve(fromFile: string, spec: string, root: string, exists: (p: string) => boolean): string | undefined {
+/** The project file a relative import names (its .ts/.tsx, or its folder's index), or undefined for anything else. */
+export function resolve(fromFile: string, spec: string, root: string, exists: (p: string) => boolean): string | undefined {
   const base = path.join(path.dirname(path.join(root, fromFile)), spec);
   const stripped = base.replace(/\.(js|ts|tsx)$/, "");
   for (const candidate of [base, `${stripped}.ts`, `${stripped}.tsx`, path.join(base, "index.ts"), path.join(base, "index.tsx")]) {

@@ -2,6 +2,7 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { ESLint } from "eslint";
 import { missingOptionalEntries } from "./complete-lockfile";
+import { roomCrossings } from "./domain-rooms";
 import { importCycles, importGraph } from "./import-cycles";
 import { root } from "./local-env";
 import { unbundledImports } from "./worker-test-deps";
@@ -29,8 +30,8 @@ const rules: Rule[] = [
     // The money flows' one dependency shape (docs/decisions/028-money-flow-deps.md): a test fixes their time and
     // records their pushes through deps, which only holds while no flow reads the clock or pushes by itself.
     dirs: ["worker/services"],
-    only: /services\/(sms-(orders|poll|views|upstream|transitions|chain)|rentals|rental-(inbox|reminder|extension)|payments)\.ts$/,
-    test: /\bDate\.now\(\)|from\s+["']\.\/notify["']/,
+    only: /services\/(sms\/sms-(orders|poll|views|upstream|transitions|chain)|rent\/(rentals|rental-(inbox|reminder|extension))|funding\/payments)\.ts$/,
+    test: /\bDate\.now\(\)|import\s*\{[^}]*\bnotify\b[^}]*\}\s*from\s+["']\.\.\/kernel["']/,
     message: "a money flow reads time from deps.clock and pushes through deps.notify (decision 028)",
   },
   {
@@ -83,6 +84,12 @@ const sourceFiles = ["worker", "web", "schema"].flatMap(files);
 for (const cycle of importCycles(importGraph(sourceFiles, root))) {
   problems += 1;
   console.error(`import cycle through ${cycle.length} file(s): ${cycle.join(" -> ")} (move the shared part down a layer)`);
+}
+// One room per domain (docs/decisions/041-domain-rooms.md): another room, or anything outside the rooms, imports a
+// room only through its index.ts; a file inside imports its siblings directly; no service lies loose in services/.
+for (const problem of roomCrossings(["worker", "scripts", "bench", "e2e"].flatMap(files), root)) {
+  problems += 1;
+  console.error(problem);
 }
 // The web's data layer takes the contract's types with `import type` (no bytes) and its constants from the zod-free
 // modules (schema/constants.ts): a value import from a zod module would put zod (about 25 kB gzip) on every screen.

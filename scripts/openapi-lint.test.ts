@@ -19,6 +19,10 @@ vi.mock("partyserver", () => ({
   routePartykitRequest: () => null,
 }));
 
+// Building the document loads the v1 routes' module graph in Node: since issue 29 they import whole domain rooms
+// through their index.ts, several seconds on a loaded 2-core machine before the first assertion.
+vi.setConfig({ testTimeout: 30_000 });
+
 // A path the node typecheck does not follow: the worker's modules are typed by the worker's own tsconfig (Cloudflare
 // types), not this one.
 const ROUTES = "../worker/routes/api-v1";

@@ -1,6 +1,7 @@
 import type { Config, Env } from "./config";
-import type { SignedInUser } from "./services/sessions";
-import type { ApiCaller } from "./services/api-keys";
+// Straight to the file, not through the room's index (the one exception, scripts/domain-rooms.ts): every index leads
+// through the kernel's deps to the providers and the sandbox simulators, which type their routes with this file.
+import type { ApiCaller, SignedInUser } from "./services/accounts/sessions";
 
 /** Hono's environment for every route: bindings, the parsed config and, behind requireAuth, the signed-in user. */
 export type AppEnv = {

@@ -5,7 +5,7 @@ import { countingD1, newTally, tallyHeaders } from "./lib/d1-metrics";
 import { BOOKMARK_HEADER, withD1Session } from "./lib/d1-session";
 import { d1TallyFor, enableRunMetrics } from "./lib/run-metrics";
 import { admitSocket, isRoutableRoomPath, refusePlainRequest, routableRooms } from "./rooms/room-gate";
-import { runScheduledSweep } from "./services/sweep";
+import { runScheduledSweep } from "./scheduled";
 
 export { SmsOrderPoller } from "./objects/sms-order-poller";
 export { RentalWatcher } from "./objects/rental-watcher";

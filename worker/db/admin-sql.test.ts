@@ -1,9 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { clearSettingsCache } from "../services/settings";
+import { clearSettingsCache } from "../services/kernel";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
-import { summariseProviderOrders, type ProviderOrderRow } from "../services/provider-stats";
-import { checkUpstreamHealth } from "../services/upstream-health";
+import { checkUpstreamHealth, type ProviderOrderRow, summariseProviderOrders } from "../services/sms";
 import {
   manualEntrySql,
   providerOrdersSql,

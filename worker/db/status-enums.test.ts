@@ -3,7 +3,7 @@ import { WEBHOOK_EVENT_STATUSES } from "../../schema/api-keys";
 import { RENTAL_STATUSES, type RentalStatus } from "../../schema/constants";
 import { SMS_ORDER_STATUSES, type SmsOrderStatus } from "../../schema/constants";
 import { PAYMENT_STATUSES, type PaymentStatus } from "../../schema/constants";
-import { listDeposits, listOrders, listRentals } from "../services/operator-console";
+import { listDeposits, listOrders, listRentals } from "../services/console";
 import { createUser, db } from "../test/helpers";
 import { payments, rentals, smsOrders, webhookEvents } from "./tables";
 

@@ -4,7 +4,8 @@ import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/log";
-import { authenticateApiKey, touchApiKey, type ApiCaller } from "../services/api-keys";
+import type { ApiCaller } from "../services/accounts";
+import { authenticateApiKey, touchApiKey } from "../services/developer";
 
 export const BAD_API_KEY = "This API key is not valid or has been revoked.";
 

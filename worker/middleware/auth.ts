@@ -5,15 +5,7 @@ import { SESSION_ENDED_MESSAGES } from "../../schema/account-messages";
 import { AppError } from "../lib/errors";
 import { verifyToken } from "../lib/jwt";
 import type { AppEnv } from "../app-env";
-import {
-  LAST_SEEN_EVERY_MS,
-  sessionEndReason,
-  sessionUserQuery,
-  touchSession,
-  type SessionUserRow,
-  type SignedInUser,
-  type UserRead,
-} from "../services/sessions";
+import { LAST_SEEN_EVERY_MS, sessionEndReason, sessionUserQuery, type SessionUserRow, type SignedInUser, touchSession, type UserRead } from "../services/accounts";
 
 // The session's loading (one query joining the session and its user) lives in services/sessions.ts, where the rooms
 // use it too; this module reads the bearer token off the request and sets c.var.user.

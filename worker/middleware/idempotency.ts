@@ -2,8 +2,8 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
-import { sha256Hex } from "../services/password-reset";
-import { claimIdempotencyKey, readIdempotencyKey, storeIdempotentAnswer } from "../services/api-v1";
+import { sha256Hex } from "../services/accounts";
+import { claimIdempotencyKey, readIdempotencyKey, storeIdempotentAnswer } from "../services/developer";
 
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 /** A repeat that arrives while the first is still running waits for its answer this long (polling D1). */

@@ -1,7 +1,6 @@
 import { configFor } from "../config";
-import { paymentDeps } from "../services/deps";
-import { invoiceTick } from "../services/payments";
-import type { TickResult } from "../services/tick";
+import { paymentDeps, type TickResult } from "../services/kernel";
+import { invoiceTick } from "../services/funding";
 import { TickScheduler } from "./tick-scheduler";
 
 /**

@@ -5,16 +5,11 @@ import { loadConfig } from "../config";
 import { rentalProviderFor } from "../providers/rent";
 import { readSandboxRental } from "../sandbox/rent-simulator";
 import { patchSandboxRental } from "../test/rent-fixtures";
-import { nextAlarmAt, nextCheckDelayMs } from "../services/rental-inbox";
-import { rentalOrderRowsQuery, toRentalOrderRows } from "../services/rental-views";
-import { rentalTick, sweepRentals } from "../services/rentals";
+import { nextAlarmAt, nextCheckDelayMs, reminderDueAt, RENTAL_REMINDER_BEFORE_MS, rentalOrderRowsQuery, rentalTick, sweepRentals, toRentalOrderRows } from "../services/rent";
 import { RentProviderError, type RentalProvider } from "../providers/rent/types";
-import { clearSettingsCache, putSetting } from "../services/settings";
+import { clearSettingsCache, notify, putSetting, rentalDeps } from "../services/kernel";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { joinOwnRoom } from "../test/sockets";
-import { notify } from "../services/notify";
-import { RENTAL_REMINDER_BEFORE_MS, reminderDueAt } from "../services/rental-reminder";
-import { rentalDeps } from "../services/deps";
 import { fixedClock, recordingNotify } from "../test/flow-deps";
 
 /**

@@ -1,8 +1,6 @@
 import { configFor } from "../config";
-import { nextCheckDelayMs, syncRentalMessages } from "../services/rental-inbox";
-import { rentalDeps, type RentalDeps } from "../services/deps";
-import { rentalTick } from "../services/rentals";
-import type { TickResult } from "../services/tick";
+import { nextCheckDelayMs, rentalTick, syncRentalMessages } from "../services/rent";
+import { rentalDeps, type RentalDeps, type TickResult } from "../services/kernel";
 import { TickScheduler } from "./tick-scheduler";
 
 /** Two checks closer than this are one: an inbox opened in several tabs must not hammer the upstream. */

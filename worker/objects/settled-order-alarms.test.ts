@@ -1,8 +1,8 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { smsDeps } from "../services/deps";
-import { completeSmsOrder } from "../services/sms-orders";
+import { smsDeps } from "../services/kernel";
+import { completeSmsOrder } from "../services/sms";
 import { ScriptedSmsProvider } from "../test/scripted-sms-provider";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
 import { api, createUser } from "../test/helpers";

@@ -1,6 +1,5 @@
-import { smsDeps } from "../services/deps";
-import { pollSmsOrderTick } from "../services/sms-poll";
-import type { TickResult } from "../services/tick";
+import { smsDeps, type TickResult } from "../services/kernel";
+import { pollSmsOrderTick } from "../services/sms";
 import { TickScheduler } from "./tick-scheduler";
 
 /**

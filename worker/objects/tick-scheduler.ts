@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config";
 import { countingD1 } from "../lib/d1-metrics";
 import { d1TallyFor, enableRunMetrics, noteAlarmRun, noteAlarmSet, noteDoRequest } from "../lib/run-metrics";
-import type { TickResult } from "../services/tick";
+import type { TickResult } from "../services/kernel";
 
 /**
  * The one shape of a money flow's Durable Object (one object per order, rental or invoice, idFromName(its id)): a

@@ -1,5 +1,4 @@
-import { STOP, wakeAt, type TickResult } from "../services/tick";
-import { deliverDueWebhooks } from "../services/webhooks";
+import { deliverDueWebhooks, STOP, type TickResult, wakeAt } from "../services/kernel";
 import { TickScheduler } from "./tick-scheduler";
 
 /**

@@ -6,7 +6,7 @@ import { verifyToken } from "../lib/jwt";
 import { log } from "../lib/log";
 import { getDb } from "../db/client";
 import { configFor, type Env } from "../config";
-import { liveSessionIds, loadSessionUser } from "../services/sessions";
+import { liveSessionIds, loadSessionUser } from "../services/accounts";
 import { refuseForeignOrigin } from "./room-gate";
 
 /** Set by the room itself after the token check (any client-sent value is overwritten), read when tagging the socket. */

@@ -4,11 +4,10 @@ import { describe, expect, it } from "vitest";
 import { TWO_FACTOR_MESSAGES } from "../../schema/accounts";
 import { EMAIL_VERIFY_MESSAGES } from "../../schema/account-messages";
 import { verifyToken } from "../lib/jwt";
-import { requireVerifiedEmail } from "../services/email-verification";
-import { RATE_LIMITS } from "../services/rate-limit";
+import { requireVerifiedEmail } from "../services/accounts";
+import { notify, RATE_LIMITS } from "../services/kernel";
 import { api, createUser, type TestUser } from "../test/helpers";
 import { collect, joinOwnRoom } from "../test/sockets";
-import { notify } from "../services/notify";
 import { CLOSE_SESSION_ENDED } from "../rooms/notification-room";
 
 // Issue 12, "Protection a wallet owes its customers": revocation closes sockets, e-mail verification, signed-in devices,

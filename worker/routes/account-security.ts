@@ -17,14 +17,8 @@ import { AppError } from "../lib/errors";
 import { verifyPassword } from "../lib/password";
 import { validate } from "../lib/validate";
 import { readAsSignedInUser, requireAuth } from "../middleware/auth";
-import { sendAccountEmail, twoFactorEmail, verificationEmail } from "../services/account-emails";
-import { describePlace, describeUserAgent } from "../services/devices";
-import { completeEmailVerification, createEmailVerification, verificationLink } from "../services/email-verification";
-import { RATE_LIMITS, clearRateLimit, enforceRateLimit } from "../services/rate-limit";
-import { listLiveSessions, revokeSessions, type LiveSession } from "../services/sessions";
-import { requireReauthentication } from "../services/step-up";
-import { confirmEnrolment, disableTwoFactor, startEnrolment, totpKey, unusedRecoveryCodeCount, verifySecondFactor } from "../services/two-factor";
-import { closeTour, findUserById, toSessionUser } from "../services/users";
+import { closeTour, completeEmailVerification, confirmEnrolment, createEmailVerification, describePlace, describeUserAgent, disableTwoFactor, findUserById, listLiveSessions, type LiveSession, requireReauthentication, revokeSessions, sendAccountEmail, startEnrolment, toSessionUser, totpKey, twoFactorEmail, unusedRecoveryCodeCount, verificationEmail, verificationLink, verifySecondFactor } from "../services/accounts";
+import { clearRateLimit, enforceRateLimit, RATE_LIMITS } from "../services/kernel";
 
 const sessionIdParam = z.object({ id: z.string().trim().min(1).max(100) });
 

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { SignJWT } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RESET_LINK_INVALID_MESSAGE } from "../../schema/account-messages";
-import { RATE_LIMITS } from "../services/rate-limit";
+import { RATE_LIMITS } from "../services/kernel";
 import { signToken } from "../lib/jwt";
 import worker from "../index";
 import type { Env } from "../config";

@@ -7,10 +7,8 @@ import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { requireAuth, sessionClaims } from "../middleware/auth";
-import { changeOwnPassword, requestPasswordReset, resetPassword, signIn, signInSecondStep, signUp } from "../services/accounts";
-import { RATE_LIMITS, enforceRateLimit } from "../services/rate-limit";
-import { revokeSessions } from "../services/sessions";
-import { updateProfile } from "../services/users";
+import { changeOwnPassword, requestPasswordReset, resetPassword, revokeSessions, signIn, signInSecondStep, signUp, updateProfile } from "../services/accounts";
+import { enforceRateLimit, RATE_LIMITS } from "../services/kernel";
 
 /**
  * Accounts (spec sections 2, 3, 5, 7, 8; docs/api.md); the logic is services/accounts.ts. The spec's client calls some

@@ -1,8 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { clearSettingsCache } from "../services/settings";
-import { APPROVAL_MESSAGES, approvalSql } from "../services/operator-approvals";
-import { runAdminSql } from "../services/operator-actions";
+import { clearSettingsCache, notify } from "../services/kernel";
+import { APPROVAL_MESSAGES, approvalSql, runAdminSql } from "../services/console";
 import { eq } from "drizzle-orm";
 import { operatorApprovals } from "../db/tables";
 import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } from "../test/helpers";
@@ -11,7 +10,6 @@ import { enrolPasskey, signInWithPasskey } from "../test/passkeys";
 import { hashPassword } from "../lib/password";
 import { CLOSE_SESSION_ENDED } from "../rooms/notification-room";
 import { collect, joinOwnRoom } from "../test/sockets";
-import { notify } from "../services/notify";
 
 // Issue 33 (ASVS 5.0 2.3.5, 7.4.5): large manual credits and debits, a customer's 2FA reset and the threshold itself
 // take a second operator; operators end a customer's sessions. Every refusal is a 4xx with nothing written.

@@ -1,8 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ensureSandboxAccount, topUpSandbox } from "../services/api-keys";
-import { nationalDigits } from "../services/operator-console";
-import { recipientsFor } from "../services/operator-mail";
+import { ensureSandboxAccount, topUpSandbox } from "../services/developer";
+import { nationalDigits, recipientsFor } from "../services/console";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { makeOperator } from "../test/operators";
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { reviewQueueSql } from "../db/admin-sql";
-import { putSetting } from "../services/settings";
+import { putSetting } from "../services/kernel";
 import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } from "../test/helpers";
 import { makeOperator, MISSING_PAGE } from "../test/operators";
 import { createInvoiceViaApi, disarmInvoiceWatchers, ledgerCount, paymentRow, postSquadWebhook, setNowSimulator, setSquadSimulator, squadWebhookRaw, startCardPaymentViaApi } from "../test/payment-fixtures";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { CLOSE_SESSION_ENDED } from "../rooms/notification-room";
-import { clearSettingsCache } from "../services/settings";
+import { clearSettingsCache } from "../services/kernel";
 import { createApp } from "../app";
 import { api, balanceOf, createUser, expectLedgerBalanced, type TestUser } from "../test/helpers";
 import { makeOperator, MISSING_PAGE } from "../test/operators";

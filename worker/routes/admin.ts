@@ -52,33 +52,14 @@ import { log } from "../lib/log";
 import { validate } from "../lib/validate";
 import { requireOperator } from "../middleware/operator";
 import { emailSenderFor } from "../providers/email/select";
-import { sendAccountEmail, verificationEmail } from "../services/account-emails";
-import { createEmailVerification, verificationLink } from "../services/email-verification";
-import { audit, changeSetting, findCustomer, manualEntry, notifyOperators, onlineCustomerIds, sendToast, setBlocked, type Operator } from "../services/operator-actions";
-import {
-  customerDetail,
-  findDeposit,
-  listAudit,
-  listDeposits,
-  listOrders,
-  listRentals,
-  overview,
-  reconcileNow,
-  searchCustomers,
-  type ListFilter,
-} from "../services/operator-console";
-import { applyUnsubscribe, GROUP_MAIL_LIMIT, groupMessage, MAX_RECIPIENTS_PER_SEND, recipientsFor } from "../services/operator-mail";
-import { confirmCardPayment, settleInvoice } from "../services/payments";
-import { enforceRateLimit } from "../services/rate-limit";
-import { getQueueItem, listReviewQueue, resolveQueueItem, verifyQueueItem } from "../services/review-queue";
-import { settleRentalNow } from "../services/rentals";
-import { getSettings } from "../services/settings";
-import { settleSmsOrderNow } from "../services/sms-poll";
-import { approve, holdLargeEntry, listApprovals, reject, requestSecondFactorReset, requestThresholdChange } from "../services/operator-approvals";
-import { endCustomerSessions } from "../services/operator-sessions";
+import { createEmailVerification, sendAccountEmail, verificationEmail, verificationLink } from "../services/accounts";
+import { applyUnsubscribe, approve, audit, changeSetting, customerDetail, endCustomerSessions, findCustomer, findDeposit, getQueueItem, GROUP_MAIL_LIMIT, groupMessage, holdLargeEntry, listApprovals, listAudit, listDeposits, type ListFilter, listOrders, listRentals, listReviewQueue, manualEntry, MAX_RECIPIENTS_PER_SEND, notifyOperators, onlineCustomerIds, type Operator, overview, recipientsFor, reconcileNow, reject, requestSecondFactorReset, requestThresholdChange, resolveQueueItem, searchCustomers, sendToast, setBlocked, verifyQueueItem } from "../services/console";
+import { confirmCardPayment, listTransferDeposits, recheckTransfer, reconcileTransfers, settleInvoice } from "../services/funding";
+import { enforceRateLimit, getSettings } from "../services/kernel";
+import { settleRentalNow } from "../services/rent";
+import { settleSmsOrderNow } from "../services/sms";
 import { UpstreamFault } from "../providers/upstream-http";
 import { paymentDepsOf, rentalDepsOf, smsDepsOf } from "./flow-deps";
-import { listTransferDeposits, recheckTransfer, reconcileTransfers } from "../services/bank-transfers";
 
 const operatorOf = (c: Context<AppEnv>): Operator => ({ id: c.var.user.id, email: c.var.user.email });
 

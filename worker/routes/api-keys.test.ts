@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { redact } from "../lib/log";
-import { sha256Hex } from "../services/password-reset";
-import { API_KEY_RATE_LIMIT } from "../services/api-keys";
+import { sha256Hex } from "../services/accounts";
+import { API_KEY_RATE_LIMIT } from "../services/developer";
 import { createKey, handler } from "../test/api-fixtures";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
 import { resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";

@@ -5,12 +5,9 @@ import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
-import { createApiKey, listApiKeys, ownApiKey, revokeApiKey, sandboxBalanceKobo, toApiKeyView, topUpSandbox } from "../services/api-keys";
-import { requireVerifiedEmail } from "../services/email-verification";
-import { eventDeps } from "../services/deps";
-import { deliverEvents } from "../services/kernel/outbox";
-import { requireFreshSecondFactor, requireReauthentication } from "../services/step-up";
-import { resendWebhookEvent, setWebhookUrl, webhookLog } from "../services/webhooks";
+import { createApiKey, listApiKeys, ownApiKey, resendWebhookEvent, revokeApiKey, sandboxBalanceKobo, setWebhookUrl, toApiKeyView, topUpSandbox, webhookLog } from "../services/developer";
+import { requireFreshSecondFactor, requireReauthentication, requireVerifiedEmail } from "../services/accounts";
+import { deliverEvents, eventDeps } from "../services/kernel";
 
 /**
  * The Settings "API" section: the signed-in customer manages their developer keys (session token only: a key cannot

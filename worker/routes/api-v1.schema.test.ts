@@ -4,7 +4,7 @@ import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { overrideUpstreamsForTests } from "../providers/test-seams";
 import { smsFault } from "../providers/sms/types";
-import { deliveryFor } from "../services/developer/webhook-events";
+import { deliveryFor } from "../services/kernel";
 import { createKey, pollOnce } from "../test/api-fixtures";
 import { patchSandboxRental } from "../test/rent-fixtures";
 import { api, createUser, type ApiReply } from "../test/helpers";

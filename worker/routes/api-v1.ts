@@ -35,26 +35,8 @@ import { describeRoute, OpenApiRegistry } from "../lib/openapi";
 import { validate } from "../lib/validate";
 import { requireApiKey } from "../middleware/api-key";
 import { requireIdempotencyKey } from "../middleware/idempotency";
-import {
-  anotherCodeV1,
-  buySmsV1,
-  cancelRentalV1,
-  cancelSmsOrderV1,
-  countriesV1,
-  endRentalV1,
-  listRentalsV1,
-  listSmsOrdersV1,
-  pricesV1,
-  rentCountriesV1,
-  rentQuoteV1,
-  rentV1,
-  resendWebhookV1,
-  setWebhookV1,
-  smsOrderV1,
-  webhookDeliveriesV1,
-  webhookV1,
-} from "../services/api-v1";
-import { rentalWithInbox } from "../services/rental-inbox";
+import { anotherCodeV1, buySmsV1, cancelRentalV1, cancelSmsOrderV1, countriesV1, endRentalV1, listRentalsV1, listSmsOrdersV1, pricesV1, rentCountriesV1, rentQuoteV1, rentV1, resendWebhookV1, setWebhookV1, smsOrderV1, webhookDeliveriesV1, webhookV1 } from "../services/developer";
+import { rentalWithInbox } from "../services/rent";
 import { rentalDepsOf, smsDepsOf } from "./flow-deps";
 
 /**

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { SETTING_DEFAULTS } from "../../schema/settings";
 import { inlineScriptHashes, NON_DOCUMENT_POLICY, parsePolicy } from "../../schema/csp";
 import worker from "../index";
-import { clearSettingsCache, putSetting } from "../services/settings";
+import { clearSettingsCache, putSetting } from "../services/kernel";
 import { db } from "../test/helpers";
 
 // Issue 12 hole 9: the app's document leaves with a Content-Security-Policy that would stop an injected script, built

@@ -3,7 +3,7 @@ import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { adImageOrigins, CSP_HASHES_FILE, documentPolicy, type CspHashes } from "../../schema/csp";
 import { log } from "../lib/log";
-import { getSetting } from "../services/settings";
+import { getSetting } from "../services/kernel";
 
 /**
  * The app's document through the worker (decision 021): wrangler.toml runs the worker first for every address except

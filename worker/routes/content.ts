@@ -6,7 +6,7 @@ import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { webLink, type WebClient } from "../lib/public-origin";
 import { requireAuth } from "../middleware/auth";
-import { getSetting, getSettings } from "../services/settings";
+import { getSetting, getSettings } from "../services/kernel";
 
 /** Operator-managed content and rates, read from settings in D1. */
 export const contentRoutes = new Hono<AppEnv>()

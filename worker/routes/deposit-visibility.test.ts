@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import { putSetting } from "../services/settings";
+import { putSetting } from "../services/kernel";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { makeOperator } from "../test/operators";
 import { createInvoiceViaApi, disarmInvoiceWatchers } from "../test/payment-fixtures";

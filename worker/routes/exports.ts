@@ -6,8 +6,8 @@ import type { AppEnv } from "../app-env";
 import { nairaCell, toCsv } from "../lib/csv";
 import { validate } from "../lib/validate";
 import { readAsSignedInUser } from "../middleware/auth";
-import { ordersRead } from "../services/order-list";
-import { transactionsRead } from "../services/transactions";
+import { ordersRead } from "../services/rent";
+import { transactionsRead } from "../services/funding";
 
 const inWindow = (iso: string, w: { start: number; end: number }) => {
   const t = Date.parse(iso);

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
-import { paymentDeps, rentalDeps, smsDeps, type PaymentDeps, type RentalDeps, type SmsDeps } from "../services/deps";
+import { paymentDeps, type PaymentDeps, rentalDeps, type RentalDeps, smsDeps, type SmsDeps } from "../services/kernel";
 
 /**
  * The money flows' dependencies for one request (services/deps.ts builds them; Durable Objects and the sweep call those

@@ -3,7 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env";
 import { AppError } from "../lib/errors";
 import { callerFor } from "../middleware/api-key";
-import { protocolAction } from "../services/protocol-api";
+import { protocolAction } from "../services/developer";
 import { smsDepsOf } from "./flow-deps";
 
 /**

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { readAsSignedInUser } from "../middleware/auth";
-import { ordersRead } from "../services/order-list";
+import { ordersRead } from "../services/rent";
 
 /** The orders table (spec section 7): SMS orders and rentals in one list, newest first. */
 export const orderRoutes = new Hono<AppEnv>()

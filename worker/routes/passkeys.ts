@@ -14,24 +14,8 @@ import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
-import { passkeyEmail, sendAccountEmail } from "../services/account-emails";
-import {
-  completeRegistration,
-  listPasskeys,
-  ownPasskey,
-  passkeyCount,
-  registrationCeremony,
-  relyingPartyFor,
-  removePasskey,
-  renamePasskey,
-  signInCeremony,
-  stepUpCeremony,
-  verifyAssertion,
-} from "../services/passkeys";
-import { RATE_LIMITS, enforceRateLimit } from "../services/rate-limit";
-import { openSignedInSession } from "../services/sign-in";
-import { confirmStepUp, requireFreshSecondFactor, requireReauthentication, stepUpState } from "../services/step-up";
-import { findUserById, toSessionUser } from "../services/users";
+import { completeRegistration, confirmStepUp, findUserById, listPasskeys, openSignedInSession, ownPasskey, passkeyCount, passkeyEmail, registrationCeremony, relyingPartyFor, removePasskey, renamePasskey, requireFreshSecondFactor, requireReauthentication, sendAccountEmail, signInCeremony, stepUpCeremony, stepUpState, toSessionUser, verifyAssertion } from "../services/accounts";
+import { enforceRateLimit, RATE_LIMITS } from "../services/kernel";
 
 /**
  * Passkeys (issue 33, decision 034): signing in with one from the login page, managing them in Settings, and the

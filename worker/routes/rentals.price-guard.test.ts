@@ -3,9 +3,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RENT_PRICE_REFUSED_MESSAGE } from "../../schema/rentals";
 import { SETTING_DEFAULTS } from "../../schema/settings";
-import { postEntry } from "../services/ledger";
-import { sandboxUserIdFor } from "../services/sandbox-accounts";
-import { clearSettingsCache, putSetting } from "../services/settings";
+import { clearSettingsCache, postEntry, putSetting, sandboxUserIdFor } from "../services/kernel";
 import { createKey } from "../test/api-fixtures";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 

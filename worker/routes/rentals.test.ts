@@ -2,8 +2,7 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { NO_RENT_STOCK_MESSAGE } from "../../schema/constants";
-import { postEntry } from "../services/ledger";
-import { clearSettingsCache, putSetting } from "../services/settings";
+import { clearSettingsCache, postEntry, putSetting } from "../services/kernel";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 
 /** Rent Number over HTTP, against the sandbox rent simulator (USA = country 5: the simulator's cost factor 1.0). */

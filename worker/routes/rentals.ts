@@ -14,12 +14,8 @@ import { NO_RENT_STOCK_MESSAGE } from "../../schema/constants";
 import type { AppEnv } from "../app-env";
 import { validate } from "../lib/validate";
 import { optionalAuth, requireAuth } from "../middleware/auth";
-import { chargedBelowShown } from "../services/pricing";
-import { extendOptions, extendRental } from "../services/rental-extension";
-import { rentalWithInbox } from "../services/rental-inbox";
-import { upstreamFor } from "../services/rental-upstream";
-import { refundIfEndedKobo, rentalView } from "../services/rental-views";
-import { cancelRental, endRental, quoteRental, rentCountries, rentNumber } from "../services/rentals";
+import { chargedBelowShown } from "../services/kernel";
+import { cancelRental, endRental, extendOptions, extendRental, quoteRental, refundIfEndedKobo, rentalView, rentalWithInbox, rentCountries, rentNumber, upstreamFor } from "../services/rent";
 import { rentalDepsOf } from "./flow-deps";
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { putSetting } from "../services/settings";
+import { putSetting } from "../services/kernel";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
 

@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../index";
-import { COST_LIMITS } from "../services/rate-limit";
+import { COST_LIMITS } from "../services/kernel";
 import { ScriptedSmsProvider } from "../test/scripted-sms-provider";
 import { overrideUpstreamsForTests } from "../providers/test-seams";
 import { balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";

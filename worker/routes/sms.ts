@@ -4,11 +4,7 @@ import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { validate } from "../lib/validate";
 import { optionalAuth, requireAuth } from "../middleware/auth";
-import { providerSellingCountry, smsCountries, smsCountriesOfAll, smsPriceList } from "../services/sms-catalogue";
-import { compareRoutes, listFavourites, setFavourite } from "../services/sms-choice";
-import { buySmsNumber, buySmsNumbers, cancelSmsOrder, requestAnotherCode } from "../services/sms-orders";
-import { checkSmsOrderNow } from "../services/sms-poll";
-import { smsHoldTime, smsOrderStatus, smsRefundState } from "../services/sms-views";
+import { buySmsNumber, buySmsNumbers, cancelSmsOrder, checkSmsOrderNow, compareRoutes, listFavourites, providerSellingCountry, requestAnotherCode, setFavourite, smsCountries, smsCountriesOfAll, smsHoldTime, smsOrderStatus, smsPriceList, smsRefundState } from "../services/sms";
 import { smsDepsOf } from "./flow-deps";
 
 export const smsRoutes = new Hono<AppEnv>()

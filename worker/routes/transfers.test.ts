@@ -6,9 +6,9 @@ import { paymentReviews, payments, transferDeposits, virtualAccounts } from "../
 import { hmacSha512Hex } from "../providers/payments/signatures";
 import { overrideUpstreamsForTests } from "../providers/test-seams";
 import { simulateTransfer } from "../sandbox/squad-transfers";
-import { reconcileTransfers, sweepTransfers, TRANSFER_QUIET_MS } from "../services/bank-transfers";
-import { paymentDeps } from "../services/deps";
-import { resolveQueueItem, getQueueItem } from "../services/review-queue";
+import { reconcileTransfers, sweepTransfers, TRANSFER_QUIET_MS } from "../services/funding";
+import { paymentDeps } from "../services/kernel";
+import { getQueueItem, resolveQueueItem } from "../services/console";
 import { fixedClock, recordingNotify } from "../test/flow-deps";
 import { ledgerCount } from "../test/payment-fixtures";
 import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } from "../test/helpers";

@@ -6,7 +6,7 @@ import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
-import { activeTransfer, openStaticAccount, startTransfer, staticAccountView, transferView } from "../services/bank-transfers";
+import { activeTransfer, openStaticAccount, startTransfer, staticAccountView, transferView } from "../services/funding";
 import { paymentDepsOf } from "./flow-deps";
 
 /**

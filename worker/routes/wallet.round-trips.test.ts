@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import worker from "../index";
-import { COST_LIMITS } from "../services/rate-limit";
+import { COST_LIMITS } from "../services/kernel";
 import { overrideUpstreamsForTests } from "../providers/test-seams";
 import { createUser } from "../test/helpers";
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { paymentRow, startCardPaymentViaApi } from "../test/payment-fixtures";
-import { runPaymentSweep } from "../services/payments";
+import { runPaymentSweep } from "../services/funding";
 import { api, createUser, expectLedgerBalanced } from "../test/helpers";
 
 afterEach(async () => {

@@ -7,16 +7,7 @@ import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { readAsSignedInUser, requireAuth } from "../middleware/auth";
-import {
-  confirmCardPayment,
-  createInvoice,
-  listPendingCardPayments,
-  nowCurrencies,
-  nowMerchantCurrencies,
-  nowPaymentStatus,
-  startCardPayment,
-} from "../services/payments";
-import { transactionsRead } from "../services/transactions";
+import { confirmCardPayment, createInvoice, listPendingCardPayments, nowCurrencies, nowMerchantCurrencies, nowPaymentStatus, startCardPayment, transactionsRead } from "../services/funding";
 import { paymentDepsOf } from "./flow-deps";
 
 /** Wallet: balance, history, card funding through Squad, crypto funding through NOWPayments. All signed-in. */

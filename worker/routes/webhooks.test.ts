@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { signNowPaymentsBody } from "../providers/payments/signatures";
 import { nowPaymentsIpnBody } from "../sandbox/nowpayments";
 import { createInvoiceViaApi, disarmInvoiceWatchers, ledgerCount, paymentRow, postNowIpn, setNowSimulator } from "../test/payment-fixtures";
-import { putSetting } from "../services/settings";
+import { putSetting } from "../services/kernel";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 
 afterEach(async () => {

@@ -6,9 +6,8 @@ import { log } from "../lib/log";
 import { nowPaymentStatusSchema } from "../providers/payments/nowpayments";
 import { verifyNowPaymentsSignature, verifySquadSignature } from "../providers/payments/signatures";
 import { transferNoticeKind, verifyTransferNotice } from "../providers/payments/squad-transfer-webhooks";
-import { acceptTransferNotice } from "../services/bank-transfers";
-import { applyNowPaymentsIpn, confirmCardPayment } from "../services/payments";
-import { acceptPushedCode } from "../services/sms-poll";
+import { acceptTransferNotice, applyNowPaymentsIpn, confirmCardPayment } from "../services/funding";
+import { acceptPushedCode } from "../services/sms";
 import { paymentDepsOf, smsDepsOf } from "./flow-deps";
 
 /**

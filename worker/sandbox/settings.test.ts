@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../db/client";
-import { clearSettingsCache, getSetting } from "../services/settings";
+import { clearSettingsCache, getSetting } from "../services/kernel";
 import { api } from "../test/helpers";
 
 describe("POST /sandbox/settings/:key", () => {

@@ -5,7 +5,7 @@ import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
-import { putSetting } from "../services/settings";
+import { putSetting } from "../services/kernel";
 
 /**
  * POST /sandbox/settings/:key — sets an operator setting in sandbox mode only (mounted under the sandbox guard), so a

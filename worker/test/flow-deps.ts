@@ -1,5 +1,5 @@
 import type { RealtimeMessage } from "../../schema/realtime";
-import type { Clock, Notify } from "../services/deps";
+import type { Clock, Notify } from "../services/kernel";
 
 /**
  * What a test hands a money flow instead of the real time and the real push (services/deps.ts): spread them over the

@@ -5,7 +5,7 @@ import { getDb } from "../db/client";
 import { sessions, users } from "../db/tables";
 import worker from "../index";
 import { signToken } from "../lib/jwt";
-import { postEntry, reconcileLedger } from "../services/ledger";
+import { postEntry, reconcileLedger } from "../services/kernel";
 
 /** Shared test helpers: real worker, real local D1. */
 

@@ -1,9 +1,8 @@
 import { env } from "cloudflare:workers";
 import { SETTING_DEFAULTS } from "../../schema/settings";
 import type { SmsProvider } from "../providers/sms/types";
-import { clearSettingsCache, putSetting } from "../services/settings";
-import { clearSmsCatalogueCache } from "../services/sms-catalogue";
-import { clearUpstreamHealthCache } from "../services/upstream-health";
+import { clearSettingsCache, putSetting } from "../services/kernel";
+import { clearSmsCatalogueCache, clearUpstreamHealthCache } from "../services/sms";
 import { db } from "./helpers";
 import { overrideUpstreamsForTests } from "../providers/test-seams";
 

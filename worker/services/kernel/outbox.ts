@@ -5,7 +5,7 @@ import type { Env } from "../../config";
 import type { Db } from "../../db/client";
 import { outboxEvents, users, webhookEvents } from "../../db/tables";
 import { log } from "../../lib/log";
-import { deliveryFor, webhookRowsFor } from "../developer/webhook-events";
+import { deliveryFor, webhookRowsFor } from "./webhooks";
 
 /**
  * The outbox (docs/decisions/040-declared-transitions-and-outbox.md). An event a money transition tells the customer

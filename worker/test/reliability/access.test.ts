@@ -15,7 +15,7 @@ import {
   startCardPaymentViaApi,
 } from "../payment-fixtures";
 import { signNowPaymentsBody, signSquadBody } from "../../providers/payments/signatures";
-import { clearSettingsCache, putSetting } from "../../services/settings";
+import { clearSettingsCache, putSetting } from "../../services/kernel";
 import { api, balanceOf, createUser, db, type TestUser } from "../helpers";
 import { moneyViolations, setActivationCodeArrived, tableCounts, upstreamIdOf } from "./invariants";
 

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { COST_LIMITS, type CostAction } from "../../services/rate-limit";
+import { COST_LIMITS, type CostAction } from "../../services/kernel";
 import { createKey, handler } from "../api-fixtures";
 import { api, balanceOf, createUser, type ApiReply } from "../helpers";
 

@@ -8,7 +8,7 @@ import { SmsActivateProvider } from "../../providers/sms/sms-activate";
 import { SmsManProvider } from "../../providers/sms/sms-man";
 import { smsActivateSimulator } from "../../sandbox/sms-activate-simulator";
 import { smsManSimulator } from "../../sandbox/sms-man-simulator";
-import { ledgerInsert, postEntry } from "../../services/ledger";
+import { clearSettingsCache, ledgerInsert, postEntry, putSetting, smsDeps } from "../../services/kernel";
 import {
   createInvoiceViaApi,
   disarmInvoiceWatchers,
@@ -19,15 +19,12 @@ import {
   squadWebhookRaw,
   startCardPaymentViaApi,
 } from "../payment-fixtures";
-import { runPaymentSweep } from "../../services/payments";
-import { clearSettingsCache, putSetting } from "../../services/settings";
-import { clearSmsCatalogueCache } from "../../services/sms-catalogue";
-import { pollSmsOrderTick, sweepSmsOrders } from "../../services/sms-poll";
+import { runPaymentSweep } from "../../services/funding";
+import { clearSmsCatalogueCache, pollSmsOrderTick, sweepSmsOrders } from "../../services/sms";
 import { api, balanceOf, createUser, db, type ApiReply } from "../helpers";
 import { FAULTS, faultyUpstream, LOSSY_FAULTS, type Fault, type FaultPlan } from "./faulty-fetch";
 import { moneyViolations, setActivationCodeArrived, upstreamIdOf } from "./invariants";
 import { overrideUpstreamsForTests } from "../../providers/test-seams";
-import { smsDeps } from "../../services/deps";
 
 /**
  * Upstreams that answer 500, hang, answer HTML or truncated JSON, act twice, or answer after the customer cancelled, at

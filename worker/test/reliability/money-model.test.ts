@@ -5,13 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_TIERS } from "../../../schema/settings";
 import { manualEntrySql } from "../../db/admin-sql";
 import { patchSandboxRental } from "../rent-fixtures";
-import { postEntry } from "../../services/ledger";
+import { clearSettingsCache, postEntry, putSetting, smsDeps } from "../../services/kernel";
 import { postSquadWebhook, setSquadSimulator, squadWebhookRaw } from "../payment-fixtures";
-import { clearSettingsCache, putSetting } from "../../services/settings";
-import { pollSmsOrderTick, sweepSmsOrders } from "../../services/sms-poll";
+import { pollSmsOrderTick, sweepSmsOrders } from "../../services/sms";
 import { api, createUser, db, type TestUser } from "../helpers";
 import { execOperatorSql, moneyViolations, replayOptions, setActivationCodeArrived, upstreamIdOf } from "./invariants";
-import { smsDeps } from "../../services/deps";
 import { simulateTransfer, type SimulatedNotification } from "../../sandbox/squad-transfers";
 
 /**

@@ -2,10 +2,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { NON_DOCUMENT_POLICY } from "../../../schema/csp";
-import { RATE_LIMITS } from "../../services/rate-limit";
+import { clearSettingsCache, deliverDueWebhooks, putSetting, RATE_LIMITS } from "../../services/kernel";
 import { postSquadWebhook, setSquadSimulator, squadWebhookRaw, startCardPaymentViaApi } from "../payment-fixtures";
-import { clearSettingsCache, putSetting } from "../../services/settings";
-import { deliverDueWebhooks } from "../../services/webhooks";
 import { api, createUser, db, type ApiReply } from "../helpers";
 import { overrideUpstreamsForTests } from "../../providers/test-seams";
 

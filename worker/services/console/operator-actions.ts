@@ -1,0 +1,132 @@
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import type { Context } from "hono";
+import type { AppEnv } from "../../app-env";
+import { auditStatement, manualEntrySql, setBlockedSql, setSettingSql, sqlString, type AdminStatement, type AuditFields, type SqlParam } from "../../db/admin-sql";
+import { getDb, type Db } from "../../db/client";
+import { sessions, users } from "../../db/tables";
+import { AppError, isCheckViolation } from "../../lib/errors";
+import { koboToNaira } from "../../../schema/money";
+import type { RealtimeMessage } from "../../../schema/realtime";
+import type { Env } from "../../config";
+import { clearSettingsCache, deliverEvents, eventDeps, notify } from "../kernel";
+import { operatorIds } from "./operator-console";
+import { closeRevokedSockets, revokeSessionsStatement } from "../accounts";
+
+/**
+ * The console's changes. Each one runs the statements the operator CLI runs (db/admin-sql.ts) or the product's own
+ * guarded services, and writes one audit row (who, when, what, the previous value, why) in the same D1 batch.
+ */
+
+/**
+ * Runs a builder's statements in one D1 batch (all or nothing), each value bound, never spliced into the text; the CLI
+ * sends the same statements through wrangler, rendered as literals.
+ */
+export async function runAdminSql(d1: D1Database, statements: AdminStatement[]): Promise<D1Result[]> {
+  const prepared = statements.map((s) => d1.prepare(s.sql).bind(...s.params));
+  return prepared.length === 0 ? [] : d1.batch(prepared);
+}
+
+export interface Operator {
+  id: string;
+  email: string;
+}
+
+export async function findCustomer(db: Db, userId: string) {
+  const [row] = await db
+    .select({ id: users.id, email: users.email, username: users.username, role: users.role, blockedAt: users.blockedAt, emailVerifiedAt: users.emailVerifiedAt })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (!row) throw new AppError("NOT_FOUND", "No customer with this id.");
+  return row;
+}
+
+/**
+ * A manual credit or debit: the CLI's manualEntrySql (one ledger row, key admin:<entryId>, the trigger moves the
+ * balance, the CHECK refuses an overdraft). entryId is the console's request id, so a double click applies once.
+ */
+export async function manualEntry(
+  c: Context<AppEnv>,
+  operator: Operator,
+  input: { userId: string; amountKobo: number; reason: string; customerMessage?: string; entryId: string },
+) {
+  const db = getDb(c.env.DB);
+  await findCustomer(db, input.userId);
+  try {
+    await runAdminSql(c.env.DB, manualEntrySql({ userId: input.userId, amountKobo: input.amountKobo, reason: input.reason, customerMessage: input.customerMessage, actor: operator.email, entryId: input.entryId }));
+  } catch (err) {
+    if (isCheckViolation(err)) throw new AppError("INSUFFICIENT_BALANCE", "Refused: a debit may not take the customer's balance below zero.");
+    throw err;
+  }
+  const [row] = await db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, input.userId)).limit(1);
+  const balance = koboToNaira(row?.balanceKobo ?? 0);
+  // The balance.changed was written with the ledger row (db/admin-sql.ts manualEntrySql): deliver it now.
+  c.executionCtx.waitUntil(deliverEvents(eventDeps(c.env), input.userId));
+  return { balance };
+}
+
+/**
+ * Block: the flag and the audit row, and THE revocation statement (services/sessions.ts) in one batch, then every open
+ * socket of the customer is closed before the answer (closeRevokedSockets, as the password change does). Login answers
+ * a clear message while blocked (services/sign-in.ts). The balance is not touched: the money stays the customer's.
+ */
+export async function setBlocked(c: Context<AppEnv>, operator: Operator, userId: string, blocked: boolean, reason: string) {
+  const db = getDb(c.env.DB);
+  const customer = await findCustomer(db, userId);
+  if (customer.id === operator.id) throw new AppError("INVALID_STATE", "You cannot block your own account.");
+  const statements = setBlockedSql(userId, blocked, operator.email, reason);
+  if (blocked) {
+    // THE revocation statement (services/sessions.ts) in the same batch, its values bound like the builder's.
+    const revoke = revokeSessionsStatement(db, userId, { all: true }).toSQL();
+    await runAdminSql(c.env.DB, [...statements, { sql: revoke.sql, params: revoke.params as SqlParam[] }]);
+    await closeRevokedSockets(c.env, userId);
+  } else {
+    await runAdminSql(c.env.DB, statements);
+  }
+  return { blocked };
+}
+
+/** A setting: the CLI's setSettingSql (validated by the setting's schema, audited with the value it replaces). */
+export async function changeSetting(d1: D1Database, operator: Operator, key: string, value: unknown, reason: string) {
+  let statements: AdminStatement[];
+  try {
+    statements = setSettingSql(key, value, operator.email, reason);
+  } catch (err) {
+    throw new AppError("VALIDATION_FAILED", err instanceof Error ? err.message : "Invalid setting.", { field: "value" });
+  }
+  await runAdminSql(d1, statements);
+  // This isolate serves the new value at once; others within the settings cache's 10 s.
+  clearSettingsCache();
+}
+
+/** An audit row on its own, for changes made by services that have no SQL builder of their own. */
+export async function audit(d1: D1Database, fields: AuditFields) {
+  await runAdminSql(d1, [auditStatement(fields)]);
+}
+
+/** Customers with a live session seen in the last `minutes`: "everyone online" for a notification. */
+export async function onlineCustomerIds(db: Db, minutes = 15, now = Date.now()): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ userId: sessions.userId })
+    .from(sessions)
+    .where(and(isNull(sessions.revokedAt), gt(sessions.expiresAt, now), gt(sql`COALESCE(${sessions.lastSeenAt}, ${sessions.createdAt})`, now - minutes * 60_000)))
+    .limit(5000);
+  return rows.map((r) => r.userId);
+}
+
+/**
+ * The console's live refresh: every operator's own notification room gets admin.changed, and their open consoles
+ * refetch. Sent after each console change and by the cron sweep (deposits, orders and upstreams move on their own).
+ */
+export async function notifyOperators(env: Env, topic: string): Promise<void> {
+  const ids = await operatorIds(getDb(env.DB));
+  await Promise.all(ids.map((id) => notify(env, id, { kind: "admin.changed", topic })));
+}
+
+/** Sends the spec's toast to each customer; returns how many rooms were asked (delivery is best effort, like notify). */
+export async function sendToast(c: Context<AppEnv>, userIds: string[], message: Extract<RealtimeMessage, { kind: "toast" }>) {
+  await Promise.all(userIds.map((id) => notify(c.env, id, message)));
+  return userIds.length;
+}
+
+export { sqlString };

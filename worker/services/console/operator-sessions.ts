@@ -1,0 +1,41 @@
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import type { Context } from "hono";
+import type { AppEnv } from "../../app-env";
+import { auditSqlInsert } from "../../db/admin-sql";
+import { getDb } from "../../db/client";
+import { sessions } from "../../db/tables";
+import { AppError } from "../../lib/errors";
+import { findCustomer, type Operator } from "./operator-actions";
+import { closeRevokedSockets, revokeSessionsStatement } from "../accounts";
+
+/**
+ * An operator ends a customer's sessions from the console (issue 33, ASVS 5.0 7.4.5): every live one, or the one named.
+ * THE revocation statement (services/sessions.ts) and the audit row (with how many sessions were live before) go in one
+ * batch; then every open socket of those sessions is closed before the answer, as the customer's own "sign out
+ * everywhere" does. Their tokens get 401 on the next request; the customer can sign in again (unlike a block).
+ */
+export async function endCustomerSessions(c: Context<AppEnv>, operator: Operator, userId: string, reason: string, sessionId?: string): Promise<number> {
+  const db = getDb(c.env.DB);
+  const customer = await findCustomer(db, userId);
+  const now = Date.now();
+  if (sessionId) {
+    const [live] = await db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(and(eq(sessions.id, sessionId), eq(sessions.userId, customer.id), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+      .limit(1);
+    if (!live) throw new AppError("NOT_FOUND", "This session is not live (or not this customer's).");
+  }
+  const auditLine = auditSqlInsert({
+      actor: operator.email,
+      action: "user.end_sessions",
+      detail: { userId: customer.id, sessionId: sessionId ?? "all" },
+      reason,
+      subject: customer.id,
+      previousSql: "(SELECT CAST(COUNT(*) AS TEXT) FROM sessions WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ?)",
+      previousParams: [customer.id, now],
+    });
+  const [, revoked] = await db.batch([db.run(sql.raw(auditLine)), revokeSessionsStatement(db, customer.id, sessionId ? { sessionIds: [sessionId] } : { all: true }, now)]);
+  await closeRevokedSockets(c.env, customer.id);
+  return revoked.length;
+}

@@ -1,0 +1,9 @@
+/**
+ * Funding: money into the wallet (card and crypto payments, bank transfers into virtual accounts and their reconciliation, deposit outcomes and payment reviews, the wallet's history).
+ * This file is the room's one entry point: everything outside worker/services/funding/ imports the room from here, and a
+ * file inside imports its siblings directly (scripts/lint.ts refuses the rest; docs/decisions/041-domain-rooms.md).
+ */
+export { acceptTransferNotice, activeTransfer, listTransferDeposits, openStaticAccount, recheckTransfer, reconcileTransfers, runTransferSweep, squadRecordOfArrival, startTransfer, staticAccountView, sweepTransfers, TRANSFER_QUIET_MS, transferView } from "./bank-transfers";
+export { getPaymentReview, listPaymentReviews, openReviewCount, resolvePaymentReview, type ReviewListItem } from "./payment-reviews";
+export { applyNowPaymentsIpn, CARD_PENDING_TOO_LONG_MS, confirmCardPayment, createInvoice, invoiceTick, listPendingCardPayments, MONEY_ARRIVED, nowCurrencies, nowMerchantCurrencies, nowPaymentStatus, type Payment, runPaymentSweep, settleInvoice, startCardPayment } from "./payments";
+export { transactionsRead } from "./transactions";

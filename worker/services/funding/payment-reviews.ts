@@ -1,0 +1,252 @@
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { ReviewQueueItem } from "../../../schema/admin";
+import { koboToNaira } from "../../../schema/money";
+import { getDb, type Db } from "../../db/client";
+import { paymentReviewResolutions, paymentReviews, payments, users } from "../../db/tables";
+import { configFor, type Env } from "../../config";
+import { emailSenderFor } from "../../providers/email/select";
+import { depositReviewedEmail } from "../accounts";
+import { reviewOutcome } from "./deposit-outcome";
+import { AppError, isUniqueViolation } from "../../lib/errors";
+import { log } from "../../lib/log";
+import { deliverEvents, eventDeps, ledgerInsert, ledgerRowWritten, notify, outboxInsert } from "../kernel";
+
+/**
+ * Crypto arrivals that do not match their invoice (docs/decisions/015), and card payments Squad confirmed for another
+ * amount than the checkout's (decision 031), wait for an operator here: never credited automatically. The console lists them (listPaymentReviews) and resolves each one exactly once
+ * (resolvePaymentReview): credit an amount through the ledger, or refuse. The resolution row is the audit record.
+ */
+
+export type PaymentReview = typeof paymentReviews.$inferSelect;
+export type PaymentReviewReason = PaymentReview["reason"];
+
+/** Upper bound on one operator credit: far above a real deposit, far below integer trouble. */
+const MAX_REVIEW_CREDIT_KOBO = 10_000_000 * 100;
+
+export interface OpenReviewInput {
+  /** Default nowpayments (a crypto arrival); squad for a card charge of another amount. */
+  provider?: PaymentReview["provider"];
+  payment: { id: string; userId: string; payCurrency: string | null; payAmount: string | null };
+  providerPaymentId: string;
+  reason: PaymentReviewReason;
+  payCurrency: string | null;
+  actuallyPaid: number | null;
+  suggestedKobo: number | null;
+  detail: string;
+}
+
+/** The statement that records one arrival for review; a replay (same upstream payment and reason) adds nothing. */
+export function openReviewStatement(db: Db, input: OpenReviewInput) {
+  const now = Date.now();
+  return db
+    .insert(paymentReviews)
+    .values({
+      id: `rv_${crypto.randomUUID().replace(/-/g, "")}`,
+      paymentId: input.payment.id,
+      userId: input.payment.userId,
+      provider: input.provider ?? "nowpayments",
+      providerPaymentId: input.providerPaymentId,
+      reason: input.reason,
+      status: "open",
+      expectedCurrency: input.payment.payCurrency,
+      expectedAmount: input.payment.payAmount,
+      payCurrency: input.payCurrency?.toUpperCase() ?? null,
+      actuallyPaid: input.actuallyPaid == null ? null : String(input.actuallyPaid),
+      suggestedKobo: input.suggestedKobo != null && input.suggestedKobo > 0 ? input.suggestedKobo : null,
+      detail: input.detail.slice(0, 500),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing();
+}
+
+/** Records an arrival for review on its own (when no other state changes with it). Returns whether it is new. */
+export async function openReview(db: Db, input: OpenReviewInput): Promise<boolean> {
+  const result = await openReviewStatement(db, input).run();
+  const created = (result.meta?.changes ?? 0) > 0;
+  if (created) logReview(input);
+  return created;
+}
+
+export function logReview(input: OpenReviewInput): void {
+  // The operator is told through the log (and the console's review list); no amount is credited.
+  log("warn", "payment sent to review: not credited", {
+    provider: input.provider ?? "nowpayments",
+    paymentId: input.payment.id,
+    providerPaymentId: input.providerPaymentId,
+    reason: input.reason,
+    payCurrency: input.payCurrency,
+    actuallyPaid: input.actuallyPaid,
+  });
+}
+
+/** A review row as the console lists it: the contract's queue item (schema/admin.ts) with this table's own reasons. */
+export type ReviewListItem = Omit<ReviewQueueItem, "kind" | "reason"> & { reason: PaymentReviewReason };
+
+/** Review items for the operator console, newest first. `status: "open"` is the queue; "resolved" the history. */
+export async function listPaymentReviews(
+  db: Db,
+  opts: { status?: "open" | "resolved" | "all"; limit?: number } = {},
+): Promise<ReviewListItem[]> {
+  const status = opts.status ?? "open";
+  const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
+  const where =
+    status === "open" ? eq(paymentReviews.status, "open") : status === "resolved" ? inArray(paymentReviews.status, ["credited", "refused"]) : undefined;
+  return reviewItems(db, where, limit);
+}
+
+/** One review as the console shows it; null for an unknown id. */
+export async function getPaymentReview(db: Db, reviewId: string): Promise<ReviewListItem | null> {
+  const [item] = await reviewItems(db, eq(paymentReviews.id, reviewId), 1);
+  return item ?? null;
+}
+
+async function reviewItems(db: Db, where: SQL | undefined, limit: number): Promise<ReviewListItem[]> {
+  const rows = await db
+    .select({
+      review: paymentReviews,
+      email: users.email,
+      username: users.username,
+      resolution: paymentReviewResolutions,
+    })
+    .from(paymentReviews)
+    .innerJoin(users, eq(users.id, paymentReviews.userId))
+    .leftJoin(paymentReviewResolutions, eq(paymentReviewResolutions.reviewId, paymentReviews.id))
+    .where(where)
+    .orderBy(desc(paymentReviews.createdAt))
+    .limit(limit);
+  return rows.map(({ review, email, username, resolution }) => ({
+    id: review.id,
+    status: review.status,
+    reason: review.reason,
+    payment_id: review.paymentId,
+    provider_payment_id: review.providerPaymentId,
+    user: { id: review.userId, email, username },
+    expected_currency: review.expectedCurrency,
+    expected_amount: review.expectedAmount,
+    pay_currency: review.payCurrency,
+    actually_paid: review.actuallyPaid,
+    suggested_amount: review.suggestedKobo == null ? null : koboToNaira(review.suggestedKobo),
+    detail: review.detail,
+    created_at: new Date(review.createdAt).toISOString(),
+    resolution: resolution
+      ? {
+          outcome: resolution.outcome,
+          amount: resolution.amountKobo == null ? null : koboToNaira(resolution.amountKobo),
+          operator_id: resolution.operatorId,
+          note: resolution.note,
+          at: new Date(resolution.createdAt).toISOString(),
+        }
+      : null,
+  }));
+}
+
+export type ReviewDecision = { action: "credit"; amountKobo: number } | { action: "refuse" };
+
+/**
+ * Resolves one review exactly once: [resolution row (primary key = review id), ledger credit?, review status, the
+ * invoice's status when it was itself held for review] in one atomic batch. A second decision, concurrent or later,
+ * fails on the resolution's primary key and its whole batch (credit included) rolls back: 409, nothing moved.
+ * `also` joins the same batch (the console's audit_log row), so it is written with the decision or not at all.
+ */
+export async function resolvePaymentReview(
+  env: Env,
+  input: { reviewId: string; operatorId: string; decision: ReviewDecision; note?: string; also?: BatchItem<"sqlite">[] },
+  defer: (work: Promise<unknown>) => void = () => {},
+): Promise<{ review: ReviewListItem; balance: number | null }> {
+  const db = getDb(env.DB);
+  const [row] = await db.select().from(paymentReviews).where(eq(paymentReviews.id, input.reviewId)).limit(1);
+  if (!row) throw new AppError("NOT_FOUND", "No review with this id.");
+  if (row.status !== "open") throw new AppError("CONFLICT", "This review is already resolved.");
+  const { decision } = input;
+  if (decision.action === "credit" && (!Number.isSafeInteger(decision.amountKobo) || decision.amountKobo <= 0 || decision.amountKobo > MAX_REVIEW_CREDIT_KOBO)) {
+    throw new AppError("VALIDATION_FAILED", "The amount to credit must be a positive amount of naira (at most ₦10,000,000).", { field: "amount" });
+  }
+  const now = Date.now();
+  const note = (input.note ?? "").trim().slice(0, 500);
+  const outcome = decision.action === "credit" ? "credited" : "refused";
+  const recordResolution = db.insert(paymentReviewResolutions).values({
+    reviewId: row.id,
+    outcome,
+    amountKobo: decision.action === "credit" ? decision.amountKobo : null,
+    operatorId: input.operatorId,
+    note,
+    createdAt: now,
+  });
+  const markReview = db.update(paymentReviews).set({ status: outcome, updatedAt: now }).where(and(eq(paymentReviews.id, row.id), eq(paymentReviews.status, "open")));
+  // An invoice held whole (another currency, no amount) takes the decision's outcome; a repeat deposit or an excess
+  // leaves its already-settled invoice as it is.
+  const settleHeldPayment = db
+    .update(payments)
+    .set(
+      decision.action === "credit"
+        ? { status: "credited", creditedKobo: decision.amountKobo, creditedAt: now, updatedAt: now }
+        : { status: "refused", updatedAt: now },
+    )
+    .where(and(eq(payments.id, row.paymentId), eq(payments.status, "review")));
+  try {
+    if (decision.action === "credit") {
+      const credit = ledgerInsert(db, {
+        userId: row.userId,
+        key: `fund:review:${row.id}`,
+        amountKobo: decision.amountKobo,
+        kind: "fund",
+        note: row.reason.startsWith("transfer_") ? "Wallet deposit (bank transfer, reviewed)" : row.provider === "squad" ? "Wallet deposit (card, reviewed)" : `Wallet deposit (${row.payCurrency ?? "crypto"}, reviewed)`,
+        ref: row.paymentId,
+      });
+      // The sentence is read before the batch: the customer's payment.credited is written in it (services/kernel/outbox.ts).
+      const told = await decisionSentence(db, row, decision.amountKobo);
+      const event = outboxInsert(
+        db,
+        {
+          userId: row.userId,
+          dedupe: `payment.credited:fund:review:${row.id}`,
+          message: { kind: "payment.credited", paymentId: row.providerPaymentId, amount: koboToNaira(decision.amountKobo), message: told },
+          at: now,
+        },
+        ledgerRowWritten(db, `fund:review:${row.id}`),
+      );
+      await db.batch([recordResolution, credit, markReview, settleHeldPayment, event, ...(input.also ?? [])]);
+      log("info", "payment review credited", { reviewId: row.id, paymentId: row.paymentId, amountKobo: decision.amountKobo, operatorId: input.operatorId });
+      defer(deliverEvents(eventDeps(env), row.userId));
+      defer(mailDecision(env, db, row.userId, true, told));
+    } else {
+      await db.batch([recordResolution, markReview, settleHeldPayment, ...(input.also ?? [])]);
+      log("info", "payment review refused", { reviewId: row.id, paymentId: row.paymentId, operatorId: input.operatorId });
+      // Issue 28: the customer learns the decision at once (toast on an open screen, and an e-mail), not by chance.
+      const told = await decisionSentence(db, row, null);
+      defer(notify(env, row.userId, { kind: "payment.failed", paymentId: row.providerPaymentId, status: "refused", message: told }));
+      defer(mailDecision(env, db, row.userId, false, told));
+    }
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError("CONFLICT", "This review is already resolved.");
+    throw err;
+  }
+  const review = await getPaymentReview(db, row.id);
+  const [user] = await db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, row.userId));
+  return { review: review!, balance: user ? koboToNaira(user.balanceKobo) : null };
+}
+
+/** The customer's sentence for a decision just made (worker/services/deposit-outcome.ts). */
+async function decisionSentence(db: Db, row: PaymentReview, creditedKobo: number | null): Promise<string> {
+  const [payment] = await db.select({ amountKobo: payments.amountKobo }).from(payments).where(eq(payments.id, row.paymentId)).limit(1);
+  return reviewOutcome({ ...row, status: creditedKobo === null ? "refused" : "credited", creditedKobo }, payment?.amountKobo ?? 0).message;
+}
+
+/** The decision's e-mail, in the background; a delivery failure is logged, never undoes the decision. */
+async function mailDecision(env: Env, db: Db, userId: string, credited: boolean, sentence: string): Promise<void> {
+  const [user] = await db.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, userId)).limit(1);
+  if (!user) return;
+  const config = configFor(env);
+  const sender = emailSenderFor(env, config, db);
+  await sender.send(depositReviewedEmail(user, credited, sentence, `${config.publicUrl}/#/payment/1`)).catch((err: unknown) => {
+    log("error", "deposit decision e-mail not delivered", { userId, sender: sender.name, reason: err instanceof Error ? err.message : "unknown" });
+  });
+}
+
+/** How many reviews wait (the console's badge, health). */
+export async function openReviewCount(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)` }).from(paymentReviews).where(eq(paymentReviews.status, "open"));
+  return row?.n ?? 0;
+}

@@ -1,0 +1,182 @@
+import { and, eq, exists, sql } from "drizzle-orm";
+import { koboToNaira, nairaToKobo } from "../../../schema/money";
+import { formatRentDuration, RENT_UNIT_MS, type RentExtendOption } from "../../../schema/rentals";
+import { type RentUnit } from "../../../schema/constants";
+import { rentals } from "../../db/tables";
+import { AppError } from "../../lib/errors";
+import { log } from "../../lib/log";
+import { RentProviderError } from "../../providers/rent/types";
+import { asInsufficientBalance, deliverEvents, enforceCostLimit, getSetting, guardedLedgerInsert, hasEntry, ledgerRowWritten, outboxInsert, postEntry, pricingContext, type RentalDeps, rentPriceKobo, toUsd } from "../kernel";
+import { startWatcher } from "./rental-inbox";
+import { customerErrorFor, upstreamFor } from "./rental-upstream";
+import { findRental, ownedRental, type RentalRow } from "./rental-views";
+
+/**
+ * Extending a rental before it ends (issue 17, decision 019), offered only where the upstream documents it
+ * (RentalProvider.extension). Money, like renting itself:
+ *  - the debit (ledger rent_extend:<id>:<n>) and the rental's extended_count moving n-1 -> n are one D1 batch, written
+ *    before the upstream is asked; a second click racing the first finds extended_count already moved and is refused
+ *    with nothing charged, so one click is charged once;
+ *  - an upstream refusal (or the rental ending meanwhile) refunds it at once (rent_extend_refund:<id>:<n>, once by key);
+ *  - on success the expiry moves by the extension, the reminder is owed again for the new end, and the watcher re-arms.
+ */
+
+/** The periods offered, in the protocol's unit (rent_time, hours). */
+export const EXTEND_CHOICES: { unit: RentUnit; period: number }[] = [
+  { unit: "hour", period: 4 },
+  { unit: "day", period: 1 },
+  { unit: "week", period: 1 },
+];
+
+const hoursOf = (unit: RentUnit, period: number) => (RENT_UNIT_MS[unit] * period) / 3_600_000;
+
+
+
+async function priceKobo(deps: RentalDeps, row: RentalRow, totalDepositedKobo: number, unit: RentUnit, period: number): Promise<number | null> {
+  const extension = upstreamFor(deps, row.userId).extension;
+  if (!extension || !row.upstreamId) return null;
+  const cost = await extension.price(row.upstreamId, hoursOf(unit, period));
+  const costUsd = toUsd(cost, await getSetting(deps.db, "upstream_rates"));
+  if (costUsd === null) {
+    log("warn", "rental extension refused: no rate for its currency", { rentalId: row.id, currency: cost.currency });
+    return null;
+  }
+  return rentPriceKobo(costUsd, await pricingContext(deps.db, totalDepositedKobo));
+}
+
+/** The Extend choices for one rental with the server's price each; empty where the upstream cannot extend it. */
+export async function extendOptions(deps: RentalDeps, user: { id: string; totalDepositedKobo: number }, id: string): Promise<RentExtendOption[]> {
+  const row = await ownedRental(deps.db, user.id, id);
+  if (!upstreamFor(deps, row.userId).extension || row.status !== "active" || row.expiresAt === null || row.expiresAt <= deps.clock.now()) return [];
+  const out: RentExtendOption[] = [];
+  for (const choice of EXTEND_CHOICES) {
+    try {
+      const kobo = await priceKobo(deps, row, user.totalDepositedKobo, choice.unit, choice.period);
+      if (kobo !== null) out.push({ ...choice, duration: formatRentDuration(choice.unit, choice.period), price: koboToNaira(kobo) });
+    } catch (err) {
+      // A choice the upstream will not price (too long for this number, upstream down) is simply not offered.
+      if (!(err instanceof RentProviderError)) throw err;
+      log("info", "rental extension choice not offered", { rentalId: id, unit: choice.unit, kind: err.kind });
+    }
+  }
+  return out;
+}
+
+export async function extendRental(
+  deps: RentalDeps,
+  user: { id: string; totalDepositedKobo: number },
+  id: string,
+  request: { unit: RentUnit; period: number; clientPrice?: number | string | null },
+): Promise<{ rental: RentalRow; charged: number }> {
+  const row = await ownedRental(deps.db, user.id, id);
+  await enforceCostLimit(deps.db, user.id, "rental");
+  if (row.status !== "active" || row.expiresAt === null || row.expiresAt <= deps.clock.now()) {
+    throw new AppError("INVALID_STATE", "This rental has already ended and can no longer be extended.");
+  }
+  // The rental's own customer's upstream: a sandbox account's rental is extended by the simulator, never the live one.
+  const extension = upstreamFor(deps, row.userId).extension;
+  if (!extension || !row.upstreamId) {
+    throw new AppError("INVALID_STATE", "This number's provider does not allow extending a rental. Rent a new number before this one ends.");
+  }
+  if (!EXTEND_CHOICES.some((c) => c.unit === request.unit && c.period === request.period)) {
+    throw new AppError("VALIDATION_FAILED", `Extensions are offered for ${EXTEND_CHOICES.map((c) => formatRentDuration(c.unit, c.period)).join(", ")}.`);
+  }
+  let kobo: number | null;
+  try {
+    kobo = await priceKobo(deps, row, user.totalDepositedKobo, request.unit, request.period);
+  } catch (err) {
+    if (err instanceof RentProviderError && err.kind === "refused") {
+      throw new AppError("INVALID_STATE", "The provider does not allow this rental to be extended by that much.");
+    }
+    throw customerErrorFor(err, "extend-price");
+  }
+  if (kobo === null) throw new AppError("UPSTREAM_UNAVAILABLE", "The number provider is not available right now. Please try again in a few minutes.");
+  if (request.clientPrice !== undefined && request.clientPrice !== null && request.clientPrice !== "") {
+    const seen = Number(request.clientPrice);
+    if (!Number.isFinite(seen) || nairaToKobo(seen) !== kobo) {
+      throw new AppError("PRICE_CHANGED", `The price is now ₦${koboToNaira(kobo).toFixed(2)}. Please confirm to continue.`, { price: koboToNaira(kobo) });
+    }
+  }
+
+  const n = row.extendedCount + 1;
+  const duration = formatRentDuration(request.unit, request.period);
+  const key = `rent_extend:${id}:${n}`;
+  let ours: boolean;
+  try {
+    // The unique key keeps extension n charged once; the balance CHECK refuses an overdraft and rolls the batch back.
+    const now = deps.clock.now();
+    const [moved] = await deps.db.batch([
+      deps.db
+        .update(rentals)
+        .set({ extendedCount: n, updatedAt: now })
+        .where(and(eq(rentals.id, id), eq(rentals.status, "active"), eq(rentals.extendedCount, n - 1)))
+        .returning({ id: rentals.id }),
+      // Charged only when the UPDATE above moved extended_count to n for an active rental. A racing click (same n)
+      // changes no row above and finds the key taken here: it is charged nothing and refused below.
+      guardedLedgerInsert(
+        deps.db,
+        { userId: user.id, key, amountKobo: -kobo, kind: "rent", note: `Rental extended: ${row.countryName} number, ${duration} more`, ref: id },
+        exists(
+          deps.db
+            .select({ one: sql`1` })
+            .from(rentals)
+            .where(and(eq(rentals.id, id), eq(rentals.status, "active"), eq(rentals.extendedCount, n))),
+        ),
+      ),
+    ]);
+    ours = moved.length === 1;
+  } catch (err) {
+    throw asInsufficientBalance(err);
+  }
+  if (!ours || !(await hasEntry(deps.db, key))) {
+    throw new AppError("CONFLICT", "This rental was just extended or ended. Please check it and try again.");
+  }
+
+  try {
+    await extension.extend(row.upstreamId, hoursOf(request.unit, request.period));
+  } catch (err) {
+    await refundExtension(deps, row, n, duration, "the provider did not extend it");
+    if (err instanceof RentProviderError && err.kind === "refused") {
+      throw new AppError("INVALID_STATE", "The provider did not allow this rental to be extended. You were not charged.");
+    }
+    throw customerErrorFor(err, "extend");
+  }
+
+  const extendedAt = deps.clock.now();
+  const [moved] = await deps.db.batch([
+    deps.db
+      .update(rentals)
+      .set({ expiresAt: sql`${rentals.expiresAt} + ${RENT_UNIT_MS[request.unit] * request.period}`, remindedAt: null, updatedAt: extendedAt })
+      .where(and(eq(rentals.id, id), eq(rentals.status, "active")))
+      .returning({ id: rentals.id }),
+    // The customer's balance.changed for the charge, written once the extension stands (services/kernel/outbox.ts).
+    outboxInsert(
+      deps.db,
+      { userId: user.id, dedupe: `balance.changed:${key}`, message: { kind: "balance.changed" }, at: extendedAt },
+      ledgerRowWritten(deps.db, key),
+      exists(deps.db.select({ one: sql`1` }).from(rentals).where(and(eq(rentals.id, id), eq(rentals.status, "active")))),
+    ),
+  ]);
+  if (moved.length === 0) {
+    // Ended (or expired) while the upstream was extending it: the customer gets the extension's money back.
+    await refundExtension(deps, row, n, duration, "the rental ended first");
+    throw new AppError("INVALID_STATE", "This rental ended before the extension went through. You were not charged.");
+  }
+  await startWatcher(deps.env, id);
+  await deliverEvents(deps, user.id);
+  return { rental: (await findRental(deps.db, id))!, charged: koboToNaira(kobo) };
+}
+
+async function refundExtension(deps: RentalDeps, row: RentalRow, n: number, duration: string, reason: string): Promise<void> {
+  const debit = await deps.env.DB.prepare("SELECT amount_kobo FROM ledger WHERE key = ?").bind(`rent_extend:${row.id}:${n}`).first<{ amount_kobo: number }>();
+  if (!debit) return;
+  // Once by key, whichever path gets here first.
+  await postEntry(deps.db, {
+    userId: row.userId,
+    key: `rent_extend_refund:${row.id}:${n}`,
+    amountKobo: -debit.amount_kobo,
+    kind: "rent_refund",
+    note: `Refund: ${row.countryName} number rental extension, ${duration} (${reason})`,
+    ref: row.id,
+  });
+}

@@ -1,0 +1,50 @@
+import { RENT_UNIT_MS } from "../../../schema/rentals";
+import type { Db } from "../../db/client";
+import { RENT_PROVIDER_NAME } from "../../providers/rent";
+import type { RentChoice } from "../../providers/rent/types";
+import { log } from "../../lib/log";
+import { getSettings, lastAcceptedCosts, recordAcceptedCosts, refusedUpstreamPrice, rentPriceKobo } from "../kernel";
+
+/** The key a rental's cost is remembered under in upstream_prices (beside the provider's SMS services). */
+export const rentPriceKey = (choice: Pick<RentChoice, "unit" | "period">) => `rent:${choice.unit}:${choice.period}`;
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The SMS buys' price guard (upstream-money.ts refusedUpstreamPrice, setting sms_price_guard) applied to one rental
+ * quote. Rentals last from an hour to a year, so the ceiling is per day the rental lasts (a rental shorter than a day
+ * counts as one): service_ceilings["<provider>:rent"], else ceiling_naira, times its days. The jump guard compares the
+ * cost with the last accepted cost of the same country, unit and period. `history` false (a sandbox account's
+ * simulated prices on a live deployment) neither reads nor writes the live history. Returns why the rental is refused.
+ */
+export async function guardRentPrice(
+  db: Db,
+  choice: RentChoice,
+  quoted: { costUsd: number | null; currency: string },
+  { history = true }: { history?: boolean } = {},
+): Promise<string | null> {
+  const s = await getSettings(db, ["sms_price_guard", "exchange_rate", "costs"]);
+  const guard = s.sms_price_guard;
+  const key = rentPriceKey(choice);
+  const previous = history ? (await lastAcceptedCosts(db, RENT_PROVIDER_NAME, choice.countryId, [key])).get(key) : undefined;
+  const days = Math.max(1, Math.ceil((choice.period * RENT_UNIT_MS[choice.unit]) / DAY_MS));
+  const perDay = guard.service_ceilings[`${RENT_PROVIDER_NAME}:rent`] ?? guard.ceiling_naira;
+  // The ceiling applies to the price before any discount tier: the highest any customer could be charged.
+  const starter = { rate: s.exchange_rate.rate, costs: s.costs, tier: { icon: "", text: "", indicator: "", percentage: 0, threshold: 0 } };
+  const refused = refusedUpstreamPrice({
+    costUsd: quoted.costUsd,
+    currency: quoted.currency,
+    priceNaira: (usd) => rentPriceKobo(usd, starter) / 100,
+    ceilingNaira: perDay * days,
+    previousUsd: previous,
+    maxJump: guard.max_jump,
+  });
+  if (refused) {
+    log("warn", "rental offer refused: implausible price", { countryId: choice.countryId, key, currency: quoted.currency, reason: refused });
+    return refused;
+  }
+  if (history && (previous === undefined || Math.abs(previous - quoted.costUsd!) > 1e-9)) {
+    await recordAcceptedCosts(db, RENT_PROVIDER_NAME, choice.countryId, [{ key, costUsd: quoted.costUsd! }]);
+  }
+  return null;
+}

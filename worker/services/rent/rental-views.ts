@@ -1,0 +1,146 @@
+import { and, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
+import type { RentalStatus } from "../../../schema/constants";
+import { koboToNaira } from "../../../schema/money";
+import { formatRentDuration, RENT_CANCEL_WINDOW_MS, type RentalMessageView, type RentalView } from "../../../schema/rentals";
+import type { Db } from "../../db/client";
+import { rentalMessages, rentals, users } from "../../db/tables";
+import { AppError } from "../../lib/errors";
+import type { PageAfter } from "../sms";
+
+/** Rentals as the customer and the API read them: lookups, the rental view, the inbox's messages, the orders rows. */
+
+export type RentalRow = typeof rentals.$inferSelect;
+
+export async function findRental(db: Db, id: string): Promise<RentalRow | null> {
+  const [row] = await db.select().from(rentals).where(eq(rentals.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** The caller's rental, or 404 (another user's rental is indistinguishable from a missing one). */
+export async function ownedRental(db: Db, userId: string, id: string): Promise<RentalRow> {
+  const [row] = await db
+    .select()
+    .from(rentals)
+    .where(and(eq(rentals.id, id), eq(rentals.userId, userId)))
+    .limit(1);
+  if (!row) throw new AppError("NOT_FOUND", "Rental not found.");
+  return row;
+}
+
+export function canCancel(row: RentalRow, now = Date.now()): boolean {
+  return row.status === "active" && row.smsCount === 0 && now - row.createdAt <= RENT_CANCEL_WINDOW_MS;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/**
+ * What ending the rental now gives back, in kobo: nothing. sms-man's set-status `close` terminates the rent and returns
+ * nothing upstream (https://sms-man.com/api/rent: "close - terminate the rent"), so the hours left are not refunded.
+ * Kept as the one function the inbox's confirmation and the end route both read, so the screen never promises money
+ * the server would not pay.
+ */
+export function refundIfEndedKobo(row: RentalRow): number {
+  void row;
+  return 0;
+}
+
+/** What cancelling now gives back, in kobo: the full price while the upstream's cancel rule allows it, else null. */
+export function refundIfCancelledKobo(row: RentalRow, now = Date.now()): number | null {
+  return canCancel(row, now) ? row.priceKobo : null;
+}
+
+/** A rental as the API answers it. */
+export function rentalView(row: RentalRow, now = Date.now()): RentalView {
+  return {
+    id: row.id,
+    number: row.number,
+    status: row.status,
+    country: row.countryName,
+    country_id: row.countryId,
+    unit: row.unit,
+    period: row.period,
+    duration: formatRentDuration(row.unit, row.period),
+    provider: row.provider,
+    amount: koboToNaira(row.priceKobo),
+    created_at: iso(row.createdAt),
+    expires_at: iso(row.expiresAt),
+    sms_count: row.smsCount,
+    can_cancel: canCancel(row, now),
+    cancel_until: row.status === "active" && row.smsCount === 0 ? iso(row.createdAt + RENT_CANCEL_WINDOW_MS) : null,
+    // What each way out gives back right now (naira), decided here so the End confirmation can say it (issue 17).
+    refund_if_ended: row.status === "active" ? koboToNaira(refundIfEndedKobo(row)) : null,
+    refund_if_cancelled: (() => {
+      const kobo = refundIfCancelledKobo(row, now);
+      return kobo === null ? null : koboToNaira(kobo);
+    })(),
+  };
+}
+
+/** The inbox: every stored SMS, newest first. */
+export async function rentalMessagesOf(db: Db, rentalId: string): Promise<RentalMessageView[]> {
+  const rows = await db
+    .select()
+    .from(rentalMessages)
+    .where(eq(rentalMessages.rentalId, rentalId))
+    .orderBy(desc(rentalMessages.receivedAt), desc(rentalMessages.id));
+  return rows.map((m) => ({ id: m.id, sender: m.sender, text: m.text, code: m.code, received_at: new Date(m.receivedAt).toISOString() }));
+}
+
+/**
+ * The caller's rentals in the Order shape of docs/api.md (GET /api/orders), newest first: rentalOrderRowsQuery, then
+ * toRentalOrderRows. Rentals that never got a number are left out (the spec's table ignores rows without
+ * purchased_number; their refund is in the history).
+ */
+export function rentalOrderRowsQuery(db: Db, userId: string) {
+  const latestCode = sql<string | null>`(SELECT ${rentalMessages.code} FROM ${rentalMessages}
+      WHERE ${rentalMessages.rentalId} = ${rentals.id} AND ${rentalMessages.code} IS NOT NULL
+      ORDER BY ${rentalMessages.receivedAt} DESC, ${rentalMessages.id} DESC LIMIT 1)`;
+  return db
+    .select({ rental: rentals, code: latestCode, balanceKobo: users.balanceKobo })
+    .from(rentals)
+    .innerJoin(users, eq(users.id, rentals.userId))
+    .where(and(eq(rentals.userId, userId), sql`${rentals.number} IS NOT NULL`))
+    .orderBy(desc(rentals.createdAt))
+    .limit(200);
+}
+
+export function toRentalOrderRows(rows: Awaited<ReturnType<typeof rentalOrderRowsQuery>>) {
+  const now = Date.now();
+  return rows.map(({ rental, code, balanceKobo }) => ({
+    kind: "rental" as const,
+    reference_code: rental.id,
+    purchased_number: rental.number,
+    sms: code,
+    country: rental.countryName,
+    service: `Rental, ${formatRentDuration(rental.unit, rental.period)}`,
+    provider: rental.provider,
+    amount: koboToNaira(rental.priceKobo),
+    status: rental.status,
+    balance: koboToNaira(balanceKobo),
+    created_at: new Date(rental.createdAt).toISOString(),
+    expires_at: iso(rental.expiresAt),
+    sms_count: rental.smsCount,
+    can_cancel: canCancel(rental, now),
+  }));
+}
+
+/** One page of the caller's rentals, newest first, optionally in one status (GET /api/v1/rentals; as smsOrdersPage). */
+export async function rentalsPage(
+  db: Db,
+  userId: string,
+  query: { status?: RentalStatus; limit: number; after?: PageAfter },
+): Promise<{ rows: RentalRow[]; more: boolean }> {
+  const where: SQL[] = [eq(rentals.userId, userId)];
+  if (query.status) where.push(eq(rentals.status, query.status));
+  if (query.after) {
+    const { createdAt, id } = query.after;
+    where.push(or(lt(rentals.createdAt, createdAt), and(eq(rentals.createdAt, createdAt), lt(rentals.id, id)))!);
+  }
+  const rows = await db
+    .select()
+    .from(rentals)
+    .where(and(...where))
+    .orderBy(desc(rentals.createdAt), desc(rentals.id))
+    .limit(query.limit + 1);
+  return { rows: rows.slice(0, query.limit), more: rows.length > query.limit };
+}

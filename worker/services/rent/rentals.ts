@@ -1,0 +1,392 @@
+import { and, eq, exists, lt, notExists, sql } from "drizzle-orm";
+import { formatRentDuration, RENT_PRICE_REFUSED_MESSAGE, RENT_CANCEL_WINDOW_MS, RENT_UNIT_MS } from "../../../schema/rentals";
+import { NO_RENT_STOCK_MESSAGE } from "../../../schema/constants";
+import { rentalMessages, rentals } from "../../db/tables";
+import { TtlCache } from "../../lib/cache";
+import { AppError } from "../../lib/errors";
+import { log } from "../../lib/log";
+import { RENT_PROVIDER_NAME } from "../../providers/rent";
+import { RentProviderError, type RentChoice, type RentLimit } from "../../providers/rent/types";
+import { asInsufficientBalance, assertNotAboveShown, costMinorUnits, deliverEvents, enforceCostLimit, getSetting, guardedLedgerInsert, hasEntry, insufficientBalanceFor, isSandboxUser, ledgerInsert, ledgerRowWritten, outboxInsert, pricingContext, type RentalDeps, rentPriceKobo, STOP, type TickResult, toUsd, wakeAt } from "../kernel";
+import { finalSync, nextAlarmAt, startWatcher, stopWatcher, syncRentalMessages } from "./rental-inbox";
+import { guardRentPrice } from "./rental-price-guard";
+import { remindIfDue } from "./rental-reminder";
+import { customerErrorFor, upstreamFor } from "./rental-upstream";
+import { findRental, ownedRental, type RentalRow } from "./rental-views";
+
+/**
+ * Rent Number: quotes, renting, the inbox, end, cancel and expiry. Money rules:
+ *  - the debit (ledger rent:<id>) and the rental row are one D1 batch, written before the upstream is asked;
+ *  - an upstream refusal reverses it at once (rent_refund:<id>, the same key every refund of this rental uses, so a
+ *    rental is refunded at most once whatever path gets there first);
+ *  - cancel refunds only after the upstream confirmed the cancel, and the refund statement itself refuses to run once
+ *    an SMS is stored or the rental is no longer active; end and expiry close upstream and refund nothing.
+ * The rental's commands live here (and its watcher's tick); its inbox is rental-inbox.ts, its reads rental-views.ts,
+ * the upstream it talks to rental-upstream.ts, extension rental-extension.ts.
+ */
+
+// ---------------------------------------------------------------------------------------------------------------
+// Quotes
+
+export interface RentQuote {
+  /** The spec's data.limits[]: cost is the upstream cost in US cents, so the spec's cost/100 × rate × (1 + rent_cost)
+   * reproduces the price before the tier discount (docs/decisions/005-rent-cost-in-usd.md). */
+  limits: { country_id: string; count: number; cost: number }[];
+  /** What the server will charge, in kobo; null when there is no stock or the price was refused. */
+  priceKobo: number | null;
+  limit: (RentLimit & { costUsd: number }) | null;
+  /** Why the upstream's price for this choice is not sold (the price guard, rental-price-guard.ts). */
+  refused?: string;
+}
+
+/** The customer's quote, from their upstream. A sandbox account's simulated prices never touch the live prices'
+ * jump-guard history. */
+/** `user` null: a visitor's quote (the spec's original client asks signed out), at the starter tier. */
+export async function quoteRental(deps: RentalDeps, user: { id: string; totalDepositedKobo: number } | null, choice: RentChoice): Promise<RentQuote> {
+  let limits: RentLimit[];
+  try {
+    limits = await upstreamFor(deps, user?.id ?? null).limits(choice);
+  } catch (err) {
+    throw customerErrorFor(err, "limits");
+  }
+  // Costs come in the account's currency (roubles in sms-man's own sample): converted with the operator's rates, and a
+  // cost without a rate is refused (shown as no stock, logged), never read as dollars.
+  const rates = await getSetting(deps.db, "upstream_rates");
+  const priced = limits.flatMap((l) => {
+    const costUsd = toUsd({ amount: l.cost, currency: l.currency }, rates);
+    if (costUsd === null) {
+      log("warn", "rental offer refused: no rate for its currency", { countryId: l.countryId, currency: l.currency });
+      return [];
+    }
+    return [{ ...l, costUsd }];
+  });
+  const inStock = priced.find((l) => l.countryId === choice.countryId && l.count > 0) ?? null;
+  // The SMS buys' ceiling and jump guard: an implausible price is never sold (nor shown as in stock).
+  const refused = inStock ? await guardRentPrice(deps.db, choice, inStock, { history: !(user && isSandboxUser(user.id)) }) : null;
+  const limit = refused ? null : inStock;
+  const ctx = await pricingContext(deps.db, user?.totalDepositedKobo ?? 0);
+  return {
+    limits: priced.map((l) => ({ country_id: l.countryId, count: refused && l === inStock ? 0 : l.count, cost: costMinorUnits(l.costUsd) })),
+    priceKobo: limit ? rentPriceKobo(limit.costUsd, ctx) : null,
+    limit,
+    ...(refused ? { refused } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Countries (names for rental rows and the form's country list)
+
+const COUNTRY_CACHE_MS = 3_600_000;
+/** Kept per upstream: a sandbox account's simulated list never stands in for the live one. */
+const countryCache = new TtlCache<"deployment" | "sandbox", Promise<{ id: string; title: string }[]>>(COUNTRY_CACHE_MS);
+
+/** The countries the customer's upstream rents in; null (the public form's list) asks the deployment's own. */
+export async function rentCountries(deps: RentalDeps, userId: string | null = null): Promise<{ id: string; title: string }[]> {
+  const key = userId !== null && isSandboxUser(userId) ? "sandbox" : "deployment";
+  try {
+    return await countryCache.getOrLoad(key, () => upstreamFor(deps, userId).countries());
+  } catch (err) {
+    throw customerErrorFor(err, "countries");
+  }
+}
+
+async function countryName(deps: RentalDeps, userId: string, countryId: string): Promise<string> {
+  try {
+    return (await rentCountries(deps, userId)).find((c) => c.id === countryId)?.title ?? `Country ${countryId}`;
+  } catch {
+    // A missing name must not stop a paid rental.
+    return `Country ${countryId}`;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Renting
+
+export interface RentRequest extends RentChoice {
+  /** The naira price the customer saw: we never charge more (assertNotAboveShown). */
+  clientPrice?: number | null;
+}
+
+export async function rentNumber(
+  deps: RentalDeps,
+  user: { id: string; totalDepositedKobo: number },
+  request: RentRequest,
+): Promise<RentalRow> {
+  await enforceCostLimit(deps.db, user.id, "rental");
+  const choice: RentChoice = { countryId: request.countryId, unit: request.unit, period: request.period };
+  const quote = await quoteRental(deps, user, choice);
+  // Refused before anything is written: no debit, no rental row.
+  if (quote.refused) throw new AppError("CONFLICT", RENT_PRICE_REFUSED_MESSAGE);
+  if (quote.priceKobo === null) throw new AppError("NO_NUMBERS", NO_RENT_STOCK_MESSAGE);
+  const priceKobo = quote.priceKobo;
+  assertNotAboveShown(priceKobo, request.clientPrice);
+
+  const id = crypto.randomUUID();
+  const name = await countryName(deps, user.id, choice.countryId);
+  const duration = formatRentDuration(choice.unit, choice.period);
+  const now = deps.clock.now();
+  try {
+    await deps.db.batch([
+      deps.db.insert(rentals).values({
+        id,
+        userId: user.id,
+        provider: RENT_PROVIDER_NAME,
+        countryId: choice.countryId,
+        countryName: name,
+        unit: choice.unit,
+        period: choice.period,
+        priceKobo,
+        status: "pending",
+        createdAt: now,
+        updatedAt: now,
+      }),
+      ledgerInsert(deps.db, {
+        userId: user.id,
+        key: `rent:${id}`,
+        amountKobo: -priceKobo,
+        kind: "rent",
+        note: `Rental: ${name} number, ${duration}`,
+        ref: id,
+      }),
+    ]);
+  } catch (err) {
+    const refusal = asInsufficientBalance(err);
+    throw refusal instanceof AppError && refusal.code === "INSUFFICIENT_BALANCE" ? await insufficientBalanceFor(deps.db, user.id, priceKobo) : refusal;
+  }
+
+  let rented: { upstreamId: string; number: string };
+  try {
+    rented = await upstreamFor(deps, user.id).getNumber(choice);
+  } catch (err) {
+    if (err instanceof RentProviderError && (err.kind === "timeout" || err.kind === "unavailable")) {
+      // The upstream may have rented a number we never heard of; the customer is refunded either way and the
+      // operator gets the trail to reconcile with the upstream's own history.
+      log("warn", "rent get-number outcome unknown, customer refunded", { rentalId: id, kind: err.kind });
+    }
+    await failAndRefund(deps, id, "the provider could not supply a number");
+    throw customerErrorFor(err, "get-number");
+  }
+
+  const startedAt = deps.clock.now();
+  await deps.db
+    .update(rentals)
+    .set({
+      status: "active",
+      upstreamId: rented.upstreamId,
+      number: rented.number,
+      expiresAt: startedAt + choice.period * RENT_UNIT_MS[choice.unit],
+      updatedAt: startedAt,
+    })
+    .where(and(eq(rentals.id, id), eq(rentals.status, "pending")));
+  const row = await findRental(deps.db, id);
+  if (!row) throw new Error(`rental ${id} vanished after renting`);
+  await startWatcher(deps.env, id);
+  return row;
+}
+
+/** A paid rental that never got its number: failed, and the money back at once (at most once, by key). */
+async function failAndRefund(deps: RentalDeps, id: string, reason: string): Promise<void> {
+  const row = await findRental(deps.db, id);
+  if (!row) return;
+  await deps.db.batch([
+    deps.db.update(rentals).set({ status: "failed", updatedAt: deps.clock.now() }).where(and(eq(rentals.id, id), eq(rentals.status, "pending"))),
+    ledgerInsert(deps.db, {
+      userId: row.userId,
+      key: `rent_refund:${id}`,
+      amountKobo: row.priceKobo,
+      kind: "rent_refund",
+      note: `Refund: ${row.countryName} number rental, ${formatRentDuration(row.unit, row.period)} (${reason})`,
+      ref: id,
+    }),
+  ]);
+}
+/** Closes the rental upstream; a failure is logged, not fatal: it was paid in full and lapses upstream by itself. */
+async function closeUpstream(deps: RentalDeps, row: RentalRow): Promise<void> {
+  if (!row.upstreamId) return;
+  try {
+    await upstreamFor(deps, row.userId).setStatus(row.upstreamId, "close");
+  } catch (err) {
+    log("warn", "rental close upstream failed", { rentalId: row.id, error: err instanceof Error ? err.message : String(err) });
+  }
+}
+// ---------------------------------------------------------------------------------------------------------------
+// End, expiry, cancel
+
+async function markEnded(deps: RentalDeps, row: RentalRow): Promise<boolean> {
+  const db = deps.db;
+  const now = deps.clock.now();
+  const [moved] = await db.batch([
+    db.update(rentals).set({ status: "ended", updatedAt: now }).where(and(eq(rentals.id, row.id), eq(rentals.status, "active"))),
+    // Its rental.ended, written with the move or not at all (services/kernel/outbox.ts).
+    outboxInsert(
+      db,
+      { userId: row.userId, dedupe: `rental.ended:${row.id}`, message: { kind: "rental.ended", rentalId: row.id, status: "ended", refunded: false }, at: now },
+      exists(db.select({ one: sql`1` }).from(rentals).where(and(eq(rentals.id, row.id), eq(rentals.status, "ended")))),
+    ),
+  ]);
+  const made = (moved.meta.changes ?? 0) > 0;
+  if (made) await deliverEvents(deps, row.userId);
+  return made;
+}
+
+/** The customer ends the rental early: close upstream, no refund. */
+export async function endRental(deps: RentalDeps, userId: string, id: string): Promise<RentalRow> {
+  const row = await ownedRental(deps.db, userId, id);
+  await enforceCostLimit(deps.db, userId, "rental");
+  if (row.status !== "active") throw new AppError("INVALID_STATE", "This rental has already ended.");
+  await finalSync(deps, id);
+  await closeUpstream(deps, row);
+  await markEnded(deps, row);
+  await stopWatcher(deps.env, id);
+  return (await findRental(deps.db, id))!;
+}
+
+/** The rental's time is up (the watcher's alarm, or the sweep as a backstop). Idempotent. */
+export async function expireRental(deps: RentalDeps, id: string, now = deps.clock.now()): Promise<boolean> {
+  const row = await findRental(deps.db, id);
+  if (!row || row.status !== "active" || row.expiresAt === null || row.expiresAt > now) return false;
+  await finalSync(deps, id);
+  await closeUpstream(deps, row);
+  return markEnded(deps, row);
+}
+
+/**
+ * Cancel for a refund: only while active, within the window, before any SMS, and only when the upstream confirms.
+ * The refund row is inserted by a statement that checks, in the same batch, that the rental is still active and has
+ * no stored SMS, so a message stored by a concurrent poll stops the refund even after our checks passed.
+ */
+export async function cancelRental(deps: RentalDeps, userId: string, id: string): Promise<{ rental: RentalRow; refunded: boolean }> {
+  const initial = await ownedRental(deps.db, userId, id);
+  await enforceCostLimit(deps.db, userId, "rental");
+  if (initial.status !== "active") throw new AppError("INVALID_STATE", "This rental is no longer active.");
+  try {
+    await syncRentalMessages(deps, id);
+  } catch {
+    // The upstream itself refuses a cancel after an SMS, so an unreadable inbox here is not a risk.
+  }
+  const row = (await findRental(deps.db, id))!;
+  if (row.smsCount > 0) {
+    throw new AppError("INVALID_STATE", "This number has already received an SMS, so it can no longer be cancelled for a refund. You can end the rental instead.");
+  }
+  if (deps.clock.now() - row.createdAt > RENT_CANCEL_WINDOW_MS) {
+    throw new AppError("INVALID_STATE", "A rental can only be cancelled for a refund within 20 minutes. You can end the rental instead.");
+  }
+  try {
+    await upstreamFor(deps, row.userId).setStatus(row.upstreamId!, "cancel");
+  } catch (err) {
+    if (err instanceof RentProviderError && err.kind === "refused") {
+      log("info", "rent cancel refused upstream", { rentalId: id, detail: err.message });
+      throw new AppError("INVALID_STATE", "The provider did not allow this rental to be cancelled. You can end the rental instead.");
+    }
+    throw customerErrorFor(err, "cancel");
+  }
+
+  const key = `rent_refund:${id}`;
+  const note = `Refund: ${row.countryName} number rental, ${formatRentDuration(row.unit, row.period)} (cancelled)`;
+  const now = deps.clock.now();
+  await deps.db.batch([
+    // The guarded refund first (it must still see status 'active' and no stored SMS), then the status change.
+    guardedLedgerInsert(
+      deps.db,
+      { userId: row.userId, key, amountKobo: row.priceKobo, kind: "rent_refund", note, ref: id },
+      exists(deps.db.select({ one: sql`1` }).from(rentals).where(and(eq(rentals.id, id), eq(rentals.status, "active")))),
+      notExists(deps.db.select({ one: sql`1` }).from(rentalMessages).where(eq(rentalMessages.rentalId, id))),
+    ),
+    deps.db.update(rentals).set({ status: "cancelled", updatedAt: now }).where(and(eq(rentals.id, id), eq(rentals.status, "active"))),
+    // Its rental.ended in the same batch (services/kernel/outbox.ts): refunded when the refund's row was written, else
+    // not; one of the two, once (same dedupe key). A refunded rental.ended is the balance change too: the screens
+    // refresh the wallet on it, and the webhooks get a balance.changed with it, as for a refunded sms.ended.
+    outboxInsert(deps.db, { userId: row.userId, dedupe: `rental.ended:${id}`, message: { kind: "rental.ended", rentalId: id, status: "cancelled", refunded: true }, at: now }, ledgerRowWritten(deps.db, key)),
+    outboxInsert(
+      deps.db,
+      { userId: row.userId, dedupe: `rental.ended:${id}`, message: { kind: "rental.ended", rentalId: id, status: "cancelled", refunded: false }, at: now },
+      exists(deps.db.select({ one: sql`1` }).from(rentals).where(and(eq(rentals.id, id), eq(rentals.status, "cancelled")))),
+    ),
+  ]);
+  const refunded = await hasEntry(deps.db, key);
+  await deliverEvents(deps, row.userId);
+  await stopWatcher(deps.env, id);
+  const after = (await findRental(deps.db, id))!;
+  return { rental: after, refunded };
+}
+// ---------------------------------------------------------------------------------------------------------------
+// The watcher's tick and the sweep
+
+/**
+ * One wake-up of the rental's watcher (objects/rental-watcher.ts): close the rental once its time is up; otherwise
+ * read its SMS, send the "ends in an hour" reminder when due, and say when to look next (often at first, then less,
+ * never past the expiry). An upstream fault is logged and the next look is the retry; anything else throws
+ * (services/tick.ts). Re-reads the rental after every upstream call, so a repeated or late alarm is harmless.
+ */
+export async function rentalTick(deps: RentalDeps, rentalId: string): Promise<TickResult> {
+  const row = await findRental(deps.db, rentalId);
+  if (!row || row.status !== "active" || row.expiresAt === null) return STOP;
+  if (deps.clock.now() >= row.expiresAt) {
+    await expireRental(deps, rentalId);
+    return STOP;
+  }
+  try {
+    await syncRentalMessages(deps, rentalId);
+  } catch (err) {
+    if (!(err instanceof RentProviderError)) throw err;
+    log("warn", "rental check failed, will retry", { rentalId, kind: err.kind, error: err.message });
+  }
+  // Re-read: the rental may have ended, been cancelled or extended while we were talking to the upstream.
+  let after = await findRental(deps.db, rentalId);
+  if (!after || after.status !== "active" || after.expiresAt === null) return STOP;
+  // The "ends in an hour" reminder: sent once per expiry whatever the number of alarms (services/rental-reminder.ts).
+  // Its failure (an e-mail provider down) never stops the watcher: the reminder is claimed once and not retried.
+  try {
+    if (await remindIfDue(deps, after)) after = (await findRental(deps.db, rentalId)) ?? after;
+  } catch (err) {
+    log("warn", "rental reminder failed", { rentalId, error: err instanceof Error ? err.message : String(err) });
+  }
+  const expiresAt = after.expiresAt;
+  if (after.status !== "active" || expiresAt === null) return STOP;
+  return wakeAt(nextAlarmAt({ ...after, expiresAt }, deps.clock.now()));
+}
+
+/** Rentals stuck 'pending' this long lost their request mid-way (the upstream call times out far sooner). */
+const PENDING_GIVE_UP_MS = 5 * 60_000;
+const SWEEP_BATCH = 50;
+
+/** The cron backstop: expires rentals whose alarm never came and refunds rentals stuck before their number. */
+export async function sweepRentals(deps: RentalDeps, now = deps.clock.now()): Promise<{ expired: number; refunded: number }> {
+  const due = await deps.db
+    .select({ id: rentals.id })
+    .from(rentals)
+    .where(and(eq(rentals.status, "active"), lt(rentals.expiresAt, now)))
+    .limit(SWEEP_BATCH);
+  let expired = 0;
+  for (const { id } of due) {
+    if (await expireRental(deps, id, now)) expired += 1;
+  }
+  const stuck = await deps.db
+    .select({ id: rentals.id })
+    .from(rentals)
+    .where(and(eq(rentals.status, "pending"), lt(rentals.createdAt, now - PENDING_GIVE_UP_MS)))
+    .limit(SWEEP_BATCH);
+  for (const { id } of stuck) {
+    log("warn", "rental stuck before its number, refunding", { rentalId: id });
+    await failAndRefund(deps, id, "the request did not complete");
+  }
+  return { expired, refunded: stuck.length };
+}
+
+/**
+ * The operator's "settle now" for one stuck rental: the sweep's transitions for one row (an overdue active rental is
+ * ended after a last read of its messages; one stuck before its number is refunded). Refused for anything else.
+ */
+export async function settleRentalNow(deps: RentalDeps, id: string, now = deps.clock.now()): Promise<{ from: string; status: string; settled: boolean }> {
+  const row = await findRental(deps.db, id);
+  if (!row) throw new AppError("NOT_FOUND", "Rental not found.");
+  if (row.status === "active" && row.expiresAt !== null && row.expiresAt < now) {
+    await expireRental(deps, id, now);
+  } else if (row.status === "pending" && row.createdAt < now - PENDING_GIVE_UP_MS) {
+    await failAndRefund(deps, id, "settled by an operator: the request did not complete");
+  } else {
+    throw new AppError("INVALID_STATE", row.status === "active" || row.status === "pending" ? "This rental is not stuck." : "This rental is already settled.");
+  }
+  const after = await findRental(deps.db, id);
+  return { from: row.status, status: after?.status ?? row.status, settled: after?.status !== row.status };
+}

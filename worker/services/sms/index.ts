@@ -1,0 +1,13 @@
+/**
+ * Receive SMS: the catalogue and choice, buying, polling and pushed codes, chains (next route), the SMS upstreams' health and figures.
+ * This file is the room's one entry point: everything outside worker/services/sms/ imports the room from here, and a
+ * file inside imports its siblings directly (scripts/lint.ts refuses the rest; docs/decisions/041-domain-rooms.md).
+ */
+export { type ProviderOrderRow, summariseProviderOrders } from "./provider-stats";
+export { clearSmsCatalogueCache, findSmsOffer, type PricedOffer, providerSellingCountry, smsCountries, smsCountriesOfAll, smsOffers, smsPriceList } from "./sms-catalogue";
+export { chainStateFor } from "./sms-chain";
+export { compareRoutes, listFavourites, setFavourite } from "./sms-choice";
+export { buySmsNumber, buySmsNumbers, cancelSmsOrder, completeSmsOrder, requestAnotherCode } from "./sms-orders";
+export { acceptPushedCode, checkSmsOrderNow, pollSmsOrderTick, settleSmsOrderNow, sweepSmsOrders } from "./sms-poll";
+export { canRequestAnotherCode, codesByOrder, orderCodes, ownSmsOrder, type PageAfter, smsHoldTime, type SmsOrderRow, smsOrderRowsQuery, smsOrdersPage, smsOrderStatus, smsRefundState, toSmsOrderRows } from "./sms-views";
+export { checkUpstreamHealth, clearUpstreamHealthCache, providerStats } from "./upstream-health";

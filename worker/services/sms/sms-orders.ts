@@ -1,0 +1,483 @@
+import { and, eq, exists, gte, sql } from "drizzle-orm";
+import { koboToNaira, nairaToKobo } from "../../../schema/money";
+import { MISSING_SERVICE_OR_COUNTRY, SMS_CANCELLED_MESSAGE, type SmsAnotherCodeResponse, type SmsCancelResponse, type SmsGetNumberInput, type SmsGetNumberResponse, type SmsGetNumbersInput, type SmsGetNumbersResponse } from "../../../schema/sms";
+import type { SmsProviderName } from "../../../schema/constants";
+import { rowAsSelect } from "../../db/insert-select";
+import { smsChains, smsOrders, users } from "../../db/tables";
+import { AppError } from "../../lib/errors";
+import { log } from "../../lib/log";
+import type { SignedInUser } from "../accounts";
+import { SmsProviderError, type SmsActivation } from "../../providers/sms/types";
+import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, costLimitInBatch, enforceCostLimit, envForUser, getSetting, guardedLedgerInsert, insufficientBalanceFor, pricingContext, recordEvent, type SmsDeps, smsPriceKobo } from "../kernel";
+import { clearSmsCatalogueCache, findSmsOffer, resolveServiceId } from "./sms-catalogue";
+import { chainOrders, endChain, newChainValues, nextRoutes, readChain, routeKey, type NextRoute } from "./sms-chain";
+import { REFUNDED, findSmsOrder, orderCodes, ownSmsOrder, type SmsOrderRow } from "./sms-views";
+import { buyFaultCode, readOutcome, upstreamFor } from "./sms-upstream";
+import { closeActivation, markAnotherCodeRequested, markReserved, pollerFor, purchaseNote, recordCode, settle } from "./sms-transitions";
+
+/**
+ * Receive SMS: the customer's commands (buy one or several numbers, cancel, request another code, complete), and the
+ * chain's move-on, which buys the next route. Money moves only through the ledger:
+ *   buy:    [order row 'pending' + debit buy:<id>] in one batch, then the upstream is asked;
+ *           a refusal -> [status 'failed' + refund:<id>] at once.
+ *   poll:   the order's Durable Object calls pollSmsOrderTick every sms_poll.interval_ms.
+ *   end:    every transition out of 'waiting' is a conditional UPDATE (WHERE status = 'waiting'), batched with a refund
+ *           that is only written when the order now holds that refunded status. So an order has exactly one outcome,
+ *           at most one refund, and none when the code came ('used' is final and keeps the money).
+ * The order's commands live here; its poller's tick, pushed codes and the sweep are sms-poll.ts, its reads
+ * sms-views.ts, the upstream it talks to sms-upstream.ts, the guarded transitions both sides make sms-transitions.ts,
+ * and the "code or next route" chain's rows sms-chain.ts (as rentals.ts, rental-inbox.ts, rental-views.ts and
+ * rental-upstream.ts split Rent Number). Every function takes the flow's SmsDeps (services/deps.ts).
+ */
+
+// ---------------------------------------------------------------------------------------------------------------
+// Buying
+
+type OfferForSale = Awaited<ReturnType<typeof findSmsOffer>>["offer"];
+
+/**
+ * `serviceByName`: the web API's purchases (routes/sms.ts) let a Dynamic purchase name a service by Swift's id, as the
+ * spec's original client does (resolveServiceId, issue 27); the developer APIs name each provider's own ids.
+ */
+export async function buySmsNumber(
+  deps: SmsDeps,
+  user: SignedInUser,
+  input: SmsGetNumberInput,
+  { serviceByName = false }: { serviceByName?: boolean } = {},
+): Promise<SmsGetNumberResponse> {
+  // A sandbox account (test API key) buys from the sandbox simulators whatever PROVIDERS says (its prices too).
+  const env = envForUser(deps.env, user.id);
+  const country = input.country ?? "";
+  const named = input.service ?? "";
+  if (!country || !named) throw new AppError("VALIDATION_FAILED", MISSING_SERVICE_OR_COUNTRY);
+  const providerName = input.provider;
+  const service = serviceByName ? await resolveServiceId(env, providerName, country, named) : named;
+  const db = deps.db;
+
+  const { offer, countryName } = await findSmsOffer(env, providerName, country, service);
+  const priceKobo = smsPriceKobo(offer.costUsd, await pricingContext(db, user.totalDepositedKobo));
+  // The customer's own ceiling comes first: above it nothing is charged, whatever was shown.
+  if (input.max_price !== undefined && priceKobo > nairaToKobo(input.max_price)) {
+    throw new AppError(
+      "PRICE_CHANGED",
+      `The price is now ₦${koboToNaira(priceKobo).toFixed(2)}, above your maximum of ₦${input.max_price.toFixed(2)}. Nothing was charged.`,
+      { price: koboToNaira(priceKobo), max_price: input.max_price },
+    );
+  }
+  assertNotAboveShown(priceKobo, input.price);
+
+  const orderId = crypto.randomUUID();
+  const now = deps.clock.now();
+  const chained = input.next_route !== undefined;
+  const order = newOrder({ id: orderId, userId: user.id, provider: providerName, countryId: country, countryName, offer, priceKobo, now }, chained ? { id: orderId, step: 1 } : null);
+  // The per-account cost limit (issue 12 hole 6) is counted in this batch, not a round trip of its own (decision 031);
+  // on the customer's own account (a sandbox key's test account is counted as itself), before the upstream is asked.
+  const limit = costLimitInBatch(db, user.id, "smsBuy", now);
+  const orderWritten = exists(db.select({ one: sql`1` }).from(smsOrders).where(eq(smsOrders.id, orderId)));
+  let counted, inserted;
+  try {
+    // One atomic batch: the counted hit; the order row only within the limit and while the wallet holds the price;
+    // the chain (when the customer ticked "try another number") and the debit only if that row was written. A refusal
+    // (limit or wallet) writes no order, chain or ledger row, yet keeps the hit counted like enforceCostLimit would.
+    [counted, inserted] = await db.batch([
+      limit.count,
+      db.insert(smsOrders).select(
+        db
+          .select(rowAsSelect(smsOrders, order))
+          .from(users)
+          .where(and(eq(users.id, user.id), gte(users.balanceKobo, priceKobo), limit.within)),
+      ),
+      ...(input.next_route
+        ? [db.insert(smsChains).select(db.select(rowAsSelect(smsChains, newChainValues(orderId, user.id, offer.name, input.next_route, now))).from(smsOrders).where(eq(smsOrders.id, orderId)))]
+        : []),
+      guardedLedgerInsert(db, { userId: user.id, key: `buy:${orderId}`, amountKobo: -priceKobo, kind: "buy", note: purchaseNote(order), ref: orderId }, orderWritten),
+    ]);
+  } catch (err) {
+    // The balance CHECK stays the backstop of the guard above.
+    const refusal = asInsufficientBalance(err);
+    throw refusal instanceof AppError && refusal.code === "INSUFFICIENT_BALANCE" ? await insufficientBalanceFor(db, user.id, priceKobo) : refusal;
+  }
+  limit.enforce(counted);
+  if ((inserted.meta.changes ?? 0) === 0) throw await insufficientBalanceFor(db, user.id, priceKobo);
+
+  let activation: SmsActivation;
+  try {
+    activation = await reserveNumber(deps, order, offer);
+  } catch (err) {
+    // The customer saw this purchase refused: a chain behind it must never buy a number they do not know about.
+    if (chained) await endChain(deps, orderId, "ended", "the first number could not be bought");
+    throw err;
+  }
+
+  return {
+    phone: { request_id: orderId, number: activation.number },
+    // reference_code: the order id, as /api/orders names it, so a client can poll and cancel with it (issue 19).
+    table: { purchased_number: activation.number, sms: null, reference_code: orderId },
+    debitRef: `buy:${orderId}`,
+    price: koboToNaira(priceKobo),
+    ...chargedBelowShown(priceKobo, input.price),
+  };
+}
+
+function newOrder(
+  o: { id: string; userId: string; provider: SmsProviderName; countryId: string; countryName: string; offer: OfferForSale; priceKobo: number; now: number },
+  chain: { id: string; step: number } | null,
+): SmsOrderRow {
+  return {
+    id: o.id,
+    userId: o.userId,
+    provider: o.provider,
+    countryId: o.countryId,
+    countryName: o.countryName,
+    serviceId: o.offer.serviceId,
+    serviceName: o.offer.name,
+    priceKobo: o.priceKobo,
+    upstreamId: null,
+    number: null,
+    code: null,
+    anotherCodeRequestedAt: null,
+    activationClosesAt: null,
+    status: "pending",
+    attempts: 0,
+    failureReason: null,
+    chainId: chain?.id ?? null,
+    chainStep: chain?.step ?? null,
+    createdAt: o.now,
+    updatedAt: o.now,
+  };
+}
+
+/**
+ * Asks the upstream for the number of an order already written 'pending' with its debit, and starts its poller. A
+ * refusal refunds the order at once ('failed') and throws the AppError the customer is shown.
+ */
+async function reserveNumber(deps: SmsDeps, order: SmsOrderRow, offer: OfferForSale): Promise<SmsActivation> {
+  const orderId = order.id;
+  const db = deps.db;
+  const provider = upstreamFor(deps, order);
+  let activation;
+  try {
+    // The ceiling is the upstream's own figure in its own currency: the price we quoted, never a converted guess.
+    activation = await provider.buy({ countryId: order.countryId, serviceId: order.serviceId, maxCost: { amount: offer.cost, currency: offer.currency } });
+  } catch (err) {
+    const reason = err instanceof SmsProviderError ? err.message : "The provider could not be reached. Please try again shortly.";
+    await settle(deps, order, "failed", "pending", err instanceof SmsProviderError ? `${err.kind}: ${err.detail}` : String(err));
+    log("warn", "sms purchase refused upstream", {
+      orderId,
+      provider: order.provider,
+      kind: err instanceof SmsProviderError ? err.kind : "exception",
+      detail: err instanceof SmsProviderError ? err.detail : err instanceof Error ? err.message : String(err),
+    });
+    if (!(err instanceof SmsProviderError)) throw err;
+    // A price that moved upstream means our cached list is stale: forget it so the next view shows the new one.
+    if (err.kind === "price_exceeded" || err.kind === "no_numbers") clearSmsCatalogueCache();
+    throw new AppError(buyFaultCode(err.kind), reason, { phone: { error_msg: reason }, refunded: true, debitRef: `buy:${orderId}` });
+  }
+
+  if (!(await markReserved(deps, orderId, activation))) {
+    // Only the sweep moves a 'pending' order (after minutes): it was refunded already, so the number goes back too.
+    await provider.cancel(activation.upstreamId).catch(() => undefined);
+    throw new AppError("INVALID_STATE", "This order changed while it was being placed. Please check your orders.");
+  }
+
+  try {
+    const interval = (await getSetting(db, "sms_poll")).interval_ms;
+    await pollerFor(deps, orderId).start(orderId, interval);
+  } catch (err) {
+    // The cron sweep settles an order whose poller never started; the customer is refunded then at the latest.
+    log("error", "sms poller did not start", { orderId, error: err instanceof Error ? err.message : String(err) });
+  }
+  return activation;
+}
+
+/**
+ * Several numbers for one service at once: each is bought through buySmsNumber, one after another, so each is its own
+ * order with its own debit and its own refund, and the customer's price and ceiling hold for every one. Buying stops
+ * at the first refusal (no stock, balance, price above the ceiling): what was bought stays bought and is returned with
+ * the reason; a refusal of the very first number is the ordinary error.
+ */
+export async function buySmsNumbers(
+  deps: SmsDeps,
+  user: SignedInUser,
+  input: SmsGetNumbersInput,
+  opts: { serviceByName?: boolean } = {},
+): Promise<SmsGetNumbersResponse> {
+  const { quantity, ...one } = input;
+  const orders: SmsGetNumberResponse[] = [];
+  for (let i = 0; i < quantity; i += 1) {
+    try {
+      orders.push(await buySmsNumber(deps, user, one, opts));
+    } catch (err) {
+      if (orders.length === 0 || !(err instanceof AppError)) throw err;
+      return { orders, requested: quantity, error: { code: err.code, message: err.message } };
+    }
+  }
+  return { orders, requested: quantity, error: null };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Another code, complete, cancel
+
+/**
+ * "Request another code" on a number that already received one and is still open upstream: the upstream is asked
+ * (SMS-Activate setStatus 3), the order waits for another code, and its poller looks for it. Free, like upstream.
+ * Asking again while one is awaited answers the same without asking the upstream twice.
+ */
+export async function requestAnotherCode(deps: SmsDeps, userId: string, orderId: string): Promise<SmsAnotherCodeResponse> {
+  const db = deps.db;
+  const order = await ownSmsOrder(db, userId, orderId);
+  await enforceCostLimit(db, userId, "smsBuy");
+  const answer = async (): Promise<SmsAnotherCodeResponse> => ({
+    request_id: order.id,
+    status: "used",
+    waiting_for_another_code: true,
+    codes: await orderCodes(db, order.id),
+  });
+  if (order.status !== "used") {
+    throw new AppError("INVALID_STATE", order.status === "waiting" || order.status === "pending"
+      ? "The first code has not arrived yet. You can ask for another code once it has."
+      : "This order has ended, so it cannot receive another code.", { status: order.status });
+  }
+  if (order.anotherCodeRequestedAt !== null) return answer();
+  const provider = upstreamFor(deps, order);
+  if (!provider.requestAnotherCode) {
+    throw new AppError("UNPROCESSABLE", "This provider does not support requesting another code. Please buy a new number.");
+  }
+  const now = deps.clock.now();
+  if (!order.upstreamId || order.activationClosesAt === null || now >= order.activationClosesAt) {
+    throw new AppError("INVALID_STATE", "This number is closed: another code can be asked for within 10 minutes of the first.", { status: order.status });
+  }
+  try {
+    await provider.requestAnotherCode(order.upstreamId);
+  } catch (err) {
+    if (!(err instanceof SmsProviderError)) throw err;
+    log("warn", "another code refused upstream", { orderId, kind: err.kind, detail: err.detail });
+    if (err.transient) throw new AppError("UPSTREAM_UNAVAILABLE", err.message);
+    throw new AppError("INVALID_STATE", "The provider would not send another code to this number. Please buy a new number.");
+  }
+  await markAnotherCodeRequested(deps, orderId, now);
+  try {
+    const interval = (await getSetting(db, "sms_poll")).interval_ms;
+    await pollerFor(deps, orderId).start(orderId, interval);
+  } catch (err) {
+    log("error", "sms poller did not wake for another code", { orderId, error: err instanceof Error ? err.message : String(err) });
+  }
+  return answer();
+}
+
+/** Completes a used number upstream now (the protocol's setStatus 6): no other code can come after. */
+export async function completeSmsOrder(deps: SmsDeps, userId: string, orderId: string): Promise<void> {
+  const db = deps.db;
+  const order = await ownSmsOrder(db, userId, orderId);
+  if (order.status !== "used") throw notCancellable(order);
+  await closeActivation(deps, orderId);
+  if (order.upstreamId) await upstreamFor(deps, order).finish(order.upstreamId).catch(() => undefined);
+  // Nothing is left for the poller: its alarm for the window's end would only complete the number a second time (and
+  // every alarm set is billed as a row written). Best effort: a missed stop costs one harmless tick.
+  await pollerFor(deps, orderId)
+    .stop()
+    .catch(() => undefined);
+}
+
+export async function cancelSmsOrder(deps: SmsDeps, userId: string, orderId: string): Promise<SmsCancelResponse> {
+  const order = await ownSmsOrder(deps.db, userId, orderId);
+  await enforceCostLimit(deps.db, userId, "smsCancel");
+  if (order.chainId) return cancelChain(deps, order);
+  return cancelOrder(deps, order);
+}
+
+/**
+ * Cancelling any route of a chain cancels the chain: first the chain is marked cancelled (so a move-on under way stops,
+ * or releases the number it is buying), then its live route is cancelled like any order. When no route is live (the
+ * switch is between two routes), the cancel stands at once: everything charged so far was refunded.
+ */
+async function cancelChain(deps: SmsDeps, order: SmsOrderRow): Promise<SmsCancelResponse> {
+  const db = deps.db;
+  const stopped = await endChain(deps, order.chainId!, "cancelled", "cancelled by the customer");
+  const chain = await readChain(db, order.chainId!);
+  const live = chain && chain.currentOrderId !== order.id ? await findSmsOrder(db, chain.currentOrderId) : order;
+  if (live && (live.status === "waiting" || live.status === "used" || live.status === "cancelled")) return cancelOrder(deps, live);
+  if (stopped || chain?.status === "cancelled") {
+    if (stopped) {
+      // Between two routes: every charge was refunded with its route's own end, so this event moves no money.
+      const endedId = live?.id ?? order.id;
+      const ended = { kind: "sms.ended", orderId: endedId, status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE } as const;
+      await recordEvent(deps, { userId: order.userId, dedupe: `sms.ended:${endedId}:chain-cancelled`, message: ended, at: deps.clock.now() });
+    }
+    return { status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE };
+  }
+  return cancelOrder(deps, live ?? order);
+}
+
+async function cancelOrder(deps: SmsDeps, order: SmsOrderRow): Promise<SmsCancelResponse> {
+  const db = deps.db;
+  const orderId = order.id;
+  if (order.status === "cancelled") return { status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE };
+  if (order.status !== "waiting") throw notCancellable(order);
+
+  const provider = upstreamFor(deps, order);
+  const upstreamId = order.upstreamId!;
+  // A code that already arrived wins over the cancel: look first.
+  const first = await provider.poll(upstreamId).catch(() => null);
+  if (first?.state === "code") {
+    await recordCode(deps, order, first.code, provider);
+    throw notCancellable((await findSmsOrder(db, orderId)) ?? order);
+  }
+
+  let released: boolean;
+  try {
+    const result = await provider.cancel(upstreamId);
+    released = result.outcome === "released";
+  } catch (err) {
+    if (!(err instanceof SmsProviderError)) throw err;
+    if (err.kind !== "not_found") {
+      throw new AppError(err.transient ? "UPSTREAM_UNAVAILABLE" : "INVALID_STATE", `Cancel failed: ${err.message}`);
+    }
+    released = true; // the upstream no longer holds the number: nothing left to release
+  }
+  if (!released) {
+    // Refused (ACCESS_READY, EARLY_CANCEL_DENIED, wrong_status): what the upstream did decides (see endWithoutCode).
+    const again = await readOutcome(provider, upstreamId);
+    if (again?.state === "code") {
+      await recordCode(deps, order, again.code, provider);
+      throw notCancellable((await findSmsOrder(db, orderId)) ?? order);
+    }
+    // Cancelled or unknown upstream: no code can come, so the customer's cancel stands and is refunded.
+    if (again?.state !== "gone") {
+      throw new AppError("INVALID_STATE", "The provider does not allow cancelling this number yet. Please try again in a minute.");
+    }
+  }
+
+  const ended = { kind: "sms.ended", orderId, status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE } as const;
+  if (await settle(deps, order, "cancelled", "waiting", "cancelled by the customer", ended)) {
+    await pollerFor(deps, orderId)
+      .stop()
+      .catch(() => undefined);
+    return { status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE };
+  }
+  // Something settled the order while we were releasing it (a code, or the last poll): that outcome stands.
+  const current = (await findSmsOrder(db, orderId)) ?? order;
+  if (current.status === "cancelled") return { status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE };
+  throw notCancellable(current);
+}
+
+function notCancellable(order: SmsOrderRow): AppError {
+  const base = { status: order.status, refunded: REFUNDED.has(order.status) };
+  if (order.status === "used") {
+    return new AppError("INVALID_STATE", "The code has already arrived, so this order can no longer be cancelled.", { ...base, sms: order.code });
+  }
+  if (order.status === "pending") return new AppError("INVALID_STATE", "This number is still being reserved. Please try again in a moment.", base);
+  return new AppError("INVALID_STATE", `This order has already ended (${order.status}) and its money was refunded.`, base);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// "Code or next route": buying the next route (docs/decisions/022-code-or-next-route.md; the chain's rows: sms-chain.ts)
+
+/**
+ * After `from` (a route of a chain) ended refunded without a code: buys the next route and returns its order id, or
+ * null when the chain does not move on (it was cancelled, already moved on, has no route left within the cap, or the
+ * wallet is short: then the chain ends). A route the upstream refuses at once ('failed', refunded) is passed over for
+ * the one after it. Safe to run twice: the guarded batch in placeNextRoute lets one caller through.
+ */
+export async function moveChainOn(deps: SmsDeps, from: SmsOrderRow): Promise<string | null> {
+  const db = deps.db;
+  let current = from;
+  for (;;) {
+    if (!current.chainId || current.chainStep === null || !REFUNDED.has(current.status) || current.status === "cancelled") return null;
+    const chain = await readChain(db, current.chainId);
+    if (!chain || chain.status !== "active" || chain.currentOrderId !== current.id) return null;
+    if (current.chainStep >= chain.maxRoutes) {
+      await endChain(deps, chain.id, "ended", `no code from ${chain.maxRoutes} routes`);
+      return null;
+    }
+    const env = envForUser(deps.env, chain.userId);
+    const tried = new Set((await chainOrders(db, chain.id)).map((o) => routeKey(o.provider, o.countryId)));
+    let route: NextRoute | undefined;
+    try {
+      [route] = await nextRoutes(env, db, chain, current, tried);
+    } catch (err) {
+      // The price lists cannot be read (the customer's provider is down): nothing to choose from, and the refund is
+      // already made. Ending here keeps a retried alarm or the sweep from trying forever.
+      if (!(err instanceof AppError)) throw err;
+      route = undefined;
+    }
+    if (!route) {
+      await endChain(deps, chain.id, "ended", "no other route within the cap");
+      return null;
+    }
+    const placed = await placeNextRoute(deps, chain.userId, current, route);
+    if (placed.kind === "stop") return null;
+    if (placed.kind === "placed") return placed.orderId;
+    current = placed.order; // refused upstream and refunded: on to the route after it
+  }
+}
+
+type Placement = { kind: "placed"; orderId: string } | { kind: "failed"; order: SmsOrderRow } | { kind: "stop" };
+
+async function placeNextRoute(deps: SmsDeps, userId: string, from: SmsOrderRow, route: NextRoute): Promise<Placement> {
+  const db = deps.db;
+  const chainId = from.chainId!;
+  const step = from.chainStep! + 1;
+  let found;
+  try {
+    found = await findSmsOffer(envForUser(deps.env, userId), route.provider, route.country, route.service);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    await endChain(deps, chainId, "ended", `the next route could not be priced: ${err.message}`);
+    return { kind: "stop" };
+  }
+  const [user] = await db.select({ totalDepositedKobo: users.totalDepositedKobo }).from(users).where(eq(users.id, userId)).limit(1);
+  const priceKobo = smsPriceKobo(found.offer.costUsd, await pricingContext(db, user?.totalDepositedKobo ?? 0));
+  const chain = await readChain(db, chainId);
+  if (!chain || priceKobo > chain.capKobo) {
+    await endChain(deps, chainId, "ended", "the next route now costs more than the cap");
+    return { kind: "stop" };
+  }
+  const order = newOrder(
+    { id: crypto.randomUUID(), userId, provider: route.provider, countryId: route.country, countryName: found.countryName, offer: found.offer, priceKobo, now: deps.clock.now() },
+    { id: chainId, step },
+  );
+  const stillOnFrom = and(eq(smsChains.id, chainId), eq(smsChains.status, "active"), eq(smsChains.currentOrderId, from.id));
+  try {
+    // One batch: the order row (only while the chain is active and still on `from`: a cancel stops it here), its
+    // debit (only if that row was written), and the chain moving to it. (chain_id, chain_step) is unique, so a second
+    // tick moving on at the same moment fails the whole batch instead of buying twice.
+    const [inserted] = await db.batch([
+      db.insert(smsOrders).select(
+        db
+          .select(rowAsSelect(smsOrders, order))
+          .from(smsChains)
+          .where(stillOnFrom),
+      ),
+      guardedLedgerInsert(
+        db,
+        { userId, key: `buy:${order.id}`, amountKobo: -priceKobo, kind: "buy", note: purchaseNote(order), ref: order.id },
+        exists(db.select({ one: sql`1` }).from(smsOrders).where(eq(smsOrders.id, order.id))),
+      ),
+      db.update(smsChains).set({ currentOrderId: order.id, updatedAt: deps.clock.now() }).where(stillOnFrom),
+    ]);
+    if ((inserted.meta.changes ?? 0) === 0) return { kind: "stop" }; // cancelled, or another tick moved on first
+  } catch (err) {
+    if (asInsufficientBalance(err) instanceof AppError) {
+      await endChain(deps, chainId, "ended", "the wallet is too low for another number");
+      return { kind: "stop" };
+    }
+    // The unique (chain_id, chain_step): someone else placed this step.
+    if (String(err).includes("UNIQUE")) return { kind: "stop" };
+    throw err;
+  }
+  try {
+    await reserveNumber(deps, order, found.offer);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    const failed = await findSmsOrder(db, order.id);
+    return failed && failed.status === "failed" ? { kind: "failed", order: failed } : { kind: "stop" };
+  }
+  // A cancel that came while this number was being bought stopped the chain: give the number back now.
+  if ((await readChain(db, chainId))?.status === "cancelled") {
+    const live = await findSmsOrder(db, order.id);
+    if (live?.status === "waiting") await cancelOrder(deps, live).catch(() => undefined);
+    return { kind: "stop" };
+  }
+  return { kind: "placed", orderId: order.id };
+}
