@@ -35,6 +35,14 @@ const rules: Rule[] = [
     message: "a money flow reads time from deps.clock and pushes through deps.notify (decision 028)",
   },
   {
+    // A money entity's row is written only by its entity module, which declares its transitions and batches each with
+    // its ledger row and its outbox event (docs/decisions/040). SMS orders so far; payments and rentals are next.
+    dirs: ["worker", "scripts"],
+    test: /\.update\(smsOrders\)|UPDATE\s+sms_orders\b/i,
+    message: "only services/sms/sms-transitions.ts writes an SMS order's row (its declared transitions, decision 040)",
+    skip: /(sms\/sms-transitions|\.test)\.ts$/,
+  },
+  {
     dirs: ["e2e"],
     test: /import\s*\{[^}]*\btest\b[^}]*\}\s*from\s+["']@playwright\/test["']/,
     message: "journeys import test from ./support (it fails a journey on any Content-Security-Policy violation)",

@@ -3,7 +3,7 @@ import { getDb } from "./db/client";
 import { configFor } from "./config";
 import { log } from "./lib/log";
 import { runPaymentSweep, runTransferSweep } from "./services/funding";
-import { purgeWebhookEvents, rentalDeps, smsDeps } from "./services/kernel";
+import { eventDeps, purgeOutbox, purgeWebhookEvents, rentalDeps, smsDeps, sweepOutbox } from "./services/kernel";
 import { sweepAccountRows } from "./services/accounts";
 import { purgeIdempotencyKeys } from "./services/developer";
 import { notifyOperators } from "./services/console";
@@ -58,6 +58,15 @@ export async function runScheduledSweep(env: Env): Promise<void> {
     await runTransferSweep(env);
   } catch (err) {
     log("error", "transfer sweep failed", { error: err instanceof Error ? err.message : String(err) });
+  }
+  // Events a worker wrote with its money but stopped before delivering, and webhook deliveries whose wake-up was lost
+  // (services/kernel/outbox.ts). After the money sweeps above, whose own events they deliver at once.
+  try {
+    const result = await sweepOutbox(eventDeps(env));
+    if (result.delivered > 0) log("info", "outbox sweep delivered events left pending", result);
+    await purgeOutbox(getDb(env.DB), Date.now());
+  } catch (err) {
+    log("error", "outbox sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }
   // Open operator consoles refresh their overview with what the sweep (and everything since) changed.
   try {

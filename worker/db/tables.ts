@@ -732,3 +732,32 @@ export const webhookEvents = sqliteTable(
     index("webhook_events_key_idx").on(t.apiKeyId, t.status, t.createdAt),
   ],
 );
+
+/**
+ * The outbox (docs/decisions/040-declared-transitions-and-outbox.md): every event a money transition tells the
+ * customer (socket push) and their developer webhooks, written in the transition's own D1 batch by
+ * services/kernel/outbox.ts (`outboxInsert`, guarded like `guardedLedgerInsert`), so a commit without its event cannot
+ * happen. Delivery reads it, fans it out to `webhook_events` and marks it delivered in one batch; the cron sweep
+ * delivers what an evicted worker left pending.
+ */
+export const outboxEvents = sqliteTable(
+  "outbox_events",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id),
+    kind: text("kind").notNull(),
+    // The realtime message (schema/realtime.ts) as JSON; a balance it leaves out is balance_kobo below.
+    message: text("message").notNull(),
+    // Makes writing the same happening twice a no-op (e.g. `payment.credited:<ledger key>`, `sms.code:<order>:<code>`).
+    dedupeKey: text("dedupe_key").notNull(),
+    // The wallet as the writing batch left it (read in the same statement, after the batch's ledger row).
+    balanceKobo: integer("balance_kobo").notNull(),
+    createdAt: integer("created_at").notNull(),
+    // Null while pending; set by the one delivery that fanned it out.
+    deliveredAt: integer("delivered_at"),
+  },
+  (t) => [
+    uniqueIndex("outbox_events_dedupe_unique").on(t.dedupeKey),
+    index("outbox_events_pending_idx").on(t.deliveredAt, t.userId, t.createdAt),
+  ],
+);

@@ -7,7 +7,7 @@ import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { createApiKey, listApiKeys, ownApiKey, resendWebhookEvent, revokeApiKey, sandboxBalanceKobo, setWebhookUrl, toApiKeyView, topUpSandbox, webhookLog } from "../services/developer";
 import { requireFreshSecondFactor, requireReauthentication, requireVerifiedEmail } from "../services/accounts";
-import { notify, sandboxUserIdFor } from "../services/kernel";
+import { deliverEvents, eventDeps } from "../services/kernel";
 
 /**
  * The Settings "API" section: the signed-in customer manages their developer keys (session token only: a key cannot
@@ -39,10 +39,10 @@ export const apiKeyRoutes = new Hono<AppEnv>()
   /** Free test money: it exists only in the sandbox account and buys only sandbox numbers. */
   .post("/keys/sandbox/top-up", validate("json", sandboxTopUpSchema), async (c) => {
     const db = getDb(c.env.DB);
-    await topUpSandbox(db, c.var.user, nairaToKobo(c.req.valid("json").amount));
+    const sandboxUserId = await topUpSandbox(db, c.var.user, nairaToKobo(c.req.valid("json").amount));
     const balance = koboToNaira(await sandboxBalanceKobo(db, c.var.user));
-    // Test keys' webhooks hear of it like a real deposit (balance.changed).
-    await notify(c.env, sandboxUserIdFor(c.var.user.id), { kind: "balance.changed", balance });
+    // Test keys' webhooks hear of it like a real deposit (balance.changed, written with the ledger row).
+    await deliverEvents(eventDeps(c.env), sandboxUserId);
     return c.json({ balance });
   })
 

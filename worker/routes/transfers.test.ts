@@ -186,8 +186,11 @@ describe("the notification: verified, re-queried, credited exactly once for what
     const t = await startTransfer(user, 4000);
     const n = await simulateTransfer(env, { accountNumber: t.account_number, amountKobo: 400_000 });
     const pushes = recordingNotify();
-    const deps = { ...paymentDeps(env, configFor(env), () => {}), clock: fixedClock(Date.now() + TRANSFER_QUIET_MS + 1000), notify: pushes.notify };
+    // The push is the outbox's delivery, kept alive by defer (as waitUntil does): the test waits for it.
+    const deferred: Promise<unknown>[] = [];
+    const deps = { ...paymentDeps(env, configFor(env), (work) => void deferred.push(work)), clock: fixedClock(Date.now() + TRANSFER_QUIET_MS + 1000), notify: pushes.notify };
     await sweepTransfers(deps);
+    await Promise.all(deferred);
     expect(await balanceOf(user.id)).toBe(400_000);
     expect(pushes.sent).toEqual([{ userId: user.id, message: expect.objectContaining({ kind: "payment.credited", paymentId: t.ref, amount: 4000 }) }]);
     expect((await postNotice(n.body, n.headers)).status).toBe(200);

@@ -5,7 +5,7 @@ import type { Db } from "../../db/client";
 import { apiKeys, users } from "../../db/tables";
 import { AppError } from "../../lib/errors";
 import { type ApiCaller, generateReferralCode, sha256Hex } from "../accounts";
-import { consumeRateLimit, enforceCostLimit, ledgerInsert, rateLimitedError, type RateLimitRule, sandboxUserIdFor } from "../kernel";
+import { consumeRateLimit, enforceCostLimit, ledgerInsert, ledgerRowWritten, outboxInsert, rateLimitedError, type RateLimitRule, sandboxUserIdFor } from "../kernel";
 
 /**
  * Developer API keys: `sk_live_<32>` spends the owner's wallet, `sk_test_<32>` the owner's sandbox account. The secret
@@ -188,18 +188,19 @@ export async function touchApiKey(db: Db, caller: ApiCaller, now = Date.now()): 
     .where(and(eq(apiKeys.id, caller.key.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, now - LAST_USED_GRANULARITY_MS))));
 }
 
-/** Free test money for the owner's sandbox account, through the ledger like every movement (kind 'admin', never 'fund'). */
-export async function topUpSandbox(db: Db, owner: { id: string; username: string }, amountKobo: number): Promise<void> {
+/**
+ * Free test money for the owner's sandbox account, through the ledger like every movement (kind 'admin', never 'fund'),
+ * with its balance.changed for the test keys' webhooks in the same batch (services/kernel/outbox.ts). Returns the
+ * sandbox account's id, whose events the caller delivers.
+ */
+export async function topUpSandbox(db: Db, owner: { id: string; username: string }, amountKobo: number, now = Date.now()): Promise<string> {
   const sandboxUserId = await ensureSandboxAccount(db, owner);
+  const key = `sandbox-topup:${crypto.randomUUID()}`;
   await db.batch([
-    ledgerInsert(db, {
-      userId: sandboxUserId,
-      key: `sandbox-topup:${crypto.randomUUID()}`,
-      amountKobo,
-      kind: "admin",
-      note: "Sandbox top-up (test money)",
-    }),
+    ledgerInsert(db, { userId: sandboxUserId, key, amountKobo, kind: "admin", note: "Sandbox top-up (test money)" }),
+    outboxInsert(db, { userId: sandboxUserId, dedupe: `balance.changed:${key}`, message: { kind: "balance.changed" }, at: now }, ledgerRowWritten(db, key)),
   ]);
+  return sandboxUserId;
 }
 
 /** The sandbox account's test balance (the account is created on first look). */

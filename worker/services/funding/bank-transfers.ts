@@ -11,7 +11,7 @@ import type { TransferNotice } from "../../providers/payments/squad-transfer-web
 import { nairaStringToKobo } from "../../providers/payments/squad-virtual-accounts";
 import { UpstreamFault } from "../../providers/upstream-http";
 import { configFor, type Env } from "../../config";
-import { costLimitInBatch, guardedLedgerInsert, paymentDeps, type PaymentDeps } from "../kernel";
+import { costLimitInBatch, deliverEvents, guardedLedgerInsert, ledgerRowWritten, outboxInsert, paymentDeps, type PaymentDeps } from "../kernel";
 import { logReview, openReviewStatement, type OpenReviewInput } from "./payment-reviews";
 import { checkNairaDepositAmount, newReference } from "./payments";
 import { referralRewardStatement } from "../accounts";
@@ -329,7 +329,7 @@ async function creditDynamic(deps: PaymentDeps, payment: Payment, squadRef: stri
     .where(and(eq(payments.id, payment.id), eq(payments.status, "pending")));
   const paid = sql`EXISTS (SELECT 1 FROM payments WHERE id = ${payment.id} AND status = 'credited' AND credited_at = ${now})`;
   const credit = guardedLedgerInsert(db, { userId: payment.userId, key, amountKobo: payment.amountKobo, kind: "fund", note: TRANSFER_DEPOSIT_NOTE, ref: payment.id }, paid);
-  const balance = db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, payment.userId));
+  const event = creditedEvent(db, payment.userId, key, payment.id, payment.amountKobo, now);
   const markDeposit = squadRef
     ? [
         db
@@ -339,7 +339,7 @@ async function creditDynamic(deps: PaymentDeps, payment: Payment, squadRef: stri
       ]
     : [];
   const head = referral ? [referral.statement] : [];
-  const results = (await db.batch([...head, markPayment, credit, balance, ...markDeposit] as unknown as Parameters<typeof db.batch>[0])).slice(head.length);
+  const results = (await db.batch([...head, markPayment, credit, event, ...markDeposit] as unknown as Parameters<typeof db.batch>[0])).slice(head.length);
   if (changes(results[1]) === 0) {
     // Someone else (a concurrent notice, the sweep) credited it: this arrival is the same transfer, already paid.
     if (squadRef) {
@@ -350,10 +350,18 @@ async function creditDynamic(deps: PaymentDeps, payment: Payment, squadRef: stri
     }
     return false;
   }
-  const balanceKobo = (results[2] as { balanceKobo: number }[])[0]?.balanceKobo ?? 0;
   log("info", "bank transfer credited", { paymentId: payment.id, amountKobo: payment.amountKobo, squadRef });
-  deps.defer(deps.notify(payment.userId, { kind: "payment.credited", paymentId: payment.id, amount: koboToNaira(payment.amountKobo), balance: koboToNaira(balanceKobo) }));
+  deps.defer(deliverEvents(deps, payment.userId));
   return true;
+}
+
+/** The customer's payment.credited, written with the credit's ledger row or not at all (services/kernel/outbox.ts). */
+function creditedEvent(db: Db, userId: string, key: string, paymentId: string, amountKobo: number, now: number) {
+  return outboxInsert(
+    db,
+    { userId, dedupe: `payment.credited:${key}`, message: { kind: "payment.credited", paymentId, amount: koboToNaira(amountKobo) }, at: now },
+    ledgerRowWritten(db, key),
+  );
 }
 
 async function settleStatic(deps: PaymentDeps, deposit: Deposit): Promise<SettleOutcome> {
@@ -401,14 +409,15 @@ async function settleStatic(deps: PaymentDeps, deposit: Deposit): Promise<Settle
     .set({ status: "credited", amountKobo, creditedAt: now, creditedKobo: amountKobo, updatedAt: now })
     .where(and(eq(payments.id, paymentId), eq(payments.status, "pending")));
   const credited = sql`EXISTS (SELECT 1 FROM payments WHERE id = ${paymentId} AND status = 'credited' AND credited_at = ${now})`;
-  const credit = guardedLedgerInsert(db, { userId: account.userId, key: `fund:transfer:${paymentId}`, amountKobo, kind: "fund", note: TRANSFER_DEPOSIT_NOTE, ref: paymentId }, credited);
-  const balance = db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, account.userId));
+  const key = `fund:transfer:${paymentId}`;
+  const credit = guardedLedgerInsert(db, { userId: account.userId, key, amountKobo, kind: "fund", note: TRANSFER_DEPOSIT_NOTE, ref: paymentId }, credited);
+  const event = creditedEvent(db, account.userId, key, paymentId, amountKobo, now);
   const referral = payment!.status === "pending" ? await referralRewardStatement(db, { userId: account.userId, amountKobo, paymentId }) : null;
   const head = referral ? [referral.statement] : [];
-  const results = (await db.batch([...head, markDeposit, markPayment, credit, balance] as unknown as Parameters<typeof db.batch>[0])).slice(head.length) as unknown[];
+  const results = (await db.batch([...head, markDeposit, markPayment, credit, event] as unknown as Parameters<typeof db.batch>[0])).slice(head.length) as unknown[];
   if (changes(results[2]) === 0) return "duplicate";
   log("info", "bank transfer credited (static account)", { paymentId, amountKobo, squadRef: deposit.squadRef });
-  deps.defer(deps.notify(account.userId, { kind: "payment.credited", paymentId, amount: koboToNaira(amountKobo), balance: koboToNaira((results[3] as { balanceKobo: number }[])[0]?.balanceKobo ?? 0) }));
+  deps.defer(deliverEvents(deps, account.userId));
   return "credited";
 }
 

@@ -1,8 +1,8 @@
 import { and, eq, ne } from "drizzle-orm";
 import { koboToNaira } from "../../../schema/money";
-import { payments, users } from "../../db/tables";
+import { payments } from "../../db/tables";
 import { log } from "../../lib/log";
-import { ledgerInsert, type PaymentDeps } from "../kernel";
+import { deliverEvents, ledgerInsert, ledgerRowWritten, outboxInsert, type PaymentDeps } from "../kernel";
 import { logReview, openReviewStatement, type OpenReviewInput } from "./payment-reviews";
 import { referralRewardStatement } from "../accounts";
 import { type Payment } from "./payments";
@@ -28,23 +28,24 @@ export async function creditPayment(
     .update(payments)
     .set({ status: "credited", creditedAt: now, creditedKobo: amountKobo, actuallyPaid: opts.actuallyPaid ?? payment.actuallyPaid, updatedAt: now })
     .where(and(eq(payments.id, payment.id), ne(payments.status, "credited")));
-  const balance = db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, payment.userId));
+  // The customer's payment.credited (screens and webhooks), written only with its ledger row (services/kernel/outbox.ts).
+  const event = outboxInsert(
+    db,
+    {
+      userId: payment.userId,
+      dedupe: `payment.credited:${key}`,
+      message: { kind: "payment.credited", paymentId: payment.providerPaymentId ?? payment.id, amount: koboToNaira(amountKobo), ...(opts.message ? { message: opts.message } : {}) },
+      at: now,
+    },
+    ledgerRowWritten(db, key),
+  );
   const head = referral ? [referral.statement] : [];
   const results = opts.review
-    ? (await db.batch([...head, credit, markCredited, openReviewStatement(db, opts.review), balance] as unknown as Parameters<typeof db.batch>[0])).slice(head.length)
-    : (await db.batch([...head, credit, markCredited, balance] as unknown as Parameters<typeof db.batch>[0])).slice(head.length);
+    ? (await db.batch([...head, credit, markCredited, openReviewStatement(db, opts.review), event] as unknown as Parameters<typeof db.batch>[0])).slice(head.length)
+    : (await db.batch([...head, credit, markCredited, event] as unknown as Parameters<typeof db.batch>[0])).slice(head.length);
   const creditResult = results[0] as { meta?: { changes?: number } };
-  const balanceRows = results[results.length - 1] as { balanceKobo: number }[];
   if ((creditResult.meta?.changes ?? 0) === 0) return;
   if (opts.review && ((results[2] as { meta?: { changes?: number } }).meta?.changes ?? 0) > 0) logReview(opts.review);
   log("info", "payment credited", { paymentId: payment.id, provider: payment.provider, amountKobo, invoiceKobo: payment.amountKobo });
-  deps.defer(
-    deps.notify(payment.userId, {
-      kind: "payment.credited",
-      paymentId: payment.providerPaymentId ?? payment.id,
-      amount: koboToNaira(amountKobo),
-      balance: koboToNaira(balanceRows[0]?.balanceKobo ?? 0),
-      ...(opts.message ? { message: opts.message } : {}),
-    }),
-  );
+  deps.defer(deliverEvents(deps, payment.userId));
 }

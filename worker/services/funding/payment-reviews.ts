@@ -10,7 +10,7 @@ import { depositReviewedEmail } from "../accounts";
 import { reviewOutcome } from "./deposit-outcome";
 import { AppError, isUniqueViolation } from "../../lib/errors";
 import { log } from "../../lib/log";
-import { ledgerInsert, notify } from "../kernel";
+import { deliverEvents, eventDeps, ledgerInsert, ledgerRowWritten, notify, outboxInsert } from "../kernel";
 
 /**
  * Crypto arrivals that do not match their invoice (docs/decisions/015), and card payments Squad confirmed for another
@@ -185,7 +185,6 @@ export async function resolvePaymentReview(
         : { status: "refused", updatedAt: now },
     )
     .where(and(eq(payments.id, row.paymentId), eq(payments.status, "review")));
-  const balance = db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, row.userId));
   try {
     if (decision.action === "credit") {
       const credit = ledgerInsert(db, {
@@ -196,19 +195,21 @@ export async function resolvePaymentReview(
         note: row.reason.startsWith("transfer_") ? "Wallet deposit (bank transfer, reviewed)" : row.provider === "squad" ? "Wallet deposit (card, reviewed)" : `Wallet deposit (${row.payCurrency ?? "crypto"}, reviewed)`,
         ref: row.paymentId,
       });
-      const results = await db.batch([recordResolution, credit, markReview, settleHeldPayment, balance, ...(input.also ?? [])]);
-      const balanceKobo = (results[4] as { balanceKobo: number }[])[0]?.balanceKobo ?? 0;
-      log("info", "payment review credited", { reviewId: row.id, paymentId: row.paymentId, amountKobo: decision.amountKobo, operatorId: input.operatorId });
+      // The sentence is read before the batch: the customer's payment.credited is written in it (services/kernel/outbox.ts).
       const told = await decisionSentence(db, row, decision.amountKobo);
-      defer(
-        notify(env, row.userId, {
-          kind: "payment.credited",
-          paymentId: row.providerPaymentId,
-          amount: koboToNaira(decision.amountKobo),
-          balance: koboToNaira(balanceKobo),
-          message: told,
-        }),
+      const event = outboxInsert(
+        db,
+        {
+          userId: row.userId,
+          dedupe: `payment.credited:fund:review:${row.id}`,
+          message: { kind: "payment.credited", paymentId: row.providerPaymentId, amount: koboToNaira(decision.amountKobo), message: told },
+          at: now,
+        },
+        ledgerRowWritten(db, `fund:review:${row.id}`),
       );
+      await db.batch([recordResolution, credit, markReview, settleHeldPayment, event, ...(input.also ?? [])]);
+      log("info", "payment review credited", { reviewId: row.id, paymentId: row.paymentId, amountKobo: decision.amountKobo, operatorId: input.operatorId });
+      defer(deliverEvents(eventDeps(env), row.userId));
       defer(mailDecision(env, db, row.userId, true, told));
     } else {
       await db.batch([recordResolution, markReview, settleHeldPayment, ...(input.also ?? [])]);

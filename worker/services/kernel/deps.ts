@@ -28,7 +28,11 @@ export interface MoneyFlowDeps<Provider> {
   db: Db;
   /** The upstream(s) the flow talks to. */
   provider: Provider;
-  /** Tells the customer's open screens and developer webhooks (services/notify.ts): best effort, never throws. */
+  /**
+   * Pushes to the customer's open screens (services/notify.ts): best effort, never throws. An event developer webhooks
+   * also get is written to the outbox in the flow's batch instead, and its delivery (services/kernel/outbox.ts
+   * deliverEvents(deps, userId)) calls this.
+   */
   notify: Notify;
   /** The flow's one time source: every timestamp it writes and every deadline it checks. */
   clock: Clock;
@@ -73,6 +77,11 @@ export interface PaymentDeps extends MoneyFlowDeps<PaymentProviders> {
 }
 
 type Defer = PaymentDeps["defer"];
+
+/** What the outbox's delivery needs, for a caller outside the three flows (an operator's entry, the sweep). */
+export function eventDeps(env: Env): Pick<MoneyFlowDeps<unknown>, "env" | "db" | "notify" | "clock"> {
+  return common(env);
+}
 
 function common(env: Env): Pick<MoneyFlowDeps<unknown>, "env" | "db" | "notify" | "clock"> {
   return { env, db: getDb(env.DB), notify: (userId, message) => notify(env, userId, message), clock: systemClock };

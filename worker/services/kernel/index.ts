@@ -1,10 +1,11 @@
 /**
- * The kernel: what every room shares (the ledger, the flows' deps and clock, ticks, notify and the webhook events it queues, rate and cost limits, settings, pricing and tiers, upstream money, sandbox accounts). It imports no other room.
+ * The kernel: what every room shares (the ledger, the flows' deps and clock, ticks, notify, the outbox of events written with the money and the webhook events its delivery queues, rate and cost limits, settings, pricing and tiers, upstream money, sandbox accounts). It imports no other room.
  * This file is the room's one entry point: everything outside worker/services/kernel/ imports the room from here, and a
  * file inside imports its siblings directly (scripts/lint.ts refuses the rest; docs/decisions/041-domain-rooms.md).
  */
-export { type Clock, type Notify, paymentDeps, type PaymentDeps, rentalDeps, type RentalDeps, smsDeps, type SmsDeps } from "./deps";
-export { asInsufficientBalance, guardedLedgerInsert, hasEntry, insufficientBalanceFor, ledgerInsert, postEntry, reconcileLedger } from "./ledger";
+export { type Clock, eventDeps, type Notify, paymentDeps, type PaymentDeps, rentalDeps, type RentalDeps, smsDeps, type SmsDeps } from "./deps";
+export { asInsufficientBalance, guardedLedgerInsert, hasEntry, insufficientBalanceFor, ledgerInsert, ledgerRowWritten, postEntry, reconcileLedger } from "./ledger";
+export { deliverEvents, type EventDeps, OUTBOX_GRACE_MS, outboxInsert, type OutboxMessage, purgeOutbox, recordEvent, sweepOutbox } from "./outbox";
 export { notify } from "./notify";
 export { assertNotAboveShown, chargedBelowShown, costMinorUnits, pricingContext, rentPriceKobo, smsPriceKobo } from "./pricing";
 export { clearRateLimit, consumeRateLimit, COST_LIMITS, type CostAction, costLimitInBatch, enforceCostLimit, enforceRateLimit, purgeExpiredRateLimits, RATE_LIMITS, rateLimitedError, type RateLimitRule } from "./rate-limit";

@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, exists, sql, type SQL } from "drizzle-orm";
 import { koboToNaira } from "../../../schema/money";
 import type { Db } from "../../db/client";
 import { ledger, users } from "../../db/tables";
@@ -67,6 +67,14 @@ export function guardedLedgerInsert(db: Db, entry: LedgerEntry, ...guards: [SQL,
         .where(and(eq(users.id, entry.userId), ...guards)),
     )
     .onConflictDoNothing({ target: ledger.key });
+}
+
+/**
+ * A guard that holds once the ledger row `key` exists: what an event reporting that movement is written under
+ * (services/kernel/outbox.ts outboxInsert), in the same batch, after the row's own insert.
+ */
+export function ledgerRowWritten(db: Db, key: string): SQL {
+  return exists(db.select({ one: sql`1` }).from(ledger).where(eq(ledger.key, key)));
 }
 
 function assertAmount(entry: LedgerEntry): void {

@@ -3,7 +3,6 @@ import { realtimeMessageSchema, type RealtimeMessage } from "../../../schema/rea
 import type { Env } from "../../config";
 import { log } from "../../lib/log";
 import { noteDoRequest } from "../../lib/run-metrics";
-import { queueWebhookEvents } from "./webhooks";
 
 /**
  * Tells a customer's open screens that something changed. Best effort by design: money and state are already in D1
@@ -11,10 +10,9 @@ import { queueWebhookEvents } from "./webhooks";
  * Only server code can call this: the room accepts publishes through its RPC method, never from a socket, and sends
  * only to sockets whose session is still live. Closing a revoked session's sockets is services/sessions.ts'
  * revokeSessions / closeRevokedSockets.
- * The same happening is queued for the account's developer webhooks (services/webhooks.ts): one place decides what
- * a customer is told, on screen or by webhook.
- * Call it after the D1 batch that made the change, e.g. `c.executionCtx.waitUntil(notify(env, userId, msg))` in a
- * route, or awaited inside a Durable Object alarm.
+ * This is the socket only. An event developer webhooks also get (sms.code, sms.ended, rental.*, balance.changed,
+ * payment.credited) is written to the outbox in the batch that made the change (services/kernel/outbox.ts
+ * outboxInsert), and its delivery calls this: a toast, a payment's failure or an operator's refresh comes here directly.
  */
 export async function notify(env: Env, userId: string, message: RealtimeMessage): Promise<void> {
   try {
@@ -26,11 +24,5 @@ export async function notify(env: Env, userId: string, message: RealtimeMessage)
     noteDoRequest("NotificationRoom");
   } catch (err) {
     log("warn", "notify failed", { userId, kind: message.kind, error: err instanceof Error ? err.message : String(err) });
-  }
-  try {
-    // notify has no clock of its own (it runs after the flow's batch): the events are stamped when queued.
-    await queueWebhookEvents(env, userId, message, Date.now());
-  } catch (err) {
-    log("error", "webhook queueing failed", { userId, kind: message.kind, error: err instanceof Error ? err.message : String(err) });
   }
 }

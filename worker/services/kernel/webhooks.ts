@@ -10,7 +10,7 @@ import { upstreamSeams, type WebhookSend } from "../../providers/test-seams";
 
 /**
  * Developer webhooks (docs/developer-api.md "Webhooks", decision 016). Each API key may register a URL; the events its
- * account's screens are told about (services/notify.ts) are also queued in `webhook_events`, one row per (key, event),
+ * account's screens are told about are also queued in `webhook_events` (by the outbox's delivery, kernel/outbox.ts), one row per (key, event),
  * and POSTed by the key's WebhookDelivery Durable Object: signed as Standard Webhooks specifies
  * (https://www.standardwebhooks.com, "webhook-id", "webhook-timestamp", "webhook-signature: v1,<base64 HMAC-SHA256>"),
  * retried with backoff for 24 hours until a 2xx, never two events of one order out of sequence.
@@ -115,25 +115,45 @@ function balanceEvent(balance: number | null): QueuedEvent {
 
 /**
  * Queues the webhook events a realtime message stands for, for every live key of `userId` (the acting account: a
- * sandbox account's events go to its test keys) that has a URL, and wakes their delivery objects. One D1 read when
- * no key has a URL. Best effort like notify: a failure is logged and the caller goes on.
+ * sandbox account's events go to its test keys) that has a URL, and wakes their delivery objects. The money flows never
+ * call this: their events reach webhooks through the outbox (kernel/outbox.ts), which builds the same rows with
+ * `webhookRowsFor` in the batch that marks the event delivered.
  */
 export async function queueWebhookEvents(env: Env, userId: string, message: RealtimeMessage, now: number): Promise<void> {
-  const events = eventsFor(env, message);
-  if (events.length === 0) return;
   const db = getDb(env.DB);
+  const [u] = await db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, userId)).limit(1);
+  const { rows, keyIds } = await webhookRowsFor(env, db, userId, message, { createdAt: now, balanceKobo: u?.balanceKobo ?? 0, dedupeOf: null });
+  if (rows.length === 0) return;
+  await db.insert(webhookEvents).values(rows).onConflictDoNothing();
+  await Promise.all(keyIds.map((k) => deliveryFor(env, k).kick(k)));
+}
+
+/**
+ * The `webhook_events` rows a realtime message stands for, one per (live key of `userId` with a URL, event), and the
+ * keys to wake. `balanceKobo` fills a balance the message does not carry (a refund's); `dedupeOf` names an event that
+ * has no natural dedupe key (a balance change), so building the rows again for the same happening (the outbox's
+ * retried delivery) queues nothing twice. Insert them with ON CONFLICT DO NOTHING.
+ */
+export async function webhookRowsFor(
+  env: Env,
+  db: Db,
+  userId: string,
+  message: RealtimeMessage,
+  opts: { createdAt: number; balanceKobo: number; dedupeOf: ((type: WebhookEventType) => string) | null },
+): Promise<{ rows: EventRow[]; keyIds: string[] }> {
+  const events = eventsFor(env, message);
+  if (events.length === 0) return { rows: [], keyIds: [] };
   const keys = await db
     .select({ id: apiKeys.id })
     .from(apiKeys)
     .where(and(eq(apiKeys.actingUserId, userId), isNull(apiKeys.revokedAt), isNotNull(apiKeys.webhookUrl)));
-  if (keys.length === 0) return;
-  if (events.some((e) => e.type === "balance.changed" && e.data.balance === null)) {
-    const [u] = await db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, userId)).limit(1);
-    for (const e of events) if (e.type === "balance.changed" && e.data.balance === null) e.data.balance = koboToNaira(u?.balanceKobo ?? 0);
+  if (keys.length === 0) return { rows: [], keyIds: [] };
+  for (const e of events) {
+    if (e.type === "balance.changed" && e.data.balance === null) e.data.balance = koboToNaira(opts.balanceKobo);
+    if (e.dedupe === null && opts.dedupeOf) e.dedupe = opts.dedupeOf(e.type);
   }
-  const rows = keys.flatMap((k) => events.map((e, i) => newEventRow(k.id, e, now + i)));
-  await db.insert(webhookEvents).values(rows).onConflictDoNothing();
-  await Promise.all(keys.map((k) => deliveryFor(env, k.id).kick(k.id)));
+  const rows = keys.flatMap((k) => events.map((e, i) => newEventRow(k.id, e, opts.createdAt + i)));
+  return { rows, keyIds: keys.map((k) => k.id) };
 }
 
 function newEventRow(apiKeyId: string, e: QueuedEvent, createdAt: number): EventRow {

@@ -11,7 +11,7 @@ import { emailSenderFor } from "../../providers/email/select";
 import type { EmailMessage } from "../../providers/email/email-sender";
 import { RentProviderError } from "../../providers/rent/types";
 import { rentalRenewalPausedEmail, rentalRenewingEmail, type Recipient } from "../accounts";
-import { asInsufficientBalance, guardedLedgerInsert, hasEntry, postEntry, type RentalDeps } from "../kernel";
+import { asInsufficientBalance, deliverEvents, guardedLedgerInsert, hasEntry, ledgerRowWritten, outboxInsert, postEntry, recordEvent, type RentalDeps } from "../kernel";
 import { EXTEND_CHOICES, extensionPriceKobo, hoursOf } from "./rental-extension";
 import { startWatcher } from "./rental-inbox";
 import { RENTAL_REMINDER_BEFORE_MS } from "./rental-reminder";
@@ -169,7 +169,13 @@ export async function remindRenewal(deps: RentalDeps, row: RentalRow, which: "da
       ? `Your rented number +${row.number} renews ${inWords} for ${price}.`
       : `Your rented number +${row.number} renews ${inWords} for ${price}, but your wallet is ${shortBy} short. Fund your wallet or the number ends.`,
   });
-  await deps.notify(row.userId, { kind: "rental.renewing", rentalId: row.id, renewsAt: new Date(renewsAt).toISOString(), price: koboToNaira(priceKobo), funded });
+  // Through the outbox like every event developer webhooks carry (decision 040): once per rental, expiry and reminder.
+  await recordEvent(deps, {
+    userId: row.userId,
+    dedupe: `rental.renewing:${row.id}:${row.expiresAt}:${which}`,
+    message: { kind: "rental.renewing", rentalId: row.id, renewsAt: new Date(renewsAt).toISOString(), price: koboToNaira(priceKobo), funded },
+    at: now,
+  });
   if (user) {
     await sendMail(deps, row, user, rentalRenewingEmail(user, { number: row.number ?? "", country: row.countryName, renewsAt, expiresAt: row.expiresAt!, price, shortBy, inWords, link: rentalsLink(deps) }));
   }
@@ -223,6 +229,8 @@ async function renew(deps: RentalDeps, row: RentalRow): Promise<void> {
         { userId: row.userId, key, amountKobo: -kobo, kind: "rent", note: `Rental renewed: ${row.countryName} number, ${formatRentDuration(unit, period)} more`, ref: row.id },
         exists(deps.db.select({ one: sql`1` }).from(rentals).where(claimedNow)),
       ),
+      // The customer's balance.changed for the charge, written with its ledger row or not at all (kernel/outbox.ts).
+      outboxInsert(deps.db, { userId: row.userId, dedupe: `balance.changed:${key}`, message: { kind: "balance.changed" }, at: deps.clock.now() }, ledgerRowWritten(deps.db, key)),
     ]);
   } catch (err) {
     const refusal = asInsufficientBalance(err);
@@ -251,9 +259,8 @@ async function renew(deps: RentalDeps, row: RentalRow): Promise<void> {
     return;
   }
   await startWatcher(deps.env, row.id);
-  const [u] = await deps.db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, row.userId));
+  await deliverEvents(deps, row.userId);
   await deps.notify(row.userId, { kind: "toast", type: "success", message: `Your rented number +${row.number} renewed for ${formatRentDuration(unit, period)} (${naira(kobo)}).` });
-  if (u) await deps.notify(row.userId, { kind: "balance.changed", balance: koboToNaira(u.balanceKobo) });
 }
 
 const PAUSE_SENTENCES: Record<RenewalPause, (row: RentalRow, price: string, newPrice: string | null) => string> = {

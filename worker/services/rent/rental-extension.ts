@@ -2,11 +2,11 @@ import { and, eq, exists, sql } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../../schema/money";
 import { formatRentDuration, RENT_UNIT_MS, type RentExtendOption } from "../../../schema/rentals";
 import { type RentUnit } from "../../../schema/constants";
-import { rentals, users } from "../../db/tables";
+import { rentals } from "../../db/tables";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { RentProviderError } from "../../providers/rent/types";
-import { asInsufficientBalance, enforceCostLimit, getSetting, guardedLedgerInsert, hasEntry, postEntry, pricingContext, type RentalDeps, rentPriceKobo, toUsd } from "../kernel";
+import { asInsufficientBalance, deliverEvents, enforceCostLimit, getSetting, guardedLedgerInsert, hasEntry, ledgerRowWritten, outboxInsert, postEntry, pricingContext, type RentalDeps, rentPriceKobo, toUsd } from "../kernel";
 import { startWatcher } from "./rental-inbox";
 import { customerErrorFor, upstreamFor } from "./rental-upstream";
 import { findRental, ownedRental, type RentalRow } from "./rental-views";
@@ -142,19 +142,28 @@ export async function extendRental(
     throw customerErrorFor(err, "extend");
   }
 
-  const moved = await deps.db
-    .update(rentals)
-    .set({ expiresAt: sql`${rentals.expiresAt} + ${RENT_UNIT_MS[request.unit] * request.period}`, remindedAt: null, remindedDayAt: null, periodStartedAt: deps.clock.now(), updatedAt: deps.clock.now() })
-    .where(and(eq(rentals.id, id), eq(rentals.status, "active")))
-    .returning({ id: rentals.id });
+  const extendedAt = deps.clock.now();
+  const [moved] = await deps.db.batch([
+    deps.db
+      .update(rentals)
+      .set({ expiresAt: sql`${rentals.expiresAt} + ${RENT_UNIT_MS[request.unit] * request.period}`, remindedAt: null, remindedDayAt: null, periodStartedAt: extendedAt, updatedAt: extendedAt })
+      .where(and(eq(rentals.id, id), eq(rentals.status, "active")))
+      .returning({ id: rentals.id }),
+    // The customer's balance.changed for the charge, written once the extension stands (services/kernel/outbox.ts).
+    outboxInsert(
+      deps.db,
+      { userId: user.id, dedupe: `balance.changed:${key}`, message: { kind: "balance.changed" }, at: extendedAt },
+      ledgerRowWritten(deps.db, key),
+      exists(deps.db.select({ one: sql`1` }).from(rentals).where(and(eq(rentals.id, id), eq(rentals.status, "active")))),
+    ),
+  ]);
   if (moved.length === 0) {
     // Ended (or expired) while the upstream was extending it: the customer gets the extension's money back.
     await refundExtension(deps, row, n, duration, "the rental ended first");
     throw new AppError("INVALID_STATE", "This rental ended before the extension went through. You were not charged.");
   }
   await startWatcher(deps.env, id);
-  const [u] = await deps.db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, user.id));
-  if (u) await deps.notify(user.id, { kind: "balance.changed", balance: koboToNaira(u.balanceKobo) });
+  await deliverEvents(deps, user.id);
   return { rental: (await findRental(deps.db, id))!, charged: koboToNaira(kobo) };
 }
 

@@ -1,8 +1,9 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, exists, sql } from "drizzle-orm";
 import type { RentalDetailResponse } from "../../../schema/rentals";
 import { rentalMessages, rentals } from "../../db/tables";
 import type { Env } from "../../config";
 import { log } from "../../lib/log";
+import { deliverEvents, outboxInsert } from "../kernel";
 import { reminderDueAt } from "./rental-reminder";
 import type { RentalDeps } from "../kernel";
 import { upstreamFor } from "./rental-upstream";
@@ -41,28 +42,38 @@ export async function syncRentalMessages(deps: RentalDeps, rentalId: string): Pr
       receivedAt: m.receivedAt,
     })),
   );
-  const inserted: { sender: string; text: string; code: string | null }[] = [];
-  for (let i = 0; i < values.length; i += INSERT_CHUNK) {
-    const rows = await deps.db
-      .insert(rentalMessages)
-      .values(values.slice(i, i + INSERT_CHUNK))
-      .onConflictDoNothing()
-      .returning({ sender: rentalMessages.sender, text: rentalMessages.text, code: rentalMessages.code });
-    inserted.push(...rows);
+  // Only messages not stored yet are written, each with its rental.sms event in the same batch (services/kernel/outbox.ts):
+  // a poll racing this one finds the row and the event already there (unique fingerprint, unique dedupe key).
+  const known = new Set(
+    (await deps.db.select({ fingerprint: rentalMessages.fingerprint }).from(rentalMessages).where(eq(rentalMessages.rentalId, rentalId))).map((r) => r.fingerprint),
+  );
+  const fresh = values.filter((v) => !known.has(v.fingerprint));
+  const db = deps.db;
+  const writes = [];
+  for (let i = 0; i < fresh.length; i += INSERT_CHUNK) {
+    writes.push(db.insert(rentalMessages).values(fresh.slice(i, i + INSERT_CHUNK)).onConflictDoNothing().returning({ id: rentalMessages.id }));
   }
-  await deps.db
+  const events = fresh.map((m) =>
+    outboxInsert(
+      db,
+      { userId: row.userId, dedupe: `rental.sms:${rentalId}:${m.fingerprint}`, message: { kind: "rental.sms", rentalId, sender: m.sender, text: m.text, code: m.code }, at: now },
+      exists(db.select({ one: sql`1` }).from(rentalMessages).where(and(eq(rentalMessages.rentalId, rentalId), eq(rentalMessages.fingerprint, m.fingerprint)))),
+    ),
+  );
+  const count = db
     .update(rentals)
     .set({
       // Counted, not incremented: correct however many polls overlap.
       smsCount: sql`(SELECT COUNT(*) FROM ${rentalMessages} WHERE ${rentalMessages.rentalId} = ${rentalId})`,
       lastCheckedAt: now,
-      updatedAt: inserted.length > 0 ? now : row.updatedAt,
+      updatedAt: fresh.length > 0 ? now : row.updatedAt,
     })
     .where(eq(rentals.id, rentalId));
-  for (const m of inserted) {
-    await deps.notify(row.userId, { kind: "rental.sms", rentalId, sender: m.sender, text: m.text, code: m.code });
-  }
-  return inserted.length;
+  // The count last, so it sees this batch's rows.
+  const results = await db.batch([...writes, ...events, count] as unknown as Parameters<typeof db.batch>[0]);
+  const inserted = results.slice(0, writes.length).reduce((n: number, r) => n + (r as unknown[]).length, 0);
+  if (inserted > 0) await deliverEvents(deps, row.userId);
+  return inserted;
 }
 
 /** A final read before the number goes away; failure only costs messages the customer could not have used anyway. */

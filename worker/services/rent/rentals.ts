@@ -7,7 +7,7 @@ import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { RENT_PROVIDER_NAME } from "../../providers/rent";
 import { RentProviderError, type RentChoice, type RentLimit } from "../../providers/rent/types";
-import { asInsufficientBalance, assertNotAboveShown, costMinorUnits, enforceCostLimit, getSetting, guardedLedgerInsert, hasEntry, insufficientBalanceFor, isSandboxUser, ledgerInsert, pricingContext, type RentalDeps, rentPriceKobo, STOP, type TickResult, toUsd, wakeAt } from "../kernel";
+import { asInsufficientBalance, assertNotAboveShown, costMinorUnits, deliverEvents, enforceCostLimit, getSetting, guardedLedgerInsert, hasEntry, insufficientBalanceFor, isSandboxUser, ledgerInsert, ledgerRowWritten, outboxInsert, pricingContext, type RentalDeps, rentPriceKobo, STOP, type TickResult, toUsd, wakeAt } from "../kernel";
 import { finalSync, nextAlarmAt, startWatcher, stopWatcher, syncRentalMessages } from "./rental-inbox";
 import { guardRentPrice } from "./rental-price-guard";
 import { remindIfDue } from "./rental-reminder";
@@ -214,13 +214,20 @@ async function closeUpstream(deps: RentalDeps, row: RentalRow): Promise<void> {
 // End, expiry, cancel
 
 async function markEnded(deps: RentalDeps, row: RentalRow): Promise<boolean> {
-  const result = await deps.db
-    .update(rentals)
-    .set({ status: "ended", updatedAt: deps.clock.now() })
-    .where(and(eq(rentals.id, row.id), eq(rentals.status, "active")))
-    .returning({ id: rentals.id });
-  if (result.length > 0) await deps.notify(row.userId, { kind: "rental.ended", rentalId: row.id, status: "ended", refunded: false });
-  return result.length > 0;
+  const db = deps.db;
+  const now = deps.clock.now();
+  const [moved] = await db.batch([
+    db.update(rentals).set({ status: "ended", updatedAt: now }).where(and(eq(rentals.id, row.id), eq(rentals.status, "active"))),
+    // Its rental.ended, written with the move or not at all (services/kernel/outbox.ts).
+    outboxInsert(
+      db,
+      { userId: row.userId, dedupe: `rental.ended:${row.id}`, message: { kind: "rental.ended", rentalId: row.id, status: "ended", refunded: false }, at: now },
+      exists(db.select({ one: sql`1` }).from(rentals).where(and(eq(rentals.id, row.id), eq(rentals.status, "ended")))),
+    ),
+  ]);
+  const made = (moved.meta.changes ?? 0) > 0;
+  if (made) await deliverEvents(deps, row.userId);
+  return made;
 }
 
 /** The customer ends the rental early: close upstream, no refund. */
@@ -287,13 +294,20 @@ export async function cancelRental(deps: RentalDeps, userId: string, id: string)
       notExists(deps.db.select({ one: sql`1` }).from(rentalMessages).where(eq(rentalMessages.rentalId, id))),
     ),
     deps.db.update(rentals).set({ status: "cancelled", updatedAt: now }).where(and(eq(rentals.id, id), eq(rentals.status, "active"))),
+    // Its rental.ended in the same batch (services/kernel/outbox.ts): refunded when the refund's row was written, else
+    // not; one of the two, once (same dedupe key). A refunded rental.ended is the balance change too: the screens
+    // refresh the wallet on it, and the webhooks get a balance.changed with it, as for a refunded sms.ended.
+    outboxInsert(deps.db, { userId: row.userId, dedupe: `rental.ended:${id}`, message: { kind: "rental.ended", rentalId: id, status: "cancelled", refunded: true }, at: now }, ledgerRowWritten(deps.db, key)),
+    outboxInsert(
+      deps.db,
+      { userId: row.userId, dedupe: `rental.ended:${id}`, message: { kind: "rental.ended", rentalId: id, status: "cancelled", refunded: false }, at: now },
+      exists(deps.db.select({ one: sql`1` }).from(rentals).where(and(eq(rentals.id, id), eq(rentals.status, "cancelled")))),
+    ),
   ]);
   const refunded = await hasEntry(deps.db, key);
+  await deliverEvents(deps, row.userId);
   await stopWatcher(deps.env, id);
   const after = (await findRental(deps.db, id))!;
-  // A refunded rental.ended is the balance change too: the screens refresh the wallet on it, and the webhooks queue a
-  // balance.changed with it (services/webhooks.ts), as for a refunded sms.ended.
-  await deps.notify(row.userId, { kind: "rental.ended", rentalId: id, status: "cancelled", refunded });
   return { rental: after, refunded };
 }
 // ---------------------------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import type { SignedInUser } from "../accounts";
 import { SmsProviderError, type SmsActivation, type UpstreamMoney } from "../../providers/sms/types";
-import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, costLimitInBatch, enforceCostLimit, envForUser, getSetting, guardedLedgerInsert, insufficientBalanceFor, pricingContext, type SmsDeps, smsPriceKobo } from "../kernel";
+import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, costLimitInBatch, enforceCostLimit, envForUser, getSetting, guardedLedgerInsert, insufficientBalanceFor, pricingContext, recordEvent, type SmsDeps, smsPriceKobo } from "../kernel";
 import { smsFault } from "../../providers/sms/types";
 import { FAILOVER_FAULTS, purchaseCandidates, type RoutingNotes, type UpstreamChoice } from "./routing";
 import { PRIMARY_UPSTREAM } from "../../providers/sms/upstreams";
@@ -16,7 +16,7 @@ import { clearSmsCatalogueCache, findSmsOffer, resolveServiceId } from "./sms-ca
 import { chainOrders, endChain, newChainValues, nextRoutes, readChain, routeKey, type NextRoute } from "./sms-chain";
 import { REFUNDED, findSmsOrder, orderCodes, ownSmsOrder, type SmsOrderRow } from "./sms-views";
 import { buyFaultCode, readOutcome, upstreamFor } from "./sms-upstream";
-import { pollerFor, purchaseNote, recordCode, settle } from "./sms-transitions";
+import { closeActivation, markAnotherCodeRequested, markReserved, pollerFor, purchaseNote, recordCode, settle } from "./sms-transitions";
 
 /**
  * Receive SMS: the customer's commands (buy one or several numbers, cancel, request another code, complete), and the
@@ -236,12 +236,7 @@ export async function reserveNumber(
   }
   const provider = served.adapter;
 
-  const [waiting] = await db
-    .update(smsOrders)
-    .set({ status: "waiting", upstreamId: activation.upstreamId, number: activation.number, upstream: served.upstream, upstreamAccount: served.account, updatedAt: deps.clock.now() })
-    .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "pending")))
-    .returning({ id: smsOrders.id });
-  if (!waiting) {
+  if (!(await markReserved(deps, orderId, activation, served))) {
     // Only the sweep moves a 'pending' order (after minutes): it was refunded already, so the number goes back too.
     await provider.cancel(activation.upstreamId).catch(() => undefined);
     throw new AppError("INVALID_STATE", "This order changed while it was being placed. Please check your orders.");
@@ -322,10 +317,7 @@ export async function requestAnotherCode(deps: SmsDeps, userId: string, orderId:
     if (err.transient) throw new AppError("UPSTREAM_UNAVAILABLE", err.message);
     throw new AppError("INVALID_STATE", "The provider would not send another code to this number. Please buy a new number.");
   }
-  await db
-    .update(smsOrders)
-    .set({ anotherCodeRequestedAt: now, updatedAt: now })
-    .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "used")));
+  await markAnotherCodeRequested(deps, orderId, now);
   try {
     const interval = (await getSetting(db, "sms_poll")).interval_ms;
     await pollerFor(deps, orderId).start(orderId, interval);
@@ -340,11 +332,7 @@ export async function completeSmsOrder(deps: SmsDeps, userId: string, orderId: s
   const db = deps.db;
   const order = await ownSmsOrder(db, userId, orderId);
   if (order.status !== "used") throw notCancellable(order);
-  const now = deps.clock.now();
-  await db
-    .update(smsOrders)
-    .set({ activationClosesAt: now, anotherCodeRequestedAt: null, updatedAt: now })
-    .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "used")));
+  await closeActivation(deps, orderId);
   if (order.upstreamId) await upstreamFor(deps, order).finish(order.upstreamId).catch(() => undefined);
   // Nothing is left for the poller: its alarm for the window's end would only complete the number a second time (and
   // every alarm set is billed as a row written). Best effort: a missed stop costs one harmless tick.
@@ -372,7 +360,12 @@ async function cancelChain(deps: SmsDeps, order: SmsOrderRow): Promise<SmsCancel
   const live = chain && chain.currentOrderId !== order.id ? await findSmsOrder(db, chain.currentOrderId) : order;
   if (live && (live.status === "waiting" || live.status === "used" || live.status === "cancelled")) return cancelOrder(deps, live);
   if (stopped || chain?.status === "cancelled") {
-    if (stopped) await deps.notify(order.userId, { kind: "sms.ended", orderId: live?.id ?? order.id, status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE });
+    if (stopped) {
+      // Between two routes: every charge was refunded with its route's own end, so this event moves no money.
+      const endedId = live?.id ?? order.id;
+      const ended = { kind: "sms.ended", orderId: endedId, status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE } as const;
+      await recordEvent(deps, { userId: order.userId, dedupe: `sms.ended:${endedId}:chain-cancelled`, message: ended, at: deps.clock.now() });
+    }
     return { status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE };
   }
   return cancelOrder(deps, live ?? order);
@@ -380,7 +373,6 @@ async function cancelChain(deps: SmsDeps, order: SmsOrderRow): Promise<SmsCancel
 
 async function cancelOrder(deps: SmsDeps, order: SmsOrderRow): Promise<SmsCancelResponse> {
   const db = deps.db;
-  const userId = order.userId;
   const orderId = order.id;
   if (order.status === "cancelled") return { status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE };
   if (order.status !== "waiting") throw notCancellable(order);
@@ -418,8 +410,8 @@ async function cancelOrder(deps: SmsDeps, order: SmsOrderRow): Promise<SmsCancel
     }
   }
 
-  if (await settle(deps, order, "cancelled", "waiting", "cancelled by the customer")) {
-    await deps.notify(userId, { kind: "sms.ended", orderId, status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE });
+  const ended = { kind: "sms.ended", orderId, status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE } as const;
+  if (await settle(deps, order, "cancelled", "waiting", "cancelled by the customer", ended)) {
     await pollerFor(deps, orderId)
       .stop()
       .catch(() => undefined);

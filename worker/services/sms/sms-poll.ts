@@ -5,11 +5,11 @@ import { smsOrders } from "../../db/tables";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { SmsProviderError, type SmsPollResult } from "../../providers/sms/types";
-import { enforceCostLimit, getSetting, type SmsDeps, STOP, type TickResult, wakeAt } from "../kernel";
+import { enforceCostLimit, getSetting, recordEvent, type SmsDeps, STOP, type TickResult, wakeAt } from "../kernel";
 import { stalledChains } from "./sms-chain";
 import { findSmsOrder, orderCodes, ownSmsOrder, type SmsOrderRow } from "./sms-views";
 import { readOutcome, upstreamFor } from "./sms-upstream";
-import { ANOTHER_CODE_WINDOW_MS, recordAnotherCode, recordCode, settle } from "./sms-transitions";
+import { ANOTHER_CODE_WINDOW_MS, countPoll, giveUpAnotherCode, recordAnotherCode, recordCode, settle } from "./sms-transitions";
 import { moveChainOn } from "./sms-orders";
 
 /**
@@ -78,12 +78,7 @@ export async function pollSmsOrderTick(deps: SmsDeps, orderId: string): Promise<
     const ended = await endWithoutCode(deps, order, "error", "cancelled upstream");
     return ended === "deferred" ? later() : done;
   }
-  const [counted] = await db
-    .update(smsOrders)
-    .set({ attempts: order.attempts + 1, updatedAt: deps.clock.now() })
-    .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "waiting"), eq(smsOrders.attempts, order.attempts)))
-    .returning({ attempts: smsOrders.attempts });
-  const attempts = counted?.attempts ?? order.attempts + 1;
+  const attempts = await countPoll(deps, order);
   if (attempts >= maxAttempts) {
     const latest = await findSmsOrder(db, orderId);
     if (latest?.status === "waiting" && (await endWithoutCode(deps, latest, "timeout", `no code in ${maxAttempts} polls`)) === "deferred") {
@@ -116,10 +111,7 @@ async function usedOrderTick(deps: SmsDeps, order: SmsOrderRow, delayMs: number,
     }
     const now = deps.clock.now();
     if (now - latest.anotherCodeRequestedAt < delayMs * maxAttempts && now < closesAt) return wakeAt(now + delayMs);
-    await db
-      .update(smsOrders)
-      .set({ anotherCodeRequestedAt: null, updatedAt: now })
-      .where(and(eq(smsOrders.id, order.id), eq(smsOrders.anotherCodeRequestedAt, latest.anotherCodeRequestedAt)));
+    await giveUpAnotherCode(deps, order.id, latest.anotherCodeRequestedAt);
     log("info", "another code did not arrive", { orderId: order.id });
   }
   const now = deps.clock.now();
@@ -230,8 +222,21 @@ async function endWithoutCode(
   }
   const current = await findSmsOrder(deps.db, order.id);
   if (current?.status !== "waiting") return "settled";
-  if (await settle(deps, order, outcome, "waiting", reason)) await endedWithoutCode(deps, order, outcome);
+  // A lone order's end is told in its refund's batch; a chain's route is told after the move-on, which names the next.
+  const ended = order.chainId ? null : endedMessage(order.id, outcome, null);
+  if ((await settle(deps, order, outcome, "waiting", reason, ended)) && order.chainId) await endedWithoutCode(deps, order, outcome);
   return "settled";
+}
+
+function endedMessage(orderId: string, outcome: "timeout" | "error", next: string | null) {
+  return {
+    kind: "sms.ended",
+    orderId,
+    status: outcome,
+    refunded: true,
+    message: outcome === "timeout" ? SMS_TIMEOUT_MESSAGE : SMS_ERROR_MESSAGE,
+    ...(next ? { nextOrderId: next } : {}),
+  } as const;
 }
 
 /**
@@ -239,15 +244,8 @@ async function endWithoutCode(
  * moved on to (the dialog follows it) when it did.
  */
 async function endedWithoutCode(deps: SmsDeps, order: SmsOrderRow, outcome: "timeout" | "error"): Promise<void> {
-  const next = order.chainId ? await moveChainOn(deps, { ...order, status: outcome }) : null;
-  await deps.notify(order.userId, {
-    kind: "sms.ended",
-    orderId: order.id,
-    status: outcome,
-    refunded: true,
-    message: outcome === "timeout" ? SMS_TIMEOUT_MESSAGE : SMS_ERROR_MESSAGE,
-    ...(next ? { nextOrderId: next } : {}),
-  });
+  const next = await moveChainOn(deps, { ...order, status: outcome });
+  await recordEvent(deps, { userId: order.userId, dedupe: `sms.ended:${order.id}`, message: endedMessage(order.id, outcome, next), at: deps.clock.now() });
 }
 
 // ---------------------------------------------------------------------------------------------------------------

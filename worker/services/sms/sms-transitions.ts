@@ -1,18 +1,45 @@
-import { and, eq, exists, sql } from "drizzle-orm";
-import { REFUNDED_SMS_STATUSES } from "../../../schema/constants";
-import { smsOrders } from "../../db/tables";
+import { and, eq, exists, isNotNull, sql } from "drizzle-orm";
+import type { REFUNDED_SMS_STATUSES, SmsOrderStatus } from "../../../schema/constants";
+import { smsOrderCodes, smsOrders } from "../../db/tables";
 import type { SmsProvider } from "../../providers/sms/types";
-import { guardedLedgerInsert, type SmsDeps } from "../kernel";
+import { deliverEvents, guardedLedgerInsert, outboxInsert, type OutboxMessage, type SmsDeps } from "../kernel";
 import { endChain } from "./sms-chain";
 import type { SmsOrderRow } from "./sms-views";
 
 /**
- * The guarded transitions of an SMS order that the commands (sms-orders.ts) and the tick (sms-poll.ts) both make: each
- * is one compare-and-set on the order's status, batched with its ledger row or its code row, and says whether this call
- * made it, so a race between a cancel, a poll, a push and the sweep settles an order once. Also the order's poller.
+ * The SMS order as a money entity (docs/decisions/040): its declared transitions below, and the only module that
+ * writes an order's row after its purchase batch inserts it (scripts/lint.ts refuses `update(smsOrders)` and raw
+ * `UPDATE sms_orders` anywhere else). Each transition is one compare-and-set on the order's status, batched with its
+ * ledger row, its code row and its outbox event (services/kernel/outbox.ts), and says whether this call made it, so a
+ * race between a cancel, a poll, a push and the sweep settles an order once and tells it once. The commands
+ * (sms-orders.ts) and the tick (sms-poll.ts) both call these. Also the order's poller.
  */
 
 type RefundedStatus = (typeof REFUNDED_SMS_STATUSES)[number];
+
+/**
+ * Every way an order's status moves, with the ledger row and the events the move writes in its batch. The purchase
+ * itself (insert 'pending' + `buy:<id>` debit) is sms-orders.ts' batch; everything after is here.
+ */
+export const SMS_ORDER_TRANSITIONS = {
+  /** The upstream gave the number. */
+  reserve: { from: ["pending"], to: "waiting", ledger: null, events: [] },
+  /** The upstream refused the purchase, or the sweep/an operator settles a purchase that never completed. */
+  fail: { from: ["pending"], to: "failed", ledger: "refund:<orderId>", events: [] },
+  /** The first code. */
+  code: { from: ["waiting"], to: "used", ledger: null, events: ["sms.code"] },
+  /** A further code after "another code" (the status stays). */
+  anotherCode: { from: ["used"], to: "used", ledger: null, events: ["sms.code"] },
+  /** No code in the polling window. A chain's route tells its end after the move-on (it names the next order). */
+  timeout: { from: ["waiting"], to: "timeout", ledger: "refund:<orderId>", events: ["sms.ended"] },
+  /** The upstream cancelled it. */
+  error: { from: ["waiting"], to: "error", ledger: "refund:<orderId>", events: ["sms.ended"] },
+  /** The customer cancelled it. */
+  cancel: { from: ["waiting"], to: "cancelled", ledger: "refund:<orderId>", events: ["sms.ended"] },
+} as const satisfies Record<string, { from: readonly SmsOrderStatus[]; to: SmsOrderStatus; ledger: string | null; events: readonly OutboxMessage["kind"][] }>;
+
+const holds = (deps: Pick<SmsDeps, "db">, orderId: string, ...conditions: ReturnType<typeof eq>[]) =>
+  exists(deps.db.select({ one: sql`1` }).from(smsOrders).where(and(eq(smsOrders.id, orderId), ...conditions)));
 
 /**
  * After its first code a number stays open upstream this long, so the customer can "request another code"
@@ -32,25 +59,89 @@ export function pollerFor(deps: SmsDeps, orderId: string) {
 }
 
 /**
- * Moves an order from `from` to a refunded final status and refunds it, atomically. Returns whether this call made
- * the transition (false: something else settled the order first, and nothing was written).
+ * Moves an order from `from` to a refunded final status and refunds it, atomically, with the event that tells it
+ * (`ended`: the sms.ended message, or null when nothing is told: a purchase that never completed answers its own
+ * request, and a chain's route tells its end after the move-on). Returns whether this call made the transition
+ * (false: something else settled the order first, and nothing was written).
  */
-export async function settle(deps: SmsDeps, order: SmsOrderRow, outcome: RefundedStatus, from: "pending" | "waiting", reason: string): Promise<boolean> {
+export async function settle(
+  deps: SmsDeps,
+  order: SmsOrderRow,
+  outcome: RefundedStatus,
+  from: "pending" | "waiting",
+  reason: string,
+  ended: Extract<OutboxMessage, { kind: "sms.ended" }> | null = null,
+): Promise<boolean> {
   const db = deps.db;
   const now = deps.clock.now();
+  // Written only if the order now holds this outcome (set just above, or never: a status leaves 'waiting' once).
+  const settled = holds(deps, order.id, eq(smsOrders.status, outcome));
   const [moved] = await db.batch([
     db
       .update(smsOrders)
       .set({ status: outcome, failureReason: reason.slice(0, 300), updatedAt: now })
       .where(and(eq(smsOrders.id, order.id), eq(smsOrders.status, from))),
-    // Written only if the order now holds this outcome (set just above, or never: a status leaves 'waiting' once).
     guardedLedgerInsert(
       db,
       { userId: order.userId, key: `refund:${order.id}`, amountKobo: order.priceKobo, kind: "refund", note: `Refund: ${purchaseNote(order)}`, ref: order.id },
-      exists(db.select({ one: sql`1` }).from(smsOrders).where(and(eq(smsOrders.id, order.id), eq(smsOrders.status, outcome)))),
+      settled,
     ),
+    ...(ended ? [outboxInsert(db, { userId: order.userId, dedupe: `sms.ended:${order.id}`, message: ended, at: now }, settled)] : []),
   ]);
-  return (moved.meta.changes ?? 0) > 0;
+  const made = (moved.meta.changes ?? 0) > 0;
+  if (made && ended) await deliverEvents(deps, order.userId);
+  return made;
+}
+
+/** pending -> waiting: the upstream gave the number. Returns whether this call moved it (false: the sweep settled it first). */
+export async function markReserved(
+  deps: SmsDeps,
+  orderId: string,
+  activation: { upstreamId: string; number: string },
+  /** Which upstream account served it (issue 32: the order says so). */
+  served: { upstream: string; account: number },
+): Promise<boolean> {
+  const [waiting] = await deps.db
+    .update(smsOrders)
+    .set({ status: "waiting", upstreamId: activation.upstreamId, number: activation.number, upstream: served.upstream, upstreamAccount: served.account, updatedAt: deps.clock.now() })
+    .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "pending")))
+    .returning({ id: smsOrders.id });
+  return waiting !== undefined;
+}
+
+/** One more empty poll of a waiting order (compare-and-set on the count). Returns the count now stored. */
+export async function countPoll(deps: SmsDeps, order: SmsOrderRow): Promise<number> {
+  const [counted] = await deps.db
+    .update(smsOrders)
+    .set({ attempts: order.attempts + 1, updatedAt: deps.clock.now() })
+    .where(and(eq(smsOrders.id, order.id), eq(smsOrders.status, "waiting"), eq(smsOrders.attempts, order.attempts)))
+    .returning({ attempts: smsOrders.attempts });
+  return counted?.attempts ?? order.attempts + 1;
+}
+
+/** The customer asked the upstream for another code on a used order: the poller now waits for it. */
+export async function markAnotherCodeRequested(deps: SmsDeps, orderId: string, at: number): Promise<void> {
+  await deps.db
+    .update(smsOrders)
+    .set({ anotherCodeRequestedAt: at, updatedAt: at })
+    .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "used")));
+}
+
+/** Another code did not come within its window: stop waiting for it (only if no newer request replaced this one). */
+export async function giveUpAnotherCode(deps: SmsDeps, orderId: string, requestedAt: number): Promise<void> {
+  await deps.db
+    .update(smsOrders)
+    .set({ anotherCodeRequestedAt: null, updatedAt: deps.clock.now() })
+    .where(and(eq(smsOrders.id, orderId), eq(smsOrders.anotherCodeRequestedAt, requestedAt)));
+}
+
+/** The customer completed a used number: it closes now and no further code is awaited. */
+export async function closeActivation(deps: SmsDeps, orderId: string): Promise<void> {
+  const now = deps.clock.now();
+  await deps.db
+    .update(smsOrders)
+    .set({ activationClosesAt: now, anotherCodeRequestedAt: null, updatedAt: now })
+    .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "used")));
 }
 
 /** The longest message kept (a long SMS is sent in parts; ten parts of 160 characters is far beyond any code's). */
@@ -78,22 +169,18 @@ export async function recordCode(deps: SmsDeps, order: SmsOrderRow, code: string
   // Without "another code" upstream (sms-man) there is nothing to keep the number open for.
   const window = provider.requestAnotherCode ? ANOTHER_CODE_WINDOW_MS : 0;
   const stored = code.slice(0, 64);
-  const d1 = deps.db.$client;
-  const [moved] = await d1.batch([
-    d1
-      .prepare("UPDATE sms_orders SET status = 'used', code = ?1, activation_closes_at = ?2, updated_at = ?3 WHERE id = ?4 AND status = 'waiting'")
-      .bind(stored, now + window, now, order.id),
-    d1
-      .prepare(
-        `INSERT INTO sms_order_codes (order_id, code, received_at, text)
-         SELECT id, ?1, ?2, ?4 FROM sms_orders WHERE id = ?3 AND status = 'used' AND code = ?1
-         ON CONFLICT(order_id, code) DO NOTHING`,
-      )
-      .bind(stored, now, order.id, storedSmsText(text)),
+  const db = deps.db;
+  const [moved] = await db.batch([
+    db
+      .update(smsOrders)
+      .set({ status: "used", code: stored, activationClosesAt: now + window, updatedAt: now })
+      .where(and(eq(smsOrders.id, order.id), eq(smsOrders.status, "waiting"))),
+    codeRowInsert(deps, order.id, stored, storedSmsText(text), now, eq(smsOrders.status, "used"), eq(smsOrders.code, stored)),
+    codeEvent(deps, order, code, stored, now),
   ]);
   if ((moved.meta.changes ?? 0) === 0) return false;
   if (order.chainId) await endChain(deps, order.chainId, "ended", "a code came");
-  await deps.notify(order.userId, { kind: "sms.code", orderId: order.id, code, number: order.number ?? "" });
+  await deliverEvents(deps, order.userId);
   if (window === 0 && order.upstreamId) await provider.finish(order.upstreamId).catch(() => undefined);
   return true;
 }
@@ -102,23 +189,47 @@ export async function recordCode(deps: SmsDeps, order: SmsOrderRow, code: string
 export async function recordAnotherCode(deps: SmsDeps, order: SmsOrderRow, code: string, text?: string | null): Promise<boolean> {
   const now = deps.clock.now();
   const stored = code.slice(0, 64);
-  const d1 = deps.db.$client;
-  const [inserted] = await d1.batch([
-    d1
-      .prepare(
-        `INSERT INTO sms_order_codes (order_id, code, received_at, text)
-         SELECT id, ?1, ?2, ?4 FROM sms_orders WHERE id = ?3 AND status = 'used' AND another_code_requested_at IS NOT NULL
-         ON CONFLICT(order_id, code) DO NOTHING`,
-      )
-      .bind(stored, now, order.id, storedSmsText(text)),
-    d1
-      .prepare(
-        `UPDATE sms_orders SET code = ?1, another_code_requested_at = NULL, updated_at = ?2
-          WHERE id = ?3 AND another_code_requested_at IS NOT NULL AND changes() > 0`,
-      )
-      .bind(stored, now, order.id),
+  const db = deps.db;
+  const [inserted] = await db.batch([
+    codeRowInsert(deps, order.id, stored, storedSmsText(text), now, eq(smsOrders.status, "used"), isNotNull(smsOrders.anotherCodeRequestedAt)),
+    db
+      .update(smsOrders)
+      .set({ code: stored, anotherCodeRequestedAt: null, updatedAt: now })
+      // changes(): only when the code row above was new (a code already stored is not another code).
+      .where(and(eq(smsOrders.id, order.id), isNotNull(smsOrders.anotherCodeRequestedAt), sql`changes() > 0`)),
+    codeEvent(deps, order, code, stored, now),
   ]);
   if ((inserted.meta.changes ?? 0) === 0) return false;
-  await deps.notify(order.userId, { kind: "sms.code", orderId: order.id, code, number: order.number ?? "" });
+  await deliverEvents(deps, order.userId);
   return true;
+}
+
+/** The code's row in sms_order_codes, written only while the order holds `conditions`; a code stored before is a no-op. */
+function codeRowInsert(deps: SmsDeps, orderId: string, stored: string, text: string | null, now: number, ...conditions: ReturnType<typeof eq>[]) {
+  const db = deps.db;
+  return db
+    .insert(smsOrderCodes)
+    .select(
+      db
+        .select({
+          id: sql<number>`NULL`.as("id"),
+          orderId: sql<string>`${smsOrders.id}`.as("order_id"),
+          code: sql<string>`${stored}`.as("code"),
+          receivedAt: sql<number>`${now}`.as("received_at"),
+          text: sql<string | null>`${text}`.as("text"),
+        })
+        .from(smsOrders)
+        .where(and(eq(smsOrders.id, orderId), ...conditions)),
+    )
+    .onConflictDoNothing({ target: [smsOrderCodes.orderId, smsOrderCodes.code] });
+}
+
+/** The sms.code event, written once the code's row exists (one event per order and code, whichever call stored it). */
+function codeEvent(deps: SmsDeps, order: SmsOrderRow, code: string, stored: string, now: number) {
+  const stored_ = exists(deps.db.select({ one: sql`1` }).from(smsOrderCodes).where(and(eq(smsOrderCodes.orderId, order.id), eq(smsOrderCodes.code, stored))));
+  return outboxInsert(
+    deps.db,
+    { userId: order.userId, dedupe: `sms.code:${order.id}:${stored}`, message: { kind: "sms.code", orderId: order.id, code, number: order.number ?? "" }, at: now },
+    stored_,
+  );
 }

@@ -1,0 +1,191 @@
+import { and, asc, eq, isNull, lte, sql, type SQL } from "drizzle-orm";
+import { koboToNaira } from "../../../schema/money";
+import type { RealtimeMessage } from "../../../schema/realtime";
+import type { Env } from "../../config";
+import type { Db } from "../../db/client";
+import { outboxEvents, users, webhookEvents } from "../../db/tables";
+import { log } from "../../lib/log";
+import { deliveryFor, webhookRowsFor } from "./webhooks";
+
+/**
+ * The outbox (docs/decisions/040-declared-transitions-and-outbox.md). An event a money transition tells the customer
+ * (their screens' socket and their developer webhooks) is a row written in the transition's own D1 batch, guarded by
+ * the same condition as its ledger row: a batch that fails or moves nothing writes no event, and a batch that commits
+ * cannot lose its event. Delivery (`deliverEvents`, right after the batch, and `sweepOutbox`, from the cron sweep for
+ * whatever an evicted worker left) fans each pending row out to `webhook_events` and marks it delivered in one batch,
+ * then pushes it to the room: each event reaches each webhook endpoint once (a failed POST is retried with the same
+ * event id, decision 016) and the room once.
+ */
+
+/** A realtime message as the outbox stores it: a balance it leaves out is the wallet as the writing batch left it. */
+export type OutboxMessage = RealtimeMessage extends infer M
+  ? M extends { balance: number }
+    ? Omit<M, "balance"> & { balance?: number }
+    : M
+  : never;
+
+export interface OutboxEvent {
+  userId: string;
+  /**
+   * What makes this happening one event: writing it again is a no-op. A money event is keyed by its ledger row
+   * (`payment.credited:fund:squad:<ref>`), a code by order and code, a rental's end by the rental.
+   */
+  dedupe: string;
+  message: OutboxMessage;
+  /** The flow's clock: the event's time, and the order webhooks are sent in. */
+  at: number;
+}
+
+/**
+ * The statement that writes one event: put it in the same db.batch() as the change it reports, after its ledger row
+ * (the stored balance is read in this statement). An INSERT ... SELECT from the customer's row, written only while every
+ * guard holds, exactly like guardedLedgerInsert (services/ledger.ts): a compare-and-set that moved nothing leaves the
+ * guard false and no event is written. ON CONFLICT(dedupe_key) DO NOTHING makes a repeated happening one event.
+ */
+export function outboxInsert(db: Db, event: OutboxEvent, ...guards: SQL[]) {
+  const id = `ev_${crypto.randomUUID().replaceAll("-", "")}`;
+  return db
+    .insert(outboxEvents)
+    .select(
+      db
+        // Every column in table order (drizzle's INSERT ... SELECT), from the customer's own row.
+        .select({
+          id: sql<string>`${id}`.as("id"),
+          userId: sql<string>`${users.id}`.as("user_id"),
+          kind: sql<string>`${event.message.kind}`.as("kind"),
+          message: sql<string>`${JSON.stringify(event.message)}`.as("message"),
+          dedupeKey: sql<string>`${event.dedupe}`.as("dedupe_key"),
+          balanceKobo: sql<number>`${users.balanceKobo}`.as("balance_kobo"),
+          createdAt: sql<number>`${event.at}`.as("created_at"),
+          deliveredAt: sql<number | null>`NULL`.as("delivered_at"),
+        })
+        .from(users)
+        .where(and(eq(users.id, event.userId), ...guards)),
+    )
+    .onConflictDoNothing({ target: outboxEvents.dedupeKey });
+}
+
+/** What delivery needs: the push to the customer's room (services/notify.ts in production, a recorder in tests). */
+export interface EventDeps {
+  env: Env;
+  db: Db;
+  /** The same shape as services/deps.ts' Notify and Clock (written out: deps.ts builds adapters, the kernel must not). */
+  notify: (userId: string, message: RealtimeMessage) => Promise<void>;
+  clock: { now(): number };
+}
+
+type OutboxRow = typeof outboxEvents.$inferSelect;
+
+/** The message as the room and the webhooks get it: a balance the writer left out is the stored one. */
+function messageOf(row: OutboxRow): RealtimeMessage {
+  const message = JSON.parse(row.message) as OutboxMessage;
+  if ((message.kind === "balance.changed" || message.kind === "payment.credited") && message.balance === undefined) {
+    return { ...message, balance: koboToNaira(row.balanceKobo) } as RealtimeMessage;
+  }
+  return message as RealtimeMessage;
+}
+
+/**
+ * Delivers one pending event: its webhook rows and its "delivered" mark in one batch, so a retry after a crash queues
+ * nothing twice and only the delivery whose mark moved the row pushes it to the room. Returns whether this call did.
+ */
+async function deliverOne(deps: EventDeps, row: OutboxRow): Promise<boolean> {
+  const { db } = deps;
+  const message = messageOf(row);
+  const { rows, keyIds } = await webhookRowsFor(deps.env, db, row.userId, message, {
+    createdAt: row.createdAt,
+    balanceKobo: row.balanceKobo,
+    dedupeOf: (type) => `outbox:${row.id}:${type}`,
+  });
+  const mark = db
+    .update(outboxEvents)
+    .set({ deliveredAt: deps.clock.now() })
+    .where(and(eq(outboxEvents.id, row.id), isNull(outboxEvents.deliveredAt)));
+  const [marked] = rows.length > 0 ? await db.batch([mark, db.insert(webhookEvents).values(rows).onConflictDoNothing()]) : await db.batch([mark]);
+  if ((marked.meta.changes ?? 0) === 0) return false;
+  try {
+    await deps.notify(row.userId, message);
+  } catch (err) {
+    // The screens read the truth from the API; the webhooks are already queued.
+    log("warn", "outbox push failed", { userId: row.userId, kind: row.kind, error: err instanceof Error ? err.message : String(err) });
+  }
+  await Promise.all(
+    keyIds.map((keyId) =>
+      deliveryFor(deps.env, keyId)
+        .kick(keyId)
+        // The sweep re-kicks every key with a due event (sweepOutbox).
+        .catch((err: unknown) => log("warn", "webhook kick failed", { keyId, error: err instanceof Error ? err.message : String(err) })),
+    ),
+  );
+  return true;
+}
+
+async function deliverPending(deps: EventDeps, where: SQL, limit: number): Promise<number> {
+  const rows = await deps.db
+    .select()
+    .from(outboxEvents)
+    .where(and(isNull(outboxEvents.deliveredAt), where))
+    .orderBy(asc(outboxEvents.createdAt), sql`rowid`)
+    .limit(limit);
+  let delivered = 0;
+  for (const row of rows) {
+    try {
+      if (await deliverOne(deps, row)) delivered++;
+    } catch (err) {
+      // Left pending: the next delivery or sweep tries again; the later events are not held back by this one.
+      log("warn", "outbox event not delivered yet", { eventId: row.id, kind: row.kind, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return delivered;
+}
+
+/**
+ * Delivers the customer's pending events now: what a flow calls right after the batch that wrote them. Never throws
+ * (the batch has committed; whatever is left pending, the sweep delivers).
+ */
+export async function deliverEvents(deps: EventDeps, userId: string): Promise<void> {
+  try {
+    await deliverPending(deps, eq(outboxEvents.userId, userId), 50);
+  } catch (err) {
+    log("warn", "outbox delivery failed, the sweep will deliver", { userId, error: err instanceof Error ? err.message : String(err) });
+  }
+}
+
+/**
+ * Writes one event on its own and delivers it: for a happening that is no money transition's (a rental's new SMS) or
+ * whose words are known only after its batch (a chain's route end names the next route, bought after the refund).
+ * The write is durable before any delivery; a worker stopped after it leaves the event to the sweep.
+ */
+export async function recordEvent(deps: EventDeps, event: OutboxEvent, ...guards: SQL[]): Promise<void> {
+  await outboxInsert(deps.db, event, ...guards).run();
+  await deliverEvents(deps, event.userId);
+}
+
+/** Events this old still pending were left by a worker that stopped after its batch (a live one delivers at once). */
+export const OUTBOX_GRACE_MS = 10_000;
+
+/**
+ * The cron sweep's part: delivers events an evicted worker left pending, then wakes every key with a webhook due
+ * (a delivery object whose kick was lost). Returns how many of each.
+ */
+export async function sweepOutbox(deps: EventDeps): Promise<{ delivered: number; kicked: number }> {
+  const now = deps.clock.now();
+  let delivered = 0;
+  for (let round = 0; round < 10; round++) {
+    const n = await deliverPending(deps, lte(outboxEvents.createdAt, now - OUTBOX_GRACE_MS), 200);
+    delivered += n;
+    if (n < 200) break;
+  }
+  const due = await deps.db
+    .selectDistinct({ apiKeyId: webhookEvents.apiKeyId })
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.status, "pending"), lte(webhookEvents.nextAttemptAt, now)))
+    .limit(500);
+  await Promise.all(due.map(({ apiKeyId }) => deliveryFor(deps.env, apiKeyId).kick(apiKeyId)));
+  return { delivered, kicked: due.length };
+}
+
+/** The sweep forgets delivered events after 30 days (the webhook log keeps its own rows as long). */
+export async function purgeOutbox(db: Db, now: number): Promise<void> {
+  await db.delete(outboxEvents).where(and(sql`${outboxEvents.deliveredAt} IS NOT NULL`, lte(outboxEvents.createdAt, now - 30 * 86_400_000)));
+}

@@ -1,0 +1,141 @@
+import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { configFor } from "../../config";
+import type { Db } from "../../db/client";
+import { overrideUpstreamsForTests } from "../../providers/test-seams";
+import { createKey } from "../api-fixtures";
+import { fixedClock, recordingNotify } from "../flow-deps";
+import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } from "../helpers";
+import { setSquadSimulator, startCardPaymentViaApi } from "../payment-fixtures";
+import { topUpSandbox } from "../../services/developer";
+import { confirmCardPayment } from "../../services/funding";
+import { deliverEvents, deliveryFor, OUTBOX_GRACE_MS, paymentDeps, sandboxUserIdFor, sweepOutbox } from "../../services/kernel";
+
+vi.setConfig({ testTimeout: 60_000 });
+
+/** What the developer's endpoints received, per URL. */
+let received: { url: string; id: string; body: { type: string; data: Record<string, unknown> } }[] = [];
+
+beforeEach(() => {
+  received = [];
+  overrideUpstreamsForTests({
+    webhooks: async (url, init) => {
+      received.push({ url, id: new Headers(init.headers).get("webhook-id")!, body: JSON.parse(String(init.body)) });
+      return new Response("ok");
+    },
+  });
+});
+afterEach(async () => {
+  overrideUpstreamsForTests({ webhooks: null });
+  await expectLedgerBalanced();
+});
+
+async function endpoint(user: TestUser, url: string) {
+  const key = await createKey(user);
+  const res = await api(`/api/keys/${key.id}/webhook`, { method: "PUT", token: user.token, json: { url } });
+  expect(res.status).toBe(200);
+  return key;
+}
+
+/**
+ * The fault seam: a database that stops answering right after the first batch that wrote an outbox event has
+ * committed, as a worker evicted between its money batch and the delivery would. Everything after it throws.
+ */
+function stoppingAfterTheEventBatch(real: Db): Db {
+  let stopped = false;
+  return new Proxy(real, {
+    get(target, prop) {
+      if (stopped && ["select", "selectDistinct", "insert", "update", "delete", "batch", "run", "all", "get"].includes(String(prop))) {
+        throw new Error("the worker was stopped");
+      }
+      const value = Reflect.get(target, prop, target) as unknown;
+      if (prop === "batch") {
+        return async (queries: { toSQL(): { sql: string } }[]) => {
+          const result = await (value as (q: unknown) => Promise<unknown>).call(target, queries);
+          if (queries.some((q) => q.toSQL().sql.includes("outbox_events"))) stopped = true;
+          return result;
+        };
+      }
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+async function outboxRows(userId: string) {
+  const { results } = await env.DB.prepare("SELECT kind, delivered_at FROM outbox_events WHERE user_id = ?").bind(userId).all<{ kind: string; delivered_at: number | null }>();
+  return results;
+}
+
+async function webhookRows(keyId: string) {
+  const { results } = await env.DB.prepare("SELECT id, type FROM webhook_events WHERE api_key_id = ?").bind(keyId).all<{ id: string; type: string }>();
+  return results;
+}
+
+describe("events written with the money (services/kernel/outbox.ts, decision 040)", () => {
+  it("a card credit whose worker stops right after its batch is still told: the sweep delivers it once to the room and once to each webhook endpoint", async () => {
+    const user = await createUser();
+    const first = await endpoint(user, "https://hooks.example.com/first");
+    const second = await endpoint(user, "https://hooks.example.com/second");
+    const ref = await startCardPaymentViaApi(user, 5000);
+    await setSquadSimulator(ref, { status: "Success" });
+
+    const at = Date.now();
+    const pushes = recordingNotify();
+    const deferred: Promise<unknown>[] = [];
+    const built = paymentDeps(env, configFor(env), (work: Promise<unknown>) => void deferred.push(work));
+    const dying = { ...built, db: stoppingAfterTheEventBatch(built.db), clock: fixedClock(at), notify: pushes.notify };
+
+    // The money moved and the answer is the same; the delivery after the batch never ran.
+    expect(await confirmCardPayment(dying, ref)).toBe("success");
+    await Promise.all(deferred);
+    expect(await balanceOf(user.id)).toBe(500_000);
+    expect(await outboxRows(user.id)).toEqual([{ kind: "payment.credited", delivered_at: null }]);
+    expect(pushes.sent).toEqual([]);
+    expect(await webhookRows(first.id)).toEqual([]);
+
+    // A new worker: the cron sweep, and a late delivery racing it, deliver the event once.
+    const sweepDeps = { env, db: db(), notify: pushes.notify, clock: fixedClock(at + OUTBOX_GRACE_MS + 1) };
+    const [swept] = await Promise.all([sweepOutbox(sweepDeps), deliverEvents(sweepDeps, user.id), deliverEvents(sweepDeps, user.id)]);
+    expect(swept.delivered).toBeLessThanOrEqual(1);
+    await sweepOutbox(sweepDeps); // a second sweep finds nothing left
+    expect(await outboxRows(user.id)).toEqual([{ kind: "payment.credited", delivered_at: expect.any(Number) }]);
+    expect(pushes.sent).toEqual([{ userId: user.id, message: { kind: "payment.credited", paymentId: ref, amount: 5000, balance: 5000 } }]);
+
+    await vi.waitFor(() => expect(received).toHaveLength(2), { timeout: 15_000 });
+    const byUrl = (url: string) => received.filter((r) => r.url === url);
+    for (const [key, url] of [[first, "https://hooks.example.com/first"], [second, "https://hooks.example.com/second"]] as const) {
+      expect(byUrl(url)).toHaveLength(1);
+      expect(byUrl(url)[0].body).toMatchObject({ type: "balance.changed", data: { balance: 5000, currency: "NGN" } });
+      expect((await webhookRows(key.id)).map((r) => r.id)).toEqual([byUrl(url)[0].id]);
+    }
+    for (const key of [first, second]) await runInDurableObject(deliveryFor(env, key.id), (_i, s) => s.storage.deleteAlarm());
+  });
+
+  it("a delivery whose wake-up of the webhook sender was lost is re-kicked by the sweep", async () => {
+    const user = await createUser();
+    const key = await endpoint(user, "https://hooks.example.com/rekick");
+    // A pending webhook row with nobody woken for it (the worker stopped after the delivery batch).
+    await env.DB.prepare(
+      "INSERT INTO webhook_events (id, api_key_id, type, subject, dedupe_key, payload, status, attempts, next_attempt_at, created_at) VALUES (?, ?, 'balance.changed', 'wallet', ?, ?, 'pending', 0, ?, ?)",
+    )
+      .bind("evt_rekick", key.id, "rekick", JSON.stringify({ id: "evt_rekick", type: "balance.changed", created_at: new Date().toISOString(), data: { balance: 1, currency: "NGN" } }), Date.now(), Date.now())
+      .run();
+    const result = await sweepOutbox({ env, db: db(), notify: recordingNotify().notify, clock: fixedClock(Date.now()) });
+    expect(result.kicked).toBeGreaterThanOrEqual(1);
+    await vi.waitFor(() => expect(received.filter((r) => r.id === "evt_rekick")).toHaveLength(1), { timeout: 15_000 });
+    await runInDurableObject(deliveryFor(env, key.id), (_i, s) => s.storage.deleteAlarm());
+  });
+
+  it("a money change whose batch fails writes no event", async () => {
+    const user = await createUser();
+    const sandboxId = sandboxUserIdFor(user.id);
+    // A debit the sandbox wallet cannot pay: the balance CHECK fails the batch, its ledger row and its event with it.
+    await expect(topUpSandbox(db(), { id: user.id, username: "outbox" }, -100_000)).rejects.toThrow();
+    expect(await outboxRows(sandboxId)).toEqual([]);
+    // The same call that succeeds writes exactly one event, with the balance its batch left.
+    await topUpSandbox(db(), { id: user.id, username: "outbox" }, 250_000);
+    const { results } = await env.DB.prepare("SELECT kind, balance_kobo FROM outbox_events WHERE user_id = ?").bind(sandboxId).all();
+    expect(results).toEqual([{ kind: "balance.changed", balance_kobo: 250_000 }]);
+  });
+});
