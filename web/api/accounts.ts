@@ -8,7 +8,6 @@ import type {
   LoginTwoFactorInput,
   PasswordChangeInput,
   ProfileUpdateInput,
-  ReferralInvitation,
   RegisterInput,
   ResetPasswordInput,
 } from "../../schema/accounts";

@@ -281,7 +281,7 @@ export const adminRoutes = new Hono<AppEnv>()
   .get("/status-incidents", async (c) => c.json({ data: await listIncidents(getDb(c.env.DB)) }))
 
   .post("/status-incidents", validate("json", statusIncidentCreateSchema), async (c) => {
-    const incident = await postIncident(getDb(c.env.DB), c.env.DB, operatorOf(c), c.req.valid("json"));
+    const incident = await postIncident(getDb(c.env.DB), operatorOf(c), c.req.valid("json"));
     changed(c, "status");
     return c.json(incident, 201);
   })
@@ -289,7 +289,7 @@ export const adminRoutes = new Hono<AppEnv>()
   .post("/status-incidents/:id/resolve", validate("json", reasonSchema), async (c) => {
     const id = Number(c.req.param("id"));
     if (!Number.isSafeInteger(id) || id <= 0) throw new AppError("NOT_FOUND", "Incident not found.");
-    const incident = await resolveIncident(getDb(c.env.DB), c.env.DB, operatorOf(c), id, c.req.valid("json").reason);
+    const incident = await resolveIncident(getDb(c.env.DB), operatorOf(c), id, c.req.valid("json").reason);
     changed(c, "status");
     return c.json(incident);
   })

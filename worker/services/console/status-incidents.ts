@@ -1,9 +1,9 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, exists, isNull, sql } from "drizzle-orm";
 import type { StatusIncident, StatusIncidentCreate } from "../../../schema/status";
 import type { Db } from "../../db/client";
 import { statusIncidents } from "../../db/tables";
 import { AppError } from "../../lib/errors";
-import { audit } from "./operator-actions";
+import { auditInsert } from "../../db/admin-sql";
 import { clearStatusCache } from "../sms";
 
 /**
@@ -27,27 +27,42 @@ export async function listIncidents(db: Db): Promise<StatusIncident[]> {
   return (await db.select().from(statusIncidents).orderBy(desc(statusIncidents.startedAt)).limit(100)).map(view);
 }
 
-export async function postIncident(db: Db, d1: D1Database, operator: { email: string }, input: StatusIncidentCreate, now = Date.now()): Promise<StatusIncident> {
-  const [row] = await db
-    .insert(statusIncidents)
-    .values({ title: input.title, body: input.body, provider: input.provider ?? null, startedAt: now, createdBy: operator.email })
-    .returning();
-  await audit(d1, { actor: operator.email, action: "status.incident.post", detail: { id: row.id, title: row.title, provider: row.provider }, reason: input.reason, subject: `incident:${row.id}` });
+export async function postIncident(db: Db, operator: { email: string }, input: StatusIncidentCreate, now = Date.now()): Promise<StatusIncident> {
+  // The incident and its audit row in one batch (issue 29): the audit row names the incident it follows (the row just
+  // written, read back by its start and author inside the same batch).
+  const [[row]] = await db.batch([
+    db
+      .insert(statusIncidents)
+      .values({ title: input.title, body: input.body, provider: input.provider ?? null, startedAt: now, createdBy: operator.email })
+      .returning(),
+    auditInsert(db, { actor: operator.email, action: "status.incident.post", detail: { title: input.title, provider: input.provider ?? null }, reason: input.reason, subject: "incident" }, now),
+  ]);
   clearStatusCache();
   return view(row);
 }
 
-export async function resolveIncident(db: Db, d1: D1Database, operator: { email: string }, id: number, reason: string, now = Date.now()): Promise<StatusIncident> {
-  const [row] = await db
-    .update(statusIncidents)
-    .set({ resolvedAt: now })
-    .where(and(eq(statusIncidents.id, id), isNull(statusIncidents.resolvedAt)))
-    .returning();
+export async function resolveIncident(db: Db, operator: { email: string }, id: number, reason: string, now = Date.now()): Promise<StatusIncident> {
+  const open = and(eq(statusIncidents.id, id), isNull(statusIncidents.resolvedAt));
+  const [[row]] = await db.batch([
+    db.update(statusIncidents).set({ resolvedAt: now }).where(open).returning(),
+    // Written only by the call that resolved it (the row now carries this instant).
+    auditInsert(
+      db,
+      {
+        actor: operator.email,
+        action: "status.incident.resolve",
+        detail: { id },
+        reason,
+        subject: `incident:${id}`,
+        onlyIf: exists(db.select({ one: sql`1` }).from(statusIncidents).where(and(eq(statusIncidents.id, id), eq(statusIncidents.resolvedAt, now)))),
+      },
+      now,
+    ),
+  ]);
   if (!row) {
-    const [exists] = await db.select({ id: statusIncidents.id }).from(statusIncidents).where(eq(statusIncidents.id, id)).limit(1);
-    throw exists ? new AppError("INVALID_STATE", "This incident is already resolved.") : new AppError("NOT_FOUND", "Incident not found.");
+    const [found] = await db.select({ id: statusIncidents.id }).from(statusIncidents).where(eq(statusIncidents.id, id)).limit(1);
+    throw found ? new AppError("INVALID_STATE", "This incident is already resolved.") : new AppError("NOT_FOUND", "Incident not found.");
   }
-  await audit(d1, { actor: operator.email, action: "status.incident.resolve", detail: { id }, reason, subject: `incident:${id}` });
   clearStatusCache();
   return view(row);
 }
