@@ -113,6 +113,11 @@ export const adminIdParamSchema = z.object({
   id: z.string().trim().min(1, "The id is missing.").max(128, "The id is at most 128 characters.").regex(/^[A-Za-z0-9_.:-]+$/, "The id may hold only letters, digits and _ . : -"),
 });
 
+/** A status incident's number in a path (issue 32). */
+export const incidentIdParamSchema = z.object({
+  id: z.coerce.number({ message: "The incident id must be a number." }).int("The incident id must be a whole number.").positive("The incident id must be positive.").max(Number.MAX_SAFE_INTEGER, "The incident id is too large."),
+});
+
 /** PATCH /admin/settings/:key: one of the settings the product reads. */
 export const settingKeyParamSchema = z.object({
   key: z.enum(Object.keys(settingSchemas) as [SettingKey, ...SettingKey[]], { message: `Unknown setting. Known: ${Object.keys(settingSchemas).join(", ")}` }),

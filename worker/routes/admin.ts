@@ -10,6 +10,7 @@ import {
   transferListQuerySchema,
   transferReconcileQuerySchema,
   adminIdParamSchema,
+  incidentIdParamSchema,
   auditListQuerySchema,
   customerSearchQuerySchema,
   depositListQuerySchema,
@@ -286,9 +287,8 @@ export const adminRoutes = new Hono<AppEnv>()
     return c.json(incident, 201);
   })
 
-  .post("/status-incidents/:id/resolve", validate("json", reasonSchema), async (c) => {
-    const id = Number(c.req.param("id"));
-    if (!Number.isSafeInteger(id) || id <= 0) throw new AppError("NOT_FOUND", "Incident not found.");
+  .post("/status-incidents/:id/resolve", validate("param", incidentIdParamSchema), validate("json", reasonSchema), async (c) => {
+    const { id } = c.req.valid("param");
     const incident = await resolveIncident(getDb(c.env.DB), operatorOf(c), id, c.req.valid("json").reason);
     changed(c, "status");
     return c.json(incident);
