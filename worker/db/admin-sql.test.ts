@@ -116,6 +116,9 @@ describe("operator statements", () => {
       ["Dynamic", "ok"],
       ["Dynamic-rent", "ok"],
       ["Swift", "ok"],
+      // The SMS-Activate-family upstreams configured for failover (issue 32): their simulators answer in the sandbox.
+      ["grizzly", "ok"],
+      ["herosms", "ok"],
     ]);
     const user = await createUser({ balanceKobo: 500_000 });
     const bought = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa" } });

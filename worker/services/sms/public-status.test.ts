@@ -114,8 +114,8 @@ describe("the public status page", () => {
     expect(missingReason.status).toBe(400);
     const posted = await api("/api/admin/status-incidents", { token: operator.token, json: { title: "Slow codes on Swift SMS", body: "USA codes take longer than usual.", provider: "Swift", reason: "upstream reported delays" } });
     expect(posted.status).toBe(201);
-    const audit = await env.DB.prepare("SELECT action, reason FROM audit_log WHERE subject = ?").bind(`incident:${posted.data.id}`).first();
-    expect(audit).toEqual({ action: "status.incident.post", reason: "upstream reported delays" });
+    const audit = await env.DB.prepare("SELECT action, reason, detail FROM audit_log WHERE action = 'status.incident.post'").first();
+    expect(audit).toEqual({ action: "status.incident.post", reason: "upstream reported delays", detail: JSON.stringify({ title: "Slow codes on Swift SMS", provider: "Swift" }) });
     const shown = await api("/api/status");
     expect(shown.data.incidents[0]).toMatchObject({ id: posted.data.id, title: "Slow codes on Swift SMS", provider: "Swift", resolved_at: null });
     const resolved = await api(`/api/admin/status-incidents/${posted.data.id}/resolve`, { token: operator.token, json: { reason: "codes back to normal" } });

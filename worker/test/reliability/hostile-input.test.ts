@@ -39,6 +39,7 @@ const JSON_ENDPOINTS: Endpoint[] = [
   { method: "POST", path: "/api/invoice", fields: ["price_amount", "pay_currency", "order_id", "order_description"], auth: true },
   { method: "POST", path: "/api/sms/get-number", fields: ["provider", "country", "service", "price", "user_id", "actual"], auth: true },
   { method: "POST", path: "/api/sms/cancel", fields: ["request_id", "debitref", "user_id"], auth: true },
+  { method: "POST", path: "/api/sms/use-again", fields: ["request_id", "price"], auth: true },
   { method: "POST", path: "/api/sms/check/00000000-0000-4000-8000-000000000000", fields: [], auth: true },
   { method: "POST", path: "/api/refund-user", fields: ["request_id", "user_id", "cost", "debitRef"], auth: true },
   { method: "POST", path: "/api/rent/countries", fields: ["countryId", "duration", "period", "price"], auth: false },
@@ -57,6 +58,7 @@ const JSON_ENDPOINTS: Endpoint[] = [
   { method: "POST", path: "/api/sms/get-numbers", fields: ["provider", "country", "service", "price", "max_price", "quantity"], auth: true },
   { method: "PUT", path: "/api/sms/favourites", fields: ["provider", "service_id", "starred"], auth: true },
   { method: "POST", path: "/api/rentals/00000000-0000-4000-8000-000000000000/extend", fields: ["duration", "period", "price"], auth: true },
+  { method: "POST", path: "/api/rentals/00000000-0000-4000-8000-000000000000/auto-renew", fields: ["enabled", "duration", "period", "price"], auth: true },
   { method: "POST", path: "/api/keys", fields: ["name", "mode"], auth: true },
   // The rest of the signed-in and webhook JSON routes (the completeness test below keeps this list whole).
   { method: "POST", path: "/api/2fa/setup", fields: [], auth: true },
