@@ -74,6 +74,11 @@ describe("settings as forms: units a person thinks in, stored as the server's sc
       expect(screen.getByLabelText(label), label).toBeTruthy();
     }
     expect(screen.queryByRole("textbox", { name: /JSON/ })).toBeNull();
+    // Issue 32's routes and issue 30's slot limits are fields too: each provider's upstreams in order, said back in words.
+    expect((screen.getByRole("textbox", { name: "Swift SMS: upstreams in order (comma-separated)" }) as HTMLInputElement).value).toBe("daisysms");
+    expect((screen.getByRole("textbox", { name: "Dynamic SMS: upstreams in order (comma-separated)" }) as HTMLInputElement).value).toBe("smsman");
+    expect(screen.getByText(/Swift SMS is bought from daisysms; Dynamic SMS is bought from smsman/)).toBeTruthy();
+    expect(screen.getByText("Each upstream's documented limit applies (DaisySMS: 20 per account).")).toBeTruthy();
     // Colour by name, not "bg-emerald-600".
     const palette = within(screen.getByRole("group", { name: "Ad 1 colour" }));
     expect((palette.getByRole("radio", { name: "Emerald green" }) as HTMLInputElement).checked).toBe(true);

@@ -284,6 +284,91 @@ function AdsEditor({ value, save }: { value: Ad[]; save: Save }) {
   );
 }
 
+/** The upstreams an order of each provider is bought from, in order (issue 32); one line per country that differs. */
+type SmsRoutes = Record<string, { upstreams: string[]; countries?: Record<string, string[]> }>;
+const upstreamList = (text: string) =>
+  text
+    .split(",")
+    .map((u) => u.trim())
+    .filter(Boolean);
+
+function RoutesForm({ value, save }: { value: SmsRoutes; save: Save }) {
+  const shown = (v: SmsRoutes) =>
+    Object.entries(v).map(([provider, r]) => ({
+      provider,
+      upstreams: r.upstreams.join(", "),
+      countries: Object.entries(r.countries ?? {})
+        .map(([country, list]) => `${country}: ${list.join(", ")}`)
+        .join("\n"),
+    }));
+  const [rows, setRows] = useState(() => shown(value));
+  useEffect(() => setRows(shown(value)), [value]);
+  const next: SmsRoutes = Object.fromEntries(
+    rows.map((r) => {
+      const countries = Object.fromEntries(
+        r.countries
+          .split("\n")
+          .map((line) => line.split(":"))
+          .filter((parts) => parts.length === 2 && parts[0].trim() !== "")
+          .map(([country, list]) => [country.trim(), upstreamList(list)]),
+      );
+      return [r.provider, { upstreams: upstreamList(r.upstreams), ...(Object.keys(countries).length ? { countries } : {}) }];
+    }),
+  );
+  const set = (i: number, field: "upstreams" | "countries", text: string) => setRows(rows.map((r, j) => (j === i ? { ...r, [field]: text } : r)));
+  return (
+    <Panel title="SMS routes: which upstream serves each provider">
+      <ActionForm label="Save" testId="setting-sms_routes" onSubmit={(reason) => save({ key: "sms_routes", value: next, reason })}>
+        <p className="text-sm text-slate-600 dark:text-slate-300">Upstreams: daisysms, smsman, herosms, grizzly. The first is tried first; one without a key is skipped.</p>
+        {rows.map((r, i) => (
+          <div key={r.provider} className="flex flex-col gap-2">
+            <label className="flex flex-col gap-1 text-sm">
+              <span>{r.provider} SMS: upstreams in order (comma-separated)</span>
+              <Input value={r.upstreams} onChange={(e) => set(i, "upstreams", e.target.value)} />
+            </label>
+            <label className="flex flex-col gap-1 text-sm">
+              <span>{r.provider} SMS: countries with another order (one per line, country id: upstreams)</span>
+              <textarea
+                className="min-h-16 w-full rounded-lg border border-slate-300 bg-white p-2 text-sm dark:border-slate-700 dark:bg-slate-900"
+                value={r.countries}
+                onChange={(e) => set(i, "countries", e.target.value)}
+              />
+            </label>
+          </div>
+        ))}
+        <Preview>
+          {Object.entries(next)
+            .map(([provider, r]) => `${provider} SMS is bought from ${r.upstreams.join(", then ") || "?"}${r.countries ? ` (${Object.keys(r.countries).length} countries differ)` : ""}`)
+            .join("; ")}
+          . A purchase moves to the next upstream only at the price the customer was charged or lower.
+        </Preview>
+      </ActionForm>
+    </Panel>
+  );
+}
+
+/** Activations one account of an upstream may hold at once, where ours differs from the documented limit (issue 30). */
+function SlotLimitsForm({ value, save }: { value: Record<string, number | null>; save: Save }) {
+  const shown = (v: Record<string, number | null>) => Object.entries(v).map(([k, n]) => [k, n === null ? "" : String(n)] as [string, string]);
+  const [rows, setRows] = useState<[string, string][]>(() => shown(value));
+  useEffect(() => setRows(shown(value)), [value]);
+  const limits = Object.fromEntries(rows.filter(([k]) => k.trim() !== "").map(([k, v]) => [k.trim(), v.trim() === "" ? null : Number(v)]));
+  return (
+    <Panel title="Upstream slot limits">
+      <ActionForm label="Save" testId="setting-upstream_slot_limits" onSubmit={(reason) => save({ key: "upstream_slot_limits", value: limits, reason })}>
+        <RecordRows rows={rows} setRows={setRows} nameLabel="Upstream" unit="numbers at once per account" />
+        <Preview>
+          {Object.keys(limits).length
+            ? Object.entries(limits)
+                .map(([k, v]) => (v === null ? `${k}: no limit` : `${k}: at most ${v} waiting numbers per account`))
+                .join("; ") + "."
+            : "Each upstream's documented limit applies (DaisySMS: 20 per account)."}
+        </Preview>
+      </ActionForm>
+    </Panel>
+  );
+}
+
 /** A setting this page has no form for yet (one added later): its JSON, still validated by the server's schema. */
 function JsonSettingForm({ name, value, save }: { name: string; value: unknown; save: Save }) {
   const [json, setJson] = useState(() => JSON.stringify(value, null, 2));
@@ -319,7 +404,7 @@ export default function PricesPage() {
   const save = (c: Change) => change.mutateAsync(c);
   if (!q.data) return <Loading error={q.error} />;
   const { settings, history } = q.data;
-  const special = new Set(["ads", "tiers", "links", "upstream_floors", "sms_price_guard"]);
+  const special = new Set(["ads", "tiers", "links", "upstream_floors", "sms_price_guard", "sms_routes", "upstream_slot_limits"]);
   return (
     <>
       <h1 className="text-xl font-semibold">Prices and content</h1>
@@ -336,6 +421,8 @@ export default function PricesPage() {
           )}
         <PriceGuardForm value={settings.sms_price_guard} save={save} />
         <FloorsForm value={settings.upstream_floors} save={save} />
+        <RoutesForm value={settings.sms_routes} save={save} />
+        <SlotLimitsForm value={settings.upstream_slot_limits} save={save} />
         <LinksForm value={settings.links} save={save} />
       </div>
       <TiersForm value={settings.tiers} save={save} />

@@ -127,7 +127,7 @@ describe("useActiveSmsRequest", () => {
   });
 
   it("a number that already ended is not carried into the next purchase's dialog", async () => {
-    statusBody = { state: "timeout", sms: "SMS polling timed out, code not sent." };
+    statusBody = { state: "timeout", phase: "timeout", sms: "SMS polling timed out, code not sent." };
     const { result } = renderHook(() => useActiveSmsRequest(), { wrapper });
     await waitFor(() => expect(result.current.shown?.phase).toBe("timeout"));
     act(() => result.current.start({ request_id: "ord_11", number: "+1777", purchased_number: "+1777", cost: 1200, sms: null, createdAt: Date.now() }));
