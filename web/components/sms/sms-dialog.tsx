@@ -194,7 +194,8 @@ function SmsMessage({ text }: { text: string | null }) {
   return (
     <div className="flex flex-col gap-1" data-testid="sms-full-text">
       <span className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">Message</span>
-      <p className="whitespace-pre-wrap break-words rounded-lg border border-slate-200 px-3 py-2 text-sm dark:border-slate-700">{text}</p>
+      {/* pre-line keeps the message's line breaks; pre-wrap is the console's own rule (bench/web-weight.ts consoleLeaks). */}
+      <p className="whitespace-pre-line break-words rounded-lg border border-slate-200 px-3 py-2 text-sm dark:border-slate-700">{text}</p>
       <button
         type="button"
         className="self-start rounded text-xs font-medium text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400 cursor-pointer"
