@@ -5,6 +5,7 @@ import type { Env } from "../../config";
 import type { Db } from "../../db/client";
 import { outboxEvents, users, webhookEvents } from "../../db/tables";
 import { log } from "../../lib/log";
+import { asInsufficientBalance, ledgerInsert, ledgerRowWritten, type LedgerEntry } from "./ledger";
 import { deliveryFor, webhookRowsFor } from "./webhooks";
 
 /**
@@ -159,6 +160,25 @@ export async function deliverEvents(deps: EventDeps, userId: string): Promise<vo
 export async function recordEvent(deps: EventDeps, event: OutboxEvent, ...guards: SQL[]): Promise<void> {
   await outboxInsert(deps.db, event, ...guards).run();
   await deliverEvents(deps, event.userId);
+}
+
+/**
+ * A ledger row posted on its own (a refund after an upstream refused) with the customer's balance.changed in the same
+ * batch, written only if the row was (its key makes a repeat a no-op), then delivered. Returns whether it applied.
+ */
+export async function postEntryWithEvent(deps: EventDeps, entry: LedgerEntry): Promise<{ applied: boolean }> {
+  let result;
+  try {
+    [result] = await deps.db.batch([
+      ledgerInsert(deps.db, entry),
+      outboxInsert(deps.db, { userId: entry.userId, dedupe: `balance.changed:${entry.key}`, message: { kind: "balance.changed" }, at: deps.clock.now() }, ledgerRowWritten(deps.db, entry.key)),
+    ]);
+  } catch (err) {
+    throw asInsufficientBalance(err);
+  }
+  const applied = (result.meta?.changes ?? 0) > 0;
+  if (applied) await deliverEvents(deps, entry.userId);
+  return { applied };
 }
 
 /** Events this old still pending were left by a worker that stopped after its batch (a live one delivers at once). */

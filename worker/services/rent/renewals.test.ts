@@ -175,6 +175,9 @@ describe("auto-renew", () => {
       { key: `rent_renew_refund:${b.id}:${b.expiresAt}`, amount_kobo: 89_600, kind: "rent_refund" },
     ]);
     expect(await balanceOf(b.user.id)).toBe(before);
+    // The charge and its refund each tell developer webhooks, once, through the outbox (decision 040).
+    const events = await env.DB.prepare("SELECT dedupe_key FROM outbox_events WHERE user_id = ? AND kind = 'balance.changed' ORDER BY dedupe_key").bind(b.user.id).all<{ dedupe_key: string }>();
+    expect(events.results.map((e) => e.dedupe_key)).toEqual([`balance.changed:rent_renew:${b.id}:${b.expiresAt}`, `balance.changed:rent_renew_refund:${b.id}:${b.expiresAt}`]);
     expect((await env.DB.prepare("SELECT auto_renew_paused FROM rentals WHERE id = ?").bind(b.id).first())?.auto_renew_paused).toBe("provider");
     await expectLedgerBalanced();
   });

@@ -11,7 +11,7 @@ import { emailSenderFor } from "../../providers/email/select";
 import type { EmailMessage } from "../../providers/email/email-sender";
 import { RentProviderError } from "../../providers/rent/types";
 import { rentalRenewalPausedEmail, rentalRenewingEmail, type Recipient } from "../accounts";
-import { asInsufficientBalance, deliverEvents, guardedLedgerInsert, hasEntry, ledgerRowWritten, outboxInsert, postEntry, recordEvent, type RentalDeps } from "../kernel";
+import { asInsufficientBalance, deliverEvents, guardedLedgerInsert, hasEntry, ledgerRowWritten, outboxInsert, postEntryWithEvent, recordEvent, type RentalDeps } from "../kernel";
 import { EXTEND_CHOICES, extensionPriceKobo, hoursOf } from "./rental-extension";
 import { startWatcher } from "./rental-inbox";
 import { RENTAL_REMINDER_BEFORE_MS } from "./rental-reminder";
@@ -243,7 +243,7 @@ async function renew(deps: RentalDeps, row: RentalRow): Promise<void> {
   try {
     await extension.extend(row.upstreamId, hoursOf(unit, period));
   } catch (err) {
-    await postEntry(deps.db, { userId: row.userId, key: `rent_renew_refund:${row.id}:${expiry}`, amountKobo: kobo, kind: "rent_refund", note: `Refund: ${row.countryName} number renewal (the provider did not renew it)`, ref: row.id });
+    await postEntryWithEvent(deps, { userId: row.userId, key: `rent_renew_refund:${row.id}:${expiry}`, amountKobo: kobo, kind: "rent_refund", note: `Refund: ${row.countryName} number renewal (the provider did not renew it)`, ref: row.id });
     log("warn", "renewal refused upstream, refunded", { rentalId: row.id, error: err instanceof Error ? err.message : String(err) });
     return pause(deps, row, "provider");
   }
@@ -255,7 +255,7 @@ async function renew(deps: RentalDeps, row: RentalRow): Promise<void> {
     .returning({ id: rentals.id });
   if (moved.length === 0) {
     // Ended (by the customer) while the upstream renewed it: the renewal's money goes back.
-    await postEntry(deps.db, { userId: row.userId, key: `rent_renew_refund:${row.id}:${expiry}`, amountKobo: kobo, kind: "rent_refund", note: `Refund: ${row.countryName} number renewal (the rental ended first)`, ref: row.id });
+    await postEntryWithEvent(deps, { userId: row.userId, key: `rent_renew_refund:${row.id}:${expiry}`, amountKobo: kobo, kind: "rent_refund", note: `Refund: ${row.countryName} number renewal (the rental ended first)`, ref: row.id });
     return;
   }
   await startWatcher(deps.env, row.id);

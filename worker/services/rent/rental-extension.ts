@@ -6,7 +6,7 @@ import { rentals } from "../../db/tables";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { RentProviderError } from "../../providers/rent/types";
-import { asInsufficientBalance, deliverEvents, enforceCostLimit, getSetting, guardedLedgerInsert, hasEntry, ledgerRowWritten, outboxInsert, postEntry, pricingContext, type RentalDeps, rentPriceKobo, toUsd } from "../kernel";
+import { asInsufficientBalance, deliverEvents, enforceCostLimit, getSetting, guardedLedgerInsert, hasEntry, ledgerRowWritten, outboxInsert, postEntryWithEvent, pricingContext, type RentalDeps, rentPriceKobo, toUsd } from "../kernel";
 import { startWatcher } from "./rental-inbox";
 import { customerErrorFor, upstreamFor } from "./rental-upstream";
 import { findRental, ownedRental, type RentalRow } from "./rental-views";
@@ -171,7 +171,7 @@ async function refundExtension(deps: RentalDeps, row: RentalRow, n: number, dura
   const debit = await deps.env.DB.prepare("SELECT amount_kobo FROM ledger WHERE key = ?").bind(`rent_extend:${row.id}:${n}`).first<{ amount_kobo: number }>();
   if (!debit) return;
   // Once by key, whichever path gets here first.
-  await postEntry(deps.db, {
+  await postEntryWithEvent(deps, {
     userId: row.userId,
     key: `rent_extend_refund:${row.id}:${n}`,
     amountKobo: -debit.amount_kobo,
