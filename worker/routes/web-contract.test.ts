@@ -1,7 +1,8 @@
 import { describe, expectTypeOf, it } from "vitest";
 import type { SmsCompareResponse, SmsStatusResponse } from "../../schema/sms";
 import type { DataOf } from "../../schema/web-api";
-import type { ContractProblems } from "./web-contract";
+import type { AdminList, AdminMe, ReviewQueueItem } from "../../schema/admin";
+import type { ConsoleApi, ContractProblems } from "./web-contract";
 
 // Issue 29 (decision 043): the web's contract is checked against the worker's routes by the compiler. These are type
 // tests (`tsc -b` fails when one does not hold): a contract that is wrong in each way the check knows is reported, route
@@ -32,6 +33,27 @@ describe("the web contract check", () => {
     }
     expectTypeOf<ContractProblems<WrongQuery>>().toEqualTypeOf<{
       "GET /api/sms/compare": "GET /api/sms/compare: the declared query is not what the route validates";
+    }>();
+  });
+
+  it("holds the console's contract against adminRoutes the same way (decision 053)", () => {
+    interface WrongConsole {
+      "GET /api/admin/me": { answer: AdminMe };
+      "GET /api/admin/reviews": { query: { status?: "waiting" }; answer: AdminList<ReviewQueueItem> };
+      "GET /api/admin/overview": { answer: { moneyHeld: string } };
+      "POST /api/admin/customers/:id/block": { body: { why: string }; answer: { message: string; blocked: boolean } };
+      "POST /api/admin/orders/:id/settle": { answer: { settled: boolean } };
+      "DELETE /api/admin/status-incidents/:id": { answer: { message: string } };
+      // The customer's routes are not the console's: a customer path is "no such route" against ConsoleApi.
+      "GET /api/orders": { answer: { data: unknown[] } };
+    }
+    expectTypeOf<ContractProblems<WrongConsole, ConsoleApi>>().toEqualTypeOf<{
+      "GET /api/admin/reviews": "GET /api/admin/reviews: the declared query is not what the route validates";
+      "GET /api/admin/overview": "GET /api/admin/overview: the worker's answer is not the declared answer";
+      "POST /api/admin/customers/:id/block": "POST /api/admin/customers/:id/block: the declared body is not what the route validates";
+      "POST /api/admin/orders/:id/settle": "POST /api/admin/orders/:id/settle: the route validates a JSON body the contract does not declare";
+      "DELETE /api/admin/status-incidents/:id": "DELETE /api/admin/status-incidents/:id: no such route on the worker";
+      "GET /api/orders": "GET /api/orders: no such route on the worker";
     }>();
   });
 });
