@@ -1,35 +1,25 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSyncExternalStore } from "react";
-import { untypedRequest } from "../api/client";
+import { callRoute, type RouteArgs } from "../api/client";
 import * as queryKeys from "../api/keys";
-import type {
-  AdminAuditRow,
-  AdminCustomer,
-  AdminCustomerDetail,
-  AdminDepositRow,
-  AdminList,
-  AdminMe,
-  AdminOrderRow,
-  AdminOverview,
-  AdminPeriod,
-  AdminRentalRow,
-  AdminSettings,
-  ReviewDetailAnswer,
-  ReviewQueueItem,
-} from "../../schema/admin";
+import type { AdminPeriod } from "../../schema/admin";
+import type { AdminApi, AdminRoute, DepositListQuery, ListQuery } from "../../schema/admin-api";
 
 /**
  * The console's calls to /api/admin/* (docs/api.md, "Operator console"). Every query key starts with "admin": the
- * operator's realtime room sends admin.changed and web/realtime/messages.ts invalidates ["admin"] on it. Every body and
- * answer is a schema/admin.ts type (`import type`: no bytes), the same the worker builds its answers as.
+ * operator's realtime room sends admin.changed and web/realtime/messages.ts invalidates ["admin"] on it.
  */
 
-// Not yet in the web's contract (schema/web-api.ts covers the customer's screens; decision 043): each call names the
-// schema/admin.ts type the worker builds that answer as.
-export const adminGet = <T,>(path: string) => untypedRequest(`/api/admin${path}`, { method: "GET", auth: true }) as Promise<T>;
-export const adminSend = <T,>(path: string, body: unknown, method = "POST") => untypedRequest(`/api/admin${path}`, { auth: true, method, body }) as Promise<T>;
+/**
+ * Calls one route of the console's contract (schema/admin-api.ts, checked against worker/routes/admin.ts at compile
+ * time; decision 053), always signed in: `adminApi("GET /api/admin/reviews/:id", { params: { id } })`. The answer is
+ * the route's declared shape; no caller names its type.
+ */
+export function adminApi<R extends AdminRoute>(route: R, ...[options]: RouteArgs<AdminApi, R>): Promise<AdminApi[R]["answer"]> {
+  return callRoute<AdminApi, R>(route, options, { auth: true });
+}
 
-export const meQuery = () => queryOptions({ queryKey: [...queryKeys.admin, "me"], queryFn: () => adminGet<AdminMe>("/me"), retry: false, staleTime: 60_000 });
+export const meQuery = () => queryOptions({ queryKey: [...queryKeys.admin, "me"], queryFn: () => adminApi("GET /api/admin/me"), retry: false, staleTime: 60_000 });
 
 /**
  * "Show test activity" (issue 28): sandbox accounts' wallets, orders and credits are left out of the console's figures
@@ -49,44 +39,71 @@ export const useShowTest = () =>
     },
     () => showTest,
   );
-const testParam = (on: boolean) => (on ? "&test=1" : "");
+/** The test switch as a query value: "1" when on, left out when off. */
+const testQuery = (on: boolean) => (on ? ("1" as const) : undefined);
 
 export const useOverview = (period: AdminPeriod) => {
   const test = useShowTest();
-  return useQuery({ queryKey: [...queryKeys.admin, "overview", period, test], queryFn: () => adminGet<AdminOverview>(`/overview?period=${period}${testParam(test)}`), refetchInterval: 60_000 });
+  return useQuery({ queryKey: [...queryKeys.admin, "overview", period, test], queryFn: () => adminApi("GET /api/admin/overview", { query: { period, test: testQuery(test) } }), refetchInterval: 60_000 });
 };
 
 export const useCustomerSearch = (q: string) => {
   const test = useShowTest();
   return useQuery({
     queryKey: [...queryKeys.admin, "customers", q, test],
-    queryFn: () => adminGet<AdminList<AdminCustomer>>(`/customers?q=${encodeURIComponent(q)}${testParam(test)}`).then((r) => r.data),
+    queryFn: () => adminApi("GET /api/admin/customers", { query: { q, test: testQuery(test) } }).then((r) => r.data),
   });
 };
 
-export const useCustomer = (id: string) => useQuery({ queryKey: [...queryKeys.admin, "customer", id], queryFn: () => adminGet<AdminCustomerDetail>(`/customers/${encodeURIComponent(id)}`) });
+export const useCustomer = (id: string) => useQuery({ queryKey: [...queryKeys.admin, "customer", id], queryFn: () => adminApi("GET /api/admin/customers/:id", { params: { id } }) });
 
-/** The console's filtered lists, each answered as its row type. */
-type ListRows = { deposits: AdminDepositRow; orders: AdminOrderRow; rentals: AdminRentalRow; audit: AdminAuditRow };
-export const useList = <N extends keyof ListRows,>(name: N, params: Record<string, string>) => {
-  const test = useShowTest();
-  const search = new URLSearchParams(Object.entries({ ...params, test: test && name !== "audit" ? "1" : "" }).filter(([, v]) => v)).toString();
-  return useQuery({ queryKey: [...queryKeys.admin, name, search], queryFn: () => adminGet<AdminList<ListRows[N]>>(`/${name}${search ? `?${search}` : ""}`).then((r) => r.data) });
+/**
+ * The filter row's values (web/admin/pages/filters.tsx: text fields and selects, "" for "any") as the list routes'
+ * queries: empty values are left out, a switch is "1" or absent, a channel is one the route knows.
+ */
+export type FilterValues = Record<string, string>;
+const text = (value: string | undefined) => value || undefined;
+const on = (value: string | undefined) => (value === "1" ? ("1" as const) : undefined);
+const CHANNELS = ["card", "crypto", "transfer"] as const;
+const channelOf = (value: string | undefined) => CHANNELS.find((c) => c === value);
+function listQuery(filter: FilterValues, test: boolean): ListQuery {
+  return { status: text(filter.status), provider: text(filter.provider), service: text(filter.service), customer: text(filter.customer), stuck: on(filter.stuck), test: testQuery(test) };
+}
+
+/** Orders, rentals, deposits and the audit log, each filtered, each answered as its own rows. */
+export const useOrders = (filter: FilterValues) => {
+  const query = listQuery(filter, useShowTest());
+  return useQuery({ queryKey: [...queryKeys.admin, "orders", query], queryFn: () => adminApi("GET /api/admin/orders", { query }).then((r) => r.data) });
+};
+export const useRentals = (filter: FilterValues) => {
+  const query = listQuery(filter, useShowTest());
+  return useQuery({ queryKey: [...queryKeys.admin, "rentals", query], queryFn: () => adminApi("GET /api/admin/rentals", { query }).then((r) => r.data) });
+};
+export const useDeposits = (filter: FilterValues) => {
+  const query: DepositListQuery = { ...listQuery(filter, useShowTest()), channel: channelOf(filter.channel) };
+  return useQuery({ queryKey: [...queryKeys.admin, "deposits", query], queryFn: () => adminApi("GET /api/admin/deposits", { query }).then((r) => r.data) });
+};
+export const useAuditLog = (filter: FilterValues) => {
+  const query = { actor: text(filter.actor), action: text(filter.action), subject: text(filter.subject) };
+  return useQuery({ queryKey: [...queryKeys.admin, "audit", query], queryFn: () => adminApi("GET /api/admin/audit", { query }).then((r) => r.data) });
 };
 
 /** The payment review queue (GET /admin/reviews, docs/decisions/023): crypto arrivals held for review, stale card payments. */
 export const useReviews = (status: "open" | "resolved") =>
-  useQuery({ queryKey: [...queryKeys.admin, "reviews", status], queryFn: () => adminGet<AdminList<ReviewQueueItem>>(`/reviews?status=${status}`).then((r) => r.data) });
+  useQuery({ queryKey: [...queryKeys.admin, "reviews", status], queryFn: () => adminApi("GET /api/admin/reviews", { query: { status } }).then((r) => r.data) });
 export const useReview = (id: string) =>
-  useQuery({ queryKey: [...queryKeys.admin, "review", id], queryFn: () => adminGet<ReviewDetailAnswer>(`/reviews/${encodeURIComponent(id)}`), retry: false });
+  useQuery({ queryKey: [...queryKeys.admin, "review", id], queryFn: () => adminApi("GET /api/admin/reviews/:id", { params: { id } }), retry: false });
 
-export const useSettings = () => useQuery({ queryKey: [...queryKeys.admin, "settings"], queryFn: () => adminGet<AdminSettings>("/settings") });
+export const useSettings = () => useQuery({ queryKey: [...queryKeys.admin, "settings"], queryFn: () => adminApi("GET /api/admin/settings") });
 
-/** A change: POST/PATCH, then every console query refetches (the server also tells other operators' tabs). */
-export function useAdminChange<TBody, TAnswer = unknown>(path: string | ((body: TBody) => string), method = "POST") {
+/**
+ * A change: one `adminApi` call (its route, parameters and body typed by the contract), then every console query
+ * refetches (the server also tells other operators' tabs). `useAdminChange((b: ReasonBody) => adminApi("POST ...", { params, body: b }))`.
+ */
+export function useAdminChange<TVariables, TAnswer>(change: (variables: TVariables) => Promise<TAnswer>) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: TBody) => adminSend<TAnswer>(typeof path === "function" ? path(body) : path, body, method),
+    mutationFn: change,
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.admin }),
   });
 }

@@ -13,6 +13,11 @@ function label(key: string): string {
   return key.replace(/_/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 }
 
+/** A JSON object's fields by name (none for anything else): how the console reads an audit row's free-form detail. */
+export function fieldsOf(value: unknown): Map<string, unknown> {
+  return new Map(typeof value === "object" && value !== null && !Array.isArray(value) ? Object.entries(value) : []);
+}
+
 export function readable(value: unknown, key = ""): string {
   if (value === null || value === undefined || value === "") return "—";
   if (typeof value === "number") {
@@ -28,7 +33,7 @@ export function readable(value: unknown, key = ""): string {
   if (typeof value === "boolean") return value ? "yes" : "no";
   if (Array.isArray(value)) return value.length === 0 ? "(none)" : value.map((v, i) => `${i + 1}. ${readable(v)}`).join("\n");
   if (typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>);
+    const entries = Object.entries(value);
     if (entries.length === 0) return "(none)";
     return entries.map(([k, v]) => `${label(k)}: ${typeof v === "object" && v !== null ? `{ ${readable(v).replace(/\n/g, "; ")} }` : readable(v, k)}`).join(", ");
   }
@@ -37,15 +42,17 @@ export function readable(value: unknown, key = ""): string {
 
 /** An audit row's before and after, worded for its action. */
 export function readableChange(row: Pick<AdminAuditRow, "action" | "detail" | "previous">): { before: string; after: string } {
-  const detail = (row.detail ?? {}) as Record<string, unknown>;
+  const detail = fieldsOf(row.detail);
   const previous = row.previous;
   switch (row.action) {
     case "setting.set":
-      return { before: readable(previous), after: readable(detail.value) };
+      return { before: readable(previous), after: readable(detail.get("value")) };
     case "ledger.credit":
     case "ledger.debit": {
-      const amount = typeof detail.amountKobo === "number" ? naira(Math.abs(detail.amountKobo) / 100) : "?";
-      const message = typeof detail.customerMessage === "string" ? ` (customer told: “${detail.customerMessage}”)` : "";
+      const amountKobo = detail.get("amountKobo");
+      const customerMessage = detail.get("customerMessage");
+      const amount = typeof amountKobo === "number" ? naira(Math.abs(amountKobo) / 100) : "?";
+      const message = typeof customerMessage === "string" ? ` (customer told: “${customerMessage}”)` : "";
       return {
         before: previous === null || previous === undefined ? "—" : `Balance ${naira(Number(previous) / 100)}`,
         after: `${row.action === "ledger.credit" ? "Credited" : "Debited"} ${amount}${message}`,

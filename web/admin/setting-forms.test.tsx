@@ -91,7 +91,7 @@ describe("settings as forms: units a person thinks in, stored as the server's sc
     fireEvent.change(rate.getByLabelText(/Reason/), { target: { value: "market moved" } });
     fireEvent.click(rate.getByRole("button", { name: "Save" }));
     await waitFor(() => expect(rate.getByRole("alert").textContent).toContain("Invalid value for exchange_rate"));
-    expect(patches).toEqual([{ url: "/api/admin/settings/exchange_rate", body: { key: "exchange_rate", value: { rate: 1650 }, reason: "market moved" } }]);
+    expect(patches).toEqual([{ url: "/api/admin/settings/exchange_rate", body: { value: { rate: 1650 }, reason: "market moved" } }]);
   }, 30_000);
 });
 

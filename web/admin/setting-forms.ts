@@ -1,4 +1,5 @@
 import { naira } from "./api";
+import { fieldsOf } from "./readable";
 
 /**
  * The operator settings as forms (issue 28): each number a labelled field with its unit and bounds, shown in the unit
@@ -88,10 +89,11 @@ export const NUMBER_FORMS: Record<string, NumberForm> = {
 };
 
 /** The value as the form shows it: each field in its shown unit, as text for an <input>. */
-export function toFormValues(form: NumberForm, value: Record<string, unknown>): Record<string, string> {
+export function toFormValues(form: NumberForm, value: unknown): Record<string, string> {
+  const fields = fieldsOf(value);
   return Object.fromEntries(
     form.fields.map((f) => {
-      const stored = value[f.key];
+      const stored = fields.get(f.key);
       if (typeof stored !== "number") return [f.key, ""];
       return [f.key, String(Math.round(stored * (f.scale ?? 1) * 1e6) / 1e6)];
     }),

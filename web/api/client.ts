@@ -27,44 +27,62 @@ type RequestOptions = {
 };
 
 // ---------------------------------------------------------------------------------------------------------------
-// The typed entry (issue 29, decision 043): routes, what they take and the one shape each answers come from
-// schema/web-api.ts, which worker/routes/web-contract.ts checks against the worker's own routes at compile time.
+// The typed entries (issue 29, decisions 043 and 053): routes, what they take and the one shape each answers come from
+// a route map in schema/ (web-api.ts for the customer's screens, admin-api.ts for the console), each checked against
+// the worker's own routes at compile time by worker/routes/web-contract.ts.
+
+/** A route map: "METHOD /path" keys, each with its answer and what it may send. */
+export type RouteMap<M> = { [R in keyof M]: { answer: unknown; body?: unknown; query?: unknown; text?: true } };
 
 type PathOf<R> = R extends `${string} ${infer P}` ? P : never;
 type ParamNames<P> = P extends `${string}:${infer Name}/${infer Rest}` ? Name | ParamNames<`/${Rest}`> : P extends `${string}:${infer Name}` ? Name : never;
 type ParamsPart<R> = [ParamNames<PathOf<R>>] extends [never] ? unknown : { params: Record<ParamNames<PathOf<R>>, string> };
-type QueryPart<R extends WebRoute> = WebApi[R] extends { query: infer Q } ? (object extends Q ? { query?: Q } : { query: Q }) : unknown;
-type BodyPart<R extends WebRoute> = WebApi[R] extends { body: infer B } ? { body: B } : unknown;
+type QueryPart<E> = E extends { query: infer Q } ? (object extends Q ? { query?: Q } : { query: Q }) : unknown;
+type BodyPart<E> = E extends { body: infer B } ? { body: B } : unknown;
 
-/** What a call to `route` takes: its path parameters, query and body as the contract declares them. */
-export type CallOptions<R extends WebRoute> = ParamsPart<R> &
-  QueryPart<R> &
-  BodyPart<R> & {
+/** What a call to `route` of the map `M` takes: its path parameters, query and body as the map declares them. */
+export type RouteOptions<M, R extends keyof M> = ParamsPart<R> &
+  QueryPart<M[R]> &
+  BodyPart<M[R]> & {
     /** A signed-in call: the bearer token, the spec's x-requires-auth marker and the 401 rule. */
     auth?: boolean;
     signal?: AbortSignal;
     token?: string;
   };
-type Args<R extends WebRoute> = object extends CallOptions<R> ? [options?: CallOptions<R>] : [options: CallOptions<R>];
-
-/** What `route` answers (its one declared shape). */
-export type Answer<R extends WebRoute> = WebApi[R]["answer"];
+/** The options as a rest argument: optional when nothing in them is required. */
+export type RouteArgs<M, R extends keyof M> = object extends RouteOptions<M, R> ? [options?: RouteOptions<M, R>] : [options: RouteOptions<M, R>];
+type LooseOptions = { params?: Record<string, string>; query?: object; body?: unknown; auth?: boolean; signal?: AbortSignal; token?: string };
 
 /**
- * Calls one route of the web's contract: `api("GET /api/sms/status/:request_id", { params: { request_id }, auth: true })`.
- * The path's parameters are filled (encoded), the query is written from its defined values, and the answer is the
- * contract's shape for that route.
+ * Calls one route of the map `M` and answers its declared shape. The path's parameters are filled (encoded), the query
+ * is written from its defined values. The one place an answer takes its type: each map is held against the worker's
+ * routes at compile time, so no caller names (or casts to) an answer type.
  */
-export function api<R extends WebRoute>(route: R, ...[options]: Args<R>): Promise<Answer<R>> {
-  const opts = (options ?? {}) as { params?: Record<string, string>; query?: object; body?: unknown; auth?: boolean; signal?: AbortSignal; token?: string };
+export function callRoute<M extends RouteMap<M>, R extends keyof M & string>(
+  route: R,
+  options: RouteOptions<M, R> | undefined,
+  how: { text?: boolean; auth?: boolean } = {},
+): Promise<M[R]["answer"]> {
+  const opts: LooseOptions = options ?? {};
   const space = route.indexOf(" ");
   const params = opts.params ?? {};
   let path = route.slice(space + 1).replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
   const query = Object.entries(opts.query ?? {}).filter(([, value]) => value !== undefined && value !== null);
   if (query.length > 0) path += `?${new URLSearchParams(query.map(([key, value]) => [key, String(value)])).toString()}`;
-  const text = route in TEXT_ROUTES;
-  // The one place an answer takes its type: the contract holds it (checked against the worker at compile time).
-  return request(path, { method: route.slice(0, space), body: opts.body, auth: opts.auth, signal: opts.signal, token: opts.token, text }) as Promise<Answer<R>>;
+  const auth = how.auth ?? opts.auth;
+  return request(path, { method: route.slice(0, space), body: opts.body, auth, signal: opts.signal, token: opts.token, text: how.text }) as Promise<M[R]["answer"]>;
+}
+
+/** What a customer call to `route` takes. */
+export type CallOptions<R extends WebRoute> = RouteOptions<WebApi, R>;
+/** What `route` answers (its one declared shape). */
+export type Answer<R extends WebRoute> = WebApi[R]["answer"];
+
+/**
+ * Calls one route of the customer's contract: `api("GET /api/sms/status/:request_id", { params: { request_id }, auth: true })`.
+ */
+export function api<R extends WebRoute>(route: R, ...[options]: RouteArgs<WebApi, R>): Promise<Answer<R>> {
+  return callRoute<WebApi, R>(route, options, { text: route in TEXT_ROUTES });
 }
 
 /** The routes answered as a file's text rather than JSON: every entry the contract marks `text: true`, no other. */

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
-import type { AdminApproval, AdminList, ApprovalAnswer, ApprovalDecisionBody } from "../../../schema/admin";
+import type { AdminApproval, ApprovalDecisionBody } from "../../../schema/admin";
 import * as queryKeys from "../../api/keys";
-import { adminGet, useAdminChange, when } from "../api";
+import { adminApi, useAdminChange, when } from "../api";
 import { ActionForm, Loading, Panel, Table } from "../ui";
 
 /**
@@ -12,13 +12,13 @@ import { ActionForm, Loading, Panel, Table } from "../ui";
 const useApprovals = (status: "pending" | "decided") =>
   useQuery({
     queryKey: [...queryKeys.admin, "approvals", status],
-    queryFn: () => adminGet<AdminList<AdminApproval>>(`/approvals?status=${status}`).then((r) => r.data),
+    queryFn: () => adminApi("GET /api/admin/approvals", { query: { status } }).then((r) => r.data),
   });
 
 function PendingApproval({ approval }: { approval: AdminApproval }) {
-  const path = (decision: "approve" | "reject") => `/approvals/${encodeURIComponent(approval.id)}/${decision}`;
-  const approve = useAdminChange<ApprovalDecisionBody, ApprovalAnswer>(path("approve"));
-  const reject = useAdminChange<ApprovalDecisionBody, ApprovalAnswer>(path("reject"));
+  const params = { id: approval.id };
+  const approve = useAdminChange((body: ApprovalDecisionBody) => adminApi("POST /api/admin/approvals/:id/approve", { params, body }));
+  const reject = useAdminChange((body: ApprovalDecisionBody) => adminApi("POST /api/admin/approvals/:id/reject", { params, body }));
   return (
     <li className="rounded-lg border border-slate-200 p-3 dark:border-slate-700" data-testid="pending-approval">
       <p className="font-medium">{approval.summary}</p>

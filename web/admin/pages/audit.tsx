@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import type { AdminReconcile } from "../../../schema/admin";
-import { adminGet, naira, useList, when } from "../api";
+import { adminApi, naira, useAuditLog, when } from "../api";
 import { readableChange } from "../readable";
 import { errorText, Loading, Panel, Table } from "../ui";
 import { Filters } from "./filters";
@@ -9,7 +9,7 @@ import { Filters } from "./filters";
 /** Audit log with filters, and "reconcile now": balance = sum(ledger) for every customer, money conserved. */
 export default function AuditPage() {
   const [filter, setFilter] = useState<Record<string, string>>({});
-  const list = useList("audit", filter);
+  const list = useAuditLog(filter);
   const [report, setReport] = useState<AdminReconcile | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -17,7 +17,7 @@ export default function AuditPage() {
     setBusy(true);
     setError(null);
     try {
-      setReport(await adminGet<AdminReconcile>("/reconcile"));
+      setReport(await adminApi("GET /api/admin/reconcile"));
     } catch (err) {
       setError(errorText(err));
     } finally {

@@ -1,19 +1,19 @@
-import type { AdminMessage, BlockAnswer, EndSessionsAnswer, EndSessionsBody, ReasonBody } from "../../../schema/admin";
+import type { EndSessionsBody, ReasonBody } from "../../../schema/admin";
 import { formatPhone } from "../../lib/format";
 import { arrivedText, invoicedText } from "../deposit-amounts";
 import { ManualEntryForm } from "./manual-entry";
-import { naira, useAdminChange, useCustomer, when } from "../api";
+import { adminApi, naira, useAdminChange, useCustomer, when } from "../api";
 import { ActionForm, Loading, Panel, Stat, Table } from "../ui";
 
 /** One customer: profile, tier, ledger, orders, rentals, deposits, sessions; block, credit/debit, verification, 2FA. */
 export default function CustomerPage({ id }: { id: string }) {
   const q = useCustomer(id);
-  const path = (action: string) => `/customers/${encodeURIComponent(id)}/${action}`;
-  const block = useAdminChange<ReasonBody, BlockAnswer>(path("block"));
-  const unblock = useAdminChange<ReasonBody, BlockAnswer>(path("unblock"));
-  const resend = useAdminChange<ReasonBody, AdminMessage>(path("resend-verification"));
-  const reset2fa = useAdminChange<ReasonBody, AdminMessage>(path("reset-2fa"));
-  const endSessions = useAdminChange<EndSessionsBody, EndSessionsAnswer>(path("sessions/revoke"));
+  const params = { id };
+  const block = useAdminChange((body: ReasonBody) => adminApi("POST /api/admin/customers/:id/block", { params, body }));
+  const unblock = useAdminChange((body: ReasonBody) => adminApi("POST /api/admin/customers/:id/unblock", { params, body }));
+  const resend = useAdminChange((body: ReasonBody) => adminApi("POST /api/admin/customers/:id/resend-verification", { params, body }));
+  const reset2fa = useAdminChange((body: ReasonBody) => adminApi("POST /api/admin/customers/:id/reset-2fa", { params, body }));
+  const endSessions = useAdminChange((body: EndSessionsBody) => adminApi("POST /api/admin/customers/:id/sessions/revoke", { params, body }));
 
   if (!q.data) return <Loading error={q.error} />;
   const { customer: c, tier } = q.data;

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { PAYMENT_STATUSES } from "../../../schema/constants";
-import type { DepositVerifyAnswer, ReasonBody } from "../../../schema/admin";
-import { naira, useAdminChange, useList, when } from "../api";
+import type { ReasonBody } from "../../../schema/admin";
+import { adminApi, naira, useAdminChange, useDeposits, when } from "../api";
 import { ActionForm, CustomerCell, Loading, Panel, Table } from "../ui";
 import { arrivedText, invoicedText, shortfallText } from "../deposit-amounts";
 import { Filters } from "./filters";
@@ -14,9 +14,9 @@ import { TransferDeposits } from "./transfers";
  */
 export default function DepositsPage() {
   const [filter, setFilter] = useState<Record<string, string>>({ stuck: "" });
-  const list = useList("deposits", filter);
+  const list = useDeposits(filter);
   const [selected, setSelected] = useState<string | null>(null);
-  const verify = useAdminChange<ReasonBody & { id: string }, DepositVerifyAnswer>((b) => `/deposits/${encodeURIComponent(b.id)}/verify`);
+  const verify = useAdminChange(({ id, reason }: ReasonBody & { id: string }) => adminApi("POST /api/admin/deposits/:id/verify", { params: { id }, body: { reason } }));
   return (
     <>
       <h1 className="text-xl font-semibold">Deposits</h1>

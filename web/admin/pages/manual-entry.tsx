@@ -1,8 +1,8 @@
 import { useId, useRef, useState, type FormEvent } from "react";
 import { Button } from "../../components/ui/button";
 import { Input, inputClasses } from "../../components/ui/input";
-import type { ManualEntryAnswer, ManualEntryBody } from "../../../schema/admin";
-import { naira, useAdminChange } from "../api";
+import type { ManualEntryBody } from "../../../schema/admin";
+import { adminApi, naira, useAdminChange } from "../api";
 import { errorText } from "../ui";
 
 /** What the customer's history shows for a manual entry (worker/db/admin-sql.ts supportNote): never the reason. */
@@ -19,7 +19,9 @@ export function customerSees(direction: "credit" | "debit", message: string): st
  * request id is drawn, so a double click is one entry and the next entry is a new one.
  */
 export function ManualEntryForm({ direction, customer }: { direction: "credit" | "debit"; customer: { id: string; email: string; balance: number } }) {
-  const change = useAdminChange<ManualEntryBody, ManualEntryAnswer>(`/customers/${encodeURIComponent(customer.id)}/${direction}`);
+  const change = useAdminChange((body: ManualEntryBody) =>
+    adminApi(direction === "credit" ? "POST /api/admin/customers/:id/credit" : "POST /api/admin/customers/:id/debit", { params: { id: customer.id }, body }),
+  );
   const requestId = useRef(crypto.randomUUID());
   const [amount, setAmount] = useState("");
   const [reason, setReason] = useState("");

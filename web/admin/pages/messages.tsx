@@ -1,15 +1,17 @@
 import { useState } from "react";
 import { Input } from "../../components/ui/input";
-import type { GroupMailBody, GroupMailPreview, GroupMailSendBody, GroupMailSent, NotifyAnswer, NotifyBody } from "../../../schema/admin";
-import { adminSend, useAdminChange } from "../api";
+import type { GroupMailBody, GroupMailPreview, GroupMailSendBody, NotifyBody } from "../../../schema/admin";
+import { adminApi, useAdminChange } from "../api";
 import { ActionForm, errorText, Panel } from "../ui";
 
 type Audience = GroupMailBody["audience"];
+const NOTIFY_TARGETS = ["customer", "online"] as const satisfies readonly NotifyBody["target"][];
+const NOTIFY_TYPES = ["info", "success", "warning", "error"] as const satisfies readonly NonNullable<NotifyBody["type"]>[];
 
 /** Messages: a toast to one customer or everyone online; an e-mail to a group with a preview and a count first. */
 export default function MessagesPage() {
-  const notify = useAdminChange<NotifyBody, NotifyAnswer>("/notify");
-  const send = useAdminChange<GroupMailSendBody, GroupMailSent>("/email/send");
+  const notify = useAdminChange((body: NotifyBody) => adminApi("POST /api/admin/notify", { body }));
+  const send = useAdminChange((body: GroupMailSendBody) => adminApi("POST /api/admin/email/send", { body }));
   const [group, setGroup] = useState("all");
   const [tier, setTier] = useState("Bronze");
   const [days, setDays] = useState(30);
@@ -21,7 +23,7 @@ export default function MessagesPage() {
   const showPreview = async () => {
     setError(null);
     try {
-      setPreview(await adminSend<GroupMailPreview>("/email/preview", { audience, subject, body } satisfies GroupMailBody));
+      setPreview(await adminApi("POST /api/admin/email/preview", { body: { audience, subject, body } }));
     } catch (err) {
       setPreview(null);
       setError(errorText(err));
@@ -35,8 +37,8 @@ export default function MessagesPage() {
           label="Send notification"
           onSubmit={async (reason, form) => {
             // The selects below offer exactly the contract's values (the server's notifySchema refuses any other).
-            const target = String(form.get("target")) as NotifyBody["target"];
-            const type = String(form.get("type")) as NotifyBody["type"];
+            const target = NOTIFY_TARGETS.find((t) => t === form.get("target")) ?? "customer";
+            const type = NOTIFY_TYPES.find((t) => t === form.get("type")) ?? "info";
             const res = await notify.mutateAsync({ target, userId: String(form.get("userId") || "") || undefined, type, message: String(form.get("message")), reason });
             return res;
           }}

@@ -1,6 +1,6 @@
 import { useState } from "react";
-import type { ReasonBody, SettleAnswer } from "../../../schema/admin";
-import { naira, useAdminChange, useList, when } from "../api";
+import type { ReasonBody } from "../../../schema/admin";
+import { adminApi, naira, useAdminChange, useOrders, useRentals, when } from "../api";
 import { formatPhone } from "../../lib/format";
 import { ActionForm, CustomerCell, Loading, Panel, Table } from "../ui";
 import { Filters } from "./filters";
@@ -8,10 +8,12 @@ import { Filters } from "./filters";
 /** Orders and rentals: filters, stuck items, settle one through the sweep's own guarded transitions. */
 export default function OrdersPage() {
   const [filter, setFilter] = useState<Record<string, string>>({});
-  const orders = useList("orders", filter);
-  const rentals = useList("rentals", filter);
+  const orders = useOrders(filter);
+  const rentals = useRentals(filter);
   const [selected, setSelected] = useState<{ kind: "orders" | "rentals"; id: string } | null>(null);
-  const settle = useAdminChange<ReasonBody & { kind: "orders" | "rentals"; id: string }, SettleAnswer>((b) => `/${b.kind}/${encodeURIComponent(b.id)}/settle`);
+  const settle = useAdminChange(({ kind, id, reason }: ReasonBody & { kind: "orders" | "rentals"; id: string }) =>
+    adminApi(kind === "orders" ? "POST /api/admin/orders/:id/settle" : "POST /api/admin/rentals/:id/settle", { params: { id }, body: { reason } }),
+  );
   const settleButton = (kind: "orders" | "rentals", id: string, status: string) =>
     ["pending", "waiting", "active"].includes(status) ? (
       <button key="s" type="button" className="text-blue-700 underline" onClick={() => setSelected({ kind, id })}>

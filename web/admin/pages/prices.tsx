@@ -4,9 +4,9 @@ import type { Ad, DiscountTier, SiteLink } from "../../../schema/settings";
 import { AD_BACKGROUNDS, AdsCarousel } from "../../routes/dashboard";
 import { Button } from "../../components/ui/button";
 import { Input } from "../../components/ui/input";
-import type { AdminAuditRow, AdminSettingChanged, SettingChangeBody } from "../../../schema/admin";
-import { naira, useAdminChange, useSettings, when } from "../api";
-import { readableChange } from "../readable";
+import type { AdminAuditRow, SettingChangeBody } from "../../../schema/admin";
+import { adminApi, naira, useAdminChange, useSettings, when } from "../api";
+import { fieldsOf, readableChange } from "../readable";
 import { AD_COLOUR_NAMES, AD_COLOUR_SWATCH, fromFormValues, NUMBER_FORMS, toFormValues, type NumberForm } from "../setting-forms";
 import { ActionForm, Loading, Panel, Table } from "../ui";
 
@@ -40,7 +40,7 @@ function Preview({ children }: { children: React.ReactNode }) {
 }
 
 /** A setting that is a handful of numbers (exchange rate, markups, funding, referral, polling, upstream currencies). */
-export function NumberSettingForm({ name, form, value, save }: { name: string; form: NumberForm; value: Record<string, unknown>; save: Save }) {
+export function NumberSettingForm({ name, form, value, save }: { name: string; form: NumberForm; value: unknown; save: Save }) {
   const [shown, setShown] = useState(() => toFormValues(form, value));
   useEffect(() => setShown(toFormValues(form, value)), [form, value]);
   const parsed = fromFormValues(form, shown);
@@ -400,7 +400,7 @@ function JsonSettingForm({ name, value, save }: { name: string; value: unknown; 
 /** Prices and content: every operator setting as a form, each change audited with the value it replaced (history below). */
 export default function PricesPage() {
   const q = useSettings();
-  const change = useAdminChange<Change, AdminSettingChanged>((c) => `/settings/${encodeURIComponent(c.key)}`, "PATCH");
+  const change = useAdminChange(({ key, value, reason }: Change) => adminApi("PATCH /api/admin/settings/:key", { params: { key }, body: { value, reason } }));
   const save = (c: Change) => change.mutateAsync(c);
   if (!q.data) return <Loading error={q.error} />;
   const { settings, history } = q.data;
@@ -414,7 +414,7 @@ export default function PricesPage() {
           .filter(([k]) => !special.has(k))
           .map(([k, v]) =>
             NUMBER_FORMS[k] ? (
-              <NumberSettingForm key={k} name={k} form={NUMBER_FORMS[k]} value={v as Record<string, unknown>} save={save} />
+              <NumberSettingForm key={k} name={k} form={NUMBER_FORMS[k]} value={v} save={save} />
             ) : (
               <JsonSettingForm key={k} name={k} value={v} save={save} />
             ),
@@ -431,12 +431,12 @@ export default function PricesPage() {
           label="Settings history"
           head={["When", "Who", "Setting", "Before", "After", "Why"]}
           rows={history.map((h: AdminAuditRow) => {
-            const detail = h.detail as { key?: string } | null;
+            const key = fieldsOf(h.detail).get("key");
             const { before, after } = readableChange(h);
             return [
               when(h.createdAt),
               h.actor,
-              h.subject ?? detail?.key ?? "",
+              h.subject ?? (typeof key === "string" ? key : ""),
               <span key="b" className="block max-w-sm whitespace-pre-line break-words text-xs">{before}</span>,
               <span key="a" className="block max-w-sm whitespace-pre-line break-words text-xs">{after}</span>,
               h.reason ?? "",

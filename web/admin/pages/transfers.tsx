@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
-import type { AdminList, AdminTransferDeposit, AdminTransferReconciliation } from "../../../schema/admin";
+import type { AdminTransferDeposit } from "../../../schema/admin";
 import * as queryKeys from "../../api/keys";
-import { adminGet, naira } from "../api";
+import { adminApi, naira } from "../api";
 import { Loading, Panel, Table } from "../ui";
 
 /**
@@ -10,17 +10,19 @@ import { Loading, Panel, Table } from "../ui";
  * account we do not know, verifying: Squad not yet asked), and the daily reconciliation of our credits against Squad's
  * transaction list, every difference listed. Review items themselves are decided in the review queue above.
  */
+const TRANSFER_STATES = ["verifying", "credited", "review", "unmatched"] as const satisfies readonly AdminTransferDeposit["state"][];
+
 export function TransferDeposits() {
-  const [state, setState] = useState("");
+  const [state, setState] = useState<AdminTransferDeposit["state"] | undefined>(undefined);
   const [date, setDate] = useState(new Date().toISOString().slice(0, 10));
   const [asked, setAsked] = useState<string | null>(null);
   const list = useQuery({
     queryKey: [...queryKeys.admin, "transfers", state],
-    queryFn: () => adminGet<AdminList<AdminTransferDeposit>>(`/transfers${state ? `?state=${state}` : ""}`).then((r) => r.data),
+    queryFn: () => adminApi("GET /api/admin/transfers", { query: { state } }).then((r) => r.data),
   });
   const report = useQuery({
     queryKey: [...queryKeys.admin, "transfers-reconcile", asked],
-    queryFn: () => adminGet<AdminTransferReconciliation>(`/transfers/reconcile?date=${encodeURIComponent(asked ?? "")}`),
+    queryFn: () => adminApi("GET /api/admin/transfers/reconcile", { query: { date: asked ?? "" } }),
     enabled: asked !== null,
   });
   return (
@@ -30,8 +32,8 @@ export function TransferDeposits() {
         actions={
           <label className="text-sm">
             State{" "}
-            <select className="rounded border px-2 py-1" value={state} onChange={(e) => setState(e.target.value)}>
-              {["", "verifying", "credited", "review", "unmatched"].map((s) => (
+            <select className="rounded border px-2 py-1" value={state ?? ""} onChange={(e) => setState(TRANSFER_STATES.find((s) => s === e.target.value))}>
+              {["", ...TRANSFER_STATES].map((s) => (
                 <option key={s} value={s}>
                   {s || "all"}
                 </option>
