@@ -68,6 +68,39 @@ export default defineConfig(
     },
   },
   {
+    // The web reads the API through its typed contracts only (docs/decisions/043 and 053): `api(route)` over
+    // schema/web-api.ts and `adminApi(route)` over schema/admin-api.ts, both checked against the worker's routes by
+    // worker/routes/web-contract.ts. So nothing in web/ names an answer's type itself: no cast to a promise of one (the
+    // old `apiFetch<T>` / `untypedRequest(...) as Promise<T>`), no double cast, no explicit type argument on a request
+    // or a query hook (an inline answer shape).
+    files: ["web/**/*.{ts,tsx}"],
+    ignores: ["web/**/*.test.{ts,tsx}"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "TSAsExpression[typeAnnotation.typeName.name='Promise']",
+          message: "An answer takes its type from the contract (api / adminApi over schema/web-api.ts, admin-api.ts), never from a cast (decisions 043, 053).",
+        },
+        {
+          selector: "TSAsExpression > TSAsExpression.expression",
+          message: "No double cast (`as unknown as T`): read the value through a guard, or take its type from the contract.",
+        },
+        {
+          selector: "CallExpression[callee.name=/^(api|adminApi|useQuery|useSuspenseQuery|useMutation|queryOptions|useAdminChange)$/][typeArguments]",
+          message: "No type argument on a request or a query: the contract declares the answer (schema/web-api.ts, schema/admin-api.ts).",
+        },
+      ],
+    },
+  },
+  {
+    // The data layers read answers as the contract types them: no type assertion at all (`as const` stays allowed).
+    // The one assertion that gives an answer its type is web/api/client.ts callRoute, marked there.
+    files: ["web/api/**/*.ts", "web/admin/**/*.{ts,tsx}"],
+    ignores: ["web/**/*.test.{ts,tsx}"],
+    rules: { "@typescript-eslint/consistent-type-assertions": ["error", { assertionStyle: "never" }] },
+  },
+  {
     files: [
       "scripts/**/*.ts",
       "bench/**/*.ts",

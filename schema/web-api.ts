@@ -185,6 +185,24 @@ export interface WebApi {
   "POST /api/keys/:id/webhook/events/:eventId/resend": { answer: WebhookEventView };
 }
 
+/**
+ * The sandbox tools' one call from the web (web/components/payment/simulate-payment.tsx): the route exists only while
+ * the server runs sandbox providers (worker/sandbox/nowpayments.ts), so it is its own map, checked the same way
+ * (decision 053).
+ */
+export interface SandboxApi {
+  /** Pays the invoice as NOWPayments would: the simulator marks it and sends the signed IPN to our webhook. */
+  "POST /sandbox/nowpayments/:paymentId/status": { body: { payment_status: "finished" }; answer: SandboxPaymentStatus };
+}
+
+export interface SandboxPaymentStatus {
+  payment_id: string;
+  parent_payment_id: string | null;
+  payment_status: string;
+  /** The status our webhook answered the simulated IPN with. */
+  webhook_status: number;
+}
+
 /** The answers that wrap their content in `data` (the spec's client reads `response.data.data`). */
 export interface DataOf<T> {
   data: T;

@@ -1,5 +1,4 @@
 import { D1_BOOKMARK_HEADER } from "../../schema/constants";
-import type { ErrorBody } from "../../schema/errors";
 import type { WebApi, WebRoute } from "../../schema/web-api";
 import { clearSession, getToken, getUser } from "../lib/session";
 
@@ -70,6 +69,7 @@ export function callRoute<M extends RouteMap<M>, R extends keyof M & string>(
   const query = Object.entries(opts.query ?? {}).filter(([, value]) => value !== undefined && value !== null);
   if (query.length > 0) path += `?${new URLSearchParams(query.map(([key, value]) => [key, String(value)])).toString()}`;
   const auth = how.auth ?? opts.auth;
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions, no-restricted-syntax -- the one place: each map is checked against the worker (web-contract.ts)
   return request(path, { method: route.slice(0, space), body: opts.body, auth, signal: opts.signal, token: opts.token, text: how.text }) as Promise<M[R]["answer"]>;
 }
 
@@ -99,8 +99,9 @@ const BOOKMARK_KEY = "d1-bookmark";
 export function bookmarkFor(userId: string | undefined): string | null {
   if (!userId) return null;
   try {
-    const kept = JSON.parse(sessionStorage.getItem(BOOKMARK_KEY) ?? "null") as { user?: unknown; bookmark?: unknown } | null;
-    return kept && kept.user === userId && typeof kept.bookmark === "string" ? kept.bookmark : null;
+    const kept: unknown = JSON.parse(sessionStorage.getItem(BOOKMARK_KEY) ?? "null");
+    if (typeof kept === "object" && kept !== null && "user" in kept && "bookmark" in kept && kept.user === userId && typeof kept.bookmark === "string") return kept.bookmark;
+    return null;
   } catch {
     return null;
   }
@@ -172,7 +173,8 @@ async function request(path: string, opts: RequestOptions): Promise<unknown> {
     data = null;
   }
   if (!res.ok) {
-    const body = (data && typeof data === "object" ? data : {}) as Partial<ErrorBody>;
+    // The one error body (schema/errors.ts ErrorBody), read field by field: a proxy's page or an empty body has none.
+    const body: Record<string, unknown> = data && typeof data === "object" ? Object.fromEntries(Object.entries(data)) : {};
     // Only when the token that was refused is still the stored one: a late answer to a request signed before a logout
     // or a password change (which hands this tab a fresh token) must not sign the customer out again.
     const message = String(body.message ?? body.error ?? `Request failed (${res.status})`);
@@ -182,8 +184,4 @@ async function request(path: string, opts: RequestOptions): Promise<unknown> {
   return opts.text ? text : data;
 }
 
-/**
- * A request outside the contract: the sandbox tools (their routes exist only with sandbox providers) and the operator
- * console (web/admin, its own answers typed by schema/admin.ts). The customer screens use `api`.
- */
-export const untypedRequest = (path: string, opts: RequestOptions) => request(path, opts);
+

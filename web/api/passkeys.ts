@@ -109,5 +109,6 @@ function asJson(response: AuthenticationResponseJSON | RegistrationResponseJSON)
  */
 function browserOptions<O extends PublicKeyCredentialRequestOptionsJSON | PublicKeyCredentialCreationOptionsJSON>(ceremony: PasskeyCeremony): O {
   if (typeof ceremony.options.challenge !== "string") throw new Error("The passkey request could not be started. Please try again.");
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions, no-restricted-syntax -- library JSON for its own pair, opaque in schema/ (above)
   return ceremony.options as unknown as O;
 }

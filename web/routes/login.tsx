@@ -7,7 +7,7 @@ import { KeyRound } from "lucide-react";
 import { AppLink, useGo } from "../components/layout/app-link";
 import { AuthLayout, textLinkClasses } from "../components/auth/auth-layout";
 import { Alert } from "../components/ui/alert";
-import { SIGNED_OUT_REASON_KEY } from "../api/client";
+import { ApiError, SIGNED_OUT_REASON_KEY } from "../api/client";
 import { Button } from "../components/ui/button";
 import { Field } from "../components/ui/field";
 import { Input, PasswordInput } from "../components/ui/input";
@@ -57,7 +57,7 @@ export default function LoginPage() {
       },
       onError: (err) => {
         // The spec's client reads the `error` field on login; the server sends the same text in both.
-        const text = String(("body" in err && (err.body as Record<string, unknown>)?.error) || err.message);
+        const text = String((err instanceof ApiError && err.body.error) || err.message);
         toast.error(text);
         showBanner(text);
       },

@@ -2,7 +2,8 @@ import type { Hono } from "hono";
 import type { MergeSchemaPath, Schema } from "hono/types";
 import type { SuccessStatusCode } from "hono/utils/http-status";
 import type { AdminApi } from "../../schema/admin-api";
-import type { WebApi } from "../../schema/web-api";
+import type { SandboxApi, WebApi } from "../../schema/web-api";
+import type { nowPaymentsSandboxRoutes } from "../sandbox/nowpayments";
 import type { accountSecurityRoutes } from "./account-security";
 import type { accountRoutes } from "./accounts";
 import type { adminRoutes } from "./admin";
@@ -49,6 +50,8 @@ export type CustomerApi = At<typeof healthRoutes> &
 
 /** The operator console's routes (app.ts mounts adminRoutes at /api/admin), checked against schema/admin-api.ts (decision 053). */
 export type ConsoleApi = At<typeof adminRoutes, "/api/admin">;
+/** The sandbox tool the web calls (only with sandbox providers): the simulated NOWPayments' own routes. */
+type SandboxToolsApi = At<typeof nowPaymentsSandboxRoutes, "/sandbox/nowpayments">;
 
 type Method<K> = K extends `${infer M} ${string}` ? `$${Lowercase<M>}` : never;
 type PathOf<K> = K extends `${string} ${infer P}` ? P : never;
@@ -106,3 +109,4 @@ export const webContractHolds: ContractProblems<WebApi> = {};
 
 /** The same for the operator console's contract against adminRoutes (decision 053). */
 export const consoleContractHolds: ContractProblems<AdminApi, ConsoleApi> = {};
+export const sandboxContractHolds: ContractProblems<SandboxApi, SandboxToolsApi> = {};

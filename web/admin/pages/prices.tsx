@@ -349,7 +349,7 @@ function RoutesForm({ value, save }: { value: SmsRoutes; save: Save }) {
 
 /** Activations one account of an upstream may hold at once, where ours differs from the documented limit (issue 30). */
 function SlotLimitsForm({ value, save }: { value: Record<string, number | null>; save: Save }) {
-  const shown = (v: Record<string, number | null>) => Object.entries(v).map(([k, n]) => [k, n === null ? "" : String(n)] as [string, string]);
+  const shown = (v: Record<string, number | null>) => Object.entries(v).map(([k, n]): [string, string] => [k, n === null ? "" : String(n)]);
   const [rows, setRows] = useState<[string, string][]>(() => shown(value));
   useEffect(() => setRows(shown(value)), [value]);
   const limits = Object.fromEntries(rows.filter(([k]) => k.trim() !== "").map(([k, v]) => [k.trim(), v.trim() === "" ? null : Number(v)]));

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, untypedRequest } from "../../api/client";
+import type { SandboxApi } from "../../../schema/web-api";
+import { api, callRoute } from "../../api/client";
 import { Button } from "../ui/button";
 import * as queryKeys from "../../api/keys";
 
@@ -22,8 +23,11 @@ export function SimulatePayment({ paymentId, onPaid }: { paymentId: string; onPa
   const pay = async () => {
     setState("busy");
     try {
-      // A sandbox tool, outside the customer's contract (the route exists only with sandbox providers).
-      await untypedRequest(`/sandbox/nowpayments/${encodeURIComponent(paymentId)}/status`, { method: "POST", body: { payment_status: "finished" } });
+      // A sandbox tool: its own small contract (schema/web-api.ts SandboxApi), the route exists only with sandbox providers.
+      await callRoute<SandboxApi, "POST /sandbox/nowpayments/:paymentId/status">("POST /sandbox/nowpayments/:paymentId/status", {
+        params: { paymentId },
+        body: { payment_status: "finished" },
+      });
       setState("idle");
       await queryClient.invalidateQueries();
       onPaid();

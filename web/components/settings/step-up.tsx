@@ -1,5 +1,9 @@
 import { useCallback, useRef, useState, type FormEvent, type ReactNode } from "react";
 import type { StepUpState } from "../../../schema/passkeys";
+
+type StepUpMethod = StepUpState["methods"][number];
+const STEP_UP_METHODS: readonly unknown[] = ["passkey", "totp", "password"] satisfies StepUpMethod[];
+const isStepUpMethod = (m: unknown): m is StepUpMethod => STEP_UP_METHODS.includes(m);
 import { useRevokeAllSessions } from "../../api/account-security";
 import { useLogout } from "../../api/accounts";
 import { ApiError } from "../../api/client";
@@ -36,7 +40,9 @@ export function useStepUp(): { guard: <T>(action: () => Promise<T>) => Promise<T
       return await action();
     } catch (err) {
       if (!(err instanceof ApiError) || err.code !== "STEP_UP_REQUIRED") throw err;
-      const methods = (Array.isArray(err.body.methods) ? err.body.methods : ["password"]) as StepUpState["methods"];
+      // STEP_UP_REQUIRED's error body names the ways this account can confirm (worker/services/accounts/step-up.ts), in its order.
+      const sent = err.body.methods;
+      const methods: StepUpMethod[] = Array.isArray(sent) ? sent.filter(isStepUpMethod) : ["password"];
       await new Promise<void>((resolve, reject) => setPending({ methods, message: err.message, resolve, reject }));
       return action();
     }

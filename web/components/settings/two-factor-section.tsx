@@ -12,6 +12,7 @@ import { Skeleton } from "../ui/skeleton";
 import { QrCode } from "./qr-code";
 import { useConfirmSecurityChange, useStepUp } from "./step-up";
 import { LoadError } from "../ui/load-error";
+import { ApiError } from "../../api/client";
 
 /** Settings: two-factor sign-in with an authenticator app (docs/api.md "Account security"). */
 export function TwoFactorSection() {
@@ -172,7 +173,7 @@ function DisableForm({ codesLeft }: { codesLeft: number }) {
       { password, code: code.trim() },
       {
         onSuccess: (res) => confirmChange(res.message),
-        onError: (err) => setError({ field: "body" in err ? String((err.body as Record<string, unknown>).field ?? "") : undefined, text: err.message }),
+        onError: (err) => setError({ field: err instanceof ApiError ? String(err.body.field ?? "") : undefined, text: err.message }),
       },
     );
   };
