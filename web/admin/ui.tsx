@@ -1,5 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from "react";
 import type { AdminRowCustomer } from "../../schema/admin";
+import type { AdminApi, AdminRoute } from "../../schema/admin-api";
 import { ApiError } from "../api/client";
 import { Button, type ButtonVariant } from "../components/ui/button";
 import { Input } from "../components/ui/input";
@@ -84,6 +85,9 @@ export function errorText(error: unknown): string {
  * An operator action: optional fields of its own plus the reason every change requires. The button stays disabled
  * while the request runs, so one click is one request (the server also applies a repeated credit once).
  */
+/** Whatever a console change answers (its contract entry's shape), or nothing for a form that only acts. */
+export type ConsoleAnswer = AdminApi[AdminRoute]["answer"];
+
 export function ActionForm({
   label,
   variant = "default",
@@ -94,7 +98,7 @@ export function ActionForm({
   label: string;
   variant?: ButtonVariant;
   children?: ReactNode;
-  onSubmit: (reason: string, form: FormData) => Promise<unknown>;
+  onSubmit: (reason: string, form: FormData) => Promise<ConsoleAnswer | void>;
   testId?: string;
 }) {
   const [reason, setReason] = useState("");
@@ -108,7 +112,7 @@ export function ActionForm({
     try {
       const answer = await onSubmit(reason.trim(), new FormData(e.currentTarget));
       // An answer that says something (e.g. "Waiting for a second operator's approval") is shown as it is.
-      const said = answer && typeof answer === "object" && "message" in answer && typeof answer.message === "string" ? answer.message : null;
+      const said = answer && "message" in answer ? answer.message : null;
       setMessage({ ok: true, text: said ?? `${label}: done.` });
       setReason("");
     } catch (err) {

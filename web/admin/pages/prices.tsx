@@ -8,10 +8,10 @@ import type { AdminAuditRow, SettingChangeBody } from "../../../schema/admin";
 import { adminApi, naira, useAdminChange, useSettings, when } from "../api";
 import { fieldsOf, readableChange } from "../readable";
 import { AD_COLOUR_NAMES, AD_COLOUR_SWATCH, fromFormValues, NUMBER_FORMS, toFormValues, type NumberForm } from "../setting-forms";
-import { ActionForm, Loading, Panel, Table } from "../ui";
+import { ActionForm, Loading, Panel, Table, type ConsoleAnswer } from "../ui";
 
 type Change = SettingChangeBody & { key: string };
-type Save = (c: Change) => Promise<unknown>;
+type Save = (c: Change) => Promise<ConsoleAnswer | void>;
 
 /** A number with its label, unit and bounds: the unit sits beside the field, the bounds are the input's own. */
 function NumberInput({ label, unit, value, onChange, min, max, step, required = true }: { label: string; unit: string; value: string; onChange: (v: string) => void; min?: number; max?: number; step?: number; required?: boolean }) {
