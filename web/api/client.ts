@@ -183,5 +183,3 @@ async function request(path: string, opts: RequestOptions): Promise<unknown> {
   }
   return opts.text ? text : data;
 }
-
-
