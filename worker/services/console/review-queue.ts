@@ -5,7 +5,7 @@ import { auditInsert } from "../../db/admin-sql";
 import type { Db } from "../../db/client";
 import { auditLog, payments, transferDeposits, users } from "../../db/tables";
 import { AppError } from "../../lib/errors";
-import { CARD_PENDING_TOO_LONG_MS, confirmCardPayment, getPaymentReview, listPaymentReviews, MONEY_ARRIVED, openReviewCount, type Payment, resolvePaymentReview, type ReviewListItem, squadRecordOfArrival } from "../funding";
+import { CARD_PENDING_TOO_LONG_MS, confirmCardPayment, getPaymentReview, listPaymentReviews, MONEY_ARRIVED, openReviewCount, type Payment, paymentTransition, resolvePaymentReview, type ReviewListItem, squadRecordOfArrival } from "../funding";
 import type { PaymentDeps } from "../kernel";
 
 /**
@@ -498,7 +498,7 @@ async function resolveCard(deps: PaymentDeps, item: QueueItem, input: ResolveInp
     const isPending = sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.id} = ${payment.id} AND ${payments.status} = 'pending')`;
     const [written, moved] = await db.batch([
       auditFor("review.refuse", sql`${noResolutionYet} AND ${isPending}`),
-      db.update(payments).set({ status: "refused", updatedAt: deps.clock.now() }).where(and(eq(payments.id, payment.id), eq(payments.status, "pending"))),
+      paymentTransition(db, "refuseCard", payment.id, deps.clock.now()),
     ]);
     if ((moved.meta?.changes ?? 0) === 0 || (written.meta?.changes ?? 0) === 0) throw alreadyResolved();
     deps.defer(

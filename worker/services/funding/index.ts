@@ -9,5 +9,6 @@ export { confirmCardPayment, listPendingCardPayments, startCardPayment } from ".
 export { nowCurrencies, nowMerchantCurrencies } from "./crypto-currencies";
 export { applyNowPaymentsIpn, createInvoice, invoiceTick, MONEY_ARRIVED, nowPaymentStatus, settleInvoice } from "./crypto-payments";
 export { CARD_PENDING_TOO_LONG_MS, runPaymentSweep } from "./payment-sweep";
+export { PAYMENT_TRANSITIONS, paymentTransition } from "./payment-transitions";
 export { type Payment } from "./payments";
 export { transactionsRead } from "./transactions";

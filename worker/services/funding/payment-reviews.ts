@@ -8,6 +8,7 @@ import { configFor, type Env } from "../../config";
 import { emailSenderFor } from "../../providers/email/select";
 import { depositReviewedEmail } from "../accounts";
 import { reviewOutcome } from "./deposit-outcome";
+import { paymentTransition } from "./payment-transitions";
 import { AppError, isUniqueViolation } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { deliverEvents, eventDeps, ledgerInsert, ledgerRowWritten, notify, outboxInsert } from "../kernel";
@@ -177,14 +178,10 @@ export async function resolvePaymentReview(
   const markReview = db.update(paymentReviews).set({ status: outcome, updatedAt: now }).where(and(eq(paymentReviews.id, row.id), eq(paymentReviews.status, "open")));
   // An invoice held whole (another currency, no amount) takes the decision's outcome; a repeat deposit or an excess
   // leaves its already-settled invoice as it is.
-  const settleHeldPayment = db
-    .update(payments)
-    .set(
-      decision.action === "credit"
-        ? { status: "credited", creditedKobo: decision.amountKobo, creditedAt: now, updatedAt: now }
-        : { status: "refused", updatedAt: now },
-    )
-    .where(and(eq(payments.id, row.paymentId), eq(payments.status, "review")));
+  const settleHeldPayment =
+    decision.action === "credit"
+      ? paymentTransition(db, "reviewCredit", row.paymentId, now, { creditedKobo: decision.amountKobo, creditedAt: now })
+      : paymentTransition(db, "reviewRefuse", row.paymentId, now);
   try {
     if (decision.action === "credit") {
       const credit = ledgerInsert(db, {
