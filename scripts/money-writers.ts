@@ -7,6 +7,7 @@
 export const MONEY_ENTITIES = [
   { entity: "an SMS order", table: "smsOrders", sqlName: "sms_orders", module: "worker/services/sms/sms-transitions.ts" },
   { entity: "a payment", table: "payments", sqlName: "payments", module: "worker/services/funding/payment-transitions.ts" },
+  { entity: "a rental", table: "rentals", sqlName: "rentals", module: "worker/services/rent/rental-transitions.ts" },
 ] as const;
 
 /** The problems of one file: `file:line: message` followed by the line, as lint prints them. */
