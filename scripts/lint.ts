@@ -3,6 +3,7 @@ import path from "node:path";
 import { ESLint } from "eslint";
 import { missingOptionalEntries } from "./complete-lockfile";
 import { roomCrossings } from "./domain-rooms";
+import { moneyWrites } from "./money-writers";
 import { importCycles, importGraph } from "./import-cycles";
 import { root } from "./local-env";
 import { unbundledImports } from "./worker-test-deps";
@@ -33,14 +34,6 @@ const rules: Rule[] = [
     only: /services\/(sms\/sms-(orders|poll|views|upstream|transitions|chain)|rent\/(rentals|rental-(inbox|reminder|extension))|funding\/(payments|card-payments|crypto-payments|payment-crediting|payment-sweep|crypto-currencies))\.ts$/,
     test: /\bDate\.now\(\)|import\s*\{[^}]*\bnotify\b[^}]*\}\s*from\s+["']\.\.\/kernel["']/,
     message: "a money flow reads time from deps.clock and pushes through deps.notify (decision 028)",
-  },
-  {
-    // A money entity's row is written only by its entity module, which declares its transitions and batches each with
-    // its ledger row and its outbox event (docs/decisions/040). SMS orders so far; payments and rentals are next.
-    dirs: ["worker", "scripts"],
-    test: /\.update\(smsOrders\)|UPDATE\s+sms_orders\b/i,
-    message: "only services/sms/sms-transitions.ts writes an SMS order's row (its declared transitions, decision 040)",
-    skip: /(sms\/sms-transitions|\.test)\.ts$/,
   },
   {
     dirs: ["e2e"],
@@ -92,6 +85,13 @@ const sourceFiles = ["worker", "web", "schema"].flatMap(files);
 for (const cycle of importCycles(importGraph(sourceFiles, root))) {
   problems += 1;
   console.error(`import cycle through ${cycle.length} file(s): ${cycle.join(" -> ")} (move the shared part down a layer)`);
+}
+// A money entity's row is written only by its entity module (docs/decisions/049; scripts/money-writers.ts).
+for (const file of ["worker", "scripts"].flatMap(files)) {
+  for (const problem of moneyWrites(file, readFileSync(path.join(root, file), "utf8"))) {
+    problems += 1;
+    console.error(problem);
+  }
 }
 // One room per domain (docs/decisions/041-domain-rooms.md): another room, or anything outside the rooms, imports a
 // room only through its index.ts; a file inside imports its siblings directly; no service lies loose in services/.

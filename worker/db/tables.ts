@@ -311,6 +311,23 @@ export const paymentReviewResolutions = sqliteTable("payment_review_resolutions"
 });
 
 /**
+ * The operator's decision on a review-queue item that is not a payment_reviews row (services/console/review-queue.ts):
+ * a card checkout pending too long (item id: the payment's id) or a transfer into an account we do not know (item id:
+ * ua_<Squad's reference>). One row per item (the primary key): a second decision is a UNIQUE violation that rolls
+ * back its whole batch (the audit row and the payment's move included), so an item is resolved exactly once, and the
+ * queue reads its resolutions here, not back from audit_log (issue 29, decision 049).
+ */
+export const reviewItemResolutions = sqliteTable("review_item_resolutions", {
+  itemId: text("item_id").primaryKey(),
+  kind: text("kind", { enum: ["card", "transfer"] }).notNull(),
+  outcome: text("outcome", { enum: ["credited", "refused"] }).notNull(),
+  amountKobo: integer("amount_kobo"),
+  operatorId: text("operator_id").notNull(),
+  note: text("note").notNull().default(""),
+  createdAt: integer("created_at").notNull().default(now),
+});
+
+/**
  * A customer's static (permanent) Squad virtual account (issue 31). Only what is needed to credit and show it: the
  * account, the identifier we gave Squad, and the BVN's last four digits for the masked display. The BVN itself is
  * sent to Squad once and never stored.

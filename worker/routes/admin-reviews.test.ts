@@ -207,7 +207,14 @@ describe("card payments pending too long", () => {
     expect(await ledgerCount(`fund:squad:${ref}`)).toBe(1);
     expect(await balanceOf(user.id)).toBe(500_000);
     expect(await auditRows(ref)).toEqual([{ actor: operator.email, action: "review.credit", reason: "Squad shows the charge", previous: '"pending"' }]);
+    // The decision is its own row (decision 049), one per item by its primary key, not read back from the audit log.
+    expect(await decisionRows(ref)).toEqual([{ kind: "card", outcome: "credited", amount_kobo: 500_000, operator_id: operator.id, note: "Squad shows the charge" }]);
   });
+
+  async function decisionRows(itemId: string) {
+    const { results } = await env.DB.prepare("SELECT kind, outcome, amount_kobo, operator_id, note FROM review_item_resolutions WHERE item_id = ?").bind(itemId).all();
+    return results;
+  }
 
   it("refuse closes a checkout Squad never confirmed (the customer's history shows it failed), once; a charge Squad confirms is credited instead", async () => {
     const operator = await makeOperator();
@@ -220,6 +227,7 @@ describe("card payments pending too long", () => {
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     expect((await paymentRow({ id: ref }))?.status).toBe("refused");
     expect(await auditRows(ref)).toEqual([{ actor: operator.email, action: "review.refuse", reason: "never paid", previous: '"pending"' }]);
+    expect(await decisionRows(ref)).toEqual([{ kind: "card", outcome: "refused", amount_kobo: null, operator_id: operator.id, note: "never paid" }]);
     const history = await api("/api/get-transaction", { token: user.token });
     expect(history.data).toEqual([expect.objectContaining({ id: ref, status: "failed" })]);
     const detail = await api(`/api/admin/reviews/${ref}`, { token: operator.token });

@@ -1,11 +1,11 @@
-import { and, desc, eq, inArray, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
 import type { ReviewQueueItem, ReviewVerification } from "../../../schema/admin";
 import { formatNaira, koboToNaira, nairaToKobo } from "../../../schema/money";
 import { auditInsert } from "../../db/admin-sql";
 import type { Db } from "../../db/client";
-import { auditLog, payments, transferDeposits, users } from "../../db/tables";
-import { AppError } from "../../lib/errors";
-import { CARD_PENDING_TOO_LONG_MS, confirmCardPayment, getPaymentReview, listPaymentReviews, MONEY_ARRIVED, openReviewCount, type Payment, resolvePaymentReview, type ReviewListItem, squadRecordOfArrival } from "../funding";
+import { payments, reviewItemResolutions, transferDeposits, users } from "../../db/tables";
+import { AppError, isUniqueViolation } from "../../lib/errors";
+import { CARD_PENDING_TOO_LONG_MS, confirmCardPayment, getPaymentReview, listPaymentReviews, MONEY_ARRIVED, openReviewCount, type Payment, paymentTransition, resolvePaymentReview, reviewItemResolution, type ReviewListItem, squadRecordOfArrival } from "../funding";
 import type { PaymentDeps } from "../kernel";
 
 /**
@@ -15,7 +15,8 @@ import type { PaymentDeps } from "../kernel";
  *   Its decision is the resolution row, inserted in one batch with the ledger credit and the audit row.
  * - card: a Squad payment still pending CARD_PENDING_TOO_LONG_MS after checkout (Squad's only webhook is for a
  *   successful charge, so a checkout nobody finished stays pending until the sweep gives it up). Not a row of its own:
- *   the payment is the item.
+ *   the payment is the item, and its decision is a review_item_resolutions row (decision 049), written once by its
+ *   primary key in the decision's batch with the audit row.
  *   A card charge Squad confirmed for another amount (decision 031) is a payment_reviews row like a crypto arrival
  *   (provider squad, reason card_amount_mismatch), listed as kind card and decided like a crypto item: credit at most
  *   what Squad's verified record says arrived, or refuse, once by the resolution row. Credit goes through confirmCardPayment (Squad's word, the payment's exact amount, ledger
@@ -38,8 +39,17 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const queueItemIsTheContract: Same<QueueItem, ReviewQueueItem> = true;
 void queueItemIsTheContract;
 
-/** The audit actions of a queue decision; a card item's resolution is read back from them. */
-const RESOLVE_ACTIONS = ["review.credit", "review.refuse"] as const;
+/** The audit actions of a queue decision (the audit record; the decision itself is its resolution row). */
+type ResolveAction = "review.credit" | "review.refuse";
+
+type Resolution = typeof reviewItemResolutions.$inferSelect;
+const resolutionView = (r: Resolution): QueueItem["resolution"] => ({
+  outcome: r.outcome,
+  amount: r.amountKobo === null ? null : koboToNaira(r.amountKobo),
+  operator_id: r.operatorId,
+  note: r.note,
+  at: new Date(r.createdAt).toISOString(),
+});
 
 /** Money in messages as the console shows it: ₦15,000.00. */
 const ngn = (kobo: number) => `₦${formatNaira(koboToNaira(kobo))}`;
@@ -52,23 +62,22 @@ const reviewItem = (item: ReviewListItem): QueueItem => ({
 const openCardsWhere = (now: number): SQL =>
   and(eq(payments.provider, "squad"), eq(payments.status, "pending"), lt(payments.createdAt, now - CARD_PENDING_TOO_LONG_MS))!;
 
-/** Card items: the payment, its customer and (when an operator decided it) the decision's audit row. */
+/** Card items: the payment, its customer and (when an operator decided it) the decision's resolution row. */
 async function cardItems(db: Db, where: SQL, opts: { resolvedOnly?: boolean; limit: number }): Promise<QueueItem[]> {
-  const join = and(eq(auditLog.subject, payments.id), inArray(auditLog.action, [...RESOLVE_ACTIONS]));
+  const join = eq(reviewItemResolutions.itemId, payments.id);
   const base = db
-    .select({ payment: payments, email: users.email, username: users.username, audit: auditLog })
+    .select({ payment: payments, email: users.email, username: users.username, resolution: reviewItemResolutions })
     .from(payments)
     .innerJoin(users, eq(users.id, payments.userId));
-  const rows = await (opts.resolvedOnly ? base.innerJoin(auditLog, join) : base.leftJoin(auditLog, join))
+  const rows = await (opts.resolvedOnly ? base.innerJoin(reviewItemResolutions, join) : base.leftJoin(reviewItemResolutions, join))
     .where(where)
     .orderBy(desc(payments.createdAt))
     .limit(opts.limit);
-  return rows.map(({ payment: p, email, username, audit }) => {
-    const detail = audit ? (JSON.parse(audit.detail) as { amount?: number | null; operatorId?: string }) : null;
+  return rows.map(({ payment: p, email, username, resolution }) => {
     return {
       kind: "card",
       id: p.id,
-      status: audit ? (audit.action === "review.credit" ? "credited" : "refused") : "open",
+      status: resolution ? resolution.outcome : "open",
       reason: "card_pending",
       payment_id: p.id,
       provider_payment_id: p.id,
@@ -81,46 +90,36 @@ async function cardItems(db: Db, where: SQL, opts: { resolvedOnly?: boolean; lim
       suggested_amount: koboToNaira(p.amountKobo),
       detail: `Card checkout ${p.status} for over ${CARD_PENDING_TOO_LONG_MS / 60_000} minutes: Squad sends a webhook only for a successful charge.`,
       created_at: new Date(p.createdAt).toISOString(),
-      resolution:
-        audit && detail
-          ? {
-              outcome: audit.action === "review.credit" ? "credited" : "refused",
-              amount: detail.amount ?? null,
-              operator_id: detail.operatorId ?? "",
-              note: audit.reason ?? "",
-              at: new Date(audit.createdAt).toISOString(),
-            }
-          : null,
+      resolution: resolution ? resolutionView(resolution) : null,
     } satisfies QueueItem;
   });
 }
 
 /**
- * Unknown-account transfer items: the unmatched arrival and (when an operator closed it) the decision's audit row. Never
+ * Unknown-account transfer items: the unmatched arrival and (when an operator closed it) the decision's resolution row. Never
  * credited from the queue: there is no customer to credit until an operator finds the owner.
  */
 async function unknownAccountItems(db: Db, opts: { status: "open" | "resolved" | "all"; squadRef?: string; limit: number }): Promise<QueueItem[]> {
-  const join = and(eq(auditLog.subject, sql`${UNKNOWN_ACCOUNT_PREFIX} || ${transferDeposits.squadRef}`), inArray(auditLog.action, [...RESOLVE_ACTIONS]));
+  const join = eq(reviewItemResolutions.itemId, sql`${UNKNOWN_ACCOUNT_PREFIX} || ${transferDeposits.squadRef}`);
   const rows = await db
-    .select({ d: transferDeposits, audit: auditLog })
+    .select({ d: transferDeposits, resolution: reviewItemResolutions })
     .from(transferDeposits)
-    .leftJoin(auditLog, join)
+    .leftJoin(reviewItemResolutions, join)
     .where(
       and(
         eq(transferDeposits.state, "unmatched"),
         opts.squadRef === undefined ? undefined : eq(transferDeposits.squadRef, opts.squadRef),
-        opts.status === "open" ? isNull(auditLog.id) : opts.status === "resolved" ? isNotNull(auditLog.id) : undefined,
+        opts.status === "open" ? isNull(reviewItemResolutions.itemId) : opts.status === "resolved" ? isNotNull(reviewItemResolutions.itemId) : undefined,
       ),
     )
     .orderBy(desc(transferDeposits.receivedAt))
     .limit(opts.limit);
-  return rows.map(({ d, audit }) => {
-    const detail = audit ? (JSON.parse(audit.detail) as { operatorId?: string }) : null;
+  return rows.map(({ d, resolution }) => {
     const into = d.accountNumber ? `account ${d.accountNumber}` : "an account";
     return {
       kind: "transfer",
       id: `${UNKNOWN_ACCOUNT_PREFIX}${d.squadRef}`,
-      status: audit ? "refused" : "open",
+      status: resolution ? resolution.outcome : "open",
       reason: "transfer_unknown_account",
       payment_id: d.paymentId ?? "",
       provider_payment_id: d.squadRef,
@@ -132,10 +131,7 @@ async function unknownAccountItems(db: Db, opts: { status: "open" | "resolved" |
       suggested_amount: null,
       detail: `A ${d.kind} transfer of ${ngn(d.amountKobo)} into ${into}, which is not ours${d.senderName ? `, from ${d.senderName}` : ""}: never credited on its own. Find its owner and credit them with a manual credit (Customers), or close it here.`,
       created_at: new Date(d.receivedAt).toISOString(),
-      resolution:
-        audit && detail
-          ? { outcome: "refused", amount: null, operator_id: detail.operatorId ?? "", note: audit.reason ?? "", at: new Date(audit.createdAt).toISOString() }
-          : null,
+      resolution: resolution ? resolutionView(resolution) : null,
     } satisfies QueueItem;
   });
 }
@@ -366,6 +362,16 @@ export interface ResolveAnswer {
 
 const alreadyResolved = () => new AppError("CONFLICT", "This review is already resolved.");
 
+/** Runs a decision's batch; a second decision on the item fails on its resolution row's primary key: 409, nothing written. */
+async function decideOnce(db: Db, batch: Parameters<Db["batch"]>[0]) {
+  try {
+    return await db.batch(batch);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw alreadyResolved();
+    throw err;
+  }
+}
+
 /**
  * Verify again with the provider, then credit the right amount or refuse, once. A second decision (a double click,
  * two operators) is 409 and moves nothing: crypto by the resolution row's primary key in the credit's own batch
@@ -395,7 +401,7 @@ export async function resolveQueueItem(deps: PaymentDeps, input: ResolveInput, n
 }
 
 /**
- * An unknown-account transfer: only closed (refused) here, once, by its audit row's NOT EXISTS guard; the money is
+ * An unknown-account transfer: only closed (refused) here, once, by its resolution row's primary key; the money is
  * credited only to a customer an operator names, through the audited manual credit (decision 036).
  */
 async function resolveUnknownAccount(deps: PaymentDeps, item: QueueItem, input: ResolveInput): Promise<ResolveAnswer> {
@@ -404,7 +410,8 @@ async function resolveUnknownAccount(deps: PaymentDeps, item: QueueItem, input: 
     throw new AppError("INVALID_STATE", "A transfer into an account we do not know has no customer to credit: find its owner and use a manual credit (Customers), then close this item.");
   }
   const db = deps.db;
-  const [written] = await db.batch([
+  await decideOnce(db, [
+    reviewItemResolution(db, { itemId: item.id, kind: "transfer", outcome: "refused", amountKobo: null, operatorId: input.operator.id, note: input.reason, at: deps.clock.now() }),
     auditInsert(db, {
       actor: input.operator.email,
       action: "review.refuse",
@@ -412,10 +419,8 @@ async function resolveUnknownAccount(deps: PaymentDeps, item: QueueItem, input: 
       reason: input.reason,
       subject: item.id,
       previous: JSON.stringify("open"),
-      onlyIf: sql`NOT EXISTS (SELECT 1 FROM ${auditLog} WHERE ${auditLog.subject} = ${item.id} AND ${inArray(auditLog.action, [...RESOLVE_ACTIONS])})`,
     }),
   ]);
-  if ((written.meta?.changes ?? 0) === 0) throw alreadyResolved();
   return { review: (await getQueueItem(db, item.id))!, verification: check.view, balance: null };
 }
 
@@ -468,8 +473,14 @@ async function resolveCard(deps: PaymentDeps, item: QueueItem, input: ResolveInp
   // amount, under the payment's own ledger key (a late webhook then finds it taken), and moves a failed one to failed.
   const outcome = await confirmCardPayment(deps, payment.id);
   const after = await paymentOf(db, payment.id);
-  const noResolutionYet = sql`NOT EXISTS (SELECT 1 FROM ${auditLog} WHERE ${auditLog.subject} = ${payment.id} AND ${inArray(auditLog.action, [...RESOLVE_ACTIONS])})`;
-  const auditFor = (action: (typeof RESOLVE_ACTIONS)[number], onlyIf: SQL) =>
+  const decidedAt = deps.clock.now();
+  const resolutionFor = (outcome: "credited" | "refused", onlyIf?: SQL) =>
+    reviewItemResolution(
+      db,
+      { itemId: payment.id, kind: "card", outcome, amountKobo: outcome === "credited" ? payment.amountKobo : null, operatorId: input.operator.id, note: input.reason, at: decidedAt },
+      onlyIf,
+    );
+  const auditFor = (action: ResolveAction, onlyIf?: SQL) =>
     auditInsert(db, {
       actor: input.operator.email,
       action,
@@ -489,18 +500,15 @@ async function resolveCard(deps: PaymentDeps, item: QueueItem, input: ResolveInp
       throw new AppError("INVALID_STATE", why);
     }
     // Credited now or a moment ago (by this click, a webhook or the sweep): the money moved once, by the ledger key.
-    // The decision is recorded once: a second click finds the first's audit row and is told so.
-    const [written] = await db.batch([auditFor("review.credit", noResolutionYet)]);
-    if ((written.meta?.changes ?? 0) === 0) throw alreadyResolved();
+    // The decision is recorded once: a second click fails on the first's resolution row and is told so.
+    await decideOnce(db, [resolutionFor("credited"), auditFor("review.credit")]);
   } else {
     if (outcome === "success") throw new AppError("CONFLICT", "Squad reports this charge successful: it has been credited, not refused.");
     if (after.status !== "pending") throw new AppError("INVALID_STATE", `Squad reports this checkout ${after.status.replace("_", " ")}: it is closed, nothing to refuse.`);
     const isPending = sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.id} = ${payment.id} AND ${payments.status} = 'pending')`;
-    const [written, moved] = await db.batch([
-      auditFor("review.refuse", sql`${noResolutionYet} AND ${isPending}`),
-      db.update(payments).set({ status: "refused", updatedAt: deps.clock.now() }).where(and(eq(payments.id, payment.id), eq(payments.status, "pending"))),
-    ]);
-    if ((moved.meta?.changes ?? 0) === 0 || (written.meta?.changes ?? 0) === 0) throw alreadyResolved();
+    // The resolution row and the audit row only while the payment is pending (read before the move below).
+    const [decided, , moved] = await decideOnce(db, [resolutionFor("refused", isPending), auditFor("review.refuse", isPending), paymentTransition(db, "refuseCard", payment.id, decidedAt)]);
+    if ((moved.meta?.changes ?? 0) === 0 || (decided.meta?.changes ?? 0) === 0) throw alreadyResolved();
     deps.defer(
       deps.notify(payment.userId, {
         kind: "payment.failed",

@@ -15,6 +15,7 @@ import { costLimitInBatch, deliverEvents, guardedLedgerInsert, ledgerRowWritten,
 import { logReview, openReviewStatement, type OpenReviewInput } from "./payment-reviews";
 import { checkNairaDepositAmount, newReference } from "./payments";
 import { referralRewardStatement } from "../accounts";
+import { paymentTransition } from "./payment-transitions";
 import { compareTransfers, isReconciliationDay, type TransferReconciliation } from "./transfer-reconciliation";
 
 /**
@@ -78,12 +79,9 @@ export async function startTransfer(deps: PaymentDeps, user: { id: string; email
       // Never show an account that expects another amount than ours: the customer would pay into a mismatch.
       throw new AppError("UPSTREAM_UNAVAILABLE", "Squad gave an account for another amount. Please try again.");
     }
-    await db
-      .update(payments)
-      .set({ bankName: account.bankName, accountNumber: account.accountNumber, accountName: account.accountName, expiresAt: account.expiresAt, updatedAt: deps.clock.now() })
-      .where(eq(payments.id, ref));
+    await paymentTransition(db, "opened", ref, deps.clock.now(), { bankName: account.bankName, accountNumber: account.accountNumber, accountName: account.accountName, expiresAt: account.expiresAt });
   } catch (err) {
-    await db.update(payments).set({ status: "failed", updatedAt: deps.clock.now() }).where(eq(payments.id, ref));
+    await paymentTransition(db, "openFailed", ref, deps.clock.now());
     throw err;
   }
   const view = await transferView(db, user.id, ref, deps.clock.now());
@@ -323,10 +321,7 @@ async function creditDynamic(deps: PaymentDeps, payment: Payment, squadRef: stri
   // The referral reward rides the first deposit's batch like a card's (services/referrals.ts): it inserts only while the
   // customer has no deposit yet, so a replay or a second deposit pays nothing.
   const referral = await referralRewardStatement(db, { userId: payment.userId, amountKobo: payment.amountKobo, paymentId: payment.id });
-  const markPayment = db
-    .update(payments)
-    .set({ status: "credited", creditedAt: now, creditedKobo: payment.amountKobo, updatedAt: now })
-    .where(and(eq(payments.id, payment.id), eq(payments.status, "pending")));
+  const markPayment = paymentTransition(db, "creditTransfer", payment.id, now, { creditedAt: now, creditedKobo: payment.amountKobo });
   const paid = sql`EXISTS (SELECT 1 FROM payments WHERE id = ${payment.id} AND status = 'credited' AND credited_at = ${now})`;
   const credit = guardedLedgerInsert(db, { userId: payment.userId, key, amountKobo: payment.amountKobo, kind: "fund", note: TRANSFER_DEPOSIT_NOTE, ref: payment.id }, paid);
   const event = creditedEvent(db, payment.userId, key, payment.id, payment.amountKobo, now);
@@ -404,10 +399,7 @@ async function settleStatic(deps: PaymentDeps, deposit: Deposit): Promise<Settle
     .update(transferDeposits)
     .set({ state: "credited", creditedKobo: amountKobo, updatedAt: now })
     .where(and(eq(transferDeposits.squadRef, deposit.squadRef), eq(transferDeposits.state, "verifying")));
-  const markPayment = db
-    .update(payments)
-    .set({ status: "credited", amountKobo, creditedAt: now, creditedKobo: amountKobo, updatedAt: now })
-    .where(and(eq(payments.id, paymentId), eq(payments.status, "pending")));
+  const markPayment = paymentTransition(db, "creditTransfer", paymentId, now, { amountKobo, creditedAt: now, creditedKobo: amountKobo });
   const credited = sql`EXISTS (SELECT 1 FROM payments WHERE id = ${paymentId} AND status = 'credited' AND credited_at = ${now})`;
   const key = `fund:transfer:${paymentId}`;
   const credit = guardedLedgerInsert(db, { userId: account.userId, key, amountKobo, kind: "fund", note: TRANSFER_DEPOSIT_NOTE, ref: paymentId }, credited);
@@ -503,10 +495,7 @@ export async function sweepTransfers(deps: PaymentDeps): Promise<{ requeried: nu
         // SUCCESS is Squad's word that the expected amount arrived in time: the payment's own amount, exactly.
         await creditDynamic(deps, payment, null);
       } else if ((payment.expiresAt ?? 0) < now - TRANSFER_GIVE_UP_AFTER_EXPIRY_MS) {
-        const moved = await db
-          .update(payments)
-          .set({ status: "expired", updatedAt: now })
-          .where(and(eq(payments.id, payment.id), eq(payments.status, "pending")));
+        const moved = await paymentTransition(db, "expire", payment.id, now);
         expired += changes(moved);
       }
     } catch (err) {

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray } from "drizzle-orm";
+import { and, desc, eq, gt } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../../schema/money";
 import { webLink } from "../../lib/public-origin";
 import type { CheckoutStart, PaymentConfirmation, PendingCardPayment } from "../../../schema/wallet";
@@ -9,7 +9,8 @@ import { log } from "../../lib/log";
 import { costLimitInBatch, enforceCostLimit, type PaymentDeps } from "../kernel";
 import { logReview, openReviewStatement, type OpenReviewInput } from "./payment-reviews";
 import { creditPayment } from "./payment-crediting";
-import { CARD_DEPOSIT_NOTE, checkNairaDepositAmount, FINAL, findPayment, moveStatus, newReference, type Payment } from "./payments";
+import { CARD_DEPOSIT_NOTE, checkNairaDepositAmount, findPayment, newReference, type Payment } from "./payments";
+import { FINAL, moveStatus, paymentTransition } from "./payment-transitions";
 
 /**
  * Card deposits through Squad's checkout: start, confirm (webhook, return page, verify click, sweep) and the
@@ -56,11 +57,11 @@ export async function startCardPayment(
       callbackUrl: webLink(configFor(deps.env).webClient, "dashboard/1", { reference: ref }),
       customerName: user.username,
     });
-    await db.update(payments).set({ checkoutUrl: checkout.checkoutUrl, updatedAt: deps.clock.now() }).where(eq(payments.id, ref));
+    await paymentTransition(db, "opened", ref, deps.clock.now(), { checkoutUrl: checkout.checkoutUrl });
     return { checkout_url: checkout.checkoutUrl, transaction_ref: ref };
   } catch (err) {
     // Nothing was charged: the attempt is recorded as failed so it is visible, and the customer can try again.
-    await db.update(payments).set({ status: "failed", updatedAt: deps.clock.now() }).where(eq(payments.id, ref));
+    await paymentTransition(db, "openFailed", ref, deps.clock.now());
     throw err;
   }
 }
@@ -128,10 +129,7 @@ async function holdCardForReview(deps: PaymentDeps, payment: Payment, verified: 
   };
   const [opened, held] = await db.batch([
     openReviewStatement(db, input),
-    db
-      .update(payments)
-      .set({ status: "review", actuallyPaid: String(koboToNaira(verified.amountKobo)), updatedAt: deps.clock.now() })
-      .where(and(eq(payments.id, payment.id), inArray(payments.status, ["pending", "amount_mismatch"]))),
+    paymentTransition(db, "holdCard", payment.id, deps.clock.now(), { actuallyPaid: String(koboToNaira(verified.amountKobo)) }),
   ]);
   if ((opened.meta?.changes ?? 0) > 0) logReview(input);
   if ((held.meta?.changes ?? 0) > 0) {

@@ -1,4 +1,4 @@
-import { and, desc, eq, ne, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { DepositOutcome, InvoiceAnswer, InvoiceStatusAnswer } from "../../../schema/wallet";
 import { INVOICE_LIFETIME_MS } from "../../../schema/constants";
 import type { Db } from "../../db/client";
@@ -12,7 +12,8 @@ import { enforceCostLimit, getSetting, type PaymentDeps, STOP, type TickResult, 
 import { logReview, openReviewStatement, type OpenReviewInput } from "./payment-reviews";
 import { nowCurrencies } from "./crypto-currencies";
 import { creditPayment } from "./payment-crediting";
-import { cryptoDepositNote, FINAL, findPayment, moveStatus, newReference, type Payment, publicOrigin } from "./payments";
+import { cryptoDepositNote, findPayment, newReference, type Payment, publicOrigin } from "./payments";
+import { FINAL, moveStatus, paymentTransition } from "./payment-transitions";
 
 /**
  * Crypto deposits through NOWPayments invoices: create, the IPN, the watcher's tick and settle, arrivals that do not
@@ -101,23 +102,25 @@ export async function createInvoice(
         { field: "price_amount" },
       );
     }
-    await db.update(payments).set({ status: "failed", updatedAt: deps.clock.now() }).where(eq(payments.id, id));
+    await paymentTransition(db, "openFailed", id, deps.clock.now());
     throw err;
   }
   const expiresAt = deps.clock.now() + INVOICE_LIFETIME_MS;
-  await db
-    .update(payments)
-    .set({
+  await paymentTransition(
+    db,
+    "invoiced",
+    id,
+    deps.clock.now(),
+    {
       providerPaymentId: created.paymentId,
-      status: created.paymentStatus === "waiting" ? "waiting" : created.paymentStatus,
       payAddress: created.payAddress,
       payAmount: created.payAmount,
       payCurrency: (created.payCurrency ?? currency).toUpperCase(),
       network: created.network,
       expiresAt,
-      updatedAt: deps.clock.now(),
-    })
-    .where(eq(payments.id, id));
+    },
+    created.paymentStatus === "waiting" ? "waiting" : created.paymentStatus,
+  );
   try {
     const watcher = deps.env.INVOICE.get(deps.env.INVOICE.idFromName(id));
     await watcher.watch({ paymentId: id, expiresAt });
@@ -268,10 +271,7 @@ async function holdForReview(deps: PaymentDeps, payment: Payment, input: OpenRev
   const [created] = holdInvoice
     ? await db.batch([
         insert,
-        db
-          .update(payments)
-          .set({ status: "review", actuallyPaid: input.actuallyPaid == null ? null : String(input.actuallyPaid), updatedAt: now })
-          .where(and(eq(payments.id, payment.id), ne(payments.status, "credited"))),
+        paymentTransition(db, "holdInvoice", payment.id, now, { actuallyPaid: input.actuallyPaid == null ? null : String(input.actuallyPaid) }),
       ])
     : await db.batch([insert]);
   if (((created as { meta?: { changes?: number } }).meta?.changes ?? 0) > 0) {

@@ -1,11 +1,10 @@
-import { and, eq, ne } from "drizzle-orm";
 import { koboToNaira } from "../../../schema/money";
-import { payments } from "../../db/tables";
 import { log } from "../../lib/log";
 import { deliverEvents, ledgerInsert, ledgerRowWritten, outboxInsert, type PaymentDeps } from "../kernel";
 import { logReview, openReviewStatement, type OpenReviewInput } from "./payment-reviews";
 import { referralRewardStatement } from "../accounts";
 import { type Payment } from "./payments";
+import { paymentTransition } from "./payment-transitions";
 
 /**
  * The one place a deposit is credited: [referral reward?, ledger credit, payment -> credited, review of an excess?,
@@ -24,10 +23,7 @@ export async function creditPayment(
   const amountKobo = opts.amountKobo ?? payment.amountKobo;
   const referral = await referralRewardStatement(db, { userId: payment.userId, amountKobo, paymentId: payment.id });
   const credit = ledgerInsert(db, { userId: payment.userId, key, amountKobo, kind: "fund", note, ref: payment.id });
-  const markCredited = db
-    .update(payments)
-    .set({ status: "credited", creditedAt: now, creditedKobo: amountKobo, actuallyPaid: opts.actuallyPaid ?? payment.actuallyPaid, updatedAt: now })
-    .where(and(eq(payments.id, payment.id), ne(payments.status, "credited")));
+  const markCredited = paymentTransition(db, "credit", payment.id, now, { creditedAt: now, creditedKobo: amountKobo, actuallyPaid: opts.actuallyPaid ?? payment.actuallyPaid });
   // The customer's payment.credited (screens and webhooks), written only with its ledger row (services/kernel/outbox.ts).
   const event = outboxInsert(
     db,

@@ -3,14 +3,15 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { ReviewQueueItem } from "../../../schema/admin";
 import { koboToNaira } from "../../../schema/money";
 import { getDb, type Db } from "../../db/client";
-import { paymentReviewResolutions, paymentReviews, payments, users } from "../../db/tables";
+import { paymentReviewResolutions, paymentReviews, payments, reviewItemResolutions, users } from "../../db/tables";
 import { configFor, type Env } from "../../config";
 import { emailSenderFor } from "../../providers/email/select";
 import { depositReviewedEmail } from "../accounts";
 import { reviewOutcome } from "./deposit-outcome";
+import { paymentTransition } from "./payment-transitions";
 import { AppError, isUniqueViolation } from "../../lib/errors";
 import { log } from "../../lib/log";
-import { deliverEvents, eventDeps, ledgerInsert, ledgerRowWritten, notify, outboxInsert } from "../kernel";
+import { deliverEvents, eventDeps, ledgerInsert, ledgerRowWritten, notify, outboxInsert, type OutboxMessage } from "../kernel";
 
 /**
  * Crypto arrivals that do not match their invoice (docs/decisions/015), and card payments Squad confirmed for another
@@ -19,6 +20,56 @@ import { deliverEvents, eventDeps, ledgerInsert, ledgerRowWritten, notify, outbo
  */
 
 export type PaymentReview = typeof paymentReviews.$inferSelect;
+
+/**
+ * The review item as a money entity (docs/decisions/049): a payment_reviews row (crypto arrival, card or transfer of
+ * another amount) or a queue item that is no row of its own (a card checkout pending too long, a transfer into an
+ * account we do not know: services/console/review-queue.ts). Every decision is a resolution row, written once (its
+ * primary key) in the batch of the move it decides, with its ledger row and events; nothing reads a decision back
+ * from audit_log. This module is the only writer of payment_reviews (scripts/money-writers.ts).
+ */
+export const REVIEW_ITEM_TRANSITIONS = {
+  /** An arrival that may not be credited on its own is held (crypto-payments.ts, card-payments.ts, bank-transfers.ts). */
+  open: { from: [], to: "open", resolution: null, ledger: null, events: [] },
+  /** A review row credited: payment_review_resolutions row, ledger fund:review:<id>, the held payment credited. */
+  credit: { from: ["open"], to: "credited", resolution: "payment_review_resolutions", ledger: "fund:review:<review id>", events: ["payment.credited"] },
+  /** A review row refused (the held payment refused; the customer told by a socket toast and an e-mail). */
+  refuse: { from: ["open"], to: "refused", resolution: "payment_review_resolutions", ledger: null, events: [] },
+  /** A stale card checkout Squad confirmed: credited by confirmCardPayment's own batch (fund:squad:<ref>), then decided. */
+  creditCard: { from: ["open"], to: "credited", resolution: "review_item_resolutions", ledger: null, events: [] },
+  /** A stale card checkout refused: its payment pending -> refused in the same batch (payment-transitions.ts refuseCard). */
+  refuseCard: { from: ["open"], to: "refused", resolution: "review_item_resolutions", ledger: null, events: [] },
+  /** A transfer into an unknown account closed (never credited from the queue: decision 036). */
+  closeUnknownTransfer: { from: ["open"], to: "refused", resolution: "review_item_resolutions", ledger: null, events: [] },
+} as const satisfies Record<string, { from: readonly ("open")[]; to: "open" | "credited" | "refused"; resolution: string | null; ledger: string | null; events: readonly OutboxMessage["kind"][] }>;
+
+/**
+ * The decision on a queue item that is no payment_reviews row, as a statement for the decision's batch: a second
+ * decision on the same item fails on the primary key and rolls its whole batch back (catch `isUniqueViolation`).
+ * `onlyIf` guards the row on the state the decision needs (the card still pending): nothing is written otherwise.
+ */
+export function reviewItemResolution(
+  db: Db,
+  row: { itemId: string; kind: "card" | "transfer"; outcome: "credited" | "refused"; amountKobo: number | null; operatorId: string; note: string; at: number },
+  onlyIf?: SQL,
+) {
+  const values = { itemId: row.itemId, kind: row.kind, outcome: row.outcome, amountKobo: row.amountKobo, operatorId: row.operatorId, note: row.note.slice(0, 2000), createdAt: row.at };
+  if (!onlyIf) return db.insert(reviewItemResolutions).values(values);
+  return db.insert(reviewItemResolutions).select(
+    db
+      .select({
+        itemId: sql<string>`${values.itemId}`.as("item_id"),
+        kind: sql<"card" | "transfer">`${values.kind}`.as("kind"),
+        outcome: sql<"credited" | "refused">`${values.outcome}`.as("outcome"),
+        amountKobo: sql<number | null>`${values.amountKobo}`.as("amount_kobo"),
+        operatorId: sql<string>`${values.operatorId}`.as("operator_id"),
+        note: sql<string>`${values.note}`.as("note"),
+        createdAt: sql<number>`${values.createdAt}`.as("created_at"),
+      })
+      .from(sql`(SELECT 1)`)
+      .where(onlyIf),
+  );
+}
 export type PaymentReviewReason = PaymentReview["reason"];
 
 /** Upper bound on one operator credit: far above a real deposit, far below integer trouble. */
@@ -177,14 +228,10 @@ export async function resolvePaymentReview(
   const markReview = db.update(paymentReviews).set({ status: outcome, updatedAt: now }).where(and(eq(paymentReviews.id, row.id), eq(paymentReviews.status, "open")));
   // An invoice held whole (another currency, no amount) takes the decision's outcome; a repeat deposit or an excess
   // leaves its already-settled invoice as it is.
-  const settleHeldPayment = db
-    .update(payments)
-    .set(
-      decision.action === "credit"
-        ? { status: "credited", creditedKobo: decision.amountKobo, creditedAt: now, updatedAt: now }
-        : { status: "refused", updatedAt: now },
-    )
-    .where(and(eq(payments.id, row.paymentId), eq(payments.status, "review")));
+  const settleHeldPayment =
+    decision.action === "credit"
+      ? paymentTransition(db, "reviewCredit", row.paymentId, now, { creditedKobo: decision.amountKobo, creditedAt: now })
+      : paymentTransition(db, "reviewRefuse", row.paymentId, now);
   try {
     if (decision.action === "credit") {
       const credit = ledgerInsert(db, {

@@ -1,10 +1,11 @@
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, lt } from "drizzle-orm";
 import { payments } from "../../db/tables";
 import { configFor, type Env } from "../../config";
 import { log } from "../../lib/log";
 import { paymentDeps, type PaymentDeps } from "../kernel";
 import { confirmCardPayment } from "./card-payments";
 import { settleInvoice } from "./crypto-payments";
+import { paymentTransition } from "./payment-transitions";
 
 /**
  * A card payment still pending this long after checkout has been asked about by the sweep (Squad's only webhook is
@@ -56,7 +57,7 @@ export async function sweepPayments(deps: PaymentDeps): Promise<{ invoices: numb
     try {
       const outcome = await confirmCardPayment(deps, row.id);
       if (outcome === "pending" && row.createdAt < now - CARD_GIVE_UP_MS) {
-        await db.run(sql`UPDATE payments SET status = 'abandoned', updated_at = ${now} WHERE id = ${row.id} AND status = 'pending'`);
+        await paymentTransition(db, "abandon", row.id, now);
       }
       cards += 1;
     } catch (err) {

@@ -1,5 +1,4 @@
 import { and, eq } from "drizzle-orm";
-import { type PaymentStatus } from "../../../schema/constants";
 import type { Db } from "../../db/client";
 import { payments } from "../../db/tables";
 import { configFor } from "../../config";
@@ -43,25 +42,6 @@ export async function checkNairaDepositAmount(db: Db, amountNaira: number): Prom
   }
 }
 
-/** Statuses after which nothing more is expected (a late 'finished' still credits: the provider has the money). */
-export const FINAL = new Set<PaymentStatus>(["credited", "failed", "expired", "refunded", "abandoned", "amount_mismatch", "review", "refused"]);
-const STATUS_RANK: Partial<Record<PaymentStatus, number>> = {
-  pending: 0,
-  waiting: 0,
-  confirming: 1,
-  confirmed: 2,
-  sending: 3,
-  partially_paid: 4,
-  failed: 5,
-  expired: 5,
-  refunded: 5,
-  abandoned: 5,
-  amount_mismatch: 5,
-  review: 6,
-  refused: 6,
-  credited: 6,
-};
-
 /**
  * Our payment references: prefix, time, randomness, letters and digits only. Squad documents transaction_ref as
  * alphanumeric (https://docs.squadco.com/Payments/Initiate-payment), so no dashes. References stored before this
@@ -86,19 +66,4 @@ export async function findPayment(
   if (where.ownerId !== undefined) conditions.push(eq(payments.userId, where.ownerId));
   const [row] = await db.select().from(payments).where(and(...conditions)).limit(1);
   return row ?? null;
-}
-
-/**
- * Moves a payment's status forward only (an out-of-order 'confirming' after 'partially_paid' changes nothing) and
- * never off 'credited'. Conditional on the status we read, so two writers cannot both "win". Returns whether it moved.
- */
-export async function moveStatus(deps: PaymentDeps, payment: Payment, status: PaymentStatus): Promise<boolean> {
-  const db = deps.db;
-  if (payment.status === status || payment.status === "credited") return false;
-  if ((STATUS_RANK[status] ?? 0) < (STATUS_RANK[payment.status] ?? 0)) return false;
-  const result = await db
-    .update(payments)
-    .set({ status, updatedAt: deps.clock.now() })
-    .where(and(eq(payments.id, payment.id), eq(payments.status, payment.status)));
-  return (result.meta?.changes ?? 0) > 0;
 }

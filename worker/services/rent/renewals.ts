@@ -17,6 +17,7 @@ import { startWatcher } from "./rental-inbox";
 import { RENTAL_REMINDER_BEFORE_MS } from "./rental-reminder";
 import { upstreamFor } from "./rental-upstream";
 import { findRental, ownedRental, type RentalRow } from "./rental-views";
+import { rentalTransition } from "./rental-transitions";
 
 /**
  * Rentals that renew (issue 32), where the upstream documents extension (RentalProvider.extension, decision 019).
@@ -90,7 +91,7 @@ export async function setAutoRenew(deps: RentalDeps, user: { id: string; totalDe
   const row = await ownedRental(deps.db, user.id, id);
   const now = deps.clock.now();
   if (!request.enabled) {
-    await deps.db.update(rentals).set({ autoRenewPriceKobo: null, autoRenewUnit: null, autoRenewPeriod: null, autoRenewPaused: null, updatedAt: now }).where(eq(rentals.id, id));
+    await rentalTransition(deps.db, "autoRenewOff", id, { autoRenewPriceKobo: null, autoRenewUnit: null, autoRenewPeriod: null, autoRenewPaused: null, updatedAt: now });
     return (await findRental(deps.db, id))!;
   }
   if (row.status !== "active" || row.expiresAt === null || row.expiresAt - RENEW_BEFORE_END_MS <= now) {
@@ -114,10 +115,7 @@ export async function setAutoRenew(deps: RentalDeps, user: { id: string; totalDe
   if (request.price === undefined || nairaToKobo(request.price) !== kobo) {
     throw new AppError("PRICE_CHANGED", `Each renewal costs ${naira(kobo)} now. Please confirm that price to turn on auto-renew.`, { price: koboToNaira(kobo) });
   }
-  await deps.db
-    .update(rentals)
-    .set({ autoRenewPriceKobo: kobo, autoRenewUnit: choice.unit, autoRenewPeriod: choice.period, autoRenewPaused: null, updatedAt: now })
-    .where(and(eq(rentals.id, id), eq(rentals.status, "active")));
+  await rentalTransition(deps.db, "autoRenewOn", id, { autoRenewPriceKobo: kobo, autoRenewUnit: choice.unit, autoRenewPeriod: choice.period, autoRenewPaused: null, updatedAt: now });
   await startWatcher(deps.env, id); // the watcher's next alarm now includes the reminders and the renewal
   return (await findRental(deps.db, id))!;
 }
@@ -148,11 +146,7 @@ export async function renewalTick(deps: RentalDeps, rentalId: string): Promise<v
 export async function remindRenewal(deps: RentalDeps, row: RentalRow, which: "day" | "hour", now: number): Promise<boolean> {
   if (!on(row)) return false;
   const column = which === "day" ? rentals.remindedDayAt : rentals.remindedAt;
-  const claimed = await deps.db
-    .update(rentals)
-    .set(which === "day" ? { remindedDayAt: now } : { remindedAt: now })
-    .where(and(eq(rentals.id, row.id), eq(rentals.status, "active"), isNull(column), eq(rentals.expiresAt, row.expiresAt!)))
-    .returning({ id: rentals.id });
+  const claimed = await rentalTransition(deps.db, "remind", row.id, which === "day" ? { remindedDayAt: now } : { remindedAt: now }, isNull(column), eq(rentals.expiresAt, row.expiresAt!)).returning({ id: rentals.id });
   if (claimed.length === 0) return false;
 
   const [user] = await deps.db.select({ email: users.email, username: users.username, balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, row.userId)).limit(1);
@@ -210,20 +204,16 @@ async function renew(deps: RentalDeps, row: RentalRow): Promise<void> {
   let claimed: { id: string }[];
   try {
     [claimed] = await deps.db.batch([
-      deps.db
-        .update(rentals)
-        .set({ renewedExpiry: expiry, updatedAt: deps.clock.now() })
-        .where(
-          and(
-            eq(rentals.id, row.id),
-            eq(rentals.status, "active"),
-            eq(rentals.expiresAt, expiry),
-            eq(rentals.autoRenewPriceKobo, agreed),
-            isNull(rentals.autoRenewPaused),
-            or(isNull(rentals.renewedExpiry), ne(rentals.renewedExpiry, expiry)),
-          ),
-        )
-        .returning({ id: rentals.id }),
+      rentalTransition(
+        deps.db,
+        "claimRenewal",
+        row.id,
+        { renewedExpiry: expiry, updatedAt: deps.clock.now() },
+        eq(rentals.expiresAt, expiry),
+        eq(rentals.autoRenewPriceKobo, agreed),
+        isNull(rentals.autoRenewPaused),
+        or(isNull(rentals.renewedExpiry), ne(rentals.renewedExpiry, expiry)),
+      ).returning({ id: rentals.id }),
       guardedLedgerInsert(
         deps.db,
         { userId: row.userId, key, amountKobo: -kobo, kind: "rent", note: `Rental renewed: ${row.countryName} number, ${formatRentDuration(unit, period)} more`, ref: row.id },
@@ -248,11 +238,13 @@ async function renew(deps: RentalDeps, row: RentalRow): Promise<void> {
     return pause(deps, row, "provider");
   }
   const now = deps.clock.now();
-  const moved = await deps.db
-    .update(rentals)
-    .set({ expiresAt: expiry + RENT_UNIT_MS[unit] * period, periodStartedAt: now, remindedAt: null, remindedDayAt: null, updatedAt: now })
-    .where(and(eq(rentals.id, row.id), eq(rentals.status, "active"), eq(rentals.expiresAt, expiry)))
-    .returning({ id: rentals.id });
+  const moved = await rentalTransition(
+    deps.db,
+    "renewed",
+    row.id,
+    { expiresAt: expiry + RENT_UNIT_MS[unit] * period, periodStartedAt: now, remindedAt: null, remindedDayAt: null, updatedAt: now },
+    eq(rentals.expiresAt, expiry),
+  ).returning({ id: rentals.id });
   if (moved.length === 0) {
     // Ended (by the customer) while the upstream renewed it: the renewal's money goes back.
     await postEntryWithEvent(deps, { userId: row.userId, key: `rent_renew_refund:${row.id}:${expiry}`, amountKobo: kobo, kind: "rent_refund", note: `Refund: ${row.countryName} number renewal (the rental ended first)`, ref: row.id });
@@ -276,11 +268,7 @@ function endOf(row: RentalRow): string {
 
 /** Auto-renew stops for this rental and the customer is told why (once: only the call that set the pause tells). */
 async function pause(deps: RentalDeps, row: RentalRow, why: RenewalPause, newPriceKobo?: number): Promise<void> {
-  const paused = await deps.db
-    .update(rentals)
-    .set({ autoRenewPaused: why, updatedAt: deps.clock.now() })
-    .where(and(eq(rentals.id, row.id), isNull(rentals.autoRenewPaused)))
-    .returning({ id: rentals.id });
+  const paused = await rentalTransition(deps.db, "pauseRenewal", row.id, { autoRenewPaused: why, updatedAt: deps.clock.now() }, isNull(rentals.autoRenewPaused)).returning({ id: rentals.id });
   if (paused.length === 0) return;
   const sentence = PAUSE_SENTENCES[why](row, naira(row.autoRenewPriceKobo ?? 0), newPriceKobo === undefined ? null : naira(newPriceKobo));
   await deps.notify(row.userId, { kind: "toast", type: "warning", message: sentence });

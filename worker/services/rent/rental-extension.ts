@@ -10,6 +10,7 @@ import { asInsufficientBalance, deliverEvents, enforceCostLimit, getSetting, gua
 import { startWatcher } from "./rental-inbox";
 import { customerErrorFor, upstreamFor } from "./rental-upstream";
 import { findRental, ownedRental, type RentalRow } from "./rental-views";
+import { rentalTransition } from "./rental-transitions";
 
 /**
  * Extending a rental before it ends (issue 17, decision 019), offered only where the upstream documents it
@@ -106,11 +107,7 @@ export async function extendRental(
     // The unique key keeps extension n charged once; the balance CHECK refuses an overdraft and rolls the batch back.
     const now = deps.clock.now();
     const [moved] = await deps.db.batch([
-      deps.db
-        .update(rentals)
-        .set({ extendedCount: n, updatedAt: now })
-        .where(and(eq(rentals.id, id), eq(rentals.status, "active"), eq(rentals.extendedCount, n - 1)))
-        .returning({ id: rentals.id }),
+      rentalTransition(deps.db, "claimExtension", id, { extendedCount: n, updatedAt: now }, eq(rentals.extendedCount, n - 1)).returning({ id: rentals.id }),
       // Charged only when the UPDATE above moved extended_count to n for an active rental. A racing click (same n)
       // changes no row above and finds the key taken here: it is charged nothing and refused below.
       guardedLedgerInsert(
@@ -144,11 +141,13 @@ export async function extendRental(
 
   const extendedAt = deps.clock.now();
   const [moved] = await deps.db.batch([
-    deps.db
-      .update(rentals)
-      .set({ expiresAt: sql`${rentals.expiresAt} + ${RENT_UNIT_MS[request.unit] * request.period}`, remindedAt: null, remindedDayAt: null, periodStartedAt: extendedAt, updatedAt: extendedAt })
-      .where(and(eq(rentals.id, id), eq(rentals.status, "active")))
-      .returning({ id: rentals.id }),
+    rentalTransition(deps.db, "extended", id, {
+      expiresAt: sql`${rentals.expiresAt} + ${RENT_UNIT_MS[request.unit] * request.period}`,
+      remindedAt: null,
+      remindedDayAt: null,
+      periodStartedAt: extendedAt,
+      updatedAt: extendedAt,
+    }).returning({ id: rentals.id }),
     // The customer's balance.changed for the charge, written once the extension stands (services/kernel/outbox.ts).
     outboxInsert(
       deps.db,

@@ -1,6 +1,6 @@
 import { and, eq, exists, sql } from "drizzle-orm";
 import type { RentalDetailResponse } from "../../../schema/rentals";
-import { rentalMessages, rentals } from "../../db/tables";
+import { rentalMessages } from "../../db/tables";
 import type { Env } from "../../config";
 import { log } from "../../lib/log";
 import { deliverEvents, outboxInsert } from "../kernel";
@@ -8,6 +8,7 @@ import { reminderDueAt } from "./rental-reminder";
 import type { RentalDeps } from "../kernel";
 import { upstreamFor } from "./rental-upstream";
 import { findRental, ownedRental, rentalMessagesOf, rentalView } from "./rental-views";
+import { rentalTransition } from "./rental-transitions";
 
 /**
  * A rental's inbox: reading its SMS from the upstream (each stored and announced once), when the watcher looks next,
@@ -60,15 +61,12 @@ export async function syncRentalMessages(deps: RentalDeps, rentalId: string): Pr
       exists(db.select({ one: sql`1` }).from(rentalMessages).where(and(eq(rentalMessages.rentalId, rentalId), eq(rentalMessages.fingerprint, m.fingerprint)))),
     ),
   );
-  const count = db
-    .update(rentals)
-    .set({
-      // Counted, not incremented: correct however many polls overlap.
-      smsCount: sql`(SELECT COUNT(*) FROM ${rentalMessages} WHERE ${rentalMessages.rentalId} = ${rentalId})`,
-      lastCheckedAt: now,
-      updatedAt: fresh.length > 0 ? now : row.updatedAt,
-    })
-    .where(eq(rentals.id, rentalId));
+  const count = rentalTransition(db, "inboxRead", rentalId, {
+    // Counted, not incremented: correct however many polls overlap.
+    smsCount: sql`(SELECT COUNT(*) FROM ${rentalMessages} WHERE ${rentalMessages.rentalId} = ${rentalId})`,
+    lastCheckedAt: now,
+    updatedAt: fresh.length > 0 ? now : row.updatedAt,
+  });
   // The count last, so it sees this batch's rows.
   const results = await db.batch([...writes, ...events, count] as unknown as Parameters<typeof db.batch>[0]);
   const inserted = results.slice(0, writes.length).reduce((n: number, r) => n + (r as unknown[]).length, 0);

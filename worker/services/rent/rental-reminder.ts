@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { eq, isNull } from "drizzle-orm";
 import { rentals, users } from "../../db/tables";
 import { webLink } from "../../lib/public-origin";
 import { configFor } from "../../config";
@@ -7,6 +7,7 @@ import { emailSenderFor } from "../../providers/email/select";
 import { rentalEndingEmail } from "../accounts";
 import type { RentalDeps } from "../kernel";
 import type { RentalRow } from "./rental-views";
+import { rentalTransition } from "./rental-transitions";
 
 /**
  * The "your rental ends in about an hour" reminder (issue 17): a realtime toast on the customer's open screens and an
@@ -39,11 +40,7 @@ export function reminderDueAt(
 export async function remindIfDue(deps: RentalDeps, row: RentalRow, now = deps.clock.now()): Promise<boolean> {
   const due = reminderDueAt(row);
   if (due === null || now < due || row.expiresAt === null || now >= row.expiresAt) return false;
-  const claimed = await deps.db
-    .update(rentals)
-    .set({ remindedAt: now })
-    .where(and(eq(rentals.id, row.id), eq(rentals.status, "active"), isNull(rentals.remindedAt), eq(rentals.expiresAt, row.expiresAt)))
-    .returning({ id: rentals.id });
+  const claimed = await rentalTransition(deps.db, "remind", row.id, { remindedAt: now }, isNull(rentals.remindedAt), eq(rentals.expiresAt, row.expiresAt)).returning({ id: rentals.id });
   if (claimed.length === 0) return false;
 
   const minutes = Math.max(1, Math.round((row.expiresAt - now) / 60_000));

@@ -14,6 +14,7 @@ import { remindIfDue } from "./rental-reminder";
 import { renewalAlarmAt, renewalTick } from "./renewals";
 import { customerErrorFor, upstreamFor } from "./rental-upstream";
 import { findRental, ownedRental, type RentalRow } from "./rental-views";
+import { rentalTransition } from "./rental-transitions";
 
 /**
  * Rent Number: quotes, renting, the inbox, end, cancel and expiry. Money rules:
@@ -169,16 +170,12 @@ export async function rentNumber(
   }
 
   const startedAt = deps.clock.now();
-  await deps.db
-    .update(rentals)
-    .set({
-      status: "active",
-      upstreamId: rented.upstreamId,
-      number: rented.number,
-      expiresAt: startedAt + choice.period * RENT_UNIT_MS[choice.unit],
-      updatedAt: startedAt,
-    })
-    .where(and(eq(rentals.id, id), eq(rentals.status, "pending")));
+  await rentalTransition(deps.db, "rented", id, {
+    upstreamId: rented.upstreamId,
+    number: rented.number,
+    expiresAt: startedAt + choice.period * RENT_UNIT_MS[choice.unit],
+    updatedAt: startedAt,
+  });
   const row = await findRental(deps.db, id);
   if (!row) throw new Error(`rental ${id} vanished after renting`);
   await startWatcher(deps.env, id);
@@ -190,7 +187,7 @@ async function failAndRefund(deps: RentalDeps, id: string, reason: string): Prom
   const row = await findRental(deps.db, id);
   if (!row) return;
   await deps.db.batch([
-    deps.db.update(rentals).set({ status: "failed", updatedAt: deps.clock.now() }).where(and(eq(rentals.id, id), eq(rentals.status, "pending"))),
+    rentalTransition(deps.db, "fail", id, { updatedAt: deps.clock.now() }),
     ledgerInsert(deps.db, {
       userId: row.userId,
       key: `rent_refund:${id}`,
@@ -217,7 +214,7 @@ async function markEnded(deps: RentalDeps, row: RentalRow): Promise<boolean> {
   const db = deps.db;
   const now = deps.clock.now();
   const [moved] = await db.batch([
-    db.update(rentals).set({ status: "ended", updatedAt: now }).where(and(eq(rentals.id, row.id), eq(rentals.status, "active"))),
+    rentalTransition(db, "end", row.id, { updatedAt: now }),
     // Its rental.ended, written with the move or not at all (services/kernel/outbox.ts).
     outboxInsert(
       db,
@@ -293,7 +290,7 @@ export async function cancelRental(deps: RentalDeps, userId: string, id: string)
       exists(deps.db.select({ one: sql`1` }).from(rentals).where(and(eq(rentals.id, id), eq(rentals.status, "active")))),
       notExists(deps.db.select({ one: sql`1` }).from(rentalMessages).where(eq(rentalMessages.rentalId, id))),
     ),
-    deps.db.update(rentals).set({ status: "cancelled", updatedAt: now }).where(and(eq(rentals.id, id), eq(rentals.status, "active"))),
+    rentalTransition(deps.db, "cancel", id, { updatedAt: now }),
     // Its rental.ended in the same batch (services/kernel/outbox.ts): refunded when the refund's row was written, else
     // not; one of the two, once (same dedupe key). A refunded rental.ended is the balance change too: the screens
     // refresh the wallet on it, and the webhooks get a balance.changed with it, as for a refunded sms.ended.

@@ -5,7 +5,7 @@ import { type SmsChainStatus, type SmsProviderName } from "../../../schema/const
 import type { Db } from "../../db/client";
 import { smsChains, smsOrders, users } from "../../db/tables";
 import type { Env } from "../../config";
-import type { SmsDeps } from "../kernel";
+import type { OutboxMessage, SmsDeps } from "../kernel";
 import { compareRoutes } from "./sms-choice";
 
 /**
@@ -25,6 +25,37 @@ import { compareRoutes } from "./sms-choice";
  */
 
 export type SmsChain = typeof smsChains.$inferSelect;
+
+/**
+ * The chain as a money entity (docs/decisions/049): every way its row moves after the first order's purchase batch
+ * inserts it, with the ledger row and the events the move's batch writes. This module is the only writer of
+ * sms_chains (scripts/money-writers.ts refuses `update(smsChains)` and raw `UPDATE sms_chains` elsewhere); the chain
+ * moves no money itself: each route's debit and refund are its own order's (sms-transitions.ts).
+ */
+export const SMS_CHAIN_TRANSITIONS = {
+  /**
+   * The route that ended refunded without a code hands over to the next one: in one batch with the next order's row
+   * and its buy:<next> debit (sms-orders.ts placeNextRoute), and the ended route's sms.ended naming the next order.
+   */
+  moveOn: { from: ["active"], to: "active", ledger: "buy:<next order> (the next route's own debit)", events: ["sms.ended"] },
+  /** A code came, or no route is left (cap, price, wallet, routes): the last route's sms.ended is told after it. */
+  end: { from: ["active"], to: "ended", ledger: null, events: [] },
+  /** The customer cancelled a route: the chain stops before its live order is cancelled (that order tells its end). */
+  cancel: { from: ["active"], to: "cancelled", ledger: null, events: [] },
+} as const satisfies Record<string, { from: readonly SmsChainStatus[]; to: SmsChainStatus; ledger: string | null; events: readonly OutboxMessage["kind"][] }>;
+
+/**
+ * `moveOn`'s statement: the chain points at the next order, only while it is active and still on `fromOrderId` (the
+ * same guard as the next order's insert in the batch, so a cancel or a second tick stops all three).
+ */
+export function chainMoveOn(db: Db, chainId: string, fromOrderId: string, nextOrderId: string, at: number) {
+  return db.update(smsChains).set({ currentOrderId: nextOrderId, updatedAt: at }).where(chainStillOn(chainId, fromOrderId));
+}
+
+/** The chain is active and its live route is `orderId`. */
+export function chainStillOn(chainId: string, orderId: string) {
+  return and(eq(smsChains.id, chainId), eq(smsChains.status, "active"), eq(smsChains.currentOrderId, orderId));
+}
 type ChainOrder = Pick<typeof smsOrders.$inferSelect, "id" | "userId" | "provider" | "countryId" | "serviceId" | "chainId" | "chainStep">;
 
 export interface NextRoute {
@@ -90,7 +121,7 @@ export async function nextRoutes(env: Env, db: Db, chain: SmsChain, from: ChainO
     .map((r) => ({ provider: r.provider, country: r.country_id, service: r.service_id, price: r.price }));
 }
 
-/** Ends an active chain (a code came, no route is left, the customer cancelled). Returns whether this call ended it. */
+/** `end` or `cancel`: ends an active chain (a code came, no route is left, the customer cancelled). Returns whether this call ended it. */
 export async function endChain(deps: Pick<SmsDeps, "db" | "clock">, chainId: string, status: Exclude<SmsChainStatus, "active">, reason: string): Promise<boolean> {
   const [ended] = await deps.db
     .update(smsChains)

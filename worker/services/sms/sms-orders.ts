@@ -8,12 +8,12 @@ import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import type { SignedInUser } from "../accounts";
 import { SmsProviderError, type SmsActivation, type UpstreamMoney } from "../../providers/sms/types";
-import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, costLimitInBatch, enforceCostLimit, envForUser, getSetting, guardedLedgerInsert, insufficientBalanceFor, pricingContext, recordEvent, type SmsDeps, smsPriceKobo } from "../kernel";
+import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, costLimitInBatch, enforceCostLimit, envForUser, getSetting, guardedLedgerInsert, insufficientBalanceFor, outboxInsert, type OutboxMessage, pricingContext, recordEvent, type SmsDeps, smsPriceKobo } from "../kernel";
 import { smsFault } from "../../providers/sms/types";
 import { FAILOVER_FAULTS, purchaseCandidates, type RoutingNotes, type UpstreamChoice } from "./routing";
 import { PRIMARY_UPSTREAM } from "../../providers/sms/upstreams";
 import { clearSmsCatalogueCache, findSmsOffer, resolveServiceId } from "./sms-catalogue";
-import { chainOrders, endChain, newChainValues, nextRoutes, readChain, routeKey, type NextRoute } from "./sms-chain";
+import { chainMoveOn, chainOrders, chainStillOn, endChain, newChainValues, nextRoutes, readChain, routeKey, type NextRoute } from "./sms-chain";
 import { REFUNDED, findSmsOrder, orderCodes, ownSmsOrder, type SmsOrderRow } from "./sms-views";
 import { buyFaultCode, readOutcome, upstreamFor } from "./sms-upstream";
 import { closeActivation, markAnotherCodeRequested, markReserved, pollerFor, purchaseNote, recordCode, settle } from "./sms-transitions";
@@ -441,7 +441,13 @@ function notCancellable(order: SmsOrderRow): AppError {
  * wallet is short: then the chain ends). A route the upstream refuses at once ('failed', refunded) is passed over for
  * the one after it. Safe to run twice: the guarded batch in placeNextRoute lets one caller through.
  */
-export async function moveChainOn(deps: SmsDeps, from: SmsOrderRow): Promise<string | null> {
+/** The route that ended without a code, whose sms.ended (naming the next order) rides the move-on's batch. */
+export interface EndedRoute {
+  orderId: string;
+  message: (nextOrderId: string) => Extract<OutboxMessage, { kind: "sms.ended" }>;
+}
+
+export async function moveChainOn(deps: SmsDeps, from: SmsOrderRow, ended?: EndedRoute): Promise<string | null> {
   const db = deps.db;
   let current = from;
   for (;;) {
@@ -470,7 +476,7 @@ export async function moveChainOn(deps: SmsDeps, from: SmsOrderRow): Promise<str
       await endChain(deps, chain.id, "ended", "no other route within the cap");
       return null;
     }
-    const placed = await placeNextRoute(deps, chain.userId, current, route, usedUpstreams);
+    const placed = await placeNextRoute(deps, chain.userId, current, route, usedUpstreams, ended);
     if (placed.kind === "stop") return null;
     if (placed.kind === "placed") return placed.orderId;
     current = placed.order; // refused upstream and refunded: on to the route after it
@@ -479,7 +485,7 @@ export async function moveChainOn(deps: SmsDeps, from: SmsOrderRow): Promise<str
 
 type Placement = { kind: "placed"; orderId: string } | { kind: "failed"; order: SmsOrderRow } | { kind: "stop" };
 
-async function placeNextRoute(deps: SmsDeps, userId: string, from: SmsOrderRow, route: NextRoute, avoid: string[]): Promise<Placement> {
+async function placeNextRoute(deps: SmsDeps, userId: string, from: SmsOrderRow, route: NextRoute, avoid: string[], ended?: EndedRoute): Promise<Placement> {
   const db = deps.db;
   const chainId = from.chainId!;
   const step = from.chainStep! + 1;
@@ -502,7 +508,8 @@ async function placeNextRoute(deps: SmsDeps, userId: string, from: SmsOrderRow, 
     { id: crypto.randomUUID(), userId, provider: route.provider, countryId: route.country, countryName: found.countryName, offer: found.offer, priceKobo, now: deps.clock.now() },
     { id: chainId, step },
   );
-  const stillOnFrom = and(eq(smsChains.id, chainId), eq(smsChains.status, "active"), eq(smsChains.currentOrderId, from.id));
+  const stillOnFrom = chainStillOn(chainId, from.id);
+  const now = deps.clock.now();
   try {
     // One batch: the order row (only while the chain is active and still on `from`: a cancel stops it here), its
     // debit (only if that row was written), and the chain moving to it. (chain_id, chain_step) is unique, so a second
@@ -519,7 +526,19 @@ async function placeNextRoute(deps: SmsDeps, userId: string, from: SmsOrderRow, 
         { userId, key: `buy:${order.id}`, amountKobo: -priceKobo, kind: "buy", note: purchaseNote(order), ref: order.id },
         exists(db.select({ one: sql`1` }).from(smsOrders).where(eq(smsOrders.id, order.id))),
       ),
-      db.update(smsChains).set({ currentOrderId: order.id, updatedAt: deps.clock.now() }).where(stillOnFrom),
+      chainMoveOn(db, chainId, from.id, order.id, now),
+      // The ended route's sms.ended naming this order, written with the move-on or not at all (decision 049): a
+      // worker stopped right after this batch leaves it in the outbox, not lost. A route passed over because its
+      // upstream refused at once is skipped: the event is the first route's, named by the caller.
+      ...(ended
+        ? [
+            outboxInsert(
+              db,
+              { userId, dedupe: `sms.ended:${ended.orderId}`, message: ended.message(order.id), at: now },
+              exists(db.select({ one: sql`1` }).from(smsOrders).where(eq(smsOrders.id, order.id))),
+            ),
+          ]
+        : []),
     ]);
     if ((inserted.meta.changes ?? 0) === 0) return { kind: "stop" }; // cancelled, or another tick moved on first
   } catch (err) {

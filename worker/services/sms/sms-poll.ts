@@ -244,7 +244,8 @@ function endedMessage(orderId: string, outcome: "timeout" | "error", next: strin
  * moved on to (the dialog follows it) when it did.
  */
 async function endedWithoutCode(deps: SmsDeps, order: SmsOrderRow, outcome: "timeout" | "error"): Promise<void> {
-  const next = await moveChainOn(deps, { ...order, status: outcome });
+  // Placed: the move-on's batch wrote this event naming the next order, and the line below is a no-op (its dedupe key).
+  const next = await moveChainOn(deps, { ...order, status: outcome }, { orderId: order.id, message: (nextId) => endedMessage(order.id, outcome, nextId) });
   await recordEvent(deps, { userId: order.userId, dedupe: `sms.ended:${order.id}`, message: endedMessage(order.id, outcome, next), at: deps.clock.now() });
 }
 
