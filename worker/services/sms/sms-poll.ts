@@ -11,6 +11,7 @@ import { findSmsOrder, orderCodes, ownSmsOrder, type SmsOrderRow } from "./sms-v
 import { readOutcome, upstreamFor } from "./sms-upstream";
 import { ANOTHER_CODE_WINDOW_MS, countPoll, giveUpAnotherCode, recordAnotherCode, recordCode, settle } from "./sms-transitions";
 import { moveChainOn } from "./sms-orders";
+import { pollPlan } from "./poll-plan";
 
 /**
  * A Receive-SMS order's waiting, driven from outside the customer's request: the poller's tick (one per alarm of
@@ -53,6 +54,21 @@ export async function pollSmsOrderTick(deps: SmsDeps, orderId: string): Promise<
     return ended === "deferred" ? later() : done;
   }
 
+  // Decision 051: which ticks ask the upstream (every one, or a fallback schedule where the upstream pushes codes).
+  const plan = pollPlan(deps.env, before, maxAttempts);
+  const tick = before.attempts + 1;
+  if (!plan.polls(tick)) {
+    if (tick >= maxAttempts) {
+      // The push fallback's last tick: release without a poll first; a code that came is read and delivered instead.
+      const ended = await endWithoutCode(deps, before, "timeout", `no code within the polling window (${maxAttempts} ticks, codes pushed)`);
+      return ended === "deferred" ? later() : done;
+    }
+    // Woken on a tick the plan skips (the plan changed under a waiting order): on to the plan's next tick.
+    const upcoming = plan.next(tick);
+    await countPoll(deps, before, upcoming - 1);
+    return wakeAt(deps.clock.now() + (upcoming - tick) * delayMs);
+  }
+
   const provider = upstreamFor(deps, before);
   let result;
   try {
@@ -78,7 +94,10 @@ export async function pollSmsOrderTick(deps: SmsDeps, orderId: string): Promise<
     const ended = await endWithoutCode(deps, order, "error", "cancelled upstream");
     return ended === "deferred" ? later() : done;
   }
-  const attempts = await countPoll(deps, order);
+  const upcoming = plan.next(tick);
+  // "Every tick": the count moves by one. The push fallback skips to the tick before its next wake-up, so the row
+  // always says how many ticks of the window have passed.
+  const attempts = await countPoll(deps, order, plan.kind === "every tick" ? tick : upcoming - 1);
   if (attempts >= maxAttempts) {
     const latest = await findSmsOrder(db, orderId);
     if (latest?.status === "waiting" && (await endWithoutCode(deps, latest, "timeout", `no code in ${maxAttempts} polls`)) === "deferred") {
@@ -86,7 +105,7 @@ export async function pollSmsOrderTick(deps: SmsDeps, orderId: string): Promise<
     }
     return done;
   }
-  return later();
+  return wakeAt(deps.clock.now() + Math.max(1, upcoming - tick) * delayMs);
 }
 
 /**
