@@ -83,21 +83,30 @@ export async function pollSmsOrderTick(deps: SmsDeps, orderId: string): Promise<
     result = null; // a blip: counts as an empty poll, the next tick tries again
   }
 
-  const order = await findSmsOrder(db, orderId);
-  if (!order || order.status !== "waiting") return done;
+  // No re-read of the order after the upstream's answer (one D1 statement per tick, decision 051): each transition
+  // below is a compare-and-set on 'waiting', so one that lost a race (a cancel, a push, the sweep) writes nothing.
   if (result?.state === "code") {
     // The next tick completes the number upstream once the another-code window has passed.
-    if ((await recordCode(deps, order, result.code, provider, result.text)) && provider.requestAnotherCode) return wakeAt(deps.clock.now() + ANOTHER_CODE_WINDOW_MS);
+    if ((await recordCode(deps, before, result.code, provider, result.text)) && provider.requestAnotherCode) return wakeAt(deps.clock.now() + ANOTHER_CODE_WINDOW_MS);
     return done;
   }
   if (result?.state === "cancelled") {
+    const order = await findSmsOrder(db, orderId);
+    if (!order || order.status !== "waiting") return done;
     const ended = await endWithoutCode(deps, order, "error", "cancelled upstream");
     return ended === "deferred" ? later() : done;
   }
   const upcoming = plan.next(tick);
   // "Every tick": the count moves by one. The push fallback skips to the tick before its next wake-up, so the row
   // always says how many ticks of the window have passed.
-  const attempts = await countPoll(deps, order, plan.kind === "every tick" ? tick : upcoming - 1);
+  const to = plan.kind === "every tick" ? tick : upcoming - 1;
+  let attempts = await countPoll(deps, before, to);
+  if (attempts === null) {
+    // The count did not move: the order left 'waiting', or another run of this tick counted first.
+    const latest = await findSmsOrder(db, orderId);
+    if (!latest || latest.status !== "waiting") return done;
+    attempts = Math.max(latest.attempts, to);
+  }
   if (attempts >= maxAttempts) {
     const latest = await findSmsOrder(db, orderId);
     if (latest?.status === "waiting" && (await endWithoutCode(deps, latest, "timeout", `no code in ${maxAttempts} polls`)) === "deferred") {

@@ -113,15 +113,16 @@ export async function markReserved(
 
 /**
  * One more empty poll of a waiting order (compare-and-set on the count), or `to`: the tick count a poll plan that
- * skips ticks moves on to (services/sms/poll-plan.ts). Returns the count now stored.
+ * skips ticks moves on to (services/sms/poll-plan.ts). Returns the count now stored, or null when nothing was written
+ * (the order is no longer waiting, or its count moved since `order` was read).
  */
-export async function countPoll(deps: SmsDeps, order: SmsOrderRow, to = order.attempts + 1): Promise<number> {
+export async function countPoll(deps: SmsDeps, order: SmsOrderRow, to = order.attempts + 1): Promise<number | null> {
   const [counted] = await deps.db
     .update(smsOrders)
     .set({ attempts: to, updatedAt: deps.clock.now() })
     .where(and(eq(smsOrders.id, order.id), eq(smsOrders.status, "waiting"), eq(smsOrders.attempts, order.attempts)))
     .returning({ attempts: smsOrders.attempts });
-  return counted?.attempts ?? to;
+  return counted?.attempts ?? null;
 }
 
 /** The customer asked the upstream for another code on a used order: the poller now waits for it. */
