@@ -12,6 +12,7 @@ import { readOutcome, upstreamFor } from "./sms-upstream";
 import { ANOTHER_CODE_WINDOW_MS, countPoll, giveUpAnotherCode, recordAnotherCode, recordCode, settle } from "./sms-transitions";
 import { moveChainOn } from "./sms-orders";
 import { pollPlan } from "./poll-plan";
+import { batchAlignedWake, batchPoll, readsInBatch } from "./batch-status";
 
 /**
  * A Receive-SMS order's waiting, driven from outside the customer's request: the poller's tick (one per alarm of
@@ -70,9 +71,12 @@ export async function pollSmsOrderTick(deps: SmsDeps, orderId: string): Promise<
   }
 
   const provider = upstreamFor(deps, before);
+  // Decision 051: where the upstream answers every active activation of an account in one call, the account's batch
+  // reader asks it once per tick for all its orders; an order it does not list asks getStatus itself.
+  const batched = plan.kind === "every tick" && readsInBatch(provider);
   let result;
   try {
-    result = await provider.poll(before.upstreamId);
+    result = (batched ? await batchPoll(deps, { ...before, provider: provider.name, upstreamId: before.upstreamId }, delayMs / 2).catch(() => null) : null) ?? (await provider.poll(before.upstreamId));
   } catch (err) {
     if (!(err instanceof SmsProviderError)) throw err;
     log("warn", "sms poll failed", { orderId, kind: err.kind, detail: err.detail });
@@ -114,7 +118,9 @@ export async function pollSmsOrderTick(deps: SmsDeps, orderId: string): Promise<
     }
     return done;
   }
-  return wakeAt(deps.clock.now() + Math.max(1, upcoming - tick) * delayMs);
+  const ticks = Math.max(1, upcoming - tick);
+  // A batch-read order wakes on the interval's boundaries, with every order of its account: one call serves them all.
+  return wakeAt(batched ? batchAlignedWake(deps.clock.now(), delayMs, ticks) : deps.clock.now() + ticks * delayMs);
 }
 
 /**
