@@ -74,6 +74,7 @@ interface ServerMetrics {
   alarmsSet: number;
   alarmsRun: number;
   upstreamCalls: Record<string, number>;
+  upstreamCallsByActivation: Record<string, number>;
   slots: Record<string, { limit: number | null; documented: number | null; inUse: number }>;
 }
 
@@ -101,6 +102,13 @@ export interface RateReport {
   slotLimits: Record<string, { limit: number | null; documented: number | null }>;
   steps: StepReport[];
   life: { orders: number; settled: number; doRequestsPerOrder: number; alarmsSetPerOrder: number; alarmsRunPerOrder: number; upstreamCallsPerOrder: Record<string, number> };
+  /**
+   * Upstream calls per delivered order (a code reached the customer), per upstream: every call that named the order's
+   * activation (its purchase, status reads, the push's confirming read, completion), a batch call's share (1/N of the
+   * N it answered), plus the completion still due for a number inside its "another code" window. DaisySMS is also split
+   * by whether its code was pushed (the webhook) or found by the fallback poll.
+   */
+  callsPerDeliveredOrder: Record<string, { delivered: number; median: number; mean: number; p95: number; completionsDue: number }>;
   ceiling: {
     fromWallMs: number | null;
     fromDuration: number | null;
@@ -167,7 +175,7 @@ function d1Of(res: Response): D1Figures | null {
 }
 
 function addMetrics(into: ServerMetrics | null, m: ServerMetrics): ServerMetrics {
-  if (!into) return structuredClone(m);
+  if (!into) return { ...structuredClone(m), upstreamCallsByActivation: { ...(m.upstreamCallsByActivation ?? {}) } };
   const addTally = (a: Tally, b: Tally) => {
     for (const k of Object.keys(a) as (keyof Tally)[]) a[k] += b[k];
   };
@@ -175,6 +183,7 @@ function addMetrics(into: ServerMetrics | null, m: ServerMetrics): ServerMetrics
   addTally(into.d1.objects, m.d1.objects);
   for (const [k, v] of Object.entries(m.doRequests)) into.doRequests[k] = (into.doRequests[k] ?? 0) + v;
   for (const [k, v] of Object.entries(m.upstreamCalls)) into.upstreamCalls[k] = (into.upstreamCalls[k] ?? 0) + v;
+  for (const [k, v] of Object.entries(m.upstreamCallsByActivation ?? {})) into.upstreamCallsByActivation[k] = (into.upstreamCallsByActivation[k] ?? 0) + v;
   into.alarmsSet += m.alarmsSet;
   into.alarmsRun += m.alarmsRun;
   into.slots = m.slots;
@@ -225,11 +234,11 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
     if (res.status < 200 || res.status >= 300) throw new Error(`${what} failed: ${res.status} ${JSON.stringify(res.data).slice(0, 300)}`);
     return res.data ?? {};
   };
-  const metrics = async (reset: boolean): Promise<ServerMetrics> => {
-    const m = (await must("reading /sandbox/metrics", "/sandbox/metrics")) as unknown as ServerMetrics;
-    if (reset) await must("resetting /sandbox/metrics", "/sandbox/metrics/reset", { json: {} });
-    return m;
-  };
+  // Read and reset in one request: a count made between a read and a separate reset would be lost.
+  const metrics = async (reset: boolean): Promise<ServerMetrics> =>
+    (reset
+      ? await must("reading and resetting /sandbox/metrics", "/sandbox/metrics/reset", { json: {} })
+      : await must("reading /sandbox/metrics", "/sandbox/metrics")) as unknown as ServerMetrics;
 
   // --- set-up: upstream money and slot limits, polling, customers ---------------------------------------------------
   await must("funding the simulated DaisySMS account", "/sandbox/upstreams/balance", { json: { account: "swift", amount: 1_000_000 } });
@@ -290,7 +299,7 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
   if (!first.enabled) throw new Error("the server does not count (start it with D1_METRICS=true: bench/rate.ts does)");
 
   // --- the steps --------------------------------------------------------------------------------------------------
-  const orders: { id: string; provider: string; step: number }[] = [];
+  const orders: { id: string; provider: string; step: number; pushed: boolean }[] = [];
   const pending: Promise<unknown>[] = [];
   const stepMetrics: ServerMetrics[] = [];
   const slotSamples: { step: number; inUse: Record<string, number> }[] = [];
@@ -303,7 +312,7 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
     const id = (res.data?.phone as { request_id?: string } | undefined)?.request_id;
     if (res.status !== 200 || !id) return;
     const at = step;
-    orders.push({ id, provider: entry.provider, step: at });
+    orders.push({ id, provider: entry.provider, step: at, pushed: entry.push === true });
     if (entry.cancelAfterMs !== undefined) {
       await sleep(entry.cancelAfterMs);
       await call("cancel", "/api/sms/cancel", { token, json: { request_id: id } });
@@ -364,6 +373,8 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
     if (open === 0) break;
     await sleep(1000);
   }
+  // A settled order's last upstream call (an sms-man close after its code) may follow its row by a moment.
+  await sleep(Math.min(2000, opts.drainSeconds * 100));
   const drained = await metrics(true);
 
   // --- invariants over every row -----------------------------------------------------------------------------------
@@ -434,7 +445,12 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
     upstreamCallsPerOrder[account] = round(calls / byProvider(account === "swift" ? "Swift" : "Dynamic"));
   }
   const doRequests = Object.values(total!.doRequests).reduce((a, b) => a + b, 0);
-  const settledRows = Number((await must("counting settled orders", "/sandbox/metrics/orders")).settled ?? 0);
+  const listed = (await must("counting settled orders", "/sandbox/metrics/orders?list=1")) as {
+    settled?: number;
+    orders?: { id: string; provider: string; upstream: string | null; upstreamId: string | null; status: string; completionDue: number }[];
+  };
+  const settledRows = Number(listed.settled ?? 0);
+  const callsPerDeliveredOrder = deliveredOrderCalls(orders, listed.orders ?? [], total!.upstreamCallsByActivation);
 
   // The ceiling of one database, from the lowest step (least queueing in front of D1).
   const base0 = steps.find((x) => x.perPurchaseEquivalent)?.perPurchaseEquivalent ?? null;
@@ -470,6 +486,7 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
       alarmsRunPerOrder: round(total!.alarmsRun / n),
       upstreamCallsPerOrder,
     },
+    callsPerDeliveredOrder,
     ceiling,
     upstreamBound,
     invariants,
@@ -503,6 +520,10 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
   log(
     `ceiling of one D1 database at 50% of its single-query capacity (from the lowest step): ${ceiling.fromModel ?? "n/a"} purchases/s from Cloudflare's 1 ms/query x ${ceiling.statementsPerEquivalent ?? "n/a"} statements per purchase-equivalent; ${ceiling.fromDuration ?? "n/a"} purchases/s from D1's meta.duration, ${ceiling.d1DurationMsPerEquivalent ?? "n/a"} ms (locally a floor: miniflare's clock stands still during SQLite's work); ${ceiling.fromWallMs ?? "n/a"} purchases/s from ${ceiling.d1WaitMsPerEquivalent ?? "n/a"} ms waited on D1 (a ceiling: queueing and the local hop included, overlapping waits summed)`,
   );
+  for (const [upstream, c] of Object.entries(callsPerDeliveredOrder))
+    log(
+      `upstream calls per delivered order, ${upstream}: median ${c.median}, mean ${c.mean}, p95 ${c.p95} over ${c.delivered} delivered orders (${c.completionsDue} completions still due after the run counted as 1 call each)`,
+    );
   for (const [account, b] of Object.entries(upstreamBound))
     log(
       `upstream-bound rate, ${account} with its documented limit (${slotLimits[account].documented ?? "none"}): slot held ${b.holdSeconds ?? "n/a"} s on average -> ${b.perAccount ?? "unbounded"} purchases/s per account, ${b.wholeMix ?? "unbounded"} purchases/s of this mix`,
@@ -510,4 +531,33 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
   for (const [name, rows] of Object.entries(invariants)) log(`invariant ${rows === 0 ? "holds" : "BROKEN"}: ${name} (${rows} rows)`);
   if (open !== 0) log(`orders still open after the drain: ${open}`);
   return report;
+}
+
+/** The simulated account label each upstream's calls are counted under (providers/sms/upstreams.ts). */
+const UPSTREAM_LABEL: Record<string, string> = { daisysms: "swift", smsman: "smsman", herosms: "herosms", grizzly: "grizzly" };
+
+function deliveredOrderCalls(
+  mine: { id: string; provider: string; pushed: boolean }[],
+  listed: { id: string; provider: string; upstream: string | null; upstreamId: string | null; status: string; completionDue: number }[],
+  byActivation: Record<string, number>,
+): RateReport["callsPerDeliveredOrder"] {
+  const pushed = new Map(mine.map((o) => [o.id, o.pushed]));
+  const groups: Record<string, { calls: number[]; due: number }> = {};
+  for (const o of listed) {
+    if (!pushed.has(o.id) || o.status !== "used" || !o.upstreamId) continue;
+    const upstream = o.upstream ?? (o.provider === "Dynamic" ? "smsman" : "daisysms");
+    const calls = (byActivation[`${UPSTREAM_LABEL[upstream] ?? upstream} ${o.upstreamId}`] ?? 0) + (o.completionDue ? 1 : 0);
+    const keys = [upstream, ...(upstream === "daisysms" ? [pushed.get(o.id) ? "daisysms, code pushed" : "daisysms, no push (fallback poll)"] : [])];
+    for (const key of keys) {
+      groups[key] ??= { calls: [], due: 0 };
+      groups[key].calls.push(calls);
+      if (o.completionDue) groups[key].due += 1;
+    }
+  }
+  const out: RateReport["callsPerDeliveredOrder"] = {};
+  for (const [key, g] of Object.entries(groups)) {
+    const p = percentiles(g.calls);
+    out[key] = { delivered: g.calls.length, median: p.p50, mean: round(g.calls.reduce((a, b) => a + b, 0) / g.calls.length), p95: p.p95, completionsDue: g.due };
+  }
+  return out;
 }

@@ -39,8 +39,11 @@ function devVar(name: string): string | null {
 }
 
 const codeDelayMs = Number(values["code-delay-ms"]);
-const server = await startServer(port, ["D1_METRICS:true", `SANDBOX_SMS_DELAY_MS:${codeDelayMs}`]);
-console.log(`rate benchmark on ${server.url}: steps ${steps.join(", ")} purchases/s, ${stepSeconds} s each; codes arrive ${codeDelayMs / 1000} s after purchase; SMS polling as in production (6 s x 15)`);
+// SWIFT_WEBHOOK=on: DaisySMS's webhook is set, as production should have it (decision 051): its polls are a fallback.
+const server = await startServer(port, ["D1_METRICS:true", `SANDBOX_SMS_DELAY_MS:${codeDelayMs}`, "SWIFT_WEBHOOK:on"]);
+console.log(
+  `rate benchmark on ${server.url}: steps ${steps.join(", ")} purchases/s, ${stepSeconds} s each; codes arrive ${codeDelayMs / 1000} s after purchase; SMS polling as in production (6 s x 15); DaisySMS's webhook on (its "poll" orders are pushes that never came: the fallback)`,
+);
 try {
   const report = await runRate({
     base: server.url,

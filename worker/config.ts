@@ -42,6 +42,12 @@ export interface Secrets {
    * to. Keys as SWIFT_API_KEY (comma-separated accounts); base URLs default to the documented ones
    * (providers/sms/sms-activate-profiles.ts); GRIZZLY_CURRENCY says what its prices are in (default USD).
    */
+  /**
+   * "on" when DaisySMS's profile has our webhook (PUBLIC_URL/api/webhooks/sms/swift) set, so it pushes each code as it
+   * lands (https://daisysms.com/docs/api, webhooks): its orders' polls are then only a fallback on a wider schedule
+   * (services/sms/poll-plan.ts, decision 051). Off (or absent): polled every tick as before.
+   */
+  SWIFT_WEBHOOK?: string;
   HEROSMS_API_KEY?: string;
   HEROSMS_BASE_URL?: string;
   GRIZZLY_API_KEY?: string;

@@ -19,13 +19,18 @@ export interface RunMetrics {
   alarmsRun: number;
   /** Calls to an upstream's API, by account and action ("swift getStatus"). */
   upstreamCalls: Record<string, number>;
+  /**
+   * The same calls by the activation they served ("swift 123"), so a benchmark can take the median per delivered
+   * order: a call naming one activation counts 1 for it; a batch status call counts 1/N for each of the N it answered.
+   */
+  upstreamCallsByActivation: Record<string, number>;
 }
 
 let enabled = false;
 let metrics: RunMetrics = fresh();
 
 function fresh(): RunMetrics {
-  return { since: Date.now(), d1: { api: newTally(), objects: newTally() }, doRequests: {}, alarmsSet: 0, alarmsRun: 0, upstreamCalls: {} };
+  return { since: Date.now(), d1: { api: newTally(), objects: newTally() }, doRequests: {}, alarmsSet: 0, alarmsRun: 0, upstreamCalls: {}, upstreamCallsByActivation: {} };
 }
 
 /** Turned on by the worker's entry and each Durable Object when their env says D1_METRICS=true (and not production). */
@@ -63,9 +68,13 @@ export function noteAlarmRun(): void {
   if (enabled) metrics.alarmsRun += 1;
 }
 
-export function noteUpstreamCall(account: string, action: string): void {
+export function noteUpstreamCall(account: string, action: string, activations: readonly string[] = []): void {
   if (enabled) {
     const key = `${account} ${action}`;
     metrics.upstreamCalls[key] = (metrics.upstreamCalls[key] ?? 0) + 1;
+    for (const id of activations) {
+      const one = `${account} ${id}`;
+      metrics.upstreamCallsByActivation[one] = (metrics.upstreamCallsByActivation[one] ?? 0) + 1 / activations.length;
+    }
   }
 }

@@ -83,4 +83,19 @@ describe("a settled order leaves no alarm armed", () => {
     expect(await statusOf(orderId)).toBe("timeout");
     expect(await armedAlarm(orderId)).toBeNull();
   });
+
+  it("where DaisySMS pushes codes (decision 051): 4 alarms in the window (3 fallback polls, the release), then none", async () => {
+    (env as { SWIFT_WEBHOOK?: string }).SWIFT_WEBHOOK = "on";
+    try {
+      const { orderId } = await buy();
+      let ran = 0;
+      while (ran < 40 && (await runDurableObjectAlarm(pollerOf(orderId)))) ran += 1;
+      expect(ran).toBe(4);
+      expect(fake.calls.filter((c) => c === "poll")).toHaveLength(3);
+      expect(await statusOf(orderId)).toBe("timeout");
+      expect(await armedAlarm(orderId)).toBeNull();
+    } finally {
+      delete (env as { SWIFT_WEBHOOK?: string }).SWIFT_WEBHOOK;
+    }
+  });
 });

@@ -1,5 +1,8 @@
+import type { SmsProviderName } from "../../schema/constants";
+import type { SmsPollResult } from "../providers/sms/types";
+import { isSmsUpstream } from "../providers/sms/upstreams";
 import { smsDeps, type TickResult } from "../services/kernel";
-import { pollSmsOrderTick } from "../services/sms";
+import { BatchCache, pollSmsOrderTick } from "../services/sms";
 import { TickScheduler } from "./tick-scheduler";
 
 /**
@@ -13,6 +16,21 @@ export class SmsOrderPoller extends TickScheduler {
   async start(orderId: string, intervalMs: number): Promise<void> {
     this.noteRequest();
     await this.arm(orderId, Date.now() + intervalMs);
+  }
+
+  private readonly batch = new BatchCache();
+
+  /**
+   * Decision 051, as an upstream account's batch reader (idFromName `batch:<mode>:<upstream>:<account>`, never an
+   * order's): the activation's status from the account's getActiveActivations, one call shared by every order of the
+   * account that asks within `maxAgeMs` (services/sms/batch-status.ts). null: not listed, or the call failed.
+   */
+  async activeStatus(ask: { userId: string; provider: SmsProviderName; upstream: string; account: number; upstreamId: string; maxAgeMs: number }): Promise<SmsPollResult | null> {
+    this.noteRequest();
+    if (!isSmsUpstream(ask.upstream)) return null;
+    const adapter = smsDeps(this.env).provider(ask.provider, ask.userId, { upstream: ask.upstream, account: ask.account });
+    if (!adapter.activeActivations) return null;
+    return this.batch.statusOf(ask.upstreamId, ask.maxAgeMs, () => adapter.activeActivations!());
   }
 
   protected tick(orderId: string): Promise<TickResult> {

@@ -12,7 +12,8 @@ import worker from "../index";
  */
 describe("npm run bench:rate, smoke run", () => {
   it("produces every figure and the invariants hold", { timeout: 60_000 }, async () => {
-    const metered = { ...env, D1_METRICS: "true" };
+    // DaisySMS's webhook set (decision 051): its polls are the fallback; the bench's push orders are pushed.
+    const metered = { ...env, D1_METRICS: "true", SWIFT_WEBHOOK: "on" };
     const lines: string[] = [];
     const report = await runRate({
       base: "http://127.0.0.1:8787",
@@ -55,12 +56,17 @@ describe("npm run bench:rate, smoke run", () => {
     expect(report.life.doRequestsPerOrder).toBeGreaterThan(0);
     expect(report.life.upstreamCallsPerOrder.swift).toBeGreaterThan(0);
     expect(report.life.upstreamCallsPerOrder.smsman).toBeGreaterThan(0);
+    // Calls per delivered order, per upstream, as medians (decision 051); DaisySMS also split by push.
+    for (const upstream of ["daisysms", "smsman", "daisysms, code pushed"]) {
+      expect(report.callsPerDeliveredOrder[upstream]?.delivered, upstream).toBeGreaterThan(0);
+      expect(report.callsPerDeliveredOrder[upstream].median, upstream).toBeGreaterThanOrEqual(2); // its purchase and its code
+    }
     expect(report.ceiling.fromModel).toBeGreaterThan(0);
     expect(report.ceiling.statementsPerEquivalent).toBeGreaterThan(0);
     expect(Object.values(report.invariants)).toEqual([0, 0, 0, 0]);
     expect(report.ok).toBe(true);
     // every figure is printed
-    for (const figure of ["achieved", "latency ms", "by status", "per purchase request", "per purchase-equivalent", "slots in use", "per order over its life", "ceiling of one D1", "upstream-bound rate, swift", "slots over time", "invariant holds"]) {
+    for (const figure of ["achieved", "latency ms", "by status", "per purchase request", "per purchase-equivalent", "slots in use", "per order over its life", "ceiling of one D1", "upstream-bound rate, swift", "slots over time", "upstream calls per delivered order, daisysms", "upstream calls per delivered order, smsman", "invariant holds"]) {
       expect(lines.some((l) => l.includes(figure)), figure).toBe(true);
     }
   });

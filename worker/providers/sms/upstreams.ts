@@ -1,7 +1,7 @@
 import type { SmsProviderName } from "../../../schema/constants";
 import type { Env } from "../../config";
 import { withoutD1Counting } from "../../lib/d1-metrics";
-import { noteUpstreamCall } from "../../lib/run-metrics";
+import { noteUpstreamCall, runMetricsEnabled } from "../../lib/run-metrics";
 import { grizzlySimulator, sandboxGrizzlyKey } from "../../sandbox/grizzly-simulator";
 import { heroSmsSimulator, sandboxHeroSmsKey } from "../../sandbox/herosms-simulator";
 import { sandboxSwiftKey, smsActivateSimulator } from "../../sandbox/sms-activate-simulator";
@@ -64,10 +64,14 @@ export function smsUpstreamFor(env: Env, upstream: SmsUpstream, account: number,
   const keys = upstreamAccountKeys(env, upstream);
   const key = keys[account] ?? keys[0] ?? "";
   const sandbox = sandboxMode(env);
-  const simulated = (label: string, app: { fetch: (req: Request, env: Env) => Response | Promise<Response> }): FetchLike => (req) => {
+  const simulated = (label: string, app: { fetch: (req: Request, env: Env) => Response | Promise<Response> }): FetchLike => async (req) => {
     const url = new URL(req.url);
-    noteUpstreamCall(label, `${url.searchParams.get("action") ?? url.pathname.split("/").pop() ?? ""}${url.searchParams.get("status") ? ` ${url.searchParams.get("status")}` : ""}`);
-    return app.fetch(req, withoutD1Counting(env));
+    const res = await app.fetch(req, withoutD1Counting(env));
+    if (runMetricsEnabled()) {
+      const action = `${url.searchParams.get("action") ?? url.pathname.split("/").pop() ?? ""}${url.searchParams.get("status") ? ` ${url.searchParams.get("status")}` : ""}`;
+      noteUpstreamCall(label, action, activationsServed(url, await res.clone().text()));
+    }
+    return res;
   };
   switch (upstream) {
     case "smsman":
@@ -113,4 +117,24 @@ export function smsManCurrency(env: Env): UpstreamCurrency {
 export function grizzlyCurrency(env: Env): UpstreamCurrency {
   const value = (env.GRIZZLY_CURRENCY ?? "").trim().toUpperCase();
   return isUpstreamCurrency(value) ? (value as UpstreamCurrency) : SMS_ACTIVATE_PROFILES.grizzly.currency;
+}
+
+/**
+ * Which activations a simulated upstream call served, for the rate benchmark's calls per delivered order
+ * (lib/run-metrics.ts): the one it names (getStatus/setStatus `id`, sms-man `request_id`), the one it created
+ * (ACCESS_NUMBER:<id>:<phone>, sms-man's get-number JSON), or every one a batch status call answered.
+ */
+function activationsServed(url: URL, body: string): string[] {
+  const named = url.searchParams.get("id") ?? url.searchParams.get("request_id");
+  if (named) return [named];
+  const created = /^ACCESS_NUMBER:(\d+):/.exec(body)?.[1];
+  if (created) return [created];
+  try {
+    const json = JSON.parse(body) as { request_id?: unknown; activeActivations?: { activationId?: unknown }[] };
+    if (Array.isArray(json.activeActivations)) return json.activeActivations.map((a) => String(a.activationId));
+    if (url.pathname.endsWith("/get-number") && json.request_id !== undefined) return [String(json.request_id)];
+  } catch {
+    // a plain-word reply that names no activation (getBalance, an error word)
+  }
+  return [];
 }

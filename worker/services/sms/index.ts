@@ -3,6 +3,7 @@
  * This file is the room's one entry point: everything outside worker/services/sms/ imports the room from here, and a
  * file inside imports its siblings directly (scripts/lint.ts refuses the rest; docs/decisions/041-domain-rooms.md).
  */
+export { BatchCache } from "./batch-status";
 export { type ProviderOrderRow, summariseProviderOrders } from "./provider-stats";
 export { publicPriceList } from "./public-prices";
 export { clearSmsCatalogueCache, findSmsOffer, type PricedOffer, providerSellingCountry, smsCountries, smsCountriesOfAll, smsOffers, smsPriceList } from "./sms-catalogue";

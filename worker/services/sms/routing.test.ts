@@ -8,6 +8,7 @@ import { api, balanceOf, createUser, db } from "../../test/helpers";
 import { putSetting, smsDeps } from "../kernel";
 import { buySmsNumber } from "./sms-orders";
 import { LEARNED_MIN_SAMPLE, upstreamSlots } from "./routing";
+import { clearSmsCatalogueCache, smsCountries, smsOffers } from "./sms-catalogue";
 
 // Issue 32: a purchase passes from a down or sold-out upstream to the next configured one, never at a higher price
 // without asking; routing learns from our own orders; issue 30: a pool of accounts chosen by free slots.
@@ -140,4 +141,33 @@ describe("a pool of accounts per upstream (issue 30)", () => {
     expect([...primary.calls, ...second.calls]).not.toContain("buy");
     for (const id of [a.phone.request_id, b.phone.request_id]) await pollerOf(id).stop();
   });
+
+  it("the catalogue is hidden only when every account is full, with the busy message, and shown again when one frees", async () => {
+    await putSetting(db(), "sms_routes", { Swift: { upstreams: ["daisysms"] }, Dynamic: { upstreams: ["smsman"] } });
+    await putSetting(db(), "upstream_slot_limits", { daisysms: 1 });
+    await env.DB.prepare("UPDATE sms_orders SET status = 'cancelled' WHERE status = 'waiting'").run();
+    const pooled = { ...env, SWIFT_API_KEY: "key-one,key-two" };
+    const deps = smsDeps(pooled);
+    const user = await createUser({ balanceKobo: 500_000 });
+    const signedIn = { id: user.id, totalDepositedKobo: 0 } as Parameters<typeof buySmsNumber>[1];
+    const shown = async () => {
+      clearSmsCatalogueCache();
+      return smsOffers(pooled, "Swift", "5").then((offers) => offers.length > 0, (err: { code?: string; message?: string }) => `${err.code}: ${err.message}`);
+    };
+    const a = await buySmsNumber(deps, signedIn, { provider: "Swift", country: "5", service: "wa" });
+    expect(await shown()).toBe(true); // account 0 full, account 1 free: on sale
+    const b = await buySmsNumber(deps, signedIn, { provider: "Swift", country: "5", service: "wa" });
+    const busy = "UPSTREAM_UNAVAILABLE: This provider is busy right now. Please try again in a few minutes or try another provider.";
+    expect(await shown()).toBe(busy); // every account full: hidden
+    await expect(smsCountries(pooled, "Swift")).rejects.toMatchObject({ code: "UPSTREAM_UNAVAILABLE" });
+    // sms-man documents no slot limit: Dynamic stays on sale whatever Swift's accounts hold.
+    expect((await smsOffers(pooled, "Dynamic", "5")).length).toBeGreaterThan(0);
+    await cancelWaiting(a.phone.request_id);
+    expect(await shown()).toBe(true); // one slot free again: shown
+    for (const id of [a.phone.request_id, b.phone.request_id]) await pollerOf(id).stop();
+  });
 });
+
+async function cancelWaiting(orderId: string) {
+  await env.DB.prepare("UPDATE sms_orders SET status = 'cancelled' WHERE id = ?").bind(orderId).run();
+}

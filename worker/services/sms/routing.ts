@@ -4,8 +4,10 @@ import type { Env } from "../../config";
 import type { Db } from "../../db/client";
 import { slotLimit as sandboxSlotLimit } from "../../sandbox/sms-activations";
 import { smsOrders } from "../../db/tables";
+import { TtlCache } from "../../lib/cache";
+import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
-import { SmsProviderError, type SmsOffer, type SmsProvider, type UpstreamMoney } from "../../providers/sms/types";
+import { SMS_FAULT_MESSAGES, SmsProviderError, type SmsOffer, type SmsProvider, type UpstreamMoney } from "../../providers/sms/types";
 import { documentedSlotLimit, isSmsUpstream, PRIMARY_UPSTREAM, SMS_UPSTREAMS, upstreamAccountKeys, type SmsUpstream } from "../../providers/sms/upstreams";
 import { envForUser, getSettings, pricingContext, refusedUpstreamPrice, smsPriceKobo, toUsd, type SmsDeps } from "../kernel";
 import { healthStatuses, upstreamHealthKey } from "./upstream-health";
@@ -140,6 +142,47 @@ export async function slotLimitOf(db: Db, upstream: SmsUpstream, env?: Env): Pro
   if (upstream in limits) return limits[upstream] ?? null;
   if (env && (env.PROVIDERS ?? "live") === "sandbox") return sandboxSlotLimit(env, upstream === "daisysms" ? "swift" : upstream);
   return documentedSlotLimit(upstream);
+}
+
+// Read on every price list: the answer is kept a few seconds per isolate, so a catalogue view costs no D1 round trip
+// (a purchase still counts slots itself, precisely).
+const FULL_CACHE_MS = 10_000;
+const fullCache = new TtlCache<string, Promise<boolean>>(FULL_CACHE_MS);
+
+export function clearRouteFullCache(): void {
+  fullCache.clear();
+}
+
+/**
+ * Issue 30: whether every account of every upstream that serves `provider` (its routes, setting sms_routes, over all
+ * countries; its primary when none is set) holds as many waiting orders as its slot limit. Only then is the provider's
+ * catalogue hidden; while one account has a free slot purchases pass to it (purchaseCandidates). An upstream without
+ * a limit (sms-man documents none) is never full.
+ */
+export async function everyAccountFull(db: Db, env: Env, provider: SmsProviderName): Promise<boolean> {
+  return fullCache.getOrLoad(`${env.PROVIDERS ?? "live"}:${provider}`, async () => {
+    const { sms_routes: routes } = await getSettings(db, ["sms_routes"]);
+    const route = routes[provider];
+    const named = [...(route?.upstreams ?? [PRIMARY_UPSTREAM[provider]]), ...Object.values(route?.countries ?? {}).flat()];
+    let sawAccount = false;
+    for (const upstream of new Set(named.filter(isSmsUpstream))) {
+      const accountCount = Math.max(upstreamAccountKeys(env, upstream).length, upstream === PRIMARY_UPSTREAM[provider] ? 1 : 0);
+      if (accountCount === 0) continue;
+      const limit = await slotLimitOf(db, upstream, env);
+      if (limit === null) return false;
+      sawAccount = true;
+      const used = await slotsInUse(db, upstream);
+      for (let account = 0; account < accountCount; account += 1) if ((used.get(account) ?? 0) < limit) return false;
+    }
+    return sawAccount;
+  });
+}
+
+/** The catalogue's refusal when every account is full: the customer's "busy, try again" (never a broken purchase). */
+export async function assertRouteNotFull(db: Db, env: Env, provider: SmsProviderName): Promise<void> {
+  if (await everyAccountFull(db, env, provider)) {
+    throw new AppError("UPSTREAM_UNAVAILABLE", SMS_FAULT_MESSAGES.too_many_active, { provider, temporarily_unavailable: true, busy: true });
+  }
 }
 
 /** Accounts with a free slot and a balance above the floor, most free slots first (ties: the lower account). */

@@ -10,6 +10,7 @@ import { smsProviderFor } from "../../providers/sms";
 import { SmsProviderError, type SmsCountry, type SmsOffer, type UpstreamMoney } from "../../providers/sms/types";
 import { costMinorUnits, getSettings, isSandboxAccountEnv, lastAcceptedCosts, pricingContext, recordAcceptedCosts, refusedUpstreamPrice, smsPriceKobo, toUsd } from "../kernel";
 import { assertProviderAvailable } from "./upstream-health";
+import { assertRouteNotFull, clearRouteFullCache } from "./routing";
 
 /**
  * Provider catalogues, cached per isolate (the spec's client caches prices 2 min and countries 5 min; we match it so
@@ -34,6 +35,7 @@ const offerCache = new TtlCache<string, Promise<PricedOffer[]>>(PRICE_CACHE_MS);
 export function clearSmsCatalogueCache(): void {
   countryCache.clear();
   offerCache.clear();
+  clearRouteFullCache();
 }
 
 /** An offer as the product sells it: the upstream's own figure kept for the purchase's max price, and dollars. */
@@ -43,8 +45,17 @@ export interface PricedOffer extends SmsOffer {
   refused?: string;
 }
 
+/**
+ * A provider's catalogue is shown unless the health check hides it: every upstream below its balance floor
+ * (upstream-health.ts), or every account of every upstream serving it full (issue 30: hidden only then).
+ */
+async function assertOnSale(db: Db, env: Env, provider: SmsProviderName): Promise<void> {
+  await assertProviderAvailable(db, provider);
+  await assertRouteNotFull(db, env, provider);
+}
+
 export async function smsCountries(env: Env, provider: SmsProviderName): Promise<SmsCountry[]> {
-  if (!isSandboxAccountEnv(env)) await assertProviderAvailable(getDb(env.DB), provider);
+  if (!isSandboxAccountEnv(env)) await assertOnSale(getDb(env.DB), env, provider);
   return countryCache.getOrLoad(`${env.PROVIDERS ?? "live"}:${provider}`, () =>
     upstreamRead(provider, () => smsProviderFor(env, provider).countries()),
   );
@@ -53,7 +64,7 @@ export async function smsCountries(env: Env, provider: SmsProviderName): Promise
 export async function smsOffers(env: Env, provider: SmsProviderName, countryId: string): Promise<PricedOffer[]> {
   const db = getDb(env.DB);
   const sandboxAccount = isSandboxAccountEnv(env);
-  if (!sandboxAccount) await assertProviderAvailable(db, provider);
+  if (!sandboxAccount) await assertOnSale(db, env, provider);
   return offerCache.getOrLoad(`${env.PROVIDERS ?? "live"}:${provider}:${countryId}`, async () => {
     const offers = await upstreamRead(provider, () => smsProviderFor(env, provider).services(countryId));
     return guardOffers(db, provider, countryId, offers, { history: !sandboxAccount });

@@ -16,6 +16,7 @@ import { clearSmsCatalogueCache, findSmsOffer, resolveServiceId } from "./sms-ca
 import { chainMoveOn, chainOrders, chainStillOn, endChain, newChainValues, nextRoutes, readChain, routeKey, type NextRoute } from "./sms-chain";
 import { REFUNDED, findSmsOrder, orderCodes, ownSmsOrder, type SmsOrderRow } from "./sms-views";
 import { buyFaultCode, readOutcome, upstreamFor } from "./sms-upstream";
+import { pollPlan } from "./poll-plan";
 import { closeActivation, markAnotherCodeRequested, markReserved, pollerFor, purchaseNote, recordCode, settle } from "./sms-transitions";
 
 /**
@@ -235,16 +236,18 @@ export async function reserveNumber(
     throw new AppError(buyFaultCode(err.kind), reason, { phone: { error_msg: reason }, refunded: true, debitRef: `buy:${orderId}` });
   }
   const provider = served.adapter;
+  const pollSetting = await getSetting(db, "sms_poll");
+  // Decision 051: where the upstream pushes codes the poller first wakes later (its fallback schedule).
+  const plan = pollPlan(deps.env, { provider: order.provider, upstream: served.upstream }, pollSetting.max_attempts);
 
-  if (!(await markReserved(deps, orderId, activation, served))) {
+  if (!(await markReserved(deps, orderId, activation, served, plan.first - 1))) {
     // Only the sweep moves a 'pending' order (after minutes): it was refunded already, so the number goes back too.
     await provider.cancel(activation.upstreamId).catch(() => undefined);
     throw new AppError("INVALID_STATE", "This order changed while it was being placed. Please check your orders.");
   }
 
   try {
-    const interval = (await getSetting(db, "sms_poll")).interval_ms;
-    await pollerFor(deps, orderId).start(orderId, interval);
+    await pollerFor(deps, orderId).start(orderId, plan.first * pollSetting.interval_ms);
   } catch (err) {
     // The cron sweep settles an order whose poller never started; the customer is refunded then at the latest.
     log("error", "sms poller did not start", { orderId, error: err instanceof Error ? err.message : String(err) });

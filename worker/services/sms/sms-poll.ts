@@ -11,6 +11,8 @@ import { findSmsOrder, orderCodes, ownSmsOrder, type SmsOrderRow } from "./sms-v
 import { readOutcome, upstreamFor } from "./sms-upstream";
 import { ANOTHER_CODE_WINDOW_MS, countPoll, giveUpAnotherCode, recordAnotherCode, recordCode, settle } from "./sms-transitions";
 import { moveChainOn } from "./sms-orders";
+import { pollPlan } from "./poll-plan";
+import { batchAlignedWake, batchPoll, readsInBatch } from "./batch-status";
 
 /**
  * A Receive-SMS order's waiting, driven from outside the customer's request: the poller's tick (one per alarm of
@@ -53,10 +55,28 @@ export async function pollSmsOrderTick(deps: SmsDeps, orderId: string): Promise<
     return ended === "deferred" ? later() : done;
   }
 
+  // Decision 051: which ticks ask the upstream (every one, or a fallback schedule where the upstream pushes codes).
+  const plan = pollPlan(deps.env, before, maxAttempts);
+  const tick = before.attempts + 1;
+  if (!plan.polls(tick)) {
+    if (tick >= maxAttempts) {
+      // The push fallback's last tick: release without a poll first; a code that came is read and delivered instead.
+      const ended = await endWithoutCode(deps, before, "timeout", `no code within the polling window (${maxAttempts} ticks, codes pushed)`);
+      return ended === "deferred" ? later() : done;
+    }
+    // Woken on a tick the plan skips (the plan changed under a waiting order): on to the plan's next tick.
+    const upcoming = plan.next(tick);
+    await countPoll(deps, before, upcoming - 1);
+    return wakeAt(deps.clock.now() + (upcoming - tick) * delayMs);
+  }
+
   const provider = upstreamFor(deps, before);
+  // Decision 051: where the upstream answers every active activation of an account in one call, the account's batch
+  // reader asks it once per tick for all its orders; an order it does not list asks getStatus itself.
+  const batched = plan.kind === "every tick" && readsInBatch(provider);
   let result;
   try {
-    result = await provider.poll(before.upstreamId);
+    result = (batched ? await batchPoll(deps, { ...before, provider: provider.name, upstreamId: before.upstreamId }, delayMs / 2).catch(() => null) : null) ?? (await provider.poll(before.upstreamId));
   } catch (err) {
     if (!(err instanceof SmsProviderError)) throw err;
     log("warn", "sms poll failed", { orderId, kind: err.kind, detail: err.detail });
@@ -67,18 +87,30 @@ export async function pollSmsOrderTick(deps: SmsDeps, orderId: string): Promise<
     result = null; // a blip: counts as an empty poll, the next tick tries again
   }
 
-  const order = await findSmsOrder(db, orderId);
-  if (!order || order.status !== "waiting") return done;
+  // No re-read of the order after the upstream's answer (one D1 statement per tick, decision 051): each transition
+  // below is a compare-and-set on 'waiting', so one that lost a race (a cancel, a push, the sweep) writes nothing.
   if (result?.state === "code") {
     // The next tick completes the number upstream once the another-code window has passed.
-    if ((await recordCode(deps, order, result.code, provider, result.text)) && provider.requestAnotherCode) return wakeAt(deps.clock.now() + ANOTHER_CODE_WINDOW_MS);
+    if ((await recordCode(deps, before, result.code, provider, result.text)) && provider.requestAnotherCode) return wakeAt(deps.clock.now() + ANOTHER_CODE_WINDOW_MS);
     return done;
   }
   if (result?.state === "cancelled") {
+    const order = await findSmsOrder(db, orderId);
+    if (!order || order.status !== "waiting") return done;
     const ended = await endWithoutCode(deps, order, "error", "cancelled upstream");
     return ended === "deferred" ? later() : done;
   }
-  const attempts = await countPoll(deps, order);
+  const upcoming = plan.next(tick);
+  // "Every tick": the count moves by one. The push fallback skips to the tick before its next wake-up, so the row
+  // always says how many ticks of the window have passed.
+  const to = plan.kind === "every tick" ? tick : upcoming - 1;
+  let attempts = await countPoll(deps, before, to);
+  if (attempts === null) {
+    // The count did not move: the order left 'waiting', or another run of this tick counted first.
+    const latest = await findSmsOrder(db, orderId);
+    if (!latest || latest.status !== "waiting") return done;
+    attempts = Math.max(latest.attempts, to);
+  }
   if (attempts >= maxAttempts) {
     const latest = await findSmsOrder(db, orderId);
     if (latest?.status === "waiting" && (await endWithoutCode(deps, latest, "timeout", `no code in ${maxAttempts} polls`)) === "deferred") {
@@ -86,7 +118,9 @@ export async function pollSmsOrderTick(deps: SmsDeps, orderId: string): Promise<
     }
     return done;
   }
-  return later();
+  const ticks = Math.max(1, upcoming - tick);
+  // A batch-read order wakes on the interval's boundaries, with every order of its account: one call serves them all.
+  return wakeAt(batched ? batchAlignedWake(deps.clock.now(), delayMs, ticks) : deps.clock.now() + ticks * delayMs);
 }
 
 /**

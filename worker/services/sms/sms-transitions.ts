@@ -100,23 +100,29 @@ export async function markReserved(
   activation: { upstreamId: string; number: string },
   /** Which upstream account served it (issue 32: the order says so). */
   served: { upstream: string; account: number },
+  /** Ticks of the polling window the poll plan starts past (poll-plan.ts: 0, or 2 where codes are pushed). */
+  ticksPassed = 0,
 ): Promise<boolean> {
   const [waiting] = await deps.db
     .update(smsOrders)
-    .set({ status: "waiting", upstreamId: activation.upstreamId, number: activation.number, upstream: served.upstream, upstreamAccount: served.account, updatedAt: deps.clock.now() })
+    .set({ status: "waiting", upstreamId: activation.upstreamId, number: activation.number, upstream: served.upstream, upstreamAccount: served.account, attempts: ticksPassed, updatedAt: deps.clock.now() })
     .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "pending")))
     .returning({ id: smsOrders.id });
   return waiting !== undefined;
 }
 
-/** One more empty poll of a waiting order (compare-and-set on the count). Returns the count now stored. */
-export async function countPoll(deps: SmsDeps, order: SmsOrderRow): Promise<number> {
+/**
+ * One more empty poll of a waiting order (compare-and-set on the count), or `to`: the tick count a poll plan that
+ * skips ticks moves on to (services/sms/poll-plan.ts). Returns the count now stored, or null when nothing was written
+ * (the order is no longer waiting, or its count moved since `order` was read).
+ */
+export async function countPoll(deps: SmsDeps, order: SmsOrderRow, to = order.attempts + 1): Promise<number | null> {
   const [counted] = await deps.db
     .update(smsOrders)
-    .set({ attempts: order.attempts + 1, updatedAt: deps.clock.now() })
+    .set({ attempts: to, updatedAt: deps.clock.now() })
     .where(and(eq(smsOrders.id, order.id), eq(smsOrders.status, "waiting"), eq(smsOrders.attempts, order.attempts)))
     .returning({ attempts: smsOrders.attempts });
-  return counted?.attempts ?? order.attempts + 1;
+  return counted?.attempts ?? null;
 }
 
 /** The customer asked the upstream for another code on a used order: the poller now waits for it. */
