@@ -48,7 +48,7 @@ describe("screen loading", () => {
     const router = appWith(() => new Promise((resolve) => (arrive = resolve)));
     await screen.findByRole("heading", { name: "Login" });
 
-    void router.navigate({ to: "/forgot" });
+    void router.history.push("/forgot");
     // The login form is out of reach before the chunk arrives (React hides it), so nothing typed now can land in it.
     expect(await screen.findByRole("status")).toHaveProperty("textContent", "Loading…");
     expect(screen.queryByRole("heading", { name: "Login" })).toBeNull();
@@ -71,7 +71,7 @@ describe("screen loading", () => {
     const router = appWith(importer);
     await screen.findByRole("heading", { name: "Login" });
 
-    void router.navigate({ to: "/forgot" });
+    void router.history.push("/forgot");
     await screen.findByRole("heading", { name: "Forgot your password?" });
     expect(importer).toHaveBeenCalledTimes(2);
     fireEvent.change(screen.getByRole("textbox", { name: "Email" }), { target: { value: "bola@example.com" } });
