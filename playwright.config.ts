@@ -6,9 +6,8 @@ const port = Number(process.env.E2E_PORT ?? 8799);
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const E2E_PORT = port;
 export const E2E_BASE_URL = `http://127.0.0.1:${port}`;
-// The journeys serve their own web build, never web/dist: a running `npm start` keeps answering at `/`. `npm test` runs
-// the journeys in two lanes on two ports (scripts/test.ts) that serve one build, named here by E2E_WEB_DIST.
-export const E2E_WEB_DIST = process.env.E2E_WEB_DIST ?? `web/dist-e2e-${port}`;
+// The journeys serve their own web build, never web/dist: a running `npm start` keeps answering at `/`.
+export const E2E_WEB_DIST = `web/dist-e2e-${port}`;
 // Another web client's origin (e2e/original-client.spec.ts serves a blank page there and calls the API from it, as the
 // spec's original client does): allowed by CORS_ORIGINS below, like any deployment's second client (decision 032).
 export const E2E_OTHER_CLIENT_ORIGIN = `http://127.0.0.1:${port + 100}`;

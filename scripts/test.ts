@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { E2E_PORT, E2E_WEB_DIST } from "../playwright.config";
 import { deployProof, WORKER_GZIP_LIMIT_KIB } from "./deploy-proof";
@@ -89,16 +89,7 @@ console.log("\n▶ web build");
 const buildStarted = Date.now();
 buildWeb(E2E_WEB_DIST);
 timings["web build"] = (Date.now() - buildStarted) / 1000;
-// The journeys run in two lanes, each its own Playwright run with its own server, port and database (the second on the
-// next port), so one lane's operator settings (the SMS polls, the CLI's rates) never reach the other's journeys.
-// Most of a journey's time is waiting (the server, sandbox delays, polls), so two lanes on two cores take
-// less than one after the other (decision 052). SECOND_LANE was chosen from test counts and decision 030's durations
-// (rebalance it from a quiet run's durations); every other spec file, a new one included, runs in the first lane.
-const SECOND_LANE = ["a11y.spec.ts", "sms.spec.ts", "console.spec.ts", "dashboard.spec.ts", "developer-api.spec.ts", "funding.spec.ts", "realtime.spec.ts", "install.spec.ts", "smoke.spec.ts"];
-const specFiles = readdirSync(path.join(root, "e2e")).filter((f) => f.endsWith(".spec.ts"));
-const journeyLanes = [specFiles.filter((f) => !SECOND_LANE.includes(f)), specFiles.filter((f) => SECOND_LANE.includes(f))];
-const lanePort = (lane: number) => E2E_PORT + lane;
-for (let lane = 0; lane < journeyLanes.length; lane++) rmSync(path.join(root, ".wrangler", `e2e-${lanePort(lane)}`), { recursive: true, force: true });
+rmSync(path.join(root, ".wrangler", `e2e-${E2E_PORT}`), { recursive: true, force: true });
 
 // The suites, then the journeys, one after the other. Tried side by side on the loaded machine (decision 044): 10 worker
 // tests failed (4-7 s each under that load) and an accessibility journey ran out of its 240 s, so they stay apart.
@@ -109,22 +100,7 @@ for (const [title, project] of [
   const code = await run(title, bin("vitest"), ["run", "--project", project]);
   if (code !== 0) fail(title, code);
 }
-{
-  const title = "browser journeys (Playwright, Chromium)";
-  const t0 = Date.now();
-  const codes = await Promise.all(
-    journeyLanes.map((files, lane) =>
-      files.length === 0
-        ? Promise.resolve(0)
-        : run(`${title}, lane ${lane + 1} on port ${lanePort(lane)}`, bin("playwright"), ["test", ...files.map((f) => `e2e/${f}`)], {
-        quiet: true,
-        env: { SKIP_WEB_BUILD: "1", E2E_PORT: String(lanePort(lane)), E2E_WEB_DIST },
-      }),
-    ),
-  );
-  timings[title] = (Date.now() - t0) / 1000;
-  const failed = codes.find((code) => code !== 0);
-  if (failed !== undefined) fail(title, failed);
-}
+const journeys = await run("browser journeys (Playwright, Chromium)", bin("playwright"), ["test"], { env: { SKIP_WEB_BUILD: "1" } });
+if (journeys !== 0) fail("browser journeys (Playwright, Chromium)", journeys);
 recordTimings(true);
 console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
