@@ -2,9 +2,10 @@ import { PersistQueryClientProvider } from "@tanstack/react-query-persist-client
 import { Outlet } from "@tanstack/react-router";
 import { lazy, Suspense } from "react";
 import { persister, queryClient } from "./query-client";
+import { loadChunk } from "./lib/screen-loading";
 import { useToasterWanted } from "./lib/toast";
 
-const AppToaster = lazy(() => import("./components/layout/toaster"));
+const AppToaster = lazy(() => loadChunk(() => import("./components/layout/toaster")));
 
 /**
  * The data layer and toasts for every screen that talks to the API (auth forms and the signed-in shell). It is the

@@ -3,15 +3,16 @@ import {
   createRootRoute,
   createRoute,
   createRouter,
-  lazyRouteComponent,
   Outlet,
   parseSearchWith,
   redirect,
   stringifySearchWith,
 } from "@tanstack/react-router";
+import { lazyScreen as lazyRouteComponent, SCREEN_PENDING } from "./lib/screen-loading";
 import { isSignedIn } from "./lib/session";
 
-// Hash history as the spec says (#/dashboard/1). Every screen is a lazy chunk so the landing page ships only itself.
+// Hash history as the spec says (#/dashboard/1). Every screen is a lazy chunk so the landing page ships only itself;
+// a chunk whose request failed is fetched again, and a stand-in shows while it comes (web/lib/screen-loading.tsx).
 // Search params are plain strings (a numeric ?reference= must stay a string); each route reads the ones it knows.
 
 type Search = Record<string, unknown>;
@@ -186,6 +187,7 @@ export const router = createRouter({
   parseSearch: parseSearchWith((value) => value),
   stringifySearch: stringifySearchWith((value) => (typeof value === "string" ? value : JSON.stringify(value))),
   defaultPreload: "intent",
+  ...SCREEN_PENDING,
   scrollRestoration: true,
   defaultNotFoundComponent: () => (
     <div className="p-8 text-center">

@@ -1,6 +1,7 @@
 import { Outlet, useRouterState } from "@tanstack/react-router";
 import { Menu } from "lucide-react";
 import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
+import { loadChunk } from "../../lib/screen-loading";
 import { BalanceChip } from "./balance-chip";
 import { ChatButton } from "./chat-button";
 import { SkipLink } from "./skip-link";
@@ -11,10 +12,10 @@ import { TierBadge } from "./tier-badge";
 
 // The socket is not needed to show the screen (queries poll until it is up), so partysocket and the message handling
 // (about 4 kB gzip) load after the shell instead of before it.
-const RealtimeBridge = lazy(() => import("../../realtime/realtime-bridge").then((m) => ({ default: m.RealtimeBridge })));
+const RealtimeBridge = lazy(() => loadChunk(() => import("../../realtime/realtime-bridge")).then((m) => ({ default: m.RealtimeBridge })));
 // The "confirm your e-mail" notice asks the API once; it loads after the shell for the same reason.
-const VerifyEmailNotice = lazy(() => import("./verify-email-notice").then((m) => ({ default: m.VerifyEmailNotice })));
-const PasswordNotice = lazy(() => import("./password-notice").then((m) => ({ default: m.PasswordNotice })));
+const VerifyEmailNotice = lazy(() => loadChunk(() => import("./verify-email-notice")).then((m) => ({ default: m.VerifyEmailNotice })));
+const PasswordNotice = lazy(() => loadChunk(() => import("./password-notice")).then((m) => ({ default: m.PasswordNotice })));
 
 /** The signed-in layout (spec section 2): fixed header, side navigation (a drawer under 500 px), content, chat button. */
 export default function Shell() {
