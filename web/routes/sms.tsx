@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { OrdersPanel } from "../components/orders/orders-panel";
-import { numberAgainAction } from "../components/orders/use-again";
+import { useNumberAgainChoice } from "../components/orders/use-again";
 import { ErrorDialog, SmsDialog } from "../components/sms/sms-dialog";
 import { SmsPurchaseCard } from "../components/sms/sms-purchase-card";
 import { OtherNumbers } from "../components/sms/other-numbers";
@@ -20,7 +20,7 @@ export default function SmsPage() {
     void askCodeNotificationPermission();
   };
   // "Use this number again" (issue 32): its new order opens the same dialog as any purchase.
-  const numberAgain = numberAgainAction(onPurchased);
+  const numberAgain = useNumberAgainChoice(onPurchased);
 
   return (
     <div className="mx-auto flex w-full max-w-7xl flex-col gap-6">
@@ -31,7 +31,7 @@ export default function SmsPage() {
           onPurchased={onPurchased}
           onUnexpectedError={setErrorDetail}
         />
-        <OrdersPanel title="Recent SMS Orders" caption="Recent SMS orders" kind="sms" action={numberAgain} />
+        <OrdersPanel title="Recent SMS Orders" caption="Recent SMS orders" kind="sms" action={numberAgain.action} />
       </div>
       {active.pending && active.shown ? (
         <SmsDialog
@@ -55,6 +55,7 @@ export default function SmsPage() {
       <div className="max-w-md">
         <HistoryExport />
       </div>
+      {numberAgain.dialog}
       <ErrorDialog detail={errorDetail} onClose={() => setErrorDetail(null)} />
     </div>
   );

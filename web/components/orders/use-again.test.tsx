@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { OrderRow } from "../../../schema/sms";
 import { installScriptedFetch, json, renderWithQuery, type FetchScript } from "../../test/scripted-fetch";
 import { OrdersPanel } from "./orders-panel";
-import { numberAgainAction } from "./use-again";
+import type { PendingSmsRequest } from "../sms/pending-request";
+import { useNumberAgainChoice } from "./use-again";
 
 vi.mock("../../lib/toast", () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn(), warning: vi.fn() } }));
 vi.mock("../../lib/session", async (orig) => ({ ...(await orig<object>()), getToken: () => "token-1" }));
@@ -42,10 +43,21 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** As the Receive SMS screen uses it: the row's button, the dialog beside the table. */
+function Screen({ onStarted }: { onStarted: (request: PendingSmsRequest) => void }) {
+  const again = useNumberAgainChoice(onStarted);
+  return (
+    <>
+      <OrdersPanel title="Recent SMS Orders" caption="Recent SMS orders" kind="sms" action={again.action} />
+      {again.dialog}
+    </>
+  );
+}
+
 function show(orders: OrderRow[], onStarted = vi.fn()) {
   // Read again after each purchase attempt (the money views are invalidated).
   script.answers["GET /api/orders"] = Array.from({ length: 5 }, () => json(200, { data: orders }));
-  renderWithQuery(<OrdersPanel title="Recent SMS Orders" caption="Recent SMS orders" kind="sms" action={numberAgainAction(onStarted)} />);
+  renderWithQuery(<Screen onStarted={onStarted} />);
   return onStarted;
 }
 

@@ -1,5 +1,5 @@
 import { RotateCcw } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { formatNaira } from "../../../schema/money";
 import type { OrderRow, SmsUseAgainQuote } from "../../../schema/sms";
 import { ApiError } from "../../api/client";
@@ -22,29 +22,29 @@ import { Spinner } from "../ui/spinner";
  * will send; a price that moved in between is the server's 409 PRICE_CHANGED, shown as the new price to confirm again.
  * The new order is an order like any other: the Receive SMS dialog follows it (realtime code, its own refund).
  */
-export function numberAgainAction(onStarted: (request: PendingSmsRequest) => void) {
-  return function UseAgainCell(order: OrderRow) {
-    return order.kind === "sms" && order.use_again ? <UseAgainButton order={order} onStarted={onStarted} /> : null;
+export function useNumberAgainChoice(onStarted: (request: PendingSmsRequest) => void): { action: (order: OrderRow) => ReactNode; dialog: ReactNode } {
+  // The dialog lives with the page, not in the row: the table turns into cards (and back) when the width crosses a
+  // phone's, and a dialog kept in the row would be dropped with it.
+  const [chosen, setChosen] = useState<OrderRow | null>(null);
+  return {
+    action: (order) => (order.kind === "sms" && order.use_again ? <UseAgainButton order={order} onChoose={setChosen} /> : null),
+    dialog: chosen ? <UseAgainDialog key={chosen.reference_code} order={chosen} onClose={() => setChosen(null)} onStarted={onStarted} /> : null,
   };
 }
 
-export function UseAgainButton({ order, onStarted }: { order: OrderRow; onStarted: (request: PendingSmsRequest) => void }) {
-  const [open, setOpen] = useState(false);
+export function UseAgainButton({ order, onChoose }: { order: OrderRow; onChoose: (order: OrderRow) => void }) {
   return (
-    <>
-      <Button
-        size="sm"
-        variant="outline"
-        className="h-auto max-w-[6rem] whitespace-normal py-1 text-xs leading-tight"
-        onClick={() => setOpen(true)}
-        aria-label={`Use this number again: ${formatPhone(order.purchased_number)} (${order.service})`}
-        data-testid="use-again"
-      >
-        <RotateCcw className="h-3.5 w-3.5 shrink-0" aria-hidden />
-        Use this number again
-      </Button>
-      {open ? <UseAgainDialog order={order} onClose={() => setOpen(false)} onStarted={onStarted} /> : null}
-    </>
+    <Button
+      size="sm"
+      variant="outline"
+      className="h-auto max-w-[6rem] whitespace-normal py-1 text-xs leading-tight"
+      onClick={() => onChoose(order)}
+      aria-label={`Use this number again: ${formatPhone(order.purchased_number)} (${order.service})`}
+      data-testid="use-again"
+    >
+      <RotateCcw className="h-3.5 w-3.5 shrink-0" aria-hidden />
+      Use this number again
+    </Button>
   );
 }
 
