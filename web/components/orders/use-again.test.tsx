@@ -114,4 +114,12 @@ describe("Use this number again", () => {
     await waitFor(() => expect(bodies.length).toBe(1));
     expect((await screen.findByTestId("shortfall")).textContent).toContain("you need ₦250 more");
   });
+
+  it("a number no longer eligible says the server's sentence and offers no price", async () => {
+    show([row({ use_again: true })]);
+    script.answers["GET /api/sms/use-again/ord_old"] = [json(409, { code: "INVALID_STATE", message: "This number cannot be used again. Please buy a new number." })];
+    fireEvent.click(await screen.findByRole("button", { name: /^Use this number again/ }));
+    expect((await screen.findByTestId("use-again-refused")).textContent).toBe("This number cannot be used again. Please buy a new number.");
+    expect((screen.getByTestId("use-again-confirm") as HTMLButtonElement).disabled).toBe(true);
+  });
 });

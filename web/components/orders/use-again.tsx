@@ -124,6 +124,9 @@ function UseAgainDialog({ order, onClose, onStarted }: { order: OrderRow; onClos
       <div className="flex flex-col gap-3 text-sm" data-testid="use-again-dialog">
         {quote.isPending ? (
           <Spinner className="h-5 w-5 text-blue-600" label="Reading today's price" />
+        ) : quote.isError && quote.error instanceof ApiError && quote.error.code === "INVALID_STATE" ? (
+          // No longer eligible (its window reopened, too old, or the upstream changed): the server's sentence, no retry.
+          <p role="alert" data-testid="use-again-refused">{quote.error.message}</p>
         ) : quote.isError ? (
           <LoadError what="today's price for this number" error={quote.error} onRetry={() => void quote.refetch()} />
         ) : sentences ? (
