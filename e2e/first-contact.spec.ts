@@ -32,6 +32,23 @@ test("phone, signed out: See all services opens the prices; a referral link says
   await expect(invitation).not.toContainText(/okafor|@/i);
   await expect(page.getByLabel("Referral Code (optional)")).toHaveValue(new URL(link.replace("#/", "")).searchParams.get("ref")!);
   expect(await axeProblems(page, "referral sign-up 375")).toEqual([]);
+
+  // Issue 32: the landing's footer opens the public status page, no sign-in; its frame is in index.html itself.
+  const html = await (await request.get("/")).text();
+  expect(html).toMatch(/<div id="status-shell">.*Service status.*Loading the latest figures/s);
+  await page.goto("/#/homepage/1");
+  await page.getByRole("contentinfo").getByRole("link", { name: "Status" }).click();
+  await expect(page).toHaveURL(/#\/status$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Service status" })).toBeVisible();
+  const providers = page.getByTestId("status-providers");
+  await expect(providers.locator("[data-provider]")).not.toHaveCount(0);
+  // Figures only from 30 orders, always with the sample size.
+  await expect(providers.locator("[data-provider]").first()).toContainText(/\d+ orders? \(figures from 30\)|from \d+ orders/);
+  await expect(page.getByTestId("status-refunds")).toContainText("If no code arrives, your money goes back to your wallet automatically");
+  await expect(page.locator("#status-shell")).toHaveCount(0);
+  expect(await axeProblems(page, "status 375")).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  expect(await axeProblems(page, "status 1280")).toEqual([]);
 });
 
 test("two numbers wait at once, each its own entry; the whole SMS; Compare routes and rented numbers fit both widths", async ({ page, request }) => {

@@ -20,7 +20,12 @@ test("rent a number for 1 hour, see an SMS arrive in its inbox without a reload,
   const summary = page.getByTestId("rent-summary");
   await expect(summary).toContainText("Cost");
   await expect(summary).toContainText("₦20,000.00");
+  // Issue 32: auto-renew is offered only where the rent upstream documents extension; sms-man (the sandbox follows its
+  // documents) has none, so once the server has answered the inbox's extension choices there is no switch at all.
+  const extendOptions = page.waitForResponse((res) => /\/api\/rentals\/[^/]+\/extend-options$/.test(res.url()));
   await page.getByRole("button", { name: "Get Number" }).click();
+  expect(await (await extendOptions).json()).toEqual({ extendable: false, options: [] });
+  await expect(page.getByTestId("rental-inbox").getByRole("switch", { name: "Renew automatically" })).toHaveCount(0);
 
   // The inbox opens on the new rental; the first SMS is pushed (or polled) in without a reload.
   const inbox = page.getByTestId("rental-inbox");

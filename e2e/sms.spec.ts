@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { axeDialogEverywhere } from "./axe";
-import { expect, test, balanceOf, openSignedIn, signUpAndFund } from "./support";
+import { expect, test, balanceOf, openSignedIn, signUpAndFund, type Session } from "./support";
 
 // Receive SMS journeys against the real product in sandbox mode (scripts/start.ts with SANDBOX_SMS_DELAY_MS=2500).
 // The order's Durable Object polls on the operator's sms_poll setting; the journeys make it quick (2 s x 10 polls) so
@@ -251,4 +251,58 @@ test("export the orders of a date range as CSV", async ({ page, request }) => {
   const lines = text.trimEnd().split("\r\n");
   expect(lines[0]).toBe('"Date","Reference","Kind","Service","Country","Provider","Number","Code","Amount (NGN)","Status"');
   expect(lines.slice(1)).toEqual([expect.stringMatching(/"Receive SMS","Sandbox No-SMS","USA","Swift","1\d{10}","","120\.00","cancelled"$/)]);
+});
+
+/** Follows the confirmation link from the local outbox, then creates a live key (it spends the customer's own wallet). */
+async function verifiedLiveKey(request: APIRequestContext, session: Session): Promise<string> {
+  let link: string | undefined;
+  await expect(async () => {
+    const outbox = await (await request.get(`/sandbox/outbox.json?to=${encodeURIComponent(session.user.userEmail)}`)).json();
+    link = (outbox.data as { link: string | null }[]).map((e) => e.link).find((l) => l?.includes("verify-email")) ?? undefined;
+    expect(link).toBeTruthy();
+  }).toPass();
+  const params = new URLSearchParams(link!.split("?")[1]);
+  expect((await request.post("/api/verify-email", { data: { id: params.get("id"), token: params.get("token") } })).status()).toBe(200);
+  const created = await request.post("/api/keys", { headers: { authorization: `Bearer ${session.token}` }, data: { name: "bot", mode: "live" } });
+  expect(created.status()).toBe(201);
+  return (await created.json()).secret as string;
+}
+
+test("use a past number again: the confirm says the price and the wait first; the new order gets its own code and charge", async ({ page, request }) => {
+  const session = await signUpAndFund(request, "again", 5000);
+  // A past Swift number that got its code and was completed (its own window over): bought through the customer's own
+  // live key (the SMS-Activate protocol), so the browser meets it in the orders table as a past order.
+  const key = await verifiedLiveKey(request, session);
+  const call = async (params: Record<string, string>) => (await request.get(`/stubs/handler_api.php?${new URLSearchParams({ api_key: key, ...params })}`)).text();
+  const bought = await call({ action: "getNumber", service: "wa" });
+  expect(bought).toMatch(/^ACCESS_NUMBER:\d+:1\d{10}$/);
+  const [, activationId, number] = bought.split(":");
+  await expect.poll(() => call({ action: "getStatus", id: activationId }), { timeout: 30_000 }).toMatch(/^STATUS_OK:\d{6}$/);
+  expect(await call({ action: "setStatus", id: activationId, status: "6" })).toBe("ACCESS_ACTIVATION");
+  const afterFirst = await balanceOf(request, session.token);
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openSignedIn(page, session, "#/sms/1");
+  const table = page.getByTestId("orders-table");
+  const again = table.getByRole("button", { name: /^Use this number again/ });
+  await expect(again).toHaveCount(1, { timeout: 15_000 });
+  await again.click();
+  const dialog = page.getByRole("dialog", { name: "Use this number again?" });
+  await expect(dialog.getByTestId("use-again-price")).toContainText(/It costs ₦[\d,]+\.\d\d, charged now as a new order\./);
+  await expect(dialog.getByTestId("use-again-wait")).toBeVisible();
+  await expect(dialog).toContainText(/If no code comes within \d+ (min|s)/);
+  expect(await balanceOf(request, session.token)).toBe(afterFirst); // nothing charged before the click
+  const problems = await axeDialogEverywhere(page, "Use this number again");
+  expect(problems, problems.join("\n")).toEqual([]);
+  await dialog.getByTestId("use-again-confirm").click();
+
+  // The new order is a purchase like any other: the SMS dialog on the same number, its code pushed in, one charge.
+  await expect(page.getByText("number purchased successfully")).toBeVisible();
+  const sms = page.getByRole("dialog");
+  await expect(sms.getByRole("heading", { name: "SMS Received" })).toBeVisible({ timeout: 30_000 });
+  expect((await sms.getByRole("button", { name: /^Phone number:/ }).textContent())?.replace(/\D/g, "")).toContain(number.slice(1));
+  const charged = afterFirst - (await balanceOf(request, session.token));
+  expect(charged).toBeGreaterThan(0);
+  await sms.getByRole("button", { name: "Done" }).click();
+  await expect(table.locator("[data-order-id]")).toHaveCount(2, { timeout: 15_000 });
 });

@@ -23,6 +23,8 @@ import type { PasskeyAssertionInput, PasskeyCeremony, PasskeyRegisterInput, Pass
 import type {
   RentalDetailResponse,
   RentalEndResponse,
+  RentalView,
+  RentAutoRenewRequest,
   RentCountryEntry,
   RentExtendOptionsResponse,
   RentExtendRequest,
@@ -48,7 +50,10 @@ import type {
   SmsHoldTime,
   SmsServiceEntry,
   SmsStatusResponse,
+  SmsUseAgainInput,
+  SmsUseAgainQuote,
 } from "./sms";
+import type { PublicStatus } from "./status";
 import type { StaticAccountRequest, StaticAccountView, TransferView } from "./transfers";
 import type {
   CheckoutStart,
@@ -158,7 +163,13 @@ export interface WebApi {
   "GET /api/sms/status/:request_id": { answer: SmsStatusResponse };
   "POST /api/sms/cancel": { body: { request_id: string }; answer: SmsCancelResponse };
   "POST /api/sms/another-code": { body: { request_id: string }; answer: SmsAnotherCodeResponse };
+  /** "Use this number again" (issue 32, decision 047): the confirm step's price and wait, then the new order. */
+  "GET /api/sms/use-again/:request_id": { answer: SmsUseAgainQuote };
+  "POST /api/sms/use-again": { body: SmsUseAgainInput; answer: SmsGetNumberResponse };
   "GET /api/orders": { answer: DataOf<OrderRow[]> };
+
+  // The public status page (#/status, issue 32): no sign-in, cached at the edge.
+  "GET /api/status": { answer: PublicStatus };
 
   // Rent Number
   "GET /api/rent/country-list": { answer: RentCountryEntry[] };
@@ -169,6 +180,8 @@ export interface WebApi {
   "POST /api/rentals/:id/cancel": { answer: RentalEndResponse };
   "GET /api/rentals/:id/extend-options": { answer: RentExtendOptionsResponse };
   "POST /api/rentals/:id/extend": { body: RentExtendRequest; answer: RentExtendResponse };
+  /** Auto-renew (issue 32): on at the price shown for each renewal (409 PRICE_CHANGED with the new one), or off. */
+  "POST /api/rentals/:id/auto-renew": { body: RentAutoRenewRequest; answer: { rental: RentalView } };
 
   // History export (CSV files)
   "GET /api/export/transactions.csv": { query: ExportRange; text: true; answer: string };

@@ -10,6 +10,14 @@ import "./styles.css";
 // The entry holds React, the router and the styles only. Query, its persister and the toaster load with the first
 // screen that needs them (web/app-providers.tsx); index.html applies the saved theme before first paint.
 const container = document.getElementById("root")!;
+// The status page's prerendered frame (index.html, shown by its first-paint script on #/status only) is dropped by the
+// page once it renders; anywhere else, or once the visitor moves on before that, it goes now.
+const dropStatusShell = () => {
+  document.getElementById("status-shell")?.remove();
+  document.documentElement.removeAttribute("data-status");
+};
+if (!document.documentElement.hasAttribute("data-status")) dropStatusShell();
+else window.addEventListener("hashchange", dropStatusShell, { once: true });
 const app = (
   <StrictMode>
     <RouterProvider router={router} />

@@ -1,6 +1,7 @@
 import { Suspense } from "react";
 import { prerender } from "react-dom/static";
 import HomepagePage from "./routes/homepage";
+import { StatusLoading, StatusShell } from "./components/status/status-shell";
 
 /**
  * Rendered at build time (web/vite.config.ts) into index.html's #root, so the landing page paints from the HTML alone,
@@ -25,6 +26,20 @@ export async function renderLanding(): Promise<string> {
     // Every boundary inline in the markup: past this size Fizz would move a boundary's content out to the end of the
     // document with an inline script to swap it in (which the page's Content-Security-Policy hashes do not allow).
     { progressiveChunkSize: Number.POSITIVE_INFINITY },
+  );
+  return new Response(prelude).text();
+}
+
+/**
+ * The public status page's frame (issue 32) with its loading line, for index.html's #status-shell: on #/status the
+ * first-paint script shows it (styles.css) before any script ran; web/routes/status.tsx renders the same frame with the
+ * figures and removes this copy. Plain markup: nothing hydrates it.
+ */
+export async function renderStatusShell(): Promise<string> {
+  const { prelude } = await prerender(
+    <StatusShell>
+      <StatusLoading />
+    </StatusShell>,
   );
   return new Response(prelude).text();
 }

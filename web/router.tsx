@@ -88,6 +88,12 @@ const pricesRoute = createRoute({
   path: "/prices/$id",
   component: lazyRouteComponent(() => import("./routes/prices")),
 });
+/** Issue 32: the public status page (no sign-in); its own lazy chunk, under the data layer; its frame is prerendered. */
+const statusRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/status",
+  component: lazyRouteComponent(() => import("./routes/status")),
+});
 const privacyRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/privacy/$id",
@@ -176,6 +182,7 @@ const routeTree = rootRoute.addChildren([
     verifyEmailRoute,
     developersRoute,
     pricesRoute,
+    statusRoute,
     shellRoute.addChildren([dashboardRoute, smsRoute, numberRoute, paymentRoute, esimRoute, eplansRoute, settingsRoute]),
     adminRoute,
   ]),

@@ -66,10 +66,13 @@ function prerenderLanding(): Plugin {
           server: { middlewareMode: true, hmr: false, ws: false },
         });
         try {
-          const { renderLanding } = (await server.ssrLoadModule("/prerender.tsx")) as { renderLanding: () => Promise<string> };
+          const { renderLanding, renderStatusShell } = (await server.ssrLoadModule("/prerender.tsx")) as Record<"renderLanding" | "renderStatusShell", () => Promise<string>>;
           const markup = await renderLanding();
           if (!html.includes('<div id="root"></div>')) throw new Error("prerender-landing: index.html has no empty #root");
+          if (!html.includes('<div id="status-shell"></div>')) throw new Error("prerender-landing: index.html has no empty #status-shell");
           let out = html.replace('<div id="root"></div>', `<div id="root">${markup}</div>`);
+          // The status page's frame (issue 32): shown on #/status by the first-paint script until that page renders.
+          out = out.replace('<div id="status-shell"></div>', `<div id="status-shell">${await renderStatusShell()}</div>`);
           // The stylesheet travels inside the page (decision 010): a separate file cost one more round trip, shared
           // the slow link with the scripts, and held the first paint ~300 ms. The file stays in the build (manifest,
           // bench/web-weight.ts) but nothing links it.

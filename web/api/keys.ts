@@ -34,6 +34,7 @@ export const smsOrders = ["sms-order"] as const;
 export const smsOrder = (requestId: string) => ["sms-order", requestId] as const;
 export const smsFavourites = ["sms-favourites"] as const;
 export const smsHoldTime = ["sms-hold-time"] as const;
+export const smsUseAgain = (requestId: string) => ["sms-use-again", requestId] as const;
 export const smsCompare = (provider: SmsProviderName, serviceId: string) => ["sms-compare", provider, serviceId] as const;
 
 // Rent Number
@@ -53,6 +54,7 @@ export const ref = ["ref"] as const;
 export const referralInvitation = (code: string) => ["referral-invitation", code] as const;
 export const ads = ["ads"] as const;
 export const health = ["health"] as const;
+export const publicStatus = ["public-status"] as const;
 
 // Settings "API" section: keys, the sandbox wallet, webhooks and their log.
 export const developer = ["developer"] as const;

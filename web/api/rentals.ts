@@ -24,6 +24,14 @@ export const getExtendOptions = (id: string) => api("GET /api/rentals/:id/extend
 export const extendRental = ({ id, unit, period, price }: { id: string; unit: RentUnit; period: number; price: number }) =>
   api("POST /api/rentals/:id/extend", { params: { id }, body: { duration: unit, period, price }, auth: true });
 
+/** Auto-renew (issue 32): on at the renewal price the customer was shown for one Extend choice, or off. */
+export const setAutoRenew = ({ id, choice }: { id: string; choice: { unit: RentUnit; period: number; price: number } | null }) =>
+  api("POST /api/rentals/:id/auto-renew", {
+    params: { id },
+    body: choice ? { enabled: true, duration: choice.unit, period: choice.period, price: choice.price } : { enabled: false },
+    auth: true,
+  });
+
 /** Countries change rarely: the spec's country cache (5 minutes). */
 export const rentCountriesQueryOptions = () =>
   queryOptions({ queryKey: queryKeys.rentalCountries, queryFn: getRentCountries, staleTime: 300_000 });
@@ -101,5 +109,16 @@ export function useExtendRental() {
       invalidate(vars.id);
       void qc.invalidateQueries({ queryKey: queryKeys.rentalExtend(vars.id) });
     },
+  });
+}
+
+export function useSetAutoRenew() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: setAutoRenew,
+    onSuccess: (res, vars) => {
+      qc.setQueryData(queryKeys.rental(vars.id), (old: Awaited<ReturnType<typeof getRental>> | undefined) => (old ? { ...old, rental: res.rental } : old));
+    },
+    onSettled: (_d, _e, vars) => void qc.invalidateQueries({ queryKey: queryKeys.rental(vars.id) }),
   });
 }

@@ -45,6 +45,13 @@ export const requestAnotherSmsCode = (requestId: string) => api("POST /api/sms/a
 
 export const getSmsStatus = (requestId: string) => api("GET /api/sms/status/:request_id", { params: { request_id: requestId }, auth: true });
 
+/** "Use this number again" (issue 32): what it costs and how long a code usually takes, asked before the click. */
+export const getUseAgainQuote = (requestId: string) => api("GET /api/sms/use-again/:request_id", { params: { request_id: requestId }, auth: true });
+
+/** The new order on the same number, at the price the confirm step showed (409 PRICE_CHANGED if the server's moved). */
+export const useNumberAgain = ({ requestId, price }: { requestId: string; price: number }) =>
+  api("POST /api/sms/use-again", { body: { request_id: requestId, price }, auth: true });
+
 export const cancelSmsRequest = (requestId: string) => api("POST /api/sms/cancel", { body: { request_id: requestId }, auth: true });
 
 /** Spec section 9: country cache 300000 ms. */
@@ -100,6 +107,22 @@ export function useBuyNumber() {
 export function useBuyNumbers() {
   const qc = useQueryClient();
   return useMutation({ mutationFn: buyNumbers, onSettled: () => void invalidateMoney(qc) });
+}
+
+/** The confirm step's quote: read fresh each time it opens (the price is today's), never retried into a second ask. */
+export const useUseAgainQuote = (requestId: string | null) =>
+  useQuery({
+    queryKey: queryKeys.smsUseAgain(requestId ?? ""),
+    queryFn: () => getUseAgainQuote(requestId!),
+    enabled: Boolean(requestId),
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
+
+export function useUseNumberAgain() {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: useNumberAgain, onSettled: () => void invalidateMoney(qc) });
 }
 
 export function useRequestAnotherSmsCode() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDateTime, formatPhone, shortId } from "./format";
+import { formatDateTime, formatPhone, formatSeconds, shortId } from "./format";
 
 describe("one date format", () => {
   it("writes the spec's text from a timestamp string and from epoch milliseconds alike", () => {
@@ -35,5 +35,15 @@ describe("phone numbers written for their country", () => {
   it("leaves what is not a plain number as it was", () => {
     expect(formatPhone("call me")).toBe("call me");
     expect(formatPhone(null)).toBe("");
+  });
+});
+
+describe("waits in words", () => {
+  it("writes seconds, minutes and hours as people read them", () => {
+    expect(formatSeconds(45.4)).toBe("45 s");
+    expect(formatSeconds(120)).toBe("2 min");
+    expect(formatSeconds(90)).toBe("1 min 30 s");
+    expect(formatSeconds(3900)).toBe("1 h 5 min");
+    expect(formatSeconds(7200)).toBe("2 h");
   });
 });

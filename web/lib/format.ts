@@ -9,6 +9,18 @@ export function shortId(id: string): string {
   return id.length > 10 ? id.slice(0, 8) : id;
 }
 
+/** A wait in words: "45 s", "2 min", "1 min 30 s", "1 h 5 min" (the server's seconds, rounded to whole seconds). */
+export function formatSeconds(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) {
+    const rest = s % 60;
+    return rest ? `${Math.floor(s / 60)} min ${rest} s` : `${s / 60} min`;
+  }
+  const minutes = Math.round((s % 3600) / 60);
+  return minutes ? `${Math.floor(s / 3600)} h ${minutes} min` : `${Math.floor(s / 3600)} h`;
+}
+
 /**
  * Calling codes of the countries the providers sell most, longest first, with how the national part is grouped
  * (digits per group). Numbers from elsewhere keep their code and are grouped in threes.

@@ -4,8 +4,8 @@ import { isLandingHash } from "./landing";
 
 const inlineScript = /<script>([\s\S]*?)<\/script>/.exec(indexHtml)![1];
 
-/** Runs index.html's inline head script for a hash; true when it leaves the prerendered landing markup visible. */
-function inlineScriptShowsLanding(hash: string): boolean {
+/** Runs index.html's inline head script for a hash: the attributes it sets on <html>. */
+function inlineScriptAttributes(hash: string): Set<string> {
   const attrs = new Set<string>();
   const documentElement = { setAttribute: (name: string) => attrs.add(name), classList: { toggle: () => undefined } };
   new Function("location", "document", "localStorage", "matchMedia", inlineScript)(
@@ -14,8 +14,10 @@ function inlineScriptShowsLanding(hash: string): boolean {
     { getItem: () => null },
     () => ({ matches: false }),
   );
-  return !attrs.has("data-spa");
+  return attrs;
 }
+/** True when the script leaves the prerendered landing markup visible. */
+const inlineScriptShowsLanding = (hash: string) => !inlineScriptAttributes(hash).has("data-spa");
 
 describe("which addresses show the prerendered landing page", () => {
   const cases: [string, boolean][] = [
@@ -29,5 +31,19 @@ describe("which addresses show the prerendered landing page", () => {
   it.each(cases)("%s -> %s, in main.tsx and in index.html's first-paint script alike", (hash, landing) => {
     expect(isLandingHash(hash)).toBe(landing);
     expect(inlineScriptShowsLanding(hash)).toBe(landing);
+  });
+});
+
+describe("which addresses show the status page's prerendered frame (issue 32)", () => {
+  it.each([
+    ["#/status", true],
+    ["#/status?x=1", true],
+    ["#/statusx", false],
+    ["", false],
+    ["#/dashboard/1", false],
+  ] as [string, boolean][])("%s -> %s", (hash, shown) => {
+    expect(inlineScriptAttributes(hash).has("data-status")).toBe(shown);
+    // The landing markup stays hidden there like on any other screen.
+    if (shown) expect(inlineScriptShowsLanding(hash)).toBe(false);
   });
 });

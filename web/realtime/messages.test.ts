@@ -122,6 +122,14 @@ describe("a realtime message refreshes exactly the queries it affects and shows 
     expect(toastsShown()).toEqual([]);
   });
 
+  it("a renewal reminder: that rental and the wallet (the early 'short' warning); its sentence is the server's own toast", () => {
+    expect(staleAfter({ kind: "rental.renewing", rentalId: "rent-2", renewsAt: "2026-11-23T13:50:00.000Z", price: 900, funded: false })).toEqual([
+      "balance",
+      "rental:rent-2",
+    ]);
+    expect(toastsShown()).toEqual([]);
+  });
+
   it("balance changed: wallet and history only", () => {
     expect(staleAfter({ kind: "balance.changed", balance: 120 })).toEqual(["balance", "transactions"]);
     expect(toastsShown()).toEqual([]);

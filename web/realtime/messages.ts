@@ -37,7 +37,8 @@ export function queryKeysFor(message: RealtimeMessage): QueryKey[] {
     case "rental.ended":
       return [queryKeys.rental(message.rentalId), queryKeys.orders, ...(message.refunded ? MONEY_KEYS : [])];
     case "rental.renewing":
-      return [queryKeys.rental(message.rentalId)];
+      // The inbox's auto-renew line, and the wallet its "short of the next renewal" warning compares with.
+      return [queryKeys.rental(message.rentalId), queryKeys.balance];
     case "balance.changed":
       return MONEY_KEYS;
     case "admin.changed":

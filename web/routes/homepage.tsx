@@ -166,6 +166,7 @@ export default function HomepagePage() {
             </p>
           </div>
           <nav aria-label="Footer" className="flex flex-wrap gap-x-6 gap-y-2 text-sm">
+            <AppLink to="/status" className="text-slate-600 hover:underline dark:text-slate-300">Status</AppLink>
             <AppLink to="/privacy/1" className="text-slate-600 hover:underline dark:text-slate-300">Privacy</AppLink>
             <AppLink to="/terms/1" className="text-slate-600 hover:underline dark:text-slate-300">Terms</AppLink>
             <a href={`mailto:${CONTACT_EMAIL}`} className="text-slate-600 hover:underline dark:text-slate-300">Contact Us</a>

@@ -1,10 +1,12 @@
 import { useState } from "react";
 import { OrdersPanel } from "../components/orders/orders-panel";
+import { useNumberAgainChoice } from "../components/orders/use-again";
 import { ErrorDialog, SmsDialog } from "../components/sms/sms-dialog";
 import { SmsPurchaseCard } from "../components/sms/sms-purchase-card";
 import { OtherNumbers } from "../components/sms/other-numbers";
 import { HistoryExport } from "../components/orders/history-export";
 import { useActiveSmsRequest } from "../components/sms/use-active-sms-request";
+import type { PendingSmsRequest } from "../components/sms/pending-request";
 import { useDocumentTitle } from "../components/layout/logo";
 import { askCodeNotificationPermission } from "../lib/code-alerts";
 
@@ -12,6 +14,13 @@ export default function SmsPage() {
   useDocumentTitle("Receive SMS");
   const active = useActiveSmsRequest();
   const [errorDetail, setErrorDetail] = useState<string | null>(null);
+  const onPurchased = (request: PendingSmsRequest) => {
+    active.start(request);
+    // The moment a notification helps: a code is on its way (asked once; never on page load).
+    void askCodeNotificationPermission();
+  };
+  // "Use this number again" (issue 32): its new order opens the same dialog as any purchase.
+  const numberAgain = useNumberAgainChoice(onPurchased);
 
   return (
     <div className="mx-auto flex w-full max-w-7xl flex-col gap-6">
@@ -19,14 +28,10 @@ export default function SmsPage() {
       <div className="grid gap-6 min-[1600px]:grid-cols-[minmax(0,380px)_minmax(0,1fr)]">
         <SmsPurchaseCard
           shown={active.shown}
-          onPurchased={(request) => {
-            active.start(request);
-            // The moment a notification helps: a code is on its way (asked once; never on page load).
-            void askCodeNotificationPermission();
-          }}
+          onPurchased={onPurchased}
           onUnexpectedError={setErrorDetail}
         />
-        <OrdersPanel title="Recent SMS Orders" caption="Recent SMS orders" kind="sms" />
+        <OrdersPanel title="Recent SMS Orders" caption="Recent SMS orders" kind="sms" action={numberAgain.action} />
       </div>
       {active.pending && active.shown ? (
         <SmsDialog
@@ -50,6 +55,7 @@ export default function SmsPage() {
       <div className="max-w-md">
         <HistoryExport />
       </div>
+      {numberAgain.dialog}
       <ErrorDialog detail={errorDetail} onClose={() => setErrorDetail(null)} />
     </div>
   );

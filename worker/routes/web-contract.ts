@@ -16,6 +16,7 @@ import type { passkeyRoutes } from "./passkeys";
 import type { realtimeRoutes } from "./realtime";
 import type { rentalRoutes } from "./rentals";
 import type { smsRoutes } from "./sms";
+import type { statusRoutes } from "./status";
 import type { transferRoutes } from "./transfers";
 import type { walletRoutes } from "./wallet";
 
@@ -42,6 +43,7 @@ export type CustomerApi = At<typeof healthRoutes> &
   At<typeof walletRoutes> &
   At<typeof transferRoutes> &
   At<typeof smsRoutes> &
+  At<typeof statusRoutes> &
   At<typeof orderRoutes> &
   At<typeof rentalRoutes> &
   At<typeof exportRoutes> &

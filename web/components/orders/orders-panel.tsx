@@ -18,10 +18,13 @@ export function OrdersPanel({
   title: string;
   caption: string;
   kind: OrderRow["kind"];
+  /** A row's action, or null for none (its column shows only when a row has one). */
   action?: (order: OrderRow) => ReactNode;
 }) {
   const orders = useOrders();
   const rows = (orders.data ?? []).filter((o) => (kind === "rental" ? o.kind === "rental" : o.kind !== "rental"));
+  // The Action column only when some row has an action (an SMS row has one only where "Use this number again" is offered).
+  const rowAction = action && rows.some((o) => action(o) !== null) ? action : undefined;
   return (
     <Card className="min-w-0">
       <CardHeader>
@@ -36,7 +39,7 @@ export function OrdersPanel({
           <LoadError what="your orders" error={orders.error} onRetry={() => void orders.refetch()} />
         ) : (
           <>
-            <OrdersTable orders={rows} action={action} caption={caption} />
+            <OrdersTable orders={rows} action={rowAction} caption={caption} />
             {rows.length === 0 ? (
               <p className="mt-3 text-center text-sm text-slate-600 dark:text-slate-300" data-testid="orders-empty-hint">
                 {kind === "rental"

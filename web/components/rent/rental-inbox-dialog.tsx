@@ -11,6 +11,7 @@ import { Dialog } from "../ui/dialog";
 import { Skeleton } from "../ui/skeleton";
 import { Spinner } from "../ui/spinner";
 import { endConfirmationText } from "./end-confirmation";
+import { AutoRenewRental } from "./auto-renew";
 import { ExtendRental } from "./extend-rental";
 import { formatTimeLeft } from "./time-left";
 import { LoadError } from "../ui/load-error";
@@ -153,6 +154,7 @@ export function RentalInboxDialog({
           </div>
         </div>
         {rentalId && status === "active" && !confirmation ? <ExtendRental rentalId={rentalId} active /> : null}
+        {detail && status === "active" && !confirmation ? <AutoRenewRental rental={detail} /> : null}
         {rental.isPending ? (
           <div className="flex flex-col gap-2">
             <Skeleton className="h-14" />
