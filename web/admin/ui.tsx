@@ -98,7 +98,8 @@ export function ActionForm({
   label: string;
   variant?: ButtonVariant;
   children?: ReactNode;
-  onSubmit: (reason: string, form: FormData) => Promise<ConsoleAnswer | void>;
+  // A form may also say what it did in its own words (e.g. "Posted “title”.").
+  onSubmit: (reason: string, form: FormData) => Promise<ConsoleAnswer | { message: string } | void>;
   testId?: string;
 }) {
   const [reason, setReason] = useState("");
