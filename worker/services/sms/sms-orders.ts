@@ -2,6 +2,8 @@ import { and, eq, exists, gte, sql } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../../schema/money";
 import { MISSING_SERVICE_OR_COUNTRY, SMS_CANCELLED_MESSAGE, type SmsAnotherCodeResponse, type SmsCancelResponse, type SmsGetNumberInput, type SmsGetNumberResponse, type SmsGetNumbersInput, type SmsGetNumbersResponse } from "../../../schema/sms";
 import type { SmsProviderName } from "../../../schema/constants";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "../../db/client";
 import { rowAsSelect } from "../../db/insert-select";
 import { smsChains, smsOrders, users } from "../../db/tables";
 import { AppError } from "../../lib/errors";
@@ -76,33 +78,8 @@ export async function buySmsNumber(
   const order = newOrder({ id: orderId, userId: user.id, provider: providerName, countryId: country, countryName, offer, priceKobo, now }, chained ? { id: orderId, step: 1 } : null);
   // The per-account cost limit (issue 12 hole 6) is counted in this batch, not a round trip of its own (decision 031);
   // on the customer's own account (a sandbox key's test account is counted as itself), before the upstream is asked.
-  const limit = costLimitInBatch(db, user.id, "smsBuy", now);
-  const orderWritten = exists(db.select({ one: sql`1` }).from(smsOrders).where(eq(smsOrders.id, orderId)));
-  let counted, inserted;
-  try {
-    // One atomic batch: the counted hit; the order row only within the limit and while the wallet holds the price;
-    // the chain (when the customer ticked "try another number") and the debit only if that row was written. A refusal
-    // (limit or wallet) writes no order, chain or ledger row, yet keeps the hit counted like enforceCostLimit would.
-    [counted, inserted] = await db.batch([
-      limit.count,
-      db.insert(smsOrders).select(
-        db
-          .select(rowAsSelect(smsOrders, order))
-          .from(users)
-          .where(and(eq(users.id, user.id), gte(users.balanceKobo, priceKobo), limit.within)),
-      ),
-      ...(input.next_route
-        ? [db.insert(smsChains).select(db.select(rowAsSelect(smsChains, newChainValues(orderId, user.id, offer.name, input.next_route, now))).from(smsOrders).where(eq(smsOrders.id, orderId)))]
-        : []),
-      guardedLedgerInsert(db, { userId: user.id, key: `buy:${orderId}`, amountKobo: -priceKobo, kind: "buy", note: purchaseNote(order), ref: orderId }, orderWritten),
-    ]);
-  } catch (err) {
-    // The balance CHECK stays the backstop of the guard above.
-    const refusal = asInsufficientBalance(err);
-    throw refusal instanceof AppError && refusal.code === "INSUFFICIENT_BALANCE" ? await insufficientBalanceFor(db, user.id, priceKobo) : refusal;
-  }
-  limit.enforce(counted);
-  if ((inserted.meta.changes ?? 0) === 0) throw await insufficientBalanceFor(db, user.id, priceKobo);
+  // The chain (when the customer ticked "try another number") is written only if the order row was.
+  await writePaidOrder(db, user.id, order, { priceKobo, note: purchaseNote(order), now }, input.next_route ? [db.insert(smsChains).select(db.select(rowAsSelect(smsChains, newChainValues(orderId, user.id, offer.name, input.next_route, now))).from(smsOrders).where(eq(smsOrders.id, orderId)))] : []);
 
   let activation: SmsActivation;
   try {
@@ -567,4 +544,43 @@ async function placeNextRoute(deps: SmsDeps, userId: string, from: SmsOrderRow, 
     return { kind: "stop" };
   }
   return { kind: "placed", orderId: order.id };
+}
+
+/**
+ * Writes a paid order, as every purchase does (a new number, or a past number used again): one atomic batch of the
+ * counted cost-limit hit (issue 12 hole 6, decision 031: counted in this batch, not a round trip of its own), the order
+ * row only within the limit and while the wallet holds its price, the statements that belong with it (a chain), and
+ * its debit only if that row was written. A refusal (limit or wallet) writes no order, chain or ledger row, yet keeps
+ * the hit counted like enforceCostLimit would.
+ */
+export async function writePaidOrder(
+  db: Db,
+  userId: string,
+  order: SmsOrderRow,
+  paid: { priceKobo: number; note: string; now: number },
+  withOrder: BatchItem<"sqlite">[] = [],
+): Promise<void> {
+  const { priceKobo, note } = paid;
+  const limit = costLimitInBatch(db, userId, "smsBuy", paid.now);
+  const orderWritten = exists(db.select({ one: sql`1` }).from(smsOrders).where(eq(smsOrders.id, order.id)));
+  let counted, inserted;
+  try {
+    [counted, inserted] = await db.batch([
+      limit.count,
+      db.insert(smsOrders).select(
+        db
+          .select(rowAsSelect(smsOrders, order))
+          .from(users)
+          .where(and(eq(users.id, userId), gte(users.balanceKobo, priceKobo), limit.within)),
+      ),
+      ...withOrder,
+      guardedLedgerInsert(db, { userId, key: `buy:${order.id}`, amountKobo: -priceKobo, kind: "buy", note, ref: order.id }, orderWritten),
+    ]);
+  } catch (err) {
+    // The balance CHECK stays the backstop of the guard above.
+    const refusal = asInsufficientBalance(err);
+    throw refusal instanceof AppError && refusal.code === "INSUFFICIENT_BALANCE" ? await insufficientBalanceFor(db, userId, priceKobo) : refusal;
+  }
+  limit.enforce(counted);
+  if ((inserted.meta.changes ?? 0) === 0) throw await insufficientBalanceFor(db, userId, priceKobo);
 }

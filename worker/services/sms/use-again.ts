@@ -1,16 +1,14 @@
-import { and, eq, exists, gte, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { koboToNaira } from "../../../schema/money";
 import { smsProviderSchema, type SmsUseAgainInput, type SmsUseAgainQuote, type SmsGetNumberResponse } from "../../../schema/sms";
 import type { SmsProviderName } from "../../../schema/constants";
 import type { Db } from "../../db/client";
-import { rowAsSelect } from "../../db/insert-select";
-import { smsOrders, users } from "../../db/tables";
 import { AppError } from "../../lib/errors";
 import type { SmsProvider } from "../../providers/sms/types";
 import type { SignedInUser } from "../accounts";
-import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, costLimitInBatch, envForUser, guardedLedgerInsert, insufficientBalanceFor, pricingContext, type SmsDeps, smsPriceKobo } from "../kernel";
+import { assertNotAboveShown, chargedBelowShown, envForUser, pricingContext, type SmsDeps, smsPriceKobo } from "../kernel";
 import { findSmsOffer } from "./sms-catalogue";
-import { newOrder, reserveNumber } from "./sms-orders";
+import { newOrder, reserveNumber, writePaidOrder } from "./sms-orders";
 import { purchaseNote } from "./sms-transitions";
 import { upstreamFor } from "./sms-upstream";
 import { ownSmsOrder, smsHoldTime, type SmsOrderRow } from "./sms-views";
@@ -109,31 +107,8 @@ export async function useNumberAgain(deps: SmsDeps, user: SignedInUser, input: S
   const db = deps.db;
   const now = deps.clock.now();
   const order = newOrder({ id: crypto.randomUUID(), userId: user.id, provider: providerOf(past), countryId: past.countryId, countryName, offer, priceKobo, now }, null);
-  const limit = costLimitInBatch(db, user.id, "smsBuy", now);
-  let counted, inserted;
-  try {
-    // As a purchase (sms-orders.ts buySmsNumber): the counted hit, the order only within the limit and while the wallet
-    // holds the price, its debit only if the order was written.
-    [counted, inserted] = await db.batch([
-      limit.count,
-      db.insert(smsOrders).select(
-        db
-          .select(rowAsSelect(smsOrders, order))
-          .from(users)
-          .where(and(eq(users.id, user.id), gte(users.balanceKobo, priceKobo), limit.within)),
-      ),
-      guardedLedgerInsert(
-        db,
-        { userId: user.id, key: `buy:${order.id}`, amountKobo: -priceKobo, kind: "buy", note: `${purchaseNote(order)}, number used again`, ref: order.id },
-        exists(db.select({ one: sql`1` }).from(smsOrders).where(eq(smsOrders.id, order.id))),
-      ),
-    ]);
-  } catch (err) {
-    const refusal = asInsufficientBalance(err);
-    throw refusal instanceof AppError && refusal.code === "INSUFFICIENT_BALANCE" ? await insufficientBalanceFor(db, user.id, priceKobo) : refusal;
-  }
-  limit.enforce(counted);
-  if ((inserted.meta.changes ?? 0) === 0) throw await insufficientBalanceFor(db, user.id, priceKobo);
+  // Written as a purchase is (sms-orders.ts writePaidOrder): its own debit, only if the order row was written.
+  await writePaidOrder(db, user.id, order, { priceKobo, note: `${purchaseNote(order)}, number used again`, now });
 
   // A refusal (BAD_ID, price, no money upstream) refunds this order at once and answers the customer's error.
   const activation = await reserveNumber(deps, order, offer, { reuse: { from: past, take: (maxCost) => reactivate(past.upstreamId!, { maxCost }) } });
