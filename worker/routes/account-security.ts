@@ -19,6 +19,7 @@ import { validate } from "../lib/validate";
 import { readAsSignedInUser, requireAuth } from "../middleware/auth";
 import { closeTour, completeEmailVerification, confirmEnrolment, createEmailVerification, describePlace, describeUserAgent, disableTwoFactor, findUserById, listLiveSessions, type LiveSession, requireReauthentication, revokeSessions, sendAccountEmail, startEnrolment, toSessionUser, totpKey, twoFactorEmail, unusedRecoveryCodeCount, verificationEmail, verificationLink, verifySecondFactor } from "../services/accounts";
 import { clearRateLimit, enforceRateLimit, RATE_LIMITS } from "../services/kernel";
+import { requestDepsOf, sessionOf } from "./flow-deps";
 
 const sessionIdParam = z.object({ id: z.string().trim().min(1).max(100) });
 
@@ -60,7 +61,7 @@ export const accountSecurityRoutes = new Hono<AppEnv>()
     const db = getDb(c.env.DB);
     await enforceRateLimit(db, `verify-resend:${user.id}`, RATE_LIMITS.verifyResendPerUser);
     const link = await createEmailVerification(db, user.id);
-    await sendAccountEmail(c, verificationEmail(user, verificationLink(c.var.config.webClient, link)), "verification");
+    await sendAccountEmail(requestDepsOf(c), verificationEmail(user, verificationLink(c.var.config.webClient, link)), "verification");
     return c.json({ message: EMAIL_VERIFY_MESSAGES.sent });
   })
 
@@ -115,7 +116,7 @@ export const accountSecurityRoutes = new Hono<AppEnv>()
   /** Step 1: a new secret, answered this once for the QR code (otpauth_url) and for typing (secret). */
   .post("/2fa/setup", requireAuth, async (c) => {
     // ASVS 7.5.1: changing how the account signs in needs the password or a second factor from the last 10 minutes.
-    await requireReauthentication(c);
+    await requireReauthentication(getDb(c.env.DB), sessionOf(c));
     const { secret, otpauthUrl } = await startEnrolment(getDb(c.env.DB), await totpKey(c.var.config.jwtSecret), c.var.user);
     c.header("Cache-Control", "no-store");
     return c.json({ secret, otpauth_url: otpauthUrl } satisfies TwoFactorSetup);
@@ -129,7 +130,7 @@ export const accountSecurityRoutes = new Hono<AppEnv>()
     await enforceRateLimit(db, limitKey, RATE_LIMITS.twoFactorPerUser);
     const codes = await confirmEnrolment(db, await totpKey(c.var.config.jwtSecret), user.id, c.req.valid("json").code);
     await clearRateLimit(db, limitKey);
-    await sendAccountEmail(c, twoFactorEmail(user, true), "2fa-on");
+    await sendAccountEmail(requestDepsOf(c), twoFactorEmail(user, true), "2fa-on");
     c.header("Cache-Control", "no-store");
     return c.json({ message: TWO_FACTOR_MESSAGES.enabled, recovery_codes: codes });
   })
@@ -153,6 +154,6 @@ export const accountSecurityRoutes = new Hono<AppEnv>()
     }
     await clearRateLimit(db, limitKey);
     await disableTwoFactor(db, user.id);
-    await sendAccountEmail(c, twoFactorEmail(user, false), "2fa-off");
+    await sendAccountEmail(requestDepsOf(c), twoFactorEmail(user, false), "2fa-off");
     return c.json({ message: TWO_FACTOR_MESSAGES.disabled });
   });

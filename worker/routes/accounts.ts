@@ -7,8 +7,9 @@ import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { requireAuth, sessionClaims } from "../middleware/auth";
-import { changeOwnPassword, referralInvitation, requestPasswordReset, resetPassword, revokeSessions, signIn, signInSecondStep, signUp, updateProfile } from "../services/accounts";
+import { changeOwnPassword, deviceFromRequest, referralInvitation, requestPasswordReset, resetPassword, revokeSessions, signIn, signInSecondStep, signUp, updateProfile } from "../services/accounts";
 import { enforceRateLimit, RATE_LIMITS } from "../services/kernel";
+import { requestDepsOf } from "./flow-deps";
 
 /**
  * Accounts (spec sections 2, 3, 5, 7, 8; docs/api.md); the logic is services/accounts.ts. The spec's client calls some
@@ -38,7 +39,14 @@ export const accountRoutes = new Hono<AppEnv>()
 
   .post("/register", perAddressLimit, validate("json", registerSchema), async (c) => {
     const input = c.req.valid("json");
-    const session = await signUp(c, { username: input.username, email: input.email, phone: input.number, password: input.password, referralCode: input.referralCode || null });
+    const session = await signUp(requestDepsOf(c), {
+      username: input.username,
+      email: input.email,
+      phone: input.number,
+      password: input.password,
+      referralCode: input.referralCode || null,
+      device: deviceFromRequest(c.req.raw),
+    });
     return c.json({ ...session, message: ACCOUNT_MESSAGES.welcome }, 201);
   })
 
@@ -53,10 +61,12 @@ export const accountRoutes = new Hono<AppEnv>()
   /** With two-factor sign-in on, the answer is a challenge for POST /login/2fa instead of the session. */
   .post("/login", perAddressLimit, validate("json", loginSchema), async (c) => {
     const { email, password } = c.req.valid("json");
-    return c.json(await signIn(c, { email, password, address: clientAddress(c) }));
+    return c.json(await signIn(requestDepsOf(c), { email, password, address: clientAddress(c), device: deviceFromRequest(c.req.raw) }));
   })
 
-  .post("/login/2fa", perAddressLimit, validate("json", loginTwoFactorSchema), async (c) => c.json(await signInSecondStep(c, c.req.valid("json"))))
+  .post("/login/2fa", perAddressLimit, validate("json", loginTwoFactorSchema), async (c) =>
+    c.json(await signInSecondStep(requestDepsOf(c), { ...c.req.valid("json"), device: deviceFromRequest(c.req.raw) })),
+  )
 
   /**
    * Ends the session and closes its open sockets before answering (new ones are refused: the room checks the session).
@@ -80,18 +90,18 @@ export const accountRoutes = new Hono<AppEnv>()
 
   .patch("/password", requireAuth, validate("json", passwordChangeSchema), async (c) => {
     const { oldPassword, newPassword } = c.req.valid("json");
-    await changeOwnPassword(c, { userId: c.var.user.id, sessionId: c.var.sessionId, oldPassword, newPassword });
+    await changeOwnPassword(requestDepsOf(c), { userId: c.var.user.id, sessionId: c.var.sessionId, oldPassword, newPassword });
     // SPEC 7 "data.data message": the body's data is the message (issue 19). The caller's token stays valid, so no new
     // one is needed: a client that stores nothing stays signed in.
     return c.json({ data: ACCOUNT_MESSAGES.passwordUpdated });
   })
 
   .post("/forgot-password", perAddressLimit, validate("json", forgotPasswordSchema), async (c) => {
-    await requestPasswordReset(c, c.req.valid("json").email);
+    await requestPasswordReset(requestDepsOf(c), c.req.valid("json").email);
     return c.json({ message: ACCOUNT_MESSAGES.forgotSent });
   })
 
   .post("/reset-password", perAddressLimit, validate("json", resetPasswordSchema), async (c) => {
-    await resetPassword(c, c.req.valid("json"));
+    await resetPassword(requestDepsOf(c), c.req.valid("json"));
     return c.json({ message: ACCOUNT_MESSAGES.resetDone });
   });

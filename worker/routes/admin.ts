@@ -97,7 +97,7 @@ import {
 import { listTransferDeposits, reconcileTransfers } from "../services/funding";
 import { getSettings } from "../services/kernel";
 import { UpstreamFault } from "../providers/upstream-http";
-import { paymentDepsOf, rentalDepsOf, smsDepsOf } from "./flow-deps";
+import { paymentDepsOf, rentalDepsOf, requestDepsOf, smsDepsOf } from "./flow-deps";
 import { listIncidents, postIncident, resolveIncident } from "../services/console";
 import { statusIncidentCreateSchema } from "../../schema/status";
 
@@ -125,19 +125,19 @@ const manualEntryHandlers = (direction: "credit" | "debit") =>
       entryId: body.requestId ?? crypto.randomUUID(),
     };
     // Issue 33: above the approval_threshold setting the entry waits for a second operator (202, nothing moved yet).
-    const held = await holdLargeEntry(c, operatorOf(c), entry);
+    const held = await holdLargeEntry(getDb(c.env.DB), operatorOf(c), entry);
     if (held) {
       changed(c, "approvals");
       return c.json({ message: "Waiting for a second operator's approval (Approvals page): nothing moved yet.", ...held } satisfies ManualEntryAnswer, 202);
     }
-    const result = await manualEntry(c, operatorOf(c), entry);
+    const result = await manualEntry(requestDepsOf(c), operatorOf(c), entry);
     changed(c, "ledger");
     return c.json({ message: direction === "credit" ? "Credited." : "Debited.", ...result } satisfies ManualEntryAnswer);
   });
 
 const blockHandlers = (block: boolean) =>
   factory.createHandlers(validate("param", adminIdParamSchema), validate("json", reasonSchema), async (c) => {
-    const result = await setBlocked(c, operatorOf(c), c.req.valid("param").id, block, c.req.valid("json").reason);
+    const result = await setBlocked(requestDepsOf(c), operatorOf(c), c.req.valid("param").id, block, c.req.valid("json").reason);
     changed(c, "customers");
     return c.json({ message: block ? "Blocked: sessions ended, sockets closed." : "Unblocked.", ...result } satisfies BlockAnswer);
   });
@@ -177,13 +177,13 @@ export const adminRoutes = new Hono<AppEnv>()
   .post("/customers/:id/unblock", ...blockHandlers(false))
 
   .post("/customers/:id/resend-verification", validate("param", adminIdParamSchema), validate("json", reasonSchema), async (c) => {
-    await resendVerification(c, operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
+    await resendVerification(requestDepsOf(c), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
     return c.json({ message: "Verification e-mail sent." } satisfies AdminMessage);
   })
 
   /** Issue 33: a reset of the customer's second factor takes a second operator's approval (202, nothing changed yet). */
   .post("/customers/:id/reset-2fa", validate("param", adminIdParamSchema), validate("json", reasonSchema), async (c) => {
-    const approval = await requestSecondFactorReset(c, operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
+    const approval = await requestSecondFactorReset(getDb(c.env.DB), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
     changed(c, "approvals");
     return c.json({ message: "Waiting for a second operator's approval (Approvals page): two-factor sign-in is still on.", approval } satisfies ApprovalAnswer, 202);
   })
@@ -191,7 +191,7 @@ export const adminRoutes = new Hono<AppEnv>()
   /** Issue 33 (ASVS 7.4.5): end every live session of the customer (or the one named); sockets close before the answer. */
   .post("/customers/:id/sessions/revoke", validate("param", adminIdParamSchema), validate("json", endSessionsSchema), async (c) => {
     const body = c.req.valid("json");
-    const revoked = await endCustomerSessions(c, operatorOf(c), c.req.valid("param").id, body.reason, body.sessionId);
+    const revoked = await endCustomerSessions(requestDepsOf(c), operatorOf(c), c.req.valid("param").id, body.reason, body.sessionId);
     changed(c, "customers");
     return c.json({ message: revoked === 1 ? "1 session ended; its open tabs were closed." : `${revoked} sessions ended; their open tabs were closed.`, revoked } satisfies EndSessionsAnswer);
   })
@@ -202,13 +202,13 @@ export const adminRoutes = new Hono<AppEnv>()
   )
 
   .post("/approvals/:id/approve", validate("param", adminIdParamSchema), validate("json", approvalDecisionSchema), async (c) => {
-    const { approval, balance } = await approve(c, operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
+    const { approval, balance } = await approve(requestDepsOf(c), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
     changed(c, approval.kind === "ledger_entry" ? "ledger" : approval.kind === "setting" ? "settings" : "customers");
     return c.json({ message: `Approved: ${approval.summary}.`, approval, ...(balance === undefined ? {} : { balance }) } satisfies ApprovalAnswer & { balance?: number });
   })
 
   .post("/approvals/:id/reject", validate("param", adminIdParamSchema), validate("json", approvalDecisionSchema), async (c) => {
-    const approval = await reject(c, operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
+    const approval = await reject(getDb(c.env.DB), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
     changed(c, "approvals");
     return c.json({ message: `Rejected: ${approval.summary}.`, approval } satisfies ApprovalAnswer);
   })
@@ -306,7 +306,7 @@ export const adminRoutes = new Hono<AppEnv>()
   })
 
   .patch("/settings/:key", validate("param", settingKeyParamSchema), validate("json", settingChangeSchema), async (c) => {
-    const result = await changeSettingCommand(c, operatorOf(c), c.req.valid("param").key, c.req.valid("json"));
+    const result = await changeSettingCommand(getDb(c.env.DB), operatorOf(c), c.req.valid("param").key, c.req.valid("json"));
     // Issue 33: the two-operator threshold itself changes only with a second operator's approval (202).
     if ("held" in result) {
       changed(c, "approvals");
@@ -317,7 +317,7 @@ export const adminRoutes = new Hono<AppEnv>()
   })
 
   // ---- Messages ----
-  .post("/notify", validate("json", notifySchema), async (c) => c.json((await notifyCustomers(c, operatorOf(c), c.req.valid("json"))) satisfies NotifyAnswer))
+  .post("/notify", validate("json", notifySchema), async (c) => c.json((await notifyCustomers(requestDepsOf(c), operatorOf(c), c.req.valid("json"))) satisfies NotifyAnswer))
 
   .post("/email/preview", validate("json", groupMailSchema), async (c) => {
     const body = c.req.valid("json");
@@ -332,7 +332,7 @@ export const adminRoutes = new Hono<AppEnv>()
     } satisfies GroupMailPreview);
   })
 
-  .post("/email/send", validate("json", groupMailSendSchema), async (c) => c.json((await sendGroupMail(c, operatorOf(c), c.req.valid("json"))) satisfies GroupMailSent))
+  .post("/email/send", validate("json", groupMailSendSchema), async (c) => c.json((await sendGroupMail(requestDepsOf(c), operatorOf(c), c.req.valid("json"))) satisfies GroupMailSent))
 
   // ---- Audit and reconcile ----
   .get("/audit", validate("query", auditListQuerySchema), async (c) => {

@@ -8,6 +8,7 @@ import { requireAuth } from "../middleware/auth";
 import { createApiKey, listApiKeys, ownApiKey, resendWebhookEvent, revokeApiKey, sandboxBalanceKobo, setWebhookUrl, toApiKeyView, topUpSandbox, webhookLog } from "../services/developer";
 import { requireFreshSecondFactor, requireReauthentication, requireVerifiedEmail } from "../services/accounts";
 import { deliverEvents, eventDeps } from "../services/kernel";
+import { sessionOf } from "./flow-deps";
 
 /**
  * The Settings "API" section: the signed-in customer manages their developer keys (session token only: a key cannot
@@ -23,7 +24,7 @@ export const apiKeyRoutes = new Hono<AppEnv>()
     // A key spends the wallet without a password or 2FA: only an owner whose address is confirmed may mint one.
     requireVerifiedEmail(c.var.user);
     // Issue 33: a key is a standing credential, so minting one asks for a second factor from the last 10 minutes.
-    await requireFreshSecondFactor(c);
+    await requireFreshSecondFactor(getDb(c.env.DB), sessionOf(c));
     return c.json(await createApiKey(getDb(c.env.DB), c.var.user, c.req.valid("json")), 201);
   })
 
@@ -50,7 +51,7 @@ export const apiKeyRoutes = new Hono<AppEnv>()
   .put("/keys/:id/webhook", validate("param", apiKeyIdSchema), validate("json", webhookUrlSchema), async (c) => {
     const { id } = c.req.valid("param");
     // ASVS 7.5.1: where account events are sent is changed only by someone who just proved who they are.
-    await requireReauthentication(c);
+    await requireReauthentication(getDb(c.env.DB), sessionOf(c));
     await setWebhookUrl(c.env, c.var.user.id, id, c.req.valid("json").url);
     return c.json(toApiKeyView(await ownApiKey(getDb(c.env.DB), c.var.user.id, id)));
   })

@@ -14,8 +14,9 @@ import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
-import { completeRegistration, confirmStepUp, findUserById, listPasskeys, openSignedInSession, ownPasskey, passkeyCount, passkeyEmail, registrationCeremony, relyingPartyFor, removePasskey, renamePasskey, requireFreshSecondFactor, requireReauthentication, sendAccountEmail, signInCeremony, stepUpCeremony, stepUpState, toSessionUser, verifyAssertion } from "../services/accounts";
+import { completeRegistration, confirmStepUp, deviceFromRequest, findUserById, listPasskeys, openSignedInSession, ownPasskey, passkeyCount, passkeyEmail, registrationCeremony, relyingPartyFor, removePasskey, renamePasskey, requireFreshSecondFactor, requireReauthentication, sendAccountEmail, signInCeremony, stepUpCeremony, stepUpState, toSessionUser, verifyAssertion } from "../services/accounts";
 import { enforceRateLimit, RATE_LIMITS } from "../services/kernel";
+import { requestDepsOf, sessionOf } from "./flow-deps";
 
 /**
  * Passkeys (issue 33, decision 034): signing in with one from the login page, managing them in Settings, and the
@@ -39,7 +40,7 @@ export const passkeyRoutes = new Hono<AppEnv>()
     const { userId } = await verifyAssertion(db, relyingPartyFor(c.var.config.publicUrl), "sign-in", null, c.req.valid("json"));
     const user = await findUserById(db, userId);
     if (!user) throw new AppError("VALIDATION_FAILED", PASSKEY_MESSAGES.unknownPasskey);
-    return c.json({ user: toSessionUser(user), token: await openSignedInSession(c, user, "passkey") } satisfies AuthResponse);
+    return c.json({ user: toSessionUser(user), token: await openSignedInSession(requestDepsOf(c), user, deviceFromRequest(c.req.raw), "passkey") } satisfies AuthResponse);
   })
 
   // ---- Settings: add, name, list, remove ----
@@ -48,14 +49,14 @@ export const passkeyRoutes = new Hono<AppEnv>()
   .get("/passkeys", async (c) => c.json({ data: await listPasskeys(getDb(c.env.DB), c.var.user.id) }))
   /** Adding a passkey changes how the account signs in: re-authentication first (ASVS 7.5.1). */
   .post("/passkeys/options", async (c) => {
-    await requireReauthentication(c);
+    await requireReauthentication(getDb(c.env.DB), sessionOf(c));
     c.header("Cache-Control", "no-store");
     return c.json(await registrationCeremony(getDb(c.env.DB), relyingPartyFor(c.var.config.publicUrl), c.var.user, c.var.sessionId));
   })
   .post("/passkeys", validate("json", passkeyRegisterSchema), async (c) => {
     const owner = { userId: c.var.user.id, sessionId: c.var.sessionId };
     const passkey = await completeRegistration(getDb(c.env.DB), relyingPartyFor(c.var.config.publicUrl), owner, c.req.valid("json"));
-    await sendAccountEmail(c, passkeyEmail(c.var.user, "added", passkey.name), "passkey-added");
+    await sendAccountEmail(requestDepsOf(c), passkeyEmail(c.var.user, "added", passkey.name), "passkey-added");
     return c.json({ message: PASSKEY_MESSAGES.added, passkey }, 201);
   })
   .patch("/passkeys/:id", validate("param", passkeyIdParam), validate("json", passkeyRenameSchema), async (c) => {
@@ -67,10 +68,10 @@ export const passkeyRoutes = new Hono<AppEnv>()
     const db = getDb(c.env.DB);
     const { id } = c.req.valid("param");
     const passkey = await ownPasskey(db, c.var.user.id, id);
-    if ((await passkeyCount(db, c.var.user.id)) <= 1) await requireFreshSecondFactor(c);
-    else await requireReauthentication(c);
+    if ((await passkeyCount(db, c.var.user.id)) <= 1) await requireFreshSecondFactor(db, sessionOf(c));
+    else await requireReauthentication(db, sessionOf(c));
     await removePasskey(db, c.var.user.id, id);
-    await sendAccountEmail(c, passkeyEmail(c.var.user, "removed", passkey.name), "passkey-removed");
+    await sendAccountEmail(requestDepsOf(c), passkeyEmail(c.var.user, "removed", passkey.name), "passkey-removed");
     return c.json({ message: PASSKEY_MESSAGES.removed });
   })
 
@@ -79,7 +80,7 @@ export const passkeyRoutes = new Hono<AppEnv>()
   .use("/step-up/*", requireAuth)
   .get("/step-up", async (c) => {
     c.header("Cache-Control", "no-store");
-    return c.json(await stepUpState(c));
+    return c.json(await stepUpState(getDb(c.env.DB), sessionOf(c)));
   })
   .post("/step-up/passkey/options", async (c) => {
     c.header("Cache-Control", "no-store");
@@ -87,6 +88,7 @@ export const passkeyRoutes = new Hono<AppEnv>()
     return c.json(await stepUpCeremony(getDb(c.env.DB), relyingPartyFor(c.var.config.publicUrl), owner));
   })
   .post("/step-up", validate("json", stepUpSchema), async (c) => {
-    await confirmStepUp(c, c.req.valid("json"));
-    return c.json({ message: STEP_UP_MESSAGES.confirmed, ...(await stepUpState(c)) });
+    const db = getDb(c.env.DB);
+    await confirmStepUp({ db, config: c.var.config }, sessionOf(c), c.req.valid("json"));
+    return c.json({ message: STEP_UP_MESSAGES.confirmed, ...(await stepUpState(db, sessionOf(c))) });
   });

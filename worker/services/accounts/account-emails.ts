@@ -1,9 +1,7 @@
-import type { Context } from "hono";
-import type { AppEnv } from "../../app-env";
-import { getDb } from "../../db/client";
 import { log } from "../../lib/log";
 import type { EmailMessage } from "../../providers/email/email-sender";
 import { emailSenderFor } from "../../providers/email/select";
+import type { RequestDeps } from "../kernel";
 
 /**
  * The account e-mails of issue 12: the address confirmation, the reset link and the security notices (a sign-in from a new device, a
@@ -21,17 +19,17 @@ export interface Recipient {
  * before the answer, like the reset mail, so the outbox's order is the order things happened in. The log names the
  * kind of mail only, never its content.
  */
-export async function sendAccountEmail(c: Context<AppEnv>, message: EmailMessage, kind: string): Promise<void> {
-  const sending = deliverAccountEmail(c, message, kind);
-  if (emailSenderFor(c.env, c.var.config, getDb(c.env.DB)).sendInBackground) c.executionCtx.waitUntil(sending);
+export async function sendAccountEmail(deps: RequestDeps, message: EmailMessage, kind: string): Promise<void> {
+  const sending = deliverAccountEmail(deps, message, kind);
+  if (emailSenderFor(deps.env, deps.config, deps.db).sendInBackground) deps.defer(sending);
   else await sending;
 }
 
 /** The same, for work already running in the background (it never rejects). */
-export async function deliverAccountEmail(c: Context<AppEnv>, message: EmailMessage, kind: string): Promise<void> {
-  const sender = emailSenderFor(c.env, c.var.config, getDb(c.env.DB));
+export async function deliverAccountEmail(deps: RequestDeps, message: EmailMessage, kind: string): Promise<void> {
+  const sender = emailSenderFor(deps.env, deps.config, deps.db);
   await sender.send(message).catch((err: unknown) => {
-    log("error", "account e-mail not delivered", { rid: c.var.requestId, kind, sender: sender.name, reason: err instanceof Error ? err.message : "unknown" });
+    log("error", "account e-mail not delivered", { rid: deps.requestId, kind, sender: sender.name, reason: err instanceof Error ? err.message : "unknown" });
   });
 }
 

@@ -1,9 +1,6 @@
-import type { Context } from "hono";
 import { ACCOUNT_MESSAGES } from "../../../schema/account-messages";
 import { TWO_FACTOR_MESSAGES, type AuthResponse, type LoginChallenge } from "../../../schema/accounts";
 import { passwordProblem } from "../../lib/password-policy";
-import type { AppEnv } from "../../app-env";
-import { getDb } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { signToken, verifyToken } from "../../lib/jwt";
 import { log } from "../../lib/log";
@@ -11,8 +8,8 @@ import { DECOY_PASSWORD_HASH, hashPassword, needsRehash, verifyPassword } from "
 import { deliverAccountEmail, passwordChangedEmail, passwordResetEmail, sendAccountEmail, verificationEmail } from "./account-emails";
 import { createEmailVerification, verificationLink } from "./email-verification";
 import { checkPasswordReset, completePasswordReset, createPasswordReset, resetLink } from "./password-reset";
-import { clearRateLimit, consumeRateLimit, enforceRateLimit, RATE_LIMITS } from "../kernel";
-import { closeRevokedSockets, deviceFromRequest, tokenForSession } from "./sessions";
+import { clearRateLimit, consumeRateLimit, enforceRateLimit, RATE_LIMITS, type RequestDeps } from "../kernel";
+import { closeRevokedSockets, type SessionDevice, tokenForSession } from "./sessions";
 import { secondFactorMethods } from "./second-factor";
 import { noteDevice, openSignedInSession, refuseBlocked } from "./sign-in";
 import { totpKey, verifySecondFactor } from "./two-factor";
@@ -29,17 +26,17 @@ import {
 
 /**
  * Accounts (spec sections 2, 3, 5 and 8; issue 12): sign-up, the two login steps, password change and reset. Like the
- * sign-in and account e-mail services beside it, each takes the request's context (bindings, config, the request's
- * device and address, waitUntil for work after the answer); routes/accounts.ts only validates and answers.
+ * sign-in and account e-mail services beside it, each takes the request's deps (bindings, db, config, the request id,
+ * waitUntil for work after the answer: kernel/request-deps.ts) and the request's facts as plain values (the device and
+ * address the route read); routes/accounts.ts validates, reads those facts and answers (decision 056).
  */
-type RequestContext = Context<AppEnv>;
 
 /** Signs up, opens the first session and e-mails the confirmation link (the first device is remembered silently). */
 export async function signUp(
-  c: RequestContext,
-  input: { username: string; email: string; phone: string; password: string; referralCode: string | null },
+  deps: RequestDeps,
+  input: { username: string; email: string; phone: string; password: string; referralCode: string | null; device: SessionDevice },
 ): Promise<AuthResponse> {
-  const db = getDb(c.env.DB);
+  const { db, config } = deps;
   refuseWeakPassword(input.password, { email: input.email, username: input.username }, "password");
   // Cheap refusal before the slow hash; the unique index still decides when two signups race.
   if (await findUserByEmail(db, input.email)) {
@@ -51,13 +48,13 @@ export async function signUp(
     phone: input.phone,
     passwordHash: await hashPassword(input.password),
     referralCode: input.referralCode,
-    device: deviceFromRequest(c.req.raw),
+    device: input.device,
   });
-  const token = await tokenForSession(c.var.config.jwtSecret, session);
+  const token = await tokenForSession(config.jwtSecret, session);
   // Issue 12: the address is confirmed through an e-mailed single-use link; the first device is remembered silently.
   const verification = await createEmailVerification(db, user.id);
-  await sendAccountEmail(c, verificationEmail(user, verificationLink(c.var.config.webClient, verification)), "verification");
-  await noteDevice(c, user, session, false);
+  await sendAccountEmail(deps, verificationEmail(user, verificationLink(config.webClient, verification)), "verification");
+  await noteDevice(deps, user, session, false);
   return { user: toSessionUser(user), token };
 }
 
@@ -67,8 +64,11 @@ export async function signUp(
  * owner out elsewhere, and its refused attempts never reach the account-wide ceiling, which only a spread-out attack
  * meets. With two-factor on the answer is a 5-minute challenge naming the user for the second step, not a session.
  */
-export async function signIn(c: RequestContext, input: { email: string; password: string; address: string | null }): Promise<AuthResponse | LoginChallenge> {
-  const db = getDb(c.env.DB);
+export async function signIn(
+  deps: RequestDeps,
+  input: { email: string; password: string; address: string | null; device: SessionDevice },
+): Promise<AuthResponse | LoginChallenge> {
+  const { db } = deps;
   const pairKey = `login:${input.email}|ip:${input.address ?? "none"}`;
   const accountKey = `login:${input.email}`;
   await enforceRateLimit(db, pairKey, RATE_LIMITS.loginPerAccountAddress);
@@ -89,11 +89,11 @@ export async function signIn(c: RequestContext, input: { email: string; password
   // a code (POST /api/login/2fa), kept in the answer so its shape is the same for every account.
   const methods = await secondFactorMethods(db, user);
   if (methods.length > 0) {
-    const challenge = await signToken(c.var.config.jwtSecret, "two-factor", { userId: user.id, sessionId: crypto.randomUUID() });
+    const challenge = await signToken(deps.config.jwtSecret, "two-factor", { userId: user.id, sessionId: crypto.randomUUID() });
     const message = methods.includes("totp") ? TWO_FACTOR_MESSAGES.codeNeeded : TWO_FACTOR_MESSAGES.passkeyNeeded;
     return { two_factor_required: true, challenge, message, methods };
   }
-  return signedIn(user, await openSignedInSession(c, user), weak);
+  return signedIn(user, await openSignedInSession(deps, user, input.device), weak);
 }
 
 /** A session's answer, with the "choose a new password" flag when the account carries it. */
@@ -108,15 +108,15 @@ function refuseWeakPassword(password: string, owner: { email: string; username: 
 }
 
 /** The second login step: the challenge and a TOTP or recovery code, limited like a password. */
-export async function signInSecondStep(c: RequestContext, input: { challenge: string; code: string }): Promise<AuthResponse> {
-  const db = getDb(c.env.DB);
-  const claims = await verifyToken(c.var.config.jwtSecret, "two-factor", input.challenge);
+export async function signInSecondStep(deps: RequestDeps, input: { challenge: string; code: string; device: SessionDevice }): Promise<AuthResponse> {
+  const { db, config } = deps;
+  const claims = await verifyToken(config.jwtSecret, "two-factor", input.challenge);
   if (!claims) throw new AppError("UNAUTHORIZED", TWO_FACTOR_MESSAGES.challengeExpired);
   const limitKey = `2fa:${claims.userId}`;
   await enforceRateLimit(db, limitKey, RATE_LIMITS.twoFactorPerUser);
   const user = await findUserById(db, claims.userId);
   if (!user || user.totpEnabledAt === null) throw new AppError("UNAUTHORIZED", TWO_FACTOR_MESSAGES.challengeExpired);
-  const factor = await verifySecondFactor(db, await totpKey(c.var.config.jwtSecret), user.id, input.code);
+  const factor = await verifySecondFactor(db, await totpKey(config.jwtSecret), user.id, input.code);
   if (factor !== "totp" && factor !== "recovery") {
     throw new AppError("INVALID_CREDENTIALS", factor === "reused" ? TWO_FACTOR_MESSAGES.codeJustUsed : TWO_FACTOR_MESSAGES.wrongCode, { field: "code" });
   }
@@ -126,7 +126,7 @@ export async function signInSecondStep(c: RequestContext, input: { challenge: st
   if (!(await consumeRateLimit(db, `2fa-challenge:${claims.sessionId}`, RATE_LIMITS.twoFactorChallengeOnce)).allowed) {
     throw new AppError("UNAUTHORIZED", TWO_FACTOR_MESSAGES.challengeExpired);
   }
-  return signedIn(user, await openSignedInSession(c, user, "password+totp"), user.passwordChangeRequiredAt !== null);
+  return signedIn(user, await openSignedInSession(deps, user, input.device, "password+totp"), user.passwordChangeRequiredAt !== null);
 }
 
 /**
@@ -134,10 +134,10 @@ export async function signInSecondStep(c: RequestContext, input: { challenge: st
  * a typo must not log anyone out. Every OTHER session ends (their sockets too); the one that made the change stays.
  */
 export async function changeOwnPassword(
-  c: RequestContext,
+  deps: RequestDeps,
   input: { userId: string; sessionId: string; oldPassword: string; newPassword: string },
 ): Promise<void> {
-  const db = getDb(c.env.DB);
+  const { db } = deps;
   const limitKey = `password:${input.userId}`;
   await enforceRateLimit(db, limitKey, RATE_LIMITS.passwordChangePerUser);
   const user = await findUserById(db, input.userId);
@@ -148,8 +148,8 @@ export async function changeOwnPassword(
   await clearRateLimit(db, limitKey);
   refuseWeakPassword(input.newPassword, user, "newPassword");
   await changePassword(db, input.userId, input.sessionId, await hashPassword(input.newPassword));
-  await closeRevokedSockets(c.env, input.userId);
-  await sendAccountEmail(c, passwordChangedEmail(user, "changed"), "password-changed");
+  await closeRevokedSockets(deps.env, input.userId);
+  await sendAccountEmail(deps, passwordChangedEmail(user, "changed"), "password-changed");
 }
 
 /**
@@ -157,13 +157,13 @@ export async function changeOwnPassword(
  * (looking the account up, creating the link, sending it) happens after the answer, so its timing tells nothing
  * (issue 12). Register's 409 for a taken e-mail is the documented exception (spec section 2).
  */
-export async function requestPasswordReset(c: RequestContext, email: string): Promise<void> {
-  await enforceRateLimit(getDb(c.env.DB), `forgot:${email}`, RATE_LIMITS.forgotPerAccount);
-  c.executionCtx.waitUntil(mailResetLinkIfAccount(c, email));
+export async function requestPasswordReset(deps: RequestDeps, email: string): Promise<void> {
+  await enforceRateLimit(deps.db, `forgot:${email}`, RATE_LIMITS.forgotPerAccount);
+  deps.defer(mailResetLinkIfAccount(deps, email));
 }
 
-async function mailResetLinkIfAccount(c: RequestContext, email: string): Promise<void> {
-  const db = getDb(c.env.DB);
+async function mailResetLinkIfAccount(deps: RequestDeps, email: string): Promise<void> {
+  const { db } = deps;
   let user: UserRow | null;
   let reset: { id: string; token: string };
   try {
@@ -171,10 +171,10 @@ async function mailResetLinkIfAccount(c: RequestContext, email: string): Promise
     if (!user) return;
     reset = await createPasswordReset(db, user.id);
   } catch (err) {
-    log("error", "reset link not created", { rid: c.var.requestId, reason: err instanceof Error ? err.message : "unknown" });
+    log("error", "reset link not created", { rid: deps.requestId, reason: err instanceof Error ? err.message : "unknown" });
     return;
   }
-  await deliverAccountEmail(c, passwordResetEmail(user, resetLink(c.var.config.webClient, reset)), "password-reset-link");
+  await deliverAccountEmail(deps, passwordResetEmail(user, resetLink(deps.config.webClient, reset)), "password-reset-link");
 }
 
 /**
@@ -182,13 +182,13 @@ async function mailResetLinkIfAccount(c: RequestContext, email: string): Promise
  * session (issue 33, ASVS 6.4.3): the customer then signs in like anyone else, and an account with a second factor is
  * asked for it (signIn's secondFactorMethods).
  */
-export async function resetPassword(c: RequestContext, input: { id: string; token: string; newPassword: string }): Promise<void> {
-  const db = getDb(c.env.DB);
+export async function resetPassword(deps: RequestDeps, input: { id: string; token: string; newPassword: string }): Promise<void> {
+  const { db } = deps;
   const { userId } = await checkPasswordReset(db, input.id, input.token);
   const user = await findUserById(db, userId);
   // A refused password leaves the link unused: the customer tries another one with the same link.
   if (user) refuseWeakPassword(input.newPassword, user, "newPassword");
   await completePasswordReset(db, input.id, userId, await hashPassword(input.newPassword));
-  await closeRevokedSockets(c.env, userId);
-  if (user) await sendAccountEmail(c, passwordChangedEmail(user, "reset"), "password-reset");
+  await closeRevokedSockets(deps.env, userId);
+  if (user) await sendAccountEmail(deps, passwordChangedEmail(user, "reset"), "password-reset");
 }

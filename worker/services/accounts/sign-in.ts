@@ -1,25 +1,24 @@
-import type { Context } from "hono";
-import type { AppEnv } from "../../app-env";
-import { getDb } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
+import type { RequestDeps } from "../kernel";
 import { deliverAccountEmail, newSignInEmail } from "./account-emails";
 import { describePlace, describeUserAgent, rememberDevice } from "./devices";
-import { deviceFromRequest, startSession, type SessionDevice, type SignInMethod } from "./sessions";
+import { startSession, type SessionDevice, type SignInMethod } from "./sessions";
 
 /**
  * Opens a session for a customer who proved who they are (password, and the code when two-factor is on), and, after
- * the answer, e-mails them when the device is one this account has not signed in from before.
+ * the answer, e-mails them when the device is one this account has not signed in from before. The device is the
+ * request's (sessions.ts deviceFromRequest, read by the route).
  */
 export async function openSignedInSession(
-  c: Context<AppEnv>,
+  deps: RequestDeps,
   user: { id: string; email: string; username: string; blockedAt: number | null },
+  device: SessionDevice,
   method: SignInMethod = "password",
 ): Promise<string> {
   refuseBlocked(user);
-  const device = deviceFromRequest(c.req.raw);
-  const { token } = await startSession(getDb(c.env.DB), c.var.config.jwtSecret, user.id, device, method);
-  c.executionCtx.waitUntil(noteDevice(c, user, device, true));
+  const { token } = await startSession(deps.db, deps.config.jwtSecret, user.id, device, method);
+  deps.defer(noteDevice(deps, user, device, true));
   return token;
 }
 
@@ -35,13 +34,13 @@ export function refuseBlocked(user: { blockedAt: number | null }): void {
 }
 
 /** Records the device; `alert` e-mails the customer when it is new (not at sign-up: the first device is never news). */
-export async function noteDevice(c: Context<AppEnv>, user: { id: string; email: string; username: string }, device: SessionDevice, alert: boolean): Promise<void> {
+export async function noteDevice(deps: RequestDeps, user: { id: string; email: string; username: string }, device: SessionDevice, alert: boolean): Promise<void> {
   try {
-    const isNew = await rememberDevice(getDb(c.env.DB), user.id, device);
+    const isNew = await rememberDevice(deps.db, user.id, device);
     if (!isNew || !alert) return;
     const place = describePlace(device);
-    await deliverAccountEmail(c, newSignInEmail(user, { label: describeUserAgent(device.userAgent).label, place, at: Date.now() }), "new-sign-in");
+    await deliverAccountEmail(deps, newSignInEmail(user, { label: describeUserAgent(device.userAgent).label, place, at: Date.now() }), "new-sign-in");
   } catch (err) {
-    log("warn", "device check failed", { rid: c.var.requestId, error: err instanceof Error ? err.message : String(err) });
+    log("warn", "device check failed", { rid: deps.requestId, error: err instanceof Error ? err.message : String(err) });
   }
 }

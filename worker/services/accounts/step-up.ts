@@ -1,9 +1,8 @@
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { and, count, eq } from "drizzle-orm";
-import type { Context } from "hono";
 import { STEP_UP_MESSAGES, STEP_UP_WINDOW_MS, type StepUpState } from "../../../schema/passkeys";
-import type { AppEnv } from "../../app-env";
-import { getDb, type Db } from "../../db/client";
+import type { Config } from "../../config";
+import type { Db } from "../../db/client";
 import { passkeys, sessions } from "../../db/tables";
 import { AppError } from "../../lib/errors";
 import { verifyPassword } from "../../lib/password";
@@ -24,8 +23,16 @@ import { findUserById } from "./users";
  *   proved in the last 10 minutes. (A password change carries the current password itself.)
  *
  * Both answer 403 STEP_UP_REQUIRED (never 401: the web signs out on a 401) with the methods the account can use.
+ * Each takes the signed-in session as values (StepUpSession: the user and session id from the verified token), never
+ * the request (decision 056).
  */
 type Gate = "second_factor" | "reauthenticate";
+
+/** The session asking: the signed-in user (from the verified token) and its session id. */
+export interface StepUpSession {
+  user: { id: string; totpEnabledAt: number | null };
+  sessionId: string;
+}
 
 interface Proofs {
   secondFactorAt: number | null;
@@ -68,8 +75,8 @@ function freshUntil(proofs: Proofs, gate: Gate, now: number): number | null {
   return fresh(at, now) ? at! + STEP_UP_WINDOW_MS : null;
 }
 
-async function requireGate(c: Context<AppEnv>, gate: Gate, now: number): Promise<void> {
-  const proofs = await proofsOf(getDb(c.env.DB), c.var.user, c.var.sessionId);
+async function requireGate(db: Db, session: StepUpSession, gate: Gate, now: number): Promise<void> {
+  const proofs = await proofsOf(db, session.user, session.sessionId);
   if (freshUntil(proofs, gate, now) !== null) return;
   throw new AppError("STEP_UP_REQUIRED", gate === "second_factor" ? STEP_UP_MESSAGES.secondFactorNeeded : STEP_UP_MESSAGES.reauthNeeded, {
     step_up: gate,
@@ -78,18 +85,18 @@ async function requireGate(c: Context<AppEnv>, gate: Gate, now: number): Promise
 }
 
 /** A second factor proved by this session in the last 10 minutes (or the password, for an account without one). */
-export function requireFreshSecondFactor(c: Context<AppEnv>, now = Date.now()): Promise<void> {
-  return requireGate(c, "second_factor", now);
+export function requireFreshSecondFactor(db: Db, session: StepUpSession, now = Date.now()): Promise<void> {
+  return requireGate(db, session, "second_factor", now);
 }
 
 /** The password or a second factor proved by this session in the last 10 minutes. */
-export function requireReauthentication(c: Context<AppEnv>, now = Date.now()): Promise<void> {
-  return requireGate(c, "reauthenticate", now);
+export function requireReauthentication(db: Db, session: StepUpSession, now = Date.now()): Promise<void> {
+  return requireGate(db, session, "reauthenticate", now);
 }
 
 /** GET /api/step-up: what the account can confirm with, and until when the second-factor gate is open. */
-export async function stepUpState(c: Context<AppEnv>, now = Date.now()): Promise<StepUpState> {
-  const proofs = await proofsOf(getDb(c.env.DB), c.var.user, c.var.sessionId);
+export async function stepUpState(db: Db, session: StepUpSession, now = Date.now()): Promise<StepUpState> {
+  const proofs = await proofsOf(db, session.user, session.sessionId);
   const until = freshUntil(proofs, "second_factor", now);
   return { methods: methodsFor(proofs, "reauthenticate"), fresh_until: until === null ? null : new Date(until).toISOString() };
 }
@@ -101,13 +108,14 @@ export async function stepUpState(c: Context<AppEnv>, now = Date.now()): Promise
  * 401) and counted like the login's, so a stolen session cannot guess its way through.
  */
 export async function confirmStepUp(
-  c: Context<AppEnv>,
+  deps: { db: Db; config: Pick<Config, "jwtSecret" | "publicUrl"> },
+  session: StepUpSession,
   input: { code: string } | { password: string } | { challenge_id: string; response: AuthenticationResponseJSON },
   now = Date.now(),
 ): Promise<void> {
-  const db = getDb(c.env.DB);
-  const user = c.var.user;
-  const owner = { userId: user.id, sessionId: c.var.sessionId };
+  const { db, config } = deps;
+  const user = session.user;
+  const owner = { userId: user.id, sessionId: session.sessionId };
   let secondFactor: boolean;
   if ("password" in input) {
     const limitKey = `password:${user.id}`;
@@ -121,13 +129,13 @@ export async function confirmStepUp(
   } else if ("code" in input) {
     const limitKey = `2fa:${user.id}`;
     await enforceRateLimit(db, limitKey, RATE_LIMITS.twoFactorPerUser);
-    if (user.totpEnabledAt === null || !(await verifySecondFactor(db, await totpKey(c.var.config.jwtSecret), user.id, input.code, now))) {
+    if (user.totpEnabledAt === null || !(await verifySecondFactor(db, await totpKey(config.jwtSecret), user.id, input.code, now))) {
       throw new AppError("VALIDATION_FAILED", STEP_UP_MESSAGES.wrongCode, { field: "code" });
     }
     await clearRateLimit(db, limitKey);
     secondFactor = true;
   } else {
-    await verifyAssertion(db, relyingPartyFor(c.var.config.publicUrl), "step-up", owner, input, now);
+    await verifyAssertion(db, relyingPartyFor(config.publicUrl), "step-up", owner, input, now);
     secondFactor = true;
   }
   await db

@@ -1,6 +1,4 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import type { Context } from "hono";
-import type { AppEnv } from "../../app-env";
 import { auditInsert, manualEntrySql, setBlockedSql, setSettingSql, type AdminChange, type AuditFields } from "../../db/admin-sql";
 import { getDb, type Db } from "../../db/client";
 import { sessions, users } from "../../db/tables";
@@ -8,7 +6,7 @@ import { AppError, isCheckViolation } from "../../lib/errors";
 import { koboToNaira } from "../../../schema/money";
 import type { RealtimeMessage } from "../../../schema/realtime";
 import type { Env } from "../../config";
-import { clearSettingsCache, deliverEvents, eventDeps, notify } from "../kernel";
+import { clearSettingsCache, deliverEvents, eventDeps, notify, type RequestDeps } from "../kernel";
 import { operatorIds } from "./operator-console";
 import { closeRevokedSockets, revokeSessionsStatement } from "../accounts";
 
@@ -42,11 +40,11 @@ export async function findCustomer(db: Db, userId: string) {
  * balance, the CHECK refuses an overdraft). entryId is the console's request id, so a double click applies once.
  */
 export async function manualEntry(
-  c: Context<AppEnv>,
+  deps: Pick<RequestDeps, "env" | "db" | "defer">,
   operator: Operator,
   input: { userId: string; amountKobo: number; reason: string; customerMessage?: string; entryId: string },
 ) {
-  const db = getDb(c.env.DB);
+  const { db } = deps;
   await findCustomer(db, input.userId);
   try {
     await runAdminChange(db, manualEntrySql(db, { userId: input.userId, amountKobo: input.amountKobo, reason: input.reason, customerMessage: input.customerMessage, actor: operator.email, entryId: input.entryId }));
@@ -57,7 +55,7 @@ export async function manualEntry(
   const [row] = await db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, input.userId)).limit(1);
   const balance = koboToNaira(row?.balanceKobo ?? 0);
   // The balance.changed was written with the ledger row (db/admin-sql.ts manualEntrySql): deliver it now.
-  c.executionCtx.waitUntil(deliverEvents(eventDeps(c.env), input.userId));
+  deps.defer(deliverEvents(eventDeps(deps.env), input.userId));
   return { balance };
 }
 
@@ -66,15 +64,15 @@ export async function manualEntry(
  * socket of the customer is closed before the answer (closeRevokedSockets, as the password change does). Login answers
  * a clear message while blocked (services/sign-in.ts). The balance is not touched: the money stays the customer's.
  */
-export async function setBlocked(c: Context<AppEnv>, operator: Operator, userId: string, blocked: boolean, reason: string) {
-  const db = getDb(c.env.DB);
+export async function setBlocked(deps: Pick<RequestDeps, "env" | "db">, operator: Operator, userId: string, blocked: boolean, reason: string) {
+  const { db } = deps;
   const customer = await findCustomer(db, userId);
   if (customer.id === operator.id) throw new AppError("INVALID_STATE", "You cannot block your own account.");
   const change = setBlockedSql(db, userId, blocked, operator.email, reason);
   if (blocked) {
     // THE revocation statement (services/sessions.ts) in the same batch.
     await runAdminChange(db, [...change, revokeSessionsStatement(db, userId, { all: true })]);
-    await closeRevokedSockets(c.env, userId);
+    await closeRevokedSockets(deps.env, userId);
   } else {
     await runAdminChange(db, change);
   }
@@ -122,8 +120,8 @@ export async function notifyOperators(env: Env, topic: string): Promise<void> {
 }
 
 /** Sends the spec's toast to each customer; returns how many rooms were asked (delivery is best effort, like notify). */
-export async function sendToast(c: Context<AppEnv>, userIds: string[], message: Extract<RealtimeMessage, { kind: "toast" }>) {
-  await Promise.all(userIds.map((id) => notify(c.env, id, message)));
+export async function sendToast(env: Env, userIds: string[], message: Extract<RealtimeMessage, { kind: "toast" }>) {
+  await Promise.all(userIds.map((id) => notify(env, id, message)));
   return userIds.length;
 }
 

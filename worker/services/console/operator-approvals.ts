@@ -1,14 +1,12 @@
 import { and, desc, eq, gt, inArray, ne, sql } from "drizzle-orm";
-import type { Context } from "hono";
 import type { AdminApproval, ApprovalKind } from "../../../schema/admin";
 import { formatNaira, koboToNaira } from "../../../schema/money";
 import { settingSchemas, type SettingKey } from "../../../schema/settings";
-import type { AppEnv } from "../../app-env";
 import { auditInsert, manualEntrySql, setSettingSql, type AdminChange } from "../../db/admin-sql";
-import { getDb, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import { operatorApprovals, passkeys, recoveryCodes, users } from "../../db/tables";
 import { AppError, isCheckViolation } from "../../lib/errors";
-import { clearSettingsCache, deliverEvents, eventDeps, getSetting } from "../kernel";
+import { clearSettingsCache, deliverEvents, eventDeps, getSetting, type RequestDeps } from "../kernel";
 import { findCustomer, runAdminChange, type Operator } from "./operator-actions";
 import { hasSecondFactor } from "../accounts";
 
@@ -66,18 +64,16 @@ export async function approvalThresholdKobo(db: Db): Promise<number> {
  * A manual entry above the threshold: asks for approval and answers it with the customer's balance, unchanged (the
  * route answers 202); null when the entry may apply at once. Keyed by the entry's id, so a double click asks once.
  */
-export async function holdLargeEntry(c: Context<AppEnv>, operator: Operator, entry: LedgerEntryPayload): Promise<{ approval: AdminApproval; balance: number } | null> {
-  const db = getDb(c.env.DB);
+export async function holdLargeEntry(db: Db, operator: Operator, entry: LedgerEntryPayload): Promise<{ approval: AdminApproval; balance: number } | null> {
   if (Math.abs(entry.amountKobo) <= (await approvalThresholdKobo(db))) return null;
   await findCustomer(db, entry.userId);
-  const approval = await requestApproval(c, operator, { kind: "ledger_entry", subject: entry.userId, payload: entry, reason: entry.reason, requestKey: `ledger:${entry.entryId}` });
+  const approval = await requestApproval(db, operator, { kind: "ledger_entry", subject: entry.userId, payload: entry, reason: entry.reason, requestKey: `ledger:${entry.entryId}` });
   const [row] = await db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, entry.userId)).limit(1);
   return { approval, balance: koboToNaira(row?.balanceKobo ?? 0) };
 }
 
 /** A reset of a customer's two-factor sign-in, asked for approval (one pending request per customer at a time). */
-export async function requestSecondFactorReset(c: Context<AppEnv>, operator: Operator, userId: string, reason: string, now = Date.now()): Promise<AdminApproval> {
-  const db = getDb(c.env.DB);
+export async function requestSecondFactorReset(db: Db, operator: Operator, userId: string, reason: string, now = Date.now()): Promise<AdminApproval> {
   const customer = await findCustomer(db, userId);
   const [state] = await db.select({ totpEnabledAt: users.totpEnabledAt }).from(users).where(eq(users.id, customer.id)).limit(1);
   if (!(await hasSecondFactor(db, { id: customer.id, totpEnabledAt: state?.totpEnabledAt ?? null }))) {
@@ -89,17 +85,17 @@ export async function requestSecondFactorReset(c: Context<AppEnv>, operator: Ope
     .where(and(eq(operatorApprovals.kind, "reset_2fa"), eq(operatorApprovals.subject, customer.id), eq(operatorApprovals.status, "pending"), gt(operatorApprovals.expiresAt, now)))
     .limit(1);
   if (open) return (await viewsOf(db, [open], operator))[0];
-  return requestApproval(c, operator, { kind: "reset_2fa", subject: customer.id, payload: { userId: customer.id }, reason, requestKey: `reset_2fa:${crypto.randomUUID()}` }, now);
+  return requestApproval(db, operator, { kind: "reset_2fa", subject: customer.id, payload: { userId: customer.id }, reason, requestKey: `reset_2fa:${crypto.randomUUID()}` }, now);
 }
 
 /** A change of the approval threshold itself, asked for approval (a bad value is a 400 now, not at approval time). */
-export async function requestThresholdChange(c: Context<AppEnv>, operator: Operator, value: unknown, reason: string): Promise<AdminApproval> {
+export async function requestThresholdChange(db: Db, operator: Operator, value: unknown, reason: string): Promise<AdminApproval> {
   const parsed = settingSchemas.approval_threshold.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new AppError("VALIDATION_FAILED", `Invalid value for approval_threshold: ${issue.path.join(".") || "value"}: ${issue.message}`, { field: "value" });
   }
-  return requestApproval(c, operator, {
+  return requestApproval(db, operator, {
     kind: "setting",
     subject: "approval_threshold",
     payload: { key: "approval_threshold", value: parsed.data },
@@ -113,13 +109,12 @@ export async function requestThresholdChange(c: Context<AppEnv>, operator: Opera
  * retry) writes nothing and answers the first. Returns the request as the console shows it.
  */
 export async function requestApproval<K extends ApprovalKind>(
-  c: Context<AppEnv>,
+  db: Db,
   operator: Operator,
   input: { kind: K; subject: string; payload: PayloadOf<K>; reason: string; requestKey: string },
   now = Date.now(),
 ): Promise<AdminApproval> {
   const id = crypto.randomUUID();
-  const db = getDb(c.env.DB);
   await runAdminChange(db, [
     auditInsert(
       db,
@@ -159,8 +154,14 @@ export async function requestApproval<K extends ApprovalKind>(
  * (404), the requester or the customer concerned approving (403), a request already decided or expired (409), and a
  * debit the balance cannot cover (402: the request stays pending, to be rejected or approved later).
  */
-export async function approve(c: Context<AppEnv>, operator: Operator, id: string, reason: string, now = Date.now()): Promise<{ approval: AdminApproval; balance?: number }> {
-  const db = getDb(c.env.DB);
+export async function approve(
+  deps: Pick<RequestDeps, "env" | "db" | "defer">,
+  operator: Operator,
+  id: string,
+  reason: string,
+  now = Date.now(),
+): Promise<{ approval: AdminApproval; balance?: number }> {
+  const { db } = deps;
   const row = await pendingRow(db, id, now);
   if (row.requestedBy === operator.id) throw new AppError("FORBIDDEN", APPROVAL_MESSAGES.ownRequest);
   if (row.kind !== "setting" && row.subject === operator.id) throw new AppError("FORBIDDEN", APPROVAL_MESSAGES.ownAccount);
@@ -184,7 +185,7 @@ export async function approve(c: Context<AppEnv>, operator: Operator, id: string
   const [customer] = await db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, payload.userId)).limit(1);
   const balance = koboToNaira(customer?.balanceKobo ?? 0);
   // The balance.changed was written with the ledger row (db/admin-sql.ts manualEntrySql): deliver it now.
-  c.executionCtx.waitUntil(deliverEvents(eventDeps(c.env), payload.userId));
+  deps.defer(deliverEvents(eventDeps(deps.env), payload.userId));
   return { approval, balance };
 }
 
@@ -212,8 +213,7 @@ export function approvalSql(db: Db, row: ApprovalRow, operator: Operator, reason
 }
 
 /** Rejects (or, by the requester, withdraws) a pending request: nothing changes but the request and the audit log. */
-export async function reject(c: Context<AppEnv>, operator: Operator, id: string, reason: string, now = Date.now()): Promise<AdminApproval> {
-  const db = getDb(c.env.DB);
+export async function reject(db: Db, operator: Operator, id: string, reason: string, now = Date.now()): Promise<AdminApproval> {
   const row = await pendingRow(db, id, now);
   const updated = await db
     .update(operatorApprovals)

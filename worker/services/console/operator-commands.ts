@@ -1,15 +1,13 @@
-import type { Context } from "hono";
 import type { AdminSettingChanged, ApprovalAnswer, DepositVerifyAnswer, GroupMailSent, NotifyAnswer, SettleAnswer } from "../../../schema/admin";
 import type { SettingKey } from "../../../schema/settings";
-import type { AppEnv } from "../../app-env";
 import { auditInsert } from "../../db/admin-sql";
-import { getDb } from "../../db/client";
+import type { Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { emailSenderFor } from "../../providers/email/select";
 import { emailVerificationInsert, sendAccountEmail, verificationEmail, verificationLink } from "../accounts";
 import { confirmCardPayment, recheckTransfer, settleInvoice } from "../funding";
-import { enforceRateLimit, getSettings, type PaymentDeps, type RentalDeps, type SmsDeps } from "../kernel";
+import { enforceRateLimit, getSettings, type PaymentDeps, type RentalDeps, type RequestDeps, type SmsDeps } from "../kernel";
 import { settleRentalNow } from "../rent";
 import { settleSmsOrderNow } from "../sms";
 import { audit, changeSetting, findCustomer, onlineCustomerIds, runAdminChange, sendToast, type Operator } from "./operator-actions";
@@ -25,13 +23,13 @@ import { GROUP_MAIL_LIMIT, groupMessage, MAX_RECIPIENTS_PER_SEND, recipientsFor 
  */
 
 /** A fresh e-mail verification link for the customer: the link's row and the audit row in one batch, then the e-mail. */
-export async function resendVerification(c: Context<AppEnv>, operator: Operator, userId: string, reason: string): Promise<void> {
-  const db = getDb(c.env.DB);
+export async function resendVerification(deps: RequestDeps, operator: Operator, userId: string, reason: string): Promise<void> {
+  const { db } = deps;
   const customer = await findCustomer(db, userId);
   if (customer.emailVerifiedAt !== null) throw new AppError("INVALID_STATE", "This customer's e-mail address is already verified.");
   const { insert, link } = await emailVerificationInsert(db, customer.id);
   await runAdminChange(db, [insert, auditInsert(db, { actor: operator.email, action: "user.resend_verification", detail: { userId: customer.id, linkId: link.id }, reason, subject: customer.id })]);
-  await sendAccountEmail(c, verificationEmail(customer, verificationLink(c.var.config.webClient, link)), "verification");
+  await sendAccountEmail(deps, verificationEmail(customer, verificationLink(deps.config.webClient, link)), "verification");
 }
 
 /**
@@ -39,14 +37,13 @@ export async function resendVerification(c: Context<AppEnv>, operator: Operator,
  * are one batch (db/admin-sql.ts setSettingSql).
  */
 export async function changeSettingCommand(
-  c: Context<AppEnv>,
+  db: Db,
   operator: Operator,
   key: SettingKey,
   input: { value: unknown; reason: string },
 ): Promise<{ held: ApprovalAnswer } | { changed: AdminSettingChanged }> {
-  const db = getDb(c.env.DB);
   if (key === "approval_threshold") {
-    const approval = await requestThresholdChange(c, operator, input.value, input.reason);
+    const approval = await requestThresholdChange(db, operator, input.value, input.reason);
     return { held: { message: "Waiting for a second operator's approval (Approvals page).", approval } };
   }
   await changeSetting(db, operator, key, input.value, input.reason);
@@ -59,11 +56,11 @@ export async function changeSettingCommand(
  * first, so a message that went out is never missing from the log.
  */
 export async function notifyCustomers(
-  c: Context<AppEnv>,
+  deps: Pick<RequestDeps, "env" | "db">,
   operator: Operator,
   body: { target: "customer" | "online"; userId?: string; type: "success" | "info" | "error" | "warning"; message: string; reason: string },
 ): Promise<NotifyAnswer> {
-  const db = getDb(c.env.DB);
+  const { db } = deps;
   let ids: string[];
   if (body.target === "customer") {
     if (!body.userId) throw new AppError("VALIDATION_FAILED", "Choose the customer to notify.", { field: "userId" });
@@ -76,36 +73,36 @@ export async function notifyCustomers(
     reason: body.reason,
     subject: body.userId ?? null,
   });
-  return { recipients: await sendToast(c, ids, { kind: "toast", type: body.type, message: body.message }) };
+  return { recipients: await sendToast(deps.env, ids, { kind: "toast", type: body.type, message: body.message }) };
 }
 
 /** A group e-mail: refused when the group changed since the preview; audited before the first message leaves. */
 export async function sendGroupMail(
-  c: Context<AppEnv>,
+  deps: RequestDeps,
   operator: Operator,
   body: { audience: Parameters<typeof recipientsFor>[1]; subject: string; body: string; reason: string; expectedCount: number },
 ): Promise<GroupMailSent> {
-  const db = getDb(c.env.DB);
+  const { db, config } = deps;
   const recipients = (await recipientsFor(db, body.audience)).slice(0, MAX_RECIPIENTS_PER_SEND);
   if (recipients.length !== body.expectedCount) {
     throw new AppError("CONFLICT", `The group now has ${recipients.length} recipients, not ${body.expectedCount}: preview it again before sending.`, { count: recipients.length });
   }
   await enforceRateLimit(db, `operator-mail:${operator.id}`, GROUP_MAIL_LIMIT);
   await audit(db, { actor: operator.email, action: "message.email", detail: { audience: body.audience, subject: body.subject, recipients: recipients.length }, reason: body.reason });
-  const origin = c.var.config.publicUrl;
-  const sender = emailSenderFor(c.env, c.var.config, db);
+  const origin = config.publicUrl;
+  const sender = emailSenderFor(deps.env, config, db);
   const sendAll = async () => {
     let failed = 0;
     for (const to of recipients) {
       try {
-        await sender.send(await groupMessage(origin, c.var.config.jwtSecret, to, body.subject, body.body));
+        await sender.send(await groupMessage(origin, config.jwtSecret, to, body.subject, body.body));
       } catch {
         failed += 1;
       }
     }
-    if (failed > 0) log("warn", "group e-mail: some not delivered", { rid: c.var.requestId, failed, total: recipients.length });
+    if (failed > 0) log("warn", "group e-mail: some not delivered", { rid: deps.requestId, failed, total: recipients.length });
   };
-  if (sender.sendInBackground) c.executionCtx.waitUntil(sendAll());
+  if (sender.sendInBackground) deps.defer(sendAll());
   else await sendAll();
   return { sent: recipients.length };
 }

@@ -1,10 +1,8 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import type { Context } from "hono";
-import type { AppEnv } from "../../app-env";
 import { auditInsert } from "../../db/admin-sql";
-import { getDb } from "../../db/client";
 import { sessions } from "../../db/tables";
 import { AppError } from "../../lib/errors";
+import type { RequestDeps } from "../kernel";
 import { findCustomer, type Operator } from "./operator-actions";
 import { closeRevokedSockets, revokeSessionsStatement } from "../accounts";
 
@@ -14,8 +12,14 @@ import { closeRevokedSockets, revokeSessionsStatement } from "../accounts";
  * batch; then every open socket of those sessions is closed before the answer, as the customer's own "sign out
  * everywhere" does. Their tokens get 401 on the next request; the customer can sign in again (unlike a block).
  */
-export async function endCustomerSessions(c: Context<AppEnv>, operator: Operator, userId: string, reason: string, sessionId?: string): Promise<number> {
-  const db = getDb(c.env.DB);
+export async function endCustomerSessions(
+  deps: Pick<RequestDeps, "env" | "db">,
+  operator: Operator,
+  userId: string,
+  reason: string,
+  sessionId?: string,
+): Promise<number> {
+  const { db } = deps;
   const customer = await findCustomer(db, userId);
   const now = Date.now();
   if (sessionId) {
@@ -39,6 +43,6 @@ export async function endCustomerSessions(c: Context<AppEnv>, operator: Operator
     now,
   );
   const [, revoked] = await db.batch([auditRow, revokeSessionsStatement(db, customer.id, sessionId ? { sessionIds: [sessionId] } : { all: true }, now)]);
-  await closeRevokedSockets(c.env, customer.id);
+  await closeRevokedSockets(deps.env, customer.id);
   return revoked.length;
 }

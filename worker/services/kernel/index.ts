@@ -8,6 +8,7 @@ export { asInsufficientBalance, guardedLedgerInsert, hasEntry, insufficientBalan
 export { deliverEvents, type EventDeps, OUTBOX_GRACE_MS, outboxInsert, type OutboxMessage, postEntryWithEvent, purgeOutbox, recordEvent, sweepOutbox } from "./outbox";
 export { notify } from "./notify";
 export { assertNotAboveShown, chargedBelowShown, costMinorUnits, pricingContext, rentPriceKobo, smsPriceKobo } from "./pricing";
+export { type RequestDeps } from "./request-deps";
 export { clearRateLimit, consumeRateLimit, COST_LIMITS, type CostAction, costLimitInBatch, enforceCostLimit, enforceRateLimit, purgeExpiredRateLimits, RATE_LIMITS, rateLimitedError, type RateLimitRule } from "./rate-limit";
 export { envForUser, isSandboxAccountEnv, isSandboxUser, notSandboxUser, sandboxUserIdFor } from "./sandbox-accounts";
 export { clearSettingsCache, getSetting, getSettings, putSetting } from "./settings";
