@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { roomCrossings } from "./domain-rooms";
+import { honoInServices, roomCrossings } from "./domain-rooms";
 import { root } from "./local-env";
 
 describe("domain rooms rule (scripts/lint.ts)", () => {
@@ -63,6 +63,51 @@ describe("domain rooms rule (scripts/lint.ts)", () => {
     );
   });
 
+  describe("no service imports hono (decision 056)", () => {
+    const honoOf = (sources: Record<string, string>) =>
+      honoInServices(Object.keys(sources), "/virtual", (f) => sources[f], (p) => p.replace(/^\/virtual\//, "") in sources);
+
+    it("refuses hono under worker/services/: values, types, subpaths, @hono/ packages, re-exports, inline types and app-env.ts", () => {
+      expect(
+        honoOf({
+          "worker/services/accounts/accounts.ts": 'import type { Context } from "hono";\nexport const a = 1;',
+          "worker/services/accounts/sign-in.ts": 'import {\n  HTTPException,\n} from "hono/http-exception";',
+          "worker/services/console/commands.ts": 'import { createFactory } from "hono/factory";\nimport { zValidator } from "@hono/zod-validator";',
+          "worker/services/console/index.ts": 'export type { Context } from "hono";',
+          "worker/services/kernel/deps.ts": 'type C = import("hono").Context;\nconst lazy = () => import("hono/cookie");',
+          "worker/services/sms/orders.test.ts": 'import { Hono } from "hono";',
+          "worker/services/rent/rentals.ts": 'import type { AppEnv } from "../../app-env";',
+          "worker/app-env.ts": "export type AppEnv = object;",
+        }),
+      ).toEqual([
+        'worker/services/accounts/accounts.ts: imports "hono"; a service takes plain inputs and its route does the Hono part (decision 056)',
+        'worker/services/accounts/sign-in.ts: imports "hono/http-exception"; a service takes plain inputs and its route does the Hono part (decision 056)',
+        'worker/services/console/commands.ts: imports "hono/factory"; a service takes plain inputs and its route does the Hono part (decision 056)',
+        'worker/services/console/commands.ts: imports "@hono/zod-validator"; a service takes plain inputs and its route does the Hono part (decision 056)',
+        'worker/services/console/index.ts: imports "hono"; a service takes plain inputs and its route does the Hono part (decision 056)',
+        'worker/services/kernel/deps.ts: imports "hono"; a service takes plain inputs and its route does the Hono part (decision 056)',
+        'worker/services/kernel/deps.ts: imports "hono/cookie"; a service takes plain inputs and its route does the Hono part (decision 056)',
+        'worker/services/sms/orders.test.ts: imports "hono"; a service takes plain inputs and its route does the Hono part (decision 056)',
+        "worker/services/rent/rentals.ts: imports worker/app-env.ts (Hono's environment); a service takes plain inputs and its route does the Hono part (decision 056)",
+      ]);
+    });
+
+    it("leaves routes, middleware and app-env.ts their Hono, and a service its look-alike names", () => {
+      expect(
+        honoOf({
+          "worker/routes/accounts.ts": 'import { Hono, type Context } from "hono";\nimport type { AppEnv } from "../app-env";',
+          "worker/middleware/auth.ts": 'import { createMiddleware } from "hono/factory";',
+          "worker/routes/flow-deps.ts": 'import type { Context } from "hono";',
+          "worker/app-env.ts": 'import type { Env } from "./config";',
+          "worker/config.ts": "export type Env = object;",
+          "worker/services/kernel/request-deps.ts": 'import type { Env } from "../../config";\n// The route (which imports hono) builds this.',
+          "worker/services/sms/orders.ts": 'import { honor } from "./hono-ish";\nimport { x } from "honorific";\nconst s = "hono";',
+          "worker/services/sms/hono-ish.ts": "export const honor = 1;",
+        }),
+      ).toEqual([]);
+    });
+  });
+
   it("the repository keeps it", () => {
     const walk = (dir: string): string[] =>
       readdirSync(path.join(root, dir)).flatMap((name) => {
@@ -72,5 +117,6 @@ describe("domain rooms rule (scripts/lint.ts)", () => {
         return /\.(ts|tsx)$/.test(name) ? [rel] : [];
       });
     expect(roomCrossings(["worker", "scripts", "bench", "e2e"].flatMap(walk), root)).toEqual([]);
+    expect(honoInServices(walk("worker/services"), root)).toEqual([]);
   });
 });

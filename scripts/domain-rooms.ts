@@ -70,3 +70,33 @@ export function roomCrossings(
   }
   return problems;
 }
+
+/** An import of `hono`, its subpaths (hono/factory, ...) or a Hono middleware package (@hono/...): static, type-only,
+ *  re-export, dynamic or an inline `import("hono")` type. */
+const honoPattern =
+  /\b(?:import|export)\s+(?:type\s+)?(?:[^;"'`]*?\s+from\s+|)["']((?:hono|@hono\/[^"'/]+)(?:\/[^"']*)?)["']|\bimport\s*\(\s*["']((?:hono|@hono\/[^"'/]+)(?:\/[^"']*)?)["']/g;
+
+/**
+ * No service knows it runs under Hono (issue 29; docs/decisions/056-no-hono-in-services.md): a file under
+ * worker/services/ imports nothing from hono or @hono/ (values, types and inline `import("hono")` types alike), nor
+ * worker/app-env.ts, which is Hono's environment type. A service takes plain inputs (db, RequestDeps, the signed-in
+ * user, the request's facts as values) and the route does the Hono part.
+ */
+export function honoInServices(
+  files: string[],
+  root: string,
+  read = (f: string) => readFileSync(path.join(root, f), "utf8"),
+  exists: (p: string) => boolean = existsSync,
+): string[] {
+  const problems: string[] = [];
+  for (const file of files) {
+    if (!file.split(path.sep).join("/").startsWith(`${ROOMS_DIR}/`)) continue;
+    for (const m of read(file).matchAll(honoPattern)) {
+      problems.push(`${file}: imports "${m[1] ?? m[2]}"; a service takes plain inputs and its route does the Hono part (decision 056)`);
+    }
+    if (importsOf(file, root, read, exists).some((i) => i.target === "worker/app-env.ts")) {
+      problems.push(`${file}: imports worker/app-env.ts (Hono's environment); a service takes plain inputs and its route does the Hono part (decision 056)`);
+    }
+  }
+  return problems;
+}

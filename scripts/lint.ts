@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { ESLint } from "eslint";
 import { missingOptionalEntries } from "./complete-lockfile";
-import { roomCrossings } from "./domain-rooms";
+import { honoInServices, roomCrossings } from "./domain-rooms";
 import { moneyWrites } from "./money-writers";
 import { importCycles, importGraph } from "./import-cycles";
 import { root } from "./local-env";
@@ -96,6 +96,11 @@ for (const file of ["worker", "scripts"].flatMap(files)) {
 // One room per domain (docs/decisions/041-domain-rooms.md): another room, or anything outside the rooms, imports a
 // room only through its index.ts; a file inside imports its siblings directly; no service lies loose in services/.
 for (const problem of roomCrossings(["worker", "scripts", "bench", "e2e"].flatMap(files), root)) {
+  problems += 1;
+  console.error(problem);
+}
+// No service imports hono (docs/decisions/056-no-hono-in-services.md): routes do the Hono part, services take values.
+for (const problem of honoInServices(files("worker/services"), root)) {
   problems += 1;
   console.error(problem);
 }
