@@ -64,7 +64,7 @@ afterAll(() => {
   ] as const) {
     for (const [name, descriptor] of Object.entries(props)) {
       if (descriptor) Object.defineProperty(target, name, descriptor);
-      else delete (target as unknown as Record<string, unknown>)[name];
+      else Reflect.deleteProperty(target, name);
     }
   }
 });
