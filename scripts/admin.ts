@@ -4,7 +4,6 @@ import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { getPlatformProxy } from "wrangler";
 import {
   auditSql,
   COUNT_USERS_SQL,
@@ -114,6 +113,9 @@ async function openDatabase() {
   );
   // `wrangler d1 execute --local [--persist-to DIR]` keeps its SQLite under DIR/v3 (default .wrangler/state/v3).
   const stateDir = typeof flags["persist-to"] === "string" ? path.resolve(flags["persist-to"]) : path.join(root, ".wrangler", "state");
+  // Loaded here, not at the top: wrangler is most of the CLI's start-up (about 1.6 s of CPU), and usage, `help` and the
+  // refusals made before the database opens do not need it (decision 055).
+  const { getPlatformProxy } = await import("wrangler");
   const proxy = await getPlatformProxy<{ DB: D1Binding }>({
     configPath,
     envFiles: [],
