@@ -134,6 +134,24 @@ function pendingQuery(db: Db, where: SQL, limit: number) {
     .limit(limit);
 }
 
+/** claimUnkeyedEvents' two statements (exported for the query-plan test: both are index searches). */
+export function eventDeliveryStatements(db: Db, userId: string, now: number) {
+  return [
+    db
+      .update(outboxEvents)
+      .set({ deliveredAt: now })
+      .where(
+        and(
+          eq(outboxEvents.userId, userId),
+          isNull(outboxEvents.deliveredAt),
+          sql`NOT EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${apiKeys.actingUserId} = ${userId} AND ${apiKeys.revokedAt} IS NULL AND ${apiKeys.webhookUrl} IS NOT NULL)`,
+        ),
+      )
+      .returning(),
+    pendingQuery(db, eq(outboxEvents.userId, userId), 50),
+  ] as const;
+}
+
 /**
  * Issue 30 (decision 057): the customer's pending events in one round trip of two statements instead of a read, a
  * key lookup and a mark per event. A customer with no live webhook key (almost everyone) has nothing to fan out, so
@@ -144,21 +162,7 @@ function pendingQuery(db: Db, where: SQL, limit: number) {
  * key) goes through the per-event delivery with its webhook rows, as before. Returns those rows.
  */
 async function claimUnkeyedEvents(deps: EventDeps, userId: string): Promise<OutboxRow[]> {
-  const { db } = deps;
-  const [claimed, pending] = await db.batch([
-    db
-      .update(outboxEvents)
-      .set({ deliveredAt: deps.clock.now() })
-      .where(
-        and(
-          eq(outboxEvents.userId, userId),
-          isNull(outboxEvents.deliveredAt),
-          sql`NOT EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${apiKeys.actingUserId} = ${userId} AND ${apiKeys.revokedAt} IS NULL AND ${apiKeys.webhookUrl} IS NOT NULL)`,
-        ),
-      )
-      .returning(),
-    pendingQuery(db, eq(outboxEvents.userId, userId), 50),
-  ]);
+  const [claimed, pending] = await deps.db.batch(eventDeliveryStatements(deps.db, userId, deps.clock.now()));
   // The room gets them in the order they were written (an UPDATE's RETURNING has no order of its own).
   for (const row of [...claimed].sort((a, b) => a.createdAt - b.createdAt)) {
     try {
