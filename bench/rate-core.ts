@@ -75,7 +75,26 @@ interface ServerMetrics {
   alarmsRun: number;
   upstreamCalls: Record<string, number>;
   upstreamCallsByActivation: Record<string, number>;
+  /** `kind\tSQL` -> that statement's count and D1 meta (worker/lib/run-metrics.ts). */
+  d1ByStatement: Record<string, StatementTally>;
   slots: Record<string, { limit: number | null; documented: number | null; inUse: number }>;
+}
+
+interface StatementTally {
+  n: number;
+  durationMs: number;
+  rowsRead: number;
+  rowsWritten: number;
+}
+
+/** One line of the D1 breakdown, per purchase of the step: a request kind, or one statement of it. */
+export interface D1Share {
+  kind: string;
+  sql?: string;
+  statements: number;
+  durationMs: number;
+  rowsRead: number;
+  rowsWritten: number;
 }
 
 export interface StepReport {
@@ -88,6 +107,9 @@ export interface StepReport {
   nonClientErrors: number;
   perPurchase: D1Figures | null;
   perPurchaseEquivalent: { d1WaitMs: number; d1DurationMs: number; statements: number; rowsRead: number; rowsWritten: number } | null;
+  /** Where the step's D1 went, per purchase: by request kind (API route or Durable Object), and by statement. */
+  d1ByKind: D1Share[];
+  d1ByStatement: D1Share[];
   slots: Record<string, { max: number; mean: number; rate: number }>;
 }
 
@@ -123,22 +145,29 @@ export interface RateReport {
 }
 
 /** The purchase mix, by i % 20 (see MIX_SHARES in the output). Swift is DaisySMS (USA), Dynamic is sms-man. */
-type MixEntry = { provider: "Swift" | "Dynamic"; country: string; service: string; push?: boolean; cancelAfterMs?: number; label: string };
+type MixEntry = { provider: "Swift" | "Dynamic"; country: string; service: string; push?: boolean; cancelAfterMs?: number; label: string; upstream?: "herosms" };
 const SWIFT_CODE: MixEntry = { provider: "Swift", country: "5", service: "wa", label: "Swift code (poll)" };
 const SWIFT_PUSH: MixEntry = { ...SWIFT_CODE, push: true, label: "Swift code (push)" };
 const DYNAMIC_CODE: MixEntry = { provider: "Dynamic", country: "12", service: "1", label: "Dynamic code" };
+/**
+ * Dynamic SMS in the United Kingdom is routed to HeroSMS for the run (setting sms_routes, HEROSMS_ROUTES below): its
+ * codes are read by one getActiveActivations per account per tick (decision 051), so its calls per delivered order
+ * are measured beside the others.
+ */
+const HERO_CODE: MixEntry = { provider: "Dynamic", country: "11", service: "1", upstream: "herosms", label: "HeroSMS code (batch status)" };
+export const HEROSMS_ROUTES = { Swift: { upstreams: ["daisysms"] }, Dynamic: { upstreams: ["smsman"], countries: { "11": ["herosms"] } } };
 const SWIFT_NO_SMS: MixEntry = { provider: "Swift", country: "5", service: "sbxnosms", label: "Swift timeout + refund" };
 const DYNAMIC_ERROR: MixEntry = { provider: "Dynamic", country: "12", service: "91", label: "Dynamic upstream error + refund" };
 const SWIFT_CANCEL: MixEntry = { ...SWIFT_CODE, cancelAfterMs: 1000, label: "Swift cancelled" };
 const DYNAMIC_CANCEL: MixEntry = { ...DYNAMIC_CODE, service: "2", cancelAfterMs: 1000, label: "Dynamic cancelled" };
+// Interleaved, so every kind comes early and evenly in a step (a short or loaded run that sends only the first few
+// purchases still has each upstream; the smoke run asserts each): 5 Swift codes by poll, 4 by push, 3 sms-man codes,
+// 2 HeroSMS codes, 2 Swift time-outs, 1 sms-man error, 2 Swift cancels, 1 sms-man cancel.
 export const MIX: MixEntry[] = [
-  ...Array<MixEntry>(5).fill(SWIFT_CODE),
-  ...Array<MixEntry>(4).fill(SWIFT_PUSH),
-  ...Array<MixEntry>(5).fill(DYNAMIC_CODE),
-  ...Array<MixEntry>(2).fill(SWIFT_NO_SMS),
-  DYNAMIC_ERROR,
-  ...Array<MixEntry>(2).fill(SWIFT_CANCEL),
-  DYNAMIC_CANCEL,
+  SWIFT_CODE, SWIFT_PUSH, DYNAMIC_CODE, HERO_CODE, SWIFT_CANCEL,
+  SWIFT_CODE, SWIFT_PUSH, DYNAMIC_CODE, SWIFT_NO_SMS, DYNAMIC_ERROR,
+  SWIFT_CODE, SWIFT_PUSH, HERO_CODE, DYNAMIC_CANCEL, SWIFT_CODE,
+  SWIFT_PUSH, DYNAMIC_CODE, SWIFT_NO_SMS, SWIFT_CANCEL, SWIFT_CODE,
 ];
 
 /** Cloudflare: a D1 database runs one query at a time, about 1,000 queries/s at 1 ms each; we plan for half of that. */
@@ -175,7 +204,7 @@ function d1Of(res: Response): D1Figures | null {
 }
 
 function addMetrics(into: ServerMetrics | null, m: ServerMetrics): ServerMetrics {
-  if (!into) return { ...structuredClone(m), upstreamCallsByActivation: { ...(m.upstreamCallsByActivation ?? {}) } };
+  if (!into) return { ...structuredClone(m), upstreamCallsByActivation: { ...(m.upstreamCallsByActivation ?? {}) }, d1ByStatement: structuredClone(m.d1ByStatement ?? {}) };
   const addTally = (a: Tally, b: Tally) => {
     for (const k of Object.keys(a) as (keyof Tally)[]) a[k] += b[k];
   };
@@ -184,6 +213,13 @@ function addMetrics(into: ServerMetrics | null, m: ServerMetrics): ServerMetrics
   for (const [k, v] of Object.entries(m.doRequests)) into.doRequests[k] = (into.doRequests[k] ?? 0) + v;
   for (const [k, v] of Object.entries(m.upstreamCalls)) into.upstreamCalls[k] = (into.upstreamCalls[k] ?? 0) + v;
   for (const [k, v] of Object.entries(m.upstreamCallsByActivation ?? {})) into.upstreamCallsByActivation[k] = (into.upstreamCallsByActivation[k] ?? 0) + v;
+  for (const [k, v] of Object.entries(m.d1ByStatement ?? {})) {
+    const t = (into.d1ByStatement[k] ??= { n: 0, durationMs: 0, rowsRead: 0, rowsWritten: 0 });
+    t.n += v.n;
+    t.durationMs += v.durationMs;
+    t.rowsRead += v.rowsRead;
+    t.rowsWritten += v.rowsWritten;
+  }
   into.alarmsSet += m.alarmsSet;
   into.alarmsRun += m.alarmsRun;
   into.slots = m.slots;
@@ -253,6 +289,7 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
       .join(", ")}${opts.raiseSlotLimits ? " — RAISED to find our own ceiling" : ""}`,
   );
   if (opts.poll) await must("setting sms_poll", "/sandbox/settings/sms_poll", { json: opts.poll });
+  await must("routing Dynamic SMS in the UK to HeroSMS", "/sandbox/settings/sms_routes", { json: HEROSMS_ROUTES });
 
   log(`funding ${opts.customers} customers with ₦${opts.fundNaira} each through the sandbox checkout...`);
   const customers: { token: string; email: string }[] = [];
@@ -299,7 +336,7 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
   if (!first.enabled) throw new Error("the server does not count (start it with D1_METRICS=true: bench/rate.ts does)");
 
   // --- the steps --------------------------------------------------------------------------------------------------
-  const orders: { id: string; provider: string; step: number; pushed: boolean }[] = [];
+  const orders: { id: string; provider: string; account: Account; step: number; pushed: boolean }[] = [];
   const pending: Promise<unknown>[] = [];
   const stepMetrics: ServerMetrics[] = [];
   const slotSamples: { step: number; inUse: Record<string, number> }[] = [];
@@ -312,7 +349,7 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
     const id = (res.data?.phone as { request_id?: string } | undefined)?.request_id;
     if (res.status !== 200 || !id) return;
     const at = step;
-    orders.push({ id, provider: entry.provider, step: at, pushed: entry.push === true });
+    orders.push({ id, provider: entry.provider, account: accountOf(entry), step: at, pushed: entry.push === true });
     if (entry.cancelAfterMs !== undefined) {
       await sleep(entry.cancelAfterMs);
       await call("cancel", "/api/sms/cancel", { token, json: { request_id: id } });
@@ -400,16 +437,16 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
         }
       : null;
     const stepSlots: StepReport["slots"] = {};
-    for (const account of ["swift", "smsman"]) {
+    for (const account of ACCOUNTS) {
       const values = slotSamples.filter((x) => x.step === s).map((x) => x.inUse[account] ?? 0);
-      const provider = account === "swift" ? "Swift" : "Dynamic";
-      const accepted = orders.filter((o) => o.step === s && o.provider === provider).length;
+      const accepted = orders.filter((o) => o.step === s && o.account === account).length;
       stepSlots[account] = {
         max: values.length ? Math.max(...values) : 0,
         mean: values.length ? round(values.reduce((a, b) => a + b, 0) / values.length, 1) : 0,
         rate: round(accepted / opts.stepSeconds),
       };
     }
+    const { byKind, byStatement } = d1Breakdown(m?.d1ByStatement ?? {}, ok.length);
     return {
       target,
       seconds: opts.stepSeconds,
@@ -429,6 +466,8 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
           }
         : null,
       perPurchaseEquivalent: eq,
+      d1ByKind: byKind,
+      d1ByStatement: byStatement,
       slots: stepSlots,
     };
   });
@@ -436,13 +475,13 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
   let total: ServerMetrics | null = null;
   for (const m of [...stepMetrics, drained]) total = addMetrics(total, m);
   const n = Math.max(1, orders.length);
-  const byProvider = (p: string) => Math.max(1, orders.filter((o) => o.provider === p).length);
+  const byAccount = (a: Account) => Math.max(1, orders.filter((o) => o.account === a).length);
   const upstreamCallsPerOrder: Record<string, number> = {};
-  for (const account of ["swift", "smsman"]) {
+  for (const account of ACCOUNTS) {
     const calls = Object.entries(total!.upstreamCalls)
       .filter(([k]) => k.startsWith(`${account} `) && !/getBalance|get-balance|getPrices|get-prices|countries|applications/.test(k))
       .reduce((a, [, v]) => a + v, 0);
-    upstreamCallsPerOrder[account] = round(calls / byProvider(account === "swift" ? "Swift" : "Dynamic"));
+    upstreamCallsPerOrder[account] = round(calls / byAccount(account));
   }
   const doRequests = Object.values(total!.doRequests).reduce((a, b) => a + b, 0);
   const listed = (await must("counting settled orders", "/sandbox/metrics/orders?list=1")) as {
@@ -467,8 +506,7 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
   // limit the account sustains documented / hold purchases/s (the whole mix: that over the account's share of it).
   const upstreamBound: RateReport["upstreamBound"] = {};
   for (const [account, limits] of Object.entries(slotLimits)) {
-    const provider = account === "swift" ? "Swift" : "Dynamic";
-    const share = MIX.filter((m) => m.provider === provider).length / MIX.length;
+    const share = MIX.filter((m) => accountOf(m) === account).length / MIX.length;
     const usable = steps.map((x) => x.slots[account]).filter((x) => x && x.rate > 0 && x.mean > 0);
     const hold = usable.length ? round(usable.reduce((a, x) => a + x.mean / x.rate, 0) / usable.length, 1) : null;
     const perAccount = hold && limits.documented !== null ? round(limits.documented / hold, 2) : null;
@@ -509,9 +547,16 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
       log(
         `  per purchase-equivalent (all API + Durable Object D1 work in the step / purchases): ${x.perPurchaseEquivalent.statements} statements, ${x.perPurchaseEquivalent.d1WaitMs} ms waited (meta.duration ${x.perPurchaseEquivalent.d1DurationMs} ms), rows read ${x.perPurchaseEquivalent.rowsRead}, written ${x.perPurchaseEquivalent.rowsWritten}`,
       );
+    if (x === steps[0] && x.d1ByKind.length) {
+      const line = (d: D1Share) => `${d.statements} statements, meta.duration ${d.durationMs} ms, rows read ${d.rowsRead}, written ${d.rowsWritten}`;
+      log(`  D1 per purchase by request kind (this step):`);
+      for (const d of x.d1ByKind) log(`    ${d.kind}: ${line(d)}`);
+      log(`  D1 per purchase by statement (this step, the ${TOP_STATEMENTS} with most rows read + statements):`);
+      for (const d of x.d1ByStatement.slice(0, TOP_STATEMENTS)) log(`    [${d.kind}] ${line(d)}: ${d.sql}`);
+    }
     log(`  upstream slots in use: ${Object.entries(x.slots).map(([a, v]) => `${a} max ${v.max} mean ${v.mean} at ${v.rate} purchases/s`).join("; ")}`);
     const series = slotSamples.filter((v) => v.step === steps.indexOf(x));
-    log(`  slots over time (every ${opts.slotSampleMs / 1000} s): ${["swift", "smsman"].map((a) => `${a} ${series.map((v) => v.inUse[a] ?? 0).join(",")}`).join("; ")}`);
+    log(`  slots over time (every ${opts.slotSampleMs / 1000} s): ${ACCOUNTS.map((a) => `${a} ${series.map((v) => v.inUse[a] ?? 0).join(",")}`).join("; ")}`);
   }
   for (const [status, sample] of firstFailure) log(`first ${status || "no answer"}: ${sample}`);
   log(
@@ -531,6 +576,43 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
   for (const [name, rows] of Object.entries(invariants)) log(`invariant ${rows === 0 ? "holds" : "BROKEN"}: ${name} (${rows} rows)`);
   if (open !== 0) log(`orders still open after the drain: ${open}`);
   return report;
+}
+
+/** The simulated upstream accounts the mix reaches (worker/sandbox/upstream-balances.ts slotsNow). */
+const ACCOUNTS = ["swift", "smsman", "herosms"] as const;
+type Account = (typeof ACCOUNTS)[number];
+
+function accountOf(entry: MixEntry): Account {
+  return entry.upstream ?? (entry.provider === "Swift" ? "swift" : "smsman");
+}
+
+const TOP_STATEMENTS = 30;
+
+/** The step's per-statement counters as per-purchase shares, by request kind and by statement, heaviest first. */
+export function d1Breakdown(byStatement: Record<string, StatementTally>, purchases: number): { byKind: D1Share[]; byStatement: D1Share[] } {
+  const per = Math.max(1, purchases);
+  const share = (kind: string, t: StatementTally, sql?: string): D1Share => ({
+    kind,
+    ...(sql === undefined ? {} : { sql }),
+    statements: round(t.n / per),
+    durationMs: round(t.durationMs / per, 3),
+    rowsRead: round(t.rowsRead / per),
+    rowsWritten: round(t.rowsWritten / per),
+  });
+  const kinds = new Map<string, StatementTally>();
+  const statements: D1Share[] = [];
+  for (const [key, t] of Object.entries(byStatement)) {
+    const tab = key.indexOf("\t");
+    const kind = key.slice(0, tab);
+    statements.push(share(kind, t, key.slice(tab + 1)));
+    const k = kinds.get(kind) ?? { n: 0, durationMs: 0, rowsRead: 0, rowsWritten: 0 };
+    kinds.set(kind, { n: k.n + t.n, durationMs: k.durationMs + t.durationMs, rowsRead: k.rowsRead + t.rowsRead, rowsWritten: k.rowsWritten + t.rowsWritten });
+  }
+  const weight = (d: D1Share) => d.rowsRead + d.statements;
+  return {
+    byKind: [...kinds].map(([kind, t]) => share(kind, t)).sort((a, b) => b.statements - a.statements),
+    byStatement: statements.sort((a, b) => weight(b) - weight(a)),
+  };
 }
 
 /** The simulated account label each upstream's calls are counted under (providers/sms/upstreams.ts). */

@@ -3,7 +3,7 @@ import { createApp } from "./app";
 import type { Env } from "./config";
 import { countingD1, newTally, tallyHeaders } from "./lib/d1-metrics";
 import { BOOKMARK_HEADER, withD1Session } from "./lib/d1-session";
-import { d1TallyFor, enableRunMetrics } from "./lib/run-metrics";
+import { d1TallyFor, enableRunMetrics, requestKind, statementObserver } from "./lib/run-metrics";
 import { admitSocket, isRoutableRoomPath, refusePlainRequest, routableRooms } from "./rooms/room-gate";
 import { runScheduledSweep } from "./scheduled";
 
@@ -34,7 +34,8 @@ export default {
     if (enableRunMetrics(env)) {
       tally = newTally();
       // The API's D1 use adds up for the rate benchmark (lib/run-metrics.ts); its own /sandbox calls do not.
-      const sinks = new URL(request.url).pathname.startsWith("/api/") ? [tally, d1TallyFor("api")] : [tally];
+      const path = new URL(request.url).pathname;
+      const sinks = path.startsWith("/api/") ? [tally, d1TallyFor("api"), statementObserver(requestKind(request.method, path))] : [tally];
       response = await app.fetch(request, { ...session.env, DB: countingD1(session.env.DB, ...sinks) }, ctx);
     } else {
       response = await app.fetch(request, session.env, ctx);

@@ -39,11 +39,21 @@ export function newTally(): D1Tally {
   return { count: 0, statements: 0, waitMs: 0, durationMs: 0, rowsRead: 0, rowsWritten: 0, unmeasured: 0 };
 }
 
-interface D1Meta {
+export interface D1Meta {
   duration?: number;
   rows_read?: number;
   rows_written?: number;
 }
+
+/**
+ * Sees every statement with its SQL and D1's meta (undefined when it could not be read), so a benchmark can say where
+ * the D1 time goes per statement (lib/run-metrics.ts d1ByStatement, issue 30).
+ */
+export interface StatementObserver {
+  observe(sql: string, meta: D1Meta | undefined): void;
+}
+
+type Sink = D1Tally | StatementObserver;
 
 /** The internal query call D1's raw() makes (workerd's d1-api: D1DatabaseSession._sendOrThrow), when present. */
 interface RawInternals {
@@ -52,9 +62,18 @@ interface RawInternals {
   params?: unknown[];
 }
 
-export function countingD1(db: D1Database, ...sinks: D1Tally[]): D1Database {
-  const add = (statements: number, waitMs: number, metas: (D1Meta | undefined)[]) => {
-    for (const t of sinks) {
+/** A prepared statement's SQL text (workerd keeps it as `statement`), for the per-statement breakdown. */
+function sqlOf(stmt: unknown): string {
+  const text = (stmt as { statement?: unknown }).statement;
+  return typeof text === "string" ? text : "?";
+}
+
+export function countingD1(db: D1Database, ...sinks: Sink[]): D1Database {
+  const tallies = sinks.filter((s): s is D1Tally => !("observe" in s));
+  const observers = sinks.filter((s): s is StatementObserver => "observe" in s);
+  const add = (statements: number, waitMs: number, metas: (D1Meta | undefined)[], sqls: string[]) => {
+    for (const o of observers) metas.forEach((m, i) => o.observe(sqls[i] ?? "?", m));
+    for (const t of tallies) {
       t.count += 1;
       t.statements += statements;
       t.waitMs += waitMs;
@@ -69,10 +88,10 @@ export function countingD1(db: D1Database, ...sinks: D1Tally[]): D1Database {
       }
     }
   };
-  const timed = async <T>(statements: number, call: () => Promise<T>, metaOf: (result: T) => (D1Meta | undefined)[]): Promise<T> => {
+  const timed = async <T>(sqls: string[], call: () => Promise<T>, metaOf: (result: T) => (D1Meta | undefined)[]): Promise<T> => {
     const t0 = performance.now();
     const result = await call();
-    add(statements, performance.now() - t0, metaOf(result));
+    add(sqls.length, performance.now() - t0, metaOf(result), sqls);
     return result;
   };
   const wrapStatement = (stmt: D1PreparedStatement): D1PreparedStatement =>
@@ -83,11 +102,11 @@ export function countingD1(db: D1Database, ...sinks: D1Tally[]): D1Database {
         if (typeof value !== "function") return value;
         if (prop === "bind") return (...args: unknown[]) => wrapStatement(value.apply(target, args));
         if (prop === "run" || prop === "all") {
-          return () => timed(1, () => value.apply(target, []) as Promise<D1Result>, (r) => [r.meta as D1Meta]);
+          return () => timed([sqlOf(target)], () => value.apply(target, []) as Promise<D1Result>, (r) => [r.meta as D1Meta]);
         }
         if (prop === "first") {
           return async (column?: string) => {
-            const result = await timed(1, () => target.all<Record<string, unknown>>(), (r) => [r.meta as D1Meta]);
+            const result = await timed([sqlOf(target)], () => target.all<Record<string, unknown>>(), (r) => [r.meta as D1Meta]);
             const row = result.results[0] ?? null;
             if (column === undefined) return row;
             return row ? (row[column] ?? null) : null;
@@ -98,10 +117,10 @@ export function countingD1(db: D1Database, ...sinks: D1Tally[]): D1Database {
             const internals = target as unknown as RawInternals;
             const send = internals.dbSession?._sendOrThrow;
             if (!send || typeof internals.statement !== "string") {
-              return timed(1, () => value.apply(target, [options]) as Promise<unknown[]>, () => [undefined]);
+              return timed([sqlOf(target)], () => value.apply(target, [options]) as Promise<unknown[]>, () => [undefined]);
             }
             const reply = await timed(
-              1,
+              [internals.statement],
               () => send.call(internals.dbSession, "/query", internals.statement!, internals.params ?? [], "ROWS_AND_COLUMNS"),
               (r) => [(Array.isArray(r) ? r[0] : r)?.meta as D1Meta | undefined],
             );
@@ -121,14 +140,14 @@ export function countingD1(db: D1Database, ...sinks: D1Tally[]): D1Database {
       if (prop === "batch") {
         return (statements: D1PreparedStatement[]) =>
           timed(
-            statements.length,
+            statements.map(sqlOf),
             // The batch must receive the real statements, not the proxies.
             () => value.call(target, statements.map((s) => (s as unknown as { [UNWRAP]?: D1PreparedStatement })[UNWRAP] ?? s)) as Promise<D1Result[]>,
             (results) => results.map((r) => r.meta as D1Meta),
           );
       }
       if (prop === "exec") {
-        return (sql: string) => timed(1, () => value.call(target, sql) as Promise<D1ExecResult>, () => [undefined]);
+        return (sql: string) => timed([sql], () => value.call(target, sql) as Promise<D1ExecResult>, () => [undefined]);
       }
       return value.bind(target);
     },

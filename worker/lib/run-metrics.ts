@@ -1,4 +1,4 @@
-import { newTally, type D1Tally } from "./d1-metrics";
+import { newTally, type D1Meta, type D1Tally, type StatementObserver } from "./d1-metrics";
 
 /**
  * What the product spent while a benchmark ran (bench/rate.ts, issue 30), read and reset through the sandbox-only
@@ -24,13 +24,25 @@ export interface RunMetrics {
    * order: a call naming one activation counts 1 for it; a batch status call counts 1/N for each of the N it answered.
    */
   upstreamCallsByActivation: Record<string, number>;
+  /**
+   * D1 per statement and the request kind that sent it ("POST /api/sms/get-number", "SmsOrderPoller"), keyed
+   * `kind\tSQL`: where a purchase-equivalent's D1 time goes (issue 30; bench/rate-core.ts prints the breakdown).
+   */
+  d1ByStatement: Record<string, StatementTally>;
+}
+
+export interface StatementTally {
+  n: number;
+  durationMs: number;
+  rowsRead: number;
+  rowsWritten: number;
 }
 
 let enabled = false;
 let metrics: RunMetrics = fresh();
 
 function fresh(): RunMetrics {
-  return { since: Date.now(), d1: { api: newTally(), objects: newTally() }, doRequests: {}, alarmsSet: 0, alarmsRun: 0, upstreamCalls: {}, upstreamCallsByActivation: {} };
+  return { since: Date.now(), d1: { api: newTally(), objects: newTally() }, doRequests: {}, alarmsSet: 0, alarmsRun: 0, upstreamCalls: {}, upstreamCallsByActivation: {}, d1ByStatement: {} };
 }
 
 /** Turned on by the worker's entry and each Durable Object when their env says D1_METRICS=true (and not production). */
@@ -54,6 +66,29 @@ export function resetRunMetrics(): void {
 /** The tally a source's D1 use adds to (only meaningful while enabled). */
 export function d1TallyFor(source: keyof RunMetrics["d1"]): D1Tally {
   return metrics.d1[source];
+}
+
+/** Long SQL (a wide insert, a long IN list) is cut so one statement's shape is one key. */
+const SQL_KEY_CHARS = 240;
+
+/** Adds each statement a request kind sends to d1ByStatement (only while enabled). */
+export function statementObserver(kind: string): StatementObserver {
+  return {
+    observe(sql: string, meta: D1Meta | undefined) {
+      if (!enabled) return;
+      const key = `${kind}\t${sql.replace(/\s+/g, " ").trim().slice(0, SQL_KEY_CHARS)}`;
+      const t = (metrics.d1ByStatement[key] ??= { n: 0, durationMs: 0, rowsRead: 0, rowsWritten: 0 });
+      t.n += 1;
+      t.durationMs += meta?.duration ?? 0;
+      t.rowsRead += meta?.rows_read ?? 0;
+      t.rowsWritten += meta?.rows_written ?? 0;
+    },
+  };
+}
+
+/** A request's kind for the breakdown: method and path, with ids (any segment holding a digit) as :id. */
+export function requestKind(method: string, pathname: string): string {
+  return `${method} ${pathname.replace(/\/+$/, "").split("/").map((seg) => (/\d/.test(seg) ? ":id" : seg)).join("/")}`;
 }
 
 export function noteDoRequest(kind: string): void {

@@ -200,6 +200,10 @@ describe("orders and the sweep", () => {
     });
     expect(order.sms).toMatch(/^\d{6}$/);
     expect(Date.parse(order.expires_at!)).toBeGreaterThan(Date.now());
+    // The web's orders table reads SMS orders and rentals in one statement (decision 057): the same row, every field.
+    const listed = await api("/api/orders", { token: user.token });
+    expect(listed.status).toBe(200);
+    expect(listed.data.data).toEqual([order]);
     expect(toRentalOrderRows(await rentalOrderRowsQuery(db(), (await createUser()).id))).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config";
 import { countingD1 } from "../lib/d1-metrics";
-import { d1TallyFor, enableRunMetrics, noteAlarmRun, noteAlarmSet, noteDoRequest } from "../lib/run-metrics";
+import { d1TallyFor, enableRunMetrics, noteAlarmRun, noteAlarmSet, noteDoRequest, statementObserver } from "../lib/run-metrics";
 import type { TickResult } from "../services/kernel";
 
 /**
@@ -17,7 +17,7 @@ export abstract class TickScheduler extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     // The rate benchmark (D1_METRICS=true, never production) adds the objects' D1 use to its tallies (lib/run-metrics.ts).
-    super(ctx, enableRunMetrics(env) ? { ...env, DB: countingD1(env.DB, d1TallyFor("objects")) } : env);
+    super(ctx, enableRunMetrics(env) ? { ...env, DB: countingD1(env.DB, d1TallyFor("objects"), statementObserver(new.target.name)) } : env);
   }
 
   /** Counts a request from the worker to this object (its RPC methods call this first), for the rate benchmark. */

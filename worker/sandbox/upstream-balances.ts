@@ -37,7 +37,8 @@ export const upstreamBalanceSandboxRoutes = new Hono<AppEnv>()
 /** Per simulated account: the limit in force, the documented one, and the activations holding a slot now. */
 export async function slotsNow(env: Parameters<typeof sandboxBalance>[0]) {
   const out: Record<string, { limit: number | null; documented: number | null; inUse: number }> = {};
-  for (const account of ["swift", "smsman"] as const) {
+  // HeroSMS too: the rate benchmark routes a share of its orders there (its batch status call, decision 051).
+  for (const account of ["swift", "smsman", "herosms"] as const) {
     out[account] = { limit: await slotLimit(env, account), documented: DOCUMENTED_SLOT_LIMITS[account], inUse: await activeActivations(env, account) };
   }
   return out;

@@ -47,7 +47,11 @@ describe("npm run bench:rate, smoke run", () => {
       expect(step.perPurchase!.roundTrips).toBeGreaterThan(0);
       expect(step.perPurchase!.rowsWritten).toBeGreaterThan(0);
       expect(step.perPurchaseEquivalent!.statements).toBeGreaterThan(0);
-      expect(Object.keys(step.slots)).toEqual(["swift", "smsman"]);
+      expect(Object.keys(step.slots)).toEqual(["swift", "smsman", "herosms"]);
+      // Where the D1 went (decision 057): the purchase request is a kind of its own, and its statements are listed.
+      const purchase = step.d1ByKind.find((d) => d.kind === "POST /api/sms/get-number");
+      expect(purchase?.statements).toBeGreaterThan(0);
+      expect(step.d1ByStatement.some((d) => d.kind === "POST /api/sms/get-number" && d.sql?.startsWith("insert into \"sms_orders\""))).toBe(true);
     }
     expect(report.slotLimits.swift).toEqual({ limit: null, documented: 20 });
     expect(report.life.orders).toBeGreaterThan(0);
@@ -56,8 +60,10 @@ describe("npm run bench:rate, smoke run", () => {
     expect(report.life.doRequestsPerOrder).toBeGreaterThan(0);
     expect(report.life.upstreamCallsPerOrder.swift).toBeGreaterThan(0);
     expect(report.life.upstreamCallsPerOrder.smsman).toBeGreaterThan(0);
+    expect(report.life.upstreamCallsPerOrder.herosms).toBeGreaterThan(0);
     // Calls per delivered order, per upstream, as medians (decision 051); DaisySMS also split by push.
-    for (const upstream of ["daisysms", "smsman", "daisysms, code pushed"]) {
+    // HeroSMS (a share of the mix routed to it) reads its codes by its batch status call.
+    for (const upstream of ["daisysms", "smsman", "herosms", "daisysms, code pushed"]) {
       expect(report.callsPerDeliveredOrder[upstream]?.delivered, upstream).toBeGreaterThan(0);
       expect(report.callsPerDeliveredOrder[upstream].median, upstream).toBeGreaterThanOrEqual(2); // its purchase and its code
     }
@@ -66,7 +72,7 @@ describe("npm run bench:rate, smoke run", () => {
     expect(Object.values(report.invariants)).toEqual([0, 0, 0, 0]);
     expect(report.ok).toBe(true);
     // every figure is printed
-    for (const figure of ["achieved", "latency ms", "by status", "per purchase request", "per purchase-equivalent", "slots in use", "per order over its life", "ceiling of one D1", "upstream-bound rate, swift", "slots over time", "upstream calls per delivered order, daisysms", "upstream calls per delivered order, smsman", "invariant holds"]) {
+    for (const figure of ["achieved", "latency ms", "by status", "per purchase request", "per purchase-equivalent", "slots in use", "per order over its life", "ceiling of one D1", "upstream-bound rate, swift", "slots over time", "upstream calls per delivered order, daisysms", "upstream calls per delivered order, smsman", "upstream calls per delivered order, herosms", "D1 per purchase by request kind", "D1 per purchase by statement", "invariant holds"]) {
       expect(lines.some((l) => l.includes(figure)), figure).toBe(true);
     }
   });

@@ -5,7 +5,7 @@
  */
 export { type Clock, eventDeps, type Notify, paymentDeps, type PaymentDeps, rentalDeps, type RentalDeps, smsDeps, type SmsDeps } from "./deps";
 export { asInsufficientBalance, guardedLedgerInsert, hasEntry, insufficientBalanceFor, ledgerInsert, ledgerRowWritten, postEntry, reconcileLedger } from "./ledger";
-export { deliverEvents, type EventDeps, OUTBOX_GRACE_MS, outboxInsert, type OutboxMessage, postEntryWithEvent, purgeOutbox, recordEvent, sweepOutbox } from "./outbox";
+export { deliverEvents, eventDeliveryStatements, type EventDeps, OUTBOX_GRACE_MS, outboxInsert, type OutboxMessage, postEntryWithEvent, purgeOutbox, recordEvent, sweepOutbox } from "./outbox";
 export { notify } from "./notify";
 export { assertNotAboveShown, chargedBelowShown, costMinorUnits, pricingContext, rentPriceKobo, smsPriceKobo } from "./pricing";
 export { type RequestDeps } from "./request-deps";

@@ -3,7 +3,7 @@ import { koboToNaira } from "../../../schema/money";
 import type { RealtimeMessage } from "../../../schema/realtime";
 import type { Env } from "../../config";
 import type { Db } from "../../db/client";
-import { outboxEvents, users, webhookEvents } from "../../db/tables";
+import { apiKeys, outboxEvents, users, webhookEvents } from "../../db/tables";
 import { log } from "../../lib/log";
 import { asInsufficientBalance, ledgerInsert, ledgerRowWritten, type LedgerEntry } from "./ledger";
 import { deliveryFor, webhookRowsFor } from "./webhooks";
@@ -122,12 +122,60 @@ async function deliverOne(deps: EventDeps, row: OutboxRow): Promise<boolean> {
 }
 
 async function deliverPending(deps: EventDeps, where: SQL, limit: number): Promise<number> {
-  const rows = await deps.db
+  return deliverRows(deps, await pendingQuery(deps.db, where, limit));
+}
+
+function pendingQuery(db: Db, where: SQL, limit: number) {
+  return db
     .select()
     .from(outboxEvents)
     .where(and(isNull(outboxEvents.deliveredAt), where))
     .orderBy(asc(outboxEvents.createdAt), sql`rowid`)
     .limit(limit);
+}
+
+/** claimUnkeyedEvents' two statements (exported for the query-plan test: both are index searches). */
+export function eventDeliveryStatements(db: Db, userId: string, now: number) {
+  return [
+    db
+      .update(outboxEvents)
+      .set({ deliveredAt: now })
+      .where(
+        and(
+          eq(outboxEvents.userId, userId),
+          isNull(outboxEvents.deliveredAt),
+          sql`NOT EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${apiKeys.actingUserId} = ${userId} AND ${apiKeys.revokedAt} IS NULL AND ${apiKeys.webhookUrl} IS NOT NULL)`,
+        ),
+      )
+      .returning(),
+    pendingQuery(db, eq(outboxEvents.userId, userId), 50),
+  ] as const;
+}
+
+/**
+ * Issue 30 (decision 057): the customer's pending events in one round trip of two statements instead of a read, a
+ * key lookup and a mark per event. A customer with no live webhook key (almost everyone) has nothing to fan out, so
+ * their pending events are claimed (marked delivered) by one compare-and-set UPDATE whose guard is that no such key
+ * exists, in the same batch (one transaction) as the read of what is still pending after it: an event is never marked
+ * delivered while a key that should get it exists, and only the call whose UPDATE moved a row pushes it (as the
+ * per-event mark did). The claimed rows are pushed to the room here; what the read returns (a customer with a webhook
+ * key) goes through the per-event delivery with its webhook rows, as before. Returns those rows.
+ */
+async function claimUnkeyedEvents(deps: EventDeps, userId: string): Promise<OutboxRow[]> {
+  const [claimed, pending] = await deps.db.batch(eventDeliveryStatements(deps.db, userId, deps.clock.now()));
+  // The room gets them in the order they were written (an UPDATE's RETURNING has no order of its own).
+  for (const row of [...claimed].sort((a, b) => a.createdAt - b.createdAt)) {
+    try {
+      await deps.notify(row.userId, messageOf(row));
+    } catch (err) {
+      // The screens read the truth from the API; there are no webhooks to queue for this customer.
+      log("warn", "outbox push failed", { userId: row.userId, kind: row.kind, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return pending;
+}
+
+async function deliverRows(deps: EventDeps, rows: OutboxRow[]): Promise<number> {
   let delivered = 0;
   for (const row of rows) {
     try {
@@ -146,7 +194,8 @@ async function deliverPending(deps: EventDeps, where: SQL, limit: number): Promi
  */
 export async function deliverEvents(deps: EventDeps, userId: string): Promise<void> {
   try {
-    await deliverPending(deps, eq(outboxEvents.userId, userId), 50);
+    const keyed = await claimUnkeyedEvents(deps, userId);
+    if (keyed.length > 0) await deliverRows(deps, keyed);
   } catch (err) {
     log("warn", "outbox delivery failed, the sweep will deliver", { userId, error: err instanceof Error ? err.message : String(err) });
   }

@@ -56,6 +56,11 @@ export interface RoutedOrder {
   priceKobo: number;
   /** Upstreams to try last ("code or next route": the ones earlier routes of the chain used and got no code from). */
   avoid?: string[];
+  /**
+   * The customer's deposits as the purchase priced the order (its session row): another upstream's offer is priced at
+   * the same tier without reading them again (issue 30, decision 057). Absent (a chain's move-on): read here.
+   */
+  totalDepositedKobo?: number;
 }
 
 const healthKey = upstreamHealthKey;
@@ -275,7 +280,7 @@ async function sameOffer(deps: SmsDeps, adapter: SmsProvider, order: RoutedOrder
     log("warn", "sms route: implausible price passed over", { upstream, serviceId: offer.serviceId, reason: refused });
     return null;
   }
-  const ctx = await pricingContext(deps.db, await totalDeposited(deps.db, order.userId));
+  const ctx = await pricingContext(deps.db, order.totalDepositedKobo ?? (await totalDeposited(deps.db, order.userId)));
   return { serviceId: offer.serviceId, maxCost: { amount: offer.cost, currency: offer.currency }, priceKobo: smsPriceKobo(costUsd, ctx) };
 }
 

@@ -83,7 +83,7 @@ export async function buySmsNumber(
 
   let activation: SmsActivation;
   try {
-    activation = await reserveNumber(deps, order, offer);
+    activation = await reserveNumber(deps, order, offer, { totalDepositedKobo: user.totalDepositedKobo });
   } catch (err) {
     // The customer saw this purchase refused: a chain behind it must never buy a number they do not know about.
     if (chained) await endChain(deps, orderId, "ended", "the first number could not be bought");
@@ -141,7 +141,10 @@ export async function reserveNumber(
   {
     avoid = [],
     reuse,
+    totalDepositedKobo,
   }: {
+    /** The customer's deposits the order was priced with (routing prices another upstream's offer at that tier). */
+    totalDepositedKobo?: number;
     /** Upstreams "code or next route" already used in this chain: tried last. */
     avoid?: string[];
     /** A past number taken again (sms/use-again.ts): only the upstream account that served it can, so no routing. */
@@ -171,7 +174,7 @@ export async function reserveNumber(
       activation = await reuse.take(maxCost);
       served = choice;
     } else {
-      for await (const choice of purchaseCandidates(deps, { ...order, avoid }, offer, notes)) {
+      for await (const choice of purchaseCandidates(deps, { ...order, avoid, totalDepositedKobo }, offer, notes)) {
         try {
           // The ceiling is the upstream's own figure in its own currency: the price we quoted, never a converted guess.
           activation = await choice.adapter.buy({ countryId: order.countryId, serviceId: choice.serviceId, maxCost: choice.maxCost });
