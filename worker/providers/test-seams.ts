@@ -1,3 +1,5 @@
+import type { PaymentFetchInterceptor } from "./payments/providers";
+import type { WebhookSend } from "../services/kernel/deps";
 import type { SmsProviderName } from "../../schema/constants";
 import type { Env } from "../config";
 import type { RentalProvider } from "./rent/types";
@@ -26,18 +28,6 @@ export type SmsUpstreamFactory = (env: Env, upstream: string, account: number, p
  * always "sandbox"). */
 export type RentalProviderFactory = (env: Env, mode: "sandbox" | "live") => RentalProvider;
 
-/**
- * Sandbox mode only: every payment-provider call goes through this, which may answer itself (a 500, HTML, a hang) or
- * pass the request on to the simulator; upstream calls then time out after 200 ms.
- */
-export type PaymentFetchInterceptor = (
-  provider: "squad" | "nowpayments",
-  request: Request,
-  simulator: (request: Request) => Promise<Response>,
-) => Promise<Response>;
-
-/** The receiver webhook deliveries reach instead of the network (the delivery objects' own alarms use it too). */
-export type WebhookSend = (url: string, init: RequestInit) => Promise<Response>;
 
 export interface UpstreamSeams {
   sms: SmsProviderFactory | null;

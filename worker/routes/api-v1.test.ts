@@ -14,7 +14,8 @@ import { apiV1Routes, openapi } from "./api-v1";
 import { IDEMPOTENCY_IN_FLIGHT_MS } from "../services/developer";
 import { sha256Hex } from "../services/accounts";
 import { overrideUpstreamsForTests } from "../providers/test-seams";
-import { deliveryFor, rentalDeps, smsDeps } from "../services/kernel";
+import { deliveryFor } from "../services/kernel";
+import { rentalDeps, smsDeps } from "../test/services";
 import { createApp } from "../app";
 import { NO_RENT_STOCK_MESSAGE } from "../../schema/constants";
 

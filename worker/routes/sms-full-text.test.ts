@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { overrideUpstreamsForTests } from "../providers/test-seams";
-import { smsDeps } from "../services/kernel";
+import { smsDeps } from "../test/services";
 import { pollSmsOrderTick } from "../services/sms";
 import { api, createUser } from "../test/helpers";
 import { setActivationCodeArrived, upstreamIdOf } from "../test/reliability/invariants";

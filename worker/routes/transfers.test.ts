@@ -7,7 +7,7 @@ import { hmacSha512Hex } from "../providers/payments/signatures";
 import { overrideUpstreamsForTests } from "../providers/test-seams";
 import { simulateTransfer } from "../sandbox/squad-transfers";
 import { reconcileTransfers, sweepTransfers, TRANSFER_QUIET_MS } from "../services/funding";
-import { paymentDeps } from "../services/kernel";
+import { paymentDeps } from "../test/services";
 import { getQueueItem, resolveQueueItem } from "../services/console";
 import { fixedClock, recordingNotify } from "../test/flow-deps";
 import { ledgerCount } from "../test/payment-fixtures";

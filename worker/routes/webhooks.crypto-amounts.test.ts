@@ -7,6 +7,7 @@ import { putSetting } from "../services/kernel";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { moneyViolations } from "../test/reliability/invariants";
 import { overrideUpstreamsForTests } from "../providers/test-seams";
+import { testServices } from "../test/services";
 
 /**
  * Issue 12, hole 3: a crypto payment is credited for what actually arrived, as NOWPayments' own record says when
@@ -143,8 +144,8 @@ describe("crypto credits follow what arrived (issue 12, hole 3)", () => {
 
     // Two decisions at once (credit and refuse): exactly one wins, the other is a conflict and moves nothing.
     const outcomes = await Promise.allSettled([
-      resolvePaymentReview(env, { reviewId: review!.id, operatorId: operator.id, decision: { action: "credit", amountKobo: 1_300_000 }, note: "BTC at the day's rate" }),
-      resolvePaymentReview(env, { reviewId: review!.id, operatorId: operator.id, decision: { action: "refuse" } }),
+      resolvePaymentReview(testServices().payments, { reviewId: review!.id, operatorId: operator.id, decision: { action: "credit", amountKobo: 1_300_000 }, note: "BTC at the day's rate" }),
+      resolvePaymentReview(testServices().payments, { reviewId: review!.id, operatorId: operator.id, decision: { action: "refuse" } }),
     ]);
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
     const refused = outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult;
@@ -157,10 +158,10 @@ describe("crypto credits follow what arrived (issue 12, hole 3)", () => {
     expect((await paymentRow({ providerPaymentId: invoice.payment_id }))?.status).toBe(credited ? "credited" : "refused");
 
     // Later decisions are refused too, and the open queue is empty.
-    await expect(resolvePaymentReview(env, { reviewId: review!.id, operatorId: operator.id, decision: { action: "credit", amountKobo: 5 } })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(resolvePaymentReview(testServices().payments, { reviewId: review!.id, operatorId: operator.id, decision: { action: "credit", amountKobo: 5 } })).rejects.toMatchObject({ code: "CONFLICT" });
     expect(await reviewsOf(user.id)).toEqual([]);
     expect(await reviewsOf(user.id, "resolved")).toHaveLength(1);
-    await expect(resolvePaymentReview(env, { reviewId: "rv_nope", operatorId: operator.id, decision: { action: "refuse" } })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(resolvePaymentReview(testServices().payments, { reviewId: "rv_nope", operatorId: operator.id, decision: { action: "refuse" } })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
   it("accepts a signed IPN with arrays in either of NOWPayments' documented canonical forms", async () => {

@@ -1,5 +1,4 @@
 import type { Config, Env } from "../../config";
-import { upstreamSeams } from "../test-seams";
 import { NOWPAYMENTS_SIMULATOR_PATH, nowPaymentsSimulator } from "../../sandbox/nowpayments";
 import { SQUAD_SIMULATOR_PATH, squadSimulator } from "../../sandbox/squad";
 import { createNowPaymentsClient, NOWPAYMENTS_LIVE_BASE_URL, type NowPaymentsClient } from "./nowpayments";
@@ -16,16 +15,26 @@ export interface PaymentProviders {
 }
 
 /**
+ * Sandbox mode only: a test's stand-in for the network between an adapter and its simulator (worker/container.ts
+ * UpstreamOverrides): it may answer itself (a 500, HTML, a hang) or pass the request on to the simulator; upstream calls
+ * then time out after 200 ms.
+ */
+export type PaymentFetchInterceptor = (
+  provider: "squad" | "nowpayments",
+  request: Request,
+  simulator: (request: Request) => Promise<Response>,
+) => Promise<Response>;
+
+/**
  * The real adapters, always. Live: the base URLs from wrangler vars (SQUAD_BASE_URL chooses Squad's sandbox or live
  * host) and the network. Sandbox: the same adapters with fetch bound in-process to the protocol simulators, at a base
  * URL on our own configured origin (PUBLIC_URL) so the simulated checkout_url is one the browser can open.
  */
-export function paymentProviders(env: Env, config: Pick<Config, "providers" | "publicUrl">): PaymentProviders {
+export function paymentProviders(env: Env, config: Pick<Config, "providers" | "publicUrl">, intercept?: PaymentFetchInterceptor): PaymentProviders {
   if (config.providers === "sandbox") {
     const origin = config.publicUrl;
     const squadFetch = (request: Request) => Promise.resolve(squadSimulator.fetch(request, withoutD1Counting(env)));
     const nowFetch = (request: Request) => Promise.resolve(nowPaymentsSimulator.fetch(request, withoutD1Counting(env)));
-    const intercept = upstreamSeams.payments;
     const transferFetch = (request: Request) => Promise.resolve(squadTransferSimulator.fetch(request, withoutD1Counting(env)));
     return {
       squadTransfers: createSquadVirtualAccountClient({

@@ -4,7 +4,7 @@ import type { SmsProvider } from "./types";
 import { upstreamSeams } from "../test-seams";
 import { PRIMARY_UPSTREAM, smsUpstreamFor } from "./upstreams";
 
-export { smsManCurrency } from "./upstreams";
+export { smsManCurrency, smsUpstreamFor } from "./upstreams";
 
 /**
  * The adapter for a provider name: its primary upstream's first account (DaisySMS for Swift, sms-man for Dynamic).
@@ -13,6 +13,8 @@ export { smsManCurrency } from "./upstreams";
  * smsUpstreamFor (upstreams.ts).
  */
 export function smsProviderFor(env: Env, name: SmsProviderName): SmsProvider {
+  // Only the catalogue still calls this builder itself (issue 29's next step hands it the container's adapters), so it
+  // still honours the tests' seam the container honours.
   if (upstreamSeams.sms) return upstreamSeams.sms(env, name);
   return smsUpstreamFor(env, PRIMARY_UPSTREAM[name], 0, name);
 }

@@ -8,7 +8,7 @@ import { AppError, isCheckViolation } from "../../lib/errors";
 import { koboToNaira } from "../../../schema/money";
 import type { RealtimeMessage } from "../../../schema/realtime";
 import type { Env } from "../../config";
-import { clearSettingsCache, deliverEvents, eventDeps, notify } from "../kernel";
+import { clearSettingsCache, deliverEvents, notify } from "../kernel";
 import { operatorIds } from "./operator-console";
 import { closeRevokedSockets, revokeSessionsStatement } from "../accounts";
 
@@ -57,7 +57,7 @@ export async function manualEntry(
   const [row] = await db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, input.userId)).limit(1);
   const balance = koboToNaira(row?.balanceKobo ?? 0);
   // The balance.changed was written with the ledger row (db/admin-sql.ts manualEntrySql): deliver it now.
-  c.executionCtx.waitUntil(deliverEvents(eventDeps(c.env), input.userId));
+  c.executionCtx.waitUntil(deliverEvents(c.var.services.events, input.userId));
   return { balance };
 }
 

@@ -8,7 +8,7 @@ import { auditInsert, manualEntrySql, setSettingSql, type AdminChange } from "..
 import { getDb, type Db } from "../../db/client";
 import { operatorApprovals, passkeys, recoveryCodes, users } from "../../db/tables";
 import { AppError, isCheckViolation } from "../../lib/errors";
-import { clearSettingsCache, deliverEvents, eventDeps, getSetting } from "../kernel";
+import { clearSettingsCache, deliverEvents, getSetting } from "../kernel";
 import { findCustomer, runAdminChange, type Operator } from "./operator-actions";
 import { hasSecondFactor } from "../accounts";
 
@@ -184,7 +184,7 @@ export async function approve(c: Context<AppEnv>, operator: Operator, id: string
   const [customer] = await db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, payload.userId)).limit(1);
   const balance = koboToNaira(customer?.balanceKobo ?? 0);
   // The balance.changed was written with the ledger row (db/admin-sql.ts manualEntrySql): deliver it now.
-  c.executionCtx.waitUntil(deliverEvents(eventDeps(c.env), payload.userId));
+  c.executionCtx.waitUntil(deliverEvents(c.var.services.events, payload.userId));
   return { approval, balance };
 }
 

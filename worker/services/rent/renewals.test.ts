@@ -8,7 +8,8 @@ import { overrideUpstreamsForTests } from "../../providers/test-seams";
 import { fixedClock, recordingNotify } from "../../test/flow-deps";
 import { patchSandboxRental } from "../../test/rent-fixtures";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../../test/helpers";
-import { clearSettingsCache, putSetting, rentalDeps } from "../kernel";
+import { clearSettingsCache, putSetting } from "../kernel";
+import { rentalDeps } from "../../test/services";
 import { rentalTick } from "./rentals";
 import { DAY_REMINDER_BEFORE_MS, HOUR_REMINDER_BEFORE_MS, RENEW_BEFORE_END_MS, renewalTick, setAutoRenew } from "./renewals";
 

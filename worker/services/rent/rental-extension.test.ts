@@ -10,7 +10,8 @@ import { createKey } from "../../test/api-fixtures";
 import { patchSandboxRental } from "../../test/rent-fixtures";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../../test/helpers";
 import { extendOptions, extendRental } from "./rental-extension";
-import { clearSettingsCache, putSetting, rentalDeps } from "../kernel";
+import { clearSettingsCache, putSetting } from "../kernel";
+import { rentalDeps } from "../../test/services";
 import { cancelRental, rentNumber } from "./rentals";
 
 /**

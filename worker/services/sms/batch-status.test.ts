@@ -5,7 +5,8 @@ import type { ActiveActivation } from "../../providers/sms/types";
 import { ScriptedSmsProvider } from "../../test/scripted-sms-provider";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../../test/sms-fixtures";
 import { api, createUser, db } from "../../test/helpers";
-import { putSetting, smsDeps } from "../kernel";
+import { putSetting } from "../kernel";
+import { smsDeps } from "../../test/services";
 import { BatchCache } from "./batch-status";
 import { pollSmsOrderTick } from "./sms-poll";
 

@@ -10,7 +10,8 @@ import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } f
 import { setSquadSimulator, startCardPaymentViaApi } from "../payment-fixtures";
 import { topUpSandbox } from "../../services/developer";
 import { confirmCardPayment } from "../../services/funding";
-import { deliverEvents, deliveryFor, OUTBOX_GRACE_MS, paymentDeps, sandboxUserIdFor, sweepOutbox } from "../../services/kernel";
+import { deliverEvents, deliveryFor, OUTBOX_GRACE_MS, sandboxUserIdFor, sweepOutbox } from "../../services/kernel";
+import { paymentDeps } from "../../test/services";
 
 vi.setConfig({ testTimeout: 60_000 });
 

@@ -162,11 +162,12 @@ describe("log hygiene", HASHING, () => {
     await api("/api/v1/balance", { headers: { authorization: `Bearer ${live}` } });
     await api("/api/v1/balance", { headers: { "x-api-key": sandbox } });
     await api(`/api/keys/${testKey.data.id}/webhook`, { method: "PUT", token: fresh, json: { url: "https://hooks.example.com/in" } });
-    overrideUpstreamsForTests({ webhooks: async () => {
+    const refused = async (): Promise<Response> => {
       throw new Error("connection refused");
-    } });
+    };
+    overrideUpstreamsForTests({ webhooks: refused });
     await api("/api/keys/sandbox/top-up", { token: fresh, json: { amount: 100 } });
-    await deliverDueWebhooks(env, testKey.data.id, Date.now() + 3600_000);
+    await deliverDueWebhooks(env, testKey.data.id, Date.now() + 3600_000, refused);
     const attempted = await env.DB.prepare("SELECT last_error FROM webhook_events WHERE api_key_id = ?").bind(testKey.data.id).first<{ last_error: string }>();
     expect(attempted?.last_error).toContain("connection refused");
     overrideUpstreamsForTests({ webhooks: null });
