@@ -8,7 +8,6 @@ import type { RentalProvider } from "./providers/rent/types";
 import { smsUpstreamFor } from "./providers/sms";
 import type { SmsProvider } from "./providers/sms/types";
 import { isSmsUpstream, PRIMARY_UPSTREAM, type SmsUpstream } from "./providers/sms/upstreams";
-import { upstreamSeams } from "./providers/test-seams";
 import {
   type Clock,
   envForUser,
@@ -76,9 +75,7 @@ function realUpstreams(env: Env, overrides: UpstreamOverrides): Upstreams {
  * builds none), and each is built once per container: a route, its service and the services it calls share one.
  */
 export function buildServices(env: Env, options: ServicesOptions): Services {
-  // Until every test builds its own container, the module-level seams tests set still answer first (issue 29's last
-  // step removes providers/test-seams.ts); production never sets them.
-  const overrides: UpstreamOverrides = { ...upstreamSeams, ...stripUndefined(options.upstreams ?? {}) };
+  const overrides: UpstreamOverrides = options.upstreams ?? {};
   const config = configFor(env);
   const db = getDb(env.DB);
   const clock = options.clock ?? systemClock;
@@ -126,8 +123,26 @@ export function buildServices(env: Env, options: ServicesOptions): Services {
   };
 }
 
-function stripUndefined(overrides: UpstreamOverrides): UpstreamOverrides {
-  return Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined));
+export type ServicesFactory = (env: Env, options: ServicesOptions) => Services;
+
+/**
+ * Tests reach the worker through its fetch handler and the objects' alarms, which cannot be handed a container per
+ * call; so the factory itself is the one thing a test may replace (worker/test/services.ts useTestUpstreams, reset
+ * after each test file by worker/test/setup.ts). Production never sets it.
+ */
+let factoryForTests: ServicesFactory | null = null;
+
+/** Tests only: every container built from now on comes from `factory` (null: back to buildServices). */
+export function replaceServicesFactoryForTests(factory: ServicesFactory | null): void {
+  factoryForTests = factory;
+}
+
+/**
+ * What each composition root calls (app.ts's middleware, objects/tick-scheduler.ts, the cron below): buildServices,
+ * unless a test replaced the factory.
+ */
+export function servicesFor(env: Env, options: ServicesOptions): Services {
+  return (factoryForTests ?? buildServices)(env, options);
 }
 
 /**
@@ -136,6 +151,6 @@ function stripUndefined(overrides: UpstreamOverrides): UpstreamOverrides {
  */
 export function cronServices(env: Env, options: Omit<ServicesOptions, "defer"> = {}): { services: Services; settle: () => Promise<void> } {
   const pending: Promise<unknown>[] = [];
-  const services = buildServices(env, { ...options, defer: (work) => void pending.push(work) });
+  const services = servicesFor(env, { ...options, defer: (work) => void pending.push(work) });
   return { services, settle: async () => void (await Promise.allSettled(pending)) };
 }

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config";
-import { buildServices } from "../container";
+import { servicesFor } from "../container";
 import { countingD1 } from "../lib/d1-metrics";
 import { d1TallyFor, enableRunMetrics, noteAlarmRun, noteAlarmSet, noteDoRequest } from "../lib/run-metrics";
 import type { Services, TickResult } from "../services/kernel";
@@ -25,7 +25,7 @@ export abstract class TickScheduler extends DurableObject<Env> {
   /** The services container of one alarm or call (worker/container.ts, decision 050): its work outlives the call
    * through the object's waitUntil. */
   protected services(): Services {
-    return buildServices(this.env, { defer: (work) => this.ctx.waitUntil(work) });
+    return servicesFor(this.env, { defer: (work) => this.ctx.waitUntil(work) });
   }
 
   protected noteRequest(): void {

@@ -6,7 +6,7 @@ import { listPaymentReviews, resolvePaymentReview } from "../services/funding";
 import { putSetting } from "../services/kernel";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { moneyViolations } from "../test/reliability/invariants";
-import { overrideUpstreamsForTests } from "../providers/test-seams";
+import { useTestUpstreams } from "../test/services";
 import { testServices } from "../test/services";
 
 /**
@@ -16,7 +16,7 @@ import { testServices } from "../test/services";
  */
 
 afterEach(async () => {
-  overrideUpstreamsForTests({ payments: null });
+  useTestUpstreams({ payments: null });
   await disarmInvoiceWatchers();
   await expectLedgerBalanced();
   // The reliability suite's money invariants (a credit equals what arrived, never more than the invoice; an operator
@@ -176,7 +176,7 @@ describe("crypto credits follow what arrived (issue 12, hole 3)", () => {
 describe("invoice input is checked before anything is written (issue 12, hole 5)", () => {
   async function countingUpstream() {
     const calls: string[] = [];
-    overrideUpstreamsForTests({ payments: (_provider, request, simulator) => {
+    useTestUpstreams({ payments: (_provider, request, simulator) => {
       calls.push(`${request.method} ${new URL(request.url).pathname.replace(/^.*nowpayments-api/, "")}`);
       return simulator(request);
     } });
@@ -234,7 +234,7 @@ describe("invoice input is checked before anything is written (issue 12, hole 5)
     await putSetting(db(), "rate_settings", { cryptomin: 5, rate: RATE, squadmin: 1000 });
     const user = await createUser();
     const calls: string[] = [];
-    overrideUpstreamsForTests({
+    useTestUpstreams({
       payments: async (_provider, request, simulator) => {
         const path = new URL(request.url).pathname.replace(/^.*nowpayments-api/, "");
         calls.push(`${request.method} ${path}`);

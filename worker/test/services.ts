@@ -1,6 +1,6 @@
 import { env as testEnv } from "cloudflare:workers";
 import type { Config, Env } from "../config";
-import { buildServices, cronServices, type UpstreamOverrides } from "../container";
+import { buildServices, cronServices, replaceServicesFactoryForTests, type UpstreamOverrides } from "../container";
 import { runPaymentSweep } from "../services/funding";
 import type { Clock, EventDepsOf, Notify, PaymentDeps, RentalDeps, Services, SmsDeps } from "../services/kernel";
 
@@ -17,13 +17,33 @@ export interface TestServicesOptions {
   defer?: (work: Promise<unknown>) => void;
 }
 
+/**
+ * The upstreams every container gets while a test runs, whoever builds it: a request through SELF/fetch, a Durable
+ * Object's alarm, the cron or testServices below. useTestUpstreams sets (or, with null, clears) the named ones and
+ * replaces the container factory (worker/container.ts replaceServicesFactoryForTests) so the worker builds its
+ * containers with them; resetTestServices puts everything back (worker/test/setup.ts calls it after each file).
+ */
+let testUpstreams: UpstreamOverrides = {};
+
+export function useTestUpstreams(next: UpstreamOverrides): void {
+  testUpstreams = Object.fromEntries(Object.entries({ ...testUpstreams, ...next }).filter(([, value]) => value != null));
+  replaceServicesFactoryForTests(
+    Object.keys(testUpstreams).length === 0 ? null : (env, options) => buildServices(env, { ...options, upstreams: { ...testUpstreams, ...options.upstreams } }),
+  );
+}
+
+export function resetTestServices(): void {
+  testUpstreams = {};
+  replaceServicesFactoryForTests(null);
+}
+
 export function testServices(options: TestServicesOptions = {}): Services & { settle(): Promise<void> } {
   const pending: Promise<unknown>[] = [];
   const services = buildServices(options.env ?? testEnv, {
     defer: options.defer ?? ((work) => void pending.push(work)),
     clock: options.clock,
     notify: options.notify,
-    upstreams: options.upstreams,
+    upstreams: { ...testUpstreams, ...options.upstreams },
   });
   return Object.assign(services, { settle: async () => void (await Promise.allSettled(pending)) });
 }

@@ -1,29 +1,14 @@
 import type { Config, Env } from "../../config";
 import { NOWPAYMENTS_SIMULATOR_PATH, nowPaymentsSimulator } from "../../sandbox/nowpayments";
 import { SQUAD_SIMULATOR_PATH, squadSimulator } from "../../sandbox/squad";
-import { createNowPaymentsClient, NOWPAYMENTS_LIVE_BASE_URL, type NowPaymentsClient } from "./nowpayments";
-import { createSquadClient, SQUAD_LIVE_BASE_URL, type SquadClient } from "./squad";
-import { createSquadVirtualAccountClient, type SquadVirtualAccountClient } from "./squad-virtual-accounts";
+import { createNowPaymentsClient, NOWPAYMENTS_LIVE_BASE_URL } from "./nowpayments";
+import { createSquadClient, SQUAD_LIVE_BASE_URL } from "./squad";
+import { createSquadVirtualAccountClient } from "./squad-virtual-accounts";
+import type { PaymentFetchInterceptor, PaymentProviders } from "./types";
+
+export type { PaymentFetchInterceptor, PaymentProviders } from "./types";
 import { squadTransferSimulator } from "../../sandbox/squad-transfers";
 import { withoutD1Counting } from "../../lib/d1-metrics";
-
-export interface PaymentProviders {
-  squad: SquadClient;
-  /** Squad's virtual accounts (bank transfer): same host and key as the card checkout. */
-  squadTransfers: SquadVirtualAccountClient;
-  nowpayments: NowPaymentsClient;
-}
-
-/**
- * Sandbox mode only: a test's stand-in for the network between an adapter and its simulator (worker/container.ts
- * UpstreamOverrides): it may answer itself (a 500, HTML, a hang) or pass the request on to the simulator; upstream calls
- * then time out after 200 ms.
- */
-export type PaymentFetchInterceptor = (
-  provider: "squad" | "nowpayments",
-  request: Request,
-  simulator: (request: Request) => Promise<Response>,
-) => Promise<Response>;
 
 /**
  * The real adapters, always. Live: the base URLs from wrangler vars (SQUAD_BASE_URL chooses Squad's sandbox or live

@@ -1,7 +1,6 @@
 import type { SmsProviderName } from "../../../schema/constants";
 import type { Env } from "../../config";
 import type { SmsProvider } from "./types";
-import { upstreamSeams } from "../test-seams";
 import { PRIMARY_UPSTREAM, smsUpstreamFor } from "./upstreams";
 
 export { smsManCurrency, smsUpstreamFor } from "./upstreams";
@@ -13,8 +12,5 @@ export { smsManCurrency, smsUpstreamFor } from "./upstreams";
  * smsUpstreamFor (upstreams.ts).
  */
 export function smsProviderFor(env: Env, name: SmsProviderName): SmsProvider {
-  // Only the catalogue still calls this builder itself (issue 29's next step hands it the container's adapters), so it
-  // still honours the tests' seam the container honours.
-  if (upstreamSeams.sms) return upstreamSeams.sms(env, name);
   return smsUpstreamFor(env, PRIMARY_UPSTREAM[name], 0, name);
 }

@@ -1,9 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
-import { getDb } from "../../db/client";
 import { log } from "../../lib/log";
 import type { EmailMessage } from "../../providers/email/email-sender";
-import { emailSenderFor } from "../../providers/email/select";
 
 /**
  * The account e-mails of issue 12: the address confirmation, the reset link and the security notices (a sign-in from a new device, a
@@ -23,13 +21,13 @@ export interface Recipient {
  */
 export async function sendAccountEmail(c: Context<AppEnv>, message: EmailMessage, kind: string): Promise<void> {
   const sending = deliverAccountEmail(c, message, kind);
-  if (emailSenderFor(c.env, c.var.config, getDb(c.env.DB)).sendInBackground) c.executionCtx.waitUntil(sending);
+  if (c.var.services.upstreams.email().sendInBackground) c.executionCtx.waitUntil(sending);
   else await sending;
 }
 
 /** The same, for work already running in the background (it never rejects). */
 export async function deliverAccountEmail(c: Context<AppEnv>, message: EmailMessage, kind: string): Promise<void> {
-  const sender = emailSenderFor(c.env, c.var.config, getDb(c.env.DB));
+  const sender = c.var.services.upstreams.email();
   await sender.send(message).catch((err: unknown) => {
     log("error", "account e-mail not delivered", { rid: c.var.requestId, kind, sender: sender.name, reason: err instanceof Error ? err.message : "unknown" });
   });

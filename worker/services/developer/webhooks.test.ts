@@ -8,7 +8,7 @@ import { resetSmsTestState, restoreSmsProviders } from "../../test/sms-fixtures"
 import { deliverDueWebhooks, deliveryFor, queueWebhookEvents, RETRY_DELAYS_MS, type WebhookSend } from "../kernel";
 import { setWebhookUrl } from "./webhook-settings";
 import type { Env } from "../../config";
-import { overrideUpstreamsForTests } from "../../providers/test-seams";
+import { useTestUpstreams } from "../../test/services";
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -34,10 +34,10 @@ beforeEach(async () => {
   await resetSmsTestState();
   received = [];
   answer = () => 200;
-  overrideUpstreamsForTests({ webhooks: receive });
+  useTestUpstreams({ webhooks: receive });
 });
 afterEach(() => {
-  overrideUpstreamsForTests({ webhooks: null });
+  useTestUpstreams({ webhooks: null });
   restoreSmsProviders();
 });
 

@@ -3,7 +3,7 @@ import type { RealtimeMessage } from "../../../schema/realtime";
 import type { Config, Env, ProviderMode } from "../../config";
 import type { Db } from "../../db/client";
 import type { EmailSender } from "../../providers/email/email-sender";
-import type { PaymentProviders } from "../../providers/payments/providers";
+import type { PaymentProviders } from "../../providers/payments/types";
 import type { RentalProvider } from "../../providers/rent/types";
 import type { SmsProvider } from "../../providers/sms/types";
 import type { SmsUpstream } from "../../providers/sms/upstreams";
@@ -124,6 +124,16 @@ export interface Services {
   readonly rent: RentalDeps;
   readonly payments: PaymentDeps;
   readonly events: EventDepsOf;
+}
+
+/**
+ * What the SMS catalogue reads (services/sms/sms-catalogue.ts): the bindings it prices for (a sandbox account's,
+ * envForUser: the simulators' catalogue) and the container's adapters it reads the upstream's lists through. Every
+ * flow's deps and the container itself are one; catalogueFor(deps, userId) gives a customer's.
+ */
+export interface SmsCatalogueDeps {
+  env: Env;
+  upstreams: Pick<Upstreams, "sms">;
 }
 
 /** What the outbox's delivery needs, for a caller outside the three flows (an operator's entry, the sweep). */

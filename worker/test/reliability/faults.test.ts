@@ -24,7 +24,7 @@ import { clearSmsCatalogueCache, pollSmsOrderTick, sweepSmsOrders } from "../../
 import { api, balanceOf, createUser, db, type ApiReply } from "../helpers";
 import { FAULTS, faultyUpstream, LOSSY_FAULTS, type Fault, type FaultPlan } from "./faulty-fetch";
 import { moneyViolations, setActivationCodeArrived, upstreamIdOf } from "./invariants";
-import { overrideUpstreamsForTests } from "../../providers/test-seams";
+import { useTestUpstreams } from "../services";
 import { sweepPaymentsNow } from "../services";
 
 /**
@@ -54,7 +54,7 @@ beforeEach(async () => {
   plan = () => null;
   clearSmsCatalogueCache();
   // The real sms-man adapter ("Dynamic"), a short deadline, and the fault plan in front of the protocol simulator.
-  overrideUpstreamsForTests({
+  useTestUpstreams({
     sms: (e) =>
       new SmsManProvider({
         baseUrl: "https://sandbox.sms-man.invalid",
@@ -63,7 +63,7 @@ beforeEach(async () => {
         fetch: faultyUpstream(async (req) => smsManSimulator.fetch(req, e), (req) => plan(req)),
       }),
   });
-  overrideUpstreamsForTests({ payments: (_provider, request, simulator) => faultyUpstream(simulator, plan)(request) });
+  useTestUpstreams({ payments: (_provider, request, simulator) => faultyUpstream(simulator, plan)(request) });
   if (!service) {
     const prices = await api("/api/sms/price?id=5&provider=Dynamic");
     service = Object.keys(prices.data)[0];
@@ -72,7 +72,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   plan = () => null;
-  overrideUpstreamsForTests({ sms: null, payments: null });
+  useTestUpstreams({ sms: null, payments: null });
   const { results } = await env.DB.prepare("SELECT id FROM sms_orders").all<{ id: string }>();
   for (const { id } of results) {
     await runInDurableObject(env.SMS_ORDER.get(env.SMS_ORDER.idFromName(id)), (_i, state) => state.storage.deleteAlarm());
@@ -351,7 +351,7 @@ describe("D1 inside money batches", () => {
 describe("Receive SMS on DaisySMS ('Swift'): the protocol's own refusal words", () => {
   const action = (req: Request) => new URL(req.url).searchParams.get("action");
   beforeEach(() => {
-    overrideUpstreamsForTests({
+    useTestUpstreams({
       sms: (e) =>
         new SmsActivateProvider({
           baseUrl: "https://sandbox.daisysms.invalid",

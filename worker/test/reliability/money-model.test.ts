@@ -17,7 +17,7 @@ import { rentalTick } from "../../services/rent";
 import { configFor } from "../../config";
 import { rentalProviderFor } from "../../providers/rent";
 import type { RentalProvider } from "../../providers/rent/types";
-import { overrideUpstreamsForTests } from "../../providers/test-seams";
+import { useTestUpstreams } from "../services";
 import { simulateTransfer, type SimulatedNotification } from "../../sandbox/squad-transfers";
 
 /**
@@ -675,7 +675,7 @@ describe("money model", () => {
         extend: async () => undefined,
       },
     });
-    overrideUpstreamsForTests({ rent: () => extending });
+    useTestUpstreams({ rent: () => extending });
     clearSettingsCache();
     await putSetting(db(), "tiers", [DEFAULT_TIERS[0]]);
     await putSetting(db(), "exchange_rate", { rate: 1600 });
@@ -697,7 +697,7 @@ describe("money model", () => {
   });
 
   afterAll(() => {
-    overrideUpstreamsForTests({ rent: null });
+    useTestUpstreams({ rent: null });
     clearSettingsCache();
   });
 
