@@ -18,22 +18,40 @@ export interface TestServicesOptions {
 }
 
 /**
- * The upstreams every container gets while a test runs, whoever builds it: a request through SELF/fetch, a Durable
- * Object's alarm, the cron or testServices below. useTestUpstreams sets (or, with null, clears) the named ones and
- * replaces the container factory (worker/container.ts replaceServicesFactoryForTests) so the worker builds its
- * containers with them; resetTestServices puts everything back (worker/test/setup.ts calls it after each file).
+ * What every container gets while a test runs, whoever builds it: a request through SELF/fetch, a Durable Object's
+ * alarm, the cron or testServices below. useTestServices sets (or, with null, clears) the named upstreams, the clock and
+ * notify, and replaces the container factory (worker/container.ts replaceServicesFactoryForTests) so the worker builds
+ * its containers with them; resetTestServices puts everything back (worker/test/setup.ts calls it after each file).
  */
-let testUpstreams: UpstreamOverrides = {};
+interface TestContainer {
+  upstreams: UpstreamOverrides;
+  clock?: Clock;
+  notify?: Notify;
+}
 
-export function useTestUpstreams(next: UpstreamOverrides): void {
-  testUpstreams = Object.fromEntries(Object.entries({ ...testUpstreams, ...next }).filter(([, value]) => value != null));
+let current: TestContainer = { upstreams: {} };
+
+export function useTestServices(next: { upstreams?: UpstreamOverrides; clock?: Clock | null; notify?: Notify | null }): void {
+  const upstreams = Object.fromEntries(Object.entries({ ...current.upstreams, ...next.upstreams }).filter(([, value]) => value != null));
+  const clock = next.clock === undefined ? current.clock : (next.clock ?? undefined);
+  const notify = next.notify === undefined ? current.notify : (next.notify ?? undefined);
+  current = { upstreams, clock, notify };
+  const replaced = Object.keys(upstreams).length > 0 || clock !== undefined || notify !== undefined;
   replaceServicesFactoryForTests(
-    Object.keys(testUpstreams).length === 0 ? null : (env, options) => buildServices(env, { ...options, upstreams: { ...testUpstreams, ...options.upstreams } }),
+    replaced
+      ? (env, options) =>
+          buildServices(env, { ...options, clock: options.clock ?? clock, notify: options.notify ?? notify, upstreams: { ...upstreams, ...options.upstreams } })
+      : null,
   );
 }
 
+/** The upstreams alone (the common case): `useTestUpstreams({ sms: () => scripted })`, `{ sms: null }` to clear. */
+export function useTestUpstreams(next: UpstreamOverrides): void {
+  useTestServices({ upstreams: next });
+}
+
 export function resetTestServices(): void {
-  testUpstreams = {};
+  current = { upstreams: {} };
   replaceServicesFactoryForTests(null);
 }
 
@@ -41,9 +59,9 @@ export function testServices(options: TestServicesOptions = {}): Services & { se
   const pending: Promise<unknown>[] = [];
   const services = buildServices(options.env ?? testEnv, {
     defer: options.defer ?? ((work) => void pending.push(work)),
-    clock: options.clock,
-    notify: options.notify,
-    upstreams: { ...testUpstreams, ...options.upstreams },
+    clock: options.clock ?? current.clock,
+    notify: options.notify ?? current.notify,
+    upstreams: { ...current.upstreams, ...options.upstreams },
   });
   return Object.assign(services, { settle: async () => void (await Promise.allSettled(pending)) });
 }
