@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { ESLint } from "eslint";
+import { adapterBuilds } from "./adapter-builders";
 import { missingOptionalEntries } from "./complete-lockfile";
 import { honoInServices, roomCrossings } from "./domain-rooms";
 import { moneyWrites } from "./money-writers";
@@ -89,6 +90,13 @@ for (const cycle of importCycles(importGraph(sourceFiles, root))) {
 // A money entity's row is written only by its entity module (docs/decisions/049; scripts/money-writers.ts).
 for (const file of ["worker", "scripts"].flatMap(files)) {
   for (const problem of moneyWrites(file, readFileSync(path.join(root, file), "utf8"))) {
+    problems += 1;
+    console.error(problem);
+  }
+}
+// A service never builds an upstream adapter: it takes them from the services container (decision 050).
+for (const file of files("worker/services")) {
+  for (const problem of adapterBuilds(file, readFileSync(path.join(root, file), "utf8"))) {
     problems += 1;
     console.error(problem);
   }

@@ -6,6 +6,7 @@ import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "./app-env";
 import { ConfigError, configFor } from "./config";
+import { servicesFor } from "./container";
 import { NON_DOCUMENT_POLICY } from "../schema/csp";
 import { AppError, errorBody } from "./lib/errors";
 import { log } from "./lib/log";
@@ -53,6 +54,9 @@ export function createApp() {
   });
   app.use("*", async (c, next) => {
     c.set("config", configFor(c.env));
+    // The request's services container (worker/container.ts, decision 050): every handler takes what it needs from
+    // c.var.services; nothing below builds an adapter or reads the bindings into a dependency itself.
+    c.set("services", servicesFor(c.env, { defer: (work) => c.executionCtx.waitUntil(work), requestId: c.var.requestId }));
     // The sandbox simulators post their webhooks to this same app without the network (worker/sandbox); handing them
     // the app here keeps them from importing app.ts, which imports them.
     c.set("loopback", async (request) => app.fetch(request, c.env, c.executionCtx));

@@ -1,9 +1,8 @@
 import type { Env } from "./config";
-import { getDb } from "./db/client";
-import { configFor } from "./config";
+import { cronServices } from "./container";
 import { log } from "./lib/log";
 import { runPaymentSweep, runTransferSweep } from "./services/funding";
-import { eventDeps, purgeOutbox, purgeWebhookEvents, rentalDeps, smsDeps, sweepOutbox } from "./services/kernel";
+import { purgeOutbox, purgeWebhookEvents, type Services, sweepOutbox } from "./services/kernel";
 import { sweepAccountRows } from "./services/accounts";
 import { purgeIdempotencyKeys } from "./services/developer";
 import { notifyOperators } from "./services/console";
@@ -15,56 +14,67 @@ import { checkUpstreamHealth, sweepSmsOrders } from "./services/sms";
  * Each feature registers its own sweep here.
  */
 export async function runScheduledSweep(env: Env): Promise<void> {
+  // One services container for the run (worker/container.ts, decision 050); what it defers is awaited at the end.
+  const { services, settle } = cronServices(env);
+  try {
+    await runSweeps(services);
+  } finally {
+    await settle();
+  }
+}
+
+async function runSweeps(services: Services): Promise<void> {
+  const { env, db } = services;
   // Rentals whose alarm never came: expire (close upstream) and refund those stuck before their number.
   try {
-    const result = await sweepRentals(rentalDeps(env, configFor(env)));
+    const result = await sweepRentals(services.rent);
     if (result.expired + result.refunded > 0) log("info", "rental sweep", result);
   } catch (err) {
     log("error", "rental sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }
   // SMS orders left waiting past their polling window (an alarm that gave up) or stuck before their number: refund once.
   try {
-    await sweepSmsOrders(smsDeps(env));
+    await sweepSmsOrders(services.sms);
   } catch (err) {
     log("error", "sms sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }
   // Our balance at each upstream against the operator's floor: below it, that provider's offers are hidden.
   try {
-    await checkUpstreamHealth(env);
+    await checkUpstreamHealth(services);
   } catch (err) {
     log("error", "upstream health check failed", { error: err instanceof Error ? err.message : String(err) });
   }
   // Dead sessions, spent reset links and passed rate-limit windows.
   try {
-    await sweepAccountRows(getDb(env.DB));
+    await sweepAccountRows(db);
   } catch (err) {
     log("error", "account sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }
   // Developer API Idempotency-Keys older than a day; webhook delivery records older than 30 days.
   try {
-    await purgeIdempotencyKeys(getDb(env.DB));
-    await purgeWebhookEvents(getDb(env.DB), Date.now());
+    await purgeIdempotencyKeys(db);
+    await purgeWebhookEvents(db, services.clock.now());
   } catch (err) {
     log("error", "idempotency sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }
   // Crypto invoices whose watcher gave up and card payments whose webhook never came: ask the provider, credit once.
   try {
-    await runPaymentSweep(env);
+    await runPaymentSweep(services.payments);
   } catch (err) {
     log("error", "payment sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }
   // Bank transfers whose notification never came, arrivals Squad could not be asked about (issue 31).
   try {
-    await runTransferSweep(env);
+    await runTransferSweep(services.payments);
   } catch (err) {
     log("error", "transfer sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }
   // Events a worker wrote with its money but stopped before delivering, and webhook deliveries whose wake-up was lost
   // (services/kernel/outbox.ts). After the money sweeps above, whose own events they deliver at once.
   try {
-    const result = await sweepOutbox(eventDeps(env));
+    const result = await sweepOutbox(services.events);
     if (result.delivered > 0) log("info", "outbox sweep delivered events left pending", result);
-    await purgeOutbox(getDb(env.DB), Date.now());
+    await purgeOutbox(db, services.clock.now());
   } catch (err) {
     log("error", "outbox sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }

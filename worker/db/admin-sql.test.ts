@@ -14,6 +14,7 @@ import {
   type AdminChange,
 } from "./admin-sql";
 import { getDb } from "./client";
+import { testServices } from "../test/services";
 
 // The console and the operator CLI (scripts/admin.ts, over wrangler's D1 binding) run exactly these drizzle queries as
 // one D1 batch each; here they run against the test D1.
@@ -110,7 +111,7 @@ describe("operator statements", () => {
   });
 
   it("health: the sweep's last reading per upstream, and the order rows the stats summarise", async () => {
-    await checkUpstreamHealth(env);
+    await checkUpstreamHealth(testServices());
     const { results } = await env.DB.prepare(UPSTREAM_HEALTH_SQL).all<{ provider: string; status: string }>();
     expect(results.map((r) => [r.provider, r.status])).toEqual([
       ["Dynamic", "ok"],

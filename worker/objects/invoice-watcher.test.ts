@@ -4,10 +4,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createInvoiceViaApi, disarmInvoiceWatchers, ledgerCount, paymentRow, setNowSimulator } from "../test/payment-fixtures";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
 import type { InvoiceWatcher } from "./invoice-watcher";
-import { overrideUpstreamsForTests } from "../providers/test-seams";
+import { useTestUpstreams } from "../test/services";
 
 afterEach(async () => {
-  overrideUpstreamsForTests({ payments: null });
+  useTestUpstreams({ payments: null });
   await disarmInvoiceWatchers();
   await expectLedgerBalanced();
 });
@@ -74,7 +74,7 @@ describe("invoice watcher", () => {
     const user = await createUser();
     const invoice = await createInvoiceViaApi(user, 10, "BTC");
     const { stub } = await watcherFor(invoice.payment_id);
-    overrideUpstreamsForTests({ payments: async (provider, request, simulator) => (provider === "nowpayments" ? new Response("bad gateway", { status: 502 }) : simulator(request)) });
+    useTestUpstreams({ payments: async (provider, request, simulator) => (provider === "nowpayments" ? new Response("bad gateway", { status: 502 }) : simulator(request)) });
     const before = Date.now();
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     const after = Date.now();
@@ -83,7 +83,7 @@ describe("invoice watcher", () => {
     expect(alarmAt).toBeGreaterThanOrEqual(before + 60_000);
     expect(alarmAt).toBeLessThanOrEqual(after + 60_000);
 
-    overrideUpstreamsForTests({ payments: null });
+    useTestUpstreams({ payments: null });
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect((await paymentRow({ providerPaymentId: invoice.payment_id }))?.status).toBe("expired");
     expect(await runDurableObjectAlarm(stub)).toBe(false);

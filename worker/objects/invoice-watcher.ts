@@ -1,5 +1,4 @@
-import { configFor } from "../config";
-import { paymentDeps, type TickResult } from "../services/kernel";
+import type { TickResult } from "../services/kernel";
 import { invoiceTick } from "../services/funding";
 import { TickScheduler } from "./tick-scheduler";
 
@@ -17,6 +16,6 @@ export class InvoiceWatcher extends TickScheduler {
   }
 
   protected tick(paymentId: string): Promise<TickResult> {
-    return invoiceTick(paymentDeps(this.env, configFor(this.env), (work) => this.ctx.waitUntil(work)), paymentId);
+    return invoiceTick(this.services().payments, paymentId);
   }
 }

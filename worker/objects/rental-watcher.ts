@@ -1,6 +1,5 @@
-import { configFor } from "../config";
 import { nextCheckDelayMs, rentalTick, syncRentalMessages } from "../services/rent";
-import { rentalDeps, type RentalDeps, type TickResult } from "../services/kernel";
+import type { RentalDeps, TickResult } from "../services/kernel";
 import { TickScheduler } from "./tick-scheduler";
 
 /** Two checks closer than this are one: an inbox opened in several tabs must not hammer the upstream. */
@@ -14,7 +13,7 @@ export class RentalWatcher extends TickScheduler {
   protected readonly subjectKey = "rentalId";
 
   private deps(): RentalDeps {
-    return rentalDeps(this.env, configFor(this.env));
+    return this.services().rent;
   }
 
   /** Called right after the number is rented, and after an extension. Idempotent. */

@@ -1,7 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { smsDeps } from "../services/kernel";
+import { smsDeps } from "../test/services";
 import { completeSmsOrder } from "../services/sms";
 import { ScriptedSmsProvider } from "../test/scripted-sms-provider";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";

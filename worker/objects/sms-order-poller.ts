@@ -1,7 +1,7 @@
 import type { SmsProviderName } from "../../schema/constants";
 import type { SmsPollResult } from "../providers/sms/types";
 import { isSmsUpstream } from "../providers/sms/upstreams";
-import { smsDeps, type TickResult } from "../services/kernel";
+import type { TickResult } from "../services/kernel";
 import { BatchCache, pollSmsOrderTick } from "../services/sms";
 import { TickScheduler } from "./tick-scheduler";
 
@@ -28,12 +28,12 @@ export class SmsOrderPoller extends TickScheduler {
   async activeStatus(ask: { userId: string; provider: SmsProviderName; upstream: string; account: number; upstreamId: string; maxAgeMs: number }): Promise<SmsPollResult | null> {
     this.noteRequest();
     if (!isSmsUpstream(ask.upstream)) return null;
-    const adapter = smsDeps(this.env).provider(ask.provider, ask.userId, { upstream: ask.upstream, account: ask.account });
+    const adapter = this.services().sms.provider(ask.provider, ask.userId, { upstream: ask.upstream, account: ask.account });
     if (!adapter.activeActivations) return null;
     return this.batch.statusOf(ask.upstreamId, ask.maxAgeMs, () => adapter.activeActivations!());
   }
 
   protected tick(orderId: string): Promise<TickResult> {
-    return pollSmsOrderTick(smsDeps(this.env), orderId);
+    return pollSmsOrderTick(this.services().sms, orderId);
   }
 }

@@ -1,8 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config";
+import { servicesFor } from "../container";
 import { countingD1 } from "../lib/d1-metrics";
 import { d1TallyFor, enableRunMetrics, noteAlarmRun, noteAlarmSet, noteDoRequest, statementObserver } from "../lib/run-metrics";
-import type { TickResult } from "../services/kernel";
+import type { Services, TickResult } from "../services/kernel";
 
 /**
  * The one shape of a money flow's Durable Object (one object per order, rental or invoice, idFromName(its id)): a
@@ -21,6 +22,12 @@ export abstract class TickScheduler extends DurableObject<Env> {
   }
 
   /** Counts a request from the worker to this object (its RPC methods call this first), for the rate benchmark. */
+  /** The services container of one alarm or call (worker/container.ts, decision 050): its work outlives the call
+   * through the object's waitUntil. */
+  protected services(): Services {
+    return servicesFor(this.env, { defer: (work) => this.ctx.waitUntil(work) });
+  }
+
   protected noteRequest(): void {
     noteDoRequest(this.constructor.name);
   }

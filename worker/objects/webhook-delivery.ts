@@ -16,7 +16,8 @@ export class WebhookDelivery extends TickScheduler {
   }
 
   protected async tick(apiKeyId: string): Promise<TickResult> {
-    const next = await deliverDueWebhooks(this.env, apiKeyId, Date.now());
+    const { clock, upstreams } = this.services();
+    const next = await deliverDueWebhooks(this.env, apiKeyId, clock.now(), upstreams.webhookSend);
     // A kick during the run set its own alarm for now; arm() never pushes that one later.
     return next === null ? STOP : wakeAt(next);
   }

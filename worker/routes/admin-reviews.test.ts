@@ -6,7 +6,7 @@ import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } f
 import { makeOperator, MISSING_PAGE } from "../test/operators";
 import { createInvoiceViaApi, disarmInvoiceWatchers, ledgerCount, paymentRow, postSquadWebhook, setNowSimulator, setSquadSimulator, squadWebhookRaw, startCardPaymentViaApi } from "../test/payment-fixtures";
 import { moneyViolations } from "../test/reliability/invariants";
-import { overrideUpstreamsForTests } from "../providers/test-seams";
+import { useTestUpstreams } from "../test/services";
 
 /**
  * The payment review queue on the console's Deposits page (issue 15; issue 12 hole 3; docs/decisions/023): crypto
@@ -15,7 +15,7 @@ import { overrideUpstreamsForTests } from "../providers/test-seams";
  */
 
 afterEach(async () => {
-  overrideUpstreamsForTests({ payments: null });
+  useTestUpstreams({ payments: null });
   await disarmInvoiceWatchers();
   await expectLedgerBalanced();
   expect(await moneyViolations()).toEqual([]);
@@ -64,7 +64,7 @@ async function staleCard(minutesAgo = 40, amountNaira = 5000): Promise<{ user: T
  */
 function holdFirstTwoReads(pathPart: string) {
   let arrived = 0;
-  overrideUpstreamsForTests({ payments: async (_provider, request, simulator) => {
+  useTestUpstreams({ payments: async (_provider, request, simulator) => {
     if (new URL(request.url).pathname.includes(pathPart) && arrived < 2) {
       arrived += 1;
       // Each request waits on its own timer (a promise resolved from another request's context never completes in
@@ -123,7 +123,7 @@ describe("the review queue", () => {
     const body = { action: "credit", reason: "excess confirmed on chain" };
     holdFirstTwoReads("/payment/");
     const answers = await Promise.all([resolve(operator, reviewId, body), resolve(operator, reviewId, body)]);
-    overrideUpstreamsForTests({ payments: null });
+    useTestUpstreams({ payments: null });
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     const won = answers.find((a) => a.status === 200)!;
     // Without an amount the server credits what NOWPayments' record is worth: the ₦7,500 beyond the invoice.
@@ -200,7 +200,7 @@ describe("card payments pending too long", () => {
     const body = { action: "credit", reason: "Squad shows the charge" };
     holdFirstTwoReads("/transaction/verify/");
     const answers = await Promise.all([resolve(operator, ref, body), resolve(operator, ref, body)]);
-    overrideUpstreamsForTests({ payments: null });
+    useTestUpstreams({ payments: null });
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     expect(answers.find((a) => a.status === 200)!.data).toMatchObject({ review: { kind: "card", status: "credited", resolution: { amount: 5000, operator_id: operator.id } }, balance: 5000 });
     // The payment's own ledger key: a late webhook or the sweep finds it taken.
@@ -223,7 +223,7 @@ describe("card payments pending too long", () => {
     expect(withAmount.status).toBe(400);
     holdFirstTwoReads("/transaction/verify/");
     const answers = await Promise.all([resolve(operator, ref, { action: "refuse", reason: "never paid" }), resolve(operator, ref, { action: "refuse", reason: "never paid" })]);
-    overrideUpstreamsForTests({ payments: null });
+    useTestUpstreams({ payments: null });
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     expect((await paymentRow({ id: ref }))?.status).toBe("refused");
     expect(await auditRows(ref)).toEqual([{ actor: operator.email, action: "review.refuse", reason: "never paid", previous: '"pending"' }]);
@@ -282,7 +282,7 @@ describe("card payments Squad confirmed for another amount (decision 031)", () =
     const body = { action: "credit", reason: "Squad shows ₦4,000 charged" };
     holdFirstTwoReads("/transaction/verify/");
     const answers = await Promise.all([resolve(operator, reviewId, body), resolve(operator, reviewId, body)]);
-    overrideUpstreamsForTests({ payments: null });
+    useTestUpstreams({ payments: null });
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     // Without an amount the server credits what Squad's record says arrived.
     expect(answers.find((a) => a.status === 200)!.data).toMatchObject({ review: { id: reviewId, kind: "card", status: "credited", resolution: { amount: 4000, operator_id: operator.id } }, balance: 4000 });
@@ -311,7 +311,7 @@ describe("card payments Squad confirmed for another amount (decision 031)", () =
 
     holdFirstTwoReads("/transaction/verify/");
     const answers = await Promise.all([resolve(operator, reviewId, { action: "refuse", reason: "reversed by the bank" }), resolve(operator, reviewId, { action: "refuse", reason: "reversed by the bank" })]);
-    overrideUpstreamsForTests({ payments: null });
+    useTestUpstreams({ payments: null });
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     expect(answers.find((a) => a.status === 200)!.data).toMatchObject({ message: "Refused.", review: { kind: "card", status: "refused", resolution: { outcome: "refused", amount: null } } });
     expect((await paymentRow({ id: ref }))?.status).toBe("refused");

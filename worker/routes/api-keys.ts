@@ -7,7 +7,7 @@ import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { createApiKey, listApiKeys, ownApiKey, resendWebhookEvent, revokeApiKey, sandboxBalanceKobo, setWebhookUrl, toApiKeyView, topUpSandbox, webhookLog } from "../services/developer";
 import { requireFreshSecondFactor, requireReauthentication, requireVerifiedEmail } from "../services/accounts";
-import { deliverEvents, eventDeps } from "../services/kernel";
+import { deliverEvents } from "../services/kernel";
 import { sessionOf } from "./flow-deps";
 
 /**
@@ -43,7 +43,7 @@ export const apiKeyRoutes = new Hono<AppEnv>()
     const sandboxUserId = await topUpSandbox(db, c.var.user, nairaToKobo(c.req.valid("json").amount));
     const balance = koboToNaira(await sandboxBalanceKobo(db, c.var.user));
     // Test keys' webhooks hear of it like a real deposit (balance.changed, written with the ledger row).
-    await deliverEvents(eventDeps(c.env), sandboxUserId);
+    await deliverEvents(c.var.services.events, sandboxUserId);
     return c.json({ balance });
   })
 

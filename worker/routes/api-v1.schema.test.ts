@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { overrideUpstreamsForTests } from "../providers/test-seams";
+import { useTestUpstreams } from "../test/services";
 import { smsFault } from "../providers/sms/types";
 import { deliveryFor } from "../services/kernel";
 import { createKey, pollOnce } from "../test/api-fixtures";
@@ -98,12 +98,12 @@ async function call(method: "get" | "post" | "put" | "delete", path: string, sec
 describe("every /api/v1 answer validates against its declared schema (ajv, JSON Schema 2020-12, strict)", () => {
   const receivedHooks: string[] = [];
   beforeAll(() => {
-    overrideUpstreamsForTests({ webhooks: async (_url, init) => {
+    useTestUpstreams({ webhooks: async (_url, init) => {
       receivedHooks.push(String(init.body));
       return new Response("ok");
     } });
   });
-  afterAll(() => overrideUpstreamsForTests({ webhooks: null }));
+  afterAll(() => useTestUpstreams({ webhooks: null }));
 
   it("account and catalogue: balance, countries, prices", async () => {
     const user = await createUser({ balanceKobo: 1_000_000 });

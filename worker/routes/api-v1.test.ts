@@ -13,8 +13,9 @@ import { resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
 import { apiV1Routes, openapi } from "./api-v1";
 import { IDEMPOTENCY_IN_FLIGHT_MS } from "../services/developer";
 import { sha256Hex } from "../services/accounts";
-import { overrideUpstreamsForTests } from "../providers/test-seams";
-import { deliveryFor, rentalDeps, smsDeps } from "../services/kernel";
+import { useTestUpstreams } from "../test/services";
+import { deliveryFor } from "../services/kernel";
+import { rentalDeps, smsDeps } from "../test/services";
 import { createApp } from "../app";
 import { NO_RENT_STOCK_MESSAGE } from "../../schema/constants";
 
@@ -264,7 +265,7 @@ describe("sandbox keys never touch live providers or the real wallet", () => {
     const liveEnv: Env = { ...env, PROVIDERS: "live" };
     const seen: string[] = [];
     const fake = new ScriptedSmsProvider();
-    overrideUpstreamsForTests({ sms: (e) => {
+    useTestUpstreams({ sms: (e) => {
       seen.push(e.PROVIDERS ?? "live");
       return fake;
     } });
@@ -295,7 +296,7 @@ describe("sandbox keys never touch live providers or the real wallet", () => {
     const liveActor = { ...actor, id: owner.id, balanceKobo: 300_000 };
     await buySmsNumber(smsDeps(liveEnv), liveActor, { provider: "Swift", country: "5", service: "wa" });
     expect(new Set(seen)).toEqual(new Set(["live"]));
-    overrideUpstreamsForTests({ sms: null });
+    useTestUpstreams({ sms: null });
     const ownerAfterLiveBuy = await balanceOf(owner.id);
 
     // Rentals: the live upstream the deployment is configured with is never called for a sandbox account.
@@ -304,9 +305,9 @@ describe("sandbox keys never touch live providers or the real wallet", () => {
     };
     const liveRent: RentalProvider = { countries: refuse, limits: refuse, getNumber: refuse, getAllSms: refuse, setStatus: refuse } as unknown as RentalProvider;
     const sandboxRent = rentalProviderFor(env, { providers: "sandbox" });
-    overrideUpstreamsForTests({ rent: (_e, mode) => (mode === "live" ? liveRent : sandboxRent) });
+    useTestUpstreams({ rent: (_e, mode) => (mode === "live" ? liveRent : sandboxRent) });
     const rental = await rentNumber(rentalDeps(liveEnv, { providers: "live" }), actor, { countryId: "5", unit: "hour", period: 1 }).finally(() =>
-      overrideUpstreamsForTests({ rent: null }),
+      useTestUpstreams({ rent: null }),
     );
     expect(rental.status).toBe("active");
     expect(await balanceOf(owner.id)).toBe(ownerAfterLiveBuy); // the rental came from the sandbox wallet
@@ -435,13 +436,13 @@ describe("GET /rentals/countries and /rentals/quote: the catalogue and the price
 
     // The upstream has none for the choice: an answer (price null and the reason), not an error; renting is 503.
     const sandboxRent = rentalProviderFor(env, { providers: "sandbox" });
-    overrideUpstreamsForTests({ rent: () => ({ ...sandboxRent, limits: async () => [] }) as RentalProvider });
+    useTestUpstreams({ rent: () => ({ ...sandboxRent, limits: async () => [] }) as RentalProvider });
     try {
       const none = await v1get("/rentals/quote?country=5&duration=day&period=2", secret);
       expect(none.data).toEqual({ country: "5", duration: "day", period: 2, price: null, in_stock: false, count: 0, message: NO_RENT_STOCK_MESSAGE });
       expect((await v1post("/rentals", secret, { country: "5", duration: "day", period: 2 })).status).toBe(503);
     } finally {
-      overrideUpstreamsForTests({ rent: null });
+      useTestUpstreams({ rent: null });
     }
 
     for (const q of ["country=5&duration=hour&period=25", "country=5&duration=week&period=5", "country=5&duration=month&period=0", "country=5&duration=year&period=1", "duration=hour&period=1"]) {
@@ -454,8 +455,8 @@ describe("GET /rentals/countries and /rentals/quote: the catalogue and the price
 
 describe("/webhook: the calling key's own URL, delivery log and resend, by the console's rules", () => {
   // Deliveries go nowhere real: the receiver answers 200.
-  beforeEach(() => overrideUpstreamsForTests({ webhooks: async () => new Response("ok") }));
-  afterEach(() => overrideUpstreamsForTests({ webhooks: null }));
+  beforeEach(() => useTestUpstreams({ webhooks: async () => new Response("ok") }));
+  afterEach(() => useTestUpstreams({ webhooks: null }));
 
   it("set, read, clear; https only on an https deployment, http accepted on a local one; no credentials in the URL", async () => {
     const user = await createUser({ balanceKobo: 0 });

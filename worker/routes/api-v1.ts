@@ -58,13 +58,13 @@ const catalogue = new Hono<AppEnv>()
     "/countries",
     describeRoute({ summary: "Countries a provider sells numbers from", response: v1CountriesSchema }),
     validate("query", v1CountriesQuerySchema),
-    async (c) => c.json(await countriesV1(c.env, c.var.user.id, c.req.valid("query").provider)),
+    async (c) => c.json(await countriesV1(c.var.services, c.var.user.id, c.req.valid("query").provider)),
   )
   .get(
     "/prices",
     describeRoute({ summary: "Your prices (naira, your tier) and stock for one country", response: v1PricesSchema, errors: [400] }),
     validate("query", v1PricesQuerySchema),
-    async (c) => c.json(await pricesV1(c.env, getDb(c.env.DB), c.var.user, c.req.valid("query"))),
+    async (c) => c.json(await pricesV1(smsDepsOf(c), c.var.user, c.req.valid("query"))),
   );
 
 const smsOrders = new Hono<AppEnv>()

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { overrideUpstreamsForTests } from "../providers/test-seams";
-import { smsDeps } from "../services/kernel";
+import { useTestUpstreams } from "../test/services";
+import { smsDeps } from "../test/services";
 import { pollSmsOrderTick } from "../services/sms";
 import { api, createUser } from "../test/helpers";
 import { setActivationCodeArrived, upstreamIdOf } from "../test/reliability/invariants";
@@ -51,7 +51,7 @@ describe("the whole SMS text", () => {
 
   it("a pushed message is kept only when it carries the code the upstream confirmed", async () => {
     const fake = new ScriptedSmsProvider();
-    overrideUpstreamsForTests({ sms: () => fake });
+    useTestUpstreams({ sms: () => fake });
     fake.buyResult = { upstreamId: "up-push-1", number: "15550001111" };
     const first = await buy("Swift");
     fake.polls = [{ state: "code", code: "482913" }];

@@ -4,7 +4,7 @@ import { pollSmsOrderTick } from "../services/sms";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
 import { setActivationCodeArrived, upstreamIdOf } from "../test/reliability/invariants";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
-import { smsDeps } from "../services/kernel";
+import { smsDeps } from "../test/services";
 
 // POST /api/webhooks/sms/swift: DaisySMS pushes an incoming SMS. The body is not trusted: the order is settled only
 // when DaisySMS's own getStatus (the sandbox simulator, through the real adapter) says the code is there.

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../index";
 import { COST_LIMITS } from "../services/kernel";
 import { ScriptedSmsProvider } from "../test/scripted-sms-provider";
-import { overrideUpstreamsForTests } from "../providers/test-seams";
+import { useTestUpstreams } from "../test/services";
 import { balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
 
@@ -60,7 +60,7 @@ describe("a purchase's D1 round trips", () => {
   it("past the limit: the one 429 with retry_after, no order, no ledger row, no upstream call", async () => {
     const user = await createUser({ balanceKobo: 1_000_000 });
     const fake = new ScriptedSmsProvider();
-    overrideUpstreamsForTests({ sms: () => fake });
+    useTestUpstreams({ sms: () => fake });
     await atLimit(user.id);
     const refused = await countedBuy(user.token);
     expect(refused.status).toBe(429);

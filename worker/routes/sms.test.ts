@@ -4,7 +4,7 @@ import { ScriptedSmsProvider } from "../test/scripted-sms-provider";
 import { smsFault } from "../providers/sms/types";
 import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
-import { overrideUpstreamsForTests } from "../providers/test-seams";
+import { useTestUpstreams } from "../test/services";
 
 // The Receive-SMS API as the web client calls it, against the sandbox upstreams unless a test scripts a fake.
 
@@ -55,7 +55,7 @@ describe("GET /api/sms/countries and /api/sms/price", () => {
     fake.services = async () => {
       throw smsFault("bad_reply", "<html>");
     };
-    overrideUpstreamsForTests({ sms: () => fake });
+    useTestUpstreams({ sms: () => fake });
     const res = await api("/api/sms/price?id=5&provider=Swift");
     expect(res.status).toBe(502);
     expect(res.data).toMatchObject({ code: "UPSTREAM_UNAVAILABLE", message: expect.stringMatching(/unexpected reply/) });
@@ -159,7 +159,7 @@ describe("POST /api/sms/get-number", () => {
     const user = await createUser({ balanceKobo: 500_000 });
     const fake = new ScriptedSmsProvider();
     fake.buyResult = smsFault("no_numbers");
-    overrideUpstreamsForTests({ sms: () => fake });
+    useTestUpstreams({ sms: () => fake });
     const res = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa" } });
     expect(res.status).toBe(503);
     expect(res.data).toMatchObject({
@@ -184,7 +184,7 @@ describe("POST /api/sms/get-number", () => {
     for (const failure of [smsFault("timeout"), smsFault("bad_reply", "<html>"), smsFault("no_balance")]) {
       const fake = new ScriptedSmsProvider();
       fake.buyResult = failure;
-      overrideUpstreamsForTests({ sms: () => fake });
+      useTestUpstreams({ sms: () => fake });
       const res = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa" } });
       expect(res.status).toBeGreaterThanOrEqual(500);
       expect(res.data.message).not.toMatch(/html|balance/i);

@@ -14,7 +14,7 @@ export const PUBLIC_PRICES_CACHE_SECONDS = 60;
 export const smsRoutes = new Hono<AppEnv>()
   .get("/sms/countries", validate("query", smsCountriesQuerySchema), async (c) => {
     const { provider } = c.req.valid("query");
-    const countries = provider ? await smsCountries(c.env, provider) : await smsCountriesOfAll(c.env);
+    const countries = provider ? await smsCountries(c.var.services, provider) : await smsCountriesOfAll(c.var.services);
     return c.json(countries.map((country) => ({ id: country.id, title: country.title })));
   })
 
@@ -24,8 +24,8 @@ export const smsRoutes = new Hono<AppEnv>()
    */
   .get("/sms/price", optionalAuth, validate("query", smsPriceQuerySchema), async (c) => {
     const { id: countryId, provider } = c.req.valid("query");
-    const seller = provider ?? (await providerSellingCountry(c.env, countryId));
-    return c.json(await smsPriceList(c.env, seller, countryId, c.var.viewer?.totalDepositedKobo ?? 0));
+    const seller = provider ?? (await providerSellingCountry(c.var.services, countryId));
+    return c.json(await smsPriceList(c.var.services, seller, countryId, c.var.viewer?.totalDepositedKobo ?? 0));
   })
 
   /**
@@ -34,7 +34,7 @@ export const smsRoutes = new Hono<AppEnv>()
    */
   .get("/sms/public-prices", validate("query", smsPublicPricesQuerySchema), edgeCached(PUBLIC_PRICES_CACHE_SECONDS), async (c) => {
     const { provider, country } = c.req.valid("query");
-    return c.json(await publicPriceList(c.env, provider, country, Date.now()));
+    return c.json(await publicPriceList(c.var.services, provider, country, Date.now()));
   })
 
   .post("/sms/get-number", requireAuth, validate("json", smsGetNumberSchema), async (c) => {
@@ -57,7 +57,7 @@ export const smsRoutes = new Hono<AppEnv>()
   // Every provider and country selling one service, with our own last-7-days outcomes above a minimum sample.
   .get("/sms/compare", requireAuth, validate("query", smsCompareQuerySchema), async (c) => {
     const { provider, service } = c.req.valid("query");
-    return c.json(await compareRoutes(c.env, c.var.user, provider, service));
+    return c.json(await compareRoutes(c.var.services, c.var.user, provider, service));
   })
 
   // Public, like the prices: how long a number waits for its code before the refund, said before purchase (issue 28).

@@ -4,10 +4,10 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { configFor } from "../config";
 import { paymentReviews, payments, transferDeposits, virtualAccounts } from "../db/tables";
 import { hmacSha512Hex } from "../providers/payments/signatures";
-import { overrideUpstreamsForTests } from "../providers/test-seams";
+import { useTestUpstreams } from "../test/services";
 import { simulateTransfer } from "../sandbox/squad-transfers";
 import { reconcileTransfers, sweepTransfers, TRANSFER_QUIET_MS } from "../services/funding";
-import { paymentDeps } from "../services/kernel";
+import { paymentDeps } from "../test/services";
 import { getQueueItem, resolveQueueItem } from "../services/console";
 import { fixedClock, recordingNotify } from "../test/flow-deps";
 import { ledgerCount } from "../test/payment-fixtures";
@@ -19,7 +19,7 @@ import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } f
  */
 
 afterEach(async () => {
-  overrideUpstreamsForTests({ payments: null });
+  useTestUpstreams({ payments: null });
   await expectLedgerBalanced();
 });
 
@@ -169,11 +169,11 @@ describe("the notification: verified, re-queried, credited exactly once for what
     const user = await createUser();
     const t = await startTransfer(user, 5000);
     const n = await simulateTransfer(env, { accountNumber: t.account_number, amountKobo: 500_000 });
-    overrideUpstreamsForTests({ payments: async () => new Response("down", { status: 503 }) });
+    useTestUpstreams({ payments: async () => new Response("down", { status: 503 }) });
     const down = await postNotice(n.body, n.headers);
     expect(down.status).toBeGreaterThanOrEqual(500);
     expect(await balanceOf(user.id)).toBe(0);
-    overrideUpstreamsForTests({ payments: null });
+    useTestUpstreams({ payments: null });
     const deps = { ...paymentDeps(env, configFor(env), () => {}), clock: fixedClock(Date.now() + 2 * 60_000) };
     await sweepTransfers(deps);
     await sweepTransfers(deps);

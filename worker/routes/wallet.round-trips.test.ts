@@ -3,13 +3,13 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import worker from "../index";
 import { COST_LIMITS } from "../services/kernel";
-import { overrideUpstreamsForTests } from "../providers/test-seams";
+import { useTestUpstreams } from "../test/services";
 import { createUser } from "../test/helpers";
 
 // A card checkout counts its per-account cost limit in the pending row's own write (docs/decisions/031): the session,
 // that batch and the checkout URL's update; past the limit nothing is written and Squad is never asked.
 
-afterEach(() => overrideUpstreamsForTests({ payments: null }));
+afterEach(() => useTestUpstreams({ payments: null }));
 
 async function countedCheckout(token: string, amount = 5000) {
   const ctx = createExecutionContext();
@@ -45,7 +45,7 @@ describe("a card checkout's D1 round trips and cost limit", () => {
     const { limit, windowMs } = COST_LIMITS.payment;
     await env.DB.prepare("INSERT INTO rate_limits (key, count, reset_at) VALUES (?, ?, ?)").bind(`cost:payment:${user.id}`, limit, Date.now() + windowMs).run();
     const calls: string[] = [];
-    overrideUpstreamsForTests({
+    useTestUpstreams({
       payments: async (provider, request, simulator) => {
         calls.push(`${provider} ${new URL(request.url).pathname}`);
         return simulator(request);

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { paymentRow, startCardPaymentViaApi } from "../test/payment-fixtures";
-import { runPaymentSweep } from "../services/funding";
 import { api, createUser, expectLedgerBalanced } from "../test/helpers";
+import { sweepPaymentsNow } from "../test/services";
 
 afterEach(async () => {
   await expectLedgerBalanced();
@@ -35,7 +35,7 @@ describe("Squad references and unknown references (issue 13)", () => {
     expect(verify.status).toBe(200);
     expect(verify.data).toMatchObject({ data: "pending" });
 
-    await runPaymentSweep(env);
+    await sweepPaymentsNow();
     expect((await paymentRow({ id: "VN-LEGACY-0001" }))?.status).toBe("abandoned");
     // A younger one is asked again on later sweeps, not given up yet.
     expect((await paymentRow({ id: "VNRECENT0001" }))?.status).toBe("pending");

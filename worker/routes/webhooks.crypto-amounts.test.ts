@@ -6,7 +6,8 @@ import { listPaymentReviews, resolvePaymentReview } from "../services/funding";
 import { putSetting } from "../services/kernel";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { moneyViolations } from "../test/reliability/invariants";
-import { overrideUpstreamsForTests } from "../providers/test-seams";
+import { useTestUpstreams } from "../test/services";
+import { testServices } from "../test/services";
 
 /**
  * Issue 12, hole 3: a crypto payment is credited for what actually arrived, as NOWPayments' own record says when
@@ -15,7 +16,7 @@ import { overrideUpstreamsForTests } from "../providers/test-seams";
  */
 
 afterEach(async () => {
-  overrideUpstreamsForTests({ payments: null });
+  useTestUpstreams({ payments: null });
   await disarmInvoiceWatchers();
   await expectLedgerBalanced();
   // The reliability suite's money invariants (a credit equals what arrived, never more than the invoice; an operator
@@ -143,8 +144,8 @@ describe("crypto credits follow what arrived (issue 12, hole 3)", () => {
 
     // Two decisions at once (credit and refuse): exactly one wins, the other is a conflict and moves nothing.
     const outcomes = await Promise.allSettled([
-      resolvePaymentReview(env, { reviewId: review!.id, operatorId: operator.id, decision: { action: "credit", amountKobo: 1_300_000 }, note: "BTC at the day's rate" }),
-      resolvePaymentReview(env, { reviewId: review!.id, operatorId: operator.id, decision: { action: "refuse" } }),
+      resolvePaymentReview(testServices().payments, { reviewId: review!.id, operatorId: operator.id, decision: { action: "credit", amountKobo: 1_300_000 }, note: "BTC at the day's rate" }),
+      resolvePaymentReview(testServices().payments, { reviewId: review!.id, operatorId: operator.id, decision: { action: "refuse" } }),
     ]);
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
     const refused = outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult;
@@ -157,10 +158,10 @@ describe("crypto credits follow what arrived (issue 12, hole 3)", () => {
     expect((await paymentRow({ providerPaymentId: invoice.payment_id }))?.status).toBe(credited ? "credited" : "refused");
 
     // Later decisions are refused too, and the open queue is empty.
-    await expect(resolvePaymentReview(env, { reviewId: review!.id, operatorId: operator.id, decision: { action: "credit", amountKobo: 5 } })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(resolvePaymentReview(testServices().payments, { reviewId: review!.id, operatorId: operator.id, decision: { action: "credit", amountKobo: 5 } })).rejects.toMatchObject({ code: "CONFLICT" });
     expect(await reviewsOf(user.id)).toEqual([]);
     expect(await reviewsOf(user.id, "resolved")).toHaveLength(1);
-    await expect(resolvePaymentReview(env, { reviewId: "rv_nope", operatorId: operator.id, decision: { action: "refuse" } })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(resolvePaymentReview(testServices().payments, { reviewId: "rv_nope", operatorId: operator.id, decision: { action: "refuse" } })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
   it("accepts a signed IPN with arrays in either of NOWPayments' documented canonical forms", async () => {
@@ -175,7 +176,7 @@ describe("crypto credits follow what arrived (issue 12, hole 3)", () => {
 describe("invoice input is checked before anything is written (issue 12, hole 5)", () => {
   async function countingUpstream() {
     const calls: string[] = [];
-    overrideUpstreamsForTests({ payments: (_provider, request, simulator) => {
+    useTestUpstreams({ payments: (_provider, request, simulator) => {
       calls.push(`${request.method} ${new URL(request.url).pathname.replace(/^.*nowpayments-api/, "")}`);
       return simulator(request);
     } });
@@ -233,7 +234,7 @@ describe("invoice input is checked before anything is written (issue 12, hole 5)
     await putSetting(db(), "rate_settings", { cryptomin: 5, rate: RATE, squadmin: 1000 });
     const user = await createUser();
     const calls: string[] = [];
-    overrideUpstreamsForTests({
+    useTestUpstreams({
       payments: async (_provider, request, simulator) => {
         const path = new URL(request.url).pathname.replace(/^.*nowpayments-api/, "");
         calls.push(`${request.method} ${path}`);

@@ -4,7 +4,7 @@ import type { SmsProvider } from "../providers/sms/types";
 import { clearSettingsCache, putSetting } from "../services/kernel";
 import { clearSmsCatalogueCache, clearUpstreamHealthCache } from "../services/sms";
 import { db } from "./helpers";
-import { overrideUpstreamsForTests } from "../providers/test-seams";
+import { useTestUpstreams } from "./services";
 
 /** The Durable Object that polls one order (keyed by the order id, which is the spec's request_id). */
 export const pollerOf = (orderId: string) => env.SMS_ORDER.get(env.SMS_ORDER.idFromName(orderId));
@@ -23,12 +23,12 @@ export async function resetSmsTestState(opts: { maxAttempts?: number; provider?:
   await putSetting(db(), "sms_price_guard", SETTING_DEFAULTS.sms_price_guard);
   clearUpstreamHealthCache();
   const provider = opts.provider ?? null;
-  overrideUpstreamsForTests({ sms: provider ? () => provider : null });
+  useTestUpstreams({ sms: provider ? () => provider : null });
   clearSmsCatalogueCache();
 }
 
 /** Back to the sandbox upstream after a test that scripted one. */
 export function restoreSmsProviders(): void {
-  overrideUpstreamsForTests({ sms: null });
+  useTestUpstreams({ sms: null });
   clearSmsCatalogueCache();
 }

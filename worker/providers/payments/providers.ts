@@ -1,31 +1,25 @@
 import type { Config, Env } from "../../config";
-import { upstreamSeams } from "../test-seams";
 import { NOWPAYMENTS_SIMULATOR_PATH, nowPaymentsSimulator } from "../../sandbox/nowpayments";
 import { SQUAD_SIMULATOR_PATH, squadSimulator } from "../../sandbox/squad";
-import { createNowPaymentsClient, NOWPAYMENTS_LIVE_BASE_URL, type NowPaymentsClient } from "./nowpayments";
-import { createSquadClient, SQUAD_LIVE_BASE_URL, type SquadClient } from "./squad";
-import { createSquadVirtualAccountClient, type SquadVirtualAccountClient } from "./squad-virtual-accounts";
+import { createNowPaymentsClient, NOWPAYMENTS_LIVE_BASE_URL } from "./nowpayments";
+import { createSquadClient, SQUAD_LIVE_BASE_URL } from "./squad";
+import { createSquadVirtualAccountClient } from "./squad-virtual-accounts";
+import type { PaymentFetchInterceptor, PaymentProviders } from "./types";
+
+export type { PaymentFetchInterceptor, PaymentProviders } from "./types";
 import { squadTransferSimulator } from "../../sandbox/squad-transfers";
 import { withoutD1Counting } from "../../lib/d1-metrics";
-
-export interface PaymentProviders {
-  squad: SquadClient;
-  /** Squad's virtual accounts (bank transfer): same host and key as the card checkout. */
-  squadTransfers: SquadVirtualAccountClient;
-  nowpayments: NowPaymentsClient;
-}
 
 /**
  * The real adapters, always. Live: the base URLs from wrangler vars (SQUAD_BASE_URL chooses Squad's sandbox or live
  * host) and the network. Sandbox: the same adapters with fetch bound in-process to the protocol simulators, at a base
  * URL on our own configured origin (PUBLIC_URL) so the simulated checkout_url is one the browser can open.
  */
-export function paymentProviders(env: Env, config: Pick<Config, "providers" | "publicUrl">): PaymentProviders {
+export function paymentProviders(env: Env, config: Pick<Config, "providers" | "publicUrl">, intercept?: PaymentFetchInterceptor): PaymentProviders {
   if (config.providers === "sandbox") {
     const origin = config.publicUrl;
     const squadFetch = (request: Request) => Promise.resolve(squadSimulator.fetch(request, withoutD1Counting(env)));
     const nowFetch = (request: Request) => Promise.resolve(nowPaymentsSimulator.fetch(request, withoutD1Counting(env)));
-    const intercept = upstreamSeams.payments;
     const transferFetch = (request: Request) => Promise.resolve(squadTransferSimulator.fetch(request, withoutD1Counting(env)));
     return {
       squadTransfers: createSquadVirtualAccountClient({

@@ -5,7 +5,6 @@ import { smsManCurrency } from "../sms";
 import { SmsManRentProvider } from "./sms-man-rent";
 import type { RentalProvider } from "./types";
 import { withoutD1Counting } from "../../lib/d1-metrics";
-import { upstreamSeams } from "../test-seams";
 
 /** Shown on rental rows: sms-man is the product's "Dynamic SMS" upstream. */
 export const RENT_PROVIDER_NAME = "Dynamic";
@@ -17,7 +16,6 @@ const SANDBOX_BASE_URL = "https://sandbox.sms-man.invalid";
  * to the protocol simulator (no network); live mode talks to sms-man.
  */
 export function rentalProviderFor(env: Env, config: Pick<Config, "providers">): RentalProvider {
-  if (upstreamSeams.rent) return upstreamSeams.rent(env, config.providers);
   if (config.providers === "sandbox") {
     return new SmsManRentProvider({
       baseUrl: SANDBOX_BASE_URL,

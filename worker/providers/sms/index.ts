@@ -1,10 +1,9 @@
 import type { SmsProviderName } from "../../../schema/constants";
 import type { Env } from "../../config";
 import type { SmsProvider } from "./types";
-import { upstreamSeams } from "../test-seams";
 import { PRIMARY_UPSTREAM, smsUpstreamFor } from "./upstreams";
 
-export { smsManCurrency } from "./upstreams";
+export { smsManCurrency, smsUpstreamFor } from "./upstreams";
 
 /**
  * The adapter for a provider name: its primary upstream's first account (DaisySMS for Swift, sms-man for Dynamic).
@@ -13,6 +12,5 @@ export { smsManCurrency } from "./upstreams";
  * smsUpstreamFor (upstreams.ts).
  */
 export function smsProviderFor(env: Env, name: SmsProviderName): SmsProvider {
-  if (upstreamSeams.sms) return upstreamSeams.sms(env, name);
   return smsUpstreamFor(env, PRIMARY_UPSTREAM[name], 0, name);
 }

@@ -6,7 +6,6 @@ import { grizzlySimulator, sandboxGrizzlyKey } from "../../sandbox/grizzly-simul
 import { heroSmsSimulator, sandboxHeroSmsKey } from "../../sandbox/herosms-simulator";
 import { sandboxSwiftKey, smsActivateSimulator } from "../../sandbox/sms-activate-simulator";
 import { sandboxSmsManToken, smsManSimulator } from "../../sandbox/sms-man-simulator";
-import { upstreamSeams } from "../test-seams";
 import { SmsActivateProvider } from "./sms-activate";
 import { SMS_ACTIVATE_PROFILES } from "./sms-activate-profiles";
 import { SmsManProvider } from "./sms-man";
@@ -57,10 +56,8 @@ export function upstreamAccountKeys(env: Env, upstream: SmsUpstream): string[] {
   }
 }
 
-/** The one adapter for an upstream account (a test seam answers first when set). */
+/** The one adapter for an upstream account (worker/container.ts hands it out; a test may build its container with its own). */
 export function smsUpstreamFor(env: Env, upstream: SmsUpstream, account: number, provider: SmsProviderName): SmsProvider {
-  const seamed = upstreamSeams.smsUpstream?.(env, upstream, account, provider);
-  if (seamed) return seamed;
   const keys = upstreamAccountKeys(env, upstream);
   const key = keys[account] ?? keys[0] ?? "";
   const sandbox = sandboxMode(env);

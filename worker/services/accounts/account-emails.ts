@@ -1,6 +1,5 @@
 import { log } from "../../lib/log";
 import type { EmailMessage } from "../../providers/email/email-sender";
-import { emailSenderFor } from "../../providers/email/select";
 import type { RequestDeps } from "../kernel";
 
 /**
@@ -21,13 +20,13 @@ export interface Recipient {
  */
 export async function sendAccountEmail(deps: RequestDeps, message: EmailMessage, kind: string): Promise<void> {
   const sending = deliverAccountEmail(deps, message, kind);
-  if (emailSenderFor(deps.env, deps.config, deps.db).sendInBackground) deps.defer(sending);
+  if (deps.upstreams.email().sendInBackground) deps.defer(sending);
   else await sending;
 }
 
 /** The same, for work already running in the background (it never rejects). */
 export async function deliverAccountEmail(deps: RequestDeps, message: EmailMessage, kind: string): Promise<void> {
-  const sender = emailSenderFor(deps.env, deps.config, deps.db);
+  const sender = deps.upstreams.email();
   await sender.send(message).catch((err: unknown) => {
     log("error", "account e-mail not delivered", { rid: deps.requestId, kind, sender: sender.name, reason: err instanceof Error ? err.message : "unknown" });
   });

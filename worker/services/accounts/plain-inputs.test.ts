@@ -1,12 +1,11 @@
-import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { STEP_UP_MESSAGES, STEP_UP_WINDOW_MS } from "../../../schema/passkeys";
-import { loadConfig } from "../../config";
 import { emailOutbox, sessions } from "../../db/tables";
 import { AppError } from "../../lib/errors";
 import type { RequestDeps } from "../kernel";
 import { createUser, db } from "../../test/helpers";
+import { testServices } from "../../test/services";
 import { requestPasswordReset } from "./accounts";
 import { requireReauthentication, stepUpState } from "./step-up";
 
@@ -17,7 +16,9 @@ import { requireReauthentication, stepUpState } from "./step-up";
  */
 function handBuiltDeps(): RequestDeps & { deferred: Promise<unknown>[] } {
   const deferred: Promise<unknown>[] = [];
-  return { env, db: db(), config: loadConfig(env), requestId: "plain-inputs-test", defer: (work) => void deferred.push(work), deferred };
+  const services = testServices({ defer: (work) => void deferred.push(work) });
+  const { db, config, defer, upstreams, events } = services;
+  return { env: services.env, db, config, defer, upstreams, events, requestId: "plain-inputs-test", deferred };
 }
 
 describe("account services called with plain inputs (no request)", () => {

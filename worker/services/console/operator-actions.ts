@@ -6,7 +6,7 @@ import { AppError, isCheckViolation } from "../../lib/errors";
 import { koboToNaira } from "../../../schema/money";
 import type { RealtimeMessage } from "../../../schema/realtime";
 import type { Env } from "../../config";
-import { clearSettingsCache, deliverEvents, eventDeps, notify, type RequestDeps } from "../kernel";
+import { clearSettingsCache, deliverEvents, notify, type RequestDeps } from "../kernel";
 import { operatorIds } from "./operator-console";
 import { closeRevokedSockets, revokeSessionsStatement } from "../accounts";
 
@@ -40,7 +40,7 @@ export async function findCustomer(db: Db, userId: string) {
  * balance, the CHECK refuses an overdraft). entryId is the console's request id, so a double click applies once.
  */
 export async function manualEntry(
-  deps: Pick<RequestDeps, "env" | "db" | "defer">,
+  deps: Pick<RequestDeps, "env" | "db" | "defer" | "events">,
   operator: Operator,
   input: { userId: string; amountKobo: number; reason: string; customerMessage?: string; entryId: string },
 ) {
@@ -55,7 +55,7 @@ export async function manualEntry(
   const [row] = await db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, input.userId)).limit(1);
   const balance = koboToNaira(row?.balanceKobo ?? 0);
   // The balance.changed was written with the ledger row (db/admin-sql.ts manualEntrySql): deliver it now.
-  deps.defer(deliverEvents(eventDeps(deps.env), input.userId));
+  deps.defer(deliverEvents(deps.events, input.userId));
   return { balance };
 }
 

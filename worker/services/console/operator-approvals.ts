@@ -6,7 +6,7 @@ import { auditInsert, manualEntrySql, setSettingSql, type AdminChange } from "..
 import type { Db } from "../../db/client";
 import { operatorApprovals, passkeys, recoveryCodes, users } from "../../db/tables";
 import { AppError, isCheckViolation } from "../../lib/errors";
-import { clearSettingsCache, deliverEvents, eventDeps, getSetting, type RequestDeps } from "../kernel";
+import { clearSettingsCache, deliverEvents, getSetting, type RequestDeps } from "../kernel";
 import { findCustomer, runAdminChange, type Operator } from "./operator-actions";
 import { hasSecondFactor } from "../accounts";
 
@@ -155,7 +155,7 @@ export async function requestApproval<K extends ApprovalKind>(
  * debit the balance cannot cover (402: the request stays pending, to be rejected or approved later).
  */
 export async function approve(
-  deps: Pick<RequestDeps, "env" | "db" | "defer">,
+  deps: Pick<RequestDeps, "env" | "db" | "defer" | "events">,
   operator: Operator,
   id: string,
   reason: string,
@@ -185,7 +185,7 @@ export async function approve(
   const [customer] = await db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, payload.userId)).limit(1);
   const balance = koboToNaira(customer?.balanceKobo ?? 0);
   // The balance.changed was written with the ledger row (db/admin-sql.ts manualEntrySql): deliver it now.
-  deps.defer(deliverEvents(eventDeps(deps.env), payload.userId));
+  deps.defer(deliverEvents(deps.events, payload.userId));
   return { approval, balance };
 }
 

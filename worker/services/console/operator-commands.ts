@@ -4,7 +4,6 @@ import { auditInsert } from "../../db/admin-sql";
 import type { Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
-import { emailSenderFor } from "../../providers/email/select";
 import { emailVerificationInsert, sendAccountEmail, verificationEmail, verificationLink } from "../accounts";
 import { confirmCardPayment, recheckTransfer, settleInvoice } from "../funding";
 import { enforceRateLimit, getSettings, type PaymentDeps, type RentalDeps, type RequestDeps, type SmsDeps } from "../kernel";
@@ -90,7 +89,7 @@ export async function sendGroupMail(
   await enforceRateLimit(db, `operator-mail:${operator.id}`, GROUP_MAIL_LIMIT);
   await audit(db, { actor: operator.email, action: "message.email", detail: { audience: body.audience, subject: body.subject, recipients: recipients.length }, reason: body.reason });
   const origin = config.publicUrl;
-  const sender = emailSenderFor(deps.env, config, db);
+  const sender = deps.upstreams.email();
   const sendAll = async () => {
     let failed = 0;
     for (const to of recipients) {

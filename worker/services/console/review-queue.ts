@@ -449,7 +449,7 @@ async function resolveReview(deps: PaymentDeps, item: QueueItem, input: ResolveI
     previous: JSON.stringify("open"),
   });
   const { review, balance } = await resolvePaymentReview(
-    deps.env,
+    deps,
     {
       reviewId: item.id,
       operatorId: input.operator.id,
@@ -457,7 +457,6 @@ async function resolveReview(deps: PaymentDeps, item: QueueItem, input: ResolveI
       note: input.reason,
       also: [auditRow],
     },
-    deps.defer,
   );
   return { review: reviewItem(review), verification: check.view, balance };
 }

@@ -28,7 +28,7 @@ import { idempotencyKeys } from "../../db/tables";
 import type { Env } from "../../config";
 import { AppError, isUniqueViolation } from "../../lib/errors";
 import type { ApiCaller, SignedInUser } from "../accounts";
-import { envForUser, pricingContext, type RentalDeps, type SmsDeps, smsPriceKobo } from "../kernel";
+import { catalogueFor, pricingContext, type RentalDeps, type SmsCatalogueDeps, type SmsDeps, smsPriceKobo } from "../kernel";
 import { cancelRental, endRental, quoteRental, rentalsPage, rentalView, rentCountries, rentNumber } from "../rent";
 import { buySmsNumber, cancelSmsOrder, canRequestAnotherCode, chainStateFor, codesByOrder, findSmsOffer, orderCodes, ownSmsOrder, type PageAfter, requestAnotherCode, smsCountries, smsOffers, type SmsOrderRow, smsOrdersPage } from "../sms";
 import { resendWebhookEvent, setWebhookUrl, webhookLog } from "./webhook-settings";
@@ -45,15 +45,15 @@ function aboveMaxPrice(priceKobo: number): AppError {
   return new AppError("PRICE_CHANGED", `The price is ₦${koboToNaira(priceKobo).toFixed(2)}, above your max_price.`, { price: koboToNaira(priceKobo) });
 }
 
-export async function countriesV1(env: Env, userId: string, provider: SmsProviderName): Promise<z.infer<typeof v1CountriesSchema>> {
-  const list = await smsCountries(envForUser(env, userId), provider);
+export async function countriesV1(catalogue: SmsCatalogueDeps, userId: string, provider: SmsProviderName): Promise<z.infer<typeof v1CountriesSchema>> {
+  const list = await smsCountries(catalogueFor(catalogue, userId), provider);
   return { data: list.map((x) => ({ id: x.id, title: x.title })) };
 }
 
 /** The caller's prices (their tier) and stock for one country. */
-export async function pricesV1(env: Env, db: Db, user: SignedInUser, query: z.infer<typeof v1PricesQuerySchema>): Promise<z.infer<typeof v1PricesSchema>> {
-  const offers = await smsOffers(envForUser(env, user.id), query.provider, query.country);
-  const ctx = await pricingContext(db, user.totalDepositedKobo);
+export async function pricesV1(deps: SmsDeps, user: SignedInUser, query: z.infer<typeof v1PricesQuerySchema>): Promise<z.infer<typeof v1PricesSchema>> {
+  const offers = await smsOffers(catalogueFor(deps, user.id), query.provider, query.country);
+  const ctx = await pricingContext(deps.db, user.totalDepositedKobo);
   return { data: offers.map((o) => ({ service: o.serviceId, name: o.name, price: koboToNaira(smsPriceKobo(o.costUsd, ctx)), count: o.count })) };
 }
 
@@ -103,7 +103,7 @@ const REFUNDED = new Set(["timeout", "error", "cancelled", "failed"]);
 
 /** What the caller would pay for one number now (the price buySmsNumber charges), in kobo. */
 export async function smsQuoteKobo(deps: SmsDeps, user: SignedInUser, provider: SmsProviderName, country: string, service: string): Promise<number> {
-  const { offer } = await findSmsOffer(envForUser(deps.env, user.id), provider, country, service);
+  const { offer } = await findSmsOffer(catalogueFor(deps, user.id), provider, country, service);
   return smsPriceKobo(offer.costUsd, await pricingContext(deps.db, user.totalDepositedKobo));
 }
 

@@ -2,10 +2,9 @@ import { and, desc, eq, gt, inArray, isNotNull, or } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../../schema/money";
 import type { Db } from "../../db/client";
 import { apiActivations, smsOrderCodes, smsOrders } from "../../db/tables";
-import type { Env } from "../../config";
 import { AppError } from "../../lib/errors";
 import type { SignedInUser } from "../accounts";
-import { envForUser, pricingContext, type SmsDeps, smsPriceKobo } from "../kernel";
+import { catalogueFor, pricingContext, type SmsCatalogueDeps, type SmsDeps, smsPriceKobo } from "../kernel";
 import {
   PROTOCOL_COUNTRIES,
   PROTOCOL_SERVICES,
@@ -35,7 +34,7 @@ export interface ProtocolParams {
 }
 
 export async function protocolAction(deps: SmsDeps, user: SignedInUser, action: string, p: ProtocolParams): Promise<ProtocolReply> {
-  const { env, db } = deps;
+  const { db } = deps;
   switch (action) {
     // getBalanceAndCashBack, "balance request with cashback account" (https://sms-activate.org/en/api2): the balance
     // including cashback. We keep no cashback account, so it is the balance itself.
@@ -63,17 +62,17 @@ export async function protocolAction(deps: SmsDeps, user: SignedInUser, action: 
     case "setStatus":
       return setStatus(deps, user, p);
     case "getNumbersStatus":
-      return getNumbersStatus(env, user, p);
+      return getNumbersStatus(deps, user, p);
     case "getTopCountriesByService":
-      return getTopCountriesByService(env, db, user, p);
+      return getTopCountriesByService(deps, db, user, p);
     case "getOperators":
       return getOperators(p);
     case "getPrices":
-      return getPrices(env, db, user, p);
+      return getPrices(deps, db, user, p);
     case "getCountries":
-      return getCountries(env);
+      return getCountries(deps);
     case "getServicesList":
-      return getServicesList(env, p);
+      return getServicesList(deps, p);
     case "getActiveActivations":
       return getActiveActivations(deps, user);
     default:
@@ -85,14 +84,14 @@ export async function protocolAction(deps: SmsDeps, user: SignedInUser, action: 
 
 async function getNumber(deps: SmsDeps, user: SignedInUser, p: ProtocolParams, v2: boolean): Promise<ProtocolReply> {
   const db = deps.db;
-  const upstreamEnv = envForUser(deps.env, user.id);
+  const catalogue = catalogueFor(deps, user.id);
   const service = p.get("service");
   const countryCode = p.get("country") || PROTOCOL_USA;
   if (!service) return word("BAD_SERVICE");
   if (!protocolCountry(countryCode)) return word("BAD_COUNTRY");
-  const where = await resolveProtocolCountry(upstreamEnv, countryCode).catch(() => null);
+  const where = await resolveProtocolCountry(catalogue, countryCode).catch(() => null);
   if (!where) return word("NO_NUMBERS");
-  const offers = await protocolOffers(upstreamEnv, where.provider, where.countryId).catch(() => null);
+  const offers = await protocolOffers(catalogue, where.provider, where.countryId).catch(() => null);
   if (!offers) return word("NO_NUMBERS");
   const offer = offers.get(service);
   if (!offer) return word(protocolServiceName(service) || offers.size > 0 ? "BAD_SERVICE" : "NO_NUMBERS");
@@ -208,12 +207,12 @@ function fullSmsWord(order: SmsOrder, messages: { code: string; text: string | n
  * country (without one, the USA, as getNumber defaults; we never forward, so every key ends in _0). `operator` is
  * accepted and ignored: our upstreams do not let a buyer pick an operator.
  */
-async function getNumbersStatus(env: Env, user: SignedInUser, p: ProtocolParams): Promise<ProtocolReply> {
-  const upstreamEnv = envForUser(env, user.id);
+async function getNumbersStatus(deps: SmsCatalogueDeps, user: SignedInUser, p: ProtocolParams): Promise<ProtocolReply> {
+  const catalogue = catalogueFor(deps, user.id);
   const countryCode = p.get("country") || PROTOCOL_USA;
   if (!protocolCountry(countryCode)) return word("BAD_COUNTRY");
-  const where = await resolveProtocolCountry(upstreamEnv, countryCode).catch(() => null);
-  const offers = where ? await protocolOffers(upstreamEnv, where.provider, where.countryId).catch(() => null) : null;
+  const where = await resolveProtocolCountry(catalogue, countryCode).catch(() => null);
+  const offers = where ? await protocolOffers(catalogue, where.provider, where.countryId).catch(() => null) : null;
   const out: Record<string, number> = {};
   for (const [code, offer] of offers ?? []) out[`${code}_0`] = offer.count;
   return { json: out };
@@ -225,15 +224,15 @@ async function getNumbersStatus(env: Env, user: SignedInUser, p: ProtocolParams)
  * price (their tier), retail_price the price before any tier discount. Without a service, each country's numbers across
  * every service and its cheapest price. freePrice is accepted; we have no Free Price, so no freePriceMap.
  */
-async function getTopCountriesByService(env: Env, db: Db, user: SignedInUser, p: ProtocolParams): Promise<ProtocolReply> {
-  const upstreamEnv = envForUser(env, user.id);
+async function getTopCountriesByService(deps: SmsCatalogueDeps, db: Db, user: SignedInUser, p: ProtocolParams): Promise<ProtocolReply> {
+  const catalogue = catalogueFor(deps, user.id);
   const service = p.get("service");
   const [ctx, retail] = await Promise.all([pricingContext(db, user.totalDepositedKobo), pricingContext(db, 0)]);
   const rows: { country: number; count: number; price: number; retail_price: number }[] = [];
   for (const c of PROTOCOL_COUNTRIES) {
-    const where = await resolveProtocolCountry(upstreamEnv, c.code).catch(() => null);
+    const where = await resolveProtocolCountry(catalogue, c.code).catch(() => null);
     if (!where) continue;
-    const offers = await protocolOffers(upstreamEnv, where.provider, where.countryId).catch(() => null);
+    const offers = await protocolOffers(catalogue, where.provider, where.countryId).catch(() => null);
     if (!offers) continue;
     const selling = [...offers.entries()].filter(([code, offer]) => (!service || code === service) && offer.count > 0).map(([, offer]) => offer);
     if (selling.length === 0) continue;
@@ -299,8 +298,8 @@ async function setStatus(deps: SmsDeps, user: SignedInUser, p: ProtocolParams): 
   }
 }
 
-async function getPrices(env: Env, db: Db, user: SignedInUser, p: ProtocolParams): Promise<ProtocolReply> {
-  const upstreamEnv = envForUser(env, user.id);
+async function getPrices(deps: SmsCatalogueDeps, db: Db, user: SignedInUser, p: ProtocolParams): Promise<ProtocolReply> {
+  const catalogue = catalogueFor(deps, user.id);
   const countryCode = p.get("country");
   const service = p.get("service");
   if (countryCode && !protocolCountry(countryCode)) return word("BAD_COUNTRY");
@@ -308,9 +307,9 @@ async function getPrices(env: Env, db: Db, user: SignedInUser, p: ProtocolParams
   const ctx = await pricingContext(db, user.totalDepositedKobo);
   const out: Record<string, Record<string, { cost: number; count: number }>> = {};
   for (const code of codes) {
-    const where = await resolveProtocolCountry(upstreamEnv, code).catch(() => null);
+    const where = await resolveProtocolCountry(catalogue, code).catch(() => null);
     if (!where) continue;
-    const offers = await protocolOffers(upstreamEnv, where.provider, where.countryId).catch(() => null);
+    const offers = await protocolOffers(catalogue, where.provider, where.countryId).catch(() => null);
     if (!offers) continue;
     const byService: Record<string, { cost: number; count: number }> = {};
     for (const [svc, offer] of offers) {
@@ -323,10 +322,10 @@ async function getPrices(env: Env, db: Db, user: SignedInUser, p: ProtocolParams
 }
 
 /** getCountries's JSON: keyed by code, with the protocol's name fields (we have English names only). */
-async function getCountries(env: Env): Promise<ProtocolReply> {
+async function getCountries(catalogue: SmsCatalogueDeps): Promise<ProtocolReply> {
   const out: Record<string, unknown> = {};
   for (const c of PROTOCOL_COUNTRIES) {
-    const where = await resolveProtocolCountry(env, c.code).catch(() => null);
+    const where = await resolveProtocolCountry(catalogue, c.code).catch(() => null);
     const name = c.names[0];
     out[c.code] = {
       id: Number(c.code),
@@ -342,12 +341,12 @@ async function getCountries(env: Env): Promise<ProtocolReply> {
   return { json: out };
 }
 
-async function getServicesList(env: Env, p: ProtocolParams): Promise<ProtocolReply> {
+async function getServicesList(catalogue: SmsCatalogueDeps, p: ProtocolParams): Promise<ProtocolReply> {
   const countryCode = p.get("country");
   if (!countryCode) return { json: { status: "success", services: PROTOCOL_SERVICES.map((s) => ({ code: s.code, name: s.names[0] })) } };
   if (!protocolCountry(countryCode)) return word("BAD_COUNTRY");
-  const where = await resolveProtocolCountry(env, countryCode).catch(() => null);
-  const offers = where ? await protocolOffers(env, where.provider, where.countryId).catch(() => new Map()) : new Map();
+  const where = await resolveProtocolCountry(catalogue, countryCode).catch(() => null);
+  const offers = where ? await protocolOffers(catalogue, where.provider, where.countryId).catch(() => new Map()) : new Map();
   const services = [...offers.entries()].map(([code, offer]) => ({ code, name: protocolServiceName(code) ?? offer.name }));
   return { json: { status: "success", services } };
 }

@@ -1,5 +1,5 @@
 import type { SmsProviderName } from "../../../schema/constants";
-import type { Env } from "../../config";
+import type { SmsCatalogueDeps } from "../kernel";
 import type { SmsOffer } from "../../providers/sms/types";
 import { type PricedOffer, smsCountries, smsOffers } from "../sms";
 
@@ -89,12 +89,12 @@ export function protocolCountry(code: string): ProtocolCountry | undefined {
 }
 
 /** Where a protocol country is sold: our provider and its country id, or null when no provider offers it. */
-export async function resolveProtocolCountry(env: Env, code: string): Promise<{ provider: SmsProviderName; countryId: string; name: string } | null> {
+export async function resolveProtocolCountry(catalogue: SmsCatalogueDeps, code: string): Promise<{ provider: SmsProviderName; countryId: string; name: string } | null> {
   const country = protocolCountry(code);
   if (!country) return null;
   const provider: SmsProviderName = code === PROTOCOL_USA ? "Swift" : "Dynamic";
   const names = new Set(country.names.map(norm));
-  const found = (await smsCountries(env, provider)).find((c) => names.has(norm(c.title)));
+  const found = (await smsCountries(catalogue, provider)).find((c) => names.has(norm(c.title)));
   return found ? { provider, countryId: found.id, name: country.names[0] } : null;
 }
 
@@ -105,9 +105,9 @@ export function protocolCodeOf(provider: SmsProviderName, offer: Pick<SmsOffer, 
 }
 
 /** The provider's offers keyed by protocol service code (offers without one are left out). */
-export async function protocolOffers(env: Env, provider: SmsProviderName, countryId: string): Promise<Map<string, PricedOffer>> {
+export async function protocolOffers(catalogue: SmsCatalogueDeps, provider: SmsProviderName, countryId: string): Promise<Map<string, PricedOffer>> {
   const out = new Map<string, PricedOffer>();
-  for (const offer of await smsOffers(env, provider, countryId)) {
+  for (const offer of await smsOffers(catalogue, provider, countryId)) {
     const code = protocolCodeOf(provider, offer);
     if (code && !out.has(code)) out.set(code, offer);
   }

@@ -5,10 +5,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createKey, pollOnce } from "../../test/api-fixtures";
 import { api, createUser, type TestUser } from "../../test/helpers";
 import { resetSmsTestState, restoreSmsProviders } from "../../test/sms-fixtures";
-import { deliverDueWebhooks, deliveryFor, queueWebhookEvents, RETRY_DELAYS_MS } from "../kernel";
+import { deliverDueWebhooks, deliveryFor, queueWebhookEvents, RETRY_DELAYS_MS, type WebhookSend } from "../kernel";
 import { setWebhookUrl } from "./webhook-settings";
 import type { Env } from "../../config";
-import { overrideUpstreamsForTests } from "../../providers/test-seams";
+import { useTestUpstreams } from "../../test/services";
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -21,21 +21,23 @@ interface Received {
 }
 let received: Received[] = [];
 let answer: (r: Received) => number = () => 200;
+/** The receiver every delivery reaches: the objects' alarms and the direct calls below. */
+const receive: WebhookSend = async (url, init) => {
+  const body = String(init.body);
+  const r: Received = { url, headers: Object.fromEntries(new Headers(init.headers).entries()), body, json: JSON.parse(body) };
+  received.push(r);
+  const status = answer(r);
+  return new Response(status === 204 ? null : "ok", { status });
+};
 
 beforeEach(async () => {
   await resetSmsTestState();
   received = [];
   answer = () => 200;
-  overrideUpstreamsForTests({ webhooks: async (url, init) => {
-    const body = String(init.body);
-    const r: Received = { url, headers: Object.fromEntries(new Headers(init.headers).entries()), body, json: JSON.parse(body) };
-    received.push(r);
-    const status = answer(r);
-    return new Response(status === 204 ? null : "ok", { status });
-  } });
+  useTestUpstreams({ webhooks: receive });
 });
 afterEach(() => {
-  overrideUpstreamsForTests({ webhooks: null });
+  useTestUpstreams({ webhooks: null });
   restoreSmsProviders();
 });
 
@@ -102,15 +104,15 @@ describe("webhooks: signed, in order, retried, resendable", () => {
     await queueWebhookEvents(env, user.id, { kind: "balance.changed", balance: 1500 }, t0);
     await settleDelivery(key.id);
 
-    expect(await deliverDueWebhooks(env, key.id, t0)).toBe(t0 + RETRY_DELAYS_MS[0]);
+    expect(await deliverDueWebhooks(env, key.id, t0, receive)).toBe(t0 + RETRY_DELAYS_MS[0]);
     let [row] = await events(key.id);
     expect(row).toMatchObject({ status: "pending", attempts: 1, last_response_code: 500, last_error: "HTTP 500" });
     // Not due yet: nothing is sent.
-    expect(await deliverDueWebhooks(env, key.id, t0 + RETRY_DELAYS_MS[0] - 1)).toBe(t0 + RETRY_DELAYS_MS[0]);
+    expect(await deliverDueWebhooks(env, key.id, t0 + RETRY_DELAYS_MS[0] - 1, receive)).toBe(t0 + RETRY_DELAYS_MS[0]);
     expect(received).toHaveLength(1);
 
     answer = () => 204;
-    expect(await deliverDueWebhooks(env, key.id, t0 + RETRY_DELAYS_MS[0])).toBeNull();
+    expect(await deliverDueWebhooks(env, key.id, t0 + RETRY_DELAYS_MS[0], receive)).toBeNull();
     [row] = await events(key.id);
     expect(row).toMatchObject({ status: "delivered", attempts: 2, last_response_code: 204 });
     expect(received.map((r) => r.json.id)).toEqual([row.id, row.id]); // the same event id both times: receivers dedupe by it
@@ -121,7 +123,7 @@ describe("webhooks: signed, in order, retried, resendable", () => {
     await settleDelivery(key.id);
     let now = t0;
     const times: number[] = [];
-    for (let next: number | null = t0; next !== null; next = await deliverDueWebhooks(env, key.id, now)) {
+    for (let next: number | null = t0; next !== null; next = await deliverDueWebhooks(env, key.id, now, receive)) {
       now = next;
       times.push(now);
     }
@@ -162,12 +164,12 @@ describe("webhooks: signed, in order, retried, resendable", () => {
     await settleDelivery(key.id);
 
     answer = (r) => (r.json.type === "rental.sms" && r.json.data.rental_id === "r-A" ? 500 : 200);
-    await deliverDueWebhooks(env, key.id, t0 + 10);
+    await deliverDueWebhooks(env, key.id, t0 + 10, receive);
     // r-A's first message failed: its rental.ended waits; r-B's message went out.
     expect(received.map((r) => `${r.json.type}:${r.json.data.rental_id}`)).toEqual(["rental.sms:r-A", "rental.sms:r-B"]);
 
     answer = () => 200;
-    await deliverDueWebhooks(env, key.id, t0 + 10 + RETRY_DELAYS_MS[0]);
+    await deliverDueWebhooks(env, key.id, t0 + 10 + RETRY_DELAYS_MS[0], receive);
     expect(received.map((r) => `${r.json.type}:${r.json.data.rental_id}`)).toEqual([
       "rental.sms:r-A",
       "rental.sms:r-B",
@@ -269,7 +271,7 @@ describe("webhooks: signed, in order, retried, resendable", () => {
     await queueWebhookEvents(env, user.id, { kind: "balance.changed", balance: 7 }, t0);
     await settleDelivery(key.id);
     await api(`/api/keys/${key.id}/revoke`, { method: "POST", token: user.token });
-    expect(await deliverDueWebhooks(env, key.id, t0)).toBeNull();
+    expect(await deliverDueWebhooks(env, key.id, t0, receive)).toBeNull();
     expect(received).toHaveLength(0);
     expect((await events(key.id))[0]).toMatchObject({ status: "failed", last_error: "key revoked" });
     // A revoked key queues nothing new.

@@ -10,8 +10,7 @@ import { log } from "../../lib/log";
 import type { TransferNotice } from "../../providers/payments/squad-transfer-webhooks";
 import { nairaStringToKobo } from "../../providers/payments/squad-virtual-accounts";
 import { UpstreamFault } from "../../providers/upstream-http";
-import { configFor, type Env } from "../../config";
-import { costLimitInBatch, deliverEvents, guardedLedgerInsert, ledgerRowWritten, outboxInsert, paymentDeps, type PaymentDeps } from "../kernel";
+import { costLimitInBatch, deliverEvents, guardedLedgerInsert, ledgerRowWritten, outboxInsert, type PaymentDeps } from "../kernel";
 import { logReview, openReviewStatement, type OpenReviewInput } from "./payment-reviews";
 import { checkNairaDepositAmount, newReference } from "./payments";
 import { referralRewardStatement } from "../accounts";
@@ -559,12 +558,9 @@ export async function reconcileTransfers(deps: PaymentDeps, day: string): Promis
   return compareTransfers(day, ours.map((p) => ({ ...p, creditedKobo: p.creditedKobo ?? 0 })), squad);
 }
 
-/** The cron's entry point: no request here, so notifications are awaited before the sweep returns. */
-export async function runTransferSweep(env: Env): Promise<void> {
-  const pending: Promise<unknown>[] = [];
-  const deps = paymentDeps(env, configFor(env), (work) => void pending.push(work));
+/** The cron's entry point, on the cron's container (worker/scheduled.ts awaits what it defers before the run ends). */
+export async function runTransferSweep(deps: PaymentDeps): Promise<void> {
   const result = await sweepTransfers(deps);
-  await Promise.allSettled(pending);
   if (result.requeried + result.settled + result.expired > 0) log("info", "bank transfer sweep", result);
 }
 

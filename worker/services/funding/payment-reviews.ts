@@ -2,16 +2,15 @@ import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ReviewQueueItem } from "../../../schema/admin";
 import { koboToNaira } from "../../../schema/money";
-import { getDb, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import { paymentReviewResolutions, paymentReviews, payments, reviewItemResolutions, users } from "../../db/tables";
-import { configFor, type Env } from "../../config";
-import { emailSenderFor } from "../../providers/email/select";
+import { configFor } from "../../config";
 import { depositReviewedEmail } from "../accounts";
 import { reviewOutcome } from "./deposit-outcome";
 import { paymentTransition } from "./payment-transitions";
 import { AppError, isUniqueViolation } from "../../lib/errors";
 import { log } from "../../lib/log";
-import { deliverEvents, eventDeps, ledgerInsert, ledgerRowWritten, notify, outboxInsert, type OutboxMessage } from "../kernel";
+import { deliverEvents, ledgerInsert, ledgerRowWritten, notify, outboxInsert, type OutboxMessage, type PaymentDeps } from "../kernel";
 
 /**
  * Crypto arrivals that do not match their invoice (docs/decisions/015), and card payments Squad confirmed for another
@@ -202,11 +201,10 @@ export type ReviewDecision = { action: "credit"; amountKobo: number } | { action
  * `also` joins the same batch (the console's audit_log row), so it is written with the decision or not at all.
  */
 export async function resolvePaymentReview(
-  env: Env,
+  deps: PaymentDeps,
   input: { reviewId: string; operatorId: string; decision: ReviewDecision; note?: string; also?: BatchItem<"sqlite">[] },
-  defer: (work: Promise<unknown>) => void = () => {},
 ): Promise<{ review: ReviewListItem; balance: number | null }> {
-  const db = getDb(env.DB);
+  const { env, db, defer } = deps;
   const [row] = await db.select().from(paymentReviews).where(eq(paymentReviews.id, input.reviewId)).limit(1);
   if (!row) throw new AppError("NOT_FOUND", "No review with this id.");
   if (row.status !== "open") throw new AppError("CONFLICT", "This review is already resolved.");
@@ -256,15 +254,15 @@ export async function resolvePaymentReview(
       );
       await db.batch([recordResolution, credit, markReview, settleHeldPayment, event, ...(input.also ?? [])]);
       log("info", "payment review credited", { reviewId: row.id, paymentId: row.paymentId, amountKobo: decision.amountKobo, operatorId: input.operatorId });
-      defer(deliverEvents(eventDeps(env), row.userId));
-      defer(mailDecision(env, db, row.userId, true, told));
+      defer(deliverEvents(deps, row.userId));
+      defer(mailDecision(deps, row.userId, true, told));
     } else {
       await db.batch([recordResolution, markReview, settleHeldPayment, ...(input.also ?? [])]);
       log("info", "payment review refused", { reviewId: row.id, paymentId: row.paymentId, operatorId: input.operatorId });
       // Issue 28: the customer learns the decision at once (toast on an open screen, and an e-mail), not by chance.
       const told = await decisionSentence(db, row, null);
       defer(notify(env, row.userId, { kind: "payment.failed", paymentId: row.providerPaymentId, status: "refused", message: told }));
-      defer(mailDecision(env, db, row.userId, false, told));
+      defer(mailDecision(deps, row.userId, false, told));
     }
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError("CONFLICT", "This review is already resolved.");
@@ -282,11 +280,11 @@ async function decisionSentence(db: Db, row: PaymentReview, creditedKobo: number
 }
 
 /** The decision's e-mail, in the background; a delivery failure is logged, never undoes the decision. */
-async function mailDecision(env: Env, db: Db, userId: string, credited: boolean, sentence: string): Promise<void> {
-  const [user] = await db.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, userId)).limit(1);
+async function mailDecision(deps: PaymentDeps, userId: string, credited: boolean, sentence: string): Promise<void> {
+  const [user] = await deps.db.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, userId)).limit(1);
   if (!user) return;
-  const config = configFor(env);
-  const sender = emailSenderFor(env, config, db);
+  const config = configFor(deps.env);
+  const sender = deps.upstreams.email();
   await sender.send(depositReviewedEmail(user, credited, sentence, `${config.publicUrl}/#/payment/1`)).catch((err: unknown) => {
     log("error", "deposit decision e-mail not delivered", { userId, sender: sender.name, reason: err instanceof Error ? err.message : "unknown" });
   });

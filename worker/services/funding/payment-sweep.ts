@@ -1,8 +1,7 @@
 import { and, eq, inArray, lt } from "drizzle-orm";
 import { payments } from "../../db/tables";
-import { configFor, type Env } from "../../config";
 import { log } from "../../lib/log";
-import { paymentDeps, type PaymentDeps } from "../kernel";
+import type { PaymentDeps } from "../kernel";
 import { confirmCardPayment } from "./card-payments";
 import { settleInvoice } from "./crypto-payments";
 import { paymentTransition } from "./payment-transitions";
@@ -67,11 +66,8 @@ export async function sweepPayments(deps: PaymentDeps): Promise<{ invoices: numb
   return { invoices, cards };
 }
 
-/** The cron's entry point: no request here, so notifications are awaited before the sweep returns. */
-export async function runPaymentSweep(env: Env): Promise<void> {
-  const pending: Promise<unknown>[] = [];
-  const deps = paymentDeps(env, configFor(env), (work) => void pending.push(work));
+/** The cron's entry point, on the cron's container (worker/scheduled.ts awaits what it defers before the run ends). */
+export async function runPaymentSweep(deps: PaymentDeps): Promise<void> {
   const result = await sweepPayments(deps);
-  await Promise.allSettled(pending);
   if (result.invoices + result.cards > 0) log("info", "payment sweep", result);
 }

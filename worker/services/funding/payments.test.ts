@@ -11,7 +11,8 @@ import {
   startCardPaymentViaApi,
 } from "../../test/payment-fixtures";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../../test/helpers";
-import { ledgerInsert, paymentDeps, putSetting } from "../kernel";
+import { ledgerInsert, putSetting } from "../kernel";
+import { paymentDeps } from "../../test/services";
 import { configFor } from "../../config";
 import { confirmCardPayment } from "./card-payments";
 import { fixedClock, recordingNotify } from "../../test/flow-deps";

@@ -1,26 +1,21 @@
 import type { SmsProviderName } from "../../../schema/constants";
 import type { RealtimeMessage } from "../../../schema/realtime";
-import type { Config, Env } from "../../config";
-import { getDb, type Db } from "../../db/client";
-import { paymentProviders, type PaymentProviders } from "../../providers/payments/providers";
-import { rentalProviderFor } from "../../providers/rent";
+import type { Config, Env, ProviderMode } from "../../config";
+import type { Db } from "../../db/client";
+import type { EmailSender } from "../../providers/email/email-sender";
+import type { PaymentProviders } from "../../providers/payments/types";
 import type { RentalProvider } from "../../providers/rent/types";
-import { smsProviderFor } from "../../providers/sms";
 import type { SmsProvider } from "../../providers/sms/types";
-import { isSmsUpstream, PRIMARY_UPSTREAM, smsUpstreamFor } from "../../providers/sms/upstreams";
-import { notify } from "./notify";
-import { envForUser, providerModeFor } from "./sandbox-accounts";
+import type { SmsUpstream } from "../../providers/sms/upstreams";
 
 /**
  * The dependency shape of the three money flows (issue 14, docs/decisions/028-money-flow-deps.md): Receive SMS,
- * Rent Number and wallet funding each get `{ env, db, provider, notify, clock }`, built in one place per flow
- * (smsDeps, rentalDeps, paymentDeps below) and handed in by whoever calls: a route, a Durable Object's tick, the cron
- * sweep, the developer API's services. A service never builds its own upstream, never calls Date.now() and never
- * imports services/notify.ts itself, so a test injects the same three things the same way whichever flow it drives:
- *  - the upstream, through providers/test-seams.ts, which every provider builder reads (routes and Durable Objects
- *    build their deps themselves, so a seam is the only way in there);
- *  - the clock and the push, by spreading its own over the built deps (`{ ...smsDeps(env), clock, notify }`) when it
- *    calls a service directly (worker/test/flow-deps.ts has a fixed clock and a recording notify).
+ * Rent Number and wallet funding each get `{ env, db, provider, notify, clock, upstreams }`, a view of the services
+ * container (Services below; decision 050) that worker/container.ts builds once per request, alarm and cron run, and
+ * hand in by whoever calls: a route (c.var.services.sms), a Durable Object's tick, the cron sweep, the developer API's
+ * services. A service never builds its own upstream, never calls Date.now() and never imports services/notify.ts
+ * itself, so a test injects the same three things the same way whichever flow it drives: it builds the container with
+ * its own upstreams, clock and notify (worker/test/services.ts).
  */
 export interface MoneyFlowDeps<Provider> {
   /** The bindings, for what is not a dependency of its own: Durable Object namespaces, settings, the catalogue. */
@@ -36,6 +31,8 @@ export interface MoneyFlowDeps<Provider> {
   notify: Notify;
   /** The flow's one time source: every timestamp it writes and every deadline it checks. */
   clock: Clock;
+  /** Every upstream adapter of the container, for what the flow reads besides its own provider (the SMS catalogue). */
+  upstreams: Upstreams;
 }
 
 export type Notify = (userId: string, message: RealtimeMessage) => Promise<void>;
@@ -78,39 +75,66 @@ export interface PaymentDeps extends MoneyFlowDeps<PaymentProviders> {
 
 type Defer = PaymentDeps["defer"];
 
-/** What the outbox's delivery needs, for a caller outside the three flows (an operator's entry, the sweep). */
-export function eventDeps(env: Env): Pick<MoneyFlowDeps<unknown>, "env" | "db" | "notify" | "clock"> {
-  return common(env);
+/**
+ * The upstream adapters a container hands out (worker/container.ts builds the real ones from the bindings; a test
+ * builds the container with its own: worker/test/services.ts). Services take adapters only from here, never from env
+ * (scripts/lint.ts refuses a provider adapter constructor imported under worker/services).
+ */
+export interface Upstreams {
+  /** A provider's primary adapter (its primary upstream's first account), for these bindings: a sandbox account's
+   * (services/kernel/sandbox-accounts.ts envForUser) reach the simulators. */
+  sms(env: Env, name: SmsProviderName): SmsProvider;
+  /** One upstream account's adapter (issue 32's routing, issue 30's key pool). */
+  smsAccount(env: Env, upstream: SmsUpstream, account: number, provider: SmsProviderName): SmsProvider;
+  /** The rent upstream for a provider mode (a sandbox account's is always "sandbox"). */
+  rent(mode: ProviderMode): RentalProvider;
+  /** Squad (card and transfers) and NOWPayments, for the deployment's mode. */
+  payments(): PaymentProviders;
+  /** Where account, reminder and operator e-mail goes (Resend live, the local outbox in sandbox mode). */
+  email(): EmailSender;
+  /** The developer webhooks' transport (fetch in production). */
+  webhookSend: WebhookSend;
 }
 
-function common(env: Env): Pick<MoneyFlowDeps<unknown>, "env" | "db" | "notify" | "clock"> {
-  return { env, db: getDb(env.DB), notify: (userId, message) => notify(env, userId, message), clock: systemClock };
+/** Posts one developer webhook: fetch's shape. */
+export type WebhookSend = (url: string, init: RequestInit) => Promise<Response>;
+
+/**
+ * The services container (issue 29, docs/decisions/050-services-container.md): everything a command needs, built once
+ * per request (app.ts's middleware sets c.var.services), per Durable Object alarm and per cron run by worker/container.ts
+ * buildServices, the one place that reads the bindings into dependencies. unkey's apps/api builds its
+ * `c.get("services")` the same way. A service takes what it needs from it (or from one of the flows' deps, which are
+ * views of it); it never builds an adapter from env, never imports hono, never calls Date.now() in a flow.
+ */
+export interface Services {
+  /** The bindings, for what is not a dependency of its own: Durable Object namespaces, the D1 binding's raw form. */
+  env: Env;
+  /** The configuration read from the bindings once per isolate (config.ts configFor). */
+  config: Config;
+  db: Db;
+  clock: Clock;
+  notify: Notify;
+  /** Keeps work alive after the answer (the request's or the object's waitUntil; the cron collects and awaits it). */
+  defer: Defer;
+  /** The request's id for the logs (hono/request-id); null in an alarm or the cron. */
+  requestId: string | null;
+  upstreams: Upstreams;
+  /** The three money flows' deps and the outbox's, each a view of this container (built on first use). */
+  readonly sms: SmsDeps;
+  readonly rent: RentalDeps;
+  readonly payments: PaymentDeps;
+  readonly events: EventDepsOf;
 }
 
 /**
- * The SMS adapters are chosen by the bindings (PROVIDERS, read by providers/sms/index.ts smsProviderFor, the same
- * reading the catalogue uses), so this builder needs no config: a second source for the mode could only disagree.
+ * What the SMS catalogue reads (services/sms/sms-catalogue.ts): the bindings it prices for (a sandbox account's,
+ * envForUser: the simulators' catalogue) and the container's adapters it reads the upstream's lists through. Every
+ * flow's deps and the container itself are one; catalogueFor(deps, userId) gives a customer's.
  */
-export function smsDeps(env: Env): SmsDeps {
-  return {
-    ...common(env),
-    provider: (name, userId, route) => {
-      const forUser = envForUser(env, userId);
-      // The provider's primary first account is built as it always was (smsProviderFor: the seam tests replace).
-      if (!route || !isSmsUpstream(route.upstream) || (route.upstream === PRIMARY_UPSTREAM[name] && route.account === 0)) return smsProviderFor(forUser, name);
-      return smsUpstreamFor(forUser, route.upstream, route.account, name);
-    },
-  };
+export interface SmsCatalogueDeps {
+  env: Env;
+  upstreams: Pick<Upstreams, "sms">;
 }
 
-/** Each mode's adapter is built once per deps, on first use (a live deployment builds the simulator's only when a
- * sandbox account rents). */
-export function rentalDeps(env: Env, config: Pick<Config, "providers">): RentalDeps {
-  const built: Partial<Record<Config["providers"], RentalProvider>> = {};
-  const forMode = (providers: Config["providers"]) => (built[providers] ??= rentalProviderFor(env, { providers }));
-  return { ...common(env), provider: (userId) => forMode(userId === null ? config.providers : providerModeFor(config.providers, userId)) };
-}
-
-export function paymentDeps(env: Env, config: Pick<Config, "providers" | "publicUrl">, defer: Defer): PaymentDeps {
-  return { ...common(env), provider: paymentProviders(env, config), defer };
-}
+/** What the outbox's delivery needs, for a caller outside the three flows (an operator's entry, the sweep). */
+export type EventDepsOf = Pick<MoneyFlowDeps<unknown>, "env" | "db" | "notify" | "clock">;

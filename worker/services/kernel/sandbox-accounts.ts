@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Env } from "../../config";
+import type { SmsCatalogueDeps } from "./deps";
 import { memoizeByObject } from "../../lib/cache";
 
 /**
@@ -48,4 +49,9 @@ export function envForUser(env: Env, userId: string): Env {
 /** The provider mode for a user's rentals (rentalProviderFor takes the mode, not the env). */
 export function providerModeFor(mode: "sandbox" | "live", userId: string): "sandbox" | "live" {
   return isSandboxUser(userId) ? "sandbox" : mode;
+}
+
+/** The SMS catalogue as this customer sees it: a sandbox account's reads the simulators' lists (envForUser). */
+export function catalogueFor(deps: SmsCatalogueDeps, userId: string): SmsCatalogueDeps {
+  return { env: envForUser(deps.env, userId), upstreams: deps.upstreams };
 }

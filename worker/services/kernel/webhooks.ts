@@ -6,7 +6,7 @@ import { getDb, type Db } from "../../db/client";
 import { apiKeys, users, webhookEvents } from "../../db/tables";
 import { configFor, type Env } from "../../config";
 import { log } from "../../lib/log";
-import { upstreamSeams, type WebhookSend } from "../../providers/test-seams";
+import type { WebhookSend } from "./deps";
 
 /**
  * Developer webhooks (docs/developer-api.md "Webhooks", decision 016). Each API key may register a URL; the events its
@@ -204,7 +204,7 @@ export async function signWebhook(secret: string, id: string, timestampSeconds: 
  * Idempotent: each attempt's outcome is written before the next event is read, so a re-run alarm only repeats an
  * attempt whose result was never recorded (receivers dedupe by webhook-id).
  */
-export async function deliverDueWebhooks(env: Env, apiKeyId: string, now: number, send: WebhookSend = upstreamSeams.webhooks ?? fetch): Promise<number | null> {
+export async function deliverDueWebhooks(env: Env, apiKeyId: string, now: number, send: WebhookSend): Promise<number | null> {
   const db = getDb(env.DB);
   const [key] = await db
     .select({ url: apiKeys.webhookUrl, secret: apiKeys.webhookSecret, revokedAt: apiKeys.revokedAt })

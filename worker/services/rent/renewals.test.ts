@@ -4,11 +4,12 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { configFor } from "../../config";
 import { rentalProviderFor } from "../../providers/rent";
 import { RentProviderError, type RentalExtension, type RentalProvider } from "../../providers/rent/types";
-import { overrideUpstreamsForTests } from "../../providers/test-seams";
+import { useTestUpstreams } from "../../test/services";
 import { fixedClock, recordingNotify } from "../../test/flow-deps";
 import { patchSandboxRental } from "../../test/rent-fixtures";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../../test/helpers";
-import { clearSettingsCache, putSetting, rentalDeps } from "../kernel";
+import { clearSettingsCache, putSetting } from "../kernel";
+import { rentalDeps } from "../../test/services";
 import { rentalTick } from "./rentals";
 import { DAY_REMINDER_BEFORE_MS, HOUR_REMINDER_BEFORE_MS, RENEW_BEFORE_END_MS, renewalTick, setAutoRenew } from "./renewals";
 
@@ -28,7 +29,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  overrideUpstreamsForTests({ rent: null });
+  useTestUpstreams({ rent: null });
   for (const id of started.splice(0)) await runInDurableObject(watcher(id), (_o, state) => state.storage.deleteAlarm());
 });
 
@@ -89,7 +90,7 @@ describe("auto-renew", () => {
     expect((await api(`/api/rentals/${res.data.rental.id}/auto-renew`, { token: user.token, json: { enabled: "yes" } })).status).toBe(400);
 
     const extending = providerWith(protocolExtension().extension);
-    overrideUpstreamsForTests({ rent: () => extending });
+    useTestUpstreams({ rent: () => extending });
     const wrong = await api(`/api/rentals/${res.data.rental.id}/auto-renew`, { token: user.token, json: { enabled: true, duration: "hour", period: 4, price: 500 } });
     expect(wrong.status).toBe(409);
     expect(wrong.data).toMatchObject({ code: "PRICE_CHANGED", price: 896 });
@@ -134,7 +135,7 @@ describe("auto-renew", () => {
   it("charges the agreed price once even when two alarms race the renewal, and moves the expiry once", async () => {
     const { extension, calls } = protocolExtension();
     const provider = providerWith(extension);
-    overrideUpstreamsForTests({ rent: () => provider });
+    useTestUpstreams({ rent: () => provider });
     const { user, id, expiresAt, deps } = await rentWithAutoRenew(extension, { daysLeft: 1 });
     // Real time now sits inside the renewal window (the Durable Object's alarm reads the real clock).
     const end = Date.now() + RENEW_BEFORE_END_MS - 60_000;

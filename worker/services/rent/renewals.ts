@@ -7,7 +7,6 @@ import { rentals, users } from "../../db/tables";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { webLink } from "../../lib/public-origin";
-import { emailSenderFor } from "../../providers/email/select";
 import type { EmailMessage } from "../../providers/email/email-sender";
 import { RentProviderError } from "../../providers/rent/types";
 import { rentalRenewalPausedEmail, rentalRenewingEmail, type Recipient } from "../accounts";
@@ -281,7 +280,7 @@ function rentalsLink(deps: RentalDeps): string | null {
 }
 
 async function sendMail(deps: RentalDeps, row: RentalRow, _user: Recipient, message: EmailMessage): Promise<void> {
-  const sender = emailSenderFor(deps.env, configFor(deps.env), deps.db);
+  const sender = deps.upstreams.email();
   await sender.send(message).catch((err: unknown) => {
     log("error", "renewal e-mail not delivered", { rentalId: row.id, sender: sender.name, reason: err instanceof Error ? err.message : "unknown" });
   });

@@ -5,12 +5,13 @@ import { configFor, type Env } from "../../config";
 import { AppError } from "../../lib/errors";
 import { rentalProviderFor } from "../../providers/rent";
 import { RentProviderError, type RentalExtension, type RentalProvider } from "../../providers/rent/types";
-import { overrideUpstreamsForTests } from "../../providers/test-seams";
+import { useTestUpstreams } from "../../test/services";
 import { createKey } from "../../test/api-fixtures";
 import { patchSandboxRental } from "../../test/rent-fixtures";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../../test/helpers";
 import { extendOptions, extendRental } from "./rental-extension";
-import { clearSettingsCache, putSetting, rentalDeps } from "../kernel";
+import { clearSettingsCache, putSetting } from "../kernel";
+import { rentalDeps } from "../../test/services";
 import { cancelRental, rentNumber } from "./rentals";
 
 /**
@@ -174,7 +175,7 @@ describe("a sandbox account's rental on a live deployment", () => {
     const { extension, calls } = protocolExtension();
     const simulator: RentalProvider = Object.assign(Object.create(rentalProviderFor(env, { providers: "sandbox" })), { extension });
     const modes: string[] = [];
-    overrideUpstreamsForTests({
+    useTestUpstreams({
       rent: (_e, mode) => {
         modes.push(mode);
         return mode === "live" ? liveRent : simulator;
@@ -207,7 +208,7 @@ describe("a sandbox account's rental on a live deployment", () => {
       expect(await balanceOf(owner.id)).toBe(0);
       await expectLedgerBalanced();
     } finally {
-      overrideUpstreamsForTests({ rent: null });
+      useTestUpstreams({ rent: null });
     }
   });
 });

@@ -3,7 +3,6 @@ import { rentals, users } from "../../db/tables";
 import { webLink } from "../../lib/public-origin";
 import { configFor } from "../../config";
 import { log } from "../../lib/log";
-import { emailSenderFor } from "../../providers/email/select";
 import { rentalEndingEmail } from "../accounts";
 import type { RentalDeps } from "../kernel";
 import type { RentalRow } from "./rental-views";
@@ -53,7 +52,7 @@ export async function remindIfDue(deps: RentalDeps, row: RentalRow, now = deps.c
   const [user] = await deps.db.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, row.userId)).limit(1);
   if (user) {
     // A Durable Object has no request to take an origin from, and links never come from one anyway: WEB_CLIENT_URL.
-    const sender = emailSenderFor(deps.env, configFor(deps.env), deps.db);
+    const sender = deps.upstreams.email();
     await sender
       .send(rentalEndingEmail(user, { number, country: row.countryName, expiresAt: row.expiresAt, link: webLink(configFor(deps.env).webClient, "number/1") }))
       .catch((err: unknown) => {

@@ -1,11 +1,12 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { overrideUpstreamsForTests } from "../../providers/test-seams";
+import { useTestUpstreams } from "../../test/services";
 import type { ActiveActivation } from "../../providers/sms/types";
 import { ScriptedSmsProvider } from "../../test/scripted-sms-provider";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../../test/sms-fixtures";
 import { api, createUser, db } from "../../test/helpers";
-import { putSetting, smsDeps } from "../kernel";
+import { putSetting } from "../kernel";
+import { smsDeps } from "../../test/services";
 import { BatchCache } from "./batch-status";
 import { pollSmsOrderTick } from "./sms-poll";
 
@@ -31,11 +32,11 @@ let hero: BatchingFake;
 beforeEach(async () => {
   hero = new BatchingFake("Swift", [{ countryId: "5", serviceId: "wa", name: "WhatsApp", cost: 0.45, currency: "USD", count: 50 }]);
   await resetSmsTestState({ provider: new ScriptedSmsProvider() });
-  overrideUpstreamsForTests({ smsUpstream: (_env, upstream) => (upstream === "herosms" ? hero : null) });
+  useTestUpstreams({ smsUpstream: (_env, upstream) => (upstream === "herosms" ? hero : null) });
   await putSetting(db(), "sms_routes", { Swift: { upstreams: ["herosms"] }, Dynamic: { upstreams: ["smsman"] } });
 });
 afterEach(async () => {
-  overrideUpstreamsForTests({ smsUpstream: null });
+  useTestUpstreams({ smsUpstream: null });
   restoreSmsProviders();
   await putSetting(db(), "sms_routes", { Swift: { upstreams: ["daisysms"] }, Dynamic: { upstreams: ["smsman"] } });
 });

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { api, balanceOf, createUser } from "../../test/helpers";
 import { ScriptedSmsProvider } from "../../test/scripted-sms-provider";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../../test/sms-fixtures";
-import { smsDeps } from "../kernel";
+import { smsDeps } from "../../test/services";
 import { pollPlan } from "./poll-plan";
 import { acceptPushedCode, pollSmsOrderTick } from "./sms-poll";
 

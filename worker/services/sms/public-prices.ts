@@ -1,6 +1,6 @@
 import type { SmsProviderName } from "../../../schema/constants";
 import type { SmsPublicPriceList } from "../../../schema/sms";
-import type { Env } from "../../config";
+import type { SmsCatalogueDeps } from "../kernel";
 import { AppError } from "../../lib/errors";
 import { smsCountries, smsPriceList } from "./sms-catalogue";
 
@@ -10,11 +10,11 @@ import { smsCountries, smsPriceList } from "./sms-catalogue";
  * (routes/sms.ts). Prices come from the same catalogue and pricing as a purchase (services/sms-catalogue.ts), so a
  * new customer pays what this page shows; a discount tier pays less. Sorted by name, then cheapest first.
  */
-export async function publicPriceList(env: Env, provider: SmsProviderName, countryId: string, now: number): Promise<SmsPublicPriceList> {
-  const countries = await smsCountries(env, provider);
+export async function publicPriceList(catalogue: SmsCatalogueDeps, provider: SmsProviderName, countryId: string, now: number): Promise<SmsPublicPriceList> {
+  const countries = await smsCountries(catalogue, provider);
   const country = countries.find((c) => c.id === countryId);
   if (!country) throw new AppError("NOT_FOUND", "This country is not offered by the selected provider.");
-  const entries = await smsPriceList(env, provider, countryId, 0);
+  const entries = await smsPriceList(catalogue, provider, countryId, 0);
   const services = Object.values(entries)
     .map((e) => ({ id: e.application_id, name: e.application, price: e.price, count: e.count }))
     .sort((a, b) => a.name.localeCompare(b.name, "en", { sensitivity: "base" }) || a.price - b.price);

@@ -1,11 +1,12 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { overrideUpstreamsForTests } from "../../providers/test-seams";
+import { useTestUpstreams } from "../../test/services";
 import { smsFault } from "../../providers/sms/types";
 import { ScriptedSmsProvider } from "../../test/scripted-sms-provider";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../../test/sms-fixtures";
 import { api, balanceOf, createUser, db } from "../../test/helpers";
-import { putSetting, smsDeps } from "../kernel";
+import { putSetting } from "../kernel";
+import { smsDeps } from "../../test/services";
 import { buySmsNumber } from "./sms-orders";
 import { LEARNED_MIN_SAMPLE, upstreamSlots } from "./routing";
 import { clearSmsCatalogueCache, smsCountries, smsOffers } from "./sms-catalogue";
@@ -24,12 +25,12 @@ beforeEach(async () => {
   second = new ScriptedSmsProvider();
   second.buyResult = { upstreamId: "second-1", number: "15550003333" };
   await resetSmsTestState({ provider: primary });
-  overrideUpstreamsForTests({ smsUpstream: (_env, upstream, account) => (upstream === "herosms" ? hero : upstream === "daisysms" && account === 1 ? second : null) });
+  useTestUpstreams({ smsUpstream: (_env, upstream, account) => (upstream === "herosms" ? hero : upstream === "daisysms" && account === 1 ? second : null) });
   await putSetting(db(), "sms_routes", { Swift: { upstreams: ["daisysms", "herosms"] }, Dynamic: { upstreams: ["smsman"] } });
   await putSetting(db(), "upstream_slot_limits", {});
 });
 afterEach(async () => {
-  overrideUpstreamsForTests({ smsUpstream: null });
+  useTestUpstreams({ smsUpstream: null });
   restoreSmsProviders();
   await putSetting(db(), "sms_routes", { Swift: { upstreams: ["daisysms"] }, Dynamic: { upstreams: ["smsman"] } });
 });
@@ -152,16 +153,16 @@ describe("a pool of accounts per upstream (issue 30)", () => {
     const signedIn = { id: user.id, totalDepositedKobo: 0 } as Parameters<typeof buySmsNumber>[1];
     const shown = async () => {
       clearSmsCatalogueCache();
-      return smsOffers(pooled, "Swift", "5").then((offers) => offers.length > 0, (err: { code?: string; message?: string }) => `${err.code}: ${err.message}`);
+      return smsOffers(deps, "Swift", "5").then((offers) => offers.length > 0, (err: { code?: string; message?: string }) => `${err.code}: ${err.message}`);
     };
     const a = await buySmsNumber(deps, signedIn, { provider: "Swift", country: "5", service: "wa" });
     expect(await shown()).toBe(true); // account 0 full, account 1 free: on sale
     const b = await buySmsNumber(deps, signedIn, { provider: "Swift", country: "5", service: "wa" });
     const busy = "UPSTREAM_UNAVAILABLE: This provider is busy right now. Please try again in a few minutes or try another provider.";
     expect(await shown()).toBe(busy); // every account full: hidden
-    await expect(smsCountries(pooled, "Swift")).rejects.toMatchObject({ code: "UPSTREAM_UNAVAILABLE" });
+    await expect(smsCountries(deps, "Swift")).rejects.toMatchObject({ code: "UPSTREAM_UNAVAILABLE" });
     // sms-man documents no slot limit: Dynamic stays on sale whatever Swift's accounts hold.
-    expect((await smsOffers(pooled, "Dynamic", "5")).length).toBeGreaterThan(0);
+    expect((await smsOffers(deps, "Dynamic", "5")).length).toBeGreaterThan(0);
     await cancelWaiting(a.phone.request_id);
     expect(await shown()).toBe(true); // one slot free again: shown
     for (const id of [a.phone.request_id, b.phone.request_id]) await pollerOf(id).stop();

@@ -6,9 +6,8 @@ import type { Env } from "../../config";
 import { TtlCache } from "../../lib/cache";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
-import { smsProviderFor } from "../../providers/sms";
 import { SmsProviderError, type SmsCountry, type SmsOffer, type UpstreamMoney } from "../../providers/sms/types";
-import { costMinorUnits, getSettings, isSandboxAccountEnv, lastAcceptedCosts, pricingContext, recordAcceptedCosts, refusedUpstreamPrice, smsPriceKobo, toUsd } from "../kernel";
+import { type SmsCatalogueDeps, costMinorUnits, getSettings, isSandboxAccountEnv, lastAcceptedCosts, pricingContext, recordAcceptedCosts, refusedUpstreamPrice, smsPriceKobo, toUsd } from "../kernel";
 import { assertProviderAvailable } from "./upstream-health";
 import { assertRouteNotFull, clearRouteFullCache } from "./routing";
 
@@ -54,19 +53,21 @@ async function assertOnSale(db: Db, env: Env, provider: SmsProviderName): Promis
   await assertRouteNotFull(db, env, provider);
 }
 
-export async function smsCountries(env: Env, provider: SmsProviderName): Promise<SmsCountry[]> {
+export async function smsCountries(catalogue: SmsCatalogueDeps, provider: SmsProviderName): Promise<SmsCountry[]> {
+  const { env, upstreams } = catalogue;
   if (!isSandboxAccountEnv(env)) await assertOnSale(getDb(env.DB), env, provider);
   return countryCache.getOrLoad(`${env.PROVIDERS ?? "live"}:${provider}`, () =>
-    upstreamRead(provider, () => smsProviderFor(env, provider).countries()),
+    upstreamRead(provider, () => upstreams.sms(env, provider).countries()),
   );
 }
 
-export async function smsOffers(env: Env, provider: SmsProviderName, countryId: string): Promise<PricedOffer[]> {
+export async function smsOffers(catalogue: SmsCatalogueDeps, provider: SmsProviderName, countryId: string): Promise<PricedOffer[]> {
+  const { env, upstreams } = catalogue;
   const db = getDb(env.DB);
   const sandboxAccount = isSandboxAccountEnv(env);
   if (!sandboxAccount) await assertOnSale(db, env, provider);
   return offerCache.getOrLoad(`${env.PROVIDERS ?? "live"}:${provider}:${countryId}`, async () => {
-    const offers = await upstreamRead(provider, () => smsProviderFor(env, provider).services(countryId));
+    const offers = await upstreamRead(provider, () => upstreams.sms(env, provider).services(countryId));
     return guardOffers(db, provider, countryId, offers, { history: !sandboxAccount });
   });
 }
@@ -76,9 +77,9 @@ export async function smsOffers(env: Env, provider: SmsProviderName, countryId: 
  * starter tier without a token), with the spec's upstream cost in minor units: cost/100 × get-rate's rate × (1 +
  * markup) is the starter-tier price (SPEC 3/7).
  */
-export async function smsPriceList(env: Env, provider: SmsProviderName, countryId: string, totalDepositedKobo: number): Promise<Record<string, SmsServiceEntry>> {
-  const offers = await smsOffers(env, provider, countryId);
-  const ctx = await pricingContext(getDb(env.DB), totalDepositedKobo);
+export async function smsPriceList(catalogue: SmsCatalogueDeps, provider: SmsProviderName, countryId: string, totalDepositedKobo: number): Promise<Record<string, SmsServiceEntry>> {
+  const offers = await smsOffers(catalogue, provider, countryId);
+  const ctx = await pricingContext(getDb(catalogue.env.DB), totalDepositedKobo);
   const entries: Record<string, SmsServiceEntry> = {};
   for (const offer of offers) {
     entries[offer.serviceId] = {
@@ -142,8 +143,8 @@ export async function guardOffers(
  * DaisySMS share SPEC's ids: USA is 5). A provider that is down (below its health floor, unreachable) is left out;
  * only when every one is down is its refusal the answer.
  */
-export async function smsCountriesOfAll(env: Env): Promise<SmsCountry[]> {
-  const lists = await Promise.allSettled(SMS_PROVIDERS.map((provider) => smsCountries(env, provider)));
+export async function smsCountriesOfAll(catalogue: SmsCatalogueDeps): Promise<SmsCountry[]> {
+  const lists = await Promise.allSettled(SMS_PROVIDERS.map((provider) => smsCountries(catalogue, provider)));
   const seen = new Set<string>();
   const out: SmsCountry[] = [];
   for (const list of lists) {
@@ -163,9 +164,9 @@ export async function smsCountriesOfAll(env: Env): Promise<SmsCountry[]> {
  * GET /api/sms/price without `provider`: the provider whose list answers for this country, the first (Swift, then
  * Dynamic) that sells it and is up. A Dynamic purchase from a Swift-listed id is resolved by name (resolveServiceId).
  */
-export async function providerSellingCountry(env: Env, countryId: string): Promise<SmsProviderName> {
+export async function providerSellingCountry(catalogue: SmsCatalogueDeps, countryId: string): Promise<SmsProviderName> {
   for (const provider of SMS_PROVIDERS) {
-    const countries = await smsCountries(env, provider).catch(() => [] as SmsCountry[]);
+    const countries = await smsCountries(catalogue, provider).catch(() => [] as SmsCountry[]);
     if (countries.some((c) => c.id === countryId)) return provider;
   }
   return SMS_PROVIDERS[0];
@@ -178,13 +179,13 @@ export async function providerSellingCountry(env: Env, countryId: string): Promi
  * price, compared with the shown one as every purchase is (409 PRICE_CHANGED with the price when it is higher).
  * Unresolvable ids are returned unchanged, so the purchase refuses them with its usual message.
  */
-export async function resolveServiceId(env: Env, provider: SmsProviderName, countryId: string, serviceId: string): Promise<string> {
+export async function resolveServiceId(catalogue: SmsCatalogueDeps, provider: SmsProviderName, countryId: string, serviceId: string): Promise<string> {
   if (provider !== "Dynamic") return serviceId;
-  const offers = await smsOffers(env, provider, countryId).catch(() => [] as PricedOffer[]);
+  const offers = await smsOffers(catalogue, provider, countryId).catch(() => [] as PricedOffer[]);
   if (offers.some((o) => o.serviceId === serviceId)) return serviceId;
-  const swiftCountries = await smsCountries(env, "Swift").catch(() => [] as SmsCountry[]);
+  const swiftCountries = await smsCountries(catalogue, "Swift").catch(() => [] as SmsCountry[]);
   const swiftCountry = swiftCountries.some((c) => c.id === countryId) ? countryId : DEFAULT_SMS_COUNTRY;
-  const swiftOffers = await smsOffers(env, "Swift", swiftCountry).catch(() => [] as PricedOffer[]);
+  const swiftOffers = await smsOffers(catalogue, "Swift", swiftCountry).catch(() => [] as PricedOffer[]);
   const name = swiftOffers.find((o) => o.serviceId === serviceId)?.name.trim().toLowerCase();
   if (!name) return serviceId;
   return offers.find((o) => o.name.trim().toLowerCase() === name)?.serviceId ?? serviceId;
@@ -196,11 +197,11 @@ export interface ResolvedOffer {
 }
 
 /** The offer a purchase is priced from, or the customer's reason why there is none. */
-export async function findSmsOffer(env: Env, provider: SmsProviderName, countryId: string, serviceId: string): Promise<ResolvedOffer> {
-  const countries = await smsCountries(env, provider);
+export async function findSmsOffer(catalogue: SmsCatalogueDeps, provider: SmsProviderName, countryId: string, serviceId: string): Promise<ResolvedOffer> {
+  const countries = await smsCountries(catalogue, provider);
   const country = countries.find((c) => c.id === countryId);
   if (!country) throw new AppError("VALIDATION_FAILED", "This country is not offered by the selected provider.");
-  const offers = await smsOffers(env, provider, countryId);
+  const offers = await smsOffers(catalogue, provider, countryId);
   const offer = offers.find((o) => o.serviceId === serviceId);
   if (!offer) throw new AppError("VALIDATION_FAILED", "This service is not available for the selected country.");
   if (offer.refused) {

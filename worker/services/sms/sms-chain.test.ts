@@ -4,10 +4,11 @@ import type { SmsProviderName } from "../../../schema/constants";
 import { smsFault, type SmsActivation, type SmsCancelResult, type SmsCountry, type SmsOffer, type SmsPollResult, type SmsProvider, type UpstreamMoney } from "../../providers/sms/types";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../../test/helpers";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../../test/sms-fixtures";
-import { postEntry, smsDeps } from "../kernel";
+import { postEntry } from "../kernel";
+import { smsDeps } from "../../test/services";
 import { cancelSmsOrder } from "./sms-orders";
 import { acceptPushedCode, pollSmsOrderTick, sweepSmsOrders } from "./sms-poll";
-import { overrideUpstreamsForTests } from "../../providers/test-seams";
+import { useTestUpstreams } from "../../test/services";
 
 // "If no code comes, try another number" (issue 17, docs/decisions/022-code-or-next-route.md): charged once for the
 // route that delivered, every other route refunded once, the cap and the customer's allowed routes respected, and the
@@ -81,7 +82,7 @@ beforeEach(async () => {
   swift = new RouteFake("Swift", { "5": 0.5 });
   dynamic = new RouteFake("Dynamic", { "5": 0.6, "12": 0.3, "13": 0.2 });
   await resetSmsTestState({ maxAttempts: MAX, provider: swift });
-  overrideUpstreamsForTests({ sms: (_env, name) => (name === "Dynamic" ? dynamic : swift) });
+  useTestUpstreams({ sms: (_env, name) => (name === "Dynamic" ? dynamic : swift) });
 });
 afterEach(restoreSmsProviders);
 

@@ -4,8 +4,7 @@ import { MAX_CHAIN_ROUTES, type SmsChainState, type SmsGetNumberInput } from "..
 import { type SmsChainStatus, type SmsProviderName } from "../../../schema/constants";
 import type { Db } from "../../db/client";
 import { smsChains, smsOrders, users } from "../../db/tables";
-import type { Env } from "../../config";
-import type { OutboxMessage, SmsDeps } from "../kernel";
+import type { OutboxMessage, SmsCatalogueDeps, SmsDeps } from "../kernel";
 import { compareRoutes } from "./sms-choice";
 
 /**
@@ -107,11 +106,11 @@ export async function chainOrders(db: Db, chainId: string) {
  * matches them), not tried yet, allowed by the customer, in stock, priced for this customer at most the cap; the
  * cheapest first (ties: the one with the better success rate from our own orders, when we have enough of them).
  */
-export async function nextRoutes(env: Env, db: Db, chain: SmsChain, from: ChainOrder, tried: Set<string>): Promise<NextRoute[]> {
+export async function nextRoutes(catalogue: SmsCatalogueDeps, db: Db, chain: SmsChain, from: ChainOrder, tried: Set<string>): Promise<NextRoute[]> {
   const [user] = await db.select({ id: users.id, totalDepositedKobo: users.totalDepositedKobo }).from(users).where(eq(users.id, chain.userId)).limit(1);
   if (!user) return [];
   const provider = from.provider === "Dynamic" ? "Dynamic" : "Swift";
-  const compared = await compareRoutes(env, user, provider, from.serviceId);
+  const compared = await compareRoutes(catalogue, user, provider, from.serviceId);
   const allowed = new Set(JSON.parse(chain.routes) as string[]);
   const cap = koboToNaira(chain.capKobo);
   return compared.routes

@@ -5,10 +5,9 @@ import { SMS_PROVIDERS, type SmsProviderName } from "../../../schema/constants";
 import type { Db } from "../../db/client";
 import { getDb } from "../../db/client";
 import { smsFavourites, smsOrders } from "../../db/tables";
-import type { Env } from "../../config";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
-import { envForUser, pricingContext, smsPriceKobo } from "../kernel";
+import { catalogueFor, pricingContext, type SmsCatalogueDeps, smsPriceKobo } from "../kernel";
 import { STATS_STATUSES, summariseProviderOrders } from "./provider-stats";
 import { smsCountries, smsOffers } from "./sms-catalogue";
 
@@ -49,13 +48,14 @@ export async function setFavourite(db: Db, userId: string, provider: SmsProvider
  * provider and country for this one service.
  */
 export async function compareRoutes(
-  appEnv: Env,
+  deps: SmsCatalogueDeps,
   user: { id: string; totalDepositedKobo: number },
   provider: SmsProviderName,
   serviceId: string,
   now = Date.now(),
 ): Promise<SmsCompareResponse> {
-  const env = envForUser(appEnv, user.id);
+  const catalogue = catalogueFor(deps, user.id);
+  const env = catalogue.env;
   const db = getDb(env.DB);
   const ctx = await pricingContext(db, user.totalDepositedKobo);
 
@@ -64,9 +64,9 @@ export async function compareRoutes(
   const perProvider = await Promise.all(
     SMS_PROVIDERS.map(async (p) => {
       try {
-        const countries = await smsCountries(env, p);
+        const countries = await smsCountries(catalogue, p);
         const lists = await Promise.all(
-          countries.map(async (c) => ({ country: c, offers: await smsOffers(env, p, c.id).catch(() => []) })),
+          countries.map(async (c) => ({ country: c, offers: await smsOffers(catalogue, p, c.id).catch(() => []) })),
         );
         return { provider: p, lists };
       } catch (err) {

@@ -5,7 +5,7 @@ import { api, balanceOf, createUser, expectLedgerBalanced } from "../../test/hel
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../../test/sms-fixtures";
 import { cancelSmsOrder } from "./sms-orders";
 import { pollSmsOrderTick, sweepSmsOrders, UNREADABLE_OUTCOME_LIMIT_MS } from "./sms-poll";
-import { smsDeps } from "../kernel";
+import { smsDeps } from "../../test/services";
 
 // The timeout and cancel paths when DaisySMS will not release the number: setStatus 8 answers ACCESS_READY (the
 // activation already has its code, or no longer exists). The REAL adapter runs against a scripted protocol fake.

@@ -10,7 +10,7 @@ import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import type { SignedInUser } from "../accounts";
 import { SmsProviderError, type SmsActivation, type UpstreamMoney } from "../../providers/sms/types";
-import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, costLimitInBatch, enforceCostLimit, envForUser, getSetting, guardedLedgerInsert, insufficientBalanceFor, outboxInsert, type OutboxMessage, pricingContext, recordEvent, type SmsDeps, smsPriceKobo } from "../kernel";
+import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, catalogueFor, costLimitInBatch, enforceCostLimit, envForUser, getSetting, guardedLedgerInsert, insufficientBalanceFor, outboxInsert, type OutboxMessage, pricingContext, recordEvent, type SmsDeps, smsPriceKobo } from "../kernel";
 import { smsFault } from "../../providers/sms/types";
 import { FAILOVER_FAULTS, purchaseCandidates, type RoutingNotes, type UpstreamChoice } from "./routing";
 import { PRIMARY_UPSTREAM } from "../../providers/sms/upstreams";
@@ -57,10 +57,10 @@ export async function buySmsNumber(
   const named = input.service ?? "";
   if (!country || !named) throw new AppError("VALIDATION_FAILED", MISSING_SERVICE_OR_COUNTRY);
   const providerName = input.provider;
-  const service = serviceByName ? await resolveServiceId(env, providerName, country, named) : named;
+  const service = serviceByName ? await resolveServiceId({ env, upstreams: deps.upstreams }, providerName, country, named) : named;
   const db = deps.db;
 
-  const { offer, countryName } = await findSmsOffer(env, providerName, country, service);
+  const { offer, countryName } = await findSmsOffer({ env, upstreams: deps.upstreams }, providerName, country, service);
   const priceKobo = smsPriceKobo(offer.costUsd, await pricingContext(db, user.totalDepositedKobo));
   // The customer's own ceiling comes first: above it nothing is charged, whatever was shown.
   if (input.max_price !== undefined && priceKobo > nairaToKobo(input.max_price)) {
@@ -448,7 +448,7 @@ export async function moveChainOn(deps: SmsDeps, from: SmsOrderRow, ended?: Ende
     const usedUpstreams = [...new Set(triedOrders.map((o) => o.upstream).filter((u): u is string => Boolean(u)))];
     let route: NextRoute | undefined;
     try {
-      [route] = await nextRoutes(env, db, chain, current, tried);
+      [route] = await nextRoutes({ env, upstreams: deps.upstreams }, db, chain, current, tried);
     } catch (err) {
       // The price lists cannot be read (the customer's provider is down): nothing to choose from, and the refund is
       // already made. Ending here keeps a retried alarm or the sweep from trying forever.
@@ -474,7 +474,7 @@ async function placeNextRoute(deps: SmsDeps, userId: string, from: SmsOrderRow, 
   const step = from.chainStep! + 1;
   let found;
   try {
-    found = await findSmsOffer(envForUser(deps.env, userId), route.provider, route.country, route.service);
+    found = await findSmsOffer(catalogueFor(deps, userId), route.provider, route.country, route.service);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     await endChain(deps, chainId, "ended", `the next route could not be priced: ${err.message}`);

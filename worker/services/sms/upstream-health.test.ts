@@ -10,6 +10,7 @@ import { putSetting } from "../kernel";
 import { clearSmsCatalogueCache } from "./sms-catalogue";
 import { runScheduledSweep } from "../../scheduled";
 import { checkUpstreamHealth, clearUpstreamHealthCache, providerStats } from "./upstream-health";
+import { testServices } from "../../test/services";
 
 // Upstream health while running, and the price plausibility checks, through the real adapters and the sandbox
 // simulators (which hold our balances: dollars at DaisySMS, roubles at sms-man).
@@ -26,7 +27,7 @@ beforeEach(async () => {
 afterEach(restoreSmsProviders);
 
 async function refreshHealth() {
-  await checkUpstreamHealth(env);
+  await checkUpstreamHealth(testServices());
   clearUpstreamHealthCache();
   clearSmsCatalogueCache();
 }
@@ -69,7 +70,7 @@ describe("health floor", () => {
     const fake = new ScriptedSmsProvider();
     fake.balanceResult = smsFault("unavailable", "HTTP 502");
     await resetSmsTestState({ provider: fake });
-    const rows = await checkUpstreamHealth(env);
+    const rows = await checkUpstreamHealth(testServices());
     expect(rows.find((r) => r.provider === "Swift")).toMatchObject({ status: "unreachable", balance: null, detail: "HTTP 502" });
     clearUpstreamHealthCache();
     expect((await api("/api/sms/price?id=5&provider=Swift")).status).toBe(200);

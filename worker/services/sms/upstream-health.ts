@@ -1,18 +1,14 @@
 import { and, gte, inArray, isNotNull, type SQL } from "drizzle-orm";
 import type { SmsProviderName } from "../../../schema/constants";
 import type { Db } from "../../db/client";
-import { getDb } from "../../db/client";
 import { smsOrders, upstreamHealth } from "../../db/tables";
-import { configFor, type Env } from "../../config";
 import { TtlCache } from "../../lib/cache";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
-import { rentalProviderFor } from "../../providers/rent";
-import { smsProviderFor } from "../../providers/sms";
 import type { UpstreamMoney } from "../../providers/sms/types";
-import { PRIMARY_UPSTREAM, SMS_UPSTREAMS, smsUpstreamFor, upstreamAccountKeys, type SmsUpstream } from "../../providers/sms/upstreams";
+import { PRIMARY_UPSTREAM, SMS_UPSTREAMS, upstreamAccountKeys, type SmsUpstream } from "../../providers/sms/upstreams";
 import { STATS_STATUSES, summariseProviderOrders, type ProviderServiceStats } from "./provider-stats";
-import { getSettings, toUsd } from "../kernel";
+import { getSettings, type Services, toUsd } from "../kernel";
 
 /**
  * Upstream health while the product runs. The cron sweep reads our balance at each upstream (checkUpstreamHealth);
@@ -76,14 +72,14 @@ export async function assertProviderAvailable(db: Db, key: HealthKey): Promise<v
 }
 
 /** Reads every upstream's balance and records it against its floor. Returns the rows written. */
-export async function checkUpstreamHealth(env: Env, now = Date.now()): Promise<HealthRow[]> {
-  const db = getDb(env.DB);
+export async function checkUpstreamHealth(services: Pick<Services, "env" | "config" | "db" | "upstreams">, now = Date.now()): Promise<HealthRow[]> {
+  const { env, db, upstreams } = services;
   const { upstream_floors: floors, upstream_rates: rates } = await getSettings(db, ["upstream_floors", "upstream_rates"]);
   const previous = await healthRows(db);
   const readers: [string, () => Promise<UpstreamMoney>][] = [
-    ["Swift", () => smsProviderFor(env, "Swift").balance()],
-    ["Dynamic", () => smsProviderFor(env, "Dynamic").balance()],
-    [RENT_HEALTH_KEY, () => rentalProviderFor(env, configFor(env)).balance()],
+    ["Swift", () => upstreams.sms(env, "Swift").balance()],
+    ["Dynamic", () => upstreams.sms(env, "Dynamic").balance()],
+    [RENT_HEALTH_KEY, () => upstreams.rent(services.config.providers).balance()],
   ];
   // Issue 32/30: every other configured upstream account has its own row and floor (HeroSMS, Grizzly SMS, a second
   // DaisySMS key: "Swift#2"), so a short account is passed over while the others keep selling.
@@ -91,7 +87,7 @@ export async function checkUpstreamHealth(env: Env, now = Date.now()): Promise<H
     const provider = upstream === "smsman" ? "Dynamic" : "Swift";
     upstreamAccountKeys(env, upstream).forEach((_, account) => {
       const isPrimary = upstream === PRIMARY_UPSTREAM[provider] && account === 0;
-      if (!isPrimary) readers.push([upstreamHealthKey(upstream, account), () => smsUpstreamFor(env, upstream, account, provider).balance()]);
+      if (!isPrimary) readers.push([upstreamHealthKey(upstream, account), () => upstreams.smsAccount(env, upstream, account, provider).balance()]);
     });
   }
   const rows: HealthRow[] = [];

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { api, balanceOf, createUser, expectLedgerBalanced, type TestUser } from "../../test/helpers";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../../test/sms-fixtures";
-import { smsDeps } from "../kernel";
+import { smsDeps } from "../../test/services";
 import { pollSmsOrderTick } from "./sms-poll";
 import { canUseAgain, USE_AGAIN_WITHIN_MS } from "./use-again";
 

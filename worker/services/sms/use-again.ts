@@ -6,7 +6,7 @@ import type { Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import type { SmsProvider } from "../../providers/sms/types";
 import type { SignedInUser } from "../accounts";
-import { assertNotAboveShown, chargedBelowShown, envForUser, pricingContext, type SmsDeps, smsPriceKobo } from "../kernel";
+import { assertNotAboveShown, catalogueFor, chargedBelowShown, pricingContext, type SmsDeps, smsPriceKobo } from "../kernel";
 import { findSmsOffer } from "./sms-catalogue";
 import { newOrder, reserveNumber, writePaidOrder } from "./sms-orders";
 import { purchaseNote } from "./sms-transitions";
@@ -64,7 +64,7 @@ function providerOf(order: SmsOrderRow): SmsProviderName {
 }
 
 async function priceFor(deps: SmsDeps, user: SignedInUser, order: SmsOrderRow) {
-  const found = await findSmsOffer(envForUser(deps.env, user.id), providerOf(order), order.countryId, order.serviceId);
+  const found = await findSmsOffer(catalogueFor(deps, user.id), providerOf(order), order.countryId, order.serviceId);
   return { ...found, priceKobo: smsPriceKobo(found.offer.costUsd, await pricingContext(deps.db, user.totalDepositedKobo)) };
 }
 

@@ -5,7 +5,7 @@ import { SETTING_DEFAULTS } from "../../../schema/settings";
 import { smsClientStatus } from "../../../schema/sms";
 import worker from "../../index";
 import { pollSmsOrderTick } from "../../services/sms";
-import { smsDeps } from "../../services/kernel";
+import { smsDeps } from "../../test/services";
 import { startCardPaymentViaApi } from "../payment-fixtures";
 import { api, balanceOf, createUser, expectLedgerBalanced, type ApiReply } from "../helpers";
 import { setActivationCodeArrived, upstreamIdOf } from "../reliability/invariants";

@@ -8,7 +8,8 @@ import { SmsActivateProvider } from "../../providers/sms/sms-activate";
 import { SmsManProvider } from "../../providers/sms/sms-man";
 import { smsActivateSimulator } from "../../sandbox/sms-activate-simulator";
 import { smsManSimulator } from "../../sandbox/sms-man-simulator";
-import { clearSettingsCache, ledgerInsert, postEntry, putSetting, smsDeps } from "../../services/kernel";
+import { clearSettingsCache, ledgerInsert, postEntry, putSetting } from "../../services/kernel";
+import { smsDeps } from "../../test/services";
 import {
   createInvoiceViaApi,
   disarmInvoiceWatchers,
@@ -19,12 +20,12 @@ import {
   squadWebhookRaw,
   startCardPaymentViaApi,
 } from "../payment-fixtures";
-import { runPaymentSweep } from "../../services/funding";
 import { clearSmsCatalogueCache, pollSmsOrderTick, sweepSmsOrders } from "../../services/sms";
 import { api, balanceOf, createUser, db, type ApiReply } from "../helpers";
 import { FAULTS, faultyUpstream, LOSSY_FAULTS, type Fault, type FaultPlan } from "./faulty-fetch";
 import { moneyViolations, setActivationCodeArrived, upstreamIdOf } from "./invariants";
-import { overrideUpstreamsForTests } from "../../providers/test-seams";
+import { useTestUpstreams } from "../services";
+import { sweepPaymentsNow } from "../services";
 
 /**
  * Upstreams that answer 500, hang, answer HTML or truncated JSON, act twice, or answer after the customer cancelled, at
@@ -53,7 +54,7 @@ beforeEach(async () => {
   plan = () => null;
   clearSmsCatalogueCache();
   // The real sms-man adapter ("Dynamic"), a short deadline, and the fault plan in front of the protocol simulator.
-  overrideUpstreamsForTests({
+  useTestUpstreams({
     sms: (e) =>
       new SmsManProvider({
         baseUrl: "https://sandbox.sms-man.invalid",
@@ -62,7 +63,7 @@ beforeEach(async () => {
         fetch: faultyUpstream(async (req) => smsManSimulator.fetch(req, e), (req) => plan(req)),
       }),
   });
-  overrideUpstreamsForTests({ payments: (_provider, request, simulator) => faultyUpstream(simulator, plan)(request) });
+  useTestUpstreams({ payments: (_provider, request, simulator) => faultyUpstream(simulator, plan)(request) });
   if (!service) {
     const prices = await api("/api/sms/price?id=5&provider=Dynamic");
     service = Object.keys(prices.data)[0];
@@ -71,7 +72,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   plan = () => null;
-  overrideUpstreamsForTests({ sms: null, payments: null });
+  useTestUpstreams({ sms: null, payments: null });
   const { results } = await env.DB.prepare("SELECT id FROM sms_orders").all<{ id: string }>();
   for (const { id } of results) {
     await runInDurableObject(env.SMS_ORDER.get(env.SMS_ORDER.idFromName(id)), (_i, state) => state.storage.deleteAlarm());
@@ -281,13 +282,13 @@ describe("Crypto funding (NOWPayments)", () => {
     await env.DB.prepare("UPDATE payments SET expires_at = ? WHERE provider_payment_id = ?").bind(Date.now() - 3600_000, invoice.payment_id).run();
     await setNowSimulator(invoice.payment_id, { payment_status: "finished", actually_paid: invoice.pay_amount });
     plan = (req) => (req.method === "GET" && new URL(req.url).pathname.includes(`/payment/${invoice.payment_id}`) ? "http500" : null);
-    await runPaymentSweep(env);
+    await sweepPaymentsNow();
     expect(await balanceOf(user.id)).toBe(0);
     const pending = await env.DB.prepare("SELECT status FROM payments WHERE provider_payment_id = ?").bind(invoice.payment_id).first<{ status: string }>();
     expect(pending!.status).not.toBe("expired"); // not given up on while the provider could not be asked
 
     plan = () => null;
-    await Promise.all([runPaymentSweep(env), runPaymentSweep(env)]);
+    await Promise.all([sweepPaymentsNow(), sweepPaymentsNow()]);
     const credited = await balanceOf(user.id);
     expect(credited).toBeGreaterThan(0);
     // The IPN arriving late (and again) credits nothing more.
@@ -350,7 +351,7 @@ describe("D1 inside money batches", () => {
 describe("Receive SMS on DaisySMS ('Swift'): the protocol's own refusal words", () => {
   const action = (req: Request) => new URL(req.url).searchParams.get("action");
   beforeEach(() => {
-    overrideUpstreamsForTests({
+    useTestUpstreams({
       sms: (e) =>
         new SmsActivateProvider({
           baseUrl: "https://sandbox.daisysms.invalid",

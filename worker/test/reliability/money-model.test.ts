@@ -6,17 +6,18 @@ import { DEFAULT_TIERS } from "../../../schema/settings";
 import { manualEntrySql } from "../../db/admin-sql";
 import { getDb } from "../../db/client";
 import { patchSandboxRental } from "../rent-fixtures";
-import { clearSettingsCache, postEntry, putSetting, smsDeps } from "../../services/kernel";
+import { clearSettingsCache, postEntry, putSetting } from "../../services/kernel";
+import { smsDeps } from "../../test/services";
 import { postSquadWebhook, setSquadSimulator, squadWebhookRaw } from "../payment-fixtures";
 import { pollSmsOrderTick, sweepSmsOrders } from "../../services/sms";
 import { api, createUser, db, type TestUser } from "../helpers";
 import { execOperatorSql, moneyViolations, replayOptions, setActivationCodeArrived, upstreamIdOf } from "./invariants";
-import { rentalDeps } from "../../services/kernel";
+import { rentalDeps } from "../../test/services";
 import { rentalTick } from "../../services/rent";
 import { configFor } from "../../config";
 import { rentalProviderFor } from "../../providers/rent";
 import type { RentalProvider } from "../../providers/rent/types";
-import { overrideUpstreamsForTests } from "../../providers/test-seams";
+import { useTestUpstreams } from "../services";
 import { simulateTransfer, type SimulatedNotification } from "../../sandbox/squad-transfers";
 
 /**
@@ -674,7 +675,7 @@ describe("money model", () => {
         extend: async () => undefined,
       },
     });
-    overrideUpstreamsForTests({ rent: () => extending });
+    useTestUpstreams({ rent: () => extending });
     clearSettingsCache();
     await putSetting(db(), "tiers", [DEFAULT_TIERS[0]]);
     await putSetting(db(), "exchange_rate", { rate: 1600 });
@@ -696,7 +697,7 @@ describe("money model", () => {
   });
 
   afterAll(() => {
-    overrideUpstreamsForTests({ rent: null });
+    useTestUpstreams({ rent: null });
     clearSettingsCache();
   });
 

@@ -3,14 +3,15 @@ import { runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { configFor } from "../../config";
 import type { Db } from "../../db/client";
-import { overrideUpstreamsForTests } from "../../providers/test-seams";
+import { useTestUpstreams } from "../services";
 import { createKey } from "../api-fixtures";
 import { fixedClock, recordingNotify } from "../flow-deps";
 import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } from "../helpers";
 import { setSquadSimulator, startCardPaymentViaApi } from "../payment-fixtures";
 import { topUpSandbox } from "../../services/developer";
 import { confirmCardPayment } from "../../services/funding";
-import { deliverEvents, deliveryFor, OUTBOX_GRACE_MS, paymentDeps, sandboxUserIdFor, sweepOutbox } from "../../services/kernel";
+import { deliverEvents, deliveryFor, OUTBOX_GRACE_MS, sandboxUserIdFor, sweepOutbox } from "../../services/kernel";
+import { paymentDeps } from "../../test/services";
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -19,7 +20,7 @@ let received: { url: string; id: string; body: { type: string; data: Record<stri
 
 beforeEach(() => {
   received = [];
-  overrideUpstreamsForTests({
+  useTestUpstreams({
     webhooks: async (url, init) => {
       received.push({ url, id: new Headers(init.headers).get("webhook-id")!, body: JSON.parse(String(init.body)) });
       return new Response("ok");
@@ -27,7 +28,7 @@ beforeEach(() => {
   });
 });
 afterEach(async () => {
-  overrideUpstreamsForTests({ webhooks: null });
+  useTestUpstreams({ webhooks: null });
   await expectLedgerBalanced();
 });
 

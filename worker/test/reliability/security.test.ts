@@ -5,7 +5,7 @@ import { NON_DOCUMENT_POLICY } from "../../../schema/csp";
 import { clearSettingsCache, deliverDueWebhooks, putSetting, RATE_LIMITS } from "../../services/kernel";
 import { postSquadWebhook, setSquadSimulator, squadWebhookRaw, startCardPaymentViaApi } from "../payment-fixtures";
 import { api, createUser, db, type ApiReply } from "../helpers";
-import { overrideUpstreamsForTests } from "../../providers/test-seams";
+import { useTestUpstreams } from "../services";
 
 /**
  * Brute force on login and reset, security headers and CORS on real responses, and log hygiene: a whole customer
@@ -162,14 +162,15 @@ describe("log hygiene", HASHING, () => {
     await api("/api/v1/balance", { headers: { authorization: `Bearer ${live}` } });
     await api("/api/v1/balance", { headers: { "x-api-key": sandbox } });
     await api(`/api/keys/${testKey.data.id}/webhook`, { method: "PUT", token: fresh, json: { url: "https://hooks.example.com/in" } });
-    overrideUpstreamsForTests({ webhooks: async () => {
+    const refused = async (): Promise<Response> => {
       throw new Error("connection refused");
-    } });
+    };
+    useTestUpstreams({ webhooks: refused });
     await api("/api/keys/sandbox/top-up", { token: fresh, json: { amount: 100 } });
-    await deliverDueWebhooks(env, testKey.data.id, Date.now() + 3600_000);
+    await deliverDueWebhooks(env, testKey.data.id, Date.now() + 3600_000, refused);
     const attempted = await env.DB.prepare("SELECT last_error FROM webhook_events WHERE api_key_id = ?").bind(testKey.data.id).first<{ last_error: string }>();
     expect(attempted?.last_error).toContain("connection refused");
-    overrideUpstreamsForTests({ webhooks: null });
+    useTestUpstreams({ webhooks: null });
     await runInDurableObject(env.WEBHOOK.get(env.WEBHOOK.idFromName(testKey.data.id)), (_i, s) => s.storage.deleteAlarm());
     await api(`/api/keys/${liveKey.data.id}/revoke`, { method: "POST", token: fresh });
     await api(`/stubs/handler_api.php?api_key=${live}&action=getBalance`);

@@ -1,0 +1,156 @@
+import type { SmsProviderName } from "../schema/constants";
+import { configFor, type Env, type ProviderMode } from "./config";
+import { getDb } from "./db/client";
+import { emailSenderFor } from "./providers/email/select";
+import { paymentProviders, type PaymentFetchInterceptor, type PaymentProviders } from "./providers/payments/providers";
+import { rentalProviderFor } from "./providers/rent";
+import type { RentalProvider } from "./providers/rent/types";
+import { smsUpstreamFor } from "./providers/sms";
+import type { SmsProvider } from "./providers/sms/types";
+import { isSmsUpstream, PRIMARY_UPSTREAM, type SmsUpstream } from "./providers/sms/upstreams";
+import {
+  type Clock,
+  envForUser,
+  notify,
+  type Notify,
+  type PaymentDeps,
+  providerModeFor,
+  type RentalDeps,
+  type Services,
+  type SmsDeps,
+  systemClock,
+  type Upstreams,
+  type WebhookSend,
+} from "./services/kernel";
+
+/**
+ * The one place that turns the bindings into dependencies (issue 29, docs/decisions/050-services-container.md): the
+ * services container of a request (app.ts's middleware sets c.var.services), of a Durable Object's alarm (objects/) and
+ * of a cron run (scheduled.ts). It lives beside those composition roots, above worker/services, because it is the only
+ * module that imports the provider adapters' constructors as well as the rooms' kernel; a service never builds an
+ * adapter (scripts/lint.ts).
+ */
+
+/**
+ * What a test may hand the builder instead of the real upstreams (worker/test/services.ts). Each answers for what it
+ * replaces; `smsUpstream` may answer null to leave that upstream account to the real adapter (the simulators in sandbox
+ * mode), and `payments` intercepts each payment-provider request in sandbox mode (answering itself or passing it on to
+ * the simulator; upstream calls then time out after 200 ms).
+ */
+export interface UpstreamOverrides {
+  sms?: ((env: Env, name: SmsProviderName) => SmsProvider) | null;
+  smsUpstream?: ((env: Env, upstream: string, account: number, provider: SmsProviderName) => SmsProvider | null) | null;
+  rent?: ((env: Env, mode: ProviderMode) => RentalProvider) | null;
+  payments?: PaymentFetchInterceptor | null;
+  webhooks?: WebhookSend | null;
+}
+
+export interface ServicesOptions {
+  /** waitUntil of the request or the object; the cron passes a collector it awaits. */
+  defer: (work: Promise<unknown>) => void;
+  requestId?: string | null;
+  clock?: Clock;
+  notify?: Notify;
+  upstreams?: UpstreamOverrides;
+}
+
+/** The real adapters for these bindings, each built when first asked for. */
+function realUpstreams(env: Env, overrides: UpstreamOverrides): Upstreams {
+  const config = configFor(env);
+  let payments: PaymentProviders | undefined;
+  const smsAccount = (forEnv: Env, upstream: SmsUpstream, account: number, provider: SmsProviderName): SmsProvider =>
+    overrides.smsUpstream?.(forEnv, upstream, account, provider) ?? smsUpstreamFor(forEnv, upstream, account, provider);
+  return {
+    sms: (forEnv, name) => overrides.sms?.(forEnv, name) ?? smsAccount(forEnv, PRIMARY_UPSTREAM[name], 0, name),
+    smsAccount,
+    rent: (mode) => overrides.rent?.(env, mode) ?? rentalProviderFor(env, { providers: mode }),
+    payments: () => (payments ??= paymentProviders(env, config, overrides.payments ?? undefined)),
+    email: () => emailSenderFor(env, config, getDb(env.DB)),
+    webhookSend: overrides.webhooks ?? ((url, init) => fetch(url, init)),
+  };
+}
+
+/**
+ * Builds the container. The money flows' deps are views of it, built on first use (a request that moves no money
+ * builds none), and each is built once per container: a route, its service and the services it calls share one.
+ */
+export function buildServices(env: Env, options: ServicesOptions): Services {
+  const overrides: UpstreamOverrides = options.upstreams ?? {};
+  const config = configFor(env);
+  const db = getDb(env.DB);
+  const clock = options.clock ?? systemClock;
+  const push: Notify = options.notify ?? ((userId, message) => notify(env, userId, message));
+  const upstreams = realUpstreams(env, overrides);
+  const common = { env, db, notify: push, clock, upstreams };
+  let sms: SmsDeps | undefined;
+  let rent: RentalDeps | undefined;
+  let payments: PaymentDeps | undefined;
+  return {
+    env,
+    config,
+    db,
+    clock,
+    notify: push,
+    defer: options.defer,
+    requestId: options.requestId ?? null,
+    upstreams,
+    get sms() {
+      return (sms ??= {
+        ...common,
+        // Receive SMS picks its upstream per order: the order's provider and route, for its customer (a sandbox
+        // account always reaches the simulators).
+        provider: (name, userId, route) => {
+          const forUser = envForUser(env, userId);
+          if (!route || !isSmsUpstream(route.upstream) || (route.upstream === PRIMARY_UPSTREAM[name] && route.account === 0)) return upstreams.sms(forUser, name);
+          return upstreams.smsAccount(forUser, route.upstream, route.account, name);
+        },
+      });
+    },
+    get rent() {
+      if (rent) return rent;
+      // Each mode's adapter is built once, on first use (a live deployment builds the simulator's only when a sandbox
+      // account rents).
+      const built: Partial<Record<ProviderMode, RentalProvider>> = {};
+      const forMode = (mode: ProviderMode) => (built[mode] ??= upstreams.rent(mode));
+      return (rent = { ...common, provider: (userId) => forMode(userId === null ? config.providers : providerModeFor(config.providers, userId)) });
+    },
+    get payments() {
+      return (payments ??= { ...common, provider: upstreams.payments(), defer: options.defer });
+    },
+    get events() {
+      return { env, db, notify: push, clock };
+    },
+  };
+}
+
+export type ServicesFactory = (env: Env, options: ServicesOptions) => Services;
+
+/**
+ * Tests reach the worker through its fetch handler and the objects' alarms, which cannot be handed a container per
+ * call; so the factory itself is the one thing a test may replace (worker/test/services.ts useTestUpstreams, reset
+ * after each test file by worker/test/setup.ts). Production never sets it.
+ */
+let factoryForTests: ServicesFactory | null = null;
+
+/** Tests only: every container built from now on comes from `factory` (null: back to buildServices). */
+export function replaceServicesFactoryForTests(factory: ServicesFactory | null): void {
+  factoryForTests = factory;
+}
+
+/**
+ * What each composition root calls (app.ts's middleware, objects/tick-scheduler.ts, the cron below): buildServices,
+ * unless a test replaced the factory.
+ */
+export function servicesFor(env: Env, options: ServicesOptions): Services {
+  return (factoryForTests ?? buildServices)(env, options);
+}
+
+/**
+ * The cron's container: what it defers is collected and awaited before the run ends (a scheduled handler's waitUntil
+ * would also do, but the sweep's callers in tests await the run itself).
+ */
+export function cronServices(env: Env, options: Omit<ServicesOptions, "defer"> = {}): { services: Services; settle: () => Promise<void> } {
+  const pending: Promise<unknown>[] = [];
+  const services = servicesFor(env, { ...options, defer: (work) => void pending.push(work) });
+  return { services, settle: async () => void (await Promise.allSettled(pending)) };
+}
