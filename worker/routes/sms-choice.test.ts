@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { COMPARE_MIN_SAMPLE } from "../../schema/sms";
+import { earlierFilesOrdersOutOfWindow } from "../test/file-scope";
 import { api, createUser } from "../test/helpers";
 import { resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
 
@@ -56,6 +57,9 @@ async function seedOrders(userId: string, provider: string, countryId: string, s
 }
 
 describe("GET /api/sms/compare", () => {
+  // The statistics are everyone's last 7 days: this file's orders only (worker/test/file-scope.ts, decision 054).
+  beforeEach(() => earlierFilesOrdersOutOfWindow());
+
   it("lists every provider and country selling the service by name, priced for the caller, cheapest first", async () => {
     const user = await createUser();
     const res = await api("/api/sms/compare?provider=Swift&service=wa", { token: user.token });

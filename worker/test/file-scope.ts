@@ -10,10 +10,18 @@ import { env } from "cloudflare:workers";
  */
 let usersRowidMark = 0;
 
-/** worker/test/setup.ts calls this before each file's own beforeAll. */
+/**
+ * worker/test/setup.ts calls this before each file's own beforeAll. The earlier files' events still waiting for the
+ * sweep (outbox rows, webhook deliveries due) are marked as done: their file's runtime is gone, as a file's whole
+ * database was under isolate=true, and this file's sweeps must find only its own.
+ */
 export async function markFileStart(): Promise<void> {
   const row = await env.DB.prepare("SELECT COALESCE(MAX(rowid), 0) AS mark FROM users").first<{ mark: number }>();
   usersRowidMark = row?.mark ?? 0;
+  await env.DB.batch([
+    env.DB.prepare("UPDATE outbox_events SET delivered_at = created_at WHERE delivered_at IS NULL"),
+    env.DB.prepare("UPDATE webhook_events SET next_attempt_at = 8640000000000000 WHERE status = 'pending'"),
+  ]);
 }
 
 /** The users table's rowid mark: users with a higher rowid were created by the running test file. */
@@ -31,4 +39,17 @@ export const FILE_USERS_SQL = "SELECT id FROM users WHERE rowid > ?";
  */
 export async function earlierFilesCustomersOffline(): Promise<void> {
   await env.DB.prepare("UPDATE sessions SET last_seen_at = 1 WHERE user_id NOT IN (" + FILE_USERS_SQL + ")").bind(usersRowidMark).run();
+}
+
+/**
+ * Our own outcome statistics (the compare view's last 7 days) read every customer's orders in a time window: the lane's
+ * earlier files bought on the same routes minutes ago. This moves those files' orders a year back (out of any window)
+ * so the statistics read this file's orders only, as they did when each file had its own database. Their money rows
+ * are untouched; no later file reads an earlier file's orders.
+ */
+export async function earlierFilesOrdersOutOfWindow(): Promise<void> {
+  const year = 365 * 86_400_000;
+  await env.DB.prepare("UPDATE sms_orders SET created_at = created_at - ?2, updated_at = updated_at - ?2 WHERE user_id NOT IN (" + FILE_USERS_SQL.replace("?", "?1") + ")")
+    .bind(usersRowidMark, year)
+    .run();
 }
