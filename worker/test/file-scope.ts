@@ -40,16 +40,3 @@ export const FILE_USERS_SQL = "SELECT id FROM users WHERE rowid > ?";
 export async function earlierFilesCustomersOffline(): Promise<void> {
   await env.DB.prepare("UPDATE sessions SET last_seen_at = 1 WHERE user_id NOT IN (" + FILE_USERS_SQL + ")").bind(usersRowidMark).run();
 }
-
-/**
- * Our own outcome statistics (the compare view's last 7 days) read every customer's orders in a time window: the lane's
- * earlier files bought on the same routes minutes ago. This moves those files' orders a year back (out of any window)
- * so the statistics read this file's orders only, as they did when each file had its own database. Their money rows
- * are untouched; no later file reads an earlier file's orders.
- */
-export async function earlierFilesOrdersOutOfWindow(): Promise<void> {
-  const year = 365 * 86_400_000;
-  await env.DB.prepare("UPDATE sms_orders SET created_at = created_at - ?2, updated_at = updated_at - ?2 WHERE user_id NOT IN (" + FILE_USERS_SQL.replace("?", "?1") + ")")
-    .bind(usersRowidMark, year)
-    .run();
-}
