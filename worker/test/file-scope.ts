@@ -11,9 +11,10 @@ import { env } from "cloudflare:workers";
 let usersRowidMark = 0;
 
 /**
- * worker/test/setup.ts calls this before each file's own beforeAll. The earlier files' events still waiting for the
- * sweep (outbox rows, webhook deliveries due) are marked as done: their file's runtime is gone, as a file's whole
- * database was under isolate=true, and this file's sweeps must find only its own.
+ * worker/test/setup.ts calls this before each file's own beforeAll. What the earlier files left for a sweep is
+ * closed: their file's runtime and simulators are gone, as a file's whole database was under isolate=true, and this
+ * file's sweeps must find only its own (they take the oldest 200 first, so leftovers would starve them): events
+ * waiting for delivery (outbox rows, webhook deliveries due) are marked done.
  */
 export async function markFileStart(): Promise<void> {
   const row = await env.DB.prepare("SELECT COALESCE(MAX(rowid), 0) AS mark FROM users").first<{ mark: number }>();
