@@ -1,6 +1,7 @@
 import { applyD1Migrations, env, listDurableObjectIds, runInDurableObject } from "cloudflare:test";
 import { afterAll, afterEach, beforeAll, vi } from "vitest";
 import { clearEveryCache } from "../lib/cache";
+import { stopRunMetrics } from "../lib/run-metrics";
 import { overrideUpstreamsForTests } from "../providers/test-seams";
 import { markFileStart } from "./file-scope";
 import { installPoolProxyFix } from "./pool-proxy-fix";
@@ -19,6 +20,8 @@ function freshIsolateState(): void {
   overrideUpstreamsForTests({ sms: null, smsUpstream: null, rent: null, payments: null, webhooks: null });
   // No price, setting, status or health reading cached by another test (lib/cache.ts knows every TtlCache).
   clearEveryCache();
+  // No D1 counting turned on by an earlier file's D1_METRICS=true request (lib/run-metrics.ts).
+  stopRunMetrics();
 }
 
 // The objects an earlier file's start already disarmed (kept on globalThis: this setup file runs again for each file),
