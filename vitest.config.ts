@@ -53,8 +53,10 @@ export default defineConfig({
             exclude: FRESH_RUNTIME_FILES,
             setupFiles: ["./worker/test/setup.ts"],
             // Worker test files spend most of their time waiting on workerd (a separate process): two files at a time
-            // on two cores finish the suite in about 100 s instead of 135 s.
-            maxWorkers: 2,
+            // on two cores finish the suite in about 100 s instead of 135 s. WORKER_TEST_LANES=1 runs every file in one
+            // lane, one after another in one runtime (the order-independence check of decision 054; the command line's
+            // --maxWorkers does not reach a project's own setting).
+            maxWorkers: Number(process.env.WORKER_TEST_LANES ?? 2),
             // One workerd, one isolate and one local D1 per lane, reused by every file the lane runs (decision 054):
             // with isolate=true every file started its own workerd and loaded the worker again, and that setup was
             // more than the tests themselves (setup 351 s of a 314 s run on two lanes). What it asks of a test file:
