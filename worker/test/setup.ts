@@ -50,7 +50,13 @@ async function disarmEarlierFilesAlarms(): Promise<void> {
  */
 const WORLD_TABLES = ["settings", "sandbox_state", "upstream_health", "upstream_prices", "rate_limits", "status_incidents"];
 async function resetWorldState(): Promise<void> {
-  await env.DB.batch(WORLD_TABLES.map((table) => env.DB.prepare(`DELETE FROM ${table}`)));
+  await env.DB.batch([
+    ...WORLD_TABLES.map((table) => env.DB.prepare(`DELETE FROM ${table}`)),
+    // The earlier files' orders still waiting would never settle (their alarms are disarmed above) and would hold the
+    // upstreams' slots: routing counts every waiting order against an account's limit (services/sms/routing.ts
+    // slotsInUse). Their window is over, as their file's whole database was under isolate=true.
+    env.DB.prepare("UPDATE sms_orders SET status = 'timeout' WHERE status IN ('waiting', 'pending')"),
+  ]);
 }
 
 beforeAll(async () => {
