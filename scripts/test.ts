@@ -93,11 +93,13 @@ rmSync(path.join(root, ".wrangler", `e2e-${E2E_PORT}`), { recursive: true, force
 
 // The suites, then the journeys, one after the other. Tried side by side on the loaded machine (decision 044): 10 worker
 // tests failed (4-7 s each under that load) and an accessibility journey ran out of its 240 s, so they stay apart.
-for (const [title, project] of [
-  ["worker tests (workerd + local D1)", "worker"],
-  ["web unit tests (jsdom)", "web"],
+// The worker tests are two projects (vitest.config.ts, decision 054): "worker" shares a runtime per lane, "worker-fresh"
+// gives its few files their own.
+for (const [title, projects] of [
+  ["worker tests (workerd + local D1)", ["worker", "worker-fresh"]],
+  ["web unit tests (jsdom)", ["web"]],
 ] as const) {
-  const code = await run(title, bin("vitest"), ["run", "--project", project]);
+  const code = await run(title, bin("vitest"), ["run", ...projects.flatMap((project) => ["--project", project])]);
   if (code !== 0) fail(title, code);
 }
 const journeys = await run("browser journeys (Playwright, Chromium)", bin("playwright"), ["test"], { env: { SKIP_WEB_BUILD: "1" } });

@@ -122,9 +122,11 @@ describe("operator statements", () => {
       ["herosms", "ok"],
     ]);
     const user = await createUser({ balanceKobo: 500_000 });
+    // The orders since this purchase began: the lane's earlier files bought in the last minute too (decision 054).
+    const since = Date.now();
     const bought = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa" } });
     expect(bought.status).toBe(200);
-    const rows = (await env.DB.prepare(providerOrdersSql(Date.now() - 60_000)).all<ProviderOrderRow>()).results;
+    const rows = (await env.DB.prepare(providerOrdersSql(since)).all<ProviderOrderRow>()).results;
     expect(summariseProviderOrders(rows)).toEqual([
       { provider: "Swift", serviceId: "wa", serviceName: "WhatsApp", purchases: 1, codes: 0, refunds: 0, medianSecondsToCode: null },
     ]);

@@ -6,6 +6,21 @@
  */
 
 /**
+ * Every TtlCache this isolate made (each is a module-level constant, so the set stays as small as the list of caches).
+ * The worker tests share one isolate across test files (vitest.config.ts, decision 054): worker/test/setup.ts empties
+ * them all after each test, so no test reads a price, setting or status another test left cached.
+ */
+const everyCache = new Set<{ clear(): void }>();
+
+/**
+ * Forgets every cached entry in this isolate, so the next read of each goes to its source (the worker tests call it
+ * between tests: one isolate serves many test files, decision 054).
+ */
+export function clearEveryCache(): void {
+  for (const cache of everyCache) cache.clear();
+}
+
+/**
  * Entries that live ttlMs from when they were stored. A stored promise that rejects is dropped at once (the next call
  * loads again instead of serving the failure for ttlMs); while it is pending, concurrent callers share it.
  */
@@ -15,7 +30,9 @@ export class TtlCache<K, V> {
   constructor(
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    everyCache.add(this);
+  }
 
   /** The entry when it is younger than ttlMs. */
   get(key: K): { value: V } | undefined {

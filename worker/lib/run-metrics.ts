@@ -63,6 +63,17 @@ export function resetRunMetrics(): void {
   metrics = fresh();
 }
 
+/**
+ * Counting off and the counts gone, as in a new isolate: enabling is sticky per isolate (a request with D1_METRICS=true
+ * turns it on for every later one), and the worker tests share one isolate across files (decision 054), so their setup
+ * calls this between files. A counted request's D1 goes through the measuring wrapper, which a test's own D1 proxy
+ * would not see.
+ */
+export function stopRunMetrics(): void {
+  enabled = false;
+  metrics = fresh();
+}
+
 /** The tally a source's D1 use adds to (only meaningful while enabled). */
 export function d1TallyFor(source: keyof RunMetrics["d1"]): D1Tally {
   return metrics.d1[source];

@@ -47,6 +47,8 @@ const goodEnv: ProvidersCheckEnv = {
 describe("npm run providers:check", () => {
   it("is green against the simulators, making only read-only calls, and prints one row per provider", async () => {
     const calls: string[] = [];
+    // Mails written from here on (the lane's earlier files wrote theirs, decision 054).
+    const mailsBefore = await env.DB.prepare("SELECT COALESCE(MAX(rowid), 0) AS mark FROM email_outbox").first<{ mark: number }>();
     const rows = await checkProviders({
       env: goodEnv,
       fetchFor: (p) => (r) => {
@@ -81,7 +83,9 @@ describe("npm run providers:check", () => {
     expect(table.split("\n")[0]).toMatch(/^provider\s+reachable\s+authenticated\s+currency\s+balance\s+what would break$/);
     expect(table).toContain("nothing: OK");
     // Nothing was written by the check: no outbox mail, no Squad transaction.
-    const mails = await env.DB.prepare("SELECT count(*) AS n FROM email_outbox WHERE subject LIKE '%check%'").first<{ n: number }>();
+    const mails = await env.DB.prepare("SELECT count(*) AS n FROM email_outbox WHERE subject LIKE '%check%' AND rowid > ?")
+      .bind(mailsBefore?.mark ?? 0)
+      .first<{ n: number }>();
     expect(mails?.n).toBe(0);
   });
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { CLOSE_SESSION_ENDED } from "../rooms/notification-room";
 import { clearSettingsCache } from "../services/kernel";
 import { createApp } from "../app";
+import { earlierFilesCustomersOffline } from "../test/file-scope";
 import { api, balanceOf, createUser, expectLedgerBalanced, type TestUser } from "../test/helpers";
 import { makeOperator, MISSING_PAGE } from "../test/operators";
 import { collect, joinOwnRoom } from "../test/sockets";
@@ -361,6 +362,7 @@ describe("orders, messages, audit and reconcile", () => {
   });
 
   it("a notification to everyone online reaches each online customer's tab", async () => {
+    await earlierFilesCustomersOffline(); // "everyone online" is this file's customers (test/file-scope.ts)
     const operator = await makeOperator();
     const first = await createUser();
     const second = await createUser();

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { COMPARE_MIN_SAMPLE } from "../../schema/sms";
+import { FILE_USERS_SQL, fileUsersRowidMark } from "../test/file-scope";
 import { api, createUser } from "../test/helpers";
 import { resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
 
@@ -41,6 +42,18 @@ describe("favourites", () => {
   });
 });
 
+/**
+ * The compare view's statistics read every customer's orders of the last 7 days: the lane's earlier files bought on
+ * the same routes minutes ago (decision 054). This moves those files' orders a year back, out of the window, so the
+ * statistics read this file's orders only, as they did when each file had its own database. Their money rows are
+ * untouched, and no later file reads an earlier file's orders.
+ */
+async function earlierFilesOrdersOutOfWindow() {
+  await env.DB.prepare(`UPDATE sms_orders SET created_at = created_at - ?2, updated_at = updated_at - ?2 WHERE user_id NOT IN (${FILE_USERS_SQL.replace("?", "?1")})`)
+    .bind(fileUsersRowidMark(), 365 * 86_400_000)
+    .run();
+}
+
 /** Settled orders of one route inside the window: `codes` used (each took `seconds`), the rest timed out. */
 async function seedOrders(userId: string, provider: string, countryId: string, serviceName: string, total: number, codes: number, seconds = 30) {
   const now = Date.now();
@@ -56,6 +69,9 @@ async function seedOrders(userId: string, provider: string, countryId: string, s
 }
 
 describe("GET /api/sms/compare", () => {
+  // The statistics are everyone's last 7 days: this file's orders only (worker/test/file-scope.ts, decision 054).
+  beforeEach(() => earlierFilesOrdersOutOfWindow());
+
   it("lists every provider and country selling the service by name, priced for the caller, cheapest first", async () => {
     const user = await createUser();
     const res = await api("/api/sms/compare?provider=Swift&service=wa", { token: user.token });

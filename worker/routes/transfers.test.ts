@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { configFor } from "../config";
 import { paymentReviews, payments, transferDeposits, virtualAccounts } from "../db/tables";
 import { hmacSha512Hex } from "../providers/payments/signatures";
@@ -11,6 +11,7 @@ import { paymentDeps } from "../test/services";
 import { getQueueItem, resolveQueueItem } from "../services/console";
 import { fixedClock, recordingNotify } from "../test/flow-deps";
 import { ledgerCount } from "../test/payment-fixtures";
+import { FILE_USERS_SQL, fileUsersRowidMark } from "../test/file-scope";
 import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } from "../test/helpers";
 
 /**
@@ -18,6 +19,15 @@ import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } f
  * from Squad's documents) and our /api/webhooks/squad, as Squad would drive it.
  */
 
+// The transfer sweep takes the 25 oldest waiting deposits: the lane's earlier files left theirs waiting, their
+// simulated bank gone with their file (decision 054). They expire here, so the sweep reads this file's deposits, as it
+// did when each file had its own database.
+beforeAll(async () => {
+  await env.DB.batch([
+    env.DB.prepare(`UPDATE payments SET status = 'expired' WHERE status = 'pending' AND user_id NOT IN (${FILE_USERS_SQL})`).bind(fileUsersRowidMark()),
+    env.DB.prepare(`UPDATE transfer_deposits SET state = 'unmatched' WHERE state = 'verifying'`),
+  ]);
+});
 afterEach(async () => {
   useTestUpstreams({ payments: null });
   await expectLedgerBalanced();

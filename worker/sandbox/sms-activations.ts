@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Env } from "../config";
 import { getDb } from "../db/client";
+import { TtlCache } from "../lib/cache";
 import { sandboxState } from "../db/tables";
 import { hash, SANDBOX_ERROR, SANDBOX_NO_SMS, type SandboxCountry, type SandboxService } from "./sms-catalogue";
 
@@ -83,7 +84,7 @@ async function refundSandbox(env: Env, activation: SandboxActivation): Promise<v
 export const DOCUMENTED_SLOT_LIMITS: Record<SandboxAccount, number | null> = { swift: 20, smsman: null, herosms: null, grizzly: null };
 
 const slotLimitKey = (account: SandboxAccount) => `upstream-slot-limit:${account}`;
-const slotLimitCache = new Map<SandboxAccount, { limit: number | null; at: number }>();
+const slotLimitCache = new TtlCache<SandboxAccount, number | null>(1000);
 
 /**
  * The account's limit in this sandbox: the documented one, unless a run raised it (POST /sandbox/upstreams/slots, what
@@ -92,10 +93,10 @@ const slotLimitCache = new Map<SandboxAccount, { limit: number | null; at: numbe
  */
 export async function slotLimit(env: Env, account: SandboxAccount): Promise<number | null> {
   const cached = slotLimitCache.get(account);
-  if (cached && Date.now() - cached.at < 1000) return cached.limit;
+  if (cached) return cached.value;
   const row = await env.DB.prepare("SELECT value FROM sandbox_state WHERE key = ?").bind(slotLimitKey(account)).first<{ value: string }>();
   const limit = row ? (row.value === "none" ? null : Number(row.value)) : DOCUMENTED_SLOT_LIMITS[account];
-  slotLimitCache.set(account, { limit, at: Date.now() });
+  slotLimitCache.set(account, limit);
   return limit;
 }
 

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SETTING_DEFAULTS } from "../../../schema/settings";
 import { sandboxBalance, setSandboxBalance } from "../../sandbox/sms-activations";
@@ -6,6 +7,7 @@ import { api, balanceOf, createUser, db } from "../../test/helpers";
 import { resetSmsTestState, restoreSmsProviders } from "../../test/sms-fixtures";
 import { ScriptedSmsProvider } from "../../test/scripted-sms-provider";
 import { smsFault } from "../../providers/sms/types";
+import { smsOrders } from "../../db/tables";
 import { putSetting } from "../kernel";
 import { clearSmsCatalogueCache } from "./sms-catalogue";
 import { runScheduledSweep } from "../../scheduled";
@@ -141,12 +143,14 @@ describe("providerStats", () => {
         .bind(`stats-${i}`, user.id, provider, service, `u${i}`, status, t0, t0 + took)
         .run();
     }
-    const stats = await providerStats(db(), { since: t0 - 1 });
+    // This user's orders: the lane's earlier files bought Swift numbers in the same minute (decision 054).
+    const own = eq(smsOrders.userId, user.id);
+    const stats = await providerStats(db(), { since: t0 - 1, where: own });
     expect(stats).toEqual([
       { provider: "Dynamic", serviceId: "1", serviceName: "1", purchases: 1, codes: 1, refunds: 0, medianSecondsToCode: 4 },
       { provider: "Swift", serviceId: "wa", serviceName: "wa", purchases: 4, codes: 3, refunds: 1, medianSecondsToCode: 20 },
       { provider: "Swift", serviceId: "tg", serviceName: "tg", purchases: 1, codes: 0, refunds: 1, medianSecondsToCode: null },
     ]);
-    expect(await providerStats(db(), { since: Date.now() + 1000 })).toEqual([]);
+    expect(await providerStats(db(), { since: Date.now() + 1000, where: own })).toEqual([]);
   });
 });

@@ -1,10 +1,13 @@
 import { env } from "cloudflare:workers";
 import type { AdminChange } from "../../db/admin-sql";
 import { getDb } from "../../db/client";
+import { fileUsersRowidMark } from "../file-scope";
 
 /**
  * The money invariants the whole reliability suite checks, as plain SQL over the test D1 so one batch answers them all.
  * Each returns human-readable violations (empty = holds), so a failing property prints what broke, not just "false".
+ * They read the money of the users the running test file created (worker/test/file-scope.ts: the D1 is shared with
+ * the lane's earlier files, decision 054), which is every row a fresh database held when each file had its own.
  */
 
 const REFUNDED_SMS = ["timeout", "error", "cancelled", "failed"];
@@ -12,11 +15,12 @@ const SPENT_SMS = ["used"];
 const OPEN_SMS = ["pending", "waiting"];
 
 export async function moneyViolations(): Promise<string[]> {
+  const mark = fileUsersRowidMark();
   const [balances, credits, reviewCredits, orders, rentals, renewalRefunds, totals] = await env.DB.batch([
     // 1. every balance = the sum of its ledger rows, and never below zero
     env.DB.prepare(
       `SELECT u.id, u.balance_kobo AS balance, COALESCE(SUM(l.amount_kobo), 0) AS ledger
-         FROM users u LEFT JOIN ledger l ON l.user_id = u.id GROUP BY u.id
+         FROM users u LEFT JOIN ledger l ON l.user_id = u.id WHERE u.rowid > ?1 GROUP BY u.id
        HAVING balance <> ledger OR balance < 0`,
     ),
     // 2. a deposit is credited at most once (the key is UNIQUE: also proven here by ref) and only once the provider
@@ -28,6 +32,7 @@ export async function moneyViolations(): Promise<string[]> {
               (SELECT json_extract(value, '$.status') FROM sandbox_state WHERE key = 'squad:' || p.id) AS squad_status,
               (SELECT json_extract(value, '$.payment_status') FROM sandbox_state WHERE key = 'nowpayments:' || p.provider_payment_id) AS now_status
          FROM payments p LEFT JOIN ledger l ON l.ref = p.id AND l.kind = 'fund' AND l.key NOT LIKE 'fund:review:%'
+        WHERE p.user_id IN (SELECT id FROM users WHERE rowid > ?1)
         GROUP BY p.id
        HAVING credits > 1
            OR (credits = 1 AND (credited <> COALESCE(p.credited_kobo, p.amount_kobo) OR credited > p.amount_kobo OR same_owner = 0 OR p.status <> 'credited'))
@@ -44,7 +49,7 @@ export async function moneyViolations(): Promise<string[]> {
       `SELECT l.key FROM ledger l
          LEFT JOIN payment_reviews rv ON l.key = 'fund:review:' || rv.id
          LEFT JOIN payment_review_resolutions rr ON rr.review_id = rv.id
-        WHERE l.key LIKE 'fund:review:%'
+        WHERE l.key LIKE 'fund:review:%' AND l.user_id IN (SELECT id FROM users WHERE rowid > ?1)
           AND (rv.id IS NULL OR rv.status <> 'credited' OR rr.outcome IS NOT 'credited' OR rr.amount_kobo <> l.amount_kobo OR rv.user_id <> l.user_id)`,
     ),
     // 3. every SMS order has one outcome and at most one refund; refunded outcomes net to zero, the rest cost its price
@@ -54,6 +59,7 @@ export async function moneyViolations(): Promise<string[]> {
               SUM(CASE WHEN l.kind = 'refund' THEN 1 ELSE 0 END) AS refunds,
               COALESCE(SUM(l.amount_kobo), 0) AS net
          FROM sms_orders o LEFT JOIN ledger l ON l.ref = o.id AND l.kind IN ('buy', 'refund')
+        WHERE o.user_id IN (SELECT id FROM users WHERE rowid > ?1)
         GROUP BY o.id
        HAVING debits <> 1 OR refunds > 1
            OR (o.status IN (${REFUNDED_SMS.map((s) => `'${s}'`).join(",")}) AND (refunds <> 1 OR net <> 0))
@@ -67,6 +73,7 @@ export async function moneyViolations(): Promise<string[]> {
               SUM(CASE WHEN l.kind = 'rent_refund' THEN 1 ELSE 0 END) AS refunds,
               COALESCE(SUM(l.amount_kobo), 0) AS net
          FROM rentals r LEFT JOIN ledger l ON l.ref = r.id AND l.key IN ('rent:' || r.id, 'rent_refund:' || r.id)
+        WHERE r.user_id IN (SELECT id FROM users WHERE rowid > ?1)
         GROUP BY r.id
        HAVING debits <> 1 OR refunds > 1
            OR (r.status = 'failed' AND net <> 0)
@@ -77,24 +84,25 @@ export async function moneyViolations(): Promise<string[]> {
     // 4b. renewals (issue 32): a refund only for a renewal that was charged, and for exactly what it charged
     env.DB.prepare(
       `SELECT f.key, f.amount_kobo FROM ledger f
-        WHERE f.key LIKE 'rent\\_renew\\_refund:%' ESCAPE '\\'
+        WHERE f.key LIKE 'rent\\_renew\\_refund:%' ESCAPE '\\' AND f.user_id IN (SELECT id FROM users WHERE rowid > ?1)
           AND NOT EXISTS (SELECT 1 FROM ledger d WHERE d.key = 'rent_renew:' || substr(f.key, 19) AND d.amount_kobo = -f.amount_kobo)`,
     ),
     // 5. conservation: money in = money spent + balances + open reservations, with "spent" and "open" taken from the
-    //    orders' own prices and statuses (not from the ledger), so a lost or doubled movement shows up here
+    //    orders' own prices and statuses (not from the ledger), so a lost or doubled movement shows up here. Every term
+    //    is a sum over the file's users (each movement, order and balance belongs to one user), so it balances alone.
     env.DB.prepare(
       `SELECT
-         (SELECT COALESCE(SUM(amount_kobo), 0) FROM ledger WHERE kind IN ('fund', 'admin', 'referral')) AS money_in,
-         (SELECT COALESCE(SUM(balance_kobo), 0) FROM users) AS balances,
-         (SELECT COALESCE(SUM(price_kobo), 0) FROM sms_orders WHERE status IN (${SPENT_SMS.map((s) => `'${s}'`).join(",")})) +
-         (SELECT COALESCE(SUM(r.price_kobo), 0) FROM rentals r WHERE r.status IN ('active', 'ended')
-             OR (r.status = 'cancelled' AND NOT EXISTS (SELECT 1 FROM ledger WHERE key = 'rent_refund:' || r.id))) +
+         (SELECT COALESCE(SUM(amount_kobo), 0) FROM ledger WHERE kind IN ('fund', 'admin', 'referral') AND user_id IN (SELECT id FROM users WHERE rowid > ?1)) AS money_in,
+         (SELECT COALESCE(SUM(balance_kobo), 0) FROM users WHERE rowid > ?1) AS balances,
+         (SELECT COALESCE(SUM(price_kobo), 0) FROM sms_orders WHERE status IN (${SPENT_SMS.map((s) => `'${s}'`).join(",")}) AND user_id IN (SELECT id FROM users WHERE rowid > ?1)) +
+         (SELECT COALESCE(SUM(r.price_kobo), 0) FROM rentals r WHERE r.user_id IN (SELECT id FROM users WHERE rowid > ?1) AND (r.status IN ('active', 'ended')
+             OR (r.status = 'cancelled' AND NOT EXISTS (SELECT 1 FROM ledger WHERE key = 'rent_refund:' || r.id)))) +
          -- Renewals and extensions (issue 32, decision 019): what they kept, net of their own refunds.
-         (SELECT COALESCE(-SUM(amount_kobo), 0) FROM ledger WHERE key LIKE 'rent_renew%' OR key LIKE 'rent_extend%') AS spent,
-         (SELECT COALESCE(SUM(price_kobo), 0) FROM sms_orders WHERE status IN (${OPEN_SMS.map((s) => `'${s}'`).join(",")})) +
-         (SELECT COALESCE(SUM(price_kobo), 0) FROM rentals WHERE status = 'pending') AS reserved`,
+         (SELECT COALESCE(-SUM(amount_kobo), 0) FROM ledger WHERE (key LIKE 'rent_renew%' OR key LIKE 'rent_extend%') AND user_id IN (SELECT id FROM users WHERE rowid > ?1)) AS spent,
+         (SELECT COALESCE(SUM(price_kobo), 0) FROM sms_orders WHERE status IN (${OPEN_SMS.map((s) => `'${s}'`).join(",")}) AND user_id IN (SELECT id FROM users WHERE rowid > ?1)) +
+         (SELECT COALESCE(SUM(price_kobo), 0) FROM rentals WHERE status = 'pending' AND user_id IN (SELECT id FROM users WHERE rowid > ?1)) AS reserved`,
     ),
-  ]);
+  ].map((statement) => statement.bind(mark)));
   const out: string[] = [];
   for (const r of balances.results) out.push(`balance drift or overdraft: ${JSON.stringify(r)}`);
   for (const r of credits.results) out.push(`payment credited wrongly: ${JSON.stringify(r)}`);
