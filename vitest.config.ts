@@ -66,6 +66,11 @@ export default defineConfig({
             // on the rows it created (its own users and ids, or a before/after difference, worker/test/file-scope.ts),
             // never on a whole table's count.
             isolate: false,
+            // A test asserts what happens, never how fast (the speed targets live in bench/): on a loaded machine a test
+            // that makes a dozen requests can pass 5 s (vitest's default) without anything being wrong, so the limits
+            // only catch a hang. The file-start hook disarms earlier files' alarms and resets the world tables.
+            testTimeout: 30_000,
+            hookTimeout: 60_000,
             // Each lane's workerd loads the whole worker (the pool imports wrangler.toml's `main`) module by module over the pool's socket: about 440 modules, 300 of them from npm packages.
             // Pre-bundled (into .vite/, rebuilt when the lockfile or the list changes), it loads about 165 and
             // starts in about two thirds of the time (decision 030). scripts/worker-test-deps.ts lists them; lint keeps
@@ -85,6 +90,8 @@ export default defineConfig({
             setupFiles: ["./worker/test/setup.ts"],
             maxWorkers: 1,
             isolate: true,
+            testTimeout: 30_000,
+            hookTimeout: 60_000,
             deps: { optimizer: { ssr: { enabled: true, include: WORKER_TEST_DEPS } } },
           },
           cacheDir: path.join(import.meta.dirname, ".vite"),
