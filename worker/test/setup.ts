@@ -57,6 +57,14 @@ async function resetWorldState(): Promise<void> {
     // upstreams' slots: routing counts every waiting order against an account's limit (services/sms/routing.ts
     // slotsInUse). Their window is over, as their file's whole database was under isolate=true.
     env.DB.prepare("UPDATE sms_orders SET status = 'timeout' WHERE status IN ('waiting', 'pending')"),
+    // Every statistic over "the last 7 (or 30) days of everyone's orders" (routing's learned success rates, the compare
+    // view, the public status page) read a fresh database's orders only, so the earlier files' recent orders move a
+    // year back, out of every window. Their money rows are untouched and no later file reads them as its own. Only
+    // orders of the last 60 days move, so an order is moved once, not once per file.
+    env.DB.prepare("UPDATE sms_orders SET created_at = created_at - ?1, updated_at = updated_at - ?1 WHERE created_at > ?2").bind(
+      365 * 86_400_000,
+      Date.now() - 60 * 86_400_000,
+    ),
   ]);
 }
 
