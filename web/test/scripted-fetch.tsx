@@ -5,22 +5,25 @@ import { vi } from "vitest";
 
 /**
  * A fetch for web unit tests that answers from a script: `answers["GET /api/x"]` is a queue of answers for that method
- * and path (an unscripted call gets `{}` with 200), and `calls` records every "METHOD /path" asked, in order.
+ * and path (an unscripted call gets `{}` with 200), `calls` records every "METHOD /path" asked, in order, and `bodies`
+ * (when given) every JSON body sent, in order.
  */
 export type Answer = () => Promise<Response>;
-export type FetchScript = { answers: Record<string, Answer[]>; calls: string[] };
+export type FetchScript = { answers: Record<string, Answer[]>; calls: string[]; bodies?: unknown[] };
 
 export const json = (status: number, body: unknown): Answer => () => Promise.resolve(new Response(JSON.stringify(body), { status }));
 
 /** Empties the script and stubs the global fetch with it (undo with vi.unstubAllGlobals in afterEach). */
 export function installScriptedFetch(script: FetchScript): void {
   script.calls.length = 0;
+  script.bodies?.splice(0);
   for (const key of Object.keys(script.answers)) delete script.answers[key];
   vi.stubGlobal(
     "fetch",
     vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
       const key = `${init?.method ?? "GET"} ${new URL(String(input), "http://x").pathname}`;
       script.calls.push(key);
+      if (init?.body) script.bodies?.push(JSON.parse(String(init.body)));
       const next = script.answers[key]?.shift();
       return next ? next() : Promise.resolve(new Response("{}", { status: 200 }));
     }),

@@ -27,17 +27,9 @@ const row = (over: Partial<OrderRow>): OrderRow => ({
 const quote = { request_id: "ord_old", number: "15550001111", service: "WhatsApp", country: "USA", price: 1250, typical_wait_seconds: 95, refund_after_seconds: 600 };
 const bought = { phone: { request_id: "ord_new", number: "15550001111" }, table: { purchased_number: "15550001111", sms: null, reference_code: "ord_new" }, debitRef: "buy:ord_new", price: 1300 };
 
-const script: FetchScript = { answers: {}, calls: [] };
-let bodies: unknown[] = [];
-beforeEach(() => {
-  installScriptedFetch(script);
-  bodies = [];
-  const scripted = globalThis.fetch as unknown as (input: string, init?: RequestInit) => Promise<Response>;
-  vi.stubGlobal("fetch", (input: string, init?: RequestInit) => {
-    if (init?.body) bodies.push(JSON.parse(String(init.body)));
-    return scripted(input, init);
-  });
-});
+const bodies: unknown[] = [];
+const script: FetchScript = { answers: {}, calls: [], bodies };
+beforeEach(() => installScriptedFetch(script));
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();

@@ -33,17 +33,9 @@ const OPTIONS = [
   { unit: "day", period: 1, duration: "1 day", price: 5376 },
 ];
 
-const script: FetchScript = { answers: {}, calls: [] };
-let bodies: unknown[] = [];
-beforeEach(() => {
-  installScriptedFetch(script);
-  bodies = [];
-  const scripted = globalThis.fetch as unknown as (input: string, init?: RequestInit) => Promise<Response>;
-  vi.stubGlobal("fetch", (input: string, init?: RequestInit) => {
-    if (init?.body) bodies.push(JSON.parse(String(init.body)));
-    return scripted(input, init);
-  });
-});
+const bodies: unknown[] = [];
+const script: FetchScript = { answers: {}, calls: [], bodies };
+beforeEach(() => installScriptedFetch(script));
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
