@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import path from "node:path";
-import { expect, test } from "./support";
+import { ALONE, expect, test } from "./support";
 
 // The operator CLI against the database the running product uses (the journeys' own local D1).
 const port = Number(process.env.E2E_PORT ?? 8799);
@@ -20,7 +20,7 @@ test.afterEach(async () => {
   restore = null;
 });
 
-test("the operator CLI changes a setting the API then serves, and a manual credit reaches the ledger, its reason only the audit log", async ({ request }) => {
+test("the operator CLI changes a setting the API then serves, and a manual credit reaches the ledger, its reason only the audit log", ALONE, async ({ request }) => {
   // Each CLI command loads wrangler and starts its own workerd on the journeys' database (wrangler's platform proxy):
   // about 30 s each with the machine's load at 30, so eight of them need more than the default journey timeout.
   test.setTimeout(300_000);

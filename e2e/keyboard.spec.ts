@@ -12,11 +12,6 @@ async function tabTo(page: Page, target: Locator, limit = 40, key: "Tab" | "Shif
   throw new Error(`${target} not reached with ${limit} presses of ${key}`);
 }
 
-test.beforeAll(async ({ request }) => {
-  const res = await request.post("/sandbox/settings/sms_poll", { data: { interval_ms: 2000, max_attempts: 10 } });
-  expect(res.ok()).toBe(true);
-});
-
 test("sign up with the keyboard only", async ({ page }) => {
   await page.goto("/#/signup/1");
   await tabTo(page, page.getByLabel("Username"));

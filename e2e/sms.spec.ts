@@ -1,12 +1,12 @@
 import type { APIRequestContext, Page } from "@playwright/test";
+import { SETTING_DEFAULTS, type SettingValue } from "../schema/settings";
 import { axeDialogEverywhere } from "./axe";
-import { expect, test, balanceOf, openSignedIn, signUpAndFund, type Session } from "./support";
+import { ALONE, expect, test, balanceOf, openSignedIn, signUpAndFund, type Session } from "./support";
 
-// Receive SMS journeys against the real product in sandbox mode (scripts/start.ts with SANDBOX_SMS_DELAY_MS=2500).
-// The order's Durable Object polls on the operator's sms_poll setting; the journeys make it quick (2 s x 10 polls) so
-// a 'Sandbox No-SMS' number times out in about 20 s instead of 90 s, still leaving time to cancel by hand. The journeys
-// that wait for such a timeout poll quicker still while they run (QUICK_TIMEOUT below).
-const POLL = { interval_ms: 2000, max_attempts: 10 };
+// Receive SMS journeys against the real product in sandbox mode (scripts/start.ts with SANDBOX_SMS_DELAY_MS=2500),
+// polling as in production (the operator's sms_poll setting, 6 s x 15): a code shows at the first tick after it came.
+// The two journeys that wait for a number's timeout poll quicker while they run (QUICK_TIMEOUT) and are ALONE: a number
+// bought beside them would time out as soon (decision 059).
 // 1 s x 8: a number without an SMS times out after about 8 s, and the next route's code (2.5 s after its purchase) is
 // still read more than 5 s before that route would time out in turn. Decision 030: the journeys' time budget.
 const QUICK_TIMEOUT = { interval_ms: 1000, max_attempts: 8 };
@@ -20,14 +20,13 @@ async function chooseService(page: Page, name: string) {
   await page.getByRole("option", { name: new RegExp(`^${name} — ₦`) }).click();
 }
 
-async function setPoll(request: APIRequestContext, poll: typeof POLL): Promise<void> {
+async function setPoll(request: APIRequestContext, poll: SettingValue<"sms_poll">): Promise<void> {
   const res = await request.post("/sandbox/settings/sms_poll", { data: poll });
   expect(res.ok()).toBe(true);
 }
 
-test.beforeAll(async ({ request }) => setPoll(request, POLL));
-// A journey that switched to QUICK_TIMEOUT hands the next one the file's setting back, whatever happened in it.
-test.afterEach(async ({ request }) => setPoll(request, POLL));
+// A journey that switched to QUICK_TIMEOUT hands the next one production's polling back, whatever happened in it.
+test.afterEach(async ({ request }) => setPoll(request, SETTING_DEFAULTS.sms_poll));
 
 test("buy a WhatsApp number and see the code appear without a reload", async ({ page, request }) => {
   const session = await signUpAndFund(request, "sms", 5000);
@@ -65,7 +64,7 @@ test("buy a WhatsApp number and see the code appear without a reload", async ({ 
   expect(await balanceOf(request, session.token)).toBeLessThan(5000);
 });
 
-test("a 'Sandbox No-SMS' number times out and the price goes back; with 'try another number' the next route delivers, charged once", async ({ page, request }) => {
+test("a 'Sandbox No-SMS' number times out and the price goes back; with 'try another number' the next route delivers, charged once", ALONE, async ({ page, request }) => {
   await setPoll(request, QUICK_TIMEOUT);
   const session = await signUpAndFund(request, "sms", 5000);
   await openSignedIn(page, session, "#/sms/1");
@@ -102,7 +101,7 @@ test("a 'Sandbox No-SMS' number times out and the price goes back; with 'try ano
   await expect(page.getByTestId("orders-table").getByTestId("order-chain-step")).toHaveText(["(try 2)", "(try 1)"], { timeout: 15_000 });
 });
 
-test("two 'Sandbox No-SMS' numbers with 'try another number': each moves on by itself and delivers, each charged once", async ({ page, request }) => {
+test("two 'Sandbox No-SMS' numbers with 'try another number': each moves on by itself and delivers, each charged once", ALONE, async ({ page, request }) => {
   await setPoll(request, QUICK_TIMEOUT);
   const session = await signUpAndFund(request, "smschains", 5000);
   await openSignedIn(page, session, "#/sms/1");
