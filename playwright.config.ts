@@ -12,8 +12,8 @@ export const E2E_WEB_DIST = `web/dist-e2e-${port}`;
 // spec's original client does): allowed by CORS_ORIGINS below, like any deployment's second client (decision 032).
 export const E2E_OTHER_CLIENT_ORIGIN = `http://127.0.0.1:${port + 100}`;
 
-/** The tag of journeys that must not run beside any other (e2e/support.ts ALONE says which and why). */
-const ALONE_TAG = /@alone/;
+/** Journeys that must not run beside the others (e2e/support.ts ALONE says which and why). */
+const ALONE_TAG = /@alone-/;
 
 export default defineConfig({
   testDir: "./e2e",
@@ -23,8 +23,8 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   // Two browsers at once (decision 059): each journey signs up its own customers, so journeys read only their own rows.
   // The few that change what every other journey reads (operator settings, the SMS polling setting, the routes a
-  // failover learns) or open the database beside the server (the operator CLI) are tagged ALONE (e2e/support.ts) and run
-  // after the others, one at a time.
+  // failover learns) or open the database beside the server (the operator CLI) are tagged ALONE (e2e/support.ts): they
+  // run after the others, one at a time per tag, the two tags side by side.
   fullyParallel: false,
   workers: 2,
   retries: 0,
@@ -50,7 +50,13 @@ export default defineConfig({
   projects: [
     // Test by test, not file by file: a long file (sms.spec.ts) no longer leaves the other browser idle at the end.
     { name: "chromium", grepInvert: ALONE_TAG, fullyParallel: true, use: { ...devices["Desktop Chrome"], channel: undefined } },
-    { name: "chromium-alone", grep: ALONE_TAG, dependencies: ["chromium"], workers: 1, use: { ...devices["Desktop Chrome"], channel: undefined } },
+    ...["operator", "sms-polling"].map((tag) => ({
+      name: `alone-${tag}`,
+      grep: new RegExp(`@alone-${tag}\\b`),
+      dependencies: ["chromium"],
+      workers: 1,
+      use: { ...devices["Desktop Chrome"], channel: undefined },
+    })),
   ],
   webServer: {
     command: "tsx scripts/start.ts",

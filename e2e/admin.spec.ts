@@ -20,7 +20,7 @@ test.afterEach(async () => {
   restore = null;
 });
 
-test("the operator CLI changes a setting the API then serves, and a manual credit reaches the ledger, its reason only the audit log", ALONE, async ({ request }) => {
+test("the operator CLI changes a setting the API then serves, and a manual credit reaches the ledger, its reason only the audit log", ALONE.operator, async ({ request }) => {
   // Each CLI command loads wrangler and starts its own workerd on the journeys' database (wrangler's platform proxy):
   // about 30 s each with the machine's load at 30, so eight of them need more than the default journey timeout.
   test.setTimeout(300_000);

@@ -38,7 +38,7 @@ test.afterEach(async () => {
   restore = null;
 });
 
-test("an operator with 2FA, on a phone and a desktop: overview, a confirmed credit whose reason stays internal, test wallets kept out, deposits by customer, block and unblock, settings as forms, a readable audit log and the way back to the app", ALONE, async ({ page, browser, request }) => {
+test("an operator with 2FA, on a phone and a desktop: overview, a confirmed credit whose reason stays internal, test wallets kept out, deposits by customer, block and unblock, settings as forms, a readable audit log and the way back to the app", ALONE.operator, async ({ page, browser, request }) => {
   test.setTimeout(120_000);
   const operator = await signUpViaApi(request, "operator", "Ngozi");
   const customer = await signUpViaApi(request, "console-customer", "Emeka");
@@ -194,7 +194,7 @@ test("an operator with 2FA, on a phone and a desktop: overview, a confirmed cred
   await expect(page).toHaveURL(/#\/dashboard\/1/);
 });
 
-test("an operator works the payment review queue on a phone: verify again with the provider, credit what arrived, once", ALONE, async ({ page, request }) => {
+test("an operator works the payment review queue on a phone: verify again with the provider, credit what arrived, once", ALONE.operator, async ({ page, request }) => {
   test.setTimeout(120_000);
   const operator = await signUpViaApi(request, "reviewer", "Bisi");
   const customer = await signUpViaApi(request, "overpayer", "Kunle");

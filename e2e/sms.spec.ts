@@ -64,7 +64,7 @@ test("buy a WhatsApp number and see the code appear without a reload", async ({ 
   expect(await balanceOf(request, session.token)).toBeLessThan(5000);
 });
 
-test("a 'Sandbox No-SMS' number times out and the price goes back; with 'try another number' the next route delivers, charged once", ALONE, async ({ page, request }) => {
+test("a 'Sandbox No-SMS' number times out and the price goes back; with 'try another number' the next route delivers, charged once", ALONE.smsPolling, async ({ page, request }) => {
   await setPoll(request, QUICK_TIMEOUT);
   const session = await signUpAndFund(request, "sms", 5000);
   await openSignedIn(page, session, "#/sms/1");
@@ -101,7 +101,7 @@ test("a 'Sandbox No-SMS' number times out and the price goes back; with 'try ano
   await expect(page.getByTestId("orders-table").getByTestId("order-chain-step")).toHaveText(["(try 2)", "(try 1)"], { timeout: 15_000 });
 });
 
-test("two 'Sandbox No-SMS' numbers with 'try another number': each moves on by itself and delivers, each charged once", ALONE, async ({ page, request }) => {
+test("two 'Sandbox No-SMS' numbers with 'try another number': each moves on by itself and delivers, each charged once", ALONE.smsPolling, async ({ page, request }) => {
   await setPoll(request, QUICK_TIMEOUT);
   const session = await signUpAndFund(request, "smschains", 5000);
   await openSignedIn(page, session, "#/sms/1");

@@ -6,14 +6,18 @@ import { test as base, expect, type APIRequestContext, type BrowserContext, type
 export type Session = { token: string; user: { userId: string; username: string; userNumber: string; userEmail: string } };
 
 /**
- * The journeys run two at a time (playwright.config.ts), each with its own customers. A journey that changes what every
- * other journey reads takes `ALONE` (`test(title, ALONE, body)`): it runs after the others, one at a time. Today:
- *  - the operator CLI (it opens the server's database beside it) and the console's settings forms (admin.spec.ts,
- *    console.spec.ts);
- *  - the SMS polling setting's quick timeout and the failover it drives (sms.spec.ts): a number bought beside it would
- *    time out sooner than its journey expects, and its routes' learned success rates would move under it.
+ * The journeys run two at a time (playwright.config.ts, decision 059), each with its own customers. A journey that
+ * changes what every other journey reads takes one of these tags (`test(title, ALONE.operator, body)`): it runs after
+ * all the others, one at a time with the journeys of its own tag, beside the other tag's (they change different things).
  */
-export const ALONE = { tag: "@alone" } as const;
+export const ALONE = {
+  /** The operator CLI (it opens the server's database beside it: two at once contend for it) and the operator's
+   * settings (rate settings, ads): admin.spec.ts, console.spec.ts. */
+  operator: { tag: "@alone-operator" },
+  /** The SMS polling setting's quick timeout and the failover it drives (sms.spec.ts): a number bought beside them
+   * would time out as soon, and the routes' learned success rates would move under them. */
+  smsPolling: { tag: "@alone-sms-polling" },
+} as const;
 
 export async function signUpViaApi(request: APIRequestContext, tag: string, username = "Chidinma"): Promise<Session> {
   const email = `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
