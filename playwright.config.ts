@@ -17,6 +17,8 @@ const ALONE_TAG = /@alone-/;
 
 export default defineConfig({
   testDir: "./e2e",
+  // Sets the journeys' SMS polling once the server is up (e2e/support.ts JOURNEY_SMS_POLL).
+  globalSetup: "./e2e/global-setup.ts",
   // One output folder per port, so runs on different ports never wipe each other's traces.
   outputDir: `test-results/e2e-${port}`,
   timeout: 90_000,

@@ -1,10 +1,10 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { SETTING_DEFAULTS, type SettingValue } from "../schema/settings";
+import type { SettingValue } from "../schema/settings";
 import { axeDialogEverywhere } from "./axe";
-import { ALONE, expect, test, balanceOf, openSignedIn, signUpAndFund, type Session } from "./support";
+import { ALONE, JOURNEY_SMS_POLL, expect, test, balanceOf, openSignedIn, signUpAndFund, type Session } from "./support";
 
 // Receive SMS journeys against the real product in sandbox mode (scripts/start.ts with SANDBOX_SMS_DELAY_MS=2500),
-// polling as in production (the operator's sms_poll setting, 6 s x 15): a code shows at the first tick after it came.
+// polling every 2 s for up to 60 s (JOURNEY_SMS_POLL, e2e/support.ts): a code shows at the first tick after it came.
 // The two journeys that wait for a number's timeout poll quicker while they run (QUICK_TIMEOUT) and are ALONE: a number
 // bought beside them would time out as soon (decision 059).
 // 1 s x 8: a number without an SMS times out after about 8 s, and the next route's code (2.5 s after its purchase) is
@@ -25,8 +25,8 @@ async function setPoll(request: APIRequestContext, poll: SettingValue<"sms_poll"
   expect(res.ok()).toBe(true);
 }
 
-// A journey that switched to QUICK_TIMEOUT hands the next one production's polling back, whatever happened in it.
-test.afterEach(async ({ request }) => setPoll(request, SETTING_DEFAULTS.sms_poll));
+// A journey that switched to QUICK_TIMEOUT hands the next one the journeys' polling back, whatever happened in it.
+test.afterEach(async ({ request }) => setPoll(request, JOURNEY_SMS_POLL));
 
 test("buy a WhatsApp number and see the code appear without a reload", async ({ page, request }) => {
   const session = await signUpAndFund(request, "sms", 5000);

@@ -6,6 +6,14 @@ import { test as base, expect, type APIRequestContext, type BrowserContext, type
 export type Session = { token: string; user: { userId: string; username: string; userNumber: string; userEmail: string } };
 
 /**
+ * The journeys' SMS polling (the operator's sms_poll setting, set once by e2e/global-setup.ts): every 2 s, up to 30
+ * times. A code shows within 2 s of arriving (production polls every 6 s), and a number without one waits 60 s, so a
+ * journey that acts on a waiting number (cancel it, buy another beside it) does so long before it times out, even on a
+ * loaded machine. Only the ALONE.smsPolling journeys change it, and they put it back.
+ */
+export const JOURNEY_SMS_POLL = { interval_ms: 2000, max_attempts: 30 } as const;
+
+/**
  * The journeys run two at a time (playwright.config.ts, decision 059), each with its own customers. A journey that
  * changes what every other journey reads takes one of these tags (`test(title, ALONE.operator, body)`): it runs after
  * all the others, one at a time with the journeys of its own tag, beside the other tag's (they change different things).
