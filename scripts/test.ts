@@ -31,14 +31,14 @@ function fail(title: string, code: number | null): never {
 }
 
 /** Runs one step; `quiet` buffers its output and prints it in one piece when it ends (for steps run side by side). */
-function run(title: string, cmd: string, args: string[], opts: { env?: Record<string, string>; quiet?: boolean } = {}): Promise<number | null> {
+function run(title: string, cmd: string, args: string[], opts: { env?: Record<string, string>; quiet?: boolean } = {}): Promise<number | null> & { stop: () => void } {
   const t0 = Date.now();
   console.log(`\n▶ ${title}${opts.quiet ? " (started; its output follows when it ends)" : ""}`);
   const child = spawn(cmd, args, { cwd: root, stdio: opts.quiet ? ["ignore", "pipe", "pipe"] : "inherit", env: { ...process.env, ...opts.env } });
   const output: Buffer[] = [];
   child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
   child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
-  return new Promise<number | null>((resolve) => {
+  const done = new Promise<number | null>((resolve) => {
     child.on("close", (code) => {
       timings[title] = (Date.now() - t0) / 1000;
       if (opts.quiet) {
@@ -49,6 +49,7 @@ function run(title: string, cmd: string, args: string[], opts: { env?: Record<st
       resolve(code);
     });
   });
+  return Object.assign(done, { stop: () => void child.kill("SIGTERM") });
 }
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -62,10 +63,23 @@ if (!existsSync(chromium)) {
 }
 
 // Typecheck and lint are single-threaded: side by side on two cores they take the longer one's time (decision 044).
+// Lint ends first; the web units (jsdom, no server) then take the core it leaves while typecheck goes on (decision 059).
 {
-  const [typecheck, lint] = await Promise.all([run("typecheck", bin("tsc"), ["-b"], { quiet: true }), run("lint", bin("tsx"), ["scripts/lint.ts"], { quiet: true })]);
-  if (typecheck !== 0) fail("typecheck", typecheck);
-  if (lint !== 0) fail("lint", lint);
+  const webUnits = "web unit tests (jsdom)";
+  const typecheckDone = run("typecheck", bin("tsc"), ["-b"], { quiet: true });
+  const lint = await run("lint", bin("tsx"), ["scripts/lint.ts"], { quiet: true });
+  if (lint !== 0) {
+    typecheckDone.stop();
+    fail("lint", lint);
+  }
+  const webUnitsDone = run(webUnits, bin("vitest"), ["run", "--project", "web"], { quiet: true });
+  const typecheck = await typecheckDone;
+  if (typecheck !== 0) {
+    webUnitsDone.stop();
+    fail("typecheck", typecheck);
+  }
+  const web = await webUnitsDone;
+  if (web !== 0) fail(webUnits, web);
 }
 // Deploy proof: the bundle builds and wrangler accepts the bindings, offline (scripts/deploy-proof.ts).
 {
@@ -91,15 +105,13 @@ buildWeb(E2E_WEB_DIST);
 timings["web build"] = (Date.now() - buildStarted) / 1000;
 rmSync(path.join(root, ".wrangler", `e2e-${E2E_PORT}`), { recursive: true, force: true });
 
-// The suites, then the journeys, one after the other. Tried side by side on the loaded machine (decision 044): 10 worker
+// The worker suite, then the journeys, one after the other. Tried side by side on the loaded machine (decision 044): 10 worker
 // tests failed (4-7 s each under that load) and an accessibility journey ran out of its 240 s, so they stay apart.
 // The worker tests are two projects (vitest.config.ts, decision 054): "worker" shares a runtime per lane, "worker-fresh"
 // gives its few files their own.
-for (const [title, projects] of [
-  ["worker tests (workerd + local D1)", ["worker", "worker-fresh"]],
-  ["web unit tests (jsdom)", ["web"]],
-] as const) {
-  const code = await run(title, bin("vitest"), ["run", ...projects.flatMap((project) => ["--project", project])]);
+{
+  const title = "worker tests (workerd + local D1)";
+  const code = await run(title, bin("vitest"), ["run", "--project", "worker", "--project", "worker-fresh"]);
   if (code !== 0) fail(title, code);
 }
 const journeys = await run("browser journeys (Playwright, Chromium)", bin("playwright"), ["test"], { env: { SKIP_WEB_BUILD: "1" } });
