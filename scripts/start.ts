@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { buildWeb, DEFAULT_WEB_DIST, ensureDevVars, prepareLocalDatabase, root, wranglerEnv } from "./local-env";
+import { keepWarm } from "./keep-warm";
 import { supervise } from "./supervise";
 import { createWranglerOutputFilter } from "./wrangler-output";
 
@@ -57,26 +58,9 @@ void (async () => {
   }
 })();
 
-// wrangler dev's proxy (a second workerd in front of the app) forwards each request over a pooled keep-alive
-// connection, and the app's workerd closes a connection left idle for 5 s just as the proxy's pool may hand it out again
-// (cloudflare/workers-sdk#14641). A request written onto it fails; wrangler 4.86 then answers a POST with its own 503
-// "Your worker restarted mid-request" and, for a request to "/" exactly, reports a fatal error and exits
-// (workers-sdk#14593; decision 058). It happens to the first request after about 5 s of quiet: the browser's page load
-// after the operator CLI ran, for instance. One cheap request a second keeps the connection the pool hands out next
-// fresh, so a request after a quiet spell never rides one being closed.
-const KEEP_WARM_MS = 1000;
-let warming = false;
-const keepWarm = setInterval(() => {
-  if (warming) return;
-  warming = true;
-  fetch(`http://127.0.0.1:${port}/api/health`)
-    .then((res) => res.arrayBuffer())
-    .catch(() => undefined)
-    .finally(() => {
-      warming = false;
-    });
-}, KEEP_WARM_MS);
-keepWarm.unref();
+// wrangler dev's proxy answers its own 503, or exits, when a request rides a pooled connection the app is closing
+// after 5 s idle (decision 058): one cheap request a second keeps that pool fresh (scripts/keep-warm.ts).
+keepWarm(`http://127.0.0.1:${port}/api/health`);
 
 // wrangler dev does not fire cron triggers by itself; the sweep is the backstop that settles whatever an alarm gave up
 // on, so the local product runs it on the same 5-minute schedule as production.
