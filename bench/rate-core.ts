@@ -13,6 +13,7 @@
  * (/sandbox/metrics: D1 per source, Durable Object requests, alarms, upstream calls, slots in use); drains; then runs
  * the money invariants over every row.
  */
+import { DEV_PROXY_RESENDS, isDevProxyRestart } from "../scripts/dev-proxy";
 
 export type Fetch = (url: string, init?: RequestInit) => Promise<Response>;
 
@@ -54,6 +55,8 @@ interface Sample {
   status: number;
   ms: number;
   d1: D1Figures | null;
+  /** How often it was sent again after wrangler dev's proxy 503 (scripts/dev-proxy.ts). */
+  resends: number;
 }
 
 interface Tally {
@@ -105,6 +108,8 @@ export interface StepReport {
   latency: { purchase: Percentiles; read: Percentiles };
   byStatus: Record<string, number>;
   nonClientErrors: number;
+  /** Requests sent again after wrangler dev's proxy answered its own 503 (scripts/dev-proxy.ts; never the app's). */
+  devProxyResends: number;
   perPurchase: D1Figures | null;
   perPurchaseEquivalent: { d1WaitMs: number; d1DurationMs: number; statements: number; rowsRead: number; rowsWritten: number } | null;
   /** Where the step's D1 went, per purchase: by request kind (API route or Durable Object), and by statement. */
@@ -232,6 +237,7 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
   const firstFailure = new Map<number, string>();
   let inFlight = 0;
   let step = -1;
+  let devProxyResendsOutsideSteps = 0;
 
   const call = async (kind: Sample["kind"], path: string, init: { token?: string; json?: unknown; headers?: Record<string, string>; body?: string; method?: string } = {}) => {
     const headers: Record<string, string> = { ...(init.headers ?? {}) };
@@ -246,11 +252,20 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
     let status = 0;
     let data: unknown = null;
     let d1: D1Figures | null = null;
+    let resends = 0;
     try {
-      const res = await opts.fetch(`${base}${path}`, { method: init.method ?? (body === undefined ? "GET" : "POST"), headers, body });
+      let res: Response;
+      let text: string;
+      // wrangler dev's own 503 (scripts/dev-proxy.ts, decision 058): the request never reached the app, so it is sent
+      // again, at most DEV_PROXY_RESENDS times; each resend is counted and reported, and the latency includes it.
+      for (;;) {
+        res = await opts.fetch(`${base}${path}`, { method: init.method ?? (body === undefined ? "GET" : "POST"), headers, body });
+        text = await res.text();
+        if (resends >= DEV_PROXY_RESENDS || !isDevProxyRestart(res.status, res.headers.get("retry-after"), text)) break;
+        resends += 1;
+      }
       status = res.status;
       d1 = d1Of(res);
-      const text = await res.text();
       try {
         data = text ? JSON.parse(text) : null;
       } catch {
@@ -261,7 +276,8 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
     } finally {
       inFlight -= 1;
     }
-    if (step >= 0) samples.push({ step, kind, status, ms: Date.now() - t0, d1 });
+    if (step >= 0) samples.push({ step, kind, status, ms: Date.now() - t0, d1, resends });
+    else devProxyResendsOutsideSteps += resends;
     if ((status === 0 || status >= 500) && !firstFailure.has(status)) firstFailure.set(status, `${kind} ${path}: ${JSON.stringify(data).slice(0, 200)}`);
     return { status, data: data as Record<string, unknown> | null };
   };
@@ -455,6 +471,7 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
       latency: { purchase: percentiles(bought.map((x) => x.ms)), read: percentiles(mine.filter((x) => x.kind === "read").map((x) => x.ms)) },
       byStatus,
       nonClientErrors: mine.filter((x) => x.status === 0 || x.status >= 500).length,
+      devProxyResends: mine.reduce((a, x) => a + x.resends, 0),
       perPurchase: measured.length
         ? {
             roundTrips: mean((d) => d.roundTrips),
@@ -538,7 +555,9 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
       `step ${x.target}/s x ${x.seconds} s: achieved ${x.achieved} purchases/s (${x.purchases.ok} bought of ${x.purchases.sent} sent, ${x.purchases.notSent} not sent: in-flight bound ${opts.maxInFlight})`,
     );
     log(`  latency ms: purchase p50 ${x.latency.purchase.p50} p95 ${x.latency.purchase.p95} p99 ${x.latency.purchase.p99}; read p50 ${x.latency.read.p50} p95 ${x.latency.read.p95} p99 ${x.latency.read.p99}`);
-    log(`  answers by status: ${Object.entries(x.byStatus).map(([k, v]) => `${k}=${v}`).join(" ")}; non-4xx errors ${x.nonClientErrors}`);
+    log(
+      `  answers by status: ${Object.entries(x.byStatus).map(([k, v]) => `${k}=${v}`).join(" ")}; non-4xx errors ${x.nonClientErrors}; sent again after wrangler dev's proxy 503 (decision 058): ${x.devProxyResends}`,
+    );
     if (x.perPurchase)
       log(
         `  per purchase request: D1 ${x.perPurchase.roundTrips} round trips, ${x.perPurchase.statements} statements, ${x.perPurchase.waitMs} ms waited (meta.duration ${x.perPurchase.durationMs} ms), rows read ${x.perPurchase.rowsRead}, written ${x.perPurchase.rowsWritten}`,
@@ -559,6 +578,7 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
     log(`  slots over time (every ${opts.slotSampleMs / 1000} s): ${ACCOUNTS.map((a) => `${a} ${series.map((v) => v.inUse[a] ?? 0).join(",")}`).join("; ")}`);
   }
   for (const [status, sample] of firstFailure) log(`first ${status || "no answer"}: ${sample}`);
+  if (devProxyResendsOutsideSteps) log(`sent again after wrangler dev's proxy 503 outside the steps (funding, drain): ${devProxyResendsOutsideSteps}`);
   log(
     `per order over its life (${report.life.orders} orders, ${report.life.settled} settled rows in the database): Durable Object requests ${report.life.doRequestsPerOrder}, alarms set ${report.life.alarmsSetPerOrder} (run ${report.life.alarmsRunPerOrder}), upstream calls ${Object.entries(upstreamCallsPerOrder).map(([a, v]) => `${a} ${v}`).join(", ")} (a delivered Swift order's setStatus 6 comes 10 min after its code and is not in this count)`,
   );

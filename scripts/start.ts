@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { buildWeb, DEFAULT_WEB_DIST, ensureDevVars, prepareLocalDatabase, root, wranglerEnv } from "./local-env";
+import { keepWarm } from "./keep-warm";
 import { supervise } from "./supervise";
 import { createWranglerOutputFilter } from "./wrangler-output";
 
@@ -56,6 +57,10 @@ void (async () => {
     await new Promise((r) => setTimeout(r, 500));
   }
 })();
+
+// wrangler dev's proxy answers its own 503, or exits, when a request rides a pooled connection the app is closing
+// after 5 s idle (decision 058): one cheap request a second keeps that pool fresh (scripts/keep-warm.ts).
+keepWarm(`http://127.0.0.1:${port}/api/health`);
 
 // wrangler dev does not fire cron triggers by itself; the sweep is the backstop that settles whatever an alarm gave up
 // on, so the local product runs it on the same 5-minute schedule as production.

@@ -1,7 +1,9 @@
 /**
  * `npm start` keeps wrangler dev up (issue 30). wrangler dev can exit on its own mid-run: its ProxyWorker turns a
- * request-scoped "Network connection lost." (a client that dropped its connection, a workerd restart) into a fatal
- * error and exits 1 (cloudflare/workers-sdk#8087, #15317, #15451 — open upstream). Nothing of ours is lost when it does:
+ * request-scoped "Network connection lost." into a fatal error and exits 1 (cloudflare/workers-sdk#8087, #15317,
+ * #15451, #14926). Measured here (decision 058): a request to "/" that meets the 5 s keep-alive race between wrangler's
+ * proxy and the app (workers-sdk#14641); scripts/start.ts keeps that pool warm so it should not happen, and this stays
+ * for whatever still does. Nothing of ours is lost when it does:
  * the state is on disk (.wrangler/state or PERSIST_TO), so the supervisor starts it again with the same arguments
  * (same port, same state) and says so in one line. A child that keeps dying at once is given up on (and the start
  * script exits with its code), so a real start-up error is not hidden behind restarts.
