@@ -54,6 +54,9 @@ test("the prerendered landing hydrates without a mismatch and stays interactive"
   await page.goto("/");
   await expect(page).toHaveURL(/#\/homepage\/1$/);
   await expect(page.getByRole("heading", { level: 1, name: HERO })).toBeVisible();
+  // The hero is prerendered markup; the tabs answer once React has hydrated it (web/main.tsx marks that moment). A tap
+  // before it is lost, as on any prerendered page whose script is still loading.
+  await expect(page.locator("html")).toHaveAttribute("data-app-ready", "");
   await page.getByRole("tab", { name: "Countries" }).click();
   await expect(page.getByRole("tab", { name: "Countries" })).toHaveAttribute("aria-selected", "true");
   await page.getByRole("link", { name: "Sign up" }).first().click();

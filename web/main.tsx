@@ -1,7 +1,7 @@
 // First: zod's no-eval mode must be set before any schema is built (web/lib/no-eval.ts, decision 021).
 import "./lib/no-eval";
 import { RouterProvider } from "@tanstack/react-router";
-import { StrictMode } from "react";
+import { StrictMode, useEffect } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { router } from "./router";
 import { isLandingHash } from "./lib/landing";
@@ -18,9 +18,19 @@ const dropStatusShell = () => {
 };
 if (!document.documentElement.hasAttribute("data-status")) dropStatusShell();
 else window.addEventListener("hashchange", dropStatusShell, { once: true });
+/**
+ * Marks the page as answering (`<html data-app-ready>`) once React has committed its first render or hydration. Until
+ * then the prerendered landing is markup only: its links work, but a tap on a tab is not React's yet and does nothing
+ * (decision 059: a journey that clicked as soon as the hero showed lost that tap on a loaded machine).
+ */
+function ReadyMark() {
+  useEffect(() => document.documentElement.setAttribute("data-app-ready", ""), []);
+  return null;
+}
 const app = (
   <StrictMode>
     <RouterProvider router={router} />
+    <ReadyMark />
   </StrictMode>
 );
 
