@@ -58,18 +58,17 @@ async function resetWorldState(): Promise<void> {
     // slotsInUse). Their window is over, as their file's whole database was under isolate=true.
     env.DB.prepare("UPDATE sms_orders SET status = 'timeout' WHERE status IN ('waiting', 'pending')"),
     // Every statistic over "the last 7 (or 30) days of everyone's orders" (routing's learned success rates, the compare
-    // view, the public status page) and every newest-first list of everyone's deposits (the console's review queue,
-    // 50 to a page) read a fresh database's rows only, so the earlier files' recent orders, payments, held crypto
-    // arrivals and bank transfers move a year back, out of every window and behind this file's rows. A row a test
-    // dated ahead with its own clock (2030 in worker/test/services.test.ts) moves to a year before now, not a year
-    // before its date. Their money is untouched and no later file reads them as its own. Only rows of the last 60 days
-    // (or dated ahead) move, so a row is moved once, not once per file.
+    // view, the public status page) and the console's review queue (newest first, 50 to a page) read a fresh
+    // database's rows only, so the earlier files' recent orders and held crypto arrivals move a year back, out of every
+    // window and behind this file's rows. A row a test dated ahead with its own clock (2030 in
+    // worker/test/services.test.ts) moves to a year before now, not a year before its date. Their money is untouched
+    // and no later file reads them as its own. Only rows of the last 60 days (or dated ahead) move, so a row is moved
+    // once, not once per file. Payments and bank transfers stay where they are: the sweeps take the oldest first, a
+    // bounded number per run, and a year-old backlog would crowd out the file's own (wallet.squad-refs.test.ts).
     ...(
       [
         ["sms_orders", "created_at", "updated_at"],
-        ["payments", "created_at", "updated_at"],
         ["payment_reviews", "created_at", "updated_at"],
-        ["transfer_deposits", "received_at", "updated_at"],
       ] as const
     ).map(([table, at, updated]) =>
       env.DB.prepare(`UPDATE ${table} SET ${at} = MIN(${at}, ?3) - ?1, ${updated} = MIN(${updated}, ?3) - ?1 WHERE ${at} > ?2`).bind(
