@@ -81,7 +81,7 @@ test("the operator CLI changes a setting the API then serves, and a manual credi
     spawnSync(path.join("node_modules", ".bin", "tsx"), ["scripts/admin.ts", ...args, "--persist-to", persistTo], { encoding: "utf8", env: { ...process.env, PORT: String(port), WRANGLER_SEND_METRICS: "false" } });
   const reconciled = cli("reconcile-transfers", "--date", day);
   // Other journeys share the day (e.g. an unknown-account transfer): then the command lists each difference and exits 2.
-  expect(reconciled.stdout).toMatch(new RegExp(`Bank transfers on ${day}: ours [1-9]\\d* \\(₦[\\d,.]+\\), Squad's [1-9]\\d*`));
+  expect(reconciled.stdout, `exit ${reconciled.status}: ${reconciled.stderr}`).toMatch(new RegExp(`Bank transfers on ${day}: ours [1-9]\\d* \\(₦[\\d,.]+\\), Squad's [1-9]\\d*`));
   if (reconciled.status === 0) expect(reconciled.stdout).toContain("Every credited transfer is in Squad's list");
   else expect([reconciled.status, reconciled.stderr]).toEqual([2, expect.stringMatching(/difference\(s\): look at each in the console/)]);
   const noDay = cli("reconcile-transfers", "--date", "26-11-2026");

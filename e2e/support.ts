@@ -16,7 +16,8 @@ export const JOURNEY_SMS_POLL = { interval_ms: 2000, max_attempts: 30 } as const
 /**
  * The journeys run two at a time (playwright.config.ts, decision 059), each with its own customers. A journey that
  * changes what every other journey reads takes one of these tags (`test(title, ALONE.operator, body)`): it runs after
- * all the others, one at a time with the journeys of its own tag, beside the other tag's (they change different things).
+ * all the others, one at a time (the operator group, then the SMS polling group: the CLI reads the database the quick
+ * timeouts write every second).
  */
 export const ALONE = {
   /** The operator CLI (it opens the server's database beside it: two at once contend for it) and the operator's

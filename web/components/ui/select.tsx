@@ -146,6 +146,10 @@ export function Select({
         aria-describedby={aria["aria-describedby"]}
         aria-label={aria["aria-label"]}
         disabled={disabled}
+        // While its options load the list cannot open: say so (screen readers announce it unavailable and busy) rather
+        // than ignore the press silently; a journey's click waits for it too (decision 059).
+        aria-disabled={loading || undefined}
+        aria-busy={loading || undefined}
         onClick={() => (open ? closeMenu(false) : openMenu())}
         onKeyDown={(e) => {
           if (!open && (e.key === "ArrowDown" || e.key === "ArrowUp")) {
