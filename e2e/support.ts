@@ -14,7 +14,7 @@ export type Session = { token: string; user: { userId: string; username: string;
 export const JOURNEY_SMS_POLL = { interval_ms: 2000, max_attempts: 30 } as const;
 
 /**
- * The journeys run two at a time (playwright.config.ts, decision 059), each with its own customers. A journey that
+ * Each journey signs up its own customers, so it could run beside another (playwright.config.ts, decision 059). One that
  * changes what every other journey reads takes one of these tags (`test(title, ALONE.operator, body)`): it runs after
  * all the others, one at a time (the operator group, then the SMS polling group: the CLI reads the database the quick
  * timeouts write every second).
