@@ -54,7 +54,8 @@ export default defineConfig({
     },
   },
   projects: [
-    // Test by test, not file by file: a long file (sms.spec.ts) no longer leaves the other browser idle at the end.
+    // Test by test, not file by file: with two workers a long file (sms.spec.ts) would not leave the other browser
+    // idle at the end; with one it changes nothing.
     { name: "chromium", grepInvert: ALONE_TAG, fullyParallel: true, use: { ...devices["Desktop Chrome"], channel: undefined } },
     // One group after the other: the operator CLI opens the server's SQLite beside it while the quick-timeout journeys
     // write to it every second; side by side, the CLI's reconcile-transfers once printed nothing (its stderr was not
