@@ -1,6 +1,6 @@
 import { defineConfig, devices } from "@playwright/test";
 
-// Journeys run against the real product: `scripts/start.ts` (wrangler dev, sandbox providers) on its own port and
+// Journeys run against the real product: `scripts/start.ts` (Miniflare, sandbox providers) on its own port and
 // its own local database, in Debian's Chromium (never a downloaded browser).
 const port = Number(process.env.E2E_PORT ?? 8799);
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -23,14 +23,13 @@ export default defineConfig({
   outputDir: `test-results/e2e-${port}`,
   timeout: 90_000,
   expect: { timeout: 15_000 },
-  // One browser (decision 059). Two at once cut the journeys to about 4 min, but the clean-clone run of the final code
-  // got a connection reset from the local server on a plain GET (wrangler logged a broken pipe then; cause not found),
-  // so `workers: 2` waits until that is understood. The journeys are ready for it: each signs up its own customers,
-  // and the few that change what every other journey reads (operator settings, the SMS polling setting, the routes a
-  // failover learns) or open the database beside the server (the operator CLI) are tagged ALONE (e2e/support.ts): they
-  // run after the others, one at a time.
+  // Two browsers at once (decisions 059, 060): each journey signs up its own customers, and the few that change what
+  // every other journey reads (operator settings, the SMS polling setting, the routes a failover learns) or open the
+  // database beside the server (the operator CLI) are tagged ALONE (e2e/support.ts): they run after the others, one at
+  // a time. The connection resets that once sent this back to one browser were wrangler dev's proxy hop, which
+  // `npm start` no longer has (decision 060). `--workers 1` runs them one at a time.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: {

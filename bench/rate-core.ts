@@ -1,7 +1,7 @@
 
 /**
  * The constant-rate benchmark (issue 30), free of Node so the same code runs from `npm run bench:rate` (bench/rate.ts,
- * against a local wrangler dev) and as its smoke run inside the worker tests (worker/test/rate-bench.smoke.test.ts,
+ * against the local server) and as its smoke run inside the worker tests (worker/test/rate-bench.smoke.test.ts,
  * against the worker in workerd). Everything it needs comes in through RateOptions: how to fetch and where to log; the
  * server's own counters, open orders and invariants come through its sandbox routes (/sandbox/metrics/*).
  *
@@ -13,7 +13,6 @@
  * (/sandbox/metrics: D1 per source, Durable Object requests, alarms, upstream calls, slots in use); drains; then runs
  * the money invariants over every row.
  */
-import { DEV_PROXY_RESENDS, isDevProxyRestart } from "../scripts/dev-proxy";
 
 export type Fetch = (url: string, init?: RequestInit) => Promise<Response>;
 
@@ -55,8 +54,6 @@ interface Sample {
   status: number;
   ms: number;
   d1: D1Figures | null;
-  /** How often it was sent again after wrangler dev's proxy 503 (scripts/dev-proxy.ts). */
-  resends: number;
 }
 
 interface Tally {
@@ -108,8 +105,6 @@ export interface StepReport {
   latency: { purchase: Percentiles; read: Percentiles };
   byStatus: Record<string, number>;
   nonClientErrors: number;
-  /** Requests sent again after wrangler dev's proxy answered its own 503 (scripts/dev-proxy.ts; never the app's). */
-  devProxyResends: number;
   perPurchase: D1Figures | null;
   perPurchaseEquivalent: { d1WaitMs: number; d1DurationMs: number; statements: number; rowsRead: number; rowsWritten: number } | null;
   /** Where the step's D1 went, per purchase: by request kind (API route or Durable Object), and by statement. */
@@ -237,7 +232,6 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
   const firstFailure = new Map<number, string>();
   let inFlight = 0;
   let step = -1;
-  let devProxyResendsOutsideSteps = 0;
 
   const call = async (kind: Sample["kind"], path: string, init: { token?: string; json?: unknown; headers?: Record<string, string>; body?: string; method?: string } = {}) => {
     const headers: Record<string, string> = { ...(init.headers ?? {}) };
@@ -252,18 +246,9 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
     let status = 0;
     let data: unknown = null;
     let d1: D1Figures | null = null;
-    let resends = 0;
     try {
-      let res: Response;
-      let text: string;
-      // wrangler dev's own 503 (scripts/dev-proxy.ts, decision 058): the request never reached the app, so it is sent
-      // again, at most DEV_PROXY_RESENDS times; each resend is counted and reported, and the latency includes it.
-      for (;;) {
-        res = await opts.fetch(`${base}${path}`, { method: init.method ?? (body === undefined ? "GET" : "POST"), headers, body });
-        text = await res.text();
-        if (resends >= DEV_PROXY_RESENDS || !isDevProxyRestart(res.status, res.headers.get("retry-after"), text)) break;
-        resends += 1;
-      }
+      const res = await opts.fetch(`${base}${path}`, { method: init.method ?? (body === undefined ? "GET" : "POST"), headers, body });
+      const text = await res.text();
       status = res.status;
       d1 = d1Of(res);
       try {
@@ -276,8 +261,7 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
     } finally {
       inFlight -= 1;
     }
-    if (step >= 0) samples.push({ step, kind, status, ms: Date.now() - t0, d1, resends });
-    else devProxyResendsOutsideSteps += resends;
+    if (step >= 0) samples.push({ step, kind, status, ms: Date.now() - t0, d1 });
     if ((status === 0 || status >= 500) && !firstFailure.has(status)) firstFailure.set(status, `${kind} ${path}: ${JSON.stringify(data).slice(0, 200)}`);
     return { status, data: data as Record<string, unknown> | null };
   };
@@ -471,7 +455,6 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
       latency: { purchase: percentiles(bought.map((x) => x.ms)), read: percentiles(mine.filter((x) => x.kind === "read").map((x) => x.ms)) },
       byStatus,
       nonClientErrors: mine.filter((x) => x.status === 0 || x.status >= 500).length,
-      devProxyResends: mine.reduce((a, x) => a + x.resends, 0),
       perPurchase: measured.length
         ? {
             roundTrips: mean((d) => d.roundTrips),
@@ -556,7 +539,7 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
     );
     log(`  latency ms: purchase p50 ${x.latency.purchase.p50} p95 ${x.latency.purchase.p95} p99 ${x.latency.purchase.p99}; read p50 ${x.latency.read.p50} p95 ${x.latency.read.p95} p99 ${x.latency.read.p99}`);
     log(
-      `  answers by status: ${Object.entries(x.byStatus).map(([k, v]) => `${k}=${v}`).join(" ")}; non-4xx errors ${x.nonClientErrors}; sent again after wrangler dev's proxy 503 (decision 058): ${x.devProxyResends}`,
+      `  answers by status: ${Object.entries(x.byStatus).map(([k, v]) => `${k}=${v}`).join(" ")}; non-4xx errors ${x.nonClientErrors}`,
     );
     if (x.perPurchase)
       log(
@@ -578,7 +561,6 @@ export async function runRate(opts: RateOptions): Promise<RateReport> {
     log(`  slots over time (every ${opts.slotSampleMs / 1000} s): ${ACCOUNTS.map((a) => `${a} ${series.map((v) => v.inUse[a] ?? 0).join(",")}`).join("; ")}`);
   }
   for (const [status, sample] of firstFailure) log(`first ${status || "no answer"}: ${sample}`);
-  if (devProxyResendsOutsideSteps) log(`sent again after wrangler dev's proxy 503 outside the steps (funding, drain): ${devProxyResendsOutsideSteps}`);
   log(
     `per order over its life (${report.life.orders} orders, ${report.life.settled} settled rows in the database): Durable Object requests ${report.life.doRequestsPerOrder}, alarms set ${report.life.alarmsSetPerOrder} (run ${report.life.alarmsRunPerOrder}), upstream calls ${Object.entries(upstreamCallsPerOrder).map(([a, v]) => `${a} ${v}`).join(", ")} (a delivered Swift order's setStatus 6 comes 10 min after its code and is not in this count)`,
   );

@@ -5,7 +5,7 @@ import { runRate } from "./rate-core";
 import { startServer } from "./server";
 
 /**
- * `npm run bench:rate` (issue 30): the constant-rate benchmark against its own local server (wrangler dev as `npm
+ * `npm run bench:rate` (issue 30): the constant-rate benchmark against its own local server (as `npm
  * start` runs it, sandbox providers, a fresh database under .wrangler/bench-<port>, D1_METRICS=true so the server
  * counts what it spends). What it does and prints: bench/rate-core.ts; how to read it: bench/README.md, docs/SCALE.md.
  *

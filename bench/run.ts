@@ -8,7 +8,7 @@ import { webWeights } from "./web-weight";
 
 /**
  * `npm run bench`: every performance figure of issue 8 as one line, `name: value unit (target ...)`, measured against
- * the product as `npm start` runs it (wrangler dev, sandbox providers, its own fresh database) on 127.0.0.1 only.
+ * the product as `npm start` runs it (Miniflare, sandbox providers, its own fresh database) on 127.0.0.1 only.
  * How each figure is taken: bench/README.md. Bounded: about 4 minutes on 2 cores.
  * BENCH_PORT (default 8822) picks the port; BENCH_SKIP_BUILD=1 reuses web/dist; BENCH_ONLY=weight,api,slow,idle,code,tests
  * runs some sections only.

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test, signInBrowser, signUpViaApi } from "./support";
 
-// Issue 2's account journeys through the real product (wrangler dev, sandbox providers, the local outbox).
+// Issue 2's account journeys through the real product (`npm start`, sandbox providers, the local outbox).
 
 const unique = () => `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
 

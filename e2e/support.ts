@@ -138,9 +138,9 @@ export const test = base.extend<{ cspGuard: void }>({
     await watchCsp(context);
     await use(context);
   },
-  // The journeys' API calls ask for a fresh connection each time. With keep-alive, a call made after a few idle seconds
-  // could reuse a connection wrangler dev had just closed and fail with ECONNRESET ("socket hang up"): a race in the
-  // test's transport, not an answer of the app (seen once in CI on the devices journey).
+  // The journeys' API calls ask for a fresh connection each time. With keep-alive, a call made after about 5 idle seconds
+  // could reuse a connection workerd had just closed (it closes idle ones after 5 s and sends no Keep-Alive hint) and
+  // fail with ECONNRESET ("socket hang up"): a race in the test's transport, not an answer of the app.
   request: async ({ playwright, baseURL }, use) => {
     const request = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { connection: "close" } });
     await use(request);

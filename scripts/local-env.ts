@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { seedSettingsSql } from "../worker/db/seed-settings";
 
@@ -88,4 +88,16 @@ export function buildWeb(outDir = DEFAULT_WEB_DIST): void {
     stdio: "inherit",
   });
   if (res.status !== 0) throw new Error("web build failed");
+}
+
+/**
+ * Bundles the worker as a deploy would (`wrangler deploy --dry-run --outdir`, offline: see wranglerEnv) into `outDir`
+ * and returns the bundle's entry module. `npm start` serves exactly this file.
+ */
+export function bundleWorker(outDir: string): string {
+  rmSync(outDir, { recursive: true, force: true });
+  // [assets] points at the web build; the dry run needs the folder, not its contents.
+  mkdirSync(path.join(root, DEFAULT_WEB_DIST), { recursive: true });
+  wrangler(["deploy", "--dry-run", "--outdir", outDir], { quiet: true });
+  return path.join(outDir, "index.js");
 }

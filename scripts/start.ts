@@ -1,73 +1,112 @@
-import { spawn } from "node:child_process";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { buildWeb, DEFAULT_WEB_DIST, ensureDevVars, prepareLocalDatabase, root, wranglerEnv } from "./local-env";
-import { keepWarm } from "./keep-warm";
-import { supervise } from "./supervise";
-import { createWranglerOutputFilter } from "./wrangler-output";
+import type { Readable } from "node:stream";
+import { Log, LogLevel, Miniflare } from "miniflare";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { buildWeb, bundleWorker, DEFAULT_WEB_DIST, ensureDevVars, prepareLocalDatabase, root } from "./local-env";
+import { createRuntimeOutputFilter } from "./runtime-output";
 
 // `npm start`: the whole product (web + API + realtime rooms + sandbox providers) on one local port.
 // PORT overrides 8787; PERSIST_TO keeps a separate local database (the e2e suite uses its own); WEB_DIST serves a web
-// build from another folder (the e2e suite builds into its own, so a running `npm start` keeps serving web/dist).
-const port = process.env.PORT ?? "8787";
-const persistTo = process.env.PERSIST_TO;
+// build from another folder (the e2e suite builds into its own, so a running `npm start` keeps serving web/dist);
+// WRANGLER_VARS ("NAME:value,NAME:value") overrides variables, as `wrangler dev --var` would.
+const port = Number(process.env.PORT ?? "8787");
+/** wrangler.toml's cron trigger: every 5 minutes. SWEEP_EVERY_MS overrides it (a journey or a check that needs it sooner). */
+const SWEEP_EVERY_MS = Number(process.env.SWEEP_EVERY_MS ?? 5 * 60_000);
+const persistTo = path.resolve(root, process.env.PERSIST_TO ?? path.join(".wrangler", "state"));
 const webDist = process.env.WEB_DIST ?? DEFAULT_WEB_DIST;
 
 ensureDevVars();
-prepareLocalDatabase(persistTo);
+prepareLocalDatabase(process.env.PERSIST_TO);
 if (process.env.SKIP_WEB_BUILD !== "1") buildWeb(webDist);
 
-const args = ["dev", "--ip", "127.0.0.1", "--port", port, "--show-interactive-dev-session=false", "--log-level", "warn"];
-if (webDist !== DEFAULT_WEB_DIST) args.push("--assets", webDist);
-if (persistTo) args.push("--persist-to", persistTo);
-// Links and callback URLs are built from PUBLIC_URL only (never the Host header): locally, the address we serve on.
-args.push("--var", `PUBLIC_URL:${process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`}`);
-if (process.env.WRANGLER_VARS) for (const kv of process.env.WRANGLER_VARS.split(",")) args.push("--var", kv);
-
-// Both streams pass through one filter (scripts/wrangler-output.ts): known-harmless noise becomes one explaining line.
-const filter = createWranglerOutputFilter();
-const startWrangler = () => {
-  const child = spawn(path.join(root, "node_modules", ".bin", "wrangler"), args, { cwd: root, env: wranglerEnv, stdio: ["ignore", "pipe", "pipe"] });
-  for (const [stream, out] of [
-    [child.stdout, process.stdout],
-    [child.stderr, process.stderr],
-  ] as const) {
-    createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => {
-      for (const kept of filter(line)) out.write(`${kept}\n`);
-    });
-  }
-  return child;
+// The worker runs in one workerd, served by Miniflare on our port, not behind `wrangler dev` (decision 060).
+// wrangler dev puts a second workerd (its ProxyWorker, for live reload) in front of the app and forwards each request
+// over pooled keep-alive connections that both sides close after 5 s idle: a request handed one as it closes never
+// reaches the app, and wrangler 4.86 answers it with its own 503, resets the client's connection, or exits
+// (cloudflare/workers-sdk#14641, #14926; decision 058). `npm start` does not reload code, so it has no use for that
+// hop. What runs is what a deploy uploads: the bundle of `wrangler deploy --dry-run`, with wrangler.toml's bindings as
+// wrangler itself turns them into Miniflare options (D1, Durable Objects, assets, [vars] and .dev.vars), the same
+// local state folder (`--persist-to` layout: <dir>/v3), so the operator CLI and `wrangler d1 --local` see this data.
+// `npm run dev` keeps wrangler dev for hot reload.
+const bundleDir = path.join(root, ".wrangler", `start-${port}`);
+const main = bundleWorker(bundleDir);
+const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(root, "wrangler.toml"), undefined, {
+  overrides: { assets: { directory: path.resolve(root, webDist) } },
+});
+const vars: Record<string, string> = {
+  // Links and callback URLs are built from PUBLIC_URL only (never the Host header): locally, the address we serve on.
+  PUBLIC_URL: process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`,
 };
-// wrangler dev can exit by itself mid-run (scripts/supervise.ts says why): it is started again on the same port with
-// the same state, and the restart is said in one line.
-const wrangler = supervise({ start: startWrangler, port, say: (line) => console.error(`  ${line}`), exit: (code) => process.exit(code) });
+for (const kv of (process.env.WRANGLER_VARS ?? "").split(",").filter(Boolean)) {
+  const at = kv.indexOf(":");
+  if (at > 0) vars[kv.slice(0, at)] = kv.slice(at + 1);
+}
 
-// Announce the URL once the worker answers (wrangler's own banner is silenced with --log-level warn).
-void (async () => {
-  for (let i = 0; i < 240; i++) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (res.ok) {
-        console.log(`\n  VirtualNum is running at http://127.0.0.1:${port}  (sandbox providers; Ctrl+C to stop)\n`);
-        return;
-      }
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-})();
+// The app's own log lines pass through one filter (scripts/runtime-output.ts): known-harmless noise becomes one
+// explaining line.
+const filter = createRuntimeOutputFilter();
+const pipeLines = (stream: Readable, out: NodeJS.WriteStream) =>
+  createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => {
+    for (const kept of filter(line)) out.write(`${kept}\n`);
+  });
 
-// wrangler dev's proxy answers its own 503, or exits, when a request rides a pooled connection the app is closing
-// after 5 s idle (decision 058): one cheap request a second keeps that pool fresh (scripts/keep-warm.ts).
-keepWarm(`http://127.0.0.1:${port}/api/health`);
+const mf = new Miniflare({
+  host: "127.0.0.1",
+  port,
+  defaultPersistRoot: path.join(persistTo, "v3"),
+  // No request.cf lookup on the network: Miniflare's placeholder values, as wrangler dev gives with
+  // CLOUDFLARE_CF_FETCH_ENABLED=false.
+  cf: false,
+  log: new Log(LogLevel.WARN),
+  handleRuntimeStdio(stdout: Readable, stderr: Readable) {
+    pipeLines(stdout, process.stdout);
+    pipeLines(stderr, process.stderr);
+  },
+  workers: [
+    {
+      ...workerOptions,
+      // wrangler.toml's name: Durable Object state lives under it (<dir>/v3/do/virtual-numbers-<Class>).
+      name: "virtual-numbers",
+      modules: true,
+      modulesRoot: bundleDir,
+      scriptPath: main,
+      bindings: { ...workerOptions.bindings, ...vars },
+    },
+  ],
+});
 
-// wrangler dev does not fire cron triggers by itself; the sweep is the backstop that settles whatever an alarm gave up
-// on, so the local product runs it on the same 5-minute schedule as production.
+void mf.ready.then(
+  () => console.log(`\n  VirtualNum is running at http://127.0.0.1:${port}  (sandbox providers; Ctrl+C to stop)\n`),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
+
+// Production runs the sweep from a cron trigger; locally nothing fires cron triggers, and the sweep is the backstop
+// that settles whatever an alarm gave up on, so the local product runs it on the same 5-minute schedule. It is called
+// on the worker itself: GET /cdn-cgi/handler/scheduled reaches the assets router in front of it, which has no cron
+// handler and answers "exception" (under wrangler dev too: the local sweep never ran before decision 060).
 const sweep = setInterval(() => {
-  fetch(`http://127.0.0.1:${port}/cdn-cgi/handler/scheduled?cron=*/5+*+*+*+*`).catch(() => undefined);
-}, 5 * 60_000);
+  void mf
+    .getWorker()
+    .then((worker) => worker.scheduled({ cron: "*/5 * * * *" }))
+    .then(
+      ({ outcome }) => {
+        if (outcome !== "ok") console.error(`  cron sweep: ${outcome} (the app's log above says why)`);
+      },
+      (error: unknown) => console.error("  cron sweep could not run:", error),
+    );
+}, SWEEP_EVERY_MS);
 sweep.unref();
-const stop = () => wrangler.stop("SIGTERM");
+
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  clearInterval(sweep);
+  void mf.dispose().finally(() => process.exit(0));
+};
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);

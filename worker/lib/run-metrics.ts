@@ -6,7 +6,7 @@ import { newTally, type D1Meta, type D1Tally, type StatementObserver } from "./d
  * worker simply never turns it on there): D1 per source (HTTP requests to /api, Durable Objects: their alarms and calls), Durable Object
  * requests by object kind, alarms set and run, and upstream calls by account and action.
  *
- * Module state, so it covers what one isolate served. Locally wrangler dev runs the worker and its Durable Objects in
+ * Module state, so it covers what one isolate served. Locally `npm start` runs the worker and its Durable Objects in
  * one workerd isolate, so this is everything the local server did; it is not a production metric (Workers Analytics
  * and D1's own metrics are, docs/SCALE.md).
  */

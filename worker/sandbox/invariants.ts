@@ -4,7 +4,7 @@ import { RECONCILE_SQL } from "../db/admin-sql";
  * The money invariants a load run ends with (bench/load.ts, bench/rate-core.ts), each a query whose rows are the
  * violations: 0 rows everywhere means nothing was lost or doubled. Run over every row in the database, so over every
  * row the run wrote. The rate run reads them through the server (GET /sandbox/metrics/invariants): a second process
- * opening the local database (`wrangler d1 execute --local`) while wrangler dev writes to it makes the server's own
+ * opening the local database (`wrangler d1 execute --local`) while the local server writes to it makes the server's own
  * queries fail with SQLITE_BUSY ("database is locked"), which the first rate runs did to their alarms.
  */
 export const INVARIANT_SQL: Record<string, string> = {
