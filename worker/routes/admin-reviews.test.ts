@@ -92,7 +92,7 @@ describe("the review queue", () => {
 
     const list = await api("/api/admin/reviews", { token: operator.token });
     expect(list.status).toBe(200);
-    const items = list.data.data as { id: string; kind: string; reason: string; status: string; suggested_amount: number | null; user: { id: string } }[];
+    const items = list.data.data as { id: string; kind: string; reason: string; status: string; suggested_amount: number | null; user: { id: string } | null }[];
     expect(items.find((i) => i.id === crypto.reviewId)).toMatchObject({ kind: "crypto", reason: "other_currency", status: "open", suggested_amount: null, user: { id: crypto.user.id } });
     expect(items.find((i) => i.id === card.ref)).toMatchObject({ kind: "card", reason: "card_pending", status: "open", suggested_amount: 5000, user: { id: card.user.id } });
     expect(items.map((i) => i.id)).not.toContain(fresh.ref);
@@ -102,7 +102,7 @@ describe("the review queue", () => {
     expect(overview.data.attention.reviews - countBefore).toBe(2);
     // `npm run admin -- reviews` lists the same queue from SQL: the same items of this test's customers, the same kinds.
     const mine = new Set([crypto.user.id, card.user.id, fresh.user.id]);
-    const ours = items.filter((i) => mine.has(i.user.id));
+    const ours = items.filter((i) => i.user !== null && mine.has(i.user.id));
     expect(ours).toHaveLength(2);
     const cli = await env.DB.prepare(reviewQueueSql(30)).all<{ id: string; kind: string }>();
     const ourIds = new Set([crypto.reviewId, card.ref, fresh.ref]);

@@ -59,19 +59,21 @@ async function resetWorldState(): Promise<void> {
     env.DB.prepare("UPDATE sms_orders SET status = 'timeout' WHERE status IN ('waiting', 'pending')"),
     // Every statistic over "the last 7 (or 30) days of everyone's orders" (routing's learned success rates, the compare
     // view, the public status page) and the console's review queue (newest first, 50 to a page) read a fresh
-    // database's rows only, so the earlier files' recent orders and held crypto arrivals move a year back, out of every
+    // database's rows only, so the earlier files' recent orders, held crypto arrivals and transfers into accounts we do
+    // not know (the queue's unknown-account items; no sweep reads them) move a year back, out of every
     // window and behind this file's rows. A row a test dated ahead with its own clock (2030 in
     // worker/test/services.test.ts) moves to a year before now, not a year before its date. Their money is untouched
     // and no later file reads them as its own. Only rows of the last 60 days (or dated ahead) move, so a row is moved
-    // once, not once per file. Payments and bank transfers stay where they are: the sweeps take the oldest first, a
-    // bounded number per run, and a year-old backlog would crowd out the file's own (wallet.squad-refs.test.ts).
+    // once, not once per file. Payments and the other bank transfers stay where they are: the sweeps take the oldest
+    // first, a bounded number per run, and a year-old backlog would crowd out the file's own (wallet.squad-refs.test.ts).
     ...(
       [
-        ["sms_orders", "created_at", "updated_at"],
-        ["payment_reviews", "created_at", "updated_at"],
+        ["sms_orders", "created_at", "updated_at", ""],
+        ["payment_reviews", "created_at", "updated_at", ""],
+        ["transfer_deposits", "received_at", "updated_at", " AND state = 'unmatched'"],
       ] as const
-    ).map(([table, at, updated]) =>
-      env.DB.prepare(`UPDATE ${table} SET ${at} = MIN(${at}, ?3) - ?1, ${updated} = MIN(${updated}, ?3) - ?1 WHERE ${at} > ?2`).bind(
+    ).map(([table, at, updated, only]) =>
+      env.DB.prepare(`UPDATE ${table} SET ${at} = MIN(${at}, ?3) - ?1, ${updated} = MIN(${updated}, ?3) - ?1 WHERE ${at} > ?2${only}`).bind(
         365 * 86_400_000,
         Date.now() - 60 * 86_400_000,
         Date.now(),
