@@ -6,13 +6,21 @@ const port = Number(process.env.E2E_PORT ?? 8799);
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const E2E_PORT = port;
 export const E2E_BASE_URL = `http://127.0.0.1:${port}`;
+// The ALONE journeys' own server (e2e/support.ts ALONE): the next port, its own database, the same web build. They
+// change what every other journey would read (operator settings, the SMS polling setting, the routes a failover
+// learns) or open the database beside the server (the operator CLI), so they get a product of their own and run
+// beside the others instead of after them (decision 060).
+export const E2E_ALONE_PORT = port + 1;
+export const E2E_ALONE_BASE_URL = `http://127.0.0.1:${E2E_ALONE_PORT}`;
+/** Where a journeys' server keeps its local state (`--persist-to` for the operator CLI). */
+export const e2ePersistDir = (serverPort: number) => `.wrangler/e2e-${serverPort}`;
 // The journeys serve their own web build, never web/dist: a running `npm start` keeps answering at `/`.
 export const E2E_WEB_DIST = `web/dist-e2e-${port}`;
 // Another web client's origin (e2e/original-client.spec.ts serves a blank page there and calls the API from it, as the
 // spec's original client does): allowed by CORS_ORIGINS below, like any deployment's second client (decision 032).
 export const E2E_OTHER_CLIENT_ORIGIN = `http://127.0.0.1:${port + 100}`;
 
-/** Journeys that must not run beside the others (e2e/support.ts ALONE says which and why). */
+/** Journeys that must not share a server with the others (e2e/support.ts ALONE says which and why). */
 const ALONE_TAG = /@alone-/;
 
 export default defineConfig({
@@ -23,11 +31,9 @@ export default defineConfig({
   outputDir: `test-results/e2e-${port}`,
   timeout: 90_000,
   expect: { timeout: 15_000 },
-  // Two browsers at once (decisions 059, 060): each journey signs up its own customers, and the few that change what
-  // every other journey reads (operator settings, the SMS polling setting, the routes a failover learns) or open the
-  // database beside the server (the operator CLI) are tagged ALONE (e2e/support.ts): they run after the others, one at
-  // a time. The connection resets that once sent this back to one browser were wrangler dev's proxy hop, which
-  // `npm start` no longer has (decision 060). `--workers 1` runs them one at a time.
+  // Two browsers at once (decisions 059, 060): each journey signs up its own customers; the ALONE ones run one at a
+  // time on their own server (projects below). The connection resets that once sent this back to one browser were
+  // wrangler dev's proxy hop, which `npm start` no longer has (decision 060). `--workers 1` runs them one at a time.
   fullyParallel: false,
   workers: 2,
   retries: 0,
@@ -53,27 +59,31 @@ export default defineConfig({
     },
   },
   projects: [
-    // Test by test, not file by file: with two workers a long file (sms.spec.ts) would not leave the other browser
-    // idle at the end; with one it changes nothing.
+    // The ALONE journeys first, on their own server, one at a time (`workers: 1`) in file order: the operator's
+    // (admin.spec.ts, console.spec.ts), then the SMS polling's (sms.spec.ts). The operator CLI opens the server's SQLite
+    // beside it while the quick-timeout journeys write to it every second (side by side, the CLI's reconcile-transfers
+    // once printed nothing), so they never meet. Listed first, they start at once on one browser while the other takes
+    // the rest; after them both browsers share the rest.
+    { name: "alone", grep: ALONE_TAG, workers: 1, use: { ...devices["Desktop Chrome"], channel: undefined, baseURL: E2E_ALONE_BASE_URL } },
+    // Test by test, not file by file: a long file (sms.spec.ts) does not leave the other browser idle at the end.
     { name: "chromium", grepInvert: ALONE_TAG, fullyParallel: true, use: { ...devices["Desktop Chrome"], channel: undefined } },
-    // One group after the other: the operator CLI opens the server's SQLite beside it while the quick-timeout journeys
-    // write to it every second; side by side, the CLI's reconcile-transfers once printed nothing (its stderr was not
-    // kept; the journey now shows it), so they no longer meet.
-    { name: "alone-operator", grep: /@alone-operator\b/, dependencies: ["chromium"], workers: 1, use: { ...devices["Desktop Chrome"], channel: undefined } },
-    { name: "alone-sms-polling", grep: /@alone-sms-polling\b/, dependencies: ["alone-operator"], workers: 1, use: { ...devices["Desktop Chrome"], channel: undefined } },
   ],
-  webServer: {
+  webServer: [
+    // Playwright starts them one after the other: the first builds the journeys' web app, the second serves the same.
+    { url: E2E_BASE_URL, port, skipWebBuild: process.env.SKIP_WEB_BUILD ?? "0", extraVars: `,CORS_ORIGINS:${E2E_OTHER_CLIENT_ORIGIN}` },
+    { url: E2E_ALONE_BASE_URL, port: E2E_ALONE_PORT, skipWebBuild: "1", extraVars: "" },
+  ].map((server) => ({
     command: "tsx scripts/start.ts",
-    url: `${E2E_BASE_URL}/api/health`,
+    url: `${server.url}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
     env: {
-      PORT: String(port),
-      PERSIST_TO: `.wrangler/e2e-${port}`,
+      PORT: String(server.port),
+      PERSIST_TO: e2ePersistDir(server.port),
       WEB_DIST: E2E_WEB_DIST,
-      SKIP_WEB_BUILD: process.env.SKIP_WEB_BUILD ?? "0",
+      SKIP_WEB_BUILD: server.skipWebBuild,
       // Journeys should not wait 10 s for each sandbox code.
-      WRANGLER_VARS: `SANDBOX_SMS_DELAY_MS:2500,CORS_ORIGINS:${E2E_OTHER_CLIENT_ORIGIN}`,
+      WRANGLER_VARS: `SANDBOX_SMS_DELAY_MS:2500${server.extraVars}`,
     },
-  },
+  })),
 });

@@ -1,10 +1,12 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import path from "node:path";
+import { E2E_ALONE_PORT, e2ePersistDir } from "../playwright.config";
 import { ALONE, expect, test } from "./support";
 
 // The operator CLI against the database the running product uses (the journeys' own local D1).
-const port = Number(process.env.E2E_PORT ?? 8799);
-const persistTo = path.join(".wrangler", `e2e-${port}`);
+// ALONE journeys have their own server (playwright.config.ts): the CLI opens that server's database.
+const port = E2E_ALONE_PORT;
+const persistTo = e2ePersistDir(port);
 
 function admin(...args: string[]): string {
   return execFileSync(path.join("node_modules", ".bin", "tsx"), ["scripts/admin.ts", ...args, "--persist-to", persistTo, "--actor", "e2e-operator"], {

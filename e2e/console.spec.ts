@@ -2,14 +2,15 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import type { APIRequestContext } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
-import { E2E_WEB_DIST } from "../playwright.config";
+import { E2E_ALONE_PORT, E2E_WEB_DIST, e2ePersistDir } from "../playwright.config";
 import { webWeights } from "../bench/web-weight";
 import { axeProblems } from "./axe";
 import { ALONE, expect, test, balanceOf, signInBrowser, signUpViaApi, type Session } from "./support";
 
 // Issue 15: an operator with two-factor on runs the business from a phone-sized screen (375 px).
-const port = Number(process.env.E2E_PORT ?? 8799);
-const persistTo = path.join(".wrangler", `e2e-${port}`);
+// ALONE journeys have their own server (playwright.config.ts): the CLI opens that server's database.
+const port = E2E_ALONE_PORT;
+const persistTo = e2ePersistDir(port);
 
 function adminCli(...args: string[]): string {
   return execFileSync(path.join("node_modules", ".bin", "tsx"), ["scripts/admin.ts", ...args, "--persist-to", persistTo, "--actor", "e2e-lead"], {

@@ -14,10 +14,10 @@ export type Session = { token: string; user: { userId: string; username: string;
 export const JOURNEY_SMS_POLL = { interval_ms: 2000, max_attempts: 30 } as const;
 
 /**
- * Each journey signs up its own customers, so it could run beside another (playwright.config.ts, decision 059). One that
- * changes what every other journey reads takes one of these tags (`test(title, ALONE.operator, body)`): it runs after
- * all the others, one at a time (the operator group, then the SMS polling group: the CLI reads the database the quick
- * timeouts write every second).
+ * Each journey signs up its own customers, so it runs beside another (playwright.config.ts, decisions 059, 060). One that
+ * changes what every other journey reads takes one of these tags (`test(title, ALONE.operator, body)`): it runs on a
+ * server of its own (the "alone" project), one at a time, the operator's before the SMS polling's (the CLI reads the
+ * database the quick timeouts write every second), beside the other journeys on theirs.
  */
 export const ALONE = {
   /** The operator CLI (it opens the server's database beside it: two at once contend for it) and the operator's

@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { E2E_PORT, E2E_WEB_DIST } from "../playwright.config";
+import { E2E_ALONE_PORT, E2E_PORT, E2E_WEB_DIST, e2ePersistDir } from "../playwright.config";
 import { deployProof, WORKER_GZIP_LIMIT_KIB } from "./deploy-proof";
 import { buildWeb, root } from "./local-env";
 
@@ -103,7 +103,7 @@ console.log("\n▶ web build");
 const buildStarted = Date.now();
 buildWeb(E2E_WEB_DIST);
 timings["web build"] = (Date.now() - buildStarted) / 1000;
-rmSync(path.join(root, ".wrangler", `e2e-${E2E_PORT}`), { recursive: true, force: true });
+for (const port of [E2E_PORT, E2E_ALONE_PORT]) rmSync(path.join(root, e2ePersistDir(port)), { recursive: true, force: true });
 
 // The worker suite, then the journeys, one after the other. Tried side by side on the loaded machine (decision 044): 10 worker
 // tests failed (4-7 s each under that load) and an accessibility journey ran out of its 240 s, so they stay apart.
