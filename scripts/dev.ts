@@ -6,7 +6,7 @@ import { ensureDevVars, prepareLocalDatabase, root, wranglerEnv } from "./local-
 // VITE_PORT (5173), which forwards /api, /sandbox and /parties to the worker. Open the Vite URL.
 const workerPort = process.env.WORKER_PORT ?? "8787";
 ensureDevVars();
-prepareLocalDatabase();
+await prepareLocalDatabase();
 
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 // The browser opens Vite's address, so links and callback URLs (PUBLIC_URL, never the Host header) point there.

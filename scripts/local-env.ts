@@ -1,6 +1,6 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { seedSettingsSql } from "../worker/db/seed-settings";
 
@@ -63,14 +63,48 @@ export function ensureDevVars(): void {
   console.log("Created .dev.vars (sandbox providers, random JWT secret).");
 }
 
-/** Applies migrations and seeds the operator settings a fresh install needs. Both are idempotent. */
-export function prepareLocalDatabase(persistTo?: string): void {
-  const persist = persistTo ? ["--persist-to", persistTo] : [];
-  wrangler(["d1", "migrations", "apply", "DB", "--local", ...persist], { quiet: true });
-  const seedFile = path.join(root, "node_modules", ".cache", "seed-settings.sql");
-  spawnSync("mkdir", ["-p", path.dirname(seedFile)]);
-  writeFileSync(seedFile, seedSettingsSql());
-  wrangler(["d1", "execute", "DB", "--local", ...persist, "--file", seedFile], { quiet: true });
+/**
+ * Applies the D1 migrations and seeds the operator settings a fresh install needs, on the local database under
+ * `persistTo` (default .wrangler/state). Both are idempotent.
+ *
+ * It does what `wrangler d1 migrations apply DB --local` and `wrangler d1 execute DB --local --file` do (wrangler 4.86,
+ * `executeLocally` and `d1MigrationsApplyCommand`: the same d1_migrations table, each unapplied file in the order of its
+ * number, split by wrangler's own splitSqlQuery and run as one batch with the INSERT that records it), so the CLI sees
+ * the same state afterwards, but in one Miniflare instead of one per file: through the CLI, a fresh database's 22
+ * migrations took 10.8 s, and every journeys' server and bench run starts from a fresh one.
+ */
+export async function prepareLocalDatabase(persistTo?: string): Promise<void> {
+  const [{ Miniflare }, { unstable_readConfig, unstable_splitSqlQuery }] = await Promise.all([import("miniflare"), import("wrangler")]);
+  const config = unstable_readConfig({ config: path.join(root, "wrangler.toml") });
+  const database = config.d1_databases.find((d: { binding: string }) => d.binding === "DB");
+  if (!database?.database_id) throw new Error("wrangler.toml has no D1 database bound as DB");
+  const table = database.migrations_table ?? "d1_migrations";
+  const dir = path.join(root, database.migrations_dir ?? "migrations");
+  const mf = new Miniflare({
+    modules: true,
+    script: "",
+    d1Persist: path.join(path.resolve(root, persistTo ?? path.join(".wrangler", "state")), "v3", "d1"),
+    d1Databases: { DATABASE: database.database_id },
+  });
+  try {
+    const db = await mf.getD1Database("DATABASE");
+    const run = (sql: string) => db.batch(unstable_splitSqlQuery(sql).map((query) => db.prepare(query)));
+    await run(`CREATE TABLE IF NOT EXISTS ${table}(
+  id         INTEGER PRIMARY KEY AUTOINCREMENT,
+  name       TEXT UNIQUE,
+  applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
+);`);
+    const applied = new Set((await db.prepare(`SELECT name FROM ${table}`).all<{ name: string }>()).results.map((r) => r.name));
+    const pending = readdirSync(dir)
+      .filter((name) => name.endsWith(".sql") && !applied.has(name))
+      .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10));
+    for (const name of pending) {
+      await run(`${readFileSync(path.join(dir, name), "utf8")}\nINSERT INTO ${table} (name) values ('${name}');`);
+    }
+    await run(seedSettingsSql());
+  } finally {
+    await mf.dispose();
+  }
   console.log("Local database ready (migrations applied, settings seeded).");
 }
 
@@ -92,12 +126,25 @@ export function buildWeb(outDir = DEFAULT_WEB_DIST): void {
 
 /**
  * Bundles the worker as a deploy would (`wrangler deploy --dry-run --outdir`, offline: see wranglerEnv) into `outDir`
- * and returns the bundle's entry module. `npm start` serves exactly this file.
+ * and resolves to the bundle's entry module. `npm start` serves exactly this file. Asynchronous, so the start script
+ * prepares the database meanwhile.
  */
-export function bundleWorker(outDir: string): string {
+export async function bundleWorker(outDir: string): Promise<string> {
   rmSync(outDir, { recursive: true, force: true });
   // [assets] points at the web build; the dry run needs the folder, not its contents.
   mkdirSync(path.join(root, DEFAULT_WEB_DIST), { recursive: true });
-  wrangler(["deploy", "--dry-run", "--outdir", outDir], { quiet: true });
+  const args = ["deploy", "--dry-run", "--outdir", outDir];
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(path.join(root, "node_modules", ".bin", "wrangler"), args, { cwd: root, env: wranglerEnv, stdio: ["ignore", "pipe", "pipe"] });
+    const output: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => output.push(chunk));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code === 0) return resolve();
+      process.stderr.write(Buffer.concat(output));
+      reject(new Error(`wrangler ${args.join(" ")} failed (exit ${code})`));
+    });
+  });
   return path.join(outDir, "index.js");
 }

@@ -17,7 +17,10 @@ const persistTo = path.resolve(root, process.env.PERSIST_TO ?? path.join(".wrang
 const webDist = process.env.WEB_DIST ?? DEFAULT_WEB_DIST;
 
 ensureDevVars();
-prepareLocalDatabase(process.env.PERSIST_TO);
+const bundleDir = path.join(root, ".wrangler", `start-${port}`);
+// The worker's bundle (a wrangler child process) is made while the database is prepared and the web app built.
+const bundled = bundleWorker(bundleDir);
+await prepareLocalDatabase(process.env.PERSIST_TO);
 if (process.env.SKIP_WEB_BUILD !== "1") buildWeb(webDist);
 
 // The worker runs in one workerd, served by Miniflare on our port, not behind `wrangler dev` (decision 060).
@@ -29,8 +32,7 @@ if (process.env.SKIP_WEB_BUILD !== "1") buildWeb(webDist);
 // wrangler itself turns them into Miniflare options (D1, Durable Objects, assets, [vars] and .dev.vars), the same
 // local state folder (`--persist-to` layout: <dir>/v3), so the operator CLI and `wrangler d1 --local` see this data.
 // `npm run dev` keeps wrangler dev for hot reload.
-const bundleDir = path.join(root, ".wrangler", `start-${port}`);
-const main = bundleWorker(bundleDir);
+const main = await bundled;
 const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(root, "wrangler.toml"), undefined, {
   overrides: { assets: { directory: path.resolve(root, webDist) } },
 });
