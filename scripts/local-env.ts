@@ -16,41 +16,17 @@ export const wranglerEnv = {
   CLOUDFLARE_CF_FETCH_ENABLED: "false",
 };
 
-export function wrangler(args: string[], opts: { quiet?: boolean; retryWhileLocked?: boolean } = {}): string {
-  const bin = path.join(root, "node_modules", ".bin", "wrangler");
-  for (let attempt = 1; ; attempt++) {
-    const res = spawnSync(bin, args, { cwd: root, env: wranglerEnv, encoding: "utf8" });
-    if (res.status === 0) {
-      if (!opts.quiet) process.stdout.write(res.stdout ?? "");
-      return res.stdout ?? "";
-    }
-    const output = `${res.stdout ?? ""}${res.stderr ?? ""}`;
-    if (opts.retryWhileLocked && attempt < LOCKED_ATTEMPTS && lockedBeforeWriting(output)) {
-      sleepSync(Math.min(100 * 2 ** (attempt - 1), 2000));
-      continue;
-    }
-    process.stderr.write(res.stdout ?? "");
-    process.stderr.write(res.stderr ?? "");
-    throw new Error(`wrangler ${args.join(" ")} failed (exit ${res.status}${attempt > 1 ? `, after ${attempt} tries` : ""})`);
-  }
-}
-
 /**
- * A local `wrangler d1 execute` opens the same SQLite file a running `npm start` (or the journeys' server) serves, and
+ * The operator CLI (scripts/admin.ts) opens the same SQLite file a running `npm start` (or the journeys' server) serves, and
  * neither side waits for the other's lock: while the server is reading or writing, the CLI's statements fail with
  * "database is locked: SQLITE_BUSY" (reproduced: 6 of 8 CLI writes beside a busy local server; decision 044). That
  * error comes from D1's transaction itself (miniflare's D1DatabaseObject wraps it as a D1 error before anything is
- * committed), so the same file of statements can run again. An "internal error" is not retried: miniflare raises it
+ * committed), so the same statements can run again. An "internal error" is not retried: miniflare raises it
  * when the lock is met after the commit (cloudflare/workers-sdk#14916), and running the statements again would apply
  * them twice.
  */
-const LOCKED_ATTEMPTS = 8;
 export function lockedBeforeWriting(output: string): boolean {
   return /database is locked: SQLITE_BUSY/.test(output) && !/internal error/i.test(output);
-}
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 /** Creates .dev.vars from .dev.vars.example with a fresh random JWT secret, once. */
