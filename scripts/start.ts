@@ -11,8 +11,6 @@ import { createRuntimeOutputFilter } from "./runtime-output";
 // build from another folder (the e2e suite builds into its own, so a running `npm start` keeps serving web/dist);
 // WRANGLER_VARS ("NAME:value,NAME:value") overrides variables, as `wrangler dev --var` would.
 const port = Number(process.env.PORT ?? "8787");
-/** wrangler.toml's cron trigger: every 5 minutes. SWEEP_EVERY_MS overrides it (a journey or a check that needs it sooner). */
-const SWEEP_EVERY_MS = Number(process.env.SWEEP_EVERY_MS ?? 5 * 60_000);
 const persistTo = path.resolve(root, process.env.PERSIST_TO ?? path.join(".wrangler", "state"));
 const webDist = process.env.WEB_DIST ?? DEFAULT_WEB_DIST;
 
@@ -20,7 +18,7 @@ ensureDevVars();
 const bundleDir = path.join(root, ".wrangler", `start-${port}`);
 // The worker's bundle (a wrangler child process) is made while the database is prepared and the web app built.
 const bundled = bundleWorker(bundleDir);
-await prepareLocalDatabase(process.env.PERSIST_TO);
+await prepareLocalDatabase(persistTo);
 if (process.env.SKIP_WEB_BUILD !== "1") buildWeb(webDist);
 
 // The worker runs in one workerd, served by Miniflare on our port, not behind `wrangler dev` (decision 060).
@@ -100,7 +98,7 @@ const sweep = setInterval(() => {
       },
       (error: unknown) => console.error("  cron sweep could not run:", error),
     );
-}, SWEEP_EVERY_MS);
+}, 5 * 60_000);
 sweep.unref();
 
 let stopping = false;
