@@ -167,7 +167,7 @@ function fail(message: string): never {
 
 async function findUser(ref: string | undefined) {
   if (!ref) fail("Give the user's email or id.");
-  const [user] = await findUserQuery(database.db, ref);
+  const [user] = await whileLocked(() => findUserQuery(database.db, ref));
   if (!user) fail(`No user with email or id "${ref}".`);
   return user;
 }
@@ -226,9 +226,11 @@ async function main(): Promise<void> {
       return change((db) => setRoleSql(db, user.id, role, actor, reason), `${user.email} is now ${role === "operator" ? "an operator" : "a customer"}`);
     }
     case "settings": {
-      const list = args[0]
-        ? await database.db.select().from(tables.settings).where(eq(tables.settings.key, args[0]))
-        : await database.db.select().from(tables.settings).orderBy(tables.settings.key);
+      const list = await whileLocked(() =>
+        args[0]
+          ? database.db.select().from(tables.settings).where(eq(tables.settings.key, args[0]))
+          : database.db.select().from(tables.settings).orderBy(tables.settings.key),
+      );
       for (const r of list) console.log(`${r.key}: ${r.value}`);
       return;
     }
@@ -236,7 +238,7 @@ async function main(): Promise<void> {
       const rate = num(args[0], "rate");
       if (!flags["crypto-too"]) return change((db) => setSettingSql(db, "exchange_rate", { rate }, actor, reason), `exchange_rate = ${args[0]}`);
       // The spec's original client shows get-rate's `rate` as the crypto deposit rate: one change makes both the same.
-      const [current] = await database.db.select().from(tables.settings).where(eq(tables.settings.key, "rate_settings"));
+      const [current] = await whileLocked(() => database.db.select().from(tables.settings).where(eq(tables.settings.key, "rate_settings")));
       const funding = { ...SETTING_DEFAULTS.rate_settings, ...(current ? (JSON.parse(String(current.value)) as object) : {}), rate };
       return change(
         (db) => [...setSettingSql(db, "exchange_rate", { rate }, actor, reason), ...setSettingSql(db, "rate_settings", funding, actor, reason)],
@@ -268,7 +270,7 @@ async function main(): Promise<void> {
     case "ledger": {
       const user = await findUser(args[0]);
       console.log(`${user.email}  balance ₦${(Number(user.balance_kobo) / 100).toFixed(2)}`);
-      console.table(await userLedgerQuery(database.db, user.id, typeof flags.limit === "string" ? Number(flags.limit) : 50));
+      console.table(await whileLocked(() => userLedgerQuery(database.db, user.id, typeof flags.limit === "string" ? Number(flags.limit) : 50)));
       return;
     }
     case "credit":
