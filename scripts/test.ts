@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { E2E_ALONE_PORT, E2E_PORT, E2E_WEB_DIST, e2ePersistDir } from "../playwright.config";
+import { E2E_ALONE_PORT, E2E_CHROMIUM, E2E_PORT, E2E_WEB_DIST, e2ePersistDir } from "../playwright.config";
 import { deployProof, WORKER_GZIP_LIMIT_KIB } from "./deploy-proof";
 import { buildWeb, root } from "./local-env";
 
@@ -52,11 +52,10 @@ function run(title: string, cmd: string, args: string[], opts: { env?: Record<st
   return Object.assign(done, { stop: () => void child.kill("SIGTERM") });
 }
 
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-if (!existsSync(chromium)) {
+if (!existsSync(E2E_CHROMIUM)) {
   console.error(
-    `Chromium was not found at ${chromium}. The browser journeys need Debian's Chromium:\n` +
-      `  sudo apt-get update && sudo apt-get install -y chromium\n` +
+    `Chromium was not found at ${E2E_CHROMIUM}. The browser journeys need Debian's Chromium:\n` +
+      `  sudo apt-get update && sudo apt-get install -y chromium-headless-shell chromium\n` +
       `or set CHROMIUM_PATH to a Chromium binary. (Never run 'playwright install': it downloads a browser.)`,
   );
   process.exit(1);
@@ -114,6 +113,7 @@ for (const port of [E2E_PORT, E2E_ALONE_PORT]) rmSync(path.join(root, e2ePersist
   const code = await run(title, bin("vitest"), ["run", "--project", "worker", "--project", "worker-fresh"]);
   if (code !== 0) fail(title, code);
 }
+console.log(`\n  The journeys' browser: ${E2E_CHROMIUM}`);
 const journeys = await run("browser journeys (Playwright, Chromium)", bin("playwright"), ["test"], { env: { SKIP_WEB_BUILD: "1" } });
 if (journeys !== 0) fail("browser journeys (Playwright, Chromium)", journeys);
 recordTimings(true);
