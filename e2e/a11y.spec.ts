@@ -169,6 +169,14 @@ test("no page scrolls sideways from 320 to 1440 px, and the chat button covers n
     await expect(page.locator('[data-testid^="chat-button"]:visible')).toHaveCount(1);
     await check(hash);
   }
+  // WCAG 2.2.2: the floating button's pulse is motion beside the content, so it stops by itself within 5 s.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const pulse = await page.locator('[data-testid="chat-button"] > span[aria-hidden="true"]').evaluate((span) => {
+    const style = getComputedStyle(span);
+    return { name: style.animationName, iterations: style.animationIterationCount, seconds: parseFloat(style.animationDuration) };
+  });
+  expect(pulse.name).toBe("ping");
+  expect(Number(pulse.iterations) * pulse.seconds).toBeLessThanOrEqual(5);
   expect(problems, problems.join("\n")).toEqual([]);
 });
 

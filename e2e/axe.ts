@@ -15,7 +15,10 @@ const ALSO_CHECKED = new Set(["region", "page-has-heading-one", "landmark-one-ma
 export async function rendered(page: Page) {
   await page.evaluate(async () => {
     await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
-    const running = document.getAnimations().filter((a) => a.playState === "running" && a.effect?.getTiming().iterations !== Infinity);
+    // Endless animations (a spinner, a skeleton's pulse) never finish, and decorative ones (inside aria-hidden, such as
+    // the chat button's three-beat pulse) change nothing a scan or a measurement reads: neither is waited for.
+    const decorative = (a: Animation) => a.effect instanceof KeyframeEffect && a.effect.target?.closest('[aria-hidden="true"]') != null;
+    const running = document.getAnimations().filter((a) => a.playState === "running" && a.effect?.getTiming().iterations !== Infinity && !decorative(a));
     if (running.length === 0) return;
     await Promise.race([Promise.all(running.map((a) => a.finished.catch(() => undefined))), new Promise((resolve) => setTimeout(resolve, 2000))]);
   });

@@ -2,10 +2,12 @@ import { Send } from "lucide-react";
 import { useLinks } from "../../api/content";
 
 /**
- * The chat-channel button (spec section 2): the first operator link. From 768 px it floats at the bottom right, gently
- * pulsing, in a gutter the content leaves free (the shell's main has md:pr-24), so it never covers a control. Narrower,
- * there is no room for a gutter, and a floating button covered amounts, badges and the password eye: it sits in the
- * header instead (decision 003). The shell renders one of each; CSS shows the one that fits.
+ * The chat-channel button (spec section 2): the first operator link. From 768 px it floats at the bottom right, in a
+ * gutter the content leaves free (the shell's main has md:pr-24), so it never covers a control. It pulses three times when
+ * it appears, then rests: an endless pulse is motion beside the content that never stops (WCAG 2.2.2 asks it to stop
+ * within 5 s), and on a phone-class machine it redraws the page sixty times a second for nothing.
+ * Narrower, there is no room for a gutter, and a floating button covered amounts, badges and the password eye: it sits
+ * in the header instead (decision 003). The shell renders one of each; CSS shows the one that fits.
  */
 export function ChatButton({ placement }: { placement: "floating" | "header" }) {
   const links = useLinks();
@@ -26,7 +28,7 @@ export function ChatButton({ placement }: { placement: "floating" | "header" }) 
           : "inline-flex h-9 w-9 shrink-0 hover:bg-sky-800 md:hidden")
       }
     >
-      {floating ? <span className="absolute inset-0 rounded-full bg-sky-500 opacity-60 motion-safe:animate-ping" aria-hidden /> : null}
+      {floating ? <span className="absolute inset-0 rounded-full bg-sky-500 opacity-60 motion-safe:animate-ping-thrice" aria-hidden /> : null}
       <Send className={floating ? "relative h-6 w-6" : "h-4 w-4"} aria-hidden />
     </a>
   );
