@@ -1,6 +1,7 @@
 import { Outlet, useRouterState } from "@tanstack/react-router";
 import { Menu } from "lucide-react";
 import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
+import { useAccount } from "../../api/account-security";
 import { loadChunk } from "../../lib/screen-loading";
 import { BalanceChip } from "./balance-chip";
 import { ChatButton } from "./chat-button";
@@ -13,7 +14,9 @@ import { TierBadge } from "./tier-badge";
 // The socket is not needed to show the screen (queries poll until it is up), so partysocket and the message handling
 // (about 4 kB gzip) load after the shell instead of before it.
 const RealtimeBridge = lazy(() => loadChunk(() => import("../../realtime/realtime-bridge")).then((m) => ({ default: m.RealtimeBridge })));
-// The "confirm your e-mail" notice asks the API once; it loads after the shell for the same reason.
+// The "confirm your e-mail" and password notices load after the shell for the same reason; the account state they read
+// is asked for by the shell itself, with its other first requests (below), so a notice that has to show comes in
+// before the screen is used rather than pushing it down under a customer's tap a moment later.
 const VerifyEmailNotice = lazy(() => loadChunk(() => import("./verify-email-notice")).then((m) => ({ default: m.VerifyEmailNotice })));
 const PasswordNotice = lazy(() => loadChunk(() => import("./password-notice")).then((m) => ({ default: m.PasswordNotice })));
 
@@ -23,6 +26,7 @@ export default function Shell() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
   const pathname = useRouterState({ select: (s) => s.location.pathname });
+  useAccount();
 
   // Any navigation (an entry, the browser's back button) closes the drawer.
   useEffect(() => setDrawerOpen(false), [pathname]);
