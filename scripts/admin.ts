@@ -92,8 +92,8 @@ const actor = typeof flags.actor === "string" ? flags.actor : (process.env.USER 
 const reason = typeof flags.reason === "string" ? flags.reason : null;
 
 /**
- * The D1 the CLI works on, as a real binding from wrangler's getPlatformProxy (the same local SQLite file `npm start`
- * and `wrangler d1 execute --local` use, or with --remote the deployed database through wrangler's remote bindings),
+ * The D1 the CLI works on, as a real binding: locally from Miniflare on the SQLite file `npm start` and `wrangler d1
+ * execute --local` use, with --remote the deployed database through wrangler's getPlatformProxy and remote bindings,
  * so every change runs as drizzle queries with bound values in one batch, as in the console: nothing is rendered to
  * SQL text or split on `;` or newlines (issue 29). Only the D1 binding is configured, so nothing else starts.
  */
@@ -101,6 +101,18 @@ async function openDatabase() {
   const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
   const block = toml.slice(toml.indexOf("[[d1_databases]]")).split(/\n\s*\n/)[0];
   const field = (name: string) => new RegExp(`^${name}\\s*=\\s*"([^"]*)"`, "m").exec(block)?.[1] ?? "";
+  // `wrangler d1 execute --local [--persist-to DIR]` keeps its SQLite under DIR/v3 (default .wrangler/state/v3).
+  const stateDir = typeof flags["persist-to"] === "string" ? path.resolve(flags["persist-to"]) : path.join(root, ".wrangler", "state");
+  if (!flags.remote) {
+    // Locally, the database file wrangler (and `npm start`) keeps, opened by Miniflare itself: the binding wrangler's
+    // getPlatformProxy would give, without loading wrangler (about 1.3 s of CPU of each command's 4; the journeys run a
+    // dozen of them beside the browsers). Loaded here, not at the top: usage, `help` and the refusals made before the
+    // database opens need neither (decision 055).
+    const { Miniflare } = await import("miniflare");
+    const mf = new Miniflare({ modules: true, script: "", d1Persist: path.join(stateDir, "v3", "d1"), d1Databases: { DB: field("database_id") } });
+    const d1 = (await mf.getD1Database("DB")) as unknown as D1Binding;
+    return { d1, db: drizzle(d1, { schema: tables }), dispose: () => mf.dispose() };
+  }
   const dir = mkdtempSync(path.join(tmpdir(), "admin-"));
   const configPath = path.join(dir, "wrangler.json");
   writeFileSync(
@@ -108,19 +120,17 @@ async function openDatabase() {
     JSON.stringify({
       name: "virtual-numbers-admin",
       compatibility_date: /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1],
-      d1_databases: [{ binding: "DB", database_name: field("database_name"), database_id: field("database_id"), ...(flags.remote ? { remote: true } : {}) }],
+      d1_databases: [{ binding: "DB", database_name: field("database_name"), database_id: field("database_id"), remote: true }],
     }),
   );
-  // `wrangler d1 execute --local [--persist-to DIR]` keeps its SQLite under DIR/v3 (default .wrangler/state/v3).
-  const stateDir = typeof flags["persist-to"] === "string" ? path.resolve(flags["persist-to"]) : path.join(root, ".wrangler", "state");
-  // Loaded here, not at the top: wrangler is most of the CLI's start-up (about 1.6 s of CPU), and usage, `help` and the
-  // refusals made before the database opens do not need it (decision 055).
+  // Remote: wrangler's platform proxy with remote bindings (the account's real D1). Loaded here, not at the top: wrangler
+  // is most of the CLI's start-up (about 1.6 s of CPU) and only --remote needs it.
   const { getPlatformProxy } = await import("wrangler");
   const proxy = await getPlatformProxy<{ DB: D1Binding }>({
     configPath,
     envFiles: [],
-    persist: flags.remote ? false : { path: path.join(stateDir, "v3") },
-    remoteBindings: Boolean(flags.remote),
+    persist: false,
+    remoteBindings: true,
   });
   return { d1: proxy.env.DB, db: drizzle(proxy.env.DB, { schema: tables }), dispose: async () => {
       await proxy.dispose();
