@@ -23,6 +23,21 @@ describe("SmsDialog", () => {
     expect(h.onCancelRequest).toHaveBeenCalledOnce();
   });
 
+  it("a code arriving replaces Cancel Request with a new Done button: no fade between them, and no Enter meant for cancel lands on Done", () => {
+    const handlers = { onOpenChange: vi.fn(), onCancelRequest: vi.fn(), onDismiss: vi.fn() };
+    const dialog = (phase: "waiting" | "received") => (
+      <SmsDialog open phase={phase} number="+15550001111" code={phase === "received" ? "123456" : null} cancelling={false} {...handlers} />
+    );
+    const view = render(dialog("waiting"));
+    const cancel = screen.getByRole("button", { name: "Cancel Request" });
+    cancel.focus();
+    view.rerender(dialog("received"));
+    const done = screen.getByRole("button", { name: "Done" });
+    expect(done).not.toBe(cancel);
+    expect(cancel.isConnected).toBe(false);
+    expect(document.activeElement).not.toBe(done);
+  });
+
   it("counts down to the server's refund time while waiting (issue 28)", () => {
     vi.useFakeTimers({ now: Date.parse("2026-11-26T10:00:00Z") });
     try {

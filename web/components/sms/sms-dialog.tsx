@@ -78,16 +78,21 @@ export function SmsDialog({
   const earlier = another && another.codes.length > 1 ? another.codes.slice(0, -1) : [];
   const failed = phase === "timeout" || phase === "error";
   const title = phase === "received" ? "SMS Received" : failed ? "No SMS received" : "Waiting for SMS";
+  // Each phase's button is its own element (a key each). One element recoloured from "Cancel Request" to "Done" faded
+  // between the two for 150 ms (transition-colors: white text on a still-white fill halfway, which an accessibility
+  // scan caught), and kept the focus, so an Enter meant for "Cancel Request" as the code came in pressed "Done".
   const footer =
     phase === "waiting" ? (
-      <Button variant="outline" onClick={onCancelRequest} disabled={cancelling}>
+      <Button key="cancel" variant="outline" onClick={onCancelRequest} disabled={cancelling}>
         {cancelling ? <Spinner className="h-4 w-4" /> : null}
         Cancel Request
       </Button>
     ) : phase === "received" ? (
-      <Button onClick={onDismiss}>Done</Button>
+      <Button key="done" onClick={onDismiss}>
+        Done
+      </Button>
     ) : (
-      <Button variant="destructive" onClick={onDismiss}>
+      <Button key="close" variant="destructive" onClick={onDismiss}>
         Close
       </Button>
     );
