@@ -28,6 +28,25 @@ export const E2E_WEB_DIST = `web/dist-e2e-${port}`;
 // spec's original client does): allowed by CORS_ORIGINS below, like any deployment's second client (decision 032).
 export const E2E_OTHER_CLIENT_ORIGIN = `http://127.0.0.1:${port + 100}`;
 
+/**
+ * The journeys' two servers (`npm start` each): the first builds the journeys' web app unless SKIP_WEB_BUILD says it is
+ * built, the second serves the same build.
+ */
+export const E2E_SERVERS = [
+  { url: E2E_BASE_URL, port, skipWebBuild: process.env.SKIP_WEB_BUILD ?? "0", extraVars: `,CORS_ORIGINS:${E2E_OTHER_CLIENT_ORIGIN}` },
+  { url: E2E_ALONE_BASE_URL, port: E2E_ALONE_PORT, skipWebBuild: "1", extraVars: "" },
+].map((server) => ({
+  url: server.url,
+  env: {
+    PORT: String(server.port),
+    PERSIST_TO: e2ePersistDir(server.port),
+    WEB_DIST: E2E_WEB_DIST,
+    SKIP_WEB_BUILD: server.skipWebBuild,
+    // Journeys should not wait 10 s for each sandbox code.
+    WRANGLER_VARS: `SANDBOX_SMS_DELAY_MS:2500${server.extraVars}`,
+  },
+}));
+
 /** Journeys that must not share a server with the others (e2e/support.ts ALONE says which and why). */
 const ALONE_TAG = /@alone-/;
 
@@ -76,22 +95,13 @@ export default defineConfig({
     // Test by test, not file by file: a long file (sms.spec.ts) does not leave the other browser idle at the end.
     { name: "chromium", grepInvert: ALONE_TAG, fullyParallel: true, use: { ...devices["Desktop Chrome"], channel: undefined } },
   ],
-  webServer: [
-    // Playwright starts them one after the other: the first builds the journeys' web app, the second serves the same.
-    { url: E2E_BASE_URL, port, skipWebBuild: process.env.SKIP_WEB_BUILD ?? "0", extraVars: `,CORS_ORIGINS:${E2E_OTHER_CLIENT_ORIGIN}` },
-    { url: E2E_ALONE_BASE_URL, port: E2E_ALONE_PORT, skipWebBuild: "1", extraVars: "" },
-  ].map((server) => ({
+  // `npm test` starts both servers itself, side by side while the worker tests run (scripts/test.ts), and says so with
+  // E2E_SERVERS_STARTED; otherwise Playwright starts them, one after the other.
+  webServer: E2E_SERVERS.map((server) => ({
     command: "tsx scripts/start.ts",
     url: `${server.url}/api/health`,
-    reuseExistingServer: false,
+    reuseExistingServer: process.env.E2E_SERVERS_STARTED === "1",
     timeout: 120_000,
-    env: {
-      PORT: String(server.port),
-      PERSIST_TO: e2ePersistDir(server.port),
-      WEB_DIST: E2E_WEB_DIST,
-      SKIP_WEB_BUILD: server.skipWebBuild,
-      // Journeys should not wait 10 s for each sandbox code.
-      WRANGLER_VARS: `SANDBOX_SMS_DELAY_MS:2500${server.extraVars}`,
-    },
+    env: server.env,
   })),
 });

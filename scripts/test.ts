@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { E2E_ALONE_PORT, E2E_CHROMIUM, E2E_PORT, E2E_WEB_DIST, e2ePersistDir } from "../playwright.config";
+import { E2E_ALONE_PORT, E2E_CHROMIUM, E2E_PORT, E2E_SERVERS, E2E_WEB_DIST, e2ePersistDir } from "../playwright.config";
 import { deployProof, WORKER_GZIP_LIMIT_KIB } from "./deploy-proof";
 import { buildWeb, root } from "./local-env";
 
@@ -61,27 +61,8 @@ if (!existsSync(E2E_CHROMIUM)) {
   process.exit(1);
 }
 
-// Typecheck and lint are single-threaded: side by side on two cores they take the longer one's time (decision 044).
-// Lint ends first; the web units (jsdom, no server) then take the core it leaves while typecheck goes on (decision 059).
-{
-  const webUnits = "web unit tests (jsdom)";
-  const typecheckDone = run("typecheck", bin("tsc"), ["-b"], { quiet: true });
-  const lint = await run("lint", bin("tsx"), ["scripts/lint.ts"], { quiet: true });
-  if (lint !== 0) {
-    typecheckDone.stop();
-    fail("lint", lint);
-  }
-  const webUnitsDone = run(webUnits, bin("vitest"), ["run", "--project", "web"], { quiet: true });
-  const typecheck = await typecheckDone;
-  if (typecheck !== 0) {
-    webUnitsDone.stop();
-    fail("typecheck", typecheck);
-  }
-  const web = await webUnitsDone;
-  if (web !== 0) fail(webUnits, web);
-}
-// Deploy proof: the bundle builds and wrangler accepts the bindings, offline (scripts/deploy-proof.ts).
-{
+/** The bundle builds and wrangler accepts the bindings, offline (scripts/deploy-proof.ts). */
+function deployProofStep() {
   const t0 = Date.now();
   console.log("\n▶ deploy proof (wrangler deploy --dry-run)");
   const proof = deployProof(root);
@@ -96,13 +77,81 @@ if (!existsSync(E2E_CHROMIUM)) {
     `✔ deploy proof: bundle ${proof.size.totalKiB} KiB, ${proof.size.gzipKiB} KiB gzip (Workers limit ${WORKER_GZIP_LIMIT_KIB} KiB) (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
   );
 }
-// The journeys' build goes to its own folder (playwright.config.ts serves it), so a running `npm start` keeps
-// serving web/dist while the tests run.
-console.log("\n▶ web build");
-const buildStarted = Date.now();
-buildWeb(E2E_WEB_DIST);
-timings["web build"] = (Date.now() - buildStarted) / 1000;
+
+/** The journeys' build goes to its own folder (playwright.config.ts serves it), so a running `npm start` keeps serving web/dist. */
+function webBuildStep() {
+  console.log("\n▶ web build");
+  const t0 = Date.now();
+  buildWeb(E2E_WEB_DIST);
+  timings["web build"] = (Date.now() - t0) / 1000;
+}
+
+/**
+ * The journeys' two servers (playwright.config.ts E2E_SERVERS), started here side by side instead of by Playwright one
+ * after the other: each start is about 7 s of CPU (bundle, database, workerd), and the worker suite leaves about a
+ * fifth of two cores idle (77% busy, sampled), so they are ready by the time it ends. Their output goes to
+ * test-results/servers-<port>.log (printed here only if one cannot start); they are stopped when this script exits.
+ */
+function startJourneyServers() {
+  mkdirSync(path.join(root, "test-results"), { recursive: true });
+  const children = E2E_SERVERS.map((server) => {
+    const log = openSync(path.join(root, "test-results", `servers-${server.env.PORT}.log`), "w");
+    // Its own process group, so stopping it stops tsx, start.ts and workerd together.
+    const child = spawn(bin("tsx"), ["scripts/start.ts"], { cwd: root, detached: true, stdio: ["ignore", log, log], env: { ...process.env, ...server.env, SKIP_WEB_BUILD: "1" } });
+    return { server, child, log };
+  });
+  const stop = () => {
+    for (const { child } of children) {
+      if (child.exitCode === null && child.pid) {
+        try {
+          process.kill(-child.pid, "SIGTERM");
+        } catch {
+          // already gone
+        }
+      }
+    }
+  };
+  process.on("exit", stop);
+  const ready = async (): Promise<string | null> => {
+    const deadline = Date.now() + 120_000;
+    for (const { server, child } of children) {
+      for (;;) {
+        if (child.exitCode !== null) return `the server on ${server.url} exited (${child.exitCode})`;
+        const up = await fetch(`${server.url}/api/health`).then((res) => res.ok, () => false);
+        if (up) break;
+        if (Date.now() > deadline) return `the server on ${server.url} did not answer in 120 s`;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+    return null;
+  };
+  return { ready, stop, logs: children.map(({ server }) => path.join("test-results", `servers-${server.env.PORT}.log`)) };
+}
+
+// Typecheck and lint are single-threaded: side by side on two cores they take the longer one's time (decision 044).
+// Lint ends first; the web units (jsdom, no server) then take the core it leaves while typecheck goes on (decision 059),
+// and after them the deploy proof and the journeys' web build (neither needs anything tsc says; decision 061).
+{
+  const webUnits = "web unit tests (jsdom)";
+  const typecheckDone = run("typecheck", bin("tsc"), ["-b"], { quiet: true });
+  const lint = await run("lint", bin("tsx"), ["scripts/lint.ts"], { quiet: true });
+  if (lint !== 0) {
+    typecheckDone.stop();
+    fail("lint", lint);
+  }
+  const web = await run(webUnits, bin("vitest"), ["run", "--project", "web"], { quiet: true });
+  if (web !== 0) {
+    typecheckDone.stop();
+    fail(webUnits, web);
+  }
+  deployProofStep();
+  webBuildStep();
+  const typecheck = await typecheckDone;
+  if (typecheck !== 0) fail("typecheck", typecheck);
+}
+
 for (const port of [E2E_PORT, E2E_ALONE_PORT]) rmSync(path.join(root, e2ePersistDir(port)), { recursive: true, force: true });
+const servers = startJourneyServers();
 
 // The worker suite, then the journeys, one after the other. Tried side by side on the loaded machine (decision 044): 10 worker
 // tests failed (4-7 s each under that load) and an accessibility journey ran out of its 240 s, so they stay apart.
@@ -113,8 +162,18 @@ for (const port of [E2E_PORT, E2E_ALONE_PORT]) rmSync(path.join(root, e2ePersist
   const code = await run(title, bin("vitest"), ["run", "--project", "worker", "--project", "worker-fresh"]);
   if (code !== 0) fail(title, code);
 }
+{
+  const t0 = Date.now();
+  const problem = await servers.ready();
+  timings["journeys' servers ready (after the worker tests)"] = (Date.now() - t0) / 1000;
+  if (problem) {
+    for (const log of servers.logs) console.error(`\n── ${log} ──\n${readFileSync(path.join(root, log), "utf8")}`);
+    fail(`journeys' servers: ${problem}`, 1);
+  }
+}
 console.log(`\n  The journeys' browser: ${E2E_CHROMIUM}`);
-const journeys = await run("browser journeys (Playwright, Chromium)", bin("playwright"), ["test"], { env: { SKIP_WEB_BUILD: "1" } });
+const journeys = await run("browser journeys (Playwright, Chromium)", bin("playwright"), ["test"], { env: { SKIP_WEB_BUILD: "1", E2E_SERVERS_STARTED: "1" } });
+servers.stop();
 if (journeys !== 0) fail("browser journeys (Playwright, Chromium)", journeys);
 recordTimings(true);
 console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
