@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { E2E_ALONE_PORT, E2E_CHROMIUM, E2E_PORT, E2E_SERVERS, E2E_WEB_DIST, e2ePersistDir } from "../playwright.config";
 import { deployProof, WORKER_GZIP_LIMIT_KIB } from "./deploy-proof";
@@ -95,10 +95,12 @@ function webBuildStep() {
 function startJourneyServers() {
   mkdirSync(path.join(root, "test-results"), { recursive: true });
   const children = E2E_SERVERS.map((server) => {
-    const log = openSync(path.join(root, "test-results", `servers-${server.env.PORT}.log`), "w");
+    const logPath = path.join("test-results", `servers-${server.env.PORT}.log`);
+    const log = openSync(path.join(root, logPath), "w");
     // Its own process group, so stopping it stops tsx, start.ts and workerd together.
     const child = spawn(bin("tsx"), ["scripts/start.ts"], { cwd: root, detached: true, stdio: ["ignore", log, log], env: { ...process.env, ...server.env, SKIP_WEB_BUILD: "1" } });
-    return { server, child, log };
+    closeSync(log); // the child has its own copy
+    return { server, child, logPath };
   });
   const stop = () => {
     for (const { child } of children) {
@@ -125,7 +127,7 @@ function startJourneyServers() {
     }
     return null;
   };
-  return { ready, stop, logs: children.map(({ server }) => path.join("test-results", `servers-${server.env.PORT}.log`)) };
+  return { ready, stop, logs: children.map(({ logPath }) => logPath) };
 }
 
 // Typecheck and lint are single-threaded: side by side on two cores they take the longer one's time (decision 044).
@@ -174,6 +176,9 @@ const servers = startJourneyServers();
 console.log(`\n  The journeys' browser: ${E2E_CHROMIUM}`);
 const journeys = await run("browser journeys (Playwright, Chromium)", bin("playwright"), ["test"], { env: { SKIP_WEB_BUILD: "1", E2E_SERVERS_STARTED: "1" } });
 servers.stop();
-if (journeys !== 0) fail("browser journeys (Playwright, Chromium)", journeys);
+if (journeys !== 0) {
+  console.error(`\nThe journeys' servers wrote their log to ${servers.logs.join(" and ")}.`);
+  fail("browser journeys (Playwright, Chromium)", journeys);
+}
 recordTimings(true);
 console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
