@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, test } from "./support";
+import { expect, gotoSettled, test } from "./support";
 
 // Issue 6: two tabs of one signed-in customer; a card payment completed through the sandbox reaches both screens
 // through the realtime room, with no reload.
@@ -17,7 +17,7 @@ async function register(request: APIRequestContext): Promise<Session> {
 
 /** The dashboard with its balance unmasked (the eye toggle persists the choice, so a later tab may already show it). */
 async function openDashboard(page: Page) {
-  await page.goto("/#/dashboard/1");
+  await gotoSettled(page, "/#/dashboard/1");
   const amount = page.getByTestId("balance-amount");
   await expect(amount).toBeVisible();
   if (!/\d/.test((await amount.textContent()) ?? "")) await page.getByTestId("balance-toggle").click();

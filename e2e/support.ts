@@ -75,17 +75,23 @@ export async function signInBrowser(page: Page, session: Session, flags: Record<
 
 /** Signed in with the tour already completed, then at `hash` (e.g. "#/sms/1"). */
 /**
- * Opens a signed-in screen once its layout has settled: the shell's notices above the screen ("confirm your e-mail",
- * "change your password") depend on the account state, and a journey that filled and pressed before it arrived pressed
- * where the button had been (a Pay press that landed on the field above it once the notice pushed the form down).
+ * Goes to a signed-in screen (the browser already signed in) and returns once its layout has settled: the shell's
+ * notices above the screen ("confirm your e-mail", "change your password") depend on the account state, and a journey
+ * that pressed before it arrived pressed where the control had been (a Pay press landed on the field above once the
+ * notice pushed the form down; a balance toggle missed the same way).
  */
-export async function openSignedIn(page: Page, session: Session, hash: string): Promise<void> {
-  await signInBrowser(page, session, { dashboardTourCompleted: "true" });
+export async function gotoSettled(page: Page, url: string): Promise<void> {
   const accountState = page.waitForResponse((res) => new URL(res.url()).pathname === "/api/account" && res.request().method() === "GET");
-  await page.goto(`/${hash}`);
+  await page.goto(url);
   const account = (await (await accountState).json()) as { email_verified: boolean; password_change_required: boolean };
   if (!account.email_verified) await expect(page.getByTestId("verify-email-notice")).toBeVisible();
   if (account.password_change_required) await expect(page.getByTestId("password-notice")).toBeVisible();
+}
+
+/** Signs the browser in as `session` and opens a signed-in screen, settled (gotoSettled). */
+export async function openSignedIn(page: Page, session: Session, hash: string): Promise<void> {
+  await signInBrowser(page, session, { dashboardTourCompleted: "true" });
+  await gotoSettled(page, `/${hash}`);
 }
 
 /** Picks an option in one of the app's searchable selects, once its options have loaded. */
