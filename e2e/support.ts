@@ -1,4 +1,5 @@
 import { test as base, expect, type APIRequestContext, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
+import type { AccountState } from "../schema/accounts";
 
 // What the journeys share: a customer signed up and funded through the API (as a browser would, via the sandbox
 // checkout), and a browser signed in the way the app itself signs in (the spec's storage keys).
@@ -73,7 +74,6 @@ export async function signInBrowser(page: Page, session: Session, flags: Record<
   );
 }
 
-/** Signed in with the tour already completed, then at `hash` (e.g. "#/sms/1"). */
 /**
  * Goes to a signed-in screen (the browser already signed in) and returns once its layout has settled: the shell's
  * notices above the screen ("confirm your e-mail", "change your password") depend on the account state, and a journey
@@ -83,12 +83,12 @@ export async function signInBrowser(page: Page, session: Session, flags: Record<
 export async function gotoSettled(page: Page, url: string): Promise<void> {
   const accountState = page.waitForResponse((res) => new URL(res.url()).pathname === "/api/account" && res.request().method() === "GET");
   await page.goto(url);
-  const account = (await (await accountState).json()) as { email_verified: boolean; password_change_required: boolean };
+  const account = (await (await accountState).json()) as AccountState;
   if (!account.email_verified) await expect(page.getByTestId("verify-email-notice")).toBeVisible();
   if (account.password_change_required) await expect(page.getByTestId("password-notice")).toBeVisible();
 }
 
-/** Signs the browser in as `session` and opens a signed-in screen, settled (gotoSettled). */
+/** Signs the browser in as `session` with the tour already completed and opens `hash` (e.g. "#/sms/1"), settled. */
 export async function openSignedIn(page: Page, session: Session, hash: string): Promise<void> {
   await signInBrowser(page, session, { dashboardTourCompleted: "true" });
   await gotoSettled(page, `/${hash}`);

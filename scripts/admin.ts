@@ -24,7 +24,7 @@ import { SETTING_DEFAULTS } from "../schema/settings";
 import { summariseProviderOrders, type ProviderOrderRow } from "../worker/services/sms/provider-stats";
 import { createSquadVirtualAccountClient } from "../worker/providers/payments/squad-virtual-accounts";
 import { compareTransfers, isReconciliationDay } from "../worker/services/funding/transfer-reconciliation";
-import { ensureDevVars, lockedBeforeWriting, root } from "./local-env";
+import { ensureDevVars, lockedBeforeWriting, openLocalD1, root } from "./local-env";
 
 /**
  * The operator CLI: `npm run admin -- <command> [args] [--remote] [--persist-to DIR] [--actor NAME] [--reason TEXT]`.
@@ -101,17 +101,13 @@ async function openDatabase() {
   const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
   const block = toml.slice(toml.indexOf("[[d1_databases]]")).split(/\n\s*\n/)[0];
   const field = (name: string) => new RegExp(`^${name}\\s*=\\s*"([^"]*)"`, "m").exec(block)?.[1] ?? "";
-  // `wrangler d1 execute --local [--persist-to DIR]` keeps its SQLite under DIR/v3 (default .wrangler/state/v3).
-  const stateDir = typeof flags["persist-to"] === "string" ? path.resolve(flags["persist-to"]) : path.join(root, ".wrangler", "state");
   if (!flags.remote) {
-    // Locally, the database file wrangler (and `npm start`) keeps, opened by Miniflare itself: the binding wrangler's
-    // getPlatformProxy would give, without loading wrangler (about 1.3 s of CPU of each command's 4; the journeys run a
-    // dozen of them beside the browsers). Loaded here, not at the top: usage, `help` and the refusals made before the
-    // database opens need neither (decision 055).
-    const { Miniflare } = await import("miniflare");
-    const mf = new Miniflare({ modules: true, script: "", d1Persist: path.join(stateDir, "v3", "d1"), d1Databases: { DB: field("database_id") } });
-    const d1 = (await mf.getD1Database("DB")) as unknown as D1Binding;
-    return { d1, db: drizzle(d1, { schema: tables }), dispose: () => mf.dispose() };
+    // Locally, the file `npm start` serves (--persist-to DIR, default .wrangler/state), opened by Miniflare itself: the
+    // binding wrangler's getPlatformProxy would give, without loading wrangler (about 1.3 s of CPU of each command's 4;
+    // the journeys run a dozen of them beside the browsers; decision 061).
+    const local = await openLocalD1(typeof flags["persist-to"] === "string" ? flags["persist-to"] : undefined, field("database_id"));
+    const d1 = local.d1 as unknown as D1Binding;
+    return { d1, db: drizzle(d1, { schema: tables }), dispose: local.dispose };
   }
   const dir = mkdtempSync(path.join(tmpdir(), "admin-"));
   const configPath = path.join(dir, "wrangler.json");

@@ -50,20 +50,14 @@ export function ensureDevVars(): void {
  * migrations took 10.8 s, and every journeys' server and bench run starts from a fresh one.
  */
 export async function prepareLocalDatabase(persistTo?: string): Promise<void> {
-  const [{ Miniflare }, { unstable_readConfig, unstable_splitSqlQuery }] = await Promise.all([import("miniflare"), import("wrangler")]);
+  const { unstable_readConfig, unstable_splitSqlQuery } = await import("wrangler");
   const config = unstable_readConfig({ config: path.join(root, "wrangler.toml") });
   const database = config.d1_databases.find((d: { binding: string }) => d.binding === "DB");
   if (!database?.database_id) throw new Error("wrangler.toml has no D1 database bound as DB");
   const table = database.migrations_table ?? "d1_migrations";
   const dir = path.join(root, database.migrations_dir ?? "migrations");
-  const mf = new Miniflare({
-    modules: true,
-    script: "",
-    d1Persist: path.join(path.resolve(root, persistTo ?? path.join(".wrangler", "state")), "v3", "d1"),
-    d1Databases: { DATABASE: database.database_id },
-  });
+  const { d1: db, dispose } = await openLocalD1(persistTo, database.database_id);
   try {
-    const db = await mf.getD1Database("DATABASE");
     const run = (sql: string) => db.batch(unstable_splitSqlQuery(sql).map((query) => db.prepare(query)));
     await run(`CREATE TABLE IF NOT EXISTS ${table}(
   id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -79,9 +73,25 @@ export async function prepareLocalDatabase(persistTo?: string): Promise<void> {
     }
     await run(seedSettingsSql());
   } finally {
-    await mf.dispose();
+    await dispose();
   }
   console.log("Local database ready (migrations applied, settings seeded).");
+}
+
+/**
+ * The local D1 database `databaseId` under `persistTo` (default .wrangler/state), in wrangler's `--persist-to` layout
+ * (<dir>/v3/d1, the file `npm start`, `wrangler d1 --local` and the operator CLI share), opened by a Miniflare that
+ * runs nothing else. Miniflare is loaded here, so a command that never opens the database does not pay for it.
+ */
+export async function openLocalD1(persistTo: string | undefined, databaseId: string) {
+  const { Miniflare } = await import("miniflare");
+  const mf = new Miniflare({
+    modules: true,
+    script: "",
+    d1Persist: path.join(path.resolve(root, persistTo ?? path.join(".wrangler", "state")), "v3", "d1"),
+    d1Databases: { DB: databaseId },
+  });
+  return { d1: await mf.getD1Database("DB"), dispose: () => mf.dispose() };
 }
 
 /** Where `npm start` and `npm run build` put the web app (wrangler.toml's [assets] directory). */

@@ -26,6 +26,8 @@ export default function Shell() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
   const pathname = useRouterState({ select: (s) => s.location.pathname });
+  // Starts the account request with the shell's first ones (the notices read it); reading nothing from it, the shell
+  // never re-renders for it (TanStack Query tracks the fields a component reads).
   useAccount();
 
   // Any navigation (an entry, the browser's back button) closes the drawer.
