@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import { CHROMIUM_BINARIES } from "./scripts/ensure-browser";
 
 // Journeys run against the real product: `scripts/start.ts` (Miniflare, sandbox providers) on its own port and
 // its own local database, in Debian's Chromium (never a downloaded browser).
@@ -11,7 +12,7 @@ const port = Number(process.env.E2E_PORT ?? 8799);
  * two cores, which two browsers and the server share (decision 061). CHROMIUM_PATH picks another binary.
  */
 export const E2E_CHROMIUM =
-  process.env.CHROMIUM_PATH ?? ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].find((binary) => existsSync(binary)) ?? "/usr/bin/chromium";
+  process.env.CHROMIUM_PATH ?? CHROMIUM_BINARIES.find((binary) => existsSync(binary)) ?? "/usr/bin/chromium";
 export const E2E_PORT = port;
 export const E2E_BASE_URL = `http://127.0.0.1:${port}`;
 // The ALONE journeys' own server (e2e/support.ts ALONE): the next port, its own database, the same web build. They

@@ -1,8 +1,9 @@
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { E2E_ALONE_PORT, E2E_CHROMIUM, E2E_PORT, E2E_SERVERS, E2E_WEB_DIST, e2ePersistDir } from "../playwright.config";
+import { E2E_ALONE_PORT, E2E_PORT, E2E_SERVERS, E2E_WEB_DIST, e2ePersistDir } from "../playwright.config";
 import { deployProof, WORKER_GZIP_LIMIT_KIB } from "./deploy-proof";
+import { ensureBrowser } from "./ensure-browser";
 import { buildWeb, root } from "./local-env";
 
 // `npm test`: every check a change must pass, in the order that fails fastest.
@@ -52,14 +53,8 @@ function run(title: string, cmd: string, args: string[], opts: { env?: Record<st
   return Object.assign(done, { stop: () => void child.kill("SIGTERM") });
 }
 
-if (!existsSync(E2E_CHROMIUM)) {
-  console.error(
-    `Chromium was not found at ${E2E_CHROMIUM}. The browser journeys need Debian's Chromium:\n` +
-      `  sudo apt-get update && sudo apt-get install -y chromium-headless-shell chromium\n` +
-      `or set CHROMIUM_PATH to a Chromium binary. (Never run 'playwright install': it downloads a browser.)`,
-  );
-  process.exit(1);
-}
+// Before any suite: Debian's Chromium for the journeys, installed from the system's packages when missing (issue 50).
+const journeysBrowser = ensureBrowser();
 
 /** The bundle builds and wrangler accepts the bindings, offline (scripts/deploy-proof.ts). */
 function deployProofStep() {
@@ -173,7 +168,7 @@ const servers = startJourneyServers();
     fail(`journeys' servers: ${problem}`, 1);
   }
 }
-console.log(`\n  The journeys' browser: ${E2E_CHROMIUM}`);
+console.log(`\n  The journeys' browser: ${journeysBrowser}`);
 const journeys = await run("browser journeys (Playwright, Chromium)", bin("playwright"), ["test"], { env: { SKIP_WEB_BUILD: "1", E2E_SERVERS_STARTED: "1" } });
 servers.stop();
 if (journeys !== 0) {
