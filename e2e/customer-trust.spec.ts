@@ -13,7 +13,7 @@ test("desktop: not enough money leads to Fund Wallet prefilled; an underpaid inv
   const session = await signUpViaApi(request, "trust", "Ngozi");
   await fundViaSandbox(request, session, 1000);
   await openSignedIn(page, session, "#/sms/1");
-  await expect(page.getByTestId("header-balance")).toHaveText("₦1,000");
+  await expect(page.getByTestId("header-balance")).toHaveText("₦1,000.00");
 
   await pick(page, "Country", "USA", "USA");
   await pick(page, "Service", /^WhatsApp/, "WhatsApp");
@@ -24,14 +24,15 @@ test("desktop: not enough money leads to Fund Wallet prefilled; an underpaid inv
   await page.getByRole("option", { name: /^2 numbers/ }).click();
   await page.getByRole("button", { name: "Get 2 Numbers" }).click();
   const notice = page.getByTestId("shortfall");
-  await expect(notice).toContainText(/Insufficient balance: you need ₦[\d,]+ more\./);
-  const shortfall = Number((await notice.textContent())!.match(/₦([\d,]+)/)![1].replace(/,/g, ""));
+  // Issue 43: the shortfall to the kobo; the card amount it prefills is the whole naira above it.
+  await expect(notice).toContainText(/Insufficient balance: you need ₦[\d,]+\.\d\d more\./);
+  const shortfall = Math.ceil(Number((await notice.textContent())!.match(/₦([\d,]+\.\d\d)/)![1].replace(/,/g, "")));
   expect(shortfall).toBeGreaterThan(0);
   expect(await balanceOf(request, session.token)).toBe(1000); // nothing was charged
   expect(await axeProblems(page, "sms shortfall 1280")).toEqual([]);
 
   await notice.getByRole("link", { name: "Fund wallet" }).click();
-  await expect(page).toHaveURL(new RegExp(`#/payment/1\\?amount=${shortfall}`));
+  await expect(page).toHaveURL(new RegExp(`#/payment/1\\?amount=${shortfall}&back=sms`));
   // Prefilled with the shortfall, or the card minimum when the shortfall is smaller.
   await expect(page.getByLabel("Amount (₦)")).toHaveValue(String(Math.max(shortfall, 1000)));
 
@@ -58,7 +59,7 @@ test("desktop: not enough money leads to Fund Wallet prefilled; an underpaid inv
   const row = page.getByRole("list", { name: "Transactions" }).getByRole("listitem").first();
   await expect(row).toContainText("+₦7,750.00");
   await expect(row.getByTestId("transaction-detail")).toContainText("short");
-  await expect(page.getByTestId("header-balance")).toHaveText("₦8,750");
+  await expect(page.getByTestId("header-balance")).toHaveText("₦8,750.00");
   expect(await axeProblems(page, "underpaid invoice 1280")).toEqual([]);
 
   // The protocol code finds the service; the waiting dialog counts down to the server's refund time.
@@ -103,7 +104,7 @@ test("phone: a failed deposit moved nothing; balance and Fund Wallet in header a
   await expect(row).toContainText("No money moved (₦5,000.00 not charged)");
   await expect(row).not.toContainText("-₦");
 
-  await expect(page.getByTestId("header-balance")).toHaveText("₦0");
+  await expect(page.getByTestId("header-balance")).toHaveText("₦0.00");
   await page.getByRole("button", { name: "Open menu" }).click();
   await expect(page.getByRole("navigation").getByRole("link", { name: "Fund Wallet" })).toBeVisible();
   await expect(page.getByRole("navigation").getByRole("link", { name: "My eSIM" })).toHaveCount(0);

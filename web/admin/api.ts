@@ -3,6 +3,7 @@ import { useSyncExternalStore } from "react";
 import { callRoute, type RouteArgs } from "../api/client";
 import * as queryKeys from "../api/keys";
 import type { AdminPeriod } from "../../schema/admin";
+import { formatDateTime } from "../../schema/datetime";
 import type { AdminApi, AdminRoute, DepositListQuery, ListQuery } from "../../schema/admin-api";
 
 /**
@@ -108,5 +109,6 @@ export function useAdminChange<TVariables, TAnswer>(change: (variables: TVariabl
   });
 }
 
-export const naira = (n: number) => `₦${n.toLocaleString("en-NG", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-export const when = (ms: number | null | undefined) => (ms ? new Date(ms).toLocaleString("en-GB", { dateStyle: "short", timeStyle: "short" }) : "—");
+export { naira } from "../../schema/money";
+/** Every console time in the app's one clock and format (schema/datetime.ts: Lagos, "Nov 29, 3:08 AM WAT"). */
+export const when = (at: number | string | null | undefined) => formatDateTime(at);

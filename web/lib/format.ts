@@ -1,8 +1,8 @@
 /**
- * How the app writes order ids and phone numbers: one shape each, on every screen (dates: web/lib/dates.ts, kept apart
- * so the dashboard's history does not carry the phone table).
+ * How the app writes order ids and phone numbers: one shape each, on every screen. Times: schema/datetime.ts (the
+ * one clock and format the worker's CSV and e-mails share), re-exported here for the screens.
  */
-export { formatDateTime } from "./dates";
+export { formatDateTime } from "../../schema/datetime";
 
 /** An order id as people read it: the first 8 characters (a UUID's first group). Copy buttons copy the full id. */
 export function shortId(id: string): string {

@@ -1,6 +1,6 @@
 import { Award, Crown, Gem, Medal, type LucideIcon } from "lucide-react";
 import { useState } from "react";
-import { formatNaira } from "../../../schema/money";
+import { naira } from "../../../schema/money";
 import type { DiscountTier } from "../../../schema/settings";
 import { tierFor } from "../../../schema/tiers";
 import { useLevel, useTiers } from "../../api/content";
@@ -62,10 +62,10 @@ export function TierBadge() {
       </button>
       <Dialog open={open} onOpenChange={setOpen} title="Discount Tiers" description="Discount applies to all services">
         <p className="mb-4 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-600 dark:bg-slate-800/60 dark:text-slate-300">
-          You have deposited <strong className="text-slate-900 dark:text-white">₦{formatNaira(total)}</strong> in total.{" "}
+          You have deposited <strong className="text-slate-900 dark:text-white">{naira(total)}</strong> in total.{" "}
           {next ? (
             <>
-              Deposit <strong className="text-slate-900 dark:text-white">₦{formatNaira(next.remaining)}</strong> more to reach{" "}
+              Deposit <strong className="text-slate-900 dark:text-white">{naira(next.remaining)}</strong> more to reach{" "}
               {next.tier.text} ({next.tier.percentage}% off).
             </>
           ) : (
@@ -95,7 +95,7 @@ export function TierBadge() {
                     {isCurrent ? <Badge>Current</Badge> : null}
                   </p>
                   <p className="text-xs text-slate-600 dark:text-slate-400">
-                    {tier.indicator} · from ₦{formatNaira(tier.threshold)} deposited
+                    {tier.indicator} · from {naira(tier.threshold)} deposited
                   </p>
                 </div>
                 <span className="text-lg font-bold text-emerald-700 dark:text-emerald-400">{tier.percentage}%</span>

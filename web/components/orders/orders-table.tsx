@@ -1,6 +1,6 @@
 import { Copy } from "lucide-react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { formatNaira } from "../../../schema/money";
+import { naira } from "../../../schema/money";
 import type { OrderRow } from "../../../schema/sms";
 import { copyText } from "../../lib/clipboard";
 import { cn } from "../../lib/cn";
@@ -164,7 +164,7 @@ function Table({ orders, action, caption }: { orders: OrderRow[]; action?: (orde
                   <td className={td}>{order.country}</td>
                   <td className={td}><ServiceCell order={order} /></td>
                   <td className={td}>{order.provider}</td>
-                  <td className={cn(td, pinned, amountRight, "tabular-nums shadow-[-6px_0_6px_-6px_rgb(0_0_0/0.25)]")}>₦{formatNaira(order.amount)}</td>
+                  <td className={cn(td, pinned, amountRight, "tabular-nums shadow-[-6px_0_6px_-6px_rgb(0_0_0/0.25)]")}>{naira(order.amount)}</td>
                   <td className={cn(td, pinned, statusRight)}><StatusBadge order={order} /></td>
                   {action ? <td className={cn(td, pinned, "right-0")}>{action(order)}</td> : null}
                 </tr>
@@ -209,7 +209,7 @@ function Cards({ orders, action, caption }: { orders: OrderRow[]; action?: (orde
               <NumberCell order={order} />
             </div>
             <div className="flex shrink-0 flex-col items-end gap-1">
-              <span className="font-semibold tabular-nums">₦{formatNaira(order.amount)}</span>
+              <span className="font-semibold tabular-nums">{naira(order.amount)}</span>
               <StatusBadge order={order} />
             </div>
           </div>

@@ -104,7 +104,7 @@ describe("Use this number again", () => {
     script.answers["POST /api/sms/use-again"] = [json(402, { code: "INSUFFICIENT_BALANCE", message: "Insufficient balance", shortfall: 250 })];
     fireEvent.click(screen.getByRole("button", { name: "Use again for ₦1,250.00" }));
     await waitFor(() => expect(bodies.length).toBe(1));
-    expect((await screen.findByTestId("shortfall")).textContent).toContain("you need ₦250 more");
+    expect((await screen.findByTestId("shortfall")).textContent).toContain("you need ₦250.00 more");
   });
 
   it("a number no longer eligible says the server's sentence and offers no price", async () => {

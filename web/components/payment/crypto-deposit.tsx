@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { AlertTriangle, Bitcoin, Check, CheckCircle2, Copy, Timer } from "lucide-react";
 import { toast } from "../../lib/toast";
-import { formatNaira } from "../../../schema/money";
+import { naira } from "../../../schema/money";
 import type { RateSettingsRow } from "../../../schema/settings";
 import type { InvoiceAnswer } from "../../../schema/wallet";
 import { useCreateInvoice, useInvoiceStatus, useMerchantCurrencies } from "../../api/payments";
@@ -308,11 +308,11 @@ export function CryptoDeposit({ settings, settingsLoading = false }: { settings:
             </div>
             <div>
               <dt className="text-slate-600 dark:text-slate-400">Rate</dt>
-              <dd className="font-semibold">{settingsLoading ? <LoadingFigure width="w-24" /> : `₦${formatNaira(settings.crypto_rate)} / $1`}</dd>
+              <dd className="font-semibold">{settingsLoading ? <LoadingFigure width="w-24" /> : `${naira(settings.crypto_rate)} / $1`}</dd>
             </div>
           </dl>
           {minAlert ? <Alert variant="error">{`Minimum amount is $${settings.cryptomin}`}</Alert> : null}
-          <Field label="Amount (USD)" error={fieldError.amount} hint={estimate > 0 ? `You get about ₦${formatNaira(estimate)}` : undefined}>
+          <Field label="Amount (USD)" error={fieldError.amount} hint={estimate > 0 ? `You get about ${naira(estimate)}` : undefined}>
             {(p) => (
               <Input
                 {...p}

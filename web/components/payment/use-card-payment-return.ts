@@ -6,7 +6,6 @@ import { ApiError } from "../../api/client";
 import { confirmCardPayment } from "../../api/payments";
 import { refreshWallet } from "../../api/wallet";
 import { removePendingPayment } from "./payment-rules";
-
 /** Spec: confirmation at once, then every 3 s, at most 15 attempts. */
 export const RETURN_POLL_MS = 3000;
 export const RETURN_MAX_ATTEMPTS = 15;
@@ -16,12 +15,15 @@ export const RETURN_MAX_ATTEMPTS = 15;
  * The card-payment return (spec section 4): Squad sends the customer back to /dashboard/1?reference=<ref>. The server
  * is asked (it asks Squad itself) until it answers 'success', the payment fails, or 15 attempts pass. `onFinished`
  * clears the reference from the URL. Returns whether verification is still running (the 'Verifying payment...' loader).
+ * `onPaid` (issue 43) runs once the payment is confirmed; answering true means it moved the customer on (back to the
+ * screen whose shortfall started the payment), so the dashboard's own clean-up is skipped.
  */
-export function useCardPaymentReturn(reference: string | undefined, onFinished: () => void): boolean {
+export function useCardPaymentReturn(reference: string | undefined, onFinished: () => void, onPaid?: (reference: string) => boolean): boolean {
   const queryClient = useQueryClient();
   const [verifying, setVerifying] = useState(Boolean(reference));
   // Read at call time, so a caller's new callback identity does not restart verification: only a new reference does.
   const finished = useEffectEvent(onFinished);
+  const paid = useEffectEvent((ref: string) => onPaid?.(ref) ?? false);
 
   useEffect(() => {
     if (!reference) {
@@ -49,6 +51,8 @@ export function useCardPaymentReturn(reference: string | undefined, onFinished: 
           removePendingPayment(reference);
           toast.success(PAYMENT_MESSAGES.success, { id: PAYMENT_TOAST_ID });
           await refreshWallet(queryClient);
+          if (cancelled) return;
+          if (paid(reference)) return setVerifying(false);
           return finish();
         }
         if (outcome === "failed") {

@@ -1,6 +1,6 @@
 import { useEffect, useEffectEvent, useMemo, useRef, useState } from "react";
 import { toast } from "../../lib/toast";
-import { formatNaira } from "../../../schema/money";
+import { naira } from "../../../schema/money";
 import { ApiError } from "../../api/client";
 import { NO_RENT_STOCK_MESSAGE } from "../../../schema/constants";
 import type { RentalView, RentQuoteRequest } from "../../../schema/rentals";
@@ -195,7 +195,7 @@ export function RentForm({ onRented }: { onRented: (rental: RentalView) => void 
               {(p) => <Input {...p} readOnly value={looking ? "Checking..." : stockCount !== null ? String(stockCount) : ""} placeholder="—" />}
             </Field>
             <Field label="Price">
-              {(p) => <Input {...p} readOnly value={looking ? "Checking..." : price !== null ? `₦${formatNaira(price)}` : ""} placeholder="—" />}
+              {(p) => <Input {...p} readOnly value={looking ? "Checking..." : price !== null ? `${naira(price)}` : ""} placeholder="—" />}
             </Field>
           </div>
           {noStock ? (
@@ -206,10 +206,10 @@ export function RentForm({ onRented }: { onRented: (rental: RentalView) => void 
           {summaryCost !== null ? (
             <dl className="grid grid-cols-2 gap-2 rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm dark:border-slate-700 dark:bg-slate-800/60" data-testid="rent-summary">
               <dt className="text-slate-600 dark:text-slate-400">Cost</dt>
-              <dd className="text-right font-semibold tabular-nums">₦{formatNaira(summaryCost)}</dd>
+              <dd className="text-right font-semibold tabular-nums">{naira(summaryCost)}</dd>
               <dt className="text-slate-600 dark:text-slate-400">Wallet</dt>
               <dd className={cn("text-right font-semibold tabular-nums", tooExpensive && "text-red-600 dark:text-red-400")}>
-                {wallet === undefined ? "…" : `₦${formatNaira(wallet)}`}
+                {wallet === undefined ? "…" : `${naira(wallet)}`}
               </dd>
             </dl>
           ) : null}
@@ -231,9 +231,9 @@ export function RentForm({ onRented }: { onRented: (rental: RentalView) => void 
             </p>
           ) : null}
           {tooExpensive && summaryCost !== null && wallet !== undefined ? (
-            <ShortfallNotice amount={shortfallNaira(summaryCost, wallet)} />
+            <ShortfallNotice amount={shortfallNaira(summaryCost, wallet)} back="number" />
           ) : shortfall ? (
-            <ShortfallNotice amount={shortfall} />
+            <ShortfallNotice amount={shortfall} back="number" />
           ) : null}
         </form>
       </CardContent>

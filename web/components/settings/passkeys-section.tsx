@@ -13,8 +13,9 @@ import { Input } from "../ui/input";
 import { LoadError } from "../ui/load-error";
 import { Skeleton } from "../ui/skeleton";
 import { StepUpCancelled, useConfirmSecurityChange, useStepUp } from "./step-up";
+import { formatDate } from "../../../schema/datetime";
 
-const when = (iso: string) => new Date(iso).toLocaleDateString("en-NG", { dateStyle: "medium" });
+const when = (iso: string) => formatDate(iso);
 
 /** What to say when a passkey action fails: nothing when the customer cancelled (the browser's sheet or our dialog). */
 function reportFailure(err: unknown, show: (text: string) => void) {

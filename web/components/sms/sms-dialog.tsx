@@ -6,7 +6,7 @@ import { Button } from "../ui/button";
 import { Dialog } from "../ui/dialog";
 import { Spinner } from "../ui/spinner";
 import { EmojiText } from "../ui/emoji-text";
-import { formatNaira } from "../../../schema/money";
+import { naira } from "../../../schema/money";
 import { formatPhone } from "../../lib/format";
 import { SMS_ERROR_MESSAGE, SMS_TIMEOUT_MESSAGE } from "../../../schema/constants";
 import type { SmsPhase } from "./sms-phase";
@@ -146,7 +146,7 @@ export function SmsDialog({
             ) : another?.available && onAnotherCode && another.price !== null ? (
               <div className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-slate-200 px-3 py-2 text-sm dark:border-slate-700">
                 <span data-testid="sms-another-code-price">
-                  {another.price === 0 ? "Another code on this number is free." : `Another code on this number costs ₦${formatNaira(another.price)}.`}
+                  {another.price === 0 ? "Another code on this number is free." : `Another code on this number costs ${naira(another.price)}.`}
                 </span>
                 <Button variant="outline" size="sm" onClick={onAnotherCode}>
                   Get another code

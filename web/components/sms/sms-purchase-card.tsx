@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { toast } from "../../lib/toast";
-import { formatNaira } from "../../../schema/money";
+import { naira } from "../../../schema/money";
 import { ApiError } from "../../api/client";
 import {
   SMS_PROVIDER_LABELS,
@@ -20,6 +20,7 @@ import type { SmsCountryEntry } from "../../../schema/sms";
 import { useBalance } from "../../api/wallet";
 import { holdTimeWords, useSmsHoldTime } from "../../api/sms-hold";
 import { ShortfallNotice, shortfallFrom, shortfallNaira, shortfallText } from "../payment/shortfall";
+import { forgetSmsChoice, peekSmsChoice, rememberSmsChoice } from "../payment/fund-return";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../ui/card";
 import { Field } from "../ui/field";
@@ -105,16 +106,24 @@ export function SmsPurchaseCard({
   onUnexpectedError: (detail: string) => void;
 }) {
   const qc = useQueryClient();
-  const [provider, setProvider] = useState<SmsProviderName>(DEFAULT_SMS_PROVIDER);
-  const [countryId, setCountryId] = useState(DEFAULT_SMS_COUNTRY);
-  const [serviceId, setServiceId] = useState("");
+  // Back from Fund Wallet after a shortfall (issue 43): the choice the customer had, kept for the way back.
+  const [kept] = useState(() => {
+    const choice = peekSmsChoice();
+    return choice && SMS_PROVIDER_OPTIONS.some((o) => o.value === choice.provider) ? choice : null;
+  });
+  useEffect(() => {
+    if (kept) forgetSmsChoice();
+  }, [kept]);
+  const [provider, setProvider] = useState<SmsProviderName>((kept?.provider as SmsProviderName | undefined) ?? DEFAULT_SMS_PROVIDER);
+  const [countryId, setCountryId] = useState(kept?.countryId ?? DEFAULT_SMS_COUNTRY);
+  const [serviceId, setServiceId] = useState(kept?.serviceId ?? "");
   const [maxPriceText, setMaxPriceText] = useState("");
   // "If no code comes, try another number" and its naira cap for the next number (empty: the price of this one).
   const [tryNext, setTryNext] = useState(false);
   const [capText, setCapText] = useState("");
   // Routes the customer unticked ("provider:country"); every other candidate is allowed.
   const [unticked, setUnticked] = useState<ReadonlySet<string>>(new Set());
-  const [quantity, setQuantity] = useState(1);
+  const [quantity, setQuantity] = useState(kept?.quantity ?? 1);
   // The routes come from the compare view's own query, read only once the box is ticked.
   const compare = useSmsCompare(provider, serviceId, tryNext);
   const buyMany = useBuyNumbers();
@@ -145,7 +154,7 @@ export function SmsPurchaseCard({
     () =>
       favouritesFirst(prices.data ?? [], provider, favourites.data).map(({ service: s, starred }) => ({
         value: String(s.application_id),
-        label: `${starred ? "★ " : ""}${s.application} — ₦${formatNaira(s.price)}`,
+        label: `${starred ? "★ " : ""}${s.application} — ${naira(s.price)}`,
         description: `${s.count} in stock`,
         disabled: s.count <= 0,
         icon: <ServiceLogo name={s.application} />,
@@ -341,7 +350,7 @@ export function SmsPurchaseCard({
               {(p) => (
                 <Select
                   {...p}
-                  options={Array.from({ length: MAX_SMS_QUANTITY }, (_, i) => i + 1).map((n) => ({ value: String(n), label: n === 1 ? "1 number" : `${n} numbers — ₦${formatNaira(service.price * n)}` }))}
+                  options={Array.from({ length: MAX_SMS_QUANTITY }, (_, i) => i + 1).map((n) => ({ value: String(n), label: n === 1 ? "1 number" : `${n} numbers — ${naira(service.price * n)}` }))}
                   value={String(quantity)}
                   onValueChange={(v) => setQuantity(Number(v))}
                 />
@@ -356,7 +365,7 @@ export function SmsPurchaseCard({
                 <Input
                   {...p}
                   inputMode="decimal"
-                  placeholder={`e.g. ₦${formatNaira(service.price)}`}
+                  placeholder={`e.g. ${naira(service.price)}`}
                   value={maxPriceText}
                   onChange={(e) => setMaxPriceText(e.target.value)}
                   data-testid="sms-max-price"
@@ -391,7 +400,7 @@ export function SmsPurchaseCard({
                     <Input
                       {...p}
                       inputMode="decimal"
-                      placeholder={`₦${formatNaira(service.price)}`}
+                      placeholder={`${naira(service.price)}`}
                       value={capText}
                       onChange={(e) => setCapText(e.target.value)}
                       data-testid="sms-next-cap"
@@ -424,7 +433,7 @@ export function SmsPurchaseCard({
                                   setUnticked(next);
                                 }}
                               />
-                              {r.country} · {SMS_PROVIDER_LABELS[r.provider]} — ₦{formatNaira(r.price)}
+                              {r.country} · {SMS_PROVIDER_LABELS[r.provider]} — {naira(r.price)}
                             </label>
                           </li>
                         );
@@ -445,7 +454,9 @@ export function SmsPurchaseCard({
                 The number waits up to {holdTimeWords(holdTime.data.seconds)} for its code. If none comes by then, you are refunded automatically.
               </p>
             ) : null}
-            {shortfall ? <ShortfallNotice amount={shortfall} /> : null}
+            {shortfall ? (
+              <ShortfallNotice amount={shortfall} back="sms" onFund={() => rememberSmsChoice({ provider, countryId, serviceId, quantity })} />
+            ) : null}
           </>
         ) : null}
         <NumberBox shown={shown} />
@@ -481,15 +492,15 @@ export function SmsPurchaseCard({
                 if (choice) purchase(choice.price, choice.price);
               }}
             >
-              Buy at ₦{formatNaira(priceChoice?.price ?? 0)}
+              Buy at {naira(priceChoice?.price ?? 0)}
             </Button>
           </>
         }
       >
         <p className="text-sm" data-testid="sms-price-choice">
           {priceChoice?.maxPrice != null
-            ? `This number now costs ₦${formatNaira(priceChoice.price)}, above your maximum of ₦${formatNaira(priceChoice.maxPrice)}.`
-            : `This number now costs ₦${formatNaira(priceChoice?.price ?? 0)}.`}{" "}
+            ? `This number now costs ${naira(priceChoice.price)}, above your maximum of ${naira(priceChoice.maxPrice)}.`
+            : `This number now costs ${naira(priceChoice?.price ?? 0)}.`}{" "}
           Nothing was charged. Buy it at the new price, or cancel.
         </p>
       </Dialog>
