@@ -3,6 +3,7 @@ import {
   createRootRoute,
   createRoute,
   createRouter,
+  notFound,
   Outlet,
   parseSearchWith,
   redirect,
@@ -17,6 +18,7 @@ import { isSignedIn } from "./lib/session";
 
 type Search = Record<string, unknown>;
 const optionalString = (value: unknown) => (typeof value === "string" && value.length > 0 ? value : undefined);
+const stringifySearch = stringifySearchWith((value) => (typeof value === "string" ? value : JSON.stringify(value)));
 
 const rootRoute = createRootRoute({ component: Outlet });
 
@@ -25,6 +27,21 @@ const indexRoute = createRoute({
   path: "/",
   beforeLoad: () => {
     throw redirect({ to: "/homepage/$id", params: { id: "1" } });
+  },
+});
+
+/**
+ * The screens whose address carries the spec's "/1" answer without it too (issue 43: `#/prices` said "Page not found"
+ * while `#/status` worked): `#/prices` becomes `#/prices/1`, its search kept. Static paths (/login, /status, ...) rank
+ * above this one, so only a bare screen name reaches it.
+ */
+const NUMBERED_SCREENS = new Set(["homepage", "signup", "forgot-password", "reset-password", "prices", "privacy", "terms", "dashboard", "sms", "number", "payment", "esim", "e-plans", "settings"]);
+const bareScreenRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/$screen",
+  beforeLoad: ({ params, search }) => {
+    if (!NUMBERED_SCREENS.has(params.screen)) throw notFound();
+    throw redirect({ href: `/${params.screen}/1${stringifySearch(search as Search)}`, replace: true });
   },
 });
 
@@ -170,6 +187,7 @@ const adminRoute = createRoute({
 
 const routeTree = rootRoute.addChildren([
   indexRoute,
+  bareScreenRoute,
   homepageRoute,
   privacyRoute,
   termsRoute,
@@ -192,7 +210,7 @@ export const router = createRouter({
   routeTree,
   history: createHashHistory(),
   parseSearch: parseSearchWith((value) => value),
-  stringifySearch: stringifySearchWith((value) => (typeof value === "string" ? value : JSON.stringify(value))),
+  stringifySearch,
   defaultPreload: "intent",
   ...SCREEN_PENDING,
   scrollRestoration: true,
