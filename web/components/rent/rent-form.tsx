@@ -13,7 +13,7 @@ import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
 import { Spinner } from "../ui/spinner";
-import { isRentUnit, periodOptions, RENT_UNIT_OPTIONS } from "./periods";
+import { formatRentChoice, isRentUnit, periodOptions, RENT_UNIT_OPTIONS } from "./periods";
 import { ShortfallNotice, shortfallFrom, shortfallNaira, shortfallText } from "../payment/shortfall";
 
 /** Spec section 9: stock lookup delay 1 s; no-stock message about 4 s with the fields cleared after 3 s; panel 8 s. */
@@ -74,6 +74,8 @@ export function RentForm({ onRented }: { onRented: (rental: RentalView) => void 
   const stockCount = stock.data ? (limit?.count ?? 0) : null;
   const inStock = Boolean(stock.data && stock.data.in_stock !== false && stockCount && stockCount > 0);
   const price = inStock ? (stock.data?.price ?? null) : null;
+  // Issue 43: a longer unit covering the same time for less (24 hours vs 1 day), the server's cheapest such quote.
+  const cheaper = inStock && price !== null ? (stock.data?.cheaper ?? null) : null;
   const noStockAnswer =
     (stock.data && !inStock) ||
     (stock.error instanceof ApiError && (stock.error.code === "NO_NUMBERS" || stock.error.message === NO_RENT_STOCK_MESSAGE));
@@ -198,6 +200,25 @@ export function RentForm({ onRented }: { onRented: (rental: RentalView) => void 
               {(p) => <Input {...p} readOnly value={looking ? "Checking..." : price !== null ? `${naira(price)}` : ""} placeholder="—" />}
             </Field>
           </div>
+          {cheaper && !looking ? (
+            <div role="status" data-testid="rent-cheaper" className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950/60 dark:text-emerald-100">
+              <span>
+                {formatRentChoice(cheaper.duration, cheaper.period)} is {naira(cheaper.price)}, less than {formatRentChoice(unit, Number(period))} at{" "}
+                {naira(price ?? 0)}, and lasts at least as long.
+              </span>
+              <Button
+                type="button"
+                size="sm"
+                variant="outline"
+                onClick={() => {
+                  choose(setUnit)(cheaper.duration);
+                  setPeriod(String(cheaper.period));
+                }}
+              >
+                Rent {formatRentChoice(cheaper.duration, cheaper.period)} instead
+              </Button>
+            </div>
+          ) : null}
           {noStock ? (
             <div role="alert" className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-700 dark:border-red-900 dark:bg-red-950/60 dark:text-red-300">
               {NO_RENT_STOCK_MESSAGE}
