@@ -62,10 +62,15 @@ test("desktop: not enough money leads to Fund Wallet prefilled; an underpaid inv
   await expect(page.getByTestId("header-balance")).toHaveText("₦8,750.00");
   expect(await axeProblems(page, "underpaid invoice 1280")).toEqual([]);
 
-  // The protocol code finds the service; the waiting dialog counts down to the server's refund time.
+  // Back on Receive SMS the choice the shortfall interrupted is kept (issue 43): 2 WhatsApp numbers.
   await page.goto("/#/sms/1");
+  await expect(page.getByRole("combobox", { name: "Service" })).toHaveText(/WhatsApp/);
+  await expect(page.getByRole("button", { name: "Get 2 Numbers" })).toBeVisible();
+  // The protocol code finds the service; the waiting dialog counts down to the server's refund time.
   await pick(page, "Country", "USA", "USA");
   await pick(page, "Service", /^WhatsApp/, "wa");
+  await page.getByRole("combobox", { name: "How many numbers" }).click();
+  await page.getByRole("option", { name: "1 number", exact: true }).click();
   await page.getByRole("button", { name: "Get Number" }).click();
   await expect(page.getByRole("dialog").getByRole("heading", { name: "Waiting for SMS" })).toBeVisible();
   await expect(page.getByTestId("sms-refund-countdown")).toContainText(/If no code comes in \d+:\d\d/);
@@ -120,4 +125,33 @@ test("phone: a failed deposit moved nothing; balance and Fund Wallet in header a
   await phone.getByRole("button", { name: "Take Tour" }).click();
   await expect(phone.getByRole("dialog", { name: "Wallet balance" })).toBeVisible();
   await other.close();
+});
+
+test("phone: Shortfall -> Fund wallet -> Pay brings the customer back to Receive SMS with the choice kept (issue 43)", async ({ page, request }) => {
+  await page.setViewportSize({ width: 360, height: 800 });
+  const session = await signUpViaApi(request, "return", "Kelechi");
+  await openSignedIn(page, session, "#/sms/1");
+  await pick(page, "Country", "USA", "USA");
+  await pick(page, "Service", /^WhatsApp/, "WhatsApp");
+  await page.getByRole("button", { name: "Get Number" }).click();
+  const notice = page.getByTestId("shortfall");
+  await expect(notice).toContainText(/you need ₦[\d,]+\.\d\d more\./);
+  await notice.getByRole("link", { name: "Fund wallet" }).click();
+  await expect(page).toHaveURL(/#\/payment\/1\?amount=\d+&back=sms/);
+  await expect(page.getByTestId("fund-return-link")).toHaveText("Back to Receive SMS");
+
+  await page.getByLabel("Amount (₦)").fill("2000");
+  await page.getByRole("button", { name: "Pay with card or bank" }).click();
+  await page.waitForURL(/\/sandbox\/squad\/checkout\//);
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+
+  // Confirmed on the way back, then Receive SMS again, its choice as it was: one press buys.
+  await page.waitForURL(/#\/sms\/1$/, { timeout: 30_000 });
+  await expect(page.getByText("Back to Receive SMS: your choice is kept.")).toBeVisible();
+  await expect(page.getByRole("combobox", { name: "Country" })).toHaveText(/USA/);
+  await expect(page.getByRole("combobox", { name: "Service" })).toHaveText(/WhatsApp/);
+  expect(await balanceOf(request, session.token)).toBe(2000);
+  await page.getByRole("button", { name: "Get Number" }).click();
+  await expect(page.getByText("number purchased successfully")).toBeVisible();
+  await expect.poll(() => balanceOf(request, session.token)).toBeLessThan(2000);
 });
