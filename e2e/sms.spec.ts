@@ -283,7 +283,7 @@ test("use a past number again: the confirm says the price and the wait first; th
   await page.setViewportSize({ width: 1280, height: 900 });
   await openSignedIn(page, session, "#/sms/1");
   const table = page.getByTestId("orders-table");
-  const again = table.getByRole("button", { name: /^Use this number again/ });
+  const again = table.getByRole("button", { name: /^Use again: this number/ });
   await expect(again).toHaveCount(1, { timeout: 15_000 });
   await again.click();
   const dialog = page.getByRole("dialog", { name: "Use this number again?" });

@@ -14,6 +14,6 @@ describe("bare screen addresses", () => {
 
     await router.navigate({ href: "/nowhere" });
     expect(router.state.location.pathname).toBe("/nowhere");
-    expect(router.state.matches.some((m) => m.status === "notFound" || m.globalNotFound)).toBe(true);
+    expect(router.state.matches.some((m) => m.status === "notFound")).toBe(true);
   });
 });

@@ -34,7 +34,7 @@ export default function PaymentPage() {
   const back = backPath(search.back);
 
   return (
-    <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 p-4 sm:p-6">
+    <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 py-4 sm:p-6">
       <div>
         <h1 className="text-2xl font-bold tracking-tight">Fund Wallet</h1>
         <p className="text-sm text-slate-600 dark:text-slate-400">Top up in naira by card or bank transfer, or in crypto.</p>
@@ -48,7 +48,7 @@ export default function PaymentPage() {
         ) : null}
       </div>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start">
-        <Card className="flex flex-col gap-4 p-5">
+        <Card className="flex flex-col gap-4 p-4 min-[400px]:p-5">
           {rate.isError ? (
             // The forms keep working on the defaults (the server enforces the real minimum and rate), but say so.
             <LoadError what="today's minimums and crypto rate (the figures below may be out of date)" error={rate.error} onRetry={() => void rate.refetch()} />

@@ -103,7 +103,7 @@ export default function Shell() {
           >
             <Menu className="h-6 w-6" aria-hidden />
           </button>
-          <LogoMark className="h-7 w-7 max-[359px]:hidden min-[500px]:hidden" />
+          <LogoMark className="h-7 w-7 max-[399px]:hidden min-[500px]:hidden" />
           <div className="ml-auto flex items-center gap-1.5 sm:gap-4">
             <BalanceChip />
             <TierBadge />

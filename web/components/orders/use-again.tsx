@@ -37,13 +37,15 @@ export function UseAgainButton({ order, onChoose }: { order: OrderRow; onChoose:
     <Button
       size="sm"
       variant="outline"
-      className="h-auto max-w-[6rem] whitespace-normal py-1 text-xs leading-tight"
+      className="whitespace-nowrap"
       onClick={() => onChoose(order)}
-      aria-label={`Use this number again: ${formatPhone(order.purchased_number)} (${order.service})`}
+      // Short on screen so the table keeps every column at 1280 px (issue 43: it wrapped onto four lines); the name says it all.
+      aria-label={`Use again: this number, ${formatPhone(order.purchased_number)} (${order.service})`}
+      title="Use this number again"
       data-testid="use-again"
     >
       <RotateCcw className="h-3.5 w-3.5 shrink-0" aria-hidden />
-      Use this number again
+      Use again
     </Button>
   );
 }

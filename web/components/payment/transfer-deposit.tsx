@@ -38,12 +38,13 @@ function CopyRow({ label, value, display, testId }: { label: string; value: stri
     <div className="flex flex-col gap-1">
       <span className="text-xs font-medium text-slate-600 dark:text-slate-400">{label}</span>
       <div className="flex items-center gap-2 rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 dark:border-slate-700 dark:bg-slate-800/60">
-        <span className="min-w-0 flex-1 break-all font-mono text-lg font-semibold tracking-wide" data-testid={testId}>
+        {/* One line: a 10-digit account number broken as "482019327 / 7" is misread (issue 43, 360 px). */}
+        <span className="min-w-0 flex-1 whitespace-nowrap font-mono text-base font-semibold min-[400px]:text-lg min-[400px]:tracking-wide" data-testid={testId}>
           {display ?? value}
         </span>
         <Button variant="ghost" size="sm" onClick={() => void copy()} aria-label={`Copy ${label.toLowerCase()}`}>
           {copied ? <Check className="h-4 w-4 text-emerald-700" aria-hidden /> : <Copy className="h-4 w-4" aria-hidden />}
-          <span aria-live="polite">{copied ? "Copied" : "Copy"}</span>
+          <span aria-live="polite" className="max-[399px]:sr-only">{copied ? "Copied" : "Copy"}</span>
         </Button>
       </div>
     </div>
@@ -96,7 +97,7 @@ function TransferCard({ transfer, onDone }: { transfer: TransferView; onDone: ()
     return () => clearInterval(timer);
   }, [open]);
   return (
-    <Card className="flex flex-col gap-4 p-5" aria-labelledby="transfer-title">
+    <Card className="flex flex-col gap-4 p-4 min-[400px]:p-5" aria-labelledby="transfer-title">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 id="transfer-title" className="text-lg font-semibold">
           Transfer {naira(t.amount)}

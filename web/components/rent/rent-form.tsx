@@ -156,42 +156,45 @@ export function RentForm({ onRented }: { onRented: (rental: RentalView) => void 
       <CardHeader>
         <CardTitle>Rent a number</CardTitle>
       </CardHeader>
-      <CardContent>
+      <CardContent className="@container">
         <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
-          <Field label="Country" error={countries.isError ? countries.error.message : undefined}>
-            {(p) => (
-              <Select
-                {...p}
-                searchable
-                searchPlaceholder="Search countries..."
-                options={countryOptions}
-                value={countryId}
-                onValueChange={choose(setCountryId)}
-                loading={countries.isPending}
-                loadingText="Loading countries..."
-                placeholder="Select a country"
-              />
-            )}
-          </Field>
-          <Field label="Duration">
-            {(p) => (
-              <Select
-                {...p}
-                options={RENT_UNIT_OPTIONS}
-                value={unit}
-                onValueChange={choose((v) => {
-                  setUnit(v);
-                  setPeriod("");
-                })}
-                placeholder="Select a unit"
-              />
-            )}
-          </Field>
-          {isRentUnit(unit) ? (
-            <Field label="Period">
-              {(p) => <Select {...p} options={periodOptions(unit)} value={period} onValueChange={choose(setPeriod)} placeholder={`How many ${unit}s?`} />}
+          {/* Where the card is wide (from 42rem) the choices sit side by side (issue 43: the page's width was unused). */}
+          <div className="grid gap-4 @2xl:grid-cols-3">
+            <Field label="Country" error={countries.isError ? countries.error.message : undefined}>
+              {(p) => (
+                <Select
+                  {...p}
+                  searchable
+                  searchPlaceholder="Search countries..."
+                  options={countryOptions}
+                  value={countryId}
+                  onValueChange={choose(setCountryId)}
+                  loading={countries.isPending}
+                  loadingText="Loading countries..."
+                  placeholder="Select a country"
+                />
+              )}
             </Field>
-          ) : null}
+            <Field label="Duration">
+              {(p) => (
+                <Select
+                  {...p}
+                  options={RENT_UNIT_OPTIONS}
+                  value={unit}
+                  onValueChange={choose((v) => {
+                    setUnit(v);
+                    setPeriod("");
+                  })}
+                  placeholder="Select a unit"
+                />
+              )}
+            </Field>
+            {isRentUnit(unit) ? (
+              <Field label="Period">
+                {(p) => <Select {...p} options={periodOptions(unit)} value={period} onValueChange={choose(setPeriod)} placeholder={`How many ${unit}s?`} />}
+              </Field>
+            ) : null}
+          </div>
           <div className="grid grid-cols-2 gap-3">
             <Field label="Stock">
               {(p) => <Input {...p} readOnly value={looking ? "Checking..." : stockCount !== null ? String(stockCount) : ""} placeholder="—" />}

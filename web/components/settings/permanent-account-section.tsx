@@ -65,7 +65,7 @@ export function PermanentAccountSection() {
             </div>
             <div>
               <dt className="text-slate-500">Account number</dt>
-              <dd className="font-mono font-semibold">{account.data.account_number}</dd>
+              <dd className="whitespace-nowrap font-mono font-semibold">{account.data.account_number}</dd>
             </div>
             <div>
               <dt className="text-slate-500">Account name</dt>

@@ -64,10 +64,12 @@ function NumberBox({ shown }: { shown: ShownRequest | null }) {
     );
   }
   return (
-    <div className="grid grid-cols-2 gap-3 rounded-lg border border-slate-200 bg-slate-50 p-4 dark:border-slate-700 dark:bg-slate-800/60" data-testid="sms-number-box">
-      <div className="min-w-0">
+    // Number and code side by side where both fit whole, else one above the other: a number is never cut ("+234 345
+    // 69…" at 360 px, issue 43).
+    <div className="flex flex-wrap gap-x-8 gap-y-3 rounded-lg border border-slate-200 bg-slate-50 p-4 dark:border-slate-700 dark:bg-slate-800/60" data-testid="sms-number-box">
+      <div>
         <p className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">Number</p>
-        <p className="truncate font-mono text-base font-semibold" data-testid="sms-number">{formatPhone(shown.number)}</p>
+        <p className="whitespace-nowrap font-mono text-base font-semibold" data-testid="sms-number">{formatPhone(shown.number)}</p>
       </div>
       <div className="min-w-0" aria-live="polite">
         <p className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">Code</p>
@@ -277,51 +279,56 @@ export function SmsPurchaseCard({
       <CardHeader>
         <CardTitle>Buy a number</CardTitle>
       </CardHeader>
-      <CardContent className="flex flex-col gap-4">
-        <Field label="Provider" hint={PROVIDER_HINT}>
-          {(p) => (
-            <Select
-              {...p}
-              options={SMS_PROVIDER_OPTIONS}
-              value={provider}
-              onValueChange={changeProvider}
-            />
-          )}
-        </Field>
-        <Field label="Country" error={countries.isError ? countries.error.message : undefined}>
-          {(p) => (
-            <Select
-              {...p}
-              searchable
-              searchPlaceholder="Search countries..."
-              options={countryOptions}
-              value={countryId}
-              onValueChange={(v) => {
-                setCountryId(v);
-                setServiceId("");
-              }}
-              loading={countries.isPending}
-              loadingText="Loading countries..."
-              placeholder="Select a country"
-            />
-          )}
-        </Field>
-        <Field label="Service" error={prices.isError ? prices.error.message : undefined}>
-          {(p) => (
-            <Select
-              {...p}
-              searchable
-              searchPlaceholder="Search services..."
-              options={serviceOptions}
-              value={serviceId}
-              onValueChange={setServiceId}
-              loading={Boolean(countryId) && prices.isPending}
-              loadingText="Loading services..."
-              placeholder={countryId ? "Select a service" : "Select a country first"}
-              disabled={!countryId}
-            />
-          )}
-        </Field>
+      <CardContent className="@container flex flex-col gap-4">
+        {/* Where the card is wide (from 42rem: a laptop, not the 380 px column of a wide screen) the choices sit side by
+            side: the card spreads across the page instead of leaving it empty beside long fields (issue 43), and the
+            orders below come into view sooner. */}
+        <div className="grid gap-4 @2xl:grid-cols-3">
+          <Field label="Provider" hint={PROVIDER_HINT}>
+            {(p) => (
+              <Select
+                {...p}
+                options={SMS_PROVIDER_OPTIONS}
+                value={provider}
+                onValueChange={changeProvider}
+              />
+            )}
+          </Field>
+          <Field label="Country" error={countries.isError ? countries.error.message : undefined}>
+            {(p) => (
+              <Select
+                {...p}
+                searchable
+                searchPlaceholder="Search countries..."
+                options={countryOptions}
+                value={countryId}
+                onValueChange={(v) => {
+                  setCountryId(v);
+                  setServiceId("");
+                }}
+                loading={countries.isPending}
+                loadingText="Loading countries..."
+                placeholder="Select a country"
+              />
+            )}
+          </Field>
+          <Field label="Service" error={prices.isError ? prices.error.message : undefined}>
+            {(p) => (
+              <Select
+                {...p}
+                searchable
+                searchPlaceholder="Search services..."
+                options={serviceOptions}
+                value={serviceId}
+                onValueChange={setServiceId}
+                loading={Boolean(countryId) && prices.isPending}
+                loadingText="Loading services..."
+                placeholder={countryId ? "Select a service" : "Select a country first"}
+                disabled={!countryId}
+              />
+            )}
+          </Field>
+        </div>
         {chosen && service ? (
           <>
             <div className="flex flex-wrap gap-2">
@@ -345,33 +352,35 @@ export function SmsPurchaseCard({
                 Compare routes
               </Button>
             </div>
-            <Field label="Stock">{(p) => <Input {...p} readOnly value={String(service.count)} />}</Field>
-            <Field label="How many numbers" hint={`Up to ${MAX_SMS_QUANTITY} numbers for this service, each its own order and refund.`}>
-              {(p) => (
-                <Select
-                  {...p}
-                  options={Array.from({ length: MAX_SMS_QUANTITY }, (_, i) => i + 1).map((n) => ({ value: String(n), label: n === 1 ? "1 number" : `${n} numbers — ${naira(service.price * n)}` }))}
-                  value={String(quantity)}
-                  onValueChange={(v) => setQuantity(Number(v))}
-                />
-              )}
-            </Field>
-            <Field
-              label="Max price (optional)"
-              hint="Never pay more than this: if the price rises above it, you are asked first and nothing is charged."
-              error={maxPrice === "invalid" ? "Enter an amount in naira above ₦0." : undefined}
-            >
-              {(p) => (
-                <Input
-                  {...p}
-                  inputMode="decimal"
-                  placeholder={`e.g. ${naira(service.price)}`}
-                  value={maxPriceText}
-                  onChange={(e) => setMaxPriceText(e.target.value)}
-                  data-testid="sms-max-price"
-                />
-              )}
-            </Field>
+            <div className="grid gap-4 @2xl:grid-cols-3">
+                <Field label="Stock">{(p) => <Input {...p} readOnly value={String(service.count)} />}</Field>
+                <Field label="How many numbers" hint={`Up to ${MAX_SMS_QUANTITY} numbers for this service, each its own order and refund.`}>
+                  {(p) => (
+                    <Select
+                      {...p}
+                      options={Array.from({ length: MAX_SMS_QUANTITY }, (_, i) => i + 1).map((n) => ({ value: String(n), label: n === 1 ? "1 number" : `${n} numbers — ${naira(service.price * n)}` }))}
+                      value={String(quantity)}
+                      onValueChange={(v) => setQuantity(Number(v))}
+                    />
+                  )}
+                </Field>
+                <Field
+                  label="Max price (optional)"
+                  hint="Never pay more than this: if the price rises above it, you are asked first and nothing is charged."
+                  error={maxPrice === "invalid" ? "Enter an amount in naira above ₦0." : undefined}
+                >
+                  {(p) => (
+                    <Input
+                      {...p}
+                      inputMode="decimal"
+                      placeholder={`e.g. ${naira(service.price)}`}
+                      value={maxPriceText}
+                      onChange={(e) => setMaxPriceText(e.target.value)}
+                      data-testid="sms-max-price"
+                    />
+                  )}
+                </Field>
+            </div>
             <div className="flex flex-col gap-2 rounded-lg border border-slate-200 p-3 dark:border-slate-700">
               <label className="flex items-start gap-2 text-sm">
                 <input

@@ -9,7 +9,7 @@ export { publicPriceList } from "./public-prices";
 export { clearSmsCatalogueCache, findSmsOffer, type PricedOffer, providerSellingCountry, smsCountries, smsCountriesOfAll, smsOffers, smsPriceList } from "./sms-catalogue";
 export { chainStateFor } from "./sms-chain";
 export { compareRoutes, listFavourites, setFavourite } from "./sms-choice";
-export { buySmsNumber, buySmsNumbers, cancelSmsOrder, completeSmsOrder, requestAnotherCode } from "./sms-orders";
+export { buySmsNumber, buySmsNumbers, cancelSmsOrder, completeSmsOrder, finishSmsOrder, requestAnotherCode } from "./sms-orders";
 export { acceptPushedCode, checkSmsOrderNow, pollSmsOrderTick, settleSmsOrderNow, sweepSmsOrders } from "./sms-poll";
 export { canRequestAnotherCode, codesByOrder, orderCodes, orderMessages, ownSmsOrder, type PageAfter, smsHoldTime, type SmsOrderRow, smsOrderRowsQuery, smsOrdersPage, smsOrderStatus, smsRefundState, toSmsOrderRows } from "./sms-views";
 export { checkUpstreamHealth, clearUpstreamHealthCache, providerStats } from "./upstream-health";
