@@ -285,6 +285,13 @@ test("use a past number again: the confirm says the price and the wait first; th
   const table = page.getByTestId("orders-table");
   const again = table.getByRole("button", { name: /^Use again: this number/ });
   await expect(again).toHaveCount(1, { timeout: 15_000 });
+  // Issue 43, 1280 px: the button is one line ("Use this number again" wrapped onto four) and every amount is whole.
+  await expect(again).toHaveText("Use again");
+  expect((await again.boundingBox())!.height).toBeLessThanOrEqual(40);
+  for (const amount of await table.getByTestId("order-amount").all()) {
+    await expect(amount).toHaveText(/^₦[\d,]+\.\d\d$/);
+    expect(await amount.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+  }
   await again.click();
   const dialog = page.getByRole("dialog", { name: "Use this number again?" });
   await expect(dialog.getByTestId("use-again-price")).toContainText(/It costs ₦[\d,]+\.\d\d, charged now as a new order\./);

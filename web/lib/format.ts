@@ -30,6 +30,7 @@ const CALLING_CODES: { code: string; groups: number[] }[] = [
   { code: "233", groups: [2, 3, 4] }, // Ghana
   { code: "254", groups: [3, 3, 3] }, // Kenya
   { code: "380", groups: [2, 3, 2, 2] }, // Ukraine
+  { code: "27", groups: [2, 3, 4] }, // South Africa: +27 71 234 5678
   { code: "44", groups: [4, 6] }, // United Kingdom: +44 7911 123456
   { code: "49", groups: [3, 8] }, // Germany
   { code: "33", groups: [1, 2, 2, 2, 2] }, // France

@@ -3,7 +3,7 @@ import { useLinks } from "../../api/content";
 
 /**
  * The chat-channel button (spec section 2): the first operator link. From 768 px it floats at the bottom right, in a
- * gutter the content leaves free (the shell's main has md:pr-24), so it never covers a control. It pulses three times when
+ * gutter the content leaves free (the shell's main has md:pr-20: the button's 56 px and its 20 px margin), so it never covers a control. It pulses three times when
  * it appears, then rests: an endless pulse is motion beside the content that never stops (WCAG 2.2.2 asks it to stop
  * within 5 s), and on a phone-class machine it redraws the page sixty times a second for nothing.
  * Narrower, there is no room for a gutter, and a floating button covered amounts, badges and the password eye: it sits

@@ -116,7 +116,7 @@ export default function Shell() {
         <main
           id="content"
           tabIndex={-1}
-          className="px-3 pb-24 pt-20 outline-none min-[500px]:ml-[4.5rem] sm:ml-[max(20%,13rem)] sm:px-6 sm:pt-22 md:pr-24"
+          className="px-3 pb-24 pt-20 outline-none min-[500px]:ml-[4.5rem] sm:ml-[max(20%,13rem)] sm:px-6 sm:pt-22 md:pr-20"
         >
           <Suspense fallback={null}>
             <VerifyEmailNotice />

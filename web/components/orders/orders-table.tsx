@@ -22,7 +22,7 @@ function CopyButton({ value, label, message }: { value: string; label: string; m
       onClick={() => void copyText(value, message)}
       aria-label={label}
       title={label}
-      className="inline-flex h-7 w-7 shrink-0 items-center justify-center rounded text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-slate-100 cursor-pointer"
+      className="inline-flex h-6 w-6 shrink-0 items-center justify-center rounded text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-slate-100 cursor-pointer"
     >
       <Copy className="h-3.5 w-3.5" aria-hidden />
     </button>
@@ -59,7 +59,7 @@ function NumberCell({ order }: { order: OrderRow }) {
   const shown = formatPhone(order.purchased_number);
   return (
     <span className="inline-flex items-center gap-1">
-      <span className="font-mono">{shown}</span>
+      <span className="whitespace-nowrap tabular-nums">{shown}</span>
       <CopyButton value={order.purchased_number} label={`Copy number ${shown}`} message="Number copied to clipboard!" />
     </span>
   );
@@ -109,20 +109,24 @@ function useOverflowsX(ref: React.RefObject<HTMLElement | null>): boolean {
  * status or action cover Amount, "₦240.", and Provider, and cut Service to "Ren"): Action at 0, Status after Action,
  * Amount after both.
  */
-function usePinnedOffsets(status: React.RefObject<HTMLElement | null>, action: React.RefObject<HTMLElement | null>): { status: number; amount: number } {
-  const [offsets, setOffsets] = useState({ status: 0, amount: 0 });
+function usePinnedOffsets(
+  amount: React.RefObject<HTMLElement | null>,
+  status: React.RefObject<HTMLElement | null>,
+  action: React.RefObject<HTMLElement | null>,
+): { status: number; amount: number; pinned: number } {
+  const [offsets, setOffsets] = useState({ status: 0, amount: 0, pinned: 0 });
   useEffect(() => {
     if (typeof ResizeObserver !== "function") return;
     const measure = () => {
-      const actionWidth = action.current?.getBoundingClientRect().width ?? 0;
-      const statusWidth = status.current?.getBoundingClientRect().width ?? 0;
-      setOffsets((old) => (old.status === actionWidth && old.amount === actionWidth + statusWidth ? old : { status: actionWidth, amount: actionWidth + statusWidth }));
+      const width = (el: HTMLElement | null) => el?.getBoundingClientRect().width ?? 0;
+      const next = { status: width(action.current), amount: width(action.current) + width(status.current), pinned: width(action.current) + width(status.current) + width(amount.current) };
+      setOffsets((old) => (old.status === next.status && old.amount === next.amount && old.pinned === next.pinned ? old : next));
     };
     const observer = new ResizeObserver(measure);
-    for (const el of [status.current, action.current]) if (el) observer.observe(el);
+    for (const el of [amount.current, status.current, action.current]) if (el) observer.observe(el);
     measure();
     return () => observer.disconnect();
-  }, [status, action]);
+  }, [amount, status, action]);
   return offsets;
 }
 
@@ -132,12 +136,14 @@ function usePinnedOffsets(status: React.RefObject<HTMLElement | null>, action: R
  */
 function Table({ orders, action, caption }: { orders: OrderRow[]; action?: (order: OrderRow) => ReactNode; caption?: string }) {
   const box = useRef<HTMLDivElement>(null);
+  const amountHeadRef = useRef<HTMLTableCellElement>(null);
   const statusHead = useRef<HTMLTableCellElement>(null);
   const actionHead = useRef<HTMLTableCellElement>(null);
   const overflows = useOverflowsX(box);
-  const offsets = usePinnedOffsets(statusHead, actionHead);
-  const th = "sticky top-0 z-10 bg-slate-50 px-2 py-2 text-left text-xs font-semibold uppercase whitespace-nowrap text-slate-600 dark:bg-slate-800 dark:text-slate-300";
-  const td = "px-2 py-2 align-middle whitespace-nowrap";
+  const offsets = usePinnedOffsets(amountHeadRef, statusHead, actionHead);
+  // Tight cells (issue 43): at 1280 px every column, an Action included, fits without sideways scrolling.
+  const th = "sticky top-0 z-10 bg-slate-50 px-1.5 py-2 text-left text-xs font-semibold uppercase whitespace-nowrap text-slate-600 dark:bg-slate-800 dark:text-slate-300";
+  const td = "px-1.5 py-2 align-middle whitespace-nowrap";
   // Pinned cells: an opaque background so the columns scrolling under them stay hidden; a left shadow marks the edge.
   const pin = (right: number, head = false) =>
     overflows ? { className: cn("sticky bg-white dark:bg-slate-900", head ? "z-20 bg-slate-50 dark:bg-slate-800" : "z-[5]"), style: { right } } : { className: "", style: undefined };
@@ -159,6 +165,8 @@ function Table({ orders, action, caption }: { orders: OrderRow[]; action?: (orde
         role="region"
         aria-label={caption ?? "Orders"}
         className="relative h-[400px] overflow-auto rounded-lg border border-slate-200 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-800"
+        // A control reached by Tab scrolls into view beside the pinned columns, never under them.
+        style={overflows ? { scrollPaddingRight: offsets.pinned } : undefined}
         data-testid="orders-table"
       >
         <table className="w-full border-collapse text-sm">
@@ -171,7 +179,7 @@ function Table({ orders, action, caption }: { orders: OrderRow[]; action?: (orde
               <th scope="col" className={th}>Country</th>
               <th scope="col" className={th}>Service</th>
               <th scope="col" className={th}>Provider</th>
-              <th scope="col" className={cn(th, "text-right", amountHead.className, edge)} style={amountHead.style}>Amount (₦)</th>
+              <th ref={amountHeadRef} scope="col" className={cn(th, "text-right", amountHead.className, edge)} style={amountHead.style}>Amount</th>
               <th ref={statusHead} scope="col" className={cn(th, statusPin.className)} style={statusPin.style}>Status</th>
               {action ? <th ref={actionHead} scope="col" className={cn(th, actionPin.className)} style={actionPin.style}>Action</th> : null}
             </tr>
