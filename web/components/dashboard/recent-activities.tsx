@@ -74,7 +74,7 @@ function TransactionRow({ tx }: { tx: Transaction }) {
           </span>
         ) : null}
         <span className="text-xs text-slate-600 dark:text-slate-300">
-          <time dateTime={tx.created_at ?? undefined} className="whitespace-nowrap">{formatTransactionDate(tx.created_at)}</time>
+          <time dateTime={tx.created_at ?? undefined}>{formatTransactionDate(tx.created_at)}</time>
         </span>
       </div>
       <div className="flex shrink-0 flex-col items-end gap-1">
