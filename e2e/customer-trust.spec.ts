@@ -54,6 +54,11 @@ test("desktop: not enough money leads to Fund Wallet prefilled; an underpaid inv
   await expect.poll(() => balanceOf(request, session.token)).toBe(1000 + 5 * 1550);
   const outcome = page.getByTestId("invoice-outcome");
   await expect(outcome).toContainText("₦7,750.00 credited of the ₦15,500.00 invoice (₦7,750.00 short)", { timeout: 20_000 });
+  // Issue 43: the invoice is closed: no countdown, address or QR code any more, and a new invoice for the rest.
+  await expect(page.getByTestId("invoice-next")).toContainText("₦7,750.00 credited; make a new invoice to pay more.");
+  await expect(page.getByTestId("invoice-countdown")).toHaveCount(0);
+  await expect(page.getByRole("img", { name: /QR code/ })).toHaveCount(0);
+  await expect(page.getByText("Send exactly the required amount", { exact: false })).toHaveCount(0);
   await expect(page.getByText("Payment confirmed successfully!")).toHaveCount(0);
   await expect(page.getByText("Balance Updated")).toHaveCount(0);
   const row = page.getByRole("list", { name: "Transactions" }).getByRole("listitem").first();
