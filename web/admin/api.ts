@@ -48,9 +48,10 @@ export const useOverview = (period: AdminPeriod) => {
   return useQuery({ queryKey: [...queryKeys.admin, "overview", period, test], queryFn: () => adminApi("GET /api/admin/overview", { query: { period, test: testQuery(test) } }), refetchInterval: 60_000 });
 };
 
-export const useCustomerSearch = (q: string) => {
+export const useCustomerSearch = (q: string, enabled = true) => {
   const test = useShowTest();
   return useQuery({
+    enabled,
     queryKey: [...queryKeys.admin, "customers", q, test],
     queryFn: () => adminApi("GET /api/admin/customers", { query: { q, test: testQuery(test) } }).then((r) => r.data),
   });

@@ -14,5 +14,5 @@ export { acceptPushedCode, checkSmsOrderNow, pollSmsOrderTick, settleSmsOrderNow
 export { canRequestAnotherCode, codesByOrder, orderCodes, orderMessages, ownSmsOrder, type PageAfter, smsHoldTime, type SmsOrderRow, smsOrderRowsQuery, smsOrdersPage, smsOrderStatus, smsRefundState, toSmsOrderRows } from "./sms-views";
 export { checkUpstreamHealth, clearUpstreamHealthCache, providerStats } from "./upstream-health";
 export { slotsInUseByAccount } from "./routing";
-export { clearStatusCache, publicStatus, STATUS_CACHE_MS } from "./public-status";
+export { clearStatusCache, INCIDENTS_CACHE_MS, publicStatus, STATUS_CACHE_MS, STATUS_HTTP_MAX_AGE_S } from "./public-status";
 export { useAgainCheck, useAgainQuote, useNumberAgain } from "./use-again";
