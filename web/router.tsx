@@ -3,7 +3,6 @@ import {
   createRootRoute,
   createRoute,
   createRouter,
-  notFound,
   Outlet,
   parseSearchWith,
   redirect,
@@ -31,16 +30,14 @@ const indexRoute = createRoute({
 });
 
 /**
- * The screens whose address carries the spec's "/1" answer without it too (issue 43: `#/prices` said "Page not found"
- * while `#/status` worked): `#/prices` becomes `#/prices/1`, its search kept. Static paths (/login, /status, ...) rank
- * above this one, so only a bare screen name reaches it.
+ * A screen whose address carries the spec's "/1" answers without it too (issue 43: `#/prices` said "Page not found"
+ * while `#/status` worked): a bare name becomes `/<name>/1`, its search kept. Static paths (/login, /status, ...) rank
+ * above this one, so only a bare name reaches it; one that is no screen is "Page not found" at `/<name>/1`.
  */
-const NUMBERED_SCREENS = new Set(["homepage", "signup", "forgot-password", "reset-password", "prices", "privacy", "terms", "dashboard", "sms", "number", "payment", "esim", "e-plans", "settings"]);
 const bareScreenRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/$screen",
   beforeLoad: ({ params, search }) => {
-    if (!NUMBERED_SCREENS.has(params.screen)) throw notFound();
     throw redirect({ href: `/${params.screen}/1${stringifySearch(search as Search)}`, replace: true });
   },
 });

@@ -12,8 +12,6 @@ import { FIRST_VISIT_KEY, shouldAutoOpenTour, TOUR_AUTO_OPEN_DELAY_MS, TOUR_COMP
 import { useAccount } from "../api/account-security";
 import { historyTransactions } from "../components/dashboard/transactions";
 import { useCardPaymentReturn } from "../components/payment/use-card-payment-return";
-import { takeFundReturn } from "../components/payment/fund-return";
-import { toast } from "../lib/toast";
 import { Button } from "../components/ui/button";
 import { Card, CardTitle } from "../components/ui/card";
 import { Skeleton } from "../components/ui/skeleton";
@@ -78,17 +76,8 @@ export default function DashboardPage() {
     router.history.replace(pathname);
   }, [router, pathname]);
   // Issue 43: a payment started from a purchase's shortfall goes back to that screen (its choice kept) once confirmed.
-  const paidFromShortfall = useCallback(
-    (ref: string) => {
-      const back = takeFundReturn(ref);
-      if (!back) return false;
-      toast.info(`Back to ${back.label}: your choice is kept.`);
-      void router.navigate({ href: back.path, replace: true });
-      return true;
-    },
-    [router],
-  );
-  const verifying = useCardPaymentReturn(reference, clearReference, paidFromShortfall);
+  const returnTo = useCallback((path: string) => void router.navigate({ href: path, replace: true }), [router]);
+  const verifying = useCardPaymentReturn(reference, clearReference, returnTo);
 
   const history = useMemo(() => historyTransactions(transactions.data, user?.userId), [transactions.data, user?.userId]);
   const smsCount = orders.data?.filter((o) => o.kind === "sms").length ?? 0;

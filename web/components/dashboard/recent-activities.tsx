@@ -1,6 +1,7 @@
 import { useMemo, useState } from "react";
 import { ArrowDownLeft, ArrowUpRight, Clock, Inbox, RotateCcw, X } from "lucide-react";
 import { naira } from "../../../schema/money";
+import { formatDateTime } from "../../../schema/datetime";
 import { cn } from "../../lib/cn";
 import { Badge, type BadgeVariant } from "../ui/badge";
 import { AppLink } from "../layout/app-link";
@@ -11,7 +12,6 @@ import { Skeleton } from "../ui/skeleton";
 import {
   applyFilter,
   directionOf,
-  formatTransactionDate,
   movedAmount,
   PAGE_SIZE,
   plainMeaning,
@@ -74,7 +74,7 @@ function TransactionRow({ tx }: { tx: Transaction }) {
           </span>
         ) : null}
         <span className="text-xs text-slate-600 dark:text-slate-300">
-          <time dateTime={tx.created_at ?? undefined}>{formatTransactionDate(tx.created_at)}</time>
+          <time dateTime={tx.created_at ?? undefined}>{formatDateTime(tx.created_at)}</time>
         </span>
       </div>
       <div className="flex shrink-0 flex-col items-end gap-1">

@@ -1,4 +1,3 @@
-import { lagosDay } from "../../../schema/datetime";
 import { directionOf, type Transaction } from "./transactions";
 
 export type SpendingDay = { day: string; deposited: number; spent: number };
@@ -23,7 +22,8 @@ export function spendingPicture(list: readonly Transaction[], now: Date = new Da
   const today = Math.floor((now.getTime() + LAGOS_OFFSET_MS) / DAY_MS) * DAY_MS - LAGOS_OFFSET_MS;
   const first = today - (days - 1) * DAY_MS;
   const buckets = Array.from({ length: days }, (_, i) => ({
-    day: lagosDay(first + i * DAY_MS),
+    // The Lagos day from the fixed offset (no Intl here: this module is on the dashboard's first load).
+    day: new Date(first + i * DAY_MS + LAGOS_OFFSET_MS).toISOString().slice(0, 10),
     depositedKobo: 0,
     spentKobo: 0,
   }));

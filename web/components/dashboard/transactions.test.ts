@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { formatDateTime as formatTransactionDate } from "../../../schema/datetime";
 import {
   applyFilter,
   directionOf,
-  formatTransactionDate,
   historyTransactions,
   movedAmount,
   plainMeaning,

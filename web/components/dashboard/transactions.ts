@@ -112,5 +112,3 @@ export function plainMeaning(tx: Pick<Transaction, "status" | "note" | "directio
   return null;
 }
 
-/** The one clock and time format of the app (schema/datetime.ts, issue 43). */
-export { formatDateTime as formatTransactionDate } from "../../../schema/datetime";

@@ -15,15 +15,16 @@ export const RETURN_MAX_ATTEMPTS = 15;
  * The card-payment return (spec section 4): Squad sends the customer back to /dashboard/1?reference=<ref>. The server
  * is asked (it asks Squad itself) until it answers 'success', the payment fails, or 15 attempts pass. `onFinished`
  * clears the reference from the URL. Returns whether verification is still running (the 'Verifying payment...' loader).
- * `onPaid` (issue 43) runs once the payment is confirmed; answering true means it moved the customer on (back to the
- * screen whose shortfall started the payment), so the dashboard's own clean-up is skipped.
+ * Issue 43: a payment started from a purchase's shortfall (fund-return.ts) takes the customer back to that screen, its
+ * choice kept, once confirmed: `onReturn(path)` navigates there instead of the dashboard's own clean-up. The memory is
+ * read through a dynamic import, so the dashboard's first load carries none of it.
  */
-export function useCardPaymentReturn(reference: string | undefined, onFinished: () => void, onPaid?: (reference: string) => boolean): boolean {
+export function useCardPaymentReturn(reference: string | undefined, onFinished: () => void, onReturn?: (path: string) => void): boolean {
   const queryClient = useQueryClient();
   const [verifying, setVerifying] = useState(Boolean(reference));
   // Read at call time, so a caller's new callback identity does not restart verification: only a new reference does.
   const finished = useEffectEvent(onFinished);
-  const paid = useEffectEvent((ref: string) => onPaid?.(ref) ?? false);
+  const returnTo = useEffectEvent((path: string) => onReturn?.(path));
 
   useEffect(() => {
     if (!reference) {
@@ -51,8 +52,14 @@ export function useCardPaymentReturn(reference: string | undefined, onFinished: 
           removePendingPayment(reference);
           toast.success(PAYMENT_MESSAGES.success, { id: PAYMENT_TOAST_ID });
           await refreshWallet(queryClient);
+          // Not loaded (offline for a moment): the dashboard is the way back, as before.
+          const back = await import("./fund-return").then((m) => m.takeFundReturn(reference), () => null);
           if (cancelled) return;
-          if (paid(reference)) return setVerifying(false);
+          if (back) {
+            toast.info(`Back to ${back.label}: your choice is kept.`);
+            setVerifying(false);
+            return returnTo(back.path);
+          }
           return finish();
         }
         if (outcome === "failed") {
