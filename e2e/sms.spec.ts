@@ -248,7 +248,7 @@ test("export the orders of a date range as CSV", async ({ page, request }) => {
   expect(download.suggestedFilename()).toMatch(/^orders-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
   const text = await (await import("node:fs/promises")).readFile((await download.path())!, "utf8");
   const lines = text.trimEnd().split("\r\n");
-  expect(lines[0]).toBe('"Date","Reference","Kind","Service","Country","Provider","Number","Code","Amount (NGN)","Status"');
+  expect(lines[0]).toBe('"Date (WAT)","Reference","Kind","Service","Country","Provider","Number","Code","Amount (NGN)","Status"');
   expect(lines.slice(1)).toEqual([expect.stringMatching(/"Receive SMS","Sandbox No-SMS","USA","Swift","1\d{10}","","120\.00","cancelled"$/)]);
 });
 
