@@ -21,7 +21,7 @@ type Rule = { dirs: string[]; test: RegExp; message: string; only?: RegExp; skip
 const rules: Rule[] = [
   { dirs: ["worker", "web", "schema", "e2e"], test: /\b(it|test|describe)\.(only|skip)\(|\bx(it|describe)\(/, message: "focused or skipped test" },
   { dirs: ["web"], test: /from\s+["'](\.\.\/)+worker\//, message: "web/ must not import worker/ (share through schema/)" },
-  { dirs: ["schema"], test: /from\s+["'](?!zod|\.)/, message: "schema/ imports zod and itself only" },
+  { dirs: ["schema"], test: /from\s+["'](?!zod|\.)/, message: "schema/ imports zod and itself only", skip: /\.test\.ts$/ },
   { dirs: ["worker/routes"], test: /from\s+["']drizzle-orm|\.\.\/db\/tables/, message: "routes do HTTP only: queries live in services/", skip: /\.test\.ts$/ },
   { dirs: ["worker/routes"], test: /c\.req\.json\(\)/, message: "validate bodies with validate('json', schema) and c.req.valid()" },
   { dirs: ["worker", "scripts"], test: /INSERT\s+OR\s+IGNORE\s+INTO\s+`?ledger/i, message: "INSERT OR IGNORE on the ledger bypasses the balance CHECK inside the trigger; use ON CONFLICT DO NOTHING" },
@@ -35,6 +35,20 @@ const rules: Rule[] = [
     only: /services\/(sms\/sms-(orders|poll|views|upstream|transitions|chain)|rent\/(rentals|rental-(inbox|reminder|extension))|funding\/(payments|card-payments|crypto-payments|payment-crediting|payment-sweep|crypto-currencies))\.ts$/,
     test: /\bDate\.now\(\)|import\s*\{[^}]*\bnotify\b[^}]*\}\s*from\s+["']\.\.\/kernel["']/,
     message: "a money flow reads time from deps.clock and pushes through deps.notify (decision 028)",
+  },
+  {
+    // One clock and one time format for every screen, e-mail and CSV (issue 43, decision 063).
+    dirs: ["worker", "web"],
+    test: /\.toUTCString\(|\.toLocale(Date|Time)String\(|\b(dateStyle|timeStyle|timeZone)\s*:/,
+    message: "write times through schema/datetime.ts (Lagos time, one format: decision 063)",
+    skip: /\.test\.tsx?$/,
+  },
+  {
+    // One naira format, "₦1,234.56" (issue 43): screens write money through naira() / signedNaira(), never a figure of their own.
+    dirs: ["web"],
+    test: /\bformatNaira\b|\.replace\(\/\\\.00\$\//,
+    message: "write money through naira() from schema/money.ts (one format, kobo included: decision 063)",
+    skip: /\.test\.tsx?$/,
   },
   {
     dirs: ["e2e"],

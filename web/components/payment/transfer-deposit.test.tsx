@@ -59,7 +59,7 @@ describe("Pay by transfer", () => {
     show();
     fireEvent.change(await screen.findByLabelText("Amount (₦)"), { target: { value: "500" } });
     fireEvent.click(screen.getByRole("button", { name: "Get an account number" }));
-    expect(await screen.findByText("min amount is ₦1000")).toBeTruthy();
+    expect(await screen.findByText("min amount is ₦1,000.00")).toBeTruthy();
     expect(calls).not.toContain("POST /api/transfers");
   });
 

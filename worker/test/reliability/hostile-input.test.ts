@@ -65,6 +65,7 @@ const JSON_ENDPOINTS: Endpoint[] = [
   { method: "POST", path: "/api/sessions/revoke-all", fields: [], auth: true, endsSession: true },
   { method: "POST", path: "/api/verify-email/resend", fields: [], auth: true },
   { method: "POST", path: "/api/sms/another-code", fields: ["request_id"], auth: true },
+  { method: "POST", path: "/api/sms/finish", fields: ["request_id"], auth: true },
   { method: "POST", path: "/api/webhooks/sms/swift", fields: ["activationId", "code", "status"], auth: false },
   { method: "POST", path: "/api/keys/00000000-0000-4000-8000-000000000000/revoke", fields: [], auth: true },
   { method: "PUT", path: "/api/keys/00000000-0000-4000-8000-000000000000/webhook", fields: ["url"], auth: true },
