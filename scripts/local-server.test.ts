@@ -76,7 +76,7 @@ async function servesTheWebBuild(url: string) {
   const page = await fetch(`${url}/`);
   expect(page.status).toBe(200);
   const html = await page.text();
-  const script = /<script type="module"[^>]*src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+  const script = /<link rel="modulepreload" crossorigin href="(\/assets\/index-[^"]+\.js)"/.exec(html)?.[1];
   expect(script, "index.html names its entry script").toBeTruthy();
   const entry = await fetch(`${url}${script}`);
   expect(entry.status).toBe(200);
