@@ -55,12 +55,44 @@ const median = (xs: number[]) => {
 };
 
 /**
- * Landing: a cold tab (empty cache) opens /#/homepage/1; two times from navigation start: the hero heading in the DOM,
- * and the page's largest contentful paint (the hero, painted with its styles). Dashboard: a cold tab opens the login page (not timed), fills the form; the time runs from the Login click
- * to the balance amount on screen. Median of `runs` each.
+ * What the landing's tab reports of its own paints (plain JavaScript, so the transpiler adds nothing to what runs in the
+ * page): first-contentful-paint, the hero's Element Timing entry (render time, and whether it was inside the viewport)
+ * and the last largest-contentful-paint candidate.
  */
-export async function slowNetworkFigures(browser: Browser, url: string, session: SignedIn, runs = 3) {
-  const landing: number[] = [];
+const LANDING_PAINT_TIMINGS = `new Promise((resolve, reject) => {
+  const seen = {};
+  const report = () => {
+    if (seen.fcp === undefined || !seen.hero || !seen.lcp) return;
+    const rect = seen.hero.intersectionRect;
+    resolve({ fcp: seen.fcp, hero: seen.hero.renderTime, heroInView: rect.width > 0 && rect.height > 0, lcp: seen.lcp.startTime, tag: seen.lcp.element ? seen.lcp.element.tagName : "?" });
+  };
+  new PerformanceObserver((list) => {
+    const entry = list.getEntries().find((e) => e.name === "first-contentful-paint");
+    if (entry) seen.fcp = entry.startTime;
+    report();
+  }).observe({ type: "paint", buffered: true });
+  new PerformanceObserver((list) => {
+    const entry = list.getEntries().find((e) => e.identifier === "hero");
+    if (entry) seen.hero = entry;
+    report();
+  }).observe({ type: "element", buffered: true });
+  new PerformanceObserver((list) => {
+    seen.lcp = list.getEntries().at(-1);
+    report();
+  }).observe({ type: "largest-contentful-paint", buffered: true });
+  setTimeout(() => reject(new Error("landing paint timings incomplete: " + JSON.stringify(Object.keys(seen)))), 30000);
+})`;
+
+/**
+ * Landing: a cold tab (empty cache) opens /#/homepage/1; three times from navigation start, each the browser's own paint
+ * timing, never "in the DOM" (an element parsed is not an element seen): the first contentful paint, the hero heading
+ * painted (Element Timing: the `<h1 elementtiming="hero">`'s render time, and it must have been painted inside the
+ * viewport), and the largest contentful paint (its element printed). Dashboard: a cold tab opens the login page (not
+ * timed), fills the form; the time runs from the Login click to the balance amount on screen. Median of `runs` each.
+ */
+export async function slowNetworkFigures(browser: Browser, url: string, session: SignedIn, runs = 5) {
+  const firstPaint: number[] = [];
+  const heroPainted: number[] = [];
   const heroLcp: number[] = [];
   const lcpElements = new Set<string>();
   const dashboard: number[] = [];
@@ -68,29 +100,13 @@ export async function slowNetworkFigures(browser: Browser, url: string, session:
     const context = await browser.newContext();
     const page = await context.newPage();
     await slowDown(page);
-    await page.goto(`${url}/#/homepage/1`, { waitUntil: "commit" });
-    const heroAt = await page.waitForFunction(
-      () => {
-        const found = Array.from(document.querySelectorAll("h1")).some((h) => h.textContent?.includes("Premium Virtual SMS Authentication Solution"));
-        return found ? performance.now() : null;
-      },
-      undefined,
-      { polling: "raf", timeout: 60_000 },
-    );
-    landing.push((await heroAt.jsonValue()) as number);
-    // The browser's own largest-contentful-paint: when the hero was painted (styles applied), not only parsed.
-    await page.waitForLoadState("load");
-    const lcp = await page.evaluate(
-      () =>
-        new Promise<{ at: number; tag: string }>((resolve) => {
-          new PerformanceObserver((list) => {
-            const last = list.getEntries().at(-1) as PerformanceEntry & { element?: Element | null };
-            resolve({ at: last.startTime, tag: last.element?.tagName ?? "?" });
-          }).observe({ type: "largest-contentful-paint", buffered: true });
-        }),
-    );
-    heroLcp.push(lcp.at);
-    lcpElements.add(lcp.tag);
+    await page.goto(`${url}/#/homepage/1`, { waitUntil: "load" });
+    const paint = (await page.evaluate(LANDING_PAINT_TIMINGS)) as { fcp: number; hero: number; heroInView: boolean; lcp: number; tag: string };
+    if (!paint.heroInView) throw new Error("the landing hero was painted outside the viewport");
+    firstPaint.push(paint.fcp);
+    heroPainted.push(paint.hero);
+    heroLcp.push(paint.lcp);
+    lcpElements.add(paint.tag);
     await context.close();
   }
   for (let i = 0; i < runs; i++) {
@@ -120,7 +136,17 @@ export async function slowNetworkFigures(browser: Browser, url: string, session:
     dashboard.push((await balanceAt.jsonValue()) as number);
     await context.close();
   }
-  return { landingMs: median(landing), landingLcpMs: median(heroLcp), lcpElements: [...lcpElements], dashboardMs: median(dashboard), landing, heroLcp, dashboard };
+  return {
+    firstPaintMs: median(firstPaint),
+    heroPaintedMs: median(heroPainted),
+    landingLcpMs: median(heroLcp),
+    lcpElements: [...lcpElements],
+    dashboardMs: median(dashboard),
+    firstPaint,
+    heroPainted,
+    heroLcp,
+    dashboard,
+  };
 }
 
 /**
