@@ -29,6 +29,15 @@ export function lockedBeforeWriting(output: string): boolean {
   return /database is locked: SQLITE_BUSY/.test(output) && !/internal error/i.test(output);
 }
 
+/**
+ * A read may always run again: it changes nothing. Met beside a busy server, the lock comes back either as D1's
+ * SQLITE_BUSY or, when workerd's SQLite meets it inside its own call, as a bare "internal error; reference = ..." whose
+ * text names no lock (seen: e2e/admin.spec.ts's `ledger` read beside a loaded journeys' server), so a read retries on both.
+ */
+export function lockedWhileReading(output: string): boolean {
+  return /database is locked: SQLITE_BUSY/.test(output) || /internal error/i.test(output);
+}
+
 /** Creates .dev.vars from .dev.vars.example with a fresh random JWT secret, once. */
 export function ensureDevVars(): void {
   const target = path.join(root, ".dev.vars");
