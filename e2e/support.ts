@@ -1,4 +1,4 @@
-import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
 import type { AccountState } from "../schema/accounts";
 
 // What the journeys share: a customer signed up and funded through the API (as a browser would, via the sandbox
@@ -129,6 +129,40 @@ async function watchCsp(context: BrowserContext): Promise<void> {
   });
 }
 
+/**
+ * A read the server closed without answering is asked once more, and the journey's report says so. workerd's HTTP
+ * server (kj's HttpServer) answers an exception of kind DISCONNECTED by closing the connection with no response, and
+ * kj's own comment says why: "A good client should treat this exactly the way it would treat a network failure -- i.e.,
+ * retry" (capnproto c++/src/kj/compat/http.c++, handleApplicationError). The app's own reads do (TanStack Query retries
+ * a failed query); these are the journeys' reads made beside the browser. Only GET and HEAD (they change nothing), only
+ * a connection closed before any answer, once; every other failure and every answer stays the journey's (decision 061).
+ */
+function readsAskedAgain(request: APIRequestContext, testInfo: TestInfo): APIRequestContext {
+  const closedUnanswered = (error: unknown) => error instanceof Error && /socket hang up|ECONNRESET/.test(error.message);
+  const once = async <T>(method: string, url: string, call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      if (!closedUnanswered(error)) throw error;
+      const note = `${method} ${url}: the server closed the connection without an answer; asked once more`;
+      console.warn(`  ${testInfo.title}: ${note}`);
+      testInfo.annotations.push({ type: "read asked again", description: note });
+      return call();
+    }
+  };
+  return new Proxy(request, {
+    get(target, property, receiver) {
+      if (property === "get" || property === "head") {
+        const read = Reflect.get(target, property, receiver) as APIRequestContext["get"];
+        return (url: string, options?: Parameters<APIRequestContext["get"]>[1]) =>
+          once(String(property).toUpperCase(), url, () => read.call(target, url, options));
+      }
+      const value = Reflect.get(target, property, receiver) as unknown;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
 export const test = base.extend<{ cspGuard: void }>({
   // Contexts a journey opens itself (browser.newContext: a second customer, a phone-sized viewport) are watched too.
   cspGuard: [
@@ -156,9 +190,9 @@ export const test = base.extend<{ cspGuard: void }>({
   // The journeys' API calls ask for a fresh connection each time. With keep-alive, a call made after about 5 idle seconds
   // could reuse a connection workerd had just closed (it closes idle ones after 5 s and sends no Keep-Alive hint) and
   // fail with ECONNRESET ("socket hang up"): a race in the test's transport, not an answer of the app.
-  request: async ({ playwright, baseURL }, use) => {
+  request: async ({ playwright, baseURL }, use, testInfo) => {
     const request = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { connection: "close" } });
-    await use(request);
+    await use(readsAskedAgain(request, testInfo));
     await request.dispose();
   },
 });
