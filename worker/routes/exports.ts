@@ -1,13 +1,12 @@
-import { Hono } from "hono";
-import { exportRangeSchema, exportWindow } from "../../schema/exports";
+import { exportWindow } from "../../schema/exports";
 import type { OrderRow } from "../../schema/sms";
 import type { Transaction } from "../../schema/wallet";
-import type { AppEnv } from "../app-env";
+import * as rent from "../contract/rentals";
 import { nairaCell, toCsv } from "../lib/csv";
-import { validate } from "../lib/validate";
 import { readAsSignedInUser } from "../middleware/auth";
 import { ordersRead } from "../services/rent";
 import { transactionsRead } from "../services/funding";
+import { routeApp } from "./route-app";
 
 const inWindow = (iso: string, w: { start: number; end: number }) => {
   const t = Date.parse(iso);
@@ -28,8 +27,8 @@ function csvResponse(body: string, name: string): Response {
  * CSV export of what the history screens show (the same reads as GET /api/get-transaction and GET /api/orders, so the
  * same rows and the same statuses), for a date range. Naira with two decimals; dates in ISO 8601 UTC.
  */
-export const exportRoutes = new Hono<AppEnv>()
-  .get("/export/transactions.csv", validate("query", exportRangeSchema), async (c) => {
+export const exportRoutes = routeApp()
+  .openapi(rent.exportTransactions, async (c) => {
     const range = c.req.valid("query");
     const w = exportWindow(range);
     const rows = ((await readAsSignedInUser(c, transactionsRead)) as Transaction[]).filter((t) => inWindow(t.created_at, w));
@@ -40,7 +39,7 @@ export const exportRoutes = new Hono<AppEnv>()
     return csvResponse(csv, `transactions-${range.from}-to-${range.to}.csv`);
   })
 
-  .get("/export/orders.csv", validate("query", exportRangeSchema), async (c) => {
+  .openapi(rent.exportOrders, async (c) => {
     const range = c.req.valid("query");
     const w = exportWindow(range);
     const rows = ((await readAsSignedInUser(c, ordersRead)) as OrderRow[]).filter((o) => inWindow(o.created_at, w));

@@ -1,0 +1,62 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Balance, DataOf } from "../../schema/answers";
+import {
+  apiKeyIdSchema,
+  createApiKeySchema,
+  sandboxTopUpSchema,
+  webhookEventIdSchema,
+  webhookUrlSchema,
+  type ApiKeyView,
+  type CreatedApiKey,
+  type WebhookEventView,
+} from "../../schema/api-keys";
+import { answer, jsonBody } from "./kit";
+
+/** Settings "API": the customer's developer keys, their webhooks and the sandbox wallet, mounted at /api (routes/api-keys.ts). */
+
+export const keys = createRoute({ method: "get", path: "/keys", responses: { 200: answer<DataOf<ApiKeyView[]>>() } });
+
+export const createKey = createRoute({
+  method: "post",
+  path: "/keys",
+  request: { body: jsonBody(createApiKeySchema) },
+  responses: { 201: answer<CreatedApiKey>("The key, its secret shown this once") },
+});
+
+export const revokeKey = createRoute({
+  method: "post",
+  path: "/keys/{id}/revoke",
+  request: { params: apiKeyIdSchema },
+  responses: { 200: answer<ApiKeyView>() },
+});
+
+export const sandboxWallet = createRoute({ method: "get", path: "/keys/sandbox", responses: { 200: answer<Balance>() } });
+
+export const sandboxTopUp = createRoute({
+  method: "post",
+  path: "/keys/sandbox/top-up",
+  request: { body: jsonBody(sandboxTopUpSchema) },
+  responses: { 200: answer<Balance>() },
+});
+
+/** Where the key's webhook events go (null removes it). */
+export const setWebhook = createRoute({
+  method: "put",
+  path: "/keys/{id}/webhook",
+  request: { params: apiKeyIdSchema, body: jsonBody(webhookUrlSchema) },
+  responses: { 200: answer<ApiKeyView>() },
+});
+
+export const webhookEvents = createRoute({
+  method: "get",
+  path: "/keys/{id}/webhook/events",
+  request: { params: apiKeyIdSchema },
+  responses: { 200: answer<DataOf<WebhookEventView[]>>() },
+});
+
+export const resendWebhookEvent = createRoute({
+  method: "post",
+  path: "/keys/{id}/webhook/events/{eventId}/resend",
+  request: { params: webhookEventIdSchema },
+  responses: { 200: answer<WebhookEventView>() },
+});

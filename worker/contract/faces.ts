@@ -1,0 +1,44 @@
+import type { OpenAPIHono, RouteConfig } from "@hono/zod-openapi";
+import type { Hono } from "hono";
+import type * as accountSecurity from "./account-security";
+import type * as accounts from "./accounts";
+import type * as apiKeys from "./api-keys";
+import type * as content from "./content";
+import type * as passkeys from "./passkeys";
+import type * as rentals from "./rentals";
+import type * as sms from "./sms";
+import type * as wallet from "./wallet";
+
+/**
+ * The faces' API types, computed from the route definitions alone (docs/decisions/065): what Hono's typed client `hc`
+ * needs to type every call the web makes (path, method, parameters, query, body, and each status's answer). The web
+ * imports these with `import type` only (scripts/lint.ts), so its bundle holds no worker code and its type check reads
+ * this folder (zod, @hono/zod-openapi, schema/) and nothing else of the worker.
+ *
+ * The type of one route is what `OpenAPIHono.openapi(route, handler)` itself computes, so the client's view and the
+ * worker's handlers are held to the same definition: a handler that answers another shape does not compile, and a
+ * definition whose answer changes changes what every caller reads.
+ */
+
+// A type-only instance: `typeof app.openapi<R>` is the library's own computation of one route's schema.
+declare const app: OpenAPIHono;
+type RouteSchema<R extends RouteConfig> = ReturnType<typeof app.openapi<R>> extends OpenAPIHono<infer _Env, infer S> ? S : never;
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/** Every route definition a contract module exports, as one Hono schema (paths relative to where it is mounted). */
+export type SchemaOf<Module> = Intersection<{ [K in keyof Module]: Module[K] extends RouteConfig ? RouteSchema<Module[K]> : never }[keyof Module]>;
+
+/** An app type `hc<...>()` reads: only its schema counts. */
+export type ApiOf<S> = Hono<{}, S & {}, "/">;
+
+/** The customer's screens: everything app.ts mounts at /api for them (the client's base is /api). */
+export type CustomerApi = ApiOf<
+  SchemaOf<typeof accounts> &
+    SchemaOf<typeof accountSecurity> &
+    SchemaOf<typeof passkeys> &
+    SchemaOf<typeof content> &
+    SchemaOf<typeof wallet> &
+    SchemaOf<typeof sms> &
+    SchemaOf<typeof rentals> &
+    SchemaOf<typeof apiKeys>
+>;

@@ -1,0 +1,141 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { DataOf } from "../../schema/answers";
+import {
+  smsCompareQuerySchema,
+  smsCountriesQuerySchema,
+  smsFavouriteSchema,
+  smsGetNumberSchema,
+  smsGetNumbersSchema,
+  smsOrderRefSchema,
+  smsPriceQuerySchema,
+  smsPublicPricesQuerySchema,
+  smsUseAgainSchema,
+  type OrderRow,
+  type SmsAnotherCodeResponse,
+  type SmsCancelResponse,
+  type SmsCheckResponse,
+  type SmsCompareResponse,
+  type SmsCountryEntry,
+  type SmsFavouritesResponse,
+  type SmsGetNumberResponse,
+  type SmsGetNumbersResponse,
+  type SmsHoldTime,
+  type SmsPublicPriceList,
+  type SmsRefundStateResponse,
+  type SmsServiceEntry,
+  type SmsStatusResponse,
+  type SmsUseAgainQuote,
+} from "../../schema/sms";
+import { answer, jsonBody } from "./kit";
+
+/** Receive SMS (docs/api.md "Receive SMS") and the orders list, mounted at /api (routes/sms.ts, orders.ts). */
+
+export const countries = createRoute({
+  method: "get",
+  path: "/sms/countries",
+  request: { query: smsCountriesQuerySchema },
+  responses: { 200: answer<SmsCountryEntry[]>() },
+});
+
+/** Keyed by service id (the spec's shape); a signed-in call is priced at the caller's tier. */
+export const prices = createRoute({
+  method: "get",
+  path: "/sms/price",
+  request: { query: smsPriceQuerySchema },
+  responses: { 200: answer<Record<string, SmsServiceEntry>>() },
+});
+
+/** The public price page: the starter tier's prices, whoever asks (issue 28). */
+export const publicPrices = createRoute({
+  method: "get",
+  path: "/sms/public-prices",
+  request: { query: smsPublicPricesQuerySchema },
+  responses: { 200: answer<SmsPublicPriceList>() },
+});
+
+export const buyNumber = createRoute({
+  method: "post",
+  path: "/sms/get-number",
+  request: { body: jsonBody(smsGetNumberSchema) },
+  responses: { 200: answer<SmsGetNumberResponse>() },
+});
+
+/** Several numbers (1-5) for one service, each its own order: docs/api.md "Several numbers at once". */
+export const buyNumbers = createRoute({
+  method: "post",
+  path: "/sms/get-numbers",
+  request: { body: jsonBody(smsGetNumbersSchema) },
+  responses: { 200: answer<SmsGetNumbersResponse>() },
+});
+
+export const favourites = createRoute({ method: "get", path: "/sms/favourites", responses: { 200: answer<SmsFavouritesResponse>() } });
+
+export const setFavourite = createRoute({
+  method: "put",
+  path: "/sms/favourites",
+  request: { body: jsonBody(smsFavouriteSchema) },
+  responses: { 200: answer<SmsFavouritesResponse>() },
+});
+
+export const compare = createRoute({
+  method: "get",
+  path: "/sms/compare",
+  request: { query: smsCompareQuerySchema },
+  responses: { 200: answer<SmsCompareResponse>() },
+});
+
+export const holdTime = createRoute({ method: "get", path: "/sms/hold-time", responses: { 200: answer<SmsHoldTime>() } });
+
+export const status = createRoute({
+  method: "get",
+  path: "/sms/status/{request_id}",
+  request: { params: smsOrderRefSchema },
+  responses: { 200: answer<SmsStatusResponse>() },
+});
+
+/** "Check Now" (the spec's original client): the caller's own order, asked of the upstream now. */
+export const checkNow = createRoute({
+  method: "post",
+  path: "/sms/check/{request_id}",
+  request: { params: smsOrderRefSchema },
+  responses: { 200: answer<SmsCheckResponse>() },
+});
+
+export const cancel = createRoute({
+  method: "post",
+  path: "/sms/cancel",
+  request: { body: jsonBody(smsOrderRefSchema) },
+  responses: { 200: answer<SmsCancelResponse>() },
+});
+
+export const anotherCode = createRoute({
+  method: "post",
+  path: "/sms/another-code",
+  request: { body: jsonBody(smsOrderRefSchema) },
+  responses: { 200: answer<SmsAnotherCodeResponse>() },
+});
+
+/** "Use this number again" (issue 32, decision 047): the confirm step's price and wait, then the new order. */
+export const useAgainQuote = createRoute({
+  method: "get",
+  path: "/sms/use-again/{request_id}",
+  request: { params: smsOrderRefSchema },
+  responses: { 200: answer<SmsUseAgainQuote>() },
+});
+
+export const useAgain = createRoute({
+  method: "post",
+  path: "/sms/use-again",
+  request: { body: jsonBody(smsUseAgainSchema) },
+  responses: { 200: answer<SmsGetNumberResponse>() },
+});
+
+export const refundState = createRoute({
+  method: "post",
+  path: "/refund-user",
+  request: { body: jsonBody(smsOrderRefSchema) },
+  responses: { 200: answer<SmsRefundStateResponse>() },
+});
+
+/** The orders table (spec section 7): SMS orders and rentals in one list, newest first. */
+export const orders = createRoute({ method: "get", path: "/orders", responses: { 200: answer<DataOf<OrderRow[]>>() } });
