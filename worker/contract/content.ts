@@ -1,4 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import { unsubscribeQuerySchema } from "../../schema/admin";
 import type { DataOf, Health, RealtimeToken } from "../../schema/answers";
 import type { Ad, DiscountTier, LevelRow, RateSettingsRow, SettingValue, SiteLink } from "../../schema/settings";
 import type { PublicStatus } from "../../schema/status";
@@ -32,3 +34,17 @@ export const level = createRoute({ method: "get", path: "/level", responses: { 2
 export const referralLink = createRoute({ method: "get", path: "/ref", responses: { 200: answer<string>() } });
 
 export const realtimeToken = createRoute({ method: "get", path: "/realtime-token", responses: { 200: answer<RealtimeToken>() } });
+
+/**
+ * The unsubscribe link at the foot of every group e-mail, mounted at /api outside the operator gate (a page opened
+ * from a mail client: signed, no sign-in).
+ */
+export const unsubscribe = createRoute({
+  method: "get",
+  path: "/unsubscribe",
+  request: { query: unsubscribeQuerySchema },
+  responses: {
+    200: { description: "Unsubscribed", content: { "text/html": { schema: z.string() } } },
+    404: { description: "Not a valid link", content: { "text/html": { schema: z.string() } } },
+  },
+});

@@ -1,11 +1,13 @@
 import type { OpenAPIHono, RouteConfig } from "@hono/zod-openapi";
-import type { Hono } from "hono";
+import type { Env, Hono, Schema } from "hono";
 import type * as accountSecurity from "./account-security";
+import type * as admin from "./admin";
 import type * as accounts from "./accounts";
 import type * as apiKeys from "./api-keys";
 import type * as content from "./content";
 import type * as passkeys from "./passkeys";
 import type * as rentals from "./rentals";
+import type * as sandboxTools from "./sandbox-tools";
 import type * as sms from "./sms";
 import type * as wallet from "./wallet";
 
@@ -20,16 +22,16 @@ import type * as wallet from "./wallet";
  * definition whose answer changes changes what every caller reads.
  */
 
-// A type-only instance: `typeof app.openapi<R>` is the library's own computation of one route's schema.
-declare const app: OpenAPIHono;
-type RouteSchema<R extends RouteConfig> = ReturnType<typeof app.openapi<R>> extends OpenAPIHono<infer _Env, infer S> ? S : never;
+// A type-only instance (nothing is emitted): `typeof _app.openapi<R>` is the library's own computation of one route's schema.
+declare const _app: OpenAPIHono;
+type RouteSchema<R extends RouteConfig> = ReturnType<typeof _app.openapi<R>> extends OpenAPIHono<infer _Env, infer S> ? S : never;
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
 /** Every route definition a contract module exports, as one Hono schema (paths relative to where it is mounted). */
 export type SchemaOf<Module> = Intersection<{ [K in keyof Module]: Module[K] extends RouteConfig ? RouteSchema<Module[K]> : never }[keyof Module]>;
 
 /** An app type `hc<...>()` reads: only its schema counts. */
-export type ApiOf<S> = Hono<{}, S & {}, "/">;
+export type ApiOf<S> = S extends Schema ? Hono<Env, S, "/"> : never;
 
 /** The customer's screens: everything app.ts mounts at /api for them (the client's base is /api). */
 export type CustomerApi = ApiOf<
@@ -42,3 +44,9 @@ export type CustomerApi = ApiOf<
     SchemaOf<typeof rentals> &
     SchemaOf<typeof apiKeys>
 >;
+
+/** The operator console: adminRoutes, mounted at /api/admin (the console's client base). */
+export type ConsoleApi = ApiOf<SchemaOf<typeof admin>>;
+
+/** The sandbox tools the web calls (only with sandbox providers), mounted at /sandbox/nowpayments. */
+export type SandboxToolsApi = ApiOf<SchemaOf<typeof sandboxTools>>;
