@@ -1,4 +1,4 @@
-import { createRoute } from "@hono/zod-openapi";
+
 import { z } from "zod";
 import {
   twoFactorDisableSchema,
@@ -11,46 +11,46 @@ import {
   type TwoFactorState,
 } from "../../schema/accounts";
 import type { DataOf, SessionsRevoked, TwoFactorEnabled } from "../../schema/answers";
-import { answer, jsonBody } from "./kit";
+import { answer, jsonBody, route } from "./kit";
 
 /** The account's security (issue 12; docs/api.md "Account security"), mounted at /api (routes/account-security.ts). */
 
-export const account = createRoute({ method: "get", path: "/account", responses: { 200: answer<AccountState>() } });
+export const account = route({ method: "get", path: "/account", responses: { 200: answer<AccountState>() } });
 
-export const closeTour = createRoute({ method: "post", path: "/account/tour-closed", responses: { 200: answer<{ tour_closed: true }>() } });
+export const closeTour = route({ method: "post", path: "/account/tour-closed", responses: { 200: answer<{ tour_closed: true }>() } });
 
-export const verifyEmail = createRoute({
+export const verifyEmail = route({
   method: "post",
   path: "/verify-email",
   request: { body: jsonBody(verifyEmailSchema) },
   responses: { 200: answer<MessageAnswer>() },
 });
 
-export const resendVerification = createRoute({ method: "post", path: "/verify-email/resend", responses: { 200: answer<MessageAnswer>() } });
+export const resendVerification = route({ method: "post", path: "/verify-email/resend", responses: { 200: answer<MessageAnswer>() } });
 
-export const sessions = createRoute({ method: "get", path: "/sessions", responses: { 200: answer<DataOf<SignedInDevice[]>>() } });
+export const sessions = route({ method: "get", path: "/sessions", responses: { 200: answer<DataOf<SignedInDevice[]>>() } });
 
-export const revokeSession = createRoute({
+export const revokeSession = route({
   method: "post",
   path: "/sessions/{id}/revoke",
   request: { params: z.object({ id: z.string().trim().min(1).max(100) }) },
   responses: { 200: answer<SessionsRevoked & { current: boolean }>() },
 });
 
-export const revokeAllSessions = createRoute({ method: "post", path: "/sessions/revoke-all", responses: { 200: answer<SessionsRevoked>() } });
+export const revokeAllSessions = route({ method: "post", path: "/sessions/revoke-all", responses: { 200: answer<SessionsRevoked>() } });
 
-export const twoFactor = createRoute({ method: "get", path: "/2fa", responses: { 200: answer<TwoFactorState>() } });
+export const twoFactor = route({ method: "get", path: "/2fa", responses: { 200: answer<TwoFactorState>() } });
 
-export const twoFactorSetup = createRoute({ method: "post", path: "/2fa/setup", responses: { 200: answer<TwoFactorSetup>() } });
+export const twoFactorSetup = route({ method: "post", path: "/2fa/setup", responses: { 200: answer<TwoFactorSetup>() } });
 
-export const twoFactorEnable = createRoute({
+export const twoFactorEnable = route({
   method: "post",
   path: "/2fa/enable",
   request: { body: jsonBody(twoFactorEnableSchema) },
   responses: { 200: answer<TwoFactorEnabled>() },
 });
 
-export const twoFactorDisable = createRoute({
+export const twoFactorDisable = route({
   method: "post",
   path: "/2fa/disable",
   request: { body: jsonBody(twoFactorDisableSchema) },

@@ -1,4 +1,4 @@
-import { createRoute } from "@hono/zod-openapi";
+
 import {
   adminIdParamSchema,
   approvalDecisionSchema,
@@ -51,16 +51,16 @@ import {
   type SettleAnswer,
 } from "../../schema/admin";
 import { statusIncidentCreateSchema, type StatusIncident } from "../../schema/status";
-import { answer, jsonBody } from "./kit";
+import { answer, jsonBody, route } from "./kit";
 
 /**
  * The operator console's API (docs/api.md "Operator console"), mounted at /api/admin (routes/admin.ts), every route
  * behind requireOperator. Every answer is a schema/admin.ts type (decision 029); a change with a reason is audited.
  */
 
-export const me = createRoute({ method: "get", path: "/me", responses: { 200: answer<AdminMe>() } });
+export const me = route({ method: "get", path: "/me", responses: { 200: answer<AdminMe>() } });
 
-export const overview = createRoute({
+export const overview = route({
   method: "get",
   path: "/overview",
   request: { query: overviewQuerySchema },
@@ -69,14 +69,14 @@ export const overview = createRoute({
 
 // ---- Customers ----
 
-export const customers = createRoute({
+export const customers = route({
   method: "get",
   path: "/customers",
   request: { query: customerSearchQuerySchema },
   responses: { 200: answer<AdminList<AdminCustomer>>() },
 });
 
-export const customer = createRoute({
+export const customer = route({
   method: "get",
   path: "/customers/{id}",
   request: { params: adminIdParamSchema },
@@ -85,7 +85,7 @@ export const customer = createRoute({
 
 /** 200 with the balance after, or 202 with `approval` above the approval_threshold setting (nothing moved yet). */
 const manualEntry = <P extends string>(path: P) =>
-  createRoute({
+  route({
     method: "post",
     path,
     request: { params: adminIdParamSchema, body: jsonBody(manualEntrySchema) },
@@ -95,11 +95,11 @@ export const credit = manualEntry("/customers/{id}/credit");
 export const debit = manualEntry("/customers/{id}/debit");
 
 const withReason = <P extends string>(path: P) =>
-  createRoute({ method: "post", path, request: { params: adminIdParamSchema, body: jsonBody(reasonSchema) }, responses: { 200: answer<BlockAnswer>() } });
+  route({ method: "post", path, request: { params: adminIdParamSchema, body: jsonBody(reasonSchema) }, responses: { 200: answer<BlockAnswer>() } });
 export const block = withReason("/customers/{id}/block");
 export const unblock = withReason("/customers/{id}/unblock");
 
-export const resendVerification = createRoute({
+export const resendVerification = route({
   method: "post",
   path: "/customers/{id}/resend-verification",
   request: { params: adminIdParamSchema, body: jsonBody(reasonSchema) },
@@ -107,14 +107,14 @@ export const resendVerification = createRoute({
 });
 
 /** Always 202: a second operator approves the reset (issue 33). */
-export const resetSecondFactor = createRoute({
+export const resetSecondFactor = route({
   method: "post",
   path: "/customers/{id}/reset-2fa",
   request: { params: adminIdParamSchema, body: jsonBody(reasonSchema) },
   responses: { 202: answer<ApprovalAnswer>("Waiting for a second operator") },
 });
 
-export const endSessions = createRoute({
+export const endSessions = route({
   method: "post",
   path: "/customers/{id}/sessions/revoke",
   request: { params: adminIdParamSchema, body: jsonBody(endSessionsSchema) },
@@ -123,7 +123,7 @@ export const endSessions = createRoute({
 
 // ---- Approvals (issue 33) ----
 
-export const approvals = createRoute({
+export const approvals = route({
   method: "get",
   path: "/approvals",
   request: { query: approvalListQuerySchema },
@@ -131,14 +131,14 @@ export const approvals = createRoute({
 });
 
 /** `balance` is the customer's balance after an approved ledger entry. */
-export const approve = createRoute({
+export const approve = route({
   method: "post",
   path: "/approvals/{id}/approve",
   request: { params: adminIdParamSchema, body: jsonBody(approvalDecisionSchema) },
   responses: { 200: answer<ApprovalAnswer & { balance?: number }>() },
 });
 
-export const reject = createRoute({
+export const reject = route({
   method: "post",
   path: "/approvals/{id}/reject",
   request: { params: adminIdParamSchema, body: jsonBody(approvalDecisionSchema) },
@@ -147,49 +147,49 @@ export const reject = createRoute({
 
 // ---- Deposits, bank transfers, the review queue ----
 
-export const deposits = createRoute({
+export const deposits = route({
   method: "get",
   path: "/deposits",
   request: { query: depositListQuerySchema },
   responses: { 200: answer<AdminList<AdminDepositRow>>() },
 });
 
-export const verifyDeposit = createRoute({
+export const verifyDeposit = route({
   method: "post",
   path: "/deposits/{id}/verify",
   request: { params: adminIdParamSchema, body: jsonBody(reasonSchema) },
   responses: { 200: answer<DepositVerifyAnswer>() },
 });
 
-export const transfers = createRoute({
+export const transfers = route({
   method: "get",
   path: "/transfers",
   request: { query: transferListQuerySchema },
   responses: { 200: answer<AdminList<AdminTransferDeposit>>() },
 });
 
-export const reconcileTransfers = createRoute({
+export const reconcileTransfers = route({
   method: "get",
   path: "/transfers/reconcile",
   request: { query: transferReconcileQuerySchema },
   responses: { 200: answer<AdminTransferReconciliation>() },
 });
 
-export const reviews = createRoute({
+export const reviews = route({
   method: "get",
   path: "/reviews",
   request: { query: reviewListQuerySchema },
   responses: { 200: answer<AdminList<ReviewQueueItem>>() },
 });
 
-export const review = createRoute({
+export const review = route({
   method: "get",
   path: "/reviews/{id}",
   request: { params: adminIdParamSchema },
   responses: { 200: answer<ReviewDetailAnswer>() },
 });
 
-export const resolveReview = createRoute({
+export const resolveReview = route({
   method: "post",
   path: "/reviews/{id}/resolve",
   request: { params: adminIdParamSchema, body: jsonBody(reviewResolveSchema) },
@@ -198,27 +198,27 @@ export const resolveReview = createRoute({
 
 // ---- Orders and rentals ----
 
-export const orders = createRoute({ method: "get", path: "/orders", request: { query: listQuerySchema }, responses: { 200: answer<AdminList<AdminOrderRow>>() } });
+export const orders = route({ method: "get", path: "/orders", request: { query: listQuerySchema }, responses: { 200: answer<AdminList<AdminOrderRow>>() } });
 
-export const rentals = createRoute({ method: "get", path: "/rentals", request: { query: listQuerySchema }, responses: { 200: answer<AdminList<AdminRentalRow>>() } });
+export const rentals = route({ method: "get", path: "/rentals", request: { query: listQuerySchema }, responses: { 200: answer<AdminList<AdminRentalRow>>() } });
 
 const settle = <P extends string>(path: P) =>
-  createRoute({ method: "post", path, request: { params: adminIdParamSchema, body: jsonBody(reasonSchema) }, responses: { 200: answer<SettleAnswer>() } });
+  route({ method: "post", path, request: { params: adminIdParamSchema, body: jsonBody(reasonSchema) }, responses: { 200: answer<SettleAnswer>() } });
 export const settleOrder = settle("/orders/{id}/settle");
 export const settleRental = settle("/rentals/{id}/settle");
 
 // ---- The public status page's incidents (issue 32): posted (201) and resolved with a reason, both audited ----
 
-export const incidents = createRoute({ method: "get", path: "/status-incidents", responses: { 200: answer<AdminList<StatusIncident>>() } });
+export const incidents = route({ method: "get", path: "/status-incidents", responses: { 200: answer<AdminList<StatusIncident>>() } });
 
-export const postIncident = createRoute({
+export const postIncident = route({
   method: "post",
   path: "/status-incidents",
   request: { body: jsonBody(statusIncidentCreateSchema) },
   responses: { 201: answer<StatusIncident>() },
 });
 
-export const resolveIncident = createRoute({
+export const resolveIncident = route({
   method: "post",
   path: "/status-incidents/{id}/resolve",
   request: { params: incidentIdParamSchema, body: jsonBody(reasonSchema) },
@@ -227,10 +227,10 @@ export const resolveIncident = createRoute({
 
 // ---- Prices and content (settings) ----
 
-export const settings = createRoute({ method: "get", path: "/settings", responses: { 200: answer<AdminSettings>() } });
+export const settings = route({ method: "get", path: "/settings", responses: { 200: answer<AdminSettings>() } });
 
 /** 200 with the value now stored; 202 when the change waits for a second operator (the approval threshold itself). */
-export const changeSetting = createRoute({
+export const changeSetting = route({
   method: "patch",
   path: "/settings/{key}",
   request: { params: settingKeyParamSchema, body: jsonBody(settingChangeSchema) },
@@ -239,19 +239,19 @@ export const changeSetting = createRoute({
 
 // ---- Messages ----
 
-export const notify = createRoute({ method: "post", path: "/notify", request: { body: jsonBody(notifySchema) }, responses: { 200: answer<NotifyAnswer>() } });
+export const notify = route({ method: "post", path: "/notify", request: { body: jsonBody(notifySchema) }, responses: { 200: answer<NotifyAnswer>() } });
 
-export const previewMail = createRoute({
+export const previewMail = route({
   method: "post",
   path: "/email/preview",
   request: { body: jsonBody(groupMailSchema) },
   responses: { 200: answer<GroupMailPreview>() },
 });
 
-export const sendMail = createRoute({ method: "post", path: "/email/send", request: { body: jsonBody(groupMailSendSchema) }, responses: { 200: answer<GroupMailSent>() } });
+export const sendMail = route({ method: "post", path: "/email/send", request: { body: jsonBody(groupMailSendSchema) }, responses: { 200: answer<GroupMailSent>() } });
 
 // ---- Audit and reconcile ----
 
-export const audit = createRoute({ method: "get", path: "/audit", request: { query: auditListQuerySchema }, responses: { 200: answer<AdminList<AdminAuditRow>>() } });
+export const audit = route({ method: "get", path: "/audit", request: { query: auditListQuerySchema }, responses: { 200: answer<AdminList<AdminAuditRow>>() } });
 
-export const reconcile = createRoute({ method: "get", path: "/reconcile", responses: { 200: answer<AdminReconcile>() } });
+export const reconcile = route({ method: "get", path: "/reconcile", responses: { 200: answer<AdminReconcile>() } });

@@ -1,3 +1,4 @@
+import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 
 /**
@@ -8,6 +9,22 @@ import { z } from "zod";
  * types its calls from the same definitions (worker/contract/faces.ts). This folder imports zod, @hono/zod-openapi and
  * schema/ only, so the web's type check reads it without any worker code (scripts/lint.ts).
  */
+
+/** What a definition is made of, as far as this folder needs to know (the library's RouteConfig says the rest). */
+interface RouteShape {
+  method: "get" | "post" | "put" | "patch" | "delete";
+  path: string;
+  request?: object;
+  responses: object;
+}
+
+/**
+ * `createRoute` of @hono/zod-openapi (the same function: it adds `getRoutingPath()`), with a lighter type. Its own type
+ * checks every definition against the library's RouteConfig where it is written, and the web's type check reads this
+ * folder too: comparing each zod schema with RouteConfig's ZodType doubled the web's check time. A definition is still
+ * checked against RouteConfig once, where the worker attaches its handler (`.openapi(definition, handler)`).
+ */
+export const route = createRoute as unknown as <const R extends RouteShape>(definition: R) => R & { getRoutingPath(): string };
 
 /** A JSON body the route validates (required: a body that is not JSON, or absent, is refused, never read as `{}` silently). */
 export function jsonBody<S extends z.ZodType>(schema: S, description?: string) {

@@ -1,4 +1,4 @@
-import { createRoute } from "@hono/zod-openapi";
+
 import { exportRangeSchema } from "../../schema/exports";
 import {
   rentAutoRenewRequestSchema,
@@ -15,42 +15,42 @@ import {
   type RentNumberResponse,
   type RentQuoteResponse,
 } from "../../schema/rentals";
-import { answer, csvAnswer, jsonBody } from "./kit";
+import { answer, csvAnswer, jsonBody, route } from "./kit";
 
 /** Rent Number (docs/api.md "Rent Number") and the history's CSV files, mounted at /api (routes/rentals.ts, exports.ts). */
 
-export const countries = createRoute({ method: "get", path: "/rent/country-list", responses: { 200: answer<RentCountryEntry[]>() } });
+export const countries = route({ method: "get", path: "/rent/country-list", responses: { 200: answer<RentCountryEntry[]>() } });
 
 /** The quote answers a visitor too, at the starter tier; no stock is an answer (price null), not an error. */
-export const quote = createRoute({
+export const quote = route({
   method: "post",
   path: "/rent/countries",
   request: { body: jsonBody(rentQuoteRequestSchema) },
   responses: { 200: answer<RentQuoteResponse>() },
 });
 
-export const rent = createRoute({
+export const rent = route({
   method: "post",
   path: "/rent-number",
   request: { body: jsonBody(rentNumberRequestSchema) },
   responses: { 201: answer<RentNumberResponse>() },
 });
 
-export const rental = createRoute({
+export const rental = route({
   method: "get",
   path: "/rentals/{id}",
   request: { params: rentalIdParamSchema },
   responses: { 200: answer<RentalDetailResponse>() },
 });
 
-export const end = createRoute({
+export const end = route({
   method: "post",
   path: "/rentals/{id}/end",
   request: { params: rentalIdParamSchema },
   responses: { 200: answer<RentalEndResponse>() },
 });
 
-export const cancel = createRoute({
+export const cancel = route({
   method: "post",
   path: "/rentals/{id}/cancel",
   request: { params: rentalIdParamSchema },
@@ -58,14 +58,14 @@ export const cancel = createRoute({
 });
 
 /** Extend (decision 019): the choices with the server's price each; empty where the upstream documents no extension. */
-export const extendOptions = createRoute({
+export const extendOptions = route({
   method: "get",
   path: "/rentals/{id}/extend-options",
   request: { params: rentalIdParamSchema },
   responses: { 200: answer<RentExtendOptionsResponse>() },
 });
 
-export const extend = createRoute({
+export const extend = route({
   method: "post",
   path: "/rentals/{id}/extend",
   request: { params: rentalIdParamSchema, body: jsonBody(rentExtendRequestSchema) },
@@ -73,7 +73,7 @@ export const extend = createRoute({
 });
 
 /** Auto-renew (issue 32): on at the price shown for each renewal (409 PRICE_CHANGED with the new one), or off. */
-export const autoRenew = createRoute({
+export const autoRenew = route({
   method: "post",
   path: "/rentals/{id}/auto-renew",
   request: { params: rentalIdParamSchema, body: jsonBody(rentAutoRenewRequestSchema) },
@@ -82,14 +82,14 @@ export const autoRenew = createRoute({
 
 // ---- History export (CSV files; the same reads as GET /api/get-transaction and GET /api/orders) ----
 
-export const exportTransactions = createRoute({
+export const exportTransactions = route({
   method: "get",
   path: "/export/transactions.csv",
   request: { query: exportRangeSchema },
   responses: { 200: csvAnswer("The wallet history in the range, as CSV") },
 });
 
-export const exportOrders = createRoute({
+export const exportOrders = route({
   method: "get",
   path: "/export/orders.csv",
   request: { query: exportRangeSchema },

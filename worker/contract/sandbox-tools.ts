@@ -1,7 +1,7 @@
-import { createRoute } from "@hono/zod-openapi";
+
 import { z } from "zod";
 import type { SandboxPaymentStatus } from "../../schema/answers";
-import { answer, jsonBody } from "./kit";
+import { answer, jsonBody, route } from "./kit";
 
 /**
  * The sandbox NOWPayments' tools (worker/sandbox/nowpayments.ts), mounted at /sandbox/nowpayments and served only while
@@ -17,14 +17,14 @@ export const nowPaymentStatusSchema = z.enum(["waiting", "confirming", "confirme
 const currency = z.string().regex(/^[A-Za-z0-9]{2,20}$/);
 
 /** The coin's price moved: Create payment now refuses this currency below min_usd (null: back to the listed minimum). */
-export const createMinimum = createRoute({
+export const createMinimum = route({
   method: "post",
   path: "/create-minimum/{currency}",
   request: { params: z.object({ currency }), body: jsonBody(z.object({ min_usd: z.number().positive().nullable() })) },
   responses: { 200: answer<{ currency: string; create_min_usd: number | null }>() },
 });
 
-export const setPaymentStatus = createRoute({
+export const setPaymentStatus = route({
   method: "post",
   path: "/{paymentId}/status",
   request: {

@@ -1,4 +1,4 @@
-import { createRoute } from "@hono/zod-openapi";
+
 import type { DataOf } from "../../schema/answers";
 import {
   smsCompareQuerySchema,
@@ -26,11 +26,11 @@ import {
   type SmsStatusResponse,
   type SmsUseAgainQuote,
 } from "../../schema/sms";
-import { answer, jsonBody } from "./kit";
+import { answer, jsonBody, route } from "./kit";
 
 /** Receive SMS (docs/api.md "Receive SMS") and the orders list, mounted at /api (routes/sms.ts, orders.ts). */
 
-export const countries = createRoute({
+export const countries = route({
   method: "get",
   path: "/sms/countries",
   request: { query: smsCountriesQuerySchema },
@@ -38,7 +38,7 @@ export const countries = createRoute({
 });
 
 /** Keyed by service id (the spec's shape); a signed-in call is priced at the caller's tier. */
-export const prices = createRoute({
+export const prices = route({
   method: "get",
   path: "/sms/price",
   request: { query: smsPriceQuerySchema },
@@ -46,14 +46,14 @@ export const prices = createRoute({
 });
 
 /** The public price page: the starter tier's prices, whoever asks (issue 28). */
-export const publicPrices = createRoute({
+export const publicPrices = route({
   method: "get",
   path: "/sms/public-prices",
   request: { query: smsPublicPricesQuerySchema },
   responses: { 200: answer<SmsPublicPriceList>() },
 });
 
-export const buyNumber = createRoute({
+export const buyNumber = route({
   method: "post",
   path: "/sms/get-number",
   request: { body: jsonBody(smsGetNumberSchema) },
@@ -61,32 +61,32 @@ export const buyNumber = createRoute({
 });
 
 /** Several numbers (1-5) for one service, each its own order: docs/api.md "Several numbers at once". */
-export const buyNumbers = createRoute({
+export const buyNumbers = route({
   method: "post",
   path: "/sms/get-numbers",
   request: { body: jsonBody(smsGetNumbersSchema) },
   responses: { 200: answer<SmsGetNumbersResponse>() },
 });
 
-export const favourites = createRoute({ method: "get", path: "/sms/favourites", responses: { 200: answer<SmsFavouritesResponse>() } });
+export const favourites = route({ method: "get", path: "/sms/favourites", responses: { 200: answer<SmsFavouritesResponse>() } });
 
-export const setFavourite = createRoute({
+export const setFavourite = route({
   method: "put",
   path: "/sms/favourites",
   request: { body: jsonBody(smsFavouriteSchema) },
   responses: { 200: answer<SmsFavouritesResponse>() },
 });
 
-export const compare = createRoute({
+export const compare = route({
   method: "get",
   path: "/sms/compare",
   request: { query: smsCompareQuerySchema },
   responses: { 200: answer<SmsCompareResponse>() },
 });
 
-export const holdTime = createRoute({ method: "get", path: "/sms/hold-time", responses: { 200: answer<SmsHoldTime>() } });
+export const holdTime = route({ method: "get", path: "/sms/hold-time", responses: { 200: answer<SmsHoldTime>() } });
 
-export const status = createRoute({
+export const status = route({
   method: "get",
   path: "/sms/status/{request_id}",
   request: { params: smsOrderRefSchema },
@@ -94,21 +94,21 @@ export const status = createRoute({
 });
 
 /** "Check Now" (the spec's original client): the caller's own order, asked of the upstream now. */
-export const checkNow = createRoute({
+export const checkNow = route({
   method: "post",
   path: "/sms/check/{request_id}",
   request: { params: smsOrderRefSchema },
   responses: { 200: answer<SmsCheckResponse>() },
 });
 
-export const cancel = createRoute({
+export const cancel = route({
   method: "post",
   path: "/sms/cancel",
   request: { body: jsonBody(smsOrderRefSchema) },
   responses: { 200: answer<SmsCancelResponse>() },
 });
 
-export const anotherCode = createRoute({
+export const anotherCode = route({
   method: "post",
   path: "/sms/another-code",
   request: { body: jsonBody(smsOrderRefSchema) },
@@ -116,21 +116,21 @@ export const anotherCode = createRoute({
 });
 
 /** "Use this number again" (issue 32, decision 047): the confirm step's price and wait, then the new order. */
-export const useAgainQuote = createRoute({
+export const useAgainQuote = route({
   method: "get",
   path: "/sms/use-again/{request_id}",
   request: { params: smsOrderRefSchema },
   responses: { 200: answer<SmsUseAgainQuote>() },
 });
 
-export const useAgain = createRoute({
+export const useAgain = route({
   method: "post",
   path: "/sms/use-again",
   request: { body: jsonBody(smsUseAgainSchema) },
   responses: { 200: answer<SmsGetNumberResponse>() },
 });
 
-export const refundState = createRoute({
+export const refundState = route({
   method: "post",
   path: "/refund-user",
   request: { body: jsonBody(smsOrderRefSchema) },
@@ -138,4 +138,4 @@ export const refundState = createRoute({
 });
 
 /** The orders table (spec section 7): SMS orders and rentals in one list, newest first. */
-export const orders = createRoute({ method: "get", path: "/orders", responses: { 200: answer<DataOf<OrderRow[]>>() } });
+export const orders = route({ method: "get", path: "/orders", responses: { 200: answer<DataOf<OrderRow[]>>() } });
