@@ -8,13 +8,13 @@ import { closeTour, completeEmailVerification, confirmEnrolment, createEmailVeri
 import { clearRateLimit, enforceRateLimit, RATE_LIMITS } from "../services/kernel";
 import * as security from "../contract/account-security";
 import { requestDepsOf, sessionOf } from "./flow-deps";
-import { guarded, routeApp } from "./route-app";
+import { guarded, routeApp, type RouteApp } from "./route-app";
 
 /**
  * What a wallet owes its customers (issue 12): the account's security state, e-mail verification, the signed-in
  * devices with "sign out" per device and everywhere, and two-factor sign-in. docs/api.md "Account security".
  */
-export const accountSecurityRoutes = routeApp()
+export const accountSecurityRoutes: RouteApp = routeApp()
   /** The signed-in customer and their security state: the banner, Settings, and the operator console's "has 2FA". */
   .openapi(guarded(security.account, requireAuth), (c) => {
     const user = c.var.user;

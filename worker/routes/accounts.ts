@@ -10,7 +10,7 @@ import { changeOwnPassword, deviceFromRequest, referralInvitation, requestPasswo
 import { enforceRateLimit, RATE_LIMITS } from "../services/kernel";
 import * as accounts from "../contract/accounts";
 import { requestDepsOf } from "./flow-deps";
-import { guarded, routeApp } from "./route-app";
+import { guarded, routeApp, type RouteApp } from "./route-app";
 
 /**
  * Accounts (spec sections 2, 3, 5, 7, 8; docs/api.md); the logic is services/accounts.ts. The spec's client calls some
@@ -30,7 +30,7 @@ const perAddressLimit = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-export const accountRoutes = $(
+export const accountRoutes: RouteApp = $(
   routeApp()
     // A 429 says when to retry in the body (retry_after) and in the standard header.
     .use("*", async (c, next) => {

@@ -79,7 +79,7 @@ import { UpstreamFault } from "../providers/upstream-http";
 import * as admin from "../contract/admin";
 import { unsubscribe } from "../contract/content";
 import { paymentDepsOf, rentalDepsOf, requestDepsOf, smsDepsOf } from "./flow-deps";
-import { routeApp } from "./route-app";
+import { routeApp, type RouteApp } from "./route-app";
 import { listIncidents, postIncident, resolveIncident } from "../services/console";
 
 const operatorOf = (c: Context<AppEnv>): Operator => ({ id: c.var.user.id, email: c.var.user.email });
@@ -123,7 +123,7 @@ async function block(c: Context<AppEnv>, blocked: boolean, userId: string, reaso
  * two-factor on; anyone else gets the same 404 as a missing page). Reads use services/operator-console.ts; changes use
  * the CLI's statements or the product's own services, and each writes an audit row with its reason.
  */
-export const adminRoutes = $(routeApp().use("*", requireOperator))
+export const adminRoutes: RouteApp = $(routeApp().use("*", requireOperator))
   .openapi(admin.me, (c) => c.json({ id: c.var.user.id, email: c.var.user.email, username: c.var.user.username } satisfies AdminMe))
 
   // ---- Overview ----
@@ -319,7 +319,7 @@ export const adminRoutes = $(routeApp().use("*", requireOperator))
  * The unsubscribe link at the foot of every group e-mail (signed, no sign-in needed: it is opened from a mail client).
  * Public, so it lives outside the operator gate.
  */
-export const unsubscribeRoutes = routeApp().openapi(unsubscribe, async (c) => {
+export const unsubscribeRoutes: RouteApp = routeApp().openapi(unsubscribe, async (c) => {
   const { u: userId, t: signature } = c.req.valid("query");
   const ok = userId.length > 0 && signature.length > 0 && (await applyUnsubscribe(getDb(c.env.DB), c.var.config.jwtSecret, userId, signature));
   const text = ok ? "You are unsubscribed: we will not send you these e-mails again." : "This unsubscribe link is not valid.";

@@ -6,13 +6,13 @@ import { createApiKey, listApiKeys, ownApiKey, resendWebhookEvent, revokeApiKey,
 import { requireFreshSecondFactor, requireReauthentication, requireVerifiedEmail } from "../services/accounts";
 import { deliverEvents } from "../services/kernel";
 import { sessionOf } from "./flow-deps";
-import { guarded, routeApp } from "./route-app";
+import { guarded, routeApp, type RouteApp } from "./route-app";
 
 /**
  * The Settings "API" section: the signed-in customer manages their developer keys (session token only: a key cannot
  * mint or revoke keys) and their sandbox wallet.
  */
-export const apiKeyRoutes = routeApp()
+export const apiKeyRoutes: RouteApp = routeApp()
   .openapi(guarded(keys.keys, requireAuth), async (c) => c.json({ data: await listApiKeys(getDb(c.env.DB), c.var.user.id) }))
 
   .openapi(guarded(keys.createKey, requireAuth), async (c) => {

@@ -7,7 +7,7 @@ import { requireIdempotencyKey } from "../middleware/idempotency";
 import { anotherCodeV1, buySmsV1, cancelRentalV1, cancelSmsOrderV1, countriesV1, endRentalV1, listRentalsV1, listSmsOrdersV1, pricesV1, rentCountriesV1, rentQuoteV1, rentV1, resendWebhookV1, setWebhookV1, smsOrderV1, webhookDeliveriesV1, webhookV1 } from "../services/developer";
 import { rentalWithInbox } from "../services/rent";
 import { rentalDepsOf, smsDepsOf } from "./flow-deps";
-import { routeApp } from "./route-app";
+import { routeApp, type RouteApp } from "./route-app";
 
 /**
  * The JSON developer API (docs/developer-api.md): one chained sub-app per resource, mounted below, each route attached
@@ -16,22 +16,22 @@ import { routeApp } from "./route-app";
  * definitions (`v1Document`), so a route served is a route documented, with the schemas it validates and answers.
  */
 
-const account = routeApp().openapi(v1.getBalance, (c) =>
+const account: RouteApp = routeApp().openapi(v1.getBalance, (c) =>
   c.json({ balance: koboToNaira(c.var.user.balanceKobo), currency: "NGN" as const, mode: c.var.apiCaller.key.mode }, 200),
 );
 
-const catalogue = routeApp()
+const catalogue: RouteApp = routeApp()
   .openapi(v1.getCountries, async (c) => c.json(await countriesV1(c.var.services, c.var.user.id, c.req.valid("query").provider), 200))
   .openapi(v1.getPrices, async (c) => c.json(await pricesV1(smsDepsOf(c), c.var.user, c.req.valid("query")), 200));
 
-const smsOrders = routeApp()
+const smsOrders: RouteApp = routeApp()
   .openapi(v1.listSmsOrders, async (c) => c.json(await listSmsOrdersV1(smsDepsOf(c), c.var.user.id, c.req.valid("query")), 200))
   .openapi(v1.buySms, async (c) => c.json(await buySmsV1(smsDepsOf(c), c.var.user, c.req.valid("json")), 201))
   .openapi(v1.getSmsOrder, async (c) => c.json(await smsOrderV1(smsDepsOf(c), c.var.user.id, c.req.valid("param").id), 200))
   .openapi(v1.cancelSmsOrder, async (c) => c.json(await cancelSmsOrderV1(smsDepsOf(c), c.var.user.id, c.req.valid("param").id), 200))
   .openapi(v1.anotherSmsCode, async (c) => c.json(await anotherCodeV1(smsDepsOf(c), c.var.user.id, c.req.valid("param").id), 200));
 
-const rentals = routeApp()
+const rentals: RouteApp = routeApp()
   .openapi(v1.listRentals, async (c) => c.json(await listRentalsV1(rentalDepsOf(c), c.var.user.id, c.req.valid("query")), 200))
   .openapi(v1.getRentCountries, async (c) => c.json(await rentCountriesV1(rentalDepsOf(c), c.var.user.id), 200))
   .openapi(v1.getRentQuote, async (c) => c.json(await rentQuoteV1(rentalDepsOf(c), c.var.user, c.req.valid("query")), 200))
@@ -41,14 +41,14 @@ const rentals = routeApp()
   .openapi(v1.endRental, async (c) => c.json(await endRentalV1(rentalDepsOf(c), c.var.user.id, c.req.valid("param").id), 200));
 
 /** The calling key's own webhook: its URL (the console's rules), its delivery log, and resend. */
-const webhook = routeApp()
+const webhook: RouteApp = routeApp()
   .openapi(v1.getWebhook, (c) => c.json(webhookV1(c.var.apiCaller), 200))
   .openapi(v1.setWebhook, async (c) => c.json(await setWebhookV1(c.env, c.var.apiCaller, c.req.valid("json").url), 200))
   .openapi(v1.deleteWebhook, async (c) => c.json(await setWebhookV1(c.env, c.var.apiCaller, null), 200))
   .openapi(v1.listWebhookDeliveries, async (c) => c.json(await webhookDeliveriesV1(getDb(c.env.DB), c.var.apiCaller), 200))
   .openapi(v1.resendWebhookDelivery, async (c) => c.json(await resendWebhookV1(c.env, c.var.apiCaller, c.req.valid("param").eventId, Date.now()), 200));
 
-export const apiV1Routes = $(
+export const apiV1Routes: RouteApp = $(
   routeApp()
     .get("/openapi.json", (c) => c.json(v1Document(c.var.config.publicUrl)))
     .use("*", async (c, next) => (new URL(c.req.url).pathname.endsWith("/openapi.json") ? next() : requireApiKey(c, next)))

@@ -6,10 +6,10 @@ import { getDb } from "../db/client";
 import { webLink, type WebClient } from "../lib/public-origin";
 import { requireAuth } from "../middleware/auth";
 import { getSetting, getSettings } from "../services/kernel";
-import { guarded, routeApp } from "./route-app";
+import { guarded, routeApp, type RouteApp } from "./route-app";
 
 /** Operator-managed content and rates, read from settings in D1. */
-export const contentRoutes = routeApp()
+export const contentRoutes: RouteApp = routeApp()
   .openapi(content.links, async (c) => c.json(await getSetting(getDb(c.env.DB), "links")))
   // SPEC 7 "data.data is a list of ads": axios's data is the body, so the body's data is the list (issue 19). Images
   // are absolute on PUBLIC_URL and in-app links open the configured web client (issue 27): another client on another

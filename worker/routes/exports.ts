@@ -6,7 +6,7 @@ import { nairaCell, toCsv } from "../lib/csv";
 import { readAsSignedInUser } from "../middleware/auth";
 import { ordersRead } from "../services/rent";
 import { transactionsRead } from "../services/funding";
-import { routeApp } from "./route-app";
+import { routeApp, type RouteApp } from "./route-app";
 
 const inWindow = (iso: string, w: { start: number; end: number }) => {
   const t = Date.parse(iso);
@@ -27,7 +27,7 @@ function csvResponse(body: string, name: string): Response {
  * CSV export of what the history screens show (the same reads as GET /api/get-transaction and GET /api/orders, so the
  * same rows and the same statuses), for a date range. Naira with two decimals; dates in ISO 8601 UTC.
  */
-export const exportRoutes = routeApp()
+export const exportRoutes: RouteApp = routeApp()
   .openapi(rent.exportTransactions, async (c) => {
     const range = c.req.valid("query");
     const w = exportWindow(range);

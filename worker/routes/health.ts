@@ -1,6 +1,6 @@
 import * as content from "../contract/content";
-import { routeApp } from "./route-app";
+import { routeApp, type RouteApp } from "./route-app";
 
-export const healthRoutes = routeApp().openapi(content.health, (c) =>
+export const healthRoutes: RouteApp = routeApp().openapi(content.health, (c) =>
   c.json({ status: "ok", providers: c.var.config.providers }),
 );

@@ -9,7 +9,7 @@ import { completeRegistration, confirmStepUp, deviceFromRequest, findUserById, l
 import { enforceRateLimit, RATE_LIMITS } from "../services/kernel";
 import * as passkeys from "../contract/passkeys";
 import { requestDepsOf, sessionOf } from "./flow-deps";
-import { guarded, routeApp } from "./route-app";
+import { guarded, routeApp, type RouteApp } from "./route-app";
 
 /** The same generous per-address ceiling as the password login (routes/accounts.ts). */
 const perAddressLimit = createMiddleware<AppEnv>(async (c, next) => {
@@ -22,7 +22,7 @@ const perAddressLimit = createMiddleware<AppEnv>(async (c, next) => {
  * Passkeys (issue 33, decision 034): signing in with one from the login page, managing them in Settings, and the
  * step-up a sensitive change asks for. The relying party is PUBLIC_URL's (services/passkeys.ts relyingPartyFor).
  */
-export const passkeyRoutes = routeApp()
+export const passkeyRoutes: RouteApp = routeApp()
   // ---- Signed out: the login page ----
   .openapi(guarded(passkeys.signInOptions, perAddressLimit), async (c) => {
     c.header("Cache-Control", "no-store");

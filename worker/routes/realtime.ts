@@ -1,9 +1,9 @@
 import * as content from "../contract/content";
 import { signToken } from "../lib/jwt";
 import { requireAuth } from "../middleware/auth";
-import { guarded, routeApp } from "./route-app";
+import { guarded, routeApp, type RouteApp } from "./route-app";
 
-export const realtimeRoutes = routeApp()
+export const realtimeRoutes: RouteApp = routeApp()
   /**
    * A short-lived token (5 minutes, audience 'realtime') that opens this user's notification room and nothing else.
    * The browser asks for a fresh one on every (re)connect, so a token copied out of a socket URL is soon worthless.

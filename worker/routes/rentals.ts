@@ -13,13 +13,13 @@ import { optionalAuth, requireAuth } from "../middleware/auth";
 import { chargedBelowShown } from "../services/kernel";
 import { cancelRental, endRental, extendOptions, extendRental, quoteRental, refundIfEndedKobo, rentalView, rentalWithInbox, rentCountries, rentNumber, setAutoRenew, upstreamFor } from "../services/rent";
 import { rentalDepsOf } from "./flow-deps";
-import { guarded, routeApp } from "./route-app";
+import { guarded, routeApp, type RouteApp } from "./route-app";
 
 /**
  * Rent Number (docs/api.md "Rent Number"). Every route but the quote is signed in; the user comes from the token only.
  * The quote answers a visitor too, at the starter tier (the spec's original client asks signed out, like /sms/price).
  */
-export const rentalRoutes = routeApp()
+export const rentalRoutes: RouteApp = routeApp()
   .openapi(guarded(rent.countries, requireAuth), async (c) => c.json(await rentCountries(rentalDepsOf(c))))
 
   .openapi(guarded(rent.quote, optionalAuth), async (c) => {

@@ -8,6 +8,13 @@ import { refuseInvalid } from "../lib/validate";
  * handler)`, which validates what the definition declares before the handler runs (bad input: 400 in the one error
  * body, lib/validate.ts) and refuses at compile time an answer the definition does not declare.
  */
+/**
+ * A resource's routes as app.ts mounts them. Their schema type is not carried out of their module: nothing reads it
+ * (the web's types come from the definitions, worker/contract/faces.ts), and merging every sub-app's schema into the
+ * app's was the most expensive part of the worker's type check.
+ */
+export type RouteApp = OpenAPIHono<AppEnv>;
+
 export function routeApp() {
   return new OpenAPIHono<AppEnv>({ defaultHook: refuseInvalid });
 }

@@ -4,12 +4,12 @@ import { edgeCached } from "../lib/edge-cache";
 import { optionalAuth, requireAuth } from "../middleware/auth";
 import { buySmsNumber, buySmsNumbers, cancelSmsOrder, checkSmsOrderNow, compareRoutes, listFavourites, providerSellingCountry, publicPriceList, requestAnotherCode, setFavourite, smsCountries, smsCountriesOfAll, smsHoldTime, smsOrderStatus, smsPriceList, smsRefundState, useAgainQuote, useNumberAgain } from "../services/sms";
 import { smsDepsOf } from "./flow-deps";
-import { guarded, routeApp } from "./route-app";
+import { guarded, routeApp, type RouteApp } from "./route-app";
 
 /** How long the public price page's answer is kept at the edge and in the browser. */
 export const PUBLIC_PRICES_CACHE_SECONDS = 60;
 
-export const smsRoutes = routeApp()
+export const smsRoutes: RouteApp = routeApp()
   .openapi(sms.countries, async (c) => {
     const { provider } = c.req.valid("query");
     const countries = provider ? await smsCountries(c.var.services, provider) : await smsCountriesOfAll(c.var.services);

@@ -4,14 +4,14 @@ import { AppError } from "../lib/errors";
 import { requireAuth } from "../middleware/auth";
 import { activeTransfer, openStaticAccount, startTransfer, staticAccountView, transferView } from "../services/funding";
 import { paymentDepsOf } from "./flow-deps";
-import { guarded, routeApp } from "./route-app";
+import { guarded, routeApp, type RouteApp } from "./route-app";
 
 /**
  * Funding by bank transfer (issue 31): a dynamic account per payment, followed live (the notification's credit is
  * pushed through the customer's room; this read is for a reload), and a permanent account per customer. Signed-in only;
  * another customer's payment is 404.
  */
-export const transferRoutes = routeApp()
+export const transferRoutes: RouteApp = routeApp()
   .openapi(guarded(wallet.startTransfer, requireAuth), async (c) =>
     c.json(await startTransfer(paymentDepsOf(c), c.var.user, c.req.valid("json").amount)),
   )

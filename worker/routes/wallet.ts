@@ -9,10 +9,10 @@ import { readAsSignedInUser, requireAuth } from "../middleware/auth";
 import { confirmCardPayment, createInvoice, listPendingCardPayments, nowCurrencies, nowMerchantCurrencies, nowPaymentStatus, startCardPayment, transactionsRead } from "../services/funding";
 import * as wallet from "../contract/wallet";
 import { paymentDepsOf } from "./flow-deps";
-import { guarded, routeApp } from "./route-app";
+import { guarded, routeApp, type RouteApp } from "./route-app";
 
 /** Wallet: balance, history, card funding through Squad, crypto funding through NOWPayments. All signed-in. */
-export const walletRoutes = routeApp()
+export const walletRoutes: RouteApp = routeApp()
   .openapi(guarded(wallet.balance, requireAuth), (c) => c.json({ balance: koboToNaira(c.var.user.balanceKobo) }))
 
   // The session check and the history's queries in one D1 round trip (the dashboard polls this).

@@ -4,7 +4,7 @@ import type { Env } from "../config";
 import * as tools from "../contract/sandbox-tools";
 import { AppError } from "../lib/errors";
 import { signNowPaymentsBody } from "../providers/payments/signatures";
-import { routeApp } from "../routes/route-app";
+import { routeApp, type RouteApp } from "../routes/route-app";
 
 /**
  * Sandbox NOWPayments, written from NOWPayments' API documentation (https://documenter.getpostman.com/view/7907941/2s93JusNJt),
@@ -245,7 +245,7 @@ export function nowPaymentsIpnBody(
   };
 }
 
-export const nowPaymentsSandboxRoutes = routeApp()
+export const nowPaymentsSandboxRoutes: RouteApp = routeApp()
   .openapi(tools.createMinimum, async (c) => {
     const { currency } = c.req.valid("param");
     const { min_usd } = c.req.valid("json");
