@@ -1,7 +1,7 @@
 import path from "node:path";
 
 /**
- * "The web imports worker types only" (docs/decisions/065-one-route-definition-typed-client.md): web/ may take from
+ * "The web imports worker types only" (docs/decisions/065-route-definitions-and-typed-client.md): web/ may take from
  * worker/ nothing but types, and only from worker/contract/faces.ts (the faces' API types, computed from the route
  * definitions), so no worker code reaches a bundle; and worker/contract/ imports only zod, Hono's and
  * @hono/zod-openapi's types and schema/, so the web's type check reads no other worker module (no Workers types, no

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 
 /**
- * The pieces every route definition is made of (docs/decisions/065-one-route-definition.md). A definition is a
+ * The pieces every route definition is made of (docs/decisions/065-route-definitions-and-typed-client.md). A definition is a
  * `createRoute({...})` of @hono/zod-openapi: method, path, the zod schemas of what the route takes (validated before its
  * handler runs) and what it answers per status. The routes (worker/routes/*.ts) attach a handler to each with
  * `.openapi(definition, handler)`, which refuses at compile time an answer the definition does not declare; the web
