@@ -97,8 +97,8 @@ interface V1Definition<M extends Method, P extends string, Q extends Request, A 
   request?: Q;
   answer: A;
   status?: S;
-  /** Errors particular to this route; 401 and 429 (every route), 400 (a route that validates or a POST), 413 and 415
-   * (a route with a body) are added. */
+  /** Errors particular to this route; 401 and 429 (every route), 400 (a route that validates or a POST), 413 (any but
+   * GET), 415 (a route with a body), 409 and 422 (every POST: its Idempotency-Key) are added. */
   errors?: ErrorStatus[];
 }
 
@@ -121,8 +121,11 @@ function v1Route<const M extends Method, const P extends string, A extends z.Zod
   const status = (definition.status ?? 200) as S;
   const hasBody = request.body !== undefined;
   const validates = method === "post" || method === "put" || Object.keys(request).length > 0;
-  const statuses = new Set<ErrorStatus>([401, 429, ...(validates ? [400 as const] : []), ...(hasBody ? [413 as const, 415 as const] : []), ...errors]);
-  if (method === "post") statuses.add(413);
+  const statuses = new Set<ErrorStatus>([401, 429, ...(validates ? [400 as const] : []), ...(hasBody ? [415 as const] : []), ...errors]);
+  // A body over 32 KB is refused on any method that may carry one (app.ts bodyLimit); every POST's Idempotency-Key can
+  // be reused with another body (422) or still be running (409: middleware/idempotency.ts).
+  if (method !== "get") statuses.add(413);
+  if (method === "post") for (const status of [409, 422] as const) statuses.add(status);
   const errorAnswers = Object.fromEntries([...statuses].sort((a, b) => a - b).map((s) => [s, errorAnswer(s)])) as Partial<Record<ErrorStatus, ErrorAnswer>>;
   const fullPath = `${resource}${path === "/" ? "" : path}` || "/";
   return createRoute({
