@@ -3,7 +3,7 @@ import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex
 import { WEBHOOK_EVENT_STATUSES } from "../../schema/api-keys";
 import { RENTAL_STATUSES } from "../../schema/constants";
 import { SMS_CHAIN_STATUSES, SMS_ORDER_STATUSES } from "../../schema/constants";
-import { PAYMENT_STATUSES } from "../../schema/constants";
+import { PAYMENT_STATUSES, TRANSFER_DEPOSIT_STATES } from "../../schema/constants";
 
 // The drizzle schema is drizzle-kit's source for migrations/. Money is integer kobo everywhere.
 // Timestamps are epoch milliseconds (integers) so comparisons and sweeps never parse strings.
@@ -248,6 +248,9 @@ export const payments = sqliteTable(
     creditedKobo: integer("credited_kobo"),
     // NOWPayments' actually_paid, in pay_currency, as read back from GET /payment/{id} before crediting.
     actuallyPaid: text("actually_paid"),
+    // The id of the declared move that last wrote this row (services/kernel/money-entity.ts): its ledger row and event
+    // are written only while the row holds it, so "this batch moved it" is a fact here, not a timestamp match.
+    moveId: text("move_id"),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },
@@ -286,6 +289,9 @@ export const paymentReviews = sqliteTable(
     // The naira value we would credit at the invoice's rate when the currency matches; null when we cannot price it.
     suggestedKobo: integer("suggested_kobo"),
     detail: text("detail").notNull().default(""),
+    // The id of the declared move that last wrote this row (services/kernel/money-entity.ts): its ledger row and event
+    // are written only while the row holds it, so "this batch moved it" is a fact here, not a timestamp match.
+    moveId: text("move_id"),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },
@@ -324,6 +330,8 @@ export const reviewItemResolutions = sqliteTable("review_item_resolutions", {
   amountKobo: integer("amount_kobo"),
   operatorId: text("operator_id").notNull(),
   note: text("note").notNull().default(""),
+  // The id of the declared move that wrote this decision (services/kernel/money-entity.ts).
+  moveId: text("move_id"),
   createdAt: integer("created_at").notNull().default(now),
 });
 
@@ -351,8 +359,8 @@ export const virtualAccounts = sqliteTable(
 /**
  * Every transfer Squad told us arrived in a virtual account, one row per Squad transaction_reference (a replayed or
  * concurrent notification finds it and adds nothing). state: verifying (heard, not yet confirmed by Squad's re-query),
- * credited, review (in the operator's queue: another amount, late, unconfirmed), unmatched (an account we do not
- * know: no customer to credit, the console lists it). The console's transfer deposits and the reconciliation read it.
+ * credited, review (in the operator's queue: another amount, late, unconfirmed), refused (the operator refused it),
+ * unmatched (an account we do not know: no customer to credit, the console lists it). The console's transfer deposits and the reconciliation read it.
  */
 export const transferDeposits = sqliteTable(
   "transfer_deposits",
@@ -368,10 +376,13 @@ export const transferDeposits = sqliteTable(
     amountKobo: integer("amount_kobo").notNull(),
     // Squad's word on this transfer (SUCCESS, MISMATCH, EXPIRED, or C for a static credit).
     squadStatus: text("squad_status").notNull(),
-    state: text("state", { enum: ["verifying", "credited", "review", "unmatched"] }).notNull(),
+    state: text("state", { enum: TRANSFER_DEPOSIT_STATES }).notNull(),
     creditedKobo: integer("credited_kobo"),
     senderName: text("sender_name"),
     detail: text("detail").notNull().default(""),
+    // The id of the declared move that last wrote this row (services/kernel/money-entity.ts): its ledger row and event
+    // are written only while the row holds it, so "this batch moved it" is a fact here, not a timestamp match.
+    moveId: text("move_id"),
     receivedAt: integer("received_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
@@ -410,6 +421,9 @@ export const smsOrders = sqliteTable(
     // customers see only the provider.
     upstream: text("upstream"),
     upstreamAccount: integer("upstream_account").notNull().default(0),
+    // The id of the declared move that last wrote this row (services/kernel/money-entity.ts): its ledger row and event
+    // are written only while the row holds it, so "this batch moved it" is a fact here, not a timestamp match.
+    moveId: text("move_id"),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },
@@ -446,6 +460,9 @@ export const smsChains = sqliteTable("sms_chains", {
   status: text("status", { enum: SMS_CHAIN_STATUSES }).notNull().default("active"),
   currentOrderId: text("current_order_id").notNull(),
   endReason: text("end_reason"),
+  // The id of the declared move that last wrote this row (services/kernel/money-entity.ts): its ledger row and event
+  // are written only while the row holds it, so "this batch moved it" is a fact here, not a timestamp match.
+  moveId: text("move_id"),
   createdAt: integer("created_at").notNull().default(now),
   updatedAt: integer("updated_at").notNull().default(now),
 });
@@ -505,6 +522,9 @@ export const rentals = sqliteTable(
     periodStartedAt: integer("period_started_at"),
     // The "renews in 24 hours" reminder for the current expiry (claimed like reminded_at).
     remindedDayAt: integer("reminded_day_at"),
+    // The id of the declared move that last wrote this row (services/kernel/money-entity.ts): its ledger row and event
+    // are written only while the row holds it, so "this batch moved it" is a fact here, not a timestamp match.
+    moveId: text("move_id"),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },

@@ -197,7 +197,7 @@ export async function topUpSandbox(db: Db, owner: { id: string; username: string
   const sandboxUserId = await ensureSandboxAccount(db, owner);
   const key = `sandbox-topup:${crypto.randomUUID()}`;
   await db.batch([
-    ledgerInsert(db, { userId: sandboxUserId, key, amountKobo, kind: "admin", note: "Sandbox top-up (test money)" }),
+    ledgerInsert(db, { at: now, userId: sandboxUserId, key, amountKobo, kind: "admin", note: "Sandbox top-up (test money)" }),
     outboxInsert(db, { userId: sandboxUserId, dedupe: `balance.changed:${key}`, message: { kind: "balance.changed" }, at: now }, ledgerRowWritten(db, key)),
   ]);
   return sandboxUserId;

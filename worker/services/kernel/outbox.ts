@@ -3,9 +3,10 @@ import { koboToNaira } from "../../../schema/money";
 import type { RealtimeMessage } from "../../../schema/realtime";
 import type { Env } from "../../config";
 import type { Db } from "../../db/client";
-import { apiKeys, outboxEvents, users, webhookEvents } from "../../db/tables";
+import { apiKeys, outboxEvents, webhookEvents } from "../../db/tables";
 import { log } from "../../lib/log";
-import { asInsufficientBalance, ledgerInsert, ledgerRowWritten, type LedgerEntry } from "./ledger";
+import { ledgerInsert, ledgerRowWritten, type LedgerEntry, outboxInsert, type OutboxEvent, type OutboxMessage } from "../../db/money-rows";
+import { asInsufficientBalance } from "./ledger";
 import { deliveryFor, webhookRowsFor } from "./webhooks";
 
 /**
@@ -18,53 +19,7 @@ import { deliveryFor, webhookRowsFor } from "./webhooks";
  * event id, decision 016) and the room once.
  */
 
-/** A realtime message as the outbox stores it: a balance it leaves out is the wallet as the writing batch left it. */
-export type OutboxMessage = RealtimeMessage extends infer M
-  ? M extends { balance: number }
-    ? Omit<M, "balance"> & { balance?: number }
-    : M
-  : never;
-
-export interface OutboxEvent {
-  userId: string;
-  /**
-   * What makes this happening one event: writing it again is a no-op. A money event is keyed by its ledger row
-   * (`payment.credited:fund:squad:<ref>`), a code by order and code, a rental's end by the rental.
-   */
-  dedupe: string;
-  message: OutboxMessage;
-  /** The flow's clock: the event's time, and the order webhooks are sent in. */
-  at: number;
-}
-
-/**
- * The statement that writes one event: put it in the same db.batch() as the change it reports, after its ledger row
- * (the stored balance is read in this statement). An INSERT ... SELECT from the customer's row, written only while every
- * guard holds, exactly like guardedLedgerInsert (services/ledger.ts): a compare-and-set that moved nothing leaves the
- * guard false and no event is written. ON CONFLICT(dedupe_key) DO NOTHING makes a repeated happening one event.
- */
-export function outboxInsert(db: Db, event: OutboxEvent, ...guards: SQL[]) {
-  const id = `ev_${crypto.randomUUID().replaceAll("-", "")}`;
-  return db
-    .insert(outboxEvents)
-    .select(
-      db
-        // Every column in table order (drizzle's INSERT ... SELECT), from the customer's own row.
-        .select({
-          id: sql<string>`${id}`.as("id"),
-          userId: sql<string>`${users.id}`.as("user_id"),
-          kind: sql<string>`${event.message.kind}`.as("kind"),
-          message: sql<string>`${JSON.stringify(event.message)}`.as("message"),
-          dedupeKey: sql<string>`${event.dedupe}`.as("dedupe_key"),
-          balanceKobo: sql<number>`${users.balanceKobo}`.as("balance_kobo"),
-          createdAt: sql<number>`${event.at}`.as("created_at"),
-          deliveredAt: sql<number | null>`NULL`.as("delivered_at"),
-        })
-        .from(users)
-        .where(and(eq(users.id, event.userId), ...guards)),
-    )
-    .onConflictDoNothing({ target: outboxEvents.dedupeKey });
-}
+export { type OutboxEvent, outboxInsert, type OutboxMessage } from "../../db/money-rows";
 
 /** What delivery needs: the push to the customer's room (services/notify.ts in production, a recorder in tests). */
 export interface EventDeps {
@@ -218,9 +173,10 @@ export async function recordEvent(deps: EventDeps, event: OutboxEvent, ...guards
 export async function postEntryWithEvent(deps: EventDeps, entry: LedgerEntry): Promise<{ applied: boolean }> {
   let result;
   try {
+    const at = deps.clock.now();
     [result] = await deps.db.batch([
-      ledgerInsert(deps.db, entry),
-      outboxInsert(deps.db, { userId: entry.userId, dedupe: `balance.changed:${entry.key}`, message: { kind: "balance.changed" }, at: deps.clock.now() }, ledgerRowWritten(deps.db, entry.key)),
+      ledgerInsert(deps.db, { ...entry, at }),
+      outboxInsert(deps.db, { userId: entry.userId, dedupe: `balance.changed:${entry.key}`, message: { kind: "balance.changed" }, at }, ledgerRowWritten(deps.db, entry.key)),
     ]);
   } catch (err) {
     throw asInsufficientBalance(err);

@@ -215,7 +215,7 @@ async function renew(deps: RentalDeps, row: RentalRow): Promise<void> {
       ).returning({ id: rentals.id }),
       guardedLedgerInsert(
         deps.db,
-        { userId: row.userId, key, amountKobo: -kobo, kind: "rent", note: `Rental renewed: ${row.countryName} number, ${formatRentDuration(unit, period)} more`, ref: row.id },
+        { at: deps.clock.now(), userId: row.userId, key, amountKobo: -kobo, kind: "rent", note: `Rental renewed: ${row.countryName} number, ${formatRentDuration(unit, period)} more`, ref: row.id },
         exists(deps.db.select({ one: sql`1` }).from(rentals).where(claimedNow)),
       ),
       // The customer's balance.changed for the charge, written with its ledger row or not at all (kernel/outbox.ts).

@@ -112,7 +112,7 @@ export async function extendRental(
       // changes no row above and finds the key taken here: it is charged nothing and refused below.
       guardedLedgerInsert(
         deps.db,
-        { userId: user.id, key, amountKobo: -kobo, kind: "rent", note: `Rental extended: ${row.countryName} number, ${duration} more`, ref: id },
+        { at: now, userId: user.id, key, amountKobo: -kobo, kind: "rent", note: `Rental extended: ${row.countryName} number, ${duration} more`, ref: id },
         exists(
           deps.db
             .select({ one: sql`1` })

@@ -142,7 +142,7 @@ export async function rentNumber(
         createdAt: now,
         updatedAt: now,
       }),
-      ledgerInsert(deps.db, {
+      ledgerInsert(deps.db, { at: now, 
         userId: user.id,
         key: `rent:${id}`,
         amountKobo: -priceKobo,
@@ -188,7 +188,7 @@ async function failAndRefund(deps: RentalDeps, id: string, reason: string): Prom
   if (!row) return;
   await deps.db.batch([
     rentalTransition(deps.db, "fail", id, { updatedAt: deps.clock.now() }),
-    ledgerInsert(deps.db, {
+    ledgerInsert(deps.db, { at: deps.clock.now(), 
       userId: row.userId,
       key: `rent_refund:${id}`,
       amountKobo: row.priceKobo,
@@ -286,7 +286,7 @@ export async function cancelRental(deps: RentalDeps, userId: string, id: string)
     // The guarded refund first (it must still see status 'active' and no stored SMS), then the status change.
     guardedLedgerInsert(
       deps.db,
-      { userId: row.userId, key, amountKobo: row.priceKobo, kind: "rent_refund", note, ref: id },
+      { at: now, userId: row.userId, key, amountKobo: row.priceKobo, kind: "rent_refund", note, ref: id },
       exists(deps.db.select({ one: sql`1` }).from(rentals).where(and(eq(rentals.id, id), eq(rentals.status, "active")))),
       notExists(deps.db.select({ one: sql`1` }).from(rentalMessages).where(eq(rentalMessages.rentalId, id))),
     ),

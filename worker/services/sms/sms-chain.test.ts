@@ -232,7 +232,7 @@ describe("code or next route: the money", () => {
     // money leaves meanwhile (while the next route is being chosen), the way another purchase would take it.
     const { user, orderId } = await buyChained({ cap: 2000 }, 120_000);
     dynamic.duringCountries = async () => {
-      await postEntry(db(), { userId: user.id, key: `test:drain:${user.id}`, amountKobo: -119_000, kind: "buy", note: "elsewhere" });
+      await postEntry(db(), { at: Date.now(), userId: user.id, key: `test:drain:${user.id}`, amountKobo: -119_000, kind: "buy", note: "elsewhere" });
     };
     await timeOut(orderId);
     expect(await balanceOf(user.id)).toBe(1_000);

@@ -125,6 +125,7 @@ export function newOrder(
     chainStep: chain?.step ?? null,
     upstream: null,
     upstreamAccount: 0,
+    moveId: null,
     createdAt: o.now,
     updatedAt: o.now,
   };
@@ -506,7 +507,7 @@ async function placeNextRoute(deps: SmsDeps, userId: string, from: SmsOrderRow, 
       ),
       guardedLedgerInsert(
         db,
-        { userId, key: `buy:${order.id}`, amountKobo: -priceKobo, kind: "buy", note: purchaseNote(order), ref: order.id },
+        { at: now, userId, key: `buy:${order.id}`, amountKobo: -priceKobo, kind: "buy", note: purchaseNote(order), ref: order.id },
         exists(db.select({ one: sql`1` }).from(smsOrders).where(eq(smsOrders.id, order.id))),
       ),
       chainMoveOn(db, chainId, from.id, order.id, now),
@@ -577,7 +578,7 @@ export async function writePaidOrder(
           .where(and(eq(users.id, userId), gte(users.balanceKobo, priceKobo), limit.within)),
       ),
       ...withOrder,
-      guardedLedgerInsert(db, { userId, key: `buy:${order.id}`, amountKobo: -priceKobo, kind: "buy", note, ref: order.id }, orderWritten),
+      guardedLedgerInsert(db, { at: paid.now, userId, key: `buy:${order.id}`, amountKobo: -priceKobo, kind: "buy", note, ref: order.id }, orderWritten),
     ]);
   } catch (err) {
     // The balance CHECK stays the backstop of the guard above.

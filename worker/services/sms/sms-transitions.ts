@@ -83,7 +83,7 @@ export async function settle(
       .where(and(eq(smsOrders.id, order.id), eq(smsOrders.status, from))),
     guardedLedgerInsert(
       db,
-      { userId: order.userId, key: `refund:${order.id}`, amountKobo: order.priceKobo, kind: "refund", note: `Refund: ${purchaseNote(order)}`, ref: order.id },
+      { at: now, userId: order.userId, key: `refund:${order.id}`, amountKobo: order.priceKobo, kind: "refund", note: `Refund: ${purchaseNote(order)}`, ref: order.id },
       settled,
     ),
     ...(ended ? [outboxInsert(db, { userId: order.userId, dedupe: `sms.ended:${order.id}`, message: ended, at: now }, settled)] : []),

@@ -285,7 +285,7 @@ class BuyNumber implements fc.AsyncCommand<Model, Real> {
       // and their move-ons happen in most runs without changing how often anything else succeeds.
       chainFunds += 1;
       const key = `test:chain-funds:${r.runTag}:${chainFunds}`;
-      await postEntry(db(), { userId: r.users[this.user].id, key, amountKobo: SMS_PRICE, kind: "admin", note: "model chain funds" });
+      await postEntry(db(), { at: Date.now(), userId: r.users[this.user].id, key, amountKobo: SMS_PRICE, kind: "admin", note: "model chain funds" });
       credit(m, this.user, SMS_PRICE);
     }
     const nextRoute = { cap: NEXT_PRICE / 100, routes: [{ provider: NEXT_CHOICE.provider, country: NEXT_CHOICE.country }] };
