@@ -4,7 +4,7 @@ import { ESLint } from "eslint";
 import { adapterBuilds } from "./adapter-builders";
 import { missingOptionalEntries } from "./complete-lockfile";
 import { honoInServices, roomCrossings } from "./domain-rooms";
-import { moneyWrites } from "./money-writers";
+import { declarations, moneyTables, moneyWrites, tableNames, unusedMoves } from "./money-writers";
 import { importCycles, importGraph } from "./import-cycles";
 import { root } from "./local-env";
 import { unbundledImports } from "./worker-test-deps";
@@ -87,12 +87,14 @@ for (const cycle of importCycles(importGraph(sourceFiles, root))) {
   problems += 1;
   console.error(`import cycle through ${cycle.length} file(s): ${cycle.join(" -> ")} (move the shared part down a layer)`);
 }
-// A money entity's row is written only by its entity module (docs/decisions/049; scripts/money-writers.ts).
-for (const file of ["worker", "scripts"].flatMap(files)) {
-  for (const problem of moneyWrites(file, readFileSync(path.join(root, file), "utf8"))) {
-    problems += 1;
-    console.error(problem);
-  }
+// A money table is written only by its entity's module, and every declared move runs somewhere (decision 062;
+// scripts/money-writers.ts reads the declarations themselves).
+const moneySources = ["worker", "scripts"].flatMap(files).map((file) => ({ file, text: readFileSync(path.join(root, file), "utf8") }));
+const declared = moneySources.filter((s) => s.file.startsWith("worker/services/")).flatMap((s) => declarations(s.file, s.text));
+const owned = moneyTables(declared, tableNames(moneySources.filter((s) => s.file.startsWith("worker/")).map((s) => s.text)));
+for (const problem of [...moneySources.flatMap((s) => moneyWrites(s.file, s.text, owned)), ...unusedMoves(declared, moneySources)]) {
+  problems += 1;
+  console.error(problem);
 }
 // A service never builds an upstream adapter: it takes them from the services container (decision 050).
 for (const file of files("worker/services")) {

@@ -4,7 +4,7 @@
  * file inside imports its siblings directly (scripts/lint.ts refuses the rest; docs/decisions/041-domain-rooms.md).
  */
 export { type Clock, type EventDepsOf, type Notify, type PaymentDeps, type RentalDeps, type Services, type SmsCatalogueDeps, type SmsDeps, systemClock, type Upstreams, type WebhookSend } from "./deps";
-export { asInsufficientBalance, guardedLedgerInsert, hasEntry, insufficientBalanceFor, type LedgerEntry, ledgerInsert, type LedgerRow, ledgerRowWritten, postEntry, reconcileLedger, referralRewardInsert } from "./ledger";
+export { asInsufficientBalance, guardedLedgerInsert, hasEntry, insufficientBalanceFor, ledgerAmount, type LedgerEntry, ledgerInsert, type LedgerRow, ledgerRowWritten, postEntry, reconcileLedger, referralRewardInsert } from "./ledger";
 export { deliverEvents, eventDeliveryStatements, type EventDeps, OUTBOX_GRACE_MS, outboxInsert, type OutboxMessage, postEntryWithEvent, purgeOutbox, recordEvent, sweepOutbox } from "./outbox";
 export { notify } from "./notify";
 export { assertNotAboveShown, chargedBelowShown, costMinorUnits, pricingContext, rentPriceKobo, smsPriceKobo } from "./pricing";
@@ -15,4 +15,4 @@ export { clearSettingsCache, getSetting, getSettings, putSetting } from "./setti
 export { STOP, type TickResult, wakeAt } from "./tick";
 export { lastAcceptedCosts, recordAcceptedCosts, refusedUpstreamPrice, toUsd } from "./upstream-money";
 export { deliverDueWebhooks, deliveryFor, purgeWebhookEvents, queueWebhookEvents, RETRY_DELAYS_MS, toWebhookEventView } from "./webhooks";
-export { changesOf, declaredEntities, type Entity, moneyEntity, type Move, type MoveEvent, move, type MoneyStep, type Moved, type MoveStep, newMoveId, rowsOf, runBatch, statement, transition } from "./money-entity";
+export { changesOf, declaredEntities, type Entity, moneyEntity, type Move, type MoveEvent, move, type MoneyStep, type Moved, type MoveStep, newMoveId, rowsOf, runBatch, statement, statements, transition } from "./money-entity";

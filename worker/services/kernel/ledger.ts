@@ -40,6 +40,12 @@ export async function insufficientBalanceFor(db: Db, userId: string, priceKobo: 
   });
 }
 
+/** The signed amount of the ledger row `key`, or null when there is none. */
+export async function ledgerAmount(db: Db, key: string): Promise<number | null> {
+  const [row] = await db.select({ amountKobo: ledger.amountKobo }).from(ledger).where(eq(ledger.key, key)).limit(1);
+  return row?.amountKobo ?? null;
+}
+
 /** Whether the key is already in the ledger (e.g. to report a refund's state). */
 export async function hasEntry(db: Db, key: string): Promise<boolean> {
   const rows = await db.select({ id: ledger.id }).from(ledger).where(eq(ledger.key, key)).limit(1);

@@ -141,6 +141,17 @@ export function statement(query: BatchItem<"sqlite">): MoneyStep<{ written: numb
   return { statements: [query], read: ([result]) => ({ written: changesOf(result) }) };
 }
 
+/** Several statements of one kind (an inbox's new messages and their events), read as their rows written or returned. */
+export function statements(queries: BatchItem<"sqlite">[]): MoneyStep<{ written: number; returned: number }> {
+  return {
+    statements: queries,
+    read: (results) => ({
+      written: results.reduce<number>((n, r) => n + changesOf(r), 0),
+      returned: results.reduce<number>((n, r) => n + (Array.isArray(r) ? r.length : 0), 0),
+    }),
+  };
+}
+
 /** A query whose rows are read back (a `.returning()` or a select in the batch). */
 export function rowsOf<R>(query: BatchItem<"sqlite"> & PromiseLike<R[]>): MoneyStep<R[]> {
   return { statements: [query], read: ([result]) => (Array.isArray(result) ? (result as R[]) : []) };

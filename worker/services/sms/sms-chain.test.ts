@@ -2,9 +2,8 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SmsProviderName } from "../../../schema/constants";
 import { smsFault, type SmsActivation, type SmsCancelResult, type SmsCountry, type SmsOffer, type SmsPollResult, type SmsProvider, type UpstreamMoney } from "../../providers/sms/types";
-import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../../test/helpers";
+import { api, balanceOf, createUser, expectLedgerBalanced } from "../../test/helpers";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../../test/sms-fixtures";
-import { postEntry } from "../kernel";
 import { smsDeps } from "../../test/services";
 import { cancelSmsOrder } from "./sms-orders";
 import { acceptPushedCode, pollSmsOrderTick, sweepSmsOrders } from "./sms-poll";
@@ -116,7 +115,7 @@ async function chain(chainId: string): Promise<Row[]> {
 }
 
 async function chainStatus(chainId: string) {
-  return (await env.DB.prepare("SELECT status, current_order_id FROM sms_chains WHERE id = ?").bind(chainId).first<{ status: string; current_order_id: string }>())!;
+  return (await env.DB.prepare("SELECT status, current_order_id, end_reason FROM sms_chains WHERE id = ?").bind(chainId).first<{ status: string; current_order_id: string; end_reason: string | null }>())!;
 }
 
 async function ledgerKeys(userId: string): Promise<string[]> {
@@ -228,16 +227,17 @@ describe("code or next route: the money", () => {
   });
 
   it("a wallet too low for the next route ends the chain (the first is refunded, nothing is overdrawn)", async () => {
-    // Exactly the first route's price: after its refund the wallet holds ₦1200 again, enough for India, so the
-    // money leaves meanwhile (while the next route is being chosen), the way another purchase would take it.
+    // Only a dearer route is left (the USA on Dynamic, ₦1440, within the cap of ₦2000) and the wallet holds exactly the
+    // first route's ₦1200: the refund and the next purchase are one batch (decision 062), so no money can leave
+    // between them; after the refund the wallet is still short, nothing is bought and the chain ends.
+    dynamic = new RouteFake("Dynamic", { "5": 0.6 });
+    useTestUpstreams({ sms: (_env, name) => (name === "Dynamic" ? dynamic : swift) });
     const { user, orderId } = await buyChained({ cap: 2000 }, 120_000);
-    dynamic.duringCountries = async () => {
-      await postEntry(db(), { at: Date.now(), userId: user.id, key: `test:drain:${user.id}`, amountKobo: -119_000, kind: "buy", note: "elsewhere" });
-    };
     await timeOut(orderId);
-    expect(await balanceOf(user.id)).toBe(1_000);
+    expect(await balanceOf(user.id)).toBe(120_000);
     expect(await chain(orderId)).toHaveLength(1);
-    expect((await chainStatus(orderId)).status).toBe("ended");
+    expect(await chainStatus(orderId)).toMatchObject({ status: "ended", end_reason: "the wallet is too low for another number" });
+    expect(dynamic.bought).toHaveLength(0);
     await expectLedgerBalanced();
   });
 
