@@ -288,7 +288,7 @@ export const v1RentalListSchema = z
 // ---------------------------------------------------------------------------------------------------------------
 // Webhooks: the key's own URL and delivery log (docs/developer-api.md "Webhooks"), and the events' bodies
 
-export const V1_WEBHOOK_EVENT_TYPES = ["sms.code", "sms.ended", "rental.sms", "rental.ended", "rental.renewing", "balance.changed"] as const;
+export const V1_WEBHOOK_EVENT_TYPES = ["sms.code", "sms.ended", "rental.sms", "rental.ended", "rental.renewing", "balance.changed", "payment.failed"] as const;
 
 export const v1WebhookSchema = z
   .object({
@@ -333,6 +333,13 @@ const rentalRenewingData = z
   })
   .meta({ id: "RentalRenewingEventData" });
 const balanceData = z.object({ balance: z.number().describe("Naira"), currency: z.literal("NGN") }).meta({ id: "BalanceChangedEventData" });
+const paymentFailedData = z
+  .object({
+    payment_id: z.string().describe("The deposit's reference (the card checkout's, the crypto invoice's payment_id, the bank transfer's)"),
+    status: z.string().describe("failed, abandoned, expired or refunded (the provider's word), review (held for a check), refused (by support)"),
+    message: z.string().describe("The sentence the customer's screens show"),
+  })
+  .meta({ id: "PaymentFailedEventData" });
 
 function eventSchema<T extends (typeof V1_WEBHOOK_EVENT_TYPES)[number]>(type: T, data: z.ZodType, name: string, summary: string, example: unknown) {
   return z
@@ -388,6 +395,13 @@ export const v1WebhookEventSchemas = {
     "BalanceChangedEvent",
     "Money arrived or came back without an API call of yours: a deposit, a refund, an operator's adjustment, a sandbox top-up",
     { balance: 2500.5, currency: "NGN" },
+  ),
+  "payment.failed": eventSchema(
+    "payment.failed",
+    paymentFailedData,
+    "PaymentFailedEvent",
+    "A deposit did not go through (failed, abandoned, expired, refunded), is held for a check, or was refused by support: nothing was credited",
+    { payment_id: "VNMX1BB1RQDF6CCA8315602C82", status: "failed", message: "Transaction not successful" },
   ),
 } satisfies Record<(typeof V1_WEBHOOK_EVENT_TYPES)[number], z.ZodType>;
 

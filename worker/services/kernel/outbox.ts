@@ -5,8 +5,7 @@ import type { Env } from "../../config";
 import type { Db } from "../../db/client";
 import { apiKeys, outboxEvents, webhookEvents } from "../../db/tables";
 import { log } from "../../lib/log";
-import { ledgerInsert, ledgerRowWritten, type LedgerEntry, outboxInsert, type OutboxEvent, type OutboxMessage } from "../../db/money-rows";
-import { asInsufficientBalance } from "./ledger";
+import type { OutboxMessage } from "../../db/money-rows";
 import { deliveryFor, webhookRowsFor } from "./webhooks";
 
 /**
@@ -154,36 +153,6 @@ export async function deliverEvents(deps: EventDeps, userId: string): Promise<vo
   } catch (err) {
     log("warn", "outbox delivery failed, the sweep will deliver", { userId, error: err instanceof Error ? err.message : String(err) });
   }
-}
-
-/**
- * Writes one event on its own and delivers it: for a happening that is no money transition's (a rental's new SMS) or
- * whose words are known only after its batch (a chain's route end names the next route, bought after the refund).
- * The write is durable before any delivery; a worker stopped after it leaves the event to the sweep.
- */
-export async function recordEvent(deps: EventDeps, event: OutboxEvent, ...guards: SQL[]): Promise<void> {
-  await outboxInsert(deps.db, event, ...guards).run();
-  await deliverEvents(deps, event.userId);
-}
-
-/**
- * A ledger row posted on its own (a refund after an upstream refused) with the customer's balance.changed in the same
- * batch, written only if the row was (its key makes a repeat a no-op), then delivered. Returns whether it applied.
- */
-export async function postEntryWithEvent(deps: EventDeps, entry: LedgerEntry): Promise<{ applied: boolean }> {
-  let result;
-  try {
-    const at = deps.clock.now();
-    [result] = await deps.db.batch([
-      ledgerInsert(deps.db, { ...entry, at }),
-      outboxInsert(deps.db, { userId: entry.userId, dedupe: `balance.changed:${entry.key}`, message: { kind: "balance.changed" }, at }, ledgerRowWritten(deps.db, entry.key)),
-    ]);
-  } catch (err) {
-    throw asInsufficientBalance(err);
-  }
-  const applied = (result.meta?.changes ?? 0) > 0;
-  if (applied) await deliverEvents(deps, entry.userId);
-  return { applied };
 }
 
 /** Events this old still pending were left by a worker that stopped after its batch (a live one delivers at once). */
