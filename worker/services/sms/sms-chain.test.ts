@@ -2,7 +2,10 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SmsProviderName } from "../../../schema/constants";
 import { smsFault, type SmsActivation, type SmsCancelResult, type SmsCountry, type SmsOffer, type SmsPollResult, type SmsProvider, type UpstreamMoney } from "../../providers/sms/types";
-import { api, balanceOf, createUser, expectLedgerBalanced } from "../../test/helpers";
+import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../../test/helpers";
+import { stoppingAfterTheEventBatch } from "../../test/fault-seams";
+import { fixedClock, recordingNotify } from "../../test/flow-deps";
+import { OUTBOX_GRACE_MS, sweepOutbox } from "../kernel";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../../test/sms-fixtures";
 import { smsDeps } from "../../test/services";
 import { cancelSmsOrder } from "./sms-orders";
@@ -222,6 +225,31 @@ describe("code or next route: the money", () => {
     const keys = await ledgerKeys(user.id);
     expect(keys.filter((k) => k === "buy")).toHaveLength(3);
     expect(keys.filter((k) => k === "refund")).toHaveLength(3);
+    expect(await balanceOf(user.id)).toBe(1_000_000);
+    await expectLedgerBalanced();
+  });
+
+  it("a worker stopped right after the switch's batch loses no event: the route's refund, the next purchase and its sms.ended naming it were one batch, and the sweep tells it once (issue 42)", async () => {
+    const { user, orderId } = await buyChained({ cap: 1000 });
+    await env.DB.prepare("UPDATE sms_orders SET attempts = ? WHERE id = ?").bind(MAX - 1, orderId).run();
+    const pushes = recordingNotify();
+    const dying = { ...smsDeps(env), db: stoppingAfterTheEventBatch(db()), notify: pushes.notify };
+    await expect(pollSmsOrderTick(dying, orderId)).rejects.toThrow("the worker was stopped");
+    const [first, second] = await chain(orderId);
+    expect([first.status, second.status]).toEqual(["timeout", "pending"]);
+    expect(pushes.sent).toEqual([]);
+    const pending = await env.DB.prepare("SELECT kind, message FROM outbox_events WHERE user_id = ? AND delivered_at IS NULL").bind(user.id).all<{ kind: string; message: string }>();
+    expect(pending.results.map((r) => [r.kind, JSON.parse(r.message).nextOrderId])).toEqual([["sms.ended", second.id]]);
+
+    const later = { env, db: db(), notify: pushes.notify, clock: fixedClock(Date.now() + OUTBOX_GRACE_MS + 1) };
+    await Promise.all([sweepOutbox(later), sweepOutbox(later)]);
+    expect(pushes.sent.filter((p) => p.userId === user.id)).toEqual([{ userId: user.id, message: expect.objectContaining({ kind: "sms.ended", orderId, status: "timeout", refunded: true, nextOrderId: second.id }) }]);
+    // The money moved with it: the first route refunded, the next one charged (the sweep settles it later, as any
+    // purchase a stopped worker left pending).
+    expect(await balanceOf(user.id)).toBe(1_000_000 - second.price_kobo);
+    // The customer stops the chain; the sweep later refunds the route the stopped worker bought and moves on no more.
+    expect((await cancelSmsOrder(smsDeps(env), user.id, orderId)).status).toBe("cancelled");
+    await sweepSmsOrders(smsDeps(env), Date.now() + 3_600_000);
     expect(await balanceOf(user.id)).toBe(1_000_000);
     await expectLedgerBalanced();
   });
