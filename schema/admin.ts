@@ -301,6 +301,10 @@ export interface AdminOrderRow {
   status: SmsOrderStatus;
   attempts: number;
   failureReason: string | null;
+  /** Issue 32: which upstream served it (daisysms, smsman, herosms, grizzly) and which of its accounts (0: the first
+   *  key); null while no upstream has served it yet. Operators only: customers see the provider. */
+  upstream: string | null;
+  upstreamAccount: number;
   createdAt: number;
   updatedAt: number;
 }
@@ -318,6 +322,9 @@ export interface AdminRentalRow {
   status: RentalStatus;
   expiresAt: number | null;
   smsCount: number;
+  /** Which upstream rented the number and which of its accounts (0: the first key); null while none has. */
+  upstream: string | null;
+  upstreamAccount: number;
   createdAt: number;
 }
 

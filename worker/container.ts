@@ -18,7 +18,6 @@ import {
   type RentalDeps,
   type Services,
   type SmsDeps,
-  systemClock,
   type Upstreams,
   type WebhookSend,
 } from "./services/kernel";
@@ -53,6 +52,13 @@ export interface ServicesOptions {
   notify?: Notify;
   upstreams?: UpstreamOverrides;
 }
+
+/**
+ * Production's clock, the only reader of the system's time the services get (issue 42: one clock): every service takes
+ * its time from the container (`services.clock`, a flow's `deps.clock`), so a test moves time through the whole money
+ * path by handing the container its own (worker/test/services.ts).
+ */
+export const systemClock: Clock = { now: () => Date.now() };
 
 /** The real adapters for these bindings, each built when first asked for. */
 function realUpstreams(env: Env, overrides: UpstreamOverrides): Upstreams {

@@ -26,7 +26,7 @@ export interface LedgerEntry {
   ref?: string | null;
 }
 
-/** A ledger entry with its time: the clock of the flow that writes it (never the database's or Date.now()). */
+/** A ledger entry with its time: the clock of the flow that writes it (never the database's or the system's own). */
 export type LedgerRow = LedgerEntry & { at: number };
 
 function assertAmount(entry: LedgerEntry): void {

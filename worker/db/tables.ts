@@ -518,6 +518,9 @@ export const rentals = sqliteTable(
     // The expiry a renewal was claimed for: one compare-and-set per expiry, batched with its ledger row
     // rent_renew:<id>:<expiry>, so two alarms racing renew (and charge) once.
     renewedExpiry: integer("renewed_expiry"),
+    // Which upstream rented the number and which of its accounts (the console shows it, issue 32); null until rented.
+    upstream: text("upstream"),
+    upstreamAccount: integer("upstream_account").notNull().default(0),
     // When the current period began (the last renewal or extension; null: when rented): reminders fall inside it.
     periodStartedAt: integer("period_started_at"),
     // The "renews in 24 hours" reminder for the current expiry (claimed like reminded_at).

@@ -9,7 +9,7 @@ import { validate } from "../lib/validate";
 import { requireAuth, sessionClaims } from "../middleware/auth";
 import { changeOwnPassword, deviceFromRequest, referralInvitation, requestPasswordReset, resetPassword, revokeSessions, signIn, signInSecondStep, signUp, updateProfile } from "../services/accounts";
 import { enforceRateLimit, RATE_LIMITS } from "../services/kernel";
-import { requestDepsOf } from "./flow-deps";
+import { nowOf, requestDepsOf } from "./flow-deps";
 
 /**
  * Accounts (spec sections 2, 3, 5, 7, 8; docs/api.md); the logic is services/accounts.ts. The spec's client calls some
@@ -25,7 +25,7 @@ const clientAddress = (c: Context<AppEnv>) => c.req.header("cf-connecting-ip") |
 
 const perAddressLimit = createMiddleware<AppEnv>(async (c, next) => {
   const address = clientAddress(c);
-  if (address) await enforceRateLimit(getDb(c.env.DB), `auth:ip:${address}`, RATE_LIMITS.authPerAddress);
+  if (address) await enforceRateLimit(getDb(c.env.DB), `auth:ip:${address}`, RATE_LIMITS.authPerAddress, nowOf(c));
   await next();
 });
 
@@ -76,7 +76,7 @@ export const accountRoutes = new Hono<AppEnv>()
    */
   .post("/logout", async (c) => {
     const claims = await sessionClaims(c);
-    if (claims) await revokeSessions(c.env, claims.userId, { sessionIds: [claims.sessionId] });
+    if (claims) await revokeSessions(c.env, claims.userId, { sessionIds: [claims.sessionId] }, nowOf(c));
     return c.json({ message: ACCOUNT_MESSAGES.loggedOut });
   })
 

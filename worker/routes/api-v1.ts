@@ -37,7 +37,7 @@ import { requireApiKey } from "../middleware/api-key";
 import { requireIdempotencyKey } from "../middleware/idempotency";
 import { anotherCodeV1, buySmsV1, cancelRentalV1, cancelSmsOrderV1, countriesV1, endRentalV1, listRentalsV1, listSmsOrdersV1, pricesV1, rentCountriesV1, rentQuoteV1, rentV1, resendWebhookV1, setWebhookV1, smsOrderV1, webhookDeliveriesV1, webhookV1 } from "../services/developer";
 import { rentalWithInbox } from "../services/rent";
-import { rentalDepsOf, smsDepsOf } from "./flow-deps";
+import { nowOf, rentalDepsOf, smsDepsOf } from "./flow-deps";
 
 /**
  * The JSON developer API (docs/developer-api.md): one chained sub-app per resource, mounted below. Every route acts as
@@ -187,12 +187,12 @@ const webhook = new Hono<AppEnv>()
       errors: [409],
     }),
     validate("json", v1SetWebhookSchema),
-    async (c) => c.json(await setWebhookV1(c.env, c.var.apiCaller, c.req.valid("json").url)),
+    async (c) => c.json(await setWebhookV1(c.env, c.var.apiCaller, c.req.valid("json").url, nowOf(c))),
   )
   .delete(
     "/",
     describeRoute({ summary: "Remove this key's webhook URL (queued events then fail with \"no webhook URL\")", response: v1WebhookSchema, errors: [409] }),
-    async (c) => c.json(await setWebhookV1(c.env, c.var.apiCaller, null)),
+    async (c) => c.json(await setWebhookV1(c.env, c.var.apiCaller, null, nowOf(c))),
   )
   .get(
     "/deliveries",

@@ -8,6 +8,7 @@ import { validate } from "../lib/validate";
 import { readAsSignedInUser } from "../middleware/auth";
 import { ordersRead } from "../services/rent";
 import { transactionsRead } from "../services/funding";
+import { nowOf } from "./flow-deps";
 
 const inWindow = (iso: string, w: { start: number; end: number }) => {
   const t = Date.parse(iso);
@@ -43,7 +44,7 @@ export const exportRoutes = new Hono<AppEnv>()
   .get("/export/orders.csv", validate("query", exportRangeSchema), async (c) => {
     const range = c.req.valid("query");
     const w = exportWindow(range);
-    const rows = ((await readAsSignedInUser(c, ordersRead)) as OrderRow[]).filter((o) => inWindow(o.created_at, w));
+    const rows = ((await readAsSignedInUser(c, (db, userId) => ordersRead(db, userId, nowOf(c)))) as OrderRow[]).filter((o) => inWindow(o.created_at, w));
     const csv = toCsv(
       ["Date", "Reference", "Kind", "Service", "Country", "Provider", "Number", "Code", "Amount (NGN)", "Status"],
       rows.map((o) => [o.created_at, o.reference_code, o.kind === "sms" ? "Receive SMS" : "Rental", o.service, o.country, o.provider, o.purchased_number, o.sms, nairaCell(o.amount), o.status]),

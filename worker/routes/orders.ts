@@ -3,12 +3,12 @@ import type { AppEnv } from "../app-env";
 import { readAsSignedInUser } from "../middleware/auth";
 import { ordersRead } from "../services/rent";
 import { useAgainCheck } from "../services/sms";
-import { smsDepsOf } from "./flow-deps";
+import { nowOf, smsDepsOf } from "./flow-deps";
 
 /** The orders table (spec section 7): SMS orders and rentals in one list, newest first. */
 export const orderRoutes = new Hono<AppEnv>()
   // The session check and both queries are one D1 round trip (readAsSignedInUser).
   .get("/orders", async (c) => {
     const useAgain = useAgainCheck(smsDepsOf(c));
-    return c.json({ data: await readAsSignedInUser(c, (db, userId) => ordersRead(db, userId, useAgain)) });
+    return c.json({ data: await readAsSignedInUser(c, (db, userId) => ordersRead(db, userId, nowOf(c), useAgain)) });
   });

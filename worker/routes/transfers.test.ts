@@ -121,7 +121,7 @@ describe("the notification: verified, re-queried, credited exactly once for what
 
     // The operator sees Squad's record beside ours and credits at most what Squad lists as arrived, once.
     const deps = paymentDeps(env, configFor(env), () => {});
-    const item = await getQueueItem(db(), review!.id);
+    const item = await getQueueItem(db(), review!.id, Date.now());
     expect(item).toMatchObject({ kind: "transfer", reason: "transfer_amount_mismatch" });
     await expect(resolveQueueItem(deps, { id: review!.id, operator: { id: "op", email: "op@test" }, action: "credit", amount: 5000, reason: "too much" })).rejects.toMatchObject({
       code: "VALIDATION_FAILED",

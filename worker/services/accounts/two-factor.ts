@@ -5,6 +5,7 @@ import type { Db } from "../../db/client";
 import { recoveryCodes, users } from "../../db/tables";
 import { AppError } from "../../lib/errors";
 import { sha256Hex } from "./password-reset";
+import { rowsOf, runBatch, statement } from "../kernel";
 
 /**
  * TOTP two-factor sign-in (RFC 6238: SHA-1, 6 digits, 30 s, what every authenticator app reads from an otpauth:// QR
@@ -40,7 +41,7 @@ export async function startEnrolment(db: Db, key: CryptoKey, user: { id: string;
  * Confirms an enrolment with a code from the app: turns two-factor on and answers ten fresh recovery codes (shown
  * once; only their hashes are kept). One batch, and the switch is conditional, so two confirmations cannot both win.
  */
-export async function confirmEnrolment(db: Db, key: CryptoKey, userId: string, code: string, now = Date.now()): Promise<string[]> {
+export async function confirmEnrolment(db: Db, key: CryptoKey, userId: string, code: string, now: number): Promise<string[]> {
   const [row] = await db.select({ secret: users.totpSecret, enabledAt: users.totpEnabledAt }).from(users).where(eq(users.id, userId)).limit(1);
   if (!row || row.enabledAt !== null) throw new AppError("INVALID_STATE", TWO_FACTOR_MESSAGES.alreadyOn);
   if (!row.secret) throw new AppError("INVALID_STATE", TWO_FACTOR_MESSAGES.noEnrolment);
@@ -49,15 +50,15 @@ export async function confirmEnrolment(db: Db, key: CryptoKey, userId: string, c
   if (step === null) throw new AppError("VALIDATION_FAILED", TWO_FACTOR_MESSAGES.wrongEnrolmentCode, { field: "code" });
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   const hashes = await Promise.all(codes.map((c) => sha256Hex(normalizeRecoveryCode(c))));
-  const [switched] = await db.batch([
-    db
+  const { switched } = await runBatch(db, {
+    switched: rowsOf(db
       .update(users)
       .set({ totpEnabledAt: now, totpLastStep: step })
       .where(and(eq(users.id, userId), isNull(users.totpEnabledAt), isNotNull(users.totpSecret)))
-      .returning({ id: users.id }),
-    db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)),
-    db.insert(recoveryCodes).values(hashes.map((codeHash) => ({ userId, codeHash, createdAt: now }))),
-  ]);
+      .returning({ id: users.id })),
+    oldCodes: statement(db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId))),
+    newCodes: statement(db.insert(recoveryCodes).values(hashes.map((codeHash) => ({ userId, codeHash, createdAt: now })))),
+  });
   if (switched.length === 0) throw new AppError("INVALID_STATE", TWO_FACTOR_MESSAGES.alreadyOn);
   return codes;
 }
@@ -67,7 +68,7 @@ export async function confirmEnrolment(db: Db, key: CryptoKey, userId: string, c
  * stored last step moves forward by a conditional UPDATE) or an unused recovery code (spent by a conditional UPDATE).
  * "reused" for a right code already spent (never a success); null for anything else.
  */
-export async function verifySecondFactor(db: Db, key: CryptoKey, userId: string, code: string, now = Date.now()): Promise<"totp" | "recovery" | "reused" | null> {
+export async function verifySecondFactor(db: Db, key: CryptoKey, userId: string, code: string, now: number): Promise<"totp" | "recovery" | "reused" | null> {
   const trimmed = code.trim();
   if (/^\d{6}$/.test(trimmed)) {
     const [row] = await db.select({ secret: users.totpSecret, enabledAt: users.totpEnabledAt }).from(users).where(eq(users.id, userId)).limit(1);

@@ -21,9 +21,11 @@ import { tierFor } from "../../../schema/tiers";
 import { RECONCILE_SQL, stuckSql } from "../../db/admin-sql";
 import type { Db } from "../../db/client";
 import { auditLog, ledger, payments, rentals, sessions, smsOrders, upstreamHealth, upstreamPrices, users } from "../../db/tables";
-import { getSetting, isSandboxUser, notSandboxUser, reconcileLedger } from "../kernel";
+import { getSetting, isSandboxUser, notSandboxUser, reconcileLedger, rowsOf, runBatch } from "../kernel";
 import { reviewQueueCount } from "./review-queue";
 import { providerStats, slotsInUseByAccount } from "../sms";
+import { PRIMARY_UPSTREAM } from "../../providers/sms/upstreams";
+import { RENT_UPSTREAM } from "../../providers/rent";
 
 /**
  * The operator console's reads (routes/admin.ts). Changes go through the same builders the CLI runs (db/admin-sql.ts)
@@ -33,7 +35,7 @@ import { providerStats, slotsInUseByAccount } from "../sms";
 
 
 /** "Today" starts at midnight in Lagos (UTC+1 all year, no daylight saving); 7 and 30 days are rolling. */
-export function periodStart(period: AdminPeriod, now = Date.now()): number {
+export function periodStart(period: AdminPeriod, now: number): number {
   if (period === "7d") return now - 7 * 86_400_000;
   if (period === "30d") return now - 30 * 86_400_000;
   const lagosOffset = 3_600_000;
@@ -45,7 +47,7 @@ const STUCK_MINUTES = 30;
 /** Test activity is not business: without `includeTest`, sandbox accounts' rows are left out (issue 28). */
 const businessOnly = (includeTest: boolean | undefined, userIdColumn: AnySQLiteColumn): SQL | undefined => (includeTest ? undefined : notSandboxUser(userIdColumn));
 
-export async function overview(db: Db, period: AdminPeriod, now = Date.now(), opts: { includeTest?: boolean } = {}): Promise<AdminOverview> {
+export async function overview(db: Db, period: AdminPeriod, now: number, opts: { includeTest?: boolean } = {}): Promise<AdminOverview> {
   const since = periodStart(period, now);
   const only = (column: AnySQLiteColumn) => businessOnly(opts.includeTest, column);
   const [held, deposits, flows, outcomes, delivered, active, stuck, upstreams, stats, rate, reviews] = await Promise.all([
@@ -219,20 +221,20 @@ function escapeLike(text: string): string {
 }
 
 /** Everything about one customer: profile, tier, ledger, orders, rentals, deposits, live sessions, recent audit. */
-export async function customerDetail(db: Db, userId: string, now = Date.now()): Promise<AdminCustomerDetail | null> {
-  const [profile, ledgerRows, orders, rentalRows, deposits, sessionRows, auditRows] = await db.batch([
-    db.select(customerColumns).from(users).where(eq(users.id, userId)).limit(1),
-    db.select().from(ledger).where(eq(ledger.userId, userId)).orderBy(desc(ledger.id)).limit(100),
-    db.select().from(smsOrders).where(eq(smsOrders.userId, userId)).orderBy(desc(smsOrders.createdAt)).limit(50),
-    db.select().from(rentals).where(eq(rentals.userId, userId)).orderBy(desc(rentals.createdAt)).limit(50),
-    db.select().from(payments).where(eq(payments.userId, userId)).orderBy(desc(payments.createdAt)).limit(50),
-    db
+export async function customerDetail(db: Db, userId: string, now: number): Promise<AdminCustomerDetail | null> {
+  const { profile, ledgerRows, orders, rentalRows, deposits, sessionRows, auditRows } = await runBatch(db, {
+    profile: rowsOf(db.select(customerColumns).from(users).where(eq(users.id, userId)).limit(1)),
+    ledgerRows: rowsOf(db.select().from(ledger).where(eq(ledger.userId, userId)).orderBy(desc(ledger.id)).limit(100)),
+    orders: rowsOf(db.select().from(smsOrders).where(eq(smsOrders.userId, userId)).orderBy(desc(smsOrders.createdAt)).limit(50)),
+    rentalRows: rowsOf(db.select().from(rentals).where(eq(rentals.userId, userId)).orderBy(desc(rentals.createdAt)).limit(50)),
+    deposits: rowsOf(db.select().from(payments).where(eq(payments.userId, userId)).orderBy(desc(payments.createdAt)).limit(50)),
+    sessionRows: rowsOf(db
       .select({ id: sessions.id, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, userAgent: sessions.userAgent, country: sessions.country, city: sessions.city })
       .from(sessions)
       .where(and(eq(sessions.userId, userId), sql`${sessions.revokedAt} IS NULL`, sql`${sessions.expiresAt} > ${now}`))
-      .orderBy(desc(sessions.createdAt)),
-    db.select().from(auditLog).where(eq(auditLog.subject, userId)).orderBy(desc(auditLog.id)).limit(50),
-  ]);
+      .orderBy(desc(sessions.createdAt))),
+    auditRows: rowsOf(db.select().from(auditLog).where(eq(auditLog.subject, userId)).orderBy(desc(auditLog.id)).limit(50)),
+  });
   const row = profile[0];
   if (!row) return null;
   const tiers = await getSetting(db, "tiers");
@@ -313,6 +315,9 @@ export function orderView(o: typeof smsOrders.$inferSelect, customer: RowCustome
     status: o.status,
     attempts: o.attempts,
     failureReason: o.failureReason,
+    // An order served before routing recorded its upstream (issue 32) was its provider's primary's.
+    upstream: o.upstream ?? (o.number !== null ? (PRIMARY_UPSTREAM[o.provider === "Dynamic" ? "Dynamic" : "Swift"] ?? null) : null),
+    upstreamAccount: o.upstreamAccount,
     createdAt: o.createdAt,
     updatedAt: o.updatedAt,
   };
@@ -332,6 +337,9 @@ export function rentalAdminView(r: typeof rentals.$inferSelect, customer: RowCus
     status: r.status,
     expiresAt: r.expiresAt,
     smsCount: r.smsCount,
+    // A rental rented before the row recorded its upstream was sms-man's (the one rent upstream then).
+    upstream: r.upstream ?? (r.number !== null ? RENT_UPSTREAM : null),
+    upstreamAccount: r.upstreamAccount,
     createdAt: r.createdAt,
   };
 }
@@ -373,7 +381,7 @@ export async function operatorIds(db: Db): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-export async function listDeposits(db: Db, f: ListFilter & { channel?: "card" | "crypto" | "transfer" }, now = Date.now()): Promise<AdminDepositRow[]> {
+export async function listDeposits(db: Db, f: ListFilter & { channel?: "card" | "crypto" | "transfer" }, now: number): Promise<AdminDepositRow[]> {
   const where: (SQL | undefined)[] = [
     statusFilter(PAYMENT_STATUSES, f.status, (status) => eq(payments.status, status)),
     f.channel ? eq(payments.provider, f.channel === "card" ? "squad" : f.channel === "transfer" ? "squad_transfer" : "nowpayments") : undefined,
@@ -395,7 +403,7 @@ export async function listDeposits(db: Db, f: ListFilter & { channel?: "card" | 
   return rows.map((r) => depositView(r.payment, Number(r.credited), r.customer));
 }
 
-export async function listOrders(db: Db, f: ListFilter, now = Date.now()): Promise<AdminOrderRow[]> {
+export async function listOrders(db: Db, f: ListFilter, now: number): Promise<AdminOrderRow[]> {
   const where: (SQL | undefined)[] = [
     statusFilter(SMS_ORDER_STATUSES, f.status, (status) => eq(smsOrders.status, status)),
     f.provider ? eq(smsOrders.provider, f.provider) : undefined,
@@ -416,7 +424,7 @@ export async function listOrders(db: Db, f: ListFilter, now = Date.now()): Promi
   return rows.map((r) => orderView(r.order, r.customer));
 }
 
-export async function listRentals(db: Db, f: ListFilter, now = Date.now()): Promise<AdminRentalRow[]> {
+export async function listRentals(db: Db, f: ListFilter, now: number): Promise<AdminRentalRow[]> {
   const where: (SQL | undefined)[] = [
     statusFilter(RENTAL_STATUSES, f.status, (status) => eq(rentals.status, status)),
     f.provider ? eq(rentals.provider, f.provider) : undefined,
@@ -473,7 +481,7 @@ export async function listAudit(db: Db, f: { actor?: string; action?: string; su
  * Reconcile now: the CLI's RECONCILE_SQL (every customer whose balance differs from the sum of their ledger rows or is
  * negative) plus the conservation check: the money held equals everything the ledger ever moved.
  */
-export async function reconcileNow(db: Db): Promise<AdminReconcile> {
+export async function reconcileNow(db: Db, now: number): Promise<AdminReconcile> {
   const [report, differences, totals] = await Promise.all([
     reconcileLedger(db),
     db.all<{ user_id: string; email: string; balance_kobo: number; ledger_kobo: number }>(sql.raw(RECONCILE_SQL)),
@@ -496,6 +504,6 @@ export async function reconcileNow(db: Db): Promise<AdminReconcile> {
       ledger: koboToNaira(Number(d.ledger_kobo)),
       difference: koboToNaira(Number(d.balance_kobo) - Number(d.ledger_kobo)),
     })),
-    checkedAt: Date.now(),
+    checkedAt: now,
   };
 }

@@ -20,7 +20,7 @@ export const MAX_RECIPIENTS_PER_SEND = 1000;
 /** Group e-mails an operator may send per hour. */
 export const GROUP_MAIL_LIMIT = { limit: 3, windowMs: 60 * 60 * 1000 };
 
-export async function recipientsFor(db: Db, audience: Audience, now = Date.now()): Promise<(Recipient & { id: string })[]> {
+export async function recipientsFor(db: Db, audience: Audience, now: number): Promise<(Recipient & { id: string })[]> {
   // Sandbox accounts (test keys' wallets, @sandbox.invalid) are never customers to write to (issue 28).
   const reachable = and(isNull(users.emailOptOutAt), isNull(users.blockedAt), notSandboxUser(users.id));
   const base = db.select({ id: users.id, email: users.email, username: users.username, totalDepositedKobo: users.totalDepositedKobo }).from(users);
@@ -53,13 +53,13 @@ export async function unsubscribeLink(origin: string, secret: Uint8Array, userId
 }
 
 /** Follows an unsubscribe link: true when the signature is ours (the flag is then set, idempotently). */
-export async function applyUnsubscribe(db: Db, secret: Uint8Array, userId: string, signature: string): Promise<boolean> {
+export async function applyUnsubscribe(db: Db, secret: Uint8Array, userId: string, signature: string, now: number): Promise<boolean> {
   const expected = await unsubscribeSignature(secret, userId);
   if (expected.length !== signature.length) return false;
   let diff = 0;
   for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ signature.charCodeAt(i);
   if (diff !== 0) return false;
-  await db.update(users).set({ emailOptOutAt: Date.now() }).where(and(eq(users.id, userId), isNull(users.emailOptOutAt)));
+  await db.update(users).set({ emailOptOutAt: now }).where(and(eq(users.id, userId), isNull(users.emailOptOutAt)));
   return true;
 }
 

@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { auditInsert } from "../../db/admin-sql";
 import { sessions } from "../../db/tables";
 import { AppError } from "../../lib/errors";
-import type { RequestDeps } from "../kernel";
+import { type RequestDeps, rowsOf, runBatch, statement } from "../kernel";
 import { findCustomer, type Operator } from "./operator-actions";
 import { closeRevokedSockets, revokeSessionsStatement } from "../accounts";
 
@@ -13,7 +13,7 @@ import { closeRevokedSockets, revokeSessionsStatement } from "../accounts";
  * everywhere" does. Their tokens get 401 on the next request; the customer can sign in again (unlike a block).
  */
 export async function endCustomerSessions(
-  deps: Pick<RequestDeps, "env" | "db">,
+  deps: Pick<RequestDeps, "env" | "db" | "clock">,
   operator: Operator,
   userId: string,
   reason: string,
@@ -21,7 +21,7 @@ export async function endCustomerSessions(
 ): Promise<number> {
   const { db } = deps;
   const customer = await findCustomer(db, userId);
-  const now = Date.now();
+  const now = deps.clock.now();
   if (sessionId) {
     const [live] = await db
       .select({ id: sessions.id })
@@ -42,7 +42,10 @@ export async function endCustomerSessions(
     },
     now,
   );
-  const [, revoked] = await db.batch([auditRow, revokeSessionsStatement(db, customer.id, sessionId ? { sessionIds: [sessionId] } : { all: true }, now)]);
+  const { revoked } = await runBatch(db, {
+    audit: statement(auditRow),
+    revoked: rowsOf(revokeSessionsStatement(db, customer.id, sessionId ? { sessionIds: [sessionId] } : { all: true }, now)),
+  });
   await closeRevokedSockets(deps.env, customer.id);
   return revoked.length;
 }

@@ -137,7 +137,7 @@ async function unknownAccountItems(db: Db, opts: { status: "open" | "resolved" |
 }
 
 /** The queue (`open`), its history (`resolved`) or both, newest first. */
-export async function listReviewQueue(db: Db, opts: { status?: "open" | "resolved" | "all"; limit?: number } = {}, now = Date.now()): Promise<QueueItem[]> {
+export async function listReviewQueue(db: Db, opts: { status?: "open" | "resolved" | "all"; limit?: number } = {}, now: number): Promise<QueueItem[]> {
   const status = opts.status ?? "open";
   const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
   const [crypto, openCards, resolvedCards, unknownAccounts] = await Promise.all([
@@ -150,7 +150,7 @@ export async function listReviewQueue(db: Db, opts: { status?: "open" | "resolve
 }
 
 /** How many items wait for a decision: the Overview's "deposits in review". */
-export async function reviewQueueCount(db: Db, now = Date.now()): Promise<number> {
+export async function reviewQueueCount(db: Db, now: number): Promise<number> {
   const [crypto, [cards], unknownAccounts] = await Promise.all([
     openReviewCount(db),
     db.select({ n: sql<number>`count(*)` }).from(payments).where(openCardsWhere(now)),
@@ -160,7 +160,7 @@ export async function reviewQueueCount(db: Db, now = Date.now()): Promise<number
 }
 
 /** One item: a review id (rv_...) or a card payment's reference. Null when it is not (or never was) in the queue. */
-export async function getQueueItem(db: Db, id: string, now = Date.now()): Promise<QueueItem | null> {
+export async function getQueueItem(db: Db, id: string, now: number): Promise<QueueItem | null> {
   if (isReviewRow(id)) {
     const review = await getPaymentReview(db, id);
     return review ? reviewItem(review) : null;
@@ -426,7 +426,7 @@ async function resolveUnknownAccount(deps: PaymentDeps, item: QueueItem, input: 
     },
     at,
   );
-  return { review: (await getQueueItem(db, item.id))!, verification: check.view, balance: null };
+  return { review: (await getQueueItem(db, item.id, deps.clock.now()))!, verification: check.view, balance: null };
 }
 
 /** A review row (crypto arrival or card charged another amount): the provider's record bounds the credit. */
@@ -523,7 +523,7 @@ async function resolveCard(deps: PaymentDeps, item: QueueItem, input: ResolveInp
     if (after.status !== "pending") throw new AppError("INVALID_STATE", `Squad reports this checkout ${after.status.replace("_", " ")}: it is closed, nothing to refuse.`);
     await refuseStaleCard(deps, after, decision("review.refuse"));
   }
-  const review = await getQueueItem(db, payment.id);
+  const review = await getQueueItem(db, payment.id, deps.clock.now());
   const [user] = await db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, payment.userId));
   return { review: review!, verification: check.view, balance: user ? koboToNaira(user.balanceKobo) : null };
 }

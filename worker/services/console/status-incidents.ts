@@ -27,7 +27,7 @@ export async function listIncidents(db: Db): Promise<StatusIncident[]> {
   return (await db.select().from(statusIncidents).orderBy(desc(statusIncidents.startedAt)).limit(100)).map(view);
 }
 
-export async function postIncident(db: Db, operator: { email: string }, input: StatusIncidentCreate, now = Date.now()): Promise<StatusIncident> {
+export async function postIncident(db: Db, operator: { email: string }, input: StatusIncidentCreate, now: number): Promise<StatusIncident> {
   // The incident and its audit row in one batch (issue 29): the audit row names the incident it follows (the row just
   // written, read back by its start and author inside the same batch).
   const [[row]] = await db.batch([
@@ -41,7 +41,7 @@ export async function postIncident(db: Db, operator: { email: string }, input: S
   return view(row);
 }
 
-export async function resolveIncident(db: Db, operator: { email: string }, id: number, reason: string, now = Date.now()): Promise<StatusIncident> {
+export async function resolveIncident(db: Db, operator: { email: string }, id: number, reason: string, now: number): Promise<StatusIncident> {
   const open = and(eq(statusIncidents.id, id), isNull(statusIncidents.resolvedAt));
   const [[row]] = await db.batch([
     db.update(statusIncidents).set({ resolvedAt: now }).where(open).returning(),

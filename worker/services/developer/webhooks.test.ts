@@ -276,7 +276,7 @@ describe("webhooks: signed, in order, retried, resendable", () => {
     // Plain http only where our own PUBLIC_URL is http (local development, as these tests run): on an https deployment
     // it is refused.
     const httpsDeployment = { ...(env as Env), PUBLIC_URL: "https://app.example.ng" } as Env;
-    await expect(setWebhookUrl(httpsDeployment, user.id, key.id, "http://hooks.example.com/x")).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
+    await expect(setWebhookUrl(httpsDeployment, user.id, key.id, "http://hooks.example.com/x", Date.now())).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
     expect((await api("/api/keys", { token: user.token })).data.data[0].webhook_url).toBeNull();
 
     await api(`/api/keys/${key.id}/webhook`, { method: "PUT", token: user.token, json: { url: HOOK } });

@@ -62,7 +62,7 @@ export async function startCardPayment(
 export async function confirmCardPayment(deps: PaymentDeps, ref: string, ownerId?: string): Promise<PaymentConfirmation | null> {
   const db = deps.db;
   // A customer's click (or the return page's polling) asks Squad: limited per account. The sweep passes no owner.
-  if (ownerId !== undefined) await enforceCostLimit(db, ownerId, "verify");
+  if (ownerId !== undefined) await enforceCostLimit(db, ownerId, "verify", deps.clock.now());
   const payment = await findPayment(db, { id: ref, provider: "squad", ownerId });
   if (!payment) return null;
   if (payment.status === "credited") return "success";

@@ -41,7 +41,7 @@ export async function createInvoice(
   payCurrency: string,
 ): Promise<InvoiceAnswer> {
   const db = deps.db;
-  await enforceCostLimit(db, user.id, "payment");
+  await enforceCostLimit(db, user.id, "payment", deps.clock.now());
   const { cryptomin, rate } = await getSetting(db, "rate_settings");
   if (priceUsd < cryptomin) throw new AppError("VALIDATION_FAILED", `Minimum amount is $${cryptomin}`, { field: "price_amount" });
   if (priceUsd > MAX_CRYPTO_DEPOSIT_USD) throw new AppError("VALIDATION_FAILED", `Maximum amount is $${MAX_CRYPTO_DEPOSIT_USD}`, { field: "price_amount" });

@@ -13,7 +13,7 @@ import type { SmsUpstream } from "../../providers/sms/upstreams";
  * Rent Number and wallet funding each get `{ env, db, provider, notify, clock, upstreams }`, a view of the services
  * container (Services below; decision 050) that worker/container.ts builds once per request, alarm and cron run, and
  * hand in by whoever calls: a route (c.var.services.sms), a Durable Object's tick, the cron sweep, the developer API's
- * services. A service never builds its own upstream, never calls Date.now() and never imports services/notify.ts
+ * services. A service never builds its own upstream, never reads the system's time and never imports services/notify.ts
  * itself, so a test injects the same three things the same way whichever flow it drives: it builds the container with
  * its own upstreams, clock and notify (worker/test/services.ts).
  */
@@ -29,7 +29,7 @@ export interface MoneyFlowDeps<Provider> {
    * deliverEvents(deps, userId)) calls this.
    */
   notify: Notify;
-  /** The flow's one time source: every timestamp it writes and every deadline it checks. */
+  /** The flow's one time source: every timestamp it writes and every deadline it checks (the container's clock). */
   clock: Clock;
   /** Every upstream adapter of the container, for what the flow reads besides its own provider (the SMS catalogue). */
   upstreams: Upstreams;
@@ -41,8 +41,6 @@ export interface Clock {
   now(): number;
 }
 
-/** Production's clock. */
-export const systemClock: Clock = { now: () => Date.now() };
 
 /**
  * Receive SMS picks its upstream per order: the order's provider name (Swift, Dynamic), and the customer's account (a
@@ -104,7 +102,8 @@ export type WebhookSend = (url: string, init: RequestInit) => Promise<Response>;
  * per request (app.ts's middleware sets c.var.services), per Durable Object alarm and per cron run by worker/container.ts
  * buildServices, the one place that reads the bindings into dependencies. unkey's apps/api builds its
  * `c.get("services")` the same way. A service takes what it needs from it (or from one of the flows' deps, which are
- * views of it); it never builds an adapter from env, never imports hono, never calls Date.now() in a flow.
+ * views of it); it never builds an adapter from env, never imports hono, never reads the system's time (its clock is
+ * the container's: scripts/lint.ts refuses reading the system time under worker/services).
  */
 export interface Services {
   /** The bindings, for what is not a dependency of its own: Durable Object namespaces, the D1 binding's raw form. */

@@ -3,8 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable, SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { rowAsSelect } from "../../db/insert-select";
-import { guardedLedgerInsert, type LedgerEntry } from "./ledger";
-import { outboxInsert, type OutboxMessage } from "./outbox";
+import { guardedLedgerInsert, type LedgerEntry, outboxInsert, type OutboxMessage } from "../../db/money-rows";
 
 /**
  * The money core, executable (issue 42, docs/decisions/062-money-core-as-executable-declarations.md). A money entity
@@ -165,10 +164,27 @@ type Results<S> = { [K in keyof S]: S[K] extends MoneyStep<infer R> ? R : S[K] e
  */
 export async function runBatch<S extends Record<string, MoneyStep<unknown> | null | undefined>>(db: Db, steps: S): Promise<Results<S>> {
   const named = Object.entries(steps);
-  const statements = named.flatMap(([, step]) => step?.statements ?? []);
-  const [first, ...rest] = statements;
+  return answersOf<S>(named, await db.batch(batchOf(named)));
+}
+
+/**
+ * A read a signed-in route runs in the same batch as its session check (middleware/auth.ts readAsSignedInUser): named
+ * steps, and how to shape their answers (by name) for the token's user.
+ */
+export function namedRead<S extends Record<string, MoneyStep<unknown>>, U, R>(steps: S, shape: (answers: Results<S>, user: U) => R) {
+  const named = Object.entries(steps);
+  return { queries: batchOf(named), shape: (results: readonly unknown[], user: U): R => shape(answersOf<S>(named, results), user) };
+}
+
+/** Every step's statements in order, as db.batch takes them (at least one). */
+function batchOf(named: [string, MoneyStep<unknown> | null | undefined][]): [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] {
+  const [first, ...rest] = named.flatMap(([, step]) => step?.statements ?? []);
   if (!first) throw new Error("runBatch: no statement to run");
-  const results: readonly unknown[] = await db.batch([first, ...rest]);
+  return [first, ...rest];
+}
+
+/** The batch's results read back into each step's answer, by its name (the one place that counts positions). */
+function answersOf<S>(named: [string, MoneyStep<unknown> | null | undefined][], results: readonly unknown[]): Results<S> {
   let at = 0;
   const answers: Record<string, unknown> = {};
   for (const [name, step] of named) {

@@ -6,6 +6,7 @@ import type { Db } from "../../db/client";
 import { apiKeys, outboxEvents, webhookEvents } from "../../db/tables";
 import { log } from "../../lib/log";
 import type { OutboxMessage } from "../../db/money-rows";
+import { rowsOf, runBatch } from "./money-entity";
 import { deliveryFor, webhookRowsFor } from "./webhooks";
 
 /**
@@ -116,7 +117,8 @@ export function eventDeliveryStatements(db: Db, userId: string, now: number) {
  * key) goes through the per-event delivery with its webhook rows, as before. Returns those rows.
  */
 async function claimUnkeyedEvents(deps: EventDeps, userId: string): Promise<OutboxRow[]> {
-  const [claimed, pending] = await deps.db.batch(eventDeliveryStatements(deps.db, userId, deps.clock.now()));
+  const [claim, read] = eventDeliveryStatements(deps.db, userId, deps.clock.now());
+  const { claimed, pending } = await runBatch(deps.db, { claimed: rowsOf(claim), pending: rowsOf(read) });
   // The room gets them in the order they were written (an UPDATE's RETURNING has no order of its own).
   for (const row of [...claimed].sort((a, b) => a.createdAt - b.createdAt)) {
     try {

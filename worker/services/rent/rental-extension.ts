@@ -68,7 +68,7 @@ export async function extendRental(
   request: { unit: RentUnit; period: number; clientPrice?: number | string | null },
 ): Promise<{ rental: RentalRow; charged: number }> {
   const row = await ownedRental(deps.db, user.id, id);
-  await enforceCostLimit(deps.db, user.id, "rental");
+  await enforceCostLimit(deps.db, user.id, "rental", deps.clock.now());
   if (row.status !== "active" || row.expiresAt === null || row.expiresAt <= deps.clock.now()) {
     throw new AppError("INVALID_STATE", "This rental has already ended and can no longer be extended.");
   }

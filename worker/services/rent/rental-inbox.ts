@@ -135,5 +135,5 @@ export async function rentalWithInbox(deps: RentalDeps, userId: string, id: stri
   const before = await ownedRental(deps.db, userId, id);
   if (before.status === "active") await checkRentalNow(deps.env, id);
   const row = before.status === "active" ? await ownedRental(deps.db, userId, id) : before;
-  return { rental: rentalView(row), messages: await rentalMessagesOf(deps.db, id) };
+  return { rental: rentalView(row, deps.clock.now()), messages: await rentalMessagesOf(deps.db, id) };
 }

@@ -56,7 +56,7 @@ export const rental = moneyEntity(
       ledger: (i: { row: NewRental; note: string }) => ({ userId: i.row.userId, key: `rent:${i.row.id}`, amountKobo: -i.row.priceKobo, kind: "rent", note: i.note, ref: i.row.id }),
     },
     /** The upstream gave the number: the period starts. */
-    rented: { from: ["pending"], to: "active", set: (i: { upstreamId: string; number: string; expiresAt: number }, at) => ({ ...i, updatedAt: at }) },
+    rented: { from: ["pending"], to: "active", set: (i: { upstreamId: string; number: string; expiresAt: number; upstream: string; upstreamAccount: number }, at) => ({ ...i, updatedAt: at }) },
     /** The upstream gave no number: refunded at once. */
     fail: { from: ["pending"], to: "failed", set: touched, ledger: refundOf },
     /** The customer ended it, or its time ran out: no refund. */

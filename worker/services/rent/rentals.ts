@@ -5,7 +5,7 @@ import { rentals } from "../../db/tables";
 import { TtlCache } from "../../lib/cache";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
-import { RENT_PROVIDER_NAME } from "../../providers/rent";
+import { RENT_PROVIDER_NAME, RENT_UPSTREAM } from "../../providers/rent";
 import { RentProviderError, type RentChoice, type RentLimit } from "../../providers/rent/types";
 import { asInsufficientBalance, assertNotAboveShown, costMinorUnits, deliverEvents, enforceCostLimit, getSetting, insufficientBalanceFor, isSandboxUser, move, pricingContext, type RentalDeps, rentPriceKobo, runBatch, STOP, type TickResult, toUsd, transition, wakeAt } from "../kernel";
 import { finalSync, nextAlarmAt, startWatcher, stopWatcher, syncRentalMessages } from "./rental-inbox";
@@ -114,7 +114,7 @@ export async function rentNumber(
   user: { id: string; totalDepositedKobo: number },
   request: RentRequest,
 ): Promise<RentalRow> {
-  await enforceCostLimit(deps.db, user.id, "rental");
+  await enforceCostLimit(deps.db, user.id, "rental", deps.clock.now());
   const choice: RentChoice = { countryId: request.countryId, unit: request.unit, period: request.period };
   const quote = await quoteRental(deps, user, choice);
   // Refused before anything is written: no debit, no rental row.
@@ -149,7 +149,7 @@ export async function rentNumber(
   }
 
   const startedAt = deps.clock.now();
-  await transition(deps.db, rental.rented, id, { upstreamId: rented.upstreamId, number: rented.number, expiresAt: startedAt + choice.period * RENT_UNIT_MS[choice.unit] }, startedAt);
+  await transition(deps.db, rental.rented, id, { upstreamId: rented.upstreamId, number: rented.number, expiresAt: startedAt + choice.period * RENT_UNIT_MS[choice.unit], upstream: RENT_UPSTREAM, upstreamAccount: 0 }, startedAt);
   const row = await findRental(deps.db, id);
   if (!row) throw new Error(`rental ${id} vanished after renting`);
   await startWatcher(deps.env, id);
@@ -184,7 +184,7 @@ async function markEnded(deps: RentalDeps, row: RentalRow): Promise<boolean> {
 /** The customer ends the rental early: close upstream, no refund. */
 export async function endRental(deps: RentalDeps, userId: string, id: string): Promise<RentalRow> {
   const row = await ownedRental(deps.db, userId, id);
-  await enforceCostLimit(deps.db, userId, "rental");
+  await enforceCostLimit(deps.db, userId, "rental", deps.clock.now());
   if (row.status !== "active") throw new AppError("INVALID_STATE", "This rental has already ended.");
   await finalSync(deps, id);
   await closeUpstream(deps, row);
@@ -209,7 +209,7 @@ export async function expireRental(deps: RentalDeps, id: string, now = deps.cloc
  */
 export async function cancelRental(deps: RentalDeps, userId: string, id: string): Promise<{ rental: RentalRow; refunded: boolean }> {
   const initial = await ownedRental(deps.db, userId, id);
-  await enforceCostLimit(deps.db, userId, "rental");
+  await enforceCostLimit(deps.db, userId, "rental", deps.clock.now());
   if (initial.status !== "active") throw new AppError("INVALID_STATE", "This rental is no longer active.");
   try {
     await syncRentalMessages(deps, id);

@@ -3,7 +3,7 @@ import { SMS_PROVIDERS } from "../../../schema/constants";
 import { STATUS_MIN_SAMPLE, type PublicStatus, type StatusIncident, type StatusWindow } from "../../../schema/status";
 import type { Db } from "../../db/client";
 import { ledger, smsOrders, statusIncidents, upstreamHealth } from "../../db/tables";
-import { notSandboxUser } from "../kernel";
+import { notSandboxUser, rowsOf, runBatch } from "../kernel";
 import { TtlCache } from "../../lib/cache";
 
 /**
@@ -31,7 +31,7 @@ export function clearStatusCache(): void {
   cache.clear();
 }
 
-export function publicStatus(db: Db, now = Date.now()): Promise<PublicStatus> {
+export function publicStatus(db: Db, now: number): Promise<PublicStatus> {
   return cache.getOrLoad("status", () => readStatus(db, now));
 }
 
@@ -48,8 +48,9 @@ async function readStatus(db: Db, now: number): Promise<PublicStatus> {
   const since30 = now - 30 * DAY_MS;
   // One round trip: the outcomes, the automatic refunds, upstream health and the incidents.
   const ended = and(gte(smsOrders.createdAt, since30), lt(smsOrders.createdAt, now), notSandboxUser(smsOrders.userId));
-  const [orders, refunds, health, incidents] = await db.batch([
-    db
+  const { orders, refunds, health, incidents } = await runBatch(db, {
+    orders: rowsOf(
+      db
       .select({
         provider: smsOrders.provider,
         country: smsOrders.countryName,
@@ -61,14 +62,17 @@ async function readStatus(db: Db, now: number): Promise<PublicStatus> {
       })
       .from(smsOrders)
       .where(and(ended, inArray(smsOrders.status, ["used", "timeout", "error"]))),
-    db
-      .select({ waited: sql<number>`${ledger.createdAt} - ${smsOrders.createdAt}` })
-      .from(smsOrders)
-      .innerJoin(ledger, eq(ledger.key, sql`'refund:' || ${smsOrders.id}`))
-      .where(and(ended, inArray(smsOrders.status, ["timeout", "error"]))),
-    db.select().from(upstreamHealth),
-    db.select().from(statusIncidents).orderBy(desc(statusIncidents.startedAt)).limit(20),
-  ]);
+    ),
+    refunds: rowsOf(
+      db
+        .select({ waited: sql<number>`${ledger.createdAt} - ${smsOrders.createdAt}` })
+        .from(smsOrders)
+        .innerJoin(ledger, eq(ledger.key, sql`'refund:' || ${smsOrders.id}`))
+        .where(and(ended, inArray(smsOrders.status, ["timeout", "error"]))),
+    ),
+    health: rowsOf(db.select().from(upstreamHealth)),
+    incidents: rowsOf(db.select().from(statusIncidents).orderBy(desc(statusIncidents.startedAt)).limit(20)),
+  });
 
   const since7 = now - 7 * DAY_MS;
   const windows = (rows: OrderOutcome[]) => ({ last_7_days: windowOf(rows.filter((r) => r.created_at >= since7)), last_30_days: windowOf(rows) });

@@ -140,11 +140,11 @@ export async function chainOrders(db: Db, chainId: string) {
  * matches them), not tried yet, allowed by the customer, in stock, priced for this customer at most the cap; the
  * cheapest first (ties: the one with the better success rate from our own orders, when we have enough of them).
  */
-export async function nextRoutes(catalogue: SmsCatalogueDeps, db: Db, chain: SmsChain, from: ChainOrder, tried: Set<string>): Promise<NextRoute[]> {
+export async function nextRoutes(catalogue: SmsCatalogueDeps, db: Db, chain: SmsChain, from: ChainOrder, tried: Set<string>, now: number): Promise<NextRoute[]> {
   const [user] = await db.select({ id: users.id, totalDepositedKobo: users.totalDepositedKobo }).from(users).where(eq(users.id, chain.userId)).limit(1);
   if (!user) return [];
   const provider = from.provider === "Dynamic" ? "Dynamic" : "Swift";
-  const compared = await compareRoutes(catalogue, user, provider, from.serviceId);
+  const compared = await compareRoutes(catalogue, user, provider, from.serviceId, now);
   const allowed = new Set(JSON.parse(chain.routes) as string[]);
   const cap = koboToNaira(chain.capKobo);
   return compared.routes

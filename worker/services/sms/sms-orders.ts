@@ -271,7 +271,7 @@ export async function buySmsNumbers(
 export async function requestAnotherCode(deps: SmsDeps, userId: string, orderId: string): Promise<SmsAnotherCodeResponse> {
   const db = deps.db;
   const order = await ownSmsOrder(db, userId, orderId);
-  await enforceCostLimit(db, userId, "smsBuy");
+  await enforceCostLimit(db, userId, "smsBuy", deps.clock.now());
   const answer = async (): Promise<SmsAnotherCodeResponse> => ({
     request_id: order.id,
     status: "used",
@@ -326,7 +326,7 @@ export async function completeSmsOrder(deps: SmsDeps, userId: string, orderId: s
 
 export async function cancelSmsOrder(deps: SmsDeps, userId: string, orderId: string): Promise<SmsCancelResponse> {
   const order = await ownSmsOrder(deps.db, userId, orderId);
-  await enforceCostLimit(deps.db, userId, "smsCancel");
+  await enforceCostLimit(deps.db, userId, "smsCancel", deps.clock.now());
   if (order.chainId) return cancelChain(deps, order);
   return cancelOrder(deps, order);
 }
@@ -470,7 +470,7 @@ async function chooseNextRoute(deps: SmsDeps, chain: NonNullable<Awaited<ReturnT
   const tried = new Set(triedOrders.map((o) => routeKey(o.provider, o.countryId)));
   let route: NextRoute | undefined;
   try {
-    [route] = await nextRoutes({ env, upstreams: deps.upstreams }, db, chain, from, tried);
+    [route] = await nextRoutes({ env, upstreams: deps.upstreams }, db, chain, from, tried, deps.clock.now());
   } catch (err) {
     // The price lists cannot be read (the customer's provider is down): nothing to choose from. Ending keeps a retried
     // alarm or the sweep from trying forever.

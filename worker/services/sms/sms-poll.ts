@@ -177,7 +177,7 @@ export async function checkSmsOrderNow(deps: SmsDeps, userId: string, orderId: s
   if (known) return known;
   if (order.status !== "waiting" || !order.upstreamId) return { success: false, message: SMS_CHECK_MESSAGES.waiting };
 
-  await enforceCostLimit(deps.db, userId, "smsCheck");
+  await enforceCostLimit(deps.db, userId, "smsCheck", deps.clock.now());
   const provider = upstreamFor(deps, order);
   let result: SmsPollResult;
   try {

@@ -72,7 +72,7 @@ export async function assertProviderAvailable(db: Db, key: HealthKey): Promise<v
 }
 
 /** Reads every upstream's balance and records it against its floor. Returns the rows written. */
-export async function checkUpstreamHealth(services: Pick<Services, "env" | "config" | "db" | "upstreams">, now = Date.now()): Promise<HealthRow[]> {
+export async function checkUpstreamHealth(services: Pick<Services, "env" | "config" | "db" | "upstreams">, now: number): Promise<HealthRow[]> {
   const { env, db, upstreams } = services;
   const { upstream_floors: floors, upstream_rates: rates } = await getSettings(db, ["upstream_floors", "upstream_rates"]);
   const previous = await healthRows(db);

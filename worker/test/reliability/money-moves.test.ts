@@ -108,7 +108,7 @@ const CASES: Record<string, Record<string, Case>> = {
   },
   rental: {
     rent: { setup: async (u) => { const id = uid(); return { id, input: { row: { id, userId: u, provider: "Swift", countryId: "5", countryName: "USA", unit: "day", period: 1, priceKobo: 20_000, createdAt: AT, updatedAt: AT }, note: "walked" } }; } },
-    rented: { setup: async (u) => ({ id: await rentalRow(u, { status: "pending" }), input: { upstreamId: "r1", number: "1555", expiresAt: AT + 1000 } }), refusedFrom: "active" },
+    rented: { setup: async (u) => ({ id: await rentalRow(u, { status: "pending" }), input: { upstreamId: "r1", number: "1555", expiresAt: AT + 1000, upstream: "smsman", upstreamAccount: 0 } }), refusedFrom: "active" },
     fail: { setup: async (u) => { const id = await rentalRow(u, { status: "pending" }); return { id, input: { row: rentalOf(id, u), reason: "walked" } }; }, refusedFrom: "active" },
     end: { setup: async (u) => { const id = await rentalRow(u); return { id, input: { row: rentalOf(id, u) } }; }, refusedFrom: "ended" },
     cancel: { setup: async (u) => { const id = await rentalRow(u); return { id, input: { row: rentalOf(id, u), reason: "walked" } }; }, refusedFrom: "ended" },

@@ -144,10 +144,10 @@ describe("events written with the money (services/kernel/outbox.ts, decision 040
     const user = await createUser();
     const sandboxId = sandboxUserIdFor(user.id);
     // A debit the sandbox wallet cannot pay: the balance CHECK fails the batch, its ledger row and its event with it.
-    await expect(topUpSandbox(db(), { id: user.id, username: "outbox" }, -100_000)).rejects.toThrow();
+    await expect(topUpSandbox(db(), { id: user.id, username: "outbox" }, -100_000, Date.now())).rejects.toThrow();
     expect(await outboxRows(sandboxId)).toEqual([]);
     // The same call that succeeds writes exactly one event, with the balance its batch left.
-    await topUpSandbox(db(), { id: user.id, username: "outbox" }, 250_000);
+    await topUpSandbox(db(), { id: user.id, username: "outbox" }, 250_000, Date.now());
     const { results } = await env.DB.prepare("SELECT kind, balance_kobo FROM outbox_events WHERE user_id = ?").bind(sandboxId).all();
     expect(results).toEqual([{ kind: "balance.changed", balance_kobo: 250_000 }]);
   });
