@@ -265,8 +265,8 @@ describe("sandbox keys never touch live providers or the real wallet", () => {
     const liveEnv: Env = { ...env, PROVIDERS: "live" };
     const seen: string[] = [];
     const fake = new ScriptedSmsProvider();
-    useTestUpstreams({ sms: (e) => {
-      seen.push(e.PROVIDERS ?? "live");
+    useTestUpstreams({ sms: (mode) => {
+      seen.push(mode);
       return fake;
     } });
     const owner = await createUser({ balanceKobo: 300_000 });

@@ -3,14 +3,14 @@
  * This file is the room's one entry point: everything outside worker/services/kernel/ imports the room from here, and a
  * file inside imports its siblings directly (scripts/lint.ts refuses the rest; docs/decisions/041-domain-rooms.md).
  */
-export { type Clock, type EventDepsOf, type Notify, type PaymentDeps, type RentalDeps, type Services, type SmsCatalogueDeps, type SmsDeps, type Upstreams, type WebhookSend } from "./deps";
+export { type Clock, type EventDepsOf, type Notify, type PaymentDeps, type ProviderSet, type RentalDeps, type Services, type SmsCatalogueDeps, type SmsDeps, type Upstreams, type WebhookSend } from "./deps";
 export { asInsufficientBalance, guardedLedgerInsert, hasEntry, insufficientBalanceFor, ledgerAmount, type LedgerEntry, ledgerInsert, type LedgerRow, ledgerRowWritten, postEntry, reconcileLedger, referralRewardInsert } from "./ledger";
 export { deliverEvents, eventDeliveryStatements, type EventDeps, OUTBOX_GRACE_MS, outboxInsert, type OutboxMessage, purgeOutbox, sweepOutbox } from "./outbox";
 export { notify } from "./notify";
 export { assertNotAboveShown, chargedBelowShown, costMinorUnits, pricingContext, rentPriceKobo, smsPriceKobo } from "./pricing";
 export { type RequestDeps } from "./request-deps";
 export { clearRateLimit, consumeRateLimit, COST_LIMITS, type CostAction, costLimitInBatch, enforceCostLimit, enforceRateLimit, purgeExpiredRateLimits, RATE_LIMITS, rateLimitedError, type RateLimitRule } from "./rate-limit";
-export { catalogueFor, envForUser, isSandboxAccountEnv, providerModeFor, isSandboxUser, notSandboxUser, sandboxUserIdFor } from "./sandbox-accounts";
+export { catalogueFor, deploymentProviderSet, isSandboxUser, notSandboxUser, providerSetFor, sandboxUserIdFor } from "./sandbox-accounts";
 export { clearSettingsCache, getSetting, getSettings, putSetting } from "./settings";
 export { STOP, type TickResult, wakeAt } from "./tick";
 export { lastAcceptedCosts, recordAcceptedCosts, refusedUpstreamPrice, toUsd } from "./upstream-money";

@@ -1,6 +1,6 @@
 import { and, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
 import type { SmsProviderName } from "../../../schema/constants";
-import type { Env } from "../../config";
+import type { Env, ProviderMode } from "../../config";
 import type { Db } from "../../db/client";
 import { slotLimit as sandboxSlotLimit } from "../../sandbox/sms-activations";
 import { smsOrders } from "../../db/tables";
@@ -9,7 +9,7 @@ import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { SMS_FAULT_MESSAGES, SmsProviderError, type SmsOffer, type SmsProvider, type UpstreamMoney } from "../../providers/sms/types";
 import { documentedSlotLimit, isSmsUpstream, PRIMARY_UPSTREAM, SMS_UPSTREAMS, upstreamAccountKeys, type SmsUpstream } from "../../providers/sms/upstreams";
-import { envForUser, getSettings, pricingContext, refusedUpstreamPrice, smsPriceKobo, toUsd, type SmsDeps } from "../kernel";
+import { getSettings, providerSetFor, pricingContext, refusedUpstreamPrice, smsPriceKobo, toUsd, type SmsDeps } from "../kernel";
 import { healthStatuses, upstreamHealthKey } from "./upstream-health";
 
 /**
@@ -142,10 +142,10 @@ export async function slotsInUse(db: Db, upstream: SmsUpstream): Promise<Map<num
  * The account slot limit in force: the operator's (upstream_slot_limits), else the documented one. In sandbox mode the
  * simulated account's own limit (a run may raise it, POST /sandbox/upstreams/slots, as support would for a real one).
  */
-export async function slotLimitOf(db: Db, upstream: SmsUpstream, env?: Env): Promise<number | null> {
+export async function slotLimitOf(db: Db, upstream: SmsUpstream, env?: Env, mode: ProviderMode = env && (env.PROVIDERS ?? "live") === "sandbox" ? "sandbox" : "live"): Promise<number | null> {
   const { upstream_slot_limits: limits } = await getSettings(db, ["upstream_slot_limits"]);
   if (upstream in limits) return limits[upstream] ?? null;
-  if (env && (env.PROVIDERS ?? "live") === "sandbox") return sandboxSlotLimit(env, upstream === "daisysms" ? "swift" : upstream);
+  if (env && mode === "sandbox") return sandboxSlotLimit(env, upstream === "daisysms" ? "swift" : upstream);
   return documentedSlotLimit(upstream);
 }
 
@@ -191,8 +191,8 @@ export async function assertRouteNotFull(db: Db, env: Env, provider: SmsProvider
 }
 
 /** Accounts with a free slot and a balance above the floor, most free slots first (ties: the lower account). */
-async function usableAccounts(db: Db, env: Env, upstream: SmsUpstream, accountCount: number, health: Map<string, string>): Promise<number[]> {
-  const limit = await slotLimitOf(db, upstream, env);
+async function usableAccounts(db: Db, env: Env, mode: ProviderMode, upstream: SmsUpstream, accountCount: number, health: Map<string, string>): Promise<number[]> {
+  const limit = await slotLimitOf(db, upstream, env, mode);
   const used = await slotsInUse(db, upstream);
   const accounts: { account: number; free: number }[] = [];
   for (let account = 0; account < accountCount; account += 1) {
@@ -219,19 +219,20 @@ export interface RoutingNotes {
 export async function* purchaseCandidates(deps: SmsDeps, order: RoutedOrder, primary: Pick<SmsOffer, "cost" | "currency">, notes: RoutingNotes): AsyncGenerator<UpstreamChoice> {
   const db = deps.db;
   const provider = providerName(order.provider);
-  const env = envForUser(deps.env, order.userId);
+  // The customer's provider set (a sandbox account's: the simulators and their keys and slots).
+  const { mode } = providerSetFor(deps.providerSet, order.userId);
   const upstreams = await orderedUpstreams(db, order, deps.clock.now());
   const health: Map<string, string> = await healthStatuses(db);
   let sawAccount = false;
   let anyFree = false;
   for (const upstream of upstreams) {
-    const keys = upstreamAccountKeys(env, upstream);
+    const keys = upstreamAccountKeys(deps.env, upstream, mode);
     const accountCount = Math.max(keys.length, upstream === PRIMARY_UPSTREAM[provider] ? 1 : 0);
     if (accountCount === 0) continue;
     sawAccount = true;
     // One account of the only upstream: there is no choice to make, so no count is paid for (the upstream itself says
     // TOO_MANY_ACTIVE_RENTALS when full); otherwise free slots choose.
-    const accounts = upstreams.length === 1 && accountCount === 1 ? (health.get(healthKey(upstream, 0)) === "low" ? [] : [0]) : await usableAccounts(db, env, upstream, accountCount, health);
+    const accounts = upstreams.length === 1 && accountCount === 1 ? (health.get(healthKey(upstream, 0)) === "low" ? [] : [0]) : await usableAccounts(db, deps.env, mode, upstream, accountCount, health);
     if (accounts.length === 0) continue;
     anyFree = true;
     const adapterOf = (account: number) => deps.provider(provider, order.userId, { upstream, account });

@@ -8,7 +8,7 @@ import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import type { SignedInUser } from "../accounts";
 import { SmsProviderError, type SmsActivation, type UpstreamMoney } from "../../providers/sms/types";
-import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, catalogueFor, costLimitInBatch, deliverEvents, enforceCostLimit, envForUser, getSetting, insufficientBalanceFor, move, type MoneyStep, pricingContext, rowsOf, runBatch, type SmsDeps, smsPriceKobo, transition } from "../kernel";
+import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, catalogueFor, costLimitInBatch, deliverEvents, enforceCostLimit, getSetting, insufficientBalanceFor, move, type MoneyStep, pricingContext, rowsOf, runBatch, type SmsDeps, smsPriceKobo, transition } from "../kernel";
 import { smsFault } from "../../providers/sms/types";
 import { FAILOVER_FAULTS, purchaseCandidates, type RoutingNotes, type UpstreamChoice } from "./routing";
 import { PRIMARY_UPSTREAM } from "../../providers/sms/upstreams";
@@ -50,15 +50,15 @@ export async function buySmsNumber(
   { serviceByName = false }: { serviceByName?: boolean } = {},
 ): Promise<SmsGetNumberResponse> {
   // A sandbox account (test API key) buys from the sandbox simulators whatever PROVIDERS says (its prices too).
-  const env = envForUser(deps.env, user.id);
+  const catalogue = catalogueFor(deps, user.id);
   const country = input.country ?? "";
   const named = input.service ?? "";
   if (!country || !named) throw new AppError("VALIDATION_FAILED", MISSING_SERVICE_OR_COUNTRY);
   const providerName = input.provider;
-  const service = serviceByName ? await resolveServiceId({ env, upstreams: deps.upstreams }, providerName, country, named) : named;
+  const service = serviceByName ? await resolveServiceId(catalogue, providerName, country, named) : named;
   const db = deps.db;
 
-  const { offer, countryName } = await findSmsOffer({ env, upstreams: deps.upstreams }, providerName, country, service);
+  const { offer, countryName } = await findSmsOffer(catalogue, providerName, country, service);
   const priceKobo = smsPriceKobo(offer.costUsd, await pricingContext(db, user.totalDepositedKobo));
   // The customer's own ceiling comes first: above it nothing is charged, whatever was shown.
   if (input.max_price !== undefined && priceKobo > nairaToKobo(input.max_price)) {
@@ -465,12 +465,11 @@ type Chosen = { kind: "route"; route: NextRoute; offer: OfferForSale; countryNam
 async function chooseNextRoute(deps: SmsDeps, chain: NonNullable<Awaited<ReturnType<typeof readChain>>>, from: SmsOrderRow): Promise<Chosen> {
   const db = deps.db;
   if (from.chainStep! >= chain.maxRoutes) return { kind: "end", reason: `no code from ${chain.maxRoutes} routes` };
-  const env = envForUser(deps.env, chain.userId);
   const triedOrders = await chainOrders(db, chain.id);
   const tried = new Set(triedOrders.map((o) => routeKey(o.provider, o.countryId)));
   let route: NextRoute | undefined;
   try {
-    [route] = await nextRoutes({ env, upstreams: deps.upstreams }, db, chain, from, tried, deps.clock.now());
+    [route] = await nextRoutes(catalogueFor(deps, chain.userId), db, chain, from, tried, deps.clock.now());
   } catch (err) {
     // The price lists cannot be read (the customer's provider is down): nothing to choose from. Ending keeps a retried
     // alarm or the sweep from trying forever.

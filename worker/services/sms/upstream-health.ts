@@ -77,8 +77,8 @@ export async function checkUpstreamHealth(services: Pick<Services, "env" | "conf
   const { upstream_floors: floors, upstream_rates: rates } = await getSettings(db, ["upstream_floors", "upstream_rates"]);
   const previous = await healthRows(db);
   const readers: [string, () => Promise<UpstreamMoney>][] = [
-    ["Swift", () => upstreams.sms(env, "Swift").balance()],
-    ["Dynamic", () => upstreams.sms(env, "Dynamic").balance()],
+    ["Swift", () => upstreams.sms(services.config.providers, "Swift").balance()],
+    ["Dynamic", () => upstreams.sms(services.config.providers, "Dynamic").balance()],
     [RENT_HEALTH_KEY, () => upstreams.rent(services.config.providers).balance()],
   ];
   // Issue 32/30: every other configured upstream account has its own row and floor (HeroSMS, Grizzly SMS, a second
@@ -87,7 +87,7 @@ export async function checkUpstreamHealth(services: Pick<Services, "env" | "conf
     const provider = upstream === "smsman" ? "Dynamic" : "Swift";
     upstreamAccountKeys(env, upstream).forEach((_, account) => {
       const isPrimary = upstream === PRIMARY_UPSTREAM[provider] && account === 0;
-      if (!isPrimary) readers.push([upstreamHealthKey(upstream, account), () => upstreams.smsAccount(env, upstream, account, provider).balance()]);
+      if (!isPrimary) readers.push([upstreamHealthKey(upstream, account), () => upstreams.smsAccount(services.config.providers, upstream, account, provider).balance()]);
     });
   }
   const rows: HealthRow[] = [];

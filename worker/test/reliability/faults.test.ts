@@ -55,7 +55,7 @@ beforeEach(async () => {
   clearSmsCatalogueCache();
   // The real sms-man adapter ("Dynamic"), a short deadline, and the fault plan in front of the protocol simulator.
   useTestUpstreams({
-    sms: (e) =>
+    sms: (_mode, _name, e) =>
       new SmsManProvider({
         baseUrl: "https://sandbox.sms-man.invalid",
         key: "test-smsman-token",
@@ -352,7 +352,7 @@ describe("Receive SMS on DaisySMS ('Swift'): the protocol's own refusal words", 
   const action = (req: Request) => new URL(req.url).searchParams.get("action");
   beforeEach(() => {
     useTestUpstreams({
-      sms: (e) =>
+      sms: (_mode, _name, e) =>
         new SmsActivateProvider({
           baseUrl: "https://sandbox.daisysms.invalid",
           key: e.SWIFT_API_KEY!,
