@@ -51,7 +51,7 @@ const rules: Rule[] = [
     // or cast to fit db.batch.
     dirs: ["worker/services"],
     skip: /(\.test\.ts|kernel\/money-entity\.ts)$/,
-    test: /\bas unknown as\b|\bresults?\[\d+\]|\[[\w\s,]*\]\s*=\s*await\s+[\w.]*\.batch\(/,
+    test: /\bas unknown as\b|\bresults?\[\d+\]|\]\s*=\s*await\s+[\w.]*\.batch\(/,
     message: "run a batch with runBatch and read its steps by name (no positional reads, no `as unknown as`: decision 062)",
   },
   {

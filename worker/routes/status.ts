@@ -2,7 +2,7 @@ import { nowOf } from "./flow-deps";
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
-import { publicStatus, STATUS_CACHE_MS } from "../services/sms";
+import { publicStatus, STATUS_CACHE_MS } from "../services/console";
 
 /**
  * GET /api/status: the public status page's figures (issue 32), no sign-in. Served from the isolate's cache (no D1 read

@@ -1,6 +1,6 @@
 import Bowser from "bowser";
 import type { Db } from "../../db/client";
-import { knownDevices } from "../../db/tables";
+import { knownDevices } from "./tables";
 import { sha256Hex } from "./password-reset";
 import type { SessionDevice } from "./sessions";
 

@@ -11,7 +11,7 @@ import {
 import { and, asc, count, eq, gt, lt } from "drizzle-orm";
 import { PASSKEY_MESSAGES, type PasskeyCeremony, type PasskeyView } from "../../../schema/passkeys";
 import type { Db } from "../../db/client";
-import { passkeys, webauthnChallenges } from "../../db/tables";
+import { passkeys, webauthnChallenges } from "./tables";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 

@@ -1,8 +1,9 @@
-import { and, desc, eq, gt, inArray, isNull, lt, ne, or } from "drizzle-orm";
+import { and, desc, eq, gt, gte, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getServerByName } from "partyserver";
 import { getDb, type Db } from "../../db/client";
-import { sessions, users, type apiKeys } from "../../db/tables";
+import { sessions } from "./tables";
+import { users, type apiKeys } from "../kernel";
 import type { Env } from "../../config";
 import { signToken } from "../../lib/jwt";
 import { log } from "../../lib/log";
@@ -153,6 +154,41 @@ export function listLiveSessions(db: Db, userId: string, now: number) {
     .orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt));
 }
 export type LiveSession = Awaited<ReturnType<typeof listLiveSessions>>[number];
+
+// The console's questions about sessions (services/console asks them here: the accounts room owns its tables).
+
+/** The users with a session seen (or opened) since `since`: a subquery, for "signed up before and not seen since". */
+export function usersSeenSince(db: Db, since: number) {
+  return db
+    .select({ userId: sessions.userId })
+    .from(sessions)
+    .where(gte(sql`COALESCE(${sessions.lastSeenAt}, ${sessions.createdAt})`, since));
+}
+
+/** Customers with a live session seen in the last `minutes`: "everyone online" for a notification. */
+export async function onlineUserIds(db: Db, minutes: number, now: number): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ userId: sessions.userId })
+    .from(sessions)
+    .where(and(isNull(sessions.revokedAt), gt(sessions.expiresAt, now), gt(sql`COALESCE(${sessions.lastSeenAt}, ${sessions.createdAt})`, now - minutes * 60_000)))
+    .limit(5000);
+  return rows.map((r) => r.userId);
+}
+
+/** Whether `sessionId` is one of `userId`'s live sessions. */
+export async function isLiveSessionOf(db: Db, userId: string, sessionId: string, now: number): Promise<boolean> {
+  const [live] = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+    .limit(1);
+  return live !== undefined;
+}
+
+/** How many live sessions `userId` has, as text, for an audit row's `previous` (read in its batch, before the change). */
+export function liveSessionCountSql(userId: string, now: number): SQL {
+  return sql`SELECT CAST(COUNT(*) AS TEXT) FROM ${sessions} WHERE ${sessions.userId} = ${userId} AND ${sessions.revokedAt} IS NULL AND ${sessions.expiresAt} > ${now}`;
+}
 
 /** Moves last_seen_at; conditional so two tabs racing write once. Called off the answer (waitUntil). */
 export async function touchSession(db: Db, sessionId: string, now: number): Promise<void> {

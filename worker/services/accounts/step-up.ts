@@ -3,7 +3,7 @@ import { and, count, eq } from "drizzle-orm";
 import { STEP_UP_MESSAGES, STEP_UP_WINDOW_MS, type StepUpState } from "../../../schema/passkeys";
 import type { Config } from "../../config";
 import type { Db } from "../../db/client";
-import { passkeys, sessions } from "../../db/tables";
+import { passkeys, sessions } from "./tables";
 import { AppError } from "../../lib/errors";
 import { verifyPassword } from "../../lib/password";
 import { relyingPartyFor, verifyAssertion } from "./passkeys";

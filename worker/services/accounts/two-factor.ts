@@ -2,7 +2,8 @@ import { and, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { TWO_FACTOR_MESSAGES } from "../../../schema/accounts";
 import type { Db } from "../../db/client";
-import { recoveryCodes, users } from "../../db/tables";
+import { passkeys, recoveryCodes } from "./tables";
+import { users } from "../kernel";
 import { AppError } from "../../lib/errors";
 import { sha256Hex } from "./password-reset";
 import { rowsOf, runBatch, statement } from "../kernel";
@@ -100,6 +101,18 @@ export async function disableTwoFactor(db: Db, userId: string): Promise<void> {
     db.update(users).set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null }).where(eq(users.id, userId)),
     db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)),
   ]);
+}
+
+/**
+ * Every second factor of a customer goes (an operator's approved reset: services/console/operator-approvals.ts): the
+ * TOTP secret, the recovery codes and the passkeys. Statements for the caller's batch (with its audit row).
+ */
+export function resetSecondFactorStatements(db: Db, userId: string) {
+  return [
+    db.update(users).set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null }).where(eq(users.id, userId)),
+    db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)),
+    db.delete(passkeys).where(eq(passkeys.userId, userId)),
+  ] as const;
 }
 
 export async function unusedRecoveryCodeCount(db: Db, userId: string): Promise<number> {

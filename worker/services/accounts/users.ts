@@ -2,7 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { type SessionUser } from "../../../schema/accounts";
 import { ACCOUNT_MESSAGES } from "../../../schema/account-messages";
 import type { Db } from "../../db/client";
-import { users } from "../../db/tables";
+import { users } from "../kernel";
 import { AppError, isUniqueViolation } from "../../lib/errors";
 import { newSessionRow, revokeSessionsStatement, sessionInsert, type SessionDevice } from "./sessions";
 

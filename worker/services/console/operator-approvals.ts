@@ -4,11 +4,12 @@ import { formatNaira, koboToNaira } from "../../../schema/money";
 import { settingSchemas, type SettingKey } from "../../../schema/settings";
 import { auditInsert, manualEntrySql, setSettingSql, type AdminChange } from "../../db/admin-sql";
 import type { Db } from "../../db/client";
-import { operatorApprovals, passkeys, recoveryCodes, users } from "../../db/tables";
+import { operatorApprovals } from "./tables";
+import { users } from "../kernel";
 import { AppError, isCheckViolation } from "../../lib/errors";
 import { clearSettingsCache, deliverEvents, getSetting, type RequestDeps } from "../kernel";
 import { findCustomer, runAdminChange, type Operator } from "./operator-actions";
-import { hasSecondFactor } from "../accounts";
+import { hasSecondFactor, resetSecondFactorStatements } from "../accounts";
 
 /**
  * Two-operator approval (issue 33, ASVS 5.0 2.3.5 and 7.4.5). Some operator changes take effect only once a SECOND
@@ -275,9 +276,7 @@ export function resetSecondFactorSql(db: Db, userId: string, actor: string, reas
       { actor, action: "user.reset_2fa", detail: { userId }, reason, subject: userId, previous: sql`SELECT CAST(${users.totpEnabledAt} AS TEXT) FROM ${users} WHERE ${users.id} = ${userId}` },
       now,
     ),
-    db.update(users).set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null }).where(eq(users.id, userId)),
-    db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)),
-    db.delete(passkeys).where(eq(passkeys.userId, userId)),
+    ...resetSecondFactorStatements(db, userId),
   ];
 }
 

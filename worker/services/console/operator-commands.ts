@@ -11,7 +11,7 @@ import { settleRentalNow } from "../rent";
 import { settleSmsOrderNow } from "../sms";
 import { audit, changeSetting, findCustomer, onlineCustomerIds, runAdminChange, sendToast, type Operator } from "./operator-actions";
 import { requestThresholdChange } from "./operator-approvals";
-import { findDeposit } from "./operator-console";
+import { findDeposit } from "../funding";
 import { GROUP_MAIL_LIMIT, groupMessage, MAX_RECIPIENTS_PER_SEND, recipientsFor } from "./operator-mail";
 
 /**

@@ -1,10 +1,10 @@
-import { and, eq, gte, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { koboToNaira } from "../../../schema/money";
 import { tierFor } from "../../../schema/tiers";
 import type { Db } from "../../db/client";
-import { sessions, users } from "../../db/tables";
+import { users } from "../kernel";
 import { AppError } from "../../lib/errors";
-import { operatorEmail, type Recipient } from "../accounts";
+import { operatorEmail, type Recipient, usersSeenSince } from "../accounts";
 import { getSetting, notSandboxUser } from "../kernel";
 
 /**
@@ -27,10 +27,7 @@ export async function recipientsFor(db: Db, audience: Audience, now: number): Pr
   if (audience.group === "inactive") {
     const cutoff = now - audience.days * 86_400_000;
     // Inactive: signed up before the cutoff and no session seen (or opened) since.
-    const lastSeen = db
-      .select({ userId: sessions.userId })
-      .from(sessions)
-      .where(gte(sql`COALESCE(${sessions.lastSeenAt}, ${sessions.createdAt})`, cutoff));
+    const lastSeen = usersSeenSince(db, cutoff);
     const rows = await base.where(and(reachable, lt(users.createdAt, cutoff), sql`${users.id} NOT IN ${lastSeen}`)).limit(MAX_RECIPIENTS_PER_SEND + 1);
     return rows;
   }

@@ -1,13 +1,15 @@
-import { and, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { desc } from "drizzle-orm";
 import { SMS_PROVIDERS } from "../../../schema/constants";
 import { STATUS_MIN_SAMPLE, type PublicStatus, type StatusIncident, type StatusWindow } from "../../../schema/status";
 import type { Db } from "../../db/client";
-import { ledger, smsOrders, statusIncidents, upstreamHealth } from "../../db/tables";
-import { notSandboxUser, rowsOf, runBatch } from "../kernel";
+import { statusIncidents } from "./tables";
+import { rowsOf, runBatch } from "../kernel";
+import { statusOutcomesQuery, statusRefundWaitsQuery, upstreamHealthQuery } from "../sms";
 import { TtlCache } from "../../lib/cache";
 
 /**
- * The public record of what works (issue 32): per provider and the busiest services per country, the last 7 and 30
+ * The public record of what works (issue 32; the console room's, since it owns the incidents: issue 42, the sms room
+ * answers with its orders' figures and the upstreams' health): per provider and the busiest services per country, the last 7 and 30
  * days' success rate and median time to code from our own orders (only from STATUS_MIN_SAMPLE orders), whether each
  * provider is up now (the sweep's upstream health), the operator's incidents, and the refund promise with its figures.
  *
@@ -47,30 +49,11 @@ interface OrderOutcome {
 async function readStatus(db: Db, now: number): Promise<PublicStatus> {
   const since30 = now - 30 * DAY_MS;
   // One round trip: the outcomes, the automatic refunds, upstream health and the incidents.
-  const ended = and(gte(smsOrders.createdAt, since30), lt(smsOrders.createdAt, now), notSandboxUser(smsOrders.userId));
+  // The sms room's figures (its own queries, asked through its index) and our incidents, still one round trip.
   const { orders, refunds, health, incidents } = await runBatch(db, {
-    orders: rowsOf(
-      db
-      .select({
-        provider: smsOrders.provider,
-        country: smsOrders.countryName,
-        service: smsOrders.serviceName,
-        status: smsOrders.status,
-        created_at: smsOrders.createdAt,
-        // Spelled out: drizzle would name both tables' columns unqualified here, and sms_order_codes has its own "id".
-        code_at: sql<number | null>`(SELECT MIN(c.received_at) FROM sms_order_codes c WHERE c.order_id = "sms_orders"."id")`,
-      })
-      .from(smsOrders)
-      .where(and(ended, inArray(smsOrders.status, ["used", "timeout", "error"]))),
-    ),
-    refunds: rowsOf(
-      db
-        .select({ waited: sql<number>`${ledger.createdAt} - ${smsOrders.createdAt}` })
-        .from(smsOrders)
-        .innerJoin(ledger, eq(ledger.key, sql`'refund:' || ${smsOrders.id}`))
-        .where(and(ended, inArray(smsOrders.status, ["timeout", "error"]))),
-    ),
-    health: rowsOf(db.select().from(upstreamHealth)),
+    orders: rowsOf(statusOutcomesQuery(db, since30, now)),
+    refunds: rowsOf(statusRefundWaitsQuery(db, since30, now)),
+    health: rowsOf(upstreamHealthQuery(db)),
     incidents: rowsOf(db.select().from(statusIncidents).orderBy(desc(statusIncidents.startedAt)).limit(20)),
   });
 

@@ -2,7 +2,7 @@ import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { ApiKeyMode, ApiKeyView, CreatedApiKey, CreateApiKeyInput } from "../../../schema/api-keys";
 import type { Db } from "../../db/client";
-import { apiKeys, users } from "../../db/tables";
+import { apiKeys, users } from "../kernel";
 import { AppError } from "../../lib/errors";
 import { type ApiCaller, generateReferralCode, sha256Hex } from "../accounts";
 import { consumeRateLimit, enforceCostLimit, ledgerInsert, ledgerRowWritten, outboxInsert, rateLimitedError, type RateLimitRule, sandboxUserIdFor } from "../kernel";

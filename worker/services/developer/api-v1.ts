@@ -24,7 +24,7 @@ import type { SmsProviderName } from "../../../schema/constants";
 import { NO_RENT_STOCK_MESSAGE } from "../../../schema/constants";
 import { RENT_PRICE_REFUSED_MESSAGE, type RentalView } from "../../../schema/rentals";
 import type { Db } from "../../db/client";
-import { idempotencyKeys } from "../../db/tables";
+import { idempotencyKeys } from "./tables";
 import type { Env } from "../../config";
 import { AppError, isUniqueViolation } from "../../lib/errors";
 import type { ApiCaller, SignedInUser } from "../accounts";

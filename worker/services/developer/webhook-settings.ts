@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { WebhookEventView } from "../../../schema/api-keys";
 import { getDb, type Db } from "../../db/client";
-import { apiKeys, webhookEvents } from "../../db/tables";
+import { apiKeys, webhookEvents } from "../kernel";
 import { configFor, type Env } from "../../config";
 import { AppError } from "../../lib/errors";
 import { ownApiKey } from "./api-keys";

@@ -2,7 +2,7 @@ import { and, desc, eq, gt } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../../schema/money";
 import { webLink } from "../../lib/public-origin";
 import type { CheckoutStart, PaymentConfirmation, PendingCardPayment } from "../../../schema/wallet";
-import { payments } from "../../db/tables";
+import { payments } from "./tables";
 import { configFor } from "../../config";
 import { log } from "../../lib/log";
 import { costLimitInBatch, deliverEvents, enforceCostLimit, move, type PaymentDeps, rowsOf, runBatch, transition } from "../kernel";

@@ -2,7 +2,7 @@ import { desc, eq } from "drizzle-orm";
 import type { DepositOutcome, InvoiceAnswer, InvoiceStatusAnswer } from "../../../schema/wallet";
 import { INVOICE_LIFETIME_MS } from "../../../schema/constants";
 import type { Db } from "../../db/client";
-import { paymentReviewResolutions, paymentReviews } from "../../db/tables";
+import { paymentReviewResolutions, paymentReviews } from "./tables";
 import { isUnderpaid, reviewOutcome, underpaidOutcome } from "./deposit-outcome";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";

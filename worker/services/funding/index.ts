@@ -13,3 +13,5 @@ export { applyNowPaymentsIpn, createInvoice, invoiceTick, MONEY_ARRIVED, nowPaym
 export { CARD_PENDING_TOO_LONG_MS, runPaymentSweep } from "./payment-sweep";
 export { depositKey, payment, type Payment } from "./payment-transitions";
 export { transactionsRead } from "./transactions";
+export { customerDepositsQuery, depositView, findDeposit, listDeposits } from "./admin-views";
+export { getQueueItem, listReviewQueue, type QueueItem, resolveQueueItem, reviewQueueCount, verifyQueueItem } from "./review-queue";

@@ -1,5 +1,5 @@
 import { and, eq, inArray, lt } from "drizzle-orm";
-import { payments } from "../../db/tables";
+import { payments } from "./tables";
 import { log } from "../../lib/log";
 import { type PaymentDeps, transition } from "../kernel";
 import { confirmCardPayment } from "./card-payments";

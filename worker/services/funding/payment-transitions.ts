@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { NOW_PAYMENT_STATUSES, type PaymentStatus } from "../../../schema/constants";
 import { koboToNaira } from "../../../schema/money";
 import type { Db } from "../../db/client";
-import { payments } from "../../db/tables";
+import { payments } from "./tables";
 import { moneyEntity, move, type MoneyStep, type Moved, type MoveEvent, transition, type LedgerEntry } from "../kernel";
 
 /**

@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { koboToNaira } from "../../../schema/money";
 import type { Db } from "../../db/client";
-import { paymentReviews, payments, users } from "../../db/tables";
+import { paymentReviews, payments } from "./tables";
+import { users } from "../kernel";
 import { configFor } from "../../config";
 import { depositReviewedEmail } from "../accounts";
 import { AppError, isUniqueViolation } from "../../lib/errors";

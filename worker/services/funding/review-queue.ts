@@ -3,13 +3,22 @@ import type { ReviewQueueItem, ReviewVerification } from "../../../schema/admin"
 import { formatNaira, koboToNaira, nairaToKobo } from "../../../schema/money";
 import { auditInsert } from "../../db/admin-sql";
 import type { Db } from "../../db/client";
-import { payments, reviewItemResolutions, transferDeposits, users } from "../../db/tables";
+import { payments, reviewItemResolutions, transferDeposits } from "./tables";
+import { users } from "../kernel";
 import { AppError } from "../../lib/errors";
-import { CARD_PENDING_TOO_LONG_MS, closeUnknownTransfer, confirmCardPayment, creditStaleCard, getPaymentReview, listPaymentReviews, MONEY_ARRIVED, openReviewCount, type Payment, type QueueDecisionInput, refuseStaleCard, resolvePaymentReview, type ReviewListItem, squadRecordOfArrival } from "../funding";
+import { confirmCardPayment } from "./card-payments";
+import { MONEY_ARRIVED } from "./crypto-payments";
+import { getPaymentReview, listPaymentReviews, openReviewCount, type ReviewListItem } from "./payment-reviews";
+import { CARD_PENDING_TOO_LONG_MS } from "./payment-sweep";
+import type { Payment } from "./payments";
+import { closeUnknownTransfer, creditStaleCard, type QueueDecisionInput, refuseStaleCard, resolvePaymentReview } from "./review-decisions";
+import { squadRecordOfArrival } from "./bank-transfers";
 import { type PaymentDeps, statement } from "../kernel";
 
 /**
- * The operator console's payment review queue (issue 15, Deposits; docs/decisions/023): one list of what needs an
+ * The operator console's payment review queue (issue 15, Deposits; docs/decisions/023), kept with the money it decides
+ * (the funding room owns payments, reviews and transfer arrivals: issue 42; services/console offers it through its
+ * index): one list of what needs an
  * operator's decision on a deposit, two kinds of item.
  * - crypto: a row of payment_reviews (services/payment-reviews.ts): an arrival that did not match its invoice.
  *   Its decision is the resolution row, inserted in one batch with the ledger credit and the audit row.

@@ -5,7 +5,8 @@ import type { PaymentStatus, TransactionStatus } from "../../../schema/constants
 import type { Db } from "../../db/client";
 import type { UserRead } from "../accounts";
 import { namedRead, rowsOf } from "../kernel";
-import { ledger, paymentReviewResolutions, paymentReviews, payments } from "../../db/tables";
+import { ledger } from "../kernel";
+import { paymentReviewResolutions, paymentReviews, payments } from "./tables";
 import { isUnderpaid, reviewOutcome, underpaidOutcome, type PaymentFacts, type ReviewFacts } from "./deposit-outcome";
 import { CARD_DEPOSIT_NOTE, cryptoDepositNote } from "./payments";
 import { SUPPORT_CREDIT_NOTE, SUPPORT_DEBIT_NOTE } from "../../db/admin-sql";

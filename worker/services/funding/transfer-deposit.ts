@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { formatNaira, koboToNaira } from "../../../schema/money";
 import type { Db } from "../../db/client";
-import { transferDeposits } from "../../db/tables";
+import { transferDeposits } from "./tables";
 import { moneyEntity, type MoveEvent } from "../kernel";
 
 /**

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { koboToNaira } from "../../../schema/money";
 import type { Db } from "../../db/client";
 import { ledgerInsert, type LedgerRow } from "../../db/money-rows";
-import { ledger, users } from "../../db/tables";
+import { ledger, users } from "./tables";
 import { AppError, isCheckViolation } from "../../lib/errors";
 
 export { guardedLedgerInsert, type LedgerEntry, type LedgerKind, ledgerInsert, type LedgerRow, ledgerRowWritten, referralRewardInsert } from "../../db/money-rows";

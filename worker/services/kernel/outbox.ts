@@ -3,7 +3,7 @@ import { koboToNaira } from "../../../schema/money";
 import type { RealtimeMessage } from "../../../schema/realtime";
 import type { Env } from "../../config";
 import type { Db } from "../../db/client";
-import { apiKeys, outboxEvents, webhookEvents } from "../../db/tables";
+import { apiKeys, outboxEvents, webhookEvents } from "./tables";
 import { log } from "../../lib/log";
 import type { OutboxMessage } from "../../db/money-rows";
 import { rowsOf, runBatch } from "./money-entity";

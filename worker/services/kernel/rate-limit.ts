@@ -1,6 +1,6 @@
 import { eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { rateLimits } from "../../db/tables";
+import { rateLimits } from "./tables";
 import { AppError } from "../../lib/errors";
 
 /** A fixed window: at most `limit` hits per key in `windowMs`. */

@@ -1,7 +1,7 @@
 import { inArray, sql } from "drizzle-orm";
 import { SETTING_DEFAULTS, settingSchemas, type SettingKey, type SettingValue } from "../../../schema/settings";
 import type { Db } from "../../db/client";
-import { settings } from "../../db/tables";
+import { settings } from "./tables";
 import { TtlCache } from "../../lib/cache";
 
 // Settings change rarely and are read on every price: a short per-isolate cache keeps price lists at zero D1 round

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { SettingValue } from "../../../schema/settings";
 import type { Db } from "../../db/client";
-import { upstreamPrices } from "../../db/tables";
+import { upstreamPrices } from "./tables";
 import type { UpstreamMoney } from "../../providers/sms/types";
 
 /**

@@ -3,7 +3,7 @@ import type { WebhookEventType, WebhookEventView } from "../../../schema/api-key
 import { koboToNaira } from "../../../schema/money";
 import type { RealtimeMessage } from "../../../schema/realtime";
 import { getDb, type Db } from "../../db/client";
-import { apiKeys, users, webhookEvents } from "../../db/tables";
+import { apiKeys, users, webhookEvents } from "./tables";
 import { configFor, type Env } from "../../config";
 import { log } from "../../lib/log";
 import type { WebhookSend } from "./deps";

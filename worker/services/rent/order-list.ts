@@ -1,11 +1,11 @@
-import { and, desc, eq, getTableColumns, isNotNull, sql, type SQL } from "drizzle-orm";
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { rentalMessages, rentals, smsOrders } from "../../db/tables";
+import { rentalMessages, rentals } from "./tables";
 import type { UserRead } from "../accounts";
 import { namedRead, rowsOf } from "../kernel";
 import { toRentalOrderRows } from "./rental-views";
-import { toSmsOrderRows, type SmsOrderRow } from "../sms";
+import { newestOrdersAsJson, toSmsOrderRows, type SmsOrderRow } from "../sms";
+import { jsonRow } from "../../db/json-row";
 
 type RentalRow = typeof rentals.$inferSelect;
 
@@ -27,13 +27,7 @@ export function ordersRead(db: Db, userId: string, now: number, useAgain?: (orde
   const latestCode = sql`(SELECT ${rentalMessages.code} FROM ${rentalMessages}
       WHERE ${rentalMessages.rentalId} = ${rentals.id} AND ${rentalMessages.code} IS NOT NULL
       ORDER BY ${rentalMessages.receivedAt} DESC, ${rentalMessages.id} DESC LIMIT 1)`;
-  const newestSms = db
-    .select({ kind: sql<"sms" | "rental">`'sms'`.as("kind"), row: sql<string>`${jsonRow(smsOrders)}`.as("row"), code: sql<string | null>`NULL`.as("code") })
-    .from(smsOrders)
-    .where(and(eq(smsOrders.userId, userId), isNotNull(smsOrders.number)))
-    .orderBy(desc(smsOrders.createdAt))
-    .limit(LIST_LIMIT)
-    .as("newest_sms");
+  const newestSms = newestOrdersAsJson(db, userId, LIST_LIMIT);
   const newestRentals = db
     .select({ kind: sql<"sms" | "rental">`'rental'`.as("kind"), row: sql<string>`${jsonRow(rentals)}`.as("row"), code: sql<string | null>`${latestCode}`.as("code") })
     .from(rentals)
@@ -55,8 +49,3 @@ export function ordersRead(db: Db, userId: string, now: number, useAgain?: (orde
   }) satisfies UserRead<unknown[]>;
 }
 
-/** `json_object('id', "t"."id", ...)` over every column of a table, keyed as drizzle names them ($inferSelect's shape). */
-function jsonRow(table: SQLiteTable): SQL {
-  const pairs = Object.entries(getTableColumns(table)).map(([key, column]) => sql`${sql.raw(`'${key}'`)}, ${column}`);
-  return sql`json_object(${sql.join(pairs, sql`, `)})`;
-}

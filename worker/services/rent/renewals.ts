@@ -3,7 +3,7 @@ import { formatNaira, koboToNaira, nairaToKobo } from "../../../schema/money";
 import { formatRentDuration, RENT_UNIT_MS } from "../../../schema/rentals";
 import type { RentUnit } from "../../../schema/constants";
 import { configFor } from "../../config";
-import { users } from "../../db/tables";
+import { users } from "../kernel";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { webLink } from "../../lib/public-origin";

@@ -1,6 +1,6 @@
 import { and, eq, exists, sql } from "drizzle-orm";
 import type { RentalDetailResponse } from "../../../schema/rentals";
-import { rentalMessages } from "../../db/tables";
+import { rentalMessages } from "./tables";
 import type { Env } from "../../config";
 import { log } from "../../lib/log";
 import { deliverEvents, move, outboxInsert, runBatch, statements } from "../kernel";

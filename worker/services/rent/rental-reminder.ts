@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { users } from "../../db/tables";
+import { users } from "../kernel";
 import { webLink } from "../../lib/public-origin";
 import { configFor } from "../../config";
 import { log } from "../../lib/log";

@@ -1,7 +1,7 @@
 import { and, eq, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { formatRentDuration } from "../../../schema/rentals";
 import type { RentUnit } from "../../../schema/constants";
-import { rentalMessages, rentals } from "../../db/tables";
+import { rentalMessages, rentals } from "./tables";
 import { type LedgerEntry, moneyEntity, type MoveEvent, type OutboxMessage } from "../kernel";
 
 /**

@@ -4,7 +4,8 @@ import { koboToNaira } from "../../../schema/money";
 import { formatRentDuration, RENT_CANCEL_WINDOW_MS, type RentalMessageView, type RentalView } from "../../../schema/rentals";
 import type { OrderRow } from "../../../schema/sms";
 import type { Db } from "../../db/client";
-import { rentalMessages, rentals, users } from "../../db/tables";
+import { rentalMessages, rentals } from "./tables";
+import { users } from "../kernel";
 import { AppError } from "../../lib/errors";
 import type { PageAfter } from "../sms";
 

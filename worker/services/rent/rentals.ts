@@ -1,7 +1,7 @@
 import { and, eq, lt } from "drizzle-orm";
 import { formatRentDuration, RENT_PRICE_REFUSED_MESSAGE, RENT_CANCEL_WINDOW_MS, RENT_UNIT_MS } from "../../../schema/rentals";
 import { NO_RENT_STOCK_MESSAGE } from "../../../schema/constants";
-import { rentals } from "../../db/tables";
+import { rentals } from "./tables";
 import { TtlCache } from "../../lib/cache";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";

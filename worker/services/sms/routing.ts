@@ -3,7 +3,7 @@ import type { SmsProviderName } from "../../../schema/constants";
 import type { Env, ProviderMode } from "../../config";
 import type { Db } from "../../db/client";
 import { slotLimit as sandboxSlotLimit } from "../../sandbox/sms-activations";
-import { smsOrders } from "../../db/tables";
+import { smsOrders } from "./tables";
 import { TtlCache } from "../../lib/cache";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";

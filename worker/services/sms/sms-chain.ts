@@ -3,7 +3,8 @@ import { koboToNaira, nairaToKobo } from "../../../schema/money";
 import { MAX_CHAIN_ROUTES, type SmsChainState, type SmsGetNumberInput } from "../../../schema/sms";
 import { type SmsProviderName } from "../../../schema/constants";
 import type { Db } from "../../db/client";
-import { smsChains, smsOrders, users } from "../../db/tables";
+import { smsChains, smsOrders } from "./tables";
+import { users } from "../kernel";
 import { moneyEntity, move, type MoveEvent, type MoveStep, type OutboxMessage, type SmsCatalogueDeps, type SmsDeps, transition } from "../kernel";
 import { compareRoutes } from "./sms-choice";
 

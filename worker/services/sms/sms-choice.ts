@@ -4,7 +4,7 @@ import { COMPARE_MIN_SAMPLE, COMPARE_WINDOW_DAYS, MAX_SMS_FAVOURITES, type SmsCo
 import { SMS_PROVIDERS, type SmsProviderName } from "../../../schema/constants";
 import type { Db } from "../../db/client";
 import { getDb } from "../../db/client";
-import { smsFavourites, smsOrders } from "../../db/tables";
+import { smsFavourites, smsOrders } from "./tables";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { catalogueFor, pricingContext, type SmsCatalogueDeps, smsPriceKobo } from "../kernel";

@@ -3,7 +3,7 @@ import { koboToNaira, nairaToKobo } from "../../../schema/money";
 import { MISSING_SERVICE_OR_COUNTRY, SMS_CANCELLED_MESSAGE, type SmsAnotherCodeResponse, type SmsCancelResponse, type SmsGetNumberInput, type SmsGetNumberResponse, type SmsGetNumbersInput, type SmsGetNumbersResponse } from "../../../schema/sms";
 import type { SmsProviderName } from "../../../schema/constants";
 import type { Db } from "../../db/client";
-import { users } from "../../db/tables";
+import { users } from "../kernel";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import type { SignedInUser } from "../accounts";

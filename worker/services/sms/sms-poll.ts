@@ -1,7 +1,7 @@
 import { and, eq, lt } from "drizzle-orm";
 import { SMS_ERROR_MESSAGE, SMS_TIMEOUT_MESSAGE, type SmsProviderName } from "../../../schema/constants";
 import { SMS_CHECK_MESSAGES, type SmsCheckResponse } from "../../../schema/sms";
-import { smsOrders } from "../../db/tables";
+import { smsOrders } from "./tables";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { SmsProviderError, type SmsPollResult } from "../../providers/sms/types";

@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, sql, type SQL } from "drizzle-orm";
 import type { REFUNDED_SMS_STATUSES } from "../../../schema/constants";
-import { smsOrderCodes, smsOrders } from "../../db/tables";
+import { smsOrderCodes, smsOrders } from "./tables";
 import type { SmsProvider } from "../../providers/sms/types";
 import { deliverEvents, type LedgerEntry, moneyEntity, move, type MoveEvent, type MoveStep, type OutboxMessage, runBatch, type SmsDeps, statement, transition } from "../kernel";
 import { smsChain } from "./sms-chain";

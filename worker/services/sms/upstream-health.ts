@@ -1,14 +1,14 @@
 import { and, gte, inArray, isNotNull, type SQL } from "drizzle-orm";
 import type { SmsProviderName } from "../../../schema/constants";
 import type { Db } from "../../db/client";
-import { smsOrders, upstreamHealth } from "../../db/tables";
+import { smsOrders, upstreamHealth } from "./tables";
 import { TtlCache } from "../../lib/cache";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import type { UpstreamMoney } from "../../providers/sms/types";
 import { PRIMARY_UPSTREAM, SMS_UPSTREAMS, upstreamAccountKeys, type SmsUpstream } from "../../providers/sms/upstreams";
 import { STATS_STATUSES, summariseProviderOrders, type ProviderServiceStats } from "./provider-stats";
-import { getSettings, type Services, toUsd } from "../kernel";
+import { getSettings, notSandboxUser, type Services, toUsd } from "../kernel";
 
 /**
  * Upstream health while the product runs. The cron sweep reads our balance at each upstream (checkUpstreamHealth);
@@ -146,7 +146,7 @@ function describe(err: unknown): string {
  * Purchases, codes received, refunds and the median time to a code per provider and service, over the orders created
  * since `since` (epoch ms). Derived from sms_orders: no second record to keep in step.
  */
-export async function providerStats(db: Db, { since, where }: { since: number; where?: SQL }): Promise<ProviderServiceStats[]> {
+export async function providerStats(db: Db, { since, where, includeTest = true }: { since: number; where?: SQL; includeTest?: boolean }): Promise<ProviderServiceStats[]> {
   const rows = await db
     .select({
       provider: smsOrders.provider,
@@ -157,6 +157,6 @@ export async function providerStats(db: Db, { since, where }: { since: number; w
       updatedAt: smsOrders.updatedAt,
     })
     .from(smsOrders)
-    .where(and(gte(smsOrders.createdAt, since), isNotNull(smsOrders.number), inArray(smsOrders.status, [...STATS_STATUSES]), where));
+    .where(and(gte(smsOrders.createdAt, since), isNotNull(smsOrders.number), inArray(smsOrders.status, [...STATS_STATUSES]), where, includeTest ? undefined : notSandboxUser(smsOrders.userId)));
   return summariseProviderOrders(rows);
 }
