@@ -106,6 +106,9 @@ export default defineConfig({
             // gives each file a fresh start (modules, DOM, storage, timers, stubs). Two lanes on two cores (decision 055).
             isolate: false,
             maxWorkers: 2,
+            // Above testing-library's wait (web/test/setup.ts), so a screen slow to draw on a loaded machine is waited
+            // for, not timed out: a bound, never a speed target (those live in bench/).
+            testTimeout: 30_000,
           },
           esbuild: { jsx: "automatic" },
         },

@@ -27,9 +27,14 @@ const other = (theme: Theme): Theme => (theme === "light" ? "dark" : "light");
  * so every screen is met once loaded in one theme and once switched to the other (decision 055: one visit, not two).
  */
 async function switchTheme(page: Page, theme: Theme) {
-  const button = page.getByRole("group", { name: "Theme" }).getByRole("button", { name: theme === "dark" ? "Dark theme" : "Light theme", exact: true });
+  const group = page.getByRole("group", { name: "Theme" });
+  const button = group.getByRole("button", { name: theme === "dark" ? "Dark theme" : "Light theme", exact: true }).filter({ visible: true });
+  // Under 400 px the header keeps only the switch (issue 43), which flips light and dark.
+  const toggle = group.getByRole("switch", { name: "Dark mode" }).filter({ visible: true });
   if ((await button.count()) > 0) await button.click();
-  else
+  else if ((await toggle.count()) > 0) {
+    if ((await toggle.getAttribute("aria-checked")) !== String(theme === "dark")) await toggle.click();
+  } else
     await page.evaluate((t) => {
       localStorage.setItem("theme", t);
       document.documentElement.classList.toggle("dark", t === "dark");

@@ -189,6 +189,10 @@ test("an operator with 2FA, on a phone and a desktop: overview, a confirmed cred
   await expect(audit.getByText("weekend promotion").first()).toBeVisible();
   await page.setViewportSize({ width: 1280, height: 900 });
   expect(await axeProblems(page, "audit (desktop)")).toEqual([]);
+  // Issue 43: at 1280 px the audit log fits its box: After and Why are on screen, not 2,000 px to the right.
+  const auditBox = page.getByRole("region", { name: "Audit log" });
+  expect(await auditBox.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
+  await expect(audit.getByText("weekend promotion").first()).toBeInViewport();
 
   // The way back to the app is in the header on every console page.
   await page.getByRole("link", { name: "← Back to the app" }).click();

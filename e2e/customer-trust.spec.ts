@@ -13,7 +13,7 @@ test("desktop: not enough money leads to Fund Wallet prefilled; an underpaid inv
   const session = await signUpViaApi(request, "trust", "Ngozi");
   await fundViaSandbox(request, session, 1000);
   await openSignedIn(page, session, "#/sms/1");
-  await expect(page.getByTestId("header-balance")).toHaveText("₦1,000");
+  await expect(page.getByTestId("header-balance")).toHaveText("₦1,000.00");
 
   await pick(page, "Country", "USA", "USA");
   await pick(page, "Service", /^WhatsApp/, "WhatsApp");
@@ -24,14 +24,15 @@ test("desktop: not enough money leads to Fund Wallet prefilled; an underpaid inv
   await page.getByRole("option", { name: /^2 numbers/ }).click();
   await page.getByRole("button", { name: "Get 2 Numbers" }).click();
   const notice = page.getByTestId("shortfall");
-  await expect(notice).toContainText(/Insufficient balance: you need ₦[\d,]+ more\./);
-  const shortfall = Number((await notice.textContent())!.match(/₦([\d,]+)/)![1].replace(/,/g, ""));
+  // Issue 43: the shortfall to the kobo; the card amount it prefills is the whole naira above it.
+  await expect(notice).toContainText(/Insufficient balance: you need ₦[\d,]+\.\d\d more\./);
+  const shortfall = Math.ceil(Number((await notice.textContent())!.match(/₦([\d,]+\.\d\d)/)![1].replace(/,/g, "")));
   expect(shortfall).toBeGreaterThan(0);
   expect(await balanceOf(request, session.token)).toBe(1000); // nothing was charged
   expect(await axeProblems(page, "sms shortfall 1280")).toEqual([]);
 
   await notice.getByRole("link", { name: "Fund wallet" }).click();
-  await expect(page).toHaveURL(new RegExp(`#/payment/1\\?amount=${shortfall}`));
+  await expect(page).toHaveURL(new RegExp(`#/payment/1\\?amount=${shortfall}&back=sms`));
   // Prefilled with the shortfall, or the card minimum when the shortfall is smaller.
   await expect(page.getByLabel("Amount (₦)")).toHaveValue(String(Math.max(shortfall, 1000)));
 
@@ -53,18 +54,28 @@ test("desktop: not enough money leads to Fund Wallet prefilled; an underpaid inv
   await expect.poll(() => balanceOf(request, session.token)).toBe(1000 + 5 * 1550);
   const outcome = page.getByTestId("invoice-outcome");
   await expect(outcome).toContainText("₦7,750.00 credited of the ₦15,500.00 invoice (₦7,750.00 short)", { timeout: 20_000 });
+  // Issue 43: the invoice is closed: no countdown, address or QR code any more, and a new invoice for the rest.
+  await expect(page.getByTestId("invoice-next")).toContainText("₦7,750.00 credited; make a new invoice to pay more.");
+  await expect(page.getByTestId("invoice-countdown")).toHaveCount(0);
+  await expect(page.getByRole("img", { name: /QR code/ })).toHaveCount(0);
+  await expect(page.getByText("Send exactly the required amount", { exact: false })).toHaveCount(0);
   await expect(page.getByText("Payment confirmed successfully!")).toHaveCount(0);
   await expect(page.getByText("Balance Updated")).toHaveCount(0);
   const row = page.getByRole("list", { name: "Transactions" }).getByRole("listitem").first();
   await expect(row).toContainText("+₦7,750.00");
   await expect(row.getByTestId("transaction-detail")).toContainText("short");
-  await expect(page.getByTestId("header-balance")).toHaveText("₦8,750");
+  await expect(page.getByTestId("header-balance")).toHaveText("₦8,750.00");
   expect(await axeProblems(page, "underpaid invoice 1280")).toEqual([]);
 
-  // The protocol code finds the service; the waiting dialog counts down to the server's refund time.
+  // Back on Receive SMS the choice the shortfall interrupted is kept (issue 43): 2 WhatsApp numbers.
   await page.goto("/#/sms/1");
+  await expect(page.getByRole("combobox", { name: "Service" })).toHaveText(/WhatsApp/);
+  await expect(page.getByRole("button", { name: "Get 2 Numbers" })).toBeVisible();
+  // The protocol code finds the service; the waiting dialog counts down to the server's refund time.
   await pick(page, "Country", "USA", "USA");
   await pick(page, "Service", /^WhatsApp/, "wa");
+  await page.getByRole("combobox", { name: "How many numbers" }).click();
+  await page.getByRole("option", { name: "1 number", exact: true }).click();
   await page.getByRole("button", { name: "Get Number" }).click();
   await expect(page.getByRole("dialog").getByRole("heading", { name: "Waiting for SMS" })).toBeVisible();
   await expect(page.getByTestId("sms-refund-countdown")).toContainText(/If no code comes in \d+:\d\d/);
@@ -103,7 +114,7 @@ test("phone: a failed deposit moved nothing; balance and Fund Wallet in header a
   await expect(row).toContainText("No money moved (₦5,000.00 not charged)");
   await expect(row).not.toContainText("-₦");
 
-  await expect(page.getByTestId("header-balance")).toHaveText("₦0");
+  await expect(page.getByTestId("header-balance")).toHaveText("₦0.00");
   await page.getByRole("button", { name: "Open menu" }).click();
   await expect(page.getByRole("navigation").getByRole("link", { name: "Fund Wallet" })).toBeVisible();
   await expect(page.getByRole("navigation").getByRole("link", { name: "My eSIM" })).toHaveCount(0);
@@ -119,4 +130,33 @@ test("phone: a failed deposit moved nothing; balance and Fund Wallet in header a
   await phone.getByRole("button", { name: "Take Tour" }).click();
   await expect(phone.getByRole("dialog", { name: "Wallet balance" })).toBeVisible();
   await other.close();
+});
+
+test("phone: Shortfall -> Fund wallet -> Pay brings the customer back to Receive SMS with the choice kept (issue 43)", async ({ page, request }) => {
+  await page.setViewportSize({ width: 360, height: 800 });
+  const session = await signUpViaApi(request, "return", "Kelechi");
+  await openSignedIn(page, session, "#/sms/1");
+  await pick(page, "Country", "USA", "USA");
+  await pick(page, "Service", /^WhatsApp/, "WhatsApp");
+  await page.getByRole("button", { name: "Get Number" }).click();
+  const notice = page.getByTestId("shortfall");
+  await expect(notice).toContainText(/you need ₦[\d,]+\.\d\d more\./);
+  await notice.getByRole("link", { name: "Fund wallet" }).click();
+  await expect(page).toHaveURL(/#\/payment\/1\?amount=\d+&back=sms/);
+  await expect(page.getByTestId("fund-return-link")).toHaveText("Back to Receive SMS");
+
+  await page.getByLabel("Amount (₦)").fill("2000");
+  await page.getByRole("button", { name: "Pay with card or bank" }).click();
+  await page.waitForURL(/\/sandbox\/squad\/checkout\//);
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+
+  // Confirmed on the way back, then Receive SMS again, its choice as it was: one press buys.
+  await page.waitForURL(/#\/sms\/1$/, { timeout: 30_000 });
+  await expect(page.getByText("Back to Receive SMS: your choice is kept.")).toBeVisible();
+  await expect(page.getByRole("combobox", { name: "Country" })).toHaveText(/USA/);
+  await expect(page.getByRole("combobox", { name: "Service" })).toHaveText(/WhatsApp/);
+  expect(await balanceOf(request, session.token)).toBe(2000);
+  await page.getByRole("button", { name: "Get Number" }).click();
+  await expect(page.getByText("number purchased successfully")).toBeVisible();
+  await expect.poll(() => balanceOf(request, session.token)).toBeLessThan(2000);
 });

@@ -11,10 +11,10 @@ test("fund ₦5,000 through the sandbox checkout and see the balance and the his
   await expect(page.getByText("Min is ₦1,000.00")).toBeVisible();
   await amount.fill("500");
   await page.getByRole("button", { name: "Pay with card or bank" }).click();
-  await expect(page.getByText("min amount is ₦1000")).toBeVisible();
+  await expect(page.getByText("min amount is ₦1,000.00")).toBeVisible();
   // The message hides again as soon as the amount changes.
   await amount.fill("5000");
-  await expect(page.getByText("min amount is ₦1000")).toBeHidden();
+  await expect(page.getByText("min amount is ₦1,000.00")).toBeHidden();
 
   await page.getByRole("button", { name: "Pay with card or bank" }).click();
   await page.waitForURL(/\/sandbox\/squad\/checkout\//);

@@ -1,4 +1,4 @@
-import { axeDialogEverywhere } from "./axe";
+import { axeDialogEverywhere, axeProblems } from "./axe";
 import { expect, test, balanceOf, openSignedIn, pick, signUpAndFund } from "./support";
 
 // Rent Number journey against the real product in sandbox mode: the sandbox rent simulator delivers the first SMS
@@ -77,3 +77,36 @@ test("a sold-out choice shows the spec's red box, then clears the fields", async
   await expect(box).toHaveCount(0, { timeout: 10_000 });
   expect(await balanceOf(request, session.token)).toBe(5_000);
 });
+
+// Issue 43, major 4, seen at 360 px and 1280 px: Nigeria's 24 hours cost three times its one day, and nothing said so.
+for (const width of [360, 1280]) {
+  test(`${width} px: a longer unit that costs less for the same time is said and offered`, async ({ page, request }) => {
+    await page.setViewportSize({ width, height: 900 });
+    const session = await signUpAndFund(request, "rent-cheaper", 20_000, "Adaeze");
+    await openSignedIn(page, session, "#/number/1");
+    await pick(page, "Country", "Nigeria", "Nigeria");
+    await pick(page, "Duration", "Hour");
+    await pick(page, "Period", "24 hours", undefined);
+    await expect(page.getByLabel("Price")).toHaveValue(/^₦\d/, { timeout: 15_000 });
+    const hours = Number((await page.getByLabel("Price").inputValue()).replace(/[₦,]/g, ""));
+
+    // The server's quote for 1 day, the covering choice it names: cheaper, and said with both figures.
+    const offer = page.getByTestId("rent-cheaper");
+    await expect(offer).toContainText(/^1 day is ₦[\d,]+\.\d\d, less than 24 hours at ₦[\d,]+\.\d\d, and lasts at least as long\./);
+    const day = Number(/1 day is ₦([\d,]+\.\d\d)/.exec((await offer.textContent()) ?? "")![1].replace(/,/g, ""));
+    expect(day).toBeLessThan(hours);
+    expect(await axeProblems(page, `rent cheaper offer ${width}`)).toEqual([]);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, "no sideways scroll").toBeLessThanOrEqual(0);
+
+    // Taking the offer switches the choice; the new quote is the day's price and nothing cheaper is left to offer.
+    await offer.getByRole("button", { name: "Rent 1 day instead" }).click();
+    await expect(page.getByRole("combobox", { name: "Duration" })).toHaveText("Day");
+    await expect(page.getByRole("combobox", { name: "Period" })).toHaveText("1 day");
+    await expect(page.getByLabel("Price")).toHaveValue(`₦${day.toLocaleString("en-NG", { minimumFractionDigits: 2 })}`, { timeout: 15_000 });
+    await expect(offer).toHaveCount(0);
+    await page.getByRole("button", { name: "Get Number" }).click();
+    await expect(page.getByTestId("rental-inbox")).toBeVisible();
+    await expect.poll(() => balanceOf(request, session.token)).toBe(Math.round((20_000 - day) * 100) / 100);
+  });
+}

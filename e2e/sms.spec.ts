@@ -248,7 +248,7 @@ test("export the orders of a date range as CSV", async ({ page, request }) => {
   expect(download.suggestedFilename()).toMatch(/^orders-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
   const text = await (await import("node:fs/promises")).readFile((await download.path())!, "utf8");
   const lines = text.trimEnd().split("\r\n");
-  expect(lines[0]).toBe('"Date","Reference","Kind","Service","Country","Provider","Number","Code","Amount (NGN)","Status"');
+  expect(lines[0]).toBe('"Date (WAT)","Reference","Kind","Service","Country","Provider","Number","Code","Amount (NGN)","Status"');
   expect(lines.slice(1)).toEqual([expect.stringMatching(/"Receive SMS","Sandbox No-SMS","USA","Swift","1\d{10}","","120\.00","cancelled"$/)]);
 });
 
@@ -283,8 +283,15 @@ test("use a past number again: the confirm says the price and the wait first; th
   await page.setViewportSize({ width: 1280, height: 900 });
   await openSignedIn(page, session, "#/sms/1");
   const table = page.getByTestId("orders-table");
-  const again = table.getByRole("button", { name: /^Use this number again/ });
+  const again = table.getByRole("button", { name: /^Use again: this number/ });
   await expect(again).toHaveCount(1, { timeout: 15_000 });
+  // Issue 43, 1280 px: the button is one line ("Use this number again" wrapped onto four) and every amount is whole.
+  await expect(again).toHaveText("Use again");
+  expect((await again.boundingBox())!.height).toBeLessThanOrEqual(40);
+  for (const amount of await table.getByTestId("order-amount").all()) {
+    await expect(amount).toHaveText(/^₦[\d,]+\.\d\d$/);
+    expect(await amount.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+  }
   await again.click();
   const dialog = page.getByRole("dialog", { name: "Use this number again?" });
   await expect(dialog.getByTestId("use-again-price")).toContainText(/It costs ₦[\d,]+\.\d\d, charged now as a new order\./);

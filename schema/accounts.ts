@@ -86,6 +86,8 @@ export const PASSWORD_MESSAGES = {
   tooLong: `Password must be at most ${PASSWORD_MAX} characters`,
   common: "This password is too common: it is on lists of leaked passwords that attackers try first. Choose another one, for example a few unrelated words.",
   personal: "Your password may not be your e-mail address or your username.",
+  /** Issue 43: a change that keeps the same password changes nothing (and signs the other devices out for nothing). */
+  sameAsOld: "Your new password must be different from your current one.",
   changeRequired: PASSWORD_CHANGE_REQUIRED_MESSAGE,
 } as const;
 /** The spec's login check: passwords set before issue 33 may have 6 or 7 characters and still sign in. */
@@ -153,7 +155,7 @@ export const passwordChangeSchema = z.object({
     .min(6, "Old password must be at least 6 characters")
     .max(PASSWORD_MAX, PASSWORD_MESSAGES.tooLong),
   newPassword: passwordField(PASSWORD_MESSAGES.newTooShort, PASSWORD_MIN_LENGTH),
-});
+}).refine((v) => v.newPassword !== v.oldPassword, { message: PASSWORD_MESSAGES.sameAsOld, path: ["newPassword"] });
 export type PasswordChangeInput = z.input<typeof passwordChangeSchema>;
 
 export const forgotPasswordSchema = z.object({

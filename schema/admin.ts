@@ -451,6 +451,8 @@ export interface SettleAnswer {
 /** POST /admin/notify: how many customers it reached. */
 export interface NotifyAnswer {
   recipients: number;
+  /** Issue 43: to whom it went, in words ("Sent to Ada Obi (ada@example.com) …"), not a bare "done". */
+  message: string;
 }
 
 /** POST /admin/email/preview: the group's size (at most one send's worth) and the first recipient's e-mail. */

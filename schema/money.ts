@@ -15,8 +15,25 @@ export function nairaToKobo(naira: number): number {
 
 const ngn = new Intl.NumberFormat("en-NG", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
-/** The spec's display: absolute value, two decimals, en-NG grouping; a non-numeric amount counts as 0. */
+/**
+ * The spec's figure: absolute value, two decimals, en-NG grouping, no sign; a non-numeric amount counts as 0. Screens
+ * and messages write money through `naira` (below); this bare figure is for the server's sentences and the simulators.
+ */
 export function formatNaira(amount: unknown): string {
   const n = typeof amount === "number" ? amount : Number(amount);
   return ngn.format(Math.abs(Number.isFinite(n) ? n : 0));
+}
+
+/**
+ * The one naira format (issue 43): "₦1,234.56", always two decimals, never rounded to whole naira (the header, the
+ * balance card and a shortfall say the same figure). A sign, where one is due, goes before it ("-₦313.60"): `signed`.
+ */
+export function naira(amount: unknown): string {
+  return `₦${formatNaira(amount)}`;
+}
+
+/** A movement with its sign: "+₦7,750.00", "-₦313.60"; nothing moved: "₦0.00". */
+export function signedNaira(amount: number): string {
+  const n = Number.isFinite(amount) ? amount : 0;
+  return `${n > 0 ? "+" : n < 0 ? "-" : ""}${naira(n)}`;
 }

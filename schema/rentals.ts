@@ -104,6 +104,11 @@ export interface RentQuoteResponse {
   price: number | null;
   in_stock: boolean;
   message?: string;
+  /**
+   * Issue 43: a longer unit that covers at least the same time for less (24 hours at ₦9,027.20, 1 day at ₦2,822.40),
+   * the cheapest such; absent when none is cheaper. Price in naira for this customer, as `price`.
+   */
+  cheaper?: { duration: RentUnit; period: number; price: number };
 }
 
 /** A rental as the API answers it (amounts in naira, times ISO 8601). */

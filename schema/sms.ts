@@ -185,6 +185,11 @@ export interface SmsStatusResponse {
   codes: string[];
   /** Another code was asked for and has not arrived yet. */
   waiting_for_another_code: boolean;
+  /**
+   * Issue 43: while another code is awaited, when the number closes and the wait ends (ISO 8601; the dialog counts
+   * down to it and offers to stop waiting, POST /api/sms/finish); null otherwise.
+   */
+  another_code_until?: string | null;
   /** The number is still open upstream and nothing is awaited: POST /api/sms/another-code may be called. */
   can_request_another_code: boolean;
   /**
@@ -230,6 +235,14 @@ export interface SmsAnotherCodeResponse {
   request_id: string;
   status: "used";
   waiting_for_another_code: true;
+  codes: string[];
+}
+
+/** POST /api/sms/finish (issue 43): the used number is closed now; no other code comes and nothing is charged. */
+export interface SmsFinishResponse {
+  request_id: string;
+  status: "used";
+  waiting_for_another_code: false;
   codes: string[];
 }
 

@@ -38,6 +38,7 @@ import type { Ad, DiscountTier, LevelRow, RateSettingsRow, SiteLink } from "./se
 import type {
   OrderRow,
   SmsAnotherCodeResponse,
+  SmsFinishResponse,
   SmsCancelResponse,
   SmsCompareResponse,
   SmsCountryEntry,
@@ -163,6 +164,7 @@ export interface WebApi {
   "GET /api/sms/status/:request_id": { answer: SmsStatusResponse };
   "POST /api/sms/cancel": { body: { request_id: string }; answer: SmsCancelResponse };
   "POST /api/sms/another-code": { body: { request_id: string }; answer: SmsAnotherCodeResponse };
+  "POST /api/sms/finish": { body: { request_id: string }; answer: SmsFinishResponse };
   /** "Use this number again" (issue 32, decision 047): the confirm step's price and wait, then the new order. */
   "GET /api/sms/use-again/:request_id": { answer: SmsUseAgainQuote };
   "POST /api/sms/use-again": { body: SmsUseAgainInput; answer: SmsGetNumberResponse };

@@ -24,7 +24,7 @@ import { SETTING_DEFAULTS } from "../schema/settings";
 import { summariseProviderOrders, type ProviderOrderRow } from "../worker/services/sms/provider-stats";
 import { createSquadVirtualAccountClient } from "../worker/providers/payments/squad-virtual-accounts";
 import { compareTransfers, isReconciliationDay } from "../worker/services/funding/transfer-reconciliation";
-import { ensureDevVars, lockedBeforeWriting, openLocalD1, root } from "./local-env";
+import { ensureDevVars, lockedBeforeWriting, lockedWhileReading, openLocalD1, root } from "./local-env";
 
 /**
  * The operator CLI: `npm run admin -- <command> [args] [--remote] [--persist-to DIR] [--actor NAME] [--reason TEXT]`.
@@ -147,14 +147,16 @@ async function rows(sqlText: string): Promise<Record<string, unknown>[]> {
 /**
  * Locally the CLI's binding opens the same SQLite file a running `npm start` serves, and neither waits for the other's
  * lock (decision 044): a statement refused with SQLITE_BUSY was refused before anything committed, so it runs again
- * with back-off; an "internal error" (the lock met after the commit) is never re-run.
+ * with back-off; an "internal error" (the lock met after the commit) is never re-run for a write. A read runs again on
+ * either (it changes nothing).
  */
-async function whileLocked<T>(run: () => Promise<T>): Promise<T> {
+async function whileLocked<T>(run: () => Promise<T>, kind: "read" | "write" = "read"): Promise<T> {
+  const mayRunAgain = kind === "read" ? lockedWhileReading : lockedBeforeWriting;
   for (let attempt = 1; ; attempt++) {
     try {
       return await run();
     } catch (err) {
-      if (flags.remote || attempt >= 8 || !lockedBeforeWriting(String(err instanceof Error ? `${err.message} ${String(err.cause ?? "")}` : err))) throw err;
+      if (flags.remote || attempt >= 8 || !mayRunAgain(String(err instanceof Error ? `${err.message} ${String(err.cause ?? "")}` : err))) throw err;
       await new Promise((resolve) => setTimeout(resolve, Math.min(100 * 2 ** (attempt - 1), 2000)));
     }
   }
@@ -181,7 +183,7 @@ async function findUser(ref: string | undefined) {
 /** One operator change and its audit row: one batch, every value bound (a reason's newlines and quotes stay as typed). */
 async function change(build: (db: Database["db"]) => AdminChange, summary: string) {
   const queries = build(database.db);
-  await whileLocked(() => database.db.batch(queries as [AdminChange[number], ...AdminChange]));
+  await whileLocked(() => database.db.batch(queries as [AdminChange[number], ...AdminChange]), "write");
   console.log(`${summary} (recorded in audit_log by ${actor}${reason ? `: ${reason}` : ""})`);
 }
 

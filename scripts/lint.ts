@@ -21,7 +21,7 @@ type Rule = { dirs: string[]; test: RegExp; message: string; only?: RegExp; skip
 const rules: Rule[] = [
   { dirs: ["worker", "web", "schema", "e2e"], test: /\b(it|test|describe)\.(only|skip)\(|\bx(it|describe)\(/, message: "focused or skipped test" },
   { dirs: ["web"], test: /from\s+["'](\.\.\/)+worker\//, message: "web/ must not import worker/ (share through schema/)" },
-  { dirs: ["schema"], test: /from\s+["'](?!zod|\.)/, message: "schema/ imports zod and itself only" },
+  { dirs: ["schema"], test: /from\s+["'](?!zod|\.)/, message: "schema/ imports zod and itself only", skip: /\.test\.ts$/ },
   { dirs: ["worker/routes"], test: /from\s+["']drizzle-orm|\.\.\/db\/tables/, message: "routes do HTTP only: queries live in services/", skip: /\.test\.ts$/ },
   { dirs: ["worker/routes"], test: /c\.req\.json\(\)/, message: "validate bodies with validate('json', schema) and c.req.valid()" },
   { dirs: ["worker", "scripts"], test: /INSERT\s+OR\s+IGNORE\s+INTO\s+`?ledger/i, message: "INSERT OR IGNORE on the ledger bypasses the balance CHECK inside the trigger; use ON CONFLICT DO NOTHING" },
@@ -53,6 +53,20 @@ const rules: Rule[] = [
     skip: /(\.test\.ts|kernel\/money-entity\.ts)$/,
     test: /\bas unknown as\b|\bresults?\[\d+\]|\]\s*=\s*await\s+[\w.]*\.batch\(/,
     message: "run a batch with runBatch and read its steps by name (no positional reads, no `as unknown as`: decision 062)",
+  },
+  {
+    // One clock and one time format for every screen, e-mail and CSV (issue 43, decision 063).
+    dirs: ["worker", "web"],
+    test: /\.toUTCString\(|\.toLocale(Date|Time)String\(|\b(dateStyle|timeStyle|timeZone)\s*:/,
+    message: "write times through schema/datetime.ts (Lagos time, one format: decision 063)",
+    skip: /\.test\.tsx?$/,
+  },
+  {
+    // One naira format, "₦1,234.56" (issue 43): screens write money through naira() / signedNaira(), never a figure of their own.
+    dirs: ["web"],
+    test: /\bformatNaira\b|\.replace\(\/\\\.00\$\//,
+    message: "write money through naira() from schema/money.ts (one format, kobo included: decision 063)",
+    skip: /\.test\.tsx?$/,
   },
   {
     dirs: ["e2e"],

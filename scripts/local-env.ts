@@ -29,6 +29,15 @@ export function lockedBeforeWriting(output: string): boolean {
   return /database is locked: SQLITE_BUSY/.test(output) && !/internal error/i.test(output);
 }
 
+/**
+ * A read may always run again: it changes nothing. Met beside a busy server, the lock comes back either as D1's
+ * SQLITE_BUSY or, when workerd's SQLite meets it inside its own call, as a bare "internal error; reference = ..." whose
+ * text names no lock (seen: e2e/admin.spec.ts's `ledger` read beside a loaded journeys' server), so a read retries on both.
+ */
+export function lockedWhileReading(output: string): boolean {
+  return /database is locked: SQLITE_BUSY/.test(output) || /internal error/i.test(output);
+}
+
 /** Creates .dev.vars from .dev.vars.example with a fresh random JWT secret, once. */
 export function ensureDevVars(): void {
   const target = path.join(root, ".dev.vars");
@@ -113,13 +122,21 @@ export function buildWeb(outDir = DEFAULT_WEB_DIST): void {
 /**
  * Bundles the worker as a deploy would (`wrangler deploy --dry-run --outdir`, offline: see wranglerEnv) into `outDir`
  * and resolves to the bundle's entry module. `npm start` serves exactly this file. Asynchronous, so the start script
- * prepares the database meanwhile.
+ * prepares the database and builds the web app meanwhile.
+ *
+ * The dry run reads its [assets] folder to the last file (it lists and hashes each one for the upload it does not
+ * make), and the web build beside it empties web/dist and writes it again: a file listed, then gone, ended a second
+ * `npm start` with "Missing file or directory: web/dist/assets/…" (issue 43, decision 064). The bundle needs none of
+ * those files (the worker reads its assets at run time, through the ASSETS binding, from the folder Miniflare serves),
+ * so the dry run gets a folder of its own, `<outDir>-assets`, empty: `--assets` replaces only wrangler.toml's
+ * directory, the binding and the routing rules stay.
  */
 export async function bundleWorker(outDir: string): Promise<string> {
   rmSync(outDir, { recursive: true, force: true });
-  // [assets] points at the web build; the dry run needs the folder, not its contents.
-  mkdirSync(path.join(root, DEFAULT_WEB_DIST), { recursive: true });
-  const args = ["deploy", "--dry-run", "--outdir", outDir];
+  const ownAssets = `${outDir}-assets`;
+  rmSync(ownAssets, { recursive: true, force: true });
+  mkdirSync(ownAssets, { recursive: true });
+  const args = ["deploy", "--dry-run", "--outdir", outDir, "--assets", ownAssets];
   await new Promise<void>((resolve, reject) => {
     const child = spawn(path.join(root, "node_modules", ".bin", "wrangler"), args, { cwd: root, env: wranglerEnv, stdio: ["ignore", "pipe", "pipe"] });
     const output: Buffer[] = [];

@@ -131,7 +131,16 @@ function startJourneyServers() {
 {
   const webUnits = "web unit tests (jsdom)";
   const typecheckDone = run("typecheck", bin("tsc"), ["-b"], { quiet: true });
+  // Supply chain (issue 33, ASVS 15.1.2): the CycloneDX SBOM builds from package-lock.json and no high or critical
+  // advisory is open for what ships (scripts/audit.ts). Mostly waiting on the registry, so it runs beside lint. It was
+  // .ci/run's own step; it is part of `npm test` so CI runs the README's commands and nothing else (issue 50).
+  const supplyChain = run("supply chain (SBOM, audit of what ships)", "sh", ["-c", "npm run --silent sbom && npm run --silent audit:prod"], { quiet: true });
   const lint = await run("lint", bin("tsx"), ["scripts/lint.ts"], { quiet: true });
+  const supply = await supplyChain;
+  if (supply !== 0) {
+    typecheckDone.stop();
+    fail("supply chain", supply);
+  }
   if (lint !== 0) {
     typecheckDone.stop();
     fail("lint", lint);

@@ -17,6 +17,7 @@ import { isSignedIn } from "./lib/session";
 
 type Search = Record<string, unknown>;
 const optionalString = (value: unknown) => (typeof value === "string" && value.length > 0 ? value : undefined);
+const stringifySearch = stringifySearchWith((value) => (typeof value === "string" ? value : JSON.stringify(value)));
 
 const rootRoute = createRootRoute({ component: Outlet });
 
@@ -25,6 +26,19 @@ const indexRoute = createRoute({
   path: "/",
   beforeLoad: () => {
     throw redirect({ to: "/homepage/$id", params: { id: "1" } });
+  },
+});
+
+/**
+ * A screen whose address carries the spec's "/1" answers without it too (issue 43: `#/prices` said "Page not found"
+ * while `#/status` worked): a bare name becomes `/<name>/1`, its search kept. Static paths (/login, /status, ...) rank
+ * above this one, so only a bare name reaches it; one that is no screen is "Page not found" at `/<name>/1`.
+ */
+const bareScreenRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/$screen",
+  beforeLoad: ({ params, search }) => {
+    throw redirect({ href: `/${params.screen}/1${stringifySearch(search as Search)}`, replace: true });
   },
 });
 
@@ -170,6 +184,7 @@ const adminRoute = createRoute({
 
 const routeTree = rootRoute.addChildren([
   indexRoute,
+  bareScreenRoute,
   homepageRoute,
   privacyRoute,
   termsRoute,
@@ -192,7 +207,7 @@ export const router = createRouter({
   routeTree,
   history: createHashHistory(),
   parseSearch: parseSearchWith((value) => value),
-  stringifySearch: stringifySearchWith((value) => (typeof value === "string" ? value : JSON.stringify(value))),
+  stringifySearch,
   defaultPreload: "intent",
   ...SCREEN_PENDING,
   scrollRestoration: true,

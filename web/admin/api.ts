@@ -3,6 +3,7 @@ import { useSyncExternalStore } from "react";
 import { callRoute, type RouteArgs } from "../api/client";
 import * as queryKeys from "../api/keys";
 import type { AdminPeriod } from "../../schema/admin";
+import { formatDateTime } from "../../schema/datetime";
 import type { AdminApi, AdminRoute, DepositListQuery, ListQuery } from "../../schema/admin-api";
 
 /**
@@ -47,9 +48,10 @@ export const useOverview = (period: AdminPeriod) => {
   return useQuery({ queryKey: [...queryKeys.admin, "overview", period, test], queryFn: () => adminApi("GET /api/admin/overview", { query: { period, test: testQuery(test) } }), refetchInterval: 60_000 });
 };
 
-export const useCustomerSearch = (q: string) => {
+export const useCustomerSearch = (q: string, enabled = true) => {
   const test = useShowTest();
   return useQuery({
+    enabled,
     queryKey: [...queryKeys.admin, "customers", q, test],
     queryFn: () => adminApi("GET /api/admin/customers", { query: { q, test: testQuery(test) } }).then((r) => r.data),
   });
@@ -108,5 +110,6 @@ export function useAdminChange<TVariables, TAnswer>(change: (variables: TVariabl
   });
 }
 
-export const naira = (n: number) => `₦${n.toLocaleString("en-NG", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-export const when = (ms: number | null | undefined) => (ms ? new Date(ms).toLocaleString("en-GB", { dateStyle: "short", timeStyle: "short" }) : "—");
+export { naira } from "../../schema/money";
+/** Every console time in the app's one clock and format (schema/datetime.ts: Lagos, "Nov 29, 3:08 AM WAT"). */
+export const when = (at: number | string | null | undefined) => formatDateTime(at);

@@ -34,12 +34,16 @@ export function Stat({ label, value, testId }: { label: string; value: ReactNode
  * stacks into a card of "label: value" lines (admin.css, .admin-table), so balance and status stay in view without
  * sideways scrolling. A column whose heading is empty (an action) shows its cell without a label.
  */
-export function Table({ head, rows, empty = "Nothing here.", label }: { head: string[]; rows: ReactNode[][]; empty?: string; label?: string }) {
+/**
+ * `fit`: the table takes the box's width and its cells wrap (long ids and JSON break anywhere) instead of growing to
+ * their longest line: the Audit log was 2,321 px wide with After and Why off screen at 1280 px (issue 43).
+ */
+export function Table({ head, rows, empty = "Nothing here.", label, fit = false }: { head: string[]; rows: ReactNode[][]; empty?: string; label?: string; fit?: boolean }) {
   if (rows.length === 0) return <p className="text-sm text-slate-500">{empty}</p>;
   return (
     // Focusable and named: a desktop table wider than its box scrolls with the keyboard too (axe scrollable-region-focusable).
     <div className="admin-table-box -mx-4 px-4 sm:overflow-x-auto" role="region" aria-label={label ?? head.filter(Boolean).join(", ")} tabIndex={0}>
-      <table className="admin-table w-full text-left text-sm sm:min-w-max" aria-label={label}>
+      <table className={fit ? "admin-table w-full text-left text-sm [overflow-wrap:anywhere]" : "admin-table w-full text-left text-sm sm:min-w-max"} aria-label={label}>
         <thead>
           <tr className="border-b border-slate-200 text-xs text-slate-500 dark:border-slate-700 dark:text-slate-400">
             {head.map((h, i) => (

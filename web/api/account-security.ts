@@ -10,9 +10,11 @@ export const accountQueryOptions = () =>
   queryOptions({
     queryKey: queryKeys.account,
     queryFn: () => api("GET /api/account", { auth: true }),
-    // Verification happens in another tab (the e-mailed link): check again when the customer comes back, but a
-    // verified address never needs asking again.
-    staleTime: (q) => (q.state.data?.email_verified ? Infinity : 60_000),
+    // Verification happens elsewhere (the e-mailed link, maybe in another browser): while unconfirmed, every screen
+    // that mounts asks again (a reload read the session's stored answer for a minute: issue 43), so does coming back
+    // to the tab, and an open tab checks each minute; a verified address never needs asking again.
+    staleTime: (q) => (q.state.data?.email_verified ? Infinity : 0),
+    refetchInterval: (q) => (q.state.data && !q.state.data.email_verified ? 60_000 : false),
     refetchOnWindowFocus: true,
   });
 

@@ -19,6 +19,33 @@ const webauthn = () => import("@simplewebauthn/browser");
 /** Whether this browser can use passkeys at all (the buttons are hidden otherwise). */
 export const passkeysSupported = () => typeof window !== "undefined" && typeof window.PublicKeyCredential === "function";
 
+/**
+ * Issue 43: a page opened at an IP address (http://127.0.0.1:8787) cannot use passkeys: WebAuthn's relying party is a
+ * domain, and browsers refuse an IP with a bare "127.0.0.1 is an invalid domain". Said before the button is pressed,
+ * with the same page at localhost (which browsers accept, as our server does: decision 034) where that is the machine.
+ * Null where the address is a name.
+ */
+export function passkeyAddressProblem(at: Pick<Location, "protocol" | "hostname" | "port" | "pathname" | "search" | "hash"> = window.location): { text: string; href: string | null } | null {
+  const host = at.hostname.replace(/^\[|\]$/g, "");
+  const ip = /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.includes(":");
+  if (!ip) return null;
+  const loopback = /^127\./.test(host) || host === "::1";
+  const href = loopback ? `${at.protocol}//localhost${at.port ? `:${at.port}` : ""}${at.pathname}${at.search}${at.hash}` : null;
+  return {
+    text: `Passkeys need the site's name, not an IP address: this page is open at ${host}, which browsers refuse for passkeys.${
+      href ? " Open the same page at localhost instead (you sign in there once more)." : " Open the site by its name instead."
+    }`,
+    href,
+  };
+}
+
+/** A ceremony's failure in words a customer can act on (the browser's SecurityError names only the domain). */
+export function passkeyErrorText(err: unknown): string {
+  const problem = typeof window !== "undefined" ? passkeyAddressProblem() : null;
+  if (err instanceof Error && err.name === "SecurityError" && problem) return problem.text;
+  return err instanceof Error ? err.message : "That did not work. Please try again.";
+}
+
 /** The browser's "cancelled" / "timed out" is not an error worth a red banner: the customer chose to stop. */
 export const isCeremonyCancelled = (err: unknown) => err instanceof Error && (err.name === "NotAllowedError" || err.name === "AbortError");
 

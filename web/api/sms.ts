@@ -42,6 +42,8 @@ export const buyNumber = (body: SmsGetNumberRequest) => api("POST /api/sms/get-n
 export const buyNumbers = (body: SmsGetNumberRequest & { quantity: number }) => api("POST /api/sms/get-numbers", { body, auth: true });
 
 export const requestAnotherSmsCode = (requestId: string) => api("POST /api/sms/another-code", { body: { request_id: requestId }, auth: true });
+/** Issue 43: stop waiting for another code (the number closes now; nothing is charged). */
+export const finishSmsOrder = (requestId: string) => api("POST /api/sms/finish", { body: { request_id: requestId }, auth: true });
 
 export const getSmsStatus = (requestId: string) => api("GET /api/sms/status/:request_id", { params: { request_id: requestId }, auth: true });
 
@@ -129,6 +131,14 @@ export function useRequestAnotherSmsCode() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: requestAnotherSmsCode,
+    onSettled: (_data, _err, requestId) => void qc.invalidateQueries({ queryKey: queryKeys.smsOrder(requestId) }),
+  });
+}
+
+export function useFinishSmsOrder() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: finishSmsOrder,
     onSettled: (_data, _err, requestId) => void qc.invalidateQueries({ queryKey: queryKeys.smsOrder(requestId) }),
   });
 }

@@ -64,6 +64,11 @@ describe("settings form messages", () => {
       errors: { oldPassword: "Old password must be at least 6 characters", newPassword: "New password must be at least 8 characters" },
     });
     expect(validateForm(passwordChangeSchema, { oldPassword: "secret", newPassword: "abcdefgh" }).ok).toBe(true);
+    // Issue 43: the current password is not a new one (the server refuses it with the same words).
+    expect(validateForm(passwordChangeSchema, { oldPassword: "secret123", newPassword: "secret123" })).toEqual({
+      ok: false,
+      errors: { newPassword: "Your new password must be different from your current one." },
+    });
   });
 });
 

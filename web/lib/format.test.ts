@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { formatDateTime, formatPhone, formatSeconds, shortId } from "./format";
 
-describe("one date format", () => {
-  it("writes the spec's text from a timestamp string and from epoch milliseconds alike", () => {
-    expect(formatDateTime("2024-03-05T14:07:09Z")).toBe("Mar 5, 14:07 PM");
-    expect(formatDateTime("2024-12-25 09:30:00")).toBe("Dec 25, 09:30 AM");
-    expect(formatDateTime(Date.UTC(2024, 2, 5, 14, 7, 9))).toBe("Mar 5, 14:07 PM");
+describe("one clock and format (issue 43; schema/datetime.test.ts checks the same in workerd)", () => {
+  const now = Date.parse("2024-12-01T12:00:00Z");
+  it("writes Lagos time on the 12-hour clock, labelled, from a timestamp string and from epoch milliseconds alike", () => {
+    expect(formatDateTime("2024-03-05T13:07:09Z", { now })).toBe("Mar 5, 2:07 PM WAT");
+    expect(formatDateTime("2024-12-25 08:30:00", { now })).toBe("Dec 25, 9:30 AM WAT");
+    expect(formatDateTime(Date.UTC(2024, 10, 29, 2, 8), { now })).toBe("Nov 29, 3:08 AM WAT");
+    expect(formatDateTime("2023-01-08T23:05:00Z", { now })).toBe("Jan 9, 2023, 12:05 AM WAT");
     expect(formatDateTime(null)).toBe("—");
     expect(formatDateTime("yesterday")).toBe("—");
   });
@@ -26,6 +28,7 @@ describe("phone numbers written for their country", () => {
     ["15551234567", "+1 555 123 4567"],
     ["79001234567", "+7 900 123 45 67"],
     ["447911123456", "+44 7911 123456"],
+    ["27710596858", "+27 71 059 6858"],
     ["628123456789", "+62 812 3456 789"],
     ["9991234567", "+999 123 456 7"],
   ])("%s -> %s", (raw, shown) => {

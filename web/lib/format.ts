@@ -1,8 +1,8 @@
 /**
- * How the app writes order ids and phone numbers: one shape each, on every screen (dates: web/lib/dates.ts, kept apart
- * so the dashboard's history does not carry the phone table).
+ * How the app writes order ids and phone numbers: one shape each, on every screen. Times: schema/datetime.ts (the
+ * one clock and format the worker's CSV and e-mails share), re-exported here for the screens.
  */
-export { formatDateTime } from "./dates";
+export { formatDateTime } from "../../schema/datetime";
 
 /** An order id as people read it: the first 8 characters (a UUID's first group). Copy buttons copy the full id. */
 export function shortId(id: string): string {
@@ -30,6 +30,7 @@ const CALLING_CODES: { code: string; groups: number[] }[] = [
   { code: "233", groups: [2, 3, 4] }, // Ghana
   { code: "254", groups: [3, 3, 3] }, // Kenya
   { code: "380", groups: [2, 3, 2, 2] }, // Ukraine
+  { code: "27", groups: [2, 3, 4] }, // South Africa: +27 71 234 5678
   { code: "44", groups: [4, 6] }, // United Kingdom: +44 7911 123456
   { code: "49", groups: [3, 8] }, // Germany
   { code: "33", groups: [1, 2, 2, 2, 2] }, // France

@@ -75,7 +75,9 @@ export default function DashboardPage() {
   const clearReference = useCallback(() => {
     router.history.replace(pathname);
   }, [router, pathname]);
-  const verifying = useCardPaymentReturn(reference, clearReference);
+  // Issue 43: a payment started from a purchase's shortfall goes back to that screen (its choice kept) once confirmed.
+  const returnTo = useCallback((path: string) => void router.navigate({ href: path, replace: true }), [router]);
+  const verifying = useCardPaymentReturn(reference, clearReference, returnTo);
 
   const history = useMemo(() => historyTransactions(transactions.data, user?.userId), [transactions.data, user?.userId]);
   const smsCount = orders.data?.filter((o) => o.kind === "sms").length ?? 0;

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import { toast } from "../lib/toast";
 import { TWO_FACTOR_MESSAGES, loginSchema, type LoginChallenge, type LoginInput } from "../../schema/accounts";
 import { isChallenge, useLogin, useLoginTwoFactor } from "../api/accounts";
-import { isCeremonyCancelled, passkeysSupported, useSignInWithPasskey } from "../api/passkeys";
+import { isCeremonyCancelled, passkeyErrorText, passkeysSupported, useSignInWithPasskey } from "../api/passkeys";
 import { KeyRound } from "lucide-react";
 import { AppLink, useGo } from "../components/layout/app-link";
 import { AuthLayout, textLinkClasses } from "../components/auth/auth-layout";
@@ -139,7 +139,7 @@ function PasskeySignIn({ onDone, onError }: { onDone: () => void; onError: (mess
           signIn.mutate(undefined, {
             onSuccess: onDone,
             onError: (err) => {
-              if (!isCeremonyCancelled(err)) onError(err.message);
+              if (!isCeremonyCancelled(err)) onError(passkeyErrorText(err));
             },
           })
         }
@@ -197,7 +197,7 @@ function TwoFactorStep({
     passkey.mutate(undefined, {
       onSuccess: onDone,
       onError: (err) => {
-        if (!isCeremonyCancelled(err)) setError(err.message);
+        if (!isCeremonyCancelled(err)) setError(passkeyErrorText(err));
       },
     });
 

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { DEFAULT_SMS_COUNTRY, DEFAULT_SMS_PROVIDER, type SmsProviderName } from "../../schema/constants";
-import { formatNaira } from "../../schema/money";
+import { naira } from "../../schema/money";
 import type { SmsPublicPriceList } from "../../schema/sms";
 import { publicPricesQueryOptions, SMS_PROVIDER_OPTIONS, useSmsCountries } from "../api/sms";
 import { AppLink } from "../components/layout/app-link";
@@ -16,6 +16,7 @@ import { Select } from "../components/ui/select";
 import { Spinner } from "../components/ui/spinner";
 import { matchesSearch } from "../lib/search-match";
 import { useSessionUser } from "../lib/use-session";
+import { formatTime } from "../../schema/datetime";
 
 /** The services a search keeps: by name or by the service's protocol code ("wa"), forgiving one typo like the buy form. */
 export function filterServices(services: SmsPublicPriceList["services"], query: string): SmsPublicPriceList["services"] {
@@ -119,7 +120,7 @@ function PriceTable({
       </h2>
       <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="prices-count">
         {shown.length} of {list.services.length} services · prices as of{" "}
-        {new Date(list.read_at).toLocaleTimeString("en-NG", { hour: "2-digit", minute: "2-digit" })}
+        {formatTime(list.read_at)}
       </p>
       <div className="max-h-[32rem] overflow-y-auto rounded-lg border border-slate-200 dark:border-slate-800" tabIndex={0} aria-label="Prices table">
         <table className="w-full text-left text-sm" data-testid="prices-table">
@@ -146,7 +147,7 @@ function PriceTable({
                       {s.name}
                     </span>
                   </th>
-                  <td className="px-3 py-2 text-right tabular-nums">₦{formatNaira(s.price)}</td>
+                  <td className="px-3 py-2 text-right tabular-nums">{naira(s.price)}</td>
                   <td className="px-3 py-2 text-right tabular-nums">{s.count > 0 ? s.count.toLocaleString("en-NG") : "Sold out"}</td>
                 </tr>
               ))

@@ -45,6 +45,7 @@ export default function SmsPage() {
           onDismiss={active.dismiss}
           another={active.another}
           onAnotherCode={active.requestAnother}
+          onStopWaiting={active.stopWaiting}
           route={active.route}
           refundAt={active.refundAt}
           smsText={active.smsText}

@@ -162,7 +162,7 @@ export function StatusFigures({ status }: { status: PublicStatus }) {
       </section>
       <p className="text-xs text-slate-600 dark:text-slate-400">
         Figures from orders that ended with or without a code (cancelled ones left out), shown from {status.min_sample} orders. Updated{" "}
-        {formatDateTime(status.generated_at)} UTC.
+        {formatDateTime(status.generated_at)}.
       </p>
     </>
   );
@@ -179,7 +179,7 @@ function Incident({ incident, provider }: { incident: StatusIncident; provider: 
       </div>
       <p className="mt-1 text-sm whitespace-pre-line">{incident.body}</p>
       <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-        Since {formatDateTime(incident.started_at)} UTC{incident.resolved_at ? `, resolved ${formatDateTime(incident.resolved_at)} UTC` : ""}
+        Since {formatDateTime(incident.started_at)}{incident.resolved_at ? `, resolved ${formatDateTime(incident.resolved_at)}` : ""}
       </p>
     </li>
   );

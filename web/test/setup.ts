@@ -1,5 +1,5 @@
 import "@testing-library/dom";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterAll, afterEach, vi } from "vitest";
 
 // The web project runs its files in one jsdom per lane, one after another (isolate: false in vitest.config.ts,
@@ -37,6 +37,11 @@ const ownDescriptors = inJsdom
       document: { execCommand: Object.getOwnPropertyDescriptor(document, "execCommand") },
     }
   : undefined;
+
+// findBy* and waitFor give up after 1 s by default: a screen that draws in 1.2 s on a loaded machine (load 8 on two
+// cores, the review queue's first row) then fails although nothing is wrong. They resolve as soon as the element is
+// there, so a longer bound costs a passing test nothing; the web project's testTimeout is above it (vitest.config.ts).
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => {
   if (!inJsdom) return;

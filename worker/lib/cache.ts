@@ -29,7 +29,8 @@ export class TtlCache<K, V> {
 
   constructor(
     private readonly ttlMs: number,
-    private readonly now: () => number = Date.now,
+    // Read at each call (not Date.now captured once), so a test's fake clock moves the caches too.
+    private readonly now: () => number = () => Date.now(),
   ) {
     everyCache.add(this);
   }

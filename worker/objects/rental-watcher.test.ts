@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { formatDateTime } from "../../schema/datetime";
 import { loadConfig } from "../config";
 import { rentalProviderFor } from "../providers/rent";
 import { readSandboxRental } from "../sandbox/rent-simulator";
@@ -304,7 +305,9 @@ describe("the 1-hour reminder", () => {
     const mails = await outboxFor(user.email);
     expect(mails).toHaveLength(1);
     expect(mails[0].subject).toMatch(/^Your rented number \+\d+ ends in about an hour$/);
-    expect(mails[0].body).toContain(new Date(expiresAt).toUTCString());
+    // Issue 43: the e-mail says the time in the app's one clock (Lagos, labelled), not the server's UTC text.
+    expect(mails[0].body).toContain(formatDateTime(expiresAt, { year: "always" }));
+    expect(mails[0].body).toMatch(/ \d{1,2}:\d{2} [AP]M WAT/);
     const toast = await socket.next();
     expect(toast).toMatchObject({ kind: "toast", type: "warning" });
     expect(toast.kind === "toast" && toast.message).toMatch(/^Your rented number \+\d+ ends in (39|40) minutes\./);

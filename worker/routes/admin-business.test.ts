@@ -25,6 +25,18 @@ async function sandboxActivity(owner: { id: string }, kobo: number) {
   return { sandboxId, orderId };
 }
 
+describe("the overview's customer count (issue 43)", () => {
+  it("counts a new customer and never an operator account", async () => {
+    const operator = await makeOperator();
+    const count = async () => (await api("/api/admin/overview?period=today", { token: operator.token })).data.customers as number;
+    const before = await count();
+    await makeOperator();
+    expect(await count()).toBe(before);
+    await createUser();
+    expect(await count()).toBe(before + 1);
+  });
+});
+
 describe("test activity is not business", () => {
   it("sandbox wallets, their credits, orders and deposits stay out of the overview, the customer list, the lists and group e-mails unless the toggle asks", async () => {
     const operator = await makeOperator();

@@ -393,6 +393,7 @@ describe("orders, messages, audit and reconcile", () => {
     const res = await api("/api/admin/notify", { token: operator.token, json: { target: "online", type: "warning", message: "Payments delayed 10 min", reason: "bank outage" } });
     expect(res.status).toBe(200);
     expect(res.data.recipients).toBeGreaterThanOrEqual(2);
+    expect(res.data.message).toBe(`Sent to the ${res.data.recipients} customers online now.`);
     for (const tab of tabs) expect(await tab.next()).toEqual({ kind: "toast", type: "warning", message: "Payments delayed 10 min" });
   });
 
@@ -403,6 +404,8 @@ describe("orders, messages, audit and reconcile", () => {
     const res = await api("/api/admin/notify", { token: operator.token, json: { target: "customer", userId: customer.id, type: "info", message: "Maintenance at 22:00", reason: "planned maintenance" } });
     expect(res.status).toBe(200);
     expect(res.data.recipients).toBe(1);
+    // Issue 43: the answer says to whom, not a bare "done".
+    expect(res.data.message).toBe(`Sent to ${(await env.DB.prepare("SELECT username FROM users WHERE id = ?").bind(customer.id).first<{ username: string }>())!.username} (${customer.email}): it shows in the tabs they have open now.`);
     expect(await tab.next()).toEqual({ kind: "toast", type: "info", message: "Maintenance at 22:00" });
   });
 

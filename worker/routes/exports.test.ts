@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { api, createUser } from "../test/helpers";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
 
-// CSV export of the history screens: the same rows as the screens, a date range in Lagos days, naira with 2 decimals.
+// CSV export of the history screens: the same rows as the screens, a date range in Lagos days, naira with 2 decimals,
+// times in the app's one clock (schema/datetime.ts).
 
 vi.setConfig({ testTimeout: 30_000 });
 beforeEach(() => resetSmsTestState());
@@ -31,20 +32,25 @@ describe("GET /api/export/*.csv", () => {
     expect(tx.type).toBe("text/csv; charset=utf-8");
     expect(tx.disposition).toBe(`attachment; filename="transactions-${today}-to-${today}.csv"`);
     const lines = tx.text.trimEnd().split("\r\n");
-    expect(lines[0]).toBe('"Date","Reference","Description","Amount (NGN)","Status"');
-    // The refunded purchase appears once, as the screen shows it.
+    expect(lines[0]).toBe('"Date (WAT)","Reference","Description","Amount (NGN)","Status","Not moved (NGN)"');
+    // Issue 43: the refunded purchase is its charge and its return, signed, and the Amount column adds up to the balance.
     const purchase = lines.filter((l) => l.includes(`"buy:${orderId}"`));
     expect(purchase).toHaveLength(1);
-    expect(purchase[0]).toMatch(/"Sandbox No-SMS number \(USA\)","120\.00","refunded"$/);
+    expect(purchase[0]).toMatch(/^"[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M WAT","buy:[^"]+","Sandbox No-SMS number \(USA\)","-120\.00","refunded",""$/);
+    const refund = lines.filter((l) => l.includes(`"refund:${orderId}"`));
+    expect(refund).toHaveLength(1);
+    expect(refund[0]).toMatch(/"120\.00","refunded",""$/);
+    const amounts = lines.slice(1).map((l) => Number(JSON.parse(`[${l}]`)[3]));
+    expect(Math.round(amounts.reduce((a, b) => a + b, 0) * 100)).toBe(500_000);
 
     const orders = await csv(`/api/export/orders.csv?from=${today}&to=${today}`, user.token);
     const orderLines = orders.text.trimEnd().split("\r\n");
-    expect(orderLines[0]).toBe('"Date","Reference","Kind","Service","Country","Provider","Number","Code","Amount (NGN)","Status"');
+    expect(orderLines[0]).toBe('"Date (WAT)","Reference","Kind","Service","Country","Provider","Number","Code","Amount (NGN)","Status"');
     expect(orderLines.slice(1)).toEqual([expect.stringMatching(new RegExp(`"${orderId}","Receive SMS","Sandbox No-SMS","USA","Swift","1\\d{10}","","120\\.00","cancelled"$`))]);
 
     // A range before the purchase holds the header only.
     const empty = await csv("/api/export/orders.csv?from=2020-01-01&to=2020-01-31", user.token);
-    expect(empty.text).toBe('"Date","Reference","Kind","Service","Country","Provider","Number","Code","Amount (NGN)","Status"\r\n');
+    expect(empty.text).toBe('"Date (WAT)","Reference","Kind","Service","Country","Provider","Number","Code","Amount (NGN)","Status"\r\n');
     await pollerOf(orderId).stop();
   });
 
@@ -55,7 +61,7 @@ describe("GET /api/export/*.csv", () => {
       .run();
     const today = lagosDay(Date.now());
     const tx = await csv(`/api/export/transactions.csv?from=${today}&to=${today}`, user.token);
-    expect(tx.text).toContain(`"'=HYPERLINK(""http://x"",""a"")","123.45","successful"`);
+    expect(tx.text).toContain(`"'=HYPERLINK(""http://x"",""a"")","123.45","successful",""`);
   });
 
   it("refuses a bad range with a clear 400 and a missing session with 401; another user's rows never appear", async () => {

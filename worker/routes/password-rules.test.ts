@@ -73,6 +73,10 @@ describe("new passwords (ASVS 6.2.1, 6.2.4, 6.2.9, 6.2.12)", HASHING, () => {
     const short = await api("/api/password", { method: "PATCH", token, json: { oldPassword: GOOD, newPassword: "short12" } });
     expect(short.status).toBe(400);
     expect(short.data.message).toBe("New password must be at least 8 characters");
+    // Issue 43: the current password is not a new one.
+    const same = await api("/api/password", { method: "PATCH", token, json: { oldPassword: GOOD, newPassword: GOOD } });
+    expect(same.status).toBe(400);
+    expect(same.data).toMatchObject({ code: "VALIDATION_FAILED", message: PASSWORD_MESSAGES.sameAsOld, field: "newPassword" });
     expect((await api("/api/login", { json: { email: made.email, password: GOOD } })).status).toBe(200);
   });
 });

@@ -81,6 +81,21 @@ describe("POST /api/rent/countries (stock and price)", () => {
     expect(res.data).toMatchObject({ code: "VALIDATION_FAILED", message, error: message });
   });
 
+  it("names a longer unit that covers the same time for less, and only then (issue 43)", async () => {
+    const user = await createUser();
+    const quote = async (duration: string, period: number) =>
+      (await api("/api/rent/countries", { token: user.token, json: { countryId: "5", duration, period } })).data as { price: number; cheaper?: unknown };
+    // 24 hours (₦6,451.20) against 1 day (₦2,016): the day is offered.
+    expect(await quote("hour", 24)).toMatchObject({ price: 6451.2, cheaper: { duration: "day", period: 1, price: 2016 } });
+    // 5 days (₦10,080) against 1 week (₦7,840), the cheapest covering choice (a month is ₦20,160).
+    expect(await quote("day", 5)).toMatchObject({ price: 10080, cheaper: { duration: "week", period: 1, price: 7840 } });
+    // 5 hours (₦1,344) is cheaper than a day, and 1 day than a week: nothing to offer.
+    expect((await quote("hour", 5)).cheaper).toBeUndefined();
+    expect((await quote("day", 1)).cheaper).toBeUndefined();
+    // The longest unit has nothing longer to offer.
+    expect((await quote("month", 1)).cheaper).toBeUndefined();
+  });
+
   it("answers no stock with the spec's message and no price", async () => {
     const user = await createUser();
     const res = await api("/api/rent/countries", { token: user.token, json: { countryId: "999", duration: "week", period: 2 } });

@@ -16,7 +16,7 @@ import type { AppEnv } from "../app-env";
 import { validate } from "../lib/validate";
 import { optionalAuth, requireAuth } from "../middleware/auth";
 import { chargedBelowShown } from "../services/kernel";
-import { cancelRental, endRental, extendOptions, extendRental, quoteRental, refundIfEndedKobo, rentalView, rentalWithInbox, rentCountries, rentNumber, setAutoRenew, upstreamFor } from "../services/rent";
+import { cancelRental, cheaperRentChoice, endRental, extendOptions, extendRental, quoteRental, refundIfEndedKobo, rentalView, rentalWithInbox, rentCountries, rentNumber, setAutoRenew, upstreamFor } from "../services/rent";
 import { nowOf, rentalDepsOf } from "./flow-deps";
 
 /**
@@ -32,11 +32,8 @@ export const rentalRoutes = new Hono<AppEnv>()
 
   .post("/rent/countries", optionalAuth, validate("json", rentQuoteRequestSchema), async (c) => {
     const body = c.req.valid("json");
-    const quote = await quoteRental(rentalDepsOf(c), c.var.viewer, {
-      countryId: body.countryId,
-      unit: body.duration,
-      period: body.period,
-    });
+    const choice = { countryId: body.countryId, unit: body.duration, period: body.period };
+    const quote = await quoteRental(rentalDepsOf(c), c.var.viewer, choice);
     // No stock is an answer, not an error: the form shows the spec's red box from `message` (or an empty/zero limit).
     // A price the guard refused is answered the same way, with its own message (renting it would be a 409).
     const data = { limits: quote.limits };
@@ -45,8 +42,14 @@ export const rentalRoutes = new Hono<AppEnv>()
       return c.json({ data, price: null, in_stock: false, message: NO_RENT_STOCK_MESSAGE } satisfies RentQuoteResponse);
     }
     // The original client reads `const { data } = body; data.limits[0]` (issue 27; decision 018 had put limits at the
-    // body's top level, one level short).
-    return c.json({ data, price: koboToNaira(quote.priceKobo), in_stock: true } satisfies RentQuoteResponse);
+    // body's top level, one level short). Issue 43: a longer unit that costs less for the same time is named beside it.
+    const cheaper = await cheaperRentChoice(rentalDepsOf(c), c.var.viewer, choice, quote.priceKobo);
+    return c.json({
+      data,
+      price: koboToNaira(quote.priceKobo),
+      in_stock: true,
+      ...(cheaper ? { cheaper: { duration: cheaper.unit, period: cheaper.period, price: koboToNaira(cheaper.priceKobo) } } : {}),
+    } satisfies RentQuoteResponse);
   })
 
   .post("/rent-number", validate("json", rentNumberRequestSchema), async (c) => {

@@ -5,7 +5,7 @@ import { getDb } from "../db/client";
 import { edgeCached } from "../lib/edge-cache";
 import { validate } from "../lib/validate";
 import { optionalAuth, requireAuth } from "../middleware/auth";
-import { buySmsNumber, buySmsNumbers, cancelSmsOrder, checkSmsOrderNow, compareRoutes, listFavourites, providerSellingCountry, publicPriceList, requestAnotherCode, setFavourite, smsCountries, smsCountriesOfAll, smsHoldTime, smsOrderStatus, smsPriceList, smsRefundState, useAgainQuote, useNumberAgain } from "../services/sms";
+import { buySmsNumber, buySmsNumbers, cancelSmsOrder, checkSmsOrderNow, compareRoutes, finishSmsOrder, listFavourites, providerSellingCountry, publicPriceList, requestAnotherCode, setFavourite, smsCountries, smsCountriesOfAll, smsHoldTime, smsOrderStatus, smsPriceList, smsRefundState, useAgainQuote, useNumberAgain } from "../services/sms";
 import { nowOf, smsDepsOf } from "./flow-deps";
 
 /** How long the public price page's answer is kept at the edge and in the browser. */
@@ -79,6 +79,11 @@ export const smsRoutes = new Hono<AppEnv>()
   // "Request another code" on a number whose first code arrived (the web's dialog; the developer API has its own).
   .post("/sms/another-code", requireAuth, validate("json", smsOrderRefSchema), async (c) => {
     return c.json(await requestAnotherCode(smsDepsOf(c), c.var.user.id, c.req.valid("json").request_id));
+  })
+
+  // Issue 43: "Stop waiting" for another code: the number is closed now (free, as the other code was); its codes stay.
+  .post("/sms/finish", requireAuth, validate("json", smsOrderRefSchema), async (c) => {
+    return c.json(await finishSmsOrder(smsDepsOf(c), c.var.user.id, c.req.valid("json").request_id));
   })
 
   // "Use this number again" (issue 32): the confirm step's price and wait, then the new order (a purchase like any other).

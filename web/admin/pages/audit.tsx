@@ -58,17 +58,18 @@ export default function AuditPage() {
         ) : (
           <Table
             label="Audit log"
+            fit
             head={["When", "Who", "What", "Subject", "Before", "After", "Why"]}
             rows={list.data.map((a) => {
               const change = readableChange(a);
               return [
-                when(a.createdAt),
+                <span key="w" className="block min-w-[6.5rem]">{when(a.createdAt)}</span>,
                 a.actor,
                 a.action,
-                a.subject ?? "—",
-                <span key="b" className="block max-w-md whitespace-pre-line break-words text-xs">{change.before}</span>,
-                <span key="a" className="block max-w-md whitespace-pre-line break-words text-xs">{change.after}</span>,
-                <span key="r" className="block max-w-md whitespace-pre-line break-words">{a.reason ?? ""}</span>,
+                <span key="s" className="block font-mono text-xs">{a.subject ?? "—"}</span>,
+                <span key="b" className="block whitespace-pre-line text-xs">{change.before}</span>,
+                <span key="a" className="block whitespace-pre-line text-xs">{change.after}</span>,
+                <span key="r" className="block whitespace-pre-line">{a.reason ?? ""}</span>,
               ];
             })}
           />

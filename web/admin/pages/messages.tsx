@@ -1,12 +1,58 @@
 import { useState } from "react";
 import { Input } from "../../components/ui/input";
 import type { GroupMailBody, GroupMailPreview, GroupMailSendBody, NotifyBody } from "../../../schema/admin";
-import { adminApi, useAdminChange } from "../api";
+import type { AdminCustomer } from "../../../schema/admin";
+import { adminApi, useAdminChange, useCustomerSearch } from "../api";
 import { ActionForm, errorText, Panel } from "../ui";
 
 type Audience = GroupMailBody["audience"];
 const NOTIFY_TARGETS = ["customer", "online"] as const satisfies readonly NotifyBody["target"][];
 const NOTIFY_TYPES = ["info", "success", "warning", "error"] as const satisfies readonly NonNullable<NotifyBody["type"]>[];
+
+/**
+ * The customer a notification goes to, found by name, e-mail or phone (the customers' search) instead of a pasted
+ * id (issue 43); the chosen one's id is the form's `userId`.
+ */
+function CustomerPicker() {
+  const [q, setQ] = useState("");
+  const [chosen, setChosen] = useState<AdminCustomer | null>(null);
+  const search = useCustomerSearch(q.trim(), q.trim().length >= 2 && !chosen);
+  const matches = q.trim().length >= 2 && !chosen ? (search.data ?? []).slice(0, 5) : [];
+  return (
+    <div className="flex flex-col gap-1 text-sm">
+      <input type="hidden" name="userId" value={chosen?.id ?? ""} />
+      {chosen ? (
+        <>
+          <span>Customer</span>
+          <p className="flex flex-wrap items-center gap-2" data-testid="notify-customer">
+            <strong>{chosen.username}</strong> <span className="text-slate-600 dark:text-slate-400">{chosen.email}</span>
+            <button type="button" className="text-blue-700 underline dark:text-blue-300" onClick={() => setChosen(null)}>
+              Change
+            </button>
+          </p>
+        </>
+      ) : (
+        <label className="flex flex-col gap-1">
+          <span>Customer (for one customer): name, e-mail or phone</span>
+          <Input value={q} onChange={(e) => setQ(e.target.value)} autoComplete="off" />
+        </label>
+      )}
+      {matches.length > 0 ? (
+        <ul aria-label="Matching customers" className="flex flex-col gap-1">
+          {matches.map((c) => (
+            <li key={c.id}>
+              <button type="button" className="w-full rounded border border-slate-200 px-2 py-1 text-left hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800" onClick={() => setChosen(c)}>
+                {c.username} · {c.email}
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : q.trim().length >= 2 && !chosen && search.data ? (
+        <p className="text-xs text-slate-600 dark:text-slate-400">No customer matches.</p>
+      ) : null}
+    </div>
+  );
+}
 
 /** Messages: a toast to one customer or everyone online; an e-mail to a group with a preview and a count first. */
 export default function MessagesPage() {
@@ -51,10 +97,7 @@ export default function MessagesPage() {
                 <option value="online">Everyone online</option>
               </select>
             </label>
-            <label className="flex flex-col gap-1 text-sm">
-              <span>Customer id (for one customer)</span>
-              <Input name="userId" />
-            </label>
+            <CustomerPicker />
             <label className="flex flex-col gap-1 text-sm">
               <span>Kind</span>
               <select name="type" className="h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900">

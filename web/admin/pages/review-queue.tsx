@@ -4,6 +4,7 @@ import { Input } from "../../components/ui/input";
 import type { ReviewQueueItem as ReviewItem, ReviewResolveBody, ReviewVerification as Verification } from "../../../schema/admin";
 import { adminApi, naira, useAdminChange, useReview, useReviews } from "../api";
 import { errorText, Loading, Panel } from "../ui";
+import { formatDateTime } from "../../../schema/datetime";
 
 /**
  * The Deposits page's review queue (docs/decisions/023, 031): crypto arrivals held for review, card payments pending too
@@ -28,7 +29,7 @@ const reasonText = (reason: string) => REASONS[reason] ?? reason;
 /** A transfer into an account we do not know has no customer until an operator finds its owner. */
 const NO_CUSTOMER = "No customer (account not ours)";
 const providerName = (kind: ReviewItem["kind"]) => (kind === "card" || kind === "transfer" ? "Squad" : "NOWPayments");
-const dateTime = (iso: string) => new Date(iso).toLocaleString("en-GB", { dateStyle: "short", timeStyle: "short" });
+const dateTime = (iso: string) => formatDateTime(iso);
 
 export function ReviewQueue() {
   const [status, setStatus] = useState<"open" | "resolved">("open");

@@ -3,11 +3,10 @@ import { useState } from "react";
 import type { StatusIncident, StatusIncidentCreate } from "../../../schema/status";
 import * as queryKeys from "../../api/keys";
 import { Input } from "../../components/ui/input";
-import { adminApi, useAdminChange } from "../api";
+import { adminApi, useAdminChange, when } from "../api";
 import { ActionForm, Loading, Panel, Table } from "../ui";
 
 const fieldClass = "h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900";
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "short", timeStyle: "short", timeZone: "UTC" }) + " UTC" : "—");
 
 export const useIncidents = () =>
   useQuery({ queryKey: [...queryKeys.admin, "status-incidents"], queryFn: () => adminApi("GET /api/admin/status-incidents").then((r) => r.data) });

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import type { AdminTransferDeposit } from "../../../schema/admin";
 import * as queryKeys from "../../api/keys";
-import { adminApi, naira } from "../api";
+import { adminApi, naira, when } from "../api";
 import { Loading, Panel, Table } from "../ui";
 
 /**
@@ -48,7 +48,7 @@ export function TransferDeposits() {
           <Table
             head={["Received", "Kind", "State", "Squad says", "Account", "Customer", "Arrived", "Credited", "Squad ref", "Note"]}
             rows={list.data.map((d) => [
-              new Date(d.received_at).toLocaleString("en-GB", { dateStyle: "short", timeStyle: "short" }),
+              when(d.received_at),
               d.kind,
               d.state,
               d.squad_status,

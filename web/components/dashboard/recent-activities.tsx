@@ -1,6 +1,7 @@
 import { useMemo, useState } from "react";
 import { ArrowDownLeft, ArrowUpRight, Clock, Inbox, RotateCcw, X } from "lucide-react";
-import { formatNaira } from "../../../schema/money";
+import { naira } from "../../../schema/money";
+import { formatDateTime } from "../../../schema/datetime";
 import { cn } from "../../lib/cn";
 import { Badge, type BadgeVariant } from "../ui/badge";
 import { AppLink } from "../layout/app-link";
@@ -11,7 +12,6 @@ import { Skeleton } from "../ui/skeleton";
 import {
   applyFilter,
   directionOf,
-  formatTransactionDate,
   movedAmount,
   PAGE_SIZE,
   plainMeaning,
@@ -59,25 +59,29 @@ function TransactionRow({ tx }: { tx: Transaction }) {
       <span className={cn("flex h-9 w-9 shrink-0 items-center justify-center rounded-full", style.icon)}>
         <Icon className="h-4 w-4" aria-label={failed ? "Failed" : pending ? "Pending" : style.label} />
       </span>
+      {/* Issue 43: what the row means sits under its description, so the right column holds only the figure and the
+          badge and never pushes a 360 px row sideways. */}
       <div className="flex min-w-0 flex-1 flex-col">
         <span className="line-clamp-2 break-words text-sm font-medium">{tx.note || "Transaction"}</span>
+        {meaning ? (
+          <span className="break-words text-xs font-medium text-slate-700 dark:text-slate-200" data-testid="transaction-meaning">
+            {failed && attempted > 0 ? `${meaning} (${naira(attempted)} not charged)` : meaning}
+          </span>
+        ) : null}
         {tx.detail ? (
           <span className="break-words text-xs text-slate-700 dark:text-slate-200" data-testid="transaction-detail">
             {tx.detail}
           </span>
         ) : null}
-        <span className="text-xs text-slate-600 dark:text-slate-300">{formatTransactionDate(tx.created_at)}</span>
+        <span className="text-xs text-slate-600 dark:text-slate-300">
+          <time dateTime={tx.created_at ?? undefined}>{formatDateTime(tx.created_at)}</time>
+        </span>
       </div>
       <div className="flex shrink-0 flex-col items-end gap-1">
         {/* Signs follow the money (issue 28): + in, - out, and a failed row shows the ₦0.00 that moved. */}
-        <span className={cn("text-sm font-semibold tabular-nums", style.amount)} data-testid="transaction-amount">
-          {signOf(direction)}₦{formatNaira(movedAmount(tx))}
+        <span className={cn("whitespace-nowrap text-sm font-semibold tabular-nums", style.amount)} data-testid="transaction-amount">
+          {signOf(direction)}{naira(movedAmount(tx))}
         </span>
-        {meaning ? (
-          <span className="text-xs font-medium text-slate-700 dark:text-slate-200" data-testid="transaction-meaning">
-            {failed && attempted > 0 ? `${meaning} (₦${formatNaira(attempted)} not charged)` : meaning}
-          </span>
-        ) : null}
         <Badge variant={BADGE_BY_STATUS[statusStyle(tx.status)]}>{statusLabel(tx.status)}</Badge>
       </div>
     </li>

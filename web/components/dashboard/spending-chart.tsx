@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import { formatNaira } from "../../../schema/money";
+import { naira } from "../../../schema/money";
 import { Card, CardDescription, CardTitle } from "../ui/card";
 import { spendingPicture } from "./spending";
 import type { Transaction } from "./transactions";
@@ -17,7 +17,7 @@ export function SpendingChart({ rows }: { rows: Transaction[] }) {
   const slot = WIDTH / picture.days.length;
   const bar = Math.max(1, slot / 2 - 1);
   const height = (v: number) => (v <= 0 ? 0 : Math.max(2, (v / max) * (HEIGHT - 4)));
-  const label = `Last 30 days: deposited ₦${formatNaira(picture.deposited)}, spent ₦${formatNaira(picture.spent)}.`;
+  const label = `Last 30 days: deposited ${naira(picture.deposited)}, spent ${naira(picture.spent)}.`;
   return (
     <Card className="flex flex-col gap-3 p-5">
       <div className="flex flex-col gap-1">
@@ -29,13 +29,13 @@ export function SpendingChart({ rows }: { rows: Transaction[] }) {
           <dt className="flex items-center gap-1.5 text-xs text-slate-600 dark:text-slate-400">
             <span className="h-2 w-2 rounded-full bg-emerald-500" aria-hidden /> Deposited
           </dt>
-          <dd className="text-lg font-semibold tabular-nums">₦{formatNaira(picture.deposited)}</dd>
+          <dd className="text-lg font-semibold tabular-nums">{naira(picture.deposited)}</dd>
         </div>
         <div>
           <dt className="flex items-center gap-1.5 text-xs text-slate-600 dark:text-slate-400">
             <span className="h-2 w-2 rounded-full bg-red-500" aria-hidden /> Spent
           </dt>
-          <dd className="text-lg font-semibold tabular-nums">₦{formatNaira(picture.spent)}</dd>
+          <dd className="text-lg font-semibold tabular-nums">{naira(picture.spent)}</dd>
         </div>
       </dl>
       {picture.deposited === 0 && picture.spent === 0 ? (
@@ -45,7 +45,7 @@ export function SpendingChart({ rows }: { rows: Transaction[] }) {
         <line x1="0" y1={HEIGHT - 0.5} x2={WIDTH} y2={HEIGHT - 0.5} className="stroke-slate-200 dark:stroke-slate-700" strokeWidth="1" />
         {picture.days.map((d, i) => (
           <g key={d.day}>
-            <title>{`${d.day}: deposited ₦${formatNaira(d.deposited)}, spent ₦${formatNaira(d.spent)}`}</title>
+            <title>{`${d.day}: deposited ${naira(d.deposited)}, spent ${naira(d.spent)}`}</title>
             <rect x={i * slot + 0.5} y={HEIGHT - height(d.deposited)} width={bar} height={height(d.deposited)} rx="1" className="fill-emerald-500" />
             <rect x={i * slot + 0.5 + bar + 1} y={HEIGHT - height(d.spent)} width={bar} height={height(d.spent)} rx="1" className="fill-red-500" />
           </g>

@@ -8,7 +8,7 @@ const tx = (over: Partial<Transaction>): Transaction => ({
 });
 
 describe("spending picture", () => {
-  it("sums deposits and successful spend per day over the last 30 days", () => {
+  it("sums deposits and successful spend per Lagos day over the last 30 days", () => {
     const picture = spendingPicture(
       [
         tx({ amount: 5000, note: "Wallet deposit" }),
@@ -16,8 +16,9 @@ describe("spending picture", () => {
         tx({ amount: 0.2, note: "SMS purchase" }),
         tx({ amount: 700, status: "refunded", note: "SMS purchase" }),
         tx({ amount: 900, status: "failed", note: "Wallet deposit" }),
-        tx({ amount: 300, note: "Rental", created_at: "2024-03-01T00:00:00Z" }),
-        tx({ amount: 999, note: "Rental", created_at: "2024-02-29T23:59:59Z" }),
+        // Lagos days (UTC+1): 23:00 UTC on Feb 29 is already Mar 1 there; 22:59 is still Feb 29, outside the 30 days.
+        tx({ amount: 300, note: "Rental", created_at: "2024-02-29T23:00:00Z" }),
+        tx({ amount: 999, note: "Rental", created_at: "2024-02-29T22:59:59Z" }),
       ],
       now,
     );

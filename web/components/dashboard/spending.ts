@@ -4,6 +4,8 @@ export type SpendingDay = { day: string; deposited: number; spent: number };
 export type SpendingPicture = { days: SpendingDay[]; deposited: number; spent: number };
 
 const DAY_MS = 24 * 3600_000;
+/** Lagos is UTC+1 all year (no daylight saving): its days start an hour before UTC's. */
+const LAGOS_OFFSET_MS = 3600_000;
 
 function amountOf(tx: Transaction): number {
   const n = typeof tx.amount === "number" ? tx.amount : Number(tx.amount);
@@ -11,15 +13,17 @@ function amountOf(tx: Transaction): number {
 }
 
 /**
- * Deposits and spend per UTC day over the last `days` days (today included), from the history rows.
+ * Deposits and spend per Lagos day (the app's one clock, schema/datetime.ts) over the last `days` days (today
+ * included), from the history rows.
  * Spend counts successful debits only: a refunded purchase gave its money back, a failed one never took it.
  * Sums are kept in kobo while adding so thirty days of ₦x.yy never drift, and returned in naira.
  */
 export function spendingPicture(list: readonly Transaction[], now: Date = new Date(), days = 30): SpendingPicture {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const today = Math.floor((now.getTime() + LAGOS_OFFSET_MS) / DAY_MS) * DAY_MS - LAGOS_OFFSET_MS;
   const first = today - (days - 1) * DAY_MS;
   const buckets = Array.from({ length: days }, (_, i) => ({
-    day: new Date(first + i * DAY_MS).toISOString().slice(0, 10),
+    // The Lagos day from the fixed offset (no Intl here: this module is on the dashboard's first load).
+    day: new Date(first + i * DAY_MS + LAGOS_OFFSET_MS).toISOString().slice(0, 10),
     depositedKobo: 0,
     spentKobo: 0,
   }));

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from "react";
 import { ArrowRight, Eye, EyeOff, MessageSquareText, PhoneCall, Wallet } from "lucide-react";
-import { formatNaira } from "../../../schema/money";
+import { naira } from "../../../schema/money";
 import { buttonClasses } from "../ui/button";
 import { Card } from "../ui/card";
 import { Skeleton } from "../ui/skeleton";
@@ -64,7 +64,7 @@ export function BalanceCard({ balance, loading }: { balance: number | undefined;
         <Skeleton className="h-8 w-32" />
       ) : (
         <p data-testid="balance-amount" className="text-2xl font-bold tabular-nums tracking-tight" aria-live="polite">
-          {shown ? `₦${formatNaira(balance ?? 0)}` : <span aria-label="Balance hidden">₦ ••••••</span>}
+          {shown ? `${naira(balance ?? 0)}` : <span aria-label="Balance hidden">₦ ••••••</span>}
         </p>
       )}
       <button

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { formatDateTime as formatTransactionDate } from "../../../schema/datetime";
 import {
   applyFilter,
   directionOf,
-  formatTransactionDate,
   historyTransactions,
   movedAmount,
+  plainMeaning,
   signOf,
   statusLabel,
   statusStyle,
@@ -65,6 +66,12 @@ describe("sign and colour rules", () => {
     expect(movedAmount({ status: "failed", amount: 5000 })).toBe(0);
     expect(movedAmount({ status: "successful", amount: 5000 })).toBe(5000);
   });
+  it("a refunded purchase is its charge (-) and its return (+), each saying so (issue 43)", () => {
+    expect(directionOf({ status: "refunded", note: "WhatsApp number (USA)", direction: "out" })).toBe("debit");
+    expect(plainMeaning({ status: "refunded", note: "WhatsApp number (USA)", direction: "out" })).toBe("Charged, then returned");
+    expect(directionOf({ status: "refunded", note: "Refund: WhatsApp number (USA)", direction: "in" })).toBe("refund");
+    expect(plainMeaning({ status: "refunded", note: "Refund: WhatsApp number (USA)", direction: "in" })).toBe("Returned to your wallet");
+  });
   it("the server's direction wins over the note", () => {
     expect(directionOf({ status: "successful", note: "Adjustment by support", direction: "in" })).toBe("credit");
     expect(directionOf({ status: "successful", note: "Wallet deposit reversal", direction: "out" })).toBe("debit");
@@ -76,14 +83,15 @@ describe("sign and colour rules", () => {
   });
 });
 
-describe("date text", () => {
-  it("reads month, day and HH:MM from the raw text with PM from noon", () => {
-    expect(formatTransactionDate("2024-03-05T14:07:09.000Z")).toBe("Mar 5, 14:07 PM");
-    expect(formatTransactionDate("2024-12-25T12:00:00Z")).toBe("Dec 25, 12:00 PM");
+describe("date text: the app's one clock (issue 43)", () => {
+  const now = Date.parse("2024-06-01T12:00:00Z");
+  it("writes the stored UTC time in Lagos time, 12-hour, PM from noon, never '14:07 PM'", () => {
+    expect(formatTransactionDate("2024-03-05T13:07:09.000Z", { now })).toBe("Mar 5, 2:07 PM WAT");
+    expect(formatTransactionDate("2024-12-25T11:00:00Z", { now })).toBe("Dec 25, 12:00 PM WAT");
   });
-  it("uses AM before noon and accepts a space separator", () => {
-    expect(formatTransactionDate("2024-01-09 08:30:00")).toBe("Jan 9, 08:30 AM");
-    expect(formatTransactionDate("2024-01-09T00:05:00Z")).toBe("Jan 9, 00:05 AM");
+  it("uses AM before noon and reads a zone-less stored time as UTC", () => {
+    expect(formatTransactionDate("2024-01-09 08:30:00", { now })).toBe("Jan 9, 9:30 AM WAT");
+    expect(formatTransactionDate("2024-01-08T23:05:00Z", { now })).toBe("Jan 9, 12:05 AM WAT");
   });
   it("shows a dash for a missing or unreadable date", () => {
     expect(formatTransactionDate(null)).toBe("—");

@@ -83,7 +83,8 @@ export type Direction = "credit" | "refund" | "debit" | "none";
  * `direction` (the ledger's own sign) decides when present; an older answer falls back on status and note.
  */
 export function directionOf(tx: Pick<Transaction, "status" | "note" | "direction">): Direction {
-  if (tx.status === "refunded") return "refund";
+  // Issue 43: a refunded purchase is two rows, its charge (money out) and its return (money in).
+  if (tx.status === "refunded") return tx.direction === "out" ? "debit" : "refund";
   if (tx.status !== "successful") return "none";
   if (tx.direction === "in") return "credit";
   if (tx.direction === "out") return "debit";
@@ -104,12 +105,10 @@ export function movedAmount(tx: Pick<Transaction, "status" | "amount">): number 
  * What the row means for the wallet, in words, beside the spec's sign and colour (which alone read a failed deposit as
  * money taken and a refund as a charge): a failed movement moved nothing, a refund came back.
  */
-export function plainMeaning(tx: Pick<Transaction, "status" | "note">): string | null {
-  if (tx.status === "refunded") return "Returned to your wallet";
+export function plainMeaning(tx: Pick<Transaction, "status" | "note" | "direction">): string | null {
+  if (tx.status === "refunded") return tx.direction === "out" ? "Charged, then returned" : "Returned to your wallet";
   if (tx.status === "failed" || statusStyle(tx.status) === "failed") return "No money moved";
   if (tx.status === "pending") return "Not credited yet";
   return null;
 }
 
-/** The spec's date text lives in web/lib/dates.ts (the one date format of the app). */
-export { formatDateTime as formatTransactionDate } from "../../lib/dates";

@@ -103,7 +103,7 @@ export default function Shell() {
           >
             <Menu className="h-6 w-6" aria-hidden />
           </button>
-          <LogoMark className="h-7 w-7 max-[359px]:hidden min-[500px]:hidden" />
+          <LogoMark className="h-7 w-7 max-[399px]:hidden min-[500px]:hidden" />
           <div className="ml-auto flex items-center gap-1.5 sm:gap-4">
             <BalanceChip />
             <TierBadge />
@@ -116,7 +116,7 @@ export default function Shell() {
         <main
           id="content"
           tabIndex={-1}
-          className="px-3 pb-24 pt-20 outline-none min-[500px]:ml-[4.5rem] sm:ml-[max(20%,13rem)] sm:px-6 sm:pt-22 md:pr-24"
+          className="px-3 pb-24 pt-20 outline-none min-[500px]:ml-[4.5rem] sm:ml-[max(20%,13rem)] sm:px-6 sm:pt-22 md:pr-20"
         >
           <Suspense fallback={null}>
             <VerifyEmailNotice />

@@ -5,6 +5,7 @@ import { cn } from "../../lib/cn";
 import { isNavActive } from "../../lib/nav";
 import { useSessionUser } from "../../lib/use-session";
 import { AppLink, useGo } from "./app-link";
+import { ChatMenuLink } from "./chat-button";
 import { Logo } from "./logo";
 import { NAV_ITEMS } from "./nav-items";
 
@@ -12,6 +13,10 @@ import { NAV_ITEMS } from "./nav-items";
  * The side navigation: the logo, the spec's entries (highlight rule in web/lib/nav.ts) and the user's footer.
  * A fixed column from 500 px up; below that a slide-in drawer the header's menu button opens.
  */
+const entry =
+  "flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-blue-600 min-[500px]:max-sm:justify-center";
+const entryLabel = "truncate min-[500px]:max-sm:sr-only";
+
 /** onClose(true): closed from the drawer itself (its close control), so focus goes back to the menu button. */
 export function SideNav({ id, open, onClose }: { id: string; open: boolean; onClose: (backToMenu?: boolean) => void }) {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
@@ -61,18 +66,22 @@ export function SideNav({ id, open, onClose }: { id: string; open: boolean; onCl
                   aria-current={active ? "page" : undefined}
                   title={label}
                   className={cn(
-                    "flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-blue-600 min-[500px]:max-sm:justify-center",
+                    entry,
                     active
                       ? "bg-blue-600 text-white shadow-sm dark:bg-blue-500 dark:text-slate-950"
                       : "text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white",
                   )}
                 >
                   <Icon className="h-5 w-5 shrink-0" aria-hidden />
-                  <span className="truncate min-[500px]:max-sm:sr-only">{label}</span>
+                  <span className={entryLabel}>{label}</span>
                 </AppLink>
               </li>
             );
           })}
+          <ChatMenuLink
+            className={cn(entry, "text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white")}
+            labelClassName={entryLabel}
+          />
         </ul>
       </nav>
       <div className="flex items-center gap-3 border-t border-slate-200 p-4 dark:border-slate-800 min-[500px]:max-sm:justify-center min-[500px]:max-sm:p-2">

@@ -1,6 +1,6 @@
 import { Award, Crown, Gem, Medal, type LucideIcon } from "lucide-react";
 import { useState } from "react";
-import { formatNaira } from "../../../schema/money";
+import { naira } from "../../../schema/money";
 import type { DiscountTier } from "../../../schema/settings";
 import { tierFor } from "../../../schema/tiers";
 import { useLevel, useTiers } from "../../api/content";
@@ -55,17 +55,18 @@ export function TierBadge() {
         onClick={() => setOpen(true)}
         aria-haspopup="dialog"
         aria-label={`Discount tier: ${current.text}. Show all tiers`}
-        className="inline-flex h-8 items-center gap-1.5 rounded-full border border-amber-300 bg-amber-50 px-3 max-[359px]:px-2 text-sm font-semibold text-amber-900 transition-colors hover:bg-amber-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-amber-700 dark:bg-amber-950/50 dark:text-amber-200 dark:hover:bg-amber-900/60 cursor-pointer"
+        className="inline-flex h-8 items-center gap-1.5 rounded-full border border-amber-300 bg-amber-50 px-3 max-[399px]:px-2 text-sm font-semibold text-amber-900 transition-colors hover:bg-amber-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-amber-700 dark:bg-amber-950/50 dark:text-amber-200 dark:hover:bg-amber-900/60 cursor-pointer"
       >
         <TierIcon rank={rankOf(current)} className="h-4 w-4" />
-        <span className="max-[359px]:sr-only">{current.text}</span>
+        {/* Under 400 px the medal alone (its name is in the label): the header holds the whole balance (issue 43). */}
+        <span className="max-[399px]:sr-only">{current.text}</span>
       </button>
       <Dialog open={open} onOpenChange={setOpen} title="Discount Tiers" description="Discount applies to all services">
         <p className="mb-4 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-600 dark:bg-slate-800/60 dark:text-slate-300">
-          You have deposited <strong className="text-slate-900 dark:text-white">₦{formatNaira(total)}</strong> in total.{" "}
+          You have deposited <strong className="text-slate-900 dark:text-white">{naira(total)}</strong> in total.{" "}
           {next ? (
             <>
-              Deposit <strong className="text-slate-900 dark:text-white">₦{formatNaira(next.remaining)}</strong> more to reach{" "}
+              Deposit <strong className="text-slate-900 dark:text-white">{naira(next.remaining)}</strong> more to reach{" "}
               {next.tier.text} ({next.tier.percentage}% off).
             </>
           ) : (
@@ -95,7 +96,7 @@ export function TierBadge() {
                     {isCurrent ? <Badge>Current</Badge> : null}
                   </p>
                   <p className="text-xs text-slate-600 dark:text-slate-400">
-                    {tier.indicator} · from ₦{formatNaira(tier.threshold)} deposited
+                    {tier.indicator} · from {naira(tier.threshold)} deposited
                   </p>
                 </div>
                 <span className="text-lg font-bold text-emerald-700 dark:text-emerald-400">{tier.percentage}%</span>

@@ -1,5 +1,6 @@
 import { Download } from "lucide-react";
 import { useState } from "react";
+import { lagosDay } from "../../../schema/datetime";
 import { api } from "../../api/client";
 import { toast } from "../../lib/toast";
 import { Button } from "../ui/button";
@@ -7,10 +8,9 @@ import { Card, CardContent, CardHeader, CardTitle } from "../ui/card";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 
-/** Today and 30 days ago as Lagos calendar days (UTC+1, no daylight saving), the server's reading of the range. */
+/** Today and 30 days ago as Lagos calendar days (the app's one clock, schema/datetime.ts), the server's reading of the range. */
 export function defaultRange(now = Date.now()): { from: string; to: string } {
-  const day = (ms: number) => new Date(ms + 3_600_000).toISOString().slice(0, 10);
-  return { from: day(now - 30 * 86_400_000), to: day(now) };
+  return { from: lagosDay(now - 30 * 86_400_000), to: lagosDay(now) };
 }
 
 /**

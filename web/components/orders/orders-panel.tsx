@@ -30,7 +30,8 @@ export function OrdersPanel({
       <CardHeader>
         <CardTitle>{title}</CardTitle>
       </CardHeader>
-      <CardContent>
+      {/* Narrower side padding from 1024 px: the table's columns get the width (issue 43). */}
+      <CardContent className="lg:px-3">
         {orders.isPending ? (
           <p className="py-10 text-center text-sm text-slate-600 dark:text-slate-400" role="status">
             Loading...

@@ -1,6 +1,6 @@
 import { Copy } from "lucide-react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { formatNaira } from "../../../schema/money";
+import { naira } from "../../../schema/money";
 import type { OrderRow } from "../../../schema/sms";
 import { copyText } from "../../lib/clipboard";
 import { cn } from "../../lib/cn";
@@ -22,7 +22,7 @@ function CopyButton({ value, label, message }: { value: string; label: string; m
       onClick={() => void copyText(value, message)}
       aria-label={label}
       title={label}
-      className="inline-flex h-7 w-7 shrink-0 items-center justify-center rounded text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-slate-100 cursor-pointer"
+      className="inline-flex h-6 w-6 shrink-0 items-center justify-center rounded text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-slate-100 cursor-pointer"
     >
       <Copy className="h-3.5 w-3.5" aria-hidden />
     </button>
@@ -59,7 +59,7 @@ function NumberCell({ order }: { order: OrderRow }) {
   const shown = formatPhone(order.purchased_number);
   return (
     <span className="inline-flex items-center gap-1">
-      <span className="font-mono">{shown}</span>
+      <span className="whitespace-nowrap tabular-nums">{shown}</span>
       <CopyButton value={order.purchased_number} label={`Copy number ${shown}`} message="Number copied to clipboard!" />
     </span>
   );
@@ -88,7 +88,7 @@ const StatusBadge = ({ order }: { order: OrderRow }) => (
   </Badge>
 );
 
-/** Whether the box scrolls sideways (then a hint says so). */
+/** Whether the box scrolls sideways (then a hint says so, and the last columns are pinned). */
 function useOverflowsX(ref: React.RefObject<HTMLElement | null>): boolean {
   const [overflows, setOverflows] = useState(false);
   useEffect(() => {
@@ -104,18 +104,53 @@ function useOverflowsX(ref: React.RefObject<HTMLElement | null>): boolean {
   return overflows;
 }
 
-/** The spec's columns, on a screen wide enough: Amount, Status (and Action) stay pinned to the right while it scrolls. */
+/**
+ * Where the pinned columns sit from the right edge, from their own measured widths (issue 43: fixed guesses let a wide
+ * status or action cover Amount, "₦240.", and Provider, and cut Service to "Ren"): Action at 0, Status after Action,
+ * Amount after both.
+ */
+function usePinnedOffsets(
+  amount: React.RefObject<HTMLElement | null>,
+  status: React.RefObject<HTMLElement | null>,
+  action: React.RefObject<HTMLElement | null>,
+): { status: number; amount: number; pinned: number } {
+  const [offsets, setOffsets] = useState({ status: 0, amount: 0, pinned: 0 });
+  useEffect(() => {
+    if (typeof ResizeObserver !== "function") return;
+    const measure = () => {
+      const width = (el: HTMLElement | null) => el?.getBoundingClientRect().width ?? 0;
+      const next = { status: width(action.current), amount: width(action.current) + width(status.current), pinned: width(action.current) + width(status.current) + width(amount.current) };
+      setOffsets((old) => (old.status === next.status && old.amount === next.amount && old.pinned === next.pinned ? old : next));
+    };
+    const observer = new ResizeObserver(measure);
+    for (const el of [amount.current, status.current, action.current]) if (el) observer.observe(el);
+    measure();
+    return () => observer.disconnect();
+  }, [amount, status, action]);
+  return offsets;
+}
+
+/**
+ * The spec's columns, on a screen wide enough. Where they do not all fit, the box scrolls sideways and Amount, Status
+ * (and Action) stay pinned to its right edge, each at its measured place; where they fit (1280 px), nothing is pinned.
+ */
 function Table({ orders, action, caption }: { orders: OrderRow[]; action?: (order: OrderRow) => ReactNode; caption?: string }) {
   const box = useRef<HTMLDivElement>(null);
+  const amountHeadRef = useRef<HTMLTableCellElement>(null);
+  const statusHead = useRef<HTMLTableCellElement>(null);
+  const actionHead = useRef<HTMLTableCellElement>(null);
   const overflows = useOverflowsX(box);
-  const th = "sticky top-0 z-10 bg-slate-50 px-2 py-2 text-left text-xs font-semibold uppercase text-slate-600 dark:bg-slate-800 dark:text-slate-300";
-  // Tight padding: at 1280 px every column fits without sideways scrolling (issue 28).
-  const td = "px-2 py-2 align-middle whitespace-nowrap";
+  const offsets = usePinnedOffsets(amountHeadRef, statusHead, actionHead);
+  // Tight cells (issue 43): at 1280 px every column, an Action included, fits without sideways scrolling.
+  const th = "sticky top-0 z-10 bg-slate-50 px-1.5 py-2 text-left text-xs font-semibold uppercase whitespace-nowrap text-slate-600 dark:bg-slate-800 dark:text-slate-300";
+  const td = "px-1.5 py-2 align-middle whitespace-nowrap";
   // Pinned cells: an opaque background so the columns scrolling under them stay hidden; a left shadow marks the edge.
-  const pinned = "sticky z-[5] bg-white dark:bg-slate-900";
-  const pinnedHead = "z-20";
-  const amountRight = action ? "right-[14rem]" : "right-[8rem]";
-  const statusRight = action ? "right-[6rem]" : "right-0";
+  const pin = (right: number, head = false) =>
+    overflows ? { className: cn("sticky bg-white dark:bg-slate-900", head ? "z-20 bg-slate-50 dark:bg-slate-800" : "z-[5]"), style: { right } } : { className: "", style: undefined };
+  const edge = overflows ? "shadow-[-6px_0_6px_-6px_rgb(0_0_0/0.25)]" : "";
+  const amountHead = pin(offsets.amount, true);
+  const statusPin = pin(offsets.status, true);
+  const actionPin = pin(0, true);
   return (
     <div className="flex flex-col gap-2">
       {overflows ? (
@@ -130,6 +165,8 @@ function Table({ orders, action, caption }: { orders: OrderRow[]; action?: (orde
         role="region"
         aria-label={caption ?? "Orders"}
         className="relative h-[400px] overflow-auto rounded-lg border border-slate-200 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-800"
+        // A control reached by Tab scrolls into view beside the pinned columns, never under them.
+        style={overflows ? { scrollPaddingRight: offsets.pinned } : undefined}
         data-testid="orders-table"
       >
         <table className="w-full border-collapse text-sm">
@@ -142,9 +179,9 @@ function Table({ orders, action, caption }: { orders: OrderRow[]; action?: (orde
               <th scope="col" className={th}>Country</th>
               <th scope="col" className={th}>Service</th>
               <th scope="col" className={th}>Provider</th>
-              <th scope="col" className={cn(th, pinnedHead, amountRight, "w-[6rem] min-w-[6rem] shadow-[-6px_0_6px_-6px_rgb(0_0_0/0.25)]")}>Amount (₦)</th>
-              <th scope="col" className={cn(th, pinnedHead, statusRight, "w-[8rem] min-w-[8rem]")}>Status</th>
-              {action ? <th scope="col" className={cn(th, pinnedHead, "right-0 w-[6rem] min-w-[6rem]")}>Action</th> : null}
+              <th ref={amountHeadRef} scope="col" className={cn(th, "text-right", amountHead.className, edge)} style={amountHead.style}>Amount</th>
+              <th ref={statusHead} scope="col" className={cn(th, statusPin.className)} style={statusPin.style}>Status</th>
+              {action ? <th ref={actionHead} scope="col" className={cn(th, actionPin.className)} style={actionPin.style}>Action</th> : null}
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
@@ -156,19 +193,24 @@ function Table({ orders, action, caption }: { orders: OrderRow[]; action?: (orde
                 </td>
               </tr>
             ) : (
-              orders.map((order) => (
-                <tr key={`${order.kind}:${order.reference_code}`} className="hover:bg-slate-50 dark:hover:bg-slate-800/50" data-order-id={order.reference_code}>
-                  <td className={td}><OrderIdCell order={order} /></td>
-                  <td className={td}><NumberCell order={order} /></td>
-                  <td className={td}><CodeCell order={order} /></td>
-                  <td className={td}>{order.country}</td>
-                  <td className={td}><ServiceCell order={order} /></td>
-                  <td className={td}>{order.provider}</td>
-                  <td className={cn(td, pinned, amountRight, "tabular-nums shadow-[-6px_0_6px_-6px_rgb(0_0_0/0.25)]")}>₦{formatNaira(order.amount)}</td>
-                  <td className={cn(td, pinned, statusRight)}><StatusBadge order={order} /></td>
-                  {action ? <td className={cn(td, pinned, "right-0")}>{action(order)}</td> : null}
-                </tr>
-              ))
+              orders.map((order) => {
+                const amount = pin(offsets.amount);
+                const status = pin(offsets.status);
+                const act = pin(0);
+                return (
+                  <tr key={`${order.kind}:${order.reference_code}`} className="hover:bg-slate-50 dark:hover:bg-slate-800/50" data-order-id={order.reference_code}>
+                    <td className={td}><OrderIdCell order={order} /></td>
+                    <td className={td}><NumberCell order={order} /></td>
+                    <td className={td}><CodeCell order={order} /></td>
+                    <td className={td}>{order.country}</td>
+                    <td className={td}><ServiceCell order={order} /></td>
+                    <td className={td}>{order.provider}</td>
+                    <td className={cn(td, "text-right tabular-nums", amount.className, edge)} style={amount.style} data-testid="order-amount">{naira(order.amount)}</td>
+                    <td className={cn(td, status.className)} style={status.style}><StatusBadge order={order} /></td>
+                    {action ? <td className={cn(td, act.className)} style={act.style}>{action(order)}</td> : null}
+                  </tr>
+                );
+              })
             )}
           </tbody>
         </table>
@@ -209,7 +251,7 @@ function Cards({ orders, action, caption }: { orders: OrderRow[]; action?: (orde
               <NumberCell order={order} />
             </div>
             <div className="flex shrink-0 flex-col items-end gap-1">
-              <span className="font-semibold tabular-nums">₦{formatNaira(order.amount)}</span>
+              <span className="font-semibold tabular-nums">{naira(order.amount)}</span>
               <StatusBadge order={order} />
             </div>
           </div>

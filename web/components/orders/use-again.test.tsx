@@ -57,7 +57,7 @@ describe("Use this number again", () => {
   it("is offered only on a row the server marked use_again: absent, not disabled, elsewhere", async () => {
     show([row({ reference_code: "ord_old", use_again: true }), row({ reference_code: "ord_dyn", provider: "Dynamic", purchased_number: "79001234567" })]);
     const table = await screen.findByTestId("orders-table");
-    const buttons = within(table).getAllByRole("button", { name: /^Use this number again/ });
+    const buttons = within(table).getAllByRole("button", { name: /^Use again: this number/ });
     expect(buttons).toHaveLength(1);
     expect(buttons[0].closest("[data-order-id]")?.getAttribute("data-order-id")).toBe("ord_old");
     expect(within(table).getByRole("columnheader", { name: "Action" })).toBeTruthy();
@@ -67,13 +67,13 @@ describe("Use this number again", () => {
     show([row({ reference_code: "ord_dyn", provider: "Dynamic" })]);
     const table = await screen.findByTestId("orders-table");
     expect(within(table).queryByRole("columnheader", { name: "Action" })).toBeNull();
-    expect(screen.queryByRole("button", { name: /Use this number again/ })).toBeNull();
+    expect(screen.queryByRole("button", { name: /Use again: this number/ })).toBeNull();
   });
 
   it("says the price, the usual wait and the refund before the click; a moved price asks again; the new order opens like a purchase", async () => {
     const onStarted = show([row({ use_again: true })]);
     script.answers["GET /api/sms/use-again/ord_old"] = [json(200, quote)];
-    fireEvent.click(await screen.findByRole("button", { name: /^Use this number again/ }));
+    fireEvent.click(await screen.findByRole("button", { name: /^Use again: this number/ }));
 
     const dialog = await screen.findByTestId("use-again-dialog");
     await within(dialog).findByText("It costs ₦1,250.00, charged now as a new order.");
@@ -99,18 +99,18 @@ describe("Use this number again", () => {
   it("says when there are too few orders to quote a wait, and a short wallet shows what is missing", async () => {
     show([row({ use_again: true })]);
     script.answers["GET /api/sms/use-again/ord_old"] = [json(200, { ...quote, typical_wait_seconds: null })];
-    fireEvent.click(await screen.findByRole("button", { name: /^Use this number again/ }));
+    fireEvent.click(await screen.findByRole("button", { name: /^Use again: this number/ }));
     expect((await screen.findByTestId("use-again-wait")).textContent).toMatch(/too few recent orders/);
     script.answers["POST /api/sms/use-again"] = [json(402, { code: "INSUFFICIENT_BALANCE", message: "Insufficient balance", shortfall: 250 })];
     fireEvent.click(screen.getByRole("button", { name: "Use again for ₦1,250.00" }));
     await waitFor(() => expect(bodies.length).toBe(1));
-    expect((await screen.findByTestId("shortfall")).textContent).toContain("you need ₦250 more");
+    expect((await screen.findByTestId("shortfall")).textContent).toContain("you need ₦250.00 more");
   });
 
   it("a number no longer eligible says the server's sentence and offers no price", async () => {
     show([row({ use_again: true })]);
     script.answers["GET /api/sms/use-again/ord_old"] = [json(409, { code: "INVALID_STATE", message: "This number cannot be used again. Please buy a new number." })];
-    fireEvent.click(await screen.findByRole("button", { name: /^Use this number again/ }));
+    fireEvent.click(await screen.findByRole("button", { name: /^Use again: this number/ }));
     expect((await screen.findByTestId("use-again-refused")).textContent).toBe("This number cannot be used again. Please buy a new number.");
     expect((screen.getByTestId("use-again-confirm") as HTMLButtonElement).disabled).toBe(true);
   });

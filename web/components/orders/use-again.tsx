@@ -1,6 +1,6 @@
 import { RotateCcw } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
-import { formatNaira } from "../../../schema/money";
+import { naira } from "../../../schema/money";
 import type { OrderRow, SmsUseAgainQuote } from "../../../schema/sms";
 import { ApiError } from "../../api/client";
 import { useUseAgainQuote, useUseNumberAgain } from "../../api/sms";
@@ -37,13 +37,15 @@ export function UseAgainButton({ order, onChoose }: { order: OrderRow; onChoose:
     <Button
       size="sm"
       variant="outline"
-      className="h-auto max-w-[6rem] whitespace-normal py-1 text-xs leading-tight"
+      className="whitespace-nowrap"
       onClick={() => onChoose(order)}
-      aria-label={`Use this number again: ${formatPhone(order.purchased_number)} (${order.service})`}
+      // Short on screen so the table keeps every column at 1280 px (issue 43: it wrapped onto four lines); the name says it all.
+      aria-label={`Use again: this number, ${formatPhone(order.purchased_number)} (${order.service})`}
+      title="Use this number again"
       data-testid="use-again"
     >
       <RotateCcw className="h-3.5 w-3.5 shrink-0" aria-hidden />
-      Use this number again
+      Use again
     </Button>
   );
 }
@@ -51,7 +53,7 @@ export function UseAgainButton({ order, onChoose }: { order: OrderRow; onChoose:
 /** The sentences the confirm step says before the click: what it costs, how long a code usually takes, the refund. */
 export function numberAgainSentences(quote: SmsUseAgainQuote): { price: string; wait: string; refund: string } {
   return {
-    price: `It costs ₦${formatNaira(quote.price)}, charged now as a new order.`,
+    price: `It costs ${naira(quote.price)}, charged now as a new order.`,
     wait:
       quote.typical_wait_seconds === null
         ? "We have too few recent orders of this service to say how long a code usually takes."
@@ -116,7 +118,7 @@ function UseAgainDialog({ order, onClose, onStarted }: { order: OrderRow; onClos
           </Button>
           <Button onClick={confirm} disabled={price === null || useAgain.isPending} data-testid="use-again-confirm">
             {useAgain.isPending ? <Spinner className="h-4 w-4" /> : null}
-            {price === null ? "Use again" : `Use again for ₦${formatNaira(price)}`}
+            {price === null ? "Use again" : `Use again for ${naira(price)}`}
           </Button>
         </>
       }
@@ -133,7 +135,7 @@ function UseAgainDialog({ order, onClose, onStarted }: { order: OrderRow; onClos
           <>
             {newPrice !== null ? (
               <p role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100" data-testid="use-again-price-changed">
-                The price changed to ₦{formatNaira(newPrice)}. Nothing was charged: confirm the new price or cancel.
+                The price changed to {naira(newPrice)}. Nothing was charged: confirm the new price or cancel.
               </p>
             ) : null}
             <p data-testid="use-again-price">{sentences.price}</p>

@@ -2,9 +2,9 @@ import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { AlertTriangle, Bitcoin, Check, CheckCircle2, Copy, Timer } from "lucide-react";
 import { toast } from "../../lib/toast";
-import { formatNaira } from "../../../schema/money";
+import { naira } from "../../../schema/money";
 import type { RateSettingsRow } from "../../../schema/settings";
-import type { InvoiceAnswer } from "../../../schema/wallet";
+import type { DepositOutcome, InvoiceAnswer } from "../../../schema/wallet";
 import { useCreateInvoice, useInvoiceStatus, useMerchantCurrencies } from "../../api/payments";
 import { refreshWallet } from "../../api/wallet";
 import { Alert } from "../ui/alert";
@@ -115,21 +115,61 @@ function Overlay({ kind }: { kind: "processing" | "updated" }) {
   );
 }
 
+/**
+ * An invoice whose coins arrived but did not simply settle it (part paid, another coin, an excess held): it is closed
+ * (issue 43: it kept its countdown, QR code and "Send exactly the required amount", showed the raw status "finished",
+ * and a second payment to it went to review). The card says what was credited and asks for a new invoice for more.
+ */
+function ClosedInvoiceCard({ outcome, usd, onClose }: { outcome: DepositOutcome; usd: number; onClose: () => void }) {
+  const settled = outcome.state === "underpaid" || outcome.state === "support_credited";
+  return (
+    <Card className="flex flex-col gap-4 p-5" aria-labelledby="invoice-title" data-testid="invoice-closed">
+      <h2 id="invoice-title" className="text-lg font-semibold">
+        Invoice closed
+      </h2>
+      <Alert variant={outcome.state === "refused" ? "error" : settled ? "success" : "warning"} data-testid="invoice-outcome">
+        {outcome.message}
+      </Alert>
+      <p className="text-sm text-slate-700 dark:text-slate-200" data-testid="invoice-next">
+        {settled && outcome.credited > 0 ? `${naira(outcome.credited)} credited; make a new invoice to pay more.` : `Make a new invoice to pay more.`} Do not send
+        anything more to this ${usd} invoice's address: it no longer takes payments.
+      </p>
+      <Button onClick={onClose}>Make a new invoice</Button>
+    </Card>
+  );
+}
+
+/** NOWPayments' status words as a customer reads them (the raw word stays the badge's tooltip). */
+const INVOICE_STATUS_WORDS: Record<string, string> = {
+  waiting: "waiting for payment",
+  confirming: "payment arriving",
+  confirmed: "payment arriving",
+  sending: "payment arriving",
+  partially_paid: "part paid",
+  finished: "paid",
+  failed: "failed",
+  expired: "expired",
+  refunded: "refunded",
+};
+export const invoiceStatusWords = (status: string) => INVOICE_STATUS_WORDS[status] ?? status.replace(/_/g, " ");
+
 function InvoiceCard({ active, onCancel, onExpired }: { active: ActiveInvoice; onCancel: () => void; onExpired: () => void }) {
   const [now, setNow] = useState(Date.now());
   const status = useInvoiceStatus(active.invoice.payment_id);
   const remaining = active.expiresAt - now;
+  const outcome = status.data?.outcome ?? null;
   useEffect(() => {
+    if (outcome) return;
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
-  }, []);
+  }, [outcome]);
   useEffect(() => {
-    if (remaining <= 0) onExpired();
-  }, [remaining, onExpired]);
+    if (remaining <= 0 && !outcome) onExpired();
+  }, [remaining, onExpired, outcome]);
+  if (outcome) return <ClosedInvoiceCard outcome={outcome} usd={active.usd} onClose={onCancel} />;
   const { invoice } = active;
   const currency = invoice.pay_currency.toUpperCase();
   const paymentStatus = status.data?.payment_status ?? "waiting";
-  const outcome = status.data?.outcome ?? null;
   return (
     <Card className="flex flex-col gap-4 p-5" aria-labelledby="invoice-title">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -145,8 +185,8 @@ function InvoiceCard({ active, onCancel, onExpired }: { active: ActiveInvoice; o
       </div>
       <p className="text-sm text-slate-600 dark:text-slate-300">
         ${active.usd} deposit · status{" "}
-        <Badge variant="secondary" data-testid="invoice-status">
-          {status.isPending ? "checking..." : paymentStatus.replace(/_/g, " ")}
+        <Badge variant="secondary" data-testid="invoice-status" title={paymentStatus}>
+          {status.isPending ? "checking..." : invoiceStatusWords(paymentStatus)}
         </Badge>
       </p>
       {status.isError ? (
@@ -163,30 +203,17 @@ function InvoiceCard({ active, onCancel, onExpired }: { active: ActiveInvoice; o
       <CopyValue label="Address" value={invoice.pay_address} />
       {/* Issue 28: a wallet app on another phone scans the address instead of retyping it. */}
       <QrCode value={invoice.pay_address} label={`QR code of the ${currency} address`} className="h-40 w-40 self-center rounded-lg" />
-      {paymentStatus === "partially_paid" && !outcome ? (
+      {paymentStatus === "partially_paid" ? (
         <Alert variant="warning">Only part of the amount has arrived so far. What arrives is credited at this invoice's rate.</Alert>
-      ) : null}
-      {outcome ? (
-        // Issue 28: what arrived, what was credited and what happens next, from the server's own record.
-        <Alert variant={outcome.state === "refused" ? "error" : outcome.state === "support_credited" ? "success" : "warning"} data-testid="invoice-outcome">
-          {outcome.message}
-        </Alert>
       ) : null}
       <Alert variant="warning" className="flex items-start gap-2">
         <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
         <span>Send exactly the required amount to the address above. Payment will be confirmed automatically.</span>
       </Alert>
-      {SANDBOX_TOOLS && !outcome ? <SimulatePayment paymentId={invoice.payment_id} onPaid={() => void status.refetch()} /> : null}
-      {outcome ? (
-        // The money has arrived: there is nothing left to cancel, only this card to close (the history keeps the row).
-        <Button variant="outline" onClick={onCancel}>
-          Close
-        </Button>
-      ) : (
-        <Button variant="destructive" onClick={onCancel}>
-          Cancel Invoice
-        </Button>
-      )}
+      {SANDBOX_TOOLS ? <SimulatePayment paymentId={invoice.payment_id} onPaid={() => void status.refetch()} /> : null}
+      <Button variant="destructive" onClick={onCancel}>
+        Cancel Invoice
+      </Button>
     </Card>
   );
 }
@@ -308,11 +335,11 @@ export function CryptoDeposit({ settings, settingsLoading = false }: { settings:
             </div>
             <div>
               <dt className="text-slate-600 dark:text-slate-400">Rate</dt>
-              <dd className="font-semibold">{settingsLoading ? <LoadingFigure width="w-24" /> : `₦${formatNaira(settings.crypto_rate)} / $1`}</dd>
+              <dd className="font-semibold">{settingsLoading ? <LoadingFigure width="w-24" /> : `${naira(settings.crypto_rate)} / $1`}</dd>
             </div>
           </dl>
           {minAlert ? <Alert variant="error">{`Minimum amount is $${settings.cryptomin}`}</Alert> : null}
-          <Field label="Amount (USD)" error={fieldError.amount} hint={estimate > 0 ? `You get about ₦${formatNaira(estimate)}` : undefined}>
+          <Field label="Amount (USD)" error={fieldError.amount} hint={estimate > 0 ? `You get about ${naira(estimate)}` : undefined}>
             {(p) => (
               <Input
                 {...p}

@@ -116,7 +116,30 @@ describe("crypto invoice", () => {
     expect(screen.getByTestId("invoice-address").textContent).toBe("bc1qexample");
     failing = false;
     fireEvent.click(within(alert).getByRole("button", { name: "Try again" }));
-    await waitFor(() => expect(screen.getByTestId("invoice-status").textContent).toBe("waiting"));
+    await waitFor(() => expect(screen.getByTestId("invoice-status").textContent).toBe("waiting for payment"));
     expect(screen.queryByRole("alert")).toBeNull();
+  });
+
+  it("an invoice paid in part closes: what was credited, no countdown, address or QR, and a new invoice to pay more (issue 43)", async () => {
+    sessionStorage.setItem(
+      "active-invoice",
+      JSON.stringify({ invoice: { payment_id: "np_2", pay_amount: 10, pay_currency: "usdttrc20", pay_address: "TXexample" }, expiresAt: Date.now() + 600_000, usd: 10 }),
+    );
+    const outcome = { state: "underpaid", arrived: "5 USDTTRC20", invoiced: 15_500, credited: 7_750, message: "₦7,750.00 credited of the ₦15,500.00 invoice (₦7,750.00 short)." };
+    answers["GET /api/now-status"] = [json(200, { payment_status: "finished", credited: true, outcome })];
+    answers["GET /api/user-balance"] = [json(200, { balance: 7_750 })];
+    answers["GET /api/get-transaction"] = [json(200, [])];
+    show(<CryptoDeposit settings={RATE_DEFAULTS} />);
+    const closed = await screen.findByTestId("invoice-closed");
+    expect(within(closed).getByRole("heading", { name: "Invoice closed" })).toBeTruthy();
+    expect(within(closed).getByTestId("invoice-outcome").textContent).toBe(outcome.message);
+    expect(within(closed).getByTestId("invoice-next").textContent).toMatch(/^₦7,750\.00 credited; make a new invoice to pay more\. Do not send/);
+    expect(screen.queryByTestId("invoice-countdown")).toBeNull();
+    expect(screen.queryByTestId("invoice-address")).toBeNull();
+    expect(screen.queryByText(/Send exactly the required amount/)).toBeNull();
+    expect(screen.queryByText("finished")).toBeNull();
+    fireEvent.click(within(closed).getByRole("button", { name: "Make a new invoice" }));
+    expect(await screen.findByRole("button", { name: "Create Invoice" })).toBeTruthy();
+    expect(sessionStorage.getItem("active-invoice")).toBeNull();
   });
 });

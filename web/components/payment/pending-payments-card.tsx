@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Clock } from "lucide-react";
 import { toast } from "../../lib/toast";
-import { formatNaira } from "../../../schema/money";
+import { naira } from "../../../schema/money";
 import { ApiError } from "../../api/client";
 import { useServerPendingPayments, verifyPayment } from "../../api/payments";
 import { refreshWallet } from "../../api/wallet";
@@ -99,7 +99,7 @@ export function PendingPaymentsCard() {
             {payments.map((p) => (
               <li key={p.ref} className="flex flex-wrap items-center justify-between gap-3 py-3">
                 <div className="flex min-w-0 flex-col">
-                  <span className="font-semibold tabular-nums">₦{formatNaira(p.amount)}</span>
+                  <span className="font-semibold tabular-nums">{naira(p.amount)}</span>
                   <span className="flex items-center gap-1 text-xs text-slate-600 dark:text-slate-400">
                     <Clock className="h-3 w-3" aria-hidden /> {formatAge(p.timestamp, now)}
                   </span>

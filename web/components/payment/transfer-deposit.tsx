@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Building2, Check, CheckCircle2, Copy, Landmark, Timer } from "lucide-react";
-import { formatNaira } from "../../../schema/money";
+import { naira } from "../../../schema/money";
 import type { TransferView } from "../../../schema/transfers";
 import { getActiveTransfer, useStaticAccount, useStartTransfer, useTransfer } from "../../api/transfers";
 import * as queryKeys from "../../api/keys";
@@ -38,12 +38,13 @@ function CopyRow({ label, value, display, testId }: { label: string; value: stri
     <div className="flex flex-col gap-1">
       <span className="text-xs font-medium text-slate-600 dark:text-slate-400">{label}</span>
       <div className="flex items-center gap-2 rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 dark:border-slate-700 dark:bg-slate-800/60">
-        <span className="min-w-0 flex-1 break-all font-mono text-lg font-semibold tracking-wide" data-testid={testId}>
+        {/* One line: a 10-digit account number broken as "482019327 / 7" is misread (issue 43, 360 px). */}
+        <span className="min-w-0 flex-1 whitespace-nowrap font-mono text-base font-semibold min-[400px]:text-lg min-[400px]:tracking-wide" data-testid={testId}>
           {display ?? value}
         </span>
         <Button variant="ghost" size="sm" onClick={() => void copy()} aria-label={`Copy ${label.toLowerCase()}`}>
           {copied ? <Check className="h-4 w-4 text-emerald-700" aria-hidden /> : <Copy className="h-4 w-4" aria-hidden />}
-          <span aria-live="polite">{copied ? "Copied" : "Copy"}</span>
+          <span aria-live="polite" className="max-[399px]:sr-only">{copied ? "Copied" : "Copy"}</span>
         </Button>
       </div>
     </div>
@@ -96,10 +97,10 @@ function TransferCard({ transfer, onDone }: { transfer: TransferView; onDone: ()
     return () => clearInterval(timer);
   }, [open]);
   return (
-    <Card className="flex flex-col gap-4 p-5" aria-labelledby="transfer-title">
+    <Card className="flex flex-col gap-4 p-4 min-[400px]:p-5" aria-labelledby="transfer-title">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 id="transfer-title" className="text-lg font-semibold">
-          Transfer ₦{formatNaira(t.amount)}
+          Transfer {naira(t.amount)}
         </h2>
         {open ? (
           <span className="flex items-center gap-1.5 rounded-full bg-blue-50 px-3 py-1 font-mono text-sm font-semibold tabular-nums text-blue-700 dark:bg-blue-950 dark:text-blue-300">
@@ -113,11 +114,11 @@ function TransferCard({ transfer, onDone }: { transfer: TransferView; onDone: ()
       {t.state === "credited" ? (
         <Alert variant="success" className="flex items-center gap-2" role="status" data-testid="transfer-state">
           <CheckCircle2 className="h-5 w-5" aria-hidden />
-          Credited ₦{formatNaira(t.credited_amount ?? t.amount)}
+          Credited {naira(t.credited_amount ?? t.amount)}
         </Alert>
       ) : t.state === "checking" ? (
         <Alert variant="warning" role="status" data-testid="transfer-state">
-          We received ₦{formatNaira(t.checking_amount)}. It is being checked and will be credited once confirmed: nothing more to do.
+          We received {naira(t.checking_amount)}. It is being checked and will be credited once confirmed: nothing more to do.
         </Alert>
       ) : t.state === "expired" || (open && remaining <= 0) ? (
         <Alert variant="error" role="status" data-testid="transfer-state">
@@ -137,7 +138,7 @@ function TransferCard({ transfer, onDone }: { transfer: TransferView; onDone: ()
           <Detail label="Bank" value={t.bank_name ?? ""} />
           <CopyRow label="Account number" value={t.account_number ?? ""} testId="transfer-account-number" />
           <Detail label="Account name" value={t.account_name ?? ""} />
-          <CopyRow label="Amount" value={String(t.amount)} display={`₦${formatNaira(t.amount)}`} testId="transfer-amount" />
+          <CopyRow label="Amount" value={String(t.amount)} display={naira(t.amount)} testId="transfer-amount" />
           <Alert variant="warning">Send exactly this amount, once, from your banking app before the time runs out. Another amount is not credited automatically.</Alert>
           {SANDBOX_TOOLS && t.account_number ? <SendTestTransfer account={t.account_number} /> : null}
         </>
@@ -187,7 +188,7 @@ export function TransferDeposit({ minimum, minimumLoading = false }: { minimum: 
     const value = Number(amount);
     if (!amount.trim() || !Number.isFinite(value) || value <= 0) return setError("Enter an amount");
     if (!Number.isInteger(value)) return setError("Enter a whole naira amount");
-    if (value < minimum) return setError(`min amount is ₦${minimum}`);
+    if (value < minimum) return setError(`min amount is ${naira(minimum)}`);
     setStartError(null);
     try {
       const transfer = await start.mutateAsync(value);
@@ -212,7 +213,7 @@ export function TransferDeposit({ minimum, minimumLoading = false }: { minimum: 
         />
       ) : (
         <form onSubmit={submit} noValidate className="flex flex-col gap-4">
-          <Field label="Amount (₦)" hint={minimumLoading ? "Checking today's minimum..." : `Min is ₦${formatNaira(minimum)}`} error={error}>
+          <Field label="Amount (₦)" hint={minimumLoading ? "Checking today's minimum..." : `Min is ${naira(minimum)}`} error={error}>
             {(p) => (
               <Input
                 {...p}

@@ -6,7 +6,6 @@ import { ApiError } from "../../api/client";
 import { confirmCardPayment } from "../../api/payments";
 import { refreshWallet } from "../../api/wallet";
 import { removePendingPayment } from "./payment-rules";
-
 /** Spec: confirmation at once, then every 3 s, at most 15 attempts. */
 export const RETURN_POLL_MS = 3000;
 export const RETURN_MAX_ATTEMPTS = 15;
@@ -16,12 +15,16 @@ export const RETURN_MAX_ATTEMPTS = 15;
  * The card-payment return (spec section 4): Squad sends the customer back to /dashboard/1?reference=<ref>. The server
  * is asked (it asks Squad itself) until it answers 'success', the payment fails, or 15 attempts pass. `onFinished`
  * clears the reference from the URL. Returns whether verification is still running (the 'Verifying payment...' loader).
+ * Issue 43: a payment started from a purchase's shortfall (fund-return.ts) takes the customer back to that screen, its
+ * choice kept, once confirmed: `onReturn(path)` navigates there instead of the dashboard's own clean-up. The memory is
+ * read through a dynamic import, so the dashboard's first load carries none of it.
  */
-export function useCardPaymentReturn(reference: string | undefined, onFinished: () => void): boolean {
+export function useCardPaymentReturn(reference: string | undefined, onFinished: () => void, onReturn?: (path: string) => void): boolean {
   const queryClient = useQueryClient();
   const [verifying, setVerifying] = useState(Boolean(reference));
   // Read at call time, so a caller's new callback identity does not restart verification: only a new reference does.
   const finished = useEffectEvent(onFinished);
+  const returnTo = useEffectEvent((path: string) => onReturn?.(path));
 
   useEffect(() => {
     if (!reference) {
@@ -49,6 +52,14 @@ export function useCardPaymentReturn(reference: string | undefined, onFinished: 
           removePendingPayment(reference);
           toast.success(PAYMENT_MESSAGES.success, { id: PAYMENT_TOAST_ID });
           await refreshWallet(queryClient);
+          // Not loaded (offline for a moment): the dashboard is the way back, as before.
+          const back = await import("./fund-return").then((m) => m.takeFundReturn(reference), () => null);
+          if (cancelled) return;
+          if (back) {
+            toast.info(`Back to ${back.label}: your choice is kept.`);
+            setVerifying(false);
+            return returnTo(back.path);
+          }
           return finish();
         }
         if (outcome === "failed") {

@@ -80,8 +80,9 @@ describe("Renew automatically (the rental inbox)", () => {
     show(rental({ auto_renew: { duration: "4 hours", unit: "hour", period: 4, price: 896, renews_at: "2026-11-27T09:45:00.000Z", paused: null } }));
     const toggle = await screen.findByRole("switch", { name: "Renew automatically" });
     expect((toggle as HTMLInputElement).checked).toBe(true);
-    expect(screen.getByTestId("auto-renew-price").textContent).toBe(
-      "Renews by 4 hours for ₦896.00 each time, next charged Nov 27, 09:45 AM. Reminders come 24 hours and 1 hour before.",
+    expect(screen.getByTestId("auto-renew-price").textContent).toMatch(
+      // The app's one clock (issue 43): Lagos time, labelled; the year only when it is not this one.
+      /^Renews by 4 hours for ₦896\.00 each time, next charged Nov 27, (2026, )?10:45 AM WAT\. Reminders come 24 hours and 1 hour before\.$/,
     );
     script.answers["POST /api/rentals/r1/auto-renew"] = [json(200, { rental: rental() })];
     fireEvent.click(toggle);
@@ -91,7 +92,7 @@ describe("Renew automatically (the rental inbox)", () => {
   it("warns early when the wallet is short of the next renewal, with what to add", async () => {
     show(rental({ auto_renew: { duration: "4 hours", unit: "hour", period: 4, price: 896, renews_at: "2026-11-27T09:45:00.000Z", paused: null } }), { balance: 500 });
     const warning = await screen.findByTestId("auto-renew-unfunded");
-    expect(warning.textContent).toContain("Your wallet is ₦396.00 short of the next renewal (₦896.00). Fund it before Nov 27, 09:45 AM, or the number ends.");
+    expect(warning.textContent).toMatch(/Your wallet is ₦396\.00 short of the next renewal \(₦896\.00\)\. Fund it before Nov 27, (2026, )?10:45 AM WAT, or the number ends\./);
     expect(screen.getByRole("link", { name: "Fund wallet" }).getAttribute("href")).toContain("amount=396");
   });
 

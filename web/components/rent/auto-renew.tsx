@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from "react";
-import { formatNaira } from "../../../schema/money";
+import { naira } from "../../../schema/money";
 import type { RentalView, RentExtendOption } from "../../../schema/rentals";
 import { ApiError } from "../../api/client";
 import { useExtendOptions, useSetAutoRenew } from "../../api/rentals";
@@ -19,8 +19,6 @@ export const PAUSED_TEXT: Record<NonNullable<AutoRenew["paused"]>, string> = {
   funds: "Auto-renew paused: your wallet did not hold the renewal price. Fund your wallet, then turn it on again.",
   provider: "Auto-renew paused: the number provider would not renew this rental.",
 };
-
-const naira = (n: number) => `₦${formatNaira(n)}`;
 
 /**
  * The wallet is short of the next renewal (the early warning, issue 32): what to add and by when. Null when it holds

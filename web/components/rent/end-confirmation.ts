@@ -1,4 +1,4 @@
-import { formatNaira } from "../../../schema/money";
+import { naira } from "../../../schema/money";
 import { formatTimeLeft } from "./time-left";
 
 /** The rental fields the End confirmation reads: the server's own figures for what each way out gives back. */
@@ -19,10 +19,10 @@ export function endConfirmationText(rental: EndChoiceFacts | undefined, now: num
   const timeLeft = left === "—" || left === "Expired" ? "" : ` It still has ${left} left.`;
   const money =
     back > 0
-      ? `₦${formatNaira(back)} comes back to your wallet.`
+      ? `${naira(back)} comes back to your wallet.`
       : "No money comes back: the time left is not refunded, and the number stops receiving SMS.";
   const cancel = rental?.refund_if_cancelled;
   const cancelHint =
-    cancel != null && cancel > 0 ? `Cancelling instead returns the full ₦${formatNaira(cancel)}, because no SMS has arrived yet.` : null;
+    cancel != null && cancel > 0 ? `Cancelling instead returns the full ${naira(cancel)}, because no SMS has arrived yet.` : null;
   return { title, body: `${timeLeft.trim()} ${money}`.trim(), cancelHint };
 }

@@ -1,4 +1,4 @@
-import { formatNaira } from "../../../schema/money";
+import { naira } from "../../../schema/money";
 import { useExtendOptions, useExtendRental } from "../../api/rentals";
 import { toast } from "../../lib/toast";
 import { Button } from "../ui/button";
@@ -26,13 +26,13 @@ export function ExtendRental({ rentalId, active }: { rentalId: string; active: b
               extend.mutate(
                 { id: rentalId, unit: o.unit, period: o.period, price: o.price },
                 {
-                  onSuccess: (res) => toast.success(`Rental extended by ${o.duration} for ₦${formatNaira(res.charged)}`),
+                  onSuccess: (res) => toast.success(`Rental extended by ${o.duration} for ${naira(res.charged)}`),
                   onError: (err) => toast.error(err.message),
                 },
               )
             }
           >
-            Extend {o.duration} — ₦{formatNaira(o.price)}
+            Extend {o.duration} — {naira(o.price)}
           </Button>
         ))}
       </div>

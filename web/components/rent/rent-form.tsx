@@ -1,6 +1,6 @@
 import { useEffect, useEffectEvent, useMemo, useRef, useState } from "react";
 import { toast } from "../../lib/toast";
-import { formatNaira } from "../../../schema/money";
+import { naira } from "../../../schema/money";
 import { ApiError } from "../../api/client";
 import { NO_RENT_STOCK_MESSAGE } from "../../../schema/constants";
 import type { RentalView, RentQuoteRequest } from "../../../schema/rentals";
@@ -13,7 +13,7 @@ import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
 import { Spinner } from "../ui/spinner";
-import { isRentUnit, periodOptions, RENT_UNIT_OPTIONS } from "./periods";
+import { formatRentChoice, isRentUnit, periodOptions, RENT_UNIT_OPTIONS } from "./periods";
 import { ShortfallNotice, shortfallFrom, shortfallNaira, shortfallText } from "../payment/shortfall";
 
 /** Spec section 9: stock lookup delay 1 s; no-stock message about 4 s with the fields cleared after 3 s; panel 8 s. */
@@ -74,6 +74,8 @@ export function RentForm({ onRented }: { onRented: (rental: RentalView) => void 
   const stockCount = stock.data ? (limit?.count ?? 0) : null;
   const inStock = Boolean(stock.data && stock.data.in_stock !== false && stockCount && stockCount > 0);
   const price = inStock ? (stock.data?.price ?? null) : null;
+  // Issue 43: a longer unit covering the same time for less (24 hours vs 1 day), the server's cheapest such quote.
+  const cheaper = inStock && price !== null ? (stock.data?.cheaper ?? null) : null;
   const noStockAnswer =
     (stock.data && !inStock) ||
     (stock.error instanceof ApiError && (stock.error.code === "NO_NUMBERS" || stock.error.message === NO_RENT_STOCK_MESSAGE));
@@ -154,50 +156,72 @@ export function RentForm({ onRented }: { onRented: (rental: RentalView) => void 
       <CardHeader>
         <CardTitle>Rent a number</CardTitle>
       </CardHeader>
-      <CardContent>
+      <CardContent className="@container">
         <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
-          <Field label="Country" error={countries.isError ? countries.error.message : undefined}>
-            {(p) => (
-              <Select
-                {...p}
-                searchable
-                searchPlaceholder="Search countries..."
-                options={countryOptions}
-                value={countryId}
-                onValueChange={choose(setCountryId)}
-                loading={countries.isPending}
-                loadingText="Loading countries..."
-                placeholder="Select a country"
-              />
-            )}
-          </Field>
-          <Field label="Duration">
-            {(p) => (
-              <Select
-                {...p}
-                options={RENT_UNIT_OPTIONS}
-                value={unit}
-                onValueChange={choose((v) => {
-                  setUnit(v);
-                  setPeriod("");
-                })}
-                placeholder="Select a unit"
-              />
-            )}
-          </Field>
-          {isRentUnit(unit) ? (
-            <Field label="Period">
-              {(p) => <Select {...p} options={periodOptions(unit)} value={period} onValueChange={choose(setPeriod)} placeholder={`How many ${unit}s?`} />}
+          {/* Where the card is wide (from 42rem) the choices sit side by side (issue 43: the page's width was unused). */}
+          <div className="grid gap-4 @2xl:grid-cols-3">
+            <Field label="Country" error={countries.isError ? countries.error.message : undefined}>
+              {(p) => (
+                <Select
+                  {...p}
+                  searchable
+                  searchPlaceholder="Search countries..."
+                  options={countryOptions}
+                  value={countryId}
+                  onValueChange={choose(setCountryId)}
+                  loading={countries.isPending}
+                  loadingText="Loading countries..."
+                  placeholder="Select a country"
+                />
+              )}
             </Field>
-          ) : null}
+            <Field label="Duration">
+              {(p) => (
+                <Select
+                  {...p}
+                  options={RENT_UNIT_OPTIONS}
+                  value={unit}
+                  onValueChange={choose((v) => {
+                    setUnit(v);
+                    setPeriod("");
+                  })}
+                  placeholder="Select a unit"
+                />
+              )}
+            </Field>
+            {isRentUnit(unit) ? (
+              <Field label="Period">
+                {(p) => <Select {...p} options={periodOptions(unit)} value={period} onValueChange={choose(setPeriod)} placeholder={`How many ${unit}s?`} />}
+              </Field>
+            ) : null}
+          </div>
           <div className="grid grid-cols-2 gap-3">
             <Field label="Stock">
               {(p) => <Input {...p} readOnly value={looking ? "Checking..." : stockCount !== null ? String(stockCount) : ""} placeholder="—" />}
             </Field>
             <Field label="Price">
-              {(p) => <Input {...p} readOnly value={looking ? "Checking..." : price !== null ? `₦${formatNaira(price)}` : ""} placeholder="—" />}
+              {(p) => <Input {...p} readOnly value={looking ? "Checking..." : price !== null ? `${naira(price)}` : ""} placeholder="—" />}
             </Field>
           </div>
+          {cheaper && !looking ? (
+            <div role="status" data-testid="rent-cheaper" className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950/60 dark:text-emerald-100">
+              <span>
+                {formatRentChoice(cheaper.duration, cheaper.period)} is {naira(cheaper.price)}, less than {formatRentChoice(unit, Number(period))} at{" "}
+                {naira(price ?? 0)}, and lasts at least as long.
+              </span>
+              <Button
+                type="button"
+                size="sm"
+                variant="outline"
+                onClick={() => {
+                  choose(setUnit)(cheaper.duration);
+                  setPeriod(String(cheaper.period));
+                }}
+              >
+                Rent {formatRentChoice(cheaper.duration, cheaper.period)} instead
+              </Button>
+            </div>
+          ) : null}
           {noStock ? (
             <div role="alert" className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-700 dark:border-red-900 dark:bg-red-950/60 dark:text-red-300">
               {NO_RENT_STOCK_MESSAGE}
@@ -206,10 +230,10 @@ export function RentForm({ onRented }: { onRented: (rental: RentalView) => void 
           {summaryCost !== null ? (
             <dl className="grid grid-cols-2 gap-2 rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm dark:border-slate-700 dark:bg-slate-800/60" data-testid="rent-summary">
               <dt className="text-slate-600 dark:text-slate-400">Cost</dt>
-              <dd className="text-right font-semibold tabular-nums">₦{formatNaira(summaryCost)}</dd>
+              <dd className="text-right font-semibold tabular-nums">{naira(summaryCost)}</dd>
               <dt className="text-slate-600 dark:text-slate-400">Wallet</dt>
               <dd className={cn("text-right font-semibold tabular-nums", tooExpensive && "text-red-600 dark:text-red-400")}>
-                {wallet === undefined ? "…" : `₦${formatNaira(wallet)}`}
+                {wallet === undefined ? "…" : `${naira(wallet)}`}
               </dd>
             </dl>
           ) : null}
@@ -231,9 +255,9 @@ export function RentForm({ onRented }: { onRented: (rental: RentalView) => void 
             </p>
           ) : null}
           {tooExpensive && summaryCost !== null && wallet !== undefined ? (
-            <ShortfallNotice amount={shortfallNaira(summaryCost, wallet)} />
+            <ShortfallNotice amount={shortfallNaira(summaryCost, wallet)} back="number" />
           ) : shortfall ? (
-            <ShortfallNotice amount={shortfall} />
+            <ShortfallNotice amount={shortfall} back="number" />
           ) : null}
         </form>
       </CardContent>

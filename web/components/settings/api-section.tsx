@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Copy } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import { formatNaira } from "../../../schema/money";
+import { naira } from "../../../schema/money";
 import { createApiKeySchema, webhookUrlSchema, type ApiKeyMode, type ApiKeyView, type CreatedApiKey } from "../../../schema/api-keys";
 import { useAccount } from "../../api/account-security";
 import {
@@ -28,6 +28,7 @@ import { Select } from "../ui/select";
 import { Skeleton } from "../ui/skeleton";
 import { LoadError } from "../ui/load-error";
 import { StepUpCancelled, useConfirmSecurityChange, useStepUp } from "./step-up";
+import { formatDateTime } from "../../../schema/datetime";
 
 /**
  * Settings → API (issue 16): developer keys (named, shown once, prefix and last use visible, revoke at once), the free
@@ -168,7 +169,7 @@ function CreateKeyForm({ disabled, onCreated }: { disabled: boolean; onCreated: 
   );
 }
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-NG", { dateStyle: "medium", timeStyle: "short" }) : "never");
+const when = (iso: string | null) => (iso ? formatDateTime(iso) : "never");
 
 function KeyRow({ apiKey }: { apiKey: ApiKeyView }) {
   const revoke = useRevokeApiKey();
@@ -372,13 +373,13 @@ function SandboxWallet() {
       <div>
         <p className="font-medium">Test wallet</p>
         <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="sandbox-balance">
-          {wallet.data ? `₦${formatNaira(wallet.data.balance)}` : "…"} · spent only by test keys on sandbox numbers
+          {wallet.data ? `${naira(wallet.data.balance)}` : "…"} · spent only by test keys on sandbox numbers
         </p>
       </div>
       <Button
         variant="outline"
         disabled={topUp.isPending}
-        onClick={() => topUp.mutate(5000, { onSuccess: (r) => toast.success(`Test wallet: ₦${formatNaira(r.balance)}`), onError: (err) => toast.error(err.message) })}
+        onClick={() => topUp.mutate(5000, { onSuccess: (r) => toast.success(`Test wallet: ${naira(r.balance)}`), onError: (err) => toast.error(err.message) })}
       >
         Add ₦5,000 test money
       </Button>

@@ -11,8 +11,9 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui
 import { Dialog } from "../ui/dialog";
 import { Skeleton } from "../ui/skeleton";
 import { LoadError } from "../ui/load-error";
+import { formatDateTime } from "../../../schema/datetime";
 
-const when = (iso: string) => new Date(iso).toLocaleString("en-NG", { dateStyle: "medium", timeStyle: "short" });
+const when = (iso: string) => formatDateTime(iso);
 
 /** Settings: the signed-in devices, "sign out" per device and "sign out everywhere" (their sockets close at once). */
 export function DevicesSection() {

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { STEP_UP_MESSAGES } from "../../../schema/passkeys";
 import { clearSession, saveSession } from "../../lib/session";
 import { installScriptedFetch, json, renderWithQuery, type FetchScript } from "../../test/scripted-fetch";
+import { passkeyAddressProblem } from "../../api/passkeys";
 import { PasskeysSection } from "./passkeys-section";
 
 // Settings → Passkeys (issue 33): the list, and the step-up a removal can ask for. The ceremonies themselves run in
@@ -68,5 +69,19 @@ describe("Settings → Passkeys", () => {
     expect(screen.getByText("Phone")).toBeTruthy();
     expect(screen.queryByRole("alert")).toBeNull();
     expect(script.calls.filter((c) => c.startsWith("DELETE"))).toHaveLength(1);
+  });
+});
+
+describe("passkeys at an IP address (issue 43)", () => {
+  const at = (hostname: string) => ({ protocol: "http:", hostname, port: "8787", pathname: "/", search: "", hash: "#/settings/1" });
+  it("explains that an IP address cannot hold passkeys and sends 127.0.0.1 to the same page at localhost", () => {
+    expect(passkeyAddressProblem(at("127.0.0.1"))).toEqual({
+      text: "Passkeys need the site's name, not an IP address: this page is open at 127.0.0.1, which browsers refuse for passkeys. Open the same page at localhost instead (you sign in there once more).",
+      href: "http://localhost:8787/#/settings/1",
+    });
+    expect(passkeyAddressProblem(at("[::1]"))?.href).toBe("http://localhost:8787/#/settings/1");
+    expect(passkeyAddressProblem(at("192.168.1.20"))).toMatchObject({ href: null });
+    expect(passkeyAddressProblem(at("localhost"))).toBeNull();
+    expect(passkeyAddressProblem(at("app.example.ng"))).toBeNull();
   });
 });

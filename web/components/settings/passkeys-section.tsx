@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { PasskeyView } from "../../../schema/passkeys";
-import { isCeremonyCancelled, passkeysQueryOptions, passkeysSupported, useAddPasskey, useRemovePasskey, useRenamePasskey } from "../../api/passkeys";
+import { isCeremonyCancelled, passkeyAddressProblem, passkeyErrorText, passkeysQueryOptions, passkeysSupported, useAddPasskey, useRemovePasskey, useRenamePasskey } from "../../api/passkeys";
 import { toast } from "../../lib/toast";
 import { Alert } from "../ui/alert";
 import { Badge } from "../ui/badge";
@@ -13,13 +13,14 @@ import { Input } from "../ui/input";
 import { LoadError } from "../ui/load-error";
 import { Skeleton } from "../ui/skeleton";
 import { StepUpCancelled, useConfirmSecurityChange, useStepUp } from "./step-up";
+import { formatDate } from "../../../schema/datetime";
 
-const when = (iso: string) => new Date(iso).toLocaleDateString("en-NG", { dateStyle: "medium" });
+const when = (iso: string) => formatDate(iso);
 
 /** What to say when a passkey action fails: nothing when the customer cancelled (the browser's sheet or our dialog). */
 function reportFailure(err: unknown, show: (text: string) => void) {
   if (err instanceof StepUpCancelled || isCeremonyCancelled(err)) return;
-  show(err instanceof Error ? err.message : "That did not work. Please try again.");
+  show(passkeyErrorText(err));
 }
 
 /**
@@ -34,6 +35,7 @@ export function PasskeysSection() {
   const [name, setName] = useState("");
   const [error, setError] = useState<string | null>(null);
   const supported = passkeysSupported();
+  const address = passkeyAddressProblem();
 
   const onAdd = (e: FormEvent) => {
     e.preventDefault();
@@ -69,7 +71,19 @@ export function PasskeysSection() {
             ))}
           </ul>
         )}
-        {supported ? (
+        {supported && address ? (
+          <Alert variant="info" data-testid="passkey-address">
+            {address.text}
+            {address.href ? (
+              <>
+                {" "}
+                <a className="font-medium underline underline-offset-2" href={address.href}>
+                  Open this page at localhost
+                </a>
+              </>
+            ) : null}
+          </Alert>
+        ) : supported ? (
           <form onSubmit={onAdd} noValidate className="flex flex-col gap-3 sm:flex-row sm:items-end" aria-busy={add.isPending}>
             <Field label="Name for the new passkey (optional)" className="flex-1">
               {(p) => <Input {...p} name="passkeyName" maxLength={60} placeholder="e.g. My phone" value={name} onChange={(e) => setName(e.target.value)} />}

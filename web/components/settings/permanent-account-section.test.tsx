@@ -44,6 +44,13 @@ describe("Permanent account number", () => {
     fill("Gender", "female");
     fill("Address", "22 Kota Street, Lagos");
     fill("BVN", "2234321");
+    // Issue 43: masked while typed; the eye shows it to check, and hides it again.
+    const bvn = screen.getByLabelText("BVN") as HTMLInputElement;
+    expect(bvn.type).toBe("password");
+    fireEvent.click(screen.getByRole("button", { name: "Show BVN" }));
+    expect(bvn.type).toBe("text");
+    fireEvent.click(screen.getByRole("button", { name: "Hide BVN" }));
+    expect(bvn.type).toBe("password");
     fireEvent.click(screen.getByRole("button", { name: "Get my account number" }));
     expect(await screen.findByText("Your BVN is 11 digits")).toBeTruthy();
     expect(calls).not.toContain("POST /api/transfers/static-account");

@@ -8,7 +8,7 @@ import { Alert } from "../ui/alert";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { Field } from "../ui/field";
-import { Input } from "../ui/input";
+import { Input, PasswordInput } from "../ui/input";
 
 type Values = Omit<StaticAccountRequest, "gender"> & { gender: string };
 const EMPTY: Values = { first_name: "", last_name: "", middle_name: "", mobile_num: "", dob: "", gender: "", address: "", bvn: "" };
@@ -65,7 +65,7 @@ export function PermanentAccountSection() {
             </div>
             <div>
               <dt className="text-slate-500">Account number</dt>
-              <dd className="font-mono font-semibold">{account.data.account_number}</dd>
+              <dd className="whitespace-nowrap font-mono font-semibold">{account.data.account_number}</dd>
             </div>
             <div>
               <dt className="text-slate-500">Account name</dt>
@@ -110,7 +110,10 @@ export function PermanentAccountSection() {
               {(p) => <Input {...p} name="address" autoComplete="street-address" value={values.address} onChange={set("address")} />}
             </Field>
             <Field label="BVN" hint="11 digits. Sent to Squad once; we keep only the last four." error={errors.bvn}>
-              {(p) => <Input {...p} name="bvn" inputMode="numeric" autoComplete="off" maxLength={11} value={values.bvn} onChange={set("bvn")} />}
+              {(p) => (
+                // Masked while typed (issue 43): a BVN is a key to the customer's bank identity; the eye shows it to check.
+                <PasswordInput {...p} secretName="BVN" name="bvn" inputMode="numeric" autoComplete="off" data-1p-ignore data-lpignore="true" maxLength={11} value={values.bvn} onChange={set("bvn")} />
+              )}
             </Field>
             <div>
               <Button type="submit" disabled={busy}>

@@ -7,7 +7,7 @@ const isStepUpMethod = (m: unknown): m is StepUpMethod => STEP_UP_METHODS.includ
 import { useRevokeAllSessions } from "../../api/account-security";
 import { useLogout } from "../../api/accounts";
 import { ApiError } from "../../api/client";
-import { isCeremonyCancelled, stepUpWith, stepUpWithPasskey } from "../../api/passkeys";
+import { isCeremonyCancelled, passkeyErrorText, stepUpWith, stepUpWithPasskey } from "../../api/passkeys";
 import { toast } from "../../lib/toast";
 import { useGo } from "../layout/app-link";
 import { Alert } from "../ui/alert";
@@ -71,7 +71,7 @@ function StepUpDialog({ methods, message, onDone }: { methods: StepUpState["meth
       await how();
       onDone(true);
     } catch (err) {
-      if (!isCeremonyCancelled(err)) setError(err instanceof Error ? err.message : "That did not work. Please try again.");
+      if (!isCeremonyCancelled(err)) setError(passkeyErrorText(err));
     } finally {
       setBusy(false);
     }

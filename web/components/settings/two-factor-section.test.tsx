@@ -42,6 +42,21 @@ describe("two-factor set-up states", () => {
     expect(calls.filter((c) => c === "POST /api/2fa/setup")).toHaveLength(2);
   });
 
+  it("a set-up that asks 'Confirm it's you' first shows no error behind the dialog, and carries on once confirmed (issue 43)", async () => {
+    const reauth = { code: "STEP_UP_REQUIRED", message: "Confirm it's you to change how you sign in.", error: "Confirm it's you to change how you sign in.", step_up: "reauthenticate", methods: ["password"] };
+    answers["GET /api/2fa"] = [json(200, { enabled: false, recovery_codes_left: 0 })];
+    answers["POST /api/2fa/setup"] = [json(403, reauth), json(200, { secret: "JBSWY3DPEHPK3PXP", otpauth_url: "otpauth://totp/VirtualNum:ada?secret=JBSWY3DPEHPK3PXP" })];
+    answers["POST /api/step-up"] = [json(200, { message: "Confirmed.", methods: ["password"], fresh_until: "2026-11-26T14:00:00.000Z" })];
+    show();
+    fireEvent.click(await screen.findByRole("button", { name: "Set up two-factor sign-in" }));
+    await screen.findByText(reauth.message);
+    expect(screen.queryByText(/Could not start the set-up/)).toBeNull();
+    fireEvent.change(screen.getByLabelText("Password"), { target: { value: "secret123" } });
+    fireEvent.click(screen.getByRole("button", { name: "Confirm" }));
+    expect((await screen.findByTestId("totp-secret")).textContent).toBe("JBSWY3DPEHPK3PXP");
+    expect(screen.queryByText(/Could not start the set-up/)).toBeNull();
+  });
+
   it("checking the first code: busy while checking, a refused code says what to enter and the next try turns it on", async () => {
     answers["GET /api/2fa"] = [json(200, { enabled: false, recovery_codes_left: 0 })];
     answers["POST /api/2fa/setup"] = [json(200, { secret: "JBSWY3DPEHPK3PXP", otpauth_url: "otpauth://totp/VirtualNum:ada?secret=JBSWY3DPEHPK3PXP" })];

@@ -10,7 +10,7 @@ import { Field } from "../ui/field";
 import { Input, PasswordInput } from "../ui/input";
 import { Skeleton } from "../ui/skeleton";
 import { QrCode } from "./qr-code";
-import { useConfirmSecurityChange, useStepUp } from "./step-up";
+import { StepUpCancelled, useConfirmSecurityChange, useStepUp } from "./step-up";
 import { LoadError } from "../ui/load-error";
 import { ApiError } from "../../api/client";
 
@@ -55,18 +55,27 @@ function Enrolment({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
   const confirmChange = useConfirmSecurityChange();
   const [code, setCode] = useState("");
   const [error, setError] = useState<string | null>(null);
+  // What stopped the set-up, from the guarded call as a whole: "Confirm it's you" is a step of it, not a failure
+  // (issue 43: the refusal that opens that dialog showed as a red error behind it), and closing the dialog is no error.
+  const [startError, setStartError] = useState<string | null>(null);
+  const begin = () => {
+    setStartError(null);
+    guard(() => start.mutateAsync()).catch((err) => {
+      if (!(err instanceof StepUpCancelled)) setStartError(err instanceof Error ? err.message : String(err));
+    });
+  };
 
   if (!start.data) {
     return (
       <div className="flex flex-col gap-3">
-        {start.isError ? (
+        {startError ? (
           <Alert variant="error">
-            Could not start the set-up: {start.error.message.replace(/[.!]\s*$/, "")}. Nothing was changed: try again.
+            Could not start the set-up: {startError.replace(/[.!]\s*$/, "")}. Nothing was changed: try again.
           </Alert>
         ) : null}
         <div>
-          <Button onClick={() => void guard(() => start.mutateAsync()).catch(() => undefined)} disabled={start.isPending}>
-            {start.isPending ? "Preparing..." : start.isError ? "Try again" : "Set up two-factor sign-in"}
+          <Button onClick={begin} disabled={start.isPending}>
+            {start.isPending ? "Preparing..." : startError ? "Try again" : "Set up two-factor sign-in"}
           </Button>
         </div>
         {dialog}

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { SmsCompareRoute } from "../../../schema/sms";
-import { formatNaira } from "../../../schema/money";
+import { naira } from "../../../schema/money";
 import type { SmsProviderName } from "../../../schema/constants";
 import { SMS_PROVIDER_LABELS, useSmsCompare } from "../../api/sms";
 import { Button } from "../ui/button";
@@ -83,7 +83,7 @@ export function CompareDialog({
                       {SMS_PROVIDER_LABELS[r.provider]} · {r.count} in stock
                     </p>
                     <p>
-                      <span className="font-semibold tabular-nums">₦{formatNaira(r.price)}</span> · Success: {successText(r)}
+                      <span className="font-semibold tabular-nums">{naira(r.price)}</span> · Success: {successText(r)}
                       {r.stats?.median_seconds_to_code != null ? ` · code in ${Math.round(r.stats.median_seconds_to_code)} s` : ""}
                     </p>
                   </div>
@@ -110,7 +110,7 @@ export function CompareDialog({
                   <tr key={`${r.provider}:${r.country_id}`} className="border-t border-slate-200 dark:border-slate-700" data-testid="compare-route">
                     <td className="py-1.5 pr-2">{SMS_PROVIDER_LABELS[r.provider]}</td>
                     <td className="py-1.5 pr-2">{r.country}</td>
-                    <td className="py-1.5 pr-2">₦{formatNaira(r.price)}</td>
+                    <td className="py-1.5 pr-2">{naira(r.price)}</td>
                     <td className="py-1.5 pr-2">{r.count}</td>
                     {r.stats ? (
                       <>

@@ -113,22 +113,31 @@ describe("SmsDialog", () => {
 describe("SmsDialog: another code on the same number", () => {
   it("says the price before the click and asks for another code", () => {
     const onAnotherCode = vi.fn();
-    renderDialog({ phase: "received", code: "123456", another: { codes: ["123456"], available: true, waiting: false, price: 0 }, onAnotherCode });
+    renderDialog({ phase: "received", code: "123456", another: { codes: ["123456"], available: true, waiting: false, price: 0, until: null, stopping: false }, onAnotherCode });
     expect(screen.getByTestId("sms-another-code-price").textContent).toBe("Another code on this number is free.");
     fireEvent.click(screen.getByRole("button", { name: "Get another code" }));
     expect(onAnotherCode).toHaveBeenCalledOnce();
   });
 
   it("keeps every code: the latest to copy, the earlier ones listed; waits without offering twice", () => {
-    renderDialog({ phase: "received", code: "654321", another: { codes: ["123456", "654321"], available: false, waiting: true, price: 0 }, onAnotherCode: vi.fn() });
+    renderDialog({ phase: "received", code: "654321", another: { codes: ["123456", "654321"], available: false, waiting: true, price: 0, until: null, stopping: false }, onAnotherCode: vi.fn() });
     expect(screen.getByRole("button", { name: /Latest code: 654321/ })).toBeTruthy();
     expect(screen.getByTestId("sms-earlier-codes").textContent).toContain("123456");
     expect(screen.getByText("Waiting for another code...")).toBeTruthy();
     expect(screen.queryByRole("button", { name: "Get another code" })).toBeNull();
   });
 
+  it("counts down to the number's closing while another code is awaited, and can stop waiting (issue 43)", () => {
+    const onStopWaiting = vi.fn();
+    const until = new Date(Date.now() + 5 * 60_000 - 1500).toISOString();
+    renderDialog({ phase: "received", code: "123456", another: { codes: ["123456"], available: false, waiting: true, price: 0, until, stopping: false }, onAnotherCode: vi.fn(), onStopWaiting });
+    expect(screen.getByTestId("sms-another-countdown").textContent).toMatch(/^The number stays open for 4:5\d more\. Another code is free: nothing is charged if none comes\.$/);
+    fireEvent.click(screen.getByRole("button", { name: "Stop waiting" }));
+    expect(onStopWaiting).toHaveBeenCalledOnce();
+  });
+
   it("offers nothing where the provider has no another code (price null)", () => {
-    renderDialog({ phase: "received", code: "123456", another: { codes: ["123456"], available: false, waiting: false, price: null }, onAnotherCode: vi.fn() });
+    renderDialog({ phase: "received", code: "123456", another: { codes: ["123456"], available: false, waiting: false, price: null, until: null, stopping: false }, onAnotherCode: vi.fn() });
     expect(screen.queryByRole("button", { name: "Get another code" })).toBeNull();
     expect(screen.queryByTestId("sms-another-code-price")).toBeNull();
   });

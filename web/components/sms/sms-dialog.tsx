@@ -6,7 +6,7 @@ import { Button } from "../ui/button";
 import { Dialog } from "../ui/dialog";
 import { Spinner } from "../ui/spinner";
 import { EmojiText } from "../ui/emoji-text";
-import { formatNaira } from "../../../schema/money";
+import { naira } from "../../../schema/money";
 import { formatPhone } from "../../lib/format";
 import { SMS_ERROR_MESSAGE, SMS_TIMEOUT_MESSAGE } from "../../../schema/constants";
 import type { SmsPhase } from "./sms-phase";
@@ -46,6 +46,7 @@ export function SmsDialog({
   onDismiss,
   another,
   onAnotherCode,
+  onStopWaiting,
   extra,
   route,
   refundAt,
@@ -64,6 +65,8 @@ export function SmsDialog({
   /** Codes received and "Get another code" on the same number (absent: not offered). */
   another?: AnotherCodeState;
   onAnotherCode?: () => void;
+  /** Issue 43: stop waiting for another code (the number closes now). */
+  onStopWaiting?: () => void;
   /** More below the number (the other numbers of a several-at-once purchase). */
   extra?: ReactNode;
   /** A "try another number" purchase: this number's place among the routes, and whether the next is being bought. */
@@ -139,14 +142,23 @@ export function SmsDialog({
               </div>
             ) : null}
             {another?.waiting ? (
-              <div className="flex items-center gap-3 text-sm text-slate-600 dark:text-slate-300" role="status">
-                <Spinner className="h-4 w-4 text-blue-600" />
-                Waiting for another code...
+              <div className="flex flex-col gap-2 rounded-lg border border-dashed border-slate-300 px-3 py-3 text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300" data-testid="sms-another-waiting">
+                <div className="flex items-center gap-3" role="status">
+                  <Spinner className="h-4 w-4 text-blue-600" />
+                  Waiting for another code...
+                </div>
+                {another.until ? <AnotherCodeCountdown at={another.until} /> : null}
+                {onStopWaiting ? (
+                  <Button variant="outline" size="sm" className="self-start" onClick={onStopWaiting} disabled={another.stopping}>
+                    {another.stopping ? <Spinner className="h-4 w-4" /> : null}
+                    Stop waiting
+                  </Button>
+                ) : null}
               </div>
             ) : another?.available && onAnotherCode && another.price !== null ? (
               <div className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-slate-200 px-3 py-2 text-sm dark:border-slate-700">
                 <span data-testid="sms-another-code-price">
-                  {another.price === 0 ? "Another code on this number is free." : `Another code on this number costs ₦${formatNaira(another.price)}.`}
+                  {another.price === 0 ? "Another code on this number is free." : `Another code on this number costs ${naira(another.price)}.`}
                 </span>
                 <Button variant="outline" size="sm" onClick={onAnotherCode}>
                   Get another code
@@ -234,6 +246,33 @@ function RefundCountdown({ at }: { at: string }) {
         </>
       ) : (
         "No code yet: releasing the number and returning its price..."
+      )}
+    </p>
+  );
+}
+
+/**
+ * Issue 43: how long the number still waits for another code, counted down each second to the server's own closing
+ * time (another code is free: nothing is charged or refunded when it does not come).
+ */
+function AnotherCodeCountdown({ at }: { at: string }) {
+  const deadline = Date.parse(at);
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  if (!Number.isFinite(deadline)) return null;
+  const left = deadline - now;
+  return (
+    <p className="text-xs text-slate-700 dark:text-slate-200" data-testid="sms-another-countdown">
+      {left > 0 ? (
+        <>
+          The number stays open for <span role="timer" className="font-mono font-semibold tabular-nums">{countdownText(left)}</span> more. Another code is free:
+          nothing is charged if none comes.
+        </>
+      ) : (
+        "The number is closing: no other code will come."
       )}
     </p>
   );

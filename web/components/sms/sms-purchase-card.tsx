@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { toast } from "../../lib/toast";
-import { formatNaira } from "../../../schema/money";
+import { naira } from "../../../schema/money";
 import { ApiError } from "../../api/client";
 import {
   SMS_PROVIDER_LABELS,
@@ -20,6 +20,7 @@ import type { SmsCountryEntry } from "../../../schema/sms";
 import { useBalance } from "../../api/wallet";
 import { holdTimeWords, useSmsHoldTime } from "../../api/sms-hold";
 import { ShortfallNotice, shortfallFrom, shortfallNaira, shortfallText } from "../payment/shortfall";
+import { forgetSmsChoice, peekSmsChoice, rememberSmsChoice } from "../payment/fund-return";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../ui/card";
 import { Field } from "../ui/field";
@@ -63,10 +64,12 @@ function NumberBox({ shown }: { shown: ShownRequest | null }) {
     );
   }
   return (
-    <div className="grid grid-cols-2 gap-3 rounded-lg border border-slate-200 bg-slate-50 p-4 dark:border-slate-700 dark:bg-slate-800/60" data-testid="sms-number-box">
-      <div className="min-w-0">
+    // Number and code side by side where both fit whole, else one above the other: a number is never cut ("+234 345
+    // 69…" at 360 px, issue 43).
+    <div className="flex flex-wrap gap-x-8 gap-y-3 rounded-lg border border-slate-200 bg-slate-50 p-4 dark:border-slate-700 dark:bg-slate-800/60" data-testid="sms-number-box">
+      <div>
         <p className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">Number</p>
-        <p className="truncate font-mono text-base font-semibold" data-testid="sms-number">{formatPhone(shown.number)}</p>
+        <p className="whitespace-nowrap font-mono text-base font-semibold" data-testid="sms-number">{formatPhone(shown.number)}</p>
       </div>
       <div className="min-w-0" aria-live="polite">
         <p className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">Code</p>
@@ -105,16 +108,24 @@ export function SmsPurchaseCard({
   onUnexpectedError: (detail: string) => void;
 }) {
   const qc = useQueryClient();
-  const [provider, setProvider] = useState<SmsProviderName>(DEFAULT_SMS_PROVIDER);
-  const [countryId, setCountryId] = useState(DEFAULT_SMS_COUNTRY);
-  const [serviceId, setServiceId] = useState("");
+  // Back from Fund Wallet after a shortfall (issue 43): the choice the customer had, kept for the way back.
+  const [kept] = useState(() => {
+    const choice = peekSmsChoice();
+    return choice && SMS_PROVIDER_OPTIONS.some((o) => o.value === choice.provider) ? choice : null;
+  });
+  useEffect(() => {
+    if (kept) forgetSmsChoice();
+  }, [kept]);
+  const [provider, setProvider] = useState<SmsProviderName>((kept?.provider as SmsProviderName | undefined) ?? DEFAULT_SMS_PROVIDER);
+  const [countryId, setCountryId] = useState(kept?.countryId ?? DEFAULT_SMS_COUNTRY);
+  const [serviceId, setServiceId] = useState(kept?.serviceId ?? "");
   const [maxPriceText, setMaxPriceText] = useState("");
   // "If no code comes, try another number" and its naira cap for the next number (empty: the price of this one).
   const [tryNext, setTryNext] = useState(false);
   const [capText, setCapText] = useState("");
   // Routes the customer unticked ("provider:country"); every other candidate is allowed.
   const [unticked, setUnticked] = useState<ReadonlySet<string>>(new Set());
-  const [quantity, setQuantity] = useState(1);
+  const [quantity, setQuantity] = useState(kept?.quantity ?? 1);
   // The routes come from the compare view's own query, read only once the box is ticked.
   const compare = useSmsCompare(provider, serviceId, tryNext);
   const buyMany = useBuyNumbers();
@@ -145,7 +156,7 @@ export function SmsPurchaseCard({
     () =>
       favouritesFirst(prices.data ?? [], provider, favourites.data).map(({ service: s, starred }) => ({
         value: String(s.application_id),
-        label: `${starred ? "★ " : ""}${s.application} — ₦${formatNaira(s.price)}`,
+        label: `${starred ? "★ " : ""}${s.application} — ${naira(s.price)}`,
         description: `${s.count} in stock`,
         disabled: s.count <= 0,
         icon: <ServiceLogo name={s.application} />,
@@ -268,51 +279,56 @@ export function SmsPurchaseCard({
       <CardHeader>
         <CardTitle>Buy a number</CardTitle>
       </CardHeader>
-      <CardContent className="flex flex-col gap-4">
-        <Field label="Provider" hint={PROVIDER_HINT}>
-          {(p) => (
-            <Select
-              {...p}
-              options={SMS_PROVIDER_OPTIONS}
-              value={provider}
-              onValueChange={changeProvider}
-            />
-          )}
-        </Field>
-        <Field label="Country" error={countries.isError ? countries.error.message : undefined}>
-          {(p) => (
-            <Select
-              {...p}
-              searchable
-              searchPlaceholder="Search countries..."
-              options={countryOptions}
-              value={countryId}
-              onValueChange={(v) => {
-                setCountryId(v);
-                setServiceId("");
-              }}
-              loading={countries.isPending}
-              loadingText="Loading countries..."
-              placeholder="Select a country"
-            />
-          )}
-        </Field>
-        <Field label="Service" error={prices.isError ? prices.error.message : undefined}>
-          {(p) => (
-            <Select
-              {...p}
-              searchable
-              searchPlaceholder="Search services..."
-              options={serviceOptions}
-              value={serviceId}
-              onValueChange={setServiceId}
-              loading={Boolean(countryId) && prices.isPending}
-              loadingText="Loading services..."
-              placeholder={countryId ? "Select a service" : "Select a country first"}
-              disabled={!countryId}
-            />
-          )}
-        </Field>
+      <CardContent className="@container flex flex-col gap-4">
+        {/* Where the card is wide (from 42rem: a laptop, not the 380 px column of a wide screen) the choices sit side by
+            side: the card spreads across the page instead of leaving it empty beside long fields (issue 43), and the
+            orders below come into view sooner. */}
+        <div className="grid gap-4 @2xl:grid-cols-3">
+          <Field label="Provider" hint={PROVIDER_HINT}>
+            {(p) => (
+              <Select
+                {...p}
+                options={SMS_PROVIDER_OPTIONS}
+                value={provider}
+                onValueChange={changeProvider}
+              />
+            )}
+          </Field>
+          <Field label="Country" error={countries.isError ? countries.error.message : undefined}>
+            {(p) => (
+              <Select
+                {...p}
+                searchable
+                searchPlaceholder="Search countries..."
+                options={countryOptions}
+                value={countryId}
+                onValueChange={(v) => {
+                  setCountryId(v);
+                  setServiceId("");
+                }}
+                loading={countries.isPending}
+                loadingText="Loading countries..."
+                placeholder="Select a country"
+              />
+            )}
+          </Field>
+          <Field label="Service" error={prices.isError ? prices.error.message : undefined}>
+            {(p) => (
+              <Select
+                {...p}
+                searchable
+                searchPlaceholder="Search services..."
+                options={serviceOptions}
+                value={serviceId}
+                onValueChange={setServiceId}
+                loading={Boolean(countryId) && prices.isPending}
+                loadingText="Loading services..."
+                placeholder={countryId ? "Select a service" : "Select a country first"}
+                disabled={!countryId}
+              />
+            )}
+          </Field>
+        </div>
         {chosen && service ? (
           <>
             <div className="flex flex-wrap gap-2">
@@ -336,33 +352,35 @@ export function SmsPurchaseCard({
                 Compare routes
               </Button>
             </div>
-            <Field label="Stock">{(p) => <Input {...p} readOnly value={String(service.count)} />}</Field>
-            <Field label="How many numbers" hint={`Up to ${MAX_SMS_QUANTITY} numbers for this service, each its own order and refund.`}>
-              {(p) => (
-                <Select
-                  {...p}
-                  options={Array.from({ length: MAX_SMS_QUANTITY }, (_, i) => i + 1).map((n) => ({ value: String(n), label: n === 1 ? "1 number" : `${n} numbers — ₦${formatNaira(service.price * n)}` }))}
-                  value={String(quantity)}
-                  onValueChange={(v) => setQuantity(Number(v))}
-                />
-              )}
-            </Field>
-            <Field
-              label="Max price (optional)"
-              hint="Never pay more than this: if the price rises above it, you are asked first and nothing is charged."
-              error={maxPrice === "invalid" ? "Enter an amount in naira above ₦0." : undefined}
-            >
-              {(p) => (
-                <Input
-                  {...p}
-                  inputMode="decimal"
-                  placeholder={`e.g. ₦${formatNaira(service.price)}`}
-                  value={maxPriceText}
-                  onChange={(e) => setMaxPriceText(e.target.value)}
-                  data-testid="sms-max-price"
-                />
-              )}
-            </Field>
+            <div className="grid gap-4 @2xl:grid-cols-3">
+                <Field label="Stock">{(p) => <Input {...p} readOnly value={String(service.count)} />}</Field>
+                <Field label="How many numbers" hint={`Up to ${MAX_SMS_QUANTITY} numbers for this service, each its own order and refund.`}>
+                  {(p) => (
+                    <Select
+                      {...p}
+                      options={Array.from({ length: MAX_SMS_QUANTITY }, (_, i) => i + 1).map((n) => ({ value: String(n), label: n === 1 ? "1 number" : `${n} numbers — ${naira(service.price * n)}` }))}
+                      value={String(quantity)}
+                      onValueChange={(v) => setQuantity(Number(v))}
+                    />
+                  )}
+                </Field>
+                <Field
+                  label="Max price (optional)"
+                  hint="Never pay more than this: if the price rises above it, you are asked first and nothing is charged."
+                  error={maxPrice === "invalid" ? "Enter an amount in naira above ₦0." : undefined}
+                >
+                  {(p) => (
+                    <Input
+                      {...p}
+                      inputMode="decimal"
+                      placeholder={`e.g. ${naira(service.price)}`}
+                      value={maxPriceText}
+                      onChange={(e) => setMaxPriceText(e.target.value)}
+                      data-testid="sms-max-price"
+                    />
+                  )}
+                </Field>
+            </div>
             <div className="flex flex-col gap-2 rounded-lg border border-slate-200 p-3 dark:border-slate-700">
               <label className="flex items-start gap-2 text-sm">
                 <input
@@ -391,7 +409,7 @@ export function SmsPurchaseCard({
                     <Input
                       {...p}
                       inputMode="decimal"
-                      placeholder={`₦${formatNaira(service.price)}`}
+                      placeholder={`${naira(service.price)}`}
                       value={capText}
                       onChange={(e) => setCapText(e.target.value)}
                       data-testid="sms-next-cap"
@@ -424,7 +442,7 @@ export function SmsPurchaseCard({
                                   setUnticked(next);
                                 }}
                               />
-                              {r.country} · {SMS_PROVIDER_LABELS[r.provider]} — ₦{formatNaira(r.price)}
+                              {r.country} · {SMS_PROVIDER_LABELS[r.provider]} — {naira(r.price)}
                             </label>
                           </li>
                         );
@@ -445,7 +463,9 @@ export function SmsPurchaseCard({
                 The number waits up to {holdTimeWords(holdTime.data.seconds)} for its code. If none comes by then, you are refunded automatically.
               </p>
             ) : null}
-            {shortfall ? <ShortfallNotice amount={shortfall} /> : null}
+            {shortfall ? (
+              <ShortfallNotice amount={shortfall} back="sms" onFund={() => rememberSmsChoice({ provider, countryId, serviceId, quantity })} />
+            ) : null}
           </>
         ) : null}
         <NumberBox shown={shown} />
@@ -481,15 +501,15 @@ export function SmsPurchaseCard({
                 if (choice) purchase(choice.price, choice.price);
               }}
             >
-              Buy at ₦{formatNaira(priceChoice?.price ?? 0)}
+              Buy at {naira(priceChoice?.price ?? 0)}
             </Button>
           </>
         }
       >
         <p className="text-sm" data-testid="sms-price-choice">
           {priceChoice?.maxPrice != null
-            ? `This number now costs ₦${formatNaira(priceChoice.price)}, above your maximum of ₦${formatNaira(priceChoice.maxPrice)}.`
-            : `This number now costs ₦${formatNaira(priceChoice?.price ?? 0)}.`}{" "}
+            ? `This number now costs ${naira(priceChoice.price)}, above your maximum of ${naira(priceChoice.maxPrice)}.`
+            : `This number now costs ${naira(priceChoice?.price ?? 0)}.`}{" "}
           Nothing was charged. Buy it at the new price, or cancel.
         </p>
       </Dialog>

@@ -2,7 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "../../lib/toast";
 import { ApiError } from "../../api/client";
-import { smsOrderQueryOptions, useCancelSmsRequest, useRequestAnotherSmsCode, useSmsOrder } from "../../api/sms";
+import { smsOrderQueryOptions, useCancelSmsRequest, useFinishSmsOrder, useRequestAnotherSmsCode, useSmsOrder } from "../../api/sms";
 import type { SmsStatusResponse } from "../../../schema/sms";
 import {
   clearPendingRequest,
@@ -33,6 +33,10 @@ export type AnotherCodeState = {
   waiting: boolean;
   /** Its price in naira (0: free), or null where the provider has none. */
   price: number | null;
+  /** Issue 43: while waiting, when the number closes and the wait ends (ISO 8601), from the server. */
+  until: string | null;
+  /** "Stop waiting" was pressed and the server has not answered yet. */
+  stopping: boolean;
 };
 
 export type ShownRequest = { requestId: string; number: string; phase: SmsPhase; code: string | null };
@@ -47,6 +51,7 @@ export function useActiveSmsRequest() {
   const order = useSmsOrder(pending?.request_id ?? null);
   const cancelMutation = useCancelSmsRequest();
   const anotherMutation = useRequestAnotherSmsCode();
+  const finishMutation = useFinishSmsOrder();
   const [dialogOpen, setDialogOpen] = useState(false);
   const [cancelling, setCancelling] = useState(false);
   const cancelTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -149,12 +154,23 @@ export function useActiveSmsRequest() {
   const another: AnotherCodeState = {
     codes: order.data?.codes?.length ? order.data.codes : code ? [code] : [],
     available: Boolean(order.data?.can_request_another_code),
-    waiting: Boolean(order.data?.waiting_for_another_code) || anotherMutation.isPending,
+    waiting: (Boolean(order.data?.waiting_for_another_code) || anotherMutation.isPending) && !finishMutation.isSuccess,
     price: order.data?.another_code_price ?? null,
+    until: order.data?.waiting_for_another_code ? (order.data.another_code_until ?? null) : null,
+    stopping: finishMutation.isPending,
   };
   const requestAnother = () => {
     if (!pending || !another.available || another.waiting) return;
     anotherMutation.mutate(pending.request_id, {
+      onError: (err) => toast.error(err.message),
+    });
+  };
+
+  /** Issue 43: "Stop waiting" for another code: the number closes now; the codes it got stay shown. */
+  const stopWaiting = () => {
+    if (!pending || !another.waiting || finishMutation.isPending) return;
+    finishMutation.mutate(pending.request_id, {
+      onSuccess: () => toast.success("Stopped waiting: this number is closed. Its codes stay here."),
       onError: (err) => toast.error(err.message),
     });
   };
@@ -193,5 +209,5 @@ export function useActiveSmsRequest() {
   // Issue 28: the whole SMS where the provider gives it; null once received means it sent only the code.
   const smsText = phase === "received" ? (order.data?.sms_text ?? null) : null;
   const switchedFrom = pending?.switchedFrom && order.data?.country ? { from: pending.switchedFrom, to: order.data.country } : null;
-  return { pending, shown, dialogOpen, setDialogOpen, cancelling, cancel, dismiss, start, another, requestAnother, route, refundAt, smsText, switchedFrom };
+  return { pending, shown, dialogOpen, setDialogOpen, cancelling, cancel, dismiss, start, another, requestAnother, stopWaiting, route, refundAt, smsText, switchedFrom };
 }

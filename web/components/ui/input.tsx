@@ -16,7 +16,11 @@ export function Input({ className, ...props }: InputProps) {
 }
 
 /** A password input with a show/hide toggle (the spec's signup, login and reset forms). */
-export function PasswordInput({ className, ...props }: Omit<InputProps, "type">) {
+/**
+ * A masked field with a show/hide eye: passwords, and other secrets typed on a shared screen (issue 43: the BVN showed
+ * in plain digits while typed). `secretName` names it in the eye's label ("Show BVN").
+ */
+export function PasswordInput({ className, secretName = "password", ...props }: Omit<InputProps, "type"> & { secretName?: string }) {
   const [visible, setVisible] = useState(false);
   return (
     <div className="relative">
@@ -24,7 +28,7 @@ export function PasswordInput({ className, ...props }: Omit<InputProps, "type">)
       <button
         type="button"
         onClick={() => setVisible((v) => !v)}
-        aria-label={visible ? "Hide password" : "Show password"}
+        aria-label={`${visible ? "Hide" : "Show"} ${secretName}`}
         aria-pressed={visible}
         className="absolute inset-y-0 right-0 flex w-10 items-center justify-center rounded-r-lg text-slate-600 hover:text-slate-800 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-slate-400 dark:hover:text-slate-100 cursor-pointer"
       >

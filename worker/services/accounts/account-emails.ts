@@ -1,6 +1,7 @@
 import { log } from "../../lib/log";
 import type { EmailMessage } from "../../providers/email/email-sender";
 import type { RequestDeps } from "../kernel";
+import { formatDateTime } from "../../../schema/datetime";
 
 /**
  * The account e-mails of issue 12: the address confirmation, the reset link and the security notices (a sign-in from a new device, a
@@ -43,7 +44,7 @@ export function verificationEmail(to: Recipient, link: string): EmailMessage {
 
 export function newSignInEmail(to: Recipient, device: { label: string; place: string | null; at: number }): EmailMessage {
   return mail(to, "New sign-in to your account", [
-    `Your account was just signed in to from a device we have not seen before: ${device.label}${device.place ? `, near ${device.place}` : ""}, at ${new Date(device.at).toUTCString()}.`,
+    `Your account was just signed in to from a device we have not seen before: ${device.label}${device.place ? `, near ${device.place}` : ""}, at ${formatDateTime(device.at, { year: "always" })}.`,
     "",
     "If this was you, there is nothing to do. If not, change your password now and use Settings > Signed-in devices to sign that device out.",
   ]);
@@ -101,7 +102,7 @@ export function passkeyEmail(to: Recipient, change: "added" | "removed", name: s
 /** The rental reminder (issue 17): sent once, about an hour before a rented number stops receiving SMS. */
 export function rentalEndingEmail(to: Recipient, rental: { number: string; country: string; expiresAt: number; link: string | null }): EmailMessage {
   return mail(to, `Your rented number +${rental.number} ends in about an hour`, [
-    `Your rented ${rental.country} number +${rental.number} stops receiving SMS at ${new Date(rental.expiresAt).toUTCString()}.`,
+    `Your rented ${rental.country} number +${rental.number} stops receiving SMS at ${formatDateTime(rental.expiresAt, { year: "always" })}.`,
     "Copy any code you still need before then. Once a rental ends, the number cannot be taken back.",
     ...(rental.link ? ["", "Open your rentals:", rental.link] : []),
   ]);
@@ -145,9 +146,9 @@ export function rentalRenewingEmail(
   r: { number: string; country: string; renewsAt: number; expiresAt: number; price: string; shortBy: string | null; inWords: string; link: string | null },
 ): EmailMessage {
   return mail(to, `Your rented number +${r.number} renews ${r.inWords}`, [
-    `Your rented ${r.country} number +${r.number} renews ${r.inWords} (${new Date(r.renewsAt).toUTCString()}) for ${r.price}, the price you agreed when you turned on auto-renew.`,
+    `Your rented ${r.country} number +${r.number} renews ${r.inWords} (${formatDateTime(r.renewsAt, { year: "always" })}) for ${r.price}, the price you agreed when you turned on auto-renew.`,
     r.shortBy
-      ? `Your wallet is ${r.shortBy} short of that. Fund your wallet before then, or the number ends at ${new Date(r.expiresAt).toUTCString()} and cannot be taken back.`
+      ? `Your wallet is ${r.shortBy} short of that. Fund your wallet before then, or the number ends at ${formatDateTime(r.expiresAt, { year: "always" })} and cannot be taken back.`
       : "Your wallet holds enough. Nothing to do: you can turn auto-renew off on the rental before then.",
     ...(r.link ? ["", "Open your rentals:", r.link] : []),
   ]);

@@ -16,4 +16,4 @@ export { type ListFilter, nationalDigits } from "../kernel";
 export { applyUnsubscribe, GROUP_MAIL_LIMIT, groupMessage, MAX_RECIPIENTS_PER_SEND, recipientsFor } from "./operator-mail";
 export { endCustomerSessions } from "./operator-sessions";
 export { listIncidents, postIncident, resolveIncident } from "./status-incidents";
-export { clearStatusCache, publicStatus, STATUS_CACHE_MS } from "./public-status";
+export { clearStatusCache, INCIDENTS_CACHE_MS, publicStatus, STATUS_CACHE_MS, STATUS_HTTP_MAX_AGE_S } from "./public-status";

@@ -62,10 +62,16 @@ export async function notifyCustomers(
 ): Promise<NotifyAnswer> {
   const { db } = deps;
   let ids: string[];
+  let to: string;
   if (body.target === "customer") {
     if (!body.userId) throw new AppError("VALIDATION_FAILED", "Choose the customer to notify.", { field: "userId" });
-    ids = [(await findCustomer(db, body.userId)).id];
-  } else ids = await onlineCustomerIds(db, 15, deps.clock.now());
+    const customer = await findCustomer(db, body.userId);
+    ids = [customer.id];
+    to = `Sent to ${customer.username} (${customer.email}): it shows in the tabs they have open now.`;
+  } else {
+    ids = await onlineCustomerIds(db, 15, deps.clock.now());
+    to = ids.length === 1 ? "Sent to the 1 customer online now." : `Sent to the ${ids.length} customers online now.`;
+  }
   await audit(db, {
     actor: operator.email,
     action: "message.notify",
@@ -73,7 +79,7 @@ export async function notifyCustomers(
     reason: body.reason,
     subject: body.userId ?? null,
   });
-  return { recipients: await sendToast(deps.env, ids, { kind: "toast", type: body.type, message: body.message }) };
+  return { recipients: await sendToast(deps.env, ids, { kind: "toast", type: body.type, message: body.message }), message: to };
 }
 
 /** A group e-mail: refused when the group changed since the preview; audited before the first message leaves. */

@@ -33,7 +33,11 @@ export async function overview(db: Db, period: AdminPeriod, now: number, opts: {
   const since = periodStart(period, now);
   const only = (column: Parameters<typeof businessOnly>[1]) => businessOnly(opts.includeTest, column);
   const [held, deposits, flows, outcomes, delivered, active, stuck, upstreams, stats, rate, reviews] = await Promise.all([
-    db.select({ kobo: sql<number>`COALESCE(SUM(${users.balanceKobo}), 0)`, customers: sql<number>`COUNT(*)` }).from(users).where(only(users.id)),
+    // Every wallet is money held; only customers are counted as customers (issue 43: the count included operators).
+    db
+      .select({ kobo: sql<number>`COALESCE(SUM(${users.balanceKobo}), 0)`, customers: sql<number>`COALESCE(SUM(CASE WHEN ${users.role} = 'customer' THEN 1 ELSE 0 END), 0)` })
+      .from(users)
+      .where(only(users.id)),
     db
       .select({
         channel: sql<string>`CASE WHEN ${ledger.key} LIKE 'fund:squad:%' THEN 'card' WHEN ${ledger.key} LIKE 'fund:now:%' THEN 'crypto' WHEN ${ledger.key} LIKE 'fund:transfer:%' THEN 'transfer' WHEN ${ledger.key} LIKE 'fund:review:%' THEN 'crypto (reviewed)' ELSE 'other' END`,

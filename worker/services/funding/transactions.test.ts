@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { payments } from "../../db/tables";
+import { eq } from "drizzle-orm";
+import { payments, users } from "../../db/tables";
 import { createUser, db, expectLedgerBalanced } from "../../test/helpers";
 import { postEntry } from "../kernel";
 import type { Db } from "../../db/client";
@@ -20,7 +21,7 @@ function entry(userId: string, key: string, amountKobo: number, kind: Parameters
 }
 
 describe("transaction history projection", () => {
-  it("shows deposits, purchases, refunded purchases once, rentals, admin and referral rows, newest first, positive naira", async () => {
+  it("shows deposits, purchases, a refunded purchase's charge and its return, rentals, admin rows, newest first, positive naira", async () => {
     const user = await createUser();
     await entry(user.id, "fund:squad:R1", 1_000_000, "fund", "Wallet deposit (card)", "R1");
     await entry(user.id, "buy:O1", -150_000, "buy", "WhatsApp number (USA)", "O1");
@@ -31,18 +32,23 @@ describe("transaction history projection", () => {
     await entry(user.id, "admin:A1", 5_050, "admin", "Goodwill credit: delayed SMS");
 
     const rows = await listTransactions(db(), user.id);
-    const summary = rows.map((r) => [r.id, r.status, r.amount, r.note]);
+    const summary = rows.map((r) => [r.id, r.status, r.direction, r.amount, r.note]);
     expect(summary).toEqual(
       expect.arrayContaining([
-        ["fund:squad:R1", "successful", 10_000, "Wallet deposit (card)"],
-        ["buy:O1", "successful", 1_500, "WhatsApp number (USA)"],
-        ["buy:O2", "refunded", 800, "Telegram number (UK)"],
-        ["rent:L1", "refunded", 3_000, "Rented number (USA, 1 day)"],
-        ["admin:A1", "successful", 50.5, "Goodwill credit: delayed SMS"],
+        ["fund:squad:R1", "successful", "in", 10_000, "Wallet deposit (card)"],
+        ["buy:O1", "successful", "out", 1_500, "WhatsApp number (USA)"],
+        ["buy:O2", "refunded", "out", 800, "Telegram number (UK)"],
+        ["refund:O2", "refunded", "in", 800, "Refund: Telegram number (UK)"],
+        ["rent:L1", "refunded", "out", 3_000, "Rented number (USA, 1 day)"],
+        ["rent_refund:L1", "refunded", "in", 3_000, "Rental refund"],
+        ["admin:A1", "successful", "in", 50.5, "Goodwill credit: delayed SMS"],
       ]),
     );
-    // Refund rows are folded into the purchase they refund.
-    expect(rows).toHaveLength(5);
+    // Issue 43: a refunded purchase is its charge and its return, so the rows that moved money add up to the balance.
+    expect(rows).toHaveLength(7);
+    const moved = rows.reduce((sum, r) => sum + (r.direction === "in" ? 1 : r.direction === "out" ? -1 : 0) * Math.round(r.amount * 100), 0);
+    const [balance] = await db().select({ kobo: users.balanceKobo }).from(users).where(eq(users.id, user.id));
+    expect(moved).toBe(balance!.kobo);
     expect(rows.every((r) => r.user_id === user.id && !Number.isNaN(Date.parse(r.created_at)))).toBe(true);
     const times = rows.map((r) => Date.parse(r.created_at));
     expect([...times].sort((a, b) => b - a)).toEqual(times);

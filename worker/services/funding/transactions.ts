@@ -16,11 +16,12 @@ import { SUPPORT_CREDIT_NOTE, SUPPORT_DEBIT_NOTE } from "../../db/admin-sql";
  * has not: pending, failed, expired). Rules:
  * - a deposit, referral bonus or admin movement is one 'successful' row with its note;
  * - a purchase (buy:<id>) or rental (rent:<id>) is 'successful', or 'refunded' when its refund row exists; the refund
- *   row itself is not listed, so a refunded purchase appears once;
+ *   is a row of its own ('refunded', money in), so the charge and its return both show and the rows that moved money
+ *   add up to the balance (issue 43: a lone "+₦313.60 Returned" had no charge beside it);
  * - a credited payment appears through its ledger row only; other attempts appear as 'pending' or 'failed';
  * - an arrival held for support is 'pending', a refused one 'failed', each with a `detail` sentence (issue 28); an
  *   underpaid invoice's credit and support's credit carry one too.
- * Amounts are positive naira; newest first.
+ * Amounts are positive naira, `direction` says which way each moved; newest first.
  */
 
 /** How far back the history goes (the screen pages through 10 at a time; thousands of rows are never needed). */
@@ -128,9 +129,8 @@ function projectHistory(userId: string, ledgerRows: LedgerRow[], attemptRows: At
 
   const out: (Transaction & { sortKey: number })[] = [];
   for (const row of ledgerRows) {
-    if (REFUND_OF[row.kind]) continue;
     let status: TransactionStatus = "successful";
-    if ((row.kind === "buy" || row.kind === "rent") && row.ref && refunded.has(`${row.kind}:${row.ref}`)) status = "refunded";
+    if (REFUND_OF[row.kind] || ((row.kind === "buy" || row.kind === "rent") && row.ref && refunded.has(`${row.kind}:${row.ref}`))) status = "refunded";
     out.push({
       id: row.key,
       user_id: userId,
@@ -138,7 +138,7 @@ function projectHistory(userId: string, ledgerRows: LedgerRow[], attemptRows: At
       amount: koboToNaira(Math.abs(row.amountKobo)),
       note: customerNote(row),
       created_at: new Date(row.createdAt).toISOString(),
-      direction: status === "refunded" || row.amountKobo > 0 ? "in" : "out",
+      direction: row.amountKobo > 0 ? "in" : "out",
       sortKey: row.createdAt,
       ...depositDetail(row, paymentsById, reviewsById),
     });

@@ -17,6 +17,7 @@ import { RENTAL_REMINDER_BEFORE_MS } from "./rental-reminder";
 import { upstreamFor } from "./rental-upstream";
 import { findRental, ownedRental, type RentalRow } from "./rental-views";
 import { rental } from "./rental-transitions";
+import { formatDateTime } from "../../../schema/datetime";
 
 /**
  * Rentals that renew (issue 32), where the upstream documents extension (RentalProvider.extension, decision 019).
@@ -253,8 +254,9 @@ const PAUSE_SENTENCES: Record<RenewalPause, (row: RentalRow, price: string, newP
   provider: (row) => `The number provider would not renew your rented number +${row.number}, so you were not charged. It ends at ${endOf(row)}.`,
 };
 
+/** When the rental ends, in the app's one clock (schema/datetime.ts: Lagos, labelled). */
 function endOf(row: RentalRow): string {
-  return new Date(row.expiresAt!).toUTCString();
+  return formatDateTime(row.expiresAt, { year: "always" });
 }
 
 /** Auto-renew stops for this rental and the customer is told why (once: only the call that set the pause tells). */

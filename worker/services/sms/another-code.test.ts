@@ -74,6 +74,33 @@ describe("POST /api/sms/another-code", () => {
     await expectLedgerBalanced();
   });
 
+  it("says until when another code is awaited, and 'Stop waiting' closes the number free, keeping its code (issue 43)", async () => {
+    const { user, orderId } = await buyWithCode();
+    const paid = await balanceOf(user.id);
+    expect((await api(`/api/sms/status/${orderId}`, { token: user.token })).data.another_code_until).toBeNull();
+    expect((await api("/api/sms/another-code", { token: user.token, json: { request_id: orderId } })).status).toBe(200);
+    const waiting = await api(`/api/sms/status/${orderId}`, { token: user.token });
+    const until = Date.parse(waiting.data.another_code_until);
+    // The number's own window: open for at most 10 minutes after its first code.
+    expect(until).toBeGreaterThan(Date.now());
+    expect(until).toBeLessThanOrEqual(Date.now() + 10 * 60_000);
+
+    // Another user cannot stop it; the owner can, once: the number closes and its code stays.
+    const other = await createUser();
+    expect((await api("/api/sms/finish", { token: other.token, json: { request_id: orderId } })).status).toBe(404);
+    const stopped = await api("/api/sms/finish", { token: user.token, json: { request_id: orderId } });
+    expect(stopped.status).toBe(200);
+    expect(stopped.data).toEqual({ request_id: orderId, status: "used", waiting_for_another_code: false, codes: [waiting.data.sms_code] });
+    const after = await api(`/api/sms/status/${orderId}`, { token: user.token });
+    expect(after.data).toMatchObject({ state: "used", waiting_for_another_code: false, can_request_another_code: false, another_code_until: null, sms_code: waiting.data.sms_code });
+    expect(await balanceOf(user.id)).toBe(paid);
+
+    // A number still waiting for its first code is not "finished": that is a cancel (refunded), not a stop.
+    const fresh = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa" } });
+    expect((await api("/api/sms/finish", { token: user.token, json: { request_id: fresh.data.phone.request_id } })).status).toBe(409);
+    await expectLedgerBalanced();
+  });
+
   it("before the first code, after the window, on another user's order, and on sms-man: clear 4xx answers", async () => {
     const user = await createUser({ balanceKobo: 500_000 });
     const waiting = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa" } });

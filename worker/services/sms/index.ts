@@ -10,7 +10,7 @@ export { clearSmsCatalogueCache, findSmsOffer, type PricedOffer, providerSelling
 export { chainStateFor, smsChain } from "./sms-chain";
 export { smsOrder } from "./sms-transitions";
 export { compareRoutes, listFavourites, setFavourite } from "./sms-choice";
-export { buySmsNumber, buySmsNumbers, cancelSmsOrder, completeSmsOrder, requestAnotherCode } from "./sms-orders";
+export { buySmsNumber, buySmsNumbers, cancelSmsOrder, completeSmsOrder, finishSmsOrder, requestAnotherCode } from "./sms-orders";
 export { acceptPushedCode, checkSmsOrderNow, pollSmsOrderTick, settleSmsOrderNow, sweepSmsOrders } from "./sms-poll";
 export { activeOrdersOf, canRequestAnotherCode, codesByOrder, findSmsOrder, lastCodeOf, newestOrdersAsJson, orderCodes, orderMessages, ownSmsOrder, type PageAfter, smsHoldTime, type SmsOrderRow, smsOrderRowsQuery, smsOrdersPage, smsOrderStatus, smsRefundState, toSmsOrderRows } from "./sms-views";
 export { checkUpstreamHealth, clearUpstreamHealthCache, providerStats } from "./upstream-health";

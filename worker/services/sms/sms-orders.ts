@@ -1,6 +1,6 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../../schema/money";
-import { MISSING_SERVICE_OR_COUNTRY, SMS_CANCELLED_MESSAGE, type SmsAnotherCodeResponse, type SmsCancelResponse, type SmsGetNumberInput, type SmsGetNumberResponse, type SmsGetNumbersInput, type SmsGetNumbersResponse } from "../../../schema/sms";
+import { MISSING_SERVICE_OR_COUNTRY, SMS_CANCELLED_MESSAGE, type SmsAnotherCodeResponse, type SmsCancelResponse, type SmsFinishResponse, type SmsGetNumberInput, type SmsGetNumberResponse, type SmsGetNumbersInput, type SmsGetNumbersResponse } from "../../../schema/sms";
 import type { SmsProviderName } from "../../../schema/constants";
 import type { Db } from "../../db/client";
 import { users } from "../kernel";
@@ -310,7 +310,10 @@ export async function requestAnotherCode(deps: SmsDeps, userId: string, orderId:
   return answer();
 }
 
-/** Completes a used number upstream now (the protocol's setStatus 6): no other code can come after. */
+/**
+ * Completes a used number upstream now (the protocol's setStatus 6): no other code can come after. The web's "Stop
+ * waiting" for another code (issue 43) and the protocol's setStatus 6 both end here; the order's codes stay its own.
+ */
 export async function completeSmsOrder(deps: SmsDeps, userId: string, orderId: string): Promise<void> {
   const db = deps.db;
   const order = await ownSmsOrder(db, userId, orderId);
@@ -322,6 +325,12 @@ export async function completeSmsOrder(deps: SmsDeps, userId: string, orderId: s
   await pollerFor(deps, orderId)
     .stop()
     .catch(() => undefined);
+}
+
+/** The web's "Stop waiting" for another code (issue 43): the number closes now; the codes it received stay. */
+export async function finishSmsOrder(deps: SmsDeps, userId: string, orderId: string): Promise<SmsFinishResponse> {
+  await completeSmsOrder(deps, userId, orderId);
+  return { request_id: orderId, status: "used", waiting_for_another_code: false, codes: await orderCodes(deps.db, orderId) };
 }
 
 export async function cancelSmsOrder(deps: SmsDeps, userId: string, orderId: string): Promise<SmsCancelResponse> {

@@ -56,6 +56,7 @@ export async function smsOrderStatus(deps: SmsDeps, userId: string, orderId: str
     // Every code received (an order can hold several after "request another code"); the latest is sms_code.
     codes: codes.length > 0 || !order.code ? codes : [order.code],
     waiting_for_another_code: order.anotherCodeRequestedAt !== null,
+    another_code_until: order.anotherCodeRequestedAt !== null && order.activationClosesAt !== null ? new Date(order.activationClosesAt).toISOString() : null,
     can_request_another_code: canRequestAnotherCode(order, deps.clock.now()),
     // Free where it exists: only a number that stayed open after its code (the provider supports it) can have one.
     another_code_price: supportsAnotherCode ? 0 : null,
