@@ -102,6 +102,11 @@ export const reviewResolveSchema = z.object({
   /** Naira to credit (action credit); a card payment is always credited for exactly what Squad charged. */
   amount: z.number({ message: "amount must be a number of naira." }).positive("amount must be positive.").max(10_000_000).optional(),
   reason,
+  /**
+   * Optional, shown to the customer with the decision (issue 43): in their history row, on their transfer card, in the
+   * toast and the e-mail. One line; `reason` stays internal.
+   */
+  customerMessage: z.string().trim().max(200, "The message to the customer is at most 200 characters.").optional(),
 });
 
 export const periodSchema = z.enum(["today", "7d", "30d"], { message: "period must be today, 7d or 30d." });

@@ -15,10 +15,11 @@ export const TRANSFER_WINDOW_SECONDS = 30 * 60;
 
 /**
  * What the customer sees of one transfer payment. waiting: nothing arrived yet; checking: money arrived that an
- * operator must look at (another amount, late, not confirmed) — "received, being checked"; credited; expired: the window
- * closed with nothing received; failed: Squad could not give an account.
+ * operator must look at (another amount, late, not confirmed) — "received, being checked"; credited (on its own, or by
+ * the operator after the check); refused: the operator checked what arrived and did not credit it (issue 43); expired:
+ * the window closed with nothing received; failed: Squad could not give an account.
  */
-export type TransferState = "waiting" | "checking" | "credited" | "expired" | "failed";
+export type TransferState = "waiting" | "checking" | "credited" | "refused" | "expired" | "failed";
 
 export interface TransferView {
   ref: string;
@@ -33,6 +34,12 @@ export interface TransferView {
   /** What arrived and waits for the operator, naira (0 when nothing does). */
   checking_amount: number;
   expires_at: string | null;
+  /**
+   * The sentence for an arrival that was checked (checking, or credited / refused by an operator), the same as its
+   * history row's: what arrived, what happens next or what was decided, with the operator's words to the customer.
+   * Null for a plain waiting, credited or expired transfer.
+   */
+  detail: string | null;
 }
 
 /**

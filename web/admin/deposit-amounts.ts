@@ -28,3 +28,11 @@ export function shortfallText(d: AdminDepositRow): string {
   return "";
 }
 
+
+/**
+ * The deposit's status as the operator reads it: a bank transfer still pending with money arrived is being checked
+ * (verified with Squad, or in the review queue), as the Bank transfers panel says (issue 43).
+ */
+export function statusText(d: AdminDepositRow): string {
+  return d.channel === "transfer" && d.status === "pending" && d.arrived ? "pending · arrived, being checked" : d.status;
+}

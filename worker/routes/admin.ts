@@ -231,7 +231,7 @@ export const adminRoutes: RouteApp = $(routeApp().use("*", requireOperator))
   /** Verify again with the provider, then credit the right amount or refuse, once (a second decision is 409). Audited. */
   .openapi(admin.resolveReview, async (c) => {
     const body = c.req.valid("json");
-    const result = await resolveQueueItem(paymentDepsOf(c), { id: c.req.valid("param").id, operator: operatorOf(c), action: body.action, amount: body.amount, reason: body.reason });
+    const result = await resolveQueueItem(paymentDepsOf(c), { id: c.req.valid("param").id, operator: operatorOf(c), action: body.action, amount: body.amount, reason: body.reason, customerMessage: body.customerMessage });
     changed(c, "deposits");
     return c.json({ message: result.review.status === "credited" ? "Credited." : "Refused.", ...result } satisfies ReviewResolveAnswer);
   })

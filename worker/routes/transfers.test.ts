@@ -378,3 +378,91 @@ describe("console: bank transfers", () => {
     expect(await balanceOf(user.id)).toBe(0);
   });
 });
+
+describe("issue 43: a short or over transfer told straight, to the customer and the operator", () => {
+  const outboxOf = async (userId: string) =>
+    (await env.DB.prepare("SELECT message FROM outbox_events WHERE user_id = ? ORDER BY created_at, rowid").bind(userId).all<{ message: string }>()).results.map((r) => JSON.parse(r.message) as Record<string, unknown>);
+  const historyOf = async (user: TestUser) => (await api("/api/get-transaction", { token: user.token })).data as { id: string; status: string; amount: number; note: string; created_at: string; detail?: string }[];
+
+  it("a ₦4,000 transfer paid ₦3,900 is one bank-transfer row, received and being checked, dated when it arrived; the CSV says the same", async () => {
+    const user = await createUser();
+    const t = await startTransfer(user, 4000);
+    const sent = await send(t.account_number, "short");
+    expect(sent.amount).toBe(3900);
+    const [arrival] = await db().select().from(transferDeposits).where(eq(transferDeposits.paymentId, t.ref));
+    const history = await historyOf(user);
+    expect(history).toEqual([
+      expect.objectContaining({ id: t.ref, status: "pending", amount: 3900, note: "Wallet deposit (bank transfer)", created_at: new Date(arrival!.receivedAt).toISOString() }),
+    ]);
+    expect(history[0]!.detail).toMatch(/^₦3,900\.00 received, being checked: not the exact ₦4,000\.00 this account number asked for\./);
+    const day = new Date(arrival!.receivedAt + 3_600_000).toISOString().slice(0, 10);
+    const csv = await api(`/api/export/transactions.csv?from=${day}&to=${day}`, { token: user.token });
+    expect(csv.status).toBe(200);
+    const lines = String(csv.data).trim().split(/\r?\n/);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain("Wallet deposit (bank transfer)");
+    expect(lines[1]).toContain("pending");
+    expect(lines[1]).toContain("3900.00");
+    expect(lines[1]).not.toMatch(/CRYPTO|card/);
+    // The customer was told at once, about our payment (the transfer card's ref).
+    expect(await outboxOf(user.id)).toEqual([expect.objectContaining({ kind: "payment.failed", paymentId: t.ref, status: "review", message: expect.stringContaining("₦3,900.00") })]);
+  });
+
+  it("credited by the operator: GET /transfers/:ref answers credited with support's words, the card resumes after a reload, and the history holds one credited row", async () => {
+    const user = await createUser();
+    const t = await startTransfer(user, 4000);
+    await send(t.account_number, "short");
+    const [review] = await reviewsOf(t.ref);
+    const deps = paymentDeps(env, configFor(env), () => {});
+    await resolveQueueItem(deps, { id: review!.id, operator: { id: "op", email: "op@test" }, action: "credit", reason: "matches the bank statement", customerMessage: "Thanks, we credited what arrived." });
+    const answer = await view(user, t.ref);
+    expect(answer).toMatchObject({ state: "credited", credited_amount: 3900, checking_amount: 0 });
+    expect(answer.detail).toBe('Support checked ₦3,900.00 and credited ₦3,900.00 to your wallet. Support says: "Thanks, we credited what arrived."');
+    // After a reload the Fund Wallet tab resumes this card with its outcome (it was being checked, now decided).
+    expect((await api("/api/transfers/active", { token: user.token })).data.data).toMatchObject({ ref: t.ref, state: "credited" });
+    const history = await historyOf(user);
+    expect(history).toEqual([
+      expect.objectContaining({ id: `fund:review:${review!.id}`, status: "successful", amount: 3900, note: "Wallet deposit (bank transfer, reviewed)", detail: answer.detail }),
+    ]);
+    // The live notice names our payment, so the open transfer card refreshes itself (issue 43: it named Squad's reference).
+    const events = await outboxOf(user.id);
+    expect(events.at(-1)).toMatchObject({ kind: "payment.credited", paymentId: t.ref, amount: 3900, message: answer.detail });
+    // The internal reason never reaches the customer.
+    expect(JSON.stringify({ answer, history, events })).not.toContain("bank statement");
+  });
+
+  it("refused by the operator: the transfer answers refused with support's words; one failed bank-transfer row; no money moved", async () => {
+    const user = await createUser();
+    const t = await startTransfer(user, 4000);
+    await send(t.account_number, "over");
+    const [review] = await reviewsOf(t.ref);
+    const deps = paymentDeps(env, configFor(env), () => {});
+    await resolveQueueItem(deps, { id: review!.id, operator: { id: "op", email: "op@test" }, action: "refuse", reason: "sender recalled it", customerMessage: "Your bank reversed this transfer." });
+    const answer = await view(user, t.ref);
+    expect(answer).toMatchObject({ state: "refused", credited_amount: null, checking_amount: 0 });
+    expect(answer.detail).toBe('Support checked ₦4,100.00 and could not credit it: no money moved. Support says: "Your bank reversed this transfer."');
+    expect(await historyOf(user)).toEqual([expect.objectContaining({ id: t.ref, status: "failed", amount: 4100, note: "Wallet deposit (bank transfer)", detail: answer.detail })]);
+    expect((await outboxOf(user.id)).at(-1)).toMatchObject({ kind: "payment.failed", paymentId: t.ref, status: "refused", message: answer.detail });
+    expect(await balanceOf(user.id)).toBe(0);
+  });
+
+  it("the console's Deposits table and the customer's page show what arrived, as the Bank transfers panel does", async () => {
+    const { makeOperator } = await import("../test/operators");
+    const operator = await makeOperator();
+    const user = await createUser();
+    const t = await startTransfer(user, 4000);
+    await send(t.account_number, "short");
+    const list = await api(`/api/admin/deposits?channel=transfer&customer=${encodeURIComponent(user.email)}`, { token: operator.token });
+    expect(list.status).toBe(200);
+    expect(list.data.data).toEqual([expect.objectContaining({ id: t.ref, status: "pending", arrived: { naira: 3900, coin: null, coinAmount: null }, credited: 0 })]);
+    const panel = await api("/api/admin/transfers?state=review", { token: operator.token });
+    expect(panel.data.data).toEqual(expect.arrayContaining([expect.objectContaining({ payment_id: t.ref, amount: 3900 })]));
+    const page = await api(`/api/admin/customers/${user.id}`, { token: operator.token });
+    expect(page.status).toBe(200);
+    expect(page.data.deposits).toEqual([expect.objectContaining({ id: t.ref, arrived: { naira: 3900, coin: null, coinAmount: null } })]);
+    // Nothing arrived yet reads as nothing.
+    const waiting = await startTransfer(user, 5000);
+    const again = await api(`/api/admin/deposits?channel=transfer&customer=${encodeURIComponent(user.email)}`, { token: operator.token });
+    expect(again.data.data.find((d: { id: string }) => d.id === waiting.ref)).toMatchObject({ arrived: null });
+  });
+});

@@ -1,6 +1,6 @@
 import type { EndSessionsBody, ReasonBody } from "../../../schema/admin";
 import { formatPhone } from "../../lib/format";
-import { arrivedText, invoicedText } from "../deposit-amounts";
+import { arrivedText, invoicedText, statusText } from "../deposit-amounts";
 import { ManualEntryForm } from "./manual-entry";
 import { json, pathParams } from "../../api/client";
 import { admin, naira, useAdminChange, useCustomer, when } from "../api";
@@ -78,7 +78,7 @@ export default function CustomerPage({ id }: { id: string }) {
       <Panel title="Deposits">
         <Table
           head={["When", "Channel", "Status", "Invoiced", "Arrived", "Credited"]}
-          rows={q.data.deposits.map((d) => [when(d.createdAt), d.channel, d.status, invoicedText(d), arrivedText(d), naira(d.credited)])}
+          rows={q.data.deposits.map((d) => [when(d.createdAt), d.channel, statusText(d), invoicedText(d), arrivedText(d), naira(d.credited)])}
           empty="No deposits."
         />
       </Panel>

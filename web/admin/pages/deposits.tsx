@@ -4,7 +4,7 @@ import type { ReasonBody } from "../../../schema/admin";
 import { json, pathParams } from "../../api/client";
 import { admin, naira, useAdminChange, useDeposits, when } from "../api";
 import { ActionForm, CustomerCell, Loading, Panel, Table } from "../ui";
-import { arrivedText, invoicedText, shortfallText } from "../deposit-amounts";
+import { arrivedText, invoicedText, shortfallText, statusText } from "../deposit-amounts";
 import { Filters } from "./filters";
 import { ReviewQueue } from "./review-queue";
 import { TransferDeposits } from "./transfers";
@@ -43,7 +43,7 @@ export default function DepositsPage() {
               when(d.createdAt),
               <CustomerCell key="c" customer={d.customer} />,
               d.channel,
-              d.status,
+              statusText(d),
               invoicedText(d),
               arrivedText(d),
               <span key="cr" className="tabular-nums">

@@ -208,6 +208,7 @@ function Decide({ review, verification, onDone }: { review: ReviewItem; verifica
   const action = creditable ? picked : "refuse";
   const [amount, setAmount] = useState(verification?.suggested_amount != null ? String(verification.suggested_amount) : "");
   const [reason, setReason] = useState("");
+  const [message, setMessage] = useState("");
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -232,7 +233,7 @@ function Decide({ review, verification, onDone }: { review: ReviewItem; verifica
     setBusy(true);
     setError(null);
     try {
-      const answer = await resolve.mutateAsync({ action, amount: action === "credit" && !card ? typed : undefined, reason: reason.trim() });
+      const answer = await resolve.mutateAsync({ action, amount: action === "credit" && !card ? typed : undefined, reason: reason.trim(), ...(message.trim() && !card ? { customerMessage: message.trim() } : {}) });
       onDone(`${answer.message}${answer.balance !== null ? ` The customer's balance is now ${naira(answer.balance)}.` : ""}`);
     } catch (err) {
       setError(errorText(err));
@@ -277,6 +278,13 @@ function Decide({ review, verification, onDone }: { review: ReviewItem; verifica
         <span>Reason (recorded in the audit log)</span>
         <Input value={reason} onChange={(e) => setReason(e.target.value)} required maxLength={2000} placeholder="Why?" />
       </label>
+      {/* Issue 43: the customer reads the decision with these words (history, transfer card, toast, e-mail). */}
+      {!card && (
+        <label className="flex flex-col gap-1 text-sm">
+          <span>Message to the customer (optional)</span>
+          <Input name="customerMessage" value={message} onChange={(e) => { setMessage(e.target.value); setConfirming(false); }} maxLength={200} />
+        </label>
+      )}
       {confirming ? (
         <div role="group" aria-label="Confirm decision" className="flex flex-col gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3 dark:border-amber-700 dark:bg-amber-950/40">
           <p className="text-sm font-medium">{summary} This cannot be undone.</p>

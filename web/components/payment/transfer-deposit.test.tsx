@@ -23,6 +23,7 @@ const waiting: TransferView = {
   credited_amount: null,
   checking_amount: 0,
   expires_at: new Date(Date.now() + 30 * 60_000).toISOString(),
+  detail: null,
 };
 
 function show() {

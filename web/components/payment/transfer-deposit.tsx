@@ -17,6 +17,23 @@ import { formatCountdown } from "./payment-rules";
 // Set only by the local builds of `npm start` and the tests: a deployable build carries no sandbox tools.
 const SANDBOX_TOOLS = import.meta.env.VITE_SANDBOX_TOOLS === "1";
 const COPIED_MS = 1000;
+const SET_ASIDE_KEY = "transfer-set-aside";
+
+/** The transfer whose card the customer closed with "New transfer": not resumed after a reload. */
+function transferSetAside(): string | null {
+  try {
+    return localStorage.getItem(SET_ASIDE_KEY);
+  } catch {
+    return null;
+  }
+}
+function setTransferSetAside(ref: string): void {
+  try {
+    localStorage.setItem(SET_ASIDE_KEY, ref);
+  } catch {
+    // Storage refused (private mode): the card comes back after a reload, nothing worse.
+  }
+}
 
 /** One figure with a copy button that works on a phone (web/lib/clipboard.ts falls back where the async API is missing). */
 function CopyRow({ label, value, display, testId }: { label: string; value: string; display?: string; testId: string }) {
@@ -112,13 +129,21 @@ function TransferCard({ transfer, onDone }: { transfer: TransferView; onDone: ()
         ) : null}
       </div>
       {t.state === "credited" ? (
-        <Alert variant="success" className="flex items-center gap-2" role="status" data-testid="transfer-state">
-          <CheckCircle2 className="h-5 w-5" aria-hidden />
-          Credited {naira(t.credited_amount ?? t.amount)}
+        <Alert variant="success" className="flex flex-col gap-1" role="status" data-testid="transfer-state">
+          <span className="flex items-center gap-2 font-semibold">
+            <CheckCircle2 className="h-5 w-5" aria-hidden />
+            Credited {naira(t.credited_amount ?? t.amount)}
+          </span>
+          {/* Credited after a check (issue 43): what support decided, in its words. */}
+          {t.detail ? <span className="text-sm">{t.detail}</span> : null}
+        </Alert>
+      ) : t.state === "refused" ? (
+        <Alert variant="error" role="status" data-testid="transfer-state">
+          {t.detail ?? "Support checked this transfer and could not credit it: no money moved."}
         </Alert>
       ) : t.state === "checking" ? (
         <Alert variant="warning" role="status" data-testid="transfer-state">
-          We received {naira(t.checking_amount)}. It is being checked and will be credited once confirmed: nothing more to do.
+          {naira(t.checking_amount)} received, being checked. It will be credited once confirmed: nothing more to do.
         </Alert>
       ) : t.state === "expired" || (open && remaining <= 0) ? (
         <Alert variant="error" role="status" data-testid="transfer-state">
@@ -180,7 +205,15 @@ export function TransferDeposit({ minimum, minimumLoading = false }: { minimum: 
   const [error, setError] = useState<string | undefined>();
   const [startError, setStartError] = useState<string | null>(null);
   const [current, setCurrent] = useState<TransferView | null>(null);
-  const active = useQuery({ queryKey: [...queryKeys.invoices, "active-transfer"], queryFn: getActiveTransfer, staleTime: Infinity });
+  // A decided transfer comes back after a reload until "New transfer" sets it aside (issue 43).
+  const active = useQuery({
+    queryKey: [...queryKeys.invoices, "active-transfer"],
+    queryFn: async () => {
+      const resumed = await getActiveTransfer();
+      return resumed && resumed.ref !== transferSetAside() ? resumed : null;
+    },
+    staleTime: Infinity,
+  });
   const shown = current ?? active.data ?? null;
 
   const submit = async (e: FormEvent) => {
@@ -208,6 +241,7 @@ export function TransferDeposit({ minimum, minimumLoading = false }: { minimum: 
           transfer={shown}
           onDone={() => {
             setCurrent(null);
+            setTransferSetAside(shown.ref);
             queryClient.setQueryData([...queryKeys.invoices, "active-transfer"], null);
           }}
         />

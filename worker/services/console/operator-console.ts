@@ -174,7 +174,7 @@ export async function customerDetail(db: Db, userId: string, now: number): Promi
     ledger: ledgerRows.map((l) => ({ id: l.id, key: l.key, kind: l.kind, amount: koboToNaira(l.amountKobo), note: l.note, ref: l.ref, createdAt: l.createdAt })),
     orders: orders.map((o) => orderView(o)),
     rentals: rentalRows.map((r) => rentalAdminView(r)),
-    deposits: deposits.map((d) => depositView(d)),
+    deposits: deposits.map((d) => depositView(d.payment, undefined, null, d.arrivedKobo === null ? null : Number(d.arrivedKobo))),
     sessions: sessionRows.map((x) => ({ id: x.id, createdAt: x.createdAt, lastSeenAt: x.lastSeenAt, userAgent: x.userAgent, country: x.country, city: x.city })),
     audit: auditRows.map(auditView),
   };

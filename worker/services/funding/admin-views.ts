@@ -4,7 +4,7 @@ import { PAYMENT_STATUSES } from "../../../schema/constants";
 import { koboToNaira } from "../../../schema/money";
 import type { Db } from "../../db/client";
 import { businessOnly, clampLimit, customerMatch, ledger, type ListFilter, PENDING_TOO_LONG_MS, rowCustomer, type RowCustomer, rowCustomerColumns, statusFilter, users } from "../kernel";
-import { payments } from "./tables";
+import { payments, transferDeposits } from "./tables";
 
 /**
  * The console's views of deposits (services/console asks the funding room: it owns the payments; issue 42). Amounts
@@ -21,14 +21,28 @@ function atInvoiceRate(p: Payment, amount: string): number | null {
   return koboToNaira(Math.round((paid / asked) * p.amountKobo));
 }
 
-export function depositView(p: Payment, creditedKobo = p.creditedKobo ?? (p.status === "credited" ? p.amountKobo : 0), customer: RowCustomer | null = null): AdminDepositRow {
+/**
+ * What arrived by bank transfer for each payment: the sum of its arrivals (transfer_deposits) as Squad reported them,
+ * whatever became of them (credited, being checked, refused), the same figures as the console's Bank transfers panel.
+ * A column for every list of payments that shows a deposit (issue 43: a short transfer read "Nothing yet · ₦0.00").
+ */
+export const transferArrivedKobo = sql<number | null>`(SELECT SUM(${transferDeposits.amountKobo}) FROM ${transferDeposits} WHERE ${transferDeposits.paymentId} = ${payments.id})`;
+
+export function depositView(
+  p: Payment,
+  creditedKobo = p.creditedKobo ?? (p.status === "credited" ? p.amountKobo : 0),
+  customer: RowCustomer | null = null,
+  arrivedByTransferKobo: number | null = null,
+): AdminDepositRow {
   // Card and bank transfer are naira through Squad: no coin. Card: Squad charges exactly the checkout; we know it
-  // arrived once Squad confirmed it (credited). Transfer: what was credited after Squad's re-query (another amount goes
-  // through review; the transfer panel lists each notice's own amount). Crypto: what NOWPayments read back as
-  // actually_paid, in the invoice's coin.
+  // arrived once Squad confirmed it (credited). Transfer: what Squad reported arriving (its arrivals, the Bank
+  // transfers panel's rows), credited or not; an older payment without arrival rows falls back on what was credited.
+  // Crypto: what NOWPayments read back as actually_paid, in the invoice's coin.
   const card = p.provider !== "nowpayments";
   const arrived = card
-    ? p.status === "credited"
+    ? p.provider === "squad_transfer" && arrivedByTransferKobo !== null && arrivedByTransferKobo > 0
+      ? { naira: koboToNaira(arrivedByTransferKobo), coin: null, coinAmount: null }
+      : p.status === "credited"
       ? { naira: koboToNaira(p.provider === "squad_transfer" ? creditedKobo : p.amountKobo), coin: null, coinAmount: null }
       : null
     : p.actuallyPaid !== null
@@ -72,16 +86,16 @@ export async function listDeposits(db: Db, f: ListFilter & { channel?: "card" | 
   // Credited = every ledger credit of this payment (its own fund:<provider>:<ref> row, and reviewed excess), by ref.
   const credited = sql<number>`(SELECT COALESCE(SUM(${ledger.amountKobo}), 0) FROM ${ledger} WHERE ${ledger.ref} = ${payments.id} AND ${ledger.kind} = 'fund')`;
   const rows = await db
-    .select({ payment: payments, credited, customer: rowCustomerColumns })
+    .select({ payment: payments, credited, customer: rowCustomerColumns, arrivedKobo: transferArrivedKobo })
     .from(payments)
     .innerJoin(users, eq(users.id, payments.userId))
     .where(and(...where))
     .orderBy(desc(payments.createdAt))
     .limit(clampLimit(f.limit));
-  return rows.map((r) => depositView(r.payment, Number(r.credited), r.customer));
+  return rows.map((r) => depositView(r.payment, Number(r.credited), r.customer, r.arrivedKobo === null ? null : Number(r.arrivedKobo)));
 }
 
 /** One customer's latest deposits, as a query for the console's customer page (its one batch). */
 export function customerDepositsQuery(db: Db, userId: string) {
-  return db.select().from(payments).where(eq(payments.userId, userId)).orderBy(desc(payments.createdAt)).limit(50);
+  return db.select({ payment: payments, arrivedKobo: transferArrivedKobo }).from(payments).where(eq(payments.userId, userId)).orderBy(desc(payments.createdAt)).limit(50);
 }

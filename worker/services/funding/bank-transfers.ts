@@ -3,7 +3,8 @@ import { formatNaira, koboToNaira, nairaToKobo } from "../../../schema/money";
 import { TRANSFER_WINDOW_SECONDS, type StaticAccountRequest, type StaticAccountView, type TransferView } from "../../../schema/transfers";
 import type { AdminTransferDeposit } from "../../../schema/admin";
 import type { Db } from "../../db/client";
-import { payments, transferDeposits, virtualAccounts } from "./tables";
+import { paymentReviewResolutions, paymentReviews, payments, transferDeposits, virtualAccounts } from "./tables";
+import { reviewOutcome } from "./deposit-outcome";
 import { users } from "../kernel";
 import { AppError, isUniqueViolation } from "../../lib/errors";
 import { log } from "../../lib/log";
@@ -12,7 +13,7 @@ import { nairaStringToKobo } from "../../providers/payments/squad-virtual-accoun
 import { UpstreamFault } from "../../providers/upstream-http";
 import { costLimitInBatch, deliverEvents, move, type PaymentDeps, rowsOf, runBatch, transition } from "../kernel";
 import { logReview, openReview, type OpenReviewInput } from "./payment-reviews";
-import { checkNairaDepositAmount, newReference } from "./payments";
+import { checkNairaDepositAmount, newReference, TRANSFER_DEPOSIT_NOTE } from "./payments";
 import { creditDeposit } from "./payment-crediting";
 import { type DepositCredit, type NewPayment, openPayment, payment as paymentEntity } from "./payment-transitions";
 import { type Deposit, findDeposit, transferDeposit } from "./transfer-deposit";
@@ -35,7 +36,7 @@ import { compareTransfers, isReconciliationDay, type TransferReconciliation } fr
  * - an account we do not know: kept as an unmatched arrival for the console, credited to no one.
  */
 
-export const TRANSFER_DEPOSIT_NOTE = "Wallet deposit (bank transfer)";
+export { TRANSFER_DEPOSIT_NOTE } from "./payments";
 /** The sweep leaves a fresh payment to its webhook this long before asking Squad itself. */
 export const TRANSFER_QUIET_MS = 2 * 60_000;
 /** After its window closed this long ago, a payment that never received anything is expired by the sweep. */
@@ -91,18 +92,34 @@ export async function transferView(db: Db, userId: string, ref: string, now: num
     .where(and(eq(payments.id, ref), eq(payments.userId, userId), eq(payments.provider, "squad_transfer")))
     .limit(1);
   if (!payment) return null;
-  const deposits = await db.select().from(transferDeposits).where(eq(transferDeposits.paymentId, ref));
+  const { deposits, reviews } = await runBatch(db, {
+    deposits: rowsOf(db.select().from(transferDeposits).where(eq(transferDeposits.paymentId, ref))),
+    // The newest check of an arrival for this payment and its decision: the sentence the history row says too.
+    reviews: rowsOf(
+      db
+        .select({ review: paymentReviews, creditedKobo: paymentReviewResolutions.amountKobo, customerMessage: paymentReviewResolutions.customerMessage })
+        .from(paymentReviews)
+        .leftJoin(paymentReviewResolutions, eq(paymentReviewResolutions.reviewId, paymentReviews.id))
+        .where(eq(paymentReviews.paymentId, ref))
+        .orderBy(desc(paymentReviews.createdAt))
+        .limit(1),
+    ),
+  });
   const checkingKobo = deposits.filter((d) => d.state === "review" || d.state === "verifying").reduce((s, d) => s + d.amountKobo, 0);
   const state: TransferView["state"] =
     payment.status === "credited"
       ? "credited"
-      : payment.status === "failed"
-        ? "failed"
-        : checkingKobo > 0
-          ? "checking"
-          : payment.status === "expired" || (payment.expiresAt ?? 0) < now
-            ? "expired"
-            : "waiting";
+      : payment.status === "refused"
+        ? "refused"
+        : payment.status === "failed"
+          ? "failed"
+          : checkingKobo > 0
+            ? "checking"
+            : payment.status === "expired" || (payment.expiresAt ?? 0) < now
+              ? "expired"
+              : "waiting";
+  const checked = reviews[0];
+  const detail = checked ? reviewOutcome({ ...checked.review, creditedKobo: checked.creditedKobo, customerMessage: checked.customerMessage }, payment.amountKobo).message : null;
   return {
     ref,
     state,
@@ -113,15 +130,24 @@ export async function transferView(db: Db, userId: string, ref: string, now: num
     credited_amount: payment.creditedKobo == null ? null : koboToNaira(payment.creditedKobo),
     checking_amount: koboToNaira(checkingKobo),
     expires_at: payment.expiresAt == null ? null : new Date(payment.expiresAt).toISOString(),
+    detail,
   };
 }
 
-/** The customer's most recent transfer payment still open (the Fund Wallet tab resumes it after a reload). */
+/** After an operator decided a transfer the customer saw "being checked", its card shows the outcome this long. */
+export const DECIDED_TRANSFER_SHOWN_MS = 24 * 60 * 60_000;
+
+/**
+ * The customer's most recent dynamic transfer the Fund Wallet tab resumes after a reload: one still open, one whose
+ * arrival is being checked (whatever its window), or one an operator decided in the last day (issue 43: the card that
+ * said "being checked" says credited or refused, also after a reload). The card's "New transfer" sets it aside.
+ */
 export async function activeTransfer(db: Db, userId: string, now: number): Promise<TransferView | null> {
+  const checked = sql`EXISTS (SELECT 1 FROM ${transferDeposits} WHERE ${transferDeposits.paymentId} = ${payments.id} AND (${transferDeposits.state} IN ('verifying', 'review') OR (${transferDeposits.state} IN ('credited', 'refused') AND ${transferDeposits.updatedAt} > ${now - DECIDED_TRANSFER_SHOWN_MS} AND EXISTS (SELECT 1 FROM ${paymentReviews} WHERE ${paymentReviews.providerPaymentId} = ${transferDeposits.squadRef} AND ${paymentReviews.status} <> 'open'))))`;
   const [row] = await db
     .select({ id: payments.id })
     .from(payments)
-    .where(and(eq(payments.userId, userId), eq(payments.provider, "squad_transfer"), eq(payments.status, "pending"), sql`${payments.providerPaymentId} IS NULL`, sql`${payments.expiresAt} > ${now}`))
+    .where(and(eq(payments.userId, userId), eq(payments.provider, "squad_transfer"), sql`${payments.providerPaymentId} IS NULL`, sql`((${payments.status} = 'pending' AND ${payments.expiresAt} > ${now}) OR ${checked})`))
     .orderBy(desc(payments.createdAt))
     .limit(1);
   return row ? transferView(db, userId, row.id, now) : null;

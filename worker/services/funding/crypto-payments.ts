@@ -8,7 +8,7 @@ import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { NowAmountBelowMinimum, type NowPayment, type NowPaymentStatus } from "../../providers/payments/nowpayments";
 import { UpstreamFault } from "../../providers/upstream-http";
-import { deliverEvents, enforceCostLimit, getSetting, move, type PaymentDeps, runBatch, STOP, type TickResult, transition, wakeAt } from "../kernel";
+import { deliverEvents, enforceCostLimit, getSetting, move, type MoveEvent, type PaymentDeps, runBatch, STOP, type TickResult, transition, wakeAt } from "../kernel";
 import { logReview, openReview, type OpenReviewInput } from "./payment-reviews";
 import { nowCurrencies } from "./crypto-currencies";
 import { creditDeposit } from "./payment-crediting";
@@ -264,8 +264,22 @@ async function settleArrival(deps: PaymentDeps, payment: Payment, remote: NowPay
 async function holdForReview(deps: PaymentDeps, payment: Payment, input: OpenReviewInput, holdInvoice: boolean): Promise<"review" | "credited"> {
   const db = deps.db;
   const now = deps.clock.now();
+  // An arrival held beside an invoice that stays as it is (a repeat deposit, more after the credit) is told with its
+  // review (issue 43: held crypto gave no notice); an invoice held whole is told with its own move below.
+  const told: MoveEvent | null = holdInvoice
+    ? null
+    : {
+        userId: payment.userId,
+        dedupe: `payment.failed:${input.providerPaymentId}:review:${input.reason}`,
+        message: {
+          kind: "payment.failed",
+          paymentId: payment.providerPaymentId ?? payment.id,
+          status: "review",
+          message: reviewOutcome({ provider: "nowpayments", reason: input.reason, status: "open", expectedAmount: payment.payAmount, expectedCurrency: payment.payCurrency, payCurrency: input.payCurrency, actuallyPaid: input.actuallyPaid == null ? null : String(input.actuallyPaid), suggestedKobo: input.suggestedKobo, creditedKobo: null }, payment.amountKobo).message,
+        },
+      };
   const { opened, held } = await runBatch(db, {
-    opened: openReview(db, input, now),
+    opened: openReview(db, input, now, told),
     // The invoice held whole, the customer told in the same batch (payment.failed, socket and webhooks), once.
     held: holdInvoice
       ? move(db, paymentEntity.holdInvoice, payment.id, {
@@ -276,7 +290,7 @@ async function holdForReview(deps: PaymentDeps, payment: Payment, input: OpenRev
       : null,
   });
   if (opened.moved) logReview(input);
-  if (held?.eventWritten) deps.defer(deliverEvents(deps, payment.userId));
+  if (held?.eventWritten || opened.eventWritten) deps.defer(deliverEvents(deps, payment.userId));
   return payment.status === "credited" ? "credited" : "review";
 }
 

@@ -37,6 +37,8 @@ export interface ReviewFacts {
   suggestedKobo: number | null;
   /** The operator's credit, once decided. */
   creditedKobo: number | null;
+  /** The operator's words to the customer with the decision (issue 43), if they wrote any. */
+  customerMessage?: string | null;
 }
 
 export const HELD_NEXT = "Received, being checked by support. You will get an e-mail and a notice here when it is decided.";
@@ -75,28 +77,37 @@ export function reviewOutcome(r: ReviewFacts, invoiceKobo: number): DepositOutco
   const asked = coins(r.expectedAmount, r.expectedCurrency);
   const what = arrived ?? "A payment";
   const base = { arrived, invoiced: koboToNaira(invoiceKobo) };
+  // The operator's own words, said after ours (ours carry the figures; theirs the why).
+  const said = r.customerMessage?.trim() ? ` Support says: "${r.customerMessage.trim()}"` : "";
   if (r.status === "credited") {
     const credited = r.creditedKobo ?? 0;
-    return { ...base, state: "support_credited", credited: koboToNaira(credited), message: `Support checked ${arrived ?? "your payment"} and credited ${naira(credited)} to your wallet.` };
+    return { ...base, state: "support_credited", credited: koboToNaira(credited), message: `Support checked ${arrived ?? "your payment"} and credited ${naira(credited)} to your wallet.${said}` };
   }
   if (r.status === "refused") {
     return {
       ...base,
       state: "refused",
       credited: 0,
-      message: `Support checked ${arrived ?? "this payment"} and could not credit it: no money moved. Contact support (reply to our e-mail) to ask about it.`,
+      message: `Support checked ${arrived ?? "this payment"} and could not credit it: no money moved.${said || " Contact support (reply to our e-mail) to ask about it."}`,
     };
   }
-  const held: Record<ReviewFacts["reason"], string> = {
+  if (r.reason.startsWith("transfer_")) {
+    // Issue 43: a bank transfer held for a check says first what arrived and that it is being checked.
+    const askedNaira = Number(r.expectedAmount) > 0 ? `₦${formatNaira(r.expectedAmount!)}` : null;
+    const why: Record<string, string> = {
+      transfer_amount_mismatch: `not the exact ${askedNaira ?? "amount"} this account number asked for.`,
+      transfer_late: "it came after this account number's time ran out (or after it was already paid).",
+      transfer_unverified: "the bank has not confirmed it to us yet.",
+    };
+    return { ...base, state: "held", credited: 0, message: `${arrived ?? "A transfer"} received, being checked: ${why[r.reason]} Nothing credited yet. You will get an e-mail and a notice here when it is decided.` };
+  }
+  const held: Record<Exclude<ReviewFacts["reason"], `transfer_${string}`>, string> = {
     other_currency: `${what} arrived, but the invoice asked for ${asked ?? "another coin"}. Nothing credited yet.`,
     overpaid: `${what} arrived for an invoice of ${asked ?? "less"}: the invoice was credited; the extra${r.suggestedKobo ? ` (about ${naira(r.suggestedKobo)})` : ""} is not credited yet.`,
     repeat_payment: `Another ${arrived ?? "payment"} arrived at an earlier invoice's address. Nothing credited yet.`,
     paid_after_settlement: `More arrived after this invoice was credited (${arrived ?? "an amount"} in total). The extra is not credited yet.`,
     no_amount: "A payment arrived without an amount we could read. Nothing credited yet.",
     card_amount_mismatch: "Your card was charged another amount than the checkout. Nothing credited yet.",
-    transfer_amount_mismatch: `${arrived ?? "A transfer"} arrived, not the exact amount this account number asked for. Nothing credited yet.`,
-    transfer_late: `${arrived ?? "A transfer"} arrived after this account number's time ran out (or after it was already paid). Nothing credited yet.`,
-    transfer_unverified: `${arrived ?? "A transfer"} was announced, but the bank has not confirmed it to us yet. Nothing credited yet.`,
   };
-  return { ...base, state: r.reason === "overpaid" ? "excess_held" : "held", credited: 0, message: `${held[r.reason]} ${HELD_NEXT}` };
+  return { ...base, state: r.reason === "overpaid" ? "excess_held" : "held", credited: 0, message: `${held[r.reason as keyof typeof held]} ${HELD_NEXT}` };
 }

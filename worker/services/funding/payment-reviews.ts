@@ -5,7 +5,7 @@ import type { Db } from "../../db/client";
 import { paymentReviewResolutions, paymentReviews, reviewItemResolutions } from "./tables";
 import { users } from "../kernel";
 import { log } from "../../lib/log";
-import { moneyEntity, move, type MoneyStep, type Moved, type MoveEvent, type MoveStep, statement } from "../kernel";
+import { moneyEntity, move, type MoneyStep, type MoveEvent, type MoveStep, statement } from "../kernel";
 import { depositEvent, depositLedger, type DepositCredit } from "./payment-transitions";
 
 /**
@@ -28,7 +28,7 @@ export const reviewItem = moneyEntity(
   { name: "review item", table: paymentReviews, id: "id", status: "status" },
   {
     /** An arrival that may not be credited on its own is held (crypto-payments.ts, card-payments.ts, bank-transfers.ts). */
-    open: { from: "new", to: "open", values: (i: { row: NewReview }) => i.row, once: true },
+    open: { from: "new", to: "open", values: (i: { row: NewReview; told?: MoveEvent | null }) => i.row, once: true, event: (i: { row: NewReview; told?: MoveEvent | null }) => i.told ?? null },
     /** Credited by an operator: the deposit's ledger row and payment.credited (payment-crediting.ts creditDeposit). */
     credit: { from: ["open"], to: "credited", set: (_i: DepositCredit, at) => ({ updatedAt: at }), ledger: depositLedger, event: depositEvent },
     /** Refused by an operator: the customer is told (a toast on an open screen, a webhook, and an e-mail). */
@@ -66,8 +66,13 @@ function decisionRow(i: QueueDecision, at: number) {
 }
 
 /** The resolution row of a review row's decision (its primary key makes a second decision fail the batch). */
-export function reviewResolution(db: Db, row: { reviewId: string; outcome: "credited" | "refused"; amountKobo: number | null; operatorId: string; note: string; at: number }): MoneyStep<{ written: number }> {
-  return statement(db.insert(paymentReviewResolutions).values({ reviewId: row.reviewId, outcome: row.outcome, amountKobo: row.amountKobo, operatorId: row.operatorId, note: row.note, createdAt: row.at }));
+export function reviewResolution(
+  db: Db,
+  row: { reviewId: string; outcome: "credited" | "refused"; amountKobo: number | null; operatorId: string; note: string; customerMessage?: string | null; at: number },
+): MoneyStep<{ written: number }> {
+  return statement(
+    db.insert(paymentReviewResolutions).values({ reviewId: row.reviewId, outcome: row.outcome, amountKobo: row.amountKobo, operatorId: row.operatorId, note: row.note, customerMessage: row.customerMessage ?? null, createdAt: row.at }),
+  );
 }
 
 /** A queue item's decision for the decision's batch, written only while `when` holds (the card still pending). */
@@ -89,8 +94,12 @@ export interface OpenReviewInput {
   detail: string;
 }
 
-/** The step that records one arrival for review; a replay (same upstream payment and reason) adds nothing. */
-export function openReview(db: Db, input: OpenReviewInput, at: number): MoneyStep<Moved> {
+/**
+ * The step that records one arrival for review; a replay (same upstream payment and reason) adds nothing. `told`: the
+ * customer's notice written with it (an arrival held beside an invoice that stays as it is: the invoice's own hold
+ * tells with its move instead).
+ */
+export function openReview(db: Db, input: OpenReviewInput, at: number, told: MoveEvent | null = null): MoveStep {
   const id = `rv_${crypto.randomUUID().replace(/-/g, "")}`;
   const row: NewReview = {
     id,
@@ -108,7 +117,7 @@ export function openReview(db: Db, input: OpenReviewInput, at: number): MoneySte
     createdAt: at,
     updatedAt: at,
   };
-  return move(db, reviewItem.open, id, { row }, at);
+  return move(db, reviewItem.open, id, { row, told }, at);
 }
 
 export function logReview(input: OpenReviewInput): void {

@@ -25,6 +25,8 @@ export type Payment = typeof payments.$inferSelect;
 export const publicOrigin = (deps: PaymentDeps): string => configFor(deps.env).publicUrl;
 
 export const CARD_DEPOSIT_NOTE = "Wallet deposit (card)";
+/** A bank transfer into a Squad virtual account (dynamic or static), on its ledger row and its history row. */
+export const TRANSFER_DEPOSIT_NOTE = "Wallet deposit (bank transfer)";
 export const cryptoDepositNote = (payCurrency: string | null) => `Wallet deposit (${(payCurrency ?? "crypto").toUpperCase()})`;
 
 /** Upper bound on one naira deposit (card or bank transfer): far above real use, far below integer trouble. */

@@ -56,7 +56,7 @@ function movesPayment(row: PaymentReview, payment: Pick<Payment, "status"> | und
  */
 export async function resolvePaymentReview(
   deps: PaymentDeps,
-  input: { reviewId: string; operatorId: string; decision: ReviewDecision; note?: string; also?: Record<string, MoneyStep<unknown>> },
+  input: { reviewId: string; operatorId: string; decision: ReviewDecision; note?: string; customerMessage?: string; also?: Record<string, MoneyStep<unknown>> },
 ): Promise<{ review: ReviewListItem; balance: number | null }> {
   const { db } = deps;
   const [row] = await db.select().from(paymentReviews).where(eq(paymentReviews.id, input.reviewId)).limit(1);
@@ -68,12 +68,17 @@ export async function resolvePaymentReview(
   }
   const at = deps.clock.now();
   const note = (input.note ?? "").trim().slice(0, 500);
+  const customerMessage = input.customerMessage?.trim().slice(0, 200) || null;
   const [payment] = await db.select().from(payments).where(eq(payments.id, row.paymentId)).limit(1);
   const squadRef = row.reason.startsWith("transfer_") ? row.providerPaymentId : null;
+  // The payment the customer's screens know: a bank transfer's is ours (the transfer card's ref, which its events name
+  // everywhere else), not Squad's reference; an invoice's is NOWPayments' id. Issue 43: naming Squad's left the
+  // transfer card "being checked" after the decision.
+  const publicId = squadRef ? row.paymentId : row.providerPaymentId;
   const credited = decision.action === "credit" ? decision.amountKobo : null;
-  const resolution = reviewResolution(db, { reviewId: row.id, outcome: credited === null ? "refused" : "credited", amountKobo: credited, operatorId: input.operatorId, note, at });
+  const resolution = reviewResolution(db, { reviewId: row.id, outcome: credited === null ? "refused" : "credited", amountKobo: credited, operatorId: input.operatorId, note, customerMessage, at });
   // The customer's sentence, read before the batch: it rides the decision's event.
-  const told = reviewOutcome({ ...row, status: credited === null ? "refused" : "credited", creditedKobo: credited }, payment?.amountKobo ?? 0).message;
+  const told = reviewOutcome({ ...row, status: credited === null ? "refused" : "credited", creditedKobo: credited, customerMessage }, payment?.amountKobo ?? 0).message;
   await once(async () => {
     if (decision.action === "credit") {
       await creditDeposit(
@@ -82,7 +87,7 @@ export async function resolvePaymentReview(
         {
           userId: row.userId,
           paymentId: row.paymentId,
-          publicId: row.providerPaymentId,
+          publicId,
           channel: "review",
           keyId: row.id,
           amountKobo: decision.amountKobo,
@@ -94,7 +99,7 @@ export async function resolvePaymentReview(
       );
       log("info", "payment review credited", { reviewId: row.id, paymentId: row.paymentId, amountKobo: decision.amountKobo, operatorId: input.operatorId });
     } else {
-      const refused = move(db, reviewItem.refuse, row.id, { userId: row.userId, dedupe: `payment.failed:${row.id}:refused`, message: { kind: "payment.failed", paymentId: row.providerPaymentId, status: "refused", message: told } }, at);
+      const refused = move(db, reviewItem.refuse, row.id, { userId: row.userId, dedupe: `payment.failed:${row.id}:refused`, message: { kind: "payment.failed", paymentId: publicId, status: "refused", message: told } }, at);
       const result = await runBatch(db, {
         resolution,
         refused,

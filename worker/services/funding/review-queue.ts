@@ -361,6 +361,8 @@ export interface ResolveInput {
   /** Naira; optional for a credit (the provider's priced record is the default), refused with a refuse. */
   amount?: number;
   reason: string;
+  /** Shown to the customer with the decision (a payment review's only); the reason never is. */
+  customerMessage?: string;
 }
 
 export interface ResolveAnswer {
@@ -473,6 +475,7 @@ async function resolveReview(deps: PaymentDeps, item: QueueItem, input: ResolveI
       operatorId: input.operator.id,
       decision: amountKobo === null ? { action: "refuse" } : { action: "credit", amountKobo },
       note: input.reason,
+      customerMessage: input.customerMessage,
       also: { audit: statement(auditRow) },
     },
   );

@@ -106,7 +106,10 @@ export const paymentReviewResolutions = sqliteTable("payment_review_resolutions"
   outcome: text("outcome", { enum: ["credited", "refused"] }).notNull(),
   amountKobo: integer("amount_kobo"),
   operatorId: text("operator_id").notNull(),
+  // Internal: the audit's reason, never shown to the customer.
   note: text("note").notNull().default(""),
+  // Optional, written for the customer (issue 43): their history row, transfer card, toast and e-mail carry it.
+  customerMessage: text("customer_message"),
   createdAt: integer("created_at").notNull().default(now),
 });
 

@@ -1,4 +1,4 @@
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq, like, sql } from "drizzle-orm";
 import { koboToNaira } from "../../../schema/money";
 import type { Transaction } from "../../../schema/wallet";
 import type { PaymentStatus, TransactionStatus } from "../../../schema/constants";
@@ -6,9 +6,9 @@ import type { Db } from "../../db/client";
 import type { UserRead } from "../accounts";
 import { namedRead, rowsOf } from "../kernel";
 import { ledger } from "../kernel";
-import { paymentReviewResolutions, paymentReviews, payments } from "./tables";
+import { paymentReviewResolutions, paymentReviews, payments, transferDeposits } from "./tables";
 import { isUnderpaid, reviewOutcome, underpaidOutcome, type PaymentFacts, type ReviewFacts } from "./deposit-outcome";
-import { CARD_DEPOSIT_NOTE, cryptoDepositNote } from "./payments";
+import { CARD_DEPOSIT_NOTE, cryptoDepositNote, TRANSFER_DEPOSIT_NOTE } from "./payments";
 import { SUPPORT_CREDIT_NOTE, SUPPORT_DEBIT_NOTE } from "../../db/admin-sql";
 
 /**
@@ -81,11 +81,17 @@ export function transactionsRead(db: Db, userId: string) {
         actuallyPaid: paymentReviews.actuallyPaid,
         suggestedKobo: paymentReviews.suggestedKobo,
         creditedKobo: paymentReviewResolutions.amountKobo,
+        customerMessage: paymentReviewResolutions.customerMessage,
         createdAt: paymentReviews.createdAt,
-        decidedAt: paymentReviewResolutions.createdAt,
+        // Aliased: a batched read keys its row by column name, and both tables have created_at (issue 43's
+        // "Jan 1, 00:00 AM": an undecided review's null decision time overwrote the review's own).
+        decidedAt: sql<number | null>`${paymentReviewResolutions.createdAt}`.as("decided_at"),
+        // A bank transfer's review is about one arrival (its Squad reference): dated when the money arrived (issue 43).
+        arrivedAt: transferDeposits.receivedAt,
       })
       .from(paymentReviews)
       .leftJoin(paymentReviewResolutions, eq(paymentReviewResolutions.reviewId, paymentReviews.id))
+      .leftJoin(transferDeposits, and(like(paymentReviews.reason, "transfer_%"), eq(transferDeposits.squadRef, paymentReviews.providerPaymentId)))
       .where(eq(paymentReviews.userId, userId))
       .orderBy(desc(paymentReviews.createdAt))
       .limit(HISTORY_LIMIT),
@@ -97,7 +103,17 @@ export function transactionsRead(db: Db, userId: string) {
 
 type LedgerRow = { id: number; key: string; amountKobo: number; kind: string; note: string; ref: string | null; createdAt: number };
 type AttemptRow = PaymentFacts & { id: string; status: PaymentStatus; createdAt: number };
-type ReviewRow = ReviewFacts & { id: string; paymentId: string; createdAt: number; decidedAt: number | null };
+type ReviewRow = ReviewFacts & { id: string; paymentId: string; createdAt: number; decidedAt: number | null; arrivedAt?: number | null };
+
+const isTransferReview = (r: ReviewRow) => r.reason.startsWith("transfer_");
+/** When what a review is about arrived: a bank transfer's arrival, or the review's own opening (the IPN's moment). */
+const arrivedAt = (r: ReviewRow) => r.arrivedAt ?? r.createdAt;
+/** Naira that arrived by bank transfer, as the review recorded it (Squad's figure). */
+const arrivedNaira = (r: ReviewRow) => (Number(r.actuallyPaid) > 0 ? Number(r.actuallyPaid) : 0);
+
+function depositNote(provider: AttemptRow["provider"], payCurrency: string | null): string {
+  return provider === "squad" ? CARD_DEPOSIT_NOTE : provider === "squad_transfer" ? TRANSFER_DEPOSIT_NOTE : cryptoDepositNote(payCurrency);
+}
 
 /**
  * Manual entries written before issue 28 carried the operator's reason in their note ("Manual deposit adjustment:
@@ -116,9 +132,12 @@ function projectHistory(userId: string, ledgerRows: LedgerRow[], attemptRows: At
   // through its newest review what arrived and what happens next; other reviews (an excess, a repeat deposit) are rows
   // of their own.
   const heldWhole = new Map<string, ReviewRow>();
+  // A bank transfer's payment is what arrived for it (issue 43: one row, "₦3,900 received, being checked", not the
+  // asked amount beside a second row): its newest undecided or refused review until an operator credits it.
   for (const review of reviewRows) {
     const status = paymentsById.get(review.paymentId)?.status;
-    if ((status === "review" || status === "refused") && !heldWhole.has(review.paymentId)) heldWhole.set(review.paymentId, review);
+    const whole = status === "review" || status === "refused" || (isTransferReview(review) && status !== undefined && status !== "credited" && review.status !== "credited");
+    if (whole && !heldWhole.has(review.paymentId)) heldWhole.set(review.paymentId, review);
   }
   // Purchases and rentals whose money came back: "buy:<ref>" / "rent:<ref>" keyed by the refunded movement.
   const refunded = new Set<string>();
@@ -146,30 +165,35 @@ function projectHistory(userId: string, ledgerRows: LedgerRow[], attemptRows: At
   for (const attempt of attemptRows) {
     if (attempt.status === "credited") continue;
     const held = heldWhole.get(attempt.id);
+    // A held payment is dated and sorted by when its money arrived (issue 43), a transfer also priced by what arrived;
+    // a refused one stays where it was.
+    const transferHeld = held && isTransferReview(held) ? held : null;
+    const at = held ? arrivedAt(held) : attempt.createdAt;
     out.push({
       ...(held ? { detail: reviewOutcome(held, attempt.amountKobo).message } : {}),
       id: attempt.id,
       user_id: userId,
-      status: PENDING_PAYMENT_STATUSES.has(attempt.status) ? "pending" : "failed",
-      amount: koboToNaira(attempt.amountKobo),
-      note: attempt.provider === "squad" ? CARD_DEPOSIT_NOTE : cryptoDepositNote(attempt.payCurrency),
-      created_at: new Date(attempt.createdAt).toISOString(),
+      status: transferHeld ? (transferHeld.status === "refused" ? "failed" : "pending") : PENDING_PAYMENT_STATUSES.has(attempt.status) ? "pending" : "failed",
+      amount: transferHeld ? arrivedNaira(transferHeld) : koboToNaira(attempt.amountKobo),
+      note: depositNote(attempt.provider, attempt.payCurrency),
+      created_at: new Date(at).toISOString(),
       direction: "none",
-      sortKey: attempt.createdAt,
+      sortKey: at,
     });
   }
   for (const review of reviewRows) {
     // A credited review is the ledger's "(reviewed)" row, which carries the sentence.
     if (review.status === "credited" || heldWhole.get(review.paymentId) === review) continue;
     const payment = paymentsById.get(review.paymentId);
-    const at = review.status === "refused" ? (review.decidedAt ?? review.createdAt) : review.createdAt;
+    const at = review.status === "refused" ? (review.decidedAt ?? arrivedAt(review)) : arrivedAt(review);
     out.push({
       id: review.id,
       user_id: userId,
       status: review.status === "refused" ? "failed" : "pending",
-      // What we would credit when the coin matches; 0 when support must price it (another coin): nothing moved yet.
-      amount: koboToNaira(review.suggestedKobo ?? 0),
-      note: review.provider === "squad" ? CARD_DEPOSIT_NOTE : cryptoDepositNote(review.payCurrency),
+      // A transfer: what arrived (naira). Crypto: what we would credit when the coin matches; 0 when support must price
+      // it (another coin): nothing moved yet.
+      amount: isTransferReview(review) ? arrivedNaira(review) : koboToNaira(review.suggestedKobo ?? 0),
+      note: isTransferReview(review) ? TRANSFER_DEPOSIT_NOTE : depositNote(review.provider, review.payCurrency),
       created_at: new Date(at).toISOString(),
       direction: "none",
       sortKey: at,

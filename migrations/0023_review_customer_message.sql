@@ -1,0 +1,1 @@
+ALTER TABLE `payment_review_resolutions` ADD `customer_message` text;
