@@ -129,6 +129,24 @@ describe("crypto credits follow what arrived (issue 12, hole 3)", () => {
     ]);
   });
 
+  it("issue 43: held crypto is dated when it arrived, sorted first, and told at once", async () => {
+    const { user, invoice } = await invoiceFor(10);
+    await simulate(invoice.payment_id, { payment_status: "finished" });
+    const repeat = await simulate(invoice.payment_id, { payment_status: "finished", repeat: true, actually_paid: invoice.pay_amount });
+    const [review] = await reviewsOf(user.id);
+    const history = (await api("/api/get-transaction", { token: user.token })).data as { id: string; status: string; created_at: string; detail?: string }[];
+    // Newest first: the held arrival (a review row, its own moment), then the invoice's credit. Never "Jan 1, 1970".
+    expect(history.map((h) => [h.id, h.status])).toEqual([
+      [review!.id, "pending"],
+      [`fund:now:${invoice.payment_id}`, "successful"],
+    ]);
+    expect(history[0]!.created_at).toBe(review!.created_at);
+    expect(Date.parse(history[0]!.created_at)).toBeGreaterThan(Date.now() - 60_000);
+    const told = (await env.DB.prepare("SELECT message FROM outbox_events WHERE user_id = ? AND kind = 'payment.failed'").bind(user.id).all<{ message: string }>()).results.map((r) => JSON.parse(r.message));
+    expect(told).toEqual([expect.objectContaining({ kind: "payment.failed", status: "review", paymentId: invoice.payment_id, message: history[0]!.detail })]);
+    expect(repeat.parent_payment_id).toBe(invoice.payment_id);
+  });
+
   it("an overpayment beyond the tolerance credits the invoice and sends only the excess to review", async () => {
     const { user, invoice } = await invoiceFor(10);
     await simulate(invoice.payment_id, { payment_status: "finished", actually_paid: invoice.pay_amount * 1.5 });

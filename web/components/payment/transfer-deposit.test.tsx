@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { TransferView } from "../../../schema/transfers";
 import { saveSession } from "../../lib/session";
@@ -78,7 +78,7 @@ describe("Pay by transfer", () => {
 
     answers["GET /api/transfers/VT1"] = [json(200, { ...waiting, state: "credited", credited_amount: 5000 })];
     handleRealtimeFrame(client, JSON.stringify({ kind: "payment.credited", paymentId: "VT1", amount: 5000, balance: 5000 }));
-    expect((await screen.findByText("Credited ₦5,000.00")).getAttribute("data-testid")).toBe("transfer-state");
+    expect((await screen.findByText("Credited ₦5,000.00")).closest("[data-testid]")?.getAttribute("data-testid")).toBe("transfer-state");
     expect(screen.queryByTestId("transfer-account-number")).toBeNull();
   });
 
@@ -88,7 +88,22 @@ describe("Pay by transfer", () => {
     answers["GET /api/transfers/VT1"] = [json(200, { ...waiting, state: "checking", checking_amount: 4900 })];
     handleRealtimeFrame(client, JSON.stringify({ kind: "payment.failed", paymentId: "VT1", status: "review", message: "We received ₦4,900.00 by bank transfer." }));
     expect((await screen.findByTestId("transfer-state")).textContent).toBeTruthy();
-    expect(await screen.findByText(/We received ₦4,900\.00\. It is being checked/)).toBeTruthy();
+    expect(await screen.findByText(/₦4,900\.00 received, being checked/)).toBeTruthy();
     expect(screen.queryByText(/Credited/)).toBeNull();
+  });
+
+  it("issue 43: the operator's decision reaches the card live: credited with support's words, or refused", async () => {
+    const client = show();
+    await startTransfer();
+    const said = 'Support checked ₦4,900.00 and credited ₦4,900.00 to your wallet. Support says: "Thanks."';
+    answers["GET /api/transfers/VT1"] = [json(200, { ...waiting, state: "credited", credited_amount: 4900, detail: said })];
+    handleRealtimeFrame(client, JSON.stringify({ kind: "payment.credited", paymentId: "VT1", amount: 4900, balance: 4900, message: said }));
+    await screen.findByText("Credited ₦4,900.00");
+    expect(screen.getByTestId("transfer-state").textContent).toContain(said);
+    const refused = 'Support checked ₦4,900.00 and could not credit it: no money moved. Support says: "Reversed by your bank."';
+    answers["GET /api/transfers/VT1"] = [json(200, { ...waiting, state: "refused", detail: refused })];
+    handleRealtimeFrame(client, JSON.stringify({ kind: "payment.failed", paymentId: "VT1", status: "refused", message: refused }));
+    await waitFor(() => expect(screen.getByTestId("transfer-state").textContent).toBe(refused));
+    expect(screen.getByRole("button", { name: "New transfer" })).toBeTruthy();
   });
 });
