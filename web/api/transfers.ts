@@ -25,6 +25,9 @@ export const transferQueryOptions = (ref: string) =>
   queryOptions({
     queryKey: queryKeys.invoice(ref),
     queryFn: () => getTransfer(ref),
+    // Read again on every mount: the cache is kept across a reload (session storage, query-client.ts), and a card
+    // restored from it said "being checked" after the operator had decided (issue 43).
+    staleTime: 0,
     refetchInterval: (q) => (q.state.data && q.state.data.state !== "waiting" && q.state.data.state !== "checking" ? false : TRANSFER_FALLBACK_POLL_MS),
   });
 

@@ -205,14 +205,15 @@ export function TransferDeposit({ minimum, minimumLoading = false }: { minimum: 
   const [error, setError] = useState<string | undefined>();
   const [startError, setStartError] = useState<string | null>(null);
   const [current, setCurrent] = useState<TransferView | null>(null);
-  // A decided transfer comes back after a reload until "New transfer" sets it aside (issue 43).
+  // A decided transfer comes back after a reload until "New transfer" sets it aside (issue 43). Asked again on every
+  // mount: the persisted cache (session storage) would otherwise keep the answer from before the transfer started.
   const active = useQuery({
     queryKey: [...queryKeys.invoices, "active-transfer"],
     queryFn: async () => {
       const resumed = await getActiveTransfer();
       return resumed && resumed.ref !== transferSetAside() ? resumed : null;
     },
-    staleTime: Infinity,
+    staleTime: 0,
   });
   const shown = current ?? active.data ?? null;
 
