@@ -225,13 +225,15 @@ const KNOWN_COMMANDS = new Set([
 ]);
 
 async function main(): Promise<void> {
+  // The CLI's clock is this process's: the worker's rows take theirs from the services container (decision 062).
+  const now = Date.now();
   switch (command) {
     case "grant-operator":
     case "revoke-operator": {
       const user = await findUser(args[0]);
       if (!reason) fail('A reason is required: --reason "..."');
       const role = command === "grant-operator" ? "operator" : "customer";
-      return change((db) => setRoleSql(db, user.id, role, actor, reason), `${user.email} is now ${role === "operator" ? "an operator" : "a customer"}`);
+      return change((db) => setRoleSql(db, user.id, role, actor, reason, now), `${user.email} is now ${role === "operator" ? "an operator" : "a customer"}`);
     }
     case "settings": {
       const list = await whileLocked(() =>
@@ -244,27 +246,27 @@ async function main(): Promise<void> {
     }
     case "set-rate": {
       const rate = num(args[0], "rate");
-      if (!flags["crypto-too"]) return change((db) => setSettingSql(db, "exchange_rate", { rate }, actor, reason), `exchange_rate = ${args[0]}`);
+      if (!flags["crypto-too"]) return change((db) => setSettingSql(db, "exchange_rate", { rate }, actor, reason, now), `exchange_rate = ${args[0]}`);
       // The spec's original client shows get-rate's `rate` as the crypto deposit rate: one change makes both the same.
       const [current] = await whileLocked(() => database.db.select().from(tables.settings).where(eq(tables.settings.key, "rate_settings")));
       const funding = { ...SETTING_DEFAULTS.rate_settings, ...(current ? (JSON.parse(String(current.value)) as object) : {}), rate };
       return change(
-        (db) => [...setSettingSql(db, "exchange_rate", { rate }, actor, reason), ...setSettingSql(db, "rate_settings", funding, actor, reason)],
+        (db) => [...setSettingSql(db, "exchange_rate", { rate }, actor, reason, now), ...setSettingSql(db, "rate_settings", funding, actor, reason, now)],
         `exchange_rate = rate_settings.rate = ${args[0]}`,
       );
     }
     case "set-markups":
       return change(
-        (db) => setSettingSql(db, "costs", { low_cost: num(flags.low, "--low"), high_cost: num(flags.high, "--high"), rent_cost: num(flags.rent, "--rent") }, actor, reason),
+        (db) => setSettingSql(db, "costs", { low_cost: num(flags.low, "--low"), high_cost: num(flags.high, "--high"), rent_cost: num(flags.rent, "--rent") }, actor, reason, now),
         "costs updated",
       );
     case "set-rate-settings":
       return change(
-        (db) => setSettingSql(db, "rate_settings", { cryptomin: num(flags.cryptomin, "--cryptomin"), rate: num(flags.rate, "--rate"), squadmin: num(flags.squadmin, "--squadmin") }, actor, reason),
+        (db) => setSettingSql(db, "rate_settings", { cryptomin: num(flags.cryptomin, "--cryptomin"), rate: num(flags.rate, "--rate"), squadmin: num(flags.squadmin, "--squadmin") }, actor, reason, now),
         "rate_settings updated",
       );
     case "set-referral-reward":
-      return change((db) => setSettingSql(db, "referral_reward_percent", { percent: num(args[0], "percent") }, actor, reason), `referral reward = ${args[0]}%`);
+      return change((db) => setSettingSql(db, "referral_reward_percent", { percent: num(args[0], "percent") }, actor, reason, now), `referral reward = ${args[0]}%`);
     case "set": {
       if (!args[0] || args[1] === undefined) fail("Usage: set <key> '<json>'");
       let value: unknown;
@@ -273,7 +275,7 @@ async function main(): Promise<void> {
       } catch {
         fail("The value must be JSON (quote it in the shell).");
       }
-      return change((db) => setSettingSql(db, args[0], value, actor, reason), `${args[0]} updated`);
+      return change((db) => setSettingSql(db, args[0], value, actor, reason, now), `${args[0]} updated`);
     }
     case "ledger": {
       const user = await findUser(args[0]);
@@ -290,7 +292,7 @@ async function main(): Promise<void> {
       const kobo = Math.round(naira * 100) * (command === "credit" ? 1 : -1);
       try {
         const message = typeof flags.message === "string" ? flags.message : null;
-        await change((db) => manualEntrySql(db, { userId: user.id, amountKobo: kobo, reason, customerMessage: message, actor, entryId: randomUUID() }), `${command} ₦${naira.toFixed(2)} for ${user.email}`);
+        await change((db) => manualEntrySql(db, { userId: user.id, amountKobo: kobo, reason, customerMessage: message, actor, entryId: randomUUID() }, now), `${command} ₦${naira.toFixed(2)} for ${user.email}`);
       } catch (err) {
         if (String(err).includes("CHECK") || String(err).includes("failed")) fail(`Refused: ${user.email} has ₦${(Number(user.balance_kobo) / 100).toFixed(2)}; a debit may not overdraw the wallet.`);
         throw err;
@@ -298,13 +300,13 @@ async function main(): Promise<void> {
       return;
     }
     case "stuck": {
-      const list = await rows(stuckSql(typeof flags.minutes === "string" ? Number(flags.minutes) : 30));
+      const list = await rows(stuckSql(typeof flags.minutes === "string" ? Number(flags.minutes) : 30, now));
       if (list.length === 0) console.log("Nothing stuck.");
       else console.table(list);
       return;
     }
     case "reviews": {
-      const list = await rows(reviewQueueSql(typeof flags.minutes === "string" ? num(flags.minutes, "--minutes") : 30));
+      const list = await rows(reviewQueueSql(typeof flags.minutes === "string" ? num(flags.minutes, "--minutes") : 30, now));
       if (list.length === 0) console.log("The review queue is empty.");
       else console.table(list);
       return;

@@ -33,7 +33,7 @@ const rules: Rule[] = [
     // (services.clock, a flow's deps.clock, or a `now` its caller read there), so a test moves time through the whole
     // money path by handing the container its own clock.
     dirs: ["worker/services", "worker/db"],
-    only: /^worker\/(services\/|db\/money-rows\.ts$)/,
+    only: /^worker\/(services\/|db\/(money-rows|admin-sql)\.ts$)/,
     skip: /\.test\.ts$/,
     test: /\bDate\.now\(\)/,
     message: "time comes from the container's clock (services.clock, deps.clock, or a `now` the caller read there), never Date.now()",

@@ -26,7 +26,7 @@ async function exec(change: AdminChange) {
 describe("operator statements", () => {
   it("a changed setting is served by the API and audited", async () => {
     const user = await createUser();
-    await exec(setSettingSql(d(), "rate_settings", { cryptomin: 7, rate: 1620, squadmin: 2000 }, "ops@test", "new minimums"));
+    await exec(setSettingSql(d(), "rate_settings", { cryptomin: 7, rate: 1620, squadmin: 2000 }, "ops@test", "new minimums", Date.now()));
     clearSettingsCache();
     const res = await api("/api/get-rate", { token: user.token });
     expect(res.status).toBe(200);
@@ -37,13 +37,13 @@ describe("operator statements", () => {
   });
 
   it("refuses an invalid setting before anything is written", () => {
-    expect(() => setSettingSql(d(), "exchange_rate", { rate: -5 }, "ops", null)).toThrow(/Invalid value for exchange_rate/);
-    expect(() => setSettingSql(d(), "no_such_key", {}, "ops", null)).toThrow(/Unknown setting/);
+    expect(() => setSettingSql(d(), "exchange_rate", { rate: -5 }, "ops", null, Date.now())).toThrow(/Invalid value for exchange_rate/);
+    expect(() => setSettingSql(d(), "no_such_key", {}, "ops", null, Date.now())).toThrow(/Unknown setting/);
   });
 
   it("a manual credit is a ledger row with its reason; a replayed statement applies once; an overdraft is refused", async () => {
     const user = await createUser();
-    const credit = manualEntrySql(d(), { userId: user.id, amountKobo: 250_000, reason: "goodwill for outage", actor: "ops", entryId: "e1" });
+    const credit = manualEntrySql(d(), { userId: user.id, amountKobo: 250_000, reason: "goodwill for outage", actor: "ops", entryId: "e1" }, Date.now());
     await exec(credit);
     await exec([credit[1]]); // the same ledger statement again (e.g. a retried CLI run)
     expect(await balanceOf(user.id)).toBe(250_000);
@@ -51,10 +51,10 @@ describe("operator statements", () => {
     // The customer's history shows a neutral label; the reason is the audit row's only.
     expect(row).toEqual({ kind: "admin", note: "Adjustment by support (deposit)", amount_kobo: 250_000 });
 
-    const overdraft = manualEntrySql(d(), { userId: user.id, amountKobo: -300_000, reason: "chargeback", actor: "ops", entryId: "e2" });
+    const overdraft = manualEntrySql(d(), { userId: user.id, amountKobo: -300_000, reason: "chargeback", actor: "ops", entryId: "e2" }, Date.now());
     await expect(exec(overdraft)).rejects.toThrow(/CHECK constraint failed/);
     expect(await balanceOf(user.id)).toBe(250_000);
-    expect(() => manualEntrySql(d(), { userId: user.id, amountKobo: 100, reason: "  ", actor: "ops", entryId: "e3" })).toThrow(/reason is required/);
+    expect(() => manualEntrySql(d(), { userId: user.id, amountKobo: 100, reason: "  ", actor: "ops", entryId: "e3" }, Date.now())).toThrow(/reason is required/);
 
     const mismatches = await env.DB.prepare(RECONCILE_SQL).all();
     expect(mismatches.results).toEqual([]);
@@ -66,7 +66,7 @@ describe("operator statements", () => {
     const head = "Goodwill: failed code yesterday\nticket #7; she said \"it's late\"\r\n\ttabbed -- not a comment /* nor this */ ? ";
     const reason = head + "x".repeat(2000 - head.length);
     expect(reason).toHaveLength(2000);
-    const statements = manualEntrySql(d(), { userId: user.id, amountKobo: 100_000, reason, customerMessage: "Sorry about yesterday's code", actor: "ops", entryId: "reason-as-typed" });
+    const statements = manualEntrySql(d(), { userId: user.id, amountKobo: 100_000, reason, customerMessage: "Sorry about yesterday's code", actor: "ops", entryId: "reason-as-typed" }, Date.now());
     // Bound, never spliced: no query's SQL text holds the reason (nothing to split on its `;` or newlines); its
     // parameters do, exactly as typed.
     const compiled = statements.map((q) => (q as unknown as { toSQL(): { sql: string; params: unknown[] } }).toSQL());
@@ -78,15 +78,15 @@ describe("operator statements", () => {
     expect(JSON.parse(audit!.detail)).toMatchObject({ customerMessage: "Sorry about yesterday's code" });
     const row = await env.DB.prepare("SELECT note FROM ledger WHERE key = 'admin:reason-as-typed'").first();
     expect(row).toEqual({ note: "Adjustment by support (deposit): Sorry about yesterday's code" });
-    expect(() => manualEntrySql(d(), { userId: user.id, amountKobo: 100, reason: "y".repeat(2001), actor: "ops", entryId: "too-long" })).toThrow(/at most 2000/);
+    expect(() => manualEntrySql(d(), { userId: user.id, amountKobo: 100, reason: "y".repeat(2001), actor: "ops", entryId: "too-long" }, Date.now())).toThrow(/at most 2000/);
   });
 
   it("grant-operator / revoke-operator: a reason is required; each change is audited with the previous role", async () => {
     const user = await createUser();
-    expect(() => setRoleSql(d(), user.id, "operator", "ops", "  ")).toThrow(/reason is required/);
-    await exec(setRoleSql(d(), user.id, "operator", "ops@host", "joins the support team"));
+    expect(() => setRoleSql(d(), user.id, "operator", "ops", "  ", Date.now())).toThrow(/reason is required/);
+    await exec(setRoleSql(d(), user.id, "operator", "ops@host", "joins the support team", Date.now()));
     expect(await env.DB.prepare("SELECT role FROM users WHERE id = ?").bind(user.id).first()).toEqual({ role: "operator" });
-    await exec(setRoleSql(d(), user.id, "customer", "ops@host", "left the team"));
+    await exec(setRoleSql(d(), user.id, "customer", "ops@host", "left the team", Date.now()));
     expect(await env.DB.prepare("SELECT role FROM users WHERE id = ?").bind(user.id).first()).toEqual({ role: "customer" });
     const audit = await env.DB.prepare("SELECT actor, action, previous, reason FROM audit_log WHERE subject = ? ORDER BY id").bind(user.id).all();
     expect(audit.results).toEqual([
@@ -96,7 +96,7 @@ describe("operator statements", () => {
   });
 
   it("a setting change without a reason is refused before anything is written", () => {
-    expect(() => setSettingSql(d(), "exchange_rate", { rate: 1700 }, "ops", null)).toThrow(/reason is required/);
+    expect(() => setSettingSql(d(), "exchange_rate", { rate: 1700 }, "ops", null, Date.now())).toThrow(/reason is required/);
   });
 
   it("lists orders left waiting", async () => {
@@ -106,7 +106,7 @@ describe("operator statements", () => {
     )
       .bind(user.id, Date.now() - 3600_000)
       .run();
-    const stuck = await env.DB.prepare(stuckSql(30)).all<{ kind: string; id: string }>();
+    const stuck = await env.DB.prepare(stuckSql(30, Date.now())).all<{ kind: string; id: string }>();
     expect(stuck.results.map((r) => `${r.kind}:${r.id}`)).toContain("sms_order:old-order");
   });
 

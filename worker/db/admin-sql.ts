@@ -41,7 +41,7 @@ export interface AuditFields {
 }
 
 /** The one audit row every operator change writes: who, when, what (+ subject), the previous value and why. */
-export function auditInsert(db: Db, fields: AuditFields, now = Date.now()) {
+export function auditInsert(db: Db, fields: AuditFields, now: number) {
   const previous = fields.previous instanceof SQL ? sql`(${fields.previous})` : sql`${fields.previous ?? null}`;
   return db.insert(auditLog).select(
     db
@@ -77,7 +77,7 @@ export function requireReason(reason: string | null | undefined): string {
 }
 
 /** Validates a setting with its schema (throws a readable error) and returns the audit row + upsert of one batch. */
-export function setSettingSql(db: Db, key: string, value: unknown, actor: string, reason: string | null): AdminChange {
+export function setSettingSql(db: Db, key: string, value: unknown, actor: string, reason: string | null, now: number): AdminChange {
   if (!(key in settingSchemas)) {
     throw new Error(`Unknown setting "${key}". Known: ${Object.keys(settingSchemas).join(", ")}`);
   }
@@ -88,7 +88,6 @@ export function setSettingSql(db: Db, key: string, value: unknown, actor: string
   }
   const why = requireReason(reason);
   const json = JSON.stringify(parsed.data);
-  const now = Date.now();
   // The audit row goes first so its subselect reads the value being replaced (the history shows old and new).
   return [
     auditInsert(db, { actor, action: "setting.set", detail: { key, value: parsed.data }, reason: why, subject: key, previous: sql`SELECT ${settings.value} FROM ${settings} WHERE ${settings.key} = ${key}` }, now),
@@ -131,14 +130,13 @@ export interface ManualEntry {
  * never a bare balance update. The ledger note (the customer's history) is the neutral supportNote; the reason goes to
  * the audit row only.
  */
-export function manualEntrySql(db: Db, entry: ManualEntry): AdminChange {
+export function manualEntrySql(db: Db, entry: ManualEntry, now: number): AdminChange {
   if (!Number.isSafeInteger(entry.amountKobo) || entry.amountKobo === 0) throw new Error("Amount must be a non-zero amount of naira.");
   if (!entry.reason.trim()) throw new Error("A reason is required for every manual credit or debit (--reason).");
   const why = requireReason(entry.reason);
   const message = (entry.customerMessage ?? "").trim();
   if (message.length > MAX_CUSTOMER_MESSAGE_LENGTH) throw new Error(`The message to the customer is at most ${MAX_CUSTOMER_MESSAGE_LENGTH} characters.`);
   const key = `admin:${entry.entryId}`;
-  const now = Date.now();
   // The audit row first, so `previous` is the balance before the entry; it is skipped when the key is already in the
   // ledger (a retried CLI run, a double click in the console), so one adjustment is one ledger row and one audit row.
   return [
@@ -167,10 +165,10 @@ export function manualEntrySql(db: Db, entry: ManualEntry): AdminChange {
  * Grants or takes back the operator role (CLI only: the console has no way to make operators). Audited with the
  * previous role; the role alone opens nothing: the console also requires a second factor (TOTP or a passkey) on the account.
  */
-export function setRoleSql(db: Db, userId: string, role: "customer" | "operator", actor: string, reason: string): AdminChange {
+export function setRoleSql(db: Db, userId: string, role: "customer" | "operator", actor: string, reason: string, now: number): AdminChange {
   const why = requireReason(reason);
   return [
-    auditInsert(db, { actor, action: role === "operator" ? "operator.grant" : "operator.revoke", detail: { userId, role }, reason: why, subject: userId, previous: sql`SELECT ${users.role} FROM ${users} WHERE ${users.id} = ${userId}` }),
+    auditInsert(db, { actor, action: role === "operator" ? "operator.grant" : "operator.revoke", detail: { userId, role }, reason: why, subject: userId, previous: sql`SELECT ${users.role} FROM ${users} WHERE ${users.id} = ${userId}` }, now),
     db.update(users).set({ role }).where(eq(users.id, userId)),
   ];
 }
@@ -179,7 +177,7 @@ export function setRoleSql(db: Db, userId: string, role: "customer" | "operator"
  * Block: login refused and every session ended (the console then closes the sockets); the balance is untouched and
  * stays the customer's. Unblock clears the flag; the customer signs in again.
  */
-export function setBlockedSql(db: Db, userId: string, blocked: boolean, actor: string, reason: string, now = Date.now()): AdminChange {
+export function setBlockedSql(db: Db, userId: string, blocked: boolean, actor: string, reason: string, now: number): AdminChange {
   const why = requireReason(reason);
   const change: AdminChange = [
     auditInsert(
@@ -212,7 +210,7 @@ export function userLedgerQuery(db: Db, userId: string, limit: number) {
 }
 
 /** What may need an operator: orders still waiting, rentals past expiry, payments pending, all older than `minutes`. */
-export function stuckSql(minutes: number, now = Date.now()): string {
+export function stuckSql(minutes: number, now: number): string {
   const before = now - Math.max(1, minutes) * 60_000;
   return [
     `SELECT 'sms_order' AS kind, id, user_id, status, price_kobo AS amount_kobo, datetime(created_at / 1000, 'unixepoch') AS created FROM sms_orders WHERE status IN ('pending', 'waiting') AND created_at < ${before}`,
@@ -225,7 +223,7 @@ export function stuckSql(minutes: number, now = Date.now()): string {
  * The payment review queue as the console lists it (services/review-queue.ts, docs/decisions/023, 031): open reviews
  * (crypto arrivals, card charges of another amount) and card payments still pending `minutes` after checkout. Read only: resolving needs the provider (console only).
  */
-export function reviewQueueSql(minutes: number, now = Date.now()): string {
+export function reviewQueueSql(minutes: number, now: number): string {
   const before = now - Math.max(1, minutes) * 60_000;
   return [
     `SELECT CASE r.provider WHEN 'squad' THEN 'card' ELSE 'crypto' END AS kind, r.id, r.reason, u.email, r.user_id, COALESCE(r.expected_amount, '') || ' ' || COALESCE(r.expected_currency, '') AS expected, COALESCE(r.actually_paid, '?') || ' ' || COALESCE(r.pay_currency, '') AS paid, ROUND(r.suggested_kobo / 100.0, 2) AS suggested_naira, datetime(r.created_at / 1000, 'unixepoch') AS created FROM payment_reviews r JOIN users u ON u.id = r.user_id WHERE r.status = 'open'`,

@@ -160,7 +160,7 @@ describe("a change and its audit row: both or neither", () => {
   it("a batch whose change fails after its audit statement leaves no audit row (the statements run as one batch)", async () => {
     const before = await auditRows();
     // The ledger row names a user that does not exist: its foreign key fails the batch after the audit INSERT ran.
-    const change = manualEntrySql(db(), { userId: "ghost-user", amountKobo: 100, reason: "no such user", actor: "ops", entryId: crypto.randomUUID() });
+    const change = manualEntrySql(db(), { userId: "ghost-user", amountKobo: 100, reason: "no such user", actor: "ops", entryId: crypto.randomUUID() }, Date.now());
     await expect(runAdminChange(db(), change)).rejects.toThrow();
     expect(await auditRows()).toBe(before);
   });

@@ -104,7 +104,7 @@ describe("the review queue", () => {
     const mine = new Set([crypto.user.id, card.user.id, fresh.user.id]);
     const ours = items.filter((i) => i.user !== null && mine.has(i.user.id));
     expect(ours).toHaveLength(2);
-    const cli = await env.DB.prepare(reviewQueueSql(30)).all<{ id: string; kind: string }>();
+    const cli = await env.DB.prepare(reviewQueueSql(30, Date.now())).all<{ id: string; kind: string }>();
     const ourIds = new Set([crypto.reviewId, card.ref, fresh.ref]);
     expect(cli.results.filter((r) => ourIds.has(r.id)).map((r) => `${r.kind} ${r.id}`).sort()).toEqual(ours.map((i) => `${i.kind} ${i.id}`).sort());
 
@@ -276,7 +276,7 @@ describe("card payments Squad confirmed for another amount (decision 031)", () =
     const list = await api("/api/admin/reviews", { token: operator.token });
     const item = (list.data.data as { id: string }[]).find((i) => i.id === reviewId);
     expect(item).toMatchObject({ kind: "card", reason: "card_amount_mismatch", status: "open", payment_id: ref, expected_amount: "5000", actually_paid: "4000", suggested_amount: 4000, user: { id: user.id } });
-    const cli = await env.DB.prepare(reviewQueueSql(30)).all<{ id: string; kind: string }>();
+    const cli = await env.DB.prepare(reviewQueueSql(30, Date.now())).all<{ id: string; kind: string }>();
     expect(cli.results).toContainEqual(expect.objectContaining({ id: reviewId, kind: "card" }));
     const detail = await api(`/api/admin/reviews/${reviewId}`, { token: operator.token });
     expect(detail.data.verification).toMatchObject({ provider: "squad", status: "success", pay_currency: "NGN", actually_paid: "4000", creditable: true, suggested_amount: 4000, max_amount: 4000 });

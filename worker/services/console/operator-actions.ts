@@ -40,14 +40,14 @@ export async function findCustomer(db: Db, userId: string) {
  * balance, the CHECK refuses an overdraft). entryId is the console's request id, so a double click applies once.
  */
 export async function manualEntry(
-  deps: Pick<RequestDeps, "env" | "db" | "defer" | "events">,
+  deps: Pick<RequestDeps, "env" | "db" | "defer" | "events" | "clock">,
   operator: Operator,
   input: { userId: string; amountKobo: number; reason: string; customerMessage?: string; entryId: string },
 ) {
   const { db } = deps;
   await findCustomer(db, input.userId);
   try {
-    await runAdminChange(db, manualEntrySql(db, { userId: input.userId, amountKobo: input.amountKobo, reason: input.reason, customerMessage: input.customerMessage, actor: operator.email, entryId: input.entryId }));
+    await runAdminChange(db, manualEntrySql(db, { userId: input.userId, amountKobo: input.amountKobo, reason: input.reason, customerMessage: input.customerMessage, actor: operator.email, entryId: input.entryId }, deps.clock.now()));
   } catch (err) {
     if (isCheckViolation(err)) throw new AppError("INSUFFICIENT_BALANCE", "Refused: a debit may not take the customer's balance below zero.");
     throw err;
@@ -68,7 +68,7 @@ export async function setBlocked(deps: Pick<RequestDeps, "env" | "db" | "clock">
   const { db } = deps;
   const customer = await findCustomer(db, userId);
   if (customer.id === operator.id) throw new AppError("INVALID_STATE", "You cannot block your own account.");
-  const change = setBlockedSql(db, userId, blocked, operator.email, reason);
+  const change = setBlockedSql(db, userId, blocked, operator.email, reason, deps.clock.now());
   if (blocked) {
     // THE revocation statement (services/sessions.ts) in the same batch.
     await runAdminChange(db, [...change, revokeSessionsStatement(db, userId, { all: true }, deps.clock.now())]);
@@ -80,10 +80,10 @@ export async function setBlocked(deps: Pick<RequestDeps, "env" | "db" | "clock">
 }
 
 /** A setting: the CLI's setSettingSql (validated by the setting's schema, audited with the value it replaces). */
-export async function changeSetting(db: Db, operator: Operator, key: string, value: unknown, reason: string) {
+export async function changeSetting(db: Db, operator: Operator, key: string, value: unknown, reason: string, now: number) {
   let change: AdminChange;
   try {
-    change = setSettingSql(db, key, value, operator.email, reason);
+    change = setSettingSql(db, key, value, operator.email, reason, now);
   } catch (err) {
     throw new AppError("VALIDATION_FAILED", err instanceof Error ? err.message : "Invalid setting.", { field: "value" });
   }
@@ -96,8 +96,8 @@ export async function changeSetting(db: Db, operator: Operator, key: string, val
  * An audit row on its own: only for an operator action that changes nothing in D1 (a message sent, a provider asked
  * again); a change writes its audit row in its own batch.
  */
-export async function audit(db: Db, fields: AuditFields) {
-  await auditInsert(db, fields);
+export async function audit(db: Db, fields: AuditFields, now: number) {
+  await auditInsert(db, fields, now);
 }
 
 /** Customers with a live session seen in the last `minutes`: "everyone online" for a notification. */

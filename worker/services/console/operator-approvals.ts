@@ -255,11 +255,11 @@ async function pendingRow(db: Db, id: string, now: number): Promise<ApprovalRow>
 function changeSql(db: Db, row: ApprovalRow, now: number): AdminChange {
   if (row.kind === "ledger_entry") {
     const p = JSON.parse(row.payload) as LedgerEntryPayload;
-    return manualEntrySql(db, { userId: p.userId, amountKobo: p.amountKobo, reason: p.reason, customerMessage: p.customerMessage, actor: row.requestedByEmail, entryId: p.entryId });
+    return manualEntrySql(db, { userId: p.userId, amountKobo: p.amountKobo, reason: p.reason, customerMessage: p.customerMessage, actor: row.requestedByEmail, entryId: p.entryId }, now);
   }
   if (row.kind === "setting") {
     const p = JSON.parse(row.payload) as SettingPayload;
-    return setSettingSql(db, p.key, p.value, row.requestedByEmail, row.reason);
+    return setSettingSql(db, p.key, p.value, row.requestedByEmail, row.reason, now);
   }
   const p = JSON.parse(row.payload) as ResetTwoFactorPayload;
   return resetSecondFactorSql(db, p.userId, row.requestedByEmail, row.reason, now);

@@ -27,7 +27,7 @@ export async function resendVerification(deps: RequestDeps, operator: Operator, 
   const customer = await findCustomer(db, userId);
   if (customer.emailVerifiedAt !== null) throw new AppError("INVALID_STATE", "This customer's e-mail address is already verified.");
   const { insert, link } = await emailVerificationInsert(db, customer.id, deps.clock.now());
-  await runAdminChange(db, [insert, auditInsert(db, { actor: operator.email, action: "user.resend_verification", detail: { userId: customer.id, linkId: link.id }, reason, subject: customer.id })]);
+  await runAdminChange(db, [insert, auditInsert(db, { actor: operator.email, action: "user.resend_verification", detail: { userId: customer.id, linkId: link.id }, reason, subject: customer.id }, deps.clock.now())]);
   await sendAccountEmail(deps, verificationEmail(customer, verificationLink(deps.config.webClient, link)), "verification");
 }
 
@@ -46,7 +46,7 @@ export async function changeSettingCommand(
     const approval = await requestThresholdChange(db, operator, input.value, input.reason, now);
     return { held: { message: "Waiting for a second operator's approval (Approvals page).", approval } };
   }
-  await changeSetting(db, operator, key, input.value, input.reason);
+  await changeSetting(db, operator, key, input.value, input.reason, now);
   const value = (await getSettings(db, [key]))[key];
   return { changed: { key, value } };
 }
@@ -78,7 +78,7 @@ export async function notifyCustomers(
     detail: { target: body.target, userId: body.userId ?? null, type: body.type, message: body.message, recipients: ids.length },
     reason: body.reason,
     subject: body.userId ?? null,
-  });
+  }, deps.clock.now());
   return { recipients: await sendToast(deps.env, ids, { kind: "toast", type: body.type, message: body.message }), message: to };
 }
 
@@ -94,7 +94,7 @@ export async function sendGroupMail(
     throw new AppError("CONFLICT", `The group now has ${recipients.length} recipients, not ${body.expectedCount}: preview it again before sending.`, { count: recipients.length });
   }
   await enforceRateLimit(db, `operator-mail:${operator.id}`, GROUP_MAIL_LIMIT, deps.clock.now());
-  await audit(db, { actor: operator.email, action: "message.email", detail: { audience: body.audience, subject: body.subject, recipients: recipients.length }, reason: body.reason });
+  await audit(db, { actor: operator.email, action: "message.email", detail: { audience: body.audience, subject: body.subject, recipients: recipients.length }, reason: body.reason }, deps.clock.now());
   const origin = config.publicUrl;
   const sender = deps.upstreams.email();
   const sendAll = async () => {
@@ -125,21 +125,21 @@ export async function verifyDeposit(deps: PaymentDeps, operator: Operator, id: s
   else await settleInvoice(deps, id);
   const after = await findDeposit(deps.db, id);
   const status = after?.status ?? before.status;
-  await audit(deps.db, { actor: operator.email, action: "deposit.verify", detail: { paymentId: id, status }, reason, subject: id, previous: JSON.stringify(before.status) });
+  await audit(deps.db, { actor: operator.email, action: "deposit.verify", detail: { paymentId: id, status }, reason, subject: id, previous: JSON.stringify(before.status) }, deps.clock.now());
   return { id, before: before.status, status };
 }
 
 /** Settles a stuck SMS order through the sweep's own guarded transition (refund once by its ledger key). */
 export async function settleOrder(deps: SmsDeps, operator: Operator, id: string, reason: string): Promise<SettleAnswer> {
   const result = await settleSmsOrderNow(deps, id);
-  await audit(deps.db, { actor: operator.email, action: "order.settle", detail: { orderId: id, ...result }, reason, subject: id, previous: JSON.stringify(result.from) });
+  await audit(deps.db, { actor: operator.email, action: "order.settle", detail: { orderId: id, ...result }, reason, subject: id, previous: JSON.stringify(result.from) }, deps.clock.now());
   return result;
 }
 
 /** Settles a stuck rental through its own guarded transition. */
 export async function settleRental(deps: RentalDeps, operator: Operator, id: string, reason: string): Promise<SettleAnswer> {
   const result = await settleRentalNow(deps, id);
-  await audit(deps.db, { actor: operator.email, action: "rental.settle", detail: { rentalId: id, ...result }, reason, subject: id, previous: JSON.stringify(result.from) });
+  await audit(deps.db, { actor: operator.email, action: "rental.settle", detail: { rentalId: id, ...result }, reason, subject: id, previous: JSON.stringify(result.from) }, deps.clock.now());
   return result;
 }
 

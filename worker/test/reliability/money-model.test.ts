@@ -632,7 +632,7 @@ class OperatorEntry implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const entryId = this.rerun !== null && m.adminEntries.length > 0 ? pick(m.adminEntries, this.rerun) : `${r.runTag}-${m.adminEntries.length}`;
     const fresh = !m.adminEntries.includes(entryId);
-    const sql = manualEntrySql(getDb(env.DB), { userId: r.users[this.user].id, amountKobo: this.kobo, reason: "model test", actor: "fast-check", entryId });
+    const sql = manualEntrySql(getDb(env.DB), { userId: r.users[this.user].id, amountKobo: this.kobo, reason: "model test", actor: "fast-check", entryId }, modelClock.now());
     const overdraft = fresh && m.balance[this.user] + this.kobo < 0;
     if (overdraft) {
       await expect(execOperatorSql(sql)).rejects.toThrow(/CHECK constraint failed/);
