@@ -177,7 +177,7 @@ export async function reserveNumber(
       for await (const choice of purchaseCandidates(deps, { ...order, avoid, totalDepositedKobo }, offer, notes)) {
         try {
           // The ceiling is the upstream's own figure in its own currency: the price we quoted, never a converted guess.
-          activation = await choice.adapter.buy({ countryId: order.countryId, serviceId: choice.serviceId, maxCost: choice.maxCost });
+          activation = await choice.adapter.buy({ countryId: order.countryId, serviceId: choice.serviceId, maxCost: choice.maxCost, ...(choice.choice ? { choice: choice.choice } : {}) });
           served = choice;
           break;
         } catch (err) {
