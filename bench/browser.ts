@@ -40,11 +40,14 @@ async function signedInContext(browser: Browser, session: SignedIn): Promise<Bro
   return context;
 }
 
-/** Chromium's network emulation (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up) and a 4x CPU slow-down. */
-async function slowDown(page: Page) {
+/**
+ * Chromium's network emulation (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up) and a 4x CPU slow-down; the HTTP
+ * cache off (a first visit) unless `cache` (a returning visitor: the bundles come from it, index.html is revalidated).
+ */
+async function slowDown(page: Page, { cache = false } = {}) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
-  await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+  await cdp.send("Network.setCacheDisabled", { cacheDisabled: !cache });
   await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 150, downloadThroughput: (1.6e6 / 8) | 0, uploadThroughput: (750e3 / 8) | 0 });
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
 }
@@ -55,12 +58,45 @@ const median = (xs: number[]) => {
 };
 
 /**
- * Landing: a cold tab (empty cache) opens /#/homepage/1; two times from navigation start: the hero heading in the DOM,
- * and the page's largest contentful paint (the hero, painted with its styles). Dashboard: a cold tab opens the login page (not timed), fills the form; the time runs from the Login click
- * to the balance amount on screen. Median of `runs` each.
+ * What the landing's tab reports of its own paints (plain JavaScript, so the transpiler adds nothing to what runs in the
+ * page): first-contentful-paint, the hero's Element Timing entry (render time, and whether it was inside the viewport)
+ * and the last largest-contentful-paint candidate.
  */
-export async function slowNetworkFigures(browser: Browser, url: string, session: SignedIn, runs = 3) {
-  const landing: number[] = [];
+const LANDING_PAINT_TIMINGS = `new Promise((resolve, reject) => {
+  const seen = {};
+  const report = () => {
+    if (seen.fcp === undefined || !seen.hero || !seen.lcp) return;
+    const rect = seen.hero.intersectionRect;
+    resolve({ fcp: seen.fcp, hero: seen.hero.renderTime, heroInView: rect.width > 0 && rect.height > 0, lcp: seen.lcp.startTime, tag: seen.lcp.element ? seen.lcp.element.tagName : "?" });
+  };
+  new PerformanceObserver((list) => {
+    const entry = list.getEntries().find((e) => e.name === "first-contentful-paint");
+    if (entry) seen.fcp = entry.startTime;
+    report();
+  }).observe({ type: "paint", buffered: true });
+  new PerformanceObserver((list) => {
+    const entry = list.getEntries().find((e) => e.identifier === "hero");
+    if (entry) seen.hero = entry;
+    report();
+  }).observe({ type: "element", buffered: true });
+  new PerformanceObserver((list) => {
+    seen.lcp = list.getEntries().at(-1);
+    report();
+  }).observe({ type: "largest-contentful-paint", buffered: true });
+  setTimeout(() => reject(new Error("landing paint timings incomplete: " + JSON.stringify(Object.keys(seen)))), 30000);
+})`;
+
+/**
+ * Landing: a cold tab (empty cache) opens /#/homepage/1; three times from navigation start, each the browser's own paint
+ * timing, never "in the DOM" (an element parsed is not an element seen): the first contentful paint, the hero heading
+ * painted (Element Timing: the `<h1 elementtiming="hero">`'s render time, and it must have been painted inside the
+ * viewport), and the largest contentful paint (its element printed); then the hero painted for a returning visitor (the
+ * bundles cached, see below). Dashboard: a cold tab opens the login page (not
+ * timed), fills the form; the time runs from the Login click to the balance amount on screen. Median of `runs` each.
+ */
+export async function slowNetworkFigures(browser: Browser, url: string, session: SignedIn, runs = 5) {
+  const firstPaint: number[] = [];
+  const heroPainted: number[] = [];
   const heroLcp: number[] = [];
   const lcpElements = new Set<string>();
   const dashboard: number[] = [];
@@ -68,29 +104,30 @@ export async function slowNetworkFigures(browser: Browser, url: string, session:
     const context = await browser.newContext();
     const page = await context.newPage();
     await slowDown(page);
-    await page.goto(`${url}/#/homepage/1`, { waitUntil: "commit" });
-    const heroAt = await page.waitForFunction(
-      () => {
-        const found = Array.from(document.querySelectorAll("h1")).some((h) => h.textContent?.includes("Premium Virtual SMS Authentication Solution"));
-        return found ? performance.now() : null;
-      },
-      undefined,
-      { polling: "raf", timeout: 60_000 },
-    );
-    landing.push((await heroAt.jsonValue()) as number);
-    // The browser's own largest-contentful-paint: when the hero was painted (styles applied), not only parsed.
-    await page.waitForLoadState("load");
-    const lcp = await page.evaluate(
-      () =>
-        new Promise<{ at: number; tag: string }>((resolve) => {
-          new PerformanceObserver((list) => {
-            const last = list.getEntries().at(-1) as PerformanceEntry & { element?: Element | null };
-            resolve({ at: last.startTime, tag: last.element?.tagName ?? "?" });
-          }).observe({ type: "largest-contentful-paint", buffered: true });
-        }),
-    );
-    heroLcp.push(lcp.at);
-    lcpElements.add(lcp.tag);
+    await page.goto(`${url}/#/homepage/1`, { waitUntil: "load" });
+    const paint = (await page.evaluate(LANDING_PAINT_TIMINGS)) as { fcp: number; hero: number; heroInView: boolean; lcp: number; tag: string };
+    if (!paint.heroInView) throw new Error("the landing hero was painted outside the viewport");
+    firstPaint.push(paint.fcp);
+    heroPainted.push(paint.hero);
+    heroLcp.push(paint.lcp);
+    lcpElements.add(paint.tag);
+    await context.close();
+  }
+  // A returning visitor: the same tab has loaded the landing once (its bundles are in the HTTP cache) and opens it again
+  // from another page. Only index.html crosses the slow link, so the bundles are there before the document is parsed:
+  // the case where module evaluation and hydration could come before the first paint (decision 064).
+  const returningHero: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await slowDown(page, { cache: true });
+    await page.goto(`${url}/#/homepage/1`, { waitUntil: "load" });
+    await page.locator("html[data-app-ready]").waitFor({ state: "attached", timeout: 60_000 });
+    await page.goto("about:blank");
+    await page.goto(`${url}/#/homepage/1`, { waitUntil: "load" });
+    const paint = (await page.evaluate(LANDING_PAINT_TIMINGS)) as { hero: number; heroInView: boolean };
+    if (!paint.heroInView) throw new Error("the landing hero was painted outside the viewport");
+    returningHero.push(paint.hero);
     await context.close();
   }
   for (let i = 0; i < runs; i++) {
@@ -120,7 +157,19 @@ export async function slowNetworkFigures(browser: Browser, url: string, session:
     dashboard.push((await balanceAt.jsonValue()) as number);
     await context.close();
   }
-  return { landingMs: median(landing), landingLcpMs: median(heroLcp), lcpElements: [...lcpElements], dashboardMs: median(dashboard), landing, heroLcp, dashboard };
+  return {
+    firstPaintMs: median(firstPaint),
+    heroPaintedMs: median(heroPainted),
+    returningHeroPaintedMs: median(returningHero),
+    returningHero,
+    landingLcpMs: median(heroLcp),
+    lcpElements: [...lcpElements],
+    dashboardMs: median(dashboard),
+    firstPaint,
+    heroPainted,
+    heroLcp,
+    dashboard,
+  };
 }
 
 /**

@@ -58,8 +58,12 @@ try {
   // 2. Slow network.
   if (wants("slow")) {
     const slow = await slowNetworkFigures(browser, url, session);
-    figure("slow network landing hero in the DOM", s(slow.landingMs), "s", "<= 0.8 s", slow.landingMs <= 800);
+    console.log(`  (landing runs, ms: first paint ${slow.firstPaint.map(Math.round).join(", ")}; hero painted ${slow.heroPainted.map(Math.round).join(", ")})`);
+    figure("slow network landing first contentful paint", s(slow.firstPaintMs), "s", "<= 0.8 s", slow.firstPaintMs <= 800);
+    figure("slow network landing hero painted (element timing)", s(slow.heroPaintedMs), "s", "<= 0.8 s", slow.heroPaintedMs <= 800);
     figure(`slow network landing LCP (${slow.lcpElements.join(", ")})`, s(slow.landingLcpMs), "s", "<= 0.8 s", slow.landingLcpMs <= 800);
+    console.log(`  (returning visitor runs, ms: hero painted ${slow.returningHero.map(Math.round).join(", ")})`);
+    figure("slow network landing hero painted, returning visitor (bundles cached)", s(slow.returningHeroPaintedMs), "s", "<= 0.8 s", slow.returningHeroPaintedMs <= 800);
     figure("slow network dashboard balance after login", s(slow.dashboardMs), "s", "<= 3.0 s", slow.dashboardMs <= 3000);
   }
 

@@ -17,7 +17,8 @@ test("the landing page's HTML carries the prerendered hero, readable with JavaSc
   // hash (the build computed them; here Node hashes the bytes served), and the same policy answers an SPA address.
   const policy = directives(home.headers()["content-security-policy"]);
   const hashes = inlineScriptHashes(html);
-  expect(hashes).toHaveLength(2);
+  // The landing preload, the theme script, and the entry's starter at the end of the body (decision 064).
+  expect(hashes).toHaveLength(3);
   expect(policy.get("script-src")).toEqual(["'self'", ...hashes]);
   expect(policy.get("connect-src")).toEqual(["'self'", `ws://${new URL(home.url()).host}`]);
   expect(policy.get("frame-ancestors")).toEqual(["'none'"]);
@@ -26,7 +27,7 @@ test("the landing page's HTML carries the prerendered hero, readable with JavaSc
   expect(await spa.text()).toBe(html);
   expect(spa.headers()["content-security-policy"]).toBe(home.headers()["content-security-policy"]);
   // The bundles come straight from the asset server with web/public/_headers: nothing may run or frame them.
-  const entry = /<script type="module" crossorigin src="(\/assets\/[^"]+)"/.exec(html)![1];
+  const entry = /<link rel="modulepreload" crossorigin href="(\/assets\/index-[^"]+)"/.exec(html)![1];
   const asset = await request.get(entry);
   expect(asset.ok()).toBe(true);
   expect(directives(asset.headers()["content-security-policy"]).get("default-src")).toEqual(["'none'"]);
@@ -46,6 +47,21 @@ test("the landing page's HTML carries the prerendered hero, readable with JavaSc
 });
 
 test("the prerendered landing hydrates without a mismatch and stays interactive", async ({ page }) => {
+  // The app's entry starts only after a frame that came once the hero was parsed (web/vite.config.ts
+  // entryAfterFirstPaint, decision 064): the prerendered hero paints before any module is evaluated.
+  await page.addInitScript(() => {
+    const w = window as unknown as { frames_: number[]; heroAt?: number; entryAt?: number };
+    w.frames_ = [];
+    const tick = () => {
+      w.frames_.push(performance.now());
+      if (w.frames_.length < 120) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    new MutationObserver(() => {
+      w.heroAt ??= document.getElementById("hero-title") ? performance.now() : undefined;
+      w.entryAt ??= document.querySelector('script[type="module"]') ? performance.now() : undefined;
+    }).observe(document, { childList: true, subtree: true });
+  });
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
   page.on("console", (m) => {
@@ -57,6 +73,12 @@ test("the prerendered landing hydrates without a mismatch and stays interactive"
   // The hero is prerendered markup; the tabs answer once React has hydrated it (web/main.tsx marks that moment). A tap
   // before it is lost, as on any prerendered page whose script is still loading.
   await expect(page.locator("html")).toHaveAttribute("data-app-ready", "");
+  const order = await page.evaluate(() => {
+    const w = window as unknown as { frames_: number[]; heroAt: number; entryAt: number };
+    return { frames_: w.frames_, heroAt: w.heroAt, entryAt: w.entryAt };
+  });
+  expect(order.heroAt).toBeLessThan(order.entryAt);
+  expect(order.frames_.some((frame) => frame > order.heroAt && frame < order.entryAt), "a frame between the hero's parse and the entry's start").toBe(true);
   await page.getByRole("tab", { name: "Countries" }).click();
   await expect(page.getByRole("tab", { name: "Countries" })).toHaveAttribute("aria-selected", "true");
   await page.getByRole("link", { name: "Sign up" }).first().click();

@@ -136,6 +136,8 @@ async function watchCsp(context: BrowserContext): Promise<void> {
  * retry" (capnproto c++/src/kj/compat/http.c++, handleApplicationError). The app's own reads do (TanStack Query retries
  * a failed query); these are the journeys' reads made beside the browser. Only GET and HEAD (they change nothing), only
  * a connection closed before any answer, once; every other failure and every answer stays the journey's (decision 061).
+ * Kept after decision 064 fixed the resets of early-answered POSTs: these are GETs on fresh connections, a different
+ * cause still open, and the first full run without this retry met one (a FIN 6 ms after the request, no answer).
  */
 function readsAskedAgain(request: APIRequestContext, testInfo: TestInfo): APIRequestContext {
   const closedUnanswered = (error: unknown) => error instanceof Error && /socket hang up|ECONNRESET/.test(error.message);

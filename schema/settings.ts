@@ -113,8 +113,11 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   upstream_rates: { RUB: 90, EUR: 0.92 },
   sms_price_guard: { ceiling_naira: 50_000, service_ceilings: {}, max_jump: 3 },
   upstream_floors: { Swift: 2, Dynamic: 2, "Dynamic-rent": 2, herosms: 2, grizzly: 2 },
-  // Each provider's own upstream only, as before routing: the operator adds fallbacks (herosms, grizzly) with their keys.
-  sms_routes: { Swift: { upstreams: ["daisysms"] }, Dynamic: { upstreams: ["smsman"] } },
+  // Each provider's own upstream first, then the SMS-Activate-family fallbacks: an upstream without a key is passed over
+  // (services/sms/routing.ts), so failover starts the day HEROSMS_API_KEY or GRIZZLY_API_KEY is set, and the sandbox
+  // (every upstream simulated) shows it. The two primaries do not stand in for each other: each is what the other
+  // provider sells, a tap away in the same catalogue (decision 064).
+  sms_routes: { Swift: { upstreams: ["daisysms", "herosms", "grizzly"] }, Dynamic: { upstreams: ["smsman", "herosms", "grizzly"] } },
   upstream_slot_limits: {},
   approval_threshold: { naira: 50_000 },
 };

@@ -122,13 +122,21 @@ export function buildWeb(outDir = DEFAULT_WEB_DIST): void {
 /**
  * Bundles the worker as a deploy would (`wrangler deploy --dry-run --outdir`, offline: see wranglerEnv) into `outDir`
  * and resolves to the bundle's entry module. `npm start` serves exactly this file. Asynchronous, so the start script
- * prepares the database meanwhile.
+ * prepares the database and builds the web app meanwhile.
+ *
+ * The dry run reads its [assets] folder to the last file (it lists and hashes each one for the upload it does not
+ * make), and the web build beside it empties web/dist and writes it again: a file listed, then gone, ended a second
+ * `npm start` with "Missing file or directory: web/dist/assets/…" (issue 43, decision 064). The bundle needs none of
+ * those files (the worker reads its assets at run time, through the ASSETS binding, from the folder Miniflare serves),
+ * so the dry run gets a folder of its own, `<outDir>-assets`, empty: `--assets` replaces only wrangler.toml's
+ * directory, the binding and the routing rules stay.
  */
 export async function bundleWorker(outDir: string): Promise<string> {
   rmSync(outDir, { recursive: true, force: true });
-  // [assets] points at the web build; the dry run needs the folder, not its contents.
-  mkdirSync(path.join(root, DEFAULT_WEB_DIST), { recursive: true });
-  const args = ["deploy", "--dry-run", "--outdir", outDir];
+  const ownAssets = `${outDir}-assets`;
+  rmSync(ownAssets, { recursive: true, force: true });
+  mkdirSync(ownAssets, { recursive: true });
+  const args = ["deploy", "--dry-run", "--outdir", outDir, "--assets", ownAssets];
   await new Promise<void>((resolve, reject) => {
     const child = spawn(path.join(root, "node_modules", ".bin", "wrangler"), args, { cwd: root, env: wranglerEnv, stdio: ["ignore", "pipe", "pipe"] });
     const output: Buffer[] = [];

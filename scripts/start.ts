@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
@@ -16,7 +17,8 @@ const webDist = process.env.WEB_DIST ?? DEFAULT_WEB_DIST;
 
 ensureDevVars();
 const bundleDir = path.join(root, ".wrangler", `start-${port}`);
-// The worker's bundle (a wrangler child process) is made while the database is prepared and the web app built.
+// The worker's bundle (a wrangler child process) is made while the database is prepared and the web app built; it reads
+// none of the web build (local-env.ts bundleWorker), so a second start's build cannot pull files from under it.
 const bundled = bundleWorker(bundleDir);
 await prepareLocalDatabase(persistTo);
 if (process.env.SKIP_WEB_BUILD !== "1") buildWeb(webDist);
@@ -31,6 +33,8 @@ if (process.env.SKIP_WEB_BUILD !== "1") buildWeb(webDist);
 // local state folder (`--persist-to` layout: <dir>/v3), so the operator CLI and `wrangler d1 --local` see this data.
 // `npm run dev` keeps wrangler dev for hot reload.
 const main = await bundled;
+// Miniflare serves this folder; with SKIP_WEB_BUILD=1 on a fresh clone it may not exist yet.
+mkdirSync(path.resolve(root, webDist), { recursive: true });
 const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(root, "wrangler.toml"), undefined, {
   overrides: { assets: { directory: path.resolve(root, webDist) } },
 });

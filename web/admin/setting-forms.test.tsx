@@ -75,9 +75,9 @@ describe("settings as forms: units a person thinks in, stored as the server's sc
     }
     expect(screen.queryByRole("textbox", { name: /JSON/ })).toBeNull();
     // Issue 32's routes and issue 30's slot limits are fields too: each provider's upstreams in order, said back in words.
-    expect((screen.getByRole("textbox", { name: "Swift SMS: upstreams in order (comma-separated)" }) as HTMLInputElement).value).toBe("daisysms");
-    expect((screen.getByRole("textbox", { name: "Dynamic SMS: upstreams in order (comma-separated)" }) as HTMLInputElement).value).toBe("smsman");
-    expect(screen.getByText(/Swift SMS is bought from daisysms; Dynamic SMS is bought from smsman/)).toBeTruthy();
+    expect((screen.getByRole("textbox", { name: "Swift SMS: upstreams in order (comma-separated)" }) as HTMLInputElement).value).toBe("daisysms, herosms, grizzly");
+    expect((screen.getByRole("textbox", { name: "Dynamic SMS: upstreams in order (comma-separated)" }) as HTMLInputElement).value).toBe("smsman, herosms, grizzly");
+    expect(screen.getByText(/Swift SMS is bought from daisysms, then herosms, then grizzly; Dynamic SMS is bought from smsman, then herosms, then grizzly/)).toBeTruthy();
     expect(screen.getByText("Each upstream's documented limit applies (DaisySMS: 20 per account).")).toBeTruthy();
     // Colour by name, not "bg-emerald-600".
     const palette = within(screen.getByRole("group", { name: "Ad 1 colour" }));

@@ -12,6 +12,14 @@ const SupportedSection = lazy(() => import("../components/landing/supported-sect
 
 const CONTACT_EMAIL = "support@virtualnum.ng";
 
+// The Element Timing attribute (https://wicg.github.io/element-timing/), which React passes through but does not type.
+declare module "react" {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- a merged declaration repeats React's own type parameter
+  interface HTMLAttributes<T> {
+    elementtiming?: string;
+  }
+}
+
 const FEATURES = [
   {
     icon: Smartphone,
@@ -87,7 +95,8 @@ export default function HomepagePage() {
               <span className="inline-flex w-fit items-center gap-2 rounded-full bg-blue-100 px-3 py-1 text-xs font-semibold text-blue-800 dark:bg-blue-950 dark:text-blue-300">
                 <ShieldCheck className="h-3.5 w-3.5" aria-hidden /> Non-VoIP numbers · pay in naira
               </span>
-              <h1 id="hero-title" className="text-4xl font-extrabold tracking-tight sm:text-5xl">
+              {/* elementtiming: the browser reports when the hero itself was painted (bench/browser.ts, decision 064). */}
+              <h1 id="hero-title" elementtiming="hero" className="text-4xl font-extrabold tracking-tight sm:text-5xl">
                 Premium Virtual SMS Authentication Solution
               </h1>
               <p className="max-w-lg text-lg text-slate-600 dark:text-slate-300">

@@ -5,6 +5,7 @@ import { smsFault } from "../../providers/sms/types";
 import { ScriptedSmsProvider } from "../../test/scripted-sms-provider";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../../test/sms-fixtures";
 import { api, balanceOf, createUser, db } from "../../test/helpers";
+import { SETTING_DEFAULTS } from "../../../schema/settings";
 import { putSetting } from "../kernel";
 import { smsDeps } from "../../test/services";
 import { buySmsNumber } from "./sms-orders";
@@ -32,7 +33,7 @@ beforeEach(async () => {
 afterEach(async () => {
   useTestUpstreams({ smsUpstream: null });
   restoreSmsProviders();
-  await putSetting(db(), "sms_routes", { Swift: { upstreams: ["daisysms"] }, Dynamic: { upstreams: ["smsman"] } });
+  await putSetting(db(), "sms_routes", SETTING_DEFAULTS.sms_routes);
 });
 
 async function shownPrice(token: string): Promise<number> {
@@ -99,6 +100,8 @@ describe("routing learns", () => {
     expect((await orderRow(first.data.phone.request_id))!.upstream).toBe("daisysms"); // 29 orders: not trusted yet
     await pollerOf(first.data.phone.request_id).stop();
     await seed("herosms", 1, 1);
+    // A minute later: the ranking is read at most once a minute per service (routing.ts LEARNED_CACHE_MS).
+    clearSmsCatalogueCache();
     primary.calls.length = 0;
     const second = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa" } });
     expect(second.status).toBe(200);

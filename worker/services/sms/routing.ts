@@ -85,6 +85,13 @@ export async function configuredUpstreams(db: Db, provider: SmsProviderName, cou
 }
 
 /**
+ * The learned ranking is read at most once a minute per provider, country and service in an isolate: it sums a week of
+ * orders, and a minute more or less of them changes nothing, while every purchase with a choice of upstream asked.
+ */
+const LEARNED_CACHE_MS = 60_000;
+const learnedCache = new TtlCache<string, ReturnType<typeof learnedRanking>>(LEARNED_CACHE_MS);
+
+/**
  * Per upstream, our recent outcomes for one service in one country: orders that got a number, codes, and the median
  * time to a code. Only upstreams with at least LEARNED_MIN_SAMPLE orders are returned, best first (success rate, then
  * median time to code).
@@ -124,12 +131,26 @@ export async function learnedRanking(db: Db, provider: SmsProviderName, countryI
     .sort((a, b) => b.successRate - a.successRate || (a.medianMsToCode ?? Infinity) - (b.medianMsToCode ?? Infinity));
 }
 
-/** The configured list with the learned best moved to the front (when it is in the list at all). */
-export async function orderedUpstreams(db: Db, order: RoutedOrder, now: number): Promise<SmsUpstream[]> {
+/**
+ * Whether an upstream can serve `provider` with these keys: one of its own, or (the provider's primary) the one account
+ * every install has. The default routes list every upstream (schema/settings.ts, decision 064); one without a key
+ * is passed over here, before anything is read for it.
+ */
+export function hasAccount(env: Env, provider: SmsProviderName, upstream: SmsUpstream): boolean {
+  return upstream === PRIMARY_UPSTREAM[provider] || upstreamAccountKeys(env, upstream).length > 0;
+}
+
+/**
+ * The configured list, keyed upstreams only, with the learned best moved to the front (when it is in the list at all).
+ * With one keyed upstream there is nothing to rank, and nothing is read for it: listing an upstream whose key is not
+ * set costs a purchase nothing.
+ */
+export async function orderedUpstreams(db: Db, env: Env, order: RoutedOrder, now: number): Promise<SmsUpstream[]> {
   const provider = providerName(order.provider);
-  const configured = await configuredUpstreams(db, provider, order.countryId);
+  const configured = (await configuredUpstreams(db, provider, order.countryId)).filter((upstream) => hasAccount(env, provider, upstream));
   if (configured.length < 2) return configured;
-  const [best] = (await learnedRanking(db, provider, order.countryId, order.serviceName, now)).filter((r) => configured.includes(r.upstream));
+  const ranking = learnedCache.getOrLoad(`${provider}:${order.countryId}:${order.serviceName}`, () => learnedRanking(db, provider, order.countryId, order.serviceName, now));
+  const [best] = (await ranking).filter((r) => configured.includes(r.upstream));
   const ranked = best ? [best.upstream, ...configured.filter((u) => u !== best.upstream)] : configured;
   const avoid = new Set(order.avoid ?? []);
   return [...ranked.filter((u) => !avoid.has(u)), ...ranked.filter((u) => avoid.has(u))];
@@ -161,8 +182,10 @@ export async function slotLimitOf(db: Db, upstream: SmsUpstream, env?: Env): Pro
 const FULL_CACHE_MS = 10_000;
 const fullCache = new TtlCache<string, Promise<boolean>>(FULL_CACHE_MS);
 
+/** Forgets routing's per-isolate answers (every account full; the learned rankings). */
 export function clearRouteFullCache(): void {
   fullCache.clear();
+  learnedCache.clear();
 }
 
 /**
@@ -227,7 +250,7 @@ export async function* purchaseCandidates(deps: SmsDeps, order: RoutedOrder, pri
   const db = deps.db;
   const provider = providerName(order.provider);
   const env = envForUser(deps.env, order.userId);
-  const upstreams = await orderedUpstreams(db, order, deps.clock.now());
+  const upstreams = await orderedUpstreams(db, env, order, deps.clock.now());
   const health: Map<string, string> = await healthStatuses(db);
   let sawAccount = false;
   let anyFree = false;
@@ -236,9 +259,12 @@ export async function* purchaseCandidates(deps: SmsDeps, order: RoutedOrder, pri
     const accountCount = Math.max(keys.length, upstream === PRIMARY_UPSTREAM[provider] ? 1 : 0);
     if (accountCount === 0) continue;
     sawAccount = true;
-    // One account of the only upstream: there is no choice to make, so no count is paid for (the upstream itself says
-    // TOO_MANY_ACTIVE_RENTALS when full); otherwise free slots choose.
-    const accounts = upstreams.length === 1 && accountCount === 1 ? (health.get(healthKey(upstream, 0)) === "low" ? [] : [0]) : await usableAccounts(db, env, upstream, accountCount, health);
+    // The first upstream tried, when it has one account: it is asked without counting its slots (a full account says
+    // so itself, TOO_MANY_ACTIVE_RENTALS, and the purchase passes to the next candidate), so the default purchase keeps
+    // its 3 D1 round trips whatever the routes list (decision 064). Counting pays where it chooses: between accounts of
+    // one upstream, and for the fallbacks, passed over unasked when full.
+    const accounts =
+      upstream === upstreams[0] && accountCount === 1 ? (health.get(healthKey(upstream, 0)) === "low" ? [] : [0]) : await usableAccounts(db, env, upstream, accountCount, health);
     if (accounts.length === 0) continue;
     anyFree = true;
     const adapterOf = (account: number) => deps.provider(provider, order.userId, { upstream, account });

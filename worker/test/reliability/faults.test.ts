@@ -26,6 +26,7 @@ import { FAULTS, faultyUpstream, LOSSY_FAULTS, type Fault, type FaultPlan } from
 import { moneyViolations, setActivationCodeArrived, upstreamIdOf } from "./invariants";
 import { useTestUpstreams } from "../services";
 import { sweepPaymentsNow } from "../services";
+import { routeToPrimariesOnly } from "../sms-fixtures";
 
 /**
  * Upstreams that answer 500, hang, answer HTML or truncated JSON, act twice, or answer after the customer cancelled, at
@@ -47,6 +48,8 @@ beforeAll(async () => {
   await putSetting(db(), "exchange_rate", { rate: 1600 });
   await putSetting(db(), "costs", { low_cost: 0.5, high_cost: 0.3, rent_cost: 0.4 });
   await putSetting(db(), "sms_poll", { interval_ms: 3_600_000, max_attempts: MAX_POLLS });
+  // The faults are the primary's: no fallback may sell what it refused.
+  await routeToPrimariesOnly();
   clearSettingsCache();
 });
 
