@@ -410,6 +410,10 @@ export const smsOrders = sqliteTable(
     // customers see only the provider.
     upstream: text("upstream"),
     upstreamAccount: integer("upstream_account").notNull().default(0),
+    // Issue 49: the number the customer asked for, as JSON {carriers?, areas?, operator?} in the upstreams' own terms
+    // (providers/sms/types.ts NumberChoice); null: any number. Routing sends it only to upstreams that honour it, and
+    // a chain's next routes keep it.
+    numberChoice: text("number_choice"),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },

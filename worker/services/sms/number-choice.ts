@@ -25,6 +25,17 @@ export function numberChoiceOf(input: SmsNumberChoiceInput): NumberChoice {
   return choice;
 }
 
+/** The number choice an order was bought with (sms_orders.number_choice), undefined for any number. */
+export function orderChoice(order: { numberChoice?: string | null }): NumberChoice | undefined {
+  if (!order.numberChoice) return undefined;
+  try {
+    const parsed = JSON.parse(order.numberChoice) as NumberChoice;
+    return isEmptyChoice(parsed) ? undefined : parsed;
+  } catch {
+    return undefined;
+  }
+}
+
 interface RouteUpstream {
   upstream: SmsUpstream;
   support: NumberChoiceSupport | undefined;

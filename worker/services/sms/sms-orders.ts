@@ -9,7 +9,8 @@ import { smsChains, smsOrders, users } from "../../db/tables";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import type { SignedInUser } from "../accounts";
-import { SmsProviderError, type SmsActivation, type UpstreamMoney } from "../../providers/sms/types";
+import { isEmptyChoice, SmsProviderError, type NumberChoice, type SmsActivation, type UpstreamMoney } from "../../providers/sms/types";
+import { choiceSurcharge, numberChoiceOf, orderChoice } from "./number-choice";
 import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, catalogueFor, costLimitInBatch, enforceCostLimit, envForUser, getSetting, guardedLedgerInsert, insufficientBalanceFor, outboxInsert, type OutboxMessage, pricingContext, recordEvent, type SmsDeps, smsPriceKobo } from "../kernel";
 import { smsFault } from "../../providers/sms/types";
 import { FAILOVER_FAULTS, purchaseCandidates, type RoutingNotes, type UpstreamChoice } from "./routing";
@@ -61,7 +62,11 @@ export async function buySmsNumber(
   const db = deps.db;
 
   const { offer, countryName } = await findSmsOffer({ env, upstreams: deps.upstreams }, providerName, country, service);
-  const priceKobo = smsPriceKobo(offer.costUsd, await pricingContext(db, user.totalDepositedKobo));
+  // Issue 49: the number asked for (carrier, area codes, operator) is priced with its documented surcharge, and one no
+  // upstream of the route can honour is refused here: before anything is written or debited.
+  const choice = numberChoiceOf(input);
+  const surcharge = await choiceSurcharge(deps, user.id, providerName, country, choice);
+  const priceKobo = smsPriceKobo(offer.costUsd * (1 + surcharge / 100), await pricingContext(db, user.totalDepositedKobo));
   // The customer's own ceiling comes first: above it nothing is charged, whatever was shown.
   if (input.max_price !== undefined && priceKobo > nairaToKobo(input.max_price)) {
     throw new AppError(
@@ -75,7 +80,7 @@ export async function buySmsNumber(
   const orderId = crypto.randomUUID();
   const now = deps.clock.now();
   const chained = input.next_route !== undefined;
-  const order = newOrder({ id: orderId, userId: user.id, provider: providerName, countryId: country, countryName, offer, priceKobo, now }, chained ? { id: orderId, step: 1 } : null);
+  const order = newOrder({ id: orderId, userId: user.id, provider: providerName, countryId: country, countryName, offer, priceKobo, now, choice }, chained ? { id: orderId, step: 1 } : null);
   // The per-account cost limit (issue 12 hole 6) is counted in this batch, not a round trip of its own (decision 031);
   // on the customer's own account (a sandbox key's test account is counted as itself), before the upstream is asked.
   // The chain (when the customer ticked "try another number") is written only if the order row was.
@@ -101,7 +106,7 @@ export async function buySmsNumber(
 }
 
 export function newOrder(
-  o: { id: string; userId: string; provider: SmsProviderName; countryId: string; countryName: string; offer: OfferForSale; priceKobo: number; now: number },
+  o: { id: string; userId: string; provider: SmsProviderName; countryId: string; countryName: string; offer: OfferForSale; priceKobo: number; now: number; choice?: NumberChoice },
   chain: { id: string; step: number } | null,
 ): SmsOrderRow {
   return {
@@ -125,6 +130,7 @@ export function newOrder(
     chainStep: chain?.step ?? null,
     upstream: null,
     upstreamAccount: 0,
+    numberChoice: isEmptyChoice(o.choice) ? null : JSON.stringify(o.choice),
     createdAt: o.now,
     updatedAt: o.now,
   };
@@ -174,7 +180,7 @@ export async function reserveNumber(
       activation = await reuse.take(maxCost);
       served = choice;
     } else {
-      for await (const choice of purchaseCandidates(deps, { ...order, avoid, totalDepositedKobo }, offer, notes)) {
+      for await (const choice of purchaseCandidates(deps, { ...order, avoid, totalDepositedKobo, choice: orderChoice(order) }, offer, notes)) {
         try {
           // The ceiling is the upstream's own figure in its own currency: the price we quoted, never a converted guess.
           activation = await choice.adapter.buy({ countryId: order.countryId, serviceId: choice.serviceId, maxCost: choice.maxCost, ...(choice.choice ? { choice: choice.choice } : {}) });
@@ -457,7 +463,14 @@ export async function moveChainOn(deps: SmsDeps, from: SmsOrderRow, ended?: Ende
     const usedUpstreams = [...new Set(triedOrders.map((o) => o.upstream).filter((u): u is string => Boolean(u)))];
     let route: NextRoute | undefined;
     try {
-      [route] = await nextRoutes({ env, upstreams: deps.upstreams }, db, chain, current, tried);
+      // Issue 49: the chain keeps the customer's number choice: the next route is the cheapest one that can honour it.
+      const choice = orderChoice(current);
+      for (const candidate of await nextRoutes({ env, upstreams: deps.upstreams }, db, chain, current, tried)) {
+        if (isEmptyChoice(choice) || (await choiceSurcharge(deps, chain.userId, candidate.provider, candidate.country, choice!).then(() => true, (e: unknown) => (e instanceof AppError ? false : Promise.reject(e))))) {
+          route = candidate;
+          break;
+        }
+      }
     } catch (err) {
       // The price lists cannot be read (the customer's provider is down): nothing to choose from, and the refund is
       // already made. Ending here keeps a retried alarm or the sweep from trying forever.
@@ -490,14 +503,23 @@ async function placeNextRoute(deps: SmsDeps, userId: string, from: SmsOrderRow, 
     return { kind: "stop" };
   }
   const [user] = await db.select({ totalDepositedKobo: users.totalDepositedKobo }).from(users).where(eq(users.id, userId)).limit(1);
-  const priceKobo = smsPriceKobo(found.offer.costUsd, await pricingContext(db, user?.totalDepositedKobo ?? 0));
+  const choice = orderChoice(from);
+  let surcharge = 0;
+  try {
+    surcharge = isEmptyChoice(choice) ? 0 : await choiceSurcharge(deps, userId, route.provider, route.country, choice!);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    await endChain(deps, chainId, "ended", `the next route cannot honour the number choice: ${err.message}`);
+    return { kind: "stop" };
+  }
+  const priceKobo = smsPriceKobo(found.offer.costUsd * (1 + surcharge / 100), await pricingContext(db, user?.totalDepositedKobo ?? 0));
   const chain = await readChain(db, chainId);
   if (!chain || priceKobo > chain.capKobo) {
     await endChain(deps, chainId, "ended", "the next route now costs more than the cap");
     return { kind: "stop" };
   }
   const order = newOrder(
-    { id: crypto.randomUUID(), userId, provider: route.provider, countryId: route.country, countryName: found.countryName, offer: found.offer, priceKobo, now: deps.clock.now() },
+    { id: crypto.randomUUID(), userId, provider: route.provider, countryId: route.country, countryName: found.countryName, offer: found.offer, priceKobo, now: deps.clock.now(), ...(choice ? { choice } : {}) },
     { id: chainId, step },
   );
   const stillOnFrom = chainStillOn(chainId, from.id);
