@@ -297,7 +297,7 @@ describe("handler_api.php: the further SMS-Activate actions", () => {
     const charged = 1_000_000 - (await balanceOf(user.id));
     expect(charged).toBeGreaterThan(Math.round(plain * 100));
     // A carrier DaisySMS does not name, an area code that is not one, an operator nothing on the route documents.
-    for (const extra of [{ carriers: "sprint" }, { areas: "112" }, { operator: "mts" }]) {
+    for (const extra of [{ carriers: "sprint" }, { areas: "112" }, { operator: "mts" }] as Record<string, string>[]) {
       expect((await handler({ api_key: key, action: "getNumber", service: "wa", country: 187, ...extra })).text, JSON.stringify(extra)).toBe("NO_NUMBERS");
     }
     expect(1_000_000 - (await balanceOf(user.id))).toBe(charged);

@@ -29,6 +29,7 @@ const orderRow = (id: string) =>
   env.DB.prepare("SELECT upstream, upstream_id, price_kobo, status, number, number_choice FROM sms_orders WHERE id = ?")
     .bind(id)
     .first<{ upstream: string | null; upstream_id: string; price_kobo: number; status: string; number: string; number_choice: string | null }>();
+const buyer = (user: { id: string }) => ({ id: user.id, totalDepositedKobo: 0 });
 const ordersOf = async (userId: string) => (await env.DB.prepare("SELECT count(*) AS n FROM sms_orders WHERE user_id = ?").bind(userId).first<{ n: number }>())!.n;
 
 describe("what may be chosen where", () => {
@@ -51,8 +52,8 @@ describe("a USA T-Mobile number in area code 212", () => {
   it("the offer says the surcharge first; the purchase at that price gets a 212 T-Mobile number, charged once", async () => {
     const user = await createUser({ balanceKobo: 1_000_000 });
     const deps = smsDeps(env);
-    const plain = await smsOffer(deps, user, { provider: "Swift", country: "5", service: "wa" });
-    const chosen = await smsOffer(deps, user, { provider: "Swift", country: "5", service: "wa", carriers: ["tmo"], areas: ["212"] });
+    const plain = await smsOffer(deps, buyer(user), { provider: "Swift", country: "5", service: "wa" });
+    const chosen = await smsOffer(deps, buyer(user), { provider: "Swift", country: "5", service: "wa", carriers: ["tmo"], areas: ["212"] });
     expect(chosen.surcharge_percent).toBe(40);
     expect(chosen.base_price).toBe(plain.price);
     expect(chosen.price).toBeGreaterThan(plain.price);
@@ -98,7 +99,7 @@ describe("a USA T-Mobile number in area code 212", () => {
 describe("routing with a choice", () => {
   it("Dynamic SMS in Russia with operator mts: sms-man (no operator documented) is passed over, HeroSMS serves it with operator=mts", async () => {
     const user = await createUser({ balanceKobo: 1_000_000 });
-    const offer = await smsOffer(smsDeps(env), user, { provider: "Dynamic", country: "1", service: "2", operator: "mts" });
+    const offer = await smsOffer(smsDeps(env), buyer(user), { provider: "Dynamic", country: "1", service: "2", operator: "mts" });
     expect(offer.surcharge_percent).toBe(0);
     const res = await api("/api/sms/get-number", { token: user.token, json: { provider: "Dynamic", country: "1", service: "2", price: offer.price, operator: "mts" } });
     expect(res.status).toBe(200);
@@ -114,7 +115,7 @@ describe("routing with a choice", () => {
 
   it("the chain's next route keeps the choice: after Russia gets no code, Ukraine is bought with operator=mts too", async () => {
     const user = await createUser({ balanceKobo: 1_000_000 });
-    const offer = await smsOffer(smsDeps(env), user, { provider: "Dynamic", country: "1", service: "2", operator: "mts" });
+    const offer = await smsOffer(smsDeps(env), buyer(user), { provider: "Dynamic", country: "1", service: "2", operator: "mts" });
     const res = await api("/api/sms/get-number", {
       token: user.token,
       json: { provider: "Dynamic", country: "1", service: "2", price: offer.price, operator: "mts", next_route: { cap: offer.price * 3, routes: [{ provider: "Dynamic", country: "2" }, { provider: "Dynamic", country: "12" }] } },
