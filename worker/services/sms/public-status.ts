@@ -1,10 +1,11 @@
 import { and, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import { SMS_PROVIDERS } from "../../../schema/constants";
-import { STATUS_MIN_SAMPLE, type PublicStatus, type StatusIncident, type StatusWindow } from "../../../schema/status";
+import { STATUS_MIN_SAMPLE, type PublicStatus, type StatusIncident } from "../../../schema/status";
 import type { Db } from "../../db/client";
 import { ledger, smsOrders, statusIncidents, upstreamHealth } from "../../db/tables";
 import { notSandboxUser } from "../kernel";
 import { TtlCache } from "../../lib/cache";
+import { median, orderOutcomesQuery, recordOf, type OrderOutcome } from "./offer-record";
 
 /**
  * The public record of what works (issue 32): per provider and the busiest services per country, the last 7 and 30
@@ -67,32 +68,13 @@ function incidentViews(rows: (typeof statusIncidents.$inferSelect)[]): StatusInc
   );
 }
 
-interface OrderOutcome {
-  provider: string;
-  country: string;
-  service: string;
-  status: string;
-  created_at: number;
-  code_at: number | null;
-}
-
 async function readStatus(db: Db, now: number): Promise<{ figures: Omit<PublicStatus, "incidents">; incidents: StatusIncident[] }> {
   const since30 = now - 30 * DAY_MS;
   // One round trip: the outcomes, the automatic refunds, upstream health and the incidents.
   const ended = and(gte(smsOrders.createdAt, since30), lt(smsOrders.createdAt, now), notSandboxUser(smsOrders.userId));
   const [orders, refunds, health, incidents] = await db.batch([
-    db
-      .select({
-        provider: smsOrders.provider,
-        country: smsOrders.countryName,
-        service: smsOrders.serviceName,
-        status: smsOrders.status,
-        created_at: smsOrders.createdAt,
-        // Spelled out: drizzle would name both tables' columns unqualified here, and sms_order_codes has its own "id".
-        code_at: sql<number | null>`(SELECT MIN(c.received_at) FROM sms_order_codes c WHERE c.order_id = "sms_orders"."id")`,
-      })
-      .from(smsOrders)
-      .where(and(ended, inArray(smsOrders.status, ["used", "timeout", "error"]))),
+    // The counted orders, read as every offer's record is (offer-record.ts: the purchase card and v1 read the same).
+    orderOutcomesQuery(db, since30, now),
     db
       .select({ waited: sql<number>`${ledger.createdAt} - ${smsOrders.createdAt}` })
       .from(smsOrders)
@@ -103,7 +85,7 @@ async function readStatus(db: Db, now: number): Promise<{ figures: Omit<PublicSt
   ]);
 
   const since7 = now - 7 * DAY_MS;
-  const windows = (rows: OrderOutcome[]) => ({ last_7_days: windowOf(rows.filter((r) => r.created_at >= since7)), last_30_days: windowOf(rows) });
+  const windows = (rows: OrderOutcome[]) => ({ last_7_days: recordOf(rows.filter((r) => r.created_at >= since7)), last_30_days: recordOf(rows) });
 
   const providers = SMS_PROVIDERS.map((provider) => {
     const h = health.find((r) => r.provider === provider);
@@ -144,25 +126,6 @@ async function readStatus(db: Db, now: number): Promise<{ figures: Omit<PublicSt
     },
   };
   return { figures, incidents: incidentViews(incidents) };
-}
-
-function windowOf(rows: OrderOutcome[]): StatusWindow {
-  if (rows.length < STATUS_MIN_SAMPLE) return { orders: rows.length, success_rate: null, median_seconds_to_code: null };
-  const codes = rows.filter((r) => r.status === "used");
-  const waits = codes.filter((r) => r.code_at !== null).map((r) => r.code_at! - r.created_at);
-  const mid = median(waits);
-  return {
-    orders: rows.length,
-    success_rate: Math.round((codes.length / rows.length) * 1000) / 10,
-    median_seconds_to_code: mid === null ? null : Math.round(mid / 1000),
-  };
-}
-
-function median(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const m = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2;
 }
 
 /** The promise in one sentence, with the figures that back it. */
