@@ -136,6 +136,13 @@ export interface RentalView {
    * charged, and why it is paused (price went up, wallet short, provider refused), null while it is on.
    */
   auto_renew?: { duration: string; unit: RentUnit; period: number; price: number; renews_at: string | null; paused: "price" | "funds" | "provider" | null } | null;
+  /**
+   * Issue 49: whether this rental can be extended (its upstream documents extension: HeroSMS's continueRentNumber), so
+   * Extend and auto-renew are offered; false on sms-man's rentals.
+   */
+  extendable?: boolean;
+  /** Issue 49, the number's health: when it last received a message (ISO 8601), null before any; on the inbox's answer. */
+  last_message_at?: string | null;
 }
 
 /** One SMS in a rental's inbox. */

@@ -304,6 +304,8 @@ export interface OrderRow {
   expires_at?: string | null;
   sms_count?: number;
   can_cancel?: boolean;
+  /** Rentals (issue 49, the number's health): when the number last received a message (ISO 8601), null before any. */
+  last_message_at?: string | null;
   /** SMS orders of a "code or next route" chain: the chain's id and this route's place in it (1 = the first). */
   chain_id?: string | null;
   chain_step?: number | null;

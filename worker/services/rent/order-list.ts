@@ -26,15 +26,17 @@ export function ordersRead(db: Db, userId: string, useAgain?: (order: SmsOrderRo
   const latestCode = sql`(SELECT ${rentalMessages.code} FROM ${rentalMessages}
       WHERE ${rentalMessages.rentalId} = ${rentals.id} AND ${rentalMessages.code} IS NOT NULL
       ORDER BY ${rentalMessages.receivedAt} DESC, ${rentalMessages.id} DESC LIMIT 1)`;
+  // Issue 49, the number's health: when a rented number last received a message.
+  const lastMessageAt = sql`(SELECT MAX(${rentalMessages.receivedAt}) FROM ${rentalMessages} WHERE ${rentalMessages.rentalId} = ${rentals.id})`;
   const newestSms = db
-    .select({ kind: sql<"sms" | "rental">`'sms'`.as("kind"), row: sql<string>`${jsonRow(smsOrders)}`.as("row"), code: sql<string | null>`NULL`.as("code") })
+    .select({ kind: sql<"sms" | "rental">`'sms'`.as("kind"), row: sql<string>`${jsonRow(smsOrders)}`.as("row"), code: sql<string | null>`NULL`.as("code"), lastAt: sql<number | null>`NULL`.as("last_at") })
     .from(smsOrders)
     .where(and(eq(smsOrders.userId, userId), isNotNull(smsOrders.number)))
     .orderBy(desc(smsOrders.createdAt))
     .limit(LIST_LIMIT)
     .as("newest_sms");
   const newestRentals = db
-    .select({ kind: sql<"sms" | "rental">`'rental'`.as("kind"), row: sql<string>`${jsonRow(rentals)}`.as("row"), code: sql<string | null>`${latestCode}`.as("code") })
+    .select({ kind: sql<"sms" | "rental">`'rental'`.as("kind"), row: sql<string>`${jsonRow(rentals)}`.as("row"), code: sql<string | null>`${latestCode}`.as("code"), lastAt: sql<number | null>`${lastMessageAt}`.as("last_at") })
     .from(rentals)
     .where(and(eq(rentals.userId, userId), isNotNull(rentals.number)))
     .orderBy(desc(rentals.createdAt))
@@ -46,10 +48,10 @@ export function ordersRead(db: Db, userId: string, useAgain?: (order: SmsOrderRo
     shape: (results: unknown[], user: { balanceKobo: number }) => {
       const listed = results[0] as Awaited<typeof list>;
       const sms: SmsOrderRow[] = [];
-      const rented: { rental: RentalRow; code: string | null; balanceKobo: number }[] = [];
+      const rented: { rental: RentalRow; code: string | null; lastMessageAt: number | null; balanceKobo: number }[] = [];
       for (const r of listed) {
         if (r.kind === "sms") sms.push(JSON.parse(r.row) as SmsOrderRow);
-        else rented.push({ rental: JSON.parse(r.row) as RentalRow, code: r.code, balanceKobo: user.balanceKobo });
+        else rented.push({ rental: JSON.parse(r.row) as RentalRow, code: r.code, lastMessageAt: r.lastAt, balanceKobo: user.balanceKobo });
       }
       const rows = [...toSmsOrderRows(sms, user.balanceKobo, useAgain), ...toRentalOrderRows(rented)];
       rows.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));

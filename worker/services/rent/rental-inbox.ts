@@ -137,5 +137,7 @@ export async function rentalWithInbox(deps: RentalDeps, userId: string, id: stri
   const before = await ownedRental(deps.db, userId, id);
   if (before.status === "active") await checkRentalNow(deps.env, id);
   const row = before.status === "active" ? await ownedRental(deps.db, userId, id) : before;
-  return { rental: rentalView(row), messages: await rentalMessagesOf(deps.db, id) };
+  const messages = await rentalMessagesOf(deps.db, id);
+  // The number's health (issue 49): its last message, the newest of the inbox.
+  return { rental: { ...rentalView(row), last_message_at: messages[0]?.received_at ?? null }, messages };
 }

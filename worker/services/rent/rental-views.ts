@@ -108,8 +108,11 @@ export function rentalOrderRowsQuery(db: Db, userId: string) {
   const latestCode = sql<string | null>`(SELECT ${rentalMessages.code} FROM ${rentalMessages}
       WHERE ${rentalMessages.rentalId} = ${rentals.id} AND ${rentalMessages.code} IS NOT NULL
       ORDER BY ${rentalMessages.receivedAt} DESC, ${rentalMessages.id} DESC LIMIT 1)`;
+  // Issue 49, the number's health: when it last received a message (neither rent upstream documents a check of the line,
+  // so the last message is what we know).
+  const lastMessageAt = sql<number | null>`(SELECT MAX(${rentalMessages.receivedAt}) FROM ${rentalMessages} WHERE ${rentalMessages.rentalId} = ${rentals.id})`;
   return db
-    .select({ rental: rentals, code: latestCode, balanceKobo: users.balanceKobo })
+    .select({ rental: rentals, code: latestCode, lastMessageAt, balanceKobo: users.balanceKobo })
     .from(rentals)
     .innerJoin(users, eq(users.id, rentals.userId))
     .where(and(eq(rentals.userId, userId), sql`${rentals.number} IS NOT NULL`))
@@ -120,7 +123,7 @@ export function rentalOrderRowsQuery(db: Db, userId: string) {
 export function toRentalOrderRows(rows: Awaited<ReturnType<typeof rentalOrderRowsQuery>>): OrderRow[] {
   const now = Date.now();
   // The query already leaves out rentals without a number; this says so to the type (OrderRow's number is a string).
-  return rows.flatMap(({ rental, code, balanceKobo }) => (rental.number === null ? [] : [{
+  return rows.flatMap(({ rental, code, lastMessageAt, balanceKobo }) => (rental.number === null ? [] : [{
     kind: "rental" as const,
     reference_code: rental.id,
     purchased_number: rental.number,
@@ -135,6 +138,7 @@ export function toRentalOrderRows(rows: Awaited<ReturnType<typeof rentalOrderRow
     expires_at: iso(rental.expiresAt),
     sms_count: rental.smsCount,
     can_cancel: canCancel(rental, now),
+    last_message_at: iso(lastMessageAt === null ? null : Number(lastMessageAt)),
   }]));
 }
 
