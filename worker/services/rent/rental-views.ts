@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { RentalStatus } from "../../../schema/constants";
 import { koboToNaira } from "../../../schema/money";
 import { formatRentDuration, RENT_CANCEL_WINDOW_MS, type RentalMessageView, type RentalView } from "../../../schema/rentals";
@@ -87,6 +87,17 @@ export function rentalView(row: RentalRow, now = Date.now()): RentalView {
             paused: (row.autoRenewPaused as "price" | "funds" | "provider" | null) ?? null,
           },
   };
+}
+
+/** When each rental last received a message (issue 49, the number's health), for a page of rentals: one read. */
+export async function lastMessageTimes(db: Db, rentalIds: string[]): Promise<Map<string, string>> {
+  if (rentalIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: rentalMessages.rentalId, at: sql<number>`MAX(${rentalMessages.receivedAt})` })
+    .from(rentalMessages)
+    .where(inArray(rentalMessages.rentalId, rentalIds))
+    .groupBy(rentalMessages.rentalId);
+  return new Map(rows.map((r) => [r.id, new Date(Number(r.at)).toISOString()]));
 }
 
 /** The inbox: every stored SMS, newest first. */

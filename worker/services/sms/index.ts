@@ -16,6 +16,6 @@ export { checkUpstreamHealth, clearUpstreamHealthCache, providerStats } from "./
 export { slotsInUseByAccount } from "./routing";
 export { clearStatusCache, INCIDENTS_CACHE_MS, publicStatus, STATUS_CACHE_MS, STATUS_HTTP_MAX_AGE_S } from "./public-status";
 export { useAgainCheck, useAgainQuote, useNumberAgain } from "./use-again";
-export { choiceSurcharge as choiceSurchargeFor, numberChoiceOf, numberChoicesFor as smsNumberChoices } from "./number-choice";
+export { choiceSurcharge as choiceSurchargeFor, numberChoiceOf, numberChoicesFor as smsNumberChoices, orderChoice as orderNumberChoice } from "./number-choice";
 export { NO_RECORD, offerKey, offerRecords, orderOutcomesQuery, recordOf, RECORD_WINDOW_DAYS } from "./offer-record";
 export { recordView, smsOffer } from "./sms-offer";
