@@ -40,7 +40,14 @@ const periodSchema = z
   .transform((v) => (typeof v === "string" && v.trim() !== "" ? Number(v) : v))
   .refine((v): v is number => typeof v === "number" && Number.isInteger(v), { message: "The period must be a whole number." });
 
-const rentChoiceShape = { countryId: countryIdSchema, duration: unitSchema, period: periodSchema };
+/**
+ * Issue 49: true asks for a number that can be extended (and renewed) before it ends: only a rent upstream whose
+ * documents define extension rents it (HeroSMS's continueRentNumber), at that upstream's price. Absent or false: the
+ * cheapest number, extendable or not (the quote says which).
+ */
+const extendableSchema = z.boolean({ error: "extendable must be true or false." }).optional();
+
+const rentChoiceShape = { countryId: countryIdSchema, duration: unitSchema, period: periodSchema, extendable: extendableSchema };
 
 function checkPeriodRange(value: { duration: RentUnit; period: number }, ctx: z.RefinementCtx) {
   const max = RENT_PERIOD_MAX[value.duration];
@@ -109,6 +116,13 @@ export interface RentQuoteResponse {
    * the cheapest such; absent when none is cheaper. Price in naira for this customer, as `price`.
    */
   cheaper?: { duration: RentUnit; period: number; price: number };
+  /** Issue 49: whether the number this price rents can be extended (and renewed) before it ends; said before purchase. */
+  extendable?: boolean;
+  /**
+   * Issue 49: when the price above rents a number that cannot be extended, an extendable one for the same choice at its
+   * own price (rent it with `extendable: true`); absent when there is none or the price above is already extendable.
+   */
+  extendable_offer?: { price: number };
 }
 
 /** A rental as the API answers it (amounts in naira, times ISO 8601). */
