@@ -8,6 +8,7 @@ import { SETTING_DEFAULTS } from "../../../schema/settings";
 import { putSetting } from "../kernel";
 import { numberChoicesFor } from "./number-choice";
 import { clearSmsCatalogueCache } from "./sms-catalogue";
+import { clearUpstreamHealthCache } from "./upstream-health";
 import { smsOffer } from "./sms-offer";
 import { pollSmsOrderTick } from "./sms-poll";
 
@@ -93,6 +94,27 @@ describe("a USA T-Mobile number in area code 212", () => {
     expect((await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa", operator: "mts" } })).status).toBe(422);
     expect(await balanceOf(user.id)).toBe(1_000_000);
     expect(await ordersOf(user.id)).toBe(0);
+  });
+
+  it("DaisySMS below its balance floor honours nothing: the carrier is not offered and a purchase with one is refused before any debit", async () => {
+    const user = await createUser({ balanceKobo: 1_000_000 });
+    // The sweep found DaisySMS below its floor and HeroSMS healthy: Swift SMS stays on sale through HeroSMS.
+    for (const [provider, status] of [["Swift", "low"], ["herosms", "ok"]]) {
+      await env.DB.prepare("INSERT INTO upstream_health (provider, status, balance, currency, balance_usd, floor_usd, checked_at) VALUES (?1, ?2, 0, 'USD', 0, 5, ?3) ON CONFLICT(provider) DO UPDATE SET status = ?2")
+        .bind(provider, status, Date.now())
+        .run();
+    }
+    clearUpstreamHealthCache();
+    try {
+      expect((await numberChoicesFor(smsDeps(env), user.id, "Swift", "5")).carriers).toBeUndefined();
+      const res = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "wa", carriers: "tmo" } });
+      expect(res.status).toBe(422);
+      expect(await balanceOf(user.id)).toBe(1_000_000);
+      expect(await ordersOf(user.id)).toBe(0);
+    } finally {
+      await env.DB.prepare("DELETE FROM upstream_health WHERE provider IN ('Swift', 'herosms')").run();
+      clearUpstreamHealthCache();
+    }
   });
 });
 

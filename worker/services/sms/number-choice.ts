@@ -5,6 +5,7 @@ import { choiceSurchargePercent, isEmptyChoice, type NumberChoice, type NumberCh
 import { PRIMARY_UPSTREAM, upstreamAccountKeys, type SmsUpstream } from "../../providers/sms/upstreams";
 import { envForUser, type SmsDeps } from "../kernel";
 import { configuredUpstreams } from "./routing";
+import { healthStatuses, upstreamHealthKey } from "./upstream-health";
 
 /**
  * Choosing the number (issue 49): a carrier and area codes where DaisySMS documents them, an operator where the
@@ -44,9 +45,12 @@ interface RouteUpstream {
 /** The upstreams the provider's route may use for this customer and country, with what each documents. */
 async function routeUpstreams(deps: SmsDeps, userId: string, provider: SmsProviderName, countryId: string): Promise<RouteUpstream[]> {
   const env = envForUser(deps.env, userId);
+  const health = await healthStatuses(deps.db);
   const out: RouteUpstream[] = [];
   for (const upstream of await configuredUpstreams(deps.db, provider, countryId)) {
-    if (upstream !== PRIMARY_UPSTREAM[provider] && upstreamAccountKeys(env, upstream).length === 0) continue;
+    const accounts = Math.max(upstreamAccountKeys(env, upstream).length, upstream === PRIMARY_UPSTREAM[provider] ? 1 : 0);
+    // Not configured, or every account below its balance floor: routing would pass it over, so it honours nothing.
+    if (accounts === 0 || Array.from({ length: accounts }, (_, a) => health.get(upstreamHealthKey(upstream, a))).every((h) => h === "low")) continue;
     const adapter: SmsProvider = deps.provider(provider, userId, { upstream, account: 0 });
     out.push({ upstream, support: adapter.numberChoices });
   }
