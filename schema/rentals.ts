@@ -16,6 +16,10 @@ export const RENT_UNIT_MS: Record<RentUnit, number> = {
 };
 
 /** The answer when the upstream's price for a rental fails the price guard (ceiling or jump): nothing is charged. */
+/** Issue 49: an extendable number was asked for and no rent upstream that documents extension has one (no debit). */
+export const NO_EXTENDABLE_RENT_MESSAGE =
+  "No number that can be extended is available for this choice right now. You can rent one that cannot be extended, or try another country or duration.";
+
 export const RENT_PRICE_REFUSED_MESSAGE =
   "This rental is temporarily unavailable: the provider's price for it did not pass our price check. Please try another duration or country, or try again later.";
 

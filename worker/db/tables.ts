@@ -483,6 +483,9 @@ export const rentals = sqliteTable(
     unit: text("unit", { enum: ["hour", "day", "week", "month"] }).notNull(),
     period: integer("period").notNull(),
     priceKobo: integer("price_kobo").notNull(),
+    // Which rent upstream holds the number (issue 49: smsman, herosms; providers/rent RENT_UPSTREAMS): every later call
+    // for this rental (its messages, cancel, close, extension) goes to it.
+    upstream: text("upstream").notNull().default("smsman"),
     upstreamId: text("upstream_id"),
     number: text("number"),
     // pending -> active -> ended | cancelled | failed

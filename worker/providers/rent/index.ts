@@ -40,6 +40,12 @@ export function rentalProviderFor(env: Env, config: Pick<Config, "providers">): 
 export const RENT_UPSTREAMS = ["smsman", "herosms"] as const;
 export type RentUpstream = (typeof RENT_UPSTREAMS)[number];
 
+/**
+ * Whether each rent upstream's documents define extension (its adapter's `extension`): sms-man's rent API has no
+ * prolongation, the SMS-Activate rent protocol has continueRentNumber. What a rental's view says without asking upstream.
+ */
+export const RENT_UPSTREAM_EXTENDS: Record<RentUpstream, boolean> = { smsman: false, herosms: true };
+
 export function isRentUpstream(value: unknown): value is RentUpstream {
   return typeof value === "string" && (RENT_UPSTREAMS as readonly string[]).includes(value);
 }

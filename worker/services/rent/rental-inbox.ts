@@ -6,7 +6,7 @@ import { log } from "../../lib/log";
 import { deliverEvents, outboxInsert } from "../kernel";
 import { reminderDueAt } from "./rental-reminder";
 import type { RentalDeps } from "../kernel";
-import { upstreamFor } from "./rental-upstream";
+import { rentalUpstream } from "./rental-upstream";
 import { findRental, ownedRental, rentalMessagesOf, rentalView } from "./rental-views";
 import { rentalTransition } from "./rental-transitions";
 
@@ -31,7 +31,7 @@ async function fingerprintHash(source: string): Promise<string> {
 export async function syncRentalMessages(deps: RentalDeps, rentalId: string): Promise<number> {
   const row = await findRental(deps.db, rentalId);
   if (!row || row.status !== "active" || !row.upstreamId) return 0;
-  const list = await upstreamFor(deps, row.userId).getAllSms(row.upstreamId);
+  const list = await rentalUpstream(deps, row).getAllSms(row.upstreamId);
   const now = deps.clock.now();
   const values = await Promise.all(
     list.map(async (m) => ({

@@ -7,6 +7,7 @@ import type { Db } from "../../db/client";
 import { rentalMessages, rentals, users } from "../../db/tables";
 import { AppError } from "../../lib/errors";
 import type { PageAfter } from "../sms";
+import { isRentUpstream, RENT_UPSTREAM_EXTENDS } from "../../providers/rent";
 
 /** Rentals as the customer and the API read them: lookups, the rental view, the inbox's messages, the orders rows. */
 
@@ -67,6 +68,8 @@ export function rentalView(row: RentalRow, now = Date.now()): RentalView {
     expires_at: iso(row.expiresAt),
     sms_count: row.smsCount,
     can_cancel: canCancel(row, now),
+    // Issue 49: Extend and auto-renew are offered where the rental's upstream documents extension (HeroSMS's).
+    extendable: isRentUpstream(row.upstream) && RENT_UPSTREAM_EXTENDS[row.upstream],
     cancel_until: row.status === "active" && row.smsCount === 0 ? iso(row.createdAt + RENT_CANCEL_WINDOW_MS) : null,
     // What each way out gives back right now (naira), decided here so the End confirmation can say it (issue 17).
     refund_if_ended: row.status === "active" ? koboToNaira(refundIfEndedKobo(row)) : null,

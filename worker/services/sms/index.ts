@@ -12,7 +12,7 @@ export { compareRoutes, listFavourites, setFavourite } from "./sms-choice";
 export { buySmsNumber, buySmsNumbers, cancelSmsOrder, completeSmsOrder, finishSmsOrder, requestAnotherCode } from "./sms-orders";
 export { acceptPushedCode, checkSmsOrderNow, pollSmsOrderTick, settleSmsOrderNow, sweepSmsOrders } from "./sms-poll";
 export { canRequestAnotherCode, codesByOrder, orderCodes, orderMessages, ownSmsOrder, type PageAfter, smsHoldTime, type SmsOrderRow, smsOrderRowsQuery, smsOrdersPage, smsOrderStatus, smsRefundState, toSmsOrderRows } from "./sms-views";
-export { checkUpstreamHealth, clearUpstreamHealthCache, providerStats } from "./upstream-health";
+export { checkUpstreamHealth, clearUpstreamHealthCache, healthStatuses, providerStats, RENT_HEALTH_KEY, unavailableMessage, upstreamHealthKey } from "./upstream-health";
 export { slotsInUseByAccount } from "./routing";
 export { clearStatusCache, INCIDENTS_CACHE_MS, publicStatus, STATUS_CACHE_MS, STATUS_HTTP_MAX_AGE_S } from "./public-status";
 export { useAgainCheck, useAgainQuote, useNumberAgain } from "./use-again";

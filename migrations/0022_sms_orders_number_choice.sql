@@ -1,1 +1,0 @@
-ALTER TABLE `sms_orders` ADD `number_choice` text;
