@@ -259,6 +259,10 @@ export const v1RentSchema = exampled(
     duration: rentUnit,
     period: z.number().int().min(1).max(24).describe(periodDescription),
     max_price: z.number().positive().optional().describe("Refuse (409 PRICE_CHANGED) rather than pay more than this many naira"),
+    extendable: z
+      .boolean({ error: "extendable must be true or false." })
+      .optional()
+      .describe("true: rent only a number that can be extended (and renewed) before it ends, at its own price (see the quote's extendable_price); 503 NO_NUMBERS when there is none"),
   },
   { ...RENT_CHOICE, max_price: 1000 },
 )
@@ -269,7 +273,16 @@ export const v1RentSchema = exampled(
 
 /** GET /rentals/quote: the same choice as a rental, in the query string. */
 export const v1RentQuoteQuerySchema = exampled(
-  { country: rentCountry, duration: rentUnit, period: z.coerce.number().int().min(1).max(24).describe(periodDescription) },
+  {
+    country: rentCountry,
+    duration: rentUnit,
+    period: z.coerce.number().int().min(1).max(24).describe(periodDescription),
+    extendable: z
+      .enum(["true", "false"], { error: "extendable must be true or false." })
+      .optional()
+      .transform((v) => v === "true")
+      .describe("true: quote only a number that can be extended (issue 49)"),
+  },
   RENT_CHOICE,
 ).superRefine(checkPeriod);
 
@@ -282,8 +295,13 @@ export const v1RentQuoteSchema = exampled(
     in_stock: z.boolean(),
     count: z.number().int().describe("Numbers in stock for this choice"),
     message: z.string().nullable().describe("Why it cannot be rented now (null when it can)").meta({ examples: ["No numbers are available for this choice right now."] }),
+    extendable: z.boolean().describe("Whether the number this price rents can be extended (and renewed) before it ends"),
+    extendable_price: z
+      .number()
+      .nullable()
+      .describe("Naira: when the price above rents a number that cannot be extended, what an extendable one costs (rent it with extendable: true); null otherwise"),
   },
-  { ...RENT_CHOICE, price: 950, in_stock: true, count: 12, message: null },
+  { ...RENT_CHOICE, price: 950, in_stock: true, count: 12, message: null, extendable: false, extendable_price: 1400 },
 ).meta({ id: "RentQuote" });
 
 export const v1RentCountriesSchema = exampled({ data: z.array(countryEntry) }, { data: [{ id: "5", title: "USA" }] }).meta({ id: "RentCountryList" });
@@ -344,6 +362,7 @@ export const v1RentalSchema = exampled(
     refund_if_ended: z.number().nullable().describe("Naira that ending now gives back (0: ending refunds nothing); null when the rental is not active"),
     refund_if_cancelled: z.number().nullable().describe("Naira that cancelling now gives back (the full price); null once cancelling is closed"),
     auto_renew: z.union([v1AutoRenewSchema, z.null()]).optional().describe("Auto-renew (set on the web screen); null when off"),
+    extendable: z.boolean().optional().describe("Whether this rental can be extended and renewed (its provider documents extension)"),
     last_message_at: timestamp
       .nullable()
       .optional()

@@ -22,7 +22,7 @@ import {
 import { koboToNaira, nairaToKobo } from "../../../schema/money";
 import type { SmsProviderName } from "../../../schema/constants";
 import { NO_RENT_STOCK_MESSAGE } from "../../../schema/constants";
-import { RENT_PRICE_REFUSED_MESSAGE, type RentalView } from "../../../schema/rentals";
+import { NO_EXTENDABLE_RENT_MESSAGE, RENT_PRICE_REFUSED_MESSAGE, type RentalView } from "../../../schema/rentals";
 import type { Db } from "../../db/client";
 import { idempotencyKeys } from "../../db/tables";
 import type { Env } from "../../config";
@@ -101,10 +101,10 @@ export async function anotherCodeV1(deps: SmsDeps, userId: string, orderId: stri
 
 /** Rents at the server's price now: a guarded-refused price is 409, no stock 503, above max_price 409 with the price. */
 export async function rentV1(deps: RentalDeps, user: SignedInUser, body: z.infer<typeof v1RentSchema>): Promise<RentalView> {
-  const choice = { countryId: body.country, unit: body.duration, period: body.period };
+  const choice = { countryId: body.country, unit: body.duration, period: body.period, extendable: body.extendable };
   const quote = await quoteRental(deps, user, choice);
   if (quote.refused) throw new AppError("CONFLICT", RENT_PRICE_REFUSED_MESSAGE);
-  if (quote.priceKobo === null) throw new AppError("NO_NUMBERS", "No stock available for the selected duration");
+  if (quote.priceKobo === null) throw new AppError("NO_NUMBERS", body.extendable ? NO_EXTENDABLE_RENT_MESSAGE : "No stock available for the selected duration");
   if (body.max_price !== undefined && quote.priceKobo > nairaToKobo(body.max_price)) throw aboveMaxPrice(quote.priceKobo);
   return rentalView(await rentNumber(deps, user, { ...choice, clientPrice: koboToNaira(quote.priceKobo) }));
 }
@@ -205,12 +205,14 @@ export async function rentCountriesV1(deps: RentalDeps, userId: string): Promise
  * price the guard refused, is an answer (price null, with the reason), as on the web's form.
  */
 export async function rentQuoteV1(deps: RentalDeps, user: SignedInUser, query: z.infer<typeof v1RentQuoteQuerySchema>): Promise<z.infer<typeof v1RentQuoteSchema>> {
-  const quote = await quoteRental(deps, user, { countryId: query.country, unit: query.duration, period: query.period });
+  const quote = await quoteRental(deps, user, { countryId: query.country, unit: query.duration, period: query.period, extendable: query.extendable });
   const count = quote.limits.find((l) => l.country_id === query.country)?.count ?? 0;
-  const base = { country: query.country, duration: query.duration, period: query.period };
+  const base = { country: query.country, duration: query.duration, period: query.period, extendable: false, extendable_price: null };
   if (quote.refused) return { ...base, price: null, in_stock: false, count: 0, message: RENT_PRICE_REFUSED_MESSAGE };
-  if (quote.priceKobo === null) return { ...base, price: null, in_stock: false, count, message: NO_RENT_STOCK_MESSAGE };
-  return { ...base, price: koboToNaira(quote.priceKobo), in_stock: true, count, message: null };
+  if (quote.priceKobo === null) return { ...base, price: null, in_stock: false, count, message: query.extendable ? NO_EXTENDABLE_RENT_MESSAGE : NO_RENT_STOCK_MESSAGE };
+  // Issue 49: whether this number can be extended, and what an extendable one costs when it cannot.
+  const extendablePrice = quote.extendableOffer ? koboToNaira(quote.extendableOffer.priceKobo) : null;
+  return { ...base, price: koboToNaira(quote.priceKobo), in_stock: true, count, message: null, extendable: quote.extendable, extendable_price: extendablePrice };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

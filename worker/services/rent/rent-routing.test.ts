@@ -6,6 +6,7 @@ import type { Env } from "../../config";
 import { buildServices } from "../../container";
 import { rentUpstreamFor } from "../../providers/rent";
 import { readHeroRental, writeHeroRental } from "../../sandbox/herosms-rent";
+import { createKey } from "../../test/api-fixtures";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../../test/helpers";
 import { clearSettingsCache, pricingContext, putSetting, rentPriceKobo, toUsd, getSetting } from "../kernel";
 import { clearUpstreamHealthCache } from "../sms";
@@ -197,5 +198,27 @@ describe("routing beside sms-man", () => {
     const rentUpstreams = (bindings: Partial<Env>) => buildServices({ ...env, PROVIDERS: "live", SMSMAN_TOKEN: "t", ...bindings } as Env, { defer: () => undefined }).rent.rentUpstreams(null);
     expect(rentUpstreams({ HEROSMS_API_KEY: "" })).toEqual(["smsman"]);
     expect(rentUpstreams({ HEROSMS_API_KEY: "hero-key" })).toEqual(["smsman", "herosms"]);
+  });
+});
+
+describe("/api/v1 rentals", () => {
+  it("the quote says extendable and extendable_price; a rental asked extendable is HeroSMS's and says so; a bad extendable is a 400", async () => {
+    const user = await createUser({ balanceKobo: 1_000_000 });
+    const { secret } = await createKey(user, "live");
+    const headers = { authorization: `Bearer ${secret}` };
+    const heroPrice = (await heroPriceKobo("5", "day", 1)) / 100;
+    const quote = await api("/api/v1/rentals/quote?country=5&duration=day&period=1", { headers });
+    expect(quote.status).toBe(200);
+    expect(quote.data).toMatchObject({ price: 2016, in_stock: true, extendable: false, extendable_price: heroPrice });
+    const asked = await api("/api/v1/rentals/quote?country=5&duration=day&period=1&extendable=true", { headers });
+    expect(asked.data).toMatchObject({ price: heroPrice, in_stock: true, extendable: true, extendable_price: null });
+    expect((await api("/api/v1/rentals/quote?country=5&duration=day&period=1&extendable=yes", { headers })).status).toBe(400);
+
+    const res = await api("/api/v1/rentals", { method: "POST", headers: { ...headers, "idempotency-key": crypto.randomUUID() }, json: { country: "5", duration: "day", period: 1, extendable: true } });
+    expect(res.status).toBe(201);
+    started.push(res.data.id);
+    expect(res.data).toMatchObject({ extendable: true, amount: heroPrice });
+    expect((await rentalRow(res.data.id))!.upstream).toBe("herosms");
+    expect(await balanceOf(user.id)).toBe(1_000_000 - Math.round(heroPrice * 100));
   });
 });
