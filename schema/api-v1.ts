@@ -262,7 +262,8 @@ export const v1RentSchema = exampled(
     extendable: z
       .boolean({ error: "extendable must be true or false." })
       .optional()
-      .describe("true: rent only a number that can be extended (and renewed) before it ends, at its own price (see the quote's extendable_price); 503 NO_NUMBERS when there is none"),
+      .describe("true: rent only a number that can be extended (and renewed) before it ends, at its own price (see the quote's extendable_price); 503 NO_NUMBERS when there is none")
+      .meta({ examples: [true] }),
   },
   { ...RENT_CHOICE, max_price: 1000 },
 )
@@ -279,6 +280,7 @@ export const v1RentQuoteQuerySchema = exampled(
     period: z.coerce.number().int().min(1).max(24).describe(periodDescription),
     extendable: z
       .enum(["true", "false"], { error: "extendable must be true or false." })
+      .meta({ examples: ["true"] })
       .optional()
       .transform((v) => v === "true")
       .describe("true: quote only a number that can be extended (issue 49)"),
@@ -362,7 +364,7 @@ export const v1RentalSchema = exampled(
     refund_if_ended: z.number().nullable().describe("Naira that ending now gives back (0: ending refunds nothing); null when the rental is not active"),
     refund_if_cancelled: z.number().nullable().describe("Naira that cancelling now gives back (the full price); null once cancelling is closed"),
     auto_renew: z.union([v1AutoRenewSchema, z.null()]).optional().describe("Auto-renew (set on the web screen); null when off"),
-    extendable: z.boolean().optional().describe("Whether this rental can be extended and renewed (its provider documents extension)"),
+    extendable: z.boolean().optional().describe("Whether this rental can be extended and renewed (its provider documents extension)").meta({ examples: [false] }),
     last_message_at: timestamp
       .nullable()
       .optional()
