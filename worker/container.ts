@@ -10,15 +10,14 @@ import type { SmsProvider } from "./providers/sms/types";
 import { isSmsUpstream, PRIMARY_UPSTREAM, type SmsUpstream } from "./providers/sms/upstreams";
 import {
   type Clock,
-  envForUser,
+  deploymentProviderSet,
   notify,
   type Notify,
   type PaymentDeps,
-  providerModeFor,
+  providerSetFor,
   type RentalDeps,
   type Services,
   type SmsDeps,
-  systemClock,
   type Upstreams,
   type WebhookSend,
 } from "./services/kernel";
@@ -38,8 +37,8 @@ import {
  * the simulator; upstream calls then time out after 200 ms).
  */
 export interface UpstreamOverrides {
-  sms?: ((env: Env, name: SmsProviderName) => SmsProvider) | null;
-  smsUpstream?: ((env: Env, upstream: string, account: number, provider: SmsProviderName) => SmsProvider | null) | null;
+  sms?: ((mode: ProviderMode, name: SmsProviderName, env: Env) => SmsProvider) | null;
+  smsUpstream?: ((mode: ProviderMode, upstream: string, account: number, provider: SmsProviderName, env: Env) => SmsProvider | null) | null;
   /** sms-man's rent adapter; given alone (no rentUpstream), the test's deployment rents from sms-man only. */
   rent?: ((env: Env, mode: ProviderMode) => RentalProvider) | null;
   /** Another rent upstream's adapter (issue 49: HeroSMS); null leaves it to the real adapter (the simulator in sandbox). */
@@ -57,14 +56,23 @@ export interface ServicesOptions {
   upstreams?: UpstreamOverrides;
 }
 
+/**
+ * Production's clock, the only reader of the system's time the services get (issue 42: one clock): every service takes
+ * its time from the container (`services.clock`, a flow's `deps.clock`), so a test moves time through the whole money
+ * path by handing the container its own (worker/test/services.ts).
+ */
+export const systemClock: Clock = { now: () => Date.now() };
+
 /** The real adapters for these bindings, each built when first asked for. */
 function realUpstreams(env: Env, overrides: UpstreamOverrides): Upstreams {
   const config = configFor(env);
   let payments: PaymentProviders | undefined;
-  const smsAccount = (forEnv: Env, upstream: SmsUpstream, account: number, provider: SmsProviderName): SmsProvider =>
-    overrides.smsUpstream?.(forEnv, upstream, account, provider) ?? smsUpstreamFor(forEnv, upstream, account, provider);
+  // Each adapter is built for the provider set's mode the caller names (a sandbox account's: "sandbox"), never from a
+  // copy of the bindings (issue 42).
+  const smsAccount = (mode: ProviderMode, upstream: SmsUpstream, account: number, provider: SmsProviderName): SmsProvider =>
+    overrides.smsUpstream?.(mode, upstream, account, provider, env) ?? smsUpstreamFor(env, upstream, account, provider, mode);
   return {
-    sms: (forEnv, name) => overrides.sms?.(forEnv, name) ?? smsAccount(forEnv, PRIMARY_UPSTREAM[name], 0, name),
+    sms: (mode, name) => overrides.sms?.(mode, name, env) ?? smsAccount(mode, PRIMARY_UPSTREAM[name], 0, name),
     smsAccount,
     rent: (mode, upstream = "smsman") =>
       upstream === "smsman"
@@ -89,7 +97,8 @@ export function buildServices(env: Env, options: ServicesOptions): Services {
   const clock = options.clock ?? systemClock;
   const push: Notify = options.notify ?? ((userId, message) => notify(env, userId, message));
   const upstreams = realUpstreams(env, overrides);
-  const common = { env, db, notify: push, clock, upstreams };
+  const providerSet = deploymentProviderSet(config.providers);
+  const common = { env, db, notify: push, clock, upstreams, providerSet };
   let sms: SmsDeps | undefined;
   let rent: RentalDeps | undefined;
   let payments: PaymentDeps | undefined;
@@ -102,15 +111,16 @@ export function buildServices(env: Env, options: ServicesOptions): Services {
     defer: options.defer,
     requestId: options.requestId ?? null,
     upstreams,
+    providerSet,
     get sms() {
       return (sms ??= {
         ...common,
-        // Receive SMS picks its upstream per order: the order's provider and route, for its customer (a sandbox
-        // account always reaches the simulators).
+        // Receive SMS picks its upstream per order: the order's provider and route, in its customer's provider set (a
+        // sandbox account always reaches the simulators).
         provider: (name, userId, route) => {
-          const forUser = envForUser(env, userId);
-          if (!route || !isSmsUpstream(route.upstream) || (route.upstream === PRIMARY_UPSTREAM[name] && route.account === 0)) return upstreams.sms(forUser, name);
-          return upstreams.smsAccount(forUser, route.upstream, route.account, name);
+          const { mode } = providerSetFor(providerSet, userId);
+          if (!route || !isSmsUpstream(route.upstream) || (route.upstream === PRIMARY_UPSTREAM[name] && route.account === 0)) return upstreams.sms(mode, name);
+          return upstreams.smsAccount(mode, route.upstream, route.account, name);
         },
       });
     },
@@ -119,7 +129,7 @@ export function buildServices(env: Env, options: ServicesOptions): Services {
       // Each mode's adapter is built once, on first use (a live deployment builds the simulator's only when a sandbox
       // account rents).
       const built: Partial<Record<`${ProviderMode}:${RentUpstream}`, RentalProvider>> = {};
-      const modeOf = (userId: string | null) => (userId === null ? config.providers : providerModeFor(config.providers, userId));
+      const modeOf = (userId: string | null) => providerSetFor(providerSet, userId).mode;
       return (rent = {
         ...common,
         provider: (userId, upstream = "smsman") => (built[`${modeOf(userId)}:${upstream}`] ??= upstreams.rent(modeOf(userId), upstream)),

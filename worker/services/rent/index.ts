@@ -10,4 +10,6 @@ export { reminderDueAt, RENTAL_REMINDER_BEFORE_MS } from "./rental-reminder";
 export { lastMessageTimes, refundIfEndedKobo, rentalOrderRowsQuery, rentalsPage, rentalView, toRentalOrderRows } from "./rental-views";
 export { cancelRental, endRental, quoteRental, rentalTick, rentCountries, rentNumber, type RentQuote, type RentQuoteRequest, settleRentalNow, sweepRentals } from "./rentals";
 export { setAutoRenew } from "./renewals";
+export { rental } from "./rental-transitions";
+export { activeRentalsQuery, customerRentalsQuery, listRentals, rentalAdminView } from "./admin-views";
 export { cheaperRentChoice } from "./rent-alternatives";

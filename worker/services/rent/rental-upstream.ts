@@ -13,8 +13,8 @@ export function upstreamFor(deps: RentalDeps, userId: string | null, upstream?: 
   return deps.provider(userId, upstream);
 }
 
-/** The upstream that holds this rental's number: every call about it goes there (issue 49). */
-export function rentalUpstream(deps: RentalDeps, row: { userId: string; upstream: string }): RentalProvider {
+/** The upstream that holds this rental's number: every call about it goes there (issue 49; null, a rental from before: sms-man). */
+export function rentalUpstream(deps: RentalDeps, row: { userId: string; upstream: string | null }): RentalProvider {
   return deps.provider(row.userId, isRentUpstream(row.upstream) ? row.upstream : "smsman");
 }
 

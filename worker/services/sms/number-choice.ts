@@ -3,7 +3,7 @@ import type { SmsNumberChoiceInput, SmsNumberChoices } from "../../../schema/sms
 import { AppError } from "../../lib/errors";
 import { choiceSurchargePercent, isEmptyChoice, type NumberChoice, type NumberChoiceSupport, type SmsProvider } from "../../providers/sms/types";
 import { PRIMARY_UPSTREAM, upstreamAccountKeys, type SmsUpstream } from "../../providers/sms/upstreams";
-import { envForUser, type SmsDeps } from "../kernel";
+import { providerSetFor, type SmsDeps } from "../kernel";
 import { configuredUpstreams } from "./routing";
 import { healthStatuses, upstreamHealthKey } from "./upstream-health";
 
@@ -44,11 +44,12 @@ interface RouteUpstream {
 
 /** The upstreams the provider's route may use for this customer and country, with what each documents. */
 async function routeUpstreams(deps: SmsDeps, userId: string, provider: SmsProviderName, countryId: string): Promise<RouteUpstream[]> {
-  const env = envForUser(deps.env, userId);
+  // The customer's provider set (a sandbox account's: the simulators' keys), as routing reads it.
+  const { mode } = providerSetFor(deps.providerSet, userId);
   const health = await healthStatuses(deps.db);
   const out: RouteUpstream[] = [];
   for (const upstream of await configuredUpstreams(deps.db, provider, countryId)) {
-    const accounts = Math.max(upstreamAccountKeys(env, upstream).length, upstream === PRIMARY_UPSTREAM[provider] ? 1 : 0);
+    const accounts = Math.max(upstreamAccountKeys(deps.env, upstream, mode).length, upstream === PRIMARY_UPSTREAM[provider] ? 1 : 0);
     // Not configured, or every account below its balance floor: routing would pass it over, so it honours nothing.
     if (accounts === 0 || Array.from({ length: accounts }, (_, a) => health.get(upstreamHealthKey(upstream, a))).every((h) => h === "low")) continue;
     const adapter: SmsProvider = deps.provider(provider, userId, { upstream, account: 0 });

@@ -1,7 +1,7 @@
 import { and, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { STATUS_MIN_SAMPLE, type StatusWindow } from "../../../schema/status";
 import type { Db } from "../../db/client";
-import { smsOrders } from "../../db/tables";
+import { smsOrders } from "./tables";
 import { notSandboxUser } from "../kernel";
 
 /**
@@ -29,7 +29,7 @@ export interface OrderOutcome {
 }
 
 /** The counted orders created in [since, now), narrowed by `where` (a provider, a country, a service). */
-export function orderOutcomesQuery(db: Db, since: number, now: number, where?: SQL) {
+export function offerOutcomesQuery(db: Db, since: number, now: number, where?: SQL) {
   return db
     .select({
       provider: smsOrders.provider,
@@ -78,7 +78,7 @@ export async function offerRecords(db: Db, now: number, filter: { provider?: str
     // A service is matched by its name in any case and spacing (each provider names its own), and grouped as stored.
     filter.service === undefined ? undefined : sql`lower(trim(${smsOrders.serviceName})) = ${filter.service.trim().toLowerCase()}`,
   );
-  const rows = await orderOutcomesQuery(db, now - RECORD_WINDOW_DAYS * DAY_MS, now, where);
+  const rows = await offerOutcomesQuery(db, now - RECORD_WINDOW_DAYS * DAY_MS, now, where);
   const groups = new Map<string, OrderOutcome[]>();
   for (const row of rows) {
     const key = offerKey(row.provider, row.country, row.service);
