@@ -58,7 +58,30 @@ export const v1PricesQuerySchema = z.object({
   provider: provider.default("Swift"),
   country: z.string().min(1).max(16).default("5").describe("A country id from /countries (USA is 5)").meta({ examples: ["5"] }),
 });
-const PRICE_EXAMPLE = { service: "wa", name: "WhatsApp", price: 1450, count: 120 };
+const PRICE_EXAMPLE = { service: "wa", name: "WhatsApp", price: 1450, count: 120, success_rate: 94.2, median_seconds_to_code: 41, sample: 120 };
+const CHOICE_OPTION = exampled({ value: z.string().describe("The code to send"), label: z.string() }, { value: "tmo", label: "T-Mobile" });
+/**
+ * Issue 49: which number may be asked for in this country, in the upstreams' own parameter names (DaisySMS's carriers
+ * and areas, the SMS-Activate protocol's operator), each with its documented surcharge; a kind no upstream of the route
+ * documents here is absent.
+ */
+export const v1NumberChoicesSchema = exampled(
+  {
+    carriers: exampled(
+      { options: z.array(CHOICE_OPTION), surcharge_percent: z.number().describe("Percent added to the price when any carrier is asked for") },
+      { options: [{ value: "tmo", label: "T-Mobile" }], surcharge_percent: 20 },
+    ).optional(),
+    areas: exampled(
+      { max: z.number().int().describe("How many area codes one purchase may list"), surcharge_percent: z.number().describe("Percent added to the price when area codes are asked for") },
+      { max: 10, surcharge_percent: 20 },
+    ).optional(),
+    operator: exampled(
+      { options: z.array(CHOICE_OPTION), surcharge_percent: z.number() },
+      { options: [{ value: "mts", label: "MTS" }], surcharge_percent: 0 },
+    ).optional(),
+  },
+  { carriers: { options: [{ value: "tmo", label: "T-Mobile" }], surcharge_percent: 20 }, areas: { max: 10, surcharge_percent: 20 } },
+).meta({ id: "NumberChoices" });
 export const v1PricesSchema = exampled(
   {
     data: z.array(
@@ -66,14 +89,21 @@ export const v1PricesSchema = exampled(
         {
           service: z.string().describe("The service id to buy with"),
           name: z.string(),
-          price: z.number().describe("Your price in naira (your discount tier applied)"),
+          price: z.number().describe("Your price in naira (your discount tier applied), before any number choice"),
           count: z.number().int().describe("Numbers in stock"),
+          success_rate: z
+            .number()
+            .nullable()
+            .describe("Percent of our own orders of this offer in the last 7 days that got a code (one decimal); null below 30 orders"),
+          median_seconds_to_code: z.number().int().nullable().describe("Median seconds from purchase to the first code over the same orders; null below 30"),
+          sample: z.number().int().describe("How many ended orders those figures are from (the public status page counts the same)"),
         },
         PRICE_EXAMPLE,
       ),
     ),
+    choices: v1NumberChoicesSchema,
   },
-  { data: [PRICE_EXAMPLE] },
+  { data: [PRICE_EXAMPLE], choices: { carriers: { options: [{ value: "tmo", label: "T-Mobile" }], surcharge_percent: 20 }, areas: { max: 10, surcharge_percent: 20 } } },
 ).meta({ id: "PriceList" });
 
 /**
@@ -107,8 +137,20 @@ export const v1BuySmsSchema = exampled(
     service: z.string().min(1, "service is required").max(32).describe("A service id from /prices (wa: WhatsApp)"),
     max_price: z.number().positive().optional().describe("Refuse (409 PRICE_CHANGED) rather than pay more than this many naira"),
     next_route: v1NextRouteSchema.optional(),
+    carriers: z
+      .string()
+      .max(60)
+      .optional()
+      .describe("Only numbers of these carriers, comma-separated, where /prices lists `choices.carriers` (DaisySMS's parameter: tmo, vz, att); adds its surcharge"),
+    areas: z.string().max(60).optional().describe("Only numbers in these area codes, comma-separated (DaisySMS's parameter, e.g. 212,718); adds its surcharge"),
+    operator: z
+      .string()
+      .max(20)
+      .optional()
+      .describe("Only numbers of this operator, where /prices lists `choices.operator` (the SMS-Activate protocol's parameter)")
+      .meta({ examples: ["mts"] }),
   },
-  { service: "wa", country: "5", provider: "Swift", max_price: 1500 },
+  { service: "wa", country: "5", provider: "Swift", max_price: 1500, carriers: "tmo", areas: "212" },
 ).meta({ id: "BuySmsRequest" });
 
 /** Where an order of a "next route" purchase stands in its chain (null on every other order). */
@@ -149,6 +191,7 @@ const SMS_ORDER_EXAMPLE = {
   waiting_for_another_code: false,
   can_request_another_code: true,
   chain: null,
+  number_choice: null,
   created_at: "2026-11-22T14:05:09.000Z",
 } as const;
 
@@ -170,6 +213,15 @@ export const v1SmsOrderSchema = exampled(
     can_request_another_code: z.boolean(),
     // A union rather than .nullable(): the generator writes a nullable named schema as anyOf [$ref, null] only this way.
     chain: z.union([v1SmsChainSchema, z.null()]).describe("null unless bought with next_route"),
+    number_choice: z
+      .union([
+        exampled(
+          { carriers: z.array(z.string()).optional(), areas: z.array(z.string()).optional(), operator: z.string().optional().meta({ examples: ["mts"] }) },
+          { carriers: ["tmo"], areas: ["212"] },
+        ).meta({ id: "NumberChoice" }),
+        z.null(),
+      ])
+      .describe("The carriers, area codes or operator the number was bought with (issue 49); null: any number"),
     created_at: timestamp,
   },
   { ...SMS_ORDER_EXAMPLE, codes: [...SMS_ORDER_EXAMPLE.codes] },
@@ -207,6 +259,11 @@ export const v1RentSchema = exampled(
     duration: rentUnit,
     period: z.number().int().min(1).max(24).describe(periodDescription),
     max_price: z.number().positive().optional().describe("Refuse (409 PRICE_CHANGED) rather than pay more than this many naira"),
+    extendable: z
+      .boolean({ error: "extendable must be true or false." })
+      .optional()
+      .describe("true: rent only a number that can be extended (and renewed) before it ends, at its own price (see the quote's extendable_price); 503 NO_NUMBERS when there is none")
+      .meta({ examples: [true] }),
   },
   { ...RENT_CHOICE, max_price: 1000 },
 )
@@ -217,7 +274,17 @@ export const v1RentSchema = exampled(
 
 /** GET /rentals/quote: the same choice as a rental, in the query string. */
 export const v1RentQuoteQuerySchema = exampled(
-  { country: rentCountry, duration: rentUnit, period: z.coerce.number().int().min(1).max(24).describe(periodDescription) },
+  {
+    country: rentCountry,
+    duration: rentUnit,
+    period: z.coerce.number().int().min(1).max(24).describe(periodDescription),
+    extendable: z
+      .enum(["true", "false"], { error: "extendable must be true or false." })
+      .meta({ examples: ["true"] })
+      .optional()
+      .transform((v) => v === "true")
+      .describe("true: quote only a number that can be extended (issue 49)"),
+  },
   RENT_CHOICE,
 ).superRefine(checkPeriod);
 
@@ -230,8 +297,13 @@ export const v1RentQuoteSchema = exampled(
     in_stock: z.boolean(),
     count: z.number().int().describe("Numbers in stock for this choice"),
     message: z.string().nullable().describe("Why it cannot be rented now (null when it can)").meta({ examples: ["No numbers are available for this choice right now."] }),
+    extendable: z.boolean().describe("Whether the number this price rents can be extended (and renewed) before it ends"),
+    extendable_price: z
+      .number()
+      .nullable()
+      .describe("Naira: when the price above rents a number that cannot be extended, what an extendable one costs (rent it with extendable: true); null otherwise"),
   },
-  { ...RENT_CHOICE, price: 950, in_stock: true, count: 12, message: null },
+  { ...RENT_CHOICE, price: 950, in_stock: true, count: 12, message: null, extendable: false, extendable_price: 1400 },
 ).meta({ id: "RentQuote" });
 
 export const v1RentCountriesSchema = exampled({ data: z.array(countryEntry) }, { data: [{ id: "5", title: "USA" }] }).meta({ id: "RentCountryList" });
@@ -292,6 +364,12 @@ export const v1RentalSchema = exampled(
     refund_if_ended: z.number().nullable().describe("Naira that ending now gives back (0: ending refunds nothing); null when the rental is not active"),
     refund_if_cancelled: z.number().nullable().describe("Naira that cancelling now gives back (the full price); null once cancelling is closed"),
     auto_renew: z.union([v1AutoRenewSchema, z.null()]).optional().describe("Auto-renew (set on the web screen); null when off"),
+    extendable: z.boolean().optional().describe("Whether this rental can be extended and renewed (its provider documents extension)").meta({ examples: [false] }),
+    last_message_at: timestamp
+      .nullable()
+      .optional()
+      .describe("When the number last received a message (its health: no upstream documents a check of the line); null before any")
+      .meta({ examples: ["2026-11-22T14:07:00.000Z"] }),
   },
   { ...RENTAL_EXAMPLE, auto_renew: null },
 ).meta({ id: "Rental" });

@@ -16,6 +16,10 @@ export const RENT_UNIT_MS: Record<RentUnit, number> = {
 };
 
 /** The answer when the upstream's price for a rental fails the price guard (ceiling or jump): nothing is charged. */
+/** Issue 49: an extendable number was asked for and no rent upstream that documents extension has one (no debit). */
+export const NO_EXTENDABLE_RENT_MESSAGE =
+  "No number that can be extended is available for this choice right now. You can rent one that cannot be extended, or try another country or duration.";
+
 export const RENT_PRICE_REFUSED_MESSAGE =
   "This rental is temporarily unavailable: the provider's price for it did not pass our price check. Please try another duration or country, or try again later.";
 
@@ -40,7 +44,14 @@ const periodSchema = z
   .transform((v) => (typeof v === "string" && v.trim() !== "" ? Number(v) : v))
   .refine((v): v is number => typeof v === "number" && Number.isInteger(v), { message: "The period must be a whole number." });
 
-const rentChoiceShape = { countryId: countryIdSchema, duration: unitSchema, period: periodSchema };
+/**
+ * Issue 49: true asks for a number that can be extended (and renewed) before it ends: only a rent upstream whose
+ * documents define extension rents it (HeroSMS's continueRentNumber), at that upstream's price. Absent or false: the
+ * cheapest number, extendable or not (the quote says which).
+ */
+const extendableSchema = z.boolean({ error: "extendable must be true or false." }).optional();
+
+const rentChoiceShape = { countryId: countryIdSchema, duration: unitSchema, period: periodSchema, extendable: extendableSchema };
 
 function checkPeriodRange(value: { duration: RentUnit; period: number }, ctx: z.RefinementCtx) {
   const max = RENT_PERIOD_MAX[value.duration];
@@ -109,6 +120,13 @@ export interface RentQuoteResponse {
    * the cheapest such; absent when none is cheaper. Price in naira for this customer, as `price`.
    */
   cheaper?: { duration: RentUnit; period: number; price: number };
+  /** Issue 49: whether the number this price rents can be extended (and renewed) before it ends; said before purchase. */
+  extendable?: boolean;
+  /**
+   * Issue 49: when the price above rents a number that cannot be extended, an extendable one for the same choice at its
+   * own price (rent it with `extendable: true`); absent when there is none or the price above is already extendable.
+   */
+  extendable_offer?: { price: number };
 }
 
 /** A rental as the API answers it (amounts in naira, times ISO 8601). */
@@ -136,6 +154,13 @@ export interface RentalView {
    * charged, and why it is paused (price went up, wallet short, provider refused), null while it is on.
    */
   auto_renew?: { duration: string; unit: RentUnit; period: number; price: number; renews_at: string | null; paused: "price" | "funds" | "provider" | null } | null;
+  /**
+   * Issue 49: whether this rental can be extended (its upstream documents extension: HeroSMS's continueRentNumber), so
+   * Extend and auto-renew are offered; false on sms-man's rentals.
+   */
+  extendable?: boolean;
+  /** Issue 49, the number's health: when it last received a message (ISO 8601), null before any; on the inbox's answer. */
+  last_message_at?: string | null;
 }
 
 /** One SMS in a rental's inbox. */

@@ -46,6 +46,31 @@ export interface SmsPublicPriceList {
 }
 
 /**
+ * Which number (issue 49), in the upstreams' own parameter names: DaisySMS's `carriers` (tmo, vz, att) and `areas`
+ * (area codes), the SMS-Activate protocol's `operator`. Each list may come as "tmo,vz" (as the upstreams take it) or as
+ * a list. What a provider and country offer is the server's (GET /api/sms/offer `choices`); a value no upstream
+ * documents is refused before anything is charged.
+ */
+const commaList = (item: z.ZodString, max: number, tooMany: string) =>
+  z
+    .union([z.string().max(200, tooMany), z.array(z.string().max(20)).max(max, tooMany)])
+    .transform((v) => (Array.isArray(v) ? v : v.split(",")).map((s) => s.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(item).max(max, tooMany));
+export const smsNumberChoiceSchema = z.object({
+  carriers: commaList(z.string().regex(/^[a-z]{2,12}$/, "A carrier is a code such as tmo, vz or att."), 3, "Choose at most 3 carriers.").optional(),
+  areas: commaList(z.string().regex(/^[2-9]\d{2}$/, "An area code is three digits and does not start with 0 or 1 (e.g. 212)."), 10, "Choose at most 10 area codes.").optional(),
+  operator: z.string().trim().toLowerCase().regex(/^[a-z0-9]{2,20}$/, "An operator is a code such as mts or beeline.").optional(),
+});
+export type SmsNumberChoiceInput = z.infer<typeof smsNumberChoiceSchema>;
+
+/** What a customer may choose for one provider and country; a kind no upstream documents there is absent. */
+export interface SmsNumberChoices {
+  carriers?: { options: { value: string; label: string }[]; surcharge_percent: number };
+  areas?: { max: number; surcharge_percent: number };
+  operator?: { options: { value: string; label: string }[]; surcharge_percent: number };
+}
+
+/**
  * POST /api/sms/get-number. NOTE: user_id, email, actual and cost are not listed, so zod drops them: the user comes from
  * the token and the server prices the order. `price` (naira, as displayed) is only compared with the server's price.
  */
@@ -73,7 +98,7 @@ export const smsGetNumberSchema = z.object({
         .optional(),
     })
     .optional(),
-});
+}).extend(smsNumberChoiceSchema.shape);
 export type SmsGetNumberInput = z.infer<typeof smsGetNumberSchema>;
 /** What a client sends (before coercion): the web's request type. */
 export type SmsGetNumberRequest = z.input<typeof smsGetNumberSchema>;
@@ -279,6 +304,8 @@ export interface OrderRow {
   expires_at?: string | null;
   sms_count?: number;
   can_cancel?: boolean;
+  /** Rentals (issue 49, the number's health): when the number last received a message (ISO 8601), null before any. */
+  last_message_at?: string | null;
   /** SMS orders of a "code or next route" chain: the chain's id and this route's place in it (1 = the first). */
   chain_id?: string | null;
   chain_step?: number | null;
@@ -335,6 +362,50 @@ export interface SmsFavouritesResponse {
  * Success rate and time to code are shown for a route only when our own last 7 days hold at least this many of its
  * orders: below it, a rate is noise (3 of 4 reads as 75%), so the sample size is shown instead.
  */
+/**
+ * GET /api/sms/offer (issue 49): the chosen provider × country × service as the purchase card shows it before the
+ * click: the price with the number choice's documented surcharge, what may be chosen there, the offer's own record
+ * (the status page's figures for the same offer), and a better route within the customer's cap when there clearly is
+ * one. `cap` is the most the customer will pay (their max price, else the price of this offer).
+ */
+export const smsOfferQuerySchema = z
+  .object({
+    provider: smsProviderSchema.default(DEFAULT_SMS_PROVIDER),
+    country: idSchema.pipe(z.string().min(1, "Choose a country.").max(16, "Choose a country.")),
+    service: idSchema.pipe(z.string().min(1, "Choose a service.").max(32, "Choose a service.")),
+    cap: z.coerce.number().positive("The cap must be above ₦0.").max(10_000_000, "The cap is too high.").optional(),
+  })
+  .extend(smsNumberChoiceSchema.shape);
+export type SmsOfferQuery = z.input<typeof smsOfferQuerySchema>;
+
+/** An offer's record over the last `window_days`: the sample always, the figures only from `min_sample` orders. */
+export interface SmsOfferRecord {
+  sample: number;
+  /** Percent of counted orders that got a code, one decimal (the status page's figure); null below the minimum. */
+  success_rate: number | null;
+  median_seconds_to_code: number | null;
+}
+
+export interface SmsOfferResponse {
+  provider: SmsProviderName;
+  country_id: string;
+  country: string;
+  service_id: string;
+  service: string;
+  /** Naira for this customer with the choice (what the purchase charges). */
+  price: number;
+  /** Naira without any choice. */
+  base_price: number;
+  /** The choice's documented surcharge, percent of the number's price (0 without a choice). */
+  surcharge_percent: number;
+  choices: SmsNumberChoices;
+  record: SmsOfferRecord;
+  min_sample: number;
+  window_days: number;
+  /** Another provider or country selling the same service with a clearly better record within the cap, or null. */
+  better: { provider: SmsProviderName; country_id: string; country: string; service_id: string; service: string; price: number; record: SmsOfferRecord } | null;
+}
+
 export const COMPARE_MIN_SAMPLE = 20;
 export const COMPARE_WINDOW_DAYS = 7;
 

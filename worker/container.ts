@@ -3,7 +3,7 @@ import { configFor, type Env, type ProviderMode } from "./config";
 import { getDb } from "./db/client";
 import { emailSenderFor } from "./providers/email/select";
 import { paymentProviders, type PaymentFetchInterceptor, type PaymentProviders } from "./providers/payments/providers";
-import { rentalProviderFor } from "./providers/rent";
+import { RENT_UPSTREAMS, rentalProviderFor, rentUpstreamConfigured, rentUpstreamFor, type RentUpstream } from "./providers/rent";
 import type { RentalProvider } from "./providers/rent/types";
 import { smsUpstreamFor } from "./providers/sms";
 import type { SmsProvider } from "./providers/sms/types";
@@ -39,7 +39,10 @@ import {
 export interface UpstreamOverrides {
   sms?: ((mode: ProviderMode, name: SmsProviderName, env: Env) => SmsProvider) | null;
   smsUpstream?: ((mode: ProviderMode, upstream: string, account: number, provider: SmsProviderName, env: Env) => SmsProvider | null) | null;
+  /** sms-man's rent adapter; given alone (no rentUpstream), the test's deployment rents from sms-man only. */
   rent?: ((env: Env, mode: ProviderMode) => RentalProvider) | null;
+  /** Another rent upstream's adapter (issue 49: HeroSMS); null leaves it to the real adapter (the simulator in sandbox). */
+  rentUpstream?: ((env: Env, mode: ProviderMode, upstream: RentUpstream) => RentalProvider | null) | null;
   payments?: PaymentFetchInterceptor | null;
   webhooks?: WebhookSend | null;
 }
@@ -71,7 +74,12 @@ function realUpstreams(env: Env, overrides: UpstreamOverrides): Upstreams {
   return {
     sms: (mode, name) => overrides.sms?.(mode, name, env) ?? smsAccount(mode, PRIMARY_UPSTREAM[name], 0, name),
     smsAccount,
-    rent: (mode) => overrides.rent?.(env, mode) ?? rentalProviderFor(env, { providers: mode }),
+    rent: (mode, upstream = "smsman") =>
+      upstream === "smsman"
+        ? (overrides.rent?.(env, mode) ?? rentalProviderFor(env, { providers: mode }))
+        : (overrides.rentUpstream?.(env, mode, upstream) ?? rentUpstreamFor(env, upstream, mode === "sandbox")),
+    rentUpstreams: (mode) =>
+      overrides.rent && !overrides.rentUpstream ? ["smsman"] : RENT_UPSTREAMS.filter((u) => rentUpstreamConfigured(env, u, mode === "sandbox")),
     payments: () => (payments ??= paymentProviders(env, config, overrides.payments ?? undefined)),
     email: () => emailSenderFor(env, config, getDb(env.DB)),
     webhookSend: overrides.webhooks ?? ((url, init) => fetch(url, init)),
@@ -120,9 +128,13 @@ export function buildServices(env: Env, options: ServicesOptions): Services {
       if (rent) return rent;
       // Each mode's adapter is built once, on first use (a live deployment builds the simulator's only when a sandbox
       // account rents).
-      const built: Partial<Record<ProviderMode, RentalProvider>> = {};
-      const forMode = (mode: ProviderMode) => (built[mode] ??= upstreams.rent(mode));
-      return (rent = { ...common, provider: (userId) => forMode(providerSetFor(providerSet, userId).mode) });
+      const built: Partial<Record<`${ProviderMode}:${RentUpstream}`, RentalProvider>> = {};
+      const modeOf = (userId: string | null) => providerSetFor(providerSet, userId).mode;
+      return (rent = {
+        ...common,
+        provider: (userId, upstream = "smsman") => (built[`${modeOf(userId)}:${upstream}`] ??= upstreams.rent(modeOf(userId), upstream)),
+        rentUpstreams: (userId) => upstreams.rentUpstreams(modeOf(userId)),
+      });
     },
     get payments() {
       return (payments ??= { ...common, provider: upstreams.payments(), defer: options.defer });

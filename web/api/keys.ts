@@ -36,6 +36,7 @@ export const smsFavourites = ["sms-favourites"] as const;
 export const smsHoldTime = ["sms-hold-time"] as const;
 export const smsUseAgain = (requestId: string) => ["sms-use-again", requestId] as const;
 export const smsCompare = (provider: SmsProviderName, serviceId: string) => ["sms-compare", provider, serviceId] as const;
+export const smsOffer = (query: Record<string, string | undefined>) => ["sms-offer", query] as const;
 
 // Rent Number
 export const rentalCountries = ["rental-countries"] as const;

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { pollEvery } from "../realtime/status";
 import { SMS_PROVIDERS, type SmsProviderName } from "../../schema/constants";
-import type { SmsFavourite, SmsGetNumberRequest, SmsStatusResponse } from "../../schema/sms";
+import type { SmsFavourite, SmsGetNumberRequest, SmsOfferQuery, SmsStatusResponse } from "../../schema/sms";
 import { api, json, pathParams, signedIn } from "./client";
 import * as queryKeys from "./keys";
 import { invalidateMoney } from "./wallet";
@@ -186,6 +186,17 @@ export const smsCompareQueryOptions = (provider: SmsProviderName, serviceId: str
     queryFn: () => signedIn.sms.compare.$get({ query: { provider, service: serviceId } }).then(json),
     staleTime: 120_000,
     enabled: serviceId !== "",
+  });
+
+/** Issue 49: the chosen offer before the click (price with the number choice, what may be chosen, its record). */
+export const useSmsOffer = (query: SmsOfferQuery & { provider: SmsProviderName; country: string; service: string; cap?: string; carriers?: string; areas?: string; operator?: string }, enabled: boolean) =>
+  useQuery({
+    queryKey: queryKeys.smsOffer(query),
+    queryFn: () => signedIn.sms.offer.$get({ query }).then(json),
+    staleTime: 60_000,
+    retry: false,
+    enabled,
+    placeholderData: (previous) => previous,
   });
 
 export const useSmsCompare = (provider: SmsProviderName, serviceId: string, enabled: boolean) =>

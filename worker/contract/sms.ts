@@ -6,6 +6,7 @@ import {
   smsFavouriteSchema,
   smsGetNumberSchema,
   smsGetNumbersSchema,
+  smsOfferQuerySchema,
   smsOrderRefSchema,
   smsPriceQuerySchema,
   smsPublicPricesQuerySchema,
@@ -21,6 +22,7 @@ import {
   type SmsGetNumberResponse,
   type SmsGetNumbersResponse,
   type SmsHoldTime,
+  type SmsOfferResponse,
   type SmsPublicPriceList,
   type SmsRefundStateResponse,
   type SmsServiceEntry,
@@ -52,6 +54,18 @@ export const publicPrices = route({
   path: "/sms/public-prices",
   request: { query: smsPublicPricesQuerySchema },
   responses: { 200: answer<SmsPublicPriceList>() },
+});
+
+/**
+ * Issue 49: the chosen offer before the click: its price with the number choice's documented surcharge, what may be
+ * chosen there, its own record (the status page's figures for it) and a better route within the cap, or 4xx when the
+ * choice cannot be honoured.
+ */
+export const offer = route({
+  method: "get",
+  path: "/sms/offer",
+  request: { query: smsOfferQuerySchema },
+  responses: { 200: answer<SmsOfferResponse>() },
 });
 
 export const buyNumber = route({

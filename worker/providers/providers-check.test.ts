@@ -24,6 +24,7 @@ const simulators: Record<CheckedProvider, (r: Request) => Promise<Response>> = {
   "sms-man-rent": (r: Request) => Promise.resolve(rentSimulator.fetch(r, env)),
   daisysms: (r: Request) => Promise.resolve(smsActivateSimulator.fetch(r, env)),
   herosms: (r: Request) => Promise.resolve(heroSmsSimulator.fetch(r, env)),
+  "herosms-rent": (r: Request) => Promise.resolve(heroSmsSimulator.fetch(r, env)),
   grizzly: (r: Request) => Promise.resolve(grizzlySimulator.fetch(r, env)),
 };
 const goodEnv: ProvidersCheckEnv = {
@@ -66,8 +67,12 @@ describe("npm run providers:check", () => {
       ["Squad (bank transfer)", true],
       ["HeroSMS (fallback upstream)", true],
       ["Grizzly SMS (fallback upstream)", true],
+      ["HeroSMS rent (Rent Number, extendable)", true],
     ]);
     expect(rows[1]!.currency).toContain("USD (6 coins");
+    expect(rows[9]).toMatchObject({ balance: expect.stringMatching(/^\d+\.\d\d USD$/), currency: expect.stringMatching(/^USD \(getRentServicesAndCountries USA, 1 day: \d+\.\d\d USD, \d+ numbers\)$/) });
+    // The rent row read the rent list only: nothing rented.
+    expect(calls.filter((c) => c.startsWith("herosms-rent "))).toHaveLength(2);
     // Each SMS row read our balance there in its own currency, and one price list.
     expect(rows[3]).toMatchObject({ balance: "90000.00 RUB", currency: expect.stringMatching(/^RUB \(get-prices \S.*: \d+ offers in RUB\)$/) });
     expect(rows[4]).toMatchObject({ balance: "90000.00 RUB", currency: expect.stringMatching(/^RUB \(limits: 1 countries, 1 day from \d+\.\d\d RUB\)$/) });
@@ -108,6 +113,7 @@ describe("npm run providers:check", () => {
     expect(rows[6]!.breaks).toBe("bank transfer funding: Squad refuses SQUAD_SECRET_KEY, or the merchant is not profiled for virtual accounts");
     expect(rows[7]!.breaks).toBe("HeroSMS as a fallback route: the upstream refuses HEROSMS_API_KEY (getBalance: BAD_KEY)");
     expect(rows[8]!.breaks).toBe("Grizzly SMS as a fallback route: the upstream refuses GRIZZLY_API_KEY (getBalance: BAD_KEY)");
+    expect(rows[9]!.breaks).toBe("extendable rentals: the upstream refuses HEROSMS_API_KEY (HeroSMS: BAD_KEY)");
     expect(formatProviderTable(rows)).toMatch(/Squad \(card\)\s+yes\s+NO/);
   });
 
@@ -178,6 +184,8 @@ describe("npm run providers:check, the SMS-Activate family's fallback upstreams 
     const rows = await checkProviders({ env: { ...goodEnv, HEROSMS_API_KEY: "", GRIZZLY_API_KEY: `${sandboxGrizzlyKey(env)}, ${sandboxGrizzlyKey(env)}` }, fetchFor: (p) => simulators[p] });
     expect(rows[7]).toMatchObject({ skipped: true, balance: "not configured (HEROSMS_API_KEY unset): never routed to" });
     expect(isGreen(rows[7]!)).toBe(true);
+    expect(rows[9]).toMatchObject({ skipped: true, balance: "not configured (HEROSMS_API_KEY unset): rentals stay on sms-man, none extendable" });
+    expect(isGreen(rows[9]!)).toBe(true);
     expect(rows[8]).toMatchObject({ reachable: true, authenticated: true, balance: "#1 1000.00 USD, #2 1000.00 USD", currency: expect.stringMatching(/^USD \(getPrices USA: [1-9]\d* offers\)$/), breaks: "" });
   });
 

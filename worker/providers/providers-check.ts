@@ -3,6 +3,7 @@ import { RESEND_BASE_URL } from "./email/resend";
 import { createNowPaymentsClient, NOWPAYMENTS_LIVE_BASE_URL } from "./payments/nowpayments";
 import { createSquadClient, SQUAD_LIVE_BASE_URL } from "./payments/squad";
 import { createSquadVirtualAccountClient } from "./payments/squad-virtual-accounts";
+import { SmsActivateRentProvider } from "./rent/sms-activate-rent";
 import { SmsManRentProvider } from "./rent/sms-man-rent";
 import { RentProviderError } from "./rent/types";
 import { SmsActivateProvider } from "./sms/sms-activate";
@@ -52,7 +53,7 @@ export interface ProvidersCheckEnv {
 }
 
 /** The upstreams the check reaches, one fetch each (so a test can point each at its own simulator). */
-export type CheckedProvider = "squad" | "squad-transfers" | "nowpayments" | "resend" | "sms-man" | "sms-man-rent" | "daisysms" | "herosms" | "grizzly";
+export type CheckedProvider = "squad" | "squad-transfers" | "nowpayments" | "resend" | "sms-man" | "sms-man-rent" | "daisysms" | "herosms" | "herosms-rent" | "grizzly";
 
 // The live hosts, as wrangler.toml's defaults (https://sms-man.com/api, https://sms-man.com/api/rent,
 // https://daisysms.com/docs/api).
@@ -71,7 +72,7 @@ export function isGreen(row: ProviderCheckRow): boolean {
 }
 
 export async function checkProviders(opts: ProvidersCheckOptions): Promise<ProviderCheckRow[]> {
-  return Promise.all([checkSquad(opts), checkNowPayments(opts), checkResend(opts), checkSmsMan(opts), checkSmsManRent(opts), checkDaisySms(opts), checkSquadTransfers(opts), checkFamilyUpstream(opts, "herosms"), checkFamilyUpstream(opts, "grizzly")]);
+  return Promise.all([checkSquad(opts), checkNowPayments(opts), checkResend(opts), checkSmsMan(opts), checkSmsManRent(opts), checkDaisySms(opts), checkSquadTransfers(opts), checkFamilyUpstream(opts, "herosms"), checkFamilyUpstream(opts, "grizzly"), checkHeroSmsRent(opts)]);
 }
 
 const unreachable = (err: unknown) => err instanceof UpstreamFault && (err.reason === "timeout" || err.reason === "network" || err.reason === "http");
@@ -192,7 +193,7 @@ function smsRow(row: ProviderCheckRow, err: unknown, serves: string, keyName: st
   const kind = err instanceof SmsProviderError ? err.kind : err instanceof RentProviderError ? err.kind : null;
   const detail = err instanceof SmsProviderError ? err.detail : err instanceof Error ? err.message : String(err);
   if (kind === "timeout" || kind === "unavailable") return { ...row, reachable: false, authenticated: null, breaks: `${serves}: unreachable (${kind}: ${detail})` };
-  const badKey = kind === "bad_key" || (err instanceof RentProviderError && err.upstreamCode === "wrong_token");
+  const badKey = kind === "bad_key" || (err instanceof RentProviderError && ["wrong_token", "BAD_KEY", "NO_KEY"].includes(err.upstreamCode ?? ""));
   if (badKey) return { ...row, reachable: true, authenticated: false, breaks: `${serves}: the upstream refuses ${keyName} (${detail})` };
   return { ...row, reachable: true, breaks: `${serves}: unexpected reply (${kind ?? "error"}: ${detail})` };
 }
@@ -321,6 +322,35 @@ async function checkFamilyUpstream({ env, fetchFor, timeoutMs }: ProvidersCheckO
     };
   } catch (err) {
     return smsRow({ ...row, balance: balances.join(", ") || "n/a" }, err, serves, keyVar);
+  }
+}
+
+/**
+ * HeroSMS's rentals (issue 49: the SMS-Activate rent protocol, the rent upstream whose documents define extension):
+ * our balance on the first account (the one that rents) and one rent price list, getRentServicesAndCountries for one
+ * day in the USA (a read, nothing rented). Without HEROSMS_API_KEY it is not configured: Rent Number never routes to it,
+ * and no rental can be extended.
+ */
+async function checkHeroSmsRent({ env, fetchFor, timeoutMs }: ProvidersCheckOptions): Promise<ProviderCheckRow> {
+  const profile = SMS_ACTIVATE_PROFILES.herosms;
+  const serves = "extendable rentals";
+  const row: ProviderCheckRow = { provider: `${profile.label} rent (Rent Number, extendable)`, reachable: false, authenticated: null, currency: profile.currency, balance: "n/a", breaks: "" };
+  const key = (env.HEROSMS_API_KEY ?? "").split(",")[0]?.trim() ?? "";
+  if (!key) return { ...row, skipped: true, balance: "not configured (HEROSMS_API_KEY unset): rentals stay on sms-man, none extendable" };
+  const rent = new SmsActivateRentProvider({ profile, baseUrl: env.HEROSMS_BASE_URL || profile.defaultBaseUrl, key, fetch: async (request) => fetchFor("herosms-rent")(request), timeoutMs });
+  try {
+    const balance = await rent.balance();
+    const [day] = await rent.limits({ countryId: "5", unit: "day", period: 1 });
+    return {
+      ...row,
+      reachable: true,
+      authenticated: true,
+      currency: `${balance.currency} (getRentServicesAndCountries USA, 1 day: ${day ? `${day.cost.toFixed(2)} ${day.currency}, ${day.count} numbers` : "none"})`,
+      balance: money(balance),
+      breaks: balanceBreaks(balance, serves),
+    };
+  } catch (err) {
+    return smsRow(row, err, serves, "HEROSMS_API_KEY");
   }
 }
 

@@ -445,7 +445,7 @@ describe("GET /rentals/countries and /rentals/quote: the catalogue and the price
     useTestUpstreams({ rent: () => ({ ...sandboxRent, limits: async () => [] }) as RentalProvider });
     try {
       const none = await v1get("/rentals/quote?country=5&duration=day&period=2", secret);
-      expect(none.data).toEqual({ country: "5", duration: "day", period: 2, price: null, in_stock: false, count: 0, message: NO_RENT_STOCK_MESSAGE });
+      expect(none.data).toEqual({ country: "5", duration: "day", period: 2, price: null, in_stock: false, count: 0, message: NO_RENT_STOCK_MESSAGE, extendable: false, extendable_price: null });
       expect((await v1post("/rentals", secret, { country: "5", duration: "day", period: 2 })).status).toBe(503);
     } finally {
       useTestUpstreams({ rent: null });

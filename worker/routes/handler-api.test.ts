@@ -4,8 +4,10 @@ import { ScriptedSmsProvider } from "../test/scripted-sms-provider";
 import { SmsProviderError } from "../providers/sms/types";
 import { smsFault } from "../providers/sms/types";
 import { createKey, handler, orderIdOfActivation, pollOnce } from "../test/api-fixtures";
-import { api, balanceOf, createUser, expectLedgerBalanced } from "../test/helpers";
-import { resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
+import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
+import { resetSmsTestState, restoreSmsProviders, routeToPrimariesOnly } from "../test/sms-fixtures";
+import { SETTING_DEFAULTS } from "../../schema/settings";
+import { putSetting } from "../services/kernel";
 
 // /stubs/handler_api.php: every action's success and error words, against the sandbox upstreams through the real
 // adapters (the SMS-Activate simulator answers as DaisySMS does), on the same services as the web.
@@ -265,11 +267,43 @@ describe("handler_api.php: the further SMS-Activate actions", () => {
     expect((await handler({ api_key: key, action: "getTopCountriesByService", service: "zzzz" })).json).toEqual({});
   });
 
-  it("getOperators: the documented empty answer (OPERATORS_NOT_FOUND: our upstreams name no operator); BAD_COUNTRY", async () => {
+  it("getOperators: the documented empty answer where no upstream of the route documents an operator; BAD_COUNTRY", async () => {
     const { key } = await funded();
     expect((await handler({ api_key: key, action: "getOperators", country: 187 })).json).toEqual({ status: "error", error: "OPERATORS_NOT_FOUND" });
     expect((await handler({ api_key: key, action: "getOperators" })).json).toEqual({ status: "error", error: "OPERATORS_NOT_FOUND" });
     expect((await handler({ api_key: key, action: "getOperators", country: 99999 })).text).toBe("BAD_COUNTRY");
+  });
+
+  it("getOperators (issue 49): where HeroSMS serves the route, the protocol's operators of Russia, Ukraine and Kazakhstan", async () => {
+    const { key } = await funded();
+    await putSetting(db(), "sms_routes", SETTING_DEFAULTS.sms_routes);
+    try {
+      expect((await handler({ api_key: key, action: "getOperators", country: 0 })).json).toEqual({ status: "success", countryOperators: { "0": ["any", "megafon", "mts", "beeline", "tele2", "rostelecom"] } });
+      const all = (await handler({ api_key: key, action: "getOperators" })).json as { countryOperators: Record<string, string[]> };
+      expect(Object.keys(all.countryOperators).sort()).toEqual(["0", "1", "2"]);
+    } finally {
+      await routeToPrimariesOnly();
+    }
+  });
+
+  it("getNumber with carriers and areas (issue 49): DaisySMS's own parameters, the surcharge in the price, NO_NUMBERS before any debit when it cannot be honoured", async () => {
+    const { user, key } = await funded();
+    const plainPrice = (await handler({ api_key: key, action: "getPrices", country: 187, service: "wa" })).json as Record<string, Record<string, { cost: number }>>;
+    const plain = plainPrice["187"]!.wa!.cost;
+    // max_price at the plain price refuses the raised one.
+    expect((await handler({ api_key: key, action: "getNumber", service: "wa", country: 187, carriers: "tmo", areas: "212", max_price: plain })).text).toBe("MAX_PRICE_EXCEEDED");
+    const bought = await handler({ api_key: key, action: "getNumber", service: "wa", country: 187, carriers: "tmo", areas: "212,718" });
+    expect(bought.text).toMatch(/^ACCESS_NUMBER:\d+:1212\d{7}$/);
+    const charged = 1_000_000 - (await balanceOf(user.id));
+    expect(charged).toBeGreaterThan(Math.round(plain * 100));
+    // A carrier DaisySMS does not name, an area code that is not one, an operator nothing on the route documents.
+    for (const extra of [{ carriers: "sprint" }, { areas: "112" }, { operator: "mts" }] as Record<string, string>[]) {
+      expect((await handler({ api_key: key, action: "getNumber", service: "wa", country: 187, ...extra })).text, JSON.stringify(extra)).toBe("NO_NUMBERS");
+    }
+    expect(1_000_000 - (await balanceOf(user.id))).toBe(charged);
+    const v2 = (await handler({ api_key: key, action: "getNumberV2", service: "wa", country: 187, carriers: "vz" })).json as { phoneNumber: string; activationOperator: string };
+    expect(v2.activationOperator).toBe("any");
+    await pollOnce(await orderIdOfActivation(bought.text.split(":")[1]!));
   });
 
   it("getStatusV2 and getFullSms: waiting, the code, cancelled; NO_ACTIVATION for another account's or an unknown id", async () => {

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RENT_PRICE_REFUSED_MESSAGE } from "../../schema/rentals";
 import { SETTING_DEFAULTS } from "../../schema/settings";
 import { clearSettingsCache, postEntry, putSetting, sandboxUserIdFor } from "../services/kernel";
+import { clearUpstreamHealthCache } from "../services/sms";
 import { createKey } from "../test/api-fixtures";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 
@@ -17,6 +18,14 @@ import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/he
 const rented: string[] = [];
 
 beforeEach(async () => {
+  // These are sms-man's guard: HeroSMS, the second rent upstream (issue 49), would otherwise rent what sms-man's guard
+  // refuses, so the sweep is made to have found it below its floor (routing passes it over; rent-routing.test.ts).
+  await env.DB.prepare(
+    "INSERT INTO upstream_health (provider, status, balance, currency, balance_usd, floor_usd, checked_at) VALUES ('herosms', 'low', 0, 'USD', 0, 2, ?1) ON CONFLICT(provider) DO UPDATE SET status = 'low'",
+  )
+    .bind(Date.now())
+    .run();
+  clearUpstreamHealthCache();
   await putSetting(db(), "exchange_rate", { rate: 1600 });
   await putSetting(db(), "costs", { low_cost: 0.5, high_cost: 0.3, rent_cost: 0.4 });
   await putSetting(db(), "sms_price_guard", SETTING_DEFAULTS.sms_price_guard);
@@ -25,6 +34,8 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  await env.DB.prepare("DELETE FROM upstream_health WHERE provider = 'herosms'").run();
+  clearUpstreamHealthCache();
   for (const id of rented.splice(0)) {
     await runInDurableObject(env.RENTAL.get(env.RENTAL.idFromName(id)), (_obj, state) => state.storage.deleteAlarm());
   }

@@ -1,5 +1,6 @@
 import { koboToNaira } from "../../schema/money";
 import {
+  NO_EXTENDABLE_RENT_MESSAGE,
   RENT_PRICE_REFUSED_MESSAGE,
   type RentalEndResponse,
   type RentExtendOptionsResponse,
@@ -11,7 +12,7 @@ import { NO_RENT_STOCK_MESSAGE } from "../../schema/constants";
 import * as rent from "../contract/rentals";
 import { optionalAuth, requireAuth } from "../middleware/auth";
 import { chargedBelowShown } from "../services/kernel";
-import { cancelRental, cheaperRentChoice, endRental, extendOptions, extendRental, quoteRental, refundIfEndedKobo, rentalView, rentalWithInbox, rentCountries, rentNumber, setAutoRenew, upstreamFor } from "../services/rent";
+import { cancelRental, cheaperRentChoice, endRental, extendOptions, extendRental, quoteRental, refundIfEndedKobo, rentalExtendable, rentalView, rentalWithInbox, rentCountries, rentNumber, setAutoRenew } from "../services/rent";
 import { nowOf, rentalDepsOf } from "./flow-deps";
 import { guarded, routeApp, type RouteApp } from "./route-app";
 
@@ -24,14 +25,14 @@ export const rentalRoutes: RouteApp = routeApp()
 
   .openapi(guarded(rent.quote, optionalAuth), async (c) => {
     const body = c.req.valid("json");
-    const choice = { countryId: body.countryId, unit: body.duration, period: body.period };
+    const choice = { countryId: body.countryId, unit: body.duration, period: body.period, extendable: body.extendable };
     const quote = await quoteRental(rentalDepsOf(c), c.var.viewer, choice);
     // No stock is an answer, not an error: the form shows the spec's red box from `message` (or an empty/zero limit).
     // A price the guard refused is answered the same way, with its own message (renting it would be a 409).
     const data = { limits: quote.limits };
     if (quote.refused) return c.json({ data, price: null, in_stock: false, message: RENT_PRICE_REFUSED_MESSAGE } satisfies RentQuoteResponse);
     if (quote.priceKobo === null) {
-      return c.json({ data, price: null, in_stock: false, message: NO_RENT_STOCK_MESSAGE } satisfies RentQuoteResponse);
+      return c.json({ data, price: null, in_stock: false, message: body.extendable ? NO_EXTENDABLE_RENT_MESSAGE : NO_RENT_STOCK_MESSAGE } satisfies RentQuoteResponse);
     }
     // The original client reads `const { data } = body; data.limits[0]` (issue 27; decision 018 had put limits at the
     // body's top level, one level short). Issue 43: a longer unit that costs less for the same time is named beside it.
@@ -41,6 +42,9 @@ export const rentalRoutes: RouteApp = routeApp()
       price: koboToNaira(quote.priceKobo),
       in_stock: true,
       ...(cheaper ? { cheaper: { duration: cheaper.unit, period: cheaper.period, price: koboToNaira(cheaper.priceKobo) } } : {}),
+      // Issue 49: said before purchase, whether this number can be extended, and an extendable one's price when not.
+      extendable: quote.extendable,
+      ...(quote.extendableOffer ? { extendable_offer: { price: koboToNaira(quote.extendableOffer.priceKobo) } } : {}),
     } satisfies RentQuoteResponse);
   })
 
@@ -50,6 +54,7 @@ export const rentalRoutes: RouteApp = routeApp()
       countryId: body.countryId,
       unit: body.duration,
       period: body.period,
+      extendable: body.extendable,
       clientPrice: body.price,
     });
     return c.json({ number: row.number, rental: rentalView(row, nowOf(c)), price: koboToNaira(row.priceKobo), ...chargedBelowShown(row.priceKobo, body.price) } satisfies RentNumberResponse, 201);
@@ -77,7 +82,7 @@ export const rentalRoutes: RouteApp = routeApp()
     const { id } = c.req.valid("param");
     const deps = rentalDepsOf(c);
     const options = await extendOptions(deps, c.var.user, id);
-    return c.json({ extendable: Boolean(upstreamFor(deps, c.var.user.id).extension), options } satisfies RentExtendOptionsResponse);
+    return c.json({ extendable: await rentalExtendable(deps, c.var.user.id, id), options } satisfies RentExtendOptionsResponse);
   })
 
   .openapi(guarded(rent.extend, requireAuth), async (c) => {

@@ -2,7 +2,7 @@ import * as sms from "../contract/sms";
 import { getDb } from "../db/client";
 import { edgeCached } from "../lib/edge-cache";
 import { optionalAuth, requireAuth } from "../middleware/auth";
-import { buySmsNumber, buySmsNumbers, cancelSmsOrder, checkSmsOrderNow, compareRoutes, finishSmsOrder, listFavourites, providerSellingCountry, publicPriceList, requestAnotherCode, setFavourite, smsCountries, smsCountriesOfAll, smsHoldTime, smsOrderStatus, smsPriceList, smsRefundState, useAgainQuote, useNumberAgain } from "../services/sms";
+import { buySmsNumber, buySmsNumbers, cancelSmsOrder, checkSmsOrderNow, compareRoutes, finishSmsOrder, listFavourites, providerSellingCountry, publicPriceList, requestAnotherCode, setFavourite, smsCountries, smsCountriesOfAll, smsHoldTime, smsOffer, smsOrderStatus, smsPriceList, smsRefundState, useAgainQuote, useNumberAgain } from "../services/sms";
 import { nowOf, smsDepsOf } from "./flow-deps";
 import { guarded, routeApp, type RouteApp } from "./route-app";
 
@@ -34,6 +34,9 @@ export const smsRoutes: RouteApp = routeApp()
     const { provider, country } = c.req.valid("query");
     return c.json(await publicPriceList(c.var.services, provider, country, Date.now()));
   })
+
+  // Issue 49: the offer beside the Buy button (price with the choice, what may be chosen, its record, a better route).
+  .openapi(guarded(sms.offer, requireAuth), async (c) => c.json(await smsOffer(smsDepsOf(c), c.var.user, c.req.valid("query"))))
 
   .openapi(guarded(sms.buyNumber, requireAuth), async (c) => {
     return c.json(await buySmsNumber(smsDepsOf(c), c.var.user, c.req.valid("json"), { serviceByName: true }));

@@ -3,6 +3,7 @@ import type { Env } from "../config";
 import { cancelActivation, chargeSandbox, createActivation, finishActivation, hasFreeSlot, pollActivation, readActivation, retryActivation, sandboxBalance, type SandboxActivation } from "./sms-activations";
 import { countryBySmsActivateNumber, SANDBOX_ERROR, SANDBOX_SERVICES, sandboxCostUsd, sandboxStock, serviceByCode, SMS_ACTIVATE_COUNTRY_NUMBERS } from "./sms-catalogue";
 import { getDb } from "../db/client";
+import { heroSmsRentAction } from "./herosms-rent";
 import { sandboxState } from "../db/tables";
 import { like } from "drizzle-orm";
 
@@ -17,11 +18,19 @@ import { like } from "drizzle-orm";
  *     NO_BALANCE when short, NO_NUMBERS when sold out;
  *   - setStatus 8 within the first 2 minutes answers EARLY_CANCEL_DENIED; later ACCESS_CANCEL (refunded); on a number
  *     that has its code it answers BAD_STATUS; 6 completes (ACCESS_ACTIVATION), 3 asks for another code;
+ *   - getNumber's `operator` for Russia, Ukraine and Kazakhstan as the protocol page lists them; another is NO_NUMBERS;
  *   - getActiveActivations: {"status":"success","activeActivations":[{activationId, phoneNumber, smsCode, activationStatus,
  *     ...}]} for every activation still open, or {"status":"error","error":"NO_ACTIVATIONS"}.
  * The market is the sandbox's, priced 10% under DaisySMS's sandbox prices so routing between them has a difference.
  */
 export const heroSmsSimulator = new Hono<{ Bindings: Env }>();
+
+/** The protocol page's operators by its own country numbers: Russia 0, Ukraine 1, Kazakhstan 2 ("any" aside). */
+export const SMS_ACTIVATE_DOCUMENTED_OPERATORS: Readonly<Record<string, readonly string[]>> = {
+  "0": ["megafon", "mts", "beeline", "tele2", "rostelecom"],
+  "1": ["kyivstar", "life", "utel", "mts", "vodafone"],
+  "2": ["tele2", "beeline", "activ", "altel"],
+};
 
 export const HEROSMS_PRICE_FACTOR = 0.9;
 export const HEROSMS_EARLY_CANCEL_MS = 2 * 60_000;
@@ -57,6 +66,10 @@ heroSmsSimulator.get("/stubs/handler_api.php", async (c) => {
       if (!country) return c.text("WRONG_COUNTRY");
       const service = serviceByCode(q("service"));
       if (!service) return c.text("BAD_SERVICE");
+      // operator (the protocol's, https://sms-activate.org/en/api2): only the countries and operators that page lists;
+      // "any" is no choice. An operator the country does not list has no number: NO_NUMBERS.
+      const operator = q("operator");
+      if (operator !== "" && operator !== "any" && !(SMS_ACTIVATE_DOCUMENTED_OPERATORS[q("country")] ?? []).includes(operator)) return c.text("NO_NUMBERS");
       const price = cost(sandboxCostUsd(country, service));
       if (q("maxPrice") !== "") {
         const max = Number(q("maxPrice"));
@@ -109,7 +122,8 @@ heroSmsSimulator.get("/stubs/handler_api.php", async (c) => {
       return c.text((await retryActivation(c.env, activation)) === "accepted" ? "ACCESS_RETRY_GET" : "BAD_STATUS");
     }
     default:
-      return c.text("BAD_ACTION");
+      // The rent protocol's actions (issue 49: sandbox/herosms-rent.ts), else the protocol's word for an unknown action.
+      return (await heroSmsRentAction(c.env, q("action"), q)) ?? c.text("BAD_ACTION");
   }
 });
 

@@ -88,7 +88,7 @@ export async function writeSandboxRental(d1: D1Database, requestId: string, rent
 }
 
 /** The messages the simulated number has received by `now`. */
-export function sandboxMessages(requestId: string, rental: SandboxRental, now: number) {
+export function sandboxMessages(requestId: string, rental: Pick<SandboxRental, "firstSmsAt" | "endsAt" | "closedAt">, now: number) {
   const until = Math.min(now, rental.closedAt ?? rental.endsAt);
   const out: { id: string; sender: string; text: string; code: string; date: string }[] = [];
   for (let k = 0; k < MAX_SMS; k++) {

@@ -13,6 +13,7 @@ import {
   sandboxBalance,
   sandboxSmsText,
 } from "./sms-activations";
+import { commaList, DAISYSMS_SURCHARGE_PER_CHOICE, numberForChoice } from "./number-choices";
 import { SANDBOX_ERROR, SANDBOX_SERVICES, sandboxCostUsd, sandboxCountry, sandboxStock, serviceByCode } from "./sms-catalogue";
 
 /**
@@ -28,7 +29,10 @@ import { SANDBOX_ERROR, SANDBOX_SERVICES, sandboxCostUsd, sandboxCountry, sandbo
  *     the effective price in the X-Price header; at most 20 active rentals (TOO_MANY_ACTIVE_RENTALS): a rental is
  *     active until its code came or it was cancelled (or lapsed), not until setStatus 6 (sms-activations.ts
  *     DOCUMENTED_SLOT_LIMITS; a run may raise the limit like support would, POST /sandbox/upstreams/slots);
- *   - setStatus 8 on a number that already has its code, or no longer exists, answers ACCESS_READY (not a refusal word).
+ *   - setStatus 8 on a number that already has its code, or no longer exists, answers ACCESS_READY (not a refusal word);
+ *   - getNumber's `carriers` (tmo, vz, att) and `areas` (area codes), each "subject to a 20% price increase": the
+ *     number matches them (sandbox/number-choices.ts), X-Price and max_price are the raised price, and a carrier or
+ *     area code nothing matches answers NO_NUMBERS, the page's word when no number can be rented.
  * The upstream numbers USA as 187; our customers see it as 5.
  */
 export const smsActivateSimulator = new Hono<{ Bindings: Env }>();
@@ -61,17 +65,23 @@ smsActivateSimulator.get("/stubs/handler_api.php", async (c) => {
       const service = serviceByCode(q("service"));
       if (!service) return c.text("BAD_SERVICE");
       if (q("country") && q("country") !== UPSTREAM_USA) return c.text("BAD_SERVICE");
-      const cost = sandboxCostUsd(usa, service);
+      // carriers / areas: each asked for adds the page's 20% to the price (and max_price is compared with that price).
+      const carriers = commaList(q("carriers"));
+      const areas = commaList(q("areas"));
+      const surcharges = (carriers.length > 0 ? 1 : 0) + (areas.length > 0 ? 1 : 0);
+      const cost = Math.round(sandboxCostUsd(usa, service) * (1 + DAISYSMS_SURCHARGE_PER_CHOICE * surcharges) * 100) / 100;
       const maxPrice = q("max_price") || q("maxPrice");
       if (maxPrice !== "") {
         const max = Number(maxPrice);
         if (!Number.isFinite(max) || cost > max + 1e-9) return c.text("MAX_PRICE_EXCEEDED");
       }
       if (sandboxStock(usa, service) === 0) return c.text("NO_NUMBERS");
+      const chosen = numberForChoice(crypto.randomUUID(), carriers, areas);
+      if (chosen === "none") return c.text("NO_NUMBERS");
       if (!(await hasFreeSlot(c.env, "swift"))) return c.text("TOO_MANY_ACTIVE_RENTALS");
       const charged = service.name === SANDBOX_ERROR ? 0 : cost;
       if (!(await chargeSandbox(c.env, "swift", charged))) return c.text("NO_MONEY");
-      const activation = await createActivation(c.env, usa, service, { account: "swift", amount: charged });
+      const activation = await createActivation(c.env, usa, service, { account: "swift", amount: charged }, chosen ? { number: chosen.number } : undefined);
       c.header("X-Price", cost.toFixed(2));
       return c.text(`ACCESS_NUMBER:${activation.id}:${activation.number}`);
     }

@@ -144,8 +144,8 @@ export async function createActivation(
   country: SandboxCountry,
   service: SandboxService,
   charge?: { account: SandboxAccount; amount: number },
-  /** getExtraActivation: the past activation's number, taken again under a new id. */
-  sameNumberAs?: SandboxActivation,
+  /** getExtraActivation: the past activation's number, taken again under a new id; or the number a choice picked. */
+  sameNumberAs?: Pick<SandboxActivation, "number">,
 ): Promise<SandboxActivation> {
   const id = String(100_000_000 + Math.floor(Math.random() * 899_999_999));
   const localLength = country.dial === "1" ? 10 : 9;

@@ -67,6 +67,19 @@ describe("OrdersTable", () => {
     expect(screen.getAllByTestId("order-chain-step").map((e) => e.textContent)).toEqual(["(try 2)", "(try 1)"]);
   });
 
+  it("says when each rented number last received a message (issue 49), in Lagos time", () => {
+    render(
+      <OrdersTable
+        orders={[
+          order({ kind: "rental", reference_code: "r1", status: "active", last_message_at: "2026-01-02T09:05:00.000Z" }),
+          order({ kind: "rental", reference_code: "r2", status: "active", last_message_at: null }),
+          order({ reference_code: "s1" }),
+        ]}
+      />,
+    );
+    expect(screen.getAllByTestId("rental-last-message").map((e) => e.textContent)).toEqual(["Last SMS Jan 2, 10:05 AM WAT", "No SMS yet"]);
+  });
+
   it("adds the Action column when asked", () => {
     render(<OrdersTable orders={[order({ kind: "rental" })]} action={() => <button type="button">Inbox</button>} />);
     expect(screen.getByRole("columnheader", { name: "Action" })).toBeTruthy();

@@ -4,7 +4,7 @@ import { naira } from "../../../schema/money";
 import type { OrderRow } from "../../../schema/sms";
 import { copyText } from "../../lib/clipboard";
 import { cn } from "../../lib/cn";
-import { formatPhone, shortId } from "../../lib/format";
+import { formatDateTime, formatPhone, shortId } from "../../lib/format";
 import { useMediaQuery } from "../../lib/use-media-query";
 import { Badge } from "../ui/badge";
 import { orderStatusLabel, orderStatusVariant } from "./status-style";
@@ -76,6 +76,12 @@ function ServiceCell({ order }: { order: OrderRow }) {
       {order.chain_step ? (
         <span className="ml-1 whitespace-nowrap text-xs text-slate-600 dark:text-slate-400" data-testid="order-chain-step" title="If no code comes, another number is tried">
           (try {order.chain_step})
+        </span>
+      ) : null}
+      {/* Issue 49, the rented number's health: when it last received a message. */}
+      {order.kind === "rental" && order.last_message_at !== undefined ? (
+        <span className="block whitespace-nowrap text-xs text-slate-600 dark:text-slate-400" data-testid="rental-last-message">
+          {order.last_message_at ? `Last SMS ${formatDateTime(order.last_message_at)}` : "No SMS yet"}
         </span>
       ) : null}
     </>

@@ -34,6 +34,8 @@ export function RentForm({ onRented }: { onRented: (rental: RentalView) => void 
   const [unit, setUnit] = useState("");
   const [period, setPeriod] = useState("");
   const [lookup, setLookup] = useState<RentQuoteRequest | null>(null);
+  // Issue 49: the customer asked for a number that can be extended (an upstream whose documents define extension).
+  const [extendable, setExtendable] = useState(false);
   const [noStock, setNoStock] = useState(false);
   // The summary outlives the form's reset after a submit: it hides 8 s later.
   const [summaryCost, setSummaryCost] = useState<number | null>(null);
@@ -59,6 +61,7 @@ export function RentForm({ onRented }: { onRented: (rental: RentalView) => void 
     clearTimeout(panelTimer.current);
     setSummaryCost(null);
     setShortfall(null);
+    setExtendable(false);
     setter(value);
   };
 
@@ -66,9 +69,9 @@ export function RentForm({ onRented }: { onRented: (rental: RentalView) => void 
   useEffect(() => {
     setLookup(null);
     if (!countryId || !isRentUnit(unit) || !period) return;
-    const timer = setTimeout(() => setLookup({ countryId, duration: unit, period: Number(period) }), LOOKUP_DELAY_MS);
+    const timer = setTimeout(() => setLookup({ countryId, duration: unit, period: Number(period), ...(extendable ? { extendable: true } : {}) }), LOOKUP_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [countryId, unit, period]);
+  }, [countryId, unit, period, extendable]);
 
   const limit = stock.data?.data.limits.find((l) => String(l.country_id) === lookup?.countryId) ?? stock.data?.data.limits[0];
   const stockCount = stock.data ? (limit?.count ?? 0) : null;
@@ -121,7 +124,7 @@ export function RentForm({ onRented }: { onRented: (rental: RentalView) => void 
       return;
     }
     rent.mutate(
-      { countryId, duration: unit, period: Number(period), price },
+      { countryId, duration: unit, period: Number(period), price, ...(extendable ? { extendable: true } : {}) },
       {
         onSuccess: (res) => {
           toast.success(`Number ${res.number} rented successfully`);
@@ -220,6 +223,21 @@ export function RentForm({ onRented }: { onRented: (rental: RentalView) => void 
               >
                 Rent {formatRentChoice(cheaper.duration, cheaper.period)} instead
               </Button>
+            </div>
+          ) : null}
+          {inStock && price !== null && !looking && stock.data?.extendable !== undefined ? (
+            // Issue 49: said before purchase, whether this number can be extended (and renewed) before it ends.
+            <div className="flex flex-wrap items-center justify-between gap-2 text-sm text-slate-700 dark:text-slate-200" data-testid="rent-extendable">
+              <span>
+                {stock.data.extendable
+                  ? "This number can be extended before it ends, and renewed automatically."
+                  : "This number cannot be extended: rent it for as long as you need it."}
+              </span>
+              {!stock.data.extendable && stock.data.extendable_offer ? (
+                <Button type="button" size="sm" variant="outline" onClick={() => setExtendable(true)} data-testid="rent-extendable-offer">
+                  Rent one I can extend: {naira(stock.data.extendable_offer.price)}
+                </Button>
+              ) : null}
             </div>
           ) : null}
           {noStock ? (

@@ -11,6 +11,7 @@ import { SmsPurchaseCard } from "./sms-purchase-card";
 // offered for any quantity, sent with the several-numbers purchase, and every number of it follows its own chain.
 
 const posts: { url: string; body: Record<string, unknown> }[] = [];
+const offers: string[] = [];
 let statusById: Record<string, unknown> = {};
 
 const route = (country_id: string, country: string, price: number) => ({
@@ -33,8 +34,20 @@ function fakeFetch(input: RequestInfo | URL, init?: RequestInit) {
   const url = String(input);
   if (init?.method === "POST") {
     posts.push({ url, body: JSON.parse(String(init.body)) });
+    if (url.endsWith("/api/sms/get-number")) return json({ phone: { request_id: "ord_9", number: "+12125550101" }, table: { purchased_number: "+12125550101", sms: null, reference_code: "ord_9" }, debitRef: "buy:ord_9", price: 1680 });
     const orders = [1, 2, 3].map((n) => ({ phone: { request_id: `ord_${n}`, number: `+1555000000${n}` }, debitRef: `buy:ord_${n}`, price: 1200 }));
     return json({ orders, requested: 3, error: null });
+  }
+  if (url.includes("/api/sms/offer")) {
+    offers.push(url);
+    const q = new URL(url, "http://x").searchParams;
+    const surcharge = (q.get("carriers") ? 20 : 0) + (q.get("areas") ? 20 : 0);
+    return json({
+      provider: "Swift", country_id: "5", country: "USA", service_id: "wa", service: "WhatsApp",
+      price: 1200 * (1 + surcharge / 100), base_price: 1200, surcharge_percent: surcharge,
+      choices: { carriers: { options: [{ value: "tmo", label: "T-Mobile" }, { value: "vz", label: "Verizon" }], surcharge_percent: 20 }, areas: { max: 10, surcharge_percent: 20 } },
+      record: { sample: 120, success_rate: 88, median_seconds_to_code: 50 }, min_sample: 30, window_days: 7, better: null,
+    });
   }
   if (url.includes("/api/sms/countries")) return json([{ id: "5", title: "USA" }]);
   if (url.includes("/api/sms/price")) return json({ wa: { country_id: "5", application_id: "wa", application: "WhatsApp", cost: 50, count: 99, price: 1200 } });
@@ -62,6 +75,7 @@ async function choose(label: string, option: string) {
 
 beforeEach(() => {
   posts.length = 0;
+  offers.length = 0;
   statusById = {};
   vi.stubGlobal("fetch", vi.fn(fakeFetch));
   // jsdom lays nothing out: the select keeps its active option in view with scrollIntoView, which jsdom lacks.
@@ -123,5 +137,26 @@ describe("several numbers with 'try another number'", () => {
     expect(rows[0].textContent).toMatch(/Number 2 of up to 3/);
     expect(rows[0].textContent).not.toMatch(/Timeout/);
     expect(rows[1].textContent).not.toMatch(/Number \d of/);
+  });
+});
+
+describe("choose the number that works (issue 49)", () => {
+  it("a T-Mobile number in area code 212: the record beside the price, the surcharge said first, the choice and its price sent", { timeout: 30_000 }, async () => {
+    const purchased: PendingSmsRequest[] = [];
+    render(wrap(<SmsPurchaseCard shown={null} onPurchased={(r) => purchased.push(r)} onUnexpectedError={() => undefined} />));
+    await waitFor(() => expect(screen.getByRole("combobox", { name: "Service" }).textContent).toContain("Select a service"), { timeout: 15_000 });
+    await choose("Service", "WhatsApp");
+    await waitFor(() => expect(screen.getByTestId("sms-offer-record").textContent).toBe("88% got a code in the last 7 days, typically in 50 s (from 120 orders)."), { timeout: 15_000 });
+    await choose("Carrier (optional)", "T-Mobile");
+    fireEvent.change(screen.getByTestId("sms-area-codes"), { target: { value: "212" } });
+    await waitFor(() => expect(screen.getByTestId("sms-choice-surcharge").textContent).toBe("Your choice costs 40% more (the provider's own charge): ₦1,680.00 instead of ₦1,200.00."));
+    expect(offers.at(-1)).toMatch(/carriers=tmo/);
+    expect(offers.at(-1)).toMatch(/areas=212/);
+
+    fireEvent.click(screen.getByRole("button", { name: "Get Number" }));
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0].url).toMatch(/\/api\/sms\/get-number$/);
+    expect(posts[0].body).toMatchObject({ provider: "Swift", country: "5", service: "wa", price: 1680, carriers: "tmo", areas: "212" });
+    await waitFor(() => expect(purchased).toHaveLength(1));
   });
 });

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { toast } from "../../lib/toast";
 import { naira } from "../../../schema/money";
 import { ApiError } from "../../api/client";
@@ -13,6 +13,7 @@ import {
   useToggleFavourite,
   useSmsCompare,
   useSmsCountries,
+  useSmsOffer,
   useSmsPrices,
 } from "../../api/sms";
 import { DEFAULT_SMS_COUNTRY, DEFAULT_SMS_PROVIDER, MAX_SMS_QUANTITY, type SmsProviderName } from "../../../schema/constants";
@@ -42,6 +43,10 @@ import { EmojiText } from "../ui/emoji-text";
 import { SMS_ERROR_MESSAGE, SMS_TIMEOUT_MESSAGE } from "../../../schema/constants";
 import type { ShownRequest } from "./use-active-sms-request";
 import * as queryKeys from "../../api/keys";
+import { areasError, choiceParams, NO_CHOICE, type ChoiceFields } from "./offer-words";
+
+/** The offer beside the Buy button (issue 49): its own chunk, loaded once a service is chosen. */
+const OfferPanel = lazy(() => import("./offer-panel"));
 
 /** Provider faults and refusals the customer can act on: a toast, as the spec's error_msg. */
 const TOAST_CODES = new Set([
@@ -141,6 +146,9 @@ export function SmsPurchaseCard({
   // Issue 28: a purchase the wallet cannot pay shows what is missing, with Fund wallet prefilled (until the choice changes).
   const [shortfall, setShortfall] = useState<number | null>(null);
   useEffect(() => setShortfall(null), [provider, countryId, serviceId, quantity]);
+  // Issue 49: the number asked for (carrier, area codes, operator), kept only for the offer it was chosen on.
+  const [fields, setFields] = useState<ChoiceFields>(NO_CHOICE);
+  useEffect(() => setFields(NO_CHOICE), [provider, countryId, serviceId]);
 
   // Dynamic resets to its first country, which is only known once its list has loaded.
   useEffect(() => {
@@ -176,6 +184,16 @@ export function SmsPurchaseCard({
   };
 
   const maxPrice = parseMaxPrice(maxPriceText);
+  const chosenNow = Boolean(countryId && serviceId && service);
+  const choice = choiceParams(fields);
+  const offer = useSmsOffer(
+    { provider, country: countryId, service: serviceId, ...(typeof maxPrice === "number" ? { cap: String(maxPrice) } : {}), ...choice },
+    chosenNow && !areasError(fields.areas, 10),
+  );
+  const offerData = offer.data?.service_id === serviceId ? offer.data : undefined;
+  const choosing = Object.keys(choice).length > 0;
+  // With a choice the price is the offer's (its documented surcharge said before the click), else the list's.
+  const unitPrice = choosing ? offerData?.price : service?.price;
   // With several numbers each is its own chain (docs/decisions/026): the dialog follows the first, the list the others.
   const cap = tryNext ? (capText.trim() === "" ? service?.price : parseMaxPrice(capText)) : undefined;
   const candidates = compare.data && typeof cap === "number" ? nextRouteCandidates(compare.data.routes, { provider, countryId }, cap) : [];
@@ -185,7 +203,7 @@ export function SmsPurchaseCard({
   const purchase = (price: number, ceiling: number | undefined) => {
     const nextRoute =
       typeof cap === "number" ? { next_route: { cap, ...(Array.isArray(allowed) ? { routes: allowed } : {}) } } : {};
-    const body = { provider, country: countryId, service: serviceId, price, ...(ceiling !== undefined ? { max_price: ceiling } : {}), ...nextRoute };
+    const body = { provider, country: countryId, service: serviceId, price, ...(ceiling !== undefined ? { max_price: ceiling } : {}), ...nextRoute, ...choice };
     const onError = (err: Error) => {
       if (err instanceof ApiError && err.code === "PRICE_CHANGED") void qc.invalidateQueries({ queryKey: queryKeys.smsPrices(provider, countryId) });
       // A price above what the customer agreed to is a choice (buy at the new price / cancel), not a dead end.
@@ -263,13 +281,17 @@ export function SmsPurchaseCard({
       toast.error("Tick at least one other route, or untick 'If no code comes, try another number'.");
       return;
     }
-    if (balance.data !== undefined && service.price * quantity > balance.data) {
-      const missing = shortfallNaira(service.price * quantity, balance.data);
+    if (unitPrice === undefined || (choosing && offer.isError)) {
+      toast.error(offer.isError ? offer.error.message : "Wait a moment: the price of your choice is being checked.");
+      return;
+    }
+    if (balance.data !== undefined && unitPrice * quantity > balance.data) {
+      const missing = shortfallNaira(unitPrice * quantity, balance.data);
       setShortfall(missing);
       toast.error(shortfallText(missing));
       return;
     }
-    purchase(service.price, maxPrice);
+    purchase(unitPrice, maxPrice);
   };
 
   const chosen = Boolean(countryId && serviceId && service);
@@ -381,6 +403,20 @@ export function SmsPurchaseCard({
                   )}
                 </Field>
             </div>
+            <Suspense fallback={null}>
+              <OfferPanel
+                offer={offerData}
+                pending={offer.isPending}
+                error={offer.isError && choosing ? offer.error.message : null}
+                fields={fields}
+                onFields={setFields}
+                onBetter={(better) => {
+                  setProvider(better.provider);
+                  setCountryId(better.country_id);
+                  setServiceId(better.service_id);
+                }}
+              />
+            </Suspense>
             <div className="flex flex-col gap-2 rounded-lg border border-slate-200 p-3 dark:border-slate-700">
               <label className="flex items-start gap-2 text-sm">
                 <input

@@ -86,6 +86,7 @@ function rentRefusal(error: SmsManError): RentProviderError {
 }
 
 export class SmsManRentProvider implements RentalProvider {
+  readonly upstream = "smsman";
   private readonly http: UpstreamClient;
   private readonly accountCurrency: UpstreamCurrency;
 

@@ -6,6 +6,8 @@ import type { UpstreamCurrency, UpstreamMoney } from "../sms/types";
  * implements it for both live and sandbox mode (in sandbox its fetch is bound to worker/sandbox/rent-simulator.ts).
  */
 export interface RentalProvider {
+  /** Which upstream rents (smsman, herosms): rentals record it. Absent on test fakes (read as sms-man). */
+  readonly upstream?: string;
   /** Stock and upstream cost for one country, unit and period. An empty list means no stock. */
   limits(choice: RentChoice): Promise<RentLimit[]>;
   /** Rents a number. Throws RentProviderError("no_stock") when the upstream has none. */

@@ -6,7 +6,9 @@ import { HEROSMS_EARLY_CANCEL_MS, heroSmsSimulator, sandboxHeroSmsKey } from "..
 import { readActivation } from "../../sandbox/sms-activations";
 import { SmsActivateProvider } from "./sms-activate";
 import { SMS_ACTIVATE_PROFILES } from "./sms-activate-profiles";
-import type { FetchLike } from "./types";
+import { choiceSurchargePercent, type FetchLike, type SmsProvider } from "./types";
+import { sandboxSwiftKey, smsActivateSimulator } from "../../sandbox/sms-activate-simulator";
+import { SmsManProvider } from "./sms-man";
 
 // Issue 32: one adapter for the SMS-Activate protocol family, configured per upstream (a profile of documented
 // differences). Each upstream against its own simulator (written from its documents) and against fakes answering
@@ -127,5 +129,67 @@ describe("SMS-Activate family adapter: Grizzly SMS", () => {
     expect((await provider.services("5"))[0]!.currency).toBe("RUB");
     expect((await provider.balance()).currency).toBe("RUB");
     await expect(provider.buy({ countryId: "5", serviceId: "tg", maxCost: { amount: 1, currency: "USD" } })).rejects.toMatchObject({ kind: "price_exceeded" });
+  });
+});
+
+// Issue 49: which number, in each upstream's documented parameters.
+describe("number choice: DaisySMS carriers and areas, the protocol's operator", () => {
+  const daisy = (fetch: FetchLike) => new SmsActivateProvider({ baseUrl: "https://daisysms.test", key: sandboxSwiftKey(env), fetch });
+
+  it("DaisySMS: carriers=tmo and areas=212 in its own parameters, a number in that area, charged 20% more per choice", async () => {
+    const { seen, fetch } = spying(smsActivateSimulator);
+    const provider = daisy(fetch);
+    expect(provider.numberChoices?.carriers?.values).toEqual({ tmo: "T-Mobile", vz: "Verizon", att: "AT&T" });
+    const wa = (await provider.services("5")).find((o) => o.serviceId === "wa")!;
+    const maxCost = { amount: wa.cost * 1.4, currency: "USD" as const };
+    const activation = await provider.buy({ countryId: "5", serviceId: "wa", maxCost, choice: { carriers: ["tmo"], areas: ["212", "718"] } });
+    const buy = seen.find((u) => u.searchParams.get("action") === "getNumber")!;
+    expect(buy.searchParams.get("carriers")).toBe("tmo");
+    expect(buy.searchParams.get("areas")).toBe("212,718");
+    expect(buy.searchParams.has("operator")).toBe(false);
+    expect(activation.number).toMatch(/^1212\d{7}$/);
+    expect(activation.cost).toEqual({ amount: Math.round(wa.cost * 1.4 * 100) / 100, currency: "USD" });
+    // The surcharge is the upstream's: the plain price as the ceiling is refused (MAX_PRICE_EXCEEDED).
+    await expect(provider.buy({ countryId: "5", serviceId: "wa", maxCost: { amount: wa.cost, currency: "USD" }, choice: { areas: ["212"] } })).rejects.toMatchObject({ kind: "price_exceeded" });
+  });
+
+  it("DaisySMS: an area code or a carrier no number matches is NO_NUMBERS (the page's word), before any charge", async () => {
+    const provider = daisy(spying(smsActivateSimulator).fetch);
+    const balance = await provider.balance();
+    await expect(provider.buy({ countryId: "5", serviceId: "wa", choice: { areas: ["999"] } })).rejects.toMatchObject({ kind: "no_numbers" });
+    await expect(provider.buy({ countryId: "5", serviceId: "wa", choice: { carriers: ["vz"], areas: ["786"] } })).rejects.toMatchObject({ kind: "no_numbers" });
+    expect(await provider.balance()).toEqual(balance);
+    // A carrier the page does not name is refused by the adapter itself: it never reaches the upstream.
+    const { seen, fetch } = spying(smsActivateSimulator);
+    await expect(daisy(fetch).buy({ countryId: "5", serviceId: "wa", choice: { carriers: ["sprint"] } })).rejects.toMatchObject({ kind: "rejected" });
+    expect(seen).toHaveLength(0);
+    const direct = await smsActivateSimulator.fetch(new Request(`https://d.test/stubs/handler_api.php?api_key=${sandboxSwiftKey(env)}&action=getNumber&service=wa&carriers=sprint`, { headers: { "user-agent": "t" } }), env);
+    expect(await direct.text()).toBe("NO_NUMBERS");
+  });
+
+  it("HeroSMS: operator=mts for Russia in the protocol's parameter; an operator the country does not list is NO_NUMBERS", async () => {
+    const { seen, fetch } = spying(heroSmsSimulator);
+    const provider = hero(fetch);
+    expect(provider.numberChoices?.operator?.byCountry["1"]).toContain("mts");
+    expect(provider.numberChoices?.carriers).toBeUndefined();
+    await provider.buy({ countryId: "1", serviceId: "tg", choice: { operator: "mts" } });
+    expect(seen.find((u) => u.searchParams.get("action") === "getNumber")!.searchParams.get("operator")).toBe("mts");
+    await expect(provider.buy({ countryId: "5", serviceId: "tg", choice: { operator: "mts" } })).rejects.toMatchObject({ kind: "rejected" });
+    await expect(provider.buy({ countryId: "5", serviceId: "tg", choice: { areas: ["212"] } })).rejects.toMatchObject({ kind: "rejected" });
+    const direct = await heroSmsSimulator.fetch(new Request(`https://h.test/stubs/handler_api.php?api_key=${sandboxHeroSmsKey(env)}&action=getNumber&service=tg&country=0&operator=verizon`, { headers: { "user-agent": "t" } }), env);
+    expect(await direct.text()).toBe("NO_NUMBERS");
+  });
+
+  it("Grizzly SMS and sms-man document no choice: none is offered, and one is refused rather than dropped", async () => {
+    const provider = grizzly(spying(grizzlySimulator).fetch);
+    expect(provider.numberChoices).toBeUndefined();
+    await expect(provider.buy({ countryId: "1", serviceId: "tg", choice: { operator: "mts" } })).rejects.toMatchObject({ kind: "rejected" });
+    const smsMan: SmsProvider = new SmsManProvider({ baseUrl: "https://sms-man.test", key: "k", fetch: () => Response.json({}) });
+    expect(smsMan.numberChoices).toBeUndefined();
+    await expect(smsMan.buy({ countryId: "5", serviceId: "1", choice: { carriers: ["tmo"] } })).rejects.toMatchObject({ kind: "rejected" });
+    // An empty choice is no choice.
+    expect(choiceSurchargePercent(undefined, "5", { carriers: [], areas: [] })).toBe(0);
+    expect(choiceSurchargePercent(SMS_ACTIVATE_PROFILES.daisysms.numberChoices!, "5", { carriers: ["tmo"], areas: ["212"] })).toBe(40);
+    expect(choiceSurchargePercent(SMS_ACTIVATE_PROFILES.daisysms.numberChoices!, "12", { carriers: ["tmo"] })).toBeNull();
   });
 });

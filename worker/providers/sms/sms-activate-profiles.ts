@@ -1,4 +1,4 @@
-import type { SmsFaultKind, UpstreamCurrency } from "./types";
+import type { NumberChoiceSupport, SmsFaultKind, UpstreamCurrency } from "./types";
 
 /**
  * The SMS-Activate protocol family (GET <base>/stubs/handler_api.php?api_key=&action=getNumber|getStatus|setStatus|
@@ -43,6 +43,27 @@ export interface SmsActivateProfile {
    * services to build on: DaisySMS and SMS-Activate call it getExtraActivation, HeroSMS reactivate. null: none.
    */
   reactivateAction: "getExtraActivation" | "reactivate" | null;
+  /** Which number a buyer may ask for on getNumber, as documented (issue 49); null: the upstream documents none. */
+  numberChoices: NumberChoiceSupport | null;
+  /** The protocol's rent actions where the upstream serves them (issue 49: providers/rent/sms-activate-rent.ts). */
+  rent: SmsActivateRentProfile | null;
+}
+
+/**
+ * The SMS-Activate rent protocol as its own client and hosts document it (SMS-Activate's PHP client, offered for
+ * download on https://sms-activate.org/en/api2: getRentServicesAndCountries(rent_time, operator), getRentNumber(service,
+ * rent_time, country, operator, url), getRentStatus(id), setRentStatus(id, status), continueRentNumber(id, rent_time),
+ * getContinueRentPriceNumber(id, rent_time); the replies and error words as the protocol's hosts publish them:
+ * https://sms-online.pro/docs/api/en/continue_rent_number.html, .../get_rent_status.html, .../set_rent_status.html,
+ * https://sms.online/help/api-docs/getContinueRentPrice). Hours only.
+ */
+export interface SmsActivateRentProfile {
+  /** The service code that rents the whole number (every service): the rent list's "full". */
+  wholeNumberService: string;
+  /** The fewest hours a rental may last (rent_time's documented default and floor). */
+  minHours: number;
+  /** The action that prices an extension before it is bought. */
+  extensionPriceAction: "getContinueRentPriceNumber";
 }
 
 export const SMS_ACTIVATE_UPSTREAMS = ["daisysms", "herosms", "grizzly"] as const;
@@ -82,6 +103,25 @@ const SMS_ACTIVATE_COUNTRIES: Record<string, { id: string; title: string }> = {
   "26": { id: "21", title: "Egypt" },
 };
 
+/**
+ * The protocol's `operator` on getNumber: "mobile operator numbers, you can specify several numbers separated by
+ * commas (available only for: Russia megafon, mts, beeline, tele2, rostelecom, any; Ukraine kyivstar, life, utel, mts,
+ * vodafone; Kazakhstan tele2, beeline, activ, altel)" (https://sms-activate.org/en/api2; its own PHP client sends it only
+ * for countries 0, 1 and 2). "any" is no choice, so it is not listed. Keyed by our public ids (Russia 1, Ukraine 2,
+ * Kazakhstan 3: SMS_ACTIVATE_COUNTRIES). One operator per purchase here: the customer picks one. No surcharge is
+ * documented. HeroSMS keeps the protocol's parameters ("compatible with the SMS-Activate API"); its own page was not in
+ * our document store, so this is the protocol's document, not HeroSMS's (decision 068).
+ */
+const SMS_ACTIVATE_OPERATORS: NonNullable<NumberChoiceSupport["operator"]> = {
+  param: "operator",
+  surchargePercent: 0,
+  byCountry: {
+    "1": ["megafon", "mts", "beeline", "tele2", "rostelecom"],
+    "2": ["kyivstar", "life", "utel", "mts", "vodafone"],
+    "3": ["tele2", "beeline", "activ", "altel"],
+  },
+};
+
 export const SMS_ACTIVATE_PROFILES: Record<SmsActivateUpstream, SmsActivateProfile> = {
   /**
    * DaisySMS, https://daisysms.com/docs/api: "We maintain an sms-activate compatible API"; USA only; balances and
@@ -102,6 +142,18 @@ export const SMS_ACTIVATE_PROFILES: Record<SmsActivateUpstream, SmsActivateProfi
     slotLimit: 20,
     extraWords: {},
     reactivateAction: "getExtraActivation",
+    // "You can specify area codes in the `areas` query string parameter. Such rentals are subject to a 20% price
+    // increase. For example, areas=212,718 will only rent numbers with area codes 212 or 718. You can specify carrier in
+    // the `carriers` query string parameter. You need to use "tmo" for T-Mobile, "vz" for Verizon, and "att" for AT&T.
+    // Such rentals are also subject to a 20% price increase." (https://daisysms.com/docs/api, "Renting a number"). The
+    // page sets no limit on how many area codes; ours is 10 (a longer list is a typo more often than a wish).
+    // DaisySMS's long-term rentals (ltr=1 on getNumber) are a different model (a number kept per service by a daily fee),
+    // not the rent protocol: not used for Rent Number.
+    rent: null,
+    numberChoices: {
+      carriers: { param: "carriers", countries: ["5"], values: { tmo: "T-Mobile", vz: "Verizon", att: "AT&T" }, surchargePercent: 20 },
+      areas: { param: "areas", countries: ["5"], surchargePercent: 20, max: 10 },
+    },
   },
   /**
    * HeroSMS (https://hero-sms.com/api; its SMS-Activate-compatible handler https://hero-sms.com/stubs/handler_api.php):
@@ -123,6 +175,10 @@ export const SMS_ACTIVATE_PROFILES: Record<SmsActivateUpstream, SmsActivateProfi
     slotLimit: null,
     extraWords: { WRONG_COUNTRY: "bad_service", NO_KEY: "bad_key" },
     reactivateAction: "reactivate",
+    numberChoices: { operator: SMS_ACTIVATE_OPERATORS },
+    // HeroSMS lists the protocol's rent actions among its own (getRentNumber, prolongation); read in the protocol's
+    // documents, since HeroSMS's page was not in our store (decision 068).
+    rent: { wholeNumberService: "full", minHours: 4, extensionPriceAction: "getContinueRentPriceNumber" },
   },
   /**
    * Grizzly SMS, https://grizzlysms.com/docs: "Our API is compatible with the sms-activate API"; handler
@@ -147,5 +203,8 @@ export const SMS_ACTIVATE_PROFILES: Record<SmsActivateUpstream, SmsActivateProfi
     // Our account cannot buy from where the worker runs: an operator problem, like a refused key.
     extraWords: { SERVICE_UNAVAILABLE_REGION: "bad_key" },
     reactivateAction: null,
+    // Its getNumber documents service, country and maxPrice only (https://grizzlysms.com/docs): no operator; no rent.
+    numberChoices: null,
+    rent: null,
   },
 };

@@ -3,8 +3,12 @@ import { type SmsProviderName } from "../../../schema/constants";
 import { SMS_ACTIVATE_PROFILES, type SmsActivateProfile } from "./sms-activate-profiles";
 import { excerpt, type UpstreamClient } from "../upstream-http";
 import {
+  choiceSurchargePercent,
+  isEmptyChoice,
   smsFault,
   smsRequest,
+  type BuyRequest,
+  type NumberChoiceSupport,
   smsUpstreamClient,
   type ActiveActivation,
   type AdapterOptions,
@@ -124,6 +128,7 @@ export class SmsActivateProvider implements SmsProvider {
    * product offers no button (Grizzly documents none; HeroSMS's `reactivate` is not confirmed from its own documents).
    */
   readonly reactivate?: (previousUpstreamId: string, request: { maxCost?: UpstreamMoney }) => Promise<SmsActivation & { readyAt?: number }>;
+  readonly numberChoices?: NumberChoiceSupport;
 
   constructor(options: SmsActivateOptions) {
     this.profile = options.profile ?? SMS_ACTIVATE_PROFILES.daisysms;
@@ -137,6 +142,7 @@ export class SmsActivateProvider implements SmsProvider {
     this.countryMap = { ...this.profile.countries };
     if (options.upstreamCountryId && this.countryMap["5"]) this.countryMap["5"] = { ...this.countryMap["5"], id: options.upstreamCountryId };
     if (this.profile.reactivateAction === "getExtraActivation") this.reactivate = (id, request) => this.getExtraActivation(id, request);
+    if (this.profile.numberChoices) this.numberChoices = this.profile.numberChoices;
   }
 
   async countries(): Promise<SmsCountry[]> {
@@ -150,10 +156,10 @@ export class SmsActivateProvider implements SmsProvider {
     return parseSmsActivatePrices(text, upstreamCountry.id, countryId, this.currency);
   }
 
-  async buy(request: { countryId: string; serviceId: string; maxCost?: UpstreamMoney }): Promise<SmsActivation> {
+  async buy(request: BuyRequest): Promise<SmsActivation> {
     const upstreamCountry = this.countryMap[request.countryId];
     if (!upstreamCountry) throw smsFault("bad_service", `country ${request.countryId} is not sold by ${this.profile.label}`);
-    const params: Record<string, string> = { action: "getNumber", service: request.serviceId, country: upstreamCountry.id };
+    const params: Record<string, string> = { action: "getNumber", service: request.serviceId, country: upstreamCountry.id, ...this.choiceParams(request) };
     if (request.maxCost !== undefined && this.profile.maxPriceParam) {
       // The max price is in the upstream's own currency (DaisySMS: dollars, inclusive, https://daisysms.com/docs/api):
       // a quote in another currency cannot be a ceiling here, so it is refused rather than sent as if it were its own.
@@ -166,6 +172,23 @@ export class SmsActivateProvider implements SmsProvider {
     const [, upstreamId, number] = /^ACCESS_NUMBER:(\d+):(\+?\d{5,20})$/.exec(match.data)!;
     const price = this.profile.priceHeader ? Number(headers.get(this.profile.priceHeader)) : NaN;
     return { upstreamId, number, ...(Number.isFinite(price) && price > 0 ? { cost: { amount: price, currency: this.currency } } : {}) };
+  }
+
+  /**
+   * The choice in the upstream's own parameters (the profile's numberChoices: DaisySMS carriers=tmo,vz and
+   * areas=212,718; the protocol's operator=mts). A choice this upstream cannot honour in this country is refused here,
+   * before any request: routing never sends one, and a number that ignored it would be sold as what it is not.
+   */
+  private choiceParams(request: BuyRequest): Record<string, string> {
+    const choice = request.choice;
+    if (isEmptyChoice(choice)) return {};
+    const support = this.numberChoices;
+    if (choiceSurchargePercent(support, request.countryId, choice) === null) throw smsFault("rejected", `${this.profile.label} documents no such choice in country ${request.countryId}`);
+    const params: Record<string, string> = {};
+    if (choice!.carriers?.length) params[support!.carriers!.param] = choice!.carriers.join(",");
+    if (choice!.areas?.length) params[support!.areas!.param] = choice!.areas.join(",");
+    if (choice!.operator) params[support!.operator!.param] = choice!.operator;
+    return params;
   }
 
   /**

@@ -14,8 +14,10 @@ import {
   type SmsManNamed,
 } from "./sms-man-protocol";
 import {
+  isEmptyChoice,
   smsFault,
   smsUpstreamClient,
+  type BuyRequest,
   type AdapterOptions,
   type SmsActivation,
   type SmsCancelResult,
@@ -76,7 +78,10 @@ export class SmsManProvider implements SmsProvider {
     return parseSmsManPrices(prices, countryId, this.accountCurrency, (applicationId) => names.get(applicationId) ?? applicationId);
   }
 
-  async buy(request: { countryId: string; serviceId: string; maxCost?: UpstreamMoney }): Promise<SmsActivation> {
+  async buy(request: BuyRequest): Promise<SmsActivation> {
+    // sms-man's get-number documents country_id, application_id, maxPrice and currency only (https://sms-man.com/api):
+    // no carrier, area code or operator, so a choice is refused rather than dropped (routing never sends one here).
+    if (!isEmptyChoice(request.choice)) throw smsFault("rejected", "sms-man documents no carrier, area code or operator choice");
     const params: Record<string, string> = { country_id: request.countryId, application_id: request.serviceId };
     if (request.maxCost !== undefined) {
       // Documented: maxPrice Integer, currency RUB/USD/EUR (https://sms-man.com/api, "Request a phone number").

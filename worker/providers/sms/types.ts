@@ -8,8 +8,17 @@ export interface SmsProvider {
   countries(): Promise<SmsCountry[]>;
   /** What a country offers: the upstream cost in the currency the upstream priced it in, and stock. */
   services(countryId: string): Promise<SmsOffer[]>;
-  /** Takes a number. maxCost (in the offer's own currency) stops the upstream from charging more than we quoted. */
-  buy(request: { countryId: string; serviceId: string; maxCost?: UpstreamMoney }): Promise<SmsActivation>;
+  /**
+   * Takes a number. maxCost (in the offer's own currency) stops the upstream from charging more than we quoted; it
+   * already holds the choice's documented surcharge. `choice` is sent only in the parameters the upstream documents
+   * (`numberChoices`); an adapter refuses a choice it cannot send ("rejected") rather than dropping it silently.
+   */
+  buy(request: BuyRequest): Promise<SmsActivation>;
+  /**
+   * Which number a buyer may ask for here, as the upstream documents it (DaisySMS: carriers and area codes; the
+   * SMS-Activate protocol: an operator). Absent where the upstream documents no such choice (sms-man, Grizzly SMS).
+   */
+  readonly numberChoices?: NumberChoiceSupport;
   /** One status check. Throws SmsProviderError when the upstream fails. */
   poll(upstreamId: string): Promise<SmsPollResult>;
   /** Releases an unused number (the upstream refunds us). */
@@ -40,6 +49,67 @@ export interface SmsProvider {
   activeActivations?(): Promise<ActiveActivation[] | null>;
   // "Use this number again" (getExtraActivation, HeroSMS reactivate) is left to an optional `reactivate` the rent/sms
   // services add; the profile names the documented action (sms-activate-profiles.ts reactivateAction).
+}
+
+/** One purchase as an adapter receives it. */
+export interface BuyRequest {
+  countryId: string;
+  serviceId: string;
+  maxCost?: UpstreamMoney;
+  choice?: NumberChoice;
+}
+
+/**
+ * The number a customer asked for, in the upstream's own terms (issue 49). Every field optional; an empty choice is
+ * no choice. carriers and areas are DaisySMS's getNumber parameters (https://daisysms.com/docs/api: `carriers=tmo,vz`,
+ * `areas=212,718`); operator is the SMS-Activate protocol's (https://sms-activate.org/en/api2: `operator=mts`).
+ */
+export interface NumberChoice {
+  carriers?: string[];
+  areas?: string[];
+  operator?: string;
+}
+
+export function isEmptyChoice(choice: NumberChoice | undefined | null): boolean {
+  return !choice || ((choice.carriers?.length ?? 0) === 0 && (choice.areas?.length ?? 0) === 0 && !choice.operator);
+}
+
+/**
+ * What an upstream documents for choosing a number, per kind: the public country ids it applies to (the spec's
+ * numbering, USA is 5), the documented values, and the documented surcharge in percent of the number's price.
+ */
+export interface NumberChoiceSupport {
+  carriers?: { countries: readonly string[]; values: Readonly<Record<string, string>>; surchargePercent: number; param: string };
+  areas?: { countries: readonly string[]; surchargePercent: number; param: string; max: number };
+  /** Operators per public country id (only the countries listed); surcharge none where the document names none. */
+  operator?: { byCountry: Readonly<Record<string, readonly string[]>>; surchargePercent: number; param: string };
+}
+
+/**
+ * The documented surcharge of a choice at this upstream, in percent (each kind asked for adds its own: DaisySMS says
+ * area codes are "subject to a 20% price increase" and carriers "also"), or null when the upstream cannot honour the
+ * choice in this country (a kind it does not document, a value it does not list).
+ */
+export function choiceSurchargePercent(support: NumberChoiceSupport | undefined, countryId: string, choice: NumberChoice | undefined): number | null {
+  if (isEmptyChoice(choice)) return 0;
+  if (!support) return null;
+  let percent = 0;
+  if (choice!.carriers?.length) {
+    const c = support.carriers;
+    if (!c || !c.countries.includes(countryId) || !choice!.carriers.every((v) => v in c.values)) return null;
+    percent += c.surchargePercent;
+  }
+  if (choice!.areas?.length) {
+    const a = support.areas;
+    if (!a || !a.countries.includes(countryId) || choice!.areas.length > a.max) return null;
+    percent += a.surchargePercent;
+  }
+  if (choice!.operator) {
+    const listed = support.operator?.byCountry[countryId];
+    if (!listed || !listed.includes(choice!.operator)) return null;
+    percent += support.operator!.surchargePercent;
+  }
+  return percent;
 }
 
 /** One active activation as a batch status call answers it. */

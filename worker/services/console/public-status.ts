@@ -1,10 +1,10 @@
 import { desc } from "drizzle-orm";
 import { SMS_PROVIDERS } from "../../../schema/constants";
-import { STATUS_MIN_SAMPLE, type PublicStatus, type StatusIncident, type StatusWindow } from "../../../schema/status";
+import { STATUS_MIN_SAMPLE, type PublicStatus, type StatusIncident } from "../../../schema/status";
 import type { Db } from "../../db/client";
 import { statusIncidents } from "./tables";
 import { rowsOf, runBatch } from "../kernel";
-import { statusOutcomesQuery, statusRefundWaitsQuery, upstreamHealthQuery } from "../sms";
+import { recordOf, statusOutcomesQuery, statusRefundWaitsQuery, upstreamHealthQuery } from "../sms";
 import { TtlCache } from "../../lib/cache";
 
 /**
@@ -90,7 +90,8 @@ async function readStatus(db: Db, now: number): Promise<{ figures: Omit<PublicSt
   });
 
   const since7 = now - 7 * DAY_MS;
-  const windows = (rows: OrderOutcome[]) => ({ last_7_days: windowOf(rows.filter((r) => r.created_at >= since7)), last_30_days: windowOf(rows) });
+  // Each window is read as every offer's record is (sms room's offer-record.ts: the purchase card and v1 read the same).
+  const windows = (rows: OrderOutcome[]) => ({ last_7_days: recordOf(rows.filter((r) => r.created_at >= since7)), last_30_days: recordOf(rows) });
 
   const providers = SMS_PROVIDERS.map((provider) => {
     const h = health.find((r) => r.provider === provider);
@@ -131,18 +132,6 @@ async function readStatus(db: Db, now: number): Promise<{ figures: Omit<PublicSt
     },
   };
   return { figures, incidents: incidentViews(incidents) };
-}
-
-function windowOf(rows: OrderOutcome[]): StatusWindow {
-  if (rows.length < STATUS_MIN_SAMPLE) return { orders: rows.length, success_rate: null, median_seconds_to_code: null };
-  const codes = rows.filter((r) => r.status === "used");
-  const waits = codes.filter((r) => r.code_at !== null).map((r) => r.code_at! - r.created_at);
-  const mid = median(waits);
-  return {
-    orders: rows.length,
-    success_rate: Math.round((codes.length / rows.length) * 1000) / 10,
-    median_seconds_to_code: mid === null ? null : Math.round(mid / 1000),
-  };
 }
 
 function median(values: number[]): number | null {

@@ -22,15 +22,16 @@ import {
 import { koboToNaira, nairaToKobo } from "../../../schema/money";
 import type { SmsProviderName } from "../../../schema/constants";
 import { NO_RENT_STOCK_MESSAGE } from "../../../schema/constants";
-import { RENT_PRICE_REFUSED_MESSAGE, type RentalView } from "../../../schema/rentals";
+import { NO_EXTENDABLE_RENT_MESSAGE, RENT_PRICE_REFUSED_MESSAGE, type RentalView } from "../../../schema/rentals";
 import type { Db } from "../../db/client";
 import { idempotencyKeys } from "./tables";
 import type { Env } from "../../config";
 import { AppError, isUniqueViolation } from "../../lib/errors";
 import type { ApiCaller, SignedInUser } from "../accounts";
 import { catalogueFor, pricingContext, type RentalDeps, type SmsCatalogueDeps, type SmsDeps, smsPriceKobo } from "../kernel";
-import { cancelRental, endRental, quoteRental, rentalsPage, rentalView, rentCountries, rentNumber } from "../rent";
-import { buySmsNumber, cancelSmsOrder, canRequestAnotherCode, chainStateFor, codesByOrder, findSmsOffer, orderCodes, ownSmsOrder, type PageAfter, requestAnotherCode, smsCountries, smsOffers, type SmsOrderRow, smsOrdersPage } from "../sms";
+import { cancelRental, endRental, lastMessageTimes, quoteRental, rentalsPage, rentalView, rentCountries, rentNumber } from "../rent";
+import { smsNumberChoiceSchema } from "../../../schema/sms";
+import { buySmsNumber, cancelSmsOrder, choiceSurchargeFor, NO_RECORD, numberChoiceOf, offerKey, offerRecords, orderNumberChoice, recordView, smsNumberChoices, canRequestAnotherCode, chainStateFor, codesByOrder, findSmsOffer, orderCodes, ownSmsOrder, type PageAfter, requestAnotherCode, smsCountries, smsOffers, type SmsOrderRow, smsOrdersPage } from "../sms";
 import { resendWebhookEvent, setWebhookUrl, webhookLog } from "./webhook-settings";
 
 /**
@@ -52,14 +53,30 @@ export async function countriesV1(catalogue: SmsCatalogueDeps, userId: string, p
 
 /** The caller's prices (their tier) and stock for one country. */
 export async function pricesV1(deps: SmsDeps, user: SignedInUser, query: z.infer<typeof v1PricesQuerySchema>): Promise<z.infer<typeof v1PricesSchema>> {
-  const offers = await smsOffers(catalogueFor(deps, user.id), query.provider, query.country);
+  const catalogue = catalogueFor(deps, user.id);
+  const offers = await smsOffers(catalogue, query.provider, query.country);
   const ctx = await pricingContext(deps.db, user.totalDepositedKobo);
-  return { data: offers.map((o) => ({ service: o.serviceId, name: o.name, price: koboToNaira(smsPriceKobo(o.costUsd, ctx)), count: o.count })) };
+  // Issue 49: each offer's own record (the status page's figures for it: one read for the whole list) and what number
+  // may be chosen in this country.
+  const country = (await smsCountries(catalogue, query.provider)).find((c) => c.id === query.country)?.title ?? "";
+  const [records, choices] = await Promise.all([offerRecords(deps.db, deps.clock.now(), { provider: query.provider, country }), smsNumberChoices(deps, user.id, query.provider, query.country)]);
+  return {
+    data: offers.map((o) => {
+      const record = recordView(records.get(offerKey(query.provider, country, o.name)) ?? NO_RECORD);
+      return { service: o.serviceId, name: o.name, price: koboToNaira(smsPriceKobo(o.costUsd, ctx)), count: o.count, success_rate: record.success_rate, median_seconds_to_code: record.median_seconds_to_code, sample: record.sample };
+    }),
+    choices,
+  };
 }
 
 /** Buys at the server's price now (refused above max_price), as the web's buy does, and answers the order. */
 export async function buySmsV1(deps: SmsDeps, user: SignedInUser, body: z.infer<typeof v1BuySmsSchema>): Promise<SmsOrderV1> {
-  const quote = await smsQuoteKobo(deps, user, body.provider, body.country, body.service);
+  // Issue 49: the number choice in the upstreams' own names, read as the web's purchase reads it (refused with 400 when
+  // malformed, 422 when no upstream can honour it: both before any debit), priced with its documented surcharge.
+  const parsed = smsNumberChoiceSchema.safeParse({ carriers: body.carriers, areas: body.areas, operator: body.operator });
+  if (!parsed.success) throw new AppError("VALIDATION_FAILED", parsed.error.issues[0]?.message ?? "The number choice is not valid.", { field: String(parsed.error.issues[0]?.path[0] ?? "carriers") });
+  const surcharge = await choiceSurchargeFor(deps, user.id, body.provider, body.country, numberChoiceOf(parsed.data));
+  const quote = await smsQuoteKobo(deps, user, body.provider, body.country, body.service, surcharge);
   if (body.max_price !== undefined && quote > nairaToKobo(body.max_price)) throw aboveMaxPrice(quote);
   const bought = await buySmsNumber(deps, user, {
     provider: body.provider,
@@ -67,6 +84,7 @@ export async function buySmsV1(deps: SmsDeps, user: SignedInUser, body: z.infer<
     service: body.service,
     price: koboToNaira(quote),
     ...(body.next_route ? { next_route: body.next_route } : {}),
+    ...parsed.data,
   });
   return smsOrderV1(deps, user.id, bought.phone.request_id);
 }
@@ -83,10 +101,10 @@ export async function anotherCodeV1(deps: SmsDeps, userId: string, orderId: stri
 
 /** Rents at the server's price now: a guarded-refused price is 409, no stock 503, above max_price 409 with the price. */
 export async function rentV1(deps: RentalDeps, user: SignedInUser, body: z.infer<typeof v1RentSchema>): Promise<RentalView> {
-  const choice = { countryId: body.country, unit: body.duration, period: body.period };
+  const choice = { countryId: body.country, unit: body.duration, period: body.period, extendable: body.extendable };
   const quote = await quoteRental(deps, user, choice);
   if (quote.refused) throw new AppError("CONFLICT", RENT_PRICE_REFUSED_MESSAGE);
-  if (quote.priceKobo === null) throw new AppError("NO_NUMBERS", "No stock available for the selected duration");
+  if (quote.priceKobo === null) throw new AppError("NO_NUMBERS", body.extendable ? NO_EXTENDABLE_RENT_MESSAGE : "No stock available for the selected duration");
   if (body.max_price !== undefined && quote.priceKobo > nairaToKobo(body.max_price)) throw aboveMaxPrice(quote.priceKobo);
   return rentalView(await rentNumber(deps, user, { ...choice, clientPrice: koboToNaira(quote.priceKobo) }), deps.clock.now());
 }
@@ -102,9 +120,9 @@ export async function endRentalV1(deps: RentalDeps, userId: string, rentalId: st
 const REFUNDED = new Set(["timeout", "error", "cancelled", "failed"]);
 
 /** What the caller would pay for one number now (the price buySmsNumber charges), in kobo. */
-export async function smsQuoteKobo(deps: SmsDeps, user: SignedInUser, provider: SmsProviderName, country: string, service: string): Promise<number> {
+export async function smsQuoteKobo(deps: SmsDeps, user: SignedInUser, provider: SmsProviderName, country: string, service: string, surchargePercent = 0): Promise<number> {
   const { offer } = await findSmsOffer(catalogueFor(deps, user.id), provider, country, service);
-  return smsPriceKobo(offer.costUsd, await pricingContext(deps.db, user.totalDepositedKobo));
+  return smsPriceKobo(offer.costUsd * (1 + surchargePercent / 100), await pricingContext(deps.db, user.totalDepositedKobo));
 }
 
 export async function smsOrderV1(deps: SmsDeps, userId: string, orderId: string): Promise<SmsOrderV1> {
@@ -131,6 +149,7 @@ function toSmsOrderV1(o: SmsOrderRow, codes: string[], chain: Awaited<ReturnType
     can_request_another_code: canRequestAnotherCode(o, now),
     // The web's status names the next order `next_request_id` (the spec's word); the v1 API calls orders `id`.
     chain: chain ? { id: chain.id, step: chain.step, max_routes: chain.max_routes, cap: chain.cap, status: chain.status, next_order_id: chain.next_request_id, moving_on: chain.moving_on } : null,
+    number_choice: orderNumberChoice(o) ?? null,
     created_at: new Date(o.createdAt).toISOString(),
   };
 }
@@ -170,7 +189,8 @@ export async function listSmsOrdersV1(deps: SmsDeps, userId: string, query: z.in
 export async function listRentalsV1(deps: RentalDeps, userId: string, query: z.infer<typeof v1RentalsQuerySchema>): Promise<z.infer<typeof v1RentalListSchema>> {
   const { rows, more } = await rentalsPage(deps.db, userId, { status: query.status, limit: query.limit, after: decodeCursor(query.cursor) });
   const now = deps.clock.now();
-  return { data: rows.map((r) => rentalView(r, now)), next_cursor: more ? encodeCursor(rows[rows.length - 1]) : null };
+  const lastMessages = await lastMessageTimes(deps.db, rows.map((r) => r.id));
+  return { data: rows.map((r) => ({ ...rentalView(r, now), last_message_at: lastMessages.get(r.id) ?? null })), next_cursor: more ? encodeCursor(rows[rows.length - 1]) : null };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -185,12 +205,14 @@ export async function rentCountriesV1(deps: RentalDeps, userId: string): Promise
  * price the guard refused, is an answer (price null, with the reason), as on the web's form.
  */
 export async function rentQuoteV1(deps: RentalDeps, user: SignedInUser, query: z.infer<typeof v1RentQuoteQuerySchema>): Promise<z.infer<typeof v1RentQuoteSchema>> {
-  const quote = await quoteRental(deps, user, { countryId: query.country, unit: query.duration, period: query.period });
+  const quote = await quoteRental(deps, user, { countryId: query.country, unit: query.duration, period: query.period, extendable: query.extendable });
   const count = quote.limits.find((l) => l.country_id === query.country)?.count ?? 0;
-  const base = { country: query.country, duration: query.duration, period: query.period };
+  const base = { country: query.country, duration: query.duration, period: query.period, extendable: false, extendable_price: null };
   if (quote.refused) return { ...base, price: null, in_stock: false, count: 0, message: RENT_PRICE_REFUSED_MESSAGE };
-  if (quote.priceKobo === null) return { ...base, price: null, in_stock: false, count, message: NO_RENT_STOCK_MESSAGE };
-  return { ...base, price: koboToNaira(quote.priceKobo), in_stock: true, count, message: null };
+  if (quote.priceKobo === null) return { ...base, price: null, in_stock: false, count, message: query.extendable ? NO_EXTENDABLE_RENT_MESSAGE : NO_RENT_STOCK_MESSAGE };
+  // Issue 49: whether this number can be extended, and what an extendable one costs when it cannot.
+  const extendablePrice = quote.extendableOffer ? koboToNaira(quote.extendableOffer.priceKobo) : null;
+  return { ...base, price: koboToNaira(quote.priceKobo), in_stock: true, count, message: null, extendable: quote.extendable, extendable_price: extendablePrice };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -15,7 +15,8 @@ import {
   protocolServiceName,
   resolveProtocolCountry,
 } from "./protocol-codes";
-import { activeOrdersOf, buySmsNumber, cancelSmsOrder, canRequestAnotherCode, codesByOrder, completeSmsOrder, findSmsOrder, lastCodeOf, orderCodes, orderMessages, requestAnotherCode, type SmsOrderRow } from "../sms";
+import { smsNumberChoiceSchema } from "../../../schema/sms";
+import { activeOrdersOf, buySmsNumber, cancelSmsOrder, canRequestAnotherCode, choiceSurchargeFor, codesByOrder, completeSmsOrder, findSmsOrder, lastCodeOf, numberChoiceOf, orderCodes, orderMessages, requestAnotherCode, smsNumberChoices, type SmsOrderRow } from "../sms";
 
 /**
  * The SMS-Activate protocol (GET|POST /stubs/handler_api.php?api_key=&action=...), as SMS-Activate documents it
@@ -66,7 +67,7 @@ export async function protocolAction(deps: SmsDeps, user: SignedInUser, action: 
     case "getTopCountriesByService":
       return getTopCountriesByService(deps, db, user, p);
     case "getOperators":
-      return getOperators(p);
+      return getOperators(deps, user, p);
     case "getPrices":
       return getPrices(deps, db, user, p);
     case "getCountries":
@@ -96,14 +97,26 @@ async function getNumber(deps: SmsDeps, user: SignedInUser, p: ProtocolParams, v
   const offer = offers.get(service);
   if (!offer) return word(protocolServiceName(service) || offers.size > 0 ? "BAD_SERVICE" : "NO_NUMBERS");
   if (offer.count <= 0) return word("NO_NUMBERS");
-  const priceKobo = smsPriceKobo(offer.costUsd, await pricingContext(db, user.totalDepositedKobo));
+  // Issue 49: which number, in the upstreams' own parameters: DaisySMS's carriers and areas (https://daisysms.com/docs/
+  // api), the protocol's operator (https://sms-activate.org/en/api2). A choice no upstream of the route can honour, or a
+  // value none documents, has no number: NO_NUMBERS (the word DaisySMS answers when nothing matches), before any debit.
+  const parsedChoice = smsNumberChoiceSchema.safeParse({ carriers: p.get("carriers") || undefined, areas: p.get("areas") || undefined, operator: p.get("operator") || undefined });
+  if (!parsedChoice.success) return word("NO_NUMBERS");
+  let surcharge: number;
+  try {
+    surcharge = await choiceSurchargeFor(deps, user.id, where.provider, where.countryId, numberChoiceOf(parsedChoice.data));
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) return word("NO_NUMBERS");
+    throw err;
+  }
+  const priceKobo = smsPriceKobo(offer.costUsd * (1 + surcharge / 100), await pricingContext(db, user.totalDepositedKobo));
   const maxPrice = Number(p.get("max_price") || p.get("maxPrice"));
   if (Number.isFinite(maxPrice) && maxPrice > 0 && priceKobo > nairaToKobo(maxPrice)) return word("MAX_PRICE_EXCEEDED");
   if (priceKobo > user.balanceKobo) return word("NO_BALANCE");
 
   let bought;
   try {
-    bought = await buySmsNumber(deps, user, { provider: where.provider, country: where.countryId, service: offer.serviceId, price: koboToNaira(priceKobo) });
+    bought = await buySmsNumber(deps, user, { provider: where.provider, country: where.countryId, service: offer.serviceId, price: koboToNaira(priceKobo), ...parsedChoice.data });
   } catch (err) {
     // The cost limit (issue 12) has no protocol word: it is the one 429 body with Retry-After, as on /api/v1.
     if (!(err instanceof AppError) || err.code === "RATE_LIMITED") throw err;
@@ -123,7 +136,7 @@ async function getNumber(deps: SmsDeps, user: SignedInUser, p: ProtocolParams, v
       countryCode,
       canGetAnotherSms: where.provider === "Swift",
       activationTime: protocolTime(deps.clock.now()),
-      activationOperator: "any",
+      activationOperator: parsedChoice.data.operator ?? "any",
     },
   };
 }
@@ -245,10 +258,25 @@ async function getTopCountriesByService(deps: SmsCatalogueDeps, db: Db, user: Si
  * [operators] } }`, or `{ status: "error", error: "OPERATORS_NOT_FOUND" }` when there are none. Our upstreams sell
  * numbers without naming or choosing an operator, so we know none: the documented empty answer, for any known country.
  */
-function getOperators(p: ProtocolParams): ProtocolReply {
+/**
+ * getOperators (https://sms-activate.org/en/api2 "getOperators"): `{"status":"success","countryOperators":{"<country>":
+ * ["any", ...]}}` for the countries where an upstream of our route documents the protocol's operator (issue 49: Russia,
+ * Ukraine and Kazakhstan where HeroSMS serves them), OPERATORS_NOT_FOUND where none does. Without a country, every
+ * protocol country that has some.
+ */
+async function getOperators(deps: SmsDeps, user: SignedInUser, p: ProtocolParams): Promise<ProtocolReply> {
   const countryCode = p.get("country");
   if (countryCode && !protocolCountry(countryCode)) return word("BAD_COUNTRY");
-  return { json: { status: "error", error: "OPERATORS_NOT_FOUND" } };
+  const catalogue = catalogueFor(deps, user.id);
+  const out: Record<string, string[]> = {};
+  for (const country of countryCode ? [protocolCountry(countryCode)!] : PROTOCOL_COUNTRIES) {
+    const where = await resolveProtocolCountry(catalogue, country.code).catch(() => null);
+    if (!where) continue;
+    const operators = (await smsNumberChoices(deps, user.id, where.provider, where.countryId)).operator?.options.map((o) => o.value);
+    if (operators?.length) out[country.code] = ["any", ...operators];
+  }
+  if (Object.keys(out).length === 0) return { json: { status: "error", error: "OPERATORS_NOT_FOUND" } };
+  return { json: { status: "success", countryOperators: out } };
 }
 
 async function setStatus(deps: SmsDeps, user: SignedInUser, p: ProtocolParams): Promise<ProtocolReply> {

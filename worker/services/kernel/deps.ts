@@ -4,6 +4,7 @@ import type { Config, Env, ProviderMode } from "../../config";
 import type { Db } from "../../db/client";
 import type { EmailSender } from "../../providers/email/email-sender";
 import type { PaymentProviders } from "../../providers/payments/types";
+import type { RentUpstream } from "../../providers/rent";
 import type { RentalProvider } from "../../providers/rent/types";
 import type { SmsProvider } from "../../providers/sms/types";
 import type { SmsUpstream } from "../../providers/sms/upstreams";
@@ -63,9 +64,14 @@ export type SmsDeps = MoneyFlowDeps<SmsProviderResolver>;
  * (services/kernel/sandbox-accounts.ts providerSetFor); everyone else the deployment's configured one. The calls that
  * have no customer (the country list the web form shows) pass null and get the deployment's own.
  */
-export type RentalProviderResolver = (userId: string | null) => RentalProvider;
+export type RentalProviderResolver = (userId: string | null, upstream?: RentUpstream) => RentalProvider;
 
-export type RentalDeps = MoneyFlowDeps<RentalProviderResolver>;
+/**
+ * Issue 49: Rent Number routes a rental over the rent upstreams the deployment holds keys for (sms-man first, then
+ * HeroSMS, whose documents define extension); `rentUpstreams` lists them for a customer (a sandbox account: the
+ * simulators'), and `provider(userId, upstream)` is one of them (absent: sms-man).
+ */
+export type RentalDeps = MoneyFlowDeps<RentalProviderResolver> & { rentUpstreams: (userId: string | null) => RentUpstream[] };
 
 export interface PaymentDeps extends MoneyFlowDeps<PaymentProviders> {
   /** Keeps best-effort work (realtime pushes) alive after the answer: waitUntil in a request or an object, collected
@@ -86,8 +92,10 @@ export interface Upstreams {
   sms(mode: ProviderMode, name: SmsProviderName): SmsProvider;
   /** One upstream account's adapter (issue 32's routing, issue 30's key pool), for a provider set's mode. */
   smsAccount(mode: ProviderMode, upstream: SmsUpstream, account: number, provider: SmsProviderName): SmsProvider;
-  /** The rent upstream for a provider mode (a sandbox account's is always "sandbox"). */
-  rent(mode: ProviderMode): RentalProvider;
+  /** A rent upstream (absent: sms-man) for a provider mode (a sandbox account's is always "sandbox"). */
+  rent(mode: ProviderMode, upstream?: RentUpstream): RentalProvider;
+  /** The rent upstreams configured for a provider mode, in routing order (issue 49). */
+  rentUpstreams(mode: ProviderMode): RentUpstream[];
   /** Squad (card and transfers) and NOWPayments, for the deployment's mode. */
   payments(): PaymentProviders;
   /** Where account, reminder and operator e-mail goes (Resend live, the local outbox in sandbox mode). */

@@ -4,12 +4,11 @@
  * file inside imports its siblings directly (scripts/lint.ts refuses the rest; docs/decisions/041-domain-rooms.md).
  */
 export { ordersRead } from "./order-list";
-export { extendOptions, extendRental } from "./rental-extension";
+export { extendOptions, extendRental, rentalExtendable } from "./rental-extension";
 export { nextAlarmAt, nextCheckDelayMs, rentalWithInbox, syncRentalMessages } from "./rental-inbox";
 export { reminderDueAt, RENTAL_REMINDER_BEFORE_MS } from "./rental-reminder";
-export { upstreamFor } from "./rental-upstream";
-export { refundIfEndedKobo, rentalOrderRowsQuery, rentalsPage, rentalView, toRentalOrderRows } from "./rental-views";
-export { cancelRental, endRental, quoteRental, rentalTick, rentCountries, rentNumber, settleRentalNow, sweepRentals } from "./rentals";
+export { lastMessageTimes, refundIfEndedKobo, rentalOrderRowsQuery, rentalsPage, rentalView, toRentalOrderRows } from "./rental-views";
+export { cancelRental, endRental, quoteRental, rentalTick, rentCountries, rentNumber, type RentQuote, type RentQuoteRequest, settleRentalNow, sweepRentals } from "./rentals";
 export { setAutoRenew } from "./renewals";
 export { rental } from "./rental-transitions";
 export { activeRentalsQuery, customerRentalsQuery, listRentals, rentalAdminView } from "./admin-views";

@@ -27,9 +27,11 @@ export function ordersRead(db: Db, userId: string, now: number, useAgain?: (orde
   const latestCode = sql`(SELECT ${rentalMessages.code} FROM ${rentalMessages}
       WHERE ${rentalMessages.rentalId} = ${rentals.id} AND ${rentalMessages.code} IS NOT NULL
       ORDER BY ${rentalMessages.receivedAt} DESC, ${rentalMessages.id} DESC LIMIT 1)`;
+  // Issue 49, the number's health: when a rented number last received a message.
+  const lastMessageAt = sql`(SELECT MAX(${rentalMessages.receivedAt}) FROM ${rentalMessages} WHERE ${rentalMessages.rentalId} = ${rentals.id})`;
   const newestSms = newestOrdersAsJson(db, userId, LIST_LIMIT);
   const newestRentals = db
-    .select({ kind: sql<"sms" | "rental">`'rental'`.as("kind"), row: sql<string>`${jsonRow(rentals)}`.as("row"), code: sql<string | null>`${latestCode}`.as("code") })
+    .select({ kind: sql<"sms" | "rental">`'rental'`.as("kind"), row: sql<string>`${jsonRow(rentals)}`.as("row"), code: sql<string | null>`${latestCode}`.as("code"), lastAt: sql<number | null>`${lastMessageAt}`.as("last_at") })
     .from(rentals)
     .where(and(eq(rentals.userId, userId), isNotNull(rentals.number)))
     .orderBy(desc(rentals.createdAt))
@@ -38,10 +40,10 @@ export function ordersRead(db: Db, userId: string, now: number, useAgain?: (orde
   const list = db.select().from(newestSms).unionAll(db.select().from(newestRentals));
   return namedRead({ listed: rowsOf(list) }, ({ listed }, user: { balanceKobo: number }) => {
       const sms: SmsOrderRow[] = [];
-      const rented: { rental: RentalRow; code: string | null; balanceKobo: number }[] = [];
+      const rented: { rental: RentalRow; code: string | null; lastMessageAt: number | null; balanceKobo: number }[] = [];
       for (const r of listed) {
         if (r.kind === "sms") sms.push(JSON.parse(r.row) as SmsOrderRow);
-        else rented.push({ rental: JSON.parse(r.row) as RentalRow, code: r.code, balanceKobo: user.balanceKobo });
+        else rented.push({ rental: JSON.parse(r.row) as RentalRow, code: r.code, lastMessageAt: r.lastAt, balanceKobo: user.balanceKobo });
       }
       const rows = [...toSmsOrderRows(sms, user.balanceKobo, useAgain), ...toRentalOrderRows(rented, now)];
       rows.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));

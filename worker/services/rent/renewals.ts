@@ -14,7 +14,7 @@ import { asInsufficientBalance, deliverEvents, type RentalDeps, transition } fro
 import { chargeOf, EXTEND_CHOICES, extensionPriceKobo, hoursOf } from "./rental-extension";
 import { startWatcher } from "./rental-inbox";
 import { RENTAL_REMINDER_BEFORE_MS } from "./rental-reminder";
-import { upstreamFor } from "./rental-upstream";
+import { rentalUpstream } from "./rental-upstream";
 import { findRental, ownedRental, type RentalRow } from "./rental-views";
 import { rental } from "./rental-transitions";
 import { formatDateTime } from "../../../schema/datetime";
@@ -97,7 +97,7 @@ export async function setAutoRenew(deps: RentalDeps, user: { id: string; totalDe
   if (row.status !== "active" || row.expiresAt === null || row.expiresAt - RENEW_BEFORE_END_MS <= now) {
     throw new AppError("INVALID_STATE", "This rental ends too soon to renew itself. Extend it by hand, or rent a new number.");
   }
-  if (!upstreamFor(deps, row.userId).extension || !row.upstreamId) {
+  if (!rentalUpstream(deps, row).extension || !row.upstreamId) {
     throw new AppError("INVALID_STATE", "This number's provider does not allow renewing a rental.");
   }
   const choice = EXTEND_CHOICES.find((c) => c.unit === request.unit && c.period === request.period);
@@ -189,7 +189,7 @@ async function renew(deps: RentalDeps, row: RentalRow): Promise<void> {
   const agreed = row.autoRenewPriceKobo!;
   const unit = row.autoRenewUnit as RentUnit;
   const period = row.autoRenewPeriod!;
-  const extension = upstreamFor(deps, row.userId).extension;
+  const extension = rentalUpstream(deps, row).extension;
   if (!extension || !row.upstreamId) return pause(deps, row, "provider");
 
   const [owner] = await deps.db.select({ totalDepositedKobo: users.totalDepositedKobo }).from(users).where(eq(users.id, row.userId)).limit(1);

@@ -3,7 +3,7 @@ import { RENT_UNIT_MS } from "../../../schema/rentals";
 import type { RentChoice } from "../../providers/rent/types";
 import { log } from "../../lib/log";
 import type { RentalDeps } from "../kernel";
-import { quoteRental } from "./rentals";
+import { quoteRental, type RentQuoteRequest } from "./rentals";
 
 /**
  * "Rent prices that punish the customer silently" (issue 43): the upstream prices each unit on its own, so 24 hours can
@@ -30,13 +30,14 @@ export function coveringChoices(choice: RentChoice): RentChoice[] {
 export async function cheaperRentChoice(
   deps: RentalDeps,
   user: { id: string; totalDepositedKobo: number } | null,
-  choice: RentChoice,
+  choice: RentQuoteRequest,
   priceKobo: number,
 ): Promise<CheaperRentChoice | null> {
   const quotes = await Promise.all(
     coveringChoices(choice).map(async (c) => {
       try {
-        const quote = await quoteRental(deps, user, c);
+        // An extendable number asked for is compared with extendable numbers only (issue 49).
+        const quote = await quoteRental(deps, user, { ...c, extendable: choice.extendable });
         return quote.priceKobo === null ? null : { unit: c.unit, period: c.period, priceKobo: quote.priceKobo };
       } catch (err) {
         // The customer's own choice was quoted; a longer unit the upstream could not price is simply not offered.

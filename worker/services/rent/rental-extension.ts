@@ -6,7 +6,7 @@ import { log } from "../../lib/log";
 import { RentProviderError } from "../../providers/rent/types";
 import { asInsufficientBalance, deliverEvents, enforceCostLimit, getSetting, ledgerAmount, pricingContext, type RentalDeps, rentPriceKobo, toUsd, transition } from "../kernel";
 import { startWatcher } from "./rental-inbox";
-import { customerErrorFor, upstreamFor } from "./rental-upstream";
+import { customerErrorFor, rentalUpstream } from "./rental-upstream";
 import { findRental, ownedRental, type RentalRow } from "./rental-views";
 import { rental } from "./rental-transitions";
 
@@ -32,7 +32,7 @@ export const hoursOf = (unit: RentUnit, period: number) => (RENT_UNIT_MS[unit] *
 
 
 export async function extensionPriceKobo(deps: RentalDeps, row: RentalRow, totalDepositedKobo: number, unit: RentUnit, period: number): Promise<number | null> {
-  const extension = upstreamFor(deps, row.userId).extension;
+  const extension = rentalUpstream(deps, row).extension;
   if (!extension || !row.upstreamId) return null;
   const cost = await extension.price(row.upstreamId, hoursOf(unit, period));
   const costUsd = toUsd(cost, await getSetting(deps.db, "upstream_rates"));
@@ -43,10 +43,15 @@ export async function extensionPriceKobo(deps: RentalDeps, row: RentalRow, total
   return rentPriceKobo(costUsd, await pricingContext(deps.db, totalDepositedKobo));
 }
 
+/** Whether the customer's rental can be extended: its upstream's documents define extension (issue 49). */
+export async function rentalExtendable(deps: RentalDeps, userId: string, id: string): Promise<boolean> {
+  return Boolean(rentalUpstream(deps, await ownedRental(deps.db, userId, id)).extension);
+}
+
 /** The Extend choices for one rental with the server's price each; empty where the upstream cannot extend it. */
 export async function extendOptions(deps: RentalDeps, user: { id: string; totalDepositedKobo: number }, id: string): Promise<RentExtendOption[]> {
   const row = await ownedRental(deps.db, user.id, id);
-  if (!upstreamFor(deps, row.userId).extension || row.status !== "active" || row.expiresAt === null || row.expiresAt <= deps.clock.now()) return [];
+  if (!rentalUpstream(deps, row).extension || row.status !== "active" || row.expiresAt === null || row.expiresAt <= deps.clock.now()) return [];
   const out: RentExtendOption[] = [];
   for (const choice of EXTEND_CHOICES) {
     try {
@@ -73,7 +78,7 @@ export async function extendRental(
     throw new AppError("INVALID_STATE", "This rental has already ended and can no longer be extended.");
   }
   // The rental's own customer's upstream: a sandbox account's rental is extended by the simulator, never the live one.
-  const extension = upstreamFor(deps, row.userId).extension;
+  const extension = rentalUpstream(deps, row).extension;
   if (!extension || !row.upstreamId) {
     throw new AppError("INVALID_STATE", "This number's provider does not allow extending a rental. Rent a new number before this one ends.");
   }

@@ -6,7 +6,7 @@ import { log } from "../../lib/log";
 import { deliverEvents, move, outboxInsert, runBatch, statements } from "../kernel";
 import { reminderDueAt } from "./rental-reminder";
 import type { RentalDeps } from "../kernel";
-import { upstreamFor } from "./rental-upstream";
+import { rentalUpstream } from "./rental-upstream";
 import { findRental, ownedRental, rentalMessagesOf, rentalView } from "./rental-views";
 import { rental } from "./rental-transitions";
 
@@ -31,7 +31,7 @@ async function fingerprintHash(source: string): Promise<string> {
 export async function syncRentalMessages(deps: RentalDeps, rentalId: string): Promise<number> {
   const row = await findRental(deps.db, rentalId);
   if (!row || row.status !== "active" || !row.upstreamId) return 0;
-  const list = await upstreamFor(deps, row.userId).getAllSms(row.upstreamId);
+  const list = await rentalUpstream(deps, row).getAllSms(row.upstreamId);
   const now = deps.clock.now();
   const values = await Promise.all(
     list.map(async (m) => ({
@@ -135,5 +135,7 @@ export async function rentalWithInbox(deps: RentalDeps, userId: string, id: stri
   const before = await ownedRental(deps.db, userId, id);
   if (before.status === "active") await checkRentalNow(deps.env, id);
   const row = before.status === "active" ? await ownedRental(deps.db, userId, id) : before;
-  return { rental: rentalView(row, deps.clock.now()), messages: await rentalMessagesOf(deps.db, id) };
+  const messages = await rentalMessagesOf(deps.db, id);
+  // The number's health (issue 49): its last message, the newest of the inbox.
+  return { rental: { ...rentalView(row, deps.clock.now()), last_message_at: messages[0]?.received_at ?? null }, messages };
 }

@@ -1,6 +1,6 @@
 import { RENT_UNIT_MS } from "../../../schema/rentals";
 import type { Db } from "../../db/client";
-import { RENT_PROVIDER_NAME } from "../../providers/rent";
+import { RENT_PROVIDER_NAME, type RentUpstream } from "../../providers/rent";
 import type { RentChoice } from "../../providers/rent/types";
 import { log } from "../../lib/log";
 import { getSettings, lastAcceptedCosts, recordAcceptedCosts, refusedUpstreamPrice, rentPriceKobo } from "../kernel";
@@ -9,6 +9,12 @@ import { getSettings, lastAcceptedCosts, recordAcceptedCosts, refusedUpstreamPri
 export const rentPriceKey = (choice: Pick<RentChoice, "unit" | "period">) => `rent:${choice.unit}:${choice.period}`;
 
 const DAY_MS = 86_400_000;
+
+/**
+ * Whose history and ceiling a rent upstream's prices are guarded by: sms-man's keep the name they always had (Dynamic);
+ * HeroSMS's are its own (service_ceilings["herosms:rent"], history under "herosms"), as its SMS prices are (issue 49).
+ */
+export const rentGuardLabel = (upstream: RentUpstream): string => (upstream === "smsman" ? RENT_PROVIDER_NAME : upstream);
 
 /**
  * The SMS buys' price guard (upstream-money.ts refusedUpstreamPrice, setting sms_price_guard) applied to one rental
@@ -21,14 +27,15 @@ export async function guardRentPrice(
   db: Db,
   choice: RentChoice,
   quoted: { costUsd: number | null; currency: string },
-  { history = true }: { history?: boolean } = {},
+  { history = true, upstream = "smsman" }: { history?: boolean; upstream?: RentUpstream } = {},
 ): Promise<string | null> {
   const s = await getSettings(db, ["sms_price_guard", "exchange_rate", "costs"]);
   const guard = s.sms_price_guard;
   const key = rentPriceKey(choice);
-  const previous = history ? (await lastAcceptedCosts(db, RENT_PROVIDER_NAME, choice.countryId, [key])).get(key) : undefined;
+  const label = rentGuardLabel(upstream);
+  const previous = history ? (await lastAcceptedCosts(db, label, choice.countryId, [key])).get(key) : undefined;
   const days = Math.max(1, Math.ceil((choice.period * RENT_UNIT_MS[choice.unit]) / DAY_MS));
-  const perDay = guard.service_ceilings[`${RENT_PROVIDER_NAME}:rent`] ?? guard.ceiling_naira;
+  const perDay = guard.service_ceilings[`${label}:rent`] ?? guard.ceiling_naira;
   // The ceiling applies to the price before any discount tier: the highest any customer could be charged.
   const starter = { rate: s.exchange_rate.rate, costs: s.costs, tier: { icon: "", text: "", indicator: "", percentage: 0, threshold: 0 } };
   const refused = refusedUpstreamPrice({
@@ -44,7 +51,7 @@ export async function guardRentPrice(
     return refused;
   }
   if (history && (previous === undefined || Math.abs(previous - quoted.costUsd!) > 1e-9)) {
-    await recordAcceptedCosts(db, RENT_PROVIDER_NAME, choice.countryId, [{ key, costUsd: quoted.costUsd! }]);
+    await recordAcceptedCosts(db, label, choice.countryId, [{ key, costUsd: quoted.costUsd! }]);
   }
   return null;
 }

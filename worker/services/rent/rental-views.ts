@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { RentalStatus } from "../../../schema/constants";
 import { koboToNaira } from "../../../schema/money";
 import { formatRentDuration, RENT_CANCEL_WINDOW_MS, type RentalMessageView, type RentalView } from "../../../schema/rentals";
@@ -8,6 +8,7 @@ import { rentalMessages, rentals } from "./tables";
 import { users } from "../kernel";
 import { AppError } from "../../lib/errors";
 import type { PageAfter } from "../sms";
+import { isRentUpstream, RENT_UPSTREAM_EXTENDS } from "../../providers/rent";
 
 /** Rentals as the customer and the API read them: lookups, the rental view, the inbox's messages, the orders rows. */
 
@@ -68,6 +69,8 @@ export function rentalView(row: RentalRow, now: number): RentalView {
     expires_at: iso(row.expiresAt),
     sms_count: row.smsCount,
     can_cancel: canCancel(row, now),
+    // Issue 49: Extend and auto-renew are offered where the rental's upstream documents extension (HeroSMS's).
+    extendable: isRentUpstream(row.upstream) && RENT_UPSTREAM_EXTENDS[row.upstream],
     cancel_until: row.status === "active" && row.smsCount === 0 ? iso(row.createdAt + RENT_CANCEL_WINDOW_MS) : null,
     // What each way out gives back right now (naira), decided here so the End confirmation can say it (issue 17).
     refund_if_ended: row.status === "active" ? koboToNaira(refundIfEndedKobo(row)) : null,
@@ -90,6 +93,17 @@ export function rentalView(row: RentalRow, now: number): RentalView {
   };
 }
 
+/** When each rental last received a message (issue 49, the number's health), for a page of rentals: one read. */
+export async function lastMessageTimes(db: Db, rentalIds: string[]): Promise<Map<string, string>> {
+  if (rentalIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: rentalMessages.rentalId, at: sql<number>`MAX(${rentalMessages.receivedAt})` })
+    .from(rentalMessages)
+    .where(inArray(rentalMessages.rentalId, rentalIds))
+    .groupBy(rentalMessages.rentalId);
+  return new Map(rows.map((r) => [r.id, new Date(Number(r.at)).toISOString()]));
+}
+
 /** The inbox: every stored SMS, newest first. */
 export async function rentalMessagesOf(db: Db, rentalId: string): Promise<RentalMessageView[]> {
   const rows = await db
@@ -109,8 +123,11 @@ export function rentalOrderRowsQuery(db: Db, userId: string) {
   const latestCode = sql<string | null>`(SELECT ${rentalMessages.code} FROM ${rentalMessages}
       WHERE ${rentalMessages.rentalId} = ${rentals.id} AND ${rentalMessages.code} IS NOT NULL
       ORDER BY ${rentalMessages.receivedAt} DESC, ${rentalMessages.id} DESC LIMIT 1)`;
+  // Issue 49, the number's health: when it last received a message (neither rent upstream documents a check of the line,
+  // so the last message is what we know).
+  const lastMessageAt = sql<number | null>`(SELECT MAX(${rentalMessages.receivedAt}) FROM ${rentalMessages} WHERE ${rentalMessages.rentalId} = ${rentals.id})`;
   return db
-    .select({ rental: rentals, code: latestCode, balanceKobo: users.balanceKobo })
+    .select({ rental: rentals, code: latestCode, lastMessageAt, balanceKobo: users.balanceKobo })
     .from(rentals)
     .innerJoin(users, eq(users.id, rentals.userId))
     .where(and(eq(rentals.userId, userId), sql`${rentals.number} IS NOT NULL`))
@@ -120,7 +137,7 @@ export function rentalOrderRowsQuery(db: Db, userId: string) {
 
 export function toRentalOrderRows(rows: Awaited<ReturnType<typeof rentalOrderRowsQuery>>, now: number): OrderRow[] {
   // The query already leaves out rentals without a number; this says so to the type (OrderRow's number is a string).
-  return rows.flatMap(({ rental, code, balanceKobo }) => (rental.number === null ? [] : [{
+  return rows.flatMap(({ rental, code, lastMessageAt, balanceKobo }) => (rental.number === null ? [] : [{
     kind: "rental" as const,
     reference_code: rental.id,
     purchased_number: rental.number,
@@ -135,6 +152,7 @@ export function toRentalOrderRows(rows: Awaited<ReturnType<typeof rentalOrderRow
     expires_at: iso(rental.expiresAt),
     sms_count: rental.smsCount,
     can_cancel: canCancel(rental, now),
+    last_message_at: iso(lastMessageAt === null ? null : Number(lastMessageAt)),
   }]));
 }
 

@@ -1,18 +1,19 @@
 import { and, eq, lt } from "drizzle-orm";
-import { formatRentDuration, RENT_PRICE_REFUSED_MESSAGE, RENT_CANCEL_WINDOW_MS, RENT_UNIT_MS } from "../../../schema/rentals";
+import { formatRentDuration, NO_EXTENDABLE_RENT_MESSAGE, RENT_PRICE_REFUSED_MESSAGE, RENT_CANCEL_WINDOW_MS, RENT_UNIT_MS } from "../../../schema/rentals";
 import { NO_RENT_STOCK_MESSAGE } from "../../../schema/constants";
 import { rentals } from "./tables";
 import { TtlCache } from "../../lib/cache";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
-import { RENT_PROVIDER_NAME, RENT_UPSTREAM } from "../../providers/rent";
+import { RENT_PROVIDER_NAME, type RentUpstream } from "../../providers/rent";
+import { healthStatuses, RENT_HEALTH_KEY, unavailableMessage, upstreamHealthKey } from "../sms";
 import { RentProviderError, type RentChoice, type RentLimit } from "../../providers/rent/types";
 import { asInsufficientBalance, assertNotAboveShown, costMinorUnits, deliverEvents, enforceCostLimit, getSetting, insufficientBalanceFor, isSandboxUser, move, pricingContext, type RentalDeps, rentPriceKobo, runBatch, STOP, type TickResult, toUsd, transition, wakeAt } from "../kernel";
 import { finalSync, nextAlarmAt, startWatcher, stopWatcher, syncRentalMessages } from "./rental-inbox";
 import { guardRentPrice } from "./rental-price-guard";
 import { remindIfDue } from "./rental-reminder";
 import { renewalAlarmAt, renewalTick } from "./renewals";
-import { customerErrorFor, upstreamFor } from "./rental-upstream";
+import { customerErrorFor, rentalUpstream, upstreamFor } from "./rental-upstream";
 import { findRental, ownedRental, type RentalRow } from "./rental-views";
 import { rental } from "./rental-transitions";
 
@@ -39,39 +40,100 @@ export interface RentQuote {
   limit: (RentLimit & { costUsd: number }) | null;
   /** Why the upstream's price for this choice is not sold (the price guard, rental-price-guard.ts). */
   refused?: string;
+  /** Issue 49: the rent upstream this price rents from (null: none can), and whether its documents define extension. */
+  upstream: RentUpstream | null;
+  extendable: boolean;
+  /** Issue 49: when the price above cannot be extended, an extendable number for the same choice at its own price. */
+  extendableOffer?: { upstream: RentUpstream; priceKobo: number };
 }
 
-/** The customer's quote, from their upstream. A sandbox account's simulated prices never touch the live prices'
- * jump-guard history. */
-/** `user` null: a visitor's quote (the spec's original client asks signed out), at the starter tier. */
-export async function quoteRental(deps: RentalDeps, user: { id: string; totalDepositedKobo: number } | null, choice: RentChoice): Promise<RentQuote> {
-  let limits: RentLimit[];
-  try {
-    limits = await upstreamFor(deps, user?.id ?? null).limits(choice);
-  } catch (err) {
-    throw customerErrorFor(err, "limits");
-  }
+/** The rental asked for: the choice, and (issue 49) whether the number must be one that can be extended. */
+export interface RentQuoteRequest extends RentChoice {
+  extendable?: boolean;
+}
+
+/** One rent upstream's answer for a choice: its priced stock, or why it cannot sell it. */
+interface UpstreamQuote {
+  upstream: RentUpstream;
+  extendable: boolean;
+  limits: (RentLimit & { costUsd: number })[];
+  inStock: (RentLimit & { costUsd: number }) | null;
+  refused: string | null;
+}
+
+/** The health row each rent upstream's balance is checked under (services/sms/upstream-health.ts). */
+const rentHealthKey = (upstream: RentUpstream) => (upstream === "smsman" ? RENT_HEALTH_KEY : upstreamHealthKey(upstream));
+
+async function quoteUpstream(deps: RentalDeps, user: { id: string } | null, upstream: RentUpstream, choice: RentChoice): Promise<UpstreamQuote> {
+  const adapter = upstreamFor(deps, user?.id ?? null, upstream);
+  const limits = await adapter.limits({ countryId: choice.countryId, unit: choice.unit, period: choice.period });
   // Costs come in the account's currency (roubles in sms-man's own sample): converted with the operator's rates, and a
   // cost without a rate is refused (shown as no stock, logged), never read as dollars.
   const rates = await getSetting(deps.db, "upstream_rates");
   const priced = limits.flatMap((l) => {
     const costUsd = toUsd({ amount: l.cost, currency: l.currency }, rates);
     if (costUsd === null) {
-      log("warn", "rental offer refused: no rate for its currency", { countryId: l.countryId, currency: l.currency });
+      log("warn", "rental offer refused: no rate for its currency", { upstream, countryId: l.countryId, currency: l.currency });
       return [];
     }
     return [{ ...l, costUsd }];
   });
   const inStock = priced.find((l) => l.countryId === choice.countryId && l.count > 0) ?? null;
   // The SMS buys' ceiling and jump guard: an implausible price is never sold (nor shown as in stock).
-  const refused = inStock ? await guardRentPrice(deps.db, choice, inStock, { history: !(user && isSandboxUser(user.id)) }) : null;
-  const limit = refused ? null : inStock;
+  const refused = inStock ? await guardRentPrice(deps.db, choice, inStock, { history: !(user && isSandboxUser(user.id)), upstream }) : null;
+  return { upstream, extendable: Boolean(adapter.extension), limits: priced, inStock: refused ? null : inStock, refused };
+}
+
+/**
+ * The customer's quote (issue 49: routed over the rent upstreams). The upstreams are asked in routing order (sms-man,
+ * then HeroSMS: providers/rent RENT_UPSTREAMS), passing over one the balance sweep last found below its floor; the
+ * first that has stock at a price the guard accepts rents, so sms-man keeps every rental it can serve, and HeroSMS
+ * serves what sms-man cannot (no stock, refused price, below its floor). `extendable` asks only the upstreams whose
+ * documents define extension. When the number quoted cannot be extended, `extendableOffer` names an extendable one for
+ * the same choice at its own price, so the form says so before purchase (decision 068). A sandbox account's simulated
+ * prices never touch the live prices' jump-guard history.
+ * `user` null: a visitor's quote (the spec's original client asks signed out), at the starter tier.
+ */
+export async function quoteRental(deps: RentalDeps, user: { id: string; totalDepositedKobo: number } | null, request: RentQuoteRequest): Promise<RentQuote> {
+  const choice: RentChoice = { countryId: request.countryId, unit: request.unit, period: request.period };
+  const health = await healthStatuses(deps.db);
+  const configured = deps.rentUpstreams(user?.id ?? null);
+  const healthy = configured.filter((u) => health.get(rentHealthKey(u)) !== "low");
+  if (configured.length > 0 && healthy.length === 0) {
+    throw new AppError("UPSTREAM_UNAVAILABLE", unavailableMessage(RENT_HEALTH_KEY), { provider: RENT_HEALTH_KEY, temporarily_unavailable: true });
+  }
+  const quotes: UpstreamQuote[] = [];
+  let firstError: unknown = null;
+  for (const upstream of healthy) {
+    try {
+      quotes.push(await quoteUpstream(deps, user, upstream, choice));
+    } catch (err) {
+      // One rent upstream down leaves the others selling; all of them down is the customer's "not available".
+      log("warn", "rent upstream not quoted", { upstream, error: err instanceof Error ? err.message : String(err) });
+      firstError ??= err;
+    }
+  }
+  if (quotes.length === 0 && firstError !== null) throw customerErrorFor(firstError, "limits");
+  const eligible = quotes.filter((q) => !request.extendable || q.extendable);
+  const chosen = eligible.find((q) => q.inStock !== null) ?? null;
   const ctx = await pricingContext(deps.db, user?.totalDepositedKobo ?? 0);
+  const priceOf = (q: UpstreamQuote) => rentPriceKobo(q.inStock!.costUsd, ctx);
+  // What the form lists: the renting upstream's stock, else the first asked (its sold-out or refused line).
+  const shown = chosen ?? eligible[0] ?? quotes[0] ?? null;
+  const refused = chosen === null ? (eligible.find((q) => q.refused !== null)?.refused ?? null) : null;
+  const offer = chosen && !chosen.extendable ? quotes.find((q) => q.extendable && q.inStock !== null) : undefined;
   return {
-    limits: priced.map((l) => ({ country_id: l.countryId, count: refused && l === inStock ? 0 : l.count, cost: costMinorUnits(l.costUsd) })),
-    priceKobo: limit ? rentPriceKobo(limit.costUsd, ctx) : null,
-    limit,
+    limits: (shown?.limits ?? []).map((l) => ({
+      country_id: l.countryId,
+      count: shown?.refused && l.countryId === choice.countryId ? 0 : l.count,
+      cost: costMinorUnits(l.costUsd),
+    })),
+    priceKobo: chosen ? priceOf(chosen) : null,
+    limit: chosen?.inStock ?? null,
     ...(refused ? { refused } : {}),
+    upstream: chosen?.upstream ?? null,
+    extendable: chosen?.extendable ?? false,
+    ...(offer ? { extendableOffer: { upstream: offer.upstream, priceKobo: priceOf(offer) } } : {}),
   };
 }
 
@@ -104,7 +166,7 @@ async function countryName(deps: RentalDeps, userId: string, countryId: string):
 // ---------------------------------------------------------------------------------------------------------------
 // Renting
 
-export interface RentRequest extends RentChoice {
+export interface RentRequest extends RentQuoteRequest {
   /** The naira price the customer saw: we never charge more (assertNotAboveShown). */
   clientPrice?: number | null;
 }
@@ -116,11 +178,14 @@ export async function rentNumber(
 ): Promise<RentalRow> {
   await enforceCostLimit(deps.db, user.id, "rental", deps.clock.now());
   const choice: RentChoice = { countryId: request.countryId, unit: request.unit, period: request.period };
-  const quote = await quoteRental(deps, user, choice);
+  const quote = await quoteRental(deps, user, { ...choice, extendable: request.extendable });
   // Refused before anything is written: no debit, no rental row.
   if (quote.refused) throw new AppError("CONFLICT", RENT_PRICE_REFUSED_MESSAGE);
-  if (quote.priceKobo === null) throw new AppError("NO_NUMBERS", NO_RENT_STOCK_MESSAGE);
+  if (quote.priceKobo === null || quote.upstream === null) {
+    throw new AppError("NO_NUMBERS", request.extendable ? NO_EXTENDABLE_RENT_MESSAGE : NO_RENT_STOCK_MESSAGE);
+  }
   const priceKobo = quote.priceKobo;
+  const upstream = quote.upstream;
   assertNotAboveShown(priceKobo, request.clientPrice);
 
   const id = crypto.randomUUID();
@@ -137,7 +202,7 @@ export async function rentNumber(
 
   let rented: { upstreamId: string; number: string };
   try {
-    rented = await upstreamFor(deps, user.id).getNumber(choice);
+    rented = await upstreamFor(deps, user.id, upstream).getNumber(choice);
   } catch (err) {
     if (err instanceof RentProviderError && (err.kind === "timeout" || err.kind === "unavailable")) {
       // The upstream may have rented a number we never heard of; the customer is refunded either way and the
@@ -149,7 +214,7 @@ export async function rentNumber(
   }
 
   const startedAt = deps.clock.now();
-  await transition(deps.db, rental.rented, id, { upstreamId: rented.upstreamId, number: rented.number, expiresAt: startedAt + choice.period * RENT_UNIT_MS[choice.unit], upstream: RENT_UPSTREAM, upstreamAccount: 0 }, startedAt);
+  await transition(deps.db, rental.rented, id, { upstreamId: rented.upstreamId, number: rented.number, expiresAt: startedAt + choice.period * RENT_UNIT_MS[choice.unit], upstream, upstreamAccount: 0 }, startedAt);
   const row = await findRental(deps.db, id);
   if (!row) throw new Error(`rental ${id} vanished after renting`);
   await startWatcher(deps.env, id);
@@ -166,7 +231,7 @@ async function failAndRefund(deps: RentalDeps, id: string, reason: string): Prom
 async function closeUpstream(deps: RentalDeps, row: RentalRow): Promise<void> {
   if (!row.upstreamId) return;
   try {
-    await upstreamFor(deps, row.userId).setStatus(row.upstreamId, "close");
+    await rentalUpstream(deps, row).setStatus(row.upstreamId, "close");
   } catch (err) {
     log("warn", "rental close upstream failed", { rentalId: row.id, error: err instanceof Error ? err.message : String(err) });
   }
@@ -224,7 +289,7 @@ export async function cancelRental(deps: RentalDeps, userId: string, id: string)
     throw new AppError("INVALID_STATE", "A rental can only be cancelled for a refund within 20 minutes. You can end the rental instead.");
   }
   try {
-    await upstreamFor(deps, row.userId).setStatus(row.upstreamId!, "cancel");
+    await rentalUpstream(deps, row).setStatus(row.upstreamId!, "cancel");
   } catch (err) {
     if (err instanceof RentProviderError && err.kind === "refused") {
       log("info", "rent cancel refused upstream", { rentalId: id, detail: err.message });

@@ -4,6 +4,7 @@ import { SMS_ORDER_STATUSES } from "../../../schema/constants";
 import { koboToNaira } from "../../../schema/money";
 import type { Db } from "../../db/client";
 import { PRIMARY_UPSTREAM } from "../../providers/sms/upstreams";
+import { offerOutcomesQuery } from "./offer-record";
 import { businessOnly, clampLimit, customerMatch, ledger, type ListFilter, notSandboxUser, PENDING_TOO_LONG_MS, rowCustomer, type RowCustomer, rowCustomerColumns, statusFilter, upstreamPrices, users } from "../kernel";
 import { smsOrders, upstreamHealth } from "./tables";
 
@@ -93,23 +94,11 @@ export function upstreamHealthQuery(db: Db) {
 }
 
 /**
- * The public status page's figures from our own orders (services/console/public-status.ts asks for them): orders that
- * got a number and ended between `since` and `until` with a code or without one (timeout, upstream error), with when
- * their first code came; sandbox accounts' orders left out.
+ * The public status page's counted orders in [since, until): the offer record's one reading (offer-record.ts), so the
+ * status page, the purchase card's record and v1's price list count the same orders the same way (issue 49).
  */
 export function statusOutcomesQuery(db: Db, since: number, until: number) {
-  return db
-    .select({
-      provider: smsOrders.provider,
-      country: smsOrders.countryName,
-      service: smsOrders.serviceName,
-      status: smsOrders.status,
-      created_at: smsOrders.createdAt,
-      // Spelled out: drizzle would name both tables' columns unqualified here, and sms_order_codes has its own "id".
-      code_at: sql<number | null>`(SELECT MIN(c.received_at) FROM sms_order_codes c WHERE c.order_id = "sms_orders"."id")`,
-    })
-    .from(smsOrders)
-    .where(and(statusWindow(since, until), inArray(smsOrders.status, ["used", "timeout", "error"])));
+  return offerOutcomesQuery(db, since, until);
 }
 
 /** How long each automatic refund in the same window took (from the order to its refund:<id> ledger row). */

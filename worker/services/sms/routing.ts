@@ -7,7 +7,7 @@ import { smsOrders } from "./tables";
 import { TtlCache } from "../../lib/cache";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
-import { SMS_FAULT_MESSAGES, SmsProviderError, type SmsOffer, type SmsProvider, type UpstreamMoney } from "../../providers/sms/types";
+import { choiceSurchargePercent, SMS_FAULT_MESSAGES, SmsProviderError, type NumberChoice, type SmsOffer, type SmsProvider, type UpstreamMoney } from "../../providers/sms/types";
 import { documentedSlotLimit, isSmsUpstream, PRIMARY_UPSTREAM, SMS_UPSTREAMS, upstreamAccountKeys, type SmsUpstream } from "../../providers/sms/upstreams";
 import { getSettings, providerSetFor, pricingContext, refusedUpstreamPrice, smsPriceKobo, toUsd, type SmsDeps } from "../kernel";
 import { healthStatuses, upstreamHealthKey } from "./upstream-health";
@@ -40,8 +40,10 @@ export interface UpstreamChoice {
   adapter: SmsProvider;
   /** The upstream's own id of the service. */
   serviceId: string;
-  /** The ceiling sent with getNumber, in the upstream's currency. */
+  /** The ceiling sent with getNumber, in the upstream's currency (the choice's documented surcharge included). */
   maxCost: UpstreamMoney;
+  /** The customer's number choice, sent in this upstream's own parameters (issue 49). */
+  choice?: NumberChoice;
   /** The customer's price of this candidate, kobo (the order's own for the primary). */
   priceKobo: number;
 }
@@ -61,6 +63,11 @@ export interface RoutedOrder {
    * the same tier without reading them again (issue 30, decision 057). Absent (a chain's move-on): read here.
    */
   totalDepositedKobo?: number;
+  /**
+   * Which number the customer asked for (issue 49): only upstreams documenting it in this country are candidates, each
+   * sent its own surcharge within the order's price. A chain's next routes keep it.
+   */
+  choice?: NumberChoice;
 }
 
 const healthKey = upstreamHealthKey;
@@ -262,11 +269,15 @@ export async function* purchaseCandidates(deps: SmsDeps, order: RoutedOrder, pri
     if (accounts.length === 0) continue;
     anyFree = true;
     const adapterOf = (account: number) => deps.provider(provider, order.userId, { upstream, account });
+    // Issue 49: an upstream that cannot honour the customer's choice here is passed over (never sold without it).
+    const surcharge = choiceSurchargePercent(adapterOf(accounts[0]!).numberChoices, order.countryId, order.choice);
+    if (surcharge === null) continue;
+    const raised = (amount: number) => Math.round(amount * (1 + surcharge / 100) * 10_000) / 10_000;
     let serviceId = order.serviceId;
-    let maxCost: UpstreamMoney = { amount: primary.cost, currency: primary.currency };
+    let maxCost: UpstreamMoney = { amount: raised(primary.cost), currency: primary.currency };
     let priceKobo = order.priceKobo;
     if (upstream !== PRIMARY_UPSTREAM[provider]) {
-      const same = await sameOffer(deps, adapterOf(accounts[0]!), order, upstream);
+      const same = await sameOffer(deps, adapterOf(accounts[0]!), order, upstream, surcharge);
       if (!same) continue;
       if (same.priceKobo > order.priceKobo) {
         notes.cheapestAboveKobo = Math.min(notes.cheapestAboveKobo ?? Infinity, same.priceKobo);
@@ -274,13 +285,13 @@ export async function* purchaseCandidates(deps: SmsDeps, order: RoutedOrder, pri
       }
       ({ serviceId, maxCost, priceKobo } = same);
     }
-    for (const account of accounts) yield { upstream, account, adapter: adapterOf(account), serviceId, maxCost, priceKobo };
+    for (const account of accounts) yield { upstream, account, adapter: adapterOf(account), serviceId, maxCost, priceKobo, ...(order.choice ? { choice: order.choice } : {}) };
   }
   notes.allFull = sawAccount && !anyFree;
 }
 
 /** The same service in the same country at another upstream, priced for this customer; null when it is not sold there. */
-async function sameOffer(deps: SmsDeps, adapter: SmsProvider, order: RoutedOrder, upstream: SmsUpstream): Promise<{ serviceId: string; maxCost: UpstreamMoney; priceKobo: number } | null> {
+async function sameOffer(deps: SmsDeps, adapter: SmsProvider, order: RoutedOrder, upstream: SmsUpstream, surchargePercent = 0): Promise<{ serviceId: string; maxCost: UpstreamMoney; priceKobo: number } | null> {
   let offers: SmsOffer[];
   try {
     offers = await adapter.services(order.countryId);
@@ -308,7 +319,9 @@ async function sameOffer(deps: SmsDeps, adapter: SmsProvider, order: RoutedOrder
     return null;
   }
   const ctx = await pricingContext(deps.db, order.totalDepositedKobo ?? (await totalDeposited(deps.db, order.userId)));
-  return { serviceId: offer.serviceId, maxCost: { amount: offer.cost, currency: offer.currency }, priceKobo: smsPriceKobo(costUsd, ctx) };
+  // The choice's documented surcharge is the upstream's: it raises both the ceiling we send and our price of it.
+  const factor = 1 + surchargePercent / 100;
+  return { serviceId: offer.serviceId, maxCost: { amount: Math.round(offer.cost * factor * 10_000) / 10_000, currency: offer.currency }, priceKobo: smsPriceKobo(costUsd * factor, ctx) };
 }
 
 async function totalDeposited(db: Db, userId: string): Promise<number> {

@@ -7,7 +7,8 @@ import { users } from "../kernel";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import type { SignedInUser } from "../accounts";
-import { SmsProviderError, type SmsActivation, type UpstreamMoney } from "../../providers/sms/types";
+import { isEmptyChoice, SmsProviderError, type NumberChoice, type SmsActivation, type UpstreamMoney } from "../../providers/sms/types";
+import { choiceSurcharge, numberChoiceOf, orderChoice } from "./number-choice";
 import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, catalogueFor, costLimitInBatch, deliverEvents, enforceCostLimit, getSetting, insufficientBalanceFor, move, type MoneyStep, pricingContext, rowsOf, runBatch, type SmsDeps, smsPriceKobo, transition } from "../kernel";
 import { smsFault } from "../../providers/sms/types";
 import { FAILOVER_FAULTS, purchaseCandidates, type RoutingNotes, type UpstreamChoice } from "./routing";
@@ -59,7 +60,11 @@ export async function buySmsNumber(
   const db = deps.db;
 
   const { offer, countryName } = await findSmsOffer(catalogue, providerName, country, service);
-  const priceKobo = smsPriceKobo(offer.costUsd, await pricingContext(db, user.totalDepositedKobo));
+  // Issue 49: the number asked for (carrier, area codes, operator) is priced with its documented surcharge, and one no
+  // upstream of the route can honour is refused here: before anything is written or debited.
+  const choice = numberChoiceOf(input);
+  const surcharge = await choiceSurcharge(deps, user.id, providerName, country, choice);
+  const priceKobo = smsPriceKobo(offer.costUsd * (1 + surcharge / 100), await pricingContext(db, user.totalDepositedKobo));
   // The customer's own ceiling comes first: above it nothing is charged, whatever was shown.
   if (input.max_price !== undefined && priceKobo > nairaToKobo(input.max_price)) {
     throw new AppError(
@@ -73,7 +78,7 @@ export async function buySmsNumber(
   const orderId = crypto.randomUUID();
   const now = deps.clock.now();
   const chained = input.next_route !== undefined;
-  const order = newOrder({ id: orderId, userId: user.id, provider: providerName, countryId: country, countryName, offer, priceKobo, now }, chained ? { id: orderId, step: 1 } : null);
+  const order = newOrder({ id: orderId, userId: user.id, provider: providerName, countryId: country, countryName, offer, priceKobo, now, choice }, chained ? { id: orderId, step: 1 } : null);
   // The per-account cost limit (issue 12 hole 6) is counted in this batch, not a round trip of its own (decision 031);
   // on the customer's own account (a sandbox key's test account is counted as itself), before the upstream is asked.
   // The chain (when the customer ticked "try another number") is written only if the order row was.
@@ -100,7 +105,7 @@ export async function buySmsNumber(
 }
 
 export function newOrder(
-  o: { id: string; userId: string; provider: SmsProviderName; countryId: string; countryName: string; offer: OfferForSale; priceKobo: number; now: number },
+  o: { id: string; userId: string; provider: SmsProviderName; countryId: string; countryName: string; offer: OfferForSale; priceKobo: number; now: number; choice?: NumberChoice },
   chain: { id: string; step: number } | null,
 ): SmsOrderRow {
   return {
@@ -124,6 +129,7 @@ export function newOrder(
     chainStep: chain?.step ?? null,
     upstream: null,
     upstreamAccount: 0,
+    numberChoice: isEmptyChoice(o.choice) ? null : JSON.stringify(o.choice),
     moveId: null,
     createdAt: o.now,
     updatedAt: o.now,
@@ -174,10 +180,10 @@ export async function reserveNumber(
       activation = await reuse.take(maxCost);
       served = choice;
     } else {
-      for await (const choice of purchaseCandidates(deps, { ...order, avoid, totalDepositedKobo }, offer, notes)) {
+      for await (const choice of purchaseCandidates(deps, { ...order, avoid, totalDepositedKobo, choice: orderChoice(order) }, offer, notes)) {
         try {
           // The ceiling is the upstream's own figure in its own currency: the price we quoted, never a converted guess.
-          activation = await choice.adapter.buy({ countryId: order.countryId, serviceId: choice.serviceId, maxCost: choice.maxCost });
+          activation = await choice.adapter.buy({ countryId: order.countryId, serviceId: choice.serviceId, maxCost: choice.maxCost, ...(choice.choice ? { choice: choice.choice } : {}) });
           served = choice;
           break;
         } catch (err) {
@@ -477,8 +483,25 @@ async function chooseNextRoute(deps: SmsDeps, chain: NonNullable<Awaited<ReturnT
   const triedOrders = await chainOrders(db, chain.id);
   const tried = new Set(triedOrders.map((o) => routeKey(o.provider, o.countryId)));
   let route: NextRoute | undefined;
+  // Issue 49: the chain keeps the customer's number choice: the next route is the cheapest one that can honour it.
+  const choice = orderChoice(from);
+  let surcharge = 0;
   try {
-    [route] = await nextRoutes(catalogueFor(deps, chain.userId), db, chain, from, tried, deps.clock.now());
+    for (const candidate of await nextRoutes(catalogueFor(deps, chain.userId), db, chain, from, tried, deps.clock.now())) {
+      if (isEmptyChoice(choice)) {
+        route = candidate;
+        break;
+      }
+      const honoured = await choiceSurcharge(deps, chain.userId, candidate.provider, candidate.country, choice!).then(
+        (percent) => percent,
+        (e: unknown) => (e instanceof AppError ? null : Promise.reject(e)),
+      );
+      if (honoured !== null) {
+        route = candidate;
+        surcharge = honoured;
+        break;
+      }
+    }
   } catch (err) {
     // The price lists cannot be read (the customer's provider is down): nothing to choose from. Ending keeps a retried
     // alarm or the sweep from trying forever.
@@ -494,7 +517,7 @@ async function chooseNextRoute(deps: SmsDeps, chain: NonNullable<Awaited<ReturnT
     return { kind: "end", reason: `the next route could not be priced: ${err.message}` };
   }
   const [user] = await db.select({ totalDepositedKobo: users.totalDepositedKobo }).from(users).where(eq(users.id, chain.userId)).limit(1);
-  const priceKobo = smsPriceKobo(found.offer.costUsd, await pricingContext(db, user?.totalDepositedKobo ?? 0));
+  const priceKobo = smsPriceKobo(found.offer.costUsd * (1 + surcharge / 100), await pricingContext(db, user?.totalDepositedKobo ?? 0));
   if (priceKobo > chain.capKobo) return { kind: "end", reason: "the next route now costs more than the cap" };
   return { kind: "route", route, offer: found.offer, countryName: found.countryName, priceKobo };
 }
@@ -512,7 +535,10 @@ async function placeNextRoute(deps: SmsDeps, chain: { id: string; userId: string
   const offer = next.kind === "route" ? next.offer : null;
   const order =
     next.kind === "route"
-      ? newOrder({ id: crypto.randomUUID(), userId, provider: next.route.provider, countryId: next.route.country, countryName: next.countryName, offer: next.offer, priceKobo: next.priceKobo, now: at }, { id: chain.id, step: from.chainStep! + 1 })
+      ? newOrder(
+          { id: crypto.randomUUID(), userId, provider: next.route.provider, countryId: next.route.country, countryName: next.countryName, offer: next.offer, priceKobo: next.priceKobo, now: at, choice: orderChoice(from) },
+          { id: chain.id, step: from.chainStep! + 1 },
+        )
       : null;
   // One batch (decision 062): the route ending now (refunded), the next route's order (only while the chain is active
   // and still on `from`, and the wallet holds its price after that refund: a cancel or a short wallet stops it here),

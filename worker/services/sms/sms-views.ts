@@ -171,7 +171,8 @@ export function activeOrdersOf(db: Db, userId: string, now: number): Promise<Sms
  */
 export function newestOrdersAsJson(db: Db, userId: string, limit: number) {
   return db
-    .select({ kind: sql<"sms" | "rental">`'sms'`.as("kind"), row: sql<string>`${jsonRow(smsOrders)}`.as("row"), code: sql<string | null>`NULL`.as("code") })
+    // last_at: the rentals' side's "last message" (issue 49), none for an SMS order (the UNION's columns match).
+    .select({ kind: sql<"sms" | "rental">`'sms'`.as("kind"), row: sql<string>`${jsonRow(smsOrders)}`.as("row"), code: sql<string | null>`NULL`.as("code"), lastAt: sql<number | null>`NULL`.as("last_at") })
     .from(smsOrders)
     .where(and(eq(smsOrders.userId, userId), isNotNull(smsOrders.number)))
     .orderBy(desc(smsOrders.createdAt))

@@ -40,6 +40,10 @@ export const smsOrders = sqliteTable(
     // customers see only the provider.
     upstream: text("upstream"),
     upstreamAccount: integer("upstream_account").notNull().default(0),
+    // Issue 49: the number the customer asked for, as JSON {carriers?, areas?, operator?} in the upstreams' own terms
+    // (providers/sms/types.ts NumberChoice); null: any number. Routing sends it only to upstreams that honour it, and
+    // a chain's next routes keep it.
+    numberChoice: text("number_choice"),
     // The id of the declared move that last wrote this row (services/kernel/money-entity.ts): its ledger row and event
     // are written only while the row holds it, so "this batch moved it" is a fact here, not a timestamp match.
     moveId: text("move_id"),

@@ -1,0 +1,1 @@
+ALTER TABLE `sms_orders` ADD `number_choice` text;
