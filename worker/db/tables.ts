@@ -778,3 +778,7 @@ export const outboxEvents = sqliteTable(
     index("outbox_events_pending_idx").on(t.deliveredAt, t.userId, t.createdAt),
   ],
 );
+
+// Issue 48: the telegram room's tables, in the room's own schema file (decision 070), and the sandbox Bot API's.
+export * from "../services/telegram/tables";
+export * from "../sandbox/telegram-tables";

@@ -3,7 +3,7 @@
  * This file is the room's one entry point: everything outside worker/services/kernel/ imports the room from here, and a
  * file inside imports its siblings directly (scripts/lint.ts refuses the rest; docs/decisions/041-domain-rooms.md).
  */
-export { type Clock, type EventDepsOf, type Notify, type PaymentDeps, type RentalDeps, type Services, type SmsCatalogueDeps, type SmsDeps, systemClock, type Upstreams, type WebhookSend } from "./deps";
+export { type Clock, type DeliveryChannels, type EventDepsOf, type Notify, type PaymentDeps, type RentalDeps, type Services, type SmsCatalogueDeps, type SmsDeps, systemClock, type Upstreams, type WebhookSend } from "./deps";
 export { asInsufficientBalance, guardedLedgerInsert, hasEntry, insufficientBalanceFor, ledgerInsert, ledgerRowWritten, postEntry, reconcileLedger } from "./ledger";
 export { deliverEvents, eventDeliveryStatements, type EventDeps, OUTBOX_GRACE_MS, outboxInsert, type OutboxMessage, postEntryWithEvent, purgeOutbox, recordEvent, sweepOutbox } from "./outbox";
 export { notify } from "./notify";
@@ -15,3 +15,4 @@ export { clearSettingsCache, getSetting, getSettings, putSetting } from "./setti
 export { STOP, type TickResult, wakeAt } from "./tick";
 export { lastAcceptedCosts, recordAcceptedCosts, refusedUpstreamPrice, toUsd } from "./upstream-money";
 export { deliverDueWebhooks, deliveryFor, purgeWebhookEvents, queueWebhookEvents, RETRY_DELAYS_MS, toWebhookEventView } from "./webhooks";
+export { combineChannels } from "./channels";

@@ -12,3 +12,4 @@ export { refundIfEndedKobo, rentalOrderRowsQuery, rentalsPage, rentalView, toRen
 export { cancelRental, endRental, quoteRental, rentalTick, rentCountries, rentNumber, settleRentalNow, sweepRentals } from "./rentals";
 export { setAutoRenew } from "./renewals";
 export { cheaperRentChoice } from "./rent-alternatives";
+export { ownedRental } from "./rental-views";
