@@ -79,9 +79,13 @@ export async function handleTelegramWebhook(services: Services, telegram: Telegr
       else if (limit.count === setting.updates_per_minute + 1) await ctx.reply(`Too many messages: wait ${limit.retryAfterSeconds} seconds.`).catch(() => undefined);
       return;
     }
-    // Past grammY's timeout the webhook answers and this keeps running under the request's waitUntil.
-    const work = next();
-    services.defer(work.catch(() => undefined));
+    // Past grammY's timeout the webhook answers and this keeps running under the request's waitUntil. A failure is
+    // logged and the update answered 200: with a webhook grammY rethrows it (bot.catch serves long polling only), and a
+    // 500 would only make Telegram send again an update that is already recorded as handled.
+    const work = next().catch((err: unknown) => {
+      log("error", "telegram update failed", { updateId: ctx.update.update_id, error: err instanceof Error ? err.message : String(err) });
+    });
+    services.defer(work);
     await work;
   });
   bot.on("message:text", async (ctx) => {
@@ -89,9 +93,6 @@ export async function handleTelegramWebhook(services: Services, telegram: Telegr
   });
   bot.on("callback_query:data", async (ctx) => {
     await onButton({ services, telegram, chatId: String(ctx.chat!.id), chatName: nameOf(ctx), ctx, mode: "edit" }, ctx.callbackQuery.data);
-  });
-  bot.catch((err) => {
-    log("error", "telegram update failed", { updateId: err.ctx.update.update_id, error: err.error instanceof Error ? err.error.message : String(err.error) });
   });
   return webhookCallback(bot, "cloudflare-mod", { secretToken: telegram.webhookSecret, timeoutMilliseconds: HANDLER_BUDGET_MS, onTimeout: "return" })(request);
 }
