@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { ownWebClient, parsePublicUrl, parseWebClientUrl, type WebClient } from "./lib/public-origin";
 import { memoizeByObject } from "./lib/cache";
+import type { TelegramConfig } from "./providers/telegram/bot-api";
+
+export type { TelegramConfig };
 
 /**
  * What the worker receives. The bindings (D1, assets, Durable Objects) and wrangler.toml's [vars] are typed by
@@ -96,13 +99,6 @@ export interface Config {
   telegram: TelegramConfig | null;
 }
 
-export interface TelegramConfig {
-  token: string;
-  webhookSecret: string;
-  botUsername: string;
-  /** The bot's own user id: the token's part before the colon (https://core.telegram.org/bots/api#authorizing-your-bot). */
-  botId: number;
-}
 
 const modeSchema = z.enum(["sandbox", "live"]);
 

@@ -7,9 +7,9 @@ import { rentalProviderFor } from "./providers/rent";
 import type { RentalProvider } from "./providers/rent/types";
 import { smsUpstreamFor } from "./providers/sms";
 import type { SmsProvider } from "./providers/sms/types";
-import { TELEGRAM_API_ROOT, telegramBotApiFor } from "./providers/telegram/bot-api";
+import { TELEGRAM_API_ROOT, TELEGRAM_SIMULATOR_PATH, telegramBotApiFor } from "./providers/telegram/bot-api";
 import { withoutD1Counting } from "./lib/d1-metrics";
-import { TELEGRAM_SIMULATOR_PATH, telegramBotApiSimulator } from "./sandbox/telegram-bot-api";
+import { telegramBotApiSimulator } from "./sandbox/telegram-bot-api";
 import { isSmsUpstream, PRIMARY_UPSTREAM, type SmsUpstream } from "./providers/sms/upstreams";
 import {
   type Clock,

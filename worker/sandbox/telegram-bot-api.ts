@@ -2,6 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import { configFor, type Env } from "../config";
 import { getDb } from "../db/client";
+import { TELEGRAM_SIMULATOR_PATH } from "../providers/telegram/bot-api";
 import { parseTelegramHtml, type MessageEntity } from "./telegram-html";
 import { sandboxTelegramMessages, sandboxTelegramUpdates, sandboxTelegramWebhooks } from "./telegram-tables";
 
@@ -31,7 +32,6 @@ import { sandboxTelegramMessages, sandboxTelegramUpdates, sandboxTelegramWebhook
  * that, sendMessage answers 400 "chat not found", as Telegram does for a chat it does not know).
  * State lives in D1 (sandbox_telegram_*), shared by this API, the sandbox chat page (routes below) and the tests.
  */
-export const TELEGRAM_SIMULATOR_PATH = "/sandbox/telegram-api";
 
 type Json = Record<string, unknown>;
 type Answer = { status: number; body: Json };

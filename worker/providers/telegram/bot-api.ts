@@ -1,6 +1,5 @@
 import { Api, Bot } from "grammy/web";
 import type { UserFromGetMe } from "grammy/types";
-import type { TelegramConfig } from "../../config";
 
 /**
  * The Telegram Bot API adapter (issue 48, decision 070): grammY's client, pointed at Telegram
@@ -10,6 +9,18 @@ import type { TelegramConfig } from "../../config";
  *
  * grammY 1.46.0's web build ("grammy/web": the platform's own fetch, no node-fetch) runs on Workers and on Node 20.
  */
+/** The bot's configuration (worker/config.ts reads it from TELEGRAM_*; the operator CLI from its environment). */
+export interface TelegramConfig {
+  token: string;
+  webhookSecret: string;
+  botUsername: string;
+  /** The bot's own user id: the token's part before the colon (https://core.telegram.org/bots/api#authorizing-your-bot). */
+  botId: number;
+}
+
+/** Where the sandbox Bot API simulator answers on our own origin (worker/sandbox/telegram-bot-api.ts). */
+export const TELEGRAM_SIMULATOR_PATH = "/sandbox/telegram-api";
+
 export interface TelegramBotApi {
   /** The bot's @username without the @ (t.me links). */
   username: string;
@@ -63,4 +74,16 @@ export function telegramBotApiFor(config: TelegramConfig, transport: BotApiTrans
     api: new Api(config.token, client),
     newBot: () => new Bot(config.token, { botInfo, client }),
   };
+}
+
+/** The updates the bot handles: messages and inline-button presses (https://core.telegram.org/bots/api#update). */
+export const ALLOWED_UPDATES = ["message", "callback_query"] as const;
+
+/**
+ * setWebhook's parameters (https://core.telegram.org/bots/api#setwebhook), one shape for the worker and the operator
+ * CLI (`npm run admin -- telegram-set-webhook`): our URL from PUBLIC_URL, the secret Telegram echoes, only the update
+ * types we read, and at most 40 connections at once (Telegram's default; a flood is the rate limit's).
+ */
+export function setWebhookParameters(publicUrl: string, secretToken: string) {
+  return { url: `${publicUrl.replace(/\/+$/, "")}/api/telegram/webhook`, secret_token: secretToken, allowed_updates: [...ALLOWED_UPDATES], max_connections: 40 };
 }

@@ -1,12 +1,10 @@
 import { lt, or, isNotNull } from "drizzle-orm";
+import { setWebhookParameters } from "../../providers/telegram/bot-api";
 import type { Services } from "../kernel";
 import { purgeActions } from "./actions";
 import { sweepTelegramDeliveries } from "./delivery";
 import { telegramLinkTokens } from "./tables";
 import { purgeUpdates } from "./updates";
-
-/** The updates the bot handles: messages and inline-button presses (https://core.telegram.org/bots/api#update). */
-export const ALLOWED_UPDATES = ["message", "callback_query"] as const;
 
 /**
  * setWebhook (https://core.telegram.org/bots/api#setwebhook): Telegram posts every update to
@@ -16,10 +14,11 @@ export const ALLOWED_UPDATES = ["message", "callback_query"] as const;
 export async function registerWebhook(services: Services): Promise<{ url: string }> {
   const telegram = services.upstreams.telegram();
   if (!telegram) throw new Error("The Telegram bot is not configured (TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET, TELEGRAM_BOT_USERNAME).");
-  const url = `${services.config.publicUrl}/api/telegram/webhook`;
-  await telegram.api.setWebhook(url, { secret_token: telegram.webhookSecret, allowed_updates: [...ALLOWED_UPDATES], max_connections: 40 });
+  const { url, ...other } = setWebhookParameters(services.config.publicUrl, telegram.webhookSecret);
+  await telegram.api.setWebhook(url, other);
   return { url };
 }
+
 
 /** The cron's part: lost delivery kicks, and forgetting old update ids, spent confirm steps and link tokens. */
 export async function sweepTelegram(services: Services): Promise<void> {
