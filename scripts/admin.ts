@@ -25,7 +25,7 @@ import { summariseProviderOrders, type ProviderOrderRow } from "../worker/servic
 import { createSquadVirtualAccountClient } from "../worker/providers/payments/squad-virtual-accounts";
 import { compareTransfers, isReconciliationDay } from "../worker/services/funding/transfer-reconciliation";
 import { setWebhookParameters, TELEGRAM_API_ROOT, TELEGRAM_SIMULATOR_PATH, telegramBotApiFor } from "../worker/providers/telegram/bot-api";
-import { ensureDevVars, lockedBeforeWriting, lockedWhileReading, openLocalD1, root } from "./local-env";
+import { ensureDevVars, lockedBeforeWriting, SANDBOX_TELEGRAM_VARS, lockedWhileReading, openLocalD1, root } from "./local-env";
 
 /**
  * The operator CLI: `npm run admin -- <command> [args] [--remote] [--persist-to DIR] [--actor NAME] [--reason TEXT]`.
@@ -238,13 +238,15 @@ async function telegramSetWebhookCommand(): Promise<void> {
   let publicUrl = process.env.PUBLIC_URL ?? "";
   if (!flags.remote && !process.env.TELEGRAM_BOT_TOKEN) {
     ensureDevVars();
-    vars = Object.fromEntries(
+    const devVars: Record<string, string> = Object.fromEntries(
       readFileSync(path.join(root, ".dev.vars"), "utf8")
         .split("\n")
         .map((line) => /^([A-Z0-9_]+)=(.*)$/.exec(line.trim()))
         .filter((m): m is RegExpExecArray => m !== null)
         .map((m) => [m[1], m[2].trim()]),
     );
+    // As npm start does (scripts/start.ts): a .dev.vars made before the bot existed gets the sandbox bot.
+    vars = devVars.PROVIDERS === "sandbox" && !devVars.TELEGRAM_BOT_TOKEN ? { ...devVars, ...SANDBOX_TELEGRAM_VARS } : devVars;
     publicUrl ||= `http://127.0.0.1:${process.env.PORT ?? "8787"}`;
     apiRoot = `${publicUrl}${TELEGRAM_SIMULATOR_PATH}`;
   }

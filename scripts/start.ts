@@ -4,7 +4,7 @@ import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { Log, LogLevel, Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
-import { buildWeb, bundleWorker, DEFAULT_WEB_DIST, ensureDevVars, prepareLocalDatabase, root } from "./local-env";
+import { buildWeb, bundleWorker, DEFAULT_WEB_DIST, ensureDevVars, prepareLocalDatabase, root, SANDBOX_TELEGRAM_VARS } from "./local-env";
 import { createRuntimeOutputFilter } from "./runtime-output";
 
 // `npm start`: the whole product (web + API + realtime rooms + sandbox providers) on one local port.
@@ -46,11 +46,7 @@ const vars: Record<string, string> = {
 // .dev.vars.example's sandbox values, only while the providers are the sandbox and .dev.vars names no bot of its own.
 const bindings = workerOptions.bindings as Record<string, unknown> | undefined;
 if (bindings?.PROVIDERS === "sandbox" && !bindings.TELEGRAM_BOT_TOKEN) {
-  Object.assign(vars, {
-    TELEGRAM_BOT_TOKEN: "7000000001:sandbox-local-token_abcdefghijklmnop",
-    TELEGRAM_WEBHOOK_SECRET: "sandbox-local-telegram-webhook-secret-0123",
-    TELEGRAM_BOT_USERNAME: "VirtualNumSandboxBot",
-  });
+  Object.assign(vars, SANDBOX_TELEGRAM_VARS);
 }
 for (const kv of (process.env.WRANGLER_VARS ?? "").split(",").filter(Boolean)) {
   const at = kv.indexOf(":");
