@@ -1,4 +1,5 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
+import { Secret, TOTP } from "otpauth";
 import { env } from "cloudflare:workers";
 import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -217,6 +218,31 @@ describe("a fresh confirmation above the setting", () => {
     expect((await lastBotMessage(chatId)).text).toContain("Waiting for the code");
     expect(await balanceOf(user.id)).toBe(5_000_000 - stated);
     await press(chatId, /^Confirm ₦/).catch(() => undefined);
+    expect(await balanceOf(user.id)).toBe(5_000_000 - stated);
+  });
+
+  it("or until the account's TOTP code is sent in the chat: a wrong code charges nothing, the right one charges once", async () => {
+    await putSetting(db(), "telegram_bot", { ...SETTING_DEFAULTS.telegram_bot, confirm_above_naira: 1 });
+    const { user, chatId } = await fundedChat();
+    const setup = await api("/api/2fa/setup", { method: "POST", token: user.token });
+    expect(setup.status).toBe(200);
+    const totp = new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(setup.data.secret) });
+    const codeAt = (steps: number) => totp.generate({ timestamp: Date.now() + steps * 30_000 });
+    expect((await api("/api/2fa/enable", { method: "POST", token: user.token, json: { code: codeAt(0) } })).status).toBe(200);
+    // The web app's confirmation is long past: only a code sent here will do.
+    await db().update(sessions).set({ reauthenticatedAt: Date.now() - 3600_000, secondFactorAt: Date.now() - 3600_000 }).where(eq(sessions.userId, user.id));
+    const stated = await toBuyConfirm(chatId);
+    await press(chatId, /^Buy for/);
+    expect((await lastBotMessage(chatId)).text).toContain("Send the 6-digit code from your authenticator app here");
+    const right = codeAt(1);
+    await say(chatId, right === "000000" ? "111111" : "000000");
+    expect((await lastBotMessage(chatId)).text).toContain("That code is not right");
+    expect(await balanceOf(user.id)).toBe(5_000_000);
+    await say(chatId, right);
+    expect((await lastBotMessage(chatId)).text).toContain("Waiting for the code");
+    expect(await balanceOf(user.id)).toBe(5_000_000 - stated);
+    // The same code again: used once, and nothing waits for a code any more.
+    await say(chatId, right);
     expect(await balanceOf(user.id)).toBe(5_000_000 - stated);
   });
 
