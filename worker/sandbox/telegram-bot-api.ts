@@ -80,7 +80,8 @@ async function paramsOf(c: Context): Promise<Json | null> {
   const params: Json = Object.fromEntries(new URL(c.req.url).searchParams);
   if (c.req.method !== "POST") return params;
   const type = c.req.header("content-type") ?? "";
-  const raw = await c.req.text();
+  // Read as bytes then decoded: a form body read with text() draws workerd's "not text" warning.
+  const raw = new TextDecoder().decode(await c.req.arrayBuffer());
   if (!raw) return params;
   if (type.includes("application/json")) {
     try {
