@@ -91,7 +91,8 @@ test("the Telegram bot: link from Settings, top up, buy and get the code, cancel
   await expect(lastBotMessage(chat)).toContainText(/Price: ₦[\d,.]+/);
   const price = Number(/Price: ₦([\d,.]+)/.exec((await lastBotMessage(chat).textContent()) ?? "")![1].replaceAll(",", ""));
   await press(chat, /^Buy for ₦/);
-  await expect(lastBotMessage(chat)).toContainText("Waiting for the code");
+  // The confirm step's message becomes the answer (the code may already be posted below it).
+  await expect(chat.getByTestId("bot-message").filter({ hasText: "Waiting for the code" })).toHaveCount(1);
   await waitForBot(chat, /Your code for \d+:\s*\d{4,8}/);
   expect(await balanceOf(request, session.token)).toBeCloseTo(20_000 - price, 2);
 
@@ -117,6 +118,6 @@ test("the Telegram bot: link from Settings, top up, buy and get the code, cancel
   await press(chat, "1 day");
   await expect(lastBotMessage(chat)).toContainText(/Price: ₦/);
   await press(chat, /^Rent for ₦/);
-  await expect(lastBotMessage(chat)).toContainText("Rented");
+  await expect(chat.getByTestId("bot-message").filter({ hasText: "Rented" })).toHaveCount(1);
   await waitForBot(chat, "New SMS on your rented number");
 });
