@@ -61,6 +61,17 @@ export async function lastBotMessage(chatId: string): Promise<Message> {
   return last;
 }
 
+/**
+ * The newest of the bot's last few messages that says `text`: an answer edits the message whose button was pressed,
+ * and what the bot posts by itself (a code, a rental's new SMS read while its screen was open) may have come below it.
+ */
+export async function botSaid(chatId: string, text: string | RegExp, within = 3): Promise<Message> {
+  const recent = (await botMessages(chatId)).slice(0, within);
+  const found = recent.find((m) => (typeof text === "string" ? m.text.includes(text) : text.test(m.text)));
+  if (!found) throw new Error(`the bot's last ${within} messages in chat ${chatId} do not say ${String(text)}: ${recent.map((m) => JSON.stringify(m.text.slice(0, 60))).join(", ")}`);
+  return found;
+}
+
 /** Presses the button whose text matches, on the newest bot message that has one. Returns its callback data. */
 export async function press(chatId: string, label: RegExp | string): Promise<string> {
   for (const message of await botMessages(chatId)) {

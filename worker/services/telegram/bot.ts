@@ -37,7 +37,7 @@ import {
   unlinkedMenu,
 } from "./screens";
 import { firstArrival } from "./updates";
-import { type BotMessage, escapeHtml, inlineKeyboard, kobo } from "./words";
+import { type BotMessage, escapeHtml, inlineKeyboard, kobo, NOTICE_PREFIX } from "./words";
 import { requestAnotherCode } from "../sms";
 
 /**
@@ -92,7 +92,11 @@ export async function handleTelegramWebhook(services: Services, telegram: Telegr
     await onText({ services, telegram, chatId: String(ctx.chat.id), chatName: nameOf(ctx), ctx, mode: "reply" }, ctx.message.text.trim());
   });
   bot.on("callback_query:data", async (ctx) => {
-    await onButton({ services, telegram, chatId: String(ctx.chat!.id), chatName: nameOf(ctx), ctx, mode: "edit" }, ctx.callbackQuery.data);
+    // A button on a notice (a code, a rental's SMS: words.ts NOTICE_PREFIX) answers below it, so the code stays in the
+    // chat; a button on a screen edits that screen in place.
+    const data = ctx.callbackQuery.data;
+    const onNotice = data.startsWith(NOTICE_PREFIX);
+    await onButton({ services, telegram, chatId: String(ctx.chat!.id), chatName: nameOf(ctx), ctx, mode: onNotice ? "reply" : "edit" }, onNotice ? data.slice(NOTICE_PREFIX.length) : data);
   });
   return webhookCallback(bot, "cloudflare-mod", { secretToken: telegram.webhookSecret, timeoutMilliseconds: HANDLER_BUDGET_MS, onTimeout: "return" })(request);
 }

@@ -95,7 +95,8 @@ describe("buying a number in the chat", () => {
     const codes = (await botMessages(chatId)).filter((m) => m.text.includes("Your code"));
     expect(codes).toHaveLength(1);
     expect(codes[0].text).toMatch(/<code>\d{4,8}<\/code>/);
-    expect(buttonsOf(codes[0]).map((b) => b.callback_data)).toEqual([`ac:${order.id}`, `ua:${order.id}`, "o", "m"]);
+    // A notice's buttons answer below it (n:), so pressing one never overwrites the code.
+    expect(buttonsOf(codes[0]).map((b) => b.callback_data)).toEqual([`n:ac:${order.id}`, `n:ua:${order.id}`, "n:o", "n:m"]);
     const rows = await db().select().from(telegramDeliveries).where(and(eq(telegramDeliveries.chatId, chatId), like(telegramDeliveries.dedupeKey, `%:${chatId}`)));
     expect(rows.filter((r) => r.status === "sent")).toHaveLength(1);
     await expectLedgerBalanced();
@@ -325,7 +326,7 @@ describe("renting in the chat", () => {
     const forwarded = (await botMessages(chatId)).filter((m) => m.text.includes("New SMS"));
     expect(forwarded.length).toBeGreaterThanOrEqual(1);
     expect(new Set(forwarded.map((m) => m.text)).size).toBe(forwarded.length);
-    expect(buttonsOf(forwarded[0]).map((b) => b.callback_data)).toContain(`ri:${rental.id}`);
+    expect(buttonsOf(forwarded[0]).map((b) => b.callback_data)).toContain(`n:ri:${rental.id}`);
     await expectLedgerBalanced();
   });
 });

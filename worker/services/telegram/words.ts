@@ -35,10 +35,26 @@ export function inlineKeyboard(rows: Button[][] | undefined) {
 }
 
 /**
+ * The callback data of a notice's buttons starts with this: pressing one answers with a new message instead of editing
+ * the notice, so a code or an SMS is never overwritten by the screen its button opens.
+ */
+export const NOTICE_PREFIX = "n:";
+
+const onNotice = (message: BotMessage): BotMessage => ({
+  ...message,
+  keyboard: message.keyboard?.map((row) => row.map((b) => ("data" in b ? { ...b, data: `${NOTICE_PREFIX}${b.data}` } : b))),
+});
+
+/**
  * What an outbox event says in a linked chat (null: nothing). Codes and rental messages are the point of the chat; a
  * credit answers a top-up; an order's end says whether the money came back.
  */
 export function eventWords(message: RealtimeMessage, at: number): BotMessage | null {
+  const words = noticeWords(message, at);
+  return words ? onNotice(words) : null;
+}
+
+function noticeWords(message: RealtimeMessage, at: number): BotMessage | null {
   switch (message.kind) {
     case "sms.code":
       return {
