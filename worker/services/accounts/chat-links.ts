@@ -1,7 +1,8 @@
 import { and, count, eq, gt, isNull, or } from "drizzle-orm";
 import { STEP_UP_WINDOW_MS } from "../../../schema/passkeys";
 import type { Db } from "../../db/client";
-import { passkeys, sessions, users } from "../../db/tables";
+import { rowsOf, runBatch, users } from "../kernel";
+import { passkeys, sessions } from "./tables";
 import { sha256Hex } from "./password-reset";
 import type { SignedInUser } from "./sessions";
 
@@ -26,27 +27,29 @@ export interface ChatAccount {
 
 /** The account a chat is linked to, as the link's checks need it; null when the account is gone. */
 export async function chatAccount(db: Db, userId: string, sessionId: string): Promise<ChatAccount | null> {
-  const [rows, sessionRows] = await db.batch([
-    db
-      .select({
-        id: users.id,
-        username: users.username,
-        email: users.email,
-        phone: users.phone,
-        referralCode: users.referralCode,
-        referredBy: users.referredBy,
-        balanceKobo: users.balanceKobo,
-        totalDepositedKobo: users.totalDepositedKobo,
-        emailVerifiedAt: users.emailVerifiedAt,
-        totpEnabledAt: users.totpEnabledAt,
-        blockedAt: users.blockedAt,
-        passwordHash: users.passwordHash,
-      })
-      .from(users)
-      .where(eq(users.id, userId))
-      .limit(1),
-    db.select({ revokedAt: sessions.revokedAt }).from(sessions).where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId))).limit(1),
-  ]);
+  const { rows, sessionRows } = await runBatch(db, {
+    rows: rowsOf(
+      db
+        .select({
+          id: users.id,
+          username: users.username,
+          email: users.email,
+          phone: users.phone,
+          referralCode: users.referralCode,
+          referredBy: users.referredBy,
+          balanceKobo: users.balanceKobo,
+          totalDepositedKobo: users.totalDepositedKobo,
+          emailVerifiedAt: users.emailVerifiedAt,
+          totpEnabledAt: users.totpEnabledAt,
+          blockedAt: users.blockedAt,
+          passwordHash: users.passwordHash,
+        })
+        .from(users)
+        .where(eq(users.id, userId))
+        .limit(1),
+    ),
+    sessionRows: rowsOf(db.select({ revokedAt: sessions.revokedAt }).from(sessions).where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId))).limit(1)),
+  });
   const row = rows[0];
   if (!row) return null;
   const { blockedAt, passwordHash, ...user } = row;
@@ -74,8 +77,8 @@ export async function liveSessionStamp(db: Db, userId: string, sessionId: string
  */
 export async function confirmedInWebApp(db: Db, user: { id: string; totpEnabledAt: number | null }, now: number): Promise<boolean> {
   const since = now - STEP_UP_WINDOW_MS;
-  const [passkeyRows] = await db.batch([db.select({ total: count() }).from(passkeys).where(eq(passkeys.userId, user.id))]);
-  const hasSecondFactor = user.totpEnabledAt !== null || (passkeyRows[0]?.total ?? 0) > 0;
+  const [passkeyCount] = await db.select({ total: count() }).from(passkeys).where(eq(passkeys.userId, user.id));
+  const hasSecondFactor = user.totpEnabledAt !== null || (passkeyCount?.total ?? 0) > 0;
   const proof = hasSecondFactor ? gt(sessions.secondFactorAt, since) : or(gt(sessions.reauthenticatedAt, since), gt(sessions.secondFactorAt, since));
   const [row] = await db
     .select({ id: sessions.id })

@@ -1,12 +1,12 @@
-import { eq, isNull } from "drizzle-orm";
-import { rentals, users } from "../../db/tables";
+import { eq } from "drizzle-orm";
+import { users } from "../kernel";
 import { webLink } from "../../lib/public-origin";
 import { configFor } from "../../config";
 import { log } from "../../lib/log";
 import { rentalEndingEmail } from "../accounts";
-import type { RentalDeps } from "../kernel";
+import { type RentalDeps, transition } from "../kernel";
 import type { RentalRow } from "./rental-views";
-import { rentalTransition } from "./rental-transitions";
+import { rental } from "./rental-transitions";
 
 /**
  * The "your rental ends in about an hour" reminder (issue 17): a realtime toast on the customer's open screens and an
@@ -39,8 +39,8 @@ export function reminderDueAt(
 export async function remindIfDue(deps: RentalDeps, row: RentalRow, now = deps.clock.now()): Promise<boolean> {
   const due = reminderDueAt(row);
   if (due === null || now < due || row.expiresAt === null || now >= row.expiresAt) return false;
-  const claimed = await rentalTransition(deps.db, "remind", row.id, { remindedAt: now }, isNull(rentals.remindedAt), eq(rentals.expiresAt, row.expiresAt)).returning({ id: rentals.id });
-  if (claimed.length === 0) return false;
+  const claimed = await transition(deps.db, rental.remind, row.id, { userId: row.userId, column: "remindedAt", expiresAt: row.expiresAt, renewing: null }, now);
+  if (!claimed.moved) return false;
 
   const minutes = Math.max(1, Math.round((row.expiresAt - now) / 60_000));
   const number = row.number ?? "";

@@ -359,7 +359,7 @@ async function confirmWithCode(chat: Chat, user: SignedInUser, action: ActionRow
   const { services } = chat;
   if (user.totpEnabledAt === null) return show(chat, { text: "Two-factor is off on your account: confirm in the web app instead, then press Confirm again." });
   const limitKey = `2fa:${user.id}`;
-  await enforceRateLimit(services.db, limitKey, RATE_LIMITS.twoFactorPerUser);
+  await enforceRateLimit(services.db, limitKey, RATE_LIMITS.twoFactorPerUser, services.clock.now());
   const verdict = await verifySecondFactor(services.db, await totpKey(services.config.jwtSecret), user.id, code, services.clock.now());
   if (verdict !== "totp" && verdict !== "recovery") {
     return show(chat, { text: "That code is not right (or was already used). Send the current code from your authenticator app.", keyboard: [[{ text: "Cancel", data: `x:${action.id}` }]] });

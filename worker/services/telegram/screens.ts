@@ -7,7 +7,8 @@ import type { SignedInUser } from "../accounts";
 import { staticAccountView } from "../funding";
 import { catalogueFor, type Services } from "../kernel";
 import { rentalsPage, rentalWithInbox, rentCountries } from "../rent";
-import { canRequestAnotherCode, ownSmsOrder, orderCodes, publicPriceList, publicStatus, smsCountriesOfAll, smsOrdersPage, smsPriceList } from "../sms";
+import { publicStatus } from "../console";
+import { canRequestAnotherCode, ownSmsOrder, orderCodes, publicPriceList, smsCountriesOfAll, smsOrdersPage, smsPriceList } from "../sms";
 import { type BotMessage, type Button, escapeHtml, codeTag, kobo, when } from "./words";
 
 /**
