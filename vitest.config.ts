@@ -29,6 +29,10 @@ function workerPool() {
         SMSMAN_TOKEN: "test-smsman-token",
         SWIFT_API_KEY: "test-swift-key",
         SANDBOX_SMS_DELAY_MS: "0",
+        // The Telegram bot (issue 48), answered by the sandbox Bot API simulator in-process.
+        TELEGRAM_BOT_TOKEN: "7000000001:sandbox-test-token_abcdefghijklmnop",
+        TELEGRAM_WEBHOOK_SECRET: "test-telegram-webhook-secret-0123456789",
+        TELEGRAM_BOT_USERNAME: "VirtualNumTestBot",
       },
     },
   });

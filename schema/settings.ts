@@ -79,6 +79,17 @@ export const settingSchemas = {
    * a second operator approves it in the console. Changing this setting itself needs a second operator too.
    */
   approval_threshold: z.object({ naira: z.number().min(0).max(10_000_000) }),
+  /**
+   * Issue 48 (decision 070), the Telegram bot: a money action in the chat above `confirm_above_naira` needs a fresh
+   * confirmation in the web app (step-up) or a TOTP code sent in the chat; the link ends when the session that made it
+   * is revoked and/or when the password changes; each chat may send this many updates a minute (more are ignored).
+   */
+  telegram_bot: z.object({
+    confirm_above_naira: z.number().min(0).max(10_000_000),
+    unlink_on_session_revoked: z.boolean(),
+    unlink_on_password_change: z.boolean(),
+    updates_per_minute: z.number().int().min(1).max(600),
+  }),
 } as const;
 
 export type SettingKey = keyof typeof settingSchemas;
@@ -120,6 +131,7 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   sms_routes: { Swift: { upstreams: ["daisysms", "herosms", "grizzly"] }, Dynamic: { upstreams: ["smsman", "herosms", "grizzly"] } },
   upstream_slot_limits: {},
   approval_threshold: { naira: 50_000 },
+  telegram_bot: { confirm_above_naira: 20_000, unlink_on_session_revoked: true, unlink_on_password_change: true, updates_per_minute: 30 },
 };
 
 

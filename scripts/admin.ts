@@ -24,7 +24,8 @@ import { SETTING_DEFAULTS } from "../schema/settings";
 import { summariseProviderOrders, type ProviderOrderRow } from "../worker/services/sms/provider-stats";
 import { createSquadVirtualAccountClient } from "../worker/providers/payments/squad-virtual-accounts";
 import { compareTransfers, isReconciliationDay } from "../worker/services/funding/transfer-reconciliation";
-import { ensureDevVars, lockedBeforeWriting, lockedWhileReading, openLocalD1, root } from "./local-env";
+import { setWebhookParameters, TELEGRAM_API_ROOT, TELEGRAM_SIMULATOR_PATH, telegramBotApiFor } from "../worker/providers/telegram/bot-api";
+import { ensureDevVars, lockedBeforeWriting, SANDBOX_TELEGRAM_VARS, lockedWhileReading, openLocalD1, root } from "./local-env";
 
 /**
  * The operator CLI: `npm run admin -- <command> [args] [--remote] [--persist-to DIR] [--actor NAME] [--reason TEXT]`.
@@ -64,6 +65,11 @@ Operations:
   health [--hours 24]                          each upstream's balance against its floor (hidden when low), and per
                                                provider/service purchases, codes, refunds, median time to code
   audit [--limit 20] [--json]                  recent operator changes (--json: as stored)
+The Telegram bot (issue 48, README "Telegram bot"):
+  telegram-set-webhook                         registers PUBLIC_URL/api/telegram/webhook with Telegram's setWebhook
+                                               (TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET and PUBLIC_URL from the
+                                               environment); without --remote and a token, the local npm start's Bot API
+                                               simulator with .dev.vars' bot
 
 Options: --remote (the deployed D1), --persist-to DIR (another local state dir), --actor NAME (default: $USER)`;
 
@@ -219,9 +225,49 @@ async function reconcileTransfersCommand(): Promise<void> {
   fail(`${report.differences.length} difference(s): look at each in the console (Deposits, Transfers).`);
 }
 
+/**
+ * setWebhook (https://core.telegram.org/bots/api#setwebhook) through the bot's own adapter: Telegram then posts every
+ * update to PUBLIC_URL/api/telegram/webhook with the secret in X-Telegram-Bot-Api-Secret-Token. Deployed: the three
+ * values from the environment (the same secrets the worker has), Telegram's https://api.telegram.org. Locally without a
+ * token: .dev.vars' sandbox bot and the running npm start's simulator (/sandbox/telegram-api). The token is never
+ * printed. getWebhookInfo then says what Telegram holds (https://core.telegram.org/bots/api#getwebhookinfo).
+ */
+async function telegramSetWebhookCommand(): Promise<void> {
+  let vars: Record<string, string | undefined> = process.env;
+  let apiRoot = TELEGRAM_API_ROOT;
+  let publicUrl = process.env.PUBLIC_URL ?? "";
+  if (!flags.remote && !process.env.TELEGRAM_BOT_TOKEN) {
+    ensureDevVars();
+    const devVars: Record<string, string> = Object.fromEntries(
+      readFileSync(path.join(root, ".dev.vars"), "utf8")
+        .split("\n")
+        .map((line) => /^([A-Z0-9_]+)=(.*)$/.exec(line.trim()))
+        .filter((m): m is RegExpExecArray => m !== null)
+        .map((m) => [m[1], m[2].trim()]),
+    );
+    // As npm start does (scripts/start.ts): a .dev.vars made before the bot existed gets the sandbox bot.
+    vars = devVars.PROVIDERS === "sandbox" && !devVars.TELEGRAM_BOT_TOKEN ? { ...devVars, ...SANDBOX_TELEGRAM_VARS } : devVars;
+    publicUrl ||= `http://127.0.0.1:${process.env.PORT ?? "8787"}`;
+    apiRoot = `${publicUrl}${TELEGRAM_SIMULATOR_PATH}`;
+  }
+  const token = vars.TELEGRAM_BOT_TOKEN ?? "";
+  const secret = vars.TELEGRAM_WEBHOOK_SECRET ?? "";
+  const username = (vars.TELEGRAM_BOT_USERNAME ?? "").replace(/^@/, "");
+  const botId = /^(\d{1,20}):[A-Za-z0-9_-]{20,}$/.exec(token)?.[1];
+  if (!botId || !secret || !username) fail("Set TELEGRAM_BOT_TOKEN (BotFather's), TELEGRAM_WEBHOOK_SECRET and TELEGRAM_BOT_USERNAME.");
+  if (!/^https?:\/\/[^\s/]+/.test(publicUrl)) fail("Set PUBLIC_URL, the deployed app's https address (Telegram posts to PUBLIC_URL/api/telegram/webhook).");
+  if (flags.remote && !publicUrl.startsWith("https://")) fail("Telegram posts only to an https URL: set PUBLIC_URL to the deployed https address.");
+  const bot = telegramBotApiFor({ token, webhookSecret: secret, botUsername: username, botId: Number(botId) }, { apiRoot, fetch: (input, init) => fetch(input, init) });
+  const { url, ...other } = setWebhookParameters(publicUrl, secret);
+  await bot.api.setWebhook(url, other);
+  const info = await bot.api.getWebhookInfo();
+  console.log(`Telegram posts @${username}'s updates to ${info.url} (${(info.allowed_updates ?? ["every update type"]).join(", ")}; ${info.pending_update_count} pending).`);
+  if (info.last_error_message) console.log(`Telegram's last delivery error: ${info.last_error_message}`);
+}
+
 const KNOWN_COMMANDS = new Set([
   "grant-operator", "revoke-operator", "settings", "set-rate", "set-markups", "set-rate-settings", "set-referral-reward", "set", "ledger",
-  "credit", "debit", "stuck", "reviews", "resolve-review", "health", "reconcile", "reconcile-transfers", "audit",
+  "credit", "debit", "stuck", "reviews", "resolve-review", "health", "reconcile", "reconcile-transfers", "audit", "telegram-set-webhook",
 ]);
 
 async function main(): Promise<void> {
@@ -368,6 +414,7 @@ async function run(): Promise<void> {
   // What can be refused without the database is refused before it opens (starting workerd takes seconds).
   if (command === "reconcile-transfers" && !isReconciliationDay(typeof flags.date === "string" ? flags.date : "")) fail("Give the day as --date YYYY-MM-DD.");
   if (command === "resolve-review") return main();
+  if (command === "telegram-set-webhook") return telegramSetWebhookCommand();
   if (!flags.remote) ensureDevVars();
   database = await openDatabase();
   try {

@@ -39,6 +39,16 @@ export function lockedWhileReading(output: string): boolean {
 }
 
 /** Creates .dev.vars from .dev.vars.example with a fresh random JWT secret, once. */
+/**
+ * The sandbox Telegram bot (issue 48), answered by the Bot API simulator: .dev.vars.example's values, used by npm start
+ * and the operator CLI when .dev.vars (made before the bot existed) names no bot of its own.
+ */
+export const SANDBOX_TELEGRAM_VARS = {
+  TELEGRAM_BOT_TOKEN: "7000000001:sandbox-local-token_abcdefghijklmnop",
+  TELEGRAM_WEBHOOK_SECRET: "sandbox-local-telegram-webhook-secret-0123",
+  TELEGRAM_BOT_USERNAME: "VirtualNumSandboxBot",
+} as const;
+
 export function ensureDevVars(): void {
   const target = path.join(root, ".dev.vars");
   if (existsSync(target)) return;

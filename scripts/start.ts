@@ -4,7 +4,7 @@ import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { Log, LogLevel, Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
-import { buildWeb, bundleWorker, DEFAULT_WEB_DIST, ensureDevVars, prepareLocalDatabase, root } from "./local-env";
+import { buildWeb, bundleWorker, DEFAULT_WEB_DIST, ensureDevVars, prepareLocalDatabase, root, SANDBOX_TELEGRAM_VARS } from "./local-env";
 import { createRuntimeOutputFilter } from "./runtime-output";
 
 // `npm start`: the whole product (web + API + realtime rooms + sandbox providers) on one local port.
@@ -42,6 +42,12 @@ const vars: Record<string, string> = {
   // Links and callback URLs are built from PUBLIC_URL only (never the Host header): locally, the address we serve on.
   PUBLIC_URL: process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`,
 };
+// The Telegram bot (issue 48) against the sandbox Bot API simulator, for a .dev.vars made before the bot existed:
+// .dev.vars.example's sandbox values, only while the providers are the sandbox and .dev.vars names no bot of its own.
+const bindings = workerOptions.bindings as Record<string, unknown> | undefined;
+if (bindings?.PROVIDERS === "sandbox" && !bindings.TELEGRAM_BOT_TOKEN) {
+  Object.assign(vars, SANDBOX_TELEGRAM_VARS);
+}
 for (const kv of (process.env.WRANGLER_VARS ?? "").split(",").filter(Boolean)) {
   const at = kv.indexOf(":");
   if (at > 0) vars[kv.slice(0, at)] = kv.slice(at + 1);

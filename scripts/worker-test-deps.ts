@@ -30,6 +30,7 @@ export const WORKER_TEST_DEPS = [
   "standardwebhooks",
   "@simplewebauthn/server",
   "ajv/dist/2020",
+  "grammy/web",
 ];
 
 /** Specifiers the runtime or the runner provides, never bundled. */

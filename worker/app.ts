@@ -29,6 +29,7 @@ import { orderRoutes } from "./routes/orders";
 import { smsRoutes } from "./routes/sms";
 import { walletRoutes } from "./routes/wallet";
 import { transferRoutes } from "./routes/transfers";
+import { telegramRoutes, telegramWebhookRoutes } from "./routes/telegram";
 import { webhookRoutes } from "./routes/webhooks";
 import { sandboxRoutes } from "./sandbox/routes";
 
@@ -116,6 +117,9 @@ export function createApp() {
   app.route("/api", exportRoutes);
   app.route("/api", realtimeRoutes);
   app.route("/api", apiKeyRoutes);
+  // The Telegram bot (issue 48): its webhook and Settings' link; absent (404) without the bot's configuration.
+  app.route("/api", telegramWebhookRoutes);
+  app.route("/api", telegramRoutes);
   app.route("/api/v1", apiV1Routes);
   app.route("/api", unsubscribeRoutes);
   // The operator console's API: its own sub-app; anyone but an operator with two-factor on gets the 404 below.

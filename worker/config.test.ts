@@ -14,6 +14,30 @@ const secrets = {
 const env = (vars: Partial<Env>) => vars as Env;
 
 describe("configuration", () => {
+  it("the Telegram bot (issue 48): all three of its values or none; a partial or malformed set refuses to start, naming no value", () => {
+    const bot = { TELEGRAM_BOT_TOKEN: "123456:AAbbCCddEEffGGhhIIjjKK_-", TELEGRAM_WEBHOOK_SECRET: "s".repeat(32), TELEGRAM_BOT_USERNAME: "@VirtualNumBot" };
+    const base = { ...secrets, APP_ENV: "development", PROVIDERS: "sandbox" } as const;
+    expect(loadConfig(env(base)).telegram).toBeNull();
+    expect(loadConfig(env({ ...base, ...bot })).telegram).toEqual({ token: bot.TELEGRAM_BOT_TOKEN, webhookSecret: bot.TELEGRAM_WEBHOOK_SECRET, botUsername: "VirtualNumBot", botId: 123456 });
+    expect(() => loadConfig(env({ ...base, TELEGRAM_BOT_TOKEN: bot.TELEGRAM_BOT_TOKEN }))).toThrow(/needs TELEGRAM_WEBHOOK_SECRET, TELEGRAM_BOT_USERNAME as well/);
+    const refusals: [Partial<typeof bot>, RegExp][] = [
+      [{ TELEGRAM_BOT_TOKEN: "not-a-token" }, /TELEGRAM_BOT_TOKEN is not a bot token/],
+      [{ TELEGRAM_WEBHOOK_SECRET: "short" }, /TELEGRAM_WEBHOOK_SECRET must be 32 to 256/],
+      [{ TELEGRAM_WEBHOOK_SECRET: `${"s".repeat(32)}!` }, /TELEGRAM_WEBHOOK_SECRET must be/],
+      [{ TELEGRAM_BOT_USERNAME: "VirtualNum" }, /TELEGRAM_BOT_USERNAME is not a bot's username/],
+    ];
+    for (const [change, message] of refusals) {
+      let text = "";
+      try {
+        loadConfig(env({ ...base, ...bot, ...change }));
+      } catch (err) {
+        text = (err as Error).message;
+      }
+      expect(text).toMatch(message);
+      for (const value of Object.values(change)) expect(text).not.toContain(value);
+    }
+  });
+
   it("production refuses sandbox providers unless explicitly allowed", () => {
     expect(() => loadConfig(env({ ...secrets, APP_ENV: "production", PROVIDERS: "sandbox" }))).toThrow(/PROVIDERS=sandbox/);
     expect(loadConfig(env({ ...secrets, APP_ENV: "production", PROVIDERS: "sandbox", ALLOW_INSECURE_PRODUCTION: "true" })).providers).toBe("sandbox");

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { ownWebClient, parsePublicUrl, parseWebClientUrl, type WebClient } from "./lib/public-origin";
 import { memoizeByObject } from "./lib/cache";
+import type { TelegramConfig } from "./providers/telegram/bot-api";
+
+export type { TelegramConfig };
 
 /**
  * What the worker receives. The bindings (D1, assets, Durable Objects) and wrangler.toml's [vars] are typed by
@@ -59,6 +62,14 @@ export interface Secrets {
   SANDBOX_SMS_DELAY_JITTER_MS?: string;
   /** Benchmarks only (never production): answer each request with its D1 round-trip count in x-d1-round-trips. */
   D1_METRICS?: string;
+  /**
+   * The Telegram bot (issue 48, decision 070): BotFather's token, the secret Telegram echoes in
+   * X-Telegram-Bot-Api-Secret-Token on every webhook call (setWebhook's secret_token), and the bot's @username (the
+   * t.me link). All three or none: without them the bot's routes are absent (404) and nothing is sent to Telegram.
+   */
+  TELEGRAM_BOT_TOKEN?: string;
+  TELEGRAM_WEBHOOK_SECRET?: string;
+  TELEGRAM_BOT_USERNAME?: string;
 }
 
 const REQUIRED_SECRETS = [
@@ -84,7 +95,10 @@ export interface Config {
   /** Origins a browser may call the API from: PUBLIC_URL's and CORS_ORIGINS'. */
   corsOrigins: string[];
   sandboxSmsDelayMs: number;
+  /** The Telegram bot, or null when the deployment has none (its routes are then absent). */
+  telegram: TelegramConfig | null;
 }
+
 
 const modeSchema = z.enum(["sandbox", "live"]);
 
@@ -135,6 +149,7 @@ export function loadConfig(env: Env): Config {
     throw new ConfigError("Refusing to start: APP_ENV=production needs an https WEB_CLIENT_URL, or ALLOW_INSECURE_PRODUCTION=true.");
   }
   const delay = Number(env.SANDBOX_SMS_DELAY_MS ?? "10000");
+  const telegram = telegramConfigOf(env);
   return {
     production,
     providers,
@@ -143,7 +158,32 @@ export function loadConfig(env: Env): Config {
     webClient,
     corsOrigins,
     sandboxSmsDelayMs: Number.isFinite(delay) && delay >= 0 ? delay : 10000,
+    telegram,
   };
+}
+
+/**
+ * The bot's three settings, all or none. The token is BotFather's `<bot id>:<secret>`; the webhook secret is what
+ * setWebhook accepts as secret_token (1-256 of A-Z, a-z, 0-9, _ and -: https://core.telegram.org/bots/api#setwebhook),
+ * of which we ask at least 32 so it cannot be guessed; a bot's username ends in "bot" (BotFather's rule). A value that
+ * does not fit refuses to start, naming the variable, never the value.
+ */
+function telegramConfigOf(env: Env): TelegramConfig | null {
+  const token = env.TELEGRAM_BOT_TOKEN?.trim();
+  const webhookSecret = env.TELEGRAM_WEBHOOK_SECRET?.trim();
+  const botUsername = env.TELEGRAM_BOT_USERNAME?.trim().replace(/^@/, "");
+  if (!token && !webhookSecret && !botUsername) return null;
+  const missing = [!token && "TELEGRAM_BOT_TOKEN", !webhookSecret && "TELEGRAM_WEBHOOK_SECRET", !botUsername && "TELEGRAM_BOT_USERNAME"].filter(Boolean);
+  if (missing.length > 0) throw new ConfigError(`Refusing to start: the Telegram bot needs ${missing.join(", ")} as well (all three, or none for no bot).`);
+  const id = /^(\d{1,20}):[A-Za-z0-9_-]{20,}$/.exec(token!);
+  if (!id) throw new ConfigError("Refusing to start: TELEGRAM_BOT_TOKEN is not a bot token from BotFather (<bot id>:<secret>).");
+  if (!/^[A-Za-z0-9_-]{32,256}$/.test(webhookSecret!)) {
+    throw new ConfigError("Refusing to start: TELEGRAM_WEBHOOK_SECRET must be 32 to 256 characters of A-Z, a-z, 0-9, _ and - (Telegram's secret_token).");
+  }
+  if (!/^[A-Za-z][A-Za-z0-9_]{3,31}$/.test(botUsername!) || !/bot$/i.test(botUsername!)) {
+    throw new ConfigError("Refusing to start: TELEGRAM_BOT_USERNAME is not a bot's username (5-32 characters, ending in \"bot\").");
+  }
+  return { token: token!, webhookSecret: webhookSecret!, botUsername: botUsername!, botId: Number(id[1]) };
 }
 
 /** CORS_ORIGINS as origins (each entry read as a URL's origin, so "https://x.ng/" and "https://x.ng" are one). */

@@ -7,9 +7,13 @@ import { RENT_UPSTREAMS, rentalProviderFor, rentUpstreamConfigured, rentUpstream
 import type { RentalProvider } from "./providers/rent/types";
 import { smsUpstreamFor } from "./providers/sms";
 import type { SmsProvider } from "./providers/sms/types";
+import { TELEGRAM_API_ROOT, TELEGRAM_SIMULATOR_PATH, telegramBotApiFor } from "./providers/telegram/bot-api";
+import { withoutD1Counting } from "./lib/d1-metrics";
+import { telegramBotApiSimulator } from "./sandbox/telegram-bot-api";
 import { isSmsUpstream, PRIMARY_UPSTREAM, type SmsUpstream } from "./providers/sms/upstreams";
 import {
   type Clock,
+  combineChannels,
   deploymentProviderSet,
   notify,
   type Notify,
@@ -21,6 +25,7 @@ import {
   type Upstreams,
   type WebhookSend,
 } from "./services/kernel";
+import { telegramChannel } from "./services/telegram";
 
 /**
  * The one place that turns the bindings into dependencies (issue 29, docs/decisions/050-services-container.md): the
@@ -45,6 +50,11 @@ export interface UpstreamOverrides {
   rentUpstream?: ((env: Env, mode: ProviderMode, upstream: RentUpstream) => RentalProvider | null) | null;
   payments?: PaymentFetchInterceptor | null;
   webhooks?: WebhookSend | null;
+  /**
+   * Each Telegram Bot API request (issue 48): answered by the test itself, or passed on to the sandbox simulator
+   * (`simulator`), as `payments` does for the payment providers.
+   */
+  telegram?: ((request: Request, simulator: (request: Request) => Promise<Response>) => Promise<Response>) | null;
 }
 
 export interface ServicesOptions {
@@ -83,6 +93,20 @@ function realUpstreams(env: Env, overrides: UpstreamOverrides): Upstreams {
     payments: () => (payments ??= paymentProviders(env, config, overrides.payments ?? undefined)),
     email: () => emailSenderFor(env, config, getDb(env.DB)),
     webhookSend: overrides.webhooks ?? ((url, init) => fetch(url, init)),
+    telegram: () => {
+      if (!config.telegram) return null;
+      if (config.providers !== "sandbox") return telegramBotApiFor(config.telegram, { apiRoot: TELEGRAM_API_ROOT, fetch: (input, init) => fetch(input, init) });
+      // Sandbox: the same adapter, its requests answered in-process by the Bot API simulator on our own origin.
+      const simulator = async (request: Request) => telegramBotApiSimulator.fetch(request, withoutD1Counting(env));
+      const intercept = overrides.telegram;
+      return telegramBotApiFor(config.telegram, {
+        apiRoot: `${config.publicUrl}${TELEGRAM_SIMULATOR_PATH}`,
+        fetch: async (input, init) => {
+          const request = new Request(input, init);
+          return intercept ? intercept(request, simulator) : simulator(request);
+        },
+      });
+    },
   };
 }
 
@@ -98,7 +122,10 @@ export function buildServices(env: Env, options: ServicesOptions): Services {
   const push: Notify = options.notify ?? ((userId, message) => notify(env, userId, message));
   const upstreams = realUpstreams(env, overrides);
   const providerSet = deploymentProviderSet(config.providers);
-  const common = { env, db, notify: push, clock, upstreams, providerSet };
+  // The outbox's channels beside the room and the webhooks (kernel/deps.ts DeliveryChannels): the Telegram bot's when
+  // the deployment has one (issue 48); issue 47's Web Push and forwarding join this list.
+  const channels = combineChannels(...(config.telegram ? [telegramChannel(env, db)] : []));
+  const common = { env, db, notify: push, clock, upstreams, providerSet, channels };
   let sms: SmsDeps | undefined;
   let rent: RentalDeps | undefined;
   let payments: PaymentDeps | undefined;
@@ -112,6 +139,7 @@ export function buildServices(env: Env, options: ServicesOptions): Services {
     requestId: options.requestId ?? null,
     upstreams,
     providerSet,
+    channels,
     get sms() {
       return (sms ??= {
         ...common,
@@ -140,7 +168,7 @@ export function buildServices(env: Env, options: ServicesOptions): Services {
       return (payments ??= { ...common, provider: upstreams.payments(), defer: options.defer });
     },
     get events() {
-      return { env, db, notify: push, clock };
+      return { env, db, notify: push, clock, channels };
     },
   };
 }

@@ -8,6 +8,7 @@ import { purgeIdempotencyKeys } from "./services/developer";
 import { notifyOperators } from "./services/console";
 import { sweepRentals } from "./services/rent";
 import { checkUpstreamHealth, sweepSmsOrders } from "./services/sms";
+import { sweepTelegram } from "./services/telegram";
 
 /**
  * The cron backstop (wrangler.toml [triggers]): settles whatever an alarm gave up on, so no money is ever stuck.
@@ -77,6 +78,12 @@ async function runSweeps(services: Services): Promise<void> {
     await purgeOutbox(db, services.clock.now());
   } catch (err) {
     log("error", "outbox sweep failed", { error: err instanceof Error ? err.message : String(err) });
+  }
+  // The Telegram bot (issue 48): chats whose delivery kick was lost, and its old update ids, confirm steps and link tokens.
+  try {
+    await sweepTelegram(services);
+  } catch (err) {
+    log("error", "telegram sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }
   // Open operator consoles refresh their overview with what the sweep (and everything since) changed.
   try {

@@ -25,6 +25,8 @@ export const merchantCurrencies = ["now-merchant"] as const;
 export const invoices = ["invoice"] as const;
 export const invoice = (paymentId: string) => ["invoice", paymentId] as const;
 export const staticAccount = ["static-account"] as const;
+/** Settings → Telegram (issue 48). */
+export const telegram = ["telegram"] as const;
 
 // Receive SMS
 export const smsCountries = (provider: SmsProviderName) => ["sms-countries", provider] as const;

@@ -18,6 +18,7 @@ import { PasskeysSection } from "../components/settings/passkeys-section";
 import { useConfirmSecurityChange } from "../components/settings/step-up";
 import { TwoFactorSection } from "../components/settings/two-factor-section";
 import { PermanentAccountSection } from "../components/settings/permanent-account-section";
+import { TelegramSection } from "../components/settings/telegram-section";
 import { Skeleton } from "../components/ui/skeleton";
 
 // Developer keys and webhooks: a lazy chunk, fetched only when Settings renders (most customers never use the API).
@@ -152,6 +153,7 @@ export default function SettingsPage() {
       <PasswordSection />
       <PermanentAccountSection />
       <CodeAlertsSection />
+      <TelegramSection />
       <TwoFactorSection />
       <PasskeysSection />
       <DevicesSection />

@@ -11,6 +11,7 @@ import type * as passkeys from "./passkeys";
 import type * as rentals from "./rentals";
 import type * as sandboxTools from "./sandbox-tools";
 import type * as sms from "./sms";
+import type * as telegram from "./telegram";
 import type * as wallet from "./wallet";
 
 /**
@@ -62,7 +63,8 @@ export type CustomerApi = ApiOf<
     SchemaOf<typeof wallet> &
     SchemaOf<typeof sms> &
     SchemaOf<typeof rentals> &
-    SchemaOf<typeof apiKeys>
+    SchemaOf<typeof apiKeys> &
+    SchemaOf<typeof telegram>
 >;
 
 /** The operator console: adminRoutes, mounted at /api/admin (the console's client base). */

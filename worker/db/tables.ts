@@ -12,3 +12,6 @@ export * from "../services/sms/tables";
 export * from "../services/rent/tables";
 export * from "../services/developer/tables";
 export * from "../services/console/tables";
+export * from "../services/telegram/tables";
+// The sandbox Bot API simulator's chats, messages and webhook (issue 48): sandbox-only, but migrated like the rest.
+export * from "../sandbox/telegram-tables";

@@ -9,6 +9,8 @@ import { smsTimingSandboxRoutes } from "./sms-timing";
 import { squadSandboxRoutes } from "./squad";
 import { squadTransferSandboxRoutes, squadTransferSimulator } from "./squad-transfers";
 import { upstreamBalanceSandboxRoutes } from "./upstream-balances";
+import { telegramBotApiSimulator } from "./telegram-bot-api";
+import { telegramChatSandboxRoutes } from "./telegram-chat";
 
 /** Sandbox-only routes (simulated checkout pages, scripted provider events). They do not exist in live mode. */
 export const sandboxRoutes = new Hono<AppEnv>();
@@ -26,4 +28,8 @@ sandboxRoutes.route("/settings", settingsSandboxRoutes);
 sandboxRoutes.route("/sms", smsTimingSandboxRoutes);
 sandboxRoutes.route("/upstreams", upstreamBalanceSandboxRoutes);
 sandboxRoutes.route("/metrics", metricsSandboxRoutes);
+// Issue 48: the Bot API simulator over HTTP too (the adapter reaches it in-process; the operator CLI's
+// telegram-set-webhook calls it here), and the chat page a developer talks to the bot in.
+sandboxRoutes.all("/telegram-api/*", (c) => telegramBotApiSimulator.fetch(c.req.raw, c.env));
+sandboxRoutes.route("/telegram", telegramChatSandboxRoutes);
 sandboxRoutes.route("/", outboxSandboxRoutes);

@@ -18,3 +18,4 @@ export { openSignedInSession } from "./sign-in";
 export { confirmStepUp, requireFreshSecondFactor, requireReauthentication, stepUpState, type StepUpSession } from "./step-up";
 export { confirmEnrolment, disableTwoFactor, resetSecondFactorStatements, startEnrolment, totpKey, unusedRecoveryCodeCount, verifySecondFactor } from "./two-factor";
 export { closeTour, findUserById, generateReferralCode, toSessionUser, updateProfile } from "./users";
+export { type ChatAccount, chatAccount, confirmedInWebApp, liveSessionStamp, passwordStamp } from "./chat-links";

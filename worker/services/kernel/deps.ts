@@ -1,3 +1,5 @@
+import type { SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { SmsProviderName } from "../../../schema/constants";
 import type { RealtimeMessage } from "../../../schema/realtime";
 import type { Config, Env, ProviderMode } from "../../config";
@@ -8,6 +10,7 @@ import type { RentUpstream } from "../../providers/rent";
 import type { RentalProvider } from "../../providers/rent/types";
 import type { SmsProvider } from "../../providers/sms/types";
 import type { SmsUpstream } from "../../providers/sms/upstreams";
+import type { TelegramBotApi } from "../../providers/telegram/bot-api";
 
 /**
  * The dependency shape of the three money flows (issue 14, docs/decisions/028-money-flow-deps.md): Receive SMS,
@@ -36,6 +39,23 @@ export interface MoneyFlowDeps<Provider> {
   upstreams: Upstreams;
   /** The deployment's provider set (services/kernel/sandbox-accounts.ts): a customer's is providerSetFor(this, userId). */
   providerSet: ProviderSet;
+  /** The outbox's delivery channels beyond the room and the developer webhooks (issue 48's Telegram bot); absent: none. */
+  channels?: DeliveryChannels;
+}
+
+/**
+ * Where else an outbox event goes (issue 48, decision 070: the linked Telegram chat; issue 47's Web Push and rental
+ * forwarding take the same shape). The kernel only knows this shape; a room implements it (services/telegram/
+ * delivery.ts) and the container composes the list above the rooms (worker/container.ts), so the outbox's delivery stays one exactly-once path for every channel and a channel can
+ * later move onto a queue without the kernel changing.
+ */
+export interface DeliveryChannels {
+  /** The statements that queue one event's deliveries, run in the batch that marks the event delivered ([]: none). */
+  fanOut(event: { id: string; userId: string; createdAt: number }, message: RealtimeMessage, now: number): Promise<BatchItem<"sqlite">[]>;
+  /** After that batch committed: wake whatever sends them. Never throws (the sweep wakes what a lost kick left). */
+  kick(userId: string): Promise<void>;
+  /** True in SQL while the customer has no channel at all, so the outbox's fast path may claim their events. */
+  noneFor(userId: string): SQL;
 }
 
 export type Notify = (userId: string, message: RealtimeMessage) => Promise<void>;
@@ -102,6 +122,8 @@ export interface Upstreams {
   email(): EmailSender;
   /** The developer webhooks' transport (fetch in production). */
   webhookSend: WebhookSend;
+  /** The Telegram Bot API (issue 48): null when the deployment has no bot (TELEGRAM_* unset). */
+  telegram(): TelegramBotApi | null;
 }
 
 /**
@@ -147,6 +169,8 @@ export interface Services {
   readonly rent: RentalDeps;
   readonly payments: PaymentDeps;
   readonly events: EventDepsOf;
+  /** The delivery channels (issue 48: the Telegram bot), as the outbox's delivery gets them. */
+  channels: DeliveryChannels;
 }
 
 /**
@@ -161,4 +185,4 @@ export interface SmsCatalogueDeps {
 }
 
 /** What the outbox's delivery needs, for a caller outside the three flows (an operator's entry, the sweep). */
-export type EventDepsOf = Pick<MoneyFlowDeps<unknown>, "env" | "db" | "notify" | "clock">;
+export type EventDepsOf = Pick<MoneyFlowDeps<unknown>, "env" | "db" | "notify" | "clock" | "channels">;

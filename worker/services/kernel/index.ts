@@ -3,7 +3,7 @@
  * This file is the room's one entry point: everything outside worker/services/kernel/ imports the room from here, and a
  * file inside imports its siblings directly (scripts/lint.ts refuses the rest; docs/decisions/041-domain-rooms.md).
  */
-export { type Clock, type EventDepsOf, type Notify, type PaymentDeps, type ProviderSet, type RentalDeps, type Services, type SmsCatalogueDeps, type SmsDeps, type Upstreams, type WebhookSend } from "./deps";
+export { type Clock, type DeliveryChannels, type EventDepsOf, type Notify, type PaymentDeps, type ProviderSet, type RentalDeps, type Services, type SmsCatalogueDeps, type SmsDeps, type Upstreams, type WebhookSend } from "./deps";
 export { asInsufficientBalance, guardedLedgerInsert, hasEntry, insufficientBalanceFor, ledgerAmount, type LedgerEntry, ledgerInsert, type LedgerRow, ledgerRowWritten, postEntry, reconcileLedger, referralRewardInsert } from "./ledger";
 export { deliverEvents, eventDeliveryStatements, type EventDeps, OUTBOX_GRACE_MS, outboxInsert, type OutboxMessage, purgeOutbox, sweepOutbox } from "./outbox";
 export { notify } from "./notify";
@@ -19,3 +19,4 @@ export { changesOf, declaredEntities, type Entity, moneyEntity, type Move, type 
 // The kernel's tables (the account row and its wallet, the ledger, the outbox...): every room's rows hang on users.
 export { apiKeys, emailOutbox, ledger, now, outboxEvents, rateLimits, sandboxState, settings, upstreamPrices, users, webhookEvents } from "./tables";
 export { businessOnly, clampLimit, customerMatch, type ListFilter, nationalDigits, PENDING_TOO_LONG_MS, rowCustomer, type RowCustomer, rowCustomerColumns, statusFilter, STUCK_MINUTES } from "./admin-rows";
+export { combineChannels } from "./channels";

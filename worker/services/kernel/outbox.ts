@@ -6,7 +6,8 @@ import type { Db } from "../../db/client";
 import { apiKeys, outboxEvents, webhookEvents } from "./tables";
 import { log } from "../../lib/log";
 import type { OutboxMessage } from "../../db/money-rows";
-import { rowsOf, runBatch } from "./money-entity";
+import type { DeliveryChannels } from "./deps";
+import { rowsOf, runBatch, statement, statements } from "./money-entity";
 import { deliveryFor, webhookRowsFor } from "./webhooks";
 
 /**
@@ -28,6 +29,8 @@ export interface EventDeps {
   /** The same shape as services/deps.ts' Notify and Clock (written out: deps.ts builds adapters, the kernel must not). */
   notify: (userId: string, message: RealtimeMessage) => Promise<void>;
   clock: { now(): number };
+  /** The delivery channels (issue 48: the linked Telegram chat): absent, an event goes to the room and the webhooks only. */
+  channels?: DeliveryChannels;
 }
 
 type OutboxRow = typeof outboxEvents.$inferSelect;
@@ -42,8 +45,9 @@ function messageOf(row: OutboxRow): RealtimeMessage {
 }
 
 /**
- * Delivers one pending event: its webhook rows and its "delivered" mark in one batch, so a retry after a crash queues
- * nothing twice and only the delivery whose mark moved the row pushes it to the room. Returns whether this call did.
+ * Delivers one pending event: its webhook rows, its delivery channels' rows (deps.channels; issue 48: the linked
+ * Telegram chat) and its "delivered" mark in one batch, so a retry after a crash queues nothing twice and
+ * only the delivery whose mark moved the row pushes it to the room. Returns whether this call did.
  */
 async function deliverOne(deps: EventDeps, row: OutboxRow): Promise<boolean> {
   const { db } = deps;
@@ -53,12 +57,18 @@ async function deliverOne(deps: EventDeps, row: OutboxRow): Promise<boolean> {
     balanceKobo: row.balanceKobo,
     dedupeOf: (type) => `outbox:${row.id}:${type}`,
   });
+  const channelRows = (await deps.channels?.fanOut(row, message, deps.clock.now())) ?? [];
   const mark = db
     .update(outboxEvents)
     .set({ deliveredAt: deps.clock.now() })
     .where(and(eq(outboxEvents.id, row.id), isNull(outboxEvents.deliveredAt)));
-  const [marked] = rows.length > 0 ? await db.batch([mark, db.insert(webhookEvents).values(rows).onConflictDoNothing()]) : await db.batch([mark]);
-  if ((marked.meta.changes ?? 0) === 0) return false;
+  const { marked } = await runBatch(db, {
+    marked: statement(mark),
+    webhooks: rows.length > 0 ? statement(db.insert(webhookEvents).values(rows).onConflictDoNothing()) : null,
+    channels: channelRows.length > 0 ? statements(channelRows) : null,
+  });
+  if (marked.written === 0) return false;
+  if (channelRows.length > 0) await deps.channels?.kick(row.userId);
   try {
     await deps.notify(row.userId, message);
   } catch (err) {
@@ -90,7 +100,7 @@ function pendingQuery(db: Db, where: SQL, limit: number) {
 }
 
 /** claimUnkeyedEvents' two statements (exported for the query-plan test: both are index searches). */
-export function eventDeliveryStatements(db: Db, userId: string, now: number) {
+export function eventDeliveryStatements(db: Db, userId: string, now: number, channels?: DeliveryChannels) {
   return [
     db
       .update(outboxEvents)
@@ -100,6 +110,8 @@ export function eventDeliveryStatements(db: Db, userId: string, now: number) {
           eq(outboxEvents.userId, userId),
           isNull(outboxEvents.deliveredAt),
           sql`NOT EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${apiKeys.actingUserId} = ${userId} AND ${apiKeys.revokedAt} IS NULL AND ${apiKeys.webhookUrl} IS NOT NULL)`,
+          // Nor a delivery channel of their own to fan out to (issue 48: a linked Telegram chat).
+          channels?.noneFor(userId),
         ),
       )
       .returning(),
@@ -111,13 +123,13 @@ export function eventDeliveryStatements(db: Db, userId: string, now: number) {
  * Issue 30 (decision 057): the customer's pending events in one round trip of two statements instead of a read, a
  * key lookup and a mark per event. A customer with no live webhook key (almost everyone) has nothing to fan out, so
  * their pending events are claimed (marked delivered) by one compare-and-set UPDATE whose guard is that no such key
- * exists, in the same batch (one transaction) as the read of what is still pending after it: an event is never marked
+ * exists (nor a delivery channel: issue 48's linked Telegram chat), in the same batch (one transaction) as the read of what is still pending after it: an event is never marked
  * delivered while a key that should get it exists, and only the call whose UPDATE moved a row pushes it (as the
  * per-event mark did). The claimed rows are pushed to the room here; what the read returns (a customer with a webhook
  * key) goes through the per-event delivery with its webhook rows, as before. Returns those rows.
  */
 async function claimUnkeyedEvents(deps: EventDeps, userId: string): Promise<OutboxRow[]> {
-  const [claim, read] = eventDeliveryStatements(deps.db, userId, deps.clock.now());
+  const [claim, read] = eventDeliveryStatements(deps.db, userId, deps.clock.now(), deps.channels);
   const { claimed, pending } = await runBatch(deps.db, { claimed: rowsOf(claim), pending: rowsOf(read) });
   // The room gets them in the order they were written (an UPDATE's RETURNING has no order of its own).
   for (const row of [...claimed].sort((a, b) => a.createdAt - b.createdAt)) {

@@ -13,3 +13,4 @@ export { setAutoRenew } from "./renewals";
 export { rental } from "./rental-transitions";
 export { activeRentalsQuery, customerRentalsQuery, listRentals, rentalAdminView } from "./admin-views";
 export { cheaperRentChoice } from "./rent-alternatives";
+export { ownedRental } from "./rental-views";

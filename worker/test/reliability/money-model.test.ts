@@ -2,7 +2,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_TIERS } from "../../../schema/settings";
+import { DEFAULT_TIERS, SETTING_DEFAULTS } from "../../../schema/settings";
 import { manualEntrySql } from "../../db/admin-sql";
 import { getDb } from "../../db/client";
 import { patchSandboxRental } from "../rent-fixtures";
@@ -19,6 +19,7 @@ import { rentalProviderFor } from "../../providers/rent";
 import type { RentalProvider } from "../../providers/rent/types";
 import { useTestServices } from "../services";
 import { simulateTransfer, type SimulatedNotification } from "../../sandbox/squad-transfers";
+import { linkedChatFor, postUpdate } from "../telegram";
 
 /**
  * Model-based money test: random sequences of everything that moves money (card funding and its webhook replays,
@@ -93,6 +94,8 @@ interface Model {
 interface Real {
   users: TestUser[];
   runTag: string;
+  /** Each user's Telegram chat, linked the first time the user buys from it (issue 48). */
+  chats: (string | undefined)[];
 }
 
 // Filled once in beforeAll from the API itself (the tier table is flattened to one tier so prices do not move).
@@ -304,10 +307,37 @@ class UnknownAccountTransfer implements fc.AsyncCommand<Model, Real> {
   toString = () => "unknownAccountTransfer()";
 }
 
+/**
+ * A purchase from the web's endpoint, or (issue 48) from the Telegram bot: the same choice pressed in the customer's
+ * linked chat (a country and service's button, then the confirm step's), through the webhook as Telegram posts it. The
+ * model does not know which face bought: the balances, the order and every invariant must come out the same.
+ */
+async function buyInChat(r: Real, user: number): Promise<void> {
+  r.chats[user] ??= await linkedChatFor(r.users[user]);
+  const chatId = r.chats[user]!;
+  const providerLetter = SMS_CHOICE.provider[0];
+  expect((await postUpdate(chatCallback(chatId, `bq:${providerLetter}:${SMS_CHOICE.country}:${SMS_CHOICE.service}`))).status).toBe(200);
+  const step = await env.DB.prepare("SELECT id, amount_kobo FROM telegram_actions WHERE chat_id = ? AND kind = 'buy' AND status = 'open' ORDER BY created_at DESC LIMIT 1")
+    .bind(chatId)
+    .first<{ id: string; amount_kobo: number }>();
+  expect(step, "the chat's confirm step").not.toBeNull();
+  expect(step!.amount_kobo, "the confirm step states the web's price").toBe(SMS_PRICE);
+  expect((await postUpdate(chatCallback(chatId, `a:${step!.id}`))).status).toBe(200);
+}
+
+let chatUpdates = 4_000_000_000 + Math.floor(Math.random() * 100_000_000);
+function chatCallback(chatId: string, data: string) {
+  chatUpdates += 1;
+  const person = { id: Number(chatId), is_bot: false, first_name: "Model" };
+  const message = { message_id: 1, date: Math.floor(Date.now() / 1000), chat: { id: Number(chatId), type: "private" }, text: "…" };
+  return { update_id: chatUpdates, callback_query: { id: `model${chatUpdates}`, from: person, chat_instance: `ci${chatId}`, data, message } };
+}
+
 class BuyNumber implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly user: number, readonly chained = false) {}
+  constructor(readonly user: number, readonly chained = false, readonly face: "web" | "telegram" = "web") {}
   check = () => true;
   async run(m: Model, r: Real) {
+    if (this.face === "telegram") return this.runInChat(m, r);
     if (this.chained && m.balance[this.user] < SMS_PRICE) {
       // A chained purchase brings its own money (an operator's credit, not a deposit: no referral reward), so chains
       // and their move-ons happen in most runs without changing how often anything else succeeds.
@@ -335,7 +365,26 @@ class BuyNumber implements fc.AsyncCommand<Model, Real> {
     }
     await checkEverything(m, r);
   }
-  toString = () => `buy(u${this.user}${this.chained ? ", next route" : ""})`;
+  /** The same purchase from the Telegram bot (no next route: the chat offers none). */
+  async runInChat(m: Model, r: Real) {
+    const before = await env.DB.prepare("SELECT COUNT(*) AS n FROM sms_orders WHERE user_id = ?").bind(r.users[this.user].id).first<{ n: number }>();
+    await buyInChat(r, this.user);
+    const newest = await env.DB.prepare("SELECT id, price_kobo FROM sms_orders WHERE user_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1")
+      .bind(r.users[this.user].id)
+      .first<{ id: string; price_kobo: number }>();
+    const after = await env.DB.prepare("SELECT COUNT(*) AS n FROM sms_orders WHERE user_id = ?").bind(r.users[this.user].id).first<{ n: number }>();
+    if (m.balance[this.user] < SMS_PRICE) {
+      expect(after!.n, "a wallet short of the price buys nothing from the chat either").toBe(before!.n);
+    } else {
+      expect(after!.n).toBe(before!.n + 1);
+      expect(newest!.price_kobo).toBe(SMS_PRICE);
+      await setActivationCodeArrived(await upstreamIdOf("sms_orders", newest!.id), false);
+      m.balance[this.user] -= SMS_PRICE;
+      m.orders.push({ id: newest!.id, user: this.user, price: SMS_PRICE, state: "waiting", codeUpstream: false, attempts: 0 });
+    }
+    await checkEverything(m, r);
+  }
+  toString = () => `buy(u${this.user}${this.chained ? ", next route" : ""}${this.face === "telegram" ? ", in Telegram" : ""})`;
 }
 
 class CodeArrives implements fc.AsyncCommand<Model, Real> {
@@ -665,6 +714,8 @@ const commandArbs = [
   // One purchase in three asks "if no code comes, try another number" (it brings its own credit): enough for chains,
   // their move-ons and their cancels to appear in every file run without doubling the file's cost.
   fc.tuple(userArb, fc.nat({ max: 2 })).map(([u, k]) => new BuyNumber(u, k === 0)),
+  // Issue 48: the same purchase from the Telegram bot.
+  userArb.map((u) => new BuyNumber(u, false, "telegram")),
   indexArb.map((i) => new CodeArrives(i)),
   fc.tuple(indexArb, fc.boolean()).map(([i, owner]) => new CancelOrder(i, owner)),
   indexArb.map((i) => new PollerAlarm(i)),
@@ -709,6 +760,8 @@ describe("money model", () => {
     await putSetting(db(), "exchange_rate", { rate: 1600 });
     await putSetting(db(), "costs", { low_cost: 0.5, high_cost: 0.3, rent_cost: 0.4 });
     await putSetting(db(), "referral_reward_percent", { percent: REFERRAL_PERCENT });
+    // The bot's per-chat flood limit is not what this test is about (webhook.test.ts is): a long run presses often.
+    await putSetting(db(), "telegram_bot", { ...SETTING_DEFAULTS.telegram_bot, updates_per_minute: 600 });
     // Pollers never fire on their own during the run: the model drives every alarm.
     await putSetting(db(), "sms_poll", { interval_ms: 3_600_000, max_attempts: MAX_POLLS });
     clearSettingsCache();
@@ -724,8 +777,9 @@ describe("money model", () => {
     expect(RENT_PRICE).toBeGreaterThan(0);
   });
 
-  afterAll(() => {
+  afterAll(async () => {
     useTestServices({ upstreams: { rent: null }, clock: null });
+    await putSetting(db(), "telegram_bot", SETTING_DEFAULTS.telegram_bot);
     clearSettingsCache();
   });
 
@@ -744,7 +798,7 @@ describe("money model", () => {
       const model: Model = { balance: [0, 0, 0], hasDeposit: [false, false, false], payments: [], transfers: [], orders: [], rentals: [], adminEntries: [], chains: {} };
       pendingMoves = [];
       try {
-        await fc.asyncModelRun(() => ({ model, real: { users, runTag: `run${runCounter}-${crypto.randomUUID().slice(0, 8)}` } }), cmds);
+        await fc.asyncModelRun(() => ({ model, real: { users, runTag: `run${runCounter}-${crypto.randomUUID().slice(0, 8)}`, chats: [] } }), cmds);
       } finally {
         await disarm(model);
         // Leave no order waiting for a later run's sweep (which settles at most 50 per call).
