@@ -29,6 +29,7 @@ export const WORKER_TEST_DEPS = [
   "standardwebhooks",
   "@simplewebauthn/server",
   "ajv/dist/2020",
+  "@block65/webcrypto-web-push",
 ];
 
 /** Specifiers the runtime or the runner provides, never bundled. */
