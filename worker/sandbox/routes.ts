@@ -9,6 +9,7 @@ import { smsTimingSandboxRoutes } from "./sms-timing";
 import { squadSandboxRoutes } from "./squad";
 import { squadTransferSandboxRoutes, squadTransferSimulator } from "./squad-transfers";
 import { upstreamBalanceSandboxRoutes } from "./upstream-balances";
+import { webPushSandboxRoutes } from "./web-push-service";
 
 /** Sandbox-only routes (simulated checkout pages, scripted provider events). They do not exist in live mode. */
 export const sandboxRoutes = new Hono<AppEnv>();
@@ -26,4 +27,6 @@ sandboxRoutes.route("/settings", settingsSandboxRoutes);
 sandboxRoutes.route("/sms", smsTimingSandboxRoutes);
 sandboxRoutes.route("/upstreams", upstreamBalanceSandboxRoutes);
 sandboxRoutes.route("/metrics", metricsSandboxRoutes);
+// The sandbox push service (issue 47): subscribe a sandbox browser, expire it, and see what each device would show.
+sandboxRoutes.route("/web-push", webPushSandboxRoutes);
 sandboxRoutes.route("/", outboxSandboxRoutes);
