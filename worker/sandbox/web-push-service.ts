@@ -89,7 +89,9 @@ export async function decryptPushBody(body: Uint8Array, device: { privateKey: Cr
   } catch {
     throw new PushDecryptionError("keyid is not a P-256 public key");
   }
-  const ecdhSecret = new Uint8Array(await crypto.subtle.deriveBits({ name: "ECDH", public: sender }, device.privateKey, 256));
+  // Web Crypto's ECDH parameter is `public` (workers-types spells it $public, a C++ name the runtime does not read).
+  const ecdh = { name: "ECDH", public: sender } as SubtleCryptoDeriveKeyAlgorithm;
+  const ecdhSecret = new Uint8Array(await crypto.subtle.deriveBits(ecdh, device.privateKey, 256));
   // IKM = HKDF(auth_secret, ecdh_secret, "WebPush: info" || 0x00 || ua_public || as_public, 32)
   const ikm = await hkdf(device.auth, ecdhSecret, concat(text("WebPush: info\0"), device.p256dh, senderKey), 32);
   const cek = await hkdf(salt, ikm, text("Content-Encoding: aes128gcm\0"), 16);

@@ -34,7 +34,8 @@ export interface PushTarget {
   auth: string;
 }
 
-export type PushUrgency = "very-low" | "low" | "normal" | "high";
+/** RFC 8030 §5.3 also has "very-low"; we never send it (and the library does not take it). */
+export type PushUrgency = "low" | "normal" | "high";
 
 export interface PushOptions {
   /** RFC 8030 §5.2: how long the push service keeps the message for a device that is offline, in seconds. */
