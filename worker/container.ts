@@ -2,6 +2,8 @@ import type { SmsProviderName } from "../schema/constants";
 import { configFor, type Env, type ProviderMode } from "./config";
 import { getDb } from "./db/client";
 import { emailSenderFor } from "./providers/email/select";
+import { webPushSenderFor } from "./providers/push/select";
+import type { FetchLike } from "./providers/upstream-http";
 import { paymentProviders, type PaymentFetchInterceptor, type PaymentProviders } from "./providers/payments/providers";
 import { rentalProviderFor } from "./providers/rent";
 import type { RentalProvider } from "./providers/rent/types";
@@ -43,6 +45,8 @@ export interface UpstreamOverrides {
   rent?: ((env: Env, mode: ProviderMode) => RentalProvider) | null;
   payments?: PaymentFetchInterceptor | null;
   webhooks?: WebhookSend | null;
+  /** Web Push's transport (issue 47): a test's push service; the sandbox one still answers its own origin. */
+  push?: FetchLike | null;
 }
 
 export interface ServicesOptions {
@@ -67,6 +71,7 @@ function realUpstreams(env: Env, overrides: UpstreamOverrides): Upstreams {
     payments: () => (payments ??= paymentProviders(env, config, overrides.payments ?? undefined)),
     email: () => emailSenderFor(env, config, getDb(env.DB)),
     webhookSend: overrides.webhooks ?? ((url, init) => fetch(url, init)),
+    webPush: () => webPushSenderFor(env, config, overrides.push ?? undefined),
   };
 }
 

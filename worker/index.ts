@@ -12,6 +12,7 @@ export { SmsOrderPoller } from "./objects/sms-order-poller";
 export { RentalWatcher } from "./objects/rental-watcher";
 export { InvoiceWatcher } from "./objects/invoice-watcher";
 export { WebhookDelivery } from "./objects/webhook-delivery";
+export { ChannelDelivery } from "./objects/channel-delivery";
 export { NotificationRoom } from "./rooms/notification-room";
 
 const app = createApp();

@@ -2,7 +2,7 @@ import type { Env } from "./config";
 import { cronServices } from "./container";
 import { log } from "./lib/log";
 import { runPaymentSweep, runTransferSweep } from "./services/funding";
-import { purgeOutbox, purgeWebhookEvents, type Services, sweepOutbox } from "./services/kernel";
+import { purgeChannelDeliveries, purgeOutbox, purgeWebhookEvents, type Services, sweepOutbox } from "./services/kernel";
 import { sweepAccountRows } from "./services/accounts";
 import { purgeIdempotencyKeys } from "./services/developer";
 import { notifyOperators } from "./services/console";
@@ -50,10 +50,11 @@ async function runSweeps(services: Services): Promise<void> {
   } catch (err) {
     log("error", "account sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }
-  // Developer API Idempotency-Keys older than a day; webhook delivery records older than 30 days.
+  // Developer API Idempotency-Keys older than a day; webhook and channel (push, forwarding) delivery records older than 30 days.
   try {
     await purgeIdempotencyKeys(db);
     await purgeWebhookEvents(db, services.clock.now());
+    await purgeChannelDeliveries(db, services.clock.now());
   } catch (err) {
     log("error", "idempotency sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }

@@ -8,6 +8,7 @@ import type { Env } from "../config";
 import { getDb } from "../db/client";
 import { sandboxPushDevices, sandboxPushMessages } from "../db/notification-tables";
 import { validate } from "../lib/validate";
+import { SANDBOX_PUSH_ORIGIN } from "../providers/push/vapid";
 
 /**
  * The sandbox push service (issue 47), written from the documents, not from our sender: RFC 8030 (the Web Push
@@ -31,7 +32,7 @@ import { validate } from "../lib/validate";
  * /sandbox/web-push lists every device and what it would have shown (a second push with the same tag replaces the
  * first, as a notification with the same tag does).
  */
-export const SANDBOX_PUSH_ORIGIN = "https://web-push.sandbox.invalid";
+export { SANDBOX_PUSH_ORIGIN };
 export const SANDBOX_PUSH_PATH = "/sandbox/web-push";
 
 const MAX_BODY = 4096;

@@ -4,6 +4,7 @@ import type { Config, Env, ProviderMode } from "../../config";
 import type { Db } from "../../db/client";
 import type { EmailSender } from "../../providers/email/email-sender";
 import type { PaymentProviders } from "../../providers/payments/types";
+import type { WebPushSender } from "../../providers/push/web-push";
 import type { RentalProvider } from "../../providers/rent/types";
 import type { SmsProvider } from "../../providers/sms/types";
 import type { SmsUpstream } from "../../providers/sms/upstreams";
@@ -92,8 +93,10 @@ export interface Upstreams {
   payments(): PaymentProviders;
   /** Where account, reminder and operator e-mail goes (Resend live, the local outbox in sandbox mode). */
   email(): EmailSender;
-  /** The developer webhooks' transport (fetch in production). */
+  /** The developer webhooks' transport (fetch in production); rental forwarding's webhooks go the same way. */
   webhookSend: WebhookSend;
+  /** Web Push to a browser's push service (issue 47); null when the deployment has no VAPID keys. */
+  webPush(): WebPushSender | null;
 }
 
 /** Posts one developer webhook: fetch's shape. */

@@ -3,10 +3,12 @@
  * This file is the room's one entry point: everything outside worker/services/kernel/ imports the room from here, and a
  * file inside imports its siblings directly (scripts/lint.ts refuses the rest; docs/decisions/041-domain-rooms.md).
  */
+export { channelRowsFor, channelRowsInsert, type ChannelDeps, channelsFor, deliverDueChannels, kickChannels, mutedKinds, purgeChannelDeliveries, sweepChannels } from "./delivery-channels";
 export { type Clock, type EventDepsOf, type Notify, type PaymentDeps, type RentalDeps, type Services, type SmsCatalogueDeps, type SmsDeps, systemClock, type Upstreams, type WebhookSend } from "./deps";
 export { asInsufficientBalance, guardedLedgerInsert, hasEntry, insufficientBalanceFor, ledgerInsert, ledgerRowWritten, postEntry, reconcileLedger } from "./ledger";
 export { deliverEvents, eventDeliveryStatements, type EventDeps, OUTBOX_GRACE_MS, outboxInsert, type OutboxMessage, postEntryWithEvent, purgeOutbox, recordEvent, sweepOutbox } from "./outbox";
 export { notify } from "./notify";
+export { pushWordsFor, type PushWords } from "./push-notification";
 export { assertNotAboveShown, chargedBelowShown, costMinorUnits, pricingContext, rentPriceKobo, smsPriceKobo } from "./pricing";
 export { type RequestDeps } from "./request-deps";
 export { clearRateLimit, consumeRateLimit, COST_LIMITS, type CostAction, costLimitInBatch, enforceCostLimit, enforceRateLimit, purgeExpiredRateLimits, RATE_LIMITS, rateLimitedError, type RateLimitRule } from "./rate-limit";

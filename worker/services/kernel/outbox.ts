@@ -4,8 +4,10 @@ import type { RealtimeMessage } from "../../../schema/realtime";
 import type { Env } from "../../config";
 import type { Db } from "../../db/client";
 import { apiKeys, outboxEvents, users, webhookEvents } from "../../db/tables";
+import { notificationSettings, pushSubscriptions, rentalForwarding } from "../../db/notification-tables";
 import { log } from "../../lib/log";
 import { asInsufficientBalance, ledgerInsert, ledgerRowWritten, type LedgerEntry } from "./ledger";
+import { channelRowsFor, channelRowsInsert, kickChannels, sweepChannels } from "./delivery-channels";
 import { deliveryFor, webhookRowsFor } from "./webhooks";
 
 /**
@@ -87,8 +89,9 @@ function messageOf(row: OutboxRow): RealtimeMessage {
 }
 
 /**
- * Delivers one pending event: its webhook rows and its "delivered" mark in one batch, so a retry after a crash queues
- * nothing twice and only the delivery whose mark moved the row pushes it to the room. Returns whether this call did.
+ * Delivers one pending event: its webhook rows, its delivery channels' rows (Web Push, rental forwarding: issue 47,
+ * kernel/delivery-channels.ts) and its "delivered" mark in one batch, so a retry after a crash queues nothing twice and
+ * only the delivery whose mark moved the row pushes it to the room. Returns whether this call did.
  */
 async function deliverOne(deps: EventDeps, row: OutboxRow): Promise<boolean> {
   const { db } = deps;
@@ -98,12 +101,18 @@ async function deliverOne(deps: EventDeps, row: OutboxRow): Promise<boolean> {
     balanceKobo: row.balanceKobo,
     dedupeOf: (type) => `outbox:${row.id}:${type}`,
   });
+  const channelRows = await channelRowsFor(deps, row, message, deps.clock.now());
   const mark = db
     .update(outboxEvents)
     .set({ deliveredAt: deps.clock.now() })
     .where(and(eq(outboxEvents.id, row.id), isNull(outboxEvents.deliveredAt)));
-  const [marked] = rows.length > 0 ? await db.batch([mark, db.insert(webhookEvents).values(rows).onConflictDoNothing()]) : await db.batch([mark]);
+  const [marked] = await db.batch([
+    mark,
+    ...(rows.length > 0 ? [db.insert(webhookEvents).values(rows).onConflictDoNothing()] : []),
+    ...(channelRows.length > 0 ? [channelRowsInsert(db, channelRows)] : []),
+  ]);
   if ((marked.meta.changes ?? 0) === 0) return false;
+  if (channelRows.length > 0) await kickChannels(deps.env, row.userId);
   try {
     await deps.notify(row.userId, message);
   } catch (err) {
@@ -145,6 +154,10 @@ export function eventDeliveryStatements(db: Db, userId: string, now: number) {
           eq(outboxEvents.userId, userId),
           isNull(outboxEvents.deliveredAt),
           sql`NOT EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${apiKeys.actingUserId} = ${userId} AND ${apiKeys.revokedAt} IS NULL AND ${apiKeys.webhookUrl} IS NOT NULL)`,
+          // Issue 47: nor a channel of their own to fan out to (a push device, forwarding by default or for a rental).
+          sql`NOT EXISTS (SELECT 1 FROM ${pushSubscriptions} WHERE ${pushSubscriptions.userId} = ${userId})`,
+          sql`NOT EXISTS (SELECT 1 FROM ${notificationSettings} WHERE ${notificationSettings.userId} = ${userId} AND (${notificationSettings.forwardEmail} = 1 OR ${notificationSettings.forwardWebhookUrl} IS NOT NULL))`,
+          sql`NOT EXISTS (SELECT 1 FROM ${rentalForwarding} WHERE ${rentalForwarding.userId} = ${userId} AND (${rentalForwarding.email} = 1 OR ${rentalForwarding.webhookUrl} IS NOT NULL))`,
         ),
       )
       .returning(),
@@ -156,7 +169,7 @@ export function eventDeliveryStatements(db: Db, userId: string, now: number) {
  * Issue 30 (decision 057): the customer's pending events in one round trip of two statements instead of a read, a
  * key lookup and a mark per event. A customer with no live webhook key (almost everyone) has nothing to fan out, so
  * their pending events are claimed (marked delivered) by one compare-and-set UPDATE whose guard is that no such key
- * exists, in the same batch (one transaction) as the read of what is still pending after it: an event is never marked
+ * exists (nor a push device or a forwarding target: issue 47), in the same batch (one transaction) as the read of what is still pending after it: an event is never marked
  * delivered while a key that should get it exists, and only the call whose UPDATE moved a row pushes it (as the
  * per-event mark did). The claimed rows are pushed to the room here; what the read returns (a customer with a webhook
  * key) goes through the per-event delivery with its webhook rows, as before. Returns those rows.
@@ -251,7 +264,9 @@ export async function sweepOutbox(deps: EventDeps): Promise<{ delivered: number;
     .where(and(eq(webhookEvents.status, "pending"), lte(webhookEvents.nextAttemptAt, now)))
     .limit(500);
   await Promise.all(due.map(({ apiKeyId }) => deliveryFor(deps.env, apiKeyId).kick(apiKeyId)));
-  return { delivered, kicked: due.length };
+  // The customers whose Web Push or forwarding is due (a lost kick, a retry's time come): issue 47.
+  const channels = await sweepChannels(deps);
+  return { delivered, kicked: due.length + channels };
 }
 
 /** The sweep forgets delivered events after 30 days (the webhook log keeps its own rows as long). */
