@@ -24,6 +24,7 @@ import {
   type Upstreams,
   type WebhookSend,
 } from "./services/kernel";
+import { deliveryChannels } from "./services/notifications";
 
 /**
  * The one place that turns the bindings into dependencies (issue 29, docs/decisions/050-services-container.md): the
@@ -86,7 +87,9 @@ export function buildServices(env: Env, options: ServicesOptions): Services {
   const clock = options.clock ?? systemClock;
   const push: Notify = options.notify ?? ((userId, message) => notify(env, userId, message));
   const upstreams = realUpstreams(env, overrides);
-  const common = { env, db, notify: push, clock, upstreams };
+  // Web Push and rental forwarding (issue 47): the notifications room's channels, composed here above the rooms.
+  const channels = deliveryChannels(env, db);
+  const common = { env, db, notify: push, clock, upstreams, channels };
   let sms: SmsDeps | undefined;
   let rent: RentalDeps | undefined;
   let payments: PaymentDeps | undefined;
@@ -99,6 +102,7 @@ export function buildServices(env: Env, options: ServicesOptions): Services {
     defer: options.defer,
     requestId: options.requestId ?? null,
     upstreams,
+    channels,
     get sms() {
       return (sms ??= {
         ...common,
@@ -123,7 +127,7 @@ export function buildServices(env: Env, options: ServicesOptions): Services {
       return (payments ??= { ...common, provider: upstreams.payments(), defer: options.defer });
     },
     get events() {
-      return { env, db, notify: push, clock };
+      return { env, db, notify: push, clock, channels };
     },
   };
 }

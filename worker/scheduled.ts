@@ -2,7 +2,8 @@ import type { Env } from "./config";
 import { cronServices } from "./container";
 import { log } from "./lib/log";
 import { runPaymentSweep, runTransferSweep } from "./services/funding";
-import { purgeChannelDeliveries, purgeOutbox, purgeWebhookEvents, type Services, sweepOutbox } from "./services/kernel";
+import { purgeOutbox, purgeWebhookEvents, type Services, sweepOutbox } from "./services/kernel";
+import { purgeChannelDeliveries, sweepChannels } from "./services/notifications";
 import { sweepAccountRows } from "./services/accounts";
 import { purgeIdempotencyKeys } from "./services/developer";
 import { notifyOperators } from "./services/console";
@@ -76,6 +77,8 @@ async function runSweeps(services: Services): Promise<void> {
     const result = await sweepOutbox(services.events);
     if (result.delivered > 0) log("info", "outbox sweep delivered events left pending", result);
     await purgeOutbox(db, services.clock.now());
+    // Pushes and rental forwards whose wake-up was lost or whose retry is due, and push devices of ended sessions.
+    await sweepChannels(services);
   } catch (err) {
     log("error", "outbox sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }

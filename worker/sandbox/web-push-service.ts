@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { AppEnv } from "../app-env";
 import type { Env } from "../config";
 import { getDb } from "../db/client";
-import { sandboxPushDevices, sandboxPushMessages } from "../db/notification-tables";
+import { sandboxPushDevices, sandboxPushMessages } from "../db/sandbox-push-tables";
 import { validate } from "../lib/validate";
 import { SANDBOX_PUSH_ORIGIN } from "../providers/push/vapid";
 

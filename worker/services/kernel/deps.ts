@@ -1,3 +1,5 @@
+import type { SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { SmsProviderName } from "../../../schema/constants";
 import type { RealtimeMessage } from "../../../schema/realtime";
 import type { Config, Env, ProviderMode } from "../../config";
@@ -34,6 +36,23 @@ export interface MoneyFlowDeps<Provider> {
   clock: Clock;
   /** Every upstream adapter of the container, for what the flow reads besides its own provider (the SMS catalogue). */
   upstreams: Upstreams;
+  /** The outbox's delivery channels beyond the room and the developer webhooks (issue 47); absent: none. */
+  channels?: DeliveryChannels;
+}
+
+/**
+ * Issue 47 (decision 069): where else an outbox event goes (Web Push to the customer's devices, rental forwarding).
+ * The kernel only knows this shape; the notifications room implements it and the container composes it above the
+ * rooms (worker/container.ts), so the outbox's delivery stays one exactly-once path for every channel and a channel can
+ * later move onto a queue without the kernel changing.
+ */
+export interface DeliveryChannels {
+  /** The statements that queue one event's deliveries, run in the batch that marks the event delivered ([]: none). */
+  fanOut(event: { id: string; userId: string; createdAt: number }, message: RealtimeMessage, now: number): Promise<BatchItem<"sqlite">[]>;
+  /** After that batch committed: wake whatever sends them. Never throws (the sweep wakes what a lost kick left). */
+  kick(userId: string): Promise<void>;
+  /** True in SQL while the customer has no channel at all, so the outbox's fast path may claim their events. */
+  noneFor(userId: string): SQL;
 }
 
 export type Notify = (userId: string, message: RealtimeMessage) => Promise<void>;
@@ -127,6 +146,8 @@ export interface Services {
   readonly rent: RentalDeps;
   readonly payments: PaymentDeps;
   readonly events: EventDepsOf;
+  /** The delivery channels (issue 47), as the outbox's delivery gets them. */
+  channels: DeliveryChannels;
 }
 
 /**
@@ -140,4 +161,4 @@ export interface SmsCatalogueDeps {
 }
 
 /** What the outbox's delivery needs, for a caller outside the three flows (an operator's entry, the sweep). */
-export type EventDepsOf = Pick<MoneyFlowDeps<unknown>, "env" | "db" | "notify" | "clock">;
+export type EventDepsOf = Pick<MoneyFlowDeps<unknown>, "env" | "db" | "notify" | "clock" | "channels">;

@@ -3,12 +3,10 @@
  * This file is the room's one entry point: everything outside worker/services/kernel/ imports the room from here, and a
  * file inside imports its siblings directly (scripts/lint.ts refuses the rest; docs/decisions/041-domain-rooms.md).
  */
-export { channelRowsFor, channelRowsInsert, type ChannelDeps, channelsFor, deliverDueChannels, kickChannels, mutedKinds, purgeChannelDeliveries, sweepChannels } from "./delivery-channels";
-export { type Clock, type EventDepsOf, type Notify, type PaymentDeps, type RentalDeps, type Services, type SmsCatalogueDeps, type SmsDeps, systemClock, type Upstreams, type WebhookSend } from "./deps";
+export { type Clock, type DeliveryChannels, type EventDepsOf, type Notify, type PaymentDeps, type RentalDeps, type Services, type SmsCatalogueDeps, type SmsDeps, systemClock, type Upstreams, type WebhookSend } from "./deps";
 export { asInsufficientBalance, guardedLedgerInsert, hasEntry, insufficientBalanceFor, ledgerInsert, ledgerRowWritten, postEntry, reconcileLedger } from "./ledger";
 export { deliverEvents, eventDeliveryStatements, type EventDeps, OUTBOX_GRACE_MS, outboxInsert, type OutboxMessage, postEntryWithEvent, purgeOutbox, recordEvent, sweepOutbox } from "./outbox";
 export { notify } from "./notify";
-export { pushWordsFor, type PushWords } from "./push-notification";
 export { assertNotAboveShown, chargedBelowShown, costMinorUnits, pricingContext, rentPriceKobo, smsPriceKobo } from "./pricing";
 export { type RequestDeps } from "./request-deps";
 export { clearRateLimit, consumeRateLimit, COST_LIMITS, type CostAction, costLimitInBatch, enforceCostLimit, enforceRateLimit, purgeExpiredRateLimits, RATE_LIMITS, rateLimitedError, type RateLimitRule } from "./rate-limit";
@@ -16,4 +14,4 @@ export { catalogueFor, envForUser, isSandboxAccountEnv, providerModeFor, isSandb
 export { clearSettingsCache, getSetting, getSettings, putSetting } from "./settings";
 export { STOP, type TickResult, wakeAt } from "./tick";
 export { lastAcceptedCosts, recordAcceptedCosts, refusedUpstreamPrice, toUsd } from "./upstream-money";
-export { deliverDueWebhooks, deliveryFor, purgeWebhookEvents, queueWebhookEvents, RETRY_DELAYS_MS, toWebhookEventView } from "./webhooks";
+export { deliverDueWebhooks, deliveryFor, purgeWebhookEvents, queueWebhookEvents, RETRY_DELAYS_MS, signWebhook, toWebhookEventView } from "./webhooks";

@@ -4,10 +4,9 @@ import type { RealtimeMessage } from "../../../schema/realtime";
 import type { Env } from "../../config";
 import type { Db } from "../../db/client";
 import { apiKeys, outboxEvents, users, webhookEvents } from "../../db/tables";
-import { notificationSettings, pushSubscriptions, rentalForwarding } from "../../db/notification-tables";
 import { log } from "../../lib/log";
 import { asInsufficientBalance, ledgerInsert, ledgerRowWritten, type LedgerEntry } from "./ledger";
-import { channelRowsFor, channelRowsInsert, kickChannels, sweepChannels } from "./delivery-channels";
+import type { DeliveryChannels } from "./deps";
 import { deliveryFor, webhookRowsFor } from "./webhooks";
 
 /**
@@ -75,6 +74,8 @@ export interface EventDeps {
   /** The same shape as services/deps.ts' Notify and Clock (written out: deps.ts builds adapters, the kernel must not). */
   notify: (userId: string, message: RealtimeMessage) => Promise<void>;
   clock: { now(): number };
+  /** Web Push and rental forwarding (issue 47): absent, an event goes to the room and the webhooks only. */
+  channels?: DeliveryChannels;
 }
 
 type OutboxRow = typeof outboxEvents.$inferSelect;
@@ -89,8 +90,8 @@ function messageOf(row: OutboxRow): RealtimeMessage {
 }
 
 /**
- * Delivers one pending event: its webhook rows, its delivery channels' rows (Web Push, rental forwarding: issue 47,
- * kernel/delivery-channels.ts) and its "delivered" mark in one batch, so a retry after a crash queues nothing twice and
+ * Delivers one pending event: its webhook rows, its delivery channels' rows (Web Push, rental forwarding: issue 47, the
+ * notifications room through deps.channels) and its "delivered" mark in one batch, so a retry after a crash queues nothing twice and
  * only the delivery whose mark moved the row pushes it to the room. Returns whether this call did.
  */
 async function deliverOne(deps: EventDeps, row: OutboxRow): Promise<boolean> {
@@ -101,7 +102,7 @@ async function deliverOne(deps: EventDeps, row: OutboxRow): Promise<boolean> {
     balanceKobo: row.balanceKobo,
     dedupeOf: (type) => `outbox:${row.id}:${type}`,
   });
-  const channelRows = await channelRowsFor(deps, row, message, deps.clock.now());
+  const channelRows = (await deps.channels?.fanOut(row, message, deps.clock.now())) ?? [];
   const mark = db
     .update(outboxEvents)
     .set({ deliveredAt: deps.clock.now() })
@@ -109,10 +110,10 @@ async function deliverOne(deps: EventDeps, row: OutboxRow): Promise<boolean> {
   const [marked] = await db.batch([
     mark,
     ...(rows.length > 0 ? [db.insert(webhookEvents).values(rows).onConflictDoNothing()] : []),
-    ...(channelRows.length > 0 ? [channelRowsInsert(db, channelRows)] : []),
+    ...channelRows,
   ]);
   if ((marked.meta.changes ?? 0) === 0) return false;
-  if (channelRows.length > 0) await kickChannels(deps.env, row.userId);
+  if (channelRows.length > 0) await deps.channels?.kick(row.userId);
   try {
     await deps.notify(row.userId, message);
   } catch (err) {
@@ -144,7 +145,7 @@ function pendingQuery(db: Db, where: SQL, limit: number) {
 }
 
 /** claimUnkeyedEvents' two statements (exported for the query-plan test: both are index searches). */
-export function eventDeliveryStatements(db: Db, userId: string, now: number) {
+export function eventDeliveryStatements(db: Db, userId: string, now: number, channels?: DeliveryChannels) {
   return [
     db
       .update(outboxEvents)
@@ -155,9 +156,7 @@ export function eventDeliveryStatements(db: Db, userId: string, now: number) {
           isNull(outboxEvents.deliveredAt),
           sql`NOT EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${apiKeys.actingUserId} = ${userId} AND ${apiKeys.revokedAt} IS NULL AND ${apiKeys.webhookUrl} IS NOT NULL)`,
           // Issue 47: nor a channel of their own to fan out to (a push device, forwarding by default or for a rental).
-          sql`NOT EXISTS (SELECT 1 FROM ${pushSubscriptions} WHERE ${pushSubscriptions.userId} = ${userId})`,
-          sql`NOT EXISTS (SELECT 1 FROM ${notificationSettings} WHERE ${notificationSettings.userId} = ${userId} AND (${notificationSettings.forwardEmail} = 1 OR ${notificationSettings.forwardWebhookUrl} IS NOT NULL))`,
-          sql`NOT EXISTS (SELECT 1 FROM ${rentalForwarding} WHERE ${rentalForwarding.userId} = ${userId} AND (${rentalForwarding.email} = 1 OR ${rentalForwarding.webhookUrl} IS NOT NULL))`,
+          channels?.noneFor(userId),
         ),
       )
       .returning(),
@@ -175,7 +174,7 @@ export function eventDeliveryStatements(db: Db, userId: string, now: number) {
  * key) goes through the per-event delivery with its webhook rows, as before. Returns those rows.
  */
 async function claimUnkeyedEvents(deps: EventDeps, userId: string): Promise<OutboxRow[]> {
-  const [claimed, pending] = await deps.db.batch(eventDeliveryStatements(deps.db, userId, deps.clock.now()));
+  const [claimed, pending] = await deps.db.batch(eventDeliveryStatements(deps.db, userId, deps.clock.now(), deps.channels));
   // The room gets them in the order they were written (an UPDATE's RETURNING has no order of its own).
   for (const row of [...claimed].sort((a, b) => a.createdAt - b.createdAt)) {
     try {
@@ -264,9 +263,7 @@ export async function sweepOutbox(deps: EventDeps): Promise<{ delivered: number;
     .where(and(eq(webhookEvents.status, "pending"), lte(webhookEvents.nextAttemptAt, now)))
     .limit(500);
   await Promise.all(due.map(({ apiKeyId }) => deliveryFor(deps.env, apiKeyId).kick(apiKeyId)));
-  // The customers whose Web Push or forwarding is due (a lost kick, a retry's time come): issue 47.
-  const channels = await sweepChannels(deps);
-  return { delivered, kicked: due.length + channels };
+  return { delivered, kicked: due.length };
 }
 
 /** The sweep forgets delivered events after 30 days (the webhook log keeps its own rows as long). */

@@ -1,23 +1,26 @@
-import { and, asc, eq, gt, inArray, isNull, lte, min, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, min, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { DeliveryChannel } from "../../../schema/notifications";
 import { PUSH_KINDS, type PushKind } from "../../../schema/notifications";
 import type { RealtimeMessage } from "../../../schema/realtime";
 import { configFor, type Env } from "../../config";
 import type { Db } from "../../db/client";
-import { channelDeliveries, notificationSettings, pushSubscriptions, rentalForwarding } from "../../db/notification-tables";
-import { rentals, sessions, users } from "../../db/tables";
+import { users } from "../../db/tables";
 import { log } from "../../lib/log";
 import { EmailDeliveryError } from "../../providers/email/email-sender";
 import { topicFor } from "../../providers/push/web-push";
-import type { Clock, Upstreams } from "./deps";
+import { liveSessionIds } from "../accounts";
+import { type Clock, type DeliveryChannels, RETRY_DELAYS_MS, signWebhook, type Upstreams } from "../kernel";
+import { findRental } from "../rent";
 import { forwardedRentalId, forwardWordsFor } from "./forward-message";
 import { pushWordsFor } from "./push-notification";
-import { RETRY_DELAYS_MS, signWebhook } from "./webhooks";
+import { channelDeliveries, notificationSettings, pushSubscriptions, rentalForwarding } from "./tables";
 
 /**
  * The outbox's delivery channels beyond the room and the developer webhooks (issue 47, decision 069): Web Push to the
- * customer's devices and rental forwarding (e-mail, a signed webhook; Telegram's place is kept). One small unit with
- * two halves, so moving a channel onto a queue later replaces only the second:
+ * customer's devices and rental forwarding (e-mail, a signed webhook; Telegram's place is kept). The kernel's outbox
+ * knows them only as DeliveryChannels (kernel/deps.ts), which `deliveryChannels` below is and the container hands it.
+ * One small unit with two halves, so moving a channel onto a queue later replaces only the second:
  * - fan-out (`channelRowsFor`): what one outbox event makes, one `channel_deliveries` row per (event, channel, target),
  *   inserted by the outbox's delivery in the batch that marks the event delivered, so an event reaches each device and
  *   each forwarding target once however often delivery runs;
@@ -67,40 +70,37 @@ export async function channelRowsFor(deps: { env: Env; db: Db }, event: ChannelE
   const config = configFor(deps.env);
   const rentalId = forwardedRentalId(message);
   const { db } = deps;
-  const [settingsRows, devices, rentalRows] = await db.batch([
+  const [settingsRows, devices, forwardRows, userRows] = await db.batch([
     db.select().from(notificationSettings).where(eq(notificationSettings.userId, event.userId)).limit(1),
-    db
-      .select({ id: pushSubscriptions.id })
-      .from(pushSubscriptions)
-      .innerJoin(sessions, eq(sessions.id, pushSubscriptions.sessionId))
-      .where(and(eq(pushSubscriptions.userId, event.userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now))),
-    db
-      .select({ number: rentals.number, countryName: rentals.countryName, email: rentalForwarding.email, webhookUrl: rentalForwarding.webhookUrl, own: rentalForwarding.rentalId, to: users.email })
-      .from(rentals)
-      .innerJoin(users, eq(users.id, rentals.userId))
-      .leftJoin(rentalForwarding, eq(rentalForwarding.rentalId, rentals.id))
-      .where(and(eq(rentals.id, rentalId ?? ""), eq(rentals.userId, event.userId)))
-      .limit(1),
+    db.select({ id: pushSubscriptions.id, sessionId: pushSubscriptions.sessionId }).from(pushSubscriptions).where(eq(pushSubscriptions.userId, event.userId)),
+    db.select().from(rentalForwarding).where(and(eq(rentalForwarding.rentalId, rentalId ?? ""), eq(rentalForwarding.userId, event.userId))).limit(1),
+    db.select({ email: users.email }).from(users).where(eq(users.id, event.userId)).limit(1),
   ]);
   const settings: SettingsRow | undefined = settingsRows[0];
   const rows: ChannelRow[] = [];
   const base = { eventId: event.id, userId: event.userId, status: "pending" as const, attempts: 0, nextAttemptAt: now, createdAt: event.createdAt };
 
   const push = pushWordsFor(message, { webClient: config.webClient, hideCode: settings?.hideCode ?? false, at: event.createdAt });
-  if (push && !mutedKinds(settings?.pushMuted).has(push.kind)) {
+  if (push && devices.length > 0 && !mutedKinds(settings?.pushMuted).has(push.kind)) {
+    const live = await liveSessionIds(db, [...new Set(devices.map((d) => d.sessionId))], now);
     const payload = JSON.stringify(push.payload);
-    for (const device of devices) {
+    for (const device of devices.filter((d) => live.has(d.sessionId))) {
       rows.push({ ...base, id: newId(), channel: "push", target: device.id, payload, expiresAt: event.createdAt + push.ttlSeconds * 1000 });
     }
   }
 
-  const rental = rentalRows[0];
-  if (rentalId && rental) {
-    const words = forwardWordsFor(message, { webClient: config.webClient, rental: { id: rentalId, number: rental.number, countryName: rental.countryName }, at: event.createdAt });
-    const forward = rental.own !== null ? { email: rental.email ?? false, webhookUrl: rental.webhookUrl } : { email: settings?.forwardEmail ?? false, webhookUrl: settings?.forwardWebhookUrl ?? null };
+  const own = forwardRows[0];
+  const forward = own ? { email: own.email, webhookUrl: own.webhookUrl } : { email: settings?.forwardEmail ?? false, webhookUrl: settings?.forwardWebhookUrl ?? null };
+  const to = userRows[0]?.email;
+  if (rentalId && to && (forward.email || forward.webhookUrl)) {
+    const rental = await findRental(db, rentalId);
+    const words =
+      rental && rental.userId === event.userId
+        ? forwardWordsFor(message, { webClient: config.webClient, rental: { id: rentalId, number: rental.number, countryName: rental.countryName }, at: event.createdAt })
+        : null;
     const expiresAt = event.createdAt + FORWARD_LIFETIME_MS;
     if (words?.email && forward.email) {
-      rows.push({ ...base, id: newId(), channel: "email", target: rental.to, payload: JSON.stringify(words.email), expiresAt });
+      rows.push({ ...base, id: newId(), channel: "email", target: to, payload: JSON.stringify(words.email), expiresAt });
     }
     if (words && forward.webhookUrl) {
       const id = newId();
@@ -112,9 +112,26 @@ export async function channelRowsFor(deps: { env: Env; db: Db }, event: ChannelE
   return rows;
 }
 
-/** The statement that writes an event's rows: goes in the batch that marks the event delivered. */
-export function channelRowsInsert(db: Db, rows: ChannelRow[]) {
-  return db.insert(channelDeliveries).values(rows).onConflictDoNothing();
+/** True in SQL while the customer has no device and forwards nothing (the outbox's fast path: kernel/outbox.ts). */
+function noChannelFor(userId: string): SQL {
+  return sql`NOT EXISTS (SELECT 1 FROM ${pushSubscriptions} WHERE ${pushSubscriptions.userId} = ${userId})
+    AND NOT EXISTS (SELECT 1 FROM ${notificationSettings} WHERE ${notificationSettings.userId} = ${userId} AND (${notificationSettings.forwardEmail} = 1 OR ${notificationSettings.forwardWebhookUrl} IS NOT NULL))
+    AND NOT EXISTS (SELECT 1 FROM ${rentalForwarding} WHERE ${rentalForwarding.userId} = ${userId} AND (${rentalForwarding.email} = 1 OR ${rentalForwarding.webhookUrl} IS NOT NULL))`;
+}
+
+/** The channels as the kernel's outbox delivery takes them (the container builds one per env: worker/container.ts). */
+export function deliveryChannels(env: Env, db: Db): DeliveryChannels {
+  return {
+    async fanOut(event, message, now) {
+      const rows = await channelRowsFor({ env, db }, event, message, now);
+      // D1 binds at most 100 parameters per statement; a row binds 14.
+      const items: BatchItem<"sqlite">[] = [];
+      for (let i = 0; i < rows.length; i += 6) items.push(db.insert(channelDeliveries).values(rows.slice(i, i + 6)).onConflictDoNothing());
+      return items;
+    },
+    kick: (userId) => kickChannels(env, userId),
+    noneFor: noChannelFor,
+  };
 }
 
 /** The customer's ChannelDelivery object (one per customer: their deliveries go out one run at a time). */
@@ -202,14 +219,13 @@ function send(deps: ChannelDeps, row: DeliveryRow, now: number): Promise<Outcome
 
 async function sendPush(deps: ChannelDeps, row: DeliveryRow, now: number): Promise<Outcome> {
   const [device] = await deps.db
-    .select({ endpoint: pushSubscriptions.endpoint, p256dh: pushSubscriptions.p256dh, auth: pushSubscriptions.auth, revokedAt: sessions.revokedAt, expiresAt: sessions.expiresAt })
+    .select({ endpoint: pushSubscriptions.endpoint, p256dh: pushSubscriptions.p256dh, auth: pushSubscriptions.auth, sessionId: pushSubscriptions.sessionId })
     .from(pushSubscriptions)
-    .innerJoin(sessions, eq(sessions.id, pushSubscriptions.sessionId))
     .where(and(eq(pushSubscriptions.id, row.target), eq(pushSubscriptions.userId, row.userId)))
     .limit(1);
   if (!device) return { kind: "dropped", status: null, error: "the device was removed" };
   // Checked again at the send: a session signed out after the event was fanned out gets nothing either.
-  if (device.revokedAt !== null || device.expiresAt <= now) return { kind: "dropped", status: null, error: "the device's session ended" };
+  if (!(await liveSessionIds(deps.db, [device.sessionId], now)).has(device.sessionId)) return { kind: "dropped", status: null, error: "the device's session ended" };
   const sender = deps.upstreams.webPush();
   if (!sender) return { kind: "failed", status: null, error: "this deployment has no VAPID keys" };
   const payload = JSON.parse(row.payload) as { tag?: string };
@@ -286,14 +302,26 @@ async function record(deps: ChannelDeps, row: DeliveryRow, outcome: Outcome, now
   if (set.status === "failed") log("warn", "channel delivery given up", { channel: row.channel, deliveryId: row.id, lastStatus: outcome.status });
 }
 
-/** The cron sweep's part: wakes every customer with a delivery due whose kick was lost. Returns how many. */
+/**
+ * The cron sweep's part: wakes every customer with a delivery due whose kick was lost, and forgets the push devices of
+ * sessions that ended (the accounts room purges dead sessions on its own). Returns how many customers it woke.
+ */
 export async function sweepChannels(deps: { env: Env; db: Db; clock: Clock }): Promise<number> {
+  const now = deps.clock.now();
   const due = await deps.db
     .selectDistinct({ userId: channelDeliveries.userId })
     .from(channelDeliveries)
-    .where(and(inArray(channelDeliveries.status, ["pending", "sending"]), lte(channelDeliveries.nextAttemptAt, deps.clock.now())))
+    .where(and(inArray(channelDeliveries.status, ["pending", "sending"]), lte(channelDeliveries.nextAttemptAt, now)))
     .limit(500);
   await Promise.all(due.map(({ userId }) => kickChannels(deps.env, userId)));
+  const devices = await deps.db.select({ id: pushSubscriptions.id, sessionId: pushSubscriptions.sessionId }).from(pushSubscriptions).limit(2000);
+  // D1 binds at most 100 parameters per statement: the devices are asked about, and forgotten, 90 at a time.
+  for (let i = 0; i < devices.length; i += 90) {
+    const chunk = devices.slice(i, i + 90);
+    const live = await liveSessionIds(deps.db, [...new Set(chunk.map((d) => d.sessionId))], now);
+    const dead = chunk.filter((d) => !live.has(d.sessionId)).map((d) => d.id);
+    if (dead.length > 0) await deps.db.delete(pushSubscriptions).where(inArray(pushSubscriptions.id, dead));
+  }
   return due.length;
 }
 

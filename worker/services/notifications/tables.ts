@@ -1,24 +1,27 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { CHANNEL_DELIVERY_STATUSES, DELIVERY_CHANNELS } from "../../schema/notifications";
-import { rentals, sessions, users } from "./tables";
+import { CHANNEL_DELIVERY_STATUSES, DELIVERY_CHANNELS } from "../../../schema/notifications";
+import { rentals, users } from "../../db/tables";
 
-// Issue 47 (decision 069): codes that reach the customer anywhere. Web Push subscriptions, the customer's choices, rental
-// forwarding, the deliveries each event fans out to, and the sandbox push service's own state.
+/**
+ * The notifications room's tables (issue 47, decision 069): Web Push subscriptions, the customer's choices, rental
+ * forwarding and the deliveries each outbox event fans out to.
+ */
 
 const now = sql`(CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))`;
 
 /**
  * One browser that receives Web Push (a PushSubscription, RFC 8030/8291). It belongs to the session that turned it on:
- * a signed-out or revoked session's device gets nothing (delivery joins the session), and signing out deletes it.
- * The endpoint is unique: the same browser turning push on again (or for another account) moves the row.
+ * a signed-out or revoked session's device gets nothing (fan-out and send both ask accounts whether the session is
+ * live), and the sweep forgets it (session_id is no foreign key: the accounts room purges dead sessions on its own).
+ * The endpoint is unique: the same browser turning push on again (same keys) moves the row to the new session.
  */
 export const pushSubscriptions = sqliteTable(
   "push_subscriptions",
   {
     id: text("id").primaryKey(),
     userId: text("user_id").notNull().references(() => users.id),
-    sessionId: text("session_id").notNull().references(() => sessions.id),
+    sessionId: text("session_id").notNull(),
     endpoint: text("endpoint").notNull(),
     // The browser's keys, base64url: p256dh the P-256 public key (65 octets), auth the 16-octet secret (RFC 8291 §3).
     p256dh: text("p256dh").notNull(),
@@ -106,45 +109,4 @@ export const channelDeliveries = sqliteTable(
     index("channel_deliveries_sweep_idx").on(t.status, t.nextAttemptAt),
     check("channel_deliveries_delivered", sql`(${t.status} = 'delivered') = (${t.deliveredAt} IS NOT NULL)`),
   ],
-);
-
-// ---------------------------------------------------------------------------------------------------------------
-// The sandbox push service (worker/sandbox/web-push-service.ts): never read by the product's own code.
-
-/** A browser as the sandbox push service knows it: the keys it would hold, and the key it subscribed with. */
-export const sandboxPushDevices = sqliteTable("sandbox_push_devices", {
-  id: text("id").primaryKey(),
-  // The VAPID public key the subscription was made with (RFC 8292 §3.2): a push signed with another key is refused.
-  applicationServerKey: text("application_server_key").notNull(),
-  p256dh: text("p256dh").notNull(),
-  auth: text("auth").notNull(),
-  // The device's ECDH private key (JWK): what a browser keeps to decrypt its pushes.
-  privateJwk: text("private_jwk").notNull(),
-  label: text("label").notNull(),
-  // Set by the sandbox's "expire" action: the endpoint answers 410 Gone from then on (RFC 8030 §7.3).
-  expiredAt: integer("expired_at"),
-  createdAt: integer("created_at").notNull().default(now),
-});
-
-/** Every request the sandbox push service answered: what it refused and why, and what each accepted push showed. */
-export const sandboxPushMessages = sqliteTable(
-  "sandbox_push_messages",
-  {
-    id: text("id").primaryKey(),
-    deviceId: text("device_id").notNull(),
-    status: integer("status").notNull(),
-    problem: text("problem"),
-    ttl: integer("ttl"),
-    urgency: text("urgency"),
-    topic: text("topic"),
-    // The decrypted notification: what the device would have shown.
-    tag: text("tag"),
-    title: text("title"),
-    body: text("body"),
-    url: text("url"),
-    kind: text("kind"),
-    payload: text("payload"),
-    receivedAt: integer("received_at").notNull(),
-  },
-  (t) => [index("sandbox_push_messages_device_idx").on(t.deviceId, t.receivedAt)],
 );
