@@ -68,11 +68,11 @@ export default defineConfig(
     },
   },
   {
-    // The web reads the API through its typed contracts only (docs/decisions/043 and 053): `api(route)` over
-    // schema/web-api.ts and `adminApi(route)` over schema/admin-api.ts, both checked against the worker's routes by
-    // worker/routes/web-contract.ts. So nothing in web/ names an answer's type itself: no cast to a promise of one (the
-    // old `apiFetch<T>` / `untypedRequest(...) as Promise<T>`), no double cast, no explicit type argument on a request
-    // or a query hook (an inline answer shape).
+    // The web reads the API through Hono's typed client only (docs/decisions/065, after 043 and 053): `hc` over the
+    // types worker/contract/faces.ts computes from the routes' definitions, each call read with `json` / `text`
+    // (web/api/client.ts). So nothing in web/ names an answer's type itself: no cast to a promise of one (the old
+    // `apiFetch<T>` / `untypedRequest(...) as Promise<T>`), no double cast, no explicit type argument on a request's
+    // reading or a query hook (an inline answer shape).
     files: ["web/**/*.{ts,tsx}"],
     ignores: ["web/**/*.test.{ts,tsx}"],
     rules: {
@@ -80,22 +80,25 @@ export default defineConfig(
         "error",
         {
           selector: "TSAsExpression[typeAnnotation.typeName.name='Promise']",
-          message: "An answer takes its type from the contract (api / adminApi over schema/web-api.ts, admin-api.ts), never from a cast (decisions 043, 053).",
+          message: "An answer takes its type from its route's definition (the typed client, decision 065), never from a cast.",
         },
         {
           selector: "TSAsExpression > TSAsExpression.expression",
-          message: "No double cast (`as unknown as T`): read the value through a guard, or take its type from the contract.",
+          message: "No double cast (`as unknown as T`): read the value through a guard, or take its type from the route's definition.",
         },
         {
-          selector: "CallExpression[callee.name=/^(api|adminApi|useQuery|useSuspenseQuery|useMutation|queryOptions|useAdminChange)$/][typeArguments]",
-          message: "No type argument on a request or a query: the contract declares the answer (schema/web-api.ts, schema/admin-api.ts).",
+          selector: "CallExpression[callee.name=/^(json|text|useQuery|useSuspenseQuery|useMutation|queryOptions|useAdminChange)$/][typeArguments]",
+          message: "No type argument on a request's reading or a query: the route's definition declares the answer (decision 065).",
+        },
+        {
+          selector: "TSInstantiationExpression[expression.name=/^(json|text)$/]",
+          message: "No type argument on a request's reading (`.then(json<T>)`): the route's definition declares the answer (decision 065).",
         },
       ],
     },
   },
   {
-    // The data layers read answers as the contract types them: no type assertion at all (`as const` stays allowed).
-    // The one assertion that gives an answer its type is web/api/client.ts callRoute, marked there.
+    // The data layers read answers as the typed client types them: no type assertion at all (`as const` stays allowed).
     files: ["web/api/**/*.ts", "web/admin/**/*.{ts,tsx}"],
     ignores: ["web/**/*.test.{ts,tsx}"],
     rules: { "@typescript-eslint/consistent-type-assertions": ["error", { assertionStyle: "never" }] },

@@ -4,81 +4,116 @@ import { SMS_CHAIN_STATUSES, SMS_ORDER_STATUSES, SMS_PROVIDERS, RENT_PERIOD_MAX,
 import { WEBHOOK_EVENT_STATUSES, webhookUrlSchema } from "./api-keys";
 
 /**
- * The JSON developer API (/api/v1), defined once: the worker validates with these schemas and generates its OpenAPI 3.1
- * document from them (z.toJSONSchema), so the document cannot drift from what the server accepts and answers.
- * Money is naira (two decimals at most), times are ISO 8601.
+ * The JSON developer API (/api/v1), defined once: the worker validates with these schemas (each route's definition,
+ * worker/contract/api-v1.ts) and its OpenAPI 3.1 document is generated from them, so the document cannot drift from
+ * what the server accepts and answers. Money is naira (two decimals at most), times are ISO 8601.
+ * Every field carries an example (`exampled`): a generated client, a mock server and the API reference page show one.
  */
 
-const provider = z.enum(SMS_PROVIDERS).describe("Swift: USA numbers; Dynamic: every other country.");
-const id = z.string().min(1).max(64);
+/** What an example of an object of this shape may say: any of its fields, each as the field answers it. */
+type ExampleOf<Shape extends Record<string, z.ZodType>> = { [K in keyof Shape]?: z.output<Shape[K]> };
+
+/**
+ * An object schema with its example written once: the object carries it whole and each field its own value from it.
+ * A field that already has examples, or is a named schema (its own component, with its own examples), is left as it is.
+ */
+function exampled<Shape extends Record<string, z.ZodType>>(shape: Shape, example: ExampleOf<Shape>) {
+  const fields: Record<string, z.ZodType> = {};
+  for (const [key, field] of Object.entries(shape)) {
+    const meta = field.meta();
+    fields[key] = key in example && !meta?.examples && !meta?.id ? field.meta({ examples: [example[key]] }) : field;
+  }
+  // The same fields, each with its example added.
+  return z.object(fields as Shape).meta({ examples: [example] });
+}
+
+/** The example an `exampled` schema carries, as its type. */
+function exampleOf<S extends z.ZodType>(schema: S): z.output<S> {
+  // exampled() typed it when it was set.
+  const [example] = (schema.meta()?.examples ?? []) as z.output<S>[];
+  return example;
+}
+
+const provider = z.enum(SMS_PROVIDERS).describe("Swift: USA numbers; Dynamic: every other country.").meta({ examples: ["Swift"] });
+const id = z.string().min(1).max(64).meta({ examples: ["3f2b8c1e-6d4a-4b7e-9c2f-8a1d5e7b9c04"] });
 /** An ISO 8601 instant (UTC), as every answer writes times. */
 const timestamp = z.iso.datetime();
 
-export const v1BalanceSchema = z
-  .object({
+export const v1BalanceSchema = exampled(
+  {
     balance: z.number().describe("Naira"),
     currency: z.literal("NGN"),
     mode: z.enum(["test", "live"]).describe("test: the sandbox wallet a sk_test_ key spends"),
-  })
-  .meta({ id: "Balance", examples: [{ balance: 2500.5, currency: "NGN", mode: "live" }] });
+  },
+  { balance: 2500.5, currency: "NGN", mode: "live" },
+).meta({ id: "Balance" });
+
+/** A country to buy or rent numbers from. */
+const countryEntry = exampled({ id: z.string().describe("The country id to buy with"), title: z.string() }, { id: "5", title: "USA" });
 
 export const v1CountriesQuerySchema = z.object({ provider: provider.default("Swift") });
-export const v1CountriesSchema = z
-  .object({ data: z.array(z.object({ id: z.string(), title: z.string() })) })
-  .meta({ id: "CountryList", examples: [{ data: [{ id: "5", title: "USA" }] }] });
+export const v1CountriesSchema = exampled({ data: z.array(countryEntry) }, { data: [{ id: "5", title: "USA" }] }).meta({ id: "CountryList" });
 
 export const v1PricesQuerySchema = z.object({
   provider: provider.default("Swift"),
-  country: z.string().min(1).max(16).default("5").describe("A country id from /countries (USA is 5)"),
+  country: z.string().min(1).max(16).default("5").describe("A country id from /countries (USA is 5)").meta({ examples: ["5"] }),
 });
-export const v1PricesSchema = z
-  .object({
+const PRICE_EXAMPLE = { service: "wa", name: "WhatsApp", price: 1450, count: 120 };
+export const v1PricesSchema = exampled(
+  {
     data: z.array(
-      z.object({
-        service: z.string().describe("The service id to buy with"),
-        name: z.string(),
-        price: z.number().describe("Your price in naira (your discount tier applied)"),
-        count: z.number().int().describe("Numbers in stock"),
-      }),
+      exampled(
+        {
+          service: z.string().describe("The service id to buy with"),
+          name: z.string(),
+          price: z.number().describe("Your price in naira (your discount tier applied)"),
+          count: z.number().int().describe("Numbers in stock"),
+        },
+        PRICE_EXAMPLE,
+      ),
     ),
-  })
-  .meta({ id: "PriceList", examples: [{ data: [{ service: "wa", name: "WhatsApp", price: 1450, count: 120 }] }] });
+  },
+  { data: [PRICE_EXAMPLE] },
+).meta({ id: "PriceList" });
 
 /**
  * "If no code comes, try another number" (docs/decisions/022-code-or-next-route.md): the web's `next_route`, in the same
  * shape, so a bot gets what the customer's dialog gets. NOTE: the cap limits each further number, not the first.
  */
-const v1NextRouteSchema = z
-  .object({
+const v1NextRouteSchema = exampled(
+  {
     cap: z
       .number()
       .positive("The cap for another number must be above ₦0.")
       .max(10_000_000, "The cap for another number is too high.")
-      .meta({ examples: [2500], description: "Naira: the most any further number may cost (the first is the one you chose)" }),
+      .describe("Naira: the most any further number may cost (the first is the one you chose)"),
     routes: z
-      .array(z.object({ provider, country: z.string().min(1).max(16).describe("A country id from /countries") }))
+      .array(exampled({ provider, country: z.string().min(1).max(16).describe("A country id from /countries") }, { provider: "Dynamic", country: "16" }))
       .max(60, "Allow at most 60 routes.")
       .optional()
       .describe("The routes it may try (absent or empty: any that sells the service within the cap), cheapest first"),
-  })
+  },
+  { cap: 2500, routes: [{ provider: "Dynamic", country: "16" }] },
+)
   .describe(
     `When this number times out or errors (refunded as usual), buy the cheapest other route of the same service within the cap and carry on, at most ${MAX_CHAIN_ROUTES} numbers in all. Each is its own order, refunded if no code comes: you pay only for the one that delivers. Follow chain.next_order_id (or the sms.ended webhook's next_order_id).`,
   )
   .meta({ id: "NextRoute" });
 
-export const v1BuySmsSchema = z
-  .object({
+export const v1BuySmsSchema = exampled(
+  {
     provider: provider.default("Swift"),
     country: z.string().min(1).max(16).default("5"),
-    service: z.string().min(1, "service is required").max(32).meta({ examples: ["wa"], description: "A service id from /prices (wa: WhatsApp)" }),
+    service: z.string().min(1, "service is required").max(32).describe("A service id from /prices (wa: WhatsApp)"),
     max_price: z.number().positive().optional().describe("Refuse (409 PRICE_CHANGED) rather than pay more than this many naira"),
     next_route: v1NextRouteSchema.optional(),
-  })
-  .meta({ id: "BuySmsRequest" });
+  },
+  { service: "wa", country: "5", provider: "Swift", max_price: 1500 },
+).meta({ id: "BuySmsRequest" });
 
 /** Where an order of a "next route" purchase stands in its chain (null on every other order). */
-const v1SmsChainSchema = z
-  .object({
+const v1SmsChainSchema = exampled(
+  {
     id: z.string().describe("The chain's id: its first order's id"),
     step: z.number().int().describe("This order's place in the chain, 1 for the first"),
     max_routes: z.number().int(),
@@ -86,8 +121,17 @@ const v1SmsChainSchema = z
     status: z.enum(SMS_CHAIN_STATUSES).describe("active: a number is live or being bought; ended; cancelled by you"),
     next_order_id: z.string().nullable().describe("The order the chain moved on to after this one: follow it"),
     moving_on: z.boolean().describe("This order ended without a code and the next number is being bought"),
-  })
-  .meta({ id: "SmsChain" });
+  },
+  {
+    id: "3f2b8c1e-6d4a-4b7e-9c2f-8a1d5e7b9c04",
+    step: 1,
+    max_routes: MAX_CHAIN_ROUTES,
+    cap: 2500,
+    status: "active",
+    next_order_id: "7a9c2e4b-1d3f-4a6b-8c0e-2f4a6b8c0e1d",
+    moving_on: false,
+  },
+).meta({ id: "SmsChain" });
 
 const SMS_ORDER_EXAMPLE = {
   id: "3f2b8c1e-6d4a-4b7e-9c2f-8a1d5e7b9c04",
@@ -106,10 +150,10 @@ const SMS_ORDER_EXAMPLE = {
   can_request_another_code: true,
   chain: null,
   created_at: "2026-11-22T14:05:09.000Z",
-};
+} as const;
 
-export const v1SmsOrderSchema = z
-  .object({
+export const v1SmsOrderSchema = exampled(
+  {
     id: z.string().describe("The order id (the web's reference_code)"),
     status: z.enum(SMS_ORDER_STATUSES),
     provider: z.string(),
@@ -124,10 +168,12 @@ export const v1SmsOrderSchema = z
     refunded: z.boolean(),
     waiting_for_another_code: z.boolean(),
     can_request_another_code: z.boolean(),
-    chain: v1SmsChainSchema.nullable().describe("null unless bought with next_route"),
+    // A union rather than .nullable(): the generator writes a nullable named schema as anyOf [$ref, null] only this way.
+    chain: z.union([v1SmsChainSchema, z.null()]).describe("null unless bought with next_route"),
     created_at: timestamp,
-  })
-  .meta({ id: "SmsOrder", examples: [SMS_ORDER_EXAMPLE] });
+  },
+  { ...SMS_ORDER_EXAMPLE, codes: [...SMS_ORDER_EXAMPLE.codes] },
+).meta({ id: "SmsOrder" });
 
 export const v1IdParamSchema = z.object({ id });
 
@@ -139,8 +185,8 @@ const PERIOD_LIMITS = RENT_UNITS.map((unit) => `${unit} 1-${RENT_PERIOD_MAX[unit
  */
 const periodLimitsJsonSchema = {
   allOf: RENT_UNITS.map((unit) => ({
-    if: { properties: { duration: { const: unit } }, required: ["duration"] },
-    then: { properties: { period: { maximum: RENT_PERIOD_MAX[unit] } } },
+    if: { properties: { duration: { const: unit, examples: [unit] } }, required: ["duration"] },
+    then: { properties: { period: { maximum: RENT_PERIOD_MAX[unit], examples: [RENT_PERIOD_MAX[unit]] } } },
   })),
 };
 
@@ -150,47 +196,45 @@ function checkPeriod(v: { duration: (typeof RENT_UNITS)[number]; period: number 
   }
 }
 
-const periodField = z
-  .number()
-  .int()
-  .min(1)
-  .max(24)
-  .meta({ examples: [1], description: `How many units: ${PERIOD_LIMITS}` });
+const rentCountry = z.string().min(1).max(16).describe("A country id from /rentals/countries");
+const rentUnit = z.enum(RENT_UNITS);
+const periodDescription = `How many units: ${PERIOD_LIMITS}`;
+const RENT_CHOICE = { country: "5", duration: "hour", period: 1 } as const;
 
-export const v1RentSchema = z
-  .object({
-    country: z.string().min(1).max(16).meta({ examples: ["5"], description: "A country id from /rentals/countries" }),
-    duration: z.enum(RENT_UNITS),
-    period: periodField,
+export const v1RentSchema = exampled(
+  {
+    country: rentCountry,
+    duration: rentUnit,
+    period: z.number().int().min(1).max(24).describe(periodDescription),
     max_price: z.number().positive().optional().describe("Refuse (409 PRICE_CHANGED) rather than pay more than this many naira"),
-  })
+  },
+  { ...RENT_CHOICE, max_price: 1000 },
+)
   .superRefine(checkPeriod)
-  .meta({ id: "RentRequest", ...periodLimitsJsonSchema });
+  // No example of the whole request: Redocly checks one with every other property refused, which its reading of the
+  // if/then ceilings trips over (each field keeps its own example).
+  .meta({ id: "RentRequest", examples: undefined, ...periodLimitsJsonSchema });
 
 /** GET /rentals/quote: the same choice as a rental, in the query string. */
-export const v1RentQuoteQuerySchema = z
-  .object({
-    country: z.string().min(1).max(16).meta({ examples: ["5"], description: "A country id from /rentals/countries" }),
-    duration: z.enum(RENT_UNITS),
-    period: z.coerce.number().int().min(1).max(24).meta({ examples: [1], description: `How many units: ${PERIOD_LIMITS}` }),
-  })
-  .superRefine(checkPeriod);
+export const v1RentQuoteQuerySchema = exampled(
+  { country: rentCountry, duration: rentUnit, period: z.coerce.number().int().min(1).max(24).describe(periodDescription) },
+  RENT_CHOICE,
+).superRefine(checkPeriod);
 
-export const v1RentQuoteSchema = z
-  .object({
+export const v1RentQuoteSchema = exampled(
+  {
     country: z.string(),
-    duration: z.enum(RENT_UNITS),
+    duration: rentUnit,
     period: z.number().int(),
     price: z.number().nullable().describe("Naira: what renting this now costs you (your tier); null when it cannot be rented now"),
     in_stock: z.boolean(),
     count: z.number().int().describe("Numbers in stock for this choice"),
-    message: z.string().nullable().describe("Why it cannot be rented now (null when it can)"),
-  })
-  .meta({ id: "RentQuote", examples: [{ country: "5", duration: "hour", period: 1, price: 950, in_stock: true, count: 12, message: null }] });
+    message: z.string().nullable().describe("Why it cannot be rented now (null when it can)").meta({ examples: ["No numbers are available for this choice right now."] }),
+  },
+  { ...RENT_CHOICE, price: 950, in_stock: true, count: 12, message: null },
+).meta({ id: "RentQuote" });
 
-export const v1RentCountriesSchema = z
-  .object({ data: z.array(z.object({ id: z.string(), title: z.string() })) })
-  .meta({ id: "RentCountryList", examples: [{ data: [{ id: "5", title: "USA" }] }] });
+export const v1RentCountriesSchema = exampled({ data: z.array(countryEntry) }, { data: [{ id: "5", title: "USA" }] }).meta({ id: "RentCountryList" });
 
 const RENTAL_EXAMPLE = {
   id: "9b1d7e2a-4c3f-4e8a-b6d5-2f7c9e1a3b58",
@@ -210,16 +254,32 @@ const RENTAL_EXAMPLE = {
   cancel_until: "2026-11-22T14:25:09.000Z",
   refund_if_ended: 0,
   refund_if_cancelled: 3200,
-};
+} as const;
 
-export const v1RentalSchema = z
-  .object({
+const v1AutoRenewSchema = exampled(
+  {
+    duration: z.string(),
+    unit: rentUnit,
+    period: z.number().int(),
+    price: z.number().describe("Naira: each renewal's price, agreed when auto-renew was turned on"),
+    renews_at: timestamp.nullable().describe("When the next renewal is charged; null while paused or ended"),
+    paused: z
+      .enum(["price", "funds", "provider"])
+      .nullable()
+      .describe("Why auto-renew stopped: the price went up, the wallet was short, the provider refused; null while on")
+      .meta({ examples: ["funds"] }),
+  },
+  { duration: "1 day", unit: "day", period: 1, price: 3200, renews_at: "2026-11-23T13:50:00.000Z", paused: null },
+).meta({ id: "AutoRenew" });
+
+export const v1RentalSchema = exampled(
+  {
     id: z.string(),
     number: z.string().nullable(),
     status: z.enum(RENTAL_STATUSES),
     country: z.string(),
     country_id: z.string(),
-    unit: z.enum(RENT_UNITS),
+    unit: rentUnit,
     period: z.number().int(),
     duration: z.string(),
     provider: z.string(),
@@ -231,220 +291,214 @@ export const v1RentalSchema = z
     cancel_until: timestamp.nullable(),
     refund_if_ended: z.number().nullable().describe("Naira that ending now gives back (0: ending refunds nothing); null when the rental is not active"),
     refund_if_cancelled: z.number().nullable().describe("Naira that cancelling now gives back (the full price); null once cancelling is closed"),
-    auto_renew: z
-      .object({
-        duration: z.string(),
-        unit: z.enum(RENT_UNITS),
-        period: z.number().int(),
-        price: z.number().describe("Naira: each renewal's price, agreed when auto-renew was turned on"),
-        renews_at: timestamp.nullable().describe("When the next renewal is charged; null while paused or ended"),
-        paused: z.enum(["price", "funds", "provider"]).nullable().describe("Why auto-renew stopped: the price went up, the wallet was short, the provider refused; null while on"),
-      })
-      .nullable()
-      .optional()
-      .describe("Auto-renew (set on the web screen); null when off"),
-  })
-  .meta({ id: "Rental", examples: [RENTAL_EXAMPLE] });
+    auto_renew: z.union([v1AutoRenewSchema, z.null()]).optional().describe("Auto-renew (set on the web screen); null when off"),
+  },
+  { ...RENTAL_EXAMPLE, auto_renew: null },
+).meta({ id: "Rental" });
 
-export const v1RentalDetailSchema = z
-  .object({
+const RENTAL_MESSAGE_EXAMPLE = { id: 1, sender: "WhatsApp", text: "Your code is 123-456", code: "123456", received_at: "2026-11-22T14:07:00.000Z" };
+
+export const v1RentalDetailSchema = exampled(
+  {
     rental: v1RentalSchema,
-    messages: z.array(z.object({ id: z.number(), sender: z.string(), text: z.string(), code: z.string().nullable(), received_at: timestamp })),
-  })
-  .meta({
-    id: "RentalDetail",
-    examples: [{ rental: { ...RENTAL_EXAMPLE, sms_count: 1, can_cancel: false, cancel_until: null, refund_if_cancelled: null }, messages: [{ id: 1, sender: "WhatsApp", text: "Your code is 123-456", code: "123456", received_at: "2026-11-22T14:07:00.000Z" }] }],
-  });
+    messages: z.array(
+      exampled({ id: z.number(), sender: z.string(), text: z.string(), code: z.string().nullable(), received_at: timestamp }, RENTAL_MESSAGE_EXAMPLE),
+    ),
+  },
+  { rental: { ...RENTAL_EXAMPLE, sms_count: 1, can_cancel: false, cancel_until: null, refund_if_cancelled: null }, messages: [RENTAL_MESSAGE_EXAMPLE] },
+).meta({ id: "RentalDetail" });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Lists (docs/decisions/033: cursor paging, newest first)
 
 export const V1_PAGE_DEFAULT = 20;
 export const V1_PAGE_MAX = 50;
+const CURSOR_EXAMPLE = "MTc5NTM1NjMzOTAwMHwzZjJiOGMxZQ";
 
 const pageQuery = {
-  limit: z.coerce.number().int().min(1).max(V1_PAGE_MAX).default(V1_PAGE_DEFAULT).describe(`How many per page (1-${V1_PAGE_MAX}, default ${V1_PAGE_DEFAULT})`),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(V1_PAGE_MAX)
+    .default(V1_PAGE_DEFAULT)
+    .describe(`How many per page (1-${V1_PAGE_MAX}, default ${V1_PAGE_DEFAULT})`)
+    .meta({ examples: [V1_PAGE_DEFAULT] }),
   cursor: z
     .string()
     .min(1)
     .max(200)
     .optional()
-    .describe("next_cursor of the previous page; absent for the first (newest) page"),
+    .describe("next_cursor of the previous page; absent for the first (newest) page")
+    .meta({ examples: [CURSOR_EXAMPLE] }),
 };
 
-export const v1SmsOrdersQuerySchema = z.object({ status: z.enum(SMS_ORDER_STATUSES).optional().describe("Only orders in this status"), ...pageQuery });
-export const v1RentalsQuerySchema = z.object({ status: z.enum(RENTAL_STATUSES).optional().describe("Only rentals in this status"), ...pageQuery });
+export const v1SmsOrdersQuerySchema = z.object({ status: z.enum(SMS_ORDER_STATUSES).optional().describe("Only orders in this status").meta({ examples: ["used"] }), ...pageQuery });
+export const v1RentalsQuerySchema = z.object({ status: z.enum(RENTAL_STATUSES).optional().describe("Only rentals in this status").meta({ examples: ["active"] }), ...pageQuery });
 
 const nextCursor = z.string().nullable().describe("Pass as cursor for the next (older) page; null on the last page");
 
-export const v1SmsOrderListSchema = z
-  .object({ data: z.array(v1SmsOrderSchema), next_cursor: nextCursor })
-  .meta({ id: "SmsOrderList", examples: [{ data: [SMS_ORDER_EXAMPLE], next_cursor: null }] });
+// The field's example is the cursor; the list's, a whole page (its items are the SmsOrder and Rental examples).
+export const v1SmsOrderListSchema = exampled({ data: z.array(v1SmsOrderSchema), next_cursor: nextCursor }, { next_cursor: CURSOR_EXAMPLE }).meta({
+  id: "SmsOrderList",
+  examples: [{ data: [SMS_ORDER_EXAMPLE], next_cursor: CURSOR_EXAMPLE }],
+});
 
-export const v1RentalListSchema = z
-  .object({ data: z.array(v1RentalSchema), next_cursor: nextCursor })
-  .meta({ id: "RentalList", examples: [{ data: [RENTAL_EXAMPLE], next_cursor: null }] });
+export const v1RentalListSchema = exampled({ data: z.array(v1RentalSchema), next_cursor: nextCursor }, { next_cursor: CURSOR_EXAMPLE }).meta({
+  id: "RentalList",
+  examples: [{ data: [RENTAL_EXAMPLE], next_cursor: null }],
+});
 
 // ---------------------------------------------------------------------------------------------------------------
 // Webhooks: the key's own URL and delivery log (docs/developer-api.md "Webhooks"), and the events' bodies
 
 export const V1_WEBHOOK_EVENT_TYPES = ["sms.code", "sms.ended", "rental.sms", "rental.ended", "rental.renewing", "balance.changed"] as const;
 
-export const v1WebhookSchema = z
-  .object({
+const WEBHOOK_URL_EXAMPLE = "https://bot.example.com/virtualnum";
+
+export const v1WebhookSchema = exampled(
+  {
     url: z.string().nullable().describe("Where this key's events are POSTed; null: none"),
     events: z.array(z.enum(V1_WEBHOOK_EVENT_TYPES)).describe("The events sent there"),
-  })
-  .meta({ id: "Webhook", examples: [{ url: "https://bot.example.com/virtualnum", events: [...V1_WEBHOOK_EVENT_TYPES] }] });
+  },
+  { url: WEBHOOK_URL_EXAMPLE, events: [...V1_WEBHOOK_EVENT_TYPES] },
+).meta({ id: "Webhook" });
 
 /** PUT /webhook: the console's rule for the URL (schema/api-keys.ts), without null (DELETE /webhook removes it). */
-export const v1SetWebhookSchema = z
-  .object({ url: webhookUrlSchema.shape.url.unwrap().meta({ examples: ["https://bot.example.com/virtualnum"], description: "https:// (http:// only on a local deployment)" }) })
-  .meta({ id: "SetWebhookRequest" });
+export const v1SetWebhookSchema = exampled(
+  { url: webhookUrlSchema.shape.url.unwrap().describe("https:// (http:// only on a local deployment)") },
+  { url: WEBHOOK_URL_EXAMPLE },
+).meta({ id: "SetWebhookRequest" });
 
-export const v1WebhookEventIdParamSchema = z.object({ eventId: id });
+export const v1WebhookEventIdParamSchema = z.object({ eventId: id.meta({ examples: ["evt_0f8fad5bd9cb469fa16570867728950e"] }) });
 
 const link = z.url().describe("The JSON API address of the order or rental (from the deployment's PUBLIC_URL)");
 
-const smsCodeData = z.object({ order_id: z.string(), number: z.string(), code: z.string(), url: link }).meta({ id: "SmsCodeEventData" });
-const smsEndedData = z
-  .object({
+const EXAMPLE_URL = "https://numbers.example.ng/api/v1";
+const ORDER_ID = "3f2b8c1e-6d4a-4b7e-9c2f-8a1d5e7b9c04";
+const RENTAL_ID = "9b1d7e2a-4c3f-4e8a-b6d5-2f7c9e1a3b58";
+const ORDER_URL = `${EXAMPLE_URL}/sms/orders/${ORDER_ID}`;
+const RENTAL_URL = `${EXAMPLE_URL}/rentals/${RENTAL_ID}`;
+
+const smsCodeData = exampled(
+  { order_id: z.string(), number: z.string(), code: z.string(), url: link },
+  { order_id: ORDER_ID, number: "+15551234567", code: "123456", url: ORDER_URL },
+).meta({ id: "SmsCodeEventData" });
+const smsEndedData = exampled(
+  {
     order_id: z.string(),
     status: z.enum(SMS_ORDER_STATUSES),
     refunded: z.boolean(),
     next_order_id: z.string().nullable().describe("The order a next_route chain moved on to, else null"),
     url: link,
-  })
-  .meta({ id: "SmsEndedEventData" });
-const rentalSmsData = z
-  .object({ rental_id: z.string(), sender: z.string(), text: z.string(), code: z.string().nullable(), url: link })
-  .meta({ id: "RentalSmsEventData" });
-const rentalEndedData = z
-  .object({ rental_id: z.string(), status: z.enum(RENTAL_STATUSES), refunded: z.boolean(), url: link })
-  .meta({ id: "RentalEndedEventData" });
-const rentalRenewingData = z
-  .object({
+  },
+  { order_id: ORDER_ID, status: "timeout", refunded: true, next_order_id: null, url: ORDER_URL },
+).meta({ id: "SmsEndedEventData" });
+const rentalSmsData = exampled(
+  { rental_id: z.string(), sender: z.string(), text: z.string(), code: z.string().nullable(), url: link },
+  { rental_id: RENTAL_ID, sender: "WhatsApp", text: "Your code is 123-456", code: "123456", url: RENTAL_URL },
+).meta({ id: "RentalSmsEventData" });
+const rentalEndedData = exampled(
+  { rental_id: z.string(), status: z.enum(RENTAL_STATUSES), refunded: z.boolean(), url: link },
+  { rental_id: RENTAL_ID, status: "ended", refunded: false, url: RENTAL_URL },
+).meta({ id: "RentalEndedEventData" });
+const rentalRenewingData = exampled(
+  {
     rental_id: z.string(),
     renews_at: timestamp.describe("When the renewal is charged (shortly before the rental would end)"),
     price: z.number().describe("Naira: the price agreed when auto-renew was turned on"),
     currency: z.literal("NGN"),
     funded: z.boolean().describe("Whether the wallet holds the price now; false: top up before renews_at or the rental ends"),
     url: link,
-  })
-  .meta({ id: "RentalRenewingEventData" });
-const balanceData = z.object({ balance: z.number().describe("Naira"), currency: z.literal("NGN") }).meta({ id: "BalanceChangedEventData" });
+  },
+  { rental_id: RENTAL_ID, renews_at: "2026-11-23T13:50:00.000Z", price: 1850, currency: "NGN", funded: true, url: RENTAL_URL },
+).meta({ id: "RentalRenewingEventData" });
+const balanceData = exampled({ balance: z.number().describe("Naira"), currency: z.literal("NGN") }, { balance: 2500.5, currency: "NGN" }).meta({
+  id: "BalanceChangedEventData",
+});
 
-function eventSchema<T extends (typeof V1_WEBHOOK_EVENT_TYPES)[number]>(type: T, data: z.ZodType, name: string, summary: string, example: unknown) {
-  return z
-    .object({
+function eventSchema<T extends (typeof V1_WEBHOOK_EVENT_TYPES)[number], D extends z.ZodType>(type: T, data: D, name: string, summary: string) {
+  const example = { id: "evt_0f8fad5bd9cb469fa16570867728950e", type, created_at: "2026-11-22T14:05:39.000Z", data: exampleOf(data) };
+  return exampled(
+    {
       id: z.string().describe("evt_...: the same as the webhook-id header; retries and resends repeat it"),
       type: z.literal(type),
       created_at: timestamp,
       data,
-    })
-    .meta({ id: name, description: summary, examples: [{ id: "evt_0f8fad5bd9cb469fa16570867728950e", type, created_at: "2026-11-22T14:05:39.000Z", data: example }] });
+    },
+    example,
+  ).meta({ id: name, description: summary });
 }
 
-const EXAMPLE_URL = "https://numbers.example.ng/api/v1";
 /** Each event's body, by type: the document's `webhooks` section and the delivery log's `payload` (docs/developer-api.md). */
 export const v1WebhookEventSchemas = {
-  "sms.code": eventSchema("sms.code", smsCodeData, "SmsCodeEvent", "A code arrived (also each further code after another-code)", {
-    order_id: "3f2b8c1e-6d4a-4b7e-9c2f-8a1d5e7b9c04",
-    number: "+15551234567",
-    code: "123456",
-    url: `${EXAMPLE_URL}/sms/orders/3f2b8c1e-6d4a-4b7e-9c2f-8a1d5e7b9c04`,
-  }),
-  "sms.ended": eventSchema("sms.ended", smsEndedData, "SmsEndedEvent", "An order ended without a code: timeout, upstream error or cancelled (each refunded)", {
-    order_id: "3f2b8c1e-6d4a-4b7e-9c2f-8a1d5e7b9c04",
-    status: "timeout",
-    refunded: true,
-    next_order_id: null,
-    url: `${EXAMPLE_URL}/sms/orders/3f2b8c1e-6d4a-4b7e-9c2f-8a1d5e7b9c04`,
-  }),
-  "rental.sms": eventSchema("rental.sms", rentalSmsData, "RentalSmsEvent", "A rented number received a message", {
-    rental_id: "9b1d7e2a-4c3f-4e8a-b6d5-2f7c9e1a3b58",
-    sender: "WhatsApp",
-    text: "Your code is 123-456",
-    code: "123456",
-    url: `${EXAMPLE_URL}/rentals/9b1d7e2a-4c3f-4e8a-b6d5-2f7c9e1a3b58`,
-  }),
-  "rental.ended": eventSchema("rental.ended", rentalEndedData, "RentalEndedEvent", "A rental ended, was cancelled (refunded) or failed", {
-    rental_id: "9b1d7e2a-4c3f-4e8a-b6d5-2f7c9e1a3b58",
-    status: "ended",
-    refunded: false,
-    url: `${EXAMPLE_URL}/rentals/9b1d7e2a-4c3f-4e8a-b6d5-2f7c9e1a3b58`,
-  }),
-  "rental.renewing": eventSchema("rental.renewing", rentalRenewingData, "RentalRenewingEvent", "A rental set to auto-renew renews in 24 hours, and again in 1 hour", {
-    rental_id: "9b1d7e2a-4c3f-4e8a-b6d5-2f7c9e1a3b58",
-    renews_at: "2026-11-23T13:50:00.000Z",
-    price: 1850,
-    currency: "NGN",
-    funded: true,
-    url: `${EXAMPLE_URL}/rentals/9b1d7e2a-4c3f-4e8a-b6d5-2f7c9e1a3b58`,
-  }),
+  "sms.code": eventSchema("sms.code", smsCodeData, "SmsCodeEvent", "A code arrived (also each further code after another-code)"),
+  "sms.ended": eventSchema("sms.ended", smsEndedData, "SmsEndedEvent", "An order ended without a code: timeout, upstream error or cancelled (each refunded)"),
+  "rental.sms": eventSchema("rental.sms", rentalSmsData, "RentalSmsEvent", "A rented number received a message"),
+  "rental.ended": eventSchema("rental.ended", rentalEndedData, "RentalEndedEvent", "A rental ended, was cancelled (refunded) or failed"),
+  "rental.renewing": eventSchema("rental.renewing", rentalRenewingData, "RentalRenewingEvent", "A rental set to auto-renew renews in 24 hours, and again in 1 hour"),
   "balance.changed": eventSchema(
     "balance.changed",
     balanceData,
     "BalanceChangedEvent",
     "Money arrived or came back without an API call of yours: a deposit, a refund, an operator's adjustment, a sandbox top-up",
-    { balance: 2500.5, currency: "NGN" },
   ),
 } satisfies Record<(typeof V1_WEBHOOK_EVENT_TYPES)[number], z.ZodType>;
 
-export const v1WebhookDeliverySchema = z
-  .object({
+const DELIVERY_EXAMPLE = {
+  id: "evt_0f8fad5bd9cb469fa16570867728950e",
+  attempts: 1,
+  last_response_code: 200,
+  last_error: null,
+  created_at: "2026-11-22T14:05:39.000Z",
+  next_attempt_at: null,
+  delivered_at: "2026-11-22T14:05:40.000Z",
+};
+
+export const v1WebhookDeliverySchema = exampled(
+  {
     id: z.string(),
     type: z.enum(V1_WEBHOOK_EVENT_TYPES),
     status: z.enum(WEBHOOK_EVENT_STATUSES).describe("pending (queued or retrying), delivered (a 2xx came back), failed (24 hours without a 2xx, or nowhere to send)"),
     attempts: z.number().int(),
     last_response_code: z.number().int().nullable(),
-    last_error: z.string().nullable(),
+    last_error: z.string().nullable().meta({ examples: ["timeout after 10 s"] }),
     created_at: timestamp,
-    next_attempt_at: timestamp.nullable(),
+    next_attempt_at: timestamp.nullable().meta({ examples: ["2026-11-22T14:06:39.000Z"] }),
     delivered_at: timestamp.nullable(),
-    payload: z
-      .union(Object.values(v1WebhookEventSchemas))
-      .describe("The body the receiver gets"),
-  })
-  .meta({ id: "WebhookDelivery" });
+    payload: z.union(Object.values(v1WebhookEventSchemas)).describe("The body the receiver gets"),
+  },
+  { ...DELIVERY_EXAMPLE, type: "sms.code", status: "delivered", payload: exampleOf(v1WebhookEventSchemas["sms.code"]) },
+).meta({ id: "WebhookDelivery" });
 
-export const v1WebhookDeliveryListSchema = z
-  .object({ data: z.array(v1WebhookDeliverySchema).describe("The last 100 events, newest first") })
-  .meta({ id: "WebhookDeliveryList" });
+export const v1WebhookDeliveryListSchema = exampled(
+  { data: z.array(v1WebhookDeliverySchema).describe("The last 100 events, newest first") },
+  { data: [] },
+).meta({ id: "WebhookDeliveryList" });
 
 // ---------------------------------------------------------------------------------------------------------------
-// Errors: the one error body (schema/errors.ts), with the extra fields some codes carry typed
+// Errors: the one error body (schema/errors.ts), with every extra field a code carries declared (optional), so a
+// generated client reads `price` on a 409 or `field` on a 400 without a cast.
 
-const errorBase = {
+const errorFields = {
   code: z.string().describe("VALIDATION_FAILED, UNAUTHORIZED, INSUFFICIENT_BALANCE, NOT_FOUND, PRICE_CHANGED, ..."),
   message: z.string().describe("For a person"),
   error: z.string().describe("The same text as message"),
-  field: z.string().optional().describe("The request field at fault (VALIDATION_FAILED)"),
+  field: z.string().optional().describe("The request field at fault (VALIDATION_FAILED)").meta({ examples: ["service"] }),
+  price: z.number().optional().describe("Naira: the price now (PRICE_CHANGED)").meta({ examples: [1450] }),
+  retry_after: z.number().int().optional().describe("Seconds to wait (RATE_LIMITED; the Retry-After header says the same)").meta({ examples: [42] }),
+  status: z.string().optional().describe("The order's or rental's status (INVALID_STATE)").meta({ examples: ["used"] }),
+  refunded: z.boolean().optional().describe("Whether the order was refunded (INVALID_STATE)").meta({ examples: [false] }),
+  sms: z.string().nullable().optional().describe("The code that already arrived (INVALID_STATE on a cancel)").meta({ examples: ["123456"] }),
 };
+const ERROR_EXAMPLE = { code: "NOT_FOUND", message: "Order not found.", error: "Order not found." };
 
-export const v1ErrorSchema = z.object(errorBase).loose().meta({ id: "Error" });
+export const v1ErrorSchema = exampled(errorFields, ERROR_EXAMPLE).loose().meta({ id: "Error" });
 
-/** 409 PRICE_CHANGED: the price now, so a client can decide to pay it. */
-const v1PriceChangedErrorSchema = z
-  .object({ ...errorBase, code: z.literal("PRICE_CHANGED"), price: z.number().describe("Naira: the price now") })
-  .loose()
-  .meta({ id: "PriceChangedError" });
-
-/** 409 otherwise: INVALID_STATE carries the order's status (and its code once one came); CONFLICT a reason only. */
-const v1StateConflictErrorSchema = z
-  .object({
-    ...errorBase,
-    status: z.string().optional().describe("The order's or rental's status (INVALID_STATE)"),
-    refunded: z.boolean().optional(),
-    sms: z.string().nullable().optional().describe("The code that already arrived (INVALID_STATE on a cancel)"),
-  })
-  .loose()
-  .meta({ id: "StateConflictError" });
-
-export const v1ConflictErrorSchema = z.union([v1PriceChangedErrorSchema, v1StateConflictErrorSchema]).meta({ id: "ConflictError" });
-
-/** 429: retry_after seconds, the same as the Retry-After header. */
-export const v1RateLimitedErrorSchema = z
-  .object({ ...errorBase, code: z.literal("RATE_LIMITED"), retry_after: z.number().int().describe("Seconds to wait (the Retry-After header says the same)") })
+/** 429: retry_after is always there (the same as the Retry-After header). */
+export const v1RateLimitedErrorSchema = exampled(
+  { ...errorFields, code: z.literal("RATE_LIMITED"), retry_after: errorFields.retry_after.unwrap() },
+  { code: "RATE_LIMITED", message: "Too many attempts. Please try again in 1 minute.", error: "Too many attempts. Please try again in 1 minute.", retry_after: 42 },
+)
   .loose()
   .meta({ id: "RateLimitedError" });

@@ -7,6 +7,7 @@ import { honoInServices, roomCrossings } from "./domain-rooms";
 import { moneyWrites } from "./money-writers";
 import { importCycles, importGraph } from "./import-cycles";
 import { root } from "./local-env";
+import { contractImports, webWorkerImports } from "./web-imports";
 import { unbundledImports } from "./worker-test-deps";
 import { staleWorkerTypes } from "./worker-types";
 
@@ -20,7 +21,6 @@ type Rule = { dirs: string[]; test: RegExp; message: string; only?: RegExp; skip
 
 const rules: Rule[] = [
   { dirs: ["worker", "web", "schema", "e2e"], test: /\b(it|test|describe)\.(only|skip)\(|\bx(it|describe)\(/, message: "focused or skipped test" },
-  { dirs: ["web"], test: /from\s+["'](\.\.\/)+worker\//, message: "web/ must not import worker/ (share through schema/)" },
   { dirs: ["schema"], test: /from\s+["'](?!zod|\.)/, message: "schema/ imports zod and itself only", skip: /\.test\.ts$/ },
   { dirs: ["worker/routes"], test: /from\s+["']drizzle-orm|\.\.\/db\/tables/, message: "routes do HTTP only: queries live in services/", skip: /\.test\.ts$/ },
   { dirs: ["worker/routes"], test: /c\.req\.json\(\)/, message: "validate bodies with validate('json', schema) and c.req.valid()" },
@@ -123,6 +123,12 @@ for (const problem of roomCrossings(["worker", "scripts", "bench", "e2e"].flatMa
 }
 // No service imports hono (docs/decisions/056-no-hono-in-services.md): routes do the Hono part, services take values.
 for (const problem of honoInServices(files("worker/services"), root)) {
+  problems += 1;
+  console.error(problem);
+}
+// The web imports worker types only (decision 065): the faces' API types of worker/contract/faces.ts, with `import type`;
+// and the route definitions it type-checks import only zod, Hono and schema/.
+for (const problem of [...files("web").flatMap((f) => webWorkerImports(f, readFileSync(path.join(root, f), "utf8"))), ...files("worker/contract").flatMap((f) => contractImports(f, readFileSync(path.join(root, f), "utf8")))]) {
   problems += 1;
   console.error(problem);
 }

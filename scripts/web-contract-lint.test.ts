@@ -4,16 +4,17 @@ import { ESLint } from "eslint";
 import { beforeAll, describe, expect, it } from "vitest";
 import { root } from "./local-env";
 
-// Decisions 043 and 053: the web reads answers only as the contracts type them. eslint.config.js holds that in web/ (no
-// cast to a promise, no double cast, no type argument on a request or a query hook) and, in the data layers web/api and
-// web/admin, no type assertion at all. These run the project's own config on small sources placed in those folders.
+// Decision 065 (after 043 and 053): the web reads answers only as the routes' definitions type them, through Hono's typed
+// client. eslint.config.js holds that in web/ (no cast to a promise, no double cast, no type argument on a request's
+// reading or a query hook) and, in the data layers web/api and web/admin, no type assertion at all. These run the
+// project's own config on small sources placed in those folders.
 const eslint = new ESLint({ cwd: root });
 async function findings(file: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
   return result.messages.map((m) => `${m.ruleId}: ${m.line}`);
 }
 
-describe("the web's contract rules (eslint.config.js)", () => {
+describe("the web's typed-client rules (eslint.config.js)", () => {
   // Loading the config, its plugins and the TypeScript parser is setup (seconds on a busy machine), not what is tested.
   beforeAll(() => findings("web/api/warm-up.ts", "export {};\n"), 60_000);
 
@@ -40,10 +41,16 @@ describe("the web's contract rules (eslint.config.js)", () => {
     expect(await findings("web/api/probe.ts", code)).toEqual(["@typescript-eslint/consistent-type-assertions: 2"]);
   });
 
-  it("accepts a call through the contract with no type named", async () => {
+  it("refuses an answer type named on its reading", async () => {
+    const code = ['import { json, signedIn } from "./client";', "export const balance = () => signedIn.orders.$get().then(json<{ balance: number }>);", ""].join("\n");
+    expect(await findings("web/api/probe.ts", code)).toEqual(["no-restricted-syntax: 2"]);
+  });
+
+  it("accepts a call through the typed client with no type named", async () => {
     const code = [
-      'import { adminApi } from "../api";',
-      'export const load = (id: string) => adminApi("GET /api/admin/reviews/:id", { params: { id } }).then((r) => r.review.status);',
+      'import { json, pathParams } from "../../api/client";',
+      'import { admin } from "../api";',
+      'export const load = (id: string) => admin.reviews[":id"].$get({ param: pathParams({ id }) }).then(json).then((r) => r.review.status);',
       "",
     ].join("\n");
     expect(await findings("web/admin/pages/probe.tsx", code)).toEqual([]);

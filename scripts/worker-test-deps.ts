@@ -16,6 +16,7 @@ export const WORKER_TEST_DEPS = [
   "hono/request-id",
   "hono/secure-headers",
   "@hono/zod-validator",
+  "@hono/zod-openapi",
   "drizzle-orm",
   "drizzle-orm/batch",
   "drizzle-orm/d1",

@@ -215,13 +215,14 @@ export default defineConfig({
               priority: 10,
             },
             {
-              // The signed-in data layer every screen shares: the contract's constants, the query keys, the wallet,
-              // orders, content and payments api modules and pollEvery. Left alone the bundler cut them into seven
-              // chunks of a few hundred bytes each (a request, a gzip frame and a preload-map entry apiece); as one they
-              // weigh less (dashboard 146.5 kB gzip, measured with bench/web-weight.ts). Only these modules, not what
-              // they import: the API client and the session are the entry's, and must stay off the landing page.
+              // The signed-in data layer every screen shares: the contract's constants, the query keys, the typed API
+              // client (web/api/client.ts with Hono's hc, decision 065), the accounts, wallet, orders, content and
+              // payments api modules, the session hook, the toast and pollEvery. Left alone the bundler cut them into
+              // a dozen chunks of a few hundred bytes each (a request, a gzip frame and a preload-map entry apiece); as
+              // one they weigh less (with hc: dashboard 151.0 kB gzip apart, 149.6 kB as one; bench/web-weight.ts).
+              // Only these modules, not what they import, and none of them is on the landing page's path.
               name: "contract",
-              test: /(schema[\\/]constants|web[\\/]api[\\/](keys|wallet|orders|content|payments)|web[\\/]realtime[\\/]status)\.ts$/,
+              test: /(schema[\\/]constants|web[\\/]api[\\/](keys|wallet|orders|content|payments|client|accounts|account-security)|web[\\/]lib[\\/](use-session|toast)|web[\\/]realtime[\\/]status)\.ts$|node_modules[\\/]hono[\\/]dist[\\/](client|utils[\\/]cookie)/,
               priority: 5,
               includeDependenciesRecursively: false,
             },

@@ -130,7 +130,7 @@ export function createApp() {
 
   app.notFound((c) => c.json(errorBody("NOT_FOUND", "Not found."), 404));
 
-  app.onError((err, c) => {
+  app.onError(async (err, c) => {
     if (err instanceof AppError) {
       // The one 429 body carries retry_after; the header says the same to clients that read headers (HTTP's way).
       if (err.code === "RATE_LIMITED" && typeof err.extra.retry_after === "number") c.header("Retry-After", String(err.extra.retry_after));
@@ -139,6 +139,12 @@ export function createApp() {
     }
     if (err instanceof HTTPException) {
       const status = err.status;
+      if (status === 415) {
+        // A route definition's body is JSON (worker/contract/): another media type is refused before its validation
+        // reads it, so it is read (and dropped) here: an answer that leaves a POST's body unread resets the connection.
+        if (!c.req.raw.bodyUsed) await c.req.raw.arrayBuffer().catch(() => undefined);
+        return c.json(errorBody("UNSUPPORTED_MEDIA_TYPE", "Send the request body as JSON (Content-Type: application/json)."), 415);
+      }
       const code = status === 413 ? "PAYLOAD_TOO_LARGE" : status === 401 ? "UNAUTHORIZED" : "BAD_JSON";
       const message = status === 400 ? "The request body is not valid JSON." : err.message || "Bad request.";
       return c.json(errorBody(code, message), status);

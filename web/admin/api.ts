@@ -1,10 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSyncExternalStore } from "react";
-import { callRoute, type RouteArgs } from "../api/client";
+import { hc, type InferRequestType } from "hono/client";
+import type { ConsoleApi } from "../../worker/contract/faces";
+import { json, pathParams, send, SIGNED_IN_MARKER } from "../api/client";
 import * as queryKeys from "../api/keys";
 import type { AdminPeriod } from "../../schema/admin";
 import { formatDateTime } from "../../schema/datetime";
-import type { AdminApi, AdminRoute, DepositListQuery, ListQuery } from "../../schema/admin-api";
 
 /**
  * The console's calls to /api/admin/* (docs/api.md, "Operator console"). Every query key starts with "admin": the
@@ -12,15 +13,17 @@ import type { AdminApi, AdminRoute, DepositListQuery, ListQuery } from "../../sc
  */
 
 /**
- * Calls one route of the console's contract (schema/admin-api.ts, checked against worker/routes/admin.ts at compile
- * time; decision 053), always signed in: `adminApi("GET /api/admin/reviews/:id", { params: { id } })`. The answer is
- * the route's declared shape; no caller names its type.
+ * The console's typed client (issue 44, decision 065): Hono's `hc` over the console's routes as their definitions
+ * declare them (worker/contract/admin.ts), always signed in, every request through web/api/client.ts `send`:
+ * `admin.reviews[":id"].$get({ param: pathParams({ id }) }).then(json)`. No caller names an answer's type.
  */
-export function adminApi<R extends AdminRoute>(route: R, ...[options]: RouteArgs<AdminApi, R>): Promise<AdminApi[R]["answer"]> {
-  return callRoute<AdminApi, R>(route, options, { auth: true });
-}
+export const admin = hc<ConsoleApi>("/api/admin", { fetch: send, headers: { [SIGNED_IN_MARKER]: "true" } });
 
-export const meQuery = () => queryOptions({ queryKey: [...queryKeys.admin, "me"], queryFn: () => adminApi("GET /api/admin/me"), retry: false, staleTime: 60_000 });
+/** The list routes' queries as the console sends them (their definitions' query schemas). */
+type ListQuery = InferRequestType<typeof admin.orders.$get>["query"];
+type DepositListQuery = InferRequestType<typeof admin.deposits.$get>["query"];
+
+export const meQuery = () => queryOptions({ queryKey: [...queryKeys.admin, "me"], queryFn: () => admin.me.$get().then(json), retry: false, staleTime: 60_000 });
 
 /**
  * "Show test activity" (issue 28): sandbox accounts' wallets, orders and credits are left out of the console's figures
@@ -45,7 +48,7 @@ const testQuery = (on: boolean) => (on ? ("1" as const) : undefined);
 
 export const useOverview = (period: AdminPeriod) => {
   const test = useShowTest();
-  return useQuery({ queryKey: [...queryKeys.admin, "overview", period, test], queryFn: () => adminApi("GET /api/admin/overview", { query: { period, test: testQuery(test) } }), refetchInterval: 60_000 });
+  return useQuery({ queryKey: [...queryKeys.admin, "overview", period, test], queryFn: () => admin.overview.$get({ query: { period, test: testQuery(test) } }).then(json), refetchInterval: 60_000 });
 };
 
 export const useCustomerSearch = (q: string, enabled = true) => {
@@ -53,11 +56,12 @@ export const useCustomerSearch = (q: string, enabled = true) => {
   return useQuery({
     enabled,
     queryKey: [...queryKeys.admin, "customers", q, test],
-    queryFn: () => adminApi("GET /api/admin/customers", { query: { q, test: testQuery(test) } }).then((r) => r.data),
+    queryFn: () => admin.customers.$get({ query: { q, test: testQuery(test) } }).then(json).then((r) => r.data),
   });
 };
 
-export const useCustomer = (id: string) => useQuery({ queryKey: [...queryKeys.admin, "customer", id], queryFn: () => adminApi("GET /api/admin/customers/:id", { params: { id } }) });
+export const useCustomer = (id: string) =>
+  useQuery({ queryKey: [...queryKeys.admin, "customer", id], queryFn: () => admin.customers[":id"].$get({ param: pathParams({ id }) }).then(json) });
 
 /**
  * The filter row's values (web/admin/pages/filters.tsx: text fields and selects, "" for "any") as the list routes'
@@ -75,32 +79,33 @@ function listQuery(filter: FilterValues, test: boolean): ListQuery {
 /** Orders, rentals, deposits and the audit log, each filtered, each answered as its own rows. */
 export const useOrders = (filter: FilterValues) => {
   const query = listQuery(filter, useShowTest());
-  return useQuery({ queryKey: [...queryKeys.admin, "orders", query], queryFn: () => adminApi("GET /api/admin/orders", { query }).then((r) => r.data) });
+  return useQuery({ queryKey: [...queryKeys.admin, "orders", query], queryFn: () => admin.orders.$get({ query }).then(json).then((r) => r.data) });
 };
 export const useRentals = (filter: FilterValues) => {
   const query = listQuery(filter, useShowTest());
-  return useQuery({ queryKey: [...queryKeys.admin, "rentals", query], queryFn: () => adminApi("GET /api/admin/rentals", { query }).then((r) => r.data) });
+  return useQuery({ queryKey: [...queryKeys.admin, "rentals", query], queryFn: () => admin.rentals.$get({ query }).then(json).then((r) => r.data) });
 };
 export const useDeposits = (filter: FilterValues) => {
   const query: DepositListQuery = { ...listQuery(filter, useShowTest()), channel: channelOf(filter.channel) };
-  return useQuery({ queryKey: [...queryKeys.admin, "deposits", query], queryFn: () => adminApi("GET /api/admin/deposits", { query }).then((r) => r.data) });
+  return useQuery({ queryKey: [...queryKeys.admin, "deposits", query], queryFn: () => admin.deposits.$get({ query }).then(json).then((r) => r.data) });
 };
 export const useAuditLog = (filter: FilterValues) => {
   const query = { actor: text(filter.actor), action: text(filter.action), subject: text(filter.subject) };
-  return useQuery({ queryKey: [...queryKeys.admin, "audit", query], queryFn: () => adminApi("GET /api/admin/audit", { query }).then((r) => r.data) });
+  return useQuery({ queryKey: [...queryKeys.admin, "audit", query], queryFn: () => admin.audit.$get({ query }).then(json).then((r) => r.data) });
 };
 
 /** The payment review queue (GET /admin/reviews, docs/decisions/023): crypto arrivals held for review, stale card payments. */
 export const useReviews = (status: "open" | "resolved") =>
-  useQuery({ queryKey: [...queryKeys.admin, "reviews", status], queryFn: () => adminApi("GET /api/admin/reviews", { query: { status } }).then((r) => r.data) });
+  useQuery({ queryKey: [...queryKeys.admin, "reviews", status], queryFn: () => admin.reviews.$get({ query: { status } }).then(json).then((r) => r.data) });
 export const useReview = (id: string) =>
-  useQuery({ queryKey: [...queryKeys.admin, "review", id], queryFn: () => adminApi("GET /api/admin/reviews/:id", { params: { id } }), retry: false });
+  useQuery({ queryKey: [...queryKeys.admin, "review", id], queryFn: () => admin.reviews[":id"].$get({ param: pathParams({ id }) }).then(json), retry: false });
 
-export const useSettings = () => useQuery({ queryKey: [...queryKeys.admin, "settings"], queryFn: () => adminApi("GET /api/admin/settings") });
+export const useSettings = () => useQuery({ queryKey: [...queryKeys.admin, "settings"], queryFn: () => admin.settings.$get().then(json) });
 
 /**
- * A change: one `adminApi` call (its route, parameters and body typed by the contract), then every console query
- * refetches (the server also tells other operators' tabs). `useAdminChange((b: ReasonBody) => adminApi("POST ...", { params, body: b }))`.
+ * A change: one `admin` call (its route, parameters and body typed by the route's definition), then every console
+ * query refetches (the server also tells other operators' tabs).
+ * `useAdminChange((json: ReasonBody) => admin.customers[":id"].block.$post({ param, json }).then(json))`.
  */
 export function useAdminChange<TVariables, TAnswer>(change: (variables: TVariables) => Promise<TAnswer>) {
   const queryClient = useQueryClient();

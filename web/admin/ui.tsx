@@ -1,6 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from "react";
 import type { AdminRowCustomer } from "../../schema/admin";
-import type { AdminApi, AdminRoute } from "../../schema/admin-api";
 import { ApiError } from "../api/client";
 import { Button, type ButtonVariant } from "../components/ui/button";
 import { Input } from "../components/ui/input";
@@ -89,9 +88,6 @@ export function errorText(error: unknown): string {
  * An operator action: optional fields of its own plus the reason every change requires. The button stays disabled
  * while the request runs, so one click is one request (the server also applies a repeated credit once).
  */
-/** Whatever a console change answers (its contract entry's shape), or nothing for a form that only acts. */
-export type ConsoleAnswer = AdminApi[AdminRoute]["answer"];
-
 export function ActionForm({
   label,
   variant = "default",
@@ -103,7 +99,8 @@ export function ActionForm({
   variant?: ButtonVariant;
   children?: ReactNode;
   // A form may also say what it did in its own words (e.g. "Posted “title”.").
-  onSubmit: (reason: string, form: FormData) => Promise<ConsoleAnswer | { message: string } | void>;
+  // Whatever the change answers (a route's answer), or nothing for a form that only acts.
+  onSubmit: (reason: string, form: FormData) => Promise<unknown>;
   testId?: string;
 }) {
   const [reason, setReason] = useState("");
@@ -117,7 +114,7 @@ export function ActionForm({
     try {
       const answer = await onSubmit(reason.trim(), new FormData(e.currentTarget));
       // An answer that says something (e.g. "Waiting for a second operator's approval") is shown as it is.
-      const said = answer && "message" in answer ? answer.message : null;
+      const said = typeof answer === "object" && answer !== null && "message" in answer && typeof answer.message === "string" ? answer.message : null;
       setMessage({ ok: true, text: said ?? `${label}: done.` });
       setReason("");
     } catch (err) {

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { TwoFactorDisableInput, VerifyEmailInput } from "../../schema/accounts";
 import { getUser } from "../lib/session";
-import { api } from "./client";
+import { api, json, pathParams, signedIn } from "./client";
 import * as queryKeys from "./keys";
 
 // Account security (docs/api.md "Account security", issue 12): verification, signed-in devices, two-factor sign-in.
@@ -9,7 +9,7 @@ import * as queryKeys from "./keys";
 export const accountQueryOptions = () =>
   queryOptions({
     queryKey: queryKeys.account,
-    queryFn: () => api("GET /api/account", { auth: true }),
+    queryFn: () => signedIn.account.$get().then(json),
     // Verification happens elsewhere (the e-mailed link, maybe in another browser): while unconfirmed, every screen
     // that mounts asks again (a reload read the session's stored answer for a minute: issue 43), so does coming back
     // to the tab, and an open tab checks each minute; a verified address never needs asking again.
@@ -23,28 +23,28 @@ export const useAccount = () => useQuery({ ...accountQueryOptions(), enabled: Bo
 export const sessionsQueryOptions = () =>
   queryOptions({
     queryKey: queryKeys.sessions,
-    queryFn: () => api("GET /api/sessions", { auth: true }).then((r) => r.data),
+    queryFn: () => signedIn.sessions.$get().then(json).then((r) => r.data),
     staleTime: 0,
   });
 
 export const twoFactorQueryOptions = () =>
-  queryOptions({ queryKey: queryKeys.twoFactor, queryFn: () => api("GET /api/2fa", { auth: true }), staleTime: 0 });
+  queryOptions({ queryKey: queryKeys.twoFactor, queryFn: () => signedIn["2fa"].$get().then(json), staleTime: 0 });
 
-export const verifyEmail = (input: VerifyEmailInput) => api("POST /api/verify-email", { body: input });
+export const verifyEmail = (input: VerifyEmailInput) => api["verify-email"].$post({ json: input }).then(json);
 
 export const useResendVerification = () =>
-  useMutation({ mutationFn: () => api("POST /api/verify-email/resend", { auth: true }) });
+  useMutation({ mutationFn: () => signedIn["verify-email"].resend.$post().then(json) });
 
 export function useRevokeSession() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api("POST /api/sessions/:id/revoke", { params: { id }, auth: true }),
+    mutationFn: (id: string) => signedIn.sessions[":id"].revoke.$post({ param: pathParams({ id }) }).then(json),
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions }),
   });
 }
 
 export const useRevokeAllSessions = () =>
-  useMutation({ mutationFn: () => api("POST /api/sessions/revoke-all", { auth: true }) });
+  useMutation({ mutationFn: () => signedIn.sessions["revoke-all"].$post().then(json) });
 
 function useTwoFactorChange<I, O>(fn: (input: I) => Promise<O>) {
   const queryClient = useQueryClient();
@@ -58,10 +58,10 @@ function useTwoFactorChange<I, O>(fn: (input: I) => Promise<O>) {
 }
 
 export const useStartTwoFactor = () =>
-  useMutation({ mutationFn: () => api("POST /api/2fa/setup", { auth: true }) });
+  useMutation({ mutationFn: () => signedIn["2fa"].setup.$post().then(json) });
 
 export const useEnableTwoFactor = () =>
-  useTwoFactorChange((code: string) => api("POST /api/2fa/enable", { body: { code }, auth: true }));
+  useTwoFactorChange((code: string) => signedIn["2fa"].enable.$post({ json: { code } }).then(json));
 
 export const useDisableTwoFactor = () =>
-  useTwoFactorChange((input: TwoFactorDisableInput) => api("POST /api/2fa/disable", { body: input, auth: true }));
+  useTwoFactorChange((input: TwoFactorDisableInput) => signedIn["2fa"].disable.$post({ json: input }).then(json));

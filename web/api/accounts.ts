@@ -12,21 +12,21 @@ import type {
   ResetPasswordInput,
 } from "../../schema/accounts";
 import { clearSession, getToken, getUser, saveSession, updateStoredUser } from "../lib/session";
-import { api } from "./client";
+import { api, json, pathParams, signedIn } from "./client";
 import * as queryKeys from "./keys";
 
 // Accounts (docs/api.md). Each call is a fetcher plus a mutation hook that keeps the stored session in step.
 
-export const register = (input: RegisterInput) => api("POST /api/register", { body: input });
+export const register = (input: RegisterInput) => api.register.$post({ json: input }).then(json);
 
 /** With two-factor sign-in on, login answers a challenge instead of the session (docs/api.md "Account security"). */
-export const login = (input: LoginInput) => api("POST /api/login", { body: input });
+export const login = (input: LoginInput) => api.login.$post({ json: input }).then(json);
 
 /** The second step: the challenge and a code from the authenticator app (or a recovery code). */
-export const loginTwoFactor = (input: LoginTwoFactorInput) => api("POST /api/login/2fa", { body: input });
+export const loginTwoFactor = (input: LoginTwoFactorInput) => api.login["2fa"].$post({ json: input }).then(json);
 
 /** GET /api/referral/:code (public): who invited this visitor (a first name) and the referral reward (issue 28). */
-export const getReferralInvitation = (code: string) => api("GET /api/referral/:code", { params: { code } });
+export const getReferralInvitation = (code: string) => api.referral[":code"].$get({ param: pathParams({ code }) }).then(json);
 
 /** Read once per code: an unknown code (404) is not retried, and the form says so only when it is sent. */
 export const useReferralInvitation = (code: string | null) =>
@@ -40,17 +40,17 @@ export const useReferralInvitation = (code: string | null) =>
 
 export const isChallenge = (res: AuthResponse | LoginChallenge): res is LoginChallenge => "two_factor_required" in res;
 
-export const logout = (token: string) => api("POST /api/logout", { auth: true, token });
+export const logout = (token: string) => signedIn.logout.$post(undefined, { headers: { Authorization: `Bearer ${token}` } }).then(json);
 
 /** The body is the message itself, a JSON string (SPEC 7 "data is a text message"). */
-export const updateProfile = (input: ProfileUpdateInput) => api("PATCH /api/update", { body: input, auth: true });
+export const updateProfile = (input: ProfileUpdateInput) => signedIn.update.$patch({ json: input }).then(json);
 
 /** The body is `{ data: message }` (SPEC 7 "data.data message"). */
-export const changePassword = (input: PasswordChangeInput) => api("PATCH /api/password", { body: input, auth: true });
+export const changePassword = (input: PasswordChangeInput) => signedIn.password.$patch({ json: input }).then(json);
 
-export const forgotPassword = (input: ForgotPasswordInput) => api("POST /api/forgot-password", { body: input });
+export const forgotPassword = (input: ForgotPasswordInput) => api["forgot-password"].$post({ json: input }).then(json);
 
-export const resetPassword = (input: ResetPasswordInput) => api("POST /api/reset-password", { body: input });
+export const resetPassword = (input: ResetPasswordInput) => api["reset-password"].$post({ json: input }).then(json);
 
 /** Signs a new user up and stores the session. */
 export function useRegister() {

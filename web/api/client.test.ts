@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { getToken, saveSession } from "../lib/session";
-import { ApiError, api, bookmarkFor, SIGNED_OUT_REASON_KEY } from "./client";
+import { ApiError, api, bookmarkFor, json, pathParams, signedIn, SIGNED_OUT_REASON_KEY, text } from "./client";
 
 const user = { userId: "u1", username: "Ada", userNumber: "08012345678", userEmail: "ada@example.com" };
 
@@ -11,7 +11,7 @@ function answer401() {
   });
 }
 
-describe("api and the 401 rule", () => {
+describe("the typed client and the 401 rule", () => {
   beforeEach(() => {
     localStorage.clear();
     window.location.hash = "#/dashboard/1";
@@ -21,7 +21,7 @@ describe("api and the 401 rule", () => {
   it("a signed-in call refused with the stored token signs out and goes to login", async () => {
     saveSession(user, "token-a");
     vi.stubGlobal("fetch", vi.fn(async () => answer401()));
-    await expect(api("GET /api/user-balance", { auth: true })).rejects.toMatchObject({ status: 401, message: "Your session has expired. Please log in again." });
+    await expect(signedIn["user-balance"].$get().then(json)).rejects.toMatchObject({ status: 401, message: "Your session has expired. Please log in again." });
     expect(getToken()).toBeNull();
     expect(window.location.hash).toBe("#/login");
     // Issue 28: the login page says why (the server's sentence), once.
@@ -38,7 +38,7 @@ describe("api and the 401 rule", () => {
         return answer401();
       }),
     );
-    await expect(api("GET /api/orders", { auth: true })).rejects.toBeInstanceOf(ApiError);
+    await expect(signedIn.orders.$get().then(json)).rejects.toBeInstanceOf(ApiError);
     expect(getToken()).toBe("token-b");
     expect(window.location.hash).toBe("#/dashboard/1");
   });
@@ -46,7 +46,7 @@ describe("api and the 401 rule", () => {
   it("a signed-in call with no stored token (just logged out) sends no request and signs nothing out", async () => {
     const fetchMock = vi.fn(async () => answer401());
     vi.stubGlobal("fetch", fetchMock);
-    await expect(api("GET /api/orders", { auth: true })).rejects.toMatchObject({ status: 401, code: "SIGNED_OUT" });
+    await expect(signedIn.orders.$get().then(json)).rejects.toMatchObject({ status: 401, code: "SIGNED_OUT" });
     expect(fetchMock).not.toHaveBeenCalled();
     expect(window.location.hash).toBe("#/dashboard/1");
   });
@@ -55,18 +55,21 @@ describe("api and the 401 rule", () => {
     saveSession(user, "token-a");
     const fetchMock = vi.fn(async () => new Response("{}", { status: 200 }));
     vi.stubGlobal("fetch", fetchMock);
-    await api("GET /api/level", { auth: true });
-    await api("POST /api/logout", { auth: true, token: "token-z" });
-    const headers = fetchMock.mock.calls.map((call) => (call as unknown as [string, RequestInit])[1].headers as Record<string, string>);
-    expect(headers[0]).toMatchObject({ Authorization: "Bearer token-a", "x-requires-auth": "true" });
-    expect(headers[1]).toMatchObject({ Authorization: "Bearer token-z" });
+    await signedIn.level.$get();
+    await signedIn.logout.$post(undefined, { headers: { Authorization: "Bearer token-z" } });
+    await api.links.$get();
+    const headers = fetchMock.mock.calls.map((call) => Object.fromEntries((call as unknown as [string, RequestInit])[1].headers as Headers));
+    expect(headers[0]).toMatchObject({ authorization: "Bearer token-a", "x-requires-auth": "true" });
+    expect(headers[1]).toMatchObject({ authorization: "Bearer token-z" });
+    // A call of the signed-out client sends no token, even while signed in (the public reads share the edge's copy).
+    expect(headers[2].authorization).toBeUndefined();
   });
 });
 
-type Call = [string, RequestInit & { headers: Record<string, string> }];
+type Call = [string, RequestInit & { headers: Headers }];
 const calls = (mock: { mock: { calls: unknown[] } }) => mock.mock.calls as Call[];
 
-describe("api: the contract's routes", () => {
+describe("the typed client: each route as its definition declares it", () => {
   beforeEach(() => {
     localStorage.clear();
     sessionStorage.clear();
@@ -77,26 +80,42 @@ describe("api: the contract's routes", () => {
   it("fills path parameters (encoded), writes the query from its defined values and sends the body as JSON", async () => {
     const fetchMock = vi.fn(async () => new Response("{}", { status: 200 }));
     vi.stubGlobal("fetch", fetchMock);
-    await api("GET /api/sms/status/:request_id", { params: { request_id: "a/b c" }, auth: true });
-    await api("GET /api/sms/price", { query: { id: "5", provider: "Swift" }, auth: true });
-    await api("POST /api/sms/cancel", { body: { request_id: "o1" }, auth: true });
+    await signedIn.sms.status[":request_id"].$get({ param: pathParams({ request_id: "a/b c" }) });
+    await signedIn.sms.price.$get({ query: { id: "5", provider: "Swift" } });
+    await signedIn.sms.cancel.$post({ json: { request_id: "o1" } });
     const [status, price, cancel] = calls(fetchMock);
     expect(status[0]).toBe("/api/sms/status/a%2Fb%20c");
     expect(status[1].method).toBe("GET");
     expect(price[0]).toBe("/api/sms/price?id=5&provider=Swift");
     expect(cancel[1]).toMatchObject({ method: "POST", body: JSON.stringify({ request_id: "o1" }) });
-    expect(cancel[1].headers["Content-Type"]).toBe("application/json");
+    expect(cancel[1].headers.get("Content-Type")).toBe("application/json");
+    expect(cancel[1].credentials).toBe("include");
   });
 
   it("answers a file's text as text (the CSV exports)", async () => {
     vi.stubGlobal("fetch", vi.fn(async () => new Response('"Date","Reference"\r\n', { status: 200 })));
-    await expect(api("GET /api/export/orders.csv", { query: { from: "2026-01-01", to: "2026-01-31" }, auth: true })).resolves.toBe('"Date","Reference"\r\n');
+    await expect(signedIn.export["orders.csv"].$get({ query: { from: "2026-01-01", to: "2026-01-31" } }).then(text)).resolves.toBe('"Date","Reference"\r\n');
+  });
+
+  it("turns an error answer into an ApiError with the one error body (field and all), and a network failure too", async () => {
+    const refusal = { code: "PRICE_CHANGED", message: "The price is ₦1450.00.", error: "The price is ₦1450.00.", price: 1450 };
+    vi.stubGlobal("fetch", vi.fn(async () => new Response(JSON.stringify(refusal), { status: 409 })));
+    await expect(signedIn.sms["get-number"].$post({ json: { provider: "Swift", country: "5", service: "wa" } })).rejects.toMatchObject({
+      status: 409,
+      code: "PRICE_CHANGED",
+      message: "The price is ₦1450.00.",
+      body: refusal,
+    });
+    vi.stubGlobal("fetch", vi.fn(async () => new Response("<html>Bad gateway</html>", { status: 502 })));
+    await expect(api.links.$get()).rejects.toMatchObject({ status: 502, code: "HTTP_ERROR", message: "Request failed (502)" });
+    vi.stubGlobal("fetch", vi.fn(async () => Promise.reject(new TypeError("Failed to fetch"))));
+    await expect(api.links.$get()).rejects.toMatchObject({ status: 0, code: "NETWORK" });
   });
 });
 
 // Issue 30: the client keeps the last D1 bookmark per signed-in customer and sends it back, so a customer always reads
 // their own writes (worker/lib/d1-session.ts).
-describe("api: the D1 session bookmark", () => {
+describe("the typed client: the D1 session bookmark", () => {
   const answer = (bookmark?: string) => new Response("{}", { status: 200, headers: bookmark ? { "x-d1-bookmark": bookmark } : {} });
 
   beforeEach(() => {
@@ -110,13 +129,13 @@ describe("api: the D1 session bookmark", () => {
     const given = ["00000001-00000002", "00000003-00000001", "00000002-00000009"];
     const fetchMock = vi.fn(async () => answer(given.shift()));
     vi.stubGlobal("fetch", fetchMock);
-    await api("POST /api/sms/get-number", { body: { provider: "Swift", country: "5", service: "wa" }, auth: true });
-    await api("GET /api/orders", { auth: true });
+    await signedIn.sms["get-number"].$post({ json: { provider: "Swift", country: "5", service: "wa" } });
+    await signedIn.orders.$get();
     // An answer that arrives late with an older bookmark never moves the kept one back.
-    await api("GET /api/user-balance", { auth: true });
-    await api("GET /api/links");
-    const sent = calls(fetchMock).map(([, init]) => init.headers["x-d1-bookmark"]);
-    expect(sent).toEqual([undefined, "00000001-00000002", "00000003-00000001", "00000003-00000001"]);
+    await signedIn["user-balance"].$get();
+    await api.links.$get();
+    const sent = calls(fetchMock).map(([, init]) => init.headers.get("x-d1-bookmark"));
+    expect(sent).toEqual([null, "00000001-00000002", "00000003-00000001", "00000003-00000001"]);
     expect(bookmarkFor(user.userId)).toBe("00000003-00000001");
   });
 
@@ -124,14 +143,14 @@ describe("api: the D1 session bookmark", () => {
     saveSession(user, "token-a");
     const fetchMock = vi.fn(async () => answer("0000000a-00000001"));
     vi.stubGlobal("fetch", fetchMock);
-    await api("GET /api/orders", { auth: true });
+    await signedIn.orders.$get();
     saveSession({ ...user, userId: "u2" }, "token-b");
-    await api("GET /api/orders", { auth: true });
-    expect(calls(fetchMock)[1][1].headers["x-d1-bookmark"]).toBeUndefined();
+    await signedIn.orders.$get();
+    expect(calls(fetchMock)[1][1].headers.get("x-d1-bookmark")).toBeNull();
     expect(bookmarkFor("u1")).toBeNull();
     expect(bookmarkFor("u2")).toBe("0000000a-00000001");
     localStorage.clear();
-    await api("GET /api/links");
-    expect(calls(fetchMock)[2][1].headers["x-d1-bookmark"]).toBeUndefined();
+    await api.links.$get();
+    expect(calls(fetchMock)[2][1].headers.get("x-d1-bookmark")).toBeNull();
   });
 });

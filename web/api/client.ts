@@ -1,5 +1,6 @@
+import { hc } from "hono/client";
 import { D1_BOOKMARK_HEADER } from "../../schema/constants";
-import type { WebApi, WebRoute } from "../../schema/web-api";
+import type { CustomerApi, SandboxToolsApi } from "../../worker/contract/faces";
 import { clearSession, getToken, getUser } from "../lib/session";
 
 /** An API failure with the server's one error body. */
@@ -14,80 +15,36 @@ export class ApiError extends Error {
   }
 }
 
-type RequestOptions = {
-  method: string;
-  body?: unknown;
-  auth?: boolean;
-  signal?: AbortSignal;
-  /** Sign with this token instead of the stored one (logout revokes a session it has already cleared locally). */
-  token?: string;
-  /** Answer the body as text (a CSV export) instead of parsing JSON. */
-  text?: boolean;
-};
-
 // ---------------------------------------------------------------------------------------------------------------
-// The typed entries (issue 29, decisions 043 and 053): routes, what they take and the one shape each answers come from
-// a route map in schema/ (web-api.ts for the customer's screens, admin-api.ts for the console), each checked against
-// the worker's own routes at compile time by worker/routes/web-contract.ts.
+// The typed clients (issue 44, decision 065): Hono's `hc` over the API types computed from the worker's route
+// definitions (worker/contract/faces.ts, imported as types only: no worker code reaches the bundle). A route's path,
+// method, parameters, query, body and answer all come from its one definition, so a route that answers another shape
+// breaks the web's type check where the answer is read. Every request goes through `send` below.
 
-/** A route map: "METHOD /path" keys, each with its answer and what it may send. */
-export type RouteMap<M> = { [R in keyof M]: { answer: unknown; body?: unknown; query?: unknown; text?: true } };
+/** The spec's marker on signed-in calls: `send` adds the bearer token and applies the 401 rule to these. */
+export const SIGNED_IN_MARKER = "x-requires-auth";
 
-type PathOf<R> = R extends `${string} ${infer P}` ? P : never;
-type ParamNames<P> = P extends `${string}:${infer Name}/${infer Rest}` ? Name | ParamNames<`/${Rest}`> : P extends `${string}:${infer Name}` ? Name : never;
-type ParamsPart<R> = [ParamNames<PathOf<R>>] extends [never] ? unknown : { params: Record<ParamNames<PathOf<R>>, string> };
-type QueryPart<E> = E extends { query: infer Q } ? (object extends Q ? { query?: Q } : { query: Q }) : unknown;
-type BodyPart<E> = E extends { body: infer B } ? { body: B } : unknown;
+/** The customer's calls that need no sign-in (and must not send a token: the public price page shares the edge's copy). */
+export const api = hc<CustomerApi>("/api", { fetch: send });
 
-/** What a call to `route` of the map `M` takes: its path parameters, query and body as the map declares them. */
-export type RouteOptions<M, R extends keyof M> = ParamsPart<R> &
-  QueryPart<M[R]> &
-  BodyPart<M[R]> & {
-    /** A signed-in call: the bearer token, the spec's x-requires-auth marker and the 401 rule. */
-    auth?: boolean;
-    signal?: AbortSignal;
-    token?: string;
-  };
-/** The options as a rest argument: optional when nothing in them is required. */
-export type RouteArgs<M, R extends keyof M> = object extends RouteOptions<M, R> ? [options?: RouteOptions<M, R>] : [options: RouteOptions<M, R>];
-type LooseOptions = { params?: Record<string, string>; query?: object; body?: unknown; auth?: boolean; signal?: AbortSignal; token?: string };
+/** The customer's signed-in calls: `signedIn.sms.status[":request_id"].$get({ param: pathParams({ request_id }) })`. */
+export const signedIn = hc<CustomerApi>("/api", { fetch: send, headers: { [SIGNED_IN_MARKER]: "true" } });
 
-/**
- * Calls one route of the map `M` and answers its declared shape. The path's parameters are filled (encoded), the query
- * is written from its defined values. The one place an answer takes its type: each map is held against the worker's
- * routes at compile time, so no caller names (or casts to) an answer type.
- */
-export function callRoute<M extends RouteMap<M>, R extends keyof M & string>(
-  route: R,
-  options: RouteOptions<M, R> | undefined,
-  how: { text?: boolean; auth?: boolean } = {},
-): Promise<M[R]["answer"]> {
-  const opts: LooseOptions = options ?? {};
-  const space = route.indexOf(" ");
-  const params = opts.params ?? {};
-  let path = route.slice(space + 1).replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
-  const query = Object.entries(opts.query ?? {}).filter(([, value]) => value !== undefined && value !== null);
-  if (query.length > 0) path += `?${new URLSearchParams(query.map(([key, value]) => [key, String(value)])).toString()}`;
-  const auth = how.auth ?? opts.auth;
-  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions, no-restricted-syntax -- the one place: each map is checked against the worker (web-contract.ts)
-  return request(path, { method: route.slice(0, space), body: opts.body, auth, signal: opts.signal, token: opts.token, text: how.text }) as Promise<M[R]["answer"]>;
+/** The sandbox tools (only with sandbox providers; worker/contract/sandbox-tools.ts). */
+export const sandboxTools = hc<SandboxToolsApi>("/sandbox/nowpayments", { fetch: send });
+
+/** A call's JSON answer: its route's success type (an error never gets here: `send` throws it as an ApiError). */
+export const json = <T>(res: { json(): Promise<T> }): Promise<T> => res.json();
+
+/** A call's text answer (the CSV exports). */
+export const text = (res: { text(): Promise<string> }): Promise<string> => res.text();
+
+/** Path parameters, encoded: hc writes them into the path as they are, and an id with a "/" would name another route. */
+export function pathParams<K extends string>(values: Record<K, string>): Record<K, string> {
+  const encoded = { ...values };
+  for (const key in encoded) encoded[key] = encodeURIComponent(encoded[key]);
+  return encoded;
 }
-
-/** What a customer call to `route` takes. */
-export type CallOptions<R extends WebRoute> = RouteOptions<WebApi, R>;
-/** What `route` answers (its one declared shape). */
-export type Answer<R extends WebRoute> = WebApi[R]["answer"];
-
-/**
- * Calls one route of the customer's contract: `api("GET /api/sms/status/:request_id", { params: { request_id }, auth: true })`.
- */
-export function api<R extends WebRoute>(route: R, ...[options]: RouteArgs<WebApi, R>): Promise<Answer<R>> {
-  return callRoute<WebApi, R>(route, options, { text: route in TEXT_ROUTES });
-}
-
-/** The routes answered as a file's text rather than JSON: every entry the contract marks `text: true`, no other. */
-type TextRoute = { [R in WebRoute]: WebApi[R] extends { text: true } ? R : never }[WebRoute];
-const TEXT_ROUTES: Record<TextRoute, true> = { "GET /api/export/transactions.csv": true, "GET /api/export/orders.csv": true };
 
 // ---------------------------------------------------------------------------------------------------------------
 // Reading one's own writes (issue 30): every answer carries the D1 session's bookmark (worker/lib/d1-session.ts);
@@ -119,10 +76,10 @@ function keepBookmark(userId: string | undefined, bookmark: string | null): void
   }
 }
 
-/** The 401 rule (spec section 4): a signed-in call answered 401 clears the session and goes to login. */
 /** Issue 28: why this tab was signed out (the server's 401 message), shown once by the login page. */
 export const SIGNED_OUT_REASON_KEY = "signed-out-reason";
 
+/** The 401 rule (spec section 4): a signed-in call answered 401 clears the session and goes to login. */
 function onUnauthorized(reason?: string) {
   clearSession();
   try {
@@ -135,51 +92,45 @@ function onUnauthorized(reason?: string) {
 }
 
 /**
- * The one fetch: JSON in and out, the bearer token and the spec's x-requires-auth marker on signed-in calls,
- * and the server's error body turned into an ApiError whose message a person can act on.
+ * The one fetch under every client: JSON accepted, the customer's bookmark sent and kept, the bearer token on signed-in
+ * calls (a call may bring its own Authorization: logout revokes a session it has already cleared locally), and any
+ * answer that is not a success turned into an ApiError with the server's one error body, whose message a person can act
+ * on. A success is handed back unread, for the client to read as its route declares.
  */
-async function request(path: string, opts: RequestOptions): Promise<unknown> {
-  const headers: Record<string, string> = { Accept: "application/json" };
+export async function send(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  headers.set("Accept", "application/json");
   const userId = getUser()?.userId;
   const bookmark = bookmarkFor(userId);
-  if (bookmark) headers[D1_BOOKMARK_HEADER] = bookmark;
-  if (opts.body !== undefined) headers["Content-Type"] = "application/json";
-  const token = opts.token ?? getToken();
+  if (bookmark) headers.set(D1_BOOKMARK_HEADER, bookmark);
+  const auth = headers.has(SIGNED_IN_MARKER);
+  const token = headers.get("Authorization")?.replace(/^Bearer\s+/i, "") || getToken();
   // Signed out (a logout just cleared the token while screens were still mounted): a signed-in call would only earn
   // a 401, so it is answered here without a request.
-  if (opts.auth && !token) throw new ApiError(401, "SIGNED_OUT", "Signed out.");
-  if (opts.auth) {
-    headers["x-requires-auth"] = "true";
-    if (token) headers.Authorization = `Bearer ${token}`;
-  }
+  if (auth && !token) throw new ApiError(401, "SIGNED_OUT", "Signed out.");
+  if (auth && token) headers.set("Authorization", `Bearer ${token}`);
   let res: Response;
   try {
-    res = await fetch(path, {
-      method: opts.method,
-      headers,
-      body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
-      credentials: "include",
-      signal: opts.signal,
-    });
+    res = await fetch(input, { ...init, headers, credentials: "include" });
   } catch {
     throw new ApiError(0, "NETWORK", "Network error: check your connection and try again.");
   }
   keepBookmark(userId, res.headers.get(D1_BOOKMARK_HEADER));
-  const text = await res.text();
-  let data: unknown = null;
+  if (res.ok) return res;
+  const body = await errorBody(res);
+  // Only when the token that was refused is still the stored one: a late answer to a request signed before a logout
+  // or a password change (which hands this tab a fresh token) must not sign the customer out again.
+  const message = String(body.message ?? body.error ?? `Request failed (${res.status})`);
+  if (res.status === 401 && auth && token && getToken() === token) onUnauthorized(message);
+  throw new ApiError(res.status, String(body.code ?? "HTTP_ERROR"), message, body);
+}
+
+/** The one error body (schema/errors.ts ErrorBody), read field by field: a proxy's page or an empty body has none. */
+async function errorBody(res: Response): Promise<Record<string, unknown>> {
   try {
-    data = text ? JSON.parse(text) : null;
+    const data: unknown = JSON.parse(await res.text());
+    return data && typeof data === "object" ? Object.fromEntries(Object.entries(data)) : {};
   } catch {
-    data = null;
+    return {};
   }
-  if (!res.ok) {
-    // The one error body (schema/errors.ts ErrorBody), read field by field: a proxy's page or an empty body has none.
-    const body: Record<string, unknown> = data && typeof data === "object" ? Object.fromEntries(Object.entries(data)) : {};
-    // Only when the token that was refused is still the stored one: a late answer to a request signed before a logout
-    // or a password change (which hands this tab a fresh token) must not sign the customer out again.
-    const message = String(body.message ?? body.error ?? `Request failed (${res.status})`);
-    if (res.status === 401 && opts.auth && token && getToken() === token) onUnauthorized(message);
-    throw new ApiError(res.status, String(body.code ?? "HTTP_ERROR"), message, body);
-  }
-  return opts.text ? text : data;
 }

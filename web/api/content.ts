@@ -1,12 +1,11 @@
 import { pollEvery } from "../realtime/status";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { LevelRow } from "../../schema/settings";
-import { getUser } from "../lib/session";
-import { api } from "./client";
+import { api, json, signedIn } from "./client";
 import * as queryKeys from "./keys";
 
 /** GET /api/links: the operator's links. The first is the chat channel (header button), the second the dashboard tile. */
-export const getLinks = () => api("GET /api/links");
+export const getLinks = () => api.links.$get().then(json);
 
 export const linksQueryOptions = () => queryOptions({ queryKey: queryKeys.links, queryFn: getLinks });
 
@@ -14,20 +13,18 @@ export const useLinks = () => useQuery(linksQueryOptions());
 
 /** GET /api/tiers: every discount tier, thresholds in naira. */
 export const getTiers = () =>
-  api("GET /api/tiers", { auth: true }).then((res) => [...res.data].sort((a, b) => a.threshold - b.threshold));
+  signedIn.tiers.$get().then(json).then((res) => [...res.data].sort((a, b) => a.threshold - b.threshold));
 
 export const tiersQueryOptions = () => queryOptions({ queryKey: queryKeys.tiers, queryFn: getTiers });
 
 export const useTiers = () => useQuery(tiersQueryOptions());
 
-/** GET /api/level: a list whose first item carries the caller's total deposited (naira) and tier. */
-export const getLevel = () => {
-  // The spec's client sends user_id; the server ignores it and reads the user from the token.
-  const userId = getUser()?.userId ?? "";
-  return api("GET /api/level", { query: { user_id: userId }, auth: true }).then(
-    (rows): Pick<LevelRow, "total_deposited"> & Partial<LevelRow> => rows[0] ?? { total_deposited: 0 },
-  );
-};
+/** GET /api/level: a list whose first item carries the caller's total deposited (naira) and tier (from the token). */
+export const getLevel = () =>
+  signedIn.level
+    .$get()
+    .then(json)
+    .then((rows): Pick<LevelRow, "total_deposited"> & Partial<LevelRow> => rows[0] ?? { total_deposited: 0 });
 
 export const levelQueryOptions = () => queryOptions({ queryKey: queryKeys.level, queryFn: getLevel });
 
@@ -36,7 +33,7 @@ export const useLevel = () => useQuery(levelQueryOptions());
 /** GET /api/ref: the body is the caller's referral link, a JSON string (SPEC 7 "Referral link as data"). */
 export type Referral = string;
 
-export const getRef = (): Promise<Referral> => api("GET /api/ref", { auth: true });
+export const getRef = (): Promise<Referral> => signedIn.ref.$get().then(json);
 
 export const refQueryOptions = () => queryOptions({ queryKey: queryKeys.ref, queryFn: getRef });
 
@@ -44,7 +41,7 @@ export const refQueryOptions = () => queryOptions({ queryKey: queryKeys.ref, que
 export const ADS_REFETCH_MS = 10_000;
 
 /** The body is `{ data: Ad[] }` (SPEC 7 "data.data is a list of ads", data being the body). */
-export const getAds = () => api("GET /api/ads").then((res) => res.data);
+export const getAds = () => api.ads.$get().then(json).then((res) => res.data);
 
 export const adsQueryOptions = () =>
   queryOptions({ queryKey: queryKeys.ads, queryFn: getAds, refetchInterval: () => pollEvery(ADS_REFETCH_MS) });

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { CreateApiKeyInput } from "../../schema/api-keys";
-import { api } from "./client";
+import { json, pathParams, signedIn } from "./client";
 import * as queryKeys from "./keys";
 
 // The Settings "API" section (docs/api.md "Developer API keys"): keys, the sandbox wallet, webhooks and their log.
@@ -8,21 +8,21 @@ import * as queryKeys from "./keys";
 export const apiKeysQueryOptions = () =>
   queryOptions({
     queryKey: queryKeys.developerKeys,
-    queryFn: () => api("GET /api/keys", { auth: true }).then((r) => r.data),
+    queryFn: () => signedIn.keys.$get().then(json).then((r) => r.data),
     staleTime: 0,
   });
 
 export const sandboxWalletQueryOptions = () =>
   queryOptions({
     queryKey: queryKeys.sandboxWallet,
-    queryFn: () => api("GET /api/keys/sandbox", { auth: true }),
+    queryFn: () => signedIn.keys.sandbox.$get().then(json),
     staleTime: 0,
   });
 
 export const webhookLogQueryOptions = (keyId: string) =>
   queryOptions({
     queryKey: queryKeys.webhookLog(keyId),
-    queryFn: () => api("GET /api/keys/:id/webhook/events", { params: { id: keyId }, auth: true }).then((r) => r.data),
+    queryFn: () => signedIn.keys[":id"].webhook.events.$get({ param: pathParams({ id: keyId }) }).then(json).then((r) => r.data),
     staleTime: 0,
   });
 
@@ -31,20 +31,20 @@ function useDeveloperMutation<I, O>(fn: (input: I) => Promise<O>) {
   return useMutation({ mutationFn: fn, onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.developer }) });
 }
 
-export const useCreateApiKey = () => useDeveloperMutation((input: CreateApiKeyInput) => api("POST /api/keys", { auth: true, body: input }));
+export const useCreateApiKey = () => useDeveloperMutation((input: CreateApiKeyInput) => signedIn.keys.$post({ json: input }).then(json));
 
 export const useRevokeApiKey = () =>
-  useDeveloperMutation((id: string) => api("POST /api/keys/:id/revoke", { params: { id }, auth: true }));
+  useDeveloperMutation((id: string) => signedIn.keys[":id"].revoke.$post({ param: pathParams({ id }) }).then(json));
 
 export const useSetWebhookUrl = () =>
   useDeveloperMutation((input: { id: string; url: string | null }) =>
-    api("PUT /api/keys/:id/webhook", { params: { id: input.id }, auth: true, body: { url: input.url } }),
+    signedIn.keys[":id"].webhook.$put({ param: pathParams({ id: input.id }), json: { url: input.url } }).then(json),
   );
 
 export const useResendWebhookEvent = () =>
   useDeveloperMutation((input: { keyId: string; eventId: string }) =>
-    api("POST /api/keys/:id/webhook/events/:eventId/resend", { params: { id: input.keyId, eventId: input.eventId }, auth: true }),
+    signedIn.keys[":id"].webhook.events[":eventId"].resend.$post({ param: pathParams({ id: input.keyId, eventId: input.eventId }) }).then(json),
   );
 
 export const useSandboxTopUp = () =>
-  useDeveloperMutation((amount: number) => api("POST /api/keys/sandbox/top-up", { auth: true, body: { amount } }));
+  useDeveloperMutation((amount: number) => signedIn.keys.sandbox["top-up"].$post({ json: { amount } }).then(json));

@@ -7,9 +7,9 @@ import type {
 } from "@simplewebauthn/browser";
 import type { AuthResponse } from "../../schema/accounts";
 import type { PasskeyCeremony } from "../../schema/passkeys";
-import type { StepUpDone } from "../../schema/web-api";
+import type { StepUpDone } from "../../schema/answers";
 import { saveSession } from "../lib/session";
-import { api } from "./client";
+import { api, json, pathParams, signedIn } from "./client";
 import * as queryKeys from "./keys";
 
 // Passkeys and step-up (issue 33, decision 034). @simplewebauthn/browser is imported only inside the calls that run a
@@ -50,14 +50,14 @@ export function passkeyErrorText(err: unknown): string {
 export const isCeremonyCancelled = (err: unknown) => err instanceof Error && (err.name === "NotAllowedError" || err.name === "AbortError");
 
 export const passkeysQueryOptions = () =>
-  queryOptions({ queryKey: queryKeys.passkeys, queryFn: () => api("GET /api/passkeys", { auth: true }).then((r) => r.data), staleTime: 0 });
+  queryOptions({ queryKey: queryKeys.passkeys, queryFn: () => signedIn.passkeys.$get().then(json).then((r) => r.data), staleTime: 0 });
 
 /** The login page's passkey sign-in: discoverable, so no e-mail is asked. Stores the session like a login. */
 export async function signInWithPasskey(): Promise<AuthResponse> {
-  const ceremony = await api("POST /api/login/passkey/options");
+  const ceremony = await api.login.passkey.options.$post().then(json);
   const { startAuthentication } = await webauthn();
   const response = await startAuthentication({ optionsJSON: browserOptions<PublicKeyCredentialRequestOptionsJSON>(ceremony) });
-  return api("POST /api/login/passkey/verify", { body: { challenge_id: ceremony.challenge_id, response: asJson(response) } });
+  return api.login.passkey.verify.$post({ json: { challenge_id: ceremony.challenge_id, response: asJson(response) } }).then(json);
 }
 
 export function useSignInWithPasskey() {
@@ -85,32 +85,31 @@ function useAccountSecurityChange<I, O>(fn: (input: I) => Promise<O>) {
 /** Settings' "Add a passkey": the server's options, the browser's ceremony, the server's verification. */
 export const useAddPasskey = () =>
   useAccountSecurityChange(async (name: string) => {
-    const ceremony = await api("POST /api/passkeys/options", { auth: true });
+    const ceremony = await signedIn.passkeys.options.$post().then(json);
     const { startRegistration } = await webauthn();
     const response = await startRegistration({ optionsJSON: browserOptions<PublicKeyCredentialCreationOptionsJSON>(ceremony) });
-    return api("POST /api/passkeys", {
-      auth: true,
-      body: { challenge_id: ceremony.challenge_id, response: asJson(response), ...(name.trim() ? { name: name.trim() } : {}) },
-    });
+    return signedIn.passkeys
+      .$post({ json: { challenge_id: ceremony.challenge_id, response: asJson(response), ...(name.trim() ? { name: name.trim() } : {}) } })
+      .then(json);
   });
 
 export const useRenamePasskey = () =>
   useAccountSecurityChange(({ id, name }: { id: string; name: string }) =>
-    api("PATCH /api/passkeys/:id", { params: { id }, auth: true, body: { name } }),
+    signedIn.passkeys[":id"].$patch({ param: pathParams({ id }), json: { name } }).then(json),
   );
 
 export const useRemovePasskey = () =>
-  useAccountSecurityChange((id: string) => api("DELETE /api/passkeys/:id", { params: { id }, auth: true }));
+  useAccountSecurityChange((id: string) => signedIn.passkeys[":id"].$delete({ param: pathParams({ id }) }).then(json));
 
 /** Step-up: the session proves itself again with a passkey, a code or (re-authentication only) the password. */
 export async function stepUpWithPasskey(): Promise<StepUpDone> {
-  const ceremony = await api("POST /api/step-up/passkey/options", { auth: true });
+  const ceremony = await signedIn["step-up"].passkey.options.$post().then(json);
   const { startAuthentication } = await webauthn();
   const response = await startAuthentication({ optionsJSON: browserOptions<PublicKeyCredentialRequestOptionsJSON>(ceremony) });
-  return api("POST /api/step-up", { auth: true, body: { challenge_id: ceremony.challenge_id, response: asJson(response) } });
+  return signedIn["step-up"].$post({ json: { challenge_id: ceremony.challenge_id, response: asJson(response) } }).then(json);
 }
 
-export const stepUpWith = (proof: { code: string } | { password: string }) => api("POST /api/step-up", { auth: true, body: proof });
+export const stepUpWith = (proof: { code: string } | { password: string }) => signedIn["step-up"].$post({ json: proof }).then(json);
 
 
 /**

@@ -3,7 +3,7 @@ import type { RateSettingsRow } from "../../schema/settings";
 import type { PaymentConfirmation } from "../../schema/wallet";
 import { getUser } from "../lib/session";
 import { pollEvery } from "../realtime/status";
-import { api } from "./client";
+import { json, signedIn } from "./client";
 import * as queryKeys from "./keys";
 
 // Funding calls (docs/api.md, Wallet). The server takes the user from the token: the spec's id/email/order_id fields
@@ -13,7 +13,7 @@ import * as queryKeys from "./keys";
 export const RATE_DEFAULTS: RateSettingsRow = { cryptomin: 5, rate: 1600, exchange_rate: 1600, squadmin: 1000, crypto_rate: 1550 };
 
 /** GET /api/get-rate (first element): the funding minimums and rates. */
-export const getRateSettings = () => api("GET /api/get-rate", { auth: true }).then((rows) => ({ ...RATE_DEFAULTS, ...rows[0] }));
+export const getRateSettings = () => signedIn["get-rate"].$get().then(json).then((rows) => ({ ...RATE_DEFAULTS, ...rows[0] }));
 
 /** Spec section 9: rate cached 5 minutes. */
 export const rateSettingsQueryOptions = () =>
@@ -24,7 +24,7 @@ export const useRateSettings = () => useQuery(rateSettingsQueryOptions());
 /** POST /api/initialize-transaction: a Squad checkout for `amount` naira. */
 export const initializeTransaction = (amount: number, currency: "NGN" = "NGN") => {
   const user = getUser();
-  return api("POST /api/initialize-transaction", { auth: true, body: { id: user?.userId, email: user?.userEmail, amount, currency } }).then((res) => res.data.data);
+  return signedIn["initialize-transaction"].$post({ json: { id: user?.userId, email: user?.userEmail, amount, currency } }).then(json).then((res) => res.data.data);
 };
 
 export const useInitializeTransaction = () =>
@@ -35,15 +35,15 @@ export const useInitializeTransaction = () =>
  * `{ data: "success" | "failed", message }`, or null while the payment is pending; read here as the outcome.
  */
 export const confirmCardPayment = (transactionRef: string) =>
-  api("POST /api/squad-callback", { auth: true, body: { transaction_ref: transactionRef } }).then((res): PaymentConfirmation => res?.data ?? "pending");
+  signedIn["squad-callback"].$post({ json: { transaction_ref: transactionRef } }).then(json).then((res): PaymentConfirmation => res?.data ?? "pending");
 
 /** POST /api/verify-payment: the pending card's Verify Payment button. */
 export const verifyPayment = (transactionRef: string) =>
-  api("POST /api/verify-payment", { auth: true, body: { transaction_ref: transactionRef } });
+  signedIn["verify-payment"].$post({ json: { transaction_ref: transactionRef } }).then(json);
 
 /** GET /api/payments/pending: card payments the server still holds as pending (also those begun on another device). */
 export const getServerPendingPayments = () =>
-  api("GET /api/payments/pending", { auth: true }).then((res) => res.data);
+  signedIn.payments.pending.$get().then(json).then((res) => res.data);
 
 export const pendingPaymentsQueryOptions = () =>
   queryOptions({ queryKey: queryKeys.pendingPayments, queryFn: getServerPendingPayments, staleTime: 30_000 });
@@ -52,7 +52,7 @@ export const useServerPendingPayments = () => useQuery(pendingPaymentsQueryOptio
 
 /** GET /api/now-merchant: the merchant's coins; only those available_for_payment are offered. */
 export const getMerchantCurrencies = () =>
-  api("GET /api/now-merchant", { auth: true }).then((res) => res.currencies);
+  signedIn["now-merchant"].$get().then(json).then((res) => res.currencies);
 
 export const merchantCurrenciesQueryOptions = () =>
   queryOptions({ queryKey: queryKeys.merchantCurrencies, queryFn: getMerchantCurrencies, staleTime: 5 * 60_000 });
@@ -62,23 +62,25 @@ export const useMerchantCurrencies = () => useQuery(merchantCurrenciesQueryOptio
 /** POST /api/invoice: a NOWPayments payment for `priceAmount` US dollars paid in `payCurrency`. */
 export const createInvoice = (priceAmount: number, payCurrency: string) => {
   const user = getUser();
-  return api("POST /api/invoice", {
-    auth: true,
-    body: {
-      price_amount: priceAmount,
-      order_id: user?.userId,
-      email: user?.userEmail,
-      pay_currency: payCurrency,
-      order_description: "deposit",
-    },
-  }).then((invoice) => ({ ...invoice, payment_id: String(invoice.payment_id) }));
+  return signedIn.invoice
+    .$post({
+      json: {
+        price_amount: priceAmount,
+        order_id: user?.userId,
+        email: user?.userEmail,
+        pay_currency: payCurrency,
+        order_description: "deposit",
+      },
+    })
+    .then(json)
+    .then((invoice) => ({ ...invoice, payment_id: String(invoice.payment_id) }));
 };
 
 export const useCreateInvoice = () =>
   useMutation({ mutationFn: ({ priceAmount, payCurrency }: { priceAmount: number; payCurrency: string }) => createInvoice(priceAmount, payCurrency) });
 
 export const getInvoiceStatus = (paymentId: string) =>
-  api("GET /api/now-status", { query: { payment_id: paymentId }, auth: true });
+  signedIn["now-status"].$get({ query: { payment_id: paymentId } }).then(json);
 
 /** Spec: invoice status polled every 8 s (longer while the realtime socket pushes payment events). */
 export const INVOICE_POLL_MS = 8000;

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ACTIVE_RENTAL_STATUSES, type RentUnit } from "../../schema/constants";
 import type { RentNumberRequest, RentQuoteRequest } from "../../schema/rentals";
-import { api } from "./client";
+import { json, pathParams, signedIn } from "./client";
 import * as queryKeys from "./keys";
 import { invalidateMoney } from "./wallet";
 
@@ -10,27 +10,29 @@ import { invalidateMoney } from "./wallet";
 /** How often an open inbox re-reads while the realtime socket is down (the server also checks upstream on each read). */
 export const RENTAL_INBOX_POLL_MS = 10_000;
 
-export const getRentCountries = () => api("GET /api/rent/country-list", { auth: true });
+export const getRentCountries = () => signedIn.rent["country-list"].$get().then(json);
 
-export const getRentStock = (body: RentQuoteRequest) => api("POST /api/rent/countries", { body, auth: true });
+export const getRentStock = (body: RentQuoteRequest) => signedIn.rent.countries.$post({ json: body }).then(json);
 
-export const rentNumber = (body: RentNumberRequest) => api("POST /api/rent-number", { body, auth: true });
+export const rentNumber = (body: RentNumberRequest) => signedIn["rent-number"].$post({ json: body }).then(json);
 
-export const getRental = (id: string) => api("GET /api/rentals/:id", { params: { id }, auth: true });
-export const endRental = (id: string) => api("POST /api/rentals/:id/end", { params: { id }, auth: true });
-export const cancelRental = (id: string) => api("POST /api/rentals/:id/cancel", { params: { id }, auth: true });
+const rental = signedIn.rentals[":id"];
+export const getRental = (id: string) => rental.$get({ param: pathParams({ id }) }).then(json);
+export const endRental = (id: string) => rental.end.$post({ param: pathParams({ id }) }).then(json);
+export const cancelRental = (id: string) => rental.cancel.$post({ param: pathParams({ id }) }).then(json);
 
-export const getExtendOptions = (id: string) => api("GET /api/rentals/:id/extend-options", { params: { id }, auth: true });
+export const getExtendOptions = (id: string) => rental["extend-options"].$get({ param: pathParams({ id }) }).then(json);
 export const extendRental = ({ id, unit, period, price }: { id: string; unit: RentUnit; period: number; price: number }) =>
-  api("POST /api/rentals/:id/extend", { params: { id }, body: { duration: unit, period, price }, auth: true });
+  rental.extend.$post({ param: pathParams({ id }), json: { duration: unit, period, price } }).then(json);
 
 /** Auto-renew (issue 32): on at the renewal price the customer was shown for one Extend choice, or off. */
 export const setAutoRenew = ({ id, choice }: { id: string; choice: { unit: RentUnit; period: number; price: number } | null }) =>
-  api("POST /api/rentals/:id/auto-renew", {
-    params: { id },
-    body: choice ? { enabled: true, duration: choice.unit, period: choice.period, price: choice.price } : { enabled: false },
-    auth: true,
-  });
+  rental["auto-renew"]
+    .$post({
+      param: pathParams({ id }),
+      json: choice ? { enabled: true, duration: choice.unit, period: choice.period, price: choice.price } : { enabled: false },
+    })
+    .then(json);
 
 /** Countries change rarely: the spec's country cache (5 minutes). */
 export const rentCountriesQueryOptions = () =>

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api } from "./client";
+import { api, json } from "./client";
 import * as queryKeys from "./keys";
 
 /** GET /api/sms/hold-time: how long a bought number waits for its code before the refund (the operator's setting). */
 export const smsHoldTimeQueryOptions = () =>
-  queryOptions({ queryKey: queryKeys.smsHoldTime, queryFn: () => api("GET /api/sms/hold-time"), staleTime: 5 * 60_000 });
+  queryOptions({ queryKey: queryKeys.smsHoldTime, queryFn: () => api.sms["hold-time"].$get().then(json), staleTime: 5 * 60_000 });
 
 export const useSmsHoldTime = () => useQuery(smsHoldTimeQueryOptions());
 

@@ -2,7 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import { pollEvery } from "../realtime/status";
 import { SMS_PROVIDERS, type SmsProviderName } from "../../schema/constants";
 import type { SmsFavourite, SmsGetNumberRequest, SmsStatusResponse } from "../../schema/sms";
-import { api } from "./client";
+import { api, json, pathParams, signedIn } from "./client";
 import * as queryKeys from "./keys";
 import { invalidateMoney } from "./wallet";
 
@@ -15,18 +15,21 @@ export const SMS_PROVIDER_OPTIONS = SMS_PROVIDERS.map((value) => ({ value, label
 /** Spec section 9: SMS polling every 6000 ms. */
 export const SMS_POLL_MS = 6000;
 
-export const getSmsCountries = (provider: SmsProviderName) => api("GET /api/sms/countries", { query: { provider } });
+export const getSmsCountries = (provider: SmsProviderName) => api.sms.countries.$get({ query: { provider } }).then(json);
 
 export const getSmsPrices = (provider: SmsProviderName, countryId: string) =>
   // Signed in: the server prices for this customer's discount tier (the same price it will charge).
-  api("GET /api/sms/price", { query: { id: countryId, provider }, auth: true }).then((byService) => Object.values(byService));
+  signedIn.sms.price
+    .$get({ query: { id: countryId, provider } })
+    .then(json)
+    .then((byService) => Object.values(byService));
 
 /**
  * GET /api/sms/public-prices: the public price page's list, the starter tier's prices whoever asks (sent without the
  * token, so every visitor shares the edge's cached copy).
  */
 export const getPublicPrices = (provider: SmsProviderName, countryId: string) =>
-  api("GET /api/sms/public-prices", { query: { provider, country: countryId } });
+  api.sms["public-prices"].$get({ query: { provider, country: countryId } }).then(json);
 
 export const publicPricesQueryOptions = (provider: SmsProviderName, countryId: string) =>
   queryOptions({
@@ -36,25 +39,25 @@ export const publicPricesQueryOptions = (provider: SmsProviderName, countryId: s
     enabled: countryId !== "",
   });
 
-export const buyNumber = (body: SmsGetNumberRequest) => api("POST /api/sms/get-number", { body, auth: true });
+export const buyNumber = (body: SmsGetNumberRequest) => signedIn.sms["get-number"].$post({ json: body }).then(json);
 
 /** Several numbers (2-5) for one service, each its own order. */
-export const buyNumbers = (body: SmsGetNumberRequest & { quantity: number }) => api("POST /api/sms/get-numbers", { body, auth: true });
+export const buyNumbers = (body: SmsGetNumberRequest & { quantity: number }) => signedIn.sms["get-numbers"].$post({ json: body }).then(json);
 
-export const requestAnotherSmsCode = (requestId: string) => api("POST /api/sms/another-code", { body: { request_id: requestId }, auth: true });
+export const requestAnotherSmsCode = (requestId: string) => signedIn.sms["another-code"].$post({ json: { request_id: requestId } }).then(json);
 /** Issue 43: stop waiting for another code (the number closes now; nothing is charged). */
-export const finishSmsOrder = (requestId: string) => api("POST /api/sms/finish", { body: { request_id: requestId }, auth: true });
+export const finishSmsOrder = (requestId: string) => signedIn.sms.finish.$post({ json: { request_id: requestId } }).then(json);
 
-export const getSmsStatus = (requestId: string) => api("GET /api/sms/status/:request_id", { params: { request_id: requestId }, auth: true });
+export const getSmsStatus = (requestId: string) => signedIn.sms.status[":request_id"].$get({ param: pathParams({ request_id: requestId }) }).then(json);
 
 /** "Use this number again" (issue 32): what it costs and how long a code usually takes, asked before the click. */
-export const getUseAgainQuote = (requestId: string) => api("GET /api/sms/use-again/:request_id", { params: { request_id: requestId }, auth: true });
+export const getUseAgainQuote = (requestId: string) => signedIn.sms["use-again"][":request_id"].$get({ param: pathParams({ request_id: requestId }) }).then(json);
 
 /** The new order on the same number, at the price the confirm step showed (409 PRICE_CHANGED if the server's moved). */
 export const useNumberAgain = ({ requestId, price }: { requestId: string; price: number }) =>
-  api("POST /api/sms/use-again", { body: { request_id: requestId, price }, auth: true });
+  signedIn.sms["use-again"].$post({ json: { request_id: requestId, price } }).then(json);
 
-export const cancelSmsRequest = (requestId: string) => api("POST /api/sms/cancel", { body: { request_id: requestId }, auth: true });
+export const cancelSmsRequest = (requestId: string) => signedIn.sms.cancel.$post({ json: { request_id: requestId } }).then(json);
 
 /** Spec section 9: country cache 300000 ms. */
 export const smsCountriesQueryOptions = (provider: SmsProviderName) =>
@@ -160,7 +163,7 @@ export function useCancelSmsRequest() {
 export const favouritesQueryOptions = () =>
   queryOptions({
     queryKey: queryKeys.smsFavourites,
-    queryFn: () => api("GET /api/sms/favourites", { auth: true }).then((r) => r.favourites),
+    queryFn: () => signedIn.sms.favourites.$get().then(json).then((r) => r.favourites),
     // Read again on every mount: the persisted cache is written at most once a second, so a reload right after a star
     // restored the list from before it (and a star made on another device showed only a minute later).
     staleTime: 0,
@@ -172,7 +175,7 @@ export function useToggleFavourite() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: SmsFavourite & { starred: boolean }) =>
-      api("PUT /api/sms/favourites", { body, auth: true }).then((r) => r.favourites),
+      signedIn.sms.favourites.$put({ json: body }).then(json).then((r) => r.favourites),
     onSuccess: (favourites) => qc.setQueryData(favouritesQueryOptions().queryKey, favourites),
   });
 }
@@ -180,7 +183,7 @@ export function useToggleFavourite() {
 export const smsCompareQueryOptions = (provider: SmsProviderName, serviceId: string) =>
   queryOptions({
     queryKey: queryKeys.smsCompare(provider, serviceId),
-    queryFn: () => api("GET /api/sms/compare", { query: { provider, service: serviceId }, auth: true }),
+    queryFn: () => signedIn.sms.compare.$get({ query: { provider, service: serviceId } }).then(json),
     staleTime: 120_000,
     enabled: serviceId !== "",
   });

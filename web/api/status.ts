@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "./client";
+import { api, json } from "./client";
 import * as queryKeys from "./keys";
 
 /**
@@ -9,7 +9,7 @@ import * as queryKeys from "./keys";
  */
 export const STATUS_REFRESH_MS = 20_000;
 
-export const getPublicStatus = () => api("GET /api/status");
+export const getPublicStatus = () => api.status.$get().then(json);
 
 export const publicStatusQueryOptions = () =>
   queryOptions({ queryKey: queryKeys.publicStatus, queryFn: getPublicStatus, staleTime: STATUS_REFRESH_MS, refetchInterval: STATUS_REFRESH_MS });

@@ -1,6 +1,6 @@
 import type { QueryClient } from "@tanstack/react-query";
 import type { AccountState } from "../../schema/accounts";
-import { api } from "./client";
+import { signedIn } from "./client";
 import * as queryKeys from "./keys";
 
 /**
@@ -10,5 +10,5 @@ import * as queryKeys from "./keys";
  */
 export function recordTourClosed(queryClient: QueryClient): void {
   queryClient.setQueryData<AccountState>(queryKeys.account, (state) => (state ? { ...state, tour_closed: true } : state));
-  void api("POST /api/account/tour-closed", { auth: true }).catch(() => undefined);
+  void signedIn.account["tour-closed"].$post().catch(() => undefined);
 }

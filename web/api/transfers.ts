@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery } from "@tanstack/react-query";
 import type { StaticAccountRequest } from "../../schema/transfers";
-import { api } from "./client";
+import { json, pathParams, signedIn } from "./client";
 import * as queryKeys from "./keys";
 
 // Funding by bank transfer (issue 31). The transfer's status is keyed as its payment's invoice (queryKeys.invoice(ref)):
@@ -8,12 +8,12 @@ import * as queryKeys from "./keys";
 // server credits it or holds it for review, with no Verify button and no polling while the socket is up.
 
 /** POST /api/transfers: a dynamic account for `amount` naira. */
-export const startTransfer = (amount: number) => api("POST /api/transfers", { auth: true, body: { amount } });
+export const startTransfer = (amount: number) => signedIn.transfers.$post({ json: { amount } }).then(json);
 
 export const useStartTransfer = () => useMutation({ mutationFn: (amount: number) => startTransfer(amount) });
 
 /** GET /api/transfers/:ref */
-export const getTransfer = (ref: string) => api("GET /api/transfers/:ref", { params: { ref }, auth: true });
+export const getTransfer = (ref: string) => signedIn.transfers[":ref"].$get({ param: pathParams({ ref }) }).then(json);
 
 /**
  * Socket down or a message lost: a slow re-read while waiting, so the screen still gets there (the realtime push is the
@@ -31,17 +31,17 @@ export const transferQueryOptions = (ref: string) =>
 export const useTransfer = (ref: string | null) => useQuery({ ...transferQueryOptions(ref ?? ""), enabled: Boolean(ref) });
 
 /** GET /api/transfers/active: the open transfer to resume after a reload. */
-export const getActiveTransfer = () => api("GET /api/transfers/active", { auth: true }).then((r) => r.data);
+export const getActiveTransfer = () => signedIn.transfers.active.$get().then(json).then((r) => r.data);
 
 /** GET/POST /api/transfers/static-account: the customer's permanent account number. */
 export const staticAccountQueryOptions = () =>
   queryOptions({
     queryKey: queryKeys.staticAccount,
-    queryFn: () => api("GET /api/transfers/static-account", { auth: true }).then((r) => r.data),
+    queryFn: () => signedIn.transfers["static-account"].$get().then(json).then((r) => r.data),
     staleTime: 5 * 60_000,
   });
 
 export const useStaticAccount = () => useQuery(staticAccountQueryOptions());
 
 export const openStaticAccount = (input: StaticAccountRequest) =>
-  api("POST /api/transfers/static-account", { auth: true, body: input }).then((r) => r.data);
+  signedIn.transfers["static-account"].$post({ json: input }).then(json).then((r) => r.data);

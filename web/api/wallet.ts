@@ -1,11 +1,11 @@
 import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getUser } from "../lib/session";
 import { pollEvery } from "../realtime/status";
-import { api } from "./client";
+import { json, signedIn } from "./client";
 import * as queryKeys from "./keys";
 
 /** GET /api/user-balance: the wallet balance in naira. */
-export const getBalance = () => api("GET /api/user-balance", { auth: true }).then((res) => res.balance);
+export const getBalance = () => signedIn["user-balance"].$get().then(json).then((res) => res.balance);
 
 /** Spec section 9: balance fresh 10 s, refetched every 30 s and on window focus, up to 3 retries. */
 export const balanceQueryOptions = () =>
@@ -22,7 +22,7 @@ export const balanceQueryOptions = () =>
 export const useBalance = () => useQuery({ ...balanceQueryOptions(), enabled: Boolean(getUser()?.userId) });
 
 /** GET /api/get-transaction: the caller's history, newest first (docs/api.md). */
-export const getTransactions = () => api("GET /api/get-transaction", { auth: true });
+export const getTransactions = () => signedIn["get-transaction"].$get().then(json);
 
 /** Spec section 9: transactions refetched every 5 s, always stale, not on window focus. */
 export const TRANSACTIONS_POLL_MS = 5000;

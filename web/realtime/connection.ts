@@ -1,6 +1,6 @@
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
-import { api } from "../api/client";
-import type { RealtimeToken } from "../../schema/web-api";
+import { json, signedIn } from "../api/client";
+import type { RealtimeToken } from "../../schema/answers";
 
 export type RealtimeTokenResponse = RealtimeToken;
 
@@ -21,7 +21,7 @@ export interface RealtimeOptions {
   maxReconnectionDelay?: number;
 }
 
-export const fetchRealtimeToken = () => api("GET /api/realtime-token", { auth: true });
+export const fetchRealtimeToken = () => signedIn["realtime-token"].$get().then(json);
 
 /** ws(s)://<this host><room path>?token=..., on the page's own origin (the worker serves the rooms). */
 export function socketUrl(location: Pick<Location, "protocol" | "host">, res: RealtimeTokenResponse): string {

@@ -1,35 +1,22 @@
-import { Hono } from "hono";
-import { z } from "zod";
-import {
-  TWO_FACTOR_MESSAGES,
-  twoFactorDisableSchema,
-  twoFactorEnableSchema,
-  verifyEmailSchema,
-  type AccountState,
-  type SignedInDevice,
-  type TwoFactorSetup,
-  type TwoFactorState,
-} from "../../schema/accounts";
+import { TWO_FACTOR_MESSAGES, type AccountState, type SignedInDevice, type TwoFactorSetup, type TwoFactorState } from "../../schema/accounts";
 import { EMAIL_VERIFY_MESSAGES } from "../../schema/account-messages";
-import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { verifyPassword } from "../lib/password";
-import { validate } from "../lib/validate";
 import { readAsSignedInUser, requireAuth } from "../middleware/auth";
 import { closeTour, completeEmailVerification, confirmEnrolment, createEmailVerification, describePlace, describeUserAgent, disableTwoFactor, findUserById, listLiveSessions, type LiveSession, requireReauthentication, revokeSessions, sendAccountEmail, startEnrolment, toSessionUser, totpKey, twoFactorEmail, unusedRecoveryCodeCount, verificationEmail, verificationLink, verifySecondFactor } from "../services/accounts";
 import { clearRateLimit, enforceRateLimit, RATE_LIMITS } from "../services/kernel";
+import * as security from "../contract/account-security";
 import { requestDepsOf, sessionOf } from "./flow-deps";
-
-const sessionIdParam = z.object({ id: z.string().trim().min(1).max(100) });
+import { guarded, routeApp, type RouteApp } from "./route-app";
 
 /**
  * What a wallet owes its customers (issue 12): the account's security state, e-mail verification, the signed-in
  * devices with "sign out" per device and everywhere, and two-factor sign-in. docs/api.md "Account security".
  */
-export const accountSecurityRoutes = new Hono<AppEnv>()
+export const accountSecurityRoutes: RouteApp = routeApp()
   /** The signed-in customer and their security state: the banner, Settings, and the operator console's "has 2FA". */
-  .get("/account", requireAuth, (c) => {
+  .openapi(guarded(security.account, requireAuth), (c) => {
     const user = c.var.user;
     c.header("Cache-Control", "no-store");
     return c.json({
@@ -42,20 +29,20 @@ export const accountSecurityRoutes = new Hono<AppEnv>()
   })
 
   /** The customer closed the dashboard tour (x, Escape or Finish): it stays closed on every device (issue 28). */
-  .post("/account/tour-closed", requireAuth, async (c) => {
+  .openapi(guarded(security.closeTour, requireAuth), async (c) => {
     await closeTour(getDb(c.env.DB), c.var.user.id);
-    return c.json({ tour_closed: true });
+    return c.json({ tour_closed: true as const });
   })
 
   // ---- E-mail verification ----
   /** Signed out on purpose: the link may be opened on another device than the one that signed up. */
-  .post("/verify-email", validate("json", verifyEmailSchema), async (c) => {
+  .openapi(security.verifyEmail, async (c) => {
     const { id, token } = c.req.valid("json");
     const done = await completeEmailVerification(getDb(c.env.DB), id, token);
     return c.json({ message: done.alreadyConfirmed ? EMAIL_VERIFY_MESSAGES.alreadyVerified : EMAIL_VERIFY_MESSAGES.verified });
   })
 
-  .post("/verify-email/resend", requireAuth, async (c) => {
+  .openapi(guarded(security.resendVerification, requireAuth), async (c) => {
     const user = c.var.user;
     if (user.emailVerifiedAt !== null) throw new AppError("INVALID_STATE", EMAIL_VERIFY_MESSAGES.alreadyVerified);
     const db = getDb(c.env.DB);
@@ -66,7 +53,7 @@ export const accountSecurityRoutes = new Hono<AppEnv>()
   })
 
   // ---- Signed-in devices ----
-  .get("/sessions", async (c) => {
+  .openapi(security.sessions, async (c) => {
     const rows = await readAsSignedInUser(c, (db, userId) => ({
       queries: [listLiveSessions(db, userId)],
       shape: ([list]) => list as LiveSession[],
@@ -90,7 +77,7 @@ export const accountSecurityRoutes = new Hono<AppEnv>()
   })
 
   /** "Sign out this device": its token gets 401 and its sockets close before this answers. Another user's: 404. */
-  .post("/sessions/:id/revoke", requireAuth, validate("param", sessionIdParam), async (c) => {
+  .openapi(guarded(security.revokeSession, requireAuth), async (c) => {
     const { id } = c.req.valid("param");
     const revoked = await revokeSessions(c.env, c.var.user.id, { sessionIds: [id] });
     if (revoked.length === 0) throw new AppError("NOT_FOUND", "This device is not signed in.");
@@ -98,13 +85,13 @@ export const accountSecurityRoutes = new Hono<AppEnv>()
   })
 
   /** "Sign out everywhere": every session, this one included (the web then signs itself out). */
-  .post("/sessions/revoke-all", requireAuth, async (c) => {
+  .openapi(guarded(security.revokeAllSessions, requireAuth), async (c) => {
     const revoked = await revokeSessions(c.env, c.var.user.id, { all: true });
     return c.json({ revoked: revoked.length });
   })
 
   // ---- Two-factor sign-in (TOTP) ----
-  .get("/2fa", requireAuth, async (c) => {
+  .openapi(guarded(security.twoFactor, requireAuth), async (c) => {
     const enabled = c.var.user.totpEnabledAt !== null;
     return c.json({
       enabled,
@@ -114,7 +101,7 @@ export const accountSecurityRoutes = new Hono<AppEnv>()
   })
 
   /** Step 1: a new secret, answered this once for the QR code (otpauth_url) and for typing (secret). */
-  .post("/2fa/setup", requireAuth, async (c) => {
+  .openapi(guarded(security.twoFactorSetup, requireAuth), async (c) => {
     // ASVS 7.5.1: changing how the account signs in needs the password or a second factor from the last 10 minutes.
     await requireReauthentication(getDb(c.env.DB), sessionOf(c));
     const { secret, otpauthUrl } = await startEnrolment(getDb(c.env.DB), await totpKey(c.var.config.jwtSecret), c.var.user);
@@ -123,7 +110,7 @@ export const accountSecurityRoutes = new Hono<AppEnv>()
   })
 
   /** Step 2: a code from the app turns it on; the ten recovery codes are answered this once. */
-  .post("/2fa/enable", requireAuth, validate("json", twoFactorEnableSchema), async (c) => {
+  .openapi(guarded(security.twoFactorEnable, requireAuth), async (c) => {
     const db = getDb(c.env.DB);
     const user = c.var.user;
     const limitKey = `2fa:${user.id}`;
@@ -136,7 +123,7 @@ export const accountSecurityRoutes = new Hono<AppEnv>()
   })
 
   /** Off with the password AND a code (a stolen token alone cannot remove the second factor). */
-  .post("/2fa/disable", requireAuth, validate("json", twoFactorDisableSchema), async (c) => {
+  .openapi(guarded(security.twoFactorDisable, requireAuth), async (c) => {
     const db = getDb(c.env.DB);
     const { password, code } = c.req.valid("json");
     const user = c.var.user;

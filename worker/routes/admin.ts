@@ -1,54 +1,34 @@
-import { Hono, type Context } from "hono";
-import { createFactory } from "hono/factory";
-import {
-  groupMailSchema,
-  groupMailSendSchema,
-  manualEntrySchema,
-  notifySchema,
-  reasonSchema,
-  reviewListQuerySchema,
-  transferListQuerySchema,
-  transferReconcileQuerySchema,
-  adminIdParamSchema,
-  incidentIdParamSchema,
-  auditListQuerySchema,
-  customerSearchQuerySchema,
-  depositListQuerySchema,
+import { $ } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type {
   listQuerySchema,
-  overviewQuerySchema,
-  settingKeyParamSchema,
-  unsubscribeQuerySchema,
-  type AdminTransferDeposit,
-  type AdminTransferReconciliation,
-  reviewResolveSchema,
-  settingChangeSchema,
-  approvalDecisionSchema,
-  approvalListQuerySchema,
-  endSessionsSchema,
-  type AdminApproval,
-  type ApprovalAnswer,
-  type EndSessionsAnswer,
-  type AdminAuditRow,
-  type AdminCustomer,
-  type AdminDepositRow,
-  type AdminList,
-  type AdminMe,
-  type AdminMessage,
-  type AdminOrderRow,
-  type AdminReconcile,
-  type AdminRentalRow,
-  type AdminSettingChanged,
-  type AdminSettings,
-  type BlockAnswer,
-  type DepositVerifyAnswer,
-  type GroupMailPreview,
-  type GroupMailSent,
-  type ManualEntryAnswer,
-  type NotifyAnswer,
-  type SettleAnswer,
-  type ReviewDetailAnswer,
-  type ReviewQueueItem,
-  type ReviewResolveAnswer,
+  manualEntrySchema,
+  AdminTransferDeposit,
+  AdminTransferReconciliation,
+  AdminApproval,
+  ApprovalAnswer,
+  EndSessionsAnswer,
+  AdminAuditRow,
+  AdminCustomer,
+  AdminDepositRow,
+  AdminList,
+  AdminMe,
+  AdminMessage,
+  AdminOrderRow,
+  AdminReconcile,
+  AdminRentalRow,
+  AdminSettingChanged,
+  AdminSettings,
+  BlockAnswer,
+  DepositVerifyAnswer,
+  GroupMailPreview,
+  GroupMailSent,
+  ManualEntryAnswer,
+  NotifyAnswer,
+  SettleAnswer,
+  ReviewDetailAnswer,
+  ReviewQueueItem,
+  ReviewResolveAnswer,
 } from "../../schema/admin";
 import { nairaToKobo } from "../../schema/money";
 import { SETTING_DEFAULTS, settingSchemas, type SettingKey } from "../../schema/settings";
@@ -56,7 +36,6 @@ import type { z } from "zod";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
-import { validate } from "../lib/validate";
 import { requireOperator } from "../middleware/operator";
 import {
   applyUnsubscribe,
@@ -97,9 +76,11 @@ import {
 import { listTransferDeposits, reconcileTransfers } from "../services/funding";
 import { getSettings } from "../services/kernel";
 import { UpstreamFault } from "../providers/upstream-http";
+import * as admin from "../contract/admin";
+import { unsubscribe } from "../contract/content";
 import { paymentDepsOf, rentalDepsOf, requestDepsOf, smsDepsOf } from "./flow-deps";
+import { routeApp, type RouteApp } from "./route-app";
 import { listIncidents, postIncident, resolveIncident } from "../services/console";
-import { statusIncidentCreateSchema } from "../../schema/status";
 
 const operatorOf = (c: Context<AppEnv>): Operator => ({ id: c.var.user.id, email: c.var.user.email });
 
@@ -111,85 +92,78 @@ function filterOf(q: z.output<typeof listQuerySchema>): ListFilter {
   return { status: q.status, provider: q.provider, service: q.service, userId: q.user, customer: q.customer, includeTest: q.test, since: q.since, stuck: q.stuck, limit: q.limit };
 }
 
-const factory = createFactory<AppEnv>();
-
 /** A manual credit or debit: one ledger row with the operator's reason (the same route shape both ways). */
-const manualEntryHandlers = (direction: "credit" | "debit") =>
-  factory.createHandlers(validate("param", adminIdParamSchema), validate("json", manualEntrySchema), async (c) => {
-    const body = c.req.valid("json");
-    const entry = {
-      userId: c.req.valid("param").id,
-      amountKobo: nairaToKobo(body.amount) * (direction === "credit" ? 1 : -1),
-      reason: body.reason,
-      customerMessage: body.customerMessage,
-      entryId: body.requestId ?? crypto.randomUUID(),
-    };
-    // Issue 33: above the approval_threshold setting the entry waits for a second operator (202, nothing moved yet).
-    const held = await holdLargeEntry(getDb(c.env.DB), operatorOf(c), entry);
-    if (held) {
-      changed(c, "approvals");
-      return c.json({ message: "Waiting for a second operator's approval (Approvals page): nothing moved yet.", ...held } satisfies ManualEntryAnswer, 202);
-    }
-    const result = await manualEntry(requestDepsOf(c), operatorOf(c), entry);
-    changed(c, "ledger");
-    return c.json({ message: direction === "credit" ? "Credited." : "Debited.", ...result } satisfies ManualEntryAnswer);
-  });
+async function enterManually(c: Context<AppEnv>, direction: "credit" | "debit", userId: string, body: z.output<typeof manualEntrySchema>) {
+  const entry = {
+    userId,
+    amountKobo: nairaToKobo(body.amount) * (direction === "credit" ? 1 : -1),
+    reason: body.reason,
+    customerMessage: body.customerMessage,
+    entryId: body.requestId ?? crypto.randomUUID(),
+  };
+  // Issue 33: above the approval_threshold setting the entry waits for a second operator (202, nothing moved yet).
+  const held = await holdLargeEntry(getDb(c.env.DB), operatorOf(c), entry);
+  if (held) {
+    changed(c, "approvals");
+    return c.json({ message: "Waiting for a second operator's approval (Approvals page): nothing moved yet.", ...held } satisfies ManualEntryAnswer, 202);
+  }
+  const result = await manualEntry(requestDepsOf(c), operatorOf(c), entry);
+  changed(c, "ledger");
+  return c.json({ message: direction === "credit" ? "Credited." : "Debited.", ...result } satisfies ManualEntryAnswer, 200);
+}
 
-const blockHandlers = (block: boolean) =>
-  factory.createHandlers(validate("param", adminIdParamSchema), validate("json", reasonSchema), async (c) => {
-    const result = await setBlocked(requestDepsOf(c), operatorOf(c), c.req.valid("param").id, block, c.req.valid("json").reason);
-    changed(c, "customers");
-    return c.json({ message: block ? "Blocked: sessions ended, sockets closed." : "Unblocked.", ...result } satisfies BlockAnswer);
-  });
+async function block(c: Context<AppEnv>, blocked: boolean, userId: string, reason: string) {
+  const result = await setBlocked(requestDepsOf(c), operatorOf(c), userId, blocked, reason);
+  changed(c, "customers");
+  return c.json({ message: blocked ? "Blocked: sessions ended, sockets closed." : "Unblocked.", ...result } satisfies BlockAnswer, 200);
+}
 
 /**
  * The operator console's API: its own sub-app under /api/admin, every route behind requireOperator (operator role,
  * two-factor on; anyone else gets the same 404 as a missing page). Reads use services/operator-console.ts; changes use
  * the CLI's statements or the product's own services, and each writes an audit row with its reason.
  */
-export const adminRoutes = new Hono<AppEnv>()
-  .use("*", requireOperator)
-
-  .get("/me", (c) => c.json({ id: c.var.user.id, email: c.var.user.email, username: c.var.user.username } satisfies AdminMe))
+export const adminRoutes: RouteApp = $(routeApp().use("*", requireOperator))
+  .openapi(admin.me, (c) => c.json({ id: c.var.user.id, email: c.var.user.email, username: c.var.user.username } satisfies AdminMe))
 
   // ---- Overview ----
-  .get("/overview", validate("query", overviewQuerySchema), async (c) => {
+  .openapi(admin.overview, async (c) => {
     const q = c.req.valid("query");
     return c.json(await overview(getDb(c.env.DB), q.period, Date.now(), { includeTest: q.test }));
   })
 
   // ---- Customers ----
-  .get("/customers", validate("query", customerSearchQuerySchema), async (c) => {
+  .openapi(admin.customers, async (c) => {
     const q = c.req.valid("query");
     return c.json({ data: await searchCustomers(getDb(c.env.DB), q.q, 25, { includeTest: q.test }) } satisfies AdminList<AdminCustomer>);
   })
 
-  .get("/customers/:id", validate("param", adminIdParamSchema), async (c) => {
+  .openapi(admin.customer, async (c) => {
     const detail = await customerDetail(getDb(c.env.DB), c.req.valid("param").id);
     if (!detail) throw new AppError("NOT_FOUND", "No customer with this id.");
     return c.json(detail);
   })
 
-  .post("/customers/:id/credit", ...manualEntryHandlers("credit"))
-  .post("/customers/:id/debit", ...manualEntryHandlers("debit"))
+  .openapi(admin.credit, async (c) => enterManually(c, "credit", c.req.valid("param").id, c.req.valid("json")))
+  .openapi(admin.debit, async (c) => enterManually(c, "debit", c.req.valid("param").id, c.req.valid("json")))
 
-  .post("/customers/:id/block", ...blockHandlers(true))
-  .post("/customers/:id/unblock", ...blockHandlers(false))
+  .openapi(admin.block, async (c) => block(c, true, c.req.valid("param").id, c.req.valid("json").reason))
+  .openapi(admin.unblock, async (c) => block(c, false, c.req.valid("param").id, c.req.valid("json").reason))
 
-  .post("/customers/:id/resend-verification", validate("param", adminIdParamSchema), validate("json", reasonSchema), async (c) => {
+  .openapi(admin.resendVerification, async (c) => {
     await resendVerification(requestDepsOf(c), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
     return c.json({ message: "Verification e-mail sent." } satisfies AdminMessage);
   })
 
   /** Issue 33: a reset of the customer's second factor takes a second operator's approval (202, nothing changed yet). */
-  .post("/customers/:id/reset-2fa", validate("param", adminIdParamSchema), validate("json", reasonSchema), async (c) => {
+  .openapi(admin.resetSecondFactor, async (c) => {
     const approval = await requestSecondFactorReset(getDb(c.env.DB), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
     changed(c, "approvals");
     return c.json({ message: "Waiting for a second operator's approval (Approvals page): two-factor sign-in is still on.", approval } satisfies ApprovalAnswer, 202);
   })
 
   /** Issue 33 (ASVS 7.4.5): end every live session of the customer (or the one named); sockets close before the answer. */
-  .post("/customers/:id/sessions/revoke", validate("param", adminIdParamSchema), validate("json", endSessionsSchema), async (c) => {
+  .openapi(admin.endSessions, async (c) => {
     const body = c.req.valid("json");
     const revoked = await endCustomerSessions(requestDepsOf(c), operatorOf(c), c.req.valid("param").id, body.reason, body.sessionId);
     changed(c, "customers");
@@ -197,50 +171,50 @@ export const adminRoutes = new Hono<AppEnv>()
   })
 
   // ---- Approvals: changes that take a second operator (issue 33, services/operator-approvals.ts) ----
-  .get("/approvals", validate("query", approvalListQuerySchema), async (c) =>
+  .openapi(admin.approvals, async (c) =>
     c.json({ data: await listApprovals(getDb(c.env.DB), operatorOf(c), c.req.valid("query").status) } satisfies AdminList<AdminApproval>),
   )
 
-  .post("/approvals/:id/approve", validate("param", adminIdParamSchema), validate("json", approvalDecisionSchema), async (c) => {
+  .openapi(admin.approve, async (c) => {
     const { approval, balance } = await approve(requestDepsOf(c), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
     changed(c, approval.kind === "ledger_entry" ? "ledger" : approval.kind === "setting" ? "settings" : "customers");
     return c.json({ message: `Approved: ${approval.summary}.`, approval, ...(balance === undefined ? {} : { balance }) } satisfies ApprovalAnswer & { balance?: number });
   })
 
-  .post("/approvals/:id/reject", validate("param", adminIdParamSchema), validate("json", approvalDecisionSchema), async (c) => {
+  .openapi(admin.reject, async (c) => {
     const approval = await reject(getDb(c.env.DB), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
     changed(c, "approvals");
     return c.json({ message: `Rejected: ${approval.summary}.`, approval } satisfies ApprovalAnswer);
   })
 
   // ---- Deposits, orders, rentals ----
-  .get("/deposits", validate("query", depositListQuerySchema), async (c) => {
+  .openapi(admin.deposits, async (c) => {
     const q = c.req.valid("query");
     return c.json({ data: await listDeposits(getDb(c.env.DB), { ...filterOf(q), channel: q.channel }) } satisfies AdminList<AdminDepositRow>);
   })
 
   /** Verify again with the provider: the same confirmation the webhook and the sweep run (credited once, by ledger key). */
-  .post("/deposits/:id/verify", validate("param", adminIdParamSchema), validate("json", reasonSchema), async (c) => {
+  .openapi(admin.verifyDeposit, async (c) => {
     const answer = await verifyDeposit(paymentDepsOf(c), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
     changed(c, "deposits");
     return c.json(answer satisfies DepositVerifyAnswer);
   })
 
   // ---- Deposits: bank transfers (issue 31): every arrival with its state, and the daily reconciliation ----
-  .get("/transfers", validate("query", transferListQuerySchema), async (c) =>
+  .openapi(admin.transfers, async (c) =>
     c.json({ data: await listTransferDeposits(getDb(c.env.DB), { state: c.req.valid("query").state }) } satisfies AdminList<AdminTransferDeposit>),
   )
-  .get("/transfers/reconcile", validate("query", transferReconcileQuerySchema), async (c) =>
+  .openapi(admin.reconcileTransfers, async (c) =>
     c.json((await reconcileTransfers(paymentDepsOf(c), c.req.valid("query").date)) satisfies AdminTransferReconciliation),
   )
 
   // ---- Deposits: the review queue (services/review-queue.ts, docs/decisions/023) ----
-  .get("/reviews", validate("query", reviewListQuerySchema), async (c) =>
+  .openapi(admin.reviews, async (c) =>
     c.json({ data: await listReviewQueue(getDb(c.env.DB), { status: c.req.valid("query").status }) } satisfies AdminList<ReviewQueueItem>),
   )
 
   /** One item and the provider's word on it now ("verify again"; nothing changes). A provider that cannot be read is shown, not a 502. */
-  .get("/reviews/:id", validate("param", adminIdParamSchema), async (c) => {
+  .openapi(admin.review, async (c) => {
     const review = await getQueueItem(getDb(c.env.DB), c.req.valid("param").id);
     if (!review) throw new AppError("NOT_FOUND", "No review with this id.");
     let verification = null;
@@ -255,39 +229,39 @@ export const adminRoutes = new Hono<AppEnv>()
   })
 
   /** Verify again with the provider, then credit the right amount or refuse, once (a second decision is 409). Audited. */
-  .post("/reviews/:id/resolve", validate("param", adminIdParamSchema), validate("json", reviewResolveSchema), async (c) => {
+  .openapi(admin.resolveReview, async (c) => {
     const body = c.req.valid("json");
     const result = await resolveQueueItem(paymentDepsOf(c), { id: c.req.valid("param").id, operator: operatorOf(c), action: body.action, amount: body.amount, reason: body.reason });
     changed(c, "deposits");
     return c.json({ message: result.review.status === "credited" ? "Credited." : "Refused.", ...result } satisfies ReviewResolveAnswer);
   })
 
-  .get("/orders", validate("query", listQuerySchema), async (c) => c.json({ data: await listOrders(getDb(c.env.DB), filterOf(c.req.valid("query"))) } satisfies AdminList<AdminOrderRow>))
+  .openapi(admin.orders, async (c) => c.json({ data: await listOrders(getDb(c.env.DB), filterOf(c.req.valid("query"))) } satisfies AdminList<AdminOrderRow>))
 
-  .get("/rentals", validate("query", listQuerySchema), async (c) => c.json({ data: await listRentals(getDb(c.env.DB), filterOf(c.req.valid("query"))) } satisfies AdminList<AdminRentalRow>))
+  .openapi(admin.rentals, async (c) => c.json({ data: await listRentals(getDb(c.env.DB), filterOf(c.req.valid("query"))) } satisfies AdminList<AdminRentalRow>))
 
-  .post("/orders/:id/settle", validate("param", adminIdParamSchema), validate("json", reasonSchema), async (c) => {
+  .openapi(admin.settleOrder, async (c) => {
     const result = await settleOrder(smsDepsOf(c), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
     changed(c, "orders");
     return c.json(result satisfies SettleAnswer);
   })
 
-  .post("/rentals/:id/settle", validate("param", adminIdParamSchema), validate("json", reasonSchema), async (c) => {
+  .openapi(admin.settleRental, async (c) => {
     const result = await settleRental(rentalDepsOf(c), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
     changed(c, "rentals");
     return c.json(result satisfies SettleAnswer);
   })
 
   // ---- The public status page's incidents (issue 32) ----
-  .get("/status-incidents", async (c) => c.json({ data: await listIncidents(getDb(c.env.DB)) }))
+  .openapi(admin.incidents, async (c) => c.json({ data: await listIncidents(getDb(c.env.DB)) }))
 
-  .post("/status-incidents", validate("json", statusIncidentCreateSchema), async (c) => {
+  .openapi(admin.postIncident, async (c) => {
     const incident = await postIncident(getDb(c.env.DB), operatorOf(c), c.req.valid("json"));
     changed(c, "status");
     return c.json(incident, 201);
   })
 
-  .post("/status-incidents/:id/resolve", validate("param", incidentIdParamSchema), validate("json", reasonSchema), async (c) => {
+  .openapi(admin.resolveIncident, async (c) => {
     const { id } = c.req.valid("param");
     const incident = await resolveIncident(getDb(c.env.DB), operatorOf(c), id, c.req.valid("json").reason);
     changed(c, "status");
@@ -295,7 +269,7 @@ export const adminRoutes = new Hono<AppEnv>()
   })
 
   // ---- Prices and content (settings) ----
-  .get("/settings", async (c) => {
+  .openapi(admin.settings, async (c) => {
     const db = getDb(c.env.DB);
     const keys = Object.keys(settingSchemas) as SettingKey[];
     const [values, history] = await Promise.all([
@@ -305,7 +279,7 @@ export const adminRoutes = new Hono<AppEnv>()
     return c.json({ settings: values, defaults: SETTING_DEFAULTS, history } satisfies AdminSettings);
   })
 
-  .patch("/settings/:key", validate("param", settingKeyParamSchema), validate("json", settingChangeSchema), async (c) => {
+  .openapi(admin.changeSetting, async (c) => {
     const result = await changeSettingCommand(getDb(c.env.DB), operatorOf(c), c.req.valid("param").key, c.req.valid("json"));
     // Issue 33: the two-operator threshold itself changes only with a second operator's approval (202).
     if ("held" in result) {
@@ -313,13 +287,13 @@ export const adminRoutes = new Hono<AppEnv>()
       return c.json(result.held satisfies ApprovalAnswer, 202);
     }
     changed(c, "settings");
-    return c.json(result.changed satisfies AdminSettingChanged);
+    return c.json(result.changed satisfies AdminSettingChanged, 200);
   })
 
   // ---- Messages ----
-  .post("/notify", validate("json", notifySchema), async (c) => c.json((await notifyCustomers(requestDepsOf(c), operatorOf(c), c.req.valid("json"))) satisfies NotifyAnswer))
+  .openapi(admin.notify, async (c) => c.json((await notifyCustomers(requestDepsOf(c), operatorOf(c), c.req.valid("json"))) satisfies NotifyAnswer))
 
-  .post("/email/preview", validate("json", groupMailSchema), async (c) => {
+  .openapi(admin.previewMail, async (c) => {
     const body = c.req.valid("json");
     const db = getDb(c.env.DB);
     const recipients = await recipientsFor(db, body.audience);
@@ -332,20 +306,20 @@ export const adminRoutes = new Hono<AppEnv>()
     } satisfies GroupMailPreview);
   })
 
-  .post("/email/send", validate("json", groupMailSendSchema), async (c) => c.json((await sendGroupMail(requestDepsOf(c), operatorOf(c), c.req.valid("json"))) satisfies GroupMailSent))
+  .openapi(admin.sendMail, async (c) => c.json((await sendGroupMail(requestDepsOf(c), operatorOf(c), c.req.valid("json"))) satisfies GroupMailSent))
 
   // ---- Audit and reconcile ----
-  .get("/audit", validate("query", auditListQuerySchema), async (c) => {
+  .openapi(admin.audit, async (c) => {
     const q = c.req.valid("query");
     return c.json({ data: await listAudit(getDb(c.env.DB), { actor: q.actor, action: q.action, subject: q.subject, before: q.before, limit: q.limit }) } satisfies AdminList<AdminAuditRow>);
   })
 
-  .get("/reconcile", async (c) => c.json((await reconcileNow(getDb(c.env.DB))) satisfies AdminReconcile));
+  .openapi(admin.reconcile, async (c) => c.json((await reconcileNow(getDb(c.env.DB))) satisfies AdminReconcile));
 /**
  * The unsubscribe link at the foot of every group e-mail (signed, no sign-in needed: it is opened from a mail client).
  * Public, so it lives outside the operator gate.
  */
-export const unsubscribeRoutes = new Hono<AppEnv>().get("/unsubscribe", validate("query", unsubscribeQuerySchema), async (c) => {
+export const unsubscribeRoutes: RouteApp = routeApp().openapi(unsubscribe, async (c) => {
   const { u: userId, t: signature } = c.req.valid("query");
   const ok = userId.length > 0 && signature.length > 0 && (await applyUnsubscribe(getDb(c.env.DB), c.var.config.jwtSecret, userId, signature));
   const text = ok ? "You are unsubscribed: we will not send you these e-mails again." : "This unsubscribe link is not valid.";

@@ -1,26 +1,21 @@
-import { Hono } from "hono";
-import { apiKeyIdSchema, createApiKeySchema, sandboxTopUpSchema, webhookEventIdSchema, webhookUrlSchema } from "../../schema/api-keys";
 import { koboToNaira, nairaToKobo } from "../../schema/money";
-import type { AppEnv } from "../app-env";
+import * as keys from "../contract/api-keys";
 import { getDb } from "../db/client";
-import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { createApiKey, listApiKeys, ownApiKey, resendWebhookEvent, revokeApiKey, sandboxBalanceKobo, setWebhookUrl, toApiKeyView, topUpSandbox, webhookLog } from "../services/developer";
 import { requireFreshSecondFactor, requireReauthentication, requireVerifiedEmail } from "../services/accounts";
 import { deliverEvents } from "../services/kernel";
 import { sessionOf } from "./flow-deps";
+import { guarded, routeApp, type RouteApp } from "./route-app";
 
 /**
  * The Settings "API" section: the signed-in customer manages their developer keys (session token only: a key cannot
  * mint or revoke keys) and their sandbox wallet.
  */
-export const apiKeyRoutes = new Hono<AppEnv>()
-  .use("/keys", requireAuth)
-  .use("/keys/*", requireAuth)
+export const apiKeyRoutes: RouteApp = routeApp()
+  .openapi(guarded(keys.keys, requireAuth), async (c) => c.json({ data: await listApiKeys(getDb(c.env.DB), c.var.user.id) }))
 
-  .get("/keys", async (c) => c.json({ data: await listApiKeys(getDb(c.env.DB), c.var.user.id) }))
-
-  .post("/keys", validate("json", createApiKeySchema), async (c) => {
+  .openapi(guarded(keys.createKey, requireAuth), async (c) => {
     // A key spends the wallet without a password or 2FA: only an owner whose address is confirmed may mint one.
     requireVerifiedEmail(c.var.user);
     // Issue 33: a key is a standing credential, so minting one asks for a second factor from the last 10 minutes.
@@ -28,17 +23,17 @@ export const apiKeyRoutes = new Hono<AppEnv>()
     return c.json(await createApiKey(getDb(c.env.DB), c.var.user, c.req.valid("json")), 201);
   })
 
-  .post("/keys/:id/revoke", validate("param", apiKeyIdSchema), async (c) => {
+  .openapi(guarded(keys.revokeKey, requireAuth), async (c) => {
     return c.json(await revokeApiKey(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id));
   })
 
   /** The sandbox account's test wallet (created with the first test key, or here). */
-  .get("/keys/sandbox", async (c) => {
+  .openapi(guarded(keys.sandboxWallet, requireAuth), async (c) => {
     return c.json({ balance: koboToNaira(await sandboxBalanceKobo(getDb(c.env.DB), c.var.user)) });
   })
 
   /** Free test money: it exists only in the sandbox account and buys only sandbox numbers. */
-  .post("/keys/sandbox/top-up", validate("json", sandboxTopUpSchema), async (c) => {
+  .openapi(guarded(keys.sandboxTopUp, requireAuth), async (c) => {
     const db = getDb(c.env.DB);
     const sandboxUserId = await topUpSandbox(db, c.var.user, nairaToKobo(c.req.valid("json").amount));
     const balance = koboToNaira(await sandboxBalanceKobo(db, c.var.user));
@@ -48,7 +43,7 @@ export const apiKeyRoutes = new Hono<AppEnv>()
   })
 
   /** Where the key's webhook events go (null removes it). */
-  .put("/keys/:id/webhook", validate("param", apiKeyIdSchema), validate("json", webhookUrlSchema), async (c) => {
+  .openapi(guarded(keys.setWebhook, requireAuth), async (c) => {
     const { id } = c.req.valid("param");
     // ASVS 7.5.1: where account events are sent is changed only by someone who just proved who they are.
     await requireReauthentication(getDb(c.env.DB), sessionOf(c));
@@ -57,12 +52,12 @@ export const apiKeyRoutes = new Hono<AppEnv>()
   })
 
   /** The key's delivery log, newest first (the last 100 events). */
-  .get("/keys/:id/webhook/events", validate("param", apiKeyIdSchema), async (c) => {
+  .openapi(guarded(keys.webhookEvents, requireAuth), async (c) => {
     return c.json({ data: await webhookLog(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id) });
   })
 
   /** Delivers an event again (same id and body), with a fresh 24-hour retry budget. */
-  .post("/keys/:id/webhook/events/:eventId/resend", validate("param", webhookEventIdSchema), async (c) => {
+  .openapi(guarded(keys.resendWebhookEvent, requireAuth), async (c) => {
     const { id, eventId } = c.req.valid("param");
     return c.json(await resendWebhookEvent(c.env, c.var.user.id, id, eventId, Date.now()));
   });

@@ -272,13 +272,47 @@ describe("every /api/v1 answer validates against its declared schema (ajv, JSON 
         checked++;
       }
     }
-    for (const [name, response] of Object.entries((doc.components as { responses: Record<string, Json> }).responses)) {
-      const media = (response.content as Json)["application/json"] as Json;
-      const validate = ajv.compile(rewriteRefs(media.schema) as Json);
-      expect(validate(media.example), `${name} example: ${ajv.errorsText(validate.errors)}`).toBe(true);
-      checked++;
+    // Every error answer's example, on every operation (each status declares its own).
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
+      for (const [method, op] of Object.entries(methods)) {
+        for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
+          const media = ((response.content as Json | undefined)?.["application/json"] ?? {}) as Json;
+          if (!("example" in media)) continue;
+          const validate = ajv.compile(rewriteRefs(media.schema) as Json);
+          expect(validate(media.example), `${method} ${path} ${status} example: ${ajv.errorsText(validate.errors)}`).toBe(true);
+          checked++;
+        }
+      }
     }
-    expect(checked).toBeGreaterThan(20);
+    expect(checked).toBeGreaterThan(100);
+  });
+
+  it("negative probes on every operation answer a declared status with its declared body (issue 44)", async () => {
+    const user = await createUser({ balanceKobo: 1_000_000 });
+    const { secret } = await createKey(user, "live");
+    const ops = Object.entries(doc.paths as Record<string, Record<string, Json>>).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ method: method as "get" | "post" | "put" | "delete", path, op })),
+    );
+    expect(ops.length).toBeGreaterThan(15);
+    for (const { method, path, op } of ops) {
+      const url = path.replace(/\{\w+\}/g, "no-such-id");
+      // No key, and a key that does not exist.
+      expect((await call(method, path, null, { url })).status).toBe(401);
+      expect((await call(method, path, `sk_live_${"x".repeat(32)}`, { url })).status).toBe(401);
+      // A path parameter past its length.
+      if (path.includes("{")) expect((await call(method, path, secret, { url: path.replace(/\{\w+\}/g, "x".repeat(100)) })).status).toBe(400);
+      // A body that is not JSON, where the operation takes one.
+      if (op.requestBody) {
+        const res = await api(`/api/v1${url}`, { method: method.toUpperCase(), headers: { ...auth(secret), "content-type": "text/plain", "idempotency-key": crypto.randomUUID() }, body: "service=wa" });
+        expect(expectDeclared(method, path, res).status).toBe(415);
+      }
+      // The same Idempotency-Key with another body, on every POST.
+      if (method === "post") {
+        const idem = crypto.randomUUID();
+        await call(method, path, secret, { url, idem, json: {} });
+        expect((await call(method, path, secret, { url, idem, json: { other: true } })).status).toBe(422);
+      }
+    }
   });
 
   it("covered every operation of the document, each with a success and at least one error answer", () => {

@@ -1,14 +1,13 @@
-import { Hono } from "hono";
 import { formatDateTime } from "../../schema/datetime";
-import { exportRangeSchema, exportWindow } from "../../schema/exports";
+import { exportWindow } from "../../schema/exports";
 import type { OrderRow } from "../../schema/sms";
 import type { Transaction } from "../../schema/wallet";
-import type { AppEnv } from "../app-env";
+import * as rent from "../contract/rentals";
 import { nairaCell, toCsv } from "../lib/csv";
-import { validate } from "../lib/validate";
 import { readAsSignedInUser } from "../middleware/auth";
 import { ordersRead } from "../services/rent";
 import { transactionsRead } from "../services/funding";
+import { routeApp, type RouteApp } from "./route-app";
 
 const when = (iso: string) => formatDateTime(iso, { year: "always" });
 
@@ -36,8 +35,8 @@ const movedKobo = (t: Transaction) => (t.direction === "in" ? 1 : t.direction ==
  * (schema/datetime.ts: Lagos, with the year). Issue 43: a transaction's amount carries its sign and a row that moved
  * nothing says 0.00 (what it asked for in its own column), so the Amount column adds up to the balance's change.
  */
-export const exportRoutes = new Hono<AppEnv>()
-  .get("/export/transactions.csv", validate("query", exportRangeSchema), async (c) => {
+export const exportRoutes: RouteApp = routeApp()
+  .openapi(rent.exportTransactions, async (c) => {
     const range = c.req.valid("query");
     const w = exportWindow(range);
     const rows = ((await readAsSignedInUser(c, transactionsRead)) as Transaction[]).filter((t) => inWindow(t.created_at, w));
@@ -51,7 +50,7 @@ export const exportRoutes = new Hono<AppEnv>()
     return csvResponse(csv, `transactions-${range.from}-to-${range.to}.csv`);
   })
 
-  .get("/export/orders.csv", validate("query", exportRangeSchema), async (c) => {
+  .openapi(rent.exportOrders, async (c) => {
     const range = c.req.valid("query");
     const w = exportWindow(range);
     const rows = ((await readAsSignedInUser(c, ordersRead)) as OrderRow[]).filter((o) => inWindow(o.created_at, w));

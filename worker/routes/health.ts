@@ -1,6 +1,6 @@
-import { Hono } from "hono";
-import type { AppEnv } from "../app-env";
+import * as content from "../contract/content";
+import { routeApp, type RouteApp } from "./route-app";
 
-export const healthRoutes = new Hono<AppEnv>().get("/health", (c) =>
+export const healthRoutes: RouteApp = routeApp().openapi(content.health, (c) =>
   c.json({ status: "ok", providers: c.var.config.providers }),
 );

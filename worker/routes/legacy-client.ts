@@ -1,5 +1,5 @@
-import { Hono } from "hono";
-import type { AppEnv } from "../app-env";
+import { codeSuccess } from "../contract/legacy-client";
+import { routeApp, type RouteApp } from "./route-app";
 
 /**
  * The spec's original web client's one call outside /api (issue 27, decision 032): after showing a code it posts
@@ -8,4 +8,4 @@ import type { AppEnv } from "../app-env";
  * Hence no auth (a 401 would make that client sign its customer out for nothing) and no rate limit (there is nothing
  * to spend); the body limit and CORS of app.ts apply as everywhere.
  */
-export const legacyClientRoutes = new Hono<AppEnv>().post("/code-success", (c) => c.json({}));
+export const legacyClientRoutes: RouteApp = routeApp().openapi(codeSuccess, (c) => c.json({}));

@@ -1,10 +1,6 @@
-import { Hono } from "hono";
 import { koboToNaira } from "../../schema/money";
 import {
   RENT_PRICE_REFUSED_MESSAGE,
-  rentAutoRenewRequestSchema,
-  rentExtendRequestSchema, rentalIdParamSchema, rentNumberRequestSchema,
-  rentQuoteRequestSchema,
   type RentalEndResponse,
   type RentExtendOptionsResponse,
   type RentExtendResponse,
@@ -12,25 +8,21 @@ import {
   type RentQuoteResponse,
 } from "../../schema/rentals";
 import { NO_RENT_STOCK_MESSAGE } from "../../schema/constants";
-import type { AppEnv } from "../app-env";
-import { validate } from "../lib/validate";
+import * as rent from "../contract/rentals";
 import { optionalAuth, requireAuth } from "../middleware/auth";
 import { chargedBelowShown } from "../services/kernel";
 import { cancelRental, cheaperRentChoice, endRental, extendOptions, extendRental, quoteRental, refundIfEndedKobo, rentalView, rentalWithInbox, rentCountries, rentNumber, setAutoRenew, upstreamFor } from "../services/rent";
 import { rentalDepsOf } from "./flow-deps";
+import { guarded, routeApp, type RouteApp } from "./route-app";
 
 /**
  * Rent Number (docs/api.md "Rent Number"). Every route but the quote is signed in; the user comes from the token only.
  * The quote answers a visitor too, at the starter tier (the spec's original client asks signed out, like /sms/price).
  */
-export const rentalRoutes = new Hono<AppEnv>()
-  .use("/rent/country-list", requireAuth)
-  .use("/rent-number", requireAuth)
-  .use("/rentals/*", requireAuth)
+export const rentalRoutes: RouteApp = routeApp()
+  .openapi(guarded(rent.countries, requireAuth), async (c) => c.json(await rentCountries(rentalDepsOf(c))))
 
-  .get("/rent/country-list", async (c) => c.json(await rentCountries(rentalDepsOf(c))))
-
-  .post("/rent/countries", optionalAuth, validate("json", rentQuoteRequestSchema), async (c) => {
+  .openapi(guarded(rent.quote, optionalAuth), async (c) => {
     const body = c.req.valid("json");
     const choice = { countryId: body.countryId, unit: body.duration, period: body.period };
     const quote = await quoteRental(rentalDepsOf(c), c.var.viewer, choice);
@@ -52,7 +44,7 @@ export const rentalRoutes = new Hono<AppEnv>()
     } satisfies RentQuoteResponse);
   })
 
-  .post("/rent-number", validate("json", rentNumberRequestSchema), async (c) => {
+  .openapi(guarded(rent.rent, requireAuth), async (c) => {
     const body = c.req.valid("json");
     const row = await rentNumber(rentalDepsOf(c), c.var.user, {
       countryId: body.countryId,
@@ -63,32 +55,32 @@ export const rentalRoutes = new Hono<AppEnv>()
     return c.json({ number: row.number, rental: rentalView(row), price: koboToNaira(row.priceKobo), ...chargedBelowShown(row.priceKobo, body.price) } satisfies RentNumberResponse, 201);
   })
 
-  .get("/rentals/:id", validate("param", rentalIdParamSchema), async (c) => {
+  .openapi(guarded(rent.rental, requireAuth), async (c) => {
     return c.json(await rentalWithInbox(rentalDepsOf(c), c.var.user.id, c.req.valid("param").id));
   })
 
-  .post("/rentals/:id/end", validate("param", rentalIdParamSchema), async (c) => {
+  .openapi(guarded(rent.end, requireAuth), async (c) => {
     const { id } = c.req.valid("param");
     const row = await endRental(rentalDepsOf(c), c.var.user.id, id);
     // Ending refunds nothing (refundIfEndedKobo): said in the answer so a client never has to assume it.
     return c.json({ rental: rentalView(row), refunded: false, refund: koboToNaira(refundIfEndedKobo(row)) } satisfies RentalEndResponse);
   })
 
-  .post("/rentals/:id/cancel", validate("param", rentalIdParamSchema), async (c) => {
+  .openapi(guarded(rent.cancel, requireAuth), async (c) => {
     const { id } = c.req.valid("param");
     const { rental, refunded } = await cancelRental(rentalDepsOf(c), c.var.user.id, id);
     return c.json({ rental: rentalView(rental), refunded } satisfies RentalEndResponse);
   })
 
   /** Extend (decision 019): the choices with the server's price each; empty where the upstream documents no extension. */
-  .get("/rentals/:id/extend-options", validate("param", rentalIdParamSchema), async (c) => {
+  .openapi(guarded(rent.extendOptions, requireAuth), async (c) => {
     const { id } = c.req.valid("param");
     const deps = rentalDepsOf(c);
     const options = await extendOptions(deps, c.var.user, id);
     return c.json({ extendable: Boolean(upstreamFor(deps, c.var.user.id).extension), options } satisfies RentExtendOptionsResponse);
   })
 
-  .post("/rentals/:id/extend", validate("param", rentalIdParamSchema), validate("json", rentExtendRequestSchema), async (c) => {
+  .openapi(guarded(rent.extend, requireAuth), async (c) => {
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
     const { rental, charged } = await extendRental(rentalDepsOf(c), c.var.user, id, { unit: body.duration, period: body.period, clientPrice: body.price });
@@ -96,7 +88,7 @@ export const rentalRoutes = new Hono<AppEnv>()
   })
 
   /** Auto-renew (issue 32): on at the price shown for each renewal, or off. Answers the rental with its auto_renew. */
-  .post("/rentals/:id/auto-renew", validate("param", rentalIdParamSchema), validate("json", rentAutoRenewRequestSchema), async (c) => {
+  .openapi(guarded(rent.autoRenew, requireAuth), async (c) => {
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
     const rental = await setAutoRenew(

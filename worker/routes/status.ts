@@ -1,14 +1,14 @@
-import { Hono } from "hono";
-import type { AppEnv } from "../app-env";
+import * as content from "../contract/content";
 import { getDb } from "../db/client";
 import { publicStatus, STATUS_HTTP_MAX_AGE_S } from "../services/sms";
+import { routeApp, type RouteApp } from "./route-app";
 
 /**
  * GET /api/status: the public status page's figures (issue 32), no sign-in. Served from the isolate's caches (figures a
  * minute, incidents 15 s) and cacheable by browsers and the edge for 15 s, so an incident reaches the page within the
  * minute the console promises (services/sms/public-status.ts); the page (#/status) reads the same JSON.
  */
-export const statusRoutes = new Hono<AppEnv>().get("/status", async (c) => {
+export const statusRoutes: RouteApp = routeApp().openapi(content.status, async (c) => {
   const status = await publicStatus(getDb(c.env.DB));
   c.header("cache-control", `public, max-age=${STATUS_HTTP_MAX_AGE_S}, s-maxage=${STATUS_HTTP_MAX_AGE_S}`);
   return c.json(status);

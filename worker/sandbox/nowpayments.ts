@@ -1,10 +1,10 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import type { AppEnv } from "../app-env";
 import type { Env } from "../config";
+import * as tools from "../contract/sandbox-tools";
 import { AppError } from "../lib/errors";
-import { validate } from "../lib/validate";
 import { signNowPaymentsBody } from "../providers/payments/signatures";
+import { routeApp, type RouteApp } from "../routes/route-app";
 
 /**
  * Sandbox NOWPayments, written from NOWPayments' API documentation (https://documenter.getpostman.com/view/7907941/2s93JusNJt),
@@ -34,7 +34,7 @@ const SELECTED = ["BTC", "USDTTRC20", "ETH", "SOL", "LTC", "USDTERC20"];
 interface SimPayment {
   payment_id: string;
   parent_payment_id?: string | null;
-  payment_status: z.infer<typeof nowPaymentStatusSchema>;
+  payment_status: z.infer<typeof tools.nowPaymentStatusSchema>;
   pay_address: string;
   price_amount: number;
   price_currency: string;
@@ -49,11 +49,6 @@ interface SimPayment {
   created_at: string;
   updated_at: string;
 }
-
-// The documented payment statuses ("Get payment status": waiting, confirming, confirmed, sending, partially_paid,
-// finished, failed, refunded, expired), kept here rather than taken from the adapter: the simulator follows the
-// documents, so an adapter that drifts from them fails against it.
-const nowPaymentStatusSchema = z.enum(["waiting", "confirming", "confirmed", "sending", "partially_paid", "finished", "failed", "refunded", "expired"]);
 
 const stateKey = (id: string) => `nowpayments:${id}`;
 
@@ -250,26 +245,8 @@ export function nowPaymentsIpnBody(
   };
 }
 
-const sandboxStatusBody = z.object({
-  payment_status: nowPaymentStatusSchema,
-  /** What arrived, in pay_currency (default: the whole pay_amount on 'finished'). */
-  actually_paid: z.number().min(0).optional(),
-  /** The customer paid in another currency than the invoice's. */
-  pay_currency: z.string().regex(/^[A-Za-z0-9]{2,20}$/).optional(),
-  /** A second deposit to the same address: a new payment with parent_payment_id = this one, and its own IPN. */
-  repeat: z.boolean().optional(),
-  /** Which of NOWPayments' two documented canonical forms signs the IPN (they differ only for bodies with arrays). */
-  signature_form: z.enum(["arrays", "objects"]).optional(),
-  /** Adds an array to the IPN body, as some IPNs carry (payment_extra_ids), to exercise both signature forms. */
-  extra_ids: z.array(z.number()).optional(),
-});
-
-const createMinimumBody = z.object({ min_usd: z.number().positive().nullable() });
-const createMinimumParam = z.object({ currency: z.string().regex(/^[A-Za-z0-9]{2,20}$/) });
-
-export const nowPaymentsSandboxRoutes = new Hono<AppEnv>()
-  // The coin's price moved: Create payment now refuses this currency below min_usd (null: back to the listed minimum).
-  .post("/create-minimum/:currency", validate("param", createMinimumParam), validate("json", createMinimumBody), async (c) => {
+export const nowPaymentsSandboxRoutes: RouteApp = routeApp()
+  .openapi(tools.createMinimum, async (c) => {
     const { currency } = c.req.valid("param");
     const { min_usd } = c.req.valid("json");
     const key = createMinimumKey(currency);
@@ -281,8 +258,8 @@ export const nowPaymentsSandboxRoutes = new Hono<AppEnv>()
     }
     return c.json({ currency: currency.toUpperCase(), create_min_usd: min_usd });
   })
-  .post("/:paymentId/status", validate("json", sandboxStatusBody), async (c) => {
-  const original = await load(c.env, c.req.param("paymentId"));
+  .openapi(tools.setPaymentStatus, async (c) => {
+  const original = await load(c.env, c.req.valid("param").paymentId);
   if (!original) throw new AppError("NOT_FOUND", "No sandbox payment with this id.");
   const body = c.req.valid("json");
   const now = new Date().toISOString();

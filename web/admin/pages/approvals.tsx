@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import type { AdminApproval, ApprovalDecisionBody } from "../../../schema/admin";
 import * as queryKeys from "../../api/keys";
-import { adminApi, useAdminChange, when } from "../api";
+import { json, pathParams } from "../../api/client";
+import { admin, useAdminChange, when } from "../api";
 import { ActionForm, Loading, Panel, Table } from "../ui";
 
 /**
@@ -12,13 +13,13 @@ import { ActionForm, Loading, Panel, Table } from "../ui";
 const useApprovals = (status: "pending" | "decided") =>
   useQuery({
     queryKey: [...queryKeys.admin, "approvals", status],
-    queryFn: () => adminApi("GET /api/admin/approvals", { query: { status } }).then((r) => r.data),
+    queryFn: () => admin.approvals.$get({ query: { status } }).then(json).then((r) => r.data),
   });
 
 function PendingApproval({ approval }: { approval: AdminApproval }) {
-  const params = { id: approval.id };
-  const approve = useAdminChange((body: ApprovalDecisionBody) => adminApi("POST /api/admin/approvals/:id/approve", { params, body }));
-  const reject = useAdminChange((body: ApprovalDecisionBody) => adminApi("POST /api/admin/approvals/:id/reject", { params, body }));
+  const param = pathParams({ id: approval.id });
+  const approve = useAdminChange((body: ApprovalDecisionBody) => admin.approvals[":id"].approve.$post({ param, json: body }).then(json));
+  const reject = useAdminChange((body: ApprovalDecisionBody) => admin.approvals[":id"].reject.$post({ param, json: body }).then(json));
   return (
     <li className="rounded-lg border border-slate-200 p-3 dark:border-slate-700" data-testid="pending-approval">
       <p className="font-medium">{approval.summary}</p>

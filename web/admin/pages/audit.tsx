@@ -1,7 +1,8 @@
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import type { AdminReconcile } from "../../../schema/admin";
-import { adminApi, naira, useAuditLog, when } from "../api";
+import { json } from "../../api/client";
+import { admin, naira, useAuditLog, when } from "../api";
 import { readableChange } from "../readable";
 import { errorText, Loading, Panel, Table } from "../ui";
 import { Filters } from "./filters";
@@ -17,7 +18,7 @@ export default function AuditPage() {
     setBusy(true);
     setError(null);
     try {
-      setReport(await adminApi("GET /api/admin/reconcile"));
+      setReport(await admin.reconcile.$get().then(json));
     } catch (err) {
       setError(errorText(err));
     } finally {

@@ -2,18 +2,20 @@ import type { EndSessionsBody, ReasonBody } from "../../../schema/admin";
 import { formatPhone } from "../../lib/format";
 import { arrivedText, invoicedText } from "../deposit-amounts";
 import { ManualEntryForm } from "./manual-entry";
-import { adminApi, naira, useAdminChange, useCustomer, when } from "../api";
+import { json, pathParams } from "../../api/client";
+import { admin, naira, useAdminChange, useCustomer, when } from "../api";
 import { ActionForm, Loading, Panel, Stat, Table } from "../ui";
 
 /** One customer: profile, tier, ledger, orders, rentals, deposits, sessions; block, credit/debit, verification, 2FA. */
 export default function CustomerPage({ id }: { id: string }) {
   const q = useCustomer(id);
-  const params = { id };
-  const block = useAdminChange((body: ReasonBody) => adminApi("POST /api/admin/customers/:id/block", { params, body }));
-  const unblock = useAdminChange((body: ReasonBody) => adminApi("POST /api/admin/customers/:id/unblock", { params, body }));
-  const resend = useAdminChange((body: ReasonBody) => adminApi("POST /api/admin/customers/:id/resend-verification", { params, body }));
-  const reset2fa = useAdminChange((body: ReasonBody) => adminApi("POST /api/admin/customers/:id/reset-2fa", { params, body }));
-  const endSessions = useAdminChange((body: EndSessionsBody) => adminApi("POST /api/admin/customers/:id/sessions/revoke", { params, body }));
+  const param = pathParams({ id });
+  const customer = admin.customers[":id"];
+  const block = useAdminChange((body: ReasonBody) => customer.block.$post({ param, json: body }).then(json));
+  const unblock = useAdminChange((body: ReasonBody) => customer.unblock.$post({ param, json: body }).then(json));
+  const resend = useAdminChange((body: ReasonBody) => customer["resend-verification"].$post({ param, json: body }).then(json));
+  const reset2fa = useAdminChange((body: ReasonBody) => customer["reset-2fa"].$post({ param, json: body }).then(json));
+  const endSessions = useAdminChange((body: EndSessionsBody) => customer.sessions.revoke.$post({ param, json: body }).then(json));
 
   if (!q.data) return <Loading error={q.error} />;
   const { customer: c, tier } = q.data;

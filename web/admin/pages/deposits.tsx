@@ -1,7 +1,8 @@
 import { useState } from "react";
 import { PAYMENT_STATUSES } from "../../../schema/constants";
 import type { ReasonBody } from "../../../schema/admin";
-import { adminApi, naira, useAdminChange, useDeposits, when } from "../api";
+import { json, pathParams } from "../../api/client";
+import { admin, naira, useAdminChange, useDeposits, when } from "../api";
 import { ActionForm, CustomerCell, Loading, Panel, Table } from "../ui";
 import { arrivedText, invoicedText, shortfallText } from "../deposit-amounts";
 import { Filters } from "./filters";
@@ -16,7 +17,7 @@ export default function DepositsPage() {
   const [filter, setFilter] = useState<Record<string, string>>({ stuck: "" });
   const list = useDeposits(filter);
   const [selected, setSelected] = useState<string | null>(null);
-  const verify = useAdminChange(({ id, reason }: ReasonBody & { id: string }) => adminApi("POST /api/admin/deposits/:id/verify", { params: { id }, body: { reason } }));
+  const verify = useAdminChange(({ id, reason }: ReasonBody & { id: string }) => admin.deposits[":id"].verify.$post({ param: pathParams({ id }), json: { reason } }).then(json));
   return (
     <>
       <h1 className="text-xl font-semibold">Deposits</h1>

@@ -2,7 +2,8 @@ import { useId, useRef, useState, type FormEvent } from "react";
 import { Button } from "../../components/ui/button";
 import { Input, inputClasses } from "../../components/ui/input";
 import type { ManualEntryBody } from "../../../schema/admin";
-import { adminApi, naira, useAdminChange } from "../api";
+import { json, pathParams } from "../../api/client";
+import { admin, naira, useAdminChange } from "../api";
 import { errorText } from "../ui";
 
 /** What the customer's history shows for a manual entry (worker/db/admin-sql.ts supportNote): never the reason. */
@@ -20,7 +21,7 @@ export function customerSees(direction: "credit" | "debit", message: string): st
  */
 export function ManualEntryForm({ direction, customer }: { direction: "credit" | "debit"; customer: { id: string; email: string; balance: number } }) {
   const change = useAdminChange((body: ManualEntryBody) =>
-    adminApi(direction === "credit" ? "POST /api/admin/customers/:id/credit" : "POST /api/admin/customers/:id/debit", { params: { id: customer.id }, body }),
+    admin.customers[":id"][direction].$post({ param: pathParams({ id: customer.id }), json: body }).then(json),
   );
   const requestId = useRef(crypto.randomUUID());
   const [amount, setAmount] = useState("");

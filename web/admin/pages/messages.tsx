@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { Input } from "../../components/ui/input";
-import type { GroupMailBody, GroupMailPreview, GroupMailSendBody, NotifyBody } from "../../../schema/admin";
-import type { AdminCustomer } from "../../../schema/admin";
-import { adminApi, useAdminChange, useCustomerSearch } from "../api";
+import type { AdminCustomer, GroupMailBody, GroupMailPreview, GroupMailSendBody, NotifyBody } from "../../../schema/admin";
+import { json } from "../../api/client";
+import { admin, useAdminChange, useCustomerSearch } from "../api";
 import { ActionForm, errorText, Panel } from "../ui";
 
 type Audience = GroupMailBody["audience"];
@@ -56,8 +56,8 @@ function CustomerPicker() {
 
 /** Messages: a toast to one customer or everyone online; an e-mail to a group with a preview and a count first. */
 export default function MessagesPage() {
-  const notify = useAdminChange((body: NotifyBody) => adminApi("POST /api/admin/notify", { body }));
-  const send = useAdminChange((body: GroupMailSendBody) => adminApi("POST /api/admin/email/send", { body }));
+  const notify = useAdminChange((body: NotifyBody) => admin.notify.$post({ json: body }).then(json));
+  const send = useAdminChange((body: GroupMailSendBody) => admin.email.send.$post({ json: body }).then(json));
   const [group, setGroup] = useState("all");
   const [tier, setTier] = useState("Bronze");
   const [days, setDays] = useState(30);
@@ -69,7 +69,7 @@ export default function MessagesPage() {
   const showPreview = async () => {
     setError(null);
     try {
-      setPreview(await adminApi("POST /api/admin/email/preview", { body: { audience, subject, body } }));
+      setPreview(await admin.email.preview.$post({ json: { audience, subject, body } }).then(json));
     } catch (err) {
       setPreview(null);
       setError(errorText(err));

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { ReasonBody } from "../../../schema/admin";
-import { adminApi, naira, useAdminChange, useOrders, useRentals, when } from "../api";
+import { json, pathParams } from "../../api/client";
+import { admin, naira, useAdminChange, useOrders, useRentals, when } from "../api";
 import { formatPhone } from "../../lib/format";
 import { ActionForm, CustomerCell, Loading, Panel, Table } from "../ui";
 import { Filters } from "./filters";
@@ -12,7 +13,7 @@ export default function OrdersPage() {
   const rentals = useRentals(filter);
   const [selected, setSelected] = useState<{ kind: "orders" | "rentals"; id: string } | null>(null);
   const settle = useAdminChange(({ kind, id, reason }: ReasonBody & { kind: "orders" | "rentals"; id: string }) =>
-    adminApi(kind === "orders" ? "POST /api/admin/orders/:id/settle" : "POST /api/admin/rentals/:id/settle", { params: { id }, body: { reason } }),
+    admin[kind][":id"].settle.$post({ param: pathParams({ id }), json: { reason } }).then(json),
   );
   const settleButton = (kind: "orders" | "rentals", id: string, status: string) =>
     ["pending", "waiting", "active"].includes(status) ? (

@@ -1,17 +1,20 @@
 import { useEffect, useId, useState } from "react";
-import type { Ad, DiscountTier, SiteLink } from "../../../schema/settings";
+import type { Ad, DiscountTier, SettingKey, SiteLink } from "../../../schema/settings";
 // Through the dashboard route module: see the note there (no chunk split on the customer's path).
 import { AD_BACKGROUNDS, AdsCarousel } from "../../routes/dashboard";
 import { Button } from "../../components/ui/button";
 import { Input } from "../../components/ui/input";
 import type { AdminAuditRow, SettingChangeBody } from "../../../schema/admin";
-import { adminApi, naira, useAdminChange, useSettings, when } from "../api";
+import { admin, naira, useAdminChange, useSettings, when } from "../api";
 import { fieldsOf, readableChange } from "../readable";
 import { AD_COLOUR_NAMES, AD_COLOUR_SWATCH, fromFormValues, NUMBER_FORMS, toFormValues, type NumberForm } from "../setting-forms";
-import { ActionForm, Loading, Panel, Table, type ConsoleAnswer } from "../ui";
+import { ActionForm, Loading, Panel, Table } from "../ui";
 
-type Change = SettingChangeBody & { key: string };
-type Save = (c: Change) => Promise<ConsoleAnswer | void>;
+type Change = SettingChangeBody & { key: SettingKey };
+type Save = (c: Change) => Promise<unknown>;
+
+/** A key of the settings the server answered (each is a setting's name, which the PATCH route's key must be). */
+const isSettingKey = (key: string, settings: object): key is SettingKey => key in settings;
 
 /** A number with its label, unit and bounds: the unit sits beside the field, the bounds are the input's own. */
 function NumberInput({ label, unit, value, onChange, min, max, step, required = true }: { label: string; unit: string; value: string; onChange: (v: string) => void; min?: number; max?: number; step?: number; required?: boolean }) {
@@ -40,7 +43,7 @@ function Preview({ children }: { children: React.ReactNode }) {
 }
 
 /** A setting that is a handful of numbers (exchange rate, markups, funding, referral, polling, upstream currencies). */
-export function NumberSettingForm({ name, form, value, save }: { name: string; form: NumberForm; value: unknown; save: Save }) {
+export function NumberSettingForm({ name, form, value, save }: { name: SettingKey; form: NumberForm; value: unknown; save: Save }) {
   const [shown, setShown] = useState(() => toFormValues(form, value));
   useEffect(() => setShown(toFormValues(form, value)), [form, value]);
   const parsed = fromFormValues(form, shown);
@@ -370,7 +373,7 @@ function SlotLimitsForm({ value, save }: { value: Record<string, number | null>;
 }
 
 /** A setting this page has no form for yet (one added later): its JSON, still validated by the server's schema. */
-function JsonSettingForm({ name, value, save }: { name: string; value: unknown; save: Save }) {
+function JsonSettingForm({ name, value, save }: { name: SettingKey; value: unknown; save: Save }) {
   const [json, setJson] = useState(() => JSON.stringify(value, null, 2));
   useEffect(() => setJson(JSON.stringify(value, null, 2)), [value]);
   return (
@@ -400,7 +403,11 @@ function JsonSettingForm({ name, value, save }: { name: string; value: unknown; 
 /** Prices and content: every operator setting as a form, each change audited with the value it replaced (history below). */
 export default function PricesPage() {
   const q = useSettings();
-  const change = useAdminChange(({ key, value, reason }: Change) => adminApi("PATCH /api/admin/settings/:key", { params: { key }, body: { value, reason } }));
+  // The key is one of the settings' names (a plain word), and the answer differs by status (200 stored, 202 held).
+  const change = useAdminChange(async ({ key, value, reason }: Change) => {
+    const res = await admin.settings[":key"].$patch({ param: { key }, json: { value, reason } });
+    return res.json();
+  });
   const save = (c: Change) => change.mutateAsync(c);
   if (!q.data) return <Loading error={q.error} />;
   const { settings, history } = q.data;
@@ -411,7 +418,7 @@ export default function PricesPage() {
       <AdsEditor value={settings.ads ?? []} save={save} />
       <div className="grid gap-4 md:grid-cols-2">
         {Object.entries(settings)
-          .filter(([k]) => !special.has(k))
+          .flatMap(([k, v]) => (isSettingKey(k, settings) && !special.has(k) ? [[k, v] as const] : []))
           .map(([k, v]) =>
             NUMBER_FORMS[k] ? (
               <NumberSettingForm key={k} name={k} form={NUMBER_FORMS[k]} value={v} save={save} />

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Button } from "../../components/ui/button";
 import { Input } from "../../components/ui/input";
 import type { ReviewQueueItem as ReviewItem, ReviewResolveBody, ReviewVerification as Verification } from "../../../schema/admin";
-import { adminApi, naira, useAdminChange, useReview, useReviews } from "../api";
+import { json, pathParams } from "../../api/client";
+import { admin, naira, useAdminChange, useReview, useReviews } from "../api";
 import { errorText, Loading, Panel } from "../ui";
 import { formatDateTime } from "../../../schema/datetime";
 
@@ -210,7 +211,7 @@ function Decide({ review, verification, onDone }: { review: ReviewItem; verifica
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const resolve = useAdminChange((body: ReviewResolveBody) => adminApi("POST /api/admin/reviews/:id/resolve", { params: { id: review.id }, body }));
+  const resolve = useAdminChange((body: ReviewResolveBody) => admin.reviews[":id"].resolve.$post({ param: pathParams({ id: review.id }), json: body }).then(json));
   // A card pending too long is credited for exactly its checkout; a card charged another amount takes a typed amount
   // (at most what Squad confirmed), like a crypto arrival.
   const card = review.reason === "card_pending";

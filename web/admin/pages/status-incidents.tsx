@@ -3,13 +3,14 @@ import { useState } from "react";
 import type { StatusIncident, StatusIncidentCreate } from "../../../schema/status";
 import * as queryKeys from "../../api/keys";
 import { Input } from "../../components/ui/input";
-import { adminApi, useAdminChange, when } from "../api";
+import { json, pathParams } from "../../api/client";
+import { admin, useAdminChange, when } from "../api";
 import { ActionForm, Loading, Panel, Table } from "../ui";
 
 const fieldClass = "h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900";
 
 export const useIncidents = () =>
-  useQuery({ queryKey: [...queryKeys.admin, "status-incidents"], queryFn: () => adminApi("GET /api/admin/status-incidents").then((r) => r.data) });
+  useQuery({ queryKey: [...queryKeys.admin, "status-incidents"], queryFn: () => admin["status-incidents"].$get().then(json).then((r) => r.data) });
 
 /**
  * Status incidents (issue 32): what customers read on the public status page (#/status). Posting one and resolving one
@@ -49,7 +50,7 @@ export default function StatusIncidentsPage() {
 }
 
 export function PostIncidentForm() {
-  const post = useAdminChange((body: StatusIncidentCreate) => adminApi("POST /api/admin/status-incidents", { body }));
+  const post = useAdminChange((body: StatusIncidentCreate) => admin["status-incidents"].$post({ json: body }).then(json));
   const [title, setTitle] = useState("");
   const [body, setBody] = useState("");
   return (
@@ -86,7 +87,7 @@ export function PostIncidentForm() {
 
 function ResolveIncidentForm({ incident }: { incident: StatusIncident }) {
   const resolve = useAdminChange((body: { reason: string }) =>
-    adminApi("POST /api/admin/status-incidents/:id/resolve", { params: { id: String(incident.id) }, body }),
+    admin["status-incidents"][":id"].resolve.$post({ param: pathParams({ id: String(incident.id) }), json: body }).then(json),
   );
   return <ActionForm label={`Resolve “${incident.title}”`} variant="outline" onSubmit={(reason) => resolve.mutateAsync({ reason })} />;
 }

@@ -2,7 +2,8 @@ import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import type { AdminTransferDeposit } from "../../../schema/admin";
 import * as queryKeys from "../../api/keys";
-import { adminApi, naira, when } from "../api";
+import { json } from "../../api/client";
+import { admin, naira, when } from "../api";
 import { Loading, Panel, Table } from "../ui";
 
 /**
@@ -18,11 +19,11 @@ export function TransferDeposits() {
   const [asked, setAsked] = useState<string | null>(null);
   const list = useQuery({
     queryKey: [...queryKeys.admin, "transfers", state],
-    queryFn: () => adminApi("GET /api/admin/transfers", { query: { state } }).then((r) => r.data),
+    queryFn: () => admin.transfers.$get({ query: { state } }).then(json).then((r) => r.data),
   });
   const report = useQuery({
     queryKey: [...queryKeys.admin, "transfers-reconcile", asked],
-    queryFn: () => adminApi("GET /api/admin/transfers/reconcile", { query: { date: asked ?? "" } }),
+    queryFn: () => admin.transfers.reconcile.$get({ query: { date: asked ?? "" } }).then(json),
     enabled: asked !== null,
   });
   return (

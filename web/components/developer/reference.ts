@@ -42,6 +42,8 @@ function typeOf(schema: Json | undefined): string {
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(" | ");
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   if (Array.isArray(schema.anyOf)) return (schema.anyOf as Json[]).map(typeOf).join(" | ");
+  // OpenAPI 3.1 writes "or null" as a list of types: ["string", "null"].
+  if (Array.isArray(schema.type)) return schema.type.join(" | ");
   return typeof schema.type === "string" ? schema.type : "object";
 }
 

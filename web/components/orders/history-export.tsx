@@ -1,7 +1,7 @@
 import { Download } from "lucide-react";
 import { useState } from "react";
 import { lagosDay } from "../../../schema/datetime";
-import { api } from "../../api/client";
+import { signedIn, text } from "../../api/client";
 import { toast } from "../../lib/toast";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../ui/card";
@@ -24,7 +24,7 @@ export function HistoryExport() {
   const download = async (what: "transactions" | "orders") => {
     setBusy(what);
     try {
-      const csv = await api(what === "orders" ? "GET /api/export/orders.csv" : "GET /api/export/transactions.csv", { query: range, auth: true });
+      const csv = await signedIn.export[what === "orders" ? "orders.csv" : "transactions.csv"].$get({ query: range }).then(text);
       const url = URL.createObjectURL(new Blob([csv], { type: "text/csv;charset=utf-8" }));
       const a = document.createElement("a");
       a.href = url;

@@ -1,7 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { SandboxApi } from "../../../schema/web-api";
-import { api, callRoute } from "../../api/client";
+import { api, json, pathParams, sandboxTools } from "../../api/client";
 import { Button } from "../ui/button";
 import * as queryKeys from "../../api/keys";
 
@@ -14,7 +13,7 @@ import * as queryKeys from "../../api/keys";
 export function SimulatePayment({ paymentId, onPaid }: { paymentId: string; onPaid: () => void }) {
   const health = useQuery({
     queryKey: queryKeys.health,
-    queryFn: () => api("GET /api/health"),
+    queryFn: () => api.health.$get().then(json),
     staleTime: Infinity,
   });
   const queryClient = useQueryClient();
@@ -23,11 +22,8 @@ export function SimulatePayment({ paymentId, onPaid }: { paymentId: string; onPa
   const pay = async () => {
     setState("busy");
     try {
-      // A sandbox tool: its own small contract (schema/web-api.ts SandboxApi), the route exists only with sandbox providers.
-      await callRoute<SandboxApi, "POST /sandbox/nowpayments/:paymentId/status">("POST /sandbox/nowpayments/:paymentId/status", {
-        params: { paymentId },
-        body: { payment_status: "finished" },
-      });
+      // A sandbox tool (worker/contract/sandbox-tools.ts): the route exists only with sandbox providers.
+      await sandboxTools[":paymentId"].status.$post({ param: pathParams({ paymentId }), json: { payment_status: "finished" } });
       setState("idle");
       await queryClient.invalidateQueries();
       onPaid();
