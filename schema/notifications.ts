@@ -52,10 +52,10 @@ export interface PushNotificationPayload {
 const base64urlOf = (octets: number, name: string) => {
   const chars = Math.ceil((octets * 4) / 3);
   return z
-    .string({ error: `keys.${name} is required.` })
-    .max(chars + 2, `keys.${name} is too long: it must be ${octets} octets in base64url.`)
+    .string({ error: `${name} is required.` })
+    .max(chars + 2, `${name} is too long: it must be ${octets} octets in base64url.`)
     .transform((s) => s.replace(/=+$/, ""))
-    .refine((s) => new RegExp(`^[A-Za-z0-9_-]{${chars}}$`).test(s), `keys.${name} must be ${octets} octets in base64url.`);
+    .refine((s) => new RegExp(`^[A-Za-z0-9_-]{${chars}}$`).test(s), `${name} must be ${octets} octets in base64url.`);
 };
 
 /** PushSubscription.toJSON() as a browser sends it when push is turned on (oversized keys are refused). */
@@ -68,8 +68,8 @@ export const pushSubscriptionSchema = z.object({
   keys: z.object(
     {
       // An uncompressed P-256 point: 0x04 then x and y, which base64url starts with "B".
-      p256dh: base64urlOf(65, "p256dh").refine((s) => s.startsWith("B"), "keys.p256dh must be an uncompressed P-256 public key."),
-      auth: base64urlOf(16, "auth"),
+      p256dh: base64urlOf(65, "keys.p256dh").refine((s) => s.startsWith("B"), "keys.p256dh must be an uncompressed P-256 public key."),
+      auth: base64urlOf(16, "keys.auth"),
     },
     { error: "keys is required." },
   ),
@@ -81,9 +81,9 @@ export type PushSubscriptionInput = z.infer<typeof pushSubscriptionSchema>;
  * endpoint and auth secret prove it is the same browser, and the new one replaces it in place.
  */
 export const pushRenewalSchema = z.object({
-  old_endpoint: z.string().max(1000).url(),
+  old_endpoint: z.string({ error: "old_endpoint is required." }).max(1000, "old_endpoint is at most 1000 characters.").url({ error: "old_endpoint must be a URL." }),
   old_auth: base64urlOf(16, "old_auth"),
-  subscription: pushSubscriptionSchema,
+  subscription: z.object(pushSubscriptionSchema.shape, { error: "subscription is required." }),
 });
 export type PushRenewalInput = z.infer<typeof pushRenewalSchema>;
 
@@ -97,7 +97,7 @@ export const notificationPreferencesSchema = z.object({
 export type NotificationPreferencesInput = z.infer<typeof notificationPreferencesSchema>;
 
 const forwardingUrlSchema = z
-  .string()
+  .string({ error: "webhook_url is required: a URL, or null for none." })
   .trim()
   .max(500, "A forwarding URL is at most 500 characters.")
   .url({ error: "Please enter a full URL starting with https://." })
@@ -112,8 +112,8 @@ export type RentalForwardingInput = z.infer<typeof rentalForwardingSchema>;
 
 export interface PushDeviceView {
   id: string;
-  /** The browser's description (its User-Agent when it subscribed). */
-  user_agent: string | null;
+  /** "Chrome on Android": the browser as its User-Agent said when it subscribed. */
+  label: string;
   /** The push service's host (fcm.googleapis.com, web.push.apple.com, ...): tells browsers apart. */
   push_service: string;
   created_at: string;

@@ -5,7 +5,7 @@ import type { Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { publicHttpsProblem } from "../../lib/public-address";
 import { SANDBOX_PUSH_ORIGIN } from "../../providers/push/vapid";
-import { liveSessionIds } from "../accounts";
+import { describeUserAgent, liveSessionIds } from "../accounts";
 import { enforceCostLimit, enforceRateLimit, RATE_LIMITS } from "../kernel";
 import { pushSubscriptions } from "./tables";
 
@@ -58,7 +58,7 @@ type Row = typeof pushSubscriptions.$inferSelect;
 function toView(row: Row, sessionId: string): PushDeviceView {
   return {
     id: row.id,
-    user_agent: row.userAgent,
+    label: describeUserAgent(row.userAgent).label,
     push_service: pushService(row.endpoint),
     created_at: new Date(row.createdAt).toISOString(),
     last_pushed_at: row.lastPushedAt === null ? null : new Date(row.lastPushedAt).toISOString(),
