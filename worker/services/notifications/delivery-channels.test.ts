@@ -10,7 +10,9 @@ import { subscribeSandboxDevice, webPushSandboxRoutes } from "../../sandbox/web-
 import { api, createUser, db, type TestUser } from "../../test/helpers";
 import { testServices, useTestUpstreams } from "../../test/services";
 import { clearSettingsCache, deliverEvents, outboxInsert, putSetting } from "../kernel";
-import { deliverDueChannels, registerPushDevice, setForwardingDefaults, updatePushPreferences } from ".";
+import { deliverDueChannels } from "./delivery-channels";
+import { setForwardingDefaults, updatePushPreferences } from "./notification-settings";
+import { registerPushDevice } from "./push-devices";
 import { channelDeliveries, pushSubscriptions } from "./tables";
 
 // Issue 47: an outbox event reaches each of the customer's devices once, as the device should show it, and a rental's

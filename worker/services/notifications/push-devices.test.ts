@@ -6,7 +6,9 @@ import { configFor } from "../../config";
 import { sessions } from "../../db/tables";
 import { subscribeSandboxDevice } from "../../sandbox/web-push-service";
 import { createUser, db, type TestUser } from "../../test/helpers";
-import { listPushDevices, registerPushDevice, removePushDevice, renewPushDevice, setForwardingDefaults, setRentalForwarding } from ".";
+import { setForwardingDefaults } from "./notification-settings";
+import { listPushDevices, registerPushDevice, removePushDevice, renewPushDevice } from "./push-devices";
+import { setRentalForwarding } from "./rental-forwarding";
 import { pushSubscriptions } from "./tables";
 
 // Issue 47's bad input and attack list for the devices and the forwarding targets.
