@@ -248,4 +248,40 @@ describe("rental forwarding", () => {
     const [done] = await db().select().from(channelDeliveries).where(eq(channelDeliveries.id, row.id));
     expect(done).toMatchObject({ status: "delivered", attempts: 2 });
   });
+
+  it("carries the rental's reminders (ends in an hour, renews soon) to its push devices and its webhook, once each", async () => {
+    const user = await createUser({ balanceKobo: 100_000 });
+    const posts: { type: string; data: Record<string, unknown> }[] = [];
+    useTestUpstreams({
+      webhooks: async (_url, init) => {
+        posts.push(JSON.parse(String(init.body)) as { type: string; data: Record<string, unknown> });
+        return new Response("ok");
+      },
+    });
+    await setForwardingDefaults(db(), config(), { userId: user.id, sessionId: user.sessionId, email: user.email }, { email: true, webhook_url: "https://hooks.example.ng/rentals" }, Date.now());
+    const { sub } = await device(user);
+    const id = await rentWithMessage(user);
+    posts.length = 0;
+    const endsAt = new Date(Date.now() + 3_600_000).toISOString();
+    const ending: RealtimeMessage = { kind: "rental.ending", rentalId: id, endsAt };
+    await tell(user, ending);
+    expect((await shown(sub.id)).shown[0]).toMatchObject({ kind: "rental.reminder", tag: `rental:${id}`, title: "Your rental ends in about an hour" });
+    await tell(user, { kind: "rental.renewing", rentalId: id, renewsAt: endsAt, price: 900, funded: false });
+    // The same event delivered again (a sweep after a lost answer) sends nothing more.
+    await deliverEvents(eventDeps(), user.id);
+    await sendNow(user);
+
+    expect(posts.map((p) => p.type)).toEqual(["rental.ending", "rental.renewing"]);
+    expect(posts[0].data).toMatchObject({ rental_id: id, ends_at: endsAt });
+    // The rent room e-mails every reminder itself: forwarding to e-mail adds none (only the message's e-mail).
+    const rows = await db().select().from(channelDeliveries).where(eq(channelDeliveries.userId, user.id));
+    expect(rows.filter((r) => r.channel === "email")).toHaveLength(1);
+    expect(rows.every((r) => r.status === "delivered")).toBe(true);
+    // One notification per rental on the device: each reminder replaced the one before (same tag), the last shown.
+    const report = await shown(sub.id);
+    expect(report.received.filter((r) => r.status === 201)).toHaveLength(3);
+    expect(report.shown).toHaveLength(1);
+    expect(report.shown[0]).toMatchObject({ kind: "rental.reminder", tag: `rental:${id}`, title: "Your rental renews soon", replaced: 2 });
+    expect(String(report.shown[0].body)).toContain("your wallet is short");
+  });
 });

@@ -21,9 +21,9 @@ export interface ForwardWords {
   webhook: { type: string; data: Record<string, unknown> };
 }
 
-/** The events forwarding carries: a rental's new SMS and its reminders (each rental event names `rentalId`). */
+/** The events forwarding carries: a rental's new SMS and its reminders, renewal and end (each names `rentalId`). */
 export function forwardedRentalId(message: RealtimeMessage): string | null {
-  return message.kind === "rental.sms" || message.kind === "rental.renewing" ? message.rentalId : null;
+  return message.kind === "rental.sms" || message.kind === "rental.renewing" || message.kind === "rental.ending" ? message.rentalId : null;
 }
 
 export function forwardWordsFor(message: RealtimeMessage, ctx: ForwardContext): ForwardWords | null {
@@ -60,6 +60,12 @@ export function forwardWordsFor(message: RealtimeMessage, ctx: ForwardContext): 
         type: "rental.renewing",
         data: { rental_id: ctx.rental.id, number: ctx.rental.number, renews_at: message.renewsAt, price: message.price, currency: "NGN", funded: message.funded, url: rentalLink },
       },
+    };
+  }
+  if (message.kind === "rental.ending") {
+    return {
+      email: null,
+      webhook: { type: "rental.ending", data: { rental_id: ctx.rental.id, number: ctx.rental.number, ends_at: message.endsAt, url: rentalLink } },
     };
   }
   return null;

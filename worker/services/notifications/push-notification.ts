@@ -82,6 +82,15 @@ export function pushWordsFor(message: RealtimeMessage, ctx: PushContext): PushWo
         REMINDER_TTL_S,
       );
     }
+    case "rental.ending":
+      return words(
+        "rental.reminder",
+        `rental:${message.rentalId}`,
+        "Your rental ends in about an hour",
+        `It ends ${formatDateTime(message.endsAt, { now: ctx.at })}. Copy any code you still need, or extend it.`,
+        link("number/1", { rental: message.rentalId }),
+        REMINDER_TTL_S,
+      );
     // withdrawal.* joins here once withdrawals exist (its kind is then in schema/notifications.ts PUSH_KINDS).
     default:
       return null;

@@ -4,13 +4,16 @@ import { webLink } from "../../lib/public-origin";
 import { configFor } from "../../config";
 import { log } from "../../lib/log";
 import { rentalEndingEmail } from "../accounts";
-import type { RentalDeps } from "../kernel";
+import { recordEvent, type RentalDeps } from "../kernel";
 import type { RentalRow } from "./rental-views";
 import { rentalTransition } from "./rental-transitions";
 
 /**
  * The "your rental ends in about an hour" reminder (issue 17): a realtime toast on the customer's open screens and an
- * e-mail, once per rental (per expiry: an extension clears reminded_at so the new end is announced again).
+ * e-mail, once per rental (per expiry: an extension clears reminded_at so the new end is announced again). Issue 47:
+ * also the outbox event rental.ending, so the customer's Web Push devices and their rental forwarding (a webhook) get
+ * it through the same channels as the rental's messages; keyed by rental and expiry, it is one event however often the
+ * watcher runs.
  *
  * Once: the watcher's alarm is at-least-once and may run twice, so the reminder is CLAIMED by a conditional UPDATE
  * (reminded_at IS NULL, still active, same expiry) and only the call whose UPDATE changed the row sends. A send that
@@ -48,6 +51,12 @@ export async function remindIfDue(deps: RentalDeps, row: RentalRow, now = deps.c
     kind: "toast",
     type: "warning",
     message: `Your rented number +${number} ends in ${minutes} minutes. Copy any code you still need.`,
+  });
+  await recordEvent(deps, {
+    userId: row.userId,
+    dedupe: `rental.ending:${row.id}:${row.expiresAt}`,
+    message: { kind: "rental.ending", rentalId: row.id, endsAt: new Date(row.expiresAt).toISOString() },
+    at: now,
   });
   const [user] = await deps.db.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, row.userId)).limit(1);
   if (user) {

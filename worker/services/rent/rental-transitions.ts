@@ -44,7 +44,7 @@ export const RENTAL_TRANSITIONS = {
   /** Auto-renew paused (price, funds, provider): told once, by the call that set it. */
   pauseRenewal: { from: "any", to: null, ledger: null, events: ["toast (socket)"] },
   /** A reminder claimed for the current expiry (sent once by the call that claimed it). */
-  remind: { from: ["active"], to: null, ledger: null, events: ["toast (socket)", "rental.renewing"] },
+  remind: { from: ["active"], to: null, ledger: null, events: ["toast (socket)", "rental.renewing", "rental.ending"] },
   /** The inbox was read: the SMS count (counted, not added) and the time; its new messages' rental.sms ride the batch. */
   inboxRead: { from: "any", to: null, ledger: null, events: ["rental.sms"] },
 } as const satisfies Record<string, { from: readonly RentalStatus[] | "any"; to: RentalStatus | null; ledger: string | null; events: readonly RentalEvent[] }>;
