@@ -86,6 +86,30 @@ describe("Settings → Notifications", () => {
     expect(script.calls).not.toContain("POST /api/notifications/devices");
   });
 
+  it("removes another device (the server forgets it), and this device's Remove also unsubscribes this browser", async () => {
+    const unsubscribe = vi.fn(async () => true);
+    const registration = { active: { postMessage }, pushManager: { getSubscription: async () => ({ unsubscribe }), subscribe } };
+    Object.defineProperty(navigator, "serviceWorker", { configurable: true, value: { register, ready: Promise.resolve(registration), getRegistration: async () => registration } });
+    const LAPTOP = { ...DEVICE, id: "psub_2", label: "Firefox on Windows", push_service: "updates.push.services.mozilla.com", this_session: false };
+    script.answers["GET /api/notifications"] = [json(200, view([DEVICE, LAPTOP])), json(200, view([DEVICE])), json(200, view())];
+    script.answers["DELETE /api/notifications/devices/psub_2"] = [json(200, { data: [DEVICE] })];
+    script.answers["DELETE /api/notifications/devices/psub_1"] = [json(200, { data: [] })];
+    renderWithQuery(<NotificationsSection />);
+
+    fireEvent.click(await screen.findByRole("button", { name: "Remove Firefox on Windows" }));
+    await waitFor(() => expect(script.calls).toContain("DELETE /api/notifications/devices/psub_2"));
+    await waitFor(() => expect(screen.queryByText("Firefox on Windows")).toBeNull());
+    // Another device's removal leaves this browser's subscription alone.
+    expect(unsubscribe).not.toHaveBeenCalled();
+
+    fireEvent.click(screen.getByRole("button", { name: "Remove Chrome on Android" }));
+    expect(await screen.findByText("Push is off for this device.")).toBeTruthy();
+    expect(script.calls).toContain("DELETE /api/notifications/devices/psub_1");
+    expect(unsubscribe).toHaveBeenCalledTimes(1);
+    expect(postMessage).toHaveBeenCalledWith({ type: "forget-subscription" });
+    expect(screen.queryByRole("list", { name: "Devices that receive pushes" })).toBeNull();
+  });
+
   it("saves each kind and the lock-screen choice as it is changed", async () => {
     // Each save's answer is the new view, and the screen reads it again after.
     script.answers["GET /api/notifications"] = [json(200, view()), json(200, view()), json(200, view())];
