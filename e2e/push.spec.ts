@@ -1,4 +1,6 @@
 import type { BrowserContext, Page } from "@playwright/test";
+import { serviceWorkerWeight } from "../bench/web-weight";
+import { E2E_WEB_DIST } from "../playwright.config";
 import type { PushNotificationPayload } from "../schema/notifications";
 import { expect, openSignedIn, signUpAndFund, test } from "./support";
 
@@ -140,4 +142,16 @@ test("push on for this device: a code delivered to a closed tab is pushed with i
   const row = phone.locator(`[data-order-id="${orderId}"]:visible`);
   await expect(row).toHaveAttribute("aria-current", "true");
   await expect(row).toContainText(code);
+});
+
+test("the service worker is its own small file that caches nothing", async ({ request }) => {
+  const sw = serviceWorkerWeight(E2E_WEB_DIST);
+  expect(sw.events.sort()).toEqual(["activate", "install", "message", "notificationclick", "push", "pushsubscriptionchange"]);
+  expect(sw.caches).toBe(false);
+  expect(sw.gzip).toBeLessThanOrEqual(5_000);
+  // Served as the build made it, always asked of the network, under its own policy.
+  const res = await request.get("/sw.js");
+  expect(res.status()).toBe(200);
+  expect(res.headers()["cache-control"]).toBe("no-cache");
+  expect(res.headers()["content-security-policy"]).toBe("default-src 'none'; connect-src 'self'; img-src 'self'");
 });
