@@ -155,3 +155,46 @@ test("the service worker is its own small file that caches nothing", async ({ re
   expect(res.headers()["cache-control"]).toBe("no-cache");
   expect(res.headers()["content-security-policy"]).toBe("default-src 'none'; connect-src 'self'; img-src 'self'");
 });
+
+test("rental forwarding by e-mail: turned on in Settings, a rented number's message reaches the account's address once, with its sender, text and code", async ({ page, request }) => {
+  const session = await signUpAndFund(request, "forward", 5000);
+  const auth = { authorization: `Bearer ${session.token}` };
+  await openSignedIn(page, session, "#/settings/1");
+  const byEmail = page.getByRole("checkbox", { name: /E-mail each message, with its sender, full text and code/ });
+  await expect(byEmail).not.toBeChecked();
+  // The box shows the server's answer (it is checked once the choice is saved).
+  await byEmail.click();
+  await expect(byEmail).toBeChecked();
+
+  // Rent a number; the sandbox sends its first SMS a moment later.
+  const quote = (await (await request.post("/api/rent/countries", { headers: auth, data: { countryId: "5", duration: "hour", period: "1" } })).json()) as { price: number };
+  const rented = await request.post("/api/rent-number", { headers: auth, data: { countryId: "5", duration: "hour", period: "1", price: quote.price } });
+  expect(rented.status()).toBe(201);
+  const { rental, number } = (await rented.json()) as { rental: { id: string }; number: string };
+
+  // A rental's link (a push's tap) opens its inbox; the message arrives there, and the rental follows the default.
+  await page.goto(`/#/number/1?rental=${rental.id}`);
+  const inbox = page.getByTestId("rental-inbox");
+  const message = inbox.getByTestId("rental-messages").getByRole("listitem").first();
+  await expect(message).toBeVisible({ timeout: 45_000 });
+  const code = /code is (\d+)/.exec((await message.textContent()) ?? "")?.[1] ?? "";
+  expect(code).toMatch(/^\d+$/);
+  await inbox.getByText("Forward this number's messages").click();
+  await expect(inbox.getByText("This number follows your default in Settings → Notifications.")).toBeVisible();
+  await expect(inbox.getByRole("checkbox", { name: "E-mail each message to my account's address" })).toBeChecked();
+
+  const forwarded = async () => {
+    const res = await request.get(`/sandbox/outbox.json?to=${encodeURIComponent(session.user.userEmail)}`);
+    return ((await res.json()) as { data: { subject: string; body: string }[] }).data.filter((m) => m.subject.startsWith(`Code ${code} from `));
+  };
+  await expect.poll(async () => (await forwarded()).length, { timeout: 30_000 }).toBe(1);
+  const [mail] = await forwarded();
+  expect(mail.subject).toContain(`+${number.replace(/^\+/, "")}`);
+  expect(mail.body).toContain("From: ");
+  expect(mail.body).toContain(`Code: ${code}`);
+  expect(mail.body).toContain(`/#/number/1?rental=${rental.id}`);
+  // Once: the inbox read the message again meanwhile (it polls), and the outbox still holds one e-mail.
+  await page.reload();
+  await expect(inbox.getByTestId("rental-messages").getByRole("listitem").first()).toBeVisible();
+  expect(await forwarded()).toHaveLength(1);
+});
