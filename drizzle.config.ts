@@ -3,6 +3,6 @@ import { defineConfig } from "drizzle-kit";
 // drizzle-kit only generates SQL here; wrangler applies it (locally and remotely) and the tests read the same files.
 export default defineConfig({
   dialect: "sqlite",
-  schema: ["./worker/db/tables.ts", "./worker/services/notifications/tables.ts", "./worker/db/sandbox-push-tables.ts"],
+  schema: "./worker/db/tables.ts",
   out: "./migrations",
 });

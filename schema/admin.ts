@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { PaymentStatus, RentalStatus, RentUnit, SmsOrderStatus } from "./constants";
+import { type PaymentStatus, type RentalStatus, type RentUnit, type SmsOrderStatus, TRANSFER_DEPOSIT_STATES, type TransferDepositState } from "./constants";
 import { settingSchemas, type SettingKey, type SettingValue } from "./settings";
 
 /**
@@ -60,7 +60,7 @@ export const groupMailSendSchema = groupMailSchema.extend({
 /** GET /admin/reviews: the queue (open), its history (resolved) or both. */
 /** GET /admin/transfers: bank-transfer arrivals (issue 31), optionally in one state. */
 export const transferListQuerySchema = z.object({
-  state: z.enum(["verifying", "credited", "review", "unmatched"], { message: "state is one of verifying, credited, review, unmatched" }).optional(),
+  state: z.enum(TRANSFER_DEPOSIT_STATES, { message: `state is one of ${TRANSFER_DEPOSIT_STATES.join(", ")}` }).optional(),
   date: z.string().optional(),
 });
 
@@ -68,7 +68,7 @@ export const transferListQuerySchema = z.object({
 export interface AdminTransferDeposit {
   squad_ref: string;
   kind: "dynamic" | "static";
-  state: "verifying" | "credited" | "review" | "unmatched";
+  state: TransferDepositState;
   squad_status: string;
   payment_id: string | null;
   account_number: string | null;
@@ -301,6 +301,10 @@ export interface AdminOrderRow {
   status: SmsOrderStatus;
   attempts: number;
   failureReason: string | null;
+  /** Issue 32: which upstream served it (daisysms, smsman, herosms, grizzly) and which of its accounts (0: the first
+   *  key); null while no upstream has served it yet. Operators only: customers see the provider. */
+  upstream: string | null;
+  upstreamAccount: number;
   createdAt: number;
   updatedAt: number;
 }
@@ -318,6 +322,9 @@ export interface AdminRentalRow {
   status: RentalStatus;
   expiresAt: number | null;
   smsCount: number;
+  /** Which upstream rented the number and which of its accounts (0: the first key); null while none has. */
+  upstream: string | null;
+  upstreamAccount: number;
   createdAt: number;
 }
 

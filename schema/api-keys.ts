@@ -40,7 +40,7 @@ export const sandboxTopUpSchema = z.object({
 });
 
 /** Webhook events (docs/developer-api.md "Webhooks"). */
-export type WebhookEventType = "sms.code" | "sms.ended" | "rental.sms" | "rental.ended" | "rental.renewing" | "balance.changed";
+export type WebhookEventType = "sms.code" | "sms.ended" | "rental.sms" | "rental.ended" | "rental.renewing" | "balance.changed" | "payment.failed";
 
 export const webhookUrlSchema = z.object({
   url: z

@@ -352,7 +352,7 @@ export const v1RentalListSchema = exampled({ data: z.array(v1RentalSchema), next
 // ---------------------------------------------------------------------------------------------------------------
 // Webhooks: the key's own URL and delivery log (docs/developer-api.md "Webhooks"), and the events' bodies
 
-export const V1_WEBHOOK_EVENT_TYPES = ["sms.code", "sms.ended", "rental.sms", "rental.ended", "rental.renewing", "balance.changed"] as const;
+export const V1_WEBHOOK_EVENT_TYPES = ["sms.code", "sms.ended", "rental.sms", "rental.ended", "rental.renewing", "balance.changed", "payment.failed"] as const;
 
 const WEBHOOK_URL_EXAMPLE = "https://bot.example.com/virtualnum";
 
@@ -416,6 +416,14 @@ const rentalRenewingData = exampled(
 const balanceData = exampled({ balance: z.number().describe("Naira"), currency: z.literal("NGN") }, { balance: 2500.5, currency: "NGN" }).meta({
   id: "BalanceChangedEventData",
 });
+const paymentFailedData = exampled(
+  {
+    payment_id: z.string().describe("The deposit's reference (the card checkout's, the crypto invoice's payment_id, the bank transfer's)"),
+    status: z.string().describe("failed, abandoned, expired or refunded (the provider's word), review (held for a check), refused (by support)"),
+    message: z.string().describe("The sentence the customer's screens show"),
+  },
+  { payment_id: "VNMX1BB1RQDF6CCA8315602C82", status: "failed", message: "Transaction not successful" },
+).meta({ id: "PaymentFailedEventData" });
 
 function eventSchema<T extends (typeof V1_WEBHOOK_EVENT_TYPES)[number], D extends z.ZodType>(type: T, data: D, name: string, summary: string) {
   const example = { id: "evt_0f8fad5bd9cb469fa16570867728950e", type, created_at: "2026-11-22T14:05:39.000Z", data: exampleOf(data) };
@@ -442,6 +450,12 @@ export const v1WebhookEventSchemas = {
     balanceData,
     "BalanceChangedEvent",
     "Money arrived or came back without an API call of yours: a deposit, a refund, an operator's adjustment, a sandbox top-up",
+  ),
+  "payment.failed": eventSchema(
+    "payment.failed",
+    paymentFailedData,
+    "PaymentFailedEvent",
+    "A deposit did not go through (failed, abandoned, expired, refunded), is held for a check, or was refused by support: nothing was credited",
   ),
 } satisfies Record<(typeof V1_WEBHOOK_EVENT_TYPES)[number], z.ZodType>;
 

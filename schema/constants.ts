@@ -56,6 +56,13 @@ export type RentUnit = (typeof RENT_UNITS)[number];
 export const RENT_PERIOD_MAX: Record<RentUnit, number> = { hour: 24, day: 7, week: 4, month: 12 };
 
 /** Rental statuses: pending (paid, upstream being asked) -> active -> ended | cancelled; failed when the upstream refused. */
+/**
+ * A bank transfer's arrival (transfer_deposits.state, issue 31): verifying (heard, Squad not yet asked), credited,
+ * review (held for an operator), refused (an operator refused it), unmatched (an account we do not know).
+ */
+export const TRANSFER_DEPOSIT_STATES = ["verifying", "credited", "review", "refused", "unmatched"] as const;
+export type TransferDepositState = (typeof TRANSFER_DEPOSIT_STATES)[number];
+
 export const RENTAL_STATUSES = ["pending", "active", "ended", "cancelled", "failed"] as const;
 export type RentalStatus = (typeof RENTAL_STATUSES)[number];
 /** A rental that may still receive SMS (its inbox keeps reading). */

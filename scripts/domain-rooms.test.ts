@@ -22,6 +22,23 @@ describe("domain rooms rule (scripts/lint.ts)", () => {
     ).toEqual([]);
   });
 
+  it("each room owns its tables: the schema's re-export and a foreign key read table files; a service reads its own and asks other rooms (issue 42)", () => {
+    const sources = {
+      "worker/db/tables.ts": 'export * from "../services/kernel/tables";\nexport * from "../services/funding/tables";',
+      "worker/services/kernel/index.ts": 'export { users } from "./tables";',
+      "worker/services/kernel/tables.ts": "export const users = 1;",
+      "worker/services/funding/index.ts": 'export { listDeposits } from "./views";',
+      "worker/services/funding/tables.ts": 'import { users } from "../kernel/tables";\nexport const payments = users;',
+      "worker/services/funding/views.ts": 'import { payments } from "./tables";\nimport { users } from "../kernel";',
+      "worker/services/console/overview.ts": 'import { payments } from "../funding/tables";\nimport { users } from "../../db/tables";\nimport { listDeposits } from "../funding";',
+      "worker/services/console/overview.test.ts": 'import { payments } from "../../db/tables";',
+    };
+    expect(crossingsOf(sources)).toEqual([
+      'worker/services/console/overview.ts: imports worker/services/funding/tables.ts, past the funding room\'s index (import "worker/services/funding" and export what you need from its index.ts)',
+      "worker/services/console/overview.ts: imports worker/db/tables.ts; a room reads its own tables (./tables) and the kernel's (its index), and asks another room through that room's index (decision 062)",
+    ]);
+  });
+
   it("refuses a deep import from another room, from outside the rooms, a room importing its own index, and a loose service", () => {
     expect(
       crossingsOf({

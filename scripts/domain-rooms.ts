@@ -13,9 +13,16 @@ import { resolve } from "./import-cycles";
  *   with app-env.ts, so an import of an index there would be a cycle.
  * - scripts/ (the node CLI) cannot load what an index brings (the Worker's runtime): it may import a room's file
  *   directly when that file is runtime-free, i.e. its value imports reach only schema/.
+ * - Each room owns its tables (issue 42, decision 062): `<room>/tables.ts` defines them; worker/db/tables.ts, the one
+ *   re-export drizzle-kit reads, may import every room's, and a room's tables.ts may import another room's for a
+ *   foreign key. A service never imports worker/db/tables.ts: it reads its own room's tables and the kernel's (through
+ *   the kernel's index), and asks any other room through that room's index.
  */
 export const ROOMS_DIR = "worker/services";
 const TYPE_ONLY_EXCEPTIONS = new Set(["worker/app-env.ts"]);
+/** The drizzle-kit re-export of every room's tables. */
+const SCHEMA_REEXPORT = "worker/db/tables.ts";
+const isRoomTables = (file: string) => path.basename(file) === "tables.ts" && roomOf(file) !== undefined;
 
 const statementPattern = /\b(?:import|export)\s+(type\s+)?(?:[^;"'`]*?\s+from\s+|)["'](\.{1,2}(?:\/[^"']*)?)["']|\bimport\s*\(\s*["'](\.{1,2}(?:\/[^"']*)?)["']/g;
 
@@ -55,8 +62,14 @@ export function roomCrossings(
     if (path.dirname(file) === ROOMS_DIR) problems.push(`${file}: a service lives in its domain's room (worker/services/<room>/), not loose in services/`);
     const own = roomOf(file);
     for (const { target, typeOnly } of importsOf(file, root, read, exists)) {
+      if (target === SCHEMA_REEXPORT && own && !/\.test\.ts$/.test(file)) {
+        problems.push(`${file}: imports ${SCHEMA_REEXPORT}; a room reads its own tables (./tables) and the kernel's (its index), and asks another room through that room's index (decision 062)`);
+        continue;
+      }
       const room = roomOf(target);
       if (!room) continue;
+      // The schema's re-export, and one room's table referring to another's (a foreign key), read table files directly.
+      if (isRoomTables(target) && (file === SCHEMA_REEXPORT || (isRoomTables(file) && own !== room))) continue;
       const isIndex = path.basename(target) === "index.ts" && path.dirname(target) === `${ROOMS_DIR}/${room}`;
       if (own === room) {
         if (isIndex) problems.push(`${file}: imports its own room's index; a file inside ${room}/ imports its siblings directly`);

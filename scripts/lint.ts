@@ -4,7 +4,7 @@ import { ESLint } from "eslint";
 import { adapterBuilds } from "./adapter-builders";
 import { missingOptionalEntries } from "./complete-lockfile";
 import { honoInServices, roomCrossings } from "./domain-rooms";
-import { moneyWrites } from "./money-writers";
+import { declarations, moneyTables, moneyWrites, tableNames, unusedMoves } from "./money-writers";
 import { importCycles, importGraph } from "./import-cycles";
 import { root } from "./local-env";
 import { contractImports, webWorkerImports } from "./web-imports";
@@ -29,12 +29,30 @@ const rules: Rule[] = [
   { dirs: ["web"], test: /console\.log\(/, message: "no console.log in the web app", skip: /\.test\.tsx?$/ },
   { dirs: ["worker", "web", "schema"], test: /debugger;/, message: "debugger statement" },
   {
-    // The money flows' one dependency shape (docs/decisions/028-money-flow-deps.md): a test fixes their time and
-    // records their pushes through deps, which only holds while no flow reads the clock or pushes by itself.
+    // One clock (issue 42, decision 062): every service and the ledger take their time from the services container
+    // (services.clock, a flow's deps.clock, or a `now` its caller read there), so a test moves time through the whole
+    // money path by handing the container its own clock.
+    dirs: ["worker/services", "worker/db"],
+    only: /^worker\/(services\/|db\/money-rows\.ts$)/,
+    skip: /\.test\.ts$/,
+    test: /\bDate\.now\(\)/,
+    message: "time comes from the container's clock (services.clock, deps.clock, or a `now` the caller read there), never Date.now()",
+  },
+  {
+    // The money flows' one dependency shape (docs/decisions/028-money-flow-deps.md): a test records their pushes
+    // through deps, which only holds while no flow pushes by itself.
     dirs: ["worker/services"],
     only: /services\/(sms\/sms-(orders|poll|views|upstream|transitions|chain)|rent\/(rentals|rental-(inbox|reminder|extension))|funding\/(payments|card-payments|crypto-payments|payment-crediting|payment-sweep|crypto-currencies))\.ts$/,
-    test: /\bDate\.now\(\)|import\s*\{[^}]*\bnotify\b[^}]*\}\s*from\s+["']\.\.\/kernel["']/,
-    message: "a money flow reads time from deps.clock and pushes through deps.notify (decision 028)",
+    test: /import\s*\{[^}]*\bnotify\b[^}]*\}\s*from\s+["']\.\.\/kernel["']/,
+    message: "a money flow pushes through deps.notify (decision 028)",
+  },
+  {
+    // Named results (issue 42): a batch is run by the kernel's runBatch and answered by name, never read by position
+    // or cast to fit db.batch.
+    dirs: ["worker/services"],
+    skip: /(\.test\.ts|kernel\/money-entity\.ts)$/,
+    test: /\bas unknown as\b|\bresults?\[\d+\]|\]\s*=\s*await\s+[\w.]*\.batch\(/,
+    message: "run a batch with runBatch and read its steps by name (no positional reads, no `as unknown as`: decision 062)",
   },
   {
     // One clock and one time format for every screen, e-mail and CSV (issue 43, decision 063).
@@ -101,12 +119,14 @@ for (const cycle of importCycles(importGraph(sourceFiles, root))) {
   problems += 1;
   console.error(`import cycle through ${cycle.length} file(s): ${cycle.join(" -> ")} (move the shared part down a layer)`);
 }
-// A money entity's row is written only by its entity module (docs/decisions/049; scripts/money-writers.ts).
-for (const file of ["worker", "scripts"].flatMap(files)) {
-  for (const problem of moneyWrites(file, readFileSync(path.join(root, file), "utf8"))) {
-    problems += 1;
-    console.error(problem);
-  }
+// A money table is written only by its entity's module, and every declared move runs somewhere (decision 062;
+// scripts/money-writers.ts reads the declarations themselves).
+const moneySources = ["worker", "scripts"].flatMap(files).map((file) => ({ file, text: readFileSync(path.join(root, file), "utf8") }));
+const declared = moneySources.filter((s) => s.file.startsWith("worker/services/")).flatMap((s) => declarations(s.file, s.text));
+const owned = moneyTables(declared, tableNames(moneySources.filter((s) => s.file.startsWith("worker/")).map((s) => s.text)));
+for (const problem of [...moneySources.flatMap((s) => moneyWrites(s.file, s.text, owned)), ...unusedMoves(declared, moneySources)]) {
+  problems += 1;
+  console.error(problem);
 }
 // A service never builds an upstream adapter: it takes them from the services container (decision 050).
 for (const file of files("worker/services")) {

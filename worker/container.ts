@@ -12,15 +12,14 @@ import type { SmsProvider } from "./providers/sms/types";
 import { isSmsUpstream, PRIMARY_UPSTREAM, type SmsUpstream } from "./providers/sms/upstreams";
 import {
   type Clock,
-  envForUser,
+  deploymentProviderSet,
   notify,
   type Notify,
   type PaymentDeps,
-  providerModeFor,
+  providerSetFor,
   type RentalDeps,
   type Services,
   type SmsDeps,
-  systemClock,
   type Upstreams,
   type WebhookSend,
 } from "./services/kernel";
@@ -41,8 +40,8 @@ import { deliveryChannels } from "./services/notifications";
  * the simulator; upstream calls then time out after 200 ms).
  */
 export interface UpstreamOverrides {
-  sms?: ((env: Env, name: SmsProviderName) => SmsProvider) | null;
-  smsUpstream?: ((env: Env, upstream: string, account: number, provider: SmsProviderName) => SmsProvider | null) | null;
+  sms?: ((mode: ProviderMode, name: SmsProviderName, env: Env) => SmsProvider) | null;
+  smsUpstream?: ((mode: ProviderMode, upstream: string, account: number, provider: SmsProviderName, env: Env) => SmsProvider | null) | null;
   rent?: ((env: Env, mode: ProviderMode) => RentalProvider) | null;
   payments?: PaymentFetchInterceptor | null;
   webhooks?: WebhookSend | null;
@@ -59,14 +58,23 @@ export interface ServicesOptions {
   upstreams?: UpstreamOverrides;
 }
 
+/**
+ * Production's clock, the only reader of the system's time the services get (issue 42: one clock): every service takes
+ * its time from the container (`services.clock`, a flow's `deps.clock`), so a test moves time through the whole money
+ * path by handing the container its own (worker/test/services.ts).
+ */
+export const systemClock: Clock = { now: () => Date.now() };
+
 /** The real adapters for these bindings, each built when first asked for. */
 function realUpstreams(env: Env, overrides: UpstreamOverrides): Upstreams {
   const config = configFor(env);
   let payments: PaymentProviders | undefined;
-  const smsAccount = (forEnv: Env, upstream: SmsUpstream, account: number, provider: SmsProviderName): SmsProvider =>
-    overrides.smsUpstream?.(forEnv, upstream, account, provider) ?? smsUpstreamFor(forEnv, upstream, account, provider);
+  // Each adapter is built for the provider set's mode the caller names (a sandbox account's: "sandbox"), never from a
+  // copy of the bindings (issue 42).
+  const smsAccount = (mode: ProviderMode, upstream: SmsUpstream, account: number, provider: SmsProviderName): SmsProvider =>
+    overrides.smsUpstream?.(mode, upstream, account, provider, env) ?? smsUpstreamFor(env, upstream, account, provider, mode);
   return {
-    sms: (forEnv, name) => overrides.sms?.(forEnv, name) ?? smsAccount(forEnv, PRIMARY_UPSTREAM[name], 0, name),
+    sms: (mode, name) => overrides.sms?.(mode, name, env) ?? smsAccount(mode, PRIMARY_UPSTREAM[name], 0, name),
     smsAccount,
     rent: (mode) => overrides.rent?.(env, mode) ?? rentalProviderFor(env, { providers: mode }),
     payments: () => (payments ??= paymentProviders(env, config, overrides.payments ?? undefined)),
@@ -87,9 +95,10 @@ export function buildServices(env: Env, options: ServicesOptions): Services {
   const clock = options.clock ?? systemClock;
   const push: Notify = options.notify ?? ((userId, message) => notify(env, userId, message));
   const upstreams = realUpstreams(env, overrides);
+  const providerSet = deploymentProviderSet(config.providers);
   // Web Push and rental forwarding (issue 47): the notifications room's channels, composed here above the rooms.
   const channels = deliveryChannels(env, db);
-  const common = { env, db, notify: push, clock, upstreams, channels };
+  const common = { env, db, notify: push, clock, upstreams, providerSet, channels };
   let sms: SmsDeps | undefined;
   let rent: RentalDeps | undefined;
   let payments: PaymentDeps | undefined;
@@ -102,16 +111,17 @@ export function buildServices(env: Env, options: ServicesOptions): Services {
     defer: options.defer,
     requestId: options.requestId ?? null,
     upstreams,
+    providerSet,
     channels,
     get sms() {
       return (sms ??= {
         ...common,
-        // Receive SMS picks its upstream per order: the order's provider and route, for its customer (a sandbox
-        // account always reaches the simulators).
+        // Receive SMS picks its upstream per order: the order's provider and route, in its customer's provider set (a
+        // sandbox account always reaches the simulators).
         provider: (name, userId, route) => {
-          const forUser = envForUser(env, userId);
-          if (!route || !isSmsUpstream(route.upstream) || (route.upstream === PRIMARY_UPSTREAM[name] && route.account === 0)) return upstreams.sms(forUser, name);
-          return upstreams.smsAccount(forUser, route.upstream, route.account, name);
+          const { mode } = providerSetFor(providerSet, userId);
+          if (!route || !isSmsUpstream(route.upstream) || (route.upstream === PRIMARY_UPSTREAM[name] && route.account === 0)) return upstreams.sms(mode, name);
+          return upstreams.smsAccount(mode, route.upstream, route.account, name);
         },
       });
     },
@@ -121,7 +131,7 @@ export function buildServices(env: Env, options: ServicesOptions): Services {
       // account rents).
       const built: Partial<Record<ProviderMode, RentalProvider>> = {};
       const forMode = (mode: ProviderMode) => (built[mode] ??= upstreams.rent(mode));
-      return (rent = { ...common, provider: (userId) => forMode(userId === null ? config.providers : providerModeFor(config.providers, userId)) });
+      return (rent = { ...common, provider: (userId) => forMode(providerSetFor(providerSet, userId).mode) });
     },
     get payments() {
       return (payments ??= { ...common, provider: upstreams.payments(), defer: options.defer });

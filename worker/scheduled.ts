@@ -41,19 +41,19 @@ async function runSweeps(services: Services): Promise<void> {
   }
   // Our balance at each upstream against the operator's floor: below it, that provider's offers are hidden.
   try {
-    await checkUpstreamHealth(services);
+    await checkUpstreamHealth(services, services.clock.now());
   } catch (err) {
     log("error", "upstream health check failed", { error: err instanceof Error ? err.message : String(err) });
   }
   // Dead sessions, spent reset links and passed rate-limit windows.
   try {
-    await sweepAccountRows(db);
+    await sweepAccountRows(db, services.clock.now());
   } catch (err) {
     log("error", "account sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }
   // Developer API Idempotency-Keys older than a day; webhook and channel (push, forwarding) delivery records older than 30 days.
   try {
-    await purgeIdempotencyKeys(db);
+    await purgeIdempotencyKeys(db, services.clock.now());
     await purgeWebhookEvents(db, services.clock.now());
     await purgeChannelDeliveries(db, services.clock.now());
   } catch (err) {

@@ -111,7 +111,7 @@ describe("operator statements", () => {
   });
 
   it("health: the sweep's last reading per upstream, and the order rows the stats summarise", async () => {
-    await checkUpstreamHealth(testServices());
+    await checkUpstreamHealth(testServices(), Date.now());
     const { results } = await env.DB.prepare(UPSTREAM_HEALTH_SQL).all<{ provider: string; status: string }>();
     expect(results.map((r) => [r.provider, r.status])).toEqual([
       ["Dynamic", "ok"],

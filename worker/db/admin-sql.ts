@@ -1,8 +1,9 @@
-import { and, eq, exists, isNull, SQL, sql } from "drizzle-orm";
+import { and, eq, isNull, SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { settingSchemas, type SettingKey } from "../../schema/settings";
-import { auditLog, ledger, outboxEvents, sessions, settings, users } from "./tables";
+import { ledgerInsert, ledgerRowWritten, outboxInsert } from "./money-rows";
+import { auditLog, ledger, sessions, settings, users } from "./tables";
 
 /**
  * The operator's changes, shared by the console (worker/services/operator-actions.ts and console/) and the CLI
@@ -155,30 +156,10 @@ export function manualEntrySql(db: Db, entry: ManualEntry): AdminChange {
       now,
     ),
     // Same trigger and CHECK as every ledger row (never INSERT OR IGNORE, which would skip the balance CHECK).
-    db
-      .insert(ledger)
-      .values({ userId: entry.userId, key, amountKobo: entry.amountKobo, kind: "admin", note: supportNote(entry.amountKobo, message), ref: null, createdAt: now })
-      .onConflictDoNothing({ target: ledger.key }),
+    ledgerInsert(db, { userId: entry.userId, key, amountKobo: entry.amountKobo, kind: "admin", note: supportNote(entry.amountKobo, message), ref: null, at: now }),
     // The customer's balance.changed (screens and developer webhooks), written with the ledger row or not at all: the
-    // outbox (services/kernel/outbox.ts outboxInsert, decision 040) delivers it, or the cron sweep does after a CLI run.
-    db
-      .insert(outboxEvents)
-      .select(
-        db
-          .select({
-            id: sql<string>`${`ev_${crypto.randomUUID().replaceAll("-", "")}`}`.as("id"),
-            userId: sql<string>`${users.id}`.as("user_id"),
-            kind: sql<string>`'balance.changed'`.as("kind"),
-            message: sql<string>`${JSON.stringify({ kind: "balance.changed" })}`.as("message"),
-            dedupeKey: sql<string>`${`balance.changed:${key}`}`.as("dedupe_key"),
-            balanceKobo: sql<number>`${users.balanceKobo}`.as("balance_kobo"),
-            createdAt: sql<number>`${now}`.as("created_at"),
-            deliveredAt: sql<number | null>`NULL`.as("delivered_at"),
-          })
-          .from(users)
-          .where(and(eq(users.id, entry.userId), exists(db.select({ one: sql`1` }).from(ledger).where(eq(ledger.key, key))))),
-      )
-      .onConflictDoNothing({ target: outboxEvents.dedupeKey }),
+    // outbox (db/money-rows.ts outboxInsert, decision 040) delivers it, or the cron sweep does after a CLI run.
+    outboxInsert(db, { userId: entry.userId, dedupe: `balance.changed:${key}`, message: { kind: "balance.changed" }, at: now }, ledgerRowWritten(db, key)),
   ];
 }
 

@@ -28,10 +28,10 @@ describe("status columns", () => {
     await db().insert(smsOrders).values({
       id: crypto.randomUUID(), userId: user.id, provider: "Swift", countryId: "5", countryName: "USA", serviceId: "wa", serviceName: "WhatsApp", priceKobo: 1_000, status: "used", number: "+1555",
     });
-    expect((await listOrders(db(), { status: "used", userId: user.id })).length).toBe(1);
-    expect(await listOrders(db(), { status: "waiting", userId: user.id })).toEqual([]);
-    expect(await listOrders(db(), { status: "nonsense", userId: user.id })).toEqual([]);
-    expect(await listRentals(db(), { status: "nonsense" })).toEqual([]);
-    expect(await listDeposits(db(), { status: "nonsense" })).toEqual([]);
+    expect((await listOrders(db(), { status: "used", userId: user.id }, Date.now())).length).toBe(1);
+    expect(await listOrders(db(), { status: "waiting", userId: user.id }, Date.now())).toEqual([]);
+    expect(await listOrders(db(), { status: "nonsense", userId: user.id }, Date.now())).toEqual([]);
+    expect(await listRentals(db(), { status: "nonsense" }, Date.now())).toEqual([]);
+    expect(await listDeposits(db(), { status: "nonsense" }, Date.now())).toEqual([]);
   });
 });

@@ -29,11 +29,11 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
 /** Authenticates `secret` and sets the context; null when the key is malformed, unknown or revoked. */
 export async function callerFor(c: Context<AppEnv>, secret: string): Promise<ApiCaller | null> {
   const db = getDb(c.env.DB);
-  const caller = await authenticateApiKey(db, secret);
+  const caller = await authenticateApiKey(db, secret, c.var.services.clock.now());
   if (!caller) return null;
   c.set("apiCaller", caller);
   c.set("user", caller.user);
-  const touch = touchApiKey(db, caller).catch((err: unknown) => log("warn", "api key last-use update failed", { error: String(err) }));
+  const touch = touchApiKey(db, caller, c.var.services.clock.now()).catch((err: unknown) => log("warn", "api key last-use update failed", { error: String(err) }));
   try {
     c.executionCtx.waitUntil(touch);
   } catch {

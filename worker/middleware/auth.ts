@@ -18,7 +18,7 @@ export type { SignedInUser, UserRead };
  */
 export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
   const claims = await bearerClaims(c);
-  const [row] = await sessionUserQuery(getDb(c.env.DB), claims.userId, claims.sessionId);
+  const [row] = await sessionUserQuery(getDb(c.env.DB), claims.userId, claims.sessionId, c.var.services.clock.now());
   if (!row) throw await sessionEnded(getDb(c.env.DB), claims);
   signIn(c, row, claims.sessionId);
   await next();
@@ -33,7 +33,7 @@ export const optionalAuth = createMiddleware<AppEnv>(async (c, next) => {
   c.set("viewer", null);
   if (c.req.header("authorization")) {
     const claims = await bearerClaims(c, SESSION_EXPIRED);
-    const [row] = await sessionUserQuery(getDb(c.env.DB), claims.userId, claims.sessionId);
+    const [row] = await sessionUserQuery(getDb(c.env.DB), claims.userId, claims.sessionId, c.var.services.clock.now());
     if (!row) throw new AppError("UNAUTHORIZED", SESSION_EXPIRED);
     c.set("viewer", signIn(c, row, claims.sessionId));
   }
@@ -49,7 +49,7 @@ function signIn(c: Context<AppEnv>, row: SessionUserRow, sessionId: string): Sig
   c.set("user", user);
   c.set("sessionId", sessionId);
   if (sessionLastSeenAt === null || sessionLastSeenAt < Date.now() - LAST_SEEN_EVERY_MS) {
-    c.executionCtx.waitUntil(touchSession(getDb(c.env.DB), sessionId).catch(() => undefined));
+    c.executionCtx.waitUntil(touchSession(getDb(c.env.DB), sessionId, c.var.services.clock.now()).catch(() => undefined));
   }
   return user;
 }
@@ -94,7 +94,7 @@ export async function readAsSignedInUser<R>(c: Context<AppEnv>, read: (db: Db, u
   const claims = await bearerClaims(c);
   const db = getDb(c.env.DB);
   const plan = read(db, claims.userId);
-  const [sessionRows, ...results] = await db.batch([sessionUserQuery(db, claims.userId, claims.sessionId), ...plan.queries]);
+  const [sessionRows, ...results] = await db.batch([sessionUserQuery(db, claims.userId, claims.sessionId, c.var.services.clock.now()), ...plan.queries]);
   const row = sessionRows[0];
   if (!row) throw await sessionEnded(db, claims);
   return plan.shape(results, signIn(c, row, claims.sessionId));

@@ -25,11 +25,11 @@ export const requireIdempotencyKey = createMiddleware<AppEnv>(async (c, next) =>
   const db = getDb(c.env.DB);
   const apiKeyId = c.var.apiCaller.key.id;
   const requestHash = await sha256Hex(`${c.req.method} ${new URL(c.req.url).pathname}\n${await c.req.text()}`);
-  let claim = await claimIdempotencyKey(db, apiKeyId, key, requestHash);
+  let claim = await claimIdempotencyKey(db, apiKeyId, key, requestHash, c.var.services.clock.now());
   const deadline = Date.now() + WAIT_FOR_FIRST_MS;
   while (claim.kind === "in_flight" && !claim.abandoned && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    claim = await readIdempotencyKey(db, apiKeyId, key, requestHash);
+    claim = await readIdempotencyKey(db, apiKeyId, key, requestHash, c.var.services.clock.now());
   }
   if (claim.kind === "mismatch") {
     throw new AppError("UNPROCESSABLE", "This Idempotency-Key was already used with a different request. Use a new key for a new request.");

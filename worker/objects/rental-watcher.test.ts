@@ -185,7 +185,7 @@ describe("orders and the sweep", () => {
   it("lists rentals as orders with expiry, SMS count and whether they can be cancelled", async () => {
     const { user, id } = await rentUsaHour();
     await runDurableObjectAlarm(watcher(id));
-    const rows = toRentalOrderRows(await rentalOrderRowsQuery(db(), user.id));
+    const rows = toRentalOrderRows(await rentalOrderRowsQuery(db(), user.id), Date.now());
     expect(rows).toHaveLength(1);
     const [order] = rows;
     expect(order).toMatchObject({
@@ -206,7 +206,7 @@ describe("orders and the sweep", () => {
     const listed = await api("/api/orders", { token: user.token });
     expect(listed.status).toBe(200);
     expect(listed.data.data).toEqual([order]);
-    expect(toRentalOrderRows(await rentalOrderRowsQuery(db(), (await createUser()).id))).toEqual([]);
+    expect(toRentalOrderRows(await rentalOrderRowsQuery(db(), (await createUser()).id), Date.now())).toEqual([]);
   });
 
   it("expires rentals whose alarm never came and refunds rentals stuck before their number", async () => {

@@ -30,7 +30,7 @@ export class SmsOrderPoller extends TickScheduler {
     if (!isSmsUpstream(ask.upstream)) return null;
     const adapter = this.services().sms.provider(ask.provider, ask.userId, { upstream: ask.upstream, account: ask.account });
     if (!adapter.activeActivations) return null;
-    return this.batch.statusOf(ask.upstreamId, ask.maxAgeMs, () => adapter.activeActivations!());
+    return this.batch.statusOf(ask.upstreamId, ask.maxAgeMs, () => adapter.activeActivations!(), this.services().clock.now());
   }
 
   protected tick(orderId: string): Promise<TickResult> {

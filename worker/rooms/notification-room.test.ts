@@ -193,7 +193,7 @@ describe("ending a session", () => {
     const loggingOut = await joinOwnRoom(user);
     const otherDevice = await joinOwnRoom({ ...user, sessionId: otherSessionId });
 
-    expect(await revokeSessions(env, user.id, { sessionIds: [user.sessionId] })).toEqual([user.sessionId]);
+    expect(await revokeSessions(env, user.id, { sessionIds: [user.sessionId] }, Date.now())).toEqual([user.sessionId]);
     expect((await loggingOut.closed).code).toBe(CLOSE_SESSION_ENDED);
 
     await notify(env, user.id, sentinel("still here"));
@@ -236,7 +236,7 @@ describe("ending a session", () => {
     const kept = await joinOwnRoom(user);
     const others = [await joinOwnRoom({ ...user, sessionId: ids[0] }), await joinOwnRoom({ ...user, sessionId: ids[1] })];
 
-    expect((await revokeSessions(env, user.id, { except: user.sessionId })).sort()).toEqual([...ids].sort());
+    expect((await revokeSessions(env, user.id, { except: user.sessionId }, Date.now())).sort()).toEqual([...ids].sort());
     for (const other of others) expect((await other.closed).code).toBe(CLOSE_SESSION_ENDED);
     await notify(env, user.id, sentinel("kept"));
     expect(await kept.next()).toEqual(sentinel("kept"));

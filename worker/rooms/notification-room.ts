@@ -64,7 +64,7 @@ export class NotificationRoom extends Server<Env> {
       const foreign = refuseForeignOrigin(request, this.env);
       if (foreign) return foreign;
       // A token outlives a logout by up to 5 minutes; the session check makes logout end realtime access at once.
-      const user = await loadSessionUser(this.env.DB, claims.userId, claims.sessionId);
+      const user = await loadSessionUser(this.env.DB, claims.userId, claims.sessionId, Date.now());
       if (!user) return refuse(401, "UNAUTHORIZED", "Your session has expired. Please log in again.");
       sessionId = claims.sessionId;
       if ([...this.getConnections()].length >= MAX_SOCKETS_PER_USER) {
@@ -121,7 +121,7 @@ export class NotificationRoom extends Server<Env> {
   private async liveConnections(): Promise<Connection[]> {
     const open = [...this.getConnections()];
     if (open.length === 0) return [];
-    const live = await liveSessionIds(getDb(this.env.DB), [...new Set(open.map(sessionOf).filter((id) => id !== null))]);
+    const live = await liveSessionIds(getDb(this.env.DB), [...new Set(open.map(sessionOf).filter((id) => id !== null))], Date.now());
     const keep: Connection[] = [];
     for (const connection of open) {
       const sessionId = sessionOf(connection);

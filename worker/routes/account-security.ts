@@ -7,7 +7,7 @@ import { readAsSignedInUser, requireAuth } from "../middleware/auth";
 import { closeTour, completeEmailVerification, confirmEnrolment, createEmailVerification, describePlace, describeUserAgent, disableTwoFactor, findUserById, listLiveSessions, type LiveSession, requireReauthentication, revokeSessions, sendAccountEmail, startEnrolment, toSessionUser, totpKey, twoFactorEmail, unusedRecoveryCodeCount, verificationEmail, verificationLink, verifySecondFactor } from "../services/accounts";
 import { clearRateLimit, enforceRateLimit, RATE_LIMITS } from "../services/kernel";
 import * as security from "../contract/account-security";
-import { requestDepsOf, sessionOf } from "./flow-deps";
+import { nowOf, requestDepsOf, sessionOf } from "./flow-deps";
 import { guarded, routeApp, type RouteApp } from "./route-app";
 
 /**
@@ -30,7 +30,7 @@ export const accountSecurityRoutes: RouteApp = routeApp()
 
   /** The customer closed the dashboard tour (x, Escape or Finish): it stays closed on every device (issue 28). */
   .openapi(guarded(security.closeTour, requireAuth), async (c) => {
-    await closeTour(getDb(c.env.DB), c.var.user.id);
+    await closeTour(getDb(c.env.DB), c.var.user.id, nowOf(c));
     return c.json({ tour_closed: true as const });
   })
 
@@ -38,7 +38,7 @@ export const accountSecurityRoutes: RouteApp = routeApp()
   /** Signed out on purpose: the link may be opened on another device than the one that signed up. */
   .openapi(security.verifyEmail, async (c) => {
     const { id, token } = c.req.valid("json");
-    const done = await completeEmailVerification(getDb(c.env.DB), id, token);
+    const done = await completeEmailVerification(getDb(c.env.DB), id, token, nowOf(c));
     return c.json({ message: done.alreadyConfirmed ? EMAIL_VERIFY_MESSAGES.alreadyVerified : EMAIL_VERIFY_MESSAGES.verified });
   })
 
@@ -46,8 +46,8 @@ export const accountSecurityRoutes: RouteApp = routeApp()
     const user = c.var.user;
     if (user.emailVerifiedAt !== null) throw new AppError("INVALID_STATE", EMAIL_VERIFY_MESSAGES.alreadyVerified);
     const db = getDb(c.env.DB);
-    await enforceRateLimit(db, `verify-resend:${user.id}`, RATE_LIMITS.verifyResendPerUser);
-    const link = await createEmailVerification(db, user.id);
+    await enforceRateLimit(db, `verify-resend:${user.id}`, RATE_LIMITS.verifyResendPerUser, nowOf(c));
+    const link = await createEmailVerification(db, user.id, nowOf(c));
     await sendAccountEmail(requestDepsOf(c), verificationEmail(user, verificationLink(c.var.config.webClient, link)), "verification");
     return c.json({ message: EMAIL_VERIFY_MESSAGES.sent });
   })
@@ -55,7 +55,7 @@ export const accountSecurityRoutes: RouteApp = routeApp()
   // ---- Signed-in devices ----
   .openapi(security.sessions, async (c) => {
     const rows = await readAsSignedInUser(c, (db, userId) => ({
-      queries: [listLiveSessions(db, userId)],
+      queries: [listLiveSessions(db, userId, nowOf(c))],
       shape: ([list]) => list as LiveSession[],
     }));
     const current = c.var.sessionId;
@@ -79,14 +79,14 @@ export const accountSecurityRoutes: RouteApp = routeApp()
   /** "Sign out this device": its token gets 401 and its sockets close before this answers. Another user's: 404. */
   .openapi(guarded(security.revokeSession, requireAuth), async (c) => {
     const { id } = c.req.valid("param");
-    const revoked = await revokeSessions(c.env, c.var.user.id, { sessionIds: [id] });
+    const revoked = await revokeSessions(c.env, c.var.user.id, { sessionIds: [id] }, nowOf(c));
     if (revoked.length === 0) throw new AppError("NOT_FOUND", "This device is not signed in.");
     return c.json({ revoked: revoked.length, current: id === c.var.sessionId });
   })
 
   /** "Sign out everywhere": every session, this one included (the web then signs itself out). */
   .openapi(guarded(security.revokeAllSessions, requireAuth), async (c) => {
-    const revoked = await revokeSessions(c.env, c.var.user.id, { all: true });
+    const revoked = await revokeSessions(c.env, c.var.user.id, { all: true }, nowOf(c));
     return c.json({ revoked: revoked.length });
   })
 
@@ -103,7 +103,7 @@ export const accountSecurityRoutes: RouteApp = routeApp()
   /** Step 1: a new secret, answered this once for the QR code (otpauth_url) and for typing (secret). */
   .openapi(guarded(security.twoFactorSetup, requireAuth), async (c) => {
     // ASVS 7.5.1: changing how the account signs in needs the password or a second factor from the last 10 minutes.
-    await requireReauthentication(getDb(c.env.DB), sessionOf(c));
+    await requireReauthentication(getDb(c.env.DB), sessionOf(c), nowOf(c));
     const { secret, otpauthUrl } = await startEnrolment(getDb(c.env.DB), await totpKey(c.var.config.jwtSecret), c.var.user);
     c.header("Cache-Control", "no-store");
     return c.json({ secret, otpauth_url: otpauthUrl } satisfies TwoFactorSetup);
@@ -114,8 +114,8 @@ export const accountSecurityRoutes: RouteApp = routeApp()
     const db = getDb(c.env.DB);
     const user = c.var.user;
     const limitKey = `2fa:${user.id}`;
-    await enforceRateLimit(db, limitKey, RATE_LIMITS.twoFactorPerUser);
-    const codes = await confirmEnrolment(db, await totpKey(c.var.config.jwtSecret), user.id, c.req.valid("json").code);
+    await enforceRateLimit(db, limitKey, RATE_LIMITS.twoFactorPerUser, nowOf(c));
+    const codes = await confirmEnrolment(db, await totpKey(c.var.config.jwtSecret), user.id, c.req.valid("json").code, nowOf(c));
     await clearRateLimit(db, limitKey);
     await sendAccountEmail(requestDepsOf(c), twoFactorEmail(user, true), "2fa-on");
     c.header("Cache-Control", "no-store");
@@ -129,13 +129,13 @@ export const accountSecurityRoutes: RouteApp = routeApp()
     const user = c.var.user;
     if (user.totpEnabledAt === null) throw new AppError("INVALID_STATE", TWO_FACTOR_MESSAGES.notOn);
     const limitKey = `2fa:${user.id}`;
-    await enforceRateLimit(db, limitKey, RATE_LIMITS.twoFactorPerUser);
+    await enforceRateLimit(db, limitKey, RATE_LIMITS.twoFactorPerUser, nowOf(c));
     const row = await findUserById(db, user.id);
     // 400, not 401: the web client signs out on a 401, and a typo must not do that.
     if (!row || !(await verifyPassword(password, row.passwordHash))) {
       throw new AppError("VALIDATION_FAILED", TWO_FACTOR_MESSAGES.wrongPassword, { field: "password" });
     }
-    const factor = await verifySecondFactor(db, await totpKey(c.var.config.jwtSecret), user.id, code);
+    const factor = await verifySecondFactor(db, await totpKey(c.var.config.jwtSecret), user.id, code, nowOf(c));
     if (factor !== "totp" && factor !== "recovery") {
       throw new AppError("VALIDATION_FAILED", factor === "reused" ? TWO_FACTOR_MESSAGES.codeJustUsed : TWO_FACTOR_MESSAGES.wrongCode, { field: "code" });
     }

@@ -9,7 +9,7 @@ import { requireAuth, sessionClaims } from "../middleware/auth";
 import { changeOwnPassword, deviceFromRequest, referralInvitation, requestPasswordReset, resetPassword, revokeSessions, signIn, signInSecondStep, signUp, updateProfile } from "../services/accounts";
 import { enforceRateLimit, RATE_LIMITS } from "../services/kernel";
 import * as accounts from "../contract/accounts";
-import { requestDepsOf } from "./flow-deps";
+import { nowOf, requestDepsOf } from "./flow-deps";
 import { guarded, routeApp, type RouteApp } from "./route-app";
 
 /**
@@ -26,7 +26,7 @@ const clientAddress = (c: Context<AppEnv>) => c.req.header("cf-connecting-ip") |
 
 const perAddressLimit = createMiddleware<AppEnv>(async (c, next) => {
   const address = clientAddress(c);
-  if (address) await enforceRateLimit(getDb(c.env.DB), `auth:ip:${address}`, RATE_LIMITS.authPerAddress);
+  if (address) await enforceRateLimit(getDb(c.env.DB), `auth:ip:${address}`, RATE_LIMITS.authPerAddress, nowOf(c));
   await next();
 });
 
@@ -76,7 +76,7 @@ export const accountRoutes: RouteApp = $(
    */
   .openapi(accounts.logout, async (c) => {
     const claims = await sessionClaims(c);
-    if (claims) await revokeSessions(c.env, claims.userId, { sessionIds: [claims.sessionId] });
+    if (claims) await revokeSessions(c.env, claims.userId, { sessionIds: [claims.sessionId] }, nowOf(c));
     return c.json({ message: ACCOUNT_MESSAGES.loggedOut }, 200);
   })
 

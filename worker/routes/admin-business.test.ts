@@ -12,7 +12,7 @@ import { makeOperator } from "../test/operators";
 async function sandboxActivity(owner: { id: string }, kobo: number) {
   const who = { id: owner.id, username: `owner-${owner.id.slice(0, 6)}` };
   const sandboxId = await ensureSandboxAccount(db(), who);
-  await topUpSandbox(db(), who, kobo);
+  await topUpSandbox(db(), who, kobo, Date.now());
   const orderId = `sbx-order-${crypto.randomUUID().slice(0, 8)}`;
   const now = Date.now();
   await env.DB.batch([
@@ -75,7 +75,7 @@ describe("test activity is not business", () => {
 
     const preview = await api("/api/admin/email/preview", { token: operator.token, json: { audience: { group: "all" }, subject: "Hello", body: "News" } });
     expect(preview.status).toBe(200);
-    const recipients = await recipientsFor(db(), { group: "all" });
+    const recipients = await recipientsFor(db(), { group: "all" }, Date.now());
     expect(recipients.map((r) => r.id)).toContain(owner.id);
     expect(recipients.some((r) => r.email.endsWith("@sandbox.invalid"))).toBe(false);
   });

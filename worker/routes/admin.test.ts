@@ -167,6 +167,29 @@ describe("customers", () => {
     expect((await api("/api/admin/customers/nobody", { token: operator.token })).status).toBe(404);
   });
 
+  it("the order and rental rows name the upstream and the account that served them (issue 32: a HeroSMS order told from a DaisySMS one)", async () => {
+    const operator = await makeOperator();
+    const customer = await createUser({ balanceKobo: 1_000_000 });
+    // An order a second HeroSMS key served and a rental sms-man served, as routing and renting record them.
+    const orderId = crypto.randomUUID();
+    const rentalId = crypto.randomUUID();
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO sms_orders (id, user_id, provider, country_id, country_name, service_id, service_name, price_kobo, number, status, upstream, upstream_account, created_at, updated_at) VALUES (?, ?, 'Dynamic', '16', 'UK', 'wa', 'WhatsApp', 50000, '447700900000', 'used', 'herosms', 1, ?, ?)",
+      ).bind(orderId, customer.id, Date.now(), Date.now()),
+      env.DB.prepare(
+        "INSERT INTO rentals (id, user_id, provider, country_id, country_name, unit, period, price_kobo, number, status, upstream, upstream_account, created_at, updated_at) VALUES (?, ?, 'Dynamic', '5', 'USA', 'hour', 1, 40000, '15550100', 'ended', 'smsman', 0, ?, ?)",
+      ).bind(rentalId, customer.id, Date.now(), Date.now()),
+    ]);
+    const orders = await api(`/api/admin/orders?customer=${encodeURIComponent(customer.email)}`, { token: operator.token });
+    expect(orders.data.data).toEqual([expect.objectContaining({ id: orderId, upstream: "herosms", upstreamAccount: 1 })]);
+    const rentals = await api(`/api/admin/rentals?customer=${encodeURIComponent(customer.email)}`, { token: operator.token });
+    expect(rentals.data.data).toEqual([expect.objectContaining({ id: rentalId, upstream: "smsman", upstreamAccount: 0 })]);
+    const page = await api(`/api/admin/customers/${customer.id}`, { token: operator.token });
+    expect(page.data.orders[0]).toMatchObject({ upstream: "herosms", upstreamAccount: 1 });
+    expect(page.data.rentals[0]).toMatchObject({ upstream: "smsman", upstreamAccount: 0 });
+  });
+
   // Three real password hashes (sign-up and two logins, PBKDF2 on purpose): slow on a loaded 2-core machine.
   it("block ends the customer's sessions and closes their sockets at once, login answers a clear message, the money stays", { timeout: 60_000 }, async () => {
     const operator = await makeOperator();

@@ -78,7 +78,7 @@ import { getSettings } from "../services/kernel";
 import { UpstreamFault } from "../providers/upstream-http";
 import * as admin from "../contract/admin";
 import { unsubscribe } from "../contract/content";
-import { paymentDepsOf, rentalDepsOf, requestDepsOf, smsDepsOf } from "./flow-deps";
+import { nowOf, paymentDepsOf, rentalDepsOf, requestDepsOf, smsDepsOf } from "./flow-deps";
 import { routeApp, type RouteApp } from "./route-app";
 import { listIncidents, postIncident, resolveIncident } from "../services/console";
 
@@ -102,7 +102,7 @@ async function enterManually(c: Context<AppEnv>, direction: "credit" | "debit", 
     entryId: body.requestId ?? crypto.randomUUID(),
   };
   // Issue 33: above the approval_threshold setting the entry waits for a second operator (202, nothing moved yet).
-  const held = await holdLargeEntry(getDb(c.env.DB), operatorOf(c), entry);
+  const held = await holdLargeEntry(getDb(c.env.DB), operatorOf(c), entry, nowOf(c));
   if (held) {
     changed(c, "approvals");
     return c.json({ message: "Waiting for a second operator's approval (Approvals page): nothing moved yet.", ...held } satisfies ManualEntryAnswer, 202);
@@ -139,7 +139,7 @@ export const adminRoutes: RouteApp = $(routeApp().use("*", requireOperator))
   })
 
   .openapi(admin.customer, async (c) => {
-    const detail = await customerDetail(getDb(c.env.DB), c.req.valid("param").id);
+    const detail = await customerDetail(getDb(c.env.DB), c.req.valid("param").id, nowOf(c));
     if (!detail) throw new AppError("NOT_FOUND", "No customer with this id.");
     return c.json(detail);
   })
@@ -157,7 +157,7 @@ export const adminRoutes: RouteApp = $(routeApp().use("*", requireOperator))
 
   /** Issue 33: a reset of the customer's second factor takes a second operator's approval (202, nothing changed yet). */
   .openapi(admin.resetSecondFactor, async (c) => {
-    const approval = await requestSecondFactorReset(getDb(c.env.DB), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
+    const approval = await requestSecondFactorReset(getDb(c.env.DB), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason, nowOf(c));
     changed(c, "approvals");
     return c.json({ message: "Waiting for a second operator's approval (Approvals page): two-factor sign-in is still on.", approval } satisfies ApprovalAnswer, 202);
   })
@@ -172,17 +172,17 @@ export const adminRoutes: RouteApp = $(routeApp().use("*", requireOperator))
 
   // ---- Approvals: changes that take a second operator (issue 33, services/operator-approvals.ts) ----
   .openapi(admin.approvals, async (c) =>
-    c.json({ data: await listApprovals(getDb(c.env.DB), operatorOf(c), c.req.valid("query").status) } satisfies AdminList<AdminApproval>),
+    c.json({ data: await listApprovals(getDb(c.env.DB), operatorOf(c), c.req.valid("query").status, nowOf(c)) } satisfies AdminList<AdminApproval>),
   )
 
   .openapi(admin.approve, async (c) => {
-    const { approval, balance } = await approve(requestDepsOf(c), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
+    const { approval, balance } = await approve(requestDepsOf(c), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason, nowOf(c));
     changed(c, approval.kind === "ledger_entry" ? "ledger" : approval.kind === "setting" ? "settings" : "customers");
     return c.json({ message: `Approved: ${approval.summary}.`, approval, ...(balance === undefined ? {} : { balance }) } satisfies ApprovalAnswer & { balance?: number });
   })
 
   .openapi(admin.reject, async (c) => {
-    const approval = await reject(getDb(c.env.DB), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
+    const approval = await reject(getDb(c.env.DB), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason, nowOf(c));
     changed(c, "approvals");
     return c.json({ message: `Rejected: ${approval.summary}.`, approval } satisfies ApprovalAnswer);
   })
@@ -190,7 +190,7 @@ export const adminRoutes: RouteApp = $(routeApp().use("*", requireOperator))
   // ---- Deposits, orders, rentals ----
   .openapi(admin.deposits, async (c) => {
     const q = c.req.valid("query");
-    return c.json({ data: await listDeposits(getDb(c.env.DB), { ...filterOf(q), channel: q.channel }) } satisfies AdminList<AdminDepositRow>);
+    return c.json({ data: await listDeposits(getDb(c.env.DB), { ...filterOf(q), channel: q.channel }, nowOf(c)) } satisfies AdminList<AdminDepositRow>);
   })
 
   /** Verify again with the provider: the same confirmation the webhook and the sweep run (credited once, by ledger key). */
@@ -210,12 +210,12 @@ export const adminRoutes: RouteApp = $(routeApp().use("*", requireOperator))
 
   // ---- Deposits: the review queue (services/review-queue.ts, docs/decisions/023) ----
   .openapi(admin.reviews, async (c) =>
-    c.json({ data: await listReviewQueue(getDb(c.env.DB), { status: c.req.valid("query").status }) } satisfies AdminList<ReviewQueueItem>),
+    c.json({ data: await listReviewQueue(getDb(c.env.DB), { status: c.req.valid("query").status }, nowOf(c)) } satisfies AdminList<ReviewQueueItem>),
   )
 
   /** One item and the provider's word on it now ("verify again"; nothing changes). A provider that cannot be read is shown, not a 502. */
   .openapi(admin.review, async (c) => {
-    const review = await getQueueItem(getDb(c.env.DB), c.req.valid("param").id);
+    const review = await getQueueItem(getDb(c.env.DB), c.req.valid("param").id, nowOf(c));
     if (!review) throw new AppError("NOT_FOUND", "No review with this id.");
     let verification = null;
     let verifyError: string | null = null;
@@ -236,9 +236,9 @@ export const adminRoutes: RouteApp = $(routeApp().use("*", requireOperator))
     return c.json({ message: result.review.status === "credited" ? "Credited." : "Refused.", ...result } satisfies ReviewResolveAnswer);
   })
 
-  .openapi(admin.orders, async (c) => c.json({ data: await listOrders(getDb(c.env.DB), filterOf(c.req.valid("query"))) } satisfies AdminList<AdminOrderRow>))
+  .openapi(admin.orders, async (c) => c.json({ data: await listOrders(getDb(c.env.DB), filterOf(c.req.valid("query")), nowOf(c)) } satisfies AdminList<AdminOrderRow>))
 
-  .openapi(admin.rentals, async (c) => c.json({ data: await listRentals(getDb(c.env.DB), filterOf(c.req.valid("query"))) } satisfies AdminList<AdminRentalRow>))
+  .openapi(admin.rentals, async (c) => c.json({ data: await listRentals(getDb(c.env.DB), filterOf(c.req.valid("query")), nowOf(c)) } satisfies AdminList<AdminRentalRow>))
 
   .openapi(admin.settleOrder, async (c) => {
     const result = await settleOrder(smsDepsOf(c), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
@@ -256,14 +256,14 @@ export const adminRoutes: RouteApp = $(routeApp().use("*", requireOperator))
   .openapi(admin.incidents, async (c) => c.json({ data: await listIncidents(getDb(c.env.DB)) }))
 
   .openapi(admin.postIncident, async (c) => {
-    const incident = await postIncident(getDb(c.env.DB), operatorOf(c), c.req.valid("json"));
+    const incident = await postIncident(getDb(c.env.DB), operatorOf(c), c.req.valid("json"), nowOf(c));
     changed(c, "status");
     return c.json(incident, 201);
   })
 
   .openapi(admin.resolveIncident, async (c) => {
     const { id } = c.req.valid("param");
-    const incident = await resolveIncident(getDb(c.env.DB), operatorOf(c), id, c.req.valid("json").reason);
+    const incident = await resolveIncident(getDb(c.env.DB), operatorOf(c), id, c.req.valid("json").reason, nowOf(c));
     changed(c, "status");
     return c.json(incident);
   })
@@ -280,7 +280,7 @@ export const adminRoutes: RouteApp = $(routeApp().use("*", requireOperator))
   })
 
   .openapi(admin.changeSetting, async (c) => {
-    const result = await changeSettingCommand(getDb(c.env.DB), operatorOf(c), c.req.valid("param").key, c.req.valid("json"));
+    const result = await changeSettingCommand(getDb(c.env.DB), operatorOf(c), c.req.valid("param").key, c.req.valid("json"), nowOf(c));
     // Issue 33: the two-operator threshold itself changes only with a second operator's approval (202).
     if ("held" in result) {
       changed(c, "approvals");
@@ -296,7 +296,7 @@ export const adminRoutes: RouteApp = $(routeApp().use("*", requireOperator))
   .openapi(admin.previewMail, async (c) => {
     const body = c.req.valid("json");
     const db = getDb(c.env.DB);
-    const recipients = await recipientsFor(db, body.audience);
+    const recipients = await recipientsFor(db, body.audience, nowOf(c));
     const sample = recipients[0] ?? { id: "preview", email: "customer@example.com", username: "Customer" };
     const message = await groupMessage(c.var.config.publicUrl, c.var.config.jwtSecret, sample, body.subject, body.body);
     return c.json({
@@ -314,14 +314,14 @@ export const adminRoutes: RouteApp = $(routeApp().use("*", requireOperator))
     return c.json({ data: await listAudit(getDb(c.env.DB), { actor: q.actor, action: q.action, subject: q.subject, before: q.before, limit: q.limit }) } satisfies AdminList<AdminAuditRow>);
   })
 
-  .openapi(admin.reconcile, async (c) => c.json((await reconcileNow(getDb(c.env.DB))) satisfies AdminReconcile));
+  .openapi(admin.reconcile, async (c) => c.json((await reconcileNow(getDb(c.env.DB), nowOf(c))) satisfies AdminReconcile));
 /**
  * The unsubscribe link at the foot of every group e-mail (signed, no sign-in needed: it is opened from a mail client).
  * Public, so it lives outside the operator gate.
  */
 export const unsubscribeRoutes: RouteApp = routeApp().openapi(unsubscribe, async (c) => {
   const { u: userId, t: signature } = c.req.valid("query");
-  const ok = userId.length > 0 && signature.length > 0 && (await applyUnsubscribe(getDb(c.env.DB), c.var.config.jwtSecret, userId, signature));
+  const ok = userId.length > 0 && signature.length > 0 && (await applyUnsubscribe(getDb(c.env.DB), c.var.config.jwtSecret, userId, signature, nowOf(c)));
   const text = ok ? "You are unsubscribed: we will not send you these e-mails again." : "This unsubscribe link is not valid.";
   return c.html(`<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Unsubscribe</title><p style="font-family:system-ui;padding:2rem">${text}</p>`, ok ? 200 : 404);
 });

@@ -5,7 +5,7 @@ import { requireAuth } from "../middleware/auth";
 import { createApiKey, listApiKeys, ownApiKey, resendWebhookEvent, revokeApiKey, sandboxBalanceKobo, setWebhookUrl, toApiKeyView, topUpSandbox, webhookLog } from "../services/developer";
 import { requireFreshSecondFactor, requireReauthentication, requireVerifiedEmail } from "../services/accounts";
 import { deliverEvents } from "../services/kernel";
-import { sessionOf } from "./flow-deps";
+import { nowOf, sessionOf } from "./flow-deps";
 import { guarded, routeApp, type RouteApp } from "./route-app";
 
 /**
@@ -19,12 +19,12 @@ export const apiKeyRoutes: RouteApp = routeApp()
     // A key spends the wallet without a password or 2FA: only an owner whose address is confirmed may mint one.
     requireVerifiedEmail(c.var.user);
     // Issue 33: a key is a standing credential, so minting one asks for a second factor from the last 10 minutes.
-    await requireFreshSecondFactor(getDb(c.env.DB), sessionOf(c));
-    return c.json(await createApiKey(getDb(c.env.DB), c.var.user, c.req.valid("json")), 201);
+    await requireFreshSecondFactor(getDb(c.env.DB), sessionOf(c), nowOf(c));
+    return c.json(await createApiKey(getDb(c.env.DB), c.var.user, c.req.valid("json"), nowOf(c)), 201);
   })
 
   .openapi(guarded(keys.revokeKey, requireAuth), async (c) => {
-    return c.json(await revokeApiKey(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id));
+    return c.json(await revokeApiKey(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id, nowOf(c)));
   })
 
   /** The sandbox account's test wallet (created with the first test key, or here). */
@@ -35,7 +35,7 @@ export const apiKeyRoutes: RouteApp = routeApp()
   /** Free test money: it exists only in the sandbox account and buys only sandbox numbers. */
   .openapi(guarded(keys.sandboxTopUp, requireAuth), async (c) => {
     const db = getDb(c.env.DB);
-    const sandboxUserId = await topUpSandbox(db, c.var.user, nairaToKobo(c.req.valid("json").amount));
+    const sandboxUserId = await topUpSandbox(db, c.var.user, nairaToKobo(c.req.valid("json").amount), nowOf(c));
     const balance = koboToNaira(await sandboxBalanceKobo(db, c.var.user));
     // Test keys' webhooks hear of it like a real deposit (balance.changed, written with the ledger row).
     await deliverEvents(c.var.services.events, sandboxUserId);
@@ -46,8 +46,8 @@ export const apiKeyRoutes: RouteApp = routeApp()
   .openapi(guarded(keys.setWebhook, requireAuth), async (c) => {
     const { id } = c.req.valid("param");
     // ASVS 7.5.1: where account events are sent is changed only by someone who just proved who they are.
-    await requireReauthentication(getDb(c.env.DB), sessionOf(c));
-    await setWebhookUrl(c.env, c.var.user.id, id, c.req.valid("json").url);
+    await requireReauthentication(getDb(c.env.DB), sessionOf(c), nowOf(c));
+    await setWebhookUrl(c.env, c.var.user.id, id, c.req.valid("json").url, nowOf(c));
     return c.json(toApiKeyView(await ownApiKey(getDb(c.env.DB), c.var.user.id, id)));
   })
 

@@ -261,7 +261,7 @@ describe("/api/v1: the JSON developer API", () => {
       (rule) => [rule.if.properties.duration.const, rule.then.properties.period.maximum],
     );
     expect(ceilings).toEqual([["hour", 24], ["day", 7], ["week", 4], ["month", 12]]);
-    expect(Object.keys(res.data.webhooks).sort()).toEqual(["balance.changed", "rental.ended", "rental.renewing", "rental.sms", "sms.code", "sms.ended"]);
+    expect(Object.keys(res.data.webhooks).sort()).toEqual(["balance.changed", "payment.failed", "rental.ended", "rental.renewing", "rental.sms", "sms.code", "sms.ended"]);
     expect(res.data.webhooks["sms.code"].post.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/SmsCodeEvent" });
   });
 });
@@ -271,8 +271,8 @@ describe("sandbox keys never touch live providers or the real wallet", () => {
     const liveEnv: Env = { ...env, PROVIDERS: "live" };
     const seen: string[] = [];
     const fake = new ScriptedSmsProvider();
-    useTestUpstreams({ sms: (e) => {
-      seen.push(e.PROVIDERS ?? "live");
+    useTestUpstreams({ sms: (mode) => {
+      seen.push(mode);
       return fake;
     } });
     const owner = await createUser({ balanceKobo: 300_000 });
@@ -473,7 +473,7 @@ describe("/webhook: the calling key's own URL, delivery log and resend, by the c
 
     expect((await api("/api/v1/webhook", { method: "PUT", headers: auth(key.secret), json: { url: "https://bot.example.com/a" } })).data).toEqual({
       url: "https://bot.example.com/a",
-      events: ["sms.code", "sms.ended", "rental.sms", "rental.ended", "rental.renewing", "balance.changed"],
+      events: ["sms.code", "sms.ended", "rental.sms", "rental.ended", "rental.renewing", "balance.changed", "payment.failed"],
     });
     // The key's own: the other key is untouched, and the console shows the same URL for this key.
     expect((await v1get("/webhook", other.secret)).data.url).toBeNull();

@@ -6,7 +6,7 @@ import { requireApiKey } from "../middleware/api-key";
 import { requireIdempotencyKey } from "../middleware/idempotency";
 import { anotherCodeV1, buySmsV1, cancelRentalV1, cancelSmsOrderV1, countriesV1, endRentalV1, listRentalsV1, listSmsOrdersV1, pricesV1, rentCountriesV1, rentQuoteV1, rentV1, resendWebhookV1, setWebhookV1, smsOrderV1, webhookDeliveriesV1, webhookV1 } from "../services/developer";
 import { rentalWithInbox } from "../services/rent";
-import { rentalDepsOf, smsDepsOf } from "./flow-deps";
+import { nowOf, rentalDepsOf, smsDepsOf } from "./flow-deps";
 import { routeApp, type RouteApp } from "./route-app";
 
 /**
@@ -43,10 +43,10 @@ const rentals: RouteApp = routeApp()
 /** The calling key's own webhook: its URL (the console's rules), its delivery log, and resend. */
 const webhook: RouteApp = routeApp()
   .openapi(v1.getWebhook, (c) => c.json(webhookV1(c.var.apiCaller), 200))
-  .openapi(v1.setWebhook, async (c) => c.json(await setWebhookV1(c.env, c.var.apiCaller, c.req.valid("json").url), 200))
-  .openapi(v1.deleteWebhook, async (c) => c.json(await setWebhookV1(c.env, c.var.apiCaller, null), 200))
+  .openapi(v1.setWebhook, async (c) => c.json(await setWebhookV1(c.env, c.var.apiCaller, c.req.valid("json").url, nowOf(c)), 200))
+  .openapi(v1.deleteWebhook, async (c) => c.json(await setWebhookV1(c.env, c.var.apiCaller, null, nowOf(c)), 200))
   .openapi(v1.listWebhookDeliveries, async (c) => c.json(await webhookDeliveriesV1(getDb(c.env.DB), c.var.apiCaller), 200))
-  .openapi(v1.resendWebhookDelivery, async (c) => c.json(await resendWebhookV1(c.env, c.var.apiCaller, c.req.valid("param").eventId, Date.now()), 200));
+  .openapi(v1.resendWebhookDelivery, async (c) => c.json(await resendWebhookV1(c.env, c.var.apiCaller, c.req.valid("param").eventId, nowOf(c)), 200));
 
 export const apiV1Routes: RouteApp = $(
   routeApp()

@@ -8,6 +8,7 @@ import { readAsSignedInUser } from "../middleware/auth";
 import { ordersRead } from "../services/rent";
 import { transactionsRead } from "../services/funding";
 import { routeApp, type RouteApp } from "./route-app";
+import { nowOf } from "./flow-deps";
 
 const when = (iso: string) => formatDateTime(iso, { year: "always" });
 
@@ -53,7 +54,7 @@ export const exportRoutes: RouteApp = routeApp()
   .openapi(rent.exportOrders, async (c) => {
     const range = c.req.valid("query");
     const w = exportWindow(range);
-    const rows = ((await readAsSignedInUser(c, ordersRead)) as OrderRow[]).filter((o) => inWindow(o.created_at, w));
+    const rows = ((await readAsSignedInUser(c, (db, userId) => ordersRead(db, userId, nowOf(c)))) as OrderRow[]).filter((o) => inWindow(o.created_at, w));
     const csv = toCsv(
       ["Date (WAT)", "Reference", "Kind", "Service", "Country", "Provider", "Number", "Code", "Amount (NGN)", "Status"],
       rows.map((o) => [when(o.created_at), o.reference_code, o.kind === "sms" ? "Receive SMS" : "Rental", o.service, o.country, o.provider, o.purchased_number, o.sms, nairaCell(o.amount), o.status]),

@@ -22,8 +22,11 @@ export const paymentDepsOf = (c: Context<AppEnv>): PaymentDeps => c.var.services
  */
 export const requestDepsOf = (c: Context<AppEnv>): RequestDeps => {
   const services = c.var.services;
-  return { env: services.env, db: services.db, config: services.config, defer: services.defer, upstreams: services.upstreams, events: services.events, requestId: c.var.requestId };
+  return { env: services.env, db: services.db, config: services.config, clock: services.clock, defer: services.defer, upstreams: services.upstreams, events: services.events, requestId: c.var.requestId };
 };
+
+/** The request's time, from its services container's clock (the one clock every service reads: issue 42). */
+export const nowOf = (c: Context<AppEnv>): number => c.var.services.clock.now();
 
 /** The signed-in session as the step-up gates take it (services/accounts/step-up.ts): the verified token's user and id. */
 export const sessionOf = (c: Context<AppEnv>): StepUpSession => ({ user: c.var.user, sessionId: c.var.sessionId });

@@ -128,7 +128,7 @@ describe("the rental price guard on /api/v1", () => {
     await putSetting(db(), "sms_price_guard", SETTING_DEFAULTS.sms_price_guard);
     clearSettingsCache();
     const test = await createKey(user, "test");
-    await postEntry(db(), { userId: sandboxUserIdFor(user.id), key: `test:seed:sbx:${user.id}`, amountKobo: 1_000_000, kind: "admin", note: "Test funding" });
+    await postEntry(db(), { at: Date.now(), userId: sandboxUserIdFor(user.id), key: `test:seed:sbx:${user.id}`, amountKobo: 1_000_000, kind: "admin", note: "Test funding" });
     const sandbox = await api("/api/v1/rentals", {
       method: "POST",
       headers: { authorization: `Bearer ${test.secret}`, "idempotency-key": crypto.randomUUID() },

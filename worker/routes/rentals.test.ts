@@ -57,7 +57,7 @@ describe("POST /api/rent/countries (stock and price)", () => {
 
   it("takes the discount tier off (Silver, 2%) and accepts a numeric country id", async () => {
     const user = await createUser();
-    await postEntry(db(), { userId: user.id, key: `fund:test:${user.id}`, amountKobo: 6_000_000, kind: "fund", note: "Wallet deposit" });
+    await postEntry(db(), { at: Date.now(), userId: user.id, key: `fund:test:${user.id}`, amountKobo: 6_000_000, kind: "fund", note: "Wallet deposit" });
     const res = await api("/api/rent/countries", { token: user.token, json: { countryId: 5, duration: "hour", period: "1" } });
     expect(res.status).toBe(200);
     expect(res.data.price).toBe(263.42); // 268.8 × 0.98 = 263.424, to the nearest kobo

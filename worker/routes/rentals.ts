@@ -12,7 +12,7 @@ import * as rent from "../contract/rentals";
 import { optionalAuth, requireAuth } from "../middleware/auth";
 import { chargedBelowShown } from "../services/kernel";
 import { cancelRental, cheaperRentChoice, endRental, extendOptions, extendRental, quoteRental, refundIfEndedKobo, rentalView, rentalWithInbox, rentCountries, rentNumber, setAutoRenew, upstreamFor } from "../services/rent";
-import { rentalDepsOf } from "./flow-deps";
+import { nowOf, rentalDepsOf } from "./flow-deps";
 import { guarded, routeApp, type RouteApp } from "./route-app";
 
 /**
@@ -52,7 +52,7 @@ export const rentalRoutes: RouteApp = routeApp()
       period: body.period,
       clientPrice: body.price,
     });
-    return c.json({ number: row.number, rental: rentalView(row), price: koboToNaira(row.priceKobo), ...chargedBelowShown(row.priceKobo, body.price) } satisfies RentNumberResponse, 201);
+    return c.json({ number: row.number, rental: rentalView(row, nowOf(c)), price: koboToNaira(row.priceKobo), ...chargedBelowShown(row.priceKobo, body.price) } satisfies RentNumberResponse, 201);
   })
 
   .openapi(guarded(rent.rental, requireAuth), async (c) => {
@@ -63,13 +63,13 @@ export const rentalRoutes: RouteApp = routeApp()
     const { id } = c.req.valid("param");
     const row = await endRental(rentalDepsOf(c), c.var.user.id, id);
     // Ending refunds nothing (refundIfEndedKobo): said in the answer so a client never has to assume it.
-    return c.json({ rental: rentalView(row), refunded: false, refund: koboToNaira(refundIfEndedKobo(row)) } satisfies RentalEndResponse);
+    return c.json({ rental: rentalView(row, nowOf(c)), refunded: false, refund: koboToNaira(refundIfEndedKobo(row)) } satisfies RentalEndResponse);
   })
 
   .openapi(guarded(rent.cancel, requireAuth), async (c) => {
     const { id } = c.req.valid("param");
     const { rental, refunded } = await cancelRental(rentalDepsOf(c), c.var.user.id, id);
-    return c.json({ rental: rentalView(rental), refunded } satisfies RentalEndResponse);
+    return c.json({ rental: rentalView(rental, nowOf(c)), refunded } satisfies RentalEndResponse);
   })
 
   /** Extend (decision 019): the choices with the server's price each; empty where the upstream documents no extension. */
@@ -84,7 +84,7 @@ export const rentalRoutes: RouteApp = routeApp()
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
     const { rental, charged } = await extendRental(rentalDepsOf(c), c.var.user, id, { unit: body.duration, period: body.period, clientPrice: body.price });
-    return c.json({ rental: rentalView(rental), charged } satisfies RentExtendResponse);
+    return c.json({ rental: rentalView(rental, nowOf(c)), charged } satisfies RentExtendResponse);
   })
 
   /** Auto-renew (issue 32): on at the price shown for each renewal, or off. Answers the rental with its auto_renew. */
@@ -97,5 +97,5 @@ export const rentalRoutes: RouteApp = routeApp()
       id,
       body.enabled ? { enabled: true, unit: body.duration, period: body.period, price: body.price } : { enabled: false },
     );
-    return c.json({ rental: rentalView(rental) });
+    return c.json({ rental: rentalView(rental, nowOf(c)) });
   });

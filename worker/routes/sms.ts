@@ -3,7 +3,7 @@ import { getDb } from "../db/client";
 import { edgeCached } from "../lib/edge-cache";
 import { optionalAuth, requireAuth } from "../middleware/auth";
 import { buySmsNumber, buySmsNumbers, cancelSmsOrder, checkSmsOrderNow, compareRoutes, finishSmsOrder, listFavourites, providerSellingCountry, publicPriceList, requestAnotherCode, setFavourite, smsCountries, smsCountriesOfAll, smsHoldTime, smsOrderStatus, smsPriceList, smsRefundState, useAgainQuote, useNumberAgain } from "../services/sms";
-import { smsDepsOf } from "./flow-deps";
+import { nowOf, smsDepsOf } from "./flow-deps";
 import { guarded, routeApp, type RouteApp } from "./route-app";
 
 /** How long the public price page's answer is kept at the edge and in the browser. */
@@ -49,13 +49,13 @@ export const smsRoutes: RouteApp = routeApp()
 
   .openapi(guarded(sms.setFavourite, requireAuth), async (c) => {
     const { provider, service_id, starred } = c.req.valid("json");
-    return c.json(await setFavourite(getDb(c.env.DB), c.var.user.id, provider, service_id, starred));
+    return c.json(await setFavourite(getDb(c.env.DB), c.var.user.id, provider, service_id, starred, nowOf(c)));
   })
 
   // Every provider and country selling one service, with our own last-7-days outcomes above a minimum sample.
   .openapi(guarded(sms.compare, requireAuth), async (c) => {
     const { provider, service } = c.req.valid("query");
-    return c.json(await compareRoutes(c.var.services, c.var.user, provider, service));
+    return c.json(await compareRoutes(c.var.services, c.var.user, provider, service, nowOf(c)));
   })
 
   // Public, like the prices: how long a number waits for its code before the refund, said before purchase (issue 28).

@@ -121,7 +121,7 @@ describe("the notification: verified, re-queried, credited exactly once for what
 
     // The operator sees Squad's record beside ours and credits at most what Squad lists as arrived, once.
     const deps = paymentDeps(env, configFor(env), () => {});
-    const item = await getQueueItem(db(), review!.id);
+    const item = await getQueueItem(db(), review!.id, Date.now());
     expect(item).toMatchObject({ kind: "transfer", reason: "transfer_amount_mismatch" });
     await expect(resolveQueueItem(deps, { id: review!.id, operator: { id: "op", email: "op@test" }, action: "credit", amount: 5000, reason: "too much" })).rejects.toMatchObject({
       code: "VALIDATION_FAILED",
@@ -131,6 +131,29 @@ describe("the notification: verified, re-queried, credited exactly once for what
     expect(await balanceOf(user.id)).toBe(490_000);
     await expect(resolveQueueItem(deps, { id: review!.id, operator: { id: "op", email: "op@test" }, action: "credit", reason: "again" })).rejects.toMatchObject({ code: "CONFLICT" });
     expect(await balanceOf(user.id)).toBe(490_000);
+    // Issue 42 (reproduced): the credit moves the payment and its arrival with the money, for what arrived, so the
+    // customer's transfer card answers credited, never "checking" beside a credited ledger row.
+    const [paid] = await db().select().from(payments).where(eq(payments.id, t.ref));
+    expect(paid).toMatchObject({ status: "credited", creditedKobo: 490_000 });
+    expect(await view(user, t.ref)).toMatchObject({ state: "credited", credited_amount: 4900, checking_amount: 0 });
+    const [arrival] = await db().select().from(transferDeposits).where(eq(transferDeposits.paymentId, t.ref));
+    expect(arrival).toMatchObject({ state: "credited", creditedKobo: 490_000, amountKobo: 490_000 });
+    expect(await ledgerCount(`fund:review:${review!.id}`)).toBe(1);
+  });
+
+  it("a short transfer the operator refuses closes its payment and its arrival: nothing credited, nothing left 'checking'", async () => {
+    const user = await createUser();
+    const t = await startTransfer(user, 5000);
+    await send(t.account_number, "short");
+    const [review] = await reviewsOf(t.ref);
+    const deps = paymentDeps(env, configFor(env), () => {});
+    await resolveQueueItem(deps, { id: review!.id, operator: { id: "op", email: "op@test" }, action: "refuse", reason: "sender asked for it back" });
+    expect(await balanceOf(user.id)).toBe(0);
+    const [closed] = await db().select().from(payments).where(eq(payments.id, t.ref));
+    expect(closed).toMatchObject({ status: "refused", creditedKobo: null });
+    const [arrival] = await db().select().from(transferDeposits).where(eq(transferDeposits.paymentId, t.ref));
+    expect(arrival).toMatchObject({ state: "refused", amountKobo: 490_000 });
+    expect(await view(user, t.ref)).toMatchObject({ checking_amount: 0, credited_amount: null });
   });
 
   it("a transfer after the window (late) is reviewed, never credited on its own; so is a second transfer after a success", async () => {

@@ -40,7 +40,7 @@ export async function createUser(opts: { balanceKobo?: number; email?: string; u
   const sessionId = crypto.randomUUID();
   await db().insert(sessions).values({ id: sessionId, userId: id, expiresAt: Date.now() + 3600_000, lastSeenAt: Date.now(), reauthenticatedAt: Date.now() });
   if (opts.balanceKobo) {
-    await postEntry(db(), { userId: id, key: `test:seed:${id}`, amountKobo: opts.balanceKobo, kind: "admin", note: "Test funding" });
+    await postEntry(db(), { at: Date.now(), userId: id, key: `test:seed:${id}`, amountKobo: opts.balanceKobo, kind: "admin", note: "Test funding" });
   }
   const token = await signToken(new TextEncoder().encode(env.JWT_SECRET!), "api", { userId: id, sessionId });
   return { id, email, token, sessionId };

@@ -26,8 +26,8 @@ const TABLE_SCAN = /^SCAN (users|sessions|sms_orders|rentals|rental_messages|out
 
 describe("hot statements use indexes (EXPLAIN QUERY PLAN)", () => {
   const cases: [string, () => Planned][] = [
-    ["the session check of every signed-in request", () => sessionUserQuery(db(), "user-1", "session-1")],
-    ["the dashboard's orders list (SMS orders and rentals in one statement)", () => ordersRead(db(), "user-1").queries[0] as unknown as Planned],
+    ["the session check of every signed-in request", () => sessionUserQuery(db(), "user-1", "session-1", Date.now())],
+    ["the dashboard's orders list (SMS orders and rentals in one statement)", () => ordersRead(db(), "user-1", Date.now()).queries[0] as unknown as Planned],
     ["the outbox claim after a money batch", () => eventDeliveryStatements(db(), "user-1", Date.now())[0]],
     ["the outbox read of what is still pending", () => eventDeliveryStatements(db(), "user-1", Date.now())[1]],
   ];

@@ -49,11 +49,12 @@ export default function OrdersPage() {
         ) : (
           <Table
             label="SMS orders"
-            head={["When", "Customer", "Service", "Number", "Code", "Status", "Price", ""]}
+            head={["When", "Customer", "Service", "Upstream", "Number", "Code", "Status", "Price", ""]}
             rows={orders.data.map((o) => [
               when(o.createdAt),
               <CustomerCell key="c" customer={o.customer} />,
               `${o.provider} · ${o.service} · ${o.country}`,
+              servedBy(o),
               o.number ? formatPhone(o.number) : "—",
               o.code ?? "—",
               o.status,
@@ -69,10 +70,11 @@ export default function OrdersPage() {
         ) : (
           <Table
             label="Rentals"
-            head={["When", "Customer", "Number", "Period", "Status", "Expires", "Price", ""]}
+            head={["When", "Customer", "Upstream", "Number", "Period", "Status", "Expires", "Price", ""]}
             rows={rentals.data.map((r) => [
               when(r.createdAt),
               <CustomerCell key="c" customer={r.customer} />,
+              servedBy(r),
               r.number ? formatPhone(r.number) : "—",
               `${r.period} ${r.unit}`,
               r.status,
@@ -85,4 +87,9 @@ export default function OrdersPage() {
       </Panel>
     </>
   );
+}
+
+/** Which upstream account served a row (issue 32: a HeroSMS order told apart from a DaisySMS one); accounts from 1. */
+function servedBy(row: { upstream: string | null; upstreamAccount: number }): string {
+  return row.upstream ? `${row.upstream} · account ${row.upstreamAccount + 1}` : "—";
 }

@@ -11,7 +11,7 @@ import { Loading, Panel, Table } from "../ui";
  * account we do not know, verifying: Squad not yet asked), and the daily reconciliation of our credits against Squad's
  * transaction list, every difference listed. Review items themselves are decided in the review queue above.
  */
-const TRANSFER_STATES = ["verifying", "credited", "review", "unmatched"] as const satisfies readonly AdminTransferDeposit["state"][];
+const TRANSFER_STATES = ["verifying", "credited", "review", "refused", "unmatched"] as const satisfies readonly AdminTransferDeposit["state"][];
 
 export function TransferDeposits() {
   const [state, setState] = useState<AdminTransferDeposit["state"] | undefined>(undefined);

@@ -8,6 +8,8 @@ import { withoutD1Counting } from "../../lib/d1-metrics";
 
 /** Shown on rental rows: sms-man is the product's "Dynamic SMS" upstream. */
 export const RENT_PROVIDER_NAME = "Dynamic";
+/** The upstream that rents numbers (the console's rental rows name it: issue 32), and its one account. */
+export const RENT_UPSTREAM = "smsman";
 
 const SANDBOX_BASE_URL = "https://sandbox.sms-man.invalid";
 

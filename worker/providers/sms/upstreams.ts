@@ -1,5 +1,5 @@
 import type { SmsProviderName } from "../../../schema/constants";
-import type { Env } from "../../config";
+import type { Env, ProviderMode } from "../../config";
 import { withoutD1Counting } from "../../lib/d1-metrics";
 import { noteUpstreamCall, runMetricsEnabled } from "../../lib/run-metrics";
 import { grizzlySimulator, sandboxGrizzlyKey } from "../../sandbox/grizzly-simulator";
@@ -34,16 +34,17 @@ export function documentedSlotLimit(upstream: SmsUpstream): number | null {
   return upstream === "smsman" ? null : SMS_ACTIVATE_PROFILES[upstream].slotLimit;
 }
 
-const sandboxMode = (env: Env) => (env.PROVIDERS ?? "live") === "sandbox";
+/** The deployment's own mode (PROVIDERS): what an adapter is built for unless the container names another. */
+const deploymentMode = (env: Env): ProviderMode => ((env.PROVIDERS ?? "live") === "sandbox" ? "sandbox" : "live");
 
 function splitKeys(value: string | undefined): string[] {
   return (value ?? "").split(",").map((k) => k.trim()).filter(Boolean);
 }
 
 /** The account keys configured for an upstream, in order (account 0 first). Empty: the upstream is not configured. */
-export function upstreamAccountKeys(env: Env, upstream: SmsUpstream): string[] {
+export function upstreamAccountKeys(env: Env, upstream: SmsUpstream, mode: ProviderMode = deploymentMode(env)): string[] {
   // In sandbox mode every upstream has at least the simulator's own key (a list still makes a pool of accounts).
-  const or = (keys: string[], sandboxKey: () => string) => (keys.length > 0 || !sandboxMode(env) ? keys : [sandboxKey()]);
+  const or = (keys: string[], sandboxKey: () => string) => (keys.length > 0 || mode !== "sandbox" ? keys : [sandboxKey()]);
   switch (upstream) {
     case "daisysms":
       return or(splitKeys(env.SWIFT_API_KEY), () => sandboxSwiftKey(env));
@@ -57,10 +58,14 @@ export function upstreamAccountKeys(env: Env, upstream: SmsUpstream): string[] {
 }
 
 /** The one adapter for an upstream account (worker/container.ts hands it out; a test may build its container with its own). */
-export function smsUpstreamFor(env: Env, upstream: SmsUpstream, account: number, provider: SmsProviderName): SmsProvider {
-  const keys = upstreamAccountKeys(env, upstream);
+/**
+ * One upstream account's adapter, for the provider set `mode` names (the container's choice: a sandbox account's calls
+ * reach the simulators whatever the deployment's PROVIDERS says; decision 062).
+ */
+export function smsUpstreamFor(env: Env, upstream: SmsUpstream, account: number, provider: SmsProviderName, mode: ProviderMode = deploymentMode(env)): SmsProvider {
+  const keys = upstreamAccountKeys(env, upstream, mode);
   const key = keys[account] ?? keys[0] ?? "";
-  const sandbox = sandboxMode(env);
+  const sandbox = mode === "sandbox";
   const simulated = (label: string, app: { fetch: (req: Request, env: Env) => Response | Promise<Response> }): FetchLike => async (req) => {
     const url = new URL(req.url);
     const res = await app.fetch(req, withoutD1Counting(env));

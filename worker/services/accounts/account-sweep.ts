@@ -6,7 +6,7 @@ import { purgeExpiredRateLimits } from "../kernel";
 import { purgeDeadSessions } from "./sessions";
 
 /** Cron: drops sessions, reset and verification links and rate-limit windows nobody can use any more, so those tables stay small. */
-export async function sweepAccountRows(db: Db, now = Date.now()): Promise<void> {
+export async function sweepAccountRows(db: Db, now: number): Promise<void> {
   await purgeDeadSessions(db, now);
   await purgeOldPasswordResets(db, now);
   await purgeOldEmailVerifications(db, now);

@@ -49,10 +49,10 @@ export async function signUp(
     passwordHash: await hashPassword(input.password),
     referralCode: input.referralCode,
     device: input.device,
-  });
+  }, deps.clock.now());
   const token = await tokenForSession(config.jwtSecret, session);
   // Issue 12: the address is confirmed through an e-mailed single-use link; the first device is remembered silently.
-  const verification = await createEmailVerification(db, user.id);
+  const verification = await createEmailVerification(db, user.id, deps.clock.now());
   await sendAccountEmail(deps, verificationEmail(user, verificationLink(config.webClient, verification)), "verification");
   await noteDevice(deps, user, session, false);
   return { user: toSessionUser(user), token };
@@ -71,8 +71,8 @@ export async function signIn(
   const { db } = deps;
   const pairKey = `login:${input.email}|ip:${input.address ?? "none"}`;
   const accountKey = `login:${input.email}`;
-  await enforceRateLimit(db, pairKey, RATE_LIMITS.loginPerAccountAddress);
-  await enforceRateLimit(db, accountKey, RATE_LIMITS.loginPerAccount);
+  await enforceRateLimit(db, pairKey, RATE_LIMITS.loginPerAccountAddress, deps.clock.now());
+  await enforceRateLimit(db, accountKey, RATE_LIMITS.loginPerAccount, deps.clock.now());
   const user = await findUserByEmail(db, input.email);
   // An unknown e-mail costs the same derivation and gets the same answer as a wrong password.
   const matches = await verifyPassword(input.password, user?.passwordHash ?? DECOY_PASSWORD_HASH);
@@ -83,7 +83,7 @@ export async function signIn(
   // Issue 33: a password set under older rules keeps working; the account is flagged so the web asks for a new one
   // (after the second factor too: the flag lives on the account, not in this answer).
   const weak = passwordProblem(input.password, user) !== null;
-  if (weak !== (user.passwordChangeRequiredAt !== null)) await setPasswordChangeRequired(db, user.id, weak);
+  if (weak !== (user.passwordChangeRequiredAt !== null)) await setPasswordChangeRequired(db, user.id, weak, deps.clock.now());
   // Any enrolled second factor is asked for, whatever led here (a reset included: it never opens a session). A
   // passkey-only account finishes with the passkey ceremony, which is two factors by itself; the challenge only serves
   // a code (POST /api/login/2fa), kept in the answer so its shape is the same for every account.
@@ -113,17 +113,17 @@ export async function signInSecondStep(deps: RequestDeps, input: { challenge: st
   const claims = await verifyToken(config.jwtSecret, "two-factor", input.challenge);
   if (!claims) throw new AppError("UNAUTHORIZED", TWO_FACTOR_MESSAGES.challengeExpired);
   const limitKey = `2fa:${claims.userId}`;
-  await enforceRateLimit(db, limitKey, RATE_LIMITS.twoFactorPerUser);
+  await enforceRateLimit(db, limitKey, RATE_LIMITS.twoFactorPerUser, deps.clock.now());
   const user = await findUserById(db, claims.userId);
   if (!user || user.totpEnabledAt === null) throw new AppError("UNAUTHORIZED", TWO_FACTOR_MESSAGES.challengeExpired);
-  const factor = await verifySecondFactor(db, await totpKey(config.jwtSecret), user.id, input.code);
+  const factor = await verifySecondFactor(db, await totpKey(config.jwtSecret), user.id, input.code, deps.clock.now());
   if (factor !== "totp" && factor !== "recovery") {
     throw new AppError("INVALID_CREDENTIALS", factor === "reused" ? TWO_FACTOR_MESSAGES.codeJustUsed : TWO_FACTOR_MESSAGES.wrongCode, { field: "code" });
   }
   await clearRateLimit(db, limitKey);
   // A challenge opens one session: the first success claims its id (one atomic upsert), so a stolen challenge is
   // worth nothing once the customer got in, even with a later code.
-  if (!(await consumeRateLimit(db, `2fa-challenge:${claims.sessionId}`, RATE_LIMITS.twoFactorChallengeOnce)).allowed) {
+  if (!(await consumeRateLimit(db, `2fa-challenge:${claims.sessionId}`, RATE_LIMITS.twoFactorChallengeOnce, deps.clock.now())).allowed) {
     throw new AppError("UNAUTHORIZED", TWO_FACTOR_MESSAGES.challengeExpired);
   }
   return signedIn(user, await openSignedInSession(deps, user, input.device, "password+totp"), user.passwordChangeRequiredAt !== null);
@@ -139,7 +139,7 @@ export async function changeOwnPassword(
 ): Promise<void> {
   const { db } = deps;
   const limitKey = `password:${input.userId}`;
-  await enforceRateLimit(db, limitKey, RATE_LIMITS.passwordChangePerUser);
+  await enforceRateLimit(db, limitKey, RATE_LIMITS.passwordChangePerUser, deps.clock.now());
   const user = await findUserById(db, input.userId);
   if (!user || !(await verifyPassword(input.oldPassword, user.passwordHash))) {
     throw new AppError("VALIDATION_FAILED", ACCOUNT_MESSAGES.wrongOldPassword, { field: "oldPassword" });
@@ -147,7 +147,7 @@ export async function changeOwnPassword(
   // The old password was right: the limit is cleared before a refused new one, which is no guess at anything.
   await clearRateLimit(db, limitKey);
   refuseWeakPassword(input.newPassword, user, "newPassword");
-  await changePassword(db, input.userId, input.sessionId, await hashPassword(input.newPassword));
+  await changePassword(db, input.userId, input.sessionId, await hashPassword(input.newPassword), deps.clock.now());
   await closeRevokedSockets(deps.env, input.userId);
   await sendAccountEmail(deps, passwordChangedEmail(user, "changed"), "password-changed");
 }
@@ -158,7 +158,7 @@ export async function changeOwnPassword(
  * (issue 12). Register's 409 for a taken e-mail is the documented exception (spec section 2).
  */
 export async function requestPasswordReset(deps: RequestDeps, email: string): Promise<void> {
-  await enforceRateLimit(deps.db, `forgot:${email}`, RATE_LIMITS.forgotPerAccount);
+  await enforceRateLimit(deps.db, `forgot:${email}`, RATE_LIMITS.forgotPerAccount, deps.clock.now());
   deps.defer(mailResetLinkIfAccount(deps, email));
 }
 
@@ -169,7 +169,7 @@ async function mailResetLinkIfAccount(deps: RequestDeps, email: string): Promise
   try {
     user = await findUserByEmail(db, email);
     if (!user) return;
-    reset = await createPasswordReset(db, user.id);
+    reset = await createPasswordReset(db, user.id, deps.clock.now());
   } catch (err) {
     log("error", "reset link not created", { rid: deps.requestId, reason: err instanceof Error ? err.message : "unknown" });
     return;
@@ -184,11 +184,11 @@ async function mailResetLinkIfAccount(deps: RequestDeps, email: string): Promise
  */
 export async function resetPassword(deps: RequestDeps, input: { id: string; token: string; newPassword: string }): Promise<void> {
   const { db } = deps;
-  const { userId } = await checkPasswordReset(db, input.id, input.token);
+  const { userId } = await checkPasswordReset(db, input.id, input.token, deps.clock.now());
   const user = await findUserById(db, userId);
   // A refused password leaves the link unused: the customer tries another one with the same link.
   if (user) refuseWeakPassword(input.newPassword, user, "newPassword");
-  await completePasswordReset(db, input.id, userId, await hashPassword(input.newPassword));
+  await completePasswordReset(db, input.id, userId, await hashPassword(input.newPassword), deps.clock.now());
   await closeRevokedSockets(deps.env, userId);
   if (user) await sendAccountEmail(deps, passwordChangedEmail(user, "reset"), "password-reset");
 }

@@ -1,6 +1,6 @@
 import Bowser from "bowser";
 import type { Db } from "../../db/client";
-import { knownDevices } from "../../db/tables";
+import { knownDevices } from "./tables";
 import { sha256Hex } from "./password-reset";
 import type { SessionDevice } from "./sessions";
 
@@ -24,7 +24,7 @@ export function describePlace(device: Pick<SessionDevice, "country" | "city">): 
  * Records the device (browser, OS and country: no cookie ties a browser to an account here) and says whether it is new
  * for this user. One atomic insert: two sign-ins racing from the same new device report it once.
  */
-export async function rememberDevice(db: Db, userId: string, device: SessionDevice, now = Date.now()): Promise<boolean> {
+export async function rememberDevice(db: Db, userId: string, device: SessionDevice, now: number): Promise<boolean> {
   const { browser, os } = describeUserAgent(device.userAgent);
   const deviceHash = await sha256Hex([browser ?? "", os ?? "", device.country ?? ""].join("|"));
   const inserted = await db

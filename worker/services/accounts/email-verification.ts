@@ -2,7 +2,8 @@ import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { EMAIL_VERIFY_MESSAGES } from "../../../schema/account-messages";
 import { webLink, type WebClient } from "../../lib/public-origin";
 import type { Db } from "../../db/client";
-import { emailVerifications, users } from "../../db/tables";
+import { emailVerifications } from "./tables";
+import { users } from "../kernel";
 import { AppError } from "../../lib/errors";
 import { constantTimeEqual } from "../../lib/password";
 import type { SignedInUser } from "./sessions";
@@ -23,14 +24,14 @@ export function requireVerifiedEmail(user: Pick<SignedInUser, "emailVerifiedAt">
  * A single-use link: 32 random bytes go into the e-mail only, the table keeps their SHA-256 (like a reset link, so a
  * leaked table confirms nobody's address). Returns what the link needs.
  */
-export async function createEmailVerification(db: Db, userId: string, now = Date.now()): Promise<{ id: string; token: string }> {
+export async function createEmailVerification(db: Db, userId: string, now: number): Promise<{ id: string; token: string }> {
   const { insert, link } = await emailVerificationInsert(db, userId, now);
   await insert;
   return link;
 }
 
 /** A new link's row as a query (for a batch that writes it with something else, e.g. the operator's audit row). */
-export async function emailVerificationInsert(db: Db, userId: string, now = Date.now()) {
+export async function emailVerificationInsert(db: Db, userId: string, now: number) {
   const token = randomUrlToken();
   const id = crypto.randomUUID();
   return { insert: db.insert(emailVerifications).values({ id, userId, tokenHash: await sha256Hex(token), expiresAt: now + VERIFY_TTL_MS, createdAt: now }), link: { id, token } };
@@ -46,7 +47,7 @@ export function verificationLink(client: WebClient, link: { id: string; token: s
  * first. Then the address is marked verified (the first time only) and the user's other open links are spent.
  * One answer for an unknown, wrong, used or expired link.
  */
-export async function completeEmailVerification(db: Db, id: string, token: string, now = Date.now()): Promise<{ userId: string; alreadyConfirmed?: boolean }> {
+export async function completeEmailVerification(db: Db, id: string, token: string, now: number): Promise<{ userId: string; alreadyConfirmed?: boolean }> {
   const [row] = await db.select().from(emailVerifications).where(eq(emailVerifications.id, id)).limit(1);
   const tokenHash = await sha256Hex(token);
   const enc = (t: string) => new TextEncoder().encode(t);
@@ -75,7 +76,7 @@ export async function completeEmailVerification(db: Db, id: string, token: strin
 }
 
 /** Sweep: links used or expired a day ago are of no further use. */
-export async function purgeOldEmailVerifications(db: Db, now = Date.now()): Promise<void> {
+export async function purgeOldEmailVerifications(db: Db, now: number): Promise<void> {
   const dayAgo = now - 24 * 3600 * 1000;
   await db.delete(emailVerifications).where(or(lt(emailVerifications.expiresAt, dayAgo), lt(emailVerifications.usedAt, dayAgo)));
 }

@@ -11,7 +11,7 @@ import {
 import { and, asc, count, eq, gt, lt } from "drizzle-orm";
 import { PASSKEY_MESSAGES, type PasskeyCeremony, type PasskeyView } from "../../../schema/passkeys";
 import type { Db } from "../../db/client";
-import { passkeys, webauthnChallenges } from "../../db/tables";
+import { passkeys, webauthnChallenges } from "./tables";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 
@@ -81,7 +81,7 @@ async function claimChallenge(db: Db, id: string, purpose: ChallengePurpose, own
 }
 
 /** Sweep: ceremonies nobody finished. */
-export async function purgeExpiredChallenges(db: Db, now = Date.now()): Promise<void> {
+export async function purgeExpiredChallenges(db: Db, now: number): Promise<void> {
   await db.delete(webauthnChallenges).where(lt(webauthnChallenges.expiresAt, now));
 }
 
@@ -117,7 +117,7 @@ export async function registrationCeremony(
   rp: RelyingParty,
   user: { id: string; email: string; username: string },
   sessionId: string,
-  now = Date.now(),
+  now: number,
 ): Promise<PasskeyCeremony<PublicKeyCredentialCreationOptionsJSON>> {
   const existing = await db.select({ id: passkeys.id, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, user.id));
   if (existing.length >= MAX_PASSKEYS_PER_USER) throw new AppError("INVALID_STATE", PASSKEY_MESSAGES.tooMany);
@@ -143,7 +143,7 @@ export async function completeRegistration(
   rp: RelyingParty,
   owner: { userId: string; sessionId: string },
   input: { challenge_id: string; name?: string; response: RegistrationResponseJSON },
-  now = Date.now(),
+  now: number,
 ): Promise<PasskeyView> {
   const expectedChallenge = await claimChallenge(db, input.challenge_id, "register", owner, now);
   let verification;
@@ -188,13 +188,13 @@ function defaultName(deviceType: "singleDevice" | "multiDevice", existing: numbe
 // ---- Assertions: signing in, and step-up ----
 
 /** The login page's ceremony: no user named (discoverable credentials), user verification required. */
-export async function signInCeremony(db: Db, rp: RelyingParty, now = Date.now()): Promise<PasskeyCeremony<PublicKeyCredentialRequestOptionsJSON>> {
+export async function signInCeremony(db: Db, rp: RelyingParty, now: number): Promise<PasskeyCeremony<PublicKeyCredentialRequestOptionsJSON>> {
   const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: "required" });
   return { challenge_id: await storeChallenge(db, "sign-in", options.challenge, null, now), options };
 }
 
 /** A signed-in session's step-up ceremony: only this user's passkeys, answered by this session. */
-export async function stepUpCeremony(db: Db, rp: RelyingParty, owner: { userId: string; sessionId: string }, now = Date.now()) {
+export async function stepUpCeremony(db: Db, rp: RelyingParty, owner: { userId: string; sessionId: string }, now: number) {
   const mine = await db.select({ id: passkeys.id, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, owner.userId));
   if (mine.length === 0) throw new AppError("INVALID_STATE", "This account has no passkey yet.");
   const options = await generateAuthenticationOptions({
@@ -217,7 +217,7 @@ export async function verifyAssertion(
   purpose: "sign-in" | "step-up",
   owner: { userId: string; sessionId: string } | null,
   input: { challenge_id: string; response: AuthenticationResponseJSON },
-  now = Date.now(),
+  now: number,
 ): Promise<{ userId: string; passkeyId: string }> {
   const expectedChallenge = await claimChallenge(db, input.challenge_id, purpose, owner, now);
   const [stored] = await db.select().from(passkeys).where(eq(passkeys.id, input.response.id)).limit(1);

@@ -2,7 +2,8 @@ import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { RESET_LINK_INVALID_MESSAGE } from "../../../schema/account-messages";
 import { webLink, type WebClient } from "../../lib/public-origin";
 import type { Db } from "../../db/client";
-import { passwordResets, users } from "../../db/tables";
+import { passwordResets } from "./tables";
+import { users } from "../kernel";
 import { AppError } from "../../lib/errors";
 import { constantTimeEqual } from "../../lib/password";
 import { revokeSessionsStatement } from "./sessions";
@@ -14,7 +15,7 @@ const TOKEN_BYTES = 32;
  * Starts a reset: a random 32-byte token goes into the e-mail only; the table keeps its SHA-256. Returns what the link
  * needs (<web client>reset-password/1?token=<token>&id=<id>, hash or path routing).
  */
-export async function createPasswordReset(db: Db, userId: string, now = Date.now()): Promise<{ id: string; token: string }> {
+export async function createPasswordReset(db: Db, userId: string, now: number): Promise<{ id: string; token: string }> {
   const token = randomUrlToken();
   const id = crypto.randomUUID();
   await db.insert(passwordResets).values({ id, userId, tokenHash: await sha256Hex(token), expiresAt: now + RESET_TTL_MS, createdAt: now });
@@ -27,7 +28,7 @@ export function resetLink(client: WebClient, reset: { id: string; token: string 
 }
 
 /** Checks a link without using it (cheap, so the slow password hash runs only for a link that can succeed). */
-export async function checkPasswordReset(db: Db, id: string, token: string, now = Date.now()): Promise<{ userId: string }> {
+export async function checkPasswordReset(db: Db, id: string, token: string, now: number): Promise<{ userId: string }> {
   const [row] = await db.select().from(passwordResets).where(eq(passwordResets.id, id)).limit(1);
   const tokenHash = await sha256Hex(token);
   // One answer for every way a link can be bad, so it tells a guesser nothing.
@@ -42,7 +43,7 @@ export async function checkPasswordReset(db: Db, id: string, token: string, now 
  * Then the new hash, every session revoked and the user's other open links spent, in one batch. The caller then closes
  * the revoked sessions' sockets (services/sessions.ts closeRevokedSockets).
  */
-export async function completePasswordReset(db: Db, id: string, userId: string, passwordHash: string, now = Date.now()): Promise<void> {
+export async function completePasswordReset(db: Db, id: string, userId: string, passwordHash: string, now: number): Promise<void> {
   const claimed = await db
     .update(passwordResets)
     .set({ usedAt: now })
@@ -57,7 +58,7 @@ export async function completePasswordReset(db: Db, id: string, userId: string, 
 }
 
 /** Sweep: links that were used or expired a day ago are of no further use. */
-export async function purgeOldPasswordResets(db: Db, now = Date.now()): Promise<void> {
+export async function purgeOldPasswordResets(db: Db, now: number): Promise<void> {
   const dayAgo = now - 24 * 3600 * 1000;
   await db.delete(passwordResets).where(or(lt(passwordResets.expiresAt, dayAgo), lt(passwordResets.usedAt, dayAgo)));
 }

@@ -17,8 +17,8 @@ import { requireReauthentication, stepUpState } from "./step-up";
 function handBuiltDeps(): RequestDeps & { deferred: Promise<unknown>[] } {
   const deferred: Promise<unknown>[] = [];
   const services = testServices({ defer: (work) => void deferred.push(work) });
-  const { db, config, defer, upstreams, events } = services;
-  return { env: services.env, db, config, defer, upstreams, events, requestId: "plain-inputs-test", deferred };
+  const { db, config, clock, defer, upstreams, events } = services;
+  return { env: services.env, db, config, clock, defer, upstreams, events, requestId: "plain-inputs-test", deferred };
 }
 
 describe("account services called with plain inputs (no request)", () => {

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { ReferralInvitation } from "../../../schema/accounts";
 import { ACCOUNT_MESSAGES } from "../../../schema/account-messages";
 import type { Db } from "../../db/client";
-import { users } from "../../db/tables";
+import { users } from "../kernel";
 import { AppError } from "../../lib/errors";
 import { getSetting } from "../kernel";
 import { normalizeReferralCode } from "./users";

@@ -1,8 +1,9 @@
-import { and, desc, eq, gt, inArray, isNull, lt, ne, or } from "drizzle-orm";
+import { and, desc, eq, gt, gte, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getServerByName } from "partyserver";
 import { getDb, type Db } from "../../db/client";
-import { sessions, users, type apiKeys } from "../../db/tables";
+import { sessions } from "./tables";
+import { users, type apiKeys } from "../kernel";
 import type { Env } from "../../config";
 import { signToken } from "../../lib/jwt";
 import { log } from "../../lib/log";
@@ -44,7 +45,7 @@ export function deviceFromRequest(request: Request): SessionDevice {
 export type SignInMethod = "password" | "password+totp" | "passkey";
 
 /** A new session row (for a db.batch together with the change that opens it, e.g. signup). */
-export function newSessionRow(userId: string, now = Date.now(), device: SessionDevice = NO_DEVICE, method: SignInMethod = "password") {
+export function newSessionRow(userId: string, now: number, device: SessionDevice = NO_DEVICE, method: SignInMethod = "password") {
   return {
     id: crypto.randomUUID(),
     userId,
@@ -68,10 +69,11 @@ export async function startSession(
   db: Db,
   secret: Uint8Array,
   userId: string,
+  now: number,
   device: SessionDevice = NO_DEVICE,
   method: SignInMethod = "password",
 ): Promise<{ token: string; sessionId: string }> {
-  const row = newSessionRow(userId, Date.now(), device, method);
+  const row = newSessionRow(userId, now, device, method);
   await sessionInsert(db, row).run();
   return { token: await tokenForSession(secret, row), sessionId: row.id };
 }
@@ -90,7 +92,7 @@ export type RevokeScope = { all: true } | { except: string } | { sessionIds: str
  * The revocation as one statement, for a db.batch with the change that causes it (a new password hash). Only live
  * sessions of this user are touched, and the ids it ended come back. After the batch, call closeRevokedSockets.
  */
-export function revokeSessionsStatement(db: Db, userId: string, scope: RevokeScope, now = Date.now()) {
+export function revokeSessionsStatement(db: Db, userId: string, scope: RevokeScope, now: number) {
   const which =
     "except" in scope ? ne(sessions.id, scope.except) : "sessionIds" in scope ? inArray(sessions.id, scope.sessionIds.length ? scope.sessionIds : [""]) : undefined;
   return db
@@ -106,7 +108,7 @@ export function revokeSessionsStatement(db: Db, userId: string, scope: RevokeSco
  * "sign out everywhere" and the operator's block call this; the password change and the reset put
  * revokeSessionsStatement in their batch and then call closeRevokedSockets. Returns the ids it ended.
  */
-export async function revokeSessions(env: Env, userId: string, scope: RevokeScope, now = Date.now()): Promise<string[]> {
+export async function revokeSessions(env: Env, userId: string, scope: RevokeScope, now: number): Promise<string[]> {
   const rows = await revokeSessionsStatement(getDb(env.DB), userId, scope, now);
   await closeRevokedSockets(env, userId);
   return rows.map((r) => r.id);
@@ -127,7 +129,7 @@ export async function closeRevokedSockets(env: Env, userId: string): Promise<voi
 }
 
 /** Of these session ids, the ones still live (not revoked, not expired): the room's check before it closes or sends. */
-export async function liveSessionIds(db: Db, ids: string[], now = Date.now()): Promise<Set<string>> {
+export async function liveSessionIds(db: Db, ids: string[], now: number): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await db
     .select({ id: sessions.id })
@@ -137,7 +139,7 @@ export async function liveSessionIds(db: Db, ids: string[], now = Date.now()): P
 }
 
 /** A user's live sessions, most recently seen first (Settings' device list): a query not yet sent, for a batch. */
-export function listLiveSessions(db: Db, userId: string, now = Date.now()) {
+export function listLiveSessions(db: Db, userId: string, now: number) {
   return db
     .select({
       id: sessions.id,
@@ -153,8 +155,43 @@ export function listLiveSessions(db: Db, userId: string, now = Date.now()) {
 }
 export type LiveSession = Awaited<ReturnType<typeof listLiveSessions>>[number];
 
+// The console's questions about sessions (services/console asks them here: the accounts room owns its tables).
+
+/** The users with a session seen (or opened) since `since`: a subquery, for "signed up before and not seen since". */
+export function usersSeenSince(db: Db, since: number) {
+  return db
+    .select({ userId: sessions.userId })
+    .from(sessions)
+    .where(gte(sql`COALESCE(${sessions.lastSeenAt}, ${sessions.createdAt})`, since));
+}
+
+/** Customers with a live session seen in the last `minutes`: "everyone online" for a notification. */
+export async function onlineUserIds(db: Db, minutes: number, now: number): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ userId: sessions.userId })
+    .from(sessions)
+    .where(and(isNull(sessions.revokedAt), gt(sessions.expiresAt, now), gt(sql`COALESCE(${sessions.lastSeenAt}, ${sessions.createdAt})`, now - minutes * 60_000)))
+    .limit(5000);
+  return rows.map((r) => r.userId);
+}
+
+/** Whether `sessionId` is one of `userId`'s live sessions. */
+export async function isLiveSessionOf(db: Db, userId: string, sessionId: string, now: number): Promise<boolean> {
+  const [live] = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+    .limit(1);
+  return live !== undefined;
+}
+
+/** How many live sessions `userId` has, as text, for an audit row's `previous` (read in its batch, before the change). */
+export function liveSessionCountSql(userId: string, now: number): SQL {
+  return sql`SELECT CAST(COUNT(*) AS TEXT) FROM ${sessions} WHERE ${sessions.userId} = ${userId} AND ${sessions.revokedAt} IS NULL AND ${sessions.expiresAt} > ${now}`;
+}
+
 /** Moves last_seen_at; conditional so two tabs racing write once. Called off the answer (waitUntil). */
-export async function touchSession(db: Db, sessionId: string, now = Date.now()): Promise<void> {
+export async function touchSession(db: Db, sessionId: string, now: number): Promise<void> {
   await db
     .update(sessions)
     .set({ lastSeenAt: now })
@@ -162,7 +199,7 @@ export async function touchSession(db: Db, sessionId: string, now = Date.now()):
 }
 
 /** Sweep: sessions that expired or were revoked more than a day ago are of no further use. */
-export async function purgeDeadSessions(db: Db, now = Date.now()): Promise<void> {
+export async function purgeDeadSessions(db: Db, now: number): Promise<void> {
   const dayAgo = now - 24 * 3600 * 1000;
   await db.delete(sessions).where(or(lt(sessions.expiresAt, now), lt(sessions.revokedAt, dayAgo)));
 }
@@ -216,8 +253,8 @@ export async function sessionEndReason(db: Db, userId: string, sessionId: string
 }
 
 /** The session's user when the session is live (not revoked, not expired), else null: the rooms check each socket with it. */
-export async function loadSessionUser(d1: D1Database, userId: string, sessionId: string): Promise<SignedInUser | null> {
-  const [row] = await sessionUserQuery(getDb(d1), userId, sessionId);
+export async function loadSessionUser(d1: D1Database, userId: string, sessionId: string, now: number): Promise<SignedInUser | null> {
+  const [row] = await sessionUserQuery(getDb(d1), userId, sessionId, now);
   if (!row) return null;
   const { sessionLastSeenAt: _seen, ...user } = row;
   return user;
@@ -226,7 +263,7 @@ export async function loadSessionUser(d1: D1Database, userId: string, sessionId:
 export type SessionUserRow = SignedInUser & { sessionLastSeenAt: number | null };
 
 /** The session (not revoked, not expired) joined with its user: one query, not yet sent. */
-export function sessionUserQuery(db: Db, userId: string, sessionId: string) {
+export function sessionUserQuery(db: Db, userId: string, sessionId: string, now: number) {
   return db
     .select({
       id: users.id,
@@ -246,7 +283,7 @@ export function sessionUserQuery(db: Db, userId: string, sessionId: string) {
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
-      and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, Date.now())),
+      and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)),
     )
     .limit(1);
 }

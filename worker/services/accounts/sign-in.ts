@@ -17,7 +17,7 @@ export async function openSignedInSession(
   method: SignInMethod = "password",
 ): Promise<string> {
   refuseBlocked(user);
-  const { token } = await startSession(deps.db, deps.config.jwtSecret, user.id, device, method);
+  const { token } = await startSession(deps.db, deps.config.jwtSecret, user.id, deps.clock.now(), device, method);
   deps.defer(noteDevice(deps, user, device, true));
   return token;
 }
@@ -36,10 +36,10 @@ export function refuseBlocked(user: { blockedAt: number | null }): void {
 /** Records the device; `alert` e-mails the customer when it is new (not at sign-up: the first device is never news). */
 export async function noteDevice(deps: RequestDeps, user: { id: string; email: string; username: string }, device: SessionDevice, alert: boolean): Promise<void> {
   try {
-    const isNew = await rememberDevice(deps.db, user.id, device);
+    const isNew = await rememberDevice(deps.db, user.id, device, deps.clock.now());
     if (!isNew || !alert) return;
     const place = describePlace(device);
-    await deliverAccountEmail(deps, newSignInEmail(user, { label: describeUserAgent(device.userAgent).label, place, at: Date.now() }), "new-sign-in");
+    await deliverAccountEmail(deps, newSignInEmail(user, { label: describeUserAgent(device.userAgent).label, place, at: deps.clock.now() }), "new-sign-in");
   } catch (err) {
     log("warn", "device check failed", { rid: deps.requestId, error: err instanceof Error ? err.message : String(err) });
   }

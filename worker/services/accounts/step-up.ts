@@ -3,11 +3,11 @@ import { and, count, eq } from "drizzle-orm";
 import { STEP_UP_MESSAGES, STEP_UP_WINDOW_MS, type StepUpState } from "../../../schema/passkeys";
 import type { Config } from "../../config";
 import type { Db } from "../../db/client";
-import { passkeys, sessions } from "../../db/tables";
+import { passkeys, sessions } from "./tables";
 import { AppError } from "../../lib/errors";
 import { verifyPassword } from "../../lib/password";
 import { relyingPartyFor, verifyAssertion } from "./passkeys";
-import { clearRateLimit, enforceRateLimit, RATE_LIMITS } from "../kernel";
+import { clearRateLimit, enforceRateLimit, RATE_LIMITS, rowsOf, runBatch } from "../kernel";
 import { totpKey, verifySecondFactor } from "./two-factor";
 import { findUserById } from "./users";
 
@@ -42,14 +42,14 @@ interface Proofs {
 }
 
 async function proofsOf(db: Db, user: { id: string; totpEnabledAt: number | null }, sessionId: string): Promise<Proofs> {
-  const [sessionRows, passkeyRows] = await db.batch([
-    db
+  const { sessionRows, passkeyRows } = await runBatch(db, {
+    sessionRows: rowsOf(db
       .select({ secondFactorAt: sessions.secondFactorAt, reauthenticatedAt: sessions.reauthenticatedAt })
       .from(sessions)
       .where(and(eq(sessions.id, sessionId), eq(sessions.userId, user.id)))
-      .limit(1),
-    db.select({ total: count() }).from(passkeys).where(eq(passkeys.userId, user.id)),
-  ]);
+      .limit(1)),
+    passkeyRows: rowsOf(db.select({ total: count() }).from(passkeys).where(eq(passkeys.userId, user.id))),
+  });
   const session = sessionRows[0];
   return {
     secondFactorAt: session?.secondFactorAt ?? null,
@@ -85,17 +85,17 @@ async function requireGate(db: Db, session: StepUpSession, gate: Gate, now: numb
 }
 
 /** A second factor proved by this session in the last 10 minutes (or the password, for an account without one). */
-export function requireFreshSecondFactor(db: Db, session: StepUpSession, now = Date.now()): Promise<void> {
+export function requireFreshSecondFactor(db: Db, session: StepUpSession, now: number): Promise<void> {
   return requireGate(db, session, "second_factor", now);
 }
 
 /** The password or a second factor proved by this session in the last 10 minutes. */
-export function requireReauthentication(db: Db, session: StepUpSession, now = Date.now()): Promise<void> {
+export function requireReauthentication(db: Db, session: StepUpSession, now: number): Promise<void> {
   return requireGate(db, session, "reauthenticate", now);
 }
 
 /** GET /api/step-up: what the account can confirm with, and until when the second-factor gate is open. */
-export async function stepUpState(db: Db, session: StepUpSession, now = Date.now()): Promise<StepUpState> {
+export async function stepUpState(db: Db, session: StepUpSession, now: number): Promise<StepUpState> {
   const proofs = await proofsOf(db, session.user, session.sessionId);
   const until = freshUntil(proofs, "second_factor", now);
   return { methods: methodsFor(proofs, "reauthenticate"), fresh_until: until === null ? null : new Date(until).toISOString() };
@@ -111,7 +111,7 @@ export async function confirmStepUp(
   deps: { db: Db; config: Pick<Config, "jwtSecret" | "publicUrl"> },
   session: StepUpSession,
   input: { code: string } | { password: string } | { challenge_id: string; response: AuthenticationResponseJSON },
-  now = Date.now(),
+  now: number,
 ): Promise<void> {
   const { db, config } = deps;
   const user = session.user;
@@ -119,7 +119,7 @@ export async function confirmStepUp(
   let secondFactor: boolean;
   if ("password" in input) {
     const limitKey = `password:${user.id}`;
-    await enforceRateLimit(db, limitKey, RATE_LIMITS.passwordChangePerUser);
+    await enforceRateLimit(db, limitKey, RATE_LIMITS.passwordChangePerUser, now);
     const row = await findUserById(db, user.id);
     if (!row || !(await verifyPassword(input.password, row.passwordHash))) {
       throw new AppError("VALIDATION_FAILED", STEP_UP_MESSAGES.wrongPassword, { field: "password" });
@@ -128,7 +128,7 @@ export async function confirmStepUp(
     secondFactor = false;
   } else if ("code" in input) {
     const limitKey = `2fa:${user.id}`;
-    await enforceRateLimit(db, limitKey, RATE_LIMITS.twoFactorPerUser);
+    await enforceRateLimit(db, limitKey, RATE_LIMITS.twoFactorPerUser, now);
     if (user.totpEnabledAt === null || !(await verifySecondFactor(db, await totpKey(config.jwtSecret), user.id, input.code, now))) {
       throw new AppError("VALIDATION_FAILED", STEP_UP_MESSAGES.wrongCode, { field: "code" });
     }

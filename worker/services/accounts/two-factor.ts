@@ -2,9 +2,11 @@ import { and, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { TWO_FACTOR_MESSAGES } from "../../../schema/accounts";
 import type { Db } from "../../db/client";
-import { recoveryCodes, users } from "../../db/tables";
+import { passkeys, recoveryCodes } from "./tables";
+import { users } from "../kernel";
 import { AppError } from "../../lib/errors";
 import { sha256Hex } from "./password-reset";
+import { rowsOf, runBatch, statement } from "../kernel";
 
 /**
  * TOTP two-factor sign-in (RFC 6238: SHA-1, 6 digits, 30 s, what every authenticator app reads from an otpauth:// QR
@@ -40,7 +42,7 @@ export async function startEnrolment(db: Db, key: CryptoKey, user: { id: string;
  * Confirms an enrolment with a code from the app: turns two-factor on and answers ten fresh recovery codes (shown
  * once; only their hashes are kept). One batch, and the switch is conditional, so two confirmations cannot both win.
  */
-export async function confirmEnrolment(db: Db, key: CryptoKey, userId: string, code: string, now = Date.now()): Promise<string[]> {
+export async function confirmEnrolment(db: Db, key: CryptoKey, userId: string, code: string, now: number): Promise<string[]> {
   const [row] = await db.select({ secret: users.totpSecret, enabledAt: users.totpEnabledAt }).from(users).where(eq(users.id, userId)).limit(1);
   if (!row || row.enabledAt !== null) throw new AppError("INVALID_STATE", TWO_FACTOR_MESSAGES.alreadyOn);
   if (!row.secret) throw new AppError("INVALID_STATE", TWO_FACTOR_MESSAGES.noEnrolment);
@@ -49,15 +51,15 @@ export async function confirmEnrolment(db: Db, key: CryptoKey, userId: string, c
   if (step === null) throw new AppError("VALIDATION_FAILED", TWO_FACTOR_MESSAGES.wrongEnrolmentCode, { field: "code" });
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   const hashes = await Promise.all(codes.map((c) => sha256Hex(normalizeRecoveryCode(c))));
-  const [switched] = await db.batch([
-    db
+  const { switched } = await runBatch(db, {
+    switched: rowsOf(db
       .update(users)
       .set({ totpEnabledAt: now, totpLastStep: step })
       .where(and(eq(users.id, userId), isNull(users.totpEnabledAt), isNotNull(users.totpSecret)))
-      .returning({ id: users.id }),
-    db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)),
-    db.insert(recoveryCodes).values(hashes.map((codeHash) => ({ userId, codeHash, createdAt: now }))),
-  ]);
+      .returning({ id: users.id })),
+    oldCodes: statement(db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId))),
+    newCodes: statement(db.insert(recoveryCodes).values(hashes.map((codeHash) => ({ userId, codeHash, createdAt: now })))),
+  });
   if (switched.length === 0) throw new AppError("INVALID_STATE", TWO_FACTOR_MESSAGES.alreadyOn);
   return codes;
 }
@@ -67,7 +69,7 @@ export async function confirmEnrolment(db: Db, key: CryptoKey, userId: string, c
  * stored last step moves forward by a conditional UPDATE) or an unused recovery code (spent by a conditional UPDATE).
  * "reused" for a right code already spent (never a success); null for anything else.
  */
-export async function verifySecondFactor(db: Db, key: CryptoKey, userId: string, code: string, now = Date.now()): Promise<"totp" | "recovery" | "reused" | null> {
+export async function verifySecondFactor(db: Db, key: CryptoKey, userId: string, code: string, now: number): Promise<"totp" | "recovery" | "reused" | null> {
   const trimmed = code.trim();
   if (/^\d{6}$/.test(trimmed)) {
     const [row] = await db.select({ secret: users.totpSecret, enabledAt: users.totpEnabledAt }).from(users).where(eq(users.id, userId)).limit(1);
@@ -99,6 +101,18 @@ export async function disableTwoFactor(db: Db, userId: string): Promise<void> {
     db.update(users).set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null }).where(eq(users.id, userId)),
     db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)),
   ]);
+}
+
+/**
+ * Every second factor of a customer goes (an operator's approved reset: services/console/operator-approvals.ts): the
+ * TOTP secret, the recovery codes and the passkeys. Statements for the caller's batch (with its audit row).
+ */
+export function resetSecondFactorStatements(db: Db, userId: string) {
+  return [
+    db.update(users).set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null }).where(eq(users.id, userId)),
+    db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)),
+    db.delete(passkeys).where(eq(passkeys.userId, userId)),
+  ] as const;
 }
 
 export async function unusedRecoveryCodeCount(db: Db, userId: string): Promise<number> {

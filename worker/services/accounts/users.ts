@@ -2,7 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { type SessionUser } from "../../../schema/accounts";
 import { ACCOUNT_MESSAGES } from "../../../schema/account-messages";
 import type { Db } from "../../db/client";
-import { users } from "../../db/tables";
+import { users } from "../kernel";
 import { AppError, isUniqueViolation } from "../../lib/errors";
 import { newSessionRow, revokeSessionsStatement, sessionInsert, type SessionDevice } from "./sessions";
 
@@ -60,14 +60,13 @@ export interface NewAccount {
  * Creates the user and its first session in one batch. The unique index on email decides duplicates (so two parallel
  * signups cannot both win); a referral-code collision (31^8 codes) just draws another code.
  */
-export async function registerAccount(db: Db, input: NewAccount): Promise<{ user: UserRow; session: ReturnType<typeof newSessionRow> }> {
+export async function registerAccount(db: Db, input: NewAccount, now: number): Promise<{ user: UserRow; session: ReturnType<typeof newSessionRow> }> {
   let referredBy: string | null = null;
   if (input.referralCode) {
     referredBy = await findReferrerId(db, input.referralCode);
     if (!referredBy) throw new AppError("VALIDATION_FAILED", ACCOUNT_MESSAGES.unknownReferral, { field: "referralCode" });
   }
   for (let attempt = 0; ; attempt++) {
-    const now = Date.now();
     const user: UserRow = {
       id: crypto.randomUUID(),
       username: input.username,
@@ -104,7 +103,7 @@ export async function registerAccount(db: Db, input: NewAccount): Promise<{ user
 }
 
 /** Records that the customer closed the dashboard tour; the first close stands (a later one changes nothing). */
-export async function closeTour(db: Db, userId: string, now = Date.now()): Promise<void> {
+export async function closeTour(db: Db, userId: string, now: number): Promise<void> {
   await db.update(users).set({ tourClosedAt: now }).where(and(eq(users.id, userId), isNull(users.tourClosedAt)));
 }
 
@@ -114,7 +113,7 @@ export async function updateProfile(db: Db, userId: string, input: { username: s
 }
 
 /** Flags (or clears) "choose a new password": set at a sign-in whose password fails today's rules (issue 33). */
-export async function setPasswordChangeRequired(db: Db, userId: string, required: boolean, now = Date.now()): Promise<void> {
+export async function setPasswordChangeRequired(db: Db, userId: string, required: boolean, now: number): Promise<void> {
   await db.update(users).set({ passwordChangeRequiredAt: required ? now : null }).where(eq(users.id, userId));
 }
 
@@ -128,10 +127,10 @@ export async function replacePasswordHash(db: Db, userId: string, passwordHash: 
  * succeeded, while the session that made it stays signed in. The caller then closes the revoked sessions' sockets
  * (services/sessions.ts closeRevokedSockets).
  */
-export async function changePassword(db: Db, userId: string, keepSessionId: string, passwordHash: string): Promise<void> {
+export async function changePassword(db: Db, userId: string, keepSessionId: string, passwordHash: string, now: number): Promise<void> {
   await db.batch([
     db.update(users).set({ passwordHash, passwordChangeRequiredAt: null }).where(eq(users.id, userId)),
-    revokeSessionsStatement(db, userId, { except: keepSessionId }),
+    revokeSessionsStatement(db, userId, { except: keepSessionId }, now),
   ]);
 }
 

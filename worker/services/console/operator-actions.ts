@@ -1,14 +1,14 @@
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { auditInsert, manualEntrySql, setBlockedSql, setSettingSql, type AdminChange, type AuditFields } from "../../db/admin-sql";
 import { getDb, type Db } from "../../db/client";
-import { sessions, users } from "../../db/tables";
+import { users } from "../kernel";
 import { AppError, isCheckViolation } from "../../lib/errors";
 import { koboToNaira } from "../../../schema/money";
 import type { RealtimeMessage } from "../../../schema/realtime";
 import type { Env } from "../../config";
 import { clearSettingsCache, deliverEvents, notify, type RequestDeps } from "../kernel";
 import { operatorIds } from "./operator-console";
-import { closeRevokedSockets, revokeSessionsStatement } from "../accounts";
+import { closeRevokedSockets, onlineUserIds, revokeSessionsStatement } from "../accounts";
 
 /**
  * The console's changes. Each one runs the statements the operator CLI runs (db/admin-sql.ts) or the product's own
@@ -64,14 +64,14 @@ export async function manualEntry(
  * socket of the customer is closed before the answer (closeRevokedSockets, as the password change does). Login answers
  * a clear message while blocked (services/sign-in.ts). The balance is not touched: the money stays the customer's.
  */
-export async function setBlocked(deps: Pick<RequestDeps, "env" | "db">, operator: Operator, userId: string, blocked: boolean, reason: string) {
+export async function setBlocked(deps: Pick<RequestDeps, "env" | "db" | "clock">, operator: Operator, userId: string, blocked: boolean, reason: string) {
   const { db } = deps;
   const customer = await findCustomer(db, userId);
   if (customer.id === operator.id) throw new AppError("INVALID_STATE", "You cannot block your own account.");
   const change = setBlockedSql(db, userId, blocked, operator.email, reason);
   if (blocked) {
     // THE revocation statement (services/sessions.ts) in the same batch.
-    await runAdminChange(db, [...change, revokeSessionsStatement(db, userId, { all: true })]);
+    await runAdminChange(db, [...change, revokeSessionsStatement(db, userId, { all: true }, deps.clock.now())]);
     await closeRevokedSockets(deps.env, userId);
   } else {
     await runAdminChange(db, change);
@@ -101,13 +101,8 @@ export async function audit(db: Db, fields: AuditFields) {
 }
 
 /** Customers with a live session seen in the last `minutes`: "everyone online" for a notification. */
-export async function onlineCustomerIds(db: Db, minutes = 15, now = Date.now()): Promise<string[]> {
-  const rows = await db
-    .selectDistinct({ userId: sessions.userId })
-    .from(sessions)
-    .where(and(isNull(sessions.revokedAt), gt(sessions.expiresAt, now), gt(sql`COALESCE(${sessions.lastSeenAt}, ${sessions.createdAt})`, now - minutes * 60_000)))
-    .limit(5000);
-  return rows.map((r) => r.userId);
+export async function onlineCustomerIds(db: Db, minutes = 15, now: number): Promise<string[]> {
+  return onlineUserIds(db, minutes, now);
 }
 
 /**

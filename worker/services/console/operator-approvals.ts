@@ -4,11 +4,12 @@ import { formatNaira, koboToNaira } from "../../../schema/money";
 import { settingSchemas, type SettingKey } from "../../../schema/settings";
 import { auditInsert, manualEntrySql, setSettingSql, type AdminChange } from "../../db/admin-sql";
 import type { Db } from "../../db/client";
-import { operatorApprovals, passkeys, recoveryCodes, users } from "../../db/tables";
+import { operatorApprovals } from "./tables";
+import { users } from "../kernel";
 import { AppError, isCheckViolation } from "../../lib/errors";
 import { clearSettingsCache, deliverEvents, getSetting, type RequestDeps } from "../kernel";
 import { findCustomer, runAdminChange, type Operator } from "./operator-actions";
-import { hasSecondFactor } from "../accounts";
+import { hasSecondFactor, resetSecondFactorStatements } from "../accounts";
 
 /**
  * Two-operator approval (issue 33, ASVS 5.0 2.3.5 and 7.4.5). Some operator changes take effect only once a SECOND
@@ -64,16 +65,16 @@ export async function approvalThresholdKobo(db: Db): Promise<number> {
  * A manual entry above the threshold: asks for approval and answers it with the customer's balance, unchanged (the
  * route answers 202); null when the entry may apply at once. Keyed by the entry's id, so a double click asks once.
  */
-export async function holdLargeEntry(db: Db, operator: Operator, entry: LedgerEntryPayload): Promise<{ approval: AdminApproval; balance: number } | null> {
+export async function holdLargeEntry(db: Db, operator: Operator, entry: LedgerEntryPayload, now: number): Promise<{ approval: AdminApproval; balance: number } | null> {
   if (Math.abs(entry.amountKobo) <= (await approvalThresholdKobo(db))) return null;
   await findCustomer(db, entry.userId);
-  const approval = await requestApproval(db, operator, { kind: "ledger_entry", subject: entry.userId, payload: entry, reason: entry.reason, requestKey: `ledger:${entry.entryId}` });
+  const approval = await requestApproval(db, operator, { kind: "ledger_entry", subject: entry.userId, payload: entry, reason: entry.reason, requestKey: `ledger:${entry.entryId}` }, now);
   const [row] = await db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, entry.userId)).limit(1);
   return { approval, balance: koboToNaira(row?.balanceKobo ?? 0) };
 }
 
 /** A reset of a customer's two-factor sign-in, asked for approval (one pending request per customer at a time). */
-export async function requestSecondFactorReset(db: Db, operator: Operator, userId: string, reason: string, now = Date.now()): Promise<AdminApproval> {
+export async function requestSecondFactorReset(db: Db, operator: Operator, userId: string, reason: string, now: number): Promise<AdminApproval> {
   const customer = await findCustomer(db, userId);
   const [state] = await db.select({ totpEnabledAt: users.totpEnabledAt }).from(users).where(eq(users.id, customer.id)).limit(1);
   if (!(await hasSecondFactor(db, { id: customer.id, totpEnabledAt: state?.totpEnabledAt ?? null }))) {
@@ -89,7 +90,7 @@ export async function requestSecondFactorReset(db: Db, operator: Operator, userI
 }
 
 /** A change of the approval threshold itself, asked for approval (a bad value is a 400 now, not at approval time). */
-export async function requestThresholdChange(db: Db, operator: Operator, value: unknown, reason: string): Promise<AdminApproval> {
+export async function requestThresholdChange(db: Db, operator: Operator, value: unknown, reason: string, now: number): Promise<AdminApproval> {
   const parsed = settingSchemas.approval_threshold.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -101,7 +102,7 @@ export async function requestThresholdChange(db: Db, operator: Operator, value: 
     payload: { key: "approval_threshold", value: parsed.data },
     reason,
     requestKey: `setting:${crypto.randomUUID()}`,
-  });
+  }, now);
 }
 
 /**
@@ -112,7 +113,7 @@ export async function requestApproval<K extends ApprovalKind>(
   db: Db,
   operator: Operator,
   input: { kind: K; subject: string; payload: PayloadOf<K>; reason: string; requestKey: string },
-  now = Date.now(),
+  now: number,
 ): Promise<AdminApproval> {
   const id = crypto.randomUUID();
   await runAdminChange(db, [
@@ -159,7 +160,7 @@ export async function approve(
   operator: Operator,
   id: string,
   reason: string,
-  now = Date.now(),
+  now: number,
 ): Promise<{ approval: AdminApproval; balance?: number }> {
   const { db } = deps;
   const row = await pendingRow(db, id, now);
@@ -213,7 +214,7 @@ export function approvalSql(db: Db, row: ApprovalRow, operator: Operator, reason
 }
 
 /** Rejects (or, by the requester, withdraws) a pending request: nothing changes but the request and the audit log. */
-export async function reject(db: Db, operator: Operator, id: string, reason: string, now = Date.now()): Promise<AdminApproval> {
+export async function reject(db: Db, operator: Operator, id: string, reason: string, now: number): Promise<AdminApproval> {
   const row = await pendingRow(db, id, now);
   const updated = await db
     .update(operatorApprovals)
@@ -226,7 +227,7 @@ export async function reject(db: Db, operator: Operator, id: string, reason: str
 }
 
 /** The console's list: pending requests (oldest first), or the last 100 decided ones (newest first). */
-export async function listApprovals(db: Db, operator: Operator, status: "pending" | "decided", now = Date.now()): Promise<AdminApproval[]> {
+export async function listApprovals(db: Db, operator: Operator, status: "pending" | "decided", now: number): Promise<AdminApproval[]> {
   const rows =
     status === "pending"
       ? await db.select().from(operatorApprovals).where(eq(operatorApprovals.status, "pending")).orderBy(operatorApprovals.createdAt).limit(200)
@@ -275,9 +276,7 @@ export function resetSecondFactorSql(db: Db, userId: string, actor: string, reas
       { actor, action: "user.reset_2fa", detail: { userId }, reason, subject: userId, previous: sql`SELECT CAST(${users.totpEnabledAt} AS TEXT) FROM ${users} WHERE ${users.id} = ${userId}` },
       now,
     ),
-    db.update(users).set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null }).where(eq(users.id, userId)),
-    db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)),
-    db.delete(passkeys).where(eq(passkeys.userId, userId)),
+    ...resetSecondFactorStatements(db, userId),
   ];
 }
 

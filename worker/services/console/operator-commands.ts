@@ -11,7 +11,7 @@ import { settleRentalNow } from "../rent";
 import { settleSmsOrderNow } from "../sms";
 import { audit, changeSetting, findCustomer, onlineCustomerIds, runAdminChange, sendToast, type Operator } from "./operator-actions";
 import { requestThresholdChange } from "./operator-approvals";
-import { findDeposit } from "./operator-console";
+import { findDeposit } from "../funding";
 import { GROUP_MAIL_LIMIT, groupMessage, MAX_RECIPIENTS_PER_SEND, recipientsFor } from "./operator-mail";
 
 /**
@@ -26,7 +26,7 @@ export async function resendVerification(deps: RequestDeps, operator: Operator, 
   const { db } = deps;
   const customer = await findCustomer(db, userId);
   if (customer.emailVerifiedAt !== null) throw new AppError("INVALID_STATE", "This customer's e-mail address is already verified.");
-  const { insert, link } = await emailVerificationInsert(db, customer.id);
+  const { insert, link } = await emailVerificationInsert(db, customer.id, deps.clock.now());
   await runAdminChange(db, [insert, auditInsert(db, { actor: operator.email, action: "user.resend_verification", detail: { userId: customer.id, linkId: link.id }, reason, subject: customer.id })]);
   await sendAccountEmail(deps, verificationEmail(customer, verificationLink(deps.config.webClient, link)), "verification");
 }
@@ -40,9 +40,10 @@ export async function changeSettingCommand(
   operator: Operator,
   key: SettingKey,
   input: { value: unknown; reason: string },
+  now: number,
 ): Promise<{ held: ApprovalAnswer } | { changed: AdminSettingChanged }> {
   if (key === "approval_threshold") {
-    const approval = await requestThresholdChange(db, operator, input.value, input.reason);
+    const approval = await requestThresholdChange(db, operator, input.value, input.reason, now);
     return { held: { message: "Waiting for a second operator's approval (Approvals page).", approval } };
   }
   await changeSetting(db, operator, key, input.value, input.reason);
@@ -55,7 +56,7 @@ export async function changeSettingCommand(
  * first, so a message that went out is never missing from the log.
  */
 export async function notifyCustomers(
-  deps: Pick<RequestDeps, "env" | "db">,
+  deps: Pick<RequestDeps, "env" | "db" | "clock">,
   operator: Operator,
   body: { target: "customer" | "online"; userId?: string; type: "success" | "info" | "error" | "warning"; message: string; reason: string },
 ): Promise<NotifyAnswer> {
@@ -68,7 +69,7 @@ export async function notifyCustomers(
     ids = [customer.id];
     to = `Sent to ${customer.username} (${customer.email}): it shows in the tabs they have open now.`;
   } else {
-    ids = await onlineCustomerIds(db);
+    ids = await onlineCustomerIds(db, 15, deps.clock.now());
     to = ids.length === 1 ? "Sent to the 1 customer online now." : `Sent to the ${ids.length} customers online now.`;
   }
   await audit(db, {
@@ -88,11 +89,11 @@ export async function sendGroupMail(
   body: { audience: Parameters<typeof recipientsFor>[1]; subject: string; body: string; reason: string; expectedCount: number },
 ): Promise<GroupMailSent> {
   const { db, config } = deps;
-  const recipients = (await recipientsFor(db, body.audience)).slice(0, MAX_RECIPIENTS_PER_SEND);
+  const recipients = (await recipientsFor(db, body.audience, deps.clock.now())).slice(0, MAX_RECIPIENTS_PER_SEND);
   if (recipients.length !== body.expectedCount) {
     throw new AppError("CONFLICT", `The group now has ${recipients.length} recipients, not ${body.expectedCount}: preview it again before sending.`, { count: recipients.length });
   }
-  await enforceRateLimit(db, `operator-mail:${operator.id}`, GROUP_MAIL_LIMIT);
+  await enforceRateLimit(db, `operator-mail:${operator.id}`, GROUP_MAIL_LIMIT, deps.clock.now());
   await audit(db, { actor: operator.email, action: "message.email", detail: { audience: body.audience, subject: body.subject, recipients: recipients.length }, reason: body.reason });
   const origin = config.publicUrl;
   const sender = deps.upstreams.email();

@@ -1,10 +1,10 @@
-import { and, eq, gte, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { koboToNaira } from "../../../schema/money";
 import { tierFor } from "../../../schema/tiers";
 import type { Db } from "../../db/client";
-import { sessions, users } from "../../db/tables";
+import { users } from "../kernel";
 import { AppError } from "../../lib/errors";
-import { operatorEmail, type Recipient } from "../accounts";
+import { operatorEmail, type Recipient, usersSeenSince } from "../accounts";
 import { getSetting, notSandboxUser } from "../kernel";
 
 /**
@@ -20,17 +20,14 @@ export const MAX_RECIPIENTS_PER_SEND = 1000;
 /** Group e-mails an operator may send per hour. */
 export const GROUP_MAIL_LIMIT = { limit: 3, windowMs: 60 * 60 * 1000 };
 
-export async function recipientsFor(db: Db, audience: Audience, now = Date.now()): Promise<(Recipient & { id: string })[]> {
+export async function recipientsFor(db: Db, audience: Audience, now: number): Promise<(Recipient & { id: string })[]> {
   // Sandbox accounts (test keys' wallets, @sandbox.invalid) are never customers to write to (issue 28).
   const reachable = and(isNull(users.emailOptOutAt), isNull(users.blockedAt), notSandboxUser(users.id));
   const base = db.select({ id: users.id, email: users.email, username: users.username, totalDepositedKobo: users.totalDepositedKobo }).from(users);
   if (audience.group === "inactive") {
     const cutoff = now - audience.days * 86_400_000;
     // Inactive: signed up before the cutoff and no session seen (or opened) since.
-    const lastSeen = db
-      .select({ userId: sessions.userId })
-      .from(sessions)
-      .where(gte(sql`COALESCE(${sessions.lastSeenAt}, ${sessions.createdAt})`, cutoff));
+    const lastSeen = usersSeenSince(db, cutoff);
     const rows = await base.where(and(reachable, lt(users.createdAt, cutoff), sql`${users.id} NOT IN ${lastSeen}`)).limit(MAX_RECIPIENTS_PER_SEND + 1);
     return rows;
   }
@@ -53,13 +50,13 @@ export async function unsubscribeLink(origin: string, secret: Uint8Array, userId
 }
 
 /** Follows an unsubscribe link: true when the signature is ours (the flag is then set, idempotently). */
-export async function applyUnsubscribe(db: Db, secret: Uint8Array, userId: string, signature: string): Promise<boolean> {
+export async function applyUnsubscribe(db: Db, secret: Uint8Array, userId: string, signature: string, now: number): Promise<boolean> {
   const expected = await unsubscribeSignature(secret, userId);
   if (expected.length !== signature.length) return false;
   let diff = 0;
   for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ signature.charCodeAt(i);
   if (diff !== 0) return false;
-  await db.update(users).set({ emailOptOutAt: Date.now() }).where(and(eq(users.id, userId), isNull(users.emailOptOutAt)));
+  await db.update(users).set({ emailOptOutAt: now }).where(and(eq(users.id, userId), isNull(users.emailOptOutAt)));
   return true;
 }
 

@@ -1,10 +1,8 @@
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { auditInsert } from "../../db/admin-sql";
-import { sessions } from "../../db/tables";
 import { AppError } from "../../lib/errors";
-import type { RequestDeps } from "../kernel";
+import { type RequestDeps, rowsOf, runBatch, statement } from "../kernel";
 import { findCustomer, type Operator } from "./operator-actions";
-import { closeRevokedSockets, revokeSessionsStatement } from "../accounts";
+import { closeRevokedSockets, isLiveSessionOf, liveSessionCountSql, revokeSessionsStatement } from "../accounts";
 
 /**
  * An operator ends a customer's sessions from the console (issue 33, ASVS 5.0 7.4.5): every live one, or the one named.
@@ -13,7 +11,7 @@ import { closeRevokedSockets, revokeSessionsStatement } from "../accounts";
  * everywhere" does. Their tokens get 401 on the next request; the customer can sign in again (unlike a block).
  */
 export async function endCustomerSessions(
-  deps: Pick<RequestDeps, "env" | "db">,
+  deps: Pick<RequestDeps, "env" | "db" | "clock">,
   operator: Operator,
   userId: string,
   reason: string,
@@ -21,15 +19,8 @@ export async function endCustomerSessions(
 ): Promise<number> {
   const { db } = deps;
   const customer = await findCustomer(db, userId);
-  const now = Date.now();
-  if (sessionId) {
-    const [live] = await db
-      .select({ id: sessions.id })
-      .from(sessions)
-      .where(and(eq(sessions.id, sessionId), eq(sessions.userId, customer.id), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
-      .limit(1);
-    if (!live) throw new AppError("NOT_FOUND", "This session is not live (or not this customer's).");
-  }
+  const now = deps.clock.now();
+  if (sessionId && !(await isLiveSessionOf(db, customer.id, sessionId, now))) throw new AppError("NOT_FOUND", "This session is not live (or not this customer's).");
   const auditRow = auditInsert(
     db,
     {
@@ -38,11 +29,14 @@ export async function endCustomerSessions(
       detail: { userId: customer.id, sessionId: sessionId ?? "all" },
       reason,
       subject: customer.id,
-      previous: sql`SELECT CAST(COUNT(*) AS TEXT) FROM ${sessions} WHERE ${sessions.userId} = ${customer.id} AND ${sessions.revokedAt} IS NULL AND ${sessions.expiresAt} > ${now}`,
+      previous: liveSessionCountSql(customer.id, now),
     },
     now,
   );
-  const [, revoked] = await db.batch([auditRow, revokeSessionsStatement(db, customer.id, sessionId ? { sessionIds: [sessionId] } : { all: true }, now)]);
+  const { revoked } = await runBatch(db, {
+    audit: statement(auditRow),
+    revoked: rowsOf(revokeSessionsStatement(db, customer.id, sessionId ? { sessionIds: [sessionId] } : { all: true }, now)),
+  });
   await closeRevokedSockets(deps.env, customer.id);
   return revoked.length;
 }

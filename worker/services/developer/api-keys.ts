@@ -2,7 +2,7 @@ import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { ApiKeyMode, ApiKeyView, CreatedApiKey, CreateApiKeyInput } from "../../../schema/api-keys";
 import type { Db } from "../../db/client";
-import { apiKeys, users } from "../../db/tables";
+import { apiKeys, users } from "../kernel";
 import { AppError } from "../../lib/errors";
 import { type ApiCaller, generateReferralCode, sha256Hex } from "../accounts";
 import { consumeRateLimit, enforceCostLimit, ledgerInsert, ledgerRowWritten, outboxInsert, rateLimitedError, type RateLimitRule, sandboxUserIdFor } from "../kernel";
@@ -73,8 +73,8 @@ export async function ensureSandboxAccount(db: Db, owner: { id: string; username
   throw new Error("could not create the sandbox account");
 }
 
-export async function createApiKey(db: Db, owner: { id: string; username: string }, input: { name: string; mode: ApiKeyMode }): Promise<CreatedApiKey> {
-  await enforceCostLimit(db, owner.id, "apiKey");
+export async function createApiKey(db: Db, owner: { id: string; username: string }, input: { name: string; mode: ApiKeyMode }, now: number): Promise<CreatedApiKey> {
+  await enforceCostLimit(db, owner.id, "apiKey", now);
   const [{ active }] = await db
     .select({ active: sql<number>`count(*)` })
     .from(apiKeys)
@@ -94,7 +94,7 @@ export async function createApiKey(db: Db, owner: { id: string; username: string
     secretHash: await sha256Hex(secret),
     webhookUrl: null,
     webhookSecret: `whsec_${randomToken(32)}`,
-    createdAt: Date.now(),
+    createdAt: now,
     lastUsedAt: null,
     revokedAt: null,
   };
@@ -121,13 +121,13 @@ export async function ownApiKey(db: Db, ownerId: string, id: string): Promise<Ap
 }
 
 /** Revokes at once: the next request with the key is refused (authentication reads revoked_at every time). */
-export async function revokeApiKey(db: Db, ownerId: string, id: string): Promise<ApiKeyView> {
-  await enforceCostLimit(db, ownerId, "apiKey");
+export async function revokeApiKey(db: Db, ownerId: string, id: string, now: number): Promise<ApiKeyView> {
+  await enforceCostLimit(db, ownerId, "apiKey", now);
   const row = await ownApiKey(db, ownerId, id);
   if (row.revokedAt !== null) return toApiKeyView(row);
   const [updated] = await db
     .update(apiKeys)
-    .set({ revokedAt: Date.now() })
+    .set({ revokedAt: now })
     .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, ownerId), isNull(apiKeys.revokedAt)))
     .returning();
   return toApiKeyView(updated ?? row);
@@ -140,7 +140,7 @@ const owner = alias(users, "owner");
  * The caller behind a secret, or null for a malformed, unknown or revoked key. One D1 read: the key, its acting account
  * and the owner's deposits (the discount tier) together. Then one rate-limit hit per request.
  */
-export async function authenticateApiKey(db: Db, secret: string, now = Date.now()): Promise<ApiCaller | null> {
+export async function authenticateApiKey(db: Db, secret: string, now: number): Promise<ApiCaller | null> {
   if (!SECRET_SHAPE.test(secret)) return null;
   const [row] = await db
     .select({
@@ -180,7 +180,7 @@ export async function authenticateApiKey(db: Db, secret: string, now = Date.now(
 }
 
 /** Notes the key's use, at most once a minute. */
-export async function touchApiKey(db: Db, caller: ApiCaller, now = Date.now()): Promise<void> {
+export async function touchApiKey(db: Db, caller: ApiCaller, now: number): Promise<void> {
   if (caller.key.lastUsedAt !== null && now - caller.key.lastUsedAt < LAST_USED_GRANULARITY_MS) return;
   await db
     .update(apiKeys)
@@ -193,11 +193,11 @@ export async function touchApiKey(db: Db, caller: ApiCaller, now = Date.now()): 
  * with its balance.changed for the test keys' webhooks in the same batch (services/kernel/outbox.ts). Returns the
  * sandbox account's id, whose events the caller delivers.
  */
-export async function topUpSandbox(db: Db, owner: { id: string; username: string }, amountKobo: number, now = Date.now()): Promise<string> {
+export async function topUpSandbox(db: Db, owner: { id: string; username: string }, amountKobo: number, now: number): Promise<string> {
   const sandboxUserId = await ensureSandboxAccount(db, owner);
   const key = `sandbox-topup:${crypto.randomUUID()}`;
   await db.batch([
-    ledgerInsert(db, { userId: sandboxUserId, key, amountKobo, kind: "admin", note: "Sandbox top-up (test money)" }),
+    ledgerInsert(db, { at: now, userId: sandboxUserId, key, amountKobo, kind: "admin", note: "Sandbox top-up (test money)" }),
     outboxInsert(db, { userId: sandboxUserId, dedupe: `balance.changed:${key}`, message: { kind: "balance.changed" }, at: now }, ledgerRowWritten(db, key)),
   ]);
   return sandboxUserId;

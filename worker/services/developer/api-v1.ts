@@ -24,7 +24,7 @@ import type { SmsProviderName } from "../../../schema/constants";
 import { NO_RENT_STOCK_MESSAGE } from "../../../schema/constants";
 import { RENT_PRICE_REFUSED_MESSAGE, type RentalView } from "../../../schema/rentals";
 import type { Db } from "../../db/client";
-import { idempotencyKeys } from "../../db/tables";
+import { idempotencyKeys } from "./tables";
 import type { Env } from "../../config";
 import { AppError, isUniqueViolation } from "../../lib/errors";
 import type { ApiCaller, SignedInUser } from "../accounts";
@@ -88,15 +88,15 @@ export async function rentV1(deps: RentalDeps, user: SignedInUser, body: z.infer
   if (quote.refused) throw new AppError("CONFLICT", RENT_PRICE_REFUSED_MESSAGE);
   if (quote.priceKobo === null) throw new AppError("NO_NUMBERS", "No stock available for the selected duration");
   if (body.max_price !== undefined && quote.priceKobo > nairaToKobo(body.max_price)) throw aboveMaxPrice(quote.priceKobo);
-  return rentalView(await rentNumber(deps, user, { ...choice, clientPrice: koboToNaira(quote.priceKobo) }));
+  return rentalView(await rentNumber(deps, user, { ...choice, clientPrice: koboToNaira(quote.priceKobo) }), deps.clock.now());
 }
 
 export async function cancelRentalV1(deps: RentalDeps, userId: string, rentalId: string): Promise<RentalView> {
-  return rentalView((await cancelRental(deps, userId, rentalId)).rental);
+  return rentalView((await cancelRental(deps, userId, rentalId)).rental, deps.clock.now());
 }
 
 export async function endRentalV1(deps: RentalDeps, userId: string, rentalId: string): Promise<RentalView> {
-  return rentalView(await endRental(deps, userId, rentalId));
+  return rentalView(await endRental(deps, userId, rentalId), deps.clock.now());
 }
 
 const REFUNDED = new Set(["timeout", "error", "cancelled", "failed"]);
@@ -203,8 +203,8 @@ export function webhookV1(caller: ApiCaller): WebhookV1 {
 }
 
 /** Sets (or, with null, removes) the calling key's URL: https only, except on a deployment whose PUBLIC_URL is http. */
-export async function setWebhookV1(env: Env, caller: ApiCaller, url: string | null): Promise<WebhookV1> {
-  await setWebhookUrl(env, caller.key.userId, caller.key.id, url);
+export async function setWebhookV1(env: Env, caller: ApiCaller, url: string | null, now: number): Promise<WebhookV1> {
+  await setWebhookUrl(env, caller.key.userId, caller.key.id, url, now);
   return { url, events: [...V1_WEBHOOK_EVENT_TYPES] };
 }
 
@@ -241,17 +241,17 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
  * Claims (apiKeyId, key) for this request. The unique index decides a race: exactly one of any number of concurrent
  * identical requests is "first" and runs; the others see its row.
  */
-export async function claimIdempotencyKey(db: Db, apiKeyId: string, key: string, requestHash: string): Promise<IdempotencyClaim> {
+export async function claimIdempotencyKey(db: Db, apiKeyId: string, key: string, requestHash: string, now: number): Promise<IdempotencyClaim> {
   try {
-    await db.insert(idempotencyKeys).values({ apiKeyId, key, requestHash, createdAt: Date.now() });
+    await db.insert(idempotencyKeys).values({ apiKeyId, key, requestHash, createdAt: now });
     return { kind: "first" };
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
   }
-  return readIdempotencyKey(db, apiKeyId, key, requestHash);
+  return readIdempotencyKey(db, apiKeyId, key, requestHash, now);
 }
 
-export async function readIdempotencyKey(db: Db, apiKeyId: string, key: string, requestHash: string, now = Date.now()): Promise<IdempotencyClaim> {
+export async function readIdempotencyKey(db: Db, apiKeyId: string, key: string, requestHash: string, now: number): Promise<IdempotencyClaim> {
   const [row] = await db
     .select()
     .from(idempotencyKeys)
@@ -272,6 +272,6 @@ export async function storeIdempotentAnswer(db: Db, apiKeyId: string, key: strin
     .where(and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key)));
 }
 
-export async function purgeIdempotencyKeys(db: Db, now = Date.now()): Promise<void> {
+export async function purgeIdempotencyKeys(db: Db, now: number): Promise<void> {
   await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_TTL_MS));
 }

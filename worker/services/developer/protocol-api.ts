@@ -1,7 +1,7 @@
-import { and, desc, eq, gt, inArray, isNotNull, or } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../../schema/money";
 import type { Db } from "../../db/client";
-import { apiActivations, smsOrderCodes, smsOrders } from "../../db/tables";
+import { apiActivations } from "./tables";
 import { AppError } from "../../lib/errors";
 import type { SignedInUser } from "../accounts";
 import { catalogueFor, pricingContext, type SmsCatalogueDeps, type SmsDeps, smsPriceKobo } from "../kernel";
@@ -15,7 +15,7 @@ import {
   protocolServiceName,
   resolveProtocolCountry,
 } from "./protocol-codes";
-import { buySmsNumber, cancelSmsOrder, canRequestAnotherCode, codesByOrder, completeSmsOrder, orderCodes, orderMessages, requestAnotherCode } from "../sms";
+import { activeOrdersOf, buySmsNumber, cancelSmsOrder, canRequestAnotherCode, codesByOrder, completeSmsOrder, findSmsOrder, lastCodeOf, orderCodes, orderMessages, requestAnotherCode, type SmsOrderRow } from "../sms";
 
 /**
  * The SMS-Activate protocol (GET|POST /stubs/handler_api.php?api_key=&action=...), as SMS-Activate documents it
@@ -27,7 +27,7 @@ import { buySmsNumber, cancelSmsOrder, canRequestAnotherCode, codesByOrder, comp
 export type ProtocolReply = { text: string } | { json: unknown };
 const word = (text: string): ProtocolReply => ({ text });
 
-type SmsOrder = typeof smsOrders.$inferSelect;
+type SmsOrder = SmsOrderRow;
 
 export interface ProtocolParams {
   get(name: string): string;
@@ -153,13 +153,10 @@ export async function activationIdFor(db: Db, orderId: string): Promise<number> 
 /** The caller's order behind an activation id; another customer's id is NO_ACTIVATION, like one that never existed. */
 async function activationOrder(db: Db, userId: string, id: string): Promise<{ row: SmsOrder } | { text: string }> {
   if (!/^\d{1,15}$/.test(id)) return { text: "WRONG_ACTIVATION_ID" };
-  const [row] = await db
-    .select({ order: smsOrders })
-    .from(apiActivations)
-    .innerJoin(smsOrders, eq(smsOrders.id, apiActivations.orderId))
-    .where(and(eq(apiActivations.id, Number(id)), eq(smsOrders.userId, userId)))
-    .limit(1);
-  return row ? { row: row.order } : { text: "NO_ACTIVATION" };
+  // The activation id is ours; the order behind it, the sms room's (asked through its index).
+  const [activation] = await db.select({ orderId: apiActivations.orderId }).from(apiActivations).where(eq(apiActivations.id, Number(id))).limit(1);
+  const order = activation ? await findSmsOrder(db, activation.orderId) : undefined;
+  return order && order.userId === userId ? { row: order } : { text: "NO_ACTIVATION" };
 }
 
 /** getStatus's words (https://sms-activate.org/en/api2 "getStatus"). */
@@ -178,12 +175,7 @@ function statusWord(order: SmsOrder, codes: string[]): string {
  */
 async function statusV2(db: Db, order: SmsOrder): Promise<ProtocolReply> {
   if (!["pending", "waiting", "used"].includes(order.status)) return word("STATUS_CANCEL");
-  const [last] = await db
-    .select({ code: smsOrderCodes.code, receivedAt: smsOrderCodes.receivedAt, text: smsOrderCodes.text })
-    .from(smsOrderCodes)
-    .where(eq(smsOrderCodes.orderId, order.id))
-    .orderBy(desc(smsOrderCodes.id))
-    .limit(1);
+  const last = await lastCodeOf(db, order.id);
   const code = last?.code ?? order.code;
   const sms = code ? { dateTime: protocolTime(last?.receivedAt ?? order.updatedAt), code, text: last?.text ?? code } : null;
   return { json: { verificationType: 0, sms, call: null } };
@@ -355,18 +347,7 @@ async function getServicesList(catalogue: SmsCatalogueDeps, p: ProtocolParams): 
 async function getActiveActivations(deps: SmsDeps, user: SignedInUser): Promise<ProtocolReply> {
   const db = deps.db;
   const now = deps.clock.now();
-  const rows = await db
-    .select()
-    .from(smsOrders)
-    .where(
-      and(
-        eq(smsOrders.userId, user.id),
-        isNotNull(smsOrders.number),
-        or(inArray(smsOrders.status, ["pending", "waiting"]), and(eq(smsOrders.status, "used"), gt(smsOrders.activationClosesAt, now))),
-      ),
-    )
-    .orderBy(desc(smsOrders.createdAt))
-    .limit(50);
+  const rows = await activeOrdersOf(db, user.id, now);
   if (rows.length === 0) return { json: { status: "error", error: "NO_ACTIVATIONS" } };
   const codes = await codesByOrder(db, rows.map((r) => r.id));
   const activeActivations = [];

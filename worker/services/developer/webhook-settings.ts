@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { WebhookEventView } from "../../../schema/api-keys";
 import { getDb, type Db } from "../../db/client";
-import { apiKeys, webhookEvents } from "../../db/tables";
+import { apiKeys, webhookEvents } from "../kernel";
 import { configFor, type Env } from "../../config";
 import { AppError } from "../../lib/errors";
 import { ownApiKey } from "./api-keys";
@@ -20,10 +20,10 @@ const publicUrlOf = (env: Env): string => configFor(env).publicUrl;
  * Where a key's events go. https only, except on a deployment whose own PUBLIC_URL is http (local development).
  * null removes the URL (queued events then fail with "no webhook URL" at their next attempt).
  */
-export async function setWebhookUrl(env: Env, ownerId: string, keyId: string, url: string | null): Promise<void> {
+export async function setWebhookUrl(env: Env, ownerId: string, keyId: string, url: string | null, now: number): Promise<void> {
   const db = getDb(env.DB);
   const row = await ownApiKey(db, ownerId, keyId);
-  await enforceCostLimit(db, ownerId, "apiKey");
+  await enforceCostLimit(db, ownerId, "apiKey", now);
   if (row.revokedAt !== null) throw new AppError("CONFLICT", "This key is revoked.");
   if (url !== null) {
     const parsed = new URL(url);
@@ -50,7 +50,7 @@ export async function webhookLog(db: Db, ownerId: string, keyId: string): Promis
 export async function resendWebhookEvent(env: Env, ownerId: string, keyId: string, eventId: string, now: number): Promise<WebhookEventView> {
   const db = getDb(env.DB);
   const key = await ownApiKey(db, ownerId, keyId);
-  await enforceCostLimit(db, ownerId, "apiKey");
+  await enforceCostLimit(db, ownerId, "apiKey", now);
   if (key.revokedAt !== null) throw new AppError("CONFLICT", "This key is revoked.");
   if (!key.webhookUrl) throw new AppError("CONFLICT", "Set a webhook URL first.");
   const [row] = await db

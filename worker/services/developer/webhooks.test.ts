@@ -9,6 +9,7 @@ import { deliverDueWebhooks, deliveryFor, queueWebhookEvents, RETRY_DELAYS_MS, t
 import { setWebhookUrl } from "./webhook-settings";
 import type { Env } from "../../config";
 import { useTestUpstreams } from "../../test/services";
+import { postSquadWebhook, setSquadSimulator, squadWebhookRaw, startCardPaymentViaApi } from "../../test/payment-fixtures";
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -62,6 +63,19 @@ async function settleDelivery(keyId: string) {
 }
 
 describe("webhooks: signed, in order, retried, resendable", () => {
+  it("a deposit that fails reaches the webhook as payment.failed (written with its move, issue 42), once however often it is verified", async () => {
+    const user = await createUser();
+    const key = await keyWithWebhook(user);
+    const ref = await startCardPaymentViaApi(user, 3000);
+    await setSquadSimulator(ref, { status: "Failed" });
+    for (let i = 0; i < 3; i++) await postSquadWebhook(squadWebhookRaw(ref, 300_000, user.email));
+    await vi.waitFor(() => expect(received.filter((r) => r.json.type === "payment.failed")).toHaveLength(1), { timeout: 10_000 });
+    const [hit] = received.filter((r) => r.json.type === "payment.failed");
+    expect(hit.json.data).toEqual({ payment_id: ref, status: "failed", message: "Transaction not successful" });
+    expect((await events(key.id)).filter((e) => e.type === "payment.failed")).toHaveLength(1);
+    await settleDelivery(key.id);
+  });
+
   it("an SMS code bought through the API is POSTed once, signed as Standard Webhooks specifies (verified by its library)", async () => {
     const user = await createUser({ balanceKobo: 1_000_000 });
     const key = await keyWithWebhook(user);
@@ -262,7 +276,7 @@ describe("webhooks: signed, in order, retried, resendable", () => {
     // Plain http only where our own PUBLIC_URL is http (local development, as these tests run): on an https deployment
     // it is refused.
     const httpsDeployment = { ...(env as Env), PUBLIC_URL: "https://app.example.ng" } as Env;
-    await expect(setWebhookUrl(httpsDeployment, user.id, key.id, "http://hooks.example.com/x")).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
+    await expect(setWebhookUrl(httpsDeployment, user.id, key.id, "http://hooks.example.com/x", Date.now())).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
     expect((await api("/api/keys", { token: user.token })).data.data[0].webhook_url).toBeNull();
 
     await api(`/api/keys/${key.id}/webhook`, { method: "PUT", token: user.token, json: { url: HOOK } });

@@ -3,18 +3,19 @@ import { formatNaira, koboToNaira, nairaToKobo } from "../../../schema/money";
 import { TRANSFER_WINDOW_SECONDS, type StaticAccountRequest, type StaticAccountView, type TransferView } from "../../../schema/transfers";
 import type { AdminTransferDeposit } from "../../../schema/admin";
 import type { Db } from "../../db/client";
-import { rowAsSelect } from "../../db/insert-select";
-import { payments, transferDeposits, users, virtualAccounts } from "../../db/tables";
+import { payments, transferDeposits, virtualAccounts } from "./tables";
+import { users } from "../kernel";
 import { AppError, isUniqueViolation } from "../../lib/errors";
 import { log } from "../../lib/log";
 import type { TransferNotice } from "../../providers/payments/squad-transfer-webhooks";
 import { nairaStringToKobo } from "../../providers/payments/squad-virtual-accounts";
 import { UpstreamFault } from "../../providers/upstream-http";
-import { costLimitInBatch, deliverEvents, guardedLedgerInsert, ledgerRowWritten, outboxInsert, type PaymentDeps } from "../kernel";
-import { logReview, openReviewStatement, type OpenReviewInput } from "./payment-reviews";
+import { costLimitInBatch, deliverEvents, move, type PaymentDeps, rowsOf, runBatch, transition } from "../kernel";
+import { logReview, openReview, type OpenReviewInput } from "./payment-reviews";
 import { checkNairaDepositAmount, newReference } from "./payments";
-import { referralRewardStatement } from "../accounts";
-import { paymentTransition } from "./payment-transitions";
+import { creditDeposit } from "./payment-crediting";
+import { type DepositCredit, type NewPayment, openPayment, payment as paymentEntity } from "./payment-transitions";
+import { type Deposit, findDeposit, transferDeposit } from "./transfer-deposit";
 import { compareTransfers, isReconciliationDay, type TransferReconciliation } from "./transfer-reconciliation";
 
 /**
@@ -25,8 +26,9 @@ import { compareTransfers, isReconciliationDay, type TransferReconciliation } fr
  * Squad's notification (routes/webhooks.ts, verified on the raw body) only says where to look: acceptTransferNotice
  * records the arrival once (transfer_deposits, keyed by Squad's transaction_reference) and settleDeposit re-queries
  * Squad before anything moves. Money rules:
- * - credited once: one batch [arrival verifying -> credited, payment -> credited, ledger row guarded on both], ledger
- *   key fund:transfer:<payment id>, so replays, out-of-order and concurrent notifications and the sweep credit once;
+ * - credited once: one batch [payment -> credited (while the arrival is verifying), ledger row, payment.credited, arrival
+ *   -> credited], each written only with the payment's move (payment-crediting.ts creditDeposit), ledger key
+ *   fund:transfer:<payment id>, so replays, out-of-order and concurrent notifications and the sweep credit once;
  * - for what arrived, to the account's owner (the owner comes from our own row for the account, never the body);
  * - another amount, after the window, not confirmed by Squad: the operator's review queue (payment_reviews, reasons
  *   transfer_*), never credited here; the customer is told "received, being checked";
@@ -40,10 +42,8 @@ export const TRANSFER_QUIET_MS = 2 * 60_000;
 export const TRANSFER_GIVE_UP_AFTER_EXPIRY_MS = 60 * 60_000;
 
 type Payment = typeof payments.$inferSelect;
-type Deposit = typeof transferDeposits.$inferSelect;
 
 const ngn = (kobo: number) => `₦${formatNaira(koboToNaira(kobo))}`;
-const changes = (r: unknown) => (r as { meta?: { changes?: number } }).meta?.changes ?? 0;
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Customer commands and reads
@@ -56,21 +56,17 @@ export async function startTransfer(deps: PaymentDeps, user: { id: string; email
   const ref = newReference("VT", now);
   // Same per-account cost limit as the card (decision 031): the pending row is written only within it.
   const limit = costLimitInBatch(db, user.id, "payment", now);
-  const row: typeof payments.$inferInsert = {
+  const row: NewPayment = {
     id: ref,
     userId: user.id,
     provider: "squad_transfer",
-    status: "pending",
     amountKobo,
     currency: "NGN",
     expiresAt: now + TRANSFER_WINDOW_SECONDS * 1000,
     createdAt: now,
     updatedAt: now,
   };
-  const [counted] = await db.batch([
-    limit.count,
-    db.insert(payments).select(db.select(rowAsSelect(payments, row)).from(users).where(and(eq(users.id, user.id), limit.within))),
-  ]);
+  const { counted } = await runBatch(db, { counted: rowsOf(limit.count), opened: openPayment(db, row, now, limit.within) });
   limit.enforce(counted);
   try {
     const account = await deps.provider.squadTransfers.initiateDynamic({ amountKobo, durationSeconds: TRANSFER_WINDOW_SECONDS, email: user.email, transactionRef: ref });
@@ -78,9 +74,9 @@ export async function startTransfer(deps: PaymentDeps, user: { id: string; email
       // Never show an account that expects another amount than ours: the customer would pay into a mismatch.
       throw new AppError("UPSTREAM_UNAVAILABLE", "Squad gave an account for another amount. Please try again.");
     }
-    await paymentTransition(db, "opened", ref, deps.clock.now(), { bankName: account.bankName, accountNumber: account.accountNumber, accountName: account.accountName, expiresAt: account.expiresAt });
+    await transition(db, paymentEntity.opened, ref, { details: { bankName: account.bankName, accountNumber: account.accountNumber, accountName: account.accountName, expiresAt: account.expiresAt } }, deps.clock.now());
   } catch (err) {
-    await paymentTransition(db, "openFailed", ref, deps.clock.now());
+    await transition(db, paymentEntity.openFailed, ref, {}, deps.clock.now());
     throw err;
   }
   const view = await transferView(db, user.id, ref, deps.clock.now());
@@ -217,45 +213,39 @@ export async function acceptTransferNotice(deps: PaymentDeps, input: TransferNot
     const amountKobo = nairaStringToKobo(n.amount_received);
     if (amountKobo === null) throw new AppError("VALIDATION_FAILED", "amount_received is not an amount of naira.");
     const [payment] = await db.select().from(payments).where(and(eq(payments.id, n.merchant_reference), eq(payments.provider, "squad_transfer"))).limit(1);
-    await db
-      .insert(transferDeposits)
-      .values({
-        squadRef: n.transaction_reference,
-        kind: "dynamic",
-        paymentId: payment?.id ?? null,
-        accountNumber: payment?.accountNumber ?? null,
-        userId: payment?.userId ?? null,
-        amountKobo,
-        squadStatus: n.transaction_status.toUpperCase(),
-        state: payment ? "verifying" : "unmatched",
-        senderName: n.sender_name?.slice(0, 120) ?? null,
-        detail: payment ? "" : `No payment of ours has the reference ${n.merchant_reference.slice(0, 60)}.`,
-        receivedAt: now,
-        updatedAt: now,
-      })
-      .onConflictDoNothing();
+    const row = {
+      squadRef: n.transaction_reference,
+      kind: "dynamic" as const,
+      paymentId: payment?.id ?? null,
+      accountNumber: payment?.accountNumber ?? null,
+      userId: payment?.userId ?? null,
+      amountKobo,
+      squadStatus: n.transaction_status.toUpperCase(),
+      senderName: n.sender_name?.slice(0, 120) ?? null,
+      detail: payment ? "" : `No payment of ours has the reference ${n.merchant_reference.slice(0, 60)}.`,
+      receivedAt: now,
+      updatedAt: now,
+    };
+    await transition(db, payment ? transferDeposit.arrive : transferDeposit.arriveUnknown, row.squadRef, { row }, now);
   } else {
     const n = input.notice;
     const amountKobo = nairaStringToKobo(n.principal_amount);
     if (amountKobo === null) throw new AppError("VALIDATION_FAILED", "principal_amount is not an amount of naira.");
     const [account] = await db.select().from(virtualAccounts).where(eq(virtualAccounts.accountNumber, n.virtual_account_number)).limit(1);
-    await db
-      .insert(transferDeposits)
-      .values({
-        squadRef: n.transaction_reference,
-        kind: "static",
-        paymentId: null,
-        accountNumber: n.virtual_account_number,
-        userId: account?.userId ?? null,
-        amountKobo,
-        squadStatus: (n.transaction_indicator ?? "C").toUpperCase(),
-        state: account ? "verifying" : "unmatched",
-        senderName: n.sender_name?.slice(0, 120) ?? null,
-        detail: account ? "" : `No customer of ours has the account ${n.virtual_account_number}.`,
-        receivedAt: now,
-        updatedAt: now,
-      })
-      .onConflictDoNothing();
+    const row = {
+      squadRef: n.transaction_reference,
+      kind: "static" as const,
+      paymentId: null,
+      accountNumber: n.virtual_account_number,
+      userId: account?.userId ?? null,
+      amountKobo,
+      squadStatus: (n.transaction_indicator ?? "C").toUpperCase(),
+      senderName: n.sender_name?.slice(0, 120) ?? null,
+      detail: account ? "" : `No customer of ours has the account ${n.virtual_account_number}.`,
+      receivedAt: now,
+      updatedAt: now,
+    };
+    await transition(db, account ? transferDeposit.arrive : transferDeposit.arriveUnknown, row.squadRef, { row }, now);
   }
   const ref = input.notice.transaction_reference;
   const outcome = await settleDeposit(deps, ref);
@@ -269,12 +259,8 @@ export async function settleDeposit(deps: PaymentDeps, squadRef: string): Promis
   if (!deposit) return "unmatched";
   if (deposit.state === "credited") return "duplicate";
   if (deposit.state === "review" || deposit.state === "unmatched") return deposit.state;
+  if (deposit.state === "refused") return "review";
   return deposit.kind === "dynamic" ? settleDynamic(deps, deposit) : settleStatic(deps, deposit);
-}
-
-async function findDeposit(db: Db, squadRef: string): Promise<Deposit | null> {
-  const [row] = await db.select().from(transferDeposits).where(eq(transferDeposits.squadRef, squadRef)).limit(1);
-  return row ?? null;
 }
 
 async function settleDynamic(deps: PaymentDeps, deposit: Deposit): Promise<SettleOutcome> {
@@ -289,10 +275,7 @@ async function settleDynamic(deps: PaymentDeps, deposit: Deposit): Promise<Settl
   if (said === "SUCCESS" && confirmed && deposit.amountKobo === payment.amountKobo) {
     if (payment.status === "credited") {
       // The sweep (or an earlier notice) credited this payment from Squad's SUCCESS already: the same transfer.
-      await db
-        .update(transferDeposits)
-        .set({ state: "credited", creditedKobo: 0, detail: "Already credited from Squad's re-query.", updatedAt: deps.clock.now() })
-        .where(and(eq(transferDeposits.squadRef, deposit.squadRef), eq(transferDeposits.state, "verifying")));
+      await transition(db, transferDeposit.duplicate, deposit.squadRef, { detail: "Already credited from Squad's re-query." }, deps.clock.now());
       return "duplicate";
     }
     return (await creditDynamic(deps, payment, deposit.squadRef)) ? "credited" : "duplicate";
@@ -303,59 +286,29 @@ async function settleDynamic(deps: PaymentDeps, deposit: Deposit): Promise<Settl
     : said === "EXPIRED"
       ? `${ngn(deposit.amountKobo)} arrived after the account's window closed (or after it was paid) for a payment of ${ngn(payment.amountKobo)}.`
       : `${ngn(deposit.amountKobo)} arrived for a payment of ${ngn(payment.amountKobo)}.`;
-  await holdDeposit(deps, deposit, payment, reason, detail, confirmed ? deposit.amountKobo : null);
+  await holdDeposit(deps, deposit, payment, null, reason, detail, confirmed ? deposit.amountKobo : null);
   return "review";
 }
 
-/**
- * The credit of a dynamic payment: one batch, each write guarded on the one before, so only the arrival that moved the
- * payment pays it, and the ledger key fund:transfer:<payment id> makes a second credit of the payment impossible.
- */
-async function creditDynamic(deps: PaymentDeps, payment: Payment, squadRef: string | null): Promise<boolean> {
-  const db = deps.db;
-  const now = deps.clock.now();
-  const key = `fund:transfer:${payment.id}`;
-  // Only a payment still waiting can be paid (an expired or failed one is the operator's); see also the batch's guards.
-  if (payment.status !== "pending") return false;
-  // The referral reward rides the first deposit's batch like a card's (services/referrals.ts): it inserts only while the
-  // customer has no deposit yet, so a replay or a second deposit pays nothing.
-  const referral = await referralRewardStatement(db, { userId: payment.userId, amountKobo: payment.amountKobo, paymentId: payment.id });
-  const markPayment = paymentTransition(db, "creditTransfer", payment.id, now, { creditedAt: now, creditedKobo: payment.amountKobo });
-  const paid = sql`EXISTS (SELECT 1 FROM payments WHERE id = ${payment.id} AND status = 'credited' AND credited_at = ${now})`;
-  const credit = guardedLedgerInsert(db, { userId: payment.userId, key, amountKobo: payment.amountKobo, kind: "fund", note: TRANSFER_DEPOSIT_NOTE, ref: payment.id }, paid);
-  const event = creditedEvent(db, payment.userId, key, payment.id, payment.amountKobo, now);
-  const markDeposit = squadRef
-    ? [
-        db
-          .update(transferDeposits)
-          .set({ state: "credited", creditedKobo: payment.amountKobo, updatedAt: now })
-          .where(and(eq(transferDeposits.squadRef, squadRef), eq(transferDeposits.state, "verifying"))),
-      ]
-    : [];
-  const head = referral ? [referral.statement] : [];
-  const results = (await db.batch([...head, markPayment, credit, event, ...markDeposit] as unknown as Parameters<typeof db.batch>[0])).slice(head.length);
-  if (changes(results[1]) === 0) {
-    // Someone else (a concurrent notice, the sweep) credited it: this arrival is the same transfer, already paid.
-    if (squadRef) {
-      await db
-        .update(transferDeposits)
-        .set({ state: "credited", creditedKobo: 0, detail: "Credited by a concurrent confirmation of the same transfer.", updatedAt: now })
-        .where(and(eq(transferDeposits.squadRef, squadRef), eq(transferDeposits.state, "verifying")));
-    }
-    return false;
-  }
-  log("info", "bank transfer credited", { paymentId: payment.id, amountKobo: payment.amountKobo, squadRef });
-  deps.defer(deliverEvents(deps, payment.userId));
-  return true;
+/** A bank transfer's credit: our payment is its key (fund:transfer:<payment id>). */
+function transferCredit(p: { id: string; userId: string }, amountKobo: number): DepositCredit {
+  return { userId: p.userId, paymentId: p.id, publicId: p.id, channel: "transfer", keyId: p.id, amountKobo, note: TRANSFER_DEPOSIT_NOTE };
 }
 
-/** The customer's payment.credited, written with the credit's ledger row or not at all (services/kernel/outbox.ts). */
-function creditedEvent(db: Db, userId: string, key: string, paymentId: string, amountKobo: number, now: number) {
-  return outboxInsert(
-    db,
-    { userId, dedupe: `payment.credited:${key}`, message: { kind: "payment.credited", paymentId, amount: koboToNaira(amountKobo) }, at: now },
-    ledgerRowWritten(db, key),
-  );
+/**
+ * The credit of a dynamic payment (payment-crediting.ts creditDeposit): one batch, the payment's move first (only
+ * while it still waits, and while the arrival is still verifying), so only the arrival that moved the payment pays it,
+ * and the ledger key fund:transfer:<payment id> makes a second credit of the payment impossible.
+ */
+async function creditDynamic(deps: PaymentDeps, payment: Payment, squadRef: string | null): Promise<boolean> {
+  // Only a payment still waiting can be paid (an expired or failed one is the operator's); see also the batch's guards.
+  if (payment.status !== "pending") return false;
+  const { credited } = await creditDeposit(deps, { via: "transfer", payment, squadRef }, transferCredit(payment, payment.amountKobo));
+  if (!credited && squadRef) {
+    // Someone else (a concurrent notice, the sweep) credited it: this arrival is the same transfer, already paid.
+    await transition(deps.db, transferDeposit.duplicate, squadRef, { detail: "Credited by a concurrent confirmation of the same transfer." }, deps.clock.now());
+  }
+  return credited;
 }
 
 async function settleStatic(deps: PaymentDeps, deposit: Deposit): Promise<SettleOutcome> {
@@ -371,12 +324,12 @@ async function settleStatic(deps: PaymentDeps, deposit: Deposit): Promise<Settle
   const confirmed =
     record !== null && record.accountNumber === account.accountNumber && record.indicator === "C" && record.currency === "NGN" && record.principalKobo > 0;
   const amountKobo = confirmed ? record!.principalKobo : deposit.amountKobo;
-  // The arrival's own payment row (the history and the review queue hang on a payment), written once.
-  const row: typeof payments.$inferInsert = {
+  // The arrival's own payment row (the history and the review queue hang on a payment), written once, in the same
+  // batch as its credit or its hold: nothing of it exists unless its arrival moved with it.
+  const arrival: NewPayment = {
     id: paymentId,
     userId: account.userId,
     provider: "squad_transfer",
-    status: "pending",
     amountKobo,
     currency: "NGN",
     providerPaymentId: deposit.squadRef,
@@ -386,46 +339,33 @@ async function settleStatic(deps: PaymentDeps, deposit: Deposit): Promise<Settle
     createdAt: now,
     updatedAt: now,
   };
-  await db.insert(payments).values(row).onConflictDoNothing();
-  await db.update(transferDeposits).set({ paymentId }).where(eq(transferDeposits.squadRef, deposit.squadRef));
-  const [payment] = await db.select().from(payments).where(eq(payments.id, paymentId)).limit(1);
   if (!confirmed) {
-    await holdDeposit(deps, { ...deposit, paymentId }, payment!, "transfer_unverified", `Squad's transaction list has no matching credit ${deposit.squadRef} into ${account.accountNumber}: ${ngn(deposit.amountKobo)} reported, not confirmed.`, null);
+    const detail = `Squad's transaction list has no matching credit ${deposit.squadRef} into ${account.accountNumber}: ${ngn(deposit.amountKobo)} reported, not confirmed.`;
+    await holdDeposit(deps, deposit, { id: paymentId, userId: account.userId, amountKobo }, arrival, "transfer_unverified", detail, null);
     return "review";
   }
   if (record!.principalKobo !== deposit.amountKobo) log("warn", "static transfer: notification and Squad's record disagree; crediting Squad's", { squadRef: deposit.squadRef });
-  const markDeposit = db
-    .update(transferDeposits)
-    .set({ state: "credited", creditedKobo: amountKobo, updatedAt: now })
-    .where(and(eq(transferDeposits.squadRef, deposit.squadRef), eq(transferDeposits.state, "verifying")));
-  const markPayment = paymentTransition(db, "creditTransfer", paymentId, now, { amountKobo, creditedAt: now, creditedKobo: amountKobo });
-  const credited = sql`EXISTS (SELECT 1 FROM payments WHERE id = ${paymentId} AND status = 'credited' AND credited_at = ${now})`;
-  const key = `fund:transfer:${paymentId}`;
-  const credit = guardedLedgerInsert(db, { userId: account.userId, key, amountKobo, kind: "fund", note: TRANSFER_DEPOSIT_NOTE, ref: paymentId }, credited);
-  const event = creditedEvent(db, account.userId, key, paymentId, amountKobo, now);
-  const referral = payment!.status === "pending" ? await referralRewardStatement(db, { userId: account.userId, amountKobo, paymentId }) : null;
-  const head = referral ? [referral.statement] : [];
-  const results = (await db.batch([...head, markDeposit, markPayment, credit, event] as unknown as Parameters<typeof db.batch>[0])).slice(head.length) as unknown[];
-  if (changes(results[2]) === 0) return "duplicate";
-  log("info", "bank transfer credited (static account)", { paymentId, amountKobo, squadRef: deposit.squadRef });
-  deps.defer(deliverEvents(deps, account.userId));
-  return "credited";
+  const { credited } = await creditDeposit(deps, { via: "transfer", payment: { id: paymentId, userId: account.userId }, squadRef: deposit.squadRef, arrival }, transferCredit({ id: paymentId, userId: account.userId }, amountKobo));
+  return credited ? "credited" : "duplicate";
 }
 
 /**
  * An arrival that may not be credited on its own: one batch opens the operator's review (payment_reviews, provider
- * squad, providerPaymentId = Squad's reference, so once per arrival and reason) and moves the arrival to review. The
- * operator credits at most what Squad's record says arrived (services/review-queue.ts). The customer is told.
+ * squad, providerPaymentId = Squad's reference, so once per arrival and reason), moves the arrival to review and tells
+ * the customer (payment.failed, status review: the socket and the webhooks), and for a static account's arrival opens
+ * its payment. The operator credits at most what Squad's record says arrived (services/console/review-queue.ts).
  */
 async function holdDeposit(
   deps: PaymentDeps,
   deposit: Deposit,
-  payment: Payment,
+  payment: { id: string; userId: string; amountKobo: number },
+  arrival: NewPayment | null,
   reason: OpenReviewInput["reason"],
   detail: string,
   suggestedKobo: number | null,
 ): Promise<void> {
   const db = deps.db;
+  const at = deps.clock.now();
   const input: OpenReviewInput = {
     provider: "squad",
     payment: { id: payment.id, userId: payment.userId, payCurrency: "NGN", payAmount: String(koboToNaira(payment.amountKobo)) },
@@ -436,24 +376,15 @@ async function holdDeposit(
     suggestedKobo,
     detail,
   };
-  const [opened, moved] = await db.batch([
-    openReviewStatement(db, input),
-    db
-      .update(transferDeposits)
-      .set({ state: "review", detail: detail.slice(0, 500), updatedAt: deps.clock.now() })
-      .where(and(eq(transferDeposits.squadRef, deposit.squadRef), eq(transferDeposits.state, "verifying"))),
-  ]);
-  if (changes(opened) > 0) logReview(input);
-  if (changes(moved) > 0) {
-    deps.defer(
-      deps.notify(payment.userId, {
-        kind: "payment.failed",
-        paymentId: payment.id,
-        status: "review",
-        message: `We received ${ngn(deposit.amountKobo)} by bank transfer. It is being checked and will be credited once confirmed.`,
-      }),
-    );
-  }
+  const held = move(db, transferDeposit.hold, deposit.squadRef, { squadRef: deposit.squadRef, userId: payment.userId, paymentId: payment.id, amountKobo: deposit.amountKobo, detail }, at);
+  const result = await runBatch(db, {
+    held,
+    arrival: arrival ? move(db, paymentEntity.openArrival, arrival.id, { row: arrival }, at, { when: held.madeIt }) : null,
+    // After the payment it names (a static arrival's is written just above).
+    opened: openReview(db, input, at),
+  });
+  if (result.opened.moved) logReview(input);
+  if (result.held.eventWritten) deps.defer(deliverEvents(deps, payment.userId));
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -494,8 +425,7 @@ export async function sweepTransfers(deps: PaymentDeps): Promise<{ requeried: nu
         // SUCCESS is Squad's word that the expected amount arrived in time: the payment's own amount, exactly.
         await creditDynamic(deps, payment, null);
       } else if ((payment.expiresAt ?? 0) < now - TRANSFER_GIVE_UP_AFTER_EXPIRY_MS) {
-        const moved = await paymentTransition(db, "expire", payment.id, now);
-        expired += changes(moved);
+        if ((await transition(db, paymentEntity.expire, payment.id, {}, now)).moved) expired += 1;
       }
     } catch (err) {
       log("warn", "transfer payment sweep failed", { paymentId: payment.id, error: err instanceof Error ? err.message : String(err) });

@@ -2,15 +2,14 @@ import { and, desc, eq, gt } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../../schema/money";
 import { webLink } from "../../lib/public-origin";
 import type { CheckoutStart, PaymentConfirmation, PendingCardPayment } from "../../../schema/wallet";
-import { rowAsSelect } from "../../db/insert-select";
-import { payments, users } from "../../db/tables";
+import { payments } from "./tables";
 import { configFor } from "../../config";
 import { log } from "../../lib/log";
-import { costLimitInBatch, enforceCostLimit, type PaymentDeps } from "../kernel";
-import { logReview, openReviewStatement, type OpenReviewInput } from "./payment-reviews";
-import { creditPayment } from "./payment-crediting";
+import { costLimitInBatch, deliverEvents, enforceCostLimit, move, type PaymentDeps, rowsOf, runBatch, transition } from "../kernel";
+import { logReview, openReview, type OpenReviewInput } from "./payment-reviews";
+import { creditDeposit } from "./payment-crediting";
 import { CARD_DEPOSIT_NOTE, checkNairaDepositAmount, findPayment, newReference, type Payment } from "./payments";
-import { FINAL, moveStatus, paymentTransition } from "./payment-transitions";
+import { FINAL, moveStatus, openPayment, payment as paymentEntity } from "./payment-transitions";
 
 /**
  * Card deposits through Squad's checkout: start, confirm (webhook, return page, verify click, sweep) and the
@@ -33,20 +32,8 @@ export async function startCardPayment(
   // The per-account cost limit rides the pending row's own write (decision 031): one batch counts the hit and writes
   // the row only within the limit, so past it nothing is written and Squad is never asked.
   const limit = costLimitInBatch(db, user.id, "payment", now);
-  const row: typeof payments.$inferInsert = {
-    id: ref,
-    userId: user.id,
-    provider: "squad",
-    status: "pending",
-    amountKobo,
-    currency: "NGN",
-    createdAt: now,
-    updatedAt: now,
-  };
-  const [counted] = await db.batch([
-    limit.count,
-    db.insert(payments).select(db.select(rowAsSelect(payments, row)).from(users).where(and(eq(users.id, user.id), limit.within))),
-  ]);
+  const row = { id: ref, userId: user.id, provider: "squad" as const, amountKobo, currency: "NGN", createdAt: now, updatedAt: now };
+  const { counted } = await runBatch(db, { counted: rowsOf(limit.count), opened: openPayment(db, row, now, limit.within) });
   limit.enforce(counted);
   try {
     const checkout = await deps.provider.squad.initiate({
@@ -57,11 +44,11 @@ export async function startCardPayment(
       callbackUrl: webLink(configFor(deps.env).webClient, "dashboard/1", { reference: ref }),
       customerName: user.username,
     });
-    await paymentTransition(db, "opened", ref, deps.clock.now(), { checkoutUrl: checkout.checkoutUrl });
+    await transition(db, paymentEntity.opened, ref, { details: { checkoutUrl: checkout.checkoutUrl } }, deps.clock.now());
     return { checkout_url: checkout.checkoutUrl, transaction_ref: ref };
   } catch (err) {
     // Nothing was charged: the attempt is recorded as failed so it is visible, and the customer can try again.
-    await paymentTransition(db, "openFailed", ref, deps.clock.now());
+    await transition(db, paymentEntity.openFailed, ref, {}, deps.clock.now());
     throw err;
   }
 }
@@ -75,7 +62,7 @@ export async function startCardPayment(
 export async function confirmCardPayment(deps: PaymentDeps, ref: string, ownerId?: string): Promise<PaymentConfirmation | null> {
   const db = deps.db;
   // A customer's click (or the return page's polling) asks Squad: limited per account. The sweep passes no owner.
-  if (ownerId !== undefined) await enforceCostLimit(db, ownerId, "verify");
+  if (ownerId !== undefined) await enforceCostLimit(db, ownerId, "verify", deps.clock.now());
   const payment = await findPayment(db, { id: ref, provider: "squad", ownerId });
   if (!payment) return null;
   if (payment.status === "credited") return "success";
@@ -94,12 +81,13 @@ export async function confirmCardPayment(deps: PaymentDeps, ref: string, ownerId
       await holdCardForReview(deps, payment, verification);
       return "failed";
     }
-    await creditPayment(deps, payment, `fund:squad:${ref}`, CARD_DEPOSIT_NOTE);
+    await creditDeposit(deps, { via: "payment", payment }, cardCredit(payment));
     return "success";
   }
   if (verification.status === "failed" || verification.status === "abandoned") {
-    if (await moveStatus(deps, payment, verification.status)) {
-      deps.defer(deps.notify(payment.userId, { kind: "payment.failed", paymentId: ref, status: verification.status, message: "Transaction not successful" }));
+    // Told in the same batch (payment.failed, socket and webhooks).
+    if (await moveStatus(db, deps.clock.now(), payment, verification.status, { userId: payment.userId, publicId: ref, message: "Transaction not successful" })) {
+      deps.defer(deliverEvents(deps, payment.userId));
     }
     return "failed";
   }
@@ -127,21 +115,22 @@ async function holdCardForReview(deps: PaymentDeps, payment: Payment, verified: 
     suggestedKobo: inNaira ? verified.amountKobo : null,
     detail: `Squad confirmed a charge of ${koboToNaira(verified.amountKobo)} ${verified.currency} for a checkout of ${koboToNaira(payment.amountKobo)} ${payment.currency}.`,
   };
-  const [opened, held] = await db.batch([
-    openReviewStatement(db, input),
-    paymentTransition(db, "holdCard", payment.id, deps.clock.now(), { actuallyPaid: String(koboToNaira(verified.amountKobo)) }),
-  ]);
-  if ((opened.meta?.changes ?? 0) > 0) logReview(input);
-  if ((held.meta?.changes ?? 0) > 0) {
-    deps.defer(
-      deps.notify(payment.userId, {
-        kind: "payment.failed",
-        paymentId: payment.id,
-        status: "review",
-        message: "Your card was charged a different amount than the checkout. Our team will review it and credit what arrived.",
-      }),
-    );
-  }
+  const at = deps.clock.now();
+  const { opened, held } = await runBatch(db, {
+    opened: openReview(db, input, at),
+    held: move(db, paymentEntity.holdCard, payment.id, {
+      paymentId: payment.id,
+      actuallyPaid: String(koboToNaira(verified.amountKobo)),
+      told: { userId: payment.userId, publicId: payment.id, message: "Your card was charged a different amount than the checkout. Our team will review it and credit what arrived." },
+    }, at),
+  });
+  if (opened.moved) logReview(input);
+  if (held.eventWritten) deps.defer(deliverEvents(deps, payment.userId));
+}
+
+/** A card deposit's credit: Squad's reference is its key (fund:squad:<ref>), the checkout's exact amount. */
+export function cardCredit(payment: Payment, message?: string) {
+  return { userId: payment.userId, paymentId: payment.id, publicId: payment.id, channel: "squad" as const, keyId: payment.id, amountKobo: payment.amountKobo, note: CARD_DEPOSIT_NOTE, ...(message ? { message } : {}) };
 }
 
 /** The caller's card payments still waiting for confirmation (the Fund Wallet page's pending card), last 24 h. */

@@ -1,19 +1,19 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import type { DepositOutcome, InvoiceAnswer, InvoiceStatusAnswer } from "../../../schema/wallet";
 import { INVOICE_LIFETIME_MS } from "../../../schema/constants";
 import type { Db } from "../../db/client";
-import { paymentReviewResolutions, paymentReviews, payments } from "../../db/tables";
+import { paymentReviewResolutions, paymentReviews } from "./tables";
 import { isUnderpaid, reviewOutcome, underpaidOutcome } from "./deposit-outcome";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { NowAmountBelowMinimum, type NowPayment, type NowPaymentStatus } from "../../providers/payments/nowpayments";
 import { UpstreamFault } from "../../providers/upstream-http";
-import { enforceCostLimit, getSetting, type PaymentDeps, STOP, type TickResult, wakeAt } from "../kernel";
-import { logReview, openReviewStatement, type OpenReviewInput } from "./payment-reviews";
+import { deliverEvents, enforceCostLimit, getSetting, move, type PaymentDeps, runBatch, STOP, type TickResult, transition, wakeAt } from "../kernel";
+import { logReview, openReview, type OpenReviewInput } from "./payment-reviews";
 import { nowCurrencies } from "./crypto-currencies";
-import { creditPayment } from "./payment-crediting";
+import { creditDeposit } from "./payment-crediting";
 import { cryptoDepositNote, findPayment, newReference, type Payment, publicOrigin } from "./payments";
-import { FINAL, moveStatus, paymentTransition } from "./payment-transitions";
+import { discardUnopenedInvoice, FINAL, moveStatus, openPayment, payment as paymentEntity } from "./payment-transitions";
 
 /**
  * Crypto deposits through NOWPayments invoices: create, the IPN, the watcher's tick and settle, arrivals that do not
@@ -41,7 +41,7 @@ export async function createInvoice(
   payCurrency: string,
 ): Promise<InvoiceAnswer> {
   const db = deps.db;
-  await enforceCostLimit(db, user.id, "payment");
+  await enforceCostLimit(db, user.id, "payment", deps.clock.now());
   const { cryptomin, rate } = await getSetting(db, "rate_settings");
   if (priceUsd < cryptomin) throw new AppError("VALIDATION_FAILED", `Minimum amount is $${cryptomin}`, { field: "price_amount" });
   if (priceUsd > MAX_CRYPTO_DEPOSIT_USD) throw new AppError("VALIDATION_FAILED", `Maximum amount is $${MAX_CRYPTO_DEPOSIT_USD}`, { field: "price_amount" });
@@ -68,17 +68,10 @@ export async function createInvoice(
   // The naira rate is fixed now, when the customer sees the invoice, and used for the credit whenever it arrives.
   const rateKoboPerUsd = Math.round(rate * 100);
   const amountKobo = Math.round((priceUsdCents * rateKoboPerUsd) / 100);
-  const id = newReference("NP", deps.clock.now());
-  await db.insert(payments).values({
-    id,
-    userId: user.id,
-    provider: "nowpayments",
-    status: "pending",
-    amountKobo,
-    currency,
-    priceUsdCents,
-    rateKoboPerUsd,
-    payCurrency: currency,
+  const now = deps.clock.now();
+  const id = newReference("NP", now);
+  await runBatch(db, {
+    opened: openPayment(db, { id, userId: user.id, provider: "nowpayments", amountKobo, currency, priceUsdCents, rateKoboPerUsd, payCurrency: currency, createdAt: now, updatedAt: now }, now),
   });
   let created;
   try {
@@ -94,7 +87,7 @@ export async function createInvoice(
       // NOWPayments refused the amount itself (AMOUNT_MINIMAL_ERROR; see the adapter for their document): nothing
       // exists upstream, so nothing stays here either. The row goes, as if the minimum check above had refused it,
       // and the customer gets the same kind of 400 on the same field instead of a 502 and a failed deposit.
-      await db.delete(payments).where(and(eq(payments.id, id), eq(payments.status, "pending"), sql`${payments.providerPaymentId} IS NULL`));
+      await discardUnopenedInvoice(db, id);
       log("info", "nowpayments refused the invoice amount as below its minimum", { paymentId: id, currency, detail: err.detail });
       throw new AppError(
         "VALIDATION_FAILED",
@@ -102,24 +95,26 @@ export async function createInvoice(
         { field: "price_amount" },
       );
     }
-    await paymentTransition(db, "openFailed", id, deps.clock.now());
+    await transition(db, paymentEntity.openFailed, id, {}, deps.clock.now());
     throw err;
   }
   const expiresAt = deps.clock.now() + INVOICE_LIFETIME_MS;
-  await paymentTransition(
+  await transition(
     db,
-    "invoiced",
+    paymentEntity.invoiced,
     id,
-    deps.clock.now(),
     {
-      providerPaymentId: created.paymentId,
-      payAddress: created.payAddress,
-      payAmount: created.payAmount,
-      payCurrency: (created.payCurrency ?? currency).toUpperCase(),
-      network: created.network,
-      expiresAt,
+      status: created.paymentStatus === "waiting" ? "waiting" : created.paymentStatus,
+      details: {
+        providerPaymentId: created.paymentId,
+        payAddress: created.payAddress,
+        payAmount: created.payAmount,
+        payCurrency: (created.payCurrency ?? currency).toUpperCase(),
+        network: created.network,
+        expiresAt,
+      },
     },
-    created.paymentStatus === "waiting" ? "waiting" : created.paymentStatus,
+    deps.clock.now(),
   );
   try {
     const watcher = deps.env.INVOICE.get(deps.env.INVOICE.idFromName(id));
@@ -185,17 +180,10 @@ async function applyNowStatus(
     return settleArrival(deps, current, read);
   }
   if (payment.status === "credited") return "credited";
-  const moved = await moveStatus(deps, payment, status);
-  if (moved && (status === "failed" || status === "expired" || status === "refunded")) {
-    deps.defer(
-      deps.notify(payment.userId, {
-        kind: "payment.failed",
-        paymentId: payment.providerPaymentId ?? payment.id,
-        status,
-        message: NOW_FAILURE_MESSAGES[status],
-      }),
-    );
-  }
+  // A failure is told in the move's own batch (payment.failed, socket and webhooks).
+  const told = status === "failed" || status === "expired" || status === "refunded" ? { userId: payment.userId, publicId: payment.providerPaymentId ?? payment.id, message: NOW_FAILURE_MESSAGES[status] } : null;
+  const moved = await moveStatus(deps.db, deps.clock.now(), payment, status, told);
+  if (moved && told) deps.defer(deliverEvents(deps, payment.userId));
   return moved ? "updated" : "unchanged";
 }
 
@@ -227,7 +215,7 @@ async function settleArrival(deps: PaymentDeps, payment: Payment, remote: NowPay
     return holdForReview(deps, payment, review("other_currency", null, `paid in ${paidCurrency || "an unnamed currency"}, invoice in ${expectedCurrency}`), true);
   }
   if (!(paid > 0) || !(expectedAmount > 0)) {
-    if (remote.paymentStatus === "partially_paid") return (await moveStatus(deps, payment, "partially_paid")) ? "updated" : "unchanged";
+    if (remote.paymentStatus === "partially_paid") return (await moveStatus(deps.db, deps.clock.now(), payment, "partially_paid")) ? "updated" : "unchanged";
     return holdForReview(deps, payment, review("no_amount", null, `${remote.paymentStatus} without actually_paid`), true);
   }
   // The naira value of what arrived, at the rate fixed when the invoice was created (floor: never round up money).
@@ -251,12 +239,21 @@ async function settleArrival(deps: PaymentDeps, payment: Payment, remote: NowPay
     creditKobo < payment.amountKobo
       ? underpaidOutcome({ ...payment, status: "credited", creditedKobo: creditKobo, actuallyPaid: String(paid), payCurrency: payment.payCurrency }).message
       : undefined;
-  await creditPayment(deps, payment, `fund:now:${payment.providerPaymentId}`, cryptoDepositNote(payment.payCurrency), {
-    amountKobo: creditKobo,
-    actuallyPaid: String(paid),
-    review: excess,
-    message: shortfall ?? (excess ? reviewOutcome({ ...excess, provider: "nowpayments", status: "open", expectedAmount: payment.payAmount, expectedCurrency: payment.payCurrency, actuallyPaid: String(paid), creditedKobo: null }, payment.amountKobo).message : undefined),
-  });
+  const message = shortfall ?? (excess ? reviewOutcome({ ...excess, provider: "nowpayments", status: "open", expectedAmount: payment.payAmount, expectedCurrency: payment.payCurrency, actuallyPaid: String(paid), creditedKobo: null }, payment.amountKobo).message : undefined);
+  await creditDeposit(
+    deps,
+    { via: "payment", payment, actuallyPaid: String(paid), excess },
+    {
+      userId: payment.userId,
+      paymentId: payment.id,
+      publicId: payment.providerPaymentId ?? payment.id,
+      channel: "now",
+      keyId: payment.providerPaymentId ?? payment.id,
+      amountKobo: creditKobo,
+      note: cryptoDepositNote(payment.payCurrency),
+      ...(message ? { message } : {}),
+    },
+  );
   return "credited";
 }
 
@@ -267,26 +264,19 @@ async function settleArrival(deps: PaymentDeps, payment: Payment, remote: NowPay
 async function holdForReview(deps: PaymentDeps, payment: Payment, input: OpenReviewInput, holdInvoice: boolean): Promise<"review" | "credited"> {
   const db = deps.db;
   const now = deps.clock.now();
-  const insert = openReviewStatement(db, input);
-  const [created] = holdInvoice
-    ? await db.batch([
-        insert,
-        paymentTransition(db, "holdInvoice", payment.id, now, { actuallyPaid: input.actuallyPaid == null ? null : String(input.actuallyPaid) }),
-      ])
-    : await db.batch([insert]);
-  if (((created as { meta?: { changes?: number } }).meta?.changes ?? 0) > 0) {
-    logReview(input);
-    if (holdInvoice) {
-      deps.defer(
-        deps.notify(payment.userId, {
-          kind: "payment.failed",
-          paymentId: payment.providerPaymentId ?? payment.id,
-          status: "review",
-          message: "Your crypto payment does not match the invoice. Our team will review it and credit what arrived.",
-        }),
-      );
-    }
-  }
+  const { opened, held } = await runBatch(db, {
+    opened: openReview(db, input, now),
+    // The invoice held whole, the customer told in the same batch (payment.failed, socket and webhooks), once.
+    held: holdInvoice
+      ? move(db, paymentEntity.holdInvoice, payment.id, {
+          paymentId: payment.id,
+          actuallyPaid: input.actuallyPaid == null ? null : String(input.actuallyPaid),
+          told: { userId: payment.userId, publicId: payment.providerPaymentId ?? payment.id, message: "Your crypto payment does not match the invoice. Our team will review it and credit what arrived." },
+        }, now)
+      : null,
+  });
+  if (opened.moved) logReview(input);
+  if (held?.eventWritten) deps.defer(deliverEvents(deps, payment.userId));
   return payment.status === "credited" ? "credited" : "review";
 }
 
@@ -400,7 +390,7 @@ export async function settleInvoice(deps: PaymentDeps, paymentId: string): Promi
   const payment = await findPayment(db, { id: paymentId, provider: "nowpayments" });
   if (!payment || FINAL.has(payment.status)) return { settled: true };
   if (!payment.providerPaymentId) {
-    await moveStatus(deps, payment, "failed");
+    await moveStatus(db, deps.clock.now(), payment, "failed");
     return { settled: true };
   }
   const remote = await deps.provider.nowpayments.getPayment(payment.providerPaymentId);

@@ -4,11 +4,14 @@
  * file inside imports its siblings directly (scripts/lint.ts refuses the rest; docs/decisions/041-domain-rooms.md).
  */
 export { acceptTransferNotice, activeTransfer, listTransferDeposits, openStaticAccount, recheckTransfer, reconcileTransfers, runTransferSweep, squadRecordOfArrival, startTransfer, staticAccountView, sweepTransfers, TRANSFER_QUIET_MS, transferView } from "./bank-transfers";
-export { getPaymentReview, listPaymentReviews, openReviewCount, resolvePaymentReview, REVIEW_ITEM_TRANSITIONS, reviewItemResolution, type ReviewListItem } from "./payment-reviews";
+export { getPaymentReview, listPaymentReviews, openReviewCount, queueDecision, reviewItem, type ReviewListItem } from "./payment-reviews";
+export { closeUnknownTransfer, creditStaleCard, type QueueDecisionInput, refuseStaleCard, resolvePaymentReview } from "./review-decisions";
+export { transferDeposit } from "./transfer-deposit";
 export { confirmCardPayment, listPendingCardPayments, startCardPayment } from "./card-payments";
 export { nowCurrencies, nowMerchantCurrencies } from "./crypto-currencies";
 export { applyNowPaymentsIpn, createInvoice, invoiceTick, MONEY_ARRIVED, nowPaymentStatus, settleInvoice } from "./crypto-payments";
 export { CARD_PENDING_TOO_LONG_MS, runPaymentSweep } from "./payment-sweep";
-export { PAYMENT_TRANSITIONS, paymentTransition } from "./payment-transitions";
-export { type Payment } from "./payments";
+export { depositKey, payment, type Payment } from "./payment-transitions";
 export { transactionsRead } from "./transactions";
+export { customerDepositsQuery, depositView, findDeposit, listDeposits } from "./admin-views";
+export { getQueueItem, listReviewQueue, type QueueItem, resolveQueueItem, reviewQueueCount, verifyQueueItem } from "./review-queue";

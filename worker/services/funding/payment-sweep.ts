@@ -1,10 +1,10 @@
 import { and, eq, inArray, lt } from "drizzle-orm";
-import { payments } from "../../db/tables";
+import { payments } from "./tables";
 import { log } from "../../lib/log";
-import type { PaymentDeps } from "../kernel";
+import { type PaymentDeps, transition } from "../kernel";
 import { confirmCardPayment } from "./card-payments";
 import { settleInvoice } from "./crypto-payments";
-import { paymentTransition } from "./payment-transitions";
+import { payment } from "./payment-transitions";
 
 /**
  * A card payment still pending this long after checkout has been asked about by the sweep (Squad's only webhook is
@@ -56,7 +56,7 @@ export async function sweepPayments(deps: PaymentDeps): Promise<{ invoices: numb
     try {
       const outcome = await confirmCardPayment(deps, row.id);
       if (outcome === "pending" && row.createdAt < now - CARD_GIVE_UP_MS) {
-        await paymentTransition(db, "abandon", row.id, now);
+        await transition(db, payment.abandon, row.id, {}, now);
       }
       cards += 1;
     } catch (err) {

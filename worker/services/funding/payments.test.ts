@@ -88,7 +88,7 @@ describe("money batches", () => {
     const user = await createUser();
     const ref = await startCardPaymentViaApi(user, 5_000);
     const batch = db().batch([
-      ledgerInsert(db(), { userId: user.id, key: `fund:squad:${ref}`, amountKobo: 500_000, kind: "fund", note: "Wallet deposit (card)", ref }),
+      ledgerInsert(db(), { at: Date.now(), userId: user.id, key: `fund:squad:${ref}`, amountKobo: 500_000, kind: "fund", note: "Wallet deposit (card)", ref }),
       db().update(payments).set({ status: "credited", creditedAt: Date.now() }).where(eq(payments.id, ref)),
       // Fails: a second payment with the same primary key.
       db().insert(payments).values({ id: ref, userId: user.id, provider: "squad", amountKobo: 1, currency: "NGN" }),

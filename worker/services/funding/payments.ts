@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { payments } from "../../db/tables";
+import { payments } from "./tables";
 import { configFor } from "../../config";
 import { AppError } from "../../lib/errors";
 import { getSetting, type PaymentDeps } from "../kernel";

@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 function entry(userId: string, key: string, amountKobo: number, kind: Parameters<typeof postEntry>[1]["kind"], note: string, ref?: string) {
-  return postEntry(db(), { userId, key, amountKobo, kind, note, ref });
+  return postEntry(db(), { at: Date.now(), userId, key, amountKobo, kind, note, ref });
 }
 
 describe("transaction history projection", () => {
@@ -64,7 +64,7 @@ describe("transaction history projection", () => {
       { ...base, id: "P-EXPIRED", provider: "nowpayments", status: "expired", amountKobo: 1_550_000, payCurrency: "SOL", currency: "SOL" },
       { ...base, id: "P-CREDITED", provider: "squad", status: "credited", amountKobo: 400_000 },
     ]);
-    await postEntry(db(), { userId: user.id, key: "fund:squad:P-CREDITED", amountKobo: 400_000, kind: "fund", note: "Wallet deposit (card)", ref: "P-CREDITED" });
+    await postEntry(db(), { at: Date.now(), userId: user.id, key: "fund:squad:P-CREDITED", amountKobo: 400_000, kind: "fund", note: "Wallet deposit (card)", ref: "P-CREDITED" });
 
     const byId = Object.fromEntries((await listTransactions(db(), user.id)).map((r) => [r.id, [r.status, r.amount, r.note]]));
     expect(byId).toEqual({
@@ -79,7 +79,7 @@ describe("transaction history projection", () => {
   it("never shows another user's rows", async () => {
     const a = await createUser();
     const b = await createUser();
-    await postEntry(db(), { userId: a.id, key: `fund:squad:${a.id}`, amountKobo: 100_000, kind: "fund", note: "Wallet deposit (card)" });
+    await postEntry(db(), { at: Date.now(), userId: a.id, key: `fund:squad:${a.id}`, amountKobo: 100_000, kind: "fund", note: "Wallet deposit (card)" });
     expect(await listTransactions(db(), b.id)).toEqual([]);
   });
 });

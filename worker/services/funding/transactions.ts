@@ -4,7 +4,9 @@ import type { Transaction } from "../../../schema/wallet";
 import type { PaymentStatus, TransactionStatus } from "../../../schema/constants";
 import type { Db } from "../../db/client";
 import type { UserRead } from "../accounts";
-import { ledger, paymentReviewResolutions, paymentReviews, payments } from "../../db/tables";
+import { namedRead, rowsOf } from "../kernel";
+import { ledger } from "../kernel";
+import { paymentReviewResolutions, paymentReviews, payments } from "./tables";
 import { isUnderpaid, reviewOutcome, underpaidOutcome, type PaymentFacts, type ReviewFacts } from "./deposit-outcome";
 import { CARD_DEPOSIT_NOTE, cryptoDepositNote } from "./payments";
 import { SUPPORT_CREDIT_NOTE, SUPPORT_DEBIT_NOTE } from "../../db/admin-sql";
@@ -36,14 +38,18 @@ const PENDING_PAYMENT_STATUSES = new Set<PaymentStatus>(["pending", "waiting", "
  * go to D1 in one batch, one round trip for the dashboard's most frequent call.
  */
 export function transactionsRead(db: Db, userId: string) {
-  const queries = [
-    db
+  return namedRead(
+    {
+      ledgerRows: rowsOf(
+        db
       .select({ id: ledger.id, key: ledger.key, amountKobo: ledger.amountKobo, kind: ledger.kind, note: ledger.note, ref: ledger.ref, createdAt: ledger.createdAt })
       .from(ledger)
       .where(eq(ledger.userId, userId))
       .orderBy(desc(ledger.createdAt), desc(ledger.id))
       .limit(HISTORY_LIMIT),
-    db
+      ),
+      attempts: rowsOf(
+        db
       .select({
         id: payments.id,
         provider: payments.provider,
@@ -59,8 +65,10 @@ export function transactionsRead(db: Db, userId: string) {
       .where(eq(payments.userId, userId))
       .orderBy(desc(payments.createdAt))
       .limit(HISTORY_LIMIT),
+      ),
     // Issue 28: arrivals held for support, refused or credited by it, each visible with what arrived.
-    db
+      reviews: rowsOf(
+        db
       .select({
         id: paymentReviews.id,
         paymentId: paymentReviews.paymentId,
@@ -81,17 +89,10 @@ export function transactionsRead(db: Db, userId: string) {
       .where(eq(paymentReviews.userId, userId))
       .orderBy(desc(paymentReviews.createdAt))
       .limit(HISTORY_LIMIT),
-  ] as const;
-  return {
-    queries: queries as unknown as UserRead<Transaction[]>["queries"],
-    shape: (results: unknown[], user: { id: string }) =>
-      projectHistory(
-        user.id,
-        results[0] as Awaited<(typeof queries)[0]>,
-        results[1] as Awaited<(typeof queries)[1]>,
-        results[2] as Awaited<(typeof queries)[2]>,
       ),
-  } satisfies UserRead<Transaction[]>;
+    },
+    ({ ledgerRows, attempts, reviews }, user: { id: string }) => projectHistory(user.id, ledgerRows, attempts, reviews),
+  ) satisfies UserRead<Transaction[]>;
 }
 
 type LedgerRow = { id: number; key: string; amountKobo: number; kind: string; note: string; ref: string | null; createdAt: number };

@@ -16,7 +16,7 @@ import type { SmsUpstream } from "../../providers/sms/upstreams";
  * Rent Number and wallet funding each get `{ env, db, provider, notify, clock, upstreams }`, a view of the services
  * container (Services below; decision 050) that worker/container.ts builds once per request, alarm and cron run, and
  * hand in by whoever calls: a route (c.var.services.sms), a Durable Object's tick, the cron sweep, the developer API's
- * services. A service never builds its own upstream, never calls Date.now() and never imports services/notify.ts
+ * services. A service never builds its own upstream, never reads the system's time and never imports services/notify.ts
  * itself, so a test injects the same three things the same way whichever flow it drives: it builds the container with
  * its own upstreams, clock and notify (worker/test/services.ts).
  */
@@ -32,10 +32,12 @@ export interface MoneyFlowDeps<Provider> {
    * deliverEvents(deps, userId)) calls this.
    */
   notify: Notify;
-  /** The flow's one time source: every timestamp it writes and every deadline it checks. */
+  /** The flow's one time source: every timestamp it writes and every deadline it checks (the container's clock). */
   clock: Clock;
   /** Every upstream adapter of the container, for what the flow reads besides its own provider (the SMS catalogue). */
   upstreams: Upstreams;
+  /** The deployment's provider set (services/kernel/sandbox-accounts.ts): a customer's is providerSetFor(this, userId). */
+  providerSet: ProviderSet;
   /** The outbox's delivery channels beyond the room and the developer webhooks (issue 47); absent: none. */
   channels?: DeliveryChannels;
 }
@@ -61,12 +63,10 @@ export interface Clock {
   now(): number;
 }
 
-/** Production's clock. */
-export const systemClock: Clock = { now: () => Date.now() };
 
 /**
- * Receive SMS picks its upstream per order: the order's provider name (Swift, Dynamic), and the customer's account (a
- * sandbox account, test API key, always reaches the simulators: services/sandbox-accounts.ts envForUser).
+ * Receive SMS picks its upstream per order: the order's provider name (Swift, Dynamic), and the customer's provider set
+ * (a sandbox account, test API key, always reaches the simulators: services/kernel/sandbox-accounts.ts providerSetFor).
  */
 export type SmsProviderResolver = (name: SmsProviderName, userId: string, route?: UpstreamRoute) => SmsProvider;
 
@@ -80,8 +80,8 @@ export type SmsDeps = MoneyFlowDeps<SmsProviderResolver>;
 
 /**
  * Rent Number picks its upstream per customer: a sandbox account (test API key) always reaches the simulator
- * (services/sandbox-accounts.ts providerModeFor); everyone else the deployment's configured one. The calls that have no
- * customer (the country list the web form shows) pass null and get the deployment's own.
+ * (services/kernel/sandbox-accounts.ts providerSetFor); everyone else the deployment's configured one. The calls that
+ * have no customer (the country list the web form shows) pass null and get the deployment's own.
  */
 export type RentalProviderResolver = (userId: string | null) => RentalProvider;
 
@@ -101,11 +101,11 @@ type Defer = PaymentDeps["defer"];
  * (scripts/lint.ts refuses a provider adapter constructor imported under worker/services).
  */
 export interface Upstreams {
-  /** A provider's primary adapter (its primary upstream's first account), for these bindings: a sandbox account's
-   * (services/kernel/sandbox-accounts.ts envForUser) reach the simulators. */
-  sms(env: Env, name: SmsProviderName): SmsProvider;
-  /** One upstream account's adapter (issue 32's routing, issue 30's key pool). */
-  smsAccount(env: Env, upstream: SmsUpstream, account: number, provider: SmsProviderName): SmsProvider;
+  /** A provider's primary adapter (its primary upstream's first account), for a provider set's mode (a sandbox
+   * account's set reaches the simulators: services/kernel/sandbox-accounts.ts providerSetFor). */
+  sms(mode: ProviderMode, name: SmsProviderName): SmsProvider;
+  /** One upstream account's adapter (issue 32's routing, issue 30's key pool), for a provider set's mode. */
+  smsAccount(mode: ProviderMode, upstream: SmsUpstream, account: number, provider: SmsProviderName): SmsProvider;
   /** The rent upstream for a provider mode (a sandbox account's is always "sandbox"). */
   rent(mode: ProviderMode): RentalProvider;
   /** Squad (card and transfers) and NOWPayments, for the deployment's mode. */
@@ -118,6 +118,18 @@ export interface Upstreams {
   webPush(): WebPushSender | null;
 }
 
+/**
+ * Which upstreams serve a call (issue 42: chosen in the services container, never by the bindings): the deployment's
+ * own (`mode` = PROVIDERS), or the simulators for a sandbox account (test API key) whatever the deployment is. The
+ * container hands every service the deployment's set (`providerSet`); `providerSetFor` names a customer's, and every
+ * adapter the container builds takes its set's mode explicitly (worker/container.ts, providers/sms/upstreams.ts).
+ */
+export interface ProviderSet {
+  mode: ProviderMode;
+  /** A sandbox account's set on a live deployment: its prices are the simulators', kept out of the live history. */
+  sandboxAccount: boolean;
+}
+
 /** Posts one developer webhook: fetch's shape. */
 export type WebhookSend = (url: string, init: RequestInit) => Promise<Response>;
 
@@ -126,7 +138,8 @@ export type WebhookSend = (url: string, init: RequestInit) => Promise<Response>;
  * per request (app.ts's middleware sets c.var.services), per Durable Object alarm and per cron run by worker/container.ts
  * buildServices, the one place that reads the bindings into dependencies. unkey's apps/api builds its
  * `c.get("services")` the same way. A service takes what it needs from it (or from one of the flows' deps, which are
- * views of it); it never builds an adapter from env, never imports hono, never calls Date.now() in a flow.
+ * views of it); it never builds an adapter from env, never imports hono, never reads the system's time (its clock is
+ * the container's: scripts/lint.ts refuses reading the system time under worker/services).
  */
 export interface Services {
   /** The bindings, for what is not a dependency of its own: Durable Object namespaces, the D1 binding's raw form. */
@@ -141,6 +154,8 @@ export interface Services {
   /** The request's id for the logs (hono/request-id); null in an alarm or the cron. */
   requestId: string | null;
   upstreams: Upstreams;
+  /** The deployment's provider set (a customer's: providerSetFor(providerSet, userId)). */
+  providerSet: ProviderSet;
   /** The three money flows' deps and the outbox's, each a view of this container (built on first use). */
   readonly sms: SmsDeps;
   readonly rent: RentalDeps;
@@ -151,13 +166,14 @@ export interface Services {
 }
 
 /**
- * What the SMS catalogue reads (services/sms/sms-catalogue.ts): the bindings it prices for (a sandbox account's,
- * envForUser: the simulators' catalogue) and the container's adapters it reads the upstream's lists through. Every
+ * What the SMS catalogue reads (services/sms/sms-catalogue.ts): the bindings, the container's adapters it reads the
+ * upstream's lists through, and the provider set it reads for (a sandbox account's: the simulators' catalogue). Every
  * flow's deps and the container itself are one; catalogueFor(deps, userId) gives a customer's.
  */
 export interface SmsCatalogueDeps {
   env: Env;
   upstreams: Pick<Upstreams, "sms">;
+  providerSet: ProviderSet;
 }
 
 /** What the outbox's delivery needs, for a caller outside the three flows (an operator's entry, the sweep). */

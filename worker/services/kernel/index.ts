@@ -3,15 +3,19 @@
  * This file is the room's one entry point: everything outside worker/services/kernel/ imports the room from here, and a
  * file inside imports its siblings directly (scripts/lint.ts refuses the rest; docs/decisions/041-domain-rooms.md).
  */
-export { type Clock, type DeliveryChannels, type EventDepsOf, type Notify, type PaymentDeps, type RentalDeps, type Services, type SmsCatalogueDeps, type SmsDeps, systemClock, type Upstreams, type WebhookSend } from "./deps";
-export { asInsufficientBalance, guardedLedgerInsert, hasEntry, insufficientBalanceFor, ledgerInsert, ledgerRowWritten, postEntry, reconcileLedger } from "./ledger";
-export { deliverEvents, eventDeliveryStatements, type EventDeps, OUTBOX_GRACE_MS, outboxInsert, type OutboxMessage, postEntryWithEvent, purgeOutbox, recordEvent, sweepOutbox } from "./outbox";
+export { type Clock, type DeliveryChannels, type EventDepsOf, type Notify, type PaymentDeps, type ProviderSet, type RentalDeps, type Services, type SmsCatalogueDeps, type SmsDeps, type Upstreams, type WebhookSend } from "./deps";
+export { asInsufficientBalance, guardedLedgerInsert, hasEntry, insufficientBalanceFor, ledgerAmount, type LedgerEntry, ledgerInsert, type LedgerRow, ledgerRowWritten, postEntry, reconcileLedger, referralRewardInsert } from "./ledger";
+export { deliverEvents, eventDeliveryStatements, type EventDeps, OUTBOX_GRACE_MS, outboxInsert, type OutboxMessage, purgeOutbox, sweepOutbox } from "./outbox";
 export { notify } from "./notify";
 export { assertNotAboveShown, chargedBelowShown, costMinorUnits, pricingContext, rentPriceKobo, smsPriceKobo } from "./pricing";
 export { type RequestDeps } from "./request-deps";
 export { clearRateLimit, consumeRateLimit, COST_LIMITS, type CostAction, costLimitInBatch, enforceCostLimit, enforceRateLimit, purgeExpiredRateLimits, RATE_LIMITS, rateLimitedError, type RateLimitRule } from "./rate-limit";
-export { catalogueFor, envForUser, isSandboxAccountEnv, providerModeFor, isSandboxUser, notSandboxUser, sandboxUserIdFor } from "./sandbox-accounts";
+export { catalogueFor, deploymentProviderSet, isSandboxUser, notSandboxUser, providerSetFor, sandboxUserIdFor } from "./sandbox-accounts";
 export { clearSettingsCache, getSetting, getSettings, putSetting } from "./settings";
 export { STOP, type TickResult, wakeAt } from "./tick";
 export { lastAcceptedCosts, recordAcceptedCosts, refusedUpstreamPrice, toUsd } from "./upstream-money";
 export { deliverDueWebhooks, deliveryFor, purgeWebhookEvents, queueWebhookEvents, RETRY_DELAYS_MS, signWebhook, toWebhookEventView } from "./webhooks";
+export { changesOf, declaredEntities, type Entity, moneyEntity, type Move, type MoveEvent, move, type MoneyStep, type Moved, type MoveStep, namedRead, newMoveId, rowsOf, runBatch, statement, statements, transition } from "./money-entity";
+// The kernel's tables (the account row and its wallet, the ledger, the outbox...): every room's rows hang on users.
+export { apiKeys, emailOutbox, ledger, now, outboxEvents, rateLimits, sandboxState, settings, upstreamPrices, users, webhookEvents } from "./tables";
+export { businessOnly, clampLimit, customerMatch, type ListFilter, nationalDigits, PENDING_TOO_LONG_MS, rowCustomer, type RowCustomer, rowCustomerColumns, statusFilter, STUCK_MINUTES } from "./admin-rows";

@@ -9,8 +9,8 @@ import { asInsufficientBalance, guardedLedgerInsert, hasEntry, ledgerInsert, pos
 describe("ledger", () => {
   it("moves the balance in the same statement as the row, and a repeated key is a no-op", async () => {
     const user = await createUser();
-    const first = await postEntry(db(), { userId: user.id, key: "fund:squad:abc", amountKobo: 500_000, kind: "fund", note: "Wallet deposit" });
-    const again = await postEntry(db(), { userId: user.id, key: "fund:squad:abc", amountKobo: 500_000, kind: "fund", note: "Wallet deposit" });
+    const first = await postEntry(db(), { at: Date.now(), userId: user.id, key: "fund:squad:abc", amountKobo: 500_000, kind: "fund", note: "Wallet deposit" });
+    const again = await postEntry(db(), { at: Date.now(), userId: user.id, key: "fund:squad:abc", amountKobo: 500_000, kind: "fund", note: "Wallet deposit" });
     expect(first.applied).toBe(true);
     expect(again.applied).toBe(false);
     expect(await balanceOf(user.id)).toBe(500_000);
@@ -26,7 +26,7 @@ describe("ledger", () => {
       db().insert(smsOrders).values({
         id: orderId, userId: user.id, provider: "Swift", countryId: "5", countryName: "USA", serviceId: "wa", serviceName: "WhatsApp", priceKobo: 20_000,
       }),
-      ledgerInsert(db(), { userId: user.id, key: `buy:${orderId}`, amountKobo: -20_000, kind: "buy", note: "WhatsApp number" }),
+      ledgerInsert(db(), { at: Date.now(), userId: user.id, key: `buy:${orderId}`, amountKobo: -20_000, kind: "buy", note: "WhatsApp number" }),
     ]);
     const err = await batch.then(() => null, (e) => asInsufficientBalance(e));
     expect(err).toBeInstanceOf(AppError);
@@ -56,7 +56,7 @@ describe("ledger", () => {
         db().update(smsOrders).set({ status: "timeout" }).where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "waiting"))),
         guardedLedgerInsert(
           db(),
-          { userId: user.id, key: `refund:${orderId}`, amountKobo: 20_000, kind: "refund", note: "Refund", ref: orderId },
+          { at: Date.now(), userId: user.id, key: `refund:${orderId}`, amountKobo: 20_000, kind: "refund", note: "Refund", ref: orderId },
           exists(db().select({ one: sql`1` }).from(smsOrders).where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "timeout")))),
         ),
       ]);
@@ -71,7 +71,7 @@ describe("ledger", () => {
     const [skipped] = await db().batch([
       guardedLedgerInsert(
         db(),
-        { userId: user.id, key: `refund:other:${orderId}`, amountKobo: 20_000, kind: "refund", note: "Refund" },
+        { at: Date.now(), userId: user.id, key: `refund:other:${orderId}`, amountKobo: 20_000, kind: "refund", note: "Refund" },
         exists(db().select({ one: sql`1` }).from(smsOrders).where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "cancelled")))),
       ),
     ]);
@@ -83,7 +83,7 @@ describe("ledger", () => {
   it("guarded: a debit below zero still fails the balance CHECK and rolls the batch back", async () => {
     const user = await createUser({ balanceKobo: 5_000 });
     const batch = db().batch([
-      guardedLedgerInsert(db(), { userId: user.id, key: `rent:${crypto.randomUUID()}`, amountKobo: -20_000, kind: "rent", note: "Rental" }, sql`1 = 1`),
+      guardedLedgerInsert(db(), { at: Date.now(), userId: user.id, key: `rent:${crypto.randomUUID()}`, amountKobo: -20_000, kind: "rent", note: "Rental" }, sql`1 = 1`),
     ]);
     const err = await batch.then(() => null, (e) => asInsufficientBalance(e));
     expect((err as AppError).code).toBe("INSUFFICIENT_BALANCE");

@@ -3,10 +3,11 @@ import { koboToNaira } from "../../../schema/money";
 import type { RealtimeMessage } from "../../../schema/realtime";
 import type { Env } from "../../config";
 import type { Db } from "../../db/client";
-import { apiKeys, outboxEvents, users, webhookEvents } from "../../db/tables";
+import { apiKeys, outboxEvents, webhookEvents } from "./tables";
 import { log } from "../../lib/log";
-import { asInsufficientBalance, ledgerInsert, ledgerRowWritten, type LedgerEntry } from "./ledger";
+import type { OutboxMessage } from "../../db/money-rows";
 import type { DeliveryChannels } from "./deps";
+import { rowsOf, runBatch, statement, statements } from "./money-entity";
 import { deliveryFor, webhookRowsFor } from "./webhooks";
 
 /**
@@ -19,53 +20,7 @@ import { deliveryFor, webhookRowsFor } from "./webhooks";
  * event id, decision 016) and the room once.
  */
 
-/** A realtime message as the outbox stores it: a balance it leaves out is the wallet as the writing batch left it. */
-export type OutboxMessage = RealtimeMessage extends infer M
-  ? M extends { balance: number }
-    ? Omit<M, "balance"> & { balance?: number }
-    : M
-  : never;
-
-export interface OutboxEvent {
-  userId: string;
-  /**
-   * What makes this happening one event: writing it again is a no-op. A money event is keyed by its ledger row
-   * (`payment.credited:fund:squad:<ref>`), a code by order and code, a rental's end by the rental.
-   */
-  dedupe: string;
-  message: OutboxMessage;
-  /** The flow's clock: the event's time, and the order webhooks are sent in. */
-  at: number;
-}
-
-/**
- * The statement that writes one event: put it in the same db.batch() as the change it reports, after its ledger row
- * (the stored balance is read in this statement). An INSERT ... SELECT from the customer's row, written only while every
- * guard holds, exactly like guardedLedgerInsert (services/ledger.ts): a compare-and-set that moved nothing leaves the
- * guard false and no event is written. ON CONFLICT(dedupe_key) DO NOTHING makes a repeated happening one event.
- */
-export function outboxInsert(db: Db, event: OutboxEvent, ...guards: SQL[]) {
-  const id = `ev_${crypto.randomUUID().replaceAll("-", "")}`;
-  return db
-    .insert(outboxEvents)
-    .select(
-      db
-        // Every column in table order (drizzle's INSERT ... SELECT), from the customer's own row.
-        .select({
-          id: sql<string>`${id}`.as("id"),
-          userId: sql<string>`${users.id}`.as("user_id"),
-          kind: sql<string>`${event.message.kind}`.as("kind"),
-          message: sql<string>`${JSON.stringify(event.message)}`.as("message"),
-          dedupeKey: sql<string>`${event.dedupe}`.as("dedupe_key"),
-          balanceKobo: sql<number>`${users.balanceKobo}`.as("balance_kobo"),
-          createdAt: sql<number>`${event.at}`.as("created_at"),
-          deliveredAt: sql<number | null>`NULL`.as("delivered_at"),
-        })
-        .from(users)
-        .where(and(eq(users.id, event.userId), ...guards)),
-    )
-    .onConflictDoNothing({ target: outboxEvents.dedupeKey });
-}
+export { type OutboxEvent, outboxInsert, type OutboxMessage } from "../../db/money-rows";
 
 /** What delivery needs: the push to the customer's room (services/notify.ts in production, a recorder in tests). */
 export interface EventDeps {
@@ -107,12 +62,12 @@ async function deliverOne(deps: EventDeps, row: OutboxRow): Promise<boolean> {
     .update(outboxEvents)
     .set({ deliveredAt: deps.clock.now() })
     .where(and(eq(outboxEvents.id, row.id), isNull(outboxEvents.deliveredAt)));
-  const [marked] = await db.batch([
-    mark,
-    ...(rows.length > 0 ? [db.insert(webhookEvents).values(rows).onConflictDoNothing()] : []),
-    ...channelRows,
-  ]);
-  if ((marked.meta.changes ?? 0) === 0) return false;
+  const { marked } = await runBatch(db, {
+    marked: statement(mark),
+    webhooks: rows.length > 0 ? statement(db.insert(webhookEvents).values(rows).onConflictDoNothing()) : null,
+    channels: channelRows.length > 0 ? statements(channelRows) : null,
+  });
+  if (marked.written === 0) return false;
   if (channelRows.length > 0) await deps.channels?.kick(row.userId);
   try {
     await deps.notify(row.userId, message);
@@ -174,7 +129,8 @@ export function eventDeliveryStatements(db: Db, userId: string, now: number, cha
  * key) goes through the per-event delivery with its webhook rows, as before. Returns those rows.
  */
 async function claimUnkeyedEvents(deps: EventDeps, userId: string): Promise<OutboxRow[]> {
-  const [claimed, pending] = await deps.db.batch(eventDeliveryStatements(deps.db, userId, deps.clock.now(), deps.channels));
+  const [claim, read] = eventDeliveryStatements(deps.db, userId, deps.clock.now(), deps.channels);
+  const { claimed, pending } = await runBatch(deps.db, { claimed: rowsOf(claim), pending: rowsOf(read) });
   // The room gets them in the order they were written (an UPDATE's RETURNING has no order of its own).
   for (const row of [...claimed].sort((a, b) => a.createdAt - b.createdAt)) {
     try {
@@ -211,35 +167,6 @@ export async function deliverEvents(deps: EventDeps, userId: string): Promise<vo
   } catch (err) {
     log("warn", "outbox delivery failed, the sweep will deliver", { userId, error: err instanceof Error ? err.message : String(err) });
   }
-}
-
-/**
- * Writes one event on its own and delivers it: for a happening that is no money transition's (a rental's new SMS) or
- * whose words are known only after its batch (a chain's route end names the next route, bought after the refund).
- * The write is durable before any delivery; a worker stopped after it leaves the event to the sweep.
- */
-export async function recordEvent(deps: EventDeps, event: OutboxEvent, ...guards: SQL[]): Promise<void> {
-  await outboxInsert(deps.db, event, ...guards).run();
-  await deliverEvents(deps, event.userId);
-}
-
-/**
- * A ledger row posted on its own (a refund after an upstream refused) with the customer's balance.changed in the same
- * batch, written only if the row was (its key makes a repeat a no-op), then delivered. Returns whether it applied.
- */
-export async function postEntryWithEvent(deps: EventDeps, entry: LedgerEntry): Promise<{ applied: boolean }> {
-  let result;
-  try {
-    [result] = await deps.db.batch([
-      ledgerInsert(deps.db, entry),
-      outboxInsert(deps.db, { userId: entry.userId, dedupe: `balance.changed:${entry.key}`, message: { kind: "balance.changed" }, at: deps.clock.now() }, ledgerRowWritten(deps.db, entry.key)),
-    ]);
-  } catch (err) {
-    throw asInsufficientBalance(err);
-  }
-  const applied = (result.meta?.changes ?? 0) > 0;
-  if (applied) await deliverEvents(deps, entry.userId);
-  return { applied };
 }
 
 /** Events this old still pending were left by a worker that stopped after its batch (a live one delivers at once). */

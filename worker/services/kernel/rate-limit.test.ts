@@ -19,18 +19,18 @@ describe("rate limits", () => {
   });
 
   it("counts parallel hits exactly (one atomic upsert each)", async () => {
-    const results = await Promise.all(Array.from({ length: 8 }, () => consumeRateLimit(db(), "t:parallel", rule)));
+    const results = await Promise.all(Array.from({ length: 8 }, () => consumeRateLimit(db(), "t:parallel", rule, Date.now())));
     expect(results.filter((r) => r.allowed)).toHaveLength(3);
     expect(results.map((r) => r.count).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
   it("enforceRateLimit throws the 429 with retry_after; clearing forgets the key", async () => {
-    for (let i = 0; i < 3; i++) await enforceRateLimit(db(), "t:enforce", rule);
-    const err = await enforceRateLimit(db(), "t:enforce", rule).catch((e: unknown) => e);
+    for (let i = 0; i < 3; i++) await enforceRateLimit(db(), "t:enforce", rule, Date.now());
+    const err = await enforceRateLimit(db(), "t:enforce", rule, Date.now()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ code: "RATE_LIMITED", status: 429, extra: { retry_after: expect.any(Number) } });
     await clearRateLimit(db(), "t:enforce");
-    await expect(enforceRateLimit(db(), "t:enforce", rule)).resolves.toBeUndefined();
+    await expect(enforceRateLimit(db(), "t:enforce", rule, Date.now())).resolves.toBeUndefined();
   });
 
   it("the sweep drops passed windows, dead sessions and old reset links, and keeps live ones", async () => {

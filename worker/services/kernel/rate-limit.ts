@@ -1,6 +1,6 @@
 import { eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { rateLimits } from "../../db/tables";
+import { rateLimits } from "./tables";
 import { AppError } from "../../lib/errors";
 
 /** A fixed window: at most `limit` hits per key in `windowMs`. */
@@ -72,8 +72,8 @@ export const COST_LIMITS = {
 export type CostAction = keyof typeof COST_LIMITS;
 
 /** Counts one costly action for the account and throws the one 429 (retry_after, Retry-After) past its limit. */
-export async function enforceCostLimit(db: Db, userId: string, action: CostAction): Promise<void> {
-  const result = await consumeRateLimit(db, costKey(action, userId), COST_LIMITS[action]);
+export async function enforceCostLimit(db: Db, userId: string, action: CostAction, now: number): Promise<void> {
+  const result = await consumeRateLimit(db, costKey(action, userId), COST_LIMITS[action], now);
   if (!result.allowed) throw rateLimitedError(result.retryAfterSeconds);
 }
 
@@ -89,7 +89,7 @@ function costKey(action: CostAction, userId: string): string {
  * cannot both slip past, and a refused action commits only its counted hit: nothing of its own is written. Anything
  * upstream must come after the batch, so past the limit it is never called.
  */
-export function costLimitInBatch(db: Db, userId: string, action: CostAction, now = Date.now()) {
+export function costLimitInBatch(db: Db, userId: string, action: CostAction, now: number) {
   const key = costKey(action, userId);
   const rule = COST_LIMITS[action];
   return {
@@ -112,7 +112,7 @@ export interface RateLimitResult {
  * Counts one hit and says whether it is within the limit. One atomic upsert: parallel requests cannot both slip past,
  * and a window that has passed starts again at 1.
  */
-export async function consumeRateLimit(db: Db, key: string, rule: RateLimitRule, now = Date.now()): Promise<RateLimitResult> {
+export async function consumeRateLimit(db: Db, key: string, rule: RateLimitRule, now: number): Promise<RateLimitResult> {
   const [row] = await rateLimitUpsert(db, key, rule, now);
   return rateLimitResult(row, rule, now);
 }
@@ -144,8 +144,8 @@ export async function clearRateLimit(db: Db, key: string): Promise<void> {
 }
 
 /** Consumes one hit and throws the 429 (one error body with retry_after) when over the limit. */
-export async function enforceRateLimit(db: Db, key: string, rule: RateLimitRule): Promise<void> {
-  const result = await consumeRateLimit(db, key, rule);
+export async function enforceRateLimit(db: Db, key: string, rule: RateLimitRule, now: number): Promise<void> {
+  const result = await consumeRateLimit(db, key, rule, now);
   if (!result.allowed) throw rateLimitedError(result.retryAfterSeconds);
 }
 
@@ -159,6 +159,6 @@ export function rateLimitedError(retryAfterSeconds: number): AppError {
 }
 
 /** Sweep: drops windows that have passed so the table stays small. */
-export async function purgeExpiredRateLimits(db: Db, now = Date.now()): Promise<void> {
+export async function purgeExpiredRateLimits(db: Db, now: number): Promise<void> {
   await db.delete(rateLimits).where(lt(rateLimits.resetAt, now));
 }

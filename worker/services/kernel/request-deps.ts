@@ -13,7 +13,7 @@ import type { Services } from "./deps";
  * - upstreams: the container's adapters (the e-mail sender);
  * - events: the outbox's delivery deps, for events written with an operator's change.
  */
-export type RequestDeps = Pick<Services, "env" | "db" | "config" | "defer" | "upstreams" | "events"> & {
+export type RequestDeps = Pick<Services, "env" | "db" | "config" | "clock" | "defer" | "upstreams" | "events"> & {
   /** The request's id, for the log lines of work done after the answer. */
   requestId: string;
 };

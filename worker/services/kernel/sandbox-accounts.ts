@@ -1,8 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { Env } from "../../config";
-import type { SmsCatalogueDeps } from "./deps";
-import { memoizeByObject } from "../../lib/cache";
+import type { ProviderMode } from "../../config";
+import type { ProviderSet, SmsCatalogueDeps } from "./deps";
 
 /**
  * Sandbox accounts (docs/decisions/011-developer-api.md): each customer who creates a test key gets a second, shadow
@@ -28,30 +27,18 @@ export function notSandboxUser(userIdColumn: AnySQLiteColumn): SQL {
   return sql`substr(${userIdColumn}, 1, ${SANDBOX_USER_PREFIX.length}) <> ${SANDBOX_USER_PREFIX}`;
 }
 
-const derivedEnvs = new WeakSet<Env>();
-const sandboxEnvOf = memoizeByObject((env: Env): Env => {
-  const derived = { ...env, PROVIDERS: "sandbox" };
-  derivedEnvs.add(derived);
-  return derived;
-});
-
-/** Whether these bindings are a sandbox account's on a live deployment (its calls reach the simulators). */
-export function isSandboxAccountEnv(env: Env): boolean {
-  return derivedEnvs.has(env);
+/** The deployment's set, as the container holds it. */
+export function deploymentProviderSet(mode: ProviderMode): ProviderSet {
+  return { mode, sandboxAccount: false };
 }
 
-/** The bindings a user's upstream calls run with: a sandbox account always reaches the in-worker simulators. */
-export function envForUser(env: Env, userId: string): Env {
-  if (!isSandboxUser(userId) || env.PROVIDERS === "sandbox") return env;
-  return sandboxEnvOf(env);
+/** The set a customer's upstream calls use: a sandbox account's is always the simulators'. null: no customer. */
+export function providerSetFor(deployment: ProviderSet, userId: string | null): ProviderSet {
+  if (deployment.sandboxAccount || userId === null || !isSandboxUser(userId) || deployment.mode === "sandbox") return deployment;
+  return { mode: "sandbox", sandboxAccount: true };
 }
 
-/** The provider mode for a user's rentals (rentalProviderFor takes the mode, not the env). */
-export function providerModeFor(mode: "sandbox" | "live", userId: string): "sandbox" | "live" {
-  return isSandboxUser(userId) ? "sandbox" : mode;
-}
-
-/** The SMS catalogue as this customer sees it: a sandbox account's reads the simulators' lists (envForUser). */
+/** The SMS catalogue as this customer sees it: a sandbox account's reads the simulators' lists. */
 export function catalogueFor(deps: SmsCatalogueDeps, userId: string): SmsCatalogueDeps {
-  return { env: envForUser(deps.env, userId), upstreams: deps.upstreams };
+  return { env: deps.env, upstreams: deps.upstreams, providerSet: providerSetFor(deps.providerSet, userId) };
 }

@@ -1,7 +1,7 @@
-import { inArray } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import { SETTING_DEFAULTS, settingSchemas, type SettingKey, type SettingValue } from "../../../schema/settings";
 import type { Db } from "../../db/client";
-import { settings } from "../../db/tables";
+import { settings } from "./tables";
 import { TtlCache } from "../../lib/cache";
 
 // Settings change rarely and are read on every price: a short per-isolate cache keeps price lists at zero D1 round
@@ -11,7 +11,6 @@ const cache = new TtlCache<SettingKey, unknown>(CACHE_MS);
 
 /** Reads settings (validated; a missing or corrupt row falls back to the default so the product keeps working). */
 export async function getSettings<K extends SettingKey>(db: Db, keys: K[]): Promise<{ [P in K]: SettingValue<P> }> {
-  const now = Date.now();
   const out = {} as { [P in K]: SettingValue<P> };
   const missing: K[] = [];
   for (const key of keys) {
@@ -24,7 +23,7 @@ export async function getSettings<K extends SettingKey>(db: Db, keys: K[]): Prom
     for (const key of missing) {
       const row = rows.find((r) => r.key === key);
       const value = parseSetting(key, row?.value);
-      cache.set(key, value, now);
+      cache.set(key, value);
       out[key] = value;
     }
   }
@@ -48,14 +47,17 @@ function parseSetting<K extends SettingKey>(key: K, raw: string | undefined): Se
   return SETTING_DEFAULTS[key];
 }
 
-/** Writes a validated setting (operator CLI, tests). */
-export async function putSetting<K extends SettingKey>(db: Db, key: K, value: SettingValue<K>): Promise<void> {
+/**
+ * Writes a validated setting (the sandbox's settings page, tests). Its updated_at is `at` (the caller's clock), or the
+ * table's own default when none is given: a setting's change time decides nothing.
+ */
+export async function putSetting<K extends SettingKey>(db: Db, key: K, value: SettingValue<K>, at?: number): Promise<void> {
   const parsed = settingSchemas[key].parse(value);
   const json = JSON.stringify(parsed);
   await db
     .insert(settings)
-    .values({ key, value: json, updatedAt: Date.now() })
-    .onConflictDoUpdate({ target: settings.key, set: { value: json, updatedAt: Date.now() } });
+    .values({ key, value: json, ...(at === undefined ? {} : { updatedAt: at }) })
+    .onConflictDoUpdate({ target: settings.key, set: { value: json, updatedAt: sql`excluded.updated_at` } });
   cache.delete(key);
 }
 

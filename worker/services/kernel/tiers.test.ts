@@ -33,7 +33,7 @@ describe("the discount in a charged price", () => {
 
   async function customerWithDeposits(kobo: number) {
     const user = await createUser();
-    await postEntry(db(), { userId: user.id, key: `fund:squad:tier-${user.id}`, amountKobo: kobo, kind: "fund", note: "Wallet deposit (card)" });
+    await postEntry(db(), { at: Date.now(), userId: user.id, key: `fund:squad:tier-${user.id}`, amountKobo: kobo, kind: "fund", note: "Wallet deposit (card)" });
     return user;
   }
 
@@ -64,8 +64,8 @@ describe("the discount in a charged price", () => {
 
   it("does not count a referral bonus or a manual credit as a deposit", async () => {
     const user = await createUser();
-    await postEntry(db(), { userId: user.id, key: `admin:tier-${user.id}`, amountKobo: 10_000_000, kind: "admin", note: "Manual deposit adjustment: test" });
-    await postEntry(db(), { userId: user.id, key: `referral:tier-${user.id}`, amountKobo: 10_000_000, kind: "referral", note: "Referral bonus deposit" });
+    await postEntry(db(), { at: Date.now(), userId: user.id, key: `admin:tier-${user.id}`, amountKobo: 10_000_000, kind: "admin", note: "Manual deposit adjustment: test" });
+    await postEntry(db(), { at: Date.now(), userId: user.id, key: `referral:tier-${user.id}`, amountKobo: 10_000_000, kind: "referral", note: "Referral bonus deposit" });
     expect((await api("/api/level", { token: user.token })).data[0]).toMatchObject({ total_deposited: 0, tier: { text: "Bronze" } });
   });
 });

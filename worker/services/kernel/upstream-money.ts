@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { SettingValue } from "../../../schema/settings";
 import type { Db } from "../../db/client";
-import { upstreamPrices } from "../../db/tables";
+import { upstreamPrices } from "./tables";
 import type { UpstreamMoney } from "../../providers/sms/types";
 
 /**
@@ -50,15 +50,14 @@ export async function lastAcceptedCosts(db: Db, provider: string, countryId: str
 
 /** Records accepted costs as the new reference for the jump guard (a refused cost is never recorded). */
 export async function recordAcceptedCosts(db: Db, provider: string, countryId: string, accepted: { key: string; costUsd: number }[]): Promise<void> {
-  const now = Date.now();
-  // D1 caps bound parameters per statement: write in slices.
+  // D1 caps bound parameters per statement: write in slices. updated_at is the table's own time (it decides nothing).
   for (let i = 0; i < accepted.length; i += 15) {
     await db
       .insert(upstreamPrices)
-      .values(accepted.slice(i, i + 15).map((a) => ({ provider, countryId, serviceId: a.key, costUsd: a.costUsd, updatedAt: now })))
+      .values(accepted.slice(i, i + 15).map((a) => ({ provider, countryId, serviceId: a.key, costUsd: a.costUsd })))
       .onConflictDoUpdate({
         target: [upstreamPrices.provider, upstreamPrices.countryId, upstreamPrices.serviceId],
-        set: { costUsd: sql.raw("excluded.cost_usd"), updatedAt: now },
+        set: { costUsd: sql.raw("excluded.cost_usd"), updatedAt: sql.raw("excluded.updated_at") },
       });
   }
 }

@@ -3,7 +3,7 @@ import type { WebhookEventType, WebhookEventView } from "../../../schema/api-key
 import { koboToNaira } from "../../../schema/money";
 import type { RealtimeMessage } from "../../../schema/realtime";
 import { getDb, type Db } from "../../db/client";
-import { apiKeys, users, webhookEvents } from "../../db/tables";
+import { apiKeys, users, webhookEvents } from "./tables";
 import { configFor, type Env } from "../../config";
 import { log } from "../../lib/log";
 import type { WebhookSend } from "./deps";
@@ -19,7 +19,7 @@ import type { WebhookSend } from "./deps";
 /** PUBLIC_URL's origin, for links in payloads (never a request's Host: there is no request here anyway). */
 const publicUrlOf = (env: Env): string => configFor(env).publicUrl;
 
-export const WEBHOOK_EVENT_TYPES = ["sms.code", "sms.ended", "rental.sms", "rental.ended", "rental.renewing", "balance.changed"] as const;
+export const WEBHOOK_EVENT_TYPES = ["sms.code", "sms.ended", "rental.sms", "rental.ended", "rental.renewing", "balance.changed", "payment.failed"] as const;
 
 /** Waits after each failed attempt: 10 attempts over 24 hours (the 10th is 23 h 51 min after the first). */
 export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000, 30 * 60_000, 3600_000, 2 * 3600_000, 4 * 3600_000, 8 * 3600_000, 8 * 3600_000];
@@ -39,7 +39,7 @@ interface QueuedEvent {
   data: Record<string, unknown>;
 }
 
-/** The webhook events a realtime message stands for (none for toasts, failures and operators' messages). */
+/** The webhook events a realtime message stands for (none for toasts and operators' messages). */
 function eventsFor(env: Env, message: RealtimeMessage): QueuedEvent[] {
   const base = publicUrlOf(env);
   const link = (path: string) => ({ url: `${base}${path}` });
@@ -103,6 +103,16 @@ function eventsFor(env: Env, message: RealtimeMessage): QueuedEvent[] {
       return [balanceEvent(message.balance)];
     case "payment.credited":
       return [balanceEvent(message.balance)];
+    case "payment.failed":
+      return [
+        {
+          type: "payment.failed",
+          subject: message.paymentId,
+          // One per payment and status: a replayed failure is one event.
+          dedupe: `payment.failed:${message.paymentId}:${message.status}`,
+          data: { payment_id: message.paymentId, status: message.status, message: message.message },
+        },
+      ];
     default:
       return [];
   }

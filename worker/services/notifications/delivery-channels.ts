@@ -5,12 +5,11 @@ import { PUSH_KINDS, type PushKind } from "../../../schema/notifications";
 import type { RealtimeMessage } from "../../../schema/realtime";
 import { configFor, type Env } from "../../config";
 import type { Db } from "../../db/client";
-import { users } from "../../db/tables";
 import { log } from "../../lib/log";
 import { EmailDeliveryError } from "../../providers/email/email-sender";
 import { topicFor } from "../../providers/push/web-push";
 import { liveSessionIds } from "../accounts";
-import { type Clock, type DeliveryChannels, RETRY_DELAYS_MS, signWebhook, type Upstreams } from "../kernel";
+import { type Clock, type DeliveryChannels, RETRY_DELAYS_MS, rowsOf, runBatch, signWebhook, type Upstreams, users } from "../kernel";
 import { findRental } from "../rent";
 import { forwardedRentalId, forwardWordsFor } from "./forward-message";
 import { pushWordsFor } from "./push-notification";
@@ -70,12 +69,12 @@ export async function channelRowsFor(deps: { env: Env; db: Db }, event: ChannelE
   const config = configFor(deps.env);
   const rentalId = forwardedRentalId(message);
   const { db } = deps;
-  const [settingsRows, devices, forwardRows, userRows] = await db.batch([
-    db.select().from(notificationSettings).where(eq(notificationSettings.userId, event.userId)).limit(1),
-    db.select({ id: pushSubscriptions.id, sessionId: pushSubscriptions.sessionId }).from(pushSubscriptions).where(eq(pushSubscriptions.userId, event.userId)),
-    db.select().from(rentalForwarding).where(and(eq(rentalForwarding.rentalId, rentalId ?? ""), eq(rentalForwarding.userId, event.userId))).limit(1),
-    db.select({ email: users.email }).from(users).where(eq(users.id, event.userId)).limit(1),
-  ]);
+  const { settingsRows, devices, forwardRows, userRows } = await runBatch(db, {
+    settingsRows: rowsOf(db.select().from(notificationSettings).where(eq(notificationSettings.userId, event.userId)).limit(1)),
+    devices: rowsOf(db.select({ id: pushSubscriptions.id, sessionId: pushSubscriptions.sessionId }).from(pushSubscriptions).where(eq(pushSubscriptions.userId, event.userId))),
+    forwardRows: rowsOf(db.select().from(rentalForwarding).where(and(eq(rentalForwarding.rentalId, rentalId ?? ""), eq(rentalForwarding.userId, event.userId))).limit(1)),
+    userRows: rowsOf(db.select({ email: users.email }).from(users).where(eq(users.id, event.userId)).limit(1)),
+  });
   const settings: SettingsRow | undefined = settingsRows[0];
   const rows: ChannelRow[] = [];
   const base = { eventId: event.id, userId: event.userId, status: "pending" as const, attempts: 0, nextAttemptAt: now, createdAt: event.createdAt };

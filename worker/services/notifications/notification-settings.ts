@@ -52,7 +52,7 @@ export async function notificationSettingsView(db: Db, config: Pick<Config, "vap
 
 /** Saves what the screen changed of the push choices; what it left out stays. */
 export async function updatePushPreferences(db: Db, config: Pick<Config, "vapid">, owner: SettingsOwner, input: NotificationPreferencesInput, now: number): Promise<NotificationSettingsView> {
-  await enforceCostLimit(db, owner.userId, "notifications");
+  await enforceCostLimit(db, owner.userId, "notifications", now);
   const row = await settingsRow(db, owner.userId);
   const muted = mutedKinds(row?.pushMuted);
   for (const [kind, on] of Object.entries(input.kinds ?? {}) as [PushKind, boolean | undefined][]) {
@@ -91,7 +91,7 @@ function newWebhookSecret(): string {
  */
 export async function setForwardingDefaults(db: Db, config: Pick<Config, "vapid">, owner: SettingsOwner, input: RentalForwardingInput, now: number): Promise<NotificationSettingsView> {
   refuseForwardingUrl(input.webhook_url);
-  await enforceCostLimit(db, owner.userId, "notifications");
+  await enforceCostLimit(db, owner.userId, "notifications", now);
   await ensureWebhookSecret(db, owner.userId, input.webhook_url !== null, now);
   const set = { forwardEmail: input.email, forwardWebhookUrl: input.webhook_url, updatedAt: now };
   await db

@@ -62,9 +62,9 @@ describe("turning push on for a device", () => {
     const mine = await registerPushDevice(db(), config(), owner(user), { endpoint: endpoint(), keys }, Date.now());
     const theirs = await registerPushDevice(db(), config(), owner(stranger), { endpoint: endpoint(), keys }, Date.now());
     expect((await listPushDevices(db(), owner(user), Date.now())).map((d) => [d.id, d.push_service, d.this_session])).toEqual([[mine.id, "fcm.googleapis.com", true]]);
-    expect(await refusal(removePushDevice(db(), user.id, theirs.id))).toEqual({ status: 404, message: "Device not found." });
+    expect(await refusal(removePushDevice(db(), user.id, theirs.id, Date.now()))).toEqual({ status: 404, message: "Device not found." });
     expect(await listPushDevices(db(), owner(stranger), Date.now())).toHaveLength(1);
-    await removePushDevice(db(), user.id, mine.id);
+    await removePushDevice(db(), user.id, mine.id, Date.now());
     expect(await listPushDevices(db(), owner(user), Date.now())).toEqual([]);
   });
 

@@ -81,7 +81,7 @@ export async function listPushDevices(db: Db, owner: Pick<PushDeviceOwner, "user
 export async function registerPushDevice(db: Db, config: Pick<Config, "providers" | "vapid">, owner: PushDeviceOwner, input: PushSubscriptionInput, now: number): Promise<PushDeviceView> {
   requirePush(config);
   refuseEndpoint(input.endpoint, config);
-  await enforceCostLimit(db, owner.userId, "notifications");
+  await enforceCostLimit(db, owner.userId, "notifications", now);
   const [others] = await db
     .select({ n: sql<number>`COUNT(*)` })
     .from(pushSubscriptions)
@@ -115,8 +115,8 @@ export async function registerPushDevice(db: Db, config: Pick<Config, "providers
 }
 
 /** Stops pushes to one of the customer's devices (another customer's is 404, like anything not theirs). */
-export async function removePushDevice(db: Db, userId: string, id: string): Promise<void> {
-  await enforceCostLimit(db, userId, "notifications");
+export async function removePushDevice(db: Db, userId: string, id: string, now: number): Promise<void> {
+  await enforceCostLimit(db, userId, "notifications", now);
   const gone = await db
     .delete(pushSubscriptions)
     .where(and(eq(pushSubscriptions.id, id), eq(pushSubscriptions.userId, userId)))
@@ -141,7 +141,7 @@ function sameSecret(a: string, b: string): boolean {
 export async function renewPushDevice(db: Db, config: Pick<Config, "providers" | "vapid">, input: PushRenewalInput, now: number): Promise<void> {
   requirePush(config);
   refuseEndpoint(input.subscription.endpoint, config);
-  await enforceRateLimit(db, `push-renew:${input.old_endpoint.slice(0, 300)}`, RATE_LIMITS.pushRenewalPerDevice);
+  await enforceRateLimit(db, `push-renew:${input.old_endpoint.slice(0, 300)}`, RATE_LIMITS.pushRenewalPerDevice, now);
   const notFound = new AppError("NOT_FOUND", "No such push subscription.");
   const [old] = await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, input.old_endpoint)).limit(1);
   if (!old || !sameSecret(old.auth, input.old_auth)) throw notFound;

@@ -24,7 +24,7 @@ export async function rentalForwardingView(db: Db, userId: string, rentalId: str
 export async function setRentalForwarding(db: Db, userId: string, rentalId: string, input: RentalForwardingInput, now: number): Promise<RentalForwardingView> {
   refuseForwardingUrl(input.webhook_url);
   await ownedRental(db, userId, rentalId);
-  await enforceCostLimit(db, userId, "notifications");
+  await enforceCostLimit(db, userId, "notifications", now);
   await ensureWebhookSecret(db, userId, input.webhook_url !== null, now);
   const set = { email: input.email, webhookUrl: input.webhook_url, updatedAt: now };
   await db
@@ -35,9 +35,9 @@ export async function setRentalForwarding(db: Db, userId: string, rentalId: stri
 }
 
 /** Back to the account's default. */
-export async function clearRentalForwarding(db: Db, userId: string, rentalId: string): Promise<RentalForwardingView> {
+export async function clearRentalForwarding(db: Db, userId: string, rentalId: string, now: number): Promise<RentalForwardingView> {
   await ownedRental(db, userId, rentalId);
-  await enforceCostLimit(db, userId, "notifications");
+  await enforceCostLimit(db, userId, "notifications", now);
   await db.delete(rentalForwarding).where(eq(rentalForwarding.rentalId, rentalId));
   return rentalForwardingView(db, userId, rentalId);
 }

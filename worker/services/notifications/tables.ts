@@ -1,14 +1,13 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { CHANNEL_DELIVERY_STATUSES, DELIVERY_CHANNELS } from "../../../schema/notifications";
-import { rentals, users } from "../../db/tables";
+import { now, users } from "../kernel/tables";
+import { rentals } from "../rent/tables";
 
 /**
  * The notifications room's tables (issue 47, decision 069): Web Push subscriptions, the customer's choices, rental
  * forwarding and the deliveries each outbox event fans out to.
  */
-
-const now = sql`(CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))`;
 
 /**
  * One browser that receives Web Push (a PushSubscription, RFC 8030/8291). It belongs to the session that turned it on:

@@ -11,4 +11,6 @@ export { upstreamFor } from "./rental-upstream";
 export { findRental, ownedRental, refundIfEndedKobo, rentalOrderRowsQuery, rentalsPage, rentalView, toRentalOrderRows } from "./rental-views";
 export { cancelRental, endRental, quoteRental, rentalTick, rentCountries, rentNumber, settleRentalNow, sweepRentals } from "./rentals";
 export { setAutoRenew } from "./renewals";
+export { rental } from "./rental-transitions";
+export { activeRentalsQuery, customerRentalsQuery, listRentals, rentalAdminView } from "./admin-views";
 export { cheaperRentChoice } from "./rent-alternatives";

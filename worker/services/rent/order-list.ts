@@ -1,10 +1,11 @@
-import { and, desc, eq, getTableColumns, isNotNull, sql, type SQL } from "drizzle-orm";
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { rentalMessages, rentals, smsOrders } from "../../db/tables";
+import { rentalMessages, rentals } from "./tables";
 import type { UserRead } from "../accounts";
+import { namedRead, rowsOf } from "../kernel";
 import { toRentalOrderRows } from "./rental-views";
-import { toSmsOrderRows, type SmsOrderRow } from "../sms";
+import { newestOrdersAsJson, toSmsOrderRows, type SmsOrderRow } from "../sms";
+import { jsonRow } from "../../db/json-row";
 
 type RentalRow = typeof rentals.$inferSelect;
 
@@ -22,17 +23,11 @@ const LIST_LIMIT = 200;
  * or integer, so JSON carries them unchanged); the wallet a rental row shows is the session row's, read in the same
  * batch (the same snapshot the join used to read).
  */
-export function ordersRead(db: Db, userId: string, useAgain?: (order: SmsOrderRow) => boolean) {
+export function ordersRead(db: Db, userId: string, now: number, useAgain?: (order: SmsOrderRow) => boolean) {
   const latestCode = sql`(SELECT ${rentalMessages.code} FROM ${rentalMessages}
       WHERE ${rentalMessages.rentalId} = ${rentals.id} AND ${rentalMessages.code} IS NOT NULL
       ORDER BY ${rentalMessages.receivedAt} DESC, ${rentalMessages.id} DESC LIMIT 1)`;
-  const newestSms = db
-    .select({ kind: sql<"sms" | "rental">`'sms'`.as("kind"), row: sql<string>`${jsonRow(smsOrders)}`.as("row"), code: sql<string | null>`NULL`.as("code") })
-    .from(smsOrders)
-    .where(and(eq(smsOrders.userId, userId), isNotNull(smsOrders.number)))
-    .orderBy(desc(smsOrders.createdAt))
-    .limit(LIST_LIMIT)
-    .as("newest_sms");
+  const newestSms = newestOrdersAsJson(db, userId, LIST_LIMIT);
   const newestRentals = db
     .select({ kind: sql<"sms" | "rental">`'rental'`.as("kind"), row: sql<string>`${jsonRow(rentals)}`.as("row"), code: sql<string | null>`${latestCode}`.as("code") })
     .from(rentals)
@@ -41,25 +36,16 @@ export function ordersRead(db: Db, userId: string, useAgain?: (order: SmsOrderRo
     .limit(LIST_LIMIT)
     .as("newest_rentals");
   const list = db.select().from(newestSms).unionAll(db.select().from(newestRentals));
-  return {
-    queries: [list],
-    shape: (results: unknown[], user: { balanceKobo: number }) => {
-      const listed = results[0] as Awaited<typeof list>;
+  return namedRead({ listed: rowsOf(list) }, ({ listed }, user: { balanceKobo: number }) => {
       const sms: SmsOrderRow[] = [];
       const rented: { rental: RentalRow; code: string | null; balanceKobo: number }[] = [];
       for (const r of listed) {
         if (r.kind === "sms") sms.push(JSON.parse(r.row) as SmsOrderRow);
         else rented.push({ rental: JSON.parse(r.row) as RentalRow, code: r.code, balanceKobo: user.balanceKobo });
       }
-      const rows = [...toSmsOrderRows(sms, user.balanceKobo, useAgain), ...toRentalOrderRows(rented)];
+      const rows = [...toSmsOrderRows(sms, user.balanceKobo, useAgain), ...toRentalOrderRows(rented, now)];
       rows.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
       return rows;
-    },
-  } satisfies UserRead<unknown[]>;
+  }) satisfies UserRead<unknown[]>;
 }
 
-/** `json_object('id', "t"."id", ...)` over every column of a table, keyed as drizzle names them ($inferSelect's shape). */
-function jsonRow(table: SQLiteTable): SQL {
-  const pairs = Object.entries(getTableColumns(table)).map(([key, column]) => sql`${sql.raw(`'${key}'`)}, ${column}`);
-  return sql`json_object(${sql.join(pairs, sql`, `)})`;
-}

@@ -8,7 +8,8 @@ import { useTestUpstreams } from "../../test/services";
 import { fixedClock, recordingNotify } from "../../test/flow-deps";
 import { patchSandboxRental } from "../../test/rent-fixtures";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../../test/helpers";
-import { clearSettingsCache, putSetting } from "../kernel";
+import { clearSettingsCache, OUTBOX_GRACE_MS, putSetting, sweepOutbox } from "../kernel";
+import { stoppingAfterTheEventBatch } from "../../test/fault-seams";
 import { rentalDeps } from "../../test/services";
 import { rentalTick } from "./rentals";
 import { DAY_REMINDER_BEFORE_MS, HOUR_REMINDER_BEFORE_MS, RENEW_BEFORE_END_MS, renewalTick, setAutoRenew } from "./renewals";
@@ -129,6 +130,26 @@ describe("auto-renew", () => {
     expect(pushes.sent.at(-1)!.message).toMatchObject({ kind: "toast", message: expect.stringContaining("did not hold the ₦896.00") });
     const row = await env.DB.prepare("SELECT status, auto_renew_paused, expires_at FROM rentals WHERE id = ?").bind(id).first();
     expect(row).toEqual({ status: "active", auto_renew_paused: "funds", expires_at: expiresAt });
+    await expectLedgerBalanced();
+  });
+
+  it("a worker stopped right after the renewal's charge loses no event: the charge and its balance.changed were one batch, and the sweep tells it once (issue 42)", async () => {
+    const { extension } = protocolExtension();
+    const { user, id, expiresAt, deps, clock, pushes } = await rentWithAutoRenew(extension);
+    // Both reminders went out already: this tick is the renewal.
+    await env.DB.prepare("UPDATE rentals SET reminded_at = 1, reminded_day_at = 1 WHERE id = ?").bind(id).run();
+    const renewsAt = expiresAt - RENEW_BEFORE_END_MS;
+    clock.set(renewsAt + 1000);
+    const dying = { ...deps, db: stoppingAfterTheEventBatch(deps.db) };
+    await expect(renewalTick(dying, id)).rejects.toThrow("the worker was stopped");
+    expect((await renewalRows(id)).map((r) => r.kind)).toEqual(["rent"]);
+    const pending = await env.DB.prepare("SELECT kind FROM outbox_events WHERE user_id = ? AND delivered_at IS NULL").bind(user.id).all();
+    expect(pending.results).toEqual([{ kind: "balance.changed" }]);
+    expect(pushes.sent.filter((p) => p.message.kind === "balance.changed")).toEqual([]);
+
+    const later = { env, db: db(), notify: pushes.notify, clock: fixedClock(renewsAt + 1000 + OUTBOX_GRACE_MS + 1) };
+    await Promise.all([sweepOutbox(later), sweepOutbox(later)]);
+    expect(pushes.sent.filter((p) => p.userId === user.id && p.message.kind === "balance.changed")).toEqual([{ userId: user.id, message: { kind: "balance.changed", balance: (await balanceOf(user.id)) / 100 } }]);
     await expectLedgerBalanced();
   });
 

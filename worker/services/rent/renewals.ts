@@ -1,22 +1,22 @@
-import { and, eq, exists, isNull, ne, or, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { formatNaira, koboToNaira, nairaToKobo } from "../../../schema/money";
 import { formatRentDuration, RENT_UNIT_MS } from "../../../schema/rentals";
 import type { RentUnit } from "../../../schema/constants";
 import { configFor } from "../../config";
-import { rentals, users } from "../../db/tables";
+import { users } from "../kernel";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { webLink } from "../../lib/public-origin";
 import type { EmailMessage } from "../../providers/email/email-sender";
 import { RentProviderError } from "../../providers/rent/types";
 import { rentalRenewalPausedEmail, rentalRenewingEmail, type Recipient } from "../accounts";
-import { asInsufficientBalance, deliverEvents, guardedLedgerInsert, hasEntry, ledgerRowWritten, outboxInsert, postEntryWithEvent, recordEvent, type RentalDeps } from "../kernel";
-import { EXTEND_CHOICES, extensionPriceKobo, hoursOf } from "./rental-extension";
+import { asInsufficientBalance, deliverEvents, type RentalDeps, transition } from "../kernel";
+import { chargeOf, EXTEND_CHOICES, extensionPriceKobo, hoursOf } from "./rental-extension";
 import { startWatcher } from "./rental-inbox";
 import { RENTAL_REMINDER_BEFORE_MS } from "./rental-reminder";
 import { upstreamFor } from "./rental-upstream";
 import { findRental, ownedRental, type RentalRow } from "./rental-views";
-import { rentalTransition } from "./rental-transitions";
+import { rental } from "./rental-transitions";
 import { formatDateTime } from "../../../schema/datetime";
 
 /**
@@ -91,7 +91,7 @@ export async function setAutoRenew(deps: RentalDeps, user: { id: string; totalDe
   const row = await ownedRental(deps.db, user.id, id);
   const now = deps.clock.now();
   if (!request.enabled) {
-    await rentalTransition(deps.db, "autoRenewOff", id, { autoRenewPriceKobo: null, autoRenewUnit: null, autoRenewPeriod: null, autoRenewPaused: null, updatedAt: now });
+    await transition(deps.db, rental.autoRenewOff, id, {}, now);
     return (await findRental(deps.db, id))!;
   }
   if (row.status !== "active" || row.expiresAt === null || row.expiresAt - RENEW_BEFORE_END_MS <= now) {
@@ -115,7 +115,7 @@ export async function setAutoRenew(deps: RentalDeps, user: { id: string; totalDe
   if (request.price === undefined || nairaToKobo(request.price) !== kobo) {
     throw new AppError("PRICE_CHANGED", `Each renewal costs ${naira(kobo)} now. Please confirm that price to turn on auto-renew.`, { price: koboToNaira(kobo) });
   }
-  await rentalTransition(deps.db, "autoRenewOn", id, { autoRenewPriceKobo: kobo, autoRenewUnit: choice.unit, autoRenewPeriod: choice.period, autoRenewPaused: null, updatedAt: now });
+  await transition(deps.db, rental.autoRenewOn, id, { priceKobo: kobo, unit: choice.unit, period: choice.period }, now);
   await startWatcher(deps.env, id); // the watcher's next alarm now includes the reminders and the renewal
   return (await findRental(deps.db, id))!;
 }
@@ -145,14 +145,28 @@ export async function renewalTick(deps: RentalDeps, rentalId: string): Promise<v
  */
 export async function remindRenewal(deps: RentalDeps, row: RentalRow, which: "day" | "hour", now: number): Promise<boolean> {
   if (!on(row)) return false;
-  const column = which === "day" ? rentals.remindedDayAt : rentals.remindedAt;
-  const claimed = await rentalTransition(deps.db, "remind", row.id, which === "day" ? { remindedDayAt: now } : { remindedAt: now }, isNull(column), eq(rentals.expiresAt, row.expiresAt!)).returning({ id: rentals.id });
-  if (claimed.length === 0) return false;
-
   const [user] = await deps.db.select({ email: users.email, username: users.username, balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, row.userId)).limit(1);
   const priceKobo = row.autoRenewPriceKobo!;
   const funded = (user?.balanceKobo ?? 0) >= priceKobo;
   const renewsAt = row.expiresAt! - RENEW_BEFORE_END_MS;
+  // The claim and the developer webhook rental.renewing are one batch (once per rental, expiry and reminder).
+  const claimed = await transition(
+    deps.db,
+    rental.remind,
+    row.id,
+    {
+      userId: row.userId,
+      column: which === "day" ? "remindedDayAt" : "remindedAt",
+      expiresAt: row.expiresAt!,
+      told: {
+        dedupe: `rental.renewing:${row.id}:${row.expiresAt}:${which}`,
+        message: { kind: "rental.renewing", rentalId: row.id, renewsAt: new Date(renewsAt).toISOString(), price: koboToNaira(priceKobo), funded },
+      },
+    },
+    now,
+  );
+  if (!claimed.moved) return false;
+
   const inWords = which === "day" ? "in 24 hours" : "in 1 hour";
   const price = naira(priceKobo);
   const shortBy = funded ? null : naira(priceKobo - (user?.balanceKobo ?? 0));
@@ -163,13 +177,7 @@ export async function remindRenewal(deps: RentalDeps, row: RentalRow, which: "da
       ? `Your rented number +${row.number} renews ${inWords} for ${price}.`
       : `Your rented number +${row.number} renews ${inWords} for ${price}, but your wallet is ${shortBy} short. Fund your wallet or the number ends.`,
   });
-  // Through the outbox like every event developer webhooks carry (decision 040): once per rental, expiry and reminder.
-  await recordEvent(deps, {
-    userId: row.userId,
-    dedupe: `rental.renewing:${row.id}:${row.expiresAt}:${which}`,
-    message: { kind: "rental.renewing", rentalId: row.id, renewsAt: new Date(renewsAt).toISOString(), price: koboToNaira(priceKobo), funded },
-    at: now,
-  });
+  await deliverEvents(deps, row.userId);
   if (user) {
     await sendMail(deps, row, user, rentalRenewingEmail(user, { number: row.number ?? "", country: row.countryName, renewsAt, expiresAt: row.expiresAt!, price, shortBy, inWords, link: rentalsLink(deps) }));
   }
@@ -200,59 +208,43 @@ async function renew(deps: RentalDeps, row: RentalRow): Promise<void> {
   if (kobo > agreed) return pause(deps, row, "price", kobo);
 
   const key = `rent_renew:${row.id}:${expiry}`;
-  const claimedNow = and(eq(rentals.id, row.id), eq(rentals.status, "active"), eq(rentals.expiresAt, expiry), eq(rentals.renewedExpiry, expiry));
-  let claimed: { id: string }[];
+  let claimed;
   try {
-    [claimed] = await deps.db.batch([
-      rentalTransition(
-        deps.db,
-        "claimRenewal",
-        row.id,
-        { renewedExpiry: expiry, updatedAt: deps.clock.now() },
-        eq(rentals.expiresAt, expiry),
-        eq(rentals.autoRenewPriceKobo, agreed),
-        isNull(rentals.autoRenewPaused),
-        or(isNull(rentals.renewedExpiry), ne(rentals.renewedExpiry, expiry)),
-      ).returning({ id: rentals.id }),
-      guardedLedgerInsert(
-        deps.db,
-        { userId: row.userId, key, amountKobo: -kobo, kind: "rent", note: `Rental renewed: ${row.countryName} number, ${formatRentDuration(unit, period)} more`, ref: row.id },
-        exists(deps.db.select({ one: sql`1` }).from(rentals).where(claimedNow)),
-      ),
-      // The customer's balance.changed for the charge, written with its ledger row or not at all (kernel/outbox.ts).
-      outboxInsert(deps.db, { userId: row.userId, dedupe: `balance.changed:${key}`, message: { kind: "balance.changed" }, at: deps.clock.now() }, ledgerRowWritten(deps.db, key)),
-    ]);
+    // The claim of this expiry, its charge and the customer's balance.changed: one batch, once per expiry.
+    const charge = { row, key, kobo, note: `Rental renewed: ${row.countryName} number, ${formatRentDuration(unit, period)} more`, expiry, agreedKobo: agreed };
+    claimed = await transition(deps.db, rental.claimRenewal, row.id, charge, deps.clock.now());
   } catch (err) {
     const refusal = asInsufficientBalance(err);
     if (refusal instanceof AppError && refusal.code === "INSUFFICIENT_BALANCE") return pause(deps, row, "funds");
     throw err;
   }
   // Another alarm claimed this expiry first (or the rental changed): it renews, not us.
-  if (claimed.length === 0 || !(await hasEntry(deps.db, key))) return;
+  if (!claimed.ledgerWritten) return;
+  await deliverEvents(deps, row.userId);
 
   try {
     await extension.extend(row.upstreamId, hoursOf(unit, period));
   } catch (err) {
-    await postEntryWithEvent(deps, { userId: row.userId, key: `rent_renew_refund:${row.id}:${expiry}`, amountKobo: kobo, kind: "rent_refund", note: `Refund: ${row.countryName} number renewal (the provider did not renew it)`, ref: row.id });
+    await refundRenewal(deps, row, expiry, "the provider did not renew it");
     log("warn", "renewal refused upstream, refunded", { rentalId: row.id, error: err instanceof Error ? err.message : String(err) });
     return pause(deps, row, "provider");
   }
-  const now = deps.clock.now();
-  const moved = await rentalTransition(
-    deps.db,
-    "renewed",
-    row.id,
-    { expiresAt: expiry + RENT_UNIT_MS[unit] * period, periodStartedAt: now, remindedAt: null, remindedDayAt: null, updatedAt: now },
-    eq(rentals.expiresAt, expiry),
-  ).returning({ id: rentals.id });
-  if (moved.length === 0) {
+  const renewed = await transition(deps.db, rental.renewed, row.id, { expiry, expiresAt: expiry + RENT_UNIT_MS[unit] * period }, deps.clock.now());
+  if (!renewed.moved) {
     // Ended (by the customer) while the upstream renewed it: the renewal's money goes back.
-    await postEntryWithEvent(deps, { userId: row.userId, key: `rent_renew_refund:${row.id}:${expiry}`, amountKobo: kobo, kind: "rent_refund", note: `Refund: ${row.countryName} number renewal (the rental ended first)`, ref: row.id });
+    await refundRenewal(deps, row, expiry, "the rental ended first");
     return;
   }
   await startWatcher(deps.env, row.id);
-  await deliverEvents(deps, row.userId);
   await deps.notify(row.userId, { kind: "toast", type: "success", message: `Your rented number +${row.number} renewed for ${formatRentDuration(unit, period)} (${naira(kobo)}).` });
+}
+
+/** The renewal of `expiry` goes back (once by key), told with its money. */
+async function refundRenewal(deps: RentalDeps, row: RentalRow, expiry: number, why: string): Promise<void> {
+  const charged = await chargeOf(deps, `rent_renew:${row.id}:${expiry}`);
+  if (charged === null) return;
+  const refund = { row, key: `rent_renew_refund:${row.id}:${expiry}`, kobo: charged, note: `Refund: ${row.countryName} number renewal (${why})` };
+  if ((await transition(deps.db, rental.refundRenewal, row.id, refund, deps.clock.now())).eventWritten) await deliverEvents(deps, row.userId);
 }
 
 const PAUSE_SENTENCES: Record<RenewalPause, (row: RentalRow, price: string, newPrice: string | null) => string> = {
@@ -269,8 +261,8 @@ function endOf(row: RentalRow): string {
 
 /** Auto-renew stops for this rental and the customer is told why (once: only the call that set the pause tells). */
 async function pause(deps: RentalDeps, row: RentalRow, why: RenewalPause, newPriceKobo?: number): Promise<void> {
-  const paused = await rentalTransition(deps.db, "pauseRenewal", row.id, { autoRenewPaused: why, updatedAt: deps.clock.now() }, isNull(rentals.autoRenewPaused)).returning({ id: rentals.id });
-  if (paused.length === 0) return;
+  const paused = await transition(deps.db, rental.pauseRenewal, row.id, { why }, deps.clock.now());
+  if (!paused.moved) return;
   const sentence = PAUSE_SENTENCES[why](row, naira(row.autoRenewPriceKobo ?? 0), newPriceKobo === undefined ? null : naira(newPriceKobo));
   await deps.notify(row.userId, { kind: "toast", type: "warning", message: sentence });
   const [user] = await deps.db.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, row.userId)).limit(1);

@@ -1,16 +1,14 @@
-import { and, eq, exists, sql } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../../schema/money";
 import { formatRentDuration, RENT_UNIT_MS, type RentExtendOption } from "../../../schema/rentals";
 import { type RentUnit } from "../../../schema/constants";
-import { rentals } from "../../db/tables";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { RentProviderError } from "../../providers/rent/types";
-import { asInsufficientBalance, deliverEvents, enforceCostLimit, getSetting, guardedLedgerInsert, hasEntry, ledgerRowWritten, outboxInsert, postEntryWithEvent, pricingContext, type RentalDeps, rentPriceKobo, toUsd } from "../kernel";
+import { asInsufficientBalance, deliverEvents, enforceCostLimit, getSetting, ledgerAmount, pricingContext, type RentalDeps, rentPriceKobo, toUsd, transition } from "../kernel";
 import { startWatcher } from "./rental-inbox";
 import { customerErrorFor, upstreamFor } from "./rental-upstream";
 import { findRental, ownedRental, type RentalRow } from "./rental-views";
-import { rentalTransition } from "./rental-transitions";
+import { rental } from "./rental-transitions";
 
 /**
  * Extending a rental before it ends (issue 17, decision 019), offered only where the upstream documents it
@@ -70,7 +68,7 @@ export async function extendRental(
   request: { unit: RentUnit; period: number; clientPrice?: number | string | null },
 ): Promise<{ rental: RentalRow; charged: number }> {
   const row = await ownedRental(deps.db, user.id, id);
-  await enforceCostLimit(deps.db, user.id, "rental");
+  await enforceCostLimit(deps.db, user.id, "rental", deps.clock.now());
   if (row.status !== "active" || row.expiresAt === null || row.expiresAt <= deps.clock.now()) {
     throw new AppError("INVALID_STATE", "This rental has already ended and can no longer be extended.");
   }
@@ -102,32 +100,19 @@ export async function extendRental(
   const n = row.extendedCount + 1;
   const duration = formatRentDuration(request.unit, request.period);
   const key = `rent_extend:${id}:${n}`;
-  let ours: boolean;
+  let claimed;
   try {
     // The unique key keeps extension n charged once; the balance CHECK refuses an overdraft and rolls the batch back.
-    const now = deps.clock.now();
-    const [moved] = await deps.db.batch([
-      rentalTransition(deps.db, "claimExtension", id, { extendedCount: n, updatedAt: now }, eq(rentals.extendedCount, n - 1)).returning({ id: rentals.id }),
-      // Charged only when the UPDATE above moved extended_count to n for an active rental. A racing click (same n)
-      // changes no row above and finds the key taken here: it is charged nothing and refused below.
-      guardedLedgerInsert(
-        deps.db,
-        { userId: user.id, key, amountKobo: -kobo, kind: "rent", note: `Rental extended: ${row.countryName} number, ${duration} more`, ref: id },
-        exists(
-          deps.db
-            .select({ one: sql`1` })
-            .from(rentals)
-            .where(and(eq(rentals.id, id), eq(rentals.status, "active"), eq(rentals.extendedCount, n))),
-        ),
-      ),
-    ]);
-    ours = moved.length === 1;
+    // Charged (and told: balance.changed) only when the claim moved extended_count to n for an active rental: a
+    // racing click (same n) moves nothing and is charged nothing.
+    claimed = await transition(deps.db, rental.claimExtension, id, { row, n, key, kobo, note: `Rental extended: ${row.countryName} number, ${duration} more` }, deps.clock.now());
   } catch (err) {
     throw asInsufficientBalance(err);
   }
-  if (!ours || !(await hasEntry(deps.db, key))) {
+  if (!claimed.ledgerWritten) {
     throw new AppError("CONFLICT", "This rental was just extended or ended. Please check it and try again.");
   }
+  await deliverEvents(deps, user.id);
 
   try {
     await extension.extend(row.upstreamId, hoursOf(request.unit, request.period));
@@ -139,43 +124,26 @@ export async function extendRental(
     throw customerErrorFor(err, "extend");
   }
 
-  const extendedAt = deps.clock.now();
-  const [moved] = await deps.db.batch([
-    rentalTransition(deps.db, "extended", id, {
-      expiresAt: sql`${rentals.expiresAt} + ${RENT_UNIT_MS[request.unit] * request.period}`,
-      remindedAt: null,
-      remindedDayAt: null,
-      periodStartedAt: extendedAt,
-      updatedAt: extendedAt,
-    }).returning({ id: rentals.id }),
-    // The customer's balance.changed for the charge, written once the extension stands (services/kernel/outbox.ts).
-    outboxInsert(
-      deps.db,
-      { userId: user.id, dedupe: `balance.changed:${key}`, message: { kind: "balance.changed" }, at: extendedAt },
-      ledgerRowWritten(deps.db, key),
-      exists(deps.db.select({ one: sql`1` }).from(rentals).where(and(eq(rentals.id, id), eq(rentals.status, "active")))),
-    ),
-  ]);
-  if (moved.length === 0) {
+  const extended = await transition(deps.db, rental.extended, id, { byMs: RENT_UNIT_MS[request.unit] * request.period }, deps.clock.now());
+  if (!extended.moved) {
     // Ended (or expired) while the upstream was extending it: the customer gets the extension's money back.
     await refundExtension(deps, row, n, duration, "the rental ended first");
     throw new AppError("INVALID_STATE", "This rental ended before the extension went through. You were not charged.");
   }
   await startWatcher(deps.env, id);
-  await deliverEvents(deps, user.id);
   return { rental: (await findRental(deps.db, id))!, charged: koboToNaira(kobo) };
 }
 
 async function refundExtension(deps: RentalDeps, row: RentalRow, n: number, duration: string, reason: string): Promise<void> {
-  const debit = await deps.env.DB.prepare("SELECT amount_kobo FROM ledger WHERE key = ?").bind(`rent_extend:${row.id}:${n}`).first<{ amount_kobo: number }>();
-  if (!debit) return;
-  // Once by key, whichever path gets here first.
-  await postEntryWithEvent(deps, {
-    userId: row.userId,
-    key: `rent_extend_refund:${row.id}:${n}`,
-    amountKobo: -debit.amount_kobo,
-    kind: "rent_refund",
-    note: `Refund: ${row.countryName} number rental extension, ${duration} (${reason})`,
-    ref: row.id,
-  });
+  const charged = await chargeOf(deps, `rent_extend:${row.id}:${n}`);
+  if (charged === null) return;
+  // Once by key, whichever path gets here first; told with its money.
+  const refund = { row, key: `rent_extend_refund:${row.id}:${n}`, kobo: charged, note: `Refund: ${row.countryName} number rental extension, ${duration} (${reason})` };
+  if ((await transition(deps.db, rental.refundExtension, row.id, refund, deps.clock.now())).eventWritten) await deliverEvents(deps, row.userId);
+}
+
+/** What a charge of this rental took from the wallet (kobo), or null when it was never charged. */
+export async function chargeOf(deps: Pick<RentalDeps, "db">, key: string): Promise<number | null> {
+  const amount = await ledgerAmount(deps.db, key);
+  return amount === null ? null : -amount;
 }

@@ -1,14 +1,14 @@
 import { and, eq, exists, sql } from "drizzle-orm";
 import type { RentalDetailResponse } from "../../../schema/rentals";
-import { rentalMessages } from "../../db/tables";
+import { rentalMessages } from "./tables";
 import type { Env } from "../../config";
 import { log } from "../../lib/log";
-import { deliverEvents, outboxInsert } from "../kernel";
+import { deliverEvents, move, outboxInsert, runBatch, statements } from "../kernel";
 import { reminderDueAt } from "./rental-reminder";
 import type { RentalDeps } from "../kernel";
 import { upstreamFor } from "./rental-upstream";
 import { findRental, ownedRental, rentalMessagesOf, rentalView } from "./rental-views";
-import { rentalTransition } from "./rental-transitions";
+import { rental } from "./rental-transitions";
 
 /**
  * A rental's inbox: reading its SMS from the upstream (each stored and announced once), when the watcher looks next,
@@ -50,9 +50,9 @@ export async function syncRentalMessages(deps: RentalDeps, rentalId: string): Pr
   );
   const fresh = values.filter((v) => !known.has(v.fingerprint));
   const db = deps.db;
-  const writes = [];
+  const chunks = [];
   for (let i = 0; i < fresh.length; i += INSERT_CHUNK) {
-    writes.push(db.insert(rentalMessages).values(fresh.slice(i, i + INSERT_CHUNK)).onConflictDoNothing().returning({ id: rentalMessages.id }));
+    chunks.push(db.insert(rentalMessages).values(fresh.slice(i, i + INSERT_CHUNK)).onConflictDoNothing().returning({ id: rentalMessages.id }));
   }
   const events = fresh.map((m) =>
     outboxInsert(
@@ -61,15 +61,13 @@ export async function syncRentalMessages(deps: RentalDeps, rentalId: string): Pr
       exists(db.select({ one: sql`1` }).from(rentalMessages).where(and(eq(rentalMessages.rentalId, rentalId), eq(rentalMessages.fingerprint, m.fingerprint)))),
     ),
   );
-  const count = rentalTransition(db, "inboxRead", rentalId, {
-    // Counted, not incremented: correct however many polls overlap.
-    smsCount: sql`(SELECT COUNT(*) FROM ${rentalMessages} WHERE ${rentalMessages.rentalId} = ${rentalId})`,
-    lastCheckedAt: now,
-    updatedAt: fresh.length > 0 ? now : row.updatedAt,
-  });
   // The count last, so it sees this batch's rows.
-  const results = await db.batch([...writes, ...events, count] as unknown as Parameters<typeof db.batch>[0]);
-  const inserted = results.slice(0, writes.length).reduce((n: number, r) => n + (r as unknown[]).length, 0);
+  const { messages } = await runBatch(db, {
+    messages: chunks.length > 0 ? statements(chunks) : null,
+    events: events.length > 0 ? statements(events) : null,
+    counted: move(db, rental.inboxRead, rentalId, { rentalId, updatedAt: fresh.length > 0 ? now : row.updatedAt }, now),
+  });
+  const inserted = messages?.returned ?? 0;
   if (inserted > 0) await deliverEvents(deps, row.userId);
   return inserted;
 }
@@ -137,5 +135,5 @@ export async function rentalWithInbox(deps: RentalDeps, userId: string, id: stri
   const before = await ownedRental(deps.db, userId, id);
   if (before.status === "active") await checkRentalNow(deps.env, id);
   const row = before.status === "active" ? await ownedRental(deps.db, userId, id) : before;
-  return { rental: rentalView(row), messages: await rentalMessagesOf(deps.db, id) };
+  return { rental: rentalView(row, deps.clock.now()), messages: await rentalMessagesOf(deps.db, id) };
 }

@@ -4,7 +4,8 @@ import { koboToNaira } from "../../../schema/money";
 import { formatRentDuration, RENT_CANCEL_WINDOW_MS, type RentalMessageView, type RentalView } from "../../../schema/rentals";
 import type { OrderRow } from "../../../schema/sms";
 import type { Db } from "../../db/client";
-import { rentalMessages, rentals, users } from "../../db/tables";
+import { rentalMessages, rentals } from "./tables";
+import { users } from "../kernel";
 import { AppError } from "../../lib/errors";
 import type { PageAfter } from "../sms";
 
@@ -28,7 +29,7 @@ export async function ownedRental(db: Db, userId: string, id: string): Promise<R
   return row;
 }
 
-export function canCancel(row: RentalRow, now = Date.now()): boolean {
+export function canCancel(row: RentalRow, now: number): boolean {
   return row.status === "active" && row.smsCount === 0 && now - row.createdAt <= RENT_CANCEL_WINDOW_MS;
 }
 
@@ -46,12 +47,12 @@ export function refundIfEndedKobo(row: RentalRow): number {
 }
 
 /** What cancelling now gives back, in kobo: the full price while the upstream's cancel rule allows it, else null. */
-export function refundIfCancelledKobo(row: RentalRow, now = Date.now()): number | null {
+export function refundIfCancelledKobo(row: RentalRow, now: number): number | null {
   return canCancel(row, now) ? row.priceKobo : null;
 }
 
 /** A rental as the API answers it. */
-export function rentalView(row: RentalRow, now = Date.now()): RentalView {
+export function rentalView(row: RentalRow, now: number): RentalView {
   return {
     id: row.id,
     number: row.number,
@@ -117,8 +118,7 @@ export function rentalOrderRowsQuery(db: Db, userId: string) {
     .limit(200);
 }
 
-export function toRentalOrderRows(rows: Awaited<ReturnType<typeof rentalOrderRowsQuery>>): OrderRow[] {
-  const now = Date.now();
+export function toRentalOrderRows(rows: Awaited<ReturnType<typeof rentalOrderRowsQuery>>, now: number): OrderRow[] {
   // The query already leaves out rentals without a number; this says so to the type (OrderRow's number is a string).
   return rows.flatMap(({ rental, code, balanceKobo }) => (rental.number === null ? [] : [{
     kind: "rental" as const,

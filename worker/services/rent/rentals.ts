@@ -1,20 +1,20 @@
-import { and, eq, exists, lt, notExists, sql } from "drizzle-orm";
+import { and, eq, lt } from "drizzle-orm";
 import { formatRentDuration, RENT_PRICE_REFUSED_MESSAGE, RENT_CANCEL_WINDOW_MS, RENT_UNIT_MS } from "../../../schema/rentals";
 import { NO_RENT_STOCK_MESSAGE } from "../../../schema/constants";
-import { rentalMessages, rentals } from "../../db/tables";
+import { rentals } from "./tables";
 import { TtlCache } from "../../lib/cache";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
-import { RENT_PROVIDER_NAME } from "../../providers/rent";
+import { RENT_PROVIDER_NAME, RENT_UPSTREAM } from "../../providers/rent";
 import { RentProviderError, type RentChoice, type RentLimit } from "../../providers/rent/types";
-import { asInsufficientBalance, assertNotAboveShown, costMinorUnits, deliverEvents, enforceCostLimit, getSetting, guardedLedgerInsert, hasEntry, insufficientBalanceFor, isSandboxUser, ledgerInsert, ledgerRowWritten, outboxInsert, pricingContext, type RentalDeps, rentPriceKobo, STOP, type TickResult, toUsd, wakeAt } from "../kernel";
+import { asInsufficientBalance, assertNotAboveShown, costMinorUnits, deliverEvents, enforceCostLimit, getSetting, insufficientBalanceFor, isSandboxUser, move, pricingContext, type RentalDeps, rentPriceKobo, runBatch, STOP, type TickResult, toUsd, transition, wakeAt } from "../kernel";
 import { finalSync, nextAlarmAt, startWatcher, stopWatcher, syncRentalMessages } from "./rental-inbox";
 import { guardRentPrice } from "./rental-price-guard";
 import { remindIfDue } from "./rental-reminder";
 import { renewalAlarmAt, renewalTick } from "./renewals";
 import { customerErrorFor, upstreamFor } from "./rental-upstream";
 import { findRental, ownedRental, type RentalRow } from "./rental-views";
-import { rentalTransition } from "./rental-transitions";
+import { rental } from "./rental-transitions";
 
 /**
  * Rent Number: quotes, renting, the inbox, end, cancel and expiry. Money rules:
@@ -114,7 +114,7 @@ export async function rentNumber(
   user: { id: string; totalDepositedKobo: number },
   request: RentRequest,
 ): Promise<RentalRow> {
-  await enforceCostLimit(deps.db, user.id, "rental");
+  await enforceCostLimit(deps.db, user.id, "rental", deps.clock.now());
   const choice: RentChoice = { countryId: request.countryId, unit: request.unit, period: request.period };
   const quote = await quoteRental(deps, user, choice);
   // Refused before anything is written: no debit, no rental row.
@@ -128,29 +128,8 @@ export async function rentNumber(
   const duration = formatRentDuration(choice.unit, choice.period);
   const now = deps.clock.now();
   try {
-    await deps.db.batch([
-      deps.db.insert(rentals).values({
-        id,
-        userId: user.id,
-        provider: RENT_PROVIDER_NAME,
-        countryId: choice.countryId,
-        countryName: name,
-        unit: choice.unit,
-        period: choice.period,
-        priceKobo,
-        status: "pending",
-        createdAt: now,
-        updatedAt: now,
-      }),
-      ledgerInsert(deps.db, {
-        userId: user.id,
-        key: `rent:${id}`,
-        amountKobo: -priceKobo,
-        kind: "rent",
-        note: `Rental: ${name} number, ${duration}`,
-        ref: id,
-      }),
-    ]);
+    const row = { id, userId: user.id, provider: RENT_PROVIDER_NAME, countryId: choice.countryId, countryName: name, unit: choice.unit, period: choice.period, priceKobo, createdAt: now, updatedAt: now };
+    await transition(deps.db, rental.rent, id, { row, note: `Rental: ${name} number, ${duration}` }, now);
   } catch (err) {
     const refusal = asInsufficientBalance(err);
     throw refusal instanceof AppError && refusal.code === "INSUFFICIENT_BALANCE" ? await insufficientBalanceFor(deps.db, user.id, priceKobo) : refusal;
@@ -170,12 +149,7 @@ export async function rentNumber(
   }
 
   const startedAt = deps.clock.now();
-  await rentalTransition(deps.db, "rented", id, {
-    upstreamId: rented.upstreamId,
-    number: rented.number,
-    expiresAt: startedAt + choice.period * RENT_UNIT_MS[choice.unit],
-    updatedAt: startedAt,
-  });
+  await transition(deps.db, rental.rented, id, { upstreamId: rented.upstreamId, number: rented.number, expiresAt: startedAt + choice.period * RENT_UNIT_MS[choice.unit], upstream: RENT_UPSTREAM, upstreamAccount: 0 }, startedAt);
   const row = await findRental(deps.db, id);
   if (!row) throw new Error(`rental ${id} vanished after renting`);
   await startWatcher(deps.env, id);
@@ -186,17 +160,7 @@ export async function rentNumber(
 async function failAndRefund(deps: RentalDeps, id: string, reason: string): Promise<void> {
   const row = await findRental(deps.db, id);
   if (!row) return;
-  await deps.db.batch([
-    rentalTransition(deps.db, "fail", id, { updatedAt: deps.clock.now() }),
-    ledgerInsert(deps.db, {
-      userId: row.userId,
-      key: `rent_refund:${id}`,
-      amountKobo: row.priceKobo,
-      kind: "rent_refund",
-      note: `Refund: ${row.countryName} number rental, ${formatRentDuration(row.unit, row.period)} (${reason})`,
-      ref: id,
-    }),
-  ]);
+  await transition(deps.db, rental.fail, id, { row, reason }, deps.clock.now());
 }
 /** Closes the rental upstream; a failure is logged, not fatal: it was paid in full and lapses upstream by itself. */
 async function closeUpstream(deps: RentalDeps, row: RentalRow): Promise<void> {
@@ -211,26 +175,16 @@ async function closeUpstream(deps: RentalDeps, row: RentalRow): Promise<void> {
 // End, expiry, cancel
 
 async function markEnded(deps: RentalDeps, row: RentalRow): Promise<boolean> {
-  const db = deps.db;
-  const now = deps.clock.now();
-  const [moved] = await db.batch([
-    rentalTransition(db, "end", row.id, { updatedAt: now }),
-    // Its rental.ended, written with the move or not at all (services/kernel/outbox.ts).
-    outboxInsert(
-      db,
-      { userId: row.userId, dedupe: `rental.ended:${row.id}`, message: { kind: "rental.ended", rentalId: row.id, status: "ended", refunded: false }, at: now },
-      exists(db.select({ one: sql`1` }).from(rentals).where(and(eq(rentals.id, row.id), eq(rentals.status, "ended")))),
-    ),
-  ]);
-  const made = (moved.meta.changes ?? 0) > 0;
-  if (made) await deliverEvents(deps, row.userId);
-  return made;
+  // Its rental.ended, written with the move or not at all.
+  const { moved } = await transition(deps.db, rental.end, row.id, { row }, deps.clock.now());
+  if (moved) await deliverEvents(deps, row.userId);
+  return moved;
 }
 
 /** The customer ends the rental early: close upstream, no refund. */
 export async function endRental(deps: RentalDeps, userId: string, id: string): Promise<RentalRow> {
   const row = await ownedRental(deps.db, userId, id);
-  await enforceCostLimit(deps.db, userId, "rental");
+  await enforceCostLimit(deps.db, userId, "rental", deps.clock.now());
   if (row.status !== "active") throw new AppError("INVALID_STATE", "This rental has already ended.");
   await finalSync(deps, id);
   await closeUpstream(deps, row);
@@ -255,7 +209,7 @@ export async function expireRental(deps: RentalDeps, id: string, now = deps.cloc
  */
 export async function cancelRental(deps: RentalDeps, userId: string, id: string): Promise<{ rental: RentalRow; refunded: boolean }> {
   const initial = await ownedRental(deps.db, userId, id);
-  await enforceCostLimit(deps.db, userId, "rental");
+  await enforceCostLimit(deps.db, userId, "rental", deps.clock.now());
   if (initial.status !== "active") throw new AppError("INVALID_STATE", "This rental is no longer active.");
   try {
     await syncRentalMessages(deps, id);
@@ -279,29 +233,16 @@ export async function cancelRental(deps: RentalDeps, userId: string, id: string)
     throw customerErrorFor(err, "cancel");
   }
 
-  const key = `rent_refund:${id}`;
-  const note = `Refund: ${row.countryName} number rental, ${formatRentDuration(row.unit, row.period)} (cancelled)`;
+  // One batch: cancelled and refunded while no SMS is stored, else cancelled unrefunded (a message stored by a
+  // concurrent poll stops the refund even after our checks passed), each with its rental.ended. A refunded
+  // rental.ended is the balance change too: the screens refresh the wallet on it, and the webhooks get a
+  // balance.changed with it, as for a refunded sms.ended.
   const now = deps.clock.now();
-  await deps.db.batch([
-    // The guarded refund first (it must still see status 'active' and no stored SMS), then the status change.
-    guardedLedgerInsert(
-      deps.db,
-      { userId: row.userId, key, amountKobo: row.priceKobo, kind: "rent_refund", note, ref: id },
-      exists(deps.db.select({ one: sql`1` }).from(rentals).where(and(eq(rentals.id, id), eq(rentals.status, "active")))),
-      notExists(deps.db.select({ one: sql`1` }).from(rentalMessages).where(eq(rentalMessages.rentalId, id))),
-    ),
-    rentalTransition(deps.db, "cancel", id, { updatedAt: now }),
-    // Its rental.ended in the same batch (services/kernel/outbox.ts): refunded when the refund's row was written, else
-    // not; one of the two, once (same dedupe key). A refunded rental.ended is the balance change too: the screens
-    // refresh the wallet on it, and the webhooks get a balance.changed with it, as for a refunded sms.ended.
-    outboxInsert(deps.db, { userId: row.userId, dedupe: `rental.ended:${id}`, message: { kind: "rental.ended", rentalId: id, status: "cancelled", refunded: true }, at: now }, ledgerRowWritten(deps.db, key)),
-    outboxInsert(
-      deps.db,
-      { userId: row.userId, dedupe: `rental.ended:${id}`, message: { kind: "rental.ended", rentalId: id, status: "cancelled", refunded: false }, at: now },
-      exists(deps.db.select({ one: sql`1` }).from(rentals).where(and(eq(rentals.id, id), eq(rentals.status, "cancelled")))),
-    ),
-  ]);
-  const refunded = await hasEntry(deps.db, key);
+  const result = await runBatch(deps.db, {
+    refunded: move(deps.db, rental.cancel, id, { row, reason: "cancelled" }, now),
+    kept: move(deps.db, rental.cancelAfterSms, id, { row }, now),
+  });
+  const refunded = result.refunded.ledgerWritten;
   await deliverEvents(deps, row.userId);
   await stopWatcher(deps.env, id);
   const after = (await findRental(deps.db, id))!;

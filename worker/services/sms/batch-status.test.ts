@@ -96,9 +96,9 @@ describe("the account's batch cache", () => {
       calls += 1;
       return [{ upstreamId: "a", result: { state: "waiting" as const } }];
     };
-    const [one, two] = await Promise.all([cache.statusOf("a", 3000, read), cache.statusOf("b", 3000, read)]);
+    const [one, two] = await Promise.all([cache.statusOf("a", 3000, read, Date.now()), cache.statusOf("b", 3000, read, Date.now())]);
     expect([one, two, calls]).toEqual([{ state: "waiting" }, null, 1]);
-    expect(await cache.statusOf("a", 3000, read)).toEqual({ state: "waiting" });
+    expect(await cache.statusOf("a", 3000, read, Date.now())).toEqual({ state: "waiting" });
     expect(calls).toBe(1);
     expect(await cache.statusOf("a", 3000, read, Date.now() + 10_000)).toEqual({ state: "waiting" });
     expect(calls).toBe(2);

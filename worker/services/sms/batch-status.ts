@@ -47,14 +47,14 @@ export class BatchCache {
   private last: { at: number; byId: Map<string, SmsPollResult> } | null = null;
   private inflight: Promise<Map<string, SmsPollResult> | null> | null = null;
 
-  async statusOf(upstreamId: string, maxAgeMs: number, read: () => Promise<ActiveActivation[] | null>, now = Date.now()): Promise<SmsPollResult | null> {
+  async statusOf(upstreamId: string, maxAgeMs: number, read: () => Promise<ActiveActivation[] | null>, now: number): Promise<SmsPollResult | null> {
     if (this.last && now - this.last.at <= maxAgeMs) return this.last.byId.get(upstreamId) ?? null;
     this.inflight ??= (async () => {
       try {
         const listed = await read();
         if (!listed) return null;
         const byId = new Map(listed.map((a) => [a.upstreamId, a.result]));
-        this.last = { at: Date.now(), byId };
+        this.last = { at: now, byId };
         return byId;
       } catch {
         return null; // the callers fall back to their own getStatus, which reports the fault as before

@@ -1,15 +1,15 @@
 import { and, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
 import type { SmsProviderName } from "../../../schema/constants";
-import type { Env } from "../../config";
+import type { Env, ProviderMode } from "../../config";
 import type { Db } from "../../db/client";
 import { slotLimit as sandboxSlotLimit } from "../../sandbox/sms-activations";
-import { smsOrders } from "../../db/tables";
+import { smsOrders } from "./tables";
 import { TtlCache } from "../../lib/cache";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { SMS_FAULT_MESSAGES, SmsProviderError, type SmsOffer, type SmsProvider, type UpstreamMoney } from "../../providers/sms/types";
 import { documentedSlotLimit, isSmsUpstream, PRIMARY_UPSTREAM, SMS_UPSTREAMS, upstreamAccountKeys, type SmsUpstream } from "../../providers/sms/upstreams";
-import { envForUser, getSettings, pricingContext, refusedUpstreamPrice, smsPriceKobo, toUsd, type SmsDeps } from "../kernel";
+import { getSettings, providerSetFor, pricingContext, refusedUpstreamPrice, smsPriceKobo, toUsd, type SmsDeps } from "../kernel";
 import { healthStatuses, upstreamHealthKey } from "./upstream-health";
 
 /**
@@ -129,18 +129,18 @@ export async function learnedRanking(db: Db, provider: SmsProviderName, countryI
  * every install has. The default routes list every upstream (schema/settings.ts, decision 064); one without a key
  * is passed over here, before anything is read for it.
  */
-export function hasAccount(env: Env, provider: SmsProviderName, upstream: SmsUpstream): boolean {
-  return upstream === PRIMARY_UPSTREAM[provider] || upstreamAccountKeys(env, upstream).length > 0;
+export function hasAccount(env: Env, provider: SmsProviderName, upstream: SmsUpstream, mode?: ProviderMode): boolean {
+  return upstream === PRIMARY_UPSTREAM[provider] || upstreamAccountKeys(env, upstream, mode).length > 0;
 }
 
 /**
  * The configured list, keyed upstreams only, with the learned best moved to the front (when it is in the list at all).
  * With one keyed upstream there is nothing to rank, and nothing is read for it: listing an upstream whose key is not
- * set costs a purchase nothing.
+ * set costs a purchase nothing. `mode`: the customer's provider set's (a sandbox account's keys are the simulators').
  */
-export async function orderedUpstreams(db: Db, env: Env, order: RoutedOrder, now: number): Promise<SmsUpstream[]> {
+export async function orderedUpstreams(db: Db, env: Env, order: RoutedOrder, now: number, mode?: ProviderMode): Promise<SmsUpstream[]> {
   const provider = providerName(order.provider);
-  const configured = (await configuredUpstreams(db, provider, order.countryId)).filter((upstream) => hasAccount(env, provider, upstream));
+  const configured = (await configuredUpstreams(db, provider, order.countryId)).filter((upstream) => hasAccount(env, provider, upstream, mode));
   if (configured.length < 2) return configured;
   const ranking = learnedCache.getOrLoad(`${provider}:${order.countryId}:${order.serviceName}`, () => learnedRanking(db, provider, order.countryId, order.serviceName, now));
   const [best] = (await ranking).filter((r) => configured.includes(r.upstream));
@@ -163,10 +163,10 @@ export async function slotsInUse(db: Db, upstream: SmsUpstream): Promise<Map<num
  * The account slot limit in force: the operator's (upstream_slot_limits), else the documented one. In sandbox mode the
  * simulated account's own limit (a run may raise it, POST /sandbox/upstreams/slots, as support would for a real one).
  */
-export async function slotLimitOf(db: Db, upstream: SmsUpstream, env?: Env): Promise<number | null> {
+export async function slotLimitOf(db: Db, upstream: SmsUpstream, env?: Env, mode: ProviderMode = env && (env.PROVIDERS ?? "live") === "sandbox" ? "sandbox" : "live"): Promise<number | null> {
   const { upstream_slot_limits: limits } = await getSettings(db, ["upstream_slot_limits"]);
   if (upstream in limits) return limits[upstream] ?? null;
-  if (env && (env.PROVIDERS ?? "live") === "sandbox") return sandboxSlotLimit(env, upstream === "daisysms" ? "swift" : upstream);
+  if (env && mode === "sandbox") return sandboxSlotLimit(env, upstream === "daisysms" ? "swift" : upstream);
   return documentedSlotLimit(upstream);
 }
 
@@ -214,8 +214,8 @@ export async function assertRouteNotFull(db: Db, env: Env, provider: SmsProvider
 }
 
 /** Accounts with a free slot and a balance above the floor, most free slots first (ties: the lower account). */
-async function usableAccounts(db: Db, env: Env, upstream: SmsUpstream, accountCount: number, health: Map<string, string>): Promise<number[]> {
-  const limit = await slotLimitOf(db, upstream, env);
+async function usableAccounts(db: Db, env: Env, mode: ProviderMode, upstream: SmsUpstream, accountCount: number, health: Map<string, string>): Promise<number[]> {
+  const limit = await slotLimitOf(db, upstream, env, mode);
   const used = await slotsInUse(db, upstream);
   const accounts: { account: number; free: number }[] = [];
   for (let account = 0; account < accountCount; account += 1) {
@@ -242,13 +242,14 @@ export interface RoutingNotes {
 export async function* purchaseCandidates(deps: SmsDeps, order: RoutedOrder, primary: Pick<SmsOffer, "cost" | "currency">, notes: RoutingNotes): AsyncGenerator<UpstreamChoice> {
   const db = deps.db;
   const provider = providerName(order.provider);
-  const env = envForUser(deps.env, order.userId);
-  const upstreams = await orderedUpstreams(db, env, order, deps.clock.now());
+  // The customer's provider set (a sandbox account's: the simulators and their keys and slots).
+  const { mode } = providerSetFor(deps.providerSet, order.userId);
+  const upstreams = await orderedUpstreams(db, deps.env, order, deps.clock.now(), mode);
   const health: Map<string, string> = await healthStatuses(db);
   let sawAccount = false;
   let anyFree = false;
   for (const upstream of upstreams) {
-    const keys = upstreamAccountKeys(env, upstream);
+    const keys = upstreamAccountKeys(deps.env, upstream, mode);
     const accountCount = Math.max(keys.length, upstream === PRIMARY_UPSTREAM[provider] ? 1 : 0);
     if (accountCount === 0) continue;
     sawAccount = true;
@@ -257,7 +258,7 @@ export async function* purchaseCandidates(deps: SmsDeps, order: RoutedOrder, pri
     // its 3 D1 round trips whatever the routes list (decision 064). Counting pays where it chooses: between accounts of
     // one upstream, and for the fallbacks, passed over unasked when full.
     const accounts =
-      upstream === upstreams[0] && accountCount === 1 ? (health.get(healthKey(upstream, 0)) === "low" ? [] : [0]) : await usableAccounts(db, env, upstream, accountCount, health);
+      upstream === upstreams[0] && accountCount === 1 ? (health.get(healthKey(upstream, 0)) === "low" ? [] : [0]) : await usableAccounts(db, deps.env, mode, upstream, accountCount, health);
     if (accounts.length === 0) continue;
     anyFree = true;
     const adapterOf = (account: number) => deps.provider(provider, order.userId, { upstream, account });

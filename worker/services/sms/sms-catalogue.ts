@@ -7,7 +7,7 @@ import { TtlCache } from "../../lib/cache";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { SmsProviderError, type SmsCountry, type SmsOffer, type UpstreamMoney } from "../../providers/sms/types";
-import { type SmsCatalogueDeps, costMinorUnits, getSettings, isSandboxAccountEnv, lastAcceptedCosts, pricingContext, recordAcceptedCosts, refusedUpstreamPrice, smsPriceKobo, toUsd } from "../kernel";
+import { type SmsCatalogueDeps, costMinorUnits, getSettings, lastAcceptedCosts, pricingContext, recordAcceptedCosts, refusedUpstreamPrice, smsPriceKobo, toUsd } from "../kernel";
 import { assertProviderAvailable } from "./upstream-health";
 import { assertRouteNotFull, clearRouteFullCache } from "./routing";
 
@@ -54,20 +54,21 @@ async function assertOnSale(db: Db, env: Env, provider: SmsProviderName): Promis
 }
 
 export async function smsCountries(catalogue: SmsCatalogueDeps, provider: SmsProviderName): Promise<SmsCountry[]> {
-  const { env, upstreams } = catalogue;
-  if (!isSandboxAccountEnv(env)) await assertOnSale(getDb(env.DB), env, provider);
-  return countryCache.getOrLoad(`${env.PROVIDERS ?? "live"}:${provider}`, () =>
-    upstreamRead(provider, () => upstreams.sms(env, provider).countries()),
+  const { env, upstreams, providerSet } = catalogue;
+  // A sandbox account's catalogue is the simulators': the live one's health and slots say nothing about it.
+  if (!providerSet.sandboxAccount) await assertOnSale(getDb(env.DB), env, provider);
+  return countryCache.getOrLoad(`${providerSet.mode}:${provider}`, () =>
+    upstreamRead(provider, () => upstreams.sms(providerSet.mode, provider).countries()),
   );
 }
 
 export async function smsOffers(catalogue: SmsCatalogueDeps, provider: SmsProviderName, countryId: string): Promise<PricedOffer[]> {
-  const { env, upstreams } = catalogue;
+  const { env, upstreams, providerSet } = catalogue;
   const db = getDb(env.DB);
-  const sandboxAccount = isSandboxAccountEnv(env);
+  const sandboxAccount = providerSet.sandboxAccount;
   if (!sandboxAccount) await assertOnSale(db, env, provider);
-  return offerCache.getOrLoad(`${env.PROVIDERS ?? "live"}:${provider}:${countryId}`, async () => {
-    const offers = await upstreamRead(provider, () => upstreams.sms(env, provider).services(countryId));
+  return offerCache.getOrLoad(`${providerSet.mode}:${provider}:${countryId}`, async () => {
+    const offers = await upstreamRead(provider, () => upstreams.sms(providerSet.mode, provider).services(countryId));
     return guardOffers(db, provider, countryId, offers, { history: !sandboxAccount });
   });
 }

@@ -3,8 +3,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SmsProviderName } from "../../../schema/constants";
 import { smsFault, type SmsActivation, type SmsCancelResult, type SmsCountry, type SmsOffer, type SmsPollResult, type SmsProvider, type UpstreamMoney } from "../../providers/sms/types";
 import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../../test/helpers";
+import { stoppingAfterTheEventBatch } from "../../test/fault-seams";
+import { fixedClock, recordingNotify } from "../../test/flow-deps";
+import { OUTBOX_GRACE_MS, sweepOutbox } from "../kernel";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../../test/sms-fixtures";
-import { postEntry } from "../kernel";
 import { smsDeps } from "../../test/services";
 import { cancelSmsOrder } from "./sms-orders";
 import { acceptPushedCode, pollSmsOrderTick, sweepSmsOrders } from "./sms-poll";
@@ -116,7 +118,7 @@ async function chain(chainId: string): Promise<Row[]> {
 }
 
 async function chainStatus(chainId: string) {
-  return (await env.DB.prepare("SELECT status, current_order_id FROM sms_chains WHERE id = ?").bind(chainId).first<{ status: string; current_order_id: string }>())!;
+  return (await env.DB.prepare("SELECT status, current_order_id, end_reason FROM sms_chains WHERE id = ?").bind(chainId).first<{ status: string; current_order_id: string; end_reason: string | null }>())!;
 }
 
 async function ledgerKeys(userId: string): Promise<string[]> {
@@ -227,17 +229,43 @@ describe("code or next route: the money", () => {
     await expectLedgerBalanced();
   });
 
+  it("a worker stopped right after the switch's batch loses no event: the route's refund, the next purchase and its sms.ended naming it were one batch, and the sweep tells it once (issue 42)", async () => {
+    const { user, orderId } = await buyChained({ cap: 1000 });
+    await env.DB.prepare("UPDATE sms_orders SET attempts = ? WHERE id = ?").bind(MAX - 1, orderId).run();
+    const pushes = recordingNotify();
+    const dying = { ...smsDeps(env), db: stoppingAfterTheEventBatch(db()), notify: pushes.notify };
+    await expect(pollSmsOrderTick(dying, orderId)).rejects.toThrow("the worker was stopped");
+    const [first, second] = await chain(orderId);
+    expect([first.status, second.status]).toEqual(["timeout", "pending"]);
+    expect(pushes.sent).toEqual([]);
+    const pending = await env.DB.prepare("SELECT kind, message FROM outbox_events WHERE user_id = ? AND delivered_at IS NULL").bind(user.id).all<{ kind: string; message: string }>();
+    expect(pending.results.map((r) => [r.kind, JSON.parse(r.message).nextOrderId])).toEqual([["sms.ended", second.id]]);
+
+    const later = { env, db: db(), notify: pushes.notify, clock: fixedClock(Date.now() + OUTBOX_GRACE_MS + 1) };
+    await Promise.all([sweepOutbox(later), sweepOutbox(later)]);
+    expect(pushes.sent.filter((p) => p.userId === user.id)).toEqual([{ userId: user.id, message: expect.objectContaining({ kind: "sms.ended", orderId, status: "timeout", refunded: true, nextOrderId: second.id }) }]);
+    // The money moved with it: the first route refunded, the next one charged (the sweep settles it later, as any
+    // purchase a stopped worker left pending).
+    expect(await balanceOf(user.id)).toBe(1_000_000 - second.price_kobo);
+    // The customer stops the chain; the sweep later refunds the route the stopped worker bought and moves on no more.
+    expect((await cancelSmsOrder(smsDeps(env), user.id, orderId)).status).toBe("cancelled");
+    await sweepSmsOrders(smsDeps(env), Date.now() + 3_600_000);
+    expect(await balanceOf(user.id)).toBe(1_000_000);
+    await expectLedgerBalanced();
+  });
+
   it("a wallet too low for the next route ends the chain (the first is refunded, nothing is overdrawn)", async () => {
-    // Exactly the first route's price: after its refund the wallet holds ₦1200 again, enough for India, so the
-    // money leaves meanwhile (while the next route is being chosen), the way another purchase would take it.
+    // Only a dearer route is left (the USA on Dynamic, ₦1440, within the cap of ₦2000) and the wallet holds exactly the
+    // first route's ₦1200: the refund and the next purchase are one batch (decision 062), so no money can leave
+    // between them; after the refund the wallet is still short, nothing is bought and the chain ends.
+    dynamic = new RouteFake("Dynamic", { "5": 0.6 });
+    useTestUpstreams({ sms: (_env, name) => (name === "Dynamic" ? dynamic : swift) });
     const { user, orderId } = await buyChained({ cap: 2000 }, 120_000);
-    dynamic.duringCountries = async () => {
-      await postEntry(db(), { userId: user.id, key: `test:drain:${user.id}`, amountKobo: -119_000, kind: "buy", note: "elsewhere" });
-    };
     await timeOut(orderId);
-    expect(await balanceOf(user.id)).toBe(1_000);
+    expect(await balanceOf(user.id)).toBe(120_000);
     expect(await chain(orderId)).toHaveLength(1);
-    expect((await chainStatus(orderId)).status).toBe("ended");
+    expect(await chainStatus(orderId)).toMatchObject({ status: "ended", end_reason: "the wallet is too low for another number" });
+    expect(dynamic.bought).toHaveLength(0);
     await expectLedgerBalanced();
   });
 

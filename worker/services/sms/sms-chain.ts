@@ -1,10 +1,11 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../../schema/money";
 import { MAX_CHAIN_ROUTES, type SmsChainState, type SmsGetNumberInput } from "../../../schema/sms";
-import { type SmsChainStatus, type SmsProviderName } from "../../../schema/constants";
+import { type SmsProviderName } from "../../../schema/constants";
 import type { Db } from "../../db/client";
-import { smsChains, smsOrders, users } from "../../db/tables";
-import type { OutboxMessage, SmsCatalogueDeps, SmsDeps } from "../kernel";
+import { smsChains, smsOrders } from "./tables";
+import { users } from "../kernel";
+import { moneyEntity, move, type MoveEvent, type MoveStep, type OutboxMessage, type SmsCatalogueDeps, type SmsDeps, transition } from "../kernel";
 import { compareRoutes } from "./sms-choice";
 
 /**
@@ -16,45 +17,80 @@ import { compareRoutes } from "./sms-choice";
  *  - each route is its own sms_orders row with its own buy:<id> debit and refund:<id> (the one money path);
  *  - the chain moves on only from an order that has ended refunded (timeout, error, failed), never from a live one,
  *    so at most one route holds the customer's money at a time, and a code can only come to that one;
- *  - the next route's order row, its debit and the chain's pointer are one batch guarded by the chain still being
- *    active and on the old order, and (chain_id, chain_step) is unique, so two ticks (or a tick and the sweep) cannot
- *    both buy the next route;
+ *  - the old route's refund, the next route's order row, its debit, the chain's pointer (or the chain's end) and the
+ *    old route's sms.ended are one batch guarded by the chain still being active and on the old order, and
+ *    (chain_id, chain_step) is unique, so two ticks (or a tick and the sweep) cannot both buy the next route, and the
+ *    event naming the next order is written with the money;
  *  - a cancel flips the chain to 'cancelled' before it touches the live order, and the move-on re-reads the chain
  *    after every await, so a cancel during a switch stops the switch (or releases the number it just bought).
  */
 
 export type SmsChain = typeof smsChains.$inferSelect;
 
-/**
- * The chain as a money entity (docs/decisions/049): every way its row moves after the first order's purchase batch
- * inserts it, with the ledger row and the events the move's batch writes. This module is the only writer of
- * sms_chains (scripts/money-writers.ts refuses `update(smsChains)` and raw `UPDATE sms_chains` elsewhere); the chain
- * moves no money itself: each route's debit and refund are its own order's (sms-transitions.ts).
- */
-export const SMS_CHAIN_TRANSITIONS = {
-  /**
-   * The route that ended refunded without a code hands over to the next one: in one batch with the next order's row
-   * and its buy:<next> debit (sms-orders.ts placeNextRoute), and the ended route's sms.ended naming the next order.
-   */
-  moveOn: { from: ["active"], to: "active", ledger: "buy:<next order> (the next route's own debit)", events: ["sms.ended"] },
-  /** A code came, or no route is left (cap, price, wallet, routes): the last route's sms.ended is told after it. */
-  end: { from: ["active"], to: "ended", ledger: null, events: [] },
-  /** The customer cancelled a route: the chain stops before its live order is cancelled (that order tells its end). */
-  cancel: { from: ["active"], to: "cancelled", ledger: null, events: [] },
-} as const satisfies Record<string, { from: readonly SmsChainStatus[]; to: SmsChainStatus; ledger: string | null; events: readonly OutboxMessage["kind"][] }>;
+/** A route's sms.ended, as the chain tells it (the order the chain moved on to, when it did). */
+export type RouteEnded = Extract<OutboxMessage, { kind: "sms.ended" }>;
 
-/**
- * `moveOn`'s statement: the chain points at the next order, only while it is active and still on `fromOrderId` (the
- * same guard as the next order's insert in the batch, so a cancel or a second tick stops all three).
- */
-export function chainMoveOn(db: Db, chainId: string, fromOrderId: string, nextOrderId: string, at: number) {
-  return db.update(smsChains).set({ currentOrderId: nextOrderId, updatedAt: at }).where(chainStillOn(chainId, fromOrderId));
+interface ChainMove {
+  /** The route the chain is on (its compare-and-set). */
+  from: string;
+  /** The route that ended without a code, told in this move's batch: what is said, or null (told already). */
+  ended: RouteEnded | null;
+  userId: string;
 }
 
-/** The chain is active and its live route is `orderId`. */
-export function chainStillOn(chainId: string, orderId: string) {
-  return and(eq(smsChains.id, chainId), eq(smsChains.status, "active"), eq(smsChains.currentOrderId, orderId));
+const routeEndedEvent = (i: ChainMove): MoveEvent | null => (i.ended ? { userId: i.userId, dedupe: `sms.ended:${i.ended.orderId}`, message: i.ended } : null);
+
+/**
+ * The chain as a money entity (docs/decisions/049, 062): the only module that writes sms_chains. The chain moves no
+ * money of its own (each route's debit and refund are its order's, sms-transitions.ts), but its moves tell the
+ * route's end: a route that ended without a code is refunded, and the next route is bought or the chain ends, in ONE
+ * batch with the route's sms.ended (sms-orders.ts moveChainOn), so the event that names the next order is written with
+ * the money that moved, never after it.
+ */
+export const smsChain = moneyEntity(
+  { name: "SMS chain", table: smsChains, id: "id", status: "status" },
+  {
+    /** Written with the first order and its debit, only if that order was (sms-orders.ts writePaidOrder). */
+    start: { from: "new", to: "active", values: (i: { row: Omit<NewChain, "status"> }) => i.row },
+    /** The next route's order was bought in this batch: the chain points at it, the ended route's sms.ended names it. */
+    moveOn: {
+      from: ["active"],
+      to: null,
+      claim: (i: ChainMove & { next: string }) => eq(smsChains.currentOrderId, i.from),
+      set: (i: ChainMove & { next: string }, at) => ({ currentOrderId: i.next, updatedAt: at }),
+      event: routeEndedEvent,
+    },
+    /** A code came, or no route is left (cap, price, wallet, routes): the last route's sms.ended, if not told yet. */
+    end: {
+      from: ["active"],
+      to: "ended",
+      claim: (i: ChainMove & { reason: string }) => eq(smsChains.currentOrderId, i.from),
+      set: (i: ChainMove & { reason: string }, at) => ({ endReason: i.reason.slice(0, 200), updatedAt: at }),
+      event: routeEndedEvent,
+    },
+    /** The customer cancelled: the chain stops before its live route is cancelled; between routes it tells the end. */
+    cancel: {
+      from: ["active"],
+      to: "cancelled",
+      set: (i: ChainMove & { reason: string }, at) => ({ endReason: i.reason.slice(0, 200), updatedAt: at }),
+      // Its own key: the route's own end (a number being bought when the cancel came) may still be told after it.
+      event: (i: ChainMove & { reason: string }) => (i.ended ? { userId: i.userId, dedupe: `sms.ended:${i.ended.orderId}:chain-cancelled`, message: i.ended } : null),
+    },
+  },
+);
+
+type NewChain = typeof smsChains.$inferInsert;
+
+/** The chain is active and its live route is `orderId` (a guard for another row's statement in the same batch). */
+export function chainStillOn(chainId: string, orderId: string): SQL {
+  return sql`EXISTS (SELECT 1 FROM ${smsChains} WHERE ${smsChains.id} = ${chainId} AND ${smsChains.status} = 'active' AND ${smsChains.currentOrderId} = ${orderId})`;
 }
+
+/** The chain row written in the same batch as the first order and its debit (only if that order was). */
+export function startChain(db: Db, orderId: string, userId: string, serviceName: string, nextRoute: NonNullable<SmsGetNumberInput["next_route"]>, at: number, when: SQL): MoveStep {
+  return move(db, smsChain.start, orderId, { row: newChainValues(orderId, userId, serviceName, nextRoute, at) }, at, { when });
+}
+
 type ChainOrder = Pick<typeof smsOrders.$inferSelect, "id" | "userId" | "provider" | "countryId" | "serviceId" | "chainId" | "chainStep">;
 
 export interface NextRoute {
@@ -79,7 +115,6 @@ export function newChainValues(orderId: string, userId: string, serviceName: str
     capKobo: nairaToKobo(nextRoute.cap),
     routes: JSON.stringify(routes),
     maxRoutes: MAX_CHAIN_ROUTES,
-    status: "active" as const,
     currentOrderId: orderId,
     endReason: null,
     createdAt: now,
@@ -106,11 +141,11 @@ export async function chainOrders(db: Db, chainId: string) {
  * matches them), not tried yet, allowed by the customer, in stock, priced for this customer at most the cap; the
  * cheapest first (ties: the one with the better success rate from our own orders, when we have enough of them).
  */
-export async function nextRoutes(catalogue: SmsCatalogueDeps, db: Db, chain: SmsChain, from: ChainOrder, tried: Set<string>): Promise<NextRoute[]> {
+export async function nextRoutes(catalogue: SmsCatalogueDeps, db: Db, chain: SmsChain, from: ChainOrder, tried: Set<string>, now: number): Promise<NextRoute[]> {
   const [user] = await db.select({ id: users.id, totalDepositedKobo: users.totalDepositedKobo }).from(users).where(eq(users.id, chain.userId)).limit(1);
   if (!user) return [];
   const provider = from.provider === "Dynamic" ? "Dynamic" : "Swift";
-  const compared = await compareRoutes(catalogue, user, provider, from.serviceId);
+  const compared = await compareRoutes(catalogue, user, provider, from.serviceId, now);
   const allowed = new Set(JSON.parse(chain.routes) as string[]);
   const cap = koboToNaira(chain.capKobo);
   return compared.routes
@@ -120,14 +155,12 @@ export async function nextRoutes(catalogue: SmsCatalogueDeps, db: Db, chain: Sms
     .map((r) => ({ provider: r.provider, country: r.country_id, service: r.service_id, price: r.price }));
 }
 
-/** `end` or `cancel`: ends an active chain (a code came, no route is left, the customer cancelled). Returns whether this call ended it. */
-export async function endChain(deps: Pick<SmsDeps, "db" | "clock">, chainId: string, status: Exclude<SmsChainStatus, "active">, reason: string): Promise<boolean> {
-  const [ended] = await deps.db
-    .update(smsChains)
-    .set({ status, endReason: reason.slice(0, 200), updatedAt: deps.clock.now() })
-    .where(and(eq(smsChains.id, chainId), eq(smsChains.status, "active")))
-    .returning({ id: smsChains.id });
-  return Boolean(ended);
+/**
+ * `end`: ends an active chain still on the route `from` (a code came, no route is left), telling the route's end when
+ * `ended` says it. Returns whether this call ended it.
+ */
+export async function endChain(deps: Pick<SmsDeps, "db" | "clock">, chain: { id: string; userId: string }, from: string, reason: string, ended: RouteEnded | null = null): Promise<boolean> {
+  return (await transition(deps.db, smsChain.end, chain.id, { from, reason, ended, userId: chain.userId }, deps.clock.now())).moved;
 }
 
 /** What the status answer says about an order's chain. */

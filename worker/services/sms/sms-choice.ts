@@ -4,7 +4,7 @@ import { COMPARE_MIN_SAMPLE, COMPARE_WINDOW_DAYS, MAX_SMS_FAVOURITES, type SmsCo
 import { SMS_PROVIDERS, type SmsProviderName } from "../../../schema/constants";
 import type { Db } from "../../db/client";
 import { getDb } from "../../db/client";
-import { smsFavourites, smsOrders } from "../../db/tables";
+import { smsFavourites, smsOrders } from "./tables";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { catalogueFor, pricingContext, type SmsCatalogueDeps, smsPriceKobo } from "../kernel";
@@ -28,11 +28,11 @@ export async function listFavourites(db: Db, userId: string): Promise<SmsFavouri
 }
 
 /** Stars or un-stars one service; repeating either is a no-op. Answers the list as it now is. */
-export async function setFavourite(db: Db, userId: string, provider: SmsProviderName, serviceId: string, starred: boolean): Promise<SmsFavouritesResponse> {
+export async function setFavourite(db: Db, userId: string, provider: SmsProviderName, serviceId: string, starred: boolean, now: number): Promise<SmsFavouritesResponse> {
   if (starred) {
     const [{ n }] = await db.select({ n: sql<number>`count(*)` }).from(smsFavourites).where(eq(smsFavourites.userId, userId));
     if (n >= MAX_SMS_FAVOURITES) throw new AppError("VALIDATION_FAILED", `You can star at most ${MAX_SMS_FAVOURITES} services. Remove one first.`);
-    await db.insert(smsFavourites).values({ userId, provider, serviceId, createdAt: Date.now() }).onConflictDoNothing();
+    await db.insert(smsFavourites).values({ userId, provider, serviceId, createdAt: now }).onConflictDoNothing();
   } else {
     await db
       .delete(smsFavourites)
@@ -52,7 +52,7 @@ export async function compareRoutes(
   user: { id: string; totalDepositedKobo: number },
   provider: SmsProviderName,
   serviceId: string,
-  now = Date.now(),
+  now: number,
 ): Promise<SmsCompareResponse> {
   const catalogue = catalogueFor(deps, user.id);
   const env = catalogue.env;

@@ -1,25 +1,23 @@
-import { and, eq, exists, gte, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../../schema/money";
 import { MISSING_SERVICE_OR_COUNTRY, SMS_CANCELLED_MESSAGE, type SmsAnotherCodeResponse, type SmsCancelResponse, type SmsFinishResponse, type SmsGetNumberInput, type SmsGetNumberResponse, type SmsGetNumbersInput, type SmsGetNumbersResponse } from "../../../schema/sms";
 import type { SmsProviderName } from "../../../schema/constants";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
-import { rowAsSelect } from "../../db/insert-select";
-import { smsChains, smsOrders, users } from "../../db/tables";
+import { users } from "../kernel";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import type { SignedInUser } from "../accounts";
 import { SmsProviderError, type SmsActivation, type UpstreamMoney } from "../../providers/sms/types";
-import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, catalogueFor, costLimitInBatch, enforceCostLimit, envForUser, getSetting, guardedLedgerInsert, insufficientBalanceFor, outboxInsert, type OutboxMessage, pricingContext, recordEvent, type SmsDeps, smsPriceKobo } from "../kernel";
+import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, catalogueFor, costLimitInBatch, deliverEvents, enforceCostLimit, getSetting, insufficientBalanceFor, move, type MoneyStep, pricingContext, rowsOf, runBatch, type SmsDeps, smsPriceKobo, transition } from "../kernel";
 import { smsFault } from "../../providers/sms/types";
 import { FAILOVER_FAULTS, purchaseCandidates, type RoutingNotes, type UpstreamChoice } from "./routing";
 import { PRIMARY_UPSTREAM } from "../../providers/sms/upstreams";
 import { clearSmsCatalogueCache, findSmsOffer, resolveServiceId } from "./sms-catalogue";
-import { chainMoveOn, chainOrders, chainStillOn, endChain, newChainValues, nextRoutes, readChain, routeKey, type NextRoute } from "./sms-chain";
+import { chainOrders, chainStillOn, endChain, nextRoutes, readChain, routeKey, type RouteEnded, smsChain, startChain, type NextRoute } from "./sms-chain";
 import { REFUNDED, findSmsOrder, orderCodes, ownSmsOrder, type SmsOrderRow } from "./sms-views";
 import { buyFaultCode, readOutcome, upstreamFor } from "./sms-upstream";
 import { pollPlan } from "./poll-plan";
-import { closeActivation, markAnotherCodeRequested, markReserved, pollerFor, purchaseNote, recordCode, settle } from "./sms-transitions";
+import { buyOrder, closeActivation, endOrder, markAnotherCodeRequested, markReserved, pollerFor, purchaseNote, recordCode, settle } from "./sms-transitions";
 
 /**
  * Receive SMS: the customer's commands (buy one or several numbers, cancel, request another code, complete), and the
@@ -52,15 +50,15 @@ export async function buySmsNumber(
   { serviceByName = false }: { serviceByName?: boolean } = {},
 ): Promise<SmsGetNumberResponse> {
   // A sandbox account (test API key) buys from the sandbox simulators whatever PROVIDERS says (its prices too).
-  const env = envForUser(deps.env, user.id);
+  const catalogue = catalogueFor(deps, user.id);
   const country = input.country ?? "";
   const named = input.service ?? "";
   if (!country || !named) throw new AppError("VALIDATION_FAILED", MISSING_SERVICE_OR_COUNTRY);
   const providerName = input.provider;
-  const service = serviceByName ? await resolveServiceId({ env, upstreams: deps.upstreams }, providerName, country, named) : named;
+  const service = serviceByName ? await resolveServiceId(catalogue, providerName, country, named) : named;
   const db = deps.db;
 
-  const { offer, countryName } = await findSmsOffer({ env, upstreams: deps.upstreams }, providerName, country, service);
+  const { offer, countryName } = await findSmsOffer(catalogue, providerName, country, service);
   const priceKobo = smsPriceKobo(offer.costUsd, await pricingContext(db, user.totalDepositedKobo));
   // The customer's own ceiling comes first: above it nothing is charged, whatever was shown.
   if (input.max_price !== undefined && priceKobo > nairaToKobo(input.max_price)) {
@@ -79,14 +77,15 @@ export async function buySmsNumber(
   // The per-account cost limit (issue 12 hole 6) is counted in this batch, not a round trip of its own (decision 031);
   // on the customer's own account (a sandbox key's test account is counted as itself), before the upstream is asked.
   // The chain (when the customer ticked "try another number") is written only if the order row was.
-  await writePaidOrder(db, user.id, order, { priceKobo, note: purchaseNote(order), now }, input.next_route ? [db.insert(smsChains).select(db.select(rowAsSelect(smsChains, newChainValues(orderId, user.id, offer.name, input.next_route, now))).from(smsOrders).where(eq(smsOrders.id, orderId)))] : []);
+  const nextRoute = input.next_route;
+  await writePaidOrder(db, user.id, order, { priceKobo, note: purchaseNote(order), now }, nextRoute ? (bought) => startChain(db, orderId, user.id, offer.name, nextRoute, now, bought) : undefined);
 
   let activation: SmsActivation;
   try {
     activation = await reserveNumber(deps, order, offer, { totalDepositedKobo: user.totalDepositedKobo });
   } catch (err) {
     // The customer saw this purchase refused: a chain behind it must never buy a number they do not know about.
-    if (chained) await endChain(deps, orderId, "ended", "the first number could not be bought");
+    if (chained) await endChain(deps, { id: orderId, userId: user.id }, orderId, "the first number could not be bought");
     throw err;
   }
 
@@ -125,6 +124,7 @@ export function newOrder(
     chainStep: chain?.step ?? null,
     upstream: null,
     upstreamAccount: 0,
+    moveId: null,
     createdAt: o.now,
     updatedAt: o.now,
   };
@@ -204,7 +204,7 @@ export async function reserveNumber(
         ? ((lastErr as SmsProviderError | null) ?? smsFault(notes.allFull ? "too_many_active" : "no_numbers", notes.allFull ? "every upstream account is full" : "no configured upstream sells it"))
         : lastErr;
     const reason = err instanceof SmsProviderError ? err.message : "The provider could not be reached. Please try again shortly.";
-    await settle(deps, order, "failed", "pending", err instanceof SmsProviderError ? `${err.kind}: ${err.detail}` : String(err));
+    await settle(deps, order, "failed", err instanceof SmsProviderError ? `${err.kind}: ${err.detail}` : String(err));
     if (!(err instanceof SmsProviderError)) throw err;
     // A price that moved upstream means our cached list is stale: forget it so the next view shows the new one.
     if (err.kind === "price_exceeded" || err.kind === "no_numbers") clearSmsCatalogueCache();
@@ -271,7 +271,7 @@ export async function buySmsNumbers(
 export async function requestAnotherCode(deps: SmsDeps, userId: string, orderId: string): Promise<SmsAnotherCodeResponse> {
   const db = deps.db;
   const order = await ownSmsOrder(db, userId, orderId);
-  await enforceCostLimit(db, userId, "smsBuy");
+  await enforceCostLimit(db, userId, "smsBuy", deps.clock.now());
   const answer = async (): Promise<SmsAnotherCodeResponse> => ({
     request_id: order.id,
     status: "used",
@@ -335,7 +335,7 @@ export async function finishSmsOrder(deps: SmsDeps, userId: string, orderId: str
 
 export async function cancelSmsOrder(deps: SmsDeps, userId: string, orderId: string): Promise<SmsCancelResponse> {
   const order = await ownSmsOrder(deps.db, userId, orderId);
-  await enforceCostLimit(deps.db, userId, "smsCancel");
+  await enforceCostLimit(deps.db, userId, "smsCancel", deps.clock.now());
   if (order.chainId) return cancelChain(deps, order);
   return cancelOrder(deps, order);
 }
@@ -347,20 +347,22 @@ export async function cancelSmsOrder(deps: SmsDeps, userId: string, orderId: str
  */
 async function cancelChain(deps: SmsDeps, order: SmsOrderRow): Promise<SmsCancelResponse> {
   const db = deps.db;
-  const stopped = await endChain(deps, order.chainId!, "cancelled", "cancelled by the customer");
-  const chain = await readChain(db, order.chainId!);
-  const live = chain && chain.currentOrderId !== order.id ? await findSmsOrder(db, chain.currentOrderId) : order;
-  if (live && (live.status === "waiting" || live.status === "used" || live.status === "cancelled")) return cancelOrder(deps, live);
-  if (stopped || chain?.status === "cancelled") {
-    if (stopped) {
-      // Between two routes: every charge was refunded with its route's own end, so this event moves no money.
-      const endedId = live?.id ?? order.id;
-      const ended = { kind: "sms.ended", orderId: endedId, status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE } as const;
-      await recordEvent(deps, { userId: order.userId, dedupe: `sms.ended:${endedId}:chain-cancelled`, message: ended, at: deps.clock.now() });
-    }
-    return { status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE };
-  }
-  return cancelOrder(deps, live ?? order);
+  const isLive = (o: SmsOrderRow | undefined): o is SmsOrderRow => o !== undefined && (o.status === "waiting" || o.status === "used" || o.status === "cancelled");
+  const liveRoute = async () => {
+    const chain = await readChain(db, order.chainId!);
+    return { chain, route: chain && chain.currentOrderId !== order.id ? await findSmsOrder(db, chain.currentOrderId) : order };
+  };
+  const before = await liveRoute();
+  // Between two routes every charge was refunded with its route's own end: the chain's cancel tells it, in its own
+  // batch. A live route is cancelled below and tells its own end.
+  const endedId = before.route?.id ?? order.id;
+  const told: RouteEnded | null = isLive(before.route) ? null : { kind: "sms.ended", orderId: endedId, status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE };
+  const stopped = await transition(db, smsChain.cancel, order.chainId!, { from: endedId, reason: "cancelled by the customer", ended: told, userId: order.userId }, deps.clock.now());
+  if (stopped.eventWritten) await deliverEvents(deps, order.userId);
+  const after = await liveRoute();
+  if (isLive(after.route)) return cancelOrder(deps, after.route);
+  if (stopped.moved || after.chain?.status === "cancelled") return { status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE };
+  return cancelOrder(deps, after.route ?? order);
 }
 
 async function cancelOrder(deps: SmsDeps, order: SmsOrderRow): Promise<SmsCancelResponse> {
@@ -403,7 +405,7 @@ async function cancelOrder(deps: SmsDeps, order: SmsOrderRow): Promise<SmsCancel
   }
 
   const ended = { kind: "sms.ended", orderId, status: "cancelled", refunded: true, message: SMS_CANCELLED_MESSAGE } as const;
-  if (await settle(deps, order, "cancelled", "waiting", "cancelled by the customer", ended)) {
+  if (await settle(deps, order, "cancelled", "cancelled by the customer", ended)) {
     await pollerFor(deps, orderId)
       .stop()
       .catch(() => undefined);
@@ -427,130 +429,124 @@ function notCancellable(order: SmsOrderRow): AppError {
 // ---------------------------------------------------------------------------------------------------------------
 // "Code or next route": buying the next route (docs/decisions/022-code-or-next-route.md; the chain's rows: sms-chain.ts)
 
-/**
- * After `from` (a route of a chain) ended refunded without a code: buys the next route and returns its order id, or
- * null when the chain does not move on (it was cancelled, already moved on, has no route left within the cap, or the
- * wallet is short: then the chain ends). A route the upstream refuses at once ('failed', refunded) is passed over for
- * the one after it. Safe to run twice: the guarded batch in placeNextRoute lets one caller through.
- */
-/** The route that ended without a code, whose sms.ended (naming the next order) rides the move-on's batch. */
-export interface EndedRoute {
-  orderId: string;
-  message: (nextOrderId: string) => Extract<OutboxMessage, { kind: "sms.ended" }>;
+/** A route of a chain ending without a code now: its move is made in the move-on's own batch. */
+export interface Ending {
+  outcome: "timeout" | "error";
+  reason: string;
+  /** The route's sms.ended, naming the order the chain moves on to (null: nothing follows it). */
+  told: (nextOrderId: string | null) => RouteEnded;
 }
 
-export async function moveChainOn(deps: SmsDeps, from: SmsOrderRow, ended?: EndedRoute): Promise<string | null> {
+/**
+ * A route of a chain ended without a code (`ending`: it ends now; else it ended refunded before, e.g. its purchase was
+ * refused at once, or a crash cut a move-on short): buys the next route and returns its order id, or null when the
+ * chain does not move on (it was cancelled, already moved on, has no route left within the cap, or the wallet is
+ * short: then the chain ends). The route's refund, the next route's order and debit, the chain's move (or its end)
+ * and the route's sms.ended naming what follows are ONE batch (placeNextRoute), so the event is written with the
+ * money. A route the upstream refuses at once ('failed', refunded) is passed over for the one after it. Safe to run
+ * twice: the batch's guards let one caller through.
+ */
+export async function moveChainOn(deps: SmsDeps, from: SmsOrderRow, ending?: Ending): Promise<string | null> {
   const db = deps.db;
   let current = from;
+  let now: Ending | undefined = ending;
   for (;;) {
-    if (!current.chainId || current.chainStep === null || !REFUNDED.has(current.status) || current.status === "cancelled") return null;
+    if (!current.chainId || current.chainStep === null) return null;
+    if (!now && (!REFUNDED.has(current.status) || current.status === "cancelled")) return null;
     const chain = await readChain(db, current.chainId);
-    if (!chain || chain.status !== "active" || chain.currentOrderId !== current.id) return null;
-    if (current.chainStep >= chain.maxRoutes) {
-      await endChain(deps, chain.id, "ended", `no code from ${chain.maxRoutes} routes`);
+    if (!chain || chain.status !== "active" || chain.currentOrderId !== current.id) {
+      // Not this chain's live route any more (cancelled, or moved on by another tick): a route ending now is told alone.
+      if (now) await settle(deps, current, now.outcome, now.reason, now.told(null));
       return null;
     }
-    const env = envForUser(deps.env, chain.userId);
-    const triedOrders = await chainOrders(db, chain.id);
-    const tried = new Set(triedOrders.map((o) => routeKey(o.provider, o.countryId)));
-    // Issue 32: every upstream is a way to a code; the ones earlier routes used (and got none from) are tried last.
-    const usedUpstreams = [...new Set(triedOrders.map((o) => o.upstream).filter((u): u is string => Boolean(u)))];
-    let route: NextRoute | undefined;
-    try {
-      [route] = await nextRoutes({ env, upstreams: deps.upstreams }, db, chain, current, tried);
-    } catch (err) {
-      // The price lists cannot be read (the customer's provider is down): nothing to choose from, and the refund is
-      // already made. Ending here keeps a retried alarm or the sweep from trying forever.
-      if (!(err instanceof AppError)) throw err;
-      route = undefined;
-    }
-    if (!route) {
-      await endChain(deps, chain.id, "ended", "no other route within the cap");
-      return null;
-    }
-    const placed = await placeNextRoute(deps, chain.userId, current, route, usedUpstreams, ended);
+    const next = await chooseNextRoute(deps, chain, current);
+    const placed = await placeNextRoute(deps, chain, current, now, next);
     if (placed.kind === "stop") return null;
     if (placed.kind === "placed") return placed.orderId;
     current = placed.order; // refused upstream and refunded: on to the route after it
+    now = undefined;
   }
+}
+
+type Chosen = { kind: "route"; route: NextRoute; offer: OfferForSale; countryName: string; priceKobo: number } | { kind: "end"; reason: string };
+
+/** The next route within the chain's rules (at most its routes, allowed, in stock, within the cap), priced now. */
+async function chooseNextRoute(deps: SmsDeps, chain: NonNullable<Awaited<ReturnType<typeof readChain>>>, from: SmsOrderRow): Promise<Chosen> {
+  const db = deps.db;
+  if (from.chainStep! >= chain.maxRoutes) return { kind: "end", reason: `no code from ${chain.maxRoutes} routes` };
+  const triedOrders = await chainOrders(db, chain.id);
+  const tried = new Set(triedOrders.map((o) => routeKey(o.provider, o.countryId)));
+  let route: NextRoute | undefined;
+  try {
+    [route] = await nextRoutes(catalogueFor(deps, chain.userId), db, chain, from, tried, deps.clock.now());
+  } catch (err) {
+    // The price lists cannot be read (the customer's provider is down): nothing to choose from. Ending keeps a retried
+    // alarm or the sweep from trying forever.
+    if (!(err instanceof AppError)) throw err;
+    route = undefined;
+  }
+  if (!route) return { kind: "end", reason: "no other route within the cap" };
+  let found;
+  try {
+    found = await findSmsOffer(catalogueFor(deps, chain.userId), route.provider, route.country, route.service);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    return { kind: "end", reason: `the next route could not be priced: ${err.message}` };
+  }
+  const [user] = await db.select({ totalDepositedKobo: users.totalDepositedKobo }).from(users).where(eq(users.id, chain.userId)).limit(1);
+  const priceKobo = smsPriceKobo(found.offer.costUsd, await pricingContext(db, user?.totalDepositedKobo ?? 0));
+  if (priceKobo > chain.capKobo) return { kind: "end", reason: "the next route now costs more than the cap" };
+  return { kind: "route", route, offer: found.offer, countryName: found.countryName, priceKobo };
 }
 
 type Placement = { kind: "placed"; orderId: string } | { kind: "failed"; order: SmsOrderRow } | { kind: "stop" };
 
-async function placeNextRoute(deps: SmsDeps, userId: string, from: SmsOrderRow, route: NextRoute, avoid: string[], ended?: EndedRoute): Promise<Placement> {
+/** The wallet holds `kobo` (read in the statement: after the refund the same batch wrote before it). */
+const holds = (userId: string, kobo: number): SQL => sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${userId} AND ${users.balanceKobo} >= ${kobo})`;
+
+async function placeNextRoute(deps: SmsDeps, chain: { id: string; userId: string }, from: SmsOrderRow, ending: Ending | undefined, next: Chosen): Promise<Placement> {
   const db = deps.db;
-  const chainId = from.chainId!;
-  const step = from.chainStep! + 1;
-  let found;
+  const at = deps.clock.now();
+  const userId = chain.userId;
+  const usedUpstreams = [...new Set((await chainOrders(db, chain.id)).map((o) => o.upstream).filter((u): u is string => Boolean(u)))];
+  const offer = next.kind === "route" ? next.offer : null;
+  const order =
+    next.kind === "route"
+      ? newOrder({ id: crypto.randomUUID(), userId, provider: next.route.provider, countryId: next.route.country, countryName: next.countryName, offer: next.offer, priceKobo: next.priceKobo, now: at }, { id: chain.id, step: from.chainStep! + 1 })
+      : null;
+  // One batch (decision 062): the route ending now (refunded), the next route's order (only while the chain is active
+  // and still on `from`, and the wallet holds its price after that refund: a cancel or a short wallet stops it here),
+  // its debit, the chain's move to it with the ended route's sms.ended naming it; or, when nothing was bought, the
+  // chain's end with the route's sms.ended. (chain_id, chain_step) is unique, so a second tick moving on at the same
+  // moment fails its whole batch instead of buying twice.
+  const ended = ending ? endOrder(deps, ending.outcome, { order: from, reason: ending.reason, told: null }, at) : null;
+  const bought = order ? buyOrder(deps, order, purchaseNote(order), at, and(chainStillOn(chain.id, from.id), ended?.madeIt, holds(userId, order.priceKobo))) : null;
+  const steps = {
+    ended,
+    bought,
+    movedOn: order && bought ? move(db, smsChain.moveOn, chain.id, { from: from.id, next: order.id, ended: ending?.told(order.id) ?? null, userId }, at, { when: bought.madeIt }) : null,
+    // Nothing was bought (no route, or the wallet is short): the chain ends, still on `from`.
+    stopped: move(db, smsChain.end, chain.id, { from: from.id, reason: next.kind === "end" ? next.reason : "the wallet is too low for another number", ended: ending?.told(null) ?? null, userId }, at, { when: ended?.madeIt }),
+  } satisfies Record<string, MoneyStep<unknown> | null>;
+  let result;
   try {
-    found = await findSmsOffer(catalogueFor(deps, userId), route.provider, route.country, route.service);
+    result = await runBatch(db, steps);
   } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    await endChain(deps, chainId, "ended", `the next route could not be priced: ${err.message}`);
-    return { kind: "stop" };
-  }
-  const [user] = await db.select({ totalDepositedKobo: users.totalDepositedKobo }).from(users).where(eq(users.id, userId)).limit(1);
-  const priceKobo = smsPriceKobo(found.offer.costUsd, await pricingContext(db, user?.totalDepositedKobo ?? 0));
-  const chain = await readChain(db, chainId);
-  if (!chain || priceKobo > chain.capKobo) {
-    await endChain(deps, chainId, "ended", "the next route now costs more than the cap");
-    return { kind: "stop" };
-  }
-  const order = newOrder(
-    { id: crypto.randomUUID(), userId, provider: route.provider, countryId: route.country, countryName: found.countryName, offer: found.offer, priceKobo, now: deps.clock.now() },
-    { id: chainId, step },
-  );
-  const stillOnFrom = chainStillOn(chainId, from.id);
-  const now = deps.clock.now();
-  try {
-    // One batch: the order row (only while the chain is active and still on `from`: a cancel stops it here), its
-    // debit (only if that row was written), and the chain moving to it. (chain_id, chain_step) is unique, so a second
-    // tick moving on at the same moment fails the whole batch instead of buying twice.
-    const [inserted] = await db.batch([
-      db.insert(smsOrders).select(
-        db
-          .select(rowAsSelect(smsOrders, order))
-          .from(smsChains)
-          .where(stillOnFrom),
-      ),
-      guardedLedgerInsert(
-        db,
-        { userId, key: `buy:${order.id}`, amountKobo: -priceKobo, kind: "buy", note: purchaseNote(order), ref: order.id },
-        exists(db.select({ one: sql`1` }).from(smsOrders).where(eq(smsOrders.id, order.id))),
-      ),
-      chainMoveOn(db, chainId, from.id, order.id, now),
-      // The ended route's sms.ended naming this order, written with the move-on or not at all (decision 049): a
-      // worker stopped right after this batch leaves it in the outbox, not lost. A route passed over because its
-      // upstream refused at once is skipped: the event is the first route's, named by the caller.
-      ...(ended
-        ? [
-            outboxInsert(
-              db,
-              { userId, dedupe: `sms.ended:${ended.orderId}`, message: ended.message(order.id), at: now },
-              exists(db.select({ one: sql`1` }).from(smsOrders).where(eq(smsOrders.id, order.id))),
-            ),
-          ]
-        : []),
-    ]);
-    if ((inserted.meta.changes ?? 0) === 0) return { kind: "stop" }; // cancelled, or another tick moved on first
-  } catch (err) {
-    if (asInsufficientBalance(err) instanceof AppError) {
-      await endChain(deps, chainId, "ended", "the wallet is too low for another number");
-      return { kind: "stop" };
-    }
-    // The unique (chain_id, chain_step): someone else placed this step.
+    // The unique (chain_id, chain_step): someone else placed this step (and ended `from` in their batch).
     if (String(err).includes("UNIQUE")) return { kind: "stop" };
-    throw err;
+    throw asInsufficientBalance(err);
   }
+  if (result.movedOn?.eventWritten || result.stopped.eventWritten) await deliverEvents(deps, userId);
+  if (!order || !offer || !result.bought?.moved) return { kind: "stop" }; // ended, cancelled, or another tick moved on first
   try {
-    await reserveNumber(deps, order, found.offer, { avoid });
+    await reserveNumber(deps, order, offer, { avoid: usedUpstreams });
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     const failed = await findSmsOrder(db, order.id);
     return failed && failed.status === "failed" ? { kind: "failed", order: failed } : { kind: "stop" };
   }
   // A cancel that came while this number was being bought stopped the chain: give the number back now.
-  if ((await readChain(db, chainId))?.status === "cancelled") {
+  if ((await readChain(db, chain.id))?.status === "cancelled") {
     const live = await findSmsOrder(db, order.id);
     if (live?.status === "waiting") await cancelOrder(deps, live).catch(() => undefined);
     return { kind: "stop" };
@@ -561,38 +557,28 @@ async function placeNextRoute(deps: SmsDeps, userId: string, from: SmsOrderRow, 
 /**
  * Writes a paid order, as every purchase does (a new number, or a past number used again): one atomic batch of the
  * counted cost-limit hit (issue 12 hole 6, decision 031: counted in this batch, not a round trip of its own), the order
- * row only within the limit and while the wallet holds its price, the statements that belong with it (a chain), and
- * its debit only if that row was written. A refusal (limit or wallet) writes no order, chain or ledger row, yet keeps
- * the hit counted like enforceCostLimit would.
+ * row only within the limit and while the wallet holds its price, with its debit (sms-transitions.ts smsOrder.buy),
+ * and what belongs with it (a chain), written only if the order was. A refusal (limit or wallet) writes no order,
+ * chain or ledger row, yet keeps the hit counted like enforceCostLimit would.
  */
 export async function writePaidOrder(
   db: Db,
   userId: string,
   order: SmsOrderRow,
   paid: { priceKobo: number; note: string; now: number },
-  withOrder: BatchItem<"sqlite">[] = [],
+  withOrder?: (bought: SQL) => MoneyStep<unknown>,
 ): Promise<void> {
   const { priceKobo, note } = paid;
   const limit = costLimitInBatch(db, userId, "smsBuy", paid.now);
-  const orderWritten = exists(db.select({ one: sql`1` }).from(smsOrders).where(eq(smsOrders.id, order.id)));
-  let counted, inserted;
+  const bought = buyOrder({ db }, order, note, paid.now, and(holds(userId, priceKobo), limit.within));
+  let result;
   try {
-    [counted, inserted] = await db.batch([
-      limit.count,
-      db.insert(smsOrders).select(
-        db
-          .select(rowAsSelect(smsOrders, order))
-          .from(users)
-          .where(and(eq(users.id, userId), gte(users.balanceKobo, priceKobo), limit.within)),
-      ),
-      ...withOrder,
-      guardedLedgerInsert(db, { userId, key: `buy:${order.id}`, amountKobo: -priceKobo, kind: "buy", note, ref: order.id }, orderWritten),
-    ]);
+    result = await runBatch(db, { counted: rowsOf(limit.count), bought, withOrder: withOrder?.(bought.madeIt) ?? null });
   } catch (err) {
     // The balance CHECK stays the backstop of the guard above.
     const refusal = asInsufficientBalance(err);
     throw refusal instanceof AppError && refusal.code === "INSUFFICIENT_BALANCE" ? await insufficientBalanceFor(db, userId, priceKobo) : refusal;
   }
-  limit.enforce(counted);
-  if ((inserted.meta.changes ?? 0) === 0) throw await insufficientBalanceFor(db, userId, priceKobo);
+  limit.enforce(result.counted);
+  if (!result.bought.moved) throw await insufficientBalanceFor(db, userId, priceKobo);
 }

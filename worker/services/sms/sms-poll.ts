@@ -1,11 +1,11 @@
 import { and, eq, lt } from "drizzle-orm";
 import { SMS_ERROR_MESSAGE, SMS_TIMEOUT_MESSAGE, type SmsProviderName } from "../../../schema/constants";
 import { SMS_CHECK_MESSAGES, type SmsCheckResponse } from "../../../schema/sms";
-import { smsOrders } from "../../db/tables";
+import { smsOrders } from "./tables";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { SmsProviderError, type SmsPollResult } from "../../providers/sms/types";
-import { enforceCostLimit, getSetting, recordEvent, type SmsDeps, STOP, type TickResult, wakeAt } from "../kernel";
+import { enforceCostLimit, getSetting, type SmsDeps, STOP, type TickResult, wakeAt } from "../kernel";
 import { stalledChains } from "./sms-chain";
 import { findSmsOrder, orderCodes, ownSmsOrder, type SmsOrderRow } from "./sms-views";
 import { readOutcome, upstreamFor } from "./sms-upstream";
@@ -177,7 +177,7 @@ export async function checkSmsOrderNow(deps: SmsDeps, userId: string, orderId: s
   if (known) return known;
   if (order.status !== "waiting" || !order.upstreamId) return { success: false, message: SMS_CHECK_MESSAGES.waiting };
 
-  await enforceCostLimit(deps.db, userId, "smsCheck");
+  await enforceCostLimit(deps.db, userId, "smsCheck", deps.clock.now());
   const provider = upstreamFor(deps, order);
   let result: SmsPollResult;
   try {
@@ -256,9 +256,10 @@ async function endWithoutCode(
   }
   const current = await findSmsOrder(deps.db, order.id);
   if (current?.status !== "waiting") return "settled";
-  // A lone order's end is told in its refund's batch; a chain's route is told after the move-on, which names the next.
-  const ended = order.chainId ? null : endedMessage(order.id, outcome, null);
-  if ((await settle(deps, order, outcome, "waiting", reason, ended)) && order.chainId) await endedWithoutCode(deps, order, outcome);
+  // Told in its refund's batch: a lone order's sms.ended; a chain's route's names the next route, bought in the same
+  // batch (sms-orders.ts moveChainOn), or says the chain ended.
+  if (order.chainId) await moveChainOn(deps, current, { outcome, reason, told: (next) => endedMessage(order.id, outcome, next) });
+  else await settle(deps, current, outcome, reason, endedMessage(order.id, outcome, null));
   return "settled";
 }
 
@@ -271,16 +272,6 @@ function endedMessage(orderId: string, outcome: "timeout" | "error", next: strin
     message: outcome === "timeout" ? SMS_TIMEOUT_MESSAGE : SMS_ERROR_MESSAGE,
     ...(next ? { nextOrderId: next } : {}),
   } as const;
-}
-
-/**
- * The end of a chain's route without a code, told to the screen: the order's sms.ended, naming the order the chain
- * moved on to (the dialog follows it) when it did.
- */
-async function endedWithoutCode(deps: SmsDeps, order: SmsOrderRow, outcome: "timeout" | "error"): Promise<void> {
-  // Placed: the move-on's batch wrote this event naming the next order, and the line below is a no-op (its dedupe key).
-  const next = await moveChainOn(deps, { ...order, status: outcome }, { orderId: order.id, message: (nextId) => endedMessage(order.id, outcome, nextId) });
-  await recordEvent(deps, { userId: order.userId, dedupe: `sms.ended:${order.id}`, message: endedMessage(order.id, outcome, next), at: deps.clock.now() });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -348,7 +339,7 @@ export async function sweepSmsOrders(deps: SmsDeps, now = deps.clock.now()): Pro
     if ((await findSmsOrder(db, order.id))?.status !== "waiting") settled += 1;
   }
   for (const order of stuck) {
-    if (await settle(deps, order, "failed", "pending", "settled by the sweep: the purchase never completed")) settled += 1;
+    if (await settle(deps, order, "failed", "settled by the sweep: the purchase never completed")) settled += 1;
   }
   const resumed = await resumeStalledChains(deps, now);
   if (settled > 0 || resumed > 0) log("info", "sms sweep settled orders", { settled, resumed });
@@ -385,7 +376,7 @@ export async function settleSmsOrderNow(deps: SmsDeps, orderId: string, now = de
   if (order.status === "waiting" && order.createdAt < now - window) {
     await endWithoutCode(deps, order, "timeout", "settled by an operator");
   } else if (order.status === "pending" && order.createdAt < now - PENDING_GRACE_MS) {
-    await settle(deps, order, "failed", "pending", "settled by an operator: the purchase never completed");
+    await settle(deps, order, "failed", "settled by an operator: the purchase never completed");
   } else {
     throw new AppError("INVALID_STATE", order.status === "waiting" || order.status === "pending" ? "This order is still within its polling window." : "This order is already settled.");
   }

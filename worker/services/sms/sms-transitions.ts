@@ -1,45 +1,118 @@
-import { and, eq, exists, isNotNull, sql } from "drizzle-orm";
-import type { REFUNDED_SMS_STATUSES, SmsOrderStatus } from "../../../schema/constants";
-import { smsOrderCodes, smsOrders } from "../../db/tables";
+import { and, eq, isNotNull, sql, type SQL } from "drizzle-orm";
+import type { REFUNDED_SMS_STATUSES } from "../../../schema/constants";
+import { smsOrderCodes, smsOrders } from "./tables";
 import type { SmsProvider } from "../../providers/sms/types";
-import { deliverEvents, guardedLedgerInsert, outboxInsert, type OutboxMessage, type SmsDeps } from "../kernel";
-import { endChain } from "./sms-chain";
+import { deliverEvents, type LedgerEntry, moneyEntity, move, type MoveEvent, type MoveStep, type OutboxMessage, runBatch, type SmsDeps, statement, transition } from "../kernel";
+import { smsChain } from "./sms-chain";
 import type { SmsOrderRow } from "./sms-views";
 
 /**
- * The SMS order as a money entity (docs/decisions/040): its declared transitions below, and the only module that
- * writes an order's row after its purchase batch inserts it (scripts/lint.ts refuses `update(smsOrders)` and raw
- * `UPDATE sms_orders` anywhere else). Each transition is one compare-and-set on the order's status, batched with its
- * ledger row, its code row and its outbox event (services/kernel/outbox.ts), and says whether this call made it, so a
- * race between a cancel, a poll, a push and the sweep settles an order once and tells it once. The commands
- * (sms-orders.ts) and the tick (sms-poll.ts) both call these. Also the order's poller.
+ * The SMS order as a money entity (docs/decisions/040, 049, 062): the only module that writes sms_orders and
+ * sms_order_codes. Its moves below are what runs (services/kernel/money-entity.ts): the purchase (the order row and
+ * its buy:<id> debit), then every compare-and-set on the order's status with its refund and its event, each written
+ * only while the row carries the move's id, so a race between a cancel, a poll, a push and the sweep settles an order
+ * once and tells it once. The commands (sms-orders.ts) and the tick (sms-poll.ts) both call these. Also the order's
+ * poller.
  */
 
 type RefundedStatus = (typeof REFUNDED_SMS_STATUSES)[number];
+type NewOrder = Omit<typeof smsOrders.$inferInsert, "status" | "moveId">;
 
-/**
- * Every way an order's status moves, with the ledger row and the events the move writes in its batch. The purchase
- * itself (insert 'pending' + `buy:<id>` debit) is sms-orders.ts' batch; everything after is here.
- */
-export const SMS_ORDER_TRANSITIONS = {
-  /** The upstream gave the number. */
-  reserve: { from: ["pending"], to: "waiting", ledger: null, events: [] },
-  /** The upstream refused the purchase, or the sweep/an operator settles a purchase that never completed. */
-  fail: { from: ["pending"], to: "failed", ledger: "refund:<orderId>", events: [] },
-  /** The first code. */
-  code: { from: ["waiting"], to: "used", ledger: null, events: ["sms.code"] },
-  /** A further code after "another code" (the status stays). */
-  anotherCode: { from: ["used"], to: "used", ledger: null, events: ["sms.code"] },
-  /** No code in the polling window. A chain's route tells its end after the move-on (it names the next order). */
-  timeout: { from: ["waiting"], to: "timeout", ledger: "refund:<orderId>", events: ["sms.ended"] },
-  /** The upstream cancelled it. */
-  error: { from: ["waiting"], to: "error", ledger: "refund:<orderId>", events: ["sms.ended"] },
-  /** The customer cancelled it. */
-  cancel: { from: ["waiting"], to: "cancelled", ledger: "refund:<orderId>", events: ["sms.ended"] },
-} as const satisfies Record<string, { from: readonly SmsOrderStatus[]; to: SmsOrderStatus; ledger: string | null; events: readonly OutboxMessage["kind"][] }>;
+interface Ended {
+  order: Pick<SmsOrderRow, "id" | "userId" | "priceKobo" | "serviceName" | "countryName">;
+  reason: string;
+  /** The order's sms.ended, or null when it is not told here (a purchase that never completed answers its own
+   *  request; a chain's route is told by the chain's move in the same batch, which names the next order). */
+  told: Extract<OutboxMessage, { kind: "sms.ended" }> | null;
+}
+const refund = (i: Ended): LedgerEntry => ({ userId: i.order.userId, key: `refund:${i.order.id}`, amountKobo: i.order.priceKobo, kind: "refund", note: `Refund: ${purchaseNote(i.order)}`, ref: i.order.id });
+const endedEvent = (i: Ended): MoveEvent | null => (i.told ? { userId: i.order.userId, dedupe: `sms.ended:${i.order.id}`, message: i.told } : null);
+const endedColumns = (i: Ended, at: number) => ({ failureReason: i.reason.slice(0, 300), updatedAt: at });
 
-const holds = (deps: Pick<SmsDeps, "db">, orderId: string, ...conditions: ReturnType<typeof eq>[]) =>
-  exists(deps.db.select({ one: sql`1` }).from(smsOrders).where(and(eq(smsOrders.id, orderId), ...conditions)));
+interface Coded {
+  order: Pick<SmsOrderRow, "id" | "userId" | "number">;
+  /** The code as the upstream sent it (told), and as stored (at most 64 characters). */
+  code: string;
+  stored: string;
+  closesAt: number;
+}
+const codeEvent = (i: Coded): MoveEvent => ({
+  userId: i.order.userId,
+  dedupe: `sms.code:${i.order.id}:${i.stored}`,
+  message: { kind: "sms.code", orderId: i.order.id, code: i.code, number: i.order.number ?? "" },
+});
+
+export const smsOrder = moneyEntity(
+  { name: "SMS order", table: smsOrders, id: "id", status: "status" },
+  {
+    /** The purchase: the order row and its buy:<id> debit (only within the cost limit, while the wallet holds it). */
+    buy: {
+      from: "new",
+      to: "pending",
+      values: (i: { row: NewOrder; note: string }) => i.row,
+      ledger: (i: { row: NewOrder; note: string }) => ({ userId: i.row.userId, key: `buy:${i.row.id}`, amountKobo: -i.row.priceKobo, kind: "buy", note: i.note, ref: i.row.id }),
+    },
+    /** The upstream gave the number (and which upstream account served it: issue 32). */
+    reserve: { from: ["pending"], to: "waiting", set: (i: Reserved, at) => ({ ...i, updatedAt: at }) },
+    /** One more empty poll (compare-and-set on the count), or the tick a poll plan that skips ticks moves on to. */
+    countPoll: {
+      from: ["waiting"],
+      to: null,
+      claim: (i: { from: number; to: number }) => eq(smsOrders.attempts, i.from),
+      set: (i: { from: number; to: number }, at) => ({ attempts: i.to, updatedAt: at }),
+    },
+    /** The first code: the money stays spent; told (sms.code) with its code row. */
+    code: { from: ["waiting"], to: "used", set: (i: Coded, at) => ({ code: i.stored, activationClosesAt: i.closesAt, updatedAt: at }), event: codeEvent },
+    /** The customer asked the upstream for another code on a used order. */
+    anotherCodeRequested: { from: ["used"], to: null, set: (_i: object, at) => ({ anotherCodeRequestedAt: at, updatedAt: at }) },
+    /** A further code, new for this order, while another was awaited; told (sms.code) with its code row. */
+    anotherCode: {
+      from: ["used"],
+      to: null,
+      claim: (i: Coded) =>
+        and(isNotNull(smsOrders.anotherCodeRequestedAt), sql`NOT EXISTS (SELECT 1 FROM ${smsOrderCodes} WHERE ${smsOrderCodes.orderId} = ${i.order.id} AND ${smsOrderCodes.code} = ${i.stored})`),
+      set: (i: Coded, at) => ({ code: i.stored, anotherCodeRequestedAt: null, updatedAt: at }),
+      event: codeEvent,
+    },
+    /** Another code did not come within its window (only if no newer request replaced this one). */
+    giveUpAnotherCode: {
+      from: ["used"],
+      to: null,
+      claim: (i: { requestedAt: number }) => eq(smsOrders.anotherCodeRequestedAt, i.requestedAt),
+      set: (_i: { requestedAt: number }, at) => ({ anotherCodeRequestedAt: null, updatedAt: at }),
+    },
+    /** The customer completed a used number: it closes now and no further code is awaited. */
+    closeActivation: { from: ["used"], to: null, set: (_i: object, at) => ({ activationClosesAt: at, anotherCodeRequestedAt: null, updatedAt: at }) },
+    /** The upstream refused the purchase, or the sweep or an operator settles a purchase that never completed. */
+    fail: { from: ["pending"], to: "failed", set: endedColumns, ledger: refund },
+    /** No code in the polling window. */
+    timeout: { from: ["waiting"], to: "timeout", set: endedColumns, ledger: refund, event: endedEvent },
+    /** The upstream cancelled it. */
+    error: { from: ["waiting"], to: "error", set: endedColumns, ledger: refund, event: endedEvent },
+    /** The customer cancelled it. */
+    cancel: { from: ["waiting"], to: "cancelled", set: endedColumns, ledger: refund, event: endedEvent },
+  },
+);
+
+interface Reserved {
+  upstreamId: string;
+  number: string;
+  upstream: string;
+  upstreamAccount: number;
+  attempts: number;
+}
+
+const ENDINGS = { failed: smsOrder.fail, timeout: smsOrder.timeout, error: smsOrder.error, cancelled: smsOrder.cancel } as const;
+
+/** The move that ends an order refunded, as a step of a batch (the chain's move-on puts it in its own). */
+export function endOrder(deps: Pick<SmsDeps, "db">, outcome: RefundedStatus, ended: Ended, at: number, when?: SQL): MoveStep {
+  return move(deps.db, ENDINGS[outcome], ended.order.id, ended, at, { when });
+}
+
+/** The purchase's step: the order row and its debit, written only while `when` holds (the limit, the wallet, the chain). */
+export function buyOrder(deps: Pick<SmsDeps, "db">, row: NewOrder, note: string, at: number, when: SQL | undefined): MoveStep {
+  return move(deps.db, smsOrder.buy, row.id, { row, note }, at, { when });
+}
 
 /**
  * After its first code a number stays open upstream this long, so the customer can "request another code"
@@ -59,38 +132,15 @@ export function pollerFor(deps: SmsDeps, orderId: string) {
 }
 
 /**
- * Moves an order from `from` to a refunded final status and refunds it, atomically, with the event that tells it
- * (`ended`: the sms.ended message, or null when nothing is told: a purchase that never completed answers its own
- * request, and a chain's route tells its end after the move-on). Returns whether this call made the transition
- * (false: something else settled the order first, and nothing was written).
+ * Ends an order refunded (failed from pending; timeout, error or cancelled from waiting) in a batch of its own, with
+ * the event that tells it (`told`: the sms.ended message, or null when nothing is told: a purchase that never
+ * completed answers its own request). Returns whether this call made the move (false: something else settled the
+ * order first, and nothing was written).
  */
-export async function settle(
-  deps: SmsDeps,
-  order: SmsOrderRow,
-  outcome: RefundedStatus,
-  from: "pending" | "waiting",
-  reason: string,
-  ended: Extract<OutboxMessage, { kind: "sms.ended" }> | null = null,
-): Promise<boolean> {
-  const db = deps.db;
-  const now = deps.clock.now();
-  // Written only if the order now holds this outcome (set just above, or never: a status leaves 'waiting' once).
-  const settled = holds(deps, order.id, eq(smsOrders.status, outcome));
-  const [moved] = await db.batch([
-    db
-      .update(smsOrders)
-      .set({ status: outcome, failureReason: reason.slice(0, 300), updatedAt: now })
-      .where(and(eq(smsOrders.id, order.id), eq(smsOrders.status, from))),
-    guardedLedgerInsert(
-      db,
-      { userId: order.userId, key: `refund:${order.id}`, amountKobo: order.priceKobo, kind: "refund", note: `Refund: ${purchaseNote(order)}`, ref: order.id },
-      settled,
-    ),
-    ...(ended ? [outboxInsert(db, { userId: order.userId, dedupe: `sms.ended:${order.id}`, message: ended, at: now }, settled)] : []),
-  ]);
-  const made = (moved.meta.changes ?? 0) > 0;
-  if (made && ended) await deliverEvents(deps, order.userId);
-  return made;
+export async function settle(deps: SmsDeps, order: SmsOrderRow, outcome: RefundedStatus, reason: string, told: Ended["told"] = null): Promise<boolean> {
+  const { ended } = await runBatch(deps.db, { ended: endOrder(deps, outcome, { order, reason, told }, deps.clock.now()) });
+  if (ended.eventWritten) await deliverEvents(deps, order.userId);
+  return ended.moved;
 }
 
 /** pending -> waiting: the upstream gave the number. Returns whether this call moved it (false: the sweep settled it first). */
@@ -103,12 +153,8 @@ export async function markReserved(
   /** Ticks of the polling window the poll plan starts past (poll-plan.ts: 0, or 2 where codes are pushed). */
   ticksPassed = 0,
 ): Promise<boolean> {
-  const [waiting] = await deps.db
-    .update(smsOrders)
-    .set({ status: "waiting", upstreamId: activation.upstreamId, number: activation.number, upstream: served.upstream, upstreamAccount: served.account, attempts: ticksPassed, updatedAt: deps.clock.now() })
-    .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "pending")))
-    .returning({ id: smsOrders.id });
-  return waiting !== undefined;
+  const reserved = { upstreamId: activation.upstreamId, number: activation.number, upstream: served.upstream, upstreamAccount: served.account, attempts: ticksPassed };
+  return (await transition(deps.db, smsOrder.reserve, orderId, reserved, deps.clock.now())).moved;
 }
 
 /**
@@ -117,37 +163,23 @@ export async function markReserved(
  * (the order is no longer waiting, or its count moved since `order` was read).
  */
 export async function countPoll(deps: SmsDeps, order: SmsOrderRow, to = order.attempts + 1): Promise<number | null> {
-  const [counted] = await deps.db
-    .update(smsOrders)
-    .set({ attempts: to, updatedAt: deps.clock.now() })
-    .where(and(eq(smsOrders.id, order.id), eq(smsOrders.status, "waiting"), eq(smsOrders.attempts, order.attempts)))
-    .returning({ attempts: smsOrders.attempts });
-  return counted?.attempts ?? null;
+  const counted = await transition(deps.db, smsOrder.countPoll, order.id, { from: order.attempts, to }, deps.clock.now());
+  return counted.moved ? to : null;
 }
 
 /** The customer asked the upstream for another code on a used order: the poller now waits for it. */
 export async function markAnotherCodeRequested(deps: SmsDeps, orderId: string, at: number): Promise<void> {
-  await deps.db
-    .update(smsOrders)
-    .set({ anotherCodeRequestedAt: at, updatedAt: at })
-    .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "used")));
+  await transition(deps.db, smsOrder.anotherCodeRequested, orderId, {}, at);
 }
 
 /** Another code did not come within its window: stop waiting for it (only if no newer request replaced this one). */
 export async function giveUpAnotherCode(deps: SmsDeps, orderId: string, requestedAt: number): Promise<void> {
-  await deps.db
-    .update(smsOrders)
-    .set({ anotherCodeRequestedAt: null, updatedAt: deps.clock.now() })
-    .where(and(eq(smsOrders.id, orderId), eq(smsOrders.anotherCodeRequestedAt, requestedAt)));
+  await transition(deps.db, smsOrder.giveUpAnotherCode, orderId, { requestedAt }, deps.clock.now());
 }
 
 /** The customer completed a used number: it closes now and no further code is awaited. */
 export async function closeActivation(deps: SmsDeps, orderId: string): Promise<void> {
-  const now = deps.clock.now();
-  await deps.db
-    .update(smsOrders)
-    .set({ activationClosesAt: now, anotherCodeRequestedAt: null, updatedAt: now })
-    .where(and(eq(smsOrders.id, orderId), eq(smsOrders.status, "used")));
+  await transition(deps.db, smsOrder.closeActivation, orderId, {}, deps.clock.now());
 }
 
 /** The longest message kept (a long SMS is sent in parts; ten parts of 160 characters is far beyond any code's). */
@@ -165,27 +197,23 @@ export function storedSmsText(text: string | null | undefined): string | null {
 }
 
 /**
- * Stores the first code (waiting -> used) and keeps it in sms_order_codes, in one batch. The money stays spent.
- * `text` is the whole SMS where the upstream gives it (DaisySMS; sms-man gives only the code), kept with the code.
- * The number stays open upstream for ANOTHER_CODE_WINDOW_MS ("request another code"); the poller completes it then.
- * Returns whether this call stored it.
+ * Stores the first code (waiting -> used) and keeps it in sms_order_codes, in one batch with its sms.code and, for a
+ * chain's route, the chain's end. The money stays spent. `text` is the whole SMS where the upstream gives it
+ * (DaisySMS; sms-man gives only the code), kept with the code. The number stays open upstream for
+ * ANOTHER_CODE_WINDOW_MS ("request another code"); the poller completes it then. Returns whether this call stored it.
  */
 export async function recordCode(deps: SmsDeps, order: SmsOrderRow, code: string, provider: SmsProvider, text?: string | null): Promise<boolean> {
   const now = deps.clock.now();
   // Without "another code" upstream (sms-man) there is nothing to keep the number open for.
   const window = provider.requestAnotherCode ? ANOTHER_CODE_WINDOW_MS : 0;
   const stored = code.slice(0, 64);
-  const db = deps.db;
-  const [moved] = await db.batch([
-    db
-      .update(smsOrders)
-      .set({ status: "used", code: stored, activationClosesAt: now + window, updatedAt: now })
-      .where(and(eq(smsOrders.id, order.id), eq(smsOrders.status, "waiting"))),
-    codeRowInsert(deps, order.id, stored, storedSmsText(text), now, eq(smsOrders.status, "used"), eq(smsOrders.code, stored)),
-    codeEvent(deps, order, code, stored, now),
-  ]);
-  if ((moved.meta.changes ?? 0) === 0) return false;
-  if (order.chainId) await endChain(deps, order.chainId, "ended", "a code came");
+  const coded = move(deps.db, smsOrder.code, order.id, { order, code, stored, closesAt: now + window }, now);
+  const { coded: made } = await runBatch(deps.db, {
+    coded,
+    codeRow: statement(codeRowInsert(deps, order.id, stored, storedSmsText(text), now, coded.madeIt)),
+    chainEnded: order.chainId ? move(deps.db, smsChain.end, order.chainId, { from: order.id, reason: "a code came", ended: null, userId: order.userId }, now, { when: coded.madeIt }) : null,
+  });
+  if (!made.moved) return false;
   await deliverEvents(deps, order.userId);
   if (window === 0 && order.upstreamId) await provider.finish(order.upstreamId).catch(() => undefined);
   return true;
@@ -195,23 +223,15 @@ export async function recordCode(deps: SmsDeps, order: SmsOrderRow, code: string
 export async function recordAnotherCode(deps: SmsDeps, order: SmsOrderRow, code: string, text?: string | null): Promise<boolean> {
   const now = deps.clock.now();
   const stored = code.slice(0, 64);
-  const db = deps.db;
-  const [inserted] = await db.batch([
-    codeRowInsert(deps, order.id, stored, storedSmsText(text), now, eq(smsOrders.status, "used"), isNotNull(smsOrders.anotherCodeRequestedAt)),
-    db
-      .update(smsOrders)
-      .set({ code: stored, anotherCodeRequestedAt: null, updatedAt: now })
-      // changes(): only when the code row above was new (a code already stored is not another code).
-      .where(and(eq(smsOrders.id, order.id), isNotNull(smsOrders.anotherCodeRequestedAt), sql`changes() > 0`)),
-    codeEvent(deps, order, code, stored, now),
-  ]);
-  if ((inserted.meta.changes ?? 0) === 0) return false;
+  const coded = move(deps.db, smsOrder.anotherCode, order.id, { order, code, stored, closesAt: order.activationClosesAt ?? now }, now);
+  const { coded: made } = await runBatch(deps.db, { coded, codeRow: statement(codeRowInsert(deps, order.id, stored, storedSmsText(text), now, coded.madeIt)) });
+  if (!made.moved) return false;
   await deliverEvents(deps, order.userId);
   return true;
 }
 
-/** The code's row in sms_order_codes, written only while the order holds `conditions`; a code stored before is a no-op. */
-function codeRowInsert(deps: SmsDeps, orderId: string, stored: string, text: string | null, now: number, ...conditions: ReturnType<typeof eq>[]) {
+/** The code's row in sms_order_codes, written only with the move that stored the code; a code stored before is a no-op. */
+function codeRowInsert(deps: SmsDeps, orderId: string, stored: string, text: string | null, now: number, madeIt: SQL) {
   const db = deps.db;
   return db
     .insert(smsOrderCodes)
@@ -225,17 +245,7 @@ function codeRowInsert(deps: SmsDeps, orderId: string, stored: string, text: str
           text: sql<string | null>`${text}`.as("text"),
         })
         .from(smsOrders)
-        .where(and(eq(smsOrders.id, orderId), ...conditions)),
+        .where(and(eq(smsOrders.id, orderId), madeIt)),
     )
     .onConflictDoNothing({ target: [smsOrderCodes.orderId, smsOrderCodes.code] });
-}
-
-/** The sms.code event, written once the code's row exists (one event per order and code, whichever call stored it). */
-function codeEvent(deps: SmsDeps, order: SmsOrderRow, code: string, stored: string, now: number) {
-  const stored_ = exists(deps.db.select({ one: sql`1` }).from(smsOrderCodes).where(and(eq(smsOrderCodes.orderId, order.id), eq(smsOrderCodes.code, stored))));
-  return outboxInsert(
-    deps.db,
-    { userId: order.userId, dedupe: `sms.code:${order.id}:${stored}`, message: { kind: "sms.code", orderId: order.id, code, number: order.number ?? "" }, at: now },
-    stored_,
-  );
 }

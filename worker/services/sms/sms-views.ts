@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, inArray, isNotNull, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNotNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { jsonRow } from "../../db/json-row";
 import { koboToNaira } from "../../../schema/money";
 import { smsClientStatus, type OrderRow, type SmsChainState, type SmsHoldTime, type SmsRefundStateResponse, type SmsStatusResponse } from "../../../schema/sms";
 import { REFUNDED_SMS_STATUSES, SMS_ERROR_TEXT, SMS_TIMEOUT_TEXT, type SmsOrderStatus, type SmsPhase } from "../../../schema/constants";
 import type { Db } from "../../db/client";
-import { smsOrderCodes, smsOrders } from "../../db/tables";
+import { smsOrderCodes, smsOrders } from "./tables";
 import { AppError } from "../../lib/errors";
 import { getSetting, type SmsDeps } from "../kernel";
 import { chainStateFor } from "./sms-chain";
@@ -135,6 +136,47 @@ export async function orderMessages(db: Db, orderId: string): Promise<{ code: st
     .from(smsOrderCodes)
     .where(eq(smsOrderCodes.orderId, orderId))
     .orderBy(asc(smsOrderCodes.id));
+}
+
+/** The order's latest code with its time and whole text (the SMS-Activate protocol's getStatusV2). */
+export async function lastCodeOf(db: Db, orderId: string): Promise<{ code: string; receivedAt: number; text: string | null } | undefined> {
+  const [last] = await db
+    .select({ code: smsOrderCodes.code, receivedAt: smsOrderCodes.receivedAt, text: smsOrderCodes.text })
+    .from(smsOrderCodes)
+    .where(eq(smsOrderCodes.orderId, orderId))
+    .orderBy(desc(smsOrderCodes.id))
+    .limit(1);
+  return last;
+}
+
+/** The customer's orders still running (waiting for a code, or used and open for another code), newest first. */
+export function activeOrdersOf(db: Db, userId: string, now: number): Promise<SmsOrderRow[]> {
+  return db
+    .select()
+    .from(smsOrders)
+    .where(
+      and(
+        eq(smsOrders.userId, userId),
+        isNotNull(smsOrders.number),
+        or(inArray(smsOrders.status, ["pending", "waiting"]), and(eq(smsOrders.status, "used"), gt(smsOrders.activationClosesAt, now))),
+      ),
+    )
+    .orderBy(desc(smsOrders.createdAt))
+    .limit(50);
+}
+
+/**
+ * The customer's newest orders with a number, each as one JSON row (db/json-row.ts), as the subquery the orders list of
+ * both products unions with the rentals (services/rent/order-list.ts: one statement for the dashboard's list).
+ */
+export function newestOrdersAsJson(db: Db, userId: string, limit: number) {
+  return db
+    .select({ kind: sql<"sms" | "rental">`'sms'`.as("kind"), row: sql<string>`${jsonRow(smsOrders)}`.as("row"), code: sql<string | null>`NULL`.as("code") })
+    .from(smsOrders)
+    .where(and(eq(smsOrders.userId, userId), isNotNull(smsOrders.number)))
+    .orderBy(desc(smsOrders.createdAt))
+    .limit(limit)
+    .as("newest_sms");
 }
 
 /** Codes of several orders at once (lists). */

@@ -29,7 +29,7 @@ beforeEach(async () => {
 afterEach(restoreSmsProviders);
 
 async function refreshHealth() {
-  await checkUpstreamHealth(testServices());
+  await checkUpstreamHealth(testServices(), Date.now());
   clearUpstreamHealthCache();
   clearSmsCatalogueCache();
 }
@@ -79,7 +79,7 @@ describe("health floor", () => {
     const fake = new ScriptedSmsProvider();
     fake.balanceResult = smsFault("unavailable", "HTTP 502");
     await resetSmsTestState({ provider: fake });
-    const rows = await checkUpstreamHealth(testServices());
+    const rows = await checkUpstreamHealth(testServices(), Date.now());
     expect(rows.find((r) => r.provider === "Swift")).toMatchObject({ status: "unreachable", balance: null, detail: "HTTP 502" });
     clearUpstreamHealthCache();
     expect((await api("/api/sms/price?id=5&provider=Swift")).status).toBe(200);

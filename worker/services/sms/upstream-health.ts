@@ -1,14 +1,14 @@
 import { and, gte, inArray, isNotNull, type SQL } from "drizzle-orm";
 import type { SmsProviderName } from "../../../schema/constants";
 import type { Db } from "../../db/client";
-import { smsOrders, upstreamHealth } from "../../db/tables";
+import { smsOrders, upstreamHealth } from "./tables";
 import { TtlCache } from "../../lib/cache";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import type { UpstreamMoney } from "../../providers/sms/types";
 import { PRIMARY_UPSTREAM, SMS_UPSTREAMS, upstreamAccountKeys, type SmsUpstream } from "../../providers/sms/upstreams";
 import { STATS_STATUSES, summariseProviderOrders, type ProviderServiceStats } from "./provider-stats";
-import { getSettings, type Services, toUsd } from "../kernel";
+import { getSettings, notSandboxUser, type Services, toUsd } from "../kernel";
 
 /**
  * Upstream health while the product runs. The cron sweep reads our balance at each upstream (checkUpstreamHealth);
@@ -72,13 +72,13 @@ export async function assertProviderAvailable(db: Db, key: HealthKey): Promise<v
 }
 
 /** Reads every upstream's balance and records it against its floor. Returns the rows written. */
-export async function checkUpstreamHealth(services: Pick<Services, "env" | "config" | "db" | "upstreams">, now = Date.now()): Promise<HealthRow[]> {
+export async function checkUpstreamHealth(services: Pick<Services, "env" | "config" | "db" | "upstreams">, now: number): Promise<HealthRow[]> {
   const { env, db, upstreams } = services;
   const { upstream_floors: floors, upstream_rates: rates } = await getSettings(db, ["upstream_floors", "upstream_rates"]);
   const previous = await healthRows(db);
   const readers: [string, () => Promise<UpstreamMoney>][] = [
-    ["Swift", () => upstreams.sms(env, "Swift").balance()],
-    ["Dynamic", () => upstreams.sms(env, "Dynamic").balance()],
+    ["Swift", () => upstreams.sms(services.config.providers, "Swift").balance()],
+    ["Dynamic", () => upstreams.sms(services.config.providers, "Dynamic").balance()],
     [RENT_HEALTH_KEY, () => upstreams.rent(services.config.providers).balance()],
   ];
   // Issue 32/30: every other configured upstream account has its own row and floor (HeroSMS, Grizzly SMS, a second
@@ -87,7 +87,7 @@ export async function checkUpstreamHealth(services: Pick<Services, "env" | "conf
     const provider = upstream === "smsman" ? "Dynamic" : "Swift";
     upstreamAccountKeys(env, upstream).forEach((_, account) => {
       const isPrimary = upstream === PRIMARY_UPSTREAM[provider] && account === 0;
-      if (!isPrimary) readers.push([upstreamHealthKey(upstream, account), () => upstreams.smsAccount(env, upstream, account, provider).balance()]);
+      if (!isPrimary) readers.push([upstreamHealthKey(upstream, account), () => upstreams.smsAccount(services.config.providers, upstream, account, provider).balance()]);
     });
   }
   const rows: HealthRow[] = [];
@@ -146,7 +146,7 @@ function describe(err: unknown): string {
  * Purchases, codes received, refunds and the median time to a code per provider and service, over the orders created
  * since `since` (epoch ms). Derived from sms_orders: no second record to keep in step.
  */
-export async function providerStats(db: Db, { since, where }: { since: number; where?: SQL }): Promise<ProviderServiceStats[]> {
+export async function providerStats(db: Db, { since, where, includeTest = true }: { since: number; where?: SQL; includeTest?: boolean }): Promise<ProviderServiceStats[]> {
   const rows = await db
     .select({
       provider: smsOrders.provider,
@@ -157,6 +157,6 @@ export async function providerStats(db: Db, { since, where }: { since: number; w
       updatedAt: smsOrders.updatedAt,
     })
     .from(smsOrders)
-    .where(and(gte(smsOrders.createdAt, since), isNotNull(smsOrders.number), inArray(smsOrders.status, [...STATS_STATUSES]), where));
+    .where(and(gte(smsOrders.createdAt, since), isNotNull(smsOrders.number), inArray(smsOrders.status, [...STATS_STATUSES]), where, includeTest ? undefined : notSandboxUser(smsOrders.userId)));
   return summariseProviderOrders(rows);
 }

@@ -58,7 +58,7 @@ beforeEach(async () => {
   clearSmsCatalogueCache();
   // The real sms-man adapter ("Dynamic"), a short deadline, and the fault plan in front of the protocol simulator.
   useTestUpstreams({
-    sms: (e) =>
+    sms: (_mode, _name, e) =>
       new SmsManProvider({
         baseUrl: "https://sandbox.sms-man.invalid",
         key: "test-smsman-token",
@@ -324,7 +324,7 @@ describe("D1 inside money batches", () => {
     // The same order id again: the primary key refuses the order row, and the debit in the same batch must vanish.
     await expect(
       d.batch([
-        ledgerInsert(d, { userId: user.id, key: `buy:${crypto.randomUUID()}`, amountKobo: -1000, kind: "buy", note: "x" }),
+        ledgerInsert(d, { at: Date.now(), userId: user.id, key: `buy:${crypto.randomUUID()}`, amountKobo: -1000, kind: "buy", note: "x" }),
         d.insert(smsOrders).values(order),
       ]),
     ).rejects.toThrow();
@@ -334,7 +334,7 @@ describe("D1 inside money batches", () => {
 
   it("every ledger write retried with its key after an unknown outcome has one effect", async () => {
     const user = await createUser();
-    const entry = { userId: user.id, key: `admin:retry-${user.id}`, amountKobo: 70_000, kind: "admin" as const, note: "retry" };
+    const entry = { userId: user.id, key: `admin:retry-${user.id}`, amountKobo: 70_000, kind: "admin" as const, note: "retry", at: Date.now() };
     const outcomes = await Promise.all([postEntry(db(), entry), postEntry(db(), entry), postEntry(db(), entry)]);
     expect(outcomes.filter((o) => o.applied)).toHaveLength(1);
     // Replaying every row already written in this file (funds, buys, refunds, referral, admin) moves nothing.
@@ -342,7 +342,7 @@ describe("D1 inside money batches", () => {
     const rows = await db().select().from(ledger);
     for (let i = 0; i < rows.length; i += 50) {
       const d = db();
-      const chunk = rows.slice(i, i + 50).map((r) => ledgerInsert(d, { userId: r.userId, key: r.key, amountKobo: r.amountKobo, kind: r.kind, note: r.note, ref: r.ref }));
+      const chunk = rows.slice(i, i + 50).map((r) => ledgerInsert(d, { at: Date.now(), userId: r.userId, key: r.key, amountKobo: r.amountKobo, kind: r.kind, note: r.note, ref: r.ref }));
       await d.batch(chunk as [ReturnType<typeof ledgerInsert>, ...ReturnType<typeof ledgerInsert>[]]);
     }
     const after = await env.DB.prepare("SELECT SUM(balance_kobo) AS total, (SELECT COUNT(*) FROM ledger) AS rows FROM users").first();
@@ -355,7 +355,7 @@ describe("Receive SMS on DaisySMS ('Swift'): the protocol's own refusal words", 
   const action = (req: Request) => new URL(req.url).searchParams.get("action");
   beforeEach(() => {
     useTestUpstreams({
-      sms: (e) =>
+      sms: (_mode, _name, e) =>
         new SmsActivateProvider({
           baseUrl: "https://sandbox.daisysms.invalid",
           key: e.SWIFT_API_KEY!,

@@ -17,7 +17,7 @@ import { rentalTick } from "../../services/rent";
 import { configFor } from "../../config";
 import { rentalProviderFor } from "../../providers/rent";
 import type { RentalProvider } from "../../providers/rent/types";
-import { useTestUpstreams } from "../services";
+import { useTestServices } from "../services";
 import { simulateTransfer, type SimulatedNotification } from "../../sandbox/squad-transfers";
 
 /**
@@ -103,6 +103,34 @@ const SMS_CHOICE = { provider: "Swift", country: "5", service: "mb" } as const;
 const NEXT_CHOICE = { provider: "Dynamic", country: "12", service: "21" } as const;
 let NEXT_PRICE = 0;
 const RENT_CHOICE = { countryId: "5", duration: "hour", period: 1 } as const;
+
+/**
+ * The run's one clock (issue 42, decision 062): every services container the worker builds while the model runs (its
+ * requests, the Durable Objects' alarms, the sweeps) reads it (worker/test/services.ts useTestServices), so time moves
+ * through the container's clock, never a `now` handed past it. It follows real time; `ahead` runs something as if hours
+ * had passed (the cron sweep), through that same clock, then comes back.
+ */
+const modelClock = {
+  skewMs: 0,
+  now(): number {
+    return Date.now() + this.skewMs;
+  },
+  async ahead<T>(ms: number, work: () => Promise<T>): Promise<T> {
+    this.skewMs += ms;
+    try {
+      return await work();
+    } finally {
+      this.skewMs -= ms;
+    }
+  },
+};
+
+/**
+ * The cron sweep as if hours had passed, each further ahead than the last: a chain's route it buys is stamped with
+ * the sweep's time, so the next sweep must come after it, as it would in real time.
+ */
+let sweepsAhead = 0;
+const sweepLater = () => modelClock.ahead(48 * 3600_000 * ++sweepsAhead, () => sweepSmsOrders(smsDeps(env)));
 
 /** user 1 was referred by user 0; user 2 was not referred. */
 const REFERRER_OF: (number | null)[] = [null, 0, null];
@@ -237,7 +265,7 @@ class TransferArrives implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const t = pick(m.transfers, this.transfer);
     const amountKobo = this.kind === "mismatch" ? t.amount + 10_000 : t.amount;
-    const now = this.kind === "late" ? Date.now() + 31 * 60_000 : Date.now();
+    const now = this.kind === "late" ? modelClock.now() + 31 * 60_000 : modelClock.now();
     const n = await simulateTransfer(env, { accountNumber: t.account, amountKobo, now });
     t.notices.push(n);
     await postTransferNotice(n, this.copies);
@@ -285,7 +313,7 @@ class BuyNumber implements fc.AsyncCommand<Model, Real> {
       // and their move-ons happen in most runs without changing how often anything else succeeds.
       chainFunds += 1;
       const key = `test:chain-funds:${r.runTag}:${chainFunds}`;
-      await postEntry(db(), { userId: r.users[this.user].id, key, amountKobo: SMS_PRICE, kind: "admin", note: "model chain funds" });
+      await postEntry(db(), { at: modelClock.now(), userId: r.users[this.user].id, key, amountKobo: SMS_PRICE, kind: "admin", note: "model chain funds" });
       credit(m, this.user, SMS_PRICE);
     }
     const nextRoute = { cap: NEXT_PRICE / 100, routes: [{ provider: NEXT_CHOICE.provider, country: NEXT_CHOICE.country }] };
@@ -456,7 +484,7 @@ class DuplicateAlarm implements fc.AsyncCommand<Model, Real> {
 class SweepLater implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(m: Model, r: Real) {
-    await sweepSmsOrders(smsDeps(env), Date.now() + 48 * 3600_000);
+    await sweepLater();
     // The routes a chain moves on to during the sweep were bought after it chose what to settle: they stay waiting.
     for (const o of [...m.orders]) {
       if (o.state !== "waiting") continue;
@@ -479,7 +507,7 @@ class RentNumber implements fc.AsyncCommand<Model, Real> {
     } else {
       expect(res.status).toBe(201);
       const id: string = res.data.rental.id;
-      await patchSandboxRental(env.DB, await upstreamIdOf("rentals", id), { firstSmsAt: Date.now() + 3_600_000 });
+      await patchSandboxRental(env.DB, await upstreamIdOf("rentals", id), { firstSmsAt: modelClock.now() + 3_600_000 });
       m.balance[this.user] -= RENT_PRICE;
       m.rentals.push({ id, user: this.user, price: RENT_PRICE, state: "active" });
     }
@@ -520,7 +548,7 @@ class UseAgain implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const past = pick(m.orders.filter((o) => o.state === "used"), this.order);
     // Its own window for another code is over (10 minutes after the code): only then is the number taken again.
-    await env.DB.prepare("UPDATE sms_orders SET activation_closes_at = ? WHERE id = ? AND activation_closes_at IS NOT NULL").bind(Date.now() - 1000, past.id).run();
+    await env.DB.prepare("UPDATE sms_orders SET activation_closes_at = ? WHERE id = ? AND activation_closes_at IS NOT NULL").bind(modelClock.now() - 1000, past.id).run();
     const caller = this.byOwner ? past.user : (past.user + 1) % r.users.length;
     const res = await api("/api/sms/use-again", { token: r.users[caller].token, json: { request_id: past.id, price: SMS_PRICE / 100 } });
     const swift = past.chain?.step !== 2;
@@ -579,7 +607,7 @@ class RenewalDue implements fc.AsyncCommand<Model, Real> {
   check = (m: Readonly<Model>) => m.rentals.some((x) => x.state === "active");
   async run(m: Model, r: Real) {
     const rental = pick(m.rentals.filter((x) => x.state === "active"), this.rental);
-    await env.DB.prepare("UPDATE rentals SET expires_at = ? WHERE id = ?").bind(Date.now() + 10 * 60_000, rental.id).run();
+    await env.DB.prepare("UPDATE rentals SET expires_at = ? WHERE id = ?").bind(modelClock.now() + 10 * 60_000, rental.id).run();
     await Promise.all([
       runDurableObjectAlarm(env.RENTAL.get(env.RENTAL.idFromName(rental.id))),
       ...Array.from({ length: this.copies + 1 }, () => rentalTick(rentalDeps(env, configFor(env)), rental.id)),
@@ -675,7 +703,7 @@ describe("money model", () => {
         extend: async () => undefined,
       },
     });
-    useTestUpstreams({ rent: () => extending });
+    useTestServices({ upstreams: { rent: () => extending }, clock: modelClock });
     clearSettingsCache();
     await putSetting(db(), "tiers", [DEFAULT_TIERS[0]]);
     await putSetting(db(), "exchange_rate", { rate: 1600 });
@@ -697,7 +725,7 @@ describe("money model", () => {
   });
 
   afterAll(() => {
-    useTestUpstreams({ rent: null });
+    useTestServices({ upstreams: { rent: null }, clock: null });
     clearSettingsCache();
   });
 
@@ -720,7 +748,7 @@ describe("money model", () => {
       } finally {
         await disarm(model);
         // Leave no order waiting for a later run's sweep (which settles at most 50 per call).
-        while ((await sweepSmsOrders(smsDeps(env), Date.now() + 48 * 3600_000)) > 0);
+        while ((await sweepLater()) > 0);
       }
     });
     const { seed, path } = replayOptions();

@@ -2,14 +2,16 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { configFor } from "../../config";
-import type { Db } from "../../db/client";
+import { stoppingAfterTheEventBatch } from "../fault-seams";
 import { useTestUpstreams } from "../services";
 import { createKey } from "../api-fixtures";
 import { fixedClock, recordingNotify } from "../flow-deps";
 import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } from "../helpers";
 import { setSquadSimulator, startCardPaymentViaApi } from "../payment-fixtures";
 import { topUpSandbox } from "../../services/developer";
-import { confirmCardPayment } from "../../services/funding";
+import { acceptTransferNotice, confirmCardPayment } from "../../services/funding";
+import { simulateTransfer } from "../../sandbox/squad-transfers";
+import type { DynamicNotice } from "../../providers/payments/squad-transfer-webhooks";
 import { deliverEvents, deliveryFor, OUTBOX_GRACE_MS, sandboxUserIdFor, sweepOutbox } from "../../services/kernel";
 import { paymentDeps } from "../../test/services";
 
@@ -37,30 +39,6 @@ async function endpoint(user: TestUser, url: string) {
   const res = await api(`/api/keys/${key.id}/webhook`, { method: "PUT", token: user.token, json: { url } });
   expect(res.status).toBe(200);
   return key;
-}
-
-/**
- * The fault seam: a database that stops answering right after the first batch that wrote an outbox event has
- * committed, as a worker evicted between its money batch and the delivery would. Everything after it throws.
- */
-function stoppingAfterTheEventBatch(real: Db): Db {
-  let stopped = false;
-  return new Proxy(real, {
-    get(target, prop) {
-      if (stopped && ["select", "selectDistinct", "insert", "update", "delete", "batch", "run", "all", "get"].includes(String(prop))) {
-        throw new Error("the worker was stopped");
-      }
-      const value = Reflect.get(target, prop, target) as unknown;
-      if (prop === "batch") {
-        return async (queries: { toSQL(): { sql: string } }[]) => {
-          const result = await (value as (q: unknown) => Promise<unknown>).call(target, queries);
-          if (queries.some((q) => q.toSQL().sql.includes("outbox_events"))) stopped = true;
-          return result;
-        };
-      }
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
 }
 
 async function outboxRows(userId: string) {
@@ -113,6 +91,40 @@ describe("events written with the money (services/kernel/outbox.ts, decision 040
     for (const key of [first, second]) await runInDurableObject(deliveryFor(env, key.id), (_i, s) => s.storage.deleteAlarm());
   });
 
+  it("a bank transfer credited, and a card that failed, by a worker that stops right after the batch are still told once (issue 42: transfers and failures)", async () => {
+    const user = await createUser();
+    const key = await endpoint(user, "https://hooks.example.com/transfers");
+    const started = await api("/api/transfers", { token: user.token, json: { amount: 5000 } });
+    expect(started.status).toBe(200);
+    const n = await simulateTransfer(env, { accountNumber: started.data.account_number, amountKobo: 500_000 });
+    const card = await startCardPaymentViaApi(user, 3000);
+    await setSquadSimulator(card, { status: "Failed" });
+
+    const pushes = recordingNotify();
+    const dyingDeps = () => {
+      const built = paymentDeps(env, configFor(env), () => {});
+      return { ...built, db: stoppingAfterTheEventBatch(built.db), notify: pushes.notify };
+    };
+    // Each worker stops right after its money batch: the money moved, the event waits in the outbox.
+    expect(await acceptTransferNotice(dyingDeps(), { kind: "dynamic", notice: n.body as unknown as DynamicNotice })).toBe("credited");
+    expect(await confirmCardPayment(dyingDeps(), card)).toBe("failed");
+    expect(await balanceOf(user.id)).toBe(500_000);
+    expect((await outboxRows(user.id)).sort((a, b) => a.kind.localeCompare(b.kind))).toEqual([
+      { kind: "payment.credited", delivered_at: null },
+      { kind: "payment.failed", delivered_at: null },
+    ]);
+    expect(pushes.sent).toEqual([]);
+
+    const sweepDeps = { env, db: db(), notify: pushes.notify, clock: fixedClock(Date.now() + OUTBOX_GRACE_MS + 1) };
+    await Promise.all([sweepOutbox(sweepDeps), deliverEvents(sweepDeps, user.id)]);
+    expect(pushes.sent.filter((p) => p.userId === user.id).map((p) => p.message.kind).sort()).toEqual(["payment.credited", "payment.failed"]);
+    await vi.waitFor(() => expect(received.filter((r) => r.url === "https://hooks.example.com/transfers")).toHaveLength(2), { timeout: 15_000 });
+    expect(received.map((r) => r.body.type).sort()).toEqual(["balance.changed", "payment.failed"]);
+    expect(received.find((r) => r.body.type === "payment.failed")!.body.data).toEqual({ payment_id: card, status: "failed", message: "Transaction not successful" });
+    expect(await webhookRows(key.id)).toHaveLength(2);
+    await runInDurableObject(deliveryFor(env, key.id), (_i, s) => s.storage.deleteAlarm());
+  });
+
   it("a delivery whose wake-up of the webhook sender was lost is re-kicked by the sweep", async () => {
     const user = await createUser();
     const key = await endpoint(user, "https://hooks.example.com/rekick");
@@ -132,10 +144,10 @@ describe("events written with the money (services/kernel/outbox.ts, decision 040
     const user = await createUser();
     const sandboxId = sandboxUserIdFor(user.id);
     // A debit the sandbox wallet cannot pay: the balance CHECK fails the batch, its ledger row and its event with it.
-    await expect(topUpSandbox(db(), { id: user.id, username: "outbox" }, -100_000)).rejects.toThrow();
+    await expect(topUpSandbox(db(), { id: user.id, username: "outbox" }, -100_000, Date.now())).rejects.toThrow();
     expect(await outboxRows(sandboxId)).toEqual([]);
     // The same call that succeeds writes exactly one event, with the balance its batch left.
-    await topUpSandbox(db(), { id: user.id, username: "outbox" }, 250_000);
+    await topUpSandbox(db(), { id: user.id, username: "outbox" }, 250_000, Date.now());
     const { results } = await env.DB.prepare("SELECT kind, balance_kobo FROM outbox_events WHERE user_id = ?").bind(sandboxId).all();
     expect(results).toEqual([{ kind: "balance.changed", balance_kobo: 250_000 }]);
   });

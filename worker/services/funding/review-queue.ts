@@ -3,13 +3,22 @@ import type { ReviewQueueItem, ReviewVerification } from "../../../schema/admin"
 import { formatNaira, koboToNaira, nairaToKobo } from "../../../schema/money";
 import { auditInsert } from "../../db/admin-sql";
 import type { Db } from "../../db/client";
-import { payments, reviewItemResolutions, transferDeposits, users } from "../../db/tables";
-import { AppError, isUniqueViolation } from "../../lib/errors";
-import { CARD_PENDING_TOO_LONG_MS, confirmCardPayment, getPaymentReview, listPaymentReviews, MONEY_ARRIVED, openReviewCount, type Payment, paymentTransition, resolvePaymentReview, reviewItemResolution, type ReviewListItem, squadRecordOfArrival } from "../funding";
-import type { PaymentDeps } from "../kernel";
+import { payments, reviewItemResolutions, transferDeposits } from "./tables";
+import { users } from "../kernel";
+import { AppError } from "../../lib/errors";
+import { confirmCardPayment } from "./card-payments";
+import { MONEY_ARRIVED } from "./crypto-payments";
+import { getPaymentReview, listPaymentReviews, openReviewCount, type ReviewListItem } from "./payment-reviews";
+import { CARD_PENDING_TOO_LONG_MS } from "./payment-sweep";
+import type { Payment } from "./payments";
+import { closeUnknownTransfer, creditStaleCard, type QueueDecisionInput, refuseStaleCard, resolvePaymentReview } from "./review-decisions";
+import { squadRecordOfArrival } from "./bank-transfers";
+import { type PaymentDeps, statement } from "../kernel";
 
 /**
- * The operator console's payment review queue (issue 15, Deposits; docs/decisions/023): one list of what needs an
+ * The operator console's payment review queue (issue 15, Deposits; docs/decisions/023), kept with the money it decides
+ * (the funding room owns payments, reviews and transfer arrivals: issue 42; services/console offers it through its
+ * index): one list of what needs an
  * operator's decision on a deposit, two kinds of item.
  * - crypto: a row of payment_reviews (services/payment-reviews.ts): an arrival that did not match its invoice.
  *   Its decision is the resolution row, inserted in one batch with the ledger credit and the audit row.
@@ -137,7 +146,7 @@ async function unknownAccountItems(db: Db, opts: { status: "open" | "resolved" |
 }
 
 /** The queue (`open`), its history (`resolved`) or both, newest first. */
-export async function listReviewQueue(db: Db, opts: { status?: "open" | "resolved" | "all"; limit?: number } = {}, now = Date.now()): Promise<QueueItem[]> {
+export async function listReviewQueue(db: Db, opts: { status?: "open" | "resolved" | "all"; limit?: number } = {}, now: number): Promise<QueueItem[]> {
   const status = opts.status ?? "open";
   const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
   const [crypto, openCards, resolvedCards, unknownAccounts] = await Promise.all([
@@ -150,7 +159,7 @@ export async function listReviewQueue(db: Db, opts: { status?: "open" | "resolve
 }
 
 /** How many items wait for a decision: the Overview's "deposits in review". */
-export async function reviewQueueCount(db: Db, now = Date.now()): Promise<number> {
+export async function reviewQueueCount(db: Db, now: number): Promise<number> {
   const [crypto, [cards], unknownAccounts] = await Promise.all([
     openReviewCount(db),
     db.select({ n: sql<number>`count(*)` }).from(payments).where(openCardsWhere(now)),
@@ -160,7 +169,7 @@ export async function reviewQueueCount(db: Db, now = Date.now()): Promise<number
 }
 
 /** One item: a review id (rv_...) or a card payment's reference. Null when it is not (or never was) in the queue. */
-export async function getQueueItem(db: Db, id: string, now = Date.now()): Promise<QueueItem | null> {
+export async function getQueueItem(db: Db, id: string, now: number): Promise<QueueItem | null> {
   if (isReviewRow(id)) {
     const review = await getPaymentReview(db, id);
     return review ? reviewItem(review) : null;
@@ -362,16 +371,6 @@ export interface ResolveAnswer {
 
 const alreadyResolved = () => new AppError("CONFLICT", "This review is already resolved.");
 
-/** Runs a decision's batch; a second decision on the item fails on its resolution row's primary key: 409, nothing written. */
-async function decideOnce(db: Db, batch: Parameters<Db["batch"]>[0]) {
-  try {
-    return await db.batch(batch);
-  } catch (err) {
-    if (isUniqueViolation(err)) throw alreadyResolved();
-    throw err;
-  }
-}
-
 /**
  * Verify again with the provider, then credit the right amount or refuse, once. A second decision (a double click,
  * two operators) is 409 and moves nothing: crypto by the resolution row's primary key in the credit's own batch
@@ -410,18 +409,33 @@ async function resolveUnknownAccount(deps: PaymentDeps, item: QueueItem, input: 
     throw new AppError("INVALID_STATE", "A transfer into an account we do not know has no customer to credit: find its owner and use a manual credit (Customers), then close this item.");
   }
   const db = deps.db;
-  await decideOnce(db, [
-    reviewItemResolution(db, { itemId: item.id, kind: "transfer", outcome: "refused", amountKobo: null, operatorId: input.operator.id, note: input.reason, at: deps.clock.now() }),
-    auditInsert(db, {
-      actor: input.operator.email,
-      action: "review.refuse",
-      detail: { kind: "transfer", reviewId: item.id, squadRef: item.provider_payment_id, amount: null, operatorId: input.operator.id, provider: check.view },
-      reason: input.reason,
-      subject: item.id,
-      previous: JSON.stringify("open"),
-    }),
-  ]);
-  return { review: (await getQueueItem(db, item.id))!, verification: check.view, balance: null };
+  const at = deps.clock.now();
+  await closeUnknownTransfer(
+    db,
+    item.id,
+    {
+      operatorId: input.operator.id,
+      note: input.reason,
+      audit: (decided) =>
+        statement(
+          auditInsert(
+            db,
+            {
+              actor: input.operator.email,
+              action: "review.refuse",
+              detail: { kind: "transfer", reviewId: item.id, squadRef: item.provider_payment_id, amount: null, operatorId: input.operator.id, provider: check.view },
+              reason: input.reason,
+              subject: item.id,
+              previous: JSON.stringify("open"),
+              onlyIf: decided,
+            },
+            at,
+          ),
+        ),
+    },
+    at,
+  );
+  return { review: (await getQueueItem(db, item.id, deps.clock.now()))!, verification: check.view, balance: null };
 }
 
 /** A review row (crypto arrival or card charged another amount): the provider's record bounds the credit. */
@@ -440,14 +454,18 @@ async function resolveReview(deps: PaymentDeps, item: QueueItem, input: ResolveI
       });
     }
   }
-  const auditRow = auditInsert(db, {
-    actor: input.operator.email,
-    action: input.action === "credit" ? "review.credit" : "review.refuse",
-    detail: { kind: item.kind, reviewId: item.id, paymentId: item.payment_id, userId: item.user?.id ?? null, amount: amountKobo === null ? null : koboToNaira(amountKobo), operatorId: input.operator.id, provider: check.view },
-    reason: input.reason,
-    subject: item.id,
-    previous: JSON.stringify("open"),
-  });
+  const auditRow = auditInsert(
+    db,
+    {
+      actor: input.operator.email,
+      action: input.action === "credit" ? "review.credit" : "review.refuse",
+      detail: { kind: item.kind, reviewId: item.id, paymentId: item.payment_id, userId: item.user?.id ?? null, amount: amountKobo === null ? null : koboToNaira(amountKobo), operatorId: input.operator.id, provider: check.view },
+      reason: input.reason,
+      subject: item.id,
+      previous: JSON.stringify("open"),
+    },
+    deps.clock.now(),
+  );
   const { review, balance } = await resolvePaymentReview(
     deps,
     {
@@ -455,7 +473,7 @@ async function resolveReview(deps: PaymentDeps, item: QueueItem, input: ResolveI
       operatorId: input.operator.id,
       decision: amountKobo === null ? { action: "refuse" } : { action: "credit", amountKobo },
       note: input.reason,
-      also: [auditRow],
+      also: { audit: statement(auditRow) },
     },
   );
   return { review: reviewItem(review), verification: check.view, balance };
@@ -468,56 +486,53 @@ async function resolveCard(deps: PaymentDeps, item: QueueItem, input: ResolveInp
   }
   const payment = await paymentOf(db, item.id);
   const check = await verifyCard(deps, payment);
-  // The same confirmation the webhook, the return page and the sweep run: credits only on Squad's success for the exact
-  // amount, under the payment's own ledger key (a late webhook then finds it taken), and moves a failed one to failed.
-  const outcome = await confirmCardPayment(deps, payment.id);
-  const after = await paymentOf(db, payment.id);
   const decidedAt = deps.clock.now();
-  const resolutionFor = (outcome: "credited" | "refused", onlyIf?: SQL) =>
-    reviewItemResolution(
-      db,
-      { itemId: payment.id, kind: "card", outcome, amountKobo: outcome === "credited" ? payment.amountKobo : null, operatorId: input.operator.id, note: input.reason, at: decidedAt },
-      onlyIf,
-    );
-  const auditFor = (action: ResolveAction, onlyIf?: SQL) =>
-    auditInsert(db, {
-      actor: input.operator.email,
-      action,
-      detail: { kind: "card", paymentId: payment.id, userId: payment.userId, amount: action === "review.credit" ? koboToNaira(payment.amountKobo) : null, operatorId: input.operator.id, provider: check.view },
-      reason: input.reason,
-      subject: payment.id,
-      previous: JSON.stringify(payment.status),
-      onlyIf,
-    });
+  const decision = (action: ResolveAction): QueueDecisionInput => ({
+    operatorId: input.operator.id,
+    note: input.reason,
+    audit: (decided) =>
+      statement(
+        auditInsert(
+          db,
+          {
+            actor: input.operator.email,
+            action,
+            detail: { kind: "card", paymentId: payment.id, userId: payment.userId, amount: action === "review.credit" ? koboToNaira(payment.amountKobo) : null, operatorId: input.operator.id, provider: check.view },
+            reason: input.reason,
+            subject: payment.id,
+            previous: JSON.stringify(payment.status),
+            onlyIf: decided,
+          },
+          decidedAt,
+        ),
+      ),
+  });
 
   if (input.action === "credit") {
-    if (outcome !== "success") {
+    if (!check.view.creditable) {
+      // Squad's word moves a failed or abandoned checkout (the webhook's and the sweep's own confirmation).
+      await confirmCardPayment(deps, payment.id);
+      const after = await paymentOf(db, payment.id);
       const why =
-        after.status === "pending"
+        after.status === "pending" || after.status === "credited"
           ? "Squad does not report this charge as successful: nothing credited. Verify again later, or refuse it."
           : `Squad reports this checkout ${after.status.replace("_", " ")}: nothing credited.`;
       throw new AppError("INVALID_STATE", why);
     }
-    // Credited now or a moment ago (by this click, a webhook or the sweep): the money moved once, by the ledger key.
-    // The decision is recorded once: a second click fails on the first's resolution row and is told so.
-    await decideOnce(db, [resolutionFor("credited"), auditFor("review.credit")]);
+    // Squad confirms the exact charge: credited now or a moment ago (by this click, a webhook or the sweep), once by
+    // the ledger key fund:squad:<ref>; the decision is recorded once, in the same batch: a second click fails on the
+    // first's decision row and is told so.
+    await creditStaleCard(deps, payment, decision("review.credit"));
   } else {
+    // The same confirmation the webhook, the return page and the sweep run: a charge Squad calls successful is credited,
+    // not refused; a failed one moves to failed.
+    const outcome = await confirmCardPayment(deps, payment.id);
     if (outcome === "success") throw new AppError("CONFLICT", "Squad reports this charge successful: it has been credited, not refused.");
+    const after = await paymentOf(db, payment.id);
     if (after.status !== "pending") throw new AppError("INVALID_STATE", `Squad reports this checkout ${after.status.replace("_", " ")}: it is closed, nothing to refuse.`);
-    const isPending = sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.id} = ${payment.id} AND ${payments.status} = 'pending')`;
-    // The resolution row and the audit row only while the payment is pending (read before the move below).
-    const [decided, , moved] = await decideOnce(db, [resolutionFor("refused", isPending), auditFor("review.refuse", isPending), paymentTransition(db, "refuseCard", payment.id, decidedAt)]);
-    if ((moved.meta?.changes ?? 0) === 0 || (decided.meta?.changes ?? 0) === 0) throw alreadyResolved();
-    deps.defer(
-      deps.notify(payment.userId, {
-        kind: "payment.failed",
-        paymentId: payment.id,
-        status: "refused",
-        message: "Your card payment was not confirmed by the bank and has been closed. Nothing was added to your wallet.",
-      }),
-    );
+    await refuseStaleCard(deps, after, decision("review.refuse"));
   }
-  const review = await getQueueItem(db, payment.id);
+  const review = await getQueueItem(db, payment.id, deps.clock.now());
   const [user] = await db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, payment.userId));
   return { review: review!, verification: check.view, balance: user ? koboToNaira(user.balanceKobo) : null };
 }

@@ -1,13 +1,15 @@
-import { and, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { desc } from "drizzle-orm";
 import { SMS_PROVIDERS } from "../../../schema/constants";
 import { STATUS_MIN_SAMPLE, type PublicStatus, type StatusIncident, type StatusWindow } from "../../../schema/status";
 import type { Db } from "../../db/client";
-import { ledger, smsOrders, statusIncidents, upstreamHealth } from "../../db/tables";
-import { notSandboxUser } from "../kernel";
+import { statusIncidents } from "./tables";
+import { rowsOf, runBatch } from "../kernel";
+import { statusOutcomesQuery, statusRefundWaitsQuery, upstreamHealthQuery } from "../sms";
 import { TtlCache } from "../../lib/cache";
 
 /**
- * The public record of what works (issue 32): per provider and the busiest services per country, the last 7 and 30
+ * The public record of what works (issue 32; the console room's, since it owns the incidents: issue 42, the sms room
+ * answers with its orders' figures and the upstreams' health): per provider and the busiest services per country, the last 7 and 30
  * days' success rate and median time to code from our own orders (only from STATUS_MIN_SAMPLE orders), whether each
  * provider is up now (the sweep's upstream health), the operator's incidents, and the refund promise with its figures.
  *
@@ -38,7 +40,7 @@ export function clearStatusCache(): void {
   incidentsCache.clear();
 }
 
-export async function publicStatus(db: Db, now = Date.now()): Promise<PublicStatus> {
+export async function publicStatus(db: Db, now: number): Promise<PublicStatus> {
   if (!cache.get("status")) {
     // Cold: one round trip reads both; each is then kept for its own time.
     const both = readStatus(db, now);
@@ -79,28 +81,13 @@ interface OrderOutcome {
 async function readStatus(db: Db, now: number): Promise<{ figures: Omit<PublicStatus, "incidents">; incidents: StatusIncident[] }> {
   const since30 = now - 30 * DAY_MS;
   // One round trip: the outcomes, the automatic refunds, upstream health and the incidents.
-  const ended = and(gte(smsOrders.createdAt, since30), lt(smsOrders.createdAt, now), notSandboxUser(smsOrders.userId));
-  const [orders, refunds, health, incidents] = await db.batch([
-    db
-      .select({
-        provider: smsOrders.provider,
-        country: smsOrders.countryName,
-        service: smsOrders.serviceName,
-        status: smsOrders.status,
-        created_at: smsOrders.createdAt,
-        // Spelled out: drizzle would name both tables' columns unqualified here, and sms_order_codes has its own "id".
-        code_at: sql<number | null>`(SELECT MIN(c.received_at) FROM sms_order_codes c WHERE c.order_id = "sms_orders"."id")`,
-      })
-      .from(smsOrders)
-      .where(and(ended, inArray(smsOrders.status, ["used", "timeout", "error"]))),
-    db
-      .select({ waited: sql<number>`${ledger.createdAt} - ${smsOrders.createdAt}` })
-      .from(smsOrders)
-      .innerJoin(ledger, eq(ledger.key, sql`'refund:' || ${smsOrders.id}`))
-      .where(and(ended, inArray(smsOrders.status, ["timeout", "error"]))),
-    db.select().from(upstreamHealth),
-    incidentsQuery(db),
-  ]);
+  // The sms room's figures (its own queries, asked through its index) and our incidents, still one round trip.
+  const { orders, refunds, health, incidents } = await runBatch(db, {
+    orders: rowsOf(statusOutcomesQuery(db, since30, now)),
+    refunds: rowsOf(statusRefundWaitsQuery(db, since30, now)),
+    health: rowsOf(upstreamHealthQuery(db)),
+    incidents: rowsOf(incidentsQuery(db)),
+  });
 
   const since7 = now - 7 * DAY_MS;
   const windows = (rows: OrderOutcome[]) => ({ last_7_days: windowOf(rows.filter((r) => r.created_at >= since7)), last_30_days: windowOf(rows) });

@@ -1,0 +1,245 @@
+import { env } from "cloudflare:workers";
+import { afterAll, describe, expect, it } from "vitest";
+import { declaredEntities, type Move, move, runBatch, transition } from "../../services/kernel";
+import { payment, queueDecision, reviewItem, transferDeposit } from "../../services/funding";
+import { smsChain, smsOrder } from "../../services/sms";
+import { rental } from "../../services/rent";
+import { paymentReviews, payments, rentalMessages, rentals, smsChains, smsOrders, transferDeposits } from "../../db/tables";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { createUser, db, expectLedgerBalanced } from "../helpers";
+
+/**
+ * Issue 42: every move a money entity declares is walked here at least once, through the one kernel transition: from a
+ * status it may leave to the one it names, with the ledger row and the outbox event it declares written in the same
+ * batch, and nothing written when the row is not in a status it may leave. The declarations are what runs
+ * (services/kernel/money-entity.ts), so a move added without a case here fails the last test.
+ */
+
+const AT = 1_800_000_000_000;
+const walked = new Set<string>();
+
+type Row = Record<string, unknown>;
+interface Case {
+  /** Writes the row the move starts from (by hand, as tests may) and answers its id and the move's input. */
+  setup: (userId: string) => Promise<{ id: string; input: unknown }>;
+  /** A status the move may not leave, to show it writes nothing there (none for "any" and "new" moves). */
+  refusedFrom?: string;
+}
+
+const uid = () => crypto.randomUUID();
+const statusOf = async (table: string, idColumn: string, id: string) =>
+  (await env.DB.prepare(`SELECT * FROM ${table} WHERE ${idColumn} = ?`).bind(id).first<Row>()) ?? null;
+const ledgerKeys = async (userId: string) => (await env.DB.prepare("SELECT key FROM ledger WHERE user_id = ?").bind(userId).all<{ key: string }>()).results.map((r) => r.key);
+const events = async (userId: string) => (await env.DB.prepare("SELECT kind FROM outbox_events WHERE user_id = ?").bind(userId).all<{ kind: string }>()).results.map((r) => r.kind);
+
+async function order(userId: string, fields: Partial<typeof smsOrders.$inferInsert> = {}) {
+  const id = uid();
+  await db().insert(smsOrders).values({ id, userId, provider: "Swift", countryId: "5", countryName: "USA", serviceId: "wa", serviceName: "WhatsApp", priceKobo: 10_000, number: "15550001", upstreamId: `up-${id}`, status: "waiting", createdAt: AT, updatedAt: AT, ...fields });
+  return id;
+}
+async function chain(userId: string, fields: Partial<typeof smsChains.$inferInsert> = {}) {
+  const id = await order(userId, { status: "timeout" });
+  await db().insert(smsChains).values({ id, userId, serviceName: "WhatsApp", capKobo: 100_000, maxRoutes: 3, status: "active", currentOrderId: id, createdAt: AT, updatedAt: AT, ...fields });
+  return id;
+}
+async function rentalRow(userId: string, fields: Partial<typeof rentals.$inferInsert> = {}) {
+  const id = uid();
+  await db().insert(rentals).values({ id, userId, provider: "Swift", countryId: "5", countryName: "USA", unit: "day", period: 1, priceKobo: 20_000, status: "active", expiresAt: AT + 86_400_000, createdAt: AT, updatedAt: AT, ...fields });
+  return id;
+}
+async function paymentRow(userId: string, fields: Partial<typeof payments.$inferInsert> = {}) {
+  const id = `PT${uid().replaceAll("-", "")}`;
+  await db().insert(payments).values({ id, userId, provider: "squad", status: "pending", amountKobo: 50_000, currency: "NGN", createdAt: AT, updatedAt: AT, ...fields });
+  return id;
+}
+async function depositRow(userId: string, fields: Partial<typeof transferDeposits.$inferInsert> = {}) {
+  const squadRef = `SQ${uid()}`;
+  await db().insert(transferDeposits).values({ squadRef, kind: "dynamic", userId, amountKobo: 50_000, squadStatus: "SUCCESS", state: "verifying", receivedAt: AT, updatedAt: AT, ...fields });
+  return squadRef;
+}
+async function reviewRow(userId: string, status: "open" | "credited" = "open") {
+  const paymentId = await paymentRow(userId, { status: "review" });
+  const id = `rv_${uid().replaceAll("-", "")}`;
+  await db().insert(paymentReviews).values({ id, paymentId, userId, provider: "squad", providerPaymentId: paymentId, reason: "card_amount_mismatch", status, createdAt: AT, updatedAt: AT });
+  return { id, paymentId };
+}
+
+const smsEnded = (orderId: string, status: "timeout" | "error" | "cancelled") => ({ kind: "sms.ended" as const, orderId, status, refunded: true, message: "ended" });
+const ended = (id: string, userId: string) => ({ order: { id, userId, priceKobo: 10_000, serviceName: "WhatsApp", countryName: "USA" }, reason: "walked", told: smsEnded(id, "timeout") });
+const credit = (userId: string, paymentId: string, channel: "squad" | "transfer" | "review" = "squad", keyId = paymentId) => ({
+  userId,
+  paymentId,
+  publicId: paymentId,
+  channel,
+  keyId,
+  amountKobo: 50_000,
+  note: "Wallet deposit (walked)",
+});
+const rentalOf = (id: string, userId: string) => ({ id, userId, priceKobo: 20_000, countryName: "USA", unit: "day" as const, period: 1 });
+const charge = (id: string, userId: string, key: string) => ({ row: rentalOf(id, userId), key, kobo: 5_000, note: "walked charge" });
+const told = (userId: string, publicId: string) => ({ userId, publicId, message: "walked" });
+const decision = (itemId: string, kind: "card" | "transfer") => ({ itemId, kind, amountKobo: null, operatorId: "op", note: "walked" });
+
+const CASES: Record<string, Record<string, Case>> = {
+  "SMS order": {
+    buy: {
+      setup: async (u) => {
+        const id = uid();
+        return { id, input: { row: { id, userId: u, provider: "Swift", countryId: "5", countryName: "USA", serviceId: "wa", serviceName: "WhatsApp", priceKobo: 10_000, createdAt: AT, updatedAt: AT }, note: "walked" } };
+      },
+    },
+    reserve: { setup: async (u) => ({ id: await order(u, { status: "pending" }), input: { upstreamId: "u1", number: "1555", upstream: "daisysms", upstreamAccount: 0, attempts: 0 } }), refusedFrom: "waiting" },
+    countPoll: { setup: async (u) => ({ id: await order(u), input: { from: 0, to: 1 } }), refusedFrom: "used" },
+    code: { setup: async (u) => { const id = await order(u); return { id, input: { order: { id, userId: u, number: "1555" }, code: "123456", stored: "123456", closesAt: AT } }; }, refusedFrom: "timeout" },
+    anotherCodeRequested: { setup: async (u) => ({ id: await order(u, { status: "used" }), input: {} }), refusedFrom: "waiting" },
+    anotherCode: { setup: async (u) => { const id = await order(u, { status: "used", anotherCodeRequestedAt: AT }); return { id, input: { order: { id, userId: u, number: "1555" }, code: "654321", stored: "654321", closesAt: AT } }; }, refusedFrom: "waiting" },
+    giveUpAnotherCode: { setup: async (u) => ({ id: await order(u, { status: "used", anotherCodeRequestedAt: AT }), input: { requestedAt: AT } }), refusedFrom: "waiting" },
+    closeActivation: { setup: async (u) => ({ id: await order(u, { status: "used" }), input: {} }), refusedFrom: "waiting" },
+    fail: { setup: async (u) => { const id = await order(u, { status: "pending" }); return { id, input: { ...ended(id, u), told: null } }; }, refusedFrom: "waiting" },
+    timeout: { setup: async (u) => { const id = await order(u); return { id, input: ended(id, u) }; }, refusedFrom: "used" },
+    error: { setup: async (u) => { const id = await order(u); return { id, input: ended(id, u) }; }, refusedFrom: "cancelled" },
+    cancel: { setup: async (u) => { const id = await order(u); return { id, input: ended(id, u) }; }, refusedFrom: "pending" },
+  },
+  "SMS chain": {
+    start: { setup: async (u) => { const id = await order(u, { status: "pending" }); return { id, input: { row: { id, userId: u, serviceName: "WhatsApp", capKobo: 100_000, routes: "[]", maxRoutes: 3, currentOrderId: id, createdAt: AT, updatedAt: AT } } }; } },
+    moveOn: { setup: async (u) => { const id = await chain(u); return { id, input: { from: id, next: "next-order", ended: smsEnded(id, "timeout"), userId: u } }; }, refusedFrom: "ended" },
+    end: { setup: async (u) => { const id = await chain(u); return { id, input: { from: id, reason: "walked", ended: smsEnded(id, "timeout"), userId: u } }; }, refusedFrom: "cancelled" },
+    cancel: { setup: async (u) => { const id = await chain(u); return { id, input: { from: id, reason: "walked", ended: smsEnded(id, "cancelled"), userId: u } }; }, refusedFrom: "ended" },
+  },
+  rental: {
+    rent: { setup: async (u) => { const id = uid(); return { id, input: { row: { id, userId: u, provider: "Swift", countryId: "5", countryName: "USA", unit: "day", period: 1, priceKobo: 20_000, createdAt: AT, updatedAt: AT }, note: "walked" } }; } },
+    rented: { setup: async (u) => ({ id: await rentalRow(u, { status: "pending" }), input: { upstreamId: "r1", number: "1555", expiresAt: AT + 1000, upstream: "smsman", upstreamAccount: 0 } }), refusedFrom: "active" },
+    fail: { setup: async (u) => { const id = await rentalRow(u, { status: "pending" }); return { id, input: { row: rentalOf(id, u), reason: "walked" } }; }, refusedFrom: "active" },
+    end: { setup: async (u) => { const id = await rentalRow(u); return { id, input: { row: rentalOf(id, u) } }; }, refusedFrom: "ended" },
+    cancel: { setup: async (u) => { const id = await rentalRow(u); return { id, input: { row: rentalOf(id, u), reason: "walked" } }; }, refusedFrom: "ended" },
+    cancelAfterSms: {
+      setup: async (u) => {
+        const id = await rentalRow(u);
+        await db().insert(rentalMessages).values({ rentalId: id, fingerprint: "f", sender: "S", text: "t", receivedAt: AT });
+        return { id, input: { row: rentalOf(id, u) } };
+      },
+      refusedFrom: "cancelled",
+    },
+    claimExtension: { setup: async (u) => { const id = await rentalRow(u); return { id, input: { ...charge(id, u, `rent_extend:${id}:1`), n: 1 } }; }, refusedFrom: "ended" },
+    extended: { setup: async (u) => ({ id: await rentalRow(u), input: { byMs: 3_600_000 } }), refusedFrom: "ended" },
+    refundExtension: { setup: async (u) => { const id = await rentalRow(u); return { id, input: charge(id, u, `rent_extend_refund:${id}:1`) }; } },
+    claimRenewal: {
+      setup: async (u) => {
+        const id = await rentalRow(u, { autoRenewPriceKobo: 5_000 });
+        return { id, input: { ...charge(id, u, `rent_renew:${id}:${AT + 86_400_000}`), expiry: AT + 86_400_000, agreedKobo: 5_000 } };
+      },
+      refusedFrom: "ended",
+    },
+    renewed: { setup: async (u) => ({ id: await rentalRow(u), input: { expiry: AT + 86_400_000, expiresAt: AT + 2 * 86_400_000 } }), refusedFrom: "ended" },
+    refundRenewal: { setup: async (u) => { const id = await rentalRow(u); return { id, input: charge(id, u, `rent_renew_refund:${id}:1`) }; } },
+    autoRenewOn: { setup: async (u) => ({ id: await rentalRow(u), input: { priceKobo: 5_000, unit: "day", period: 1 } }), refusedFrom: "ended" },
+    autoRenewOff: { setup: async (u) => ({ id: await rentalRow(u, { autoRenewPriceKobo: 5_000 }), input: {} }) },
+    pauseRenewal: { setup: async (u) => ({ id: await rentalRow(u, { autoRenewPriceKobo: 5_000 }), input: { why: "funds" } }) },
+    remind: {
+      setup: async (u) => {
+        const id = await rentalRow(u);
+        const renewing = { dedupe: `rental.renewing:${id}:walked`, message: { kind: "rental.renewing" as const, rentalId: id, renewsAt: new Date(AT).toISOString(), price: 50, funded: true } };
+        return { id, input: { userId: u, column: "remindedDayAt", expiresAt: AT + 86_400_000, renewing } };
+      },
+      refusedFrom: "ended",
+    },
+    inboxRead: { setup: async (u) => { const id = await rentalRow(u); return { id, input: { rentalId: id, updatedAt: AT } }; } },
+  },
+  payment: {
+    open: { setup: async (u) => { const id = `PO${uid().replaceAll("-", "")}`; return { id, input: { row: { id, userId: u, provider: "squad", amountKobo: 50_000, currency: "NGN", createdAt: AT, updatedAt: AT } } }; } },
+    openArrival: { setup: async (u) => { const id = `PA${uid().replaceAll("-", "")}`; return { id, input: { row: { id, userId: u, provider: "squad_transfer", amountKobo: 50_000, currency: "NGN", createdAt: AT, updatedAt: AT } } }; } },
+    opened: { setup: async (u) => ({ id: await paymentRow(u), input: { details: { checkoutUrl: "https://checkout.example/x" } } }), refusedFrom: "credited" },
+    invoiced: { setup: async (u) => ({ id: await paymentRow(u, { provider: "nowpayments" }), input: { status: "waiting", details: { payAddress: "addr" } } }), refusedFrom: "failed" },
+    openFailed: { setup: async (u) => ({ id: await paymentRow(u), input: {} }), refusedFrom: "credited" },
+    advance: { setup: async (u) => { const id = await paymentRow(u, { provider: "nowpayments", status: "waiting" }); return { id, input: { paymentId: id, from: "waiting", to: "failed", told: told(u, id) } }; }, refusedFrom: "credited" },
+    credit: { setup: async (u) => { const id = await paymentRow(u); return { id, input: { credit: credit(u, id) } }; }, refusedFrom: "credited" },
+    creditTransfer: { setup: async (u) => { const id = await paymentRow(u, { provider: "squad_transfer" }); return { id, input: { credit: credit(u, id, "transfer") } }; }, refusedFrom: "expired" },
+    holdCard: { setup: async (u) => { const id = await paymentRow(u); return { id, input: { paymentId: id, actuallyPaid: "400", told: told(u, id) } }; }, refusedFrom: "credited" },
+    holdInvoice: { setup: async (u) => { const id = await paymentRow(u, { provider: "nowpayments", status: "waiting" }); return { id, input: { paymentId: id, actuallyPaid: "1", told: told(u, id) } }; }, refusedFrom: "credited" },
+    abandon: { setup: async (u) => ({ id: await paymentRow(u), input: {} }), refusedFrom: "credited" },
+    expire: { setup: async (u) => ({ id: await paymentRow(u, { provider: "squad_transfer" }), input: {} }), refusedFrom: "credited" },
+    refuseCard: { setup: async (u) => { const id = await paymentRow(u); return { id, input: { ...told(u, id), paymentId: id } }; }, refusedFrom: "credited" },
+    creditReviewed: { setup: async (u) => ({ id: await paymentRow(u, { status: "review" }), input: { amountKobo: 40_000 } }), refusedFrom: "credited" },
+    refuseReviewed: { setup: async (u) => ({ id: await paymentRow(u, { status: "review" }), input: {} }), refusedFrom: "credited" },
+  },
+  "transfer deposit": {
+    arrive: { setup: async (u) => { const squadRef = `SQ${uid()}`; return { id: squadRef, input: { row: { squadRef, kind: "dynamic", userId: u, amountKobo: 50_000, squadStatus: "SUCCESS", receivedAt: AT, updatedAt: AT } } }; } },
+    arriveUnknown: { setup: async () => { const squadRef = `SQ${uid()}`; return { id: squadRef, input: { row: { squadRef, kind: "static", amountKobo: 50_000, squadStatus: "C", receivedAt: AT, updatedAt: AT } } }; } },
+    credit: { setup: async (u) => ({ id: await depositRow(u), input: { paymentId: "P1", amountKobo: 50_000 } }), refusedFrom: "review" },
+    duplicate: { setup: async (u) => ({ id: await depositRow(u), input: { detail: "walked" } }), refusedFrom: "credited" },
+    hold: { setup: async (u) => { const id = await depositRow(u); return { id, input: { squadRef: id, userId: u, paymentId: "P1", amountKobo: 49_000, detail: "short" } }; }, refusedFrom: "credited" },
+    creditReviewed: { setup: async (u) => ({ id: await depositRow(u, { state: "review" }), input: { amountKobo: 49_000 } }), refusedFrom: "verifying" },
+    refuseReviewed: { setup: async (u) => ({ id: await depositRow(u, { state: "review" }), input: {} }), refusedFrom: "unmatched" },
+  },
+  "review item": {
+    open: { setup: async (u) => { const paymentId = await paymentRow(u); const id = `rv_${uid().replaceAll("-", "")}`; return { id, input: { row: { id, paymentId, userId: u, provider: "squad", providerPaymentId: paymentId, reason: "card_amount_mismatch", createdAt: AT, updatedAt: AT } } }; } },
+    credit: { setup: async (u) => { const { id, paymentId } = await reviewRow(u); return { id, input: credit(u, paymentId, "review", id) }; }, refusedFrom: "credited" },
+    refuse: { setup: async (u) => { const { id } = await reviewRow(u); return { id, input: { userId: u, dedupe: `payment.failed:${id}:refused`, message: { kind: "payment.failed", paymentId: id, status: "refused", message: "walked" } } }; }, refusedFrom: "credited" },
+  },
+  "review decision": {
+    creditCard: { setup: async (u) => { const id = await paymentRow(u); return { id, input: decision(id, "card") }; } },
+    refuseCard: { setup: async (u) => { const id = await paymentRow(u); return { id, input: decision(id, "card") }; } },
+    closeUnknownTransfer: { setup: async () => { const id = `ua_${uid()}`; return { id, input: decision(id, "transfer") }; } },
+  },
+};
+
+const ENTITIES = { "SMS order": smsOrder, "SMS chain": smsChain, rental, payment, "transfer deposit": transferDeposit, "review item": reviewItem, "review decision": queueDecision } as const;
+const TABLES: Record<string, { table: string; id: string; status: string }> = {
+  "SMS order": { table: "sms_orders", id: "id", status: "status" },
+  "SMS chain": { table: "sms_chains", id: "id", status: "status" },
+  rental: { table: "rentals", id: "id", status: "status" },
+  payment: { table: "payments", id: "id", status: "status" },
+  "transfer deposit": { table: "transfer_deposits", id: "squad_ref", status: "state" },
+  "review item": { table: "payment_reviews", id: "id", status: "status" },
+  "review decision": { table: "review_item_resolutions", id: "item_id", status: "outcome" },
+};
+
+afterAll(async () => {
+  await expectLedgerBalanced();
+});
+
+describe("every declared move runs through the one transition (services/kernel/money-entity.ts)", () => {
+  for (const [entityName, moves] of Object.entries(CASES)) {
+    for (const [moveName, c] of Object.entries(moves)) {
+      it(`${entityName}.${moveName}: moves the row as declared, with its ledger row and event in the same batch`, async () => {
+        const user = await createUser({ balanceKobo: 1_000_000 });
+        // A test walks every entity alike, whatever its table: the moves as plain values.
+        const m = (ENTITIES[entityName as keyof typeof ENTITIES] as unknown as Record<string, Move<string, unknown, SQLiteTable>>)[moveName]!;
+        const where = TABLES[entityName]!;
+        const { id, input } = await c.setup(user.id);
+        const before = await statusOf(where.table, where.id, id);
+        const ledgerBefore = await ledgerKeys(user.id);
+        const eventsBefore = await events(user.id);
+        const result = await transition(db(), m, id, input, AT + 1);
+        walked.add(`${entityName}.${moveName}`);
+        expect(result.moved).toBe(true);
+        const after = (await statusOf(where.table, where.id, id))!;
+        expect(after.move_id).toBe(result.moveId);
+        const to = m.spec.to;
+        if (typeof to === "string") expect(after[where.status]).toBe(to);
+        else if (to === null && before) expect(after[where.status]).toBe(before[where.status]);
+        const declaresLedger = Boolean(m.spec.ledger?.(input as never));
+        const declaresEvent = Boolean(m.spec.event?.(input as never, AT));
+        expect(result.ledgerWritten).toBe(declaresLedger);
+        expect(result.eventWritten).toBe(declaresEvent);
+        expect((await ledgerKeys(user.id)).length - ledgerBefore.length).toBe(declaresLedger ? 1 : 0);
+        expect((await events(user.id)).length - eventsBefore.length).toBe(declaresEvent ? 1 : 0);
+
+        // Again on the same row: a status it may not leave (or the same "new" row, once more) moves nothing, and no
+        // money or event is written twice.
+        if (c.refusedFrom) await env.DB.prepare(`UPDATE ${where.table} SET ${where.status} = ? WHERE ${where.id} = ?`).bind(c.refusedFrom, id).run();
+        if (c.refusedFrom || m.spec.from === "new") {
+          const again = await runBatch(db(), { again: move(db(), m, id, input, AT + 2) }).catch((err: unknown) => ({ again: { moved: false, ledgerWritten: false, eventWritten: false, error: err } }));
+          expect(again.again.moved).toBe(false);
+          expect(again.again.ledgerWritten).toBe(false);
+          expect(again.again.eventWritten).toBe(false);
+        }
+      });
+    }
+  }
+
+  it("walked every move every entity declares (a new move needs its case above)", () => {
+    const declared = declaredEntities().flatMap((e) => e.moves.map((m) => `${e.name}.${m}`));
+    expect([...walked].sort()).toEqual([...new Set(declared)].sort());
+  });
+});
