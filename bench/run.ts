@@ -4,7 +4,7 @@ import path from "node:path";
 import { fund, register, roundTrips, throughput } from "./api";
 import { apiLogin, codeToScreen, idleRequestsPerMinute, launchBrowser, slowNetworkFigures } from "./browser";
 import { startServer } from "./server";
-import { webWeights } from "./web-weight";
+import { serviceWorkerWeight, webWeights } from "./web-weight";
 
 /**
  * `npm run bench`: every performance figure of issue 8 as one line, `name: value unit (target ...)`, measured against
@@ -39,6 +39,10 @@ if (wants("weight")) {
   // Issue 15: the operator console's chunks and stylesheet stay off the customer's path (bench/web-weight.ts).
   figure("operator console bytes on the landing/dashboard path", weights.consoleLeaks.length, "leaks", "0", weights.consoleLeaks.length === 0);
   for (const leak of weights.consoleLeaks) console.log(`  console leak: ${leak}`);
+  // Issue 47: the service worker is its own small file, and it caches nothing.
+  const sw = serviceWorkerWeight(path.join(root, "web", "dist"));
+  figure("service worker /sw.js (gzip)", kb(sw.gzip), "kB", "<= 5 kB", sw.gzip <= 5_000);
+  figure(`service worker caching (events: ${sw.events.join(", ")})`, sw.caches ? "fetch handler or Cache API" : "none", "", "none", !sw.caches);
 }
 
 // The server: D1 round trips counted per request; sandbox codes after 3 s plus up to one 6 s tick of jitter.

@@ -46,6 +46,17 @@ export function webWeights(distDir: string): { landing: number; dashboard: numbe
 }
 
 /**
+ * The service worker (issue 47, decision 069): /sw.js, built apart from the app's chunks, so it is weighed on its own
+ * (gzip), with the events it listens to. It must never cache (no `fetch` handler, no Cache API): every screen, money
+ * screens first, comes from the network.
+ */
+export function serviceWorkerWeight(distDir: string): { gzip: number; events: string[]; caches: boolean } {
+  const code = readFileSync(path.join(distDir, "sw.js"), "utf8");
+  const events = [...code.matchAll(/addEventListener\(\s*[`"']([a-z]+)[`"']/g)].map((m) => m[1]);
+  return { gzip: gzipSync(code, { level: 9 }).length, events, caches: events.includes("fetch") || /\bcaches\./.test(code) };
+}
+
+/**
  * The operator console (web/admin, issue 15) must add no byte to what customers load. Returns what breaks that, empty
  * when nothing does: a console chunk or stylesheet on the landing or dashboard path, a file on that path (or
  * index.html, which carries the landing's inline stylesheet) holding the console's API prefix or its stylesheet's

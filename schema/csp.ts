@@ -75,6 +75,12 @@ function socketOrigin(publicUrl: string): string {
   return `${url.protocol === "https:" ? "wss:" : "ws:"}//${url.host}`;
 }
 
+/**
+ * The service worker's own policy (/sw.js, issue 47): what the worker itself may fetch. It calls our API (the
+ * subscription's renewal) and loads the notification icons from our origin; nothing else.
+ */
+export const SERVICE_WORKER_POLICY = "default-src 'none'; connect-src 'self'; img-src 'self'";
+
 /** The policy of the app's document (index.html at / and every address the single-page app answers). */
 export function documentPolicy(opts: { publicUrl: string; scriptHashes: readonly string[]; adImageOrigins: readonly string[] }): string {
   const directives: [string, ...string[]][] = [
@@ -91,7 +97,8 @@ export function documentPolicy(opts: { publicUrl: string; scriptHashes: readonly
     ["connect-src", "'self'", socketOrigin(opts.publicUrl)],
     ["object-src", "'none'"],
     ["frame-src", "'none'"],
-    ["worker-src", "'none'"],
+    // The service worker (issue 47, /sw.js): our own script only; no other worker may start.
+    ["worker-src", "'self'"],
     ["base-uri", "'none'"],
     ["form-action", "'self'"],
     ["frame-ancestors", "'none'"],

@@ -45,6 +45,11 @@ export const realtimeMessageSchema = z.discriminatedUnion("kind", [
     price: z.number(),
     funded: z.boolean(),
   }),
+  /**
+   * A rental that does not renew itself ends in about an hour (issue 17's reminder; issue 47 sends it through the outbox
+   * so Web Push and rental forwarding carry it too). endsAt: ISO 8601. The customer's toast is sent beside it.
+   */
+  z.object({ kind: z.literal("rental.ending"), rentalId: z.string(), endsAt: z.string() }),
   z.object({ kind: z.literal("balance.changed"), balance: z.number() }),
   /** To operators only: something the console shows changed (topic: ledger, deposits, orders...); it refetches. */
   z.object({ kind: z.literal("admin.changed"), topic: z.string() }),

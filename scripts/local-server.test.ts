@@ -27,7 +27,7 @@ function copyRepository(into: string) {
   for (const dir of ["worker", "schema", "web", "scripts", "migrations"]) {
     cpSync(path.join(root, dir), path.join(into, dir), { recursive: true, filter: (src) => !skip.test(src.slice(root.length)) });
   }
-  for (const file of ["package.json", "wrangler.toml", "tsconfig.json", "tsconfig.base.json", "tsconfig.web.json", "tsconfig.worker.json", "tsconfig.node.json", ".dev.vars.example"]) {
+  for (const file of ["package.json", "wrangler.toml", "tsconfig.json", "tsconfig.base.json", "tsconfig.web.json", "tsconfig.worker.json", "tsconfig.node.json", "tsconfig.sw.json", ".dev.vars.example"]) {
     cpSync(path.join(root, file), path.join(into, file));
   }
   symlinkSync(path.join(root, "node_modules"), path.join(into, "node_modules"), "dir");

@@ -31,6 +31,7 @@ export const WORKER_TEST_DEPS = [
   "@simplewebauthn/server",
   "ajv/dist/2020",
   "grammy/web",
+  "@block65/webcrypto-web-push",
 ];
 
 /** Specifiers the runtime or the runner provides, never bundled. */

@@ -1,8 +1,9 @@
+import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
-import { createServer, defineConfig, type Plugin } from "vite";
+import { build, createServer, defineConfig, type Plugin, type Rollup } from "vite";
 import { CSP_HASHES_FILE, inlineScriptHashes } from "../schema/csp.ts";
 
 const root = path.dirname(new URL(import.meta.url).pathname);
@@ -127,6 +128,41 @@ function entryAfterFirstPaint(): Plugin {
 }
 
 /**
+ * The service worker (issue 47, decision 069): web/sw/service-worker.ts built on its own into one small classic script
+ * at /sw.js (a fixed address: a registration is tied to its script's URL, and a module worker is not everywhere yet),
+ * with the build's id inside (__BUILD_ID__: a digest of every emitted file's name, so any change to the app makes a new
+ * worker and the browser replaces the old one on its next check). Built apart from the app so it shares no chunk with
+ * it, and nothing of it reaches the app's bundles.
+ */
+function serviceWorkerBuild(): Plugin {
+  return {
+    name: "service-worker",
+    apply: "build",
+    async generateBundle(_options, bundle) {
+      const names = Object.keys(bundle)
+        .filter((f) => !f.endsWith(".html") && !f.startsWith(".vite/"))
+        .sort();
+      const buildId = createHash("sha256").update(names.join("\n")).digest("hex").slice(0, 12);
+      const result = (await build({
+        configFile: false,
+        root,
+        logLevel: "error",
+        define: { __BUILD_ID__: JSON.stringify(buildId) },
+        build: {
+          write: false,
+          target: "es2022",
+          minify: true,
+          lib: { entry: path.join(root, "sw/service-worker.ts"), formats: ["iife"], name: "sw", fileName: () => "sw.js" },
+        },
+      })) as Rollup.RollupOutput | Rollup.RollupOutput[];
+      const output = (Array.isArray(result) ? result[0] : result).output.find((o) => o.type === "chunk");
+      if (!output || output.type !== "chunk") throw new Error("service-worker: the build wrote no script");
+      this.emitFile({ type: "asset", fileName: "sw.js", source: output.code });
+    },
+  };
+}
+
+/**
  * The Content-Security-Policy allows index.html's inline scripts (the theme script and the landing preload above) by
  * their sha256, never 'unsafe-inline' (decision 021). Once the build has written index.html, the hashes are computed
  * from the bytes on disk (what the browser will hash) and written next to it; the worker reads them to build the header.
@@ -150,7 +186,7 @@ function cspHashes(): Plugin {
 
 export default defineConfig({
   root,
-  plugins: [react(), tailwindcss(), preloadLandingChunk(), prerenderLanding(), entryAfterFirstPaint(), cspHashes()],
+  plugins: [react(), tailwindcss(), preloadLandingChunk(), prerenderLanding(), entryAfterFirstPaint(), serviceWorkerBuild(), cspHashes()],
   build: {
     outDir: path.join(root, "dist"),
     emptyOutDir: true,

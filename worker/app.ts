@@ -14,6 +14,7 @@ import { accountSecurityRoutes } from "./routes/account-security";
 import { passkeyRoutes } from "./routes/passkeys";
 import { accountRoutes } from "./routes/accounts";
 import { apiKeyRoutes } from "./routes/api-keys";
+import { notificationRoutes } from "./routes/notifications";
 import { apiV1Routes } from "./routes/api-v1";
 import { adminRoutes, unsubscribeRoutes } from "./routes/admin";
 import { serveAppShell } from "./routes/app-shell";
@@ -120,6 +121,7 @@ export function createApp() {
   // The Telegram bot (issue 48): its webhook and Settings' link; absent (404) without the bot's configuration.
   app.route("/api", telegramWebhookRoutes);
   app.route("/api", telegramRoutes);
+  app.route("/api", notificationRoutes);
   app.route("/api/v1", apiV1Routes);
   app.route("/api", unsubscribeRoutes);
   // The operator console's API: its own sub-app; anyone but an operator with two-factor on gets the 404 below.

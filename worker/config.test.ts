@@ -9,6 +9,8 @@ const secrets = {
   SMSMAN_TOKEN: "sm",
   SWIFT_API_KEY: "sw",
   RESEND_API_KEY: "re",
+  VAPID_PUBLIC_KEY: "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4",
+  VAPID_PRIVATE_KEY: "q1dXpw3UpT5VOmu_cf_v6ih07Aems3njxI-JWgLcM94",
   PUBLIC_URL: "https://app.example.ng",
 };
 const env = (vars: Partial<Env>) => vars as Env;
@@ -99,5 +101,21 @@ describe("configuration", () => {
     expect(() => loadConfig(env({ ...live, WEB_CLIENT_URL: "https://client.example.ng/#!/", CORS_ORIGINS: "https://client.example.ng" }))).toThrow(/hash/);
     expect(() => loadConfig(env({ ...live, WEB_CLIENT_URL: "https://client.example.ng/?x=1", CORS_ORIGINS: "https://client.example.ng" }))).toThrow(/query/);
     expect(() => loadConfig(env({ ...live, WEB_CLIENT_URL: "http://client.example.ng/", CORS_ORIGINS: "http://client.example.ng" }))).toThrow(/https WEB_CLIENT_URL/);
+  });
+
+  it("Web Push's VAPID keys (issue 47): required live, checked for shape at start, the sandbox pair only in sandbox mode", () => {
+    const live = { ...secrets, APP_ENV: "production", PROVIDERS: "live" };
+    expect(loadConfig(env({ ...live, EMAIL_FROM: "VirtualNum <hello@virtualnum.ng>" })).vapid).toEqual({
+      publicKey: secrets.VAPID_PUBLIC_KEY,
+      privateKey: secrets.VAPID_PRIVATE_KEY,
+      subject: "mailto:hello@virtualnum.ng",
+    });
+    const { VAPID_PRIVATE_KEY: _omit, ...withoutPrivate } = live;
+    expect(() => loadConfig(env(withoutPrivate))).toThrow(/missing secret\(s\) VAPID_PRIVATE_KEY/);
+    expect(() => loadConfig(env({ ...live, VAPID_PUBLIC_KEY: "BAAA" }))).toThrow(/VAPID_PUBLIC_KEY must be an uncompressed P-256 public key/);
+    expect(() => loadConfig(env({ ...live, VAPID_SUBJECT: "someone" }))).toThrow(/VAPID_SUBJECT/);
+    const local = { APP_ENV: "development", PROVIDERS: "sandbox", PUBLIC_URL: "http://127.0.0.1:8787", JWT_SECRET: secrets.JWT_SECRET };
+    expect(loadConfig(env(local)).vapid?.publicKey).toMatch(/^BFren02d/);
+    expect(loadConfig(env({ ...local, PROVIDERS: "live" })).vapid).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import { memoizeByObject } from "./lib/cache";
 import type { TelegramConfig } from "./providers/telegram/bot-api";
 
 export type { TelegramConfig };
+import { SANDBOX_VAPID_KEYS, vapidKeyProblem, type VapidKeys } from "./providers/push/vapid";
 
 /**
  * What the worker receives. The bindings (D1, assets, Durable Objects) and wrangler.toml's [vars] are typed by
@@ -57,6 +58,15 @@ export interface Secrets {
   GRIZZLY_BASE_URL?: string;
   GRIZZLY_CURRENCY?: string;
   RESEND_API_KEY?: string;
+  /**
+   * Web Push (issue 47, decision 069): our VAPID key pair (RFC 8292), base64url, the public key uncompressed (65
+   * octets: what browsers subscribe with) and the private scalar (32 octets). `npx tsx scripts/vapid-keys.ts` makes a
+   * pair. Sandbox mode without them uses a published sandbox pair (providers/push/vapid.ts), refused in production.
+   */
+  VAPID_PUBLIC_KEY?: string;
+  VAPID_PRIVATE_KEY?: string;
+  /** RFC 8292 §2.1 `sub`: how a push service reaches us (mailto: or https:). Default: mailto: EMAIL_FROM's address. */
+  VAPID_SUBJECT?: string;
   SANDBOX_SMS_DELAY_MS?: string;
   /** Benchmarks only: each sandbox SMS code arrives up to this much later than SANDBOX_SMS_DELAY_MS, at random. */
   SANDBOX_SMS_DELAY_JITTER_MS?: string;
@@ -80,6 +90,8 @@ const REQUIRED_SECRETS = [
   "SMSMAN_TOKEN",
   "SWIFT_API_KEY",
   "RESEND_API_KEY",
+  "VAPID_PUBLIC_KEY",
+  "VAPID_PRIVATE_KEY",
 ] as const;
 
 export type ProviderMode = "sandbox" | "live";
@@ -97,6 +109,8 @@ export interface Config {
   sandboxSmsDelayMs: number;
   /** The Telegram bot, or null when the deployment has none (its routes are then absent). */
   telegram: TelegramConfig | null;
+  /** Web Push's keys and contact (null: this deployment cannot push; Settings says so). */
+  vapid: VapidKeys | null;
 }
 
 
@@ -151,6 +165,7 @@ export function loadConfig(env: Env): Config {
   const delay = Number(env.SANDBOX_SMS_DELAY_MS ?? "10000");
   const telegram = telegramConfigOf(env);
   return {
+    vapid: vapidOf(env, providers),
     production,
     providers,
     jwtSecret: new TextEncoder().encode(env.JWT_SECRET),
@@ -184,6 +199,21 @@ function telegramConfigOf(env: Env): TelegramConfig | null {
     throw new ConfigError("Refusing to start: TELEGRAM_BOT_USERNAME is not a bot's username (5-32 characters, ending in \"bot\").");
   }
   return { token: token!, webhookSecret: webhookSecret!, botUsername: botUsername!, botId: Number(id[1]) };
+}
+
+/**
+ * The VAPID keys: the deployment's own, checked for shape (a key pasted wrong fails at start, not at the first push);
+ * in sandbox mode without them the sandbox pair; otherwise none.
+ */
+function vapidOf(env: Env, providers: ProviderMode): VapidKeys | null {
+  const subject = env.VAPID_SUBJECT?.trim() || `mailto:${/<([^>]+)>/.exec(env.EMAIL_FROM ?? "")?.[1] ?? env.EMAIL_FROM ?? "no-reply@example.com"}`;
+  if (!/^(mailto:\S+@\S+|https:\/\/\S+)$/.test(subject)) throw new ConfigError("Refusing to start: VAPID_SUBJECT must be a mailto: address or an https: URL (RFC 8292 §2.1).");
+  if (!env.VAPID_PUBLIC_KEY && !env.VAPID_PRIVATE_KEY) return providers === "sandbox" ? { ...SANDBOX_VAPID_KEYS, subject } : null;
+  const keys = { publicKey: env.VAPID_PUBLIC_KEY?.trim() ?? "", privateKey: env.VAPID_PRIVATE_KEY?.trim() ?? "", subject };
+  const problem = vapidKeyProblem(keys);
+  if (problem) throw new ConfigError(`Refusing to start: ${problem} Make a pair with \`npx tsx scripts/vapid-keys.ts\`.`);
+  if (keys.publicKey === SANDBOX_VAPID_KEYS.publicKey && providers === "live") throw new ConfigError("Refusing to start: the VAPID keys are the published sandbox pair; make your own.");
+  return keys;
 }
 
 /** CORS_ORIGINS as origins (each entry read as a URL's origin, so "https://x.ng/" and "https://x.ng" are one). */

@@ -2,6 +2,8 @@ import type { SmsProviderName } from "../schema/constants";
 import { configFor, type Env, type ProviderMode } from "./config";
 import { getDb } from "./db/client";
 import { emailSenderFor } from "./providers/email/select";
+import { webPushSenderFor } from "./providers/push/select";
+import type { FetchLike } from "./providers/upstream-http";
 import { paymentProviders, type PaymentFetchInterceptor, type PaymentProviders } from "./providers/payments/providers";
 import { RENT_UPSTREAMS, rentalProviderFor, rentUpstreamConfigured, rentUpstreamFor, type RentUpstream } from "./providers/rent";
 import type { RentalProvider } from "./providers/rent/types";
@@ -26,6 +28,7 @@ import {
   type WebhookSend,
 } from "./services/kernel";
 import { telegramChannel } from "./services/telegram";
+import { deliveryChannels } from "./services/notifications";
 
 /**
  * The one place that turns the bindings into dependencies (issue 29, docs/decisions/050-services-container.md): the
@@ -55,6 +58,8 @@ export interface UpstreamOverrides {
    * (`simulator`), as `payments` does for the payment providers.
    */
   telegram?: ((request: Request, simulator: (request: Request) => Promise<Response>) => Promise<Response>) | null;
+  /** Web Push's transport (issue 47): a test's push service; the sandbox one still answers its own origin. */
+  push?: FetchLike | null;
 }
 
 export interface ServicesOptions {
@@ -107,6 +112,7 @@ function realUpstreams(env: Env, overrides: UpstreamOverrides): Upstreams {
         },
       });
     },
+    webPush: () => webPushSenderFor(env, config, overrides.push ?? undefined),
   };
 }
 
@@ -122,9 +128,10 @@ export function buildServices(env: Env, options: ServicesOptions): Services {
   const push: Notify = options.notify ?? ((userId, message) => notify(env, userId, message));
   const upstreams = realUpstreams(env, overrides);
   const providerSet = deploymentProviderSet(config.providers);
-  // The outbox's channels beside the room and the webhooks (kernel/deps.ts DeliveryChannels): the Telegram bot's when
-  // the deployment has one (issue 48); issue 47's Web Push and forwarding join this list.
-  const channels = combineChannels(...(config.telegram ? [telegramChannel(env, db)] : []));
+  // The outbox's channels beside the room and the webhooks (kernel/deps.ts DeliveryChannels), composed here above the
+  // rooms: Web Push and rental forwarding (issue 47, the notifications room) and the linked Telegram chat when the
+  // deployment has a bot (issue 48).
+  const channels = combineChannels(deliveryChannels(env, db), ...(config.telegram ? [telegramChannel(env, db)] : []));
   const common = { env, db, notify: push, clock, upstreams, providerSet, channels };
   let sms: SmsDeps | undefined;
   let rent: RentalDeps | undefined;

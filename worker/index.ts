@@ -13,6 +13,7 @@ export { RentalWatcher } from "./objects/rental-watcher";
 export { InvoiceWatcher } from "./objects/invoice-watcher";
 export { WebhookDelivery } from "./objects/webhook-delivery";
 export { TelegramDelivery } from "./objects/telegram-delivery";
+export { ChannelDelivery } from "./objects/channel-delivery";
 export { NotificationRoom } from "./rooms/notification-room";
 
 const app = createApp();

@@ -3,6 +3,7 @@ import { cronServices } from "./container";
 import { log } from "./lib/log";
 import { runPaymentSweep, runTransferSweep } from "./services/funding";
 import { purgeOutbox, purgeWebhookEvents, type Services, sweepOutbox } from "./services/kernel";
+import { purgeChannelDeliveries, sweepChannels } from "./services/notifications";
 import { sweepAccountRows } from "./services/accounts";
 import { purgeIdempotencyKeys } from "./services/developer";
 import { notifyOperators } from "./services/console";
@@ -51,10 +52,11 @@ async function runSweeps(services: Services): Promise<void> {
   } catch (err) {
     log("error", "account sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }
-  // Developer API Idempotency-Keys older than a day; webhook delivery records older than 30 days.
+  // Developer API Idempotency-Keys older than a day; webhook and channel (push, forwarding) delivery records older than 30 days.
   try {
     await purgeIdempotencyKeys(db, services.clock.now());
     await purgeWebhookEvents(db, services.clock.now());
+    await purgeChannelDeliveries(db, services.clock.now());
   } catch (err) {
     log("error", "idempotency sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }
@@ -76,6 +78,8 @@ async function runSweeps(services: Services): Promise<void> {
     const result = await sweepOutbox(services.events);
     if (result.delivered > 0) log("info", "outbox sweep delivered events left pending", result);
     await purgeOutbox(db, services.clock.now());
+    // Pushes and rental forwards whose wake-up was lost or whose retry is due, and push devices of ended sessions.
+    await sweepChannels(services);
   } catch (err) {
     log("error", "outbox sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }

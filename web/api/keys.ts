@@ -59,6 +59,9 @@ export const ads = ["ads"] as const;
 export const health = ["health"] as const;
 export const publicStatus = ["public-status"] as const;
 
+// Settings → Notifications (issue 47) keeps its two keys in web/api/notifications.ts: this module sits on the
+// dashboard's first load, which has no bytes to spare, and nothing else (realtime included) invalidates them.
+
 // Settings "API" section: keys, the sandbox wallet, webhooks and their log.
 export const developer = ["developer"] as const;
 export const developerKeys = ["developer", "keys"] as const;

@@ -1,10 +1,13 @@
 import type { RealtimeMessage } from "../../schema/realtime";
+import { hideCodeChosen, pushOnForThisSignIn } from "./push-flags";
 
 /**
  * "Never miss a code" (issue 17): when a code or a rental SMS is pushed while this tab is hidden, a browser notification
  * (only with the customer's permission, asked right after a purchase or from Settings, never on page load), an
  * optional chime (a setting on this device), and the tab title counts the codes not yet seen: "(2) Receive SMS — ...".
- * Coming back to the tab clears the count. Kept tiny and free of imports: it sits in the signed-in shell's bundle.
+ * Coming back to the tab clears the count. Kept tiny: it loads on the first pushed message, not with the shell.
+ * Issue 47: a notification is tagged by its order as a Web Push's is (a tab's and a push's about one order replace each
+ * other), keeps the code off the screen when the customer asked, and is left to the push when push is on here.
  */
 
 const SOUND_KEY = "code-alert-sound";
@@ -95,26 +98,31 @@ export function playChime(): void {
 }
 
 /** What a pushed message should say, or null when it is not a new code / rental SMS. */
-export function codeAlertFor(message: RealtimeMessage): { title: string; body: string; tag: string } | null {
+export function codeAlertFor(message: RealtimeMessage, hideCode = false): { title: string; body: string; tag: string } | null {
   if (message.kind === "sms.code") {
-    return { title: `Code ${message.code}`, body: `Received on +${message.number.replace(/^\+/, "")}`, tag: `sms:${message.orderId}:${message.code}` };
+    const number = `+${message.number.replace(/^\+/, "")}`;
+    return hideCode
+      ? { title: "Your code arrived", body: `A code came for ${number}. Open the app to see it.`, tag: `sms:${message.orderId}` }
+      : { title: `Code ${message.code}`, body: `Received on ${number}`, tag: `sms:${message.orderId}` };
   }
   if (message.kind === "rental.sms") {
+    if (hideCode) return { title: `SMS from ${message.sender}`, body: "A message came to your rented number. Open the app to read it.", tag: `rental:${message.rentalId}` };
     const text = message.text.length > 120 ? `${message.text.slice(0, 117)}...` : message.text;
-    return { title: message.code ? `Code ${message.code} from ${message.sender}` : `SMS from ${message.sender}`, body: text, tag: `rental:${message.rentalId}:${message.code ?? text}` };
+    return { title: message.code ? `Code ${message.code} from ${message.sender}` : `SMS from ${message.sender}`, body: text, tag: `rental:${message.rentalId}` };
   }
   return null;
 }
 
 /** Called for every pushed message: alerts only for a new code or rental SMS while the tab is hidden. */
 export function alertIfHidden(message: RealtimeMessage): boolean {
-  const alert = codeAlertFor(message);
+  const alert = codeAlertFor(message, hideCodeChosen());
   if (!alert || document.visibilityState !== "hidden") return false;
   listenForReturn();
   unseen += 1;
   showCount();
   const api = notificationApi();
-  if (api?.permission === "granted") {
+  // With push on for this browser the push shows it (with the customer's choices), wherever the tab is.
+  if (api?.permission === "granted" && !pushOnForThisSignIn()) {
     try {
       const n = new api(alert.title, { body: alert.body, tag: alert.tag, icon: "/icons/icon-192.png" });
       n.onclick = () => {
@@ -122,7 +130,7 @@ export function alertIfHidden(message: RealtimeMessage): boolean {
         n.close();
       };
     } catch {
-      // Some mobile browsers allow notifications only from a service worker (we have none): the title still counts.
+      // Some mobile browsers allow notifications only from a service worker (push, Settings → Notifications): the title still counts.
     }
   }
   if (codeSoundEnabled()) playChime();

@@ -130,6 +130,11 @@ describe("a realtime message refreshes exactly the queries it affects and shows 
     expect(toastsShown()).toEqual([]);
   });
 
+  it("a rental ends in an hour: that rental only; its sentence is the server's own toast", () => {
+    expect(staleAfter({ kind: "rental.ending", rentalId: "rent-2", endsAt: "2026-11-23T14:50:00.000Z" })).toEqual(["rental:rent-2"]);
+    expect(toastsShown()).toEqual([]);
+  });
+
   it("balance changed: wallet and history only", () => {
     expect(staleAfter({ kind: "balance.changed", balance: 120 })).toEqual(["balance", "transactions"]);
     expect(toastsShown()).toEqual([]);

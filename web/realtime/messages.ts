@@ -39,6 +39,8 @@ export function queryKeysFor(message: RealtimeMessage): QueryKey[] {
     case "rental.renewing":
       // The inbox's auto-renew line, and the wallet its "short of the next renewal" warning compares with.
       return [queryKeys.rental(message.rentalId), queryKeys.balance];
+    case "rental.ending":
+      return [queryKeys.rental(message.rentalId)];
     case "balance.changed":
       return MONEY_KEYS;
     case "admin.changed":
@@ -74,6 +76,7 @@ export function toastFor(message: RealtimeMessage): RealtimeToast | null {
     case "rental.sms":
     case "rental.ended":
     case "rental.renewing": // its sentence comes as its own toast message (services/rent/renewals.ts)
+    case "rental.ending": // likewise (services/rent/rental-reminder.ts)
     case "balance.changed":
     case "admin.changed":
       return null;
@@ -137,6 +140,7 @@ const REQUIRED: Record<RealtimeMessage["kind"], Record<string, "string" | "numbe
   "rental.sms": { rentalId: "string", sender: "string", text: "string" },
   "rental.ended": { rentalId: "string", status: "string", refunded: "boolean" },
   "rental.renewing": { rentalId: "string", renewsAt: "string", price: "number", funded: "boolean" },
+  "rental.ending": { rentalId: "string", endsAt: "string" },
   "balance.changed": { balance: "number" },
   "admin.changed": { topic: "string" },
 };

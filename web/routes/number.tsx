@@ -1,7 +1,7 @@
 import { Inbox } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { OrderRow } from "../../schema/sms";
-import { OrdersPanel } from "../components/orders/orders-panel";
+import { OrdersPanel, useOpenedFromLink } from "../components/orders/orders-panel";
 import { RentForm } from "../components/rent/rent-form";
 import { RentalInboxDialog } from "../components/rent/rental-inbox-dialog";
 import { Button } from "../components/ui/button";
@@ -13,6 +13,11 @@ type OpenInbox = { id: string; number?: string; canCancel?: boolean };
 export default function NumberPage() {
   useDocumentTitle("Rent Number");
   const [inbox, setInbox] = useState<OpenInbox | null>(null);
+  // A notification's tap opens its rental's inbox (issue 47).
+  const opened = useOpenedFromLink("rental");
+  useEffect(() => {
+    if (opened) setInbox({ id: opened });
+  }, [opened]);
 
   const action = (order: OrderRow) =>
     order.kind === "rental" ? (
@@ -38,7 +43,7 @@ export default function NumberPage() {
             void askCodeNotificationPermission();
           }}
         />
-        <OrdersPanel title="Rented Numbers" caption="Rented numbers" kind="rental" action={action} />
+        <OrdersPanel title="Rented Numbers" caption="Rented numbers" kind="rental" action={action} opened={opened} />
       </div>
       <RentalInboxDialog
         rentalId={inbox?.id ?? null}

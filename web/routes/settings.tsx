@@ -23,6 +23,8 @@ import { Skeleton } from "../components/ui/skeleton";
 
 // Developer keys and webhooks: a lazy chunk, fetched only when Settings renders (most customers never use the API).
 const ApiSection = lazy(() => import("../components/settings/api-section"));
+// Issue 47: push on this device, its choices and rental forwarding, with the push client (web/lib/push-device.ts).
+const NotificationsSection = lazy(() => import("../components/settings/notifications-section"));
 
 function ProfileSection() {
   const user = useSessionUser();
@@ -152,6 +154,9 @@ export default function SettingsPage() {
       <EmailSection />
       <PasswordSection />
       <PermanentAccountSection />
+      <Suspense fallback={<Skeleton className="h-40 w-full" />}>
+        <NotificationsSection />
+      </Suspense>
       <CodeAlertsSection />
       <TelegramSection />
       <TwoFactorSection />

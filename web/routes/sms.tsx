@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { OrdersPanel } from "../components/orders/orders-panel";
+import { OrdersPanel, useOpenedFromLink } from "../components/orders/orders-panel";
 import { useNumberAgainChoice } from "../components/orders/use-again";
 import { ErrorDialog, SmsDialog } from "../components/sms/sms-dialog";
 import { SmsPurchaseCard } from "../components/sms/sms-purchase-card";
@@ -13,6 +13,8 @@ import { askCodeNotificationPermission } from "../lib/code-alerts";
 export default function SmsPage() {
   useDocumentTitle("Receive SMS");
   const active = useActiveSmsRequest();
+  // A notification's tap opens its order here (issue 47): its row is marked, with its code.
+  const opened = useOpenedFromLink("order");
   const [errorDetail, setErrorDetail] = useState<string | null>(null);
   const onPurchased = (request: PendingSmsRequest) => {
     active.start(request);
@@ -31,7 +33,7 @@ export default function SmsPage() {
           onPurchased={onPurchased}
           onUnexpectedError={setErrorDetail}
         />
-        <OrdersPanel title="Recent SMS Orders" caption="Recent SMS orders" kind="sms" action={numberAgain.action} />
+        <OrdersPanel title="Recent SMS Orders" caption="Recent SMS orders" kind="sms" action={numberAgain.action} opened={opened} />
       </div>
       {active.pending && active.shown ? (
         <SmsDialog

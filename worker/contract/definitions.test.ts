@@ -8,6 +8,7 @@ import * as apiKeys from "./api-keys";
 import * as content from "./content";
 import type { SchemaOf } from "./faces";
 import * as legacyClient from "./legacy-client";
+import * as notifications from "./notifications";
 import * as passkeys from "./passkeys";
 import * as rentals from "./rentals";
 import * as sandboxTools from "./sandbox-tools";
@@ -27,6 +28,7 @@ const MOUNTED: [string, object][] = [
   ["/api", sms],
   ["/api", rentals],
   ["/api", apiKeys],
+  ["/api", notifications],
   ["/api/admin", admin],
   ["/sandbox/nowpayments", sandboxTools],
   ["/sms", legacyClient],
@@ -75,6 +77,7 @@ describe("the faces' types (faces.ts)", () => {
     expectTypeOf<SchemaOf<typeof sms>>().toEqualTypeOf<LibrarySchemaOf<typeof sms>>();
     expectTypeOf<SchemaOf<typeof rentals>>().toEqualTypeOf<LibrarySchemaOf<typeof rentals>>();
     expectTypeOf<SchemaOf<typeof apiKeys>>().toEqualTypeOf<LibrarySchemaOf<typeof apiKeys>>();
+    expectTypeOf<SchemaOf<typeof notifications>>().toEqualTypeOf<LibrarySchemaOf<typeof notifications>>();
     expectTypeOf<SchemaOf<typeof admin>>().toEqualTypeOf<LibrarySchemaOf<typeof admin>>();
     expectTypeOf<SchemaOf<typeof sandboxTools>>().toEqualTypeOf<LibrarySchemaOf<typeof sandboxTools>>();
   });

@@ -7,6 +7,7 @@ import type * as admin from "./admin";
 import type * as accounts from "./accounts";
 import type * as apiKeys from "./api-keys";
 import type * as content from "./content";
+import type * as notifications from "./notifications";
 import type * as passkeys from "./passkeys";
 import type * as rentals from "./rentals";
 import type * as sandboxTools from "./sandbox-tools";
@@ -64,7 +65,8 @@ export type CustomerApi = ApiOf<
     SchemaOf<typeof sms> &
     SchemaOf<typeof rentals> &
     SchemaOf<typeof apiKeys> &
-    SchemaOf<typeof telegram>
+    SchemaOf<typeof telegram> &
+    SchemaOf<typeof notifications>
 >;
 
 /** The operator console: adminRoutes, mounted at /api/admin (the console's client base). */

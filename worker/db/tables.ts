@@ -15,3 +15,6 @@ export * from "../services/console/tables";
 export * from "../services/telegram/tables";
 // The sandbox Bot API simulator's chats, messages and webhook (issue 48): sandbox-only, but migrated like the rest.
 export * from "../sandbox/telegram-tables";
+export * from "../services/notifications/tables";
+// The sandbox push service's own state (worker/sandbox/web-push-service.ts): no room's, never read by the product.
+export * from "./sandbox-push-tables";

@@ -311,6 +311,8 @@ describe("the 1-hour reminder", () => {
     const toast = await socket.next();
     expect(toast).toMatchObject({ kind: "toast", type: "warning" });
     expect(toast.kind === "toast" && toast.message).toMatch(/^Your rented number \+\d+ ends in (39|40) minutes\./);
+    // Issue 47: then its outbox event (Web Push and forwarding carry it), once.
+    expect(await socket.next()).toEqual({ kind: "rental.ending", rentalId: id, endsAt: new Date(expiresAt).toISOString() });
     // The next thing on the socket is our sentinel, not a second reminder.
     await notify(env, user.id, { kind: "toast", type: "info", message: "sentinel" });
     expect(await socket.next()).toEqual({ kind: "toast", type: "info", message: "sentinel" });

@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { SETTING_DEFAULTS } from "../../schema/settings";
-import { inlineScriptHashes, NON_DOCUMENT_POLICY, parsePolicy } from "../../schema/csp";
+import { inlineScriptHashes, NON_DOCUMENT_POLICY, parsePolicy, SERVICE_WORKER_POLICY } from "../../schema/csp";
 import worker from "../index";
 import { clearSettingsCache, putSetting } from "../services/kernel";
 import { db } from "../test/helpers";
@@ -15,7 +15,7 @@ const PRELOAD = `(function(){var l=document.createElement("link");l.rel="modulep
 const INDEX_HTML = `<!doctype html><html><head><script>${PRELOAD}</script><script>${THEME}</script></head><body><div id="root"></div><script type="module" crossorigin src="/assets/index-abc.js"></script></body></html>`;
 
 /** The asset binding as the build leaves it: index.html for every address the SPA answers, and the hashes file. */
-function fakeAssets(opts: { hashes?: string[] | null } = {}) {
+function fakeAssets(opts: { hashes?: string[] | null; serviceWorker?: boolean } = {}) {
   const requested: string[] = [];
   const fetcher = {
     async fetch(input: RequestInfo | URL) {
@@ -26,6 +26,7 @@ function fakeAssets(opts: { hashes?: string[] | null } = {}) {
         return Response.json({ scriptHashes: opts.hashes ?? (await inlineScriptHashes(INDEX_HTML)) });
       }
       if (url.pathname.startsWith("/assets/")) return new Response("export {}", { headers: { "content-type": "text/javascript" } });
+      if (url.pathname === "/sw.js" && opts.serviceWorker !== false) return new Response("self.addEventListener('push',()=>{})", { headers: { "content-type": "text/javascript", "cache-control": "public, max-age=14400" } });
       return new Response(INDEX_HTML, { headers: { "content-type": "text/html; charset=utf-8", etag: '"v1"' } });
     },
   };
@@ -64,6 +65,8 @@ describe("the app document's Content-Security-Policy", () => {
     expect(policy.get("connect-src")).toEqual(["'self'", "ws://127.0.0.1:8787"]);
     expect(policy.get("img-src")).toEqual(["'self'", "http://127.0.0.1:8787"]);
     expect(policy.get("object-src")).toEqual(["'none'"]);
+    // Issue 47: our own service worker may start; no other worker.
+    expect(policy.get("worker-src")).toEqual(["'self'"]);
     expect(policy.get("base-uri")).toEqual(["'none'"]);
     expect(policy.get("form-action")).toEqual(["'self'"]);
     expect(policy.get("frame-ancestors")).toEqual(["'none'"]);
@@ -138,5 +141,16 @@ describe("everything else the worker answers", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/text\/html/);
     expect(res.headers.get("content-security-policy")).toBe(NON_DOCUMENT_POLICY);
+  });
+
+  it("serves the service worker with its own policy (our API and icons only) and asks the network for it every time", async () => {
+    const res = await get("/sw.js", fakeAssets().fetcher);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/javascript/);
+    expect(res.headers.get("content-security-policy")).toBe(SERVICE_WORKER_POLICY);
+    expect(res.headers.get("cache-control")).toBe("no-cache");
+    expect(await res.text()).toContain("push");
+    // A build without one: no index.html dressed as a script.
+    expect((await get("/sw.js", fakeAssets({ serviceWorker: false }).fetcher)).status).toBe(404);
   });
 });

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
-import { adImageOrigins, CSP_HASHES_FILE, documentPolicy, type CspHashes } from "../../schema/csp";
+import { adImageOrigins, CSP_HASHES_FILE, documentPolicy, SERVICE_WORKER_POLICY, type CspHashes } from "../../schema/csp";
 import { log } from "../lib/log";
 import { getSetting } from "../services/kernel";
 
@@ -58,10 +58,24 @@ async function adOrigins(c: Context<AppEnv>): Promise<string[]> {
   }
 }
 
+/**
+ * The service worker's script (issue 47, web/sw/): its own policy (it fetches our API and our icons, nothing else), and
+ * always asked of the network so a new build's worker is found at the browser's next check. A missing build is 404.
+ */
+async function serveServiceWorker(assets: Fetcher, request: Request): Promise<Response> {
+  const asset = await assets.fetch(request);
+  if (!asset.ok || !(asset.headers.get("content-type") ?? "").includes("javascript")) return new Response("Not found.", { status: 404 });
+  const res = new Response(asset.body, asset);
+  res.headers.set("Content-Security-Policy", SERVICE_WORKER_POLICY);
+  res.headers.set("Cache-Control", "no-cache");
+  return res;
+}
+
 export async function serveAppShell(c: Context<AppEnv>) {
   const path = new URL(c.req.url).pathname;
   const assets = c.env.ASSETS;
   if (!assets || WORKER_PREFIXES.some((p) => path.startsWith(p))) return c.notFound();
+  if (path === "/sw.js") return serveServiceWorker(assets, c.req.raw);
   const [asset, hashList, adHosts] = await Promise.all([assets.fetch(c.req.raw), scriptHashes(c, assets), adOrigins(c)]);
   const res = new Response(asset.body, asset);
   // Every answer that comes this way gets the document's policy, a 304 included: a 304's headers replace the cached

@@ -57,10 +57,25 @@ resendSimulator.post("/emails", async (c) => {
   if (!parsed.success) return c.json(resendError(422, "validation_error", parsed.error.issues[0]?.message ?? "Invalid request."), 422);
   const mail = parsed.data;
   if (!mail.text && !mail.html) return c.json(resendError(422, "validation_error", "Missing `html` or `text` field."), 422);
+  // Idempotency-Key (https://resend.com/docs/dashboard/emails/idempotency-keys): a key seen in the last 24 hours is
+  // answered with the first send's id and nothing is sent again.
+  const key = c.req.header("idempotency-key");
+  if (key !== undefined && (key.length === 0 || key.length > 256)) return c.json(resendError(422, "validation_error", "The idempotency key must be 1 to 256 characters."), 422);
+  const stateKey = key ? `resend-idempotency:${key}` : null;
+  if (stateKey) {
+    const seen = await c.env.DB.prepare("SELECT value, updated_at FROM sandbox_state WHERE key = ?").bind(stateKey).first<{ value: string; updated_at: number }>();
+    if (seen && seen.updated_at > Date.now() - 24 * 3600_000) return c.json({ id: seen.value });
+  }
   const recipients = Array.isArray(mail.to) ? mail.to : [mail.to];
   const outbox = new OutboxEmailSender(getDb(c.env.DB));
   for (const to of recipients) await outbox.send({ to, subject: mail.subject, text: mail.text ?? mail.html ?? "" });
-  return c.json({ id: crypto.randomUUID() });
+  const id = crypto.randomUUID();
+  if (stateKey) {
+    await c.env.DB.prepare("INSERT INTO sandbox_state (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at")
+      .bind(stateKey, id, Date.now())
+      .run();
+  }
+  return c.json({ id });
 });
 
 resendSimulator.get("/api-keys", (c) => {

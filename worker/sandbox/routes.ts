@@ -11,6 +11,7 @@ import { squadTransferSandboxRoutes, squadTransferSimulator } from "./squad-tran
 import { upstreamBalanceSandboxRoutes } from "./upstream-balances";
 import { telegramBotApiSimulator } from "./telegram-bot-api";
 import { telegramChatSandboxRoutes } from "./telegram-chat";
+import { webPushSandboxRoutes } from "./web-push-service";
 
 /** Sandbox-only routes (simulated checkout pages, scripted provider events). They do not exist in live mode. */
 export const sandboxRoutes = new Hono<AppEnv>();
@@ -32,4 +33,6 @@ sandboxRoutes.route("/metrics", metricsSandboxRoutes);
 // telegram-set-webhook calls it here), and the chat page a developer talks to the bot in.
 sandboxRoutes.all("/telegram-api/*", (c) => telegramBotApiSimulator.fetch(c.req.raw, c.env));
 sandboxRoutes.route("/telegram", telegramChatSandboxRoutes);
+// The sandbox push service (issue 47): subscribe a sandbox browser, expire it, and see what each device would show.
+sandboxRoutes.route("/web-push", webPushSandboxRoutes);
 sandboxRoutes.route("/", outboxSandboxRoutes);

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sessionUserQuery } from "../services/accounts";
 import { eventDeliveryStatements } from "../services/kernel";
+import { deliveryChannels } from "../services/notifications";
 import { ordersRead } from "../services/rent";
 import { db } from "./helpers";
 
@@ -30,6 +31,8 @@ describe("hot statements use indexes (EXPLAIN QUERY PLAN)", () => {
     ["the dashboard's orders list (SMS orders and rentals in one statement)", () => ordersRead(db(), "user-1", Date.now()).queries[0] as unknown as Planned],
     ["the outbox claim after a money batch", () => eventDeliveryStatements(db(), "user-1", Date.now())[0]],
     ["the outbox read of what is still pending", () => eventDeliveryStatements(db(), "user-1", Date.now())[1]],
+    // Issue 47: production's claim also asks that the customer has no push device nor forwarding (three more lookups).
+    ["the outbox claim with the delivery channels' guard", () => eventDeliveryStatements(db(), "user-1", Date.now(), deliveryChannels(env, db()))[0]],
   ];
   for (const [name, build] of cases) {
     it(name, async () => {

@@ -38,6 +38,8 @@ const LIVE = {
   SQUAD_BASE_URL: `https://${HOSTS.squad}${SQUAD_SIMULATOR_PATH}`,
   NOWPAYMENTS_BASE_URL: `https://${HOSTS.now}${NOWPAYMENTS_SIMULATOR_PATH}`,
   RESEND_API_KEY: "re_live_full_access_key",
+  VAPID_PUBLIC_KEY: "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4",
+  VAPID_PRIVATE_KEY: "q1dXpw3UpT5VOmu_cf_v6ih07Aems3njxI-JWgLcM94",
   RESEND_BASE_URL: `https://${HOSTS.resend}${RESEND_SIMULATOR_PATH}`,
   EMAIL_FROM: "Virtual Numbers <no-reply@example.com>",
   SMSMAN_BASE_URL: `https://${HOSTS.smsman}`,

@@ -140,7 +140,7 @@ function usePinnedOffsets(
  * The spec's columns, on a screen wide enough. Where they do not all fit, the box scrolls sideways and Amount, Status
  * (and Action) stay pinned to its right edge, each at its measured place; where they fit (1280 px), nothing is pinned.
  */
-function Table({ orders, action, caption }: { orders: OrderRow[]; action?: (order: OrderRow) => ReactNode; caption?: string }) {
+function Table({ orders, action, caption, opened }: { orders: OrderRow[]; action?: (order: OrderRow) => ReactNode; caption?: string; opened?: string | null }) {
   const box = useRef<HTMLDivElement>(null);
   const amountHeadRef = useRef<HTMLTableCellElement>(null);
   const statusHead = useRef<HTMLTableCellElement>(null);
@@ -204,7 +204,12 @@ function Table({ orders, action, caption }: { orders: OrderRow[]; action?: (orde
                 const status = pin(offsets.status);
                 const act = pin(0);
                 return (
-                  <tr key={`${order.kind}:${order.reference_code}`} className="hover:bg-slate-50 dark:hover:bg-slate-800/50" data-order-id={order.reference_code}>
+                  <tr
+                    key={`${order.kind}:${order.reference_code}`}
+                    className={cn("hover:bg-slate-50 dark:hover:bg-slate-800/50", order.reference_code === opened && OPENED)}
+                    aria-current={order.reference_code === opened ? "true" : undefined}
+                    data-order-id={order.reference_code}
+                  >
                     <td className={td}><OrderIdCell order={order} /></td>
                     <td className={td}><NumberCell order={order} /></td>
                     <td className={td}><CodeCell order={order} /></td>
@@ -225,8 +230,11 @@ function Table({ orders, action, caption }: { orders: OrderRow[]; action?: (orde
   );
 }
 
+/** The order a notification opened: shaded (with aria-current) until the customer moves on. */
+const OPENED = "bg-blue-50 dark:bg-blue-950/40";
+
 /** A phone: one card per order with every column of the table, labelled. */
-function Cards({ orders, action, caption }: { orders: OrderRow[]; action?: (order: OrderRow) => ReactNode; caption?: string }) {
+function Cards({ orders, action, caption, opened }: { orders: OrderRow[]; action?: (order: OrderRow) => ReactNode; caption?: string; opened?: string | null }) {
   if (orders.length === 0) {
     return (
       <p className="rounded-lg border border-dashed border-slate-300 py-10 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300" data-testid="orders-table">
@@ -247,7 +255,8 @@ function Cards({ orders, action, caption }: { orders: OrderRow[]; action?: (orde
         <li
           key={`${order.kind}:${order.reference_code}`}
           data-order-id={order.reference_code}
-          className="rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-800"
+          aria-current={order.reference_code === opened ? "true" : undefined}
+          className={cn("rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-800", order.reference_code === opened && OPENED)}
         >
           <div className="flex items-start justify-between gap-2">
             <div className="min-w-0">
@@ -286,12 +295,19 @@ export function OrdersTable({
   orders,
   action,
   caption,
+  opened,
 }: {
   orders: OrderRow[];
   /** When given, an 'Action' column is shown and this renders each row's cell. */
   action?: (order: OrderRow) => ReactNode;
   caption?: string;
+  /** The order a link opened (a notification's tap, issue 47): marked and scrolled into view. */
+  opened?: string | null;
 }) {
   const narrow = useMediaQuery(ORDER_CARDS_QUERY);
-  return narrow ? <Cards orders={orders} action={action} caption={caption} /> : <Table orders={orders} action={action} caption={caption} />;
+  useEffect(() => {
+    if (!opened) return;
+    document.querySelector(`[data-order-id="${CSS.escape(opened)}"]`)?.scrollIntoView({ block: "nearest" });
+  }, [opened, narrow, orders.length]);
+  return narrow ? <Cards orders={orders} action={action} caption={caption} opened={opened} /> : <Table orders={orders} action={action} caption={caption} opened={opened} />;
 }

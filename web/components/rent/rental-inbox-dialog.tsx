@@ -1,5 +1,5 @@
 import { Copy, MessageSquare } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { toast } from "../../lib/toast";
 import { useCancelRental, useEndRental, useRental } from "../../api/rentals";
 import { copyText } from "../../lib/clipboard";
@@ -15,6 +15,9 @@ import { AutoRenewRental } from "./auto-renew";
 import { ExtendRental } from "./extend-rental";
 import { formatTimeLeft } from "./time-left";
 import { LoadError } from "../ui/load-error";
+
+// Issue 47: a rental's own forwarding, with its API and the step-up dialog: loaded when an inbox opens, not with the page.
+const RentalForwarding = lazy(() => import("./rental-forwarding").then((m) => ({ default: m.RentalForwarding })));
 
 const ACTIVE = new Set(["active", "pending"]);
 
@@ -155,6 +158,11 @@ export function RentalInboxDialog({
         </div>
         {rentalId && status === "active" && !confirmation ? <ExtendRental rentalId={rentalId} active /> : null}
         {detail && status === "active" && !confirmation ? <AutoRenewRental rental={detail} /> : null}
+        {rentalId && status === "active" && !confirmation ? (
+          <Suspense fallback={null}>
+            <RentalForwarding rentalId={rentalId} />
+          </Suspense>
+        ) : null}
         {rental.isPending ? (
           <div className="flex flex-col gap-2">
             <Skeleton className="h-14" />

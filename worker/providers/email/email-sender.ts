@@ -4,6 +4,12 @@ export interface EmailMessage {
   subject: string;
   text: string;
   html?: string;
+  /**
+   * Makes a retried send one e-mail: Resend keeps the key 24 hours and answers a repeat with the first send's result
+   * without sending again (https://resend.com/docs/dashboard/emails/idempotency-keys). Forwarded rental messages use
+   * their delivery's id (issue 47).
+   */
+  idempotencyKey?: string;
 }
 
 /**

@@ -45,6 +45,7 @@ export class ResendEmailSender implements EmailSender {
     try {
       reply = await this.http.request("/emails", {
         method: "POST",
+        ...(message.idempotencyKey ? { headers: { "idempotency-key": message.idempotencyKey } } : {}),
         json: {
           from: this.options.from,
           to: [message.to],

@@ -7,6 +7,7 @@ import type { Db } from "../../db/client";
 import type { EmailSender } from "../../providers/email/email-sender";
 import type { PaymentProviders } from "../../providers/payments/types";
 import type { RentUpstream } from "../../providers/rent";
+import type { WebPushSender } from "../../providers/push/web-push";
 import type { RentalProvider } from "../../providers/rent/types";
 import type { SmsProvider } from "../../providers/sms/types";
 import type { SmsUpstream } from "../../providers/sms/upstreams";
@@ -39,14 +40,15 @@ export interface MoneyFlowDeps<Provider> {
   upstreams: Upstreams;
   /** The deployment's provider set (services/kernel/sandbox-accounts.ts): a customer's is providerSetFor(this, userId). */
   providerSet: ProviderSet;
-  /** The outbox's delivery channels beyond the room and the developer webhooks (issue 48's Telegram bot); absent: none. */
+  /** The outbox's delivery channels beyond the room and the developer webhooks (issue 47's Web Push and forwarding, issue 48's Telegram bot); absent: none. */
   channels?: DeliveryChannels;
 }
 
 /**
- * Where else an outbox event goes (issue 48, decision 070: the linked Telegram chat; issue 47's Web Push and rental
- * forwarding take the same shape). The kernel only knows this shape; a room implements it (services/telegram/
- * delivery.ts) and the container composes the list above the rooms (worker/container.ts), so the outbox's delivery stays one exactly-once path for every channel and a channel can
+ * Where else an outbox event goes (issue 47, decision 069: Web Push to the customer's devices, rental forwarding;
+ * issue 48, decision 070: the linked Telegram chat). The kernel only knows this shape; a room implements it
+ * (services/notifications/, services/telegram/delivery.ts) and the container composes the list above the rooms
+ * (worker/container.ts), so the outbox's delivery stays one exactly-once path for every channel and a channel can
  * later move onto a queue without the kernel changing.
  */
 export interface DeliveryChannels {
@@ -120,10 +122,12 @@ export interface Upstreams {
   payments(): PaymentProviders;
   /** Where account, reminder and operator e-mail goes (Resend live, the local outbox in sandbox mode). */
   email(): EmailSender;
-  /** The developer webhooks' transport (fetch in production). */
+  /** The developer webhooks' transport (fetch in production); rental forwarding's webhooks go the same way. */
   webhookSend: WebhookSend;
   /** The Telegram Bot API (issue 48): null when the deployment has no bot (TELEGRAM_* unset). */
   telegram(): TelegramBotApi | null;
+  /** Web Push to a browser's push service (issue 47); null when the deployment has no VAPID keys. */
+  webPush(): WebPushSender | null;
 }
 
 /**
@@ -169,7 +173,7 @@ export interface Services {
   readonly rent: RentalDeps;
   readonly payments: PaymentDeps;
   readonly events: EventDepsOf;
-  /** The delivery channels (issue 48: the Telegram bot), as the outbox's delivery gets them. */
+  /** The delivery channels (issue 47: Web Push and forwarding; issue 48: the Telegram bot), as the outbox's delivery gets them. */
   channels: DeliveryChannels;
 }
 

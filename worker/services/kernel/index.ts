@@ -14,7 +14,7 @@ export { catalogueFor, deploymentProviderSet, isSandboxUser, notSandboxUser, pro
 export { clearSettingsCache, getSetting, getSettings, putSetting } from "./settings";
 export { STOP, type TickResult, wakeAt } from "./tick";
 export { lastAcceptedCosts, recordAcceptedCosts, refusedUpstreamPrice, toUsd } from "./upstream-money";
-export { deliverDueWebhooks, deliveryFor, purgeWebhookEvents, queueWebhookEvents, RETRY_DELAYS_MS, toWebhookEventView } from "./webhooks";
+export { deliverDueWebhooks, deliveryFor, purgeWebhookEvents, queueWebhookEvents, RETRY_DELAYS_MS, signWebhook, toWebhookEventView } from "./webhooks";
 export { changesOf, declaredEntities, type Entity, moneyEntity, type Move, type MoveEvent, move, type MoneyStep, type Moved, type MoveStep, namedRead, newMoveId, rowsOf, runBatch, statement, statements, transition } from "./money-entity";
 // The kernel's tables (the account row and its wallet, the ledger, the outbox...): every room's rows hang on users.
 export { apiKeys, emailOutbox, ledger, now, outboxEvents, rateLimits, sandboxState, settings, upstreamPrices, users, webhookEvents } from "./tables";

@@ -29,7 +29,7 @@ export interface EventDeps {
   /** The same shape as services/deps.ts' Notify and Clock (written out: deps.ts builds adapters, the kernel must not). */
   notify: (userId: string, message: RealtimeMessage) => Promise<void>;
   clock: { now(): number };
-  /** The delivery channels (issue 48: the linked Telegram chat): absent, an event goes to the room and the webhooks only. */
+  /** The delivery channels (issue 47: Web Push and forwarding; issue 48: the linked Telegram chat): absent, an event goes to the room and the webhooks only. */
   channels?: DeliveryChannels;
 }
 
@@ -45,8 +45,8 @@ function messageOf(row: OutboxRow): RealtimeMessage {
 }
 
 /**
- * Delivers one pending event: its webhook rows, its delivery channels' rows (deps.channels; issue 48: the linked
- * Telegram chat) and its "delivered" mark in one batch, so a retry after a crash queues nothing twice and
+ * Delivers one pending event: its webhook rows, its delivery channels' rows (deps.channels: issue 47's Web Push and
+ * rental forwarding, issue 48's linked Telegram chat) and its "delivered" mark in one batch, so a retry after a crash queues nothing twice and
  * only the delivery whose mark moved the row pushes it to the room. Returns whether this call did.
  */
 async function deliverOne(deps: EventDeps, row: OutboxRow): Promise<boolean> {
@@ -110,7 +110,7 @@ export function eventDeliveryStatements(db: Db, userId: string, now: number, cha
           eq(outboxEvents.userId, userId),
           isNull(outboxEvents.deliveredAt),
           sql`NOT EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${apiKeys.actingUserId} = ${userId} AND ${apiKeys.revokedAt} IS NULL AND ${apiKeys.webhookUrl} IS NOT NULL)`,
-          // Nor a delivery channel of their own to fan out to (issue 48: a linked Telegram chat).
+          // Nor a delivery channel of their own to fan out to (a push device, forwarding, a linked Telegram chat).
           channels?.noneFor(userId),
         ),
       )
@@ -123,7 +123,7 @@ export function eventDeliveryStatements(db: Db, userId: string, now: number, cha
  * Issue 30 (decision 057): the customer's pending events in one round trip of two statements instead of a read, a
  * key lookup and a mark per event. A customer with no live webhook key (almost everyone) has nothing to fan out, so
  * their pending events are claimed (marked delivered) by one compare-and-set UPDATE whose guard is that no such key
- * exists (nor a delivery channel: issue 48's linked Telegram chat), in the same batch (one transaction) as the read of what is still pending after it: an event is never marked
+ * exists (nor a delivery channel: a push device, a forwarding target, a linked Telegram chat), in the same batch (one transaction) as the read of what is still pending after it: an event is never marked
  * delivered while a key that should get it exists, and only the call whose UPDATE moved a row pushes it (as the
  * per-event mark did). The claimed rows are pushed to the room here; what the read returns (a customer with a webhook
  * key) goes through the per-event delivery with its webhook rows, as before. Returns those rows.

@@ -35,6 +35,11 @@ export const RATE_LIMITS = {
    * account; the owner signing in from another address is not affected (the account-wide ceiling above still applies).
    */
   loginPerAccountAddress: { limit: 10, windowMs: FIFTEEN_MINUTES },
+  /**
+   * Issue 47: a service worker renewing its push subscription proves itself with the old one's endpoint and secret (it
+   * holds no session); this many tries per old endpoint, so the secret cannot be guessed through us.
+   */
+  pushRenewalPerDevice: { limit: 10, windowMs: FIFTEEN_MINUTES },
 } as const satisfies Record<string, RateLimitRule>;
 
 const ONE_MINUTE = 60 * 1000;
@@ -60,6 +65,8 @@ export const COST_LIMITS = {
   rental: { limit: 15, windowMs: ONE_MINUTE },
   /** API key created or revoked, webhook URL set, webhook event resent. */
   apiKey: { limit: 30, windowMs: ONE_MINUTE },
+  /** Issue 47: a push device added or removed, a notification choice or a forwarding target saved. */
+  notifications: { limit: 30, windowMs: ONE_MINUTE },
 } as const satisfies Record<string, RateLimitRule>;
 
 export type CostAction = keyof typeof COST_LIMITS;

@@ -158,7 +158,7 @@ export async function remindRenewal(deps: RentalDeps, row: RentalRow, which: "da
       userId: row.userId,
       column: which === "day" ? "remindedDayAt" : "remindedAt",
       expiresAt: row.expiresAt!,
-      renewing: {
+      told: {
         dedupe: `rental.renewing:${row.id}:${row.expiresAt}:${which}`,
         message: { kind: "rental.renewing", rentalId: row.id, renewsAt: new Date(renewsAt).toISOString(), price: koboToNaira(priceKobo), funded },
       },

@@ -4,13 +4,15 @@ import { webLink } from "../../lib/public-origin";
 import { configFor } from "../../config";
 import { log } from "../../lib/log";
 import { rentalEndingEmail } from "../accounts";
-import { type RentalDeps, transition } from "../kernel";
+import { deliverEvents, type RentalDeps, transition } from "../kernel";
 import type { RentalRow } from "./rental-views";
 import { rental } from "./rental-transitions";
 
 /**
  * The "your rental ends in about an hour" reminder (issue 17): a realtime toast on the customer's open screens and an
- * e-mail, once per rental (per expiry: an extension clears reminded_at so the new end is announced again).
+ * e-mail, once per rental (per expiry: an extension clears reminded_at so the new end is announced again). Issue 47:
+ * its claim also writes the outbox event rental.ending, so the customer's Web Push devices and their rental forwarding
+ * (a webhook) get it through the same channels as the rental's messages.
  *
  * Once: the watcher's alarm is at-least-once and may run twice, so the reminder is CLAIMED by a conditional UPDATE
  * (reminded_at IS NULL, still active, same expiry) and only the call whose UPDATE changed the row sends. A send that
@@ -39,7 +41,8 @@ export function reminderDueAt(
 export async function remindIfDue(deps: RentalDeps, row: RentalRow, now = deps.clock.now()): Promise<boolean> {
   const due = reminderDueAt(row);
   if (due === null || now < due || row.expiresAt === null || now >= row.expiresAt) return false;
-  const claimed = await transition(deps.db, rental.remind, row.id, { userId: row.userId, column: "remindedAt", expiresAt: row.expiresAt, renewing: null }, now);
+  const told = { dedupe: `rental.ending:${row.id}:${row.expiresAt}`, message: { kind: "rental.ending" as const, rentalId: row.id, endsAt: new Date(row.expiresAt).toISOString() } };
+  const claimed = await transition(deps.db, rental.remind, row.id, { userId: row.userId, column: "remindedAt", expiresAt: row.expiresAt, told }, now);
   if (!claimed.moved) return false;
 
   const minutes = Math.max(1, Math.round((row.expiresAt - now) / 60_000));
@@ -49,6 +52,7 @@ export async function remindIfDue(deps: RentalDeps, row: RentalRow, now = deps.c
     type: "warning",
     message: `Your rented number +${number} ends in ${minutes} minutes. Copy any code you still need.`,
   });
+  await deliverEvents(deps, row.userId);
   const [user] = await deps.db.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, row.userId)).limit(1);
   if (user) {
     // A Durable Object has no request to take an origin from, and links never come from one anyway: WEB_CLIENT_URL.

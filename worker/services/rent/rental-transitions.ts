@@ -109,15 +109,16 @@ export const rental = moneyEntity(
     /** Auto-renew paused (price, funds, provider): told once, by the call that set it (a toast and an e-mail after). */
     pauseRenewal: { from: "any", to: null, claim: () => isNull(rentals.autoRenewPaused), set: (i: { why: string }, at) => ({ autoRenewPaused: i.why, updatedAt: at }), tells: ["toast"] },
     /**
-     * A reminder claimed for the current expiry (sent once by the call that claimed it: a toast and an e-mail after);
-     * a renewal's reminder is also the webhook rental.renewing, written with the claim.
+     * A reminder claimed for the current expiry (sent once by the call that claimed it: a toast and an e-mail after),
+     * with its event written with the claim: rental.renewing (a renewal's, also a developer webhook) or rental.ending
+     * (a rental that ends in about an hour: Web Push and rental forwarding carry it, issue 47).
      */
     remind: {
       from: ["active"],
       to: null,
       claim: (i: Reminder) => and(isNull(i.column === "remindedAt" ? rentals.remindedAt : rentals.remindedDayAt), eq(rentals.expiresAt, i.expiresAt)),
       set: (i: Reminder, at) => (i.column === "remindedAt" ? { remindedAt: at } : { remindedDayAt: at }),
-      event: (i: Reminder) => (i.renewing ? { userId: i.userId, dedupe: i.renewing.dedupe, message: i.renewing.message } : null),
+      event: (i: Reminder) => ({ userId: i.userId, dedupe: i.told.dedupe, message: i.told.message }),
       tells: ["toast"],
     },
     /** The inbox was read: the SMS count (counted, not added) and the time; its new messages' rental.sms ride the batch. */
@@ -138,5 +139,6 @@ interface Reminder {
   userId: string;
   column: "remindedAt" | "remindedDayAt";
   expiresAt: number;
-  renewing: { dedupe: string; message: Extract<OutboxMessage, { kind: "rental.renewing" }> } | null;
+  /** What the reminder tells, once per rental, expiry and reminder (its dedupe). */
+  told: { dedupe: string; message: Extract<OutboxMessage, { kind: "rental.renewing" | "rental.ending" }> };
 }

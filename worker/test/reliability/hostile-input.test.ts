@@ -81,6 +81,12 @@ const JSON_ENDPOINTS: Endpoint[] = [
   { method: "POST", path: "/api/step-up/passkey/options", fields: [], auth: true },
   { method: "POST", path: "/api/step-up", fields: ["code", "password", "challenge_id", "response"], auth: true },
   { method: "POST", path: "/api/transfers", fields: ["amount"], auth: true },
+  // Issue 47: Settings → Notifications, a rental's forwarding and the service worker's renewal.
+  { method: "PUT", path: "/api/notifications/preferences", fields: ["kinds", "hide_code"], auth: true },
+  { method: "PUT", path: "/api/notifications/forwarding", fields: ["email", "webhook_url"], auth: true },
+  { method: "POST", path: "/api/notifications/devices", fields: ["endpoint", "keys", "expirationTime"], auth: true },
+  { method: "POST", path: "/api/notifications/devices/renew", fields: ["old_endpoint", "old_auth", "subscription"], auth: false },
+  { method: "PUT", path: "/api/rentals/00000000-0000-4000-8000-000000000000/forwarding", fields: ["email", "webhook_url"], auth: true },
   { method: "POST", path: "/api/transfers/static-account", fields: ["first_name", "last_name", "middle_name", "mobile_num", "dob", "gender", "address", "bvn"], auth: true },
 ];
 

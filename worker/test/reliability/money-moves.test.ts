@@ -138,8 +138,8 @@ const CASES: Record<string, Record<string, Case>> = {
     remind: {
       setup: async (u) => {
         const id = await rentalRow(u);
-        const renewing = { dedupe: `rental.renewing:${id}:walked`, message: { kind: "rental.renewing" as const, rentalId: id, renewsAt: new Date(AT).toISOString(), price: 50, funded: true } };
-        return { id, input: { userId: u, column: "remindedDayAt", expiresAt: AT + 86_400_000, renewing } };
+        const told = { dedupe: `rental.renewing:${id}:walked`, message: { kind: "rental.renewing" as const, rentalId: id, renewsAt: new Date(AT).toISOString(), price: 50, funded: true } };
+        return { id, input: { userId: u, column: "remindedDayAt", expiresAt: AT + 86_400_000, told } };
       },
       refusedFrom: "ended",
     },
