@@ -35,6 +35,8 @@ export function payoutBankName(code: string): string | null {
 
 /** POST /api/withdrawals/account: the bank (NIP code) and the 10-digit NUBAN. */
 export const payoutAccountSchema = z.object({
+  /** Needed once when we hold no BVN-checked name for the customer: their full name as their bank has it. */
+  full_name: z.string().trim().max(120).optional(),
   bank_code: z
     .string({ message: "Choose your bank" })
     .refine((c) => payoutBankName(c) !== null, { message: "We do not know that bank code: choose your bank from the list" }),
@@ -103,3 +105,27 @@ export interface WithdrawalView {
 export const withdrawalDecisionSchema = z.object({
   reason: z.string({ message: "Give a reason" }).trim().min(3, "Give a reason (at least 3 characters)").max(500),
 });
+
+/** GET /api/admin/withdrawals: one row of the console's withdrawals panel. */
+export interface AdminWithdrawalRow {
+  id: string;
+  user_id: string;
+  email: string;
+  state: WithdrawalState;
+  amount: number;
+  fee: number;
+  /** "GTBank ····1234" */
+  account: string;
+  /** The holder's name the bank gave, and the verified name it was matched against. */
+  account_name: string;
+  verified_name: string | null;
+  reference: string;
+  squad_status: string | null;
+  detail: string;
+  decided_by: string | null;
+  decision_reason: string | null;
+  created_at: string;
+}
+
+export const withdrawalListQuerySchema = z.object({ state: z.enum(WITHDRAWAL_STATES).optional() });
+export const withdrawalIdParamSchema = z.object({ id: z.string().regex(/^wd_[0-9a-f]{24}$/, "Not a withdrawal id") });

@@ -25,6 +25,10 @@ export const merchantCurrencies = ["now-merchant"] as const;
 export const invoices = ["invoice"] as const;
 export const invoice = (paymentId: string) => ["invoice", paymentId] as const;
 export const staticAccount = ["static-account"] as const;
+/** Cash out (issue 45): what may be withdrawn with the payout account, and one withdrawal followed live. */
+export const withdrawable = ["withdrawable"] as const;
+export const withdrawals = ["withdrawal"] as const;
+export const withdrawal = (id: string) => ["withdrawal", id] as const;
 
 // Receive SMS
 export const smsCountries = (provider: SmsProviderName) => ["sms-countries", provider] as const;
