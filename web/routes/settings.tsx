@@ -22,6 +22,8 @@ import { Skeleton } from "../components/ui/skeleton";
 
 // Developer keys and webhooks: a lazy chunk, fetched only when Settings renders (most customers never use the API).
 const ApiSection = lazy(() => import("../components/settings/api-section"));
+// Cash out (issue 45): its own lazy chunk too.
+const WithdrawSection = lazy(() => import("../components/settings/withdraw-section"));
 
 function ProfileSection() {
   const user = useSessionUser();
@@ -151,6 +153,9 @@ export default function SettingsPage() {
       <EmailSection />
       <PasswordSection />
       <PermanentAccountSection />
+      <Suspense fallback={<Skeleton className="h-40 w-full" />}>
+        <WithdrawSection />
+      </Suspense>
       <CodeAlertsSection />
       <TwoFactorSection />
       <PasskeysSection />
