@@ -210,12 +210,12 @@ export const adminRoutes: RouteApp = $(routeApp().use("*", requireOperator))
   )
   /** Approve or refuse a withdrawal waiting for approval, with a reason: the move and its audit row are one batch. */
   .openapi(admin.approveWithdrawal, async (c) => {
-    const data = await decideWithdrawal(paymentDepsOf(c), operatorOf(c).id, c.req.valid("param").id, "approve", c.req.valid("json").reason);
+    const data = await decideWithdrawal(paymentDepsOf(c), operatorOf(c), c.req.valid("param").id, "approve", c.req.valid("json").reason);
     changed(c, "withdrawals");
     return c.json({ data });
   })
   .openapi(admin.refuseWithdrawal, async (c) => {
-    const data = await decideWithdrawal(paymentDepsOf(c), operatorOf(c).id, c.req.valid("param").id, "refuse", c.req.valid("json").reason);
+    const data = await decideWithdrawal(paymentDepsOf(c), operatorOf(c), c.req.valid("param").id, "refuse", c.req.valid("json").reason);
     changed(c, "withdrawals");
     return c.json({ data });
   })

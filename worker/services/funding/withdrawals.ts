@@ -429,17 +429,17 @@ export async function listWithdrawals(db: Db, states: WithdrawalState[] | null):
  * An operator's decision on a withdrawal waiting for approval: the move and its audit row in one batch (the audit
  * row written only with the move). Approved, it is sent at once.
  */
-export async function decideWithdrawal(deps: PaymentDeps, operatorId: string, id: string, decision: "approve" | "refuse", reason: string): Promise<AdminWithdrawalRow> {
+export async function decideWithdrawal(deps: PaymentDeps, operator: { id: string; email: string }, id: string, decision: "approve" | "refuse", reason: string): Promise<AdminWithdrawalRow> {
   const db = deps.db;
   const now = deps.clock.now();
   const w = await findWithdrawal(db, id);
   if (!w) throw new AppError("NOT_FOUND", "Withdrawal not found.");
   if (w.status !== "approval") throw new AppError("INVALID_STATE", `This withdrawal is ${w.status}, not waiting for approval.`);
-  if (w.userId === operatorId) throw new AppError("FORBIDDEN", "An operator cannot approve their own withdrawal.");
-  const step = move(db, decision === "approve" ? withdrawal.approve : withdrawal.refuse, id, { ...told(w), operatorId, reason }, now);
+  if (w.userId === operator.id) throw new AppError("FORBIDDEN", "An operator cannot approve their own withdrawal.");
+  const step = move(db, decision === "approve" ? withdrawal.approve : withdrawal.refuse, id, { ...told(w), operatorId: operator.email, reason }, now);
   const { decided } = await runBatch(db, {
     decided: step,
-    audit: statement(auditInsert(db, { actor: operatorId, action: `withdrawal.${decision}`, detail: { id, amountKobo: w.amountKobo }, reason, subject: id, previous: w.status, onlyIf: step.madeIt }, now)),
+    audit: statement(auditInsert(db, { actor: operator.email, action: `withdrawal.${decision}`, detail: { id, amountKobo: w.amountKobo }, reason, subject: id, previous: w.status, onlyIf: step.madeIt }, now)),
   });
   if (!decided.moved) throw new AppError("INVALID_STATE", "Another operator decided this withdrawal first.");
   deps.defer(deliverEvents(deps, w.userId));

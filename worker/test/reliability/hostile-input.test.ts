@@ -82,6 +82,8 @@ const JSON_ENDPOINTS: Endpoint[] = [
   { method: "POST", path: "/api/step-up", fields: ["code", "password", "challenge_id", "response"], auth: true },
   { method: "POST", path: "/api/transfers", fields: ["amount"], auth: true },
   { method: "POST", path: "/api/transfers/static-account", fields: ["first_name", "last_name", "middle_name", "mobile_num", "dob", "gender", "address", "bvn"], auth: true },
+  { method: "POST", path: "/api/withdrawals", fields: ["amount"], auth: true },
+  { method: "POST", path: "/api/withdrawals/account", fields: ["bank_code", "account_number", "full_name"], auth: true },
 ];
 
 /**
