@@ -51,6 +51,17 @@ export const realtimeMessageSchema = z.discriminatedUnion("kind", [
    */
   z.object({ kind: z.literal("rental.ending"), rentalId: z.string(), endsAt: z.string() }),
   z.object({ kind: z.literal("balance.changed"), balance: z.number() }),
+  /**
+   * Cash out (issue 45): a withdrawal changed state (requested, awaiting approval, paid, failed, reversed, refused).
+   * amount naira; message the customer's sentence ("Paid into GTBank ····1234", "Failed — ₦X is back in your wallet").
+   */
+  z.object({
+    kind: z.literal("withdrawal.changed"),
+    withdrawalId: z.string(),
+    state: z.enum(["approval", "held", "sending", "paid", "failed", "reversed", "refused"]),
+    amount: z.number(),
+    message: z.string(),
+  }),
   /** To operators only: something the console shows changed (topic: ledger, deposits, orders...); it refetches. */
   z.object({ kind: z.literal("admin.changed"), topic: z.string() }),
 ]);

@@ -90,6 +90,22 @@ export const settingSchemas = {
     unlink_on_password_change: z.boolean(),
     updates_per_minute: z.number().int().min(1).max(600),
   }),
+  /**
+   * Issue 45 (docs/decisions/071): cash out. Naira amounts: the smallest withdrawal, the fee (0 allowed, told before the
+   * click), the caps per withdrawal and per Lagos day with the day's count, and the size above which an operator must
+   * approve. cooling_hours: how long a new payout account or a sign-in from a new device waits. card_chargeback_days:
+   * how old a card deposit must be before it may be withdrawn.
+   */
+  withdrawals: z.object({
+    minimum_naira: z.number().min(1),
+    fee_naira: z.number().min(0),
+    per_transaction_naira: z.number().positive(),
+    daily_naira: z.number().positive(),
+    daily_count: z.number().int().min(1),
+    approval_above_naira: z.number().min(0),
+    cooling_hours: z.number().min(0).max(720),
+    card_chargeback_days: z.number().int().min(0).max(365),
+  }),
 } as const;
 
 export type SettingKey = keyof typeof settingSchemas;
@@ -132,6 +148,16 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   upstream_slot_limits: {},
   approval_threshold: { naira: 50_000 },
   telegram_bot: { confirm_above_naira: 20_000, unlink_on_session_revoked: true, unlink_on_password_change: true, updates_per_minute: 30 },
+  withdrawals: {
+    minimum_naira: 1_000,
+    fee_naira: 0,
+    per_transaction_naira: 200_000,
+    daily_naira: 500_000,
+    daily_count: 3,
+    approval_above_naira: 100_000,
+    cooling_hours: 24,
+    card_chargeback_days: 30,
+  },
 };
 
 

@@ -31,6 +31,7 @@ import { smsRoutes } from "./routes/sms";
 import { walletRoutes } from "./routes/wallet";
 import { transferRoutes } from "./routes/transfers";
 import { telegramRoutes, telegramWebhookRoutes } from "./routes/telegram";
+import { withdrawalRoutes } from "./routes/withdrawals";
 import { webhookRoutes } from "./routes/webhooks";
 import { sandboxRoutes } from "./sandbox/routes";
 
@@ -111,6 +112,7 @@ export function createApp() {
   app.route("/api", contentRoutes);
   app.route("/api", walletRoutes);
   app.route("/api", transferRoutes);
+  app.route("/api", withdrawalRoutes);
   app.route("/api/webhooks", webhookRoutes);
   app.route("/api", smsRoutes);
   app.route("/api", orderRoutes);

@@ -34,6 +34,8 @@ export interface Secrets {
   WEB_CLIENT_URL?: string;
   JWT_SECRET?: string;
   SQUAD_SECRET_KEY?: string;
+  /** Squad's merchant ID: every payout reference starts with it ("SBABCKDY_…", Squad's Transfer API). */
+  SQUAD_MERCHANT_ID?: string;
   NOWPAYMENTS_API_KEY?: string;
   NOWPAYMENTS_IPN_SECRET?: string;
   SMSMAN_TOKEN?: string;

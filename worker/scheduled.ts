@@ -1,7 +1,7 @@
 import type { Env } from "./config";
 import { cronServices } from "./container";
 import { log } from "./lib/log";
-import { runPaymentSweep, runTransferSweep } from "./services/funding";
+import { runPaymentSweep, runTransferSweep, sweepWithdrawals } from "./services/funding";
 import { purgeOutbox, purgeWebhookEvents, type Services, sweepOutbox } from "./services/kernel";
 import { purgeChannelDeliveries, sweepChannels } from "./services/notifications";
 import { sweepAccountRows } from "./services/accounts";
@@ -71,6 +71,13 @@ async function runSweeps(services: Services): Promise<void> {
     await runTransferSweep(services.payments);
   } catch (err) {
     log("error", "transfer sweep failed", { error: err instanceof Error ? err.message : String(err) });
+  }
+  // Withdrawals left unsent, transfers in flight (a 424 re-queried, never re-sent), paid ones reversed later (issue 45).
+  try {
+    const result = await sweepWithdrawals(services.payments);
+    if (result.sent + result.checked > 0) log("info", "withdrawal sweep", result);
+  } catch (err) {
+    log("error", "withdrawal sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }
   // Events a worker wrote with its money but stopped before delivering, and webhook deliveries whose wake-up was lost
   // (services/kernel/outbox.ts). After the money sweeps above, whose own events they deliver at once.

@@ -62,6 +62,21 @@ export const NUMBER_FORMS: Record<string, NumberForm> = {
     // Decision 035: a change of this setting itself waits for a second operator (the server answers 202).
     preview: (v) => `A manual credit or debit above ${naira(v.naira ?? 0)} takes effect only when another operator approves it; changing this figure needs one too.`,
   },
+  withdrawals: {
+    title: "Cash out (decision 071)",
+    fields: [
+      { key: "minimum_naira", label: "Smallest withdrawal", unit: "₦", min: 1, step: 1 },
+      { key: "fee_naira", label: "Fee per withdrawal", unit: "₦", min: 0, step: 1 },
+      { key: "per_transaction_naira", label: "Largest single withdrawal", unit: "₦", min: 1, step: 1 },
+      { key: "daily_naira", label: "Withdrawals per Lagos day, at most", unit: "₦", min: 1, step: 1 },
+      { key: "daily_count", label: "Withdrawals per day, at most", unit: "times", min: 1, step: 1, integer: true },
+      { key: "approval_above_naira", label: "Withdrawals above this wait for an operator", unit: "₦", min: 0, step: 1 },
+      { key: "cooling_hours", label: "Cooling period after a new bank account or device", unit: "hours", min: 0, max: 720, step: 0.5 },
+      { key: "card_chargeback_days", label: "Card deposits withdrawable after", unit: "days", min: 0, max: 365, step: 1, integer: true },
+    ],
+    preview: (v) =>
+      `From ${naira(v.minimum_naira ?? 0)} to ${naira(v.per_transaction_naira ?? 0)} a time (fee ${naira(v.fee_naira ?? 0)}), ${naira(v.daily_naira ?? 0)} and ${n(v.daily_count)} a day; above ${naira(v.approval_above_naira ?? 0)} an operator approves; ${n(v.cooling_hours)} hours of cooling.`,
+  },
   referral_reward_percent: {
     title: "Referral reward",
     fields: [{ key: "percent", label: "Share of the referred customer's first deposit", unit: "%", min: 0, max: 100, step: 0.1 }],

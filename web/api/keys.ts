@@ -27,6 +27,10 @@ export const invoice = (paymentId: string) => ["invoice", paymentId] as const;
 export const staticAccount = ["static-account"] as const;
 /** Settings → Telegram (issue 48). */
 export const telegram = ["telegram"] as const;
+/** Cash out (issue 45): what may be withdrawn with the payout account, and one withdrawal followed live. */
+export const withdrawable = ["withdrawable"] as const;
+export const withdrawals = ["withdrawal"] as const;
+export const withdrawal = (id: string) => ["withdrawal", id] as const;
 
 // Receive SMS
 export const smsCountries = (provider: SmsProviderName) => ["sms-countries", provider] as const;

@@ -43,6 +43,8 @@ export function queryKeysFor(message: RealtimeMessage): QueryKey[] {
       return [queryKeys.rental(message.rentalId)];
     case "balance.changed":
       return MONEY_KEYS;
+    case "withdrawal.changed":
+      return [...MONEY_KEYS, queryKeys.withdrawable, queryKeys.withdrawal(message.withdrawalId)];
     case "admin.changed":
       // Only an operator's room gets these; the console's queries all start with queryKeys.admin.
       return [queryKeys.admin];
@@ -65,6 +67,10 @@ export function toastFor(message: RealtimeMessage): RealtimeToast | null {
         : { type: "success", message: PAYMENT_MESSAGES.success, id: PAYMENT_TOAST_ID };
     case "payment.failed":
       return { type: "error", message: message.message, id: PAYMENT_TOAST_ID };
+    case "withdrawal.changed":
+      if (message.state === "paid") return { type: "success", message: message.message, id: `withdrawal:${message.withdrawalId}` };
+      if (message.state === "failed" || message.state === "reversed" || message.state === "refused") return { type: "error", message: message.message, id: `withdrawal:${message.withdrawalId}` };
+      return null;
     case "sms.ended":
       // The chain moved on ("try another number"): not a failure, the dialog follows the next number.
       if (message.nextOrderId) return { type: "info", message: NEXT_ROUTE_TOAST, id: `sms-ended:${message.orderId}` };
@@ -142,6 +148,7 @@ const REQUIRED: Record<RealtimeMessage["kind"], Record<string, "string" | "numbe
   "rental.renewing": { rentalId: "string", renewsAt: "string", price: "number", funded: "boolean" },
   "rental.ending": { rentalId: "string", endsAt: "string" },
   "balance.changed": { balance: "number" },
+  "withdrawal.changed": { withdrawalId: "string", state: "string", amount: "number", message: "string" },
   "admin.changed": { topic: "string" },
 };
 const TOAST_TYPES = new Set(["success", "info", "error", "warning"]);

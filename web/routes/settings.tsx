@@ -25,6 +25,8 @@ import { Skeleton } from "../components/ui/skeleton";
 const ApiSection = lazy(() => import("../components/settings/api-section"));
 // Issue 47: push on this device, its choices and rental forwarding, with the push client (web/lib/push-device.ts).
 const NotificationsSection = lazy(() => import("../components/settings/notifications-section"));
+// Cash out (issue 45): its own lazy chunk too.
+const WithdrawSection = lazy(() => import("../components/settings/withdraw-section"));
 
 function ProfileSection() {
   const user = useSessionUser();
@@ -156,6 +158,7 @@ export default function SettingsPage() {
       <PermanentAccountSection />
       <Suspense fallback={<Skeleton className="h-40 w-full" />}>
         <NotificationsSection />
+        <WithdrawSection />
       </Suspense>
       <CodeAlertsSection />
       <TelegramSection />

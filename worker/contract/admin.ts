@@ -51,6 +51,7 @@ import {
   type SettleAnswer,
 } from "../../schema/admin";
 import { statusIncidentCreateSchema, type StatusIncident } from "../../schema/status";
+import { type AdminWithdrawalRow, withdrawalDecisionSchema, withdrawalIdParamSchema, withdrawalListQuerySchema } from "../../schema/withdrawals";
 import { answer, jsonBody, route } from "./kit";
 
 /**
@@ -255,3 +256,26 @@ export const sendMail = route({ method: "post", path: "/email/send", request: { 
 export const audit = route({ method: "get", path: "/audit", request: { query: auditListQuerySchema }, responses: { 200: answer<AdminList<AdminAuditRow>>() } });
 
 export const reconcile = route({ method: "get", path: "/reconcile", responses: { 200: answer<AdminReconcile>() } });
+
+// ---- Withdrawals (issue 45) ----
+
+export const withdrawals = route({
+  method: "get",
+  path: "/withdrawals",
+  request: { query: withdrawalListQuerySchema },
+  responses: { 200: answer<AdminList<AdminWithdrawalRow>>() },
+});
+
+export const approveWithdrawal = route({
+  method: "post",
+  path: "/withdrawals/{id}/approve",
+  request: { params: withdrawalIdParamSchema, body: jsonBody(withdrawalDecisionSchema) },
+  responses: { 200: answer<{ data: AdminWithdrawalRow }>() },
+});
+
+export const refuseWithdrawal = route({
+  method: "post",
+  path: "/withdrawals/{id}/refuse",
+  request: { params: withdrawalIdParamSchema, body: jsonBody(withdrawalDecisionSchema) },
+  responses: { 200: answer<{ data: AdminWithdrawalRow }>() },
+});

@@ -14,6 +14,7 @@ import * as rentals from "./rentals";
 import * as sandboxTools from "./sandbox-tools";
 import * as sms from "./sms";
 import * as wallet from "./wallet";
+import * as withdrawals from "./withdrawals";
 
 // Decision 065: the web's client is typed from these definitions alone (faces.ts), so a definition no route serves would
 // be a call the web can make and the worker 404s. Each is served, at its face's mount point, with its method; and every
@@ -25,6 +26,7 @@ const MOUNTED: [string, object][] = [
   ["/api", passkeys],
   ["/api", content],
   ["/api", wallet],
+  ["/api", withdrawals],
   ["/api", sms],
   ["/api", rentals],
   ["/api", apiKeys],

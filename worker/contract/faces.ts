@@ -14,6 +14,7 @@ import type * as sandboxTools from "./sandbox-tools";
 import type * as sms from "./sms";
 import type * as telegram from "./telegram";
 import type * as wallet from "./wallet";
+import type * as withdrawals from "./withdrawals";
 
 /**
  * The faces' API types, computed from the route definitions alone (docs/decisions/065): what Hono's typed client `hc`
@@ -62,6 +63,7 @@ export type CustomerApi = ApiOf<
     SchemaOf<typeof passkeys> &
     SchemaOf<typeof content> &
     SchemaOf<typeof wallet> &
+    SchemaOf<typeof withdrawals> &
     SchemaOf<typeof sms> &
     SchemaOf<typeof rentals> &
     SchemaOf<typeof apiKeys> &

@@ -73,7 +73,8 @@ import {
   verifyDeposit,
   verifyQueueItem,
 } from "../services/console";
-import { listTransferDeposits, reconcileTransfers } from "../services/funding";
+import { decideWithdrawal, listTransferDeposits, listWithdrawals, reconcileTransfers } from "../services/funding";
+import type { AdminWithdrawalRow } from "../../schema/withdrawals";
 import { getSettings } from "../services/kernel";
 import { UpstreamFault } from "../providers/upstream-http";
 import * as admin from "../contract/admin";
@@ -204,6 +205,20 @@ export const adminRoutes: RouteApp = $(routeApp().use("*", requireOperator))
   .openapi(admin.transfers, async (c) =>
     c.json({ data: await listTransferDeposits(getDb(c.env.DB), { state: c.req.valid("query").state }) } satisfies AdminList<AdminTransferDeposit>),
   )
+  .openapi(admin.withdrawals, async (c) =>
+    c.json({ data: await listWithdrawals(getDb(c.env.DB), c.req.valid("query").state ? [c.req.valid("query").state!] : null) } satisfies AdminList<AdminWithdrawalRow>),
+  )
+  /** Approve or refuse a withdrawal waiting for approval, with a reason: the move and its audit row are one batch. */
+  .openapi(admin.approveWithdrawal, async (c) => {
+    const data = await decideWithdrawal(paymentDepsOf(c), operatorOf(c), c.req.valid("param").id, "approve", c.req.valid("json").reason);
+    changed(c, "withdrawals");
+    return c.json({ data });
+  })
+  .openapi(admin.refuseWithdrawal, async (c) => {
+    const data = await decideWithdrawal(paymentDepsOf(c), operatorOf(c), c.req.valid("param").id, "refuse", c.req.valid("json").reason);
+    changed(c, "withdrawals");
+    return c.json({ data });
+  })
   .openapi(admin.reconcileTransfers, async (c) =>
     c.json((await reconcileTransfers(paymentDepsOf(c), c.req.valid("query").date)) satisfies AdminTransferReconciliation),
   )

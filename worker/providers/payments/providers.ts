@@ -4,6 +4,8 @@ import { SQUAD_SIMULATOR_PATH, squadSimulator } from "../../sandbox/squad";
 import { createNowPaymentsClient, NOWPAYMENTS_LIVE_BASE_URL } from "./nowpayments";
 import { createSquadClient, SQUAD_LIVE_BASE_URL } from "./squad";
 import { createSquadVirtualAccountClient } from "./squad-virtual-accounts";
+import { createSquadPayoutClient } from "./squad-payouts";
+import { SANDBOX_SQUAD_MERCHANT_ID, squadPayoutSimulator } from "../../sandbox/squad-payouts";
 import type { PaymentFetchInterceptor, PaymentProviders } from "./types";
 
 export type { PaymentFetchInterceptor, PaymentProviders } from "./types";
@@ -21,7 +23,15 @@ export function paymentProviders(env: Env, config: Pick<Config, "providers" | "p
     const squadFetch = (request: Request) => Promise.resolve(squadSimulator.fetch(request, withoutD1Counting(env)));
     const nowFetch = (request: Request) => Promise.resolve(nowPaymentsSimulator.fetch(request, withoutD1Counting(env)));
     const transferFetch = (request: Request) => Promise.resolve(squadTransferSimulator.fetch(request, withoutD1Counting(env)));
+    const payoutFetch = (request: Request) => Promise.resolve(squadPayoutSimulator.fetch(request, withoutD1Counting(env)));
     return {
+      squadPayouts: createSquadPayoutClient({
+        baseUrl: `${origin}${SQUAD_SIMULATOR_PATH}`,
+        secretKey: env.SQUAD_SECRET_KEY ?? "",
+        merchantId: SANDBOX_SQUAD_MERCHANT_ID,
+        fetch: intercept ? (request) => intercept("squad", request, payoutFetch) : payoutFetch,
+        timeoutMs: intercept ? 200 : undefined,
+      }),
       squadTransfers: createSquadVirtualAccountClient({
         baseUrl: `${origin}${SQUAD_SIMULATOR_PATH}`,
         secretKey: env.SQUAD_SECRET_KEY ?? "",
@@ -45,6 +55,12 @@ export function paymentProviders(env: Env, config: Pick<Config, "providers" | "p
   return {
     squad: createSquadClient({ baseUrl: env.SQUAD_BASE_URL ?? SQUAD_LIVE_BASE_URL, secretKey: env.SQUAD_SECRET_KEY ?? "", fetch: (r) => fetch(r) }),
     squadTransfers: createSquadVirtualAccountClient({ baseUrl: env.SQUAD_BASE_URL ?? SQUAD_LIVE_BASE_URL, secretKey: env.SQUAD_SECRET_KEY ?? "", fetch: (r) => fetch(r) }),
+    squadPayouts: createSquadPayoutClient({
+      baseUrl: env.SQUAD_BASE_URL ?? SQUAD_LIVE_BASE_URL,
+      secretKey: env.SQUAD_SECRET_KEY ?? "",
+      merchantId: env.SQUAD_MERCHANT_ID ?? "",
+      fetch: (r) => fetch(r),
+    }),
     nowpayments: createNowPaymentsClient({
       baseUrl: env.NOWPAYMENTS_BASE_URL ?? NOWPAYMENTS_LIVE_BASE_URL,
       apiKey: env.NOWPAYMENTS_API_KEY ?? "",

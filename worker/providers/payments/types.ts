@@ -1,6 +1,7 @@
 import type { NowPaymentsClient } from "./nowpayments";
 import type { SquadClient } from "./squad";
 import type { SquadVirtualAccountClient } from "./squad-virtual-accounts";
+import type { SquadPayoutClient } from "./squad-payouts";
 
 // The payment adapters' shapes, apart from their builder (providers.ts), which imports the sandbox simulators: the
 // services container's types (services/kernel/deps.ts) import these without leading back through the sandbox to the
@@ -10,6 +11,8 @@ export interface PaymentProviders {
   squad: SquadClient;
   /** Squad's virtual accounts (bank transfer): same host and key as the card checkout. */
   squadTransfers: SquadVirtualAccountClient;
+  /** Squad's payouts (cash out to a customer's bank account, issue 45): same host and key, our merchant ID. */
+  squadPayouts: SquadPayoutClient;
   nowpayments: NowPaymentsClient;
 }
 

@@ -1,4 +1,5 @@
 import Bowser from "bowser";
+import { desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { knownDevices } from "./tables";
 import { sha256Hex } from "./password-reset";
@@ -33,4 +34,19 @@ export async function rememberDevice(db: Db, userId: string, device: SessionDevi
     .onConflictDoNothing()
     .returning({ userId: knownDevices.userId });
   return inserted.length > 0;
+}
+
+/**
+ * When the customer last signed in from a device new to the account (issue 45: a new device starts the cash-out
+ * cooling period), or null when every sign-in was from the device they signed up on.
+ */
+export async function lastNewDeviceAt(db: Db, userId: string): Promise<number | null> {
+  const rows = await db
+    .select({ firstSeenAt: knownDevices.firstSeenAt })
+    .from(knownDevices)
+    .where(eq(knownDevices.userId, userId))
+    .orderBy(desc(knownDevices.firstSeenAt))
+    .limit(2);
+  // The first device is where the account began: only a second one is "new".
+  return rows.length >= 2 ? (rows[0]?.firstSeenAt ?? null) : null;
 }

@@ -6,7 +6,7 @@
 export { depositReviewedEmail, operatorEmail, passkeyEmail, type Recipient, rentalEndingEmail, rentalRenewalPausedEmail, rentalRenewingEmail, sendAccountEmail, twoFactorEmail, verificationEmail } from "./account-emails";
 export { sweepAccountRows } from "./account-sweep";
 export { changeOwnPassword, requestPasswordReset, resetPassword, signIn, signInSecondStep, signUp } from "./accounts";
-export { describePlace, describeUserAgent } from "./devices";
+export { describePlace, describeUserAgent, lastNewDeviceAt } from "./devices";
 export { completeEmailVerification, createEmailVerification, emailVerificationInsert, requireVerifiedEmail, verificationLink } from "./email-verification";
 export { completeRegistration, listPasskeys, ownPasskey, passkeyCount, registrationCeremony, relyingPartyFor, removePasskey, renamePasskey, signInCeremony, stepUpCeremony, verifyAssertion } from "./passkeys";
 export { sha256Hex } from "./password-reset";

@@ -1,5 +1,6 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { PAYMENT_STATUSES, TRANSFER_DEPOSIT_STATES } from "../../../schema/constants";
+import { WITHDRAWAL_STATES } from "../../../schema/withdrawals";
 import { now, users } from "../kernel/tables";
 
 /**
@@ -184,4 +185,61 @@ export const transferDeposits = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [index("transfer_deposits_state_idx").on(t.state, t.receivedAt), index("transfer_deposits_payment_idx").on(t.paymentId)],
+);
+
+/**
+ * The bank account a customer cashes out to (issue 45, docs/decisions/071): one per customer, its holder's name as
+ * Squad's lookup gave it, and the verified name it was matched against. usable_from ends the cooling period a new
+ * account starts. Written only by payout-accounts.ts.
+ */
+export const payoutAccounts = sqliteTable("payout_accounts", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id),
+  bankCode: text("bank_code").notNull(),
+  accountNumber: text("account_number").notNull(),
+  // The holder's name as Squad's account lookup answered it.
+  accountName: text("account_name").notNull(),
+  // The name it was matched against: the BVN-checked name of the permanent transfer account, else the customer's own.
+  verifiedName: text("verified_name").notNull(),
+  nameSource: text("name_source", { enum: ["bvn", "declared"] }).notNull(),
+  usableFrom: integer("usable_from").notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
+/**
+ * Withdrawals to a payout account, a money entity (withdrawal-transitions.ts is its only writer). The amount and fee
+ * are held in the ledger when the row is written (withdraw:<id>); a failure, a refusal or a later reversal credits
+ * them back once (withdraw_back:<id>). reference: Squad's transaction_reference, `<merchant id>_<id>`, sent once.
+ */
+export const withdrawals = sqliteTable(
+  "withdrawals",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    amountKobo: integer("amount_kobo").notNull(),
+    feeKobo: integer("fee_kobo").notNull(),
+    bankCode: text("bank_code").notNull(),
+    accountNumber: text("account_number").notNull(),
+    accountName: text("account_name").notNull(),
+    reference: text("reference").notNull(),
+    status: text("status", { enum: WITHDRAWAL_STATES }).notNull(),
+    // Squad's last word (success, failed, reversed, pending, timeout) and its NIP session id once paid.
+    squadStatus: text("squad_status"),
+    nipReference: text("nip_reference"),
+    detail: text("detail").notNull().default(""),
+    // The operator who approved or refused (a large withdrawal), and why.
+    decidedBy: text("decided_by"),
+    decisionReason: text("decision_reason"),
+    moveId: text("move_id"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("withdrawals_reference_unique").on(t.reference),
+    index("withdrawals_user_idx").on(t.userId, t.createdAt),
+    index("withdrawals_status_idx").on(t.status, t.updatedAt),
+  ],
 );

@@ -103,6 +103,9 @@ function eventsFor(env: Env, message: RealtimeMessage): QueuedEvent[] {
       return [balanceEvent(message.balance)];
     case "payment.credited":
       return [balanceEvent(message.balance)];
+    case "withdrawal.changed":
+      // A hold, or a hold credited back, moves the wallet (issue 45; withdrawal.* events of their own are not yet in the API).
+      return message.state === "paid" || message.state === "sending" ? [] : [balanceEvent(null)];
     case "payment.failed":
       return [
         {

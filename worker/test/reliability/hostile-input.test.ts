@@ -88,6 +88,8 @@ const JSON_ENDPOINTS: Endpoint[] = [
   { method: "POST", path: "/api/notifications/devices/renew", fields: ["old_endpoint", "old_auth", "subscription"], auth: false },
   { method: "PUT", path: "/api/rentals/00000000-0000-4000-8000-000000000000/forwarding", fields: ["email", "webhook_url"], auth: true },
   { method: "POST", path: "/api/transfers/static-account", fields: ["first_name", "last_name", "middle_name", "mobile_num", "dob", "gender", "address", "bvn"], auth: true },
+  { method: "POST", path: "/api/withdrawals", fields: ["amount"], auth: true },
+  { method: "POST", path: "/api/withdrawals/account", fields: ["bank_code", "account_number", "full_name"], auth: true },
 ];
 
 /**

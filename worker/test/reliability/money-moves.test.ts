@@ -1,10 +1,11 @@
 import { env } from "cloudflare:workers";
 import { afterAll, describe, expect, it } from "vitest";
 import { declaredEntities, type Move, move, runBatch, transition } from "../../services/kernel";
-import { payment, queueDecision, reviewItem, transferDeposit } from "../../services/funding";
+import { payment, queueDecision, reviewItem, transferDeposit, withdrawal } from "../../services/funding";
+import { sql } from "drizzle-orm";
 import { smsChain, smsOrder } from "../../services/sms";
 import { rental } from "../../services/rent";
-import { paymentReviews, payments, rentalMessages, rentals, smsChains, smsOrders, transferDeposits } from "../../db/tables";
+import { paymentReviews, payments, rentalMessages, rentals, smsChains, smsOrders, transferDeposits, withdrawals } from "../../db/tables";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { createUser, db, expectLedgerBalanced } from "../helpers";
 
@@ -57,6 +58,14 @@ async function depositRow(userId: string, fields: Partial<typeof transferDeposit
   await db().insert(transferDeposits).values({ squadRef, kind: "dynamic", userId, amountKobo: 50_000, squadStatus: "SUCCESS", state: "verifying", receivedAt: AT, updatedAt: AT, ...fields });
   return squadRef;
 }
+async function withdrawalRow(userId: string, status: (typeof withdrawals.$inferInsert)["status"]) {
+  const id = `wd_${uid().replaceAll("-", "").slice(0, 24)}`;
+  await db().insert(withdrawals).values({ id, ...withdrawalFields(userId, id), status });
+  return id;
+}
+const withdrawalFields = (userId: string, id: string) => ({ userId, amountKobo: 150_000, feeKobo: 0, bankCode: "000013", accountNumber: "0123456789", accountName: "ADA OBI", reference: `SBSANDBOX_${id}`, createdAt: AT, updatedAt: AT });
+const wdTold = (u: string, id: string) => ({ userId: u, id, row: withdrawalFields(u, id) });
+
 async function reviewRow(userId: string, status: "open" | "credited" = "open") {
   const paymentId = await paymentRow(userId, { status: "review" });
   const id = `rv_${uid().replaceAll("-", "")}`;
@@ -176,6 +185,16 @@ const CASES: Record<string, Record<string, Case>> = {
     credit: { setup: async (u) => { const { id, paymentId } = await reviewRow(u); return { id, input: credit(u, paymentId, "review", id) }; }, refusedFrom: "credited" },
     refuse: { setup: async (u) => { const { id } = await reviewRow(u); return { id, input: { userId: u, dedupe: `payment.failed:${id}:refused`, message: { kind: "payment.failed", paymentId: id, status: "refused", message: "walked" } } }; }, refusedFrom: "credited" },
   },
+  withdrawal: {
+    request: { setup: async (u) => { const id = `wd_${uid().replaceAll("-", "").slice(0, 24)}`; return { id, input: { row: { id, ...withdrawalFields(u, id) }, state: "held", within: sql`1` } }; } },
+    approve: { setup: async (u) => { const id = await withdrawalRow(u, "approval"); return { id, input: { ...wdTold(u, id), operatorId: "op", reason: "walked" } }; }, refusedFrom: "refused" },
+    refuse: { setup: async (u) => { const id = await withdrawalRow(u, "approval"); return { id, input: { ...wdTold(u, id), operatorId: "op", reason: "walked" } }; }, refusedFrom: "held" },
+    send: { setup: async (u) => ({ id: await withdrawalRow(u, "held"), input: {} }), refusedFrom: "sending" },
+    pay: { setup: async (u) => { const id = await withdrawalRow(u, "sending"); return { id, input: { ...wdTold(u, id), nipReference: "1100", squadStatus: "success" } }; }, refusedFrom: "failed" },
+    fail: { setup: async (u) => { const id = await withdrawalRow(u, "sending"); return { id, input: { ...wdTold(u, id), squadStatus: "failed", detail: "walked" } }; }, refusedFrom: "paid" },
+    reverse: { setup: async (u) => { const id = await withdrawalRow(u, "paid"); return { id, input: { ...wdTold(u, id), detail: "walked" } }; }, refusedFrom: "failed" },
+    note: { setup: async (u) => ({ id: await withdrawalRow(u, "sending"), input: { squadStatus: "pending", detail: "walked" } }), refusedFrom: "paid" },
+  },
   "review decision": {
     creditCard: { setup: async (u) => { const id = await paymentRow(u); return { id, input: decision(id, "card") }; } },
     refuseCard: { setup: async (u) => { const id = await paymentRow(u); return { id, input: decision(id, "card") }; } },
@@ -183,7 +202,7 @@ const CASES: Record<string, Record<string, Case>> = {
   },
 };
 
-const ENTITIES = { "SMS order": smsOrder, "SMS chain": smsChain, rental, payment, "transfer deposit": transferDeposit, "review item": reviewItem, "review decision": queueDecision } as const;
+const ENTITIES = { "SMS order": smsOrder, "SMS chain": smsChain, rental, payment, "transfer deposit": transferDeposit, "review item": reviewItem, "review decision": queueDecision, withdrawal } as const;
 const TABLES: Record<string, { table: string; id: string; status: string }> = {
   "SMS order": { table: "sms_orders", id: "id", status: "status" },
   "SMS chain": { table: "sms_chains", id: "id", status: "status" },
@@ -192,6 +211,7 @@ const TABLES: Record<string, { table: string; id: string; status: string }> = {
   "transfer deposit": { table: "transfer_deposits", id: "squad_ref", status: "state" },
   "review item": { table: "payment_reviews", id: "id", status: "status" },
   "review decision": { table: "review_item_resolutions", id: "item_id", status: "outcome" },
+  withdrawal: { table: "withdrawals", id: "id", status: "status" },
 };
 
 afterAll(async () => {

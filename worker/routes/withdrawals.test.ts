@@ -1,0 +1,279 @@
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it } from "vitest";
+import { SETTING_DEFAULTS } from "../../schema/settings";
+import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } from "./../test/helpers";
+import { makeOperator } from "../test/operators";
+import { postSquadWebhook, squadWebhookRaw } from "../test/payment-fixtures";
+import { testServices } from "../test/services";
+import { openSandboxBankAccount, reverseSandboxTransfer, scriptNextTransfer } from "../sandbox/squad-payouts";
+import { sweepWithdrawals } from "../services/funding";
+import { postEntry, putSetting } from "../services/kernel";
+
+/**
+ * Cash out (issue 45): the payout account's checks, what may be withdrawn, the withdrawal's life through Squad's
+ * simulator (paid, 424 re-queried, failed, reversed later, approval), and the issue's attack list, each refused with a
+ * clear message and moving nothing.
+ */
+
+const BANK = "000013";
+let seq = 0;
+const accountNo = () => `01${String(Date.now()).slice(-5)}${String(++seq).padStart(3, "0")}`;
+
+async function settings(patch: Partial<(typeof SETTING_DEFAULTS)["withdrawals"]> = {}) {
+  await putSetting(db(), "withdrawals", { ...SETTING_DEFAULTS.withdrawals, cooling_hours: 0, ...patch });
+}
+
+async function fund(user: TestUser, kobo: number, channel: "transfer" | "squad" | "now" = "transfer", at = Date.now()) {
+  await postEntry(db(), { at, userId: user.id, key: `fund:${channel}:${crypto.randomUUID()}`, amountKobo: kobo, kind: "fund", note: "test deposit" });
+}
+
+/** A customer with a payout account at GTBank in "Ada Obi"'s name (Squad's sandbox holds it as ADA NKEM OBI). */
+async function customerWithAccount(transferKobo = 500_000): Promise<{ user: TestUser; account: string }> {
+  const user = await createUser();
+  const account = accountNo();
+  await openSandboxBankAccount(env, { bank_code: BANK, account_number: account, account_name: "Obi Ada Nkem" });
+  if (transferKobo) await fund(user, transferKobo);
+  const added = await api("/api/withdrawals/account", { token: user.token, json: { bank_code: BANK, account_number: account, full_name: "ada obi" } });
+  expect(added.status).toBe(200);
+  return { user, account };
+}
+
+async function withdrawalRows(userId: string) {
+  return (await env.DB.prepare("SELECT id, status, amount_kobo FROM withdrawals WHERE user_id = ?").bind(userId).all<{ id: string; status: string; amount_kobo: number }>()).results;
+}
+
+async function ledgerKeys(userId: string, like: string) {
+  return (await env.DB.prepare("SELECT key, amount_kobo FROM ledger WHERE user_id = ? AND key LIKE ?").bind(userId, like).all<{ key: string; amount_kobo: number }>()).results;
+}
+
+beforeEach(async () => {
+  await settings();
+});
+
+describe("the payout account", () => {
+  it("is looked up at Squad and accepted when the name matches whatever the order, case and middle names", async () => {
+    const { user, account } = await customerWithAccount();
+    const view = await api("/api/withdrawals/available", { token: user.token });
+    expect(view.data.account).toMatchObject({ bank_code: BANK, bank_name: "GTBank", account_last4: account.slice(-4), account_name: "OBI ADA NKEM" });
+  });
+
+  it("refuses a bank code we do not know, a number that is not 10 digits, an account the bank does not have, and a name that does not match", async () => {
+    const user = await createUser();
+    const unknownBank = await api("/api/withdrawals/account", { token: user.token, json: { bank_code: "058", account_number: "0123456789", full_name: "Ada Obi" } });
+    expect(unknownBank.status).toBe(400);
+    expect(unknownBank.data.message).toMatch(/do not know that bank code/);
+    const shortNumber = await api("/api/withdrawals/account", { token: user.token, json: { bank_code: BANK, account_number: "12345", full_name: "Ada Obi" } });
+    expect(shortNumber.status).toBe(400);
+    expect(shortNumber.data.message).toMatch(/10 digits/);
+    const noSuch = await api("/api/withdrawals/account", { token: user.token, json: { bank_code: BANK, account_number: "0999999999", full_name: "Ada Obi" } });
+    expect(noSuch.status).toBe(422);
+    expect(noSuch.data.message).toMatch(/GTBank has no account 0999999999/);
+    const other = accountNo();
+    await openSandboxBankAccount(env, { bank_code: BANK, account_number: other, account_name: "Chinedu Okafor" });
+    const mismatch = await api("/api/withdrawals/account", { token: user.token, json: { bank_code: BANK, account_number: other, full_name: "Ada Obi" } });
+    expect(mismatch.status).toBe(422);
+    expect(mismatch.data.message).toMatch(/CHINEDU OKAFOR.*does not match your name Ada Obi \(Ada, Obi not found\)/);
+    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM payout_accounts WHERE user_id = ?").bind(user.id).first<{ n: number }>();
+    expect(rows?.n).toBe(0);
+  });
+
+  it("starts a cooling period: a withdrawal before its end is refused with the time, nothing held", async () => {
+    await settings({ cooling_hours: 24 });
+    const { user } = await customerWithAccount();
+    const view = await api("/api/withdrawals/available", { token: user.token });
+    expect(Date.parse(view.data.cooling_until)).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+    const before = await balanceOf(user.id);
+    const refused = await api("/api/withdrawals", { token: user.token, json: { amount: 1000 } });
+    expect(refused.status).toBe(409);
+    expect(refused.data.message).toMatch(/withdrawals open at/);
+    expect(await balanceOf(user.id)).toBe(before);
+    expect(await withdrawalRows(user.id)).toEqual([]);
+  });
+
+  it("a sign-in from a new device starts the cooling period too", async () => {
+    const { user } = await customerWithAccount();
+    await settings({ cooling_hours: 24 });
+    await env.DB.prepare("INSERT INTO known_devices (user_id, device_hash, first_seen_at) VALUES (?1, 'first', ?2), (?1, 'second', ?3)")
+      .bind(user.id, Date.now() - 10 * 86_400_000, Date.now() - 60_000)
+      .run();
+    const refused = await api("/api/withdrawals", { token: user.token, json: { amount: 1000 } });
+    expect(refused.status).toBe(409);
+    expect(refused.data.message).toMatch(/new device/);
+    expect(await withdrawalRows(user.id)).toEqual([]);
+  });
+});
+
+describe("what may be withdrawn", () => {
+  it("is bank transfers in, card deposits past the chargeback window, less what was spent; crypto and recent card are said why not", async () => {
+    const { user } = await customerWithAccount(500_000);
+    await fund(user, 300_000, "now");
+    await fund(user, 200_000, "squad");
+    await fund(user, 100_000, "squad", Date.now() - 31 * 86_400_000);
+    await postEntry(db(), { at: Date.now(), userId: user.id, key: `buy:${crypto.randomUUID()}`, amountKobo: -150_000, kind: "buy", note: "a number" });
+    const view = await api("/api/withdrawals/available", { token: user.token });
+    expect(view.data.balance).toBe(9500);
+    expect(view.data.available).toBe(4500); // 5,000 + 1,000 (old card) - 1,500 spent
+    expect(view.data.reasons.join(" ")).toMatch(/₦2,000(\.00)? came in by card/);
+    expect(view.data.reasons.join(" ")).toMatch(/₦3,000(\.00)? came in by crypto.*back to where it came from on request to support/);
+    expect(view.data.minimum).toBe(1000);
+  });
+});
+
+describe("a withdrawal", () => {
+  it("is held at once, sent once with the merchant-prefixed reference, and paid into the account", async () => {
+    const { user, account } = await customerWithAccount(500_000);
+    const res = await api("/api/withdrawals", { token: user.token, json: { amount: 1500 }, settle: true });
+    expect(res.status).toBe(200);
+    expect(res.data).toMatchObject({ state: "paid", amount: 1500, message: `Paid into GTBank ····${account.slice(-4)}` });
+    expect(res.data.reference).toBe(`SBSANDBOX_${res.data.id}`);
+    expect(await balanceOf(user.id)).toBe(500_000 - 150_000);
+    expect(await ledgerKeys(user.id, "withdraw%")).toEqual([{ key: `withdraw:${res.data.id}`, amount_kobo: -150_000 }]);
+    const event = await env.DB.prepare("SELECT message FROM outbox_events WHERE user_id = ? AND kind = 'withdrawal.changed' AND dedupe_key = ?").bind(user.id, `withdrawal.paid:${res.data.id}`).first<{ message: string }>();
+    expect(JSON.parse(event!.message)).toMatchObject({ state: "paid", withdrawalId: res.data.id });
+    const read = await api(`/api/withdrawals/${res.data.id}`, { token: user.token });
+    expect(read.data.state).toBe("paid");
+    await expectLedgerBalanced();
+  });
+
+  it("a 424 is re-queried, never re-sent: one transfer at Squad, settled by the re-query", async () => {
+    const { user } = await customerWithAccount(500_000);
+    await scriptNextTransfer(env, "timeout");
+    const res = await api("/api/withdrawals", { token: user.token, json: { amount: 2000 }, settle: true });
+    expect(res.data.state).toBe("paid");
+    const sent = await env.DB.prepare("SELECT COUNT(*) AS n FROM sandbox_state WHERE key = ?").bind(`squadpo:tx:${res.data.reference}`).first<{ n: number }>();
+    expect(sent?.n).toBe(1);
+    expect(await balanceOf(user.id)).toBe(300_000);
+  });
+
+  it("a failed transfer credits the hold back once and says so", async () => {
+    const { user } = await customerWithAccount(500_000);
+    await scriptNextTransfer(env, "fail");
+    const res = await api("/api/withdrawals", { token: user.token, json: { amount: 2000 }, settle: true });
+    expect(res.data).toMatchObject({ state: "failed", message: "Failed — ₦2,000.00 is back in your wallet" });
+    expect(await balanceOf(user.id)).toBe(500_000);
+    expect((await ledgerKeys(user.id, "withdraw_back:%")).map((r) => r.amount_kobo)).toEqual([200_000]);
+    await expectLedgerBalanced();
+  });
+
+  it("a reversal days later credits the hold back exactly once, however often it is re-queried", async () => {
+    const { user } = await customerWithAccount(500_000);
+    const res = await api("/api/withdrawals", { token: user.token, json: { amount: 2500 }, settle: true });
+    expect(res.data.state).toBe("paid");
+    expect(await reverseSandboxTransfer(env, res.data.reference)).toBe(true);
+    const services = testServices();
+    await sweepWithdrawals(services.payments);
+    await sweepWithdrawals(services.payments);
+    await services.settle();
+    const read = await api(`/api/withdrawals/${res.data.id}`, { token: user.token });
+    expect(read.data.state).toBe("reversed");
+    expect(await balanceOf(user.id)).toBe(500_000);
+    expect(await ledgerKeys(user.id, "withdraw_back:%")).toHaveLength(1);
+    await expectLedgerBalanced();
+  });
+
+  it("above the approval threshold waits for an operator (held meanwhile); a refusal with a reason credits it back, audited", async () => {
+    await settings({ approval_above_naira: 3000 });
+    const { user } = await customerWithAccount(1_000_000);
+    const res = await api("/api/withdrawals", { token: user.token, json: { amount: 4000 } });
+    expect(res.data.state).toBe("approval");
+    expect(await balanceOf(user.id)).toBe(600_000);
+    const operator = await makeOperator();
+    await env.DB.prepare("UPDATE sessions SET second_factor_at = ? WHERE id = ?").bind(Date.now(), operator.sessionId).run();
+    const listed = await api("/api/admin/withdrawals?state=approval", { token: operator.token });
+    expect(listed.status).toBe(200);
+    expect(listed.data.data.some((r: { id: string }) => r.id === res.data.id)).toBe(true);
+    const noReason = await api(`/api/admin/withdrawals/${res.data.id}/refuse`, { token: operator.token, json: { reason: "" } });
+    expect(noReason.status).toBe(400);
+    const refused = await api(`/api/admin/withdrawals/${res.data.id}/refuse`, { token: operator.token, json: { reason: "Account under review" } });
+    expect(refused.status).toBe(200);
+    expect(refused.data.data).toMatchObject({ state: "refused", decision_reason: "Account under review" });
+    expect(await balanceOf(user.id)).toBe(1_000_000);
+    const audit = await env.DB.prepare("SELECT action, reason FROM audit_log WHERE subject = ?").bind(res.data.id).first<{ action: string; reason: string }>();
+    expect(audit).toEqual({ action: "withdrawal.refuse", reason: "Account under review" });
+    const again = await api(`/api/admin/withdrawals/${res.data.id}/approve`, { token: operator.token, json: { reason: "changed my mind" } });
+    expect(again.status).toBe(409);
+
+    const second = await api("/api/withdrawals", { token: user.token, json: { amount: 3500 } });
+    const approved = await api(`/api/admin/withdrawals/${second.data.id}/approve`, { token: operator.token, json: { reason: "Known customer" }, settle: true });
+    expect(approved.data.data.state).toBe("paid");
+    expect(await balanceOf(user.id)).toBe(650_000);
+    await expectLedgerBalanced();
+  });
+});
+
+describe("bad input and attack: refused with a clear message, nothing moves", () => {
+  async function expectNothingMoved(user: TestUser, balance: number) {
+    expect(await balanceOf(user.id)).toBe(balance);
+    expect((await withdrawalRows(user.id)).filter((r) => r.status !== "failed")).toEqual([]);
+  }
+
+  it("below the minimum, negative, fractional kobo, above the per-transaction cap, above what is withdrawable", async () => {
+    const { user } = await customerWithAccount(500_000);
+    await fund(user, 400_000, "now");
+    const cases: [unknown, number, RegExp][] = [
+      [999, 400, /smallest withdrawal is ₦1,000/],
+      [-5000, 400, /above zero/],
+      [1000.005, 400, /whole kobo/],
+      ["1000", 400, /naira/],
+      [250_000, 400, /at most ₦200,000/],
+      [6000, 422, /withdraw up to ₦5,000/],
+    ];
+    for (const [amount, status, message] of cases) {
+      const res = await api("/api/withdrawals", { token: user.token, json: { amount } });
+      expect({ amount, status: res.status }).toEqual({ amount, status });
+      expect(res.data.message).toMatch(message);
+    }
+    await expectNothingMoved(user, 900_000);
+  });
+
+  it("a second withdrawal racing the first cannot take more than is withdrawable", async () => {
+    const { user } = await customerWithAccount(400_000);
+    const [a, b] = await Promise.all([
+      api("/api/withdrawals", { token: user.token, json: { amount: 3000 }, settle: true }),
+      api("/api/withdrawals", { token: user.token, json: { amount: 3000 }, settle: true }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 422]);
+    expect(await balanceOf(user.id)).toBe(100_000);
+    expect(await ledgerKeys(user.id, "withdraw:%")).toHaveLength(1);
+    await expectLedgerBalanced();
+  });
+
+  it("a stolen session without the second factor is asked for it and moves nothing", async () => {
+    const { user } = await customerWithAccount(500_000);
+    await env.DB.prepare("UPDATE users SET totp_enabled_at = ? WHERE id = ?").bind(Date.now(), user.id).run();
+    await env.DB.prepare("UPDATE sessions SET second_factor_at = NULL WHERE id = ?").bind(user.sessionId).run();
+    const res = await api("/api/withdrawals", { token: user.token, json: { amount: 1000 } });
+    expect(res.status).toBe(403);
+    expect(res.data.code).toBe("STEP_UP_REQUIRED");
+    const other = accountNo();
+    await openSandboxBankAccount(env, { bank_code: BANK, account_number: other, account_name: "Ada Obi" });
+    const swap = await api("/api/withdrawals/account", { token: user.token, json: { bank_code: BANK, account_number: other } });
+    expect(swap.status).toBe(403);
+    await expectNothingMoved(user, 500_000);
+  });
+
+  it("another customer's withdrawal is 404", async () => {
+    const { user } = await customerWithAccount(500_000);
+    const res = await api("/api/withdrawals", { token: user.token, json: { amount: 1000 }, settle: true });
+    const stranger = await createUser();
+    const read = await api(`/api/withdrawals/${res.data.id}`, { token: stranger.token });
+    expect(read.status).toBe(404);
+  });
+
+  it("a forged Squad notice is refused and a replayed one moves no withdrawal: only our own re-query settles one", async () => {
+    const { user } = await customerWithAccount(500_000);
+    await scriptNextTransfer(env, "fail");
+    const res = await api("/api/withdrawals", { token: user.token, json: { amount: 2000 }, settle: true });
+    expect(res.data.state).toBe("failed");
+    const raw = squadWebhookRaw(res.data.reference, 200_000, user.email);
+    const forged = await postSquadWebhook(raw, "00".repeat(64));
+    expect(forged.status).toBe(401);
+    const replayed = await postSquadWebhook(raw);
+    expect(replayed.status).toBeLessThan(500);
+    await postSquadWebhook(raw);
+    expect((await withdrawalRows(user.id)).map((r) => r.status)).toEqual(["failed"]);
+    expect(await balanceOf(user.id)).toBe(500_000);
+    expect(await ledgerKeys(user.id, "withdraw_back:%")).toHaveLength(1);
+    await expectLedgerBalanced();
+  });
+});

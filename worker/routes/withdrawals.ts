@@ -1,0 +1,19 @@
+import * as contract from "../contract/withdrawals";
+import { getDb } from "../db/client";
+import { requireAuth } from "../middleware/auth";
+import { listOwnWithdrawals, requestWithdrawal, savePayoutAccount, withdrawableView, withdrawalView } from "../services/funding";
+import { nowOf, paymentDepsOf, sessionOf } from "./flow-deps";
+import { guarded, routeApp, type RouteApp } from "./route-app";
+
+/**
+ * Cash out (issue 45, docs/decisions/071): the payout account, what may be withdrawn, a withdrawal followed live (its
+ * read re-queries Squad while it is in flight). Signed-in only; the user and session come from the token.
+ */
+export const withdrawalRoutes: RouteApp = routeApp()
+  .openapi(guarded(contract.withdrawable, requireAuth), async (c) => c.json(await withdrawableView(getDb(c.env.DB), c.var.user.id, nowOf(c))))
+  .openapi(guarded(contract.savePayoutAccount, requireAuth), async (c) =>
+    c.json({ data: await savePayoutAccount(paymentDepsOf(c), sessionOf(c), c.req.valid("json")) }),
+  )
+  .openapi(guarded(contract.withdraw, requireAuth), async (c) => c.json(await requestWithdrawal(paymentDepsOf(c), sessionOf(c), c.req.valid("json").amount)))
+  .openapi(guarded(contract.withdrawals, requireAuth), async (c) => c.json({ data: await listOwnWithdrawals(getDb(c.env.DB), c.var.user.id) }))
+  .openapi(guarded(contract.withdrawal, requireAuth), async (c) => c.json(await withdrawalView(paymentDepsOf(c), c.var.user.id, c.req.valid("param").id)));
