@@ -270,7 +270,7 @@ export interface AdminCustomer {
 export interface AdminLedgerRow {
   id: number;
   key: string;
-  kind: "fund" | "buy" | "refund" | "rent" | "rent_refund" | "admin" | "referral";
+  kind: "fund" | "buy" | "refund" | "rent" | "rent_refund" | "admin" | "referral" | "transfer" | "margin";
   amount: number;
   note: string;
   ref: string | null;

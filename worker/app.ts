@@ -13,6 +13,7 @@ import { log } from "./lib/log";
 import { accountSecurityRoutes } from "./routes/account-security";
 import { passkeyRoutes } from "./routes/passkeys";
 import { accountRoutes } from "./routes/accounts";
+import { resellerRoutes } from "./routes/resellers";
 import { apiKeyRoutes } from "./routes/api-keys";
 import { apiV1Routes } from "./routes/api-v1";
 import { adminRoutes, unsubscribeRoutes } from "./routes/admin";
@@ -116,6 +117,7 @@ export function createApp() {
   app.route("/api", exportRoutes);
   app.route("/api", realtimeRoutes);
   app.route("/api", apiKeyRoutes);
+  app.route("/api", resellerRoutes);
   app.route("/api/v1", apiV1Routes);
   app.route("/api", unsubscribeRoutes);
   // The operator console's API: its own sub-app; anyone but an operator with two-factor on gets the 404 below.

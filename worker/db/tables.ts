@@ -12,3 +12,4 @@ export * from "../services/sms/tables";
 export * from "../services/rent/tables";
 export * from "../services/developer/tables";
 export * from "../services/console/tables";
+export * from "../services/resellers/tables";

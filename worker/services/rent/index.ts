@@ -8,7 +8,7 @@ export { extendOptions, extendRental } from "./rental-extension";
 export { nextAlarmAt, nextCheckDelayMs, rentalWithInbox, syncRentalMessages } from "./rental-inbox";
 export { reminderDueAt, RENTAL_REMINDER_BEFORE_MS } from "./rental-reminder";
 export { upstreamFor } from "./rental-upstream";
-export { refundIfEndedKobo, rentalOrderRowsQuery, rentalsPage, rentalView, toRentalOrderRows } from "./rental-views";
+export { activeRentalsOf, refundIfEndedKobo, rentalOrderRowsQuery, rentalsPage, rentalView, toRentalOrderRows } from "./rental-views";
 export { cancelRental, endRental, quoteRental, rentalTick, rentCountries, rentNumber, settleRentalNow, sweepRentals } from "./rentals";
 export { setAutoRenew } from "./renewals";
 export { rental } from "./rental-transitions";

@@ -4,7 +4,8 @@ import { declaredEntities, type Move, move, runBatch, transition } from "../../s
 import { payment, queueDecision, reviewItem, transferDeposit } from "../../services/funding";
 import { smsChain, smsOrder } from "../../services/sms";
 import { rental } from "../../services/rent";
-import { paymentReviews, payments, rentalMessages, rentals, smsChains, smsOrders, transferDeposits } from "../../db/tables";
+import { subaccount, subaccountTransfer } from "../../services/resellers";
+import { paymentReviews, payments, rentalMessages, rentals, smsChains, smsOrders, subaccounts, subaccountTransfers, transferDeposits, users } from "../../db/tables";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { createUser, db, expectLedgerBalanced } from "../helpers";
 
@@ -57,6 +58,22 @@ async function depositRow(userId: string, fields: Partial<typeof transferDeposit
   await db().insert(transferDeposits).values({ squadRef, kind: "dynamic", userId, amountKobo: 50_000, squadStatus: "SUCCESS", state: "verifying", receivedAt: AT, updatedAt: AT, ...fields });
   return squadRef;
 }
+/** A reseller's sub-account wallet (and, unless `walletOnly`, its sub-account row) under `parentId`. */
+async function subaccountRow(parentId: string, status: "active" | "frozen" | "closed" = "active", walletOnly = false) {
+  const id = `sub_${uid().replaceAll("-", "")}`;
+  await db().insert(users).values({ id, username: "walked", email: `${id}@subaccount.invalid`, phone: "", passwordHash: "!", referralCode: `W${id.slice(4, 14)}`, parentUserId: parentId });
+  if (!walletOnly) await db().insert(subaccounts).values({ id, parentUserId: parentId, externalId: id, name: "walked", status, createdAt: AT });
+  return id;
+}
+const transferOf = (id: string, parentUserId: string, subaccountId: string, direction: "in" | "out") => ({ id, parentUserId, subaccountId, direction, reason: "transfer" as const, amountKobo: 1_000, idempotencyKey: id, label: "walked" });
+async function sentTransfer(parentId: string) {
+  const subId = await subaccountRow(parentId);
+  const id = `str_${uid()}`;
+  // A transfer out whose debit was made (the sub-account's money, seeded by hand): its arrival credits the parent.
+  await db().insert(subaccountTransfers).values({ id, parentUserId: parentId, subaccountId: subId, direction: "out", reason: "transfer", amountKobo: 1_000, idempotencyKey: id, status: "sent", createdAt: AT });
+  return { id, input: transferOf(id, parentId, subId, "out") };
+}
+
 async function reviewRow(userId: string, status: "open" | "credited" = "open") {
   const paymentId = await paymentRow(userId, { status: "review" });
   const id = `rv_${uid().replaceAll("-", "")}`;
@@ -176,6 +193,16 @@ const CASES: Record<string, Record<string, Case>> = {
     credit: { setup: async (u) => { const { id, paymentId } = await reviewRow(u); return { id, input: credit(u, paymentId, "review", id) }; }, refusedFrom: "credited" },
     refuse: { setup: async (u) => { const { id } = await reviewRow(u); return { id, input: { userId: u, dedupe: `payment.failed:${id}:refused`, message: { kind: "payment.failed", paymentId: id, status: "refused", message: "walked" } } }; }, refusedFrom: "credited" },
   },
+  "sub-account": {
+    open: { setup: async (u) => { const id = await subaccountRow(u, "active", true); return { id, input: { id, parentUserId: u, externalId: id, name: "walked" } }; } },
+    freeze: { setup: async (u) => ({ id: await subaccountRow(u), input: {} }), refusedFrom: "closed" },
+    unfreeze: { setup: async (u) => ({ id: await subaccountRow(u, "frozen"), input: {} }), refusedFrom: "active" },
+    close: { setup: async (u) => ({ id: await subaccountRow(u), input: { balanceKobo: 0 } }), refusedFrom: "closed" },
+  },
+  "sub-account transfer": {
+    send: { setup: async (u) => { const subId = await subaccountRow(u); const id = `str_${uid()}`; return { id, input: transferOf(id, u, subId, "in") }; } },
+    arrive: { setup: async (u) => sentTransfer(u), refusedFrom: "completed" },
+  },
   "review decision": {
     creditCard: { setup: async (u) => { const id = await paymentRow(u); return { id, input: decision(id, "card") }; } },
     refuseCard: { setup: async (u) => { const id = await paymentRow(u); return { id, input: decision(id, "card") }; } },
@@ -183,7 +210,7 @@ const CASES: Record<string, Record<string, Case>> = {
   },
 };
 
-const ENTITIES = { "SMS order": smsOrder, "SMS chain": smsChain, rental, payment, "transfer deposit": transferDeposit, "review item": reviewItem, "review decision": queueDecision } as const;
+const ENTITIES = { "SMS order": smsOrder, "SMS chain": smsChain, rental, payment, "transfer deposit": transferDeposit, "review item": reviewItem, "review decision": queueDecision, "sub-account": subaccount, "sub-account transfer": subaccountTransfer } as const;
 const TABLES: Record<string, { table: string; id: string; status: string }> = {
   "SMS order": { table: "sms_orders", id: "id", status: "status" },
   "SMS chain": { table: "sms_chains", id: "id", status: "status" },
@@ -192,6 +219,8 @@ const TABLES: Record<string, { table: string; id: string; status: string }> = {
   "transfer deposit": { table: "transfer_deposits", id: "squad_ref", status: "state" },
   "review item": { table: "payment_reviews", id: "id", status: "status" },
   "review decision": { table: "review_item_resolutions", id: "item_id", status: "outcome" },
+  "sub-account": { table: "subaccounts", id: "id", status: "status" },
+  "sub-account transfer": { table: "subaccount_transfers", id: "id", status: "status" },
 };
 
 afterAll(async () => {
