@@ -10,6 +10,7 @@ import type { SchemaOf } from "./faces";
 import * as legacyClient from "./legacy-client";
 import * as passkeys from "./passkeys";
 import * as rentals from "./rentals";
+import * as resellers from "./resellers";
 import * as sandboxTools from "./sandbox-tools";
 import * as sms from "./sms";
 import * as wallet from "./wallet";
@@ -27,6 +28,7 @@ const MOUNTED: [string, object][] = [
   ["/api", sms],
   ["/api", rentals],
   ["/api", apiKeys],
+  ["/api", resellers],
   ["/api/admin", admin],
   ["/sandbox/nowpayments", sandboxTools],
   ["/sms", legacyClient],
