@@ -54,7 +54,7 @@ function Subaccounts() {
   return (
     <>
       <p>
-        Open and fund sub-accounts with your API key: see the <a className="text-blue-600 underline" href="#/developers">API reference</a> (Sub-accounts)
+        Open and fund sub-accounts with your API key: see the <a className="text-blue-700 underline dark:text-blue-400" href="#/developers">API reference</a> (Sub-accounts)
         and the reseller quick-start.
       </p>
       {subs.isPending ? <p className="text-slate-600">Loading sub-accounts…</p> : null}

@@ -164,7 +164,7 @@ export default function SettingsPage() {
           <CardDescription>Sell numbers to your own customers with sub-accounts (issue 46).</CardDescription>
         </CardHeader>
         <CardContent>
-          <a className="text-blue-600 underline" href="#/partner/1">
+          <a className="text-blue-700 underline dark:text-blue-400" href="#/partner/1">
             Open the partner dashboard
           </a>
         </CardContent>
