@@ -275,7 +275,7 @@ export interface AdminCustomer {
 export interface AdminLedgerRow {
   id: number;
   key: string;
-  kind: "fund" | "buy" | "refund" | "rent" | "rent_refund" | "admin" | "referral" | "withdraw" | "withdraw_refund";
+  kind: "fund" | "buy" | "refund" | "rent" | "rent_refund" | "admin" | "referral" | "withdraw" | "withdraw_refund" | "transfer" | "margin";
   amount: number;
   note: string;
   ref: string | null;

@@ -192,6 +192,7 @@ const SMS_ORDER_EXAMPLE = {
   can_request_another_code: true,
   chain: null,
   number_choice: null,
+  subaccount_id: null,
   created_at: "2026-11-22T14:05:09.000Z",
 } as const;
 
@@ -222,6 +223,7 @@ export const v1SmsOrderSchema = exampled(
         z.null(),
       ])
       .describe("The carriers, area codes or operator the number was bought with (issue 49); null: any number"),
+    subaccount_id: z.string().nullable().describe("The sub-account it was bought as (X-Subaccount); null: your own wallet"),
     created_at: timestamp,
   },
   { ...SMS_ORDER_EXAMPLE, codes: [...SMS_ORDER_EXAMPLE.codes] },
@@ -567,6 +569,90 @@ export const v1WebhookDeliveryListSchema = exampled(
   { data: z.array(v1WebhookDeliverySchema).describe("The last 100 events, newest first") },
   { data: [] },
 ).meta({ id: "WebhookDeliveryList" });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sub-accounts (issue 46, docs/decisions/072): a reseller's wallets for its own customers
+
+const SUBACCOUNT_EXAMPLE = {
+  id: "sub_6c1f0e2a9b7d4c3e8f5a1b2c3d4e5f60",
+  external_id: "tg-5550123",
+  name: "Ada (Telegram)",
+  status: "active" as const,
+  balance: 1500,
+  currency: "NGN" as const,
+  created_at: "2026-11-22T14:05:39.000Z",
+  frozen_at: null,
+  closed_at: null,
+};
+
+export const v1SubaccountSchema = exampled(
+  {
+    id: z.string().describe("The sub-account id: name it in X-Subaccount to buy or rent as it"),
+    external_id: z.string().describe("Your own id for it (your bot's user id), unique among your sub-accounts"),
+    name: z.string(),
+    status: z.enum(["active", "frozen", "closed"]).describe("frozen: buys and rents nothing until unfrozen; closed: for good, its balance returned to you"),
+    balance: z.number().describe("Naira"),
+    currency: z.literal("NGN"),
+    created_at: timestamp,
+    frozen_at: timestamp.nullable(),
+    closed_at: timestamp.nullable(),
+  },
+  SUBACCOUNT_EXAMPLE,
+).meta({ id: "Subaccount" });
+export type V1Subaccount = z.infer<typeof v1SubaccountSchema>;
+
+export const v1SubaccountListSchema = exampled({ data: z.array(v1SubaccountSchema), next_cursor: z.string().nullable().describe("Pass as cursor for the next (older) page; null on the last page") }, { next_cursor: null }).meta({
+  id: "SubaccountList",
+  examples: [{ data: [SUBACCOUNT_EXAMPLE], next_cursor: null }],
+});
+
+export const v1SubaccountsQuerySchema = z.object({
+  external_id: z.string().min(1).max(64).optional().describe("Only the sub-account with this external_id").meta({ examples: ["tg-5550123"] }),
+  limit: z.coerce.number().int().min(1).max(100).default(50).describe("At most 100").meta({ examples: [50] }),
+  cursor: z.string().max(32).optional().describe("next_cursor of the previous page").meta({ examples: ["1795356339000"] }),
+});
+
+export const v1CreateSubaccountSchema = exampled(
+  {
+    name: z.string().trim().min(1, "name is required").max(80, "name is at most 80 characters"),
+    external_id: z
+      .string()
+      .trim()
+      .min(1, "external_id is required")
+      .max(64, "external_id is at most 64 characters")
+      .regex(/^[A-Za-z0-9._:@-]+$/, "external_id may hold letters, digits and . _ : @ - only"),
+  },
+  { name: "Ada (Telegram)", external_id: "tg-5550123" },
+).meta({ id: "CreateSubaccount" });
+
+/** Naira with at most two decimals, above zero, at most ₦10,000,000 per transfer. */
+export const v1TransferSchema = exampled(
+  {
+    amount: z
+      .number()
+      .positive("amount must be more than ₦0")
+      .max(10_000_000, "amount is at most ₦10,000,000 per transfer")
+      .refine((n) => Number.isInteger(Math.round(n * 100)) && Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, "amount has at most two decimals")
+      .describe("Naira"),
+  },
+  { amount: 1500 },
+).meta({ id: "SubaccountTransferRequest" });
+
+export const v1SubaccountTransferSchema = exampled(
+  {
+    id: z.string(),
+    subaccount_id: z.string(),
+    direction: z.enum(["in", "out"]).describe("in: from your wallet to the sub-account; out: back to your wallet"),
+    reason: z.enum(["transfer", "close"]).describe("close: its balance returned when it was closed"),
+    amount: z.number().describe("Naira"),
+    currency: z.literal("NGN"),
+    created_at: timestamp,
+  },
+  { id: "str_0f8fad5bd9cb469fa16570867728950e", subaccount_id: SUBACCOUNT_EXAMPLE.id, direction: "in", reason: "transfer", amount: 1500, currency: "NGN", created_at: "2026-11-22T14:06:39.000Z" },
+).meta({ id: "SubaccountTransfer" });
+export type V1SubaccountTransfer = z.infer<typeof v1SubaccountTransferSchema>;
+
+export const v1SubaccountTransferListSchema = exampled({ data: z.array(v1SubaccountTransferSchema).describe("The last 100, newest first") }, { data: [] }).meta({ id: "SubaccountTransferList" });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Errors: the one error body (schema/errors.ts), with every extra field a code carries declared (optional), so a

@@ -11,6 +11,7 @@ import {
   manualEntrySql,
   RECONCILE_SQL,
   reviewQueueSql,
+  setResellerSql,
   setRoleSql,
   setSettingSql,
   stuckSql,
@@ -36,6 +37,8 @@ const USAGE = `Usage: npm run admin -- <command> [options]
 Roles (the console at #/admin opens only for an operator with two-factor sign-in or a passkey):
   grant-operator <email> --reason "..."       make a user an operator
   revoke-operator <email> --reason "..."      take the operator role back (the console answers 404 at once)
+  grant-reseller <email> --reason "..."       make a customer a reseller (sub-accounts, markups) without the terms screen
+  revoke-reseller <email> --reason "..."      stop a reseller opening or buying as sub-accounts (their money stays)
 
 Settings (each change is recorded in audit_log with --actor, --reason (required) and the previous value):
   settings [key]                               show settings (all, or one)
@@ -266,7 +269,7 @@ async function telegramSetWebhookCommand(): Promise<void> {
 }
 
 const KNOWN_COMMANDS = new Set([
-  "grant-operator", "revoke-operator", "settings", "set-rate", "set-markups", "set-rate-settings", "set-referral-reward", "set", "ledger",
+  "grant-operator", "revoke-operator", "grant-reseller", "revoke-reseller", "settings", "set-rate", "set-markups", "set-rate-settings", "set-referral-reward", "set", "ledger",
   "credit", "debit", "stuck", "reviews", "resolve-review", "health", "reconcile", "reconcile-transfers", "audit", "telegram-set-webhook",
 ]);
 
@@ -280,6 +283,13 @@ async function main(): Promise<void> {
       if (!reason) fail('A reason is required: --reason "..."');
       const role = command === "grant-operator" ? "operator" : "customer";
       return change((db) => setRoleSql(db, user.id, role, actor, reason, now), `${user.email} is now ${role === "operator" ? "an operator" : "a customer"}`);
+    }
+    case "grant-reseller":
+    case "revoke-reseller": {
+      const user = await findUser(args[0]);
+      if (!reason) fail('A reason is required: --reason "..."');
+      const grant = command === "grant-reseller";
+      return change((db) => setResellerSql(db, user.id, grant, actor, reason), `${user.email} is ${grant ? "now a reseller" : "no longer a reseller"}`);
     }
     case "settings": {
       const list = await whileLocked(() =>

@@ -161,6 +161,12 @@ const eplansRoute = createRoute({
   path: "/e-plans/$id",
   component: lazyRouteComponent(() => import("./routes/coming-soon")),
 });
+/** Issue 46: the partner dashboard (resellers' sub-accounts); its own lazy chunk. */
+const partnerRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: "/partner/$id",
+  component: lazyRouteComponent(() => import("./routes/partner")),
+});
 const settingsRoute = createRoute({
   getParentRoute: () => shellRoute,
   path: "/settings/$id",
@@ -198,7 +204,7 @@ const routeTree = rootRoute.addChildren([
     developersRoute,
     pricesRoute,
     statusRoute,
-    shellRoute.addChildren([dashboardRoute, smsRoute, numberRoute, paymentRoute, esimRoute, eplansRoute, settingsRoute]),
+    shellRoute.addChildren([dashboardRoute, smsRoute, numberRoute, paymentRoute, esimRoute, eplansRoute, settingsRoute, partnerRoute]),
     adminRoute,
   ]),
 ]);

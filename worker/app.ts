@@ -13,6 +13,7 @@ import { log } from "./lib/log";
 import { accountSecurityRoutes } from "./routes/account-security";
 import { passkeyRoutes } from "./routes/passkeys";
 import { accountRoutes } from "./routes/accounts";
+import { resellerRoutes } from "./routes/resellers";
 import { apiKeyRoutes } from "./routes/api-keys";
 import { notificationRoutes } from "./routes/notifications";
 import { apiV1Routes } from "./routes/api-v1";
@@ -124,6 +125,7 @@ export function createApp() {
   app.route("/api", telegramWebhookRoutes);
   app.route("/api", telegramRoutes);
   app.route("/api", notificationRoutes);
+  app.route("/api", resellerRoutes);
   app.route("/api/v1", apiV1Routes);
   app.route("/api", unsubscribeRoutes);
   // The operator console's API: its own sub-app; anyone but an operator with two-factor on gets the 404 below.

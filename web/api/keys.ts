@@ -68,6 +68,9 @@ export const publicStatus = ["public-status"] as const;
 
 // Settings "API" section: keys, the sandbox wallet, webhooks and their log.
 export const developer = ["developer"] as const;
+// Resellers (issue 46): the role and the partner dashboard's sub-accounts.
+export const reseller = ["reseller"] as const;
+export const resellerSubaccounts = ["reseller", "subaccounts"] as const;
 export const developerKeys = ["developer", "keys"] as const;
 export const sandboxWallet = ["developer", "sandbox"] as const;
 export const webhookLog = (keyId: string) => ["developer", "webhook-log", keyId] as const;

@@ -168,6 +168,17 @@ export default function SettingsPage() {
       <Suspense fallback={<Skeleton className="h-40 w-full" />}>
         <ApiSection />
       </Suspense>
+      <Card>
+        <CardHeader>
+          <CardTitle>Reseller</CardTitle>
+          <CardDescription>Sell numbers to your own customers with sub-accounts (issue 46).</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <a className="text-blue-700 underline dark:text-blue-400" href="#/partner/1">
+            Open the partner dashboard
+          </a>
+        </CardContent>
+      </Card>
     </div>
   );
 }

@@ -27,6 +27,13 @@ import {
   v1WebhookEventIdParamSchema,
   v1WebhookEventSchemas,
   v1WebhookSchema,
+  v1CreateSubaccountSchema,
+  v1SubaccountListSchema,
+  v1SubaccountSchema,
+  v1SubaccountsQuerySchema,
+  v1SubaccountTransferListSchema,
+  v1SubaccountTransferSchema,
+  v1TransferSchema,
 } from "../../schema/api-v1";
 import { jsonBody } from "./kit";
 
@@ -38,7 +45,7 @@ import { jsonBody } from "./kit";
  */
 
 /** The statuses the one error body is answered with on /api/v1. */
-type ErrorStatus = 400 | 401 | 402 | 404 | 409 | 413 | 415 | 422 | 429 | 502 | 503 | 504;
+type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 502 | 503 | 504;
 
 /** What each error status means here, and one real answer as the server words it (the document's examples). */
 const ERRORS: Record<ErrorStatus, { text: string; example: { code: string; message: string; [k: string]: unknown } }> = {
@@ -48,6 +55,10 @@ const ERRORS: Record<ErrorStatus, { text: string; example: { code: string; messa
   },
   401: { text: "Missing, unknown or revoked API key (UNAUTHORIZED)", example: { code: "UNAUTHORIZED", message: "This API key is not valid or has been revoked." } },
   402: { text: "Insufficient balance (INSUFFICIENT_BALANCE)", example: { code: "INSUFFICIENT_BALANCE", message: "Insufficient balance. Please fund your wallet." } },
+  403: {
+    text: "Not allowed for this account (FORBIDDEN): sub-accounts need the reseller role",
+    example: { code: "FORBIDDEN", message: "Sub-accounts are for resellers: accept the reseller terms in Settings first." },
+  },
   404: { text: "Not found, or not yours (NOT_FOUND)", example: { code: "NOT_FOUND", message: "Order not found." } },
   409: {
     text: "Price changed (PRICE_CHANGED, with price), wrong state (INVALID_STATE with status, CONFLICT), or the same Idempotency-Key still running",
@@ -103,7 +114,7 @@ interface V1Definition<M extends Method, P extends string, Q extends Request, A 
 }
 
 /** The sub-app's mount point under /api/v1 (worker/routes/api-v1.ts), for the operationId of the whole path. */
-type Resource = "" | "/sms/orders" | "/rentals" | "/webhook";
+type Resource = "" | "/sms/orders" | "/rentals" | "/webhook" | "/subaccounts";
 
 /**
  * A v1 definition: `createRoute` with the operationId generated clients name their methods by (get/post + the path in
@@ -332,6 +343,84 @@ export const resendWebhookDelivery = v1Route("/webhook", {
   request: { params: v1WebhookEventIdParamSchema },
   answer: v1WebhookDeliverySchema,
   errors: [404, 409],
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sub-accounts (mounted at /api/v1/subaccounts): a reseller's wallets for its own customers (issue 46)
+
+const SUBACCOUNT_ID = { params: v1IdParamSchema };
+
+export const listSubaccounts = v1Route("/subaccounts", {
+  method: "get",
+  path: "/",
+  summary: "Your sub-accounts, newest first, with their balances (filter by external_id)",
+  request: { query: v1SubaccountsQuerySchema },
+  answer: v1SubaccountListSchema,
+});
+
+export const createSubaccount = v1Route("/subaccounts", {
+  method: "post",
+  path: "/",
+  summary: "Open a sub-account: a wallet of its own for one of your customers",
+  description: "Needs the reseller role (accept the reseller terms in Settings). A sk_test_ key opens sub-accounts of its sandbox wallet.",
+  request: { body: jsonBody(v1CreateSubaccountSchema) },
+  answer: v1SubaccountSchema,
+  status: 201,
+  errors: [403],
+});
+
+export const getSubaccount = v1Route("/subaccounts", { method: "get", path: "/{id}", summary: "A sub-account and its balance", request: SUBACCOUNT_ID, answer: v1SubaccountSchema, errors: [404] });
+
+export const freezeSubaccount = v1Route("/subaccounts", {
+  method: "post",
+  path: "/{id}/freeze",
+  summary: "Freeze: it buys and rents nothing until unfrozen (money can still move in and out)",
+  request: SUBACCOUNT_ID,
+  answer: v1SubaccountSchema,
+  errors: [404],
+});
+
+export const unfreezeSubaccount = v1Route("/subaccounts", { method: "post", path: "/{id}/unfreeze", summary: "Unfreeze", request: SUBACCOUNT_ID, answer: v1SubaccountSchema, errors: [404] });
+
+export const closeSubaccount = v1Route("/subaccounts", {
+  method: "post",
+  path: "/{id}/close",
+  summary: "Close for good: its whole balance comes back to your wallet",
+  description: "Refused (409 INVALID_STATE) while it has a number waiting for a code or a rental running.",
+  request: SUBACCOUNT_ID,
+  answer: v1SubaccountSchema,
+  errors: [404],
+});
+
+export const transferToSubaccount = v1Route("/subaccounts", {
+  method: "post",
+  path: "/{id}/transfer-in",
+  summary: "Move money from your wallet into the sub-account",
+  description: "Exactly once per Idempotency-Key. Refused with nothing moved when your wallet holds less (402) or the sub-account is closed (409).",
+  request: { ...SUBACCOUNT_ID, body: jsonBody(v1TransferSchema) },
+  answer: v1SubaccountTransferSchema,
+  status: 201,
+  errors: [402, 404],
+});
+
+export const transferFromSubaccount = v1Route("/subaccounts", {
+  method: "post",
+  path: "/{id}/transfer-out",
+  summary: "Move money from the sub-account back to your wallet",
+  description: "Exactly once per Idempotency-Key. Refused with nothing moved when the sub-account holds less (402) or is closed (409).",
+  request: { ...SUBACCOUNT_ID, body: jsonBody(v1TransferSchema) },
+  answer: v1SubaccountTransferSchema,
+  status: 201,
+  errors: [402, 404],
+});
+
+export const listSubaccountTransfers = v1Route("/subaccounts", {
+  method: "get",
+  path: "/{id}/transfers",
+  summary: "The sub-account's transfers, newest first",
+  request: SUBACCOUNT_ID,
+  answer: v1SubaccountTransferListSchema,
+  errors: [404],
 });
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import * as legacyClient from "./legacy-client";
 import * as notifications from "./notifications";
 import * as passkeys from "./passkeys";
 import * as rentals from "./rentals";
+import * as resellers from "./resellers";
 import * as sandboxTools from "./sandbox-tools";
 import * as sms from "./sms";
 import * as wallet from "./wallet";
@@ -31,6 +32,7 @@ const MOUNTED: [string, object][] = [
   ["/api", rentals],
   ["/api", apiKeys],
   ["/api", notifications],
+  ["/api", resellers],
   ["/api/admin", admin],
   ["/sandbox/nowpayments", sandboxTools],
   ["/sms", legacyClient],

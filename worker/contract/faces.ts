@@ -10,6 +10,7 @@ import type * as content from "./content";
 import type * as notifications from "./notifications";
 import type * as passkeys from "./passkeys";
 import type * as rentals from "./rentals";
+import type * as resellers from "./resellers";
 import type * as sandboxTools from "./sandbox-tools";
 import type * as sms from "./sms";
 import type * as telegram from "./telegram";
@@ -68,7 +69,8 @@ export type CustomerApi = ApiOf<
     SchemaOf<typeof rentals> &
     SchemaOf<typeof apiKeys> &
     SchemaOf<typeof telegram> &
-    SchemaOf<typeof notifications>
+    SchemaOf<typeof notifications> &
+    SchemaOf<typeof resellers>
 >;
 
 /** The operator console: adminRoutes, mounted at /api/admin (the console's client base). */

@@ -3,7 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { settingSchemas, type SettingKey } from "../../schema/settings";
 import { ledgerInsert, ledgerRowWritten, outboxInsert } from "./money-rows";
-import { auditLog, ledger, sessions, settings, users } from "./tables";
+import { auditLog, ledger, resellers, sessions, settings, users } from "./tables";
 
 /**
  * The operator's changes, shared by the console (worker/services/operator-actions.ts and console/) and the CLI
@@ -170,6 +170,28 @@ export function setRoleSql(db: Db, userId: string, role: "customer" | "operator"
   return [
     auditInsert(db, { actor, action: role === "operator" ? "operator.grant" : "operator.revoke", detail: { userId, role }, reason: why, subject: userId, previous: sql`SELECT ${users.role} FROM ${users} WHERE ${users.id} = ${userId}` }, now),
     db.update(users).set({ role }).where(eq(users.id, userId)),
+  ];
+}
+
+/**
+ * The reseller role (issue 46, decision 072), granted or revoked by an operator: a grant makes the customer a reseller
+ * without their accepting the terms in Settings (a partner signed on paper); a revocation stops new sub-accounts and
+ * buying as them at once, and sticks (accepting the terms again does not undo it). Audited with the previous status.
+ */
+export function setResellerSql(db: Db, userId: string, grant: boolean, actor: string, reason: string, now = Date.now()): AdminChange {
+  const why = requireReason(reason);
+  const audit = auditInsert(
+    db,
+    { actor, action: grant ? "reseller.grant" : "reseller.revoke", detail: { userId, grant }, reason: why, subject: userId, previous: sql`SELECT ${resellers.status} FROM ${resellers} WHERE ${resellers.userId} = ${userId}` },
+    now,
+  );
+  if (!grant) return [audit, db.update(resellers).set({ status: "revoked", revokedAt: now }).where(eq(resellers.userId, userId))];
+  return [
+    audit,
+    db
+      .insert(resellers)
+      .values({ userId, status: "active", grantedBy: actor, createdAt: now })
+      .onConflictDoUpdate({ target: resellers.userId, set: { status: "active", revokedAt: null, grantedBy: actor } }),
   ];
 }
 

@@ -18,3 +18,4 @@ export * from "../sandbox/telegram-tables";
 export * from "../services/notifications/tables";
 // The sandbox push service's own state (worker/sandbox/web-push-service.ts): no room's, never read by the product.
 export * from "./sandbox-push-tables";
+export * from "../services/resellers/tables";

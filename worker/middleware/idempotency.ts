@@ -24,7 +24,9 @@ export const requireIdempotencyKey = createMiddleware<AppEnv>(async (c, next) =>
   }
   const db = getDb(c.env.DB);
   const apiKeyId = c.var.apiCaller.key.id;
-  const requestHash = await sha256Hex(`${c.req.method} ${new URL(c.req.url).pathname}\n${await c.req.text()}`);
+  // The sub-account a request acts as is part of "the same request" (issue 46): the same key naming another is a 422.
+  const subaccount = c.req.header("x-subaccount")?.trim();
+  const requestHash = await sha256Hex(`${c.req.method} ${new URL(c.req.url).pathname}${subaccount ? ` as ${subaccount}` : ""}\n${await c.req.text()}`);
   let claim = await claimIdempotencyKey(db, apiKeyId, key, requestHash, c.var.services.clock.now());
   const deadline = Date.now() + WAIT_FOR_FIRST_MS;
   while (claim.kind === "in_flight" && !claim.abandoned && Date.now() < deadline) {

@@ -262,6 +262,33 @@ describe("every /api/v1 answer validates against its declared schema (ajv, JSON 
     expect(limited.headers.get("retry-after")).toBe(String(limited.data.retry_after));
   });
 
+  it("sub-accounts: open, list, read, transfer in and out, freeze, unfreeze, close, and each refusal (issue 46)", async () => {
+    const user = await createUser({ balanceKobo: 1_000_000 });
+    const { secret } = await createKey(user, "live");
+    expect((await call("post", "/subaccounts", secret, { json: { name: "Ada", external_id: "tg-1" } })).status).toBe(403);
+    expect((await api("/api/reseller", { token: user.token, json: { accept_terms: true } })).status).toBe(200);
+    const sub = await call("post", "/subaccounts", secret, { json: { name: "Ada", external_id: "tg-1" } });
+    expect(sub.status).toBe(201);
+    expect((await call("post", "/subaccounts", secret, { json: { name: "Ada", external_id: "tg-1" } })).status).toBe(409);
+    expect((await call("post", "/subaccounts", secret, { json: { name: "Ada" } })).data.field).toBe("external_id");
+    const at = (tail = "") => ({ url: `/subaccounts/${sub.data.id}${tail}` });
+    expect((await call("get", "/subaccounts", secret, { url: "/subaccounts?external_id=tg-1" })).data.data).toHaveLength(1);
+    expect((await call("get", "/subaccounts", secret, { url: "/subaccounts?limit=0" })).status).toBe(400);
+    expect((await call("get", "/subaccounts/{id}", secret, at())).data.id).toBe(sub.data.id);
+    expect((await call("post", "/subaccounts/{id}/transfer-in", secret, { ...at("/transfer-in"), json: { amount: 100 } })).status).toBe(201);
+    expect((await call("post", "/subaccounts/{id}/transfer-in", secret, { ...at("/transfer-in"), json: { amount: 1_000_000 } })).status).toBe(402);
+    expect((await call("post", "/subaccounts/{id}/transfer-in", secret, { ...at("/transfer-in"), json: { amount: 0 } })).status).toBe(400);
+    expect((await call("post", "/subaccounts/{id}/transfer-out", secret, { ...at("/transfer-out"), json: { amount: 40 } })).status).toBe(201);
+    expect((await call("post", "/subaccounts/{id}/transfer-out", secret, { ...at("/transfer-out"), json: { amount: 1000 } })).status).toBe(402);
+    expect((await call("get", "/subaccounts/{id}/transfers", secret, at("/transfers"))).data.data).toHaveLength(2);
+    expect((await call("post", "/subaccounts/{id}/freeze", secret, at("/freeze"))).data.status).toBe("frozen");
+    expect((await call("post", "/subaccounts/{id}/unfreeze", secret, at("/unfreeze"))).data.status).toBe("active");
+    expect((await call("post", "/subaccounts/{id}/close", secret, at("/close"))).data.status).toBe("closed");
+    expect((await call("post", "/subaccounts/{id}/unfreeze", secret, at("/unfreeze"))).status).toBe(409);
+    expect((await call("post", "/subaccounts/{id}/freeze", secret, at("/freeze"))).status).toBe(409);
+    expect((await call("post", "/subaccounts/{id}/close", secret, { url: "/subaccounts/nope/close" })).status).toBe(404);
+  });
+
   it("the document's examples are valid too: every schema example, every error example", () => {
     const schemas = (doc.components as { schemas: Record<string, Json> }).schemas;
     let checked = 0;

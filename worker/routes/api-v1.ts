@@ -1,4 +1,6 @@
 import { $, type OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../app-env";
 import { koboToNaira } from "../../schema/money";
 import { getDb } from "../db/client";
 import * as v1 from "../contract/api-v1";
@@ -6,6 +8,9 @@ import { requireApiKey } from "../middleware/api-key";
 import { requireIdempotencyKey } from "../middleware/idempotency";
 import { anotherCodeV1, buySmsV1, cancelRentalV1, cancelSmsOrderV1, countriesV1, endRentalV1, listRentalsV1, listSmsOrdersV1, pricesV1, rentCountriesV1, rentQuoteV1, rentV1, resendWebhookV1, setWebhookV1, smsOrderV1, webhookDeliveriesV1, webhookV1 } from "../services/developer";
 import { rentalWithInbox } from "../services/rent";
+import { closeSubaccount, createSubaccount, getSubaccount, listSubaccounts, listSubaccountTransfers, setSubaccountFrozen, transferSubaccount } from "../services/resellers";
+import { actAsSubaccount } from "../middleware/subaccount";
+import { nairaToKobo } from "../../schema/money";
 import { nowOf, rentalDepsOf, smsDepsOf } from "./flow-deps";
 import { routeApp, type RouteApp } from "./route-app";
 
@@ -40,6 +45,27 @@ const rentals: RouteApp = routeApp()
   .openapi(v1.cancelRental, async (c) => c.json(await cancelRentalV1(rentalDepsOf(c), c.var.user.id, c.req.valid("param").id), 200))
   .openapi(v1.endRental, async (c) => c.json(await endRentalV1(rentalDepsOf(c), c.var.user.id, c.req.valid("param").id), 200));
 
+/**
+ * A reseller's sub-accounts (issue 46): always of the acting account (the key's, or a test key's sandbox account), so
+ * another reseller's are 404. A transfer is made once per Idempotency-Key (the request's own).
+ */
+const subaccounts: RouteApp = routeApp()
+  .openapi(v1.listSubaccounts, async (c) => c.json(await listSubaccounts(getDb(c.env.DB), c.var.user.id, c.req.valid("query")), 200))
+  .openapi(v1.createSubaccount, async (c) => c.json(await createSubaccount(getDb(c.env.DB), c.var.apiCaller.key.userId, c.var.user.id, c.req.valid("json"), nowOf(c)), 201))
+  .openapi(v1.getSubaccount, async (c) => c.json(await getSubaccount(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id), 200))
+  .openapi(v1.freezeSubaccount, async (c) => c.json(await setSubaccountFrozen(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id, true, nowOf(c)), 200))
+  .openapi(v1.unfreezeSubaccount, async (c) => c.json(await setSubaccountFrozen(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id, false, nowOf(c)), 200))
+  .openapi(v1.closeSubaccount, async (c) => c.json(await closeSubaccount(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id, nowOf(c)), 200))
+  .openapi(v1.transferToSubaccount, async (c) => c.json(await transferOf(c, "in", c.req.valid("param").id, c.req.valid("json").amount), 201))
+  .openapi(v1.transferFromSubaccount, async (c) => c.json(await transferOf(c, "out", c.req.valid("param").id, c.req.valid("json").amount), 201))
+  .openapi(v1.listSubaccountTransfers, async (c) => c.json({ data: await listSubaccountTransfers(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id) }, 200));
+
+/** A transfer under the request's Idempotency-Key (requireIdempotencyKey has checked it is there). */
+function transferOf(c: Context<AppEnv>, direction: "in" | "out", id: string, amount: number) {
+  const idempotencyKey = c.req.header("idempotency-key")?.trim() ?? "";
+  return transferSubaccount(getDb(c.env.DB), c.var.user.id, id, { direction, amountKobo: nairaToKobo(amount), idempotencyKey }, nowOf(c));
+}
+
 /** The calling key's own webhook: its URL (the console's rules), its delivery log, and resend. */
 const webhook: RouteApp = routeApp()
   .openapi(v1.getWebhook, (c) => c.json(webhookV1(c.var.apiCaller), 200))
@@ -52,13 +78,15 @@ export const apiV1Routes: RouteApp = $(
   routeApp()
     .get("/openapi.json", (c) => c.json(v1Document(c.var.config.publicUrl)))
     .use("*", async (c, next) => (new URL(c.req.url).pathname.endsWith("/openapi.json") ? next() : requireApiKey(c, next)))
-    .use("*", async (c, next) => (c.req.method === "POST" ? requireIdempotencyKey(c, next) : next())),
+    .use("*", async (c, next) => (c.req.method === "POST" ? requireIdempotencyKey(c, next) : next()))
+    .use("*", async (c, next) => (new URL(c.req.url).pathname.endsWith("/openapi.json") ? next() : actAsSubaccount(c, next))),
 )
   .route("/", account)
   .route("/", catalogue)
   .route("/sms/orders", smsOrders)
   .route("/rentals", rentals)
-  .route("/webhook", webhook);
+  .route("/webhook", webhook)
+  .route("/subaccounts", subaccounts);
 
 for (const [name, scheme] of Object.entries(v1.V1_COMPONENTS.securitySchemes)) apiV1Routes.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
 for (const [name, header] of Object.entries(v1.V1_COMPONENTS.headers)) apiV1Routes.openAPIRegistry.registerComponent("headers", name, header);

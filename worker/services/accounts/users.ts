@@ -86,6 +86,7 @@ export async function registerAccount(db: Db, input: NewAccount, now: number): P
       totpSecret: null,
       totpEnabledAt: null,
       totpLastStep: null,
+      parentUserId: null,
       createdAt: now,
     };
     const session = newSessionRow(user.id, now, input.device);

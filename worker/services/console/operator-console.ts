@@ -33,9 +33,13 @@ export async function overview(db: Db, period: AdminPeriod, now: number, opts: {
   const since = periodStart(period, now);
   const only = (column: Parameters<typeof businessOnly>[1]) => businessOnly(opts.includeTest, column);
   const [held, deposits, flows, outcomes, delivered, active, stuck, upstreams, stats, rate, reviews] = await Promise.all([
-    // Every wallet is money held; only customers are counted as customers (issue 43: the count included operators).
+    // Every wallet is money held, resellers' sub-accounts included (issue 46); only customers are counted as customers
+    // (issue 43: the count included operators), and a sub-account is its reseller's wallet, not a customer.
     db
-      .select({ kobo: sql<number>`COALESCE(SUM(${users.balanceKobo}), 0)`, customers: sql<number>`COALESCE(SUM(CASE WHEN ${users.role} = 'customer' THEN 1 ELSE 0 END), 0)` })
+      .select({
+        kobo: sql<number>`COALESCE(SUM(${users.balanceKobo}), 0)`,
+        customers: sql<number>`COALESCE(SUM(CASE WHEN ${users.role} = 'customer' AND ${users.parentUserId} IS NULL THEN 1 ELSE 0 END), 0)`,
+      })
       .from(users)
       .where(only(users.id)),
     db

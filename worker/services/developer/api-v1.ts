@@ -28,7 +28,7 @@ import { idempotencyKeys } from "./tables";
 import type { Env } from "../../config";
 import { AppError, isUniqueViolation } from "../../lib/errors";
 import type { ApiCaller, SignedInUser } from "../accounts";
-import { catalogueFor, pricingContext, type RentalDeps, type SmsCatalogueDeps, type SmsDeps, smsPriceKobo } from "../kernel";
+import { catalogueFor, isSubaccountWallet, pricingContext, type RentalDeps, type SmsCatalogueDeps, type SmsDeps, smsPriceKobo } from "../kernel";
 import { cancelRental, endRental, lastMessageTimes, quoteRental, rentalsPage, rentalView, rentCountries, rentNumber } from "../rent";
 import { smsNumberChoiceSchema } from "../../../schema/sms";
 import { buySmsNumber, cancelSmsOrder, choiceSurchargeFor, NO_RECORD, numberChoiceOf, offerKey, offerRecords, orderNumberChoice, recordView, smsNumberChoices, canRequestAnotherCode, chainStateFor, codesByOrder, findSmsOffer, orderCodes, ownSmsOrder, type PageAfter, requestAnotherCode, smsCountries, smsOffers, type SmsOrderRow, smsOrdersPage } from "../sms";
@@ -150,6 +150,7 @@ function toSmsOrderV1(o: SmsOrderRow, codes: string[], chain: Awaited<ReturnType
     // The web's status names the next order `next_request_id` (the spec's word); the v1 API calls orders `id`.
     chain: chain ? { id: chain.id, step: chain.step, max_routes: chain.max_routes, cap: chain.cap, status: chain.status, next_order_id: chain.next_request_id, moving_on: chain.moving_on } : null,
     number_choice: orderNumberChoice(o) ?? null,
+    subaccount_id: isSubaccountWallet(o.userId) ? o.userId : null,
     created_at: new Date(o.createdAt).toISOString(),
   };
 }

@@ -10,7 +10,7 @@ export { notify } from "./notify";
 export { assertNotAboveShown, chargedBelowShown, costMinorUnits, pricingContext, rentPriceKobo, smsPriceKobo } from "./pricing";
 export { type RequestDeps } from "./request-deps";
 export { clearRateLimit, consumeRateLimit, COST_LIMITS, type CostAction, costLimitInBatch, enforceCostLimit, enforceRateLimit, purgeExpiredRateLimits, RATE_LIMITS, rateLimitedError, type RateLimitRule } from "./rate-limit";
-export { catalogueFor, deploymentProviderSet, isSandboxUser, notSandboxUser, providerSetFor, sandboxUserIdFor } from "./sandbox-accounts";
+export { catalogueFor, deploymentProviderSet, isSandboxUser, isSubaccountWallet, SUBACCOUNT_WALLET_PREFIX, notSandboxUser, providerSetFor, sandboxUserIdFor } from "./sandbox-accounts";
 export { clearSettingsCache, getSetting, getSettings, putSetting } from "./settings";
 export { STOP, type TickResult, wakeAt } from "./tick";
 export { lastAcceptedCosts, recordAcceptedCosts, refusedUpstreamPrice, toUsd } from "./upstream-money";

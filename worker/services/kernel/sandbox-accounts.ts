@@ -27,6 +27,15 @@ export function notSandboxUser(userIdColumn: AnySQLiteColumn): SQL {
   return sql`substr(${userIdColumn}, 1, ${SANDBOX_USER_PREFIX.length}) <> ${SANDBOX_USER_PREFIX}`;
 }
 
+/**
+ * A reseller's sub-account wallet (issue 46, services/resellers/): `sub_...`, or `sbx_sub_...` under a sandbox account
+ * (so it is a sandbox account too, and reaches the simulators). The prefix saves a read where most ids are customers'.
+ */
+export const SUBACCOUNT_WALLET_PREFIX = "sub_";
+export function isSubaccountWallet(userId: string): boolean {
+  return userId.startsWith(SUBACCOUNT_WALLET_PREFIX) || userId.startsWith(`${SANDBOX_USER_PREFIX}${SUBACCOUNT_WALLET_PREFIX}`);
+}
+
 /** The deployment's set, as the container holds it. */
 export function deploymentProviderSet(mode: ProviderMode): ProviderSet {
   return { mode, sandboxAccount: false };

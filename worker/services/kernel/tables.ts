@@ -49,10 +49,14 @@ export const users = sqliteTable(
     passwordChangeRequiredAt: integer("password_change_required_at"),
     // Set when the customer closes or finishes the dashboard tour (issue 28): it stays closed on every device.
     tourClosedAt: integer("tour_closed_at"),
+    // Set on a reseller's sub-account wallet (issue 46, services/resellers/): the reseller's account that owns it. Such
+    // a row never signs in (no password, an .invalid address); its webhooks go to the parent's keys.
+    parentUserId: text("parent_user_id"),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [
     uniqueIndex("users_email_unique").on(t.email),
+    index("users_parent_idx").on(t.parentUserId),
     uniqueIndex("users_referral_code_unique").on(t.referralCode),
     check("users_balance_non_negative", sql`${t.balanceKobo} >= 0`),
   ],
@@ -72,7 +76,7 @@ export const ledger = sqliteTable(
     key: text("key").notNull(),
     // Signed: credits positive, debits negative.
     amountKobo: integer("amount_kobo").notNull(),
-    kind: text("kind", { enum: ["fund", "buy", "refund", "rent", "rent_refund", "admin", "referral", "withdraw", "withdraw_refund"] }).notNull(),
+    kind: text("kind", { enum: ["fund", "buy", "refund", "rent", "rent_refund", "admin", "referral", "withdraw", "withdraw_refund", "transfer", "margin"] }).notNull(),
     note: text("note").notNull(),
     // The order, rental or payment this movement belongs to.
     ref: text("ref"),

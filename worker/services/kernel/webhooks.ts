@@ -7,6 +7,7 @@ import { apiKeys, users, webhookEvents } from "./tables";
 import { configFor, type Env } from "../../config";
 import { log } from "../../lib/log";
 import type { WebhookSend } from "./deps";
+import { isSubaccountWallet } from "./sandbox-accounts";
 
 /**
  * Developer webhooks (docs/developer-api.md "Webhooks", decision 016). Each API key may register a URL; the events its
@@ -156,12 +157,17 @@ export async function webhookRowsFor(
 ): Promise<{ rows: EventRow[]; keyIds: string[] }> {
   const events = eventsFor(env, message);
   if (events.length === 0) return { rows: [], keyIds: [] };
+  // A reseller's sub-account has no keys of its own: its events go to its parent's keys, naming it (issue 46).
+  const parentId = isSubaccountWallet(userId)
+    ? ((await db.select({ parentUserId: users.parentUserId }).from(users).where(eq(users.id, userId)).limit(1))[0]?.parentUserId ?? null)
+    : null;
   const keys = await db
     .select({ id: apiKeys.id })
     .from(apiKeys)
-    .where(and(eq(apiKeys.actingUserId, userId), isNull(apiKeys.revokedAt), isNotNull(apiKeys.webhookUrl)));
+    .where(and(eq(apiKeys.actingUserId, parentId ?? userId), isNull(apiKeys.revokedAt), isNotNull(apiKeys.webhookUrl)));
   if (keys.length === 0) return { rows: [], keyIds: [] };
   for (const e of events) {
+    if (parentId) e.data.subaccount_id = userId;
     if (e.type === "balance.changed" && e.data.balance === null) e.data.balance = koboToNaira(opts.balanceKobo);
     if (e.dedupe === null && opts.dedupeOf) e.dedupe = opts.dedupeOf(e.type);
   }

@@ -7,7 +7,7 @@ export { ordersRead } from "./order-list";
 export { extendOptions, extendRental, rentalExtendable } from "./rental-extension";
 export { nextAlarmAt, nextCheckDelayMs, rentalWithInbox, syncRentalMessages } from "./rental-inbox";
 export { reminderDueAt, RENTAL_REMINDER_BEFORE_MS } from "./rental-reminder";
-export { findRental, lastMessageTimes, ownedRental, refundIfEndedKobo, rentalOrderRowsQuery, rentalsPage, rentalView, toRentalOrderRows } from "./rental-views";
+export { activeRentalsOf, findRental, lastMessageTimes, ownedRental, refundIfEndedKobo, rentalOrderRowsQuery, rentalsPage, rentalView, toRentalOrderRows } from "./rental-views";
 export { cancelRental, endRental, quoteRental, rentalTick, rentCountries, rentNumber, type RentQuote, type RentQuoteRequest, settleRentalNow, sweepRentals } from "./rentals";
 export { setAutoRenew } from "./renewals";
 export { rental } from "./rental-transitions";

@@ -176,3 +176,9 @@ export async function rentalsPage(
     .limit(query.limit + 1);
   return { rows: rows.slice(0, query.limit), more: rows.length > query.limit };
 }
+
+/** How many rentals of one wallet are still running (a reseller's sub-account closes only with none: issue 46). */
+export async function activeRentalsOf(db: Db, userId: string): Promise<number> {
+  const [row] = await db.select({ count: sql<number>`COUNT(*)` }).from(rentals).where(and(eq(rentals.userId, userId), eq(rentals.status, "active")));
+  return row?.count ?? 0;
+}

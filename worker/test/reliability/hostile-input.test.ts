@@ -72,6 +72,8 @@ const JSON_ENDPOINTS: Endpoint[] = [
   { method: "PUT", path: "/api/keys/00000000-0000-4000-8000-000000000000/webhook", fields: ["url"], auth: true },
   { method: "POST", path: "/api/keys/00000000-0000-4000-8000-000000000000/webhook/events/00000000-0000-4000-8000-000000000000/resend", fields: [], auth: true },
   { method: "POST", path: "/api/keys/sandbox/top-up", fields: ["amount"], auth: true },
+  // Issue 46: becoming a reseller (accepting the terms).
+  { method: "POST", path: "/api/reseller", fields: ["accept_terms"], auth: true },
   // Issue 33: passkeys and step-up (forged ceremonies have their own tests in routes/passkeys.test.ts).
   { method: "POST", path: "/api/login/passkey/options", fields: [], auth: false },
   { method: "POST", path: "/api/login/passkey/verify", fields: ["challenge_id", "response"], auth: false },

@@ -14,6 +14,7 @@ import { api, createUser, db, type TestUser } from "../helpers";
 import { execOperatorSql, moneyViolations, replayOptions, setActivationCodeArrived, upstreamIdOf } from "./invariants";
 import { rentalDeps } from "../../test/services";
 import { rentalTick } from "../../services/rent";
+import { acceptResellerTerms, closeSubaccount, createSubaccount, transferSubaccount } from "../../services/resellers";
 import { configFor } from "../../config";
 import { rentalProviderFor } from "../../providers/rent";
 import type { RentalProvider } from "../../providers/rent/types";
@@ -24,7 +25,7 @@ import { linkedChatFor, postUpdate } from "../telegram";
 /**
  * Model-based money test: random sequences of everything that moves money (card funding and its webhook replays,
  * verify clicks, purchases, codes, cancels, poller alarms and their duplicates, the sweep, rentals and their cancels,
- * the referral reward, operator credits and debits) run against the real worker, its D1 and its Durable Objects, with the
+ * the referral reward, operator credits and debits, a reseller's transfers to and from its sub-account and its close) run against the real worker, its D1 and its Durable Objects, with the
  * sandbox protocol simulators as the upstreams. After every step the model's balances must equal the database's and
  * every invariant in ./invariants.ts must hold.
  *
@@ -90,12 +91,15 @@ interface Model {
   rentals: ModelRental[];
   adminEntries: string[];
   chains: Record<string, ModelChain>;
+  /** User 2 is a reseller with one sub-account (issue 46): its wallet, whether closed, the transfers' keys made. */
+  sub: { balance: number; closed: boolean; keys: Record<string, { direction: "in" | "out"; amount: number }> };
 }
 interface Real {
   users: TestUser[];
   runTag: string;
   /** Each user's Telegram chat, linked the first time the user buys from it (issue 48). */
   chats: (string | undefined)[];
+  subId: string;
 }
 
 // Filled once in beforeAll from the API itself (the tier table is flattened to one tier so prices do not move).
@@ -156,6 +160,8 @@ async function checkEverything(m: Model, r: Real) {
     .all<{ id: string; balance_kobo: number }>();
   const actual = r.users.map((u) => results.find((row) => row.id === u.id)?.balance_kobo);
   expect(actual, "balances equal the model's").toEqual(m.balance);
+  const sub = await env.DB.prepare("SELECT balance_kobo FROM users WHERE id = ?").bind(r.subId).first<{ balance_kobo: number }>();
+  expect(sub?.balance_kobo, "the sub-account's balance equals the model's").toBe(m.sub.balance);
   expect(await moneyViolations()).toEqual([]);
 }
 
@@ -697,6 +703,53 @@ class OperatorEntry implements fc.AsyncCommand<Model, Real> {
   toString = () => `operator(u${this.user}, ${this.kobo} kobo${this.rerun !== null ? `, rerun #${this.rerun}` : ""})`;
 }
 
+/**
+ * A reseller's transfer between its wallet (user 2) and its sub-account (issue 46): made once per key (a reused key
+ * answers the first transfer, or 422 with another amount or direction), refused when the source holds less or the
+ * sub-account is closed, with nothing moved; money is conserved across the parent and the sub-account.
+ */
+class SubaccountTransfer implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly direction: "in" | "out", readonly kobo: number, readonly reuse: number | null) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const used = Object.keys(m.sub.keys);
+    const key = this.reuse !== null && used.length > 0 ? pick(used, this.reuse) : `${r.runTag}-sub-${used.length}-${crypto.randomUUID().slice(0, 6)}`;
+    const earlier = m.sub.keys[key];
+    const attempt = transferSubaccount(db(), r.users[2].id, r.subId, { direction: this.direction, amountKobo: this.kobo, idempotencyKey: key }, modelClock.now());
+    const source = this.direction === "in" ? m.balance[2] : m.sub.balance;
+    if (earlier) {
+      if (earlier.direction === this.direction && earlier.amount === this.kobo) await attempt;
+      else await expect(attempt).rejects.toMatchObject({ code: "UNPROCESSABLE" });
+    } else if (m.sub.closed) {
+      await expect(attempt).rejects.toMatchObject({ code: "INVALID_STATE" });
+    } else if (source < this.kobo) {
+      await expect(attempt).rejects.toMatchObject({ code: "INSUFFICIENT_BALANCE" });
+    } else {
+      await attempt;
+      m.sub.keys[key] = { direction: this.direction, amount: this.kobo };
+      const sign = this.direction === "in" ? 1 : -1;
+      m.balance[2] -= sign * this.kobo;
+      m.sub.balance += sign * this.kobo;
+    }
+    await checkEverything(m, r);
+  }
+  toString = () => `subTransfer(${this.direction}, ${this.kobo} kobo${this.reuse !== null ? `, reuse #${this.reuse}` : ""})`;
+}
+
+/** The reseller closes its sub-account: the whole balance back to its wallet, once. */
+class CloseSubaccount implements fc.AsyncCommand<Model, Real> {
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const closed = await closeSubaccount(db(), r.users[2].id, r.subId, modelClock.now());
+    expect(closed.status).toBe("closed");
+    m.balance[2] += m.sub.balance;
+    m.sub.balance = 0;
+    m.sub.closed = true;
+    await checkEverything(m, r);
+  }
+  toString = () => "closeSubaccount()";
+}
+
 // --------------------------------------------------------------------------------------------------------------
 
 const userArb = fc.integer({ min: 0, max: 2 });
@@ -729,6 +782,10 @@ const commandArbs = [
   fc
     .tuple(userArb, fc.constantFrom(50_000, 100_000, -30_000, -500_000), fc.option(indexArb, { nil: null }))
     .map(([u, k, rerun]) => new OperatorEntry(u, k, rerun)),
+  fc
+    .tuple(fc.constantFrom("in" as const, "in" as const, "out" as const), fc.constantFrom(50_000, 200_000, 1_000_000), fc.option(indexArb, { nil: null, freq: 4 }))
+    .map(([d, k, reuse]) => new SubaccountTransfer(d, k, reuse)),
+  fc.nat({ max: 9 }).filter((n) => n === 0).map(() => new CloseSubaccount()),
 ];
 
 let runCounter = 0;
@@ -795,10 +852,12 @@ describe("money model", () => {
       runCounter += 1;
       const users = [await createUser(), await createUser(), await createUser()];
       await env.DB.prepare("UPDATE users SET referred_by = ? WHERE id = ?").bind(users[0].id, users[1].id).run();
-      const model: Model = { balance: [0, 0, 0], hasDeposit: [false, false, false], payments: [], transfers: [], orders: [], rentals: [], adminEntries: [], chains: {} };
+      await acceptResellerTerms(db(), users[2].id, modelClock.now());
+      const sub = await createSubaccount(db(), users[2].id, users[2].id, { name: "model", external_id: `run${runCounter}` }, modelClock.now());
+      const model: Model = { balance: [0, 0, 0], hasDeposit: [false, false, false], payments: [], transfers: [], orders: [], rentals: [], adminEntries: [], chains: {}, sub: { balance: 0, closed: false, keys: {} } };
       pendingMoves = [];
       try {
-        await fc.asyncModelRun(() => ({ model, real: { users, runTag: `run${runCounter}-${crypto.randomUUID().slice(0, 8)}`, chats: [] } }), cmds);
+        await fc.asyncModelRun(() => ({ model, real: { users, runTag: `run${runCounter}-${crypto.randomUUID().slice(0, 8)}`, chats: [], subId: sub.id } }), cmds);
       } finally {
         await disarm(model);
         // Leave no order waiting for a later run's sweep (which settles at most 50 per call).

@@ -5,7 +5,8 @@ import { payment, queueDecision, reviewItem, transferDeposit, withdrawal } from 
 import { sql } from "drizzle-orm";
 import { smsChain, smsOrder } from "../../services/sms";
 import { rental } from "../../services/rent";
-import { paymentReviews, payments, rentalMessages, rentals, smsChains, smsOrders, transferDeposits, withdrawals } from "../../db/tables";
+import { subaccount, subaccountTransfer } from "../../services/resellers";
+import { paymentReviews, payments, rentalMessages, rentals, smsChains, smsOrders, subaccounts, subaccountTransfers, transferDeposits, users, withdrawals } from "../../db/tables";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { createUser, db, expectLedgerBalanced } from "../helpers";
 
@@ -65,6 +66,21 @@ async function withdrawalRow(userId: string, status: (typeof withdrawals.$inferI
 }
 const withdrawalFields = (userId: string, id: string) => ({ userId, amountKobo: 150_000, feeKobo: 0, bankCode: "000013", accountNumber: "0123456789", accountName: "ADA OBI", reference: `SBSANDBOX_${id}`, createdAt: AT, updatedAt: AT });
 const wdTold = (u: string, id: string) => ({ userId: u, id, row: withdrawalFields(u, id) });
+/** A reseller's sub-account wallet (and, unless `walletOnly`, its sub-account row) under `parentId`. */
+async function subaccountRow(parentId: string, status: "active" | "frozen" | "closed" = "active", walletOnly = false) {
+  const id = `sub_${uid().replaceAll("-", "")}`;
+  await db().insert(users).values({ id, username: "walked", email: `${id}@subaccount.invalid`, phone: "", passwordHash: "!", referralCode: `W${id.slice(4, 14)}`, parentUserId: parentId });
+  if (!walletOnly) await db().insert(subaccounts).values({ id, parentUserId: parentId, externalId: id, name: "walked", status, createdAt: AT });
+  return id;
+}
+const transferOf = (id: string, parentUserId: string, subaccountId: string, direction: "in" | "out") => ({ id, parentUserId, subaccountId, direction, reason: "transfer" as const, amountKobo: 1_000, idempotencyKey: id, label: "walked" });
+async function sentTransfer(parentId: string) {
+  const subId = await subaccountRow(parentId);
+  const id = `str_${uid()}`;
+  // A transfer out whose debit was made (the sub-account's money, seeded by hand): its arrival credits the parent.
+  await db().insert(subaccountTransfers).values({ id, parentUserId: parentId, subaccountId: subId, direction: "out", reason: "transfer", amountKobo: 1_000, idempotencyKey: id, status: "sent", createdAt: AT });
+  return { id, input: transferOf(id, parentId, subId, "out") };
+}
 
 async function reviewRow(userId: string, status: "open" | "credited" = "open") {
   const paymentId = await paymentRow(userId, { status: "review" });
@@ -195,6 +211,16 @@ const CASES: Record<string, Record<string, Case>> = {
     reverse: { setup: async (u) => { const id = await withdrawalRow(u, "paid"); return { id, input: { ...wdTold(u, id), detail: "walked" } }; }, refusedFrom: "failed" },
     note: { setup: async (u) => ({ id: await withdrawalRow(u, "sending"), input: { squadStatus: "pending", detail: "walked" } }), refusedFrom: "paid" },
   },
+  "sub-account": {
+    open: { setup: async (u) => { const id = await subaccountRow(u, "active", true); return { id, input: { id, parentUserId: u, externalId: id, name: "walked" } }; } },
+    freeze: { setup: async (u) => ({ id: await subaccountRow(u), input: {} }), refusedFrom: "closed" },
+    unfreeze: { setup: async (u) => ({ id: await subaccountRow(u, "frozen"), input: {} }), refusedFrom: "active" },
+    close: { setup: async (u) => ({ id: await subaccountRow(u), input: { balanceKobo: 0 } }), refusedFrom: "closed" },
+  },
+  "sub-account transfer": {
+    send: { setup: async (u) => { const subId = await subaccountRow(u); const id = `str_${uid()}`; return { id, input: transferOf(id, u, subId, "in") }; } },
+    arrive: { setup: async (u) => sentTransfer(u), refusedFrom: "completed" },
+  },
   "review decision": {
     creditCard: { setup: async (u) => { const id = await paymentRow(u); return { id, input: decision(id, "card") }; } },
     refuseCard: { setup: async (u) => { const id = await paymentRow(u); return { id, input: decision(id, "card") }; } },
@@ -202,7 +228,7 @@ const CASES: Record<string, Record<string, Case>> = {
   },
 };
 
-const ENTITIES = { "SMS order": smsOrder, "SMS chain": smsChain, rental, payment, "transfer deposit": transferDeposit, "review item": reviewItem, "review decision": queueDecision, withdrawal } as const;
+const ENTITIES = { "SMS order": smsOrder, "SMS chain": smsChain, rental, payment, "transfer deposit": transferDeposit, "review item": reviewItem, "review decision": queueDecision, withdrawal, "sub-account": subaccount, "sub-account transfer": subaccountTransfer } as const;
 const TABLES: Record<string, { table: string; id: string; status: string }> = {
   "SMS order": { table: "sms_orders", id: "id", status: "status" },
   "SMS chain": { table: "sms_chains", id: "id", status: "status" },
@@ -212,6 +238,8 @@ const TABLES: Record<string, { table: string; id: string; status: string }> = {
   "review item": { table: "payment_reviews", id: "id", status: "status" },
   "review decision": { table: "review_item_resolutions", id: "item_id", status: "outcome" },
   withdrawal: { table: "withdrawals", id: "id", status: "status" },
+  "sub-account": { table: "subaccounts", id: "id", status: "status" },
+  "sub-account transfer": { table: "subaccount_transfers", id: "id", status: "status" },
 };
 
 afterAll(async () => {

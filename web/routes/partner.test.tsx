@@ -1,0 +1,48 @@
+import { cleanup, fireEvent, screen, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { installScriptedFetch, json, renderWithQuery, type FetchScript } from "../test/scripted-fetch";
+import PartnerPage from "./partner";
+
+// Issue 46: the partner dashboard. A customer accepts the reseller terms here; a reseller sees its sub-accounts.
+
+const script: FetchScript = { answers: {}, calls: [] };
+const NOT_YET = { reseller: false, status: null, terms_version: "2026-11", terms_accepted_at: null, markup_percent: 0 };
+const RESELLER = { ...NOT_YET, reseller: true, status: "active", terms_accepted_at: "2026-11-29T07:00:00.000Z" };
+const SUB = { id: "sub_1", external_id: "tg-5550123", name: "Ada", status: "frozen", balance: 1500.5, currency: "NGN", created_at: "2026-11-29T07:00:00.000Z", frozen_at: null, closed_at: null };
+
+describe("the partner dashboard", () => {
+  beforeEach(() => {
+    installScriptedFetch(script);
+    localStorage.setItem("authToken", "t"); // signed in: the screen's calls carry the token
+  });
+  afterEach(() => {
+    cleanup();
+    localStorage.clear();
+    vi.unstubAllGlobals();
+  });
+
+  it("asks a customer to accept the terms (the button waits for the box), then shows the sub-accounts", async () => {
+    script.answers["GET /api/reseller"] = [json(200, NOT_YET), json(200, RESELLER)];
+    script.answers["POST /api/reseller"] = [json(200, RESELLER)];
+    script.answers["GET /api/reseller/subaccounts"] = [json(200, { data: [SUB] })];
+    renderWithQuery(<PartnerPage />);
+    const button = await screen.findByRole("button", { name: "Become a reseller" });
+    expect((button as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByLabelText("I accept the reseller terms"));
+    fireEvent.click(button);
+    const table = await screen.findByTestId("subaccounts-table");
+    const row = within(table).getByRole("row", { name: /Ada/ });
+    expect(row.textContent).toContain("tg-5550123");
+    expect(row.textContent).toContain("frozen");
+    expect(row.textContent).toContain("₦1,500.50");
+    const post = vi.mocked(fetch).mock.calls.find(([url, init]) => String(url) === "/api/reseller" && init?.method === "POST");
+    expect(JSON.parse(String(post?.[1]?.body))).toEqual({ accept_terms: true });
+  });
+
+  it("says so when an operator revoked the role, with no way to accept again", async () => {
+    script.answers["GET /api/reseller"] = [json(200, { ...NOT_YET, status: "revoked" })];
+    renderWithQuery(<PartnerPage />);
+    expect(await screen.findByText(/reseller access was revoked/)).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Become a reseller" })).toBeNull();
+  });
+});

@@ -1,0 +1,18 @@
+import type { DataOf } from "../../schema/answers";
+import type { V1Subaccount } from "../../schema/api-v1";
+import { acceptResellerTermsSchema, type ResellerView } from "../../schema/resellers";
+import { answer, jsonBody, route } from "./kit";
+
+/** Settings "Reseller" and the partner dashboard (issue 46), mounted at /api (routes/resellers.ts). */
+
+export const reseller = route({ method: "get", path: "/reseller", responses: { 200: answer<ResellerView>() } });
+
+export const becomeReseller = route({
+  method: "post",
+  path: "/reseller",
+  request: { body: jsonBody(acceptResellerTermsSchema) },
+  responses: { 200: answer<ResellerView>("The customer is a reseller from now") },
+});
+
+/** The partner dashboard's sub-accounts: live ones (the customer's own wallet's), newest first. */
+export const resellerSubaccounts = route({ method: "get", path: "/reseller/subaccounts", responses: { 200: answer<DataOf<V1Subaccount[]>>() } });

@@ -1,0 +1,291 @@
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { setResellerSql } from "../db/admin-sql";
+import { createKey } from "../test/api-fixtures";
+import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } from "../test/helpers";
+import { resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
+import { closeSubaccount, transferSubaccount } from "../services/resellers";
+import { queueWebhookEvents } from "../services/kernel";
+
+/**
+ * Issue 46: resellers' sub-accounts on /api/v1 — the role, wallets of their own, transfers made once and never below
+ * zero, freeze and close, buying as a sub-account, and the attack list (IDOR, a foreign id in X-Subaccount, overdrafts,
+ * races, a frozen one buying, a closed one receiving): refused with a clear message, nothing moved.
+ */
+
+vi.setConfig({ testTimeout: 60_000 });
+beforeEach(() => resetSmsTestState());
+afterEach(restoreSmsProviders);
+
+const auth = (secret: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${secret}`, ...extra });
+const post = (path: string, secret: string, json: unknown, extra: Record<string, string> = {}, key: string = crypto.randomUUID()) =>
+  api(path, { method: "POST", headers: auth(secret, { "idempotency-key": key, ...extra }), json });
+const get = (path: string, secret: string, extra: Record<string, string> = {}) => api(path, { headers: auth(secret, extra) });
+
+/** A customer who accepted the reseller terms, with a live key. */
+async function reseller(balanceKobo = 1_000_000): Promise<TestUser & { secret: string }> {
+  const user = await createUser({ balanceKobo });
+  const accepted = await api("/api/reseller", { token: user.token, json: { accept_terms: true } });
+  expect(accepted.status).toBe(200);
+  expect(accepted.data.reseller).toBe(true);
+  return { ...user, secret: (await createKey(user, "live")).secret };
+}
+
+async function openSub(secret: string, externalId = `tg-${crypto.randomUUID().slice(0, 8)}`) {
+  const res = await post("/api/v1/subaccounts", secret, { name: "Ada", external_id: externalId });
+  expect(res.status).toBe(201);
+  return res.data as { id: string; external_id: string; balance: number; status: string };
+}
+
+async function ledgerRowsOf(ref: string): Promise<{ user_id: string; amount_kobo: number; key: string }[]> {
+  return (await env.DB.prepare("SELECT user_id, amount_kobo, key FROM ledger WHERE ref = ? ORDER BY id").bind(ref).all<{ user_id: string; amount_kobo: number; key: string }>()).results;
+}
+
+describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
+  it("only a reseller opens sub-accounts; accepting the terms makes one; an operator's revocation sticks", async () => {
+    const user = await createUser({ balanceKobo: 100_000 });
+    const { secret } = await createKey(user, "live");
+    const refused = await post("/api/v1/subaccounts", secret, { name: "Ada", external_id: "tg-1" });
+    expect(refused.status).toBe(403);
+    expect(refused.data.message).toMatch(/accept the reseller terms/);
+    expect((await api("/api/reseller", { token: user.token })).data.reseller).toBe(false);
+    expect((await api("/api/reseller", { token: user.token, json: { accept_terms: false } })).status).toBe(400);
+    expect((await api("/api/reseller", { token: user.token, json: { accept_terms: true } })).data).toMatchObject({ reseller: true, status: "active" });
+    const sub = await openSub(secret, "tg-1");
+    expect(sub).toMatchObject({ external_id: "tg-1", name: "Ada", status: "active", balance: 0, currency: "NGN" });
+    expect(sub.id).toMatch(/^sub_/);
+
+    // The operator revokes (audited): no new sub-accounts, no buying as one, and accepting again does not undo it.
+    await db().batch(setResellerSql(db(), user.id, false, "ops@example.com", "abuse report") as [never]);
+    expect((await post("/api/v1/subaccounts", secret, { name: "Bo", external_id: "tg-2" })).status).toBe(403);
+    expect((await get("/api/v1/balance", secret, { "x-subaccount": sub.id })).status).toBe(403);
+    expect((await api("/api/reseller", { token: user.token, json: { accept_terms: true } })).status).toBe(403);
+    const audit = await env.DB.prepare("SELECT action, previous FROM audit_log WHERE subject = ? ORDER BY id").bind(user.id).all<{ action: string; previous: string }>();
+    expect(audit.results.map((r) => r.action)).toEqual(["reseller.revoke"]);
+    expect(audit.results[0]!.previous).toBe("active");
+    // ...and granted again by an operator: back.
+    await db().batch(setResellerSql(db(), user.id, true, "ops@example.com", "cleared") as [never]);
+    expect((await get("/api/v1/balance", secret, { "x-subaccount": sub.id })).status).toBe(200);
+  });
+
+  it("create, list, get; external_id unique per reseller; a sub-account never signs in", async () => {
+    const r = await reseller();
+    const a = await openSub(r.secret, "tg-100");
+    const b = await openSub(r.secret, "tg-200");
+    const dup = await post("/api/v1/subaccounts", r.secret, { name: "Again", external_id: "tg-100" });
+    expect(dup.status).toBe(409);
+    expect(dup.data.message).toMatch(/already have a sub-account with external_id tg-100/);
+    const bad = await post("/api/v1/subaccounts", r.secret, { name: "", external_id: "has space" });
+    expect(bad.status).toBe(400);
+    const list = await get("/api/v1/subaccounts", r.secret);
+    expect(list.data.data.map((s: { id: string }) => s.id).sort()).toEqual([a.id, b.id].sort());
+    expect((await get("/api/v1/subaccounts?external_id=tg-200", r.secret)).data.data.map((s: { id: string }) => s.id)).toEqual([b.id]);
+    expect((await get(`/api/v1/subaccounts/${a.id}`, r.secret)).data.external_id).toBe("tg-100");
+    // Another reseller may use the same external_id for its own customer.
+    const other = await reseller();
+    await openSub(other.secret, "tg-100");
+    // The wallet row cannot sign in: no password, an address nobody holds.
+    const row = await env.DB.prepare("SELECT email, password_hash, parent_user_id FROM users WHERE id = ?").bind(a.id).first<{ email: string; password_hash: string; parent_user_id: string }>();
+    expect(row).toMatchObject({ email: `${a.id}@subaccount.invalid`, parent_user_id: r.id });
+    const signIn = await api("/api/login", { json: { email: row!.email, password: row!.password_hash } });
+    expect(signIn.status).toBe(401);
+  });
+
+  it("IDOR: another reseller's sub-account is 404 to read, freeze, close or move money, and nothing moves", async () => {
+    const mine = await reseller();
+    const theirs = await reseller();
+    const sub = await openSub(theirs.secret);
+    await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, theirs.secret, { amount: 100 });
+    const before = [await balanceOf(mine.id), await balanceOf(theirs.id), await balanceOf(sub.id)];
+    for (const res of [
+      await get(`/api/v1/subaccounts/${sub.id}`, mine.secret),
+      await get(`/api/v1/subaccounts/${sub.id}/transfers`, mine.secret),
+      await post(`/api/v1/subaccounts/${sub.id}/freeze`, mine.secret, {}),
+      await post(`/api/v1/subaccounts/${sub.id}/close`, mine.secret, {}),
+      await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, mine.secret, { amount: 10 }),
+      await post(`/api/v1/subaccounts/${sub.id}/transfer-out`, mine.secret, { amount: 10 }),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.data).toMatchObject({ code: "NOT_FOUND", message: "Sub-account not found." });
+    }
+    expect((await get("/api/v1/subaccounts", mine.secret)).data.data).toEqual([]);
+    expect([await balanceOf(mine.id), await balanceOf(theirs.id), await balanceOf(sub.id)]).toEqual(before);
+    expect((await get(`/api/v1/subaccounts/${sub.id}`, theirs.secret)).data.status).toBe("active");
+  });
+
+  it("transfers: one ledger pair each way, exactly once per Idempotency-Key, never below zero", async () => {
+    const r = await reseller(500_000);
+    const sub = await openSub(r.secret);
+    const key = crypto.randomUUID();
+    const sent = await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 1500.5 }, {}, key);
+    expect(sent.status).toBe(201);
+    expect(sent.data).toMatchObject({ subaccount_id: sub.id, direction: "in", reason: "transfer", amount: 1500.5 });
+    expect(await balanceOf(r.id)).toBe(500_000 - 150_050);
+    expect(await balanceOf(sub.id)).toBe(150_050);
+    const pair = await ledgerRowsOf(sent.data.id);
+    expect(pair).toEqual([
+      { user_id: r.id, amount_kobo: -150_050, key: `sub:${sent.data.id}:debit` },
+      { user_id: sub.id, amount_kobo: 150_050, key: `sub:${sent.data.id}:credit` },
+    ]);
+    // The same key again: the same answer, nothing moved (the API's replay, and the transfer's own key under it).
+    const again = await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 1500.5 }, {}, key);
+    expect(again.data.id).toBe(sent.data.id);
+    const direct = await transferSubaccount(db(), r.id, sub.id, { direction: "in", amountKobo: 150_050, idempotencyKey: key }, Date.now());
+    expect(direct.id).toBe(sent.data.id);
+    await expect(transferSubaccount(db(), r.id, sub.id, { direction: "in", amountKobo: 100, idempotencyKey: key }, Date.now())).rejects.toMatchObject({ code: "UNPROCESSABLE" });
+    expect(await balanceOf(sub.id)).toBe(150_050);
+
+    // More than the parent holds; more than the sub-account holds: 402, nothing moved.
+    const tooMuch = await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 5000 });
+    expect(tooMuch.status).toBe(402);
+    expect(tooMuch.data.message).toMatch(/Your wallet holds less than ₦5,000.00: nothing was moved/);
+    const tooMuchBack = await post(`/api/v1/subaccounts/${sub.id}/transfer-out`, r.secret, { amount: 1500.51 });
+    expect(tooMuchBack.status).toBe(402);
+    expect(tooMuchBack.data.message).toMatch(/The sub-account holds less/);
+    for (const amount of [0, -5, 1.234]) expect((await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount })).status).toBe(400);
+    expect([await balanceOf(r.id), await balanceOf(sub.id)]).toEqual([500_000 - 150_050, 150_050]);
+
+    const back = await post(`/api/v1/subaccounts/${sub.id}/transfer-out`, r.secret, { amount: 500 });
+    expect(back.status).toBe(201);
+    expect([await balanceOf(r.id), await balanceOf(sub.id)]).toEqual([500_000 - 100_050, 100_050]);
+    const transfers = await get(`/api/v1/subaccounts/${sub.id}/transfers`, r.secret);
+    expect(transfers.data.data.map((t: { direction: string }) => t.direction).sort()).toEqual(["in", "out"]);
+    await expectLedgerBalanced();
+  });
+
+  it("two transfers racing for the same money: one is made, the other refused, the money conserved", async () => {
+    const r = await reseller(100_000);
+    const [a, b] = [await openSub(r.secret), await openSub(r.secret)];
+    const results = await Promise.allSettled([
+      transferSubaccount(db(), r.id, a.id, { direction: "in", amountKobo: 70_000, idempotencyKey: "race-a" }, Date.now()),
+      transferSubaccount(db(), r.id, b.id, { direction: "in", amountKobo: 70_000, idempotencyKey: "race-b" }, Date.now()),
+    ]);
+    expect(results.filter((x) => x.status === "fulfilled")).toHaveLength(1);
+    const refused = results.find((x) => x.status === "rejected") as PromiseRejectedResult;
+    expect(refused.reason).toMatchObject({ code: "INSUFFICIENT_BALANCE" });
+    const balances = [await balanceOf(r.id), await balanceOf(a.id), await balanceOf(b.id)];
+    expect(balances.reduce((x, y) => x + y)).toBe(100_000);
+    expect(balances[0]).toBe(30_000);
+    await expectLedgerBalanced();
+  });
+
+  it("buys as a sub-account (X-Subaccount): its wallet pays, never the parent's; the order names it", async () => {
+    const r = await reseller(1_000_000);
+    const sub = await openSub(r.secret);
+    // Empty: refused, though the parent could pay.
+    const broke = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub.id });
+    expect(broke.status).toBe(402);
+    expect(await balanceOf(r.id)).toBe(1_000_000);
+
+    await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 5000 });
+    expect((await get("/api/v1/balance", r.secret, { "x-subaccount": sub.id })).data.balance).toBe(5000);
+    const bought = await post("/api/v1/sms/orders", r.secret, { country: "5", service: "sbxnosms" }, { "x-subaccount": sub.id });
+    expect(bought.status).toBe(201);
+    expect(bought.data.subaccount_id).toBe(sub.id);
+    expect(await balanceOf(sub.id)).toBe(500_000 - Math.round(bought.data.price * 100));
+    expect(await balanceOf(r.id)).toBe(500_000);
+    // The order is the sub-account's: read with its header; the reseller's own list does not hold it.
+    expect((await get(`/api/v1/sms/orders/${bought.data.id}`, r.secret, { "x-subaccount": sub.id })).data.subaccount_id).toBe(sub.id);
+    expect((await get(`/api/v1/sms/orders/${bought.data.id}`, r.secret)).status).toBe(404);
+    const cancelled = await post(`/api/v1/sms/orders/${bought.data.id}/cancel`, r.secret, {}, { "x-subaccount": sub.id });
+    expect(cancelled.data.refunded).toBe(true);
+    expect(await balanceOf(sub.id)).toBe(500_000);
+    await expectLedgerBalanced();
+  });
+
+  it("a sub-account id from another reseller in X-Subaccount is 404, and nothing is bought", async () => {
+    const mine = await reseller(1_000_000);
+    const theirs = await reseller(1_000_000);
+    const sub = await openSub(theirs.secret);
+    await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, theirs.secret, { amount: 5000 });
+    const res = await post("/api/v1/sms/orders", mine.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub.id });
+    expect(res.status).toBe(404);
+    expect(res.data.message).toBe("Sub-account not found.");
+    expect((await get("/api/v1/balance", mine.secret, { "x-subaccount": sub.id })).status).toBe(404);
+    expect((await get("/api/v1/balance", mine.secret, { "x-subaccount": "sub_nope" })).status).toBe(404);
+    expect([await balanceOf(mine.id), await balanceOf(sub.id)]).toEqual([1_000_000, 500_000]);
+    const orders = await env.DB.prepare("SELECT COUNT(*) AS n FROM sms_orders WHERE user_id IN (?, ?)").bind(mine.id, sub.id).first<{ n: number }>();
+    expect(orders!.n).toBe(0);
+    // A sub-account is never a header on the sub-accounts' own routes.
+    expect((await get("/api/v1/subaccounts", theirs.secret, { "x-subaccount": sub.id })).status).toBe(400);
+  });
+
+  it("a frozen sub-account buys nothing (money still moves in and out); unfrozen it buys again", async () => {
+    const r = await reseller(1_000_000);
+    const sub = await openSub(r.secret);
+    await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 5000 });
+    expect((await post(`/api/v1/subaccounts/${sub.id}/freeze`, r.secret, {})).data.status).toBe("frozen");
+    const buy = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub.id });
+    expect(buy.status).toBe(409);
+    expect(buy.data.message).toMatch(/frozen: it cannot buy or rent/);
+    const rent = await post("/api/v1/rentals", r.secret, { country: "5", duration: "hour", period: 1 }, { "x-subaccount": sub.id });
+    expect(rent.status).toBe(409);
+    expect(await balanceOf(sub.id)).toBe(500_000);
+    expect((await get("/api/v1/balance", r.secret, { "x-subaccount": sub.id })).status).toBe(200);
+    expect((await post(`/api/v1/subaccounts/${sub.id}/transfer-out`, r.secret, { amount: 1000 })).status).toBe(201);
+    expect((await post(`/api/v1/subaccounts/${sub.id}/unfreeze`, r.secret, {})).data.status).toBe("active");
+    expect((await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub.id })).status).toBe(201);
+  });
+
+  it("close: the balance back to the parent in the same batch; a closed one receives and buys nothing", async () => {
+    const r = await reseller(1_000_000);
+    const sub = await openSub(r.secret);
+    await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 2500 });
+    const closed = await post(`/api/v1/subaccounts/${sub.id}/close`, r.secret, {});
+    expect(closed.status).toBe(200);
+    expect(closed.data).toMatchObject({ status: "closed", balance: 0 });
+    expect([await balanceOf(r.id), await balanceOf(sub.id)]).toEqual([1_000_000, 0]);
+    const returned = (await get(`/api/v1/subaccounts/${sub.id}/transfers`, r.secret)).data.data.find((t: { reason: string }) => t.reason === "close");
+    expect(returned).toMatchObject({ direction: "out", amount: 2500 });
+    const refused = await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 100 });
+    expect(refused.status).toBe(409);
+    expect(refused.data.message).toMatch(/closed: it receives and sends no money/);
+    expect((await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub.id })).status).toBe(409);
+    expect((await post(`/api/v1/subaccounts/${sub.id}/unfreeze`, r.secret, {})).status).toBe(409);
+    // Closing again changes nothing.
+    expect((await closeSubaccount(db(), r.id, sub.id, Date.now())).status).toBe("closed");
+    expect(await balanceOf(r.id)).toBe(1_000_000);
+    await expectLedgerBalanced();
+  });
+
+  it("close waits while a number is in use (its refund would land in a closed wallet)", async () => {
+    const r = await reseller(1_000_000);
+    const sub = await openSub(r.secret);
+    await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 5000 });
+    const bought = await post("/api/v1/sms/orders", r.secret, { country: "5", service: "sbxnosms" }, { "x-subaccount": sub.id });
+    const refused = await post(`/api/v1/subaccounts/${sub.id}/close`, r.secret, {});
+    expect(refused.status).toBe(409);
+    expect(refused.data.message).toMatch(/1 number\(s\) in use/);
+    await post(`/api/v1/sms/orders/${bought.data.id}/cancel`, r.secret, {}, { "x-subaccount": sub.id });
+    expect((await post(`/api/v1/subaccounts/${sub.id}/close`, r.secret, {})).data.status).toBe("closed");
+    expect(await balanceOf(r.id)).toBe(1_000_000);
+  });
+
+  it("test keys: sandbox sub-accounts of the sandbox wallet, sandbox money only", async () => {
+    const r = await reseller(1_000_000);
+    const user = r;
+    const test = await createKey(user, "test");
+    const sub = await openSub(test.secret);
+    expect(sub.id).toMatch(/^sbx_sub_/);
+    expect((await get("/api/v1/subaccounts", r.secret)).data.data).toEqual([]); // the live key does not see it
+    expect((await get(`/api/v1/subaccounts/${sub.id}`, r.secret)).status).toBe(404);
+    expect((await api("/api/keys/sandbox/top-up", { token: r.token, json: { amount: 5000 } })).status).toBe(200);
+    const sandboxBefore = await balanceOf(`sbx_${r.id}`);
+    expect((await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, test.secret, { amount: 2000 })).status).toBe(201);
+    expect(await balanceOf(`sbx_${r.id}`)).toBe(sandboxBefore - 200_000);
+    const bought = await post("/api/v1/sms/orders", test.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub.id });
+    expect(bought.data).toMatchObject({ subaccount_id: sub.id });
+    expect(bought.status).toBe(201);
+    expect(await balanceOf(r.id)).toBe(1_000_000);
+  });
+
+  it("a sub-account's webhook events go to its reseller's key, naming the sub-account", async () => {
+    const r = await reseller();
+    const key = await createKey(r, "live", "hooks");
+    const sub = await openSub(key.secret);
+    await env.DB.prepare("UPDATE api_keys SET webhook_url = 'https://hooks.example.com/in' WHERE id = ?").bind(key.id).run();
+    await queueWebhookEvents(env, sub.id, { kind: "balance.changed", balance: 12 }, Date.now());
+    const rows = await env.DB.prepare("SELECT payload FROM webhook_events WHERE api_key_id = ?").bind(key.id).all<{ payload: string }>();
+    expect(rows.results.map((x) => JSON.parse(x.payload).data)).toEqual([{ balance: 12, currency: "NGN", subaccount_id: sub.id }]);
+  });
+});
