@@ -70,7 +70,7 @@ describe("settings as forms: units a person thinks in, stored as the server's sc
       </QueryClientProvider>,
     );
     expect(await screen.findByLabelText("Naira per US dollar")).toBeTruthy();
-    for (const label of ["Markup on SMS up to ₦1,000", "Smallest crypto deposit", "Share of the referred customer's first deposit", "Check for the code every", "Highest SMS price sold", "Bronze: discount"]) {
+    for (const label of ["Markup on SMS up to ₦1,000", "Smallest crypto deposit", "Share of the referred customer's first deposit", "Check for the code every", "Highest SMS price sold", "Bronze: discount", "Chat payments above this need a fresh confirmation"]) {
       expect(screen.getByLabelText(label), label).toBeTruthy();
     }
     expect(screen.queryByRole("textbox", { name: /JSON/ })).toBeNull();

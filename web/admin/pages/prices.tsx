@@ -116,6 +116,41 @@ function FloorsForm({ value, save }: { value: Record<string, number>; save: Save
   );
 }
 
+/** Issue 48 (decision 070): the Telegram bot's safety settings: two amounts and two switches. */
+function TelegramBotForm({ value, save }: { value: { confirm_above_naira: number; updates_per_minute: number; unlink_on_session_revoked: boolean; unlink_on_password_change: boolean }; save: Save }) {
+  const [above, setAbove] = useState(String(value.confirm_above_naira));
+  const [perMinute, setPerMinute] = useState(String(value.updates_per_minute));
+  const [onRevoke, setOnRevoke] = useState(value.unlink_on_session_revoked);
+  const [onPassword, setOnPassword] = useState(value.unlink_on_password_change);
+  useEffect(() => {
+    setAbove(String(value.confirm_above_naira));
+    setPerMinute(String(value.updates_per_minute));
+    setOnRevoke(value.unlink_on_session_revoked);
+    setOnPassword(value.unlink_on_password_change);
+  }, [value]);
+  const next = { confirm_above_naira: Number(above), updates_per_minute: Number(perMinute), unlink_on_session_revoked: onRevoke, unlink_on_password_change: onPassword };
+  const ends = [onRevoke && "its web session is signed out", onPassword && "the password changes"].filter(Boolean).join(" or ");
+  return (
+    <Panel title="Telegram bot">
+      <ActionForm label="Save" testId="setting-telegram_bot" onSubmit={(reason) => save({ key: "telegram_bot", value: next, reason })}>
+        <div className="grid gap-3 sm:grid-cols-2">
+          <NumberInput label="Chat payments above this need a fresh confirmation" unit="₦" min={0} max={10_000_000} value={above} onChange={setAbove} />
+          <NumberInput label="Messages a chat may send a minute" unit="per minute" min={1} max={600} value={perMinute} onChange={setPerMinute} />
+        </div>
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={onRevoke} onChange={(e) => setOnRevoke(e.target.checked)} /> Disconnect the chat when the web session that connected it is signed out
+        </label>
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={onPassword} onChange={(e) => setOnPassword(e.target.checked)} /> Disconnect the chat when the password changes
+        </label>
+        <Preview>
+          {`A payment from the chat above ${naira(next.confirm_above_naira)} waits for a confirmation in the web app or a code from the authenticator app; a chat is answered at most ${next.updates_per_minute} times a minute${ends ? `; its link ends when ${ends}` : ""}.`}
+        </Preview>
+      </ActionForm>
+    </Panel>
+  );
+}
+
 function PriceGuardForm({ value, save }: { value: { ceiling_naira: number; service_ceilings: Record<string, number>; max_jump: number }; save: Save }) {
   const [ceiling, setCeiling] = useState(String(value.ceiling_naira));
   const [jump, setJump] = useState(String(value.max_jump));
@@ -411,7 +446,7 @@ export default function PricesPage() {
   const save = (c: Change) => change.mutateAsync(c);
   if (!q.data) return <Loading error={q.error} />;
   const { settings, history } = q.data;
-  const special = new Set(["ads", "tiers", "links", "upstream_floors", "sms_price_guard", "sms_routes", "upstream_slot_limits"]);
+  const special = new Set(["ads", "tiers", "links", "upstream_floors", "sms_price_guard", "sms_routes", "upstream_slot_limits", "telegram_bot"]);
   return (
     <>
       <h1 className="text-xl font-semibold">Prices and content</h1>
@@ -430,6 +465,7 @@ export default function PricesPage() {
         <FloorsForm value={settings.upstream_floors} save={save} />
         <RoutesForm value={settings.sms_routes} save={save} />
         <SlotLimitsForm value={settings.upstream_slot_limits} save={save} />
+        <TelegramBotForm value={settings.telegram_bot} save={save} />
         <LinksForm value={settings.links} save={save} />
       </div>
       <TiersForm value={settings.tiers} save={save} />
