@@ -289,7 +289,7 @@ async function main(): Promise<void> {
       const user = await findUser(args[0]);
       if (!reason) fail('A reason is required: --reason "..."');
       const grant = command === "grant-reseller";
-      return change((db) => setResellerSql(db, user.id, grant, actor, reason), `${user.email} is ${grant ? "now a reseller" : "no longer a reseller"}`);
+      return change((db) => setResellerSql(db, user.id, grant, actor, reason, now), `${user.email} is ${grant ? "now a reseller" : "no longer a reseller"}`);
     }
     case "settings": {
       const list = await whileLocked(() =>

@@ -178,7 +178,7 @@ export function setRoleSql(db: Db, userId: string, role: "customer" | "operator"
  * without their accepting the terms in Settings (a partner signed on paper); a revocation stops new sub-accounts and
  * buying as them at once, and sticks (accepting the terms again does not undo it). Audited with the previous status.
  */
-export function setResellerSql(db: Db, userId: string, grant: boolean, actor: string, reason: string, now = Date.now()): AdminChange {
+export function setResellerSql(db: Db, userId: string, grant: boolean, actor: string, reason: string, now: number): AdminChange {
   const why = requireReason(reason);
   const audit = auditInsert(
     db,

@@ -56,7 +56,7 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
     expect(sub.id).toMatch(/^sub_/);
 
     // The operator revokes (audited): no new sub-accounts, no buying as one, and accepting again does not undo it.
-    await db().batch(setResellerSql(db(), user.id, false, "ops@example.com", "abuse report") as [never]);
+    await db().batch(setResellerSql(db(), user.id, false, "ops@example.com", "abuse report", Date.now()) as [never]);
     expect((await post("/api/v1/subaccounts", secret, { name: "Bo", external_id: "tg-2" })).status).toBe(403);
     expect((await get("/api/v1/balance", secret, { "x-subaccount": sub.id })).status).toBe(403);
     expect((await api("/api/reseller", { token: user.token, json: { accept_terms: true } })).status).toBe(403);
@@ -64,7 +64,7 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
     expect(audit.results.map((r) => r.action)).toEqual(["reseller.revoke"]);
     expect(audit.results[0]!.previous).toBe("active");
     // ...and granted again by an operator: back.
-    await db().batch(setResellerSql(db(), user.id, true, "ops@example.com", "cleared") as [never]);
+    await db().batch(setResellerSql(db(), user.id, true, "ops@example.com", "cleared", Date.now()) as [never]);
     expect((await get("/api/v1/balance", secret, { "x-subaccount": sub.id })).status).toBe(200);
   });
 
