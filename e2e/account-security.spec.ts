@@ -38,7 +38,7 @@ test("two-factor: enrol with the app's code, save recovery codes, then log in wi
   const secret = (await page.getByTestId("totp-secret").textContent())!.trim();
   const totp = new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) });
   await page.getByLabel("Code from your app").fill(totp.generate());
-  await page.getByRole("button", { name: "Turn on" }).click();
+  await page.getByRole("button", { name: "Turn on", exact: true }).click();
   await expect(page.getByTestId("recovery-code")).toHaveCount(10);
   await page.getByRole("button", { name: "I have saved them" }).click();
   await expect(page.getByText(/10 unused recovery codes left/)).toBeVisible();
