@@ -6,6 +6,7 @@ import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } f
 import { resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
 import { closeSubaccount, transferSubaccount } from "../services/resellers";
 import { queueWebhookEvents } from "../services/kernel";
+import { recipientsFor } from "../services/console";
 
 /**
  * Issue 46: resellers' sub-accounts on /api/v1 — the role, wallets of their own, transfers made once and never below
@@ -89,6 +90,9 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
     expect(row).toMatchObject({ email: `${a.id}@subaccount.invalid`, parent_user_id: r.id });
     const signIn = await api("/api/login", { json: { email: row!.email, password: row!.password_hash } });
     expect(signIn.status).toBe(401);
+    // Nor is it written to: the console's group e-mails go to customers, never to a sub-account's wallet.
+    const recipients = await recipientsFor(db(), { group: "all" }, Date.now());
+    expect(recipients.some((x) => x.id === a.id || x.email.endsWith("@subaccount.invalid"))).toBe(false);
   });
 
   it("IDOR: another reseller's sub-account is 404 to read, freeze, close or move money, and nothing moves", async () => {

@@ -21,8 +21,9 @@ export const MAX_RECIPIENTS_PER_SEND = 1000;
 export const GROUP_MAIL_LIMIT = { limit: 3, windowMs: 60 * 60 * 1000 };
 
 export async function recipientsFor(db: Db, audience: Audience, now: number): Promise<(Recipient & { id: string })[]> {
-  // Sandbox accounts (test keys' wallets, @sandbox.invalid) are never customers to write to (issue 28).
-  const reachable = and(isNull(users.emailOptOutAt), isNull(users.blockedAt), notSandboxUser(users.id));
+  // Sandbox accounts (test keys' wallets, @sandbox.invalid) are never customers to write to (issue 28), nor a
+  // reseller's sub-account wallets (issue 46: no inbox, the reseller is the customer).
+  const reachable = and(isNull(users.emailOptOutAt), isNull(users.blockedAt), notSandboxUser(users.id), isNull(users.parentUserId));
   const base = db.select({ id: users.id, email: users.email, username: users.username, totalDepositedKobo: users.totalDepositedKobo }).from(users);
   if (audience.group === "inactive") {
     const cutoff = now - audience.days * 86_400_000;

@@ -92,6 +92,9 @@ const JSON_ENDPOINTS: Endpoint[] = [
   { method: "POST", path: "/api/transfers/static-account", fields: ["first_name", "last_name", "middle_name", "mobile_num", "dob", "gender", "address", "bvn"], auth: true },
   { method: "POST", path: "/api/withdrawals", fields: ["amount"], auth: true },
   { method: "POST", path: "/api/withdrawals/account", fields: ["bank_code", "account_number", "full_name"], auth: true },
+  // Issue 48: Settings' Telegram link, and Telegram's webhook (its secret header is checked before the body is parsed).
+  { method: "POST", path: "/api/telegram/link", fields: [], auth: true },
+  { method: "POST", path: "/api/telegram/webhook", fields: ["update_id", "message"], auth: false },
 ];
 
 /**
