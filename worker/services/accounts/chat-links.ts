@@ -4,7 +4,7 @@ import type { Db } from "../../db/client";
 import { rowsOf, runBatch, users } from "../kernel";
 import { passkeys, sessions } from "./tables";
 import { sha256Hex } from "./password-reset";
-import type { SignedInUser } from "./sessions";
+import { accountColumns, type SignedInUser } from "./sessions";
 
 /**
  * What a chat face (the Telegram bot, issue 48) asks of accounts: who a linked chat acts as, whether the link still
@@ -31,16 +31,7 @@ export async function chatAccount(db: Db, userId: string, sessionId: string): Pr
     rows: rowsOf(
       db
         .select({
-          id: users.id,
-          username: users.username,
-          email: users.email,
-          phone: users.phone,
-          referralCode: users.referralCode,
-          referredBy: users.referredBy,
-          balanceKobo: users.balanceKobo,
-          totalDepositedKobo: users.totalDepositedKobo,
-          emailVerifiedAt: users.emailVerifiedAt,
-          totpEnabledAt: users.totpEnabledAt,
+          ...accountColumns,
           blockedAt: users.blockedAt,
           passwordHash: users.passwordHash,
         })

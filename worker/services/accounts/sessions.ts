@@ -262,20 +262,25 @@ export async function loadSessionUser(d1: D1Database, userId: string, sessionId:
 
 export type SessionUserRow = SignedInUser & { sessionLastSeenAt: number | null };
 
+/** The account's own columns every signed-in read selects (the session's user here, a linked chat's account in chat-links.ts). */
+export const accountColumns = {
+  id: users.id,
+  username: users.username,
+  email: users.email,
+  phone: users.phone,
+  referralCode: users.referralCode,
+  referredBy: users.referredBy,
+  balanceKobo: users.balanceKobo,
+  totalDepositedKobo: users.totalDepositedKobo,
+  emailVerifiedAt: users.emailVerifiedAt,
+  totpEnabledAt: users.totpEnabledAt,
+};
+
 /** The session (not revoked, not expired) joined with its user: one query, not yet sent. */
 export function sessionUserQuery(db: Db, userId: string, sessionId: string, now: number) {
   return db
     .select({
-      id: users.id,
-      username: users.username,
-      email: users.email,
-      phone: users.phone,
-      referralCode: users.referralCode,
-      referredBy: users.referredBy,
-      balanceKobo: users.balanceKobo,
-      totalDepositedKobo: users.totalDepositedKobo,
-      emailVerifiedAt: users.emailVerifiedAt,
-      totpEnabledAt: users.totpEnabledAt,
+      ...accountColumns,
       passwordChangeRequiredAt: users.passwordChangeRequiredAt,
       tourClosedAt: users.tourClosedAt,
       sessionLastSeenAt: sessions.lastSeenAt,
