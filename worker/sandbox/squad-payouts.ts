@@ -4,6 +4,7 @@ import type { AppEnv } from "../app-env";
 import type { Env } from "../config";
 import { AppError } from "../lib/errors";
 import { SQUAD_SIMULATOR_PATH } from "./squad";
+import { loadState, saveState } from "./sandbox-state";
 
 /**
  * Sandbox Squad payouts, written from Squad's Transfer API document
@@ -49,16 +50,6 @@ const accountKey = (bank: string, number: string) => `squadpo:acct:${bank}:${num
 const transferKey = (ref: string) => `squadpo:tx:${ref}`;
 const NEXT_KEY = "squadpo:next";
 
-async function load<T>(env: Env, key: string): Promise<T | null> {
-  const row = await env.DB.prepare("SELECT value FROM sandbox_state WHERE key = ?").bind(key).first<{ value: string }>();
-  return row ? (JSON.parse(row.value) as T) : null;
-}
-
-async function save(env: Env, key: string, value: unknown): Promise<void> {
-  await env.DB.prepare("INSERT INTO sandbox_state (key, value, updated_at) VALUES (?1, ?2, ?3) ON CONFLICT(key) DO UPDATE SET value = ?2, updated_at = ?3")
-    .bind(key, JSON.stringify(value), Date.now())
-    .run();
-}
 
 async function take(env: Env, key: string): Promise<string | null> {
   const row = await env.DB.prepare("DELETE FROM sandbox_state WHERE key = ? RETURNING value").bind(key).first<{ value: string }>();
@@ -106,7 +97,7 @@ const lookupBody = z.object({ bank_code: z.string().regex(/^\d{6}$/, "bank_code 
 squadPayoutSimulator.post("/payout/account/lookup", async (c) => {
   const parsed = lookupBody.safeParse(await readJson(c));
   if (!parsed.success) return c.json(squadError(400, parsed.error.issues[0]?.message ?? "Bad request"), 400);
-  const account = await load<SimAccount>(c.env, accountKey(parsed.data.bank_code, parsed.data.account_number));
+  const account = await loadState<SimAccount>(c.env, accountKey(parsed.data.bank_code, parsed.data.account_number));
   if (!account) return c.json(squadError(404, "Account not found"), 404);
   return c.json(ok({ account_name: account.account_name, account_number: account.account_number }));
 });
@@ -128,8 +119,8 @@ squadPayoutSimulator.post("/payout/transfer", async (c) => {
   if (!body.transaction_reference.startsWith(`${SANDBOX_SQUAD_MERCHANT_ID}_`)) {
     return c.json(squadError(400, "Transaction reference must be prefixed with your merchant ID"), 400);
   }
-  if (await load(c.env, transferKey(body.transaction_reference))) return c.json(squadError(400, "Duplicate transaction reference"), 400);
-  const account = await load<SimAccount>(c.env, accountKey(body.bank_code, body.account_number));
+  if (await loadState(c.env, transferKey(body.transaction_reference))) return c.json(squadError(400, "Duplicate transaction reference"), 400);
+  const account = await loadState<SimAccount>(c.env, accountKey(body.bank_code, body.account_number));
   if (!account) return c.json(squadError(404, "Account not found"), 404);
   const next = (await take(c.env, NEXT_KEY)) as NextTransfer | null;
   const transfer: SimTransfer = {
@@ -139,7 +130,7 @@ squadPayoutSimulator.post("/payout/transfer", async (c) => {
     reverse_on_requery: next === "reverse",
     created_at: new Date().toISOString(),
   };
-  await save(c.env, transferKey(body.transaction_reference), transfer);
+  await saveState(c.env, transferKey(body.transaction_reference), transfer);
   if (next === "timeout" || next === "fail") return c.json(squadError(424, "Transaction timeout, please requery"), 424);
   return c.json(ok(transferData(transfer)));
 });
@@ -147,12 +138,12 @@ squadPayoutSimulator.post("/payout/transfer", async (c) => {
 squadPayoutSimulator.post("/payout/requery", async (c) => {
   const parsed = z.object({ transaction_reference: z.string().min(1) }).safeParse(await readJson(c));
   if (!parsed.success) return c.json(squadError(400, "transaction_reference is required"), 400);
-  const transfer = await load<SimTransfer>(c.env, transferKey(parsed.data.transaction_reference));
+  const transfer = await loadState<SimTransfer>(c.env, transferKey(parsed.data.transaction_reference));
   if (!transfer) return c.json(squadError(404, "Transaction not found"), 404);
   if (transfer.reverse_on_requery) {
     transfer.transaction_status = "reversed";
     transfer.reverse_on_requery = false;
-    await save(c.env, transferKey(transfer.transaction_reference), transfer);
+    await saveState(c.env, transferKey(transfer.transaction_reference), transfer);
   }
   if (transfer.transaction_status === "reversed") return c.json(squadError(412, "Transaction reversed"), 412);
   return c.json(ok(transferData(transfer)));
@@ -181,19 +172,19 @@ const reverseSchema = z.object({ reference: z.string().min(1) });
 
 /** Opens a bank account the lookups will find (tests and journeys give their customer's own name). */
 export async function openSandboxBankAccount(env: Env, account: SimAccount): Promise<void> {
-  await save(env, accountKey(account.bank_code, account.account_number), { ...account, account_name: account.account_name.toUpperCase() });
+  await saveState(env, accountKey(account.bank_code, account.account_number), { ...account, account_name: account.account_name.toUpperCase() });
 }
 
 /** Scripts the next transfer's outcome. */
 export async function scriptNextTransfer(env: Env, outcome: NextTransfer): Promise<void> {
-  await save(env, NEXT_KEY, outcome);
+  await saveState(env, NEXT_KEY, outcome);
 }
 
 /** Reverses a paid transfer (a day later, say): the next re-query answers 412. */
 export async function reverseSandboxTransfer(env: Env, reference: string): Promise<boolean> {
-  const transfer = await load<SimTransfer>(env, transferKey(reference));
+  const transfer = await loadState<SimTransfer>(env, transferKey(reference));
   if (!transfer || transfer.transaction_status !== "success") return false;
-  await save(env, transferKey(reference), { ...transfer, transaction_status: "reversed" });
+  await saveState(env, transferKey(reference), { ...transfer, transaction_status: "reversed" });
   return true;
 }
 

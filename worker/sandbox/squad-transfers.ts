@@ -6,6 +6,7 @@ import type { Env } from "../config";
 import { AppError } from "../lib/errors";
 import { hmacSha512Hex } from "../providers/payments/signatures";
 import { SQUAD_SIMULATOR_PATH } from "./squad";
+import { loadState, saveState } from "./sandbox-state";
 
 /**
  * Sandbox Squad virtual accounts, written from Squad's documents, not from our adapter:
@@ -52,16 +53,6 @@ interface ListedTx {
 
 const SANDBOX_ACCOUNT_NAME = "SQUAD_VIRTUALNUM SANDBOX";
 
-async function load<T>(env: Env, key: string): Promise<T | null> {
-  const row = await env.DB.prepare("SELECT value FROM sandbox_state WHERE key = ?").bind(key).first<{ value: string }>();
-  return row ? (JSON.parse(row.value) as T) : null;
-}
-
-async function save(env: Env, key: string, value: unknown): Promise<void> {
-  await env.DB.prepare("INSERT INTO sandbox_state (key, value, updated_at) VALUES (?1, ?2, ?3) ON CONFLICT(key) DO UPDATE SET value = ?2, updated_at = ?3")
-    .bind(key, JSON.stringify(value), Date.now())
-    .run();
-}
 
 const dvaKey = (ref: string) => `squadva:dva:${ref}`;
 const poolKey = (account: string) => `squadva:pool:${account}`;
@@ -103,7 +94,7 @@ squadTransferSimulator.post("/virtual-account/initiate-dynamic-virtual-account",
   const parsed = initiateBody.safeParse(await readJson(c));
   if (!parsed.success) return c.json(squadError(400, parsed.error.issues[0]?.message ?? "Invalid request"), 400);
   const body = parsed.data;
-  if (await load(c.env, dvaKey(body.transaction_ref))) return c.json(squadError(400, "Transaction reference already exists"), 400);
+  if (await loadState(c.env, dvaKey(body.transaction_ref))) return c.json(squadError(400, "Transaction reference already exists"), 400);
   const account = tenDigits("48");
   const tx: DynamicTx = {
     transaction_ref: body.transaction_ref,
@@ -114,8 +105,8 @@ squadTransferSimulator.post("/virtual-account/initiate-dynamic-virtual-account",
     paid: false,
     attempts: [],
   };
-  await save(c.env, dvaKey(tx.transaction_ref), tx);
-  await save(c.env, poolKey(account), { transaction_ref: tx.transaction_ref });
+  await saveState(c.env, dvaKey(tx.transaction_ref), tx);
+  await saveState(c.env, poolKey(account), { transaction_ref: tx.transaction_ref });
   return c.json(
     ok({
       is_blocked: false,
@@ -131,7 +122,7 @@ squadTransferSimulator.post("/virtual-account/initiate-dynamic-virtual-account",
 });
 
 squadTransferSimulator.get("/virtual-account/get-dynamic-virtual-account-transactions/:ref", async (c) => {
-  const tx = await load<DynamicTx>(c.env, dvaKey(c.req.param("ref")));
+  const tx = await loadState<DynamicTx>(c.env, dvaKey(c.req.param("ref")));
   if (!tx) return c.json(squadError(404, "Transaction not found"), 404);
   return c.json(ok({ count: tx.attempts.length, rows: [...tx.attempts].reverse() }));
 });
@@ -159,7 +150,7 @@ squadTransferSimulator.post("/virtual-account", async (c) => {
   if (!parsed.success) return c.json(squadError(400, `Validation Failure, ${parsed.error.issues[0]?.message ?? "invalid request"}`), 400);
   const body = parsed.data;
   if (body.bvn.endsWith("0000")) return c.json(squadError(400, "Validation Failure, BVN details do not match"), 400);
-  if (await load(c.env, staticIdKey(body.customer_identifier))) return c.json(squadError(400, "Validation Failure, Customer identifier already exists"), 400);
+  if (await loadState(c.env, staticIdKey(body.customer_identifier))) return c.json(squadError(400, "Validation Failure, Customer identifier already exists"), 400);
   const account = tenDigits("07");
   const customer: StaticCustomer = {
     customer_identifier: body.customer_identifier,
@@ -168,8 +159,8 @@ squadTransferSimulator.post("/virtual-account", async (c) => {
     virtual_account_number: account,
     created_at: new Date().toISOString(),
   };
-  await save(c.env, staticKey(account), customer);
-  await save(c.env, staticIdKey(body.customer_identifier), { virtual_account_number: account });
+  await saveState(c.env, staticKey(account), customer);
+  await saveState(c.env, staticIdKey(body.customer_identifier), { virtual_account_number: account });
   return c.json({
     success: true,
     message: "Success",
@@ -227,8 +218,8 @@ squadTransferSimulator.get("/virtual-account/merchant/transactions/all", async (
 
 squadTransferSimulator.get("/virtual-account/:customerIdentifier", async (c) => {
   const id = c.req.param("customerIdentifier");
-  const link = await load<{ virtual_account_number: string }>(c.env, staticIdKey(id));
-  const customer = link ? await load<StaticCustomer>(c.env, staticKey(link.virtual_account_number)) : null;
+  const link = await loadState<{ virtual_account_number: string }>(c.env, staticIdKey(id));
+  const customer = link ? await loadState<StaticCustomer>(c.env, staticKey(link.virtual_account_number)) : null;
   if (!customer) return c.json(squadError(404, "Virtual account not found"), 404);
   return c.json(ok({ first_name: customer.first_name, last_name: customer.last_name, bank_code: "058", virtual_account_number: customer.virtual_account_number, customer_identifier: id, created_at: customer.created_at, updated_at: customer.created_at }));
 });
@@ -263,14 +254,14 @@ export async function simulateTransfer(env: Env, input: { accountNumber: string;
     currency: "NGN",
     customer_identifier: "",
   };
-  const pool = await load<{ transaction_ref: string }>(env, poolKey(input.accountNumber));
-  const dva = pool ? await load<DynamicTx>(env, dvaKey(pool.transaction_ref)) : null;
+  const pool = await loadState<{ transaction_ref: string }>(env, poolKey(input.accountNumber));
+  const dva = pool ? await loadState<DynamicTx>(env, dvaKey(pool.transaction_ref)) : null;
   if (dva) {
     const status = dva.paid || now > dva.expires_at ? "EXPIRED" : input.amountKobo === dva.amount ? "SUCCESS" : "MISMATCH";
     if (status === "SUCCESS") dva.paid = true;
     dva.attempts.push({ transaction_status: status, transaction_reference: dva.transaction_ref, created_at: new Date(now).toISOString(), refund: status === "SUCCESS" ? null : false });
-    await save(env, dvaKey(dva.transaction_ref), dva);
-    await save(env, txKey(squadRef), { ...listed, customer_identifier: dva.transaction_ref });
+    await saveState(env, dvaKey(dva.transaction_ref), dva);
+    await saveState(env, txKey(squadRef), { ...listed, customer_identifier: dva.transaction_ref });
     const body = {
       transaction_status: status,
       merchant_reference: dva.transaction_ref,
@@ -287,9 +278,9 @@ export async function simulateTransfer(env: Env, input: { accountNumber: string;
     const signed = JSON.stringify({ transaction_reference: body.transaction_reference, amount_received: body.amount_received, merchant_reference: body.merchant_reference });
     return { body, headers: { "x-squad-encrypted-body": await hmacSha512Hex(secret, signed) }, status };
   }
-  const customer = await load<StaticCustomer>(env, staticKey(input.accountNumber));
+  const customer = await loadState<StaticCustomer>(env, staticKey(input.accountNumber));
   const identifier = customer?.customer_identifier ?? "UNKNOWN";
-  await save(env, txKey(squadRef), { ...listed, customer_identifier: identifier });
+  await saveState(env, txKey(squadRef), { ...listed, customer_identifier: identifier });
   const body = {
     transaction_reference: squadRef,
     virtual_account_number: input.accountNumber,
@@ -312,16 +303,16 @@ export async function simulateTransfer(env: Env, input: { accountNumber: string;
 
 /** Makes a dynamic account's window already closed (the "late" transfer). */
 async function closeWindow(env: Env, accountNumber: string): Promise<void> {
-  const pool = await load<{ transaction_ref: string }>(env, poolKey(accountNumber));
-  const dva = pool ? await load<DynamicTx>(env, dvaKey(pool.transaction_ref)) : null;
+  const pool = await loadState<{ transaction_ref: string }>(env, poolKey(accountNumber));
+  const dva = pool ? await loadState<DynamicTx>(env, dvaKey(pool.transaction_ref)) : null;
   if (!dva) throw new AppError("NOT_FOUND", "No sandbox dynamic account with this number.");
   dva.expires_at = Date.now() - 1000;
-  await save(env, dvaKey(dva.transaction_ref), dva);
+  await saveState(env, dvaKey(dva.transaction_ref), dva);
 }
 
 async function expectedAmount(env: Env, accountNumber: string): Promise<number | null> {
-  const pool = await load<{ transaction_ref: string }>(env, poolKey(accountNumber));
-  const dva = pool ? await load<DynamicTx>(env, dvaKey(pool.transaction_ref)) : null;
+  const pool = await loadState<{ transaction_ref: string }>(env, poolKey(accountNumber));
+  const dva = pool ? await loadState<DynamicTx>(env, dvaKey(pool.transaction_ref)) : null;
   return dva?.amount ?? null;
 }
 
