@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { Webhook } from "standardwebhooks";
 import type { WebhookEventType, WebhookEventView } from "../../../schema/api-keys";
 import { koboToNaira } from "../../../schema/money";
 import type { RealtimeMessage } from "../../../schema/realtime";
@@ -201,16 +202,12 @@ export function deliveryFor(env: Env, apiKeyId: string) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Signing (Standard Webhooks: the secret after "whsec_" is base64; the signed content is "<id>.<timestamp>.<body>")
+// Signing: the `standardwebhooks` package (https://www.standardwebhooks.com; its reference library, the one receivers
+// verify with). It is plain JavaScript over @stablelib/base64 and fast-sha256 (no Node crypto), so it runs in workerd.
+// The secret is "whsec_<base64>"; the signed content "<id>.<timestamp>.<body>"; the header "v1,<base64 HMAC-SHA256>".
 
-function base64ToBytes(b64: string): Uint8Array {
-  return Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
-}
-
-export async function signWebhook(secret: string, id: string, timestampSeconds: number, body: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", base64ToBytes(secret.replace(/^whsec_/, "")), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${id}.${timestampSeconds}.${body}`));
-  return `v1,${btoa(String.fromCharCode(...new Uint8Array(mac)))}`;
+export function signWebhook(secret: string, id: string, timestampSeconds: number, body: string): string {
+  return new Webhook(secret).sign(id, new Date(timestampSeconds * 1000), body);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -292,7 +289,7 @@ async function attempt(url: string, secret: string, event: EventRow, now: number
         "user-agent": "VirtualNum-Webhooks/1",
         "webhook-id": event.id,
         "webhook-timestamp": String(timestamp),
-        "webhook-signature": await signWebhook(secret, event.id, timestamp, event.payload),
+        "webhook-signature": signWebhook(secret, event.id, timestamp, event.payload),
       },
       body: event.payload,
       redirect: "manual",

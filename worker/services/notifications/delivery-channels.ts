@@ -273,7 +273,7 @@ async function sendWebhook(deps: ChannelDeps, row: DeliveryRow, now: number): Pr
       "user-agent": "VirtualNum-Webhooks/1",
       "webhook-id": row.id,
       "webhook-timestamp": String(timestamp),
-      "webhook-signature": await signWebhook(settings.secret, row.id, timestamp, row.payload),
+      "webhook-signature": signWebhook(settings.secret, row.id, timestamp, row.payload),
     },
     body: row.payload,
     redirect: "manual",
