@@ -123,6 +123,28 @@ export const incidentIdParamSchema = z.object({
   id: z.coerce.number({ message: "The incident id must be a number." }).int("The incident id must be a whole number.").positive("The incident id must be positive.").max(Number.MAX_SAFE_INTEGER, "The incident id is too large."),
 });
 
+/** A delivery dead letter's id in a path (issue 44). */
+export const deadLetterIdParamSchema = z.object({
+  id: z.string().trim().regex(/^dlq_[0-9a-f]{32}$/, "The dead letter id is dlq_ followed by 32 hex digits."),
+});
+
+/**
+ * A delivery given up (issue 44, decision 073): a developer webhook, a push or forward ("channels") or a Telegram message
+ * that failed for good, or a whole delivery job the queue gave up on (no delivery_id). Replayed once, audited.
+ */
+export interface DeadLetterView {
+  id: string;
+  kind: "webhook" | "channels" | "telegram";
+  /** The API key, customer or Telegram chat whose deliveries the job drains. */
+  target: string;
+  delivery_id: string | null;
+  reason: string;
+  attempts: number;
+  created_at: string;
+  replayed_at: string | null;
+  replayed_by: string | null;
+}
+
 /** PATCH /admin/settings/:key: one of the settings the product reads. */
 export const settingKeyParamSchema = z.object({
   key: z.enum(Object.keys(settingSchemas) as [SettingKey, ...SettingKey[]], { message: `Unknown setting. Known: ${Object.keys(settingSchemas).join(", ")}` }),

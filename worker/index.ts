@@ -7,13 +7,11 @@ import { answerWithBodyRead } from "./lib/request-body";
 import { d1TallyFor, enableRunMetrics, requestKind, statementObserver } from "./lib/run-metrics";
 import { admitSocket, isRoutableRoomPath, refusePlainRequest, routableRooms } from "./rooms/room-gate";
 import { runScheduledSweep } from "./scheduled";
+import { consumeDeliveries } from "./deliveries";
 
 export { SmsOrderPoller } from "./objects/sms-order-poller";
 export { RentalWatcher } from "./objects/rental-watcher";
 export { InvoiceWatcher } from "./objects/invoice-watcher";
-export { WebhookDelivery } from "./objects/webhook-delivery";
-export { TelegramDelivery } from "./objects/telegram-delivery";
-export { ChannelDelivery } from "./objects/channel-delivery";
 export { NotificationRoom } from "./rooms/notification-room";
 
 const app = createApp();
@@ -24,6 +22,10 @@ export default {
   fetch: (request, env, ctx) => answerWithBodyRead(request, (request) => answer(request, env, ctx)),
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(runScheduledSweep(env));
+  },
+  // The delivery queue and its dead-letter queue (worker/deliveries.ts, decision 073).
+  async queue(batch, env, ctx) {
+    await consumeDeliveries(batch, env, (work) => ctx.waitUntil(work));
   },
 } satisfies ExportedHandler<Env>;
 

@@ -79,18 +79,18 @@ async function runSweeps(services: Services): Promise<void> {
   } catch (err) {
     log("error", "withdrawal sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }
-  // Events a worker wrote with its money but stopped before delivering, and webhook deliveries whose wake-up was lost
-  // (services/kernel/outbox.ts). After the money sweeps above, whose own events they deliver at once.
+  // Events a worker wrote with its money but stopped before delivering, and webhook deliveries whose queue job was lost
+  // (services/kernel/outbox.ts, decision 073). After the money sweeps above, whose own events they deliver at once.
   try {
     const result = await sweepOutbox(services.events);
     if (result.delivered > 0) log("info", "outbox sweep delivered events left pending", result);
     await purgeOutbox(db, services.clock.now());
-    // Pushes and rental forwards whose wake-up was lost or whose retry is due, and push devices of ended sessions.
+    // Pushes and rental forwards whose queue job was lost, and push devices of ended sessions.
     await sweepChannels(services);
   } catch (err) {
     log("error", "outbox sweep failed", { error: err instanceof Error ? err.message : String(err) });
   }
-  // The Telegram bot (issue 48): chats whose delivery kick was lost, and its old update ids, confirm steps and link tokens.
+  // The Telegram bot (issue 48): chats whose delivery job was lost, and its old update ids, confirm steps and link tokens.
   try {
     await sweepTelegram(services);
   } catch (err) {

@@ -18,6 +18,7 @@ const PAGES: { segment: string; label: string; page: ComponentType<{ rest: strin
   { segment: "prices", label: "Prices & content", page: lazy(() => import("./pages/prices")) },
   { segment: "messages", label: "Messages", page: lazy(() => import("./pages/messages")) },
   { segment: "status", label: "Status incidents", page: lazy(() => import("./pages/status-incidents")) },
+  { segment: "deliveries", label: "Failed deliveries", page: lazy(() => import("./pages/dead-letters")) },
   { segment: "approvals", label: "Approvals", page: lazy(() => import("./pages/approvals")) },
   { segment: "audit", label: "Audit", page: lazy(() => import("./pages/audit")) },
 ];

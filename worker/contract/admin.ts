@@ -50,6 +50,7 @@ import {
   type ReviewResolveAnswer,
   type SettleAnswer,
 } from "../../schema/admin";
+import { type DeadLetterView, deadLetterIdParamSchema } from "../../schema/admin";
 import { statusIncidentCreateSchema, type StatusIncident } from "../../schema/status";
 import { type AdminWithdrawalRow, withdrawalDecisionSchema, withdrawalIdParamSchema, withdrawalListQuerySchema } from "../../schema/withdrawals";
 import { answer, jsonBody, route } from "./kit";
@@ -224,6 +225,17 @@ export const resolveIncident = route({
   path: "/status-incidents/{id}/resolve",
   request: { params: incidentIdParamSchema, body: jsonBody(reasonSchema) },
   responses: { 200: answer<StatusIncident>() },
+});
+
+// ---- Deliveries given up (issue 44): read and replayed with a reason, audited ----
+
+export const deadLetters = route({ method: "get", path: "/dead-letters", responses: { 200: answer<AdminList<DeadLetterView>>() } });
+
+export const replayDeadLetter = route({
+  method: "post",
+  path: "/dead-letters/{id}/replay",
+  request: { params: deadLetterIdParamSchema, body: jsonBody(reasonSchema) },
+  responses: { 200: answer<DeadLetterView>() },
 });
 
 // ---- Prices and content (settings) ----

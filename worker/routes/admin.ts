@@ -81,7 +81,7 @@ import * as admin from "../contract/admin";
 import { unsubscribe } from "../contract/content";
 import { nowOf, paymentDepsOf, rentalDepsOf, requestDepsOf, smsDepsOf } from "./flow-deps";
 import { routeApp, type RouteApp } from "./route-app";
-import { listIncidents, postIncident, resolveIncident } from "../services/console";
+import { listDeadLetters, listIncidents, postIncident, replayDeadLetter, resolveIncident } from "../services/console";
 
 const operatorOf = (c: Context<AppEnv>): Operator => ({ id: c.var.user.id, email: c.var.user.email });
 
@@ -281,6 +281,15 @@ export const adminRoutes: RouteApp = $(routeApp().use("*", requireOperator))
     const incident = await resolveIncident(getDb(c.env.DB), operatorOf(c), id, c.req.valid("json").reason, nowOf(c));
     changed(c, "status");
     return c.json(incident);
+  })
+
+  // ---- Deliveries given up (issue 44, decision 073) ----
+  .openapi(admin.deadLetters, async (c) => c.json({ data: await listDeadLetters(getDb(c.env.DB)) }))
+
+  .openapi(admin.replayDeadLetter, async (c) => {
+    const services = c.var.services;
+    const letter = await replayDeadLetter(services, operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason, nowOf(c));
+    return c.json(letter);
   })
 
   // ---- Prices and content (settings) ----

@@ -1,10 +1,8 @@
 import { env } from "cloudflare:workers";
-import { runInDurableObject } from "cloudflare:test";
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { useTestUpstreams } from "../test/services";
 import { smsFault } from "../providers/sms/types";
-import { deliveryFor } from "../services/kernel";
 import { createKey, pollOnce } from "../test/api-fixtures";
 import { patchSandboxRental } from "../test/rent-fixtures";
 import { api, createUser, type ApiReply } from "../test/helpers";
@@ -245,7 +243,6 @@ describe("every /api/v1 answer validates against its declared schema (ajv, JSON 
     await api(`/api/keys/${key.id}/revoke`, { token: user.token, method: "POST" });
     expect((await call("delete", "/webhook", key.secret)).status).toBe(401);
     expect((await call("get", "/webhook/deliveries", key.secret)).status).toBe(401);
-    await runInDurableObject(deliveryFor(env, key.id), (_i, s) => s.storage.deleteAlarm());
   });
 
   it("429: a key past its rate limit gets the typed body and Retry-After", async () => {

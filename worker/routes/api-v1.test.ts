@@ -1,5 +1,4 @@
 import { env } from "cloudflare:workers";
-import { runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Env } from "../config";
 import { ScriptedSmsProvider } from "../test/scripted-sms-provider";
@@ -14,7 +13,6 @@ import { apiV1Routes } from "./api-v1";
 import { IDEMPOTENCY_IN_FLIGHT_MS } from "../services/developer";
 import { sha256Hex } from "../services/accounts";
 import { useTestUpstreams } from "../test/services";
-import { deliveryFor } from "../services/kernel";
 import { rentalDeps, smsDeps } from "../test/services";
 import { createApp } from "../app";
 import { NO_RENT_STOCK_MESSAGE } from "../../schema/constants";
@@ -494,7 +492,6 @@ describe("/webhook: the calling key's own URL, delivery log and resend, by the c
     const cleared = await api("/api/v1/webhook", { method: "DELETE", headers: auth(key.secret) });
     expect(cleared.data.url).toBeNull();
     expect((await v1get("/webhook", key.secret)).data.url).toBeNull();
-    await runInDurableObject(deliveryFor(env, key.id), (_i, s) => s.storage.deleteAlarm());
   });
 
   it("the delivery log is this key's only; resend re-queues its own event; another key's event is 404", async () => {
@@ -520,6 +517,5 @@ describe("/webhook: the calling key's own URL, delivery log and resend, by the c
     expect(crossed.status).toBe(404);
     expect(crossed.data.code).toBe("NOT_FOUND");
     expect(await theirRow()).toEqual(before);
-    for (const k of [key, sibling]) await runInDurableObject(deliveryFor(env, k.id), (_i, s) => s.storage.deleteAlarm());
   });
 });

@@ -35,7 +35,7 @@ const alarmsDisarmed: Set<string> = ((globalThis as Record<symbol, Set<string> |
  * start keeps it so (a retry would otherwise reach a seam the next file set, or count as its own upstream call).
  */
 async function disarmEarlierFilesAlarms(): Promise<void> {
-  for (const namespace of [env.SMS_ORDER, env.RENTAL, env.INVOICE, env.WEBHOOK, env.CHANNELS, env.NotificationRoom] as unknown as DurableObjectNamespace[]) {
+  for (const namespace of [env.SMS_ORDER, env.RENTAL, env.INVOICE, env.NotificationRoom] as unknown as DurableObjectNamespace[]) {
     const fresh = (await listDurableObjectIds(namespace)).filter((id) => !alarmsDisarmed.has(id.toString()));
     await Promise.all(fresh.map((id) => runInDurableObject(namespace.get(id), (_instance, state) => state.storage.deleteAlarm())));
     for (const id of fresh) alarmsDisarmed.add(id.toString());

@@ -1,4 +1,5 @@
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDeliveryJob } from "../deliveries";
+import { testServices } from "./services";
 import { env } from "cloudflare:workers";
 import { getDb } from "../db/client";
 import { sandboxTelegramMessages, sandboxTelegramUpdates, telegramDeliveries } from "../db/tables";
@@ -102,13 +103,12 @@ export function postUpdate(update: unknown, secret: string | null = WEBHOOK_SECR
 }
 
 /**
- * Runs the chat's TelegramDelivery alarm now (what its kick armed), until nothing due is left for the chat: alarms also
- * fire on their own in the test runtime, so one may be running (holding its rows' lease) when the test asks.
+ * Runs the chat's delivery job now (what its enqueue asked for), until nothing due is left for the chat: the queue also
+ * delivers jobs on its own in the test runtime, so one may be running (holding its rows' lease) when the test asks.
  */
 export async function deliverNow(chatId: string): Promise<void> {
-  const stub = env.TELEGRAM_DELIVERY.get(env.TELEGRAM_DELIVERY.idFromName(chatId));
   for (let i = 0; i < 40; i++) {
-    await runDurableObjectAlarm(stub);
+    await runDeliveryJob(testServices(), { kind: "telegram", target: chatId });
     const due = await getDb(env.DB)
       .select({ id: telegramDeliveries.id })
       .from(telegramDeliveries)

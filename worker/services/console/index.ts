@@ -17,3 +17,4 @@ export { applyUnsubscribe, GROUP_MAIL_LIMIT, groupMessage, MAX_RECIPIENTS_PER_SE
 export { endCustomerSessions } from "./operator-sessions";
 export { listIncidents, postIncident, resolveIncident } from "./status-incidents";
 export { clearStatusCache, INCIDENTS_CACHE_MS, publicStatus, STATUS_CACHE_MS, STATUS_HTTP_MAX_AGE_S } from "./public-status";
+export { listDeadLetters, replayDeadLetter } from "./dead-letters";

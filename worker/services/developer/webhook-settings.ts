@@ -5,7 +5,7 @@ import { apiKeys, webhookEvents } from "../kernel";
 import { configFor, type Env } from "../../config";
 import { AppError } from "../../lib/errors";
 import { ownApiKey } from "./api-keys";
-import { deliveryFor, enforceCostLimit, toWebhookEventView } from "../kernel";
+import { enforceCostLimit, enqueueDeliveries, toWebhookEventView } from "../kernel";
 
 /**
  * The owner's side of developer webhooks (Settings → API and /api/v1; docs/developer-api.md "Webhooks", decision 016):
@@ -59,6 +59,6 @@ export async function resendWebhookEvent(env: Env, ownerId: string, keyId: strin
     .where(and(eq(webhookEvents.id, eventId), eq(webhookEvents.apiKeyId, keyId)))
     .returning();
   if (!row) throw new AppError("NOT_FOUND", "Webhook event not found.");
-  await deliveryFor(env, keyId).kick(keyId);
+  await enqueueDeliveries(env, [{ kind: "webhook", target: keyId }]);
   return toWebhookEventView(row);
 }

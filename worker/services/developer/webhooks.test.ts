@@ -1,14 +1,15 @@
 import { env } from "cloudflare:workers";
-import { runInDurableObject } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createKey, pollOnce } from "../../test/api-fixtures";
 import { api, createUser, type TestUser } from "../../test/helpers";
 import { resetSmsTestState, restoreSmsProviders } from "../../test/sms-fixtures";
-import { deliverDueWebhooks, deliveryFor, queueWebhookEvents, RETRY_DELAYS_MS, type WebhookSend } from "../kernel";
+import { deliverDueWebhooks, queueWebhookEvents, RETRY_DELAYS_MS, type WebhookSend } from "../kernel";
+import worker from "../../index";
 import { setWebhookUrl } from "./webhook-settings";
 import type { Env } from "../../config";
-import { useTestUpstreams } from "../../test/services";
+import { useTestServices, useTestUpstreams } from "../../test/services";
 import { postSquadWebhook, setSquadSimulator, squadWebhookRaw, startCardPaymentViaApi } from "../../test/payment-fixtures";
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -57,9 +58,14 @@ async function events(keyId: string) {
   return results;
 }
 
-/** The key's delivery object leaves no alarm behind (alarms outlive a test). */
-async function settleDelivery(keyId: string) {
-  await runInDurableObject(deliveryFor(env, keyId), (_i, s) => s.storage.deleteAlarm());
+/** The delivery queue as the consumer sends to it (a job re-enqueued with its delay), recorded instead of sent. */
+function recordingQueue() {
+  const sent: { body: unknown; delaySeconds?: number }[] = [];
+  const queue = {
+    send: async (body: unknown, options?: { delaySeconds?: number }) => void sent.push({ body, ...options }),
+    sendBatch: async (messages: Iterable<{ body: unknown; delaySeconds?: number }>) => void sent.push(...messages),
+  };
+  return { sent, env: { ...env, DELIVERIES: queue as unknown as Queue } as Env };
 }
 
 describe("webhooks: signed, in order, retried, resendable", () => {
@@ -73,7 +79,6 @@ describe("webhooks: signed, in order, retried, resendable", () => {
     const [hit] = received.filter((r) => r.json.type === "payment.failed");
     expect(hit.json.data).toEqual({ payment_id: ref, status: "failed", message: "Transaction not successful" });
     expect((await events(key.id)).filter((e) => e.type === "payment.failed")).toHaveLength(1);
-    await settleDelivery(key.id);
   });
 
   it("an SMS code bought through the API is POSTed once, signed as Standard Webhooks specifies (verified by its library)", async () => {
@@ -106,7 +111,6 @@ describe("webhooks: signed, in order, retried, resendable", () => {
     // The same happening told twice (a poll racing a push) is one event.
     await queueWebhookEvents(env, user.id, { kind: "sms.code", orderId: bought.data.id, code: hit.json.data.code as string, number: "" }, Date.now());
     expect(await events(key.id)).toHaveLength(1);
-    await settleDelivery(key.id);
   });
 
   it("a receiver answering 500 gets the event again after the backoff, then it is delivered; 24 hours of failures give up", async () => {
@@ -114,9 +118,7 @@ describe("webhooks: signed, in order, retried, resendable", () => {
     const key = await keyWithWebhook(user);
     answer = () => 500;
     const t0 = Date.now() + 3600_000; // ahead of the object's own alarm, which sends nothing due later than now
-    await settleDelivery(key.id);
     await queueWebhookEvents(env, user.id, { kind: "balance.changed", balance: 1500 }, t0);
-    await settleDelivery(key.id);
 
     expect(await deliverDueWebhooks(env, key.id, t0, receive)).toBe(t0 + RETRY_DELAYS_MS[0]);
     let [row] = await events(key.id);
@@ -134,7 +136,6 @@ describe("webhooks: signed, in order, retried, resendable", () => {
     // Another event that never gets a 2xx: 10 attempts spread over about 24 hours, then "failed".
     answer = () => 503;
     await queueWebhookEvents(env, user.id, { kind: "balance.changed", balance: 900 }, t0);
-    await settleDelivery(key.id);
     let now = t0;
     const times: number[] = [];
     for (let next: number | null = t0; next !== null; next = await deliverDueWebhooks(env, key.id, now, receive)) {
@@ -146,36 +147,35 @@ describe("webhooks: signed, in order, retried, resendable", () => {
     const span = times.at(-1)! - t0;
     expect(span).toBeGreaterThan(23 * 3600_000);
     expect(span).toBeLessThanOrEqual(24 * 3600_000);
-    await settleDelivery(key.id);
   });
 
-  it("the key's Durable Object schedules the retry: after a 500 its alarm is set for the backoff, not sooner", async () => {
+  it("the key's queue job schedules the retry: after a 500 it enqueues itself again for the backoff, not sooner, and is acknowledged", async () => {
     const user = await createUser();
     const key = await keyWithWebhook(user);
     answer = () => 500;
-    const before = Date.now();
-    await queueWebhookEvents(env, user.id, { kind: "balance.changed", balance: 3 }, Date.now());
-    await vi.waitFor(async () => expect((await events(key.id))[0]).toMatchObject({ attempts: 1, last_response_code: 500 }), { timeout: 10_000 });
-    const alarm = await vi.waitFor(async () => {
-      const at = await runInDurableObject(deliveryFor(env, key.id), (_i, s) => s.storage.getAlarm());
-      expect(at).not.toBeNull();
-      return at!;
-    });
-    expect(alarm).toBeGreaterThanOrEqual(before + RETRY_DELAYS_MS[0]);
-    expect(alarm).toBeLessThanOrEqual(Date.now() + RETRY_DELAYS_MS[0]);
+    const t0 = Date.now() + 3600_000; // later than the background job's clock: only the batch below sends it
+    await queueWebhookEvents(env, user.id, { kind: "balance.changed", balance: 3 }, t0);
+    useTestServices({ clock: { now: () => t0 } });
+    const queue = recordingQueue();
+    const batch = createMessageBatch("virtual-numbers-deliveries", [{ id: "m1", timestamp: new Date(), attempts: 1, body: { kind: "webhook", target: key.id } }]);
+    const ctx = createExecutionContext();
+    await worker.queue!(batch, queue.env, ctx);
+    const result = await getQueueResult(batch, ctx);
+    useTestServices({ clock: null });
+    expect(result.explicitAcks).toEqual(["m1"]);
+    expect(result.retryMessages).toEqual([]);
+    expect((await events(key.id))[0]).toMatchObject({ attempts: 1, last_response_code: 500, status: "pending", next_attempt_at: t0 + RETRY_DELAYS_MS[0] });
+    expect(queue.sent).toEqual([{ body: { kind: "webhook", target: key.id }, delaySeconds: RETRY_DELAYS_MS[0] / 1000 }]);
     expect(received).toHaveLength(1);
-    await settleDelivery(key.id);
   });
 
   it("per order, a later event never overtakes an earlier one that is being retried; other orders go on", async () => {
     const user = await createUser();
     const key = await keyWithWebhook(user);
     const t0 = Date.now() + 3600_000;
-    await settleDelivery(key.id);
     await queueWebhookEvents(env, user.id, { kind: "rental.sms", rentalId: "r-A", sender: "Bank", text: "Your code is 111111", code: "111111" }, t0);
     await queueWebhookEvents(env, user.id, { kind: "rental.ended", rentalId: "r-A", status: "ended", refunded: false }, t0 + 1);
     await queueWebhookEvents(env, user.id, { kind: "rental.sms", rentalId: "r-B", sender: "Shop", text: "Code 222222", code: "222222" }, t0 + 2);
-    await settleDelivery(key.id);
 
     answer = (r) => (r.json.type === "rental.sms" && r.json.data.rental_id === "r-A" ? 500 : 200);
     await deliverDueWebhooks(env, key.id, t0 + 10, receive);
@@ -191,7 +191,6 @@ describe("webhooks: signed, in order, retried, resendable", () => {
       "rental.ended:r-A",
     ]);
     expect((await events(key.id)).every((e) => e.status === "delivered")).toBe(true);
-    await settleDelivery(key.id);
   });
 
   it("a 'next route' chain moving on: sms.ended names the next order (next_order_id), an order that ends the chain names none", async () => {
@@ -222,17 +221,14 @@ describe("webhooks: signed, in order, retried, resendable", () => {
     await queueWebhookEvents(env, user.id, { kind: "sms.ended", orderId: next!, status: "timeout", refunded: true, message: "⏰ Timeout: No code received" }, Date.now());
     await vi.waitFor(() => expect(received.filter((r) => r.json.type === "sms.ended")).toHaveLength(2), { timeout: 10_000 });
     expect(received.filter((r) => r.json.type === "sms.ended")[1].json.data).toMatchObject({ order_id: next, status: "timeout", next_order_id: null });
-    await settleDelivery(key.id);
   });
 
   it("a refunded rental.ended also queues balance.changed (read when queued), like a refunded sms.ended; an unrefunded one does not", async () => {
     const user = await createUser({ balanceKobo: 150_000 });
     const key = await keyWithWebhook(user);
     const t0 = Date.now() + 3600_000;
-    await settleDelivery(key.id);
     await queueWebhookEvents(env, user.id, { kind: "rental.ended", rentalId: "r-C", status: "cancelled", refunded: true }, t0);
     await queueWebhookEvents(env, user.id, { kind: "rental.ended", rentalId: "r-D", status: "ended", refunded: false }, t0 + 10);
-    await settleDelivery(key.id);
     const queued = (await events(key.id)).map((e) => ({ type: e.type, data: JSON.parse(String(e.payload)).data }));
     expect(queued).toEqual([
       { type: "rental.ended", data: expect.objectContaining({ rental_id: "r-C", status: "cancelled", refunded: true }) },
@@ -262,7 +258,6 @@ describe("webhooks: signed, in order, retried, resendable", () => {
     expect((await api(`/api/keys/${key.id}/webhook`, { method: "PUT", token: stranger.token, json: { url: HOOK } })).status).toBe(404);
     expect((await api(`/api/keys/${key.id}/webhook/events/evt_nope/resend`, { method: "POST", token: user.token })).status).toBe(404);
     expect(received).toHaveLength(2);
-    await settleDelivery(key.id);
   });
 
   it("the URL must be https (400 otherwise); a revoked key's queued events fail instead of being sent", async () => {
@@ -281,9 +276,7 @@ describe("webhooks: signed, in order, retried, resendable", () => {
 
     await api(`/api/keys/${key.id}/webhook`, { method: "PUT", token: user.token, json: { url: HOOK } });
     const t0 = Date.now() + 3600_000;
-    await settleDelivery(key.id);
     await queueWebhookEvents(env, user.id, { kind: "balance.changed", balance: 7 }, t0);
-    await settleDelivery(key.id);
     await api(`/api/keys/${key.id}/revoke`, { method: "POST", token: user.token });
     expect(await deliverDueWebhooks(env, key.id, t0, receive)).toBeNull();
     expect(received).toHaveLength(0);
@@ -304,7 +297,5 @@ describe("webhooks: signed, in order, retried, resendable", () => {
     expect(new Webhook(test.webhookSecret).verify(received[0].body, received[0].headers)).toBeTruthy();
     expect(() => new Webhook(live.webhookSecret).verify(received[0].body, received[0].headers)).toThrow();
     expect(await events(live.id)).toHaveLength(0);
-    await settleDelivery(test.id);
-    await settleDelivery(live.id);
   });
 });

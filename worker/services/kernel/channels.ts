@@ -14,6 +14,7 @@ export function combineChannels(...channels: DeliveryChannels[]): DeliveryChanne
     async kick(userId) {
       await Promise.all(channels.map((c) => c.kick(userId)));
     },
+    revive: (kind, deliveryId, now) => channels.map((c) => c.revive(kind, deliveryId, now)).find((item) => item !== null) ?? null,
     noneFor: (userId) => (channels.length === 0 ? sql`1 = 1` : and(...channels.map((c) => c.noneFor(userId)))!),
   };
 }

@@ -12,6 +12,7 @@ import type { RentalProvider } from "../../providers/rent/types";
 import type { SmsProvider } from "../../providers/sms/types";
 import type { SmsUpstream } from "../../providers/sms/upstreams";
 import type { TelegramBotApi } from "../../providers/telegram/bot-api";
+import type { DeliveryKind } from "./delivery-queue";
 
 /**
  * The dependency shape of the three money flows (issue 14, docs/decisions/028-money-flow-deps.md): Receive SMS,
@@ -58,6 +59,8 @@ export interface DeliveryChannels {
   kick(userId: string): Promise<void>;
   /** True in SQL while the customer has no channel at all, so the outbox's fast path may claim their events. */
   noneFor(userId: string): SQL;
+  /** A dead letter's replay: the statement making this channel's failed row pending again (null: not its row). */
+  revive(kind: DeliveryKind, deliveryId: string, now: number): BatchItem<"sqlite"> | null;
 }
 
 export type Notify = (userId: string, message: RealtimeMessage) => Promise<void>;

@@ -14,9 +14,10 @@ export { catalogueFor, deploymentProviderSet, isSandboxUser, isSubaccountWallet,
 export { clearSettingsCache, getSetting, getSettings, putSetting } from "./settings";
 export { STOP, type TickResult, wakeAt } from "./tick";
 export { lastAcceptedCosts, recordAcceptedCosts, refusedUpstreamPrice, toUsd } from "./upstream-money";
-export { deliverDueWebhooks, deliveryFor, purgeWebhookEvents, queueWebhookEvents, RETRY_DELAYS_MS, signWebhook, toWebhookEventView } from "./webhooks";
+export { deliverDueWebhooks, purgeWebhookEvents, queueWebhookEvents, RETRY_DELAYS_MS, reviveWebhookEvent, signWebhook, toWebhookEventView } from "./webhooks";
+export { deadLetterInsert, DELIVERY_KINDS, type DeliveryJob, type DeliveryKind, enqueueDeliveries, isDeliveryJob, LOST_JOB_MS, MAX_DELAY_SECONDS, recordDeadJob } from "./delivery-queue";
 export { changesOf, declaredEntities, type Entity, moneyEntity, type Move, type MoveEvent, move, type MoneyStep, type Moved, type MoveStep, namedRead, newMoveId, rowsOf, runBatch, statement, statements, transition } from "./money-entity";
 // The kernel's tables (the account row and its wallet, the ledger, the outbox...): every room's rows hang on users.
-export { apiKeys, emailOutbox, ledger, now, outboxEvents, rateLimits, sandboxState, settings, upstreamPrices, users, webhookEvents } from "./tables";
+export { apiKeys, deliveryDeadLetters, emailOutbox, ledger, now, outboxEvents, rateLimits, sandboxState, settings, upstreamPrices, users, webhookEvents } from "./tables";
 export { businessOnly, clampLimit, customerMatch, type ListFilter, nationalDigits, PENDING_TOO_LONG_MS, rowCustomer, type RowCustomer, rowCustomerColumns, statusFilter, STUCK_MINUTES } from "./admin-rows";
 export { combineChannels } from "./channels";

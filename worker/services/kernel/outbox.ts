@@ -8,7 +8,8 @@ import { log } from "../../lib/log";
 import type { OutboxMessage } from "../../db/money-rows";
 import type { DeliveryChannels } from "./deps";
 import { rowsOf, runBatch, statement, statements } from "./money-entity";
-import { deliveryFor, webhookRowsFor } from "./webhooks";
+import { webhookRowsFor } from "./webhooks";
+import { enqueueDeliveries, LOST_JOB_MS } from "./delivery-queue";
 
 /**
  * The outbox (docs/decisions/040-declared-transitions-and-outbox.md). An event a money transition tells the customer
@@ -75,14 +76,8 @@ async function deliverOne(deps: EventDeps, row: OutboxRow): Promise<boolean> {
     // The screens read the truth from the API; the webhooks are already queued.
     log("warn", "outbox push failed", { userId: row.userId, kind: row.kind, error: err instanceof Error ? err.message : String(err) });
   }
-  await Promise.all(
-    keyIds.map((keyId) =>
-      deliveryFor(deps.env, keyId)
-        .kick(keyId)
-        // The sweep re-kicks every key with a due event (sweepOutbox).
-        .catch((err: unknown) => log("warn", "webhook kick failed", { keyId, error: err instanceof Error ? err.message : String(err) })),
-    ),
-  );
+  // Each key's delivery job (a lost one is the sweep's: sweepOutbox).
+  await enqueueDeliveries(deps.env, keyIds.map((target) => ({ kind: "webhook", target })));
   return true;
 }
 
@@ -173,8 +168,9 @@ export async function deliverEvents(deps: EventDeps, userId: string): Promise<vo
 export const OUTBOX_GRACE_MS = 10_000;
 
 /**
- * The cron sweep's part: delivers events an evicted worker left pending, then wakes every key with a webhook due
- * (a delivery object whose kick was lost). Returns how many of each.
+ * The cron sweep's part: delivers events an evicted worker left pending, then re-enqueues the job of every key with a
+ * webhook event still due LOST_JOB_MS after its moment (its queue job was lost: a live one runs it within seconds).
+ * Returns how many of each.
  */
 export async function sweepOutbox(deps: EventDeps): Promise<{ delivered: number; kicked: number }> {
   const now = deps.clock.now();
@@ -187,9 +183,9 @@ export async function sweepOutbox(deps: EventDeps): Promise<{ delivered: number;
   const due = await deps.db
     .selectDistinct({ apiKeyId: webhookEvents.apiKeyId })
     .from(webhookEvents)
-    .where(and(eq(webhookEvents.status, "pending"), lte(webhookEvents.nextAttemptAt, now)))
+    .where(and(eq(webhookEvents.status, "pending"), lte(webhookEvents.nextAttemptAt, now - LOST_JOB_MS)))
     .limit(500);
-  await Promise.all(due.map(({ apiKeyId }) => deliveryFor(deps.env, apiKeyId).kick(apiKeyId)));
+  await enqueueDeliveries(deps.env, due.map(({ apiKeyId }) => ({ kind: "webhook", target: apiKeyId })));
   return { delivered, kicked: due.length };
 }
 

@@ -224,3 +224,27 @@ export const outboxEvents = sqliteTable(
     index("outbox_events_pending_idx").on(t.deliveredAt, t.userId, t.createdAt),
   ],
 );
+
+/**
+ * Deliveries given up (issue 44, decision 073): a webhook, forward or chat message that failed for good, or a delivery
+ * job the queue gave up on (its dead-letter queue). The operator reads them in the console and replays one, audited.
+ */
+export const deliveryDeadLetters = sqliteTable(
+  "delivery_dead_letters",
+  {
+    id: text("id").primaryKey(),
+    // Whose sender: "webhook" (a developer key's), "channels" (push, e-mail or webhook forward), "telegram" (a chat's).
+    kind: text("kind").notNull(),
+    // The key, customer or chat whose deliveries the job drains.
+    target: text("target").notNull(),
+    // The delivery row that failed (null: the whole job was dead-lettered by the queue).
+    deliveryId: text("delivery_id"),
+    // Why, as the last attempt or the queue saw it.
+    reason: text("reason").notNull(),
+    attempts: integer("attempts").notNull(),
+    createdAt: integer("created_at").notNull(),
+    replayedAt: integer("replayed_at"),
+    replayedBy: text("replayed_by"),
+  },
+  (t) => [index("delivery_dead_letters_open_idx").on(t.replayedAt, t.createdAt)],
+);

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import type { WebhookEventType, WebhookEventView } from "../../../schema/api-keys";
 import { koboToNaira } from "../../../schema/money";
@@ -9,11 +9,12 @@ import { configFor, type Env } from "../../config";
 import { log } from "../../lib/log";
 import type { WebhookSend } from "./deps";
 import { isSubaccountWallet } from "./sandbox-accounts";
+import { deadLetterInsert, enqueueDeliveries } from "./delivery-queue";
 
 /**
  * Developer webhooks (docs/developer-api.md "Webhooks", decision 016). Each API key may register a URL; the events its
  * account's screens are told about are also queued in `webhook_events` (by the outbox's delivery, kernel/outbox.ts), one row per (key, event),
- * and POSTed by the key's WebhookDelivery Durable Object: signed as Standard Webhooks specifies
+ * and POSTed by the key's delivery job (a Cloudflare Queues message, kernel/delivery-queue.ts, decision 073): signed as Standard Webhooks specifies
  * (https://www.standardwebhooks.com, "webhook-id", "webhook-timestamp", "webhook-signature: v1,<base64 HMAC-SHA256>"),
  * retried with backoff for 24 hours until a 2xx, never two events of one order out of sequence.
  */
@@ -140,7 +141,7 @@ export async function queueWebhookEvents(env: Env, userId: string, message: Real
   const { rows, keyIds } = await webhookRowsFor(env, db, userId, message, { createdAt: now, balanceKobo: u?.balanceKobo ?? 0, dedupeOf: null });
   if (rows.length === 0) return;
   await db.insert(webhookEvents).values(rows).onConflictDoNothing();
-  await Promise.all(keyIds.map((k) => deliveryFor(env, k).kick(k)));
+  await enqueueDeliveries(env, keyIds.map((target) => ({ kind: "webhook", target })));
 }
 
 /**
@@ -197,8 +198,12 @@ function newEventRow(apiKeyId: string, e: QueuedEvent, createdAt: number): Event
   };
 }
 
-export function deliveryFor(env: Env, apiKeyId: string) {
-  return env.WEBHOOK.get(env.WEBHOOK.idFromName(apiKeyId));
+/** A dead letter's replay (services/console/dead-letters.ts): the failed event is pending again, with fresh attempts. */
+export function reviveWebhookEvent(db: Db, eventId: string, now: number) {
+  return db
+    .update(webhookEvents)
+    .set({ status: "pending", attempts: 0, nextAttemptAt: now, lastError: null })
+    .where(and(eq(webhookEvents.id, eventId), eq(webhookEvents.status, "failed")));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -211,14 +216,19 @@ export function signWebhook(secret: string, id: string, timestampSeconds: number
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Delivery (run by the key's WebhookDelivery object)
+// Delivery (run by the key's delivery job, worker/deliveries.ts)
+
+/** How long one attempt holds its event (a claim): a second job running for the key meanwhile leaves it alone. */
+const LEASE_MS = 60_000;
 
 
 /**
  * Posts the key's due events oldest first. An event that fails holds back the later events of its subject (an order's
  * sms.ended never overtakes its sms.code); other subjects go on. Returns when to run again (null: nothing pending).
- * Idempotent: each attempt's outcome is written before the next event is read, so a re-run alarm only repeats an
- * attempt whose result was never recorded (receivers dedupe by webhook-id).
+ * Each attempt first claims its event (next_attempt_at moved a lease ahead, attempts counted, guarded on pending and
+ * due), so two jobs for one key never post one event at once, and a job that runs again finds a delivered event done;
+ * only an attempt whose outcome was never recorded (the job died mid-post) is repeated once its lease passes, which
+ * receivers dedupe by webhook-id. An event given up after its last retry is recorded as a dead letter in the same batch.
  */
 export async function deliverDueWebhooks(env: Env, apiKeyId: string, now: number, send: WebhookSend): Promise<number | null> {
   const db = getDb(env.DB);
@@ -252,28 +262,42 @@ export async function deliverDueWebhooks(env: Env, apiKeyId: string, now: number
       next = Math.min(next ?? Infinity, sent >= BATCH ? now : event.nextAttemptAt);
       continue;
     }
+    // The claim: only the job whose update moved the event posts it.
+    const [claimed] = await db
+      .update(webhookEvents)
+      .set({ nextAttemptAt: now + LEASE_MS, attempts: sql`${webhookEvents.attempts} + 1` })
+      .where(and(eq(webhookEvents.id, event.id), eq(webhookEvents.status, "pending"), lte(webhookEvents.nextAttemptAt, now)))
+      .returning({ attempts: webhookEvents.attempts });
+    if (!claimed) {
+      held.add(event.subject);
+      continue;
+    }
     sent++;
     const outcome = await attempt(key.url, key.secret, event, now, send);
-    const attempts = event.attempts + 1;
+    const attempts = claimed.attempts;
     const delay = RETRY_DELAYS_MS[attempts - 1];
     const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
     const status = delivered ? "delivered" : delay === undefined ? "failed" : "pending";
-    await db
+    const mark = db
       .update(webhookEvents)
       .set({
         status,
-        attempts,
         lastResponseCode: outcome.status,
         lastError: delivered ? null : outcome.error,
         nextAttemptAt: status === "pending" ? now + delay! : event.nextAttemptAt,
         deliveredAt: delivered ? now : null,
       })
-      .where(and(eq(webhookEvents.id, event.id), eq(webhookEvents.status, "pending")));
+      // Only this attempt's claim records it.
+      .where(and(eq(webhookEvents.id, event.id), eq(webhookEvents.status, "pending"), eq(webhookEvents.attempts, attempts)));
+    if (status === "failed") {
+      await db.batch([mark, deadLetterInsert(db, { kind: "webhook", target: apiKeyId, deliveryId: event.id, reason: outcome.error ?? `HTTP ${outcome.status}`, attempts }, now)]);
+      log("warn", "webhook given up after 24 hours", { apiKeyId, eventId: event.id, lastResponseCode: outcome.status });
+    } else {
+      await mark;
+    }
     if (status === "pending") {
       held.add(event.subject);
       next = Math.min(next ?? Infinity, now + delay!);
-    } else if (status === "failed") {
-      log("warn", "webhook given up after 24 hours", { apiKeyId, eventId: event.id, lastResponseCode: outcome.status });
     }
   }
   return next;

@@ -9,7 +9,7 @@ import { log } from "../../lib/log";
 import { EmailDeliveryError } from "../../providers/email/email-sender";
 import { topicFor } from "../../providers/push/web-push";
 import { liveSessionIds } from "../accounts";
-import { type Clock, type DeliveryChannels, RETRY_DELAYS_MS, rowsOf, runBatch, signWebhook, type Upstreams, users } from "../kernel";
+import { type Clock, deadLetterInsert, type DeliveryChannels, enqueueDeliveries, LOST_JOB_MS, RETRY_DELAYS_MS, rowsOf, runBatch, signWebhook, type Upstreams, users } from "../kernel";
 import { findRental } from "../rent";
 import { forwardedRentalId, forwardWordsFor } from "./forward-message";
 import { pushWordsFor } from "./push-notification";
@@ -23,7 +23,7 @@ import { channelDeliveries, notificationSettings, pushSubscriptions, rentalForwa
  * - fan-out (`channelRowsFor`): what one outbox event makes, one `channel_deliveries` row per (event, channel, target),
  *   inserted by the outbox's delivery in the batch that marks the event delivered, so an event reaches each device and
  *   each forwarding target once however often delivery runs;
- * - sending (`deliverDueChannels`, run by the customer's ChannelDelivery object): each row is claimed before it is
+ * - sending (`deliverDueChannels`, run by the customer's delivery job on the queue, kernel/delivery-queue.ts): each row is claimed before it is
  *   sent (a lease, so two runs never send one row at once), then marked delivered, retried with backoff, dropped (the
  *   device or its session is gone) or failed (given up). A run that dies mid-send leaves its lease to expire and the
  *   row is tried again: a push service or receiver may then see it twice, which the notification's tag (it replaces),
@@ -130,21 +130,21 @@ export function deliveryChannels(env: Env, db: Db): DeliveryChannels {
     },
     kick: (userId) => kickChannels(env, userId),
     noneFor: noChannelFor,
+    revive: (kind, deliveryId, now) => (kind === "channels" ? reviveChannelDelivery(db, deliveryId, now) : null),
   };
 }
 
-/** The customer's ChannelDelivery object (one per customer: their deliveries go out one run at a time). */
-export function channelsFor(env: Env, userId: string) {
-  return env.CHANNELS.get(env.CHANNELS.idFromName(userId));
+/** Enqueues the customer's delivery job (kernel/delivery-queue.ts); a lost one is the sweep's (sweepChannels). Never throws. */
+export async function kickChannels(env: Env, userId: string): Promise<void> {
+  await enqueueDeliveries(env, [{ kind: "channels", target: userId }]);
 }
 
-/** Wakes the customer's channel object; a lost kick is the sweep's (sweepChannels). Never throws. */
-export async function kickChannels(env: Env, userId: string): Promise<void> {
-  try {
-    await channelsFor(env, userId).kick(userId);
-  } catch (err) {
-    log("warn", "channel kick failed", { userId, error: err instanceof Error ? err.message : String(err) });
-  }
+/** A dead letter's replay (services/console/dead-letters.ts): the failed forward is pending again, for another day. */
+export function reviveChannelDelivery(db: Db, deliveryId: string, now: number) {
+  return db
+    .update(channelDeliveries)
+    .set({ status: "pending", attempts: 0, nextAttemptAt: now, expiresAt: now + FORWARD_LIFETIME_MS })
+    .where(and(eq(channelDeliveries.id, deliveryId), eq(channelDeliveries.status, "failed")));
 }
 
 export interface ChannelDeps {
@@ -293,16 +293,24 @@ async function record(deps: ChannelDeps, row: DeliveryRow, outcome: Outcome, now
   } else {
     set = { ...base, status: outcome.kind, deliveredAt: outcome.kind === "delivered" ? now : null };
   }
-  await deps.db
+  const mark = deps.db
     .update(channelDeliveries)
     .set(set)
     // Only the run that holds this attempt's claim records it (a run whose lease expired finds attempts moved on).
     .where(and(eq(channelDeliveries.id, row.id), eq(channelDeliveries.status, "sending"), eq(channelDeliveries.attempts, row.attempts)));
+  // A forward given up is a dead letter the operator may replay (a push past its TTL is no use to anyone).
+  if (set.status === "failed" && row.channel !== "push") {
+    const letter = deadLetterInsert(deps.db, { kind: "channels", target: row.userId, deliveryId: row.id, reason: outcome.kind === "delivered" ? "" : outcome.error, attempts: row.attempts }, now);
+    await deps.db.batch([mark, letter]);
+  } else {
+    await mark;
+  }
   if (set.status === "failed") log("warn", "channel delivery given up", { channel: row.channel, deliveryId: row.id, lastStatus: outcome.status });
 }
 
 /**
- * The cron sweep's part: wakes every customer with a delivery due whose kick was lost, and forgets the push devices of
+ * The cron sweep's part: re-enqueues the job of every customer with a delivery still due LOST_JOB_MS after its moment
+ * (the job was lost), and forgets the push devices of
  * sessions that ended (the accounts room purges dead sessions on its own). Returns how many customers it woke.
  */
 export async function sweepChannels(deps: { env: Env; db: Db; clock: Clock }): Promise<number> {
@@ -310,9 +318,9 @@ export async function sweepChannels(deps: { env: Env; db: Db; clock: Clock }): P
   const due = await deps.db
     .selectDistinct({ userId: channelDeliveries.userId })
     .from(channelDeliveries)
-    .where(and(inArray(channelDeliveries.status, ["pending", "sending"]), lte(channelDeliveries.nextAttemptAt, now)))
+    .where(and(inArray(channelDeliveries.status, ["pending", "sending"]), lte(channelDeliveries.nextAttemptAt, now - LOST_JOB_MS)))
     .limit(500);
-  await Promise.all(due.map(({ userId }) => kickChannels(deps.env, userId)));
+  await enqueueDeliveries(deps.env, due.map(({ userId }) => ({ kind: "channels", target: userId })));
   const devices = await deps.db.select({ id: pushSubscriptions.id, sessionId: pushSubscriptions.sessionId }).from(pushSubscriptions).limit(2000);
   // D1 binds at most 100 parameters per statement: the devices are asked about, and forgotten, 90 at a time.
   for (let i = 0; i < devices.length; i += 90) {

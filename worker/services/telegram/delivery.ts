@@ -5,7 +5,7 @@ import type { Env } from "../../config";
 import type { Db } from "../../db/client";
 import { log } from "../../lib/log";
 import type { TelegramBotApi } from "../../providers/telegram/bot-api";
-import type { DeliveryChannels, Services } from "../kernel";
+import { deadLetterInsert, type DeliveryChannels, enqueueDeliveries, LOST_JOB_MS, type Services } from "../kernel";
 import { telegramDeliveries, telegramLinks } from "./tables";
 import { type BotMessage, eventWords, inlineKeyboard } from "./words";
 
@@ -17,8 +17,8 @@ import { type BotMessage, eventWords, inlineKeyboard } from "./words";
  *   `telegramChannel.fanOut` for one `telegram_deliveries` row per (event, linked chat), inserted in the batch that marks
  *   the event delivered (dedupe key `<event id>:<chat id>`), so an event reaches a chat once however often delivery runs;
  *   `enqueueChatMessage` does the same for the bot's own notices;
- * - sending: `deliverDueTelegram`, run by the chat's TelegramDelivery object (objects/telegram-delivery.ts; a kick after
- *   the batch, the cron sweep for a lost kick), claims each row with a lease, sends it with sendMessage and marks it sent,
+ * - sending: `deliverDueTelegram`, run by the chat's delivery job on the queue (kernel/delivery-queue.ts; enqueued after
+ *   the batch, re-enqueued by the cron sweep when lost), claims each row with a lease, sends it with sendMessage and marks it sent,
  *   retried with backoff (429's retry_after honoured), dropped when Telegram says the person blocked the bot (403), failed
  *   when Telegram refuses the message itself (400) or after a day. A run that dies between Telegram's answer and the mark
  *   leaves the lease to expire and the row is sent again: Telegram's sendMessage has no idempotency key, so that one
@@ -40,18 +40,17 @@ function rowFor(chatId: string, userId: string | null, dedupeKey: string, messag
   return { id: newId(), dedupeKey, chatId, userId, payload, status: "pending", attempts: 0, nextAttemptAt: now, createdAt };
 }
 
-/** The chat's TelegramDelivery object. */
-function deliveryObject(env: Env, chatId: string) {
-  return env.TELEGRAM_DELIVERY.get(env.TELEGRAM_DELIVERY.idFromName(chatId));
+/** Enqueues the chat's delivery job; a lost one is the sweep's. Never throws. */
+export async function kickChat(env: Env, chatId: string): Promise<void> {
+  await enqueueDeliveries(env, [{ kind: "telegram", target: chatId }]);
 }
 
-/** Wakes the chat's sender; a lost kick is the sweep's. Never throws. */
-export async function kickChat(env: Env, chatId: string): Promise<void> {
-  try {
-    await deliveryObject(env, chatId).kick(chatId);
-  } catch (err) {
-    log("warn", "telegram delivery kick failed", { chatId, error: err instanceof Error ? err.message : String(err) });
-  }
+/** A dead letter's replay (services/console/dead-letters.ts): the failed message is pending again, as the chat's newest. */
+export function reviveTelegramDelivery(db: Db, deliveryId: string, now: number) {
+  return db
+    .update(telegramDeliveries)
+    .set({ status: "pending", attempts: 0, nextAttemptAt: now, createdAt: now, leaseUntil: null })
+    .where(and(eq(telegramDeliveries.id, deliveryId), eq(telegramDeliveries.status, "failed")));
 }
 
 /**
@@ -75,8 +74,9 @@ export function telegramChannel(env: Env, db: Db): DeliveryChannels {
         .where(and(eq(telegramDeliveries.userId, userId), eq(telegramDeliveries.status, "pending")))
         .limit(5)
         .catch(() => []);
-      await Promise.all(chats.map((c) => kickChat(env, c.chatId)));
+      await enqueueDeliveries(env, chats.map((c) => ({ kind: "telegram", target: c.chatId })));
     },
+    revive: (kind, deliveryId, now) => (kind === "telegram" ? reviveTelegramDelivery(db, deliveryId, now) : null),
     noneFor: (userId) => sql`NOT EXISTS (SELECT 1 FROM ${telegramLinks} WHERE ${telegramLinks.userId} = ${userId})`,
   };
 }
@@ -128,7 +128,8 @@ export async function deliverDueTelegram(services: Services, chatId: string): Pr
       .set({ leaseUntil: now + LEASE_MS, attempts: sql`${telegramDeliveries.attempts} + 1` })
       .where(and(eq(telegramDeliveries.id, row.id), eq(telegramDeliveries.status, "pending"), or(isNull(telegramDeliveries.leaseUntil), lt(telegramDeliveries.leaseUntil, now))))
       .returning({ attempts: telegramDeliveries.attempts });
-    if (!claimed) continue;
+    // Another job holds this row: the chat's later rows wait behind it (Telegram keeps a chat's order as it gets them).
+    if (!claimed) break;
     const outcome = await send(telegram, chatId, row.payload);
     const at = services.clock.now();
     if (outcome.status === "sent") {
@@ -138,7 +139,10 @@ export async function deliverDueTelegram(services: Services, chatId: string): Pr
     const expired = at - row.createdAt > LIFETIME_MS || claimed.attempts > RETRY_MS.length;
     const status = outcome.status === "retry" ? (expired ? "failed" : "pending") : outcome.status;
     const wait = outcome.status === "retry" ? (outcome.afterMs ?? RETRY_MS[Math.min(claimed.attempts - 1, RETRY_MS.length - 1)]) : 0;
-    await db.update(telegramDeliveries).set({ status, leaseUntil: null, lastError: outcome.error.slice(0, 300), nextAttemptAt: at + wait }).where(eq(telegramDeliveries.id, row.id));
+    const mark = db.update(telegramDeliveries).set({ status, leaseUntil: null, lastError: outcome.error.slice(0, 300), nextAttemptAt: at + wait }).where(eq(telegramDeliveries.id, row.id));
+    // A message given up (not one the person's block dropped) is a dead letter the operator may replay.
+    if (status === "failed") await db.batch([mark, deadLetterInsert(db, { kind: "telegram", target: chatId, deliveryId: row.id, reason: outcome.error, attempts: claimed.attempts }, at)]);
+    else await mark;
     if (status !== "pending") log("warn", "telegram message not delivered", { chatId, status, error: outcome.error.slice(0, 200) });
     // A 429 holds the whole chat: the rest waits for the same moment.
     if (outcome.status === "retry") break;
@@ -152,15 +156,15 @@ export async function deliverDueTelegram(services: Services, chatId: string): Pr
   return next ? Math.max(next.at, services.clock.now()) : null;
 }
 
-/** The cron sweep: wakes every chat with a row due (a kick that was lost), forgets sent rows after 30 days. */
+/** The cron sweep: re-enqueues every chat with a row still due LOST_JOB_MS after its moment (its job was lost), forgets sent rows after 30 days. */
 export async function sweepTelegramDeliveries(services: Services): Promise<number> {
   const now = services.clock.now();
   const chats = await services.db
     .selectDistinct({ chatId: telegramDeliveries.chatId })
     .from(telegramDeliveries)
-    .where(and(eq(telegramDeliveries.status, "pending"), lte(telegramDeliveries.nextAttemptAt, now - 10_000)))
+    .where(and(eq(telegramDeliveries.status, "pending"), lte(telegramDeliveries.nextAttemptAt, now - LOST_JOB_MS)))
     .limit(200);
-  await Promise.all(chats.map((c) => kickChat(services.env, c.chatId)));
+  await enqueueDeliveries(services.env, chats.map((c) => ({ kind: "telegram", target: c.chatId })));
   await services.db.delete(telegramDeliveries).where(and(sql`${telegramDeliveries.status} <> 'pending'`, lt(telegramDeliveries.createdAt, now - 30 * 86_400_000)));
   return chats.length;
 }

@@ -7,7 +7,7 @@
  */
 export { purgeActions } from "./actions";
 export { HANDLER_BUDGET_MS, handleTelegramWebhook } from "./bot";
-export { deliverDueTelegram, enqueueChatMessage, kickChat, sweepTelegramDeliveries, telegramChannel } from "./delivery";
+export { deliverDueTelegram, enqueueChatMessage, kickChat, reviveTelegramDelivery, sweepTelegramDeliveries, telegramChannel } from "./delivery";
 export { botAbsent, createLinkToken, linkOfUser, telegramState, unlinkUser } from "./links";
 export { purgeUpdates } from "./updates";
 export { registerWebhook, sweepTelegram } from "./webhook-setup";

@@ -1,5 +1,4 @@
 import { env } from "cloudflare:workers";
-import { runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { configFor } from "../../config";
 import { stoppingAfterTheEventBatch } from "../fault-seams";
@@ -12,7 +11,7 @@ import { topUpSandbox } from "../../services/developer";
 import { acceptTransferNotice, confirmCardPayment } from "../../services/funding";
 import { simulateTransfer } from "../../sandbox/squad-transfers";
 import type { DynamicNotice } from "../../providers/payments/squad-transfer-webhooks";
-import { deliverEvents, deliveryFor, OUTBOX_GRACE_MS, sandboxUserIdFor, sweepOutbox } from "../../services/kernel";
+import { deliverEvents, LOST_JOB_MS, OUTBOX_GRACE_MS, sandboxUserIdFor, sweepOutbox } from "../../services/kernel";
 import { paymentDeps } from "../../test/services";
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -88,7 +87,6 @@ describe("events written with the money (services/kernel/outbox.ts, decision 040
       expect(byUrl(url)[0].body).toMatchObject({ type: "balance.changed", data: { balance: 5000, currency: "NGN" } });
       expect((await webhookRows(key.id)).map((r) => r.id)).toEqual([byUrl(url)[0].id]);
     }
-    for (const key of [first, second]) await runInDurableObject(deliveryFor(env, key.id), (_i, s) => s.storage.deleteAlarm());
   });
 
   it("a bank transfer credited, and a card that failed, by a worker that stops right after the batch are still told once (issue 42: transfers and failures)", async () => {
@@ -122,22 +120,32 @@ describe("events written with the money (services/kernel/outbox.ts, decision 040
     expect(received.map((r) => r.body.type).sort()).toEqual(["balance.changed", "payment.failed"]);
     expect(received.find((r) => r.body.type === "payment.failed")!.body.data).toEqual({ payment_id: card, status: "failed", message: "Transaction not successful" });
     expect(await webhookRows(key.id)).toHaveLength(2);
-    await runInDurableObject(deliveryFor(env, key.id), (_i, s) => s.storage.deleteAlarm());
   });
 
-  it("a delivery whose wake-up of the webhook sender was lost is re-kicked by the sweep", async () => {
+  it("a delivery job lost between enqueue and run is re-enqueued by the sweep once it is LOST_JOB_MS late, and the event is posted once", async () => {
     const user = await createUser();
     const key = await endpoint(user, "https://hooks.example.com/rekick");
-    // A pending webhook row with nobody woken for it (the worker stopped after the delivery batch).
+    // A pending webhook row whose queue job was lost (the worker stopped after the delivery batch, before enqueueing).
+    const at = Date.now();
     await env.DB.prepare(
       "INSERT INTO webhook_events (id, api_key_id, type, subject, dedupe_key, payload, status, attempts, next_attempt_at, created_at) VALUES (?, ?, 'balance.changed', 'wallet', ?, ?, 'pending', 0, ?, ?)",
     )
-      .bind("evt_rekick", key.id, "rekick", JSON.stringify({ id: "evt_rekick", type: "balance.changed", created_at: new Date().toISOString(), data: { balance: 1, currency: "NGN" } }), Date.now(), Date.now())
+      .bind(`evt_rekick_${key.id}`, key.id, "rekick", JSON.stringify({ id: `evt_rekick_${key.id}`, type: "balance.changed", created_at: new Date(at).toISOString(), data: { balance: 1, currency: "NGN" } }), at, at)
       .run();
-    const result = await sweepOutbox({ env, db: db(), notify: recordingNotify().notify, clock: fixedClock(Date.now()) });
-    expect(result.kicked).toBeGreaterThanOrEqual(1);
-    await vi.waitFor(() => expect(received.filter((r) => r.id === "evt_rekick")).toHaveLength(1), { timeout: 15_000 });
-    await runInDurableObject(deliveryFor(env, key.id), (_i, s) => s.storage.deleteAlarm());
+    // Not yet: a live job would still be on its way.
+    await sweepOutbox({ env, db: db(), notify: recordingNotify().notify, clock: fixedClock(at + LOST_JOB_MS - 1000) });
+    expect(received.filter((r) => r.id === `evt_rekick_${key.id}`)).toHaveLength(0);
+    // Two sweeps past the limit both re-enqueue the key's job (two jobs): the event's claim posts it once.
+    const late = { env, db: db(), notify: recordingNotify().notify, clock: fixedClock(at + LOST_JOB_MS + 1) };
+    const [first, second] = await Promise.all([sweepOutbox(late), sweepOutbox(late)]);
+    expect(first.kicked).toBeGreaterThanOrEqual(1);
+    expect(second.kicked).toBeGreaterThanOrEqual(1);
+    await vi.waitFor(() => expect(received.filter((r) => r.id === `evt_rekick_${key.id}`)).toHaveLength(1), { timeout: 15_000 });
+    const status = () => env.DB.prepare("SELECT status FROM webhook_events WHERE api_key_id = ?").bind(key.id).first<{ status: string }>();
+    await vi.waitFor(async () => expect(await status()).toEqual({ status: "delivered" }), { timeout: 15_000 });
+    // Both jobs ran by now (the second found the event delivered): still one post.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(received.filter((r) => r.id === `evt_rekick_${key.id}`)).toHaveLength(1);
   });
 
   it("a money change whose batch fails writes no event", async () => {

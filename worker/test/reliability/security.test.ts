@@ -171,7 +171,6 @@ describe("log hygiene", HASHING, () => {
     const attempted = await env.DB.prepare("SELECT last_error FROM webhook_events WHERE api_key_id = ?").bind(testKey.data.id).first<{ last_error: string }>();
     expect(attempted?.last_error).toContain("connection refused");
     useTestUpstreams({ webhooks: null });
-    await runInDurableObject(env.WEBHOOK.get(env.WEBHOOK.idFromName(testKey.data.id)), (_i, s) => s.storage.deleteAlarm());
     await api(`/api/keys/${liveKey.data.id}/revoke`, { method: "POST", token: fresh });
     await api(`/stubs/handler_api.php?api_key=${live}&action=getBalance`);
     vi.restoreAllMocks();
