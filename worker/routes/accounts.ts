@@ -1,13 +1,12 @@
 import { $ } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { createMiddleware } from "hono/factory";
 import { ACCOUNT_MESSAGES } from "../../schema/account-messages";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { requireAuth, sessionClaims } from "../middleware/auth";
 import { changeOwnPassword, deviceFromRequest, referralInvitation, requestPasswordReset, resetPassword, revokeSessions, signIn, signInSecondStep, signUp, updateProfile } from "../services/accounts";
-import { enforceRateLimit, RATE_LIMITS } from "../services/kernel";
+import { perAddressLimit } from "../middleware/address-limit";
 import * as accounts from "../contract/accounts";
 import { nowOf, requestDepsOf } from "./flow-deps";
 import { guarded, routeApp, type RouteApp } from "./route-app";
@@ -18,17 +17,9 @@ import { guarded, routeApp, type RouteApp } from "./route-app";
  * reach one route.
  */
 
-/**
- * The generous per-address limit on signed-out account calls. Cloudflare sets cf-connecting-ip on every request it
- * routes; a request without it (a local test client) has no address to count.
- */
-const clientAddress = (c: Context<AppEnv>) => c.req.header("cf-connecting-ip") || null;
 
-const perAddressLimit = createMiddleware<AppEnv>(async (c, next) => {
-  const address = clientAddress(c);
-  if (address) await enforceRateLimit(getDb(c.env.DB), `auth:ip:${address}`, RATE_LIMITS.authPerAddress, nowOf(c));
-  await next();
-});
+/** The caller's address as Cloudflare reports it (the login's per account and address limit, issue 12). */
+const clientAddress = (c: Context<AppEnv>) => c.req.header("cf-connecting-ip") || null;
 
 export const accountRoutes: RouteApp = $(
   routeApp()

@@ -1,22 +1,14 @@
-import { createMiddleware } from "hono/factory";
 import type { AuthResponse } from "../../schema/accounts";
 import { PASSKEY_MESSAGES, STEP_UP_MESSAGES } from "../../schema/passkeys";
-import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { requireAuth } from "../middleware/auth";
 import { completeRegistration, confirmStepUp, deviceFromRequest, findUserById, listPasskeys, openSignedInSession, ownPasskey, passkeyCount, passkeyEmail, registrationCeremony, relyingPartyFor, removePasskey, renamePasskey, requireFreshSecondFactor, requireReauthentication, sendAccountEmail, signInCeremony, stepUpCeremony, stepUpState, toSessionUser, verifyAssertion } from "../services/accounts";
-import { enforceRateLimit, RATE_LIMITS } from "../services/kernel";
+import { perAddressLimit } from "../middleware/address-limit";
 import * as passkeys from "../contract/passkeys";
 import { nowOf, requestDepsOf, sessionOf } from "./flow-deps";
 import { guarded, routeApp, type RouteApp } from "./route-app";
 
-/** The same generous per-address ceiling as the password login (routes/accounts.ts). */
-const perAddressLimit = createMiddleware<AppEnv>(async (c, next) => {
-  const address = c.req.header("cf-connecting-ip");
-  if (address) await enforceRateLimit(getDb(c.env.DB), `auth:ip:${address}`, RATE_LIMITS.authPerAddress, nowOf(c));
-  await next();
-});
 
 /**
  * Passkeys (issue 33, decision 034): signing in with one from the login page, managing them in Settings, and the

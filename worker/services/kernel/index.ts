@@ -9,7 +9,7 @@ export { deliverEvents, eventDeliveryStatements, type EventDeps, OUTBOX_GRACE_MS
 export { notify } from "./notify";
 export { assertNotAboveShown, chargedBelowShown, costMinorUnits, pricingContext, rentPriceKobo, smsPriceKobo } from "./pricing";
 export { type RequestDeps } from "./request-deps";
-export { clearRateLimit, consumeRateLimit, COST_LIMITS, type CostAction, costLimitInBatch, enforceCostLimit, enforceRateLimit, purgeExpiredRateLimits, RATE_LIMITS, rateLimitedError, type RateLimitRule } from "./rate-limit";
+export { BINDING_LIMITS, type BindingLimiter, clearRateLimit, consumeRateLimit, COST_LIMITS, enforceBindingLimit, type CostAction, costLimitInBatch, enforceCostLimit, enforceRateLimit, purgeExpiredRateLimits, RATE_LIMITS, rateLimitedError, type RateLimitRule } from "./rate-limit";
 export { catalogueFor, deploymentProviderSet, isSandboxUser, isSubaccountWallet, SUBACCOUNT_WALLET_PREFIX, notSandboxUser, providerSetFor, sandboxUserIdFor } from "./sandbox-accounts";
 export { clearSettingsCache, getSetting, getSettings, putSetting } from "./settings";
 export { STOP, type TickResult, wakeAt } from "./tick";

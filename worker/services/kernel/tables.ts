@@ -167,7 +167,7 @@ export const apiKeys = sqliteTable(
 );
 
 /**
- * Webhook events, one row per (key, event): the delivery log. A Durable Object per key (WebhookDelivery) posts them,
+ * Webhook events, one row per (key, event): the delivery log. The key's delivery job on the queue (decision 073) posts them,
  * oldest first and never two of one order out of sequence, retrying with backoff for 24 hours until a 2xx.
  */
 export const webhookEvents = sqliteTable(

@@ -76,7 +76,7 @@ export const rentalForwarding = sqliteTable(
 /**
  * What an outbox event fans out to beyond the room and the developer webhooks: one row per (event, channel, target),
  * written in the batch that marks the event delivered (services/kernel/outbox.ts), so each event reaches each device or
- * forwarding target once. The user's ChannelDelivery object sends them: a send claims its row first (status sending,
+ * forwarding target once. The customer's delivery job on the queue sends them (decision 073): a send claims its row first (status sending,
  * its lease in next_attempt_at), so two runs never send one row at once; a run that died mid-send leaves the lease to
  * expire and the row is tried again.
  * target: push, the subscription id; email, the address; webhook, the URL. payload: what goes out, built at fan-out

@@ -5,7 +5,7 @@ import { smsOrders } from "./tables";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { SmsProviderError, type SmsPollResult } from "../../providers/sms/types";
-import { enforceCostLimit, getSetting, type SmsDeps, STOP, type TickResult, wakeAt } from "../kernel";
+import { enforceBindingLimit, getSetting, type SmsDeps, STOP, type TickResult, wakeAt } from "../kernel";
 import { stalledChains } from "./sms-chain";
 import { findSmsOrder, orderCodes, ownSmsOrder, type SmsOrderRow } from "./sms-views";
 import { readOutcome, upstreamFor } from "./sms-upstream";
@@ -162,7 +162,8 @@ async function usedOrderTick(deps: SmsDeps, order: SmsOrderRow, delayMs: number,
  * poller's next tick. A code that is there is stored through the same guarded transition as the tick (sms.code is
  * pushed, one outcome); nothing else changes: an empty or failed check is not one of the poller's attempts and never
  * ends or refunds the order (the server decides outcomes, on its own clock). Each upstream ask counts against the
- * account's smsCheck cost limit; an order that already ended answers from our record without asking.
+ * account's check-now throttle (the CHECK_NOW_LIMITER binding, decision 073); an order that already ended answers from
+ * our record without asking.
  */
 export async function checkSmsOrderNow(deps: SmsDeps, userId: string, orderId: string): Promise<SmsCheckResponse> {
   const order = await ownSmsOrder(deps.db, userId, orderId);
@@ -177,7 +178,7 @@ export async function checkSmsOrderNow(deps: SmsDeps, userId: string, orderId: s
   if (known) return known;
   if (order.status !== "waiting" || !order.upstreamId) return { success: false, message: SMS_CHECK_MESSAGES.waiting };
 
-  await enforceCostLimit(deps.db, userId, "smsCheck", deps.clock.now());
+  await enforceBindingLimit(deps.env, "CHECK_NOW_LIMITER", userId);
   const provider = upstreamFor(deps, order);
   let result: SmsPollResult;
   try {

@@ -85,7 +85,7 @@ export const telegramActions = sqliteTable(
 /**
  * Messages the bot sends outside an update (a code, a rental's SMS, a credit, "disconnected"): the outbox's delivery
  * writes one row per (event, chat) in the batch that marks the event delivered (dedupe_key `<event id>:<chat id>`), and
- * the chat's TelegramDelivery object sends it (services/telegram/delivery.ts), so each event reaches each chat once.
+ * the chat's delivery job on the queue sends it (decision 073) (services/telegram/delivery.ts), so each event reaches each chat once.
  */
 export const telegramDeliveries = sqliteTable(
   "telegram_deliveries",

@@ -88,7 +88,7 @@ describe("delivery dead letters", () => {
     const result = await getQueueResult(batch, ctx);
     expect(result.explicitAcks).toEqual([]);
     // Retried, not acknowledged (the pool's result does not carry the delay: failedJobDelaySeconds is the backoff it asks).
-    expect(result.retryMessages.map((m) => m.msgId)).toEqual(["m-broken"]);
+    expect(result.retryMessages.map((m: { msgId: string }) => m.msgId)).toEqual(["m-broken"]);
     expect([1, 2, 3, 7, 8].map(failedJobDelaySeconds)).toEqual([10, 20, 40, 600, 600]);
 
     const dead = createMessageBatch(DELIVERY_DEAD_LETTER_QUEUE, [

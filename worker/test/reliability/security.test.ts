@@ -2,7 +2,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { NON_DOCUMENT_POLICY } from "../../../schema/csp";
-import { clearSettingsCache, deliverDueWebhooks, putSetting, RATE_LIMITS } from "../../services/kernel";
+import { BINDING_LIMITS, clearSettingsCache, deliverDueWebhooks, putSetting, RATE_LIMITS } from "../../services/kernel";
+import { freshAddress, inOneWindow } from "../rate-windows";
 import { postSquadWebhook, setSquadSimulator, squadWebhookRaw, startCardPaymentViaApi } from "../payment-fixtures";
 import { api, createUser, db, type ApiReply } from "../helpers";
 import { useTestUpstreams } from "../services";
@@ -51,10 +52,11 @@ describe("brute force", HASHING, () => {
 
   it("guessing reset links from one address answers 429 past the address limit, and a wrong link never says why", async () => {
     const account = await signup();
-    const headers = { "cf-connecting-ip": "203.0.113.77" };
+    const headers = { "cf-connecting-ip": freshAddress() };
+    await inOneWindow(BINDING_LIMITS.AUTH_ADDRESS_LIMITER.periodSeconds, 30_000);
     const statuses: number[] = [];
     const messages = new Set<string>();
-    const total = RATE_LIMITS.authPerAddress.limit + 5;
+    const total = BINDING_LIMITS.AUTH_ADDRESS_LIMITER.limit + 5;
     for (let i = 0; i < total; i += 25) {
       const batch = await Promise.all(
         Array.from({ length: Math.min(25, total - i) }, (_, k) =>
@@ -70,7 +72,7 @@ describe("brute force", HASHING, () => {
     expect(statuses.every((s) => s === 400 || s === 429)).toBe(true);
     expect([...messages]).toEqual(["This reset link is invalid or has expired. Please request a new one."]);
     // Another address is unaffected.
-    const other = await api("/api/reset-password", { headers: { "cf-connecting-ip": "198.51.100.9" }, json: { id: account.userId, token: "x".repeat(43), newPassword: "guessed-1" } });
+    const other = await api("/api/reset-password", { headers: { "cf-connecting-ip": freshAddress() }, json: { id: account.userId, token: "x".repeat(43), newPassword: "guessed-1" } });
     expect(other.status).toBe(400);
   });
 });
