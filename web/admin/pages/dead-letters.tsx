@@ -53,5 +53,5 @@ export default function DeadLettersPage() {
 
 function ReplayForm({ letter }: { letter: DeadLetterView }) {
   const replay = useAdminChange((body: { reason: string }) => admin["dead-letters"][":id"].replay.$post({ param: pathParams({ id: letter.id }), json: body }).then(json));
-  return <ActionForm label="Replay" variant="outline" testId={`replay-${letter.id}`} onSubmit={(reason) => replay.mutateAsync({ reason })} />;
+  return <ActionForm label={`Replay ${letter.delivery_id ?? letter.target}`} variant="outline" testId={`replay-${letter.id}`} onSubmit={(reason) => replay.mutateAsync({ reason })} />;
 }
