@@ -122,14 +122,19 @@ export async function deliverDueTelegram(services: Services, chatId: string): Pr
     .where(and(eq(telegramDeliveries.chatId, chatId), eq(telegramDeliveries.status, "pending"), lte(telegramDeliveries.nextAttemptAt, now)))
     .orderBy(asc(telegramDeliveries.createdAt))
     .limit(BATCH);
+  let heldUntil = 0;
   for (const row of due) {
     const [claimed] = await db
       .update(telegramDeliveries)
       .set({ leaseUntil: now + LEASE_MS, attempts: sql`${telegramDeliveries.attempts} + 1` })
       .where(and(eq(telegramDeliveries.id, row.id), eq(telegramDeliveries.status, "pending"), or(isNull(telegramDeliveries.leaseUntil), lt(telegramDeliveries.leaseUntil, now))))
       .returning({ attempts: telegramDeliveries.attempts });
-    // Another job holds this row: the chat's later rows wait behind it (Telegram keeps a chat's order as it gets them).
-    if (!claimed) break;
+    // Another job holds this row: the chat's later rows wait behind it (Telegram keeps a chat's order as it gets them),
+    // and this job comes back when that lease ends, not at once.
+    if (!claimed) {
+      heldUntil = row.leaseUntil ?? now + LEASE_MS;
+      break;
+    }
     const outcome = await send(telegram, chatId, row.payload);
     const at = services.clock.now();
     if (outcome.status === "sent") {
@@ -153,7 +158,7 @@ export async function deliverDueTelegram(services: Services, chatId: string): Pr
     .where(and(eq(telegramDeliveries.chatId, chatId), eq(telegramDeliveries.status, "pending")))
     .orderBy(asc(telegramDeliveries.nextAttemptAt))
     .limit(1);
-  return next ? Math.max(next.at, services.clock.now()) : null;
+  return next ? Math.max(next.at, heldUntil, services.clock.now()) : null;
 }
 
 /** The cron sweep: re-enqueues every chat with a row still due LOST_JOB_MS after its moment (its job was lost), forgets sent rows after 30 days. */
