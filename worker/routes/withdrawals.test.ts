@@ -8,6 +8,10 @@ import { testServices } from "../test/services";
 import { openSandboxBankAccount, reverseSandboxTransfer, scriptNextTransfer } from "../sandbox/squad-payouts";
 import { sweepWithdrawals } from "../services/funding";
 import { postEntry, putSetting } from "../services/kernel";
+import { createKey } from "../test/api-fixtures";
+import { pushWordsFor } from "../services/notifications";
+import { PUSH_KINDS } from "../../schema/notifications";
+import { configFor } from "../config";
 
 /**
  * Cash out (issue 45): the payout account's checks, what may be withdrawn, the withdrawal's life through Squad's
@@ -274,6 +278,168 @@ describe("bad input and attack: refused with a clear message, nothing moves", ()
     expect((await withdrawalRows(user.id)).map((r) => r.status)).toEqual(["failed"]);
     expect(await balanceOf(user.id)).toBe(500_000);
     expect(await ledgerKeys(user.id, "withdraw_back:%")).toHaveLength(1);
+    await expectLedgerBalanced();
+  });
+});
+
+describe("notices (issue 45): e-mail, push and the developer webhooks withdrawal.*", () => {
+  async function webhookTypes(keyId: string) {
+    return (await env.DB.prepare("SELECT type, payload FROM webhook_events WHERE api_key_id = ? ORDER BY created_at, rowid").bind(keyId).all<{ type: string; payload: string }>()).results;
+  }
+  async function mails(userId: string) {
+    return (
+      await env.DB.prepare("SELECT target, payload FROM channel_deliveries WHERE user_id = ? AND channel = 'email' ORDER BY created_at, rowid").bind(userId).all<{ target: string; payload: string }>()
+    ).results.map((r) => ({ to: r.target, ...(JSON.parse(r.payload) as { subject: string; text: string }) }));
+  }
+
+  it("a paid withdrawal tells the key's webhook withdrawal.requested then withdrawal.paid, and e-mails both, once each", async () => {
+    const { user, account } = await customerWithAccount(500_000);
+    const key = await createKey(user, "live");
+    const hook = await api("/api/v1/webhook", { method: "PUT", headers: { authorization: `Bearer ${key.secret}` }, json: { url: "https://bot.example.com/hook" } });
+    expect(hook.status).toBe(200);
+    const res = await api("/api/withdrawals", { token: user.token, json: { amount: 1500 }, settle: true });
+    expect(res.data.state).toBe("paid");
+    await testServices().settle();
+    const events = await webhookTypes(key.id);
+    expect(events.map((e) => e.type).filter((t) => t.startsWith("withdrawal."))).toEqual(["withdrawal.requested", "withdrawal.paid"]);
+    const paid = JSON.parse(events.find((e) => e.type === "withdrawal.paid")!.payload);
+    expect(paid.data).toMatchObject({ withdrawal_id: res.data.id, status: "paid", amount: 1500, currency: "NGN", message: `Paid into GTBank ····${account.slice(-4)}` });
+    expect(paid.data.url).toMatch(new RegExp(`/api/v1/withdrawals/${res.data.id}$`));
+    // The hold moved the wallet: balance.changed beside the request.
+    expect(events.some((e) => e.type === "balance.changed")).toBe(true);
+    const sent = await mails(user.id);
+    expect(sent.map((m) => m.subject)).toEqual(["Withdrawal of ₦1,500.00 on its way", "Withdrawal of ₦1,500.00 paid"].map((s) => expect.stringMatching(s.replace(".00", "(\\.00)?"))));
+    expect(sent.every((m) => m.to === user.email)).toBe(true);
+    expect(sent[1].text).toMatch(/Paid into GTBank/);
+  });
+
+  it("a failure is withdrawal.failed, a reversal withdrawal.reversed, an operator's refusal withdrawal.failed with status refused", async () => {
+    const { user } = await customerWithAccount(1_000_000);
+    const key = await createKey(user, "live");
+    await api("/api/v1/webhook", { method: "PUT", headers: { authorization: `Bearer ${key.secret}` }, json: { url: "https://bot.example.com/hook" } });
+    await scriptNextTransfer(env, "fail");
+    const failed = await api("/api/withdrawals", { token: user.token, json: { amount: 1000 }, settle: true });
+    expect(failed.data.state).toBe("failed");
+    const paid = await api("/api/withdrawals", { token: user.token, json: { amount: 1200 }, settle: true });
+    expect(await reverseSandboxTransfer(env, paid.data.reference)).toBe(true);
+    const services = testServices();
+    await sweepWithdrawals(services.payments);
+    await services.settle();
+    await settings({ approval_above_naira: 1500 });
+    const big = await api("/api/withdrawals", { token: user.token, json: { amount: 2000 } });
+    expect(big.data.state).toBe("approval");
+    const operator = await makeOperator();
+    await env.DB.prepare("UPDATE sessions SET second_factor_at = ? WHERE id = ?").bind(Date.now(), operator.sessionId).run();
+    expect((await api(`/api/admin/withdrawals/${big.data.id}/refuse`, { token: operator.token, json: { reason: "Checking the account" }, settle: true })).status).toBe(200);
+    await services.settle();
+    const told = (await webhookTypes(key.id)).filter((e) => e.type.startsWith("withdrawal.")).map((e) => {
+      const body = JSON.parse(e.payload);
+      return `${e.type}:${body.data.withdrawal_id === failed.data.id ? "a" : body.data.withdrawal_id === paid.data.id ? "b" : "c"}:${body.data.status}`;
+    });
+    expect(told).toEqual([
+      "withdrawal.requested:a:held",
+      "withdrawal.failed:a:failed",
+      "withdrawal.requested:b:held",
+      "withdrawal.paid:b:paid",
+      "withdrawal.reversed:b:reversed",
+      "withdrawal.requested:c:approval",
+      "withdrawal.failed:c:refused",
+    ]);
+    expect((await mails(user.id)).map((m) => m.subject.replace(/ of ₦[\d,.]+/, ""))).toEqual([
+      "Withdrawal on its way",
+      "Withdrawal failed",
+      "Withdrawal on its way",
+      "Withdrawal paid",
+      "Withdrawal reversed",
+      "Withdrawal waits for approval",
+      "Withdrawal refused",
+    ]);
+  });
+
+  it("a push says the same, under the customer's own 'Cash out' choice", () => {
+    const words = pushWordsFor(
+      { kind: "withdrawal.changed", withdrawalId: "wd_1", state: "failed", amount: 2000, message: "Failed — ₦2,000 is back in your wallet" },
+      { webClient: configFor(env).webClient, hideCode: false, at: Date.now() },
+    );
+    expect(words).toMatchObject({ kind: "withdrawal", payload: { tag: "withdrawal:wd_1", body: "Failed — ₦2,000 is back in your wallet" } });
+    expect(words?.payload.title).toMatch(/^Withdrawal of ₦2,000(\.00)? failed$/);
+    expect(PUSH_KINDS).toContain("withdrawal");
+    expect(pushWordsFor({ kind: "withdrawal.changed", withdrawalId: "wd_1", state: "sending", amount: 2000, message: "Sending" }, { webClient: configFor(env).webClient, hideCode: false, at: 0 })).toBeNull();
+  });
+});
+
+describe("POST /api/v1/withdrawals and GET /api/v1/withdrawals/{id}: the key's scope withdraw stands in for the step-up", () => {
+  const v1 = (secret: string, idempotencyKey?: string) => ({ authorization: `Bearer ${secret}`, ...(idempotencyKey ? { "idempotency-key": idempotencyKey } : {}) });
+  const scopes = (user: TestUser, keyId: string, list: string[]) => api(`/api/keys/${keyId}/scopes`, { method: "PUT", token: user.token, json: { scopes: list } });
+
+  it("only an owner with a passkey or TOTP proved in the last 10 minutes may grant withdraw, and only to a live key", async () => {
+    const { user } = await customerWithAccount(500_000);
+    const live = await createKey(user, "live");
+    const noFactor = await scopes(user, live.id, ["withdraw"]);
+    expect(noFactor.status).toBe(403);
+    expect(noFactor.data.message).toMatch(/needs a passkey or two-factor codes/);
+    await env.DB.prepare("UPDATE users SET totp_enabled_at = ? WHERE id = ?").bind(Date.now(), user.id).run();
+    // A password proved a minute ago is no second factor.
+    await env.DB.prepare("UPDATE sessions SET second_factor_at = ?, reauthenticated_at = ? WHERE id = ?").bind(Date.now() - 3_600_000, Date.now() - 60_000, user.sessionId).run();
+    const stale = await scopes(user, live.id, ["withdraw"]);
+    expect(stale.status).toBe(403);
+    expect(stale.data).toMatchObject({ code: "STEP_UP_REQUIRED", methods: ["totp"] });
+    expect((await api("/api/keys", { token: user.token })).data.data[0].scopes).toEqual([]);
+    await env.DB.prepare("UPDATE sessions SET second_factor_at = ? WHERE id = ?").bind(Date.now(), user.sessionId).run();
+    const granted = await scopes(user, live.id, ["withdraw"]);
+    expect(granted.status).toBe(200);
+    expect(granted.data.scopes).toEqual(["withdraw"]);
+    const test = await createKey(user, "test");
+    const onTest = await scopes(user, test.id, ["withdraw"]);
+    expect(onTest.status).toBe(400);
+    expect(onTest.data.message).toMatch(/Only a live key/);
+    const unknown = await scopes(user, live.id, ["admin"]);
+    expect(unknown.status).toBe(400);
+    // Taking it away needs no second factor.
+    await env.DB.prepare("UPDATE sessions SET second_factor_at = NULL WHERE id = ?").bind(user.sessionId).run();
+    expect((await scopes(user, live.id, [])).data.scopes).toEqual([]);
+    const stranger = await createUser();
+    expect((await scopes(stranger, live.id, [])).status).toBe(404);
+  });
+
+  it("withdraws once per Idempotency-Key, reads it back, refuses a key without the scope, and another account's is 404", async () => {
+    const { user, account } = await customerWithAccount(500_000);
+    const key = await createKey(user, "live");
+    const idem = crypto.randomUUID();
+    const unscoped = await api("/api/v1/withdrawals", { method: "POST", headers: v1(key.secret, idem), json: { amount: 1500 } });
+    expect(unscoped.status).toBe(403);
+    expect(unscoped.data.message).toMatch(/may not withdraw.*Settings → API/);
+    expect(await balanceOf(user.id)).toBe(500_000);
+
+    await env.DB.prepare("UPDATE users SET totp_enabled_at = ? WHERE id = ?").bind(Date.now(), user.id).run();
+    await env.DB.prepare("UPDATE sessions SET second_factor_at = ? WHERE id = ?").bind(Date.now(), user.sessionId).run();
+    expect((await scopes(user, key.id, ["withdraw"])).status).toBe(200);
+    // The key needs no session and no step-up: a stale second factor on the web does not matter to it.
+    await env.DB.prepare("UPDATE sessions SET second_factor_at = NULL WHERE id = ?").bind(user.sessionId).run();
+    const idem2 = crypto.randomUUID();
+    const made = await api("/api/v1/withdrawals", { method: "POST", headers: v1(key.secret, idem2), json: { amount: 1500 }, settle: true });
+    expect(made.status).toBe(201);
+    expect(made.data).toMatchObject({ status: "paid", amount: 1500, fee: 0, currency: "NGN", bank_name: "GTBank", account_last4: account.slice(-4) });
+    const replay = await api("/api/v1/withdrawals", { method: "POST", headers: v1(key.secret, idem2), json: { amount: 1500 } });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.data.id).toBe(made.data.id);
+    const otherBody = await api("/api/v1/withdrawals", { method: "POST", headers: v1(key.secret, idem2), json: { amount: 1600 } });
+    expect(otherBody.status).toBe(422);
+    expect(await ledgerKeys(user.id, "withdraw:%")).toHaveLength(1);
+    expect(await balanceOf(user.id)).toBe(500_000 - 150_000);
+
+    const read = await api(`/api/v1/withdrawals/${made.data.id}`, { headers: v1(key.secret) });
+    expect(read.status).toBe(200);
+    expect(read.data).toMatchObject({ id: made.data.id, status: "paid", message: `Paid into GTBank ····${account.slice(-4)}` });
+    const stranger = await createUser();
+    const strangerKey = await createKey(stranger, "live");
+    expect((await api(`/api/v1/withdrawals/${made.data.id}`, { headers: v1(strangerKey.secret) })).status).toBe(404);
+    const fractional = await api("/api/v1/withdrawals", { method: "POST", headers: v1(key.secret, crypto.randomUUID()), json: { amount: 1000.005 } });
+    expect(fractional.status).toBe(400);
+    const tooMuch = await api("/api/v1/withdrawals", { method: "POST", headers: v1(key.secret, crypto.randomUUID()), json: { amount: 4000 } });
+    expect(tooMuch.status).toBe(422);
+    expect(await balanceOf(user.id)).toBe(500_000 - 150_000);
     await expectLedgerBalanced();
   });
 });

@@ -14,6 +14,6 @@ export const withdrawalRoutes: RouteApp = routeApp()
   .openapi(guarded(contract.savePayoutAccount, requireAuth), async (c) =>
     c.json({ data: await savePayoutAccount(paymentDepsOf(c), sessionOf(c), c.req.valid("json")) }),
   )
-  .openapi(guarded(contract.withdraw, requireAuth), async (c) => c.json(await requestWithdrawal(paymentDepsOf(c), sessionOf(c), c.req.valid("json").amount)))
+  .openapi(guarded(contract.withdraw, requireAuth), async (c) => c.json(await requestWithdrawal(paymentDepsOf(c), { session: sessionOf(c) }, c.req.valid("json").amount)))
   .openapi(guarded(contract.withdrawals, requireAuth), async (c) => c.json({ data: await listOwnWithdrawals(getDb(c.env.DB), c.var.user.id) }))
   .openapi(guarded(contract.withdrawal, requireAuth), async (c) => c.json(await withdrawalView(paymentDepsOf(c), c.var.user.id, c.req.valid("param").id)));

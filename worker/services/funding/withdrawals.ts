@@ -221,6 +221,23 @@ function view(w: Withdrawal): WithdrawalView {
   };
 }
 
+/** A withdrawal as the developer API answers it (schema/api-v1.ts v1WithdrawalSchema). */
+export function toV1Withdrawal(v: WithdrawalView) {
+  return {
+    id: v.id,
+    status: v.state,
+    amount: v.amount,
+    fee: v.fee,
+    currency: "NGN" as const,
+    bank_name: v.bank_name,
+    account_last4: v.account_last4,
+    reference: v.reference,
+    message: v.message,
+    created_at: v.created_at,
+    updated_at: v.updated_at,
+  };
+}
+
 /** Whole kobo from naira, or a refusal (a fraction of a kobo, not a number). */
 function koboOf(amountNaira: number): number {
   const kobo = Math.round(amountNaira * 100);
@@ -233,15 +250,34 @@ function koboOf(amountNaira: number): number {
  * batch that writes the row and its hold only while the money is withdrawable and within the day's cap and count (a
  * racing second withdrawal is refused by that statement), then, unless it waits for an operator, the transfer.
  */
-export async function requestWithdrawal(deps: PaymentDeps, session: StepUpSession, amountNaira: number): Promise<WithdrawalView> {
+/**
+ * Who asks for a withdrawal: a signed-in session (a fresh second factor, decision 034), or an API key (issue 45: the
+ * key's scope "withdraw", which only a passkey- or TOTP-confirmed owner can grant, stands in for the step-up) acting as
+ * its own account (`userId`: never a sub-account's wallet).
+ */
+export type WithdrawCaller = { session: StepUpSession } | { apiKey: { userId: string; actingUserId: string; scopes: readonly string[] } };
+
+async function authorize(db: Db, caller: WithdrawCaller, now: number): Promise<string> {
+  if ("session" in caller) {
+    await requireFreshSecondFactor(db, caller.session, now);
+    return caller.session.user.id;
+  }
+  const { apiKey } = caller;
+  if (!apiKey.scopes.includes("withdraw")) {
+    throw new AppError("FORBIDDEN", "This API key may not withdraw. Its owner can allow it in Settings → API (with a passkey or a two-factor code).");
+  }
+  if (apiKey.userId !== apiKey.actingUserId) throw new AppError("FORBIDDEN", "Withdrawals come out of your own wallet: move a sub-account's money back to it first (transfer-out).");
+  return apiKey.userId;
+}
+
+export async function requestWithdrawal(deps: PaymentDeps, caller: WithdrawCaller, amountNaira: number): Promise<WithdrawalView> {
   const db = deps.db;
   const now = deps.clock.now();
-  const userId = session.user.id;
   const amountKobo = koboOf(amountNaira);
   const limits = await limitsOf(db);
   if (amountKobo < limits.minimumKobo) throw new AppError("VALIDATION_FAILED", `The smallest withdrawal is ${ngn(limits.minimumKobo)}.`);
   if (amountKobo > limits.perTransactionKobo) throw new AppError("VALIDATION_FAILED", `One withdrawal can be at most ${ngn(limits.perTransactionKobo)}.`);
-  await requireFreshSecondFactor(db, session, now);
+  const userId = await authorize(db, caller, now);
   const account = await findPayoutAccount(db, userId);
   if (!account) throw new AppError("INVALID_STATE", "Add the bank account to withdraw to first.");
   const cooling = await coolingUntil(db, userId, account, now, limits);
