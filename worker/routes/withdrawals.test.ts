@@ -443,3 +443,55 @@ describe("POST /api/v1/withdrawals and GET /api/v1/withdrawals/{id}: the key's s
     await expectLedgerBalanced();
   });
 });
+
+describe("the console (issue 45): the second-operator rule for large approvals, and what is owed to customers", () => {
+  async function freshOperator() {
+    const operator = await makeOperator();
+    await env.DB.prepare("UPDATE sessions SET second_factor_at = ? WHERE id = ?").bind(Date.now(), operator.sessionId).run();
+    return operator;
+  }
+
+  it("approving one above approval_threshold waits for a second operator (202, still held); the second approves it once and it is sent", async () => {
+    await settings({ approval_above_naira: 3000 });
+    await putSetting(db(), "approval_threshold", { naira: 3500 });
+    try {
+      const { user } = await customerWithAccount(1_000_000);
+      const [alice, bola] = [await freshOperator(), await freshOperator()];
+      const big = await api("/api/withdrawals", { token: user.token, json: { amount: 4000 } });
+      expect(big.data.state).toBe("approval");
+      const overview = await api("/api/admin/overview?period=today", { token: alice.token });
+      expect(overview.data.owedToCustomers.heldForWithdrawals).toBeGreaterThanOrEqual(4000);
+      expect(overview.data.owedToCustomers.total).toBe(Math.round((overview.data.owedToCustomers.balances + overview.data.owedToCustomers.heldForWithdrawals) * 100) / 100);
+
+      const asked = await api(`/api/admin/withdrawals/${big.data.id}/approve`, { token: alice.token, json: { reason: "Known reseller" } });
+      expect(asked.status).toBe(202);
+      expect(asked.data.approval).toMatchObject({ kind: "withdrawal", status: "pending", requestedByMe: true, amount: -4000 });
+      expect(asked.data.data.state).toBe("approval");
+      expect((await api(`/api/admin/withdrawals/${big.data.id}/approve`, { token: alice.token, json: { reason: "Known reseller" } })).data.approval.id).toBe(asked.data.approval.id);
+      const own = await api(`/api/admin/approvals/${asked.data.approval.id}/approve`, { token: alice.token, json: { reason: "me again" } });
+      expect(own.status).toBe(403);
+      expect((await withdrawalRows(user.id))[0].status).toBe("approval");
+
+      const ok = await api(`/api/admin/approvals/${asked.data.approval.id}/approve`, { token: bola.token, json: { reason: "Checked the account" } });
+      expect(ok.status).toBe(200);
+      expect((await api(`/api/withdrawals/${big.data.id}`, { token: user.token })).data.state).toBe("paid");
+      expect(await balanceOf(user.id)).toBe(600_000);
+      const audit = await env.DB.prepare("SELECT action FROM audit_log WHERE subject = ? ORDER BY id").bind(big.data.id).all<{ action: string }>();
+      expect(audit.results.map((r) => r.action)).toEqual(["withdrawal.approve"]);
+      expect((await api(`/api/admin/approvals/${asked.data.approval.id}/approve`, { token: bola.token, json: { reason: "twice" } })).status).toBe(409);
+
+      // Refused meanwhile: the second operator's approval changes nothing and says why.
+      const other = await api("/api/withdrawals", { token: user.token, json: { amount: 3600 } });
+      const asked2 = await api(`/api/admin/withdrawals/${other.data.id}/approve`, { token: alice.token, json: { reason: "Fine" } });
+      expect(asked2.status).toBe(202);
+      expect((await api(`/api/admin/withdrawals/${other.data.id}/refuse`, { token: bola.token, json: { reason: "Name looks off" } })).status).toBe(200);
+      const late = await api(`/api/admin/approvals/${asked2.data.approval.id}/approve`, { token: bola.token, json: { reason: "ok" } });
+      expect(late.status).toBe(409);
+      expect(late.data.message).toMatch(/no longer waiting for approval/);
+      expect(await balanceOf(user.id)).toBe(600_000);
+      await expectLedgerBalanced();
+    } finally {
+      await putSetting(db(), "approval_threshold", SETTING_DEFAULTS.approval_threshold);
+    }
+  });
+});

@@ -180,6 +180,11 @@ export async function scriptNextTransfer(env: Env, outcome: NextTransfer): Promi
   await saveState(env, NEXT_KEY, outcome);
 }
 
+/** Forgets a scripted outcome no transfer used (the next transfer is paid, as by default). */
+export async function clearNextTransfer(env: Env): Promise<void> {
+  await take(env, NEXT_KEY);
+}
+
 /** Reverses a paid transfer (a day later, say): the next re-query answers 412. */
 export async function reverseSandboxTransfer(env: Env, reference: string): Promise<boolean> {
   const transfer = await loadState<SimTransfer>(env, transferKey(reference));

@@ -8,7 +8,7 @@ import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { UpstreamFault } from "../../providers/upstream-http";
 import { lastNewDeviceAt, requireFreshSecondFactor, type StepUpSession } from "../accounts";
-import { deliverEvents, getSetting, ledger, move, type PaymentDeps, rowsOf, runBatch, statement, transition, users } from "../kernel";
+import { businessOnly, deliverEvents, getSetting, ledger, move, type PaymentDeps, rowsOf, runBatch, statement, transition, users } from "../kernel";
 import { matchNames } from "./name-match";
 import { accountLabel, heldStatesSql, type NewWithdrawal, stateMessage, type Withdrawal, withdrawal } from "./withdrawal-transitions";
 
@@ -219,6 +219,54 @@ function view(w: Withdrawal): WithdrawalView {
     created_at: new Date(w.createdAt).toISOString(),
     updated_at: new Date(w.updatedAt).toISOString(),
   };
+}
+
+/** What a second operator's approval of a large withdrawal carries (services/console/operator-approvals.ts). */
+export interface WithdrawalApprovalPayload {
+  withdrawalId: string;
+  userId: string;
+  amountKobo: number;
+  feeKobo: number;
+  bankCode: string;
+  accountNumber: string;
+}
+
+/** The payload of an approval request for this withdrawal; refused unless it waits for approval. */
+export async function withdrawalApprovalPayload(db: Db, operatorId: string, id: string): Promise<WithdrawalApprovalPayload> {
+  const w = await findWithdrawal(db, id);
+  if (!w) throw new AppError("NOT_FOUND", "Withdrawal not found.");
+  if (w.status !== "approval") throw new AppError("INVALID_STATE", `This withdrawal is ${w.status}, not waiting for approval.`);
+  if (w.userId === operatorId) throw new AppError("FORBIDDEN", "An operator cannot approve their own withdrawal.");
+  return { withdrawalId: w.id, userId: w.userId, amountKobo: w.amountKobo, feeKobo: w.feeKobo, bankCode: w.bankCode, accountNumber: w.accountNumber };
+}
+
+/**
+ * The approve move as statements for the second operator's approval batch (decision 035's approvalSql): the move,
+ * its audit row as the requester's change, and an assertion that the move took (a json() of non-JSON text raises and
+ * rolls the whole batch back), so an approval of a withdrawal refused or decided meanwhile changes nothing.
+ */
+export function withdrawalApprovalSql(db: Db, p: WithdrawalApprovalPayload, requestedBy: string, reason: string, now: number) {
+  const step = move(db, withdrawal.approve, p.withdrawalId, { userId: p.userId, id: p.withdrawalId, row: p, operatorId: requestedBy, reason }, now);
+  return [
+    ...step.statements,
+    auditInsert(db, { actor: requestedBy, action: "withdrawal.approve", detail: { id: p.withdrawalId, amountKobo: p.amountKobo }, reason, subject: p.withdrawalId, previous: "approval", onlyIf: step.madeIt }, now),
+    db.select({ moved: sql<number>`CASE WHEN ${step.madeIt} THEN 1 ELSE json('withdrawal not waiting for approval') END` }).from(sql`(SELECT 1) AS one`),
+  ];
+}
+
+/** After a second operator approved it: send it now (a lost send is the sweep's: it sends held ones). */
+export async function sendApprovedWithdrawal(deps: PaymentDeps, id: string): Promise<void> {
+  const w = await findWithdrawal(deps.db, id);
+  if (w?.status === "held") await sendWithdrawal(deps, w);
+}
+
+/** Kobo held for withdrawals waiting for approval or in flight (the console's "owed to customers", issue 45). */
+export async function heldForWithdrawalsKobo(db: Db, includeTest = false): Promise<number> {
+  const [row] = await db
+    .select({ kobo: sql<number>`COALESCE(SUM(${withdrawals.amountKobo} + ${withdrawals.feeKobo}), 0)` })
+    .from(withdrawals)
+    .where(and(sql`${withdrawals.status} IN (${heldStatesSql})`, businessOnly(includeTest, withdrawals.userId)));
+  return Number(row?.kobo ?? 0);
 }
 
 /** A withdrawal as the developer API answers it (schema/api-v1.ts v1WithdrawalSchema). */
