@@ -12,6 +12,7 @@ import { createKey } from "../test/api-fixtures";
 import { pushWordsFor } from "../services/notifications";
 import { PUSH_KINDS } from "../../schema/notifications";
 import { configFor } from "../config";
+import { comparePayouts, type OurPayout } from "../services/funding";
 
 /**
  * Cash out (issue 45): the payout account's checks, what may be withdrawn, the withdrawal's life through Squad's
@@ -493,5 +494,36 @@ describe("the console (issue 45): the second-operator rule for large approvals, 
     } finally {
       await putSetting(db(), "approval_threshold", SETTING_DEFAULTS.approval_threshold);
     }
+  });
+});
+
+describe("reconcile-payouts (issue 45): our withdrawals against Squad's transfer list, by reference", () => {
+  it("agrees after a paid and a failed one, and names each difference: paid twice, missing at Squad, unknown to us", async () => {
+    const { user } = await customerWithAccount(1_000_000);
+    const paid = await api("/api/withdrawals", { token: user.token, json: { amount: 1000 }, settle: true });
+    await scriptNextTransfer(env, "fail");
+    const failed = await api("/api/withdrawals", { token: user.token, json: { amount: 1100 }, settle: true });
+    expect([paid.data.state, failed.data.state]).toEqual(["paid", "failed"]);
+    const squadClient = testServices().payments.provider.squadPayouts;
+    const ours = async () =>
+      (await env.DB.prepare("SELECT id, reference, status, amount_kobo AS amountKobo FROM withdrawals WHERE user_id = ?").bind(user.id).all<OurPayout>()).results;
+    const mine = new Set((await ours()).map((w) => w.reference));
+    const scoped = async () => (await squadClient.listTransfers()).filter((r) => mine.has(r.transactionReference));
+    const clean = comparePayouts("2026-11-29", await ours(), await scoped(), { referencePrefix: squadClient.reference("wd_"), isOurs: (r) => mine.has(r) });
+    expect(clean.differences).toEqual([]);
+    expect(clean.ours).toEqual({ count: 2, paid: 1000 });
+
+    // Tampered: ours says failed where Squad paid; ours says paid where Squad has nothing; Squad lists one we never made.
+    const tampered = (await ours()).map((w) => (w.id === paid.data.id ? { ...w, status: "failed" } : w));
+    tampered.push({ id: "wd_ghost", reference: squadClient.reference("wd_ghost0000000000000000"), status: "paid", amountKobo: 50_000 });
+    const stranger = { transactionReference: squadClient.reference("wd_unknown000000000000000"), status: "success" as const, amountKobo: 70_000, nipReference: null, description: "" };
+    const report = comparePayouts("2026-11-29", tampered, [...(await scoped()), stranger], { referencePrefix: squadClient.reference("wd_"), isOurs: (r) => mine.has(r) });
+    expect(report.ok).toBe(false);
+    expect(report.differences.map((d) => [d.kind, d.reference])).toEqual([
+      ["status", paid.data.reference],
+      ["ours_only", squadClient.reference("wd_ghost0000000000000000")],
+      ["squad_only", stranger.transactionReference],
+    ]);
+    expect(report.differences[0].note).toMatch(/went out twice/);
   });
 });

@@ -5,6 +5,7 @@ import type { Env } from "../config";
 import { AppError } from "../lib/errors";
 import { SQUAD_SIMULATOR_PATH } from "./squad";
 import { loadState, saveState } from "./sandbox-state";
+import { SANDBOX_SQUAD_MERCHANT_ID } from "../providers/payments/squad-payouts";
 
 /**
  * Sandbox Squad payouts, written from Squad's Transfer API document
@@ -21,8 +22,8 @@ import { loadState, saveState } from "./sandbox-state";
  * State lives in D1 (sandbox_state), shared by the page, the adapter and the tests.
  */
 
-/** The sandbox merchant's ID: references must start with it, as Squad requires of a real merchant. */
-export const SANDBOX_SQUAD_MERCHANT_ID = "SBSANDBOX";
+/** The sandbox merchant's ID (the adapter's file holds it: the operator CLI reads it too). */
+export { SANDBOX_SQUAD_MERCHANT_ID };
 
 export type NextTransfer = "timeout" | "fail" | "reverse";
 

@@ -18,3 +18,4 @@ export { getQueueItem, listReviewQueue, type QueueItem, resolveQueueItem, review
 export { decideWithdrawal, findWithdrawal, heldForWithdrawalsKobo, sendApprovedWithdrawal, type WithdrawalApprovalPayload, withdrawalApprovalPayload, withdrawalApprovalSql, lagosDayStart, listOwnWithdrawals, listWithdrawals, requestWithdrawal, savePayoutAccount, sendWithdrawal, settleWithdrawal, sweepWithdrawals, toV1Withdrawal, type WithdrawCaller, withdrawableView, withdrawalView } from "./withdrawals";
 export { withdrawal } from "./withdrawal-transitions";
 export { matchNames } from "./name-match";
+export { comparePayouts, type OurPayout, type PayoutReconciliation } from "./payout-reconciliation";
