@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SETTING_DEFAULTS } from "../../schema/settings";
 import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } from "./../test/helpers";
 import { makeOperator } from "../test/operators";
 import { postSquadWebhook, squadWebhookRaw } from "../test/payment-fixtures";
-import { testServices } from "../test/services";
+import { testServices, useTestUpstreams } from "../test/services";
 import { openSandboxBankAccount, reverseSandboxTransfer, scriptNextTransfer } from "../sandbox/squad-payouts";
 import { sweepWithdrawals } from "../services/funding";
 import { postEntry, putSetting } from "../services/kernel";
@@ -220,7 +220,7 @@ describe("bad input and attack: refused with a clear message, nothing moves", ()
       [-5000, 400, /above zero/],
       [1000.005, 400, /whole kobo/],
       ["1000", 400, /naira/],
-      [250_000, 400, /at most ₦200,000/],
+      [60_000, 400, /at most ₦50,000(\.00)? at your tier \(Bronze\)/],
       [6000, 422, /withdraw up to ₦5,000/],
     ];
     for (const [amount, status, message] of cases) {
@@ -229,6 +229,22 @@ describe("bad input and attack: refused with a clear message, nothing moves", ()
       expect(res.data.message).toMatch(message);
     }
     await expectNothingMoved(user, 900_000);
+  });
+
+  it("caps follow the customer's tier (by total deposited): Bronze ₦50,000 a withdrawal, Gold the global ₦200,000; the screen says which", async () => {
+    const { user } = await customerWithAccount(500_000);
+    const bronze = await api("/api/withdrawals/available", { token: user.token });
+    expect([bronze.data.per_transaction_cap, bronze.data.daily_cap]).toEqual([50_000, 100_000]);
+    await env.DB.prepare("UPDATE users SET total_deposited_kobo = ? WHERE id = ?").bind(300_000_00, user.id).run();
+    const gold = await api("/api/withdrawals/available", { token: user.token });
+    expect([gold.data.per_transaction_cap, gold.data.daily_cap]).toEqual([200_000, 500_000]);
+    const above = await api("/api/withdrawals", { token: user.token, json: { amount: 250_000 } });
+    expect(above.status).toBe(400);
+    expect(above.data.message).toMatch(/at most ₦200,000(\.00)? at your tier \(Gold\)/);
+    // A tier's cap never raises the global one.
+    await settings({ tier_caps: { Gold: { per_transaction_naira: 900_000, daily_naira: 900_000 } } });
+    expect((await api("/api/withdrawals/available", { token: user.token })).data.per_transaction_cap).toBe(200_000);
+    await expectNothingMoved(user, 500_000);
   });
 
   it("a second withdrawal racing the first cannot take more than is withdrawable", async () => {
@@ -284,6 +300,9 @@ describe("bad input and attack: refused with a clear message, nothing moves", ()
 });
 
 describe("notices (issue 45): e-mail, push and the developer webhooks withdrawal.*", () => {
+  // The receiver answers 2xx (no request leaves the test).
+  beforeAll(() => useTestUpstreams({ webhooks: async () => new Response("ok") }));
+  afterAll(() => useTestUpstreams({ webhooks: null }));
   async function webhookTypes(keyId: string) {
     return (await env.DB.prepare("SELECT type, payload FROM webhook_events WHERE api_key_id = ? ORDER BY created_at, rowid").bind(keyId).all<{ type: string; payload: string }>()).results;
   }

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { formatNaira, koboToNaira } from "../../../schema/money";
+import { tierFor } from "../../../schema/tiers";
 import { type AdminWithdrawalRow, payoutBankName, type PayoutAccountInput, type PayoutAccountView, type WithdrawableView, type WithdrawalState, type WithdrawalView } from "../../../schema/withdrawals";
 import type { Db } from "../../db/client";
 import { auditInsert } from "../../db/admin-sql";
@@ -8,7 +9,7 @@ import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { UpstreamFault } from "../../providers/upstream-http";
 import { lastNewDeviceAt, requireFreshSecondFactor, type StepUpSession } from "../accounts";
-import { businessOnly, deliverEvents, getSetting, ledger, move, type PaymentDeps, rowsOf, runBatch, statement, transition, users } from "../kernel";
+import { businessOnly, deliverEvents, getSettings, ledger, move, type PaymentDeps, rowsOf, runBatch, statement, transition, users } from "../kernel";
 import { matchNames } from "./name-match";
 import { accountLabel, heldStatesSql, type NewWithdrawal, stateMessage, type Withdrawal, withdrawal } from "./withdrawal-transitions";
 
@@ -35,13 +36,21 @@ export function lagosDayStart(now: number): number {
 }
 
 type Limits = Awaited<ReturnType<typeof limitsOf>>;
-async function limitsOf(db: Db) {
-  const s = await getSetting(db, "withdrawals");
+/**
+ * The withdrawal limits for one customer: the `withdrawals` setting, with the caps of the customer's discount tier
+ * (earned by total deposited, schema/tiers.ts) where the setting lists that tier; a tier's cap never raises the global.
+ */
+async function limitsOf(db: Db, userId: string) {
+  const { withdrawals: s, tiers } = await getSettings(db, ["withdrawals", "tiers"]);
+  const [owner] = await db.select({ totalDepositedKobo: users.totalDepositedKobo }).from(users).where(eq(users.id, userId)).limit(1);
+  const tier = tierFor(tiers, koboToNaira(owner?.totalDepositedKobo ?? 0));
+  const caps = s.tier_caps?.[tier.text];
   return {
+    tier: tier.text,
     minimumKobo: Math.round(s.minimum_naira * 100),
     feeKobo: Math.round(s.fee_naira * 100),
-    perTransactionKobo: Math.round(s.per_transaction_naira * 100),
-    dailyKobo: Math.round(s.daily_naira * 100),
+    perTransactionKobo: Math.round(Math.min(s.per_transaction_naira, caps?.per_transaction_naira ?? Infinity) * 100),
+    dailyKobo: Math.round(Math.min(s.daily_naira, caps?.daily_naira ?? Infinity) * 100),
     dailyCount: s.daily_count,
     approvalAboveKobo: Math.round(s.approval_above_naira * 100),
     coolingMs: s.cooling_hours * HOUR,
@@ -155,7 +164,7 @@ export async function savePayoutAccount(
   if (!found) throw new AppError("UNPROCESSABLE", `${bankName} has no account ${input.account_number}. Check the number and the bank.`);
   const match = matchNames(verifiedName, found.accountName);
   if (!match.matched) throw new AppError("UNPROCESSABLE", match.reason);
-  const limits = await limitsOf(db);
+  const limits = await limitsOf(db, session.user.id);
   const row = {
     userId: session.user.id,
     bankCode: input.bank_code,
@@ -180,7 +189,7 @@ async function coolingUntil(db: Db, userId: string, account: { usableFrom: numbe
 }
 
 export async function withdrawableView(db: Db, userId: string, now: number): Promise<WithdrawableView> {
-  const limits = await limitsOf(db);
+  const limits = await limitsOf(db, userId);
   const [b, account] = await Promise.all([breakdownOf(db, userId, now, limits), findPayoutAccount(db, userId)]);
   const cooling = await coolingUntil(db, userId, account, now, limits);
   const reasons: string[] = [];
@@ -322,9 +331,9 @@ export async function requestWithdrawal(deps: PaymentDeps, caller: WithdrawCalle
   const db = deps.db;
   const now = deps.clock.now();
   const amountKobo = koboOf(amountNaira);
-  const limits = await limitsOf(db);
+  const limits = await limitsOf(db, "session" in caller ? caller.session.user.id : caller.apiKey.userId);
   if (amountKobo < limits.minimumKobo) throw new AppError("VALIDATION_FAILED", `The smallest withdrawal is ${ngn(limits.minimumKobo)}.`);
-  if (amountKobo > limits.perTransactionKobo) throw new AppError("VALIDATION_FAILED", `One withdrawal can be at most ${ngn(limits.perTransactionKobo)}.`);
+  if (amountKobo > limits.perTransactionKobo) throw new AppError("VALIDATION_FAILED", `One withdrawal can be at most ${ngn(limits.perTransactionKobo)} at your tier (${limits.tier}).`);
   const userId = await authorize(db, caller, now);
   const account = await findPayoutAccount(db, userId);
   if (!account) throw new AppError("INVALID_STATE", "Add the bank account to withdraw to first.");
@@ -355,7 +364,7 @@ export async function requestWithdrawal(deps: PaymentDeps, caller: WithdrawCalle
   if (!request.moved || !request.ledgerWritten) {
     const b = await breakdownOf(db, userId, now, limits);
     if (totalKobo > b.available) throw new AppError("UNPROCESSABLE", `You can withdraw up to ${ngn(b.available)} now${limits.feeKobo ? ` (the fee of ${ngn(limits.feeKobo)} included)` : ""}.`, { available: koboToNaira(b.available) });
-    throw new AppError("UNPROCESSABLE", `That is above today's withdrawal limit (${ngn(limits.dailyKobo)}, ${limits.dailyCount} withdrawals a day).`);
+    throw new AppError("UNPROCESSABLE", `That is above today's withdrawal limit at your tier, ${limits.tier} (${ngn(limits.dailyKobo)}, ${limits.dailyCount} withdrawals a day).`);
   }
   deps.defer(deliverEvents(deps, userId));
   const written = await findWithdrawal(db, id);
