@@ -117,7 +117,9 @@ squadPayoutSimulator.post("/payout/transfer", async (c) => {
   const parsed = transferBody.safeParse(await readJson(c));
   if (!parsed.success) return c.json(squadError(400, parsed.error.issues[0]?.message ?? "Bad request"), 400);
   const body = parsed.data;
-  if (!body.transaction_reference.startsWith(`${SANDBOX_SQUAD_MERCHANT_ID}_`)) {
+  // The sandbox's merchant, or the one a live-mode test configures (SQUAD_MERCHANT_ID): Squad refuses any other prefix.
+  const merchants = [SANDBOX_SQUAD_MERCHANT_ID, c.env.SQUAD_MERCHANT_ID].filter(Boolean);
+  if (!merchants.some((m) => body.transaction_reference.startsWith(`${m}_`))) {
     return c.json(squadError(400, "Transaction reference must be prefixed with your merchant ID"), 400);
   }
   if (await loadState(c.env, transferKey(body.transaction_reference))) return c.json(squadError(400, "Duplicate transaction reference"), 400);
