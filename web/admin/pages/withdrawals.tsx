@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { WITHDRAWAL_STATES, type AdminWithdrawalRow, type WithdrawalState } from "../../../schema/withdrawals";
+import type { AdminWithdrawalRow, WithdrawalState } from "../../../schema/withdrawals";
 import * as queryKeys from "../../api/keys";
 import { json, pathParams } from "../../api/client";
 import { admin, naira, useAdminChange, when } from "../api";
@@ -12,6 +12,10 @@ import { ActionForm, Loading, Panel, Table } from "../ui";
  * approved or refused here with a reason (audited); above approval_threshold the approval is a request a second
  * operator approves on the Approvals page (decision 035), and the money stays held meanwhile.
  */
+// Written out (type-checked against the schema's list): a value import of schema/withdrawals would bring its zod
+// schemas into a chunk the customer's screens share, and the dashboard has no byte to spare (bench/web-weight.ts).
+const WITHDRAWAL_STATES = ["approval", "held", "sending", "paid", "failed", "reversed", "refused"] as const satisfies readonly WithdrawalState[];
+
 export function Withdrawals() {
   const [state, setState] = useState<WithdrawalState | undefined>("approval");
   const [selected, setSelected] = useState<AdminWithdrawalRow | null>(null);
