@@ -258,6 +258,12 @@ export interface AdminOverview {
   includesTest: boolean;
   since: number;
   moneyHeld: number;
+  /**
+   * Issue 45: what we owe customers: every wallet's balance (resellers' sub-accounts included: they are wallets,
+   * decision 072) and, apart, what is held for withdrawals waiting for approval or in flight (it left the balances and
+   * is still owed until the bank is paid). total = balances + heldForWithdrawals.
+   */
+  owedToCustomers?: { balances: number; heldForWithdrawals: number; total: number };
   customers: number;
   deposits: { channel: string; count: number; amount: number }[];
   manualCredits: number;
@@ -578,7 +584,7 @@ export const approvalListQuerySchema = z.object({
   status: z.enum(["pending", "decided"], { message: "status must be pending or decided." }).default("pending"),
 });
 
-export type ApprovalKind = "ledger_entry" | "reset_2fa" | "setting";
+export type ApprovalKind = "ledger_entry" | "reset_2fa" | "setting" | "withdrawal";
 export type ApprovalStatus = "pending" | "approved" | "rejected";
 
 /** A change waiting for (or decided by) a second operator. Amounts are naira; times epoch milliseconds. */

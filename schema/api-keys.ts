@@ -21,7 +21,21 @@ export interface ApiKeyView {
   last_used_at: string | null;
   revoked_at: string | null;
   webhook_url: string | null;
+  /** What the key may do beyond buying and renting: "withdraw" (POST /api/v1/withdrawals, issue 45). */
+  scopes: ApiKeyScope[];
 }
+
+/**
+ * A key's extra powers (issue 45). "withdraw" sends the wallet's money to the owner's name-matched bank account, so
+ * only an owner who proved a passkey or TOTP in the last 10 minutes may grant it (a password alone never does), and
+ * only to a live key (a test key spends play money).
+ */
+export const API_KEY_SCOPES = ["withdraw"] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+export const apiKeyScopesSchema = z.object({
+  scopes: z.array(z.enum(API_KEY_SCOPES, { error: "The only scope is withdraw." })).max(API_KEY_SCOPES.length),
+});
 
 /** The answer to creating a key: the only time the secret is ever shown. */
 export interface CreatedApiKey extends ApiKeyView {
@@ -40,7 +54,18 @@ export const sandboxTopUpSchema = z.object({
 });
 
 /** Webhook events (docs/developer-api.md "Webhooks"). */
-export type WebhookEventType = "sms.code" | "sms.ended" | "rental.sms" | "rental.ended" | "rental.renewing" | "balance.changed" | "payment.failed";
+export type WebhookEventType =
+  | "sms.code"
+  | "sms.ended"
+  | "rental.sms"
+  | "rental.ended"
+  | "rental.renewing"
+  | "balance.changed"
+  | "payment.failed"
+  | "withdrawal.requested"
+  | "withdrawal.paid"
+  | "withdrawal.failed"
+  | "withdrawal.reversed";
 
 export const webhookUrlSchema = z.object({
   url: z

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MAX_CHAIN_ROUTES } from "./sms";
 import { SMS_CHAIN_STATUSES, SMS_ORDER_STATUSES, SMS_PROVIDERS, RENT_PERIOD_MAX, RENT_UNITS, RENTAL_STATUSES } from "./constants";
 import { WEBHOOK_EVENT_STATUSES, webhookUrlSchema } from "./api-keys";
+import { WITHDRAWAL_STATES, withdrawSchema } from "./withdrawals";
 
 /**
  * The JSON developer API (/api/v1), defined once: the worker validates with these schemas (each route's definition,
@@ -432,7 +433,8 @@ export const v1RentalListSchema = exampled({ data: z.array(v1RentalSchema), next
 // ---------------------------------------------------------------------------------------------------------------
 // Webhooks: the key's own URL and delivery log (docs/developer-api.md "Webhooks"), and the events' bodies
 
-export const V1_WEBHOOK_EVENT_TYPES = ["sms.code", "sms.ended", "rental.sms", "rental.ended", "rental.renewing", "balance.changed", "payment.failed"] as const;
+export const V1_WEBHOOK_EVENT_TYPES = ["sms.code", "sms.ended", "rental.sms", "rental.ended", "rental.renewing", "balance.changed", "payment.failed",
+  "withdrawal.requested", "withdrawal.paid", "withdrawal.failed", "withdrawal.reversed"] as const;
 
 const WEBHOOK_URL_EXAMPLE = "https://bot.example.com/virtualnum";
 
@@ -505,6 +507,33 @@ const paymentFailedData = exampled(
   { payment_id: "VNMX1BB1RQDF6CCA8315602C82", status: "failed", message: "Transaction not successful" },
 ).meta({ id: "PaymentFailedEventData" });
 
+const WITHDRAWAL_ID = "wd_4f1c2b9e8d7a6b5c4d3e2f1a";
+const withdrawalEventData = (name: string, statuses: readonly [string, ...string[]], example: { status: string; message: string }) =>
+  exampled(
+    {
+      withdrawal_id: z.string(),
+      status: z.enum(statuses).describe("The withdrawal's state (GET /withdrawals/{id} for the whole of it)"),
+      amount: z.number().describe("Naira sent to the bank account (the fee apart)"),
+      currency: z.literal("NGN"),
+      message: z.string().describe("The sentence the customer's screens show"),
+      url: z.url().describe("The JSON API address of the withdrawal (from the deployment's PUBLIC_URL)"),
+    },
+    { withdrawal_id: WITHDRAWAL_ID, amount: 25000, currency: "NGN", url: `${EXAMPLE_URL}/withdrawals/${WITHDRAWAL_ID}`, ...example },
+  ).meta({ id: name });
+const withdrawalRequestedData = withdrawalEventData("WithdrawalRequestedEventData", ["held", "approval"], {
+  status: "held",
+  message: "Sending ₦25,000 to GTBank ····1234…",
+});
+const withdrawalPaidData = withdrawalEventData("WithdrawalPaidEventData", ["paid"], { status: "paid", message: "Paid into GTBank ····1234" });
+const withdrawalFailedData = withdrawalEventData("WithdrawalFailedEventData", ["failed", "refused"], {
+  status: "failed",
+  message: "Failed — ₦25,000 is back in your wallet",
+});
+const withdrawalReversedData = withdrawalEventData("WithdrawalReversedEventData", ["reversed"], {
+  status: "reversed",
+  message: "Reversed by the bank — ₦25,000 is back in your wallet",
+});
+
 function eventSchema<T extends (typeof V1_WEBHOOK_EVENT_TYPES)[number], D extends z.ZodType>(type: T, data: D, name: string, summary: string) {
   const example = { id: "evt_0f8fad5bd9cb469fa16570867728950e", type, created_at: "2026-11-22T14:05:39.000Z", data: exampleOf(data) };
   return exampled(
@@ -537,7 +566,68 @@ export const v1WebhookEventSchemas = {
     "PaymentFailedEvent",
     "A deposit did not go through (failed, abandoned, expired, refunded), is held for a check, or was refused by support: nothing was credited",
   ),
+  "withdrawal.requested": eventSchema(
+    "withdrawal.requested",
+    withdrawalRequestedData,
+    "WithdrawalRequestedEvent",
+    "A withdrawal was asked for and its money held: sent at once (held), or waiting for an operator's approval (approval)",
+  ),
+  "withdrawal.paid": eventSchema("withdrawal.paid", withdrawalPaidData, "WithdrawalPaidEvent", "The bank transfer landed"),
+  "withdrawal.failed": eventSchema(
+    "withdrawal.failed",
+    withdrawalFailedData,
+    "WithdrawalFailedEvent",
+    "The transfer failed, or an operator refused it (status refused): the held money is back in the wallet",
+  ),
+  "withdrawal.reversed": eventSchema(
+    "withdrawal.reversed",
+    withdrawalReversedData,
+    "WithdrawalReversedEvent",
+    "A paid transfer was reversed by the bank later: the money is back in the wallet, once",
+  ),
 } satisfies Record<(typeof V1_WEBHOOK_EVENT_TYPES)[number], z.ZodType>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Withdrawals (issue 45, decision 071): cash out to the account owner's own name-matched bank account
+
+/** POST /withdrawals: naira, whole kobo (the customer screen's rule). */
+export const v1WithdrawRequestSchema = exampled(
+  { amount: withdrawSchema.shape.amount.describe("Naira to send (whole kobo); the fee, if any, is held beside it") },
+  { amount: 25000 },
+).meta({ id: "WithdrawRequest" });
+
+export const v1WithdrawalSchema = exampled(
+  {
+    id: z.string(),
+    status: z
+      .enum(WITHDRAWAL_STATES)
+      .describe("approval (waits for an operator), held, sending, then paid, failed (money back), refused (by an operator, money back), reversed (paid, then sent back by the bank; money back)"),
+    amount: z.number().describe("Naira"),
+    fee: z.number().describe("Naira, held beside the amount"),
+    currency: z.literal("NGN"),
+    bank_name: z.string(),
+    account_last4: z.string(),
+    reference: z.string().describe("The transfer's reference at Squad"),
+    message: z.string().describe("The sentence the customer's screens show"),
+    created_at: timestamp,
+    updated_at: timestamp,
+  },
+  {
+    id: WITHDRAWAL_ID,
+    status: "paid",
+    amount: 25000,
+    fee: 0,
+    currency: "NGN",
+    bank_name: "GTBank",
+    account_last4: "1234",
+    reference: `SBABCKDY_${WITHDRAWAL_ID}`,
+    message: "Paid into GTBank ····1234",
+    created_at: "2026-11-22T14:05:39.000Z",
+    updated_at: "2026-11-22T14:05:41.000Z",
+  },
+).meta({ id: "Withdrawal" });
+
+export const v1WithdrawalIdParamSchema = z.object({ id: z.string().min(1).max(64).meta({ examples: [WITHDRAWAL_ID] }) });
 
 const DELIVERY_EXAMPLE = {
   id: "evt_0f8fad5bd9cb469fa16570867728950e",

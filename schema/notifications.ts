@@ -8,10 +8,10 @@ import { z } from "zod";
 
 /**
  * What a push can be about, each a choice in Settings. "refund" is an order or rental ended with its money back;
- * "rental.reminder" the renewal reminders and "your rental ends in 1 hour". Withdrawals join here ("withdrawal", with
- * its label) when they exist: a kind added later starts on for everyone (the stored choice lists the kinds turned off).
+ * "rental.reminder" the renewal reminders and "your rental ends in 1 hour"; "withdrawal" a cash out requested, paid,
+ * failed or reversed (issue 45). A kind added later starts on for everyone (the stored choice lists the kinds turned off).
  */
-export const PUSH_KINDS = ["sms.code", "rental.sms", "payment.credited", "refund", "rental.reminder"] as const;
+export const PUSH_KINDS = ["sms.code", "rental.sms", "payment.credited", "refund", "rental.reminder", "withdrawal"] as const;
 export type PushKind = (typeof PUSH_KINDS)[number];
 
 export const PUSH_KIND_LABELS: Record<PushKind, string> = {
@@ -20,6 +20,7 @@ export const PUSH_KIND_LABELS: Record<PushKind, string> = {
   "payment.credited": "Money added to your wallet",
   refund: "Refunds",
   "rental.reminder": "Rental reminders (renewals, ends in 1 hour)",
+  withdrawal: "Cash out (requested, paid, failed, reversed)",
 };
 
 /** Where a delivery goes. telegram is reserved for the bot (issue 47: "once the bot exists"); nothing writes it yet. */

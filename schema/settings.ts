@@ -105,6 +105,11 @@ export const settingSchemas = {
     approval_above_naira: z.number().min(0),
     cooling_hours: z.number().min(0).max(720),
     card_chargeback_days: z.number().int().min(0).max(365),
+    /**
+     * Issue 45: per-tier caps, by the discount tier's name (the tiers setting: a tier is earned by total deposited).
+     * A tier not listed has per_transaction_naira and daily_naira above; a cap here never raises them.
+     */
+    tier_caps: z.record(z.string(), z.object({ per_transaction_naira: z.number().positive(), daily_naira: z.number().positive() })).optional(),
   }),
 } as const;
 
@@ -157,6 +162,11 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
     approval_above_naira: 100_000,
     cooling_hours: 24,
     card_chargeback_days: 30,
+    // A new wallet (Bronze: under ₦60,000 deposited) takes out less at a time and a day; Gold and above the global caps.
+    tier_caps: {
+      Bronze: { per_transaction_naira: 50_000, daily_naira: 100_000 },
+      Silver: { per_transaction_naira: 100_000, daily_naira: 250_000 },
+    },
   },
 };
 

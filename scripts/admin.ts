@@ -25,6 +25,8 @@ import { SETTING_DEFAULTS } from "../schema/settings";
 import { summariseProviderOrders, type ProviderOrderRow } from "../worker/services/sms/provider-stats";
 import { createSquadVirtualAccountClient } from "../worker/providers/payments/squad-virtual-accounts";
 import { compareTransfers, isReconciliationDay } from "../worker/services/funding/transfer-reconciliation";
+import { comparePayouts, type OurPayout } from "../worker/services/funding/payout-reconciliation";
+import { createSquadPayoutClient, SANDBOX_SQUAD_MERCHANT_ID } from "../worker/providers/payments/squad-payouts";
 import { setWebhookParameters, TELEGRAM_API_ROOT, TELEGRAM_SIMULATOR_PATH, telegramBotApiFor } from "../worker/providers/telegram/bot-api";
 import { ensureDevVars, lockedBeforeWriting, SANDBOX_TELEGRAM_VARS, lockedWhileReading, openLocalD1, root } from "./local-env";
 
@@ -65,6 +67,9 @@ Operations:
   reconcile-transfers --date YYYY-MM-DD        our credited bank transfers of that UTC day against Squad's virtual-account
                                                transaction list (read only at Squad: SQUAD_SECRET_KEY and SQUAD_BASE_URL
                                                from the environment; locally the running npm start's simulator)
+  reconcile-payouts [--day YYYY-MM-DD]         the withdrawals asked for that UTC day (default today) against Squad's
+                                               transfer list, by reference (SQUAD_SECRET_KEY, SQUAD_BASE_URL and
+                                               SQUAD_MERCHANT_ID from the environment; locally the npm start's simulator)
   health [--hours 24]                          each upstream's balance against its floor (hidden when low), and per
                                                provider/service purchases, codes, refunds, median time to code
   audit [--limit 20] [--json]                  recent operator changes (--json: as stored)
@@ -229,6 +234,43 @@ async function reconcileTransfersCommand(): Promise<void> {
 }
 
 /**
+ * Issue 45: our withdrawals of a UTC day against Squad's transfer list (GET /payout/list, read only), matched by the
+ * reference we sent (worker/services/funding/payout-reconciliation.ts). Keys from the environment as
+ * reconcile-transfers; locally the npm start's sandbox Squad, whose merchant id is the simulator's. Exits 1 on any
+ * difference, so a scheduled run can alert.
+ */
+async function reconcilePayoutsCommand(): Promise<void> {
+  const day = typeof flags.day === "string" ? flags.day : new Date().toISOString().slice(0, 10);
+  if (!isReconciliationDay(day)) fail("Give the day as --day YYYY-MM-DD.");
+  const start = Date.parse(`${day}T00:00:00Z`);
+  const ours = (await rows(
+    `SELECT id, reference, status, amount_kobo AS amountKobo FROM withdrawals
+      WHERE created_at >= ${start} AND created_at < ${start + 86_400_000} AND status <> 'approval' AND status <> 'held'`,
+  )) as unknown as OurPayout[];
+  const everyReference = new Set((await rows("SELECT reference FROM withdrawals")).map((r) => String(r.reference)));
+  let secretKey = process.env.SQUAD_SECRET_KEY ?? "";
+  let baseUrl = process.env.SQUAD_BASE_URL ?? "";
+  let merchantId = process.env.SQUAD_MERCHANT_ID ?? "";
+  if (!flags.remote && !secretKey) {
+    ensureDevVars();
+    secretKey = /^SQUAD_SECRET_KEY=(.*)$/m.exec(readFileSync(path.join(root, ".dev.vars"), "utf8"))?.[1]?.trim() ?? "";
+    baseUrl ||= `http://127.0.0.1:${process.env.PORT ?? "8787"}/sandbox/squad-api`;
+    merchantId ||= SANDBOX_SQUAD_MERCHANT_ID;
+  }
+  if (!secretKey || !baseUrl || !merchantId) fail("Set SQUAD_SECRET_KEY, SQUAD_BASE_URL and SQUAD_MERCHANT_ID to read Squad's transfer list.");
+  const client = createSquadPayoutClient({ baseUrl, secretKey, merchantId, fetch: (r) => fetch(r), timeoutMs: 20_000 });
+  const squad = await client.listTransfers();
+  const report = comparePayouts(day, ours, squad, { referencePrefix: client.reference("wd_"), isOurs: (ref) => everyReference.has(ref) });
+  console.log(`Withdrawals on ${day}: ours ${report.ours.count} (paid ₦${report.ours.paid}), in Squad's list ${report.squad.count} (paid ₦${report.squad.paid}).`);
+  if (report.ok) {
+    console.log("Every withdrawal agrees with Squad's transfer list, and Squad lists none we do not know.");
+    return;
+  }
+  console.table(report.differences);
+  fail(`${report.differences.length} difference(s): look at each in the console (Deposits, Withdrawals).`);
+}
+
+/**
  * setWebhook (https://core.telegram.org/bots/api#setwebhook) through the bot's own adapter: Telegram then posts every
  * update to PUBLIC_URL/api/telegram/webhook with the secret in X-Telegram-Bot-Api-Secret-Token. Deployed: the three
  * values from the environment (the same secrets the worker has), Telegram's https://api.telegram.org. Locally without a
@@ -270,7 +312,7 @@ async function telegramSetWebhookCommand(): Promise<void> {
 
 const KNOWN_COMMANDS = new Set([
   "grant-operator", "revoke-operator", "grant-reseller", "revoke-reseller", "settings", "set-rate", "set-markups", "set-rate-settings", "set-referral-reward", "set", "ledger",
-  "credit", "debit", "stuck", "reviews", "resolve-review", "health", "reconcile", "reconcile-transfers", "audit", "telegram-set-webhook",
+  "credit", "debit", "stuck", "reviews", "resolve-review", "health", "reconcile", "reconcile-transfers", "reconcile-payouts", "audit", "telegram-set-webhook",
 ]);
 
 async function main(): Promise<void> {
@@ -402,6 +444,8 @@ async function main(): Promise<void> {
     // falls through: fail() never returns
     case "reconcile-transfers":
       return reconcileTransfersCommand();
+    case "reconcile-payouts":
+      return reconcilePayoutsCommand();
     case "audit": {
       const list = await rows(auditSql(typeof flags.limit === "string" ? Number(flags.limit) : 20));
       // --json: the rows exactly as stored (a reason's newlines and quotes included), for scripts and tests.
@@ -423,6 +467,7 @@ async function run(): Promise<void> {
   }
   // What can be refused without the database is refused before it opens (starting workerd takes seconds).
   if (command === "reconcile-transfers" && !isReconciliationDay(typeof flags.date === "string" ? flags.date : "")) fail("Give the day as --date YYYY-MM-DD.");
+  if (command === "reconcile-payouts" && flags.day !== undefined && !isReconciliationDay(typeof flags.day === "string" ? flags.day : "")) fail("Give the day as --day YYYY-MM-DD.");
   if (command === "resolve-review") return main();
   if (command === "telegram-set-webhook") return telegramSetWebhookCommand();
   if (!flags.remote) ensureDevVars();

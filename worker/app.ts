@@ -32,7 +32,7 @@ import { smsRoutes } from "./routes/sms";
 import { walletRoutes } from "./routes/wallet";
 import { transferRoutes } from "./routes/transfers";
 import { telegramRoutes, telegramWebhookRoutes } from "./routes/telegram";
-import { withdrawalRoutes } from "./routes/withdrawals";
+import { withdrawalRoutes, withdrawalSweepSandboxRoute } from "./routes/withdrawals";
 import { webhookRoutes } from "./routes/webhooks";
 import { sandboxRoutes } from "./sandbox/routes";
 
@@ -130,6 +130,7 @@ export function createApp() {
   app.route("/api", unsubscribeRoutes);
   // The operator console's API: its own sub-app; anyone but an operator with two-factor on gets the 404 below.
   app.route("/api/admin", adminRoutes);
+  app.route("/sandbox/squad-payouts/sweep", withdrawalSweepSandboxRoute);
   app.route("/sandbox", sandboxRoutes);
   app.route("/sms", legacyClientRoutes);
   // The SMS-Activate-compatible developer API (docs/developer-api.md), at the path DaisySMS uses.

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { CreateApiKeyInput } from "../../schema/api-keys";
+import type { ApiKeyScope, CreateApiKeyInput } from "../../schema/api-keys";
 import { json, pathParams, signedIn } from "./client";
 import * as queryKeys from "./keys";
 
@@ -39,6 +39,12 @@ export const useRevokeApiKey = () =>
 export const useSetWebhookUrl = () =>
   useDeveloperMutation((input: { id: string; url: string | null }) =>
     signedIn.keys[":id"].webhook.$put({ param: pathParams({ id: input.id }), json: { url: input.url } }).then(json),
+  );
+
+/** Issue 45: the key's scopes ("withdraw" is granted only after a passkey or TOTP: the step-up dialog asks). */
+export const useSetKeyScopes = () =>
+  useDeveloperMutation((input: { id: string; scopes: ApiKeyScope[] }) =>
+    signedIn.keys[":id"].scopes.$put({ param: pathParams({ id: input.id }), json: { scopes: input.scopes } }).then(json),
   );
 
 export const useResendWebhookEvent = () =>

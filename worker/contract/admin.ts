@@ -282,7 +282,10 @@ export const approveWithdrawal = route({
   method: "post",
   path: "/withdrawals/{id}/approve",
   request: { params: withdrawalIdParamSchema, body: jsonBody(withdrawalDecisionSchema) },
-  responses: { 200: answer<{ data: AdminWithdrawalRow }>() },
+  responses: {
+    200: answer<{ data: AdminWithdrawalRow }>("Approved (and sent)"),
+    202: answer<{ data: AdminWithdrawalRow; approval: AdminApproval; message: string }>("Above the approval threshold: waiting for a second operator"),
+  },
 });
 
 export const refuseWithdrawal = route({

@@ -2,6 +2,7 @@
 import type { Balance, DataOf } from "../../schema/answers";
 import {
   apiKeyIdSchema,
+  apiKeyScopesSchema,
   createApiKeySchema,
   sandboxTopUpSchema,
   webhookEventIdSchema,
@@ -37,6 +38,14 @@ export const sandboxTopUp = route({
   path: "/keys/sandbox/top-up",
   request: { body: jsonBody(sandboxTopUpSchema) },
   responses: { 200: answer<Balance>() },
+});
+
+/** What the key may do beyond buying and renting (issue 45: "withdraw", granted with a fresh passkey or TOTP). */
+export const setKeyScopes = route({
+  method: "put",
+  path: "/keys/{id}/scopes",
+  request: { params: apiKeyIdSchema, body: jsonBody(apiKeyScopesSchema) },
+  responses: { 200: answer<ApiKeyView>() },
 });
 
 /** Where the key's webhook events go (null removes it). */

@@ -33,6 +33,9 @@ import {
   v1SubaccountsQuerySchema,
   v1SubaccountTransferListSchema,
   v1SubaccountTransferSchema,
+  v1WithdrawalIdParamSchema,
+  v1WithdrawalSchema,
+  v1WithdrawRequestSchema,
   v1TransferSchema,
 } from "../../schema/api-v1";
 import { jsonBody } from "./kit";
@@ -114,7 +117,7 @@ interface V1Definition<M extends Method, P extends string, Q extends Request, A 
 }
 
 /** The sub-app's mount point under /api/v1 (worker/routes/api-v1.ts), for the operationId of the whole path. */
-type Resource = "" | "/sms/orders" | "/rentals" | "/webhook" | "/subaccounts";
+type Resource = "" | "/sms/orders" | "/rentals" | "/webhook" | "/subaccounts" | "/withdrawals";
 
 /**
  * A v1 definition: `createRoute` with the operationId generated clients name their methods by (get/post + the path in
@@ -420,6 +423,30 @@ export const listSubaccountTransfers = v1Route("/subaccounts", {
   summary: "The sub-account's transfers, newest first",
   request: SUBACCOUNT_ID,
   answer: v1SubaccountTransferListSchema,
+  errors: [404],
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Withdrawals (mounted at /api/v1/withdrawals): cash out to your own bank account (issue 45, decision 071)
+
+export const withdraw = v1Route("/withdrawals", {
+  method: "post",
+  path: "/",
+  summary: "Withdraw to your payout account (the key needs the withdraw scope)",
+  description:
+    "Sends naira from your wallet to the bank account you added in Settings → Cash out (name-matched, after its 24-hour cooling period). The money is held at once; the answer is the withdrawal as it stands (usually paid; sending while the bank is slow; approval above the operator's threshold). Needs a live key its owner allowed to withdraw (Settings → API, with a passkey or two-factor code): 403 otherwise. Refused with nothing moved below the minimum, above the per-transaction or daily cap, above what may be withdrawn (422), during the cooling period or without a payout account (409). Exactly once per Idempotency-Key.",
+  request: { body: jsonBody(v1WithdrawRequestSchema) },
+  answer: v1WithdrawalSchema,
+  status: 201,
+  errors: [403, 409, 422],
+});
+
+export const getWithdrawal = v1Route("/withdrawals", {
+  method: "get",
+  path: "/{id}",
+  summary: "A withdrawal and where it stands (one still sending is re-queried at the bank first)",
+  request: { params: v1WithdrawalIdParamSchema },
+  answer: v1WithdrawalSchema,
   errors: [404],
 });
 

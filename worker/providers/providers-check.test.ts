@@ -10,6 +10,7 @@ import { setSandboxBalance } from "../sandbox/sms-activations";
 import { sandboxSmsManToken, smsManSimulator } from "../sandbox/sms-man-simulator";
 import { SQUAD_SIMULATOR_PATH, squadSimulator } from "../sandbox/squad";
 import { squadTransferSimulator } from "../sandbox/squad-transfers";
+import { squadPayoutSimulator } from "../sandbox/squad-payouts";
 import { checkProviders, formatProviderTable, isGreen, type CheckedProvider, type ProvidersCheckEnv } from "./providers-check";
 
 /** The check as an operator runs it, with every provider's base URL pointed at our simulators (written from the docs). */
@@ -17,6 +18,7 @@ const SIM = "http://sim.test";
 const simulators: Record<CheckedProvider, (r: Request) => Promise<Response>> = {
   squad: (r: Request) => Promise.resolve(squadSimulator.fetch(r, env)),
   "squad-transfers": (r: Request) => Promise.resolve(squadTransferSimulator.fetch(r, env)),
+  "squad-payouts": (r: Request) => Promise.resolve(squadPayoutSimulator.fetch(r, env)),
   nowpayments: (r: Request) => Promise.resolve(nowPaymentsSimulator.fetch(r, env)),
   resend: (r: Request) => Promise.resolve(resendSimulator.fetch(r, { ...env, RESEND_API_KEY: "re_live_key" })),
   // sms-man's activation API (/control) and rent API (/rent-api) share one host and token; DaisySMS is handler_api.php.
@@ -30,6 +32,7 @@ const simulators: Record<CheckedProvider, (r: Request) => Promise<Response>> = {
 const goodEnv: ProvidersCheckEnv = {
   SQUAD_SECRET_KEY: env.SQUAD_SECRET_KEY,
   SQUAD_BASE_URL: `${SIM}${SQUAD_SIMULATOR_PATH}`,
+  SQUAD_MERCHANT_ID: "SBSANDBOX",
   NOWPAYMENTS_API_KEY: env.NOWPAYMENTS_API_KEY,
   NOWPAYMENTS_BASE_URL: `${SIM}${NOWPAYMENTS_SIMULATOR_PATH}`,
   RESEND_API_KEY: "re_live_key",
@@ -68,6 +71,7 @@ describe("npm run providers:check", () => {
       ["HeroSMS (fallback upstream)", true],
       ["Grizzly SMS (fallback upstream)", true],
       ["HeroSMS rent (Rent Number, extendable)", true],
+      ["Squad (payouts)", true],
     ]);
     expect(rows[1]!.currency).toContain("USD (6 coins");
     expect(rows[9]).toMatchObject({ balance: expect.stringMatching(/^\d+\.\d\d USD$/), currency: expect.stringMatching(/^USD \(getRentServicesAndCountries USA, 1 day: \d+\.\d\d USD, \d+ numbers\)$/) });
@@ -77,7 +81,9 @@ describe("npm run providers:check", () => {
     expect(rows[3]).toMatchObject({ balance: "90000.00 RUB", currency: expect.stringMatching(/^RUB \(get-prices \S.*: \d+ offers in RUB\)$/) });
     expect(rows[4]).toMatchObject({ balance: "90000.00 RUB", currency: expect.stringMatching(/^RUB \(limits: 1 countries, 1 day from \d+\.\d\d RUB\)$/) });
     expect(rows[5]).toMatchObject({ balance: "1000.00 USD", currency: expect.stringMatching(/^USD \(getPrices USA: [1-9]\d* offers\)$/) });
-    expect(calls.every((c) => c.includes(" GET "))).toBe(true);
+    // Every call reads: GETs, and Squad's payout re-query, a POST that only reads (its document's method).
+    expect(calls.filter((c) => !c.startsWith("squad-payouts ")).every((c) => c.includes(" GET "))).toBe(true);
+    expect(calls.filter((c) => c.startsWith("squad-payouts "))).toEqual(["squad-payouts POST /sandbox/squad-api/payout/requery"]);
     // Only documented reads reached the SMS upstreams: nothing bought, rented or cancelled.
     const smsCalls = calls.filter((c) => /^(sms-man|sms-man-rent|daisysms) /.test(c));
     expect(smsCalls.map((c) => c.replace(/^\S+ GET /, ""))).toEqual(
@@ -114,7 +120,23 @@ describe("npm run providers:check", () => {
     expect(rows[7]!.breaks).toBe("HeroSMS as a fallback route: the upstream refuses HEROSMS_API_KEY (getBalance: BAD_KEY)");
     expect(rows[8]!.breaks).toBe("Grizzly SMS as a fallback route: the upstream refuses GRIZZLY_API_KEY (getBalance: BAD_KEY)");
     expect(rows[9]!.breaks).toBe("extendable rentals: the upstream refuses HEROSMS_API_KEY (HeroSMS: BAD_KEY)");
+    expect(rows[10]!.breaks).toBe("cash out: Squad refuses SQUAD_SECRET_KEY, or the merchant is not enabled for transfers");
     expect(formatProviderTable(rows)).toMatch(/Squad \(card\)\s+yes\s+NO/);
+  });
+
+  it("cash out needs SQUAD_MERCHANT_ID in Squad's format, and re-queries only a made-up reference with that prefix (nothing sent)", async () => {
+    const calls: string[] = [];
+    const missing = await checkProviders({ env: { ...goodEnv, SQUAD_MERCHANT_ID: "" }, fetchFor: (p) => simulators[p] });
+    expect(missing[10]).toMatchObject({ provider: "Squad (payouts)", breaks: expect.stringMatching(/^cash out: set SQUAD_MERCHANT_ID/) });
+    const ok = await checkProviders({
+      env: goodEnv,
+      fetchFor: (p) => async (r) => {
+        if (p === "squad-payouts") calls.push(`${r.method} ${new URL(r.url).pathname} ${await r.clone().text()}`);
+        return simulators[p](r);
+      },
+    });
+    expect(isGreen(ok[10]!)).toBe(true);
+    expect(calls).toEqual([expect.stringMatching(/^POST \/sandbox\/squad-api\/payout\/requery \{"transaction_reference":"SBSANDBOX_CHECK[A-Z0-9]+"\}$/)]);
   });
 
   it("a sending-only Resend key is enough; a missing key and an unreachable host say what breaks", async () => {
@@ -124,6 +146,7 @@ describe("npm run providers:check", () => {
     });
     expect(rows[0]).toMatchObject({ authenticated: null, breaks: "card funding: SQUAD_SECRET_KEY is not set" });
     expect(rows[6]).toMatchObject({ authenticated: null, breaks: "bank transfer funding: SQUAD_SECRET_KEY is not set" });
+    expect(rows[10]).toMatchObject({ authenticated: null, breaks: "cash out: SQUAD_SECRET_KEY is not set" });
     expect(rows[1]).toMatchObject({ reachable: false, breaks: expect.stringContaining("crypto funding: NOWPayments is unreachable") });
     expect(rows[2]).toMatchObject({ reachable: true, authenticated: true, balance: "sending-only key", breaks: "" });
   });
@@ -195,7 +218,7 @@ describe("npm run providers:check, the SMS-Activate family's fallback upstreams 
       const rows = await checkProviders({ env: { ...goodEnv, GRIZZLY_API_KEY: "region-blocked" }, fetchFor: (p) => simulators[p] });
       expect(rows[7]).toMatchObject({ breaks: "account #1: HeroSMS as a fallback route: our balance there is 0.00 USD (top it up: every purchase would be refused)" });
       expect(rows[8]).toMatchObject({ authenticated: false, breaks: expect.stringContaining("refuses GRIZZLY_API_KEY (getBalance: SERVICE_UNAVAILABLE_REGION)") });
-      expect(rows.slice(7).some(isGreen)).toBe(false);
+      expect(rows.slice(7, 10).some(isGreen)).toBe(false);
     } finally {
       await setSandboxBalance(env, "herosms", 1000);
     }

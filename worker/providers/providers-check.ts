@@ -3,6 +3,7 @@ import { RESEND_BASE_URL } from "./email/resend";
 import { createNowPaymentsClient, NOWPAYMENTS_LIVE_BASE_URL } from "./payments/nowpayments";
 import { createSquadClient, SQUAD_LIVE_BASE_URL } from "./payments/squad";
 import { createSquadVirtualAccountClient } from "./payments/squad-virtual-accounts";
+import { createSquadPayoutClient } from "./payments/squad-payouts";
 import { SmsActivateRentProvider } from "./rent/sms-activate-rent";
 import { SmsManRentProvider } from "./rent/sms-man-rent";
 import { RentProviderError } from "./rent/types";
@@ -36,6 +37,7 @@ export interface ProviderCheckRow {
 export interface ProvidersCheckEnv {
   SQUAD_SECRET_KEY?: string;
   SQUAD_BASE_URL?: string;
+  SQUAD_MERCHANT_ID?: string;
   NOWPAYMENTS_API_KEY?: string;
   NOWPAYMENTS_BASE_URL?: string;
   RESEND_API_KEY?: string;
@@ -53,7 +55,7 @@ export interface ProvidersCheckEnv {
 }
 
 /** The upstreams the check reaches, one fetch each (so a test can point each at its own simulator). */
-export type CheckedProvider = "squad" | "squad-transfers" | "nowpayments" | "resend" | "sms-man" | "sms-man-rent" | "daisysms" | "herosms" | "herosms-rent" | "grizzly";
+export type CheckedProvider = "squad" | "squad-transfers" | "squad-payouts" | "nowpayments" | "resend" | "sms-man" | "sms-man-rent" | "daisysms" | "herosms" | "herosms-rent" | "grizzly";
 
 // The live hosts, as wrangler.toml's defaults (https://sms-man.com/api, https://sms-man.com/api/rent,
 // https://daisysms.com/docs/api).
@@ -72,7 +74,7 @@ export function isGreen(row: ProviderCheckRow): boolean {
 }
 
 export async function checkProviders(opts: ProvidersCheckOptions): Promise<ProviderCheckRow[]> {
-  return Promise.all([checkSquad(opts), checkNowPayments(opts), checkResend(opts), checkSmsMan(opts), checkSmsManRent(opts), checkDaisySms(opts), checkSquadTransfers(opts), checkFamilyUpstream(opts, "herosms"), checkFamilyUpstream(opts, "grizzly"), checkHeroSmsRent(opts)]);
+  return Promise.all([checkSquad(opts), checkNowPayments(opts), checkResend(opts), checkSmsMan(opts), checkSmsManRent(opts), checkDaisySms(opts), checkSquadTransfers(opts), checkFamilyUpstream(opts, "herosms"), checkFamilyUpstream(opts, "grizzly"), checkHeroSmsRent(opts), checkSquadPayouts(opts)]);
 }
 
 const unreachable = (err: unknown) => err instanceof UpstreamFault && (err.reason === "timeout" || err.reason === "network" || err.reason === "http");
@@ -116,6 +118,29 @@ async function checkSquadTransfers({ env, fetchFor, timeoutMs }: ProvidersCheckO
     if (unreachable(err)) return { ...row, breaks: `bank transfer funding: Squad is unreachable (${describe(err)})` };
     if (refusedKey(err)) return { ...row, reachable: true, authenticated: false, breaks: "bank transfer funding: Squad refuses SQUAD_SECRET_KEY, or the merchant is not profiled for virtual accounts" };
     return { ...row, reachable: true, breaks: `bank transfer funding: unexpected virtual-account reply (${describe(err)})` };
+  }
+}
+
+/**
+ * Squad's Transfer API (cash out, issue 45), read only: SQUAD_MERCHANT_ID must be set and look like Squad's merchant
+ * IDs (every transaction_reference must start with it: https://squadinc.gitbook.io/squad-api-documentation/transfer-api
+ * "SBABCKDY_12345"), and the re-query of a made-up reference in that format must answer "not found" (a good key; 401/403
+ * a refused one). Nothing is sent: no lookup (Squad may charge for it), no transfer.
+ */
+async function checkSquadPayouts({ env, fetchFor, timeoutMs }: ProvidersCheckOptions): Promise<ProviderCheckRow> {
+  const row: ProviderCheckRow = { provider: "Squad (payouts)", reachable: false, authenticated: null, currency: "NGN", balance: "n/a", breaks: "" };
+  if (!env.SQUAD_SECRET_KEY) return { ...row, breaks: "cash out: SQUAD_SECRET_KEY is not set" };
+  const merchantId = env.SQUAD_MERCHANT_ID ?? "";
+  if (!/^[A-Z0-9]{4,20}$/.test(merchantId)) return { ...row, breaks: "cash out: set SQUAD_MERCHANT_ID to your Squad merchant ID (e.g. SBABCKDY): every transfer reference starts with it" };
+  const client = createSquadPayoutClient({ baseUrl: env.SQUAD_BASE_URL || SQUAD_LIVE_BASE_URL, secretKey: env.SQUAD_SECRET_KEY, merchantId, fetch: fetchFor("squad-payouts"), timeoutMs });
+  const ref = client.reference(`CHECK${Date.now().toString(36).toUpperCase()}`);
+  try {
+    const found = await client.requery(ref);
+    return { ...row, reachable: true, authenticated: true, breaks: found ? `cash out: Squad claims to know a made-up reference (${ref})` : "" };
+  } catch (err) {
+    if (unreachable(err)) return { ...row, breaks: `cash out: Squad is unreachable (${describe(err)})` };
+    if (refusedKey(err)) return { ...row, reachable: true, authenticated: false, breaks: "cash out: Squad refuses SQUAD_SECRET_KEY, or the merchant is not enabled for transfers" };
+    return { ...row, reachable: true, breaks: `cash out: unexpected re-query reply (${describe(err)})` };
   }
 }
 

@@ -73,7 +73,7 @@ import {
   verifyDeposit,
   verifyQueueItem,
 } from "../services/console";
-import { decideWithdrawal, listTransferDeposits, listWithdrawals, reconcileTransfers } from "../services/funding";
+import { decideWithdrawal, listTransferDeposits, listWithdrawals, reconcileTransfers, sendApprovedWithdrawal } from "../services/funding";
 import type { AdminWithdrawalRow } from "../../schema/withdrawals";
 import { getSettings } from "../services/kernel";
 import { UpstreamFault } from "../providers/upstream-http";
@@ -81,7 +81,7 @@ import * as admin from "../contract/admin";
 import { unsubscribe } from "../contract/content";
 import { nowOf, paymentDepsOf, rentalDepsOf, requestDepsOf, smsDepsOf } from "./flow-deps";
 import { routeApp, type RouteApp } from "./route-app";
-import { listDeadLetters, listIncidents, postIncident, replayDeadLetter, resolveIncident } from "../services/console";
+import { holdLargeWithdrawal, listDeadLetters, listIncidents, postIncident, replayDeadLetter, resolveIncident } from "../services/console";
 
 const operatorOf = (c: Context<AppEnv>): Operator => ({ id: c.var.user.id, email: c.var.user.email });
 
@@ -177,8 +177,10 @@ export const adminRoutes: RouteApp = $(routeApp().use("*", requireOperator))
   )
 
   .openapi(admin.approve, async (c) => {
-    const { approval, balance } = await approve(requestDepsOf(c), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason, nowOf(c));
-    changed(c, approval.kind === "ledger_entry" ? "ledger" : approval.kind === "setting" ? "settings" : "customers");
+    const { approval, balance, withdrawalId } = await approve(requestDepsOf(c), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason, nowOf(c));
+    // Issue 45: a large withdrawal approved by the second operator is sent now.
+    if (withdrawalId) await sendApprovedWithdrawal(paymentDepsOf(c), withdrawalId);
+    changed(c, approval.kind === "ledger_entry" ? "ledger" : approval.kind === "setting" ? "settings" : approval.kind === "withdrawal" ? "withdrawals" : "customers");
     return c.json({ message: `Approved: ${approval.summary}.`, approval, ...(balance === undefined ? {} : { balance }) } satisfies ApprovalAnswer & { balance?: number });
   })
 
@@ -210,9 +212,18 @@ export const adminRoutes: RouteApp = $(routeApp().use("*", requireOperator))
   )
   /** Approve or refuse a withdrawal waiting for approval, with a reason: the move and its audit row are one batch. */
   .openapi(admin.approveWithdrawal, async (c) => {
-    const data = await decideWithdrawal(paymentDepsOf(c), operatorOf(c), c.req.valid("param").id, "approve", c.req.valid("json").reason);
+    const { id } = c.req.valid("param");
+    const { reason } = c.req.valid("json");
+    // Above the approval_threshold a second operator approves it (decision 035's rule, issue 45): 202, still held.
+    const approval = await holdLargeWithdrawal(getDb(c.env.DB), operatorOf(c), id, reason, nowOf(c));
+    if (approval) {
+      changed(c, "approvals");
+      const [row] = (await listWithdrawals(getDb(c.env.DB), ["approval"])).filter((r) => r.id === id);
+      return c.json({ data: row!, approval, message: "Waiting for a second operator's approval (Approvals page): the money stays held." }, 202);
+    }
+    const data = await decideWithdrawal(paymentDepsOf(c), operatorOf(c), id, "approve", reason);
     changed(c, "withdrawals");
-    return c.json({ data });
+    return c.json({ data }, 200);
   })
   .openapi(admin.refuseWithdrawal, async (c) => {
     const data = await decideWithdrawal(paymentDepsOf(c), operatorOf(c), c.req.valid("param").id, "refuse", c.req.valid("json").reason);

@@ -2,8 +2,8 @@ import { koboToNaira, nairaToKobo } from "../../schema/money";
 import * as keys from "../contract/api-keys";
 import { getDb } from "../db/client";
 import { requireAuth } from "../middleware/auth";
-import { createApiKey, listApiKeys, ownApiKey, resendWebhookEvent, revokeApiKey, sandboxBalanceKobo, setWebhookUrl, toApiKeyView, topUpSandbox, webhookLog } from "../services/developer";
-import { requireFreshSecondFactor, requireReauthentication, requireVerifiedEmail } from "../services/accounts";
+import { createApiKey, grantsNewScope, listApiKeys, ownApiKey, setApiKeyScopes, resendWebhookEvent, revokeApiKey, sandboxBalanceKobo, setWebhookUrl, toApiKeyView, topUpSandbox, webhookLog } from "../services/developer";
+import { requireConfirmedSecondFactor, requireFreshSecondFactor, requireReauthentication, requireVerifiedEmail } from "../services/accounts";
 import { deliverEvents } from "../services/kernel";
 import { nowOf, sessionOf } from "./flow-deps";
 import { guarded, routeApp, type RouteApp } from "./route-app";
@@ -40,6 +40,18 @@ export const apiKeyRoutes: RouteApp = routeApp()
     // Test keys' webhooks hear of it like a real deposit (balance.changed, written with the ledger row).
     await deliverEvents(c.var.services.events, sandboxUserId);
     return c.json({ balance });
+  })
+
+  /**
+   * The key's scopes (issue 45). Granting "withdraw" lets the key send the wallet's money out, so it takes a passkey or
+   * TOTP proved in the last 10 minutes, never the password alone; taking a scope away takes nothing more.
+   */
+  .openapi(guarded(keys.setKeyScopes, requireAuth), async (c) => {
+    const db = getDb(c.env.DB);
+    const { id } = c.req.valid("param");
+    const { scopes } = c.req.valid("json");
+    if (grantsNewScope(await ownApiKey(db, c.var.user.id, id), scopes)) await requireConfirmedSecondFactor(db, sessionOf(c), nowOf(c), "Letting a key withdraw");
+    return c.json(await setApiKeyScopes(db, c.var.user.id, id, scopes, nowOf(c)));
   })
 
   /** Where the key's webhook events go (null removes it). */

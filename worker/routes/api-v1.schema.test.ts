@@ -8,6 +8,10 @@ import { patchSandboxRental } from "../test/rent-fixtures";
 import { api, createUser, type ApiReply } from "../test/helpers";
 import { ScriptedSmsProvider } from "../test/scripted-sms-provider";
 import { resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
+import { openSandboxBankAccount } from "../sandbox/squad-payouts";
+import { postEntry, putSetting } from "../services/kernel";
+import { getDb } from "../db/client";
+import { SETTING_DEFAULTS } from "../../schema/settings";
 
 /**
  * The v1 schema-validation test (issue 27): every /api/v1 operation is called for its success and its error answers,
@@ -284,6 +288,31 @@ describe("every /api/v1 answer validates against its declared schema (ajv, JSON 
     expect((await call("post", "/subaccounts/{id}/unfreeze", secret, at("/unfreeze"))).status).toBe(409);
     expect((await call("post", "/subaccounts/{id}/freeze", secret, at("/freeze"))).status).toBe(409);
     expect((await call("post", "/subaccounts/{id}/close", secret, { url: "/subaccounts/nope/close" })).status).toBe(404);
+  });
+
+  it("withdrawals: withdraw (a key with the withdraw scope), read, and each refusal (issue 45)", async () => {
+    await putSetting(getDb(env.DB), "withdrawals", { ...SETTING_DEFAULTS.withdrawals, cooling_hours: 0 });
+    const user = await createUser();
+    const accountNumber = `02${String(Date.now()).slice(-8)}`;
+    await openSandboxBankAccount(env, { bank_code: "000013", account_number: accountNumber, account_name: "Ada Obi" });
+    await postEntry(getDb(env.DB), { at: Date.now(), userId: user.id, key: `fund:transfer:${crypto.randomUUID()}`, amountKobo: 500_000, kind: "fund", note: "test deposit" });
+    expect((await api("/api/withdrawals/account", { token: user.token, json: { bank_code: "000013", account_number: accountNumber, full_name: "Ada Obi" } })).status).toBe(200);
+    const { id, secret } = await createKey(user, "live");
+    expect((await call("post", "/withdrawals", secret, { json: { amount: 1000 } })).status).toBe(403);
+    await env.DB.prepare("UPDATE users SET totp_enabled_at = ? WHERE id = ?").bind(Date.now(), user.id).run();
+    await env.DB.prepare("UPDATE sessions SET second_factor_at = ? WHERE id = ?").bind(Date.now(), user.sessionId).run();
+    expect((await api(`/api/keys/${id}/scopes`, { method: "PUT", token: user.token, json: { scopes: ["withdraw"] } })).status).toBe(200);
+    const made = await call("post", "/withdrawals", secret, { json: { amount: 1000 } });
+    expect(made.status).toBe(201);
+    expect((await call("post", "/withdrawals", secret, { json: { amount: 999 } })).status).toBe(400);
+    expect((await call("post", "/withdrawals", secret, { json: { amount: 9000 } })).status).toBe(422);
+    const idem = crypto.randomUUID();
+    await call("post", "/withdrawals", secret, { json: { amount: 1000 }, idem });
+    expect((await call("post", "/withdrawals", secret, { json: { amount: 1001 }, idem })).status).toBe(422);
+    expect((await call("get", "/withdrawals/{id}", secret, { url: `/withdrawals/${made.data.id}` })).data.id).toBe(made.data.id);
+    expect((await call("get", "/withdrawals/{id}", secret, { url: "/withdrawals/wd_nope" })).status).toBe(404);
+    await env.DB.prepare("DELETE FROM payout_accounts WHERE user_id = ?").bind(user.id).run();
+    expect((await call("post", "/withdrawals", secret, { json: { amount: 1000 } })).status).toBe(409);
   });
 
   it("the document's examples are valid too: every schema example, every error example", () => {

@@ -6,12 +6,13 @@ import { getDb } from "../db/client";
 import * as v1 from "../contract/api-v1";
 import { requireApiKey } from "../middleware/api-key";
 import { requireIdempotencyKey } from "../middleware/idempotency";
-import { anotherCodeV1, buySmsV1, cancelRentalV1, cancelSmsOrderV1, countriesV1, endRentalV1, listRentalsV1, listSmsOrdersV1, pricesV1, rentCountriesV1, rentQuoteV1, rentV1, resendWebhookV1, setWebhookV1, smsOrderV1, webhookDeliveriesV1, webhookV1 } from "../services/developer";
+import { anotherCodeV1, buySmsV1, cancelRentalV1, cancelSmsOrderV1, countriesV1, endRentalV1, listRentalsV1, listSmsOrdersV1, pricesV1, rentCountriesV1, rentQuoteV1, rentV1, resendWebhookV1, scopesOf, setWebhookV1, smsOrderV1, webhookDeliveriesV1, webhookV1 } from "../services/developer";
 import { rentalWithInbox } from "../services/rent";
 import { closeSubaccount, createSubaccount, getSubaccount, listSubaccounts, listSubaccountTransfers, setSubaccountFrozen, transferSubaccount } from "../services/resellers";
 import { actAsSubaccount } from "../middleware/subaccount";
 import { nairaToKobo } from "../../schema/money";
-import { nowOf, rentalDepsOf, smsDepsOf } from "./flow-deps";
+import { nowOf, paymentDepsOf, rentalDepsOf, smsDepsOf } from "./flow-deps";
+import { requestWithdrawal, toV1Withdrawal, withdrawalView } from "../services/funding";
 import { routeApp, type RouteApp } from "./route-app";
 
 /**
@@ -66,6 +67,18 @@ function transferOf(c: Context<AppEnv>, direction: "in" | "out", id: string, amo
   return transferSubaccount(getDb(c.env.DB), c.var.user.id, id, { direction, amountKobo: nairaToKobo(amount), idempotencyKey }, nowOf(c));
 }
 
+/**
+ * Cash out (issue 45): the key's scope "withdraw" stands in for the web's step-up; the acting account's own wallet
+ * only (a sub-account's is 403), another account's withdrawal is 404. Once per Idempotency-Key (the middleware).
+ */
+const withdrawals: RouteApp = routeApp()
+  .openapi(v1.withdraw, async (c) => {
+    const key = c.var.apiCaller.key;
+    const caller = { apiKey: { userId: c.var.user.id, actingUserId: key.actingUserId, scopes: scopesOf(key.scopes) } };
+    return c.json(toV1Withdrawal(await requestWithdrawal(paymentDepsOf(c), caller, c.req.valid("json").amount)), 201);
+  })
+  .openapi(v1.getWithdrawal, async (c) => c.json(toV1Withdrawal(await withdrawalView(paymentDepsOf(c), c.var.user.id, c.req.valid("param").id)), 200));
+
 /** The calling key's own webhook: its URL (the console's rules), its delivery log, and resend. */
 const webhook: RouteApp = routeApp()
   .openapi(v1.getWebhook, (c) => c.json(webhookV1(c.var.apiCaller), 200))
@@ -86,7 +99,8 @@ export const apiV1Routes: RouteApp = $(
   .route("/sms/orders", smsOrders)
   .route("/rentals", rentals)
   .route("/webhook", webhook)
-  .route("/subaccounts", subaccounts);
+  .route("/subaccounts", subaccounts)
+  .route("/withdrawals", withdrawals);
 
 for (const [name, scheme] of Object.entries(v1.V1_COMPONENTS.securitySchemes)) apiV1Routes.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
 for (const [name, header] of Object.entries(v1.V1_COMPONENTS.headers)) apiV1Routes.openAPIRegistry.registerComponent("headers", name, header);

@@ -18,7 +18,7 @@ describe("Settings → Notifications", () => {
       push: {
         public_key: configFor(env).vapid!.publicKey,
         devices: [],
-        kinds: { "sms.code": true, "rental.sms": true, "payment.credited": true, refund: true, "rental.reminder": true },
+        kinds: { "sms.code": true, "rental.sms": true, "payment.credited": true, refund: true, "rental.reminder": true, withdrawal: true },
         hide_code: false,
       },
       forwarding: { email: false, email_address: user.email, webhook_url: null, webhook_secret: null },

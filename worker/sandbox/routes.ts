@@ -8,7 +8,7 @@ import { settingsSandboxRoutes } from "./settings";
 import { smsTimingSandboxRoutes } from "./sms-timing";
 import { squadSandboxRoutes } from "./squad";
 import { squadTransferSandboxRoutes, squadTransferSimulator } from "./squad-transfers";
-import { squadPayoutSandboxRoutes } from "./squad-payouts";
+import { squadPayoutSandboxRoutes, squadPayoutSimulator } from "./squad-payouts";
 import { upstreamBalanceSandboxRoutes } from "./upstream-balances";
 import { telegramBotApiSimulator } from "./telegram-bot-api";
 import { telegramChatSandboxRoutes } from "./telegram-chat";
@@ -26,6 +26,8 @@ sandboxRoutes.route("/squad-payouts", squadPayoutSandboxRoutes);
 // Squad's virtual-account API over HTTP too (the adapter reaches it in-process): the operator CLI's
 // reconcile-transfers reads the local sandbox's transaction list through it. Keyed like Squad: 401/403 without the key.
 sandboxRoutes.all("/squad-api/virtual-account/*", (c) => squadTransferSimulator.fetch(c.req.raw, c.env));
+// Squad's Transfer API over HTTP too (issue 45): the operator CLI's reconcile-payouts reads the local payout list here.
+sandboxRoutes.all("/squad-api/payout/*", (c) => squadPayoutSimulator.fetch(c.req.raw, c.env));
 sandboxRoutes.route("/nowpayments", nowPaymentsSandboxRoutes);
 sandboxRoutes.route("/settings", settingsSandboxRoutes);
 sandboxRoutes.route("/sms", smsTimingSandboxRoutes);

@@ -5,6 +5,7 @@ import type { Env } from "../config";
 import { AppError } from "../lib/errors";
 import { SQUAD_SIMULATOR_PATH } from "./squad";
 import { loadState, saveState } from "./sandbox-state";
+import { SANDBOX_SQUAD_MERCHANT_ID } from "../providers/payments/squad-payouts";
 
 /**
  * Sandbox Squad payouts, written from Squad's Transfer API document
@@ -21,8 +22,8 @@ import { loadState, saveState } from "./sandbox-state";
  * State lives in D1 (sandbox_state), shared by the page, the adapter and the tests.
  */
 
-/** The sandbox merchant's ID: references must start with it, as Squad requires of a real merchant. */
-export const SANDBOX_SQUAD_MERCHANT_ID = "SBSANDBOX";
+/** The sandbox merchant's ID (the adapter's file holds it: the operator CLI reads it too). */
+export { SANDBOX_SQUAD_MERCHANT_ID };
 
 export type NextTransfer = "timeout" | "fail" | "reverse";
 
@@ -116,7 +117,9 @@ squadPayoutSimulator.post("/payout/transfer", async (c) => {
   const parsed = transferBody.safeParse(await readJson(c));
   if (!parsed.success) return c.json(squadError(400, parsed.error.issues[0]?.message ?? "Bad request"), 400);
   const body = parsed.data;
-  if (!body.transaction_reference.startsWith(`${SANDBOX_SQUAD_MERCHANT_ID}_`)) {
+  // The sandbox's merchant, or the one a live-mode test configures (SQUAD_MERCHANT_ID): Squad refuses any other prefix.
+  const merchants = [SANDBOX_SQUAD_MERCHANT_ID, c.env.SQUAD_MERCHANT_ID].filter(Boolean);
+  if (!merchants.some((m) => body.transaction_reference.startsWith(`${m}_`))) {
     return c.json(squadError(400, "Transaction reference must be prefixed with your merchant ID"), 400);
   }
   if (await loadState(c.env, transferKey(body.transaction_reference))) return c.json(squadError(400, "Duplicate transaction reference"), 400);
@@ -178,6 +181,11 @@ export async function openSandboxBankAccount(env: Env, account: SimAccount): Pro
 /** Scripts the next transfer's outcome. */
 export async function scriptNextTransfer(env: Env, outcome: NextTransfer): Promise<void> {
   await saveState(env, NEXT_KEY, outcome);
+}
+
+/** Forgets a scripted outcome no transfer used (the next transfer is paid, as by default). */
+export async function clearNextTransfer(env: Env): Promise<void> {
+  await take(env, NEXT_KEY);
 }
 
 /** Reverses a paid transfer (a day later, say): the next re-query answers 412. */

@@ -12,6 +12,10 @@ import { smsActivateSimulator } from "../sandbox/sms-activate-simulator";
 import { smsManSimulator } from "../sandbox/sms-man-simulator";
 import { SQUAD_SIMULATOR_PATH, squadSimulator, squadWebhookBody } from "../sandbox/squad";
 import { simulateTransfer, squadTransferSimulator } from "../sandbox/squad-transfers";
+import { openSandboxBankAccount, squadPayoutSimulator } from "../sandbox/squad-payouts";
+import { getDb } from "../db/client";
+import { putSetting } from "../services/kernel";
+import { SETTING_DEFAULTS } from "../../schema/settings";
 import { balanceOf, expectLedgerBalanced, type ReplyBody } from "./helpers";
 import { disarmInvoiceWatchers, paymentRow, setNowSimulator, setSquadSimulator } from "./payment-fixtures";
 import { pollerOf, resetSmsTestState } from "./sms-fixtures";
@@ -45,17 +49,25 @@ const LIVE = {
   SMSMAN_BASE_URL: `https://${HOSTS.smsman}`,
   SMSMAN_CURRENCY: "RUB",
   SWIFT_BASE_URL: `https://${HOSTS.daisy}/stubs/handler_api.php`,
+  // Cash out (issue 45): the merchant ID every transfer reference starts with.
+  SQUAD_MERCHANT_ID: "SBLIVE01",
 } as Env;
 
 /** Every upstream call the live product made: host, path, and the User-Agent it sent. */
 const calls: { host: string; path: string; userAgent: string | null }[] = [];
+/** The bodies of the payout transfers sent to Squad (issue 45), as Squad received them. */
+const transferBodies: Promise<Record<string, unknown>>[] = [];
 
 function upstream(request: Request): Response | Promise<Response> {
   const url = new URL(request.url);
   calls.push({ host: url.host, path: url.pathname, userAgent: request.headers.get("user-agent") });
   switch (url.host) {
     case HOSTS.squad:
-      // One host, two documented APIs: the card checkout and the virtual accounts (bank transfer).
+      // One host, three documented APIs: the card checkout, the virtual accounts (bank transfer), the transfers (cash out).
+      if (url.pathname.includes("/payout/")) {
+        if (url.pathname.endsWith("/payout/transfer")) transferBodies.push(request.clone().json());
+        return squadPayoutSimulator.fetch(request, LIVE);
+      }
       return (url.pathname.includes("/virtual-account") ? squadTransferSimulator : squadSimulator).fetch(request, LIVE);
     case HOSTS.now:
       return nowPaymentsSimulator.fetch(request, LIVE);
@@ -228,6 +240,35 @@ describe("live mode against documented fakes (issue 13's switch)", { timeout: 60
     rentals.push(rented.data.rental.id);
     expect(await balanceOf(userId)).toBe(500_000 - Math.round(price * 100));
     expect(calls.some((c) => c.host === HOSTS.smsman && c.path === "/rent-api/get-number")).toBe(true);
+  });
+
+  it("cashes out: Squad's account lookup, then one transfer with the merchant-prefixed reference, kobo digits and the NIP bank code", async () => {
+    const { token, userId } = await signUp();
+    await putSetting(getDb(env.DB), "withdrawals", { ...SETTING_DEFAULTS.withdrawals, cooling_hours: 0 });
+    try {
+      await env.DB.prepare("INSERT INTO ledger (user_id, key, amount_kobo, kind, note) VALUES (?, ?, 500000, 'fund', 'Bank transfer')").bind(userId, `fund:transfer:live-${crypto.randomUUID()}`).run();
+      const account = `05${String(Date.now()).slice(-8)}`;
+      await openSandboxBankAccount(LIVE, { bank_code: "000013", account_number: account, account_name: "LIVE TESTER" });
+      const added = await live("/api/withdrawals/account", { token, json: { bank_code: "000013", account_number: account, full_name: "Live Tester" } });
+      expect(added.status).toBe(200);
+      const paid = await live("/api/withdrawals", { token, json: { amount: 1500.5 } });
+      expect(paid.status).toBe(200);
+      expect(paid.data).toMatchObject({ state: "paid", amount: 1500.5, message: `Paid into GTBank ····${account.slice(-4)}` });
+      expect(await balanceOf(userId)).toBe(500_000 - 150_050);
+      expect(calls.some((c) => c.host === HOSTS.squad && c.path.endsWith("/payout/account/lookup"))).toBe(true);
+      const bodies = await Promise.all(transferBodies);
+      expect(bodies).toHaveLength(1);
+      expect(bodies[0]).toMatchObject({
+        transaction_reference: `SBLIVE01_${paid.data.id}`,
+        amount: "150050",
+        bank_code: "000013",
+        account_number: account,
+        account_name: "LIVE TESTER",
+        currency_id: "NGN",
+      });
+    } finally {
+      await putSetting(getDb(env.DB), "withdrawals", SETTING_DEFAULTS.withdrawals);
+    }
   });
 
   // Last on purpose: it reads what the steps above sent.

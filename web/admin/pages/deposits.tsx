@@ -8,6 +8,7 @@ import { arrivedText, invoicedText, shortfallText, statusText } from "../deposit
 import { Filters } from "./filters";
 import { ReviewQueue } from "./review-queue";
 import { TransferDeposits } from "./transfers";
+import { Withdrawals } from "./withdrawals";
 
 /**
  * Deposits: the review queue first (what waits for a decision), then card and crypto payments with filters; verify one
@@ -58,6 +59,7 @@ export default function DepositsPage() {
         )}
       </Panel>
       <TransferDeposits />
+      <Withdrawals />
       {selected && (
         <Panel title={`Verify ${selected} with the provider`}>
           <ActionForm label="Verify again" onSubmit={(reason) => verify.mutateAsync({ id: selected, reason })} />

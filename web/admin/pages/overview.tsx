@@ -37,6 +37,13 @@ export default function OverviewPage() {
           </p>
           <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
             <Stat label="Customers' money held" value={naira(q.data.moneyHeld)} testId="money-held" />
+            {q.data.owedToCustomers ? (
+              <Stat
+                label={`Owed to customers (${naira(q.data.owedToCustomers.heldForWithdrawals)} held for withdrawals)`}
+                value={naira(q.data.owedToCustomers.total)}
+                testId="owed-to-customers"
+              />
+            ) : null}
             <Stat label="Customers" value={q.data.customers} />
             <Stat label="Spend" value={naira(q.data.spend)} />
             <Stat label="Refunds" value={naira(q.data.refunds)} />

@@ -13,6 +13,7 @@ import {
   useSandboxTopUp,
   useSetWebhookUrl,
   webhookLogQueryOptions,
+  useSetKeyScopes,
 } from "../../api/developer";
 import { copyText } from "../../lib/clipboard";
 import { toast } from "../../lib/toast";
@@ -198,6 +199,7 @@ function KeyRow({ apiKey }: { apiKey: ApiKeyView }) {
         )}
       </div>
       {revoked ? null : <WebhookForm apiKey={apiKey} />}
+      {revoked || apiKey.mode !== "live" ? null : <WithdrawScope apiKey={apiKey} />}
       {apiKey.webhook_url || showLog ? (
         <div>
           <Button variant="link" size="sm" className="px-0" aria-expanded={showLog} onClick={() => setShowLog((s) => !s)}>
@@ -235,6 +237,34 @@ function KeyRow({ apiKey }: { apiKey: ApiKeyView }) {
         }
       />
     </li>
+  );
+}
+
+/**
+ * Issue 45: a live key may be allowed to withdraw to the account's payout account (POST /api/v1/withdrawals).
+ * Allowing it asks for a passkey or two-factor code (the server refuses the password alone); taking it away does not.
+ */
+function WithdrawScope({ apiKey }: { apiKey: ApiKeyView }) {
+  const save = useSetKeyScopes();
+  const { guard, dialog } = useStepUp();
+  const allowed = apiKey.scopes.includes("withdraw");
+  const change = (allow: boolean) =>
+    guard(() => save.mutateAsync({ id: apiKey.id, scopes: allow ? ["withdraw"] : [] }))
+      .then(() => toast.success(allow ? `"${apiKey.name}" can now withdraw to your payout account.` : `"${apiKey.name}" can no longer withdraw.`))
+      .catch((err) => {
+        if (!(err instanceof StepUpCancelled)) toast.error(err instanceof Error ? err.message : String(err));
+      });
+  return (
+    <div className="flex flex-wrap items-center gap-2 text-sm">
+      <label className="flex items-center gap-2">
+        <input type="checkbox" checked={allowed} disabled={save.isPending} onChange={(e) => void change(e.target.checked)} aria-describedby={`withdraw-hint-${apiKey.id}`} />
+        Allow this key to withdraw
+      </label>
+      <span id={`withdraw-hint-${apiKey.id}`} className="text-xs text-slate-600 dark:text-slate-400">
+        POST /api/v1/withdrawals sends money to your payout account (Settings → Cash out). Needs a passkey or two-factor code.
+      </span>
+      {dialog}
+    </div>
   );
 }
 

@@ -14,7 +14,7 @@ const DEVICE = { id: "psub_1", label: "Chrome on Android", push_service: "fcm.go
 
 function view(devices: NotificationSettingsView["push"]["devices"] = []): NotificationSettingsView {
   return {
-    push: { public_key: KEY, devices, kinds: { "sms.code": true, "rental.sms": true, "payment.credited": true, refund: true, "rental.reminder": true }, hide_code: false },
+    push: { public_key: KEY, devices, kinds: { "sms.code": true, "rental.sms": true, "payment.credited": true, refund: true, "rental.reminder": true, withdrawal: true }, hide_code: false },
     forwarding: { email: false, email_address: "ada@example.com", webhook_url: null, webhook_secret: null },
   };
 }

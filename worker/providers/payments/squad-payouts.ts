@@ -26,6 +26,9 @@ export type PayoutSendOutcome =
   | { outcome: "refused"; status: number; message: string }
   | { outcome: "reversed"; message: string };
 
+/** The sandbox merchant's ID: references must start with it, as Squad requires of a real merchant's. */
+export const SANDBOX_SQUAD_MERCHANT_ID = "SBSANDBOX";
+
 export type PayoutStatus = "success" | "failed" | "reversed" | "pending";
 
 export interface PayoutRecord {

@@ -15,7 +15,7 @@ export { referralRewardStatement } from "./referrals";
 export { hasSecondFactor } from "./second-factor";
 export { type ApiCaller, closeRevokedSockets, deviceFromRequest, LAST_SEEN_EVERY_MS, listLiveSessions, isLiveSessionOf, type LiveSession, liveSessionCountSql, liveSessionIds, loadSessionUser, onlineUserIds, revokeSessions, revokeSessionsStatement, sessionEndReason, sessionUserQuery, type SessionUserRow, type SignedInUser, touchSession, type UserRead, usersSeenSince } from "./sessions";
 export { openSignedInSession } from "./sign-in";
-export { confirmStepUp, requireFreshSecondFactor, requireReauthentication, stepUpState, type StepUpSession } from "./step-up";
+export { confirmStepUp, requireConfirmedSecondFactor, requireFreshSecondFactor, requireReauthentication, stepUpState, type StepUpSession } from "./step-up";
 export { confirmEnrolment, disableTwoFactor, resetSecondFactorStatements, startEnrolment, totpKey, unusedRecoveryCodeCount, verifySecondFactor } from "./two-factor";
 export { closeTour, findUserById, generateReferralCode, toSessionUser, updateProfile } from "./users";
 export { type ChatAccount, chatAccount, confirmedInWebApp, liveSessionStamp, passwordStamp } from "./chat-links";

@@ -229,7 +229,7 @@ export type SignedInUser = {
  * Beside SignedInUser (not in developer/api-keys.ts) so that app-env.ts can name both without reaching a room's index.
  */
 export interface ApiCaller {
-  key: Pick<typeof apiKeys.$inferSelect, "id" | "userId" | "actingUserId" | "mode" | "name" | "webhookUrl" | "webhookSecret" | "lastUsedAt">;
+  key: Pick<typeof apiKeys.$inferSelect, "id" | "userId" | "actingUserId" | "mode" | "name" | "webhookUrl" | "webhookSecret" | "lastUsedAt" | "scopes">;
   user: SignedInUser;
 }
 

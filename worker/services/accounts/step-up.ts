@@ -89,6 +89,17 @@ export function requireFreshSecondFactor(db: Db, session: StepUpSession, now: nu
   return requireGate(db, session, "second_factor", now);
 }
 
+/**
+ * A passkey or TOTP proved by this session in the last 10 minutes, never the password (issue 45: granting an API key
+ * the power to withdraw). An account with neither is told to add one first (403 FORBIDDEN: no step-up can help).
+ */
+export async function requireConfirmedSecondFactor(db: Db, session: StepUpSession, now: number, why: string): Promise<void> {
+  const proofs = await proofsOf(db, session.user, session.sessionId);
+  if (!proofs.hasTotp && !proofs.hasPasskey) throw new AppError("FORBIDDEN", `${why} needs a passkey or two-factor codes on your account: add one in Settings first.`);
+  if (freshUntil(proofs, "second_factor", now) !== null) return;
+  throw new AppError("STEP_UP_REQUIRED", STEP_UP_MESSAGES.secondFactorNeeded, { step_up: "second_factor", methods: methodsFor(proofs, "second_factor") });
+}
+
 /** The password or a second factor proved by this session in the last 10 minutes. */
 export function requireReauthentication(db: Db, session: StepUpSession, now: number): Promise<void> {
   return requireGate(db, session, "reauthenticate", now);

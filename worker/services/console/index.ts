@@ -5,7 +5,7 @@
  */
 export { audit, changeSetting, findCustomer, manualEntry, notifyOperators, onlineCustomerIds, type Operator, runAdminChange, sendToast, setBlocked } from "./operator-actions";
 export { changeSettingCommand, notifyCustomers, resendVerification, sendGroupMail, settleOrder, settleRental, verifyDeposit } from "./operator-commands";
-export { APPROVAL_MESSAGES, approvalSql, approve, holdLargeEntry, listApprovals, reject, requestSecondFactorReset, requestThresholdChange } from "./operator-approvals";
+export { APPROVAL_MESSAGES, approvalSql, approve, holdLargeEntry, holdLargeWithdrawal, listApprovals, reject, requestSecondFactorReset, requestThresholdChange } from "./operator-approvals";
 export { customerDetail, listAudit, overview, reconcileNow, searchCustomers } from "./operator-console";
 // The console's lists and its review queue, each kept by the room that owns the rows (issue 42), offered here as the
 // console's pages read them.

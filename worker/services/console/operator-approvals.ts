@@ -10,13 +10,15 @@ import { AppError, isCheckViolation } from "../../lib/errors";
 import { clearSettingsCache, deliverEvents, getSetting, type RequestDeps } from "../kernel";
 import { findCustomer, runAdminChange, type Operator } from "./operator-actions";
 import { hasSecondFactor, resetSecondFactorStatements } from "../accounts";
+import { type WithdrawalApprovalPayload, withdrawalApprovalPayload, withdrawalApprovalSql } from "../funding";
 
 /**
  * Two-operator approval (issue 33, ASVS 5.0 2.3.5 and 7.4.5). Some operator changes take effect only once a SECOND
  * operator approves them in the console:
  * - a manual credit or debit of more than the approval_threshold setting (default ₦50,000);
  * - a reset of a customer's two-factor sign-in (it hands the account to whoever holds the password);
- * - a change of approval_threshold itself (else one operator could raise it and then credit alone).
+ * - a change of approval_threshold itself (else one operator could raise it and then credit alone);
+ * - the approval of a withdrawal above approval_threshold (issue 45).
  *
  * Asking writes a pending row and an audit row in one batch (a repeated click is one request: request_key). Approving is
  * one batch too: the claim (a conditional UPDATE that only another operator's id can make: the CHECK in the table
@@ -52,7 +54,13 @@ interface SettingPayload {
   key: SettingKey;
   value: unknown;
 }
-type PayloadOf<K extends ApprovalKind> = K extends "ledger_entry" ? LedgerEntryPayload : K extends "reset_2fa" ? ResetTwoFactorPayload : SettingPayload;
+type PayloadOf<K extends ApprovalKind> = K extends "ledger_entry"
+  ? LedgerEntryPayload
+  : K extends "reset_2fa"
+    ? ResetTwoFactorPayload
+    : K extends "withdrawal"
+      ? WithdrawalApprovalPayload
+      : SettingPayload;
 
 type ApprovalRow = typeof operatorApprovals.$inferSelect;
 
@@ -71,6 +79,17 @@ export async function holdLargeEntry(db: Db, operator: Operator, entry: LedgerEn
   const approval = await requestApproval(db, operator, { kind: "ledger_entry", subject: entry.userId, payload: entry, reason: entry.reason, requestKey: `ledger:${entry.entryId}` }, now);
   const [row] = await db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, entry.userId)).limit(1);
   return { approval, balance: koboToNaira(row?.balanceKobo ?? 0) };
+}
+
+/**
+ * Issue 45: approving a withdrawal above the approval_threshold (the same setting as manual entries: a withdrawal
+ * sends money out as surely as a credit lets it be spent) is asked of a second operator; null when one may approve it
+ * alone. Keyed by the withdrawal, so a double click asks once. Refusing never needs two (it only gives money back).
+ */
+export async function holdLargeWithdrawal(db: Db, operator: Operator, withdrawalId: string, reason: string, now: number): Promise<AdminApproval | null> {
+  const payload = await withdrawalApprovalPayload(db, operator.id, withdrawalId);
+  if (payload.amountKobo + payload.feeKobo <= (await approvalThresholdKobo(db))) return null;
+  return requestApproval(db, operator, { kind: "withdrawal", subject: payload.userId, payload, reason, requestKey: `withdrawal:${withdrawalId}` }, now);
 }
 
 /** A reset of a customer's two-factor sign-in, asked for approval (one pending request per customer at a time). */
@@ -161,7 +180,7 @@ export async function approve(
   id: string,
   reason: string,
   now: number,
-): Promise<{ approval: AdminApproval; balance?: number }> {
+): Promise<{ approval: AdminApproval; balance?: number; withdrawalId?: string }> {
   const { db } = deps;
   const row = await pendingRow(db, id, now);
   if (row.requestedBy === operator.id) throw new AppError("FORBIDDEN", APPROVAL_MESSAGES.ownRequest);
@@ -174,6 +193,7 @@ export async function approve(
     }
     if (String(err instanceof Error ? `${err.message} ${err.cause instanceof Error ? err.cause.message : ""}` : err).includes("malformed JSON")) {
       const again = await findRow(db, id);
+      if (row.kind === "withdrawal" && again?.status === "pending") throw new AppError("INVALID_STATE", "This withdrawal is no longer waiting for approval (it was refused or decided meanwhile).");
       throw new AppError("INVALID_STATE", APPROVAL_MESSAGES.decided(again?.status ?? "decided"));
     }
     throw err;
@@ -181,6 +201,8 @@ export async function approve(
   if (row.kind === "setting") clearSettingsCache();
   const [approved] = await db.select().from(operatorApprovals).where(eq(operatorApprovals.id, id)).limit(1);
   const approval = (await viewsOf(db, [approved], operator))[0];
+  // A withdrawal approved by the second operator is sent by the caller (it holds the payout adapter).
+  if (row.kind === "withdrawal") return { approval, withdrawalId: (JSON.parse(row.payload) as WithdrawalApprovalPayload).withdrawalId };
   if (row.kind !== "ledger_entry") return { approval };
   const payload = JSON.parse(row.payload) as LedgerEntryPayload;
   const [customer] = await db.select({ balanceKobo: users.balanceKobo }).from(users).where(eq(users.id, payload.userId)).limit(1);
@@ -261,6 +283,10 @@ function changeSql(db: Db, row: ApprovalRow, now: number): AdminChange {
     const p = JSON.parse(row.payload) as SettingPayload;
     return setSettingSql(db, p.key, p.value, row.requestedByEmail, row.reason, now);
   }
+  if (row.kind === "withdrawal") {
+    const p = JSON.parse(row.payload) as WithdrawalApprovalPayload;
+    return withdrawalApprovalSql(db, p, row.requestedByEmail, row.reason, now) as AdminChange;
+  }
   const p = JSON.parse(row.payload) as ResetTwoFactorPayload;
   return resetSecondFactorSql(db, p.userId, row.requestedByEmail, row.reason, now);
 }
@@ -294,6 +320,10 @@ async function viewsOf(db: Db, rows: ApprovalRow[], operator: Operator): Promise
       const p = JSON.parse(row.payload) as LedgerEntryPayload;
       amount = koboToNaira(p.amountKobo);
       summary = `${p.amountKobo > 0 ? "Credit" : "Debit"} ₦${formatNaira(amount)} ${p.amountKobo > 0 ? "to" : "from"} ${who}`;
+    } else if (row.kind === "withdrawal") {
+      const p = JSON.parse(row.payload) as WithdrawalApprovalPayload;
+      amount = -koboToNaira(p.amountKobo);
+      summary = `Approve the withdrawal ${p.withdrawalId} of ₦${formatNaira(koboToNaira(p.amountKobo))} by ${who} (to ····${p.accountNumber.slice(-4)})`;
     } else if (row.kind === "reset_2fa") {
       summary = `Reset the two-factor sign-in of ${who}`;
     } else {

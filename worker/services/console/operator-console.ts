@@ -7,7 +7,7 @@ import type { Db } from "../../db/client";
 import { auditLog } from "./tables";
 import { businessOnly, clampLimit, customerMatch, getSetting, isSandboxUser, ledger, reconcileLedger, rowsOf, runBatch, STUCK_MINUTES, users } from "../kernel";
 import { listLiveSessions } from "../accounts";
-import { customerDepositsQuery, depositView, reviewQueueCount } from "../funding";
+import { customerDepositsQuery, depositView, heldForWithdrawalsKobo, reviewQueueCount } from "../funding";
 import { activeRentalsQuery, customerRentalsQuery, rentalAdminView } from "../rent";
 import { customerOrdersQuery, deliveredByServiceQuery, orderOutcomesQuery, orderView, providerStats, slotsInUseByAccount, upstreamHealthQuery } from "../sms";
 
@@ -32,7 +32,7 @@ export function periodStart(period: AdminPeriod, now: number): number {
 export async function overview(db: Db, period: AdminPeriod, now: number, opts: { includeTest?: boolean } = {}): Promise<AdminOverview> {
   const since = periodStart(period, now);
   const only = (column: Parameters<typeof businessOnly>[1]) => businessOnly(opts.includeTest, column);
-  const [held, deposits, flows, outcomes, delivered, active, stuck, upstreams, stats, rate, reviews] = await Promise.all([
+  const [held, withdrawalsHeld, deposits, flows, outcomes, delivered, active, stuck, upstreams, stats, rate, reviews] = await Promise.all([
     // Every wallet is money held, resellers' sub-accounts included (issue 46); only customers are counted as customers
     // (issue 43: the count included operators), and a sub-account is its reseller's wallet, not a customer.
     db
@@ -42,6 +42,8 @@ export async function overview(db: Db, period: AdminPeriod, now: number, opts: {
       })
       .from(users)
       .where(only(users.id)),
+    // Issue 45: money held for withdrawals has left the balances but is still owed until the bank is paid.
+    heldForWithdrawalsKobo(db, opts.includeTest),
     db
       .select({
         channel: sql<string>`CASE WHEN ${ledger.key} LIKE 'fund:squad:%' THEN 'card' WHEN ${ledger.key} LIKE 'fund:now:%' THEN 'crypto' WHEN ${ledger.key} LIKE 'fund:transfer:%' THEN 'transfer' WHEN ${ledger.key} LIKE 'fund:review:%' THEN 'crypto (reviewed)' ELSE 'other' END`,
@@ -90,6 +92,11 @@ export async function overview(db: Db, period: AdminPeriod, now: number, opts: {
     includesTest: opts.includeTest === true,
     since,
     moneyHeld: koboToNaira(Number(held[0]?.kobo ?? 0)),
+    owedToCustomers: {
+      balances: koboToNaira(Number(held[0]?.kobo ?? 0)),
+      heldForWithdrawals: koboToNaira(withdrawalsHeld),
+      total: koboToNaira(Number(held[0]?.kobo ?? 0) + withdrawalsHeld),
+    },
     customers: Number(held[0]?.customers ?? 0),
     deposits: deposits.map((d) => ({ channel: d.channel, count: Number(d.count), amount: koboToNaira(Number(d.kobo)) })),
     manualCredits: koboToNaira(kindSum(["admin"])),

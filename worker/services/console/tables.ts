@@ -58,7 +58,7 @@ export const operatorApprovals = sqliteTable(
   "operator_approvals",
   {
     id: text("id").primaryKey(),
-    kind: text("kind", { enum: ["ledger_entry", "reset_2fa", "setting"] }).notNull(),
+    kind: text("kind", { enum: ["ledger_entry", "reset_2fa", "setting", "withdrawal"] }).notNull(),
     /** What the change is about: the customer's id, or the setting's key. */
     subject: text("subject").notNull(),
     payload: text("payload").notNull(),

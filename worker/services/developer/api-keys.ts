@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import type { ApiKeyMode, ApiKeyView, CreatedApiKey, CreateApiKeyInput } from "../../../schema/api-keys";
+import { API_KEY_SCOPES, type ApiKeyMode, type ApiKeyScope, type ApiKeyView, type CreatedApiKey, type CreateApiKeyInput } from "../../../schema/api-keys";
 import type { Db } from "../../db/client";
 import { apiKeys, users } from "../kernel";
 import { AppError } from "../../lib/errors";
@@ -44,7 +44,44 @@ export function toApiKeyView(row: ApiKeyRow): ApiKeyView {
     last_used_at: row.lastUsedAt === null ? null : new Date(row.lastUsedAt).toISOString(),
     revoked_at: row.revokedAt === null ? null : new Date(row.revokedAt).toISOString(),
     webhook_url: row.webhookUrl,
+    scopes: scopesOf(row.scopes),
   };
+}
+
+/** The scopes a stored list names (anything unreadable grants nothing). */
+export function scopesOf(stored: string | null | undefined): ApiKeyScope[] {
+  try {
+    const list: unknown = JSON.parse(stored ?? "[]");
+    return Array.isArray(list) ? API_KEY_SCOPES.filter((s) => list.includes(s)) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Sets a key's scopes (issue 45). Adding "withdraw" needs a passkey or TOTP proved by this session in the last 10
+ * minutes (`requireConfirmedSecondFactor`, checked by the route before this runs); removing a scope needs nothing more
+ * than the session. A test key cannot be given "withdraw"; a revoked key cannot be changed.
+ */
+export async function setApiKeyScopes(db: Db, ownerId: string, id: string, scopes: ApiKeyScope[], now: number): Promise<ApiKeyView> {
+  await enforceCostLimit(db, ownerId, "apiKey", now);
+  const row = await ownApiKey(db, ownerId, id);
+  if (row.revokedAt !== null) throw new AppError("INVALID_STATE", "This key is revoked.");
+  if (scopes.includes("withdraw") && row.mode !== "live") throw new AppError("VALIDATION_FAILED", "Only a live key can withdraw: a test key spends play money.", { field: "scopes" });
+  const wanted = API_KEY_SCOPES.filter((s) => scopes.includes(s));
+  const [updated] = await db
+    .update(apiKeys)
+    .set({ scopes: JSON.stringify(wanted) })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, ownerId), isNull(apiKeys.revokedAt)))
+    .returning();
+  if (!updated) throw new AppError("INVALID_STATE", "This key is revoked.");
+  return toApiKeyView(updated);
+}
+
+/** Whether adding these scopes grants a power the key does not have yet (the route then asks for the second factor). */
+export function grantsNewScope(row: ApiKeyRow, scopes: ApiKeyScope[]): boolean {
+  const had = scopesOf(row.scopes);
+  return scopes.some((s) => !had.includes(s));
 }
 
 /** The owner's sandbox account, created on first need. Unusable for logging in: its password hash matches nothing. */
@@ -90,6 +127,8 @@ export async function createApiKey(db: Db, owner: { id: string; username: string
     actingUserId,
     name: input.name,
     mode: input.mode,
+    // A new key buys and rents; withdrawing is granted apart, with a fresh passkey or TOTP (setApiKeyScopes).
+    scopes: "[]",
     prefix: secret.slice(0, 14),
     secretHash: await sha256Hex(secret),
     webhookUrl: null,
@@ -153,6 +192,7 @@ export async function authenticateApiKey(db: Db, secret: string, now: number): P
         webhookUrl: apiKeys.webhookUrl,
         webhookSecret: apiKeys.webhookSecret,
         lastUsedAt: apiKeys.lastUsedAt,
+        scopes: apiKeys.scopes,
       },
       user: {
         id: acting.id,

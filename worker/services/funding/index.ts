@@ -15,6 +15,7 @@ export { depositKey, payment, type Payment } from "./payment-transitions";
 export { transactionsRead } from "./transactions";
 export { customerDepositsQuery, depositView, findDeposit, listDeposits } from "./admin-views";
 export { getQueueItem, listReviewQueue, type QueueItem, resolveQueueItem, reviewQueueCount, verifyQueueItem } from "./review-queue";
-export { decideWithdrawal, findWithdrawal, lagosDayStart, listOwnWithdrawals, listWithdrawals, requestWithdrawal, savePayoutAccount, sendWithdrawal, settleWithdrawal, sweepWithdrawals, withdrawableView, withdrawalView } from "./withdrawals";
+export { decideWithdrawal, findWithdrawal, heldForWithdrawalsKobo, sendApprovedWithdrawal, type WithdrawalApprovalPayload, withdrawalApprovalPayload, withdrawalApprovalSql, lagosDayStart, listOwnWithdrawals, listWithdrawals, requestWithdrawal, savePayoutAccount, sendWithdrawal, settleWithdrawal, sweepWithdrawals, toV1Withdrawal, type WithdrawCaller, withdrawableView, withdrawalView } from "./withdrawals";
 export { withdrawal } from "./withdrawal-transitions";
 export { matchNames } from "./name-match";
+export { comparePayouts, type OurPayout, type PayoutReconciliation } from "./payout-reconciliation";

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { formatNaira, koboToNaira } from "../../../schema/money";
+import { tierFor } from "../../../schema/tiers";
 import { type AdminWithdrawalRow, payoutBankName, type PayoutAccountInput, type PayoutAccountView, type WithdrawableView, type WithdrawalState, type WithdrawalView } from "../../../schema/withdrawals";
 import type { Db } from "../../db/client";
 import { auditInsert } from "../../db/admin-sql";
@@ -8,7 +9,7 @@ import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { UpstreamFault } from "../../providers/upstream-http";
 import { lastNewDeviceAt, requireFreshSecondFactor, type StepUpSession } from "../accounts";
-import { deliverEvents, getSetting, ledger, move, type PaymentDeps, rowsOf, runBatch, statement, transition, users } from "../kernel";
+import { businessOnly, deliverEvents, getSettings, ledger, move, type PaymentDeps, rowsOf, runBatch, statement, transition, users } from "../kernel";
 import { matchNames } from "./name-match";
 import { accountLabel, heldStatesSql, type NewWithdrawal, stateMessage, type Withdrawal, withdrawal } from "./withdrawal-transitions";
 
@@ -35,13 +36,21 @@ export function lagosDayStart(now: number): number {
 }
 
 type Limits = Awaited<ReturnType<typeof limitsOf>>;
-async function limitsOf(db: Db) {
-  const s = await getSetting(db, "withdrawals");
+/**
+ * The withdrawal limits for one customer: the `withdrawals` setting, with the caps of the customer's discount tier
+ * (earned by total deposited, schema/tiers.ts) where the setting lists that tier; a tier's cap never raises the global.
+ */
+async function limitsOf(db: Db, userId: string) {
+  const { withdrawals: s, tiers } = await getSettings(db, ["withdrawals", "tiers"]);
+  const [owner] = await db.select({ totalDepositedKobo: users.totalDepositedKobo }).from(users).where(eq(users.id, userId)).limit(1);
+  const tier = tierFor(tiers, koboToNaira(owner?.totalDepositedKobo ?? 0));
+  const caps = s.tier_caps?.[tier.text];
   return {
+    tier: tier.text,
     minimumKobo: Math.round(s.minimum_naira * 100),
     feeKobo: Math.round(s.fee_naira * 100),
-    perTransactionKobo: Math.round(s.per_transaction_naira * 100),
-    dailyKobo: Math.round(s.daily_naira * 100),
+    perTransactionKobo: Math.round(Math.min(s.per_transaction_naira, caps?.per_transaction_naira ?? Infinity) * 100),
+    dailyKobo: Math.round(Math.min(s.daily_naira, caps?.daily_naira ?? Infinity) * 100),
     dailyCount: s.daily_count,
     approvalAboveKobo: Math.round(s.approval_above_naira * 100),
     coolingMs: s.cooling_hours * HOUR,
@@ -155,7 +164,7 @@ export async function savePayoutAccount(
   if (!found) throw new AppError("UNPROCESSABLE", `${bankName} has no account ${input.account_number}. Check the number and the bank.`);
   const match = matchNames(verifiedName, found.accountName);
   if (!match.matched) throw new AppError("UNPROCESSABLE", match.reason);
-  const limits = await limitsOf(db);
+  const limits = await limitsOf(db, session.user.id);
   const row = {
     userId: session.user.id,
     bankCode: input.bank_code,
@@ -180,7 +189,7 @@ async function coolingUntil(db: Db, userId: string, account: { usableFrom: numbe
 }
 
 export async function withdrawableView(db: Db, userId: string, now: number): Promise<WithdrawableView> {
-  const limits = await limitsOf(db);
+  const limits = await limitsOf(db, userId);
   const [b, account] = await Promise.all([breakdownOf(db, userId, now, limits), findPayoutAccount(db, userId)]);
   const cooling = await coolingUntil(db, userId, account, now, limits);
   const reasons: string[] = [];
@@ -221,6 +230,71 @@ function view(w: Withdrawal): WithdrawalView {
   };
 }
 
+/** What a second operator's approval of a large withdrawal carries (services/console/operator-approvals.ts). */
+export interface WithdrawalApprovalPayload {
+  withdrawalId: string;
+  userId: string;
+  amountKobo: number;
+  feeKobo: number;
+  bankCode: string;
+  accountNumber: string;
+}
+
+/** The payload of an approval request for this withdrawal; refused unless it waits for approval. */
+export async function withdrawalApprovalPayload(db: Db, operatorId: string, id: string): Promise<WithdrawalApprovalPayload> {
+  const w = await findWithdrawal(db, id);
+  if (!w) throw new AppError("NOT_FOUND", "Withdrawal not found.");
+  if (w.status !== "approval") throw new AppError("INVALID_STATE", `This withdrawal is ${w.status}, not waiting for approval.`);
+  if (w.userId === operatorId) throw new AppError("FORBIDDEN", "An operator cannot approve their own withdrawal.");
+  return { withdrawalId: w.id, userId: w.userId, amountKobo: w.amountKobo, feeKobo: w.feeKobo, bankCode: w.bankCode, accountNumber: w.accountNumber };
+}
+
+/**
+ * The approve move as statements for the second operator's approval batch (decision 035's approvalSql): the move,
+ * its audit row as the requester's change, and an assertion that the move took (a json() of non-JSON text raises and
+ * rolls the whole batch back), so an approval of a withdrawal refused or decided meanwhile changes nothing.
+ */
+export function withdrawalApprovalSql(db: Db, p: WithdrawalApprovalPayload, requestedBy: string, reason: string, now: number) {
+  const step = move(db, withdrawal.approve, p.withdrawalId, { userId: p.userId, id: p.withdrawalId, row: p, operatorId: requestedBy, reason }, now);
+  return [
+    ...step.statements,
+    auditInsert(db, { actor: requestedBy, action: "withdrawal.approve", detail: { id: p.withdrawalId, amountKobo: p.amountKobo }, reason, subject: p.withdrawalId, previous: "approval", onlyIf: step.madeIt }, now),
+    db.select({ moved: sql<number>`CASE WHEN ${step.madeIt} THEN 1 ELSE json('withdrawal not waiting for approval') END` }).from(sql`(SELECT 1) AS one`),
+  ];
+}
+
+/** After a second operator approved it: send it now (a lost send is the sweep's: it sends held ones). */
+export async function sendApprovedWithdrawal(deps: PaymentDeps, id: string): Promise<void> {
+  const w = await findWithdrawal(deps.db, id);
+  if (w?.status === "held") await sendWithdrawal(deps, w);
+}
+
+/** Kobo held for withdrawals waiting for approval or in flight (the console's "owed to customers", issue 45). */
+export async function heldForWithdrawalsKobo(db: Db, includeTest = false): Promise<number> {
+  const [row] = await db
+    .select({ kobo: sql<number>`COALESCE(SUM(${withdrawals.amountKobo} + ${withdrawals.feeKobo}), 0)` })
+    .from(withdrawals)
+    .where(and(sql`${withdrawals.status} IN (${heldStatesSql})`, businessOnly(includeTest, withdrawals.userId)));
+  return Number(row?.kobo ?? 0);
+}
+
+/** A withdrawal as the developer API answers it (schema/api-v1.ts v1WithdrawalSchema). */
+export function toV1Withdrawal(v: WithdrawalView) {
+  return {
+    id: v.id,
+    status: v.state,
+    amount: v.amount,
+    fee: v.fee,
+    currency: "NGN" as const,
+    bank_name: v.bank_name,
+    account_last4: v.account_last4,
+    reference: v.reference,
+    message: v.message,
+    created_at: v.created_at,
+    updated_at: v.updated_at,
+  };
+}
+
 /** Whole kobo from naira, or a refusal (a fraction of a kobo, not a number). */
 function koboOf(amountNaira: number): number {
   const kobo = Math.round(amountNaira * 100);
@@ -233,15 +307,34 @@ function koboOf(amountNaira: number): number {
  * batch that writes the row and its hold only while the money is withdrawable and within the day's cap and count (a
  * racing second withdrawal is refused by that statement), then, unless it waits for an operator, the transfer.
  */
-export async function requestWithdrawal(deps: PaymentDeps, session: StepUpSession, amountNaira: number): Promise<WithdrawalView> {
+/**
+ * Who asks for a withdrawal: a signed-in session (a fresh second factor, decision 034), or an API key (issue 45: the
+ * key's scope "withdraw", which only a passkey- or TOTP-confirmed owner can grant, stands in for the step-up) acting as
+ * its own account (`userId`: never a sub-account's wallet).
+ */
+export type WithdrawCaller = { session: StepUpSession } | { apiKey: { userId: string; actingUserId: string; scopes: readonly string[] } };
+
+async function authorize(db: Db, caller: WithdrawCaller, now: number): Promise<string> {
+  if ("session" in caller) {
+    await requireFreshSecondFactor(db, caller.session, now);
+    return caller.session.user.id;
+  }
+  const { apiKey } = caller;
+  if (!apiKey.scopes.includes("withdraw")) {
+    throw new AppError("FORBIDDEN", "This API key may not withdraw. Its owner can allow it in Settings → API (with a passkey or a two-factor code).");
+  }
+  if (apiKey.userId !== apiKey.actingUserId) throw new AppError("FORBIDDEN", "Withdrawals come out of your own wallet: move a sub-account's money back to it first (transfer-out).");
+  return apiKey.userId;
+}
+
+export async function requestWithdrawal(deps: PaymentDeps, caller: WithdrawCaller, amountNaira: number): Promise<WithdrawalView> {
   const db = deps.db;
   const now = deps.clock.now();
-  const userId = session.user.id;
   const amountKobo = koboOf(amountNaira);
-  const limits = await limitsOf(db);
+  const limits = await limitsOf(db, "session" in caller ? caller.session.user.id : caller.apiKey.userId);
   if (amountKobo < limits.minimumKobo) throw new AppError("VALIDATION_FAILED", `The smallest withdrawal is ${ngn(limits.minimumKobo)}.`);
-  if (amountKobo > limits.perTransactionKobo) throw new AppError("VALIDATION_FAILED", `One withdrawal can be at most ${ngn(limits.perTransactionKobo)}.`);
-  await requireFreshSecondFactor(db, session, now);
+  if (amountKobo > limits.perTransactionKobo) throw new AppError("VALIDATION_FAILED", `One withdrawal can be at most ${ngn(limits.perTransactionKobo)} at your tier (${limits.tier}).`);
+  const userId = await authorize(db, caller, now);
   const account = await findPayoutAccount(db, userId);
   if (!account) throw new AppError("INVALID_STATE", "Add the bank account to withdraw to first.");
   const cooling = await coolingUntil(db, userId, account, now, limits);
@@ -271,7 +364,7 @@ export async function requestWithdrawal(deps: PaymentDeps, session: StepUpSessio
   if (!request.moved || !request.ledgerWritten) {
     const b = await breakdownOf(db, userId, now, limits);
     if (totalKobo > b.available) throw new AppError("UNPROCESSABLE", `You can withdraw up to ${ngn(b.available)} now${limits.feeKobo ? ` (the fee of ${ngn(limits.feeKobo)} included)` : ""}.`, { available: koboToNaira(b.available) });
-    throw new AppError("UNPROCESSABLE", `That is above today's withdrawal limit (${ngn(limits.dailyKobo)}, ${limits.dailyCount} withdrawals a day).`);
+    throw new AppError("UNPROCESSABLE", `That is above today's withdrawal limit at your tier, ${limits.tier} (${ngn(limits.dailyKobo)}, ${limits.dailyCount} withdrawals a day).`);
   }
   deps.defer(deliverEvents(deps, userId));
   const written = await findWithdrawal(db, id);

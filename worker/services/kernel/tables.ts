@@ -154,6 +154,9 @@ export const apiKeys = sqliteTable(
     // Webhooks: where events go, and the HMAC key they are signed with (shown to the owner: it must be usable).
     webhookUrl: text("webhook_url"),
     webhookSecret: text("webhook_secret").notNull(),
+    // What the key may do beyond buying and renting, as a JSON list (issue 45: "withdraw", granted only by an owner who
+    // just proved a passkey or TOTP: services/developer/api-keys.ts setApiKeyScopes).
+    scopes: text("scopes").notNull().default("[]"),
     createdAt: integer("created_at").notNull().default(now),
     lastUsedAt: integer("last_used_at"),
     revokedAt: integer("revoked_at"),

@@ -22,7 +22,8 @@ import { deadLetterInsert, enqueueDeliveries } from "./delivery-queue";
 /** PUBLIC_URL's origin, for links in payloads (never a request's Host: there is no request here anyway). */
 const publicUrlOf = (env: Env): string => configFor(env).publicUrl;
 
-export const WEBHOOK_EVENT_TYPES = ["sms.code", "sms.ended", "rental.sms", "rental.ended", "rental.renewing", "balance.changed", "payment.failed"] as const;
+export const WEBHOOK_EVENT_TYPES = ["sms.code", "sms.ended", "rental.sms", "rental.ended", "rental.renewing", "balance.changed", "payment.failed",
+  "withdrawal.requested", "withdrawal.paid", "withdrawal.failed", "withdrawal.reversed"] as const;
 
 /** Waits after each failed attempt: 10 attempts over 24 hours (the 10th is 23 h 51 min after the first). */
 export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000, 30 * 60_000, 3600_000, 2 * 3600_000, 4 * 3600_000, 8 * 3600_000, 8 * 3600_000];
@@ -106,9 +107,27 @@ function eventsFor(env: Env, message: RealtimeMessage): QueuedEvent[] {
       return [balanceEvent(message.balance)];
     case "payment.credited":
       return [balanceEvent(message.balance)];
-    case "withdrawal.changed":
-      // A hold, or a hold credited back, moves the wallet (issue 45; withdrawal.* events of their own are not yet in the API).
-      return message.state === "paid" || message.state === "sending" ? [] : [balanceEvent(null)];
+    case "withdrawal.changed": {
+      // Issue 45: withdrawal.requested (held at once, or waiting for an operator), .paid, .failed (Squad or the
+      // re-query said failed, or an operator refused it: status says which), .reversed (the bank sent it back later).
+      // A hold, or a hold credited back, also moves the wallet: balance.changed beside it.
+      const type = withdrawalEventType[message.state];
+      if (!type) return [];
+      const event: QueuedEvent = {
+        type,
+        subject: message.withdrawalId,
+        dedupe: `withdrawal.${message.state}:${message.withdrawalId}`,
+        data: {
+          withdrawal_id: message.withdrawalId,
+          status: message.state,
+          amount: message.amount,
+          currency: "NGN",
+          message: message.message,
+          ...link(`/api/v1/withdrawals/${message.withdrawalId}`),
+        },
+      };
+      return type === "withdrawal.paid" ? [event] : [event, balanceEvent(null)];
+    }
     case "payment.failed":
       return [
         {
@@ -123,6 +142,16 @@ function eventsFor(env: Env, message: RealtimeMessage): QueuedEvent[] {
       return [];
   }
 }
+
+/** The developer event a withdrawal's state is told as (none for "sending": the customer's screen only). */
+const withdrawalEventType: Partial<Record<Extract<RealtimeMessage, { kind: "withdrawal.changed" }>["state"], WebhookEventType>> = {
+  approval: "withdrawal.requested",
+  held: "withdrawal.requested",
+  paid: "withdrawal.paid",
+  failed: "withdrawal.failed",
+  refused: "withdrawal.failed",
+  reversed: "withdrawal.reversed",
+};
 
 /** balance: the new balance in naira, or null to read it when queuing (a refund's message does not carry it). */
 function balanceEvent(balance: number | null): QueuedEvent {

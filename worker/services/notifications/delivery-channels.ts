@@ -6,13 +6,14 @@ import type { RealtimeMessage } from "../../../schema/realtime";
 import { configFor, type Env } from "../../config";
 import type { Db } from "../../db/client";
 import { log } from "../../lib/log";
+import { webLink } from "../../lib/public-origin";
 import { EmailDeliveryError } from "../../providers/email/email-sender";
 import { topicFor } from "../../providers/push/web-push";
 import { liveSessionIds } from "../accounts";
-import { type Clock, deadLetterInsert, type DeliveryChannels, enqueueDeliveries, LOST_JOB_MS, RETRY_DELAYS_MS, rowsOf, runBatch, signWebhook, type Upstreams, users } from "../kernel";
+import { type Clock, deadLetterInsert, type DeliveryChannels, enqueueDeliveries, LOST_JOB_MS, outboxEvents, RETRY_DELAYS_MS, rowsOf, runBatch, signWebhook, type Upstreams, users } from "../kernel";
 import { findRental } from "../rent";
 import { forwardedRentalId, forwardWordsFor } from "./forward-message";
-import { pushWordsFor } from "./push-notification";
+import { pushWordsFor, withdrawalWords } from "./push-notification";
 import { channelDeliveries, notificationSettings, pushSubscriptions, rentalForwarding } from "./tables";
 
 /**
@@ -108,12 +109,21 @@ export async function channelRowsFor(deps: { env: Env; db: Db }, event: ChannelE
       rows.push({ ...base, id, channel: "webhook", target: forward.webhookUrl, payload: body, expiresAt });
     }
   }
+  // Issue 45: every withdrawal notice (requested, paid, failed, refused, reversed) is e-mailed too, whatever the
+  // customer chose for pushes: money leaving the wallet is told where a stolen session cannot hide it.
+  const withdrawalMail = message.kind === "withdrawal.changed" ? withdrawalWords(message) : null;
+  if (withdrawalMail && message.kind === "withdrawal.changed" && to) {
+    const text = `${message.message}.\n\nSee it in Settings → Cash out: ${webLink(config.webClient, "settings")}\n\nIf you did not ask for this withdrawal, sign out of every device from Settings → Devices and write to support at once.`;
+    rows.push({ ...base, id: newId(), channel: "email", target: to, payload: JSON.stringify({ subject: withdrawalMail.title, text }), expiresAt: event.createdAt + FORWARD_LIFETIME_MS });
+  }
   return rows;
 }
 
 /** True in SQL while the customer has no device and forwards nothing (the outbox's fast path: kernel/outbox.ts). */
 function noChannelFor(userId: string): SQL {
-  return sql`NOT EXISTS (SELECT 1 FROM ${pushSubscriptions} WHERE ${pushSubscriptions.userId} = ${userId})
+  // A withdrawal's event is always e-mailed (channelRowsFor), so it never takes the fast path.
+  return sql`NOT EXISTS (SELECT 1 FROM ${outboxEvents} WHERE ${outboxEvents.userId} = ${userId} AND ${outboxEvents.deliveredAt} IS NULL AND ${outboxEvents.kind} = 'withdrawal.changed')
+    AND NOT EXISTS (SELECT 1 FROM ${pushSubscriptions} WHERE ${pushSubscriptions.userId} = ${userId})
     AND NOT EXISTS (SELECT 1 FROM ${notificationSettings} WHERE ${notificationSettings.userId} = ${userId} AND (${notificationSettings.forwardEmail} = 1 OR ${notificationSettings.forwardWebhookUrl} IS NOT NULL))
     AND NOT EXISTS (SELECT 1 FROM ${rentalForwarding} WHERE ${rentalForwarding.userId} = ${userId} AND (${rentalForwarding.email} = 1 OR ${rentalForwarding.webhookUrl} IS NOT NULL))`;
 }

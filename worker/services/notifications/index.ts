@@ -7,6 +7,7 @@
  * here, and a file inside imports its siblings directly (scripts/lint.ts refuses the rest; docs/decisions/041-domain-rooms.md).
  */
 export { channelRowsFor, deliverDueChannels, deliveryChannels, kickChannels, purgeChannelDeliveries, reviveChannelDelivery, sweepChannels } from "./delivery-channels";
+export { pushWordsFor } from "./push-notification";
 export { forwardingUrlProblem, notificationSettingsView, setForwardingDefaults, updatePushPreferences } from "./notification-settings";
 export { listPushDevices, pushEndpointProblem, registerPushDevice, removePushDevice, renewPushDevice } from "./push-devices";
 export { clearRentalForwarding, rentalForwardingView, setRentalForwarding } from "./rental-forwarding";

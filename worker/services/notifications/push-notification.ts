@@ -37,6 +37,29 @@ function clip(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+/**
+ * A withdrawal's notice title by state (issue 45: on request, paid, failed, reversed), or null for a state the customer
+ * is not told about apart ("sending": the screen follows it live). The push and the e-mail say the same.
+ */
+export function withdrawalWords(message: Extract<RealtimeMessage, { kind: "withdrawal.changed" }>): { title: string } | null {
+  switch (message.state) {
+    case "held":
+      return { title: `Withdrawal of ${naira(message.amount)} on its way` };
+    case "approval":
+      return { title: `Withdrawal of ${naira(message.amount)} waits for approval` };
+    case "paid":
+      return { title: `Withdrawal of ${naira(message.amount)} paid` };
+    case "failed":
+      return { title: `Withdrawal of ${naira(message.amount)} failed` };
+    case "refused":
+      return { title: `Withdrawal of ${naira(message.amount)} refused` };
+    case "reversed":
+      return { title: `Withdrawal of ${naira(message.amount)} reversed` };
+    case "sending":
+      return null;
+  }
+}
+
 /** The notification an event makes, or null when it makes none (toasts, balance moves, operators' messages). */
 export function pushWordsFor(message: RealtimeMessage, ctx: PushContext): PushWords | null {
   const words = (kind: PushKind, tag: string, title: string, body: string, url: string, ttlSeconds: number): PushWords => ({
@@ -91,7 +114,10 @@ export function pushWordsFor(message: RealtimeMessage, ctx: PushContext): PushWo
         link("number/1", { rental: message.rentalId }),
         REMINDER_TTL_S,
       );
-    // withdrawal.* joins here once withdrawals exist (its kind is then in schema/notifications.ts PUSH_KINDS).
+    case "withdrawal.changed": {
+      const words_ = withdrawalWords(message);
+      return words_ ? words("withdrawal", `withdrawal:${message.withdrawalId}`, words_.title, message.message, link("settings"), DAY_S) : null;
+    }
     default:
       return null;
   }

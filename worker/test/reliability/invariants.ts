@@ -16,7 +16,7 @@ const OPEN_SMS = ["pending", "waiting"];
 
 export async function moneyViolations(): Promise<string[]> {
   const mark = fileUsersRowidMark();
-  const [balances, credits, reviewCredits, orders, rentals, renewalRefunds, totals] = await env.DB.batch([
+  const [balances, credits, reviewCredits, orders, rentals, renewalRefunds, withdrawalMoney, totals] = await env.DB.batch([
     // 1. every balance = the sum of its ledger rows, and never below zero
     env.DB.prepare(
       `SELECT u.id, u.balance_kobo AS balance, COALESCE(SUM(l.amount_kobo), 0) AS ledger
@@ -87,7 +87,20 @@ export async function moneyViolations(): Promise<string[]> {
         WHERE f.key LIKE 'rent\\_renew\\_refund:%' ESCAPE '\\' AND f.user_id IN (SELECT id FROM users WHERE rowid > ?1)
           AND NOT EXISTS (SELECT 1 FROM ledger d WHERE d.key = 'rent_renew:' || substr(f.key, 19) AND d.amount_kobo = -f.amount_kobo)`,
     ),
-    // 5. conservation: money in = money spent + balances + open reservations, with "spent" and "open" taken from the
+    // 4c. withdrawals (issue 45): one hold of amount + fee each; its return (withdraw_back:) exactly when it failed, was
+    //     refused or was reversed, for the whole hold, and never otherwise
+    env.DB.prepare(
+      `SELECT * FROM (SELECT w.id, w.status, w.amount_kobo + w.fee_kobo AS total,
+              (SELECT COUNT(*) FROM ledger h WHERE h.key = 'withdraw:' || w.id AND h.amount_kobo = -(w.amount_kobo + w.fee_kobo) AND h.user_id = w.user_id) AS holds,
+              (SELECT COUNT(*) FROM ledger h WHERE h.key = 'withdraw:' || w.id) AS hold_rows,
+              (SELECT COUNT(*) FROM ledger b WHERE b.key = 'withdraw_back:' || w.id AND b.amount_kobo = w.amount_kobo + w.fee_kobo AND b.user_id = w.user_id) AS backs,
+              (SELECT COUNT(*) FROM ledger b WHERE b.key = 'withdraw_back:' || w.id) AS back_rows
+         FROM withdrawals w WHERE w.user_id IN (SELECT id FROM users WHERE rowid > ?1))
+        WHERE holds <> 1 OR hold_rows <> 1 OR back_rows <> backs
+           OR (status IN ('failed', 'refused', 'reversed') AND backs <> 1)
+           OR (status NOT IN ('failed', 'refused', 'reversed') AND backs <> 0)`,
+    ),
+    // 5. conservation: money in = money spent + balances + open reservations + held for withdrawals + paid out, with "spent" and "open" taken from the
     //    orders' own prices and statuses (not from the ledger), so a lost or doubled movement shows up here. Every term
     //    is a sum over the file's users (each movement, order and balance belongs to one user), so it balances alone.
     env.DB.prepare(
@@ -100,7 +113,10 @@ export async function moneyViolations(): Promise<string[]> {
          -- Renewals and extensions (issue 32, decision 019): what they kept, net of their own refunds.
          (SELECT COALESCE(-SUM(amount_kobo), 0) FROM ledger WHERE (key LIKE 'rent_renew%' OR key LIKE 'rent_extend%') AND user_id IN (SELECT id FROM users WHERE rowid > ?1)) AS spent,
          (SELECT COALESCE(SUM(price_kobo), 0) FROM sms_orders WHERE status IN (${OPEN_SMS.map((s) => `'${s}'`).join(",")}) AND user_id IN (SELECT id FROM users WHERE rowid > ?1)) +
-         (SELECT COALESCE(SUM(price_kobo), 0) FROM rentals WHERE status = 'pending' AND user_id IN (SELECT id FROM users WHERE rowid > ?1)) AS reserved`,
+         (SELECT COALESCE(SUM(price_kobo), 0) FROM rentals WHERE status = 'pending' AND user_id IN (SELECT id FROM users WHERE rowid > ?1)) AS reserved,
+         -- Withdrawals (issue 45), from their own amounts and statuses: held while waiting or in flight, paid out once paid.
+         (SELECT COALESCE(SUM(amount_kobo + fee_kobo), 0) FROM withdrawals WHERE status IN ('approval', 'held', 'sending') AND user_id IN (SELECT id FROM users WHERE rowid > ?1)) AS held,
+         (SELECT COALESCE(SUM(amount_kobo + fee_kobo), 0) FROM withdrawals WHERE status = 'paid' AND user_id IN (SELECT id FROM users WHERE rowid > ?1)) AS paid_out`,
     ),
   ].map((statement) => statement.bind(mark)));
   const out: string[] = [];
@@ -110,8 +126,9 @@ export async function moneyViolations(): Promise<string[]> {
   for (const r of orders.results) out.push(`sms order money wrong: ${JSON.stringify(r)}`);
   for (const r of rentals.results) out.push(`rental money wrong: ${JSON.stringify(r)}`);
   for (const r of renewalRefunds.results) out.push(`renewal refund without its charge: ${JSON.stringify(r)}`);
-  const t = totals.results[0] as { money_in: number; balances: number; spent: number; reserved: number };
-  if (t.money_in !== t.spent + t.balances + t.reserved) out.push(`money not conserved: ${JSON.stringify(t)}`);
+  for (const r of withdrawalMoney.results) out.push(`withdrawal money wrong: ${JSON.stringify(r)}`);
+  const t = totals.results[0] as { money_in: number; balances: number; spent: number; reserved: number; held: number; paid_out: number };
+  if (t.money_in !== t.spent + t.balances + t.reserved + t.held + t.paid_out) out.push(`money not conserved: ${JSON.stringify(t)}`);
   return out;
 }
 

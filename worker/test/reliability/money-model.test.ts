@@ -21,11 +21,16 @@ import type { RentalProvider } from "../../providers/rent/types";
 import { useTestServices } from "../services";
 import { simulateTransfer, type SimulatedNotification } from "../../sandbox/squad-transfers";
 import { linkedChatFor, postUpdate } from "../telegram";
+import { clearNextTransfer, openSandboxBankAccount, reverseSandboxTransfer, scriptNextTransfer } from "../../sandbox/squad-payouts";
+import { decideWithdrawal, sweepWithdrawals } from "../../services/funding";
+import { testServices } from "../services";
 
 /**
  * Model-based money test: random sequences of everything that moves money (card funding and its webhook replays,
  * verify clicks, purchases, codes, cancels, poller alarms and their duplicates, the sweep, rentals and their cancels,
- * the referral reward, operator credits and debits, a reseller's transfers to and from its sub-account and its close) run against the real worker, its D1 and its Durable Objects, with the
+ * the referral reward, operator credits and debits, a reseller's transfers to and from its sub-account and its close,
+ * withdrawals to a bank account with Squad paying, timing out or failing, an operator's approval or refusal and a later
+ * reversal) run against the real worker, its D1 and its Durable Objects, with the
  * sandbox protocol simulators as the upstreams. After every step the model's balances must equal the database's and
  * every invariant in ./invariants.ts must hold.
  *
@@ -91,8 +96,20 @@ interface Model {
   rentals: ModelRental[];
   adminEntries: string[];
   chains: Record<string, ModelChain>;
+  /** Withdrawals (issue 45): each one's customer, hold (amount, fee 0) and state as the model follows it. */
+  withdrawals: ModelWithdrawal[];
+  /** Which customers added their payout account yet (the first withdrawal adds it). */
+  payoutAccount: boolean[];
   /** User 2 is a reseller with one sub-account (issue 46): its wallet, whether closed, the transfers' keys made. */
   sub: { balance: number; closed: boolean; keys: Record<string, { direction: "in" | "out"; amount: number }> };
+}
+type WithdrawalState = "approval" | "paid" | "failed" | "reversed" | "refused";
+interface ModelWithdrawal {
+  id: string;
+  user: number;
+  amount: number;
+  reference: string;
+  state: WithdrawalState;
 }
 interface Real {
   users: TestUser[];
@@ -752,6 +769,105 @@ class CloseSubaccount implements fc.AsyncCommand<Model, Real> {
   toString = () => "closeSubaccount()";
 }
 
+/** Withdrawals above this wait for an operator (the run's setting; the default is far above the model's amounts). */
+const APPROVAL_ABOVE_KOBO = 200_000;
+
+/**
+ * A withdrawal (issue 45) to the customer's own name-matched account, with Squad's next transfer scripted: paid at
+ * once, a 424 the re-query settles as paid, or a 424 the re-query says failed (the hold comes back). Whether it may be
+ * withdrawn is the server's rule (bank transfers in, less what was spent, within the day's cap and count): the model
+ * checks the answer against what it can know (never more than the balance, nothing moved when refused) and follows
+ * the accepted one. Above APPROVAL_ABOVE_KOBO it waits for an operator, held.
+ */
+class Withdraw implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly user: number, readonly kobo: number, readonly squad: "paid" | "timeout" | "fail", readonly bringsTransfer: boolean) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const user = r.users[this.user];
+    if (this.bringsTransfer) {
+      // Most withdrawals bring their own bank transfer in (a deposit row as the transfer flow writes it, without the
+      // referral reward's first-deposit rule: the model's referral lives in creditDeposit), so withdrawals are made in
+      // most runs; the rest meet whatever the run left withdrawable.
+      await postEntry(db(), { at: modelClock.now(), userId: user.id, key: `fund:transfer:model-${crypto.randomUUID()}`, amountKobo: this.kobo, kind: "fund", note: "model bank transfer" });
+      credit(m, this.user, this.kobo);
+    }
+    if (!m.payoutAccount[this.user]) {
+      const account = `03${String(r.users.indexOf(user))}${String(Date.now()).slice(-4)}${String(++payoutAccounts).padStart(3, "0")}`;
+      await openSandboxBankAccount(env, { bank_code: "000013", account_number: account, account_name: "Model Customer" });
+      const added = await api("/api/withdrawals/account", { token: user.token, json: { bank_code: "000013", account_number: account, full_name: "Model Customer" } });
+      expect(added.status).toBe(200);
+      m.payoutAccount[this.user] = true;
+    }
+    if (this.squad === "paid") await clearNextTransfer(env);
+    else await scriptNextTransfer(env, this.squad);
+    const res = await api("/api/withdrawals", { token: user.token, json: { amount: this.kobo / 100 }, settle: true });
+    if (res.status !== 200) {
+      expect(res.status, JSON.stringify(res.data)).toBe(422);
+      await clearNextTransfer(env);
+    } else {
+      expect(this.kobo, "never more than the balance").toBeLessThanOrEqual(m.balance[this.user]);
+      m.balance[this.user] -= this.kobo;
+      const expected: WithdrawalState = this.kobo > APPROVAL_ABOVE_KOBO ? "approval" : this.squad === "fail" ? "failed" : "paid";
+      expect(res.data.state).toBe(expected);
+      if (expected === "failed") credit(m, this.user, this.kobo);
+      else if (expected === "approval") await clearNextTransfer(env);
+      m.withdrawals.push({ id: res.data.id, user: this.user, amount: this.kobo, reference: res.data.reference, state: expected });
+      withdrawalsSeen[expected] += 1;
+    }
+    await checkEverything(m, r);
+  }
+  toString = () => `withdraw(u${this.user}, ${this.kobo} kobo, squad ${this.squad}${this.bringsTransfer ? ", brings a transfer" : ""})`;
+}
+
+/** An operator approves (sent at once, paid) or refuses (the hold comes back) one waiting; a second decision is refused. */
+class DecideWithdrawal implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly withdrawal: number, readonly approve: boolean) {}
+  check = (m: Readonly<Model>) => m.withdrawals.length > 0;
+  async run(m: Model, r: Real) {
+    const w = pick(m.withdrawals, this.withdrawal);
+    const attempt = decideWithdrawal(testServices().payments, { id: "op_model", email: "model-operator@example.com" }, w.id, this.approve ? "approve" : "refuse", "model decision");
+    if (w.state !== "approval") {
+      await expect(attempt).rejects.toMatchObject({ code: "INVALID_STATE" });
+    } else {
+      const row = await attempt;
+      w.state = this.approve ? "paid" : "refused";
+      withdrawalsSeen[w.state] += 1;
+      expect(row.state).toBe(w.state);
+      if (!this.approve) credit(m, w.user, w.amount);
+    }
+    await checkEverything(m, r);
+  }
+  toString = () => `decideWithdrawal(#${this.withdrawal}, ${this.approve ? "approve" : "refuse"})`;
+}
+
+/**
+ * Squad reverses a transfer later (its re-query answers 412), and the sweep re-queries `copies` times at once: a paid
+ * one comes back exactly once; asking to reverse one that was never paid changes nothing.
+ */
+class ReverseWithdrawal implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly withdrawal: number, readonly copies: number) {}
+  check = (m: Readonly<Model>) => m.withdrawals.length > 0;
+  async run(m: Model, r: Real) {
+    const w = pick(m.withdrawals, this.withdrawal);
+    const reversed = await reverseSandboxTransfer(env, w.reference);
+    expect(reversed, "only a paid transfer can be reversed at Squad").toBe(w.state === "paid");
+    const services = testServices();
+    await Promise.all(Array.from({ length: this.copies }, () => sweepWithdrawals(services.payments)));
+    await services.settle();
+    if (w.state === "paid") {
+      w.state = "reversed";
+      withdrawalsSeen.reversed += 1;
+      credit(m, w.user, w.amount);
+    }
+    await checkEverything(m, r);
+  }
+  toString = () => `reverseWithdrawal(#${this.withdrawal} ×${this.copies})`;
+}
+
+let payoutAccounts = 0;
+/** How often each outcome happened over the file's runs (printed; a run of 200 sees every one). */
+const withdrawalsSeen: Record<WithdrawalState, number> = { approval: 0, paid: 0, failed: 0, reversed: 0, refused: 0 };
+
 // --------------------------------------------------------------------------------------------------------------
 
 const userArb = fc.integer({ min: 0, max: 2 });
@@ -788,6 +904,12 @@ const commandArbs = [
     .tuple(fc.constantFrom("in" as const, "in" as const, "out" as const), fc.constantFrom(50_000, 200_000, 1_000_000), fc.option(indexArb, { nil: null, freq: 4 }))
     .map(([d, k, reuse]) => new SubaccountTransfer(d, k, reuse)),
   fc.nat({ max: 9 }).filter((n) => n === 0).map(() => new CloseSubaccount()),
+  // Issue 45: withdrawals, their operator's decision and a later reversal.
+  fc
+    .tuple(userArb, fc.constantFrom(100_000, 150_000, 300_000), fc.constantFrom("paid" as const, "paid" as const, "timeout" as const, "fail" as const), fc.nat({ max: 2 }))
+    .map(([u, k, squad, f]) => new Withdraw(u, k, squad, f > 0)),
+  fc.tuple(indexArb, fc.boolean()).map(([i, ok]) => new DecideWithdrawal(i, ok)),
+  fc.tuple(indexArb, fc.integer({ min: 1, max: 2 })).map(([i, n]) => new ReverseWithdrawal(i, n)),
 ];
 
 let runCounter = 0;
@@ -823,6 +945,8 @@ describe("money model", () => {
     await putSetting(db(), "telegram_bot", { ...SETTING_DEFAULTS.telegram_bot, updates_per_minute: 600 });
     // Pollers never fire on their own during the run: the model drives every alarm.
     await putSetting(db(), "sms_poll", { interval_ms: 3_600_000, max_attempts: MAX_POLLS });
+    // Withdrawals at once after the account is added, and the large ones to an operator (issue 45).
+    await putSetting(db(), "withdrawals", { ...SETTING_DEFAULTS.withdrawals, cooling_hours: 0, approval_above_naira: APPROVAL_ABOVE_KOBO / 100 });
     clearSettingsCache();
     const probe = await createUser();
     const prices = await api(`/api/sms/price?id=${SMS_CHOICE.country}&provider=${SMS_CHOICE.provider}`, { token: probe.token });
@@ -839,6 +963,7 @@ describe("money model", () => {
   afterAll(async () => {
     useTestServices({ upstreams: { rent: null }, clock: null });
     await putSetting(db(), "telegram_bot", SETTING_DEFAULTS.telegram_bot);
+    await putSetting(db(), "withdrawals", SETTING_DEFAULTS.withdrawals);
     clearSettingsCache();
   });
 
@@ -856,7 +981,7 @@ describe("money model", () => {
       await env.DB.prepare("UPDATE users SET referred_by = ? WHERE id = ?").bind(users[0].id, users[1].id).run();
       await acceptResellerTerms(db(), users[2].id, modelClock.now());
       const sub = await createSubaccount(db(), users[2].id, users[2].id, { name: "model", external_id: `run${runCounter}` }, modelClock.now());
-      const model: Model = { balance: [0, 0, 0], hasDeposit: [false, false, false], payments: [], transfers: [], orders: [], rentals: [], adminEntries: [], chains: {}, sub: { balance: 0, closed: false, keys: {} } };
+      const model: Model = { balance: [0, 0, 0], hasDeposit: [false, false, false], payments: [], transfers: [], orders: [], rentals: [], adminEntries: [], chains: {}, withdrawals: [], payoutAccount: [false, false, false], sub: { balance: 0, closed: false, keys: {} } };
       pendingMoves = [];
       try {
         await fc.asyncModelRun(() => ({ model, real: { users, runTag: `run${runCounter}-${crypto.randomUUID().slice(0, 8)}`, chats: [], subId: sub.id } }), cmds);
@@ -868,5 +993,6 @@ describe("money model", () => {
     });
     const { seed, path } = replayOptions();
     await fc.assert(property, { numRuns: RUNS, seed, path, verbose: 1 });
+    console.log(`withdrawal outcomes over ${RUNS} runs: ${JSON.stringify(withdrawalsSeen)}`);
   });
 });
