@@ -207,6 +207,8 @@ const settle = <P extends string>(path: P) =>
   route({ method: "post", path, request: { params: adminIdParamSchema, body: jsonBody(reasonSchema) }, responses: { 200: answer<SettleAnswer>() } });
 export const settleOrder = settle("/orders/{id}/settle");
 export const settleRental = settle("/rentals/{id}/settle");
+/** Issue 46: refund an order whose code came (and reverse a reseller's margin on it). */
+export const refundKeptOrder = settle("/orders/{id}/refund");
 
 // ---- The public status page's incidents (issue 32): posted (201) and resolved with a reason, both audited ----
 

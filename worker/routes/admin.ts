@@ -68,6 +68,7 @@ import {
   searchCustomers,
   sendGroupMail,
   setBlocked,
+  refundKeptOrderCommand,
   settleOrder,
   settleRental,
   verifyDeposit,
@@ -257,6 +258,12 @@ export const adminRoutes: RouteApp = $(routeApp().use("*", requireOperator))
 
   .openapi(admin.settleOrder, async (c) => {
     const result = await settleOrder(smsDepsOf(c), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
+    changed(c, "orders");
+    return c.json(result satisfies SettleAnswer);
+  })
+
+  .openapi(admin.refundKeptOrder, async (c) => {
+    const result = await refundKeptOrderCommand(smsDepsOf(c), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
     changed(c, "orders");
     return c.json(result satisfies SettleAnswer);
   })

@@ -8,7 +8,7 @@ import { requireApiKey } from "../middleware/api-key";
 import { requireIdempotencyKey } from "../middleware/idempotency";
 import { anotherCodeV1, buySmsV1, cancelRentalV1, cancelSmsOrderV1, countriesV1, endRentalV1, listRentalsV1, listSmsOrdersV1, pricesV1, rentCountriesV1, rentQuoteV1, rentV1, resendWebhookV1, setWebhookV1, smsOrderV1, webhookDeliveriesV1, webhookV1 } from "../services/developer";
 import { rentalWithInbox } from "../services/rent";
-import { closeSubaccount, createSubaccount, getSubaccount, listSubaccounts, listSubaccountTransfers, setSubaccountFrozen, transferSubaccount } from "../services/resellers";
+import { closeSubaccount, createSubaccount, getMarkups, getSubaccount, listSubaccounts, listSubaccountTransfers, setMarkups, setSubaccountFrozen, transferSubaccount } from "../services/resellers";
 import { actAsSubaccount } from "../middleware/subaccount";
 import { nairaToKobo } from "../../schema/money";
 import { nowOf, rentalDepsOf, smsDepsOf } from "./flow-deps";
@@ -49,6 +49,11 @@ const rentals: RouteApp = routeApp()
  * A reseller's sub-accounts (issue 46): always of the acting account (the key's, or a test key's sandbox account), so
  * another reseller's are 404. A transfer is made once per Idempotency-Key (the request's own).
  */
+/** The reseller's markups: the key's owner's (a test key's too), never a sub-account's. */
+const markups: RouteApp = routeApp()
+  .openapi(v1.getMarkups, async (c) => c.json(await getMarkups(getDb(c.env.DB), c.var.apiCaller.key.userId), 200))
+  .openapi(v1.setMarkups, async (c) => c.json(await setMarkups(getDb(c.env.DB), c.var.apiCaller.key.userId, c.req.valid("json")), 200));
+
 const subaccounts: RouteApp = routeApp()
   .openapi(v1.listSubaccounts, async (c) => c.json(await listSubaccounts(getDb(c.env.DB), c.var.user.id, c.req.valid("query")), 200))
   .openapi(v1.createSubaccount, async (c) => c.json(await createSubaccount(getDb(c.env.DB), c.var.apiCaller.key.userId, c.var.user.id, c.req.valid("json"), nowOf(c)), 201))
@@ -86,7 +91,8 @@ export const apiV1Routes: RouteApp = $(
   .route("/sms/orders", smsOrders)
   .route("/rentals", rentals)
   .route("/webhook", webhook)
-  .route("/subaccounts", subaccounts);
+  .route("/subaccounts", subaccounts)
+  .route("/markups", markups);
 
 for (const [name, scheme] of Object.entries(v1.V1_COMPONENTS.securitySchemes)) apiV1Routes.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
 for (const [name, header] of Object.entries(v1.V1_COMPONENTS.headers)) apiV1Routes.openAPIRegistry.registerComponent("headers", name, header);

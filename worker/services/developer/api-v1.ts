@@ -28,7 +28,7 @@ import { idempotencyKeys } from "./tables";
 import type { Env } from "../../config";
 import { AppError, isUniqueViolation } from "../../lib/errors";
 import type { ApiCaller, SignedInUser } from "../accounts";
-import { catalogueFor, isSubaccountWallet, pricingContext, type RentalDeps, type SmsCatalogueDeps, type SmsDeps, smsPriceKobo } from "../kernel";
+import { catalogueFor, isSubaccountWallet, marginKobo, pricingContext, type RentalDeps, type SmsCatalogueDeps, type SmsDeps, smsPriceKobo } from "../kernel";
 import { cancelRental, endRental, lastMessageTimes, quoteRental, rentalsPage, rentalView, rentCountries, rentNumber } from "../rent";
 import { smsNumberChoiceSchema } from "../../../schema/sms";
 import { buySmsNumber, cancelSmsOrder, choiceSurchargeFor, NO_RECORD, numberChoiceOf, offerKey, offerRecords, orderNumberChoice, recordView, smsNumberChoices, canRequestAnotherCode, chainStateFor, codesByOrder, findSmsOffer, orderCodes, ownSmsOrder, type PageAfter, requestAnotherCode, smsCountries, smsOffers, type SmsOrderRow, smsOrdersPage } from "../sms";
@@ -63,7 +63,9 @@ export async function pricesV1(deps: SmsDeps, user: SignedInUser, query: z.infer
   return {
     data: offers.map((o) => {
       const record = recordView(records.get(offerKey(query.provider, country, o.name)) ?? NO_RECORD);
-      return { service: o.serviceId, name: o.name, price: koboToNaira(smsPriceKobo(o.costUsd, ctx)), count: o.count, success_rate: record.success_rate, median_seconds_to_code: record.median_seconds_to_code, sample: record.sample };
+      // A sub-account's caller sees its reseller's marked-up price (issue 46): what its purchase will charge.
+      const base = smsPriceKobo(o.costUsd, ctx);
+      return { service: o.serviceId, name: o.name, price: koboToNaira(base + marginKobo(base, user.resellerMarkup, o.serviceId)), count: o.count, success_rate: record.success_rate, median_seconds_to_code: record.median_seconds_to_code, sample: record.sample };
     }),
     choices,
   };
@@ -122,7 +124,8 @@ const REFUNDED = new Set(["timeout", "error", "cancelled", "failed"]);
 /** What the caller would pay for one number now (the price buySmsNumber charges), in kobo. */
 export async function smsQuoteKobo(deps: SmsDeps, user: SignedInUser, provider: SmsProviderName, country: string, service: string, surchargePercent = 0): Promise<number> {
   const { offer } = await findSmsOffer(catalogueFor(deps, user.id), provider, country, service);
-  return smsPriceKobo(offer.costUsd * (1 + surchargePercent / 100), await pricingContext(deps.db, user.totalDepositedKobo));
+  const base = smsPriceKobo(offer.costUsd * (1 + surchargePercent / 100), await pricingContext(deps.db, user.totalDepositedKobo));
+  return base + marginKobo(base, user.resellerMarkup, offer.serviceId);
 }
 
 export async function smsOrderV1(deps: SmsDeps, userId: string, orderId: string): Promise<SmsOrderV1> {
@@ -144,7 +147,8 @@ function toSmsOrderV1(o: SmsOrderRow, codes: string[], chain: Awaited<ReturnType
     price: koboToNaira(o.priceKobo),
     code: o.code,
     codes: codes.length > 0 || !o.code ? codes : [o.code],
-    refunded: REFUNDED.has(o.status),
+    // An order refunded after its code came (an operator's refund, issue 46) stays `used`, refunded.
+    refunded: REFUNDED.has(o.status) || o.keptRefundedAt !== null,
     waiting_for_another_code: o.anotherCodeRequestedAt !== null,
     can_request_another_code: canRequestAnotherCode(o, now),
     // The web's status names the next order `next_request_id` (the spec's word); the v1 API calls orders `id`.

@@ -9,7 +9,7 @@ import { enforceCostLimit, getSetting, type SmsDeps, STOP, type TickResult, wake
 import { stalledChains } from "./sms-chain";
 import { findSmsOrder, orderCodes, ownSmsOrder, type SmsOrderRow } from "./sms-views";
 import { readOutcome, upstreamFor } from "./sms-upstream";
-import { ANOTHER_CODE_WINDOW_MS, countPoll, giveUpAnotherCode, recordAnotherCode, recordCode, settle } from "./sms-transitions";
+import { ANOTHER_CODE_WINDOW_MS, countPoll, giveUpAnotherCode, recordAnotherCode, recordCode, refundKeptOrder, settle } from "./sms-transitions";
 import { moveChainOn } from "./sms-orders";
 import { pollPlan } from "./poll-plan";
 import { batchAlignedWake, batchPoll, readsInBatch } from "./batch-status";
@@ -382,4 +382,12 @@ export async function settleSmsOrderNow(deps: SmsDeps, orderId: string, now = de
   }
   const after = await findSmsOrder(db, orderId);
   return { from: order.status, status: after?.status ?? order.status, settled: after?.status !== order.status };
+}
+
+/** An operator refunds a kept order (issue 46): refundKeptOrder (sms-transitions.ts), answered as settle is. */
+export async function refundKeptSmsOrder(deps: SmsDeps, orderId: string, reason: string): Promise<{ from: string; status: string; settled: boolean }> {
+  const order = await findSmsOrder(deps.db, orderId);
+  if (!order) throw new AppError("NOT_FOUND", "Order not found.");
+  const refunded = await refundKeptOrder(deps, order, reason);
+  return { from: order.status, status: refunded ? "refunded" : order.status, settled: refunded };
 }
