@@ -75,6 +75,7 @@ import {
   verifyQueueItem,
 } from "../services/console";
 import { decideWithdrawal, listTransferDeposits, listWithdrawals, reconcileTransfers } from "../services/funding";
+import { walletReceives } from "../services/resellers";
 import type { AdminWithdrawalRow } from "../../schema/withdrawals";
 import { getSettings } from "../services/kernel";
 import { UpstreamFault } from "../providers/upstream-http";
@@ -263,7 +264,8 @@ export const adminRoutes: RouteApp = $(routeApp().use("*", requireOperator))
   })
 
   .openapi(admin.refundKeptOrder, async (c) => {
-    const result = await refundKeptOrderCommand(smsDepsOf(c), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
+    const db = getDb(c.env.DB);
+    const result = await refundKeptOrderCommand(smsDepsOf(c), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason, (userId) => walletReceives(db, userId));
     changed(c, "orders");
     return c.json(result satisfies SettleAnswer);
   })

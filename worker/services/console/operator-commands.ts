@@ -140,8 +140,8 @@ export async function settleOrder(deps: SmsDeps, operator: Operator, id: string,
  * Refunds an order whose code came (issue 46: the code was wrong, the service refused the number): the price back and a
  * reseller's margin on it reversed, in one batch (sms-transitions.ts refundKept), then audited.
  */
-export async function refundKeptOrderCommand(deps: SmsDeps, operator: Operator, id: string, reason: string): Promise<SettleAnswer> {
-  const result = await refundKeptSmsOrder(deps, id, reason);
+export async function refundKeptOrderCommand(deps: SmsDeps, operator: Operator, id: string, reason: string, walletOpen: (userId: string) => Promise<boolean>): Promise<SettleAnswer> {
+  const result = await refundKeptSmsOrder(deps, id, reason, walletOpen);
   await audit(deps.db, { actor: operator.email, action: "order.refund_kept", detail: { orderId: id, ...result }, reason, subject: id, previous: JSON.stringify(result.from) }, deps.clock.now());
   return result;
 }
