@@ -310,6 +310,9 @@ export interface AdminOrderRow {
    *  key); null while no upstream has served it yet. Operators only: customers see the provider. */
   upstream: string | null;
   upstreamAccount: number;
+  /** Issue 46: a reseller's margin on it (naira, 0: none), and when an operator refunded it after its code (null: not). */
+  margin: number;
+  refundedAfterCodeAt: number | null;
   createdAt: number;
   updatedAt: number;
 }
