@@ -372,6 +372,7 @@ export const v1RentalSchema = exampled(
       .optional()
       .describe("When the number last received a message (its health: no upstream documents a check of the line); null before any")
       .meta({ examples: ["2026-11-22T14:07:00.000Z"] }),
+    subaccount_id: z.string().nullable().optional().describe("The sub-account it was rented as (X-Subaccount); null: your own wallet").meta({ examples: [null] }),
   },
   { ...RENTAL_EXAMPLE, auto_renew: null },
 ).meta({ id: "Rental" });

@@ -6,7 +6,7 @@ import { getDb } from "../db/client";
 import * as v1 from "../contract/api-v1";
 import { requireApiKey } from "../middleware/api-key";
 import { requireIdempotencyKey } from "../middleware/idempotency";
-import { anotherCodeV1, buySmsV1, cancelRentalV1, cancelSmsOrderV1, countriesV1, endRentalV1, listRentalsV1, listSmsOrdersV1, pricesV1, rentCountriesV1, rentQuoteV1, rentV1, resendWebhookV1, setWebhookV1, smsOrderV1, webhookDeliveriesV1, webhookV1 } from "../services/developer";
+import { anotherCodeV1, buySmsV1, cancelRentalV1, cancelSmsOrderV1, countriesV1, endRentalV1, listRentalsV1, listSmsOrdersV1, pricesV1, rentalV1, rentCountriesV1, rentQuoteV1, rentV1, resendWebhookV1, setWebhookV1, smsOrderV1, webhookDeliveriesV1, webhookV1 } from "../services/developer";
 import { rentalWithInbox } from "../services/rent";
 import { closeSubaccount, createSubaccount, getMarkups, getSubaccount, listSubaccounts, listSubaccountTransfers, setMarkups, setSubaccountFrozen, transferSubaccount } from "../services/resellers";
 import { actAsSubaccount } from "../middleware/subaccount";
@@ -41,7 +41,10 @@ const rentals: RouteApp = routeApp()
   .openapi(v1.getRentCountries, async (c) => c.json(await rentCountriesV1(rentalDepsOf(c), c.var.user.id), 200))
   .openapi(v1.getRentQuote, async (c) => c.json(await rentQuoteV1(rentalDepsOf(c), c.var.user, c.req.valid("query")), 200))
   .openapi(v1.rent, async (c) => c.json(await rentV1(rentalDepsOf(c), c.var.user, c.req.valid("json")), 201))
-  .openapi(v1.getRental, async (c) => c.json(await rentalWithInbox(rentalDepsOf(c), c.var.user.id, c.req.valid("param").id), 200))
+  .openapi(v1.getRental, async (c) => {
+    const detail = await rentalWithInbox(rentalDepsOf(c), c.var.user.id, c.req.valid("param").id);
+    return c.json({ ...detail, rental: rentalV1(detail.rental, c.var.user.id) }, 200);
+  })
   .openapi(v1.cancelRental, async (c) => c.json(await cancelRentalV1(rentalDepsOf(c), c.var.user.id, c.req.valid("param").id), 200))
   .openapi(v1.endRental, async (c) => c.json(await endRentalV1(rentalDepsOf(c), c.var.user.id, c.req.valid("param").id), 200));
 

@@ -101,6 +101,11 @@ export async function anotherCodeV1(deps: SmsDeps, userId: string, orderId: stri
   return smsOrderV1(deps, userId, orderId);
 }
 
+/** A rental as the v1 API answers it: with the sub-account it was rented as (issue 46), null for the key's own wallet. */
+export function rentalV1<R extends object>(view: R, userId: string): R & { subaccount_id: string | null } {
+  return { ...view, subaccount_id: isSubaccountWallet(userId) ? userId : null };
+}
+
 /** Rents at the server's price now: a guarded-refused price is 409, no stock 503, above max_price 409 with the price. */
 export async function rentV1(deps: RentalDeps, user: SignedInUser, body: z.infer<typeof v1RentSchema>): Promise<RentalView> {
   const choice = { countryId: body.country, unit: body.duration, period: body.period, extendable: body.extendable };
@@ -108,15 +113,15 @@ export async function rentV1(deps: RentalDeps, user: SignedInUser, body: z.infer
   if (quote.refused) throw new AppError("CONFLICT", RENT_PRICE_REFUSED_MESSAGE);
   if (quote.priceKobo === null) throw new AppError("NO_NUMBERS", body.extendable ? NO_EXTENDABLE_RENT_MESSAGE : "No stock available for the selected duration");
   if (body.max_price !== undefined && quote.priceKobo > nairaToKobo(body.max_price)) throw aboveMaxPrice(quote.priceKobo);
-  return rentalView(await rentNumber(deps, user, { ...choice, clientPrice: koboToNaira(quote.priceKobo) }), deps.clock.now());
+  return rentalV1(rentalView(await rentNumber(deps, user, { ...choice, clientPrice: koboToNaira(quote.priceKobo) }), deps.clock.now()), user.id);
 }
 
 export async function cancelRentalV1(deps: RentalDeps, userId: string, rentalId: string): Promise<RentalView> {
-  return rentalView((await cancelRental(deps, userId, rentalId)).rental, deps.clock.now());
+  return rentalV1(rentalView((await cancelRental(deps, userId, rentalId)).rental, deps.clock.now()), userId);
 }
 
 export async function endRentalV1(deps: RentalDeps, userId: string, rentalId: string): Promise<RentalView> {
-  return rentalView(await endRental(deps, userId, rentalId), deps.clock.now());
+  return rentalV1(rentalView(await endRental(deps, userId, rentalId), deps.clock.now()), userId);
 }
 
 const REFUNDED = new Set(["timeout", "error", "cancelled", "failed"]);
@@ -195,7 +200,7 @@ export async function listRentalsV1(deps: RentalDeps, userId: string, query: z.i
   const { rows, more } = await rentalsPage(deps.db, userId, { status: query.status, limit: query.limit, after: decodeCursor(query.cursor) });
   const now = deps.clock.now();
   const lastMessages = await lastMessageTimes(deps.db, rows.map((r) => r.id));
-  return { data: rows.map((r) => ({ ...rentalView(r, now), last_message_at: lastMessages.get(r.id) ?? null })), next_cursor: more ? encodeCursor(rows[rows.length - 1]) : null };
+  return { data: rows.map((r) => rentalV1({ ...rentalView(r, now), last_message_at: lastMessages.get(r.id) ?? null }, userId)), next_cursor: more ? encodeCursor(rows[rows.length - 1]) : null };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
