@@ -204,4 +204,36 @@ describe("resellers' markups and margins", () => {
       clearSettingsCache();
     }
   });
+
+  it("the console's resellers page: sub-accounts, what they hold, margins; grant and revoke by e-mail, audited; operators only", async () => {
+    const r = await reseller(1_000_000);
+    const sub = await fundedSub(r, 2000);
+    await put("/api/v1/markups", r.secret, { percent: 10 });
+    const bought = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub });
+    await pollOnce(bought.data.id);
+    const margin = (await ledgerOf(bought.data.id)).find((x) => x.kind === "margin")!.amount_kobo;
+
+    const operator = await makeOperator();
+    const list = await api("/api/admin/resellers", { token: operator.token });
+    expect(list.status).toBe(200);
+    const row = list.data.data.find((x: { userId: string }) => x.userId === r.id);
+    expect(row).toMatchObject({ status: "active", subaccounts: 1, openSubaccounts: 1, subaccountBalance: (await balanceOf(sub)) / 100, marginEarned: margin / 100, markupPercent: 10, grantedBy: null });
+    // A customer is not an operator: 404, as every console route.
+    expect((await api("/api/admin/resellers", { token: r.token })).status).toBe(404);
+
+    const other = await createUser();
+    expect((await api("/api/admin/resellers", { token: operator.token, json: { email: other.email, grant: false, reason: "no" } })).status).toBe(409);
+    expect((await api("/api/admin/resellers", { token: operator.token, json: { email: "nobody@example.com", grant: true, reason: "x" } })).status).toBe(404);
+    expect((await api("/api/admin/resellers", { token: operator.token, json: { email: other.email, grant: true, reason: "" } })).status).toBe(400);
+    const granted = await api("/api/admin/resellers", { token: operator.token, json: { email: other.email, grant: true, reason: "partner contract signed" } });
+    expect(granted.status).toBe(200);
+    expect(granted.data.data.find((x: { userId: string }) => x.userId === other.id)).toMatchObject({ status: "active", grantedBy: operator.email });
+    const revoked = await api("/api/admin/resellers", { token: operator.token, json: { email: r.email, grant: false, reason: "abuse report" } });
+    expect(revoked.data.data.find((x: { userId: string }) => x.userId === r.id).status).toBe("revoked");
+    const audit = await env.DB.prepare("SELECT action, actor, reason FROM audit_log WHERE subject IN (?, ?) ORDER BY id").bind(other.id, r.id).all<{ action: string; actor: string; reason: string }>();
+    expect(audit.results).toEqual([
+      { action: "reseller.grant", actor: operator.email, reason: "partner contract signed" },
+      { action: "reseller.revoke", actor: operator.email, reason: "abuse report" },
+    ]);
+  });
 });
