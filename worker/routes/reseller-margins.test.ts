@@ -115,6 +115,8 @@ describe("resellers' markups and margins", () => {
     // The reseller's wallet is told with its money (an outbox event in the code's batch).
     const told = await env.DB.prepare("SELECT kind FROM outbox_events WHERE dedupe_key = ?").bind(`balance.changed:margin:${bought.data.id}`).first<{ kind: string }>();
     expect(told?.kind).toBe("balance.changed");
+    // The partner dashboard's figures: the margin earned and what the sub-accounts spent (net of refunds).
+    expect((await api("/api/reseller", { token: r.token })).data).toMatchObject({ margin_earned: marginKobo / 100, subaccount_spend: (baseKobo + marginKobo) / 100, markup_percent: 10 });
     await expectLedgerBalanced();
   });
 

@@ -3,7 +3,7 @@ import { koboToNaira } from "../../../schema/money";
 import type { ResellerView } from "../../../schema/resellers";
 import type { Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
-import { ledger, users } from "../kernel";
+import { ledger, rowsOf, runBatch, users } from "../kernel";
 import { resellers } from "./tables";
 
 /**
@@ -48,15 +48,17 @@ export function toResellerView(row: ResellerRow | null, figures: { marginKobo: n
 export async function resellerSummary(db: Db, userId: string): Promise<ResellerView> {
   const row = await resellerOf(db, userId);
   if (!row) return toResellerView(null);
-  const [[margin], [spend]] = await db.batch([
-    db.select({ kobo: sql<number>`COALESCE(SUM(${ledger.amountKobo}), 0)` }).from(ledger).where(and(eq(ledger.userId, userId), eq(ledger.kind, "margin"))),
-    db
-      .select({ kobo: sql<number>`COALESCE(-SUM(${ledger.amountKobo}), 0)` })
-      .from(ledger)
-      .innerJoin(users, eq(users.id, ledger.userId))
-      .where(and(eq(users.parentUserId, userId), inArray(ledger.kind, ["buy", "refund", "rent", "rent_refund"]))),
-  ]);
-  return toResellerView(row, { marginKobo: margin?.kobo ?? 0, spendKobo: spend?.kobo ?? 0 });
+  const { margin, spend } = await runBatch(db, {
+    margin: rowsOf(db.select({ kobo: sql<number>`COALESCE(SUM(${ledger.amountKobo}), 0)` }).from(ledger).where(and(eq(ledger.userId, userId), eq(ledger.kind, "margin")))),
+    spend: rowsOf(
+      db
+        .select({ kobo: sql<number>`COALESCE(-SUM(${ledger.amountKobo}), 0)` })
+        .from(ledger)
+        .innerJoin(users, eq(users.id, ledger.userId))
+        .where(and(eq(users.parentUserId, userId), inArray(ledger.kind, ["buy", "refund", "rent", "rent_refund"]))),
+    ),
+  });
+  return toResellerView(row, { marginKobo: Number(margin[0]?.kobo ?? 0), spendKobo: Number(spend[0]?.kobo ?? 0) });
 }
 
 /** The customer accepts the terms and is a reseller from now (again accepting: nothing changes). */
