@@ -101,6 +101,12 @@ test("a reseller opens two sub-accounts, funds one, buys as it with a markup, ea
   await form.getByLabel("Reason (recorded in the audit log)").fill("the code did not work for the customer");
   await form.getByRole("button", { name: "Refund now" }).click();
   await expect(form.getByRole("status")).toHaveText("Refund now: done.");
+  // The console's resellers page: two sub-accounts, both open, Ada's ₦3,000 held for the reseller's customers, the margin reversed.
+  await consolePage.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Resellers" }).click();
+  const resellerRow = consolePage.getByRole("table", { name: "Resellers" }).getByRole("row", { name: new RegExp(reseller.user.userEmail) });
+  await expect(resellerRow).toContainText("2 (2)");
+  await expect(resellerRow).toContainText("₦3,000.00");
+  await expect(resellerRow).toContainText("20%");
   await consoleContext.close();
 
   const adaAfter = await (await request.get(`/api/v1/subaccounts/${ada.id}`, { headers: bot })).json();
