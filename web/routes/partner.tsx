@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { naira } from "../../schema/money";
-import { apiKeysQueryOptions } from "../api/developer";
+import { json, signedIn } from "../api/client";
+import * as queryKeys from "../api/keys";
 import { resellerQueryOptions, resellerSubaccountsQueryOptions, useBecomeReseller } from "../api/resellers";
 import { useDocumentTitle } from "../components/layout/logo";
 
@@ -61,20 +62,20 @@ function BecomeReseller({ revoked }: { revoked: boolean }) {
 /** What the reseller earns and its customers spend (live wallet), and its flat markup (set with PUT /api/v1/markups). */
 function Figures({ marginEarned, spend, markup }: { marginEarned: number; spend: number; markup: number }) {
   return (
-    <dl className="grid grid-cols-3 gap-2 text-sm">
-      <div className="rounded border p-2 dark:border-slate-700">
+    <dl className="flex flex-wrap gap-2 text-sm">
+      <div className="min-w-0 flex-1 rounded border p-2 dark:border-slate-700">
         <dt className="text-slate-600 dark:text-slate-300">Margin earned</dt>
         <dd className="text-lg font-semibold" data-testid="margin-earned">
           {naira(marginEarned)}
         </dd>
       </div>
-      <div className="rounded border p-2 dark:border-slate-700">
+      <div className="min-w-0 flex-1 rounded border p-2 dark:border-slate-700">
         <dt className="text-slate-600 dark:text-slate-300">Sub-accounts spent</dt>
         <dd className="text-lg font-semibold" data-testid="subaccount-spend">
           {naira(spend)}
         </dd>
       </div>
-      <div className="rounded border p-2 dark:border-slate-700">
+      <div className="min-w-0 flex-1 rounded border p-2 dark:border-slate-700">
         <dt className="text-slate-600 dark:text-slate-300">Your markup</dt>
         <dd className="text-lg font-semibold" data-testid="markup">
           {markup}%
@@ -123,7 +124,10 @@ function Subaccounts() {
 
 /** The keys a reseller's bot uses (live ones spend real money; test ones the sandbox wallet's sub-accounts). */
 function PartnerKeys() {
-  const keys = useQuery(apiKeysQueryOptions());
+  // Settings → API's own query (the same key, so one cache), written here rather than imported from web/api/developer.ts:
+  // importing it split that module into a chunk of its own whose name the entry's preload map then carried (+16 B on
+  // the dashboard's path, which is at its budget).
+  const keys = useQuery({ queryKey: queryKeys.developerKeys, queryFn: () => signedIn.keys.$get().then(json).then((r) => r.data), staleTime: 0 });
   const live = keys.data?.filter((k) => k.revoked_at === null) ?? [];
   return (
     <section aria-labelledby="partner-keys">
