@@ -192,6 +192,21 @@ describe("resellers' markups and margins", () => {
     expect((await ledgerOf(bought.data.id)).map((x) => x.key)).toEqual([`buy:${bought.data.id}`, `margin:${bought.data.id}`]);
   });
 
+  it("a closed sub-account receives no refund of a kept order: refused, nothing moved", async () => {
+    const r = await reseller(1_000_000);
+    const sub = await fundedSub(r, 5000);
+    await put("/api/v1/markups", r.secret, { percent: 10 });
+    const bought = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub });
+    await pollOnce(bought.data.id);
+    expect((await post(`/api/v1/subaccounts/${sub}/close`, r.secret, {})).data.status).toBe("closed");
+    const before = [await balanceOf(r.id), await balanceOf(sub)];
+    const operator = await makeOperator();
+    const refused = await api(`/api/admin/orders/${bought.data.id}/refund`, { token: operator.token, json: { reason: "wrong code" } });
+    expect(refused.status).toBe(409);
+    expect(refused.data.message).toMatch(/sub-account that paid for this order is closed/);
+    expect([await balanceOf(r.id), await balanceOf(sub)]).toEqual(before);
+  });
+
   it("the ceiling lowered after a markup was set caps what is charged", async () => {
     const r = await reseller(1_000_000);
     const sub = await fundedSub(r, 5000);
