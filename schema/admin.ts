@@ -338,9 +338,37 @@ export interface AdminOrderRow {
    *  key); null while no upstream has served it yet. Operators only: customers see the provider. */
   upstream: string | null;
   upstreamAccount: number;
+  /** Issue 46: a reseller's margin on it (naira, 0: none), and when an operator refunded it after its code (null: not). */
+  margin: number;
+  refundedAfterCodeAt: number | null;
   createdAt: number;
   updatedAt: number;
 }
+
+/** GET /admin/resellers (issue 46): a reseller, its sub-accounts and its margin (naira). */
+export interface AdminResellerRow {
+  userId: string;
+  email: string;
+  username: string;
+  status: "active" | "revoked";
+  markupPercent: number;
+  /** The operator who granted it; null: the customer accepted the terms. */
+  grantedBy: string | null;
+  createdAt: number;
+  subaccounts: number;
+  openSubaccounts: number;
+  /** What its sub-accounts hold (owed to its customers, inside "money held"). */
+  subaccountBalance: number;
+  /** Margins credited, net of reversals. */
+  marginEarned: number;
+}
+
+/** POST /admin/resellers: grant or revoke the role by the customer's e-mail, with a reason (audited). */
+export const resellerRoleSchema = z.object({
+  email: z.string().trim().email("Enter the customer's e-mail address"),
+  grant: z.boolean(),
+  reason,
+});
 
 export interface AdminRentalRow {
   id: string;

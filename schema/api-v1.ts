@@ -373,6 +373,7 @@ export const v1RentalSchema = exampled(
       .optional()
       .describe("When the number last received a message (its health: no upstream documents a check of the line); null before any")
       .meta({ examples: ["2026-11-22T14:07:00.000Z"] }),
+    subaccount_id: z.string().nullable().optional().describe("The sub-account it was rented as (X-Subaccount); null: your own wallet").meta({ examples: [null] }),
   },
   { ...RENTAL_EXAMPLE, auto_renew: null },
 ).meta({ id: "Rental" });
@@ -743,6 +744,41 @@ export const v1SubaccountTransferSchema = exampled(
 export type V1SubaccountTransfer = z.infer<typeof v1SubaccountTransferSchema>;
 
 export const v1SubaccountTransferListSchema = exampled({ data: z.array(v1SubaccountTransferSchema).describe("The last 100, newest first") }, { data: [] }).meta({ id: "SubaccountTransferList" });
+
+/** A markup in percent of the reseller's own price: 0 or more, two decimals at most (the ceiling is a setting). */
+const markupPercent = z
+  .number()
+  .min(0, "a markup is 0% or more")
+  .max(1000, "a markup is at most 1000%")
+  .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, "a markup has at most two decimals");
+
+/**
+ * A reseller's markups (issue 46, docs/decisions/072): what its sub-accounts pay on top of its own price. `percent` is
+ * the flat markup; `services` overrides it per service code (the `service` of GET /prices).
+ */
+export const v1MarkupsSchema = exampled(
+  {
+    percent: z.number().describe("The flat markup, percent of your price"),
+    services: z.record(z.string(), z.number()).describe("Per-service markups (service code → percent), overriding the flat one"),
+    max_percent: z.number().describe("The highest markup allowed"),
+  },
+  { percent: 15, services: { wa: 25 }, max_percent: 100 },
+).meta({ id: "Markups" });
+export type V1Markups = z.infer<typeof v1MarkupsSchema>;
+
+export const v1SetMarkupsSchema = exampled(
+  {
+    percent: markupPercent.describe("The flat markup, percent of your price"),
+    services: z
+      .record(z.string(), markupPercent)
+      // The key's own check here, not as the record's key schema: zod would answer "Invalid key in record".
+      .refine((r) => Object.keys(r).every((k) => /^[A-Za-z0-9_-]{1,32}$/.test(k)), "a service code holds letters, digits, _ and - (at most 32)")
+      .refine((r) => Object.keys(r).length <= 500, "at most 500 per-service markups")
+      .default({})
+      .describe("Per-service markups (service code → percent); replaces the ones set before"),
+  },
+  { percent: 15, services: { wa: 25 } },
+).meta({ id: "SetMarkups" });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Errors: the one error body (schema/errors.ts), with every extra field a code carries declared (optional), so a

@@ -7,6 +7,10 @@ export const resellerViewSchema = z.object({
   terms_version: z.string(),
   terms_accepted_at: z.string().nullable(),
   markup_percent: z.number(),
+  /** Naira: the margins credited on kept orders, less those reversed by refunds (the live wallet). */
+  margin_earned: z.number(),
+  /** Naira: what the live wallet's sub-accounts spent on numbers and rentals, net of refunds. */
+  subaccount_spend: z.number(),
 });
 export type ResellerView = z.infer<typeof resellerViewSchema>;
 

@@ -36,6 +36,11 @@ export const settingSchemas = {
   ),
   /** Percent of a referred customer's first confirmed deposit paid to the referrer. */
   referral_reward_percent: z.object({ percent: z.number().min(0).max(100) }),
+  /**
+   * Issue 46 (docs/decisions/072): the highest markup a reseller may put on its sub-accounts' purchases, in percent of
+   * its own price (flat or per service); above it the markup is refused, so a bot cannot sell a ₦500 number for ₦50,000.
+   */
+  reseller_markups: z.object({ max_percent: z.number().min(0).max(1000) }),
   /** Receive-SMS polling: a tick every interval_ms, at most max_attempts polls. */
   sms_poll: z.object({ interval_ms: z.number().int().min(200), max_attempts: z.number().int().min(1).max(100) }),
   /**
@@ -140,6 +145,7 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
     { id: 3, url: "/ads/crypto.svg", link: "/#/payment/1", content: "Fund your wallet with USDT, BTC, ETH or SOL", bg: "bg-violet-700" },
   ],
   referral_reward_percent: { percent: 0 },
+  reseller_markups: { max_percent: 100 },
   sms_poll: { interval_ms: 6000, max_attempts: 15 },
   // Roughly the market in late 2026; the operator keeps them current (npm run admin -- set upstream_rates '{...}').
   upstream_rates: { RUB: 90, EUR: 0.92 },

@@ -15,6 +15,7 @@ const PAGES: { segment: string; label: string; page: ComponentType<{ rest: strin
   { segment: "customers", label: "Customers", page: lazy(() => import("./pages/customers")) },
   { segment: "deposits", label: "Deposits", page: lazy(() => import("./pages/deposits")) },
   { segment: "orders", label: "Orders", page: lazy(() => import("./pages/orders")) },
+  { segment: "resellers", label: "Resellers", page: lazy(() => import("./pages/resellers")) },
   { segment: "prices", label: "Prices & content", page: lazy(() => import("./pages/prices")) },
   { segment: "messages", label: "Messages", page: lazy(() => import("./pages/messages")) },
   { segment: "status", label: "Status incidents", page: lazy(() => import("./pages/status-incidents")) },

@@ -82,6 +82,11 @@ export const NUMBER_FORMS: Record<string, NumberForm> = {
     fields: [{ key: "percent", label: "Share of the referred customer's first deposit", unit: "%", min: 0, max: 100, step: 0.1 }],
     preview: (v) => (v.percent ? `A referred first deposit of ₦10,000 pays the referrer ${naira((10_000 * (v.percent ?? 0)) / 100)}.` : "No referral reward is paid."),
   },
+  reseller_markups: {
+    title: "Resellers' markups",
+    fields: [{ key: "max_percent", label: "Highest markup a reseller may set", unit: "%", min: 0, max: 1000, step: 1 }],
+    preview: (v) => `A reseller may sell a ₦1,000 number to its customers for at most ${naira(1000 * (1 + (v.max_percent ?? 0) / 100))}.`,
+  },
   sms_poll: {
     title: "SMS polling",
     fields: [

@@ -6,8 +6,9 @@ import PartnerPage from "./partner";
 // Issue 46: the partner dashboard. A customer accepts the reseller terms here; a reseller sees its sub-accounts.
 
 const script: FetchScript = { answers: {}, calls: [] };
-const NOT_YET = { reseller: false, status: null, terms_version: "2026-11", terms_accepted_at: null, markup_percent: 0 };
-const RESELLER = { ...NOT_YET, reseller: true, status: "active", terms_accepted_at: "2026-11-29T07:00:00.000Z" };
+const NOT_YET = { reseller: false, status: null, terms_version: "2026-11", terms_accepted_at: null, markup_percent: 0, margin_earned: 0, subaccount_spend: 0 };
+const RESELLER = { ...NOT_YET, reseller: true, status: "active", terms_accepted_at: "2026-11-29T07:00:00.000Z", markup_percent: 15, margin_earned: 312.4, subaccount_spend: 2400 };
+const KEY = { id: "k1", name: "my bot", mode: "live", prefix: "sk_live_Ab12", created_at: "2026-11-29T07:00:00.000Z", last_used_at: null, revoked_at: null, webhook_url: null };
 const SUB = { id: "sub_1", external_id: "tg-5550123", name: "Ada", status: "frozen", balance: 1500.5, currency: "NGN", created_at: "2026-11-29T07:00:00.000Z", frozen_at: null, closed_at: null };
 
 describe("the partner dashboard", () => {
@@ -25,6 +26,7 @@ describe("the partner dashboard", () => {
     script.answers["GET /api/reseller"] = [json(200, NOT_YET), json(200, RESELLER)];
     script.answers["POST /api/reseller"] = [json(200, RESELLER)];
     script.answers["GET /api/reseller/subaccounts"] = [json(200, { data: [SUB] })];
+    script.answers["GET /api/keys"] = [json(200, { data: [KEY, { ...KEY, id: "k2", name: "old", revoked_at: "2026-11-29T08:00:00.000Z" }] })];
     renderWithQuery(<PartnerPage />);
     const button = await screen.findByRole("button", { name: "Become a reseller" });
     expect((button as HTMLButtonElement).disabled).toBe(true);
@@ -35,6 +37,12 @@ describe("the partner dashboard", () => {
     expect(row.textContent).toContain("tg-5550123");
     expect(row.textContent).toContain("frozen");
     expect(row.textContent).toContain("₦1,500.50");
+    // The figures: margin earned, the sub-accounts' spend, the markup; the live (unrevoked) partner keys.
+    expect(screen.getByTestId("margin-earned").textContent).toBe("₦312.40");
+    expect(screen.getByTestId("subaccount-spend").textContent).toBe("₦2,400.00");
+    expect(screen.getByTestId("markup").textContent).toBe("15%");
+    expect((await screen.findByTestId("partner-keys")).textContent).toContain("my bot · sk_live_Ab12… · live");
+    expect(screen.getByTestId("partner-keys").textContent).not.toContain("old");
     const post = vi.mocked(fetch).mock.calls.find(([url, init]) => String(url) === "/api/reseller" && init?.method === "POST");
     expect(JSON.parse(String(post?.[1]?.body))).toEqual({ accept_terms: true });
   });

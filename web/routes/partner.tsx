@@ -1,6 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { naira } from "../../schema/money";
+import { json, signedIn } from "../api/client";
+import * as queryKeys from "../api/keys";
 import { resellerQueryOptions, resellerSubaccountsQueryOptions, useBecomeReseller } from "../api/resellers";
 import { useDocumentTitle } from "../components/layout/logo";
 
@@ -17,7 +19,15 @@ export default function PartnerPage() {
   return (
     <section className="mx-auto flex max-w-3xl flex-col gap-4 p-4">
       <h1 className="text-2xl font-bold tracking-tight">Partner</h1>
-      {reseller.data.reseller ? <Subaccounts /> : <BecomeReseller revoked={reseller.data.status === "revoked"} />}
+      {reseller.data.reseller ? (
+        <>
+          <Figures marginEarned={reseller.data.margin_earned} spend={reseller.data.subaccount_spend} markup={reseller.data.markup_percent} />
+          <Subaccounts />
+          <PartnerKeys />
+        </>
+      ) : (
+        <BecomeReseller revoked={reseller.data.status === "revoked"} />
+      )}
     </section>
   );
 }
@@ -49,13 +59,40 @@ function BecomeReseller({ revoked }: { revoked: boolean }) {
   );
 }
 
+/** What the reseller earns and its customers spend (live wallet), and its flat markup (set with PUT /api/v1/markups). */
+function Figures({ marginEarned, spend, markup }: { marginEarned: number; spend: number; markup: number }) {
+  return (
+    <dl className="flex flex-wrap gap-2 text-sm">
+      <div className="min-w-0 flex-1 rounded border p-2 dark:border-slate-700">
+        <dt className="text-slate-600 dark:text-slate-300">Margin earned</dt>
+        <dd className="text-lg font-semibold" data-testid="margin-earned">
+          {naira(marginEarned)}
+        </dd>
+      </div>
+      <div className="min-w-0 flex-1 rounded border p-2 dark:border-slate-700">
+        <dt className="text-slate-600 dark:text-slate-300">Sub-accounts spent</dt>
+        <dd className="text-lg font-semibold" data-testid="subaccount-spend">
+          {naira(spend)}
+        </dd>
+      </div>
+      <div className="min-w-0 flex-1 rounded border p-2 dark:border-slate-700">
+        <dt className="text-slate-600 dark:text-slate-300">Your markup</dt>
+        <dd className="text-lg font-semibold" data-testid="markup">
+          {markup}%
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
 function Subaccounts() {
   const subs = useQuery(resellerSubaccountsQueryOptions());
   return (
     <>
       <p>
-        Open and fund sub-accounts with your API key: see the <a className="text-blue-700 underline dark:text-blue-400" href="#/developers">API reference</a> (Sub-accounts)
-        and the reseller quick-start.
+        Open and fund sub-accounts and set your markup with your API key (your partner keys are in{" "}
+        <a className="text-blue-700 underline dark:text-blue-400" href="#/developers">Developers</a>): see the API reference (Sub-accounts, Markups) and the
+        reseller quick-start.
       </p>
       {subs.isPending ? <p className="text-slate-600">Loading sub-accounts…</p> : null}
       {subs.data && subs.data.length === 0 ? <p data-testid="no-subaccounts">No sub-accounts yet.</p> : null}
@@ -82,5 +119,31 @@ function Subaccounts() {
         </table>
       ) : null}
     </>
+  );
+}
+
+/** The keys a reseller's bot uses (live ones spend real money; test ones the sandbox wallet's sub-accounts). */
+function PartnerKeys() {
+  // Settings → API's own query (the same key, so one cache), written here rather than imported from web/api/developer.ts:
+  // importing it split that module into a chunk of its own whose name the entry's preload map then carried (+16 B on
+  // the dashboard's path, which is at its budget).
+  const keys = useQuery({ queryKey: queryKeys.developerKeys, queryFn: () => signedIn.keys.$get().then(json).then((r) => r.data), staleTime: 0 });
+  const live = keys.data?.filter((k) => k.revoked_at === null) ?? [];
+  return (
+    <section aria-labelledby="partner-keys">
+      <h2 id="partner-keys" className="text-lg font-semibold">
+        Partner API keys
+      </h2>
+      {keys.data && live.length === 0 ? <p>No API keys yet: create one in Settings → API.</p> : null}
+      {live.length > 0 ? (
+        <ul className="text-sm" data-testid="partner-keys">
+          {live.map((k) => (
+            <li key={k.id}>
+              {k.name} · {k.prefix}… · {k.mode} · last used {k.last_used_at ? new Date(k.last_used_at).toLocaleString() : "never"}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
   );
 }

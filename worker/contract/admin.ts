@@ -15,6 +15,7 @@ import {
   notifySchema,
   overviewQuerySchema,
   reasonSchema,
+  resellerRoleSchema,
   reviewListQuerySchema,
   reviewResolveSchema,
   settingChangeSchema,
@@ -33,6 +34,7 @@ import {
   type AdminOverview,
   type AdminReconcile,
   type AdminRentalRow,
+  type AdminResellerRow,
   type AdminSettingChanged,
   type AdminSettings,
   type AdminTransferDeposit,
@@ -208,6 +210,19 @@ const settle = <P extends string>(path: P) =>
   route({ method: "post", path, request: { params: adminIdParamSchema, body: jsonBody(reasonSchema) }, responses: { 200: answer<SettleAnswer>() } });
 export const settleOrder = settle("/orders/{id}/settle");
 export const settleRental = settle("/rentals/{id}/settle");
+/** Issue 46: refund an order whose code came (and reverse a reseller's margin on it). */
+export const refundKeptOrder = settle("/orders/{id}/refund");
+
+// ---- Resellers (issue 46): each with its sub-accounts and margin; grant or revoke by e-mail, audited ----
+
+export const resellers = route({ method: "get", path: "/resellers", responses: { 200: answer<AdminList<AdminResellerRow>>() } });
+
+export const setResellerRole = route({
+  method: "post",
+  path: "/resellers",
+  request: { body: jsonBody(resellerRoleSchema) },
+  responses: { 200: answer<AdminList<AdminResellerRow>>() },
+});
 
 // ---- The public status page's incidents (issue 32): posted (201) and resolved with a reason, both audited ----
 

@@ -28,6 +28,8 @@ import {
   v1WebhookEventSchemas,
   v1WebhookSchema,
   v1CreateSubaccountSchema,
+  v1MarkupsSchema,
+  v1SetMarkupsSchema,
   v1SubaccountListSchema,
   v1SubaccountSchema,
   v1SubaccountsQuerySchema,
@@ -117,7 +119,7 @@ interface V1Definition<M extends Method, P extends string, Q extends Request, A 
 }
 
 /** The sub-app's mount point under /api/v1 (worker/routes/api-v1.ts), for the operationId of the whole path. */
-type Resource = "" | "/sms/orders" | "/rentals" | "/webhook" | "/subaccounts" | "/withdrawals";
+type Resource = "" | "/sms/orders" | "/rentals" | "/webhook" | "/subaccounts" | "/withdrawals" | "/markups";
 
 /**
  * A v1 definition: `createRoute` with the operationId generated clients name their methods by (get/post + the path in
@@ -448,6 +450,28 @@ export const getWithdrawal = v1Route("/withdrawals", {
   request: { params: v1WithdrawalIdParamSchema },
   answer: v1WithdrawalSchema,
   errors: [404],
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Markups (mounted at /api/v1/markups): what a reseller's sub-accounts pay on top of its price (issue 46)
+
+export const getMarkups = v1Route("/markups", {
+  method: "get",
+  path: "/",
+  summary: "Your markups on your sub-accounts' purchases",
+  description: "Needs the reseller role. GET /prices and POST /sms/orders with X-Subaccount answer and charge your price plus this markup; the difference is your margin, credited when the order's code comes.",
+  answer: v1MarkupsSchema,
+  errors: [403],
+});
+
+export const setMarkups = v1Route("/markups", {
+  method: "put",
+  path: "/",
+  summary: "Set your markups (the flat one and every per-service one)",
+  description: "Replaces every markup. Each is 0% or more and at most max_percent (an operator's setting): above it is 400, nothing changed.",
+  request: { body: jsonBody(v1SetMarkupsSchema) },
+  answer: v1MarkupsSchema,
+  errors: [403],
 });
 
 // ---------------------------------------------------------------------------------------------------------------

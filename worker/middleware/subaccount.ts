@@ -2,7 +2,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
-import { actingSubaccount, requireReseller } from "../services/resellers";
+import { actingSubaccount, markupForSubaccount, requireReseller } from "../services/resellers";
 
 /** The header a reseller's request names the sub-account it acts as with (issue 46, docs/developer-api.md). */
 export const SUBACCOUNT_HEADER = "X-Subaccount";
@@ -20,14 +20,16 @@ export const actAsSubaccount = createMiddleware<AppEnv>(async (c, next) => {
   const id = c.req.header(SUBACCOUNT_HEADER)?.trim();
   if (!id) return next();
   const path = new URL(c.req.url).pathname;
-  if (/^\/api\/v1\/(subaccounts|webhook)(\/|$)/.test(path)) {
-    throw new AppError("VALIDATION_FAILED", `${SUBACCOUNT_HEADER} names the wallet to buy as; leave it off /subaccounts and /webhook requests.`, { field: SUBACCOUNT_HEADER });
+  if (/^\/api\/v1\/(subaccounts|webhook|markups)(\/|$)/.test(path)) {
+    throw new AppError("VALIDATION_FAILED", `${SUBACCOUNT_HEADER} names the wallet to buy as; leave it off /subaccounts, /markups and /webhook requests.`, { field: SUBACCOUNT_HEADER });
   }
   const db = getDb(c.env.DB);
-  await requireReseller(db, c.var.apiCaller.key.userId);
+  const reseller = await requireReseller(db, c.var.apiCaller.key.userId);
   const spends = c.req.method === "POST" && SPENDING.some((p) => p.test(path));
   const sub = await actingSubaccount(db, c.var.user.id, id, spends);
+  // Its prices carry the reseller's markup, the margin going to the acting account (the sub-account's parent).
+  const resellerMarkup = await markupForSubaccount(db, reseller.userId, c.var.user.id, reseller.markupBasisPoints);
   // The sub-account's own wallet; the reseller's tier (totalDepositedKobo) and contact details stay.
-  c.set("user", { ...c.var.user, id: sub.id, username: sub.name, referredBy: null, balanceKobo: sub.balanceKobo });
+  c.set("user", { ...c.var.user, id: sub.id, username: sub.name, referredBy: null, balanceKobo: sub.balanceKobo, resellerMarkup });
   await next();
 });

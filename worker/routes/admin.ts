@@ -17,6 +17,7 @@ import type {
   AdminOrderRow,
   AdminReconcile,
   AdminRentalRow,
+  AdminResellerRow,
   AdminSettingChanged,
   AdminSettings,
   BlockAnswer,
@@ -68,12 +69,14 @@ import {
   searchCustomers,
   sendGroupMail,
   setBlocked,
+  refundKeptOrderCommand,
   settleOrder,
   settleRental,
   verifyDeposit,
   verifyQueueItem,
 } from "../services/console";
 import { decideWithdrawal, listTransferDeposits, listWithdrawals, reconcileTransfers, sendApprovedWithdrawal } from "../services/funding";
+import { listResellers, setResellerRole, walletReceives } from "../services/resellers";
 import type { AdminWithdrawalRow } from "../../schema/withdrawals";
 import { getSettings } from "../services/kernel";
 import { UpstreamFault } from "../providers/upstream-http";
@@ -272,10 +275,26 @@ export const adminRoutes: RouteApp = $(routeApp().use("*", requireOperator))
     return c.json(result satisfies SettleAnswer);
   })
 
+  .openapi(admin.refundKeptOrder, async (c) => {
+    const db = getDb(c.env.DB);
+    const result = await refundKeptOrderCommand(smsDepsOf(c), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason, (userId) => walletReceives(db, userId));
+    changed(c, "orders");
+    return c.json(result satisfies SettleAnswer);
+  })
+
   .openapi(admin.settleRental, async (c) => {
     const result = await settleRental(rentalDepsOf(c), operatorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
     changed(c, "rentals");
     return c.json(result satisfies SettleAnswer);
+  })
+
+  // ---- Resellers (issue 46) ----
+  .openapi(admin.resellers, async (c) => c.json({ data: await listResellers(getDb(c.env.DB)) } satisfies AdminList<AdminResellerRow>))
+
+  .openapi(admin.setResellerRole, async (c) => {
+    const data = await setResellerRole(getDb(c.env.DB), operatorOf(c).email, c.req.valid("json"), nowOf(c));
+    changed(c, "resellers");
+    return c.json({ data } satisfies AdminList<AdminResellerRow>);
   })
 
   // ---- The public status page's incidents (issue 32) ----

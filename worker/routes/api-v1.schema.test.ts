@@ -288,6 +288,14 @@ describe("every /api/v1 answer validates against its declared schema (ajv, JSON 
     expect((await call("post", "/subaccounts/{id}/unfreeze", secret, at("/unfreeze"))).status).toBe(409);
     expect((await call("post", "/subaccounts/{id}/freeze", secret, at("/freeze"))).status).toBe(409);
     expect((await call("post", "/subaccounts/{id}/close", secret, { url: "/subaccounts/nope/close" })).status).toBe(404);
+    // Markups (issue 46): read, set, and refused above the ceiling or below zero; a non-reseller's 403.
+    expect((await call("get", "/markups", secret)).data).toMatchObject({ percent: 0, services: {} });
+    expect((await call("put", "/markups", secret, { json: { percent: 12.5, services: { wa: 20 } } })).data).toMatchObject({ percent: 12.5, services: { wa: 20 } });
+    expect((await call("put", "/markups", secret, { json: { percent: -1 } })).status).toBe(400);
+    expect((await call("put", "/markups", secret, { json: { percent: 500 } })).status).toBe(400);
+    const plain = await createKey(await createUser(), "live");
+    expect((await call("get", "/markups", plain.secret)).status).toBe(403);
+    expect((await call("put", "/markups", plain.secret, { json: { percent: 1 } })).status).toBe(403);
   });
 
   it("withdrawals: withdraw (a key with the withdraw scope), read, and each refusal (issue 45)", async () => {

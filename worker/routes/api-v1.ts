@@ -6,9 +6,9 @@ import { getDb } from "../db/client";
 import * as v1 from "../contract/api-v1";
 import { requireApiKey } from "../middleware/api-key";
 import { requireIdempotencyKey } from "../middleware/idempotency";
-import { anotherCodeV1, buySmsV1, cancelRentalV1, cancelSmsOrderV1, countriesV1, endRentalV1, listRentalsV1, listSmsOrdersV1, pricesV1, rentCountriesV1, rentQuoteV1, rentV1, resendWebhookV1, scopesOf, setWebhookV1, smsOrderV1, webhookDeliveriesV1, webhookV1 } from "../services/developer";
+import { anotherCodeV1, buySmsV1, cancelRentalV1, cancelSmsOrderV1, countriesV1, endRentalV1, listRentalsV1, listSmsOrdersV1, pricesV1, rentalV1, rentCountriesV1, rentQuoteV1, rentV1, resendWebhookV1, scopesOf, setWebhookV1, smsOrderV1, webhookDeliveriesV1, webhookV1 } from "../services/developer";
 import { rentalWithInbox } from "../services/rent";
-import { closeSubaccount, createSubaccount, getSubaccount, listSubaccounts, listSubaccountTransfers, setSubaccountFrozen, transferSubaccount } from "../services/resellers";
+import { closeSubaccount, createSubaccount, getMarkups, getSubaccount, listSubaccounts, listSubaccountTransfers, setMarkups, setSubaccountFrozen, transferSubaccount } from "../services/resellers";
 import { actAsSubaccount } from "../middleware/subaccount";
 import { nairaToKobo } from "../../schema/money";
 import { nowOf, paymentDepsOf, rentalDepsOf, smsDepsOf } from "./flow-deps";
@@ -42,7 +42,10 @@ const rentals: RouteApp = routeApp()
   .openapi(v1.getRentCountries, async (c) => c.json(await rentCountriesV1(rentalDepsOf(c), c.var.user.id), 200))
   .openapi(v1.getRentQuote, async (c) => c.json(await rentQuoteV1(rentalDepsOf(c), c.var.user, c.req.valid("query")), 200))
   .openapi(v1.rent, async (c) => c.json(await rentV1(rentalDepsOf(c), c.var.user, c.req.valid("json")), 201))
-  .openapi(v1.getRental, async (c) => c.json(await rentalWithInbox(rentalDepsOf(c), c.var.user.id, c.req.valid("param").id), 200))
+  .openapi(v1.getRental, async (c) => {
+    const detail = await rentalWithInbox(rentalDepsOf(c), c.var.user.id, c.req.valid("param").id);
+    return c.json({ ...detail, rental: rentalV1(detail.rental, c.var.user.id) }, 200);
+  })
   .openapi(v1.cancelRental, async (c) => c.json(await cancelRentalV1(rentalDepsOf(c), c.var.user.id, c.req.valid("param").id), 200))
   .openapi(v1.endRental, async (c) => c.json(await endRentalV1(rentalDepsOf(c), c.var.user.id, c.req.valid("param").id), 200));
 
@@ -50,6 +53,11 @@ const rentals: RouteApp = routeApp()
  * A reseller's sub-accounts (issue 46): always of the acting account (the key's, or a test key's sandbox account), so
  * another reseller's are 404. A transfer is made once per Idempotency-Key (the request's own).
  */
+/** The reseller's markups: the key's owner's (a test key's too), never a sub-account's. */
+const markups: RouteApp = routeApp()
+  .openapi(v1.getMarkups, async (c) => c.json(await getMarkups(getDb(c.env.DB), c.var.apiCaller.key.userId), 200))
+  .openapi(v1.setMarkups, async (c) => c.json(await setMarkups(getDb(c.env.DB), c.var.apiCaller.key.userId, c.req.valid("json")), 200));
+
 const subaccounts: RouteApp = routeApp()
   .openapi(v1.listSubaccounts, async (c) => c.json(await listSubaccounts(getDb(c.env.DB), c.var.user.id, c.req.valid("query")), 200))
   .openapi(v1.createSubaccount, async (c) => c.json(await createSubaccount(getDb(c.env.DB), c.var.apiCaller.key.userId, c.var.user.id, c.req.valid("json"), nowOf(c)), 201))
@@ -100,7 +108,8 @@ export const apiV1Routes: RouteApp = $(
   .route("/rentals", rentals)
   .route("/webhook", webhook)
   .route("/subaccounts", subaccounts)
-  .route("/withdrawals", withdrawals);
+  .route("/withdrawals", withdrawals)
+  .route("/markups", markups);
 
 for (const [name, scheme] of Object.entries(v1.V1_COMPONENTS.securitySchemes)) apiV1Routes.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
 for (const [name, header] of Object.entries(v1.V1_COMPONENTS.headers)) apiV1Routes.openAPIRegistry.registerComponent("headers", name, header);

@@ -197,6 +197,24 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
     await expectLedgerBalanced();
   });
 
+  it("rents as a sub-account: its wallet pays, the rental's v1 answers name it, the reseller's own rentals do not", async () => {
+    const r = await reseller(1_000_000);
+    const sub = await openSub(r.secret);
+    await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 5000 });
+    const rented = await post("/api/v1/rentals", r.secret, { country: "5", duration: "hour", period: 1 }, { "x-subaccount": sub.id });
+    expect(rented.status).toBe(201);
+    expect(rented.data.subaccount_id).toBe(sub.id);
+    expect(await balanceOf(sub.id)).toBe(500_000 - Math.round(rented.data.amount * 100));
+    expect(await balanceOf(r.id)).toBe(500_000);
+    expect((await get(`/api/v1/rentals/${rented.data.id}`, r.secret, { "x-subaccount": sub.id })).data.rental.subaccount_id).toBe(sub.id);
+    expect((await get("/api/v1/rentals", r.secret, { "x-subaccount": sub.id })).data.data.map((x: { subaccount_id: string }) => x.subaccount_id)).toEqual([sub.id]);
+    expect((await get(`/api/v1/rentals/${rented.data.id}`, r.secret)).status).toBe(404);
+    expect((await get("/api/v1/rentals", r.secret)).data.data).toEqual([]);
+    // Running: the sub-account cannot be closed under it (its refund would land in a closed wallet).
+    expect((await post(`/api/v1/subaccounts/${sub.id}/close`, r.secret, {})).status).toBe(409);
+    await expectLedgerBalanced();
+  });
+
   it("a sub-account id from another reseller in X-Subaccount is 404, and nothing is bought", async () => {
     const mine = await reseller(1_000_000);
     const theirs = await reseller(1_000_000);

@@ -12,6 +12,17 @@ export default function OrdersPage() {
   const orders = useOrders(filter);
   const rentals = useRentals(filter);
   const [selected, setSelected] = useState<{ kind: "orders" | "rentals"; id: string } | null>(null);
+  // Issue 46: an order whose code came, refunded (and a reseller's margin on it reversed).
+  const [refunding, setRefunding] = useState<string | null>(null);
+  const refundKept = useAdminChange(({ id, reason }: ReasonBody & { id: string }) => admin.orders[":id"].refund.$post({ param: pathParams({ id }), json: { reason } }).then(json));
+  const refundButton = (o: { id: string; status: string; refundedAfterCodeAt: number | null }) =>
+    o.status === "used" && o.refundedAfterCodeAt === null ? (
+      <button key="r" type="button" className="text-blue-700 underline" onClick={() => setRefunding(o.id)}>
+        Refund
+      </button>
+    ) : o.refundedAfterCodeAt !== null ? (
+      "refunded"
+    ) : null;
   const settle = useAdminChange(({ kind, id, reason }: ReasonBody & { kind: "orders" | "rentals"; id: string }) =>
     admin[kind][":id"].settle.$post({ param: pathParams({ id }), json: { reason } }).then(json),
   );
@@ -43,6 +54,14 @@ export default function OrdersPage() {
           <ActionForm label="Settle now" onSubmit={(reason) => settle.mutateAsync({ ...selected, reason })} />
         </Panel>
       )}
+      {refunding && (
+        <Panel title={`Refund ${refunding}`}>
+          <p className="mb-2 text-sm text-slate-600 dark:text-slate-300">
+            Its code came, so its price was kept. Refunding gives the price back to the wallet that paid and takes back a reseller's margin on it.
+          </p>
+          <ActionForm label="Refund now" onSubmit={(reason) => refundKept.mutateAsync({ id: refunding, reason })} />
+        </Panel>
+      )}
       <Panel title="SMS orders">
         {!orders.data ? (
           <Loading error={orders.error} />
@@ -59,7 +78,7 @@ export default function OrdersPage() {
               o.code ?? "—",
               o.status,
               naira(o.price),
-              settleButton("orders", o.id, o.status),
+              settleButton("orders", o.id, o.status) ?? refundButton(o),
             ])}
           />
         )}

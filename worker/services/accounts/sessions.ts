@@ -3,7 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { getServerByName } from "partyserver";
 import { getDb, type Db } from "../../db/client";
 import { sessions } from "./tables";
-import { users, type apiKeys } from "../kernel";
+import { type ResellerMarkup, users, type apiKeys } from "../kernel";
 import type { Env } from "../../config";
 import { signToken } from "../../lib/jwt";
 import { log } from "../../lib/log";
@@ -222,6 +222,8 @@ export type SignedInUser = {
   passwordChangeRequiredAt?: number | null;
   /** Non-null once the customer closed the dashboard tour (issue 28), on whatever device. */
   tourClosedAt?: number | null;
+  /** Set only when an API request acts as a reseller's sub-account (middleware/subaccount.ts): the reseller's markup. */
+  resellerMarkup?: ResellerMarkup | null;
 };
 
 /**

@@ -4,7 +4,7 @@
  * file inside imports its siblings directly (scripts/lint.ts refuses the rest; docs/decisions/041-domain-rooms.md).
  */
 export { audit, changeSetting, findCustomer, manualEntry, notifyOperators, onlineCustomerIds, type Operator, runAdminChange, sendToast, setBlocked } from "./operator-actions";
-export { changeSettingCommand, notifyCustomers, resendVerification, sendGroupMail, settleOrder, settleRental, verifyDeposit } from "./operator-commands";
+export { changeSettingCommand, notifyCustomers, resendVerification, sendGroupMail, refundKeptOrderCommand, settleOrder, settleRental, verifyDeposit } from "./operator-commands";
 export { APPROVAL_MESSAGES, approvalSql, approve, holdLargeEntry, holdLargeWithdrawal, listApprovals, reject, requestSecondFactorReset, requestThresholdChange } from "./operator-approvals";
 export { customerDetail, listAudit, overview, reconcileNow, searchCustomers } from "./operator-console";
 // The console's lists and its review queue, each kept by the room that owns the rows (issue 42), offered here as the

@@ -8,7 +8,7 @@ import { emailVerificationInsert, sendAccountEmail, verificationEmail, verificat
 import { confirmCardPayment, recheckTransfer, settleInvoice } from "../funding";
 import { enforceRateLimit, getSettings, type PaymentDeps, type RentalDeps, type RequestDeps, type SmsDeps } from "../kernel";
 import { settleRentalNow } from "../rent";
-import { settleSmsOrderNow } from "../sms";
+import { refundKeptSmsOrder, settleSmsOrderNow } from "../sms";
 import { audit, changeSetting, findCustomer, onlineCustomerIds, runAdminChange, sendToast, type Operator } from "./operator-actions";
 import { requestThresholdChange } from "./operator-approvals";
 import { findDeposit } from "../funding";
@@ -133,6 +133,16 @@ export async function verifyDeposit(deps: PaymentDeps, operator: Operator, id: s
 export async function settleOrder(deps: SmsDeps, operator: Operator, id: string, reason: string): Promise<SettleAnswer> {
   const result = await settleSmsOrderNow(deps, id);
   await audit(deps.db, { actor: operator.email, action: "order.settle", detail: { orderId: id, ...result }, reason, subject: id, previous: JSON.stringify(result.from) }, deps.clock.now());
+  return result;
+}
+
+/**
+ * Refunds an order whose code came (issue 46: the code was wrong, the service refused the number): the price back and a
+ * reseller's margin on it reversed, in one batch (sms-transitions.ts refundKept), then audited.
+ */
+export async function refundKeptOrderCommand(deps: SmsDeps, operator: Operator, id: string, reason: string, walletOpen: (userId: string) => Promise<boolean>): Promise<SettleAnswer> {
+  const result = await refundKeptSmsOrder(deps, id, reason, walletOpen);
+  await audit(deps.db, { actor: operator.email, action: "order.refund_kept", detail: { orderId: id, ...result }, reason, subject: id, previous: JSON.stringify(result.from) }, deps.clock.now());
   return result;
 }
 

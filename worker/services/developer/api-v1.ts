@@ -28,7 +28,7 @@ import { idempotencyKeys } from "./tables";
 import type { Env } from "../../config";
 import { AppError, isUniqueViolation } from "../../lib/errors";
 import type { ApiCaller, SignedInUser } from "../accounts";
-import { catalogueFor, isSubaccountWallet, pricingContext, type RentalDeps, type SmsCatalogueDeps, type SmsDeps, smsPriceKobo } from "../kernel";
+import { catalogueFor, isSubaccountWallet, marginKobo, pricingContext, type RentalDeps, type SmsCatalogueDeps, type SmsDeps, smsPriceKobo } from "../kernel";
 import { cancelRental, endRental, lastMessageTimes, quoteRental, rentalsPage, rentalView, rentCountries, rentNumber } from "../rent";
 import { smsNumberChoiceSchema } from "../../../schema/sms";
 import { buySmsNumber, cancelSmsOrder, choiceSurchargeFor, NO_RECORD, numberChoiceOf, offerKey, offerRecords, orderNumberChoice, recordView, smsNumberChoices, canRequestAnotherCode, chainStateFor, codesByOrder, findSmsOffer, orderCodes, ownSmsOrder, type PageAfter, requestAnotherCode, smsCountries, smsOffers, type SmsOrderRow, smsOrdersPage } from "../sms";
@@ -63,7 +63,9 @@ export async function pricesV1(deps: SmsDeps, user: SignedInUser, query: z.infer
   return {
     data: offers.map((o) => {
       const record = recordView(records.get(offerKey(query.provider, country, o.name)) ?? NO_RECORD);
-      return { service: o.serviceId, name: o.name, price: koboToNaira(smsPriceKobo(o.costUsd, ctx)), count: o.count, success_rate: record.success_rate, median_seconds_to_code: record.median_seconds_to_code, sample: record.sample };
+      // A sub-account's caller sees its reseller's marked-up price (issue 46): what its purchase will charge.
+      const base = smsPriceKobo(o.costUsd, ctx);
+      return { service: o.serviceId, name: o.name, price: koboToNaira(base + marginKobo(base, user.resellerMarkup, o.serviceId)), count: o.count, success_rate: record.success_rate, median_seconds_to_code: record.median_seconds_to_code, sample: record.sample };
     }),
     choices,
   };
@@ -99,6 +101,11 @@ export async function anotherCodeV1(deps: SmsDeps, userId: string, orderId: stri
   return smsOrderV1(deps, userId, orderId);
 }
 
+/** A rental as the v1 API answers it: with the sub-account it was rented as (issue 46), null for the key's own wallet. */
+export function rentalV1<R extends object>(view: R, userId: string): R & { subaccount_id: string | null } {
+  return { ...view, subaccount_id: isSubaccountWallet(userId) ? userId : null };
+}
+
 /** Rents at the server's price now: a guarded-refused price is 409, no stock 503, above max_price 409 with the price. */
 export async function rentV1(deps: RentalDeps, user: SignedInUser, body: z.infer<typeof v1RentSchema>): Promise<RentalView> {
   const choice = { countryId: body.country, unit: body.duration, period: body.period, extendable: body.extendable };
@@ -106,15 +113,15 @@ export async function rentV1(deps: RentalDeps, user: SignedInUser, body: z.infer
   if (quote.refused) throw new AppError("CONFLICT", RENT_PRICE_REFUSED_MESSAGE);
   if (quote.priceKobo === null) throw new AppError("NO_NUMBERS", body.extendable ? NO_EXTENDABLE_RENT_MESSAGE : "No stock available for the selected duration");
   if (body.max_price !== undefined && quote.priceKobo > nairaToKobo(body.max_price)) throw aboveMaxPrice(quote.priceKobo);
-  return rentalView(await rentNumber(deps, user, { ...choice, clientPrice: koboToNaira(quote.priceKobo) }), deps.clock.now());
+  return rentalV1(rentalView(await rentNumber(deps, user, { ...choice, clientPrice: koboToNaira(quote.priceKobo) }), deps.clock.now()), user.id);
 }
 
 export async function cancelRentalV1(deps: RentalDeps, userId: string, rentalId: string): Promise<RentalView> {
-  return rentalView((await cancelRental(deps, userId, rentalId)).rental, deps.clock.now());
+  return rentalV1(rentalView((await cancelRental(deps, userId, rentalId)).rental, deps.clock.now()), userId);
 }
 
 export async function endRentalV1(deps: RentalDeps, userId: string, rentalId: string): Promise<RentalView> {
-  return rentalView(await endRental(deps, userId, rentalId), deps.clock.now());
+  return rentalV1(rentalView(await endRental(deps, userId, rentalId), deps.clock.now()), userId);
 }
 
 const REFUNDED = new Set(["timeout", "error", "cancelled", "failed"]);
@@ -122,7 +129,8 @@ const REFUNDED = new Set(["timeout", "error", "cancelled", "failed"]);
 /** What the caller would pay for one number now (the price buySmsNumber charges), in kobo. */
 export async function smsQuoteKobo(deps: SmsDeps, user: SignedInUser, provider: SmsProviderName, country: string, service: string, surchargePercent = 0): Promise<number> {
   const { offer } = await findSmsOffer(catalogueFor(deps, user.id), provider, country, service);
-  return smsPriceKobo(offer.costUsd * (1 + surchargePercent / 100), await pricingContext(deps.db, user.totalDepositedKobo));
+  const base = smsPriceKobo(offer.costUsd * (1 + surchargePercent / 100), await pricingContext(deps.db, user.totalDepositedKobo));
+  return base + marginKobo(base, user.resellerMarkup, offer.serviceId);
 }
 
 export async function smsOrderV1(deps: SmsDeps, userId: string, orderId: string): Promise<SmsOrderV1> {
@@ -144,7 +152,8 @@ function toSmsOrderV1(o: SmsOrderRow, codes: string[], chain: Awaited<ReturnType
     price: koboToNaira(o.priceKobo),
     code: o.code,
     codes: codes.length > 0 || !o.code ? codes : [o.code],
-    refunded: REFUNDED.has(o.status),
+    // An order refunded after its code came (an operator's refund, issue 46) stays `used`, refunded.
+    refunded: REFUNDED.has(o.status) || o.keptRefundedAt !== null,
     waiting_for_another_code: o.anotherCodeRequestedAt !== null,
     can_request_another_code: canRequestAnotherCode(o, now),
     // The web's status names the next order `next_request_id` (the spec's word); the v1 API calls orders `id`.
@@ -191,7 +200,7 @@ export async function listRentalsV1(deps: RentalDeps, userId: string, query: z.i
   const { rows, more } = await rentalsPage(deps.db, userId, { status: query.status, limit: query.limit, after: decodeCursor(query.cursor) });
   const now = deps.clock.now();
   const lastMessages = await lastMessageTimes(deps.db, rows.map((r) => r.id));
-  return { data: rows.map((r) => ({ ...rentalView(r, now), last_message_at: lastMessages.get(r.id) ?? null })), next_cursor: more ? encodeCursor(rows[rows.length - 1]) : null };
+  return { data: rows.map((r) => rentalV1({ ...rentalView(r, now), last_message_at: lastMessages.get(r.id) ?? null }, userId)), next_cursor: more ? encodeCursor(rows[rows.length - 1]) : null };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -46,8 +46,10 @@ export interface MoveSpec<S extends Status, I, T extends SQLiteTable, K extends 
   /** A "new" move's row (its status and move id are the move's own). */
   values?: (input: I, at: number) => Omit<T["$inferInsert"], K | "moveId">;
   claim?: (input: I) => SQL | undefined;
-  ledger?: (input: I) => LedgerEntry | null;
-  event?: (input: I, at: number) => MoveEvent | null;
+  /** Its ledger row, or rows (a kept order's refund and its reseller's margin reversal: issue 46); null ones are left out. */
+  ledger?: (input: I) => LedgerEntry | readonly (LedgerEntry | null)[] | null;
+  /** Its outbox event, or events (a kept order's margin tells the reseller's wallet too); null ones are left out. */
+  event?: (input: I, at: number) => MoveEvent | readonly (MoveEvent | null)[] | null;
   tells?: readonly string[];
   /** A "new" move whose row may exist already (a replayed notice): writing it again is a no-op, not an error. */
   once?: boolean;
@@ -246,19 +248,21 @@ export function move<S extends Status, I, T extends SQLiteTable>(db: Db, m: Move
     const values = { ...spec.set?.(input, at), moveId, ...status } as SQLiteUpdateSetSource<T>;
     statements.push(db.update(entity.table).set(values).where(and(eq(idColumn, id), fromGuard, spec.claim?.(input), options.when)));
   }
-  const entry = spec.ledger?.(input) ?? null;
-  if (entry) statements.push(guardedLedgerInsert(db, { ...entry, at }, madeIt));
-  const event = spec.event?.(input, at) ?? null;
-  if (event) statements.push(outboxInsert(db, { ...event, at }, madeIt));
+  const declaredRows = spec.ledger?.(input) ?? null;
+  const entries = (Array.isArray(declaredRows) ? declaredRows : [declaredRows]).filter((e): e is LedgerEntry => e !== null);
+  for (const entry of entries) statements.push(guardedLedgerInsert(db, { ...entry, at }, madeIt));
+  const declaredEvents = spec.event?.(input, at) ?? null;
+  const events = (Array.isArray(declaredEvents) ? declaredEvents : [declaredEvents]).filter((e): e is MoveEvent => e !== null);
+  for (const event of events) statements.push(outboxInsert(db, { ...event, at }, madeIt));
   return {
     statements,
     madeIt,
     moveId,
     read(results) {
-      // The statements are [the move, its ledger row?, its event?], in that order.
+      // The statements are [the move, its ledger rows, its events], in that order; written: every one of them was.
       const [moved, ...rest] = results.map((r) => changesOf(r) > 0);
-      const ledgerWritten = entry ? (rest.shift() ?? false) : false;
-      const eventWritten = event ? (rest.shift() ?? false) : false;
+      const ledgerWritten = entries.length > 0 && rest.splice(0, entries.length).every(Boolean);
+      const eventWritten = events.length > 0 && rest.splice(0, events.length).every(Boolean);
       return { moved: moved ?? false, ledgerWritten, eventWritten, moveId };
     },
   };

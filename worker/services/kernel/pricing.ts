@@ -89,3 +89,22 @@ export function chargedBelowShown(priceKobo: number, shownNaira: number | undefi
     message: `You were charged ₦${koboToNaira(priceKobo).toFixed(2)}, less than the ₦${koboToNaira(shown).toFixed(2)} shown.`,
   };
 }
+
+/**
+ * A reseller's markup on what one of its sub-accounts buys (issue 46, docs/decisions/072): the flat rate and the
+ * per-service ones that override it, in basis points of the reseller's own price (1500 = 15%). Set on the request's
+ * caller by the X-Subaccount middleware; absent for everyone else.
+ */
+export interface ResellerMarkup {
+  /** Who earns the margin: the sub-account's parent (a test key's sandbox account for its sandbox sub-accounts). */
+  resellerId: string;
+  basisPoints: number;
+  services: Readonly<Record<string, number>>;
+}
+
+/** The margin on `baseKobo` (the reseller's price) for `serviceId`, in whole kobo (rounded down: never over the shown rate). */
+export function marginKobo(baseKobo: number, markup: ResellerMarkup | null | undefined, serviceId: string): number {
+  if (!markup) return 0;
+  const basisPoints = markup.services[serviceId] ?? markup.basisPoints;
+  return Math.floor((baseKobo * basisPoints) / 10_000);
+}

@@ -4,6 +4,8 @@
  * This file is the room's one entry point: everything outside worker/services/resellers/ imports the room from here, and
  * a file inside imports its siblings directly (scripts/lint.ts refuses the rest; docs/decisions/041-domain-rooms.md).
  */
-export { acceptResellerTerms, NOT_A_RESELLER, requireReseller, resellerOf, toResellerView } from "./reseller";
+export { acceptResellerTerms, NOT_A_RESELLER, requireReseller, resellerOf, resellerSummary, toResellerView } from "./reseller";
 export { subaccount, subaccountTransfer } from "./subaccount";
-export { actingSubaccount, closeSubaccount, createSubaccount, getSubaccount, listSubaccounts, listSubaccountTransfers, MAX_SUBACCOUNTS, ownSubaccount, setSubaccountFrozen, SUBACCOUNT_NOT_FOUND, transferSubaccount } from "./subaccounts";
+export { actingSubaccount, closeSubaccount, createSubaccount, getSubaccount, listSubaccounts, listSubaccountTransfers, MAX_SUBACCOUNTS, ownSubaccount, setSubaccountFrozen, SUBACCOUNT_NOT_FOUND, transferSubaccount, walletReceives } from "./subaccounts";
+export { getMarkups, markupForSubaccount, setMarkups } from "./markups";
+export { listResellers, setResellerRole } from "./admin-views";

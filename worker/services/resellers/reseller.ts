@@ -1,7 +1,9 @@
-import { eq } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { koboToNaira } from "../../../schema/money";
 import type { ResellerView } from "../../../schema/resellers";
 import type { Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
+import { ledger, rowsOf, runBatch, users } from "../kernel";
 import { resellers } from "./tables";
 
 /**
@@ -27,8 +29,10 @@ export async function requireReseller(db: Db, ownerId: string): Promise<Reseller
   return row;
 }
 
-export function toResellerView(row: ResellerRow | null): ResellerView {
+export function toResellerView(row: ResellerRow | null, figures: { marginKobo: number; spendKobo: number } = { marginKobo: 0, spendKobo: 0 }): ResellerView {
   return {
+    margin_earned: koboToNaira(figures.marginKobo),
+    subaccount_spend: koboToNaira(figures.spendKobo),
     reseller: row?.status === "active",
     status: row?.status ?? null,
     terms_version: RESELLER_TERMS_VERSION,
@@ -37,10 +41,30 @@ export function toResellerView(row: ResellerRow | null): ResellerView {
   };
 }
 
+/**
+ * The partner dashboard's view: the role, the markup, the margin earned (margin rows net of reversals) and what the
+ * sub-accounts spent (their purchases and rentals net of refunds), from the ledger in one round trip.
+ */
+export async function resellerSummary(db: Db, userId: string): Promise<ResellerView> {
+  const row = await resellerOf(db, userId);
+  if (!row) return toResellerView(null);
+  const { margin, spend } = await runBatch(db, {
+    margin: rowsOf(db.select({ kobo: sql<number>`COALESCE(SUM(${ledger.amountKobo}), 0)` }).from(ledger).where(and(eq(ledger.userId, userId), eq(ledger.kind, "margin")))),
+    spend: rowsOf(
+      db
+        .select({ kobo: sql<number>`COALESCE(-SUM(${ledger.amountKobo}), 0)` })
+        .from(ledger)
+        .innerJoin(users, eq(users.id, ledger.userId))
+        .where(and(eq(users.parentUserId, userId), inArray(ledger.kind, ["buy", "refund", "rent", "rent_refund"]))),
+    ),
+  });
+  return toResellerView(row, { marginKobo: Number(margin[0]?.kobo ?? 0), spendKobo: Number(spend[0]?.kobo ?? 0) });
+}
+
 /** The customer accepts the terms and is a reseller from now (again accepting: nothing changes). */
 export async function acceptResellerTerms(db: Db, userId: string, now: number): Promise<ResellerView> {
   const existing = await resellerOf(db, userId);
   if (existing?.status === "revoked") throw new AppError("FORBIDDEN", "Your reseller access was revoked. Contact support.");
   if (!existing) await db.insert(resellers).values({ userId, status: "active", termsAcceptedAt: now, createdAt: now }).onConflictDoNothing();
-  return toResellerView(await resellerOf(db, userId));
+  return resellerSummary(db, userId);
 }

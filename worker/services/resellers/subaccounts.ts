@@ -256,3 +256,9 @@ export async function actingSubaccount(db: Db, parentId: string, id: string, spe
   if (row.status === "frozen" && spends) throw new AppError("INVALID_STATE", "This sub-account is frozen: it cannot buy or rent until you unfreeze it.", { status: row.status });
   return row;
 }
+
+/** Whether a wallet may still receive money: every wallet but a closed sub-account's (an operator's refund asks). */
+export async function walletReceives(db: Db, userId: string): Promise<boolean> {
+  const [row] = await db.select({ status: subaccounts.status }).from(subaccounts).where(eq(subaccounts.id, userId)).limit(1);
+  return row?.status !== "closed";
+}

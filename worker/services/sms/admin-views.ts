@@ -28,6 +28,8 @@ export function orderView(o: typeof smsOrders.$inferSelect, customer: RowCustome
     // An order served before routing recorded its upstream (issue 32) was its provider's primary's.
     upstream: o.upstream ?? (o.number !== null ? (PRIMARY_UPSTREAM[o.provider === "Dynamic" ? "Dynamic" : "Swift"] ?? null) : null),
     upstreamAccount: o.upstreamAccount,
+    margin: koboToNaira(o.marginKobo),
+    refundedAfterCodeAt: o.keptRefundedAt,
     createdAt: o.createdAt,
     updatedAt: o.updatedAt,
   };

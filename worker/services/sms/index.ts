@@ -11,7 +11,7 @@ export { chainStateFor, smsChain } from "./sms-chain";
 export { smsOrder } from "./sms-transitions";
 export { compareRoutes, listFavourites, setFavourite } from "./sms-choice";
 export { buySmsNumber, buySmsNumbers, cancelSmsOrder, completeSmsOrder, finishSmsOrder, requestAnotherCode } from "./sms-orders";
-export { acceptPushedCode, checkSmsOrderNow, pollSmsOrderTick, settleSmsOrderNow, sweepSmsOrders } from "./sms-poll";
+export { acceptPushedCode, checkSmsOrderNow, pollSmsOrderTick, refundKeptSmsOrder, settleSmsOrderNow, sweepSmsOrders } from "./sms-poll";
 export { activeOrdersOf, canRequestAnotherCode, codesByOrder, findSmsOrder, lastCodeOf, newestOrdersAsJson, orderCodes, orderMessages, ownSmsOrder, type PageAfter, smsHoldTime, type SmsOrderRow, smsOrderRowsQuery, smsOrdersPage, smsOrderStatus, smsRefundState, toSmsOrderRows } from "./sms-views";
 export { checkUpstreamHealth, clearUpstreamHealthCache, healthStatuses, providerStats, RENT_HEALTH_KEY, unavailableMessage, upstreamHealthKey } from "./upstream-health";
 export { slotsInUseByAccount } from "./routing";

@@ -9,7 +9,7 @@ import { log } from "../../lib/log";
 import type { SignedInUser } from "../accounts";
 import { isEmptyChoice, SmsProviderError, type NumberChoice, type SmsActivation, type UpstreamMoney } from "../../providers/sms/types";
 import { choiceSurcharge, numberChoiceOf, orderChoice } from "./number-choice";
-import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, catalogueFor, costLimitInBatch, deliverEvents, enforceCostLimit, getSetting, insufficientBalanceFor, move, type MoneyStep, pricingContext, rowsOf, runBatch, type SmsDeps, smsPriceKobo, transition } from "../kernel";
+import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, catalogueFor, marginKobo, costLimitInBatch, deliverEvents, enforceCostLimit, getSetting, insufficientBalanceFor, move, type MoneyStep, pricingContext, rowsOf, runBatch, type SmsDeps, smsPriceKobo, transition } from "../kernel";
 import { smsFault } from "../../providers/sms/types";
 import { FAILOVER_FAULTS, purchaseCandidates, type RoutingNotes, type UpstreamChoice } from "./routing";
 import { PRIMARY_UPSTREAM } from "../../providers/sms/upstreams";
@@ -64,7 +64,11 @@ export async function buySmsNumber(
   // upstream of the route can honour is refused here: before anything is written or debited.
   const choice = numberChoiceOf(input);
   const surcharge = await choiceSurcharge(deps, user.id, providerName, country, choice);
-  const priceKobo = smsPriceKobo(offer.costUsd * (1 + surcharge / 100), await pricingContext(db, user.totalDepositedKobo));
+  // Issue 46: a reseller's sub-account pays the reseller's price plus its markup; the difference is the reseller's margin,
+  // recorded on the order and credited when the order is kept (sms-transitions.ts `code`).
+  const basePriceKobo = smsPriceKobo(offer.costUsd * (1 + surcharge / 100), await pricingContext(db, user.totalDepositedKobo));
+  const margin = marginKobo(basePriceKobo, user.resellerMarkup, offer.serviceId);
+  const priceKobo = basePriceKobo + margin;
   // The customer's own ceiling comes first: above it nothing is charged, whatever was shown.
   if (input.max_price !== undefined && priceKobo > nairaToKobo(input.max_price)) {
     throw new AppError(
@@ -78,7 +82,10 @@ export async function buySmsNumber(
   const orderId = crypto.randomUUID();
   const now = deps.clock.now();
   const chained = input.next_route !== undefined;
-  const order = newOrder({ id: orderId, userId: user.id, provider: providerName, countryId: country, countryName, offer, priceKobo, now, choice }, chained ? { id: orderId, step: 1 } : null);
+  const order = newOrder(
+    { id: orderId, userId: user.id, provider: providerName, countryId: country, countryName, offer, priceKobo, now, choice, margin: margin > 0 && user.resellerMarkup ? { kobo: margin, userId: user.resellerMarkup.resellerId } : undefined },
+    chained ? { id: orderId, step: 1 } : null,
+  );
   // The per-account cost limit (issue 12 hole 6) is counted in this batch, not a round trip of its own (decision 031);
   // on the customer's own account (a sandbox key's test account is counted as itself), before the upstream is asked.
   // The chain (when the customer ticked "try another number") is written only if the order row was.
@@ -105,7 +112,7 @@ export async function buySmsNumber(
 }
 
 export function newOrder(
-  o: { id: string; userId: string; provider: SmsProviderName; countryId: string; countryName: string; offer: OfferForSale; priceKobo: number; now: number; choice?: NumberChoice },
+  o: { id: string; userId: string; provider: SmsProviderName; countryId: string; countryName: string; offer: OfferForSale; priceKobo: number; now: number; choice?: NumberChoice; margin?: { kobo: number; userId: string } },
   chain: { id: string; step: number } | null,
 ): SmsOrderRow {
   return {
@@ -130,6 +137,9 @@ export function newOrder(
     upstream: null,
     upstreamAccount: 0,
     numberChoice: isEmptyChoice(o.choice) ? null : JSON.stringify(o.choice),
+    marginKobo: o.margin?.kobo ?? 0,
+    marginUserId: o.margin?.userId ?? null,
+    keptRefundedAt: null,
     moveId: null,
     createdAt: o.now,
     updatedAt: o.now,

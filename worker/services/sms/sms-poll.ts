@@ -9,7 +9,7 @@ import { enforceBindingLimit, getSetting, type SmsDeps, STOP, type TickResult, w
 import { stalledChains } from "./sms-chain";
 import { findSmsOrder, orderCodes, ownSmsOrder, type SmsOrderRow } from "./sms-views";
 import { readOutcome, upstreamFor } from "./sms-upstream";
-import { ANOTHER_CODE_WINDOW_MS, countPoll, giveUpAnotherCode, recordAnotherCode, recordCode, settle } from "./sms-transitions";
+import { ANOTHER_CODE_WINDOW_MS, countPoll, giveUpAnotherCode, recordAnotherCode, recordCode, refundKeptOrder, settle } from "./sms-transitions";
 import { moveChainOn } from "./sms-orders";
 import { pollPlan } from "./poll-plan";
 import { batchAlignedWake, batchPoll, readsInBatch } from "./batch-status";
@@ -383,4 +383,17 @@ export async function settleSmsOrderNow(deps: SmsDeps, orderId: string, now = de
   }
   const after = await findSmsOrder(db, orderId);
   return { from: order.status, status: after?.status ?? order.status, settled: after?.status !== order.status };
+}
+
+/**
+ * An operator refunds a kept order (issue 46): refundKeptOrder (sms-transitions.ts), answered as settle is.
+ * `walletOpen` says whether the wallet that paid may still receive money (a closed sub-account may not: the resellers
+ * room, above this one, answers it through the caller).
+ */
+export async function refundKeptSmsOrder(deps: SmsDeps, orderId: string, reason: string, walletOpen: (userId: string) => Promise<boolean>): Promise<{ from: string; status: string; settled: boolean }> {
+  const order = await findSmsOrder(deps.db, orderId);
+  if (!order) throw new AppError("NOT_FOUND", "Order not found.");
+  if (!(await walletOpen(order.userId))) throw new AppError("INVALID_STATE", "The sub-account that paid for this order is closed: refund its reseller by a manual entry instead.", { status: order.status });
+  const refunded = await refundKeptOrder(deps, order, reason);
+  return { from: order.status, status: refunded ? "refunded" : order.status, settled: refunded };
 }

@@ -1,8 +1,10 @@
-import { and, eq, isNotNull, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import type { REFUNDED_SMS_STATUSES } from "../../../schema/constants";
 import { smsOrderCodes, smsOrders } from "./tables";
+import { koboToNaira } from "../../../schema/money";
+import { AppError } from "../../lib/errors";
 import type { SmsProvider } from "../../providers/sms/types";
-import { deliverEvents, type LedgerEntry, moneyEntity, move, type MoveEvent, type MoveStep, type OutboxMessage, runBatch, type SmsDeps, statement, transition } from "../kernel";
+import { asInsufficientBalance, deliverEvents, type LedgerEntry, moneyEntity, move, type MoveEvent, type MoveStep, type OutboxMessage, runBatch, type SmsDeps, statement, transition } from "../kernel";
 import { smsChain } from "./sms-chain";
 import type { SmsOrderRow } from "./sms-views";
 
@@ -30,7 +32,7 @@ const endedEvent = (i: Ended): MoveEvent | null => (i.told ? { userId: i.order.u
 const endedColumns = (i: Ended, at: number) => ({ failureReason: i.reason.slice(0, 300), updatedAt: at });
 
 interface Coded {
-  order: Pick<SmsOrderRow, "id" | "userId" | "number">;
+  order: Pick<SmsOrderRow, "id" | "userId" | "number"> & Partial<Pick<SmsOrderRow, "marginKobo" | "marginUserId" | "serviceName" | "countryName">>;
   /** The code as the upstream sent it (told), and as stored (at most 64 characters). */
   code: string;
   stored: string;
@@ -41,6 +43,23 @@ const codeEvent = (i: Coded): MoveEvent => ({
   dedupe: `sms.code:${i.order.id}:${i.stored}`,
   message: { kind: "sms.code", orderId: i.order.id, code: i.code, number: i.order.number ?? "" },
 });
+
+/**
+ * A reseller's margin on an order its sub-account bought with a markup (issue 46, decision 072): credited when the
+ * order is kept (its first code), so a refund before a code never credits it; `margin:<order>` makes it once.
+ */
+const marginOf = (order: Coded["order"] | Kept["order"]): LedgerEntry | null =>
+  order.marginKobo && order.marginUserId
+    ? { userId: order.marginUserId, key: `margin:${order.id}`, amountKobo: order.marginKobo, kind: "margin", note: `Margin: ${order.serviceName ?? "number"} for a sub-account`, ref: order.id }
+    : null;
+const marginEvent = (order: Coded["order"] | Kept["order"], dedupe: string): MoveEvent | null =>
+  order.marginKobo && order.marginUserId ? { userId: order.marginUserId, dedupe, message: { kind: "balance.changed" } } : null;
+
+/** A kept (used) order an operator refunds: the customer's price back, the reseller's margin (if any) taken back. */
+interface Kept {
+  order: Pick<SmsOrderRow, "id" | "userId" | "priceKobo" | "serviceName" | "countryName" | "marginKobo" | "marginUserId">;
+  reason: string;
+}
 
 export const smsOrder = moneyEntity(
   { name: "SMS order", table: smsOrders, id: "id", status: "status" },
@@ -62,7 +81,35 @@ export const smsOrder = moneyEntity(
       set: (i: { from: number; to: number }, at) => ({ attempts: i.to, updatedAt: at }),
     },
     /** The first code: the money stays spent; told (sms.code) with its code row. */
-    code: { from: ["waiting"], to: "used", set: (i: Coded, at) => ({ code: i.stored, activationClosesAt: i.closesAt, updatedAt: at }), event: codeEvent },
+    /** The first code: the order is kept, its price stays spent; a reseller's margin on it is credited (margin:<id>). */
+    code: {
+      from: ["waiting"],
+      to: "used",
+      set: (i: Coded, at) => ({ code: i.stored, activationClosesAt: i.closesAt, updatedAt: at }),
+      ledger: (i: Coded) => marginOf(i.order),
+      event: (i: Coded) => [codeEvent(i), marginEvent(i.order, `balance.changed:margin:${i.order.id}`)],
+    },
+    /**
+     * An operator refunds a kept order (the code was wrong, the service refused it): its price goes back under the same
+     * refund:<id> key a refunded order uses (so an order is refunded at most once, whatever ended it), and the
+     * reseller's margin on it is taken back (margin-reversal:<id>) in the same batch. Once: kept_refunded_at.
+     */
+    refundKept: {
+      from: ["used"],
+      to: null,
+      claim: () => isNull(smsOrders.keptRefundedAt),
+      set: (i: Kept, at) => ({ keptRefundedAt: at, anotherCodeRequestedAt: null, failureReason: i.reason.slice(0, 300), updatedAt: at }),
+      ledger: (i: Kept) => [
+        { userId: i.order.userId, key: `refund:${i.order.id}`, amountKobo: i.order.priceKobo, kind: "refund", note: `Refund: ${purchaseNote(i.order)}`, ref: i.order.id },
+        i.order.marginKobo > 0 && i.order.marginUserId
+          ? { userId: i.order.marginUserId, key: `margin-reversal:${i.order.id}`, amountKobo: -i.order.marginKobo, kind: "margin", note: `Margin reversed: ${i.order.serviceName} refunded`, ref: i.order.id }
+          : null,
+      ],
+      event: (i: Kept) => [
+        { userId: i.order.userId, dedupe: `balance.changed:refund:${i.order.id}`, message: { kind: "balance.changed" } },
+        marginEvent(i.order, `balance.changed:margin-reversal:${i.order.id}`),
+      ],
+    },
     /** The customer asked the upstream for another code on a used order. */
     anotherCodeRequested: { from: ["used"], to: null, set: (_i: object, at) => ({ anotherCodeRequestedAt: at, updatedAt: at }) },
     /** A further code, new for this order, while another was awaited; told (sms.code) with its code row. */
@@ -215,6 +262,7 @@ export async function recordCode(deps: SmsDeps, order: SmsOrderRow, code: string
   });
   if (!made.moved) return false;
   await deliverEvents(deps, order.userId);
+  if (made.ledgerWritten && order.marginUserId) await deliverEvents(deps, order.marginUserId);
   if (window === 0 && order.upstreamId) await provider.finish(order.upstreamId).catch(() => undefined);
   return true;
 }
@@ -248,4 +296,29 @@ function codeRowInsert(deps: SmsDeps, orderId: string, stored: string, text: str
         .where(and(eq(smsOrders.id, orderId), madeIt)),
     )
     .onConflictDoNothing({ target: [smsOrderCodes.orderId, smsOrderCodes.code] });
+}
+
+/**
+ * An operator refunds a kept (used) order (issue 46): the price back to the wallet that paid it and, for an order a
+ * sub-account bought with a markup, the reseller's margin taken back, one batch. Refused (nothing moved) when the order
+ * was not kept, was refunded already, or the reseller's wallet no longer holds the margin (the balance CHECK aborts
+ * the batch: the operator settles that with the reseller first).
+ */
+export async function refundKeptOrder(deps: SmsDeps, order: SmsOrderRow, reason: string): Promise<boolean> {
+  if (order.status !== "used") throw new AppError("INVALID_STATE", "Only an order whose code came can be refunded this way; an order without a code is refunded when it ends.", { status: order.status });
+  if (order.keptRefundedAt !== null) throw new AppError("INVALID_STATE", "This order was refunded already.", { status: order.status });
+  let result;
+  try {
+    result = await runBatch(deps.db, { refunded: move(deps.db, smsOrder.refundKept, order.id, { order, reason }, deps.clock.now()) });
+  } catch (err) {
+    if (asInsufficientBalance(err) instanceof AppError) {
+      throw new AppError("INSUFFICIENT_BALANCE", `The reseller's wallet holds less than this order's margin (₦${koboToNaira(order.marginKobo).toFixed(2)}): nothing was refunded.`, { margin: koboToNaira(order.marginKobo) });
+    }
+    throw err;
+  }
+  if (result.refunded.eventWritten) {
+    await deliverEvents(deps, order.userId);
+    if (order.marginUserId) await deliverEvents(deps, order.marginUserId);
+  }
+  return result.refunded.moved;
 }

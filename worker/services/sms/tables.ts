@@ -44,6 +44,12 @@ export const smsOrders = sqliteTable(
     // (providers/sms/types.ts NumberChoice); null: any number. Routing sends it only to upstreams that honour it, and
     // a chain's next routes keep it.
     numberChoice: text("number_choice"),
+    // Issue 46 (docs/decisions/072): bought as a reseller's sub-account with a markup, the part of price_kobo that is
+    // the reseller's margin and the reseller it goes to (credited by the code move, reversed by refundKept).
+    marginKobo: integer("margin_kobo").notNull().default(0),
+    marginUserId: text("margin_user_id"),
+    // An operator refunded this order after its code came (status stays 'used', the money went back): when.
+    keptRefundedAt: integer("kept_refunded_at"),
     // The id of the declared move that last wrote this row (services/kernel/money-entity.ts): its ledger row and event
     // are written only while the row holds it, so "this batch moved it" is a fact here, not a timestamp match.
     moveId: text("move_id"),

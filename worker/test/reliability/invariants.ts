@@ -16,7 +16,7 @@ const OPEN_SMS = ["pending", "waiting"];
 
 export async function moneyViolations(): Promise<string[]> {
   const mark = fileUsersRowidMark();
-  const [balances, credits, reviewCredits, orders, rentals, renewalRefunds, withdrawalMoney, totals] = await env.DB.batch([
+  const [balances, credits, reviewCredits, orders, margins, rentals, renewalRefunds, withdrawalMoney, totals] = await env.DB.batch([
     // 1. every balance = the sum of its ledger rows, and never below zero
     env.DB.prepare(
       `SELECT u.id, u.balance_kobo AS balance, COALESCE(SUM(l.amount_kobo), 0) AS ledger
@@ -63,8 +63,20 @@ export async function moneyViolations(): Promise<string[]> {
         GROUP BY o.id
        HAVING debits <> 1 OR refunds > 1
            OR (o.status IN (${REFUNDED_SMS.map((s) => `'${s}'`).join(",")}) AND (refunds <> 1 OR net <> 0))
-           OR (o.status IN (${[...SPENT_SMS, ...OPEN_SMS].map((s) => `'${s}'`).join(",")}) AND (refunds <> 0 OR net <> -o.price_kobo))
+           OR (o.status IN (${[...SPENT_SMS, ...OPEN_SMS].map((s) => `'${s}'`).join(",")}) AND o.kept_refunded_at IS NULL AND (refunds <> 0 OR net <> -o.price_kobo))
+           -- an operator's refund of a kept order (issue 46): still 'used', refunded once, netting to zero
+           OR (o.kept_refunded_at IS NOT NULL AND (o.status <> 'used' OR refunds <> 1 OR net <> 0))
            OR o.status NOT IN (${[...REFUNDED_SMS, ...SPENT_SMS, ...OPEN_SMS].map((s) => `'${s}'`).join(",")})`,
+    ),
+    // 3b. a reseller's margin (issue 46): credited once, for the order's margin, to its reseller, exactly when the order
+    //     was kept; reversed once, for the same amount, exactly when a kept order was refunded
+    env.DB.prepare(
+      `SELECT o.id, o.status, o.margin_kobo, o.kept_refunded_at FROM sms_orders o
+        WHERE o.user_id IN (SELECT id FROM users WHERE rowid > ?1)
+          AND ((SELECT COUNT(*) FROM ledger l WHERE l.key = 'margin:' || o.id) <> (CASE WHEN o.status = 'used' AND o.margin_kobo > 0 THEN 1 ELSE 0 END)
+            OR EXISTS (SELECT 1 FROM ledger l WHERE l.key = 'margin:' || o.id AND (l.amount_kobo <> o.margin_kobo OR l.user_id IS NOT o.margin_user_id))
+            OR (SELECT COUNT(*) FROM ledger l WHERE l.key = 'margin-reversal:' || o.id) <> (CASE WHEN o.kept_refunded_at IS NOT NULL AND o.margin_kobo > 0 THEN 1 ELSE 0 END)
+            OR EXISTS (SELECT 1 FROM ledger l WHERE l.key = 'margin-reversal:' || o.id AND (l.amount_kobo <> -o.margin_kobo OR l.user_id IS NOT o.margin_user_id)))`,
     ),
     // 4. rentals likewise: failed is always refunded, a cancel at most once, active/ended keep the money
     env.DB.prepare(
@@ -107,7 +119,8 @@ export async function moneyViolations(): Promise<string[]> {
       `SELECT
          (SELECT COALESCE(SUM(amount_kobo), 0) FROM ledger WHERE kind IN ('fund', 'admin', 'referral') AND user_id IN (SELECT id FROM users WHERE rowid > ?1)) AS money_in,
          (SELECT COALESCE(SUM(balance_kobo), 0) FROM users WHERE rowid > ?1) AS balances,
-         (SELECT COALESCE(SUM(price_kobo), 0) FROM sms_orders WHERE status IN (${SPENT_SMS.map((s) => `'${s}'`).join(",")}) AND user_id IN (SELECT id FROM users WHERE rowid > ?1)) +
+         -- A kept order's price less its reseller's margin (which stays in a balance); nothing for one refunded after keeping.
+         (SELECT COALESCE(SUM(price_kobo - margin_kobo), 0) FROM sms_orders WHERE status IN (${SPENT_SMS.map((s) => `'${s}'`).join(",")}) AND kept_refunded_at IS NULL AND user_id IN (SELECT id FROM users WHERE rowid > ?1)) +
          (SELECT COALESCE(SUM(r.price_kobo), 0) FROM rentals r WHERE r.user_id IN (SELECT id FROM users WHERE rowid > ?1) AND (r.status IN ('active', 'ended')
              OR (r.status = 'cancelled' AND NOT EXISTS (SELECT 1 FROM ledger WHERE key = 'rent_refund:' || r.id)))) +
          -- Renewals and extensions (issue 32, decision 019): what they kept, net of their own refunds.
@@ -124,6 +137,7 @@ export async function moneyViolations(): Promise<string[]> {
   for (const r of credits.results) out.push(`payment credited wrongly: ${JSON.stringify(r)}`);
   for (const r of reviewCredits.results) out.push(`review credit without its resolution: ${JSON.stringify(r)}`);
   for (const r of orders.results) out.push(`sms order money wrong: ${JSON.stringify(r)}`);
+  for (const r of margins.results) out.push(`reseller margin wrong: ${JSON.stringify(r)}`);
   for (const r of rentals.results) out.push(`rental money wrong: ${JSON.stringify(r)}`);
   for (const r of renewalRefunds.results) out.push(`renewal refund without its charge: ${JSON.stringify(r)}`);
   for (const r of withdrawalMoney.results) out.push(`withdrawal money wrong: ${JSON.stringify(r)}`);

@@ -9,12 +9,13 @@ import { patchSandboxRental } from "../rent-fixtures";
 import { clearSettingsCache, postEntry, putSetting } from "../../services/kernel";
 import { smsDeps } from "../../test/services";
 import { postSquadWebhook, setSquadSimulator, squadWebhookRaw } from "../payment-fixtures";
-import { pollSmsOrderTick, sweepSmsOrders } from "../../services/sms";
+import { pollSmsOrderTick, refundKeptSmsOrder, sweepSmsOrders } from "../../services/sms";
 import { api, createUser, db, type TestUser } from "../helpers";
 import { execOperatorSql, moneyViolations, replayOptions, setActivationCodeArrived, upstreamIdOf } from "./invariants";
 import { rentalDeps } from "../../test/services";
 import { rentalTick } from "../../services/rent";
-import { acceptResellerTerms, closeSubaccount, createSubaccount, transferSubaccount } from "../../services/resellers";
+import { acceptResellerTerms, closeSubaccount, createSubaccount, setMarkups, transferSubaccount, walletReceives } from "../../services/resellers";
+import { createKey } from "../api-fixtures";
 import { configFor } from "../../config";
 import { rentalProviderFor } from "../../providers/rent";
 import type { RentalProvider } from "../../providers/rent/types";
@@ -28,7 +29,8 @@ import { testServices } from "../services";
 /**
  * Model-based money test: random sequences of everything that moves money (card funding and its webhook replays,
  * verify clicks, purchases, codes, cancels, poller alarms and their duplicates, the sweep, rentals and their cancels,
- * the referral reward, operator credits and debits, a reseller's transfers to and from its sub-account and its close,
+ * the referral reward, operator credits and debits, a reseller's transfers to and from its sub-account and its close, the
+ * sub-account's marked-up purchases with the margin credited when kept and reversed by an operator's refund,
  * withdrawals to a bank account with Squad paying, timing out or failing, an operator's approval or refusal and a later
  * reversal) run against the real worker, its D1 and its Durable Objects, with the
  * sandbox protocol simulators as the upstreams. After every step the model's balances must equal the database's and
@@ -102,6 +104,8 @@ interface Model {
   payoutAccount: boolean[];
   /** User 2 is a reseller with one sub-account (issue 46): its wallet, whether closed, the transfers' keys made. */
   sub: { balance: number; closed: boolean; keys: Record<string, { direction: "in" | "out"; amount: number }> };
+  /** Orders the sub-account bought with the reseller's markup: each settled in its own command (kept or cancelled). */
+  subOrders: { id: string; state: "used" | "cancelled"; refunded: boolean }[];
 }
 type WithdrawalState = "approval" | "paid" | "failed" | "reversed" | "refused";
 interface ModelWithdrawal {
@@ -117,6 +121,8 @@ interface Real {
   /** Each user's Telegram chat, linked the first time the user buys from it (issue 48). */
   chats: (string | undefined)[];
   subId: string;
+  /** The reseller's (user 2's) live key: it buys as the sub-account with X-Subaccount. */
+  resellerSecret: string;
 }
 
 // Filled once in beforeAll from the API itself (the tier table is flattened to one tier so prices do not move).
@@ -868,6 +874,80 @@ let payoutAccounts = 0;
 /** How often each outcome happened over the file's runs (printed; a run of 200 sees every one). */
 const withdrawalsSeen: Record<WithdrawalState, number> = { approval: 0, paid: 0, failed: 0, reversed: 0, refused: 0 };
 
+/** The reseller's flat markup in the run (issue 46): its sub-account pays SMS_PRICE plus MARGIN, MARGIN credited when kept. */
+const MARKUP_BASIS_POINTS = 2500;
+const MARGIN = () => Math.floor((SMS_PRICE * MARKUP_BASIS_POINTS) / 10_000);
+
+/**
+ * The reseller's bot buys as its sub-account through the API (X-Subaccount) at its marked-up price; then, in the same
+ * command, the code comes (kept: the margin credited to the reseller) or the bot cancels (refunded: no margin). Refused
+ * while the sub-account holds less or is closed, nothing moved.
+ */
+class BuyAsSubaccount implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly kept: boolean) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const headers = { authorization: `Bearer ${r.resellerSecret}`, "x-subaccount": r.subId };
+    const charged = SMS_PRICE + MARGIN();
+    if (!m.sub.closed && m.sub.balance < charged) {
+      // Like a chained purchase, it brings its own money (an operator's credit to the reseller, moved into the
+      // sub-account), so marked-up orders happen in most runs without changing how often anything else succeeds.
+      chainFunds += 1;
+      await postEntry(db(), { at: modelClock.now(), userId: r.users[2].id, key: `test:sub-funds:${r.runTag}:${chainFunds}`, amountKobo: charged, kind: "admin", note: "model sub-account funds" });
+      const key = `${r.runTag}-subfund-${chainFunds}`;
+      await transferSubaccount(db(), r.users[2].id, r.subId, { direction: "in", amountKobo: charged, idempotencyKey: key }, modelClock.now());
+      m.sub.keys[key] = { direction: "in", amount: charged };
+      m.sub.balance += charged;
+    }
+    const res = await api("/api/v1/sms/orders", { method: "POST", headers: { ...headers, "idempotency-key": crypto.randomUUID() }, json: { ...SMS_CHOICE, max_price: charged / 100 } });
+    if (m.sub.closed) expect(res.status).toBe(409);
+    else if (m.sub.balance < charged) expect(res.status).toBe(402);
+    else {
+      expect(res.status).toBe(201);
+      expect(Math.round(res.data.price * 100)).toBe(charged);
+      const id: string = res.data.id;
+      m.sub.balance -= charged;
+      await setActivationCodeArrived(await upstreamIdOf("sms_orders", id), this.kept);
+      if (this.kept) {
+        await runDurableObjectAlarm(env.SMS_ORDER.get(env.SMS_ORDER.idFromName(id)));
+        m.balance[2] += MARGIN();
+        m.subOrders.push({ id, state: "used", refunded: false });
+      } else {
+        const cancelled = await api(`/api/v1/sms/orders/${id}/cancel`, { method: "POST", headers: { ...headers, "idempotency-key": crypto.randomUUID() }, json: {} });
+        expect(cancelled.data.refunded).toBe(true);
+        m.sub.balance += charged;
+        m.subOrders.push({ id, state: "cancelled", refunded: true });
+      }
+    }
+    await checkEverything(m, r);
+  }
+  toString = () => `buyAsSubaccount(${this.kept ? "kept" : "cancelled"})`;
+}
+
+/**
+ * An operator refunds one of the sub-account's orders after its code came: the price back to the sub-account and the
+ * margin taken back from the reseller, once; refused whole when the reseller's wallet no longer holds the margin, when
+ * the order was not kept or was refunded already, or when the sub-account is closed.
+ */
+class RefundKeptOrder implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly order: number) {}
+  check = (m: Readonly<Model>) => m.subOrders.length > 0;
+  async run(m: Model, r: Real) {
+    const o = pick(m.subOrders, this.order);
+    const attempt = refundKeptSmsOrder(smsDeps(env), o.id, "model", (userId) => walletReceives(db(), userId));
+    if (o.state !== "used" || o.refunded || m.sub.closed) await expect(attempt).rejects.toMatchObject({ code: "INVALID_STATE" });
+    else if (m.balance[2] < MARGIN()) await expect(attempt).rejects.toMatchObject({ code: "INSUFFICIENT_BALANCE" });
+    else {
+      expect((await attempt).settled).toBe(true);
+      o.refunded = true;
+      m.sub.balance += SMS_PRICE + MARGIN();
+      m.balance[2] -= MARGIN();
+    }
+    await checkEverything(m, r);
+  }
+  toString = () => `refundKept(#${this.order})`;
+}
+
 // --------------------------------------------------------------------------------------------------------------
 
 const userArb = fc.integer({ min: 0, max: 2 });
@@ -910,6 +990,8 @@ const commandArbs = [
     .map(([u, k, squad, f]) => new Withdraw(u, k, squad, f > 0)),
   fc.tuple(indexArb, fc.boolean()).map(([i, ok]) => new DecideWithdrawal(i, ok)),
   fc.tuple(indexArb, fc.integer({ min: 1, max: 2 })).map(([i, n]) => new ReverseWithdrawal(i, n)),
+  fc.boolean().map((kept) => new BuyAsSubaccount(kept)),
+  indexArb.map((i) => new RefundKeptOrder(i)),
 ];
 
 let runCounter = 0;
@@ -917,6 +999,9 @@ let runCounter = 0;
 async function disarm(m: Model) {
   // Alarms outlive a run: stop every poller and rental watcher this run created.
   for (const o of m.orders) {
+    await runInDurableObject(env.SMS_ORDER.get(env.SMS_ORDER.idFromName(o.id)), (_i, state) => state.storage.deleteAlarm());
+  }
+  for (const o of m.subOrders) {
     await runInDurableObject(env.SMS_ORDER.get(env.SMS_ORDER.idFromName(o.id)), (_i, state) => state.storage.deleteAlarm());
   }
   for (const rental of m.rentals) {
@@ -981,10 +1066,12 @@ describe("money model", () => {
       await env.DB.prepare("UPDATE users SET referred_by = ? WHERE id = ?").bind(users[0].id, users[1].id).run();
       await acceptResellerTerms(db(), users[2].id, modelClock.now());
       const sub = await createSubaccount(db(), users[2].id, users[2].id, { name: "model", external_id: `run${runCounter}` }, modelClock.now());
-      const model: Model = { balance: [0, 0, 0], hasDeposit: [false, false, false], payments: [], transfers: [], orders: [], rentals: [], adminEntries: [], chains: {}, withdrawals: [], payoutAccount: [false, false, false], sub: { balance: 0, closed: false, keys: {} } };
+      await setMarkups(db(), users[2].id, { percent: MARKUP_BASIS_POINTS / 100, services: {} });
+      const resellerSecret = (await createKey(users[2], "live")).secret;
+      const model: Model = { balance: [0, 0, 0], hasDeposit: [false, false, false], payments: [], transfers: [], orders: [], rentals: [], adminEntries: [], chains: {}, withdrawals: [], payoutAccount: [false, false, false], sub: { balance: 0, closed: false, keys: {} }, subOrders: [] };
       pendingMoves = [];
       try {
-        await fc.asyncModelRun(() => ({ model, real: { users, runTag: `run${runCounter}-${crypto.randomUUID().slice(0, 8)}`, chats: [], subId: sub.id } }), cmds);
+        await fc.asyncModelRun(() => ({ model, real: { users, runTag: `run${runCounter}-${crypto.randomUUID().slice(0, 8)}`, chats: [], subId: sub.id, resellerSecret } }), cmds);
       } finally {
         await disarm(model);
         // Leave no order waiting for a later run's sweep (which settles at most 50 per call).
