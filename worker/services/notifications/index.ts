@@ -9,4 +9,4 @@
 export { channelRowsFor, deliverDueChannels, deliveryChannels, kickChannels, purgeChannelDeliveries, sweepChannels } from "./delivery-channels";
 export { forwardingUrlProblem, notificationSettingsView, setForwardingDefaults, updatePushPreferences } from "./notification-settings";
 export { listPushDevices, pushEndpointProblem, registerPushDevice, removePushDevice, renewPushDevice } from "./push-devices";
-export { clearRentalForwarding, rentalForwardingView, setRentalForwarding } from "./rental-forwarding";
+export { clearRentalForwarding, forwardsToTelegram, rentalForwardingView, setRentalForwarding, setRentalTelegramForwarding } from "./rental-forwarding";
