@@ -2,8 +2,8 @@ import { E2E_ALONE_BASE_URL, E2E_BASE_URL } from "../playwright.config";
 import { JOURNEY_SMS_POLL } from "./support";
 
 /**
- * Once, with the journeys' server up (Playwright starts its webServer before this): SMS polling every 2 s for up to
- * 60 s (JOURNEY_SMS_POLL), so a code shows within 2 s of arriving instead of production's 6 s, and a number that never
+ * Once, with the journeys' server up (Playwright starts its webServer before this): SMS polling every second for up to
+ * 60 s (JOURNEY_SMS_POLL), so a code shows within 1 s of arriving instead of production's 6 s, and a number that never
  * gets one waits long enough for any journey, run beside another on a loaded machine, to act on it first.
  */
 export default async function globalSetup(): Promise<void> {

@@ -4,7 +4,7 @@ import { axeDialogEverywhere } from "./axe";
 import { ALONE, JOURNEY_SMS_POLL, expect, test, balanceOf, openSignedIn, signUpAndFund, type Session } from "./support";
 
 // Receive SMS journeys against the real product in sandbox mode (scripts/start.ts with SANDBOX_SMS_DELAY_MS=2500),
-// polling every 2 s for up to 60 s (JOURNEY_SMS_POLL, e2e/support.ts): a code shows at the first tick after it came.
+// polling every second for up to 60 s (JOURNEY_SMS_POLL, e2e/support.ts): a code shows at the first tick after it came.
 // The two journeys that wait for a number's timeout poll quicker while they run (QUICK_TIMEOUT) and are ALONE: a number
 // bought beside them would time out as soon (decision 059).
 // 1 s x 8: a number without an SMS times out after about 8 s, and the next route's code (2.5 s after its purchase) is

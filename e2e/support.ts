@@ -7,12 +7,13 @@ import type { AccountState } from "../schema/accounts";
 export type Session = { token: string; user: { userId: string; username: string; userNumber: string; userEmail: string } };
 
 /**
- * The journeys' SMS polling (the operator's sms_poll setting, set once by e2e/global-setup.ts): every 2 s, up to 30
- * times. A code shows within 2 s of arriving (production polls every 6 s), and a number without one waits 60 s, so a
+ * The journeys' SMS polling (the operator's sms_poll setting, set once by e2e/global-setup.ts): every second, up to 60
+ * times. A code shows within 1 s of arriving (production polls every 6 s; every 2 s here cost each code wait 1 s more on
+ * average, about 10 s of the two browsers' time per run: decision 061), and a number without one still waits 60 s, so a
  * journey that acts on a waiting number (cancel it, buy another beside it) does so long before it times out, even on a
  * loaded machine. Only the ALONE.smsPolling journeys change it, and they put it back.
  */
-export const JOURNEY_SMS_POLL = { interval_ms: 2000, max_attempts: 30 } as const;
+export const JOURNEY_SMS_POLL = { interval_ms: 1000, max_attempts: 60 } as const;
 
 /**
  * Each journey signs up its own customers, so it runs beside another (playwright.config.ts, decisions 059, 060). One that

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * Issue 47 (decision 069): codes that reach the customer anywhere. Web Push to this device, the customer's choices
- * (Settings → Notifications) and rental forwarding (e-mail, a signed webhook; Telegram once the bot exists). The worker
+ * (Settings → Notifications) and rental forwarding (e-mail, a signed webhook, the linked Telegram chat). The worker
  * builds every notification's words; the service worker (web/sw/) shows exactly what it is sent.
  */
 
@@ -23,7 +23,10 @@ export const PUSH_KIND_LABELS: Record<PushKind, string> = {
   withdrawal: "Cash out (requested, paid, failed, reversed)",
 };
 
-/** Where a delivery goes. telegram is reserved for the bot (issue 47: "once the bot exists"); nothing writes it yet. */
+/**
+ * Where a channel_deliveries row goes. "telegram" is reserved: the bot's messages are the telegram room's own deliveries
+ * (telegram_deliveries, decision 070), chosen per rental like these (decision 069); nothing writes it here.
+ */
 export const DELIVERY_CHANNELS = ["push", "email", "webhook", "telegram"] as const;
 export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 export const CHANNEL_DELIVERY_STATUSES = ["pending", "sending", "delivered", "failed", "dropped"] as const;
@@ -104,10 +107,14 @@ const forwardingUrlSchema = z
   .url({ error: "Please enter a full URL starting with https://." })
   .nullable();
 
-/** Where rental messages are forwarded: the account's default (Settings) or one rental's own. */
+/**
+ * Where rental messages are forwarded: the account's default (Settings) or one rental's own. `telegram` (the linked
+ * chat, issue 48's bot) may be left out: it then stays as it was (a client from before the bot keeps working).
+ */
 export const rentalForwardingSchema = z.object({
   email: z.boolean({ error: "email must be true or false." }),
   webhook_url: forwardingUrlSchema,
+  telegram: z.boolean({ error: "telegram must be true or false." }).optional(),
 });
 export type RentalForwardingInput = z.infer<typeof rentalForwardingSchema>;
 
@@ -126,6 +133,11 @@ export interface PushDeviceView {
 export interface ForwardingView {
   email: boolean;
   webhook_url: string | null;
+  /**
+   * To the account's linked Telegram chat (issue 48's bot). On by default: connecting the bot is asking for messages
+   * there. Nothing is sent while no chat is linked.
+   */
+  telegram: boolean;
 }
 
 export interface NotificationSettingsView {

@@ -163,6 +163,29 @@ function serviceWorkerBuild(): Plugin {
 }
 
 /**
+ * Hono's typed client (hc: web/api/client.ts, decision 065) writes a call's `cookie` argument into a Cookie header with
+ * hono's cookie serializer (hono/dist/client/client.js imports ../utils/cookie.js). A browser's fetch never sends a
+ * Cookie header a script sets (a forbidden request header: https://fetch.spec.whatwg.org/#forbidden-request-header), so
+ * no web call passes one; the app build gets a serializer that says so instead of hono's 1.5 kB (0.6 kB gzip), which
+ * sat in the contract chunk on every signed-in screen's first load.
+ */
+const HONO_COOKIE_REFUSED = "\0hono-client-no-cookie";
+function honoClientWithoutCookies(): Plugin {
+  return {
+    name: "hono-client-without-cookies",
+    enforce: "pre",
+    resolveId(source, importer) {
+      if (source === "../utils/cookie.js" && importer && /node_modules[\\/]hono[\\/]dist[\\/]client[\\/]client\.js$/.test(importer)) return HONO_COOKIE_REFUSED;
+      return null;
+    },
+    load(id) {
+      if (id !== HONO_COOKIE_REFUSED) return null;
+      return 'export const serialize = () => { throw new Error("The web app sends no cookies: a browser drops a Cookie header set by a script."); };';
+    },
+  };
+}
+
+/**
  * The Content-Security-Policy allows index.html's inline scripts (the theme script and the landing preload above) by
  * their sha256, never 'unsafe-inline' (decision 021). Once the build has written index.html, the hashes are computed
  * from the bytes on disk (what the browser will hash) and written next to it; the worker reads them to build the header.
@@ -186,7 +209,7 @@ function cspHashes(): Plugin {
 
 export default defineConfig({
   root,
-  plugins: [react(), tailwindcss(), preloadLandingChunk(), prerenderLanding(), entryAfterFirstPaint(), serviceWorkerBuild(), cspHashes()],
+  plugins: [react(), tailwindcss(), honoClientWithoutCookies(), preloadLandingChunk(), prerenderLanding(), entryAfterFirstPaint(), serviceWorkerBuild(), cspHashes()],
   build: {
     outDir: path.join(root, "dist"),
     emptyOutDir: true,
@@ -222,7 +245,7 @@ export default defineConfig({
               // one they weigh less (with hc: dashboard 151.0 kB gzip apart, 149.6 kB as one; bench/web-weight.ts).
               // Only these modules, not what they import, and none of them is on the landing page's path.
               name: "contract",
-              test: /(schema[\\/]constants|web[\\/]api[\\/](keys|wallet|orders|content|payments|client|accounts|account-security)|web[\\/]lib[\\/](use-session|toast)|web[\\/]realtime[\\/]status)\.ts$|node_modules[\\/]hono[\\/]dist[\\/](client|utils[\\/]cookie)/,
+              test: /(schema[\\/]constants|web[\\/]api[\\/](keys|wallet|orders|content|payments|client|accounts|account-security)|web[\\/]lib[\\/](use-session|toast)|web[\\/]realtime[\\/]status)\.ts$|node_modules[\\/]hono[\\/]dist[\\/]client|hono-client-no-cookie$/,
               priority: 5,
               includeDependenciesRecursively: false,
             },

@@ -7,7 +7,7 @@ import {
   registerSchema,
 } from "../../schema/accounts";
 import { DEFAULT_TIERS } from "../../schema/settings";
-import { nextTierNeed } from "../components/layout/tier-badge";
+import { nextTierNeed } from "../components/layout/tier-dialog";
 import { validateForm } from "./form";
 
 // The forms validate with the shared schemas: these are the messages a person sees (spec section 5).

@@ -21,7 +21,7 @@ describe("Settings → Notifications", () => {
         kinds: { "sms.code": true, "rental.sms": true, "payment.credited": true, refund: true, "rental.reminder": true, withdrawal: true },
         hide_code: false,
       },
-      forwarding: { email: false, email_address: user.email, webhook_url: null, webhook_secret: null },
+      forwarding: { email: false, email_address: user.email, webhook_url: null, telegram: true, webhook_secret: null },
     });
   });
 

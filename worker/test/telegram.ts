@@ -3,7 +3,7 @@ import { testServices } from "./services";
 import { env } from "cloudflare:workers";
 import { getDb } from "../db/client";
 import { sandboxTelegramMessages, sandboxTelegramUpdates, telegramDeliveries } from "../db/tables";
-import { and, desc, eq, lte } from "drizzle-orm";
+import { and, desc, eq, gt, lte, or } from "drizzle-orm";
 import { api, type ApiReply } from "./helpers";
 
 /**
@@ -112,7 +112,8 @@ export async function deliverNow(chatId: string): Promise<void> {
     const due = await getDb(env.DB)
       .select({ id: telegramDeliveries.id })
       .from(telegramDeliveries)
-      .where(and(eq(telegramDeliveries.chatId, chatId), eq(telegramDeliveries.status, "pending"), lte(telegramDeliveries.nextAttemptAt, Date.now())))
+      // A row in sending is another run's send in progress (an alarm fires on its own too): its answer is awaited.
+      .where(and(eq(telegramDeliveries.chatId, chatId), or(and(eq(telegramDeliveries.status, "pending"), lte(telegramDeliveries.nextAttemptAt, Date.now())), and(eq(telegramDeliveries.status, "sending"), gt(telegramDeliveries.leaseUntil, Date.now())))))
       .limit(1);
     if (due.length === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 25));

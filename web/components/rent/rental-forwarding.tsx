@@ -2,6 +2,8 @@ import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { RentalForwardingInput } from "../../../schema/notifications";
 import { rentalForwardingQueryOptions, useRentalForwardingChange } from "../../api/notifications";
+import { useTelegram } from "../../api/telegram";
+import { TelegramChoice } from "../settings/forwarding-card";
 import { toast } from "../../lib/toast";
 import { StepUpCancelled, useStepUp } from "../settings/step-up";
 import { Button } from "../ui/button";
@@ -9,8 +11,8 @@ import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 
 /**
- * One rental's forwarding (issue 47): its messages to the account's e-mail and/or a webhook, instead of the default in
- * Settings → Notifications. Folded away under the inbox: most renters read the inbox itself.
+ * One rental's forwarding (issue 47): its messages to the account's e-mail, a webhook and/or the linked Telegram chat,
+ * instead of the default in Settings → Notifications. Folded away under the inbox: most renters read the inbox itself.
  */
 export function RentalForwarding({ rentalId }: { rentalId: string }) {
   const [open, setOpen] = useState(false);
@@ -25,6 +27,7 @@ export function RentalForwarding({ rentalId }: { rentalId: string }) {
 function ForwardingForm({ rentalId }: { rentalId: string }) {
   const current = useQuery(rentalForwardingQueryOptions(rentalId));
   const change = useRentalForwardingChange(rentalId);
+  const telegram = useTelegram(false);
   const { guard, dialog } = useStepUp();
   const [url, setUrl] = useState<string | null>(null);
   const [error, setError] = useState<string | undefined>();
@@ -55,6 +58,13 @@ function ForwardingForm({ rentalId }: { rentalId: string }) {
         <input type="checkbox" className="h-4 w-4" checked={view.email} disabled={change.isPending} onChange={(e) => save({ email: e.target.checked, webhook_url: view.webhook_url }, "Forwarding saved for this number.")} />
         E-mail each message to my account's address
       </label>
+      <TelegramChoice
+        linked={telegram.data?.linked}
+        chatName={telegram.data?.chat_name ?? null}
+        checked={view.telegram}
+        disabled={change.isPending}
+        onChange={(on) => save({ email: view.email, webhook_url: view.webhook_url, telegram: on }, on ? "This number's messages now go to Telegram." : "This number's messages no longer go to Telegram.")}
+      />
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-2">
         <Field label="Webhook URL (https)" error={error}>
           {(p) => <Input {...p} name="rental_webhook_url" type="url" inputMode="url" value={shownUrl} onChange={(e) => setUrl(e.target.value)} />}

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from "react";
 import type { NotificationSettingsView, RentalForwardingInput } from "../../../schema/notifications";
 import { useSaveForwardingDefaults } from "../../api/notifications";
+import { useTelegram } from "../../api/telegram";
 import { copyText } from "../../lib/clipboard";
 import { toast } from "../../lib/toast";
 import { Button } from "../ui/button";
@@ -12,10 +13,12 @@ import { StepUpCancelled, useStepUp } from "./step-up";
 /**
  * Settings → Notifications, rental forwarding by default (issue 47): every message a rented number receives, and its
  * reminders, also go where the customer reads them: an e-mail to the account's address, a webhook URL (signed like the
- * developer webhooks). A rental can choose its own (the rental's inbox). Telegram joins once the bot exists.
+ * developer webhooks), the linked Telegram chat (shown while the bot is connected). A rental can choose its own (the
+ * rental's inbox).
  */
 export function ForwardingCard({ view }: { view: NotificationSettingsView }) {
   const save = useSaveForwardingDefaults();
+  const telegram = useTelegram(false);
   const { guard, dialog } = useStepUp();
   const [url, setUrl] = useState(view.forwarding.webhook_url ?? "");
   const [error, setError] = useState<string | undefined>();
@@ -83,9 +86,30 @@ export function ForwardingCard({ view }: { view: NotificationSettingsView }) {
             </div>
           </div>
         ) : null}
-        <p className="text-sm text-slate-600 dark:text-slate-400">Telegram: coming when our bot is ready.</p>
+        <TelegramChoice
+          linked={telegram.data?.linked}
+          chatName={telegram.data?.chat_name ?? null}
+          checked={view.forwarding.telegram}
+          disabled={save.isPending}
+          onChange={(on) => submit({ email: view.forwarding.email, webhook_url: view.forwarding.webhook_url, telegram: on })}
+        />
       </CardContent>
       {dialog}
     </Card>
+  );
+}
+
+/**
+ * "Send them to my Telegram chat": a checkbox while a chat is linked, a pointer to Settings → Telegram while none is,
+ * nothing on a deployment without a bot (linked undefined). Shared with a rental's own forwarding.
+ */
+export function TelegramChoice(props: { linked: boolean | undefined; chatName: string | null; checked: boolean; disabled: boolean; onChange: (on: boolean) => void }) {
+  if (props.linked === undefined) return null;
+  if (!props.linked) return <p className="text-sm text-slate-600 dark:text-slate-400">Telegram: connect our bot under Settings → Telegram to get them in your chat too.</p>;
+  return (
+    <label className="flex items-center gap-2 text-sm">
+      <input type="checkbox" className="h-4 w-4" checked={props.checked} disabled={props.disabled} onChange={(e) => props.onChange(e.target.checked)} />
+      Send each message and reminder to my Telegram chat{props.chatName ? ` (${props.chatName})` : ""}
+    </label>
   );
 }

@@ -15,7 +15,7 @@ const DEVICE = { id: "psub_1", label: "Chrome on Android", push_service: "fcm.go
 function view(devices: NotificationSettingsView["push"]["devices"] = []): NotificationSettingsView {
   return {
     push: { public_key: KEY, devices, kinds: { "sms.code": true, "rental.sms": true, "payment.credited": true, refund: true, "rental.reminder": true, withdrawal: true }, hide_code: false },
-    forwarding: { email: false, email_address: "ada@example.com", webhook_url: null, webhook_secret: null },
+    forwarding: { email: false, email_address: "ada@example.com", webhook_url: null, telegram: true, webhook_secret: null },
   };
 }
 
@@ -118,6 +118,25 @@ describe("Settings → Notifications", () => {
     fireEvent.click(await screen.findByLabelText("Money added to your wallet"));
     fireEvent.click(screen.getByLabelText(/Hide the code on the lock screen/));
     await waitFor(() => expect(script.bodies).toEqual([{ kinds: { "payment.credited": false } }, { hide_code: true }]));
+  });
+
+  it("with a Telegram chat connected, turning its forwarding off saves telegram: false and keeps e-mail and webhook as they were", async () => {
+    script.answers["GET /api/notifications"] = [json(200, view()), json(200, view())];
+    script.answers["GET /api/telegram"] = [json(200, { bot_username: "vnum_bot", linked: true, chat_name: "@ada", linked_at: "2026-11-29T09:00:00.000Z" })];
+    script.answers["PUT /api/notifications/forwarding"] = [json(200, { ...view(), forwarding: { ...view().forwarding, telegram: false } })];
+    renderWithQuery(<NotificationsSection />);
+    const box = await screen.findByLabelText("Send each message and reminder to my Telegram chat (@ada)");
+    expect((box as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(box);
+    await waitFor(() => expect(script.bodies).toEqual([{ email: false, webhook_url: null, telegram: false }]));
+  });
+
+  it("without a Telegram chat connected, points to Settings → Telegram instead of a checkbox", async () => {
+    script.answers["GET /api/notifications"] = [json(200, view())];
+    script.answers["GET /api/telegram"] = [json(200, { bot_username: "vnum_bot", linked: false, chat_name: null, linked_at: null })];
+    renderWithQuery(<NotificationsSection />);
+    expect(await screen.findByText(/connect our bot under Settings → Telegram/)).toBeTruthy();
+    expect(screen.queryByLabelText(/to my Telegram chat/)).toBeNull();
   });
 
   it("on an iPhone outside the Home Screen app, says push needs the app on the Home Screen and how to add it", async () => {

@@ -10,4 +10,4 @@ export { channelRowsFor, deliverDueChannels, deliveryChannels, kickChannels, pur
 export { pushWordsFor } from "./push-notification";
 export { forwardingUrlProblem, notificationSettingsView, setForwardingDefaults, updatePushPreferences } from "./notification-settings";
 export { listPushDevices, pushEndpointProblem, registerPushDevice, removePushDevice, renewPushDevice } from "./push-devices";
-export { clearRentalForwarding, rentalForwardingView, setRentalForwarding } from "./rental-forwarding";
+export { clearRentalForwarding, forwardsToTelegram, rentalForwardingView, setRentalForwarding, setRentalTelegramForwarding } from "./rental-forwarding";

@@ -45,6 +45,7 @@ export async function notificationSettingsView(db: Db, config: Pick<Config, "vap
       email: row?.forwardEmail ?? false,
       email_address: owner.email,
       webhook_url: row?.forwardWebhookUrl ?? null,
+      telegram: row?.forwardTelegram ?? true,
       webhook_secret: row?.forwardWebhookSecret ?? null,
     },
   };
@@ -86,14 +87,15 @@ function newWebhookSecret(): string {
 }
 
 /**
- * The account's default forwarding for rental messages (e-mail to the account's address, a webhook URL). The webhook's
- * signing secret is made when a URL is first set and kept after (a receiver keeps verifying with it).
+ * The account's default forwarding for rental messages (e-mail to the account's address, a webhook URL, the linked
+ * Telegram chat: left out, it stays as it was). The webhook's signing secret is made when a URL is first set and kept
+ * after (a receiver keeps verifying with it).
  */
 export async function setForwardingDefaults(db: Db, config: Pick<Config, "vapid">, owner: SettingsOwner, input: RentalForwardingInput, now: number): Promise<NotificationSettingsView> {
   refuseForwardingUrl(input.webhook_url);
   await enforceCostLimit(db, owner.userId, "notifications", now);
   await ensureWebhookSecret(db, owner.userId, input.webhook_url !== null, now);
-  const set = { forwardEmail: input.email, forwardWebhookUrl: input.webhook_url, updatedAt: now };
+  const set = { forwardEmail: input.email, forwardWebhookUrl: input.webhook_url, ...(input.telegram === undefined ? {} : { forwardTelegram: input.telegram }), updatedAt: now };
   await db
     .insert(notificationSettings)
     .values({ userId: owner.userId, ...set })

@@ -39,7 +39,7 @@ export const pushSubscriptions = sqliteTable(
 
 /**
  * The customer's notification choices (Settings → Notifications); no row is every default: every kind pushed, the code
- * shown, nothing forwarded. push_muted lists the kinds (schema/notifications.ts PUSH_KINDS) the customer turned off, so a
+ * shown, nothing forwarded by e-mail or webhook, rental messages to a linked Telegram chat. push_muted lists the kinds (schema/notifications.ts PUSH_KINDS) the customer turned off, so a
  * kind added later (withdrawals) starts on without a migration. The forwarding webhook's secret signs its posts like
  * the developer webhooks (Standard Webhooks), made when a URL is first set.
  */
@@ -52,12 +52,15 @@ export const notificationSettings = sqliteTable("notification_settings", {
   forwardEmail: integer("forward_email", { mode: "boolean" }).notNull().default(false),
   forwardWebhookUrl: text("forward_webhook_url"),
   forwardWebhookSecret: text("forward_webhook_secret"),
+  // Rental messages to the linked Telegram chat: on unless turned off (linking the bot is asking for them there).
+  forwardTelegram: integer("forward_telegram", { mode: "boolean" }).notNull().default(true),
   updatedAt: integer("updated_at").notNull().default(now),
 });
 
 /**
- * One rental's own forwarding, replacing the account's default for that rental (no row: the default). Telegram joins as
- * a column here and a channel in DELIVERY_CHANNELS once the bot exists.
+ * One rental's own forwarding, replacing the account's default for that rental (no row: the default). telegram: to the
+ * account's linked chat (the telegram room asks `forwardsToTelegram`); its default true keeps rows written before the
+ * bot's choice existed sending there, as they did.
  */
 export const rentalForwarding = sqliteTable(
   "rental_forwarding",
@@ -68,6 +71,7 @@ export const rentalForwarding = sqliteTable(
     userId: text("user_id").notNull().references(() => users.id),
     email: integer("email", { mode: "boolean" }).notNull().default(false),
     webhookUrl: text("webhook_url"),
+    telegram: integer("telegram", { mode: "boolean" }).notNull().default(true),
     updatedAt: integer("updated_at").notNull().default(now),
   },
   (t) => [index("rental_forwarding_user_idx").on(t.userId)],

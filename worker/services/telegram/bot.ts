@@ -6,7 +6,7 @@ import { confirmedInWebApp, type SignedInUser, totpKey, verifySecondFactor } fro
 import { clearRateLimit, consumeRateLimit, enforceRateLimit, getSetting, RATE_LIMITS, type Services } from "../kernel";
 import { actionAwaitingCode, type ActionRow, dropAction, liveAction, markAwaitingCode, SPENDING_KINDS, spendAction } from "./actions";
 import { enqueueChatMessage } from "./delivery";
-import { linkChat, linkedChat, type LinkedChat, unlinkChat } from "./links";
+import { linkChat, linkedChat, type LinkedChat, rememberSearchCountry, unlinkChat } from "./links";
 import {
   confirmAutoRenewOff,
   confirmBuy,
@@ -31,7 +31,9 @@ import {
   rentalsScreen,
   rentCountriesScreen,
   rentDurationsScreen,
+  searchScreen,
   servicesScreen,
+  setRentalChatForwarding,
   statusScreen,
   topUpScreen,
   unlinkedMenu,
@@ -166,11 +168,18 @@ async function onText(chat: Chat, text: string): Promise<void> {
     }
     const amount = /^₦?\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?$/.exec(text);
     if (amount) return await show(chat, await confirmTopUp(chat.services, chat.chatId, user, Number(`${amount[1].replaceAll(",", "")}${amount[2] ?? ""}`)));
+    // A name: the lists page by 8, so a service (in the country last listed) or a country is found by typing it.
+    if (SEARCHABLE.test(text) && !MENU_WORDS.has(text.toLowerCase())) return await show(chat, await searchScreen(chat.services, user, text, state.link.searchCountry));
     return await show(chat, mainMenu(user));
   } catch (err) {
     return show(chat, failureWords(err));
   }
 }
+
+/** What a typed name may be: 2 to 40 letters, digits, spaces and a few marks, not a command. */
+const SEARCHABLE = /^(?!\/)[\p{L}\p{N}][\p{L}\p{N} .&'+-]{1,39}$/u;
+/** Words people send to get the menu: never a search. */
+const MENU_WORDS = new Set(["menu", "hi", "hello", "hey", "start", "help", "home", "back"]);
 
 /** `/start <token>`: link this chat (links.ts), and say so here and on the web. */
 async function startWithToken(chat: Chat, token: string): Promise<void> {
@@ -261,7 +270,9 @@ async function linkedScreen(chat: Chat, user: SignedInUser, head: string, args: 
     case "bcp":
       return countriesScreen(services, user.id, "buy", page(a ?? undefined));
     case "bs":
-      return a ? servicesScreen(services, user, a, page(b ?? undefined)) : null;
+      if (!a) return null;
+      await rememberSearchCountry(services.db, chatId, a);
+      return servicesScreen(services, user, a, page(b ?? undefined));
     case "bq":
       return a && b && c ? confirmBuy(services, chatId, user, a, b, c) : null;
     case "o":
@@ -282,6 +293,8 @@ async function linkedScreen(chat: Chat, user: SignedInUser, head: string, args: 
       return a ? rentalScreen(services, user, a) : null;
     case "ri":
       return a ? inboxScreen(services, user, a) : null;
+    case "rft":
+      return a && (b === "0" || b === "1") ? setRentalChatForwarding(services, user, a, b === "1") : null;
     case "re":
       return a ? extendChoices(services, chatId, user, a, "extend") : null;
     case "ron":

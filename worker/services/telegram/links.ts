@@ -114,6 +114,11 @@ export async function linkedChat(db: Db, chatId: string): Promise<LinkedChat> {
   return { state: "linked", link, user: account.user };
 }
 
+/** The country whose services the chat listed last: a name typed next is looked for there (screens.ts searchScreen). */
+export async function rememberSearchCountry(db: Db, chatId: string, countryId: string): Promise<void> {
+  await db.update(telegramLinks).set({ searchCountry: countryId }).where(eq(telegramLinks.chatId, chatId));
+}
+
 /** GET /api/telegram: Settings' section. */
 export async function telegramState(db: Db, userId: string, botUsername: string): Promise<TelegramState> {
   const link = await linkOfUser(db, userId);

@@ -8,6 +8,7 @@ import { staticAccountView } from "../funding";
 import { catalogueFor, type Services } from "../kernel";
 import { rentalsPage, rentalWithInbox, rentCountries } from "../rent";
 import { publicStatus } from "../console";
+import { rentalForwardingView, setRentalTelegramForwarding } from "../notifications";
 import { canRequestAnotherCode, ownSmsOrder, orderCodes, publicPriceList, smsCountriesOfAll, smsOrdersPage, smsPriceList } from "../sms";
 import { type BotMessage, type Button, escapeHtml, codeTag, kobo, when } from "./words";
 
@@ -109,21 +110,60 @@ async function sellerOf(services: Services, userId: string | null, countryId: st
   return null;
 }
 
-/** A country's services with the customer's own prices (their tier), cheapest first, a page at a time. */
-export async function servicesScreen(services: Services, user: SignedInUser, countryId: string, page: number): Promise<BotMessage> {
+/** A country's services in stock with the customer's own prices (their tier), by name; null: the country is not offered. */
+async function pricedServices(services: Services, user: SignedInUser, countryId: string) {
   const seller = await sellerOf(services, user.id, countryId);
-  if (!seller) return { text: "This country is not offered right now.", keyboard: [[{ text: "‹ Countries", data: "buy" }], menuRow] };
+  if (!seller) return null;
   const list = Object.values(await smsPriceList(catalogueFor(services.sms, user.id), seller.provider, countryId, user.totalDepositedKobo))
     .filter((e) => e.count > 0)
     .sort((a, b) => a.application.localeCompare(b.application, "en", { sensitivity: "base" }));
+  return { seller, list };
+}
+
+type PricedService = NonNullable<Awaited<ReturnType<typeof pricedServices>>>["list"][number];
+const serviceButton = (provider: SmsProviderName, countryId: string, e: PricedService): Button[] => [
+  { text: `${e.application} · ${naira(e.price)}`, data: `bq:${providerLetter(provider)}:${countryId}:${e.application_id}` },
+];
+
+/** A country's services with the customer's own prices, a page at a time; a name typed next is looked for here. */
+export async function servicesScreen(services: Services, user: SignedInUser, countryId: string, page: number): Promise<BotMessage> {
+  const priced = await pricedServices(services, user, countryId);
+  if (!priced) return { text: "This country is not offered right now.", keyboard: [[{ text: "‹ Countries", data: "buy" }], menuRow] };
+  const { seller, list } = priced;
   const shown = list.slice(page * PAGE, (page + 1) * PAGE);
   return {
-    text: `📱 <b>${escapeHtml(seller.title)}</b>\nChoose a service (your price):`,
+    text: `📱 <b>${escapeHtml(seller.title)}</b>\nChoose a service (your price)${list.length > PAGE ? ", or type its name to find it" : ""}:`,
     keyboard: [
-      ...shown.map((e) => [{ text: `${e.application} · ${naira(e.price)}`, data: `bq:${providerLetter(seller.provider)}:${countryId}:${e.application_id}` }]),
+      ...shown.map((e) => serviceButton(seller.provider, countryId, e)),
       pager(`bs:${countryId}:`, page, list.length),
       [{ text: "‹ Countries", data: "buy" }, ...menuRow],
     ].filter((r) => r.length > 0),
+  };
+}
+
+/** How many matches a search shows: more asks for more of the name. */
+export const SEARCH_SHOWN = 8;
+const matches = (name: string, query: string) => name.toLocaleLowerCase("en").includes(query.toLocaleLowerCase("en"));
+
+/**
+ * A name typed in the chat (the lists page by 8): the services whose name holds it in the country the chat last
+ * listed (its price and buy button, as in the list), and the countries whose name holds it (to list their services).
+ */
+export async function searchScreen(services: Services, user: SignedInUser, query: string, countryId: string | null): Promise<BotMessage> {
+  const priced = countryId ? await pricedServices(services, user, countryId) : null;
+  const found = priced ? priced.list.filter((e) => matches(e.application, query)) : [];
+  const countries = (await smsCountriesOfAll(catalogueFor(services.sms, user.id))).filter((c) => matches(c.title, query));
+  const lines: string[] = [];
+  if (priced) lines.push(found.length > 0 ? `📱 <b>${escapeHtml(priced.seller.title)}</b>: services named like “${escapeHtml(query)}”${found.length > SEARCH_SHOWN ? ` (the first ${SEARCH_SHOWN} of ${found.length}: type more of the name)` : ""}:` : `No service named like “${escapeHtml(query)}” in ${escapeHtml(priced.seller.title)}.`);
+  if (countries.length > 0) lines.push(`Countries named like “${escapeHtml(query)}”:`);
+  if (!priced && countries.length === 0) lines.push(`Nothing named like “${escapeHtml(query)}”. Choose a country under Buy a number, then type a service's name to find it.`);
+  return {
+    text: lines.join("\n"),
+    keyboard: [
+      ...(priced ? found.slice(0, SEARCH_SHOWN).map((e) => serviceButton(priced.seller.provider, countryId!, e)) : []),
+      ...grid(countries.slice(0, SEARCH_SHOWN).map((c) => ({ text: c.title, data: `bs:${c.id}:0` }))),
+      [{ text: "📱 Buy a number", data: "buy" }, ...menuRow],
+    ],
   };
 }
 
@@ -214,21 +254,30 @@ export async function rentalsScreen(services: Services, user: SignedInUser): Pro
 
 export async function rentalScreen(services: Services, user: SignedInUser, rentalId: string): Promise<BotMessage> {
   const { rental } = await rentalWithInbox(services.rent, user.id, rentalId);
+  const forwarding = await rentalForwardingView(services.db, user.id, rentalId);
   const renew = rental.auto_renew;
   const lines = [
     `<b>${rental.number ? codeTag(rental.number) : "…"}</b> · ${escapeHtml(rental.country)}`,
     `Status: ${rental.status}${rental.expires_at ? `, until ${escapeHtml(when(rental.expires_at))}` : ""}`,
     `Messages: ${rental.sms_count}`,
     `Auto-renew: ${renew ? `on, every ${escapeHtml(renew.duration)} for ${naira(renew.price)}${renew.paused ? ` (paused: ${renew.paused})` : ""}` : "off"}`,
-    // Issue 47's per-rental forwarding (to this chat among others) will show here once it lands (decision 070).
+    `New messages and reminders here: ${forwarding.telegram ? "on" : "off"}${forwarding.inherited ? " (your default in Settings)" : ""}`,
   ];
   const buttons: Button[][] = [[{ text: "📥 Inbox", data: `ri:${rental.id}` }]];
   if (rental.status === "active") {
     buttons[0].push({ text: "⏩ Extend", data: `re:${rental.id}` });
     buttons.push([{ text: renew ? "Turn auto-renew off" : "Turn auto-renew on", data: renew ? `rof:${rental.id}` : `ron:${rental.id}` }]);
   }
+  // Issue 47's per-rental forwarding, the Telegram part: the same choice as the rental's screen on the web.
+  buttons.push([{ text: forwarding.telegram ? "🔕 Stop sending its messages here" : "🔔 Send its messages here", data: `rft:${rental.id}:${forwarding.telegram ? 0 : 1}` }]);
   buttons.push([{ text: "‹ Rentals", data: "r" }, ...menuRow]);
   return { text: lines.join("\n"), keyboard: buttons };
+}
+
+/** The switch on a rental's screen: its messages and reminders to this chat or not, then the screen again. */
+export async function setRentalChatForwarding(services: Services, user: SignedInUser, rentalId: string, on: boolean): Promise<BotMessage> {
+  await setRentalTelegramForwarding(services.db, user.id, rentalId, on, services.clock.now());
+  return rentalScreen(services, user, rentalId);
 }
 
 export async function inboxScreen(services: Services, user: SignedInUser, rentalId: string): Promise<BotMessage> {

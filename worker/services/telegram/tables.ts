@@ -39,6 +39,8 @@ export const telegramLinks = sqliteTable(
     // What Settings shows: the chat's @username or first name as Telegram sent it (shown escaped, never trusted).
     chatName: text("chat_name"),
     linkedAt: integer("linked_at").notNull(),
+    // The country whose services the chat last listed: a name typed afterwards is looked for there (screens.ts search).
+    searchCountry: text("search_country"),
   },
   (t) => [uniqueIndex("telegram_links_user_unique").on(t.userId)],
 );
@@ -86,6 +88,9 @@ export const telegramActions = sqliteTable(
  * Messages the bot sends outside an update (a code, a rental's SMS, a credit, "disconnected"): the outbox's delivery
  * writes one row per (event, chat) in the batch that marks the event delivered (dedupe_key `<event id>:<chat id>`), and
  * the chat's delivery job on the queue sends it (decision 073) (services/telegram/delivery.ts), so each event reaches each chat once.
+ * pending -> sending (claimed just before sendMessage) -> sent (with Telegram's message_id) | pending again (Telegram
+ * answered that it did not send it) | failed | dropped; a row left in sending by a run that died is never sent again
+ * (the sweep marks it failed): Telegram may have shown it, and sendMessage has no idempotency key.
  */
 export const telegramDeliveries = sqliteTable(
   "telegram_deliveries",
@@ -96,13 +101,15 @@ export const telegramDeliveries = sqliteTable(
     userId: text("user_id"),
     // sendMessage's parameters but chat_id, as JSON: { text, parse_mode, reply_markup? }.
     payload: text("payload").notNull(),
-    status: text("status", { enum: ["pending", "sent", "failed", "dropped"] }).notNull(),
+    status: text("status", { enum: ["pending", "sending", "sent", "failed", "dropped"] }).notNull(),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: integer("next_attempt_at").notNull(),
     // A send in progress holds the row until then; past it another run may take it (a run that died mid-send).
     leaseUntil: integer("lease_until"),
     createdAt: integer("created_at").notNull(),
     sentAt: integer("sent_at"),
+    // Telegram's message_id for the sent message (sendMessage's answer): proof it was shown, and what an edit would name.
+    messageId: integer("message_id"),
     lastError: text("last_error"),
   },
   (t) => [

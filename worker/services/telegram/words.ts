@@ -67,8 +67,7 @@ function noticeWords(message: RealtimeMessage, at: number): BotMessage | null {
         keyboard: [[{ text: "Buy a number", data: "buy" }, { text: "Menu", data: "m" }]],
       };
     case "rental.sms":
-      // Issue 47's forwarding will choose, per rental, where a new message goes; until it lands every linked chat
-      // gets its rentals' messages here (decision 070).
+      // Only for a rental that forwards to Telegram (delivery.ts asks its forwarding choice: decision 069).
       return {
         text: `📩 <b>New SMS</b> on your rented number\nFrom: ${escapeHtml(message.sender)}\n\n${escapeHtml(message.text)}${message.code ? `\n\nCode: ${codeTag(message.code)}` : ""}`,
         keyboard: [[{ text: "Inbox", data: `ri:${message.rentalId}` }, { text: "Menu", data: "m" }]],
@@ -79,6 +78,11 @@ function noticeWords(message: RealtimeMessage, at: number): BotMessage | null {
       return {
         text: `🔁 A rental renews on ${escapeHtml(when(message.renewsAt))} for ${naira(message.price)}${message.funded ? "." : ": your wallet does not hold that now. Top up to keep the number."}`,
         keyboard: [[{ text: "Rental", data: `rv:${message.rentalId}` }, { text: "Top up", data: "top" }]],
+      };
+    case "rental.ending":
+      return {
+        text: `⏳ Your rental ends at ${escapeHtml(when(message.endsAt))}. Extend it to keep the number.`,
+        keyboard: [[{ text: "Rental", data: `rv:${message.rentalId}` }]],
       };
     case "payment.credited":
       return { text: `💰 ${naira(message.amount)} arrived in your wallet. Balance: <b>${naira(message.balance)}</b>.`, keyboard: [[{ text: "Buy a number", data: "buy" }, { text: "Menu", data: "m" }]] };
