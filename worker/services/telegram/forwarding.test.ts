@@ -1,4 +1,4 @@
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDeliveryJob } from "../../deliveries";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,7 +6,7 @@ import type { RealtimeMessage } from "../../../schema/realtime";
 import { rentals, telegramDeliveries } from "../../db/tables";
 import { api, createUser, db, type TestUser } from "../../test/helpers";
 import { resetSmsTestState, restoreSmsProviders } from "../../test/sms-fixtures";
-import { useTestServices } from "../../test/services";
+import { testServices, useTestServices } from "../../test/services";
 import { botMessages, botSaid, buttonsOf, deliverNow, lastBotMessage, linkedChatFor, postUpdate, press, say } from "../../test/telegram";
 import { forwardsToTelegram } from "../notifications";
 import { telegramChannel } from "./delivery";
@@ -170,7 +170,8 @@ describe("finding a service or a country by typing its name (the lists page by 8
 });
 
 describe("a chat message is sent once per event and chat", () => {
-  const kick = (chatId: string) => env.TELEGRAM_DELIVERY.get(env.TELEGRAM_DELIVERY.idFromName(chatId)).kick(chatId);
+  // One run of the chat's delivery job, as the queue would run it (decision 073).
+  const runJob = (chatId: string) => runDeliveryJob(testServices(), { kind: "telegram", target: chatId });
   async function queued(chatId: string, userId: string, id: string, fields: Partial<typeof telegramDeliveries.$inferInsert>) {
     await db()
       .insert(telegramDeliveries)
@@ -184,7 +185,7 @@ describe("a chat message is sent once per event and chat", () => {
     const interrupted = `tgd_cut_${chatId}`;
     await queued(chatId, user.id, interrupted, { status: "sending", attempts: 1, leaseUntil: Date.now() - 1 });
     await queued(chatId, user.id, sent, {});
-    await kick(chatId);
+    await runJob(chatId);
     await deliverNow(chatId);
     const messages = await botMessages(chatId);
     const shown = messages.find((m) => m.text === `Message ${sent}`);
@@ -197,7 +198,7 @@ describe("a chat message is sent once per event and chat", () => {
     expect(cut.lastError).toContain("not sent again");
     expect(messages.some((m) => m.text === `Message ${interrupted}`)).toBe(false);
     // Delivery running again sends neither a second time.
-    await kick(chatId);
+    await runJob(chatId);
     await deliverNow(chatId);
     expect((await botMessages(chatId)).filter((m) => m.text.startsWith("Message tgd_")).length).toBe(1);
   });
@@ -207,8 +208,8 @@ describe("a chat message is sent once per event and chat", () => {
     const chatId = await linkedChatFor(user);
     const held = `tgd_held_${chatId}`;
     await queued(chatId, user.id, held, { status: "sending", attempts: 1, leaseUntil: Date.now() + 60_000 });
-    await kick(chatId);
-    await runDurableObjectAlarm(env.TELEGRAM_DELIVERY.get(env.TELEGRAM_DELIVERY.idFromName(chatId)));
+    await runJob(chatId);
+    await runJob(chatId);
     const [row] = await db().select().from(telegramDeliveries).where(eq(telegramDeliveries.id, held));
     expect(row.status).toBe("sending");
     expect((await botMessages(chatId)).some((m) => m.text === `Message ${held}`)).toBe(false);
