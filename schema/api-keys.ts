@@ -34,7 +34,9 @@ export const API_KEY_SCOPES = ["withdraw"] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 export const apiKeyScopesSchema = z.object({
-  scopes: z.array(z.enum(API_KEY_SCOPES, { error: "The only scope is withdraw." })).max(API_KEY_SCOPES.length),
+  scopes: z
+    .array(z.enum(API_KEY_SCOPES, { error: "The only scope is withdraw." }), { error: 'scopes is a list: ["withdraw"], or [] for none.' })
+    .max(API_KEY_SCOPES.length, 'scopes is a list: ["withdraw"], or [] for none.'),
 });
 
 /** The answer to creating a key: the only time the secret is ever shown. */

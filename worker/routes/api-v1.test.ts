@@ -259,7 +259,19 @@ describe("/api/v1: the JSON developer API", () => {
       (rule) => [rule.if.properties.duration.const, rule.then.properties.period.maximum],
     );
     expect(ceilings).toEqual([["hour", 24], ["day", 7], ["week", 4], ["month", 12]]);
-    expect(Object.keys(res.data.webhooks).sort()).toEqual(["balance.changed", "payment.failed", "rental.ended", "rental.renewing", "rental.sms", "sms.code", "sms.ended"]);
+    expect(Object.keys(res.data.webhooks).sort()).toEqual([
+      "balance.changed",
+      "payment.failed",
+      "rental.ended",
+      "rental.renewing",
+      "rental.sms",
+      "sms.code",
+      "sms.ended",
+      "withdrawal.failed",
+      "withdrawal.paid",
+      "withdrawal.requested",
+      "withdrawal.reversed",
+    ]);
     expect(res.data.webhooks["sms.code"].post.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/SmsCodeEvent" });
   });
 });
@@ -471,7 +483,7 @@ describe("/webhook: the calling key's own URL, delivery log and resend, by the c
 
     expect((await api("/api/v1/webhook", { method: "PUT", headers: auth(key.secret), json: { url: "https://bot.example.com/a" } })).data).toEqual({
       url: "https://bot.example.com/a",
-      events: ["sms.code", "sms.ended", "rental.sms", "rental.ended", "rental.renewing", "balance.changed", "payment.failed"],
+      events: ["sms.code", "sms.ended", "rental.sms", "rental.ended", "rental.renewing", "balance.changed", "payment.failed", "withdrawal.requested", "withdrawal.paid", "withdrawal.failed", "withdrawal.reversed"],
     });
     // The key's own: the other key is untouched, and the console shows the same URL for this key.
     expect((await v1get("/webhook", other.secret)).data.url).toBeNull();

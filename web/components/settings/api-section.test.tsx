@@ -17,6 +17,7 @@ function fakeApi(opts: { verified: boolean }) {
       last_used_at: "2026-11-20T09:30:00.000Z",
       revoked_at: null,
       webhook_url: "https://hooks.example.com/in",
+      scopes: [],
     },
   ];
   const events = [
@@ -42,6 +43,10 @@ function fakeApi(opts: { verified: boolean }) {
     if (input === "/api/keys/key_1/webhook/events") return json({ data: events });
     if (input === "/api/keys/key_1/webhook/events/evt_1/resend") return json({ ...events[0], status: "pending", attempts: 0 });
     if (input === "/api/keys/key_1/webhook") return json({ ...keys[0], webhook_url: body.url });
+    if (input === "/api/keys/key_1/scopes") {
+      keys[0] = { ...keys[0], scopes: body.scopes };
+      return json(keys[0]);
+    }
     return json({ code: "NOT_FOUND", message: "no", error: "no" }, 404);
   });
   vi.stubGlobal("fetch", fetchMock);
@@ -112,6 +117,16 @@ describe("Settings → API", () => {
     fireEvent.click(within(confirm).getByRole("button", { name: "Revoke key" }));
     await waitFor(() => expect(calls.some((c) => c.method === "POST" && c.path === "/api/keys/key_1/revoke")).toBe(true));
     expect(await screen.findByText("Revoked")).toBeTruthy();
+  });
+
+  it("a live key can be allowed to withdraw (issue 45): the box PUTs its scopes", async () => {
+    const { calls } = fakeApi({ verified: true });
+    renderSection();
+    const box = await screen.findByRole("checkbox", { name: "Allow this key to withdraw" });
+    expect((box as HTMLInputElement).checked).toBe(false);
+    fireEvent.click(box);
+    await waitFor(() => expect(calls.find((c) => c.path === "/api/keys/key_1/scopes")?.body).toEqual({ scopes: ["withdraw"] }));
+    await waitFor(() => expect((screen.getByRole("checkbox", { name: "Allow this key to withdraw" }) as HTMLInputElement).checked).toBe(true));
   });
 
   it("a webhook URL that is not https is refused before it is sent", async () => {

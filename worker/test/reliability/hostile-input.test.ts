@@ -70,6 +70,8 @@ const JSON_ENDPOINTS: Endpoint[] = [
   { method: "POST", path: "/api/webhooks/sms/swift", fields: ["activationId", "code", "status"], auth: false },
   { method: "POST", path: "/api/keys/00000000-0000-4000-8000-000000000000/revoke", fields: [], auth: true },
   { method: "PUT", path: "/api/keys/00000000-0000-4000-8000-000000000000/webhook", fields: ["url"], auth: true },
+  // Issue 45: a key's scopes (withdraw).
+  { method: "PUT", path: "/api/keys/00000000-0000-4000-8000-000000000000/scopes", fields: ["scopes"], auth: true },
   { method: "POST", path: "/api/keys/00000000-0000-4000-8000-000000000000/webhook/events/00000000-0000-4000-8000-000000000000/resend", fields: [], auth: true },
   { method: "POST", path: "/api/keys/sandbox/top-up", fields: ["amount"], auth: true },
   // Issue 46: becoming a reseller (accepting the terms).

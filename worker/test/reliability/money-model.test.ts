@@ -791,11 +791,12 @@ class Withdraw implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const user = r.users[this.user];
     if (this.bringsTransfer) {
-      // Most withdrawals bring their own bank transfer in (a deposit row as the transfer flow writes it, without the
-      // referral reward's first-deposit rule: the model's referral lives in creditDeposit), so withdrawals are made in
-      // most runs; the rest meet whatever the run left withdrawable.
+      // Most withdrawals bring their own bank transfer in (a deposit row as the transfer flow writes it, without its
+      // referral reward), so withdrawals are made in most runs; the rest meet whatever the run left withdrawable.
       await postEntry(db(), { at: modelClock.now(), userId: user.id, key: `fund:transfer:model-${crypto.randomUUID()}`, amountKobo: this.kobo, kind: "fund", note: "model bank transfer" });
       credit(m, this.user, this.kobo);
+      // The reward goes on a customer's first deposit (a fund row): this one counts as it, rewarding no one.
+      m.hasDeposit[this.user] = true;
     }
     if (!m.payoutAccount[this.user]) {
       const account = `03${String(r.users.indexOf(user))}${String(Date.now()).slice(-4)}${String(++payoutAccounts).padStart(3, "0")}`;
