@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type PaymentStatus, type RentalStatus, type RentUnit, type SmsOrderStatus, TRANSFER_DEPOSIT_STATES, type TransferDepositState } from "./constants";
 import { settingSchemas, type SettingKey, type SettingValue } from "./settings";
+import { WITHDRAWAL_STATES } from "./withdrawals";
 
 /**
  * Bodies of the operator console's API (/api/admin/*, worker/routes/admin.ts). Every change carries a reason: the
@@ -197,6 +198,16 @@ export const auditListQuerySchema = z.object({
   before: z.coerce.number({ message: "before must be an audit row id." }).int("before must be an audit row id.").min(1, "before must be an audit row id.").optional(),
   limit: queryLimit,
   ...testToggle,
+});
+
+/**
+ * GET /admin/withdrawals: a state, and pages like the audit log (`before` = the last row's id seen). Here, not in
+ * schema/withdrawals.ts, which the customer's Settings imports for its bank list: the console's query stays off that chunk.
+ */
+export const withdrawalListQuerySchema = z.object({
+  state: z.enum(WITHDRAWAL_STATES, { message: `state is one of ${WITHDRAWAL_STATES.join(", ")}.` }).optional(),
+  before: z.string().regex(/^wd_[0-9a-f]{24}$/, "before must be a withdrawal id.").optional(),
+  limit: z.coerce.number({ message: "limit must be a number." }).int("limit must be a whole number.").min(1, "limit is at least 1.").max(200, "limit is at most 200.").optional(),
 });
 
 /** GET /admin/transfers/reconcile?date=YYYY-MM-DD: one UTC day. */

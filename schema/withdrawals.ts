@@ -127,5 +127,4 @@ export interface AdminWithdrawalRow {
   created_at: string;
 }
 
-export const withdrawalListQuerySchema = z.object({ state: z.enum(WITHDRAWAL_STATES).optional() });
 export const withdrawalIdParamSchema = z.object({ id: z.string().regex(/^wd_[0-9a-f]{24}$/, "Not a withdrawal id") });

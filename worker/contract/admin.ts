@@ -52,9 +52,9 @@ import {
   type ReviewResolveAnswer,
   type SettleAnswer,
 } from "../../schema/admin";
-import { type DeadLetterView, deadLetterIdParamSchema } from "../../schema/admin";
+import { type DeadLetterView, deadLetterIdParamSchema, withdrawalListQuerySchema } from "../../schema/admin";
 import { statusIncidentCreateSchema, type StatusIncident } from "../../schema/status";
-import { type AdminWithdrawalRow, withdrawalDecisionSchema, withdrawalIdParamSchema, withdrawalListQuerySchema } from "../../schema/withdrawals";
+import { type AdminWithdrawalRow, withdrawalDecisionSchema, withdrawalIdParamSchema } from "../../schema/withdrawals";
 import { answer, jsonBody, route } from "./kit";
 
 /**

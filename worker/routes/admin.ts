@@ -210,9 +210,10 @@ export const adminRoutes: RouteApp = $(routeApp().use("*", requireOperator))
   .openapi(admin.transfers, async (c) =>
     c.json({ data: await listTransferDeposits(getDb(c.env.DB), { state: c.req.valid("query").state }) } satisfies AdminList<AdminTransferDeposit>),
   )
-  .openapi(admin.withdrawals, async (c) =>
-    c.json({ data: await listWithdrawals(getDb(c.env.DB), c.req.valid("query").state ? [c.req.valid("query").state!] : null) } satisfies AdminList<AdminWithdrawalRow>),
-  )
+  .openapi(admin.withdrawals, async (c) => {
+    const { state, before, limit } = c.req.valid("query");
+    return c.json({ data: await listWithdrawals(getDb(c.env.DB), state ? [state] : null, { before, limit }) } satisfies AdminList<AdminWithdrawalRow>);
+  })
   /** Approve or refuse a withdrawal waiting for approval, with a reason: the move and its audit row are one batch. */
   .openapi(admin.approveWithdrawal, async (c) => {
     const { id } = c.req.valid("param");

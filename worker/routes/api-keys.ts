@@ -2,10 +2,10 @@ import { koboToNaira, nairaToKobo } from "../../schema/money";
 import * as keys from "../contract/api-keys";
 import { getDb } from "../db/client";
 import { requireAuth } from "../middleware/auth";
-import { createApiKey, grantsNewScope, listApiKeys, ownApiKey, setApiKeyScopes, resendWebhookEvent, revokeApiKey, sandboxBalanceKobo, setWebhookUrl, toApiKeyView, topUpSandbox, webhookLog } from "../services/developer";
-import { requireConfirmedSecondFactor, requireFreshSecondFactor, requireReauthentication, requireVerifiedEmail } from "../services/accounts";
+import { createApiKey, grantsNewScope, listApiKeys, ownApiKey, scopesOf, setApiKeyScopes, resendWebhookEvent, revokeApiKey, sandboxBalanceKobo, setWebhookUrl, toApiKeyView, topUpSandbox, webhookLog } from "../services/developer";
+import { keyWithdrawScopeEmail, requireConfirmedSecondFactor, requireFreshSecondFactor, requireReauthentication, requireVerifiedEmail, sendAccountEmail } from "../services/accounts";
 import { deliverEvents } from "../services/kernel";
-import { nowOf, sessionOf } from "./flow-deps";
+import { nowOf, requestDepsOf, sessionOf } from "./flow-deps";
 import { guarded, routeApp, type RouteApp } from "./route-app";
 
 /**
@@ -44,14 +44,20 @@ export const apiKeyRoutes: RouteApp = routeApp()
 
   /**
    * The key's scopes (issue 45). Granting "withdraw" lets the key send the wallet's money out, so it takes a passkey or
-   * TOTP proved in the last 10 minutes, never the password alone; taking a scope away takes nothing more.
+   * TOTP proved in the last 10 minutes, never the password alone; taking a scope away takes nothing more. Either
+   * change of withdraw is a security notice e-mailed to the owner (like a passkey added or removed); an unchanged set is not.
    */
   .openapi(guarded(keys.setKeyScopes, requireAuth), async (c) => {
     const db = getDb(c.env.DB);
     const { id } = c.req.valid("param");
     const { scopes } = c.req.valid("json");
-    if (grantsNewScope(await ownApiKey(db, c.var.user.id, id), scopes)) await requireConfirmedSecondFactor(db, sessionOf(c), nowOf(c), "Letting a key withdraw");
-    return c.json(await setApiKeyScopes(db, c.var.user.id, id, scopes, nowOf(c)));
+    const before = await ownApiKey(db, c.var.user.id, id);
+    if (grantsNewScope(before, scopes)) await requireConfirmedSecondFactor(db, sessionOf(c), nowOf(c), "Letting a key withdraw");
+    const could = scopesOf(before.scopes).includes("withdraw");
+    const view = await setApiKeyScopes(db, c.var.user.id, id, scopes, nowOf(c));
+    const can = view.scopes.includes("withdraw");
+    if (can !== could) await sendAccountEmail(requestDepsOf(c), keyWithdrawScopeEmail(c.var.user, can ? "granted" : "removed", view.name), can ? "key-withdraw-granted" : "key-withdraw-removed");
+    return c.json(view);
   })
 
   /** Where the key's webhook events go (null removes it). */

@@ -388,6 +388,40 @@ describe("notices (issue 45): e-mail, push and the developer webhooks withdrawal
   });
 });
 
+describe("GET /api/admin/withdrawals pages like the audit log", () => {
+  it("newest first, `limit` rows a page, `before` the last id seen (ties on the time broken by id), and a state filter", async () => {
+    const user = await createUser();
+    const operator = await makeOperator();
+    // Later than any other test's rows, so these three are the first page; two share the millisecond.
+    const at = Date.UTC(2099, 0, 1);
+    const ids = ["wd_" + "0".repeat(23) + "1", "wd_" + "0".repeat(23) + "2", "wd_" + "0".repeat(23) + "3"];
+    const made: Array<[string, number, string]> = [
+      [ids[0]!, at - 1000, "failed"],
+      [ids[1]!, at, "paid"],
+      [ids[2]!, at, "failed"],
+    ];
+    for (const [id, createdAt, status] of made) {
+      await env.DB.prepare(
+        "INSERT INTO withdrawals (id, user_id, amount_kobo, fee_kobo, bank_code, account_number, account_name, reference, status, created_at, updated_at) VALUES (?, ?, 100000, 0, ?, '0123456789', 'ADA OBI', ?, ?, ?, ?)",
+      ).bind(id, user.id, BANK, `ref_${id}`, status, createdAt, createdAt).run();
+    }
+    const list = async (query: string) => {
+      const res = await api(`/api/admin/withdrawals?${query}`, { token: operator.token });
+      expect(res.status).toBe(200);
+      return (res.data.data as Array<{ id: string; state: string }>).map((r) => r.id);
+    };
+    expect(await list("limit=2")).toEqual([ids[2], ids[1]]);
+    expect((await list(`limit=2&before=${ids[1]}`))[0]).toBe(ids[0]);
+    expect(await list(`limit=1&before=${ids[2]}`)).toEqual([ids[1]]);
+    expect(await list(`state=failed&limit=2`)).toEqual([ids[2], ids[0]]);
+    expect(await list(`before=wd_${"f".repeat(24)}`)).toEqual([]);
+    const bad = await api("/api/admin/withdrawals?limit=500", { token: operator.token });
+    expect(bad.status).toBe(400);
+    expect(bad.data.message).toMatch(/limit is at most 200/);
+    expect((await api("/api/admin/withdrawals?before=12", { token: operator.token })).status).toBe(400);
+  });
+});
+
 describe("POST /api/v1/withdrawals and GET /api/v1/withdrawals/{id}: the key's scope withdraw stands in for the step-up", () => {
   const v1 = (secret: string, idempotencyKey?: string) => ({ authorization: `Bearer ${secret}`, ...(idempotencyKey ? { "idempotency-key": idempotencyKey } : {}) });
   const scopes = (user: TestUser, keyId: string, list: string[]) => api(`/api/keys/${keyId}/scopes`, { method: "PUT", token: user.token, json: { scopes: list } });
@@ -420,6 +454,38 @@ describe("POST /api/v1/withdrawals and GET /api/v1/withdrawals/{id}: the key's s
     expect((await scopes(user, live.id, [])).data.scopes).toEqual([]);
     const stranger = await createUser();
     expect((await scopes(stranger, live.id, [])).status).toBe(404);
+  });
+
+  it("granting or removing withdraw e-mails the owner a security notice; an unchanged set or a refused grant does not", async () => {
+    const { user } = await customerWithAccount(500_000);
+    const live = await createKey(user, "live", "Payroll bot");
+    const notices = async () =>
+      (await env.DB.prepare("SELECT subject, body FROM email_outbox WHERE \"to\" = ? AND subject LIKE '%API key%' ORDER BY id").bind(user.email).all<{ subject: string; body: string }>()).results;
+    await env.DB.prepare("UPDATE users SET totp_enabled_at = ? WHERE id = ?").bind(Date.now(), user.id).run();
+    await env.DB.prepare("UPDATE sessions SET second_factor_at = ? WHERE id = ?").bind(Date.now(), user.sessionId).run();
+    // A refused grant (a test key) tells nothing: nothing changed.
+    const test = await createKey(user, "test");
+    expect((await scopes(user, test.id, ["withdraw"])).status).toBe(400);
+    expect(await notices()).toEqual([]);
+
+    expect((await scopes(user, live.id, ["withdraw"])).status).toBe(200);
+    const granted = await notices();
+    expect(granted).toHaveLength(1);
+    expect(granted[0]!.subject).toBe("An API key can now withdraw money");
+    expect(granted[0]!.body).toContain("A key can now withdraw money from your wallet");
+    expect(granted[0]!.body).toContain('"Payroll bot"');
+    expect(granted[0]!.body).not.toContain(live.secret);
+
+    // The same set again changes nothing and says nothing.
+    expect((await scopes(user, live.id, ["withdraw"])).status).toBe(200);
+    expect(await notices()).toHaveLength(1);
+
+    expect((await scopes(user, live.id, [])).status).toBe(200);
+    const after = await notices();
+    expect(after.map((m) => m.subject)).toEqual(["An API key can now withdraw money", "An API key can no longer withdraw money"]);
+    expect(after[1]!.body).toContain('"Payroll bot" can no longer withdraw');
+    expect((await scopes(user, live.id, [])).status).toBe(200);
+    expect(await notices()).toHaveLength(2);
   });
 
   it("withdraws once per Idempotency-Key, reads it back, refuses a key without the scope, and another account's is 404", async () => {

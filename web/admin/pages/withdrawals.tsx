@@ -16,13 +16,20 @@ import { ActionForm, Loading, Panel, Table } from "../ui";
 // schemas into a chunk the customer's screens share, and the dashboard has no byte to spare (bench/web-weight.ts).
 const WITHDRAWAL_STATES = ["approval", "held", "sending", "paid", "failed", "reversed", "refused"] as const satisfies readonly WithdrawalState[];
 
+/** Rows a page: a full page means there may be older ones (the API pages like the audit log, `before` = last id). */
+export const WITHDRAWALS_PAGE = 50;
+
 export function Withdrawals() {
   const [state, setState] = useState<WithdrawalState | undefined>("approval");
+  // The `before` of each page opened after the first, so "Newer" goes back one page without asking for a cursor.
+  const [pages, setPages] = useState<string[]>([]);
+  const before = pages.at(-1);
   const [selected, setSelected] = useState<AdminWithdrawalRow | null>(null);
   const list = useQuery({
-    queryKey: [...queryKeys.admin, "withdrawals", state],
-    queryFn: () => admin.withdrawals.$get({ query: { state } }).then(json).then((r) => r.data),
+    queryKey: [...queryKeys.admin, "withdrawals", state, before],
+    queryFn: () => admin.withdrawals.$get({ query: { state, before, limit: String(WITHDRAWALS_PAGE) } }).then(json).then((r) => r.data),
   });
+  const last = list.data?.at(-1);
   return (
     <>
       <Panel
@@ -30,7 +37,11 @@ export function Withdrawals() {
         actions={
           <label className="text-sm">
             State{" "}
-            <select className="rounded border px-2 py-1" value={state ?? ""} onChange={(e) => setState(WITHDRAWAL_STATES.find((s) => s === e.target.value))}>
+            <select className="rounded border px-2 py-1" value={state ?? ""} onChange={(e) => {
+                setState(WITHDRAWAL_STATES.find((s) => s === e.target.value));
+                setPages([]);
+              }}
+            >
               {["", ...WITHDRAWAL_STATES].map((s) => (
                 <option key={s} value={s}>
                   {s || "all"}
@@ -66,6 +77,21 @@ export function Withdrawals() {
             ])}
           />
         )}
+        {pages.length > 0 || (last && list.data!.length === WITHDRAWALS_PAGE) ? (
+          <div className="mt-3 flex gap-3 text-sm">
+            <button type="button" className="text-blue-700 underline disabled:text-gray-400 disabled:no-underline" disabled={pages.length === 0} onClick={() => setPages((p) => p.slice(0, -1))}>
+              Newer
+            </button>
+            <button
+              type="button"
+              className="text-blue-700 underline disabled:text-gray-400 disabled:no-underline"
+              disabled={!last || list.data!.length < WITHDRAWALS_PAGE}
+              onClick={() => last && setPages((p) => [...p, last.id])}
+            >
+              Older
+            </button>
+          </div>
+        ) : null}
       </Panel>
       {selected ? <Decide key={selected.id} withdrawal={selected} onDone={() => setSelected(null)} /> : null}
     </>

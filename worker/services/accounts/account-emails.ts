@@ -99,6 +99,24 @@ export function passkeyEmail(to: Recipient, change: "added" | "removed", name: s
       ]);
 }
 
+/**
+ * Issue 45: a key given or denied the withdraw scope. Granting it lets whoever holds the key send the wallet's money to
+ * the payout account without a session, so the address hears of it like a new passkey; removing it is told too.
+ */
+export function keyWithdrawScopeEmail(to: Recipient, change: "granted" | "removed", keyName: string): EmailMessage {
+  return change === "granted"
+    ? mail(to, "An API key can now withdraw money", [
+        `A key can now withdraw money from your wallet: the API key named "${keyName}" was just given the withdraw scope. It can send your balance to your payout bank account without signing in.`,
+        "",
+        "If this was not you, revoke the key in Settings → API, reset your password at once and contact support.",
+      ])
+    : mail(to, "An API key can no longer withdraw money", [
+        `The API key named "${keyName}" can no longer withdraw money from your wallet: its withdraw scope was just removed.`,
+        "",
+        "If this was not you, reset your password at once and contact support.",
+      ]);
+}
+
 /** The rental reminder (issue 17): sent once, about an hour before a rented number stops receiving SMS. */
 export function rentalEndingEmail(to: Recipient, rental: { number: string; country: string; expiresAt: number; link: string | null }): EmailMessage {
   return mail(to, `Your rented number +${rental.number} ends in about an hour`, [

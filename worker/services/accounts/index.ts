@@ -3,7 +3,7 @@
  * This file is the room's one entry point: everything outside worker/services/accounts/ imports the room from here, and a
  * file inside imports its siblings directly (scripts/lint.ts refuses the rest; docs/decisions/041-domain-rooms.md).
  */
-export { depositReviewedEmail, operatorEmail, passkeyEmail, type Recipient, rentalEndingEmail, rentalRenewalPausedEmail, rentalRenewingEmail, sendAccountEmail, twoFactorEmail, verificationEmail } from "./account-emails";
+export { depositReviewedEmail, keyWithdrawScopeEmail, operatorEmail, passkeyEmail, type Recipient, rentalEndingEmail, rentalRenewalPausedEmail, rentalRenewingEmail, sendAccountEmail, twoFactorEmail, verificationEmail } from "./account-emails";
 export { sweepAccountRows } from "./account-sweep";
 export { changeOwnPassword, requestPasswordReset, resetPassword, signIn, signInSecondStep, signUp } from "./accounts";
 export { describePlace, describeUserAgent, lastNewDeviceAt } from "./devices";

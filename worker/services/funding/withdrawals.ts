@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { formatNaira, koboToNaira } from "../../../schema/money";
 import { tierFor } from "../../../schema/tiers";
 import { type AdminWithdrawalRow, payoutBankName, type PayoutAccountInput, type PayoutAccountView, type WithdrawableView, type WithdrawalState, type WithdrawalView } from "../../../schema/withdrawals";
@@ -490,15 +490,23 @@ export async function sweepWithdrawals(deps: PaymentDeps): Promise<{ sent: numbe
 // The console
 
 
-export async function listWithdrawals(db: Db, states: WithdrawalState[] | null): Promise<AdminWithdrawalRow[]> {
+export async function listWithdrawals(db: Db, states: WithdrawalState[] | null, page: { before?: string; limit?: number } = {}): Promise<AdminWithdrawalRow[]> {
+  // Newest first, paged like the audit log: `before` is the last row's id seen; (created_at, id) breaks ties so a
+  // page never repeats or skips a row made in the same millisecond. An unknown `before` is an empty page, not a 500.
+  let after: SQL | undefined;
+  if (page.before) {
+    const [mark] = await db.select({ createdAt: withdrawals.createdAt }).from(withdrawals).where(eq(withdrawals.id, page.before));
+    if (!mark) return [];
+    after = or(lt(withdrawals.createdAt, mark.createdAt), and(eq(withdrawals.createdAt, mark.createdAt), lt(withdrawals.id, page.before)));
+  }
   const rows = await db
     .select({ w: withdrawals, email: users.email, verifiedName: payoutAccounts.verifiedName })
     .from(withdrawals)
     .innerJoin(users, eq(users.id, withdrawals.userId))
     .leftJoin(payoutAccounts, eq(payoutAccounts.userId, withdrawals.userId))
-    .where(states && states.length ? inArray(withdrawals.status, states) : undefined)
-    .orderBy(desc(withdrawals.createdAt))
-    .limit(100);
+    .where(and(states && states.length ? inArray(withdrawals.status, states) : undefined, after))
+    .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
+    .limit(Math.max(1, Math.min(200, Math.floor(page.limit ?? 100))));
   return rows.map(({ w, email, verifiedName }) => ({
     id: w.id,
     user_id: w.userId,
