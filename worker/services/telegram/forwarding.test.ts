@@ -128,6 +128,43 @@ describe("rental messages to Telegram follow the rental's forwarding choice", ()
   });
 });
 
+describe("a withdrawal's end in the linked chat (issue 45)", () => {
+  const changed = (state: Extract<RealtimeMessage, { kind: "withdrawal.changed" }>["state"], message: string): RealtimeMessage => ({
+    kind: "withdrawal.changed",
+    withdrawalId: "wd_0123456789abcdef01234567",
+    state,
+    amount: 1500,
+    message,
+  });
+
+  it("paid, failed, reversed and refused reach the chat with the withdrawal's own sentence; a withdrawal in flight does not", async () => {
+    const user = await createUser({ balanceKobo: 0 });
+    const chatId = await linkedChatFor(user);
+    for (const state of ["approval", "held", "sending"] as const) expect(await chatRowsFor(user.id, changed(state, "Sending…"))).toBe(0);
+    const ends = [changed("paid", "Paid into <b>GT</b>Bank ····1234"), changed("failed", "Failed — ₦1,500 is back in your wallet"), changed("reversed", "Reversed by the bank — ₦1,500 is back in your wallet"), changed("refused", "Refused — ₦1,500 is back in your wallet")];
+    for (const message of ends) {
+      events += 1;
+      const now = Date.now();
+      const rows = await telegramChannel(env, db()).fanOut({ id: `evt_tgwd_${user.id}_${events}`, userId: user.id, createdAt: now }, message, now);
+      expect(rows).toHaveLength(1);
+      for (const row of rows) await row;
+    }
+    await deliverNow(chatId);
+    const said = (await botMessages(chatId)).map((m) => m.text);
+    // What was sent (parse_mode HTML): a bank or account name is escaped, so it is shown as typed and cannot format.
+    expect(said).toContain("🏦 Your withdrawal of ₦1,500.00: Paid into &lt;b&gt;GT&lt;/b&gt;Bank ····1234.");
+    expect(said).toContain("↩️ Your withdrawal of ₦1,500.00: Failed — ₦1,500 is back in your wallet.");
+    expect(said).toContain("↩️ Your withdrawal of ₦1,500.00: Reversed by the bank — ₦1,500 is back in your wallet.");
+    expect(said).toContain("↩️ Your withdrawal of ₦1,500.00: Refused — ₦1,500 is back in your wallet.");
+    expect(said.filter((t) => t.includes("Your withdrawal"))).toHaveLength(4);
+  });
+
+  it("an account without a linked chat gets no chat message", async () => {
+    const user = await createUser({ balanceKobo: 0 });
+    expect(await chatRowsFor(user.id, changed("paid", "Paid into GTBank ····1234"))).toBe(0);
+  });
+});
+
 describe("finding a service or a country by typing its name (the lists page by 8)", () => {
   it("a name typed after a country's list finds its services with their buy buttons; a country's name finds the country", async () => {
     const user = await createUser({ balanceKobo: 5_000_000 });

@@ -47,7 +47,7 @@ const onNotice = (message: BotMessage): BotMessage => ({
 
 /**
  * What an outbox event says in a linked chat (null: nothing). Codes and rental messages are the point of the chat; a
- * credit answers a top-up; an order's end says whether the money came back.
+ * credit answers a top-up; an order's end says whether the money came back; a withdrawal's end says where the money went.
  */
 export function eventWords(message: RealtimeMessage, at: number): BotMessage | null {
   const words = noticeWords(message, at);
@@ -86,6 +86,14 @@ function noticeWords(message: RealtimeMessage, at: number): BotMessage | null {
       };
     case "payment.credited":
       return { text: `💰 ${naira(message.amount)} arrived in your wallet. Balance: <b>${naira(message.balance)}</b>.`, keyboard: [[{ text: "Buy a number", data: "buy" }, { text: "Menu", data: "m" }]] };
+    case "withdrawal.changed":
+      // Cash out (issue 45): only the end of a withdrawal is news in the chat (the web shows it while in flight); the
+      // sentence is the withdrawal's own (stateMessage), escaped like anything with a bank name or an account in it.
+      if (message.state === "paid") return { text: `🏦 Your withdrawal of ${naira(message.amount)}: ${escapeHtml(message.message)}.`, keyboard: [[{ text: "Menu", data: "m" }]] };
+      if (message.state === "failed" || message.state === "reversed" || message.state === "refused") {
+        return { text: `↩️ Your withdrawal of ${naira(message.amount)}: ${escapeHtml(message.message)}.`, keyboard: [[{ text: "Menu", data: "m" }]] };
+      }
+      return null;
     default:
       void at;
       return null;
