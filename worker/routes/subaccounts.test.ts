@@ -310,4 +310,41 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
     const rows = await env.DB.prepare("SELECT payload FROM webhook_events WHERE api_key_id = ?").bind(key.id).all<{ payload: string }>();
     expect(rows.results.map((x) => JSON.parse(x.payload).data)).toEqual([{ balance: 12, currency: "NGN", subaccount_id: sub.id }]);
   });
+
+  it("subaccount.* events: opened, transfers in and out, frozen, unfrozen, closed (its balance back), each once, to the reseller's key", async () => {
+    const r = await reseller();
+    const key = await createKey(r, "live", "hooks");
+    await env.DB.prepare("UPDATE api_keys SET webhook_url = 'https://hooks.example.com/in' WHERE id = ?").bind(key.id).run();
+    const settled = (path: string, json: unknown) => api(path, { method: "POST", headers: auth(key.secret, { "idempotency-key": crypto.randomUUID() }), json, settle: true });
+    const opened = await settled("/api/v1/subaccounts", { name: "Ada", external_id: "tg-hooks" });
+    expect(opened.status).toBe(201);
+    const id = opened.data.id as string;
+    expect((await settled(`/api/v1/subaccounts/${id}/transfer-in`, { amount: 2000 })).status).toBe(201);
+    expect((await settled(`/api/v1/subaccounts/${id}/transfer-out`, { amount: 500 })).status).toBe(201);
+    for (const step of ["freeze", "unfreeze", "freeze", "close"]) expect((await settled(`/api/v1/subaccounts/${id}/${step}`, {})).status).toBe(200);
+    // Closing again changes nothing and tells nothing.
+    expect((await settled(`/api/v1/subaccounts/${id}/close`, {})).status).toBe(200);
+    const rows = (await env.DB.prepare("SELECT type, payload FROM webhook_events WHERE api_key_id = ? AND type LIKE 'subaccount.%' ORDER BY created_at, rowid").bind(key.id).all<{ type: string; payload: string }>()).results;
+    const told = rows.map((e) => {
+      const d = JSON.parse(e.payload).data;
+      expect(d).toMatchObject({ subaccount_id: id, external_id: "tg-hooks" });
+      return e.type === "subaccount.transfer" ? `${e.type}:${d.direction}:${d.reason}:${d.amount}` : `${e.type}:${d.status}`;
+    });
+    expect(told).toEqual([
+      "subaccount.created:active",
+      "subaccount.transfer:in:transfer:2000",
+      "subaccount.transfer:out:transfer:500",
+      "subaccount.frozen:frozen",
+      "subaccount.unfrozen:active",
+      "subaccount.frozen:frozen",
+      "subaccount.closed:closed",
+      "subaccount.transfer:out:close:1500",
+    ]);
+    const transfer = JSON.parse(rows[1]!.payload).data;
+    expect(transfer).toMatchObject({ currency: "NGN", transfer_id: expect.stringMatching(/^str_/) });
+    expect(transfer.url).toMatch(new RegExp(`/api/v1/subaccounts/${id}/transfers$`));
+    // Written with the change: each outbox event sits beside its move (a refused move writes none).
+    const outbox = await env.DB.prepare("SELECT COUNT(*) AS n FROM outbox_events WHERE dedupe_key LIKE ?").bind(`subaccount.%${id}%`).first<{ n: number }>();
+    expect(outbox!.n).toBe(5);
+  });
 });

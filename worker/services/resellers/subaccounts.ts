@@ -152,7 +152,7 @@ export async function createSubaccount(db: Db, ownerId: string, parentId: string
 export async function setSubaccountFrozen(db: Db, parentId: string, id: string, frozen: boolean, now: number): Promise<V1Subaccount> {
   const row = await ownSubaccount(db, parentId, id);
   if (row.status === "closed") throw new AppError("INVALID_STATE", "This sub-account is closed.", { status: row.status });
-  if ((row.status === "frozen") !== frozen) await transition(db, frozen ? subaccount.freeze : subaccount.unfreeze, id, {}, now);
+  if ((row.status === "frozen") !== frozen) await transition(db, frozen ? subaccount.freeze : subaccount.unfreeze, id, { id, parentUserId: parentId, externalId: row.externalId }, now);
   return getSubaccount(db, parentId, id);
 }
 
@@ -169,7 +169,7 @@ export async function closeSubaccount(db: Db, parentId: string, id: string, now:
     if (waiting + rentals > 0) {
       throw new AppError("INVALID_STATE", `This sub-account has ${waiting + rentals} number(s) in use. Cancel them or wait until they finish, then close it.`, { status: row.status });
     }
-    const closing = move(db, subaccount.close, id, { balanceKobo: row.balanceKobo }, now);
+    const closing = move(db, subaccount.close, id, { id, parentUserId: parentId, externalId: row.externalId, balanceKobo: row.balanceKobo }, now);
     const transfer: TransferInput = { id: `str_${crypto.randomUUID().replaceAll("-", "")}`, parentUserId: parentId, subaccountId: id, direction: "out", reason: "close", amountKobo: row.balanceKobo, idempotencyKey: `close:${id}`, label: row.externalId };
     const send = row.balanceKobo > 0 ? move(db, subaccountTransfer.send, transfer.id, transfer, now, { when: closing.madeIt }) : null;
     const result = await runBatch(db, { close: closing, send, arrive: send ? move(db, subaccountTransfer.arrive, transfer.id, transfer, now, { when: send.madeIt }) : null });
