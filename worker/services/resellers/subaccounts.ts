@@ -4,7 +4,7 @@ import type { V1Subaccount, V1SubaccountTransfer } from "../../../schema/api-v1"
 import type { Db } from "../../db/client";
 import { AppError, isUniqueViolation } from "../../lib/errors";
 import { generateReferralCode } from "../accounts";
-import { asInsufficientBalance, isSandboxUser, move, runBatch, sandboxUserIdFor, statement, SUBACCOUNT_WALLET_PREFIX, transition, users } from "../kernel";
+import { asInsufficientBalance, isSandboxUser, ledger, move, runBatch, sandboxUserIdFor, statement, SUBACCOUNT_WALLET_PREFIX, transition, users } from "../kernel";
 import { activeRentalsOf } from "../rent";
 import { activeOrdersOf } from "../sms";
 import { requireReseller } from "./reseller";
@@ -261,4 +261,25 @@ export async function actingSubaccount(db: Db, parentId: string, id: string, spe
 export async function walletReceives(db: Db, userId: string): Promise<boolean> {
   const [row] = await db.select({ status: subaccounts.status }).from(subaccounts).where(eq(subaccounts.id, userId)).limit(1);
   return row?.status !== "closed";
+}
+
+/**
+ * For a reseller's exports: whether it has sub-accounts at all (its CSV then carries a sub-account column), and those
+ * whose wallets moved in [start, end) (every purchase is a ledger row), so an export reads only the ones that bought,
+ * never one read per sub-account of thousands.
+ */
+export async function subaccountsMovedBetween(db: Db, parentId: string, start: number, end: number): Promise<{ any: boolean; moved: { id: string; balanceKobo: number }[] }> {
+  const [first] = await db.select({ id: subaccounts.id }).from(subaccounts).where(eq(subaccounts.parentUserId, parentId)).limit(1);
+  if (!first) return { any: false, moved: [] };
+  const moved = await db
+    .select({ id: subaccounts.id, balanceKobo: users.balanceKobo })
+    .from(subaccounts)
+    .innerJoin(users, eq(users.id, subaccounts.id))
+    .where(
+      and(
+        eq(subaccounts.parentUserId, parentId),
+        sql`EXISTS (SELECT 1 FROM ${ledger} WHERE ${ledger.userId} = ${subaccounts.id} AND ${ledger.createdAt} >= ${start} AND ${ledger.createdAt} < ${end})`,
+      ),
+    );
+  return { any: true, moved };
 }
