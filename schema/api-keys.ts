@@ -67,7 +67,12 @@ export type WebhookEventType =
   | "withdrawal.requested"
   | "withdrawal.paid"
   | "withdrawal.failed"
-  | "withdrawal.reversed";
+  | "withdrawal.reversed"
+  | "subaccount.created"
+  | "subaccount.frozen"
+  | "subaccount.unfrozen"
+  | "subaccount.closed"
+  | "subaccount.transfer";
 
 export const webhookUrlSchema = z.object({
   url: z

@@ -435,7 +435,8 @@ export const v1RentalListSchema = exampled({ data: z.array(v1RentalSchema), next
 // Webhooks: the key's own URL and delivery log (docs/developer-api.md "Webhooks"), and the events' bodies
 
 export const V1_WEBHOOK_EVENT_TYPES = ["sms.code", "sms.ended", "rental.sms", "rental.ended", "rental.renewing", "balance.changed", "payment.failed",
-  "withdrawal.requested", "withdrawal.paid", "withdrawal.failed", "withdrawal.reversed"] as const;
+  "withdrawal.requested", "withdrawal.paid", "withdrawal.failed", "withdrawal.reversed",
+  "subaccount.created", "subaccount.frozen", "subaccount.unfrozen", "subaccount.closed", "subaccount.transfer"] as const;
 
 const WEBHOOK_URL_EXAMPLE = "https://bot.example.com/virtualnum";
 
@@ -535,6 +536,44 @@ const withdrawalReversedData = withdrawalEventData("WithdrawalReversedEventData"
   message: "Reversed by the bank — ₦25,000 is back in your wallet",
 });
 
+const SUBACCOUNT_ID = "sub_7b2e4c9a1f3d4e5b8c6a0d2f4e6b8a1c";
+const subaccountEventData = (name: string, status: "active" | "frozen" | "closed") =>
+  exampled(
+    {
+      subaccount_id: z.string(),
+      external_id: z.string().describe("Your own id for it, as you opened it"),
+      status: z.enum(["active", "frozen", "closed"]).describe("The sub-account's state after the change"),
+      url: z.url().describe("The JSON API address of the sub-account (from the deployment's PUBLIC_URL)"),
+    },
+    { subaccount_id: SUBACCOUNT_ID, external_id: "tg-5512", status, url: `${EXAMPLE_URL}/subaccounts/${SUBACCOUNT_ID}` },
+  ).meta({ id: name });
+const subaccountCreatedData = subaccountEventData("SubaccountCreatedEventData", "active");
+const subaccountFrozenData = subaccountEventData("SubaccountFrozenEventData", "frozen");
+const subaccountUnfrozenData = subaccountEventData("SubaccountUnfrozenEventData", "active");
+const subaccountClosedData = subaccountEventData("SubaccountClosedEventData", "closed");
+const subaccountTransferData = exampled(
+  {
+    subaccount_id: z.string(),
+    external_id: z.string().describe("Your own id for it, as you opened it"),
+    transfer_id: z.string(),
+    direction: z.enum(["in", "out"]).describe("in: from your wallet to the sub-account; out: back to your wallet"),
+    reason: z.enum(["transfer", "close"]).describe("transfer: POST /subaccounts/{id}/transfers; close: its balance returned when it was closed"),
+    amount: z.number().describe("Naira moved"),
+    currency: z.literal("NGN"),
+    url: z.url().describe("The JSON API address of the sub-account's transfers"),
+  },
+  {
+    subaccount_id: SUBACCOUNT_ID,
+    external_id: "tg-5512",
+    transfer_id: "str_0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f",
+    direction: "in",
+    reason: "transfer",
+    amount: 5000,
+    currency: "NGN",
+    url: `${EXAMPLE_URL}/subaccounts/${SUBACCOUNT_ID}/transfers`,
+  },
+).meta({ id: "SubaccountTransferEventData" });
+
 function eventSchema<T extends (typeof V1_WEBHOOK_EVENT_TYPES)[number], D extends z.ZodType>(type: T, data: D, name: string, summary: string) {
   const example = { id: "evt_0f8fad5bd9cb469fa16570867728950e", type, created_at: "2026-11-22T14:05:39.000Z", data: exampleOf(data) };
   return exampled(
@@ -585,6 +624,21 @@ export const v1WebhookEventSchemas = {
     withdrawalReversedData,
     "WithdrawalReversedEvent",
     "A paid transfer was reversed by the bank later: the money is back in the wallet, once",
+  ),
+  "subaccount.created": eventSchema("subaccount.created", subaccountCreatedData, "SubaccountCreatedEvent", "You (any of your keys) opened a sub-account"),
+  "subaccount.frozen": eventSchema("subaccount.frozen", subaccountFrozenData, "SubaccountFrozenEvent", "A sub-account was frozen: it buys and rents nothing until unfrozen"),
+  "subaccount.unfrozen": eventSchema("subaccount.unfrozen", subaccountUnfrozenData, "SubaccountUnfrozenEvent", "A frozen sub-account was unfrozen: it buys again"),
+  "subaccount.closed": eventSchema(
+    "subaccount.closed",
+    subaccountClosedData,
+    "SubaccountClosedEvent",
+    "A sub-account was closed for good; a balance it held came back to your wallet (a subaccount.transfer with reason close beside it)",
+  ),
+  "subaccount.transfer": eventSchema(
+    "subaccount.transfer",
+    subaccountTransferData,
+    "SubaccountTransferEvent",
+    "Money moved between your wallet and a sub-account (a transfer in or out, or its balance returned at close), once per transfer",
   ),
 } satisfies Record<(typeof V1_WEBHOOK_EVENT_TYPES)[number], z.ZodType>;
 

@@ -62,6 +62,18 @@ export const realtimeMessageSchema = z.discriminatedUnion("kind", [
     amount: z.number(),
     message: z.string(),
   }),
+  /**
+   * Resellers (issue 46): one of the reseller's sub-accounts was opened, frozen, unfrozen or closed, or money moved
+   * between it and the reseller's wallet (`transfer`: the transfer's id, direction, reason and naira amount). Told to
+   * the reseller's room and webhooks, written in the same batch as the change (resellers/subaccount.ts).
+   */
+  z.object({
+    kind: z.literal("subaccount.changed"),
+    subaccountId: z.string(),
+    externalId: z.string(),
+    change: z.enum(["created", "frozen", "unfrozen", "closed", "transfer"]),
+    transfer: z.object({ id: z.string(), direction: z.enum(["in", "out"]), reason: z.enum(["transfer", "close"]), amount: z.number() }).optional(),
+  }),
   /** To operators only: something the console shows changed (topic: ledger, deposits, orders...); it refetches. */
   z.object({ kind: z.literal("admin.changed"), topic: z.string() }),
 ]);

@@ -41,7 +41,7 @@ describe("the OpenAPI document under Redocly's recommended rules", () => {
     expect(lines).toEqual([]);
     // It did lint something: every path and every webhook.
     expect(Object.keys(doc.paths as object).length).toBeGreaterThan(10);
-    expect(Object.keys(doc.webhooks as object).sort()).toEqual(["balance.changed", "payment.failed", "rental.ended", "rental.renewing", "rental.sms", "sms.code", "sms.ended", "withdrawal.failed", "withdrawal.paid", "withdrawal.requested", "withdrawal.reversed"]);
+    expect(Object.keys(doc.webhooks as object).sort()).toEqual(["balance.changed", "payment.failed", "rental.ended", "rental.renewing", "rental.sms", "sms.code", "sms.ended", "subaccount.closed", "subaccount.created", "subaccount.frozen", "subaccount.transfer", "subaccount.unfrozen", "withdrawal.failed", "withdrawal.paid", "withdrawal.requested", "withdrawal.reversed"]);
   });
 
   it("is valid OpenAPI 3.1 for @seriousme/openapi-schema-validator too (the e2e journey checks the served one)", async () => {

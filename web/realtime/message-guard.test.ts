@@ -12,6 +12,8 @@ const valid = [
   { kind: "rental.sms", rentalId: "r1", sender: "WhatsApp", text: "Your code is 1", code: "1" },
   { kind: "rental.ended", rentalId: "r1", status: "ended", refunded: false },
   { kind: "balance.changed", balance: 12.5 },
+  { kind: "subaccount.changed", subaccountId: "sub_1", externalId: "tg-1", change: "frozen" },
+  { kind: "subaccount.changed", subaccountId: "sub_1", externalId: "tg-1", change: "transfer", transfer: { id: "str_1", direction: "in", reason: "transfer", amount: 20 } },
 ];
 
 describe("realtime message guard", () => {
@@ -30,6 +32,7 @@ describe("realtime message guard", () => {
       { kind: "toast", type: "shout", message: "x" },
       { kind: "payment.credited", paymentId: "ref1", amount: "5000", balance: 1 },
       { kind: "sms.code", orderId: "o1", number: "+1" },
+      { kind: "subaccount.changed", subaccountId: "sub_1", change: "frozen" },
       { kind: "__proto__" },
     ];
     for (const message of invalid) {

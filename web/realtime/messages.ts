@@ -45,6 +45,9 @@ export function queryKeysFor(message: RealtimeMessage): QueryKey[] {
       return MONEY_KEYS;
     case "withdrawal.changed":
       return [...MONEY_KEYS, queryKeys.withdrawable, queryKeys.withdrawal(message.withdrawalId)];
+    case "subaccount.changed":
+      // The partner dashboard's sub-accounts (status, balance); a transfer also moves the reseller's own wallet.
+      return message.change === "transfer" ? [queryKeys.resellerSubaccounts, ...MONEY_KEYS] : [queryKeys.resellerSubaccounts];
     case "admin.changed":
       // Only an operator's room gets these; the console's queries all start with queryKeys.admin.
       return [queryKeys.admin];
@@ -84,6 +87,7 @@ export function toastFor(message: RealtimeMessage): RealtimeToast | null {
     case "rental.renewing": // its sentence comes as its own toast message (services/rent/renewals.ts)
     case "rental.ending": // likewise (services/rent/rental-reminder.ts)
     case "balance.changed":
+    case "subaccount.changed": // the partner dashboard's list shows it; the call that made it answered already
     case "admin.changed":
       return null;
   }
@@ -149,6 +153,7 @@ const REQUIRED: Record<RealtimeMessage["kind"], Record<string, "string" | "numbe
   "rental.ending": { rentalId: "string", endsAt: "string" },
   "balance.changed": { balance: "number" },
   "withdrawal.changed": { withdrawalId: "string", state: "string", amount: "number", message: "string" },
+  "subaccount.changed": { subaccountId: "string", externalId: "string", change: "string" },
   "admin.changed": { topic: "string" },
 };
 const TOAST_TYPES = new Set(["success", "info", "error", "warning"]);

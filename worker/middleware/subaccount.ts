@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
-import { getDb } from "../db/client";
+import { getDb, type Db } from "../db/client";
+import type { SignedInUser } from "../services/accounts";
 import { AppError } from "../lib/errors";
 import { actingSubaccount, markupForSubaccount, requireReseller } from "../services/resellers";
 
@@ -23,13 +24,21 @@ export const actAsSubaccount = createMiddleware<AppEnv>(async (c, next) => {
   if (/^\/api\/v1\/(subaccounts|webhook|markups)(\/|$)/.test(path)) {
     throw new AppError("VALIDATION_FAILED", `${SUBACCOUNT_HEADER} names the wallet to buy as; leave it off /subaccounts, /markups and /webhook requests.`, { field: SUBACCOUNT_HEADER });
   }
-  const db = getDb(c.env.DB);
-  const reseller = await requireReseller(db, c.var.apiCaller.key.userId);
   const spends = c.req.method === "POST" && SPENDING.some((p) => p.test(path));
-  const sub = await actingSubaccount(db, c.var.user.id, id, spends);
-  // Its prices carry the reseller's markup, the margin going to the acting account (the sub-account's parent).
-  const resellerMarkup = await markupForSubaccount(db, reseller.userId, c.var.user.id, reseller.markupBasisPoints);
-  // The sub-account's own wallet; the reseller's tier (totalDepositedKobo) and contact details stay.
-  c.set("user", { ...c.var.user, id: sub.id, username: sub.name, referredBy: null, balanceKobo: sub.balanceKobo, resellerMarkup });
+  c.set("user", await subaccountUser(getDb(c.env.DB), c.var.apiCaller.key.userId, c.var.user, id, spends));
   await next();
 });
+
+/**
+ * The signed-in user a reseller's request acts as when it names sub-account `id` (the JSON API's header, the
+ * SMS-Activate protocol's `subaccount` parameter): the key's owner (`ownerId`) must be a reseller (403), the sub-account
+ * the acting account's (404 otherwise), not closed, and not frozen when the request `spends` (409).
+ */
+export async function subaccountUser(db: Db, ownerId: string, acting: SignedInUser, id: string, spends: boolean): Promise<SignedInUser> {
+  const reseller = await requireReseller(db, ownerId);
+  const sub = await actingSubaccount(db, acting.id, id, spends);
+  // Its prices carry the reseller's markup, the margin going to the acting account (the sub-account's parent).
+  const resellerMarkup = await markupForSubaccount(db, reseller.userId, acting.id, reseller.markupBasisPoints);
+  // The sub-account's own wallet; the reseller's tier (totalDepositedKobo) and contact details stay.
+  return { ...acting, id: sub.id, username: sub.name, referredBy: null, balanceKobo: sub.balanceKobo, resellerMarkup };
+}

@@ -267,6 +267,11 @@ describe("/api/v1: the JSON developer API", () => {
       "rental.sms",
       "sms.code",
       "sms.ended",
+      "subaccount.closed",
+      "subaccount.created",
+      "subaccount.frozen",
+      "subaccount.transfer",
+      "subaccount.unfrozen",
       "withdrawal.failed",
       "withdrawal.paid",
       "withdrawal.requested",
@@ -483,7 +488,7 @@ describe("/webhook: the calling key's own URL, delivery log and resend, by the c
 
     expect((await api("/api/v1/webhook", { method: "PUT", headers: auth(key.secret), json: { url: "https://bot.example.com/a" } })).data).toEqual({
       url: "https://bot.example.com/a",
-      events: ["sms.code", "sms.ended", "rental.sms", "rental.ended", "rental.renewing", "balance.changed", "payment.failed", "withdrawal.requested", "withdrawal.paid", "withdrawal.failed", "withdrawal.reversed"],
+      events: ["sms.code", "sms.ended", "rental.sms", "rental.ended", "rental.renewing", "balance.changed", "payment.failed", "withdrawal.requested", "withdrawal.paid", "withdrawal.failed", "withdrawal.reversed", "subaccount.created", "subaccount.frozen", "subaccount.unfrozen", "subaccount.closed", "subaccount.transfer"],
     });
     // The key's own: the other key is untouched, and the console shows the same URL for this key.
     expect((await v1get("/webhook", other.secret)).data.url).toBeNull();

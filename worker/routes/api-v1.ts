@@ -8,6 +8,7 @@ import { requireApiKey } from "../middleware/api-key";
 import { requireIdempotencyKey } from "../middleware/idempotency";
 import { anotherCodeV1, buySmsV1, cancelRentalV1, cancelSmsOrderV1, countriesV1, endRentalV1, listRentalsV1, listSmsOrdersV1, pricesV1, rentalV1, rentCountriesV1, rentQuoteV1, rentV1, resendWebhookV1, scopesOf, setWebhookV1, smsOrderV1, webhookDeliveriesV1, webhookV1 } from "../services/developer";
 import { rentalWithInbox } from "../services/rent";
+import { deliverEvents } from "../services/kernel";
 import { closeSubaccount, createSubaccount, getMarkups, getSubaccount, listSubaccounts, listSubaccountTransfers, setMarkups, setSubaccountFrozen, transferSubaccount } from "../services/resellers";
 import { actAsSubaccount } from "../middleware/subaccount";
 import { nairaToKobo } from "../../schema/money";
@@ -60,19 +61,29 @@ const markups: RouteApp = routeApp()
 
 const subaccounts: RouteApp = routeApp()
   .openapi(v1.listSubaccounts, async (c) => c.json(await listSubaccounts(getDb(c.env.DB), c.var.user.id, c.req.valid("query")), 200))
-  .openapi(v1.createSubaccount, async (c) => c.json(await createSubaccount(getDb(c.env.DB), c.var.apiCaller.key.userId, c.var.user.id, c.req.valid("json"), nowOf(c)), 201))
+  .openapi(v1.createSubaccount, async (c) => c.json(await told(c, await createSubaccount(getDb(c.env.DB), c.var.apiCaller.key.userId, c.var.user.id, c.req.valid("json"), nowOf(c))), 201))
   .openapi(v1.getSubaccount, async (c) => c.json(await getSubaccount(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id), 200))
-  .openapi(v1.freezeSubaccount, async (c) => c.json(await setSubaccountFrozen(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id, true, nowOf(c)), 200))
-  .openapi(v1.unfreezeSubaccount, async (c) => c.json(await setSubaccountFrozen(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id, false, nowOf(c)), 200))
-  .openapi(v1.closeSubaccount, async (c) => c.json(await closeSubaccount(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id, nowOf(c)), 200))
+  .openapi(v1.freezeSubaccount, async (c) => c.json(await told(c, await setSubaccountFrozen(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id, true, nowOf(c))), 200))
+  .openapi(v1.unfreezeSubaccount, async (c) => c.json(await told(c, await setSubaccountFrozen(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id, false, nowOf(c))), 200))
+  .openapi(v1.closeSubaccount, async (c) => c.json(await told(c, await closeSubaccount(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id, nowOf(c))), 200))
   .openapi(v1.transferToSubaccount, async (c) => c.json(await transferOf(c, "in", c.req.valid("param").id, c.req.valid("json").amount), 201))
   .openapi(v1.transferFromSubaccount, async (c) => c.json(await transferOf(c, "out", c.req.valid("param").id, c.req.valid("json").amount), 201))
   .openapi(v1.listSubaccountTransfers, async (c) => c.json({ data: await listSubaccountTransfers(getDb(c.env.DB), c.var.user.id, c.req.valid("param").id) }, 200));
 
+/**
+ * Delivers the events the change just wrote (the reseller's `subaccount.*`, each wallet's `balance.changed`) before
+ * answering, as every flow does right after its batch; never throws (what is left, the outbox sweep delivers).
+ */
+async function told<T extends { id: string } | { subaccount_id: string }>(c: Context<AppEnv>, answer: T): Promise<T> {
+  await deliverEvents(c.var.services.events, c.var.user.id);
+  await deliverEvents(c.var.services.events, "subaccount_id" in answer ? answer.subaccount_id : answer.id);
+  return answer;
+}
+
 /** A transfer under the request's Idempotency-Key (requireIdempotencyKey has checked it is there). */
-function transferOf(c: Context<AppEnv>, direction: "in" | "out", id: string, amount: number) {
+async function transferOf(c: Context<AppEnv>, direction: "in" | "out", id: string, amount: number) {
   const idempotencyKey = c.req.header("idempotency-key")?.trim() ?? "";
-  return transferSubaccount(getDb(c.env.DB), c.var.user.id, id, { direction, amountKobo: nairaToKobo(amount), idempotencyKey }, nowOf(c));
+  return told(c, await transferSubaccount(getDb(c.env.DB), c.var.user.id, id, { direction, amountKobo: nairaToKobo(amount), idempotencyKey }, nowOf(c)));
 }
 
 /**

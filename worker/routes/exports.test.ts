@@ -1,6 +1,7 @@
 import { env, exports as workerExports } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { api, createUser } from "../test/helpers";
+import { createKey } from "../test/api-fixtures";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
 
 // CSV export of the history screens: the same rows as the screens, a date range in Lagos days, naira with 2 decimals,
@@ -77,5 +78,33 @@ describe("GET /api/export/*.csv", () => {
     const mine = await csv(`/api/export/transactions.csv?from=${today}&to=${today}`, user.token);
     expect(mine.text.trimEnd().split("\r\n")).toHaveLength(1);
     expect(other.id).not.toBe(user.id);
+  });
+
+  it("a reseller's orders export lists its sub-accounts' orders with subaccount_id (empty for its own); a customer's has no such column", async () => {
+    const user = await createUser({ balanceKobo: 500_000 });
+    expect((await api("/api/reseller", { token: user.token, json: { accept_terms: true } })).status).toBe(200);
+    const { secret } = await createKey(user, "live");
+    const auth = (extra: Record<string, string> = {}) => ({ authorization: `Bearer ${secret}`, "idempotency-key": crypto.randomUUID(), ...extra });
+    const sub = (await api("/api/v1/subaccounts", { method: "POST", headers: auth(), json: { name: "Ada", external_id: "tg-csv" } })).data.id as string;
+    const idle = (await api("/api/v1/subaccounts", { method: "POST", headers: auth(), json: { name: "Bo", external_id: "tg-idle" } })).data.id as string;
+    expect((await api(`/api/v1/subaccounts/${sub}/transfer-in`, { method: "POST", headers: auth(), json: { amount: 1000 } })).status).toBe(201);
+    const theirs = await api("/api/v1/sms/orders", { method: "POST", headers: auth({ "x-subaccount": sub }), json: { provider: "Swift", country: "5", service: "sbxnosms" } });
+    expect(theirs.status).toBe(201);
+    const mine = await api("/api/sms/get-number", { token: user.token, json: { provider: "Swift", country: "5", service: "sbxnosms" } });
+    const myOrder = mine.data.phone.request_id as string;
+    const today = lagosDay(Date.now());
+
+    const lines = (await csv(`/api/export/orders.csv?from=${today}&to=${today}`, user.token)).text.trimEnd().split("\r\n");
+    expect(lines[0]).toBe('"Date (WAT)","Reference","Kind","Service","Country","Provider","Number","Code","Amount (NGN)","Status","subaccount_id"');
+    expect(lines).toHaveLength(3);
+    expect(lines.filter((l) => l.endsWith(`,"${sub}"`))).toHaveLength(1);
+    expect(lines.filter((l) => l.endsWith(",\"\"") || l.endsWith(","))).toHaveLength(1);
+    expect(lines.some((l) => l.includes(idle))).toBe(false);
+    expect(myOrder).toBeTruthy();
+
+    // A customer with no sub-accounts keeps the plain columns.
+    const plain = await createUser({ balanceKobo: 100_000 });
+    const header = (await csv(`/api/export/orders.csv?from=${today}&to=${today}`, plain.token)).text.split("\r\n")[0];
+    expect(header).toBe('"Date (WAT)","Reference","Kind","Service","Country","Provider","Number","Code","Amount (NGN)","Status"');
   });
 });

@@ -7,6 +7,8 @@ import { nairaCell, toCsv } from "../lib/csv";
 import { readAsSignedInUser } from "../middleware/auth";
 import { ordersRead } from "../services/rent";
 import { transactionsRead } from "../services/funding";
+import { subaccountsMovedBetween } from "../services/resellers";
+import { getDb } from "../db/client";
 import { routeApp, type RouteApp } from "./route-app";
 import { nowOf } from "./flow-deps";
 
@@ -54,10 +56,27 @@ export const exportRoutes: RouteApp = routeApp()
   .openapi(rent.exportOrders, async (c) => {
     const range = c.req.valid("query");
     const w = exportWindow(range);
-    const rows = ((await readAsSignedInUser(c, (db, userId) => ordersRead(db, userId, nowOf(c)))) as OrderRow[]).filter((o) => inWindow(o.created_at, w));
+    const now = nowOf(c);
+    let userId = "";
+    const own = ((await readAsSignedInUser(c, (db, id) => ((userId = id), ordersRead(db, id, now)))) as OrderRow[]).filter((o) => inWindow(o.created_at, w));
+    // Issue 46: a reseller's export also lists its sub-accounts' orders, each naming its sub-account (its own: empty).
+    const db = getDb(c.env.DB);
+    const subs = await subaccountsMovedBetween(db, userId, w.start, w.end);
+    const rows: (OrderRow & { subaccountId: string | null })[] = own.map((o) => ({ ...o, subaccountId: null }));
+    for (const sub of subs.moved) {
+      const plan = ordersRead(db, sub.id, now);
+      const [first, ...rest] = plan.queries;
+      const listed = (plan.shape(await db.batch([first, ...rest]), { balanceKobo: sub.balanceKobo }) as OrderRow[]).filter((o) => inWindow(o.created_at, w));
+      rows.push(...listed.map((o) => ({ ...o, subaccountId: sub.id })));
+    }
+    rows.sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
+    const header = ["Date (WAT)", "Reference", "Kind", "Service", "Country", "Provider", "Number", "Code", "Amount (NGN)", "Status"];
     const csv = toCsv(
-      ["Date (WAT)", "Reference", "Kind", "Service", "Country", "Provider", "Number", "Code", "Amount (NGN)", "Status"],
-      rows.map((o) => [when(o.created_at), o.reference_code, o.kind === "sms" ? "Receive SMS" : "Rental", o.service, o.country, o.provider, o.purchased_number, o.sms, nairaCell(o.amount), o.status]),
+      subs.any ? [...header, "subaccount_id"] : header,
+      rows.map((o) => {
+        const cells = [when(o.created_at), o.reference_code, o.kind === "sms" ? "Receive SMS" : "Rental", o.service, o.country, o.provider, o.purchased_number, o.sms, nairaCell(o.amount), o.status];
+        return subs.any ? [...cells, o.subaccountId] : cells;
+      }),
     );
     return csvResponse(csv, `orders-${range.from}-to-${range.to}.csv`);
   });

@@ -3,6 +3,9 @@ import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env";
 import { AppError } from "../lib/errors";
 import { callerFor } from "../middleware/api-key";
+import { subaccountUser } from "../middleware/subaccount";
+import { getDb } from "../db/client";
+import type { ApiCaller, SignedInUser } from "../services/accounts";
 import { protocolAction } from "../services/developer";
 import { smsDepsOf } from "./flow-deps";
 
@@ -28,10 +31,29 @@ export const handlerApiRoutes = new Hono<AppEnv>()
     const get = (name: string) => (params.get(name) ?? "").trim();
     const caller = get("api_key") ? await callerFor(c, get("api_key")) : null;
     if (!caller) return c.text("BAD_KEY");
-    const reply = await protocolAction(smsDepsOf(c), caller.user, get("action"), { get });
+    const acting = await actingUserOf(c, caller, get("subaccount"), get("action"));
+    if (typeof acting === "string") return c.text(acting);
+    const reply = await protocolAction(smsDepsOf(c), acting, get("action"), { get });
     return "text" in reply ? c.text(reply.text) : c.json(reply.json);
   });
 
+/**
+ * A reseller names the sub-account it acts as with `subaccount=<id>` (issue 46, decision 072), checked as the JSON API
+ * checks X-Subaccount. Refusals are the protocol's words: not a reseller, or not its sub-account (unknown, another
+ * reseller's): BAD_KEY, the one word for "this key may not act as that", so ids cannot be probed; closed, or frozen for
+ * a purchase: BANNED (the account may not buy).
+ */
+async function actingUserOf(c: Context<AppEnv>, caller: ApiCaller, subaccountId: string, action: string): Promise<SignedInUser | string> {
+  if (!subaccountId) return caller.user;
+  const spends = action === "getNumber" || action === "getNumberV2";
+  try {
+    return await subaccountUser(getDb(c.env.DB), caller.key.userId, caller.user, subaccountId, spends);
+  } catch (err) {
+    if (err instanceof AppError && err.code === "INVALID_STATE") return "BANNED";
+    if (err instanceof AppError) return "BAD_KEY";
+    throw err;
+  }
+}
 
 async function protocolParams(c: Context<AppEnv>): Promise<URLSearchParams> {
   const params = new URLSearchParams(new URL(c.req.url).search);

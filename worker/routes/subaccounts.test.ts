@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { setResellerSql } from "../db/admin-sql";
-import { createKey } from "../test/api-fixtures";
+import { createKey, handler } from "../test/api-fixtures";
 import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } from "../test/helpers";
 import { resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
 import { closeSubaccount, transferSubaccount } from "../services/resellers";
@@ -309,5 +309,77 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
     await queueWebhookEvents(env, sub.id, { kind: "balance.changed", balance: 12 }, Date.now());
     const rows = await env.DB.prepare("SELECT payload FROM webhook_events WHERE api_key_id = ?").bind(key.id).all<{ payload: string }>();
     expect(rows.results.map((x) => JSON.parse(x.payload).data)).toEqual([{ balance: 12, currency: "NGN", subaccount_id: sub.id }]);
+  });
+
+  it("subaccount.* events: opened, transfers in and out, frozen, unfrozen, closed (its balance back), each once, to the reseller's key", async () => {
+    const r = await reseller();
+    const key = await createKey(r, "live", "hooks");
+    await env.DB.prepare("UPDATE api_keys SET webhook_url = 'https://hooks.example.com/in' WHERE id = ?").bind(key.id).run();
+    const settled = (path: string, json: unknown) => api(path, { method: "POST", headers: auth(key.secret, { "idempotency-key": crypto.randomUUID() }), json, settle: true });
+    const opened = await settled("/api/v1/subaccounts", { name: "Ada", external_id: "tg-hooks" });
+    expect(opened.status).toBe(201);
+    const id = opened.data.id as string;
+    expect((await settled(`/api/v1/subaccounts/${id}/transfer-in`, { amount: 2000 })).status).toBe(201);
+    expect((await settled(`/api/v1/subaccounts/${id}/transfer-out`, { amount: 500 })).status).toBe(201);
+    for (const step of ["freeze", "unfreeze", "freeze", "close"]) expect((await settled(`/api/v1/subaccounts/${id}/${step}`, {})).status).toBe(200);
+    // Closing again changes nothing and tells nothing.
+    expect((await settled(`/api/v1/subaccounts/${id}/close`, {})).status).toBe(200);
+    const rows = (await env.DB.prepare("SELECT type, payload FROM webhook_events WHERE api_key_id = ? AND type LIKE 'subaccount.%' ORDER BY created_at, rowid").bind(key.id).all<{ type: string; payload: string }>()).results;
+    const told = rows.map((e) => {
+      const d = JSON.parse(e.payload).data;
+      expect(d).toMatchObject({ subaccount_id: id, external_id: "tg-hooks" });
+      return e.type === "subaccount.transfer" ? `${e.type}:${d.direction}:${d.reason}:${d.amount}` : `${e.type}:${d.status}`;
+    });
+    expect(told).toEqual([
+      "subaccount.created:active",
+      "subaccount.transfer:in:transfer:2000",
+      "subaccount.transfer:out:transfer:500",
+      "subaccount.frozen:frozen",
+      "subaccount.unfrozen:active",
+      "subaccount.frozen:frozen",
+      "subaccount.closed:closed",
+      "subaccount.transfer:out:close:1500",
+    ]);
+    const transfer = JSON.parse(rows[1]!.payload).data;
+    expect(transfer).toMatchObject({ currency: "NGN", transfer_id: expect.stringMatching(/^str_/) });
+    expect(transfer.url).toMatch(new RegExp(`/api/v1/subaccounts/${id}/transfers$`));
+    // Written with the change: each outbox event sits beside its move (a refused move writes none).
+    const outbox = await env.DB.prepare("SELECT COUNT(*) AS n FROM outbox_events WHERE dedupe_key LIKE ?").bind(`subaccount.%${id}%`).first<{ n: number }>();
+    expect(outbox!.n).toBe(5);
+  });
+
+  it("the SMS-Activate protocol acts as a sub-account with subaccount=<id>: its wallet buys, its orders answer; refusals in the protocol's words", async () => {
+    const r = await reseller();
+    const sub = await openSub(r.secret);
+    expect((await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 2000 })).status).toBe(201);
+    const as = (params: Record<string, string | number>) => handler({ api_key: r.secret, subaccount: sub.id, ...params });
+    expect((await as({ action: "getBalance" })).text).toBe("ACCESS_BALANCE:2000.00");
+    const parentBefore = await balanceOf(r.id);
+    const bought = await as({ action: "getNumber", service: "sbxnosms" });
+    const id = /^ACCESS_NUMBER:(\d+):\d+$/.exec(bought.text)![1]!;
+    expect(await balanceOf(sub.id)).toBeLessThan(200_000);
+    expect(await balanceOf(r.id)).toBe(parentBefore);
+    // The order is the sub-account's: found through it, not as the reseller's own.
+    expect((await as({ action: "getStatus", id })).text).toBe("STATUS_WAIT_CODE");
+    expect((await handler({ api_key: r.secret, action: "getStatus", id })).text).toBe("NO_ACTIVATION");
+
+    // Another reseller's sub-account, an unknown one, and a customer who is no reseller: BAD_KEY, nothing bought.
+    const other = await reseller();
+    const theirs = await openSub(other.secret);
+    expect((await as({ action: "getBalance", subaccount: theirs.id })).text).toBe("BAD_KEY");
+    expect((await as({ action: "getNumber", service: "sbxnosms", subaccount: "sub_nope" })).text).toBe("BAD_KEY");
+    const plain = await createUser({ balanceKobo: 100_000 });
+    const plainKey = (await createKey(plain, "live")).secret;
+    expect((await handler({ api_key: plainKey, subaccount: sub.id, action: "getBalance" })).text).toBe("BAD_KEY");
+
+    // Frozen: it buys nothing (BANNED) but its order is still read and cancelled.
+    expect((await post(`/api/v1/subaccounts/${sub.id}/freeze`, r.secret, {})).status).toBe(200);
+    const subBefore = await balanceOf(sub.id);
+    expect((await as({ action: "getNumber", service: "sbxnosms" })).text).toBe("BANNED");
+    expect(await balanceOf(sub.id)).toBe(subBefore);
+    expect((await as({ action: "getStatus", id })).text).toBe("STATUS_WAIT_CODE");
+    expect((await as({ action: "setStatus", id, status: 8 })).text).toBe("ACCESS_CANCEL");
+    expect(await balanceOf(sub.id)).toBe(200_000);
+    await expectLedgerBalanced();
   });
 });

@@ -23,7 +23,8 @@ import { deadLetterInsert, enqueueDeliveries } from "./delivery-queue";
 const publicUrlOf = (env: Env): string => configFor(env).publicUrl;
 
 export const WEBHOOK_EVENT_TYPES = ["sms.code", "sms.ended", "rental.sms", "rental.ended", "rental.renewing", "balance.changed", "payment.failed",
-  "withdrawal.requested", "withdrawal.paid", "withdrawal.failed", "withdrawal.reversed"] as const;
+  "withdrawal.requested", "withdrawal.paid", "withdrawal.failed", "withdrawal.reversed",
+  "subaccount.created", "subaccount.frozen", "subaccount.unfrozen", "subaccount.closed", "subaccount.transfer"] as const;
 
 /** Waits after each failed attempt: 10 attempts over 24 hours (the 10th is 23 h 51 min after the first). */
 export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000, 30 * 60_000, 3600_000, 2 * 3600_000, 4 * 3600_000, 8 * 3600_000, 8 * 3600_000];
@@ -127,6 +128,34 @@ function eventsFor(env: Env, message: RealtimeMessage): QueuedEvent[] {
         },
       };
       return type === "withdrawal.paid" ? [event] : [event, balanceEvent(null)];
+    }
+    case "subaccount.changed": {
+      // Issue 46: told to the reseller (the message is addressed to the parent), naming the sub-account. A lifecycle
+      // change has one per sub-account (created, closed) or one per move (frozen, unfrozen: dedupe left to the outbox
+      // row); a transfer one per transfer.
+      const base = { subaccount_id: message.subaccountId, external_id: message.externalId };
+      if (message.change === "transfer") {
+        const t = message.transfer;
+        if (!t) return [];
+        return [
+          {
+            type: "subaccount.transfer",
+            subject: message.subaccountId,
+            dedupe: `subaccount.transfer:${t.id}`,
+            data: { ...base, transfer_id: t.id, direction: t.direction, reason: t.reason, amount: t.amount, currency: "NGN", ...link(`/api/v1/subaccounts/${message.subaccountId}/transfers`) },
+          },
+        ];
+      }
+      const status = message.change === "frozen" ? "frozen" : message.change === "closed" ? "closed" : "active";
+      const once = message.change === "created" || message.change === "closed";
+      return [
+        {
+          type: `subaccount.${message.change}`,
+          subject: message.subaccountId,
+          dedupe: once ? `subaccount.${message.change}:${message.subaccountId}` : null,
+          data: { ...base, status, ...link(`/api/v1/subaccounts/${message.subaccountId}`) },
+        },
+      ];
     }
     case "payment.failed":
       return [

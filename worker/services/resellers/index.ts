@@ -6,6 +6,6 @@
  */
 export { acceptResellerTerms, NOT_A_RESELLER, requireReseller, resellerOf, resellerSummary, toResellerView } from "./reseller";
 export { subaccount, subaccountTransfer } from "./subaccount";
-export { actingSubaccount, closeSubaccount, createSubaccount, getSubaccount, listSubaccounts, listSubaccountTransfers, MAX_SUBACCOUNTS, ownSubaccount, setSubaccountFrozen, SUBACCOUNT_NOT_FOUND, transferSubaccount, walletReceives } from "./subaccounts";
+export { actingSubaccount, closeSubaccount, createSubaccount, getSubaccount, listSubaccounts, listSubaccountTransfers, MAX_SUBACCOUNTS, ownSubaccount, setSubaccountFrozen, SUBACCOUNT_NOT_FOUND, subaccountsMovedBetween, transferSubaccount, walletReceives } from "./subaccounts";
 export { getMarkups, markupForSubaccount, setMarkups } from "./markups";
 export { listResellers, setResellerRole } from "./admin-views";

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { koboToNaira } from "../../../schema/money";
 import { moneyEntity, type MoveEvent, users } from "../kernel";
 import { subaccounts, subaccountTransfers } from "./tables";
 
@@ -22,15 +23,31 @@ export interface NewSubaccount {
   name: string;
 }
 
+/** What a sub-account's own moves need to tell its reseller (`subaccount.*` webhooks): whose it is and the bot's id. */
+export interface SubaccountTold {
+  parentUserId: string;
+  externalId: string;
+}
+
+/**
+ * A sub-account's lifecycle event, told to its reseller (the parent: its room, its keys' webhooks), written with the
+ * move. Freezing can happen again after unfreezing: the move's time names each happening.
+ */
+const lifecycleEvent = (id: string, i: SubaccountTold, change: "created" | "frozen" | "unfrozen" | "closed", at: number): MoveEvent => ({
+  userId: i.parentUserId,
+  dedupe: change === "created" || change === "closed" ? `subaccount.${change}:${id}` : `subaccount.${change}:${id}:${at}`,
+  message: { kind: "subaccount.changed", subaccountId: id, externalId: i.externalId, change },
+});
+
 /** The sub-account's life: opened active, frozen (it buys nothing) and back, closed (its balance back to the parent). */
 export const subaccount = moneyEntity(
   { name: "sub-account", table: subaccounts, id: "id", status: "status" },
   {
     /** Opened by its reseller, with its wallet row written first in the same batch (resellers/subaccounts.ts). */
-    open: { from: "new", to: "active", values: (i: NewSubaccount, at) => ({ ...i, createdAt: at }) },
+    open: { from: "new", to: "active", values: (i: NewSubaccount, at) => ({ ...i, createdAt: at }), event: (i: NewSubaccount, at) => lifecycleEvent(i.id, i, "created", at) },
     /** Its reseller froze it: it buys and rents nothing until unfrozen; money may still move in and out. */
-    freeze: { from: ["active"], to: "frozen", set: (_i: object, at) => ({ frozenAt: at }) },
-    unfreeze: { from: ["frozen"], to: "active", set: () => ({ frozenAt: null }) },
+    freeze: { from: ["active"], to: "frozen", set: (_i: SubaccountTold & { id: string }, at) => ({ frozenAt: at }), event: (i: SubaccountTold & { id: string }, at) => lifecycleEvent(i.id, i, "frozen", at) },
+    unfreeze: { from: ["frozen"], to: "active", set: () => ({ frozenAt: null }), event: (i: SubaccountTold & { id: string }, at) => lifecycleEvent(i.id, i, "unfrozen", at) },
     /**
      * Closed for good: only while its wallet holds exactly what the close read (`balanceKobo`), so the transfer of that
      * balance back to the parent, which follows this move in the batch, empties it; a purchase or refund in between
@@ -39,11 +56,14 @@ export const subaccount = moneyEntity(
     close: {
       from: ["active", "frozen"],
       to: "closed",
-      set: (_i: { balanceKobo: number }, at) => ({ closedAt: at }),
-      claim: (i: { balanceKobo: number }) => sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${subaccounts.id} AND ${users.balanceKobo} = ${i.balanceKobo})`,
+      set: (_i: CloseInput, at) => ({ closedAt: at }),
+      claim: (i: CloseInput) => sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${subaccounts.id} AND ${users.balanceKobo} = ${i.balanceKobo})`,
+      event: (i: CloseInput, at) => lifecycleEvent(i.id, i, "closed", at),
     },
   },
 );
+
+type CloseInput = SubaccountTold & { id: string; balanceKobo: number };
 
 export interface TransferInput {
   id: string;
@@ -65,6 +85,18 @@ const noteOf = (i: TransferInput) =>
 
 /** The wallet a side of the transfer moved: its socket and webhook get the new balance (the outbox reads it). */
 const balanceEvent = (userId: string, dedupe: string): MoveEvent => ({ userId, dedupe, message: { kind: "balance.changed" } });
+
+const transferEvent = (i: TransferInput): MoveEvent => ({
+  userId: i.parentUserId,
+  dedupe: `subaccount.transfer:${i.id}`,
+  message: {
+    kind: "subaccount.changed",
+    subaccountId: i.subaccountId,
+    externalId: i.label,
+    change: "transfer",
+    transfer: { id: i.id, direction: i.direction, reason: i.reason, amount: koboToNaira(i.amountKobo) },
+  },
+});
 
 export const subaccountTransfer = moneyEntity(
   { name: "sub-account transfer", table: subaccountTransfers, id: "id", status: "status" },
@@ -100,7 +132,8 @@ export const subaccountTransfer = moneyEntity(
       from: ["sent"],
       to: "completed",
       ledger: (i: TransferInput) => ({ userId: destinationOf(i), key: `sub:${i.id}:credit`, amountKobo: i.amountKobo, kind: "transfer", note: noteOf(i), ref: i.id }),
-      event: (i: TransferInput) => balanceEvent(destinationOf(i), `balance.changed:sub:${i.id}:credit`),
+      // The reseller also hears of the transfer as one happening (subaccount.transfer), whichever way it went.
+      event: (i: TransferInput) => [balanceEvent(destinationOf(i), `balance.changed:sub:${i.id}:credit`), transferEvent(i)],
     },
   },
 );

@@ -4,7 +4,7 @@ import type { V1Subaccount, V1SubaccountTransfer } from "../../../schema/api-v1"
 import type { Db } from "../../db/client";
 import { AppError, isUniqueViolation } from "../../lib/errors";
 import { generateReferralCode } from "../accounts";
-import { asInsufficientBalance, isSandboxUser, move, runBatch, sandboxUserIdFor, statement, SUBACCOUNT_WALLET_PREFIX, transition, users } from "../kernel";
+import { asInsufficientBalance, isSandboxUser, ledger, move, runBatch, sandboxUserIdFor, statement, SUBACCOUNT_WALLET_PREFIX, transition, users } from "../kernel";
 import { activeRentalsOf } from "../rent";
 import { activeOrdersOf } from "../sms";
 import { requireReseller } from "./reseller";
@@ -152,7 +152,7 @@ export async function createSubaccount(db: Db, ownerId: string, parentId: string
 export async function setSubaccountFrozen(db: Db, parentId: string, id: string, frozen: boolean, now: number): Promise<V1Subaccount> {
   const row = await ownSubaccount(db, parentId, id);
   if (row.status === "closed") throw new AppError("INVALID_STATE", "This sub-account is closed.", { status: row.status });
-  if ((row.status === "frozen") !== frozen) await transition(db, frozen ? subaccount.freeze : subaccount.unfreeze, id, {}, now);
+  if ((row.status === "frozen") !== frozen) await transition(db, frozen ? subaccount.freeze : subaccount.unfreeze, id, { id, parentUserId: parentId, externalId: row.externalId }, now);
   return getSubaccount(db, parentId, id);
 }
 
@@ -169,7 +169,7 @@ export async function closeSubaccount(db: Db, parentId: string, id: string, now:
     if (waiting + rentals > 0) {
       throw new AppError("INVALID_STATE", `This sub-account has ${waiting + rentals} number(s) in use. Cancel them or wait until they finish, then close it.`, { status: row.status });
     }
-    const closing = move(db, subaccount.close, id, { balanceKobo: row.balanceKobo }, now);
+    const closing = move(db, subaccount.close, id, { id, parentUserId: parentId, externalId: row.externalId, balanceKobo: row.balanceKobo }, now);
     const transfer: TransferInput = { id: `str_${crypto.randomUUID().replaceAll("-", "")}`, parentUserId: parentId, subaccountId: id, direction: "out", reason: "close", amountKobo: row.balanceKobo, idempotencyKey: `close:${id}`, label: row.externalId };
     const send = row.balanceKobo > 0 ? move(db, subaccountTransfer.send, transfer.id, transfer, now, { when: closing.madeIt }) : null;
     const result = await runBatch(db, { close: closing, send, arrive: send ? move(db, subaccountTransfer.arrive, transfer.id, transfer, now, { when: send.madeIt }) : null });
@@ -261,4 +261,25 @@ export async function actingSubaccount(db: Db, parentId: string, id: string, spe
 export async function walletReceives(db: Db, userId: string): Promise<boolean> {
   const [row] = await db.select({ status: subaccounts.status }).from(subaccounts).where(eq(subaccounts.id, userId)).limit(1);
   return row?.status !== "closed";
+}
+
+/**
+ * For a reseller's exports: whether it has sub-accounts at all (its CSV then carries a sub-account column), and those
+ * whose wallets moved in [start, end) (every purchase is a ledger row), so an export reads only the ones that bought,
+ * never one read per sub-account of thousands.
+ */
+export async function subaccountsMovedBetween(db: Db, parentId: string, start: number, end: number): Promise<{ any: boolean; moved: { id: string; balanceKobo: number }[] }> {
+  const [first] = await db.select({ id: subaccounts.id }).from(subaccounts).where(eq(subaccounts.parentUserId, parentId)).limit(1);
+  if (!first) return { any: false, moved: [] };
+  const moved = await db
+    .select({ id: subaccounts.id, balanceKobo: users.balanceKobo })
+    .from(subaccounts)
+    .innerJoin(users, eq(users.id, subaccounts.id))
+    .where(
+      and(
+        eq(subaccounts.parentUserId, parentId),
+        sql`EXISTS (SELECT 1 FROM ${ledger} WHERE ${ledger.userId} = ${subaccounts.id} AND ${ledger.createdAt} >= ${start} AND ${ledger.createdAt} < ${end})`,
+      ),
+    );
+  return { any: true, moved };
 }

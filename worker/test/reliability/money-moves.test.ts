@@ -232,9 +232,9 @@ const CASES: Record<string, Record<string, Case>> = {
   },
   "sub-account": {
     open: { setup: async (u) => { const id = await subaccountRow(u, "active", true); return { id, input: { id, parentUserId: u, externalId: id, name: "walked" } }; } },
-    freeze: { setup: async (u) => ({ id: await subaccountRow(u), input: {} }), refusedFrom: "closed" },
-    unfreeze: { setup: async (u) => ({ id: await subaccountRow(u, "frozen"), input: {} }), refusedFrom: "active" },
-    close: { setup: async (u) => ({ id: await subaccountRow(u), input: { balanceKobo: 0 } }), refusedFrom: "closed" },
+    freeze: { setup: async (u) => { const id = await subaccountRow(u); return { id, input: { id, parentUserId: u, externalId: id } }; }, refusedFrom: "closed" },
+    unfreeze: { setup: async (u) => { const id = await subaccountRow(u, "frozen"); return { id, input: { id, parentUserId: u, externalId: id } }; }, refusedFrom: "active" },
+    close: { setup: async (u) => { const id = await subaccountRow(u); return { id, input: { id, parentUserId: u, externalId: id, balanceKobo: 0 } }; }, refusedFrom: "closed" },
   },
   "sub-account transfer": {
     send: { setup: async (u) => { const subId = await subaccountRow(u); const id = `str_${uid()}`; return { id, input: transferOf(id, u, subId, "in") }; } },
