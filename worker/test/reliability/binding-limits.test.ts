@@ -4,7 +4,7 @@ import { BINDING_LIMITS } from "../../services/kernel";
 import { api, createUser } from "../helpers";
 import { setActivationCodeArrived, upstreamIdOf } from "./invariants";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../sms-fixtures";
-import { inOneWindow } from "../rate-windows";
+import { inOneWindow, WINDOW_NEEDED_MS } from "../rate-windows";
 
 /**
  * Issue 44 (decision 073): the per-address and check-now throttles run on the Workers Rate Limiting binding
@@ -18,7 +18,7 @@ describe("the Rate Limiting bindings", () => {
   it("are configured with BINDING_LIMITS' numbers (wrangler.toml and the code agree)", async () => {
     for (const [name, { limit, periodSeconds }] of Object.entries(BINDING_LIMITS)) {
       expect([10, 60]).toContain(periodSeconds);
-      await inOneWindow(periodSeconds, 10_000);
+      await inOneWindow(periodSeconds, WINDOW_NEEDED_MS);
       const key = `config-check:${crypto.randomUUID()}`;
       const binding = env[name as keyof typeof BINDING_LIMITS];
       const outcomes = [];
@@ -36,7 +36,7 @@ describe("the Rate Limiting bindings", () => {
     await pollerOf(orderId).stop();
     await setActivationCodeArrived(await upstreamIdOf("sms_orders", orderId), false);
     const { limit, periodSeconds } = BINDING_LIMITS.CHECK_NOW_LIMITER;
-    await inOneWindow(periodSeconds, 30_000);
+    await inOneWindow(periodSeconds, WINDOW_NEEDED_MS);
     const check = () => api(`/api/sms/check/${orderId}`, { method: "POST", token: user.token, json: {} });
     for (let i = 0; i < limit; i++) expect((await check()).status).toBe(200);
     const limited = await check();

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { NON_DOCUMENT_POLICY } from "../../../schema/csp";
 import { BINDING_LIMITS, clearSettingsCache, deliverDueWebhooks, putSetting, RATE_LIMITS } from "../../services/kernel";
-import { freshAddress, inOneWindow } from "../rate-windows";
+import { freshAddress, inOneWindow, WINDOW_NEEDED_MS } from "../rate-windows";
 import { postSquadWebhook, setSquadSimulator, squadWebhookRaw, startCardPaymentViaApi } from "../payment-fixtures";
 import { api, createUser, db, type ApiReply } from "../helpers";
 import { useTestUpstreams } from "../services";
@@ -53,7 +53,7 @@ describe("brute force", HASHING, () => {
   it("guessing reset links from one address answers 429 past the address limit, and a wrong link never says why", async () => {
     const account = await signup();
     const headers = { "cf-connecting-ip": freshAddress() };
-    await inOneWindow(BINDING_LIMITS.AUTH_ADDRESS_LIMITER.periodSeconds, 30_000);
+    await inOneWindow(BINDING_LIMITS.AUTH_ADDRESS_LIMITER.periodSeconds, WINDOW_NEEDED_MS);
     const statuses: number[] = [];
     const messages = new Set<string>();
     const total = BINDING_LIMITS.AUTH_ADDRESS_LIMITER.limit + 5;
