@@ -151,3 +151,19 @@ export function Loading({ error }: { error?: unknown }) {
     <p className="text-sm text-slate-500">Loading…</p>
   );
 }
+
+/** A list's state filter ("all" or one state): the console's paged lists share it (bank transfers, withdrawals). */
+export function StateFilter<S extends string>({ states, value, onChange }: { states: readonly S[]; value: S | undefined; onChange: (state: S | undefined) => void }) {
+  return (
+    <label className="text-sm">
+      State{" "}
+      <select className="rounded border px-2 py-1" value={value ?? ""} onChange={(e) => onChange(states.find((s) => s === e.target.value))}>
+        {["", ...states].map((s) => (
+          <option key={s} value={s}>
+            {s || "all"}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

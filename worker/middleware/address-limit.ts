@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { enforceBindingLimit } from "../services/kernel";
@@ -9,8 +10,11 @@ import { enforceBindingLimit } from "../services/kernel";
  * client's, 127.0.0.1, so the journeys are counted like anyone); a request without it (a test's SELF.fetch) has no
  * address to count.
  */
+/** The client's address as Cloudflare gives it, or null (a test's SELF.fetch). */
+export const clientAddress = (c: Context<AppEnv>): string | null => c.req.header("cf-connecting-ip") || null;
+
 export const perAddressLimit = createMiddleware<AppEnv>(async (c, next) => {
-  const address = c.req.header("cf-connecting-ip");
+  const address = clientAddress(c);
   if (address) await enforceBindingLimit(c.env, "AUTH_ADDRESS_LIMITER", address);
   await next();
 });

@@ -1,12 +1,10 @@
 import { $ } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import { ACCOUNT_MESSAGES } from "../../schema/account-messages";
-import type { AppEnv } from "../app-env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { requireAuth, sessionClaims } from "../middleware/auth";
 import { changeOwnPassword, deviceFromRequest, referralInvitation, requestPasswordReset, resetPassword, revokeSessions, signIn, signInSecondStep, signUp, updateProfile } from "../services/accounts";
-import { perAddressLimit } from "../middleware/address-limit";
+import { clientAddress, perAddressLimit } from "../middleware/address-limit";
 import * as accounts from "../contract/accounts";
 import { nowOf, requestDepsOf } from "./flow-deps";
 import { guarded, routeApp, type RouteApp } from "./route-app";
@@ -19,7 +17,6 @@ import { guarded, routeApp, type RouteApp } from "./route-app";
 
 
 /** The caller's address as Cloudflare reports it (the login's per account and address limit, issue 12). */
-const clientAddress = (c: Context<AppEnv>) => c.req.header("cf-connecting-ip") || null;
 
 export const accountRoutes: RouteApp = $(
   routeApp()

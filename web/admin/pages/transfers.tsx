@@ -4,7 +4,7 @@ import type { AdminTransferDeposit } from "../../../schema/admin";
 import * as queryKeys from "../../api/keys";
 import { json } from "../../api/client";
 import { admin, naira, when } from "../api";
-import { Loading, Panel, Table } from "../ui";
+import { Loading, Panel, StateFilter, Table } from "../ui";
 
 /**
  * Bank transfers (issue 31): every transfer Squad told us arrived, with its state (credited, in review, unmatched: an
@@ -30,18 +30,7 @@ export function TransferDeposits() {
     <>
       <Panel
         title="Bank transfers"
-        actions={
-          <label className="text-sm">
-            State{" "}
-            <select className="rounded border px-2 py-1" value={state ?? ""} onChange={(e) => setState(TRANSFER_STATES.find((s) => s === e.target.value))}>
-              {["", ...TRANSFER_STATES].map((s) => (
-                <option key={s} value={s}>
-                  {s || "all"}
-                </option>
-              ))}
-            </select>
-          </label>
-        }
+        actions={<StateFilter states={TRANSFER_STATES} value={state} onChange={setState} />}
       >
         {!list.data ? (
           <Loading error={list.error} />

@@ -4,7 +4,7 @@ import type { AdminWithdrawalRow, WithdrawalState } from "../../../schema/withdr
 import * as queryKeys from "../../api/keys";
 import { json, pathParams } from "../../api/client";
 import { admin, naira, useAdminChange, when } from "../api";
-import { ActionForm, Loading, Panel, Table } from "../ui";
+import { ActionForm, Loading, Panel, StateFilter, Table } from "../ui";
 
 /**
  * Withdrawals (issue 45, decision 071): every cash out with its state, customer, account, the holder's name the bank
@@ -35,20 +35,14 @@ export function Withdrawals() {
       <Panel
         title="Withdrawals"
         actions={
-          <label className="text-sm">
-            State{" "}
-            <select className="rounded border px-2 py-1" value={state ?? ""} onChange={(e) => {
-                setState(WITHDRAWAL_STATES.find((s) => s === e.target.value));
-                setPages([]);
-              }}
-            >
-              {["", ...WITHDRAWAL_STATES].map((s) => (
-                <option key={s} value={s}>
-                  {s || "all"}
-                </option>
-              ))}
-            </select>
-          </label>
+          <StateFilter
+            states={WITHDRAWAL_STATES}
+            value={state}
+            onChange={(next) => {
+              setState(next);
+              setPages([]);
+            }}
+          />
         }
       >
         {!list.data ? (
