@@ -107,4 +107,58 @@ describe("GET /api/export/*.csv", () => {
     const header = (await csv(`/api/export/orders.csv?from=${today}&to=${today}`, plain.token)).text.split("\r\n")[0];
     expect(header).toBe('"Date (WAT)","Reference","Kind","Service","Country","Provider","Number","Code","Amount (NGN)","Status"');
   });
+  it("a reseller's transactions export lists its sub-accounts' ledger rows with subaccount_id (empty for its own); never another reseller's; the range honoured", async () => {
+    const reseller = async (key: string) => {
+      const user = await createUser({ balanceKobo: 500_000 });
+      expect((await api("/api/reseller", { token: user.token, json: { accept_terms: true } })).status).toBe(200);
+      const { secret } = await createKey(user, "live");
+      const auth = (extra: Record<string, string> = {}) => ({ authorization: `Bearer ${secret}`, "idempotency-key": crypto.randomUUID(), ...extra });
+      const sub = (await api("/api/v1/subaccounts", { method: "POST", headers: auth(), json: { name: "Ada", external_id: key } })).data.id as string;
+      expect((await api(`/api/v1/subaccounts/${sub}/transfer-in`, { method: "POST", headers: auth(), json: { amount: 1000 } })).status).toBe(201);
+      return { user, auth, sub };
+    };
+    const mine = await reseller("tg-tx");
+    const theirs = await reseller("tg-tx");
+    const idle = (await api("/api/v1/subaccounts", { method: "POST", headers: mine.auth(), json: { name: "Bo", external_id: "tg-idle" } })).data.id as string;
+    const bought = await api("/api/v1/sms/orders", { method: "POST", headers: mine.auth({ "x-subaccount": mine.sub }), json: { provider: "Swift", country: "5", service: "sbxnosms" } });
+    expect(bought.status).toBe(201);
+    const orderId = bought.data.id as string;
+    const today = lagosDay(Date.now());
+
+    const lines = (await csv(`/api/export/transactions.csv?from=${today}&to=${today}`, mine.user.token)).text.trimEnd().split("\r\n");
+    expect(lines[0]).toBe('"Date (WAT)","Reference","Description","Amount (NGN)","Status","Not moved (NGN)","subaccount_id"');
+    const cells = lines.slice(1).map((l) => JSON.parse(`[${l}]`) as string[]);
+    // The reseller's own rows: its opening credit and its side of the transfer, with an empty sub-account cell.
+    const own = cells.filter((r) => r[6] === "");
+    expect(own.map((r) => r[3]).sort()).toEqual(["-1000.00", "5000.00"]);
+    // The sub-account's rows: the transfer's arrival and the purchase, naming it.
+    const subRows = cells.filter((r) => r[6] === mine.sub);
+    expect(subRows.map((r) => r[3])).toContain("1000.00");
+    expect(subRows.filter((r) => r[1] === `buy:${orderId}`)).toHaveLength(1);
+    expect(cells.every((r) => r[6] === "" || r[6] === mine.sub)).toBe(true);
+    expect(lines.some((l) => l.includes(theirs.sub) || l.includes(idle))).toBe(false);
+    // Both sides of every transfer are listed, so the column adds up to what reseller and sub-accounts hold together.
+    const total = Math.round(cells.reduce((n, r) => n + Number(r[3]), 0) * 100);
+    const held = await env.DB.prepare("SELECT SUM(balance_kobo) AS k FROM users WHERE id IN (?, ?)").bind(mine.user.id, mine.sub).first<{ k: number }>();
+    expect(total).toBe(held!.k);
+
+    // A range before any of it: the header (with the column: the account has sub-accounts) and nothing else.
+    expect((await csv("/api/export/transactions.csv?from=2020-01-01&to=2020-01-31", mine.user.token)).text).toBe(
+      '"Date (WAT)","Reference","Description","Amount (NGN)","Status","Not moved (NGN)","subaccount_id"\r\n',
+    );
+    // The other reseller sees its own sub-account's rows, never mine.
+    const other = (await csv(`/api/export/transactions.csv?from=${today}&to=${today}`, theirs.user.token)).text;
+    expect(other).toContain(theirs.sub);
+    expect(other).not.toContain(mine.sub);
+    expect(other).not.toContain(orderId);
+    await pollerOf(orderId).stop();
+  });
+
+  it("a customer with no sub-accounts keeps the transactions export's plain columns", async () => {
+    const plain = await createUser({ balanceKobo: 100_000 });
+    const today = lagosDay(Date.now());
+    const lines = (await csv(`/api/export/transactions.csv?from=${today}&to=${today}`, plain.token)).text.trimEnd().split("\r\n");
+    expect(lines[0]).toBe('"Date (WAT)","Reference","Description","Amount (NGN)","Status","Not moved (NGN)"');
+    expect(lines.slice(1).map((l) => JSON.parse(`[${l}]`).length)).toEqual([6]);
+  });
 });

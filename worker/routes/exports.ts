@@ -8,7 +8,7 @@ import { readAsSignedInUser } from "../middleware/auth";
 import { ordersRead } from "../services/rent";
 import { transactionsRead } from "../services/funding";
 import { subaccountsMovedBetween } from "../services/resellers";
-import { getDb } from "../db/client";
+import { getDb, type Db } from "../db/client";
 import { routeApp, type RouteApp } from "./route-app";
 import { nowOf } from "./flow-deps";
 
@@ -29,6 +29,26 @@ function csvResponse(body: string, name: string): Response {
   });
 }
 
+/**
+ * The rows of each sub-account whose wallet moved in the range (decision 072: `subaccountsMovedBetween`, never one read
+ * per sub-account of thousands), read as the history screens read a wallet, kept when `keep` says so, each naming its
+ * sub-account. One batch per sub-account that moved.
+ */
+async function subaccountRows<R>(
+  db: Db,
+  moved: { id: string; balanceKobo: number }[],
+  read: (id: string) => { queries: Parameters<Db["batch"]>[0]; shape(results: unknown[], wallet: { id: string; balanceKobo: number }): unknown },
+  keep: (row: R) => boolean,
+): Promise<(R & { subaccountId: string | null })[]> {
+  const out: (R & { subaccountId: string | null })[] = [];
+  for (const sub of moved) {
+    const plan = read(sub.id);
+    const listed = (plan.shape(await db.batch(plan.queries), { id: sub.id, balanceKobo: sub.balanceKobo }) as R[]).filter(keep);
+    out.push(...listed.map((row) => ({ ...row, subaccountId: sub.id })));
+  }
+  return out;
+}
+
 /** A transaction's movement, signed: money in +, out -, nothing moved (pending, failed) 0. */
 const movedKobo = (t: Transaction) => (t.direction === "in" ? 1 : t.direction === "out" ? -1 : 0) * Math.round(t.amount * 100);
 
@@ -42,12 +62,21 @@ export const exportRoutes: RouteApp = routeApp()
   .openapi(rent.exportTransactions, async (c) => {
     const range = c.req.valid("query");
     const w = exportWindow(range);
-    const rows = ((await readAsSignedInUser(c, transactionsRead)) as Transaction[]).filter((t) => inWindow(t.created_at, w));
+    let userId = "";
+    const own = ((await readAsSignedInUser(c, (db, id) => ((userId = id), transactionsRead(db, id)))) as Transaction[]).filter((t) => inWindow(t.created_at, w));
+    // Issue 46: a reseller's export also lists its sub-accounts' ledger rows, each naming its sub-account (its own:
+    // empty), so a transfer shows both its sides and the Amount column adds up to the money of reseller and sub-accounts.
+    const db = getDb(c.env.DB);
+    const subs = await subaccountsMovedBetween(db, userId, w.start, w.end);
+    const rows = [...own.map((t) => ({ ...t, subaccountId: null as string | null })), ...(await subaccountRows(db, subs.moved, (id) => transactionsRead(db, id), (t) => inWindow(t.created_at, w)))];
+    rows.sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
+    const header = ["Date (WAT)", "Reference", "Description", "Amount (NGN)", "Status", "Not moved (NGN)"];
     const csv = toCsv(
-      ["Date (WAT)", "Reference", "Description", "Amount (NGN)", "Status", "Not moved (NGN)"],
+      subs.any ? [...header, "subaccount_id"] : header,
       rows.map((t) => {
         const moved = movedKobo(t);
-        return [when(t.created_at), t.id, t.note, nairaCell(moved / 100), t.status, t.direction === "none" ? nairaCell(t.amount) : null];
+        const cells = [when(t.created_at), t.id, t.note, nairaCell(moved / 100), t.status, t.direction === "none" ? nairaCell(t.amount) : null];
+        return subs.any ? [...cells, t.subaccountId] : cells;
       }),
     );
     return csvResponse(csv, `transactions-${range.from}-to-${range.to}.csv`);
@@ -62,13 +91,7 @@ export const exportRoutes: RouteApp = routeApp()
     // Issue 46: a reseller's export also lists its sub-accounts' orders, each naming its sub-account (its own: empty).
     const db = getDb(c.env.DB);
     const subs = await subaccountsMovedBetween(db, userId, w.start, w.end);
-    const rows: (OrderRow & { subaccountId: string | null })[] = own.map((o) => ({ ...o, subaccountId: null }));
-    for (const sub of subs.moved) {
-      const plan = ordersRead(db, sub.id, now);
-      const [first, ...rest] = plan.queries;
-      const listed = (plan.shape(await db.batch([first, ...rest]), { balanceKobo: sub.balanceKobo }) as OrderRow[]).filter((o) => inWindow(o.created_at, w));
-      rows.push(...listed.map((o) => ({ ...o, subaccountId: sub.id })));
-    }
+    const rows = [...own.map((o) => ({ ...o, subaccountId: null as string | null })), ...(await subaccountRows(db, subs.moved, (id) => ordersRead(db, id, now), (o: OrderRow) => inWindow(o.created_at, w)))];
     rows.sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
     const header = ["Date (WAT)", "Reference", "Kind", "Service", "Country", "Provider", "Number", "Code", "Amount (NGN)", "Status"];
     const csv = toCsv(
