@@ -41,15 +41,22 @@ export const handlerApiRoutes = new Hono<AppEnv>()
  * A reseller names the sub-account it acts as with `subaccount=<id>` (issue 46, decision 072), checked as the JSON API
  * checks X-Subaccount. Refusals are the protocol's words: not a reseller, or not its sub-account (unknown, another
  * reseller's): BAD_KEY, the one word for "this key may not act as that", so ids cannot be probed; closed, or frozen for
- * a purchase: BANNED (the account may not buy).
+ * a purchase: ACCOUNT_INACTIVE (decision 077). SMS-Activate's protocol page (https://sms-activate.ae/en/api2, "Order a
+ * virtual number rental") defines "ACCOUNT_INACTIVE - the account is not active", with no time; its getNumber answer
+ * BANNED is always "BANNED:'YYYY-m-d H-i-s' - time for which the account is blocked", a ban that ends, which clients
+ * parse for that time (wait, then retry). A freeze has no end (it lasts until the reseller unfreezes) and a close is
+ * final, so a date would be invented and a bare BANNED is not the documented shape.
  */
+/** The protocol's word for a sub-account that may not act (closed) or buy (frozen). */
+const SUBACCOUNT_INACTIVE = "ACCOUNT_INACTIVE";
+
 async function actingUserOf(c: Context<AppEnv>, caller: ApiCaller, subaccountId: string, action: string): Promise<SignedInUser | string> {
   if (!subaccountId) return caller.user;
   const spends = action === "getNumber" || action === "getNumberV2";
   try {
     return await subaccountUser(getDb(c.env.DB), caller.key.userId, caller.user, subaccountId, spends);
   } catch (err) {
-    if (err instanceof AppError && err.code === "INVALID_STATE") return "BANNED";
+    if (err instanceof AppError && err.code === "INVALID_STATE") return SUBACCOUNT_INACTIVE;
     if (err instanceof AppError) return "BAD_KEY";
     throw err;
   }

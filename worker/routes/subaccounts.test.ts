@@ -372,14 +372,23 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
     const plainKey = (await createKey(plain, "live")).secret;
     expect((await handler({ api_key: plainKey, subaccount: sub.id, action: "getBalance" })).text).toBe("BAD_KEY");
 
-    // Frozen: it buys nothing (BANNED) but its order is still read and cancelled.
+    // Frozen: it buys nothing (ACCOUNT_INACTIVE, SMS-Activate's dateless "the account is not active"; decision 077)
+    // but its order is still read and cancelled.
     expect((await post(`/api/v1/subaccounts/${sub.id}/freeze`, r.secret, {})).status).toBe(200);
     const subBefore = await balanceOf(sub.id);
-    expect((await as({ action: "getNumber", service: "sbxnosms" })).text).toBe("BANNED");
+    expect((await as({ action: "getNumber", service: "sbxnosms" })).text).toBe("ACCOUNT_INACTIVE");
+    expect((await as({ action: "getNumberV2", service: "sbxnosms" })).text).toBe("ACCOUNT_INACTIVE");
     expect(await balanceOf(sub.id)).toBe(subBefore);
     expect((await as({ action: "getStatus", id })).text).toBe("STATUS_WAIT_CODE");
     expect((await as({ action: "setStatus", id, status: 8 })).text).toBe("ACCESS_CANCEL");
     expect(await balanceOf(sub.id)).toBe(200_000);
+    // Closed: every action is ACCOUNT_INACTIVE, reads too, and nothing moves.
+    expect((await post(`/api/v1/subaccounts/${sub.id}/close`, r.secret, {})).status).toBe(200);
+    const parentAfterClose = await balanceOf(r.id);
+    for (const action of ["getBalance", "getNumber", "getNumberV2", "getStatus"]) {
+      expect([action, (await as({ action, service: "sbxnosms", id })).text]).toEqual([action, "ACCOUNT_INACTIVE"]);
+    }
+    expect([await balanceOf(r.id), await balanceOf(sub.id)]).toEqual([parentAfterClose, 0]);
     await expectLedgerBalanced();
   });
 });

@@ -122,6 +122,10 @@ describe("SMS-Activate adapter (Swift)", () => {
       MAX_PRICE_EXCEEDED: "price_exceeded",
       "WRONG_MAX_PRICE:0.55": "price_exceeded",
       "BANNED:2026-11-22 15:00:00": "bad_key",
+      // As https://sms-activate.ae/en/api2 writes them: "BANNED:'YYYY-m-d H-i-s'" and "ACCOUNT_INACTIVE - the account
+      // is not active" (the answer our own protocol gives for a frozen or closed sub-account, decision 077).
+      "BANNED:'2026-11-22 15-00-00'": "bad_key",
+      ACCOUNT_INACTIVE: "bad_key",
       BAD_ACTION: "rejected",
       ERROR_SQL: "unavailable",
     };
