@@ -374,6 +374,33 @@ export interface AdminResellerRow {
   marginEarned: number;
 }
 
+/** GET /admin/resellers/{id}/subaccounts (issue 46): one sub-account of the reseller's live wallet (naira). */
+export interface AdminSubaccountRow {
+  id: string;
+  externalId: string;
+  name: string;
+  status: "active" | "frozen" | "closed";
+  balance: number;
+  createdAt: number;
+  /** Its purchases and rentals, net of refunds. */
+  spend: number;
+}
+
+/** The reseller a sub-account page is about, and one page of its sub-accounts, newest first. */
+export interface AdminResellerSubaccounts {
+  reseller: { userId: string; email: string; username: string; status: "active" | "revoked" };
+  data: AdminSubaccountRow[];
+}
+
+export const SUBACCOUNT_STATES = ["active", "frozen", "closed"] as const;
+
+/** GET /admin/resellers/{id}/subaccounts: a status, and pages like the withdrawals (`before` = the last row's id seen). */
+export const resellerSubaccountListQuerySchema = z.object({
+  status: z.enum(SUBACCOUNT_STATES, { message: `status is one of ${SUBACCOUNT_STATES.join(", ")}.` }).optional(),
+  before: z.string().regex(/^sub_[0-9a-f]{32}$/, "before must be a sub-account id.").optional(),
+  limit: z.coerce.number({ message: "limit must be a number." }).int("limit must be a whole number.").min(1, "limit is at least 1.").max(200, "limit is at most 200.").optional(),
+});
+
 /** POST /admin/resellers: grant or revoke the role by the customer's e-mail, with a reason (audited). */
 export const resellerRoleSchema = z.object({
   email: z.string().trim().email("Enter the customer's e-mail address"),

@@ -24,11 +24,16 @@ const PAGES: { segment: string; label: string; page: ComponentType<{ rest: strin
   { segment: "audit", label: "Audit", page: lazy(() => import("./pages/audit")) },
 ];
 const CustomerPage = lazy(() => import("./pages/customer"));
+const ResellerSubaccountsPage = lazy(() => import("./pages/reseller-subaccounts"));
 
-/** The page for /admin/<segment>[/<rest>]: a customer's page is customers/<id>. Null for an unknown address. */
+/**
+ * The page for /admin/<segment>[/<rest>]: a customer's page is customers/<id>, a reseller's sub-accounts
+ * resellers/<id>. Null for an unknown address.
+ */
 function pageFor(pathname: string): { segment: string; element: React.ReactNode } | null {
   const [segment = "", ...rest] = pathname.replace(/^\/admin\/?/, "").split("/").filter(Boolean);
   if (segment === "customers" && rest[0]) return { segment, element: <CustomerPage id={decodeURIComponent(rest[0])} /> };
+  if (segment === "resellers" && rest[0] && rest.length === 1) return { segment, element: <ResellerSubaccountsPage id={decodeURIComponent(rest[0])} /> };
   const page = PAGES.find((p) => p.segment === segment);
   if (!page || rest.length > 0) return null;
   const Page = page.page;

@@ -152,7 +152,7 @@ export function Loading({ error }: { error?: unknown }) {
   );
 }
 
-/** A list's state filter ("all" or one state): the console's paged lists share it (bank transfers, withdrawals). */
+/** A list's state filter ("all" or one state): the console's lists share it (bank transfers, withdrawals, sub-accounts). */
 export function StateFilter<S extends string>({ states, value, onChange }: { states: readonly S[]; value: S | undefined; onChange: (state: S | undefined) => void }) {
   return (
     <label className="text-sm">
@@ -165,5 +165,38 @@ export function StateFilter<S extends string>({ states, value, onChange }: { sta
         ))}
       </select>
     </label>
+  );
+}
+
+/**
+ * A console list paged like the audit log (`before` = the last row's id seen): the `before` of each page opened after
+ * the first, so "Newer" goes back one page without asking the server for a cursor. `reset` when a filter changes.
+ */
+export function usePages() {
+  const [pages, setPages] = useState<string[]>([]);
+  return {
+    before: pages.at(-1),
+    depth: pages.length,
+    older: (lastId: string) => setPages((p) => [...p, lastId]),
+    newer: () => setPages((p) => p.slice(0, -1)),
+    reset: () => setPages([]),
+  };
+}
+
+/** "Newer / Older" under a paged list: shown once there is more than one page (a full page may have older rows). */
+export function Pager({ pages, rows, pageSize }: { pages: ReturnType<typeof usePages>; rows: readonly { id: string }[] | undefined; pageSize: number }) {
+  const last = rows?.at(-1);
+  const full = last !== undefined && rows!.length === pageSize;
+  if (pages.depth === 0 && !full) return null;
+  const link = "text-blue-700 underline disabled:text-gray-400 disabled:no-underline";
+  return (
+    <div className="mt-3 flex gap-3 text-sm">
+      <button type="button" className={link} disabled={pages.depth === 0} onClick={pages.newer}>
+        Newer
+      </button>
+      <button type="button" className={link} disabled={!full} onClick={() => last && pages.older(last.id)}>
+        Older
+      </button>
+    </div>
   );
 }

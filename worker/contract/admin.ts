@@ -16,6 +16,7 @@ import {
   overviewQuerySchema,
   reasonSchema,
   resellerRoleSchema,
+  resellerSubaccountListQuerySchema,
   reviewListQuerySchema,
   reviewResolveSchema,
   settingChangeSchema,
@@ -35,6 +36,7 @@ import {
   type AdminReconcile,
   type AdminRentalRow,
   type AdminResellerRow,
+  type AdminResellerSubaccounts,
   type AdminSettingChanged,
   type AdminSettings,
   type AdminTransferDeposit,
@@ -216,6 +218,14 @@ export const refundKeptOrder = settle("/orders/{id}/refund");
 // ---- Resellers (issue 46): each with its sub-accounts and margin; grant or revoke by e-mail, audited ----
 
 export const resellers = route({ method: "get", path: "/resellers", responses: { 200: answer<AdminList<AdminResellerRow>>() } });
+
+/** One reseller's sub-accounts (its live wallet's), a status at a time, paged; 404 for an id that is no reseller. */
+export const resellerSubaccounts = route({
+  method: "get",
+  path: "/resellers/{id}/subaccounts",
+  request: { params: adminIdParamSchema, query: resellerSubaccountListQuerySchema },
+  responses: { 200: answer<AdminResellerSubaccounts>() },
+});
 
 export const setResellerRole = route({
   method: "post",

@@ -18,6 +18,7 @@ import type {
   AdminReconcile,
   AdminRentalRow,
   AdminResellerRow,
+  AdminResellerSubaccounts,
   AdminSettingChanged,
   AdminSettings,
   BlockAnswer,
@@ -76,7 +77,7 @@ import {
   verifyQueueItem,
 } from "../services/console";
 import { decideWithdrawal, listTransferDeposits, listWithdrawals, reconcileTransfers, sendApprovedWithdrawal } from "../services/funding";
-import { listResellers, setResellerRole, walletReceives } from "../services/resellers";
+import { listResellers, listResellerSubaccounts, setResellerRole, walletReceives } from "../services/resellers";
 import type { AdminWithdrawalRow } from "../../schema/withdrawals";
 import { getSettings } from "../services/kernel";
 import { UpstreamFault } from "../providers/upstream-http";
@@ -291,6 +292,8 @@ export const adminRoutes: RouteApp = $(routeApp().use("*", requireOperator))
 
   // ---- Resellers (issue 46) ----
   .openapi(admin.resellers, async (c) => c.json({ data: await listResellers(getDb(c.env.DB)) } satisfies AdminList<AdminResellerRow>))
+  // A read, like every console list: not audited (the audit log records changes, decision 013).
+  .openapi(admin.resellerSubaccounts, async (c) => c.json((await listResellerSubaccounts(getDb(c.env.DB), c.req.valid("param").id, c.req.valid("query"))) satisfies AdminResellerSubaccounts))
 
   .openapi(admin.setResellerRole, async (c) => {
     const data = await setResellerRole(getDb(c.env.DB), operatorOf(c).email, c.req.valid("json"), nowOf(c));

@@ -10,7 +10,8 @@ const useResellers = () => useQuery({ queryKey: [...queryKeys.admin, "resellers"
 
 /**
  * Resellers (issue 46, decision 072): each with its sub-accounts (open of all, what they hold: owed to its customers and
- * counted in "money held"), its margin earned net of reversals and its markup. Grant or revoke the role by e-mail, with
+ * counted in "money held"; the count opens the reseller's sub-account list), its margin earned net of reversals and its
+ * markup. Grant or revoke the role by e-mail, with
  * a reason written to the audit log in the same batch.
  */
 export default function ResellersPage() {
@@ -45,7 +46,9 @@ export default function ResellersPage() {
               when(r.createdAt),
               <CustomerCell key="c" customer={{ id: r.userId, name: r.username, email: r.email, phone: "", test: false }} />,
               r.status,
-              `${r.subaccounts} (${r.openSubaccounts})`,
+              <a key="s" className="text-blue-700 underline" href={`#/admin/resellers/${encodeURIComponent(r.userId)}`}>
+                {`${r.subaccounts} (${r.openSubaccounts})`}
+              </a>,
               naira(r.subaccountBalance),
               naira(r.marginEarned),
               `${r.markupPercent}%`,

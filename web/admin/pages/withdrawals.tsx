@@ -4,7 +4,7 @@ import type { AdminWithdrawalRow, WithdrawalState } from "../../../schema/withdr
 import * as queryKeys from "../../api/keys";
 import { json, pathParams } from "../../api/client";
 import { admin, naira, useAdminChange, when } from "../api";
-import { ActionForm, Loading, Panel, StateFilter, Table } from "../ui";
+import { ActionForm, Loading, Pager, Panel, StateFilter, Table, usePages } from "../ui";
 
 /**
  * Withdrawals (issue 45, decision 071): every cash out with its state, customer, account, the holder's name the bank
@@ -21,15 +21,13 @@ export const WITHDRAWALS_PAGE = 50;
 
 export function Withdrawals() {
   const [state, setState] = useState<WithdrawalState | undefined>("approval");
-  // The `before` of each page opened after the first, so "Newer" goes back one page without asking for a cursor.
-  const [pages, setPages] = useState<string[]>([]);
-  const before = pages.at(-1);
+  const pages = usePages();
+  const before = pages.before;
   const [selected, setSelected] = useState<AdminWithdrawalRow | null>(null);
   const list = useQuery({
     queryKey: [...queryKeys.admin, "withdrawals", state, before],
     queryFn: () => admin.withdrawals.$get({ query: { state, before, limit: String(WITHDRAWALS_PAGE) } }).then(json).then((r) => r.data),
   });
-  const last = list.data?.at(-1);
   return (
     <>
       <Panel
@@ -40,7 +38,7 @@ export function Withdrawals() {
             value={state}
             onChange={(next) => {
               setState(next);
-              setPages([]);
+              pages.reset();
             }}
           />
         }
@@ -71,21 +69,7 @@ export function Withdrawals() {
             ])}
           />
         )}
-        {pages.length > 0 || (last && list.data!.length === WITHDRAWALS_PAGE) ? (
-          <div className="mt-3 flex gap-3 text-sm">
-            <button type="button" className="text-blue-700 underline disabled:text-gray-400 disabled:no-underline" disabled={pages.length === 0} onClick={() => setPages((p) => p.slice(0, -1))}>
-              Newer
-            </button>
-            <button
-              type="button"
-              className="text-blue-700 underline disabled:text-gray-400 disabled:no-underline"
-              disabled={!last || list.data!.length < WITHDRAWALS_PAGE}
-              onClick={() => last && setPages((p) => [...p, last.id])}
-            >
-              Older
-            </button>
-          </div>
-        ) : null}
+        <Pager pages={pages} rows={list.data} pageSize={WITHDRAWALS_PAGE} />
       </Panel>
       {selected ? <Decide key={selected.id} withdrawal={selected} onDone={() => setSelected(null)} /> : null}
     </>

@@ -8,4 +8,4 @@ export { acceptResellerTerms, NOT_A_RESELLER, requireReseller, resellerOf, resel
 export { subaccount, subaccountTransfer } from "./subaccount";
 export { actingSubaccount, closeSubaccount, createSubaccount, getSubaccount, listSubaccounts, listSubaccountTransfers, MAX_SUBACCOUNTS, ownSubaccount, setSubaccountFrozen, SUBACCOUNT_NOT_FOUND, subaccountsMovedBetween, transferSubaccount, walletReceives } from "./subaccounts";
 export { getMarkups, markupForSubaccount, setMarkups } from "./markups";
-export { listResellers, setResellerRole } from "./admin-views";
+export { listResellers, listResellerSubaccounts, setResellerRole } from "./admin-views";
