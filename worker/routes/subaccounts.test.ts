@@ -391,4 +391,101 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
     expect([await balanceOf(r.id), await balanceOf(sub.id)]).toEqual([parentAfterClose, 0]);
     await expectLedgerBalanced();
   });
+  it("IDOR walk: every sub-account route, X-Subaccount on every v1 route and the protocol's subaccount=, with another reseller's sub-account and with a plain customer's key: refused alike, nothing moved", async () => {
+    const mine = await reseller(1_000_000);
+    const mySub = await openSub(mine.secret);
+    await post(`/api/v1/subaccounts/${mySub.id}/transfer-in`, mine.secret, { amount: 1000 });
+    const theirs = await reseller(1_000_000);
+    const theirSub = await openSub(theirs.secret, "tg-victim");
+    await post(`/api/v1/subaccounts/${theirSub.id}/transfer-in`, theirs.secret, { amount: 5000 });
+    const as = { "x-subaccount": theirSub.id };
+    const order = await post("/api/v1/sms/orders", theirs.secret, { provider: "Swift", country: "5", service: "sbxnosms" }, as);
+    expect(order.status).toBe(201);
+    const rental = await post("/api/v1/rentals", theirs.secret, { country: "5", duration: "hour", period: 1 }, as);
+    expect(rental.status).toBe(201);
+    const activation = /^ACCESS_NUMBER:(\d+):/.exec((await handler({ api_key: theirs.secret, subaccount: theirSub.id, action: "getNumber", service: "sbxnosms" })).text)![1]!;
+    const plain = await createUser({ balanceKobo: 100_000 });
+    const plainKey = (await createKey(plain, "live")).secret;
+    const money = async () => [await balanceOf(mine.id), await balanceOf(mySub.id), await balanceOf(theirs.id), await balanceOf(theirSub.id), await balanceOf(plain.id)];
+    const rows = async () => (await env.DB.prepare("SELECT (SELECT COUNT(*) FROM ledger) + (SELECT COUNT(*) FROM subaccount_transfers) + (SELECT COUNT(*) FROM sms_orders) + (SELECT COUNT(*) FROM rentals) AS n").first<{ n: number }>())!.n;
+    const statuses = async () => [
+      (await get(`/api/v1/sms/orders/${order.data.id}`, theirs.secret, as)).data.status,
+      (await get(`/api/v1/rentals/${rental.data.id}`, theirs.secret, as)).data.rental.status,
+      (await get(`/api/v1/subaccounts/${theirSub.id}`, theirs.secret)).data.status,
+    ];
+    const before = { money: await money(), rows: await rows(), statuses: await statuses() };
+
+    // 1. The sub-accounts' own routes, with another reseller's id: 404, "Sub-account not found.", as an unknown id.
+    const subRoutes = (key: string, id: string) => [
+      get(`/api/v1/subaccounts/${id}`, key),
+      get(`/api/v1/subaccounts/${id}/transfers`, key),
+      post(`/api/v1/subaccounts/${id}/freeze`, key, {}),
+      post(`/api/v1/subaccounts/${id}/unfreeze`, key, {}),
+      post(`/api/v1/subaccounts/${id}/close`, key, {}),
+      post(`/api/v1/subaccounts/${id}/transfer-in`, key, { amount: 10 }),
+      post(`/api/v1/subaccounts/${id}/transfer-out`, key, { amount: 10 }),
+    ];
+    for (const [key, who] of [[mine.secret, "another reseller"], [plainKey, "a plain customer"]] as const) {
+      for (const id of [theirSub.id, "sub_00000000000000000000000000000000"]) {
+        for (const res of await Promise.all(subRoutes(key, id))) expect([who, id, res.status, res.data.message]).toEqual([who, id, 404, "Sub-account not found."]);
+      }
+    }
+    // Listing by the victim's external id finds none of theirs.
+    expect((await get("/api/v1/subaccounts?external_id=tg-victim", mine.secret)).data.data).toEqual([]);
+
+    // 2. X-Subaccount on every v1 route that takes it: another reseller's sub-account is 404 (as an unknown one); a
+    // plain customer's key is 403 "not a reseller" for any id, so neither answer tells an id exists.
+    const headerRoutes = (key: string, extra: Record<string, string>) => [
+      get("/api/v1/balance", key, extra),
+      get("/api/v1/countries", key, extra),
+      get("/api/v1/prices?provider=Swift&country=5", key, extra),
+      get("/api/v1/sms/orders", key, extra),
+      post("/api/v1/sms/orders", key, { provider: "Swift", country: "5", service: "sbxnosms" }, extra),
+      get(`/api/v1/sms/orders/${order.data.id}`, key, extra),
+      post(`/api/v1/sms/orders/${order.data.id}/cancel`, key, {}, extra),
+      post(`/api/v1/sms/orders/${order.data.id}/another-code`, key, {}, extra),
+      get("/api/v1/rentals", key, extra),
+      get("/api/v1/rentals/countries", key, extra),
+      get("/api/v1/rentals/quote?country=5&duration=hour&period=1", key, extra),
+      post("/api/v1/rentals", key, { country: "5", duration: "hour", period: 1 }, extra),
+      get(`/api/v1/rentals/${rental.data.id}`, key, extra),
+      post(`/api/v1/rentals/${rental.data.id}/cancel`, key, {}, extra),
+      post(`/api/v1/rentals/${rental.data.id}/end`, key, {}, extra),
+      post("/api/v1/withdrawals", key, { amount: 1000 }, extra),
+      get("/api/v1/withdrawals/wd_000000000000000000000000", key, extra),
+    ];
+    for (const id of [theirSub.id, "sub_00000000000000000000000000000000"]) {
+      for (const res of await Promise.all(headerRoutes(mine.secret, { "x-subaccount": id }))) expect([id, res.status, res.data.message]).toEqual([id, 404, "Sub-account not found."]);
+      for (const res of await Promise.all(headerRoutes(plainKey, { "x-subaccount": id }))) expect([id, res.status, res.data.code]).toEqual([id, 403, "FORBIDDEN"]);
+    }
+    // My own sub-account's header does not reach their sub-account's order or rental either.
+    for (const res of await Promise.all([
+      get(`/api/v1/sms/orders/${order.data.id}`, mine.secret, { "x-subaccount": mySub.id }),
+      post(`/api/v1/sms/orders/${order.data.id}/cancel`, mine.secret, {}, { "x-subaccount": mySub.id }),
+      post(`/api/v1/sms/orders/${order.data.id}/another-code`, mine.secret, {}, { "x-subaccount": mySub.id }),
+      get(`/api/v1/rentals/${rental.data.id}`, mine.secret, { "x-subaccount": mySub.id }),
+      post(`/api/v1/rentals/${rental.data.id}/cancel`, mine.secret, {}, { "x-subaccount": mySub.id }),
+      post(`/api/v1/rentals/${rental.data.id}/end`, mine.secret, {}, { "x-subaccount": mySub.id }),
+    ])) expect(res.status).toBe(404);
+    expect((await get("/api/v1/sms/orders", mine.secret, { "x-subaccount": mySub.id })).data.data).toEqual([]);
+
+    // 3. The protocol's subaccount=: another reseller's or a plain key's is BAD_KEY for every action; my own
+    // sub-account does not find their activation.
+    const actions: ({ action: string } & Record<string, string | number>)[] = [
+      { action: "getBalance" },
+      { action: "getNumber", service: "sbxnosms" },
+      { action: "getNumberV2", service: "sbxnosms" },
+      { action: "getStatus", id: activation },
+      { action: "setStatus", id: activation, status: 8 },
+      { action: "getActiveActivations" },
+    ];
+    for (const key of [mine.secret, plainKey]) {
+      for (const params of actions) expect([params.action, (await handler({ api_key: key, subaccount: theirSub.id, ...params })).text]).toEqual([params.action, "BAD_KEY"]);
+    }
+    expect((await handler({ api_key: mine.secret, subaccount: mySub.id, action: "getStatus", id: activation })).text).toBe("NO_ACTIVATION");
+    expect((await handler({ api_key: mine.secret, subaccount: mySub.id, action: "setStatus", id: activation, status: 8 })).text).toBe("NO_ACTIVATION");
+
+    expect({ money: await money(), rows: await rows(), statuses: await statuses() }).toEqual(before);
+    await expectLedgerBalanced();
+  });
 });
