@@ -107,6 +107,11 @@ test("a reseller opens two sub-accounts, funds one, buys as it with a markup, ea
   await expect(resellerRow).toContainText("2 (2)");
   await expect(resellerRow).toContainText("₦3,000.00");
   await expect(resellerRow).toContainText("20%");
+  // Its sub-accounts one click away (the count is the link): Ada holding ₦3,000, Bola open and empty.
+  await resellerRow.getByRole("link", { name: "2 (2)" }).click();
+  const subaccounts = consolePage.getByRole("table", { name: "Sub-accounts" });
+  await expect(subaccounts.getByRole("row", { name: new RegExp(ada.id) })).toContainText("₦3,000.00");
+  await expect(subaccounts.getByRole("row", { name: new RegExp(bola.id) })).toContainText("active");
   await consoleContext.close();
 
   const adaAfter = await (await request.get(`/api/v1/subaccounts/${ada.id}`, { headers: bot })).json();
