@@ -299,6 +299,14 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
     expect(bought.data).toMatchObject({ subaccount_id: sub.id });
     expect(bought.status).toBe(201);
     expect(await balanceOf(r.id)).toBe(1_000_000);
+    // The protocol with the test key answers as the live one: frozen, ACCOUNT_INACTIVE for a purchase (decision 077);
+    // the live key naming the sandbox sub-account: BAD_KEY.
+    expect((await post(`/api/v1/subaccounts/${sub.id}/freeze`, test.secret, {})).status).toBe(200);
+    const frozenBefore = await balanceOf(sub.id);
+    expect((await handler({ api_key: test.secret, subaccount: sub.id, action: "getNumber", service: "sbxnosms" })).text).toBe("ACCOUNT_INACTIVE");
+    expect((await handler({ api_key: test.secret, subaccount: sub.id, action: "getBalance" })).text).toMatch(/^ACCESS_BALANCE:/);
+    expect((await handler({ api_key: r.secret, subaccount: sub.id, action: "getBalance" })).text).toBe("BAD_KEY");
+    expect(await balanceOf(sub.id)).toBe(frozenBefore);
   });
 
   it("a sub-account's webhook events go to its reseller's key, naming the sub-account", async () => {
