@@ -37,7 +37,7 @@ function csvResponse(body: string, name: string): Response {
 async function subaccountRows<R>(
   db: Db,
   moved: { id: string; balanceKobo: number }[],
-  read: (id: string) => { queries: Parameters<Db["batch"]>[0]; shape(results: unknown[], wallet: { id: string; balanceKobo: number }): unknown },
+  read: (id: string) => { queries: Parameters<Db["batch"]>[0]; shape(results: readonly unknown[], wallet: { id: string; balanceKobo: number }): unknown },
   keep: (row: R) => boolean,
 ): Promise<(R & { subaccountId: string | null })[]> {
   const out: (R & { subaccountId: string | null })[] = [];
@@ -68,7 +68,7 @@ export const exportRoutes: RouteApp = routeApp()
     // empty), so a transfer shows both its sides and the Amount column adds up to the money of reseller and sub-accounts.
     const db = getDb(c.env.DB);
     const subs = await subaccountsMovedBetween(db, userId, w.start, w.end);
-    const rows = [...own.map((t) => ({ ...t, subaccountId: null as string | null })), ...(await subaccountRows(db, subs.moved, (id) => transactionsRead(db, id), (t) => inWindow(t.created_at, w)))];
+    const rows = [...own.map((t) => ({ ...t, subaccountId: null as string | null })), ...(await subaccountRows<Transaction>(db, subs.moved, (id) => transactionsRead(db, id), (t) => inWindow(t.created_at, w)))];
     rows.sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
     const header = ["Date (WAT)", "Reference", "Description", "Amount (NGN)", "Status", "Not moved (NGN)"];
     const csv = toCsv(
@@ -91,7 +91,7 @@ export const exportRoutes: RouteApp = routeApp()
     // Issue 46: a reseller's export also lists its sub-accounts' orders, each naming its sub-account (its own: empty).
     const db = getDb(c.env.DB);
     const subs = await subaccountsMovedBetween(db, userId, w.start, w.end);
-    const rows = [...own.map((o) => ({ ...o, subaccountId: null as string | null })), ...(await subaccountRows(db, subs.moved, (id) => ordersRead(db, id, now), (o: OrderRow) => inWindow(o.created_at, w)))];
+    const rows = [...own.map((o) => ({ ...o, subaccountId: null as string | null })), ...(await subaccountRows<OrderRow>(db, subs.moved, (id) => ordersRead(db, id, now), (o) => inWindow(o.created_at, w)))];
     rows.sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
     const header = ["Date (WAT)", "Reference", "Kind", "Service", "Country", "Provider", "Number", "Code", "Amount (NGN)", "Status"];
     const csv = toCsv(
