@@ -77,6 +77,49 @@ describe("resellers' markups and margins", () => {
     expect((await get("/api/v1/markups", r.secret, { "x-subaccount": sub })).status).toBe(400);
   });
 
+  it("the partner page's form (session route): the same markups, validation and ceiling; not a reseller's: 403", async () => {
+    const r = await reseller();
+    const session = (method: "GET" | "PUT", token: string, json?: unknown) => api("/api/reseller/markups", { method, token, ...(json === undefined ? {} : { json }) });
+    expect((await session("GET", r.token)).data).toEqual({ percent: 0, services: {}, max_percent: 100 });
+    const saved = await session("PUT", r.token, { percent: 12.5, services: { wa: 30 } });
+    expect(saved.status).toBe(200);
+    expect(saved.data).toEqual({ percent: 12.5, services: { wa: 30 }, max_percent: 100 });
+    // One markup, whichever face set it: the API key reads what the form wrote.
+    expect((await get("/api/v1/markups", r.secret)).data).toEqual(saved.data);
+
+    for (const [body, field] of [
+      [{ percent: -1 }, "percent"],
+      [{ percent: 1.234 }, "percent"],
+      [{ percent: 150 }, "percent"],
+      [{ percent: 10, services: { wa: 101 } }, "services.wa"],
+      [{ percent: 10, services: { "w a": 5 } }, "services"],
+      [{ services: {} }, "percent"],
+    ] as const) {
+      const res = await session("PUT", r.token, body);
+      expect(res.status).toBe(400);
+      expect(res.data).toMatchObject({ code: "VALIDATION_FAILED", field });
+    }
+    await putSetting(db(), "reseller_markups", { max_percent: 20 });
+    clearSettingsCache();
+    try {
+      const above = await session("PUT", r.token, { percent: 21 });
+      expect(above.status).toBe(400);
+      expect(above.data).toMatchObject({ field: "percent", message: expect.stringMatching(/at most 20%/) });
+    } finally {
+      await putSetting(db(), "reseller_markups", { max_percent: 100 });
+      clearSettingsCache();
+    }
+    // Nothing written by any refusal.
+    expect((await session("GET", r.token)).data).toEqual({ percent: 12.5, services: { wa: 30 }, max_percent: 100 });
+
+    // Not a reseller (never one, or revoked): 403, nothing written; signed out: 401.
+    const plain = await createUser();
+    expect((await session("GET", plain.token)).status).toBe(403);
+    expect((await session("PUT", plain.token, { percent: 5 })).status).toBe(403);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM resellers WHERE user_id = ?").bind(plain.id).first<{ n: number }>()).toEqual({ n: 0 });
+    expect((await api("/api/reseller/markups", { method: "PUT", json: { percent: 5 } })).status).toBe(401);
+  });
+
   it("a sub-account's prices and purchase carry the markup; the margin is credited only when the code comes", async () => {
     const r = await reseller(1_000_000);
     const sub = await fundedSub(r, 5000);
