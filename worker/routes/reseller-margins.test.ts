@@ -38,6 +38,9 @@ async function fundedSub(r: { secret: string }, naira = 5000): Promise<string> {
 const priceOf = async (secret: string, service: string, extra: Record<string, string> = {}) =>
   ((await get("/api/v1/prices?provider=Swift&country=5", secret, extra)).data.data as { service: string; price: number }[]).find((p) => p.service === service)!.price;
 
+const pricesIn = async (secret: string, provider: string, country: string, extra: Record<string, string> = {}) =>
+  (await get(`/api/v1/prices?provider=${provider}&country=${country}`, secret, extra)).data.data as { service: string; price: number }[];
+
 const ledgerOf = async (ref: string) =>
   (await env.DB.prepare("SELECT user_id, amount_kobo, key, kind FROM ledger WHERE ref = ? ORDER BY id").bind(ref).all<{ user_id: string; amount_kobo: number; key: string; kind: string }>()).results;
 
@@ -160,6 +163,74 @@ describe("resellers' markups and margins", () => {
     expect(told?.kind).toBe("balance.changed");
     // The partner dashboard's figures: the margin earned and what the sub-accounts spent (net of refunds).
     expect((await api("/api/reseller", { token: r.token })).data).toMatchObject({ margin_earned: marginKobo / 100, subaccount_spend: (baseKobo + marginKobo) / 100, markup_percent: 10 });
+    await expectLedgerBalanced();
+  });
+
+  it("a next_route chain's further number carries the markup its first number had: priced, held to the cap and margined alike", async () => {
+    const r = await reseller(1_000_000);
+    const sub = await fundedSub(r, 5000);
+    // The first number's per-service rate (30%) is the chain's, recorded at its start (decision 076).
+    await put("/api/v1/markups", r.secret, { percent: 10, services: { sbxnosms: 30 } });
+    const bought = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "sbxnosms", next_route: { cap: 5000 } }, { "x-subaccount": sub });
+    expect(bought.status).toBe(201);
+    const first = bought.data.id as string;
+    const chain = await env.DB.prepare("SELECT markup_basis_points, margin_user_id FROM sms_chains WHERE id = ?").bind(first).first();
+    expect(chain).toEqual({ markup_basis_points: 3000, margin_user_id: r.id });
+
+    // No code on the first route: refunded (no margin), and the chain buys the next route with no caller.
+    await env.DB.prepare("UPDATE sms_orders SET attempts = 14 WHERE id = ?").bind(first).run();
+    await pollOnce(first);
+    const ended = await get(`/api/v1/sms/orders/${first}`, r.secret, { "x-subaccount": sub });
+    expect(ended.data).toMatchObject({ status: "timeout", refunded: true });
+    const next = ended.data.chain.next_order_id as string;
+    expect(next).toBeTruthy();
+    const second = await get(`/api/v1/sms/orders/${next}`, r.secret, { "x-subaccount": sub });
+    // Priced like the first: the reseller's own price for that route plus the chain's 30%, though that route names the
+    // service by another code (its own provider's), which no per-service markup names.
+    const { provider, country_id: country, service_id: service } = second.data as { provider: string; country_id: string; service_id: string };
+    expect(service).not.toBe("sbxnosms");
+    const baseKobo = Math.round((await pricesIn(r.secret, provider, country)).find((p) => p.service === service)!.price * 100);
+    const marginKobo = Math.floor((baseKobo * 3000) / 10_000);
+    expect(marginKobo).toBeGreaterThan(0);
+    expect(Math.round(second.data.price * 100)).toBe(baseKobo + marginKobo);
+    // The sub-account's own price list (X-Subaccount) shows that very price.
+    // Its flat 10% would be what the sub-account's price list shows for that route bought on its own.
+    const listed = (await pricesIn(r.secret, provider, country, { "x-subaccount": sub })).find((p) => p.service === service)!.price;
+    expect(Math.round(listed * 100)).toBe(baseKobo + Math.floor((baseKobo * 1000) / 10_000));
+
+    const parentBefore = await balanceOf(r.id);
+    await pollOnce(next);
+    expect((await get(`/api/v1/sms/orders/${next}`, r.secret, { "x-subaccount": sub })).data.status).toBe("used");
+    expect(await ledgerOf(next)).toEqual([
+      { user_id: sub, amount_kobo: -(baseKobo + marginKobo), key: `buy:${next}`, kind: "buy" },
+      { user_id: r.id, amount_kobo: marginKobo, key: `margin:${next}`, kind: "margin" },
+    ]);
+    expect(await balanceOf(r.id)).toBe(parentBefore + marginKobo);
+    expect((await ledgerOf(first)).some((x) => x.kind === "margin")).toBe(false);
+    expect(await balanceOf(sub)).toBe(500_000 - (baseKobo + marginKobo));
+    await expectLedgerBalanced();
+  });
+
+  it("a chain's cap holds the marked-up price: a route the reseller could buy within the cap is too dear for its sub-account", async () => {
+    const r = await reseller(1_000_000);
+    const sub = await fundedSub(r, 5000);
+    // The reseller's own chain finds the cheapest other route: its price is the cap below.
+    const own = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "sbxnosms", next_route: { cap: 5000 } });
+    await env.DB.prepare("UPDATE sms_orders SET attempts = 14 WHERE id = ?").bind(own.data.id).run();
+    await pollOnce(own.data.id);
+    const ownNext = (await get(`/api/v1/sms/orders/${own.data.id}`, r.secret)).data.chain.next_order_id as string;
+    const cap = (await get(`/api/v1/sms/orders/${ownNext}`, r.secret)).data.price as number;
+    await post(`/api/v1/sms/orders/${ownNext}/cancel`, r.secret, {});
+
+    // Doubled by a 100% markup, every other route costs the sub-account more than that cap: the chain ends.
+    await put("/api/v1/markups", r.secret, { percent: 100 });
+    const bought = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "sbxnosms", next_route: { cap } }, { "x-subaccount": sub });
+    expect(bought.status).toBe(201);
+    await env.DB.prepare("UPDATE sms_orders SET attempts = 14 WHERE id = ?").bind(bought.data.id).run();
+    await pollOnce(bought.data.id);
+    const ended = await get(`/api/v1/sms/orders/${bought.data.id}`, r.secret, { "x-subaccount": sub });
+    expect(ended.data).toMatchObject({ status: "timeout", refunded: true, chain: { status: "ended", next_order_id: null } });
+    expect(await balanceOf(sub)).toBe(500_000);
     await expectLedgerBalanced();
   });
 
