@@ -6,7 +6,7 @@ import { E2E_ALONE_PORT, e2ePersistDir } from "../playwright.config";
 import { ALONE, expect, fundViaSandbox, openSignedIn, signInBrowser, signUpViaApi, test, type Session } from "./support";
 
 // Issue 46's journey: a customer becomes a reseller on the partner page, opens two sub-accounts through the API, funds
-// one, sets a markup and buys as it (X-Subaccount), sees the margin credited when the code comes, an operator refunds
+// one, sets a markup (on the partner page's form) and buys as it (X-Subaccount), sees the margin credited when the code comes, an operator refunds
 // that order and the margin is reversed, and the other sub-account is closed. ALONE.operator: it grants an operator
 // with the CLI, which opens the alone server's database (playwright.config.ts).
 
@@ -51,6 +51,17 @@ test("a reseller opens two sub-accounts, funds one, buys as it with a markup, ea
   await expect(page.getByTestId("no-subaccounts")).toBeVisible();
   await expect(page.getByTestId("margin-earned")).toHaveText("₦0.00");
 
+  // The markup, set on the partner page's form (decision 076): above the ceiling is refused at its input, then saved.
+  const flat = page.getByLabel("Flat markup (%)");
+  await expect(flat).toHaveValue("0");
+  await flat.fill("150");
+  await page.getByRole("button", { name: "Save markups" }).click();
+  await expect(page.getByText("A markup is at most 100%.")).toBeVisible();
+  await expect(flat).toHaveAttribute("aria-invalid", "true");
+  await flat.fill("20");
+  await page.getByRole("button", { name: "Save markups" }).click();
+  await expect(page.getByText("Markups saved.")).toBeVisible();
+
   // The bot's side: a live key, two sub-accounts, a markup, money into one.
   const created = await request.post("/api/keys", { headers: auth(reseller.token), data: { name: "my bot", mode: "live" } });
   expect(created.status()).toBe(201);
@@ -59,7 +70,7 @@ test("a reseller opens two sub-accounts, funds one, buys as it with a markup, ea
   const ada = await (await post("/api/v1/subaccounts", { name: "Ada", external_id: "tg-1001" })).json();
   const bola = await (await post("/api/v1/subaccounts", { name: "Bola", external_id: "tg-1002" })).json();
   expect(ada.id).toMatch(/^sub_/);
-  expect((await request.put("/api/v1/markups", { headers: bot, data: { percent: 20 } })).status()).toBe(200);
+  expect((await (await request.get("/api/v1/markups", { headers: bot })).json()).percent).toBe(20);
   expect((await post(`/api/v1/subaccounts/${ada.id}/transfer-in`, { amount: 3000 })).status()).toBe(201);
 
   // Prices for Ada carry the markup; the purchase is paid from Ada's wallet at that price.

@@ -801,7 +801,7 @@ export const v1SubaccountTransferListSchema = exampled({ data: z.array(v1Subacco
 
 /** A markup in percent of the reseller's own price: 0 or more, two decimals at most (the ceiling is a setting). */
 const markupPercent = z
-  .number()
+  .number("a markup is a number of percent, e.g. 15")
   .min(0, "a markup is 0% or more")
   .max(1000, "a markup is at most 1000%")
   .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, "a markup has at most two decimals");

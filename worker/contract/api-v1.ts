@@ -268,7 +268,7 @@ export const getRentQuote = v1Route("/rentals", {
   method: "get",
   path: "/quote",
   summary: "What renting would cost you now (naira, your tier), before paying",
-  description: "The price POST /rentals charges now. No stock, or a price our price check refuses, is answered with price null, in_stock false and the reason.",
+  description: "The price POST /rentals charges now (with X-Subaccount: your customer's, your price plus your flat markup). No stock, or a price our price check refuses, is answered with price null, in_stock false and the reason.",
   request: { query: v1RentQuoteQuerySchema },
   answer: v1RentQuoteSchema,
   errors: [502, 504],
@@ -459,7 +459,8 @@ export const getMarkups = v1Route("/markups", {
   method: "get",
   path: "/",
   summary: "Your markups on your sub-accounts' purchases",
-  description: "Needs the reseller role. GET /prices and POST /sms/orders with X-Subaccount answer and charge your price plus this markup; the difference is your margin, credited when the order's code comes.",
+  description:
+    "Needs the reseller role. GET /prices and POST /sms/orders with X-Subaccount answer and charge your price plus this markup (a next_route chain's further numbers the rate its first carried); the difference is your margin, credited when the order's code comes. GET /rentals/quote and POST /rentals with X-Subaccount carry the flat markup; a rental's margin is credited when it ends or expires, never for one cancelled for a refund.",
   answer: v1MarkupsSchema,
   errors: [403],
 });

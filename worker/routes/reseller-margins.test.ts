@@ -38,6 +38,9 @@ async function fundedSub(r: { secret: string }, naira = 5000): Promise<string> {
 const priceOf = async (secret: string, service: string, extra: Record<string, string> = {}) =>
   ((await get("/api/v1/prices?provider=Swift&country=5", secret, extra)).data.data as { service: string; price: number }[]).find((p) => p.service === service)!.price;
 
+const pricesIn = async (secret: string, provider: string, country: string, extra: Record<string, string> = {}) =>
+  (await get(`/api/v1/prices?provider=${provider}&country=${country}`, secret, extra)).data.data as { service: string; price: number }[];
+
 const ledgerOf = async (ref: string) =>
   (await env.DB.prepare("SELECT user_id, amount_kobo, key, kind FROM ledger WHERE ref = ? ORDER BY id").bind(ref).all<{ user_id: string; amount_kobo: number; key: string; kind: string }>()).results;
 
@@ -75,6 +78,49 @@ describe("resellers' markups and margins", () => {
     expect((await get("/api/v1/markups", secret)).status).toBe(403);
     const sub = await fundedSub(r);
     expect((await get("/api/v1/markups", r.secret, { "x-subaccount": sub })).status).toBe(400);
+  });
+
+  it("the partner page's form (session route): the same markups, validation and ceiling; not a reseller's: 403", async () => {
+    const r = await reseller();
+    const session = (method: "GET" | "PUT", token: string, json?: unknown) => api("/api/reseller/markups", { method, token, ...(json === undefined ? {} : { json }) });
+    expect((await session("GET", r.token)).data).toEqual({ percent: 0, services: {}, max_percent: 100 });
+    const saved = await session("PUT", r.token, { percent: 12.5, services: { wa: 30 } });
+    expect(saved.status).toBe(200);
+    expect(saved.data).toEqual({ percent: 12.5, services: { wa: 30 }, max_percent: 100 });
+    // One markup, whichever face set it: the API key reads what the form wrote.
+    expect((await get("/api/v1/markups", r.secret)).data).toEqual(saved.data);
+
+    for (const [body, field] of [
+      [{ percent: -1 }, "percent"],
+      [{ percent: 1.234 }, "percent"],
+      [{ percent: 150 }, "percent"],
+      [{ percent: 10, services: { wa: 101 } }, "services.wa"],
+      [{ percent: 10, services: { "w a": 5 } }, "services"],
+      [{ services: {} }, "percent"],
+    ] as const) {
+      const res = await session("PUT", r.token, body);
+      expect(res.status).toBe(400);
+      expect(res.data).toMatchObject({ code: "VALIDATION_FAILED", field });
+    }
+    await putSetting(db(), "reseller_markups", { max_percent: 20 });
+    clearSettingsCache();
+    try {
+      const above = await session("PUT", r.token, { percent: 21 });
+      expect(above.status).toBe(400);
+      expect(above.data).toMatchObject({ field: "percent", message: expect.stringMatching(/at most 20%/) });
+    } finally {
+      await putSetting(db(), "reseller_markups", { max_percent: 100 });
+      clearSettingsCache();
+    }
+    // Nothing written by any refusal.
+    expect((await session("GET", r.token)).data).toEqual({ percent: 12.5, services: { wa: 30 }, max_percent: 100 });
+
+    // Not a reseller (never one, or revoked): 403, nothing written; signed out: 401.
+    const plain = await createUser();
+    expect((await session("GET", plain.token)).status).toBe(403);
+    expect((await session("PUT", plain.token, { percent: 5 })).status).toBe(403);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM resellers WHERE user_id = ?").bind(plain.id).first<{ n: number }>()).toEqual({ n: 0 });
+    expect((await api("/api/reseller/markups", { method: "PUT", json: { percent: 5 } })).status).toBe(401);
   });
 
   it("a sub-account's prices and purchase carry the markup; the margin is credited only when the code comes", async () => {
@@ -117,6 +163,74 @@ describe("resellers' markups and margins", () => {
     expect(told?.kind).toBe("balance.changed");
     // The partner dashboard's figures: the margin earned and what the sub-accounts spent (net of refunds).
     expect((await api("/api/reseller", { token: r.token })).data).toMatchObject({ margin_earned: marginKobo / 100, subaccount_spend: (baseKobo + marginKobo) / 100, markup_percent: 10 });
+    await expectLedgerBalanced();
+  });
+
+  it("a next_route chain's further number carries the markup its first number had: priced, held to the cap and margined alike", async () => {
+    const r = await reseller(1_000_000);
+    const sub = await fundedSub(r, 5000);
+    // The first number's per-service rate (30%) is the chain's, recorded at its start (decision 076).
+    await put("/api/v1/markups", r.secret, { percent: 10, services: { sbxnosms: 30 } });
+    const bought = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "sbxnosms", next_route: { cap: 5000 } }, { "x-subaccount": sub });
+    expect(bought.status).toBe(201);
+    const first = bought.data.id as string;
+    const chain = await env.DB.prepare("SELECT markup_basis_points, margin_user_id FROM sms_chains WHERE id = ?").bind(first).first();
+    expect(chain).toEqual({ markup_basis_points: 3000, margin_user_id: r.id });
+
+    // No code on the first route: refunded (no margin), and the chain buys the next route with no caller.
+    await env.DB.prepare("UPDATE sms_orders SET attempts = 14 WHERE id = ?").bind(first).run();
+    await pollOnce(first);
+    const ended = await get(`/api/v1/sms/orders/${first}`, r.secret, { "x-subaccount": sub });
+    expect(ended.data).toMatchObject({ status: "timeout", refunded: true });
+    const next = ended.data.chain.next_order_id as string;
+    expect(next).toBeTruthy();
+    const second = await get(`/api/v1/sms/orders/${next}`, r.secret, { "x-subaccount": sub });
+    // Priced like the first: the reseller's own price for that route plus the chain's 30%, though that route names the
+    // service by another code (its own provider's), which no per-service markup names.
+    const { provider, country_id: country, service_id: service } = second.data as { provider: string; country_id: string; service_id: string };
+    expect(service).not.toBe("sbxnosms");
+    const baseKobo = Math.round((await pricesIn(r.secret, provider, country)).find((p) => p.service === service)!.price * 100);
+    const marginKobo = Math.floor((baseKobo * 3000) / 10_000);
+    expect(marginKobo).toBeGreaterThan(0);
+    expect(Math.round(second.data.price * 100)).toBe(baseKobo + marginKobo);
+    // The sub-account's own price list (X-Subaccount) shows that very price.
+    // Its flat 10% would be what the sub-account's price list shows for that route bought on its own.
+    const listed = (await pricesIn(r.secret, provider, country, { "x-subaccount": sub })).find((p) => p.service === service)!.price;
+    expect(Math.round(listed * 100)).toBe(baseKobo + Math.floor((baseKobo * 1000) / 10_000));
+
+    const parentBefore = await balanceOf(r.id);
+    await pollOnce(next);
+    expect((await get(`/api/v1/sms/orders/${next}`, r.secret, { "x-subaccount": sub })).data.status).toBe("used");
+    expect(await ledgerOf(next)).toEqual([
+      { user_id: sub, amount_kobo: -(baseKobo + marginKobo), key: `buy:${next}`, kind: "buy" },
+      { user_id: r.id, amount_kobo: marginKobo, key: `margin:${next}`, kind: "margin" },
+    ]);
+    expect(await balanceOf(r.id)).toBe(parentBefore + marginKobo);
+    expect((await ledgerOf(first)).some((x) => x.kind === "margin")).toBe(false);
+    expect(await balanceOf(sub)).toBe(500_000 - (baseKobo + marginKobo));
+    await expectLedgerBalanced();
+  });
+
+  it("a chain's cap holds the marked-up price: a route the reseller could buy within the cap is too dear for its sub-account", async () => {
+    const r = await reseller(1_000_000);
+    const sub = await fundedSub(r, 5000);
+    // The reseller's own chain finds the cheapest other route: its price is the cap below.
+    const own = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "sbxnosms", next_route: { cap: 5000 } });
+    await env.DB.prepare("UPDATE sms_orders SET attempts = 14 WHERE id = ?").bind(own.data.id).run();
+    await pollOnce(own.data.id);
+    const ownNext = (await get(`/api/v1/sms/orders/${own.data.id}`, r.secret)).data.chain.next_order_id as string;
+    const cap = (await get(`/api/v1/sms/orders/${ownNext}`, r.secret)).data.price as number;
+    await post(`/api/v1/sms/orders/${ownNext}/cancel`, r.secret, {});
+
+    // Doubled by a 100% markup, every other route costs the sub-account more than that cap: the chain ends.
+    await put("/api/v1/markups", r.secret, { percent: 100 });
+    const bought = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "sbxnosms", next_route: { cap } }, { "x-subaccount": sub });
+    expect(bought.status).toBe(201);
+    await env.DB.prepare("UPDATE sms_orders SET attempts = 14 WHERE id = ?").bind(bought.data.id).run();
+    await pollOnce(bought.data.id);
+    const ended = await get(`/api/v1/sms/orders/${bought.data.id}`, r.secret, { "x-subaccount": sub });
+    expect(ended.data).toMatchObject({ status: "timeout", refunded: true, chain: { status: "ended", next_order_id: null } });
+    expect(await balanceOf(sub)).toBe(500_000);
     await expectLedgerBalanced();
   });
 

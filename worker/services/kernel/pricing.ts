@@ -103,8 +103,20 @@ export interface ResellerMarkup {
 }
 
 /** The margin on `baseKobo` (the reseller's price) for `serviceId`, in whole kobo (rounded down: never over the shown rate). */
-export function marginKobo(baseKobo: number, markup: ResellerMarkup | null | undefined, serviceId: string): number {
+export function marginKobo(baseKobo: number, markup: ResellerMarkup | null | undefined, serviceId: string | null): number {
+  return marginAtKobo(baseKobo, markupRateFor(markup, serviceId));
+}
+
+/**
+ * The rate (basis points) a markup charges on `serviceId`: its per-service one, else the flat one; `null` (a rental,
+ * which sells no one service: decision 076) the flat one. 0 without a markup.
+ */
+export function markupRateFor(markup: ResellerMarkup | null | undefined, serviceId: string | null): number {
   if (!markup) return 0;
-  const basisPoints = markup.services[serviceId] ?? markup.basisPoints;
+  return serviceId === null ? markup.basisPoints : (markup.services[serviceId] ?? markup.basisPoints);
+}
+
+/** The margin at a rate already chosen (a chain's further numbers carry its first number's: decision 076). */
+export function marginAtKobo(baseKobo: number, basisPoints: number): number {
   return Math.floor((baseKobo * basisPoints) / 10_000);
 }

@@ -14,7 +14,7 @@ import { type LedgerEntry, moneyEntity, type MoveEvent, type OutboxMessage } fro
  */
 
 type NewRental = Omit<typeof rentals.$inferInsert, "status" | "moveId">;
-type Row = Pick<typeof rentals.$inferSelect, "id" | "userId" | "priceKobo" | "countryName" | "unit" | "period">;
+type Row = Pick<typeof rentals.$inferSelect, "id" | "userId" | "priceKobo" | "countryName" | "unit" | "period"> & Partial<Pick<typeof rentals.$inferSelect, "marginKobo" | "marginUserId">>;
 
 const balanceChanged = (userId: string, key: string): MoveEvent => ({ userId, dedupe: `balance.changed:${key}`, message: { kind: "balance.changed" } });
 const ended = (row: Row, status: "ended" | "cancelled", refunded: boolean): MoveEvent => ({
@@ -32,6 +32,16 @@ const refundOf = (i: { row: Row; reason: string }): LedgerEntry => ({
   note: `Refund: ${i.row.countryName} number rental, ${formatRentDuration(i.row.unit, i.row.period)} (${i.reason})`,
   ref: i.row.id,
 });
+/**
+ * A reseller's margin on a rental its sub-account rented with a markup (issue 46, decision 076): credited by the move
+ * that keeps the rental for good (it ended or expired, or was cancelled after an SMS: no refund can follow), never by
+ * one that refunds it (fail, cancel), so nothing is ever reversed; rent_margin:<id> makes it once.
+ */
+const marginOf = (row: Row): LedgerEntry | null =>
+  row.marginKobo && row.marginUserId
+    ? { userId: row.marginUserId, key: `rent_margin:${row.id}`, amountKobo: row.marginKobo, kind: "margin", note: `Margin: ${row.countryName} number rental for a sub-account`, ref: row.id }
+    : null;
+const marginEvent = (row: Row): MoveEvent | null => (row.marginKobo && row.marginUserId ? balanceChanged(row.marginUserId, `rent_margin:${row.id}`) : null);
 /** An SMS is stored for the rental: a cancel is then no longer refunded. */
 const smsStored = (rentalId: string): SQL => sql`EXISTS (SELECT 1 FROM ${rentalMessages} WHERE ${rentalMessages.rentalId} = ${rentalId})`;
 
@@ -59,12 +69,19 @@ export const rental = moneyEntity(
     rented: { from: ["pending"], to: "active", set: (i: { upstreamId: string; number: string; expiresAt: number; upstream: string; upstreamAccount: number }, at) => ({ ...i, updatedAt: at }) },
     /** The upstream gave no number: refunded at once. */
     fail: { from: ["pending"], to: "failed", set: touched, ledger: refundOf },
-    /** The customer ended it, or its time ran out: no refund. */
-    end: { from: ["active"], to: "ended", set: touched, event: (i: { row: Row }) => ended(i.row, "ended", false) },
+    /** The customer ended it, or its time ran out: no refund; a reseller's margin on it is credited. */
+    end: { from: ["active"], to: "ended", set: touched, ledger: (i: { row: Row }) => marginOf(i.row), event: (i: { row: Row }) => [ended(i.row, "ended", false), marginEvent(i.row)] },
     /** Cancelled within the window before any SMS: refunded; a message stored meanwhile stops this move... */
     cancel: { from: ["active"], to: "cancelled", claim: (i: { row: Row; reason: string }) => sql`NOT ${smsStored(i.row.id)}`, set: touched, ledger: refundOf, event: (i: { row: Row }) => ended(i.row, "cancelled", true) },
-    /** ...and this one cancels it unrefunded instead (the upstream already accepted the cancel). */
-    cancelAfterSms: { from: ["active"], to: "cancelled", claim: (i: { row: Row }) => smsStored(i.row.id), set: touched, event: (i: { row: Row }) => ended(i.row, "cancelled", false) },
+    /** ...and this one cancels it unrefunded instead (the upstream already accepted the cancel): kept, margin credited. */
+    cancelAfterSms: {
+      from: ["active"],
+      to: "cancelled",
+      claim: (i: { row: Row }) => smsStored(i.row.id),
+      set: touched,
+      ledger: (i: { row: Row }) => marginOf(i.row),
+      event: (i: { row: Row }) => [ended(i.row, "cancelled", false), marginEvent(i.row)],
+    },
     /** Extension n is claimed (extended_count n-1 -> n) and charged rent_extend:<id>:<n>, told with its money. */
     claimExtension: {
       from: ["active"],

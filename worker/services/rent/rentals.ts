@@ -8,7 +8,7 @@ import { log } from "../../lib/log";
 import { RENT_PROVIDER_NAME, type RentUpstream } from "../../providers/rent";
 import { healthStatuses, RENT_HEALTH_KEY, unavailableMessage, upstreamHealthKey } from "../sms";
 import { RentProviderError, type RentChoice, type RentLimit } from "../../providers/rent/types";
-import { asInsufficientBalance, assertNotAboveShown, costMinorUnits, deliverEvents, enforceCostLimit, getSetting, insufficientBalanceFor, isSandboxUser, move, pricingContext, type RentalDeps, rentPriceKobo, runBatch, STOP, type TickResult, toUsd, transition, wakeAt } from "../kernel";
+import { asInsufficientBalance, assertNotAboveShown, costMinorUnits, deliverEvents, enforceCostLimit, getSetting, insufficientBalanceFor, isSandboxUser, marginKobo, move, pricingContext, type RentalDeps, rentPriceKobo, type ResellerMarkup, runBatch, STOP, type TickResult, toUsd, transition, wakeAt } from "../kernel";
 import { finalSync, nextAlarmAt, startWatcher, stopWatcher, syncRentalMessages } from "./rental-inbox";
 import { guardRentPrice } from "./rental-price-guard";
 import { remindIfDue } from "./rental-reminder";
@@ -37,6 +37,8 @@ export interface RentQuote {
   limits: { country_id: string; count: number; cost: number }[];
   /** What the server will charge, in kobo; null when there is no stock or the price was refused. */
   priceKobo: number | null;
+  /** Issue 46: the part of priceKobo that is a reseller's margin (its sub-account's markup); 0 for everyone else. */
+  marginKobo: number;
   limit: (RentLimit & { costUsd: number }) | null;
   /** Why the upstream's price for this choice is not sold (the price guard, rental-price-guard.ts). */
   refused?: string;
@@ -94,7 +96,7 @@ async function quoteUpstream(deps: RentalDeps, user: { id: string } | null, upst
  * prices never touch the live prices' jump-guard history.
  * `user` null: a visitor's quote (the spec's original client asks signed out), at the starter tier.
  */
-export async function quoteRental(deps: RentalDeps, user: { id: string; totalDepositedKobo: number } | null, request: RentQuoteRequest): Promise<RentQuote> {
+export async function quoteRental(deps: RentalDeps, user: RentCaller | null, request: RentQuoteRequest): Promise<RentQuote> {
   const choice: RentChoice = { countryId: request.countryId, unit: request.unit, period: request.period };
   const health = await healthStatuses(deps.db);
   const configured = deps.rentUpstreams(user?.id ?? null);
@@ -117,7 +119,10 @@ export async function quoteRental(deps: RentalDeps, user: { id: string; totalDep
   const eligible = quotes.filter((q) => !request.extendable || q.extendable);
   const chosen = eligible.find((q) => q.inStock !== null) ?? null;
   const ctx = await pricingContext(deps.db, user?.totalDepositedKobo ?? 0);
-  const priceOf = (q: UpstreamQuote) => rentPriceKobo(q.inStock!.costUsd, ctx);
+  // Issue 46 (decision 076): a sub-account pays the reseller's price plus its flat markup, so the price quoted is the
+  // price charged.
+  const marginOf = (q: UpstreamQuote) => marginKobo(rentPriceKobo(q.inStock!.costUsd, ctx), user?.resellerMarkup, null);
+  const priceOf = (q: UpstreamQuote) => rentPriceKobo(q.inStock!.costUsd, ctx) + marginOf(q);
   // What the form lists: the renting upstream's stock, else the first asked (its sold-out or refused line).
   const shown = chosen ?? eligible[0] ?? quotes[0] ?? null;
   const refused = chosen === null ? (eligible.find((q) => q.refused !== null)?.refused ?? null) : null;
@@ -129,6 +134,7 @@ export async function quoteRental(deps: RentalDeps, user: { id: string; totalDep
       cost: costMinorUnits(l.costUsd),
     })),
     priceKobo: chosen ? priceOf(chosen) : null,
+    marginKobo: chosen ? marginOf(chosen) : 0,
     limit: chosen?.inStock ?? null,
     ...(refused ? { refused } : {}),
     upstream: chosen?.upstream ?? null,
@@ -166,6 +172,13 @@ async function countryName(deps: RentalDeps, userId: string, countryId: string):
 // ---------------------------------------------------------------------------------------------------------------
 // Renting
 
+/** Who rents: the wallet, its tier, and (a reseller's sub-account, middleware/subaccount.ts) the markup it pays. */
+export interface RentCaller {
+  id: string;
+  totalDepositedKobo: number;
+  resellerMarkup?: ResellerMarkup | null;
+}
+
 export interface RentRequest extends RentQuoteRequest {
   /** The naira price the customer saw: we never charge more (assertNotAboveShown). */
   clientPrice?: number | null;
@@ -173,7 +186,7 @@ export interface RentRequest extends RentQuoteRequest {
 
 export async function rentNumber(
   deps: RentalDeps,
-  user: { id: string; totalDepositedKobo: number },
+  user: RentCaller,
   request: RentRequest,
 ): Promise<RentalRow> {
   await enforceCostLimit(deps.db, user.id, "rental", deps.clock.now());
@@ -193,7 +206,8 @@ export async function rentNumber(
   const duration = formatRentDuration(choice.unit, choice.period);
   const now = deps.clock.now();
   try {
-    const row = { id, userId: user.id, provider: RENT_PROVIDER_NAME, countryId: choice.countryId, countryName: name, unit: choice.unit, period: choice.period, priceKobo, createdAt: now, updatedAt: now };
+    const margin = quote.marginKobo > 0 && user.resellerMarkup ? { marginKobo: quote.marginKobo, marginUserId: user.resellerMarkup.resellerId } : {};
+    const row = { id, userId: user.id, provider: RENT_PROVIDER_NAME, countryId: choice.countryId, countryName: name, unit: choice.unit, period: choice.period, priceKobo, ...margin, createdAt: now, updatedAt: now };
     await transition(deps.db, rental.rent, id, { row, note: `Rental: ${name} number, ${duration}` }, now);
   } catch (err) {
     const refusal = asInsufficientBalance(err);
@@ -241,8 +255,9 @@ async function closeUpstream(deps: RentalDeps, row: RentalRow): Promise<void> {
 
 async function markEnded(deps: RentalDeps, row: RentalRow): Promise<boolean> {
   // Its rental.ended, written with the move or not at all.
-  const { moved } = await transition(deps.db, rental.end, row.id, { row }, deps.clock.now());
+  const { moved, ledgerWritten } = await transition(deps.db, rental.end, row.id, { row }, deps.clock.now());
   if (moved) await deliverEvents(deps, row.userId);
+  if (ledgerWritten && row.marginUserId) await deliverEvents(deps, row.marginUserId);
   return moved;
 }
 
@@ -309,6 +324,7 @@ export async function cancelRental(deps: RentalDeps, userId: string, id: string)
   });
   const refunded = result.refunded.ledgerWritten;
   await deliverEvents(deps, row.userId);
+  if (result.kept.ledgerWritten && row.marginUserId) await deliverEvents(deps, row.marginUserId);
   await stopWatcher(deps.env, id);
   const after = (await findRental(deps.db, id))!;
   return { rental: after, refunded };

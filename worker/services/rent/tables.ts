@@ -49,6 +49,11 @@ export const rentals = sqliteTable(
     periodStartedAt: integer("period_started_at"),
     // The "renews in 24 hours" reminder for the current expiry (claimed like reminded_at).
     remindedDayAt: integer("reminded_day_at"),
+    // Issue 46 (decision 076): rented as a reseller's sub-account with a markup, the part of price_kobo that is the
+    // reseller's margin and the wallet it goes to; credited by the move that keeps the rental for good (end, or a
+    // cancel after an SMS), never by one that refunds it.
+    marginKobo: integer("margin_kobo").notNull().default(0),
+    marginUserId: text("margin_user_id"),
     // The id of the declared move that last wrote this row (services/kernel/money-entity.ts): its ledger row and event
     // are written only while the row holds it, so "this batch moved it" is a fact here, not a timestamp match.
     moveId: text("move_id"),

@@ -5,7 +5,7 @@ import { type SmsProviderName } from "../../../schema/constants";
 import type { Db } from "../../db/client";
 import { smsChains, smsOrders } from "./tables";
 import { users } from "../kernel";
-import { moneyEntity, move, type MoveEvent, type MoveStep, type OutboxMessage, type SmsCatalogueDeps, type SmsDeps, transition } from "../kernel";
+import { marginAtKobo, moneyEntity, move, type MoveEvent, type MoveStep, type OutboxMessage, type SmsCatalogueDeps, type SmsDeps, transition } from "../kernel";
 import { compareRoutes } from "./sms-choice";
 
 /**
@@ -87,8 +87,18 @@ export function chainStillOn(chainId: string, orderId: string): SQL {
 }
 
 /** The chain row written in the same batch as the first order and its debit (only if that order was). */
-export function startChain(db: Db, orderId: string, userId: string, serviceName: string, nextRoute: NonNullable<SmsGetNumberInput["next_route"]>, at: number, when: SQL): MoveStep {
-  return move(db, smsChain.start, orderId, { row: newChainValues(orderId, userId, serviceName, nextRoute, at) }, at, { when });
+export function startChain(db: Db, orderId: string, userId: string, serviceName: string, nextRoute: NonNullable<SmsGetNumberInput["next_route"]>, at: number, when: SQL, markup: ChainMarkup | null = null): MoveStep {
+  return move(db, smsChain.start, orderId, { row: { ...newChainValues(orderId, userId, serviceName, nextRoute, at), ...(markup ? { markupBasisPoints: markup.basisPoints, marginUserId: markup.userId } : {}) } }, at, { when });
+}
+
+/**
+ * Issue 46 (decision 076): a chain started by a reseller's sub-account records the markup its first number carried
+ * (the rate for that service, and the wallet the margin goes to), since the move-on runs with no caller: each further
+ * number is priced (and held to the cap) and margined like the first.
+ */
+export interface ChainMarkup {
+  basisPoints: number;
+  userId: string;
 }
 
 type ChainOrder = Pick<typeof smsOrders.$inferSelect, "id" | "userId" | "provider" | "countryId" | "serviceId" | "chainId" | "chainStep">;
@@ -97,7 +107,7 @@ export interface NextRoute {
   provider: SmsProviderName;
   country: string;
   service: string;
-  /** Naira, the customer's own price for it now. */
+  /** Naira, the customer's own price for it now (with the chain's markup, decision 076). */
   price: number;
 }
 
@@ -147,8 +157,13 @@ export async function nextRoutes(catalogue: SmsCatalogueDeps, db: Db, chain: Sms
   const provider = from.provider === "Dynamic" ? "Dynamic" : "Swift";
   const compared = await compareRoutes(catalogue, user, provider, from.serviceId, now);
   const allowed = new Set(JSON.parse(chain.routes) as string[]);
+  // A sub-account's chain holds the marked-up price (what it pays) to the cap.
+  const priced = compared.routes.map((r) => {
+    const kobo = nairaToKobo(r.price);
+    return { ...r, price: koboToNaira(kobo + marginAtKobo(kobo, chain.markupBasisPoints)) };
+  });
   const cap = koboToNaira(chain.capKobo);
-  return compared.routes
+  return priced
     .filter((r) => r.count > 0 && r.price <= cap && !tried.has(routeKey(r.provider, r.country_id)))
     .filter((r) => allowed.size === 0 || allowed.has(routeKey(r.provider, r.country_id)))
     .sort((a, b) => a.price - b.price || (b.stats?.success_rate ?? 0) - (a.stats?.success_rate ?? 0))

@@ -9,7 +9,7 @@ import { log } from "../../lib/log";
 import type { SignedInUser } from "../accounts";
 import { isEmptyChoice, SmsProviderError, type NumberChoice, type SmsActivation, type UpstreamMoney } from "../../providers/sms/types";
 import { choiceSurcharge, numberChoiceOf, orderChoice } from "./number-choice";
-import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, catalogueFor, marginKobo, costLimitInBatch, deliverEvents, enforceCostLimit, getSetting, insufficientBalanceFor, move, type MoneyStep, pricingContext, rowsOf, runBatch, type SmsDeps, smsPriceKobo, transition } from "../kernel";
+import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, catalogueFor, marginAtKobo, marginKobo, markupRateFor, costLimitInBatch, deliverEvents, enforceCostLimit, getSetting, insufficientBalanceFor, move, type MoneyStep, pricingContext, rowsOf, runBatch, type SmsDeps, smsPriceKobo, transition } from "../kernel";
 import { smsFault } from "../../providers/sms/types";
 import { FAILOVER_FAULTS, purchaseCandidates, type RoutingNotes, type UpstreamChoice } from "./routing";
 import { PRIMARY_UPSTREAM } from "../../providers/sms/upstreams";
@@ -90,7 +90,8 @@ export async function buySmsNumber(
   // on the customer's own account (a sandbox key's test account is counted as itself), before the upstream is asked.
   // The chain (when the customer ticked "try another number") is written only if the order row was.
   const nextRoute = input.next_route;
-  await writePaidOrder(db, user.id, order, { priceKobo, note: purchaseNote(order), now }, nextRoute ? (bought) => startChain(db, orderId, user.id, offer.name, nextRoute, now, bought) : undefined);
+  const chainMarkup = user.resellerMarkup && markupRateFor(user.resellerMarkup, offer.serviceId) > 0 ? { basisPoints: markupRateFor(user.resellerMarkup, offer.serviceId), userId: user.resellerMarkup.resellerId } : null;
+  await writePaidOrder(db, user.id, order, { priceKobo, note: purchaseNote(order), now }, nextRoute ? (bought) => startChain(db, orderId, user.id, offer.name, nextRoute, now, bought, chainMarkup) : undefined);
 
   let activation: SmsActivation;
   try {
@@ -484,7 +485,7 @@ export async function moveChainOn(deps: SmsDeps, from: SmsOrderRow, ending?: End
   }
 }
 
-type Chosen = { kind: "route"; route: NextRoute; offer: OfferForSale; countryName: string; priceKobo: number } | { kind: "end"; reason: string };
+type Chosen = { kind: "route"; route: NextRoute; offer: OfferForSale; countryName: string; priceKobo: number; margin?: { kobo: number; userId: string } } | { kind: "end"; reason: string };
 
 /** The next route within the chain's rules (at most its routes, allowed, in stock, within the cap), priced now. */
 async function chooseNextRoute(deps: SmsDeps, chain: NonNullable<Awaited<ReturnType<typeof readChain>>>, from: SmsOrderRow): Promise<Chosen> {
@@ -527,9 +528,12 @@ async function chooseNextRoute(deps: SmsDeps, chain: NonNullable<Awaited<ReturnT
     return { kind: "end", reason: `the next route could not be priced: ${err.message}` };
   }
   const [user] = await db.select({ totalDepositedKobo: users.totalDepositedKobo }).from(users).where(eq(users.id, chain.userId)).limit(1);
-  const priceKobo = smsPriceKobo(found.offer.costUsd * (1 + surcharge / 100), await pricingContext(db, user?.totalDepositedKobo ?? 0));
+  const basePriceKobo = smsPriceKobo(found.offer.costUsd * (1 + surcharge / 100), await pricingContext(db, user?.totalDepositedKobo ?? 0));
+  // A sub-account's chain: the markup its first number carried (decision 076), margin credited when this one is kept.
+  const margin = marginAtKobo(basePriceKobo, chain.markupBasisPoints);
+  const priceKobo = basePriceKobo + margin;
   if (priceKobo > chain.capKobo) return { kind: "end", reason: "the next route now costs more than the cap" };
-  return { kind: "route", route, offer: found.offer, countryName: found.countryName, priceKobo };
+  return { kind: "route", route, offer: found.offer, countryName: found.countryName, priceKobo, ...(margin > 0 && chain.marginUserId ? { margin: { kobo: margin, userId: chain.marginUserId } } : {}) };
 }
 
 type Placement = { kind: "placed"; orderId: string } | { kind: "failed"; order: SmsOrderRow } | { kind: "stop" };
@@ -546,7 +550,7 @@ async function placeNextRoute(deps: SmsDeps, chain: { id: string; userId: string
   const order =
     next.kind === "route"
       ? newOrder(
-          { id: crypto.randomUUID(), userId, provider: next.route.provider, countryId: next.route.country, countryName: next.countryName, offer: next.offer, priceKobo: next.priceKobo, now: at, choice: orderChoice(from) },
+          { id: crypto.randomUUID(), userId, provider: next.route.provider, countryId: next.route.country, countryName: next.countryName, offer: next.offer, priceKobo: next.priceKobo, now: at, choice: orderChoice(from), margin: next.margin },
           { id: chain.id, step: from.chainStep! + 1 },
         )
       : null;

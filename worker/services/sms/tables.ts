@@ -89,6 +89,10 @@ export const smsChains = sqliteTable("sms_chains", {
   status: text("status", { enum: SMS_CHAIN_STATUSES }).notNull().default("active"),
   currentOrderId: text("current_order_id").notNull(),
   endReason: text("end_reason"),
+  // Issue 46 (decision 076): started by a reseller's sub-account with a markup, the rate its first number carried (basis
+  // points) and the wallet the margin goes to, so every further number is priced and margined like the first.
+  markupBasisPoints: integer("markup_basis_points").notNull().default(0),
+  marginUserId: text("margin_user_id"),
   // The id of the declared move that last wrote this row (services/kernel/money-entity.ts): its ledger row and event
   // are written only while the row holds it, so "this batch moved it" is a fact here, not a timestamp match.
   moveId: text("move_id"),

@@ -76,6 +76,8 @@ const JSON_ENDPOINTS: Endpoint[] = [
   { method: "POST", path: "/api/keys/sandbox/top-up", fields: ["amount"], auth: true },
   // Issue 46: becoming a reseller (accepting the terms).
   { method: "POST", path: "/api/reseller", fields: ["accept_terms"], auth: true },
+  // Decision 076: the partner page's markup form (the caller is no reseller here: refused either way, never a 500).
+  { method: "PUT", path: "/api/reseller/markups", fields: ["percent", "services"], auth: true },
   // Issue 33: passkeys and step-up (forged ceremonies have their own tests in routes/passkeys.test.ts).
   { method: "POST", path: "/api/login/passkey/options", fields: [], auth: false },
   { method: "POST", path: "/api/login/passkey/verify", fields: ["challenge_id", "response"], auth: false },

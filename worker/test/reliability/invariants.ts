@@ -16,7 +16,7 @@ const OPEN_SMS = ["pending", "waiting"];
 
 export async function moneyViolations(): Promise<string[]> {
   const mark = fileUsersRowidMark();
-  const [balances, credits, reviewCredits, orders, margins, rentals, renewalRefunds, withdrawalMoney, totals] = await env.DB.batch([
+  const [balances, credits, reviewCredits, orders, margins, rentals, rentalMargins, renewalRefunds, withdrawalMoney, totals] = await env.DB.batch([
     // 1. every balance = the sum of its ledger rows, and never below zero
     env.DB.prepare(
       `SELECT u.id, u.balance_kobo AS balance, COALESCE(SUM(l.amount_kobo), 0) AS ledger
@@ -93,6 +93,15 @@ export async function moneyViolations(): Promise<string[]> {
            OR (r.status = 'cancelled' AND net NOT IN (0, -r.price_kobo))
            OR r.status NOT IN ('pending', 'active', 'ended', 'cancelled', 'failed')`,
     ),
+    // 4a. a reseller's margin on a rental (decision 076): credited once, for the rental's margin, to its reseller,
+    //     exactly when the rental was kept for good (ended, or cancelled unrefunded); never for one refunded
+    env.DB.prepare(
+      `SELECT r.id, r.status, r.margin_kobo FROM rentals r
+        WHERE r.user_id IN (SELECT id FROM users WHERE rowid > ?1)
+          AND ((SELECT COUNT(*) FROM ledger l WHERE l.key = 'rent_margin:' || r.id) <>
+                 (CASE WHEN r.margin_kobo > 0 AND (r.status = 'ended' OR (r.status = 'cancelled' AND NOT EXISTS (SELECT 1 FROM ledger f WHERE f.key = 'rent_refund:' || r.id))) THEN 1 ELSE 0 END)
+            OR EXISTS (SELECT 1 FROM ledger l WHERE l.key = 'rent_margin:' || r.id AND (l.amount_kobo <> r.margin_kobo OR l.user_id IS NOT r.margin_user_id)))`,
+    ),
     // 4b. renewals (issue 32): a refund only for a renewal that was charged, and for exactly what it charged
     env.DB.prepare(
       `SELECT f.key, f.amount_kobo FROM ledger f
@@ -121,7 +130,8 @@ export async function moneyViolations(): Promise<string[]> {
          (SELECT COALESCE(SUM(balance_kobo), 0) FROM users WHERE rowid > ?1) AS balances,
          -- A kept order's price less its reseller's margin (which stays in a balance); nothing for one refunded after keeping.
          (SELECT COALESCE(SUM(price_kobo - margin_kobo), 0) FROM sms_orders WHERE status IN (${SPENT_SMS.map((s) => `'${s}'`).join(",")}) AND kept_refunded_at IS NULL AND user_id IN (SELECT id FROM users WHERE rowid > ?1)) +
-         (SELECT COALESCE(SUM(r.price_kobo), 0) FROM rentals r WHERE r.user_id IN (SELECT id FROM users WHERE rowid > ?1) AND (r.status IN ('active', 'ended')
+         -- A kept rental's price less its reseller's margin once credited (ended or cancelled unrefunded: decision 076).
+         (SELECT COALESCE(SUM(r.price_kobo - CASE WHEN r.status = 'active' THEN 0 ELSE r.margin_kobo END), 0) FROM rentals r WHERE r.user_id IN (SELECT id FROM users WHERE rowid > ?1) AND (r.status IN ('active', 'ended')
              OR (r.status = 'cancelled' AND NOT EXISTS (SELECT 1 FROM ledger WHERE key = 'rent_refund:' || r.id)))) +
          -- Renewals and extensions (issue 32, decision 019): what they kept, net of their own refunds.
          (SELECT COALESCE(-SUM(amount_kobo), 0) FROM ledger WHERE (key LIKE 'rent_renew%' OR key LIKE 'rent_extend%') AND user_id IN (SELECT id FROM users WHERE rowid > ?1)) AS spent,
@@ -139,6 +149,7 @@ export async function moneyViolations(): Promise<string[]> {
   for (const r of orders.results) out.push(`sms order money wrong: ${JSON.stringify(r)}`);
   for (const r of margins.results) out.push(`reseller margin wrong: ${JSON.stringify(r)}`);
   for (const r of rentals.results) out.push(`rental money wrong: ${JSON.stringify(r)}`);
+  for (const r of rentalMargins.results) out.push(`reseller rental margin wrong: ${JSON.stringify(r)}`);
   for (const r of renewalRefunds.results) out.push(`renewal refund without its charge: ${JSON.stringify(r)}`);
   for (const r of withdrawalMoney.results) out.push(`withdrawal money wrong: ${JSON.stringify(r)}`);
   const t = totals.results[0] as { money_in: number; balances: number; spent: number; reserved: number; held: number; paid_out: number };

@@ -30,7 +30,8 @@ import { testServices } from "../services";
  * Model-based money test: random sequences of everything that moves money (card funding and its webhook replays,
  * verify clicks, purchases, codes, cancels, poller alarms and their duplicates, the sweep, rentals and their cancels,
  * the referral reward, operator credits and debits, a reseller's transfers to and from its sub-account and its close, the
- * sub-account's marked-up purchases with the margin credited when kept and reversed by an operator's refund,
+ * sub-account's marked-up purchases with the margin credited when kept and reversed by an operator's refund, its
+ * marked-up rentals with the margin credited when ended and never when cancelled for a refund,
  * withdrawals to a bank account with Squad paying, timing out or failing, an operator's approval or refusal and a later
  * reversal) run against the real worker, its D1 and its Durable Objects, with the
  * sandbox protocol simulators as the upstreams. After every step the model's balances must equal the database's and
@@ -106,6 +107,8 @@ interface Model {
   sub: { balance: number; closed: boolean; keys: Record<string, { direction: "in" | "out"; amount: number }> };
   /** Orders the sub-account bought with the reseller's markup: each settled in its own command (kept or cancelled). */
   subOrders: { id: string; state: "used" | "cancelled"; refunded: boolean }[];
+  /** Rentals the sub-account took with the reseller's markup (decision 076): each ended or cancelled in its own command. */
+  subRentals: string[];
 }
 type WithdrawalState = "approval" | "paid" | "failed" | "reversed" | "refused";
 interface ModelWithdrawal {
@@ -880,6 +883,20 @@ const MARKUP_BASIS_POINTS = 2500;
 const MARGIN = () => Math.floor((SMS_PRICE * MARKUP_BASIS_POINTS) / 10_000);
 
 /**
+ * A marked-up purchase brings its own money, like a chained one (an operator's credit to the reseller, moved into the
+ * sub-account), so marked-up orders and rentals happen in most runs without changing how often anything else succeeds.
+ */
+async function fundSubaccount(m: Model, r: Real, charged: number) {
+  if (m.sub.closed || m.sub.balance >= charged) return;
+  chainFunds += 1;
+  await postEntry(db(), { at: modelClock.now(), userId: r.users[2].id, key: `test:sub-funds:${r.runTag}:${chainFunds}`, amountKobo: charged, kind: "admin", note: "model sub-account funds" });
+  const key = `${r.runTag}-subfund-${chainFunds}`;
+  await transferSubaccount(db(), r.users[2].id, r.subId, { direction: "in", amountKobo: charged, idempotencyKey: key }, modelClock.now());
+  m.sub.keys[key] = { direction: "in", amount: charged };
+  m.sub.balance += charged;
+}
+
+/**
  * The reseller's bot buys as its sub-account through the API (X-Subaccount) at its marked-up price; then, in the same
  * command, the code comes (kept: the margin credited to the reseller) or the bot cancels (refunded: no margin). Refused
  * while the sub-account holds less or is closed, nothing moved.
@@ -890,16 +907,7 @@ class BuyAsSubaccount implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const headers = { authorization: `Bearer ${r.resellerSecret}`, "x-subaccount": r.subId };
     const charged = SMS_PRICE + MARGIN();
-    if (!m.sub.closed && m.sub.balance < charged) {
-      // Like a chained purchase, it brings its own money (an operator's credit to the reseller, moved into the
-      // sub-account), so marked-up orders happen in most runs without changing how often anything else succeeds.
-      chainFunds += 1;
-      await postEntry(db(), { at: modelClock.now(), userId: r.users[2].id, key: `test:sub-funds:${r.runTag}:${chainFunds}`, amountKobo: charged, kind: "admin", note: "model sub-account funds" });
-      const key = `${r.runTag}-subfund-${chainFunds}`;
-      await transferSubaccount(db(), r.users[2].id, r.subId, { direction: "in", amountKobo: charged, idempotencyKey: key }, modelClock.now());
-      m.sub.keys[key] = { direction: "in", amount: charged };
-      m.sub.balance += charged;
-    }
+    await fundSubaccount(m, r, charged);
     const res = await api("/api/v1/sms/orders", { method: "POST", headers: { ...headers, "idempotency-key": crypto.randomUUID() }, json: { ...SMS_CHOICE, max_price: charged / 100 } });
     if (m.sub.closed) expect(res.status).toBe(409);
     else if (m.sub.balance < charged) expect(res.status).toBe(402);
@@ -923,6 +931,42 @@ class BuyAsSubaccount implements fc.AsyncCommand<Model, Real> {
     await checkEverything(m, r);
   }
   toString = () => `buyAsSubaccount(${this.kept ? "kept" : "cancelled"})`;
+}
+
+/** The reseller's margin on a sub-account's rental (decision 076): its flat markup on the reseller's rental price. */
+const RENT_MARGIN = () => Math.floor((RENT_PRICE * MARKUP_BASIS_POINTS) / 10_000);
+
+/**
+ * The bot rents as its sub-account (X-Subaccount) at the marked-up price, then in the same command ends it (kept: the
+ * margin credited to the reseller) or cancels it in time (refunded whole: no margin, ever). Refused while the
+ * sub-account holds less or is closed, nothing moved.
+ */
+class RentAsSubaccount implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly ended: boolean) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const headers = { authorization: `Bearer ${r.resellerSecret}`, "x-subaccount": r.subId };
+    const charged = RENT_PRICE + RENT_MARGIN();
+    await fundSubaccount(m, r, charged);
+    const choice = { country: RENT_CHOICE.countryId, duration: RENT_CHOICE.duration, period: RENT_CHOICE.period, max_price: charged / 100 };
+    const res = await api("/api/v1/rentals", { method: "POST", headers: { ...headers, "idempotency-key": crypto.randomUUID() }, json: choice });
+    if (m.sub.closed) expect(res.status).toBe(409);
+    else if (m.sub.balance < charged) expect(res.status).toBe(402);
+    else {
+      expect(res.status).toBe(201);
+      expect(Math.round(res.data.amount * 100)).toBe(charged);
+      const id: string = res.data.id;
+      m.subRentals.push(id);
+      m.sub.balance -= charged;
+      await patchSandboxRental(env.DB, await upstreamIdOf("rentals", id), { firstSmsAt: modelClock.now() + 3_600_000 });
+      const done = await api(`/api/v1/rentals/${id}/${this.ended ? "end" : "cancel"}`, { method: "POST", headers: { ...headers, "idempotency-key": crypto.randomUUID() }, json: {} });
+      expect(done.status).toBe(200);
+      if (this.ended) m.balance[2] += RENT_MARGIN();
+      else m.sub.balance += charged;
+    }
+    await checkEverything(m, r);
+  }
+  toString = () => `rentAsSubaccount(${this.ended ? "ended" : "cancelled"})`;
 }
 
 /**
@@ -993,6 +1037,7 @@ const commandArbs = [
   fc.tuple(indexArb, fc.integer({ min: 1, max: 2 })).map(([i, n]) => new ReverseWithdrawal(i, n)),
   fc.boolean().map((kept) => new BuyAsSubaccount(kept)),
   indexArb.map((i) => new RefundKeptOrder(i)),
+  fc.boolean().map((ended) => new RentAsSubaccount(ended)),
 ];
 
 let runCounter = 0;
@@ -1007,6 +1052,9 @@ async function disarm(m: Model) {
   }
   for (const rental of m.rentals) {
     await runInDurableObject(env.RENTAL.get(env.RENTAL.idFromName(rental.id)), (_i, state) => state.storage.deleteAlarm());
+  }
+  for (const id of m.subRentals) {
+    await runInDurableObject(env.RENTAL.get(env.RENTAL.idFromName(id)), (_i, state) => state.storage.deleteAlarm());
   }
 }
 
@@ -1069,7 +1117,7 @@ describe("money model", () => {
       const sub = await createSubaccount(db(), users[2].id, users[2].id, { name: "model", external_id: `run${runCounter}` }, modelClock.now());
       await setMarkups(db(), users[2].id, { percent: MARKUP_BASIS_POINTS / 100, services: {} });
       const resellerSecret = (await createKey(users[2], "live")).secret;
-      const model: Model = { balance: [0, 0, 0], hasDeposit: [false, false, false], payments: [], transfers: [], orders: [], rentals: [], adminEntries: [], chains: {}, withdrawals: [], payoutAccount: [false, false, false], sub: { balance: 0, closed: false, keys: {} }, subOrders: [] };
+      const model: Model = { balance: [0, 0, 0], hasDeposit: [false, false, false], payments: [], transfers: [], orders: [], rentals: [], adminEntries: [], chains: {}, withdrawals: [], payoutAccount: [false, false, false], sub: { balance: 0, closed: false, keys: {} }, subOrders: [], subRentals: [] };
       pendingMoves = [];
       try {
         await fc.asyncModelRun(() => ({ model, real: { users, runTag: `run${runCounter}-${crypto.randomUUID().slice(0, 8)}`, chats: [], subId: sub.id, resellerSecret } }), cmds);
