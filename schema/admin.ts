@@ -314,7 +314,7 @@ export interface AdminCustomer {
 export interface AdminLedgerRow {
   id: number;
   key: string;
-  kind: "fund" | "buy" | "refund" | "rent" | "rent_refund" | "admin" | "referral" | "withdraw" | "withdraw_refund" | "transfer" | "margin";
+  kind: "fund" | "buy" | "refund" | "rent" | "rent_refund" | "admin" | "referral" | "withdraw" | "withdraw_refund" | "transfer" | "margin" | "ref_share";
   amount: number;
   note: string;
   ref: string | null;
