@@ -105,7 +105,8 @@ interface Model {
   /** User 2 is a reseller with one sub-account (issue 46): its wallet, whether closed, the transfers' keys made. */
   sub: { balance: number; closed: boolean; keys: Record<string, { direction: "in" | "out"; amount: number }> };
   /** Orders the sub-account bought with the reseller's markup: each settled in its own command (kept or cancelled). */
-  subOrders: { id: string; state: "used" | "cancelled"; refunded: boolean }[];
+  /** `ref`: bought with user 0's developer code (decision 075): its share credited when kept. */
+  subOrders: { id: string; state: "used" | "cancelled"; refunded: boolean; ref: boolean }[];
 }
 type WithdrawalState = "approval" | "paid" | "failed" | "reversed" | "refused";
 interface ModelWithdrawal {
@@ -878,6 +879,8 @@ const withdrawalsSeen: Record<WithdrawalState, number> = { approval: 0, paid: 0,
 /** The reseller's flat markup in the run (issue 46): its sub-account pays SMS_PRICE plus MARGIN, MARGIN credited when kept. */
 const MARKUP_BASIS_POINTS = 2500;
 const MARGIN = () => Math.floor((SMS_PRICE * MARKUP_BASIS_POINTS) / 10_000);
+/** A developer's ref share (decision 075, the setting's default 5%): of our price, not of the reseller's markup. */
+const REF_SHARE = () => Math.floor((SMS_PRICE * 500) / 10_000);
 
 /**
  * The reseller's bot buys as its sub-account through the API (X-Subaccount) at its marked-up price; then, in the same
@@ -885,7 +888,11 @@ const MARGIN = () => Math.floor((SMS_PRICE * MARKUP_BASIS_POINTS) / 10_000);
  * while the sub-account holds less or is closed, nothing moved.
  */
 class BuyAsSubaccount implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly kept: boolean) {}
+  /** `ref`: the bot was written by user 0, whose developer code rides on the purchase (issue 46, decision 075). */
+  constructor(
+    readonly kept: boolean,
+    readonly ref = false,
+  ) {}
   check = () => true;
   async run(m: Model, r: Real) {
     const headers = { authorization: `Bearer ${r.resellerSecret}`, "x-subaccount": r.subId };
@@ -900,7 +907,8 @@ class BuyAsSubaccount implements fc.AsyncCommand<Model, Real> {
       m.sub.keys[key] = { direction: "in", amount: charged };
       m.sub.balance += charged;
     }
-    const res = await api("/api/v1/sms/orders", { method: "POST", headers: { ...headers, "idempotency-key": crypto.randomUUID() }, json: { ...SMS_CHOICE, max_price: charged / 100 } });
+    const ref = this.ref ? (await env.DB.prepare("SELECT referral_code FROM users WHERE id = ?").bind(r.users[0].id).first<{ referral_code: string }>())!.referral_code : undefined;
+    const res = await api("/api/v1/sms/orders", { method: "POST", headers: { ...headers, "idempotency-key": crypto.randomUUID() }, json: { ...SMS_CHOICE, max_price: charged / 100, ref } });
     if (m.sub.closed) expect(res.status).toBe(409);
     else if (m.sub.balance < charged) expect(res.status).toBe(402);
     else {
@@ -912,17 +920,18 @@ class BuyAsSubaccount implements fc.AsyncCommand<Model, Real> {
       if (this.kept) {
         await runDurableObjectAlarm(env.SMS_ORDER.get(env.SMS_ORDER.idFromName(id)));
         m.balance[2] += MARGIN();
-        m.subOrders.push({ id, state: "used", refunded: false });
+        if (this.ref) m.balance[0] += REF_SHARE();
+        m.subOrders.push({ id, state: "used", refunded: false, ref: this.ref });
       } else {
         const cancelled = await api(`/api/v1/sms/orders/${id}/cancel`, { method: "POST", headers: { ...headers, "idempotency-key": crypto.randomUUID() }, json: {} });
         expect(cancelled.data.refunded).toBe(true);
         m.sub.balance += charged;
-        m.subOrders.push({ id, state: "cancelled", refunded: true });
+        m.subOrders.push({ id, state: "cancelled", refunded: true, ref: this.ref });
       }
     }
     await checkEverything(m, r);
   }
-  toString = () => `buyAsSubaccount(${this.kept ? "kept" : "cancelled"})`;
+  toString = () => `buyAsSubaccount(${this.kept ? "kept" : "cancelled"}${this.ref ? ", ref" : ""})`;
 }
 
 /**
@@ -943,6 +952,8 @@ class RefundKeptOrder implements fc.AsyncCommand<Model, Real> {
       o.refunded = true;
       m.sub.balance += SMS_PRICE + MARGIN();
       m.balance[2] -= MARGIN();
+      // The developer's share is taken back only while its wallet holds it; else it stays our cost (decision 075).
+      if (o.ref && m.balance[0] >= REF_SHARE()) m.balance[0] -= REF_SHARE();
     }
     await checkEverything(m, r);
   }
@@ -991,7 +1002,7 @@ const commandArbs = [
     .map(([u, k, squad, f]) => new Withdraw(u, k, squad, f > 0)),
   fc.tuple(indexArb, fc.boolean()).map(([i, ok]) => new DecideWithdrawal(i, ok)),
   fc.tuple(indexArb, fc.integer({ min: 1, max: 2 })).map(([i, n]) => new ReverseWithdrawal(i, n)),
-  fc.boolean().map((kept) => new BuyAsSubaccount(kept)),
+  fc.tuple(fc.boolean(), fc.boolean()).map(([kept, ref]) => new BuyAsSubaccount(kept, ref)),
   indexArb.map((i) => new RefundKeptOrder(i)),
 ];
 
