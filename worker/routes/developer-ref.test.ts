@@ -62,6 +62,11 @@ describe("the developers' ref share", () => {
     await pollOnce(bought.data.id);
     expect(await balanceOf(dev.id)).toBe(share);
 
+    // Spendable, not withdrawable (a reward, as the referral reward is): the cash-out screen says why.
+    const cashOut = await api("/api/withdrawals/available", { token: dev.token });
+    expect(cashOut.data).toMatchObject({ balance: share / 100, available: 0 });
+    expect(cashOut.data.reasons).toContain(`₦${(share / 100).toFixed(2)} of rewards and credits can be spent, not withdrawn.`);
+
     const page = await api("/api/keys/ref-share", { token: dev.token });
     expect(page.status).toBe(200);
     expect(page.data).toEqual({ code: await codeOf(dev.id), percent: 5, earned: share / 100, orders: 1, last_30_days: { earned: share / 100, orders: 1 }, currency: "NGN" });
