@@ -1,4 +1,4 @@
-import { and, eq, gte, like, sql } from "drizzle-orm";
+import { and, eq, gte, sql } from "drizzle-orm";
 import { koboToNaira } from "../../../schema/money";
 import type { DeveloperShareView } from "../../../schema/api-keys";
 import type { Db } from "../../db/client";
@@ -70,7 +70,7 @@ export async function developerShareSummary(db: Db, user: { id: string; referral
           orders: sql<number>`COALESCE(SUM(CASE WHEN ${ledger.amountKobo} > 0 THEN 1 ELSE -1 END), 0)`,
         })
         .from(ledger)
-        .where(and(eq(ledger.userId, user.id), eq(ledger.kind, "ref_share"), like(ledger.key, "ref-share%"), gte(ledger.createdAt, since))),
+        .where(and(eq(ledger.userId, user.id), eq(ledger.kind, "ref_share"), gte(ledger.createdAt, since))),
     );
   const [{ percent }, read] = await Promise.all([getSetting(db, "developer_ref"), runBatch(db, { all: figures(0), recent: figures(now - 30 * DAY_MS) })]);
   const all = read.all[0];
