@@ -351,6 +351,8 @@ export interface AdminOrderRow {
   upstreamAccount: number;
   /** Issue 46: a reseller's margin on it (naira, 0: none), and when an operator refunded it after its code (null: not). */
   margin: number;
+  /** Issue 46 (decision 075): a developer's ref share on it (naira, 0: none; paid from our revenue when kept). */
+  refShare: number;
   refundedAfterCodeAt: number | null;
   createdAt: number;
   updatedAt: number;

@@ -106,6 +106,9 @@ describe("the developers' ref share", () => {
     await pollOnce(kept.data.id);
     const share = (await orderRow(kept.data.id))!.ref_share_kobo;
     const buyerKept = await balanceOf(b.id);
+    // The console's order list shows the share beside the margin.
+    const listed = (await api(`/api/admin/orders?user=${b.id}`, { token: operator.token })).data.data.find((o: { id: string }) => o.id === kept.data.id);
+    expect(listed).toMatchObject({ margin: 0, refShare: share / 100, refundedAfterCodeAt: null });
     const refunded = await api(`/api/admin/orders/${kept.data.id}/refund`, { token: operator.token, json: { reason: "wrong code" } });
     expect(refunded.status).toBe(200);
     expect(await balanceOf(b.id)).toBe(buyerKept + Math.round(kept.data.price * 100));

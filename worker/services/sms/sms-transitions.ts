@@ -94,7 +94,10 @@ const refShareReversalEvent = (order: Kept["order"]): MoveEvent | null =>
       }
     : null;
 
-/** A kept (used) order an operator refunds: the customer's price back, the reseller's margin (if any) taken back. */
+/**
+ * A kept (used) order an operator refunds: the customer's price back, the reseller's margin (if any) taken back, and a
+ * developer's ref share (if any) while the developer's wallet holds it.
+ */
 interface Kept {
   order: Pick<SmsOrderRow, "id" | "userId" | "priceKobo" | "serviceName" | "countryName" | "marginKobo" | "marginUserId" | "refShareKobo" | "refUserId">;
   reason: string;
@@ -133,7 +136,8 @@ export const smsOrder = moneyEntity(
     /**
      * An operator refunds a kept order (the code was wrong, the service refused it): its price goes back under the same
      * refund:<id> key a refunded order uses (so an order is refunded at most once, whatever ended it), and the
-     * reseller's margin on it is taken back (margin-reversal:<id>) in the same batch. Once: kept_refunded_at.
+     * reseller's margin on it is taken back (margin-reversal:<id>) in the same batch, with a developer's ref share
+     * (ref-share-reversal:<id>) while its wallet holds it (decision 075). Once: kept_refunded_at.
      */
     refundKept: {
       from: ["used"],
@@ -346,7 +350,8 @@ function codeRowInsert(deps: SmsDeps, orderId: string, stored: string, text: str
  * An operator refunds a kept (used) order (issue 46): the price back to the wallet that paid it and, for an order a
  * sub-account bought with a markup, the reseller's margin taken back, one batch. Refused (nothing moved) when the order
  * was not kept, was refunded already, or the reseller's wallet no longer holds the margin (the balance CHECK aborts
- * the batch: the operator settles that with the reseller first).
+ * the batch: the operator settles that with the reseller first). A developer's ref share is taken back in the same
+ * batch only while the developer's wallet holds it: never a reason to refuse the customer's refund (decision 075).
  */
 export async function refundKeptOrder(deps: SmsDeps, order: SmsOrderRow, reason: string): Promise<boolean> {
   if (order.status !== "used") throw new AppError("INVALID_STATE", "Only an order whose code came can be refunded this way; an order without a code is refunded when it ends.", { status: order.status });
