@@ -314,7 +314,7 @@ export interface AdminCustomer {
 export interface AdminLedgerRow {
   id: number;
   key: string;
-  kind: "fund" | "buy" | "refund" | "rent" | "rent_refund" | "admin" | "referral" | "withdraw" | "withdraw_refund" | "transfer" | "margin";
+  kind: "fund" | "buy" | "refund" | "rent" | "rent_refund" | "admin" | "referral" | "withdraw" | "withdraw_refund" | "transfer" | "margin" | "ref_share";
   amount: number;
   note: string;
   ref: string | null;
@@ -351,6 +351,8 @@ export interface AdminOrderRow {
   upstreamAccount: number;
   /** Issue 46: a reseller's margin on it (naira, 0: none), and when an operator refunded it after its code (null: not). */
   margin: number;
+  /** Issue 46 (decision 075): a developer's ref share on it (naira, 0: none; paid from our revenue when kept). */
+  refShare: number;
   refundedAfterCodeAt: number | null;
   createdAt: number;
   updatedAt: number;

@@ -100,3 +100,17 @@ export interface WebhookEventView {
   /** The JSON body the receiver gets. */
   payload: Record<string, unknown>;
 }
+
+/**
+ * The developer's `ref` share (issue 46, docs/decisions/075), GET /api/keys/ref-share: the code to put in `ref`, the
+ * share in percent of our price, and what it earned on the live wallet (naira, net of reversals; `orders`: kept orders
+ * still earning), in all and over the last 30 days.
+ */
+export interface DeveloperShareView {
+  code: string;
+  percent: number;
+  earned: number;
+  orders: number;
+  last_30_days: { earned: number; orders: number };
+  currency: "NGN";
+}

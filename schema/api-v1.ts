@@ -150,6 +150,14 @@ export const v1BuySmsSchema = exampled(
       .optional()
       .describe("Only numbers of this operator, where /prices lists `choices.operator` (the SMS-Activate protocol's parameter)")
       .meta({ examples: ["mts"] }),
+    ref: z
+      .string()
+      .trim()
+      .min(1, "ref is a developer's code")
+      .max(32, "ref is a developer's code (at most 32 characters)")
+      .optional()
+      .describe("The code of the developer whose tool makes this purchase (the SMS-Activate protocol's `ref`): they earn a share of our price when the order is kept; you pay the same. An unknown code, or your own, is 400")
+      .meta({ examples: ["K7QP3MZX"] }),
   },
   { service: "wa", country: "5", provider: "Swift", max_price: 1500, carriers: "tmo", areas: "212" },
 ).meta({ id: "BuySmsRequest" });

@@ -41,6 +41,11 @@ export const settingSchemas = {
    * its own price (flat or per service); above it the markup is refused, so a bot cannot sell a ₦500 number for ₦50,000.
    */
   reseller_markups: z.object({ max_percent: z.number().min(0).max(1000) }),
+  /**
+   * Issue 46 (docs/decisions/075): the developer's share of an API customer's kept order bought with its `ref`, in
+   * percent of our price (before any reseller's markup), paid from our revenue. At most 50: the share is our cost.
+   */
+  developer_ref: z.object({ percent: z.number().min(0, "the share is 0% or more").max(50, "the share is at most 50%") }),
   /** Receive-SMS polling: a tick every interval_ms, at most max_attempts polls. */
   sms_poll: z.object({ interval_ms: z.number().int().min(200), max_attempts: z.number().int().min(1).max(100) }),
   /**
@@ -146,6 +151,7 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   ],
   referral_reward_percent: { percent: 0 },
   reseller_markups: { max_percent: 100 },
+  developer_ref: { percent: 5 },
   sms_poll: { interval_ms: 6000, max_attempts: 15 },
   // Roughly the market in late 2026; the operator keeps them current (npm run admin -- set upstream_rates '{...}').
   upstream_rates: { RUB: 90, EUR: 0.92 },

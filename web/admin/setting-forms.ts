@@ -87,6 +87,11 @@ export const NUMBER_FORMS: Record<string, NumberForm> = {
     fields: [{ key: "max_percent", label: "Highest markup a reseller may set", unit: "%", min: 0, max: 1000, step: 1 }],
     preview: (v) => `A reseller may sell a ₦1,000 number to its customers for at most ${naira(1000 * (1 + (v.max_percent ?? 0) / 100))}.`,
   },
+  developer_ref: {
+    title: "Developers' ref share",
+    fields: [{ key: "percent", label: "Share of an API customer's kept order (our price) paid to the developer named in `ref`", unit: "%", min: 0, max: 50, step: 0.1 }],
+    preview: (v) => (v.percent ? `A kept ₦1,000 order bought with a developer's ref pays the developer ${naira((1000 * (v.percent ?? 0)) / 100)}.` : "No developer share is paid."),
+  },
   sms_poll: {
     title: "SMS polling",
     fields: [

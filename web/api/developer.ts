@@ -19,6 +19,14 @@ export const sandboxWalletQueryOptions = () =>
     staleTime: 0,
   });
 
+/** The developer's `ref` share (issue 46, decision 075): the code, the percent, what it earned. */
+export const refShareQueryOptions = () =>
+  queryOptions({
+    queryKey: queryKeys.refShare,
+    queryFn: () => signedIn.keys["ref-share"].$get().then(json),
+    staleTime: 0,
+  });
+
 export const webhookLogQueryOptions = (keyId: string) =>
   queryOptions({
     queryKey: queryKeys.webhookLog(keyId),

@@ -73,6 +73,7 @@ export const reseller = ["reseller"] as const;
 export const resellerSubaccounts = ["reseller", "subaccounts"] as const;
 export const developerKeys = ["developer", "keys"] as const;
 export const sandboxWallet = ["developer", "sandbox"] as const;
+export const refShare = ["developer", "ref-share"] as const;
 export const webhookLog = (keyId: string) => ["developer", "webhook-log", keyId] as const;
 
 // The operator console's queries all start with this (web/admin/api.ts); only an operator's room invalidates it.

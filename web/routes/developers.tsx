@@ -9,6 +9,8 @@ import { Badge } from "../components/ui/badge";
 import { Button } from "../components/ui/button";
 import { Skeleton } from "../components/ui/skeleton";
 import { copyText } from "../lib/clipboard";
+import { useSessionUser } from "../lib/use-session";
+import { DeveloperShare } from "../components/developer/ref-share";
 
 /**
  * #/developers: the JSON API's reference, read from the OpenAPI document the worker generates from its zod schemas
@@ -19,6 +21,7 @@ export default function DevelopersPage() {
   useDocumentTitle("API reference");
   const [reference, setReference] = useState<Reference | null>(null);
   const [failed, setFailed] = useState(false);
+  const signedIn = useSessionUser() !== null;
 
   useEffect(() => {
     const controller = new AbortController();
@@ -56,6 +59,7 @@ export default function DevelopersPage() {
           <p>
             Base URL: <code data-testid="api-base-url">{reference.baseUrl}</code>
           </p>
+          {signedIn ? <DeveloperShare baseUrl={reference.baseUrl} /> : null}
           <nav aria-label="Endpoints">
             <ul>
               {reference.operations.map((op) => (

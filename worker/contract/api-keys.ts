@@ -9,6 +9,7 @@ import {
   webhookUrlSchema,
   type ApiKeyView,
   type CreatedApiKey,
+  type DeveloperShareView,
   type WebhookEventView,
 } from "../../schema/api-keys";
 import { answer, jsonBody, route } from "./kit";
@@ -30,6 +31,9 @@ export const revokeKey = route({
   request: { params: apiKeyIdSchema },
   responses: { 200: answer<ApiKeyView>() },
 });
+
+/** The developer's `ref` share (issue 46, decision 075): the code, the percent and what it earned. */
+export const refShare = route({ method: "get", path: "/keys/ref-share", responses: { 200: answer<DeveloperShareView>() } });
 
 export const sandboxWallet = route({ method: "get", path: "/keys/sandbox", responses: { 200: answer<Balance>() } });
 

@@ -2,7 +2,7 @@ import { koboToNaira, nairaToKobo } from "../../schema/money";
 import * as keys from "../contract/api-keys";
 import { getDb } from "../db/client";
 import { requireAuth } from "../middleware/auth";
-import { createApiKey, grantsNewScope, listApiKeys, ownApiKey, scopesOf, setApiKeyScopes, resendWebhookEvent, revokeApiKey, sandboxBalanceKobo, setWebhookUrl, toApiKeyView, topUpSandbox, webhookLog } from "../services/developer";
+import { createApiKey, developerShareSummary, grantsNewScope, listApiKeys, ownApiKey, scopesOf, setApiKeyScopes, resendWebhookEvent, revokeApiKey, sandboxBalanceKobo, setWebhookUrl, toApiKeyView, topUpSandbox, webhookLog } from "../services/developer";
 import { keyWithdrawScopeEmail, requireConfirmedSecondFactor, requireFreshSecondFactor, requireReauthentication, requireVerifiedEmail, sendAccountEmail } from "../services/accounts";
 import { deliverEvents } from "../services/kernel";
 import { nowOf, requestDepsOf, sessionOf } from "./flow-deps";
@@ -14,6 +14,8 @@ import { guarded, routeApp, type RouteApp } from "./route-app";
  */
 export const apiKeyRoutes: RouteApp = routeApp()
   .openapi(guarded(keys.keys, requireAuth), async (c) => c.json({ data: await listApiKeys(getDb(c.env.DB), c.var.user.id) }))
+
+  .openapi(guarded(keys.refShare, requireAuth), async (c) => c.json(await developerShareSummary(getDb(c.env.DB), c.var.user, nowOf(c))))
 
   .openapi(guarded(keys.createKey, requireAuth), async (c) => {
     // A key spends the wallet without a password or 2FA: only an owner whose address is confirmed may mint one.

@@ -132,6 +132,8 @@ describe("every /api/v1 answer validates against its declared schema (ajv, JSON 
     expect((await call("post", "/sms/orders", secret, { json: { country: "5", service: "tg" }, idem })).status).toBe(422);
     expect((await call("post", "/sms/orders", secret, { json: { country: "5", service: "wa" }, idem: null })).status).toBe(400);
     expect((await call("post", "/sms/orders", secret, { json: { country: "5" } })).data.field).toBe("service");
+    // A developer's code nobody has (issue 46, decision 075): 400 naming ref, in the declared error body.
+    expect((await call("post", "/sms/orders", secret, { json: { country: "5", service: "wa", ref: "NOSUCHCODE" } })).data.field).toBe("ref");
     expect((await call("post", "/sms/orders", secret, { body: "{not json" })).status).toBe(400);
     expect((await call("post", "/sms/orders", secret, { json: { service: "w".repeat(40_000) } })).status).toBe(413);
     const tooDear = await call("post", "/sms/orders", secret, { json: { country: "5", service: "wa", max_price: 1 } });

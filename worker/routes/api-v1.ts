@@ -33,7 +33,7 @@ const catalogue: RouteApp = routeApp()
 
 const smsOrders: RouteApp = routeApp()
   .openapi(v1.listSmsOrders, async (c) => c.json(await listSmsOrdersV1(smsDepsOf(c), c.var.user.id, c.req.valid("query")), 200))
-  .openapi(v1.buySms, async (c) => c.json(await buySmsV1(smsDepsOf(c), c.var.user, c.req.valid("json")), 201))
+  .openapi(v1.buySms, async (c) => c.json(await buySmsV1(smsDepsOf(c), { key: c.var.apiCaller.key, user: c.var.user }, c.req.valid("json")), 201))
   .openapi(v1.getSmsOrder, async (c) => c.json(await smsOrderV1(smsDepsOf(c), c.var.user.id, c.req.valid("param").id), 200))
   .openapi(v1.cancelSmsOrder, async (c) => c.json(await cancelSmsOrderV1(smsDepsOf(c), c.var.user.id, c.req.valid("param").id), 200))
   .openapi(v1.anotherSmsCode, async (c) => c.json(await anotherCodeV1(smsDepsOf(c), c.var.user.id, c.req.valid("param").id), 200));

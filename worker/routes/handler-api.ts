@@ -6,7 +6,7 @@ import { callerFor } from "../middleware/api-key";
 import { subaccountUser } from "../middleware/subaccount";
 import { getDb } from "../db/client";
 import type { ApiCaller, SignedInUser } from "../services/accounts";
-import { protocolAction } from "../services/developer";
+import { protocolAction, protocolDeveloperRef } from "../services/developer";
 import { smsDepsOf } from "./flow-deps";
 
 /**
@@ -33,7 +33,10 @@ export const handlerApiRoutes = new Hono<AppEnv>()
     if (!caller) return c.text("BAD_KEY");
     const acting = await actingUserOf(c, caller, get("subaccount"), get("action"));
     if (typeof acting === "string") return c.text(acting);
-    const reply = await protocolAction(smsDepsOf(c), acting, get("action"), { get });
+    // Issue 46 (decision 075): getNumber's `ref`, the developer who earns a share; one that earns nothing is ignored.
+    const buying = get("action") === "getNumber" || get("action") === "getNumberV2";
+    const developerRef = buying && get("ref") ? await protocolDeveloperRef(getDb(c.env.DB), { key: caller.key, user: acting }, get("ref")) : null;
+    const reply = await protocolAction(smsDepsOf(c), developerRef ? { ...acting, developerRef } : acting, get("action"), { get });
     return "text" in reply ? c.text(reply.text) : c.json(reply.json);
   });
 

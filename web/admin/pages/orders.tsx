@@ -57,7 +57,7 @@ export default function OrdersPage() {
       {refunding && (
         <Panel title={`Refund ${refunding}`}>
           <p className="mb-2 text-sm text-slate-600 dark:text-slate-300">
-            Its code came, so its price was kept. Refunding gives the price back to the wallet that paid and takes back a reseller's margin on it.
+            Its code came, so its price was kept. Refunding gives the price back to the wallet that paid and takes back a reseller's margin on it, and a developer's ref share while the developer's wallet still holds it.
           </p>
           <ActionForm label="Refund now" onSubmit={(reason) => refundKept.mutateAsync({ id: refunding, reason })} />
         </Panel>

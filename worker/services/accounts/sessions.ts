@@ -3,7 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { getServerByName } from "partyserver";
 import { getDb, type Db } from "../../db/client";
 import { sessions } from "./tables";
-import { type ResellerMarkup, users, type apiKeys } from "../kernel";
+import { type DeveloperRef, type ResellerMarkup, users, type apiKeys } from "../kernel";
 import type { Env } from "../../config";
 import { signToken } from "../../lib/jwt";
 import { log } from "../../lib/log";
@@ -224,6 +224,8 @@ export type SignedInUser = {
   tourClosedAt?: number | null;
   /** Set only when an API request acts as a reseller's sub-account (middleware/subaccount.ts): the reseller's markup. */
   resellerMarkup?: ResellerMarkup | null;
+  /** Set only on an API purchase that named a developer's `ref` (issue 46, developer/ref-share.ts): who earns the share. */
+  developerRef?: DeveloperRef | null;
 };
 
 /**

@@ -33,6 +33,7 @@ import { cancelRental, endRental, lastMessageTimes, quoteRental, rentalsPage, re
 import { smsNumberChoiceSchema } from "../../../schema/sms";
 import { buySmsNumber, cancelSmsOrder, choiceSurchargeFor, NO_RECORD, numberChoiceOf, offerKey, offerRecords, orderNumberChoice, recordView, smsNumberChoices, canRequestAnotherCode, chainStateFor, codesByOrder, findSmsOffer, orderCodes, ownSmsOrder, type PageAfter, requestAnotherCode, smsCountries, smsOffers, type SmsOrderRow, smsOrdersPage } from "../sms";
 import { resendWebhookEvent, setWebhookUrl, webhookLog } from "./webhook-settings";
+import { developerRefFor } from "./ref-share";
 
 /**
  * The JSON developer API's answers (routes/api-v1.ts): the caller is the API key's account (a sk_test_ key's is its
@@ -71,8 +72,12 @@ export async function pricesV1(deps: SmsDeps, user: SignedInUser, query: z.infer
   };
 }
 
-/** Buys at the server's price now (refused above max_price), as the web's buy does, and answers the order. */
-export async function buySmsV1(deps: SmsDeps, user: SignedInUser, body: z.infer<typeof v1BuySmsSchema>): Promise<SmsOrderV1> {
+/**
+ * Buys at the server's price now (refused above max_price), as the web's buy does, and answers the order. A `ref`
+ * (issue 46, decision 075) names the developer who earns a share: checked before anything is written (400 `ref`).
+ */
+export async function buySmsV1(deps: SmsDeps, caller: Pick<ApiCaller, "key" | "user">, body: z.infer<typeof v1BuySmsSchema>): Promise<SmsOrderV1> {
+  const user: SignedInUser = body.ref === undefined ? caller.user : { ...caller.user, developerRef: await developerRefFor(deps.db, caller, body.ref) };
   // Issue 49: the number choice in the upstreams' own names, read as the web's purchase reads it (refused with 400 when
   // malformed, 422 when no upstream can honour it: both before any debit), priced with its documented surcharge.
   const parsed = smsNumberChoiceSchema.safeParse({ carriers: body.carriers, areas: body.areas, operator: body.operator });

@@ -65,7 +65,8 @@ async function limitsOf(db: Db, userId: string) {
  * The money a customer may take out, in SQL (so the withdrawal's own insert can check it in its statement): what came
  * in by bank transfer, plus card deposits older than the chargeback window, less everything spent and withdrawn
  * (purchases and rentals net of their refunds, holds net of their returns, operator debits); never more than the
- * balance. Crypto, rewards, support's credits and review credits are spendable only.
+ * balance. Crypto, rewards (referral, margins, developers' ref shares), support's credits and review credits are
+ * spendable only.
  */
 function withdrawableSql(userId: string, cardCutoff: number): SQL<number> {
   return sql<number>`(SELECT MAX(0, MIN(
@@ -99,7 +100,8 @@ async function breakdownOf(db: Db, userId: string, now: number, limits: Limits):
           held: sql<number>`(SELECT COALESCE(SUM(${withdrawals.amountKobo} + ${withdrawals.feeKobo}), 0) FROM ${withdrawals} WHERE ${withdrawals.userId} = ${userId} AND ${withdrawals.status} IN (${heldStatesSql}))`,
           cardRecent: sql<number>`(SELECT COALESCE(SUM(${ledger.amountKobo}), 0) FROM ${ledger} WHERE ${ledger.userId} = ${userId} AND ${ledger.kind} = 'fund' AND ${ledger.key} LIKE 'fund:squad:%' AND ${ledger.createdAt} > ${cardCutoff})`,
           crypto: sql<number>`(SELECT COALESCE(SUM(${ledger.amountKobo}), 0) FROM ${ledger} WHERE ${ledger.userId} = ${userId} AND ${ledger.kind} = 'fund' AND ${ledger.key} LIKE 'fund:now:%')`,
-          other: sql<number>`(SELECT COALESCE(SUM(${ledger.amountKobo}), 0) FROM ${ledger} WHERE ${ledger.userId} = ${userId} AND (${ledger.kind} IN ('referral') OR (${ledger.kind} = 'admin' AND ${ledger.amountKobo} > 0) OR ${ledger.key} LIKE 'fund:review:%'))`,
+          // Rewards: referral, a reseller's margins and a developer's ref shares (net of their reversals; decision 075).
+          other: sql<number>`(SELECT COALESCE(SUM(${ledger.amountKobo}), 0) FROM ${ledger} WHERE ${ledger.userId} = ${userId} AND (${ledger.kind} IN ('referral', 'margin', 'ref_share') OR (${ledger.kind} = 'admin' AND ${ledger.amountKobo} > 0) OR ${ledger.key} LIKE 'fund:review:%'))`,
         })
         .from(users)
         .where(eq(users.id, userId)),

@@ -7,7 +7,7 @@ export { type Clock, type DeliveryChannels, type EventDepsOf, type Notify, type 
 export { asInsufficientBalance, guardedLedgerInsert, hasEntry, insufficientBalanceFor, ledgerAmount, type LedgerEntry, ledgerInsert, type LedgerRow, ledgerRowWritten, postEntry, reconcileLedger, referralRewardInsert } from "./ledger";
 export { deliverEvents, eventDeliveryStatements, type EventDeps, OUTBOX_GRACE_MS, outboxInsert, type OutboxMessage, purgeOutbox, sweepOutbox } from "./outbox";
 export { notify } from "./notify";
-export { assertNotAboveShown, chargedBelowShown, costMinorUnits, marginAtKobo, marginKobo, markupRateFor, pricingContext, rentPriceKobo, type ResellerMarkup, smsPriceKobo } from "./pricing";
+export { assertNotAboveShown, chargedBelowShown, costMinorUnits, type DeveloperRef, marginAtKobo, marginKobo, markupRateFor, pricingContext, refShareKobo, rentPriceKobo, type ResellerMarkup, smsPriceKobo } from "./pricing";
 export { type RequestDeps } from "./request-deps";
 export { BINDING_LIMITS, type BindingLimiter, clearRateLimit, consumeRateLimit, COST_LIMITS, enforceBindingLimit, type CostAction, costLimitInBatch, enforceCostLimit, enforceRateLimit, purgeExpiredRateLimits, RATE_LIMITS, rateLimitedError, type RateLimitRule } from "./rate-limit";
 export { catalogueFor, deploymentProviderSet, isSandboxUser, isSubaccountWallet, SUBACCOUNT_WALLET_PREFIX, notSandboxUser, providerSetFor, sandboxUserIdFor } from "./sandbox-accounts";
@@ -16,7 +16,7 @@ export { STOP, type TickResult, wakeAt } from "./tick";
 export { lastAcceptedCosts, recordAcceptedCosts, refusedUpstreamPrice, toUsd } from "./upstream-money";
 export { deliverDueWebhooks, purgeWebhookEvents, queueWebhookEvents, RETRY_DELAYS_MS, reviveWebhookEvent, signWebhook, toWebhookEventView } from "./webhooks";
 export { deadLetterInsert, DELIVERY_KINDS, type DeliveryJob, type DeliveryKind, enqueueDeliveries, isDeliveryJob, LOST_JOB_MS, MAX_DELAY_SECONDS, recordDeadJob } from "./delivery-queue";
-export { changesOf, declaredEntities, type Entity, moneyEntity, type Move, type MoveEvent, move, type MoneyStep, type Moved, type MoveStep, namedRead, newMoveId, rowsOf, runBatch, statement, statements, transition } from "./money-entity";
+export { changesOf, declaredEntities, type Entity, moneyEntity, type Move, type MoveEvent, type MoveLedgerEntry, move, type MoneyStep, type Moved, type MoveStep, namedRead, newMoveId, rowsOf, runBatch, statement, statements, transition } from "./money-entity";
 // The kernel's tables (the account row and its wallet, the ledger, the outbox...): every room's rows hang on users.
 export { apiKeys, deliveryDeadLetters, emailOutbox, ledger, now, outboxEvents, rateLimits, sandboxState, settings, upstreamPrices, users, webhookEvents } from "./tables";
 export { businessOnly, clampLimit, customerMatch, type ListFilter, nationalDigits, PENDING_TOO_LONG_MS, rowCustomer, type RowCustomer, rowCustomerColumns, statusFilter, STUCK_MINUTES } from "./admin-rows";

@@ -27,7 +27,16 @@ export interface MoveEvent {
   userId: string;
   dedupe: string;
   message: OutboxMessage;
+  /** Written only while this holds too (a ledger row declared with `onlyIf`: its event is guarded on that row). */
+  onlyIf?: SQL;
 }
+
+/**
+ * A ledger row of a move. `onlyIf`: a row the move may go without (a developer's share reversed only while its wallet
+ * holds it, decision 075): written only while this holds too, and left out of `ledgerWritten`, so the move itself never
+ * depends on it.
+ */
+export type MoveLedgerEntry = LedgerEntry & { onlyIf?: SQL };
 
 /**
  * One declared move. `from`: the statuses it may leave ("any": a detail written whatever the status; "new": the move
@@ -47,7 +56,7 @@ export interface MoveSpec<S extends Status, I, T extends SQLiteTable, K extends 
   values?: (input: I, at: number) => Omit<T["$inferInsert"], K | "moveId">;
   claim?: (input: I) => SQL | undefined;
   /** Its ledger row, or rows (a kept order's refund and its reseller's margin reversal: issue 46); null ones are left out. */
-  ledger?: (input: I) => LedgerEntry | readonly (LedgerEntry | null)[] | null;
+  ledger?: (input: I) => MoveLedgerEntry | readonly (MoveLedgerEntry | null)[] | null;
   /** Its outbox event, or events (a kept order's margin tells the reseller's wallet too); null ones are left out. */
   event?: (input: I, at: number) => MoveEvent | readonly (MoveEvent | null)[] | null;
   tells?: readonly string[];
@@ -249,20 +258,22 @@ export function move<S extends Status, I, T extends SQLiteTable>(db: Db, m: Move
     statements.push(db.update(entity.table).set(values).where(and(eq(idColumn, id), fromGuard, spec.claim?.(input), options.when)));
   }
   const declaredRows = spec.ledger?.(input) ?? null;
-  const entries = (Array.isArray(declaredRows) ? declaredRows : [declaredRows]).filter((e): e is LedgerEntry => e !== null);
-  for (const entry of entries) statements.push(guardedLedgerInsert(db, { ...entry, at }, madeIt));
+  const entries = (Array.isArray(declaredRows) ? declaredRows : [declaredRows]).filter((e): e is MoveLedgerEntry => e !== null);
+  for (const { onlyIf, ...entry } of entries) statements.push(guardedLedgerInsert(db, { ...entry, at }, madeIt, ...(onlyIf ? [onlyIf] : [])));
   const declaredEvents = spec.event?.(input, at) ?? null;
   const events = (Array.isArray(declaredEvents) ? declaredEvents : [declaredEvents]).filter((e): e is MoveEvent => e !== null);
-  for (const event of events) statements.push(outboxInsert(db, { ...event, at }, madeIt));
+  for (const { onlyIf, ...event } of events) statements.push(outboxInsert(db, { ...event, at }, madeIt, ...(onlyIf ? [onlyIf] : [])));
   return {
     statements,
     madeIt,
     moveId,
     read(results) {
-      // The statements are [the move, its ledger rows, its events], in that order; written: every one of them was.
+      // The statements are [the move, its ledger rows, its events], in that order; written: every one of them was
+      // (a conditional one, `onlyIf`, is not counted: the move is made without it).
       const [moved, ...rest] = results.map((r) => changesOf(r) > 0);
-      const ledgerWritten = entries.length > 0 && rest.splice(0, entries.length).every(Boolean);
-      const eventWritten = events.length > 0 && rest.splice(0, events.length).every(Boolean);
+      const required = <E extends { onlyIf?: SQL }>(declared: E[], written: boolean[]) => declared.some((e) => !e.onlyIf) && declared.every((e, n) => e.onlyIf !== undefined || written[n]);
+      const ledgerWritten = required(entries, rest.splice(0, entries.length));
+      const eventWritten = required(events, rest.splice(0, events.length));
       return { moved: moved ?? false, ledgerWritten, eventWritten, moveId };
     },
   };

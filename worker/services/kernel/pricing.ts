@@ -120,3 +120,20 @@ export function markupRateFor(markup: ResellerMarkup | null | undefined, service
 export function marginAtKobo(baseKobo: number, basisPoints: number): number {
   return Math.floor((baseKobo * basisPoints) / 10_000);
 }
+
+/**
+ * A developer's `ref` on an API purchase (issue 46, docs/decisions/075): who earns the share and how much, in basis
+ * points of our price (the setting `developer_ref.percent` when the purchase was made). Set on the request's caller by
+ * the developer room (developer/ref-share.ts) after refusing self-dealing; absent for everyone else.
+ */
+export interface DeveloperRef {
+  /** The wallet the share goes to: the developer's, or its sandbox wallet for a test key's purchase. */
+  walletId: string;
+  basisPoints: number;
+}
+
+/** The developer's share of `baseKobo` (our price, before any reseller's markup), in whole kobo, rounded down. */
+export function refShareKobo(baseKobo: number, ref: DeveloperRef | null | undefined): number {
+  if (!ref) return 0;
+  return Math.floor((baseKobo * ref.basisPoints) / 10_000);
+}

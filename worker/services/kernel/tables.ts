@@ -76,7 +76,7 @@ export const ledger = sqliteTable(
     key: text("key").notNull(),
     // Signed: credits positive, debits negative.
     amountKobo: integer("amount_kobo").notNull(),
-    kind: text("kind", { enum: ["fund", "buy", "refund", "rent", "rent_refund", "admin", "referral", "withdraw", "withdraw_refund", "transfer", "margin"] }).notNull(),
+    kind: text("kind", { enum: ["fund", "buy", "refund", "rent", "rent_refund", "admin", "referral", "withdraw", "withdraw_refund", "transfer", "margin", "ref_share"] }).notNull(),
     note: text("note").notNull(),
     // The order, rental or payment this movement belongs to.
     ref: text("ref"),

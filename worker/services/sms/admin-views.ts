@@ -29,6 +29,7 @@ export function orderView(o: typeof smsOrders.$inferSelect, customer: RowCustome
     upstream: o.upstream ?? (o.number !== null ? (PRIMARY_UPSTREAM[o.provider === "Dynamic" ? "Dynamic" : "Swift"] ?? null) : null),
     upstreamAccount: o.upstreamAccount,
     margin: koboToNaira(o.marginKobo),
+    refShare: koboToNaira(o.refShareKobo),
     refundedAfterCodeAt: o.keptRefundedAt,
     createdAt: o.createdAt,
     updatedAt: o.updatedAt,

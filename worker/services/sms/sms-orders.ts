@@ -9,7 +9,7 @@ import { log } from "../../lib/log";
 import type { SignedInUser } from "../accounts";
 import { isEmptyChoice, SmsProviderError, type NumberChoice, type SmsActivation, type UpstreamMoney } from "../../providers/sms/types";
 import { choiceSurcharge, numberChoiceOf, orderChoice } from "./number-choice";
-import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, catalogueFor, marginAtKobo, marginKobo, markupRateFor, costLimitInBatch, deliverEvents, enforceCostLimit, getSetting, insufficientBalanceFor, move, type MoneyStep, pricingContext, rowsOf, runBatch, type SmsDeps, smsPriceKobo, transition } from "../kernel";
+import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, catalogueFor, marginAtKobo, marginKobo, markupRateFor, refShareKobo, costLimitInBatch, deliverEvents, enforceCostLimit, getSetting, insufficientBalanceFor, move, type MoneyStep, pricingContext, rowsOf, runBatch, type SmsDeps, smsPriceKobo, transition } from "../kernel";
 import { smsFault } from "../../providers/sms/types";
 import { FAILOVER_FAULTS, purchaseCandidates, type RoutingNotes, type UpstreamChoice } from "./routing";
 import { PRIMARY_UPSTREAM } from "../../providers/sms/upstreams";
@@ -69,6 +69,9 @@ export async function buySmsNumber(
   const basePriceKobo = smsPriceKobo(offer.costUsd * (1 + surcharge / 100), await pricingContext(db, user.totalDepositedKobo));
   const margin = marginKobo(basePriceKobo, user.resellerMarkup, offer.serviceId);
   const priceKobo = basePriceKobo + margin;
+  // Issue 46 (decision 075): a developer's `ref` earns a share of our price (not of a reseller's markup), paid from our
+  // revenue when the order is kept; the customer pays the same.
+  const refShare = refShareKobo(basePriceKobo, user.developerRef);
   // The customer's own ceiling comes first: above it nothing is charged, whatever was shown.
   if (input.max_price !== undefined && priceKobo > nairaToKobo(input.max_price)) {
     throw new AppError(
@@ -83,7 +86,7 @@ export async function buySmsNumber(
   const now = deps.clock.now();
   const chained = input.next_route !== undefined;
   const order = newOrder(
-    { id: orderId, userId: user.id, provider: providerName, countryId: country, countryName, offer, priceKobo, now, choice, margin: margin > 0 && user.resellerMarkup ? { kobo: margin, userId: user.resellerMarkup.resellerId } : undefined },
+    { id: orderId, userId: user.id, provider: providerName, countryId: country, countryName, offer, priceKobo, now, choice, margin: margin > 0 && user.resellerMarkup ? { kobo: margin, userId: user.resellerMarkup.resellerId } : undefined, refShare: refShare > 0 && user.developerRef ? { kobo: refShare, userId: user.developerRef.walletId } : undefined },
     chained ? { id: orderId, step: 1 } : null,
   );
   // The per-account cost limit (issue 12 hole 6) is counted in this batch, not a round trip of its own (decision 031);
@@ -113,7 +116,7 @@ export async function buySmsNumber(
 }
 
 export function newOrder(
-  o: { id: string; userId: string; provider: SmsProviderName; countryId: string; countryName: string; offer: OfferForSale; priceKobo: number; now: number; choice?: NumberChoice; margin?: { kobo: number; userId: string } },
+  o: { id: string; userId: string; provider: SmsProviderName; countryId: string; countryName: string; offer: OfferForSale; priceKobo: number; now: number; choice?: NumberChoice; margin?: { kobo: number; userId: string }; refShare?: { kobo: number; userId: string } },
   chain: { id: string; step: number } | null,
 ): SmsOrderRow {
   return {
@@ -140,6 +143,8 @@ export function newOrder(
     numberChoice: isEmptyChoice(o.choice) ? null : JSON.stringify(o.choice),
     marginKobo: o.margin?.kobo ?? 0,
     marginUserId: o.margin?.userId ?? null,
+    refShareKobo: o.refShare?.kobo ?? 0,
+    refUserId: o.refShare?.userId ?? null,
     keptRefundedAt: null,
     moveId: null,
     createdAt: o.now,

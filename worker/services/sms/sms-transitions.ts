@@ -4,7 +4,7 @@ import { smsOrderCodes, smsOrders } from "./tables";
 import { koboToNaira } from "../../../schema/money";
 import { AppError } from "../../lib/errors";
 import type { SmsProvider } from "../../providers/sms/types";
-import { asInsufficientBalance, deliverEvents, type LedgerEntry, moneyEntity, move, type MoveEvent, type MoveStep, type OutboxMessage, runBatch, type SmsDeps, statement, transition } from "../kernel";
+import { asInsufficientBalance, deliverEvents, type LedgerEntry, ledger, moneyEntity, move, type MoveEvent, type MoveLedgerEntry, type MoveStep, type OutboxMessage, runBatch, type SmsDeps, statement, transition, users } from "../kernel";
 import { smsChain } from "./sms-chain";
 import type { SmsOrderRow } from "./sms-views";
 
@@ -32,7 +32,7 @@ const endedEvent = (i: Ended): MoveEvent | null => (i.told ? { userId: i.order.u
 const endedColumns = (i: Ended, at: number) => ({ failureReason: i.reason.slice(0, 300), updatedAt: at });
 
 interface Coded {
-  order: Pick<SmsOrderRow, "id" | "userId" | "number"> & Partial<Pick<SmsOrderRow, "marginKobo" | "marginUserId" | "serviceName" | "countryName">>;
+  order: Pick<SmsOrderRow, "id" | "userId" | "number"> & Partial<Pick<SmsOrderRow, "marginKobo" | "marginUserId" | "refShareKobo" | "refUserId" | "serviceName" | "countryName">>;
   /** The code as the upstream sent it (told), and as stored (at most 64 characters). */
   code: string;
   stored: string;
@@ -55,9 +55,51 @@ const marginOf = (order: Coded["order"] | Kept["order"]): LedgerEntry | null =>
 const marginEvent = (order: Coded["order"] | Kept["order"], dedupe: string): MoveEvent | null =>
   order.marginKobo && order.marginUserId ? { userId: order.marginUserId, dedupe, message: { kind: "balance.changed" } } : null;
 
-/** A kept (used) order an operator refunds: the customer's price back, the reseller's margin (if any) taken back. */
+/**
+ * A developer's share of an order bought with its `ref` (issue 46, decision 075): credited when the order is kept, in
+ * the same code move as a reseller's margin; paid from our revenue (the customer's price is unchanged). Once: the key.
+ */
+const refShareOf = (order: Coded["order"] | Kept["order"]): LedgerEntry | null =>
+  order.refShareKobo && order.refUserId
+    ? { userId: order.refUserId, key: `ref-share:${order.id}`, amountKobo: order.refShareKobo, kind: "ref_share", note: `Developer share: ${order.serviceName ?? "number"} bought with your ref`, ref: order.id }
+    : null;
+const refShareEvent = (order: Coded["order"] | Kept["order"], dedupe: string): MoveEvent | null =>
+  order.refShareKobo && order.refUserId ? { userId: order.refUserId, dedupe, message: { kind: "balance.changed" } } : null;
+
+/**
+ * Its reversal when an operator refunds the kept order: taken back only while the developer's wallet holds it (the
+ * `onlyIf`: the ledger row is selected from that wallet's users row); otherwise the share stays our cost and the
+ * customer's refund goes ahead, since a third party's spending must not hold back a customer's refund (decision 075).
+ */
+const refShareReversalOf = (order: Kept["order"]): MoveLedgerEntry | null =>
+  order.refShareKobo > 0 && order.refUserId
+    ? {
+        userId: order.refUserId,
+        key: `ref-share-reversal:${order.id}`,
+        amountKobo: -order.refShareKobo,
+        kind: "ref_share",
+        note: `Developer share reversed: ${order.serviceName} refunded`,
+        ref: order.id,
+        onlyIf: sql`${users.balanceKobo} >= ${order.refShareKobo}`,
+      }
+    : null;
+/** Its balance.changed, written only with the reversal's row. */
+const refShareReversalEvent = (order: Kept["order"]): MoveEvent | null =>
+  order.refShareKobo > 0 && order.refUserId
+    ? {
+        userId: order.refUserId,
+        dedupe: `balance.changed:ref-share-reversal:${order.id}`,
+        message: { kind: "balance.changed" },
+        onlyIf: sql`EXISTS (SELECT 1 FROM ${ledger} WHERE ${ledger.key} = ${`ref-share-reversal:${order.id}`})`,
+      }
+    : null;
+
+/**
+ * A kept (used) order an operator refunds: the customer's price back, the reseller's margin (if any) taken back, and a
+ * developer's ref share (if any) while the developer's wallet holds it.
+ */
 interface Kept {
-  order: Pick<SmsOrderRow, "id" | "userId" | "priceKobo" | "serviceName" | "countryName" | "marginKobo" | "marginUserId">;
+  order: Pick<SmsOrderRow, "id" | "userId" | "priceKobo" | "serviceName" | "countryName" | "marginKobo" | "marginUserId" | "refShareKobo" | "refUserId">;
   reason: string;
 }
 
@@ -80,19 +122,22 @@ export const smsOrder = moneyEntity(
       claim: (i: { from: number; to: number }) => eq(smsOrders.attempts, i.from),
       set: (i: { from: number; to: number }, at) => ({ attempts: i.to, updatedAt: at }),
     },
-    /** The first code: the money stays spent; told (sms.code) with its code row. */
-    /** The first code: the order is kept, its price stays spent; a reseller's margin on it is credited (margin:<id>). */
+    /**
+     * The first code: the order is kept, its price stays spent; a reseller's margin on it is credited (margin:<id>), and
+     * a developer's share when it was bought with a `ref` (ref-share:<id>, decision 075). Told (sms.code) with its code row.
+     */
     code: {
       from: ["waiting"],
       to: "used",
       set: (i: Coded, at) => ({ code: i.stored, activationClosesAt: i.closesAt, updatedAt: at }),
-      ledger: (i: Coded) => marginOf(i.order),
-      event: (i: Coded) => [codeEvent(i), marginEvent(i.order, `balance.changed:margin:${i.order.id}`)],
+      ledger: (i: Coded) => [marginOf(i.order), refShareOf(i.order)],
+      event: (i: Coded) => [codeEvent(i), marginEvent(i.order, `balance.changed:margin:${i.order.id}`), refShareEvent(i.order, `balance.changed:ref-share:${i.order.id}`)],
     },
     /**
      * An operator refunds a kept order (the code was wrong, the service refused it): its price goes back under the same
      * refund:<id> key a refunded order uses (so an order is refunded at most once, whatever ended it), and the
-     * reseller's margin on it is taken back (margin-reversal:<id>) in the same batch. Once: kept_refunded_at.
+     * reseller's margin on it is taken back (margin-reversal:<id>) in the same batch, with a developer's ref share
+     * (ref-share-reversal:<id>) while its wallet holds it (decision 075). Once: kept_refunded_at.
      */
     refundKept: {
       from: ["used"],
@@ -104,10 +149,12 @@ export const smsOrder = moneyEntity(
         i.order.marginKobo > 0 && i.order.marginUserId
           ? { userId: i.order.marginUserId, key: `margin-reversal:${i.order.id}`, amountKobo: -i.order.marginKobo, kind: "margin", note: `Margin reversed: ${i.order.serviceName} refunded`, ref: i.order.id }
           : null,
+        refShareReversalOf(i.order),
       ],
       event: (i: Kept) => [
         { userId: i.order.userId, dedupe: `balance.changed:refund:${i.order.id}`, message: { kind: "balance.changed" } },
         marginEvent(i.order, `balance.changed:margin-reversal:${i.order.id}`),
+        refShareReversalEvent(i.order),
       ],
     },
     /** The customer asked the upstream for another code on a used order. */
@@ -263,6 +310,7 @@ export async function recordCode(deps: SmsDeps, order: SmsOrderRow, code: string
   if (!made.moved) return false;
   await deliverEvents(deps, order.userId);
   if (made.ledgerWritten && order.marginUserId) await deliverEvents(deps, order.marginUserId);
+  if (made.ledgerWritten && order.refUserId) await deliverEvents(deps, order.refUserId);
   if (window === 0 && order.upstreamId) await provider.finish(order.upstreamId).catch(() => undefined);
   return true;
 }
@@ -302,7 +350,8 @@ function codeRowInsert(deps: SmsDeps, orderId: string, stored: string, text: str
  * An operator refunds a kept (used) order (issue 46): the price back to the wallet that paid it and, for an order a
  * sub-account bought with a markup, the reseller's margin taken back, one batch. Refused (nothing moved) when the order
  * was not kept, was refunded already, or the reseller's wallet no longer holds the margin (the balance CHECK aborts
- * the batch: the operator settles that with the reseller first).
+ * the batch: the operator settles that with the reseller first). A developer's ref share is taken back in the same
+ * batch only while the developer's wallet holds it: never a reason to refuse the customer's refund (decision 075).
  */
 export async function refundKeptOrder(deps: SmsDeps, order: SmsOrderRow, reason: string): Promise<boolean> {
   if (order.status !== "used") throw new AppError("INVALID_STATE", "Only an order whose code came can be refunded this way; an order without a code is refunded when it ends.", { status: order.status });
@@ -319,6 +368,7 @@ export async function refundKeptOrder(deps: SmsDeps, order: SmsOrderRow, reason:
   if (result.refunded.eventWritten) {
     await deliverEvents(deps, order.userId);
     if (order.marginUserId) await deliverEvents(deps, order.marginUserId);
+    if (order.refUserId) await deliverEvents(deps, order.refUserId);
   }
   return result.refunded.moved;
 }

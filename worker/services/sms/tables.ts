@@ -48,6 +48,11 @@ export const smsOrders = sqliteTable(
     // the reseller's margin and the reseller it goes to (credited by the code move, reversed by refundKept).
     marginKobo: integer("margin_kobo").notNull().default(0),
     marginUserId: text("margin_user_id"),
+    // Issue 46 (docs/decisions/075): bought through the API with a developer's `ref`, the developer's share of our price
+    // and the wallet it goes to (the developer's, or its sandbox wallet for a test key's order): credited by the code
+    // move, reversed by refundKept. Paid from our revenue: price_kobo does not include it.
+    refShareKobo: integer("ref_share_kobo").notNull().default(0),
+    refUserId: text("ref_user_id"),
     // An operator refunded this order after its code came (status stays 'used', the money went back): when.
     keptRefundedAt: integer("kept_refunded_at"),
     // The id of the declared move that last wrote this row (services/kernel/money-entity.ts): its ledger row and event

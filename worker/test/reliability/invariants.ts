@@ -16,7 +16,7 @@ const OPEN_SMS = ["pending", "waiting"];
 
 export async function moneyViolations(): Promise<string[]> {
   const mark = fileUsersRowidMark();
-  const [balances, credits, reviewCredits, orders, margins, rentals, rentalMargins, renewalRefunds, withdrawalMoney, totals] = await env.DB.batch([
+  const [balances, credits, reviewCredits, orders, margins, refShares, rentals, rentalMargins, renewalRefunds, withdrawalMoney, totals] = await env.DB.batch([
     // 1. every balance = the sum of its ledger rows, and never below zero
     env.DB.prepare(
       `SELECT u.id, u.balance_kobo AS balance, COALESCE(SUM(l.amount_kobo), 0) AS ledger
@@ -78,6 +78,17 @@ export async function moneyViolations(): Promise<string[]> {
             OR (SELECT COUNT(*) FROM ledger l WHERE l.key = 'margin-reversal:' || o.id) <> (CASE WHEN o.kept_refunded_at IS NOT NULL AND o.margin_kobo > 0 THEN 1 ELSE 0 END)
             OR EXISTS (SELECT 1 FROM ledger l WHERE l.key = 'margin-reversal:' || o.id AND (l.amount_kobo <> -o.margin_kobo OR l.user_id IS NOT o.margin_user_id)))`,
     ),
+    // 3c. a developer's ref share (decision 075): credited once, for the order's share, to its developer's wallet,
+    //     exactly when the order was kept; reversed at most once, for the same amount and wallet, only when a kept
+    //     order was refunded (the reversal may be forgone when the developer's wallet no longer held it)
+    env.DB.prepare(
+      `SELECT o.id, o.status, o.ref_share_kobo, o.ref_user_id, o.kept_refunded_at FROM sms_orders o
+        WHERE o.user_id IN (SELECT id FROM users WHERE rowid > ?1)
+          AND ((SELECT COUNT(*) FROM ledger l WHERE l.key = 'ref-share:' || o.id) <> (CASE WHEN o.status = 'used' AND o.ref_share_kobo > 0 THEN 1 ELSE 0 END)
+            OR EXISTS (SELECT 1 FROM ledger l WHERE l.key = 'ref-share:' || o.id AND (l.amount_kobo <> o.ref_share_kobo OR l.user_id IS NOT o.ref_user_id OR l.kind <> 'ref_share'))
+            OR ((SELECT COUNT(*) FROM ledger l WHERE l.key = 'ref-share-reversal:' || o.id) > 0 AND (o.kept_refunded_at IS NULL OR o.ref_share_kobo = 0))
+            OR EXISTS (SELECT 1 FROM ledger l WHERE l.key = 'ref-share-reversal:' || o.id AND (l.amount_kobo <> -o.ref_share_kobo OR l.user_id IS NOT o.ref_user_id)))`,
+    ),
     // 4. rentals likewise: failed is always refunded, a cancel at most once, active/ended keep the money
     env.DB.prepare(
       `SELECT r.id, r.status, r.price_kobo,
@@ -121,7 +132,7 @@ export async function moneyViolations(): Promise<string[]> {
            OR (status IN ('failed', 'refused', 'reversed') AND backs <> 1)
            OR (status NOT IN ('failed', 'refused', 'reversed') AND backs <> 0)`,
     ),
-    // 5. conservation: money in = money spent + balances + open reservations + held for withdrawals + paid out, with "spent" and "open" taken from the
+    // 5. conservation: money in + developers' shares = money spent + balances + open reservations + held for withdrawals + paid out, with "spent" and "open" taken from the
     //    orders' own prices and statuses (not from the ledger), so a lost or doubled movement shows up here. Every term
     //    is a sum over the file's users (each movement, order and balance belongs to one user), so it balances alone.
     env.DB.prepare(
@@ -139,7 +150,11 @@ export async function moneyViolations(): Promise<string[]> {
          (SELECT COALESCE(SUM(price_kobo), 0) FROM rentals WHERE status = 'pending' AND user_id IN (SELECT id FROM users WHERE rowid > ?1)) AS reserved,
          -- Withdrawals (issue 45), from their own amounts and statuses: held while waiting or in flight, paid out once paid.
          (SELECT COALESCE(SUM(amount_kobo + fee_kobo), 0) FROM withdrawals WHERE status IN ('approval', 'held', 'sending') AND user_id IN (SELECT id FROM users WHERE rowid > ?1)) AS held,
-         (SELECT COALESCE(SUM(amount_kobo + fee_kobo), 0) FROM withdrawals WHERE status = 'paid' AND user_id IN (SELECT id FROM users WHERE rowid > ?1)) AS paid_out`,
+         (SELECT COALESCE(SUM(amount_kobo + fee_kobo), 0) FROM withdrawals WHERE status = 'paid' AND user_id IN (SELECT id FROM users WHERE rowid > ?1)) AS paid_out,
+         -- Developers' ref shares (decision 075), from the orders: paid from our revenue into a developer's balance for
+         -- each kept order, and still paid for one refunded after keeping whose reversal was forgone.
+         (SELECT COALESCE(SUM(o.ref_share_kobo), 0) FROM sms_orders o WHERE o.status = 'used' AND o.user_id IN (SELECT id FROM users WHERE rowid > ?1)
+             AND (o.kept_refunded_at IS NULL OR NOT EXISTS (SELECT 1 FROM ledger l WHERE l.key = 'ref-share-reversal:' || o.id))) AS shares`,
     ),
   ].map((statement) => statement.bind(mark)));
   const out: string[] = [];
@@ -148,12 +163,13 @@ export async function moneyViolations(): Promise<string[]> {
   for (const r of reviewCredits.results) out.push(`review credit without its resolution: ${JSON.stringify(r)}`);
   for (const r of orders.results) out.push(`sms order money wrong: ${JSON.stringify(r)}`);
   for (const r of margins.results) out.push(`reseller margin wrong: ${JSON.stringify(r)}`);
+  for (const r of refShares.results) out.push(`developer share wrong: ${JSON.stringify(r)}`);
   for (const r of rentals.results) out.push(`rental money wrong: ${JSON.stringify(r)}`);
   for (const r of rentalMargins.results) out.push(`reseller rental margin wrong: ${JSON.stringify(r)}`);
   for (const r of renewalRefunds.results) out.push(`renewal refund without its charge: ${JSON.stringify(r)}`);
   for (const r of withdrawalMoney.results) out.push(`withdrawal money wrong: ${JSON.stringify(r)}`);
-  const t = totals.results[0] as { money_in: number; balances: number; spent: number; reserved: number; held: number; paid_out: number };
-  if (t.money_in !== t.spent + t.balances + t.reserved + t.held + t.paid_out) out.push(`money not conserved: ${JSON.stringify(t)}`);
+  const t = totals.results[0] as { money_in: number; balances: number; spent: number; reserved: number; held: number; paid_out: number; shares: number };
+  if (t.money_in + t.shares !== t.spent + t.balances + t.reserved + t.held + t.paid_out) out.push(`money not conserved: ${JSON.stringify(t)}`);
   return out;
 }
 

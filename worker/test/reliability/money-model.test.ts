@@ -106,7 +106,8 @@ interface Model {
   /** User 2 is a reseller with one sub-account (issue 46): its wallet, whether closed, the transfers' keys made. */
   sub: { balance: number; closed: boolean; keys: Record<string, { direction: "in" | "out"; amount: number }> };
   /** Orders the sub-account bought with the reseller's markup: each settled in its own command (kept or cancelled). */
-  subOrders: { id: string; state: "used" | "cancelled"; refunded: boolean }[];
+  /** `ref`: bought with user 0's developer code (decision 075): its share credited when kept. */
+  subOrders: { id: string; state: "used" | "cancelled"; refunded: boolean; ref: boolean }[];
   /** Rentals the sub-account took with the reseller's markup (decision 076): each ended or cancelled in its own command. */
   subRentals: string[];
 }
@@ -881,6 +882,8 @@ const withdrawalsSeen: Record<WithdrawalState, number> = { approval: 0, paid: 0,
 /** The reseller's flat markup in the run (issue 46): its sub-account pays SMS_PRICE plus MARGIN, MARGIN credited when kept. */
 const MARKUP_BASIS_POINTS = 2500;
 const MARGIN = () => Math.floor((SMS_PRICE * MARKUP_BASIS_POINTS) / 10_000);
+/** A developer's ref share (decision 075, the setting's default 5%): of our price, not of the reseller's markup. */
+const REF_SHARE = () => Math.floor((SMS_PRICE * 500) / 10_000);
 
 /**
  * A marked-up purchase brings its own money, like a chained one (an operator's credit to the reseller, moved into the
@@ -902,13 +905,18 @@ async function fundSubaccount(m: Model, r: Real, charged: number) {
  * while the sub-account holds less or is closed, nothing moved.
  */
 class BuyAsSubaccount implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly kept: boolean) {}
+  /** `ref`: the bot was written by user 0, whose developer code rides on the purchase (issue 46, decision 075). */
+  constructor(
+    readonly kept: boolean,
+    readonly ref = false,
+  ) {}
   check = () => true;
   async run(m: Model, r: Real) {
     const headers = { authorization: `Bearer ${r.resellerSecret}`, "x-subaccount": r.subId };
     const charged = SMS_PRICE + MARGIN();
     await fundSubaccount(m, r, charged);
-    const res = await api("/api/v1/sms/orders", { method: "POST", headers: { ...headers, "idempotency-key": crypto.randomUUID() }, json: { ...SMS_CHOICE, max_price: charged / 100 } });
+    const ref = this.ref ? (await env.DB.prepare("SELECT referral_code FROM users WHERE id = ?").bind(r.users[0].id).first<{ referral_code: string }>())!.referral_code : undefined;
+    const res = await api("/api/v1/sms/orders", { method: "POST", headers: { ...headers, "idempotency-key": crypto.randomUUID() }, json: { ...SMS_CHOICE, max_price: charged / 100, ref } });
     if (m.sub.closed) expect(res.status).toBe(409);
     else if (m.sub.balance < charged) expect(res.status).toBe(402);
     else {
@@ -920,17 +928,18 @@ class BuyAsSubaccount implements fc.AsyncCommand<Model, Real> {
       if (this.kept) {
         await runDurableObjectAlarm(env.SMS_ORDER.get(env.SMS_ORDER.idFromName(id)));
         m.balance[2] += MARGIN();
-        m.subOrders.push({ id, state: "used", refunded: false });
+        if (this.ref) m.balance[0] += REF_SHARE();
+        m.subOrders.push({ id, state: "used", refunded: false, ref: this.ref });
       } else {
         const cancelled = await api(`/api/v1/sms/orders/${id}/cancel`, { method: "POST", headers: { ...headers, "idempotency-key": crypto.randomUUID() }, json: {} });
         expect(cancelled.data.refunded).toBe(true);
         m.sub.balance += charged;
-        m.subOrders.push({ id, state: "cancelled", refunded: true });
+        m.subOrders.push({ id, state: "cancelled", refunded: true, ref: this.ref });
       }
     }
     await checkEverything(m, r);
   }
-  toString = () => `buyAsSubaccount(${this.kept ? "kept" : "cancelled"})`;
+  toString = () => `buyAsSubaccount(${this.kept ? "kept" : "cancelled"}${this.ref ? ", ref" : ""})`;
 }
 
 /** The reseller's margin on a sub-account's rental (decision 076): its flat markup on the reseller's rental price. */
@@ -987,6 +996,8 @@ class RefundKeptOrder implements fc.AsyncCommand<Model, Real> {
       o.refunded = true;
       m.sub.balance += SMS_PRICE + MARGIN();
       m.balance[2] -= MARGIN();
+      // The developer's share is taken back only while its wallet holds it; else it stays our cost (decision 075).
+      if (o.ref && m.balance[0] >= REF_SHARE()) m.balance[0] -= REF_SHARE();
     }
     await checkEverything(m, r);
   }
@@ -1035,7 +1046,7 @@ const commandArbs = [
     .map(([u, k, squad, f]) => new Withdraw(u, k, squad, f > 0)),
   fc.tuple(indexArb, fc.boolean()).map(([i, ok]) => new DecideWithdrawal(i, ok)),
   fc.tuple(indexArb, fc.integer({ min: 1, max: 2 })).map(([i, n]) => new ReverseWithdrawal(i, n)),
-  fc.boolean().map((kept) => new BuyAsSubaccount(kept)),
+  fc.tuple(fc.boolean(), fc.boolean()).map(([kept, ref]) => new BuyAsSubaccount(kept, ref)),
   indexArb.map((i) => new RefundKeptOrder(i)),
   fc.boolean().map((ended) => new RentAsSubaccount(ended)),
 ];

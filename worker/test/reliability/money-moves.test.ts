@@ -118,20 +118,22 @@ const CASES: Record<string, Record<string, Case>> = {
     },
     reserve: { setup: async (u) => ({ id: await order(u, { status: "pending" }), input: { upstreamId: "u1", number: "1555", upstream: "daisysms", upstreamAccount: 0, attempts: 0 } }), refusedFrom: "waiting" },
     countPoll: { setup: async (u) => ({ id: await order(u), input: { from: 0, to: 1 } }), refusedFrom: "used" },
-    // Bought as a reseller's sub-account with a markup (issue 46): the code credits the margin to the reseller.
+    // Bought as a reseller's sub-account with a markup and a developer's ref (issue 46): the code credits the margin to
+    // the reseller and the share to the developer (decision 075), two wallets' credits in one move.
     code: {
       setup: async (u) => {
-        const reseller = (await createUser()).id;
-        const id = await order(u, { marginKobo: 1_500, marginUserId: reseller });
-        return { id, input: { order: { id, userId: u, number: "1555", marginKobo: 1_500, marginUserId: reseller, serviceName: "WhatsApp" }, code: "123456", stored: "123456", closesAt: AT } };
+        const [reseller, developer] = [(await createUser()).id, (await createUser()).id];
+        const id = await order(u, { marginKobo: 1_500, marginUserId: reseller, refShareKobo: 500, refUserId: developer });
+        return { id, input: { order: { id, userId: u, number: "1555", marginKobo: 1_500, marginUserId: reseller, refShareKobo: 500, refUserId: developer, serviceName: "WhatsApp" }, code: "123456", stored: "123456", closesAt: AT } };
       },
       refusedFrom: "timeout",
     },
     refundKept: {
       setup: async (u) => {
-        const reseller = (await createUser({ balanceKobo: 1_500 })).id;
-        const id = await order(u, { status: "used", marginKobo: 1_500, marginUserId: reseller });
-        return { id, input: { order: { id, userId: u, priceKobo: 10_000, serviceName: "WhatsApp", countryName: "USA", marginKobo: 1_500, marginUserId: reseller }, reason: "walked" } };
+        // The developer's wallet holds its share, so the reversal (written only then) is one of the move's rows here.
+        const [reseller, developer] = [(await createUser({ balanceKobo: 1_500 })).id, (await createUser({ balanceKobo: 500 })).id];
+        const id = await order(u, { status: "used", marginKobo: 1_500, marginUserId: reseller, refShareKobo: 500, refUserId: developer });
+        return { id, input: { order: { id, userId: u, priceKobo: 10_000, serviceName: "WhatsApp", countryName: "USA", marginKobo: 1_500, marginUserId: reseller, refShareKobo: 500, refUserId: developer }, reason: "walked" } };
       },
       refusedFrom: "waiting",
     },
