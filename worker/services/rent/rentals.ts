@@ -8,7 +8,7 @@ import { log } from "../../lib/log";
 import { RENT_PROVIDER_NAME, type RentUpstream } from "../../providers/rent";
 import { healthStatuses, RENT_HEALTH_KEY, unavailableMessage, upstreamHealthKey } from "../sms";
 import { RentProviderError, type RentChoice, type RentLimit } from "../../providers/rent/types";
-import { asInsufficientBalance, assertNotAboveShown, costMinorUnits, deliverEvents, enforceCostLimit, getSetting, insufficientBalanceFor, isSandboxUser, move, pricingContext, type RentalDeps, rentPriceKobo, runBatch, STOP, type TickResult, toUsd, transition, wakeAt } from "../kernel";
+import { asInsufficientBalance, assertNotAboveShown, costMinorUnits, deliverEvents, enforceCostLimit, getSetting, insufficientBalanceFor, isSandboxUser, move, type PricedBuyer, pricingContext, type RentalDeps, RETAIL_BUYER, rentPriceKobo, runBatch, STOP, type TickResult, toUsd, transition, wakeAt } from "../kernel";
 import { finalSync, nextAlarmAt, startWatcher, stopWatcher, syncRentalMessages } from "./rental-inbox";
 import { guardRentPrice } from "./rental-price-guard";
 import { remindIfDue } from "./rental-reminder";
@@ -94,7 +94,7 @@ async function quoteUpstream(deps: RentalDeps, user: { id: string } | null, upst
  * prices never touch the live prices' jump-guard history.
  * `user` null: a visitor's quote (the spec's original client asks signed out), at the starter tier.
  */
-export async function quoteRental(deps: RentalDeps, user: { id: string; totalDepositedKobo: number } | null, request: RentQuoteRequest): Promise<RentQuote> {
+export async function quoteRental(deps: RentalDeps, user: { id: string } & PricedBuyer | null, request: RentQuoteRequest): Promise<RentQuote> {
   const choice: RentChoice = { countryId: request.countryId, unit: request.unit, period: request.period };
   const health = await healthStatuses(deps.db);
   const configured = deps.rentUpstreams(user?.id ?? null);
@@ -116,7 +116,7 @@ export async function quoteRental(deps: RentalDeps, user: { id: string; totalDep
   if (quotes.length === 0 && firstError !== null) throw customerErrorFor(firstError, "limits");
   const eligible = quotes.filter((q) => !request.extendable || q.extendable);
   const chosen = eligible.find((q) => q.inStock !== null) ?? null;
-  const ctx = await pricingContext(deps.db, user?.totalDepositedKobo ?? 0);
+  const ctx = await pricingContext(deps.db, user ?? RETAIL_BUYER);
   const priceOf = (q: UpstreamQuote) => rentPriceKobo(q.inStock!.costUsd, ctx);
   // What the form lists: the renting upstream's stock, else the first asked (its sold-out or refused line).
   const shown = chosen ?? eligible[0] ?? quotes[0] ?? null;
@@ -173,7 +173,7 @@ export interface RentRequest extends RentQuoteRequest {
 
 export async function rentNumber(
   deps: RentalDeps,
-  user: { id: string; totalDepositedKobo: number },
+  user: { id: string } & PricedBuyer,
   request: RentRequest,
 ): Promise<RentalRow> {
   await enforceCostLimit(deps.db, user.id, "rental", deps.clock.now());
