@@ -50,6 +50,8 @@ test("a reseller opens two sub-accounts, funds one, buys as it with a markup, ea
   await page.getByRole("button", { name: "Become a reseller" }).click();
   await expect(page.getByTestId("no-subaccounts")).toBeVisible();
   await expect(page.getByTestId("margin-earned")).toHaveText("₦0.00");
+  // Its wholesale tier (decision 074): nothing spent yet, so the first tier and what the next one needs.
+  await expect(page.getByTestId("wholesale-next")).toHaveText("₦250,000.00 more spend to the next tier (Wholesale 5, 5% off).");
 
   // The bot's side: a live key, two sub-accounts, a markup, money into one.
   const created = await request.post("/api/keys", { headers: auth(reseller.token), data: { name: "my bot", mode: "live" } });
