@@ -21,6 +21,10 @@ test("phone, signed out: See all services opens the prices; a referral link says
   await expect(table.getByRole("row", { name: /Telegram/ })).toBeVisible();
   await expect(table.getByRole("row", { name: /WhatsApp/ })).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Sign up to buy a number" })).toBeVisible();
+  // Resellers' wholesale tiers, public (issue 46, decision 074), fitting the phone too.
+  const wholesale = page.getByTestId("wholesale-tiers");
+  await expect(wholesale.getByRole("row", { name: /Wholesale 5/ })).toContainText("₦250,000.00");
+  expect(await wholesale.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   expect(await axeProblems(page, "prices 375")).toEqual([]);
 
   // A referral link: the sign-up page names the inviter by first name only.

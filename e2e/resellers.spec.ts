@@ -50,6 +50,8 @@ test("a reseller opens two sub-accounts, funds one, buys as it with a markup, ea
   await page.getByRole("button", { name: "Become a reseller" }).click();
   await expect(page.getByTestId("no-subaccounts")).toBeVisible();
   await expect(page.getByTestId("margin-earned")).toHaveText("₦0.00");
+  // Its wholesale tier (decision 074): nothing spent yet, so the first tier and what the next one needs.
+  await expect(page.getByTestId("wholesale-next")).toHaveText("₦250,000.00 more spend to the next tier (Wholesale 5, 5% off).");
 
   // The markup, set on the partner page's form (decision 076): above the ceiling is refused at its input, then saved.
   const flat = page.getByLabel("Flat markup (%)");

@@ -14,6 +14,39 @@ const discountTierSchema = z.object({
 });
 export type DiscountTier = z.infer<typeof discountTierSchema>;
 
+/**
+ * Issue 46 (docs/decisions/074): a reseller's wholesale tiers, earned by its last-30-day spend (its own and its
+ * sub-accounts' kept purchases and rentals, at our price). The shape of a discount tier's figures (threshold in naira,
+ * percentage off); a reseller gets the better of its deposit tier and its wholesale tier, never both.
+ */
+const wholesaleTierSchema = z.object({
+  name: z.string().trim().min(1, "Name each wholesale tier.").max(40, "A tier's name is at most 40 characters."),
+  /** Minimum 30-day spend in naira. */
+  threshold: z.number().min(0, "A threshold is at least ₦0.").max(1_000_000_000, "A threshold is at most ₦1,000,000,000."),
+  /**
+   * Discount in percent of the price. At most 50: every price is the upstream cost plus a markup of 30-50% (the
+   * `costs` setting), so a larger discount would sell below cost.
+   */
+  percentage: z.number().min(0, "A discount is at least 0%.").max(50, "A wholesale discount is at most 50%."),
+});
+export type WholesaleTier = z.infer<typeof wholesaleTierSchema>;
+
+const wholesaleTiersSchema = z
+  .array(wholesaleTierSchema)
+  .min(1, "List at least one wholesale tier.")
+  .max(20, "At most 20 wholesale tiers.")
+  .superRefine((tiers, ctx) => {
+    if (!tiers.some((t) => t.threshold === 0)) ctx.addIssue({ code: "custom", message: "One wholesale tier starts at ₦0 (the tier every reseller starts on)." });
+    const sorted = [...tiers].sort((a, b) => a.threshold - b.threshold);
+    for (let i = 1; i < sorted.length; i++) {
+      if (sorted[i].threshold === sorted[i - 1].threshold) ctx.addIssue({ code: "custom", message: `Two wholesale tiers start at ₦${sorted[i].threshold}: each needs its own threshold.` });
+      else if (sorted[i].percentage < sorted[i - 1].percentage) {
+        ctx.addIssue({ code: "custom", message: `${sorted[i].name} needs more spend than ${sorted[i - 1].name} but gives less off: a higher tier's discount is at least the one below.` });
+      }
+    }
+    if (new Set(tiers.map((t) => t.name.trim().toLowerCase())).size !== tiers.length) ctx.addIssue({ code: "custom", message: "Each wholesale tier needs its own name." });
+  });
+
 export const settingSchemas = {
   /** Naira per US dollar applied to upstream SMS and rental costs (pinned to USD). */
   exchange_rate: z.object({ rate: z.number().positive() }),
@@ -46,6 +79,8 @@ export const settingSchemas = {
    * percent of our price (before any reseller's markup), paid from our revenue. At most 50: the share is our cost.
    */
   developer_ref: z.object({ percent: z.number().min(0, "the share is 0% or more").max(50, "the share is at most 50%") }),
+  /** Issue 46 (decision 074): resellers' wholesale tiers by 30-day spend; shown publicly (GET /api/wholesale-tiers). */
+  wholesale_tiers: wholesaleTiersSchema,
   /** Receive-SMS polling: a tick every interval_ms, at most max_attempts polls. */
   sms_poll: z.object({ interval_ms: z.number().int().min(200), max_attempts: z.number().int().min(1).max(100) }),
   /**
@@ -135,6 +170,13 @@ export const DEFAULT_TIERS: DiscountTier[] = [
   { icon: "👑", text: "Elite", indicator: "10% off every purchase", percentage: 10, threshold: 2_000_000 },
 ];
 
+export const DEFAULT_WHOLESALE_TIERS: WholesaleTier[] = [
+  { name: "Partner", threshold: 0, percentage: 0 },
+  { name: "Wholesale 5", threshold: 250_000, percentage: 5 },
+  { name: "Wholesale 10", threshold: 1_000_000, percentage: 10 },
+  { name: "Wholesale 15", threshold: 5_000_000, percentage: 15 },
+];
+
 export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   exchange_rate: { rate: 1600 },
   costs: { low_cost: 0.5, high_cost: 0.3, rent_cost: 0.4 },
@@ -152,6 +194,8 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   referral_reward_percent: { percent: 0 },
   reseller_markups: { max_percent: 100 },
   developer_ref: { percent: 5 },
+  // The anchors' wholesale partner APIs give 5-15% off; a reseller starts at 0% and earns these by 30-day spend.
+  wholesale_tiers: DEFAULT_WHOLESALE_TIERS,
   sms_poll: { interval_ms: 6000, max_attempts: 15 },
   // Roughly the market in late 2026; the operator keeps them current (npm run admin -- set upstream_rates '{...}').
   upstream_rates: { RUB: 90, EUR: 0.92 },

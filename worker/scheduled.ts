@@ -8,6 +8,7 @@ import { sweepAccountRows } from "./services/accounts";
 import { purgeIdempotencyKeys } from "./services/developer";
 import { notifyOperators } from "./services/console";
 import { sweepRentals } from "./services/rent";
+import { refreshWholesaleVolumes } from "./services/resellers";
 import { checkUpstreamHealth, sweepSmsOrders } from "./services/sms";
 import { sweepTelegram } from "./services/telegram";
 
@@ -95,6 +96,12 @@ async function runSweeps(services: Services): Promise<void> {
     await sweepTelegram(services);
   } catch (err) {
     log("error", "telegram sweep failed", { error: err instanceof Error ? err.message : String(err) });
+  }
+  // Resellers' 30-day volumes, the figure their wholesale tier is priced from (decision 074): the stalest first, bounded.
+  try {
+    await refreshWholesaleVolumes(db, services.clock.now());
+  } catch (err) {
+    log("error", "wholesale volume refresh failed", { error: err instanceof Error ? err.message : String(err) });
   }
   // Open operator consoles refresh their overview with what the sweep (and everything since) changed.
   try {

@@ -19,6 +19,10 @@ export const tiersQueryOptions = () => queryOptions({ queryKey: queryKeys.tiers,
 
 export const useTiers = () => useQuery(tiersQueryOptions());
 
+/** GET /api/wholesale-tiers (public): resellers' wholesale tiers by 30-day spend, lowest first (decision 074). */
+export const wholesaleTiersQueryOptions = () =>
+  queryOptions({ queryKey: queryKeys.wholesaleTiers, queryFn: () => api["wholesale-tiers"].$get().then(json).then((res) => res.data ?? []) });
+
 /** GET /api/level: a list whose first item carries the caller's total deposited (naira) and tier (from the token). */
 export const getLevel = () =>
   signedIn.level

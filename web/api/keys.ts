@@ -17,6 +17,7 @@ export const transactions = ["transactions"] as const;
 export const orders = ["orders"] as const;
 export const level = ["level"] as const;
 export const tiers = ["tiers"] as const;
+export const wholesaleTiers = ["wholesale-tiers"] as const;
 
 // Funding
 export const pendingPayments = ["payments", "pending"] as const;

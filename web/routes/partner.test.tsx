@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { installScriptedFetch, json, renderWithQuery, type FetchScript } from "../test/scripted-fetch";
-import PartnerPage from "./partner";
+import PartnerPage, { wholesaleNextLine } from "./partner";
 
 // Issue 46: the partner dashboard. A customer accepts the reseller terms here; a reseller sees its sub-accounts.
 
@@ -115,6 +115,23 @@ describe("the partner dashboard", () => {
     await waitFor(() => expect(screen.getByRole("status").textContent).toBe("Markups saved."));
     const last = vi.mocked(fetch).mock.calls.filter(([url, init]) => String(url) === "/api/reseller/markups" && init?.method === "PUT").at(-1);
     expect(JSON.parse(String(last?.[1]?.body))).toEqual({ percent: 12.5, services: { tg: 30 } });
+  });
+
+  it("shows the wholesale tier, the 30-day spend and what the next tier needs (or that the top is reached)", async () => {
+    const wholesale = {
+      spend_30d: 300_000,
+      as_of: "2026-11-29T11:00:00.000Z",
+      tier: { name: "Wholesale 5", threshold: 250_000, percentage: 5 },
+      next: { name: "Wholesale 10", threshold: 1_000_000, percentage: 10, remaining: 700_000 },
+    };
+    script.answers["GET /api/reseller"] = [json(200, { ...RESELLER, wholesale })];
+    renderWithQuery(<PartnerPage />);
+    const section = await screen.findByTestId("wholesale");
+    expect(within(section).getByRole("heading").textContent).toBe("Wholesale tier: Wholesale 5 (5% off)");
+    expect(screen.getByTestId("wholesale-spend").textContent).toBe("₦300,000.00");
+    expect(section.textContent).toContain("(as of 12:00 PM WAT)");
+    expect(screen.getByTestId("wholesale-next").textContent).toBe("₦700,000.00 more spend to the next tier (Wholesale 10, 10% off).");
+    expect(wholesaleNextLine({ ...wholesale, next: null })).toBe("You are on the top wholesale tier.");
   });
 
   it("says so when an operator revoked the role, with no way to accept again", async () => {

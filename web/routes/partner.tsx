@@ -1,6 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
+import { formatTime } from "../../schema/datetime";
 import { naira } from "../../schema/money";
+import type { ResellerView } from "../../schema/resellers";
 import { ApiError, json, signedIn } from "../api/client";
 import * as queryKeys from "../api/keys";
 import { resellerMarkupsQueryOptions, resellerQueryOptions, resellerSubaccountsQueryOptions, useBecomeReseller, useSetResellerMarkups } from "../api/resellers";
@@ -22,6 +24,7 @@ export default function PartnerPage() {
       {reseller.data.reseller ? (
         <>
           <Figures marginEarned={reseller.data.margin_earned} spend={reseller.data.subaccount_spend} markup={reseller.data.markup_percent} />
+          {reseller.data.wholesale ? <Wholesale wholesale={reseller.data.wholesale} /> : null}
           <MarkupForm />
           <Subaccounts />
           <PartnerKeys />
@@ -83,6 +86,34 @@ function Figures({ marginEarned, spend, markup }: { marginEarned: number; spend:
         </dd>
       </div>
     </dl>
+  );
+}
+
+type WholesaleView = NonNullable<ResellerView["wholesale"]>;
+
+/** The dashboard's wholesale sentence (decision 074): the tier and what the next one needs, or that the top is reached. */
+export function wholesaleNextLine(w: WholesaleView): string {
+  return w.next
+    ? `${naira(w.next.remaining)} more spend to the next tier (${w.next.name}, ${w.next.percentage}% off).`
+    : "You are on the top wholesale tier.";
+}
+
+/** The wholesale tier (issue 46): the 30-day spend it is read from (refreshed about hourly), and the next tier's need. */
+function Wholesale({ wholesale: w }: { wholesale: WholesaleView }) {
+  return (
+    <section aria-labelledby="wholesale-tier" className="rounded border p-2 text-sm dark:border-slate-700" data-testid="wholesale">
+      <h2 id="wholesale-tier" className="text-lg font-semibold">
+        Wholesale tier: {w.tier.name} ({w.tier.percentage}% off)
+      </h2>
+      <p>
+        You and your sub-accounts spent <strong data-testid="wholesale-spend">{naira(w.spend_30d)}</strong> in the last 30 days
+        {w.as_of ? ` (as of ${formatTime(w.as_of)})` : ""}.
+      </p>
+      <p data-testid="wholesale-next">{wholesaleNextLine(w)}</p>
+      <p className="text-slate-600 dark:text-slate-300">
+        Your price is the better of this and your deposit discount; <a className="text-blue-700 underline dark:text-blue-400" href="#/prices">every tier</a> is on the prices page.
+      </p>
+    </section>
   );
 }
 

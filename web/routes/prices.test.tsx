@@ -45,6 +45,28 @@ describe("the public price page", () => {
     expect(screen.getByTestId("prices-count").textContent).toContain("1 of 2 services");
   });
 
+  it("lists the resellers' wholesale tiers, read signed out", async () => {
+    script.answers["GET /api/sms/countries"] = [json(200, [{ id: "5", title: "USA" }])];
+    script.answers["GET /api/sms/public-prices"] = [json(200, LIST)];
+    script.answers["GET /api/wholesale-tiers"] = [
+      json(200, {
+        data: [
+          { name: "Partner", threshold: 0, percentage: 0 },
+          { name: "Wholesale 5", threshold: 250_000, percentage: 5 },
+        ],
+      }),
+    ];
+    renderWithQuery(<PricesPage />);
+    const section = await screen.findByTestId("wholesale-tiers");
+    expect(within(section).getByRole("heading").textContent).toBe("Wholesale prices for resellers");
+    const row = within(section).getByRole("row", { name: /Wholesale 5/ });
+    expect(row.textContent).toContain("₦250,000.00");
+    expect(row.textContent).toContain("5%");
+    expect(within(section).getByRole("row", { name: /Partner/ }).textContent).toContain("0%");
+    const call = vi.mocked(fetch).mock.calls.find(([url]) => String(url).startsWith("/api/wholesale-tiers"));
+    expect((call?.[1]?.headers as Record<string, string> | undefined)?.Authorization).toBeUndefined();
+  });
+
   it("finds a service by its protocol code or with one typo, and nothing for an unrelated word", () => {
     expect(filterServices(LIST.services, "wa").map((s) => s.id)).toContain("wa");
     expect(filterServices(LIST.services, "Telegrm").map((s) => s.id)).toEqual(["tg"]);

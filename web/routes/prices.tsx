@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { DEFAULT_SMS_COUNTRY, DEFAULT_SMS_PROVIDER, type SmsProviderName } from "../../schema/constants";
 import { naira } from "../../schema/money";
 import type { SmsPublicPriceList } from "../../schema/sms";
+import { wholesaleTiersQueryOptions } from "../api/content";
 import { publicPricesQueryOptions, SMS_PROVIDER_OPTIONS, useSmsCountries } from "../api/sms";
 import { AppLink } from "../components/layout/app-link";
 import { PublicPage } from "../components/layout/public-page";
@@ -86,6 +87,7 @@ export default function PricesPage() {
         error={prices.isError ? prices.error : null}
         onRetry={() => void prices.refetch()}
       />
+      <WholesaleTiers />
       <div className="flex flex-wrap items-center gap-3">
         <AppLink to={user ? "/sms/1" : "/signup/1"} className={buttonClasses("default", "lg")}>
           {user ? "Buy a number" : "Sign up to buy a number"}
@@ -97,6 +99,44 @@ export default function PricesPage() {
         )}
       </div>
     </PublicPage>
+  );
+}
+
+/**
+ * Issue 46 (decision 074): resellers' wholesale tiers, public so a bot author can weigh us before signing up. A tier
+ * whose list failed to load is left out rather than shown wrong; the setting's own answer is sorted by threshold.
+ */
+export function WholesaleTiers() {
+  const tiers = useQuery(wholesaleTiersQueryOptions());
+  if (!tiers.data || tiers.data.length === 0) return null;
+  return (
+    <section aria-labelledby="wholesale-caption" className="flex flex-col gap-2" data-testid="wholesale-tiers">
+      <h2 id="wholesale-caption" className="text-lg font-semibold">
+        Wholesale prices for resellers
+      </h2>
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        A reseller's own prices fall with what it and its sub-accounts spent with us in the last 30 days. A reseller pays the better of its wholesale
+        discount and its deposit discount (not both); its customers pay that price plus the reseller's own markup.
+      </p>
+      <table className="w-full text-left text-sm">
+        <thead className="text-xs text-slate-600 dark:text-slate-400">
+          <tr>
+            <th scope="col" className="px-3 py-2 font-medium">Tier</th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">30-day spend from</th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">Off every price</th>
+          </tr>
+        </thead>
+        <tbody>
+          {tiers.data.map((t) => (
+            <tr key={t.name} className="border-t border-slate-200 dark:border-slate-800">
+              <th scope="row" className="px-3 py-2 font-medium">{t.name}</th>
+              <td className="px-3 py-2 text-right tabular-nums">{naira(t.threshold)}</td>
+              <td className="px-3 py-2 text-right tabular-nums">{t.percentage}%</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
   );
 }
 

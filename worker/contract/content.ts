@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { unsubscribeQuerySchema } from "../../schema/admin";
 import type { DataOf, Health, RealtimeToken } from "../../schema/answers";
-import type { Ad, DiscountTier, LevelRow, RateSettingsRow, SettingValue, SiteLink } from "../../schema/settings";
+import type { Ad, DiscountTier, LevelRow, RateSettingsRow, SettingValue, SiteLink, WholesaleTier } from "../../schema/settings";
 import type { PublicStatus } from "../../schema/status";
 import { answer, route } from "./kit";
 
@@ -22,6 +22,9 @@ export const links = route({ method: "get", path: "/links", responses: { 200: an
 export const ads = route({ method: "get", path: "/ads", responses: { 200: answer<DataOf<Ad[]>>() } });
 
 export const tiers = route({ method: "get", path: "/tiers", responses: { 200: answer<DataOf<DiscountTier[]>>() } });
+
+/** Issue 46 (decision 074): resellers' wholesale tiers by 30-day spend, public like the discount tiers. */
+export const wholesaleTiers = route({ method: "get", path: "/wholesale-tiers", responses: { 200: answer<DataOf<WholesaleTier[]>>() } });
 
 export const costs = route({ method: "get", path: "/costs", responses: { 200: answer<SettingValue<"costs">[]>() } });
 

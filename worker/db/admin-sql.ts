@@ -4,6 +4,7 @@ import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { settingSchemas, type SettingKey } from "../../schema/settings";
 import { ledgerInsert, ledgerRowWritten, outboxInsert } from "./money-rows";
 import { auditLog, ledger, resellers, sessions, settings, users } from "./tables";
+import { wholesaleVolumeClear, wholesaleVolumeUpdate } from "./wholesale-volume";
 
 /**
  * The operator's changes, shared by the console (worker/services/operator-actions.ts and console/) and the CLI
@@ -185,13 +186,15 @@ export function setResellerSql(db: Db, userId: string, grant: boolean, actor: st
     { actor, action: grant ? "reseller.grant" : "reseller.revoke", detail: { userId, grant }, reason: why, subject: userId, previous: sql`SELECT ${resellers.status} FROM ${resellers} WHERE ${resellers.userId} = ${userId}` },
     now,
   );
-  if (!grant) return [audit, db.update(resellers).set({ status: "revoked", revokedAt: now }).where(eq(resellers.userId, userId))];
+  // The wholesale tier comes and goes with the role, in the same batch (decision 074).
+  if (!grant) return [audit, db.update(resellers).set({ status: "revoked", revokedAt: now }).where(eq(resellers.userId, userId)), wholesaleVolumeClear(db, userId)];
   return [
     audit,
     db
       .insert(resellers)
       .values({ userId, status: "active", grantedBy: actor, createdAt: now })
       .onConflictDoUpdate({ target: resellers.userId, set: { status: "active", revokedAt: null, grantedBy: actor } }),
+    wholesaleVolumeUpdate(db, userId, now),
   ];
 }
 

@@ -39,6 +39,7 @@ export async function subaccountUser(db: Db, ownerId: string, acting: SignedInUs
   const sub = await actingSubaccount(db, acting.id, id, spends);
   // Its prices carry the reseller's markup, the margin going to the acting account (the sub-account's parent).
   const resellerMarkup = await markupForSubaccount(db, reseller.userId, acting.id, reseller.markupBasisPoints);
-  // The sub-account's own wallet; the reseller's tier (totalDepositedKobo) and contact details stay.
+  // The sub-account's own wallet; the reseller's tiers (totalDepositedKobo, wholesaleVolumeKobo: decision 074) and contact
+  // details stay.
   return { ...acting, id: sub.id, username: sub.name, referredBy: null, balanceKobo: sub.balanceKobo, resellerMarkup };
 }

@@ -303,6 +303,7 @@ describe("sandbox keys never touch live providers or the real wallet", () => {
       referredBy: null,
       balanceKobo: Number(sandboxUser?.balance_kobo),
       totalDepositedKobo: 0,
+      wholesaleVolumeKobo: null,
       emailVerifiedAt: null,
       totpEnabledAt: null,
     };

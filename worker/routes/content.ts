@@ -20,6 +20,8 @@ export const contentRoutes: RouteApp = routeApp()
     return c.json({ data: ads.map((ad) => ({ ...ad, url: new URL(ad.url, publicUrl).href, link: adLink(webClient, ad.link) })) });
   })
   .openapi(content.tiers, async (c) => c.json({ data: await getSetting(getDb(c.env.DB), "tiers") }))
+  // Public like the discount tiers: the prices page shows them signed out (decision 074). Lowest threshold first.
+  .openapi(content.wholesaleTiers, async (c) => c.json({ data: [...(await getSetting(getDb(c.env.DB), "wholesale_tiers"))].sort((a, b) => a.threshold - b.threshold) }))
   // Configuration, like /sms/price's starter-tier prices it explains: the spec's original client reads it signed out.
   .openapi(content.costs, async (c) => c.json([await getSetting(getDb(c.env.DB), "costs")]))
   .openapi(guarded(content.rate, requireAuth), async (c) => {

@@ -2,6 +2,7 @@ import * as sms from "../contract/sms";
 import { getDb } from "../db/client";
 import { edgeCached } from "../lib/edge-cache";
 import { optionalAuth, requireAuth } from "../middleware/auth";
+import { RETAIL_BUYER } from "../services/kernel";
 import { buySmsNumber, buySmsNumbers, cancelSmsOrder, checkSmsOrderNow, compareRoutes, finishSmsOrder, listFavourites, providerSellingCountry, publicPriceList, requestAnotherCode, setFavourite, smsCountries, smsCountriesOfAll, smsHoldTime, smsOffer, smsOrderStatus, smsPriceList, smsRefundState, useAgainQuote, useNumberAgain } from "../services/sms";
 import { nowOf, smsDepsOf } from "./flow-deps";
 import { guarded, routeApp, type RouteApp } from "./route-app";
@@ -23,7 +24,7 @@ export const smsRoutes: RouteApp = routeApp()
   .openapi(guarded(sms.prices, optionalAuth), async (c) => {
     const { id: countryId, provider } = c.req.valid("query");
     const seller = provider ?? (await providerSellingCountry(c.var.services, countryId));
-    return c.json(await smsPriceList(c.var.services, seller, countryId, c.var.viewer?.totalDepositedKobo ?? 0));
+    return c.json(await smsPriceList(c.var.services, seller, countryId, c.var.viewer ?? RETAIL_BUYER));
   })
 
   /**

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from "react";
-import type { Ad, DiscountTier, SettingKey, SiteLink } from "../../../schema/settings";
+import type { Ad, DiscountTier, SettingKey, SiteLink, WholesaleTier } from "../../../schema/settings";
 // Through the dashboard route module: see the note there (no chunk split on the customer's path).
 import { AD_BACKGROUNDS, AdsCarousel } from "../../routes/dashboard";
 import { Button } from "../../components/ui/button";
@@ -218,6 +218,48 @@ function TiersForm({ value, save }: { value: DiscountTier[]; save: Save }) {
             .sort((a, b) => a.threshold - b.threshold)
             .map((t) => `${t.text}: ${t.percentage}% off from ${naira(t.threshold)} deposited`)
             .join(" · ")}
+        </Preview>
+      </ActionForm>
+    </Panel>
+  );
+}
+
+/**
+ * Issue 46 (decision 074): resellers' wholesale tiers by 30-day spend. The server refuses a list without a ₦0 tier, two
+ * tiers at one threshold, or a higher tier giving less off (400, nothing saved); the preview reads them in order.
+ */
+export function WholesaleTiersForm({ value, save }: { value: WholesaleTier[]; save: Save }) {
+  const [tiers, setTiers] = useState(value);
+  useEffect(() => setTiers(value), [value]);
+  const edit = (i: number, patch: Partial<WholesaleTier>) => setTiers((list) => list.map((t, j) => (j === i ? { ...t, ...patch } : t)));
+  return (
+    <Panel title="Wholesale tiers (resellers, by 30-day spend)">
+      <ActionForm label="Save" testId="setting-wholesale_tiers" onSubmit={(reason) => save({ key: "wholesale_tiers", value: tiers, reason })}>
+        {tiers.map((t, i) => (
+          <fieldset key={i} className="grid gap-2 rounded-lg border border-slate-200 p-3 sm:grid-cols-4 dark:border-slate-700">
+            <legend className="px-1 text-xs text-slate-600 dark:text-slate-400">Wholesale tier {i + 1}</legend>
+            <label className="flex flex-col gap-1 text-sm">
+              <span>Name</span>
+              <Input value={t.name} required onChange={(e) => edit(i, { name: e.target.value })} />
+            </label>
+            <NumberInput label={`${t.name || "Tier"}: from 30-day spend`} unit="₦" min={0} value={String(t.threshold)} onChange={(v) => edit(i, { threshold: Number(v) })} />
+            <NumberInput label={`${t.name || "Tier"}: discount`} unit="%" min={0} max={50} step={0.1} value={String(t.percentage)} onChange={(v) => edit(i, { percentage: Number(v) })} />
+            <div className="flex items-end">
+              <Button variant="outline" size="sm" disabled={tiers.length <= 1} onClick={() => setTiers((list) => list.filter((_, j) => j !== i))}>
+                Remove
+              </Button>
+            </div>
+          </fieldset>
+        ))}
+        <Button variant="outline" size="sm" onClick={() => setTiers((list) => [...list, { name: "New tier", threshold: 0, percentage: 0 }])}>
+          Add a tier
+        </Button>
+        <Preview>
+          {[...tiers]
+            .sort((a, b) => a.threshold - b.threshold)
+            .map((t) => `${t.name}: ${t.percentage}% off from ${naira(t.threshold)} spent in 30 days`)
+            .join(" · ")}
+          . A reseller pays the better of this and its deposit tier.
         </Preview>
       </ActionForm>
     </Panel>
@@ -446,7 +488,7 @@ export default function PricesPage() {
   const save = (c: Change) => change.mutateAsync(c);
   if (!q.data) return <Loading error={q.error} />;
   const { settings, history } = q.data;
-  const special = new Set(["ads", "tiers", "links", "upstream_floors", "sms_price_guard", "sms_routes", "upstream_slot_limits", "telegram_bot"]);
+  const special = new Set(["ads", "tiers", "links", "upstream_floors", "sms_price_guard", "sms_routes", "upstream_slot_limits", "telegram_bot", "wholesale_tiers"]);
   return (
     <>
       <h1 className="text-xl font-semibold">Prices and content</h1>
@@ -469,6 +511,7 @@ export default function PricesPage() {
         <LinksForm value={settings.links} save={save} />
       </div>
       <TiersForm value={settings.tiers} save={save} />
+      <WholesaleTiersForm value={settings.wholesale_tiers} save={save} />
       <Panel title="History">
         <Table
           label="Settings history"

@@ -1,15 +1,13 @@
 import { naira } from "../../../schema/money";
 import type { DiscountTier } from "../../../schema/settings";
+import { nextTier } from "../../../schema/tiers";
 import { cn } from "../../lib/cn";
 import { Badge } from "../ui/badge";
 import { Dialog } from "../ui/dialog";
 import { TierIcon } from "./tier-icon";
 
 /** What the next tier needs, in naira still to deposit; null at the top tier. */
-export function nextTierNeed(tiers: DiscountTier[], totalDeposited: number): { tier: DiscountTier; remaining: number } | null {
-  const next = [...tiers].sort((a, b) => a.threshold - b.threshold).find((t) => t.threshold > totalDeposited);
-  return next ? { tier: next, remaining: next.threshold - totalDeposited } : null;
-}
+export const nextTierNeed: (tiers: DiscountTier[], totalDeposited: number) => { tier: DiscountTier; remaining: number } | null = nextTier;
 
 /**
  * "Discount Tiers" (spec sections 2 and 4), opened from the header's badge (tier-badge.tsx): every tier with its

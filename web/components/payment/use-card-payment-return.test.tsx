@@ -67,7 +67,9 @@ describe("card-payment return polling", () => {
     expect(calls).toHaveLength(3);
 
     expect(toast.success).toHaveBeenCalledWith("Payment confirmed successfully!", expect.anything());
-    expect(onFinished).toHaveBeenCalledOnce();
+    // After the toast the hook loads ./fund-return (a real dynamic import, not a timer): on a busy machine it can take
+    // longer than the fake ticks above, so wait for it rather than assume it landed.
+    await act(() => vi.waitFor(() => expect(onFinished).toHaveBeenCalledOnce()));
     expect(readPendingPayments()).toEqual([]);
     expect(hook.result.current).toBe(false);
     await tick(RETURN_POLL_MS * 5);

@@ -213,6 +213,8 @@ export type SignedInUser = {
   referredBy: string | null;
   balanceKobo: number;
   totalDepositedKobo: number;
+  /** An active reseller's stored 30-day volume (its wholesale tier, decision 074); null for everyone else. */
+  wholesaleVolumeKobo: number | null;
   /** Null until the customer followed the verification link (services/email-verification.ts requireVerifiedEmail). */
   emailVerifiedAt: number | null;
   /** Non-null when two-factor sign-in is on (the operator console can require it). */
@@ -276,6 +278,7 @@ export const accountColumns = {
   referredBy: users.referredBy,
   balanceKobo: users.balanceKobo,
   totalDepositedKobo: users.totalDepositedKobo,
+  wholesaleVolumeKobo: users.wholesaleVolumeKobo,
   emailVerifiedAt: users.emailVerifiedAt,
   totpEnabledAt: users.totpEnabledAt,
 };

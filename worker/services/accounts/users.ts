@@ -77,6 +77,8 @@ export async function registerAccount(db: Db, input: NewAccount, now: number): P
       referredBy,
       balanceKobo: 0,
       totalDepositedKobo: 0,
+      wholesaleVolumeKobo: null,
+      wholesaleVolumeAt: null,
       emailVerifiedAt: null,
       role: "customer",
       blockedAt: null,

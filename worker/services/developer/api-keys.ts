@@ -203,6 +203,8 @@ export async function authenticateApiKey(db: Db, secret: string, now: number): P
         referredBy: acting.referredBy,
         balanceKobo: acting.balanceKobo,
         totalDepositedKobo: owner.totalDepositedKobo,
+        // The owner's wholesale tier too (decision 074): a test key's sandbox wallet is priced as the live one.
+        wholesaleVolumeKobo: owner.wholesaleVolumeKobo,
         emailVerifiedAt: acting.emailVerifiedAt,
         totpEnabledAt: acting.totpEnabledAt,
       },

@@ -56,7 +56,7 @@ export async function countriesV1(catalogue: SmsCatalogueDeps, userId: string, p
 export async function pricesV1(deps: SmsDeps, user: SignedInUser, query: z.infer<typeof v1PricesQuerySchema>): Promise<z.infer<typeof v1PricesSchema>> {
   const catalogue = catalogueFor(deps, user.id);
   const offers = await smsOffers(catalogue, query.provider, query.country);
-  const ctx = await pricingContext(deps.db, user.totalDepositedKobo);
+  const ctx = await pricingContext(deps.db, user);
   // Issue 49: each offer's own record (the status page's figures for it: one read for the whole list) and what number
   // may be chosen in this country.
   const country = (await smsCountries(catalogue, query.provider)).find((c) => c.id === query.country)?.title ?? "";
@@ -134,7 +134,7 @@ const REFUNDED = new Set(["timeout", "error", "cancelled", "failed"]);
 /** What the caller would pay for one number now (the price buySmsNumber charges), in kobo. */
 export async function smsQuoteKobo(deps: SmsDeps, user: SignedInUser, provider: SmsProviderName, country: string, service: string, surchargePercent = 0): Promise<number> {
   const { offer } = await findSmsOffer(catalogueFor(deps, user.id), provider, country, service);
-  const base = smsPriceKobo(offer.costUsd * (1 + surchargePercent / 100), await pricingContext(deps.db, user.totalDepositedKobo));
+  const base = smsPriceKobo(offer.costUsd * (1 + surchargePercent / 100), await pricingContext(deps.db, user));
   return base + marginKobo(base, user.resellerMarkup, offer.serviceId);
 }
 

@@ -4,7 +4,7 @@ import type { Db } from "../../db/client";
 import { apiActivations } from "./tables";
 import { AppError } from "../../lib/errors";
 import type { SignedInUser } from "../accounts";
-import { catalogueFor, pricingContext, type SmsCatalogueDeps, type SmsDeps, smsPriceKobo } from "../kernel";
+import { catalogueFor, pricingContext, RETAIL_BUYER, type SmsCatalogueDeps, type SmsDeps, smsPriceKobo } from "../kernel";
 import {
   PROTOCOL_COUNTRIES,
   PROTOCOL_SERVICES,
@@ -109,7 +109,7 @@ async function getNumber(deps: SmsDeps, user: SignedInUser, p: ProtocolParams, v
     if (err instanceof AppError && err.status < 500) return word("NO_NUMBERS");
     throw err;
   }
-  const priceKobo = smsPriceKobo(offer.costUsd * (1 + surcharge / 100), await pricingContext(db, user.totalDepositedKobo));
+  const priceKobo = smsPriceKobo(offer.costUsd * (1 + surcharge / 100), await pricingContext(db, user));
   const maxPrice = Number(p.get("max_price") || p.get("maxPrice"));
   if (Number.isFinite(maxPrice) && maxPrice > 0 && priceKobo > nairaToKobo(maxPrice)) return word("MAX_PRICE_EXCEEDED");
   if (priceKobo > user.balanceKobo) return word("NO_BALANCE");
@@ -232,7 +232,7 @@ async function getNumbersStatus(deps: SmsCatalogueDeps, user: SignedInUser, p: P
 async function getTopCountriesByService(deps: SmsCatalogueDeps, db: Db, user: SignedInUser, p: ProtocolParams): Promise<ProtocolReply> {
   const catalogue = catalogueFor(deps, user.id);
   const service = p.get("service");
-  const [ctx, retail] = await Promise.all([pricingContext(db, user.totalDepositedKobo), pricingContext(db, 0)]);
+  const [ctx, retail] = await Promise.all([pricingContext(db, user), pricingContext(db, RETAIL_BUYER)]);
   const rows: { country: number; count: number; price: number; retail_price: number }[] = [];
   for (const c of PROTOCOL_COUNTRIES) {
     const where = await resolveProtocolCountry(catalogue, c.code).catch(() => null);
@@ -324,7 +324,7 @@ async function getPrices(deps: SmsCatalogueDeps, db: Db, user: SignedInUser, p: 
   const service = p.get("service");
   if (countryCode && !protocolCountry(countryCode)) return word("BAD_COUNTRY");
   const codes = countryCode ? [countryCode] : PROTOCOL_COUNTRIES.map((c) => c.code);
-  const ctx = await pricingContext(db, user.totalDepositedKobo);
+  const ctx = await pricingContext(db, user);
   const out: Record<string, Record<string, { cost: number; count: number }>> = {};
   for (const code of codes) {
     const where = await resolveProtocolCountry(catalogue, code).catch(() => null);

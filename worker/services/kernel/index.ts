@@ -7,7 +7,7 @@ export { type Clock, type DeliveryChannels, type EventDepsOf, type Notify, type 
 export { asInsufficientBalance, guardedLedgerInsert, hasEntry, insufficientBalanceFor, ledgerAmount, type LedgerEntry, ledgerInsert, type LedgerRow, ledgerRowWritten, postEntry, reconcileLedger, referralRewardInsert } from "./ledger";
 export { deliverEvents, eventDeliveryStatements, type EventDeps, OUTBOX_GRACE_MS, outboxInsert, type OutboxMessage, purgeOutbox, sweepOutbox } from "./outbox";
 export { notify } from "./notify";
-export { assertNotAboveShown, chargedBelowShown, costMinorUnits, type DeveloperRef, marginAtKobo, marginKobo, markupRateFor, pricingContext, refShareKobo, rentPriceKobo, type ResellerMarkup, smsPriceKobo } from "./pricing";
+export { assertNotAboveShown, buyerOf, chargedBelowShown, costMinorUnits, type DeveloperRef, marginAtKobo, marginKobo, markupRateFor, type PricedBuyer, pricingContext, refShareKobo, rentPriceKobo, type ResellerMarkup, RETAIL_BUYER, smsPriceKobo, starterContext } from "./pricing";
 export { type RequestDeps } from "./request-deps";
 export { BINDING_LIMITS, type BindingLimiter, clearRateLimit, consumeRateLimit, COST_LIMITS, enforceBindingLimit, type CostAction, costLimitInBatch, enforceCostLimit, enforceRateLimit, purgeExpiredRateLimits, RATE_LIMITS, rateLimitedError, type RateLimitRule } from "./rate-limit";
 export { catalogueFor, deploymentProviderSet, isSandboxUser, isSubaccountWallet, SUBACCOUNT_WALLET_PREFIX, notSandboxUser, providerSetFor, sandboxUserIdFor } from "./sandbox-accounts";

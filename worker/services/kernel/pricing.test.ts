@@ -5,7 +5,7 @@ import { costMinorUnits, rentPriceKobo, smsPriceKobo, type PricingContext } from
 const ctx = (tierIndex = 0): PricingContext => ({
   rate: 1600,
   costs: { low_cost: 0.5, high_cost: 0.3, rent_cost: 0.4 },
-  tier: DEFAULT_TIERS[tierIndex],
+  discountPercent: DEFAULT_TIERS[tierIndex].percentage,
 });
 
 describe("pricing", () => {

@@ -1,15 +1,19 @@
+import { eq, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { koboToNaira, nairaToKobo } from "../../../schema/money";
-import type { DiscountTier, SettingValue } from "../../../schema/settings";
+import type { SettingValue } from "../../../schema/settings";
 import { tierFor } from "../../../schema/tiers";
 import type { Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { getSettings } from "./settings";
+import { users } from "./tables";
 
 /**
  * Every price the customer pays is computed here, in kobo, from the upstream cost as the API publishes it
  * (`costMinorUnits`: US cents, the spec's "minor units, divided by 100"), with the spec's formulas (SPEC 4 "Pricing"):
  *   SMS:  cost/100 × rate × (1 + low_cost if that base is at most ₦1000, else 1 + high_cost), less the tier discount
  *   Rent: cost/100 × rate × (1 + rent_cost), less the tier discount
+ * (the tier discount: the deposit tier's, or a reseller's wholesale tier's when better: decision 074)
  * evaluated in that order and rounded to the nearest kobo (the spec's client shows two decimals). So a client that
  * applies the formula to /api/sms/price's `cost`, /api/get-rate's `rate` and /api/costs' markups shows exactly what the
  * server charges a starter-tier customer (issue 19, docs/decisions/018).
@@ -18,13 +22,58 @@ import { getSettings } from "./settings";
 export interface PricingContext {
   rate: number;
   costs: SettingValue<"costs">;
-  tier: DiscountTier;
+  /** Percent off the list price: the buyer's discount tier, or its wholesale tier when that is better. */
+  discountPercent: number;
 }
 
-/** Loads what pricing needs for one customer (settings are cached, so this is usually free). */
-export async function pricingContext(db: Db, totalDepositedKobo: number): Promise<PricingContext> {
-  const s = await getSettings(db, ["exchange_rate", "costs", "tiers"]);
-  return { rate: s.exchange_rate.rate, costs: s.costs, tier: tierFor(s.tiers, koboToNaira(totalDepositedKobo)) };
+/**
+ * Who a price is for: the total it deposited (its discount tier) and, for an active reseller, its stored last-30-day
+ * volume (its wholesale tier, decision 074; null for everyone else). A reseller's sub-account acting user carries its
+ * reseller's figures (middleware/subaccount.ts), so it is priced at the reseller's price plus the markup.
+ */
+export interface PricedBuyer {
+  totalDepositedKobo: number;
+  /** Absent or null: not an active reseller (the signed-in user always carries it: SignedInUser). */
+  wholesaleVolumeKobo?: number | null;
+}
+
+/** A buyer with no tier: the public price lists (starter tier), and the protocol's retail comparison. */
+export const RETAIL_BUYER: PricedBuyer = { totalDepositedKobo: 0, wholesaleVolumeKobo: null };
+
+/**
+ * The buyer behind a wallet, for a price made outside a signed-in request (a chain's next route, a renewal): its own
+ * figures, or for a reseller's sub-account its reseller's (as middleware/subaccount.ts prices it in a request). A
+ * wallet that no longer exists is a retail buyer.
+ */
+export async function buyerOf(db: Db, userId: string): Promise<PricedBuyer> {
+  const parent = alias(users, "parent");
+  const [row] = await db
+    .select({
+      totalDepositedKobo: sql<number>`COALESCE(${parent.totalDepositedKobo}, ${users.totalDepositedKobo})`,
+      wholesaleVolumeKobo: sql<number | null>`CASE WHEN ${parent.id} IS NULL THEN ${users.wholesaleVolumeKobo} ELSE ${parent.wholesaleVolumeKobo} END`,
+    })
+    .from(users)
+    .leftJoin(parent, eq(parent.id, users.parentUserId))
+    .where(eq(users.id, userId))
+    .limit(1);
+  return row ? { totalDepositedKobo: Number(row.totalDepositedKobo), wholesaleVolumeKobo: row.wholesaleVolumeKobo === null ? null : Number(row.wholesaleVolumeKobo) } : RETAIL_BUYER;
+}
+
+/**
+ * Loads what pricing needs for one buyer (settings are cached, so this is usually free). The discount is the better of
+ * the deposit tier and the wholesale tier, never the two compounded (decision 074): a reseller's wholesale price is its
+ * volume price, and a large depositor who becomes a reseller never pays more than before.
+ */
+export async function pricingContext(db: Db, buyer: PricedBuyer): Promise<PricingContext> {
+  const s = await getSettings(db, ["exchange_rate", "costs", "tiers", "wholesale_tiers"]);
+  const deposit = tierFor(s.tiers, koboToNaira(buyer.totalDepositedKobo)).percentage;
+  const wholesale = buyer.wholesaleVolumeKobo == null ? 0 : tierFor(s.wholesale_tiers, koboToNaira(buyer.wholesaleVolumeKobo)).percentage;
+  return { rate: s.exchange_rate.rate, costs: s.costs, discountPercent: Math.max(deposit, wholesale) };
+}
+
+/** The starter-tier context (no discount): the plausibility guards compare an upstream price at it. */
+export function starterContext(rate: number, costs: SettingValue<"costs">): PricingContext {
+  return { rate, costs, discountPercent: 0 };
 }
 
 /**
@@ -54,16 +103,16 @@ function nearestKobo(naira: number): number {
   return Math.round(naira * 100 - EPSILON);
 }
 
-function discounted(naira: number, tier: DiscountTier): number {
-  return tier.percentage > 0 ? naira * (1 - tier.percentage / 100) : naira;
+function discounted(naira: number, percent: number): number {
+  return percent > 0 ? naira * (1 - percent / 100) : naira;
 }
 
 export function smsPriceKobo(costUsd: number, ctx: PricingContext): number {
-  return Math.max(1, nearestKobo(discounted(smsListNaira(costMinorUnits(costUsd), ctx.rate, ctx.costs), ctx.tier)));
+  return Math.max(1, nearestKobo(discounted(smsListNaira(costMinorUnits(costUsd), ctx.rate, ctx.costs), ctx.discountPercent)));
 }
 
 export function rentPriceKobo(costUsd: number, ctx: PricingContext): number {
-  return Math.max(1, nearestKobo(discounted(rentListNaira(costMinorUnits(costUsd), ctx.rate, ctx.costs), ctx.tier)));
+  return Math.max(1, nearestKobo(discounted(rentListNaira(costMinorUnits(costUsd), ctx.rate, ctx.costs), ctx.discountPercent)));
 }
 
 /**

@@ -52,6 +52,12 @@ export const users = sqliteTable(
     // Set on a reseller's sub-account wallet (issue 46, services/resellers/): the reseller's account that owns it. Such
     // a row never signs in (no password, an .invalid address); its webhooks go to the parent's keys.
     parentUserId: text("parent_user_id"),
+    // Issue 46 (decision 074): an active reseller's last-30-day spend (its own and its sub-accounts' kept purchases and
+    // rentals at our price), the figure its wholesale tier is read from; null for everyone else. A stored figure, so a
+    // price needs no scan: refreshed when the role is granted and by the cron at most hourly (wholesale_volume_at),
+    // cleared when the role is revoked (db/wholesale-volume.ts).
+    wholesaleVolumeKobo: integer("wholesale_volume_kobo"),
+    wholesaleVolumeAt: integer("wholesale_volume_at"),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [

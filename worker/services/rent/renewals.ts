@@ -10,7 +10,7 @@ import { webLink } from "../../lib/public-origin";
 import type { EmailMessage } from "../../providers/email/email-sender";
 import { RentProviderError } from "../../providers/rent/types";
 import { rentalRenewalPausedEmail, rentalRenewingEmail, type Recipient } from "../accounts";
-import { asInsufficientBalance, deliverEvents, type RentalDeps, transition } from "../kernel";
+import { asInsufficientBalance, buyerOf, deliverEvents, type PricedBuyer, type RentalDeps, transition } from "../kernel";
 import { chargeOf, EXTEND_CHOICES, extensionPriceKobo, hoursOf } from "./rental-extension";
 import { startWatcher } from "./rental-inbox";
 import { RENTAL_REMINDER_BEFORE_MS } from "./rental-reminder";
@@ -87,7 +87,7 @@ export interface AutoRenewRequest {
   price?: number;
 }
 
-export async function setAutoRenew(deps: RentalDeps, user: { id: string; totalDepositedKobo: number }, id: string, request: AutoRenewRequest): Promise<RentalRow> {
+export async function setAutoRenew(deps: RentalDeps, user: { id: string } & PricedBuyer, id: string, request: AutoRenewRequest): Promise<RentalRow> {
   const row = await ownedRental(deps.db, user.id, id);
   const now = deps.clock.now();
   if (!request.enabled) {
@@ -106,7 +106,7 @@ export async function setAutoRenew(deps: RentalDeps, user: { id: string; totalDe
   }
   let kobo: number | null;
   try {
-    kobo = await extensionPriceKobo(deps, row, user.totalDepositedKobo, choice.unit, choice.period);
+    kobo = await extensionPriceKobo(deps, row, user, choice.unit, choice.period);
   } catch (err) {
     if (err instanceof RentProviderError) throw new AppError("UPSTREAM_UNAVAILABLE", "The number provider did not give a renewal price. Please try again in a few minutes.");
     throw err;
@@ -192,10 +192,10 @@ async function renew(deps: RentalDeps, row: RentalRow): Promise<void> {
   const extension = rentalUpstream(deps, row).extension;
   if (!extension || !row.upstreamId) return pause(deps, row, "provider");
 
-  const [owner] = await deps.db.select({ totalDepositedKobo: users.totalDepositedKobo }).from(users).where(eq(users.id, row.userId)).limit(1);
+  const owner = await buyerOf(deps.db, row.userId);
   let kobo: number | null;
   try {
-    kobo = await extensionPriceKobo(deps, row, owner?.totalDepositedKobo ?? 0, unit, period);
+    kobo = await extensionPriceKobo(deps, row, owner, unit, period);
   } catch (err) {
     if (!(err instanceof RentProviderError)) throw err;
     // Down for now: the next alarm (before the end) asks again; "refused" means this rental cannot be extended.

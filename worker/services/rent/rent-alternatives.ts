@@ -2,7 +2,7 @@ import { RENT_PERIOD_MAX, RENT_UNITS, type RentUnit } from "../../../schema/cons
 import { RENT_UNIT_MS } from "../../../schema/rentals";
 import type { RentChoice } from "../../providers/rent/types";
 import { log } from "../../lib/log";
-import type { RentalDeps } from "../kernel";
+import type { PricedBuyer, RentalDeps } from "../kernel";
 import { quoteRental, type RentQuoteRequest } from "./rentals";
 
 /**
@@ -29,7 +29,7 @@ export function coveringChoices(choice: RentChoice): RentChoice[] {
 
 export async function cheaperRentChoice(
   deps: RentalDeps,
-  user: { id: string; totalDepositedKobo: number } | null,
+  user: { id: string } & PricedBuyer | null,
   choice: RentQuoteRequest,
   priceKobo: number,
 ): Promise<CheaperRentChoice | null> {

@@ -48,7 +48,7 @@ async function setHealth(provider: string, status: "ok" | "low") {
 async function heroPriceKobo(countryId: string, unit: "hour" | "day" | "week", period: number): Promise<number> {
   const [limit] = await rentUpstreamFor(env, "herosms", true).limits({ countryId, unit, period });
   const costUsd = toUsd({ amount: limit!.cost, currency: limit!.currency }, await getSetting(db(), "upstream_rates"));
-  return rentPriceKobo(costUsd!, await pricingContext(db(), 0));
+  return rentPriceKobo(costUsd!, await pricingContext(db(), { totalDepositedKobo: 0, wholesaleVolumeKobo: null }));
 }
 
 const rentalRow = (id: string) =>

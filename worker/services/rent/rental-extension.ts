@@ -4,7 +4,7 @@ import { type RentUnit } from "../../../schema/constants";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { RentProviderError } from "../../providers/rent/types";
-import { asInsufficientBalance, deliverEvents, enforceCostLimit, getSetting, ledgerAmount, pricingContext, type RentalDeps, rentPriceKobo, toUsd, transition } from "../kernel";
+import { asInsufficientBalance, deliverEvents, enforceCostLimit, getSetting, ledgerAmount, type PricedBuyer, pricingContext, type RentalDeps, rentPriceKobo, toUsd, transition } from "../kernel";
 import { startWatcher } from "./rental-inbox";
 import { customerErrorFor, rentalUpstream } from "./rental-upstream";
 import { findRental, ownedRental, type RentalRow } from "./rental-views";
@@ -31,7 +31,7 @@ export const hoursOf = (unit: RentUnit, period: number) => (RENT_UNIT_MS[unit] *
 
 
 
-export async function extensionPriceKobo(deps: RentalDeps, row: RentalRow, totalDepositedKobo: number, unit: RentUnit, period: number): Promise<number | null> {
+export async function extensionPriceKobo(deps: RentalDeps, row: RentalRow, buyer: PricedBuyer, unit: RentUnit, period: number): Promise<number | null> {
   const extension = rentalUpstream(deps, row).extension;
   if (!extension || !row.upstreamId) return null;
   const cost = await extension.price(row.upstreamId, hoursOf(unit, period));
@@ -40,7 +40,7 @@ export async function extensionPriceKobo(deps: RentalDeps, row: RentalRow, total
     log("warn", "rental extension refused: no rate for its currency", { rentalId: row.id, currency: cost.currency });
     return null;
   }
-  return rentPriceKobo(costUsd, await pricingContext(deps.db, totalDepositedKobo));
+  return rentPriceKobo(costUsd, await pricingContext(deps.db, buyer));
 }
 
 /** Whether the customer's rental can be extended: its upstream's documents define extension (issue 49). */
@@ -49,13 +49,13 @@ export async function rentalExtendable(deps: RentalDeps, userId: string, id: str
 }
 
 /** The Extend choices for one rental with the server's price each; empty where the upstream cannot extend it. */
-export async function extendOptions(deps: RentalDeps, user: { id: string; totalDepositedKobo: number }, id: string): Promise<RentExtendOption[]> {
+export async function extendOptions(deps: RentalDeps, user: { id: string } & PricedBuyer, id: string): Promise<RentExtendOption[]> {
   const row = await ownedRental(deps.db, user.id, id);
   if (!rentalUpstream(deps, row).extension || row.status !== "active" || row.expiresAt === null || row.expiresAt <= deps.clock.now()) return [];
   const out: RentExtendOption[] = [];
   for (const choice of EXTEND_CHOICES) {
     try {
-      const kobo = await extensionPriceKobo(deps, row, user.totalDepositedKobo, choice.unit, choice.period);
+      const kobo = await extensionPriceKobo(deps, row, user, choice.unit, choice.period);
       if (kobo !== null) out.push({ ...choice, duration: formatRentDuration(choice.unit, choice.period), price: koboToNaira(kobo) });
     } catch (err) {
       // A choice the upstream will not price (too long for this number, upstream down) is simply not offered.
@@ -68,7 +68,7 @@ export async function extendOptions(deps: RentalDeps, user: { id: string; totalD
 
 export async function extendRental(
   deps: RentalDeps,
-  user: { id: string; totalDepositedKobo: number },
+  user: { id: string } & PricedBuyer,
   id: string,
   request: { unit: RentUnit; period: number; clientPrice?: number | string | null },
 ): Promise<{ rental: RentalRow; charged: number }> {
@@ -87,7 +87,7 @@ export async function extendRental(
   }
   let kobo: number | null;
   try {
-    kobo = await extensionPriceKobo(deps, row, user.totalDepositedKobo, request.unit, request.period);
+    kobo = await extensionPriceKobo(deps, row, user, request.unit, request.period);
   } catch (err) {
     if (err instanceof RentProviderError && err.kind === "refused") {
       throw new AppError("INVALID_STATE", "The provider does not allow this rental to be extended by that much.");

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { RENT_PROVIDER_NAME, type RentUpstream } from "../../providers/rent";
 import type { RentChoice } from "../../providers/rent/types";
 import { log } from "../../lib/log";
-import { getSettings, lastAcceptedCosts, recordAcceptedCosts, refusedUpstreamPrice, rentPriceKobo } from "../kernel";
+import { getSettings, lastAcceptedCosts, recordAcceptedCosts, refusedUpstreamPrice, rentPriceKobo, starterContext } from "../kernel";
 
 /** The key a rental's cost is remembered under in upstream_prices (beside the provider's SMS services). */
 export const rentPriceKey = (choice: Pick<RentChoice, "unit" | "period">) => `rent:${choice.unit}:${choice.period}`;
@@ -37,7 +37,7 @@ export async function guardRentPrice(
   const days = Math.max(1, Math.ceil((choice.period * RENT_UNIT_MS[choice.unit]) / DAY_MS));
   const perDay = guard.service_ceilings[`${label}:rent`] ?? guard.ceiling_naira;
   // The ceiling applies to the price before any discount tier: the highest any customer could be charged.
-  const starter = { rate: s.exchange_rate.rate, costs: s.costs, tier: { icon: "", text: "", indicator: "", percentage: 0, threshold: 0 } };
+  const starter = starterContext(s.exchange_rate.rate, s.costs);
   const refused = refusedUpstreamPrice({
     costUsd: quoted.costUsd,
     currency: quoted.currency,

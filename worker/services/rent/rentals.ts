@@ -8,7 +8,7 @@ import { log } from "../../lib/log";
 import { RENT_PROVIDER_NAME, type RentUpstream } from "../../providers/rent";
 import { healthStatuses, RENT_HEALTH_KEY, unavailableMessage, upstreamHealthKey } from "../sms";
 import { RentProviderError, type RentChoice, type RentLimit } from "../../providers/rent/types";
-import { asInsufficientBalance, assertNotAboveShown, costMinorUnits, deliverEvents, enforceCostLimit, getSetting, insufficientBalanceFor, isSandboxUser, marginKobo, move, pricingContext, type RentalDeps, rentPriceKobo, type ResellerMarkup, runBatch, STOP, type TickResult, toUsd, transition, wakeAt } from "../kernel";
+import { asInsufficientBalance, assertNotAboveShown, costMinorUnits, deliverEvents, enforceCostLimit, getSetting, insufficientBalanceFor, isSandboxUser, marginKobo, move, type PricedBuyer, pricingContext, type RentalDeps, RETAIL_BUYER, rentPriceKobo, type ResellerMarkup, runBatch, STOP, type TickResult, toUsd, transition, wakeAt } from "../kernel";
 import { finalSync, nextAlarmAt, startWatcher, stopWatcher, syncRentalMessages } from "./rental-inbox";
 import { guardRentPrice } from "./rental-price-guard";
 import { remindIfDue } from "./rental-reminder";
@@ -118,7 +118,7 @@ export async function quoteRental(deps: RentalDeps, user: RentCaller | null, req
   if (quotes.length === 0 && firstError !== null) throw customerErrorFor(firstError, "limits");
   const eligible = quotes.filter((q) => !request.extendable || q.extendable);
   const chosen = eligible.find((q) => q.inStock !== null) ?? null;
-  const ctx = await pricingContext(deps.db, user?.totalDepositedKobo ?? 0);
+  const ctx = await pricingContext(deps.db, user ?? RETAIL_BUYER);
   // Issue 46 (decision 076): a sub-account pays the reseller's price plus its flat markup, so the price quoted is the
   // price charged.
   const marginOf = (q: UpstreamQuote) => marginKobo(rentPriceKobo(q.inStock!.costUsd, ctx), user?.resellerMarkup, null);
@@ -173,9 +173,8 @@ async function countryName(deps: RentalDeps, userId: string, countryId: string):
 // Renting
 
 /** Who rents: the wallet, its tier, and (a reseller's sub-account, middleware/subaccount.ts) the markup it pays. */
-export interface RentCaller {
+export interface RentCaller extends PricedBuyer {
   id: string;
-  totalDepositedKobo: number;
   resellerMarkup?: ResellerMarkup | null;
 }
 

@@ -9,3 +9,4 @@ export { subaccount, subaccountTransfer } from "./subaccount";
 export { actingSubaccount, closeSubaccount, createSubaccount, getSubaccount, listSubaccounts, listSubaccountTransfers, MAX_SUBACCOUNTS, ownSubaccount, setSubaccountFrozen, SUBACCOUNT_NOT_FOUND, subaccountsMovedBetween, transferSubaccount, walletReceives } from "./subaccounts";
 export { getMarkups, markupForSubaccount, setMarkups } from "./markups";
 export { listResellers, listResellerSubaccounts, setResellerRole } from "./admin-views";
+export { refreshWholesaleVolumes, WHOLESALE_REFRESH_BATCH, WHOLESALE_REFRESH_MS } from "./wholesale";

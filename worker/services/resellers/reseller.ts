@@ -4,7 +4,9 @@ import type { ResellerView } from "../../../schema/resellers";
 import type { Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { ledger, rowsOf, runBatch, users } from "../kernel";
+import { wholesaleVolumeUpdate } from "../../db/wholesale-volume";
 import { resellers } from "./tables";
+import { wholesaleView } from "./wholesale";
 
 /**
  * The reseller role (issue 46, decision 072): a customer becomes one by accepting the reseller terms (Settings, POST
@@ -29,8 +31,13 @@ export async function requireReseller(db: Db, ownerId: string): Promise<Reseller
   return row;
 }
 
-export function toResellerView(row: ResellerRow | null, figures: { marginKobo: number; spendKobo: number } = { marginKobo: 0, spendKobo: 0 }): ResellerView {
+export function toResellerView(
+  row: ResellerRow | null,
+  figures: { marginKobo: number; spendKobo: number } = { marginKobo: 0, spendKobo: 0 },
+  wholesale: ResellerView["wholesale"] = null,
+): ResellerView {
   return {
+    wholesale: row?.status === "active" ? wholesale : null,
     margin_earned: koboToNaira(figures.marginKobo),
     subaccount_spend: koboToNaira(figures.spendKobo),
     reseller: row?.status === "active",
@@ -43,12 +50,13 @@ export function toResellerView(row: ResellerRow | null, figures: { marginKobo: n
 
 /**
  * The partner dashboard's view: the role, the markup, the margin earned (margin rows net of reversals) and what the
- * sub-accounts spent (their purchases and rentals net of refunds), from the ledger in one round trip.
+ * sub-accounts spent (their purchases and rentals net of refunds), from the ledger in one round trip; and the wholesale
+ * tier (decision 074) from the stored 30-day volume.
  */
 export async function resellerSummary(db: Db, userId: string): Promise<ResellerView> {
   const row = await resellerOf(db, userId);
   if (!row) return toResellerView(null);
-  const { margin, spend } = await runBatch(db, {
+  const [{ margin, spend }, wholesale] = await Promise.all([runBatch(db, {
     margin: rowsOf(db.select({ kobo: sql<number>`COALESCE(SUM(${ledger.amountKobo}), 0)` }).from(ledger).where(and(eq(ledger.userId, userId), eq(ledger.kind, "margin")))),
     spend: rowsOf(
       db
@@ -57,14 +65,15 @@ export async function resellerSummary(db: Db, userId: string): Promise<ResellerV
         .innerJoin(users, eq(users.id, ledger.userId))
         .where(and(eq(users.parentUserId, userId), inArray(ledger.kind, ["buy", "refund", "rent", "rent_refund"]))),
     ),
-  });
-  return toResellerView(row, { marginKobo: Number(margin[0]?.kobo ?? 0), spendKobo: Number(spend[0]?.kobo ?? 0) });
+  }), wholesaleView(db, userId)]);
+  return toResellerView(row, { marginKobo: Number(margin[0]?.kobo ?? 0), spendKobo: Number(spend[0]?.kobo ?? 0) }, wholesale);
 }
 
 /** The customer accepts the terms and is a reseller from now (again accepting: nothing changes). */
 export async function acceptResellerTerms(db: Db, userId: string, now: number): Promise<ResellerView> {
   const existing = await resellerOf(db, userId);
   if (existing?.status === "revoked") throw new AppError("FORBIDDEN", "Your reseller access was revoked. Contact support.");
-  if (!existing) await db.insert(resellers).values({ userId, status: "active", termsAcceptedAt: now, createdAt: now }).onConflictDoNothing();
+  // Priced at its wholesale tier from this request on: the 30-day volume is computed in the same batch (decision 074).
+  if (!existing) await db.batch([db.insert(resellers).values({ userId, status: "active", termsAcceptedAt: now, createdAt: now }).onConflictDoNothing(), wholesaleVolumeUpdate(db, userId, now)]);
   return resellerSummary(db, userId);
 }

@@ -1,6 +1,6 @@
 import type { SmsProviderName } from "../../../schema/constants";
 import type { SmsPublicPriceList } from "../../../schema/sms";
-import type { SmsCatalogueDeps } from "../kernel";
+import { RETAIL_BUYER, type SmsCatalogueDeps } from "../kernel";
 import { AppError } from "../../lib/errors";
 import { smsCountries, smsPriceList } from "./sms-catalogue";
 
@@ -14,7 +14,7 @@ export async function publicPriceList(catalogue: SmsCatalogueDeps, provider: Sms
   const countries = await smsCountries(catalogue, provider);
   const country = countries.find((c) => c.id === countryId);
   if (!country) throw new AppError("NOT_FOUND", "This country is not offered by the selected provider.");
-  const entries = await smsPriceList(catalogue, provider, countryId, 0);
+  const entries = await smsPriceList(catalogue, provider, countryId, RETAIL_BUYER);
   const services = Object.values(entries)
     .map((e) => ({ id: e.application_id, name: e.application, price: e.price, count: e.count }))
     .sort((a, b) => a.name.localeCompare(b.name, "en", { sensitivity: "base" }) || a.price - b.price);

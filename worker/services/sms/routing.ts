@@ -9,7 +9,7 @@ import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { choiceSurchargePercent, SMS_FAULT_MESSAGES, SmsProviderError, type NumberChoice, type SmsOffer, type SmsProvider, type UpstreamMoney } from "../../providers/sms/types";
 import { documentedSlotLimit, isSmsUpstream, PRIMARY_UPSTREAM, SMS_UPSTREAMS, upstreamAccountKeys, type SmsUpstream } from "../../providers/sms/upstreams";
-import { getSettings, providerSetFor, pricingContext, refusedUpstreamPrice, smsPriceKobo, toUsd, type SmsDeps } from "../kernel";
+import { getSettings, providerSetFor, pricingContext, refusedUpstreamPrice, smsPriceKobo, starterContext, toUsd, type PricedBuyer, type SmsDeps, buyerOf } from "../kernel";
 import { healthStatuses, upstreamHealthKey } from "./upstream-health";
 
 /**
@@ -59,10 +59,11 @@ export interface RoutedOrder {
   /** Upstreams to try last ("code or next route": the ones earlier routes of the chain used and got no code from). */
   avoid?: string[];
   /**
-   * The customer's deposits as the purchase priced the order (its session row): another upstream's offer is priced at
-   * the same tier without reading them again (issue 30, decision 057). Absent (a chain's move-on): read here.
+   * The buyer as the purchase priced the order (its session row, or a sub-account's reseller's figures): another
+   * upstream's offer is priced at the same tier without reading them again (issue 30, decisions 057, 074). Absent (a
+   * chain's move-on): read here.
    */
-  totalDepositedKobo?: number;
+  buyer?: PricedBuyer;
   /**
    * Which number the customer asked for (issue 49): only upstreams documenting it in this country are candidates, each
    * sent its own surcharge within the order's price. A chain's next routes keep it.
@@ -305,7 +306,7 @@ async function sameOffer(deps: SmsDeps, adapter: SmsProvider, order: RoutedOrder
   const s = await getSettings(deps.db, ["upstream_rates", "sms_price_guard", "exchange_rate", "costs"]);
   const costUsd = toUsd({ amount: offer.cost, currency: offer.currency }, s.upstream_rates);
   // The same plausibility guard as the catalogue's (a currency without a rate, a price above the ceiling).
-  const starter = { rate: s.exchange_rate.rate, costs: s.costs, tier: { icon: "", text: "", indicator: "", percentage: 0, threshold: 0 } };
+  const starter = starterContext(s.exchange_rate.rate, s.costs);
   const refused = refusedUpstreamPrice({
     costUsd,
     currency: offer.currency,
@@ -318,15 +319,10 @@ async function sameOffer(deps: SmsDeps, adapter: SmsProvider, order: RoutedOrder
     log("warn", "sms route: implausible price passed over", { upstream, serviceId: offer.serviceId, reason: refused });
     return null;
   }
-  const ctx = await pricingContext(deps.db, order.totalDepositedKobo ?? (await totalDeposited(deps.db, order.userId)));
+  const ctx = await pricingContext(deps.db, order.buyer ?? (await buyerOf(deps.db, order.userId)));
   // The choice's documented surcharge is the upstream's: it raises both the ceiling we send and our price of it.
   const factor = 1 + surchargePercent / 100;
   return { serviceId: offer.serviceId, maxCost: { amount: Math.round(offer.cost * factor * 10_000) / 10_000, currency: offer.currency }, priceKobo: smsPriceKobo(costUsd * factor, ctx) };
-}
-
-async function totalDeposited(db: Db, userId: string): Promise<number> {
-  const row = await db.get<{ total: number }>(sql`SELECT total_deposited_kobo AS total FROM users WHERE id = ${userId}`);
-  return Number(row?.total ?? 0);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

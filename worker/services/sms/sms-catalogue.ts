@@ -7,7 +7,7 @@ import { TtlCache } from "../../lib/cache";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { SmsProviderError, type SmsCountry, type SmsOffer, type UpstreamMoney } from "../../providers/sms/types";
-import { type SmsCatalogueDeps, costMinorUnits, getSettings, lastAcceptedCosts, pricingContext, recordAcceptedCosts, refusedUpstreamPrice, smsPriceKobo, toUsd } from "../kernel";
+import { type SmsCatalogueDeps, costMinorUnits, getSettings, lastAcceptedCosts, pricingContext, recordAcceptedCosts, refusedUpstreamPrice, smsPriceKobo, starterContext, toUsd, type PricedBuyer } from "../kernel";
 import { assertProviderAvailable } from "./upstream-health";
 import { assertRouteNotFull, clearRouteFullCache } from "./routing";
 
@@ -78,9 +78,9 @@ export async function smsOffers(catalogue: SmsCatalogueDeps, provider: SmsProvid
  * starter tier without a token), with the spec's upstream cost in minor units: cost/100 × get-rate's rate × (1 +
  * markup) is the starter-tier price (SPEC 3/7).
  */
-export async function smsPriceList(catalogue: SmsCatalogueDeps, provider: SmsProviderName, countryId: string, totalDepositedKobo: number): Promise<Record<string, SmsServiceEntry>> {
+export async function smsPriceList(catalogue: SmsCatalogueDeps, provider: SmsProviderName, countryId: string, buyer: PricedBuyer): Promise<Record<string, SmsServiceEntry>> {
   const offers = await smsOffers(catalogue, provider, countryId);
-  const ctx = await pricingContext(getDb(catalogue.env.DB), totalDepositedKobo);
+  const ctx = await pricingContext(getDb(catalogue.env.DB), buyer);
   const entries: Record<string, SmsServiceEntry> = {};
   for (const offer of offers) {
     entries[offer.serviceId] = {
@@ -107,7 +107,7 @@ export async function guardOffers(
   const guard = s.sms_price_guard;
   const last = history ? await lastAcceptedCosts(db, provider, countryId) : new Map<string, number>();
   // The ceiling applies to the price before any discount tier: the highest any customer could be charged.
-  const starter = { rate: s.exchange_rate.rate, costs: s.costs, tier: { icon: "", text: "", indicator: "", percentage: 0, threshold: 0 } };
+  const starter = starterContext(s.exchange_rate.rate, s.costs);
 
   const out: PricedOffer[] = [];
   const accepted: { key: string; costUsd: number }[] = [];

@@ -4,8 +4,7 @@ import { MAX_CHAIN_ROUTES, type SmsChainState, type SmsGetNumberInput } from "..
 import { type SmsProviderName } from "../../../schema/constants";
 import type { Db } from "../../db/client";
 import { smsChains, smsOrders } from "./tables";
-import { users } from "../kernel";
-import { marginAtKobo, moneyEntity, move, type MoveEvent, type MoveStep, type OutboxMessage, type SmsCatalogueDeps, type SmsDeps, transition } from "../kernel";
+import { buyerOf, marginAtKobo, moneyEntity, move, type MoveEvent, type MoveStep, type OutboxMessage, type SmsCatalogueDeps, type SmsDeps, transition } from "../kernel";
 import { compareRoutes } from "./sms-choice";
 
 /**
@@ -152,8 +151,7 @@ export async function chainOrders(db: Db, chainId: string) {
  * cheapest first (ties: the one with the better success rate from our own orders, when we have enough of them).
  */
 export async function nextRoutes(catalogue: SmsCatalogueDeps, db: Db, chain: SmsChain, from: ChainOrder, tried: Set<string>, now: number): Promise<NextRoute[]> {
-  const [user] = await db.select({ id: users.id, totalDepositedKobo: users.totalDepositedKobo }).from(users).where(eq(users.id, chain.userId)).limit(1);
-  if (!user) return [];
+  const user = { id: chain.userId, ...(await buyerOf(db, chain.userId)) };
   const provider = from.provider === "Dynamic" ? "Dynamic" : "Swift";
   const compared = await compareRoutes(catalogue, user, provider, from.serviceId, now);
   const allowed = new Set(JSON.parse(chain.routes) as string[]);

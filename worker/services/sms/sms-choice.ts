@@ -7,7 +7,7 @@ import { getDb } from "../../db/client";
 import { smsFavourites, smsOrders } from "./tables";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
-import { catalogueFor, pricingContext, type SmsCatalogueDeps, smsPriceKobo } from "../kernel";
+import { catalogueFor, type PricedBuyer, pricingContext, type SmsCatalogueDeps, smsPriceKobo } from "../kernel";
 import { STATS_STATUSES, summariseProviderOrders } from "./provider-stats";
 import { smsCountries, smsOffers } from "./sms-catalogue";
 
@@ -49,7 +49,7 @@ export async function setFavourite(db: Db, userId: string, provider: SmsProvider
  */
 export async function compareRoutes(
   deps: SmsCatalogueDeps,
-  user: { id: string; totalDepositedKobo: number },
+  user: { id: string } & PricedBuyer,
   provider: SmsProviderName,
   serviceId: string,
   now: number,
@@ -57,7 +57,7 @@ export async function compareRoutes(
   const catalogue = catalogueFor(deps, user.id);
   const env = catalogue.env;
   const db = getDb(env.DB);
-  const ctx = await pricingContext(db, user.totalDepositedKobo);
+  const ctx = await pricingContext(db, user);
 
   // The service's name, from any country of the provider the customer chose it in.
   const routes: SmsCompareRoute[] = [];

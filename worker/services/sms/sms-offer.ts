@@ -4,7 +4,7 @@ import { STATUS_MIN_SAMPLE, type StatusWindow } from "../../../schema/status";
 import type { SmsNumberChoiceInput, SmsOfferRecord, SmsOfferResponse } from "../../../schema/sms";
 import { SMS_PROVIDERS } from "../../../schema/constants";
 import { log } from "../../lib/log";
-import { catalogueFor, pricingContext, type SmsDeps, smsPriceKobo } from "../kernel";
+import { catalogueFor, type PricedBuyer, pricingContext, type SmsDeps, smsPriceKobo } from "../kernel";
 import { choiceSurcharge, numberChoiceOf, numberChoicesFor } from "./number-choice";
 import { NO_RECORD, offerKey, offerRecords, RECORD_WINDOW_DAYS } from "./offer-record";
 import { findSmsOffer, smsCountries, smsOffers } from "./sms-catalogue";
@@ -40,13 +40,13 @@ export function clearlyBetter(chosen: StatusWindow, other: StatusWindow): boolea
 
 export async function smsOffer(
   deps: SmsDeps,
-  user: { id: string; totalDepositedKobo: number },
+  user: { id: string } & PricedBuyer,
   query: { provider: SmsProviderName; country: string; service: string; cap?: number } & SmsNumberChoiceInput,
 ): Promise<SmsOfferResponse> {
   const catalogue = catalogueFor(deps, user.id);
   const now = deps.clock.now();
   const { offer, countryName } = await findSmsOffer(catalogue, query.provider, query.country, query.service);
-  const ctx = await pricingContext(deps.db, user.totalDepositedKobo);
+  const ctx = await pricingContext(deps.db, user);
   const choice = numberChoiceOf(query);
   const [choices, surcharge] = await Promise.all([
     numberChoicesFor(deps, user.id, query.provider, query.country),

@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, sql, type SQL } from "drizzle-orm";
 import { koboToNaira, nairaToKobo } from "../../../schema/money";
 import { MISSING_SERVICE_OR_COUNTRY, SMS_CANCELLED_MESSAGE, type SmsAnotherCodeResponse, type SmsCancelResponse, type SmsFinishResponse, type SmsGetNumberInput, type SmsGetNumberResponse, type SmsGetNumbersInput, type SmsGetNumbersResponse } from "../../../schema/sms";
 import type { SmsProviderName } from "../../../schema/constants";
@@ -9,7 +9,7 @@ import { log } from "../../lib/log";
 import type { SignedInUser } from "../accounts";
 import { isEmptyChoice, SmsProviderError, type NumberChoice, type SmsActivation, type UpstreamMoney } from "../../providers/sms/types";
 import { choiceSurcharge, numberChoiceOf, orderChoice } from "./number-choice";
-import { asInsufficientBalance, assertNotAboveShown, chargedBelowShown, catalogueFor, marginAtKobo, marginKobo, markupRateFor, refShareKobo, costLimitInBatch, deliverEvents, enforceCostLimit, getSetting, insufficientBalanceFor, move, type MoneyStep, pricingContext, rowsOf, runBatch, type SmsDeps, smsPriceKobo, transition } from "../kernel";
+import { asInsufficientBalance, assertNotAboveShown, buyerOf, chargedBelowShown, catalogueFor, marginAtKobo, marginKobo, markupRateFor, refShareKobo, costLimitInBatch, deliverEvents, enforceCostLimit, getSetting, insufficientBalanceFor, move, type MoneyStep, type PricedBuyer, pricingContext, rowsOf, runBatch, type SmsDeps, smsPriceKobo, transition } from "../kernel";
 import { smsFault } from "../../providers/sms/types";
 import { FAILOVER_FAULTS, purchaseCandidates, type RoutingNotes, type UpstreamChoice } from "./routing";
 import { PRIMARY_UPSTREAM } from "../../providers/sms/upstreams";
@@ -66,7 +66,7 @@ export async function buySmsNumber(
   const surcharge = await choiceSurcharge(deps, user.id, providerName, country, choice);
   // Issue 46: a reseller's sub-account pays the reseller's price plus its markup; the difference is the reseller's margin,
   // recorded on the order and credited when the order is kept (sms-transitions.ts `code`).
-  const basePriceKobo = smsPriceKobo(offer.costUsd * (1 + surcharge / 100), await pricingContext(db, user.totalDepositedKobo));
+  const basePriceKobo = smsPriceKobo(offer.costUsd * (1 + surcharge / 100), await pricingContext(db, user));
   const margin = marginKobo(basePriceKobo, user.resellerMarkup, offer.serviceId);
   const priceKobo = basePriceKobo + margin;
   // Issue 46 (decision 075): a developer's `ref` earns a share of our price (not of a reseller's markup), paid from our
@@ -98,7 +98,7 @@ export async function buySmsNumber(
 
   let activation: SmsActivation;
   try {
-    activation = await reserveNumber(deps, order, offer, { totalDepositedKobo: user.totalDepositedKobo });
+    activation = await reserveNumber(deps, order, offer, { buyer: user });
   } catch (err) {
     // The customer saw this purchase refused: a chain behind it must never buy a number they do not know about.
     if (chained) await endChain(deps, { id: orderId, userId: user.id }, orderId, "the first number could not be bought");
@@ -163,10 +163,10 @@ export async function reserveNumber(
   {
     avoid = [],
     reuse,
-    totalDepositedKobo,
+    buyer,
   }: {
-    /** The customer's deposits the order was priced with (routing prices another upstream's offer at that tier). */
-    totalDepositedKobo?: number;
+    /** The buyer the order was priced for (routing prices another upstream's offer at that tier). */
+    buyer?: PricedBuyer;
     /** Upstreams "code or next route" already used in this chain: tried last. */
     avoid?: string[];
     /** A past number taken again (sms/use-again.ts): only the upstream account that served it can, so no routing. */
@@ -196,7 +196,7 @@ export async function reserveNumber(
       activation = await reuse.take(maxCost);
       served = choice;
     } else {
-      for await (const choice of purchaseCandidates(deps, { ...order, avoid, totalDepositedKobo, choice: orderChoice(order) }, offer, notes)) {
+      for await (const choice of purchaseCandidates(deps, { ...order, avoid, buyer, choice: orderChoice(order) }, offer, notes)) {
         try {
           // The ceiling is the upstream's own figure in its own currency: the price we quoted, never a converted guess.
           activation = await choice.adapter.buy({ countryId: order.countryId, serviceId: choice.serviceId, maxCost: choice.maxCost, ...(choice.choice ? { choice: choice.choice } : {}) });
@@ -532,8 +532,7 @@ async function chooseNextRoute(deps: SmsDeps, chain: NonNullable<Awaited<ReturnT
     if (!(err instanceof AppError)) throw err;
     return { kind: "end", reason: `the next route could not be priced: ${err.message}` };
   }
-  const [user] = await db.select({ totalDepositedKobo: users.totalDepositedKobo }).from(users).where(eq(users.id, chain.userId)).limit(1);
-  const basePriceKobo = smsPriceKobo(found.offer.costUsd * (1 + surcharge / 100), await pricingContext(db, user?.totalDepositedKobo ?? 0));
+  const basePriceKobo = smsPriceKobo(found.offer.costUsd * (1 + surcharge / 100), await pricingContext(db, await buyerOf(db, chain.userId)));
   // A sub-account's chain: the markup its first number carried (decision 076), margin credited when this one is kept.
   const margin = marginAtKobo(basePriceKobo, chain.markupBasisPoints);
   const priceKobo = basePriceKobo + margin;

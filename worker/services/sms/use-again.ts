@@ -65,7 +65,7 @@ function providerOf(order: SmsOrderRow): SmsProviderName {
 
 async function priceFor(deps: SmsDeps, user: SignedInUser, order: SmsOrderRow) {
   const found = await findSmsOffer(catalogueFor(deps, user.id), providerOf(order), order.countryId, order.serviceId);
-  return { ...found, priceKobo: smsPriceKobo(found.offer.costUsd, await pricingContext(deps.db, user.totalDepositedKobo)) };
+  return { ...found, priceKobo: smsPriceKobo(found.offer.costUsd, await pricingContext(deps.db, user)) };
 }
 
 /** Median seconds from purchase to first code for one provider and service, over 30 days; null below the sample. */

@@ -51,7 +51,7 @@ export async function confirmBuy(services: Services, chatId: string, user: Signe
   const provider = providerOfLetter(providerLetter);
   if (!provider) throw new AppError("VALIDATION_FAILED", "That choice is not one we offer. Start again from the menu.");
   const { offer, countryName } = await findSmsOffer(catalogueFor(services.sms, user.id), provider, country, service);
-  const priceKobo = smsPriceKobo(offer.costUsd, await pricingContext(services.db, user.totalDepositedKobo));
+  const priceKobo = smsPriceKobo(offer.costUsd, await pricingContext(services.db, user));
   const label = `${offer.name} number (${countryName})`;
   const action = await newAction(services, chatId, user, "buy", { provider, country, service: offer.serviceId, label }, priceKobo);
   const holdMinutes = (await getSetting(services.db, "sms_poll")).interval_ms * (await getSetting(services.db, "sms_poll")).max_attempts / 60_000;

@@ -5,7 +5,7 @@ import { formatRentDuration } from "../../../schema/rentals";
 import { webLink } from "../../lib/public-origin";
 import type { SignedInUser } from "../accounts";
 import { staticAccountView } from "../funding";
-import { catalogueFor, type Services } from "../kernel";
+import { catalogueFor, RETAIL_BUYER, type Services } from "../kernel";
 import { rentalsPage, rentalWithInbox, rentCountries } from "../rent";
 import { publicStatus } from "../console";
 import { rentalForwardingView, setRentalTelegramForwarding } from "../notifications";
@@ -104,7 +104,7 @@ async function sellerOf(services: Services, userId: string | null, countryId: st
   const country = countries.find((c) => c.id === countryId);
   if (!country) return null;
   for (const provider of SMS_PROVIDERS) {
-    const list = await smsPriceList(catalogue, provider, countryId, 0).catch(() => null);
+    const list = await smsPriceList(catalogue, provider, countryId, RETAIL_BUYER).catch(() => null);
     if (list && Object.keys(list).length > 0) return { provider, title: country.title };
   }
   return null;
@@ -114,7 +114,7 @@ async function sellerOf(services: Services, userId: string | null, countryId: st
 async function pricedServices(services: Services, user: SignedInUser, countryId: string) {
   const seller = await sellerOf(services, user.id, countryId);
   if (!seller) return null;
-  const list = Object.values(await smsPriceList(catalogueFor(services.sms, user.id), seller.provider, countryId, user.totalDepositedKobo))
+  const list = Object.values(await smsPriceList(catalogueFor(services.sms, user.id), seller.provider, countryId, user))
     .filter((e) => e.count > 0)
     .sort((a, b) => a.application.localeCompare(b.application, "en", { sensitivity: "base" }));
   return { seller, list };
