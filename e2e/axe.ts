@@ -29,7 +29,20 @@ export async function rendered(page: Page) {
  * (and the moderate ones above), one line each.
  */
 export async function axeProblems(page: Page, where: string): Promise<string[]> {
-  await rendered(page);
+  // Colours are read in their settled state: transitions are off while axe reads the page. Waiting for them
+  // (rendered) was not enough: a transition can start after that wait, e.g. a hover Chromium applies when a resized
+  // layout moves a button under the still pointer, and axe read a dialog's button 90% of the way between two states
+  // (a contrast failure neither state has). The app's CSP allows inline styles (schema/csp.ts), so the tag applies.
+  const settled = await page.addStyleTag({ content: "*, *::before, *::after { transition: none !important; }" });
+  try {
+    await rendered(page);
+    return await violationsOf(page, where);
+  } finally {
+    await settled.evaluate((tag) => tag.remove());
+  }
+}
+
+async function violationsOf(page: Page, where: string): Promise<string[]> {
   const results = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
     // Sonner's toasts come and go on their own clock; they are checked where a journey raises them.
