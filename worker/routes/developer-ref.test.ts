@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createKey, handler, pollOnce } from "../test/api-fixtures";
 import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } from "../test/helpers";
 import { clearSettingsCache, putSetting } from "../services/kernel";
+import { naira } from "../../schema/money";
 import { sweepRentals } from "../services/rent";
 import { patchSandboxRental } from "../test/rent-fixtures";
 import { rentalDeps } from "../test/services";
@@ -101,7 +102,7 @@ describe("the developers' ref share", () => {
     expect((await api("/api/keys/ref-share", { token: dev.token })).data).toMatchObject({ earned: 0, orders: 0 });
   });
 
-  it("an operator's refund of the kept order reverses the share once; a developer who spent it does not hold back the refund", async () => {
+  it("an operator's refund of the kept order reverses the share once; a developer who spent it does not hold back the refund, and the operator is told", async () => {
     const dev = await createUser();
     const b = await buyer();
     const ref = await codeOf(dev.id);
@@ -116,6 +117,8 @@ describe("the developers' ref share", () => {
     expect(listed).toMatchObject({ margin: 0, refShare: share / 100, refundedAfterCodeAt: null });
     const refunded = await api(`/api/admin/orders/${kept.data.id}/refund`, { token: operator.token, json: { reason: "wrong code" } });
     expect(refunded.status).toBe(200);
+    expect(refunded.data).toMatchObject({ from: "used", status: "refunded", settled: true, refShareKept: 0 });
+    expect(refunded.data.message).toBe(`Refunded ${naira(kept.data.price)} to the wallet that paid. The developer's ref share (${naira(share / 100)}) was taken back.`);
     expect(await balanceOf(b.id)).toBe(buyerKept + Math.round(kept.data.price * 100));
     expect(await balanceOf(dev.id)).toBe(0);
     expect((await ledgerOf(kept.data.id)).map((x) => [x.key, x.amount_kobo])).toEqual([
@@ -136,7 +139,11 @@ describe("the developers' ref share", () => {
     await env.DB.prepare("INSERT INTO ledger (user_id, key, amount_kobo, kind, note, created_at) VALUES (?, ?, ?, 'admin', 'spent', ?)").bind(dev.id, `test:spend:${dev.id}`, -spentShare, Date.now()).run();
     expect(await balanceOf(dev.id)).toBe(0);
     const buyerBefore = await balanceOf(b.id);
-    expect((await api(`/api/admin/orders/${spent.data.id}/refund`, { token: operator.token, json: { reason: "wrong code" } })).status).toBe(200);
+    // The operator is told the share stayed with the developer: a field and a sentence (the console shows the sentence).
+    const forgone = await api(`/api/admin/orders/${spent.data.id}/refund`, { token: operator.token, json: { reason: "wrong code" } });
+    expect(forgone.status).toBe(200);
+    expect(forgone.data).toMatchObject({ status: "refunded", settled: true, refShareKept: spentShare / 100 });
+    expect(forgone.data.message).toContain(`The developer's ref share (${naira(spentShare / 100)}) was not taken back: their wallet no longer holds it, so it stays our cost.`);
     expect(await balanceOf(b.id)).toBe(buyerBefore + Math.round(spent.data.price * 100));
     expect((await ledgerOf(spent.data.id)).map((x) => x.key)).toEqual([`buy:${spent.data.id}`, `ref-share:${spent.data.id}`, `refund:${spent.data.id}`]);
     expect(await env.DB.prepare("SELECT 1 FROM outbox_events WHERE dedupe_key = ?").bind(`balance.changed:ref-share-reversal:${spent.data.id}`).first()).toBeNull();
