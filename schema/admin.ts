@@ -549,6 +549,16 @@ export interface SettleAnswer {
   settled: boolean;
 }
 
+/**
+ * POST /admin/orders/:id/refund (issue 46): a settle answer, plus the developer's ref share the refund could not take
+ * back (naira, 0 when it was taken back or the order had none: the developer's wallet no longer held it, decision 075)
+ * and what moved, in words, which the console shows.
+ */
+export interface RefundKeptAnswer extends SettleAnswer {
+  refShareKept: number;
+  message: string;
+}
+
 /** POST /admin/notify: how many customers it reached. */
 export interface NotifyAnswer {
   recipients: number;

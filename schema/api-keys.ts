@@ -104,7 +104,7 @@ export interface WebhookEventView {
 /**
  * The developer's `ref` share (issue 46, docs/decisions/075), GET /api/keys/ref-share: the code to put in `ref`, the
  * share in percent of our price, and what it earned on the live wallet (naira, net of reversals; `orders`: kept orders
- * still earning), in all and over the last 30 days.
+ * and rentals still earning, each a `ref_share` ledger row), in all and over the last 30 days.
  */
 export interface DeveloperShareView {
   code: string;

@@ -131,6 +131,17 @@ const v1NextRouteSchema = exampled(
   )
   .meta({ id: "NextRoute" });
 
+/** A purchase's `ref` (issue 46, decision 075): one field, one check, on an SMS order and on a rental. */
+const developerRef = (kept: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, "ref is a developer's code")
+    .max(32, "ref is a developer's code (at most 32 characters)")
+    .optional()
+    .describe(`The code of the developer whose tool makes this purchase (the SMS-Activate protocol's \`ref\`): they earn a share of our price when the ${kept}; you pay the same. An unknown code, or your own, is 400`)
+    .meta({ examples: ["K7QP3MZX"] });
+
 export const v1BuySmsSchema = exampled(
   {
     provider: provider.default("Swift"),
@@ -150,14 +161,7 @@ export const v1BuySmsSchema = exampled(
       .optional()
       .describe("Only numbers of this operator, where /prices lists `choices.operator` (the SMS-Activate protocol's parameter)")
       .meta({ examples: ["mts"] }),
-    ref: z
-      .string()
-      .trim()
-      .min(1, "ref is a developer's code")
-      .max(32, "ref is a developer's code (at most 32 characters)")
-      .optional()
-      .describe("The code of the developer whose tool makes this purchase (the SMS-Activate protocol's `ref`): they earn a share of our price when the order is kept; you pay the same. An unknown code, or your own, is 400")
-      .meta({ examples: ["K7QP3MZX"] }),
+    ref: developerRef("order is kept"),
   },
   { service: "wa", country: "5", provider: "Swift", max_price: 1500, carriers: "tmo", areas: "212" },
 ).meta({ id: "BuySmsRequest" });
@@ -275,6 +279,7 @@ export const v1RentSchema = exampled(
       .optional()
       .describe("true: rent only a number that can be extended (and renewed) before it ends, at its own price (see the quote's extendable_price); 503 NO_NUMBERS when there is none")
       .meta({ examples: [true] }),
+    ref: developerRef("rental is kept for good (ended or expired, or cancelled after an SMS; a refunded cancel earns nothing)"),
   },
   { ...RENT_CHOICE, max_price: 1000 },
 )

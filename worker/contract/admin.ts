@@ -52,6 +52,7 @@ import {
   type ReviewDetailAnswer,
   type ReviewQueueItem,
   type ReviewResolveAnswer,
+  type RefundKeptAnswer,
   type SettleAnswer,
 } from "../../schema/admin";
 import { type DeadLetterView, deadLetterIdParamSchema, withdrawalListQuerySchema } from "../../schema/admin";
@@ -212,8 +213,13 @@ const settle = <P extends string>(path: P) =>
   route({ method: "post", path, request: { params: adminIdParamSchema, body: jsonBody(reasonSchema) }, responses: { 200: answer<SettleAnswer>() } });
 export const settleOrder = settle("/orders/{id}/settle");
 export const settleRental = settle("/rentals/{id}/settle");
-/** Issue 46: refund an order whose code came (and reverse a reseller's margin on it). */
-export const refundKeptOrder = settle("/orders/{id}/refund");
+/** Issue 46: refund an order whose code came (and reverse a reseller's margin and a developer's share on it). */
+export const refundKeptOrder = route({
+  method: "post",
+  path: "/orders/{id}/refund",
+  request: { params: adminIdParamSchema, body: jsonBody(reasonSchema) },
+  responses: { 200: answer<RefundKeptAnswer>() },
+});
 
 // ---- Resellers (issue 46): each with its sub-accounts and margin; grant or revoke by e-mail, audited ----
 

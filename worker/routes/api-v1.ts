@@ -42,7 +42,7 @@ const rentals: RouteApp = routeApp()
   .openapi(v1.listRentals, async (c) => c.json(await listRentalsV1(rentalDepsOf(c), c.var.user.id, c.req.valid("query")), 200))
   .openapi(v1.getRentCountries, async (c) => c.json(await rentCountriesV1(rentalDepsOf(c), c.var.user.id), 200))
   .openapi(v1.getRentQuote, async (c) => c.json(await rentQuoteV1(rentalDepsOf(c), c.var.user, c.req.valid("query")), 200))
-  .openapi(v1.rent, async (c) => c.json(await rentV1(rentalDepsOf(c), c.var.user, c.req.valid("json")), 201))
+  .openapi(v1.rent, async (c) => c.json(await rentV1(rentalDepsOf(c), { key: c.var.apiCaller.key, user: c.var.user }, c.req.valid("json")), 201))
   .openapi(v1.getRental, async (c) => {
     const detail = await rentalWithInbox(rentalDepsOf(c), c.var.user.id, c.req.valid("param").id);
     return c.json({ ...detail, rental: rentalV1(detail.rental, c.var.user.id) }, 200);

@@ -1,8 +1,13 @@
 import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createKey, handler, pollOnce } from "../test/api-fixtures";
 import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } from "../test/helpers";
 import { clearSettingsCache, putSetting } from "../services/kernel";
+import { naira } from "../../schema/money";
+import { sweepRentals } from "../services/rent";
+import { patchSandboxRental } from "../test/rent-fixtures";
+import { rentalDeps } from "../test/services";
 import { makeOperator } from "../test/operators";
 import { resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
 
@@ -11,7 +16,8 @@ import { resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
  * developer `developer_ref.percent` (5 by default) of our price when the order is kept, never before; an operator's
  * refund of the kept order reverses it once (or, when the developer's wallet no longer holds it, refunds the customer
  * anyway); self-dealing and unknown codes are refused on /api/v1 (400 `ref`, nothing written) and ignored on the
- * SMS-Activate protocol.
+ * SMS-Activate protocol. A rental rented through /api/v1 with a `ref` earns the share when it is kept for good (ended or
+ * expired), never when cancelled for a refund.
  */
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -96,7 +102,7 @@ describe("the developers' ref share", () => {
     expect((await api("/api/keys/ref-share", { token: dev.token })).data).toMatchObject({ earned: 0, orders: 0 });
   });
 
-  it("an operator's refund of the kept order reverses the share once; a developer who spent it does not hold back the refund", async () => {
+  it("an operator's refund of the kept order reverses the share once; a developer who spent it does not hold back the refund, and the operator is told", async () => {
     const dev = await createUser();
     const b = await buyer();
     const ref = await codeOf(dev.id);
@@ -111,6 +117,8 @@ describe("the developers' ref share", () => {
     expect(listed).toMatchObject({ margin: 0, refShare: share / 100, refundedAfterCodeAt: null });
     const refunded = await api(`/api/admin/orders/${kept.data.id}/refund`, { token: operator.token, json: { reason: "wrong code" } });
     expect(refunded.status).toBe(200);
+    expect(refunded.data).toMatchObject({ from: "used", status: "refunded", settled: true, refShareKept: 0 });
+    expect(refunded.data.message).toBe(`Refunded ${naira(kept.data.price)} to the wallet that paid. The developer's ref share (${naira(share / 100)}) was taken back.`);
     expect(await balanceOf(b.id)).toBe(buyerKept + Math.round(kept.data.price * 100));
     expect(await balanceOf(dev.id)).toBe(0);
     expect((await ledgerOf(kept.data.id)).map((x) => [x.key, x.amount_kobo])).toEqual([
@@ -131,7 +139,11 @@ describe("the developers' ref share", () => {
     await env.DB.prepare("INSERT INTO ledger (user_id, key, amount_kobo, kind, note, created_at) VALUES (?, ?, ?, 'admin', 'spent', ?)").bind(dev.id, `test:spend:${dev.id}`, -spentShare, Date.now()).run();
     expect(await balanceOf(dev.id)).toBe(0);
     const buyerBefore = await balanceOf(b.id);
-    expect((await api(`/api/admin/orders/${spent.data.id}/refund`, { token: operator.token, json: { reason: "wrong code" } })).status).toBe(200);
+    // The operator is told the share stayed with the developer: a field and a sentence (the console shows the sentence).
+    const forgone = await api(`/api/admin/orders/${spent.data.id}/refund`, { token: operator.token, json: { reason: "wrong code" } });
+    expect(forgone.status).toBe(200);
+    expect(forgone.data).toMatchObject({ status: "refunded", settled: true, refShareKept: spentShare / 100 });
+    expect(forgone.data.message).toContain(`The developer's ref share (${naira(spentShare / 100)}) was not taken back: their wallet no longer holds it, so it stays our cost.`);
     expect(await balanceOf(b.id)).toBe(buyerBefore + Math.round(spent.data.price * 100));
     expect((await ledgerOf(spent.data.id)).map((x) => x.key)).toEqual([`buy:${spent.data.id}`, `ref-share:${spent.data.id}`, `refund:${spent.data.id}`]);
     expect(await env.DB.prepare("SELECT 1 FROM outbox_events WHERE dedupe_key = ?").bind(`balance.changed:ref-share-reversal:${spent.data.id}`).first()).toBeNull();
@@ -223,5 +235,122 @@ describe("the developers' ref share", () => {
       await putSetting(db(), "developer_ref", { percent: 5 });
       clearSettingsCache();
     }
+  });
+});
+
+describe("the developers' ref share on rentals", () => {
+  const rented: string[] = [];
+  // Durable Object alarms outlive a test: every rental watcher a test started is silenced before the next.
+  afterEach(async () => {
+    for (const id of rented.splice(0)) {
+      await runInDurableObject(env.RENTAL.get(env.RENTAL.idFromName(id)), (_obj, state) => state.storage.deleteAlarm());
+    }
+  });
+  const HOUR = { country: "5", duration: "hour", period: 1 };
+  const rentalRow = (id: string) =>
+    env.DB.prepare("SELECT price_kobo, margin_kobo, ref_share_kobo, ref_user_id, status FROM rentals WHERE id = ?")
+      .bind(id)
+      .first<{ price_kobo: number; margin_kobo: number; ref_share_kobo: number; ref_user_id: string | null; status: string }>();
+  const rentalsOf = async (userId: string) => (await env.DB.prepare("SELECT COUNT(*) AS n FROM rentals WHERE user_id = ?").bind(userId).first<{ n: number }>())!.n;
+  /** Rents through /api/v1; its sandbox number gets no SMS for an hour (so a cancel is refunded). */
+  async function rent(secret: string, json: Record<string, unknown>, extra: Record<string, string> = {}) {
+    const res = await post("/api/v1/rentals", secret, { ...HOUR, ...json }, extra);
+    if (res.status === 201) {
+      rented.push(res.data.id);
+      const row = await env.DB.prepare("SELECT upstream_id FROM rentals WHERE id = ?").bind(res.data.id).first<{ upstream_id: string }>();
+      await patchSandboxRental(env.DB, row!.upstream_id, { firstSmsAt: Date.now() + 3_600_000 });
+    }
+    return res;
+  }
+
+  it("recorded at purchase on our price before the reseller's markup, credited once when the rental expires (two sweeps racing), told, on the developer page", async () => {
+    const dev = await createUser();
+    const r = await buyer();
+    expect((await api("/api/reseller", { token: r.token, json: { accept_terms: true } })).status).toBe(200);
+    const sub = await post("/api/v1/subaccounts", r.secret, { name: "Ada", external_id: "tg-rent" });
+    await post(`/api/v1/subaccounts/${sub.data.id}/transfer-in`, r.secret, { amount: 5000 });
+    expect((await api("/api/v1/markups", { method: "PUT", headers: auth(r.secret), json: { percent: 20 } })).status).toBe(200);
+
+    const bought = await rent(r.secret, { ref: await codeOf(dev.id) }, { "x-subaccount": sub.data.id });
+    expect(bought.status).toBe(201);
+    const row = (await rentalRow(bought.data.id))!;
+    expect(row.margin_kobo).toBeGreaterThan(0);
+    // 5% of our price (the reseller's price), not of the marked-up price the sub-account paid.
+    const share = Math.floor(((row.price_kobo - row.margin_kobo) * 500) / 10_000);
+    expect(share).toBeGreaterThan(0);
+    expect(row).toMatchObject({ ref_share_kobo: share, ref_user_id: dev.id });
+    // Still refundable: nothing credited yet.
+    expect((await ledgerOf(bought.data.id)).map((x) => x.key)).toEqual([`rent:${bought.data.id}`]);
+    expect(await balanceOf(dev.id)).toBe(0);
+
+    const later = Date.now() + 2 * 3_600_000;
+    await Promise.all([sweepRentals(rentalDeps(env), later), sweepRentals(rentalDeps(env), later)]);
+    expect((await rentalRow(bought.data.id))!.status).toBe("ended");
+    expect(await ledgerOf(bought.data.id)).toEqual([
+      { user_id: sub.data.id, amount_kobo: -row.price_kobo, key: `rent:${bought.data.id}`, kind: "rent" },
+      { user_id: r.id, amount_kobo: row.margin_kobo, key: `rent_margin:${bought.data.id}`, kind: "margin" },
+      { user_id: dev.id, amount_kobo: share, key: `rent-ref-share:${bought.data.id}`, kind: "ref_share" },
+    ]);
+    expect(await balanceOf(dev.id)).toBe(share);
+    const told = await env.DB.prepare("SELECT user_id, kind FROM outbox_events WHERE dedupe_key = ?").bind(`balance.changed:rent-ref-share:${bought.data.id}`).first();
+    expect(told).toEqual({ user_id: dev.id, kind: "balance.changed" });
+    // A third sweep moves nothing more; the developer page counts the rental's share.
+    await sweepRentals(rentalDeps(env), later);
+    expect(await balanceOf(dev.id)).toBe(share);
+    expect((await api("/api/keys/ref-share", { token: dev.token })).data).toMatchObject({ earned: share / 100, orders: 1, last_30_days: { earned: share / 100, orders: 1 } });
+    await expectLedgerBalanced();
+  });
+
+  it("ended by the customer: credited; cancelled in time for a refund: never; without ref: no share", async () => {
+    const dev = await createUser();
+    const b = await buyer();
+    const ref = await codeOf(dev.id);
+    const ended = await rent(b.secret, { ref });
+    expect(ended.status).toBe(201);
+    const share = (await rentalRow(ended.data.id))!.ref_share_kobo;
+    expect(share).toBe(Math.floor((Math.round(ended.data.amount * 100) * 500) / 10_000));
+    expect((await post(`/api/v1/rentals/${ended.data.id}/end`, b.secret, {})).data.status).toBe("ended");
+    expect(await balanceOf(dev.id)).toBe(share);
+
+    const cancelled = await rent(b.secret, { ref });
+    expect((await rentalRow(cancelled.data.id))!.ref_share_kobo).toBe(share);
+    const before = await balanceOf(b.id);
+    expect((await post(`/api/v1/rentals/${cancelled.data.id}/cancel`, b.secret, {})).data.status).toBe("cancelled");
+    expect(await balanceOf(b.id)).toBe(before + Math.round(cancelled.data.amount * 100));
+    expect((await ledgerOf(cancelled.data.id)).map((x) => x.key)).toEqual([`rent:${cancelled.data.id}`, `rent_refund:${cancelled.data.id}`]);
+    expect(await balanceOf(dev.id)).toBe(share);
+
+    const plain = await rent(b.secret, {});
+    expect(await rentalRow(plain.data.id)).toMatchObject({ ref_share_kobo: 0, ref_user_id: null });
+    await expectLedgerBalanced();
+  });
+
+  it("v1 refuses a rental's ref, 400 naming ref with nothing written: unknown, own, blocked, a sub-account's, a reseller's own as its sub-account", async () => {
+    const b = await buyer();
+    const blocked = await createUser();
+    await env.DB.prepare("UPDATE users SET blocked_at = ? WHERE id = ?").bind(Date.now(), blocked.id).run();
+    const r = await buyer();
+    expect((await api("/api/reseller", { token: r.token, json: { accept_terms: true } })).status).toBe(200);
+    const sub = await post("/api/v1/subaccounts", r.secret, { name: "Ada", external_id: "tg-refused" });
+    await post(`/api/v1/subaccounts/${sub.data.id}/transfer-in`, r.secret, { amount: 2000 });
+    for (const [ref, message] of [
+      ["NOSUCHCODE", /not a developer code we know/],
+      [await codeOf(b.id), /your own account/],
+      [await codeOf(blocked.id), /not a developer code we know/],
+      [await codeOf(sub.data.id), /not a developer code we know/],
+      ["", /developer's code/],
+    ] as const) {
+      const res = await rent(b.secret, { ref });
+      expect(res.status).toBe(400);
+      expect(res.data).toMatchObject({ code: "VALIDATION_FAILED", field: "ref" });
+      expect(res.data.message).toMatch(message);
+    }
+    expect(await balanceOf(b.id)).toBe(1_000_000);
+    expect(await rentalsOf(b.id)).toBe(0);
+    const self = await rent(r.secret, { ref: await codeOf(r.id) }, { "x-subaccount": sub.data.id });
+    expect(self.status).toBe(400);
+    expect(self.data.field).toBe("ref");
+    expect(await balanceOf(sub.data.id)).toBe(200_000);
+    expect(await rentalsOf(sub.data.id)).toBe(0);
   });
 });

@@ -12,7 +12,8 @@ export default function OrdersPage() {
   const orders = useOrders(filter);
   const rentals = useRentals(filter);
   const [selected, setSelected] = useState<{ kind: "orders" | "rentals"; id: string } | null>(null);
-  // Issue 46: an order whose code came, refunded (and a reseller's margin on it reversed).
+  // Issue 46: an order whose code came, refunded (and a reseller's margin on it reversed). Its answer's `message` (the
+  // ActionForm shows it) names a developer's ref share the refund could not take back (decision 075).
   const [refunding, setRefunding] = useState<string | null>(null);
   const refundKept = useAdminChange(({ id, reason }: ReasonBody & { id: string }) => admin.orders[":id"].refund.$post({ param: pathParams({ id }), json: { reason } }).then(json));
   const refundButton = (o: { id: string; status: string; refundedAfterCodeAt: number | null }) =>
@@ -57,7 +58,7 @@ export default function OrdersPage() {
       {refunding && (
         <Panel title={`Refund ${refunding}`}>
           <p className="mb-2 text-sm text-slate-600 dark:text-slate-300">
-            Its code came, so its price was kept. Refunding gives the price back to the wallet that paid and takes back a reseller's margin on it, and a developer's ref share while the developer's wallet still holds it.
+            Its code came, so its price was kept. Refunding gives the price back to the wallet that paid and takes back a reseller's margin on it, and a developer's ref share while the developer's wallet still holds it: the result below says when a share could not be taken back.
           </p>
           <ActionForm label="Refund now" onSubmit={(reason) => refundKept.mutateAsync({ id: refunding, reason })} />
         </Panel>

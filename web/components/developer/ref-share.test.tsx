@@ -23,11 +23,13 @@ describe("the developer's ref share", () => {
     script.answers["GET /api/keys/ref-share"] = [json(200, SHARE)];
     renderWithQuery(<DeveloperShare baseUrl="https://vnum.example/api/v1" />);
     expect((await screen.findByTestId("ref-code")).textContent).toBe("K7QP3MZX");
-    expect(screen.getByTestId("ref-earned").textContent).toBe("₦1,234.50 · 41 orders");
-    expect(screen.getByTestId("ref-recent").textContent).toBe("₦60.25 · 1 order");
+    expect(screen.getByTestId("ref-earned").textContent).toBe("₦1,234.50 · 41 purchases");
+    expect(screen.getByTestId("ref-recent").textContent).toBe("₦60.25 · 1 purchase");
     expect(screen.getByTestId("ref-share").textContent).toContain("you earn 5% of our price");
     const how = screen.getByLabelText("How to send your ref").textContent ?? "";
     expect(how).toContain(`"ref":"K7QP3MZX"`);
+    expect(how).toContain(`curl -s "https://vnum.example/api/v1/rentals"`);
+    expect(how).toContain(`"period":1,"ref":"K7QP3MZX"`);
     expect(how).toContain("https://vnum.example/stubs/handler_api.php?api_key=$VNUM_KEY&action=getNumber&service=wa&country=187&ref=K7QP3MZX");
   });
 

@@ -19,7 +19,8 @@ export function DeveloperShare({ baseUrl }: { baseUrl: string }) {
       </h2>
       <p>
         Put your code in <code>ref</code> on the purchases your tool makes for its users: you earn {s.percent}% of our price of
-        every order they keep, credited to your wallet when the code arrives (taken back if support refunds it). They pay the same.
+        every order and rental they keep, credited to your wallet when the code arrives (taken back if support refunds it) or
+        when the rental ends unrefunded. They pay the same.
       </p>
       <dl className="grid grid-cols-2 gap-x-4 gap-y-1 sm:grid-cols-4">
         <dt className="text-sm text-slate-600 dark:text-slate-400">Your code</dt>
@@ -28,11 +29,11 @@ export function DeveloperShare({ baseUrl }: { baseUrl: string }) {
         </dd>
         <dt className="text-sm text-slate-600 dark:text-slate-400">Earned</dt>
         <dd data-testid="ref-earned">
-          {naira(s.earned)} · {ordersText(s.orders)}
+          {naira(s.earned)} · {purchasesText(s.orders)}
         </dd>
         <dt className="text-sm text-slate-600 dark:text-slate-400">Last 30 days</dt>
         <dd data-testid="ref-recent">
-          {naira(s.last_30_days.earned)} · {ordersText(s.last_30_days.orders)}
+          {naira(s.last_30_days.earned)} · {purchasesText(s.last_30_days.orders)}
         </dd>
       </dl>
       <pre tabIndex={0} aria-label="How to send your ref" className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs leading-relaxed text-slate-100">
@@ -42,15 +43,18 @@ export function DeveloperShare({ baseUrl }: { baseUrl: string }) {
   );
 }
 
-const ordersText = (n: number) => `${n} ${n === 1 ? "order" : "orders"}`;
+/** Orders and rentals that earned (decision 075: a rental's share is a `ref_share` row like an order's). */
+const purchasesText = (n: number) => `${n} ${n === 1 ? "purchase" : "purchases"}`;
 
-/** One curl line per API: the JSON API's `ref` field and the SMS-Activate protocol's getNumber `ref` parameter. */
+/** A curl line per purchase: the JSON API's `ref` field on an order and a rental, and the protocol's getNumber `ref`. */
 export function refExamples(baseUrl: string, code: string): string {
   const base = baseUrl.replace(/\/+$/, "");
   const site = base.replace(/\/api\/v1$/, "");
   return [
     `curl -s "${base}/sms/orders" -H "Authorization: Bearer $VNUM_KEY" -H "Idempotency-Key: $(uuidgen)" \\`,
     `  -H "Content-Type: application/json" -d '{"service":"wa","country":"5","ref":"${code}"}'`,
+    `curl -s "${base}/rentals" -H "Authorization: Bearer $VNUM_KEY" -H "Idempotency-Key: $(uuidgen)" \\`,
+    `  -H "Content-Type: application/json" -d '{"country":"5","duration":"hour","period":1,"ref":"${code}"}'`,
     `curl -s "${site}/stubs/handler_api.php?api_key=$VNUM_KEY&action=getNumber&service=wa&country=187&ref=${code}"`,
   ].join("\n");
 }

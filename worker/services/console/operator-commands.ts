@@ -1,4 +1,4 @@
-import type { AdminSettingChanged, ApprovalAnswer, DepositVerifyAnswer, GroupMailSent, NotifyAnswer, SettleAnswer } from "../../../schema/admin";
+import type { AdminSettingChanged, ApprovalAnswer, DepositVerifyAnswer, GroupMailSent, NotifyAnswer, RefundKeptAnswer, SettleAnswer } from "../../../schema/admin";
 import type { SettingKey } from "../../../schema/settings";
 import { auditInsert } from "../../db/admin-sql";
 import type { Db } from "../../db/client";
@@ -138,9 +138,10 @@ export async function settleOrder(deps: SmsDeps, operator: Operator, id: string,
 
 /**
  * Refunds an order whose code came (issue 46: the code was wrong, the service refused the number): the price back and a
- * reseller's margin on it reversed, in one batch (sms-transitions.ts refundKept), then audited.
+ * reseller's margin on it reversed, in one batch (sms-transitions.ts refundKept), then audited with the developer's
+ * share it could not take back, if any (refShareKept).
  */
-export async function refundKeptOrderCommand(deps: SmsDeps, operator: Operator, id: string, reason: string, walletOpen: (userId: string) => Promise<boolean>): Promise<SettleAnswer> {
+export async function refundKeptOrderCommand(deps: SmsDeps, operator: Operator, id: string, reason: string, walletOpen: (userId: string) => Promise<boolean>): Promise<RefundKeptAnswer> {
   const result = await refundKeptSmsOrder(deps, id, reason, walletOpen);
   await audit(deps.db, { actor: operator.email, action: "order.refund_kept", detail: { orderId: id, ...result }, reason, subject: id, previous: JSON.stringify(result.from) }, deps.clock.now());
   return result;

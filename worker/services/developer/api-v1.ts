@@ -111,8 +111,12 @@ export function rentalV1<R extends object>(view: R, userId: string): R & { subac
   return { ...view, subaccount_id: isSubaccountWallet(userId) ? userId : null };
 }
 
-/** Rents at the server's price now: a guarded-refused price is 409, no stock 503, above max_price 409 with the price. */
-export async function rentV1(deps: RentalDeps, user: SignedInUser, body: z.infer<typeof v1RentSchema>): Promise<RentalView> {
+/**
+ * Rents at the server's price now: a guarded-refused price is 409, no stock 503, above max_price 409 with the price.
+ * A `ref` (decision 075) is checked before anything is written (400 `ref`), as the SMS order's is.
+ */
+export async function rentV1(deps: RentalDeps, caller: Pick<ApiCaller, "key" | "user">, body: z.infer<typeof v1RentSchema>): Promise<RentalView> {
+  const user: SignedInUser = body.ref === undefined ? caller.user : { ...caller.user, developerRef: await developerRefFor(deps.db, caller, body.ref) };
   const choice = { countryId: body.country, unit: body.duration, period: body.period, extendable: body.extendable };
   const quote = await quoteRental(deps, user, choice);
   if (quote.refused) throw new AppError("CONFLICT", RENT_PRICE_REFUSED_MESSAGE);

@@ -14,7 +14,7 @@ import { type LedgerEntry, moneyEntity, type MoveEvent, type OutboxMessage } fro
  */
 
 type NewRental = Omit<typeof rentals.$inferInsert, "status" | "moveId">;
-type Row = Pick<typeof rentals.$inferSelect, "id" | "userId" | "priceKobo" | "countryName" | "unit" | "period"> & Partial<Pick<typeof rentals.$inferSelect, "marginKobo" | "marginUserId">>;
+type Row = Pick<typeof rentals.$inferSelect, "id" | "userId" | "priceKobo" | "countryName" | "unit" | "period"> & Partial<Pick<typeof rentals.$inferSelect, "marginKobo" | "marginUserId" | "refShareKobo" | "refUserId">>;
 
 const balanceChanged = (userId: string, key: string): MoveEvent => ({ userId, dedupe: `balance.changed:${key}`, message: { kind: "balance.changed" } });
 const ended = (row: Row, status: "ended" | "cancelled", refunded: boolean): MoveEvent => ({
@@ -42,6 +42,18 @@ const marginOf = (row: Row): LedgerEntry | null =>
     ? { userId: row.marginUserId, key: `rent_margin:${row.id}`, amountKobo: row.marginKobo, kind: "margin", note: `Margin: ${row.countryName} number rental for a sub-account`, ref: row.id }
     : null;
 const marginEvent = (row: Row): MoveEvent | null => (row.marginKobo && row.marginUserId ? balanceChanged(row.marginUserId, `rent_margin:${row.id}`) : null);
+/**
+ * A developer's `ref` share of a rental rented through /api/v1 with a ref (issue 46, decision 075): credited by the same
+ * moves as the margin, for the same reason (nothing refunds the rental after them, so it is never reversed);
+ * rent-ref-share:<id> makes it once.
+ */
+const refShareOf = (row: Row): LedgerEntry | null =>
+  row.refShareKobo && row.refUserId
+    ? { userId: row.refUserId, key: `rent-ref-share:${row.id}`, amountKobo: row.refShareKobo, kind: "ref_share", note: `Developer share: ${row.countryName} number rental made with your ref`, ref: row.id }
+    : null;
+const refShareEvent = (row: Row): MoveEvent | null => (row.refShareKobo && row.refUserId ? balanceChanged(row.refUserId, `rent-ref-share:${row.id}`) : null);
+/** What keeping a rental for good credits: a reseller's margin and a developer's share, each when it has one. */
+const keptLedger = (i: { row: Row }): (LedgerEntry | null)[] => [marginOf(i.row), refShareOf(i.row)];
 /** An SMS is stored for the rental: a cancel is then no longer refunded. */
 const smsStored = (rentalId: string): SQL => sql`EXISTS (SELECT 1 FROM ${rentalMessages} WHERE ${rentalMessages.rentalId} = ${rentalId})`;
 
@@ -69,18 +81,18 @@ export const rental = moneyEntity(
     rented: { from: ["pending"], to: "active", set: (i: { upstreamId: string; number: string; expiresAt: number; upstream: string; upstreamAccount: number }, at) => ({ ...i, updatedAt: at }) },
     /** The upstream gave no number: refunded at once. */
     fail: { from: ["pending"], to: "failed", set: touched, ledger: refundOf },
-    /** The customer ended it, or its time ran out: no refund; a reseller's margin on it is credited. */
-    end: { from: ["active"], to: "ended", set: touched, ledger: (i: { row: Row }) => marginOf(i.row), event: (i: { row: Row }) => [ended(i.row, "ended", false), marginEvent(i.row)] },
+    /** The customer ended it, or its time ran out: no refund; a reseller's margin and a developer's share are credited. */
+    end: { from: ["active"], to: "ended", set: touched, ledger: keptLedger, event: (i: { row: Row }) => [ended(i.row, "ended", false), marginEvent(i.row), refShareEvent(i.row)] },
     /** Cancelled within the window before any SMS: refunded; a message stored meanwhile stops this move... */
     cancel: { from: ["active"], to: "cancelled", claim: (i: { row: Row; reason: string }) => sql`NOT ${smsStored(i.row.id)}`, set: touched, ledger: refundOf, event: (i: { row: Row }) => ended(i.row, "cancelled", true) },
-    /** ...and this one cancels it unrefunded instead (the upstream already accepted the cancel): kept, margin credited. */
+    /** ...and this one cancels it unrefunded instead (the upstream already accepted the cancel): kept, margin and share credited. */
     cancelAfterSms: {
       from: ["active"],
       to: "cancelled",
       claim: (i: { row: Row }) => smsStored(i.row.id),
       set: touched,
-      ledger: (i: { row: Row }) => marginOf(i.row),
-      event: (i: { row: Row }) => [ended(i.row, "cancelled", false), marginEvent(i.row)],
+      ledger: keptLedger,
+      event: (i: { row: Row }) => [ended(i.row, "cancelled", false), marginEvent(i.row), refShareEvent(i.row)],
     },
     /** Extension n is claimed (extended_count n-1 -> n) and charged rent_extend:<id>:<n>, told with its money. */
     claimExtension: {

@@ -8,7 +8,7 @@ import { log } from "../../lib/log";
 import { RENT_PROVIDER_NAME, type RentUpstream } from "../../providers/rent";
 import { healthStatuses, RENT_HEALTH_KEY, unavailableMessage, upstreamHealthKey } from "../sms";
 import { RentProviderError, type RentChoice, type RentLimit } from "../../providers/rent/types";
-import { asInsufficientBalance, assertNotAboveShown, costMinorUnits, deliverEvents, enforceCostLimit, getSetting, insufficientBalanceFor, isSandboxUser, marginKobo, move, type PricedBuyer, pricingContext, type RentalDeps, RETAIL_BUYER, rentPriceKobo, type ResellerMarkup, runBatch, STOP, type TickResult, toUsd, transition, wakeAt } from "../kernel";
+import { asInsufficientBalance, assertNotAboveShown, costMinorUnits, deliverEvents, type DeveloperRef, enforceCostLimit, getSetting, insufficientBalanceFor, isSandboxUser, marginKobo, move, type PricedBuyer, pricingContext, type RentalDeps, refShareKobo, RETAIL_BUYER, rentPriceKobo, type ResellerMarkup, runBatch, STOP, type TickResult, toUsd, transition, wakeAt } from "../kernel";
 import { finalSync, nextAlarmAt, startWatcher, stopWatcher, syncRentalMessages } from "./rental-inbox";
 import { guardRentPrice } from "./rental-price-guard";
 import { remindIfDue } from "./rental-reminder";
@@ -172,10 +172,14 @@ async function countryName(deps: RentalDeps, userId: string, countryId: string):
 // ---------------------------------------------------------------------------------------------------------------
 // Renting
 
-/** Who rents: the wallet, its tier, and (a reseller's sub-account, middleware/subaccount.ts) the markup it pays. */
+/**
+ * Who rents: the wallet, its tier, (a reseller's sub-account, middleware/subaccount.ts) the markup it pays, and (an
+ * /api/v1 rental with a `ref`, resolved by developer/ref-share.ts) the developer who earns a share of it.
+ */
 export interface RentCaller extends PricedBuyer {
   id: string;
   resellerMarkup?: ResellerMarkup | null;
+  developerRef?: DeveloperRef | null;
 }
 
 export interface RentRequest extends RentQuoteRequest {
@@ -206,7 +210,10 @@ export async function rentNumber(
   const now = deps.clock.now();
   try {
     const margin = quote.marginKobo > 0 && user.resellerMarkup ? { marginKobo: quote.marginKobo, marginUserId: user.resellerMarkup.resellerId } : {};
-    const row = { id, userId: user.id, provider: RENT_PROVIDER_NAME, countryId: choice.countryId, countryName: name, unit: choice.unit, period: choice.period, priceKobo, ...margin, createdAt: now, updatedAt: now };
+    // Decision 075: the developer's share of our price (before the markup, which is the reseller's), fixed now.
+    const share = refShareKobo(priceKobo - quote.marginKobo, user.developerRef);
+    const refShare = share > 0 && user.developerRef ? { refShareKobo: share, refUserId: user.developerRef.walletId } : {};
+    const row = { id, userId: user.id, provider: RENT_PROVIDER_NAME, countryId: choice.countryId, countryName: name, unit: choice.unit, period: choice.period, priceKobo, ...margin, ...refShare, createdAt: now, updatedAt: now };
     await transition(deps.db, rental.rent, id, { row, note: `Rental: ${name} number, ${duration}` }, now);
   } catch (err) {
     const refusal = asInsufficientBalance(err);
@@ -252,11 +259,17 @@ async function closeUpstream(deps: RentalDeps, row: RentalRow): Promise<void> {
 // ---------------------------------------------------------------------------------------------------------------
 // End, expiry, cancel
 
+/** A rental kept for good credited its reseller's margin and its developer's share: their balance.changed go out. */
+async function tellCredited(deps: RentalDeps, row: RentalRow): Promise<void> {
+  if (row.marginUserId) await deliverEvents(deps, row.marginUserId);
+  if (row.refUserId) await deliverEvents(deps, row.refUserId);
+}
+
 async function markEnded(deps: RentalDeps, row: RentalRow): Promise<boolean> {
   // Its rental.ended, written with the move or not at all.
   const { moved, ledgerWritten } = await transition(deps.db, rental.end, row.id, { row }, deps.clock.now());
   if (moved) await deliverEvents(deps, row.userId);
-  if (ledgerWritten && row.marginUserId) await deliverEvents(deps, row.marginUserId);
+  if (ledgerWritten) await tellCredited(deps, row);
   return moved;
 }
 
@@ -323,7 +336,7 @@ export async function cancelRental(deps: RentalDeps, userId: string, id: string)
   });
   const refunded = result.refunded.ledgerWritten;
   await deliverEvents(deps, row.userId);
-  if (result.kept.ledgerWritten && row.marginUserId) await deliverEvents(deps, row.marginUserId);
+  if (result.kept.ledgerWritten) await tellCredited(deps, row);
   await stopWatcher(deps.env, id);
   const after = (await findRental(deps.db, id))!;
   return { rental: after, refunded };

@@ -54,6 +54,10 @@ export const rentals = sqliteTable(
     // cancel after an SMS), never by one that refunds it.
     marginKobo: integer("margin_kobo").notNull().default(0),
     marginUserId: text("margin_user_id"),
+    // Issue 46 (decision 075): rented through /api/v1 with a developer's `ref`, that developer's share of our price
+    // (before any markup, fixed at purchase) and the wallet it goes to; credited by the same moves as the margin.
+    refShareKobo: integer("ref_share_kobo").notNull().default(0),
+    refUserId: text("ref_user_id"),
     // The id of the declared move that last wrote this row (services/kernel/money-entity.ts): its ledger row and event
     // are written only while the row holds it, so "this batch moved it" is a fact here, not a timestamp match.
     moveId: text("move_id"),

@@ -1,6 +1,8 @@
 import { and, eq, lt } from "drizzle-orm";
 import { SMS_ERROR_MESSAGE, SMS_TIMEOUT_MESSAGE, type SmsProviderName } from "../../../schema/constants";
 import { SMS_CHECK_MESSAGES, type SmsCheckResponse } from "../../../schema/sms";
+import type { RefundKeptAnswer } from "../../../schema/admin";
+import { koboToNaira, naira } from "../../../schema/money";
 import { smsOrders } from "./tables";
 import { AppError } from "../../lib/errors";
 import { log } from "../../lib/log";
@@ -386,14 +388,27 @@ export async function settleSmsOrderNow(deps: SmsDeps, orderId: string, now = de
 }
 
 /**
- * An operator refunds a kept order (issue 46): refundKeptOrder (sms-transitions.ts), answered as settle is.
+ * An operator refunds a kept order (issue 46): refundKeptOrder (sms-transitions.ts), answered as settle is, plus what
+ * the operator must know: a developer's ref share left with the developer (`refShareKept`, naira: the developer's
+ * wallet no longer held it, decision 075) and a sentence saying what moved.
  * `walletOpen` says whether the wallet that paid may still receive money (a closed sub-account may not: the resellers
  * room, above this one, answers it through the caller).
  */
-export async function refundKeptSmsOrder(deps: SmsDeps, orderId: string, reason: string, walletOpen: (userId: string) => Promise<boolean>): Promise<{ from: string; status: string; settled: boolean }> {
+export async function refundKeptSmsOrder(deps: SmsDeps, orderId: string, reason: string, walletOpen: (userId: string) => Promise<boolean>): Promise<RefundKeptAnswer> {
   const order = await findSmsOrder(deps.db, orderId);
   if (!order) throw new AppError("NOT_FOUND", "Order not found.");
   if (!(await walletOpen(order.userId))) throw new AppError("INVALID_STATE", "The sub-account that paid for this order is closed: refund its reseller by a manual entry instead.", { status: order.status });
-  const refunded = await refundKeptOrder(deps, order, reason);
-  return { from: order.status, status: refunded ? "refunded" : order.status, settled: refunded };
+  const { moved, refShareKeptKobo } = await refundKeptOrder(deps, order, reason);
+  return { from: order.status, status: moved ? "refunded" : order.status, settled: moved, refShareKept: koboToNaira(refShareKeptKobo), message: refundKeptMessage(order, moved, refShareKeptKobo) };
+}
+
+/** The refund's result in the operator's words: what went back, and a developer's share that could not be taken back. */
+function refundKeptMessage(order: SmsOrderRow, moved: boolean, refShareKeptKobo: number): string {
+  if (!moved) return "Nothing was refunded: the order was refunded already.";
+  const amount = (kobo: number) => naira(koboToNaira(kobo));
+  const parts = [`Refunded ${amount(order.priceKobo)} to the wallet that paid.`];
+  if (order.marginKobo > 0) parts.push(`The reseller's margin (${amount(order.marginKobo)}) was taken back.`);
+  if (order.refShareKobo > 0 && refShareKeptKobo === 0) parts.push(`The developer's ref share (${amount(order.refShareKobo)}) was taken back.`);
+  if (refShareKeptKobo > 0) parts.push(`The developer's ref share (${amount(refShareKeptKobo)}) was not taken back: their wallet no longer holds it, so it stays our cost.`);
+  return parts.join(" ");
 }

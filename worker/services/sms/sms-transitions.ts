@@ -352,8 +352,10 @@ function codeRowInsert(deps: SmsDeps, orderId: string, stored: string, text: str
  * was not kept, was refunded already, or the reseller's wallet no longer holds the margin (the balance CHECK aborts
  * the batch: the operator settles that with the reseller first). A developer's ref share is taken back in the same
  * batch only while the developer's wallet holds it: never a reason to refuse the customer's refund (decision 075).
+ * Answers whether it moved the order and the share left with the developer (kobo; 0 when reversed or none), which the
+ * operator is told: the reversal is an `onlyIf` row, so the batch's own answer does not say whether it was written.
  */
-export async function refundKeptOrder(deps: SmsDeps, order: SmsOrderRow, reason: string): Promise<boolean> {
+export async function refundKeptOrder(deps: SmsDeps, order: SmsOrderRow, reason: string): Promise<{ moved: boolean; refShareKeptKobo: number }> {
   if (order.status !== "used") throw new AppError("INVALID_STATE", "Only an order whose code came can be refunded this way; an order without a code is refunded when it ends.", { status: order.status });
   if (order.keptRefundedAt !== null) throw new AppError("INVALID_STATE", "This order was refunded already.", { status: order.status });
   let result;
@@ -370,5 +372,7 @@ export async function refundKeptOrder(deps: SmsDeps, order: SmsOrderRow, reason:
     if (order.marginUserId) await deliverEvents(deps, order.marginUserId);
     if (order.refUserId) await deliverEvents(deps, order.refUserId);
   }
-  return result.refunded.moved;
+  if (!result.refunded.moved || order.refShareKobo <= 0 || !order.refUserId) return { moved: result.refunded.moved, refShareKeptKobo: 0 };
+  const [reversed] = await deps.db.select({ key: ledger.key }).from(ledger).where(eq(ledger.key, `ref-share-reversal:${order.id}`)).limit(1);
+  return { moved: true, refShareKeptKobo: reversed ? 0 : order.refShareKobo };
 }

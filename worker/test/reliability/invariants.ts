@@ -16,7 +16,7 @@ const OPEN_SMS = ["pending", "waiting"];
 
 export async function moneyViolations(): Promise<string[]> {
   const mark = fileUsersRowidMark();
-  const [balances, credits, reviewCredits, orders, margins, refShares, rentals, rentalMargins, renewalRefunds, withdrawalMoney, totals] = await env.DB.batch([
+  const [balances, credits, reviewCredits, orders, margins, refShares, rentals, rentalMargins, rentalShares, renewalRefunds, withdrawalMoney, totals] = await env.DB.batch([
     // 1. every balance = the sum of its ledger rows, and never below zero
     env.DB.prepare(
       `SELECT u.id, u.balance_kobo AS balance, COALESCE(SUM(l.amount_kobo), 0) AS ledger
@@ -113,6 +113,15 @@ export async function moneyViolations(): Promise<string[]> {
                  (CASE WHEN r.margin_kobo > 0 AND (r.status = 'ended' OR (r.status = 'cancelled' AND NOT EXISTS (SELECT 1 FROM ledger f WHERE f.key = 'rent_refund:' || r.id))) THEN 1 ELSE 0 END)
             OR EXISTS (SELECT 1 FROM ledger l WHERE l.key = 'rent_margin:' || r.id AND (l.amount_kobo <> r.margin_kobo OR l.user_id IS NOT r.margin_user_id)))`,
     ),
+    // 4a'. a developer's ref share on a rental (decision 075): credited once, for the rental's share, to its developer,
+    //     exactly when the rental was kept for good (as its margin); never for one refunded, never reversed
+    env.DB.prepare(
+      `SELECT r.id, r.status, r.ref_share_kobo, r.ref_user_id FROM rentals r
+        WHERE r.user_id IN (SELECT id FROM users WHERE rowid > ?1)
+          AND ((SELECT COUNT(*) FROM ledger l WHERE l.key = 'rent-ref-share:' || r.id) <>
+                 (CASE WHEN r.ref_share_kobo > 0 AND (r.status = 'ended' OR (r.status = 'cancelled' AND NOT EXISTS (SELECT 1 FROM ledger f WHERE f.key = 'rent_refund:' || r.id))) THEN 1 ELSE 0 END)
+            OR EXISTS (SELECT 1 FROM ledger l WHERE l.key = 'rent-ref-share:' || r.id AND (l.amount_kobo <> r.ref_share_kobo OR l.user_id IS NOT r.ref_user_id OR l.kind <> 'ref_share')))`,
+    ),
     // 4b. renewals (issue 32): a refund only for a renewal that was charged, and for exactly what it charged
     env.DB.prepare(
       `SELECT f.key, f.amount_kobo FROM ledger f
@@ -154,7 +163,10 @@ export async function moneyViolations(): Promise<string[]> {
          -- Developers' ref shares (decision 075), from the orders: paid from our revenue into a developer's balance for
          -- each kept order, and still paid for one refunded after keeping whose reversal was forgone.
          (SELECT COALESCE(SUM(o.ref_share_kobo), 0) FROM sms_orders o WHERE o.status = 'used' AND o.user_id IN (SELECT id FROM users WHERE rowid > ?1)
-             AND (o.kept_refunded_at IS NULL OR NOT EXISTS (SELECT 1 FROM ledger l WHERE l.key = 'ref-share-reversal:' || o.id))) AS shares`,
+             AND (o.kept_refunded_at IS NULL OR NOT EXISTS (SELECT 1 FROM ledger l WHERE l.key = 'ref-share-reversal:' || o.id))) +
+         -- ...and for each rental kept for good (ended, or cancelled unrefunded), whose share is never reversed.
+         (SELECT COALESCE(SUM(r.ref_share_kobo), 0) FROM rentals r WHERE r.user_id IN (SELECT id FROM users WHERE rowid > ?1)
+             AND (r.status = 'ended' OR (r.status = 'cancelled' AND NOT EXISTS (SELECT 1 FROM ledger f WHERE f.key = 'rent_refund:' || r.id)))) AS shares`,
     ),
   ].map((statement) => statement.bind(mark)));
   const out: string[] = [];
@@ -166,6 +178,7 @@ export async function moneyViolations(): Promise<string[]> {
   for (const r of refShares.results) out.push(`developer share wrong: ${JSON.stringify(r)}`);
   for (const r of rentals.results) out.push(`rental money wrong: ${JSON.stringify(r)}`);
   for (const r of rentalMargins.results) out.push(`reseller rental margin wrong: ${JSON.stringify(r)}`);
+  for (const r of rentalShares.results) out.push(`developer rental share wrong: ${JSON.stringify(r)}`);
   for (const r of renewalRefunds.results) out.push(`renewal refund without its charge: ${JSON.stringify(r)}`);
   for (const r of withdrawalMoney.results) out.push(`withdrawal money wrong: ${JSON.stringify(r)}`);
   const t = totals.results[0] as { money_in: number; balances: number; spent: number; reserved: number; held: number; paid_out: number; shares: number };

@@ -31,7 +31,7 @@ import { testServices } from "../services";
  * verify clicks, purchases, codes, cancels, poller alarms and their duplicates, the sweep, rentals and their cancels,
  * the referral reward, operator credits and debits, a reseller's transfers to and from its sub-account and its close, the
  * sub-account's marked-up purchases with the margin credited when kept and reversed by an operator's refund, its
- * marked-up rentals with the margin credited when ended and never when cancelled for a refund,
+ * marked-up rentals (half with user 0's ref) with the margin and share credited when ended and never when cancelled for a refund,
  * withdrawals to a bank account with Squad paying, timing out or failing, an operator's approval or refusal and a later
  * reversal) run against the real worker, its D1 and its Durable Objects, with the
  * sandbox protocol simulators as the upstreams. After every step the model's balances must equal the database's and
@@ -945,19 +945,26 @@ class BuyAsSubaccount implements fc.AsyncCommand<Model, Real> {
 /** The reseller's margin on a sub-account's rental (decision 076): its flat markup on the reseller's rental price. */
 const RENT_MARGIN = () => Math.floor((RENT_PRICE * MARKUP_BASIS_POINTS) / 10_000);
 
+/** User 0's developer share of a rental (decision 075): 5% of our rental price, before the reseller's markup. */
+const RENT_REF_SHARE = () => Math.floor((RENT_PRICE * 500) / 10_000);
+
 /**
  * The bot rents as its sub-account (X-Subaccount) at the marked-up price, then in the same command ends it (kept: the
- * margin credited to the reseller) or cancels it in time (refunded whole: no margin, ever). Refused while the
- * sub-account holds less or is closed, nothing moved.
+ * margin credited to the reseller, and with `ref` user 0's developer share) or cancels it in time (refunded whole: no
+ * margin and no share, ever). Refused while the sub-account holds less or is closed, nothing moved.
  */
 class RentAsSubaccount implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly ended: boolean) {}
+  constructor(
+    readonly ended: boolean,
+    readonly ref = false,
+  ) {}
   check = () => true;
   async run(m: Model, r: Real) {
     const headers = { authorization: `Bearer ${r.resellerSecret}`, "x-subaccount": r.subId };
     const charged = RENT_PRICE + RENT_MARGIN();
     await fundSubaccount(m, r, charged);
-    const choice = { country: RENT_CHOICE.countryId, duration: RENT_CHOICE.duration, period: RENT_CHOICE.period, max_price: charged / 100 };
+    const ref = this.ref ? (await env.DB.prepare("SELECT referral_code FROM users WHERE id = ?").bind(r.users[0].id).first<{ referral_code: string }>())!.referral_code : undefined;
+    const choice = { country: RENT_CHOICE.countryId, duration: RENT_CHOICE.duration, period: RENT_CHOICE.period, max_price: charged / 100, ref };
     const res = await api("/api/v1/rentals", { method: "POST", headers: { ...headers, "idempotency-key": crypto.randomUUID() }, json: choice });
     if (m.sub.closed) expect(res.status).toBe(409);
     else if (m.sub.balance < charged) expect(res.status).toBe(402);
@@ -970,12 +977,14 @@ class RentAsSubaccount implements fc.AsyncCommand<Model, Real> {
       await patchSandboxRental(env.DB, await upstreamIdOf("rentals", id), { firstSmsAt: modelClock.now() + 3_600_000 });
       const done = await api(`/api/v1/rentals/${id}/${this.ended ? "end" : "cancel"}`, { method: "POST", headers: { ...headers, "idempotency-key": crypto.randomUUID() }, json: {} });
       expect(done.status).toBe(200);
-      if (this.ended) m.balance[2] += RENT_MARGIN();
-      else m.sub.balance += charged;
+      if (this.ended) {
+        m.balance[2] += RENT_MARGIN();
+        if (this.ref) m.balance[0] += RENT_REF_SHARE();
+      } else m.sub.balance += charged;
     }
     await checkEverything(m, r);
   }
-  toString = () => `rentAsSubaccount(${this.ended ? "ended" : "cancelled"})`;
+  toString = () => `rentAsSubaccount(${this.ended ? "ended" : "cancelled"}${this.ref ? ", ref" : ""})`;
 }
 
 /**
@@ -1048,7 +1057,7 @@ const commandArbs = [
   fc.tuple(indexArb, fc.integer({ min: 1, max: 2 })).map(([i, n]) => new ReverseWithdrawal(i, n)),
   fc.tuple(fc.boolean(), fc.boolean()).map(([kept, ref]) => new BuyAsSubaccount(kept, ref)),
   indexArb.map((i) => new RefundKeptOrder(i)),
-  fc.boolean().map((ended) => new RentAsSubaccount(ended)),
+  fc.tuple(fc.boolean(), fc.boolean()).map(([ended, ref]) => new RentAsSubaccount(ended, ref)),
 ];
 
 let runCounter = 0;

@@ -156,21 +156,26 @@ const CASES: Record<string, Record<string, Case>> = {
     rent: { setup: async (u) => { const id = uid(); return { id, input: { row: { id, userId: u, provider: "Swift", countryId: "5", countryName: "USA", unit: "day", period: 1, priceKobo: 20_000, createdAt: AT, updatedAt: AT }, note: "walked" } }; } },
     rented: { setup: async (u) => ({ id: await rentalRow(u, { status: "pending" }), input: { upstreamId: "r1", number: "1555", expiresAt: AT + 1000, upstream: "smsman", upstreamAccount: 0 } }), refusedFrom: "active" },
     fail: { setup: async (u) => { const id = await rentalRow(u, { status: "pending" }); return { id, input: { row: rentalOf(id, u), reason: "walked" } }; }, refusedFrom: "active" },
-    // Rented as a reseller's sub-account with a markup (issue 46, decision 076): ending it credits the margin.
+    // Rented as a reseller's sub-account with a markup and a developer's ref (issue 46, decisions 075, 076): ending it
+    // credits the margin and the share.
     end: {
       setup: async (u) => {
         const reseller = (await createUser()).id;
-        const id = await rentalRow(u, { marginKobo: 2_000, marginUserId: reseller });
-        return { id, input: { row: { ...rentalOf(id, u), marginKobo: 2_000, marginUserId: reseller } } };
+        const developer = (await createUser()).id;
+        const credits = { marginKobo: 2_000, marginUserId: reseller, refShareKobo: 900, refUserId: developer };
+        const id = await rentalRow(u, credits);
+        return { id, input: { row: { ...rentalOf(id, u), ...credits } } };
       },
       refusedFrom: "ended",
     },
-    // A sub-account's rental with a markup cancelled in time: the refund only, no margin (decision 076).
+    // A sub-account's rental with a markup and a ref cancelled in time: the refund only, no margin, no share.
     cancel: {
       setup: async (u) => {
         const reseller = (await createUser()).id;
-        const id = await rentalRow(u, { marginKobo: 2_000, marginUserId: reseller });
-        return { id, input: { row: { ...rentalOf(id, u), marginKobo: 2_000, marginUserId: reseller }, reason: "walked" } };
+        const developer = (await createUser()).id;
+        const credits = { marginKobo: 2_000, marginUserId: reseller, refShareKobo: 900, refUserId: developer };
+        const id = await rentalRow(u, credits);
+        return { id, input: { row: { ...rentalOf(id, u), ...credits }, reason: "walked" } };
       },
       refusedFrom: "ended",
     },
@@ -178,9 +183,10 @@ const CASES: Record<string, Record<string, Case>> = {
       setup: async (u) => {
         const id = await rentalRow(u);
         await db().insert(rentalMessages).values({ rentalId: id, fingerprint: "f", sender: "S", text: "t", receivedAt: AT });
-        // A sub-account's, with a markup: kept after an SMS, so the margin is credited (decision 076).
+        // A sub-account's, with a markup and a ref: kept after an SMS, so the margin and the share are credited.
         const reseller = (await createUser()).id;
-        return { id, input: { row: { ...rentalOf(id, u), marginKobo: 2_000, marginUserId: reseller } } };
+        const developer = (await createUser()).id;
+        return { id, input: { row: { ...rentalOf(id, u), marginKobo: 2_000, marginUserId: reseller, refShareKobo: 900, refUserId: developer } } };
       },
       refusedFrom: "cancelled",
     },
