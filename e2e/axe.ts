@@ -38,7 +38,7 @@ export async function axeProblems(page: Page, where: string): Promise<string[]> 
     await rendered(page);
     return await violationsOf(page, where);
   } finally {
-    await settled.evaluate((tag) => tag.remove());
+    await settled.evaluate((tag) => (tag as Element).remove());
   }
 }
 
