@@ -179,10 +179,23 @@ function PriceGuardForm({ value, save }: { value: { ceiling_naira: number; servi
   );
 }
 
+/**
+ * A list setting being edited (the tiers, the wholesale tiers, the links): a draft that follows the saved value, and
+ * the three edits its rows offer.
+ */
+function useListDraft<T>(value: T[]) {
+  const [items, setItems] = useState(value);
+  useEffect(() => setItems(value), [value]);
+  return {
+    items,
+    edit: (i: number, patch: Partial<T>) => setItems((list) => list.map((item, j) => (j === i ? { ...item, ...patch } : item))),
+    remove: (i: number) => setItems((list) => list.filter((_, j) => j !== i)),
+    add: (make: (list: T[]) => T) => setItems((list) => [...list, make(list)]),
+  };
+}
+
 function TiersForm({ value, save }: { value: DiscountTier[]; save: Save }) {
-  const [tiers, setTiers] = useState(value);
-  useEffect(() => setTiers(value), [value]);
-  const edit = (i: number, patch: Partial<DiscountTier>) => setTiers((list) => list.map((t, j) => (j === i ? { ...t, ...patch } : t)));
+  const { items: tiers, edit, remove, add } = useListDraft(value);
   return (
     <Panel title="Discount tiers">
       <ActionForm label="Save" testId="setting-tiers" onSubmit={(reason) => save({ key: "tiers", value: tiers, reason })}>
@@ -204,13 +217,13 @@ function TiersForm({ value, save }: { value: DiscountTier[]; save: Save }) {
               <Input value={t.indicator} onChange={(e) => edit(i, { indicator: e.target.value })} />
             </label>
             <div className="flex items-end">
-              <Button variant="outline" size="sm" disabled={tiers.length <= 1} onClick={() => setTiers((list) => list.filter((_, j) => j !== i))}>
+              <Button variant="outline" size="sm" disabled={tiers.length <= 1} onClick={() => remove(i)}>
                 Remove
               </Button>
             </div>
           </fieldset>
         ))}
-        <Button variant="outline" size="sm" onClick={() => setTiers((list) => [...list, { icon: "⭐", text: "New tier", indicator: "", percentage: 0, threshold: 0 }])}>
+        <Button variant="outline" size="sm" onClick={() => add(() => ({ icon: "⭐", text: "New tier", indicator: "", percentage: 0, threshold: 0 }))}>
           Add a tier
         </Button>
         <Preview>
@@ -229,9 +242,7 @@ function TiersForm({ value, save }: { value: DiscountTier[]; save: Save }) {
  * tiers at one threshold, or a higher tier giving less off (400, nothing saved); the preview reads them in order.
  */
 export function WholesaleTiersForm({ value, save }: { value: WholesaleTier[]; save: Save }) {
-  const [tiers, setTiers] = useState(value);
-  useEffect(() => setTiers(value), [value]);
-  const edit = (i: number, patch: Partial<WholesaleTier>) => setTiers((list) => list.map((t, j) => (j === i ? { ...t, ...patch } : t)));
+  const { items: tiers, edit, remove, add } = useListDraft(value);
   return (
     <Panel title="Wholesale tiers (resellers, by 30-day spend)">
       <ActionForm label="Save" testId="setting-wholesale_tiers" onSubmit={(reason) => save({ key: "wholesale_tiers", value: tiers, reason })}>
@@ -245,13 +256,13 @@ export function WholesaleTiersForm({ value, save }: { value: WholesaleTier[]; sa
             <NumberInput label={`${t.name || "Tier"}: from 30-day spend`} unit="₦" min={0} value={String(t.threshold)} onChange={(v) => edit(i, { threshold: Number(v) })} />
             <NumberInput label={`${t.name || "Tier"}: discount`} unit="%" min={0} max={50} step={0.1} value={String(t.percentage)} onChange={(v) => edit(i, { percentage: Number(v) })} />
             <div className="flex items-end">
-              <Button variant="outline" size="sm" disabled={tiers.length <= 1} onClick={() => setTiers((list) => list.filter((_, j) => j !== i))}>
+              <Button variant="outline" size="sm" disabled={tiers.length <= 1} onClick={() => remove(i)}>
                 Remove
               </Button>
             </div>
           </fieldset>
         ))}
-        <Button variant="outline" size="sm" onClick={() => setTiers((list) => [...list, { name: "New tier", threshold: 0, percentage: 0 }])}>
+        <Button variant="outline" size="sm" onClick={() => add(() => ({ name: "New tier", threshold: 0, percentage: 0 }))}>
           Add a tier
         </Button>
         <Preview>
@@ -267,9 +278,7 @@ export function WholesaleTiersForm({ value, save }: { value: WholesaleTier[]; sa
 }
 
 function LinksForm({ value, save }: { value: SiteLink[]; save: Save }) {
-  const [links, setLinks] = useState(value);
-  useEffect(() => setLinks(value), [value]);
-  const edit = (i: number, patch: Partial<SiteLink>) => setLinks((list) => list.map((l, j) => (j === i ? { ...l, ...patch } : l)));
+  const { items: links, edit, remove, add } = useListDraft(value);
   return (
     <Panel title="Links">
       <ActionForm label="Save" testId="setting-links" onSubmit={(reason) => save({ key: "links", value: links, reason })}>
@@ -284,12 +293,12 @@ function LinksForm({ value, save }: { value: SiteLink[]; save: Save }) {
               <span>Address (https://…)</span>
               <Input type="url" value={l.link} required onChange={(e) => edit(i, { link: e.target.value })} />
             </label>
-            <Button variant="outline" size="sm" onClick={() => setLinks((list) => list.filter((_, j) => j !== i))}>
+            <Button variant="outline" size="sm" onClick={() => remove(i)}>
               Remove
             </Button>
           </div>
         ))}
-        <Button variant="outline" size="sm" onClick={() => setLinks((list) => [...list, { id: Math.max(0, ...list.map((l) => l.id ?? 0)) + 1, name: "", link: "https://" }])}>
+        <Button variant="outline" size="sm" onClick={() => add((list) => ({ id: Math.max(0, ...list.map((l) => l.id ?? 0)) + 1, name: "", link: "https://" }))}>
           Add a link
         </Button>
       </ActionForm>
