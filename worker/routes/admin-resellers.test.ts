@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createKey } from "../test/api-fixtures";
-import { api, createUser, type TestUser } from "../test/helpers";
+import { newReseller } from "../test/api-fixtures";
+import { api, createUser } from "../test/helpers";
 import { makeOperator } from "../test/operators";
 import { resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
 
@@ -18,12 +18,6 @@ afterEach(restoreSmsProviders);
 const v1 = (secret: string, path: string, json: unknown, extra: Record<string, string> = {}) =>
   api(path, { method: "POST", headers: { authorization: `Bearer ${secret}`, "idempotency-key": crypto.randomUUID(), ...extra }, json });
 
-async function reseller(): Promise<TestUser & { secret: string }> {
-  const user = await createUser({ balanceKobo: 1_000_000 });
-  expect((await api("/api/reseller", { token: user.token, json: { accept_terms: true } })).status).toBe(200);
-  return { ...user, secret: (await createKey(user, "live")).secret };
-}
-
 async function openSub(secret: string, externalId: string, naira = 0): Promise<string> {
   const sub = await v1(secret, "/api/v1/subaccounts", { name: `Customer ${externalId}`, external_id: externalId });
   expect(sub.status).toBe(201);
@@ -36,10 +30,10 @@ const ids = (res: { data: { data: Row[] } }) => res.data.data.map((s) => s.id);
 
 describe("GET /api/admin/resellers/{id}/subaccounts", () => {
   it("lists a reseller's sub-accounts, newest first, with balance and spend net of refunds; never another reseller's; operators only", async () => {
-    const r = await reseller();
+    const r = await newReseller();
     const buyer = await openSub(r.secret, "tg-buyer", 3000);
     const idle = await openSub(r.secret, "tg-idle");
-    const theirs = await reseller();
+    const theirs = await newReseller();
     const foreign = await openSub(theirs.secret, "tg-buyer", 1000);
     // The buyer buys one number (kept: spend) and one it cancels (refunded: no spend).
     const kept = await v1(r.secret, "/api/v1/sms/orders", { provider: "Swift", country: "5", service: "sbxnosms" }, { "x-subaccount": buyer });
@@ -76,10 +70,10 @@ describe("GET /api/admin/resellers/{id}/subaccounts", () => {
   });
 
   it("pages like the withdrawals: `before` the last id seen, a page of `limit`, an unknown or foreign `before` an empty page", async () => {
-    const r = await reseller();
+    const r = await newReseller();
     const opened: string[] = [];
     for (const n of [1, 2, 3, 4, 5]) opened.push(await openSub(r.secret, `tg-page-${n}`));
-    const other = await reseller();
+    const other = await newReseller();
     const foreign = await openSub(other.secret, "tg-page-x");
     const operator = await makeOperator();
     const page = (query: string) => api(`/api/admin/resellers/${r.id}/subaccounts?${query}`, { token: operator.token });
@@ -108,7 +102,7 @@ describe("GET /api/admin/resellers/{id}/subaccounts", () => {
 
 describe("the overview's owed-to-customers figure", () => {
   it("counts what sub-accounts hold (they are wallets owed to the reseller's customers), never as customers", async () => {
-    const r = await reseller();
+    const r = await newReseller();
     const sub = await openSub(r.secret, "tg-owed");
     const operator = await makeOperator();
     const before = (await api("/api/admin/overview?period=today", { token: operator.token })).data;

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createKey, handler, pollOnce } from "../test/api-fixtures";
+import { createKey, handler, keyAuth, pollOnce, postWithKey } from "../test/api-fixtures";
 import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } from "../test/helpers";
 import { clearSettingsCache, putSetting } from "../services/kernel";
 import { naira } from "../../schema/money";
@@ -24,9 +24,6 @@ vi.setConfig({ testTimeout: 60_000 });
 beforeEach(() => resetSmsTestState());
 afterEach(restoreSmsProviders);
 
-const auth = (secret: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${secret}`, ...extra });
-const post = (path: string, secret: string, json: unknown, extra: Record<string, string> = {}) =>
-  api(path, { method: "POST", headers: auth(secret, { "idempotency-key": crypto.randomUUID(), ...extra }), json });
 
 const codeOf = async (userId: string) => (await env.DB.prepare("SELECT referral_code FROM users WHERE id = ?").bind(userId).first<{ referral_code: string }>())!.referral_code;
 const ledgerOf = async (ref: string) =>
@@ -43,8 +40,8 @@ describe("the developers' ref share", () => {
   it("v1: the share is recorded at purchase, credited only when the order is kept, told, and shown on the developer page", async () => {
     const dev = await createUser();
     const b = await buyer();
-    const quote = ((await api("/api/v1/prices?provider=Swift&country=5", { headers: auth(b.secret) })).data.data as { service: string; price: number }[]).find((p) => p.service === "wa")!.price;
-    const bought = await post("/api/v1/sms/orders", b.secret, { provider: "Swift", country: "5", service: "wa", ref: (await codeOf(dev.id)).toLowerCase(), max_price: quote });
+    const quote = ((await api("/api/v1/prices?provider=Swift&country=5", { headers: keyAuth(b.secret) })).data.data as { service: string; price: number }[]).find((p) => p.service === "wa")!.price;
+    const bought = await postWithKey("/api/v1/sms/orders", b.secret, { provider: "Swift", country: "5", service: "wa", ref: (await codeOf(dev.id)).toLowerCase(), max_price: quote });
     expect(bought.status).toBe(201);
     // The customer pays the same price; the share is 5% of it, rounded down to the kobo, from our revenue.
     expect(bought.data.price).toBe(quote);
@@ -84,20 +81,20 @@ describe("the developers' ref share", () => {
     const dev = await createUser();
     const b = await buyer();
     const ref = await codeOf(dev.id);
-    const cancelled = await post("/api/v1/sms/orders", b.secret, { country: "5", service: "sbxnosms", ref });
+    const cancelled = await postWithKey("/api/v1/sms/orders", b.secret, { country: "5", service: "sbxnosms", ref });
     expect(cancelled.status).toBe(201);
     expect((await orderRow(cancelled.data.id))!.ref_share_kobo).toBeGreaterThan(0);
-    expect((await post(`/api/v1/sms/orders/${cancelled.data.id}/cancel`, b.secret, {})).data.refunded).toBe(true);
+    expect((await postWithKey(`/api/v1/sms/orders/${cancelled.data.id}/cancel`, b.secret, {})).data.refunded).toBe(true);
     expect((await ledgerOf(cancelled.data.id)).map((x) => x.key)).toEqual([`buy:${cancelled.data.id}`, `refund:${cancelled.data.id}`]);
 
-    const timedOut = await post("/api/v1/sms/orders", b.secret, { country: "5", service: "sbxnosms", ref });
+    const timedOut = await postWithKey("/api/v1/sms/orders", b.secret, { country: "5", service: "sbxnosms", ref });
     await env.DB.prepare("UPDATE sms_orders SET attempts = 1000 WHERE id = ?").bind(timedOut.data.id).run();
     await pollOnce(timedOut.data.id);
-    expect((await api(`/api/v1/sms/orders/${timedOut.data.id}`, { headers: auth(b.secret) })).data.status).toBe("timeout");
+    expect((await api(`/api/v1/sms/orders/${timedOut.data.id}`, { headers: keyAuth(b.secret) })).data.status).toBe("timeout");
     expect((await ledgerOf(timedOut.data.id)).map((x) => x.key)).toEqual([`buy:${timedOut.data.id}`, `refund:${timedOut.data.id}`]);
     expect(await balanceOf(dev.id)).toBe(0);
 
-    const plain = await post("/api/v1/sms/orders", b.secret, { provider: "Swift", country: "5", service: "wa" });
+    const plain = await postWithKey("/api/v1/sms/orders", b.secret, { provider: "Swift", country: "5", service: "wa" });
     expect(await orderRow(plain.data.id)).toMatchObject({ ref_share_kobo: 0, ref_user_id: null });
     expect((await api("/api/keys/ref-share", { token: dev.token })).data).toMatchObject({ earned: 0, orders: 0 });
   });
@@ -108,7 +105,7 @@ describe("the developers' ref share", () => {
     const ref = await codeOf(dev.id);
     const operator = await makeOperator();
 
-    const kept = await post("/api/v1/sms/orders", b.secret, { provider: "Swift", country: "5", service: "wa", ref });
+    const kept = await postWithKey("/api/v1/sms/orders", b.secret, { provider: "Swift", country: "5", service: "wa", ref });
     await pollOnce(kept.data.id);
     const share = (await orderRow(kept.data.id))!.ref_share_kobo;
     const buyerKept = await balanceOf(b.id);
@@ -133,7 +130,7 @@ describe("the developers' ref share", () => {
     expect((await api("/api/keys/ref-share", { token: dev.token })).data).toMatchObject({ earned: 0, orders: 0 });
 
     // The developer spent the share (here: an operator's debit): the customer is refunded, the share stays our cost.
-    const spent = await post("/api/v1/sms/orders", b.secret, { provider: "Swift", country: "5", service: "wa", ref });
+    const spent = await postWithKey("/api/v1/sms/orders", b.secret, { provider: "Swift", country: "5", service: "wa", ref });
     await pollOnce(spent.data.id);
     const spentShare = (await orderRow(spent.data.id))!.ref_share_kobo;
     await env.DB.prepare("INSERT INTO ledger (user_id, key, amount_kobo, kind, note, created_at) VALUES (?, ?, ?, 'admin', 'spent', ?)").bind(dev.id, `test:spend:${dev.id}`, -spentShare, Date.now()).run();
@@ -160,7 +157,7 @@ describe("the developers' ref share", () => {
       [await codeOf(blocked.id), /not a developer code we know/],
       ["", /developer's code/],
     ] as const) {
-      const res = await post("/api/v1/sms/orders", b.secret, { provider: "Swift", country: "5", service: "wa", ref });
+      const res = await postWithKey("/api/v1/sms/orders", b.secret, { provider: "Swift", country: "5", service: "wa", ref });
       expect(res.status).toBe(400);
       expect(res.data).toMatchObject({ code: "VALIDATION_FAILED", field: "ref" });
       expect(res.data.message).toMatch(message);
@@ -171,14 +168,14 @@ describe("the developers' ref share", () => {
     // A reseller names itself while buying as its sub-account: its own code, refused.
     const r = await buyer();
     expect((await api("/api/reseller", { token: r.token, json: { accept_terms: true } })).status).toBe(200);
-    const sub = await post("/api/v1/subaccounts", r.secret, { name: "Ada", external_id: "tg-1" });
-    await post(`/api/v1/subaccounts/${sub.data.id}/transfer-in`, r.secret, { amount: 2000 });
-    const self = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa", ref: await codeOf(r.id) }, { "x-subaccount": sub.data.id });
+    const sub = await postWithKey("/api/v1/subaccounts", r.secret, { name: "Ada", external_id: "tg-1" });
+    await postWithKey(`/api/v1/subaccounts/${sub.data.id}/transfer-in`, r.secret, { amount: 2000 });
+    const self = await postWithKey("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa", ref: await codeOf(r.id) }, { "x-subaccount": sub.data.id });
     expect(self.status).toBe(400);
     expect(self.data.field).toBe("ref");
     expect(await balanceOf(sub.data.id)).toBe(200_000);
     // A sub-account's wallet has a code in its row, but it never earns: unknown.
-    const subCode = await post("/api/v1/sms/orders", b.secret, { provider: "Swift", country: "5", service: "wa", ref: await codeOf(sub.data.id) });
+    const subCode = await postWithKey("/api/v1/sms/orders", b.secret, { provider: "Swift", country: "5", service: "wa", ref: await codeOf(sub.data.id) });
     expect(subCode.status).toBe(400);
   });
 
@@ -205,7 +202,7 @@ describe("the developers' ref share", () => {
     const dev = await createUser();
     const b = await buyer(0, "test");
     await api("/api/keys/sandbox/top-up", { token: b.token, json: { amount: 5000 } });
-    const bought = await post("/api/v1/sms/orders", b.secret, { provider: "Swift", country: "5", service: "wa", ref: await codeOf(dev.id) });
+    const bought = await postWithKey("/api/v1/sms/orders", b.secret, { provider: "Swift", country: "5", service: "wa", ref: await codeOf(dev.id) });
     expect(bought.status).toBe(201);
     await pollOnce(bought.data.id);
     const share = (await orderRow(bought.data.id))!.ref_share_kobo;
@@ -226,7 +223,7 @@ describe("the developers' ref share", () => {
     try {
       const dev = await createUser();
       const b = await buyer();
-      const bought = await post("/api/v1/sms/orders", b.secret, { provider: "Swift", country: "5", service: "wa", ref: await codeOf(dev.id) });
+      const bought = await postWithKey("/api/v1/sms/orders", b.secret, { provider: "Swift", country: "5", service: "wa", ref: await codeOf(dev.id) });
       const row = (await orderRow(bought.data.id))!;
       expect(row.ref_share_kobo).toBe(Math.floor(row.price_kobo / 10));
       const audit = await env.DB.prepare("SELECT action FROM audit_log WHERE subject = 'developer_ref'").all<{ action: string }>();
@@ -254,7 +251,7 @@ describe("the developers' ref share on rentals", () => {
   const rentalsOf = async (userId: string) => (await env.DB.prepare("SELECT COUNT(*) AS n FROM rentals WHERE user_id = ?").bind(userId).first<{ n: number }>())!.n;
   /** Rents through /api/v1; its sandbox number gets no SMS for an hour (so a cancel is refunded). */
   async function rent(secret: string, json: Record<string, unknown>, extra: Record<string, string> = {}) {
-    const res = await post("/api/v1/rentals", secret, { ...HOUR, ...json }, extra);
+    const res = await postWithKey("/api/v1/rentals", secret, { ...HOUR, ...json }, extra);
     if (res.status === 201) {
       rented.push(res.data.id);
       const row = await env.DB.prepare("SELECT upstream_id FROM rentals WHERE id = ?").bind(res.data.id).first<{ upstream_id: string }>();
@@ -267,9 +264,9 @@ describe("the developers' ref share on rentals", () => {
     const dev = await createUser();
     const r = await buyer();
     expect((await api("/api/reseller", { token: r.token, json: { accept_terms: true } })).status).toBe(200);
-    const sub = await post("/api/v1/subaccounts", r.secret, { name: "Ada", external_id: "tg-rent" });
-    await post(`/api/v1/subaccounts/${sub.data.id}/transfer-in`, r.secret, { amount: 5000 });
-    expect((await api("/api/v1/markups", { method: "PUT", headers: auth(r.secret), json: { percent: 20 } })).status).toBe(200);
+    const sub = await postWithKey("/api/v1/subaccounts", r.secret, { name: "Ada", external_id: "tg-rent" });
+    await postWithKey(`/api/v1/subaccounts/${sub.data.id}/transfer-in`, r.secret, { amount: 5000 });
+    expect((await api("/api/v1/markups", { method: "PUT", headers: keyAuth(r.secret), json: { percent: 20 } })).status).toBe(200);
 
     const bought = await rent(r.secret, { ref: await codeOf(dev.id) }, { "x-subaccount": sub.data.id });
     expect(bought.status).toBe(201);
@@ -309,13 +306,13 @@ describe("the developers' ref share on rentals", () => {
     expect(ended.status).toBe(201);
     const share = (await rentalRow(ended.data.id))!.ref_share_kobo;
     expect(share).toBe(Math.floor((Math.round(ended.data.amount * 100) * 500) / 10_000));
-    expect((await post(`/api/v1/rentals/${ended.data.id}/end`, b.secret, {})).data.status).toBe("ended");
+    expect((await postWithKey(`/api/v1/rentals/${ended.data.id}/end`, b.secret, {})).data.status).toBe("ended");
     expect(await balanceOf(dev.id)).toBe(share);
 
     const cancelled = await rent(b.secret, { ref });
     expect((await rentalRow(cancelled.data.id))!.ref_share_kobo).toBe(share);
     const before = await balanceOf(b.id);
-    expect((await post(`/api/v1/rentals/${cancelled.data.id}/cancel`, b.secret, {})).data.status).toBe("cancelled");
+    expect((await postWithKey(`/api/v1/rentals/${cancelled.data.id}/cancel`, b.secret, {})).data.status).toBe("cancelled");
     expect(await balanceOf(b.id)).toBe(before + Math.round(cancelled.data.amount * 100));
     expect((await ledgerOf(cancelled.data.id)).map((x) => x.key)).toEqual([`rent:${cancelled.data.id}`, `rent_refund:${cancelled.data.id}`]);
     expect(await balanceOf(dev.id)).toBe(share);
@@ -331,8 +328,8 @@ describe("the developers' ref share on rentals", () => {
     await env.DB.prepare("UPDATE users SET blocked_at = ? WHERE id = ?").bind(Date.now(), blocked.id).run();
     const r = await buyer();
     expect((await api("/api/reseller", { token: r.token, json: { accept_terms: true } })).status).toBe(200);
-    const sub = await post("/api/v1/subaccounts", r.secret, { name: "Ada", external_id: "tg-refused" });
-    await post(`/api/v1/subaccounts/${sub.data.id}/transfer-in`, r.secret, { amount: 2000 });
+    const sub = await postWithKey("/api/v1/subaccounts", r.secret, { name: "Ada", external_id: "tg-refused" });
+    await postWithKey(`/api/v1/subaccounts/${sub.data.id}/transfer-in`, r.secret, { amount: 2000 });
     for (const [ref, message] of [
       ["NOSUCHCODE", /not a developer code we know/],
       [await codeOf(b.id), /your own account/],

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createKey, pollOnce } from "../test/api-fixtures";
-import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } from "../test/helpers";
+import { createKey, fundedSubaccount, getWithKey, newReseller, pollOnce, postWithKey, putWithKey } from "../test/api-fixtures";
+import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { makeOperator } from "../test/operators";
 import { resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
 import { clearSettingsCache, putSetting } from "../services/kernel";
@@ -16,39 +16,21 @@ vi.setConfig({ testTimeout: 60_000 });
 beforeEach(() => resetSmsTestState());
 afterEach(restoreSmsProviders);
 
-const auth = (secret: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${secret}`, ...extra });
-const post = (path: string, secret: string, json: unknown, extra: Record<string, string> = {}) =>
-  api(path, { method: "POST", headers: auth(secret, { "idempotency-key": crypto.randomUUID(), ...extra }), json });
-const put = (path: string, secret: string, json: unknown) => api(path, { method: "PUT", headers: auth(secret), json });
-const get = (path: string, secret: string, extra: Record<string, string> = {}) => api(path, { headers: auth(secret, extra) });
-
-async function reseller(balanceKobo = 1_000_000): Promise<TestUser & { secret: string }> {
-  const user = await createUser({ balanceKobo });
-  expect((await api("/api/reseller", { token: user.token, json: { accept_terms: true } })).status).toBe(200);
-  return { ...user, secret: (await createKey(user, "live")).secret };
-}
-
-async function fundedSub(r: { secret: string }, naira = 5000): Promise<string> {
-  const sub = await post("/api/v1/subaccounts", r.secret, { name: "Ada", external_id: `tg-${crypto.randomUUID().slice(0, 8)}` });
-  expect(sub.status).toBe(201);
-  expect((await post(`/api/v1/subaccounts/${sub.data.id}/transfer-in`, r.secret, { amount: naira })).status).toBe(201);
-  return sub.data.id as string;
-}
 
 const priceOf = async (secret: string, service: string, extra: Record<string, string> = {}) =>
-  ((await get("/api/v1/prices?provider=Swift&country=5", secret, extra)).data.data as { service: string; price: number }[]).find((p) => p.service === service)!.price;
+  ((await getWithKey("/api/v1/prices?provider=Swift&country=5", secret, extra)).data.data as { service: string; price: number }[]).find((p) => p.service === service)!.price;
 
 const pricesIn = async (secret: string, provider: string, country: string, extra: Record<string, string> = {}) =>
-  (await get(`/api/v1/prices?provider=${provider}&country=${country}`, secret, extra)).data.data as { service: string; price: number }[];
+  (await getWithKey(`/api/v1/prices?provider=${provider}&country=${country}`, secret, extra)).data.data as { service: string; price: number }[];
 
 const ledgerOf = async (ref: string) =>
   (await env.DB.prepare("SELECT user_id, amount_kobo, key, kind FROM ledger WHERE ref = ? ORDER BY id").bind(ref).all<{ user_id: string; amount_kobo: number; key: string; kind: string }>()).results;
 
 describe("resellers' markups and margins", () => {
   it("markups: set and read; below zero, absurd, above the setting or not a reseller's: refused, nothing changed", async () => {
-    const r = await reseller();
-    expect((await get("/api/v1/markups", r.secret)).data).toEqual({ percent: 0, services: {}, max_percent: 100 });
-    const set = await put("/api/v1/markups", r.secret, { percent: 10, services: { wa: 25.5 } });
+    const r = await newReseller();
+    expect((await getWithKey("/api/v1/markups", r.secret)).data).toEqual({ percent: 0, services: {}, max_percent: 100 });
+    const set = await putWithKey("/api/v1/markups", r.secret, { percent: 10, services: { wa: 25.5 } });
     expect(set.status).toBe(200);
     expect(set.data).toEqual({ percent: 10, services: { wa: 25.5 }, max_percent: 100 });
 
@@ -59,36 +41,36 @@ describe("resellers' markups and margins", () => {
       [{ percent: 10, services: { wa: -5 } }, /0% or more/],
       [{ percent: 10, services: { "w a": 5 } }, /service code/],
     ] as const) {
-      const res = await put("/api/v1/markups", r.secret, body);
+      const res = await putWithKey("/api/v1/markups", r.secret, body);
       expect(res.status).toBe(400);
       expect(res.data.message).toMatch(field);
     }
     // Above the operator's ceiling (a setting): refused naming it.
-    const above = await put("/api/v1/markups", r.secret, { percent: 150 });
+    const above = await putWithKey("/api/v1/markups", r.secret, { percent: 150 });
     expect(above.status).toBe(400);
     expect(above.data.message).toMatch(/at most 100%/);
-    const aboveService = await put("/api/v1/markups", r.secret, { percent: 5, services: { wa: 101 } });
+    const aboveService = await putWithKey("/api/v1/markups", r.secret, { percent: 5, services: { wa: 101 } });
     expect(aboveService.data).toMatchObject({ field: "services.wa" });
-    expect((await get("/api/v1/markups", r.secret)).data).toEqual({ percent: 10, services: { wa: 25.5 }, max_percent: 100 });
+    expect((await getWithKey("/api/v1/markups", r.secret)).data).toEqual({ percent: 10, services: { wa: 25.5 }, max_percent: 100 });
 
     // Not a reseller: 403; a sub-account header on /markups: 400.
     const plain = await createUser();
     const { secret } = await createKey(plain, "live");
-    expect((await put("/api/v1/markups", secret, { percent: 5 })).status).toBe(403);
-    expect((await get("/api/v1/markups", secret)).status).toBe(403);
-    const sub = await fundedSub(r);
-    expect((await get("/api/v1/markups", r.secret, { "x-subaccount": sub })).status).toBe(400);
+    expect((await putWithKey("/api/v1/markups", secret, { percent: 5 })).status).toBe(403);
+    expect((await getWithKey("/api/v1/markups", secret)).status).toBe(403);
+    const sub = await fundedSubaccount(r);
+    expect((await getWithKey("/api/v1/markups", r.secret, { "x-subaccount": sub })).status).toBe(400);
   });
 
   it("the partner page's form (session route): the same markups, validation and ceiling; not a reseller's: 403", async () => {
-    const r = await reseller();
+    const r = await newReseller();
     const session = (method: "GET" | "PUT", token: string, json?: unknown) => api("/api/reseller/markups", { method, token, ...(json === undefined ? {} : { json }) });
     expect((await session("GET", r.token)).data).toEqual({ percent: 0, services: {}, max_percent: 100 });
     const saved = await session("PUT", r.token, { percent: 12.5, services: { wa: 30 } });
     expect(saved.status).toBe(200);
     expect(saved.data).toEqual({ percent: 12.5, services: { wa: 30 }, max_percent: 100 });
     // One markup, whichever face set it: the API key reads what the form wrote.
-    expect((await get("/api/v1/markups", r.secret)).data).toEqual(saved.data);
+    expect((await getWithKey("/api/v1/markups", r.secret)).data).toEqual(saved.data);
 
     for (const [body, field] of [
       [{ percent: -1 }, "percent"],
@@ -124,10 +106,10 @@ describe("resellers' markups and margins", () => {
   });
 
   it("a sub-account's prices and purchase carry the markup; the margin is credited only when the code comes", async () => {
-    const r = await reseller(1_000_000);
-    const sub = await fundedSub(r, 5000);
+    const r = await newReseller(1_000_000);
+    const sub = await fundedSubaccount(r, 5000);
     const base = await priceOf(r.secret, "wa");
-    await put("/api/v1/markups", r.secret, { percent: 10, services: { wa: 20 } });
+    await putWithKey("/api/v1/markups", r.secret, { percent: 10, services: { wa: 20 } });
     // The reseller's own price is unchanged; its sub-account's caller sees the markup (per-service overrides the flat).
     expect(await priceOf(r.secret, "wa")).toBe(base);
     const marked = await priceOf(r.secret, "wa", { "x-subaccount": sub });
@@ -139,11 +121,11 @@ describe("resellers' markups and margins", () => {
     expect(Math.round(flat * 100)).toBe(Math.round(flatBase * 100) + Math.floor((Math.round(flatBase * 100) * 1000) / 10_000));
 
     // A price shown without the markup is below what is charged: refused, nothing moved.
-    const stale = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa", max_price: base }, { "x-subaccount": sub });
+    const stale = await postWithKey("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa", max_price: base }, { "x-subaccount": sub });
     expect(stale.status).toBe(409);
     expect(await balanceOf(sub)).toBe(500_000);
 
-    const bought = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa", max_price: marked }, { "x-subaccount": sub });
+    const bought = await postWithKey("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa", max_price: marked }, { "x-subaccount": sub });
     expect(bought.status).toBe(201);
     expect(bought.data.price).toBe(marked);
     expect(await balanceOf(sub)).toBe(500_000 - (baseKobo + marginKobo));
@@ -152,7 +134,7 @@ describe("resellers' markups and margins", () => {
     expect((await ledgerOf(bought.data.id)).map((x) => x.key)).toEqual([`buy:${bought.data.id}`]);
 
     await pollOnce(bought.data.id);
-    expect((await get(`/api/v1/sms/orders/${bought.data.id}`, r.secret, { "x-subaccount": sub })).data.status).toBe("used");
+    expect((await getWithKey(`/api/v1/sms/orders/${bought.data.id}`, r.secret, { "x-subaccount": sub })).data.status).toBe("used");
     expect(await ledgerOf(bought.data.id)).toEqual([
       { user_id: sub, amount_kobo: -(baseKobo + marginKobo), key: `buy:${bought.data.id}`, kind: "buy" },
       { user_id: r.id, amount_kobo: marginKobo, key: `margin:${bought.data.id}`, kind: "margin" },
@@ -167,11 +149,11 @@ describe("resellers' markups and margins", () => {
   });
 
   it("a next_route chain's further number carries the markup its first number had: priced, held to the cap and margined alike", async () => {
-    const r = await reseller(1_000_000);
-    const sub = await fundedSub(r, 5000);
+    const r = await newReseller(1_000_000);
+    const sub = await fundedSubaccount(r, 5000);
     // The first number's per-service rate (30%) is the chain's, recorded at its start (decision 076).
-    await put("/api/v1/markups", r.secret, { percent: 10, services: { sbxnosms: 30 } });
-    const bought = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "sbxnosms", next_route: { cap: 5000 } }, { "x-subaccount": sub });
+    await putWithKey("/api/v1/markups", r.secret, { percent: 10, services: { sbxnosms: 30 } });
+    const bought = await postWithKey("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "sbxnosms", next_route: { cap: 5000 } }, { "x-subaccount": sub });
     expect(bought.status).toBe(201);
     const first = bought.data.id as string;
     const chain = await env.DB.prepare("SELECT markup_basis_points, margin_user_id FROM sms_chains WHERE id = ?").bind(first).first();
@@ -180,11 +162,11 @@ describe("resellers' markups and margins", () => {
     // No code on the first route: refunded (no margin), and the chain buys the next route with no caller.
     await env.DB.prepare("UPDATE sms_orders SET attempts = 14 WHERE id = ?").bind(first).run();
     await pollOnce(first);
-    const ended = await get(`/api/v1/sms/orders/${first}`, r.secret, { "x-subaccount": sub });
+    const ended = await getWithKey(`/api/v1/sms/orders/${first}`, r.secret, { "x-subaccount": sub });
     expect(ended.data).toMatchObject({ status: "timeout", refunded: true });
     const next = ended.data.chain.next_order_id as string;
     expect(next).toBeTruthy();
-    const second = await get(`/api/v1/sms/orders/${next}`, r.secret, { "x-subaccount": sub });
+    const second = await getWithKey(`/api/v1/sms/orders/${next}`, r.secret, { "x-subaccount": sub });
     // Priced like the first: the reseller's own price for that route plus the chain's 30%, though that route names the
     // service by another code (its own provider's), which no per-service markup names.
     const { provider, country_id: country, service_id: service } = second.data as { provider: string; country_id: string; service_id: string };
@@ -200,7 +182,7 @@ describe("resellers' markups and margins", () => {
 
     const parentBefore = await balanceOf(r.id);
     await pollOnce(next);
-    expect((await get(`/api/v1/sms/orders/${next}`, r.secret, { "x-subaccount": sub })).data.status).toBe("used");
+    expect((await getWithKey(`/api/v1/sms/orders/${next}`, r.secret, { "x-subaccount": sub })).data.status).toBe("used");
     expect(await ledgerOf(next)).toEqual([
       { user_id: sub, amount_kobo: -(baseKobo + marginKobo), key: `buy:${next}`, kind: "buy" },
       { user_id: r.id, amount_kobo: marginKobo, key: `margin:${next}`, kind: "margin" },
@@ -212,50 +194,50 @@ describe("resellers' markups and margins", () => {
   });
 
   it("a chain's cap holds the marked-up price: a route the reseller could buy within the cap is too dear for its sub-account", async () => {
-    const r = await reseller(1_000_000);
-    const sub = await fundedSub(r, 5000);
+    const r = await newReseller(1_000_000);
+    const sub = await fundedSubaccount(r, 5000);
     // The reseller's own chain finds the cheapest other route: its price is the cap below.
-    const own = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "sbxnosms", next_route: { cap: 5000 } });
+    const own = await postWithKey("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "sbxnosms", next_route: { cap: 5000 } });
     await env.DB.prepare("UPDATE sms_orders SET attempts = 14 WHERE id = ?").bind(own.data.id).run();
     await pollOnce(own.data.id);
-    const ownNext = (await get(`/api/v1/sms/orders/${own.data.id}`, r.secret)).data.chain.next_order_id as string;
-    const cap = (await get(`/api/v1/sms/orders/${ownNext}`, r.secret)).data.price as number;
-    await post(`/api/v1/sms/orders/${ownNext}/cancel`, r.secret, {});
+    const ownNext = (await getWithKey(`/api/v1/sms/orders/${own.data.id}`, r.secret)).data.chain.next_order_id as string;
+    const cap = (await getWithKey(`/api/v1/sms/orders/${ownNext}`, r.secret)).data.price as number;
+    await postWithKey(`/api/v1/sms/orders/${ownNext}/cancel`, r.secret, {});
 
     // Doubled by a 100% markup, every other route costs the sub-account more than that cap: the chain ends.
-    await put("/api/v1/markups", r.secret, { percent: 100 });
-    const bought = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "sbxnosms", next_route: { cap } }, { "x-subaccount": sub });
+    await putWithKey("/api/v1/markups", r.secret, { percent: 100 });
+    const bought = await postWithKey("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "sbxnosms", next_route: { cap } }, { "x-subaccount": sub });
     expect(bought.status).toBe(201);
     await env.DB.prepare("UPDATE sms_orders SET attempts = 14 WHERE id = ?").bind(bought.data.id).run();
     await pollOnce(bought.data.id);
-    const ended = await get(`/api/v1/sms/orders/${bought.data.id}`, r.secret, { "x-subaccount": sub });
+    const ended = await getWithKey(`/api/v1/sms/orders/${bought.data.id}`, r.secret, { "x-subaccount": sub });
     expect(ended.data).toMatchObject({ status: "timeout", refunded: true, chain: { status: "ended", next_order_id: null } });
     expect(await balanceOf(sub)).toBe(500_000);
     await expectLedgerBalanced();
   });
 
   it("a refund before the code credits no margin; the reseller's own purchases carry none", async () => {
-    const r = await reseller(1_000_000);
-    const sub = await fundedSub(r, 5000);
-    await put("/api/v1/markups", r.secret, { percent: 50 });
-    const bought = await post("/api/v1/sms/orders", r.secret, { country: "5", service: "sbxnosms" }, { "x-subaccount": sub });
+    const r = await newReseller(1_000_000);
+    const sub = await fundedSubaccount(r, 5000);
+    await putWithKey("/api/v1/markups", r.secret, { percent: 50 });
+    const bought = await postWithKey("/api/v1/sms/orders", r.secret, { country: "5", service: "sbxnosms" }, { "x-subaccount": sub });
     expect(bought.status).toBe(201);
-    const cancelled = await post(`/api/v1/sms/orders/${bought.data.id}/cancel`, r.secret, {}, { "x-subaccount": sub });
+    const cancelled = await postWithKey(`/api/v1/sms/orders/${bought.data.id}/cancel`, r.secret, {}, { "x-subaccount": sub });
     expect(cancelled.data.refunded).toBe(true);
     expect(await balanceOf(sub)).toBe(500_000);
     expect((await ledgerOf(bought.data.id)).map((x) => x.key)).toEqual([`buy:${bought.data.id}`, `refund:${bought.data.id}`]);
 
-    const own = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" });
+    const own = await postWithKey("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" });
     expect(own.status).toBe(201);
     const row = await env.DB.prepare("SELECT margin_kobo, margin_user_id FROM sms_orders WHERE id = ?").bind(own.data.id).first<{ margin_kobo: number; margin_user_id: string | null }>();
     expect(row).toEqual({ margin_kobo: 0, margin_user_id: null });
   });
 
   it("an operator refunds a kept order: the price back, the margin reversed, once; audited", async () => {
-    const r = await reseller(1_000_000);
-    const sub = await fundedSub(r, 5000);
-    await put("/api/v1/markups", r.secret, { percent: 30 });
-    const bought = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub });
+    const r = await newReseller(1_000_000);
+    const sub = await fundedSubaccount(r, 5000);
+    await putWithKey("/api/v1/markups", r.secret, { percent: 30 });
+    const bought = await postWithKey("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub });
     await pollOnce(bought.data.id);
     const margin = (await ledgerOf(bought.data.id)).find((x) => x.kind === "margin")!.amount_kobo;
     expect(margin).toBeGreaterThan(0);
@@ -273,7 +255,7 @@ describe("resellers' markups and margins", () => {
       [`refund:${bought.data.id}`, Math.round(bought.data.price * 100)],
       [`margin-reversal:${bought.data.id}`, -margin],
     ]);
-    expect((await get(`/api/v1/sms/orders/${bought.data.id}`, r.secret, { "x-subaccount": sub })).data).toMatchObject({ status: "used", refunded: true });
+    expect((await getWithKey(`/api/v1/sms/orders/${bought.data.id}`, r.secret, { "x-subaccount": sub })).data).toMatchObject({ status: "used", refunded: true });
 
     // Again: refused, nothing moved.
     const again = await api(`/api/admin/orders/${bought.data.id}/refund`, { token: operator.token, json: { reason: "double click" } });
@@ -282,20 +264,20 @@ describe("resellers' markups and margins", () => {
     const audit = await env.DB.prepare("SELECT action FROM audit_log WHERE subject = ?").bind(bought.data.id).all<{ action: string }>();
     expect(audit.results.map((x) => x.action)).toEqual(["order.refund_kept"]);
     // An order that was not kept is not refunded this way.
-    const waiting = await post("/api/v1/sms/orders", r.secret, { country: "5", service: "sbxnosms" }, { "x-subaccount": sub });
+    const waiting = await postWithKey("/api/v1/sms/orders", r.secret, { country: "5", service: "sbxnosms" }, { "x-subaccount": sub });
     expect((await api(`/api/admin/orders/${waiting.data.id}/refund`, { token: operator.token, json: { reason: "no" } })).status).toBe(409);
     await expectLedgerBalanced();
   });
 
   it("a reversal the reseller's wallet cannot cover is refused whole: neither the refund nor the reversal is written", async () => {
-    const r = await reseller(500_000);
-    const sub = await fundedSub(r, 5000); // the reseller's wallet is now empty
-    await put("/api/v1/markups", r.secret, { percent: 40 });
-    const bought = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub });
+    const r = await newReseller(500_000);
+    const sub = await fundedSubaccount(r, 5000); // the reseller's wallet is now empty
+    await putWithKey("/api/v1/markups", r.secret, { percent: 40 });
+    const bought = await postWithKey("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub });
     await pollOnce(bought.data.id);
     const margin = (await ledgerOf(bought.data.id)).find((x) => x.kind === "margin")!.amount_kobo;
     // The reseller spends its margin (moved into the sub-account).
-    expect((await post(`/api/v1/subaccounts/${sub}/transfer-in`, r.secret, { amount: margin / 100 })).status).toBe(201);
+    expect((await postWithKey(`/api/v1/subaccounts/${sub}/transfer-in`, r.secret, { amount: margin / 100 })).status).toBe(201);
     expect(await balanceOf(r.id)).toBe(0);
     const subBefore = await balanceOf(sub);
     const operator = await makeOperator();
@@ -307,12 +289,12 @@ describe("resellers' markups and margins", () => {
   });
 
   it("a closed sub-account receives no refund of a kept order: refused, nothing moved", async () => {
-    const r = await reseller(1_000_000);
-    const sub = await fundedSub(r, 5000);
-    await put("/api/v1/markups", r.secret, { percent: 10 });
-    const bought = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub });
+    const r = await newReseller(1_000_000);
+    const sub = await fundedSubaccount(r, 5000);
+    await putWithKey("/api/v1/markups", r.secret, { percent: 10 });
+    const bought = await postWithKey("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub });
     await pollOnce(bought.data.id);
-    expect((await post(`/api/v1/subaccounts/${sub}/close`, r.secret, {})).data.status).toBe("closed");
+    expect((await postWithKey(`/api/v1/subaccounts/${sub}/close`, r.secret, {})).data.status).toBe("closed");
     const before = [await balanceOf(r.id), await balanceOf(sub)];
     const operator = await makeOperator();
     const refused = await api(`/api/admin/orders/${bought.data.id}/refund`, { token: operator.token, json: { reason: "wrong code" } });
@@ -322,9 +304,9 @@ describe("resellers' markups and margins", () => {
   });
 
   it("the ceiling lowered after a markup was set caps what is charged", async () => {
-    const r = await reseller(1_000_000);
-    const sub = await fundedSub(r, 5000);
-    await put("/api/v1/markups", r.secret, { percent: 80 });
+    const r = await newReseller(1_000_000);
+    const sub = await fundedSubaccount(r, 5000);
+    await putWithKey("/api/v1/markups", r.secret, { percent: 80 });
     await putSetting(db(), "reseller_markups", { max_percent: 10 });
     clearSettingsCache();
     try {
@@ -337,10 +319,10 @@ describe("resellers' markups and margins", () => {
   });
 
   it("the console's resellers page: sub-accounts, what they hold, margins; grant and revoke by e-mail, audited; operators only", async () => {
-    const r = await reseller(1_000_000);
-    const sub = await fundedSub(r, 2000);
-    await put("/api/v1/markups", r.secret, { percent: 10 });
-    const bought = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub });
+    const r = await newReseller(1_000_000);
+    const sub = await fundedSubaccount(r, 2000);
+    await putWithKey("/api/v1/markups", r.secret, { percent: 10 });
+    const bought = await postWithKey("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub });
     await pollOnce(bought.data.id);
     const margin = (await ledgerOf(bought.data.id)).find((x) => x.kind === "margin")!.amount_kobo;
 

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createKey } from "../test/api-fixtures";
-import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } from "../test/helpers";
+import { fundedSubaccount, getWithKey, newReseller, postWithKey, putWithKey } from "../test/api-fixtures";
+import { api, balanceOf, db, expectLedgerBalanced } from "../test/helpers";
 import { patchSandboxRental } from "../test/rent-fixtures";
 import { rentalDeps } from "../test/services";
 import { clearSettingsCache, putSetting } from "../services/kernel";
@@ -31,31 +31,13 @@ afterEach(async () => {
   }
 });
 
-const auth = (secret: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${secret}`, ...extra });
-const post = (path: string, secret: string, json: unknown, extra: Record<string, string> = {}) =>
-  api(path, { method: "POST", headers: auth(secret, { "idempotency-key": crypto.randomUUID(), ...extra }), json });
-const get = (path: string, secret: string, extra: Record<string, string> = {}) => api(path, { headers: auth(secret, extra) });
-const put = (path: string, secret: string, json: unknown) => api(path, { method: "PUT", headers: auth(secret), json });
-
-async function reseller(): Promise<TestUser & { secret: string }> {
-  const user = await createUser({ balanceKobo: 1_000_000 });
-  expect((await api("/api/reseller", { token: user.token, json: { accept_terms: true } })).status).toBe(200);
-  return { ...user, secret: (await createKey(user, "live")).secret };
-}
-
-async function fundedSub(r: { secret: string }, naira = 5000): Promise<string> {
-  const sub = await post("/api/v1/subaccounts", r.secret, { name: "Ada", external_id: `tg-${crypto.randomUUID().slice(0, 8)}` });
-  expect(sub.status).toBe(201);
-  expect((await post(`/api/v1/subaccounts/${sub.data.id}/transfer-in`, r.secret, { amount: naira })).status).toBe(201);
-  return sub.data.id as string;
-}
 
 const HOUR = { country: "5", duration: "hour", period: 1 };
-const quoteOf = async (secret: string, extra: Record<string, string> = {}) => (await get("/api/v1/rentals/quote?country=5&duration=hour&period=1", secret, extra)).data.price as number;
+const quoteOf = async (secret: string, extra: Record<string, string> = {}) => (await getWithKey("/api/v1/rentals/quote?country=5&duration=hour&period=1", secret, extra)).data.price as number;
 
 /** Rents as the sub-account; its sandbox number gets no SMS for a while (so a cancel is refunded). */
 async function rentAs(r: { secret: string }, sub: string, maxPrice?: number) {
-  const res = await post("/api/v1/rentals", r.secret, { ...HOUR, ...(maxPrice === undefined ? {} : { max_price: maxPrice }) }, { "x-subaccount": sub });
+  const res = await postWithKey("/api/v1/rentals", r.secret, { ...HOUR, ...(maxPrice === undefined ? {} : { max_price: maxPrice }) }, { "x-subaccount": sub });
   if (res.status === 201) {
     rented.push(res.data.id);
     const row = await env.DB.prepare("SELECT upstream_id FROM rentals WHERE id = ?").bind(res.data.id).first<{ upstream_id: string }>();
@@ -69,11 +51,11 @@ const ledgerOf = async (ref: string) =>
 
 describe("markups on a sub-account's rentals", () => {
   it("the quote is the price charged; the margin is credited when the bot ends the rental, once, and told", async () => {
-    const r = await reseller();
-    const sub = await fundedSub(r);
+    const r = await newReseller();
+    const sub = await fundedSubaccount(r);
     const baseKobo = Math.round((await quoteOf(r.secret)) * 100);
     // Rentals sell no one service: the flat markup applies, a per-service one does not.
-    expect((await put("/api/v1/markups", r.secret, { percent: 12.5, services: { wa: 50 } })).status).toBe(200);
+    expect((await putWithKey("/api/v1/markups", r.secret, { percent: 12.5, services: { wa: 50 } })).status).toBe(200);
     const marginKobo = Math.floor((baseKobo * 1250) / 10_000);
     expect(Math.round((await quoteOf(r.secret)) * 100)).toBe(baseKobo); // the reseller's own price is unchanged
     const shown = await quoteOf(r.secret, { "x-subaccount": sub });
@@ -93,7 +75,7 @@ describe("markups on a sub-account's rentals", () => {
     expect((await ledgerOf(bought.data.id)).map((x) => x.key)).toEqual([`rent:${bought.data.id}`]);
     expect(await balanceOf(r.id)).toBe(parentBefore);
 
-    const ended = await post(`/api/v1/rentals/${bought.data.id}/end`, r.secret, {}, { "x-subaccount": sub });
+    const ended = await postWithKey(`/api/v1/rentals/${bought.data.id}/end`, r.secret, {}, { "x-subaccount": sub });
     expect(ended.data.status).toBe("ended");
     expect(await ledgerOf(bought.data.id)).toEqual([
       { user_id: sub, amount_kobo: -(baseKobo + marginKobo), key: `rent:${bought.data.id}`, kind: "rent" },
@@ -103,20 +85,20 @@ describe("markups on a sub-account's rentals", () => {
     const told = await env.DB.prepare("SELECT user_id, kind FROM outbox_events WHERE dedupe_key = ?").bind(`balance.changed:rent_margin:${bought.data.id}`).first();
     expect(told).toEqual({ user_id: r.id, kind: "balance.changed" });
     // Ending again moves nothing; the partner figures count the rental's margin and spend.
-    expect((await post(`/api/v1/rentals/${bought.data.id}/end`, r.secret, {}, { "x-subaccount": sub })).status).toBe(409);
+    expect((await postWithKey(`/api/v1/rentals/${bought.data.id}/end`, r.secret, {}, { "x-subaccount": sub })).status).toBe(409);
     expect((await ledgerOf(bought.data.id)).length).toBe(2);
     expect((await api("/api/reseller", { token: r.token })).data).toMatchObject({ margin_earned: marginKobo / 100, subaccount_spend: (baseKobo + marginKobo) / 100 });
     await expectLedgerBalanced();
   });
 
   it("a rental cancelled for a refund never credits a margin: the sub-account gets back all it paid", async () => {
-    const r = await reseller();
-    const sub = await fundedSub(r);
-    await put("/api/v1/markups", r.secret, { percent: 40 });
+    const r = await newReseller();
+    const sub = await fundedSubaccount(r);
+    await putWithKey("/api/v1/markups", r.secret, { percent: 40 });
     const parentBefore = await balanceOf(r.id);
     const bought = await rentAs(r, sub);
     expect(bought.status).toBe(201);
-    const cancelled = await post(`/api/v1/rentals/${bought.data.id}/cancel`, r.secret, {}, { "x-subaccount": sub });
+    const cancelled = await postWithKey(`/api/v1/rentals/${bought.data.id}/cancel`, r.secret, {}, { "x-subaccount": sub });
     expect(cancelled.data.status).toBe("cancelled");
     expect(await balanceOf(sub)).toBe(500_000);
     expect(await balanceOf(r.id)).toBe(parentBefore);
@@ -128,9 +110,9 @@ describe("markups on a sub-account's rentals", () => {
   });
 
   it("an expired rental credits its margin (the watcher or the sweep), once; the reseller's own rentals carry none", async () => {
-    const r = await reseller();
-    const sub = await fundedSub(r);
-    await put("/api/v1/markups", r.secret, { percent: 10 });
+    const r = await newReseller();
+    const sub = await fundedSubaccount(r);
+    await putWithKey("/api/v1/markups", r.secret, { percent: 10 });
     const bought = await rentAs(r, sub);
     expect(bought.status).toBe(201);
     const row = await env.DB.prepare("SELECT price_kobo, margin_kobo, margin_user_id FROM rentals WHERE id = ?").bind(bought.data.id).first<{ price_kobo: number; margin_kobo: number; margin_user_id: string }>();
@@ -145,11 +127,11 @@ describe("markups on a sub-account's rentals", () => {
     expect((await ledgerOf(bought.data.id)).filter((x) => x.key === `rent_margin:${bought.data.id}`)).toHaveLength(1);
 
     // The reseller renting for itself: its own price, no margin row.
-    const own = await post("/api/v1/rentals", r.secret, HOUR);
+    const own = await postWithKey("/api/v1/rentals", r.secret, HOUR);
     expect(own.status).toBe(201);
     rented.push(own.data.id);
     expect(Math.round(own.data.amount * 100)).toBe(row!.price_kobo - row!.margin_kobo);
-    expect((await post(`/api/v1/rentals/${own.data.id}/end`, r.secret, {})).data.status).toBe("ended");
+    expect((await postWithKey(`/api/v1/rentals/${own.data.id}/end`, r.secret, {})).data.status).toBe("ended");
     expect((await ledgerOf(own.data.id)).some((x) => x.kind === "margin")).toBe(false);
     await expectLedgerBalanced();
   });

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { setResellerSql } from "../db/admin-sql";
-import { createKey, handler } from "../test/api-fixtures";
-import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } from "../test/helpers";
+import { createKey, getWithKey, handler, keyAuth, newReseller, postWithKey } from "../test/api-fixtures";
+import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
 import { closeSubaccount, transferSubaccount } from "../services/resellers";
 import { queueWebhookEvents } from "../services/kernel";
@@ -18,22 +18,10 @@ vi.setConfig({ testTimeout: 60_000 });
 beforeEach(() => resetSmsTestState());
 afterEach(restoreSmsProviders);
 
-const auth = (secret: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${secret}`, ...extra });
-const post = (path: string, secret: string, json: unknown, extra: Record<string, string> = {}, key: string = crypto.randomUUID()) =>
-  api(path, { method: "POST", headers: auth(secret, { "idempotency-key": key, ...extra }), json });
-const get = (path: string, secret: string, extra: Record<string, string> = {}) => api(path, { headers: auth(secret, extra) });
 
 /** A customer who accepted the reseller terms, with a live key. */
-async function reseller(balanceKobo = 1_000_000): Promise<TestUser & { secret: string }> {
-  const user = await createUser({ balanceKobo });
-  const accepted = await api("/api/reseller", { token: user.token, json: { accept_terms: true } });
-  expect(accepted.status).toBe(200);
-  expect(accepted.data.reseller).toBe(true);
-  return { ...user, secret: (await createKey(user, "live")).secret };
-}
-
 async function openSub(secret: string, externalId = `tg-${crypto.randomUUID().slice(0, 8)}`) {
-  const res = await post("/api/v1/subaccounts", secret, { name: "Ada", external_id: externalId });
+  const res = await postWithKey("/api/v1/subaccounts", secret, { name: "Ada", external_id: externalId });
   expect(res.status).toBe(201);
   return res.data as { id: string; external_id: string; balance: number; status: string };
 }
@@ -46,7 +34,7 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
   it("only a reseller opens sub-accounts; accepting the terms makes one; an operator's revocation sticks", async () => {
     const user = await createUser({ balanceKobo: 100_000 });
     const { secret } = await createKey(user, "live");
-    const refused = await post("/api/v1/subaccounts", secret, { name: "Ada", external_id: "tg-1" });
+    const refused = await postWithKey("/api/v1/subaccounts", secret, { name: "Ada", external_id: "tg-1" });
     expect(refused.status).toBe(403);
     expect(refused.data.message).toMatch(/accept the reseller terms/);
     expect((await api("/api/reseller", { token: user.token })).data.reseller).toBe(false);
@@ -58,32 +46,32 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
 
     // The operator revokes (audited): no new sub-accounts, no buying as one, and accepting again does not undo it.
     await db().batch(setResellerSql(db(), user.id, false, "ops@example.com", "abuse report", Date.now()) as [never]);
-    expect((await post("/api/v1/subaccounts", secret, { name: "Bo", external_id: "tg-2" })).status).toBe(403);
-    expect((await get("/api/v1/balance", secret, { "x-subaccount": sub.id })).status).toBe(403);
+    expect((await postWithKey("/api/v1/subaccounts", secret, { name: "Bo", external_id: "tg-2" })).status).toBe(403);
+    expect((await getWithKey("/api/v1/balance", secret, { "x-subaccount": sub.id })).status).toBe(403);
     expect((await api("/api/reseller", { token: user.token, json: { accept_terms: true } })).status).toBe(403);
     const audit = await env.DB.prepare("SELECT action, previous FROM audit_log WHERE subject = ? ORDER BY id").bind(user.id).all<{ action: string; previous: string }>();
     expect(audit.results.map((r) => r.action)).toEqual(["reseller.revoke"]);
     expect(audit.results[0]!.previous).toBe("active");
     // ...and granted again by an operator: back.
     await db().batch(setResellerSql(db(), user.id, true, "ops@example.com", "cleared", Date.now()) as [never]);
-    expect((await get("/api/v1/balance", secret, { "x-subaccount": sub.id })).status).toBe(200);
+    expect((await getWithKey("/api/v1/balance", secret, { "x-subaccount": sub.id })).status).toBe(200);
   });
 
   it("create, list, get; external_id unique per reseller; a sub-account never signs in", async () => {
-    const r = await reseller();
+    const r = await newReseller();
     const a = await openSub(r.secret, "tg-100");
     const b = await openSub(r.secret, "tg-200");
-    const dup = await post("/api/v1/subaccounts", r.secret, { name: "Again", external_id: "tg-100" });
+    const dup = await postWithKey("/api/v1/subaccounts", r.secret, { name: "Again", external_id: "tg-100" });
     expect(dup.status).toBe(409);
     expect(dup.data.message).toMatch(/already have a sub-account with external_id tg-100/);
-    const bad = await post("/api/v1/subaccounts", r.secret, { name: "", external_id: "has space" });
+    const bad = await postWithKey("/api/v1/subaccounts", r.secret, { name: "", external_id: "has space" });
     expect(bad.status).toBe(400);
-    const list = await get("/api/v1/subaccounts", r.secret);
+    const list = await getWithKey("/api/v1/subaccounts", r.secret);
     expect(list.data.data.map((s: { id: string }) => s.id).sort()).toEqual([a.id, b.id].sort());
-    expect((await get("/api/v1/subaccounts?external_id=tg-200", r.secret)).data.data.map((s: { id: string }) => s.id)).toEqual([b.id]);
-    expect((await get(`/api/v1/subaccounts/${a.id}`, r.secret)).data.external_id).toBe("tg-100");
+    expect((await getWithKey("/api/v1/subaccounts?external_id=tg-200", r.secret)).data.data.map((s: { id: string }) => s.id)).toEqual([b.id]);
+    expect((await getWithKey(`/api/v1/subaccounts/${a.id}`, r.secret)).data.external_id).toBe("tg-100");
     // Another reseller may use the same external_id for its own customer.
-    const other = await reseller();
+    const other = await newReseller();
     await openSub(other.secret, "tg-100");
     // The wallet row cannot sign in: no password, an address nobody holds.
     const row = await env.DB.prepare("SELECT email, password_hash, parent_user_id FROM users WHERE id = ?").bind(a.id).first<{ email: string; password_hash: string; parent_user_id: string }>();
@@ -96,32 +84,32 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
   });
 
   it("IDOR: another reseller's sub-account is 404 to read, freeze, close or move money, and nothing moves", async () => {
-    const mine = await reseller();
-    const theirs = await reseller();
+    const mine = await newReseller();
+    const theirs = await newReseller();
     const sub = await openSub(theirs.secret);
-    await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, theirs.secret, { amount: 100 });
+    await postWithKey(`/api/v1/subaccounts/${sub.id}/transfer-in`, theirs.secret, { amount: 100 });
     const before = [await balanceOf(mine.id), await balanceOf(theirs.id), await balanceOf(sub.id)];
     for (const res of [
-      await get(`/api/v1/subaccounts/${sub.id}`, mine.secret),
-      await get(`/api/v1/subaccounts/${sub.id}/transfers`, mine.secret),
-      await post(`/api/v1/subaccounts/${sub.id}/freeze`, mine.secret, {}),
-      await post(`/api/v1/subaccounts/${sub.id}/close`, mine.secret, {}),
-      await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, mine.secret, { amount: 10 }),
-      await post(`/api/v1/subaccounts/${sub.id}/transfer-out`, mine.secret, { amount: 10 }),
+      await getWithKey(`/api/v1/subaccounts/${sub.id}`, mine.secret),
+      await getWithKey(`/api/v1/subaccounts/${sub.id}/transfers`, mine.secret),
+      await postWithKey(`/api/v1/subaccounts/${sub.id}/freeze`, mine.secret, {}),
+      await postWithKey(`/api/v1/subaccounts/${sub.id}/close`, mine.secret, {}),
+      await postWithKey(`/api/v1/subaccounts/${sub.id}/transfer-in`, mine.secret, { amount: 10 }),
+      await postWithKey(`/api/v1/subaccounts/${sub.id}/transfer-out`, mine.secret, { amount: 10 }),
     ]) {
       expect(res.status).toBe(404);
       expect(res.data).toMatchObject({ code: "NOT_FOUND", message: "Sub-account not found." });
     }
-    expect((await get("/api/v1/subaccounts", mine.secret)).data.data).toEqual([]);
+    expect((await getWithKey("/api/v1/subaccounts", mine.secret)).data.data).toEqual([]);
     expect([await balanceOf(mine.id), await balanceOf(theirs.id), await balanceOf(sub.id)]).toEqual(before);
-    expect((await get(`/api/v1/subaccounts/${sub.id}`, theirs.secret)).data.status).toBe("active");
+    expect((await getWithKey(`/api/v1/subaccounts/${sub.id}`, theirs.secret)).data.status).toBe("active");
   });
 
   it("transfers: one ledger pair each way, exactly once per Idempotency-Key, never below zero", async () => {
-    const r = await reseller(500_000);
+    const r = await newReseller(500_000);
     const sub = await openSub(r.secret);
     const key = crypto.randomUUID();
-    const sent = await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 1500.5 }, {}, key);
+    const sent = await postWithKey(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 1500.5 }, {}, key);
     expect(sent.status).toBe(201);
     expect(sent.data).toMatchObject({ subaccount_id: sub.id, direction: "in", reason: "transfer", amount: 1500.5 });
     expect(await balanceOf(r.id)).toBe(500_000 - 150_050);
@@ -132,7 +120,7 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
       { user_id: sub.id, amount_kobo: 150_050, key: `sub:${sent.data.id}:credit` },
     ]);
     // The same key again: the same answer, nothing moved (the API's replay, and the transfer's own key under it).
-    const again = await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 1500.5 }, {}, key);
+    const again = await postWithKey(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 1500.5 }, {}, key);
     expect(again.data.id).toBe(sent.data.id);
     const direct = await transferSubaccount(db(), r.id, sub.id, { direction: "in", amountKobo: 150_050, idempotencyKey: key }, Date.now());
     expect(direct.id).toBe(sent.data.id);
@@ -140,25 +128,25 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
     expect(await balanceOf(sub.id)).toBe(150_050);
 
     // More than the parent holds; more than the sub-account holds: 402, nothing moved.
-    const tooMuch = await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 5000 });
+    const tooMuch = await postWithKey(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 5000 });
     expect(tooMuch.status).toBe(402);
     expect(tooMuch.data.message).toMatch(/Your wallet holds less than ₦5,000.00: nothing was moved/);
-    const tooMuchBack = await post(`/api/v1/subaccounts/${sub.id}/transfer-out`, r.secret, { amount: 1500.51 });
+    const tooMuchBack = await postWithKey(`/api/v1/subaccounts/${sub.id}/transfer-out`, r.secret, { amount: 1500.51 });
     expect(tooMuchBack.status).toBe(402);
     expect(tooMuchBack.data.message).toMatch(/The sub-account holds less/);
-    for (const amount of [0, -5, 1.234]) expect((await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount })).status).toBe(400);
+    for (const amount of [0, -5, 1.234]) expect((await postWithKey(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount })).status).toBe(400);
     expect([await balanceOf(r.id), await balanceOf(sub.id)]).toEqual([500_000 - 150_050, 150_050]);
 
-    const back = await post(`/api/v1/subaccounts/${sub.id}/transfer-out`, r.secret, { amount: 500 });
+    const back = await postWithKey(`/api/v1/subaccounts/${sub.id}/transfer-out`, r.secret, { amount: 500 });
     expect(back.status).toBe(201);
     expect([await balanceOf(r.id), await balanceOf(sub.id)]).toEqual([500_000 - 100_050, 100_050]);
-    const transfers = await get(`/api/v1/subaccounts/${sub.id}/transfers`, r.secret);
+    const transfers = await getWithKey(`/api/v1/subaccounts/${sub.id}/transfers`, r.secret);
     expect(transfers.data.data.map((t: { direction: string }) => t.direction).sort()).toEqual(["in", "out"]);
     await expectLedgerBalanced();
   });
 
   it("two transfers racing for the same money: one is made, the other refused, the money conserved", async () => {
-    const r = await reseller(100_000);
+    const r = await newReseller(100_000);
     const [a, b] = [await openSub(r.secret), await openSub(r.secret)];
     const results = await Promise.allSettled([
       transferSubaccount(db(), r.id, a.id, { direction: "in", amountKobo: 70_000, idempotencyKey: "race-a" }, Date.now()),
@@ -174,96 +162,96 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
   });
 
   it("buys as a sub-account (X-Subaccount): its wallet pays, never the parent's; the order names it", async () => {
-    const r = await reseller(1_000_000);
+    const r = await newReseller(1_000_000);
     const sub = await openSub(r.secret);
     // Empty: refused, though the parent could pay.
-    const broke = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub.id });
+    const broke = await postWithKey("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub.id });
     expect(broke.status).toBe(402);
     expect(await balanceOf(r.id)).toBe(1_000_000);
 
-    await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 5000 });
-    expect((await get("/api/v1/balance", r.secret, { "x-subaccount": sub.id })).data.balance).toBe(5000);
-    const bought = await post("/api/v1/sms/orders", r.secret, { country: "5", service: "sbxnosms" }, { "x-subaccount": sub.id });
+    await postWithKey(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 5000 });
+    expect((await getWithKey("/api/v1/balance", r.secret, { "x-subaccount": sub.id })).data.balance).toBe(5000);
+    const bought = await postWithKey("/api/v1/sms/orders", r.secret, { country: "5", service: "sbxnosms" }, { "x-subaccount": sub.id });
     expect(bought.status).toBe(201);
     expect(bought.data.subaccount_id).toBe(sub.id);
     expect(await balanceOf(sub.id)).toBe(500_000 - Math.round(bought.data.price * 100));
     expect(await balanceOf(r.id)).toBe(500_000);
     // The order is the sub-account's: read with its header; the reseller's own list does not hold it.
-    expect((await get(`/api/v1/sms/orders/${bought.data.id}`, r.secret, { "x-subaccount": sub.id })).data.subaccount_id).toBe(sub.id);
-    expect((await get(`/api/v1/sms/orders/${bought.data.id}`, r.secret)).status).toBe(404);
-    const cancelled = await post(`/api/v1/sms/orders/${bought.data.id}/cancel`, r.secret, {}, { "x-subaccount": sub.id });
+    expect((await getWithKey(`/api/v1/sms/orders/${bought.data.id}`, r.secret, { "x-subaccount": sub.id })).data.subaccount_id).toBe(sub.id);
+    expect((await getWithKey(`/api/v1/sms/orders/${bought.data.id}`, r.secret)).status).toBe(404);
+    const cancelled = await postWithKey(`/api/v1/sms/orders/${bought.data.id}/cancel`, r.secret, {}, { "x-subaccount": sub.id });
     expect(cancelled.data.refunded).toBe(true);
     expect(await balanceOf(sub.id)).toBe(500_000);
     await expectLedgerBalanced();
   });
 
   it("rents as a sub-account: its wallet pays, the rental's v1 answers name it, the reseller's own rentals do not", async () => {
-    const r = await reseller(1_000_000);
+    const r = await newReseller(1_000_000);
     const sub = await openSub(r.secret);
-    await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 5000 });
-    const rented = await post("/api/v1/rentals", r.secret, { country: "5", duration: "hour", period: 1 }, { "x-subaccount": sub.id });
+    await postWithKey(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 5000 });
+    const rented = await postWithKey("/api/v1/rentals", r.secret, { country: "5", duration: "hour", period: 1 }, { "x-subaccount": sub.id });
     expect(rented.status).toBe(201);
     expect(rented.data.subaccount_id).toBe(sub.id);
     expect(await balanceOf(sub.id)).toBe(500_000 - Math.round(rented.data.amount * 100));
     expect(await balanceOf(r.id)).toBe(500_000);
-    expect((await get(`/api/v1/rentals/${rented.data.id}`, r.secret, { "x-subaccount": sub.id })).data.rental.subaccount_id).toBe(sub.id);
-    expect((await get("/api/v1/rentals", r.secret, { "x-subaccount": sub.id })).data.data.map((x: { subaccount_id: string }) => x.subaccount_id)).toEqual([sub.id]);
-    expect((await get(`/api/v1/rentals/${rented.data.id}`, r.secret)).status).toBe(404);
-    expect((await get("/api/v1/rentals", r.secret)).data.data).toEqual([]);
+    expect((await getWithKey(`/api/v1/rentals/${rented.data.id}`, r.secret, { "x-subaccount": sub.id })).data.rental.subaccount_id).toBe(sub.id);
+    expect((await getWithKey("/api/v1/rentals", r.secret, { "x-subaccount": sub.id })).data.data.map((x: { subaccount_id: string }) => x.subaccount_id)).toEqual([sub.id]);
+    expect((await getWithKey(`/api/v1/rentals/${rented.data.id}`, r.secret)).status).toBe(404);
+    expect((await getWithKey("/api/v1/rentals", r.secret)).data.data).toEqual([]);
     // Running: the sub-account cannot be closed under it (its refund would land in a closed wallet).
-    expect((await post(`/api/v1/subaccounts/${sub.id}/close`, r.secret, {})).status).toBe(409);
+    expect((await postWithKey(`/api/v1/subaccounts/${sub.id}/close`, r.secret, {})).status).toBe(409);
     await expectLedgerBalanced();
   });
 
   it("a sub-account id from another reseller in X-Subaccount is 404, and nothing is bought", async () => {
-    const mine = await reseller(1_000_000);
-    const theirs = await reseller(1_000_000);
+    const mine = await newReseller(1_000_000);
+    const theirs = await newReseller(1_000_000);
     const sub = await openSub(theirs.secret);
-    await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, theirs.secret, { amount: 5000 });
-    const res = await post("/api/v1/sms/orders", mine.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub.id });
+    await postWithKey(`/api/v1/subaccounts/${sub.id}/transfer-in`, theirs.secret, { amount: 5000 });
+    const res = await postWithKey("/api/v1/sms/orders", mine.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub.id });
     expect(res.status).toBe(404);
     expect(res.data.message).toBe("Sub-account not found.");
-    expect((await get("/api/v1/balance", mine.secret, { "x-subaccount": sub.id })).status).toBe(404);
-    expect((await get("/api/v1/balance", mine.secret, { "x-subaccount": "sub_nope" })).status).toBe(404);
+    expect((await getWithKey("/api/v1/balance", mine.secret, { "x-subaccount": sub.id })).status).toBe(404);
+    expect((await getWithKey("/api/v1/balance", mine.secret, { "x-subaccount": "sub_nope" })).status).toBe(404);
     expect([await balanceOf(mine.id), await balanceOf(sub.id)]).toEqual([1_000_000, 500_000]);
     const orders = await env.DB.prepare("SELECT COUNT(*) AS n FROM sms_orders WHERE user_id IN (?, ?)").bind(mine.id, sub.id).first<{ n: number }>();
     expect(orders!.n).toBe(0);
     // A sub-account is never a header on the sub-accounts' own routes.
-    expect((await get("/api/v1/subaccounts", theirs.secret, { "x-subaccount": sub.id })).status).toBe(400);
+    expect((await getWithKey("/api/v1/subaccounts", theirs.secret, { "x-subaccount": sub.id })).status).toBe(400);
   });
 
   it("a frozen sub-account buys nothing (money still moves in and out); unfrozen it buys again", async () => {
-    const r = await reseller(1_000_000);
+    const r = await newReseller(1_000_000);
     const sub = await openSub(r.secret);
-    await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 5000 });
-    expect((await post(`/api/v1/subaccounts/${sub.id}/freeze`, r.secret, {})).data.status).toBe("frozen");
-    const buy = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub.id });
+    await postWithKey(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 5000 });
+    expect((await postWithKey(`/api/v1/subaccounts/${sub.id}/freeze`, r.secret, {})).data.status).toBe("frozen");
+    const buy = await postWithKey("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub.id });
     expect(buy.status).toBe(409);
     expect(buy.data.message).toMatch(/frozen: it cannot buy or rent/);
-    const rent = await post("/api/v1/rentals", r.secret, { country: "5", duration: "hour", period: 1 }, { "x-subaccount": sub.id });
+    const rent = await postWithKey("/api/v1/rentals", r.secret, { country: "5", duration: "hour", period: 1 }, { "x-subaccount": sub.id });
     expect(rent.status).toBe(409);
     expect(await balanceOf(sub.id)).toBe(500_000);
-    expect((await get("/api/v1/balance", r.secret, { "x-subaccount": sub.id })).status).toBe(200);
-    expect((await post(`/api/v1/subaccounts/${sub.id}/transfer-out`, r.secret, { amount: 1000 })).status).toBe(201);
-    expect((await post(`/api/v1/subaccounts/${sub.id}/unfreeze`, r.secret, {})).data.status).toBe("active");
-    expect((await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub.id })).status).toBe(201);
+    expect((await getWithKey("/api/v1/balance", r.secret, { "x-subaccount": sub.id })).status).toBe(200);
+    expect((await postWithKey(`/api/v1/subaccounts/${sub.id}/transfer-out`, r.secret, { amount: 1000 })).status).toBe(201);
+    expect((await postWithKey(`/api/v1/subaccounts/${sub.id}/unfreeze`, r.secret, {})).data.status).toBe("active");
+    expect((await postWithKey("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub.id })).status).toBe(201);
   });
 
   it("close: the balance back to the parent in the same batch; a closed one receives and buys nothing", async () => {
-    const r = await reseller(1_000_000);
+    const r = await newReseller(1_000_000);
     const sub = await openSub(r.secret);
-    await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 2500 });
-    const closed = await post(`/api/v1/subaccounts/${sub.id}/close`, r.secret, {});
+    await postWithKey(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 2500 });
+    const closed = await postWithKey(`/api/v1/subaccounts/${sub.id}/close`, r.secret, {});
     expect(closed.status).toBe(200);
     expect(closed.data).toMatchObject({ status: "closed", balance: 0 });
     expect([await balanceOf(r.id), await balanceOf(sub.id)]).toEqual([1_000_000, 0]);
-    const returned = (await get(`/api/v1/subaccounts/${sub.id}/transfers`, r.secret)).data.data.find((t: { reason: string }) => t.reason === "close");
+    const returned = (await getWithKey(`/api/v1/subaccounts/${sub.id}/transfers`, r.secret)).data.data.find((t: { reason: string }) => t.reason === "close");
     expect(returned).toMatchObject({ direction: "out", amount: 2500 });
-    const refused = await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 100 });
+    const refused = await postWithKey(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 100 });
     expect(refused.status).toBe(409);
     expect(refused.data.message).toMatch(/closed: it receives and sends no money/);
-    expect((await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub.id })).status).toBe(409);
-    expect((await post(`/api/v1/subaccounts/${sub.id}/unfreeze`, r.secret, {})).status).toBe(409);
+    expect((await postWithKey("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub.id })).status).toBe(409);
+    expect((await postWithKey(`/api/v1/subaccounts/${sub.id}/unfreeze`, r.secret, {})).status).toBe(409);
     // Closing again changes nothing.
     expect((await closeSubaccount(db(), r.id, sub.id, Date.now())).status).toBe("closed");
     expect(await balanceOf(r.id)).toBe(1_000_000);
@@ -271,37 +259,37 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
   });
 
   it("close waits while a number is in use (its refund would land in a closed wallet)", async () => {
-    const r = await reseller(1_000_000);
+    const r = await newReseller(1_000_000);
     const sub = await openSub(r.secret);
-    await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 5000 });
-    const bought = await post("/api/v1/sms/orders", r.secret, { country: "5", service: "sbxnosms" }, { "x-subaccount": sub.id });
-    const refused = await post(`/api/v1/subaccounts/${sub.id}/close`, r.secret, {});
+    await postWithKey(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 5000 });
+    const bought = await postWithKey("/api/v1/sms/orders", r.secret, { country: "5", service: "sbxnosms" }, { "x-subaccount": sub.id });
+    const refused = await postWithKey(`/api/v1/subaccounts/${sub.id}/close`, r.secret, {});
     expect(refused.status).toBe(409);
     expect(refused.data.message).toMatch(/1 number\(s\) in use/);
-    await post(`/api/v1/sms/orders/${bought.data.id}/cancel`, r.secret, {}, { "x-subaccount": sub.id });
-    expect((await post(`/api/v1/subaccounts/${sub.id}/close`, r.secret, {})).data.status).toBe("closed");
+    await postWithKey(`/api/v1/sms/orders/${bought.data.id}/cancel`, r.secret, {}, { "x-subaccount": sub.id });
+    expect((await postWithKey(`/api/v1/subaccounts/${sub.id}/close`, r.secret, {})).data.status).toBe("closed");
     expect(await balanceOf(r.id)).toBe(1_000_000);
   });
 
   it("test keys: sandbox sub-accounts of the sandbox wallet, sandbox money only", async () => {
-    const r = await reseller(1_000_000);
+    const r = await newReseller(1_000_000);
     const user = r;
     const test = await createKey(user, "test");
     const sub = await openSub(test.secret);
     expect(sub.id).toMatch(/^sbx_sub_/);
-    expect((await get("/api/v1/subaccounts", r.secret)).data.data).toEqual([]); // the live key does not see it
-    expect((await get(`/api/v1/subaccounts/${sub.id}`, r.secret)).status).toBe(404);
+    expect((await getWithKey("/api/v1/subaccounts", r.secret)).data.data).toEqual([]); // the live key does not see it
+    expect((await getWithKey(`/api/v1/subaccounts/${sub.id}`, r.secret)).status).toBe(404);
     expect((await api("/api/keys/sandbox/top-up", { token: r.token, json: { amount: 5000 } })).status).toBe(200);
     const sandboxBefore = await balanceOf(`sbx_${r.id}`);
-    expect((await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, test.secret, { amount: 2000 })).status).toBe(201);
+    expect((await postWithKey(`/api/v1/subaccounts/${sub.id}/transfer-in`, test.secret, { amount: 2000 })).status).toBe(201);
     expect(await balanceOf(`sbx_${r.id}`)).toBe(sandboxBefore - 200_000);
-    const bought = await post("/api/v1/sms/orders", test.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub.id });
+    const bought = await postWithKey("/api/v1/sms/orders", test.secret, { provider: "Swift", country: "5", service: "wa" }, { "x-subaccount": sub.id });
     expect(bought.data).toMatchObject({ subaccount_id: sub.id });
     expect(bought.status).toBe(201);
     expect(await balanceOf(r.id)).toBe(1_000_000);
     // The protocol with the test key answers as the live one: frozen, ACCOUNT_INACTIVE for a purchase (decision 077);
     // the live key naming the sandbox sub-account: BAD_KEY.
-    expect((await post(`/api/v1/subaccounts/${sub.id}/freeze`, test.secret, {})).status).toBe(200);
+    expect((await postWithKey(`/api/v1/subaccounts/${sub.id}/freeze`, test.secret, {})).status).toBe(200);
     const frozenBefore = await balanceOf(sub.id);
     expect((await handler({ api_key: test.secret, subaccount: sub.id, action: "getNumber", service: "sbxnosms" })).text).toBe("ACCOUNT_INACTIVE");
     expect((await handler({ api_key: test.secret, subaccount: sub.id, action: "getBalance" })).text).toMatch(/^ACCESS_BALANCE:/);
@@ -310,7 +298,7 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
   });
 
   it("a sub-account's webhook events go to its reseller's key, naming the sub-account", async () => {
-    const r = await reseller();
+    const r = await newReseller();
     const key = await createKey(r, "live", "hooks");
     const sub = await openSub(key.secret);
     await env.DB.prepare("UPDATE api_keys SET webhook_url = 'https://hooks.example.com/in' WHERE id = ?").bind(key.id).run();
@@ -320,10 +308,10 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
   });
 
   it("subaccount.* events: opened, transfers in and out, frozen, unfrozen, closed (its balance back), each once, to the reseller's key", async () => {
-    const r = await reseller();
+    const r = await newReseller();
     const key = await createKey(r, "live", "hooks");
     await env.DB.prepare("UPDATE api_keys SET webhook_url = 'https://hooks.example.com/in' WHERE id = ?").bind(key.id).run();
-    const settled = (path: string, json: unknown) => api(path, { method: "POST", headers: auth(key.secret, { "idempotency-key": crypto.randomUUID() }), json, settle: true });
+    const settled = (path: string, json: unknown) => api(path, { method: "POST", headers: keyAuth(key.secret, { "idempotency-key": crypto.randomUUID() }), json, settle: true });
     const opened = await settled("/api/v1/subaccounts", { name: "Ada", external_id: "tg-hooks" });
     expect(opened.status).toBe(201);
     const id = opened.data.id as string;
@@ -357,9 +345,9 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
   });
 
   it("the SMS-Activate protocol acts as a sub-account with subaccount=<id>: its wallet buys, its orders answer; refusals in the protocol's words", async () => {
-    const r = await reseller();
+    const r = await newReseller();
     const sub = await openSub(r.secret);
-    expect((await post(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 2000 })).status).toBe(201);
+    expect((await postWithKey(`/api/v1/subaccounts/${sub.id}/transfer-in`, r.secret, { amount: 2000 })).status).toBe(201);
     const as = (params: Record<string, string | number>) => handler({ api_key: r.secret, subaccount: sub.id, ...params });
     expect((await as({ action: "getBalance" })).text).toBe("ACCESS_BALANCE:2000.00");
     const parentBefore = await balanceOf(r.id);
@@ -372,7 +360,7 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
     expect((await handler({ api_key: r.secret, action: "getStatus", id })).text).toBe("NO_ACTIVATION");
 
     // Another reseller's sub-account, an unknown one, and a customer who is no reseller: BAD_KEY, nothing bought.
-    const other = await reseller();
+    const other = await newReseller();
     const theirs = await openSub(other.secret);
     expect((await as({ action: "getBalance", subaccount: theirs.id })).text).toBe("BAD_KEY");
     expect((await as({ action: "getNumber", service: "sbxnosms", subaccount: "sub_nope" })).text).toBe("BAD_KEY");
@@ -382,7 +370,7 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
 
     // Frozen: it buys nothing (ACCOUNT_INACTIVE, SMS-Activate's dateless "the account is not active"; decision 077)
     // but its order is still read and cancelled.
-    expect((await post(`/api/v1/subaccounts/${sub.id}/freeze`, r.secret, {})).status).toBe(200);
+    expect((await postWithKey(`/api/v1/subaccounts/${sub.id}/freeze`, r.secret, {})).status).toBe(200);
     const subBefore = await balanceOf(sub.id);
     expect((await as({ action: "getNumber", service: "sbxnosms" })).text).toBe("ACCOUNT_INACTIVE");
     expect((await as({ action: "getNumberV2", service: "sbxnosms" })).text).toBe("ACCOUNT_INACTIVE");
@@ -391,7 +379,7 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
     expect((await as({ action: "setStatus", id, status: 8 })).text).toBe("ACCESS_CANCEL");
     expect(await balanceOf(sub.id)).toBe(200_000);
     // Closed: every action is ACCOUNT_INACTIVE, reads too, and nothing moves.
-    expect((await post(`/api/v1/subaccounts/${sub.id}/close`, r.secret, {})).status).toBe(200);
+    expect((await postWithKey(`/api/v1/subaccounts/${sub.id}/close`, r.secret, {})).status).toBe(200);
     const parentAfterClose = await balanceOf(r.id);
     for (const action of ["getBalance", "getNumber", "getNumberV2", "getStatus"]) {
       expect([action, (await as({ action, service: "sbxnosms", id })).text]).toEqual([action, "ACCOUNT_INACTIVE"]);
@@ -400,16 +388,16 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
     await expectLedgerBalanced();
   });
   it("IDOR walk: every sub-account route, X-Subaccount on every v1 route and the protocol's subaccount=, with another reseller's sub-account and with a plain customer's key: refused alike, nothing moved", async () => {
-    const mine = await reseller(1_000_000);
+    const mine = await newReseller(1_000_000);
     const mySub = await openSub(mine.secret);
-    await post(`/api/v1/subaccounts/${mySub.id}/transfer-in`, mine.secret, { amount: 1000 });
-    const theirs = await reseller(1_000_000);
+    await postWithKey(`/api/v1/subaccounts/${mySub.id}/transfer-in`, mine.secret, { amount: 1000 });
+    const theirs = await newReseller(1_000_000);
     const theirSub = await openSub(theirs.secret, "tg-victim");
-    await post(`/api/v1/subaccounts/${theirSub.id}/transfer-in`, theirs.secret, { amount: 5000 });
+    await postWithKey(`/api/v1/subaccounts/${theirSub.id}/transfer-in`, theirs.secret, { amount: 5000 });
     const as = { "x-subaccount": theirSub.id };
-    const order = await post("/api/v1/sms/orders", theirs.secret, { provider: "Swift", country: "5", service: "sbxnosms" }, as);
+    const order = await postWithKey("/api/v1/sms/orders", theirs.secret, { provider: "Swift", country: "5", service: "sbxnosms" }, as);
     expect(order.status).toBe(201);
-    const rental = await post("/api/v1/rentals", theirs.secret, { country: "5", duration: "hour", period: 1 }, as);
+    const rental = await postWithKey("/api/v1/rentals", theirs.secret, { country: "5", duration: "hour", period: 1 }, as);
     expect(rental.status).toBe(201);
     const activation = /^ACCESS_NUMBER:(\d+):/.exec((await handler({ api_key: theirs.secret, subaccount: theirSub.id, action: "getNumber", service: "sbxnosms" })).text)![1]!;
     const plain = await createUser({ balanceKobo: 100_000 });
@@ -417,21 +405,21 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
     const money = async () => [await balanceOf(mine.id), await balanceOf(mySub.id), await balanceOf(theirs.id), await balanceOf(theirSub.id), await balanceOf(plain.id)];
     const rows = async () => (await env.DB.prepare("SELECT (SELECT COUNT(*) FROM ledger) + (SELECT COUNT(*) FROM subaccount_transfers) + (SELECT COUNT(*) FROM sms_orders) + (SELECT COUNT(*) FROM rentals) AS n").first<{ n: number }>())!.n;
     const statuses = async () => [
-      (await get(`/api/v1/sms/orders/${order.data.id}`, theirs.secret, as)).data.status,
-      (await get(`/api/v1/rentals/${rental.data.id}`, theirs.secret, as)).data.rental.status,
-      (await get(`/api/v1/subaccounts/${theirSub.id}`, theirs.secret)).data.status,
+      (await getWithKey(`/api/v1/sms/orders/${order.data.id}`, theirs.secret, as)).data.status,
+      (await getWithKey(`/api/v1/rentals/${rental.data.id}`, theirs.secret, as)).data.rental.status,
+      (await getWithKey(`/api/v1/subaccounts/${theirSub.id}`, theirs.secret)).data.status,
     ];
     const before = { money: await money(), rows: await rows(), statuses: await statuses() };
 
     // 1. The sub-accounts' own routes, with another reseller's id: 404, "Sub-account not found.", as an unknown id.
     const subRoutes = (key: string, id: string) => [
-      get(`/api/v1/subaccounts/${id}`, key),
-      get(`/api/v1/subaccounts/${id}/transfers`, key),
-      post(`/api/v1/subaccounts/${id}/freeze`, key, {}),
-      post(`/api/v1/subaccounts/${id}/unfreeze`, key, {}),
-      post(`/api/v1/subaccounts/${id}/close`, key, {}),
-      post(`/api/v1/subaccounts/${id}/transfer-in`, key, { amount: 10 }),
-      post(`/api/v1/subaccounts/${id}/transfer-out`, key, { amount: 10 }),
+      getWithKey(`/api/v1/subaccounts/${id}`, key),
+      getWithKey(`/api/v1/subaccounts/${id}/transfers`, key),
+      postWithKey(`/api/v1/subaccounts/${id}/freeze`, key, {}),
+      postWithKey(`/api/v1/subaccounts/${id}/unfreeze`, key, {}),
+      postWithKey(`/api/v1/subaccounts/${id}/close`, key, {}),
+      postWithKey(`/api/v1/subaccounts/${id}/transfer-in`, key, { amount: 10 }),
+      postWithKey(`/api/v1/subaccounts/${id}/transfer-out`, key, { amount: 10 }),
     ];
     for (const [key, who] of [[mine.secret, "another reseller"], [plainKey, "a plain customer"]] as const) {
       for (const id of [theirSub.id, "sub_00000000000000000000000000000000"]) {
@@ -439,28 +427,28 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
       }
     }
     // Listing by the victim's external id finds none of theirs.
-    expect((await get("/api/v1/subaccounts?external_id=tg-victim", mine.secret)).data.data).toEqual([]);
+    expect((await getWithKey("/api/v1/subaccounts?external_id=tg-victim", mine.secret)).data.data).toEqual([]);
 
     // 2. X-Subaccount on every v1 route that takes it: another reseller's sub-account is 404 (as an unknown one); a
     // plain customer's key is 403 "not a reseller" for any id, so neither answer tells an id exists.
     const headerRoutes = (key: string, extra: Record<string, string>) => [
-      get("/api/v1/balance", key, extra),
-      get("/api/v1/countries", key, extra),
-      get("/api/v1/prices?provider=Swift&country=5", key, extra),
-      get("/api/v1/sms/orders", key, extra),
-      post("/api/v1/sms/orders", key, { provider: "Swift", country: "5", service: "sbxnosms" }, extra),
-      get(`/api/v1/sms/orders/${order.data.id}`, key, extra),
-      post(`/api/v1/sms/orders/${order.data.id}/cancel`, key, {}, extra),
-      post(`/api/v1/sms/orders/${order.data.id}/another-code`, key, {}, extra),
-      get("/api/v1/rentals", key, extra),
-      get("/api/v1/rentals/countries", key, extra),
-      get("/api/v1/rentals/quote?country=5&duration=hour&period=1", key, extra),
-      post("/api/v1/rentals", key, { country: "5", duration: "hour", period: 1 }, extra),
-      get(`/api/v1/rentals/${rental.data.id}`, key, extra),
-      post(`/api/v1/rentals/${rental.data.id}/cancel`, key, {}, extra),
-      post(`/api/v1/rentals/${rental.data.id}/end`, key, {}, extra),
-      post("/api/v1/withdrawals", key, { amount: 1000 }, extra),
-      get("/api/v1/withdrawals/wd_000000000000000000000000", key, extra),
+      getWithKey("/api/v1/balance", key, extra),
+      getWithKey("/api/v1/countries", key, extra),
+      getWithKey("/api/v1/prices?provider=Swift&country=5", key, extra),
+      getWithKey("/api/v1/sms/orders", key, extra),
+      postWithKey("/api/v1/sms/orders", key, { provider: "Swift", country: "5", service: "sbxnosms" }, extra),
+      getWithKey(`/api/v1/sms/orders/${order.data.id}`, key, extra),
+      postWithKey(`/api/v1/sms/orders/${order.data.id}/cancel`, key, {}, extra),
+      postWithKey(`/api/v1/sms/orders/${order.data.id}/another-code`, key, {}, extra),
+      getWithKey("/api/v1/rentals", key, extra),
+      getWithKey("/api/v1/rentals/countries", key, extra),
+      getWithKey("/api/v1/rentals/quote?country=5&duration=hour&period=1", key, extra),
+      postWithKey("/api/v1/rentals", key, { country: "5", duration: "hour", period: 1 }, extra),
+      getWithKey(`/api/v1/rentals/${rental.data.id}`, key, extra),
+      postWithKey(`/api/v1/rentals/${rental.data.id}/cancel`, key, {}, extra),
+      postWithKey(`/api/v1/rentals/${rental.data.id}/end`, key, {}, extra),
+      postWithKey("/api/v1/withdrawals", key, { amount: 1000 }, extra),
+      getWithKey("/api/v1/withdrawals/wd_000000000000000000000000", key, extra),
     ];
     for (const id of [theirSub.id, "sub_00000000000000000000000000000000"]) {
       for (const res of await Promise.all(headerRoutes(mine.secret, { "x-subaccount": id }))) expect([id, res.status, res.data.message]).toEqual([id, 404, "Sub-account not found."]);
@@ -468,14 +456,14 @@ describe("resellers and their sub-accounts (/api/v1/subaccounts)", () => {
     }
     // My own sub-account's header does not reach their sub-account's order or rental either.
     for (const res of await Promise.all([
-      get(`/api/v1/sms/orders/${order.data.id}`, mine.secret, { "x-subaccount": mySub.id }),
-      post(`/api/v1/sms/orders/${order.data.id}/cancel`, mine.secret, {}, { "x-subaccount": mySub.id }),
-      post(`/api/v1/sms/orders/${order.data.id}/another-code`, mine.secret, {}, { "x-subaccount": mySub.id }),
-      get(`/api/v1/rentals/${rental.data.id}`, mine.secret, { "x-subaccount": mySub.id }),
-      post(`/api/v1/rentals/${rental.data.id}/cancel`, mine.secret, {}, { "x-subaccount": mySub.id }),
-      post(`/api/v1/rentals/${rental.data.id}/end`, mine.secret, {}, { "x-subaccount": mySub.id }),
+      getWithKey(`/api/v1/sms/orders/${order.data.id}`, mine.secret, { "x-subaccount": mySub.id }),
+      postWithKey(`/api/v1/sms/orders/${order.data.id}/cancel`, mine.secret, {}, { "x-subaccount": mySub.id }),
+      postWithKey(`/api/v1/sms/orders/${order.data.id}/another-code`, mine.secret, {}, { "x-subaccount": mySub.id }),
+      getWithKey(`/api/v1/rentals/${rental.data.id}`, mine.secret, { "x-subaccount": mySub.id }),
+      postWithKey(`/api/v1/rentals/${rental.data.id}/cancel`, mine.secret, {}, { "x-subaccount": mySub.id }),
+      postWithKey(`/api/v1/rentals/${rental.data.id}/end`, mine.secret, {}, { "x-subaccount": mySub.id }),
     ])) expect(res.status).toBe(404);
-    expect((await get("/api/v1/sms/orders", mine.secret, { "x-subaccount": mySub.id })).data.data).toEqual([]);
+    expect((await getWithKey("/api/v1/sms/orders", mine.secret, { "x-subaccount": mySub.id })).data.data).toEqual([]);
 
     // 3. The protocol's subaccount=: another reseller's or a plain key's is BAD_KEY for every action; my own
     // sub-account does not find their activation.

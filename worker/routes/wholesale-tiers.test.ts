@@ -4,8 +4,8 @@ import { DEFAULT_WHOLESALE_TIERS } from "../../schema/settings";
 import { WHOLESALE_WINDOW_MS } from "../db/wholesale-volume";
 import { buyerOf, clearSettingsCache, getSetting, postEntry } from "../services/kernel";
 import { refreshWholesaleVolumes, WHOLESALE_REFRESH_BATCH, WHOLESALE_REFRESH_MS } from "../services/resellers";
-import { createKey, handler } from "../test/api-fixtures";
-import { api, balanceOf, createUser, db, expectLedgerBalanced, type TestUser } from "../test/helpers";
+import { createKey, getWithKey, handler, keyAuth, newReseller, postWithKey } from "../test/api-fixtures";
+import { api, balanceOf, createUser, db, expectLedgerBalanced } from "../test/helpers";
 import { makeOperator } from "../test/operators";
 import { pollerOf, resetSmsTestState, restoreSmsProviders } from "../test/sms-fixtures";
 
@@ -21,23 +21,13 @@ beforeEach(() => resetSmsTestState());
 afterEach(restoreSmsProviders);
 
 const DAY = 24 * 3600 * 1000;
-const auth = (secret: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${secret}`, ...extra });
-const post = (path: string, secret: string, json: unknown, extra: Record<string, string> = {}) =>
-  api(path, { method: "POST", headers: auth(secret, { "idempotency-key": crypto.randomUUID(), ...extra }), json });
-const get = (path: string, secret: string, extra: Record<string, string> = {}) => api(path, { headers: auth(secret, extra) });
-
-async function reseller(balanceKobo = 2_000_000): Promise<TestUser & { secret: string }> {
-  const user = await createUser({ balanceKobo });
-  expect((await api("/api/reseller", { token: user.token, json: { accept_terms: true } })).status).toBe(200);
-  return { ...user, secret: (await createKey(user, "live")).secret };
-}
 
 const volumeOf = async (id: string) => (await env.DB.prepare("SELECT wholesale_volume_kobo AS v, wholesale_volume_at AS at FROM users WHERE id = ?").bind(id).first<{ v: number | null; at: number | null }>())!;
 const setVolume = (id: string, kobo: number | null) => env.DB.prepare("UPDATE users SET wholesale_volume_kobo = ?, wholesale_volume_at = ? WHERE id = ?").bind(kobo, Date.now(), id).run();
 const entry = (userId: string, kind: "buy" | "refund" | "rent" | "rent_refund" | "margin" | "transfer" | "fund", amountKobo: number, at: number) =>
   postEntry(db(), { at, userId, key: `test:${kind}:${crypto.randomUUID()}`, amountKobo, kind, note: "test row" });
 const v1Price = async (secret: string, extra: Record<string, string> = {}) =>
-  ((await get("/api/v1/prices?provider=Swift&country=5", secret, extra)).data.data as { service: string; price: number }[]).find((p) => p.service === "wa")!.price;
+  ((await getWithKey("/api/v1/prices?provider=Swift&country=5", secret, extra)).data.data as { service: string; price: number }[]).find((p) => p.service === "wa")!.price;
 
 /**
  * The cron's refresh run as often as the backlog needs at `now` (each run takes at most WHOLESALE_REFRESH_BATCH, the
@@ -55,11 +45,11 @@ async function refreshUntilCurrent(now: number): Promise<number> {
 
 describe("a reseller's 30-day volume", () => {
   it("counts its own and its sub-accounts' purchases and rentals net of refunds and margins, not older than 30 days, not another's", async () => {
-    const r = await reseller(5_000_000);
-    const sub = await post("/api/v1/subaccounts", r.secret, { name: "Ada", external_id: "tg-1" });
-    expect((await post(`/api/v1/subaccounts/${sub.data.id}/transfer-in`, r.secret, { amount: 10_000 })).status).toBe(201);
+    const r = await newReseller(5_000_000);
+    const sub = await postWithKey("/api/v1/subaccounts", r.secret, { name: "Ada", external_id: "tg-1" });
+    expect((await postWithKey(`/api/v1/subaccounts/${sub.data.id}/transfer-in`, r.secret, { amount: 10_000 })).status).toBe(201);
     const subId = sub.data.id as string;
-    const other = await reseller(1_000_000);
+    const other = await newReseller(1_000_000);
     const now = Date.now();
 
     await entry(r.id, "buy", -100_000, now - DAY); // ₦1,000 own purchase
@@ -103,7 +93,7 @@ describe("a reseller's 30-day volume", () => {
   });
 
   it("a revoked reseller loses it (and its wholesale price) in the revocation's batch; the cron does not bring it back", async () => {
-    const r = await reseller();
+    const r = await newReseller(2_000_000);
     await setVolume(r.id, 100_000_000); // ₦1,000,000: Wholesale 10
     expect(await v1Price(r.secret)).toBe(1080);
     const operator = await makeOperator();
@@ -130,14 +120,14 @@ describe("the wholesale price", () => {
 
   it("at each tier: GET prices, the web's list, getPrices and the purchase all say and charge the same", async () => {
     for (const [volumeKobo, naira] of tiers) {
-      const r = await reseller();
+      const r = await newReseller(2_000_000);
       await setVolume(r.id, volumeKobo);
       expect(await v1Price(r.secret)).toBe(naira);
       expect((await api("/api/sms/price?id=5&provider=Swift", { token: r.token })).data.wa.price).toBe(naira);
       const usa = (await handler({ api_key: r.secret, action: "getPrices", country: 187, service: "wa" })).json as Record<string, Record<string, { cost: number }>>;
       expect(usa["187"].wa.cost).toBe(naira);
       const before = await balanceOf(r.id);
-      const bought = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa", max_price: naira });
+      const bought = await postWithKey("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa", max_price: naira });
       expect(bought.status).toBe(201);
       expect(bought.data.price).toBe(naira);
       await pollerOf(bought.data.id).stop();
@@ -147,7 +137,7 @@ describe("the wholesale price", () => {
   });
 
   it("the web's quote and purchase at a wholesale tier; a rental's quote and charge too", async () => {
-    const r = await reseller(5_000_000);
+    const r = await newReseller(5_000_000);
     await setVolume(r.id, 25_000_000);
     // The buy form's offer (the quote the web shows before the tap), then the purchase at it.
     expect((await api("/api/sms/offer?provider=Swift&country=5&service=wa", { token: r.token })).data.price).toBe(1140);
@@ -158,17 +148,17 @@ describe("the wholesale price", () => {
 
     // A rental: the quote at 5% off the starter quote, and the charge equals the quote.
     const starter = await createKey(await createUser(), "live");
-    const starterQuote = (await get("/api/v1/rentals/quote?country=5&duration=hour&period=1", starter.secret)).data;
-    const quote = (await get("/api/v1/rentals/quote?country=5&duration=hour&period=1", r.secret)).data;
+    const starterQuote = (await getWithKey("/api/v1/rentals/quote?country=5&duration=hour&period=1", starter.secret)).data;
+    const quote = (await getWithKey("/api/v1/rentals/quote?country=5&duration=hour&period=1", r.secret)).data;
     expect(Math.abs(quote.price - Math.round(starterQuote.price * 95) / 100)).toBeLessThanOrEqual(0.01);
     const before = await balanceOf(r.id);
-    const rented = await post("/api/v1/rentals", r.secret, { country: "5", duration: "hour", period: 1, max_price: quote.price });
+    const rented = await postWithKey("/api/v1/rentals", r.secret, { country: "5", duration: "hour", period: 1, max_price: quote.price });
     expect(rented.status).toBe(201);
     expect(before - (await balanceOf(r.id))).toBe(Math.round(quote.price * 100));
   });
 
   it("is the better of the deposit tier and the wholesale tier, never both", async () => {
-    const r = await reseller();
+    const r = await newReseller(2_000_000);
     await postEntry(db(), { at: Date.now(), userId: r.id, key: `fund:squad:elite-${r.id}`, amountKobo: 200_000_000, kind: "fund", note: "Wallet deposit (card)" });
     await setVolume(r.id, 25_000_000); // wholesale 5%, deposits Elite 10%: 10% wins
     expect(await v1Price(r.secret)).toBe(1080);
@@ -177,14 +167,14 @@ describe("the wholesale price", () => {
   });
 
   it("a sub-account is priced at its reseller's wholesale tier plus the markup; a test key's sandbox wallet like the live one", async () => {
-    const r = await reseller();
+    const r = await newReseller(2_000_000);
     await setVolume(r.id, 100_000_000); // 10%: ₦1,080
-    const sub = await post("/api/v1/subaccounts", r.secret, { name: "Ada", external_id: "tg-2" });
-    expect((await post(`/api/v1/subaccounts/${sub.data.id}/transfer-in`, r.secret, { amount: 5_000 })).status).toBe(201);
-    expect((await api("/api/v1/markups", { method: "PUT", headers: auth(r.secret), json: { percent: 10 } })).status).toBe(200);
+    const sub = await postWithKey("/api/v1/subaccounts", r.secret, { name: "Ada", external_id: "tg-2" });
+    expect((await postWithKey(`/api/v1/subaccounts/${sub.data.id}/transfer-in`, r.secret, { amount: 5_000 })).status).toBe(201);
+    expect((await api("/api/v1/markups", { method: "PUT", headers: keyAuth(r.secret), json: { percent: 10 } })).status).toBe(200);
     const marked = await v1Price(r.secret, { "x-subaccount": sub.data.id });
     expect(marked).toBe(1188); // ₦1,080 + floor(10%) = ₦108
-    const bought = await post("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa", max_price: marked }, { "x-subaccount": sub.data.id });
+    const bought = await postWithKey("/api/v1/sms/orders", r.secret, { provider: "Swift", country: "5", service: "wa", max_price: marked }, { "x-subaccount": sub.data.id });
     expect(bought.status).toBe(201);
     expect(await balanceOf(sub.data.id)).toBe(500_000 - 118_800);
     const test = await createKey(r, "test");
@@ -232,7 +222,7 @@ describe("the wholesale_tiers setting", () => {
     expect((await api("/api/wholesale-tiers")).data.data).toEqual(next);
     expect((await api("/api/admin/settings", { token: operator.token })).data.history[0]).toMatchObject({ subject: "wholesale_tiers", reason: "volume pricing" });
     // The new tiers price at once: ₦100,000 of spend earns 8% (₦1,104).
-    const r = await reseller();
+    const r = await newReseller(2_000_000);
     await setVolume(r.id, 10_000_000);
     expect(await v1Price(r.secret)).toBe(1104);
     expect((await api("/api/reseller", { token: r.token })).data.wholesale).toMatchObject({ spend_30d: 100_000, tier: { name: "Volume", percentage: 8 }, next: null });
@@ -241,7 +231,7 @@ describe("the wholesale_tiers setting", () => {
   });
 
   it("the partner dashboard's figure: the tier, the 30-day spend and what the next tier needs", async () => {
-    const r = await reseller();
+    const r = await newReseller(2_000_000);
     await setVolume(r.id, 30_000_000); // ₦300,000
     expect((await api("/api/reseller", { token: r.token })).data.wholesale).toMatchObject({
       spend_30d: 300_000,
