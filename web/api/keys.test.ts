@@ -9,6 +9,9 @@ import { balanceQueryOptions, transactionsQueryOptions } from "./wallet";
 import { levelQueryOptions, linksQueryOptions } from "./content";
 
 vi.mock("../lib/toast", async (original) => ({ ...(await original<typeof import("../lib/toast")>()), toast: { success: vi.fn(), info: vi.fn(), error: vi.fn(), warning: vi.fn() } }));
+// A pushed code loads the hidden-tab alert by a dynamic import; the test waits for it (web/realtime/messages.test.ts says why).
+const alerts = vi.hoisted(() => ({ alertIfHidden: vi.fn() }));
+vi.mock("../lib/code-alerts", () => alerts);
 
 /** A cache holding the queries the dashboard and the dialogs read, each under the key its api module builds. */
 function seeded() {
@@ -38,10 +41,11 @@ function seeded() {
 const frame = (message: object) => JSON.stringify(message);
 
 describe("one key factory for the api modules and the realtime map", () => {
-  it("a pushed code makes exactly that order and the orders list stale", () => {
+  it("a pushed code makes exactly that order and the orders list stale", async () => {
     const { qc, stale } = seeded();
     handleRealtimeFrame(qc, frame({ kind: "sms.code", orderId: "req-1", code: "123456", number: "+15550001111" }));
     expect(stale()).toEqual(["orders", "smsOrder"]);
+    await vi.waitFor(() => expect(alerts.alertIfHidden).toHaveBeenCalledTimes(1));
   });
 
   it("a credited deposit reaches the wallet, the tier, the pending payments and that invoice only", () => {

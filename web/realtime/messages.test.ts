@@ -7,6 +7,10 @@ import { NEXT_ROUTE_TOAST, handleRealtimeFrame, toastFor } from "./messages";
 
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn(), warning: vi.fn() }));
 vi.mock("../lib/toast", async (original) => ({ ...(await original<typeof import("../lib/toast")>()), toast }));
+// The hidden-tab alert is loaded on the first code (a dynamic import). The tests wait for it to receive the message: an
+// import still loading when the file's environment is torn down (seen on a loaded machine) is an unhandled rejection.
+const alerts = vi.hoisted(() => ({ alertIfHidden: vi.fn() }));
+vi.mock("../lib/code-alerts", () => alerts);
 
 /** Every query a signed-in screen may hold, so each test can see which ones a message made stale and which it left. */
 const CACHED: QueryKey[] = [
@@ -67,9 +71,11 @@ describe("a realtime message refreshes exactly the queries it affects and shows 
     expect(toastsShown()).toEqual([{ type: "error", message: "Transaction not successful", options: { id: PAYMENT_TOAST_ID } }]);
   });
 
-  it("SMS code: that order and the orders list only, no toast (the dialog shows the code)", () => {
-    expect(staleAfter({ kind: "sms.code", orderId: "req-1", code: "123456", number: "+15550001111" })).toEqual(["orders", "sms-order:req-1"]);
+  it("SMS code: that order and the orders list only, no toast (the dialog shows the code); the hidden-tab alert gets it", async () => {
+    const code = { kind: "sms.code", orderId: "req-1", code: "123456", number: "+15550001111" } as const;
+    expect(staleAfter(code)).toEqual(["orders", "sms-order:req-1"]);
     expect(toastsShown()).toEqual([]);
+    await vi.waitFor(() => expect(alerts.alertIfHidden).toHaveBeenCalledWith(code));
   });
 
   it("SMS timed out with a refund: that order, orders, wallet and history; '⏰ Timeout: No code received'", () => {
@@ -104,12 +110,11 @@ describe("a realtime message refreshes exactly the queries it affects and shows 
     expect(toastsShown()).toEqual([]);
   });
 
-  it("rental SMS: that rental's inbox and the orders list, no toast", () => {
-    expect(staleAfter({ kind: "rental.sms", rentalId: "rent-2", sender: "WhatsApp", text: "Code 4242", code: "4242" })).toEqual([
-      "orders",
-      "rental:rent-2",
-    ]);
+  it("rental SMS: that rental's inbox and the orders list, no toast; the hidden-tab alert gets it", async () => {
+    const sms = { kind: "rental.sms", rentalId: "rent-2", sender: "WhatsApp", text: "Code 4242", code: "4242" } as const;
+    expect(staleAfter(sms)).toEqual(["orders", "rental:rent-2"]);
     expect(toastsShown()).toEqual([]);
+    await vi.waitFor(() => expect(alerts.alertIfHidden).toHaveBeenCalledWith(sms));
   });
 
   it("rental ended with a refund: that rental, orders, wallet and history", () => {
