@@ -14,7 +14,9 @@ import { type LedgerEntry, moneyEntity, type MoveEvent, type OutboxMessage } fro
  */
 
 type NewRental = Omit<typeof rentals.$inferInsert, "status" | "moveId">;
-type Row = Pick<typeof rentals.$inferSelect, "id" | "userId" | "priceKobo" | "countryName" | "unit" | "period"> & Partial<Pick<typeof rentals.$inferSelect, "marginKobo" | "marginUserId" | "refShareKobo" | "refUserId">>;
+// The margin and share columns are required, not optional: a caller passing a row read without them would end the rental
+// without crediting them, and nothing could credit them afterwards.
+type Row = Pick<typeof rentals.$inferSelect, "id" | "userId" | "priceKobo" | "countryName" | "unit" | "period" | "marginKobo" | "marginUserId" | "refShareKobo" | "refUserId">;
 
 const balanceChanged = (userId: string, key: string): MoveEvent => ({ userId, dedupe: `balance.changed:${key}`, message: { kind: "balance.changed" } });
 const ended = (row: Row, status: "ended" | "cancelled", refunded: boolean): MoveEvent => ({

@@ -32,7 +32,9 @@ const endedEvent = (i: Ended): MoveEvent | null => (i.told ? { userId: i.order.u
 const endedColumns = (i: Ended, at: number) => ({ failureReason: i.reason.slice(0, 300), updatedAt: at });
 
 interface Coded {
-  order: Pick<SmsOrderRow, "id" | "userId" | "number"> & Partial<Pick<SmsOrderRow, "marginKobo" | "marginUserId" | "refShareKobo" | "refUserId" | "serviceName" | "countryName">>;
+  // The margin and share columns are required: a row read without them would keep the order without crediting them,
+  // and nothing could credit them afterwards.
+  order: Pick<SmsOrderRow, "id" | "userId" | "number" | "marginKobo" | "marginUserId" | "refShareKobo" | "refUserId"> & Partial<Pick<SmsOrderRow, "serviceName" | "countryName">>;
   /** The code as the upstream sent it (told), and as stored (at most 64 characters). */
   code: string;
   stored: string;
