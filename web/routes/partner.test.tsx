@@ -125,6 +125,10 @@ describe("the partner dashboard", () => {
       next: { name: "Wholesale 10", threshold: 1_000_000, percentage: 10, remaining: 700_000 },
     };
     script.answers["GET /api/reseller"] = [json(200, { ...RESELLER, wholesale })];
+    // The page's other sections read too: answered, so their queries hold data (React Query refuses undefined).
+    script.answers["GET /api/reseller/subaccounts"] = [json(200, { data: [] })];
+    script.answers["GET /api/reseller/markups"] = [json(200, { percent: 0, services: {}, max_percent: 100 })];
+    script.answers["GET /api/keys"] = [json(200, { data: [] })];
     renderWithQuery(<PartnerPage />);
     const section = await screen.findByTestId("wholesale");
     expect(within(section).getByRole("heading").textContent).toBe("Wholesale tier: Wholesale 5 (5% off)");
